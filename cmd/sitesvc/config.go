@@ -1,0 +1,169 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// serveConfig is everything `sitesvc serve` is configured with. Each field
+// has a flag and a SITESVC_* environment variable (flag wins).
+type serveConfig struct {
+	Addr      string
+	PublicURL string
+	DataDir   string
+	Services  []string
+
+	PurlBaseURL  string
+	EmbedBaseURL string
+	HoursBaseURL string
+	SOAPEndpoint string
+
+	// PURL
+	PurlSamplesDir string // sample objects loaded into an empty store
+
+	// Embed
+	ProviderName string
+
+	// Hours
+	HoursDB string // "" = SQLite under DataDir; postgres://… = PostgreSQL
+
+	// Algorithm (SOAP)
+	HivdbDir         string
+	RequestNamespace string
+	KeysFile         string
+
+	// Process-wide
+	TokensFile      string
+	ReadTimeout     time.Duration
+	WriteTimeout    time.Duration
+	IdleTimeout     time.Duration
+	ShutdownTimeout time.Duration
+	MaxBodyBytes    int64
+	LogFormat       string // "json" or "text"
+
+	Logger *slog.Logger
+}
+
+var allServices = []string{"purl", "embed", "hours", "soap"}
+
+// newServeFlags registers the serve flags on fs, with defaults taken from
+// the SITESVC_* environment variables.
+func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *string {
+	str := func(p *string, name, def, help string) {
+		v := def
+		if e := env(envName(name)); e != "" {
+			v = e
+		}
+		fs.StringVar(p, name, v, help+" (env "+envName(name)+")")
+	}
+	dur := func(p *time.Duration, name string, def time.Duration, help string) {
+		v := def
+		if e := env(envName(name)); e != "" {
+			if d, err := time.ParseDuration(e); err == nil {
+				v = d
+			}
+		}
+		fs.DurationVar(p, name, v, help+" (env "+envName(name)+")")
+	}
+	services := new(string)
+	str(&c.Addr, "addr", ":8080", "listen address")
+	str(&c.PublicURL, "public-url", "http://localhost:8080", "public URL the base URLs default under")
+	str(&c.DataDir, "data", "./data", "directory for what the embedded defaults write")
+	str(services, "services", strings.Join(allServices, ","), "comma-separated services to run")
+	str(&c.PurlBaseURL, "purl-base-url", "", "PURL base URL (default <public-url>/purl)")
+	str(&c.EmbedBaseURL, "embed-base-url", "", "Embed base URL (default <public-url>/embed)")
+	str(&c.HoursBaseURL, "hours-base-url", "", "Hours base URL (default <public-url>/hours)")
+	str(&c.SOAPEndpoint, "soap-endpoint", "", "SOAP endpoint URL (default <public-url>/soap/SiteAlgorithm)")
+	str(&c.PurlSamplesDir, "purl-samples", defaultExisting("samples/purl"), "sample PURL objects loaded into an empty store")
+	str(&c.ProviderName, "provider-name", "sitesvc digital library", "oEmbed provider_name")
+	str(&c.HoursDB, "hours-db", "", "hours database: empty for SQLite under --data, or a postgres:// URL")
+	str(&c.HivdbDir, "hivdb-dir", defaultExisting("../shared/data/hivdb"), "directory of HIV-1 algorithms and reference tables")
+	str(&c.RequestNamespace, "request-namespace", "http://algorithm.sitesvc.org", "SOAP request namespace")
+	str(&c.KeysFile, "keys-file", "", "SOAP API key file (default <data>/keys.txt)")
+	str(&c.TokensFile, "tokens-file", "", "bearer token file (default <data>/tokens.json)")
+	str(&c.LogFormat, "log-format", "json", "log format: json or text")
+	dur(&c.ReadTimeout, "read-timeout", 30*time.Second, "HTTP read timeout")
+	dur(&c.WriteTimeout, "write-timeout", 60*time.Second, "HTTP write timeout")
+	dur(&c.IdleTimeout, "idle-timeout", 120*time.Second, "HTTP idle timeout")
+	dur(&c.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long shutdown waits for in-flight requests")
+	c.MaxBodyBytes = 32 << 20
+	return services
+}
+
+// finish fills the derived defaults and checks the configuration.
+func (c *serveConfig) finish(services string) error {
+	pub, err := url.Parse(c.PublicURL)
+	if err != nil || pub.Scheme == "" || pub.Host == "" {
+		return fmt.Errorf("--public-url %q is not an absolute URL", c.PublicURL)
+	}
+	base := strings.TrimRight(c.PublicURL, "/")
+	def := func(p *string, suffix string) {
+		if *p == "" {
+			*p = base + suffix
+		}
+		*p = strings.TrimRight(*p, "/")
+	}
+	def(&c.PurlBaseURL, "/purl")
+	def(&c.EmbedBaseURL, "/embed")
+	def(&c.HoursBaseURL, "/hours")
+	def(&c.SOAPEndpoint, "/soap/SiteAlgorithm")
+	for _, u := range []string{c.PurlBaseURL, c.EmbedBaseURL, c.HoursBaseURL, c.SOAPEndpoint} {
+		p, err := url.Parse(u)
+		if err != nil || p.Scheme == "" || p.Host == "" {
+			return fmt.Errorf("base URL %q is not an absolute URL", u)
+		}
+	}
+	if c.KeysFile == "" {
+		c.KeysFile = filepath.Join(c.DataDir, "keys.txt")
+	}
+	if c.TokensFile == "" {
+		c.TokensFile = filepath.Join(c.DataDir, "tokens.json")
+	}
+	c.Services = nil
+	for _, s := range strings.Split(services, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		known := false
+		for _, a := range allServices {
+			known = known || a == s
+		}
+		if !known {
+			return fmt.Errorf("--services: unknown service %q (known: %s)", s, strings.Join(allServices, ", "))
+		}
+		c.Services = append(c.Services, s)
+	}
+	if len(c.Services) == 0 {
+		return fmt.Errorf("--services names no service")
+	}
+	return nil
+}
+
+// basePath is the path part of a base URL, "" for a URL at the root.
+func basePath(baseURL string) string {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimRight(u.Path, "/")
+}
+
+func envName(flagName string) string {
+	return "SITESVC_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// defaultExisting returns dir when it exists relative to the working
+// directory, else "" (the setting is then off unless given).
+func defaultExisting(dir string) string {
+	if _, err := os.Stat(dir); err == nil {
+		return dir
+	}
+	return ""
+}
