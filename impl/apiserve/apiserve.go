@@ -1,0 +1,244 @@
+// Package apiserve builds the echo instance of an OpenAPI service: every
+// request is validated against the service's document before a handler runs,
+// validation failures are rendered in the error shape the document declares,
+// and the document itself is published as openapi.yaml and openapi.json.
+package apiserve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/labstack/echo/v4"
+	echomiddleware "github.com/oapi-codegen/echo-middleware"
+	"github.com/oasdiff/yaml"
+)
+
+// Error is a request the service refuses, in a form each service renders in
+// its own error shape (JSON:API errors, JSON, plain text).
+type Error struct {
+	// Status is the HTTP status code.
+	Status int
+	// Message says what is wrong, for a person.
+	Message string
+	// Parameter names the query or path parameter at fault, when known.
+	Parameter string
+	// Pointer is a JSON pointer into the request body, when known.
+	Pointer string
+	// Err is the underlying error, for logs.
+	Err error
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// ErrorRenderer writes err as the response.
+type ErrorRenderer func(c echo.Context, err *Error) error
+
+// Options configure New.
+type Options struct {
+	// Spec is the service's OpenAPI document (the generated GetSwagger()).
+	Spec *openapi3.T
+	// BaseURL is the service's public base URL, published as the only
+	// server of the served document.
+	BaseURL string
+	// Errors renders refused requests. Nil renders plain text.
+	Errors ErrorRenderer
+	// Auth checks the document's security requirements. Nil accepts any
+	// credentials (the handlers then check them).
+	Auth openapi3filter.AuthenticationFunc
+	// Skip lists request paths (relative to the base URL) that bypass
+	// validation, such as static assets not described by the document.
+	Skip func(c echo.Context) bool
+	// Logger receives handler errors. Nil discards them.
+	Logger *slog.Logger
+}
+
+// New returns an echo instance that validates every request against
+// opts.Spec and serves GET /openapi.yaml and GET /openapi.json. Register the
+// generated handlers on it.
+func New(opts Options) (*echo.Echo, error) {
+	if opts.Spec == nil {
+		return nil, errors.New("apiserve: no OpenAPI document")
+	}
+	if err := opts.Spec.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("apiserve: OpenAPI document is invalid: %w", err)
+	}
+	if opts.Errors == nil {
+		opts.Errors = PlainText
+	}
+	if opts.Auth == nil {
+		opts.Auth = openapi3filter.NoopAuthenticationFunc
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	published, err := publishedDocuments(opts.Spec, opts.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	// The validator matches request paths relative to the base URL, so it
+	// works on a copy without servers (the server has already stripped the
+	// base path); the published copy names the real base URL.
+	forValidation, err := clone(opts.Spec)
+	if err != nil {
+		return nil, err
+	}
+
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		apiErr := toError(err)
+		if apiErr.Status >= 500 {
+			opts.Logger.ErrorContext(c.Request().Context(), "handler error", "err", err, "path", c.Request().URL.Path)
+		}
+		if rerr := opts.Errors(c, apiErr); rerr != nil {
+			opts.Logger.ErrorContext(c.Request().Context(), "rendering error response", "err", rerr)
+		}
+	}
+
+	e.GET("/openapi.yaml", func(c echo.Context) error {
+		return c.Blob(http.StatusOK, "application/yaml; charset=utf-8", published.yaml)
+	})
+	e.GET("/openapi.json", func(c echo.Context) error {
+		return c.Blob(http.StatusOK, "application/json; charset=utf-8", published.json)
+	})
+
+	skip := func(c echo.Context) bool {
+		p := c.Request().URL.Path
+		if p == "/openapi.yaml" || p == "/openapi.json" {
+			return true
+		}
+		return opts.Skip != nil && opts.Skip(c)
+	}
+	e.Use(echomiddleware.OapiRequestValidatorWithOptions(forValidation, &echomiddleware.Options{
+		Options: openapi3filter.Options{
+			AuthenticationFunc: opts.Auth,
+			KeepValidatedValue: true,
+		},
+		Skipper:              skip,
+		DoNotValidateServers: true,
+		ErrorHandler: func(c echo.Context, err *echo.HTTPError) error {
+			return err
+		},
+	}))
+	return e, nil
+}
+
+// toError turns what a handler or the validator returned into an *Error.
+func toError(err error) *Error {
+	var apiErr *Error
+	if errors.As(err, &apiErr) {
+		return apiErr
+	}
+	out := &Error{Status: http.StatusInternalServerError, Message: "internal server error", Err: err}
+	var he *echo.HTTPError
+	if !errors.As(err, &he) {
+		return out
+	}
+	out.Status = he.Code
+	out.Message = http.StatusText(he.Code)
+	if msg, ok := he.Message.(string); ok && msg != "" {
+		out.Message = msg
+	}
+	if he.Internal != nil {
+		out.Err = he.Internal
+	}
+	var reqErr *openapi3filter.RequestError
+	if errors.As(he.Internal, &reqErr) {
+		out.Message = requestErrorMessage(reqErr)
+		if reqErr.Parameter != nil {
+			out.Parameter = reqErr.Parameter.Name
+		}
+		var schemaErr *openapi3.SchemaError
+		if reqErr.RequestBody != nil && errors.As(reqErr.Err, &schemaErr) {
+			out.Pointer = "/" + strings.Join(schemaErr.JSONPointer(), "/")
+		}
+	}
+	if he.Code == http.StatusNotFound && out.Message == "no matching operation was found" {
+		out.Message = "not found"
+	}
+	return out
+}
+
+// requestErrorMessage is the first line of a validator error, naming the
+// parameter or body at fault.
+func requestErrorMessage(err *openapi3filter.RequestError) string {
+	var b strings.Builder
+	switch {
+	case err.Parameter != nil:
+		fmt.Fprintf(&b, "%s parameter %q", err.Parameter.In, err.Parameter.Name)
+	case err.RequestBody != nil:
+		b.WriteString("request body")
+	default:
+		b.WriteString("request")
+	}
+	reason := err.Reason
+	if err.Err != nil {
+		var schemaErr *openapi3.SchemaError
+		if errors.As(err.Err, &schemaErr) {
+			reason = schemaErr.Reason
+			if p := schemaErr.JSONPointer(); len(p) > 0 && err.RequestBody != nil {
+				reason = fmt.Sprintf("at /%s: %s", strings.Join(p, "/"), reason)
+			}
+		} else if reason == "" {
+			reason = err.Err.Error()
+		} else {
+			reason = reason + ": " + err.Err.Error()
+		}
+	}
+	if reason != "" {
+		b.WriteString(" ")
+		b.WriteString(reason)
+	}
+	return strings.SplitN(b.String(), "\n", 2)[0]
+}
+
+// PlainText renders err as text/plain.
+func PlainText(c echo.Context, err *Error) error {
+	return c.String(err.Status, err.Message+"\n")
+}
+
+type documents struct{ yaml, json []byte }
+
+func publishedDocuments(spec *openapi3.T, baseURL string) (documents, error) {
+	pub, err := clone(spec)
+	if err != nil {
+		return documents{}, err
+	}
+	if baseURL != "" {
+		pub.Servers = openapi3.Servers{{URL: baseURL, Description: "this deployment"}}
+	}
+	js, err := json.MarshalIndent(pub, "", "  ")
+	if err != nil {
+		return documents{}, fmt.Errorf("apiserve: encoding OpenAPI document as JSON: %w", err)
+	}
+	ym, err := yaml.JSONToYAML(js)
+	if err != nil {
+		return documents{}, fmt.Errorf("apiserve: encoding OpenAPI document as YAML: %w", err)
+	}
+	return documents{yaml: ym, json: js}, nil
+}
+
+// clone deep-copies a document through its JSON form.
+func clone(spec *openapi3.T) (*openapi3.T, error) {
+	js, err := json.Marshal(spec)
+	if err != nil {
+		return nil, fmt.Errorf("apiserve: copying OpenAPI document: %w", err)
+	}
+	loader := openapi3.NewLoader()
+	out, err := loader.LoadFromData(js)
+	if err != nil {
+		return nil, fmt.Errorf("apiserve: copying OpenAPI document: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,161 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+type requestInfoKey struct{}
+
+// requestInfo is what the middleware learns about a request while it is
+// served: its id and the service that answered it.
+type requestInfo struct {
+	id      string
+	service string
+}
+
+// RequestID returns the id the server gave the request in ctx ("" outside a
+// request). It is also sent back in the X-Request-Id header.
+func RequestID(ctx context.Context) string {
+	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
+		return info.id
+	}
+	return ""
+}
+
+func setService(ctx context.Context, name string) {
+	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
+		info.service = name
+	}
+}
+
+// An incoming X-Request-Id is kept when it is short and plain, so ids can be
+// followed across proxies without letting clients write arbitrary log text.
+var plainRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+type httpMetrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	inFlight prometheus.Gauge
+}
+
+func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
+	m := &httpMetrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sitesvc_http_requests_total",
+			Help: "HTTP requests answered, by service, method and status code.",
+		}, []string{"service", "method", "code"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "sitesvc_http_request_duration_seconds",
+			Help:    "Time to answer HTTP requests, by service.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"service"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "sitesvc_http_requests_in_flight",
+			Help: "HTTP requests being answered now.",
+		}),
+	}
+	reg.MustRegister(m.requests, m.duration, m.inFlight)
+	return m
+}
+
+// statusRecorder remembers the status and size of a response.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach Flush and deadlines.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Flush passes flushes through (streamed responses).
+func (r *statusRecorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// middleware wraps every request: id, body limit, panic recovery, metrics
+// and one log line.
+func (s *Server) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		info := &requestInfo{id: r.Header.Get("X-Request-Id"), service: "server"}
+		if !plainRequestID.MatchString(info.id) {
+			info.id = newRequestID()
+		}
+		w.Header().Set("X-Request-Id", info.id)
+		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info))
+		rec := &statusRecorder{ResponseWriter: w}
+
+		s.metrics.inFlight.Inc()
+		defer func() {
+			s.metrics.inFlight.Dec()
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.cfg.Logger.ErrorContext(r.Context(), "panic serving request",
+					"request_id", info.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				if rec.status == 0 {
+					http.Error(rec, "internal server error (request "+info.id+")", http.StatusInternalServerError)
+				}
+			}
+			status := rec.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			elapsed := time.Since(start)
+			s.metrics.requests.WithLabelValues(info.service, r.Method, strconv.Itoa(status)).Inc()
+			s.metrics.duration.WithLabelValues(info.service).Observe(elapsed.Seconds())
+			level := slog.LevelInfo
+			if status >= 500 {
+				level = slog.LevelError
+			}
+			s.cfg.Logger.LogAttrs(r.Context(), level, "request",
+				slog.String("request_id", info.id),
+				slog.String("service", info.service),
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.Int("status", status),
+				slog.Int64("bytes", rec.bytes),
+				slog.Duration("duration", elapsed),
+				slog.String("remote", r.RemoteAddr),
+			)
+		}()
+
+		if r.ContentLength > s.cfg.MaxBodyBytes {
+			http.Error(rec, fmt.Sprintf("request body too large (limit %d bytes)", s.cfg.MaxBodyBytes), http.StatusRequestEntityTooLarge)
+			return
+		}
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
+		}
+		next.ServeHTTP(rec, r)
+	})
+}
