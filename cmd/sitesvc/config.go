@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/auth"
 )
 
 // serveConfig is everything `sitesvc serve` is configured with. Each field
@@ -48,6 +50,8 @@ type serveConfig struct {
 	LogFormat       string // "json" or "text"
 
 	Logger *slog.Logger
+	// Tokens authorises write operations (PURL publishing, setting hours).
+	Tokens *auth.Tokens
 }
 
 var allServices = []string{"purl", "embed", "hours", "soap"}

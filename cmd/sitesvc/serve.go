@@ -3,10 +3,25 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
+	"log/slog"
+
+	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/server"
 )
 
-// runServe is `sitesvc serve`.
+// serviceConstructors builds each service from the serve configuration; the
+// constructors live in cmd/sitesvc/<service>.go.
+var serviceConstructors = map[string]func(*serveConfig) (server.Service, error){
+	"purl":  newPurlService,
+	"embed": newEmbedService,
+	"hours": newHoursService,
+	"soap":  newSOAPService,
+}
+
+// runServe is `sitesvc serve`: it runs the chosen services on one listener
+// until SIGINT or SIGTERM, then finishes in-flight requests and exits.
 func runServe(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -15,5 +30,71 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	return c.finish(*services)
+	if fs.NArg() > 0 {
+		return fmt.Errorf("serve: unexpected arguments %q", fs.Args())
+	}
+	if err := c.finish(*services); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	c.Logger = newLogger(c.LogFormat, stderr)
+	tokens, err := auth.Open(c.TokensFile)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	c.Tokens = tokens
+
+	var mounts []server.Mount
+	closeAll := func() {
+		for _, m := range mounts {
+			if err := m.Service.Close(); err != nil {
+				c.Logger.Error("closing service", "service", m.Service.Name(), "err", err)
+			}
+		}
+	}
+	for _, name := range c.Services {
+		svc, err := serviceConstructors[name](&c)
+		if err != nil {
+			closeAll()
+			return fmt.Errorf("serve: starting %s: %w", name, err)
+		}
+		base := c.baseURL(name)
+		mounts = append(mounts, server.Mount{Path: basePath(base), BaseURL: base, Service: svc})
+		c.Logger.Info("service ready", "service", name, "base_url", base)
+	}
+	srv, err := server.New(server.Config{
+		Addr:            c.Addr,
+		Mounts:          mounts,
+		Logger:          c.Logger,
+		ReadTimeout:     c.ReadTimeout,
+		WriteTimeout:    c.WriteTimeout,
+		IdleTimeout:     c.IdleTimeout,
+		ShutdownTimeout: c.ShutdownTimeout,
+		MaxBodyBytes:    c.MaxBodyBytes,
+	})
+	if err != nil {
+		closeAll()
+		return fmt.Errorf("serve: %w", err)
+	}
+	return srv.ListenAndServe(ctx)
+}
+
+// baseURL is the public base URL of the named service.
+func (c *serveConfig) baseURL(service string) string {
+	switch service {
+	case "purl":
+		return c.PurlBaseURL
+	case "embed":
+		return c.EmbedBaseURL
+	case "hours":
+		return c.HoursBaseURL
+	default:
+		return c.SOAPEndpoint
+	}
+}
+
+func newLogger(format string, w io.Writer) *slog.Logger {
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(w, nil))
+	}
+	return slog.New(slog.NewJSONHandler(w, nil))
 }

@@ -2,11 +2,65 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/sitelib/sitesvc/impl/auth"
 )
 
-// runTokens is `sitesvc tokens add --role R`.
+// runTokens is `sitesvc tokens add --name N --role R [--role R2]`: it creates
+// a bearer token for write operations and prints it once.
 func runTokens(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
-	return fmt.Errorf("tokens: not implemented yet")
+	if len(args) == 0 || args[0] != "add" {
+		return fmt.Errorf("tokens: usage: sitesvc tokens add --name NAME --role ROLE [--role ROLE…] [--data DIR | --tokens-file FILE]")
+	}
+	fs := flag.NewFlagSet("tokens add", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var roles roleList
+	data := fs.String("data", envOr(env, "SITESVC_DATA", "./data"), "data directory holding tokens.json (env SITESVC_DATA)")
+	file := fs.String("tokens-file", env("SITESVC_TOKENS_FILE"), "token file (default <data>/tokens.json; env SITESVC_TOKENS_FILE)")
+	name := fs.String("name", "", "who the token is for (recorded in audit logs)")
+	fs.Var(&roles, "role", "role: admin, publisher or editor:<library> (repeatable, comma-separated allowed)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *file == "" {
+		*file = filepath.Join(*data, "tokens.json")
+	}
+	if *name == "" {
+		*name = strings.Join(roles, "+")
+	}
+	toks, err := auth.Open(*file)
+	if err != nil {
+		return fmt.Errorf("tokens: %w", err)
+	}
+	token, err := toks.Add(*name, roles)
+	if err != nil {
+		return fmt.Errorf("tokens: %w", err)
+	}
+	fmt.Fprintln(stdout, token)
+	fmt.Fprintf(stderr, "token for %q with roles %s added to %s; it is shown only now\n", *name, strings.Join(roles, ","), *file)
+	return nil
+}
+
+type roleList []string
+
+func (r *roleList) String() string { return strings.Join(*r, ",") }
+func (r *roleList) Set(v string) error {
+	for _, role := range strings.Split(v, ",") {
+		if role = strings.TrimSpace(role); role != "" {
+			*r = append(*r, role)
+		}
+	}
+	return nil
+}
+
+func envOr(env func(string) string, name, def string) string {
+	if v := env(name); v != "" {
+		return v
+	}
+	return def
 }
