@@ -144,7 +144,7 @@ type WeeklyRules [7]Rule
 
 // LocationRules is everything that decides one location's days.
 type LocationRules struct {
-	Terms      []Term          // the library's terms
+	Terms      []Term                 // the library's terms
 	Schedules  map[int64]*WeeklyRules // by term id
 	Exceptions map[Date]Rule
 }
