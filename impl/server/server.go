@@ -120,7 +120,7 @@ func (s *Server) routes() http.Handler {
 			u := *r.URL
 			u.Path = rest
 			if r.URL.RawPath != "" {
-				if raw, ok := underPrefix(r.URL.RawPath, rt.path); ok {
+				if raw, ok := underPrefix(r.URL.RawPath, rt.path); ok && raw != "/" {
 					u.RawPath = raw
 				} else {
 					u.RawPath = ""
@@ -135,7 +135,7 @@ func (s *Server) routes() http.Handler {
 }
 
 // underPrefix reports whether path lies under prefix and returns the rest,
-// always starting with "/" ("" becomes "/" only for the root mount).
+// which always starts with "/" (the prefix itself becomes "/").
 func underPrefix(path, prefix string) (string, bool) {
 	if prefix == "" {
 		// A service at the root takes everything the process does not
@@ -147,7 +147,7 @@ func underPrefix(path, prefix string) (string, bool) {
 		return path, true
 	}
 	if path == prefix {
-		return "", true
+		return "/", true
 	}
 	if strings.HasPrefix(path, prefix+"/") {
 		return path[len(prefix):], true
