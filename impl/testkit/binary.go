@@ -157,6 +157,20 @@ func (s *Server) Stop() error {
 	}
 }
 
+// Signal sends sig to the process without waiting for it to exit.
+func (s *Server) Signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) }
+
+// Wait waits for the process to exit (at most timeout) and returns its exit
+// error: nil for exit status 0.
+func (s *Server) Wait(timeout time.Duration) error {
+	select {
+	case <-s.done:
+		return s.exitErr()
+	case <-time.After(timeout):
+		return fmt.Errorf("sitesvc still running after %s", timeout)
+	}
+}
+
 // Done is closed when the process has exited.
 func (s *Server) Done() <-chan struct{} { return s.done }
 

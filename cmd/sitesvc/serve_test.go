@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// TestContractsPublished fetches every service's contract from the running
+// binary: each OpenAPI document loads, validates and names the configured
+// base URL; the WSDL's soap:address is the configured endpoint.
+func TestContractsPublished(t *testing.T) {
+	s := testkit.StartServer(t)
+	for _, svc := range []string{"purl", "embed", "hours"} {
+		for _, name := range []string{"openapi.yaml", "openapi.json"} {
+			resp, body := s.Get(t, "/"+svc+"/"+name)
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("GET /%s/%s = %d", svc, name, resp.StatusCode)
+				continue
+			}
+			doc, err := openapi3.NewLoader().LoadFromData(body)
+			if err != nil {
+				t.Errorf("/%s/%s does not load: %v", svc, name, err)
+				continue
+			}
+			if err := doc.Validate(context.Background()); err != nil {
+				t.Errorf("/%s/%s is invalid: %v", svc, name, err)
+			}
+			if want := s.URL + "/" + svc; len(doc.Servers) == 0 || doc.Servers[0].URL != want {
+				t.Errorf("/%s/%s servers = %v, want %s", svc, name, doc.Servers, want)
+			}
+		}
+	}
+	resp, body := s.Get(t, "/soap/SiteAlgorithm?wsdl")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET ?wsdl = %d", resp.StatusCode)
+	}
+	var wsdl struct {
+		Service struct {
+			Name string `xml:"name,attr"`
+			Port struct {
+				Address struct {
+					Location string `xml:"location,attr"`
+				} `xml:"address"`
+			} `xml:"port"`
+		} `xml:"service"`
+	}
+	if err := xml.Unmarshal(body, &wsdl); err != nil {
+		t.Fatalf("WSDL does not parse: %v", err)
+	}
+	if wsdl.Service.Name != "SiteAlgorithmService" || wsdl.Service.Port.Address.Location != s.URL+"/soap/SiteAlgorithm" {
+		t.Errorf("WSDL service %q at %q, want SiteAlgorithmService at %s", wsdl.Service.Name, wsdl.Service.Port.Address.Location, s.URL+"/soap/SiteAlgorithm")
+	}
+}
+
+// TestBadRequestsAnswer400 checks that the request validator guards every
+// OpenAPI service of the running binary.
+func TestBadRequestsAnswer400(t *testing.T) {
+	s := testkit.StartServer(t)
+	for _, path := range []string{
+		"/embed/embed",                       // url is required
+		"/embed/embed?url=x&maxwidth=wide",   // maxwidth is an integer
+		"/hours/libraries.json?from=tuesday", // from is a date
+	} {
+		resp, body := s.Get(t, path)
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("GET %s = %d, want 400 (%s)", path, resp.StatusCode, body)
+		}
+	}
+}
+
+// TestIndexLinksEveryService checks the index page names each service's
+// base URL and contract.
+func TestIndexLinksEveryService(t *testing.T) {
+	s := testkit.StartServer(t)
+	resp, body := s.Get(t, "/")
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("GET / = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	for _, want := range []string{
+		s.URL + "/purl/openapi.yaml", s.URL + "/embed/openapi.yaml", s.URL + "/hours/openapi.yaml",
+		s.URL + "/soap/SiteAlgorithm?wsdl",
+	} {
+		if !bytes.Contains(body, []byte(want)) {
+			t.Errorf("index page does not link %s", want)
+		}
+	}
+	for _, p := range []string{"/healthz", "/readyz", "/metrics"} {
+		if resp, _ := s.Get(t, p); resp.StatusCode != http.StatusOK {
+			t.Errorf("GET %s = %d", p, resp.StatusCode)
+		}
+	}
+}
+
+// TestServicesFlagRunsOne runs only the Hours service under its own base URL.
+func TestServicesFlagRunsOne(t *testing.T) {
+	s := testkit.StartServer(t, "--services", "hours", "--hours-base-url", "http://127.0.0.1:1/opening-hours")
+	if resp, _ := s.Get(t, "/purl/openapi.json"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("PURL answered %d with --services hours", resp.StatusCode)
+	}
+	resp, body := s.Get(t, "/opening-hours/openapi.json")
+	if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte("http://127.0.0.1:1/opening-hours")) {
+		t.Errorf("hours at its own base path = %d", resp.StatusCode)
+	}
+}
+
+// TestGracefulShutdown sends SIGTERM while a request is in flight (its body
+// still arriving) and checks that the request completes and the process
+// exits with status 0.
+func TestGracefulShutdown(t *testing.T) {
+	s := testkit.StartServer(t)
+	envelope := `<?xml version="1.0" encoding="UTF-8"?>
+<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:alg="http://algorithm.sitesvc.org">
+<soapenv:Body><alg:getScoringMatrix><key>no-such-key</key></alg:getScoringMatrix></soapenv:Body>
+</soapenv:Envelope>`
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	half := len(envelope) / 2
+	fmt.Fprintf(conn, "POST /soap/SiteAlgorithm HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml; charset=utf-8\r\nSOAPAction: \"\"\r\nContent-Length: %d\r\n\r\n%s", len(envelope), envelope[:half])
+	time.Sleep(300 * time.Millisecond) // the server is now reading the body
+
+	if err := s.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-s.Done():
+		t.Fatal("process exited with a request in flight")
+	default:
+	}
+	if _, err := io.WriteString(conn, envelope[half:]); err != nil {
+		t.Fatalf("finishing the request body: %v", err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("reading the response of the in-flight request: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte("getScoringMatrixReturn")) {
+		t.Errorf("in-flight request answered %d: %s", resp.StatusCode, body)
+	}
+	if err := s.Wait(30 * time.Second); err != nil {
+		t.Errorf("exit after SIGTERM: %v\n%s", err, s.Logs())
+	}
+}
+
+func TestConfigDefaultsAndEnv(t *testing.T) {
+	env := map[string]string{
+		"SITESVC_PUBLIC_URL":     "https://lib.example.org/",
+		"SITESVC_HOURS_BASE_URL": "https://hours.example.org",
+		"SITESVC_SERVICES":       "purl, hours",
+	}
+	var c serveConfig
+	fs := newFlagSetForTest()
+	services := newServeFlags(fs, func(k string) string { return env[k] }, &c)
+	if err := fs.Parse([]string{"--purl-base-url", "https://purl.example.org/"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.finish(*services); err != nil {
+		t.Fatal(err)
+	}
+	for got, want := range map[string]string{
+		c.PurlBaseURL:  "https://purl.example.org",
+		c.EmbedBaseURL: "https://lib.example.org/embed",
+		c.HoursBaseURL: "https://hours.example.org",
+		c.SOAPEndpoint: "https://lib.example.org/soap/SiteAlgorithm",
+		c.KeysFile:     filepath.Join("data", "keys.txt"),
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+	if strings.Join(c.Services, ",") != "purl,hours" {
+		t.Errorf("services = %v", c.Services)
+	}
+	if basePath(c.HoursBaseURL) != "" || basePath(c.SOAPEndpoint) != "/soap/SiteAlgorithm" {
+		t.Errorf("base paths %q %q", basePath(c.HoursBaseURL), basePath(c.SOAPEndpoint))
+	}
+
+	for _, bad := range [][]string{{"--services", "purl,ftp"}, {"--public-url", "localhost"}, {"--services", ","}} {
+		var c serveConfig
+		fs := newFlagSetForTest()
+		services := newServeFlags(fs, func(string) string { return "" }, &c)
+		if err := fs.Parse(bad); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.finish(*services); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+func TestTokensAdd(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), []string{"tokens", "add", "--data", dir, "--name", "desk", "--role", "editor:green"}, func(string) string { return "" }, &out, &errOut)
+	if err != nil {
+		t.Fatalf("tokens add: %v (%s)", err, errOut.String())
+	}
+	token := strings.TrimSpace(out.String())
+	toks, err := auth.Open(filepath.Join(dir, "tokens.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := toks.Authenticate(token)
+	if !ok || p.Name != "desk" || !p.CanEditLibrary("green") {
+		t.Errorf("printed token authenticates as %+v, %v", p, ok)
+	}
+	if err := run(context.Background(), []string{"tokens", "add", "--data", dir, "--role", "superuser"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
+		t.Error("unknown role accepted")
+	}
+	if err := run(context.Background(), []string{"nonsense"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
+		t.Error("unknown command accepted")
+	}
+}
+
+func newFlagSetForTest() *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
