@@ -58,7 +58,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 			return fmt.Errorf("serve: starting %s: %w", name, err)
 		}
 		base := c.baseURL(name)
-		mounts = append(mounts, server.Mount{Path: basePath(base), BaseURL: base, Service: svc})
+		mounts = append(mounts, server.Mount{Path: basePath(base), BaseURL: base, Service: svc, Contracts: contractLinks(name, base)})
 		c.Logger.Info("service ready", "service", name, "base_url", base)
 	}
 	srv, err := server.New(server.Config{
@@ -89,6 +89,17 @@ func (c *serveConfig) baseURL(service string) string {
 		return c.HoursBaseURL
 	default:
 		return c.SOAPEndpoint
+	}
+}
+
+// contractLinks are the contract documents a service publishes.
+func contractLinks(service, base string) []server.Link {
+	if service == "soap" {
+		return []server.Link{{Title: "WSDL", URL: base + "?wsdl"}}
+	}
+	return []server.Link{
+		{Title: "OpenAPI (YAML)", URL: base + "/openapi.yaml"},
+		{Title: "OpenAPI (JSON)", URL: base + "/openapi.json"},
 	}
 }
 

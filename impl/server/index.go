@@ -59,9 +59,9 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		if title == "" {
 			title = m.Service.Name()
 		}
-		sec := indexSection{Title: title, BaseURL: m.BaseURL}
+		sec := indexSection{Title: title, BaseURL: m.BaseURL, Links: m.Contracts}
 		if ix, ok := m.Service.(Indexer); ok {
-			sec.Links = ix.IndexLinks()
+			sec.Links = append(sec.Links, ix.IndexLinks()...)
 		}
 		sections = append(sections, sec)
 	}

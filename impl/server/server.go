@@ -28,6 +28,9 @@ type Mount struct {
 	Service Service
 	// BaseURL is the service's public base URL, shown on the index page.
 	BaseURL string
+	// Contracts link the documents the service publishes (OpenAPI, WSDL),
+	// listed first on the index page.
+	Contracts []Link
 }
 
 // Config configures a Server.

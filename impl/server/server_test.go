@@ -169,7 +169,8 @@ func TestBodyLimit(t *testing.T) {
 
 func TestReadyzAndIndex(t *testing.T) {
 	s := newTestServer(t, io.Discard,
-		Mount{Path: "/purl", BaseURL: "http://example.test/purl", Service: pathService{name: "purl"}},
+		Mount{Path: "/purl", BaseURL: "http://example.test/purl", Service: pathService{name: "purl"},
+			Contracts: []Link{{Title: "OpenAPI", URL: "http://example.test/purl/openapi.yaml"}}},
 		Mount{Path: "/hours", BaseURL: "http://example.test/hours", Service: pathService{name: "hours", notReady: errors.New("database unreachable")}},
 	)
 	rec := get(t, s.Handler(), "GET", "/readyz", nil)
@@ -177,7 +178,7 @@ func TestReadyzAndIndex(t *testing.T) {
 		t.Errorf("/readyz = %d %q", rec.Code, rec.Body.String())
 	}
 	idx := get(t, s.Handler(), "GET", "/", nil).Body.String()
-	for _, want := range []string{"http://example.test/purl", "http://example.test/hours", "purl contract", "/healthz"} {
+	for _, want := range []string{"http://example.test/purl", "http://example.test/hours", "purl contract", "http://example.test/purl/openapi.yaml", "/healthz"} {
 		if !strings.Contains(idx, want) {
 			t.Errorf("index page lacks %q", want)
 		}
