@@ -31,6 +31,7 @@ type serveConfig struct {
 
 	// Embed
 	ProviderName string
+	ViewerDir    string // directory holding Mirador's mirador.min.js (scripts/build-viewer.sh)
 
 	// Hours
 	HoursDB string // "" = SQLite under DataDir; postgres://… = PostgreSQL
@@ -86,6 +87,7 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	str(&c.SOAPEndpoint, "soap-endpoint", "", "SOAP endpoint URL (default <public-url>/soap/SiteAlgorithm)")
 	str(&c.PurlSamplesDir, "purl-samples", defaultExisting("samples/purl"), "sample PURL objects loaded into an empty store")
 	str(&c.ProviderName, "provider-name", "sitesvc digital library", "oEmbed provider_name")
+	str(&c.ViewerDir, "viewer-dir", "impl/embed/viewer/node_modules/mirador/dist", "directory holding Mirador's mirador.min.js, installed by scripts/build-viewer.sh")
 	str(&c.HoursDB, "hours-db", "", "hours database: empty for SQLite under --data, or a postgres:// URL")
 	str(&c.HivdbDir, "hivdb-dir", defaultExisting("../shared/data/hivdb"), "directory of HIV-1 algorithms and reference tables")
 	str(&c.RequestNamespace, "request-namespace", "http://algorithm.sitesvc.org", "SOAP request namespace")

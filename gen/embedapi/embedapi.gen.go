@@ -111,6 +111,9 @@ type OEmbedType string
 // OEmbedVersion defines model for OEmbed.Version.
 type OEmbedVersion string
 
+// IfNoneMatch defines model for IfNoneMatch.
+type IfNoneMatch = string
+
 // HideTitle defines model for hide_title.
 type HideTitle = bool
 
@@ -171,6 +174,24 @@ type GetIframeParams struct {
 
 	// HideTitle Hide the title in the viewer (reaches `data-hide-title`).
 	HideTitle *HideTitle `form:"hide_title,omitempty" json:"hide_title,omitempty"`
+}
+
+// GetMiradorBundleParams defines parameters for GetMiradorBundle.
+type GetMiradorBundleParams struct {
+	// IfNoneMatch ETag of a cached copy; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// GetViewerStylesheetParams defines parameters for GetViewerStylesheet.
+type GetViewerStylesheetParams struct {
+	// IfNoneMatch ETag of a cached copy; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// GetViewerScriptParams defines parameters for GetViewerScript.
+type GetViewerScriptParams struct {
+	// IfNoneMatch ETag of a cached copy; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
@@ -275,17 +296,17 @@ type ClientInterface interface {
 	// installed (run scripts/build-viewer.sh).
 	//
 	// Corresponds with GET /viewer/mirador.min.js (the `GetMiradorBundle` operationId).
-	GetMiradorBundle(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetMiradorBundle(ctx context.Context, params *GetMiradorBundleParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetViewerStylesheet The viewer stylesheet loaded by the iframe document
 	//
 	// Corresponds with GET /viewer/viewer.css (the `GetViewerStylesheet` operationId).
-	GetViewerStylesheet(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetViewerStylesheet(ctx context.Context, params *GetViewerStylesheetParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetViewerScript The viewer script loaded by the iframe document
 	//
 	// Corresponds with GET /viewer/viewer.js (the `GetViewerScript` operationId).
-	GetViewerScript(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetViewerScript(ctx context.Context, params *GetViewerScriptParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetEmbed oEmbed response for a repository object
@@ -336,8 +357,8 @@ func (c *Client) GetIframe(ctx context.Context, params *GetIframeParams, reqEdit
 // installed (run scripts/build-viewer.sh).
 //
 // Corresponds with GET /viewer/mirador.min.js (the `GetMiradorBundle` operationId).
-func (c *Client) GetMiradorBundle(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetMiradorBundleRequest(c.Server)
+func (c *Client) GetMiradorBundle(ctx context.Context, params *GetMiradorBundleParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetMiradorBundleRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -351,8 +372,8 @@ func (c *Client) GetMiradorBundle(ctx context.Context, reqEditors ...RequestEdit
 // GetViewerStylesheet The viewer stylesheet loaded by the iframe document
 //
 // Corresponds with GET /viewer/viewer.css (the `GetViewerStylesheet` operationId).
-func (c *Client) GetViewerStylesheet(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetViewerStylesheetRequest(c.Server)
+func (c *Client) GetViewerStylesheet(ctx context.Context, params *GetViewerStylesheetParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetViewerStylesheetRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -366,8 +387,8 @@ func (c *Client) GetViewerStylesheet(ctx context.Context, reqEditors ...RequestE
 // GetViewerScript The viewer script loaded by the iframe document
 //
 // Corresponds with GET /viewer/viewer.js (the `GetViewerScript` operationId).
-func (c *Client) GetViewerScript(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetViewerScriptRequest(c.Server)
+func (c *Client) GetViewerScript(ctx context.Context, params *GetViewerScriptParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetViewerScriptRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -563,7 +584,7 @@ func NewGetIframeRequest(server string, params *GetIframeParams) (*http.Request,
 }
 
 // NewGetMiradorBundleRequest constructs an http.Request for the GetMiradorBundle method
-func NewGetMiradorBundleRequest(server string) (*http.Request, error) {
+func NewGetMiradorBundleRequest(server string, params *GetMiradorBundleParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -586,11 +607,26 @@ func NewGetMiradorBundleRequest(server string) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetViewerStylesheetRequest constructs an http.Request for the GetViewerStylesheet method
-func NewGetViewerStylesheetRequest(server string) (*http.Request, error) {
+func NewGetViewerStylesheetRequest(server string, params *GetViewerStylesheetParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -613,11 +649,26 @@ func NewGetViewerStylesheetRequest(server string) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetViewerScriptRequest constructs an http.Request for the GetViewerScript method
-func NewGetViewerScriptRequest(server string) (*http.Request, error) {
+func NewGetViewerScriptRequest(server string, params *GetViewerScriptParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -638,6 +689,21 @@ func NewGetViewerScriptRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -721,21 +787,21 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /viewer/mirador.min.js (the `GetMiradorBundle` operationId).
-	GetMiradorBundleWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMiradorBundleResponse, error)
+	GetMiradorBundleWithResponse(ctx context.Context, params *GetMiradorBundleParams, reqEditors ...RequestEditorFn) (*GetMiradorBundleResponse, error)
 
 	// GetViewerStylesheetWithResponse The viewer stylesheet loaded by the iframe document
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /viewer/viewer.css (the `GetViewerStylesheet` operationId).
-	GetViewerStylesheetWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetViewerStylesheetResponse, error)
+	GetViewerStylesheetWithResponse(ctx context.Context, params *GetViewerStylesheetParams, reqEditors ...RequestEditorFn) (*GetViewerStylesheetResponse, error)
 
 	// GetViewerScriptWithResponse The viewer script loaded by the iframe document
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /viewer/viewer.js (the `GetViewerScript` operationId).
-	GetViewerScriptWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetViewerScriptResponse, error)
+	GetViewerScriptWithResponse(ctx context.Context, params *GetViewerScriptParams, reqEditors ...RequestEditorFn) (*GetViewerScriptResponse, error)
 }
 
 // GetEmbedResponse200Headers the declared response headers of an HTTP 200 response for GetEmbed
@@ -1063,8 +1129,8 @@ func (c *ClientWithResponses) GetIframeWithResponse(ctx context.Context, params 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /viewer/mirador.min.js (the `GetMiradorBundle` operationId).
-func (c *ClientWithResponses) GetMiradorBundleWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMiradorBundleResponse, error) {
-	rsp, err := c.GetMiradorBundle(ctx, reqEditors...)
+func (c *ClientWithResponses) GetMiradorBundleWithResponse(ctx context.Context, params *GetMiradorBundleParams, reqEditors ...RequestEditorFn) (*GetMiradorBundleResponse, error) {
+	rsp, err := c.GetMiradorBundle(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -1076,8 +1142,8 @@ func (c *ClientWithResponses) GetMiradorBundleWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /viewer/viewer.css (the `GetViewerStylesheet` operationId).
-func (c *ClientWithResponses) GetViewerStylesheetWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetViewerStylesheetResponse, error) {
-	rsp, err := c.GetViewerStylesheet(ctx, reqEditors...)
+func (c *ClientWithResponses) GetViewerStylesheetWithResponse(ctx context.Context, params *GetViewerStylesheetParams, reqEditors ...RequestEditorFn) (*GetViewerStylesheetResponse, error) {
+	rsp, err := c.GetViewerStylesheet(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -1089,8 +1155,8 @@ func (c *ClientWithResponses) GetViewerStylesheetWithResponse(ctx context.Contex
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /viewer/viewer.js (the `GetViewerScript` operationId).
-func (c *ClientWithResponses) GetViewerScriptWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetViewerScriptResponse, error) {
-	rsp, err := c.GetViewerScript(ctx, reqEditors...)
+func (c *ClientWithResponses) GetViewerScriptWithResponse(ctx context.Context, params *GetViewerScriptParams, reqEditors ...RequestEditorFn) (*GetViewerScriptResponse, error) {
+	rsp, err := c.GetViewerScript(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -1362,13 +1428,13 @@ type ServerInterface interface {
 	GetIframe(ctx echo.Context, params GetIframeParams) error
 	// GetMiradorBundle The pinned Mirador browser bundle
 	// (GET /viewer/mirador.min.js)
-	GetMiradorBundle(ctx echo.Context) error
+	GetMiradorBundle(ctx echo.Context, params GetMiradorBundleParams) error
 	// GetViewerStylesheet The viewer stylesheet loaded by the iframe document
 	// (GET /viewer/viewer.css)
-	GetViewerStylesheet(ctx echo.Context) error
+	GetViewerStylesheet(ctx echo.Context, params GetViewerStylesheetParams) error
 	// GetViewerScript The viewer script loaded by the iframe document
 	// (GET /viewer/viewer.js)
-	GetViewerScript(ctx echo.Context) error
+	GetViewerScript(ctx echo.Context, params GetViewerScriptParams) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -1465,8 +1531,28 @@ func (w *ServerInterfaceWrapper) GetIframe(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetMiradorBundle(ctx echo.Context) error {
 	var err error
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetMiradorBundleParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.GetMiradorBundle(ctx)
+	err = w.Handler.GetMiradorBundle(ctx, params)
 	return err
 }
 
@@ -1474,8 +1560,28 @@ func (w *ServerInterfaceWrapper) GetMiradorBundle(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetViewerStylesheet(ctx echo.Context) error {
 	var err error
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetViewerStylesheetParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.GetViewerStylesheet(ctx)
+	err = w.Handler.GetViewerStylesheet(ctx, params)
 	return err
 }
 
@@ -1483,8 +1589,28 @@ func (w *ServerInterfaceWrapper) GetViewerStylesheet(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetViewerScript(ctx echo.Context) error {
 	var err error
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetViewerScriptParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.GetViewerScript(ctx)
+	err = w.Handler.GetViewerScript(ctx, params)
 	return err
 }
 
@@ -1747,6 +1873,7 @@ func (response GetIframe502JSONResponse) VisitGetIframeResponse(w http.ResponseW
 }
 
 type GetMiradorBundleRequestObject struct {
+	Params GetMiradorBundleParams
 }
 
 type GetMiradorBundleResponseObject interface {
@@ -1808,6 +1935,7 @@ func (response GetMiradorBundle503JSONResponse) VisitGetMiradorBundleResponse(w 
 }
 
 type GetViewerStylesheetRequestObject struct {
+	Params GetViewerStylesheetParams
 }
 
 type GetViewerStylesheetResponseObject interface {
@@ -1855,6 +1983,7 @@ func (response GetViewerStylesheet304Response) VisitGetViewerStylesheetResponse(
 }
 
 type GetViewerScriptRequestObject struct {
+	Params GetViewerScriptParams
 }
 
 type GetViewerScriptResponseObject interface {
@@ -1983,8 +2112,10 @@ func (sh *strictHandler) GetIframe(ctx echo.Context, params GetIframeParams) err
 }
 
 // GetMiradorBundle operation middleware
-func (sh *strictHandler) GetMiradorBundle(ctx echo.Context) error {
+func (sh *strictHandler) GetMiradorBundle(ctx echo.Context, params GetMiradorBundleParams) error {
 	var request GetMiradorBundleRequestObject
+
+	request.Params = params
 
 	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
 		return sh.ssi.GetMiradorBundle(ctx.Request().Context(), request.(GetMiradorBundleRequestObject))
@@ -2006,8 +2137,10 @@ func (sh *strictHandler) GetMiradorBundle(ctx echo.Context) error {
 }
 
 // GetViewerStylesheet operation middleware
-func (sh *strictHandler) GetViewerStylesheet(ctx echo.Context) error {
+func (sh *strictHandler) GetViewerStylesheet(ctx echo.Context, params GetViewerStylesheetParams) error {
 	var request GetViewerStylesheetRequestObject
+
+	request.Params = params
 
 	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
 		return sh.ssi.GetViewerStylesheet(ctx.Request().Context(), request.(GetViewerStylesheetRequestObject))
@@ -2029,8 +2162,10 @@ func (sh *strictHandler) GetViewerStylesheet(ctx echo.Context) error {
 }
 
 // GetViewerScript operation middleware
-func (sh *strictHandler) GetViewerScript(ctx echo.Context) error {
+func (sh *strictHandler) GetViewerScript(ctx echo.Context, params GetViewerScriptParams) error {
 	var request GetViewerScriptRequestObject
+
+	request.Params = params
 
 	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
 		return sh.ssi.GetViewerScript(ctx.Request().Context(), request.(GetViewerScriptRequestObject))
@@ -2056,61 +2191,61 @@ func (sh *strictHandler) GetViewerScript(ctx echo.Context) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Frpbhw5kn6V2JwxprSbdUnywFuG0VB77BkPfMFy74FObycrM6qSNpPMJpl1QBCwT7MPtk+yCJJ51CXJ",
-	"bu+PBqZ/tJU8gnHHF2TdRJkqKyVRWhPNbqICWY7a/XmVZWjM8LmSVisxvBJCrYfvNF9ySdM5mkzzynIl",
-	"o1l0JdZsayD95/QpqBflHHPQaColDRoo2RbmCBpZDvMtMLkFwy2OojgyWYElI3p2W2E0i4zVXC6j29s4",
-	"es6yApvzD4+kaS6XkHONmeUrNPcRfPGRLQ/pvJCW2y1YtgS1AFsQo5VGg9IyWnI31ds4qphmJdqgtoLn",
-	"+IvlVuDhUX/jOboT3Dxw6T5WHNeoYaCRBDaQ5syyIdEZunXpGbFAWo9+rVFvoziSrCQuemf1ecxxwWph",
-	"o9mCCYNxw/NcKYFMOlWUbFMgXxb2kMk3bMPLugQ/3+gkMMklPL++hopvUBgYTDWW8Aymf642jkncsLIi",
-	"yS8nk+Msdwf3OV4oXTIbzSIu7cV55PgjJqLZdEL/xVHJZRho5eHS4hJ1I8+a57Y4LY6b/kZpntwhjT/2",
-	"uwpT6yPu/h614caitPDTh9eNIGr+GTM7g/SmqrX4Zc4M/lJrcTu+yXXN89s0BuUoMCG2iVxzWwCD1E3O",
-	"Uqg0LvgGlHdEnqO0fMFRj+BKbq0LLxQGYcCksgXqRBbK2BjCJ1TMFjEwKJkgqTHv0TgDbuBycjlKZF+X",
-	"UWFtNRuPhcqYIGqzJ5MnkzGxP57PJ5PJly+kpBMeT6qJI42/1lxjHs2srrGv+5JtXqNckiOcTy6fOFU3",
-	"A52y+9Hbpina/iPL/8osrtmWvjIlSd/0J6sqwTOXD8afjXIZsBXpJkKtlY5mtB8aAnFUojFsSQeSdt+T",
-	"2QzqFc+QVFNLF/Bs7qPXMlubaPZ4cn7bF+iPGhfRLPrDuMvTYz9rxi/cqU6KXV/5uH9cpmqRg1Q25OGs",
-	"wByUBibNGjXmUEvcVJhZzMV2FN3GJMkH/LVGY79dEw2BviacPaFNmZCQSZOIFNJatZdSW5M3+rmcTH67",
-	"fq56DHADJTeGXF3pniMPmtG01iKNQSo5DEFKC1Vth2ox1EwuEdI2q6XjtMkJYU/IupB2yZoS+m0cvVX2",
-	"papl/m0Kfqss+O199dZakERkaQbVkZTh9Fwpw61ycXWXpi9/u6ad8k5yVMsctUs9mZILvqzJFZ3jUiKL",
-	"gVuTyC6jOFs1BorJCl0KhFyhPwU33Fia9KcmsqrngmcwyJn+ckbZ6LaVywW9Z540n+fc58r3WlWoLaes",
-	"EIpo1RtqrXBQ4D9+fA9egWBxY6mK7OWcnrX2d/97wSxxvdZKLmNYUIA6lXkQckCoZ7ubIxlgP9SYBYcL",
-	"YlgX6DK+dolISTxKvnGEu4TMVN7f3K9iXZL+uSEVB711OvjUbvVmpHPfOfx4r0F2mQqgczqatMDTOfy2",
-	"QtA8K2JwtQ83LLNiS8IbhAVHkTvYuGvdU9CIwIJw1YSgg8byKVxMR+ePCTcMHk8m1eYMainQmH5KIB2b",
-	"kgmBmo6StRAu6YfiVTFrURP5//p5MvzXT/8ySJKR/+vsB43lH4/ZprDlEYxwJYEvyNyAAkuKMlOotUti",
-	"Yz+ROq+isDG0zIXncd/SasVz1L/4wrt/0lvaHTBIsxQGC8GWMBw2A0Pae3aU/AmA/NHh4h1sAwNuDfyF",
-	"YljCc6UDeD5B1g3cRCgJXf0ckeV7PtYtXFEiCrk1rJ2OJkeXnsCVB77go6pL/2T2JV+hjD2GIrt/J/vv",
-	"RZeb7WTaN16j7ThqkXcDWp0bHcYgHcDlQh1KHcJs8Pfrd2+ByRz+483rM/cHk4A0l5NsjRsGnE0+52mb",
-	"YNxE5nzJLRO9ajSCd97idDRBaK4kZKpEAwutStgHUU9BSQK1P314be4pJcA0Aq5Qg1DqC+GdapTIRLrU",
-	"b9ysk2iuco4GBqmbSM9G8FJR30sh5FzSi28qzPgiFGlCw4mspamrSmmLOaSefecBLcJy6efxZApUuF9R",
-	"NacApTpGRetyMpl5vbSbu8SdYyaYRkP1EBjxgzmsmKjRADNO87IuY28GP5FIVVtD7Sa3EGq+440ZYsJj",
-	"csEzlMYFTIDXV5Xruc9HhL9dG+LgupmNx+v1esTc9Ejp5TjsNePXr56/eHv9wu3pAjuiBt+sMggK8xbr",
-	"OemM4s1vURVKVvFoFl2MJqMLB0ps4RLxGJtSsER7LN+Rck3fNG3yH7jUn1IGSM/arBdyyrpQBhO5B0e4",
-	"CQkxOMMWQicdk5t7CwbzPNuUIh0lkupsSlGU+mLiTd64f6W4tOQ7zPYysKOzl4KdPagEOZd6lUez6K9o",
-	"fSHcvWH4+TgS65aMyW638b6uPjSK8QK4Ds/7CvhezhaEUglxpoSeUpKw78GhezzqwsycDI8G1hsv47Gm",
-	"LjTMR68wIgeB4zZLh8/NTt7q8uK9yunuHx622GfKB6zt3cXcftprK88nk68D+Q0AiRp40eTqWZTUk8lF",
-	"FhzM6OxZcqKjdqETnO6HWotntOzRxdWj85ePzl+2ix9dXNHyR+cvqQV/dP6y14QnERi7FUhnOI5mMJ1M",
-	"Hj31lynhI4nAnTFXOkf9LIloW8n0kku3bGfEkwlDJtNKCC6Xz5JIqiTyuW1RC2EyjQRRSZ3PkugNqxpQ",
-	"cM0kvNRMZtxkCn5k28RrBL1egrx+6KASdmmpqT6CzzVzvtgkrrvO6iqxAxZ72aytqzMq8Q/unQLcpZpL",
-	"LcN445Fdd2HiJfthUwoI5z1L6LwkApSZyr0Ca7sYPnEGYzJnQklS3BZNEv0QFCQ9IeUco680ksl/k1hB",
-	"kd2gHwhH+yE63S/bGfZjOzr3EyfUHmgc2RAYI5v4gTtdIHDcrfYj3tn8SBNIYW1/yg850+240sEIRWD3",
-	"ff5nYZ/249CN/eHi8un/Xzy2R8D//vf/+K+lfdpy0/P+doKE3eH7IhvvuIDcS7z9okFlL1dZ7XoJl/61",
-	"UhZSTyB1iENJhKzgIm+bjgp1In05VAtIvYOnMZB5HQLh0lXYuLkBd4XQpY8RXCWSwgfSgKKpFPUaKQcz",
-	"K7ttDvNV5ci93mE/vIcQRg4QP/S541gEh93ju7Yee8e4i9buYifJpa8ex3a1VWbcu69zWy7v39LeP93G",
-	"0ePJ9NuvoXpQYOcyytd1SKItK8MdH2HdDigPaoNAxMnKm1Kc7V1IdcCgvR2dfp/bUe11tQfWd7gbeb2c",
-	"P0j3zaWvu1qqy5JqStst6R70AtbreAIcJQdmS8J2kQ+s6BPRCdF8B/qFv33sB2iJTFqwCuYIlWAZ5hRg",
-	"HRwdNC9v7kXOpwrJ7dkIXlkQXH6hzkejoGpSJVF6RrQ61PwnA5kSAjPf9RRK5AYYFDzPUSaSfIdxiboD",
-	"uKH9a/ICZQtqYSSXCDmzDJi1ms9ri8Z1L4kUiuWmv9fhD1Mg+u1e/hjWBc8K0LhCJpquz5+eSLeuUOse",
-	"6yfw9Suv4G8F2L8PqOlARXNftI8q/ukv755//M/3L6BXI2RX7UAwBy5Q7sIsylb97xItg6xg2qDtsMj3",
-	"KeWBHfJP6JwTCo2Lk9jXvSZl2XQ6zfPpdDpteTkk1jnYfUR9Afd+Gf4ZZcbs0/Yu+gBovkvps0ki6jdR",
-	"75RqT21nqKf8cORc5dv+kpyvIBPMGJLPQ6+hL/lRE673rPZMEUfMsvA1rDW/W+M9qDLmnC/GJZN8gYZU",
-	"GwBLK0XOV3d+78vURzHyvif5w4Qf0kmTK/eK/++jRP+WUvSiu5vbU0Wv+viZUH2Ce5Zcs1zpUcnl6LM5",
-	"WYze+GV/MlBpnNdcWJhrtTaoYV7LXCAMZFVCxbIvzL2Y+fVp3PQ0iay4lL5k8bISu0ES9g2Fyr6MCDGc",
-	"xe5SCfP2bjCRjWDuByFUXgfpsPHdnLvrvMeTi/b1o2GsYCY8jVIZ49JYJgShE13LUHDMmETKA7GRKc5O",
-	"VJSghh8d5ehhufkzWzF/DA19hV//na3Ytfv+ju7c/Uzmrk1ujWPpwvvx3vOAslCqnC846fHVYvhWSRy+",
-	"YTYroKT/Y34W8NXFt+HO6/Cy/ZNkK8ZFeEXffXEPxmjsHADeAw28gzovvg/qvIeh0V7M0pYQFO3OnZi6",
-	"J3S7GtUL2wOX/Te36rotgw/02kD1K9z1+fX179RPD6xyCE4JuKL7eZv7JY0H3A9MsS0CeICZfJ74R2L5",
-	"RoN5bPb1xiKCVG5Cg3AY2jvvHFQF/Y8O3OPTTx9ej9r3lBtX17pfakVxtGKaUwLzvyzYmd69C78DTUb7",
-	"Nny/y0CDuHf4bF9sHYkhrR3WWjgNUmcR9HDiEbB990WZu5eOUXelH/rYw2cI0hWexCJti8iMQWt6BIMp",
-	"bj/d/l8AAAD//w==",
+	"7Fp5j9w4dv8qL9o1tjpRXd3thVOGMejx2rse+ILbkwMjx2JJr0q0KVJDUnXAaCCfJh8snyR4JHXU1d32",
+	"OAkGWP/jFs93/t6PZH2JMlVWSqK0Jpp9iQpkOWr351WWoTHDp0parcTwSgi1Hr7RfMkldedoMs0ry5WM",
+	"ZtGVWLOtgfQf08egnpVzzEGjqZQ0aKBkW5gjaGQ5zLfA5BYMtziK4shkBZaM1rPbCqNZZKzmchnd3MTR",
+	"U5YV2Ox/uCV1c7mEnGvMLF+huWvBZ+/Z8nCdZ9JyuwXLlqAWYAsStNJoUFpGQ25f9SaOKqZZiTaY7cXi",
+	"tZL4itmsOLLXe78Lg4yUyyFT1fYxMChpPDBp1qgNXEwuaVcydPBIFEeSlbTzi8WQNhj6HfqilWzzEuXS",
+	"FtFsOjm/jI9YoOA5frTcCjyU7W88R6e+6wcu3ceK4xo1DDSSwAbSnFk2pHWGblx61kr6a4162wna26sv",
+	"ZY4LVgsbzRZMGGyFnCslkEknZck2BfJlYQ+FfMU2vKxL8P2Nw4KQXMLT62uo+AaFgcFUYwlPYPrnauOE",
+	"xA0rK9L8cjI5LnK3cV/ihdIls9Es4tJenEdOPhKCzEz/4qjkMjS0+nBpcYm60WfNc1ucVsd1f6M2j27R",
+	"xm/7XZWp9ZFcfIvacGNRWvj53ctGETX/hJmdQfqlqrX4OGcGP9Za3Iy/5Lrm+U0ag3IrMCG2iVxzWwCD",
+	"1HXOUqg0LvgGlA9EnqO0fMFRj+BKbq3LfRQGYcCksgXqRBbK2BjCJ1TMFrHLLUFaY95b4wy4gcvJ5SiR",
+	"fVtGhbXVbDwWKmOCVps9mjyajEn88Xw+mUw+fyYjnYh4Mk0cafy15hrzaGZ1jScS9Hxy+ciZus3Y+Bi0",
+	"tBhK039k+V+ZxTXb0lemJNmb/mRVJXjmwGr8ySgHz61KXyLUWuloRvOhWSCOSjSGLWlDsu5bcptBveIZ",
+	"kmlq6RKezX32WmZrE80eTs5v+gr9UeMimkV/GHdFZOx7zfiZ29VpsRsr7/e3y1QtcpDKhiLhgFHpgIaY",
+	"Qy1xU2FmMRfbUXQTkybv8Ncajf12SzQL9C3h/AktnkNCLk0iMkjr1R7ety5v7HM5mfx2+1z1BOAGSm4M",
+	"hbrSvUAeNK1prUUag1RyGJKUBqraDtViqJlcIqQtqqXjtMGEMCegLqQdWBOg38TRa2Wfq1rm32bg18qC",
+	"n943b60FaUSeZlAdgQxn50oZbpXLq9ssffnbLe2Md1KiWuaoHfRkSi74sqZQdIFLQBYDtyaRHaI4XzUO",
+	"iskLHQRCrtDvghtuLHX6XRNZ1XPBMxjkTH8+IzS6afVySe+FJ8vnOfdY+VarCrXlhAqhiFa9ptYLBwX+",
+	"/fu34A0IFjeWqsge5vS8tT/7XwtmSeq1VnIZw4IS1JnMM6SDhXq++3IEAfZTjVlwvCCGdYEO8bUDIiXx",
+	"6PJNINymZKby/uR+FetA+pdmqTjYrbPBh3aqdyPt+8aR2zsdsitUYMTT0aRlxS7gtxWC5lkRg6t9uGGZ",
+	"FVtS3iAsOIrccdpd756iRkQWhKsmRB00lo/hYjo6f0i8YfBwMqk2Z1BLgcb0IYFsbEomBGraStZCONAP",
+	"xati1qKm5f/jl8nwnz/80yBJRv6vsx80ln885pvClkc4wpUEviB3AwosKctModYOxMa+I3VRRWljaJhL",
+	"z+OxpdWK56g/+sK7v9Nrmh04SDMUBgvBljAcNg1Dmnt2dPkTBPm948U73AYG3Br4C+WwhKdKB/J8YlnX",
+	"8CVCSezql4g834uxbuCKgChgaxg7HU2ODj3BKw9iwWdVB//k9iVfoYw9hyK/fyf/72WX6+102ndeY+04",
+	"apl3Q1pdGB3mIG3A5UIdah3SbPDT9ZvXwGQO//bq5Zn7g0lA6stJtyYMA8+mmPNrm+DcROZ8yS0TvWo0",
+	"gjfe47Q1UWiuJGSqRAMLrUrYJ1GPQUkitT+/e2nuKCXANAKuUINQ6jPxnWqUyEQ66Deu12k0VzlHA4PU",
+	"daRnI3iu6FBOKeRC0qtvKsz4IhRpYsOJrKWpq0ppizmkXnwXAS3DcvDzcDIFKtwvqJpTglIdo6J1OZnM",
+	"vF3ayR1w55gJptFQPQRG8mAOKyZqNMCMs7ysy9i7wXckUtXW0HGTWwg138nGDAnhObngGUrjEibQ66vK",
+	"XQicj4h/u2OIo+tmNh6v1+sRc90jpZfjMNeMX754+uz19TM3p0vsyHCLZpVBMJj3WC9IZ5RvfoqqULKK",
+	"R7PoYjQZXThSYgsHxGNsSsES7TG884f5nmta8B846E8JAdKzFvUCpqwLZTCRe3SEmwCIIRi2EE7SMYW5",
+	"92Bwz5NNKdJRIqnOppRFqS8m3uVN+FeKS0uxw2wPgd06exDs/EElyIXUizyaRX9F6wvh7vXHL8eZWDdk",
+	"TH67ifdt9a4xjFfAnfB8rIA/y9mCWCoxzpTYU0oa9iM4nB6PhjAzJ9OjofXG63jsUBcOzEevMCJHgeMW",
+	"pcPnZge3Oly80zjd/cP9BnukvMfY3l3MzYe9Y+X5ZPJ1JL8hIFFDLxqsnkVJPZlcZCHAjM6eJCdO1C51",
+	"QtD9UGvxhIY9uLh6cP78wfnzdvCDiysa/uD8OR3BH5w/7x3CkwiM3QqkPZxEM5hOJg8e+8uU8JFE4PaY",
+	"K52jfpJENK1kesmlG7bT4pcJTSbTSggul0+SSKok8ti2qIUwmUaiqGTOJ0n0ilUNKbhmEp5rJjNuMgU/",
+	"sm3iLYLeLkFf33RQCTtYaqqP4HPNXCw2wHXbXl0ldsRiD83aujqjEn/vs1Ogu1Rz6cgw3nhm112YeM1+",
+	"2JQCwn5PEtoviQBlpnJvwNouho+cw5jMmVCSDLdFk0Q/BANJv5BygdE3Gunkv0mtYMiu0TeErX0T7e6H",
+	"7TT7th2b+44TZg9rHJkQBCOf+IZbQyBI3I32LT7YfEuTSGFsv8s3OdfthNJBC2Vg933+Z2Ef9/PQtf3h",
+	"4vLx/14+tlvAf//nf/mvpX3cStOL/raDlN2R+yIb74SA3APeftGgsperrHZnCQf/WikLqV8gdYxDSYSs",
+	"4CJvDx0V6kT6cqgWkPoAT2Mg9zoGwqWrsHFzA+4KoYOPEVwlktIH0sCiqRT1DlKOZlZ222zmq8qRe73D",
+	"8/AeQxg5Qnzft5hjGRxmj2+beuyR5ba1dgc7TS599Tg2q60y4959nZtyefeU9v7pJo4eTqbffg3VowI7",
+	"l1G+rkMSbVkZ7viI63ZEeVAbBFqcvLwpxdnehVRHDNrb0en3uR3V3lZ7ZH1HupG3y/m9bN9c+rqrpbos",
+	"qaa0pyXdo17AeieeQEcpgNmSuF3kEyv6QOuEbL6F/cLf3vcTtEQmLVgFc4RKsAxzSrCOjg6aZ0H3XOih",
+	"QnJ7NoIXFgSXn+nko1FQNamSKD2jtTrW/CcDmRICM3/qKZTIDTAoeJ6jTCTFDuMSdUdww/GvwQVCCzrC",
+	"SC4RcmYZMGs1n9cWjTu9JFIolpv+XMc/TIHop3v9Y1gXPCtA4wqZaE59fvdEunGFWvdEP8GvX3gDfyvB",
+	"/n1QTUcqmvuifVbxD3958/T9v799Br0aIbtqB4I5coFyl2YRWvW/S7QMsoJpg7bjIt+nlAdxKD6hC04o",
+	"NC5Ocl/3mpRl0+k0z6fT6bSV5XCxLsDuWtQXcB+X4b9RZsz+2j5E70HNd1f6ZJKIzpuod0q1X22nqWf8",
+	"sOVc5dv+kJyvIBPMGNLPU6+hL/lRk653jPZCkUTMsvA1rDW/3eI9qjLmnC/GJZN8gYZMGwhLq0XOV7d+",
+	"7+vUZzHyrt8LHAJ+gJMGK/eK/++jRP+WUvSsu5vbM0Wv+vieUH1CeJZcs1zpUcnl6JM5WYxe+WF/MlBp",
+	"nNdcWJhrtTaoYV7LXCAMZFVCxbLPzL2Y+fFp3JxpEllxKX3J4mUldpMkzBsKlX0eEWM4i92lEubt3WAi",
+	"G8Xcr1WovA7SYRO7OXfXeQ8nF+3rRyNYwUx4GqUyxqWxTAhiJ7qWoeCYMamUh8VGpjg7UVGCGX50K391",
+	"Yen/sOW+yP6JrZgXkpq+Iit+Yit27b6/YzJ0vwC6bZIb40S68Fmw97igLJQq5wtOXtj5NY7/FQ/mZ4Gd",
+	"XXwba70O7+I/S7ZiXIQ3+N33+uDKJkoCPbxneOxw1ovvw1nvEGi0l/E0JaRUO3MnI+9I/K7C9ZL+IOD/",
+	"xY26bovo/0nMB5m+ItifXl//TqP8wKeHxJhIM7rf/blf8Xiyf094b9nHPZzsUebvoPb/4m7PKr/e1bQg",
+	"FcrgrENY2Xmhofrtfy7hns1+fvdy1L4EfXEVufuNWRRHK6Y5gaf/TcRO9+4t/i08ONr34dtdAZqzwo6c",
+	"7VuzW2JIY4e1Fs6CFGTBDieeL9sXa5S5e6MZdY8R4QR++IBCtsKTLKo93DJj0JregsEVNx9u/icAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

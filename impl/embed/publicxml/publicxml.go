@@ -187,8 +187,9 @@ var ErrInvalid = errors.New("invalid public XML")
 const MaxSize = 8 << 20
 
 // Parse reads a public XML record. druid is the object's normalised druid,
-// used when the record does not name a title.
-func Parse(data []byte, druid string) (*Object, error) {
+// used when the record does not name a title; now decides whether an
+// embargo is still in force.
+func Parse(data []byte, druid string, now time.Time) (*Object, error) {
 	if len(data) > MaxSize {
 		return nil, fmt.Errorf("%w: record of %d bytes exceeds %d", ErrInvalid, len(data), MaxSize)
 	}
@@ -250,11 +251,28 @@ func Parse(data []byte, druid string) (*Object, error) {
 		}
 		o.Resources = append(o.Resources, res)
 	}
-	o.Access = readAccess(doc.Rights.Access)
+	o.Access = readAccess(doc.Rights.Access, now)
 	o.Use = strings.TrimSpace(firstHuman(doc.Rights.Use.Human, "useAndReproduction"))
 	o.Copyright = strings.TrimSpace(firstHuman(doc.Rights.Copyright.Human, ""))
 	o.License = strings.TrimSpace(doc.Rights.Use.License)
 	return o, nil
+}
+
+// releaseDay reads an embargo release date, a date or a date-time (the day
+// is what a person is told).
+func releaseDay(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	return time.Parse("2006-01-02", s[:min(10, len(s))])
+}
+
+// embargoed reports whether an embargo releasing on s is still in force at
+// now (UTC days). An unreadable date keeps the embargo: failing closed.
+func embargoed(s string, now time.Time) bool {
+	t, err := releaseDay(s)
+	if err != nil {
+		return true
+	}
+	return now.UTC().Before(t)
 }
 
 func firstHuman(hs []human, typ string) string {
@@ -267,8 +285,10 @@ func firstHuman(hs []human, typ string) string {
 }
 
 // readAccess reads the object-level access: discover none makes it dark;
-// otherwise the first object-level (no <file>) read rule decides.
-func readAccess(rules []accessRule) Access {
+// otherwise the first object-level (no <file>) read rule decides. An
+// embargo in force until a date after now wins over the rest of the rule;
+// once released, the rest of the rule applies.
+func readAccess(rules []accessRule, now time.Time) Access {
 	for _, r := range rules {
 		if r.Type == "discover" && len(r.Files) == 0 && r.Machine.None != nil && r.Machine.World == nil {
 			return Access{Level: Dark}
@@ -280,14 +300,9 @@ func readAccess(rules []accessRule) Access {
 		}
 		m := r.Machine
 		switch {
-		case m.Embargo != "":
+		case m.Embargo != "" && embargoed(m.Embargo, now):
 			a := Access{Level: Embargoed}
-			// The release date may be a date or a date-time; the day is what a person is told.
-			day := strings.TrimSpace(m.Embargo)
-			day = day[:min(10, len(day))]
-			if t, err := time.Parse("2006-01-02", day); err == nil {
-				a.Release = t
-			}
+			a.Release, _ = releaseDay(m.Embargo)
 			return a
 		case m.World != nil:
 			return Access{Level: World, NoDownload: m.World.Rule == "no-download"}

@@ -1,0 +1,161 @@
+package embed
+
+import (
+	"errors"
+	"container/list"
+	"sync"
+	"time"
+
+	"github.com/sitelib/sitesvc/impl/embed/publicxml"
+)
+
+// entry is a cached object: its parsed record, the ETag to revalidate it
+// with, and the responses already rendered from it (oEmbed JSON/XML and
+// iframe documents for the parameter combinations seen), so that a cache
+// hit is a map lookup and a write.
+type entry struct {
+	druid   string
+	object  *publicxml.Object
+	etag    string
+	expires time.Time
+
+	mu       sync.Mutex
+	rendered map[renderKey][]byte
+}
+
+// renderKey is one distinct rendering of an object.
+type renderKey struct {
+	kind      byte // 'j' oEmbed JSON, 'x' oEmbed XML, 'i' iframe document
+	maxHeight int32
+	maxWidth  int32
+	hideTitle int8 // -1 absent, 0 false, 1 true
+}
+
+// maxRenderings bounds the renderings kept per object: maxheight/maxwidth
+// can take many values, and a client cycling through them must not grow
+// the cache without bound. Past the bound, renderings are computed per
+// request.
+const maxRenderings = 32
+
+func (e *entry) renderedBytes(k renderKey, render func() ([]byte, error)) ([]byte, error) {
+	e.mu.Lock()
+	b, ok := e.rendered[k]
+	e.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := render()
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	if len(e.rendered) < maxRenderings {
+		e.rendered[k] = b
+	}
+	e.mu.Unlock()
+	return b, nil
+}
+
+// objectCache is a bounded LRU of entries with a time to live. An expired
+// entry is not dropped: it is handed back as stale so that the caller can
+// revalidate it with its ETag.
+type objectCache struct {
+	mu    sync.Mutex
+	max   int
+	order *list.List // front = most recently used; values are *entry
+	index map[string]*list.Element
+}
+
+func newObjectCache(max int) *objectCache {
+	return &objectCache{max: max, order: list.New(), index: make(map[string]*list.Element)}
+}
+
+// get returns the entry for druid and whether it is still fresh at now.
+func (c *objectCache) get(druid string, now time.Time) (*entry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.index[druid]
+	if !ok {
+		return nil, false
+	}
+	c.order.MoveToFront(el)
+	e := el.Value.(*entry)
+	return e, now.Before(e.expires)
+}
+
+// put stores e, evicting the least recently used entry past the bound.
+func (c *objectCache) put(e *entry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.index[e.druid]; ok {
+		el.Value = e
+		c.order.MoveToFront(el)
+		return
+	}
+	c.index[e.druid] = c.order.PushFront(e)
+	for c.order.Len() > c.max {
+		last := c.order.Back()
+		c.order.Remove(last)
+		delete(c.index, last.Value.(*entry).druid)
+	}
+}
+
+// touch extends e's life after a successful revalidation.
+func (c *objectCache) touch(e *entry, expires time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.expires = expires
+}
+
+// remove drops druid (the object disappeared upstream).
+func (c *objectCache) remove(druid string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.index[druid]; ok {
+		c.order.Remove(el)
+		delete(c.index, druid)
+	}
+}
+
+func (c *objectCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len()
+}
+
+// flight collapses concurrent loads of the same object into one upstream
+// request.
+type flight struct {
+	mu    sync.Mutex
+	calls map[string]*call
+}
+
+type call struct {
+	done chan struct{}
+	val  *entry
+	err  error
+}
+
+func (f *flight) do(key string, fn func() (*entry, error)) (*entry, error) {
+	f.mu.Lock()
+	if f.calls == nil {
+		f.calls = make(map[string]*call)
+	}
+	if c, ok := f.calls[key]; ok {
+		f.mu.Unlock()
+		<-c.done
+		return c.val, c.err
+	}
+	// A load that panics leaves this error for the callers waiting on it.
+	c := &call{done: make(chan struct{}), err: errors.New("loading " + key + " was aborted")}
+	f.calls[key] = c
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		delete(f.calls, key)
+		f.mu.Unlock()
+		close(c.done)
+	}()
+	c.val, c.err = fn()
+	return c.val, c.err
+}

@@ -1,0 +1,275 @@
+// Package embed is the Embed service: oEmbed responses (JSON and XML) for
+// repository objects, and an embeddable iframe document whose viewer shows
+// the object (Mirador for images, HTML5 players for media, the browser's
+// PDF viewer, a file list otherwise, or why access is restricted).
+//
+// Object information comes from the PURL service over HTTP, from the
+// configured PURL base only, and is kept in a bounded cache with a time to
+// live and ETag revalidation.
+package embed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/labstack/echo/v4"
+
+	"github.com/sitelib/sitesvc/gen/embedapi"
+	"github.com/sitelib/sitesvc/gen/purlapi"
+	"github.com/sitelib/sitesvc/impl/apiserve"
+	"github.com/sitelib/sitesvc/impl/embed/publicxml"
+	"github.com/sitelib/sitesvc/impl/embed/purlref"
+	"github.com/sitelib/sitesvc/impl/server"
+)
+
+// Config configures the Embed service.
+type Config struct {
+	// BaseURL is the service's public base URL ("http://localhost:8080/embed").
+	BaseURL string
+	// PurlBaseURL is the PURL service's public base URL; the only place
+	// object information is fetched from.
+	PurlBaseURL string
+	// ProviderName is the oEmbed provider_name.
+	ProviderName string
+	// ViewerDir is the directory holding Mirador's mirador.min.js
+	// (scripts/build-viewer.sh installs it). When the bundle is missing,
+	// /viewer/mirador.min.js answers 503 and everything else works.
+	ViewerDir string
+	// Logger receives errors and warnings. Nil discards them.
+	Logger *slog.Logger
+
+	// PurlClient sends the requests to the PURL service. Nil uses a client
+	// with FetchTimeout that follows no redirect off the PURL base.
+	PurlClient purlapi.HttpRequestDoer
+	// FetchTimeout bounds one request to the PURL service. Default 10s.
+	FetchTimeout time.Duration
+	// CacheTTL is how long a fetched object is used without revalidation.
+	// Default 5 minutes.
+	CacheTTL time.Duration
+	// CacheSize is the most objects the cache holds. Default 1024.
+	CacheSize int
+	// Now is the clock (embargo dates, cache expiry). Default time.Now.
+	Now func() time.Time
+}
+
+// Service is the Embed service; it implements server.Service.
+type Service struct {
+	cfg       Config
+	embedBase string
+	purl      purlref.Base
+	fetch     *fetcher
+	ownClient *http.Client // closed on Close when the service made it
+	cache     *objectCache
+	loads     flight
+	assets    *assets
+	handler   http.Handler
+	log       *slog.Logger
+}
+
+var _ server.Service = (*Service)(nil)
+var _ server.Indexer = (*Service)(nil)
+
+// New builds the service from cfg.
+func New(cfg Config) (*Service, error) {
+	embedBase, err := purlref.ParseBase(cfg.BaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("embed base URL: %w", err)
+	}
+	purl, err := purlref.ParseBase(cfg.PurlBaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.ProviderName == "" {
+		return nil, errors.New("embed: provider name is empty")
+	}
+	if cfg.FetchTimeout <= 0 {
+		cfg.FetchTimeout = 10 * time.Second
+	}
+	if cfg.CacheTTL <= 0 {
+		cfg.CacheTTL = 5 * time.Minute
+	}
+	if cfg.CacheSize <= 0 {
+		cfg.CacheSize = 1024
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Service{
+		cfg:       cfg,
+		embedBase: embedBase.String(),
+		purl:      purl,
+		cache:     newObjectCache(cfg.CacheSize),
+		log:       cfg.Logger,
+	}
+	doer := cfg.PurlClient
+	if doer == nil {
+		s.ownClient = newHTTPClient(purl, cfg.FetchTimeout)
+		doer = s.ownClient
+	}
+	if s.fetch, err = newFetcher(purl, doer, cfg.FetchTimeout); err != nil {
+		return nil, err
+	}
+	if s.assets, err = newAssets(cfg.ViewerDir); err != nil {
+		return nil, err
+	}
+	if s.assets.miradorMissing() {
+		s.log.Warn("Mirador bundle not installed: image viewers will not load until scripts/build-viewer.sh runs",
+			"viewer_dir", cfg.ViewerDir)
+	}
+
+	e, err := apiserve.New(apiserve.Options{
+		Spec:    mustSpec(),
+		BaseURL: s.embedBase,
+		Errors:  renderError,
+		Logger:  cfg.Logger,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embed: %w", err)
+	}
+	embedapi.RegisterHandlers(e, embedapi.NewStrictHandler(&handlers{s: s}, nil))
+	s.handler = e
+	return s, nil
+}
+
+func mustSpec() *openapi3.T {
+	spec, err := embedapi.GetSwagger()
+	if err != nil {
+		// The document is embedded at generation time; failing to decode it
+		// is a build defect, not a runtime condition.
+		panic(fmt.Sprintf("embed: embedded OpenAPI document: %v", err))
+	}
+	return spec
+}
+
+// Name is "embed".
+func (s *Service) Name() string { return "embed" }
+
+// Handler serves the service's paths, relative to its base URL.
+func (s *Service) Handler() http.Handler { return s.handler }
+
+// Ready is always nil: the service depends on nothing local; a PURL outage
+// shows as 502 on the requests that need it, not as an unready process.
+func (s *Service) Ready(context.Context) error { return nil }
+
+// Close releases the outbound connections.
+func (s *Service) Close() error {
+	if s.ownClient != nil {
+		s.ownClient.CloseIdleConnections()
+	}
+	return nil
+}
+
+// IndexLinks lists the contract and an example on the index page.
+func (s *Service) IndexLinks() []server.Link {
+	return []server.Link{
+		{Title: "Embed OpenAPI document", URL: s.embedBase + "/openapi.yaml"},
+		{Title: "oEmbed endpoint (add ?url=<a PURL>)", URL: s.embedBase + "/embed"},
+	}
+}
+
+// object returns the cached entry for the PURL rawURL, loading or
+// revalidating it when needed. Errors: purlref.ErrNotPURL and
+// errObjectNotFound (404), errUpstream (502).
+func (s *Service) object(ctx context.Context, rawURL string) (*entry, error) {
+	druid, err := s.purl.Druid(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if e, fresh := s.cache.get(druid, s.cfg.Now()); fresh {
+		return liveEntry(e)
+	}
+	// The load outlives a caller that gives up, because other callers may
+	// be waiting on it; the fetcher's timeout still bounds it.
+	loadCtx := context.WithoutCancel(ctx)
+	e, err := s.loads.do(druid, func() (*entry, error) { return s.load(loadCtx, druid) })
+	if err != nil {
+		return nil, err
+	}
+	return liveEntry(e)
+}
+
+// liveEntry turns a cached dark object into not found.
+func liveEntry(e *entry) (*entry, error) {
+	if e.object.Access.Level == publicxml.Dark {
+		return nil, fmt.Errorf("%w: %s is dark", errObjectNotFound, e.druid)
+	}
+	return e, nil
+}
+
+// load fetches druid's record, revalidating a stale cached copy with its
+// ETag. When the PURL service fails and a stale copy exists, the stale copy
+// is served (and retried on the next request) rather than failing the
+// embed: a brief PURL outage does not break pages that embed objects.
+func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
+	stale, fresh := s.cache.get(druid, s.cfg.Now())
+	if stale != nil && fresh {
+		return stale, nil // loaded by a caller that finished just before us
+	}
+	etag := ""
+	if stale != nil {
+		etag = stale.etag
+	}
+	rec, err := s.fetch.fetch(ctx, druid, etag)
+	switch {
+	case errors.Is(err, errObjectNotFound):
+		s.cache.remove(druid)
+		return nil, err
+	case err != nil:
+		if stale != nil {
+			s.log.WarnContext(ctx, "PURL fetch failed, serving stale object", "druid", druid, "err", err)
+			return stale, nil
+		}
+		s.log.ErrorContext(ctx, "PURL fetch failed", "druid", druid, "err", err)
+		return nil, err
+	case rec.notModified:
+		s.cache.touch(stale, s.cfg.Now().Add(s.cfg.CacheTTL))
+		return stale, nil
+	}
+	obj, err := publicxml.Parse(rec.body, druid, s.cfg.Now())
+	if err != nil {
+		s.log.ErrorContext(ctx, "PURL record unreadable", "druid", druid, "err", err)
+		return nil, fmt.Errorf("%w: %w", errUpstream, err)
+	}
+	e := &entry{
+		druid:    druid,
+		object:   obj,
+		etag:     rec.etag,
+		expires:  s.cfg.Now().Add(s.cfg.CacheTTL),
+		rendered: make(map[renderKey][]byte),
+	}
+	s.cache.put(e)
+	return e, nil
+}
+
+// renderError writes every refused request as the contract's Error body.
+// A validation failure of `format` (a value outside its enum) becomes 501,
+// as the oEmbed specification asks for unsupported formats.
+func renderError(c echo.Context, apiErr *apiserve.Error) error {
+	status, msg := apiErr.Status, apiErr.Message
+	if status == http.StatusBadRequest && apiErr.Parameter == "format" {
+		status = http.StatusNotImplemented
+		msg = fmt.Sprintf("format %q is not supported (use json or xml)", truncate(c.QueryParam("format"), 64))
+	}
+	body := embedapi.Error{Status: status, Error: http.StatusText(status), Message: msg}
+	if apiErr.Parameter != "" {
+		p := apiErr.Parameter
+		body.Parameter = &p
+	}
+	return c.JSON(status, body)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
