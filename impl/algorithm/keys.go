@@ -1,0 +1,217 @@
+package algorithm
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Key files hold one key per line: the hex SHA-256 of the key, then
+// optionally whitespace and a label. Blank lines and lines starting with #
+// are ignored. The keys themselves are never stored (except the
+// development key, written on purpose to <data>/dev-key.txt).
+
+// NewKey returns a fresh random API key (32 URL-safe characters).
+func NewKey() (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("generating a key: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// HashKey is the key-file form of key.
+func HashKey(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:])
+}
+
+// AddKey creates a key, appends its hash (with label) to the key file —
+// creating the file and its directory when needed — and returns the key.
+// The file is rewritten atomically (temp file + rename), mode 0600.
+func AddKey(keysFile, label string) (string, error) {
+	if strings.ContainsAny(label, "\r\n") {
+		return "", fmt.Errorf("key label must be one line")
+	}
+	key, err := NewKey()
+	if err != nil {
+		return "", err
+	}
+	old, err := os.ReadFile(keysFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("reading key file: %w", err)
+	}
+	if _, err := parseKeyFile(old); err != nil {
+		return "", fmt.Errorf("key file %s: %w", keysFile, err)
+	}
+	var b bytes.Buffer
+	b.Write(old)
+	if len(old) > 0 && old[len(old)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	b.WriteString(HashKey(key))
+	if label = strings.TrimSpace(label); label != "" {
+		b.WriteString(" " + label)
+	}
+	b.WriteByte('\n')
+	if err := writeFileAtomic(keysFile, b.Bytes(), 0o600); err != nil {
+		return "", fmt.Errorf("writing key file: %w", err)
+	}
+	return key, nil
+}
+
+// EnsureDevKey is the embedded default's first start: when keysFile does
+// not exist it creates a development key, stores its hash in keysFile and
+// the key itself in devKeyFile (mode 0600), and returns it with
+// created=true. When keysFile exists it does nothing.
+func EnsureDevKey(keysFile, devKeyFile string) (key string, created bool, err error) {
+	if _, err := os.Stat(keysFile); err == nil {
+		return "", false, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", false, fmt.Errorf("key file: %w", err)
+	}
+	key, err = AddKey(keysFile, "development key (created by the embedded default)")
+	if err != nil {
+		return "", false, err
+	}
+	if err := writeFileAtomic(devKeyFile, []byte(key+"\n"), 0o600); err != nil {
+		return "", false, fmt.Errorf("writing the development key: %w", err)
+	}
+	return key, true, nil
+}
+
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// parseKeyFile returns the set of key hashes (raw SHA-256 sums).
+func parseKeyFile(data []byte) (map[[sha256.Size]byte]struct{}, error) {
+	set := map[[sha256.Size]byte]struct{}{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		field, _, _ := strings.Cut(text, " ")
+		field, _, _ = strings.Cut(field, "\t")
+		raw, err := hex.DecodeString(field)
+		if err != nil || len(raw) != sha256.Size {
+			return nil, fmt.Errorf("line %d: %q is not a hex SHA-256 hash", line, clip(field))
+		}
+		set[[sha256.Size]byte(raw)] = struct{}{}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// keyStore checks keys against the key file, re-reading it when it
+// changes so that `sitesvc keys add` takes effect without a restart.
+type keyStore struct {
+	path string
+
+	mu      sync.Mutex
+	hashes  map[[sha256.Size]byte]struct{}
+	modTime time.Time
+	size    int64
+	checked time.Time
+	lastErr error
+}
+
+// keyRecheck is how often the key file's metadata is looked at.
+const keyRecheck = time.Second
+
+func newKeyStore(path string) (*keyStore, error) {
+	k := &keyStore{path: path}
+	if err := k.reload(time.Now()); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+func (k *keyStore) reload(now time.Time) error {
+	k.checked = now
+	st, err := os.Stat(k.path)
+	if err != nil {
+		return fmt.Errorf("key file: %w", err)
+	}
+	if k.hashes != nil && st.ModTime().Equal(k.modTime) && st.Size() == k.size {
+		return nil
+	}
+	data, err := os.ReadFile(k.path)
+	if err != nil {
+		return fmt.Errorf("key file: %w", err)
+	}
+	set, err := parseKeyFile(data)
+	if err != nil {
+		return fmt.Errorf("key file %s: %w", k.path, err)
+	}
+	k.hashes, k.modTime, k.size = set, st.ModTime(), st.Size()
+	return nil
+}
+
+// valid reports whether key is in the key file. A key file that became
+// unreadable keeps the last good set (the error is kept for Ready).
+func (k *keyStore) valid(key string) bool {
+	sum := sha256.Sum256([]byte(key))
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if now := time.Now(); now.Sub(k.checked) >= keyRecheck {
+		k.lastErr = k.reload(now)
+	}
+	_, ok := k.hashes[sum]
+	return ok
+}
+
+func (k *keyStore) err() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.lastErr
+}
+
+func clip(s string) string {
+	const max = 40
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "…"
+}

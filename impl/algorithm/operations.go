@@ -1,0 +1,368 @@
+package algorithm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/sitelib/sitesvc/gen/soapapi"
+	"github.com/sitelib/sitesvc/impl/soap"
+)
+
+// Algorithm selector values of processSequences overloads 2 and 3; any
+// other value means the ASI XML in userSubmittedAlgorithm.
+const (
+	AlgorithmANRS  = 0
+	AlgorithmHIVDB = 1
+	AlgorithmRega  = 2
+)
+
+// ReportOptions tells the engine what report to write.
+type ReportOptions struct {
+	Algorithm     int    // AlgorithmANRS, AlgorithmHIVDB, AlgorithmRega, other: UserAlgorithm
+	UserAlgorithm string // ASI XML, when Algorithm is none of the above
+	ReportType    int    // 0 simple XML, 1 detailed XML, 2 XML 2009, 3 tab-separated
+	ReportOptions string
+	MethodName    string
+	ReportName    string
+	ReportDate    string
+}
+
+// Engine writes resistance reports. lists is [sample][gene PR, RT, IN][mutation].
+// Errors the caller caused (unknown report type, broken user algorithm)
+// are *InputError; anything else is the service's fault.
+type Engine interface {
+	MutationListReport(lists [][][]string, opts ReportOptions) (string, error)
+	MutationListReports(lists [][][]string, opts ReportOptions) ([]string, error)
+	ScoringMatrix() string
+}
+
+// InputError is an engine error caused by the request; it becomes a SOAP
+// Client fault with its message.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// InvalidKeyReport is the report every operation returns for an invalid
+// key, in place of the report asked for: the service's existing clients
+// look for it inside the normal report string rather than for a fault.
+const InvalidKeyReport = `<failure><errorMessage>Invalid key.</errorMessage></failure>`
+
+// errNotImplemented is the Server fault of the sequence operations until
+// sequence analysis lands (the next issue).
+var errNotImplemented = &soap.Fault{Code: soap.FaultServer, String: "sequence analysis is not implemented yet"}
+
+// checkKey applies the key check and the rate limits. valid is false for
+// an invalid key (the caller answers InvalidKeyReport); err is a fault
+// when a limit is exceeded.
+func (s *Service) checkKey(ctx context.Context, op, key string) (valid bool, err error) {
+	now := time.Now()
+	if s.keys.valid(key) {
+		if ok, retry := s.keyLimits.allow(HashKey(key), now); !ok {
+			return false, rateFault(retry)
+		}
+		return true, nil
+	}
+	client := clientAddress(ctx)
+	ok, retry := s.badKeyLimit.allow(client, now)
+	s.log.Warn("SOAP request with an invalid API key", "operation", op, "client", client, "limited", !ok)
+	if !ok {
+		return false, rateFault(retry)
+	}
+	return false, nil
+}
+
+func rateFault(retry time.Duration) error {
+	secs := int(retry.Seconds() + 0.999)
+	if secs < 1 {
+		secs = 1
+	}
+	return soap.ClientFault("rate limit exceeded; retry in %d s", secs)
+}
+
+func clientAddress(ctx context.Context) string {
+	r := soap.RequestFromContext(ctx)
+	if r == nil {
+		return "unknown"
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// engineError turns an engine error into a fault: InputError → Client with
+// its message; anything else stays an error (a Server fault, logged).
+func engineError(op string, err error) error {
+	var in *InputError
+	if errors.As(err, &in) {
+		return soap.ClientFault("%s: %v", op, in.Err)
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// GetScoringMatrix implements soapapi.SiteAlgorithm.
+func (s *Service) GetScoringMatrix(ctx context.Context, in *soapapi.GetScoringMatrixRequest) (*soapapi.GetScoringMatrixResponse, error) {
+	valid, err := s.checkKey(ctx, "getScoringMatrix", in.Key)
+	if err != nil {
+		return nil, err
+	}
+	if !valid {
+		return &soapapi.GetScoringMatrixResponse{GetScoringMatrixReturn: InvalidKeyReport}, nil
+	}
+	return &soapapi.GetScoringMatrixResponse{GetScoringMatrixReturn: s.cfg.Engine.ScoringMatrix()}, nil
+}
+
+// ProcessMutationLists implements soapapi.SiteAlgorithm: the default
+// algorithm (HIVDB) over mutationsList[sample][gene PR, RT, IN][mutation].
+func (s *Service) ProcessMutationLists(ctx context.Context, in *soapapi.ProcessMutationListsRequest) (*soapapi.ProcessMutationListsResponse, error) {
+	valid, err := s.checkKey(ctx, "processMutationLists", in.Key)
+	if err != nil {
+		return nil, err
+	}
+	if !valid {
+		return &soapapi.ProcessMutationListsResponse{ProcessMutationListsReturn: InvalidKeyReport}, nil
+	}
+	if err := checkLists(in.MutationsList, "mutationsList"); err != nil {
+		return nil, err
+	}
+	report, err := s.cfg.Engine.MutationListReport(in.MutationsList, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: int(in.ReportTypeInt)})
+	if err != nil {
+		return nil, engineError("processMutationLists", err)
+	}
+	return &soapapi.ProcessMutationListsResponse{ProcessMutationListsReturn: report}, nil
+}
+
+// ProcessSequences1 implements soapapi.SiteAlgorithm (overload 2: one
+// report string).
+func (s *Service) ProcessSequences1(ctx context.Context, in *soapapi.ProcessSequencesRequest1) (*soapapi.ProcessSequencesResponse1, error) {
+	valid, err := s.checkKey(ctx, "processSequences", in.Key)
+	if err != nil {
+		return nil, err
+	}
+	if !valid {
+		return &soapapi.ProcessSequencesResponse1{ProcessSequencesReturn: InvalidKeyReport}, nil
+	}
+	lists, opts, err := overloadInput(in.InAlgorithmInterface, in.Algorithm, in.UserSubmittedAlgorithm, in.InputData)
+	if err != nil {
+		return nil, err
+	}
+	opts.ReportOptions, opts.MethodName, opts.ReportName, opts.ReportDate = in.ReportOptions, in.MethodName, in.ReportName, in.ReportDate
+	report, err := s.cfg.Engine.MutationListReport(lists, opts)
+	if err != nil {
+		return nil, engineError("processSequences", err)
+	}
+	return &soapapi.ProcessSequencesResponse1{ProcessSequencesReturn: report}, nil
+}
+
+// ProcessSequences2 implements soapapi.SiteAlgorithm (overload 3: one
+// report string per input, as an array).
+func (s *Service) ProcessSequences2(ctx context.Context, in *soapapi.ProcessSequencesRequest2) (*soapapi.ProcessSequencesResponse2, error) {
+	valid, err := s.checkKey(ctx, "processSequences", in.Key)
+	if err != nil {
+		return nil, err
+	}
+	if !valid {
+		return &soapapi.ProcessSequencesResponse2{ProcessSequencesReturn: []any{InvalidKeyReport}}, nil
+	}
+	lists, opts, err := overloadInput(in.InAlgorithmInterface, in.Algorithm, in.UserSubmittedAlgorithm, in.InputData)
+	if err != nil {
+		return nil, err
+	}
+	opts.MethodName, opts.ReportName, opts.ReportDate = in.MethodName, in.ReportName, in.ReportDate
+	reports, err := s.cfg.Engine.MutationListReports(lists, opts)
+	if err != nil {
+		return nil, engineError("processSequences", err)
+	}
+	out := make([]any, len(reports))
+	for i, r := range reports {
+		out[i] = r
+	}
+	return &soapapi.ProcessSequencesResponse2{ProcessSequencesReturn: out}, nil
+}
+
+// ProcessSequences implements soapapi.SiteAlgorithm (overload 1: sequences).
+func (s *Service) ProcessSequences(ctx context.Context, in *soapapi.ProcessSequencesRequest) (*soapapi.ProcessSequencesResponse, error) {
+	valid, err := s.checkKey(ctx, "processSequences", in.Key)
+	if err != nil {
+		return nil, err
+	}
+	if !valid {
+		return &soapapi.ProcessSequencesResponse{ProcessSequencesReturn: InvalidKeyReport}, nil
+	}
+	return nil, errNotImplemented
+}
+
+// ProcessSequence implements soapapi.SiteAlgorithm.
+func (s *Service) ProcessSequence(ctx context.Context, in *soapapi.ProcessSequenceRequest) (*soapapi.ProcessSequenceResponse, error) {
+	valid, err := s.checkKey(ctx, "processSequence", in.Key)
+	if err != nil {
+		return nil, err
+	}
+	if !valid {
+		return &soapapi.ProcessSequenceResponse{ProcessSequenceReturn: InvalidKeyReport}, nil
+	}
+	return nil, errNotImplemented
+}
+
+// ProcessSequencesInFasta implements soapapi.SiteAlgorithm.
+func (s *Service) ProcessSequencesInFasta(ctx context.Context, in *soapapi.ProcessSequencesInFastaRequest) (*soapapi.ProcessSequencesInFastaResponse, error) {
+	valid, err := s.checkKey(ctx, "processSequencesInFasta", in.Key)
+	if err != nil {
+		return nil, err
+	}
+	if !valid {
+		return &soapapi.ProcessSequencesInFastaResponse{ProcessSequencesInFastaReturn: InvalidKeyReport}, nil
+	}
+	return nil, errNotImplemented
+}
+
+// ProcessSequencesString implements soapapi.SiteAlgorithm.
+func (s *Service) ProcessSequencesString(ctx context.Context, in *soapapi.ProcessSequencesStringRequest) (*soapapi.ProcessSequencesStringResponse, error) {
+	valid, err := s.checkKey(ctx, "processSequencesString", in.Key)
+	if err != nil {
+		return nil, err
+	}
+	if !valid {
+		return &soapapi.ProcessSequencesStringResponse{ProcessSequencesStringReturn: InvalidKeyReport}, nil
+	}
+	return nil, errNotImplemented
+}
+
+// Limits on mutation-list input, so that one request cannot ask for an
+// unbounded amount of work.
+const (
+	maxSamples           = 10_000
+	maxMutationsPerGene  = 1_000
+	maxMutationStringLen = 64
+)
+
+// checkLists bounds a [sample][gene][mutation] input.
+func checkLists(lists [][][]string, part string) error {
+	if len(lists) == 0 {
+		return soap.ClientFault("%s is empty: give at least one sample", part)
+	}
+	if len(lists) > maxSamples {
+		return soap.ClientFault("%s has %d samples; at most %d per request", part, len(lists), maxSamples)
+	}
+	for i, sample := range lists {
+		if len(sample) > 3 {
+			return soap.ClientFault("%s sample %d has %d genes; genes are PR, RT, IN (at most 3)", part, i+1, len(sample))
+		}
+		for g, gene := range sample {
+			if len(gene) > maxMutationsPerGene {
+				return soap.ClientFault("%s sample %d gene %d has %d mutations; at most %d", part, i+1, g+1, len(gene), maxMutationsPerGene)
+			}
+			for _, m := range gene {
+				if len(m) > maxMutationStringLen {
+					return soap.ClientFault("%s sample %d gene %d: mutation %q is too long", part, i+1, g+1, clip(m))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// overloadInput reads the shared parts of overloads 2 and 3: the report
+// type (inAlgorithmInterface), the algorithm selector and inputData. Only
+// mutation lists ([sample][gene][mutation]) are analysed for now; sequence
+// input (a string, or an array of strings) answers the not-implemented
+// fault.
+func overloadInput(reportType, algorithm int32, userAlgorithm string, inputData any) ([][][]string, ReportOptions, error) {
+	opts := ReportOptions{Algorithm: int(algorithm), ReportType: int(reportType)}
+	switch algorithm {
+	case AlgorithmANRS, AlgorithmHIVDB, AlgorithmRega:
+	default:
+		if userAlgorithm == "" {
+			return nil, opts, soap.ClientFault("algorithm %d is not 0 (ANRS), 1 (HIVDB) or 2 (Rega), and userSubmittedAlgorithm is empty", algorithm)
+		}
+		opts.UserAlgorithm = userAlgorithm
+	}
+	lists, isSequences, err := mutationLists(inputData)
+	if err != nil {
+		return nil, opts, err
+	}
+	if isSequences {
+		return nil, opts, errNotImplemented
+	}
+	if err := checkLists(lists, "inputData"); err != nil {
+		return nil, opts, err
+	}
+	return lists, opts, nil
+}
+
+// mutationLists interprets inputData. A string or an array of strings is
+// sequence input (isSequences). An array of samples, each an array of
+// genes (PR, RT, IN), each an array of mutation strings or nil, is
+// mutation lists. Numbers among the mutations are taken as their text
+// (clients that guess types may send "41" as an int).
+func mutationLists(inputData any) (lists [][][]string, isSequences bool, err error) {
+	switch v := inputData.(type) {
+	case nil:
+		return nil, false, soap.ClientFault("inputData is empty: give mutation lists ([sample][gene][mutation]) or sequences")
+	case string:
+		return nil, true, nil
+	case []any:
+		if len(v) == 0 {
+			return nil, false, soap.ClientFault("inputData is an empty array: give mutation lists ([sample][gene][mutation]) or sequences")
+		}
+		allText := true
+		for _, item := range v {
+			if _, ok := item.(string); !ok && item != nil {
+				allText = false
+			}
+		}
+		if allText {
+			return nil, true, nil
+		}
+		lists = make([][][]string, len(v))
+		for i, item := range v {
+			sample, ok := item.([]any)
+			if !ok {
+				return nil, false, soap.ClientFault("inputData item %d: expected an array of genes (PR, RT, IN), got %s", i+1, describe(item))
+			}
+			lists[i] = make([][]string, len(sample))
+			for g, geneItem := range sample {
+				if geneItem == nil {
+					continue
+				}
+				gene, ok := geneItem.([]any)
+				if !ok {
+					return nil, false, soap.ClientFault("inputData item %d, gene %d: expected an array of mutations, got %s", i+1, g+1, describe(geneItem))
+				}
+				muts := make([]string, 0, len(gene))
+				for m, mut := range gene {
+					switch mv := mut.(type) {
+					case string:
+						muts = append(muts, mv)
+					case int64:
+						muts = append(muts, strconv.FormatInt(mv, 10))
+					case nil:
+					default:
+						return nil, false, soap.ClientFault("inputData item %d, gene %d, mutation %d: expected a string, got %s", i+1, g+1, m+1, describe(mut))
+					}
+				}
+				lists[i][g] = muts
+			}
+		}
+		return lists, false, nil
+	}
+	return nil, false, soap.ClientFault("inputData: expected mutation lists ([sample][gene][mutation]) or sequences, got %s", describe(inputData))
+}
+
+func describe(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "nothing"
+	case string:
+		return fmt.Sprintf("the string %q", clip(v))
+	case []any:
+		return fmt.Sprintf("an array of %d items", len(v))
+	}
+	return fmt.Sprintf("the value %v", v)
+}

@@ -1,0 +1,198 @@
+// Package algorithm is the SiteAlgorithm SOAP service: HIV-1 drug-resistance
+// reports for mutation lists (and, in a later issue, sequences) over SOAP
+// 1.1 rpc/encoded. It implements gen/soapapi's SiteAlgorithm interface on
+// top of a resistance engine, checks API keys against a key file of SHA-256
+// hashes, rate-limits per key, and publishes the WSDL at <endpoint>?wsdl and
+// the report XSD at <endpoint>?xsd=reports.
+package algorithm
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"golang.org/x/time/rate"
+
+	"github.com/sitelib/sitesvc/gen/soapapi"
+	"github.com/sitelib/sitesvc/impl/server"
+	"github.com/sitelib/sitesvc/impl/soap"
+)
+
+// Config configures the service. Endpoint, RequestNamespace, Engine and
+// KeysFile are required.
+type Config struct {
+	// Endpoint is the public SOAP endpoint URL: the WSDL's soap:address
+	// and the namespace of response bodies.
+	Endpoint string
+	// RequestNamespace is the namespace of request bodies.
+	RequestNamespace string
+	// Engine produces the reports.
+	Engine Engine
+	// KeysFile holds the SHA-256 hashes of the valid API keys.
+	KeysFile string
+	// DevKeyFile, when set and KeysFile does not exist, makes New create a
+	// development key, store it in DevKeyFile and log it (the embedded
+	// default's first start).
+	DevKeyFile string
+	// ReportsXSD is the XSD of the XML reports, published at ?xsd=reports.
+	ReportsXSD []byte
+	// KeyRate and KeyBurst limit requests per valid key (defaults 20/s,
+	// burst 40); InvalidKeyRate and InvalidKeyBurst limit requests with an
+	// invalid key per client address (defaults 1/s, burst 5).
+	KeyRate, InvalidKeyRate   rate.Limit
+	KeyBurst, InvalidKeyBurst int
+	// MaxRequestBytes bounds a request body (default soap.DefaultMaxRequestBytes).
+	MaxRequestBytes int64
+	Logger          *slog.Logger
+}
+
+// Service is the SiteAlgorithm service; it implements server.Service and
+// soapapi.SiteAlgorithm.
+type Service struct {
+	cfg         Config
+	log         *slog.Logger
+	keys        *keyStore
+	keyLimits   *limiters
+	badKeyLimit *limiters
+	wsdl        []byte
+	soap        *soap.Handler
+}
+
+var _ soapapi.SiteAlgorithm = (*Service)(nil)
+var _ server.Service = (*Service)(nil)
+
+// New builds the service.
+func New(cfg Config) (*Service, error) {
+	u, err := url.Parse(cfg.Endpoint)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("algorithm: endpoint %q is not an absolute URL", cfg.Endpoint)
+	}
+	if cfg.RequestNamespace == "" {
+		return nil, errors.New("algorithm: request namespace is required")
+	}
+	if cfg.Engine == nil {
+		return nil, errors.New("algorithm: engine is required")
+	}
+	if cfg.KeysFile == "" {
+		return nil, errors.New("algorithm: key file is required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.KeyRate == 0 {
+		cfg.KeyRate, cfg.KeyBurst = 20, 40
+	}
+	if cfg.InvalidKeyRate == 0 {
+		cfg.InvalidKeyRate, cfg.InvalidKeyBurst = 1, 5
+	}
+	if cfg.DevKeyFile != "" {
+		key, created, err := EnsureDevKey(cfg.KeysFile, cfg.DevKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("algorithm: %w", err)
+		}
+		if created {
+			cfg.Logger.Info("created a development SOAP API key", "key", key, "key_file", cfg.DevKeyFile, "keys_file", cfg.KeysFile)
+		}
+	}
+	keys, err := newKeyStore(cfg.KeysFile)
+	if err != nil {
+		return nil, fmt.Errorf("algorithm: %w", err)
+	}
+	s := &Service{
+		cfg:         cfg,
+		log:         cfg.Logger,
+		keys:        keys,
+		keyLimits:   newLimiters(cfg.KeyRate, cfg.KeyBurst, 100_000),
+		badKeyLimit: newLimiters(cfg.InvalidKeyRate, cfg.InvalidKeyBurst, 100_000),
+		wsdl:        PublishedWSDL(cfg.Endpoint, cfg.RequestNamespace),
+	}
+	s.soap, err = soap.NewHandler(soap.HandlerConfig{
+		Operations:        soapapi.Operations(s),
+		RequestNamespace:  cfg.RequestNamespace,
+		ResponseNamespace: cfg.Endpoint,
+		MaxRequestBytes:   cfg.MaxRequestBytes,
+		Logger:            cfg.Logger,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("algorithm: %w", err)
+	}
+	return s, nil
+}
+
+// PublishedWSDL is the WSDL as served: the contract with its request
+// namespace and endpoint address replaced by the configured ones.
+func PublishedWSDL(endpoint, requestNamespace string) []byte {
+	doc := soapapi.Document("wsdl")
+	doc = bytes.ReplaceAll(doc, []byte(`"`+soapapi.TargetNamespace+`"`), []byte(`"`+attrEscape(requestNamespace)+`"`))
+	doc = bytes.ReplaceAll(doc, []byte(`"`+soapapi.Address+`"`), []byte(`"`+attrEscape(endpoint)+`"`))
+	return doc
+}
+
+func attrEscape(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s))
+	return strings.ReplaceAll(b.String(), `"`, "&#34;")
+}
+
+// Name implements server.Service.
+func (s *Service) Name() string { return "soap" }
+
+// Ready implements server.Service: the key file must still be readable.
+func (s *Service) Ready(context.Context) error { return s.keys.err() }
+
+// Close implements server.Service.
+func (s *Service) Close() error { return nil }
+
+// IndexLinks implements server.Indexer.
+func (s *Service) IndexLinks() []server.Link {
+	links := []server.Link{
+		{Title: "SiteAlgorithm SOAP endpoint", URL: s.cfg.Endpoint},
+		{Title: "WSDL", URL: s.cfg.Endpoint + "?wsdl"},
+	}
+	if len(s.cfg.ReportsXSD) > 0 {
+		links = append(links, server.Link{Title: "Report XSD", URL: s.cfg.Endpoint + "?xsd=reports"})
+	}
+	return links
+}
+
+// Handler implements server.Service. It sees paths relative to the
+// endpoint, so the endpoint itself is "/" (or "").
+func (s *Service) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "" && r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			s.serveDocument(w, r)
+			return
+		}
+		s.soap.ServeHTTP(w, r)
+	})
+}
+
+func (s *Service) serveDocument(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	switch {
+	case q.Has("wsdl") || q.Has("WSDL"):
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		_, _ = w.Write(s.wsdl)
+	case q.Get("xsd") == "reports" && len(s.cfg.ReportsXSD) > 0:
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		_, _ = w.Write(s.cfg.ReportsXSD)
+	case len(q) == 0:
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintf(w, "SiteAlgorithm SOAP 1.1 (rpc/encoded) endpoint.\nPOST SOAP requests here.\nWSDL: %s?wsdl\n", s.cfg.Endpoint)
+		if len(s.cfg.ReportsXSD) > 0 {
+			fmt.Fprintf(w, "Report XSD: %s?xsd=reports\n", s.cfg.Endpoint)
+		}
+	default:
+		http.Error(w, "unknown document; the WSDL is at ?wsdl and the report XSD at ?xsd=reports", http.StatusNotFound)
+	}
+}
