@@ -1,0 +1,174 @@
+// Package publish validates object directories (public.xml, optional
+// mods.xml and the files contentMetadata lists) and writes them into a PURL
+// store. It is what `sitesvc purl publish DIR` and the loading of sample
+// objects run. Nothing is written unless the whole object is valid.
+package publish
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/gif"  // image dimensions of GIF files
+	_ "image/jpeg" // image dimensions of JPEG files
+	_ "image/png"  // image dimensions of PNG files
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/sitelib/sitesvc/impl/purl/record"
+	"github.com/sitelib/sitesvc/impl/purl/store"
+)
+
+// Object is a validated object directory ready to be written.
+type Object struct {
+	Dir    string
+	Record *record.Record
+	Public []byte
+	MODS   []byte // nil when the directory has no mods.xml
+}
+
+// Load reads and validates the object in dir: public.xml must be a valid
+// record, mods.xml (when present) a valid MODS record, and every file of
+// contentMetadata must exist in dir with the listed size (and, for PNG,
+// JPEG and GIF images, the listed width and height).
+func Load(dir string) (*Object, error) {
+	pub, err := os.ReadFile(filepath.Join(dir, store.PublicXML))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	rec, err := record.Parse(pub)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", dir, store.PublicXML, err)
+	}
+	obj := &Object{Dir: dir, Record: rec, Public: pub}
+	mods, err := os.ReadFile(filepath.Join(dir, store.ModsXML))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	default:
+		if _, err := record.ParseMODS(mods); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", dir, store.ModsXML, err)
+		}
+		obj.MODS = mods
+	}
+	for _, f := range rec.Files() {
+		if err := checkFile(filepath.Join(dir, f.Name), f); err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+	}
+	return obj, nil
+}
+
+func checkFile(path string, f record.File) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("file %q listed in contentMetadata: %w", f.Name, err)
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("file %q is not a regular file", f.Name)
+	}
+	if info.Size() != f.Size {
+		return fmt.Errorf("file %q is %d bytes, contentMetadata says %d", f.Name, info.Size(), f.Size)
+	}
+	if f.Width == 0 {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("file %q: %w", f.Name, err)
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil // a format the standard library does not read: trust the record
+	}
+	if cfg.Width != f.Width || cfg.Height != f.Height {
+		return fmt.Errorf("file %q is a %dx%d %s image, contentMetadata says %dx%d", f.Name, cfg.Width, cfg.Height, format, f.Width, f.Height)
+	}
+	return nil
+}
+
+// Write stores the object: its files first, then mods.xml, then
+// public.xml, whose arrival is what makes the object (or its new version)
+// visible. It returns whether the object is new to the store.
+func Write(ctx context.Context, s store.Store, obj *Object) (bool, error) {
+	id := obj.Record.Druid
+	for _, f := range obj.Record.Files() {
+		fh, err := os.Open(filepath.Join(obj.Dir, f.Name))
+		if err != nil {
+			return false, fmt.Errorf("publishing %s: %w", id.Qualified(), err)
+		}
+		_, err = s.Write(ctx, id, f.Name, fh)
+		fh.Close()
+		if err != nil {
+			return false, fmt.Errorf("publishing %s: %w", id.Qualified(), err)
+		}
+	}
+	if obj.MODS != nil {
+		if _, err := s.Write(ctx, id, store.ModsXML, bytes.NewReader(obj.MODS)); err != nil {
+			return false, fmt.Errorf("publishing %s: %w", id.Qualified(), err)
+		}
+	}
+	created, err := s.Write(ctx, id, store.PublicXML, bytes.NewReader(obj.Public))
+	if err != nil {
+		return false, fmt.Errorf("publishing %s: %w", id.Qualified(), err)
+	}
+	return created, nil
+}
+
+// Dirs finds object directories under dir: dir itself when it holds a
+// public.xml, else each subdirectory (at any depth) that does.
+func Dirs(dir string) ([]string, error) {
+	if _, err := os.Stat(filepath.Join(dir, store.PublicXML)); err == nil {
+		return []string{dir}, nil
+	}
+	var dirs []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && d.Name() == store.PublicXML {
+			dirs = append(dirs, filepath.Dir(p))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("looking for objects in %s: %w", dir, err)
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%s holds no object (no public.xml)", dir)
+	}
+	sort.Strings(dirs)
+	return dirs, nil
+}
+
+// Tree validates every object under dir and, only when all are valid,
+// writes them. It returns the published objects.
+func Tree(ctx context.Context, s store.Store, dir string) ([]*Object, error) {
+	dirs, err := Dirs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var objs []*Object
+	seen := map[string]string{}
+	for _, d := range dirs {
+		obj, err := Load(d)
+		if err != nil {
+			return nil, err
+		}
+		if other, dup := seen[string(obj.Record.Druid)]; dup {
+			return nil, fmt.Errorf("%s and %s both hold %s", other, d, obj.Record.Druid.Qualified())
+		}
+		seen[string(obj.Record.Druid)] = d
+		objs = append(objs, obj)
+	}
+	for _, obj := range objs {
+		if _, err := Write(ctx, s, obj); err != nil {
+			return nil, err
+		}
+	}
+	return objs, nil
+}

@@ -1,0 +1,196 @@
+package record
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sampleDirs(t testing.TB) []string {
+	dirs, err := filepath.Glob("../../../samples/purl/*")
+	if err != nil || len(dirs) < 11 {
+		t.Fatalf("want at least 11 sample objects, found %d (%v)", len(dirs), err)
+	}
+	return dirs
+}
+
+func read(t testing.TB, path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestParseSamples(t *testing.T) {
+	kinds := map[string]bool{}
+	for _, dir := range sampleDirs(t) {
+		r, err := Parse(read(t, filepath.Join(dir, "public.xml")))
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		if string(r.Druid) != filepath.Base(dir) {
+			t.Errorf("%s: druid %s", dir, r.Druid)
+		}
+		m, err := ParseMODS(read(t, filepath.Join(dir, "mods.xml")))
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		if m.Title != r.Title() {
+			t.Errorf("%s: MODS title %q, DC title %q", dir, m.Title, r.Title())
+		}
+		now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+		switch {
+		case r.Rights.Dark():
+			kinds["dark"] = true
+		case r.Rights.Embargoed(now):
+			kinds["embargo"] = true
+		default:
+			kinds[r.Rights.Read.String()] = true
+		}
+		kinds[r.ContentType] = true
+	}
+	for _, k := range []string{"dark", "embargo", "world", "group", "location", "none", "image", "book", "map", "media", "document", "file", "collection"} {
+		if !kinds[k] {
+			t.Errorf("no sample object of kind %q", k)
+		}
+	}
+}
+
+const minimal = `<?xml version="1.0"?>
+<publicObject objectId="druid:bb000kk0000" published="2026-01-15T10:00:00Z">
+  <identityMetadata><objectType>item</objectType><objectLabel>L</objectLabel></identityMetadata>
+  <versionMetadata><version versionId="1"/></versionMetadata>
+  <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>
+  <contentMetadata type="image"><resource sequence="1" type="image"><file id="a.png" mimetype="image/png" size="3"><imageData width="2" height="1"/></file></resource></contentMetadata>
+  <rightsMetadata><access type="discover"><machine><world/></machine></access><access type="read"><machine>READ</machine></access></rightsMetadata>
+  <oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></oai_dc:dc>
+</publicObject>`
+
+func doc(read string) string { return strings.Replace(minimal, "READ", read, 1) }
+
+func TestParseRights(t *testing.T) {
+	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	r, err := Parse([]byte(doc("<embargoReleaseDate>2031-02-03</embargoReleaseDate><group>staff</group>")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Rights.Embargoed(now) || r.Rights.Embargoed(now.AddDate(2, 0, 0)) || r.Rights.Read != AccessGroup || r.Rights.ReadName != "staff" {
+		t.Errorf("rights = %+v", r.Rights)
+	}
+	for _, bad := range []string{"", "<world/><none/>", "<group></group>", "<group>a b</group>", "<everyone/>", "<embargoReleaseDate>soon</embargoReleaseDate><world/>", "<embargoReleaseDate>2031-01-01</embargoReleaseDate><none/>"} {
+		if _, err := Parse([]byte(doc(bad))); !errors.Is(err, ErrUnacceptable) {
+			t.Errorf("read %q: err = %v, want ErrUnacceptable", bad, err)
+		}
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	ok := doc("<world/>")
+	if _, err := Parse([]byte(ok)); err != nil {
+		t.Fatalf("minimal record: %v", err)
+	}
+	cases := map[string]struct {
+		doc  string
+		want error
+	}{
+		"truncated":        {ok[:200], ErrMalformed},
+		"not xml":          {"hello", ErrMalformed},
+		"two roots":        {ok + "<x/>", ErrMalformed},
+		"wrong root":       {strings.ReplaceAll(ok, "publicObject", "object"), ErrUnacceptable},
+		"no prefix":        {strings.Replace(ok, `"druid:bb000kk0000"`, `"bb000kk0000"`, 1), ErrUnacceptable},
+		"bad druid":        {strings.Replace(ok, "druid:bb000kk0000", "druid:../../etc", 1), ErrUnacceptable},
+		"bad published":    {strings.Replace(ok, "2026-01-15T10:00:00Z", "yesterday", 1), ErrUnacceptable},
+		"order":            {strings.Replace(strings.Replace(ok, "<identityMetadata>", "<versionMetadataX>", 1), "<versionMetadata>", "<identityMetadata>", 1), ErrMalformed},
+		"missing dc":       {strings.Replace(ok, "<dc:title>T</dc:title>", "", 1), ErrUnacceptable},
+		"dir in file name": {strings.Replace(ok, `id="a.png"`, `id="../a.png"`, 1), ErrUnacceptable},
+		"reserved name":    {strings.Replace(ok, `id="a.png"`, `id="public.xml"`, 1), ErrUnacceptable},
+		"no image size":    {strings.Replace(ok, `<imageData width="2" height="1"/>`, "", 1), ErrUnacceptable},
+		"doctype":          {strings.Replace(ok, `<?xml version="1.0"?>`, `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]>`, 1), ErrUnacceptable},
+		"content type":     {strings.Replace(ok, `type="image"><resource`, `type="sculpture"><resource`, 1), ErrUnacceptable},
+	}
+	for name, c := range cases {
+		if _, err := Parse([]byte(c.doc)); !errors.Is(err, c.want) {
+			t.Errorf("%s: err = %v, want %v", name, err, c.want)
+		}
+	}
+	// Children out of order.
+	swapped := strings.Replace(ok, `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>`, "", 1)
+	swapped = strings.Replace(swapped, "<rightsMetadata>", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/><rightsMetadata>`, 1)
+	if _, err := Parse([]byte(swapped)); !errors.Is(err, ErrUnacceptable) || !strings.Contains(err.Error(), "child 3") {
+		t.Errorf("out of order: %v", err)
+	}
+}
+
+func TestParseMODSRejects(t *testing.T) {
+	good := `<mods xmlns="http://www.loc.gov/mods/v3" version="3.6"><titleInfo><title>T</title></titleInfo></mods>`
+	if m, err := ParseMODS([]byte(good)); err != nil || m.Title != "T" {
+		t.Fatalf("good MODS: %v %v", m, err)
+	}
+	for name, bad := range map[string]string{
+		"no namespace": `<mods version="3.6"><titleInfo><title>T</title></titleInfo></mods>`,
+		"version":      `<mods xmlns="http://www.loc.gov/mods/v3" version="3.5"><titleInfo><title>T</title></titleInfo></mods>`,
+		"no title":     `<mods xmlns="http://www.loc.gov/mods/v3" version="3.6"><abstract>x</abstract></mods>`,
+		"foreign":      `<mods xmlns="http://www.loc.gov/mods/v3" version="3.6"><titleInfo><title>T</title></titleInfo><script/></mods>`,
+		"public xml":   doc("<world/>"),
+	} {
+		if _, err := ParseMODS([]byte(bad)); !errors.Is(err, ErrUnacceptable) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+	if _, err := ParseMODS([]byte(good[:30])); !errors.Is(err, ErrMalformed) {
+		t.Errorf("truncated: %v", err)
+	}
+}
+
+// FuzzParse checks that publish validation never panics, classifies every
+// refusal, and that whatever it accepts is self-consistent and safe.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(doc("<world/>")))
+	f.Add([]byte(doc("<embargoReleaseDate>2031-02-03</embargoReleaseDate><location>x</location>")))
+	for _, dir := range sampleDirs(f)[:3] {
+		f.Add(read(f, filepath.Join(dir, "public.xml")))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Parse(data)
+		if err != nil {
+			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrUnacceptable) {
+				t.Fatalf("unclassified error: %v", err)
+			}
+			return
+		}
+		for _, f := range r.Files() {
+			if CheckFileName(f.Name) != nil {
+				t.Fatalf("accepted unsafe file name %q", f.Name)
+			}
+		}
+		if r.Rights.Dark() && r.Rights.Read != AccessNone {
+			t.Fatalf("dark object readable")
+		}
+		if r.Druid.Qualified() == "" || r.Title() == "" {
+			t.Fatalf("accepted record without id or title")
+		}
+	})
+}
+
+func FuzzParseMODS(f *testing.F) {
+	f.Add([]byte(`<mods xmlns="http://www.loc.gov/mods/v3" version="3.6"><titleInfo><title>T</title></titleInfo></mods>`))
+	for _, dir := range sampleDirs(f)[:2] {
+		f.Add(read(f, filepath.Join(dir, "mods.xml")))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseMODS(data)
+		if err != nil {
+			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrUnacceptable) {
+				t.Fatalf("unclassified error: %v", err)
+			}
+			return
+		}
+		if m.Title == "" {
+			t.Fatal("accepted MODS without a title")
+		}
+	})
+}
