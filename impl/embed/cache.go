@@ -1,8 +1,8 @@
 package embed
 
 import (
-	"errors"
 	"container/list"
+	"errors"
 	"sync"
 	"time"
 
@@ -28,7 +28,7 @@ type renderKey struct {
 	kind      byte // 'j' oEmbed JSON, 'x' oEmbed XML, 'i' iframe document
 	maxHeight int32
 	maxWidth  int32
-	hideTitle int8 // -1 absent, 0 false, 1 true
+	hideTitle bool
 }
 
 // maxRenderings bounds the renderings kept per object: maxheight/maxwidth

@@ -29,18 +29,12 @@ type viewParams struct {
 }
 
 func (p viewParams) key(kind byte) renderKey {
-	k := renderKey{kind: kind, hideTitle: -1}
+	k := renderKey{kind: kind, hideTitle: p.hidden()}
 	if p.maxHeight != nil {
 		k.maxHeight = *p.maxHeight
 	}
 	if p.maxWidth != nil {
 		k.maxWidth = *p.maxWidth
-	}
-	if p.hideTitle != nil {
-		k.hideTitle = 0
-		if *p.hideTitle {
-			k.hideTitle = 1
-		}
 	}
 	return k
 }
@@ -75,11 +69,14 @@ func (s *Service) oembed(obj *publicxml.Object, p viewParams) embedapi.OEmbed {
 	}
 }
 
-// iframeSrc is the /iframe URL for obj with the request's hide_title.
+// iframeSrc is the /iframe URL for obj with the request's hide_title. The
+// url is the object's canonical PURL (the requested one normalised: lower
+// case druid, no "druid:" prefix). hide_title=false is the default and is
+// left out.
 func (s *Service) iframeSrc(obj *publicxml.Object, p viewParams) string {
 	src := s.embedBase + "/iframe?url=" + url.QueryEscape(s.purl.ObjectURL(obj.Druid))
-	if p.hideTitle != nil {
-		src += "&hide_title=" + strconv.FormatBool(*p.hideTitle)
+	if p.hidden() {
+		src += "&hide_title=true"
 	}
 	return src
 }
