@@ -1,39 +1,86 @@
-#!/usr/bin/env bash
-# A throwaway PostgreSQL cluster for tests (Debian's postgresql package).
+#!/bin/sh
+# Starts a throwaway PostgreSQL cluster for the Hours tests (it installs
+# nothing: it uses the Debian postgresql package's binaries) and prints the
+# shell lines that export its URL:
 #
-#   bash scripts/postgres.sh start DIR   # creates and starts a cluster in DIR,
-#                                        # prints its URL (postgres://…) on stdout
-#   bash scripts/postgres.sh stop DIR    # stops it
+#   eval "$(scripts/postgres.sh start)"   # sets SITESVC_TEST_POSTGRES_URL and SITESVC_TEST_POSTGRES_DIR
+#   go test ./impl/hours/...              # runs the suite on SQLite and PostgreSQL
+#   scripts/postgres.sh stop              # stops the cluster and removes its directory
 #
-# PostgreSQL refuses to run as root, so as root the cluster runs as the
-# postgres user. It listens on 127.0.0.1 on a free port and on a socket in DIR.
-set -euo pipefail
-cmd=${1:?usage: postgres.sh start|stop DIR}
-dir=${2:?usage: postgres.sh start|stop DIR}
-bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-[[ -x $bindir/initdb ]] || { echo "postgres.sh: PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 1; }
+# The cluster lives in a temporary directory, listens on 127.0.0.1 on a free
+# port (and on a unix socket in that directory) and trusts local connections.
+# Run as root, the server runs as the postgres user.
+set -eu
+
+PGBIN=${PGBIN:-}
+if [ -z "$PGBIN" ]; then
+	for d in /usr/lib/postgresql/*/bin; do
+		[ -x "$d/initdb" ] && PGBIN=$d
+	done
+fi
+if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then
+	echo "postgres.sh: no PostgreSQL server binaries (install the Debian package postgresql)" >&2
+	exit 1
+fi
 
 as_owner() {
-  if [[ $(id -u) == 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi
+	if [ "$(id -u)" = 0 ]; then
+		runuser -u postgres -- "$@"
+	else
+		"$@"
+	fi
 }
 
-case $cmd in
-start)
-  mkdir -p "$dir"
-  [[ $(id -u) == 0 ]] && chown postgres "$dir"
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  as_owner "$bindir/initdb" -D "$dir/data" -U sitesvc --auth=trust -E UTF8 >"$dir/initdb.log" 2>&1 \
-    || { cat "$dir/initdb.log" >&2; exit 1; }
-  as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start >/dev/null \
-    || { cat "$dir/server.log" >&2; exit 1; }
-  as_owner "$bindir/createdb" -h 127.0.0.1 -p "$port" -U sitesvc sitesvc_test
-  echo "postgres://sitesvc@127.0.0.1:$port/sitesvc_test?sslmode=disable"
-  ;;
-stop)
-  [[ -d $dir/data ]] && as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast stop >/dev/null || true
-  ;;
+free_port() {
+	# A port nobody listens on, among the unprivileged ones.
+	while :; do
+		port=$(( $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 20000 + 30000 ))
+		if ! (ss -ltn 2>/dev/null || netstat -ltn 2>/dev/null) | grep -q "[:.]$port "; then
+			echo "$port"
+			return
+		fi
+	done
+}
+
+start() {
+	dir=$(mktemp -d /tmp/sitesvc-pg.XXXXXX)
+	chmod 755 "$dir"
+	[ "$(id -u)" = 0 ] && chown postgres "$dir"
+	as_owner "$PGBIN/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 || {
+		cat "$dir/initdb.log" >&2
+		exit 1
+	}
+	for attempt in 1 2 3 4 5; do
+		port=$(free_port)
+		if as_owner "$PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+			-o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+			start >/dev/null 2>&1; then
+			url="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+			echo "export SITESVC_TEST_POSTGRES_URL='$url'"
+			echo "export SITESVC_TEST_POSTGRES_DIR='$dir'"
+			return 0
+		fi
+	done
+	cat "$dir/server.log" >&2
+	echo "postgres.sh: the server did not start" >&2
+	exit 1
+}
+
+stop() {
+	dir=${1:-${SITESVC_TEST_POSTGRES_DIR:-}}
+	if [ -z "$dir" ] || [ ! -d "$dir/data" ]; then
+		echo "postgres.sh: stop: no cluster directory (give it or set SITESVC_TEST_POSTGRES_DIR)" >&2
+		exit 1
+	fi
+	as_owner "$PGBIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+	rm -rf "$dir"
+}
+
+case "${1:-start}" in
+start) start ;;
+stop) shift; stop "$@" ;;
 *)
-  echo "usage: postgres.sh start|stop DIR" >&2; exit 2
-  ;;
+	echo "usage: $0 [start|stop [DIR]]" >&2
+	exit 2
+	;;
 esac

@@ -1,0 +1,191 @@
+// Package store is the Hours repository: libraries, locations, terms,
+// weekly schedules, per-date exceptions, slug history and the audit log, in
+// SQLite (modernc.org/sqlite, the embedded default) or PostgreSQL (pgx),
+// through database/sql. Migrations are embedded and applied by Open.
+// Every write is one transaction that also appends to the audit log.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// Dialect is the SQL database behind a Store.
+type Dialect string
+
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// Store is the Hours repository.
+type Store struct {
+	db      *sql.DB
+	dialect Dialect
+}
+
+// Open connects to dsn — a postgres:// or postgresql:// URL for PostgreSQL,
+// anything else is a SQLite file path — and applies the migrations.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	var (
+		db      *sql.DB
+		err     error
+		dialect Dialect
+	)
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		dialect = Postgres
+		db, err = sql.Open("pgx", dsn)
+	} else {
+		dialect = SQLite
+		// Foreign keys are per connection in SQLite; WAL lets reads run
+		// beside a write; busy_timeout makes concurrent writers wait.
+		db, err = sql.Open("sqlite", "file:"+dsn+"?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("hours store: opening %s database: %w", dialect, err)
+	}
+	s := &Store{db: db, dialect: dialect}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	sub, err := fs.Sub(migrations, "migrations/"+string(s.dialect))
+	if err != nil {
+		return fmt.Errorf("hours store: migrations: %w", err)
+	}
+	gd := goose.DialectSQLite3
+	if s.dialect == Postgres {
+		gd = goose.DialectPostgres
+	}
+	p, err := goose.NewProvider(gd, s.db, sub)
+	if err != nil {
+		return fmt.Errorf("hours store: migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("hours store: applying migrations: %w", err)
+	}
+	return nil
+}
+
+// Dialect is the database in use.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// Ping checks the database is reachable.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.db.PingContext(ctx); err != nil {
+		return fmt.Errorf("hours store: %w", err)
+	}
+	return nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// rebind turns the ? placeholders used throughout into $n for PostgreSQL.
+func (s *Store) rebind(q string) string {
+	if s.dialect != Postgres {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(q); i++ {
+		if q[i] == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(q[i])
+	}
+	return b.String()
+}
+
+// Errors the service maps to statuses.
+var (
+	// ErrNotFound: no such row (404).
+	ErrNotFound = errors.New("not found")
+	// ErrConflict: a unique value already in use (409).
+	ErrConflict = errors.New("conflict")
+)
+
+// FieldError is invalid input; Field is a path below the resource's
+// attributes ("timezone", "days/2/periods/0").
+type FieldError struct {
+	Field  string
+	Reason string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Reason }
+
+// isUniqueViolation recognises a unique-constraint failure from either
+// driver (SQLite "UNIQUE constraint failed", PostgreSQL SQLSTATE 23505).
+func isUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "SQLSTATE 23505")
+}
+
+// tx runs fn in one transaction.
+type tx struct {
+	*sql.Tx
+	s *Store
+}
+
+func (t tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return t.ExecContext(ctx, t.s.rebind(q), args...)
+}
+
+func (t tx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return t.QueryRowContext(ctx, t.s.rebind(q), args...)
+}
+
+func (t tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return t.QueryContext(ctx, t.s.rebind(q), args...)
+}
+
+// insertID runs an INSERT … RETURNING id.
+func (t tx) insertID(ctx context.Context, q string, args ...any) (int64, error) {
+	var id int64
+	err := t.queryRow(ctx, q+" RETURNING id", args...).Scan(&id)
+	return id, err
+}
+
+func (s *Store) inTx(ctx context.Context, fn func(tx) error) error {
+	sqlTx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("hours store: begin: %w", err)
+	}
+	if err := fn(tx{Tx: sqlTx, s: s}); err != nil {
+		_ = sqlTx.Rollback()
+		if isUniqueViolation(err) && !errors.Is(err, ErrConflict) {
+			return fmt.Errorf("%w: %v", ErrConflict, err)
+		}
+		return err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		if isUniqueViolation(err) {
+			return fmt.Errorf("%w: %v", ErrConflict, err)
+		}
+		return fmt.Errorf("hours store: commit: %w", err)
+	}
+	return nil
+}
