@@ -2,18 +2,65 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 
+	"github.com/sitelib/sitesvc/impl/purl"
+	"github.com/sitelib/sitesvc/impl/purl/publish"
+	"github.com/sitelib/sitesvc/impl/purl/store"
 	"github.com/sitelib/sitesvc/impl/server"
 )
 
 // newPurlService builds the PURL service from the serve configuration.
 func newPurlService(c *serveConfig) (server.Service, error) {
-	return server.NotImplemented("purl", "the PURL service is not implemented yet"), nil
+	cfg := purl.Config{
+		BaseURL:      c.PurlBaseURL,
+		EmbedBaseURL: c.EmbedBaseURL,
+		DataDir:      c.DataDir,
+		SamplesDir:   c.PurlSamplesDir,
+		Logger:       c.Logger,
+	}
+	if c.Tokens != nil {
+		cfg.Tokens = c.Tokens
+	}
+	return purl.New(context.Background(), cfg)
 }
 
-// runPurl is `sitesvc purl …` (publishing objects).
+// runPurl is `sitesvc purl publish [--data DIR] OBJECTS`: it validates
+// every object under OBJECTS (a directory holding public.xml, mods.xml and
+// the files, or a tree of such directories) and, only when all are valid,
+// writes them into the store under <data>/purl.
 func runPurl(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
-	return fmt.Errorf("purl: not implemented yet")
+	if len(args) == 0 || args[0] != "publish" {
+		fmt.Fprintln(stderr, "usage: sitesvc purl publish [--data DIR] OBJECTS_DIR")
+		return fmt.Errorf("purl: unknown or missing subcommand (want publish)")
+	}
+	fs := flag.NewFlagSet("purl publish", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDefault := "./data"
+	if v := env(envName("data")); v != "" {
+		dataDefault = v
+	}
+	data := fs.String("data", dataDefault, "data directory of the server (the store is <data>/purl) (env "+envName("data")+")")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: sitesvc purl publish [--data DIR] OBJECTS_DIR")
+		return fmt.Errorf("purl publish: want one directory of objects, got %d arguments", fs.NArg())
+	}
+	st, err := store.OpenFS(filepath.Join(*data, "purl"))
+	if err != nil {
+		return fmt.Errorf("purl publish: %w", err)
+	}
+	objs, err := publish.Tree(ctx, st, fs.Arg(0))
+	if err != nil {
+		return fmt.Errorf("purl publish: nothing published: %w", err)
+	}
+	for _, o := range objs {
+		fmt.Fprintf(stdout, "published %s (%s) from %s\n", o.Record.Druid.Qualified(), o.Record.Title(), o.Dir)
+	}
+	return nil
 }

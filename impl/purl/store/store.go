@@ -42,6 +42,8 @@ type Blob struct {
 type Store interface {
 	// Open opens a document (PublicXML, ModsXML) or a file of an object.
 	Open(ctx context.Context, id druid.Druid, name string) (Blob, error)
+	// Stat describes a document or file without opening it.
+	Stat(ctx context.Context, id druid.Druid, name string) (fs.FileInfo, error)
 	// Write atomically replaces (or creates) a document or file of an
 	// object with the bytes r yields; created reports whether it was new.
 	Write(ctx context.Context, id druid.Druid, name string, r io.Reader) (created bool, err error)
@@ -114,6 +116,22 @@ func (s *FS) Open(_ context.Context, id druid.Druid, name string) (Blob, error) 
 		return Blob{}, fmt.Errorf("%w: %s %s is not a regular file", ErrNotFound, id.Qualified(), name)
 	}
 	return Blob{File: f, Info: info}, nil
+}
+
+// Stat implements Store.
+func (s *FS) Stat(_ context.Context, id druid.Druid, name string) (fs.FileInfo, error) {
+	p, err := s.path(id, name)
+	if err != nil {
+		return nil, err
+	}
+	info, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s %s", ErrNotFound, id.Qualified(), name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("stat %s of %s: %w", name, id.Qualified(), err)
+	}
+	return info, nil
 }
 
 // ReadAll opens a document or file and reads it whole.

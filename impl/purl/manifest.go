@@ -1,0 +1,208 @@
+package purl
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// IIIF Presentation 3.0 shapes, in the order the spec lists their fields.
+type (
+	langMap map[string][]string
+
+	iiifEntry struct {
+		Label langMap `json:"label"`
+		Value langMap `json:"value"`
+	}
+
+	iiifRef struct {
+		ID       string  `json:"id"`
+		Type     string  `json:"type"`
+		Label    langMap `json:"label,omitempty"`
+		Format   string  `json:"format,omitempty"`
+		Width    int     `json:"width,omitempty"`
+		Height   int     `json:"height,omitempty"`
+		Duration float64 `json:"duration,omitempty"`
+	}
+
+	iiifAnnotation struct {
+		ID         string  `json:"id"`
+		Type       string  `json:"type"`
+		Motivation string  `json:"motivation"`
+		Body       iiifRef `json:"body"`
+		Target     string  `json:"target"`
+	}
+
+	iiifPage struct {
+		ID    string           `json:"id"`
+		Type  string           `json:"type"`
+		Items []iiifAnnotation `json:"items"`
+	}
+
+	iiifCanvas struct {
+		ID        string     `json:"id"`
+		Type      string     `json:"type"`
+		Label     langMap    `json:"label"`
+		Width     int        `json:"width,omitempty"`
+		Height    int        `json:"height,omitempty"`
+		Duration  float64    `json:"duration,omitempty"`
+		Thumbnail []iiifRef  `json:"thumbnail,omitempty"`
+		Items     []iiifPage `json:"items"`
+	}
+
+	iiifManifest struct {
+		Context           string       `json:"@context"`
+		ID                string       `json:"id"`
+		Type              string       `json:"type"`
+		Label             langMap      `json:"label"`
+		Summary           langMap      `json:"summary,omitempty"`
+		Metadata          []iiifEntry  `json:"metadata,omitempty"`
+		Rights            string       `json:"rights,omitempty"`
+		RequiredStatement *iiifEntry   `json:"requiredStatement,omitempty"`
+		Thumbnail         []iiifRef    `json:"thumbnail,omitempty"`
+		Homepage          []iiifRef    `json:"homepage,omitempty"`
+		SeeAlso           []iiifRef    `json:"seeAlso,omitempty"`
+		Rendering         []iiifRef    `json:"rendering,omitempty"`
+		PartOf            []iiifRef    `json:"partOf,omitempty"`
+		Items             []iiifCanvas `json:"items"`
+	}
+)
+
+func none(values ...string) langMap { return langMap{"none": values} }
+func en(values ...string) langMap   { return langMap{"en": values} }
+
+// buildManifest makes the object's IIIF manifest from its records: one
+// canvas per image or page (with its pixel size) and per audio or video
+// file (with its duration); documents and other files are renderings.
+func (s *Service) buildManifest(obj *object) ([]byte, error) {
+	rec := obj.rec
+	purl := s.purl(rec.Druid)
+	m := iiifManifest{
+		Context: "http://iiif.io/api/presentation/3/context.json",
+		ID:      purl + "/iiif/manifest",
+		Type:    "Manifest",
+		Label:   none(rec.Title()),
+		Items:   []iiifCanvas{},
+	}
+	if obj.mods != nil {
+		m.Label = none(obj.mods.Title)
+	}
+	if len(rec.DC.Description) > 0 {
+		m.Summary = none(rec.DC.Description...)
+	}
+	add := func(label string, values []string) {
+		if len(values) > 0 {
+			m.Metadata = append(m.Metadata, iiifEntry{Label: en(label), Value: none(values...)})
+		}
+	}
+	add("Creator", rec.DC.Creator)
+	add("Contributor", rec.DC.Contributor)
+	add("Date", rec.DC.Date)
+	add("Type", rec.DC.Type)
+	add("Subject", rec.DC.Subject)
+	add("Language", rec.DC.Language)
+	add("Publisher", rec.DC.Publisher)
+	add("Identifier", []string{rec.Druid.Qualified()})
+	if obj.mods != nil && obj.mods.PreferredCitation != "" {
+		add("Preferred citation", []string{obj.mods.PreferredCitation})
+	}
+	add("Access", []string{rec.Rights.Summary(s.cfg.Now())})
+	m.Rights = iiifRights(rec.Rights.License)
+	if stmt := rec.Rights.UseStatement; stmt != "" || rec.Rights.Copyright != "" {
+		values := []string{}
+		for _, v := range []string{stmt, rec.Rights.Copyright} {
+			if v != "" {
+				values = append(values, v)
+			}
+		}
+		m.RequiredStatement = &iiifEntry{Label: en("Use and reproduction"), Value: none(values...)}
+	}
+	m.Homepage = []iiifRef{{ID: purl, Type: "Text", Label: none(rec.Title()), Format: "text/html"}}
+	m.SeeAlso = []iiifRef{{ID: purl + ".xml", Type: "Dataset", Label: en("Public XML record"), Format: "application/xml"}}
+	if obj.mods != nil {
+		m.SeeAlso = append(m.SeeAlso, iiifRef{ID: purl + ".mods", Type: "Dataset", Label: en("MODS record"), Format: "application/mods+xml"})
+	}
+	for _, c := range obj.collection {
+		m.PartOf = append(m.PartOf, iiifRef{ID: c.URL, Type: "Collection", Label: none(c.Title)})
+	}
+	fileURL := func(name string) string { return purl + "/file/" + url.PathEscape(name) }
+	if rec.Thumb != "" {
+		if f, ok := rec.File(rec.Thumb); ok {
+			m.Thumbnail = []iiifRef{{ID: fileURL(f.Name), Type: "Image", Format: baseType(f.MimeType), Width: f.Width, Height: f.Height}}
+		}
+	}
+	n := 0
+	for _, res := range rec.Resources {
+		for _, f := range res.Files {
+			label := res.Label
+			if label == "" {
+				label = f.Name
+			}
+			body := iiifRef{ID: fileURL(f.Name), Format: baseType(f.MimeType)}
+			canvas := iiifCanvas{Label: none(label)}
+			switch {
+			case (res.Type == "image" || res.Type == "page") && f.Width > 0:
+				body.Type, body.Width, body.Height = "Image", f.Width, f.Height
+				canvas.Width, canvas.Height = f.Width, f.Height
+			case res.Type == "audio" && f.Duration > 0:
+				body.Type, body.Duration = "Sound", f.Duration
+				canvas.Duration = f.Duration
+			case res.Type == "video" && f.Duration > 0:
+				body.Type, body.Duration = "Video", f.Duration
+				canvas.Duration = f.Duration
+			default:
+				m.Rendering = append(m.Rendering, iiifRef{ID: fileURL(f.Name), Type: renderingType(f.MimeType), Label: none(label + " (" + f.Name + ")"), Format: baseType(f.MimeType)})
+				continue
+			}
+			n++
+			canvas.ID = fmt.Sprintf("%s/iiif/canvas/%d", purl, n)
+			body.Label = none(f.Name)
+			canvas.Items = []iiifPage{{
+				ID:   fmt.Sprintf("%s/iiif/page/%d", purl, n),
+				Type: "AnnotationPage",
+				Items: []iiifAnnotation{{
+					ID:         fmt.Sprintf("%s/iiif/annotation/%d", purl, n),
+					Type:       "Annotation",
+					Motivation: "painting",
+					Body:       body,
+					Target:     canvas.ID,
+				}},
+			}}
+			m.Items = append(m.Items, canvas)
+		}
+	}
+	return json.MarshalIndent(m, "", "  ")
+}
+
+// iiifRights turns a license URI into the form IIIF requires (http, not
+// https, and only Creative Commons or RightsStatements.org); "" otherwise.
+func iiifRights(license string) string {
+	u := strings.Replace(license, "https://", "http://", 1)
+	for _, prefix := range []string{"http://creativecommons.org/licenses/", "http://creativecommons.org/publicdomain/", "http://rightsstatements.org/vocab/"} {
+		if strings.HasPrefix(u, prefix) {
+			return u
+		}
+	}
+	return ""
+}
+
+func baseType(mimetype string) string {
+	t, _, _ := strings.Cut(mimetype, ";")
+	return strings.TrimSpace(strings.ToLower(t))
+}
+
+func renderingType(mimetype string) string {
+	switch t := baseType(mimetype); {
+	case strings.HasPrefix(t, "image/"):
+		return "Image"
+	case strings.HasPrefix(t, "audio/"):
+		return "Sound"
+	case strings.HasPrefix(t, "video/"):
+		return "Video"
+	case t == "application/pdf" || strings.HasPrefix(t, "text/"):
+		return "Text"
+	default:
+		return "Dataset"
+	}
+}

@@ -1,0 +1,317 @@
+// Package purl is the PURL service: the persistent page, public XML, MODS,
+// IIIF manifest and files of every object in the store, and publishing
+// through authenticated PUT and DELETE. See docs/purl.md and api/purl.yaml.
+package purl
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/purl/druid"
+	"github.com/sitelib/sitesvc/impl/purl/publish"
+	"github.com/sitelib/sitesvc/impl/purl/record"
+	"github.com/sitelib/sitesvc/impl/purl/store"
+	"github.com/sitelib/sitesvc/impl/server"
+)
+
+// Authenticator resolves bearer tokens (impl/auth.Tokens implements it).
+type Authenticator interface {
+	Authenticate(token string) (auth.Principal, bool)
+}
+
+// Config configures the service. BaseURL and EmbedBaseURL are public,
+// absolute URLs without a trailing slash.
+type Config struct {
+	BaseURL      string
+	EmbedBaseURL string
+	// DataDir holds the store (<DataDir>/purl).
+	DataDir string
+	// SamplesDir, when set, is published into an empty store at start.
+	SamplesDir string
+	// Tokens authorises writes (role publisher or admin) and restricted
+	// reads (roles group:<name>, location:<name>). Nil refuses both.
+	Tokens Authenticator
+	// LocationNetworks lists, per location name, the client networks that
+	// count as being at that location.
+	LocationNetworks map[string][]netip.Prefix
+	// MaxAge is the Cache-Control max-age of object responses (default 5 minutes).
+	MaxAge time.Duration
+	// Now is the clock embargoes are judged by (default time.Now).
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// Service is the PURL service. It implements server.Service and server.Indexer.
+type Service struct {
+	cfg     Config
+	store   store.Store
+	fsStore *store.FS
+	handler http.Handler
+
+	mu    sync.RWMutex
+	cache map[druid.Druid]*object
+	// writeMu serialises writes of one service so that validation against
+	// the stored public XML (PUT .mods) and the write happen together.
+	writeMu sync.Mutex
+}
+
+var (
+	_ server.Service = (*Service)(nil)
+	_ server.Indexer = (*Service)(nil)
+)
+
+// New opens the store under cfg.DataDir, loads the samples into it when it
+// is empty, and returns the service.
+func New(ctx context.Context, cfg Config) (*Service, error) {
+	for name, u := range map[string]string{"BaseURL": cfg.BaseURL, "EmbedBaseURL": cfg.EmbedBaseURL} {
+		p, err := url.Parse(u)
+		if err != nil || p.Scheme == "" || p.Host == "" {
+			return nil, fmt.Errorf("purl: %s %q is not an absolute URL", name, u)
+		}
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	cfg.EmbedBaseURL = strings.TrimRight(cfg.EmbedBaseURL, "/")
+	if cfg.DataDir == "" {
+		return nil, errors.New("purl: no data directory")
+	}
+	if cfg.MaxAge <= 0 {
+		cfg.MaxAge = 5 * time.Minute
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	st, err := store.OpenFS(filepath.Join(cfg.DataDir, "purl"))
+	if err != nil {
+		return nil, fmt.Errorf("purl: %w", err)
+	}
+	s := &Service{cfg: cfg, store: st, fsStore: st, cache: map[druid.Druid]*object{}}
+	if cfg.SamplesDir != "" {
+		empty, err := st.Empty(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("purl: %w", err)
+		}
+		if empty {
+			objs, err := publish.Tree(ctx, st, cfg.SamplesDir)
+			if err != nil {
+				return nil, fmt.Errorf("purl: loading samples: %w", err)
+			}
+			cfg.Logger.Info("purl: loaded sample objects into an empty store", "count", len(objs), "from", cfg.SamplesDir)
+		}
+	}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// Name implements server.Service.
+func (s *Service) Name() string { return "purl" }
+
+// Handler implements server.Service.
+func (s *Service) Handler() http.Handler { return s.handler }
+
+// Ready implements server.Service: the store must be readable.
+func (s *Service) Ready(ctx context.Context) error {
+	if _, err := os.ReadDir(s.fsStore.Root()); err != nil {
+		return fmt.Errorf("purl store: %w", err)
+	}
+	return nil
+}
+
+// Close implements server.Service.
+func (s *Service) Close() error { return nil }
+
+// IndexLinks implements server.Indexer: every published, discoverable
+// object (the server lists the contract itself).
+func (s *Service) IndexLinks() []server.Link {
+	var links []server.Link
+	ids, err := s.store.List(context.Background())
+	if err != nil {
+		s.cfg.Logger.Error("purl: listing objects for the index", "err", err)
+		return links
+	}
+	for _, id := range ids {
+		obj, err := s.object(context.Background(), id)
+		if err != nil {
+			continue // dark or unreadable objects are not listed
+		}
+		links = append(links, server.Link{
+			Title: fmt.Sprintf("PURL %s: %s (%s)", id, obj.rec.Title(), describeAccess(obj.rec, s.cfg.Now())),
+			URL:   s.purl(id),
+		})
+	}
+	return links
+}
+
+func describeAccess(r *record.Record, now time.Time) string {
+	switch {
+	case r.Rights.Embargoed(now):
+		return "embargoed"
+	case r.Rights.Read == record.AccessWorld:
+		return r.ContentType
+	case r.Rights.Read == record.AccessNone:
+		return "citation only"
+	default:
+		return r.Rights.Read.String() + " " + r.Rights.ReadName
+	}
+}
+
+func (s *Service) purl(id druid.Druid) string { return s.cfg.BaseURL + "/" + string(id) }
+
+// object is a published object as served: its records, what is derived
+// from them, and the file stamps that say whether it is still current.
+type object struct {
+	rec        *record.Record
+	mods       *record.MODS // nil when the object has no MODS record
+	publicInfo fs.FileInfo
+	modsInfo   fs.FileInfo // nil without MODS
+
+	public     representation
+	modsDoc    representation
+	lastMod    time.Time
+	embargoed  bool // embargo state the derived pages were built with
+	html       representation
+	manifest   representation
+	collection []collectionLink
+}
+
+type collectionLink struct {
+	URL   string
+	Title string
+}
+
+// representation is bytes with their strong ETag.
+type representation struct {
+	body []byte
+	etag string
+}
+
+func newRepresentation(body []byte) representation {
+	sum := sha256.Sum256(body)
+	return representation{body: body, etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`}
+}
+
+// errDark marks objects that exist but must not be seen.
+var errDark = errors.New("object is dark")
+
+// object returns the current state of an object, from the cache when the
+// stored records have not changed since it was built. Dark objects return
+// an error wrapping store.ErrNotFound.
+func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
+	pubInfo, err := s.store.Stat(ctx, id, store.PublicXML)
+	if err != nil {
+		s.forget(id)
+		return nil, err
+	}
+	modsInfo, err := s.store.Stat(ctx, id, store.ModsXML)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	now := s.cfg.Now()
+	s.mu.RLock()
+	obj := s.cache[id]
+	s.mu.RUnlock()
+	if obj != nil && sameFile(obj.publicInfo, pubInfo) && sameFile(obj.modsInfo, modsInfo) && obj.embargoed == obj.rec.Rights.Embargoed(now) {
+		if obj.rec.Rights.Dark() {
+			return nil, fmt.Errorf("%w: %w", store.ErrNotFound, errDark)
+		}
+		return obj, nil
+	}
+	obj, err = s.load(ctx, id, now)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.cache[id] = obj
+	s.mu.Unlock()
+	if obj.rec.Rights.Dark() {
+		return nil, fmt.Errorf("%w: %w", store.ErrNotFound, errDark)
+	}
+	return obj, nil
+}
+
+func sameFile(a, b fs.FileInfo) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+func (s *Service) forget(id druid.Druid) {
+	s.mu.Lock()
+	delete(s.cache, id)
+	s.mu.Unlock()
+}
+
+// load reads and derives an object. The stat of each record is taken from
+// the open file, so it describes exactly the bytes read.
+func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*object, error) {
+	pub, pubInfo, err := store.ReadAll(ctx, s.store, id, store.PublicXML)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := record.Parse(pub)
+	if err != nil {
+		return nil, fmt.Errorf("stored public XML of %s: %w", id.Qualified(), err)
+	}
+	if rec.Druid != id {
+		return nil, fmt.Errorf("stored public XML of %s names %s", id.Qualified(), rec.Druid.Qualified())
+	}
+	obj := &object{rec: rec, publicInfo: pubInfo, public: newRepresentation(pub), lastMod: pubInfo.ModTime()}
+	mods, modsInfo, err := store.ReadAll(ctx, s.store, id, store.ModsXML)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return nil, err
+	default:
+		if obj.mods, err = record.ParseMODS(mods); err != nil {
+			return nil, fmt.Errorf("stored MODS of %s: %w", id.Qualified(), err)
+		}
+		obj.modsInfo = modsInfo
+		obj.modsDoc = newRepresentation(mods)
+		if modsInfo.ModTime().After(obj.lastMod) {
+			obj.lastMod = modsInfo.ModTime()
+		}
+	}
+	if rec.Rights.Dark() {
+		return obj, nil
+	}
+	obj.embargoed = rec.Rights.Embargoed(now)
+	for _, c := range rec.Collections {
+		link := collectionLink{URL: s.purl(c), Title: c.Qualified()}
+		if c != id {
+			if data, _, err := store.ReadAll(ctx, s.store, c, store.PublicXML); err == nil {
+				if crec, err := record.Parse(data); err == nil && !crec.Rights.Dark() {
+					link.Title = crec.Title()
+				}
+			}
+		}
+		obj.collection = append(obj.collection, link)
+	}
+	page, err := s.renderPage(obj, now)
+	if err != nil {
+		return nil, fmt.Errorf("rendering the page of %s: %w", id.Qualified(), err)
+	}
+	obj.html = newRepresentation(page)
+	man, err := s.buildManifest(obj)
+	if err != nil {
+		return nil, fmt.Errorf("building the manifest of %s: %w", id.Qualified(), err)
+	}
+	obj.manifest = newRepresentation(man)
+	return obj, nil
+}
