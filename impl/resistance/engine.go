@@ -1,0 +1,326 @@
+// Package resistance turns HIV-1 mutation lists into drug-resistance reports: it parses the
+// mutation strings, evaluates an ASI algorithm (HIVDB 10.2 by default, HIVDB 9.8, ANRS 34,
+// Rega 10.0 or a user-submitted one) per gene and drug class, and renders the report types
+// 0–3 and the default algorithm's scoring matrix. It knows nothing of SOAP or HTTP.
+package resistance
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sitelib/sitesvc/impl/asi"
+)
+
+// WebServiceVersion is reported in every report header.
+const WebServiceVersion = "1.0"
+
+// SchemaVersion is the version of the "XML 2009" report schema (wsdl/reports.xsd).
+const SchemaVersion = "2009.1"
+
+// Algorithm selectors of Options.Algorithm; any other value means Options.UserAlgorithm.
+const (
+	AlgorithmANRS  = 0
+	AlgorithmHIVDB = 1
+	AlgorithmRega  = 2
+)
+
+// Report types of Options.ReportType.
+const (
+	ReportSimple   = 0 // simple XML (Site_Algorithm_Interpretation)
+	ReportDetailed = 1 // detailed XML: simple plus partial scores
+	Report2009     = 2 // "XML 2009" (DrugResistance_Interpretation)
+	ReportText     = 3 // tab-separated batch text
+)
+
+var (
+	// ErrUnknownReportType is returned for a report type other than 0–3.
+	ErrUnknownReportType = errors.New("unknown report type (0 simple XML, 1 detailed XML, 2 XML 2009, 3 tab-separated text)")
+	// ErrBadOptions is wrapped by errors in reportOptions or the algorithm selection.
+	ErrBadOptions = errors.New("bad report options")
+)
+
+// Options select the algorithm and shape the report.
+type Options struct {
+	Algorithm     int    // 0 ANRS, 1 HIVDB (10.2, the default), 2 Rega, other: UserAlgorithm
+	UserAlgorithm string // ASI XML, used when Algorithm is not 0, 1 or 2
+	ReportType    int    // 0 simple XML, 1 detailed XML, 2 "XML 2009", 3 tab-separated text
+	ReportOptions string // see docs/algorithm-reports.md: "type=2; comments=no; partialScores=yes; algorithm=HIVDB_9.8"
+	MethodName    string // carried into the report header
+	ReportName    string // carried into the report header (submissionName in XML 2009)
+	ReportDate    string // carried into the report header; the report time when empty
+}
+
+// Engine evaluates mutation lists. It is immutable and safe for concurrent use.
+type Engine struct {
+	ref        *reference
+	algorithms map[string]*asi.Algorithm // by file stem: HIVDB_10.2, HIVDB_9.8, ANRS_34, Rega_10.0
+	now        func() time.Time
+}
+
+// algorithmFiles are the bundled algorithms; the first is the default.
+var algorithmFiles = []string{"HIVDB_10.2", "HIVDB_9.8", "ANRS_34", "Rega_10.0"}
+
+// Load reads the bundled algorithms and the reference tables from an hivdb data directory
+// (algorithms/*.xml, reference/*).
+func Load(hivdbDir string) (*Engine, error) {
+	ref, err := loadReference(filepath.Join(hivdbDir, "reference"))
+	if err != nil {
+		return nil, fmt.Errorf("resistance: %w", err)
+	}
+	e := &Engine{ref: ref, algorithms: map[string]*asi.Algorithm{}, now: time.Now}
+	for _, stem := range algorithmFiles {
+		path := filepath.Join(hivdbDir, "algorithms", stem+".xml")
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("resistance: %w", err)
+		}
+		alg, err := asi.Read(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("resistance: %s: %w", path, err)
+		}
+		e.algorithms[stem] = alg
+	}
+	return e, nil
+}
+
+// WithClock returns a copy of the engine whose report times come from now (for tests).
+func (e *Engine) WithClock(now func() time.Time) *Engine {
+	c := *e
+	c.now = now
+	return &c
+}
+
+// Algorithm returns a bundled algorithm by name (HIVDB_10.2, HIVDB_9.8, ANRS_34, Rega_10.0).
+func (e *Engine) Algorithm(name string) (*asi.Algorithm, bool) {
+	a, ok := e.algorithms[name]
+	return a, ok
+}
+
+// Default is the default algorithm (HIVDB 10.2).
+func (e *Engine) Default() *asi.Algorithm { return e.algorithms[algorithmFiles[0]] }
+
+// settings are Options resolved: the algorithm and the parsed report options.
+type settings struct {
+	alg           *asi.Algorithm
+	reportType    int
+	comments      bool
+	partialScores bool
+	opts          Options
+	date          string
+}
+
+func (e *Engine) resolve(opts Options) (*settings, error) {
+	s := &settings{reportType: opts.ReportType, comments: true, opts: opts}
+	partial := ""
+	algName := ""
+	for _, field := range strings.FieldsFunc(opts.ReportOptions, func(r rune) bool {
+		return r == ';' || r == ',' || r == '&' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
+	}) {
+		key, value, ok := strings.Cut(field, "=")
+		if !ok {
+			return nil, fmt.Errorf("%w: reportOptions %q: expected key=value", ErrBadOptions, field)
+		}
+		switch strings.ToLower(key) {
+		case "type", "reporttype":
+			t, ok := reportTypeNames[strings.ToLower(value)]
+			if !ok {
+				return nil, fmt.Errorf("%w: reportOptions type=%q: %w", ErrBadOptions, value, ErrUnknownReportType)
+			}
+			s.reportType = t
+		case "comments":
+			b, err := yesNo(value)
+			if err != nil {
+				return nil, fmt.Errorf("%w: reportOptions comments: %w", ErrBadOptions, err)
+			}
+			s.comments = b
+		case "partialscores":
+			if _, err := yesNo(value); err != nil {
+				return nil, fmt.Errorf("%w: reportOptions partialScores: %w", ErrBadOptions, err)
+			}
+			partial = value
+		case "algorithm":
+			algName = value
+		default:
+			return nil, fmt.Errorf("%w: reportOptions: unknown option %q (known: type, comments, partialScores, algorithm)", ErrBadOptions, key)
+		}
+	}
+	if s.reportType < ReportSimple || s.reportType > ReportText {
+		return nil, fmt.Errorf("report type %d: %w", s.reportType, ErrUnknownReportType)
+	}
+	s.partialScores = s.reportType != ReportSimple
+	if partial != "" {
+		s.partialScores, _ = yesNo(partial)
+	}
+	switch {
+	case algName != "":
+		alg, ok := e.algorithmByName(algName)
+		if !ok {
+			return nil, fmt.Errorf("%w: reportOptions algorithm=%q: known algorithms are %s", ErrBadOptions, algName, strings.Join(algorithmFiles, ", "))
+		}
+		s.alg = alg
+	case opts.Algorithm == AlgorithmANRS:
+		s.alg = e.algorithms["ANRS_34"]
+	case opts.Algorithm == AlgorithmHIVDB:
+		s.alg = e.Default()
+	case opts.Algorithm == AlgorithmRega:
+		s.alg = e.algorithms["Rega_10.0"]
+	default:
+		if strings.TrimSpace(opts.UserAlgorithm) == "" {
+			return nil, fmt.Errorf("%w: algorithm %d is not 0 (ANRS), 1 (HIVDB) or 2 (Rega) and no user-submitted algorithm was given", ErrBadOptions, opts.Algorithm)
+		}
+		alg, err := asi.Parse([]byte(opts.UserAlgorithm))
+		if err != nil {
+			return nil, fmt.Errorf("user-submitted algorithm: %w", err)
+		}
+		s.alg = alg
+	}
+	s.date = strings.TrimSpace(opts.ReportDate)
+	if s.date == "" {
+		s.date = e.now().UTC().Format(time.RFC3339)
+	}
+	return s, nil
+}
+
+func (e *Engine) algorithmByName(name string) (*asi.Algorithm, bool) {
+	n := strings.ToUpper(strings.NewReplacer(" ", "_", "-", "_").Replace(strings.TrimSpace(name)))
+	switch n {
+	case "HIVDB":
+		n = "HIVDB_10.2"
+	case "ANRS":
+		n = "ANRS_34"
+	case "REGA":
+		n = "REGA_10.0"
+	}
+	for _, stem := range algorithmFiles {
+		if strings.ToUpper(stem) == n {
+			return e.algorithms[stem], true
+		}
+	}
+	return nil, false
+}
+
+var reportTypeNames = map[string]int{
+	"0": ReportSimple, "simple": ReportSimple,
+	"1": ReportDetailed, "detailed": ReportDetailed,
+	"2": Report2009, "xml2009": Report2009, "2009": Report2009,
+	"3": ReportText, "text": ReportText, "tsv": ReportText,
+}
+
+func yesNo(v string) (bool, error) {
+	switch strings.ToLower(v) {
+	case "yes", "true", "1", "on":
+		return true, nil
+	case "no", "false", "0", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not yes or no", v)
+}
+
+// sample is one input's outcome. Sequence results (alignment, subtype, quality) will add
+// their own fields here; the renderers already treat every input part as optional.
+type sample struct {
+	Index  int        // 1-based position in the request
+	Raw    [][]string // the mutation lists as given
+	Genes  []geneInput
+	Err    string // per-input failure; empty on success
+	Result *asi.Result
+}
+
+// evaluate parses and evaluates one sample's mutation lists.
+func (e *Engine) evaluate(s *settings, index int, lists [][]string) sample {
+	out := sample{Index: index, Raw: lists}
+	if len(lists) > len(geneOrder) {
+		for _, extra := range lists[len(geneOrder):] {
+			for _, m := range extra {
+				if strings.TrimSpace(m) != "" {
+					out.Err = fmt.Sprintf("mutation lists have %d genes; the order is PR, RT, IN", len(lists))
+					return out
+				}
+			}
+		}
+	}
+	in := asi.Input{Genes: map[string]*asi.Mutations{}}
+	sequenced := false
+	for i, gene := range geneOrder {
+		var list []string
+		if i < len(lists) {
+			list = lists[i]
+		}
+		gi, err := e.ref.parseGene(gene, list)
+		if err != nil {
+			out.Err = err.Error()
+			out.Genes = nil
+			return out
+		}
+		out.Genes = append(out.Genes, gi)
+		if gi.Sequenced {
+			sequenced = true
+			in.Genes[gene] = gi.Set
+		}
+	}
+	if !sequenced {
+		out.Err = "no PR, RT or IN mutations given (a gene list with only \"WT\" means sequenced without mutations)"
+		return out
+	}
+	in.Format = func(gene string, m asi.Match) string {
+		return Mutation{Gene: gene, Pos: m.Pos, Consensus: e.ref.consensusAt(gene, m.Pos), AAs: m.AAs}.String()
+	}
+	out.Result = s.alg.Evaluate(in)
+	return out
+}
+
+func (r *reference) consensusAt(gene string, pos int) byte {
+	c := r.consensus[gene]
+	if pos < 1 || pos > len(c) {
+		return '?'
+	}
+	return c[pos-1]
+}
+
+// MutationListReport evaluates every sample and returns one report holding them all.
+// lists is [sample][gene PR, RT, IN][mutation]; a nil or empty gene means not sequenced.
+// A bad mutation string fails its sample inside the report; errors are returned only for
+// bad options (ErrUnknownReportType, ErrBadOptions) or a broken user algorithm (*asi.Error).
+func (e *Engine) MutationListReport(lists [][][]string, opts Options) (string, error) {
+	s, err := e.resolve(opts)
+	if err != nil {
+		return "", err
+	}
+	samples := make([]sample, len(lists))
+	for i, l := range lists {
+		samples[i] = e.evaluate(s, i+1, l)
+	}
+	return e.render(s, samples)
+}
+
+// MutationListReports is MutationListReport with one complete report per sample.
+func (e *Engine) MutationListReports(lists [][][]string, opts Options) ([]string, error) {
+	s, err := e.resolve(opts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(lists))
+	for i, l := range lists {
+		if out[i], err = e.render(s, []sample{e.evaluate(s, i+1, l)}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (e *Engine) render(s *settings, samples []sample) (string, error) {
+	switch s.reportType {
+	case ReportSimple, ReportDetailed:
+		return e.renderSite(s, samples)
+	case Report2009:
+		return e.render2009(s, samples)
+	case ReportText:
+		return e.renderText(s, samples), nil
+	}
+	return "", fmt.Errorf("report type %d: %w", s.reportType, ErrUnknownReportType)
+}
