@@ -5,10 +5,12 @@
 package resistance
 
 import (
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -271,6 +273,53 @@ func (e *Engine) evaluate(s *settings, index int, lists [][]string) sample {
 		return Mutation{Gene: gene, Pos: m.Pos, Consensus: e.ref.consensusAt(gene, m.Pos), AAs: m.AAs}.String()
 	}
 	out.Result = s.alg.Evaluate(in)
+	sortComments(out.Result.Comments)
+	return out
+}
+
+// sortComments orders comments as reports list them: mutation comments, then drug-rule
+// comments, then result comments; within each by gene (PR, RT, IN) and position.
+func sortComments(cs []asi.CommentResult) {
+	kind := map[string]int{"mutation": 0, "drug": 1, "result": 2}
+	geneIdx := func(g string) int {
+		for i, x := range geneOrder {
+			if x == g {
+				return i
+			}
+		}
+		return len(geneOrder)
+	}
+	firstPos := func(c asi.CommentResult) int {
+		if len(c.Matches) == 0 {
+			return 0
+		}
+		return c.Matches[0].Pos
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if kind[a.Kind] != kind[b.Kind] {
+			return kind[a.Kind] < kind[b.Kind]
+		}
+		if geneIdx(a.Gene) != geneIdx(b.Gene) {
+			return geneIdx(a.Gene) < geneIdx(b.Gene)
+		}
+		return firstPos(a) < firstPos(b)
+	})
+}
+
+// FailureReport renders a report holding only an error that concerns the whole request
+// (for example "Invalid key."), in the shape of the requested report type; a report type
+// outside 0–3 gets the simple XML shape. It validates against wsdl/reports.xsd.
+func FailureReport(message string, reportType int) string {
+	switch reportType {
+	case Report2009:
+		out, _ := marshal(x9Report{WebServiceVersion: WebServiceVersion, SchemaVersion: SchemaVersion, DateTime: time.Now().UTC().Format(time.RFC3339),
+			Results: []x9Result{{Success: false, ErrorMessage: message}}})
+		return out
+	case ReportText:
+		return "# webServiceVersion\t" + WebServiceVersion + "\ninput\tstatus\terror\n\tfailure\t" + textCell(message) + "\n"
+	}
+	out, _ := marshal(siteReport{WebServiceVersion: WebServiceVersion, Inputs: []siteInput{{XMLName: xml.Name{Local: "failure"}, ErrorMessage: message}}})
 	return out
 }
 

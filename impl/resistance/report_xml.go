@@ -128,13 +128,13 @@ type siteInput struct {
 
 type siteReport struct {
 	XMLName           xml.Name    `xml:"Site_Algorithm_Interpretation"`
-	AlgorithmVersion  string      `xml:"algorithmVersion"`
+	AlgorithmVersion  string      `xml:"algorithmVersion,omitempty"`
 	WebServiceVersion string      `xml:"webServiceVersion"`
-	AlgorithmName     string      `xml:"algorithmName"`
+	AlgorithmName     string      `xml:"algorithmName,omitempty"`
 	AlgorithmDate     string      `xml:"algorithmDate,omitempty"`
 	ReportName        string      `xml:"reportName,omitempty"`
 	MethodName        string      `xml:"methodName,omitempty"`
-	ReportDate        string      `xml:"reportDate"`
+	ReportDate        string      `xml:"reportDate,omitempty"`
 	Inputs            []siteInput `xml:",any"`
 }
 
@@ -271,8 +271,8 @@ type x9Result struct {
 
 type x9Report struct {
 	XMLName           xml.Name   `xml:"DrugResistance_Interpretation"`
-	AlgorithmName     string     `xml:"algorithmName"`
-	AlgorithmVersion  string     `xml:"algorithmVersion"`
+	AlgorithmName     string     `xml:"algorithmName,omitempty"`
+	AlgorithmVersion  string     `xml:"algorithmVersion,omitempty"`
 	WebServiceVersion string     `xml:"webServiceVersion"`
 	SchemaVersion     string     `xml:"schemaVersion"`
 	SubmissionName    string     `xml:"submissionName"`
