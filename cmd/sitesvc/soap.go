@@ -7,13 +7,33 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/sitelib/sitesvc/gen/soapapi"
 	"github.com/sitelib/sitesvc/impl/algorithm"
 	"github.com/sitelib/sitesvc/impl/server"
 )
 
 // newSOAPService builds the Algorithm (SOAP) service from the serve configuration.
+// With the key file at its default place (<data>/keys.txt) and missing, the
+// service creates a development key on first start, writes it to
+// <data>/dev-key.txt and logs it.
 func newSOAPService(c *serveConfig) (server.Service, error) {
-	return server.NotImplemented("soap", "the Algorithm (SOAP) service is not implemented yet"), nil
+	engine, err := algorithm.LoadResistanceEngine(c.HivdbDir)
+	if err != nil {
+		return nil, err
+	}
+	devKeyFile := ""
+	if filepath.Clean(c.KeysFile) == filepath.Join(c.DataDir, "keys.txt") {
+		devKeyFile = filepath.Join(c.DataDir, "dev-key.txt")
+	}
+	return algorithm.New(algorithm.Config{
+		Endpoint:         c.SOAPEndpoint,
+		RequestNamespace: c.RequestNamespace,
+		Engine:           engine,
+		KeysFile:         c.KeysFile,
+		DevKeyFile:       devKeyFile,
+		ReportsXSD:       soapapi.Document("reports"),
+		Logger:           c.Logger,
+	})
 }
 
 // runKeys is `sitesvc keys add [--label L]`: it creates an API key for the

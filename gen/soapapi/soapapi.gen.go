@@ -854,6 +854,254 @@ var documents = map[string]string{
 
 </wsdl:definitions>
 `,
+	"reports": `<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Schema of the XML reports of the SiteAlgorithm service (processMutationLists and
+  processSequences with reportTypeInt / reportOptions type 0, 1 and 2). The reports carry
+  no namespace. Type 0 and 1 have the root Site_Algorithm_Interpretation (type 1 adds
+  partialScore elements); type 2 ("XML 2009") has the root DrugResistance_Interpretation.
+  Type 3 is tab-separated text and has no schema. See docs/algorithm-reports.md.
+  Elements a later version adds are optional, so reports valid against this schema stay valid.
+-->
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
+
+  <!-- ===== shared types ===== -->
+
+  <xs:simpleType name="SIR">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="S"/>
+      <xs:enumeration value="I"/>
+      <xs:enumeration value="R"/>
+    </xs:restriction>
+  </xs:simpleType>
+
+  <xs:simpleType name="Gene">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="PR"/>
+      <xs:enumeration value="RT"/>
+      <xs:enumeration value="IN"/>
+    </xs:restriction>
+  </xs:simpleType>
+
+  <xs:simpleType name="Score">
+    <xs:restriction base="xs:decimal"/>
+  </xs:simpleType>
+
+  <xs:simpleType name="MutationKind">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="substitution"/>
+      <xs:enumeration value="insertion"/>
+      <xs:enumeration value="deletion"/>
+      <xs:enumeration value="stop"/>
+    </xs:restriction>
+  </xs:simpleType>
+
+  <xs:simpleType name="Classification">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="Major"/>
+      <xs:enumeration value="Accessory"/>
+      <xs:enumeration value="NRTI"/>
+      <xs:enumeration value="NNRTI"/>
+      <xs:enumeration value="Other"/>
+    </xs:restriction>
+  </xs:simpleType>
+
+  <xs:simpleType name="CommentKind">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="mutation"/>
+      <xs:enumeration value="drug"/>
+      <xs:enumeration value="result"/>
+    </xs:restriction>
+  </xs:simpleType>
+
+  <!-- the mutation lists of one input as given: one gene element per sequenced gene -->
+  <xs:complexType name="MutationList">
+    <xs:sequence>
+      <xs:element name="gene" minOccurs="0" maxOccurs="3">
+        <xs:complexType>
+          <xs:simpleContent>
+            <xs:extension base="xs:string">
+              <xs:attribute name="name" type="Gene" use="required"/>
+            </xs:extension>
+          </xs:simpleContent>
+        </xs:complexType>
+      </xs:element>
+    </xs:sequence>
+    <xs:attribute name="index" type="xs:positiveInteger" use="required"/>
+  </xs:complexType>
+
+  <xs:complexType name="PartialScore">
+    <xs:sequence>
+      <xs:element name="mutation" type="xs:string"/>
+      <xs:element name="score" type="Score"/>
+    </xs:sequence>
+  </xs:complexType>
+
+  <!-- ===== report types 0 (simple) and 1 (detailed) ===== -->
+
+  <xs:complexType name="SiteMutations">
+    <xs:sequence>
+      <xs:element name="mutation" minOccurs="0" maxOccurs="unbounded">
+        <xs:complexType>
+          <xs:simpleContent>
+            <xs:extension base="xs:string">
+              <xs:attribute name="classification" type="Classification" use="required"/>
+              <xs:attribute name="type" type="MutationKind" use="required"/>
+            </xs:extension>
+          </xs:simpleContent>
+        </xs:complexType>
+      </xs:element>
+    </xs:sequence>
+  </xs:complexType>
+
+  <xs:complexType name="SiteDrug">
+    <xs:sequence>
+      <xs:element name="code" type="xs:string"/>
+      <xs:element name="genericName" type="xs:string"/>
+      <xs:element name="type" type="xs:string"/>
+      <!-- absent for drugs the algorithm rates by level rules only (ANRS) -->
+      <xs:element name="score" type="Score" minOccurs="0"/>
+      <xs:element name="level" type="xs:nonNegativeInteger"/>
+      <xs:element name="levelSIR" type="SIR"/>
+      <xs:element name="levelText" type="xs:string"/>
+      <xs:element name="partialScore" type="PartialScore" minOccurs="0" maxOccurs="unbounded"/>
+    </xs:sequence>
+  </xs:complexType>
+
+  <xs:complexType name="SiteComment">
+    <xs:simpleContent>
+      <xs:extension base="xs:string">
+        <xs:attribute name="id" type="xs:string" use="required"/>
+        <xs:attribute name="type" type="CommentKind" use="required"/>
+        <xs:attribute name="gene" type="xs:string"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+
+  <xs:complexType name="SiteSuccess">
+    <xs:sequence>
+      <xs:element name="mutationList" type="MutationList"/>
+      <xs:element name="PR_mutations" type="SiteMutations" minOccurs="0"/>
+      <xs:element name="RT_mutations" type="SiteMutations" minOccurs="0"/>
+      <xs:element name="IN_mutations" type="SiteMutations" minOccurs="0"/>
+      <xs:element name="drugScores">
+        <xs:complexType>
+          <xs:sequence>
+            <xs:element name="drug" type="SiteDrug" minOccurs="0" maxOccurs="unbounded"/>
+          </xs:sequence>
+        </xs:complexType>
+      </xs:element>
+      <xs:element name="comments" minOccurs="0">
+        <xs:complexType>
+          <xs:sequence>
+            <xs:element name="comment" type="SiteComment" maxOccurs="unbounded"/>
+          </xs:sequence>
+        </xs:complexType>
+      </xs:element>
+    </xs:sequence>
+  </xs:complexType>
+
+  <xs:complexType name="SiteFailure">
+    <xs:sequence>
+      <!-- absent when the failure concerns the whole request (an invalid key) -->
+      <xs:element name="mutationList" type="MutationList" minOccurs="0"/>
+      <xs:element name="errorMessage" type="xs:string"/>
+    </xs:sequence>
+  </xs:complexType>
+
+  <xs:element name="Site_Algorithm_Interpretation">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="algorithmVersion" type="xs:string" minOccurs="0"/>
+        <xs:element name="webServiceVersion" type="xs:string"/>
+        <xs:element name="algorithmName" type="xs:string" minOccurs="0"/>
+        <xs:element name="algorithmDate" type="xs:string" minOccurs="0"/>
+        <xs:element name="reportName" type="xs:string" minOccurs="0"/>
+        <xs:element name="methodName" type="xs:string" minOccurs="0"/>
+        <xs:element name="reportDate" type="xs:string" minOccurs="0"/>
+        <xs:choice minOccurs="0" maxOccurs="unbounded">
+          <xs:element name="success" type="SiteSuccess"/>
+          <xs:element name="failure" type="SiteFailure"/>
+        </xs:choice>
+      </xs:sequence>
+    </xs:complexType>
+  </xs:element>
+
+  <!-- ===== report type 2 ("XML 2009") ===== -->
+
+  <xs:complexType name="Mutation2009">
+    <xs:sequence>
+      <xs:element name="classification" type="Classification"/>
+      <xs:element name="type" type="MutationKind"/>
+      <xs:element name="mutationString" type="xs:string"/>
+      <xs:element name="wildType" type="xs:string"/>
+      <xs:element name="position" type="xs:positiveInteger"/>
+      <xs:element name="aminoAcids" type="xs:string"/>
+      <xs:element name="insertion" type="xs:string" minOccurs="0"/>
+    </xs:sequence>
+  </xs:complexType>
+
+  <xs:complexType name="GeneData2009">
+    <xs:sequence>
+      <xs:element name="gene" type="Gene"/>
+      <xs:element name="present" type="xs:boolean"/>
+      <xs:element name="consensus" type="xs:string" minOccurs="0"/>
+      <xs:element name="mutation" type="Mutation2009" minOccurs="0" maxOccurs="unbounded"/>
+    </xs:sequence>
+  </xs:complexType>
+
+  <xs:complexType name="DrugScore2009">
+    <xs:sequence>
+      <xs:element name="drugCode" type="xs:string"/>
+      <xs:element name="genericName" type="xs:string"/>
+      <xs:element name="type" type="xs:string"/>
+      <xs:element name="score" type="Score" minOccurs="0"/>
+      <xs:element name="resistanceLevel" type="xs:nonNegativeInteger"/>
+      <xs:element name="resistanceLevelText" type="xs:string"/>
+      <xs:element name="threeStepResistanceLevel" type="SIR"/>
+      <xs:element name="partialScore" type="PartialScore" minOccurs="0" maxOccurs="unbounded"/>
+    </xs:sequence>
+  </xs:complexType>
+
+  <xs:complexType name="Comment2009">
+    <xs:sequence>
+      <xs:element name="gene" type="xs:string" minOccurs="0"/>
+      <xs:element name="position" type="xs:positiveInteger" minOccurs="0"/>
+      <xs:element name="commentString" type="xs:string"/>
+      <xs:element name="mutationString" type="xs:string" minOccurs="0"/>
+    </xs:sequence>
+    <xs:attribute name="id" type="xs:string" use="required"/>
+    <xs:attribute name="type" type="CommentKind" use="required"/>
+  </xs:complexType>
+
+  <xs:complexType name="Result2009">
+    <xs:sequence>
+      <xs:element name="success" type="xs:boolean"/>
+      <xs:element name="inputMutationList" type="MutationList" minOccurs="0"/>
+      <xs:element name="errorMessage" type="xs:string" minOccurs="0"/>
+      <xs:element name="geneData" type="GeneData2009" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="drugScore" type="DrugScore2009" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="comment" type="Comment2009" minOccurs="0" maxOccurs="unbounded"/>
+    </xs:sequence>
+  </xs:complexType>
+
+  <xs:element name="DrugResistance_Interpretation">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="algorithmName" type="xs:string" minOccurs="0"/>
+        <xs:element name="algorithmVersion" type="xs:string" minOccurs="0"/>
+        <xs:element name="webServiceVersion" type="xs:string"/>
+        <xs:element name="schemaVersion" type="xs:string"/>
+        <xs:element name="submissionName" type="xs:string"/>
+        <xs:element name="dateTime" type="xs:string"/>
+        <xs:element name="algorithmDate" type="xs:string" minOccurs="0"/>
+        <xs:element name="methodName" type="xs:string" minOccurs="0"/>
+        <xs:element name="result" type="Result2009" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+    </xs:complexType>
+  </xs:element>
+</xs:schema>
+`,
 }
 
 // Document returns an embedded contract file by name ("wsdl" is the WSDL

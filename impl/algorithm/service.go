@@ -151,10 +151,7 @@ func (s *Service) Close() error { return nil }
 
 // IndexLinks implements server.Indexer.
 func (s *Service) IndexLinks() []server.Link {
-	links := []server.Link{
-		{Title: "SiteAlgorithm SOAP endpoint", URL: s.cfg.Endpoint},
-		{Title: "WSDL", URL: s.cfg.Endpoint + "?wsdl"},
-	}
+	links := []server.Link{{Title: "SiteAlgorithm SOAP endpoint", URL: s.cfg.Endpoint}}
 	if len(s.cfg.ReportsXSD) > 0 {
 		links = append(links, server.Link{Title: "Report XSD", URL: s.cfg.Endpoint + "?xsd=reports"})
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"unicode/utf8"
 )
 
 const envelopeOpen = `<?xml version="1.0" encoding="UTF-8"?>` +
@@ -149,10 +150,34 @@ func arrayItemType(elem *Type) string {
 	return "xsd:anyType"
 }
 
+// escapeText escapes element text. Only what must be escaped is: reports
+// are XML themselves and stay readable in a raw response that way. \r is
+// escaped so that XML parsers' line-end normalisation keeps it; characters
+// XML cannot carry become U+FFFD.
 func escapeText(buf *bytes.Buffer, s string) {
-	// xml.EscapeText also escapes \n and \r, which keeps report text
-	// byte-exact through any XML parser.
-	_ = xml.EscapeText(buf, []byte(s))
+	for _, r := range s {
+		switch {
+		case r == '&':
+			buf.WriteString("&amp;")
+		case r == '<':
+			buf.WriteString("&lt;")
+		case r == '>':
+			buf.WriteString("&gt;")
+		case r == '\r':
+			buf.WriteString("&#xD;")
+		case !isXMLChar(r):
+			buf.WriteRune('\uFFFD')
+		default:
+			buf.WriteRune(r)
+		}
+	}
+}
+
+func isXMLChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		r >= 0x20 && r <= 0xD7FF && r != utf8.RuneError ||
+		r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
 }
 
 func escapeAttr(buf *bytes.Buffer, s string) {

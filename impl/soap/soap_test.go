@@ -124,8 +124,8 @@ func TestDecodeShapes(t *testing.T) {
 		{
 			name:   "perl default namespace, overload 3 by names in any order, no xsi:type",
 			method: "ProcessSequences2",
-			body: envOpen + `<processSequences xmlns="http://algorithm.sitesvc.org"><inputData><s><g>M41L</g><g xsi:type="xsd:int">41</g></s></inputData><key>k</key><inAlgorithmInterface> 3 </inAlgorithmInterface><algorithm xsi:type="soapenc:int">0</algorithm><userSubmittedAlgorithm xsi:nil="1"/><methodName/><reportName>n</reportName><reportDate>2026-01-01</reportDate></processSequences>` + envClose,
-			want: &soapapi.ProcessSequencesRequest2{Key: "k", InAlgorithmInterface: 3, Algorithm: 0, ReportName: "n", ReportDate: "2026-01-01", InputData: []any{[]any{"M41L", int64(41)}}},
+			body:   envOpen + `<processSequences xmlns="http://algorithm.sitesvc.org"><inputData><s><g>M41L</g><g xsi:type="xsd:int">41</g></s></inputData><key>k</key><inAlgorithmInterface> 3 </inAlgorithmInterface><algorithm xsi:type="soapenc:int">0</algorithm><userSubmittedAlgorithm xsi:nil="1"/><methodName/><reportName>n</reportName><reportDate>2026-01-01</reportDate></processSequences>` + envClose,
+			want:   &soapapi.ProcessSequencesRequest2{Key: "k", InAlgorithmInterface: 3, Algorithm: 0, ReportName: "n", ReportDate: "2026-01-01", InputData: []any{[]any{"M41L", int64(41)}}},
 		},
 		{
 			name:   "overload 1 by names",
@@ -392,6 +392,39 @@ func FuzzDecode(f *testing.F) {
 		}
 		if err := xml.Unmarshal(buf.Bytes(), new(struct{})); err != nil && err != io.EOF {
 			t.Fatalf("response is not XML: %v", err)
+		}
+	})
+}
+
+// FuzzEncodeText checks that any string put into a response comes back
+// unchanged from an XML parser (characters XML cannot carry become U+FFFD).
+func FuzzEncodeText(f *testing.F) {
+	for _, s := range []string{"a<b>&c", "line\r\nbreak\r", "tab\there", "\x00bad", "é ü 😀", "]]>"} {
+		f.Add(s)
+	}
+	op := &soapapi.Operations(nil)[6] // getScoringMatrix
+	f.Fuzz(func(t *testing.T, s string) {
+		var buf bytes.Buffer
+		if err := soap.EncodeResponse(&buf, op, respNS, []any{s}); err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			Text string `xml:"Body>getScoringMatrixResponse>getScoringMatrixReturn"`
+		}
+		if err := xml.Unmarshal(buf.Bytes(), &r); err != nil {
+			t.Fatalf("not XML: %v", err)
+		}
+		// Each invalid byte and each character XML cannot carry is one U+FFFD.
+		var want strings.Builder
+		for _, c := range s {
+			if c == 0x09 || c == 0x0A || c == 0x0D || c >= 0x20 && c <= 0xD7FF || c >= 0xE000 && c <= 0xFFFD || c >= 0x10000 {
+				want.WriteRune(c)
+			} else {
+				want.WriteRune('\uFFFD')
+			}
+		}
+		if r.Text != want.String() {
+			t.Fatalf("got %q, want %q", r.Text, want.String())
 		}
 	})
 }
