@@ -140,7 +140,7 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 				label = f.Name
 			}
 			body := iiifRef{ID: fileURL(f.Name), Format: baseType(f.MimeType)}
-			canvas := iiifCanvas{Label: none(label)}
+			canvas := iiifCanvas{Type: "Canvas", Label: none(label)}
 			switch {
 			case (res.Type == "image" || res.Type == "page") && f.Width > 0:
 				body.Type, body.Width, body.Height = "Image", f.Width, f.Height
