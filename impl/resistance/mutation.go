@@ -33,6 +33,7 @@ func (m Mutation) String() string {
 	var b strings.Builder
 	b.WriteByte(m.Consensus)
 	b.WriteString(strconv.Itoa(m.Pos))
+	insertion := false
 	for _, c := range []byte(m.AAs.String()) {
 		switch c {
 		case 'Z':
@@ -40,14 +41,18 @@ func (m Mutation) String() string {
 		case 'd':
 			b.WriteByte('~')
 		case 'i':
-			if m.Inserted != "" {
-				b.WriteByte('_')
-				b.WriteString(m.Inserted)
-			} else {
-				b.WriteByte('i')
-			}
+			insertion = true
 		default:
 			b.WriteByte(c)
+		}
+	}
+	// the insertion goes last: "_" takes the rest of the string as inserted amino acids
+	if insertion {
+		if m.Inserted != "" {
+			b.WriteByte('_')
+			b.WriteString(m.Inserted)
+		} else {
+			b.WriteByte('i')
 		}
 	}
 	return b.String()
@@ -131,6 +136,7 @@ func (r *reference) parseGene(gene string, list []string) (geneInput, error) {
 				if prev.Inserted == "" {
 					prev.Inserted = m.Inserted
 				}
+				*prev = normalizeUnknown(*prev)
 				continue
 			}
 			byPos[m.Pos] = &m
@@ -197,7 +203,7 @@ func parseMutation(gene, consensus, s string) (Mutation, error) {
 			}
 			m.AAs |= asi.Insertion
 			m.Inserted = ins
-			return m, nil
+			return normalizeUnknown(m), nil
 		case r == 'd' || r == '~' || r == 'Δ' || r == '-':
 			m.AAs |= asi.Deletion
 		case r == 'i' || r == '#':
@@ -213,8 +219,17 @@ func parseMutation(gene, consensus, s string) (Mutation, error) {
 		}
 		k += size
 	}
-	if m.AAs.Len() > 1 && m.AAs&asi.Unknown != 0 {
-		m.AAs = asi.Unknown // X already says "any": a mixture with X is X
+	return normalizeUnknown(m), nil
+}
+
+// aminoAcids are the twenty amino-acid bits of an asi.AASet.
+const aminoAcids asi.AASet = 1<<20 - 1
+
+// normalizeUnknown folds amino acids listed beside X into X: X already says "any amino acid".
+// Stop, deletion and insertion are kept.
+func normalizeUnknown(m Mutation) Mutation {
+	if m.AAs&asi.Unknown != 0 {
+		m.AAs &^= aminoAcids
 	}
-	return m, nil
+	return m
 }
