@@ -1,8 +1,34 @@
 package main
 
-import "github.com/sitelib/sitesvc/impl/server"
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 
-// newHoursService builds the Hours service from the serve configuration.
+	"github.com/sitelib/sitesvc/impl/hours"
+	"github.com/sitelib/sitesvc/impl/server"
+)
+
+// newHoursService builds the Hours service from the serve configuration:
+// PostgreSQL when --hours-db is a postgres:// URL, else the embedded
+// SQLite database <data>/hours.db, which is filled with the sample
+// libraries when empty.
 func newHoursService(c *serveConfig) (server.Service, error) {
-	return server.NotImplemented("hours", "the Hours service is not implemented yet"), nil
+	cfg := hours.Config{
+		BaseURL: c.HoursBaseURL,
+		DB:      c.HoursDB,
+		Logger:  c.Logger,
+	}
+	if c.Tokens != nil {
+		cfg.Tokens = c.Tokens
+	}
+	if cfg.DB == "" {
+		if err := os.MkdirAll(c.DataDir, 0o755); err != nil {
+			return nil, fmt.Errorf("hours: creating %s: %w", c.DataDir, err)
+		}
+		cfg.DB = filepath.Join(c.DataDir, "hours.db")
+		cfg.SampleData = true
+	}
+	return hours.New(context.Background(), cfg)
 }

@@ -213,10 +213,10 @@ func (s *Store) load(ctx context.Context, t tx, snap *Snapshot) error {
 	}
 	return each(`SELECT id, location_id, schedule_id, weekday, day, kind, periods, type, notes FROM rules ORDER BY id`, func(r *sql.Rows) error {
 		var (
-			id, locationID                 int64
-			scheduleID, weekday            sql.NullInt64
-			day                            sql.NullString
-			kind, periods, typ, notes      string
+			id, locationID            int64
+			scheduleID, weekday       sql.NullInt64
+			day                       sql.NullString
+			kind, periods, typ, notes string
 		)
 		if err := r.Scan(&id, &locationID, &scheduleID, &weekday, &day, &kind, &periods, &typ, &notes); err != nil {
 			return err

@@ -1,0 +1,185 @@
+package hours
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sitelib/sitesvc/gen/hoursapi"
+	"github.com/sitelib/sitesvc/impl/apiserve"
+	"github.com/sitelib/sitesvc/impl/hours/schedule"
+)
+
+var _ hoursapi.StrictServerInterface = (*Service)(nil)
+
+// readResponse is a cached read, or 304 when the client holds it.
+type readResponse struct {
+	r            *rendered
+	notModified  bool
+	cacheControl string
+}
+
+func (rr readResponse) visit(w http.ResponseWriter) error {
+	h := w.Header()
+	h.Set("ETag", rr.r.etag)
+	h.Set("Cache-Control", rr.cacheControl)
+	if rr.notModified {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	h.Set("Content-Type", rr.r.contentType)
+	h.Set("Content-Length", strconv.Itoa(len(rr.r.body)))
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(rr.r.body)
+	return err
+}
+
+func (rr readResponse) VisitListLibrariesResponse(w http.ResponseWriter) error { return rr.visit(w) }
+func (rr readResponse) VisitGetLibraryResponse(w http.ResponseWriter) error    { return rr.visit(w) }
+func (rr readResponse) VisitGetLocationResponse(w http.ResponseWriter) error   { return rr.visit(w) }
+func (rr readResponse) VisitLegacyHoursResponse(w http.ResponseWriter) error   { return rr.visit(w) }
+
+// etagMatches applies If-None-Match (a list of tags, weak or strong, or *).
+func etagMatches(header *string, etag string) bool {
+	if header == nil {
+		return false
+	}
+	for _, tag := range strings.Split(*header, ",") {
+		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		if tag == "*" || tag == etag {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Service) read(ctx context.Context, key string, ifNoneMatch *string, build func(*view) (*rendered, error)) (readResponse, error) {
+	r, err := s.cache.get(ctx, key, build)
+	if err != nil {
+		return readResponse{}, err
+	}
+	return readResponse{
+		r:            r,
+		notModified:  etagMatches(ifNoneMatch, r.etag),
+		cacheControl: fmt.Sprintf("public, max-age=%d", int(s.cfg.MaxAge.Seconds())),
+	}, nil
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// rangeKey is the part of a cache key fixed by from/to: the dates when
+// given, else the quarter hour (every zone's "today" is constant within
+// one, whatever its offset).
+func (s *Service) rangeKey(from, to string) string {
+	if from == "" && to == "" {
+		return "now:" + s.cfg.Now().UTC().Truncate(15*time.Minute).Format(time.RFC3339)
+	}
+	return from + ".." + to
+}
+
+func parseRange(from, to *string) (schedule.Range, bool, error) {
+	r, explicit, err := schedule.ParseRange(deref(from), deref(to))
+	var re *schedule.RangeError
+	if errors.As(err, &re) {
+		return r, false, &apiserve.Error{Status: http.StatusBadRequest, Message: "query parameter " + re.Reason, Parameter: re.Parameter, Err: err}
+	}
+	return r, explicit, err
+}
+
+func libraryNotFound(slug string) error {
+	return &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no library %q", slug), Parameter: "library_id"}
+}
+
+func locationNotFound(lib, loc string) error {
+	return &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no location %q in library %q", loc, lib), Parameter: "location_id"}
+}
+
+// ListLibraries is GET /libraries.json.
+func (s *Service) ListLibraries(ctx context.Context, req hoursapi.ListLibrariesRequestObject) (hoursapi.ListLibrariesResponseObject, error) {
+	rng, explicit, err := parseRange(req.Params.From, req.Params.To)
+	if err != nil {
+		return nil, err
+	}
+	from, to := deref(req.Params.From), deref(req.Params.To)
+	now := s.cfg.Now()
+	return s.read(ctx, "libraries|"+s.rangeKey(from, to), req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+		return newRendered(s.rend.libraries(v, explicit, rng, now, from, to), mediaJSONAPI)
+	})
+}
+
+// GetLibrary is GET /libraries/{library_id}.json.
+func (s *Service) GetLibrary(ctx context.Context, req hoursapi.GetLibraryRequestObject) (hoursapi.GetLibraryResponseObject, error) {
+	rng, explicit, err := parseRange(req.Params.From, req.Params.To)
+	if err != nil {
+		return nil, err
+	}
+	from, to := deref(req.Params.From), deref(req.Params.To)
+	now := s.cfg.Now()
+	return s.read(ctx, "library|"+req.LibraryId+"|"+s.rangeKey(from, to), req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+		lib := v.bySlug[req.LibraryId]
+		if lib == nil {
+			return nil, libraryNotFound(req.LibraryId)
+		}
+		return newRendered(s.rend.libraryDoc(lib, explicit, rng, now, from, to), mediaJSONAPI)
+	})
+}
+
+// GetLocation is GET /libraries/{library_id}/locations/{location_id}.json.
+func (s *Service) GetLocation(ctx context.Context, req hoursapi.GetLocationRequestObject) (hoursapi.GetLocationResponseObject, error) {
+	rng, explicit, err := parseRange(req.Params.From, req.Params.To)
+	if err != nil {
+		return nil, err
+	}
+	from, to := deref(req.Params.From), deref(req.Params.To)
+	now := s.cfg.Now()
+	return s.read(ctx, "location|"+req.LibraryId+"|"+req.LocationId+"|"+s.rangeKey(from, to), req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+		lib := v.bySlug[req.LibraryId]
+		if lib == nil {
+			return nil, libraryNotFound(req.LibraryId)
+		}
+		loc := lib.bySlug[req.LocationId]
+		if loc == nil {
+			return nil, locationNotFound(req.LibraryId, req.LocationId)
+		}
+		return newRendered(s.rend.locationDoc(loc, explicit, rng, now, from, to), mediaJSONAPI)
+	})
+}
+
+// LegacyHours is GET /api/v1/library/{library_id}/location/{location_id}/hours/for/{when}.
+func (s *Service) LegacyHours(ctx context.Context, req hoursapi.LegacyHoursRequestObject) (hoursapi.LegacyHoursResponseObject, error) {
+	if req.When != "today" {
+		if _, err := schedule.ParseDate(req.When); err != nil {
+			return nil, &apiserve.Error{Status: http.StatusBadRequest, Message: `path parameter "when": ` + err.Error() + ` (want "today" or YYYY-MM-DD)`, Parameter: "when", Err: err}
+		}
+	}
+	now := s.cfg.Now()
+	key := "legacy|" + req.LibraryId + "|" + req.LocationId + "|" + req.When
+	if req.When == "today" {
+		key += "|" + s.rangeKey("", "")
+	}
+	return s.read(ctx, key, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+		lib := v.bySlug[req.LibraryId]
+		if lib == nil {
+			return nil, libraryNotFound(req.LibraryId)
+		}
+		loc := lib.bySlug[req.LocationId]
+		if loc == nil {
+			return nil, locationNotFound(req.LibraryId, req.LocationId)
+		}
+		day, err := schedule.ParseWhen(req.When, now, lib.zone)
+		if err != nil {
+			return nil, err
+		}
+		rules := loc.hoursRules()
+		return newRendered(legacyRecords(loc, schedule.Compute(day, lib.zone, rules.RuleFor(day))), mediaJSON)
+	})
+}

@@ -1,0 +1,224 @@
+// Package hours is the Hours service: library opening hours as JSON:API
+// documents (current API), the deprecated legacy API, and authenticated
+// JSON:API writes of libraries, locations, terms, weekly schedules and
+// per-date exceptions. The contract is api/hours.yaml (gen/hoursapi).
+package hours
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/hours/store"
+	"github.com/sitelib/sitesvc/impl/server"
+)
+
+// Authenticator checks bearer tokens (auth.Tokens is one).
+type Authenticator interface {
+	Authenticate(token string) (auth.Principal, bool)
+}
+
+// Config configures the service.
+type Config struct {
+	// BaseURL is the public base URL ({hours_base_url}); links are built
+	// from it.
+	BaseURL string
+	// DB is the database: a SQLite file path or a postgres:// URL.
+	DB string
+	// SampleData fills an empty database with the sample libraries.
+	SampleData bool
+	// Tokens authenticates writes; nil refuses every write with 401.
+	Tokens Authenticator
+	// Logger receives errors; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock ("today", the current week); nil is time.Now.
+	Now func() time.Time
+	// Refresh is how long a database snapshot and the documents rendered
+	// from it are reused before the database is read again (writes through
+	// this process are seen at once; writes by other processes sharing a
+	// PostgreSQL database within Refresh). Zero is 5 s; negative disables
+	// the reuse (every read renders afresh — for benchmarks).
+	Refresh time.Duration
+	// MaxAge is the Cache-Control max-age of reads. Zero is 60 s.
+	MaxAge time.Duration
+}
+
+// Service is the Hours service (a server.Service).
+type Service struct {
+	cfg   Config
+	store *store.Store
+	rend  renderer
+	e     *echo.Echo
+	cache *docCache
+}
+
+var _ server.Service = (*Service)(nil)
+
+// New opens the database (applying migrations), loads the sample data
+// when asked and builds the HTTP handler.
+func New(ctx context.Context, cfg Config) (*Service, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Refresh == 0 {
+		cfg.Refresh = 5 * time.Second
+	}
+	if cfg.MaxAge == 0 {
+		cfg.MaxAge = 60 * time.Second
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.DB == "" {
+		return nil, errors.New("hours: no database configured")
+	}
+	st, err := store.Open(ctx, cfg.DB)
+	if err != nil {
+		return nil, fmt.Errorf("hours: %w", err)
+	}
+	if cfg.SampleData {
+		if err := st.Seed(ctx, cfg.Now()); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("hours: %w", err)
+		}
+	}
+	s := &Service{cfg: cfg, store: st, rend: renderer{base: cfg.BaseURL}, cache: newDocCache(st, cfg.Refresh)}
+	if s.e, err = s.echo(); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Name is "hours".
+func (s *Service) Name() string { return "hours" }
+
+// Handler serves the API (paths relative to the base URL).
+func (s *Service) Handler() http.Handler { return s.e }
+
+// Ready checks the database.
+func (s *Service) Ready(ctx context.Context) error { return s.store.Ping(ctx) }
+
+// Close closes the database.
+func (s *Service) Close() error { return s.store.Close() }
+
+// Store is the service's repository (for the admin commands and tests).
+func (s *Service) Store() *store.Store { return s.store }
+
+// IndexLinks lists the contract and example queries on the index page.
+func (s *Service) IndexLinks() []server.Link {
+	return []server.Link{
+		{Title: "Hours: OpenAPI document", URL: s.cfg.BaseURL + "/openapi.yaml"},
+		{Title: "Hours: this week, every library", URL: s.cfg.BaseURL + "/libraries.json"},
+		{Title: "Hours: Green Library", URL: s.cfg.BaseURL + "/libraries/green.json"},
+		{Title: "Hours: legacy API, Law Library today", URL: s.cfg.BaseURL + "/api/v1/library/law/location/main/hours/for/today"},
+	}
+}
+
+// rendered is a response body ready to send, with its validator.
+type rendered struct {
+	body        []byte
+	etag        string
+	contentType string
+}
+
+func newRendered(doc any, contentType string) (*rendered, error) {
+	body, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("hours: encoding document: %w", err)
+	}
+	sum := sha256.Sum256(body)
+	return &rendered{body: body, etag: `"` + hex.EncodeToString(sum[:16]) + `"`, contentType: contentType}, nil
+}
+
+// docCache holds the current view of the database and the documents
+// rendered from it. Both are dropped on every write through this process
+// and after refresh.
+type docCache struct {
+	st      *store.Store
+	refresh time.Duration
+
+	mu     sync.Mutex
+	view   *view
+	loaded time.Time
+	docs   map[string]*rendered
+}
+
+// maxCachedDocs bounds the rendered documents kept (distinct URLs with
+// arbitrary ranges could otherwise grow the map without limit).
+const maxCachedDocs = 512
+
+func newDocCache(st *store.Store, refresh time.Duration) *docCache {
+	return &docCache{st: st, refresh: refresh, docs: map[string]*rendered{}}
+}
+
+// current returns the view, reading the database when it is stale.
+func (c *docCache) current(ctx context.Context) (*view, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.view != nil && c.refresh > 0 && time.Since(c.loaded) < c.refresh {
+		return c.view, nil
+	}
+	snap, err := c.st.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, err := newView(snap)
+	if err != nil {
+		return nil, fmt.Errorf("hours: %w", err)
+	}
+	c.view, c.loaded = v, time.Now()
+	c.docs = map[string]*rendered{}
+	return v, nil
+}
+
+// invalidate forgets the view and every rendered document.
+func (c *docCache) invalidate() {
+	c.mu.Lock()
+	c.view = nil
+	c.docs = map[string]*rendered{}
+	c.mu.Unlock()
+}
+
+// get returns the document for key, building it from the current view
+// when it is not cached. The key must determine the document given the
+// view (it includes the current date where "today" matters).
+func (c *docCache) get(ctx context.Context, key string, build func(*view) (*rendered, error)) (*rendered, error) {
+	v, err := c.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if c.refresh > 0 {
+		c.mu.Lock()
+		r, ok := c.docs[key]
+		c.mu.Unlock()
+		if ok {
+			return r, nil
+		}
+	}
+	r, err := build(v)
+	if err != nil || c.refresh <= 0 {
+		return r, err
+	}
+	c.mu.Lock()
+	if c.view == v { // not replaced meanwhile
+		if len(c.docs) >= maxCachedDocs {
+			c.docs = map[string]*rendered{}
+		}
+		c.docs[key] = r
+	}
+	c.mu.Unlock()
+	return r, nil
+}

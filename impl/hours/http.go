@@ -1,0 +1,262 @@
+package hours
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/labstack/echo/v4"
+	echomiddleware "github.com/oapi-codegen/echo-middleware"
+
+	"github.com/sitelib/sitesvc/gen/hoursapi"
+	"github.com/sitelib/sitesvc/impl/apiserve"
+	"github.com/sitelib/sitesvc/impl/auth"
+)
+
+const (
+	mediaJSONAPI = "application/vnd.api+json"
+	mediaJSON    = "application/json"
+)
+
+// echo builds the service's echo instance: media-type rules and CORS
+// first, then apiserve's request validation, then the generated handlers.
+func (s *Service) echo() (*echo.Echo, error) {
+	spec, err := hoursapi.GetSwagger()
+	if err != nil {
+		return nil, fmt.Errorf("hours: loading the OpenAPI document: %w", err)
+	}
+	e, err := apiserve.New(apiserve.Options{
+		Spec:    spec,
+		BaseURL: s.cfg.BaseURL,
+		Errors:  renderError,
+		Auth:    s.authenticate,
+		Logger:  s.cfg.Logger,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("hours: %w", err)
+	}
+	e.Pre(corsAndMediaTypes)
+	hoursapi.RegisterHandlers(suffixRouter{e}, hoursapi.NewStrictHandler(s, nil))
+	return e, nil
+}
+
+// suffixRouter registers the generated routes on echo. echo's router ends
+// a path parameter only at "/", so "/libraries/:library_id.json" would name
+// a parameter "library_id.json"; such routes are registered as
+// "/libraries/:library_id" with a handler that requires and strips the
+// ".json" suffix.
+type suffixRouter struct{ e *echo.Echo }
+
+func (r suffixRouter) add(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	const suffix = ".json"
+	i := strings.LastIndex(path, "/:")
+	if i < 0 || !strings.HasSuffix(path, suffix) {
+		return r.e.Add(method, path, h, m...)
+	}
+	name := strings.TrimSuffix(path[i+2:], suffix)
+	inner := h
+	h = func(c echo.Context) error {
+		v := c.Param(name)
+		if !strings.HasSuffix(v, suffix) {
+			return echo.ErrNotFound
+		}
+		c.SetParamValues(replaceParam(c, name, strings.TrimSuffix(v, suffix))...)
+		return inner(c)
+	}
+	return r.e.Add(method, path[:i+2]+name, h, m...)
+}
+
+// replaceParam is the context's parameter values with name's replaced.
+func replaceParam(c echo.Context, name, value string) []string {
+	names := c.ParamNames()
+	values := append([]string(nil), c.ParamValues()...)
+	for i, n := range names {
+		if n == name && i < len(values) {
+			values[i] = value
+		}
+	}
+	return values
+}
+
+func (r suffixRouter) CONNECT(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodConnect, p, h, m...)
+}
+func (r suffixRouter) DELETE(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodDelete, p, h, m...)
+}
+func (r suffixRouter) GET(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodGet, p, h, m...)
+}
+func (r suffixRouter) HEAD(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodHead, p, h, m...)
+}
+func (r suffixRouter) OPTIONS(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodOptions, p, h, m...)
+}
+func (r suffixRouter) PATCH(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodPatch, p, h, m...)
+}
+func (r suffixRouter) POST(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodPost, p, h, m...)
+}
+func (r suffixRouter) PUT(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodPut, p, h, m...)
+}
+func (r suffixRouter) TRACE(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodTrace, p, h, m...)
+}
+
+func isLegacy(path string) bool { return strings.HasPrefix(path, "/api/v1/") }
+
+func isSpec(path string) bool { return path == "/openapi.yaml" || path == "/openapi.json" }
+
+// corsAndMediaTypes answers CORS preflights, marks reads as usable from
+// any origin, and applies JSON:API's media-type rules to the current API:
+// 406 when every JSON:API media type in Accept carries parameters, 415 when
+// a request document is not application/vnd.api+json without parameters.
+func corsAndMediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		h := c.Response().Header()
+		switch req.Method {
+		case http.MethodOptions:
+			if req.Header.Get("Origin") != "" && req.Header.Get("Access-Control-Request-Method") != "" {
+				h.Set("Access-Control-Allow-Origin", "*")
+				h.Set("Access-Control-Allow-Methods", "GET, OPTIONS")
+				h.Set("Access-Control-Allow-Headers", "Accept, If-None-Match")
+				h.Set("Access-Control-Max-Age", "86400")
+				return c.NoContent(http.StatusNoContent)
+			}
+		case http.MethodGet, http.MethodHead:
+			h.Set("Access-Control-Allow-Origin", "*")
+			h.Set("Access-Control-Expose-Headers", "ETag")
+		}
+		if isSpec(req.URL.Path) || isLegacy(req.URL.Path) {
+			return next(c)
+		}
+		if !acceptsJSONAPI(req.Header.Values("Accept")) {
+			return &apiserve.Error{Status: http.StatusNotAcceptable,
+				Message: "Accept names application/vnd.api+json only with media type parameters; send it without parameters"}
+		}
+		if req.Method == http.MethodPost || req.Method == http.MethodPatch || req.Method == http.MethodPut {
+			if msg := jsonapiContentType(req.Header.Get("Content-Type")); msg != "" {
+				return &apiserve.Error{Status: http.StatusUnsupportedMediaType, Message: msg}
+			}
+		}
+		return next(c)
+	}
+}
+
+// acceptsJSONAPI applies JSON:API's rule to the Accept header: false only
+// when it names the JSON:API media type and every instance of it carries
+// a parameter (other than profile; this server supports no extensions).
+func acceptsJSONAPI(accept []string) bool {
+	seen, plain := false, false
+	for _, header := range accept {
+		for _, item := range strings.Split(header, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(item))
+			if err != nil || mt != mediaJSONAPI {
+				continue
+			}
+			seen = true
+			delete(params, "q")
+			delete(params, "profile")
+			if len(params) == 0 {
+				plain = true
+			}
+		}
+	}
+	return !seen || plain
+}
+
+// jsonapiContentType is why a request document's Content-Type is refused
+// ("" when it is fine).
+func jsonapiContentType(ct string) string {
+	if ct == "" {
+		return "a request document needs Content-Type: application/vnd.api+json"
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != mediaJSONAPI {
+		return fmt.Sprintf("Content-Type %q is not supported: send application/vnd.api+json", ct)
+	}
+	delete(params, "profile")
+	if len(params) > 0 {
+		return fmt.Sprintf("Content-Type %q: application/vnd.api+json must not carry media type parameters", ct)
+	}
+	return ""
+}
+
+// errorObject and errorDocument are JSON:API error documents.
+type errorObject struct {
+	Status string       `json:"status"`
+	Title  string       `json:"title"`
+	Detail string       `json:"detail,omitempty"`
+	Source *errorSource `json:"source,omitempty"`
+}
+
+type errorSource struct {
+	Parameter string `json:"parameter,omitempty"`
+	Pointer   string `json:"pointer,omitempty"`
+}
+
+type errorDocument struct {
+	JSONAPI jsonapiObject `json:"jsonapi"`
+	Errors  []errorObject `json:"errors"`
+}
+
+// renderError writes a refused request as a JSON:API error document. A
+// request document that parses but breaks the schema is 422 (JSON:API's
+// status for a well-formed but invalid document), pointing at the field.
+func renderError(c echo.Context, e *apiserve.Error) error {
+	status := e.Status
+	if status == http.StatusBadRequest && e.Pointer != "" {
+		status = http.StatusUnprocessableEntity
+	}
+	obj := errorObject{Status: fmt.Sprint(status), Title: http.StatusText(status), Detail: e.Message}
+	if e.Parameter != "" || e.Pointer != "" {
+		obj.Source = &errorSource{Parameter: e.Parameter, Pointer: e.Pointer}
+	}
+	if status == http.StatusUnauthorized {
+		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="hours"`)
+	}
+	body, err := json.Marshal(errorDocument{JSONAPI: jsonapiVersion, Errors: []errorObject{obj}})
+	if err != nil {
+		return err
+	}
+	if status == http.StatusNotModified {
+		return c.NoContent(status)
+	}
+	return c.Blob(status, mediaJSONAPI, body)
+}
+
+type principalKey struct{}
+
+// authenticate is the validator's check of bearerAuth: it resolves the
+// token and hands the principal to the handler through the request context.
+func (s *Service) authenticate(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
+	req := in.RequestValidationInput.Request
+	token, ok := auth.BearerToken(req)
+	if !ok {
+		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "this operation needs a bearer token (Authorization: Bearer …)"}
+	}
+	if s.cfg.Tokens == nil {
+		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "no tokens are configured"}
+	}
+	p, ok := s.cfg.Tokens.Authenticate(token)
+	if !ok {
+		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "unknown bearer token"}
+	}
+	if c := echomiddleware.GetEchoContext(ctx); c != nil {
+		c.SetRequest(c.Request().WithContext(context.WithValue(c.Request().Context(), principalKey{}, p)))
+	}
+	return nil
+}
+
+func principalFrom(ctx context.Context) (auth.Principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(auth.Principal)
+	return p, ok
+}

@@ -1,0 +1,663 @@
+package hours
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sitelib/sitesvc/gen/hoursapi"
+	"github.com/sitelib/sitesvc/impl/apiserve"
+	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/hours/schedule"
+	"github.com/sitelib/sitesvc/impl/hours/store"
+)
+
+// writeResponse is the answer to a write: a document (200, 201 with
+// Location) or 204.
+type writeResponse struct {
+	status   int
+	location string
+	r        *rendered
+}
+
+func (wr writeResponse) visit(w http.ResponseWriter) error {
+	if wr.location != "" {
+		w.Header().Set("Location", wr.location)
+	}
+	if wr.r == nil {
+		w.WriteHeader(wr.status)
+		return nil
+	}
+	w.Header().Set("Content-Type", wr.r.contentType)
+	w.WriteHeader(wr.status)
+	_, err := w.Write(wr.r.body)
+	return err
+}
+
+func (wr writeResponse) VisitCreateLibraryResponse(w http.ResponseWriter) error   { return wr.visit(w) }
+func (wr writeResponse) VisitUpdateLibraryResponse(w http.ResponseWriter) error   { return wr.visit(w) }
+func (wr writeResponse) VisitDeleteLibraryResponse(w http.ResponseWriter) error   { return wr.visit(w) }
+func (wr writeResponse) VisitCreateLocationResponse(w http.ResponseWriter) error  { return wr.visit(w) }
+func (wr writeResponse) VisitUpdateLocationResponse(w http.ResponseWriter) error  { return wr.visit(w) }
+func (wr writeResponse) VisitDeleteLocationResponse(w http.ResponseWriter) error  { return wr.visit(w) }
+func (wr writeResponse) VisitCreateTermResponse(w http.ResponseWriter) error      { return wr.visit(w) }
+func (wr writeResponse) VisitUpdateTermResponse(w http.ResponseWriter) error      { return wr.visit(w) }
+func (wr writeResponse) VisitDeleteTermResponse(w http.ResponseWriter) error      { return wr.visit(w) }
+func (wr writeResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error  { return wr.visit(w) }
+func (wr writeResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error  { return wr.visit(w) }
+func (wr writeResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error  { return wr.visit(w) }
+func (wr writeResponse) VisitCreateExceptionResponse(w http.ResponseWriter) error { return wr.visit(w) }
+func (wr writeResponse) VisitUpdateExceptionResponse(w http.ResponseWriter) error { return wr.visit(w) }
+func (wr writeResponse) VisitDeleteExceptionResponse(w http.ResponseWriter) error { return wr.visit(w) }
+
+var deleted = writeResponse{status: http.StatusNoContent}
+
+// authorize checks the caller may write to the library at librarySlug
+// (adminOnly: only admins may). It returns the token's name for the audit
+// log. An editor's role names a library by slug; a former slug still
+// names the same library.
+func (s *Service) authorize(ctx context.Context, librarySlug string, adminOnly bool) (string, error) {
+	p, ok := principalFrom(ctx)
+	if !ok {
+		return "", &apiserve.Error{Status: http.StatusUnauthorized, Message: "this operation needs a bearer token"}
+	}
+	if p.IsAdmin() {
+		return p.Name, nil
+	}
+	if adminOnly {
+		return "", &apiserve.Error{Status: http.StatusForbidden, Message: fmt.Sprintf("token %q is not an admin token", p.Name)}
+	}
+	if p.CanEditLibrary(librarySlug) {
+		return p.Name, nil
+	}
+	v, err := s.cache.current(ctx)
+	if err != nil {
+		return "", err
+	}
+	if target := v.bySlug[librarySlug]; target != nil {
+		for _, role := range p.Roles {
+			if slug, ok := strings.CutPrefix(role, auth.RoleEditorPrefix); ok && v.bySlug[slug] == target {
+				return p.Name, nil
+			}
+		}
+	}
+	return "", &apiserve.Error{Status: http.StatusForbidden, Message: fmt.Sprintf("token %q may not change library %q (it needs role admin or editor:%s)", p.Name, librarySlug, librarySlug)}
+}
+
+// storeError maps the repository's errors to responses.
+func storeError(err error) error {
+	var fe *store.FieldError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &fe):
+		pointer := "/data/attributes/" + fe.Field
+		if strings.HasPrefix(fe.Field, "relationships/") {
+			pointer = "/data/" + fe.Field
+		}
+		return &apiserve.Error{Status: http.StatusUnprocessableEntity, Message: fe.Error(), Pointer: pointer, Err: err}
+	case errors.Is(err, store.ErrNotFound):
+		return &apiserve.Error{Status: http.StatusNotFound, Message: strings.TrimPrefix(err.Error(), store.ErrNotFound.Error()+": "), Err: err}
+	case errors.Is(err, store.ErrConflict):
+		return &apiserve.Error{Status: http.StatusConflict, Message: strings.TrimPrefix(err.Error(), store.ErrConflict.Error()+": "), Err: err}
+	}
+	return err
+}
+
+// checkID applies JSON:API's rules on a request document's id: none on
+// create (this server makes ids: 403), the resource's own on update (409).
+func checkID(id *string, want string) error {
+	if id == nil {
+		return nil
+	}
+	if want == "" {
+		return &apiserve.Error{Status: http.StatusForbidden, Message: "client-generated ids are not supported; leave data.id out", Pointer: "/data/id"}
+	}
+	if *id != want {
+		return &apiserve.Error{Status: http.StatusConflict, Message: fmt.Sprintf("data.id %q is not the id of the resource at this URL (%q)", *id, want), Pointer: "/data/id"}
+	}
+	return nil
+}
+
+func parseID(param, s string) (int64, error) {
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, &apiserve.Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("path parameter %q: %q is not an id", param, s), Parameter: param}
+	}
+	return id, nil
+}
+
+// fresh drops the cache after a write and returns the new view.
+func (s *Service) fresh(ctx context.Context) (*view, error) {
+	s.cache.invalidate()
+	return s.cache.current(ctx)
+}
+
+func (s *Service) libraryAnswer(ctx context.Context, status int, libraryID int64) (writeResponse, error) {
+	v, err := s.fresh(ctx)
+	if err != nil {
+		return writeResponse{}, err
+	}
+	lib := v.byID[libraryID]
+	if lib == nil {
+		return writeResponse{}, fmt.Errorf("hours: library %d vanished after the write", libraryID)
+	}
+	r, err := newRendered(s.rend.libraryDoc(lib, false, schedule.Range{}, s.cfg.Now(), "", ""), mediaJSONAPI)
+	if err != nil {
+		return writeResponse{}, err
+	}
+	wr := writeResponse{status: status, r: r}
+	if status == http.StatusCreated {
+		wr.location = s.rend.libraryURL(lib.lib.Slug)
+	}
+	return wr, nil
+}
+
+func (s *Service) locationAnswer(ctx context.Context, status int, locationID int64) (writeResponse, error) {
+	v, err := s.fresh(ctx)
+	if err != nil {
+		return writeResponse{}, err
+	}
+	for _, lib := range v.libraries {
+		for _, loc := range lib.locations {
+			if loc.loc.ID != locationID {
+				continue
+			}
+			r, err := newRendered(s.rend.locationDoc(loc, false, schedule.Range{}, s.cfg.Now(), "", ""), mediaJSONAPI)
+			if err != nil {
+				return writeResponse{}, err
+			}
+			wr := writeResponse{status: status, r: r}
+			if status == http.StatusCreated {
+				wr.location = s.rend.locationURL(lib.lib.Slug, loc.loc.Slug)
+			}
+			return wr, nil
+		}
+	}
+	return writeResponse{}, fmt.Errorf("hours: location %d vanished after the write", locationID)
+}
+
+// CreateLibrary is POST /libraries.
+func (s *Service) CreateLibrary(ctx context.Context, req hoursapi.CreateLibraryRequestObject) (hoursapi.CreateLibraryResponseObject, error) {
+	who, err := s.authorize(ctx, "", true)
+	if err != nil {
+		return nil, err
+	}
+	d := req.Body.Data
+	if err := checkID(d.Id, ""); err != nil {
+		return nil, err
+	}
+	id, err := s.store.CreateLibrary(ctx, who, store.LibraryInput{Name: d.Attributes.Name, Slug: d.Attributes.Slug, TimeZone: d.Attributes.Timezone})
+	if err != nil {
+		return nil, storeError(err)
+	}
+	return s.libraryAnswer(ctx, http.StatusCreated, id)
+}
+
+// UpdateLibrary is PATCH /libraries/{library_id}.
+func (s *Service) UpdateLibrary(ctx context.Context, req hoursapi.UpdateLibraryRequestObject) (hoursapi.UpdateLibraryResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	d := req.Body.Data
+	if err := checkID(d.Id, req.LibraryId); err != nil {
+		return nil, err
+	}
+	id, err := s.store.UpdateLibrary(ctx, who, req.LibraryId, store.LibraryInput{Name: d.Attributes.Name, Slug: d.Attributes.Slug, TimeZone: d.Attributes.Timezone})
+	if err != nil {
+		return nil, storeError(err)
+	}
+	return s.libraryAnswer(ctx, http.StatusOK, id)
+}
+
+// DeleteLibrary is DELETE /libraries/{library_id}.
+func (s *Service) DeleteLibrary(ctx context.Context, req hoursapi.DeleteLibraryRequestObject) (hoursapi.DeleteLibraryResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.DeleteLibrary(ctx, who, req.LibraryId); err != nil {
+		return nil, storeError(err)
+	}
+	s.cache.invalidate()
+	return deleted, nil
+}
+
+// CreateLocation is POST /libraries/{library_id}/locations.
+func (s *Service) CreateLocation(ctx context.Context, req hoursapi.CreateLocationRequestObject) (hoursapi.CreateLocationResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	d := req.Body.Data
+	if err := checkID(d.Id, ""); err != nil {
+		return nil, err
+	}
+	a := d.Attributes
+	id, err := s.store.CreateLocation(ctx, who, req.LibraryId, store.LocationInput{Name: a.Name, Slug: a.Slug, Primary: a.Primary, KeepsHours: a.KeepsHours})
+	if err != nil {
+		return nil, storeError(err)
+	}
+	return s.locationAnswer(ctx, http.StatusCreated, id)
+}
+
+// UpdateLocation is PATCH /libraries/{library_id}/locations/{location_id}.
+func (s *Service) UpdateLocation(ctx context.Context, req hoursapi.UpdateLocationRequestObject) (hoursapi.UpdateLocationResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	d := req.Body.Data
+	if err := checkID(d.Id, req.LibraryId+"/"+req.LocationId); err != nil {
+		return nil, err
+	}
+	a := d.Attributes
+	id, err := s.store.UpdateLocation(ctx, who, req.LibraryId, req.LocationId, store.LocationInput{Name: a.Name, Slug: a.Slug, Primary: a.Primary, KeepsHours: a.KeepsHours})
+	if err != nil {
+		return nil, storeError(err)
+	}
+	return s.locationAnswer(ctx, http.StatusOK, id)
+}
+
+// DeleteLocation is DELETE /libraries/{library_id}/locations/{location_id}.
+func (s *Service) DeleteLocation(ctx context.Context, req hoursapi.DeleteLocationRequestObject) (hoursapi.DeleteLocationResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.DeleteLocation(ctx, who, req.LibraryId, req.LocationId); err != nil {
+		return nil, storeError(err)
+	}
+	s.cache.invalidate()
+	return deleted, nil
+}
+
+type termAttributes struct {
+	Name     string `json:"name"`
+	FirstDay string `json:"first_day"`
+	LastDay  string `json:"last_day"`
+}
+
+type termResource struct {
+	Type          string                `json:"type"`
+	ID            string                `json:"id"`
+	Attributes    termAttributes        `json:"attributes"`
+	Relationships locationRelationships `json:"relationships"`
+}
+
+type resourceDocument[T any] struct {
+	JSONAPI jsonapiObject `json:"jsonapi"`
+	Data    T             `json:"data"`
+}
+
+func (s *Service) termAnswer(ctx context.Context, status int, librarySlug string, termID int64) (writeResponse, error) {
+	v, err := s.fresh(ctx)
+	if err != nil {
+		return writeResponse{}, err
+	}
+	for _, t := range v.snap.Terms {
+		if t.ID != termID {
+			continue
+		}
+		lib := v.byID[t.LibraryID]
+		res := termResource{
+			Type: "terms", ID: idString(t.ID),
+			Attributes:    termAttributes{Name: t.Name, FirstDay: t.First.String(), LastDay: t.Last.String()},
+			Relationships: locationRelationships{Library: toOne{Data: &identifier{Type: "libraries", ID: lib.lib.Slug}}},
+		}
+		r, err := newRendered(resourceDocument[termResource]{JSONAPI: jsonapiVersion, Data: res}, mediaJSONAPI)
+		if err != nil {
+			return writeResponse{}, err
+		}
+		wr := writeResponse{status: status, r: r}
+		if status == http.StatusCreated {
+			wr.location = s.cfg.BaseURL + "/libraries/" + lib.lib.Slug + "/terms/" + res.ID
+		}
+		return wr, nil
+	}
+	return writeResponse{}, fmt.Errorf("hours: term %d vanished after the write", termID)
+}
+
+func termInput(a hoursapi.TermAttributes) store.TermInput {
+	return store.TermInput{Name: a.Name, First: a.FirstDay, Last: a.LastDay}
+}
+
+// CreateTerm is POST /libraries/{library_id}/terms.
+func (s *Service) CreateTerm(ctx context.Context, req hoursapi.CreateTermRequestObject) (hoursapi.CreateTermResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkID(req.Body.Data.Id, ""); err != nil {
+		return nil, err
+	}
+	id, err := s.store.CreateTerm(ctx, who, req.LibraryId, termInput(req.Body.Data.Attributes))
+	if err != nil {
+		return nil, storeError(err)
+	}
+	return s.termAnswer(ctx, http.StatusCreated, req.LibraryId, id)
+}
+
+// UpdateTerm is PATCH /libraries/{library_id}/terms/{term_id}.
+func (s *Service) UpdateTerm(ctx context.Context, req hoursapi.UpdateTermRequestObject) (hoursapi.UpdateTermResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID("term_id", req.TermId)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkID(req.Body.Data.Id, req.TermId); err != nil {
+		return nil, err
+	}
+	if err := s.store.UpdateTerm(ctx, who, req.LibraryId, id, termInput(req.Body.Data.Attributes)); err != nil {
+		return nil, storeError(err)
+	}
+	return s.termAnswer(ctx, http.StatusOK, req.LibraryId, id)
+}
+
+// DeleteTerm is DELETE /libraries/{library_id}/terms/{term_id}.
+func (s *Service) DeleteTerm(ctx context.Context, req hoursapi.DeleteTermRequestObject) (hoursapi.DeleteTermResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID("term_id", req.TermId)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.DeleteTerm(ctx, who, req.LibraryId, id); err != nil {
+		return nil, storeError(err)
+	}
+	s.cache.invalidate()
+	return deleted, nil
+}
+
+type scheduleDayJSON struct {
+	Weekday string   `json:"weekday"`
+	Closed  bool     `json:"closed"`
+	Open24  bool     `json:"open_24h"`
+	Periods []string `json:"periods"`
+	RuleID  int64    `json:"rule_id"`
+}
+
+type scheduleAttributes struct {
+	Days []scheduleDayJSON `json:"days"`
+}
+
+type scheduleRelationships struct {
+	Term     toOne `json:"term"`
+	Location toOne `json:"location"`
+}
+
+type scheduleResource struct {
+	Type          string                `json:"type"`
+	ID            string                `json:"id"`
+	Attributes    scheduleAttributes    `json:"attributes"`
+	Relationships scheduleRelationships `json:"relationships"`
+}
+
+func (v *view) locationByID(id int64) *locationView {
+	for _, lib := range v.libraries {
+		for _, loc := range lib.locations {
+			if loc.loc.ID == id {
+				return loc
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Service) scheduleAnswer(ctx context.Context, status int, scheduleID int64) (writeResponse, error) {
+	v, err := s.fresh(ctx)
+	if err != nil {
+		return writeResponse{}, err
+	}
+	for _, sc := range v.snap.Schedules {
+		if sc.ID != scheduleID {
+			continue
+		}
+		loc := v.locationByID(sc.LocationID)
+		if loc == nil {
+			break
+		}
+		res := scheduleResource{Type: "schedules", ID: idString(sc.ID), Relationships: scheduleRelationships{
+			Term:     toOne{Data: &identifier{Type: "terms", ID: idString(sc.TermID)}},
+			Location: toOne{Data: &identifier{Type: "locations", ID: locationKey(loc)}},
+		}}
+		for _, d := range sc.Days {
+			periods := schedule.SplitStored(schedule.FormatPeriods(d.Periods))
+			if periods == nil {
+				periods = []string{}
+			}
+			res.Attributes.Days = append(res.Attributes.Days, scheduleDayJSON{
+				Weekday: d.Weekday.String(), Closed: d.Kind == schedule.Closed, Open24: d.Kind == schedule.Open24, Periods: periods, RuleID: d.RuleID,
+			})
+		}
+		r, err := newRendered(resourceDocument[scheduleResource]{JSONAPI: jsonapiVersion, Data: res}, mediaJSONAPI)
+		if err != nil {
+			return writeResponse{}, err
+		}
+		wr := writeResponse{status: status, r: r}
+		if status == http.StatusCreated {
+			wr.location = s.cfg.BaseURL + "/libraries/" + loc.lib.lib.Slug + "/locations/" + loc.loc.Slug + "/schedules/" + res.ID
+		}
+		return wr, nil
+	}
+	return writeResponse{}, fmt.Errorf("hours: schedule %d vanished after the write", scheduleID)
+}
+
+var weekdays = map[hoursapi.Weekday]time.Weekday{
+	hoursapi.Sunday: time.Sunday, hoursapi.Monday: time.Monday, hoursapi.Tuesday: time.Tuesday, hoursapi.Wednesday: time.Wednesday,
+	hoursapi.Thursday: time.Thursday, hoursapi.Friday: time.Friday, hoursapi.Saturday: time.Saturday,
+}
+
+func dayInputs(days []hoursapi.ScheduleDay) ([]store.DayInput, error) {
+	out := make([]store.DayInput, len(days))
+	for i, d := range days {
+		wd, ok := weekdays[d.Weekday]
+		if !ok {
+			return nil, &apiserve.Error{Status: http.StatusUnprocessableEntity, Message: fmt.Sprintf("%q is not a weekday", d.Weekday), Pointer: fmt.Sprintf("/data/attributes/days/%d/weekday", i)}
+		}
+		out[i] = store.DayInput{Weekday: wd, Closed: d.Closed != nil && *d.Closed, Open24: d.Open24h != nil && *d.Open24h}
+		if d.Periods != nil {
+			out[i].Periods = *d.Periods
+		}
+	}
+	return out, nil
+}
+
+// CreateSchedule is POST /libraries/{library_id}/locations/{location_id}/schedules.
+func (s *Service) CreateSchedule(ctx context.Context, req hoursapi.CreateScheduleRequestObject) (hoursapi.CreateScheduleResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	d := req.Body.Data
+	if err := checkID(d.Id, ""); err != nil {
+		return nil, err
+	}
+	if d.Relationships == nil {
+		return nil, &apiserve.Error{Status: http.StatusUnprocessableEntity, Message: "a schedule needs relationships.term (the term it applies to)", Pointer: "/data/relationships"}
+	}
+	termID, err := strconv.ParseInt(d.Relationships.Term.Data.Id, 10, 64)
+	if err != nil {
+		return nil, &apiserve.Error{Status: http.StatusUnprocessableEntity, Message: "term id is not a number", Pointer: "/data/relationships/term/data/id"}
+	}
+	days, err := dayInputs(d.Attributes.Days)
+	if err != nil {
+		return nil, err
+	}
+	id, err := s.store.CreateSchedule(ctx, who, req.LibraryId, req.LocationId, termID, days)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	return s.scheduleAnswer(ctx, http.StatusCreated, id)
+}
+
+// UpdateSchedule is PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.
+func (s *Service) UpdateSchedule(ctx context.Context, req hoursapi.UpdateScheduleRequestObject) (hoursapi.UpdateScheduleResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID("schedule_id", req.ScheduleId)
+	if err != nil {
+		return nil, err
+	}
+	d := req.Body.Data
+	if err := checkID(d.Id, req.ScheduleId); err != nil {
+		return nil, err
+	}
+	days, err := dayInputs(d.Attributes.Days)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.UpdateSchedule(ctx, who, req.LibraryId, req.LocationId, id, days); err != nil {
+		return nil, storeError(err)
+	}
+	return s.scheduleAnswer(ctx, http.StatusOK, id)
+}
+
+// DeleteSchedule is DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.
+func (s *Service) DeleteSchedule(ctx context.Context, req hoursapi.DeleteScheduleRequestObject) (hoursapi.DeleteScheduleResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID("schedule_id", req.ScheduleId)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.DeleteSchedule(ctx, who, req.LibraryId, req.LocationId, id); err != nil {
+		return nil, storeError(err)
+	}
+	s.cache.invalidate()
+	return deleted, nil
+}
+
+type exceptionAttributes struct {
+	Day     string   `json:"day"`
+	Closed  bool     `json:"closed"`
+	Periods []string `json:"periods"`
+	Type    string   `json:"type"`
+	Notes   string   `json:"notes"`
+}
+
+type exceptionRelationships struct {
+	Location toOne `json:"location"`
+}
+
+type exceptionResource struct {
+	Type          string                 `json:"type"`
+	ID            string                 `json:"id"`
+	Attributes    exceptionAttributes    `json:"attributes"`
+	Relationships exceptionRelationships `json:"relationships"`
+}
+
+func (s *Service) exceptionAnswer(ctx context.Context, status int, id int64) (writeResponse, error) {
+	v, err := s.fresh(ctx)
+	if err != nil {
+		return writeResponse{}, err
+	}
+	for _, e := range v.snap.Exceptions {
+		if e.ID != id {
+			continue
+		}
+		loc := v.locationByID(e.LocationID)
+		if loc == nil {
+			break
+		}
+		periods := schedule.SplitStored(schedule.FormatPeriods(e.Periods))
+		if periods == nil {
+			periods = []string{}
+		}
+		res := exceptionResource{Type: "exceptions", ID: idString(e.ID),
+			Attributes:    exceptionAttributes{Day: e.Day.String(), Closed: e.Closed, Periods: periods, Type: e.Type, Notes: e.Notes},
+			Relationships: exceptionRelationships{Location: toOne{Data: &identifier{Type: "locations", ID: locationKey(loc)}}},
+		}
+		r, err := newRendered(resourceDocument[exceptionResource]{JSONAPI: jsonapiVersion, Data: res}, mediaJSONAPI)
+		if err != nil {
+			return writeResponse{}, err
+		}
+		wr := writeResponse{status: status, r: r}
+		if status == http.StatusCreated {
+			wr.location = s.cfg.BaseURL + "/libraries/" + loc.lib.lib.Slug + "/locations/" + loc.loc.Slug + "/exceptions/" + res.ID
+		}
+		return wr, nil
+	}
+	return writeResponse{}, fmt.Errorf("hours: exception %d vanished after the write", id)
+}
+
+func exceptionInput(a hoursapi.ExceptionAttributes) store.ExceptionInput {
+	in := store.ExceptionInput{Day: a.Day, Closed: a.Closed, Notes: a.Notes}
+	if a.Periods != nil {
+		in.Periods = *a.Periods
+		if in.Periods == nil {
+			in.Periods = []string{}
+		}
+	}
+	if a.Type != nil {
+		t := string(*a.Type)
+		in.Type = &t
+	}
+	return in
+}
+
+// CreateException is POST /libraries/{library_id}/locations/{location_id}/exceptions.
+func (s *Service) CreateException(ctx context.Context, req hoursapi.CreateExceptionRequestObject) (hoursapi.CreateExceptionResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkID(req.Body.Data.Id, ""); err != nil {
+		return nil, err
+	}
+	id, err := s.store.CreateException(ctx, who, req.LibraryId, req.LocationId, exceptionInput(req.Body.Data.Attributes))
+	if err != nil {
+		return nil, storeError(err)
+	}
+	return s.exceptionAnswer(ctx, http.StatusCreated, id)
+}
+
+// UpdateException is PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.
+func (s *Service) UpdateException(ctx context.Context, req hoursapi.UpdateExceptionRequestObject) (hoursapi.UpdateExceptionResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID("exception_id", req.ExceptionId)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkID(req.Body.Data.Id, req.ExceptionId); err != nil {
+		return nil, err
+	}
+	if err := s.store.UpdateException(ctx, who, req.LibraryId, req.LocationId, id, exceptionInput(req.Body.Data.Attributes)); err != nil {
+		return nil, storeError(err)
+	}
+	return s.exceptionAnswer(ctx, http.StatusOK, id)
+}
+
+// DeleteException is DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.
+func (s *Service) DeleteException(ctx context.Context, req hoursapi.DeleteExceptionRequestObject) (hoursapi.DeleteExceptionResponseObject, error) {
+	who, err := s.authorize(ctx, req.LibraryId, false)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID("exception_id", req.ExceptionId)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.DeleteException(ctx, who, req.LibraryId, req.LocationId, id); err != nil {
+		return nil, storeError(err)
+	}
+	s.cache.invalidate()
+	return deleted, nil
+}
