@@ -147,7 +147,8 @@ func parseKeyFile(data []byte) (map[[sha256.Size]byte]struct{}, error) {
 // keyStore checks keys against the key file, re-reading it when it
 // changes so that `sitesvc keys add` takes effect without a restart.
 type keyStore struct {
-	path string
+	path    string
+	recheck time.Duration // how often the file's metadata is looked at
 
 	mu      sync.Mutex
 	hashes  map[[sha256.Size]byte]struct{}
@@ -161,7 +162,7 @@ type keyStore struct {
 const keyRecheck = time.Second
 
 func newKeyStore(path string) (*keyStore, error) {
-	k := &keyStore{path: path}
+	k := &keyStore{path: path, recheck: keyRecheck}
 	if err := k.reload(time.Now()); err != nil {
 		return nil, err
 	}
@@ -195,7 +196,7 @@ func (k *keyStore) valid(key string) bool {
 	sum := sha256.Sum256([]byte(key))
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if now := time.Now(); now.Sub(k.checked) >= keyRecheck {
+	if now := time.Now(); now.Sub(k.checked) >= k.recheck {
 		k.lastErr = k.reload(now)
 	}
 	_, ok := k.hashes[sum]

@@ -298,7 +298,7 @@ func overloadInput(reportType, algorithm int32, userAlgorithm string, inputData 
 
 // mutationLists interprets inputData. A string or an array of strings is
 // sequence input (isSequences). An array of samples, each an array of
-// genes (PR, RT, IN), each an array of mutation strings or nil, is
+// genes (PR, RT, IN), each an array of mutation strings, nil or empty, is
 // mutation lists. Numbers among the mutations are taken as their text
 // (clients that guess types may send "41" as an int).
 func mutationLists(inputData any) (lists [][][]string, isSequences bool, err error) {
@@ -328,7 +328,9 @@ func mutationLists(inputData any) (lists [][][]string, isSequences bool, err err
 			}
 			lists[i] = make([][]string, len(sample))
 			for g, geneItem := range sample {
-				if geneItem == nil {
+				// An empty element without xsi:type (<gene/>) decodes
+				// as "": like nil, a gene that was not sequenced.
+				if geneItem == nil || geneItem == "" {
 					continue
 				}
 				gene, ok := geneItem.([]any)

@@ -1,0 +1,178 @@
+package algorithm
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sitelib/sitesvc/gen/soapapi"
+	"github.com/sitelib/sitesvc/impl/resistance"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// reportTime is the fixed clock of the engine under test, so that reports
+// from the service and from the bare engine can be compared byte for byte.
+var reportTime = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+
+var (
+	engineOnce sync.Once
+	engineVal  *resistance.Engine
+	engineErr  error
+)
+
+// testEngine loads the real engine once per test binary.
+func testEngine(t testing.TB) ResistanceEngine {
+	t.Helper()
+	dir := filepath.Join(testkit.SharedDir(t), "data", "hivdb")
+	engineOnce.Do(func() {
+		engineVal, engineErr = resistance.Load(dir)
+		if engineErr == nil {
+			engineVal = engineVal.WithClock(func() time.Time { return reportTime })
+		}
+	})
+	if engineErr != nil {
+		t.Fatal(engineErr)
+	}
+	return ResistanceEngine{E: engineVal}
+}
+
+// testService is the service over the real engine with one key, served by
+// an httptest server whose URL is the endpoint.
+type testService struct {
+	*Service
+	URL      string
+	Key      string
+	KeysFile string
+	Logs     *syncBuffer
+}
+
+func startService(t testing.TB, tweak func(*Config)) *testService {
+	t.Helper()
+	dir := t.TempDir()
+	keysFile := filepath.Join(dir, "keys.txt")
+	key, err := AddKey(keysFile, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	var svc *Service
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The server mounts the service under its base path and strips it.
+		r.URL.Path = strings.TrimPrefix(r.URL.Path, "/soap/SiteAlgorithm")
+		svc.Handler().ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	cfg := Config{
+		Endpoint:         srv.URL + "/soap/SiteAlgorithm",
+		RequestNamespace: "http://algorithm.sitesvc.org",
+		Engine:           testEngine(t),
+		KeysFile:         keysFile,
+		ReportsXSD:       soapapi.Document("reports"),
+		Logger:           newTestLogger(logs),
+		KeyRate:          1000,
+		KeyBurst:         1000,
+	}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	svc, err = New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testService{Service: svc, URL: cfg.Endpoint, Key: key, KeysFile: keysFile, Logs: logs}
+}
+
+// soapCall posts an envelope whose Body holds body and returns the status
+// and the response.
+func soapCall(t testing.TB, url, body string) (int, string) {
+	t.Helper()
+	env := `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:alg="http://algorithm.sitesvc.org" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body>` + body + `</soapenv:Body></soapenv:Envelope>`
+	resp, err := http.Post(url, "text/xml; charset=utf-8", strings.NewReader(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// soapResult is the text of the first part of a response, or the fault.
+type soapResult struct {
+	Part        string
+	Items       []string
+	FaultCode   string
+	FaultString string
+}
+
+func parseSOAP(t testing.TB, body string) soapResult {
+	t.Helper()
+	var env struct {
+		Body struct {
+			Inner struct {
+				Part struct {
+					Text  string   `xml:",chardata"`
+					Items []string `xml:"item"`
+				} `xml:",any"`
+				FaultCode   string `xml:"faultcode"`
+				FaultString string `xml:"faultstring"`
+			} `xml:",any"`
+		} `xml:"Body"`
+	}
+	if err := xml.Unmarshal([]byte(body), &env); err != nil {
+		t.Fatalf("response is not XML: %v\n%s", err, body)
+	}
+	in := env.Body.Inner
+	return soapResult{Part: in.Part.Text, Items: in.Part.Items, FaultCode: in.FaultCode, FaultString: in.FaultString}
+}
+
+// validateReport checks an XML report against the published report XSD
+// with xmllint.
+func validateReport(t testing.TB, report string) {
+	t.Helper()
+	xmllint, err := exec.LookPath("xmllint")
+	if err != nil {
+		t.Skip("xmllint (libxml2-utils) is not installed")
+	}
+	dir := t.TempDir()
+	xsd := filepath.Join(dir, "reports.xsd")
+	doc := filepath.Join(dir, "report.xml")
+	if err := os.WriteFile(xsd, soapapi.Document("reports"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(doc, []byte(report), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(xmllint, "--noout", "--nonet", "--schema", xsd, doc).CombinedOutput()
+	if err != nil {
+		t.Errorf("report does not validate against reports.xsd: %v\n%s\n%s", err, out, clip(report))
+	}
+}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,345 @@
+package algorithm
+
+import (
+	"context"
+	"encoding/xml"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hooklift/gowsdl"
+
+	"github.com/sitelib/sitesvc/gen/soapapi"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+func newTestLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+
+func get(t *testing.T, url string) (int, string, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+}
+
+func TestPublishedWSDL(t *testing.T) {
+	s := startService(t, func(c *Config) { c.RequestNamespace = "urn:example:algorithm" })
+	code, ctype, body := get(t, s.URL+"?wsdl")
+	if code != 200 || ctype != "text/xml; charset=utf-8" {
+		t.Fatalf("?wsdl: %d %s", code, ctype)
+	}
+	var w gowsdl.WSDL
+	if err := xml.Unmarshal([]byte(body), &w); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Service[0].Ports[0].SOAPAddress.Location; got != s.URL {
+		t.Errorf("soap:address %q, want %q", got, s.URL)
+	}
+	if w.TargetNamespace != "urn:example:algorithm" || w.Xmlns["impl"] != "urn:example:algorithm" {
+		t.Errorf("target namespace %q impl=%q", w.TargetNamespace, w.Xmlns["impl"])
+	}
+	for _, op := range w.Binding[0].Operations {
+		if op.Input.SOAPBody.Namespace != "urn:example:algorithm" || op.Output.SOAPBody.Namespace != s.URL {
+			t.Errorf("%s: namespaces in %q out %q", op.Name, op.Input.SOAPBody.Namespace, op.Output.SOAPBody.Namespace)
+		}
+	}
+	if strings.Contains(body, `"`+soapapi.Address+`"`) {
+		t.Error("default address left in the published WSDL")
+	}
+	// The service answers in the configured namespaces.
+	_, resp := soapCall(t, s.URL, `<x:getScoringMatrix xmlns:x="urn:example:algorithm"><key>`+s.Key+`</key></x:getScoringMatrix>`)
+	if !strings.Contains(resp, `<ns1:getScoringMatrixResponse soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xmlns:ns1="`+s.URL+`">`) {
+		t.Errorf("response wrapper not in the endpoint namespace: %.300s", resp)
+	}
+	_, resp = soapCall(t, s.URL, `<alg:getScoringMatrix><key>`+s.Key+`</key></alg:getScoringMatrix>`)
+	if r := parseSOAP(t, resp); !strings.Contains(r.FaultString, "unknown operation {http://algorithm.sitesvc.org}getScoringMatrix") {
+		t.Errorf("request in the default namespace accepted under a custom one: %+v", r)
+	}
+
+	code, _, xsd := get(t, s.URL+"?xsd=reports")
+	if code != 200 || xsd != string(soapapi.Document("reports")) || !strings.Contains(xsd, "Site_Algorithm_Interpretation") {
+		t.Errorf("?xsd=reports: %d %.100s", code, xsd)
+	}
+	if code, _, _ := get(t, s.URL+"?xsd=other"); code != 404 {
+		t.Errorf("?xsd=other: %d", code)
+	}
+	if code, _, body := get(t, s.URL); code != 200 || !strings.Contains(body, s.URL+"?wsdl") {
+		t.Errorf("GET endpoint: %d %s", code, body)
+	}
+	if code, _, _ := get(t, s.URL+"/elsewhere"); code != 404 {
+		t.Errorf("GET below the endpoint: %d", code)
+	}
+}
+
+func TestMutationListsMatchEngine(t *testing.T) {
+	s := startService(t, nil)
+	eng := testEngine(t)
+	lists := [][][]string{{nil, {"M41L", "M184V", "T215Y"}, nil}, {{"L90M"}, {}, {"N155H", "Q148H"}}}
+	for rt := 0; rt <= 3; rt++ {
+		body := `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>` + string(rune('0'+rt)) + `</reportTypeInt><mutationsList>` +
+			`<s><g xsi:nil="true"/><g><m>M41L</m><m>M184V</m><m>T215Y</m></g></s>` +
+			`<s><g><m>L90M</m></g><g/><g><m>N155H</m><m>Q148H</m></g></s></mutationsList></alg:processMutationLists>`
+		code, resp := soapCall(t, s.URL, body)
+		if code != 200 {
+			t.Fatalf("type %d: %d %s", rt, code, resp)
+		}
+		got := parseSOAP(t, resp).Part
+		want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: rt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("report type %d differs from the bare engine's\n got %.300s\nwant %.300s", rt, got, want)
+		}
+		if rt < 3 {
+			validateReport(t, got)
+		}
+	}
+}
+
+func TestOverloads(t *testing.T) {
+	s := startService(t, nil)
+	eng := testEngine(t)
+	input := `<inputData><s><g/><g><m>K103N</m></g><g/></s><s><g/><g><m>M184V</m></g></s></inputData>`
+	lists := [][][]string{{nil, {"K103N"}, nil}, {nil, {"M184V"}}}
+
+	// Overload 2: one report, header fields and reportOptions carried.
+	_, resp := soapCall(t, s.URL, `<alg:processSequences><key>`+s.Key+`</key><inAlgorithmInterface>2</inAlgorithmInterface><algorithm>0</algorithm><userSubmittedAlgorithm/><reportOptions>comments=no</reportOptions><methodName>m1</methodName><reportName>r1</reportName><reportDate>2026-02-03</reportDate>`+input+`</alg:processSequences>`)
+	want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmANRS, ReportType: 2, ReportOptions: "comments=no", MethodName: "m1", ReportName: "r1", ReportDate: "2026-02-03"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := parseSOAP(t, resp).Part; got != want || !strings.Contains(got, "r1") {
+		t.Errorf("overload 2\n got %.300s\nwant %.300s", got, want)
+	} else {
+		validateReport(t, got)
+	}
+
+	// Overload 3: one report per sample.
+	_, resp = soapCall(t, s.URL, `<alg:processSequences><key>`+s.Key+`</key><inAlgorithmInterface>1</inAlgorithmInterface><algorithm>2</algorithm><userSubmittedAlgorithm/><methodName>m</methodName><reportName>r</reportName><reportDate>d</reportDate>`+input+`</alg:processSequences>`)
+	wants, err := eng.MutationListReports(lists, ReportOptions{Algorithm: AlgorithmRega, ReportType: 1, MethodName: "m", ReportName: "r", ReportDate: "d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := parseSOAP(t, resp).Items
+	if len(items) != 2 || items[0] != wants[0] || items[1] != wants[1] {
+		t.Errorf("overload 3: %d items\n%.300s", len(items), resp)
+	}
+	for _, it := range items {
+		validateReport(t, it)
+	}
+
+	// A user-submitted algorithm (here the shipped HIVDB 10.2 file).
+	alg, err := os.ReadFile(filepath.Join(testEngineDir(t), "algorithms", "HIVDB_10.2.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var esc strings.Builder
+	_ = xml.EscapeText(&esc, alg)
+	_, resp = soapCall(t, s.URL, `<alg:processSequences><key>`+s.Key+`</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>9</algorithm><userSubmittedAlgorithm>`+esc.String()+`</userSubmittedAlgorithm><methodName/><reportName/><reportDate>x</reportDate>`+input+`</alg:processSequences>`)
+	if items := parseSOAP(t, resp).Items; len(items) != 2 || !strings.Contains(items[0], "K103N") {
+		t.Errorf("user algorithm: %.400s", resp)
+	}
+}
+
+func testEngineDir(t *testing.T) string {
+	return filepath.Join(testkit.SharedDir(t), "data", "hivdb")
+}
+
+func TestFaultsAndPlaceholders(t *testing.T) {
+	s := startService(t, nil)
+	lists := `<mutationsList><s><g/><g><m>M41L</m></g></s></mutationsList>`
+	o3 := func(alg, user, input string) string {
+		return `<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>` + alg + `</algorithm><userSubmittedAlgorithm>` + user + `</userSubmittedAlgorithm><methodName/><reportName/><reportDate/>` + input + `</alg:processSequences>`
+	}
+	cases := []struct {
+		name, body, code, contains string
+	}{
+		{"unknown report type", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>4</reportTypeInt>` + lists + `</alg:processMutationLists>`, "soapenv:Client", "unknown report type"},
+		{"bad reportOptions", `<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><reportOptions>colour=blue</reportOptions><methodName/><reportName/><reportDate/><inputData><s><g/><g><m>M41L</m></g></s></inputData></alg:processSequences>`, "soapenv:Client", "unknown option"},
+		{"empty mutationsList", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><mutationsList/></alg:processMutationLists>`, "soapenv:Client", "mutationsList is empty"},
+		{"four genes", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><mutationsList><s><g/><g/><g/><g/></s></mutationsList></alg:processMutationLists>`, "soapenv:Client", "at most 3"},
+		{"unknown algorithm without user algorithm", o3("7", "", `<inputData><s><g/></s></inputData>`), "soapenv:Client", "userSubmittedAlgorithm is empty"},
+		{"broken user algorithm", o3("7", "&lt;ALGORITHM&gt;", `<inputData><s><g/></s></inputData>`), "soapenv:Client", "asi:"},
+		{"inputData missing", o3("1", "", `<inputData xsi:nil="true"/>`), "soapenv:Client", "inputData is empty"},
+		{"inputData two levels", o3("1", "", `<inputData><s><m>M41L</m></s></inputData>`), "soapenv:Client", "inputData item 1, gene 1: expected an array of mutations"},
+		{"inputData sequences", o3("1", "", `<inputData><s>ACGTACGT</s></inputData>`), "soapenv:Server", "sequence analysis is not implemented yet"},
+		{"inputData FASTA string", o3("1", "", `<inputData>&gt;s1&#10;ACGT</inputData>`), "soapenv:Server", "sequence analysis is not implemented yet"},
+		{"overload 1", `<alg:processSequences><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequence><s>ACGT</s></sequence></alg:processSequences>`, "soapenv:Server", "sequence analysis is not implemented yet"},
+		{"processSequence", `<alg:processSequence><key>` + s.Key + `</key><sequence>ACGT</sequence></alg:processSequence>`, "soapenv:Server", "sequence analysis is not implemented yet"},
+		{"processSequencesInFasta", `<alg:processSequencesInFasta><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequencesInFasta>&gt;a&#10;ACGT</sequencesInFasta></alg:processSequencesInFasta>`, "soapenv:Server", "sequence analysis is not implemented yet"},
+		{"processSequencesString", `<alg:processSequencesString><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequences>ACGT</sequences></alg:processSequencesString>`, "soapenv:Server", "sequence analysis is not implemented yet"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, resp := soapCall(t, s.URL, c.body)
+			r := parseSOAP(t, resp)
+			if code != 500 || r.FaultCode != c.code || !strings.Contains(r.FaultString, c.contains) {
+				t.Errorf("%d %s %q, want %s containing %q", code, r.FaultCode, r.FaultString, c.code, c.contains)
+			}
+		})
+	}
+}
+
+func TestInvalidKey(t *testing.T) {
+	s := startService(t, func(c *Config) { c.InvalidKeyRate, c.InvalidKeyBurst = 0.001, 3 })
+	ops := []string{
+		`<alg:getScoringMatrix><key>wrong</key></alg:getScoringMatrix>`,
+		`<alg:processMutationLists><key></key><reportTypeInt>0</reportTypeInt><mutationsList/></alg:processMutationLists>`,
+		`<alg:processSequence><key>` + s.Key + `x</key><sequence>A</sequence></alg:processSequence>`,
+	}
+	for _, op := range ops {
+		code, resp := soapCall(t, s.URL, op)
+		if r := parseSOAP(t, resp); code != 200 || r.Part != InvalidKeyReport {
+			t.Errorf("%d %+v", code, r)
+		}
+	}
+	// Overload 3 answers an array holding the error report.
+	_, resp := soapCall(t, s.URL, `<alg:processSequences><key>k</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><methodName/><reportName/><reportDate/><inputData/></alg:processSequences>`)
+	if r := parseSOAP(t, resp); r.FaultCode != "soapenv:Client" || !strings.Contains(r.FaultString, "rate limit exceeded") {
+		t.Errorf("fourth invalid key within the burst of 3 not limited: %+v", r)
+	}
+	if n := strings.Count(s.Logs.String(), "invalid API key"); n != 4 {
+		t.Errorf("%d invalid-key log lines, want 4:\n%s", n, s.Logs.String())
+	}
+	// A valid key is not affected by the invalid-key limit.
+	if _, resp := soapCall(t, s.URL, `<alg:getScoringMatrix><key>`+s.Key+`</key></alg:getScoringMatrix>`); !strings.HasPrefix(parseSOAP(t, resp).Part, "# HIVDB 10.2") {
+		t.Errorf("valid key: %.200s", resp)
+	}
+
+	s2 := startService(t, nil)
+	_, resp = soapCall(t, s2.URL, `<alg:processSequences><key>k</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><methodName/><reportName/><reportDate/><inputData/></alg:processSequences>`)
+	if r := parseSOAP(t, resp); len(r.Items) != 1 || r.Items[0] != InvalidKeyReport {
+		t.Errorf("overload 3 with an invalid key: %+v", r)
+	}
+}
+
+func TestPerKeyRateLimit(t *testing.T) {
+	s := startService(t, func(c *Config) { c.KeyRate, c.KeyBurst = 0.001, 2 })
+	other, err := AddKey(s.KeysFile, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.keys.recheck = 0
+	call := func(key string) soapResult {
+		_, resp := soapCall(t, s.URL, `<alg:getScoringMatrix><key>`+key+`</key></alg:getScoringMatrix>`)
+		return parseSOAP(t, resp)
+	}
+	for i := 0; i < 2; i++ {
+		if r := call(s.Key); r.FaultCode != "" {
+			t.Fatalf("call %d limited: %+v", i+1, r)
+		}
+	}
+	if r := call(s.Key); r.FaultCode != "soapenv:Client" || !strings.Contains(r.FaultString, "rate limit exceeded; retry in") {
+		t.Errorf("third call within a burst of 2: %+v", r)
+	}
+	// Another key (added while running) has its own bucket.
+	if r := call(other); r.FaultCode != "" || !strings.HasPrefix(r.Part, "# HIVDB") {
+		t.Errorf("other key: %+v", r)
+	}
+}
+
+func TestKeyFile(t *testing.T) {
+	dir := t.TempDir()
+	keys := filepath.Join(dir, "sub", "keys.txt")
+	dev := filepath.Join(dir, "sub", "dev-key.txt")
+	key, created, err := EnsureDevKey(keys, dev)
+	if err != nil || !created || len(key) != 32 {
+		t.Fatalf("EnsureDevKey: %q %v %v", key, created, err)
+	}
+	for _, p := range []string{keys, dev} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o600 {
+			t.Errorf("%s mode %v", p, st.Mode().Perm())
+		}
+	}
+	if b, _ := os.ReadFile(dev); strings.TrimSpace(string(b)) != key {
+		t.Errorf("dev-key.txt holds %q", b)
+	}
+	if b, _ := os.ReadFile(keys); strings.Contains(string(b), key) || !strings.HasPrefix(string(b), HashKey(key)) {
+		t.Errorf("key file holds %q", b)
+	}
+	if _, again, err := EnsureDevKey(keys, dev); again || err != nil {
+		t.Errorf("second EnsureDevKey created=%v err=%v", again, err)
+	}
+	second, err := AddKey(keys, "lab 2")
+	if err != nil || second == key {
+		t.Fatal(second, err)
+	}
+	ks, err := newKeyStore(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ks.valid(key) || !ks.valid(second) || ks.valid("nope") || ks.valid("") {
+		t.Error("key store verdicts wrong")
+	}
+
+	// Bad key files are refused with the line at fault and left unchanged.
+	bad := filepath.Join(dir, "bad.txt")
+	content := "# comment\n\n" + HashKey("a") + " label\nnot-a-hash\n"
+	if err := os.WriteFile(bad, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newKeyStore(bad); err == nil || !strings.Contains(err.Error(), "line 4") {
+		t.Errorf("bad key file: %v", err)
+	}
+	if _, err := AddKey(bad, ""); err == nil {
+		t.Error("AddKey appended to a broken key file")
+	}
+	if b, _ := os.ReadFile(bad); string(b) != content {
+		t.Error("broken key file changed")
+	}
+	if _, err := AddKey(keys, "two\nlines"); err == nil {
+		t.Error("multi-line label accepted")
+	}
+	if _, err := New(Config{Endpoint: "http://x/soap", RequestNamespace: "urn:x", Engine: testEngine(t), KeysFile: filepath.Join(dir, "missing.txt")}); err == nil {
+		t.Error("New accepted a missing key file without DevKeyFile")
+	}
+}
+
+func TestReady(t *testing.T) {
+	s := startService(t, nil)
+	if err := s.Ready(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s.keys.recheck = 0
+	if err := os.Remove(s.KeysFile); err != nil {
+		t.Fatal(err)
+	}
+	// The last good key set keeps working; readiness reports the problem.
+	if !s.keys.valid(s.Key) {
+		t.Error("key rejected after the key file vanished")
+	}
+	if err := s.Ready(context.Background()); err == nil {
+		t.Error("ready without a key file")
+	}
+}
+
+func TestNewRejectsConfig(t *testing.T) {
+	eng := testEngine(t)
+	keys := filepath.Join(t.TempDir(), "k")
+	if _, err := AddKey(keys, ""); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]Config{
+		"relative endpoint": {Endpoint: "/soap", RequestNamespace: "urn:x", Engine: eng, KeysFile: keys},
+		"no namespace":      {Endpoint: "http://h/soap", Engine: eng, KeysFile: keys},
+		"no engine":         {Endpoint: "http://h/soap", RequestNamespace: "urn:x", KeysFile: keys},
+		"no key file":       {Endpoint: "http://h/soap", RequestNamespace: "urn:x", Engine: eng},
+	} {
+		if _, err := New(c); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
