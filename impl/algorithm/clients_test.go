@@ -1,0 +1,254 @@
+package algorithm
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sitelib/sitesvc/gen/soapapi"
+	"github.com/sitelib/sitesvc/impl/soap"
+)
+
+// realClients are the SOAP clients the service must work with: PHP's
+// SoapClient (Debian php-cli, php-soap) and Perl's SOAP::Lite (Debian
+// libsoap-lite-perl). Each runs a script from testdata against the
+// published WSDL and prints JSON.
+var realClients = []struct {
+	name, interpreter, script string
+	// overload3Algorithm is the algorithm selector the script passes to
+	// processSequences overload 3.
+	overload3Algorithm int
+	method             string // methodName/reportName prefix the script uses
+	reportDate         string
+}{
+	{"php", "php", "testdata/client.php", AlgorithmRega, "php", "2026-01-02"},
+	{"perl", "perl", "testdata/client.pl", AlgorithmANRS, "perl", "2026-01-03"},
+}
+
+func runClient(t *testing.T, interpreter, script, wsdlURL, key, mode string) map[string]json.RawMessage {
+	t.Helper()
+	path, err := exec.LookPath(interpreter)
+	if err != nil {
+		t.Skipf("%s is not installed (CI installs php-cli, php-soap and libsoap-lite-perl)", interpreter)
+	}
+	if interpreter == "php" {
+		if out, err := exec.Command(path, "-r", "exit(class_exists('SoapClient') ? 0 : 1);").CombinedOutput(); err != nil {
+			t.Skipf("PHP has no SOAP extension (php-soap): %s", out)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, script, wsdlURL, key, mode)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s\n%s", interpreter, script, err, out, stderr.String())
+	}
+	var res map[string]json.RawMessage
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("%s output is not JSON: %v\n%s\n%s", interpreter, err, out, stderr.String())
+	}
+	return res
+}
+
+func str(t *testing.T, res map[string]json.RawMessage, name string) string {
+	t.Helper()
+	var s string
+	if err := json.Unmarshal(res[name], &s); err != nil {
+		t.Fatalf("%s: not a string: %s", name, res[name])
+	}
+	return s
+}
+
+// TestRealClientsReports: PHP and Perl call getScoringMatrix,
+// processMutationLists and processSequences overloads 2 and 3 through the
+// published WSDL; every answer must equal what the bare engine writes for
+// the same input (the engine's clock is fixed) and XML reports must
+// validate against the report XSD.
+func TestRealClientsReports(t *testing.T) {
+	s := startService(t, nil)
+	eng := testEngine(t)
+	lists := [][][]string{
+		{nil, {"M41L", "M184V", "T215Y"}, nil},
+		{{"L90M"}, nil, {"N155H"}},
+	}
+	for _, c := range realClients {
+		t.Run(c.name, func(t *testing.T) {
+			res := runClient(t, c.interpreter, c.script, s.URL+"?wsdl", s.Key, "reports")
+
+			if got := str(t, res, "getScoringMatrix"); got != eng.ScoringMatrix() {
+				t.Errorf("getScoringMatrix differs from the engine's: %.200s", got)
+			}
+
+			want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := str(t, res, "processMutationLists")
+			if got != want {
+				t.Errorf("processMutationLists\n got %.400s\nwant %.400s", got, want)
+			}
+			validateReport(t, got)
+
+			want, err = eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 2, MethodName: c.method + "-method", ReportName: c.method + "-report", ReportDate: c.reportDate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = str(t, res, "overload2")
+			if got != want {
+				t.Errorf("processSequences overload 2\n got %.400s\nwant %.400s", got, want)
+			}
+			validateReport(t, got)
+
+			wants, err := eng.MutationListReports(lists, ReportOptions{Algorithm: c.overload3Algorithm, ReportType: 0, MethodName: c.method + "-method", ReportName: c.method + "-report", ReportDate: c.reportDate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var items []string
+			if err := json.Unmarshal(res["overload3"], &items); err != nil {
+				t.Fatalf("overload 3 did not return an array: %s", res["overload3"])
+			}
+			if !reflect.DeepEqual(items, wants) {
+				t.Errorf("processSequences overload 3: %d reports\n got %.400v\nwant %.400v", len(items), items, wants)
+			}
+			for _, it := range items {
+				validateReport(t, it)
+			}
+
+			if got := str(t, res, "badKey"); got != InvalidKeyReport {
+				t.Errorf("invalid key: %q", got)
+			}
+			if got := str(t, res, "badReportType"); !strings.HasPrefix(got, "fault: ") || !strings.Contains(got, "Client") || !strings.Contains(got, "unknown report type") {
+				t.Errorf("unknown report type: %q", got)
+			}
+		})
+	}
+}
+
+// TestRealClientsSequenceOperations: each client's calls of overload 1 and
+// of the other sequence operations reach the right operation with the
+// parts decoded correctly (shown by a recording implementation behind the
+// same codec and WSDL), and the real service answers them with the
+// not-implemented fault until sequence analysis lands.
+func TestRealClientsSequenceOperations(t *testing.T) {
+	rec := &recordingService{}
+	var endpoint string
+	handler, err := soap.NewHandler(soap.HandlerConfig{
+		Operations:        soapapi.Operations(rec),
+		RequestNamespace:  soapapi.RequestNamespace,
+		ResponseNamespace: "http://recording.test/soap",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			w.Header().Set("Content-Type", "text/xml")
+			_, _ = w.Write(PublishedWSDL(endpoint, soapapi.RequestNamespace))
+			return
+		}
+		handler.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	endpoint = srv.URL + "/soap"
+
+	want := map[string]any{
+		"ProcessSequences":        &soapapi.ProcessSequencesRequest{Key: "rec-key", ReportTypeInt: 1, Sequence: []string{"ACGTACGT", "GGGCCC"}},
+		"ProcessSequence":         &soapapi.ProcessSequenceRequest{Key: "rec-key", Sequence: "ACGT"},
+		"ProcessSequencesInFasta": &soapapi.ProcessSequencesInFastaRequest{Key: "rec-key", ReportTypeInt: 2, SequencesInFasta: ">s1\nACGT\n>s2\nGGCC\n"},
+		"ProcessSequencesString":  &soapapi.ProcessSequencesStringRequest{Key: "rec-key", ReportTypeInt: 3, Sequences: "ACGT\nGGCC"},
+	}
+	results := map[string]string{
+		"overload1": "ProcessSequences", "processSequence": "ProcessSequence",
+		"processSequencesInFasta": "ProcessSequencesInFasta", "processSequencesString": "ProcessSequencesString",
+	}
+	real := startService(t, nil)
+	for _, c := range realClients {
+		t.Run(c.name, func(t *testing.T) {
+			rec.reset()
+			res := runClient(t, c.interpreter, c.script, srv.URL+"/soap?wsdl", "rec-key", "sequences")
+			calls := rec.calls()
+			for name, method := range results {
+				if got := str(t, res, name); got != "recorded "+method {
+					t.Errorf("%s answered %q, want the %s recording", name, got, method)
+				}
+				if !reflect.DeepEqual(calls[method], want[method]) {
+					t.Errorf("%s decoded as %#v, want %#v", method, calls[method], want[method])
+				}
+			}
+			if len(calls) != len(want) {
+				t.Errorf("calls %v", calls)
+			}
+
+			res = runClient(t, c.interpreter, c.script, real.URL+"?wsdl", real.Key, "sequences")
+			for name := range results {
+				if got := str(t, res, name); !strings.Contains(got, "Server") || !strings.Contains(got, "sequence analysis is not implemented yet") {
+					t.Errorf("real service, %s: %q", name, got)
+				}
+			}
+		})
+	}
+}
+
+// recordingService implements soapapi.SiteAlgorithm by recording each
+// decoded request and answering "recorded <Method>".
+type recordingService struct {
+	mu  sync.Mutex
+	got map[string]any
+}
+
+func (r *recordingService) reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = map[string]any{}
+}
+
+func (r *recordingService) calls() map[string]any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]any{}
+	for k, v := range r.got {
+		out[k] = v
+	}
+	return out
+}
+
+func (r *recordingService) record(method string, req any) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got[method] = req
+	return "recorded " + method
+}
+
+func (r *recordingService) ProcessSequences(_ context.Context, in *soapapi.ProcessSequencesRequest) (*soapapi.ProcessSequencesResponse, error) {
+	return &soapapi.ProcessSequencesResponse{ProcessSequencesReturn: r.record("ProcessSequences", in)}, nil
+}
+func (r *recordingService) ProcessSequences1(_ context.Context, in *soapapi.ProcessSequencesRequest1) (*soapapi.ProcessSequencesResponse1, error) {
+	return &soapapi.ProcessSequencesResponse1{ProcessSequencesReturn: r.record("ProcessSequences1", in)}, nil
+}
+func (r *recordingService) ProcessSequences2(_ context.Context, in *soapapi.ProcessSequencesRequest2) (*soapapi.ProcessSequencesResponse2, error) {
+	return &soapapi.ProcessSequencesResponse2{ProcessSequencesReturn: []any{r.record("ProcessSequences2", in)}}, nil
+}
+func (r *recordingService) ProcessSequence(_ context.Context, in *soapapi.ProcessSequenceRequest) (*soapapi.ProcessSequenceResponse, error) {
+	return &soapapi.ProcessSequenceResponse{ProcessSequenceReturn: r.record("ProcessSequence", in)}, nil
+}
+func (r *recordingService) ProcessSequencesInFasta(_ context.Context, in *soapapi.ProcessSequencesInFastaRequest) (*soapapi.ProcessSequencesInFastaResponse, error) {
+	return &soapapi.ProcessSequencesInFastaResponse{ProcessSequencesInFastaReturn: r.record("ProcessSequencesInFasta", in)}, nil
+}
+func (r *recordingService) ProcessSequencesString(_ context.Context, in *soapapi.ProcessSequencesStringRequest) (*soapapi.ProcessSequencesStringResponse, error) {
+	return &soapapi.ProcessSequencesStringResponse{ProcessSequencesStringReturn: r.record("ProcessSequencesString", in)}, nil
+}
+func (r *recordingService) GetScoringMatrix(_ context.Context, in *soapapi.GetScoringMatrixRequest) (*soapapi.GetScoringMatrixResponse, error) {
+	return &soapapi.GetScoringMatrixResponse{GetScoringMatrixReturn: r.record("GetScoringMatrix", in)}, nil
+}
+func (r *recordingService) ProcessMutationLists(_ context.Context, in *soapapi.ProcessMutationListsRequest) (*soapapi.ProcessMutationListsResponse, error) {
+	return &soapapi.ProcessMutationListsResponse{ProcessMutationListsReturn: r.record("ProcessMutationLists", in)}, nil
+}
