@@ -381,6 +381,8 @@ func TestFailureReportValidates(t *testing.T) {
 			t.Errorf("type %d: %s", rt, r)
 		}
 	}
+	// the bare form the design names for an invalid key validates too
+	validate(t, `<failure><errorMessage>Invalid key.</errorMessage></failure>`)
 	if r := FailureReport("Invalid key.", 3); !strings.Contains(r, "failure\tInvalid key.") {
 		t.Errorf("text: %q", r)
 	}
