@@ -15,7 +15,7 @@ func TestParseMutationStrings(t *testing.T) {
 	}{
 		{"RT", []string{"M41L", "M184V", "T215Y"}, "M41L|M184V|T215Y"},
 		{"RT", []string{" M 41 L ", "184V"}, "M41L|M184V"}, // whitespace ignored, consensus optional
-		{"RT", []string{"M184V", "M184I"}, "M184IV"},        // duplicates merge into a mixture
+		{"RT", []string{"M184V", "M184I"}, "M184IV"},       // duplicates merge into a mixture
 		{"RT", []string{"M184VI", "184V"}, "M184IV"},
 		{"RT", []string{"69S_SS"}, "T69S_SS"}, // inserted amino acids
 		{"RT", []string{"T69i"}, "T69i"},
