@@ -1,0 +1,254 @@
+package embed_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// The sample objects (samples/purl) the browser tests look at.
+const (
+	sampleImage    = "bb000kk0000"
+	sampleBook     = "bd111gh1111"
+	sampleMedia    = "bg333mn3333"
+	samplePDF      = "bh444pq4444"
+	sampleFiles    = "bj555rs5555"
+	sampleCitation = "bk666tv6666"
+	sampleEmbargo  = "bm777wx7777"
+	sampleGroup    = "bn888yz8888"
+	sampleLocation = "bq121cd1212"
+)
+
+// chromium returns the browser to drive (Debian's chromium package).
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("chromium is not installed (apt-get install chromium); the browser tests need it")
+	return ""
+}
+
+// browser starts headless Chromium with a fresh profile, closed network
+// features and loopback only, and returns a context driving one tab.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium(t)),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("mute-audio", true),
+		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1024, 768),
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancel)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancelTimeout)
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return ctx
+}
+
+// waitJS polls expr in the page until it is true.
+func waitJS(ctx context.Context, expr string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Poll(expr, nil, chromedp.WithPollingInterval(100*time.Millisecond)))
+}
+
+// screenshot saves the page as <dir>/<name>.png when SITESVC_SCREENSHOTS
+// names a directory: a way to look at what the test saw.
+func screenshot(ctx context.Context, t *testing.T, name string) {
+	dir := os.Getenv("SITESVC_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	var png []byte
+	// Let images finish painting: only when looking, never in a normal run.
+	if err := chromedp.Run(ctx, chromedp.Sleep(time.Second), chromedp.FullScreenshot(&png, 100)); err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+	}
+}
+
+func evalString(ctx context.Context, t *testing.T, expr string) string {
+	t.Helper()
+	var s string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(expr, &s)); err != nil {
+		t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return s
+}
+
+// TestViewerInBrowser opens the iframe document of every kind of sample
+// object in headless Chromium and checks what a person would see.
+func TestViewerInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	root := testkit.RepoRoot(t)
+	viewerDir := filepath.Join(root, "impl/embed/viewer/node_modules/mirador/dist")
+	if _, err := os.Stat(filepath.Join(viewerDir, "mirador.min.js")); err != nil {
+		t.Fatalf("the Mirador bundle is not installed: run scripts/build-viewer.sh (make test does): %v", err)
+	}
+	srv := testkit.StartServer(t, "--viewer-dir", viewerDir)
+	ctx := browser(t)
+	iframeURL := func(druid string) string {
+		return srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+druid)
+	}
+	open := func(t *testing.T, druid string) {
+		t.Helper()
+		if err := chromedp.Run(ctx, chromedp.Navigate(iframeURL(druid))); err != nil {
+			t.Fatalf("navigate: %v", err)
+		}
+		// The container starts hidden; the viewer script reveals it.
+		if err := waitJS(ctx, `(function(){var c=document.getElementById('sitesvc-embed'); return !!c && !c.hidden && c.offsetHeight > 0;})()`, 10*time.Second); err != nil {
+			t.Fatalf("container never became visible: %v\n%s", err, srv.Logs())
+		}
+	}
+
+	for _, druid := range []string{sampleImage, sampleBook} {
+		t.Run("mirador "+druid, func(t *testing.T) {
+			open(t, druid)
+			// Mirador draws the image with OpenSeadragon on a canvas.
+			if err := waitJS(ctx, `(function(){var c=document.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); return !!c && c.width > 0 && c.height > 0;})()`, 40*time.Second); err != nil {
+				t.Fatalf("no Mirador canvas: %v (document: %s)", err, evalString(ctx, t, `document.body.innerText.slice(0, 500)`))
+			}
+			// The image really arrived: OpenSeadragon drew at least one tile.
+			if err := waitJS(ctx, `(function(){var v=document.querySelector('#sitesvc-mirador .openseadragon-container'); return !!v && performance.getEntriesByType('resource').some(function(e){return /\/file\/[^/]+\.png$/.test(e.name);});})()`, 30*time.Second); err != nil {
+				t.Errorf("the image file was never fetched: %v", err)
+			}
+			screenshot(ctx, t, druid)
+		})
+	}
+
+	t.Run("media", func(t *testing.T) {
+		open(t, sampleMedia)
+		if err := waitJS(ctx, `(function(){var a=document.querySelector('.sitesvc-viewer audio, .sitesvc-viewer video'); return !!a && a.readyState >= 1 && a.duration > 0;})()`, 20*time.Second); err != nil {
+			t.Fatalf("no playable audio/video element: %v", err)
+		}
+		screenshot(ctx, t, sampleMedia)
+		if got := evalString(ctx, t, `document.querySelector('.sitesvc-viewer audio source').getAttribute('src')`); !strings.HasSuffix(got, "/purl/"+sampleMedia+"/file/melody.wav") {
+			t.Errorf("audio source %q", got)
+		}
+	})
+
+	t.Run("pdf", func(t *testing.T) {
+		open(t, samplePDF)
+		src := evalString(ctx, t, `(document.querySelector('iframe.sitesvc-pdf')||{}).src || ''`)
+		if !strings.HasSuffix(src, "/purl/"+samplePDF+"/file/annual-report.pdf") {
+			t.Fatalf("no PDF frame (src %q)", src)
+		}
+		resp, err := http.Get(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/pdf" {
+			t.Errorf("PDF frame source answers %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+	})
+
+	t.Run("files", func(t *testing.T) {
+		open(t, sampleFiles)
+		links := evalString(ctx, t, `Array.from(document.querySelectorAll('.sitesvc-files li')).map(function(li){var a=li.querySelector('a'); return (a?a.href:'-')+' '+li.innerText.replace(/\s+/g,' ');}).join('\n')`)
+		screenshot(ctx, t, sampleFiles)
+		lines := strings.Split(links, "\n")
+		if len(lines) != 2 {
+			t.Fatalf("file list:\n%s", links)
+		}
+		for _, l := range lines {
+			href, text, _ := strings.Cut(l, " ")
+			if !strings.Contains(href, "/purl/"+sampleFiles+"/file/") || !strings.ContainsAny(text, "0123456789") || !strings.Contains(text, "B") {
+				t.Errorf("file entry %q: want a download link, name and size", l)
+			}
+			resp, err := http.Get(href)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Errorf("download link %s answers %d", href, resp.StatusCode)
+			}
+		}
+	})
+
+	for _, tc := range []struct{ druid, says string }{
+		{sampleCitation, "citation only"},
+		{sampleEmbargo, "embargo until January 1, 2099"},
+		{sampleGroup, "restricted to members of sitelib"},
+		{sampleLocation, "restricted to the reading-room location"},
+	} {
+		t.Run("restricted "+tc.druid, func(t *testing.T) {
+			open(t, tc.druid)
+			msg := evalString(ctx, t, `(function(){var m=document.querySelector('.sitesvc-access-message'); return m && m.offsetHeight > 0 ? m.innerText : '';})()`)
+			if !strings.Contains(msg, tc.says) {
+				t.Errorf("access message %q, want it to say %q", msg, tc.says)
+			}
+			screenshot(ctx, t, tc.druid)
+			if n := evalString(ctx, t, `String(document.querySelectorAll('#sitesvc-mirador, audio, video, iframe, .sitesvc-file-link').length)`); n != "0" {
+				t.Errorf("restricted object shows %s content elements", n)
+			}
+		})
+	}
+
+	t.Run("hide_title", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Navigate(iframeURL(sampleFiles)+"&hide_title=true")); err != nil {
+			t.Fatal(err)
+		}
+		if err := waitJS(ctx, `!document.getElementById('sitesvc-embed').hidden`, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if got := evalString(ctx, t, `String(!!document.querySelector('.sitesvc-embed-title') && document.querySelector('.sitesvc-embed-title').offsetHeight > 0)`); got != "false" {
+			t.Errorf("title visible with hide_title=true")
+		}
+	})
+
+	// The PURL page loads the viewer through oEmbed; the iframe it places
+	// shows the object.
+	t.Run("purl page", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+"/purl/"+sampleImage)); err != nil {
+			t.Fatal(err)
+		}
+		if err := waitJS(ctx, `document.getElementById('viewer') && document.getElementById('viewer').getAttribute('data-state') === 'oembed'`, 15*time.Second); err != nil {
+			t.Fatalf("the PURL page did not embed through oEmbed: %v", err)
+		}
+		frame := `document.querySelector('#viewer iframe')`
+		if got := evalString(ctx, t, frame+`.src`); !strings.HasPrefix(got, srv.URL+"/embed/iframe?url=") {
+			t.Fatalf("embedded iframe src %q", got)
+		}
+		inFrame := `(function(){var d=` + frame + `.contentDocument; if(!d) return false; var c=d.getElementById('sitesvc-embed'); var cv=d.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); return !!c && !c.hidden && !!cv && cv.width > 0;})()`
+		if err := waitJS(ctx, inFrame, 40*time.Second); err != nil {
+			t.Fatalf("the embedded viewer does not show the image: %v", err)
+		}
+		screenshot(ctx, t, "purl-page")
+	})
+}
