@@ -184,9 +184,17 @@ func (c *Condition) Holds(g *Mutations) bool {
 
 // Partial is the contribution of one score item that held.
 type Partial struct {
-	Item    *ScoreItem // the leaf item that held (inside a MAX group: the one that won)
-	Score   float64
-	Matches []Match // the observed positions that made it hold
+	Item  *ScoreItem // the leaf item that held (inside a MAX group: the one that won)
+	Score float64
+}
+
+// Matches returns the observed positions that make a leaf item's condition hold (computed on
+// demand: only detailed reports need them).
+func (it *ScoreItem) Matches(g *Mutations) []Match {
+	if it.cond == nil || !it.cond.holds(g) {
+		return nil
+	}
+	return it.cond.matches(g, nil)
 }
 
 // Score evaluates a SCORE FROM statement: the sum of the items that hold, a MAX group adding
@@ -212,7 +220,7 @@ func (c *Condition) score(g *Mutations, dst *[]Partial) float64 {
 			if leaf != nil {
 				sum += v
 				if dst != nil {
-					*dst = append(*dst, Partial{Item: leaf, Score: v, Matches: leaf.cond.matches(g, nil)})
+					*dst = append(*dst, Partial{Item: leaf, Score: v})
 				}
 			}
 			continue
@@ -220,7 +228,7 @@ func (c *Condition) score(g *Mutations, dst *[]Partial) float64 {
 		if it.cond.holds(g) {
 			sum += it.Value
 			if dst != nil {
-				*dst = append(*dst, Partial{Item: it, Score: it.Value, Matches: it.cond.matches(g, nil)})
+				*dst = append(*dst, Partial{Item: it, Score: it.Value})
 			}
 		}
 	}
@@ -253,7 +261,7 @@ func (c *Condition) Matches(g *Mutations) []Match {
 		var out []Match
 		_, ps := c.ScoreDetail(g, nil)
 		for _, p := range ps {
-			for _, m := range p.Matches {
+			for _, m := range p.Item.Matches(g) {
 				out = appendMatch(out, m)
 			}
 		}

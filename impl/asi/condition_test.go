@@ -130,7 +130,7 @@ func TestPartialScores(t *testing.T) {
 	var got []string
 	for _, p := range parts {
 		var ms []string
-		for _, m := range p.Matches {
+		for _, m := range p.Item.Matches(mutations(t, "M41L,M184V,T215Y")) {
 			ms = append(ms, itoa(m.Pos)+m.AAs.String())
 		}
 		got = append(got, p.Item.Text+"="+strings.Join(ms, "+"))

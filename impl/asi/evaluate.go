@@ -71,7 +71,7 @@ func (a *Algorithm) Evaluate(in Input) *Result {
 		if d.Gene == "" || !ok || g == nil {
 			continue
 		}
-		dr := DrugResult{Drug: d}
+		dr := DrugResult{Drug: d, Partials: make([]Partial, 0, 16)}
 		level := 0
 		for _, r := range d.Rules {
 			var holds bool

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -295,15 +295,14 @@ func sortComments(cs []asi.CommentResult) {
 		}
 		return c.Matches[0].Pos
 	}
-	sort.SliceStable(cs, func(i, j int) bool {
-		a, b := cs[i], cs[j]
+	slices.SortStableFunc(cs, func(a, b asi.CommentResult) int {
 		if kind[a.Kind] != kind[b.Kind] {
-			return kind[a.Kind] < kind[b.Kind]
+			return kind[a.Kind] - kind[b.Kind]
 		}
 		if geneIdx(a.Gene) != geneIdx(b.Gene) {
-			return geneIdx(a.Gene) < geneIdx(b.Gene)
+			return geneIdx(a.Gene) - geneIdx(b.Gene)
 		}
-		return firstPos(a) < firstPos(b)
+		return firstPos(a) - firstPos(b)
 	})
 }
 

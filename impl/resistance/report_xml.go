@@ -205,7 +205,7 @@ func (e *Engine) renderSite(s *settings, samples []sample) (string, error) {
 			}
 			if s.partialScores {
 				for _, p := range d.Partials {
-					sd.Partials = append(sd.Partials, sitePartial{Mutation: strings.Join(smp.mutationsAt(d.Drug.Gene, p.Matches), " + "), Score: formatScore(p.Score)})
+					sd.Partials = append(sd.Partials, sitePartial{Mutation: strings.Join(smp.mutationsAt(d.Drug.Gene, p.Item.Matches(smp.gene(d.Drug.Gene).Set)), " + "), Score: formatScore(p.Score)})
 				}
 			}
 			in.DrugScores.Drugs = append(in.DrugScores.Drugs, sd)
@@ -333,7 +333,7 @@ func (e *Engine) render2009(s *settings, samples []sample) (string, error) {
 			}
 			if s.partialScores {
 				for _, p := range d.Partials {
-					ds.Partials = append(ds.Partials, sitePartial{Mutation: strings.Join(smp.mutationsAt(d.Drug.Gene, p.Matches), " + "), Score: formatScore(p.Score)})
+					ds.Partials = append(ds.Partials, sitePartial{Mutation: strings.Join(smp.mutationsAt(d.Drug.Gene, p.Item.Matches(smp.gene(d.Drug.Gene).Set)), " + "), Score: formatScore(p.Score)})
 				}
 			}
 			res.DrugScores = append(res.DrugScores, ds)
