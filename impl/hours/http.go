@@ -40,7 +40,7 @@ func (s *Service) echo() (*echo.Echo, error) {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
 	e.Pre(corsAndMediaTypes)
-	hoursapi.RegisterHandlers(suffixRouter{e}, hoursapi.NewStrictHandler(s, nil))
+	hoursapi.RegisterHandlers(suffixRouter{e}, hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
 	return e, nil
 }
 
@@ -250,10 +250,26 @@ func (s *Service) authenticate(ctx context.Context, in *openapi3filter.Authentic
 	if !ok {
 		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "unknown bearer token"}
 	}
+	// The validator still holds the request (it replaces the body after
+	// this check), so the principal goes on the echo context here and into
+	// the request context in withPrincipal, once the body is bound.
 	if c := echomiddleware.GetEchoContext(ctx); c != nil {
-		c.SetRequest(c.Request().WithContext(context.WithValue(c.Request().Context(), principalKey{}, p)))
+		c.Set(principalContextKey, p)
 	}
 	return nil
+}
+
+const principalContextKey = "hours.principal"
+
+// withPrincipal moves the authenticated principal into the context the
+// strict handlers receive.
+func withPrincipal(next hoursapi.StrictHandlerFunc, _ string) hoursapi.StrictHandlerFunc {
+	return func(c echo.Context, request any) (any, error) {
+		if p, ok := c.Get(principalContextKey).(auth.Principal); ok {
+			c.SetRequest(c.Request().WithContext(context.WithValue(c.Request().Context(), principalKey{}, p)))
+		}
+		return next(c, request)
+	}
 }
 
 func principalFrom(ctx context.Context) (auth.Principal, bool) {

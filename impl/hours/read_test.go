@@ -1,0 +1,377 @@
+package hours_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestJSONAPISchemaRejectsIncludedObject(t *testing.T) {
+	good := `{"data":[],"included":[]}`
+	if err := validateJSONAPI(t, []byte(good)); err != nil {
+		t.Fatalf("valid document refused: %v", err)
+	}
+	for _, bad := range []string{
+		`{"data":[],"included":{}}`,
+		`{"data":[],"included":{"type":"locations","id":"a/b"}}`,
+		`{"data":{"type":"x","id":"1","attributes":{"id":"2"}}}`,
+		`{"data":[],"errors":[{"status":"400"}]}`,
+		`{"meta":{"a":1},"extra":true}`,
+	} {
+		if err := validateJSONAPI(t, []byte(bad)); err == nil {
+			t.Errorf("JSON:API schema accepted %s", bad)
+		}
+	}
+}
+
+func TestListLibrariesCurrentWeek(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		var doc listDoc
+		resp := e.get(t, "/libraries.json", http.StatusOK, &doc)
+		if ct := resp.Header.Get("Content-Type"); ct != "application/vnd.api+json" {
+			t.Errorf("Content-Type %q", ct)
+		}
+		if len(doc.Data) < 6 || len(doc.Included) < 15 {
+			t.Fatalf("%d libraries, %d locations", len(doc.Data), len(doc.Included))
+		}
+		if doc.Links["self"] != "http://hours.test/hours/libraries.json" {
+			t.Errorf("self link %q", doc.Links["self"])
+		}
+		// 12:00 in Los Angeles and 15:00 in New York: the same week.
+		if doc.Meta["from"] != "2026-03-01" || doc.Meta["to"] != "2026-03-07" {
+			t.Errorf("meta %v", doc.Meta)
+		}
+		for _, lib := range doc.Data {
+			if lib.Type != "libraries" || lib.ID != lib.Attributes.Slug || len(lib.Attributes.Hours) != 7 {
+				t.Errorf("library %s: type %s, %d days", lib.ID, lib.Type, len(lib.Attributes.Hours))
+				continue
+			}
+			if lib.Attributes.Hours[0].Weekday != "Sunday" || lib.Attributes.Hours[0].Day != "2026-03-01" || lib.Attributes.Hours[6].Day != "2026-03-07" {
+				t.Errorf("library %s week starts %s %s", lib.ID, lib.Attributes.Hours[0].Weekday, lib.Attributes.Hours[0].Day)
+			}
+			if lib.Links.Self != "http://hours.test/hours/libraries/"+lib.ID+".json" {
+				t.Errorf("library self link %s", lib.Links.Self)
+			}
+		}
+		for _, loc := range doc.Included {
+			if loc.Type != "locations" || len(loc.Attributes.Hours) != 7 || !strings.Contains(loc.ID, "/") || loc.Attributes.LocationID <= 0 {
+				t.Errorf("location %s: %d days", loc.ID, len(loc.Attributes.Hours))
+			}
+		}
+		// The library carries its primary location's hours.
+		green := findResource(t, doc.Data, "libraries", "green")
+		stacks := findResource(t, doc.Included, "locations", "green/stacks")
+		gh, _ := json.Marshal(green.Attributes.Hours)
+		sh, _ := json.Marshal(stacks.Attributes.Hours)
+		if string(gh) != string(sh) || !stacks.Attributes.Primary {
+			t.Errorf("green's hours are not its primary location's")
+		}
+		if got := string(green.Relationships["primary_location"].Data); got != `{"type":"locations","id":"green/stacks"}` {
+			t.Errorf("primary_location %s", got)
+		}
+		// Capital Center is in New York.
+		capital := findResource(t, doc.Data, "libraries", "capital")
+		if capital.Attributes.TimeZone != "America/New_York" {
+			t.Errorf("capital zone %s", capital.Attributes.TimeZone)
+		}
+		wed := capital.Attributes.Hours[3]
+		if *wed.OpensAt != "2026-03-04T08:30:00.000-05:00" || *wed.ClosesAt != "2026-03-04T21:00:00.000-05:00" {
+			t.Errorf("capital Wednesday %s..%s", *wed.OpensAt, *wed.ClosesAt)
+		}
+	})
+}
+
+func TestSampleHoursKinds(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		var law oneDoc
+		e.get(t, "/libraries/law/locations/main.json", http.StatusOK, &law)
+		sun := law.Data.Attributes.Hours[0]
+		if !sun.Overnight || *sun.OpensAt != "2026-03-01T10:00:00.000-08:00" || *sun.ClosesAt != "2026-03-02T02:00:00.000-08:00" || sun.Type != "regular" || sun.RuleID == 0 {
+			t.Errorf("law Sunday (overnight): %+v", sun)
+		}
+		if len(law.Included) != 1 || law.Included[0].Type != "libraries" || law.Included[0].ID != "law" {
+			t.Errorf("included %+v", law.Included)
+		}
+		if law.Meta["from"] != "2026-03-01" || law.Links["self"] != "http://hours.test/hours/libraries/law/locations/main.json" {
+			t.Errorf("meta %v links %v", law.Meta, law.Links)
+		}
+
+		// A location that keeps no hours shows its library's primary hours.
+		var reading oneDoc
+		e.get(t, "/libraries/law/locations/reading-room.json", http.StatusOK, &reading)
+		if reading.Data.Attributes.KeepsHours || *reading.Data.Attributes.Hours[1].OpensAt != *law.Data.Attributes.Hours[1].OpensAt {
+			t.Errorf("reading room: %+v", reading.Data.Attributes)
+		}
+
+		var lobby oneDoc
+		e.get(t, "/libraries/green/locations/lobby.json", http.StatusOK, &lobby)
+		for _, d := range lobby.Data.Attributes.Hours {
+			if !d.Open24 || d.Closed || *d.OpensAt != d.Day+"T00:00:00.000-08:00" || *d.ClosesAt != d.Day+"T23:59:59.999-08:00" {
+				t.Errorf("24-hour day: %+v", d)
+			}
+		}
+
+		var ref oneDoc
+		e.get(t, "/libraries/green/locations/reference.json?from=2026-03-04", http.StatusOK, &ref)
+		if len(ref.Data.Attributes.Hours) != 1 {
+			t.Fatalf("from only: %d days", len(ref.Data.Attributes.Hours))
+		}
+		wed := ref.Data.Attributes.Hours[0]
+		if len(wed.Periods) != 2 || wed.Periods[0].ClosesAt != "2026-03-04T12:00:00.000-08:00" || wed.Periods[1].OpensAt != "2026-03-04T13:00:00.000-08:00" || *wed.ClosesAt != wed.Periods[0].ClosesAt {
+			t.Errorf("lunch break: %+v", wed)
+		}
+		sat := ref.Data.Attributes.Hours
+		e.get(t, "/libraries/green/locations/reference.json?from=2026-03-07", http.StatusOK, &ref)
+		sat = ref.Data.Attributes.Hours
+		if !sat[0].Closed || sat[0].OpensAt != nil || sat[0].ClosesAt != nil || len(sat[0].Periods) != 0 {
+			t.Errorf("closed Saturday: %+v", sat[0])
+		}
+
+		// The staff-training closure next Wednesday, over a range.
+		var stacks oneDoc
+		e.get(t, "/libraries/green/locations/stacks.json?from=2026-03-08&to=2026-03-14", http.StatusOK, &stacks)
+		days := stacks.Data.Attributes.Hours
+		if len(days) != 7 || !days[3].Closed || days[3].Type != "closure" || days[3].Notes == "" || days[3].Day != "2026-03-11" {
+			t.Errorf("closure: %+v", days[3])
+		}
+		if stacks.Meta["from"] != "2026-03-08" || stacks.Meta["to"] != "2026-03-14" || !strings.Contains(stacks.Links["self"], "from=2026-03-08&to=2026-03-14") {
+			t.Errorf("meta %v links %v", stacks.Meta, stacks.Links)
+		}
+		// Spring forward on Sunday the 8th: hours after 03:00 are PDT.
+		if *days[0].OpensAt != "2026-03-08T10:00:00.000-07:00" || days[1].Periods[0].OpensAt != "2026-03-09T08:00:00.000-07:00" {
+			t.Errorf("spring forward: %s, %s", *days[0].OpensAt, days[1].Periods[0].OpensAt)
+		}
+		e.get(t, "/libraries/green/locations/lobby.json?from=2026-03-08", http.StatusOK, &lobby)
+		if d := lobby.Data.Attributes.Hours[0]; *d.OpensAt != "2026-03-08T00:00:00.000-08:00" || *d.ClosesAt != "2026-03-08T23:59:59.999-07:00" {
+			t.Errorf("24 hours on spring forward: %s..%s", *d.OpensAt, *d.ClosesAt)
+		}
+		// Christmas: the holiday closure and the short day before it.
+		e.get(t, "/libraries/music.json?from=2026-12-24&to=2026-12-25", http.StatusOK, &stacks)
+		h := stacks.Data.Attributes.Hours
+		if len(h) != 2 || h[0].Type != "special" || *h[0].OpensAt != "2026-12-24T10:00:00.000-08:00" || !h[1].Closed || h[1].Type != "holiday" {
+			t.Errorf("Christmas: %+v", h)
+		}
+		// Beyond every term: unscheduled, closed, rule 0.
+		e.get(t, "/libraries/music/locations/main.json?from=2028-01-05", http.StatusOK, &stacks)
+		if d := stacks.Data.Attributes.Hours[0]; !d.Closed || d.Type != "unscheduled" || d.RuleID != 0 {
+			t.Errorf("unscheduled: %+v", d)
+		}
+	})
+}
+
+func TestRangesAndErrors(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		var doc oneDoc
+		e.get(t, "/libraries/green.json?from=2026-03-01&to=2027-09-01", http.StatusOK, &doc)
+		if n := len(doc.Data.Attributes.Hours); n != 550 {
+			t.Errorf("18-month range: %d days", n)
+		}
+		cases := []struct {
+			path, param string
+			status      int
+		}{
+			{"/libraries.json?to=2026-03-01", "to", 400},
+			{"/libraries.json?from=2026-3-1", "from", 400},
+			{"/libraries.json?from=2026-02-30", "from", 400},
+			{"/libraries.json?from=2026-03-01&to=2026-13-01", "to", 400},
+			{"/libraries.json?from=2026-03-02&to=2026-03-01", "to", 400},
+			{"/libraries.json?from=2026-03-01&to=2027-09-02", "to", 400},
+			{"/libraries/green.json?from=yesterday", "from", 400},
+			{"/libraries/green/locations/stacks.json?to=2026-03-01", "to", 400},
+			{"/libraries/Green.json", "library_id", 400},
+			{"/libraries/nowhere.json", "library_id", 404},
+			{"/libraries/green/locations/nowhere.json", "location_id", 404},
+			{"/libraries/nowhere/locations/stacks.json", "library_id", 404},
+			{"/api/v1/library/law/location/main/hours/for/tomorrow", "when", 400},
+			{"/api/v1/library/law/location/main/hours/for/2026-02-29", "when", 400},
+			{"/api/v1/library/nowhere/location/main/hours/for/today", "library_id", 404},
+			{"/api/v1/library/law/location/nowhere/hours/for/today", "location_id", 404},
+		}
+		for _, c := range cases {
+			t.Run(c.path, func(t *testing.T) {
+				resp, body := e.do(t, req{path: c.path})
+				expectError(t, resp, body, c.status, c.param, "")
+			})
+		}
+		resp, body := e.do(t, req{path: "/libraries/green/hours.json", outsideSpec: true})
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("unknown path: %d %s", resp.StatusCode, body)
+		}
+	})
+}
+
+func TestMediaTypeRules(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		for accept, want := range map[string]int{
+			"":                                       200,
+			"*/*":                                    200,
+			"application/json":                       200,
+			"application/vnd.api+json":               200,
+			`application/vnd.api+json; profile="x"`: 200,
+			"application/vnd.api+json; charset=utf-8, application/vnd.api+json": 200,
+			"application/vnd.api+json; charset=utf-8":                           406,
+			`application/vnd.api+json; ext="https://x"`:                         406,
+			"application/vnd.api+json;v=2, application/vnd.api+json;q=0.5;x=1":  406,
+		} {
+			resp, body := e.do(t, req{path: "/libraries/green.json", headers: []string{"Accept", accept}})
+			if want == 200 && resp.StatusCode != 200 {
+				t.Errorf("Accept %q: %d %s", accept, resp.StatusCode, body)
+			}
+			if want == 406 {
+				expectError(t, resp, body, 406, "", "")
+			}
+		}
+		// The legacy API is plain JSON and ignores JSON:API's Accept rules.
+		resp, _ := e.do(t, req{path: "/api/v1/library/law/location/main/hours/for/today", headers: []string{"Accept", "application/vnd.api+json; charset=utf-8"}})
+		if resp.StatusCode != 200 {
+			t.Errorf("legacy with a parameterised Accept: %d", resp.StatusCode)
+		}
+
+		doc := `{"data":{"type":"terms","attributes":{"name":"Summer","first_day":"2026-06-20","last_day":"2026-09-20"}}}`
+		for ct, want := range map[string]int{
+			"application/vnd.api+json; charset=utf-8":  415,
+			`application/vnd.api+json; ext="urn:x"`:    415,
+			"application/json":                         415,
+			"text/plain":                               415,
+			"application/vnd.api+json":                 201,
+			`application/vnd.api+json; profile="urn:x"`: 201,
+		} {
+			resp, body := e.do(t, req{method: "POST", path: "/libraries/green/terms", body: doc, token: "admin", headers: []string{"Content-Type", ct}})
+			if want == 415 {
+				expectError(t, resp, body, 415, "", "")
+			} else if resp.StatusCode != want {
+				t.Errorf("Content-Type %q: %d %s", ct, resp.StatusCode, body)
+			}
+		}
+	})
+}
+
+func TestLegacyAPI(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		resp, body := e.do(t, req{path: "/api/v1/library/law/location/main/hours/for/today"})
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" {
+			t.Fatalf("%d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+		var raw []map[string]any
+		if err := json.Unmarshal(body, &raw); err != nil || len(raw) != 1 {
+			t.Fatalf("%s: %v", body, err)
+		}
+		want := map[string]string{"id": "number", "day": "string", "weekday": "string", "opens_at": "string", "closes_at": "string", "type": "string", "notes": "string", "location_slug": "string", "location_id": "number", "closed": "bool"}
+		if len(raw[0]) != len(want) {
+			t.Errorf("%d fields, want exactly %d: %v", len(raw[0]), len(want), raw[0])
+		}
+		for field, kind := range want {
+			v, ok := raw[0][field]
+			got := "other"
+			switch v.(type) {
+			case float64:
+				got = "number"
+			case string:
+				got = "string"
+			case bool:
+				got = "bool"
+			}
+			if !ok || got != kind {
+				t.Errorf("field %s: %T, want %s", field, v, kind)
+			}
+		}
+		if raw[0]["day"] != "2026-03-04" || raw[0]["weekday"] != "Wednesday" || raw[0]["opens_at"] != "2026-03-04T07:00:00.000-08:00" ||
+			raw[0]["closes_at"] != "2026-03-05T02:00:00.000-08:00" || raw[0]["location_slug"] != "main" || raw[0]["closed"] != false || raw[0]["id"].(float64) <= 0 {
+			t.Errorf("record %v", raw[0])
+		}
+
+		var recs []struct {
+			ID       int64  `json:"id"`
+			OpensAt  string `json:"opens_at"`
+			ClosesAt string `json:"closes_at"`
+			Closed   bool   `json:"closed"`
+			Type     string `json:"type"`
+		}
+		// A lunch break is two records of the same rule.
+		e.get(t, "/api/v1/library/green/location/reference/hours/for/2026-03-04", 200, &recs)
+		if len(recs) != 2 || recs[0].ID != recs[1].ID || recs[1].OpensAt != "2026-03-04T13:00:00.000-08:00" {
+			t.Errorf("lunch break: %+v", recs)
+		}
+		// A closed day opens and closes at local midnight.
+		e.get(t, "/api/v1/library/green/location/reference/hours/for/2026-03-07", 200, &recs)
+		if len(recs) != 1 || !recs[0].Closed || recs[0].OpensAt != "2026-03-07T00:00:00.000-08:00" || recs[0].ClosesAt != recs[0].OpensAt || recs[0].ID == 0 {
+			t.Errorf("closed day: %+v", recs)
+		}
+		e.get(t, "/api/v1/library/green/location/reference/hours/for/2027-12-01", 200, &recs)
+		if len(recs) != 1 || !recs[0].Closed || recs[0].ID != 0 || recs[0].Type != "unscheduled" {
+			t.Errorf("unscheduled day: %+v", recs)
+		}
+		// "today" is the library's: at 03:00 UTC it is already Thursday in
+		// New York and still Wednesday in Los Angeles.
+		e.now = testNow.Add(7 * 3600e9) // 2026-03-05T03:00Z
+		var day []struct {
+			Day string `json:"day"`
+		}
+		e.get(t, "/api/v1/library/capital/location/main/hours/for/today", 200, &day)
+		if day[0].Day != "2026-03-04" { // 22:00 in New York
+			t.Errorf("capital today = %s", day[0].Day)
+		}
+		e.now = testNow.Add(9 * 3600e9) // 05:00Z: midnight has passed in New York only
+		e.get(t, "/api/v1/library/capital/location/main/hours/for/today", 200, &day)
+		if day[0].Day != "2026-03-05" {
+			t.Errorf("capital today = %s", day[0].Day)
+		}
+		e.get(t, "/api/v1/library/law/location/main/hours/for/today", 200, &day)
+		if day[0].Day != "2026-03-04" {
+			t.Errorf("law today = %s", day[0].Day)
+		}
+	})
+}
+
+func TestCachingAndCORS(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		for _, path := range []string{"/libraries.json", "/libraries/green.json?from=2026-03-02", "/libraries/green/locations/stacks.json", "/api/v1/library/green/location/stacks/hours/for/today"} {
+			resp, body := e.do(t, req{path: path, headers: []string{"Origin", "https://library.example.edu"}})
+			etag := resp.Header.Get("ETag")
+			if resp.StatusCode != 200 || !strings.HasPrefix(etag, `"`) || len(etag) < 10 {
+				t.Fatalf("%s: %d ETag %q", path, resp.StatusCode, etag)
+			}
+			if cc := resp.Header.Get("Cache-Control"); cc != "public, max-age=60" {
+				t.Errorf("%s: Cache-Control %q", path, cc)
+			}
+			if resp.Header.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(resp.Header.Get("Access-Control-Expose-Headers"), "ETag") {
+				t.Errorf("%s: CORS headers %v", path, resp.Header)
+			}
+			for _, inm := range []string{etag, `W/` + etag, `"other", ` + etag, "*"} {
+				r2, b2 := e.do(t, req{path: path, headers: []string{"If-None-Match", inm}})
+				if r2.StatusCode != http.StatusNotModified || len(b2) != 0 || r2.Header.Get("ETag") != etag {
+					t.Errorf("%s If-None-Match %s: %d %q", path, inm, r2.StatusCode, b2)
+				}
+			}
+			r3, b3 := e.do(t, req{path: path, headers: []string{"If-None-Match", `"stale"`}})
+			if r3.StatusCode != 200 || string(b3) != string(body) {
+				t.Errorf("%s with a stale tag: %d", path, r3.StatusCode)
+			}
+		}
+		// Preflight for a GET from another origin.
+		resp, _ := e.do(t, req{method: "OPTIONS", outsideSpec: true, path: "/libraries.json", headers: []string{"Origin", "https://x.example", "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "if-none-match"}})
+		if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), "If-None-Match") {
+			t.Errorf("preflight: %d %v", resp.StatusCode, resp.Header)
+		}
+		// A write changes the tag.
+		first := e.get(t, "/libraries/green.json", 200, nil).Header.Get("ETag")
+		resp, body := e.do(t, req{method: "PATCH", path: "/libraries/green", token: "admin", body: `{"data":{"type":"libraries","id":"green","attributes":{"name":"Cecil H. Green Library"}}}`})
+		if resp.StatusCode != 200 {
+			t.Fatalf("rename: %d %s", resp.StatusCode, body)
+		}
+		var doc oneDoc
+		second := e.get(t, "/libraries/green.json", 200, &doc).Header.Get("ETag")
+		if first == second || doc.Data.Attributes.Name != "Cecil H. Green Library" {
+			t.Errorf("after a write: tag %s → %s, name %q", first, second, doc.Data.Attributes.Name)
+		}
+	})
+}
+
+func TestOpenAPIPublished(t *testing.T) {
+	e := newEnv(t, storetestSQLite(t), testNow)
+	resp, body := e.do(t, req{path: "/openapi.yaml", outsideSpec: true})
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "http://hours.test/hours") || !strings.Contains(string(body), "/libraries/{library_id}.json") {
+		t.Errorf("openapi.yaml: %d", resp.StatusCode)
+	}
+}
