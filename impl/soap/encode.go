@@ -155,27 +155,49 @@ func arrayItemType(elem *Type) string {
 // escaped so that XML parsers' line-end normalisation keeps it; characters
 // XML cannot carry become U+FFFD.
 func escapeText(buf *bytes.Buffer, s string) {
-	for _, r := range s {
-		switch {
-		case r == '&':
-			buf.WriteString("&amp;")
-		case r == '<':
-			buf.WriteString("&lt;")
-		case r == '>':
-			buf.WriteString("&gt;")
-		case r == '\r':
-			buf.WriteString("&#xD;")
-		case !isXMLChar(r):
-			buf.WriteRune('\uFFFD')
-		default:
-			buf.WriteRune(r)
+	buf.Grow(len(s))
+	last := 0 // s[last:i] is pending plain text
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			var esc string
+			switch {
+			case c == '&':
+				esc = "&amp;"
+			case c == '<':
+				esc = "&lt;"
+			case c == '>':
+				esc = "&gt;"
+			case c == '\r':
+				esc = "&#xD;"
+			case c < 0x20 && c != '\t' && c != '\n':
+				esc = "\uFFFD"
+			default:
+				i++
+				continue
+			}
+			buf.WriteString(s[last:i])
+			buf.WriteString(esc)
+			i++
+			last = i
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || !isXMLChar(r) {
+			buf.WriteString(s[last:i])
+			buf.WriteString("\uFFFD")
+			i += size
+			last = i
+			continue
+		}
+		i += size
 	}
+	buf.WriteString(s[last:])
 }
 
 func isXMLChar(r rune) bool {
 	return r == 0x09 || r == 0x0A || r == 0x0D ||
-		r >= 0x20 && r <= 0xD7FF && r != utf8.RuneError ||
+		r >= 0x20 && r <= 0xD7FF ||
 		r >= 0xE000 && r <= 0xFFFD ||
 		r >= 0x10000 && r <= 0x10FFFF
 }
