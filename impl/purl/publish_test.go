@@ -1,0 +1,269 @@
+package purl
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sitelib/sitesvc/gen/purlapi"
+)
+
+const xmlType = "Content-Type: application/xml"
+
+func bearer(token string) string { return "Authorization: Bearer " + token }
+
+func (f *fixture) sample(t *testing.T, id, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(f.samples, id, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestPublishAuth(t *testing.T) {
+	f := newFixture(t)
+	doc := f.sample(t, "bb000kk0000", "public.xml")
+	for _, c := range []struct {
+		method, path string
+		headers      []string
+		status       int
+	}{
+		{http.MethodPut, "/bb000kk0000.xml", []string{xmlType}, 401},
+		{http.MethodPut, "/bb000kk0000.xml", []string{xmlType, bearer("wrong")}, 401},
+		{http.MethodPut, "/bb000kk0000.xml", []string{xmlType, bearer("editor")}, 403},
+		{http.MethodPut, "/bb000kk0000.xml", []string{xmlType, bearer("member")}, 403},
+		{http.MethodPut, "/bb000kk0000.mods", []string{xmlType}, 401},
+		{http.MethodDelete, "/bb000kk0000", nil, 401},
+		{http.MethodDelete, "/bb000kk0000", []string{bearer("editor")}, 403},
+	} {
+		var body []byte
+		if c.method == http.MethodPut {
+			body = doc
+		}
+		resp, b := f.do(t, c.method, c.path, body, c.headers...)
+		if resp.StatusCode != c.status {
+			t.Errorf("%s %s %v: %d %s, want %d", c.method, c.path, c.headers, resp.StatusCode, b, c.status)
+		}
+		if c.status == 401 && resp.Header.Get("WWW-Authenticate") != `Bearer realm="purl"` {
+			t.Errorf("401 without WWW-Authenticate")
+		}
+	}
+	// Nothing changed.
+	resp, b := f.get(t, "/bb000kk0000.xml")
+	expect(t, resp, b, 200, typeXML)
+}
+
+func TestPublishRejectsAndKeepsPrevious(t *testing.T) {
+	f := newFixture(t)
+	id := "bb000kk0000"
+	orig := f.sample(t, id, "public.xml")
+	origMODS := f.sample(t, id, "mods.xml")
+	s := string(orig)
+	cases := []struct {
+		name   string
+		path   string
+		body   string
+		ctype  string
+		status int
+		says   string
+	}{
+		{"truncated", ".xml", s[:len(s)/2], "application/xml", 400, "bad request"},
+		{"not xml", ".xml", "hello", "application/xml", 400, "bad request"},
+		{"wrong root", ".xml", strings.ReplaceAll(s, "publicObject", "privateObject"), "application/xml", 422, "root element"},
+		{"other druid", ".xml", strings.ReplaceAll(s, "druid:bb000kk0000", "druid:bc123df4567"), "application/xml", 422, "does not match the path"},
+		{"order", ".xml", swapRightsAndContent(t, s), "application/xml", 422, "child 4"},
+		{"missing file", ".xml", strings.Replace(s, `id="reading-room-south.png"`, `id="elsewhere.png"`, 1), "application/xml", 422, "not in the store"},
+		{"wrong size", ".xml", strings.Replace(s, `size="2284"`, `size="2285"`, 1), "text/xml", 422, "the record says 2285"},
+		{"json", ".xml", s, "application/json", 415, "application/xml"},
+		{"no type", ".xml", s, "", 415, "application/xml"},
+		{"too large", ".xml", strings.Repeat(" ", 9<<20), "application/xml", 413, "at most"},
+		{"mods invalid", ".mods", strings.Replace(string(origMODS), `version="3.6"`, `version="3.4"`, 1), "application/xml", 422, "3.6"},
+		{"mods truncated", ".mods", string(origMODS[:100]), "application/xml", 400, "bad request"},
+		{"public as mods", ".mods", s, "application/xml", 422, "want mods"},
+	}
+	if !strings.Contains(s, `size="2284"`) {
+		t.Fatal("sample changed: update the wrong size case")
+	}
+	for _, c := range cases {
+		headers := []string{bearer("pub")}
+		if c.ctype != "" {
+			headers = append(headers, "Content-Type: "+c.ctype)
+		}
+		resp, body := f.do(t, http.MethodPut, "/"+id+c.path, []byte(c.body), headers...)
+		if resp.StatusCode != c.status || !strings.Contains(string(body), c.says) {
+			t.Errorf("%s: %d %q, want %d containing %q", c.name, resp.StatusCode, body, c.status, c.says)
+		}
+	}
+	resp, body := f.get(t, "/"+id+".xml")
+	expect(t, resp, body, 200, typeXML)
+	if !bytes.Equal(body, orig) {
+		t.Error("a rejected write changed the public XML")
+	}
+	_, body = f.get(t, "/"+id+".mods")
+	if !bytes.Equal(body, origMODS) {
+		t.Error("a rejected write changed the MODS")
+	}
+	entries, _ := os.ReadDir(filepath.Join(f.svc.fsStore.Root(), "bb", "000", "kk", "0000"))
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
+func swapRightsAndContent(t *testing.T, s string) string {
+	ci, ce := strings.Index(s, "  <contentMetadata"), strings.Index(s, "</contentMetadata>\n")+len("</contentMetadata>\n")
+	ri, re := strings.Index(s, "  <rightsMetadata>"), strings.Index(s, "</rightsMetadata>\n")+len("</rightsMetadata>\n")
+	if ci < 0 || ri < ci || ce > ri {
+		t.Fatal("sample layout changed")
+	}
+	return s[:ci] + s[ri:re] + s[ce:ri] + s[ci:ce] + s[re:]
+}
+
+func TestPublishLifecycle(t *testing.T) {
+	f := newFixture(t)
+	// Replace a record: new label, served at once.
+	id := "bb000kk0000"
+	changed := strings.Replace(string(f.sample(t, id, "public.xml")), "<objectLabel>Two views", "<objectLabel>Three views", 1)
+	resp, body := f.do(t, http.MethodPut, "/"+id+".xml", []byte(changed), xmlType, bearer("pub"))
+	expect(t, resp, body, http.StatusOK, "application/json")
+	var res purlapi.PublishResult
+	if err := json.Unmarshal(body, &res); err != nil || res.Id != "druid:"+id || res.Document != "public.xml" {
+		t.Fatalf("result %s: %v", body, err)
+	}
+	resp, body = f.get(t, "/"+id+".xml")
+	if string(body) != changed || resp.Header.Get("ETag") != res.Etag {
+		t.Errorf("new record not served (ETag %s, result %s)", resp.Header.Get("ETag"), res.Etag)
+	}
+
+	// A new object without files, then its MODS.
+	newID := "bz321xy4321"
+	mods := f.sample(t, id, "mods.xml")
+	resp, body = f.do(t, http.MethodPut, "/"+newID+".mods", mods, xmlType, bearer("pub"))
+	expect(t, resp, body, http.StatusConflict, "")
+	rec := citationRecord(newID)
+	resp, body = f.do(t, http.MethodPut, "/druid:"+strings.ToUpper(newID)+".xml", []byte(rec), xmlType, bearer("admin"))
+	expect(t, resp, body, http.StatusCreated, "application/json")
+	resp, body = f.do(t, http.MethodPut, "/"+newID+".mods", mods, xmlType, bearer("pub"))
+	expect(t, resp, body, http.StatusCreated, "application/json")
+	resp, body = f.get(t, "/"+newID)
+	expect(t, resp, body, http.StatusOK, typeHTML)
+	if !strings.Contains(string(body), "Two views of the reading room") { // the MODS title wins on the page
+		t.Error("page does not show the MODS title")
+	}
+	resp, body = f.get(t, "/"+newID+"/iiif/manifest")
+	expect(t, resp, body, http.StatusOK, typeManifest)
+
+	// Withdraw it.
+	resp, body = f.do(t, http.MethodDelete, "/"+newID, nil, bearer("pub"))
+	expect(t, resp, body, http.StatusNoContent, "")
+	for _, p := range []string{"", ".xml", ".mods", "/iiif/manifest"} {
+		resp, body = f.get(t, "/"+newID+p)
+		expect(t, resp, body, http.StatusNotFound, "")
+	}
+	resp, body = f.do(t, http.MethodDelete, "/"+newID, nil, bearer("pub"))
+	expect(t, resp, body, http.StatusNotFound, "")
+	resp, body = f.do(t, http.MethodDelete, "/not-a-druid", nil, bearer("pub"))
+	expect(t, resp, body, http.StatusNotFound, "")
+}
+
+// citationRecord is a minimal record of an object with no files.
+func citationRecord(id string) string {
+	return fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
+<publicObject objectId="druid:%[1]s" published="2026-02-01T00:00:00Z">
+  <identityMetadata><objectType>item</objectType><objectLabel>Published over HTTP</objectLabel></identityMetadata>
+  <versionMetadata objectId="druid:%[1]s"><version versionId="1" date="2026-02-01T00:00:00Z"><description>First</description></version></versionMetadata>
+  <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:fedora="info:fedora/fedora-system:def/relations-external#">
+    <rdf:Description rdf:about="info:fedora/druid:%[1]s"><fedora:isMemberOfCollection rdf:resource="info:fedora/druid:bc000df0001"/></rdf:Description>
+  </rdf:RDF>
+  <contentMetadata objectId="druid:%[1]s" type="file"/>
+  <rightsMetadata>
+    <access type="discover"><machine><world/></machine></access>
+    <access type="read"><machine><none/></machine></access>
+    <use><license>https://creativecommons.org/publicdomain/zero/1.0/</license></use>
+  </rightsMetadata>
+  <oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Published over HTTP</dc:title></oai_dc:dc>
+</publicObject>
+`, id)
+}
+
+// TestConcurrentReadersAndWriters: while writers replace a record over
+// and over, every reader gets one whole version, never a mix or nothing.
+func TestConcurrentReadersAndWriters(t *testing.T) {
+	f := newFixture(t)
+	id := "bb000kk0000"
+	a := string(f.sample(t, id, "public.xml"))
+	versions := []string{a}
+	for i := 1; i < 4; i++ {
+		versions = append(versions, strings.Replace(a, "<objectLabel>Two views", fmt.Sprintf("<objectLabel>Version %d of two views", i)+strings.Repeat(" ", i*1000), 1))
+	}
+	valid := map[string]bool{}
+	for _, v := range versions {
+		valid[v] = true
+	}
+	client := &http.Client{}
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	stop := make(chan struct{})
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < 40; i++ {
+				req, _ := http.NewRequest(http.MethodPut, f.srv.URL+"/"+id+".xml", strings.NewReader(versions[(i+w)%len(versions)]))
+				req.Header.Set("Content-Type", "application/xml")
+				req.Header.Set("Authorization", "Bearer pub")
+				resp, err := client.Do(req)
+				if err != nil {
+					errs <- err
+					return
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					errs <- fmt.Errorf("writer: status %d", resp.StatusCode)
+					return
+				}
+			}
+		}(w)
+	}
+	var readers sync.WaitGroup
+	for r := 0; r < 4; r++ {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				resp, err := client.Get(f.srv.URL + "/" + id + ".xml")
+				if err != nil {
+					errs <- err
+					return
+				}
+				var buf bytes.Buffer
+				buf.ReadFrom(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK || !valid[buf.String()] {
+					errs <- fmt.Errorf("reader got status %d and %d bytes that are no published version", resp.StatusCode, buf.Len())
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	readers.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
