@@ -1,0 +1,110 @@
+package purl
+
+import (
+	"net/http"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// discardWriter is a ResponseWriter that keeps the status and drops the body,
+// so benchmarks measure the handlers, not a recorder.
+type discardWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *discardWriter) Header() http.Header { return w.h }
+func (w *discardWriter) WriteHeader(s int)   { w.status = s }
+func (w *discardWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = 200
+	}
+	w.n += len(p)
+	return len(p), nil
+}
+
+func serveOnce(b *testing.B, h http.Handler, req *http.Request, w *discardWriter, want int) {
+	clear(w.h)
+	w.status, w.n = 0, 0
+	h.ServeHTTP(w, req)
+	if w.status != want {
+		b.Fatalf("%s: status %d, want %d", req.URL.Path, w.status, want)
+	}
+}
+
+// BenchmarkPublicXML compares GET /{id}.xml with http.FileServer serving the
+// same bytes from the store, and the 304 paths of both.
+// The "ratio" sub-benchmark alternates the two in one loop and reports
+// fileserver-time / purl-time (≥ 1 means the PURL service is faster).
+func BenchmarkPublicXML(b *testing.B) {
+	f := newFixture(b)
+	purlH := f.svc.Handler()
+	dir := filepath.Join(f.svc.fsStore.Root(), "bb", "000", "kk", "0000")
+	fileH := http.FileServer(http.Dir(dir))
+	purlReq, _ := http.NewRequest(http.MethodGet, "/bb000kk0000.xml", nil)
+	fileReq, _ := http.NewRequest(http.MethodGet, "/public.xml", nil)
+	w := &discardWriter{h: http.Header{}}
+	serveOnce(b, purlH, purlReq, w, 200)
+	purlETag := w.h.Get("ETag")
+	fileLM := func() string { serveOnce(b, fileH, fileReq, w, 200); return w.h.Get("Last-Modified") }()
+	purl304, _ := http.NewRequest(http.MethodGet, "/bb000kk0000.xml", nil)
+	purl304.Header.Set("If-None-Match", purlETag)
+	file304, _ := http.NewRequest(http.MethodGet, "/public.xml", nil)
+	file304.Header.Set("If-Modified-Since", fileLM)
+
+	b.Run("purl", func(b *testing.B) {
+		w := &discardWriter{h: http.Header{}}
+		for b.Loop() {
+			serveOnce(b, purlH, purlReq, w, 200)
+		}
+	})
+	b.Run("fileserver", func(b *testing.B) {
+		w := &discardWriter{h: http.Header{}}
+		for b.Loop() {
+			serveOnce(b, fileH, fileReq, w, 200)
+		}
+	})
+	b.Run("purl-304", func(b *testing.B) {
+		w := &discardWriter{h: http.Header{}}
+		for b.Loop() {
+			serveOnce(b, purlH, purl304, w, 304)
+		}
+	})
+	b.Run("fileserver-304", func(b *testing.B) {
+		w := &discardWriter{h: http.Header{}}
+		for b.Loop() {
+			serveOnce(b, fileH, file304, w, 304)
+		}
+	})
+	b.Run("ratio", func(b *testing.B) {
+		w := &discardWriter{h: http.Header{}}
+		var purlT, fileT time.Duration
+		for b.Loop() {
+			t0 := time.Now()
+			serveOnce(b, purlH, purlReq, w, 200)
+			t1 := time.Now()
+			serveOnce(b, fileH, fileReq, w, 200)
+			purlT += t1.Sub(t0)
+			fileT += time.Since(t1)
+		}
+		b.ReportMetric(float64(fileT)/float64(purlT), "purl-throughput/fileserver")
+	})
+}
+
+// BenchmarkPage is the HTML page and the manifest (both built once per
+// published version and then served from memory).
+func BenchmarkPage(b *testing.B) {
+	f := newFixture(b)
+	h := f.svc.Handler()
+	for _, p := range []string{"/bb000kk0000", "/bb000kk0000/iiif/manifest"} {
+		req, _ := http.NewRequest(http.MethodGet, p, nil)
+		b.Run(p, func(b *testing.B) {
+			w := &discardWriter{h: http.Header{}}
+			for b.Loop() {
+				serveOnce(b, h, req, w, 200)
+			}
+		})
+	}
+}
