@@ -234,13 +234,10 @@ func (s *Service) ProcessSequencesString(ctx context.Context, in *soapapi.Proces
 	return nil, errNotImplemented
 }
 
-// Limits on mutation-list input, so that one request cannot ask for an
-// unbounded amount of work.
-const (
-	maxSamples           = 10_000
-	maxMutationsPerGene  = 1_000
-	maxMutationStringLen = 64
-)
+// maxSamples bounds the samples of one request, so that one request cannot
+// ask for an unbounded amount of work. Limits per gene and per mutation
+// string are the engine's: a sample over them fails inside the report.
+const maxSamples = 10_000
 
 // checkLists bounds a [sample][gene][mutation] input.
 func checkLists(lists [][][]string, part string) error {
@@ -253,16 +250,6 @@ func checkLists(lists [][][]string, part string) error {
 	for i, sample := range lists {
 		if len(sample) > 3 {
 			return soap.ClientFault("%s sample %d has %d genes; genes are PR, RT, IN (at most 3)", part, i+1, len(sample))
-		}
-		for g, gene := range sample {
-			if len(gene) > maxMutationsPerGene {
-				return soap.ClientFault("%s sample %d gene %d has %d mutations; at most %d", part, i+1, g+1, len(gene), maxMutationsPerGene)
-			}
-			for _, m := range gene {
-				if len(m) > maxMutationStringLen {
-					return soap.ClientFault("%s sample %d gene %d: mutation %q is too long", part, i+1, g+1, clip(m))
-				}
-			}
 		}
 	}
 	return nil
