@@ -21,42 +21,42 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
-// Defines values for ExceptionAttributesType.
+// Defines values for ExceptionAttributesHoursType.
 const (
-	ExceptionAttributesTypeClosure ExceptionAttributesType = "closure"
-	ExceptionAttributesTypeHoliday ExceptionAttributesType = "holiday"
-	ExceptionAttributesTypeSpecial ExceptionAttributesType = "special"
+	ExceptionAttributesHoursTypeClosure ExceptionAttributesHoursType = "closure"
+	ExceptionAttributesHoursTypeHoliday ExceptionAttributesHoursType = "holiday"
+	ExceptionAttributesHoursTypeSpecial ExceptionAttributesHoursType = "special"
 )
 
-// Valid indicates whether the value is a known member of the ExceptionAttributesType enum.
-func (e ExceptionAttributesType) Valid() bool {
+// Valid indicates whether the value is a known member of the ExceptionAttributesHoursType enum.
+func (e ExceptionAttributesHoursType) Valid() bool {
 	switch e {
-	case ExceptionAttributesTypeClosure:
+	case ExceptionAttributesHoursTypeClosure:
 		return true
-	case ExceptionAttributesTypeHoliday:
+	case ExceptionAttributesHoursTypeHoliday:
 		return true
-	case ExceptionAttributesTypeSpecial:
+	case ExceptionAttributesHoursTypeSpecial:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for ExceptionResourceAttributesType.
+// Defines values for ExceptionResourceAttributesHoursType.
 const (
-	ExceptionResourceAttributesTypeClosure ExceptionResourceAttributesType = "closure"
-	ExceptionResourceAttributesTypeHoliday ExceptionResourceAttributesType = "holiday"
-	ExceptionResourceAttributesTypeSpecial ExceptionResourceAttributesType = "special"
+	ExceptionResourceAttributesHoursTypeClosure ExceptionResourceAttributesHoursType = "closure"
+	ExceptionResourceAttributesHoursTypeHoliday ExceptionResourceAttributesHoursType = "holiday"
+	ExceptionResourceAttributesHoursTypeSpecial ExceptionResourceAttributesHoursType = "special"
 )
 
-// Valid indicates whether the value is a known member of the ExceptionResourceAttributesType enum.
-func (e ExceptionResourceAttributesType) Valid() bool {
+// Valid indicates whether the value is a known member of the ExceptionResourceAttributesHoursType enum.
+func (e ExceptionResourceAttributesHoursType) Valid() bool {
 	switch e {
-	case ExceptionResourceAttributesTypeClosure:
+	case ExceptionResourceAttributesHoursTypeClosure:
 		return true
-	case ExceptionResourceAttributesTypeHoliday:
+	case ExceptionResourceAttributesHoursTypeHoliday:
 		return true
-	case ExceptionResourceAttributesTypeSpecial:
+	case ExceptionResourceAttributesHoursTypeSpecial:
 		return true
 	default:
 		return false
@@ -396,14 +396,16 @@ type ExceptionAttributes struct {
 	Closed *bool `json:"closed,omitempty"`
 
 	// Day Example: 2026-03-08
-	Day     *Date                    `json:"day,omitempty"`
-	Notes   *string                  `json:"notes,omitempty"`
-	Periods *[]string                `json:"periods,omitempty"`
-	Type    *ExceptionAttributesType `json:"type,omitempty"`
+	Day *Date `json:"day,omitempty"`
+
+	// HoursType What the exception is (JSON:API forbids an attribute named type): special (its own hours; the default when open), holiday (the default when closed) or closure.
+	HoursType *ExceptionAttributesHoursType `json:"hours_type,omitempty"`
+	Notes     *string                       `json:"notes,omitempty"`
+	Periods   *[]string                     `json:"periods,omitempty"`
 }
 
-// ExceptionAttributesType defines model for ExceptionAttributes.Type.
-type ExceptionAttributesType string
+// ExceptionAttributesHoursType What the exception is (JSON:API forbids an attribute named type): special (its own hours; the default when open), holiday (the default when closed) or closure.
+type ExceptionAttributesHoursType string
 
 // ExceptionDocument defines model for ExceptionDocument.
 type ExceptionDocument struct {
@@ -417,10 +419,10 @@ type ExceptionResource struct {
 		Closed bool `json:"closed"`
 
 		// Day Example: 2026-03-08
-		Day     Date                            `json:"day"`
-		Notes   string                          `json:"notes"`
-		Periods []string                        `json:"periods"`
-		Type    ExceptionResourceAttributesType `json:"type"`
+		Day       Date                                 `json:"day"`
+		HoursType ExceptionResourceAttributesHoursType `json:"hours_type"`
+		Notes     string                               `json:"notes"`
+		Periods   []string                             `json:"periods"`
 	} `json:"attributes"`
 	Id            string `json:"id"`
 	Relationships struct {
@@ -431,8 +433,8 @@ type ExceptionResource struct {
 	Type ExceptionResourceType `json:"type"`
 }
 
-// ExceptionResourceAttributesType defines model for ExceptionResource.Attributes.Type.
-type ExceptionResourceAttributesType string
+// ExceptionResourceAttributesHoursType defines model for ExceptionResource.Attributes.HoursType.
+type ExceptionResourceAttributesHoursType string
 
 // ExceptionResourceType defines model for ExceptionResource.Type.
 type ExceptionResourceType string
@@ -10819,102 +10821,103 @@ func (sh *strictHandler) UpdateTerm(ctx echo.Context, libraryId LibraryID, termI
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
 	"7F0Lb9u4lv4rhPYCTe6VbdlJO62LwSLTztzpoq9tUhSDOlszEm3xViY9JJXUkzWw/2H/4f6SBV8S9bAt",
-	"2U7SR4DB1NGDr/P6zuHh0bUX0tmcEkQE94bXXoxghJj6eZIk9OoNw1NM5J8R4iHDc4Ep8YbeOwQjDmZw",
-	"AS4QSDmKwITRGYBkAa7QBZjDKep6voe+wNk8Qd7Q+7vnezyM0QzKxsRiLi9ywTCZesul7z2DYYyeUSIY",
-	"TardncaUCTBPLxIcghCGMSZTcBDTlHEQxpBMEWCQoWTxFFwxLBAHPKZX4AqLGBMgYgRm8EsHTtFhcVS6",
-	"Rd/e/flRsGGYv57Bac3wBKNkCi5hgiMoKAN0ojplaM4QR0RA+WB3Q9svaQh1g+X23797aZsMGYICRYAh",
-	"TlMWomKjE8pmUHhDL2XY8yt9LH1vDhmcIWFo/OuXEKlOXjyXf+YL0/d8T9Ldm0MRe75H4ExeRvb5Tzjy",
-	"fI+hP1PMUOQNBUuRO5A5FAIx2cB/fex3npx/DDpPzq8Dv//T8m81A/O93xidVSf+G2ZcgAgufPDHH3/8",
-	"0Xn1qvP8eRecJJQgH1CSLICIoXoCYA4YEikjKCoSeRAMHnWCo07w2E7qzxSxRT4rybreqtGrgR8vO/rH",
-	"IP9RP48Xk9eUoFdQhHF1OpJ7uKRkkTG4pmyCEREgpknEnwIIZrINAAm/QoyDo+C4a4evhTQf/4tJR3ba",
-	"0b1uYDJ8wSBbaHqXuDhJp3JwECT6IXAAgeQoxACX92DCqWK85BJxQAlgUguURGrKECL13GOa3cQ7M/jl",
-	"JSJTEXvDR8d+gRiw85dc/X8cdLKfh3+vJ4SVpg0zNU+5qmKX2XMBw898xfRNX7cz/9MwRlGaoIaSzc3j",
-	"exfsM8RmDccgEJvtv39apf9LqLUKOMAkTFKOL9Ghq2GeAoJQxMFYaobxUwAFmFEuQP8xmFEiYg7gRCBm",
-	"7tdrm/7xCm0j6H50zVIuE59TwpHS5b/A6B36M0VcyL9CSgQi6ieczxOsWa93SaIunON//ItrO5ON+9pD",
-	"jFFpFT7K1RIQJ3boILMZYOQJOvLAFF8iLTI0FWCkFOjIk9NSNklPy7yjZ7z0pWiIlHtD7ziQVlZgodbr",
-	"FxgBO+7l+dJdmr8xNPGG3r/1cozS03d571c52uc0TGdylmo1ijQ+ARcwcoZOmdKpiRJpaT9VlyAyTTwF",
-	"Y2NQs1fGQFJMK+fsYldO5RklkwSHbRZ6b7OSusgHUlQUB1MGMqOsLsBE6qUFwETiMl/P+4LKK5E2lpgD",
-	"QoWZlogfcDWn3yi7wFGEyP64h9EEARRhQdlQmQUFGGXfBrNZTTvyEnilGShnkiOHSfLB7ZNFzmIEBP2M",
-	"yAMO5Fg5iKgaHpTQF4gYcw0n1QK9puIklCsNL/SUb5nyqm/Dkqv605BICiaYoQhDIJVGzrzcTuQ3mpJo",
-	"f4Qm1CEloVcxYmiNPnBwQFEvHDskf00F0MPcJ8lfU8DTMLbD9TMAoEXKB9YOFgTLLtsrGuEJRlHVopxV",
-	"0L7Gb4iDAjqTtsLxsZTX03HcnrrJmed7BRfJ8UXWvaOeUevwnsBUxJThv9AeKQ/BBYIMMS1HGoMb012g",
-	"bN+hbGEkeyauOxqt+whIyWdCr6RsoNLyf/jwoXOSihgRIeePiuJaMbhqFeeMhohzqQR+JQKLxf4Wc44Y",
-	"phEYeYOHwyDoDB4Ng2DkDYH0c4G0tNJzkIqzKFkUEy1XvQgK2INCMHyRCsR7EVzwXtDT7fJeUBS3waBA",
-	"FGdiwMxs38q2bHQlv1yhJAHGKF+kAkAwwSiJ5C1MlEftmGY91TFQP7jEZVgo4XxPeDqfUyZQ9EoqvjNF",
-	"u9vW0avmKG3KeFX/4wxIFfR0tvKKU58b7lzh1W4LIn3V8BmeoapKe3H6Bjx+FPSNOcFJgjkKKYk4gCQC",
-	"78+eATqZcCR8UHScHnAg8AyBv4zA1Y35rB8MA/lfNwiCTvDTUGHCRtM4sz+GlR+jUVf/PFp+/EfnvHJ/",
-	"xQosfqepVggwirCcPkzeMjpHTGCJrScw4cj35s6lay9MKNea1LR4QWmCIJFNqnv8E9R8lyRvJkrQ1/FW",
-	"RofleZmrniWUYzK1EaCJiolomX4KSJok4CpGBOgByQWX1zRIkd6T5FK42MTbisGWvkeo0POrrBOdI/Jp",
-	"cFwT1ngzR0RiJok/hyBwKAsEBYOj4cMnw4dPuk+ePOnmBHCWS7a8t9WSg9ltteglYgRPY1Fv5hOYNahb",
-	"sd7gDEfqtfpJGiUs28QCzfgmgrxVz8s3TVuQMbiQfzPjpteOjgvKpHsjIcwFijGJ1DIoZzcYAkKJjoFm",
-	"kUJMxKPjfMRSwU4Ry/tdP0olOUrZLn3vCqHPDVjtg3lMe7DW0f+ouDRvxLcS5nCeSxuHbVyByxfaTMCy",
-	"dL5u59lk6cW/UCgUliqo9naawJryhoRVXb3Jep5h8kK/1q+SWtoHOMebmvyP0zevT96+sI2W1tWMb+W0",
-	"zWst1R+NUK2asGim5laOWVp0ZIKdde05PkXdXYuL6sKglZWwsKgYkDl+eL7Wdhj0VNeDSwHTuH2+lhLW",
-	"1zjJ4NseDdI2BsAJQz4MgprJ12k0J8YnbUCnf7zCsjtWudPMTs/gFyMoj6qCYnUVIulMrfgchRgmEu7T",
-	"BOf6JGXu8q9jiIwgW2oFicU3qgLbxzuzm7M3mVe9522t5bis83YThF8LozZizKro7puDqqYsM2ArTFId",
-	"VXBUO1qGEr1VFON52/VOnH3FPTNwtskSSRd6giVwqOPE6kxLT2VjrFuTMmmyuAzfTAmz4GpXweHY8oqu",
-	"FZAPDAu0oxrYWrAa6Q/HaKzmoT0sozO0jSRdQXjfyzFjBcF+iKEAc0ajNEQZcB2CMUPTNIFsDA7kNQkR",
-	"k4UTqtNQXyA2O/TB2EjueEQOIHGi48qPxYIDekVUTIXLp410jwFlYGwEfAwKb45IaFww5eUaVpUvp8QO",
-	"IhqDA0J1XJ6yfGyhRKw8n4rWCYfdEZGesaGEmZ7nr9U6vud0V0My3yvahHZcJ4dplIQdVr/b38wZ9r06",
-	"Sr9EUxjerHfdzEtsZViauFaijlFbe1jujrCbvdHgDZ6k01opX+/At1222/YBlZ4uO4IrHL2Se1dcGr+0",
-	"3W4YqpZLVdgKI76jim/k/Zn8CxfwlZGI2pOONPc3a9PMdF2j26FK30sw+dxgUvIhidHRZszwDpIpeiUf",
-	"XAFas/nb3tfjWLOiW/tNsVVPRYlXXG1NSx7ZnDM8g2yRJ44cwAuOiNBRJSxADHmuAxqRLwtA1pBN5wzU",
-	"+dKr5F/gGfqLkrqA7snrk2Jkdr1mV32bnpx219DgBl2lGrm5l5Nt5MSB6u2o1BBVJlabtsHma8a7F++0",
-	"AWc1gtDtqLwPp43fqDGqcd/KItEU1RvF+GlHb7NZ/L9u4OeVUP5OnqgUp8qcmninWwnAWufU8t0aKVEu",
-	"6tYm0FoZJ+Q3CAIVm7Z/9/3VNmgdpU7lMyWzlAcJT2aI4RD2XqOrT39Q9tnzy9mPa4ew3LAgX6PPvoJg",
-	"zd329vy1F6/9pVV9LVaFo2TSIC29FCyXL9WOwEjh7khvZ1j2GaE5/7QCOaq+h4VYgTqOwFXwwSZKlYHk",
-	"A65jEvW7hyVPsZT3kioxAjjS8ZFEud3g5O2LBxw4bzZ1S1eCTjPmerd8BSJdCyqLPpptvri+61jhJgFn",
-	"DVhsjzg3e3vfMeCsGultEGeR10dpEByFRojUH6hnrpnu9MXa3bqyJs1M/a5QtcwrN2Y8qirwqwCrmhw3",
-	"5/btvr9gRtgIwG3DFtsDONPbbgiuZJCq2nlLiNdI42/Gf8tNE/8qkdoKyrSAaq05aS9QzaQObRFxbxse",
-	"3iakvCa96plOp6IEQJBAgRgIYYJIBJkKr4sYqhCb6rUOJ5UWaEXcOB9A3eLlVrDd+k3MAcYmOwyCNnuy",
-	"NB9zTlHQ2oHbA19b65AILpqjY9vbc41i8uSMnzYGEBZ87fifw8UeN4vcrMVmSXm5dxo8USksP91OCsuO",
-	"Oyf29bVLe3Nw2XZxF5kslb5vKZGlIjB3xrMbs1ucnNEGDuCeWLE+hTNPhlmXkLmdDvlRsmd8dVb2Boak",
-	"TuvuCrbV2Px2OT02seFmU3qspvhqMWeNEb8Ztv7q+edmmGYv+PrU+D1rQ9XbHNvXp+W3BnDqrMOnFpku",
-	"CWz3/FZOZJ3vJ6d5g2BENn8XQKTE/dtEu9rVN6iKhJSdneNZhfW7JTB1a8zbKD6dj8bp6LYQx3cVTWvN",
-	"kK2NuuTWr9aglxR689hRu3Xbi137kMN+O4rTlGgheEXNj7MUcf3rA4qI/X0Wp8z8/I2ZvNVTKFJWlBtn",
-	"EhyFKcNiIRHPTK+jPrx9koqaM4Yn5oT5DEZIZ/KOORaIX4b6BgcwikCno2pOwGiGic7oNVdMFYqa3YNx",
-	"VkFL+VlqCLmijYWY65O+mExo/dFHTKZ6666YLYaRPigrYoRZtg3HuyMyImcxAmHKGCICnLx9YQpXcSAt",
-	"0FBe6Hf72QliDg5WHx4+HI5I3t/BOPs99gGOwM+qXsihGkg2BPmY/W0eG5Fx052V8aEPEAxjEELGFnLy",
-	"YzX7sQ8oQUCzE5gjFbPrgg/6cPOI6GI5vbGgY13vysxfs9j//c//Wn5R+d1rzhQDzEfElvp6aorwAJjo",
-	"W1lBsPwOiYDqFTIEIAFZzR99mB7QyYhUKvxkZMo3U8HBuAfnuHfZ73W73bEPIjRnKIQCRYcZBSGYJxAT",
-	"RUmgvFfJFWqB5KBDyiKu+Rd9gaFIFkAgoo+86z4/6Pp1Bxkh8xoVXBep4H45A577cr07ERQoz1rnhyMi",
-	"4GeUM1XOUHJJSqUb1JiUrIwz8RmR8TrBAb9eIrbQJVLkyksCCAYJh6Ha9Ja9qIoQctYokiSFZERgGmEB",
-	"EjrVSfC2AoEVZ73p7ucJ6V6/G3QDGxhROM476gbdIx2Ui5XusJQxQ+xd50VGlj27gL1rZ8N52VNU6U0o",
-	"611fxYgsZTtTZOLSlrS2BFVJ7gky81KcTo0aMMeCjR5QKeHQpPzbGnU0f1Mu+YiM9f0xUP1kTcnFs8cO",
-	"oFA8kGRHjA+7YIyjsWZ3m5k+ImtT03WG6pozClg2+yaJlMrgI/IZobkpeKYGoQ45Q8CQxEiadtImmhCG",
-	"Nyyk+xcrDa5I58of6eV16Zb+5ofz2m7y6SJpxoKq8xwHqzXIoa6KpOTFqStYqFWgWqmvUyYXsmmRsgPV",
-	"zn+vLmdwWFu2bOMSuHUGl+elUmCDIFhT/KJSjeRjHo40aMfZDHKLNgwGNUUbFGIoFVmMvGF/UMpa6VdO",
-	"L+TV8syhBc9N9t9cLsKsWn56JotbWtwiVyYnS7OUDYeJq3HI2pIf2vhb5a6E30isUoOUZDapVH/mJAwR",
-	"57b+T0dVXO3kJVfXFfZxq7Pa8qm3U0joKDhe9XDGhD23WNLSVyXfNr7jFLBTrzTrxtSIkogynem96jx3",
-	"Xypblw7yb6UNc/3uGHiVHyXglCsfR132zmXLvTznThXc0SX2isrvmSrMatSY0Q6Ii19otGWFoMwtKfga",
-	"RgW9SjkOQd6bEaiZvOwm6+cpli8p/3RCpihBLl/nE1s2LvVTm2G5LHoZppRGSSv1916Sp3zwoEZCNWGi",
-	"kui5xXbX8X32nGp5Kz7ub36lWBLLV9XvNr7kFMWTbzxqJC5OCTv11pPNb2XVDuUL/YdNZlNTjEm+PBg0",
-	"eblaYcv1F5W5cj3Fj+dKy2fCr+ldqGIr8WxBuNWVsmx3LesZDFgCN5iL7KRYa3ijyhs3MOtn1LtZ479R",
-	"4XwsaxyTVLR3kFCy+XrD0zTdAgQ46SQ2VGM3SD9etxrjDp0qItgtVol8mkETo8z/qWpjVpS5raS8WZnL",
-	"XrPHs7Q/nX2tQhjDnvKBkphyMXwcPA6M75Pxfk+9rSWgLnxZOI6SMUreby+DctawZC+oInJ1p0OyoyqN",
-	"WlnWGq1zNyl3JeuelzK2NV4vo1NDjVM7hiz3zcD7AmYtrHo+7h0WP/NSuWluDTXyCHF1Eb1a476spUxh",
-	"a8R1uPuFBNI2k1Gj/vcJo7OfHXF3UpB1olRRFwhavNIWjLiHd2sggI5TZPZArpkOiSF9IzvLaXnp8B6o",
-	"twA47ZFHAa2fJIkTMlVxKJgk5bipold+QsIYcnNEoGjIC8EfHc1JkK6fWLTpz9X1XPFuHbKo2uDjaqxY",
-	"9xZ1va8cSLbyu7anf1M8p5fNwXNZHY9qXDQLiGrpzkKh6zCgCiLWfa1BuvbUhMOAsh+ro2GVWNj7eQT3",
-	"x1o370rK9VJgPcMh1sJlPuVdeIzBXXiMmnb3gvr9uoi6/Dx0YsNSGHwt6pQ5e01acchrUuPo3ZDNrmTB",
-	"Aq33K/+JxB60hP/teqB7E9sz99stOcYrWIp7iHcLsdg9YMI3BBXtvUSERUpuiQd7BVd2bSzX+qpfpfWu",
-	"cWiNQX+JudB7iO+oOjCSObImQGI82cQ+59U6h82te+1BrrsKCJdPBv/AEeF7fLBzCNlGBjCpBJR3wgRO",
-	"sKeQk9DAW92DVmq3w37v3N6Gc+t+iE7x1QZf1rJfDmHXMKLj49a6qXfDU9vYxRs3ScGdmKR7l/OHcTnz",
-	"woGtxbi9Pdnse9666H//rmoDeT9ziwOVnVULM+5d1W/GVc1yjEzOkf28XGbNd/JUS3mrTuHuDS5sViD8",
-	"G7DsGz1em35g8nHzjIL+oDN46GQUPIsZ5mIGOXiuUjhtLr+pqJ17u85CNnd3V5SFvyN/t/qZinuH9x6d",
-	"tEUnp0h/DzY7xgJr0iYFAgdGhoCpSe8DU7De1NPfD2hxFFzv2v3kfAP3+A403uan3c/s37vTt+BOE/fb",
-	"ra3d4W+Eh27Ofd7FxAV3Y+LuHegfxIHeINpbWJu8ioSDpktniiK44GOQYC44MKmc/CmA9rf6wqvaT1En",
-	"3szHJcGJPfRlz3j5IzK2ya5j9X1idWSSgRllCIxN5uoYjLzffx++etVR/x951cOQKgdvRASeITkMc+7s",
-	"KqYcZafG1Ca2+fqsTldRH78x58vUXfP9ShGjESHoi9CHI9RHxEXpU5cKFMjbM7gAEQWcHtadAdNQ05Yx",
-	"+R7cDl3l6eO1k1fsBY9VZbCBzgbuH+V1ws7dVF9zaFpOxXl5oL6MFwwqj5uT0/LxPCNaeztO+rA9VS0f",
-	"K7pENTnGddmjtvRLIXW0n/tJ+uS5mzKaS0hzN6m+1M4deUmVAmj3TtK9BdrWSar5/JjjLk3U0VIpQ/s2",
-	"T71r+7OZK3T7Snjz03ZM947QLe0rlph1C2/om2Cjm/OFdrBjwZ3YsXtP6Du3Q+/QPIEhsqUdTLyugaCv",
-	"MT4a823YTTjTdR2/wmQ4p3iYNwgGP3WCo87giVu7y15/1Ok/yis5nM6Z9IX+M4VM+kfyEWd7wALhppC3",
-	"WojqjuBuobzePdS9YRXzDeWzqdIvB1Blu0c6pK9qIB0aEKtldRvd0buW/zQDprvqkQaZAYjN7iHmLUFM",
-	"xVRqo1vVIsrS1lTRkwuUUDIFggIstgCft8wqNwcjt7QNwa3bhnv4+KNkoq2MUajW2KWVtpovYSN2iUP0",
-	"gIMLyBF4/+6lbCdliTf0rtVO8Cd541PKkqXne5eQYTna/Ex+dltr4wlME7H+gLlX5tO36UWCw2wAtuaa",
-	"Lv1jBtiVDH6ezbDyuRGnAuOBrZKn9rANPIxNFaiqxaipHuS8Z2oHVV88RULk5SIPpBQgIrCuIeg0oEmx",
-	"PF/+fwAAAP//",
+	"2U7SR4DB1LEpvs7rO4eHR9deSGdzShAR3BteezGCEWLq40mS0Ks3DE8xkX9GiIcMzwWmxBt67xCMOJjB",
+	"BbhAIOUoAhNGZwCSBbhCF2AOp6jr+R76AmfzBHlD7++e7/EwRjMoOxOLufySC4bJ1Fsufe8ZDGP0jBLB",
+	"aFId7jSmTIB5epHgEIQwjDGZgoOYpoyDMIZkigCDDCWLp+CKYYE44DG9AldYxJgAESMwg186cIoOi7PS",
+	"Pfr2158fBRum+esZnNZMTzBKpuASJjiCgjJAJ2pQhuYMcUQElA27G/p+SUOoOyz3//7dS9tlyBAUKAIM",
+	"cZqyEBU7nVA2g8IbeinDnl8ZY+l7c8jgDAlD41+/hEgN8uK5/DPfmL7ne5Lu3hyK2PM9Amfya2Tbf8KR",
+	"53sM/ZlihiJvKFiK3InMoRCIyQ7+62O/8+T8Y9B5cn4d+P2fln+rmZjv/cborLrw3zDjAkRw4YM//vjj",
+	"j86rV53nz7vgJKEE+YCSZAFEDFULgDlgSKSMoKhI5EEweNQJjjrBY7uoP1PEFvmqJOt6q2avJn687OgP",
+	"g/xD/TpeTF5Tgl5BEcbV5Uju4ZKSRcbgmrIJRkSAmCYRfwogmMk+ACT8CjEOjoLjrp2+FtJ8/i8mHTlo",
+	"R4+6gcnwBYNsoeld4uIkncrJQZDoRuAAAslRiAEuf4MJp4rxkkvEASWASS1QEqkpQ4jUc4/pdhPvzOCX",
+	"l4hMRewNHx37BWLAzl9y9/9x0Mk+Hv69nhBWmjas1LRyVcUuq+cChp/5iuWbsW5n/adhjKI0QQ0lm5vm",
+	"exfsM8RmDecgEJvtf3xapf9LqLUKOMAkTFKOL9Ghq2GeAoJQxMFYaobxUwAFmFEuQP8xmFEiYg7gRCBm",
+	"fq/XNv3jFdpG0P3omqXcJj6nhCOly3+B0Tv0Z4q4kH+FlAhE1Ec4nydYs17vkkRdOMf/+BfXdiab97WH",
+	"GKPSKnyUuyUgTuzUQWYzwMgTdOSBKb5EWmRoKsBIKdCRJ5elbJJelnlGr3jpS9EQKfeG3nEgrazAQu3X",
+	"LzACdt7L86W7NX9jaOINvX/r5Rilp3/lvV/lbJ/TMJ3JVardKNL4BFzAyJk6ZUqnJkqkpf1UQ4LIdPEU",
+	"jI1BzR4ZA0kxrZyzL7tyKc8omSQ4bLPRe1uV1EU+kKKiOJgykBll9QVMpF5aAEwkLvP1ui+o/CbSxhJz",
+	"QKgwyxLxA67W9BtlFziKENkf9zCaIIAiLCgbKrOgAKMc22A2q2lHXgKvNAPlTHLkMEk+uX2yyFmMgKCf",
+	"EXnAgZwrBxFV04MS+gIRY67hpNqg11SchHKn4YVe8i1TXo1tWHLVeBoSScEEMxRhCKTSyJmX24X8RlMS",
+	"7Y/QhDqkJPQqRgyt0QcODijqhWOH5K+pAHqa+yT5awp4GsZ2un4GALRI+cDawYJg2W17RSM8wSiqWpSz",
+	"CtrX+A1xUEBn0lY4PpbyejqO21O3ONO+V3CRHF9k3TOqjdqH9wSmIqYM/4X2SHkILhBkiGk50hjcmO4C",
+	"ZfsOZQsz2TNx3dlo3UdASj4TeiVlA5W2/8OHD52TVMSICLl+VBTXisFVuzhnNEScSyXwKxFYLPa3mXPE",
+	"MI3AyBs8HAZBZ/BoGAQjbwiknwukpZWeg1ScRcmimGi56kVQwB4UguGLVCDei+CC94Ke7pf3gqK4DQYF",
+	"ojgLA2Zl+1a2ZaMr+eUKJQkwRvkiFQCCCUZJJH/CRHnUjmnWSx0D9YFLXIaFEs73hKfzOWUCRa+k4jtT",
+	"tLttHb1qjdKmjFeNP86AVEFPZzuvOPW54c4VXu22INJXHZ/hGaqqtBenb8DjR0HfmBOcJJijkJKIA0gi",
+	"8P7sGaCTCUfCB0XH6QEHAs8Q+MsIXN2cz/rBMJD/dYMg6AQ/DRUmbLSMM/thWPkwGnX1x6Plx390ziu/",
+	"r9iBxe801QoBRhGWy4fJW0bniAkssfUEJhz53tz56toLE8q1JjU9XlCaIEhkl+o3/glqvkuSNxMl6Ot4",
+	"K6PD8rzMVc8SyjGZ2gjQRMVEtEw/BSRNEnAVIwL0hOSGy+80SJHek+RSuNjE24rBlr5HqNDrq+wTnSPy",
+	"aXBcE9Z4M0dEYiaJP4cgcCgLBAWDo+HDJ8OHT7pPnjzp5gRwtkv2vLfdkpPZbbfoJWIET2NRb+YTmHWo",
+	"e7He4AxH6rH6RRolLPvEAs34JoK8Ve3lk6YvyBhcyL+ZcdNrZ8cFZdK9kRDmAsWYRGoblLMbDAGhRMdA",
+	"s0ghJuLRcT5jqWCniOXjrp+lkhylbJe+d4XQ5was9sE00x6sdfQ/Ki7NO/GthDmc59LGYRtX4PKNNguw",
+	"LJ3v23m2WHrxLxQKhaUKqr2dJrCmvCFh1VBvspFnmLzQj/WrpJb2Ac7xpi7/4/TN65O3L2ynpX0181u5",
+	"bPNYS/VHI1SrJiyaqfkpxywtBjLBzrr+HJ+i7leLi+rCoJWdsLCoGJA5fni+1nYY9FQ3gksB07ltX0sJ",
+	"62ucZPBtjwaphQFQhyqfrOwXFcyHGOq4QR5ywBwcSPYbnrx9IWHcBVb4AGQoVHmskXJED4eAz1GIYQIO",
+	"sOBAgnI13FOto9AEponQ+lkK96EPYppgpbsqDfRyDyXGlx9TprEGSWdqx/U4Eu7rHoySSJm7/TkhM7Pn",
+	"BF8fBkFNyzo97kQ2peXr9I9X4BkHi3SaoZMZ/GLUw6OyeliuY6MtdZn0IDYqMDvGO3MGtTdNpUbP+1or",
+	"J9ng7RYIvyrx2pldG7FnVW2V+ahqhjPjm5tTZ+p2BnUUwlHtmAwl+rArxvO2e584J6N7ZubsmChCROAJ",
+	"ltCnjiurKy21yuZYtydlemf6k9eQt9Sx2XB1LuJwb3lH1wrLB4YF2lElbC1kjXSJY/ZW89AettGZ2kaS",
+	"riC87+Wot95EzhmN0hBl0HsIxgxN0wSysbZkEuQmCyfYqJ0Vgdjs0Adjow7GI3IAiWNslSdesJyytVEZ",
+	"Y2kKx0ZrjEHhyREJjROp/HTDqvLhlNhJRGNwQKg+WaAsn1soMTfPl2IMb3dEHHtrluf5a1WZ7znD1Sq2",
+	"on1ox3VymkZJ2Gn1u/3NnGGfq6P0SzSF4c3GB5r5ua2MTBPnUNQxamsf0T3TdvNPGjzBk3RaK+XrQxBt",
+	"t+22vVilp8uu7ApXteSgFrfGLyUMGIaq5VIVeMOI76jiG/mvJoPEBX9lt1Wdqkea+5v1aVa6rtPtEKbv",
+	"JZh8brAo2UjibbQZM7yDZIpeyYYrAGy2fjv6ekxrdnRrzy+26qko8YqrrWnJY7NzhmeQLfLUlwN4wREx",
+	"bhUWIIY81wGNyJeFUGvIprMe6qIBq+Rf4Bn6i5K6kPTJ65NibHm9Zldjm5GcftfQ4Abdphq5uZeTbeTE",
+	"gertqNQQVSZWm7bB5mvmuxdPtQFnNYLQ7ai8D6eN36gxqnHfNvq3K1C9UYyfdvQ2m51g1E38vHIYsZMn",
+	"KsWpsqYm3ulWArDWObV8t0ZKlIu6tQm0VsYJ3w2CQEXX7d99f7UNWkepU9mmZJbygN/JDDEcwt5rdPXp",
+	"D8o+e345f3PtFJYbNuRr9NlXEKy5296ev/bitb+0qq/FrnCUTBok1pfC/fKh2hkYKdwd6e0Myz4jNOef",
+	"ViBHNfawECtQFyq4Cj7YVK8ykHzAdUyi/vyz5CmWMndSJUYARzo+kii3G5y8ffGAA+fJpm7pStBp5lzv",
+	"lq9ApGtBZdFHs90X93cdK9wk4KwBi+0R52Zv7zsGnFUjvQ3iLPL6KA2Co9AIkfoD9cx3Zjj9Ze15Y1mT",
+	"ZqZ+V6ha5pUbMx5VFfhVgFVNjptz+3Y/XzAzbATgtmGL7QGcGW03BFcySFXtvCXEa6TxN+O/5aaFf5VI",
+	"bQVlWkC11py0F6hmkp+2iLi3DQ9vE1JekyD2TCeEUQIgSKBADIQwQSSCTIXXRQxViE2NWoeTShu0Im6c",
+	"T6Bu83Ir2G7/JuYKZpMTBkGbtSytx9y0FLR24vbK2tY6JIKL5ujYjvZco5g80eKnzQfkfO38n8PFHg+L",
+	"3LzLZmmFuXcaPFHpKD/dRjrKzicn9vG1W3tzcNkOcRdZLZWxbymppSIwd8azG3JUClmvDRzAPbFifRJq",
+	"nhKzLqV0Ox3yo2TP+Oq27w1MSd033hVsq7n57XJ6bGLDzab0WE3x1WLOGiN+M2z91fPPzTDNXvD1qfF7",
+	"1oaqtyk8oO/7bw3g1G2NTy0yXRLYrv1WTmSd7yeXeYNgRHZ/F0CkxP3bRLvaVWioioSUnZ3jWYX9uyUw",
+	"dWvM2yg+nc/GGei2EMd3FU1rzZCtjbrk1q/WoJcUevPYUbt924td+5DDfjuL05RoIXhFzYezFHH96QOK",
+	"iP18FqfMfPyNmbzVUyhSVpQbZxEchSnDYiERz0zvo75+fpKKmluSJ+aO/AxGSGfyjjkWiF+G+gcOYBSB",
+	"TkdVzYDRDBOd0Wu+MXU0ak4PxlkNMOVnqSnkijYWYq7vKmMyofWXNzGZ6qO7YrYYRvqqr4gRZtkxHO+O",
+	"yIicxQiEKWOICHDy9oUpvcVBdheo3+1nd6A5OFh9/flwOCL5eAfj7PPYBzgCP6uKJ4dqItkUZDP72TQb",
+	"kXHTk5XxoQ8QDGMQQsYWcvFjtfqxDyhBQLMTmCMVs+uCD/p69ojocj+9saBjXbHLrF+z2P/9z/9aflH5",
+	"3WtuRQPMR8QWK3tqyggBmOifspJm+S8kAmpUyBCABGRVi3Q5AEAnI1KpUZSRKT9MBQfjHpzj3mW/1+12",
+	"xz6I0JyhEAoUHWYUhGCeQEwUJYHyXiVXqA2Skw4pi7jmX/QFhiJZAIGIvrSvx/ygK/AdZITMq2xwXWaD",
+	"++UMeO7L/e5EUDiXy/jhiAj4GeVMlTOU3JJS8Qk1JyUr40x8RmS8TnDAr5eILXSRF7nzkgCCQcJhqA69",
+	"5SiqpoVcNYokSSEZEZhGWICETnUSvK2hYMVZH7r7eUK61+8G3cAGRhSO8466QfdIB+VipTssZcwUe9d5",
+	"mZRlz25g79o5cF72FFV6E8p611cxIkvZzxSZuLQlrS2iVZJ7gsy6FKdTowbMxWajB1RKODQp/7bKHs2f",
+	"lFs+ImP9+xiocbKu5ObZawdQKB5IskvSh10wxtFYs7vNTB+RtanpOkN1zR0FLLt9k0RKZfAR+YzQ3JRs",
+	"U5NQ17QhYEhiJE07aRNNCMMbFtL9i7USV6Rz5U16eWW9pb+5cV6dTrYukmYsqLrPcbBagxzquk5KXpzK",
+	"iIVqC6qX+kprciObllk7UP389+qCDIe1hdc2boFbKXF5XipmNgiCNeU7KvVUPubhSIN2nMMgt+zEYFBT",
+	"dkIhhlKZyMgb9gelrJV+5fZCXu/PXFrw3GT/zQUvzK7lt2eyuKXFLXJncrI0S9lwmLgah6wtWqKNv1Xu",
+	"SviNxCo1SElmk0oVdE7CEHFuKxh1VM3YTl40dl1pIre+rC0AezulkI6C41WNMybsueWelr4qWrfxGacE",
+	"n3qk2TCmypVElOlMn1XnuftS2bp0kH8rbZjrd8fAq/woAadc+Tjqa+9c9tzLc+5UySBdJLCo/J6p0rJG",
+	"jRntgLj4hUZb1jjK3JKCr2FU0KuU4xDkoxmBmsmv3WT9PMXyJeWfTsgUJcjl63xhy8bFimozLJdFL8MU",
+	"Aylppf7eiwqVLx7USKgmTFQSPbdc8Dq+z9qpnrfi4/7mR4pFvXxVv2/jQ05ZP/nEo0bi4hThU0892fxU",
+	"Vq9RPtB/2GQ1NeWk5MODQZOHqzXCXH9RmSvXU/x4rrR8Jvya3oU6vBLPFoRbfVOW7a5lPYMBS+AGc5Hd",
+	"FGsNb1SB5gZm/Yx6N2v8Nyqcj2WNY5KK9g4SSjZfH3iarluAACedxIZq7AHpx+tWc9xhUEUEe8QqkU8z",
+	"aGKU+T9Vdc+KMre1oDcrczlq1jxL+9PZ1yqEMewpHyiJKRfDx8HjwPg+Ge/31NNaAurCl4XrKBmj5OP2",
+	"MihnDUv2gCqDV3c7JLuq0qiXZa3ROneTcley7nkpY1vj9TI6NdQ4tXPIct8MvC9g1sKu5/PeYfMzL5Wb",
+	"7tZQI48QVzfRqzXuy1rKFI5GXIe7X0ggbbMYNet/nzA6+9kRdycFWSdKFXWBoMVv2oIR9/JuDQTQcYrM",
+	"Hsg90yExpH/I7nJaXjq8B+otAE575FFA6ydJ4oRMVRwKJkk5bqrold+QMIbcXBEoGvJC8EdHcxKkK0AW",
+	"bfpz9X2ueLcOWVRt8HE1VqxHi7reVw4kW/ld29O/KZ7T2+bguayORzUumgVEtXRnodB1GFAFEeveNyFd",
+	"e2rCYUDZj9XRsEos7P08gvtjrZt3JeV+KbCe4RBr4TKf8i48xuAuPEZNu3tB/X5dRF1AHzqxYSkMvhZ1",
+	"ypyzJq045HdS4+jTkM2uZMECrfcr/4nEHrSE/+16oHsT2zP37TM5xitYinuIdwux2D1gwjcEFe29RIRF",
+	"Sm6JB3sFV3ZtLNf6ql+l9a5xaI1Bf4m50GeI76i6MJI5siZAYjzZxLbzap3D5ta99iLXXQWEyzeDf+CI",
+	"8D0+2DmEbCMDmFQCyjthAifYU8hJaOCt7kErtTthv3dub8O5dV+lp/hqgy9r2S+HsGsY0fFxa93Uu+Gp",
+	"bezijZuk4E5M0r3L+cO4nHnhwNZi3N6ebPY9b130v39XtYG8n7nFgcrOqoUZ967qN+OqZjlGJufIviAv",
+	"s+Y7eaqlvFWncPcGFzYrEP4NWPaNHq9NPzD5uHlGQX/QGTwsltgfOvWzbaLBs5hhLmaQA1O0wLR0trO5",
+	"07uiOPwdeb3VF1fcu733GKUtRjlF+v002WUWWJM8KRA4sO+VMZXp/ezFNLqq/n6gi6Pmetfuq/MbOMl3",
+	"oPc2t84mde9U345TTdx30LZ2ir8RHro5J3oXExfcjYm7d6N/EDd6g2hvYW3yWhIOpi7dLIrggo9Bgrng",
+	"wCR08qcA2s/qTbXqVEXdezMvyQQn9uqXvenlj8jYpryO1XuW1cVJBmaUITA2+atjMPJ+/3346lVH/X/k",
+	"Va9Eqky8ERF4huQ0zO2zq5hylN0dU0fZ5i26OmlFvQLH3DJTv5r3cIoYjQhBX4S+IqFehi5Kr+xUoED+",
+	"PIMLEFHA6WHdTTANNW0xk+/B+dC1nj5eO9nFXvBY1Qcb6Jzg/lFeLezcTfg1V6flUpyHB+pdd8Gg0tzc",
+	"n5bN87xo7fM4ScT2brVsVnSMajKN63JIbQGYQgJpP8/z0ffP3cTRXEKau0n1BXfuyEuqlEG7d5LuLdC2",
+	"TlLNS8gcd2miLphKGdq3eepd24/NXKHbV8KbW9s53TtCt3S6WGLWLbyhb4KNbs4X2sGOBXdix+49oe/c",
+	"Dr1D8wSGyBZ4MPG6BoK+xvhozLfhTOFMV3f8ClPinBJi3iAY/NQJjjqDJ24FL/v9o07/UV7P4XTOpC/0",
+	"nylk0j+STZzjAQuEm0LeajmqO4K7hSJ791D3hlXMN5TVpgrAHEDzbnkV0leVkA4NiNWyuo3u6F3Lf5oB",
+	"0131SIP8AMRm9xDzliCmYip13K0qEmXJa6r0yQVKKJkCQQEWW4DPW2aVm4ORW9qG4NZtwz18/FHy0VbG",
+	"KFRv7NJKW837sBG7xCF6wMEF5Ai8f/dS9pOyxBt61zoXQ/7wKWXJ0vO9S8iwnG1+Mz/7WWvjCUwTsf6a",
+	"uVfm07fpRYLDbAK28pouAGQm2JUMfp6tsPLSEacO44GtlafOsA08jE0tqKrFqKkh5DxnKghVHzxFQuRF",
+	"Iw+kFCAisK4k6HSgSbE8X/5/AAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

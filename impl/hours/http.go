@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -218,7 +219,7 @@ func renderError(c echo.Context, e *apiserve.Error) error {
 	}
 	obj := errorObject{Status: fmt.Sprint(status), Title: http.StatusText(status), Detail: e.Message}
 	if e.Parameter != "" || e.Pointer != "" {
-		obj.Source = &errorSource{Parameter: e.Parameter, Pointer: e.Pointer}
+		obj.Source = &errorSource{Parameter: e.Parameter, Pointer: pointerToMember(e.Pointer, e.Message)}
 	}
 	if status == http.StatusUnauthorized {
 		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="hours"`)
@@ -231,6 +232,21 @@ func renderError(c echo.Context, e *apiserve.Error) error {
 		return c.NoContent(status)
 	}
 	return c.Blob(status, mediaJSONAPI, body)
+}
+
+// unsupportedMember finds the member the validator names when an object
+// has a member its schema does not allow; its pointer is the object's.
+var unsupportedMember = regexp.MustCompile(`property "([^"]+)" is unsupported`)
+
+// pointerToMember points at the offending member itself when the
+// validator's pointer is the object holding it.
+func pointerToMember(pointer, message string) string {
+	m := unsupportedMember.FindStringSubmatch(message)
+	if pointer == "" || m == nil {
+		return pointer
+	}
+	name := strings.NewReplacer("~", "~0", "/", "~1").Replace(m[1])
+	return strings.TrimRight(pointer, "/") + "/" + name
 }
 
 type principalKey struct{}

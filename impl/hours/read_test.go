@@ -204,10 +204,10 @@ func TestRangesAndErrors(t *testing.T) {
 func TestMediaTypeRules(t *testing.T) {
 	eachBackend(t, func(t *testing.T, e *env) {
 		for accept, want := range map[string]int{
-			"":                                       200,
-			"*/*":                                    200,
-			"application/json":                       200,
-			"application/vnd.api+json":               200,
+			"":                                      200,
+			"*/*":                                   200,
+			"application/json":                      200,
+			"application/vnd.api+json":              200,
 			`application/vnd.api+json; profile="x"`: 200,
 			"application/vnd.api+json; charset=utf-8, application/vnd.api+json": 200,
 			"application/vnd.api+json; charset=utf-8":                           406,
@@ -230,11 +230,11 @@ func TestMediaTypeRules(t *testing.T) {
 
 		doc := `{"data":{"type":"terms","attributes":{"name":"Summer","first_day":"2026-06-20","last_day":"2026-09-20"}}}`
 		for ct, want := range map[string]int{
-			"application/vnd.api+json; charset=utf-8":  415,
-			`application/vnd.api+json; ext="urn:x"`:    415,
-			"application/json":                         415,
-			"text/plain":                               415,
-			"application/vnd.api+json":                 201,
+			"application/vnd.api+json; charset=utf-8":   415,
+			`application/vnd.api+json; ext="urn:x"`:     415,
+			"application/json":                          415,
+			"text/plain":                                415,
+			"application/vnd.api+json":                  201,
 			`application/vnd.api+json; profile="urn:x"`: 201,
 		} {
 			resp, body := e.do(t, req{method: "POST", path: "/libraries/green/terms", body: doc, token: "admin", headers: []string{"Content-Type", ct}})

@@ -546,8 +546,9 @@ type exceptionAttributes struct {
 	Day     string   `json:"day"`
 	Closed  bool     `json:"closed"`
 	Periods []string `json:"periods"`
-	Type    string   `json:"type"`
-	Notes   string   `json:"notes"`
+	// HoursType: JSON:API forbids an attribute named "type".
+	HoursType string `json:"hours_type"`
+	Notes     string `json:"notes"`
 }
 
 type exceptionRelationships struct {
@@ -579,7 +580,7 @@ func (s *Service) exceptionAnswer(ctx context.Context, status int, id int64) (wr
 			periods = []string{}
 		}
 		res := exceptionResource{Type: "exceptions", ID: idString(e.ID),
-			Attributes:    exceptionAttributes{Day: e.Day.String(), Closed: e.Closed, Periods: periods, Type: e.Type, Notes: e.Notes},
+			Attributes:    exceptionAttributes{Day: e.Day.String(), Closed: e.Closed, Periods: periods, HoursType: e.Type, Notes: e.Notes},
 			Relationships: exceptionRelationships{Location: toOne{Data: &identifier{Type: "locations", ID: locationKey(loc)}}},
 		}
 		r, err := newRendered(resourceDocument[exceptionResource]{JSONAPI: jsonapiVersion, Data: res}, mediaJSONAPI)
@@ -603,8 +604,8 @@ func exceptionInput(a hoursapi.ExceptionAttributes) store.ExceptionInput {
 			in.Periods = []string{}
 		}
 	}
-	if a.Type != nil {
-		t := string(*a.Type)
+	if a.HoursType != nil {
+		t := string(*a.HoursType)
 		in.Type = &t
 	}
 	return in

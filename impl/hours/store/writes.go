@@ -664,14 +664,14 @@ func mergeException(row exceptionRow, in ExceptionInput) (exceptionRow, error) {
 	switch row.typ {
 	case schedule.TypeSpecial:
 		if row.closed {
-			return row, fieldErr("type", "special is for days with their own hours; a closed day is holiday or closure")
+			return row, fieldErr("hours_type", "special is for days with their own hours; a closed day is holiday or closure")
 		}
 	case schedule.TypeHoliday, schedule.TypeClosure:
 		if !row.closed {
-			return row, fieldErr("type", "%s is for closed days; a day with hours is special", row.typ)
+			return row, fieldErr("hours_type", "%s is for closed days; a day with hours is special", row.typ)
 		}
 	default:
-		return row, fieldErr("type", "must be special, holiday or closure")
+		return row, fieldErr("hours_type", "must be special, holiday or closure")
 	}
 	return row, nil
 }

@@ -1,0 +1,295 @@
+package hours_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/hours"
+)
+
+func TestWriteAuth(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		lib := `{"data":{"type":"libraries","attributes":{"name":"Art Library","slug":"art","timezone":"America/Chicago"}}}`
+		resp, body := e.do(t, req{method: "POST", path: "/libraries", body: lib})
+		expectError(t, resp, body, 401, "", "")
+		if !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
+			t.Errorf("401 without WWW-Authenticate: %v", resp.Header)
+		}
+		resp, body = e.do(t, req{method: "POST", path: "/libraries", body: lib, token: "not-a-token"})
+		expectError(t, resp, body, 401, "", "")
+		resp, body = e.do(t, req{method: "POST", path: "/libraries", body: lib, headers: []string{"Authorization", "Basic dXNlcjpwYXNz"}})
+		expectError(t, resp, body, 401, "", "")
+		// Editors and publishers may not create libraries.
+		for _, who := range []string{"green-editor", "publisher"} {
+			resp, body = e.do(t, req{method: "POST", path: "/libraries", body: lib, token: who})
+			expectError(t, resp, body, 403, "", "")
+		}
+		// An editor of green may not touch law.
+		term := `{"data":{"type":"terms","attributes":{"name":"Summer","first_day":"2026-06-20","last_day":"2026-09-20"}}}`
+		resp, body = e.do(t, req{method: "POST", path: "/libraries/law/terms", body: term, token: "green-editor"})
+		expectError(t, resp, body, 403, "", "")
+		resp, body = e.do(t, req{method: "DELETE", path: "/libraries/green", token: "green-editor"})
+		expectError(t, resp, body, 403, "", "")
+		resp, body = e.do(t, req{method: "POST", path: "/libraries/green/terms", body: term, token: "green-editor"})
+		if resp.StatusCode != 201 {
+			t.Fatalf("editor on own library: %d %s", resp.StatusCode, body)
+		}
+		resp, body = e.do(t, req{method: "POST", path: "/libraries", body: lib, token: "admin"})
+		if resp.StatusCode != 201 || resp.Header.Get("Location") != "http://hours.test/hours/libraries/art.json" {
+			t.Fatalf("admin create: %d %v %s", resp.StatusCode, resp.Header, body)
+		}
+		// Refused writes left no trace; the two that succeeded are audited
+		// under their tokens' names.
+		entries, err := e.svc.Store().Audit(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mine []string
+		for _, a := range entries {
+			if a.Who != "sample-data" {
+				mine = append(mine, a.Who+" "+a.Action+" "+a.ResourceType)
+			}
+		}
+		if got := strings.Join(mine, "; "); got != "green-editor create terms; admin create libraries" {
+			t.Errorf("audit: %s", got)
+		}
+	})
+}
+
+func TestWriteValidation(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		cases := []struct {
+			name, method, path, body string
+			status                   int
+			pointer                  string
+		}{
+			{"malformed JSON", "POST", "/libraries", `{"data":`, 400, ""},
+			{"wrong type", "POST", "/libraries", `{"data":{"type":"locations","attributes":{"name":"A","slug":"a"}}}`, 422, "/data/type"},
+			{"bad slug", "POST", "/libraries", `{"data":{"type":"libraries","attributes":{"name":"A","slug":"Not A Slug"}}}`, 422, "/data/attributes/slug"},
+			{"unknown attribute", "POST", "/libraries", `{"data":{"type":"libraries","attributes":{"name":"A","slug":"a","colour":"red"}}}`, 422, "/data/attributes/colour"},
+			{"missing name", "POST", "/libraries", `{"data":{"type":"libraries","attributes":{"slug":"a"}}}`, 422, "/data/attributes/name"},
+			{"bad zone", "POST", "/libraries", `{"data":{"type":"libraries","attributes":{"name":"A","slug":"a","timezone":"Mars/Olympus_Mons"}}}`, 422, "/data/attributes/timezone"},
+			{"client id", "POST", "/libraries", `{"data":{"type":"libraries","id":"a","attributes":{"name":"A","slug":"a"}}}`, 403, "/data/id"},
+			{"duplicate slug", "POST", "/libraries", `{"data":{"type":"libraries","attributes":{"name":"A","slug":"green"}}}`, 409, ""},
+			{"id mismatch", "PATCH", "/libraries/green", `{"data":{"type":"libraries","id":"law","attributes":{"name":"A"}}}`, 409, "/data/id"},
+			{"rename onto another", "PATCH", "/libraries/green", `{"data":{"type":"libraries","attributes":{"slug":"law"}}}`, 409, ""},
+			{"unknown library", "PATCH", "/libraries/nowhere", `{"data":{"type":"libraries","attributes":{"name":"A"}}}`, 404, ""},
+			{"location slug taken", "POST", "/libraries/green/locations", `{"data":{"type":"locations","attributes":{"name":"A","slug":"stacks"}}}`, 409, ""},
+			{"unset primary", "PATCH", "/libraries/green/locations/stacks", `{"data":{"type":"locations","attributes":{"primary":false}}}`, 422, "/data/attributes/primary"},
+			{"term bad date", "POST", "/libraries/green/terms", `{"data":{"type":"terms","attributes":{"name":"T","first_day":"2026-02-30","last_day":"2026-03-30"}}}`, 422, "/data/attributes/first_day"},
+			{"term date format", "POST", "/libraries/green/terms", `{"data":{"type":"terms","attributes":{"name":"T","first_day":"2026-2-3","last_day":"2026-03-30"}}}`, 422, "/data/attributes/first_day"},
+			{"term reversed", "POST", "/libraries/green/terms", `{"data":{"type":"terms","attributes":{"name":"T","first_day":"2026-04-01","last_day":"2026-03-30"}}}`, 422, "/data/attributes/last_day"},
+			{"term missing", "PATCH", "/libraries/green/terms/999999", `{"data":{"type":"terms","attributes":{"name":"T"}}}`, 404, ""},
+			{"term of another library", "PATCH", "/libraries/law/terms/1", `{"data":{"type":"terms","attributes":{"name":"T"}}}`, 404, ""},
+			{"schedule without term", "POST", "/libraries/green/locations/stacks/schedules", `{"data":{"type":"schedules","attributes":{"days":[]}}}`, 422, "/data/relationships"},
+			{"schedule unknown term", "POST", "/libraries/green/locations/stacks/schedules", `{"data":{"type":"schedules","attributes":{"days":[]},"relationships":{"term":{"data":{"type":"terms","id":"424242"}}}}}`, 422, "/data/relationships/term"},
+			{"schedule term taken", "POST", "/libraries/green/locations/stacks/schedules", `{"data":{"type":"schedules","attributes":{"days":[]},"relationships":{"term":{"data":{"type":"terms","id":"1"}}}}}`, 409, ""},
+			{"period syntax", "POST", "/libraries/green/locations/stacks/schedules", `{"data":{"type":"schedules","attributes":{"days":[{"weekday":"Monday","periods":["9-17"]}]},"relationships":{"term":{"data":{"type":"terms","id":"1"}}}}}`, 422, "/data/attributes/days/0/periods/0"},
+			{"period hour", "PATCH", "/libraries/green/locations/stacks/schedules/1", `{"data":{"type":"schedules","attributes":{"days":[{"weekday":"Monday","periods":["08:00-12:00","25:00-26:00"]}]}}}`, 422, "/data/attributes/days/0/periods/1"},
+			{"periods overlap", "PATCH", "/libraries/green/locations/stacks/schedules/1", `{"data":{"type":"schedules","attributes":{"days":[{"weekday":"Sunday","closed":true},{"weekday":"Monday","periods":["08:00-12:00","11:00-13:00"]}]}}}`, 422, "/data/attributes/days/1/periods/1"},
+			{"weekday twice", "PATCH", "/libraries/green/locations/stacks/schedules/1", `{"data":{"type":"schedules","attributes":{"days":[{"weekday":"Monday","closed":true},{"weekday":"Monday","open_24h":true}]}}}`, 422, "/data/attributes/days/1/weekday"},
+			{"closed and open", "PATCH", "/libraries/green/locations/stacks/schedules/1", `{"data":{"type":"schedules","attributes":{"days":[{"weekday":"Monday","closed":true,"periods":["08:00-09:00"]}]}}}`, 422, "/data/attributes/days/0"},
+			{"bad weekday", "PATCH", "/libraries/green/locations/stacks/schedules/1", `{"data":{"type":"schedules","attributes":{"days":[{"weekday":"Funday","closed":true}]}}}`, 422, "/data/attributes/days/0/weekday"},
+			{"schedule elsewhere", "PATCH", "/libraries/law/locations/main/schedules/1", `{"data":{"type":"schedules","attributes":{"days":[]}}}`, 404, ""},
+			{"exception closed with periods", "POST", "/libraries/green/locations/stacks/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true,"periods":["10:00-12:00"]}}}`, 422, "/data/attributes/periods"},
+			{"exception open without periods", "POST", "/libraries/green/locations/stacks/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":false}}}`, 422, "/data/attributes/periods"},
+			{"exception no day", "POST", "/libraries/green/locations/stacks/exceptions", `{"data":{"type":"exceptions","attributes":{"closed":true}}}`, 422, "/data/attributes/day"},
+			{"exception type", "POST", "/libraries/green/locations/stacks/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true,"hours_type":"special"}}}`, 422, "/data/attributes/hours_type"},
+			{"exception type enum", "POST", "/libraries/green/locations/stacks/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true,"hours_type":"party"}}}`, 422, "/data/attributes/hours_type"},
+			{"exception day taken", "POST", "/libraries/green/locations/stacks/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-12-25","closed":true}}}`, 409, ""},
+			{"bad id", "DELETE", "/libraries/green/terms/abc", ``, 400, ""},
+		}
+		before, err := e.svc.Store().Audit(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		snapshot := func() string {
+			_, body := e.do(t, req{path: "/libraries.json?from=2026-03-01&to=2026-03-14"})
+			return string(body)
+		}
+		start := snapshot()
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				resp, body := e.do(t, req{method: c.method, path: c.path, body: c.body, token: "admin"})
+				param := ""
+				if c.name == "bad id" {
+					param = "term_id"
+				}
+				expectError(t, resp, body, c.status, param, c.pointer)
+			})
+		}
+		after, err := e.svc.Store().Audit(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(after) != len(before) {
+			t.Errorf("refused writes were audited: %d → %d entries", len(before), len(after))
+		}
+		if snapshot() != start {
+			t.Error("refused writes changed the hours")
+		}
+	})
+}
+
+// TestSettingHours walks an editor through setting a library's hours and
+// checks each write shows in the next read, including the legacy API at
+// old slugs.
+func TestSettingHours(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		write := func(method, path, body string, want int) map[string]any {
+			t.Helper()
+			resp, data := e.do(t, req{method: method, path: path, body: body, token: "law-editor"})
+			if resp.StatusCode != want {
+				t.Fatalf("%s %s: %d, want %d: %s", method, path, resp.StatusCode, want, data)
+			}
+			var doc map[string]any
+			if len(data) > 0 {
+				if err := json.Unmarshal(data, &doc); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return doc
+		}
+		id := func(doc map[string]any) string { return doc["data"].(map[string]any)["id"].(string) }
+
+		loc := write("POST", "/libraries/law/locations", `{"data":{"type":"locations","attributes":{"name":"Clinic","slug":"clinic"}}}`, 201)
+		if id(loc) != "law/clinic" {
+			t.Errorf("location id %v", id(loc))
+		}
+		term := write("POST", "/libraries/law/terms", `{"data":{"type":"terms","attributes":{"name":"Spring 2026","first_day":"2026-03-01","last_day":"2026-03-31"}}}`, 201)
+		termID := id(term)
+		sched := write("POST", "/libraries/law/locations/clinic/schedules", `{"data":{"type":"schedules","attributes":{"days":[
+			{"weekday":"Monday","periods":["09:00-12:00","13:00-17:00"]},
+			{"weekday":"Wednesday","periods":["18:00-01:00"]},
+			{"weekday":"Saturday","open_24h":true}]},
+			"relationships":{"term":{"data":{"type":"terms","id":"`+termID+`"}}}}}`, 201)
+		schedID := id(sched)
+		days := sched["data"].(map[string]any)["attributes"].(map[string]any)["days"].([]any)
+		if len(days) != 7 || days[0].(map[string]any)["closed"] != true || days[6].(map[string]any)["open_24h"] != true {
+			t.Errorf("schedule days %v", days)
+		}
+
+		var doc oneDoc
+		e.get(t, "/libraries/law/locations/clinic.json", 200, &doc)
+		h := doc.Data.Attributes.Hours
+		if len(h[1].Periods) != 2 || *h[3].OpensAt != "2026-03-04T18:00:00.000-08:00" || *h[3].ClosesAt != "2026-03-05T01:00:00.000-08:00" || !h[6].Open24 || !h[0].Closed {
+			t.Errorf("clinic week: %+v", h)
+		}
+
+		exc := write("POST", "/libraries/law/locations/clinic/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-03-04","periods":["10:00-14:00"],"notes":"Bar exam"}}}`, 201)
+		excID := id(exc)
+		if a := exc["data"].(map[string]any)["attributes"].(map[string]any); a["hours_type"] != "special" || a["closed"] != false {
+			t.Errorf("exception %v", a)
+		}
+		var recs []map[string]any
+		e.get(t, "/api/v1/library/law/location/clinic/hours/for/today", 200, &recs)
+		if len(recs) != 1 || recs[0]["type"] != "special" || recs[0]["notes"] != "Bar exam" || recs[0]["closes_at"] != "2026-03-04T14:00:00.000-08:00" || recs[0]["id"].(float64) != mustFloat(excID) {
+			t.Errorf("legacy after the exception: %v", recs)
+		}
+		write("PATCH", "/libraries/law/locations/clinic/exceptions/"+excID, `{"data":{"type":"exceptions","id":"`+excID+`","attributes":{"closed":true,"hours_type":"closure"}}}`, 200)
+		e.get(t, "/api/v1/library/law/location/clinic/hours/for/2026-03-04", 200, &recs)
+		if len(recs) != 1 || recs[0]["closed"] != true || recs[0]["type"] != "closure" || recs[0]["opens_at"] != "2026-03-04T00:00:00.000-08:00" {
+			t.Errorf("legacy after closing: %v", recs)
+		}
+		write("DELETE", "/libraries/law/locations/clinic/exceptions/"+excID, "", 204)
+		e.get(t, "/api/v1/library/law/location/clinic/hours/for/2026-03-04", 200, &recs)
+		if recs[0]["type"] != "regular" || recs[0]["opens_at"] != "2026-03-04T18:00:00.000-08:00" {
+			t.Errorf("legacy after deleting the exception: %v", recs)
+		}
+
+		write("PATCH", "/libraries/law/locations/clinic/schedules/"+schedID, `{"data":{"type":"schedules","id":"`+schedID+`","attributes":{"days":[{"weekday":"Wednesday","open_24h":true}]}}}`, 200)
+		e.get(t, "/libraries/law/locations/clinic.json?from=2026-03-04", 200, &doc)
+		if !doc.Data.Attributes.Hours[0].Open24 {
+			t.Errorf("after the schedule change: %+v", doc.Data.Attributes.Hours[0])
+		}
+		write("PATCH", "/libraries/law/terms/"+termID, `{"data":{"type":"terms","attributes":{"last_day":"2026-03-03"}}}`, 200)
+		e.get(t, "/libraries/law/locations/clinic.json?from=2026-03-04", 200, &doc)
+		if d := doc.Data.Attributes.Hours[0]; !d.Closed || d.Type != "unscheduled" {
+			t.Errorf("after shortening the term: %+v", d)
+		}
+
+		// Renames: the old slugs keep answering.
+		write("PATCH", "/libraries/law/locations/clinic", `{"data":{"type":"locations","id":"law/clinic","attributes":{"slug":"legal-clinic","name":"Legal Clinic","primary":true}}}`, 200)
+		write("PATCH", "/libraries/law", `{"data":{"type":"libraries","attributes":{"slug":"law-library"}}}`, 200)
+		for _, path := range []string{
+			"/api/v1/library/law/location/clinic/hours/for/2026-03-02",
+			"/api/v1/library/law-library/location/clinic/hours/for/2026-03-02",
+			"/api/v1/library/law/location/legal-clinic/hours/for/2026-03-02",
+			"/api/v1/library/law-library/location/legal-clinic/hours/for/2026-03-02",
+		} {
+			e.get(t, path, 200, &recs)
+			// Only Wednesday is open since the schedule change: Monday is a
+			// closed day of the schedule.
+			if len(recs) != 1 || recs[0]["location_slug"] != "legal-clinic" || recs[0]["closed"] != true || recs[0]["type"] != "regular" {
+				t.Errorf("%s: %v", path, recs)
+			}
+		}
+		var lib oneDoc
+		e.get(t, "/libraries/law.json", 200, &lib)
+		if lib.Data.ID != "law-library" || string(lib.Data.Relationships["primary_location"].Data) != `{"type":"locations","id":"law-library/legal-clinic"}` {
+			t.Errorf("renamed library: %s %s", lib.Data.ID, lib.Data.Relationships["primary_location"].Data)
+		}
+		// The editor role names the old slug and still works.
+		write("DELETE", "/libraries/law-library/locations/legal-clinic", "", 204)
+		e.get(t, "/libraries/law-library.json", 200, &lib)
+		if string(lib.Data.Relationships["primary_location"].Data) == "null" {
+			t.Errorf("no primary location after deleting the primary one")
+		}
+		resp, body := e.do(t, req{path: "/libraries/law-library/locations/legal-clinic.json"})
+		expectError(t, resp, body, 404, "location_id", "")
+
+		entries, err := e.svc.Store().Audit(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, a := range entries {
+			if a.Who == "law-editor" {
+				n++
+				if a.At.IsZero() || a.ResourceID == "" {
+					t.Errorf("audit entry %+v", a)
+				}
+			}
+		}
+		if n != 11 {
+			t.Errorf("%d audit entries by law-editor, want 11", n)
+		}
+
+		resp, body = e.do(t, req{method: "DELETE", path: "/libraries/law-library", token: "admin"})
+		if resp.StatusCode != 204 || len(body) != 0 {
+			t.Fatalf("delete library: %d %s", resp.StatusCode, body)
+		}
+		resp, body = e.do(t, req{path: "/libraries/law-library.json"})
+		expectError(t, resp, body, 404, "library_id", "")
+	})
+}
+
+func mustFloat(s string) float64 {
+	var f float64
+	if err := json.Unmarshal([]byte(s), &f); err != nil {
+		panic(err)
+	}
+	return f
+}
+
+func TestNoTokensConfigured(t *testing.T) {
+	svc, err := hours.New(context.Background(), hours.Config{BaseURL: "http://hours.test/hours", DB: storetestSQLite(t), SampleData: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodDelete, "/libraries/green", nil)
+	r.Header.Set("Authorization", "Bearer anything")
+	svc.Handler().ServeHTTP(rec, r)
+	if rec.Code != http.StatusUnauthorized {
+		t.Errorf("no tokens configured: %d %s", rec.Code, rec.Body)
+	}
+	if err := svc.Ready(context.Background()); err != nil {
+		t.Errorf("ready: %v", err)
+	}
+}
