@@ -1,0 +1,179 @@
+package purl
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/sitelib/sitesvc/gen/purlapi"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// TestBinary runs the real sitesvc: the index page lists the samples, the
+// generated client reads them, `sitesvc tokens add` makes a token that can
+// publish, and `sitesvc purl publish` validates before it writes.
+func TestBinary(t *testing.T) {
+	srv := testkit.StartServer(t)
+	resp, index := srv.Get(t, "/")
+	if resp.StatusCode != 200 || !strings.Contains(string(index), srv.URL+"/purl/bb000kk0000") || strings.Contains(string(index), "bp999bc9999") {
+		t.Fatalf("index page does not list the samples (or lists the dark one): %d", resp.StatusCode)
+	}
+
+	client, err := purlapi.NewClientWithResponses(srv.URL + "/purl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	man, err := client.GetManifestWithResponse(ctx, "bb000kk0000", nil)
+	if err != nil || man.ApplicationldJSON200 == nil || len(man.ApplicationldJSON200.Items) != 2 {
+		t.Fatalf("manifest through the generated client: %v %v", err, man)
+	}
+	x, err := client.GetPublicXmlWithResponse(ctx, "druid:bb000kk0000", nil)
+	if err != nil || x.StatusCode() != 200 || !bytes.Contains(x.Body, []byte(`objectId="druid:bb000kk0000"`)) {
+		t.Fatalf("public XML through the generated client: %v", err)
+	}
+
+	bin := testkit.Binary(t)
+	out, err := exec.Command(bin, "tokens", "add", "--data", srv.DataDir, "--role", "publisher", "--name", "e2e").Output()
+	if err != nil {
+		t.Fatalf("tokens add: %v", err)
+	}
+	token := strings.TrimSpace(string(out))
+	doc := strings.Replace(string(x.Body), "<objectLabel>Two views", "<objectLabel>Re-published views", 1)
+	put, err := client.PutPublicXmlWithBodyWithResponse(ctx, "bb000kk0000", "application/xml", strings.NewReader(doc), func(_ context.Context, r *http.Request) error {
+		r.Header.Set("Authorization", "Bearer "+token)
+		return nil
+	})
+	if err != nil || put.StatusCode() != http.StatusOK || put.JSON200 == nil {
+		t.Fatalf("PUT with a token from tokens add: %v %s", err, put.Body)
+	}
+
+	// Publish a new object from a directory: a copy of a sample under another druid.
+	objDir := filepath.Join(t.TempDir(), "obj")
+	copyObject(t, filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bf222jk2222"), objDir, "bf222jk2222", "bt314vw1592")
+	cmd := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, objDir)
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "published druid:bt314vw1592") {
+		t.Fatalf("purl publish: %v\n%s", err, out)
+	}
+	resp, body := srv.Get(t, "/purl/bt314vw1592/iiif/manifest")
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "/purl/bt314vw1592/file/coast-map.png") {
+		t.Fatalf("published object not served: %d %s", resp.StatusCode, body)
+	}
+
+	// A bad object is refused and nothing of it is written.
+	badDir := filepath.Join(t.TempDir(), "bad")
+	copyObject(t, filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bf222jk2222"), badDir, "bf222jk2222", "bv271mn8281")
+	os.WriteFile(filepath.Join(badDir, "coast-map.png"), []byte("truncated"), 0o644)
+	if out, err := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, badDir).CombinedOutput(); err == nil || !strings.Contains(string(out), "coast-map.png") {
+		t.Fatalf("purl publish of a bad object: %v\n%s", err, out)
+	}
+	resp, _ = srv.Get(t, "/purl/bv271mn8281")
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("refused object is served: %d", resp.StatusCode)
+	}
+}
+
+func copyObject(t *testing.T, from, to, oldID, newID string) {
+	t.Helper()
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(e.Name(), ".xml") {
+			data = bytes.ReplaceAll(data, []byte(oldID), []byte(newID))
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestPageInChromium loads a sample page from the real binary in headless
+// Chromium, with JavaScript (the viewer comes through oEmbed, or the
+// script's iframe fallback when the embed service cannot answer) and
+// without (the noscript iframe).
+func TestPageInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("headless Chromium test")
+	}
+	const chromium = "/usr/bin/chromium"
+	if _, err := os.Stat(chromium); err != nil {
+		t.Fatalf("%s (Debian package chromium) is needed: %v", chromium, err)
+	}
+	srv := testkit.StartServer(t)
+	pageURL := srv.URL + "/purl/bb000kk0000"
+	wantIframe := srv.URL + "/embed/iframe?url=" + url.QueryEscape(pageURL)
+
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromium),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	defer cancelAlloc()
+
+	for _, js := range []bool{true, false} {
+		name := "javascript"
+		if !js {
+			name = "noscript"
+		}
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := chromedp.NewContext(alloc)
+			defer cancel()
+			ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+			defer cancelTimeout()
+			var title, state, src string
+			var iframes int
+			actions := []chromedp.Action{}
+			if !js {
+				actions = append(actions, emulation.SetScriptExecutionDisabled(true))
+			}
+			actions = append(actions, chromedp.Navigate(pageURL), chromedp.Title(&title))
+			if js {
+				actions = append(actions,
+					chromedp.WaitVisible(`#viewer[data-state] iframe`, chromedp.ByQuery),
+					chromedp.AttributeValue(`#viewer`, "data-state", &state, nil, chromedp.ByQuery),
+				)
+			}
+			actions = append(actions,
+				chromedp.Evaluate(`document.querySelectorAll("#viewer iframe").length`, &iframes),
+				chromedp.Evaluate(`document.querySelector("#viewer iframe").src`, &src),
+			)
+			if err := chromedp.Run(ctx, actions...); err != nil {
+				t.Fatalf("chromium: %v\nserver logs:\n%s", err, srv.Logs())
+			}
+			if title != "Two views of the reading room" {
+				t.Errorf("title %q", title)
+			}
+			if js && state != "oembed" {
+				t.Errorf("viewer state %q: the page did not load the viewer through the embed service's oEmbed", state)
+			}
+			if iframes != 1 || !strings.HasPrefix(src, wantIframe) {
+				t.Errorf("viewer: %d iframes, src %q, want %q", iframes, src, wantIframe)
+			}
+		})
+	}
+}
