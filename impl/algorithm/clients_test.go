@@ -36,11 +36,11 @@ func runClient(t *testing.T, interpreter, script, wsdlURL, key, mode string) map
 	t.Helper()
 	path, err := exec.LookPath(interpreter)
 	if err != nil {
-		t.Skipf("%s is not installed (CI installs php-cli, php-soap and libsoap-lite-perl)", interpreter)
+		missingTool(t, interpreter+" is not installed (CI installs php-cli, php-soap and libsoap-lite-perl)")
 	}
 	if interpreter == "php" {
 		if out, err := exec.Command(path, "-r", "exit(class_exists('SoapClient') ? 0 : 1);").CombinedOutput(); err != nil {
-			t.Skipf("PHP has no SOAP extension (php-soap): %s", out)
+			missingTool(t, "PHP has no SOAP extension (php-soap): "+string(out))
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
