@@ -1,0 +1,103 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/purl/druid"
+)
+
+func TestFS(t *testing.T) {
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "store")
+	s, err := OpenFS(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := druid.Parse("druid:bc123df4567")
+	if empty, err := s.Empty(ctx); err != nil || !empty {
+		t.Fatalf("new store: empty=%v %v", empty, err)
+	}
+	created, err := s.Write(ctx, id, PublicXML, strings.NewReader("<a/>"))
+	if err != nil || !created {
+		t.Fatalf("first write: created=%v %v", created, err)
+	}
+	created, err = s.Write(ctx, id, PublicXML, strings.NewReader("<b/>"))
+	if err != nil || created {
+		t.Fatalf("second write: created=%v %v", created, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "bc", "123", "df", "4567", PublicXML)); err != nil {
+		t.Fatalf("not in the druid tree: %v", err)
+	}
+	data, info, err := ReadAll(ctx, s, id, PublicXML)
+	if err != nil || string(data) != "<b/>" || info.Size() != 4 {
+		t.Fatalf("read back %q %v", data, err)
+	}
+	if _, err := s.Write(ctx, id, "image.png", bytes.NewReader([]byte{1, 2, 3})); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := s.List(ctx)
+	if err != nil || len(ids) != 1 || ids[0] != id {
+		t.Fatalf("List = %v, %v", ids, err)
+	}
+	for _, name := range []string{"../../../../x", "..", ".", "a/b", `a\b`, "", ".hidden", "nul\x00", "x\n"} {
+		if _, err := s.Write(ctx, id, name, strings.NewReader("x")); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Write(%q) = %v, want refusal", name, err)
+		}
+		if _, err := s.Open(ctx, id, name); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Open(%q) = %v, want ErrNotFound", name, err)
+		}
+	}
+	if _, err := s.Open(ctx, "", PublicXML); !errors.Is(err, ErrNotFound) {
+		t.Errorf("empty druid: %v", err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(root, "bc", "123", "df", "4567"))
+	if len(entries) != 2 {
+		t.Errorf("object directory holds %d entries, want 2 (no temporary files)", len(entries))
+	}
+	if err := s.Delete(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Open(ctx, id, PublicXML); !errors.Is(err, ErrNotFound) {
+		t.Errorf("after Delete: %v", err)
+	}
+	if err := s.Delete(ctx, id); !errors.Is(err, ErrNotFound) {
+		t.Errorf("second Delete: %v", err)
+	}
+	top, _ := os.ReadDir(root)
+	for _, e := range top {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("left over: %s", e.Name())
+		}
+	}
+}
+
+// A failing reader leaves the previous version in place.
+func TestWriteFailureKeepsPrevious(t *testing.T) {
+	ctx := context.Background()
+	s, err := OpenFS(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := druid.Parse("bb000kk0000")
+	if _, err := s.Write(ctx, id, PublicXML, strings.NewReader("old")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Write(ctx, id, PublicXML, io.MultiReader(strings.NewReader("new, partly"), failing{})); err == nil {
+		t.Fatal("write from a failing reader succeeded")
+	}
+	data, _, err := ReadAll(ctx, s, id, PublicXML)
+	if err != nil || string(data) != "old" {
+		t.Fatalf("after a failed write: %q %v", data, err)
+	}
+}
+
+type failing struct{}
+
+func (failing) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
