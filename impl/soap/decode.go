@@ -132,7 +132,7 @@ func (d *Decoder) Decode(r io.Reader) (*Call, error) {
 	if len(overloads) == 0 {
 		return nil, ClientFault("unknown operation %q", wrapper.name.Local)
 	}
-	dec := &valueDecoder{ids: ids, goTypes: d.goTypes}
+	dec := &valueDecoder{ids: ids, goTypes: d.goTypes, budget: d.limits.MaxElements}
 	op, byName := selectOverload(overloads, wrapper.children, dec)
 	if op == nil {
 		names := make([]string, len(wrapper.children))
@@ -224,6 +224,19 @@ func selectOverload(overloads []*Operation, elems []*node, dec *valueDecoder) (o
 type valueDecoder struct {
 	ids     map[string]*node
 	goTypes map[*Type]reflect.Type
+	// budget is how many more elements decoding may visit. hrefs let a
+	// small document describe a huge value (an array of 1000 references
+	// to an array of 1000 references to …), so the decoded size is
+	// bounded like the parsed size.
+	budget int
+}
+
+func (vd *valueDecoder) spend() error {
+	vd.budget--
+	if vd.budget < 0 {
+		return fmt.Errorf("%w: the value expands (through href references) to too many elements", errLimit)
+	}
+	return nil
 }
 
 // maxHrefHops bounds href chains (and breaks cycles).
@@ -294,6 +307,9 @@ func (vd *valueDecoder) decode(n *node, t *Type, depth int) (reflect.Value, erro
 	if err != nil {
 		return reflect.Value{}, err
 	}
+	if err := vd.spend(); err != nil {
+		return reflect.Value{}, err
+	}
 	if isNil(n) {
 		return reflect.Zero(gt), nil
 	}
@@ -347,6 +363,9 @@ func (vd *valueDecoder) decodeAny(n *node, typeName string, isArray bool, depth 
 			c, err := vd.resolve(c)
 			if err != nil {
 				return nil, fmt.Errorf("item %d: %w", i+1, err)
+			}
+			if err := vd.spend(); err != nil {
+				return nil, err
 			}
 			if isNil(c) {
 				continue

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -310,6 +311,31 @@ func TestLimits(t *testing.T) {
 	_, body = post(t, h, envOpen+`<ns1:processSequences><key>k</key><reportTypeInt>0</reportTypeInt><sequence>`+strings.Repeat("<i>A</i>", 20)+`</sequence></ns1:processSequences>`+envClose)
 	if !strings.Contains(body, "more than 10 elements") {
 		t.Errorf("element count: %s", body)
+	}
+
+	// 3 levels of 50 references each: 125,000 strings from a document of
+	// about 150 elements.
+	var amp strings.Builder
+	amp.WriteString(envOpen + `<ns1:processMutationLists><key>k</key><reportTypeInt>0</reportTypeInt><mutationsList href="#l1"/></ns1:processMutationLists>`)
+	for level, ref := range []string{"l2", "l3", ""} {
+		fmt.Fprintf(&amp, `<multiRef id="l%d">`, level+1)
+		for i := 0; i < 50; i++ {
+			if ref == "" {
+				amp.WriteString(`<i>M41L</i>`)
+			} else {
+				fmt.Fprintf(&amp, `<i href="#%s"/>`, ref)
+			}
+		}
+		amp.WriteString(`</multiRef>`)
+	}
+	amp.WriteString(envClose)
+	h, err = soap.NewHandler(soap.HandlerConfig{Operations: soapapi.Operations(&recorder{}), RequestNamespace: reqNS, ResponseNamespace: respNS, Limits: soap.Limits{MaxElements: 10_000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, body := post(t, h, amp.String())
+	if code != 500 || !strings.Contains(body, "expands (through href references) to too many elements") {
+		t.Errorf("href amplification: %d %.300s", code, body)
 	}
 }
 
