@@ -130,3 +130,26 @@ func TestHostileAlgorithmsRejected(t *testing.T) {
 		t.Errorf("message %q does not say where", msg)
 	}
 }
+
+func FuzzParseAlgorithm(f *testing.F) {
+	f.Add(minimal("SCORE FROM (MAX(184V => 60, 184I => 30), 65R => -10)", "<SCORERANGE><USE_GLOBALRANGE/></SCORERANGE>"))
+	f.Add(minimal("184VI AND EXCLUDE 65R", "<LEVEL>2</LEVEL>"))
+	f.Add(`<?xml version="1.0"?><!DOCTYPE ALGORITHM [<!ENTITY x "y">]><ALGORITHM/>`)
+	g := mutations(f, "M184V,K65R,T215Y")
+	f.Fuzz(func(t *testing.T, doc string) {
+		a, err := Parse([]byte(doc))
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is not an *Error", err)
+			}
+			return
+		}
+		res := a.Evaluate(Input{Genes: map[string]*Mutations{"RT": g, "PR": g, "IN": g}})
+		for _, d := range res.Drugs {
+			if a.Level(d.Level.Order).Text == "" {
+				t.Fatalf("drug %s got undefined level %d", d.Drug.Name, d.Level.Order)
+			}
+		}
+	})
+}
