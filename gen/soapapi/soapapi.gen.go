@@ -1027,6 +1027,10 @@ var documents = map[string]string{
     </xs:complexType>
   </xs:element>
 
+  <!-- A request-level error (an invalid key) may also be answered by a bare failure element,
+       as the service's earlier clients expect: <failure><errorMessage>Invalid key.</errorMessage></failure> -->
+  <xs:element name="failure" type="SiteFailure"/>
+
   <!-- ===== report type 2 ("XML 2009") ===== -->
 
   <xs:complexType name="Mutation2009">
