@@ -36,7 +36,6 @@ type env struct {
 	svc    *hours.Service
 	srv    *httptest.Server
 	valid  *testkit.Validator
-	jsonap *jsonschema.Schema
 	tokens map[string]string // role name → plaintext
 	now    time.Time
 }
@@ -123,7 +122,7 @@ func newEnv(t *testing.T, dsn string, now time.Time) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
-	spec, err := hoursapi.GetSwagger()
+	spec, err := hoursapi.GetSpec()
 	if err != nil {
 		t.Fatal(err)
 	}

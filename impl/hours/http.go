@@ -26,7 +26,7 @@ const (
 // echo builds the service's echo instance: media-type rules and CORS
 // first, then apiserve's request validation, then the generated handlers.
 func (s *Service) echo() (*echo.Echo, error) {
-	spec, err := hoursapi.GetSwagger()
+	spec, err := hoursapi.GetSpec()
 	if err != nil {
 		return nil, fmt.Errorf("hours: loading the OpenAPI document: %w", err)
 	}

@@ -121,9 +121,8 @@ func TestSampleHoursKinds(t *testing.T) {
 		if len(wed.Periods) != 2 || wed.Periods[0].ClosesAt != "2026-03-04T12:00:00.000-08:00" || wed.Periods[1].OpensAt != "2026-03-04T13:00:00.000-08:00" || *wed.ClosesAt != wed.Periods[0].ClosesAt {
 			t.Errorf("lunch break: %+v", wed)
 		}
-		sat := ref.Data.Attributes.Hours
 		e.get(t, "/libraries/green/locations/reference.json?from=2026-03-07", http.StatusOK, &ref)
-		sat = ref.Data.Attributes.Hours
+		sat := ref.Data.Attributes.Hours
 		if !sat[0].Closed || sat[0].OpensAt != nil || sat[0].ClosesAt != nil || len(sat[0].Periods) != 0 {
 			t.Errorf("closed Saturday: %+v", sat[0])
 		}

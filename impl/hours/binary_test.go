@@ -1,0 +1,91 @@
+package hours_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/hours/store/storetest"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// TestBinary runs the real `sitesvc serve`: the sample data answers under
+// /hours, a token made with `sitesvc tokens add` sets hours, and the
+// change survives a restart on the same --data.
+func TestBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	srv := testkit.StartServer(t, "--services", "hours")
+	var doc listDoc
+	resp, body := srv.Get(t, "/hours/libraries.json")
+	if resp.StatusCode != 200 || json.Unmarshal(body, &doc) != nil || len(doc.Data) < 6 || len(doc.Included) < 15 {
+		t.Fatalf("libraries.json: %d, %d libraries: %.300s", resp.StatusCode, len(doc.Data), body)
+	}
+	if !strings.HasPrefix(doc.Links["self"], srv.URL+"/hours/") {
+		t.Errorf("self link %s is not under the server's base URL %s", doc.Links["self"], srv.URL)
+	}
+	resp, body = srv.Get(t, "/hours/api/v1/library/green/location/stacks/hours/for/today")
+	var recs []map[string]any
+	if resp.StatusCode != 200 || json.Unmarshal(body, &recs) != nil || len(recs) == 0 || recs[0]["location_slug"] != "stacks" {
+		t.Fatalf("legacy today: %d %s", resp.StatusCode, body)
+	}
+	resp, body = srv.Get(t, "/hours/openapi.json")
+	if resp.StatusCode != 200 || !strings.Contains(string(body), srv.URL+"/hours") {
+		t.Errorf("openapi.json: %d", resp.StatusCode)
+	}
+
+	out, err := exec.Command(testkit.Binary(t), "tokens", "add", "--data", srv.DataDir, "--name", "gina", "--role", "editor:green").Output()
+	if err != nil {
+		t.Fatalf("tokens add: %v", err)
+	}
+	token := strings.TrimSpace(string(out))
+	patch := func(body string) int {
+		req, _ := http.NewRequest(http.MethodPatch, srv.URL+"/hours/libraries/green", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/vnd.api+json")
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := patch(`{"data":{"type":"libraries","attributes":{"name":"Green Library (renovated)"}}}`); code != 200 {
+		t.Fatalf("PATCH with an editor token: %d", code)
+	}
+	if err := srv.Stop(); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	again := testkit.StartServer(t, "--services", "hours", "--data", srv.DataDir)
+	var lib oneDoc
+	resp, body = again.Get(t, "/hours/libraries/green.json")
+	if resp.StatusCode != 200 || json.Unmarshal(body, &lib) != nil || lib.Data.Attributes.Name != "Green Library (renovated)" {
+		t.Errorf("after restart: %d %.200s", resp.StatusCode, body)
+	}
+}
+
+// TestBinaryPostgres runs `sitesvc serve --hours-db postgres://…` against a
+// fresh schema: migrations apply, no sample data is loaded, /readyz
+// checks the database.
+func TestBinaryPostgres(t *testing.T) {
+	var pg *storetest.Backend
+	for _, b := range storetest.Backends() {
+		if b.Name == "postgres" {
+			pg = &b
+		}
+	}
+	if pg == nil || testing.Short() {
+		t.Skip(storetest.PostgresEnv + " is not set")
+	}
+	srv := testkit.StartServer(t, "--services", "hours", "--hours-db", pg.DSN(t))
+	resp, body := srv.Get(t, "/hours/libraries.json")
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"data":[]`) {
+		t.Errorf("libraries.json on an empty PostgreSQL database: %d %.200s", resp.StatusCode, body)
+	}
+	if resp, _ := srv.Get(t, "/readyz"); resp.StatusCode != 200 {
+		t.Errorf("readyz: %d", resp.StatusCode)
+	}
+}
