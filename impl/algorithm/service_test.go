@@ -202,6 +202,7 @@ func TestInvalidKey(t *testing.T) {
 			t.Errorf("%d %+v", code, r)
 		}
 	}
+	validateReport(t, InvalidKeyReport)
 	// Overload 3 answers an array holding the error report.
 	_, resp := soapCall(t, s.URL, `<alg:processSequences><key>k</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><methodName/><reportName/><reportDate/><inputData/></alg:processSequences>`)
 	if r := parseSOAP(t, resp); r.FaultCode != "soapenv:Client" || !strings.Contains(r.FaultString, "rate limit exceeded") {
