@@ -1,0 +1,60 @@
+package purl
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/purl/druid"
+)
+
+const secret = "SECRET-OUTSIDE-THE-STORE"
+
+// FuzzRequestPath sends arbitrary paths to the service: it never fails
+// with a 5xx, answers 200 only for a real object representation, and never
+// serves a byte of a file that is not a listed file of an object.
+func FuzzRequestPath(f *testing.F) {
+	fx := newFixture(f)
+	root := fx.svc.fsStore.Root()
+	for _, p := range []string{filepath.Join(root, "..", "secret.txt"), filepath.Join(root, "secret.txt"), filepath.Join(root, "bb", "000", "kk", "secret.txt"), filepath.Join(root, "bb", "000", "kk", "0000", ".secret")} {
+		if err := os.WriteFile(p, []byte(secret), 0o644); err != nil {
+			f.Fatal(err)
+		}
+	}
+	for _, s := range []string{
+		"bb000kk0000", "bb000kk0000.xml", "druid:bb000kk0000.mods", "bb000kk0000/iiif/manifest",
+		"bb000kk0000/file/reading-room-north.png", "bb000kk0000/file/..%2Fsecret.txt", "bb000kk0000/file/.secret",
+		"..%2Fsecret.txt", "bb%2F000%2Fkk%2Fsecret.txt", "bb000kk0000%00.xml", "bb000kk0000/file/%2e%2e%2f%2e%2e%2fsecret.txt",
+	} {
+		f.Add(s)
+	}
+	h := fx.svc.Handler()
+	f.Fuzz(func(t *testing.T, path string) {
+		u, err := url.Parse("/" + path)
+		if err != nil || u.Host != "" || u.Scheme != "" {
+			return
+		}
+		req := &http.Request{Method: http.MethodGet, URL: u, Header: http.Header{}, RemoteAddr: "192.0.2.1:1234"}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code >= 500 {
+			t.Fatalf("GET %q: %d %s", path, rec.Code, rec.Body)
+		}
+		if strings.Contains(rec.Body.String(), secret) {
+			t.Fatalf("GET %q served a file outside the objects", path)
+		}
+		if rec.Code == http.StatusOK && u.Path != "/openapi.yaml" && u.Path != "/openapi.json" {
+			rt, ok := parseRoute(u.EscapedPath())
+			if !ok {
+				t.Fatalf("GET %q: 200 for an unroutable path", path)
+			}
+			if _, err := druid.Parse(rt.id); err != nil {
+				t.Fatalf("GET %q: 200 for %q, not a druid", path, rt.id)
+			}
+		}
+	})
+}
