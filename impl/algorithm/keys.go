@@ -196,16 +196,23 @@ func (k *keyStore) valid(key string) bool {
 	sum := sha256.Sum256([]byte(key))
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if now := time.Now(); now.Sub(k.checked) >= k.recheck {
-		k.lastErr = k.reload(now)
-	}
+	k.refresh()
 	_, ok := k.hashes[sum]
 	return ok
 }
 
+// refresh re-reads the key file when it is time to look again; k.mu is held.
+func (k *keyStore) refresh() {
+	if now := time.Now(); now.Sub(k.checked) >= k.recheck {
+		k.lastErr = k.reload(now)
+	}
+}
+
+// err is the problem with the key file, if any (for readiness).
 func (k *keyStore) err() error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	k.refresh()
 	return k.lastErr
 }
 

@@ -318,12 +318,21 @@ func TestReady(t *testing.T) {
 	if err := os.Remove(s.KeysFile); err != nil {
 		t.Fatal(err)
 	}
-	// The last good key set keeps working; readiness reports the problem.
+	// Readiness reports the problem; the last good key set keeps working.
+	if err := s.Ready(context.Background()); err == nil {
+		t.Error("ready without a key file")
+	}
 	if !s.keys.valid(s.Key) {
 		t.Error("key rejected after the key file vanished")
 	}
-	if err := s.Ready(context.Background()); err == nil {
-		t.Error("ready without a key file")
+	if _, err := AddKey(s.KeysFile, "again"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ready(context.Background()); err != nil {
+		t.Errorf("not ready after the key file came back: %v", err)
+	}
+	if s.keys.valid(s.Key) {
+		t.Error("a key missing from the new key file still accepted")
 	}
 }
 
