@@ -174,3 +174,19 @@ func TestHIVDB102ReadmeExample(t *testing.T) {
 	}
 	t.Logf("RT M41L M184V T215Y: %v", got)
 }
+
+// BenchmarkReadHIVDB102 measures reading and validating the largest bundled algorithm (the
+// cost a user-submitted algorithm of that size adds to a request when it is not cached).
+func BenchmarkReadHIVDB102(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(hivdbDir(b), "algorithms", "HIVDB_10.2.xml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package resistance
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -57,4 +59,24 @@ func BenchmarkMutationLists(b *testing.B) {
 			}
 		})
 	}
+	// the text report again, with HIVDB 10.2 submitted as a user algorithm on every call:
+	// after the first call it comes from the cache
+	b.Run("report-text-user-algorithm", func(b *testing.B) {
+		data, err := os.ReadFile(filepath.Join(repoRoot(b), "..", "shared", "data", "hivdb", "algorithms", "HIVDB_10.2.xml"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts := Options{Algorithm: 9, UserAlgorithm: string(data), ReportType: ReportText, ReportDate: "2026-05-01"}
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			if _, err := e.MutationListReport(benchLists[i%len(benchLists):i%len(benchLists)+1], opts); err != nil {
+				b.Fatal(err)
+			}
+		}
+		ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lists/s")
+		if evalNsPerList > 0 {
+			b.ReportMetric(ns/evalNsPerList, "x-evaluate")
+		}
+	})
 }

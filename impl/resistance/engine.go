@@ -56,10 +56,12 @@ type Options struct {
 	ReportDate    string // carried into the report header; the report time when empty
 }
 
-// Engine evaluates mutation lists. It is immutable and safe for concurrent use.
+// Engine evaluates mutation lists. It is safe for concurrent use: the bundled algorithms and
+// tables are immutable; the only state is a bounded cache of parsed user-submitted algorithms.
 type Engine struct {
 	ref        *reference
 	algorithms map[string]*asi.Algorithm // by file stem: HIVDB_10.2, HIVDB_9.8, ANRS_34, Rega_10.0
+	userAlgs   *algorithmCache           // recently used user-submitted algorithms
 	now        func() time.Time
 }
 
@@ -73,7 +75,7 @@ func Load(hivdbDir string) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resistance: %w", err)
 	}
-	e := &Engine{ref: ref, algorithms: map[string]*asi.Algorithm{}, now: time.Now}
+	e := &Engine{ref: ref, algorithms: map[string]*asi.Algorithm{}, userAlgs: newAlgorithmCache(), now: time.Now}
 	for _, stem := range algorithmFiles {
 		path := filepath.Join(hivdbDir, "algorithms", stem+".xml")
 		f, err := os.Open(path)
@@ -175,7 +177,7 @@ func (e *Engine) resolve(opts Options) (*settings, error) {
 		if strings.TrimSpace(opts.UserAlgorithm) == "" {
 			return nil, fmt.Errorf("%w: algorithm %d is not 0 (ANRS), 1 (HIVDB) or 2 (Rega) and no user-submitted algorithm was given", ErrBadOptions, opts.Algorithm)
 		}
-		alg, err := asi.Parse([]byte(opts.UserAlgorithm))
+		alg, err := e.userAlgs.parse(opts.UserAlgorithm)
 		if err != nil {
 			return nil, fmt.Errorf("user-submitted algorithm: %w", err)
 		}

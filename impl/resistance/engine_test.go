@@ -436,3 +436,30 @@ func TestScoringMatrix(t *testing.T) {
 		}
 	}
 }
+
+func TestUserAlgorithmCache(t *testing.T) {
+	c := newAlgorithmCache()
+	text := readAlgorithm(t, "Rega_10.0.xml")
+	a1, err := c.parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2, _ := c.parse(text)
+	if a1 != a2 {
+		t.Error("the same text was parsed twice")
+	}
+	_, err1 := c.parse("<broken")
+	_, err2 := c.parse("<broken")
+	if err1 == nil || err1 != err2 {
+		t.Errorf("errors %v %v: want the cached error", err1, err2)
+	}
+	for i := range userAlgorithmCacheSize + 4 {
+		c.parse(strings.Replace(text, "<ALGVERSION>10.0.0", "<ALGVERSION>"+strings.Repeat("9", i+1), 1))
+	}
+	if c.order.Len() != userAlgorithmCacheSize || len(c.byKey) != userAlgorithmCacheSize {
+		t.Errorf("cache holds %d/%d entries, want at most %d", c.order.Len(), len(c.byKey), userAlgorithmCacheSize)
+	}
+	if a3, _ := c.parse(text); a3 == a1 {
+		t.Error("least recently used entry was not evicted")
+	}
+}
