@@ -28,6 +28,9 @@ type serveConfig struct {
 
 	// PURL
 	PurlSamplesDir string // sample objects loaded into an empty store
+	// PurlLocationNetworks: "name=CIDR,CIDR;name2=CIDR", the client networks
+	// that count as being at a location (location-restricted files).
+	PurlLocationNetworks string
 
 	// Embed
 	ProviderName string
@@ -86,6 +89,7 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	str(&c.HoursBaseURL, "hours-base-url", "", "Hours base URL (default <public-url>/hours)")
 	str(&c.SOAPEndpoint, "soap-endpoint", "", "SOAP endpoint URL (default <public-url>/soap/SiteAlgorithm)")
 	str(&c.PurlSamplesDir, "purl-samples", defaultExisting("samples/purl"), "sample PURL objects loaded into an empty store")
+	str(&c.PurlLocationNetworks, "purl-location-networks", "", "networks of PURL read locations: name=CIDR,CIDR;name2=CIDR")
 	str(&c.ProviderName, "provider-name", "sitesvc digital library", "oEmbed provider_name")
 	str(&c.ViewerDir, "viewer-dir", "impl/embed/viewer/node_modules/mirador/dist", "directory holding Mirador's mirador.min.js, installed by scripts/build-viewer.sh")
 	str(&c.HoursDB, "hours-db", "", "hours database: empty for SQLite under --data, or a postgres:// URL")

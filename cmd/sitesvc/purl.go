@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/netip"
 	"path/filepath"
+	"strings"
 
 	"github.com/sitelib/sitesvc/impl/purl"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
@@ -25,7 +27,36 @@ func newPurlService(c *serveConfig) (server.Service, error) {
 	if c.Tokens != nil {
 		cfg.Tokens = c.Tokens
 	}
+	nets, err := parseLocationNetworks(c.PurlLocationNetworks)
+	if err != nil {
+		return nil, fmt.Errorf("--purl-location-networks: %w", err)
+	}
+	cfg.LocationNetworks = nets
 	return purl.New(context.Background(), cfg)
+}
+
+// parseLocationNetworks reads "name=CIDR,CIDR;name2=CIDR".
+func parseLocationNetworks(s string) (map[string][]netip.Prefix, error) {
+	nets := map[string][]netip.Prefix{}
+	for _, part := range strings.Split(s, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, list, ok := strings.Cut(part, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("%q is not name=CIDR,CIDR", part)
+		}
+		for _, cidr := range strings.Split(list, ",") {
+			p, err := netip.ParsePrefix(strings.TrimSpace(cidr))
+			if err != nil {
+				return nil, fmt.Errorf("location %s: %w", name, err)
+			}
+			nets[name] = append(nets[name], p.Masked())
+		}
+	}
+	return nets, nil
 }
 
 // runPurl is `sitesvc purl publish [--data DIR] OBJECTS`: it validates

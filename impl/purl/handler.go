@@ -356,7 +356,7 @@ type specDocs struct{ yaml, json []byte }
 // publishedSpec is the contract with this deployment's base URL as its
 // only server.
 func publishedSpec(baseURL string) (specDocs, error) {
-	spec, err := purlapi.GetSwagger()
+	spec, err := purlapi.GetSpec()
 	if err != nil {
 		return specDocs{}, fmt.Errorf("loading the PURL contract: %w", err)
 	}

@@ -75,7 +75,7 @@ func newFixture(t testing.TB, mutate ...func(*Config)) *fixture {
 	f.svc = svc
 	f.srv = httptest.NewServer(svc.Handler())
 	t.Cleanup(f.srv.Close)
-	spec, err := purlapi.GetSwagger()
+	spec, err := purlapi.GetSpec()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"net/netip"
+	"testing"
+)
+
+func TestParseLocationNetworks(t *testing.T) {
+	nets, err := parseLocationNetworks(" reading-room=10.1.2.3/16, 192.168.5.0/24 ; lab=2001:db8::/32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nets["reading-room"]) != 2 || nets["reading-room"][0] != netip.MustParsePrefix("10.1.0.0/16") || len(nets["lab"]) != 1 {
+		t.Errorf("nets = %v", nets)
+	}
+	for _, bad := range []string{"reading-room", "=10.0.0.0/8", "x=10.0.0.0", "x=banana"} {
+		if _, err := parseLocationNetworks(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if nets, err := parseLocationNetworks(""); err != nil || len(nets) != 0 {
+		t.Errorf("empty: %v %v", nets, err)
+	}
+}
