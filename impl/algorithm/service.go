@@ -7,7 +7,6 @@
 package algorithm
 
 import (
-	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -128,10 +127,13 @@ func New(cfg Config) (*Service, error) {
 // PublishedWSDL is the WSDL as served: the contract with its request
 // namespace and endpoint address replaced by the configured ones.
 func PublishedWSDL(endpoint, requestNamespace string) []byte {
-	doc := soapapi.Document("wsdl")
-	doc = bytes.ReplaceAll(doc, []byte(`"`+soapapi.TargetNamespace+`"`), []byte(`"`+attrEscape(requestNamespace)+`"`))
-	doc = bytes.ReplaceAll(doc, []byte(`"`+soapapi.Address+`"`), []byte(`"`+attrEscape(endpoint)+`"`))
-	return doc
+	// One pass, so that a configured value equal to the other default is
+	// not replaced twice.
+	r := strings.NewReplacer(
+		`"`+soapapi.TargetNamespace+`"`, `"`+attrEscape(requestNamespace)+`"`,
+		`"`+soapapi.Address+`"`, `"`+attrEscape(endpoint)+`"`,
+	)
+	return []byte(r.Replace(string(soapapi.Document("wsdl"))))
 }
 
 func attrEscape(s string) string {

@@ -79,6 +79,20 @@ func TestPublishedWSDL(t *testing.T) {
 	}
 }
 
+func TestPublishedWSDLSwapsOnce(t *testing.T) {
+	doc := string(PublishedWSDL(soapapi.TargetNamespace, soapapi.Address))
+	var w gowsdl.WSDL
+	if err := xml.Unmarshal([]byte(doc), &w); err != nil {
+		t.Fatal(err)
+	}
+	if w.TargetNamespace != soapapi.Address || w.Service[0].Ports[0].SOAPAddress.Location != soapapi.TargetNamespace {
+		t.Errorf("namespace %q address %q", w.TargetNamespace, w.Service[0].Ports[0].SOAPAddress.Location)
+	}
+	if !strings.Contains(string(PublishedWSDL("http://h/x?a=1&b=2", "urn:x")), `location="http://h/x?a=1&amp;b=2"`) {
+		t.Error("endpoint not escaped")
+	}
+}
+
 func TestMutationListsMatchEngine(t *testing.T) {
 	s := startService(t, nil)
 	eng := testEngine(t)
