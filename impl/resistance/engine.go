@@ -5,7 +5,6 @@
 package resistance
 
 import (
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"os"
@@ -314,14 +313,29 @@ func sortComments(cs []asi.CommentResult) {
 func FailureReport(message string, reportType int) string {
 	switch reportType {
 	case Report2009:
-		out, _ := marshal(x9Report{WebServiceVersion: WebServiceVersion, SchemaVersion: SchemaVersion, DateTime: time.Now().UTC().Format(time.RFC3339),
-			Results: []x9Result{{Success: false, ErrorMessage: message}}})
-		return out
+		w := newXMLWriter(512)
+		w.open("DrugResistance_Interpretation")
+		w.elem("webServiceVersion", WebServiceVersion)
+		w.elem("schemaVersion", SchemaVersion)
+		w.elem("submissionName", "")
+		w.elem("dateTime", time.Now().UTC().Format(time.RFC3339))
+		w.open("result")
+		w.elem("success", "false")
+		w.elem("errorMessage", message)
+		w.close("result")
+		w.close("DrugResistance_Interpretation")
+		return w.String()
 	case ReportText:
 		return "# webServiceVersion\t" + WebServiceVersion + "\ninput\tstatus\terror\n\tfailure\t" + textCell(message) + "\n"
 	}
-	out, _ := marshal(siteReport{WebServiceVersion: WebServiceVersion, Inputs: []siteInput{{XMLName: xml.Name{Local: "failure"}, ErrorMessage: message}}})
-	return out
+	w := newXMLWriter(256)
+	w.open("Site_Algorithm_Interpretation")
+	w.elem("webServiceVersion", WebServiceVersion)
+	w.open("failure")
+	w.elem("errorMessage", message)
+	w.close("failure")
+	w.close("Site_Algorithm_Interpretation")
+	return w.String()
 }
 
 func (r *reference) consensusAt(gene string, pos int) byte {

@@ -1,0 +1,126 @@
+package resistance
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// xmlWriter writes an indented XML document element by element. Reports are written with it
+// rather than encoding/xml's reflection-driven Marshal, which cost several times the
+// evaluation itself (see BenchmarkMutationLists).
+type xmlWriter struct {
+	b     strings.Builder
+	depth int
+}
+
+func newXMLWriter(sizeHint int) *xmlWriter {
+	w := &xmlWriter{}
+	w.b.Grow(sizeHint)
+	w.b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>`)
+	return w
+}
+
+func (w *xmlWriter) indent() {
+	w.b.WriteByte('\n')
+	for range w.depth {
+		w.b.WriteString("  ")
+	}
+}
+
+// open writes a start tag with attributes given as name, value pairs.
+func (w *xmlWriter) open(name string, attrs ...string) {
+	w.indent()
+	w.tag(name, attrs)
+	w.b.WriteByte('>')
+	w.depth++
+}
+
+func (w *xmlWriter) tag(name string, attrs []string) {
+	w.b.WriteByte('<')
+	w.b.WriteString(name)
+	for i := 0; i+1 < len(attrs); i += 2 {
+		w.b.WriteByte(' ')
+		w.b.WriteString(attrs[i])
+		w.b.WriteString(`="`)
+		escapeXML(&w.b, attrs[i+1])
+		w.b.WriteByte('"')
+	}
+}
+
+func (w *xmlWriter) close(name string) {
+	w.depth--
+	w.indent()
+	w.b.WriteString("</")
+	w.b.WriteString(name)
+	w.b.WriteByte('>')
+}
+
+// elem writes <name attrs>text</name>.
+func (w *xmlWriter) elem(name, text string, attrs ...string) {
+	w.indent()
+	w.tag(name, attrs)
+	w.b.WriteByte('>')
+	escapeXML(&w.b, text)
+	w.b.WriteString("</")
+	w.b.WriteString(name)
+	w.b.WriteByte('>')
+}
+
+// opt writes elem only when text is not empty.
+func (w *xmlWriter) opt(name, text string) {
+	if text != "" {
+		w.elem(name, text)
+	}
+}
+
+func (w *xmlWriter) String() string {
+	w.b.WriteByte('\n')
+	return w.b.String()
+}
+
+// escapeXML writes s as XML character data or attribute value: markup characters become
+// entities, and what XML 1.0 cannot carry (control characters, invalid UTF-8, U+FFFE/U+FFFF)
+// becomes U+FFFD, as encoding/xml does.
+func escapeXML(b *strings.Builder, s string) {
+	last := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'' {
+			i++
+			continue
+		}
+		r, size := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		var repl string
+		switch {
+		case r == '&':
+			repl = "&amp;"
+		case r == '<':
+			repl = "&lt;"
+		case r == '>':
+			repl = "&gt;"
+		case r == '"':
+			repl = "&#34;"
+		case r == '\'':
+			repl = "&#39;"
+		case r == '\t':
+			repl = "&#x9;"
+		case r == '\n':
+			repl = "&#xA;"
+		case r == '\r':
+			repl = "&#xD;"
+		case r < 0x20, r == utf8.RuneError && size == 1, r == 0xFFFE, r == 0xFFFF, r >= 0xD800 && r <= 0xDFFF:
+			repl = "\uFFFD"
+		default:
+			i += size
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(repl)
+		i += size
+		last = i
+	}
+	b.WriteString(s[last:])
+}
