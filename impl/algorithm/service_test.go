@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -366,4 +367,43 @@ func TestNewRejectsConfig(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
+}
+
+// FuzzService sends arbitrary bodies through the whole service (codec,
+// key check, input interpretation, the real engine): every answer is a
+// SOAP envelope, 200 with a response or 500 with a fault, and never the
+// generic Server fault that stands for an unexpected error or a panic.
+func FuzzService(f *testing.F) {
+	s := startService(f, func(c *Config) { c.KeyRate, c.KeyBurst, c.InvalidKeyRate, c.InvalidKeyBurst = 1e9, 1e9, 1e9, 1e9 })
+	wrap := func(body string) string {
+		return `<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:alg="http://algorithm.sitesvc.org" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><e:Body>` + body + `</e:Body></e:Envelope>`
+	}
+	for _, body := range []string{
+		`<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><mutationsList><s><g/><g><m>M41L</m><m>184V</m><m>69S_SS</m></g></s></mutationsList></alg:processMutationLists>`,
+		`<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>2</reportTypeInt><mutationsList><s><g><m>L90M</m></g><g/><g><m>N155H</m></g></s></mutationsList></alg:processMutationLists>`,
+		`<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>3</inAlgorithmInterface><algorithm>2</algorithm><userSubmittedAlgorithm/><reportOptions>comments=no</reportOptions><methodName/><reportName/><reportDate/><inputData><s><g/><g><m>K103N</m></g></s></inputData></alg:processSequences>`,
+		`<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>1</inAlgorithmInterface><algorithm>5</algorithm><userSubmittedAlgorithm>&lt;ALGORITHM/&gt;</userSubmittedAlgorithm><methodName/><reportName/><reportDate/><inputData><s><g/></s></inputData></alg:processSequences>`,
+		`<alg:getScoringMatrix><key>nope</key></alg:getScoringMatrix>`,
+	} {
+		f.Add([]byte(wrap(body)))
+	}
+	h := s.Handler()
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := http.NewRequest(http.MethodPost, "/", strings.NewReader(string(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr := httptest.NewRecorder()
+		h.ServeHTTP(rr, req)
+		if rr.Code != 200 && rr.Code != 500 {
+			t.Fatalf("status %d", rr.Code)
+		}
+		r := parseSOAP(t, rr.Body.String())
+		if rr.Code == 500 && r.FaultCode == "" {
+			t.Fatalf("500 without a fault: %s", rr.Body.String())
+		}
+		if strings.Contains(r.FaultString, "internal error") {
+			t.Fatalf("unexpected error or panic for %q", body)
+		}
+	})
 }
