@@ -73,7 +73,11 @@ func writePartials(w *xmlWriter, smp *sample, d asi.DrugResult) {
 	g := smp.gene(d.Drug.Gene)
 	for _, p := range d.Partials {
 		w.open("partialScore")
-		w.elem("mutation", strings.Join(smp.mutationsAt(d.Drug.Gene, p.Item.Matches(g.Set)), " + "))
+		label := strings.Join(smp.mutationsAt(d.Drug.Gene, p.Item.Matches(g.Set)), " + ")
+		if label == "" {
+			label = p.Item.Text // an item that holds by absence alone (NOT 184V => 5)
+		}
+		w.elem("mutation", label)
 		w.elem("score", formatScore(p.Score))
 		w.close("partialScore")
 	}
