@@ -26,6 +26,7 @@ type pageData struct {
 	Copyright    string
 	Citation     string
 	Collections  []collectionLink
+	Members      []collectionLink
 	IsCollection bool
 	Access       string
 	FilesOpen    bool
@@ -56,6 +57,7 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		PURL:         purl,
 		Druid:        rec.Druid.Qualified(),
 		Collections:  obj.collection,
+		Members:      obj.members,
 		IsCollection: rec.ObjectType == "collection",
 		Access:       rec.Rights.Summary(now),
 		FilesOpen:    rec.Rights.WorldReadable(now),
@@ -223,6 +225,20 @@ table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-
 {{- end}}
 </dl>
 </section>
+{{- if .IsCollection}}
+<section aria-labelledby="members-heading">
+<h2 id="members-heading">Items in this collection</h2>
+{{- if .Members}}
+<ul id="members">
+{{- range .Members}}
+<li><a href="{{.URL}}">{{.Title}}</a></li>
+{{- end}}
+</ul>
+{{- else}}
+<p>No published items yet.</p>
+{{- end}}
+</section>
+{{- end}}
 {{- if .Files}}
 <section aria-labelledby="files-heading">
 <h2 id="files-heading">Downloads</h2>

@@ -574,3 +574,25 @@ func TestIndexLinks(t *testing.T) {
 		t.Errorf("index links: %v", urls)
 	}
 }
+
+func TestCollectionPage(t *testing.T) {
+	f := newFixture(t)
+	resp, body := f.get(t, "/bc000df0001")
+	expect(t, resp, body, http.StatusOK, typeHTML)
+	page := string(body)
+	_, members, _ := strings.Cut(page, `<ul id="members">`)
+	members, _, _ = strings.Cut(members, "</ul>")
+	if n := strings.Count(members, `<li><a href="`+base+`/b`); n != 10 {
+		t.Errorf("collection page lists %d members, want the 10 discoverable ones", n)
+	}
+	if strings.Contains(page, "bp999bc9999") {
+		t.Error("collection page lists the dark object")
+	}
+	// A member published later appears at once (writes drop cached collections).
+	resp, body = f.do(t, http.MethodPut, "/bz321xy4321.xml", []byte(citationRecord("bz321xy4321")), xmlType, bearer("pub"))
+	expect(t, resp, body, http.StatusCreated, "")
+	_, body = f.get(t, "/bc000df0001")
+	if !strings.Contains(string(body), "Published over HTTP") {
+		t.Error("new member missing from the collection page")
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -188,7 +189,15 @@ type object struct {
 	html       representation
 	manifest   representation
 	collection []collectionLink
+	// members of a collection object, and when they were listed: a
+	// collection's page is rebuilt after memberTTL so that objects
+	// published into it later appear.
+	members  []collectionLink
+	listedAt time.Time
 }
+
+// memberTTL bounds how stale the member list of a collection page can be.
+const memberTTL = 30 * time.Second
 
 type collectionLink struct {
 	URL   string
@@ -226,7 +235,8 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 	s.mu.RLock()
 	obj := s.cache[id]
 	s.mu.RUnlock()
-	if obj != nil && sameFile(obj.publicInfo, pubInfo) && sameFile(obj.modsInfo, modsInfo) && obj.embargoed == obj.rec.Rights.Embargoed(now) {
+	if obj != nil && sameFile(obj.publicInfo, pubInfo) && sameFile(obj.modsInfo, modsInfo) &&
+		obj.embargoed == obj.rec.Rights.Embargoed(now) && (obj.rec.ObjectType != "collection" || now.Sub(obj.listedAt) < memberTTL) {
 		if obj.rec.Rights.Dark() {
 			return nil, fmt.Errorf("%w: %w", store.ErrNotFound, errDark)
 		}
@@ -252,10 +262,44 @@ func sameFile(a, b fs.FileInfo) bool {
 	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
+// forget drops an object from the cache after a write, and every
+// collection with it (their member lists may have changed).
 func (s *Service) forget(id druid.Druid) {
 	s.mu.Lock()
 	delete(s.cache, id)
+	for cid, obj := range s.cache {
+		if obj.rec.ObjectType == "collection" {
+			delete(s.cache, cid)
+		}
+	}
 	s.mu.Unlock()
+}
+
+// members lists the discoverable objects that belong to the collection.
+// It reads the records directly rather than through the cache, so nested
+// or cyclic collections cannot recurse.
+func (s *Service) members(ctx context.Context, collection druid.Druid) []collectionLink {
+	ids, err := s.store.List(ctx)
+	if err != nil {
+		s.cfg.Logger.Error("purl: listing members", "collection", collection.Qualified(), "err", err)
+		return nil
+	}
+	var out []collectionLink
+	for _, id := range ids {
+		if id == collection {
+			continue
+		}
+		data, _, err := store.ReadAll(ctx, s.store, id, store.PublicXML)
+		if err != nil {
+			continue
+		}
+		rec, err := record.Parse(data)
+		if err != nil || rec.Rights.Dark() || !slices.Contains(rec.Collections, collection) {
+			continue
+		}
+		out = append(out, collectionLink{URL: s.purl(id), Title: rec.Title()})
+	}
+	return out
 }
 
 // load reads and derives an object. The stat of each record is taken from
@@ -302,6 +346,9 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 			}
 		}
 		obj.collection = append(obj.collection, link)
+	}
+	if rec.ObjectType == "collection" {
+		obj.members, obj.listedAt = s.members(ctx, id), now
 	}
 	page, err := s.renderPage(obj, now)
 	if err != nil {
