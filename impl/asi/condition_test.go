@@ -2,6 +2,7 @@ package asi
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -131,7 +132,7 @@ func TestPartialScores(t *testing.T) {
 	for _, p := range parts {
 		var ms []string
 		for _, m := range p.Item.Matches(mutations(t, "M41L,M184V,T215Y")) {
-			ms = append(ms, itoa(m.Pos)+m.AAs.String())
+			ms = append(ms, strconv.Itoa(m.Pos)+m.AAs.String())
 		}
 		got = append(got, p.Item.Text+"="+strings.Join(ms, "+"))
 	}

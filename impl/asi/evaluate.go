@@ -1,6 +1,7 @@
 package asi
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -179,21 +180,7 @@ func (a *Algorithm) fill(text, gene string, in Input) string {
 		case in.Format != nil:
 			b.WriteString(in.Format(gene, m))
 		default:
-			b.WriteString(itoa(m.Pos) + m.AAs.String())
+			b.WriteString(strconv.Itoa(m.Pos) + m.AAs.String())
 		}
 	}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var buf [20]byte
-	i := len(buf)
-	for n > 0 {
-		i--
-		buf[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(buf[i:])
 }
