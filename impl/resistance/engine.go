@@ -61,6 +61,7 @@ type Engine struct {
 	ref        *reference
 	algorithms map[string]*asi.Algorithm // by file stem: HIVDB_10.2, HIVDB_9.8, ANRS_34, Rega_10.0
 	userAlgs   *algorithmCache           // recently used user-submitted algorithms
+	matrix     string                    // the default algorithm's scoring matrix, rendered once
 	now        func() time.Time
 }
 
@@ -88,6 +89,7 @@ func Load(hivdbDir string) (*Engine, error) {
 		}
 		e.algorithms[stem] = alg
 	}
+	e.matrix = e.scoringMatrix(e.Default())
 	return e, nil
 }
 

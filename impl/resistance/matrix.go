@@ -13,9 +13,7 @@ import (
 // class, rule, then one column per drug with a score rule), then one line per scored mutation
 // or combination. A cell is the score the rule adds for that drug, 0 when the drug's rule does
 // not score it, and empty for drugs of another class.
-func (e *Engine) ScoringMatrix() string {
-	return e.scoringMatrix(e.Default())
-}
+func (e *Engine) ScoringMatrix() string { return e.matrix }
 
 type matrixRow struct {
 	gene, class, label string
