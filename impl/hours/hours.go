@@ -154,11 +154,18 @@ type docCache struct {
 	view   *view
 	loaded time.Time
 	docs   map[string]*rendered
+	bytes  int // total size of docs
 }
 
-// maxCachedDocs bounds the rendered documents kept (distinct URLs with
-// arbitrary ranges could otherwise grow the map without limit).
-const maxCachedDocs = 512
+// Bounds on the rendered documents kept: distinct URLs with arbitrary
+// ranges (up to 18 months of every library, several megabytes each) could
+// otherwise grow the cache without limit. When a bound would be passed the
+// cache starts afresh; a document bigger than maxCachedDocBytes is not kept.
+const (
+	maxCachedDocs     = 512
+	maxCachedBytes    = 64 << 20
+	maxCachedDocBytes = 8 << 20
+)
 
 func newDocCache(st *store.Store, refresh time.Duration) *docCache {
 	return &docCache{st: st, refresh: refresh, docs: map[string]*rendered{}}
@@ -180,7 +187,7 @@ func (c *docCache) current(ctx context.Context) (*view, error) {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
 	c.view, c.loaded = v, time.Now()
-	c.docs = map[string]*rendered{}
+	c.docs, c.bytes = map[string]*rendered{}, 0
 	return v, nil
 }
 
@@ -188,7 +195,7 @@ func (c *docCache) current(ctx context.Context) (*view, error) {
 func (c *docCache) invalidate() {
 	c.mu.Lock()
 	c.view = nil
-	c.docs = map[string]*rendered{}
+	c.docs, c.bytes = map[string]*rendered{}, 0
 	c.mu.Unlock()
 }
 
@@ -213,11 +220,14 @@ func (c *docCache) get(ctx context.Context, key string, build func(*view) (*rend
 		return r, err
 	}
 	c.mu.Lock()
-	if c.view == v { // not replaced meanwhile
-		if len(c.docs) >= maxCachedDocs {
-			c.docs = map[string]*rendered{}
+	if c.view == v && len(r.body) <= maxCachedDocBytes { // view not replaced meanwhile
+		if _, ok := c.docs[key]; !ok {
+			if len(c.docs) >= maxCachedDocs || c.bytes+len(r.body) > maxCachedBytes {
+				c.docs, c.bytes = map[string]*rendered{}, 0
+			}
+			c.docs[key] = r
+			c.bytes += len(r.body)
 		}
-		c.docs[key] = r
 	}
 	c.mu.Unlock()
 	return r, nil
