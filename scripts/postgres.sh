@@ -1,15 +1,17 @@
 #!/bin/sh
 # Starts a throwaway PostgreSQL cluster for the Hours tests (it installs
-# nothing: it uses the Debian postgresql package's binaries) and prints the
-# shell lines that export its URL:
+# nothing: it uses the Debian postgresql package's binaries) and prints its
+# URL on stdout:
 #
-#   eval "$(scripts/postgres.sh start)"   # sets SITESVC_TEST_POSTGRES_URL and SITESVC_TEST_POSTGRES_DIR
-#   go test ./impl/hours/...              # runs the suite on SQLite and PostgreSQL
-#   scripts/postgres.sh stop              # stops the cluster and removes its directory
+#   dir=$(mktemp -d)
+#   export SITESVC_TEST_POSTGRES_URL=$(scripts/postgres.sh start "$dir")
+#   go test ./impl/hours/...              # the suite on SQLite and PostgreSQL
+#   scripts/postgres.sh stop "$dir"       # stops the cluster, removes $dir
 #
-# The cluster lives in a temporary directory, listens on 127.0.0.1 on a free
-# port (and on a unix socket in that directory) and trusts local connections.
-# Run as root, the server runs as the postgres user.
+# Without DIR, start makes a temporary directory and names it on stderr.
+# The cluster listens on 127.0.0.1 on a free port (and on a unix socket in
+# DIR) and trusts local connections. Run as root, the server runs as the
+# postgres user.
 set -eu
 
 PGBIN=${PGBIN:-}
@@ -43,7 +45,15 @@ free_port() {
 }
 
 start() {
-	dir=$(mktemp -d /tmp/sitesvc-pg.XXXXXX)
+	dir=${1:-}
+	if [ -z "$dir" ]; then
+		dir=$(mktemp -d /tmp/sitesvc-pg.XXXXXX)
+	fi
+	mkdir -p "$dir"
+	if [ -e "$dir/data" ]; then
+		echo "postgres.sh: $dir/data exists; give an empty directory" >&2
+		exit 1
+	fi
 	chmod 755 "$dir"
 	[ "$(id -u)" = 0 ] && chown postgres "$dir"
 	as_owner "$PGBIN/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 || {
@@ -55,9 +65,8 @@ start() {
 		if as_owner "$PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
 			-o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
 			start >/dev/null 2>&1; then
-			url="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
-			echo "export SITESVC_TEST_POSTGRES_URL='$url'"
-			echo "export SITESVC_TEST_POSTGRES_DIR='$dir'"
+			echo "postgres.sh: PostgreSQL in $dir on 127.0.0.1:$port (stop with: $0 stop $dir)" >&2
+			echo "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
 			return 0
 		fi
 	done
@@ -67,9 +76,9 @@ start() {
 }
 
 stop() {
-	dir=${1:-${SITESVC_TEST_POSTGRES_DIR:-}}
+	dir=${1:-}
 	if [ -z "$dir" ] || [ ! -d "$dir/data" ]; then
-		echo "postgres.sh: stop: no cluster directory (give it or set SITESVC_TEST_POSTGRES_DIR)" >&2
+		echo "postgres.sh: stop: $dir holds no cluster (give the directory given to start)" >&2
 		exit 1
 	fi
 	as_owner "$PGBIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
@@ -77,7 +86,7 @@ stop() {
 }
 
 case "${1:-start}" in
-start) start ;;
+start) shift || true; start "$@" ;;
 stop) shift; stop "$@" ;;
 *)
 	echo "usage: $0 [start|stop [DIR]]" >&2
