@@ -1,0 +1,109 @@
+package purl
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// voidElements have no end tag in HTML5.
+var voidElements = map[string]bool{"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true,
+	"img": true, "input": true, "link": true, "meta": true, "source": true, "track": true, "wbr": true}
+
+// checkHTML5 checks what the HTML5 syntax requires of the page's markup: the
+// doctype first, every non-void element closed in order, no end tag for a
+// void element, unique ids, html/head/body once each, a lang, a charset and
+// a title in the head.
+func checkHTML5(page string) error {
+	if !strings.HasPrefix(page, "<!DOCTYPE html>\n") {
+		return fmt.Errorf("no <!DOCTYPE html> at the start")
+	}
+	z := html.NewTokenizer(strings.NewReader(page))
+	var stack []string
+	ids := map[string]bool{}
+	counts := map[string]int{}
+	inRaw := ""
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			if z.Err() == io.EOF {
+				if len(stack) != 0 {
+					return fmt.Errorf("unclosed elements %v", stack)
+				}
+				for _, el := range []string{"html", "head", "body", "title"} {
+					if counts[el] != 1 {
+						return fmt.Errorf("%d <%s> elements, want 1", counts[el], el)
+					}
+				}
+				return nil
+			}
+			return z.Err()
+		case html.StartTagToken, html.SelfClosingTagToken:
+			tok := z.Token()
+			name := tok.Data
+			counts[name]++
+			for _, a := range tok.Attr {
+				if a.Key == "id" {
+					if ids[a.Val] {
+						return fmt.Errorf("duplicate id %q", a.Val)
+					}
+					ids[a.Val] = true
+				}
+				if name == "html" && a.Key == "lang" && a.Val != "" {
+					counts["lang"]++
+				}
+				if name == "meta" && a.Key == "charset" && strings.EqualFold(a.Val, "utf-8") {
+					counts["charset"]++
+				}
+			}
+			if name == "title" && (len(stack) < 2 || stack[len(stack)-1] != "head") {
+				return fmt.Errorf("<title> outside <head>")
+			}
+			if !voidElements[name] && tt == html.StartTagToken {
+				stack = append(stack, name)
+				if name == "script" || name == "style" || name == "noscript" {
+					inRaw = name
+				}
+			}
+		case html.EndTagToken:
+			tok := z.Token()
+			if voidElements[tok.Data] {
+				return fmt.Errorf("end tag for the void element <%s>", tok.Data)
+			}
+			if len(stack) == 0 || stack[len(stack)-1] != tok.Data {
+				return fmt.Errorf("</%s> does not close the open element (open: %v)", tok.Data, stack)
+			}
+			stack = stack[:len(stack)-1]
+			if tok.Data == inRaw {
+				inRaw = ""
+			}
+		}
+	}
+}
+
+func TestPagesAreHTML5(t *testing.T) {
+	f := newFixture(t)
+	for _, s := range loadSamples(t, f.samples) {
+		if s.rec.Rights.Dark() {
+			continue
+		}
+		_, body := f.get(t, "/"+s.id)
+		if err := checkHTML5(string(body)); err != nil {
+			t.Errorf("page of %s: %v", s.id, err)
+		}
+		if !strings.Contains(string(body), `<html lang="en">`) || !strings.Contains(string(body), `<meta charset="utf-8">`) {
+			t.Errorf("page of %s lacks lang or charset", s.id)
+		}
+	}
+	_, body := f.get(t, "/bc999df9999", "Accept: text/html")
+	if err := checkHTML5(string(body)); err != nil {
+		t.Errorf("404 page: %v", err)
+	}
+	if err := checkHTML5("<!DOCTYPE html>\n<html><head><title>x</title></head><body><p><b>x</p></b></body></html>"); err == nil {
+		t.Error("checkHTML5 accepts misnested tags")
+	}
+}
