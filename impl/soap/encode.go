@@ -155,29 +155,28 @@ func arrayItemType(elem *Type) string {
 // escaped so that XML parsers' line-end normalisation keeps it; characters
 // XML cannot carry become U+FFFD.
 func escapeText(buf *bytes.Buffer, s string) {
-	buf.Grow(len(s))
+	buf.Grow(len(s) + len(s)/8)
 	last := 0 // s[last:i] is pending plain text
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plainASCII[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			var esc string
-			switch {
-			case c == '&':
-				esc = "&amp;"
-			case c == '<':
-				esc = "&lt;"
-			case c == '>':
-				esc = "&gt;"
-			case c == '\r':
-				esc = "&#xD;"
-			case c < 0x20 && c != '\t' && c != '\n':
-				esc = "\uFFFD"
-			default:
-				i++
-				continue
-			}
 			buf.WriteString(s[last:i])
-			buf.WriteString(esc)
+			switch c {
+			case '&':
+				buf.WriteString("&amp;")
+			case '<':
+				buf.WriteString("&lt;")
+			case '>':
+				buf.WriteString("&gt;")
+			case '\r':
+				buf.WriteString("&#xD;")
+			default: // control characters XML cannot carry
+				buf.WriteString("\uFFFD")
+			}
 			i++
 			last = i
 			continue
@@ -194,6 +193,16 @@ func escapeText(buf *bytes.Buffer, s string) {
 	}
 	buf.WriteString(s[last:])
 }
+
+// plainASCII marks the bytes escapeText copies as they are.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = true
+	}
+	t['\t'], t['\n'] = true, true
+	t['&'], t['<'], t['>'] = false, false, false
+	return t
+}()
 
 func isXMLChar(r rune) bool {
 	return r == 0x09 || r == 0x0A || r == 0x0D ||
