@@ -451,6 +451,13 @@ type ExceptionWriteDocument struct {
 // ExceptionWriteDocumentDataType defines model for ExceptionWriteDocument.Data.Type.
 type ExceptionWriteDocumentDataType string
 
+// ExceptionsDocument defines model for ExceptionsDocument.
+type ExceptionsDocument struct {
+	Data    []ExceptionResource `json:"data"`
+	Jsonapi JSONAPIObject       `json:"jsonapi"`
+	Links   Links               `json:"links"`
+}
+
 // HoursType What produced the day: `regular` (the weekly schedule of the term), `special`
 // (an exception with its own hours), `holiday` or `closure` (an exception
 // closing the location), `unscheduled` (no term or schedule covers the day: closed).
@@ -733,6 +740,13 @@ type ScheduleWriteDocument struct {
 // ScheduleWriteDocumentDataType defines model for ScheduleWriteDocument.Data.Type.
 type ScheduleWriteDocumentDataType string
 
+// SchedulesDocument defines model for SchedulesDocument.
+type SchedulesDocument struct {
+	Data    []ScheduleResource `json:"data"`
+	Jsonapi JSONAPIObject      `json:"jsonapi"`
+	Links   Links              `json:"links"`
+}
+
 // Slug defines model for Slug.
 type Slug = string
 
@@ -794,6 +808,13 @@ type TermWriteDocument struct {
 
 // TermWriteDocumentDataType defines model for TermWriteDocument.Data.Type.
 type TermWriteDocumentDataType string
+
+// TermsDocument defines model for TermsDocument.
+type TermsDocument struct {
+	Data    []TermResource `json:"data"`
+	Jsonapi JSONAPIObject  `json:"jsonapi"`
+	Links   Links          `json:"links"`
+}
 
 // Weekday defines model for Weekday.
 type Weekday string
@@ -884,6 +905,24 @@ type GetLocationParams struct {
 	// To Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
 	To *To `form:"to,omitempty" json:"to,omitempty"`
 
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// ListExceptionsParams defines parameters for ListExceptions.
+type ListExceptionsParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// ListSchedulesParams defines parameters for ListSchedules.
+type ListSchedulesParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// ListTermsParams defines parameters for ListTerms.
+type ListTermsParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
@@ -1103,6 +1142,13 @@ type ClientInterface interface {
 	// Corresponds with POST /libraries/{library_id}/locations/{location_id}/exceptions (the `CreateException` operationId).
 	CreateExceptionWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, body CreateExceptionApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListExceptions The per-date exceptions of a location.
+	//
+	// Every exception of the location, by date (ids for exception updates).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions.json (the `ListExceptions` operationId).
+	ListExceptions(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListExceptionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// DeleteException Delete an exception.
 	//
 	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id} (the `DeleteException` operationId).
@@ -1146,6 +1192,13 @@ type ClientInterface interface {
 	// Corresponds with POST /libraries/{library_id}/locations/{location_id}/schedules (the `CreateSchedule` operationId).
 	CreateScheduleWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, body CreateScheduleApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListSchedules The weekly schedules of a location, one per term.
+	//
+	// Every weekly schedule of the location with its term (ids for schedule updates).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules.json (the `ListSchedules` operationId).
+	ListSchedules(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListSchedulesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// DeleteSchedule Delete a weekly schedule.
 	//
 	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id} (the `DeleteSchedule` operationId).
@@ -1178,6 +1231,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /libraries/{library_id}/terms (the `CreateTerm` operationId).
 	CreateTermWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body CreateTermApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListTerms The terms of a library (ids for schedule writes).
+	//
+	// Every term of the library, by first day. Unauthenticated, like every read.
+	//
+	// Corresponds with GET /libraries/{library_id}/terms.json (the `ListTerms` operationId).
+	ListTerms(ctx context.Context, libraryId LibraryID, params *ListTermsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteTerm Delete a term with the schedules that belong to it.
 	//
@@ -1469,6 +1529,23 @@ func (c *Client) CreateExceptionWithApplicationVndAPIPlusJSONBody(ctx context.Co
 	return c.Client.Do(req)
 }
 
+// ListExceptions The per-date exceptions of a location.
+//
+// Every exception of the location, by date (ids for exception updates).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions.json (the `ListExceptions` operationId).
+func (c *Client) ListExceptions(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListExceptionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListExceptionsRequest(c.Server, libraryId, locationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // DeleteException Delete an exception.
 //
 // Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id} (the `DeleteException` operationId).
@@ -1562,6 +1639,23 @@ func (c *Client) CreateScheduleWithApplicationVndAPIPlusJSONBody(ctx context.Con
 	return c.Client.Do(req)
 }
 
+// ListSchedules The weekly schedules of a location, one per term.
+//
+// Every weekly schedule of the location with its term (ids for schedule updates).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules.json (the `ListSchedules` operationId).
+func (c *Client) ListSchedules(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListSchedulesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSchedulesRequest(c.Server, libraryId, locationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // DeleteSchedule Delete a weekly schedule.
 //
 // Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id} (the `DeleteSchedule` operationId).
@@ -1635,6 +1729,23 @@ func (c *Client) CreateTermWithBody(ctx context.Context, libraryId LibraryID, co
 // Corresponds with POST /libraries/{library_id}/terms (the `CreateTerm` operationId).
 func (c *Client) CreateTermWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body CreateTermApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateTermRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListTerms The terms of a library (ids for schedule writes).
+//
+// Every term of the library, by first day. Unauthenticated, like every read.
+//
+// Corresponds with GET /libraries/{library_id}/terms.json (the `ListTerms` operationId).
+func (c *Client) ListTerms(ctx context.Context, libraryId LibraryID, params *ListTermsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTermsRequest(c.Server, libraryId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2338,6 +2449,62 @@ func NewCreateExceptionRequestWithBody(server string, libraryId LibraryID, locat
 	return req, nil
 }
 
+// NewListExceptionsRequest constructs an http.Request for the ListExceptions method
+func NewListExceptionsRequest(server string, libraryId LibraryID, locationId LocationID, params *ListExceptionsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/exceptions.json", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewDeleteExceptionRequest constructs an http.Request for the DeleteException method
 func NewDeleteExceptionRequest(server string, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) (*http.Request, error) {
 	var err error
@@ -2501,6 +2668,62 @@ func NewCreateScheduleRequestWithBody(server string, libraryId LibraryID, locati
 	return req, nil
 }
 
+// NewListSchedulesRequest constructs an http.Request for the ListSchedules method
+func NewListSchedulesRequest(server string, libraryId LibraryID, locationId LocationID, params *ListSchedulesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/schedules.json", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewDeleteScheduleRequest constructs an http.Request for the DeleteSchedule method
 func NewDeleteScheduleRequest(server string, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) (*http.Request, error) {
 	var err error
@@ -2653,6 +2876,55 @@ func NewCreateTermRequestWithBody(server string, libraryId LibraryID, contentTyp
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListTermsRequest constructs an http.Request for the ListTerms method
+func NewListTermsRequest(server string, libraryId LibraryID, params *ListTermsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/terms.json", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -2919,6 +3191,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /libraries/{library_id}/locations/{location_id}/exceptions (the `CreateException` operationId).
 	CreateExceptionWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, body CreateExceptionApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateExceptionResponse, error)
 
+	// ListExceptionsWithResponse The per-date exceptions of a location.
+	//
+	// Every exception of the location, by date (ids for exception updates).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions.json (the `ListExceptions` operationId).
+	ListExceptionsWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListExceptionsParams, reqEditors ...RequestEditorFn) (*ListExceptionsResponse, error)
+
 	// DeleteExceptionWithResponse Delete an exception.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -2964,6 +3245,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /libraries/{library_id}/locations/{location_id}/schedules (the `CreateSchedule` operationId).
 	CreateScheduleWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, body CreateScheduleApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateScheduleResponse, error)
 
+	// ListSchedulesWithResponse The weekly schedules of a location, one per term.
+	//
+	// Every weekly schedule of the location with its term (ids for schedule updates).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules.json (the `ListSchedules` operationId).
+	ListSchedulesWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListSchedulesParams, reqEditors ...RequestEditorFn) (*ListSchedulesResponse, error)
+
 	// DeleteScheduleWithResponse Delete a weekly schedule.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -2998,6 +3288,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /libraries/{library_id}/terms (the `CreateTerm` operationId).
 	CreateTermWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, body CreateTermApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTermResponse, error)
+
+	// ListTermsWithResponse The terms of a library (ids for schedule writes).
+	//
+	// Every term of the library, by first day. Unauthenticated, like every read.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/terms.json (the `ListTerms` operationId).
+	ListTermsWithResponse(ctx context.Context, libraryId LibraryID, params *ListTermsParams, reqEditors ...RequestEditorFn) (*ListTermsResponse, error)
 
 	// DeleteTermWithResponse Delete a term with the schedules that belong to it.
 	//
@@ -4009,6 +4308,85 @@ func (r CreateExceptionResponse) ContentType() string {
 	return ""
 }
 
+// ListExceptionsResponse200Headers the declared response headers of an HTTP 200 response for ListExceptions
+type ListExceptionsResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// ListExceptionsResponse304Headers the declared response headers of an HTTP 304 response for ListExceptions
+type ListExceptionsResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type ListExceptionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ExceptionsDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListExceptionsResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListExceptionsResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListExceptionsResponse) GetApplicationvndApiJSON200() *ExceptionsDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListExceptionsResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListExceptionsResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListExceptionsResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListExceptionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListExceptionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListExceptionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListExceptionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // DeleteExceptionResponse401Headers the declared response headers of an HTTP 401 response for DeleteException
 type DeleteExceptionResponse401Headers struct {
 	WWWAuthenticate *string
@@ -4300,6 +4678,85 @@ func (r CreateScheduleResponse) ContentType() string {
 	return ""
 }
 
+// ListSchedulesResponse200Headers the declared response headers of an HTTP 200 response for ListSchedules
+type ListSchedulesResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// ListSchedulesResponse304Headers the declared response headers of an HTTP 304 response for ListSchedules
+type ListSchedulesResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type ListSchedulesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *SchedulesDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSchedulesResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListSchedulesResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListSchedulesResponse) GetApplicationvndApiJSON200() *SchedulesDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListSchedulesResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListSchedulesResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListSchedulesResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSchedulesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSchedulesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSchedulesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSchedulesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // DeleteScheduleResponse401Headers the declared response headers of an HTTP 401 response for DeleteSchedule
 type DeleteScheduleResponse401Headers struct {
 	WWWAuthenticate *string
@@ -4578,6 +5035,85 @@ func (r CreateTermResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateTermResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListTermsResponse200Headers the declared response headers of an HTTP 200 response for ListTerms
+type ListTermsResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// ListTermsResponse304Headers the declared response headers of an HTTP 304 response for ListTerms
+type ListTermsResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type ListTermsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *TermsDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListTermsResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListTermsResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListTermsResponse) GetApplicationvndApiJSON200() *TermsDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListTermsResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListTermsResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListTermsResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTermsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTermsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTermsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTermsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -4983,6 +5519,21 @@ func (c *ClientWithResponses) CreateExceptionWithApplicationVndAPIPlusJSONBodyWi
 	return ParseCreateExceptionResponse(rsp)
 }
 
+// ListExceptionsWithResponse The per-date exceptions of a location.
+//
+// Every exception of the location, by date (ids for exception updates).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions.json (the `ListExceptions` operationId).
+func (c *ClientWithResponses) ListExceptionsWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListExceptionsParams, reqEditors ...RequestEditorFn) (*ListExceptionsResponse, error) {
+	rsp, err := c.ListExceptions(ctx, libraryId, locationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListExceptionsResponse(rsp)
+}
+
 // DeleteExceptionWithResponse Delete an exception.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -5058,6 +5609,21 @@ func (c *ClientWithResponses) CreateScheduleWithApplicationVndAPIPlusJSONBodyWit
 	return ParseCreateScheduleResponse(rsp)
 }
 
+// ListSchedulesWithResponse The weekly schedules of a location, one per term.
+//
+// Every weekly schedule of the location with its term (ids for schedule updates).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules.json (the `ListSchedules` operationId).
+func (c *ClientWithResponses) ListSchedulesWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListSchedulesParams, reqEditors ...RequestEditorFn) (*ListSchedulesResponse, error) {
+	rsp, err := c.ListSchedules(ctx, libraryId, locationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSchedulesResponse(rsp)
+}
+
 // DeleteScheduleWithResponse Delete a weekly schedule.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -5121,6 +5687,21 @@ func (c *ClientWithResponses) CreateTermWithApplicationVndAPIPlusJSONBodyWithRes
 		return nil, err
 	}
 	return ParseCreateTermResponse(rsp)
+}
+
+// ListTermsWithResponse The terms of a library (ids for schedule writes).
+//
+// Every term of the library, by first day. Unauthenticated, like every read.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/terms.json (the `ListTerms` operationId).
+func (c *ClientWithResponses) ListTermsWithResponse(ctx context.Context, libraryId LibraryID, params *ListTermsParams, reqEditors ...RequestEditorFn) (*ListTermsResponse, error) {
+	rsp, err := c.ListTerms(ctx, libraryId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTermsResponse(rsp)
 }
 
 // DeleteTermWithResponse Delete a term with the schedules that belong to it.
@@ -6162,6 +6743,100 @@ func ParseCreateExceptionResponse(rsp *http.Response) (*CreateExceptionResponse,
 	return response, nil
 }
 
+// ParseListExceptionsResponse parses an HTTP response from a ListExceptionsWithResponse call
+func ParseListExceptionsResponse(rsp *http.Response) (*ListExceptionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListExceptionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ExceptionsDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListExceptionsResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListExceptionsResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseDeleteExceptionResponse parses an HTTP response from a DeleteExceptionWithResponse call
 func ParseDeleteExceptionResponse(rsp *http.Response) (*DeleteExceptionResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -6432,6 +7107,100 @@ func ParseCreateScheduleResponse(rsp *http.Response) (*CreateScheduleResponse, e
 	return response, nil
 }
 
+// ParseListSchedulesResponse parses an HTTP response from a ListSchedulesWithResponse call
+func ParseListSchedulesResponse(rsp *http.Response) (*ListSchedulesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSchedulesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SchedulesDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSchedulesResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListSchedulesResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseDeleteScheduleResponse parses an HTTP response from a DeleteScheduleWithResponse call
 func ParseDeleteScheduleResponse(rsp *http.Response) (*DeleteScheduleResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -6695,6 +7464,100 @@ func ParseCreateTermResponse(rsp *http.Response) (*CreateTermResponse, error) {
 	return response, nil
 }
 
+// ParseListTermsResponse parses an HTTP response from a ListTermsWithResponse call
+func ParseListTermsResponse(rsp *http.Response) (*ListTermsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTermsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TermsDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListTermsResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListTermsResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseDeleteTermResponse parses an HTTP response from a DeleteTermWithResponse call
 func ParseDeleteTermResponse(rsp *http.Response) (*DeleteTermResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -6897,6 +7760,9 @@ type ServerInterface interface {
 	// CreateException Set the hours of a location on one date (holiday closure, special hours).
 	// (POST /libraries/{library_id}/locations/{location_id}/exceptions)
 	CreateException(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
+	// ListExceptions The per-date exceptions of a location.
+	// (GET /libraries/{library_id}/locations/{location_id}/exceptions.json)
+	ListExceptions(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListExceptionsParams) error
 	// DeleteException Delete an exception.
 	// (DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id})
 	DeleteException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error
@@ -6906,6 +7772,9 @@ type ServerInterface interface {
 	// CreateSchedule Set the weekly schedule of a location for a term.
 	// (POST /libraries/{library_id}/locations/{location_id}/schedules)
 	CreateSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
+	// ListSchedules The weekly schedules of a location, one per term.
+	// (GET /libraries/{library_id}/locations/{location_id}/schedules.json)
+	ListSchedules(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListSchedulesParams) error
 	// DeleteSchedule Delete a weekly schedule.
 	// (DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id})
 	DeleteSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error
@@ -6915,6 +7784,9 @@ type ServerInterface interface {
 	// CreateTerm Create a term (a named date range) of a library.
 	// (POST /libraries/{library_id}/terms)
 	CreateTerm(ctx echo.Context, libraryId LibraryID) error
+	// ListTerms The terms of a library (ids for schedule writes).
+	// (GET /libraries/{library_id}/terms.json)
+	ListTerms(ctx echo.Context, libraryId LibraryID, params ListTermsParams) error
 	// DeleteTerm Delete a term with the schedules that belong to it.
 	// (DELETE /libraries/{library_id}/terms/{term_id})
 	DeleteTerm(ctx echo.Context, libraryId LibraryID, termId TermID) error
@@ -7257,6 +8129,50 @@ func (w *ServerInterfaceWrapper) CreateException(ctx echo.Context) error {
 	return err
 }
 
+// ListExceptions converts echo context to params.
+func (w *ServerInterfaceWrapper) ListExceptions(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListExceptionsParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListExceptions(ctx, libraryId, locationId, params)
+	return err
+}
+
 // DeleteException converts echo context to params.
 func (w *ServerInterfaceWrapper) DeleteException(ctx echo.Context) error {
 	var err error
@@ -7345,6 +8261,50 @@ func (w *ServerInterfaceWrapper) CreateSchedule(ctx echo.Context) error {
 	return err
 }
 
+// ListSchedules converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSchedules(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSchedulesParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSchedules(ctx, libraryId, locationId, params)
+	return err
+}
+
 // DeleteSchedule converts echo context to params.
 func (w *ServerInterfaceWrapper) DeleteSchedule(ctx echo.Context) error {
 	var err error
@@ -7422,6 +8382,42 @@ func (w *ServerInterfaceWrapper) CreateTerm(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.CreateTerm(ctx, libraryId)
+	return err
+}
+
+// ListTerms converts echo context to params.
+func (w *ServerInterfaceWrapper) ListTerms(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTermsParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListTerms(ctx, libraryId, params)
 	return err
 }
 
@@ -7530,6 +8526,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/libraries/:library_id/locations", wrapper.CreateLocation, options.OperationMiddlewares["createLocation"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id", wrapper.DeleteLocation, options.OperationMiddlewares["deleteLocation"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id", wrapper.UpdateLocation, options.OperationMiddlewares["updateLocation"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/terms.json", wrapper.ListTerms, options.OperationMiddlewares["listTerms"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules.json", wrapper.ListSchedules, options.OperationMiddlewares["listSchedules"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions.json", wrapper.ListExceptions, options.OperationMiddlewares["listExceptions"]...)
 	router.POST(options.BaseURL+"/libraries/:library_id/terms", wrapper.CreateTerm, options.OperationMiddlewares["createTerm"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.DeleteTerm, options.OperationMiddlewares["deleteTerm"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.UpdateTerm, options.OperationMiddlewares["updateTerm"]...)
@@ -8935,6 +9934,109 @@ func (response CreateException422ApplicationVndAPIPlusJSONResponse) VisitCreateE
 	return err
 }
 
+type ListExceptionsRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	Params     ListExceptionsParams
+}
+
+type ListExceptionsResponseObject interface {
+	VisitListExceptionsResponse(w http.ResponseWriter) error
+}
+
+type ListExceptions200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type ListExceptions200ApplicationVndAPIPlusJSONResponse struct {
+	Body    ExceptionsDocument
+	Headers ListExceptions200ResponseHeaders
+}
+
+func (response ListExceptions200ApplicationVndAPIPlusJSONResponse) VisitListExceptionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListExceptions304Response = NotModifiedResponse
+
+func (response ListExceptions304Response) VisitListExceptionsResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type ListExceptions400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListExceptions400ApplicationVndAPIPlusJSONResponse) VisitListExceptionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListExceptions404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListExceptions404ApplicationVndAPIPlusJSONResponse) VisitListExceptionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListExceptions406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListExceptions406ApplicationVndAPIPlusJSONResponse) VisitListExceptionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteExceptionRequestObject struct {
 	LibraryId   LibraryID   `json:"library_id"`
 	LocationId  LocationID  `json:"location_id"`
@@ -9357,6 +10459,109 @@ func (response CreateSchedule422ApplicationVndAPIPlusJSONResponse) VisitCreateSc
 	return err
 }
 
+type ListSchedulesRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	Params     ListSchedulesParams
+}
+
+type ListSchedulesResponseObject interface {
+	VisitListSchedulesResponse(w http.ResponseWriter) error
+}
+
+type ListSchedules200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type ListSchedules200ApplicationVndAPIPlusJSONResponse struct {
+	Body    SchedulesDocument
+	Headers ListSchedules200ResponseHeaders
+}
+
+func (response ListSchedules200ApplicationVndAPIPlusJSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules304Response = NotModifiedResponse
+
+func (response ListSchedules304Response) VisitListSchedulesResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type ListSchedules400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListSchedules400ApplicationVndAPIPlusJSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListSchedules404ApplicationVndAPIPlusJSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListSchedules406ApplicationVndAPIPlusJSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteScheduleRequestObject struct {
 	LibraryId  LibraryID  `json:"library_id"`
 	LocationId LocationID `json:"location_id"`
@@ -9762,6 +10967,108 @@ func (response CreateTerm422ApplicationVndAPIPlusJSONResponse) VisitCreateTermRe
 	return err
 }
 
+type ListTermsRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	Params    ListTermsParams
+}
+
+type ListTermsResponseObject interface {
+	VisitListTermsResponse(w http.ResponseWriter) error
+}
+
+type ListTerms200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type ListTerms200ApplicationVndAPIPlusJSONResponse struct {
+	Body    TermsDocument
+	Headers ListTerms200ResponseHeaders
+}
+
+func (response ListTerms200ApplicationVndAPIPlusJSONResponse) VisitListTermsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTerms304Response = NotModifiedResponse
+
+func (response ListTerms304Response) VisitListTermsResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type ListTerms400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListTerms400ApplicationVndAPIPlusJSONResponse) VisitListTermsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTerms404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListTerms404ApplicationVndAPIPlusJSONResponse) VisitListTermsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTerms406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListTerms406ApplicationVndAPIPlusJSONResponse) VisitListTermsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteTermRequestObject struct {
 	LibraryId LibraryID `json:"library_id"`
 	TermId    TermID    `json:"term_id"`
@@ -10054,6 +11361,9 @@ type StrictServerInterface interface {
 	// CreateException Set the hours of a location on one date (holiday closure, special hours).
 	// (POST /libraries/{library_id}/locations/{location_id}/exceptions)
 	CreateException(ctx context.Context, request CreateExceptionRequestObject) (CreateExceptionResponseObject, error)
+	// ListExceptions The per-date exceptions of a location.
+	// (GET /libraries/{library_id}/locations/{location_id}/exceptions.json)
+	ListExceptions(ctx context.Context, request ListExceptionsRequestObject) (ListExceptionsResponseObject, error)
 	// DeleteException Delete an exception.
 	// (DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id})
 	DeleteException(ctx context.Context, request DeleteExceptionRequestObject) (DeleteExceptionResponseObject, error)
@@ -10063,6 +11373,9 @@ type StrictServerInterface interface {
 	// CreateSchedule Set the weekly schedule of a location for a term.
 	// (POST /libraries/{library_id}/locations/{location_id}/schedules)
 	CreateSchedule(ctx context.Context, request CreateScheduleRequestObject) (CreateScheduleResponseObject, error)
+	// ListSchedules The weekly schedules of a location, one per term.
+	// (GET /libraries/{library_id}/locations/{location_id}/schedules.json)
+	ListSchedules(ctx context.Context, request ListSchedulesRequestObject) (ListSchedulesResponseObject, error)
 	// DeleteSchedule Delete a weekly schedule.
 	// (DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id})
 	DeleteSchedule(ctx context.Context, request DeleteScheduleRequestObject) (DeleteScheduleResponseObject, error)
@@ -10072,6 +11385,9 @@ type StrictServerInterface interface {
 	// CreateTerm Create a term (a named date range) of a library.
 	// (POST /libraries/{library_id}/terms)
 	CreateTerm(ctx context.Context, request CreateTermRequestObject) (CreateTermResponseObject, error)
+	// ListTerms The terms of a library (ids for schedule writes).
+	// (GET /libraries/{library_id}/terms.json)
+	ListTerms(ctx context.Context, request ListTermsRequestObject) (ListTermsResponseObject, error)
 	// DeleteTerm Delete a term with the schedules that belong to it.
 	// (DELETE /libraries/{library_id}/terms/{term_id})
 	DeleteTerm(ctx context.Context, request DeleteTermRequestObject) (DeleteTermResponseObject, error)
@@ -10489,6 +11805,33 @@ func (sh *strictHandler) CreateException(ctx echo.Context, libraryId LibraryID, 
 	return nil
 }
 
+// ListExceptions operation middleware
+func (sh *strictHandler) ListExceptions(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListExceptionsParams) error {
+	var request ListExceptionsRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListExceptions(ctx.Request().Context(), request.(ListExceptionsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListExceptions")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListExceptionsResponseObject); ok {
+		return validResponse.VisitListExceptionsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // DeleteException operation middleware
 func (sh *strictHandler) DeleteException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error {
 	var request DeleteExceptionRequestObject
@@ -10609,6 +11952,33 @@ func (sh *strictHandler) CreateSchedule(ctx echo.Context, libraryId LibraryID, l
 		return err
 	} else if validResponse, ok := response.(CreateScheduleResponseObject); ok {
 		return validResponse.VisitCreateScheduleResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSchedules operation middleware
+func (sh *strictHandler) ListSchedules(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListSchedulesParams) error {
+	var request ListSchedulesRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSchedules(ctx.Request().Context(), request.(ListSchedulesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSchedules")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSchedulesResponseObject); ok {
+		return validResponse.VisitListSchedulesResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -10740,6 +12110,32 @@ func (sh *strictHandler) CreateTerm(ctx echo.Context, libraryId LibraryID) error
 	return nil
 }
 
+// ListTerms operation middleware
+func (sh *strictHandler) ListTerms(ctx echo.Context, libraryId LibraryID, params ListTermsParams) error {
+	var request ListTermsRequestObject
+
+	request.LibraryId = libraryId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTerms(ctx.Request().Context(), request.(ListTermsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTerms")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListTermsResponseObject); ok {
+		return validResponse.VisitListTermsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // DeleteTerm operation middleware
 func (sh *strictHandler) DeleteTerm(ctx echo.Context, libraryId LibraryID, termId TermID) error {
 	var request DeleteTermRequestObject
@@ -10820,104 +12216,108 @@ func (sh *strictHandler) UpdateTerm(ctx echo.Context, libraryId LibraryID, termI
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7F0Lb9u4lv4rhPYCTe6VbdlJO62LwSLTztzpoq9tUhSDOlszEm3xViY9JJXUkzWw/2H/4f6SBV8S9bAt",
-	"2U7SR4DB1LEpvs7rO4eHR9deSGdzShAR3BteezGCEWLq40mS0Ks3DE8xkX9GiIcMzwWmxBt67xCMOJjB",
-	"BbhAIOUoAhNGZwCSBbhCF2AOp6jr+R76AmfzBHlD7++e7/EwRjMoOxOLufySC4bJ1Fsufe8ZDGP0jBLB",
-	"aFId7jSmTIB5epHgEIQwjDGZgoOYpoyDMIZkigCDDCWLp+CKYYE44DG9AldYxJgAESMwg186cIoOi7PS",
-	"Pfr2158fBRum+esZnNZMTzBKpuASJjiCgjJAJ2pQhuYMcUQElA27G/p+SUOoOyz3//7dS9tlyBAUKAIM",
-	"cZqyEBU7nVA2g8IbeinDnl8ZY+l7c8jgDAlD41+/hEgN8uK5/DPfmL7ne5Lu3hyK2PM9Amfya2Tbf8KR",
-	"53sM/ZlihiJvKFiK3InMoRCIyQ7+62O/8+T8Y9B5cn4d+P2fln+rmZjv/cborLrw3zDjAkRw4YM//vjj",
-	"j86rV53nz7vgJKEE+YCSZAFEDFULgDlgSKSMoKhI5EEweNQJjjrBY7uoP1PEFvmqJOt6q2avJn687OgP",
-	"g/xD/TpeTF5Tgl5BEcbV5Uju4ZKSRcbgmrIJRkSAmCYRfwogmMk+ACT8CjEOjoLjrp2+FtJ8/i8mHTlo",
-	"R4+6gcnwBYNsoeld4uIkncrJQZDoRuAAAslRiAEuf4MJp4rxkkvEASWASS1QEqkpQ4jUc4/pdhPvzOCX",
-	"l4hMRewNHx37BWLAzl9y9/9x0Mk+Hv69nhBWmjas1LRyVcUuq+cChp/5iuWbsW5n/adhjKI0QQ0lm5vm",
-	"exfsM8RmDecgEJvtf3xapf9LqLUKOMAkTFKOL9Ghq2GeAoJQxMFYaobxUwAFmFEuQP8xmFEiYg7gRCBm",
-	"fq/XNv3jFdpG0P3omqXcJj6nhCOly3+B0Tv0Z4q4kH+FlAhE1Ec4nydYs17vkkRdOMf/+BfXdiab97WH",
-	"GKPSKnyUuyUgTuzUQWYzwMgTdOSBKb5EWmRoKsBIKdCRJ5elbJJelnlGr3jpS9EQKfeG3nEgrazAQu3X",
-	"LzACdt7L86W7NX9jaOINvX/r5Rilp3/lvV/lbJ/TMJ3JVardKNL4BFzAyJk6ZUqnJkqkpf1UQ4LIdPEU",
-	"jI1BzR4ZA0kxrZyzL7tyKc8omSQ4bLPRe1uV1EU+kKKiOJgykBll9QVMpF5aAEwkLvP1ui+o/CbSxhJz",
-	"QKgwyxLxA67W9BtlFziKENkf9zCaIIAiLCgbKrOgAKMc22A2q2lHXgKvNAPlTHLkMEk+uX2yyFmMgKCf",
-	"EXnAgZwrBxFV04MS+gIRY67hpNqg11SchHKn4YVe8i1TXo1tWHLVeBoSScEEMxRhCKTSyJmX24X8RlMS",
-	"7Y/QhDqkJPQqRgyt0QcODijqhWOH5K+pAHqa+yT5awp4GsZ2un4GALRI+cDawYJg2W17RSM8wSiqWpSz",
-	"CtrX+A1xUEBn0lY4PpbyejqO21O3ONO+V3CRHF9k3TOqjdqH9wSmIqYM/4X2SHkILhBkiGk50hjcmO4C",
-	"ZfsOZQsz2TNx3dlo3UdASj4TeiVlA5W2/8OHD52TVMSICLl+VBTXisFVuzhnNEScSyXwKxFYLPa3mXPE",
-	"MI3AyBs8HAZBZ/BoGAQjbwiknwukpZWeg1ScRcmimGi56kVQwB4UguGLVCDei+CC94Ke7pf3gqK4DQYF",
-	"ojgLA2Zl+1a2ZaMr+eUKJQkwRvkiFQCCCUZJJH/CRHnUjmnWSx0D9YFLXIaFEs73hKfzOWUCRa+k4jtT",
-	"tLttHb1qjdKmjFeNP86AVEFPZzuvOPW54c4VXu22INJXHZ/hGaqqtBenb8DjR0HfmBOcJJijkJKIA0gi",
-	"8P7sGaCTCUfCB0XH6QEHAs8Q+MsIXN2cz/rBMJD/dYMg6AQ/DRUmbLSMM/thWPkwGnX1x6Plx390ziu/",
-	"r9iBxe801QoBRhGWy4fJW0bniAkssfUEJhz53tz56toLE8q1JjU9XlCaIEhkl+o3/glqvkuSNxMl6Ot4",
-	"K6PD8rzMVc8SyjGZ2gjQRMVEtEw/BSRNEnAVIwL0hOSGy+80SJHek+RSuNjE24rBlr5HqNDrq+wTnSPy",
-	"aXBcE9Z4M0dEYiaJP4cgcCgLBAWDo+HDJ8OHT7pPnjzp5gRwtkv2vLfdkpPZbbfoJWIET2NRb+YTmHWo",
-	"e7He4AxH6rH6RRolLPvEAs34JoK8Ve3lk6YvyBhcyL+ZcdNrZ8cFZdK9kRDmAsWYRGoblLMbDAGhRMdA",
-	"s0ghJuLRcT5jqWCniOXjrp+lkhylbJe+d4XQ5was9sE00x6sdfQ/Ki7NO/GthDmc59LGYRtX4PKNNguw",
-	"LJ3v23m2WHrxLxQKhaUKqr2dJrCmvCFh1VBvspFnmLzQj/WrpJb2Ac7xpi7/4/TN65O3L2ynpX0181u5",
-	"bPNYS/VHI1SrJiyaqfkpxywtBjLBzrr+HJ+i7leLi+rCoJWdsLCoGJA5fni+1nYY9FQ3gksB07ltX0sJ",
-	"62ucZPBtjwaphQFQhyqfrOwXFcyHGOq4QR5ywBwcSPYbnrx9IWHcBVb4AGQoVHmskXJED4eAz1GIYQIO",
-	"sOBAgnI13FOto9AEponQ+lkK96EPYppgpbsqDfRyDyXGlx9TprEGSWdqx/U4Eu7rHoySSJm7/TkhM7Pn",
-	"BF8fBkFNyzo97kQ2peXr9I9X4BkHi3SaoZMZ/GLUw6OyeliuY6MtdZn0IDYqMDvGO3MGtTdNpUbP+1or",
-	"J9ng7RYIvyrx2pldG7FnVW2V+ahqhjPjm5tTZ+p2BnUUwlHtmAwl+rArxvO2e584J6N7ZubsmChCROAJ",
-	"ltCnjiurKy21yuZYtydlemf6k9eQt9Sx2XB1LuJwb3lH1wrLB4YF2lElbC1kjXSJY/ZW89AettGZ2kaS",
-	"riC87+Wot95EzhmN0hBl0HsIxgxN0wSysbZkEuQmCyfYqJ0Vgdjs0Adjow7GI3IAiWNslSdesJyytVEZ",
-	"Y2kKx0ZrjEHhyREJjROp/HTDqvLhlNhJRGNwQKg+WaAsn1soMTfPl2IMb3dEHHtrluf5a1WZ7znD1Sq2",
-	"on1ox3VymkZJ2Gn1u/3NnGGfq6P0SzSF4c3GB5r5ua2MTBPnUNQxamsf0T3TdvNPGjzBk3RaK+XrQxBt",
-	"t+22vVilp8uu7ApXteSgFrfGLyUMGIaq5VIVeMOI76jiG/mvJoPEBX9lt1Wdqkea+5v1aVa6rtPtEKbv",
-	"JZh8brAo2UjibbQZM7yDZIpeyYYrAGy2fjv6ekxrdnRrzy+26qko8YqrrWnJY7NzhmeQLfLUlwN4wREx",
-	"bhUWIIY81wGNyJeFUGvIprMe6qIBq+Rf4Bn6i5K6kPTJ65NibHm9Zldjm5GcftfQ4Abdphq5uZeTbeTE",
-	"gertqNQQVSZWm7bB5mvmuxdPtQFnNYLQ7ai8D6eN36gxqnHfNvq3K1C9UYyfdvQ2m51g1E38vHIYsZMn",
-	"KsWpsqYm3ulWArDWObV8t0ZKlIu6tQm0VsYJ3w2CQEXX7d99f7UNWkepU9mmZJbygN/JDDEcwt5rdPXp",
-	"D8o+e345f3PtFJYbNuRr9NlXEKy5296ev/bitb+0qq/FrnCUTBok1pfC/fKh2hkYKdwd6e0Myz4jNOef",
-	"ViBHNfawECtQFyq4Cj7YVK8ykHzAdUyi/vyz5CmWMndSJUYARzo+kii3G5y8ffGAA+fJpm7pStBp5lzv",
-	"lq9ApGtBZdFHs90X93cdK9wk4KwBi+0R52Zv7zsGnFUjvQ3iLPL6KA2Co9AIkfoD9cx3Zjj9Ze15Y1mT",
-	"ZqZ+V6ha5pUbMx5VFfhVgFVNjptz+3Y/XzAzbATgtmGL7QGcGW03BFcySFXtvCXEa6TxN+O/5aaFf5VI",
-	"bQVlWkC11py0F6hmkp+2iLi3DQ9vE1JekyD2TCeEUQIgSKBADIQwQSSCTIXXRQxViE2NWoeTShu0Im6c",
-	"T6Bu83Ir2G7/JuYKZpMTBkGbtSytx9y0FLR24vbK2tY6JIKL5ujYjvZco5g80eKnzQfkfO38n8PFHg+L",
-	"3LzLZmmFuXcaPFHpKD/dRjrKzicn9vG1W3tzcNkOcRdZLZWxbymppSIwd8azG3JUClmvDRzAPbFifRJq",
-	"nhKzLqV0Ox3yo2TP+Oq27w1MSd033hVsq7n57XJ6bGLDzab0WE3x1WLOGiN+M2z91fPPzTDNXvD1qfF7",
-	"1oaqtyk8oO/7bw3g1G2NTy0yXRLYrv1WTmSd7yeXeYNgRHZ/F0CkxP3bRLvaVWioioSUnZ3jWYX9uyUw",
-	"dWvM2yg+nc/GGei2EMd3FU1rzZCtjbrk1q/WoJcUevPYUbt924td+5DDfjuL05RoIXhFzYezFHH96QOK",
-	"iP18FqfMfPyNmbzVUyhSVpQbZxEchSnDYiERz0zvo75+fpKKmluSJ+aO/AxGSGfyjjkWiF+G+gcOYBSB",
-	"TkdVzYDRDBOd0Wu+MXU0ak4PxlkNMOVnqSnkijYWYq7vKmMyofWXNzGZ6qO7YrYYRvqqr4gRZtkxHO+O",
-	"yIicxQiEKWOICHDy9oUpvcVBdheo3+1nd6A5OFh9/flwOCL5eAfj7PPYBzgCP6uKJ4dqItkUZDP72TQb",
-	"kXHTk5XxoQ8QDGMQQsYWcvFjtfqxDyhBQLMTmCMVs+uCD/p69ojocj+9saBjXbHLrF+z2P/9z/9aflH5",
-	"3WtuRQPMR8QWK3tqyggBmOifspJm+S8kAmpUyBCABGRVi3Q5AEAnI1KpUZSRKT9MBQfjHpzj3mW/1+12",
-	"xz6I0JyhEAoUHWYUhGCeQEwUJYHyXiVXqA2Skw4pi7jmX/QFhiJZAIGIvrSvx/ygK/AdZITMq2xwXWaD",
-	"++UMeO7L/e5EUDiXy/jhiAj4GeVMlTOU3JJS8Qk1JyUr40x8RmS8TnDAr5eILXSRF7nzkgCCQcJhqA69",
-	"5SiqpoVcNYokSSEZEZhGWICETnUSvK2hYMVZH7r7eUK61+8G3cAGRhSO8466QfdIB+VipTssZcwUe9d5",
-	"mZRlz25g79o5cF72FFV6E8p611cxIkvZzxSZuLQlrS2iVZJ7gsy6FKdTowbMxWajB1RKODQp/7bKHs2f",
-	"lFs+ImP9+xiocbKu5ObZawdQKB5IskvSh10wxtFYs7vNTB+RtanpOkN1zR0FLLt9k0RKZfAR+YzQ3JRs",
-	"U5NQ17QhYEhiJE07aRNNCMMbFtL9i7USV6Rz5U16eWW9pb+5cV6dTrYukmYsqLrPcbBagxzquk5KXpzK",
-	"iIVqC6qX+kprciObllk7UP389+qCDIe1hdc2boFbKXF5XipmNgiCNeU7KvVUPubhSIN2nMMgt+zEYFBT",
-	"dkIhhlKZyMgb9gelrJV+5fZCXu/PXFrw3GT/zQUvzK7lt2eyuKXFLXJncrI0S9lwmLgah6wtWqKNv1Xu",
-	"SviNxCo1SElmk0oVdE7CEHFuKxh1VM3YTl40dl1pIre+rC0AezulkI6C41WNMybsueWelr4qWrfxGacE",
-	"n3qk2TCmypVElOlMn1XnuftS2bp0kH8rbZjrd8fAq/woAadc+Tjqa+9c9tzLc+5UySBdJLCo/J6p0rJG",
-	"jRntgLj4hUZb1jjK3JKCr2FU0KuU4xDkoxmBmsmv3WT9PMXyJeWfTsgUJcjl63xhy8bFimozLJdFL8MU",
-	"Aylppf7eiwqVLx7USKgmTFQSPbdc8Dq+z9qpnrfi4/7mR4pFvXxVv2/jQ05ZP/nEo0bi4hThU0892fxU",
-	"Vq9RPtB/2GQ1NeWk5MODQZOHqzXCXH9RmSvXU/x4rrR8Jvya3oU6vBLPFoRbfVOW7a5lPYMBS+AGc5Hd",
-	"FGsNb1SB5gZm/Yx6N2v8Nyqcj2WNY5KK9g4SSjZfH3iarluAACedxIZq7AHpx+tWc9xhUEUEe8QqkU8z",
-	"aGKU+T9Vdc+KMre1oDcrczlq1jxL+9PZ1yqEMewpHyiJKRfDx8HjwPg+Ge/31NNaAurCl4XrKBmj5OP2",
-	"MihnDUv2gCqDV3c7JLuq0qiXZa3ROneTcley7nkpY1vj9TI6NdQ4tXPIct8MvC9g1sKu5/PeYfMzL5Wb",
-	"7tZQI48QVzfRqzXuy1rKFI5GXIe7X0ggbbMYNet/nzA6+9kRdycFWSdKFXWBoMVv2oIR9/JuDQTQcYrM",
-	"Hsg90yExpH/I7nJaXjq8B+otAE575FFA6ydJ4oRMVRwKJkk5bqrold+QMIbcXBEoGvJC8EdHcxKkK0AW",
-	"bfpz9X2ueLcOWVRt8HE1VqxHi7reVw4kW/ld29O/KZ7T2+bguayORzUumgVEtXRnodB1GFAFEeveNyFd",
-	"e2rCYUDZj9XRsEos7P08gvtjrZt3JeV+KbCe4RBr4TKf8i48xuAuPEZNu3tB/X5dRF1AHzqxYSkMvhZ1",
-	"ypyzJq045HdS4+jTkM2uZMECrfcr/4nEHrSE/+16oHsT2zP37TM5xitYinuIdwux2D1gwjcEFe29RIRF",
-	"Sm6JB3sFV3ZtLNf6ql+l9a5xaI1Bf4m50GeI76i6MJI5siZAYjzZxLbzap3D5ta99iLXXQWEyzeDf+CI",
-	"8D0+2DmEbCMDmFQCyjthAifYU8hJaOCt7kErtTthv3dub8O5dV+lp/hqgy9r2S+HsGsY0fFxa93Uu+Gp",
-	"bezijZuk4E5M0r3L+cO4nHnhwNZi3N6ebPY9b130v39XtYG8n7nFgcrOqoUZ967qN+OqZjlGJufIviAv",
-	"s+Y7eaqlvFWncPcGFzYrEP4NWPaNHq9NPzD5uHlGQX/QGTwsltgfOvWzbaLBs5hhLmaQA1O0wLR0trO5",
-	"07uiOPwdeb3VF1fcu733GKUtRjlF+v002WUWWJM8KRA4sO+VMZXp/ezFNLqq/n6gi6Pmetfuq/MbOMl3",
-	"oPc2t84mde9U345TTdx30LZ2ir8RHro5J3oXExfcjYm7d6N/EDd6g2hvYW3yWhIOpi7dLIrggo9Bgrng",
-	"wCR08qcA2s/qTbXqVEXdezMvyQQn9uqXvenlj8jYpryO1XuW1cVJBmaUITA2+atjMPJ+/3346lVH/X/k",
-	"Va9Eqky8ERF4huQ0zO2zq5hylN0dU0fZ5i26OmlFvQLH3DJTv5r3cIoYjQhBX4S+IqFehi5Kr+xUoED+",
-	"PIMLEFHA6WHdTTANNW0xk+/B+dC1nj5eO9nFXvBY1Qcb6Jzg/lFeLezcTfg1V6flUpyHB+pdd8Gg0tzc",
-	"n5bN87xo7fM4ScT2brVsVnSMajKN63JIbQGYQgJpP8/z0ffP3cTRXEKau0n1BXfuyEuqlEG7d5LuLdC2",
-	"TlLNS8gcd2miLphKGdq3eepd24/NXKHbV8KbW9s53TtCt3S6WGLWLbyhb4KNbs4X2sGOBXdix+49oe/c",
-	"Dr1D8wSGyBZ4MPG6BoK+xvhozLfhTOFMV3f8ClPinBJi3iAY/NQJjjqDJ24FL/v9o07/UV7P4XTOpC/0",
-	"nylk0j+STZzjAQuEm0LeajmqO4K7hSJ791D3hlXMN5TVpgrAHEDzbnkV0leVkA4NiNWyuo3u6F3Lf5oB",
-	"0131SIP8AMRm9xDzliCmYip13K0qEmXJa6r0yQVKKJkCQQEWW4DPW2aVm4ORW9qG4NZtwz18/FHy0VbG",
-	"KFRv7NJKW837sBG7xCF6wMEF5Ai8f/dS9pOyxBt61zoXQ/7wKWXJ0vO9S8iwnG1+Mz/7WWvjCUwTsf6a",
-	"uVfm07fpRYLDbAK28pouAGQm2JUMfp6tsPLSEacO44GtlafOsA08jE0tqKrFqKkh5DxnKghVHzxFQuRF",
-	"Iw+kFCAisK4k6HSgSbE8X/5/AAAA//8=",
+	"7F0Lb9u4lv4rhPYCTe6VbdlNO62LwSLTztzpoq9tUhSDOlszEm3xViY9JJXUkzWw/2H/4f6SBV8S9bAt",
+	"P+KkrYHBVLEkvs7rO4eHRzdeSCdTShAR3OvfeDGCEWLq8jRJ6PVbhseYyD8jxEOGpwJT4vW99whGHEzg",
+	"DFwikHIUgRGjEwDJDFyjSzCFY9T2fA99hZNpgry+93fP93gYowmUjYnZVP7IBcNk7M3nvvcchjF6Tolg",
+	"NKl2dxZTJsA0vUxwCEIYxpiMwVFMU8ZBGEMyRoBBhpLZM3DNsEAc8Jheg2ssYkyAiBGYwK8tOEbHxVHp",
+	"Fn179+fHwYph/noOxzXDE4ySMbiCCY6goAzQkeqUoSlDHBEB5YPtFW2/oiHUDZbb//D+lW0yZAgKFAGG",
+	"OE1ZiIqNjiibQOH1vZRhz6/0Mfe9KWRwgoSh8a9fQ6Q6eflC/pkvTNfzPUl3bwpF7PkegRP5M7LPf8aR",
+	"53sM/ZlihiKvL1iK3IFMoRCIyQb+61O39fTiU9B6enET+N2f5n+rGZjv/cbopDrx3zDjAkRw5oM//vjj",
+	"j9br160XL9rgNKEE+YCSZAZEDNUTAHPAkEgZQVGRyL2g97gVPGwFT+yk/kwRm+WzkqzrLRq9GvjJvKUv",
+	"evlF/Txejt5Qgl5DEcbV6Uju4ZKSRcbgmrIJRkSAmCYRfwYgmMg2ACT8GjEOHgYnbTt8LaT5+F+OWrLT",
+	"lu51BZPhSwbZTNO7xMVJOpaDgyDRD4EjCCRHIQa4vAcTThXjJVeIA0oAk1qgJFJjhhCp5x7T7CremcCv",
+	"rxAZi9jrPz7xC8SArb/k6v/jqJVdHv+9nhBWmlbM1DzlqoptZs8FDL/wBdM3fe1n/mdhjKI0QQ0lm5vH",
+	"dy7Y54hNGo5BIDbZff+0Sv9XUGsVcIRJmKQcX6FjV8M8AwShiIOh1AzDZwAKMKFcgO4TMKFExBzAkUDM",
+	"3K/XNt2TBdpG0N3omrlcJj6lhCOly3+B0Xv0Z4q4kH+FlAhE1CWcThOsWa9zRaI2nOJ//ItrO5ON+8ZD",
+	"jFFpFT7J1RIQJ3boILMZYOAJOvDAGF8hLTI0FWCgFOjAk9NSNklPy7yjZzz3pWiIlHt97ySQVlZgodbr",
+	"FxgBO+75xdxdmr8xNPL63r91cozS0Xd551c52hc0TCdylmo1ijQ+BZcwcoZOmdKpiRJpaT9VlyAyTTwD",
+	"Q2NQs1eGQFJMK+fsx7acynNKRgkO11nonc1K6iIfSFFRHEwZyIyy+gEmUi/NACYSl/l63pdU/hJpY4k5",
+	"IFSYaYn4AVdz+o2ySxxFiOyOexhNEEARFpT1lVlQgFH2bTCb1bQDL4HXmoFyJnnoMEk+uF2yyHmMgKBf",
+	"EHnAgRwrBxFVw4MS+gIRY67hpFqgN1SchnKl4aWe8p4pr/o2LLmoPw2JpGCCCYowBFJp5MzL7UR+oymJ",
+	"dkdoQh1SEnodI4aW6AMHBxT1wolD8jdUAD3MXZL8DQU8DWM7XD8DAFqkfGDtYEGw7LK9phEeYRRVLcp5",
+	"Be1r/IY4KKAzaSscH0t5PS3H7ambnHm+U3CRHF9k2TvqGbUOHwhMRUwZ/gvtkPIQXCLIENNypDG4Md0F",
+	"ynYdyhZGsmPiuqPRuo+AlHwh9FrKBiot/8ePH1unqYgREXL+qCiuFYOrVnHKaIg4l0rgVyKwmO1uMaeI",
+	"YRqBgdd71A+CVu9xPwgGXh9IPxdISys9B6k4i5JFMdFy1YmggB0oBMOXqUC8E8EZ7wQd3S7vBEVx6/UK",
+	"RHEmBszMdq1sy0ZX8ss1ShJgjPJlKgAEI4ySSN7CRHnUjmnWUx0CdcElLsNCCecHwtPplDKBotdS8Z0r",
+	"2u1bRy+ao7Qpw0X9DzMgVdDT2corTn1huHOBV7spiPRVw+d4gqoq7eXZW/DkcdA15gQnCeYopCTiAJII",
+	"fDh/DuhoxJHwQdFxesCBwBME/jICVzfm827QD+R/7SAIWsFPfYUJG03j3F70KxeDQVtfPpx/+kfronJ/",
+	"wQrMfqepVggwirCcPkzeMTpFTGCJrUcw4cj3ps5PN16YUK41qWnxktIEQSKbVPf4Z6j5LknejpSgL+Ot",
+	"jA7zizJXPU8ox2RsI0AjFRPRMv0MkDRJwHWMCNADkgsuf9MgRXpPkkvhbBVvKwab+x6hQs+vsk50isjn",
+	"3klNWOPtFBGJmST+7IPAoSwQFPQe9h897T962n769Gk7J4CzXLLlna2WHMx2q0WvECN4HIt6M5/ArEHd",
+	"ivUGJzhSr9VP0ihh2SYWaMJXEeSdel6+adqCjMGZ/JsZN712dFxQJt0bCWEuUYxJpJZBObtBHxBKdAw0",
+	"ixRiIh6f5COWCnaMWN7v8lEqyVHKdu571wh9acBqH81j2oO1jv4nxaV5I76VMIfzXNo4bOMKXL7QZgKW",
+	"pfN1u8gmSy//hUKhsFRBta+nCawpb0hY1dXbrOcJJi/1a90qqaV9gFO8qsn/OHv75vTdS9toaV3N+BZO",
+	"27y2pvqjEapVExbN1NzKMcsaHZlgZ117jk9Rd9fiorowaGUlLCwqBmROHl0stR0GPdX14FLANG6fr6WE",
+	"9TVOM/i2Q4O0hgFQmyqfrewXFczHGOq4QR5ywBwcSfbrn757KWHcJVb4AGQoVHmskXJEj/uAT1GIYQKO",
+	"sOBAgnLV3TOto9AIponQ+lkK97EPYppgpbsqD+jpHkuMLy9TprEGSSdqxXU/Eu7rFoySSJm7/DkhM7Pn",
+	"BF8fBUHNk3V63IlsSsvX6p4swDMOFmk1QycT+NWoh8dl9TBfxkYb6jLpQaxUYLaP92YPameaSvWet7VU",
+	"TrLO15sgvFfitTW7NmLPqtoq81HVDGfGNzenztDtCOoohKPaPhlK9GZXjKfrrn3i7IzumJmzbaIIEYFH",
+	"WEKfOq6szrT0VDbGujUp0zvTn7yGvKWGzYKrfRGHe8srulRYPjIs0JYqYWMha6RLHLO3mId2sIzO0FaS",
+	"dAHhnXXlW65pM8BYp293gxR9L8Hky8oRvFIPLdDWuoXlWjt3E+oxxZTRKA1R5qv0wZChcZpANtSmX3oF",
+	"ycyJzmrvTiA2OfbB0OjP4YAcQeKgExW6KEAN+bTRsUOJHYZGzQ5B4c0BCY3XrQIbRrblyymxg4iG4IhQ",
+	"vRVDWT62UDopPJ+KQSrtAXEAipme5y/V/b7ndFdrCYoEXY8L5TCNVrXD6ra7q0XJvldH6VdoDMPbDag0",
+	"CwysZZWbeNOijlHXdqrdJAA3YafBGzxJx7VqcXnMZt1l27fbrwxb2fdf4NuXPPri0vilDAvDULVcqiKV",
+	"GO1Ff5uUm2XaW6UhRJr7m7VpZnrXJsH3Jmg1yHoPyRi9lg8usCHZ/JuZE7OiG7vKsVVPRYlXXG1NSx7M",
+	"njI8gWyW5wodwUuOiPFDsQAx5LkOaES+LOZcQzadJlIXPlkk/wJP0F+U1MXwT9+cFoPxyzW76tv05LS7",
+	"hAa36GfWyM1BTjaRE8e3WY9KDWF4YrXpOs7MkvHuxLVvwFmNfI71qLwLL5ffqjGq8XdXBgQWuEFGMX7e",
+	"0j1vtuVTN/CLyu7NVq67FKfKnJq48xsJwFJv3vLdEilRPv3GJtBaGSfe2QsCtR1h/+76i23QMkqdyWdK",
+	"ZimPkJ5OEMMh7LxB15//oOyL55cTXpcOYb5iQe5jkGMBwZrHOdbnr52EOV5Z1bfGqnCUjBqcRCjtj8iX",
+	"akdgpHB7pLc1LPuC0JR/XoAcVd/9QqxAnUDhKvhgc+PKQPIB1zGJ+g3jkqdYSnVKlRgBHOn4SKLcbnD6",
+	"7uUDDpw3m7qlC0GnGXO9W74AkS4FlUUfzTZfXN9lrHCbgLMGLK6POFd7e98x4Kwa6U0QZ5HXB2kQPAyN",
+	"EKk/UMf8ZrrTP9Zu0JY1aWbqt4WqZV65NeNRVYH3Aqxqctye27f9howZYSMAtwlbbA7gTG/bIbiSQapq",
+	"5w0hXiONvxr/zVdN/F4itQWUWQOqrc1JO4FqJltsg4j7uuHhTULKSzLqnusMOkoABAkUiIEQJohEkKnw",
+	"uoihCrGpXutwUmmBFsSN8wHULV5uBddbv5E5s9pkh0HQZk+W5mOOpgpaO3B7xm9jHRLBWXN0bHt7oVFM",
+	"npny0+qMAr50/C/gbIebRW6iarM8zNw7DZ6q/J2f9pG/s/XOiX196dLeHly2XdxFGlCl7z1lAVUE5s54",
+	"dkVSTyFNuIEDuCNWrM/azXOIluXgbqZDfpR0I18dj76FIakD2tuCbTU2f70kKJvYcLs5UFZT3FvMWWPE",
+	"b4et7z3/3A7T7ARfWyLtJWGgzrB+W/leZ8ZNXBrZ36Swha4nsTHeVaeBPq+RGJTA9Z7fyOeuc5XlNG8R",
+	"u8nm7wK3lZTFJsHB9SqAVDWIVDVbh/8K67cn7Lk35m0Uzs9H43S0L4D2XQUf12bItTGQ5NZ7i39KCr15",
+	"qG29ddsJDJBj3QsEKOvnb8v8f8ydSUuss5RoXfGamovzFHF99RFFxF6fxykzl78xkw19BkXKiurFoTVH",
+	"YcqwmEnUNNFLratAnKai5rDyqSlVMYER0vnhQ44F4lehvsEBjCLQaqniNTCaYKLzxM0vppxNzZ7UMCvF",
+	"p7x3NYTcHsVCTHXJAExGtP4MNSZjvSFczEHESJ+4FzHCLNvc5e0BGZDzGIEwZQwRAU7fvTQV8DjIjuR1",
+	"292sFAEHR4urEBz3ByTv72iYXQ99gCPwsyo8dKwGkg1BPmavzWMDMmy6Xzc89gGCYQxCyNhMTn6oZj/0",
+	"ASUIaHYCU6QiwW3wUVdJGBBddaszFHSoC+eZ+WsW+7//+V/LL+rUwJLiBADzAbE1A5+Zal4AJvpWVlkw",
+	"v0MioHqFDAFIQFY8TFflAHQ0IJVSYRmZ8i16cDTswCnuXHU77XZ76IMITRkKoUDRcUZBCKYJxERREii5",
+	"l1yhFkgOOqQs4pp/0VcYimQGBCK6dobu86MuhHmUETIvdsN1tRvul89VcF+udyuCwjnjyY8HRMAvKGeq",
+	"nKHkkpRqwKgxKVkZZuIzIMNlggN+vUJspmstyZWXBBAMEg5DlUohe1GlZeSsUSRJCsmAwDTCAiR0rI9W",
+	"2FImVpx1KoefH3Pwuu2gHdhwm1Kf3sN20H6oQ72x0h2WMmaInZu8WtG8Yxewc+OkMcw7iiqdEWWdm+sY",
+	"kblsZ4zMboclra1lV5J7gsy8FKdTowZMfQGjB9RBA2gOkthilzR/Uy75gAz1/SFQ/WRNycWzh1mgUDyQ",
+	"ZLUKjttgiKOhZnd73mFAlh540HnPS06+YNns2yRSKoMPyBeEpqZyohqEqpYAAUMSSmraSUNpAmNev3CI",
+	"pFiydEGSYP5IJy9wOfdXP5wXiZRPF0kzFFSdEjparEGOdXk1JS9OgdJC0RPVSn3BQ7mQTasdHql2/ntx",
+	"XZTj2vqHK5fALVg6vyjVFOwFwZIqOpWyRp/yILeBQM4Wo1v9pderqf6iEEOpWmvk9bu9Ui5Ut3ImJi+7",
+	"aY7CeO4RktV1Z8yq5Weysmi4xS1yZXKyNEsEcpi4Gt2urR2kjb9V7kr4jcQqNUhJZpNKhaxOwxBxbguJ",
+	"tVTp5lZeu3lZhTC3zLOtw7yfimQPg5NFD2dM2HGrrs19VTty5TtOJUz1SrNuTLE5iSjTic6AyE+ESGXr",
+	"0kH+rbRhrt8dA6+y7gQcc+UKqp+9C9lyJ8/kVJW7dK3OovJ7rio8GzVmtAPi4hcabVhqLPPeCi6ZUUGv",
+	"U45DkPdmBGoif3aPgOSJu68o/3xKxihBLl/nE5s3rhlWm7c7L/odpiZPSSt1d17bq3ycpUZCNWGikui5",
+	"VbuX8X32nGp5Iz7urn6lWFvPV2U0V77kVNeUbzxuJC5OLUz11tPVb2VlU+UL3UdNZlNT1U2+3Os1ebla",
+	"qs/1F5W5cj3FTxdKy2fCr+ldKIct8WxBuNUvZdluW9YzGLAEbjAX2fnDteGNqpPewKyfU+92jf9KhfOp",
+	"rHFMqtrOQULJ5uttdNP0GiDASVKy8Ru77f7pZq0xbtGpIoLduJfIpxk0Mcr8n6rIbkWZ25Lsq5W57DV7",
+	"PIsV6Zx+FcLod5QPlMSUi/6T4ElgfJ+M9zvqbS0BdVHewiGnjFHyfjsZlLOGJXtBVaOsO3OURdYatTKv",
+	"NVoXbqr3Qta9KJ0D0Hi9jE4NNc7sGLKMSgPvC5i1sOr5uLdY/MxL5aa5JdTIA+nVRfRqjfu8ljKFiKTr",
+	"cHcLUcd1JqNG/e8jRic/O+LuJLbr9LuiLhC0+Mu6YMQ9El4DAXScIrMHcs10SAzpG9kJYctLxwegvgbA",
+	"WR95FND6aZI4IVMVh4JJUo6bKnrl526MITcHT4qGvBD80dGcBOlCrEWb/kL9nivejUMWVRt8Uo0V696i",
+	"tnfPgeRaftfm9G+K5/SyOXguqw5TjYtmAVEt3VkodBkGVEHEus++SNeemnAYUPZjcTSsEgv7MI3g7ljr",
+	"9l1JuV4KrGc4xFq4zKe8C48xuAuPUdPuIKjfr4uov2MBndiwFAZfizplzl6TVhzyN6lx9G7IaleyYIGW",
+	"+5X/RGIHWsL/dj3QnYntufsRqBzjFSzFAeLtIRa7A0z4lqCivZeIsEjJDfFgp+DKLo3lWl/1XlrvGofW",
+	"GPRXmAu9h/ieqmNImSNrAiTGk03sc16tc9jcutceD7yrgHD5vPkPHBE+4IOtQ8g2MoBJJaC8FSZwgj2F",
+	"nIQG3uoOtNJ6O+wH53Yfzq37RUvFVyt8Wct+OYRdwoiOj1vrpt4NT21iF2/dJAV3YpIOLucP43Lm5SjX",
+	"FuP17clq33Pvov/9u6oN5P3cLTlVdlYtzDi4qt+Mq5rlGJmcI/udysyab+WplvJWnfr5K1zYrAb9N2DZ",
+	"V3q8Nv3A5OPmGQXdXqv3qPili75Tld0mGjyPGeZiAjkwpTDMk85yNnd6F3yj4Y683ur3Yw5u7wGjrItR",
+	"zpD+TFR2mAXWJE8KBI7s553M9w787PtQ+lsNu4Eujporo5i63f386xH2FE72ieDLmRk3jjgYFT69nSrc",
+	"rYdczffKPxhyn+DR3gFNzXdTFobfuTiAlXsMViSRao4KFYV95/LbucmumwW57gC3rH46G9QhKLafoBhx",
+	"P+W+dlDrG+Gh2wuCbQNRg7uBqIcw2A8SBlsh2htYm7zCkOMTl04GRnDGhwqkcGASsvkzAO21+uC72hVV",
+	"51bNt6bBqT26aU9q+gMytCnrQx9Qpg8+MzChDIGhyT8fgoH3++/9169b6v8Dr3qkWWXSDojAEySHYU6P",
+	"XseUo+zsp0pFMR+j10ln6sNo5pSoums+Zy1iNCAEfRX6iBMlyUz353z5Wtl5eXsCZyCigNPjupOc2lW0",
+	"BY2+h+CBrgD46cY5HeAFT1TVyJ7O6e8+zGtIXrgJ+6b0gZyK83JPfTI26FUeN/UP5OP5uQYds3AOAdja",
+	"CPKxYmCj5qRAXQ64LQtWSADv5nl6usyGm/idS0jzMEd9GbY7inJUimMeghwHC7RpkKPm05ROuGOkDohL",
+	"Gdq1eWoSy1jw2czqHrE6yp+FNbLnl0c1sqJ4P3RQo1oa8BDT+HZjGuWCKEVx1pVppojdikR3buxls+DG",
+	"/mHV6qftmA6hjT3l+5QYdoP4xjfBRrcX3dgCmQZ3gkwPsY3vHFm+R9MEhsiWXDI2qIGgLzE+2otbsct/",
+	"rqt438Mkdaf2qdcLej+1goet3lO39Kj9/XGr+zivsHQ2ZZiMwX+mkAnEgHzE2bC3rm1TJ7ZaR/OOHNhC",
+	"deCD83rLKuYbyjPXfhxUp9AivVmtahMeGxyrZXUT3dHE3dQF4Qrfz1ab5kp6dRVHTXVEBFZFk3yQ4C/I",
+	"HJ9nCEb1nqaqu3q7+GTvfmOxluzBZ/x2fUYlHwUBqwmlqOKWa6e0qKY7N/KfZj7htia8QbIsYpODd7cn",
+	"705pVBWlU+U5s6iEqgN4iRJKxkBQgMUGft+eWeX2PLgNYVmwd1h28Nx+lMMZC8ODqjV2ZaWtavHlXRyi",
+	"BxxcQo7Ah/evZDspS7y+d6MTk+WNzylL5p7vXUGG5WjzMlXZba2NRzBNxPKaS16ZT9+llwkOswFYSKer",
+	"YZoBtiWDX2QzrHzX0SlKfmQLRyvrZzyz2BRGrVqMmoKaznumnGb1xTMkRF5B/agAM92ONSnmF/P/DwAA",
+	"//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -38,10 +39,13 @@ func (rr readResponse) visit(w http.ResponseWriter) error {
 	return err
 }
 
-func (rr readResponse) VisitListLibrariesResponse(w http.ResponseWriter) error { return rr.visit(w) }
-func (rr readResponse) VisitGetLibraryResponse(w http.ResponseWriter) error    { return rr.visit(w) }
-func (rr readResponse) VisitGetLocationResponse(w http.ResponseWriter) error   { return rr.visit(w) }
-func (rr readResponse) VisitLegacyHoursResponse(w http.ResponseWriter) error   { return rr.visit(w) }
+func (rr readResponse) VisitListLibrariesResponse(w http.ResponseWriter) error  { return rr.visit(w) }
+func (rr readResponse) VisitGetLibraryResponse(w http.ResponseWriter) error     { return rr.visit(w) }
+func (rr readResponse) VisitGetLocationResponse(w http.ResponseWriter) error    { return rr.visit(w) }
+func (rr readResponse) VisitLegacyHoursResponse(w http.ResponseWriter) error    { return rr.visit(w) }
+func (rr readResponse) VisitListTermsResponse(w http.ResponseWriter) error      { return rr.visit(w) }
+func (rr readResponse) VisitListSchedulesResponse(w http.ResponseWriter) error  { return rr.visit(w) }
+func (rr readResponse) VisitListExceptionsResponse(w http.ResponseWriter) error { return rr.visit(w) }
 
 // etagMatches applies If-None-Match (a list of tags, weak or strong, or *).
 func etagMatches(header *string, etag string) bool {
@@ -181,5 +185,77 @@ func (s *Service) LegacyHours(ctx context.Context, req hoursapi.LegacyHoursReque
 		}
 		rules := loc.hoursRules()
 		return newRendered(legacyRecords(loc, schedule.Compute(day, lib.zone, rules.RuleFor(day))), mediaJSON)
+	})
+}
+
+// listDocument is a JSON:API collection with its self link.
+type listDocument[T any] struct {
+	JSONAPI jsonapiObject `json:"jsonapi"`
+	Links   selfLinks     `json:"links"`
+	Data    []T           `json:"data"`
+}
+
+// ListTerms is GET /libraries/{library_id}/terms.json.
+func (s *Service) ListTerms(ctx context.Context, req hoursapi.ListTermsRequestObject) (hoursapi.ListTermsResponseObject, error) {
+	return s.read(ctx, "terms|"+req.LibraryId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+		lib := v.bySlug[req.LibraryId]
+		if lib == nil {
+			return nil, libraryNotFound(req.LibraryId)
+		}
+		doc := listDocument[termResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: s.cfg.BaseURL + "/libraries/" + lib.lib.Slug + "/terms.json"}, Data: []termResource{}}
+		for _, t := range v.snap.Terms {
+			if t.LibraryID == lib.lib.ID {
+				doc.Data = append(doc.Data, termRes(lib, t))
+			}
+		}
+		return newRendered(doc, mediaJSONAPI)
+	})
+}
+
+// locationIn resolves a library and location slug (current or former).
+func locationIn(v *view, lib, loc string) (*locationView, error) {
+	l := v.bySlug[lib]
+	if l == nil {
+		return nil, libraryNotFound(lib)
+	}
+	lv := l.bySlug[loc]
+	if lv == nil {
+		return nil, locationNotFound(lib, loc)
+	}
+	return lv, nil
+}
+
+// ListSchedules is GET /libraries/{library_id}/locations/{location_id}/schedules.json.
+func (s *Service) ListSchedules(ctx context.Context, req hoursapi.ListSchedulesRequestObject) (hoursapi.ListSchedulesResponseObject, error) {
+	return s.read(ctx, "schedules|"+req.LibraryId+"|"+req.LocationId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+		loc, err := locationIn(v, req.LibraryId, req.LocationId)
+		if err != nil {
+			return nil, err
+		}
+		doc := listDocument[scheduleResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/schedules.json"}, Data: []scheduleResource{}}
+		for _, sc := range v.snap.Schedules {
+			if sc.LocationID == loc.loc.ID {
+				doc.Data = append(doc.Data, scheduleRes(loc, sc))
+			}
+		}
+		return newRendered(doc, mediaJSONAPI)
+	})
+}
+
+// ListExceptions is GET /libraries/{library_id}/locations/{location_id}/exceptions.json.
+func (s *Service) ListExceptions(ctx context.Context, req hoursapi.ListExceptionsRequestObject) (hoursapi.ListExceptionsResponseObject, error) {
+	return s.read(ctx, "exceptions|"+req.LibraryId+"|"+req.LocationId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+		loc, err := locationIn(v, req.LibraryId, req.LocationId)
+		if err != nil {
+			return nil, err
+		}
+		doc := listDocument[exceptionResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/exceptions.json"}, Data: []exceptionResource{}}
+		for _, e := range v.snap.Exceptions {
+			if e.LocationID == loc.loc.ID {
+				doc.Data = append(doc.Data, exceptionRes(loc, e))
+			}
+		}
+		sort.Slice(doc.Data, func(i, j int) bool { return doc.Data[i].Attributes.Day < doc.Data[j].Attributes.Day })
+		return newRendered(doc, mediaJSONAPI)
 	})
 }

@@ -55,7 +55,7 @@ type suffixRouter struct{ e *echo.Echo }
 func (r suffixRouter) add(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
 	const suffix = ".json"
 	i := strings.LastIndex(path, "/:")
-	if i < 0 || !strings.HasSuffix(path, suffix) {
+	if i < 0 || !strings.HasSuffix(path, suffix) || strings.Contains(path[i+2:], "/") {
 		return r.e.Add(method, path, h, m...)
 	}
 	name := strings.TrimSuffix(path[i+2:], suffix)

@@ -293,3 +293,49 @@ func TestNoTokensConfigured(t *testing.T) {
 		t.Errorf("ready: %v", err)
 	}
 }
+
+func TestListTermsSchedulesExceptions(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		type res struct {
+			Type          string         `json:"type"`
+			ID            string         `json:"id"`
+			Attributes    map[string]any `json:"attributes"`
+			Relationships map[string]struct {
+				Data struct{ Type, ID string } `json:"data"`
+			} `json:"relationships"`
+		}
+		var list struct {
+			Data  []res             `json:"data"`
+			Links map[string]string `json:"links"`
+		}
+		e.get(t, "/libraries/green/terms.json", 200, &list)
+		if len(list.Data) != 2 || list.Data[0].Type != "terms" || list.Data[0].Attributes["name"] != "Current term" || list.Links["self"] != "http://hours.test/hours/libraries/green/terms.json" {
+			t.Fatalf("terms: %+v", list)
+		}
+		termID := list.Data[0].ID
+		e.get(t, "/libraries/green/locations/reference/schedules.json", 200, &list)
+		if len(list.Data) != 2 || list.Data[0].Relationships["term"].Data.ID != termID || list.Data[0].Relationships["location"].Data.ID != "green/reference" {
+			t.Fatalf("schedules: %+v", list)
+		}
+		days := list.Data[0].Attributes["days"].([]any)
+		if len(days) != 7 || days[1].(map[string]any)["periods"].([]any)[1] != "13:00-17:00" {
+			t.Errorf("schedule days: %v", days)
+		}
+		e.get(t, "/libraries/green/locations/stacks/exceptions.json", 200, &list)
+		if len(list.Data) != 3 || list.Data[0].Attributes["hours_type"] != "closure" || list.Data[2].Attributes["hours_type"] != "holiday" {
+			t.Fatalf("exceptions: %+v", list)
+		}
+		// The listed ids are the ones writes take.
+		resp, body := e.do(t, req{method: "PATCH", path: "/libraries/green/locations/stacks/exceptions/" + list.Data[0].ID, token: "green-editor",
+			body: `{"data":{"type":"exceptions","attributes":{"notes":"Closed for staff training (all day)"}}}`})
+		if resp.StatusCode != 200 {
+			t.Errorf("PATCH a listed exception: %d %s", resp.StatusCode, body)
+		}
+		for _, path := range []string{"/libraries/nowhere/terms.json", "/libraries/green/locations/nowhere/schedules.json", "/libraries/nowhere/locations/stacks/exceptions.json"} {
+			resp, body := e.do(t, req{path: path})
+			if resp.StatusCode != 404 {
+				t.Errorf("%s: %d %s", path, resp.StatusCode, body)
+			}
+		}
+	})
+}

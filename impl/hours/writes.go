@@ -295,7 +295,15 @@ type resourceDocument[T any] struct {
 	Data    T             `json:"data"`
 }
 
-func (s *Service) termAnswer(ctx context.Context, status int, librarySlug string, termID int64) (writeResponse, error) {
+func termRes(lib *libraryView, t store.Term) termResource {
+	return termResource{
+		Type: "terms", ID: idString(t.ID),
+		Attributes:    termAttributes{Name: t.Name, FirstDay: t.First.String(), LastDay: t.Last.String()},
+		Relationships: locationRelationships{Library: toOne{Data: &identifier{Type: "libraries", ID: lib.lib.Slug}}},
+	}
+}
+
+func (s *Service) termAnswer(ctx context.Context, status int, termID int64) (writeResponse, error) {
 	v, err := s.fresh(ctx)
 	if err != nil {
 		return writeResponse{}, err
@@ -305,11 +313,7 @@ func (s *Service) termAnswer(ctx context.Context, status int, librarySlug string
 			continue
 		}
 		lib := v.byID[t.LibraryID]
-		res := termResource{
-			Type: "terms", ID: idString(t.ID),
-			Attributes:    termAttributes{Name: t.Name, FirstDay: t.First.String(), LastDay: t.Last.String()},
-			Relationships: locationRelationships{Library: toOne{Data: &identifier{Type: "libraries", ID: lib.lib.Slug}}},
-		}
+		res := termRes(lib, t)
 		r, err := newRendered(resourceDocument[termResource]{JSONAPI: jsonapiVersion, Data: res}, mediaJSONAPI)
 		if err != nil {
 			return writeResponse{}, err
@@ -340,7 +344,7 @@ func (s *Service) CreateTerm(ctx context.Context, req hoursapi.CreateTermRequest
 	if err != nil {
 		return nil, storeError(err)
 	}
-	return s.termAnswer(ctx, http.StatusCreated, req.LibraryId, id)
+	return s.termAnswer(ctx, http.StatusCreated, id)
 }
 
 // UpdateTerm is PATCH /libraries/{library_id}/terms/{term_id}.
@@ -359,7 +363,7 @@ func (s *Service) UpdateTerm(ctx context.Context, req hoursapi.UpdateTermRequest
 	if err := s.store.UpdateTerm(ctx, who, req.LibraryId, id, termInput(req.Body.Data.Attributes)); err != nil {
 		return nil, storeError(err)
 	}
-	return s.termAnswer(ctx, http.StatusOK, req.LibraryId, id)
+	return s.termAnswer(ctx, http.StatusOK, id)
 }
 
 // DeleteTerm is DELETE /libraries/{library_id}/terms/{term_id}.
@@ -414,6 +418,23 @@ func (v *view) locationByID(id int64) *locationView {
 	return nil
 }
 
+func scheduleRes(loc *locationView, sc store.Schedule) scheduleResource {
+	res := scheduleResource{Type: "schedules", ID: idString(sc.ID), Relationships: scheduleRelationships{
+		Term:     toOne{Data: &identifier{Type: "terms", ID: idString(sc.TermID)}},
+		Location: toOne{Data: &identifier{Type: "locations", ID: locationKey(loc)}},
+	}}
+	for _, d := range sc.Days {
+		periods := schedule.SplitStored(schedule.FormatPeriods(d.Periods))
+		if periods == nil {
+			periods = []string{}
+		}
+		res.Attributes.Days = append(res.Attributes.Days, scheduleDayJSON{
+			Weekday: d.Weekday.String(), Closed: d.Kind == schedule.Closed, Open24: d.Kind == schedule.Open24, Periods: periods, RuleID: d.RuleID,
+		})
+	}
+	return res
+}
+
 func (s *Service) scheduleAnswer(ctx context.Context, status int, scheduleID int64) (writeResponse, error) {
 	v, err := s.fresh(ctx)
 	if err != nil {
@@ -427,19 +448,7 @@ func (s *Service) scheduleAnswer(ctx context.Context, status int, scheduleID int
 		if loc == nil {
 			break
 		}
-		res := scheduleResource{Type: "schedules", ID: idString(sc.ID), Relationships: scheduleRelationships{
-			Term:     toOne{Data: &identifier{Type: "terms", ID: idString(sc.TermID)}},
-			Location: toOne{Data: &identifier{Type: "locations", ID: locationKey(loc)}},
-		}}
-		for _, d := range sc.Days {
-			periods := schedule.SplitStored(schedule.FormatPeriods(d.Periods))
-			if periods == nil {
-				periods = []string{}
-			}
-			res.Attributes.Days = append(res.Attributes.Days, scheduleDayJSON{
-				Weekday: d.Weekday.String(), Closed: d.Kind == schedule.Closed, Open24: d.Kind == schedule.Open24, Periods: periods, RuleID: d.RuleID,
-			})
-		}
+		res := scheduleRes(loc, sc)
 		r, err := newRendered(resourceDocument[scheduleResource]{JSONAPI: jsonapiVersion, Data: res}, mediaJSONAPI)
 		if err != nil {
 			return writeResponse{}, err
@@ -562,6 +571,17 @@ type exceptionResource struct {
 	Relationships exceptionRelationships `json:"relationships"`
 }
 
+func exceptionRes(loc *locationView, e store.Exception) exceptionResource {
+	periods := schedule.SplitStored(schedule.FormatPeriods(e.Periods))
+	if periods == nil {
+		periods = []string{}
+	}
+	return exceptionResource{Type: "exceptions", ID: idString(e.ID),
+		Attributes:    exceptionAttributes{Day: e.Day.String(), Closed: e.Closed, Periods: periods, HoursType: e.Type, Notes: e.Notes},
+		Relationships: exceptionRelationships{Location: toOne{Data: &identifier{Type: "locations", ID: locationKey(loc)}}},
+	}
+}
+
 func (s *Service) exceptionAnswer(ctx context.Context, status int, id int64) (writeResponse, error) {
 	v, err := s.fresh(ctx)
 	if err != nil {
@@ -575,14 +595,7 @@ func (s *Service) exceptionAnswer(ctx context.Context, status int, id int64) (wr
 		if loc == nil {
 			break
 		}
-		periods := schedule.SplitStored(schedule.FormatPeriods(e.Periods))
-		if periods == nil {
-			periods = []string{}
-		}
-		res := exceptionResource{Type: "exceptions", ID: idString(e.ID),
-			Attributes:    exceptionAttributes{Day: e.Day.String(), Closed: e.Closed, Periods: periods, HoursType: e.Type, Notes: e.Notes},
-			Relationships: exceptionRelationships{Location: toOne{Data: &identifier{Type: "locations", ID: locationKey(loc)}}},
-		}
+		res := exceptionRes(loc, e)
 		r, err := newRendered(resourceDocument[exceptionResource]{JSONAPI: jsonapiVersion, Data: res}, mediaJSONAPI)
 		if err != nil {
 			return writeResponse{}, err
