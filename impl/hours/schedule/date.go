@@ -47,8 +47,16 @@ func (d Date) DaysUntil(e Date) int { return int(e.utc().Sub(d.utc()).Hours() / 
 // ErrDate is wrapped by the errors of ParseDate.
 var ErrDate = errors.New("invalid date")
 
-// ParseDate reads an ISO 8601 calendar date YYYY-MM-DD (years 0001..9999)
-// and refuses dates that do not exist (2026-02-30).
+// Years a date may have: hours are about the present, and the bounds keep
+// every computed time (a period closing the next day, 18 months later) a
+// four-digit year with a modern zone offset.
+const (
+	MinYear = 1900
+	MaxYear = 2999
+)
+
+// ParseDate reads an ISO 8601 calendar date YYYY-MM-DD (years MinYear to
+// MaxYear) and refuses dates that do not exist (2026-02-30).
 func ParseDate(s string) (Date, error) {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
 		return Date{}, fmt.Errorf("%w: %q is not YYYY-MM-DD", ErrDate, s)
@@ -69,8 +77,11 @@ func ParseDate(s string) (Date, error) {
 	if !ok1 || !ok2 || !ok3 {
 		return Date{}, fmt.Errorf("%w: %q is not YYYY-MM-DD", ErrDate, s)
 	}
-	if y < 1 || m < 1 || m > 12 || d < 1 {
+	if m < 1 || m > 12 || d < 1 {
 		return Date{}, fmt.Errorf("%w: %q does not exist", ErrDate, s)
+	}
+	if y < MinYear || y > MaxYear {
+		return Date{}, fmt.Errorf("%w: %q is outside the years %d to %d", ErrDate, s, MinYear, MaxYear)
 	}
 	date := Date{y, time.Month(m), d}
 	if DateOf(date.utc()) != date {
