@@ -28,6 +28,14 @@ func TestBinary(t *testing.T) {
 		t.Fatalf("index page does not list the samples (or lists the dark one): %d", resp.StatusCode)
 	}
 
+	// Through the real server's prefix stripping too, a druid never reaches
+	// outside the store.
+	for _, p := range []string{"/purl/..%2F..%2Fetc%2Fpasswd", "/purl/bb000kk0000%2F..%2F..%2Fpublic.xml", "/purl/bb000kk0000/file/..%2Fmods.xml", "/purl/bb000kk0000%00.xml"} {
+		if resp, body := srv.Get(t, p); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: %d %s", p, resp.StatusCode, body)
+		}
+	}
+
 	client, err := purlapi.NewClientWithResponses(srv.URL + "/purl")
 	if err != nil {
 		t.Fatal(err)
