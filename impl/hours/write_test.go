@@ -339,3 +339,52 @@ func TestListTermsSchedulesExceptions(t *testing.T) {
 		}
 	})
 }
+
+// TestReadsDuringWrites reads while an editor writes: every read answers
+// 200 with a complete document, and the last read shows the last write.
+func TestReadsDuringWrites(t *testing.T) {
+	e := newEnv(t, storetestSQLite(t), testNow)
+	done := make(chan struct{})
+	errs := make(chan string, 64)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				resp, err := http.Get(e.srv.URL + "/libraries/green.json")
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				var doc oneDoc
+				err = json.NewDecoder(resp.Body).Decode(&doc)
+				resp.Body.Close()
+				if resp.StatusCode != 200 || err != nil || len(doc.Data.Attributes.Hours) != 7 {
+					errs <- "bad read during writes"
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < 10; i++ {
+		name := "Green Library " + strings.Repeat("I", i+1)
+		resp, body := e.do(t, req{method: "PATCH", path: "/libraries/green", token: "green-editor", body: `{"data":{"type":"libraries","attributes":{"name":"` + name + `"}}}`})
+		if resp.StatusCode != 200 {
+			t.Fatalf("write %d: %d %s", i, resp.StatusCode, body)
+		}
+	}
+	close(done)
+	select {
+	case msg := <-errs:
+		t.Fatal(msg)
+	default:
+	}
+	var doc oneDoc
+	e.get(t, "/libraries/green.json", 200, &doc)
+	if doc.Data.Attributes.Name != "Green Library IIIIIIIIII" {
+		t.Errorf("last read: %q", doc.Data.Attributes.Name)
+	}
+}

@@ -224,3 +224,37 @@ func TestWritesAuditAndSlugHistory(t *testing.T) {
 		}
 	})
 }
+
+func TestConcurrentWrites(t *testing.T) {
+	each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		if _, err := s.CreateLibrary(ctx, "a", store.LibraryInput{Name: ptr("L"), Slug: ptr("l")}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.CreateLocation(ctx, "a", "l", store.LocationInput{Name: ptr("M"), Slug: ptr("m")}); err != nil {
+			t.Fatal(err)
+		}
+		const n = 12
+		errs := make(chan error, n)
+		for i := 0; i < n; i++ {
+			go func(i int) {
+				day := schedule.Date{Year: 2026, Month: time.July, Day: 1 + i}.String()
+				_, err := s.CreateException(ctx, "w", "l", "m", store.ExceptionInput{Day: &day, Closed: ptr(true)})
+				errs <- err
+			}(i)
+		}
+		for i := 0; i < n; i++ {
+			if err := <-errs; err != nil {
+				t.Error(err)
+			}
+		}
+		snap, err := s.Load(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries, _ := s.Audit(ctx)
+		if len(snap.Exceptions) != n || len(entries) != n+2 {
+			t.Errorf("%d exceptions, %d audit entries", len(snap.Exceptions), len(entries))
+		}
+	})
+}
