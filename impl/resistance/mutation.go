@@ -78,6 +78,7 @@ type geneInput struct {
 	Raw       []string   // the strings as given, trimmed
 	Mutations []Mutation // merged by position, ascending
 	Set       *asi.Mutations
+	display   map[int]string // position → Mutation.String(), for partial scores and comments
 }
 
 // MutationError is a bad mutation string: which gene, which string and what is wrong.
@@ -151,6 +152,10 @@ func (r *reference) parseGene(gene string, list []string) (geneInput, error) {
 		gi.Set.Add(m.Pos, m.AAs)
 	}
 	sort.Slice(gi.Mutations, func(i, j int) bool { return gi.Mutations[i].Pos < gi.Mutations[j].Pos })
+	gi.display = make(map[int]string, len(gi.Mutations))
+	for _, m := range gi.Mutations {
+		gi.display[m.Pos] = m.String()
+	}
 	return gi, nil
 }
 

@@ -25,21 +25,15 @@ func (smp *sample) gene(name string) *geneInput {
 // mutationsAt renders the input mutations at the matched positions ("M41L + T215Y").
 func (smp *sample) mutationsAt(gene string, ms []asi.Match) []string {
 	g := smp.gene(gene)
-	var out []string
+	out := make([]string, 0, len(ms))
 	for _, m := range ms {
-		found := false
 		if g != nil {
-			for _, mut := range g.Mutations {
-				if mut.Pos == m.Pos {
-					out = append(out, mut.String())
-					found = true
-					break
-				}
+			if d, ok := g.display[m.Pos]; ok {
+				out = append(out, d)
+				continue
 			}
 		}
-		if !found {
-			out = append(out, strconv.Itoa(m.Pos)+m.AAs.String())
-		}
+		out = append(out, strconv.Itoa(m.Pos)+m.AAs.String())
 	}
 	return out
 }
@@ -85,7 +79,7 @@ func writePartials(w *xmlWriter, smp *sample, d asi.DrugResult) {
 
 // renderSite renders report types 0 (simple) and 1 (detailed: with partial scores).
 func (e *Engine) renderSite(s *settings, samples []sample) (string, error) {
-	w := newXMLWriter(4096 + 16384*len(samples))
+	w := newXMLWriter(4096 + 32768*len(samples))
 	w.open("Site_Algorithm_Interpretation")
 	w.opt("algorithmVersion", s.alg.Version)
 	w.elem("webServiceVersion", WebServiceVersion)
@@ -157,7 +151,7 @@ func (e *Engine) renderSite(s *settings, samples []sample) (string, error) {
 
 // render2009 renders report type 2, the "XML 2009" report.
 func (e *Engine) render2009(s *settings, samples []sample) (string, error) {
-	w := newXMLWriter(4096 + 20480*len(samples))
+	w := newXMLWriter(4096 + 40960*len(samples))
 	w.open("DrugResistance_Interpretation")
 	w.opt("algorithmName", s.alg.Name)
 	w.opt("algorithmVersion", s.alg.Version)

@@ -20,11 +20,15 @@ func newXMLWriter(sizeHint int) *xmlWriter {
 	return w
 }
 
+// newlineIndent is a newline and enough indentation for any report depth.
+const newlineIndent = "\n                                "
+
 func (w *xmlWriter) indent() {
-	w.b.WriteByte('\n')
-	for range w.depth {
-		w.b.WriteString("  ")
+	n := 1 + 2*w.depth
+	if n > len(newlineIndent) {
+		n = len(newlineIndent)
 	}
+	w.b.WriteString(newlineIndent[:n])
 }
 
 // open writes a start tag with attributes given as name, value pairs.
