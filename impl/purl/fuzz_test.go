@@ -58,3 +58,45 @@ func FuzzRequestPath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPutPublicXML sends arbitrary bodies as a publisher: the answer is a
+// success or a 400/422 refusal, a refusal leaves the served record as it
+// was, and an accepted record is served byte for byte.
+func FuzzPutPublicXML(f *testing.F) {
+	fx := newFixture(f)
+	orig, err := os.ReadFile(filepath.Join(fx.samples, "bb000kk0000", "public.xml"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(orig)
+	f.Add([]byte(citationRecord("bb000kk0000")))
+	f.Add([]byte(strings.Replace(string(orig), "druid:bb000kk0000", "druid:bc123df4567", 1)))
+	f.Add([]byte("<publicObject/>"))
+	h := fx.svc.Handler()
+	get := func() string {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/bb000kk0000.xml", nil))
+		return rec.Body.String()
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		before := get()
+		req := httptest.NewRequest(http.MethodPut, "/bb000kk0000.xml", strings.NewReader(string(body)))
+		req.Header.Set("Content-Type", "application/xml")
+		req.Header.Set("Authorization", "Bearer pub")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		after := get()
+		switch rec.Code {
+		case http.StatusOK, http.StatusCreated:
+			if after != string(body) {
+				t.Fatalf("accepted record not served as sent")
+			}
+		case http.StatusBadRequest, http.StatusUnprocessableEntity:
+			if after != before {
+				t.Fatalf("refused write (%d %s) changed the record", rec.Code, rec.Body)
+			}
+		default:
+			t.Fatalf("status %d: %s", rec.Code, rec.Body)
+		}
+	})
+}
