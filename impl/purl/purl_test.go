@@ -546,6 +546,11 @@ func TestCaching(t *testing.T) {
 	if cd := resp.Header.Get("Content-Disposition"); cd != `attachment; filename=reading-room-north.png` {
 		t.Errorf("download disposition %q", cd)
 	}
+	// HEAD: the headers of GET, no body.
+	head, hb := f.raw(t, http.MethodHead, "/bb000kk0000.xml")
+	if head.StatusCode != 200 || len(hb) != 0 || head.Header.Get("ETag") == "" || head.Header.Get("Content-Length") == "" {
+		t.Errorf("HEAD: %d, %d body bytes, %v", head.StatusCode, len(hb), head.Header)
+	}
 	// CORS preflight.
 	resp, _ = f.raw(t, http.MethodOptions, "/bb000kk0000.xml", "Origin: http://elsewhere.test", "Access-Control-Request-Method: GET")
 	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
