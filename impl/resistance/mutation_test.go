@@ -125,3 +125,38 @@ func FuzzParseMutations(f *testing.F) {
 		}
 	})
 }
+
+func TestMutationFlags(t *testing.T) {
+	ref := testEngine(t).ref
+	tests := []struct {
+		gene, mut            string
+		drm, sdrm, unusual   bool
+		classification, kind string
+	}{
+		{"RT", "M184V", true, true, false, "NRTI", "substitution"},
+		{"RT", "M184A", false, false, true, "Other", "substitution"},
+		{"RT", "M184L", false, false, false, "Other", "substitution"},
+		{"RT", "M184AV", true, true, true, "NRTI", "substitution"},
+		{"RT", "K103N", true, true, false, "NNRTI", "substitution"},
+		{"PR", "L90M", true, true, false, "Major", "substitution"},
+		{"IN", "G140S", true, true, false, "Major", "substitution"},
+		{"IN", "T97A", true, false, false, "Accessory", "substitution"},
+		{"RT", "T69S_SS", true, true, false, "NRTI", "insertion"},
+		{"RT", "D67d", true, false, false, "NRTI", "deletion"},
+		{"RT", "T215*", false, false, true, "Other", "stop"},
+	}
+	for _, tc := range tests {
+		gi, err := ref.parseGene(tc.gene, []string{tc.mut})
+		if err != nil || len(gi.Mutations) != 1 {
+			t.Fatalf("%s: %v", tc.mut, err)
+		}
+		m := gi.Mutations[0]
+		drm, sdrm, unusual := ref.flags(m)
+		if drm != tc.drm || sdrm != tc.sdrm || unusual != tc.unusual {
+			t.Errorf("%s %s: drm %v sdrm %v unusual %v, want %v %v %v", tc.gene, tc.mut, drm, sdrm, unusual, tc.drm, tc.sdrm, tc.unusual)
+		}
+		if c := ref.classify(tc.gene, m.Pos, m.AAs); c != tc.classification || m.Kind() != tc.kind {
+			t.Errorf("%s %s: %s %s, want %s %s", tc.gene, tc.mut, c, m.Kind(), tc.classification, tc.kind)
+		}
+	}
+}

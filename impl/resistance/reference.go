@@ -22,6 +22,9 @@ type reference struct {
 	consensus map[string]string   // gene → subtype B consensus amino acids (position 1 = index 0)
 	drugNames map[string]drugInfo // algorithm drug code, name or synonym → drug
 	types     map[typeKey]string  // (gene, position, symbol) → mutation type
+	unusual   map[typeKey]bool    // (gene, position, symbol) → isUnusual of rx-all_subtype-all.csv
+	drms      map[typeKey]bool    // drug-resistance mutations (drms_hiv1.csv)
+	sdrms     map[typeKey]bool    // surveillance drug-resistance mutations (sdrms_hiv1.csv)
 }
 
 type drugInfo struct {
@@ -36,7 +39,10 @@ type typeKey struct {
 }
 
 func loadReference(dir string) (*reference, error) {
-	ref := &reference{consensus: map[string]string{}, drugNames: map[string]drugInfo{}, types: map[typeKey]string{}}
+	ref := &reference{
+		consensus: map[string]string{}, drugNames: map[string]drugInfo{}, types: map[typeKey]string{},
+		unusual: map[typeKey]bool{}, drms: map[typeKey]bool{}, sdrms: map[typeKey]bool{},
+	}
 	if err := ref.loadGenes(filepath.Join(dir, "genes_hiv1.yml")); err != nil {
 		return nil, err
 	}
@@ -45,6 +51,37 @@ func loadReference(dir string) (*reference, error) {
 	}
 	if err := ref.loadTypes(filepath.Join(dir, "mutation-type-pairs_hiv1.csv")); err != nil {
 		return nil, err
+	}
+	err := readCSV(filepath.Join(dir, "rx-all_subtype-all.csv"), []string{"gene", "position", "aa", "isUnusual"}, func(f map[string]string) error {
+		pos, err := strconv.Atoi(f["position"])
+		if err != nil {
+			return fmt.Errorf("bad position %q", f["position"])
+		}
+		for _, c := range symbols(f["aa"]) {
+			ref.unusual[typeKey{f["gene"], pos, c}] = strings.EqualFold(f["isUnusual"], "true")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range []struct {
+		file string
+		set  map[typeKey]bool
+	}{{"drms_hiv1.csv", ref.drms}, {"sdrms_hiv1.csv", ref.sdrms}} {
+		err := readCSV(filepath.Join(dir, t.file), []string{"gene", "position", "aa"}, func(f map[string]string) error {
+			pos, err := strconv.Atoi(f["position"])
+			if err != nil {
+				return fmt.Errorf("bad position %q", f["position"])
+			}
+			for _, c := range symbols(f["aa"]) {
+				t.set[typeKey{f["gene"], pos, c}] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	return ref, nil
 }
@@ -102,49 +139,16 @@ func (r *reference) loadDrugs(path string) error {
 }
 
 func (r *reference) loadTypes(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("reading mutation types: %w", err)
-	}
-	defer f.Close()
-	rd := csv.NewReader(f)
-	header, err := rd.Read()
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[h] = i
-	}
-	for _, need := range []string{"gene", "position", "aas", "mutationType"} {
-		if _, ok := col[need]; !ok {
-			return fmt.Errorf("%s: no %q column", path, need)
-		}
-	}
-	for {
-		rec, err := rd.Read()
-		if err == io.EOF {
-			return nil
-		}
+	return readCSV(path, []string{"gene", "position", "aas", "mutationType"}, func(f map[string]string) error {
+		pos, err := strconv.Atoi(f["position"])
 		if err != nil {
-			return fmt.Errorf("reading %s: %w", path, err)
+			return fmt.Errorf("bad position %q", f["position"])
 		}
-		pos, err := strconv.Atoi(rec[col["position"]])
-		if err != nil {
-			return fmt.Errorf("%s: bad position %q", path, rec[col["position"]])
+		for _, c := range symbols(f["aas"]) {
+			r.types[typeKey{f["gene"], pos, c}] = f["mutationType"]
 		}
-		for _, c := range []byte(rec[col["aas"]]) {
-			switch c {
-			case '_':
-				c = 'i'
-			case '-':
-				c = 'd'
-			case '*':
-				c = 'Z'
-			}
-			r.types[typeKey{rec[col["gene"]], pos, c}] = rec[col["mutationType"]]
-		}
-	}
+		return nil
+	})
 }
 
 // typeRank orders mutation types from most to least important for a mixture's classification.
@@ -175,4 +179,82 @@ func (r *reference) genericName(d *asi.Drug) string {
 		}
 	}
 	return d.Name
+}
+
+// symbols maps a reference table's amino-acid column to asi alphabet symbols
+// ("_" insertion → i, "-" deletion → d, "*" stop → Z).
+func symbols(aas string) []byte {
+	out := make([]byte, 0, len(aas))
+	for _, c := range []byte(aas) {
+		switch c {
+		case '_':
+			c = 'i'
+		case '-':
+			c = 'd'
+		case '*':
+			c = 'Z'
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// readCSV calls row for every record of a CSV file with a header line, giving the named columns.
+func readCSV(path string, columns []string, row func(map[string]string) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", filepath.Base(path), err)
+	}
+	defer f.Close()
+	rd := csv.NewReader(f)
+	rd.ReuseRecord = true
+	header, err := rd.Read()
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[strings.TrimPrefix(h, "\ufeff")] = i
+	}
+	idx := make([]int, len(columns))
+	for i, c := range columns {
+		n, ok := col[c]
+		if !ok {
+			return fmt.Errorf("%s: no %q column", path, c)
+		}
+		idx[i] = n
+	}
+	fields := make(map[string]string, len(columns))
+	for line := 2; ; line++ {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", path, err)
+		}
+		for i, c := range columns {
+			fields[c] = rec[idx[i]]
+		}
+		if err := row(fields); err != nil {
+			return fmt.Errorf("%s line %d: %w", path, line, err)
+		}
+	}
+}
+
+// flags tells whether any of a mutation's non-consensus symbols is a DRM, an SDRM, or unusual
+// (isUnusual in rx-all_subtype-all.csv, or absent from it, and not a DRM).
+func (r *reference) flags(m Mutation) (drm, sdrm, unusual bool) {
+	for _, c := range []byte(m.AAs.String()) {
+		if c == m.Consensus || c == 'X' {
+			continue
+		}
+		k := typeKey{m.Gene, m.Pos, c}
+		d := r.drms[k]
+		drm = drm || d
+		sdrm = sdrm || r.sdrms[k]
+		u, listed := r.unusual[k]
+		unusual = unusual || (!d && (u || !listed))
+	}
+	return drm, sdrm, unusual
 }

@@ -110,7 +110,18 @@ func (e *Engine) renderSite(s *settings, samples []sample) (string, error) {
 			}
 			w.open(g.Gene + "_mutations")
 			for _, m := range g.Mutations {
-				w.elem("mutation", m.String(), "classification", e.ref.classify(g.Gene, m.Pos, m.AAs), "type", m.Kind())
+				attrs := []string{"classification", e.ref.classify(g.Gene, m.Pos, m.AAs), "type", m.Kind()}
+				drm, sdrm, unusual := e.ref.flags(m)
+				if drm {
+					attrs = append(attrs, "drm", "true")
+				}
+				if sdrm {
+					attrs = append(attrs, "sdrm", "true")
+				}
+				if unusual {
+					attrs = append(attrs, "unusual", "true")
+				}
+				w.elem("mutation", m.String(), attrs...)
 			}
 			w.close(g.Gene + "_mutations")
 		}
@@ -187,6 +198,10 @@ func (e *Engine) render2009(s *settings, samples []sample) (string, error) {
 				w.elem("position", strconv.Itoa(m.Pos))
 				w.elem("aminoAcids", m.AAs.String())
 				w.opt("insertion", m.Inserted)
+				drm, sdrm, unusual := e.ref.flags(m)
+				w.elem("isDRM", strconv.FormatBool(drm))
+				w.elem("isSDRM", strconv.FormatBool(sdrm))
+				w.elem("isUnusual", strconv.FormatBool(unusual))
 				w.close("mutation")
 			}
 			w.close("geneData")
