@@ -947,6 +947,11 @@ var documents = map[string]string{
             <xs:extension base="xs:string">
               <xs:attribute name="classification" type="Classification" use="required"/>
               <xs:attribute name="type" type="MutationKind" use="required"/>
+              <!-- present (true) only when the mutation is a drug-resistance mutation, a
+                   surveillance DRM, or unusual (prevalence below 0.01% and not a DRM) -->
+              <xs:attribute name="drm" type="xs:boolean"/>
+              <xs:attribute name="sdrm" type="xs:boolean"/>
+              <xs:attribute name="unusual" type="xs:boolean"/>
             </xs:extension>
           </xs:simpleContent>
         </xs:complexType>
@@ -1042,6 +1047,9 @@ var documents = map[string]string{
       <xs:element name="position" type="xs:positiveInteger"/>
       <xs:element name="aminoAcids" type="xs:string"/>
       <xs:element name="insertion" type="xs:string" minOccurs="0"/>
+      <xs:element name="isDRM" type="xs:boolean" minOccurs="0"/>
+      <xs:element name="isSDRM" type="xs:boolean" minOccurs="0"/>
+      <xs:element name="isUnusual" type="xs:boolean" minOccurs="0"/>
     </xs:sequence>
   </xs:complexType>
 
