@@ -23,7 +23,7 @@ func runTokens(ctx context.Context, args []string, env func(string) string, stdo
 	data := fs.String("data", envOr(env, "SITESVC_DATA", "./data"), "data directory holding tokens.json (env SITESVC_DATA)")
 	file := fs.String("tokens-file", env("SITESVC_TOKENS_FILE"), "token file (default <data>/tokens.json; env SITESVC_TOKENS_FILE)")
 	name := fs.String("name", "", "who the token is for (recorded in audit logs)")
-	fs.Var(&roles, "role", "role: admin, publisher or editor:<library> (repeatable, comma-separated allowed)")
+	fs.Var(&roles, "role", "role: admin, publisher, editor:<library>, group:<name> or location:<name> (repeatable, comma-separated allowed)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}

@@ -29,13 +29,20 @@ const (
 	RolePublisher = "publisher"
 	// RoleEditorPrefix + a library slug may set that library's hours.
 	RoleEditorPrefix = "editor:"
+	// RoleGroupPrefix + a group name may read PURL files restricted to that
+	// login group (rightsMetadata <group>).
+	RoleGroupPrefix = "group:"
+	// RoleLocationPrefix + a location name may read PURL files restricted
+	// to that location (rightsMetadata <location>).
+	RoleLocationPrefix = "location:"
 )
 
-var editorRole = regexp.MustCompile(`^editor:[a-z0-9][a-z0-9-]*$`)
+var scopedRole = regexp.MustCompile(`^(editor|group|location):[a-z0-9][a-z0-9._-]*$`)
 
-// ValidRole reports whether role is one this package knows.
+// ValidRole reports whether role is one this package knows: admin,
+// publisher, editor:<library>, group:<name> or location:<name>.
 func ValidRole(role string) bool {
-	return role == RoleAdmin || role == RolePublisher || editorRole.MatchString(role)
+	return role == RoleAdmin || role == RolePublisher || scopedRole.MatchString(role)
 }
 
 // Principal is who a valid token belongs to.
@@ -160,7 +167,7 @@ func (t *Tokens) Add(name string, roles []string) (string, error) {
 	}
 	for _, r := range roles {
 		if !ValidRole(r) {
-			return "", fmt.Errorf("auth: unknown role %q (admin, publisher or editor:<library>)", r)
+			return "", fmt.Errorf("auth: unknown role %q (admin, publisher, editor:<library>, group:<name> or location:<name>)", r)
 		}
 	}
 	var raw [32]byte

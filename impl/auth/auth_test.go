@@ -69,10 +69,24 @@ func TestAddRejects(t *testing.T) {
 		{"x", []string{"root"}},
 		{"x", []string{"editor:"}},
 		{"x", []string{"editor:Bad Slug"}},
+		{"x", []string{"group:"}},
+		{"x", []string{"location:a/b"}},
 	} {
 		if _, err := toks.Add(tc.name, tc.roles); err == nil {
 			t.Errorf("Add(%q, %v) succeeded", tc.name, tc.roles)
 		}
+	}
+}
+
+func TestScopedRoles(t *testing.T) {
+	for _, role := range []string{"group:sitelib", "location:reading-room", "editor:law", "publisher", "admin"} {
+		if !ValidRole(role) {
+			t.Errorf("ValidRole(%q) = false", role)
+		}
+	}
+	p := Principal{Name: "reader", Roles: []string{"group:sitelib"}}
+	if !p.Has("group:sitelib") || p.Has("location:reading-room") || p.CanPublish() {
+		t.Errorf("group member roles wrong: %+v", p)
 	}
 }
 
