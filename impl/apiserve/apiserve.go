@@ -42,7 +42,7 @@ type ErrorRenderer func(c echo.Context, err *Error) error
 
 // Options configure New.
 type Options struct {
-	// Spec is the service's OpenAPI document (the generated GetSwagger()).
+	// Spec is the service's OpenAPI document (the generated GetSpec()).
 	Spec *openapi3.T
 	// BaseURL is the service's public base URL, published as the only
 	// server of the served document.
