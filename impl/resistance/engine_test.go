@@ -3,6 +3,7 @@ package resistance
 import (
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -461,5 +462,34 @@ func TestUserAlgorithmCache(t *testing.T) {
 	}
 	if a3, _ := c.parse(text); a3 == a1 {
 		t.Error("least recently used entry was not evicted")
+	}
+}
+
+func TestConcurrentReports(t *testing.T) {
+	e := testEngine(t)
+	user := readAlgorithm(t, "ANRS_34.xml")
+	want, err := e.MutationListReport(readmeList, Options{Algorithm: 9, UserAlgorithm: user, ReportType: ReportText, ReportDate: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				got, err := e.MutationListReport(readmeList, Options{Algorithm: 9, UserAlgorithm: user, ReportType: ReportText, ReportDate: "x"})
+				if err != nil || got != want {
+					errs <- fmt.Sprintf("concurrent report differs: %v", err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
