@@ -190,3 +190,29 @@ func BenchmarkReadHIVDB102(b *testing.B) {
 		}
 	}
 }
+
+// HIVDB 9.8 has result comments conditioned on two drugs' levels at once.
+func TestHIVDB98ResultComments(t *testing.T) {
+	alg := loadAlgorithm(t, "HIVDB_9.8.xml")
+	for muts, want := range map[string]string{
+		"I50V,I54M,L76V,I84V":           "DRVHigh,DRVHighAndTPVIntermediate",
+		"I50V,I54L,L76V,I84V,L89V":      "DRVHigh,DRVHighAndTPVPotentialLow",
+		"V32I,I47V,I50V,I54M,L76V,I84V": "DRVHigh",
+		"I47A,I50V,L76V":                "DRVIntermediate",
+		"L90M":                          "",
+	} {
+		res := alg.Evaluate(Input{Genes: map[string]*Mutations{"PR": mutations(t, muts)}})
+		var ids []string
+		for _, c := range res.Comments {
+			if c.Kind == "result" {
+				ids = append(ids, c.Comment.ID)
+				if c.Gene != "PR" || c.Text == "" {
+					t.Errorf("%s: comment %s gene %q text %q", muts, c.Comment.ID, c.Gene, c.Text)
+				}
+			}
+		}
+		if got := strings.Join(ids, ","); got != want {
+			t.Errorf("%s: result comments %q, want %q", muts, got, want)
+		}
+	}
+}
