@@ -14,7 +14,7 @@ import (
 	"github.com/sitelib/sitesvc/impl/asi"
 )
 
-// Genes are the genes of a mutation list, in the order of its second level.
+// geneOrder is the order of the genes in a mutation list's second level.
 var geneOrder = [...]string{"PR", "RT", "IN"}
 
 // reference holds the HIV-1 tables the reports need beside the algorithms.
