@@ -85,6 +85,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	buf := h.bufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer h.bufs.Put(buf)
+	// A panic anywhere in decoding, the implementation or encoding still
+	// answers a Server fault (nothing has been written before the end).
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("soap: panic while serving a request", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			buf.Reset()
+			h.writeFault(w, r, buf, ServerFault("internal error while processing the request"))
+		}
+	}()
 
 	body := http.MaxBytesReader(w, r.Body, h.maxBytes)
 	call, err := h.dec.Decode(body)
