@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 
 	"golang.org/x/time/rate"
@@ -37,7 +38,9 @@ type Config struct {
 	KeysFile string
 	// DevKeyFile, when set and KeysFile does not exist, makes New create a
 	// development key, store it in DevKeyFile and log it (the embedded
-	// default's first start).
+	// default's first start). On later starts the key in DevKeyFile is
+	// logged again while the key file still accepts it, so that every
+	// `make run` shows a key that works.
 	DevKeyFile string
 	// ReportsXSD is the XSD of the XML reports, published at ?xsd=reports.
 	ReportsXSD []byte
@@ -90,11 +93,13 @@ func New(cfg Config) (*Service, error) {
 	if cfg.InvalidKeyRate == 0 {
 		cfg.InvalidKeyRate, cfg.InvalidKeyBurst = 1, 5
 	}
+	devKeyShown := false
 	if cfg.DevKeyFile != "" {
 		key, created, err := EnsureDevKey(cfg.KeysFile, cfg.DevKeyFile)
 		if err != nil {
 			return nil, fmt.Errorf("algorithm: %w", err)
 		}
+		devKeyShown = created
 		if created {
 			cfg.Logger.Info("created a development SOAP API key", "key", key, "key_file", cfg.DevKeyFile, "keys_file", cfg.KeysFile)
 		}
@@ -102,6 +107,15 @@ func New(cfg Config) (*Service, error) {
 	keys, err := newKeyStore(cfg.KeysFile)
 	if err != nil {
 		return nil, fmt.Errorf("algorithm: %w", err)
+	}
+	if cfg.DevKeyFile != "" && !devKeyShown {
+		// Shown on every start (not only the first) while it is valid; a
+		// development key removed from the key file is no longer shown.
+		if raw, err := os.ReadFile(cfg.DevKeyFile); err == nil {
+			if key := strings.TrimSpace(string(raw)); key != "" && keys.valid(key) {
+				cfg.Logger.Info("development SOAP API key", "key", key, "key_file", cfg.DevKeyFile)
+			}
+		}
 	}
 	s := &Service{
 		cfg:         cfg,

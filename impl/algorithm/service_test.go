@@ -407,3 +407,43 @@ func FuzzService(f *testing.F) {
 		}
 	})
 }
+
+// TestDevKeyShownOnEveryStart: the first start creates and logs the
+// development key; later starts log it again while the key file accepts
+// it, and stop showing it once it has been removed from the key file.
+func TestDevKeyShownOnEveryStart(t *testing.T) {
+	dir := t.TempDir()
+	keys := filepath.Join(dir, "keys.txt")
+	dev := filepath.Join(dir, "dev-key.txt")
+	start := func() string {
+		t.Helper()
+		var logs syncBuffer
+		if _, err := New(Config{Endpoint: "http://h/soap", RequestNamespace: "urn:x", Engine: testEngine(t), KeysFile: keys, DevKeyFile: dev, Logger: newTestLogger(&logs)}); err != nil {
+			t.Fatal(err)
+		}
+		return logs.String()
+	}
+	first := start()
+	raw, err := os.ReadFile(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := strings.TrimSpace(string(raw))
+	if !strings.Contains(first, "created a development SOAP API key") || strings.Count(first, key) != 1 {
+		t.Errorf("first start:\n%s", first)
+	}
+	second := start()
+	if !strings.Contains(second, `msg="development SOAP API key" key=`+key) {
+		t.Errorf("second start does not show the key:\n%s", second)
+	}
+	if strings.Contains(second, "created") {
+		t.Errorf("second start created a key:\n%s", second)
+	}
+	// Revoked: the key file no longer holds the development key.
+	if err := os.WriteFile(keys, []byte(HashKey("another key")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if third := start(); strings.Contains(third, key) {
+		t.Errorf("a revoked development key is still shown:\n%s", third)
+	}
+}
