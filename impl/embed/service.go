@@ -141,7 +141,7 @@ func New(cfg Config) (*Service, error) {
 }
 
 func mustSpec() *openapi3.T {
-	spec, err := embedapi.GetSwagger()
+	spec, err := embedapi.GetSpec()
 	if err != nil {
 		// The document is embedded at generation time; failing to decode it
 		// is a build defect, not a runtime condition.

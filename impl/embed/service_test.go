@@ -71,7 +71,7 @@ func newEnv(t testing.TB, edit ...func(*Config)) *testEnv {
 	t.Cleanup(func() { svc.Close() })
 	srv := httptest.NewServer(svc.Handler())
 	t.Cleanup(srv.Close)
-	spec, err := embedapi.GetSwagger()
+	spec, err := embedapi.GetSpec()
 	if err != nil {
 		t.Fatal(err)
 	}

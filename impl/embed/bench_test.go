@@ -1,0 +1,144 @@
+package embed
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sitelib/sitesvc/gen/embedapi"
+	"github.com/sitelib/sitesvc/impl/apiserve"
+)
+
+// The Embed benchmarks compare the service, with the object cached, against
+// handlers that return the same bytes as a constant, measured side by side
+// in one run. Three baselines:
+//
+//	bare:      a plain http.HandlerFunc writing the constant (the goal: ≥ 0.7 over HTTP)
+//	validated: the constant behind the same request validation (apiserve), isolating the service's own cost
+//	http:      both over loopback HTTP with keep-alive, in parallel: what a client sees
+//
+// The comparison runs once per benchmark invocation (use -benchtime=1x;
+// with the default the parent may repeat it). Each reports ns/op of both sides and ratio = baseline ns/op ÷ service
+// ns/op, which is the service's throughput as a fraction of the baseline's.
+
+func BenchmarkOEmbedJSON(b *testing.B) {
+	e := newEnv(b)
+	path := "/embed?" + q("url", e.purl(imageDruid))
+	compareWithConstant(b, e, path, "application/json")
+}
+
+func BenchmarkIframe(b *testing.B) {
+	e := newEnv(b)
+	path := "/iframe?" + q("url", e.purl(imageDruid))
+	compareWithConstant(b, e, path, "text/html; charset=utf-8")
+}
+
+func compareWithConstant(b *testing.B, e *testEnv, path, contentType string) {
+	// Warm the cache and take the exact bytes the service answers.
+	rec := httptest.NewRecorder()
+	e.svc.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	if rec.Code != http.StatusOK {
+		b.Fatalf("warm-up: %d %s", rec.Code, rec.Body)
+	}
+	body := rec.Body.Bytes()
+	bare := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		w.WriteHeader(http.StatusOK)
+		w.Write(body)
+	})
+	validated := validatedConstant(b, path, contentType, body)
+	service := e.svc.Handler()
+
+	inProcess := func(h http.Handler) float64 {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		return nsPerOp(b, func(n int) {
+			for i := 0; i < n; i++ {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code != http.StatusOK {
+					b.Fatalf("status %d", w.Code)
+				}
+			}
+		})
+	}
+	overHTTP := func(h http.Handler) float64 {
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+		defer client.CloseIdleConnections()
+		workers := 4 * runtime.GOMAXPROCS(0)
+		return nsPerOp(b, func(n int) {
+			var wg sync.WaitGroup
+			for w := 0; w < workers; w++ {
+				wg.Add(1)
+				go func(count int) {
+					defer wg.Done()
+					for i := 0; i < count; i++ {
+						resp, err := client.Get(srv.URL + path)
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+						if resp.StatusCode != http.StatusOK {
+							b.Errorf("status %d", resp.StatusCode)
+							return
+						}
+					}
+				}(n/workers + 1)
+			}
+			wg.Wait()
+		})
+	}
+
+	svcNs, bareNs, validatedNs := inProcess(service), inProcess(bare), inProcess(validated)
+	svcHTTP, bareHTTP := overHTTP(service), overHTTP(bare)
+	b.ReportMetric(svcNs, "service-ns/op")
+	b.ReportMetric(bareNs, "bare-ns/op")
+	b.ReportMetric(validatedNs, "validated-ns/op")
+	b.ReportMetric(bareNs/svcNs, "ratio-bare")
+	b.ReportMetric(validatedNs/svcNs, "ratio-validated")
+	b.ReportMetric(svcHTTP, "service-http-ns/op")
+	b.ReportMetric(bareHTTP, "bare-http-ns/op")
+	b.ReportMetric(bareHTTP/svcHTTP, "ratio-http")
+}
+
+// nsPerOp times run(n) with n doubling until one run lasts at least
+// 300ms, and returns the time per operation of that run. (testing.Benchmark
+// cannot be nested in a running benchmark, and sub-benchmarks do not hand
+// their figures back for a ratio.)
+func nsPerOp(b *testing.B, run func(n int)) float64 {
+	b.Helper()
+	run(100) // warm connections and caches
+	for n := 1000; ; n *= 2 {
+		start := time.Now()
+		run(n)
+		if d := time.Since(start); d >= 300*time.Millisecond || n >= 1<<24 {
+			return float64(d.Nanoseconds()) / float64(n)
+		}
+	}
+}
+
+// validatedConstant serves body for path's operation behind the same
+// apiserve validation as the service.
+func validatedConstant(b *testing.B, path, contentType string, body []byte) http.Handler {
+	spec, err := embedapi.GetSpec()
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := apiserve.New(apiserve.Options{Spec: spec, BaseURL: testEmbedBase, Errors: renderError})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := func(c echo.Context) error { return c.Blob(http.StatusOK, contentType, body) }
+	e.GET("/embed", h)
+	e.GET("/iframe", h)
+	return e
+}
