@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -54,6 +55,8 @@ type Config struct {
 	CacheTTL time.Duration
 	// CacheSize is the most objects the cache holds. Default 1024.
 	CacheSize int
+	// Examples are PURLs whose oEmbed and viewer links the index page shows.
+	Examples []string
 	// Now is the clock (embargo dates, cache expiry). Default time.Now.
 	Now func() time.Time
 }
@@ -168,12 +171,18 @@ func (s *Service) Close() error {
 	return nil
 }
 
-// IndexLinks lists the contract and an example on the index page.
+// IndexLinks lists, for each example PURL, its oEmbed response and viewer
+// document (the server lists the contract itself).
 func (s *Service) IndexLinks() []server.Link {
-	return []server.Link{
-		{Title: "Embed OpenAPI document", URL: s.embedBase + "/openapi.yaml"},
-		{Title: "oEmbed endpoint (add ?url=<a PURL>)", URL: s.embedBase + "/embed"},
+	var links []server.Link
+	for _, purl := range s.cfg.Examples {
+		q := "?url=" + url.QueryEscape(purl)
+		links = append(links,
+			server.Link{Title: "oEmbed for " + purl, URL: s.embedBase + "/embed" + q},
+			server.Link{Title: "Viewer for " + purl, URL: s.embedBase + "/iframe" + q},
+		)
 	}
+	return links
 }
 
 // object returns the cached entry for the PURL rawURL, loading or

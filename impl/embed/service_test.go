@@ -745,3 +745,11 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestIndexLinks(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.Examples = []string{"http://x/purl/bb000kk0000"} })
+	links := e.svc.IndexLinks()
+	if len(links) != 2 || links[0].URL != testEmbedBase+"/embed?url=http%3A%2F%2Fx%2Fpurl%2Fbb000kk0000" || links[1].URL != testEmbedBase+"/iframe?url=http%3A%2F%2Fx%2Fpurl%2Fbb000kk0000" {
+		t.Errorf("%+v", links)
+	}
+}
