@@ -20,6 +20,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
 // Defines values for AnnotationType.
@@ -240,6 +241,9 @@ type ResourceRef struct {
 
 // XMLDocument An XML document.
 type XMLDocument = string
+
+// XMLUpload An XML document as uploaded (its bytes are stored unchanged when accepted).
+type XMLUpload = openapi_types.File
 
 // Id defines model for Id.
 type Id = string
@@ -1667,6 +1671,16 @@ func (r GetModsResponse) ContentType() string {
 	return ""
 }
 
+// PutModsResponse200Headers the declared response headers of an HTTP 200 response for PutMods
+type PutModsResponse200Headers struct {
+	Location *string
+}
+
+// PutModsResponse201Headers the declared response headers of an HTTP 201 response for PutMods
+type PutModsResponse201Headers struct {
+	Location *string
+}
+
 // PutModsResponse401Headers the declared response headers of an HTTP 401 response for PutMods
 type PutModsResponse401Headers struct {
 	WWWAuthenticate *string
@@ -1679,6 +1693,10 @@ type PutModsResponse struct {
 	JSON200 *Published
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *Published
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PutModsResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *PutModsResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PutModsResponse401Headers
 }
@@ -1780,6 +1798,16 @@ func (r GetPublicXmlResponse) ContentType() string {
 	return ""
 }
 
+// PutPublicXmlResponse200Headers the declared response headers of an HTTP 200 response for PutPublicXml
+type PutPublicXmlResponse200Headers struct {
+	Location *string
+}
+
+// PutPublicXmlResponse201Headers the declared response headers of an HTTP 201 response for PutPublicXml
+type PutPublicXmlResponse201Headers struct {
+	Location *string
+}
+
 // PutPublicXmlResponse401Headers the declared response headers of an HTTP 401 response for PutPublicXml
 type PutPublicXmlResponse401Headers struct {
 	WWWAuthenticate *string
@@ -1792,6 +1820,10 @@ type PutPublicXmlResponse struct {
 	JSON200 *Published
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *Published
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PutPublicXmlResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *PutPublicXmlResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PutPublicXmlResponse401Headers
 }
@@ -2357,6 +2389,26 @@ func ParsePutModsResponse(rsp *http.Response) (*PutModsResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers PutModsResponse200Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers PutModsResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers PutModsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -2476,6 +2528,26 @@ func ParsePutPublicXmlResponse(rsp *http.Response) (*PutPublicXmlResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers PutPublicXmlResponse200Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers PutPublicXmlResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers PutPublicXmlResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -3181,6 +3253,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 
 }
 
+type BadParameterTextResponse ErrorText
+
 type BadRequestTextResponse ErrorText
 
 type ConflictTextResponse ErrorText
@@ -3229,7 +3303,14 @@ type NotModifiedResponse struct {
 	Headers NotModifiedResponseHeaders
 }
 
-type PublishedJSONResponse PublishResult
+type PublishedResponseHeaders struct {
+	Location *string
+}
+type PublishedJSONResponse struct {
+	Body PublishResult
+
+	Headers PublishedResponseHeaders
+}
 
 type TooLargeTextResponse ErrorText
 
@@ -3360,6 +3441,17 @@ func (response GetObject304Response) VisitGetObjectResponse(w http.ResponseWrite
 	return nil
 }
 
+type GetObject400TextResponse BadParameterTextResponse
+
+func (response GetObject400TextResponse) VisitGetObjectResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetObject404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
 
 func (response GetObject404TexthtmlResponse) VisitGetObjectResponse(w http.ResponseWriter) error {
@@ -3431,6 +3523,17 @@ func (response GetObjectHtml304Response) VisitGetObjectHtmlResponse(w http.Respo
 	}
 	w.WriteHeader(304)
 	return nil
+}
+
+type GetObjectHtml400TextResponse BadParameterTextResponse
+
+func (response GetObjectHtml400TextResponse) VisitGetObjectHtmlResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
 }
 
 type GetObjectHtml404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
@@ -3520,6 +3623,17 @@ func (response GetMods304Response) VisitGetModsResponse(w http.ResponseWriter) e
 	return nil
 }
 
+type GetMods400TextResponse BadParameterTextResponse
+
+func (response GetMods400TextResponse) VisitGetModsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetMods404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
 
 func (response GetMods404TexthtmlResponse) VisitGetModsResponse(w http.ResponseWriter) error {
@@ -3562,24 +3676,37 @@ type PutMods200JSONResponse struct{ PublishedJSONResponse }
 func (response PutMods200JSONResponse) VisitPutModsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
-type PutMods201JSONResponse PublishResult
+type PutMods201ResponseHeaders struct {
+	Location *string
+}
+
+type PutMods201JSONResponse struct {
+	Body    PublishResult
+	Headers PutMods201ResponseHeaders
+}
 
 func (response PutMods201JSONResponse) VisitPutModsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -3752,6 +3879,17 @@ func (response GetPublicXml304Response) VisitGetPublicXmlResponse(w http.Respons
 	return nil
 }
 
+type GetPublicXml400TextResponse BadParameterTextResponse
+
+func (response GetPublicXml400TextResponse) VisitGetPublicXmlResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetPublicXml404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
 
 func (response GetPublicXml404TexthtmlResponse) VisitGetPublicXmlResponse(w http.ResponseWriter) error {
@@ -3794,24 +3932,37 @@ type PutPublicXml200JSONResponse struct{ PublishedJSONResponse }
 func (response PutPublicXml200JSONResponse) VisitPutPublicXmlResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
-type PutPublicXml201JSONResponse PublishResult
+type PutPublicXml201ResponseHeaders struct {
+	Location *string
+}
+
+type PutPublicXml201JSONResponse struct {
+	Body    PublishResult
+	Headers PutPublicXml201ResponseHeaders
+}
 
 func (response PutPublicXml201JSONResponse) VisitPutPublicXmlResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4018,6 +4169,17 @@ func (response GetFile304Response) VisitGetFileResponse(w http.ResponseWriter) e
 	return nil
 }
 
+type GetFile400TextResponse BadParameterTextResponse
+
+func (response GetFile400TextResponse) VisitGetFileResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetFile401TextResponse struct{ UnauthorizedTextResponse }
 
 func (response GetFile401TextResponse) VisitGetFileResponse(w http.ResponseWriter) error {
@@ -4145,6 +4307,17 @@ func (response GetManifest304Response) VisitGetManifestResponse(w http.ResponseW
 	}
 	w.WriteHeader(304)
 	return nil
+}
+
+type GetManifest400TextResponse BadParameterTextResponse
+
+func (response GetManifest400TextResponse) VisitGetManifestResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
 }
 
 type GetManifest404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
@@ -4459,91 +4632,96 @@ func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifest
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Hxtcxu3tf9XObPtjMl0+SBR8T+mx9Pasf2PeqXYIzs3mWbdElwckoiXwBbAimI9mumr+wHuh+gHyye5",
-	"gwPsE7miZEdJ23vzSiIXWBwcnIffeQA/RKla50qitCaafohWyDhq+vdplqnNKy2WQrqPHE2qRW6FktE0",
-	"mn02i+LIpCtcM/fUbnOMppGxWshldH0dR1+ydIVfKmm1yjrm58U8E2kMa3Y1YEt8MhmPZ7BQGjZKZ3yg",
-	"kXE2zxDU/AdMrYlhlmtxySzuTFF2hXojDA5voefFW7bcp+ON1UouAaUVdguWLUEtwK4QNOYaDUrL3Mjb",
-	"Xn7GjD1XXCwE8v1Fvl2hpJf6zcCGGciYsUBMMCvk0Pvq7dvXwJnF/uG1ruMoZ5qt0YZjOu1Y8LkuBC93",
-	"4heNYSPsChyDhV2pwtKzGXcjpzPINS7EVQxMbiFlBhPZm83n4/H4/fvxeDyexeXQ5pf9ITyVW7sSjoOZ",
-	"QWDSbFAbOBmfDBMZxRFesXWeuQ005kVx5EQqypldRXEk2doNEDyKI41/LYR2PLS6wMM8P12UHH8jZIr7",
-	"XKhY6jjBIHUCySFV+fYxMAmFXIf55bmU5E/GJ8OSSK8QNZmni0G57MCvexuVXyuJ58ymq30KnUyaLupg",
-	"7SbclSC3wsAvcYvoOP6isc8UF0jS89352TPFt+7fVEmL0rp/WZ5nIiXJH12tSX3r1/5W4yKaRr8Z1ZZj",
-	"5J+a0XfnZ89VWqzde2jB9n7frhC+Oz8DHsZAj1lYK2PhCzgXz/oxOI0DZmC2Q8IMejOLV9b/LwywNMXc",
-	"IgerFKlMW3T8Zk2upPEbfcb4hd/8zl7prXnGvJVrCCzjENg1JaLNVlp2Bai10qAkZEIiTKZQSLzKMXW0",
-	"vHj1snUCh1j1wr3nLV7dyKi54lu3U6ksbDDLBgul18iJlp5T3jUaw5YIS3GJxpPDpCOaGSX7w8gZYSUX",
-	"mUgP7/me6D1/9fwNaEyV5mTh6CjnuFAaG3bogfFWL3X7IBpfioz8RKCtQeZno8/a9DkOMOsOR0imt1Hc",
-	"JeP7lC1EhtDbrFSGsbOA3r7T0SIHzeQSvXU8Hj8kWWp6QZKzwYUbZDr82Hxr0dzmC91LjBkEbzggzzqo",
-	"XWsX2wMJo6YXLr3qoOFWD81tuWAvDY61g+fC5MoIv4W9HQnpRGnmGDVj1rJ05VR15jlkS3Y663NXl3uI",
-	"RhoTPOig6UIPTWq5Wzr0l0rPBeco76jdi3L8FLaq0GDVe5SwYk7dQKsMCYsstSpySCJjmVwozZPo/tQ7",
-	"1cgd7GCZAa5Iy5eaSeeXg3kzBnpBWoODCvRxtZGZCgDJnYbx2v7V2/Oz12yJXTxY2V07fifVca/8HHJn",
-	"ZlpwYkdLfpJY/oJi8rWyL1Uh+adxKL5RnNzpLdyLp+58wmntAab7EZ6vlQXmXx671UyRriqQx4Az/b76",
-	"qHQ1grRW6T1g67lyM3glWa3BifNIaaE1yl0ZuPsxuj29LqHvAejxg1FtPn+ISuTg4CO5kaHDJ3GE1i0e",
-	"JdGjxXE6YT/+/R+kq4JH06jrHPJCZw5MWZtPR6NMpSxbKWOnX4y/GI/cw1Fz/PVdDy7s6gJNkd2o+RX6",
-	"IS9plXb4/3h8BJudOIFOi/ypgwG4ieF4PPajhHUHmbHUoVeJXv/fKnXGdLf+37e3L9FJ5hZ0RopJD+KI",
-	"km8kK+xKafE35He0yEVjytQbQRJZYaAKBudbYk+mlkJ2GOfHYMRSgpDeVzGYI9MYjPt9KV/TcJOCUSjx",
-	"XqqN9AvtqMW33347eFrYlZuSMtsRp8yeeTI1smz9JCHZTKLDmOKamJxr5dyE482dudyYMw2CdsohKbUk",
-	"PTqe8MXJ5w//XxIBV+jxpw9HHO9d0PZzWbamXDUR77ywRAWTAfaTMATV6G0ogtdKOXtX7scNL8l9YEpr",
-	"ma5ExjVKcPGvWoDSHHUMQl6yTHBCsD/+/R/9IMKmyHOlLfJz5IK9pRP45RTL7aCMhnaCIcKwIRgakl8K",
-	"byfAKqXytt19yrXKUdsQ7c1DqHeIwAs0qtApXuDCsUHwDvGLo7Wy4rJaZe+xdVbBdj8KfERZrKPp9016",
-	"38UdLreO6773OQIa0qIg9hurlq3f4+XBLVsvUyKkNmtu2KewuPbPy38O8a6xl2qnEdOabQ/vnEj6qN17",
-	"cro2+iWTl14S2hvkhd49L1ms56jdpBWK5ap5XkJaXPpn98wZ2msHdzI2x+y215wxuSzYEs9Z3sXRsPd9",
-	"TsbRRnC76trgASZ7kg4xmxJt+xb9qTc43g0Ja0J6bdjKiHXCEmYtaveKP/vH388HfDFY/fB+LfOBvRz8",
-	"7d2H4+vvx4NH7z5Mrg88PLn+bdTBhdr6dNCsJA4oixASC1NgYFZK25BScOgyVZn7x5lWjpaJbNi1TPOY",
-	"HKbjnIJNlr1u61wpOTcYiVo42qSenp6+hCysAWuWQ6/6lCpOMDeJpJKYRPDjf/03XLKsoCCp4wjPmRSL",
-	"kBbqWOZ1AyzDZDiGdRgPPXIazCJ3iMOisQbYkglpvOuh6X988+preEPSS8u3dfIP5Ez8aZQyHCCpEGIx",
-	"FGrEcjFqAvbRZBQmDQked8n6Sq0xD1buTtq5Y/N3uS9uCAtKVjww4NDPNxdnndLwcZYi6PA9WYg1WsaZ",
-	"ZXde/jxMeCGt3nZRkTNtXy3ui7UaJUdi1L290NuyN5ZZXAeg8lEb1s4VdKS6zkSK0iB8c3HaecymWK+Z",
-	"3n6sCV8V67lkIrsvBuz6hEq/b/WvlTbGH+kF2izc87yfIrdksT5qzs5mSqr9i7qobseq+3ihirRrXrZC",
-	"7rXihv7tMkE+Hu+qd3jfUYbABHQ3YFBfoveX3SaE38YL74mvy8h+d+XXqI0wDrg7M7Wfy6oyy4UW0Z2A",
-	"WMWfsNmwchenmxJ7ozv0Ba9dn0xOROMCNcoUoZeqLMPUPXZOOKhODJUZiaE0/jFFEh1O5yAQLPnQ4ZM/",
-	"ASP+FEx3Dwiu6yyaFap9DCRb5alhpyQYTAst7Ja8eoirKIB3UX4XrvK55TXjocowM8KiuUz9AwOMcxgM",
-	"KOlcFoT1jFK/jK+F7A/hwqcTnNhqdKRQtYkyv1AYBBbW2KyUQUpfG0rQOyEXZRpbachU2i5nU6GLiK+3",
-	"6gCID06FXKjbVMlQorxWJlPqFhdLYVkGGqnWoPR2CC8uUW/DwESuXGQLeVszZx+cGv1lzgz+pdDZ9eiD",
-	"4NczsCtmvZUwwCSlpeFS4CYGlsi6oFQlBbRSFkKTwStab9Z3+DUMpVrVZPgwjKe33AL3mOTtMhaxf5jI",
-	"RPoFQFBaaCHcSTGNPgYwU7AbBamSRkkmrXF6qzHwx33aqEQ2Hy9UocNTaBfh+7FPxCCnGv1ASIPSCCsu",
-	"MdsmsgSfsz/3fPDQ//1ehPBs8Pzl4Ks//sf5168Hb/9z8KeD4cTNg0+ufzuLE+nTbBJU7u3Zbj/BEJ7K",
-	"Blv8KYbcRpnCTmQjgVYV4nk7kw0sy0I1HE7GJ9Myt+OCJRAmkXaF2pcaS+VFDu47epdbj2OaMU3p0jqR",
-	"VbdSxGCUew2zZWkQAr53kiDx0pFfaKeuMGe8uSshrQIGJ+MxSUNTyKGsQUPKtBZoYOZ84CyGWauSMXNk",
-	"JnLWqqPMHsOsVd2nUfRduwVhVrJmQn0Xocoek5THbQmmlGpVGHdsVRtq+lBUYoTel68u3vSHiaRI0csx",
-	"Zbgo4VTmO0n9qChUpazTTDgVzslXmUTOqprKDHpzrTYGtekP4RztSnHj+3Z82pi0SlIJmwqy1Tl/XkvY",
-	"jOqgM/CJVeKz22ZD873nCpVxludCNnp5nJI/MEAeDN4L6QhYJNIZODfLHbFVgBkhZuPjW4+D6b0mhpD2",
-	"K6Fen6TOG8a5jwC5Sg2VDoZr7rtfMo+YnQkNzRpPczrg46EL9usShJmORpvNZsjo8VDp5SjMNaOz0y9f",
-	"fP3mBc1x7lFYyh6UPuS1M5rOMApqRbl01pTM9NFw7GeoHCXLRTSNJsPxcOKzDCvyW2RcvYXPsCs1fYFr",
-	"5UxuoyjRo3xGxXcvZZVsmT4stFrTBCptDBP5dGFRb5jmBpB0Yw+B7TcOOcBC53LKo2n0nMjzZjZqN0B9",
-	"3w0u6iGjUx5dv9vpBjken3SHtI0OLU1755QMPhkf3QRjqveOWkUPmjS5fVJduKYZJ7fPqGqYTTBCjGjC",
-	"kO/fuU1XMVn0rbArrtmGzHXJSMuWpsL1ZhW9u46jkLe9iTUPTK39UyBpjCHVyKxyRpQziyYGNjdWs9TG",
-	"YIrQwJdIQiqSQxBtMGWIauJgN5x5ToX3vk7lSqwLmZDv40SWhW/6bCqXjOs5co6cEAHqIcwCaiBzSf8P",
-	"yRIlUqMz4l48HUCi9o0hqBfuFcCFSRWJqF9A+JHO6ECuhLTALPkav2Spd10i+//R/gR5jW8f1egru9Pw",
-	"drNch0aMbxe9qsHgOo4md5TVugD/SfJdCXAF+dqmoyHF4Yt3bl596G7BINM3nNBXluLZX0/p5zsl6NXa",
-	"BswAHU//4NmtFTeHzu7cPf+3OrUbuhzcRn8Xuizr6kBSjMeT9PdX6wyCT3+SOJ+eRIAyVVzI5ZMk+ubt",
-	"y8EXSfR7Go2J9LPcG+FqnUnzJCnzyQ5eZCodLtUlrTi6nCSRHzS9MqI9cDMhDHI8Hh+Nvjs/8/lrF25Y",
-	"JlNMogZJk+FD9x4jpj6ePwsh5sGVoeORezd3IKEcRH8Hk8HD4ZXhSVRuEcBvklzPqVyo8KD+0n/xdqNI",
-	"EE2NApnjGmil1n70qDG8+U3jrYGjREv51Z2L3Xfoht0JRB+DqOIObJcTqpH+7R1tiv8CHYa/YCvXL23Z",
-	"XjcyB60sgxONuDqeTqMWR3lxG6pqhDLrwlhYsUuEOaJs3BJYCG0s9KjX/mT8qB+CPWoZoElzBLYrU1Pw",
-	"yRBH56yENDTmcpJIF5iYnKUYw2xHq2cxKJlt/Vir8kGGl5g1oiRmIUNmbCKVRJhVujPrAkSvi0832e+a",
-	"nevbm4+w0dw+Kjvbrz/FhdbdaddxdHwX8N+acXKXNRod6f+yEYab8Oj2CVWbuZtwdAeaqk41mvD5XXbe",
-	"0Y3jJh8f32Vys1Hqo8KmcKzQoxCnbKDMWIr9OpJ6YJpmoTOuqmDNVQuR7kTb+0nL0MlmrRbzwrmEWdni",
-	"NINeyLZ5FyW490+zfsglVWZjBj3nTgZWrLH/uG6CIlMgjO+CmoaMlt2WKY44kcEgVN+A5ovpxfOXe+mQ",
-	"OGRL6s+Kib/wdMrT0kZ56FfeBZBoarsWQyHTFZNL5DeEUt74fvfvhtMPX6m5H7DXFJeq/+1Jst9ekkQ1",
-	"x58k0fH4+GQw/nwwPnp7dDwdj6fj8Z/2UdauUPjnP/79HwEXdT+v5+9I0C0E7r59Z/buy4M0BhSr+aIT",
-	"xR49evRoND4eHR8PNF8M/DWegTS/2V8vvHB3nR1hv43LdpvjkyQSa7bE/TV2Xra3p5Ye7RHY8bSeW+lc",
-	"4Ij/3GYKZQN1uhKXaIg9r56ejo6H45EfPKqCguZEymq6wTwdle5/dDQ8Gu1vr6JhB0A3xfTnANJ7NaBf",
-	"AfI/ByDvVeGaJ/+x6HgH2Tabgnf8ZN1Uv1IGE9nwkwRxfU2yeS82Z3YV17ea2m4RE2kQ+QNT9ggzaDrU",
-	"yp+GUpXvH961E+SH2yo7hNYNgIAlPHW5xkuhCuO8IzCr1iJlWbadAkukxh/8FUPiiHeWVEejy7fh2h/V",
-	"iH2pyqDjV860FSxLZFXR7gbmP829/orO/3no/P8k2K5t/UGsPVqIDEcfnPpf34i534SeAl8ZDRVIIdul",
-	"/j20Wzb2JnIt1ugcfuwodJY7BrorWlaRDfSOxw9jODl62C/r2qGKkUheX8QcwoWvNzqIjHKhdIp8uvtr",
-	"CL7lww3xHVOPE+m/Uouq/6J5W4a17soo7UJ2VrWBgETkzro078nUFpE6UmY0NcQYjpUhyqDroeWLOh5T",
-	"+4qzW76WTkVB5hi5EMtCI28SYTdKv+9P4WR8VP46QSJb12xOxpOaLn/hw4UQj6tq0YAyFSULKHciVcmc",
-	"3sl40n8MuJ4zvVRV50xVZ55AIa3IQpYwQ2aQLPwNwchLkeGnxiFt4XtZ3qQFZhqyt+tHejOS5D8IPuu3",
-	"e8gJYx4Nc7ns/lEF+vNRP6vws4dK8X6DlIsNwzXs3sXLL+HR0dG4H1NjUdgq+HvWT8aDo/HxZHbjjyGQ",
-	"6kW3bLDrxzl0gaFrqdJIEKZ1ATquf2sEqkvSvbmyK2ru2LbvRvcrGv9aIF1VDySW2t+ikuOCURfmgmUG",
-	"q1asuVIZMhldf1ohqHmznjzlw4+e82kg8l/VWT78JS5w7f6yQMqkVARgDbPCOC7t3p4O9/K99N7wGwPw",
-	"2chbWSP+VlrZW64I7vheJ/uH3O8rGeT3zgVWuqUwWjduUHT62GeFyIIL2DFtU8K6KbX8Q44ayKA530Ld",
-	"RTo0zoY+IGENUBcoOVLfjxoDK7hQ9M2l4KjC29BUDkPoRJZNr0GJSw9g6s5ZM4QzNscshsCRGNZ1Jsyj",
-	"+Bj22utj8BcCfONR3bLQb/bnJrLsyvXDXn9zcdYfwhvf9bz7cycZ/90PRsnGLy6cnp6+TOQEcq0c4Tf4",
-	"parT/X9Djiww4e56We3+BrUspfTXvMAvnBe4pa/2dmNDZkxflsK8f7TUAzdndDcldJYJAxzzTG3LPm7f",
-	"bLfTXEz3I7RwaNnfmGw+bfnlA78UEO1K27MWJdhq0YPeImNLGAzczIFbalDoLIawEDRzuu6JN/S0Tn/o",
-	"zu9dxaH9Xj1f364ipWENOqr+971mbh81lUmETegSo+bJAKZ7+9FBu1cd6k71esUyHLt+d/0/AQAA//8=",
+	"7Hz7khu30e+rdE1SJdIZXna5ViyqVImux5uza6lWq2NXPEoIDpokrCEwATDLZVRblb/OA5yHyIP5SU6h",
+	"gbmRsxfJG3/29/mvXc7g0mj05deNxnyMUrXOlURpTTT9GK2QcdT079MsU5vXWiyFdD85mlSL3Aolo2k0",
+	"+2IWxZFJV7hm7q3d5hhNI2O1kMvo6iqOnrN0hc+VtFplHf3zYp6JNIY1uxywJT6ZjMczWCgNG6UzPtDI",
+	"OJtnCGr+A6bWxDDLtbhgFne6KLtCvREGh7fQ8/KcLffpeGu1kktAaYXdgmVLUAuwKwSNuUaD0jLX8rbB",
+	"T5ixp4qLhUC+P8m3K5Q0qF8MbJiBjBkLxASzQg69r8/P3wBnFvs3z3UVRznTbI02bNNxx4QvdCF4uRI/",
+	"aQwbYVfgGCzsShWW3s24azmdQa5xIS5jYHILKTOYyN5sPh+Pxx8+jMfj8SwumzYf9ofwVG7tSjgOZgaB",
+	"SbNBbeBofDRMZBRHeMnWeeYW0OgXxZETqShndhXFkWRr10DwKI40/qMQ2vHQ6gJv5vnxouT4WyFT3OdC",
+	"xVLHCQapE0gOqcq3j4FJKOQ69C/3pSR/Mj4alkR6hajJPF4MymkHft7bqPxGSTxlNl3tU+hk0nRRB2vX",
+	"4a4EuRkGfopbRMfxF419prhAkp7vTk+eKb51/6ZKWpTW/cvyPBMpSf7ock3qWw/7e42LaBr9blRbjpF/",
+	"a0bfnZ68yzPFuJ+uvdrzFcJ3pyfAVVqsUVroMQtrZSx8BafiWT8Gp2/ADMx2CJg5cbR4aelHDMIaOHv1",
+	"HP44GU/AicwFy1DaGIQBlqaYW+TAJAerkdH/JpF7g/aHcGwNhHW7vukK0w/IYb4l7TCoL0TqdGGDWTZY",
+	"KL1GHoMWy5UFrZSNg+Qc8xhOX794C54PbiWKRpgrvgVhEskxzZgmSmC+tWhghRqdHJIBgzVywcDtmKND",
+	"46IwyL3KHh186ZWprRx+O02upPFb+YzxN6Vl2NlPYl2eMW/JG0rJOASRmMI/CtRbqIwLJBFXG+k2M4ng",
+	"gmUFwppt5zh1yiPkBcsEh7lSGTI5rR6YrbTssiWHNwnMS62VPsdL2yUwTxvUcIUGpLJBMxxz3QI1Sy30",
+	"whqASKAN7sfOmSQyrBVm5Vqe0BpmsbOEzA3BhWvPMvCK5WVwrTSCXTEJSqbo2H8VOwaf+Yk+h71O8j1z",
+	"AN2iQUnIhESYTKGQeJlj6iT15etX98O881r8iG8NESZaeo6FazSGLRGW4gKNJ8epjUZmlOwP3aqfK7nI",
+	"RHrzmu+JXtIhjanSnJwk7cUcF343Slf2wHjHmbp1EI2vREZQI9DWIPOL0Rdt+hwHmHWbIyTT2yjuMpP7",
+	"lC1EhtDbrFSGJDoeItDWIgfN5BK9th6OH5IHbwIpskiDM9fIdEAhsge3wSk3iDGDAKgGBM4GNTrrYnsg",
+	"YdQEciUwGzSQ2U19WyjOS4Nj7eCFMLkywi9hb0VCOlGaOUbNmLUsXTl7P/McsiU7nQO7K2q7iUZqE0DY",
+	"oInCburUQmy06a+UngvOUd5Ruxdl+ylsVaHBqg8oYcWcuoFWGRKcXWpV5JBExjK5UJon0f2pd6qRO+TK",
+	"MgNckZYvNZMO2gVHaAz0grQGjBPoK80hYWy3G8Zr+9fnpydv2BK7eLCyu1DgTqrjhvwScmdmWoh0R0t+",
+	"klj+jGLyjbKvVCH553Eovlac3O4t3MBTtz9ht/Yw9/0IzzfKAvODx242U6SrKk5gwJn+UP1UumpBWqv0",
+	"XmzkuXJ9/EOyWuNbQlqF1ih3ZeDu2+jW9KaMnm5Arz8Y1ebzx6iEny4CITcydBA3jtC6yaMkerQ4TCfs",
+	"x3/9m3RV8Ggade1DXujM4XFr8+lolKmUZStl7PSr8VfjkXs5ara/uuvGhVWdoSmyazW/gtDkJa1yyLJ3",
+	"OD6AzU6oSbtF/tTBANzEcDge+1bCuo3MWOoCIIm7XutEeRZ2b2eO2ghDuPnd2cm+Ync43EKLLm97FUfn",
+	"Sp0w3W107htilJAocxNqj/Eo/CAxfidZYVdKi38iv6MbKBpdpt7ykp4QjA8GNsQTmVoK2eERHoMRS4ep",
+	"vYNkMEemMXiU+9L4prfw6NeFwB+k2kg/0c7+f/vtt4OnhV25LimzHfH17JknUyPL1k8SUogkuhnIXBGT",
+	"c62cb3K8uTOXG32mVdjlghSvmunB4YQvjr58+Mck6goWcmZX/ylz2pSrJsyeF5aoYDJEpSQMQR97G8o8",
+	"tcNIal6S+8CUJjpdiYxrlKAK63RNaY46rmIuB5t//Ne/+0GETZHnSlvkpy6oPKcd+PkUy62gjON3Im4C",
+	"ziGKH5IzDKMTSpZS2cri5FrlqG3IUsxDiuImAs/QqEKneIYLxwbBO8QvjtbKiotqlr3X1lkF2/0q8BFl",
+	"sY6m3zfpfR93+Pk6Wv/e57aoSYuC2C+smrYex8uDm7aepoRlbdZcs05hce3fl//cxLvGWqqVRkxrtr15",
+	"5UTSJ63ek9O10OdMXnhJaC+QF3p3v2SxnqN2nVYolqvmfglpcenf3TNnaK0d3MnYHLPbhjlhclmwJZ6y",
+	"vIujYe37nIyjjeB21bXAG5jsSbqJ2ZQg3rfoT73B8W5IWBPSwsNWJrcTCzFrUbsh/uZffz8f8MVg9cOH",
+	"tcwH9mLwz/cfD6++Hw8evf84ubrh5dHV76MOLtTWp4NmJXFAqYuQzZgCA7NS2oY8RkyJnsz940wrR8tE",
+	"NuyaprlNDkjyMjn0pq1zpeRcYyRq4WiTenx8/AqyMAesWQ696leqOGHrJJJKYhLBj//3//msm+k3aK23",
+	"8JRJsQi5qI5p3jQQOkyGY1iH9tALWTLkDnFYNNYAWzIhjXc91P0vb19/A299NtNN39bJP5Mz8btRynDA",
+	"wUKIxVCoEcvFqBkljCaj0GlImLxL1ldqjXmwcnfSzh2bv8t9cU0sUrLigQGHft6dnXRKw6dZiqDD92Qh",
+	"1mgZZ5bdefrT0OGltHrbRUXOtH29uC/WapQciVH3NqC3ZW8ts7gOQOWTFkxp+Y782olIURqEd2fHndts",
+	"ivWa6e2nmvBVsZ5LJrL7YsCuT6j0+1b/Wmlj/IleoM3CPc/7OXJLFuuT+uwspqTaD9RFdTtA3scLVXhf",
+	"87IV568VN/RvlwnySYCuczrvO8q4m4Duhk6IwjlNtwnht/HCe+KrMp2wO/ObW+LsW6LrDoxQ8ScsNszc",
+	"xemmxF7rDv1B7a5PJieicYEaZYrQS1WWYepeOyccVCeGyozEUBr/mCKJDqdzIxAs+dDhkz8DI/4UTHcP",
+	"CK5rL747PXnRkOwdfsvWwWqnKNZHs7d1d5FbQU2RQ8/BQH9iyTSWuaZCpisml070VyirM9d+SySvPWGJ",
+	"I4NpoYXdEsIIMR4lE54WdtWF8Xxyfc14OGaZGWHRXKT+hQHGOQwGlHUviyr0jHLfjK+F7A/hzKc2nApp",
+	"dKTQcRulvqEwCCzMsVkpg5S/N3RC4RROlHl8pSELebEqy0UnfUR8vVQHhnygLORC3abWhk4KasU2pZ5z",
+	"sRSWZaCRDluU3g7h5QXqbWiYyJWLsnezcbOPTqX/PmcG/17o7Gr0UfCrGdgVs95iGWCS8vJwIXATA0tk",
+	"faJWJSi0UhZCoc5rmm/Wd1g6NKXDusnwYWhPo9wCPelIvnmOR+wfJjKRfgIQlKJaCLdTTt4omjBTsBsF",
+	"qZJGSSatcTZEY+CP+7VRiWy+XqhCh7fQLmTpxz4phJzqXAZCGpRGWHGB2TaRJRCe/a3nA5n+n/ailWeD",
+	"F68GX//lf59+82Zw/n8Gf70xtLm+8dHV72dxIn3KT4LKwzn0Tk3OEJ7KBlv8LoY8S5nDT2QjmVcVs/B2",
+	"Kh9YloWKEjgaH03LPJML3KhGwa5Q+7PW0hIgpzIFGsvNV1UxKFkn1epypBiMcsMwC/sn8iDxwpFfaKeu",
+	"MGe8uSohrQIGR+MxSUNTyKGscoCUaS3QwMz541kMs9ZRzsyRmchZ6yBp9hhmrQoZakXP2mU8s5I1E6pd",
+	"CrUqvqwjbkswpXer0gvHVrWhwilFZ6zQe/767G1/mEiKWr0cU7aNkl9l7pXUj07Fqpx9mgmnwjn5TZPI",
+	"WXWoNIPeXKuNQW36QzhFu1Lc+No3n8ImrZJ0hm988UvY5y9rCZvRQfAsFDoQnymVX2u+N92hNIDluZCN",
+	"ejin5A8MkDeFD0I6AhaJdAbO9XJbbBVgRujd+FjbY3Ia18RlpU0JO/uhMsYZxrmPRrlKDZ2dDNfcF71k",
+	"Hr07ExoKnp7mtMGHw3EUR/UZjJmORpvNZsjo9VDp5Sj0NaOT4+cvv3n7kvo4Vy0sZTJKH/LGGc1Q7OOg",
+	"p7OmZKYPhmPfQ+UoWS6iaTQZjocTn/FYkd8i4+otfIZdafIzXCtnchunMuRUa76H4qFStkwfFlqtfQmS",
+	"87fDRD5dWNQbprkBJN3YQ4P7xXcOPNG+HPNoGr0g8ryZjdpFhN93A526yeiYR1fvd+qNDsdH3eF1o8pR",
+	"09o5JaaPxgfXQapq3FHrAIY6TW7vVJ/cU4+j23tUh7hNMEKMaMKQ79+7RVfxYfStsCuu2YbMdclIy5am",
+	"ijHMKnp/FUchh3wdax6YWvunQNIYQ6qRWeWMKGcWTQxsbqi8KQZThCLYRBJSkRyCaIMpw2UTB7vhzHMq",
+	"vPd1KlfibsiE/BAnsjz5p9+mcsm4niN3gM8hAtRDmAXUQOaS/h+SJUqkRmfEvXg6gETocAjqpRsCuDCp",
+	"IhH1Ewjf0hkdyJVw8NKSr/FTlnrXJbL/C+1PkNf49laN2sw7NW8XnHZoxPh20asqLK7iaHJHWa0rEJx8",
+	"32GSVi3g5ylFJfUVTmzbm4bohwfvXb9aUtyEQRGu2davLQXkv23tL2xroVfrtQsGaU/7N274WnFz04af",
+	"uve/qq2+pqDELfQPoSa6PhNJivF4kv7pcp1BQA9PEocekghQpooLuXySRO/OXw2+SqI/UWtMpO/lRoTL",
+	"dSbNk6TMojsgk6l0uFQXNOPoYpJEvtH00oh2w82E0M7heHww+u70xGftXWBjmUwxiRokTYYP3ThGTH0W",
+	"oyzyuHFm6HjlxuYOjpSN6O9gMng4vDQ8icolAvhFkpM7lgsVXtQP/YPzjSJBNDXeZI5roJVa+9ajRvPm",
+	"k8aogaNES/nozkf8zQzLTfWpdcj7GEQV4WD7EKVq6UfvqAj9BRRz/oxVc78Kc/imkdhoJUGcPMXVnnZa",
+	"wjjKi9tAXyPSWhfGwopdIMwRZeMi0EJoY6FH12mOxo/6IRal6grqNEdgu4I4BZ+rcXTOSsRFbS4miXRx",
+	"k8lZijHMdkzBLAYls61va1U+yPACs0YQxyxkyIxNpJIIs0rhZl147U3x+Xb+ffNyyvb6LWzcXxmVl1eu",
+	"PsdZ19WDV3F0eJfYpNXjrsJZ3hj4xQZArsOj2ztU1wBch4M70FQV9VGHL++y8o7CJdf58PAunZs1ZZ8U",
+	"1YVthR5FYGWBa8ZS7NeB3gPTNAudYV+FhS5b2HcnGbCfUw1Ff9ZqMS+cH5mV1WAz6IVkoPdrgnunNuuH",
+	"VFdlNmbQcz5oYMUa+4/rejEyBcL4grFpSLjZbZmBiRMZDEL1BDRfTM9evNrL1oR7T6b+rZj4O0+nPC1t",
+	"VHVKUGWjKgLj+sjgmkjPG9/vfm0Rwc235u4HITbFpSoVfJLsV+IkUc3xJ0l0OD48Goy/HIwPzg8Op+Px",
+	"dDz+6z402xUK//7Hf/07gKnu93X/HQm6hcDd0Xd67w4epDFAX80XndD34NGjR6Px4ejwcKD5YuCvWQ2k",
+	"+d3+fGHA3Xl2hP02Ltttjk+SSKzZEvfn2Blsb00tPdojsONt3bfSucAR/7vNFEpW6nQlLtAQe14/PR4d",
+	"Dscj33hURRLNjpR0dY15Oird/+hgeDDaX15Fww7qborpfwJ97x1R/Yaqf0Woeu9ksSkunwqpd+Bws+h6",
+	"x7nWNyVWymAiG86VcLE/Z23el8+ZXcX1VbW2L8VEGkT+wJQ12AyaXrhywuH4zddn7xoXct5tPR9C61pH",
+	"ACCeulzjhVCFcS4VmFVrkbIs206BJVLjD/7eKHHEe1g6G6RL+eEuJ517++M3g45fOdNWsCyRVcVAN5r/",
+	"aT75N0j/Xwfp/0ci9NpB3AjQRwuR4eijU/+ra4H621An4U97w6mqkO3yhT2IXBZOJ3It1uhQQuwodOY+",
+	"BroAXJ6MG+gdjh/GcHTwsF+e1ZfX7SWvb9cO4cyfoTpcjXKhdIp8uvuVFF/GQgU6VJH2OJH+kVpUNSXN",
+	"20isdRdJaRfns6q0BSQid9aleQ+ptohUZTOjriEwcawMoQnd+S0H6nhNJTnObvn6ADropHv4C7EsNPIm",
+	"EXaj9If+FI7GB+VXSxLZusZ0NJ7UdPkLNS7ueFydgA0ovVGygBIuUpXM6R2NJ/3HgOs500tVVQNVZ+cT",
+	"KKQVWchHZsgMkoW/JoJ5JTL83OClLXyvyuvRwExD9nb9SG9GkvxnwWf9do0+AdODYS6X3R9boT+f9LmV",
+	"/3h8Fe8XfbmAMtyt7529eg6PDg7G/sMOUH3XgYLOJ+PBwfhwMrv2IymketEtC+z6aI8uMFRiVRoJwrRu",
+	"tcf1N4iguvnemyu7ooKVbfvCe7+ikb63UZNYan+LSo4LRlWuC5YZrMrLwlc3oqvPO6dqfi6BPOXDT+7z",
+	"MyLPX6qHffhz3Krb/cZEyqRUhHoNs8I41u7eow9faPAif83XJuCLkTfNRvyzNM233NvccdhOYW7y2a9l",
+	"EPo7HxrT1ZHRunGtpdMxPytEFvzGjj2cEkBO6R4G5KiBrKBzSFRmpUM1cyiIEtYAleaS9/VFwjGwggtF",
+	"Ty4ERxVGQ1N5GaETWVYiB80v3Yapy5nNEE7YHLMYAkdiWNc5Nw/9Y9i78xCDv6XhK7Dq2o1+s2g6kWWp",
+	"tG/25t3ZSX8Ib30p+u7XkzL+hx+Mko1vbxwfH79K5ARyrRzh1ziz6vrBf4dsXGDC3fWyWv01allK6W8Z",
+	"iF9DBuKWquTbLRTZPn1RasC+PFAF4ZzRLaNQlycMcMwztS0r8n2p4k5pNt100cLhcn/3tfm2hQBu+NBE",
+	"tCuiz1qUYKvAEXqLjC1hMHA9B26qQaGzGMJE0Ew5uzfeO9A8/aHb9PcVh/YrHf2ZfRWTDWt4U91k2CuF",
+	"9/FZma7YhBo7Kj0NsL23H4e0K/2hrvOvZywDv6v3V/8/AAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

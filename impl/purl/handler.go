@@ -2,20 +2,18 @@ package purl
 
 import (
 	"bytes"
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"mime"
 	"net"
 	"net/http"
 	"net/netip"
-	"net/url"
 	"strings"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/oasdiff/yaml"
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
@@ -32,161 +30,134 @@ const (
 	typeText     = "text/plain; charset=utf-8"
 )
 
-// route is what a request path names. The service routes by hand rather
-// than through echo: echo cannot tell "/:id" from "/:id.xml" (a parameter
-// runs to the next slash), and an invalid druid must be 404, not the 400 a
-// validator would give. Every parameter the contract declares is checked
-// here.
-type route struct {
-	kind string // "page", "html", "xml", "mods", "manifest", "file"
-	id   string // the raw identifier segment (not yet parsed)
-	file string // file name for kind "file"
+var _ purlapi.StrictServerInterface = (*Service)(nil)
+
+// GetObject implements purlapi.StrictServerInterface: the HTML page.
+func (s *Service) GetObject(ctx context.Context, req purlapi.GetObjectRequestObject) (purlapi.GetObjectResponseObject, error) {
+	return s.readRepresentation(ctx, req.Id, "html")
 }
 
-var allowed = map[string]string{
-	"page":     "GET, HEAD, DELETE, OPTIONS",
-	"html":     "GET, HEAD, OPTIONS",
-	"xml":      "GET, HEAD, PUT, OPTIONS",
-	"mods":     "GET, HEAD, PUT, OPTIONS",
-	"manifest": "GET, HEAD, OPTIONS",
-	"file":     "GET, HEAD, OPTIONS",
+// GetObjectHtml implements purlapi.StrictServerInterface: the same bytes as GetObject.
+func (s *Service) GetObjectHtml(ctx context.Context, req purlapi.GetObjectHtmlRequestObject) (purlapi.GetObjectHtmlResponseObject, error) {
+	return s.readRepresentation(ctx, req.Id, "html")
 }
 
-// parseRoute splits the escaped path into segments before unescaping
-// them, so an encoded slash stays inside its segment (and then fails the
-// druid or file-name check) instead of adding a path level.
-func parseRoute(escapedPath string) (route, bool) {
-	segs := strings.Split(strings.TrimPrefix(escapedPath, "/"), "/")
-	for i, seg := range segs {
-		u, err := url.PathUnescape(seg)
-		if err != nil {
-			return route{}, false
-		}
-		segs[i] = u
-	}
-	switch {
-	case len(segs) == 1 && segs[0] != "":
-		seg := segs[0]
-		dot := strings.LastIndexByte(seg, '.')
-		if dot < 0 {
-			return route{kind: "page", id: seg}, true
-		}
-		kinds := map[string]string{".html": "html", ".xml": "xml", ".mods": "mods"}
-		kind, ok := kinds[seg[dot:]]
-		if !ok {
-			return route{}, false
-		}
-		return route{kind: kind, id: seg[:dot]}, true
-	case len(segs) == 3 && segs[1] == "iiif" && segs[2] == "manifest":
-		return route{kind: "manifest", id: segs[0]}, true
-	case len(segs) == 3 && segs[1] == "file":
-		return route{kind: "file", id: segs[0], file: segs[2]}, true
-	}
-	return route{}, false
+// GetPublicXml implements purlapi.StrictServerInterface: the public XML as published.
+func (s *Service) GetPublicXml(ctx context.Context, req purlapi.GetPublicXmlRequestObject) (purlapi.GetPublicXmlResponseObject, error) {
+	return s.readRepresentation(ctx, req.Id, "xml")
 }
 
-func (s *Service) routes() http.Handler {
-	docs, err := publishedSpec(s.cfg.BaseURL)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/openapi.yaml", "/openapi.json":
-			if err != nil {
-				s.fail(w, r, http.StatusInternalServerError, "contract unavailable: "+err.Error())
-				return
-			}
-			if r.Method != http.MethodGet && r.Method != http.MethodHead {
-				w.Header().Set("Allow", "GET, HEAD")
-				s.fail(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method not allowed: %s %s (allowed: GET, HEAD)", r.Method, r.URL.Path))
-				return
-			}
-			body, ctype := docs.yaml, "application/yaml; charset=utf-8"
-			if r.URL.Path == "/openapi.json" {
-				body, ctype = docs.json, "application/json"
-			}
-			w.Header().Set("Content-Type", ctype)
-			w.Header().Set("Access-Control-Allow-Origin", "*")
-			w.Write(body)
-			return
-		}
-		s.serve(w, r)
-	})
+// GetMods implements purlapi.StrictServerInterface: the MODS record as published.
+func (s *Service) GetMods(ctx context.Context, req purlapi.GetModsRequestObject) (purlapi.GetModsResponseObject, error) {
+	return s.readRepresentation(ctx, req.Id, "mods")
 }
 
-func (s *Service) serve(w http.ResponseWriter, r *http.Request) {
-	rt, ok := parseRoute(r.URL.EscapedPath())
-	if !ok {
-		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("not found: %s is not a PURL of this service", r.URL.Path))
-		return
-	}
-	allow := allowed[rt.kind]
-	if !strings.Contains(allow, r.Method) || r.Method == "" {
-		w.Header().Set("Allow", allow)
-		s.fail(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method not allowed: %s (allowed: %s)", r.Method, allow))
-		return
-	}
-	if r.Method == http.MethodOptions {
-		w.Header().Set("Allow", allow)
-		if rt.kind != "page" && rt.kind != "html" {
-			setCORS(w)
-			w.Header().Set("Access-Control-Allow-Methods", allow)
-			w.Header().Set("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, If-Modified-Since, Range")
-			w.Header().Set("Access-Control-Max-Age", "86400")
-		}
-		w.WriteHeader(http.StatusNoContent)
-		return
-	}
-	id, err := druid.Parse(rt.id)
+// GetManifest implements purlapi.StrictServerInterface: the IIIF manifest
+// (a IIIF Collection for a collection object).
+func (s *Service) GetManifest(ctx context.Context, req purlapi.GetManifestRequestObject) (purlapi.GetManifestResponseObject, error) {
+	return s.readRepresentation(ctx, req.Id, "manifest")
+}
+
+// readResponse is what the GET operations answer: served content or a
+// failure. Both implement every operation's Visit method.
+type readResponse interface {
+	purlapi.GetObjectResponseObject
+	purlapi.GetObjectHtmlResponseObject
+	purlapi.GetPublicXmlResponseObject
+	purlapi.GetModsResponseObject
+	purlapi.GetManifestResponseObject
+	purlapi.GetFileResponseObject
+}
+
+// readObject resolves the identifier of a request to a published, visible
+// object, or the failure to answer.
+func (s *Service) readObject(ctx context.Context, rawID string) (*object, *failure) {
+	id, err := druid.Parse(rawID)
 	if err != nil {
-		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("not found: %q is not a druid", rt.id))
-		return
+		return nil, s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %q is not a druid", rawID))
 	}
-	switch r.Method {
-	case http.MethodPut:
-		s.put(w, r, id, rt.kind)
-		return
-	case http.MethodDelete:
-		s.delete(w, r, id)
-		return
-	}
-	obj, err := s.object(r.Context(), id)
+	obj, err := s.object(ctx, id)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			s.fail(w, r, http.StatusNotFound, fmt.Sprintf("not found: no object %s", id.Qualified()))
-			return
+			return nil, s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: no object %s", id.Qualified()))
 		}
-		s.cfg.Logger.Error("purl: loading object", "druid", id.Qualified(), "err", err)
-		s.fail(w, r, http.StatusInternalServerError, "internal error: the object cannot be read")
-		return
+		s.cfg.Logger.ErrorContext(ctx, "purl: loading object", "druid", id.Qualified(), "err", err)
+		return nil, s.fail(ctx, http.StatusInternalServerError, "internal error: the object cannot be read")
 	}
-	switch rt.kind {
-	case "page", "html":
-		s.serveRepresentation(w, r, obj, obj.html, typeHTML, false)
-	case "xml":
-		s.serveRepresentation(w, r, obj, obj.public, typeXML, true)
-	case "mods":
-		if obj.mods == nil {
-			s.fail(w, r, http.StatusNotFound, fmt.Sprintf("not found: %s has no MODS record", id.Qualified()))
-			return
-		}
-		s.serveRepresentation(w, r, obj, obj.modsDoc, typeMODS, true)
-	case "manifest":
-		s.serveRepresentation(w, r, obj, obj.manifest, typeManifest, true)
-	case "file":
-		s.serveFile(w, r, obj, rt.file)
-	}
+	return obj, nil
 }
 
-// serveRepresentation answers GET/HEAD with conditional requests and
-// ranges handled by http.ServeContent.
-func (s *Service) serveRepresentation(w http.ResponseWriter, r *http.Request, obj *object, rep representation, ctype string, cors bool) {
-	h := w.Header()
-	h.Set("Content-Type", ctype)
-	h.Set("ETag", rep.etag)
-	h.Set("Cache-Control", s.cacheControl(true))
-	if cors {
-		setCORS(w)
+func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (readResponse, error) {
+	obj, fail := s.readObject(ctx, rawID)
+	if fail != nil {
+		return fail, nil
 	}
-	http.ServeContent(w, r, "", obj.lastMod, bytes.NewReader(rep.body))
+	c := content{req: exchangeFrom(ctx).req, modTime: obj.lastMod, cacheControl: s.cacheControl(true), cors: true}
+	var rep representation
+	switch kind {
+	case "html":
+		rep, c.ctype, c.cors = obj.html, typeHTML, false
+	case "xml":
+		rep, c.ctype = obj.public, typeXML
+	case "mods":
+		if obj.mods == nil {
+			return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no MODS record", obj.rec.Druid.Qualified())), nil
+		}
+		rep, c.ctype = obj.modsDoc, typeMODS
+	case "manifest":
+		rep, c.ctype = obj.manifest, typeManifest
+	}
+	c.etag, c.body = rep.etag, bytes.NewReader(rep.body)
+	return c, nil
+}
+
+// GetFile implements purlapi.StrictServerInterface: one file of the
+// object, with its rights enforced.
+func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject) (purlapi.GetFileResponseObject, error) {
+	obj, fail := s.readObject(ctx, req.Id)
+	if fail != nil {
+		return fail, nil
+	}
+	id := obj.rec.Druid
+	f, ok := obj.rec.File(req.Name)
+	if !ok {
+		return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no file %q", id.Qualified(), req.Name)), nil
+	}
+	ex := exchangeFrom(ctx)
+	if status, msg := s.fileAccess(ex.req, obj.rec); status != 0 {
+		fail := s.fail(ctx, status, msg)
+		fail.vary = "Authorization"
+		return fail, nil
+	}
+	blob, err := s.store.Open(ctx, id, f.Name)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: file %q of %s is not in the store", req.Name, id.Qualified())), nil
+		}
+		s.cfg.Logger.ErrorContext(ctx, "purl: opening file", "druid", id.Qualified(), "file", req.Name, "err", err)
+		return s.fail(ctx, http.StatusInternalServerError, "internal error: the file cannot be read"), nil
+	}
+	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
+	disposition := "inline"
+	if req.Params.Download != nil && *req.Params.Download {
+		disposition = "attachment"
+	}
+	c := content{
+		req:          ex.req,
+		ctype:        f.MimeType,
+		etag:         fmt.Sprintf(`"%x-%x"`, blob.Info.Size(), blob.Info.ModTime().UnixNano()),
+		cacheControl: s.cacheControl(world),
+		cors:         true,
+		disposition:  mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}),
+		name:         f.Name,
+		modTime:      blob.Info.ModTime(),
+		body:         blob.File,
+		closer:       blob.File,
+	}
+	if !world {
+		c.vary = "Authorization"
+	}
+	return c, nil
 }
 
 func (s *Service) cacheControl(public bool) string {
@@ -197,53 +168,120 @@ func (s *Service) cacheControl(public bool) string {
 	return fmt.Sprintf("%s, max-age=%d", scope, int(s.cfg.MaxAge/time.Second))
 }
 
-func setCORS(w http.ResponseWriter) {
-	h := w.Header()
+func setCORS(h http.Header) {
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Access-Control-Expose-Headers", "ETag, Last-Modified, Content-Range, Accept-Ranges, Content-Disposition, Content-Length")
 }
 
-func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, obj *object, name string) {
-	id := obj.rec.Druid
-	f, ok := obj.rec.File(name)
-	if !ok {
-		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("not found: %s has no file %q", id.Qualified(), name))
-		return
+// content is a successful read. It is written by http.ServeContent, which
+// the generated response types cannot express: conditional requests (304
+// with the validators, 412), Range (206, 416), HEAD without a body, and the
+// charset parameters of the media types. It implements the Visit method of
+// every read operation.
+type content struct {
+	req          *http.Request // as received: HEAD stays HEAD
+	ctype        string
+	etag         string
+	cacheControl string
+	cors         bool
+	vary         string
+	disposition  string
+	name         string
+	modTime      time.Time
+	body         io.ReadSeeker
+	closer       io.Closer
+}
+
+func (c content) serve(w http.ResponseWriter) error {
+	if c.closer != nil {
+		defer c.closer.Close()
 	}
-	if status, msg := s.fileAccess(r, obj.rec); status != 0 {
-		if status == http.StatusUnauthorized {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="purl"`)
-		}
-		w.Header().Set("Vary", "Authorization")
-		s.fail(w, r, status, msg)
-		return
-	}
-	blob, err := s.store.Open(r.Context(), id, f.Name)
-	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			s.fail(w, r, http.StatusNotFound, fmt.Sprintf("not found: file %q of %s is not in the store", name, id.Qualified()))
-			return
-		}
-		s.cfg.Logger.Error("purl: opening file", "druid", id.Qualified(), "file", name, "err", err)
-		s.fail(w, r, http.StatusInternalServerError, "internal error: the file cannot be read")
-		return
-	}
-	defer blob.File.Close()
-	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
 	h := w.Header()
-	h.Set("Content-Type", f.MimeType)
-	h.Set("ETag", fmt.Sprintf(`"%x-%x"`, blob.Info.Size(), blob.Info.ModTime().UnixNano()))
-	h.Set("Cache-Control", s.cacheControl(world))
-	if !world {
-		h.Set("Vary", "Authorization")
+	h.Set("Content-Type", c.ctype)
+	h.Set("ETag", c.etag)
+	h.Set("Cache-Control", c.cacheControl)
+	if c.cors {
+		setCORS(h)
 	}
-	disposition := "inline"
-	if v := r.URL.Query().Get("download"); v == "true" || v == "1" {
-		disposition = "attachment"
+	if c.vary != "" {
+		h.Set("Vary", c.vary)
 	}
-	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}))
-	setCORS(w)
-	http.ServeContent(w, r, f.Name, blob.Info.ModTime(), blob.File)
+	if c.disposition != "" {
+		h.Set("Content-Disposition", c.disposition)
+	}
+	http.ServeContent(w, c.req, c.name, c.modTime, c.body)
+	return nil
+}
+
+func (c content) VisitGetObjectResponse(w http.ResponseWriter) error     { return c.serve(w) }
+func (c content) VisitGetObjectHtmlResponse(w http.ResponseWriter) error { return c.serve(w) }
+func (c content) VisitGetPublicXmlResponse(w http.ResponseWriter) error  { return c.serve(w) }
+func (c content) VisitGetModsResponse(w http.ResponseWriter) error       { return c.serve(w) }
+func (c content) VisitGetManifestResponse(w http.ResponseWriter) error   { return c.serve(w) }
+func (c content) VisitGetFileResponse(w http.ResponseWriter) error       { return c.serve(w) }
+
+// failure is a refusal by a handler. It is written exactly like the
+// validator's refusals (writeFailure), which the generated error types
+// cannot do: they send text/plain without a charset and cannot answer a
+// browser's 404 with an HTML page. It implements the Visit method of
+// every operation.
+type failure struct {
+	req    *http.Request
+	base   string
+	status int
+	msg    string
+	vary   string
+}
+
+func (s *Service) fail(ctx context.Context, status int, msg string) *failure {
+	return &failure{req: exchangeFrom(ctx).req, base: s.cfg.BaseURL, status: status, msg: msg}
+}
+
+func (f *failure) write(w http.ResponseWriter) error {
+	if f.vary != "" {
+		w.Header().Set("Vary", f.vary)
+	}
+	return writeFailure(w, f.req, f.base, f.status, f.msg)
+}
+
+func (f *failure) VisitGetObjectResponse(w http.ResponseWriter) error     { return f.write(w) }
+func (f *failure) VisitGetObjectHtmlResponse(w http.ResponseWriter) error { return f.write(w) }
+func (f *failure) VisitGetPublicXmlResponse(w http.ResponseWriter) error  { return f.write(w) }
+func (f *failure) VisitGetModsResponse(w http.ResponseWriter) error       { return f.write(w) }
+func (f *failure) VisitGetManifestResponse(w http.ResponseWriter) error   { return f.write(w) }
+func (f *failure) VisitGetFileResponse(w http.ResponseWriter) error       { return f.write(w) }
+func (f *failure) VisitPutPublicXmlResponse(w http.ResponseWriter) error  { return f.write(w) }
+func (f *failure) VisitPutModsResponse(w http.ResponseWriter) error       { return f.write(w) }
+func (f *failure) VisitDeleteObjectResponse(w http.ResponseWriter) error  { return f.write(w) }
+
+// writeFailure writes an error: an HTML page for browsers asking for
+// something that is not there, one line of plain text otherwise.
+func writeFailure(w http.ResponseWriter, r *http.Request, base string, status int, msg string) error {
+	h := w.Header()
+	h.Del("ETag")
+	h.Del("Last-Modified")
+	h.Del("Content-Disposition")
+	h.Set("Cache-Control", "no-cache")
+	h.Add("Vary", "Accept")
+	h.Set("X-Content-Type-Options", "nosniff")
+	switch status {
+	case http.StatusUnauthorized:
+		h.Set("WWW-Authenticate", `Bearer realm="purl"`)
+	case http.StatusRequestEntityTooLarge:
+		// The rest of the body is not read: the connection cannot carry
+		// another request (net/http closes it on its own only when it
+		// sees the limit through its own ResponseWriter).
+		h.Set("Connection", "close")
+	}
+	if status == http.StatusNotFound && r.Method != http.MethodPut && prefersHTML(r) {
+		h.Set("Content-Type", typeHTML)
+		w.WriteHeader(status)
+		return errorPage.Execute(w, map[string]any{"Status": status, "Text": http.StatusText(status), "Message": msg, "Base": base})
+	}
+	h.Set("Content-Type", typeText)
+	w.WriteHeader(status)
+	_, err := fmt.Fprintln(w, msg)
+	return err
 }
 
 // fileAccess decides whether the request may read the files of rec:
@@ -260,10 +298,10 @@ func (s *Service) fileAccess(r *http.Request, rec *record.Record) (int, string) 
 		return 0, ""
 	}
 	what := fmt.Sprintf("members of the login group %q", rights.ReadName)
-	role := "group:" + rights.ReadName
+	role := auth.RoleGroupPrefix + rights.ReadName
 	if rights.Read == record.AccessLocation {
 		what = fmt.Sprintf("readers at the location %q", rights.ReadName)
-		role = "location:" + rights.ReadName
+		role = auth.RoleLocationPrefix + rights.ReadName
 		if s.atLocation(r, rights.ReadName) {
 			return 0, ""
 		}
@@ -307,27 +345,6 @@ func (s *Service) atLocation(r *http.Request, location string) bool {
 	return false
 }
 
-// fail writes an error: an HTML page for browsers asking for a missing
-// page, plain text otherwise.
-func (s *Service) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	h := w.Header()
-	h.Del("ETag")
-	h.Del("Last-Modified")
-	h.Del("Content-Disposition")
-	h.Set("Cache-Control", "no-cache")
-	h.Add("Vary", "Accept")
-	h.Set("X-Content-Type-Options", "nosniff")
-	if status == http.StatusNotFound && r.Method != http.MethodPut && prefersHTML(r) {
-		h.Set("Content-Type", typeHTML)
-		w.WriteHeader(status)
-		errorPage.Execute(w, map[string]any{"Status": status, "Text": http.StatusText(status), "Message": msg, "Base": s.cfg.BaseURL})
-		return
-	}
-	h.Set("Content-Type", typeText)
-	w.WriteHeader(status)
-	fmt.Fprintln(w, msg)
-}
-
 // prefersHTML reports whether the Accept header asks for text/html before
 // (or instead of) plain text, as browsers do.
 func prefersHTML(r *http.Request) bool {
@@ -350,24 +367,3 @@ var errorPage = template.Must(template.New("error").Parse(`<!DOCTYPE html>
 </body>
 </html>
 `))
-
-type specDocs struct{ yaml, json []byte }
-
-// publishedSpec is the contract with this deployment's base URL as its
-// only server.
-func publishedSpec(baseURL string) (specDocs, error) {
-	spec, err := purlapi.GetSpec()
-	if err != nil {
-		return specDocs{}, fmt.Errorf("loading the PURL contract: %w", err)
-	}
-	spec.Servers = openapi3.Servers{{URL: baseURL, Description: "this deployment"}}
-	js, err := json.MarshalIndent(spec, "", "  ")
-	if err != nil {
-		return specDocs{}, fmt.Errorf("encoding the PURL contract: %w", err)
-	}
-	ym, err := yaml.JSONToYAML(js)
-	if err != nil {
-		return specDocs{}, fmt.Errorf("encoding the PURL contract: %w", err)
-	}
-	return specDocs{yaml: ym, json: js}, nil
-}

@@ -116,7 +116,11 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			cfg.Logger.Info("purl: loaded sample objects into an empty store", "count", len(objs), "from", cfg.SamplesDir)
 		}
 	}
-	s.handler = s.routes()
+	e, err := s.newEcho()
+	if err != nil {
+		return nil, err
+	}
+	s.handler = e
 	return s, nil
 }
 

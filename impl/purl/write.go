@@ -2,12 +2,13 @@ package purl
 
 import (
 	"bytes"
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/auth"
@@ -16,100 +17,105 @@ import (
 	"github.com/sitelib/sitesvc/impl/purl/store"
 )
 
-// authorizeWrite checks the bearer token of a write: 0 when it may, else
-// the status and reason.
-func (s *Service) authorizeWrite(r *http.Request) (int, string) {
-	token, ok := auth.BearerToken(r)
-	if !ok {
-		return http.StatusUnauthorized, "unauthorized: publishing needs a bearer token with the role publisher (sitesvc tokens add --role publisher)"
+// publisher is the principal the validator authenticated for a write.
+// The contract requires bearerAuth of every write, so its absence means
+// the request did not come through the validator: it is refused.
+func (s *Service) publisher(ctx context.Context) (auth.Principal, *failure) {
+	ex := exchangeFrom(ctx)
+	if ex.principal == nil {
+		return auth.Principal{}, s.fail(ctx, http.StatusUnauthorized, "unauthorized: publishing needs a bearer token with the role publisher (sitesvc tokens add --role publisher)")
 	}
-	if s.cfg.Tokens == nil {
-		return http.StatusUnauthorized, "unauthorized: this service accepts no tokens"
+	if !ex.principal.CanPublish() {
+		return auth.Principal{}, s.fail(ctx, http.StatusForbidden, fmt.Sprintf("forbidden: the token of %q has no role publisher or admin", ex.principal.Name))
 	}
-	p, ok := s.cfg.Tokens.Authenticate(token)
-	if !ok {
-		return http.StatusUnauthorized, "unauthorized: unknown bearer token"
-	}
-	if !p.CanPublish() {
-		return http.StatusForbidden, fmt.Sprintf("forbidden: the token of %q has no role publisher or admin", p.Name)
-	}
-	return 0, ""
+	return *ex.principal, nil
 }
 
-func (s *Service) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	if status == http.StatusUnauthorized {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="purl"`)
+// PutPublicXml implements purlapi.StrictServerInterface: publish an
+// object's public XML.
+func (s *Service) PutPublicXml(ctx context.Context, req purlapi.PutPublicXmlRequestObject) (purlapi.PutPublicXmlResponseObject, error) {
+	res, created, fail := s.put(ctx, req.Id, store.PublicXML, req.Body)
+	switch {
+	case fail != nil:
+		return fail, nil
+	case created:
+		return purlapi.PutPublicXml201JSONResponse{Body: res, Headers: purlapi.PutPublicXml201ResponseHeaders{Location: &res.Purl}}, nil
 	}
-	s.fail(w, r, status, msg)
+	return purlapi.PutPublicXml200JSONResponse{PublishedJSONResponse: purlapi.PublishedJSONResponse{Body: res, Headers: purlapi.PublishedResponseHeaders{Location: &res.Purl}}}, nil
 }
 
-// put publishes a public XML record (kind "xml") or a MODS record ("mods").
-func (s *Service) put(w http.ResponseWriter, r *http.Request, id druid.Druid, kind string) {
-	if status, msg := s.authorizeWrite(r); status != 0 {
-		s.refuse(w, r, status, msg)
-		return
+// PutMods implements purlapi.StrictServerInterface: publish an object's
+// MODS record.
+func (s *Service) PutMods(ctx context.Context, req purlapi.PutModsRequestObject) (purlapi.PutModsResponseObject, error) {
+	res, created, fail := s.put(ctx, req.Id, store.ModsXML, req.Body)
+	switch {
+	case fail != nil:
+		return fail, nil
+	case created:
+		return purlapi.PutMods201JSONResponse{Body: res, Headers: purlapi.PutMods201ResponseHeaders{Location: &res.Purl}}, nil
 	}
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || (mt != "application/xml" && mt != "text/xml") {
-		s.fail(w, r, http.StatusUnsupportedMediaType, fmt.Sprintf("unsupported media type: send the document as application/xml, not %q", r.Header.Get("Content-Type")))
-		return
+	return purlapi.PutMods200JSONResponse{PublishedJSONResponse: purlapi.PublishedJSONResponse{Body: res, Headers: purlapi.PublishedResponseHeaders{Location: &res.Purl}}}, nil
+}
+
+// put validates and stores one record (name is store.PublicXML or
+// store.ModsXML); created says whether there was none before.
+func (s *Service) put(ctx context.Context, rawID, name string, bodyReader io.Reader) (purlapi.PublishResult, bool, *failure) {
+	if _, fail := s.publisher(ctx); fail != nil {
+		return purlapi.PublishResult{}, false, fail
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, record.MaxDocumentBytes))
+	id, err := druid.Parse(rawID)
+	if err != nil {
+		return purlapi.PublishResult{}, false, s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %q is not a druid", rawID))
+	}
+	if mt, _, err := mime.ParseMediaType(exchangeFrom(ctx).req.Header.Get("Content-Type")); err != nil || mt != "application/xml" {
+		return purlapi.PublishResult{}, false, s.fail(ctx, http.StatusUnsupportedMediaType, fmt.Sprintf("unsupported media type: send the document as application/xml, not %q", exchangeFrom(ctx).req.Header.Get("Content-Type")))
+	}
+	if bodyReader == nil {
+		bodyReader = strings.NewReader("")
+	}
+	body, err := io.ReadAll(io.LimitReader(bodyReader, record.MaxDocumentBytes+1))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			s.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("too large: documents are at most %d bytes", record.MaxDocumentBytes))
-			return
+			return purlapi.PublishResult{}, false, s.fail(ctx, http.StatusRequestEntityTooLarge, tooLarge)
 		}
-		s.fail(w, r, http.StatusBadRequest, "bad request: reading the body: "+err.Error())
-		return
+		return purlapi.PublishResult{}, false, s.fail(ctx, http.StatusBadRequest, "bad request: reading the body: "+err.Error())
 	}
-	name := store.PublicXML
-	if kind == "mods" {
-		name = store.ModsXML
+	if len(body) > record.MaxDocumentBytes {
+		return purlapi.PublishResult{}, false, s.fail(ctx, http.StatusRequestEntityTooLarge, tooLarge)
 	}
 	// One write at a time: the checks below read the store, and the write
 	// must not interleave with another that invalidates them.
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	if status, msg := s.validatePut(r, id, kind, body); status != 0 {
-		s.fail(w, r, status, msg)
-		return
+	if status, msg := s.validatePut(ctx, id, name, body); status != 0 {
+		return purlapi.PublishResult{}, false, s.fail(ctx, status, msg)
 	}
-	created, err := s.store.Write(r.Context(), id, name, bytes.NewReader(body))
+	created, err := s.store.Write(ctx, id, name, bytes.NewReader(body))
 	if err != nil {
-		s.cfg.Logger.Error("purl: writing", "druid", id.Qualified(), "document", name, "err", err)
-		s.fail(w, r, http.StatusInternalServerError, "internal error: the document could not be stored; the previous version is unchanged")
-		return
+		s.cfg.Logger.ErrorContext(ctx, "purl: writing", "druid", id.Qualified(), "document", name, "err", err)
+		return purlapi.PublishResult{}, false, s.fail(ctx, http.StatusInternalServerError, "internal error: the document could not be stored; the previous version is unchanged")
 	}
 	s.forget(id)
-	s.cfg.Logger.Info("purl: published", "druid", id.Qualified(), "document", name, "created", created)
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-	}
-	res := purlapi.PublishResult{
+	s.cfg.Logger.InfoContext(ctx, "purl: published", "druid", id.Qualified(), "document", name, "created", created)
+	return purlapi.PublishResult{
 		Id:       id.Qualified(),
 		Document: purlapi.PublishResultDocument(name),
 		Etag:     newRepresentation(body).etag,
 		Purl:     s.purl(id),
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Location", s.purl(id))
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(res)
+	}, created, nil
 }
 
 // validatePut returns 0 when body may be stored, else status and reason.
-func (s *Service) validatePut(r *http.Request, id druid.Druid, kind string, body []byte) (int, string) {
+func (s *Service) validatePut(ctx context.Context, id druid.Druid, name string, body []byte) (int, string) {
 	classify := func(err error) (int, string) {
 		if errors.Is(err, record.ErrMalformed) {
 			return http.StatusBadRequest, "bad request: " + err.Error()
 		}
 		return http.StatusUnprocessableEntity, "unprocessable: " + err.Error()
 	}
-	if kind == "mods" {
-		if _, err := s.store.Stat(r.Context(), id, store.PublicXML); err != nil {
+	if name == store.ModsXML {
+		if _, err := s.store.Stat(ctx, id, store.PublicXML); err != nil {
 			return http.StatusConflict, fmt.Sprintf("conflict: %s has no public XML yet; PUT /%s.xml first", id.Qualified(), id)
 		}
 		if _, err := record.ParseMODS(body); err != nil {
@@ -128,7 +134,7 @@ func (s *Service) validatePut(r *http.Request, id druid.Druid, kind string, body
 	// store already holds, with their real size, so that it never promises
 	// a file the service cannot serve.
 	for _, f := range rec.Files() {
-		info, err := s.store.Stat(r.Context(), id, f.Name)
+		info, err := s.store.Stat(ctx, id, f.Name)
 		if err != nil {
 			return http.StatusUnprocessableEntity, fmt.Sprintf("unprocessable: file %q is not in the store for %s (publish files with sitesvc purl publish)", f.Name, id.Qualified())
 		}
@@ -139,23 +145,26 @@ func (s *Service) validatePut(r *http.Request, id druid.Druid, kind string, body
 	return 0, ""
 }
 
-func (s *Service) delete(w http.ResponseWriter, r *http.Request, id druid.Druid) {
-	if status, msg := s.authorizeWrite(r); status != 0 {
-		s.refuse(w, r, status, msg)
-		return
+// DeleteObject implements purlapi.StrictServerInterface: withdraw an object.
+func (s *Service) DeleteObject(ctx context.Context, req purlapi.DeleteObjectRequestObject) (purlapi.DeleteObjectResponseObject, error) {
+	if _, fail := s.publisher(ctx); fail != nil {
+		return fail, nil
+	}
+	id, err := druid.Parse(req.Id)
+	if err != nil {
+		return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %q is not a druid", req.Id)), nil
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	err := s.store.Delete(r.Context(), id)
+	err = s.store.Delete(ctx, id)
 	s.forget(id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("not found: no object %s", id.Qualified()))
+		return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: no object %s", id.Qualified())), nil
 	case err != nil:
-		s.cfg.Logger.Error("purl: deleting", "druid", id.Qualified(), "err", err)
-		s.fail(w, r, http.StatusInternalServerError, "internal error: the object could not be deleted")
-	default:
-		s.cfg.Logger.Info("purl: deleted", "druid", id.Qualified())
-		w.WriteHeader(http.StatusNoContent)
+		s.cfg.Logger.ErrorContext(ctx, "purl: deleting", "druid", id.Qualified(), "err", err)
+		return s.fail(ctx, http.StatusInternalServerError, "internal error: the object could not be deleted"), nil
 	}
+	s.cfg.Logger.InfoContext(ctx, "purl: deleted", "druid", id.Qualified())
+	return purlapi.DeleteObject204Response{}, nil
 }

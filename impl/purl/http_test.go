@@ -1,0 +1,119 @@
+package purl
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/purl/publish"
+)
+
+// TestRequestValidation: requests are checked against api/purl.yaml by the
+// validator before a handler runs, and its refusals are rendered in the
+// service's error form.
+func TestRequestValidation(t *testing.T) {
+	f := newFixture(t)
+	// A query parameter of the wrong type is the validator's 400, naming it.
+	resp, body := f.get(t, "/bb000kk0000/file/reading-room-north.png?download=maybe")
+	expect(t, resp, body, http.StatusBadRequest, typeText)
+	if !strings.HasPrefix(string(body), `bad request: query parameter "download"`) {
+		t.Errorf("400 body %q", body)
+	}
+	resp, body = f.get(t, "/bb000kk0000/file/reading-room-north.png?download=false")
+	expect(t, resp, body, http.StatusOK, "image/png")
+	if cd := resp.Header.Get("Content-Disposition"); !strings.HasPrefix(cd, "inline;") {
+		t.Errorf("download=false: Content-Disposition %q", cd)
+	}
+
+	doc := f.sample(t, "bb000kk0000", "public.xml")
+	// Security is checked before the body: no token and a JSON body is 401.
+	resp, body = f.do(t, http.MethodPut, "/bb000kk0000.xml", doc, "Content-Type: application/json")
+	expect(t, resp, body, http.StatusUnauthorized, typeText)
+	// No body at all.
+	resp, body = f.do(t, http.MethodPut, "/bb000kk0000.xml", []byte{}, xmlType, bearer("pub"))
+	expect(t, resp, body, http.StatusBadRequest, typeText)
+	if !strings.Contains(string(body), "no body") {
+		t.Errorf("empty PUT: %q", body)
+	}
+	// text/xml is application/xml.
+	resp, body = f.do(t, http.MethodPut, "/bb000kk0000.xml", doc, "Content-Type: text/xml; charset=utf-8", bearer("pub"))
+	expect(t, resp, body, http.StatusOK, "application/json")
+	if resp.Header.Get("Location") != base+"/bb000kk0000" {
+		t.Errorf("PUT Location %q", resp.Header.Get("Location"))
+	}
+	// A body without a length that runs past the limit is refused while
+	// it is read, before the validator or the handler hold all of it.
+	req, _ := http.NewRequest(http.MethodPut, f.srv.URL+"/bb000kk0000.xml", io.MultiReader(bytes.NewReader(doc), strings.NewReader(strings.Repeat(" ", 9<<20))))
+	req.ContentLength = -1
+	req.Header.Set("Content-Type", "application/xml")
+	req.Header.Set("Authorization", "Bearer pub")
+	r413, err := f.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b413, _ := io.ReadAll(r413.Body)
+	r413.Body.Close()
+	if r413.StatusCode != http.StatusRequestEntityTooLarge || !strings.HasPrefix(string(b413), "too large:") {
+		t.Errorf("chunked oversize PUT: %d %q", r413.StatusCode, b413)
+	}
+
+	// The contract documents: HEAD as GET without a body, other methods 405.
+	head, hb := f.raw(t, http.MethodHead, "/openapi.yaml")
+	if head.StatusCode != http.StatusOK || len(hb) != 0 || !strings.HasPrefix(head.Header.Get("Content-Type"), "application/yaml") {
+		t.Errorf("HEAD /openapi.yaml: %d %q %d bytes", head.StatusCode, head.Header.Get("Content-Type"), len(hb))
+	}
+	post, pb := f.raw(t, http.MethodPost, "/openapi.json")
+	if post.StatusCode != http.StatusMethodNotAllowed || post.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("POST /openapi.json: %d Allow %q %s", post.StatusCode, post.Header.Get("Allow"), pb)
+	}
+	// A path the service does not have is a browser's HTML 404 too.
+	resp, body = f.raw(t, http.MethodGet, "/", "Accept: text/html")
+	if resp.StatusCode != http.StatusNotFound || resp.Header.Get("Content-Type") != typeHTML || !strings.Contains(string(body), "is not a PURL") {
+		t.Errorf("GET / from a browser: %d %q %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+}
+
+// TestEscapedFileNames: file names with characters that must be escaped
+// in a URL reach the handler exactly once unescaped, whether or not the
+// request path uses the default escaping (echo then has a RawPath).
+func TestEscapedFileNames(t *testing.T) {
+	f := newFixture(t)
+	const name = "coast map 100%.png"
+	dir := filepath.Join(t.TempDir(), "obj")
+	src := filepath.Join(f.samples, "bf222jk2222")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	png, err := os.ReadFile(filepath.Join(src, "coast-map.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := strings.ReplaceAll(string(f.sample(t, "bf222jk2222", "public.xml")), "coast-map.png", name)
+	rec = strings.ReplaceAll(rec, "bf222jk2222", "bw123xy4567")
+	for file, data := range map[string][]byte{"public.xml": []byte(rec), name: png} {
+		if err := os.WriteFile(filepath.Join(dir, file), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := publish.Tree(context.Background(), f.svc.store, dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{
+		"/bw123xy4567/file/coast%20map%20100%25.png",
+		"/bw123xy4567/file/coast%20map%20100%25%2Epng", // not the default escaping: RawPath is set
+		"/druid%3Abw123xy4567/file/coast%20map%20100%25.png",
+	} {
+		resp, body := f.get(t, p)
+		expect(t, resp, body, http.StatusOK, "image/png")
+		if !bytes.Equal(body, png) {
+			t.Errorf("%s: wrong bytes", p)
+		}
+	}
+	resp, body := f.get(t, "/bw123xy4567/file/coast%20map%20100%2525.png")
+	expect(t, resp, body, http.StatusNotFound, typeText)
+}
