@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/auth"
@@ -52,7 +53,12 @@ type Config struct {
 	// MaxAge is the Cache-Control max-age of object responses (default 5 minutes).
 	MaxAge time.Duration
 	// Now is the clock embargoes are judged by (default time.Now).
-	Now    func() time.Time
+	Now func() time.Time
+	// Recheck bounds how long a cached object is served without looking
+	// at the store again (default 1 second). Writes through this service
+	// are seen at once; this is how late a write by another process
+	// (sitesvc purl publish against a running server) can be seen.
+	Recheck time.Duration
 	Logger *slog.Logger
 }
 
@@ -65,6 +71,11 @@ type Service struct {
 
 	mu    sync.RWMutex
 	cache map[druid.Druid]*object
+	// generation counts forget calls: a load that started before a write
+	// must not put what it read into the cache after the write dropped it.
+	generation uint64
+	// started is the origin of object.checked (a monotonic clock).
+	started time.Time
 	// writeMu serialises writes of one service so that validation against
 	// the stored public XML (PUT .mods) and the write happen together.
 	writeMu sync.Mutex
@@ -95,6 +106,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Recheck <= 0 {
+		cfg.Recheck = time.Second
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -102,7 +116,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
-	s := &Service{cfg: cfg, store: st, fsStore: st, cache: map[druid.Druid]*object{}}
+	s := &Service{cfg: cfg, store: st, fsStore: st, cache: map[druid.Druid]*object{}, started: time.Now()}
 	if cfg.SamplesDir != "" {
 		empty, err := st.Empty(ctx)
 		if err != nil {
@@ -198,6 +212,9 @@ type object struct {
 	// published into it later appear.
 	members  []collectionLink
 	listedAt time.Time
+	// checked is when (nanoseconds since Service.started) the store's
+	// stamps last matched publicInfo and modsInfo.
+	checked atomic.Int64
 }
 
 // memberTTL bounds how stale the member list of a collection page can be.
@@ -223,36 +240,52 @@ func newRepresentation(body []byte) representation {
 var errDark = errors.New("object is dark")
 
 // object returns the current state of an object, from the cache when the
-// stored records have not changed since it was built. Dark objects return
-// an error wrapping store.ErrNotFound.
+// stored records have not changed since it was built (looked at again at
+// most every cfg.Recheck). Dark objects return an error wrapping
+// store.ErrNotFound.
 func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
-	pubInfo, err := s.store.Stat(ctx, id, store.PublicXML)
-	if err != nil {
-		s.forget(id)
-		return nil, err
-	}
-	modsInfo, err := s.store.Stat(ctx, id, store.ModsXML)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return nil, err
-	}
 	now := s.cfg.Now()
 	s.mu.RLock()
-	obj := s.cache[id]
+	obj, generation := s.cache[id], s.generation
 	s.mu.RUnlock()
-	if obj != nil && sameFile(obj.publicInfo, pubInfo) && sameFile(obj.modsInfo, modsInfo) &&
-		obj.embargoed == obj.rec.Rights.Embargoed(now) && (obj.rec.ObjectType != "collection" || now.Sub(obj.listedAt) < memberTTL) {
-		if obj.rec.Rights.Dark() {
-			return nil, fmt.Errorf("%w: %w", store.ErrNotFound, errDark)
+	cached := obj != nil
+	if obj != nil && (obj.embargoed != obj.rec.Rights.Embargoed(now) || (obj.rec.ObjectType == "collection" && now.Sub(obj.listedAt) >= memberTTL)) {
+		obj = nil
+	}
+	if obj != nil {
+		since := int64(time.Since(s.started))
+		if since-obj.checked.Load() >= int64(s.cfg.Recheck) {
+			pubInfo, err := s.store.Stat(ctx, id, store.PublicXML)
+			if err != nil {
+				s.forget(id) // withdrawn by another process
+				return nil, err
+			}
+			modsInfo, err := s.store.Stat(ctx, id, store.ModsXML)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return nil, err
+			}
+			if sameFile(obj.publicInfo, pubInfo) && sameFile(obj.modsInfo, modsInfo) {
+				obj.checked.Store(since)
+			} else {
+				obj = nil
+			}
 		}
-		return obj, nil
 	}
-	obj, err = s.load(ctx, id, now)
-	if err != nil {
-		return nil, err
+	if obj == nil {
+		var err error
+		if obj, err = s.load(ctx, id, now); err != nil {
+			if cached && errors.Is(err, store.ErrNotFound) {
+				s.forget(id) // withdrawn by another process
+			}
+			return nil, err
+		}
+		obj.checked.Store(int64(time.Since(s.started)))
+		s.mu.Lock()
+		if s.generation == generation {
+			s.cache[id] = obj
+		}
+		s.mu.Unlock()
 	}
-	s.mu.Lock()
-	s.cache[id] = obj
-	s.mu.Unlock()
 	if obj.rec.Rights.Dark() {
 		return nil, fmt.Errorf("%w: %w", store.ErrNotFound, errDark)
 	}
@@ -270,6 +303,7 @@ func sameFile(a, b fs.FileInfo) bool {
 // collection with it (their member lists may have changed).
 func (s *Service) forget(id druid.Druid) {
 	s.mu.Lock()
+	s.generation++
 	delete(s.cache, id)
 	for cid, obj := range s.cache {
 		if obj.rec.ObjectType == "collection" {
