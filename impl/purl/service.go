@@ -59,7 +59,7 @@ type Config struct {
 	// are seen at once; this is how late a write by another process
 	// (sitesvc purl publish against a running server) can be seen.
 	Recheck time.Duration
-	Logger *slog.Logger
+	Logger  *slog.Logger
 }
 
 // Service is the PURL service. It implements server.Service and server.Indexer.
