@@ -64,6 +64,13 @@ func (b Base) Scheme() string { return b.scheme }
 // trailing slash), and any fragment. Rejected: other hosts, user
 // information, query strings, other paths, malformed druids.
 func (b Base) Druid(raw string) (string, error) {
+	// Fast path for the canonical spelling, which is what embedding pages
+	// send nearly always: base + "/" + druid, nothing else.
+	if len(raw) == len(b.str)+12 && raw[len(b.str)] == '/' && raw[:len(b.str)] == b.str {
+		if d, ok := NormalizeDruid(raw[len(b.str)+1:]); ok {
+			return d, nil
+		}
+	}
 	if len(raw) > 2048 {
 		return "", fmt.Errorf("%w: URL too long", ErrNotPURL)
 	}
