@@ -32,6 +32,22 @@ func TestBinary(t *testing.T) {
 	if resp.StatusCode != 200 || json.Unmarshal(body, &recs) != nil || len(recs) == 0 || recs[0]["location_slug"] != "stacks" {
 		t.Fatalf("legacy today: %d %s", resp.StatusCode, body)
 	}
+	// Link checkers and caches send HEAD: the GET's headers, no body.
+	for _, path := range []string{"/hours/libraries.json", "/hours/api/v1/library/green/location/stacks/hours/for/today"} {
+		get, getBody := srv.Get(t, path)
+		hr, err := http.NewRequest(http.MethodHead, srv.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, err := http.DefaultClient.Do(hr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head.Body.Close()
+		if head.StatusCode != 200 || head.Header.Get("ETag") != get.Header.Get("ETag") || head.ContentLength != int64(len(getBody)) {
+			t.Errorf("HEAD %s: %d, ETag %q (GET %q), length %d (GET %d)", path, head.StatusCode, head.Header.Get("ETag"), get.Header.Get("ETag"), head.ContentLength, len(getBody))
+		}
+	}
 	resp, body = srv.Get(t, "/hours/openapi.json")
 	if resp.StatusCode != 200 || !strings.Contains(string(body), srv.URL+"/hours") {
 		t.Errorf("openapi.json: %d", resp.StatusCode)

@@ -60,6 +60,7 @@ type Service struct {
 	store *store.Store
 	rend  renderer
 	e     *echo.Echo
+	http  http.Handler // e, answering HEAD too
 	cache *docCache
 }
 
@@ -99,14 +100,16 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		st.Close()
 		return nil, err
 	}
+	s.http = headAsGet(s.e)
 	return s, nil
 }
 
 // Name is "hours".
 func (s *Service) Name() string { return "hours" }
 
-// Handler serves the API (paths relative to the base URL).
-func (s *Service) Handler() http.Handler { return s.e }
+// Handler serves the API (paths relative to the base URL); every GET
+// answers HEAD too.
+func (s *Service) Handler() http.Handler { return s.http }
 
 // Ready checks the database.
 func (s *Service) Ready(ctx context.Context) error { return s.store.Ping(ctx) }

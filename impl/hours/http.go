@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/labstack/echo/v4"
 	echomiddleware "github.com/oapi-codegen/echo-middleware"
 
@@ -30,17 +32,21 @@ func (s *Service) echo() (*echo.Echo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hours: loading the OpenAPI document: %w", err)
 	}
+	ops, err := newOperations()
+	if err != nil {
+		return nil, err
+	}
 	e, err := apiserve.New(apiserve.Options{
 		Spec:    spec,
 		BaseURL: s.cfg.BaseURL,
-		Errors:  renderError,
+		Errors:  ops.renderError,
 		Auth:    s.authenticate,
 		Logger:  s.cfg.Logger,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
-	e.Pre(corsAndMediaTypes)
+	e.Pre(ops.corsAndMediaTypes)
 	hoursapi.RegisterHandlers(suffixRouter{e}, hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
 	return e, nil
 }
@@ -111,28 +117,84 @@ func (r suffixRouter) TRACE(p string, h echo.HandlerFunc, m ...echo.MiddlewareFu
 	return r.add(http.MethodTrace, p, h, m...)
 }
 
+// operations finds the contract's operation of a request the way the
+// validator does: on a copy of the document without servers (paths here
+// are relative to the base URL). The media-type rules need it before
+// routing, and a 405 names the methods of the path from it (echo's router
+// shares one route between "/libraries/{id}.json" and "/libraries/{id}").
+type operations struct{ router routers.Router }
+
+func newOperations() (*operations, error) {
+	doc, err := hoursapi.GetSpec()
+	if err != nil {
+		return nil, fmt.Errorf("hours: loading the OpenAPI document: %w", err)
+	}
+	doc.Servers = nil
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		return nil, fmt.Errorf("hours: routing the OpenAPI document: %w", err)
+	}
+	return &operations{router: router}, nil
+}
+
+// takesDocument reports whether req is an operation with a request body.
+func (o *operations) takesDocument(req *http.Request) bool {
+	route, _, err := o.router.FindRoute(req)
+	return err == nil && route.Operation.RequestBody != nil
+}
+
+// allow is the Allow header of req's path ("" when no operation has it).
+func (o *operations) allow(req *http.Request) string {
+	var out []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete} {
+		r := req.WithContext(req.Context())
+		r.Method = m
+		if _, _, err := o.router.FindRoute(r); err == nil {
+			out = append(out, m)
+			if m == http.MethodGet {
+				out = append(out, http.MethodHead)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(append(out, http.MethodOptions), ", ")
+}
+
 func isLegacy(path string) bool { return strings.HasPrefix(path, "/api/v1/") }
 
 func isSpec(path string) bool { return path == "/openapi.yaml" || path == "/openapi.json" }
 
 // corsAndMediaTypes answers CORS preflights, marks reads as usable from
 // any origin, and applies JSON:API's media-type rules to the current API:
-// 406 when every JSON:API media type in Accept carries parameters, 415 when
-// a request document is not application/vnd.api+json without parameters.
-func corsAndMediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
+// 406 when every JSON:API media type in Accept carries parameters, 415 when an
+// operation's request document is not application/vnd.api+json without
+// parameters. An unknown path or method is left to the router (404, 405).
+func (o *operations) corsAndMediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
 		h := c.Response().Header()
 		switch req.Method {
 		case http.MethodOptions:
+			allow := o.allow(req)
+			if allow == "" && !isSpec(req.URL.Path) {
+				return next(c) // no such resource: 404
+			}
+			if allow == "" {
+				allow = "GET, HEAD, OPTIONS"
+			}
+			h.Set("Allow", allow)
+			// Cross-origin use is for reads (writes carry a token and come
+			// from staff tools, not other sites' pages).
 			if req.Header.Get("Origin") != "" && req.Header.Get("Access-Control-Request-Method") != "" {
 				h.Set("Access-Control-Allow-Origin", "*")
-				h.Set("Access-Control-Allow-Methods", "GET, OPTIONS")
+				h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
 				h.Set("Access-Control-Allow-Headers", "Accept, If-None-Match")
 				h.Set("Access-Control-Max-Age", "86400")
-				return c.NoContent(http.StatusNoContent)
 			}
-		case http.MethodGet, http.MethodHead:
+			return c.NoContent(http.StatusNoContent)
+		case http.MethodGet:
 			h.Set("Access-Control-Allow-Origin", "*")
 			h.Set("Access-Control-Expose-Headers", "ETag")
 		}
@@ -143,14 +205,43 @@ func corsAndMediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
 			return &apiserve.Error{Status: http.StatusNotAcceptable,
 				Message: "Accept names application/vnd.api+json only with media type parameters; send it without parameters"}
 		}
-		if req.Method == http.MethodPost || req.Method == http.MethodPatch || req.Method == http.MethodPut {
-			if msg := jsonapiContentType(req.Header.Get("Content-Type")); msg != "" {
-				return &apiserve.Error{Status: http.StatusUnsupportedMediaType, Message: msg}
-			}
+		if req.Method != http.MethodPost && req.Method != http.MethodPatch {
+			return next(c)
+		}
+		if !o.takesDocument(req) {
+			return next(c) // not an operation taking a document: 404 or 405 follows
+		}
+		if msg := jsonapiContentType(req.Header.Get("Content-Type")); msg != "" {
+			return &apiserve.Error{Status: http.StatusUnsupportedMediaType, Message: msg}
 		}
 		return next(c)
 	}
 }
+
+// headAsGet serves HEAD as the GET it mirrors, without the body: link
+// checkers and caches send HEAD, and the contract declares GETs. echo
+// routes by the method of the request it was handed, so the rewrite comes
+// before echo (on a copy: the server's log still says HEAD). Headers,
+// Content-Length and ETag included, are the GET's.
+func headAsGet(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodHead {
+			next.ServeHTTP(w, r)
+			return
+		}
+		get := r.WithContext(r.Context())
+		get.Method = http.MethodGet
+		next.ServeHTTP(headWriter{w}, get)
+	})
+}
+
+// headWriter drops the body of a HEAD response.
+type headWriter struct{ http.ResponseWriter }
+
+func (headWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// Unwrap lets http.ResponseController reach the server's writer.
+func (w headWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // acceptsJSONAPI applies JSON:API's rule to the Accept header: false only
 // when it names the JSON:API media type and every instance of it carries
@@ -212,7 +303,7 @@ type errorDocument struct {
 // renderError writes a refused request as a JSON:API error document. A
 // request document that parses but breaks the schema is 422 (JSON:API's
 // status for a well-formed but invalid document), pointing at the field.
-func renderError(c echo.Context, e *apiserve.Error) error {
+func (o *operations) renderError(c echo.Context, e *apiserve.Error) error {
 	status := e.Status
 	if status == http.StatusBadRequest && e.Pointer != "" {
 		status = http.StatusUnprocessableEntity
@@ -223,6 +314,12 @@ func renderError(c echo.Context, e *apiserve.Error) error {
 	}
 	if status == http.StatusUnauthorized {
 		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="hours"`)
+	}
+	if status == http.StatusMethodNotAllowed {
+		// RFC 9110: a 405 names the methods the resource has.
+		if allow := o.allow(c.Request()); allow != "" {
+			c.Response().Header().Set("Allow", allow)
+		}
 	}
 	body, err := json.Marshal(errorDocument{JSONAPI: jsonapiVersion, Errors: []errorObject{obj}})
 	if err != nil {

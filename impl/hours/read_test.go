@@ -3,6 +3,7 @@ package hours_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -374,5 +375,76 @@ func TestOpenAPIPublished(t *testing.T) {
 	resp, body := e.do(t, req{path: "/openapi.yaml", outsideSpec: true})
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "http://hours.test/hours") || !strings.Contains(string(body), "/libraries/{library_id}.json") {
 		t.Errorf("openapi.yaml: %d", resp.StatusCode)
+	}
+}
+
+// TestHEAD checks every read answers HEAD with the GET's status and
+// headers and no body, conditional HEAD included, and that a method a
+// path does not have is 405 naming the ones it has.
+func TestHEAD(t *testing.T) {
+	e := newEnv(t, storetestSQLite(t), testNow)
+	for _, path := range []string{
+		"/libraries.json",
+		"/libraries/green.json?from=2026-03-02&to=2026-03-09",
+		"/libraries/green/locations/stacks.json",
+		"/api/v1/library/law/location/main/hours/for/today",
+		"/libraries/green/terms.json",
+		"/libraries/green/locations/stacks/schedules.json",
+		"/libraries/green/locations/stacks/exceptions.json",
+		"/openapi.yaml",
+		"/libraries/nowhere.json",
+		"/libraries.json?to=2026-03-01",
+	} {
+		get, getBody := e.do(t, req{path: path, outsideSpec: path == "/openapi.yaml"})
+		head, headBody := e.do(t, req{method: http.MethodHead, path: path, outsideSpec: true})
+		if head.StatusCode != get.StatusCode || len(headBody) != 0 {
+			t.Errorf("HEAD %s: %d with %d bytes; GET %d", path, head.StatusCode, len(headBody), get.StatusCode)
+		}
+		for _, h := range []string{"Content-Type", "ETag", "Cache-Control", "Access-Control-Allow-Origin"} {
+			if head.Header.Get(h) != get.Header.Get(h) {
+				t.Errorf("HEAD %s: %s %q, GET %q", path, h, head.Header.Get(h), get.Header.Get(h))
+			}
+		}
+		// The API's reads state their length (the published document is
+		// apiserve's and streamed).
+		if get.StatusCode == http.StatusOK && path != "/openapi.yaml" && head.Header.Get("Content-Length") != strconv.Itoa(len(getBody)) {
+			t.Errorf("HEAD %s: Content-Length %q, the GET sends %d bytes", path, head.Header.Get("Content-Length"), len(getBody))
+		}
+		if etag := get.Header.Get("ETag"); etag != "" {
+			r, b := e.do(t, req{method: http.MethodHead, path: path, outsideSpec: true, headers: []string{"If-None-Match", etag}})
+			if r.StatusCode != http.StatusNotModified || len(b) != 0 {
+				t.Errorf("conditional HEAD %s: %d", path, r.StatusCode)
+			}
+		}
+	}
+	for path, allow := range map[string]string{
+		"/libraries.json":                 "GET, HEAD, OPTIONS",
+		"/libraries/green":                "PATCH, DELETE, OPTIONS",
+		"/libraries/green/terms":          "POST, OPTIONS",
+		"/libraries/green/locations.json": "",
+	} {
+		resp, body := e.do(t, req{method: http.MethodOptions, path: path, outsideSpec: true})
+		if allow == "" {
+			expectError(t, resp, body, http.StatusNotFound, "", "")
+			continue
+		}
+		if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Allow") != allow || resp.Header.Get("Access-Control-Allow-Origin") != "" {
+			t.Errorf("OPTIONS %s: %d Allow %q %v", path, resp.StatusCode, resp.Header.Get("Allow"), resp.Header)
+		}
+	}
+	for _, c := range []struct{ method, path, allow string }{
+		{"PUT", "/libraries.json", "GET, HEAD, OPTIONS"},
+		{"POST", "/libraries/green.json", "GET, HEAD, OPTIONS"},
+		{"DELETE", "/api/v1/library/law/location/main/hours/for/today", "GET, HEAD, OPTIONS"},
+		{"PUT", "/libraries/green", "PATCH, DELETE, OPTIONS"},
+		{"GET", "/libraries", "POST, OPTIONS"},
+	} {
+		// No Content-Type on purpose: the missing method is the fault, not
+		// the media type.
+		resp, body := e.do(t, req{method: c.method, path: c.path, token: "admin", outsideSpec: true})
+		expectError(t, resp, body, http.StatusMethodNotAllowed, "", "")
+		if got := resp.Header.Get("Allow"); got != c.allow {
+			t.Errorf("%s %s: Allow %q, want %q", c.method, c.path, got, c.allow)
+		}
 	}
 }
