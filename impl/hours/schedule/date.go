@@ -35,6 +35,18 @@ func (d Date) AddDays(n int) Date { return DateOf(d.utc().AddDate(0, 0, n)) }
 // AddMonths is the date n months later, normalized like time.AddDate.
 func (d Date) AddMonths(n int) Date { return DateOf(d.utc().AddDate(0, n, 0)) }
 
+// AddMonthsClamped is the same day of the month n months later, or the
+// last day of that month when it is shorter (2026-08-31 plus 18 months is
+// 2028-02-29, not AddMonths' 2028-03-02).
+func (d Date) AddMonthsClamped(n int) Date {
+	first := Date{d.Year, d.Month, 1}.AddMonths(n)
+	last := first.AddMonths(1).AddDays(-1)
+	if d.Day > last.Day {
+		return last
+	}
+	return Date{first.Year, first.Month, d.Day}
+}
+
 // Weekday is the day of the week of d.
 func (d Date) Weekday() time.Weekday { return d.utc().Weekday() }
 
@@ -143,7 +155,7 @@ func ParseRange(from, to string) (r Range, explicit bool, err error) {
 	if t.Before(f) {
 		return Range{}, false, &RangeError{Parameter: "to", Reason: fmt.Sprintf(`"to" (%s) is before "from" (%s)`, t, f)}
 	}
-	if limit := f.AddMonths(MaxRangeMonths); limit.Before(t) {
+	if limit := f.AddMonthsClamped(MaxRangeMonths); limit.Before(t) {
 		return Range{}, false, &RangeError{Parameter: "to", Reason: fmt.Sprintf(`the range is longer than %d months: "to" may be at most %s`, MaxRangeMonths, limit)}
 	}
 	return Range{From: f, To: t}, true, nil

@@ -30,6 +30,7 @@ func FuzzParseRange(f *testing.F) {
 	f.Add("", "2026-03-14")
 	f.Add("2026-01-31", "2027-07-31")
 	f.Add("2026-03-08", "2026-03-07")
+	f.Add("2026-08-31", "2028-03-01")
 	f.Fuzz(func(t *testing.T, from, to string) {
 		r, explicit, err := ParseRange(from, to)
 		if err != nil {
@@ -48,7 +49,10 @@ func FuzzParseRange(f *testing.F) {
 		if r.To.Before(r.From) {
 			t.Fatalf("range %s..%s is reversed", r.From, r.To)
 		}
-		if r.From.AddMonths(MaxRangeMonths).Before(r.To) {
+		// At most 18 calendar months: the month of `to` is at most 18
+		// after the month of `from`, and in that month no later day.
+		months := (r.To.Year-r.From.Year)*12 + int(r.To.Month) - int(r.From.Month)
+		if months > MaxRangeMonths || (months == MaxRangeMonths && r.To.Day > r.From.Day) {
 			t.Fatalf("range %s..%s is longer than %d months", r.From, r.To, MaxRangeMonths)
 		}
 		if r.Days() < 1 || r.Days() > 31*MaxRangeMonths {

@@ -288,6 +288,12 @@ func TestParseRange(t *testing.T) {
 		{from: "2026-03-08", to: "2026-02-30", badParam: "to", reasonPart: "does not exist"},
 		{from: "2026-03-08", to: "2026-03-07", badParam: "to", reasonPart: "before"},
 		{from: "2026-01-31", to: "2027-08-01", badParam: "to", reasonPart: "18 months"},
+		// 18 months from the 31st of a month ending in a shorter month ends
+		// on that month's last day, not in the month after.
+		{from: "2026-08-31", to: "2028-02-29", wantFrom: "2026-08-31", wantTo: "2028-02-29", explicit: true},
+		{from: "2026-08-31", to: "2028-03-01", badParam: "to", reasonPart: "at most 2028-02-29"},
+		{from: "2026-09-30", to: "2028-03-30", wantFrom: "2026-09-30", wantTo: "2028-03-30", explicit: true},
+		{from: "2026-09-30", to: "2028-03-31", badParam: "to", reasonPart: "18 months"},
 	}
 	for _, tc := range cases {
 		r, explicit, err := ParseRange(tc.from, tc.to)
