@@ -890,7 +890,8 @@ func (r GetEmbedResponse) ContentType() string {
 
 // GetIframeResponse200Headers the declared response headers of an HTTP 200 response for GetIframe
 type GetIframeResponse200Headers struct {
-	CacheControl *string
+	CacheControl          *string
+	ContentSecurityPolicy *string
 }
 
 type GetIframeResponse struct {
@@ -959,10 +960,17 @@ type GetMiradorBundleResponse200Headers struct {
 type GetMiradorBundleResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetMiradorBundleResponse200Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetMiradorBundleResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -1008,8 +1016,15 @@ type GetViewerStylesheetResponse200Headers struct {
 type GetViewerStylesheetResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetViewerStylesheetResponse200Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetViewerStylesheetResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetBody returns the raw response body bytes
@@ -1050,8 +1065,15 @@ type GetViewerScriptResponse200Headers struct {
 type GetViewerScriptResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetViewerScriptResponse200Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetViewerScriptResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetBody returns the raw response body bytes
@@ -1291,6 +1313,13 @@ func ParseGetIframeResponse(rsp *http.Response) (*GetIframeResponse, error) {
 			}
 			headers.CacheControl = &value
 		}
+		if values := rsp.Header.Values("Content-Security-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Security-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentSecurityPolicy = &value
+		}
 		response.Headers200 = &headers
 	}
 
@@ -1313,6 +1342,13 @@ func ParseGetMiradorBundleResponse(rsp *http.Response) (*GetMiradorBundleRespons
 	switch {
 	case rsp.StatusCode == 304:
 		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest Error
@@ -1360,6 +1396,19 @@ func ParseGetViewerStylesheetResponse(rsp *http.Response) (*GetViewerStylesheetR
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	}
+
+	switch {
 	case rsp.StatusCode == 200:
 		var headers GetViewerStylesheetResponse200Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -1393,6 +1442,19 @@ func ParseGetViewerScriptResponse(rsp *http.Response) (*GetViewerScriptResponse,
 	response := &GetViewerScriptResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	}
 
 	switch {
@@ -1803,7 +1865,8 @@ type GetIframeResponseObject interface {
 }
 
 type GetIframe200ResponseHeaders struct {
-	CacheControl *string
+	CacheControl          *string
+	ContentSecurityPolicy *string
 }
 
 type GetIframe200TexthtmlResponse struct {
@@ -1820,6 +1883,9 @@ func (response GetIframe200TexthtmlResponse) VisitGetIframeResponse(w http.Respo
 	}
 	if response.Headers.CacheControl != nil {
 		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ContentSecurityPolicy != nil {
+		w.Header().Set("Content-Security-Policy", fmt.Sprint(*response.Headers.ContentSecurityPolicy))
 	}
 	w.WriteHeader(200)
 
@@ -1920,6 +1986,20 @@ func (response GetMiradorBundle304Response) VisitGetMiradorBundleResponse(w http
 	return nil
 }
 
+type GetMiradorBundle400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetMiradorBundle400JSONResponse) VisitGetMiradorBundleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetMiradorBundle503JSONResponse Error
 
 func (response GetMiradorBundle503JSONResponse) VisitGetMiradorBundleResponse(w http.ResponseWriter) error {
@@ -1982,6 +2062,20 @@ func (response GetViewerStylesheet304Response) VisitGetViewerStylesheetResponse(
 	return nil
 }
 
+type GetViewerStylesheet400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetViewerStylesheet400JSONResponse) VisitGetViewerStylesheetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetViewerScriptRequestObject struct {
 	Params GetViewerScriptParams
 }
@@ -2028,6 +2122,20 @@ type GetViewerScript304Response struct {
 func (response GetViewerScript304Response) VisitGetViewerScriptResponse(w http.ResponseWriter) error {
 	w.WriteHeader(304)
 	return nil
+}
+
+type GetViewerScript400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetViewerScript400JSONResponse) VisitGetViewerScriptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
 }
 
 // StrictServerInterface represents all server handlers.
@@ -2191,61 +2299,62 @@ func (sh *strictHandler) GetViewerScript(ctx echo.Context, params GetViewerScrip
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Fp5j9w4dv8qL9o1tjpRXd3thVOGMejx2rse+ILbkwMjx2JJr0q0KVJDUnXAaCCfJh8snyR4JHXU1d32",
-	"OAkGWP/jFs93/t6PZH2JMlVWSqK0Jpp9iQpkOWr351WWoTHDp0parcTwSgi1Hr7RfMkldedoMs0ry5WM",
-	"ZtGVWLOtgfQf08egnpVzzEGjqZQ0aKBkW5gjaGQ5zLfA5BYMtziK4shkBZaM1rPbCqNZZKzmchnd3MTR",
-	"U5YV2Ox/uCV1c7mEnGvMLF+huWvBZ+/Z8nCdZ9JyuwXLlqAWYAsStNJoUFpGQ25f9SaOKqZZiTaY7cXi",
-	"tZL4itmsOLLXe78Lg4yUyyFT1fYxMChpPDBp1qgNXEwuaVcydPBIFEeSlbTzi8WQNhj6HfqilWzzEuXS",
-	"FtFsOjm/jI9YoOA5frTcCjyU7W88R6e+6wcu3ceK4xo1DDSSwAbSnFk2pHWGblx61kr6a4162wna26sv",
-	"ZY4LVgsbzRZMGGyFnCslkEknZck2BfJlYQ+FfMU2vKxL8P2Nw4KQXMLT62uo+AaFgcFUYwlPYPrnauOE",
-	"xA0rK9L8cjI5LnK3cV/ihdIls9Es4tJenEdOPhKCzEz/4qjkMjS0+nBpcYm60WfNc1ucVsd1f6M2j27R",
-	"xm/7XZWp9ZFcfIvacGNRWvj53ctGETX/hJmdQfqlqrX4OGcGP9Za3Iy/5Lrm+U0ag3IrMCG2iVxzWwCD",
-	"1HXOUqg0LvgGlA9EnqO0fMFRj+BKbq3LfRQGYcCksgXqRBbK2BjCJ1TMFrHLLUFaY95b4wy4gcvJ5SiR",
-	"fVtGhbXVbDwWKmOCVps9mjyajEn88Xw+mUw+fyYjnYh4Mk0cafy15hrzaGZ1jScS9Hxy+ciZus3Y+Bi0",
-	"tBhK039k+V+ZxTXb0lemJNmb/mRVJXjmwGr8ySgHz61KXyLUWuloRvOhWSCOSjSGLWlDsu5bcptBveIZ",
-	"kmlq6RKezX32WmZrE80eTs5v+gr9UeMimkV/GHdFZOx7zfiZ29VpsRsr7/e3y1QtcpDKhiLhgFHpgIaY",
-	"Qy1xU2FmMRfbUXQTkybv8Ncajf12SzQL9C3h/AktnkNCLk0iMkjr1R7ety5v7HM5mfx2+1z1BOAGSm4M",
-	"hbrSvUAeNK1prUUag1RyGJKUBqraDtViqJlcIqQtqqXjtMGEMCegLqQdWBOg38TRa2Wfq1rm32bg18qC",
-	"n943b60FaUSeZlAdgQxn50oZbpXLq9ssffnbLe2Md1KiWuaoHfRkSi74sqZQdIFLQBYDtyaRHaI4XzUO",
-	"iskLHQRCrtDvghtuLHX6XRNZ1XPBMxjkTH8+IzS6afVySe+FJ8vnOfdY+VarCrXlhAqhiFa9ptYLBwX+",
-	"/fu34A0IFjeWqsge5vS8tT/7XwtmSeq1VnIZw4IS1JnMM6SDhXq++3IEAfZTjVlwvCCGdYEO8bUDIiXx",
-	"6PJNINymZKby/uR+FetA+pdmqTjYrbPBh3aqdyPt+8aR2zsdsitUYMTT0aRlxS7gtxWC5lkRg6t9uGGZ",
-	"FVtS3iAsOIrccdpd756iRkQWhKsmRB00lo/hYjo6f0i8YfBwMqk2Z1BLgcb0IYFsbEomBGraStZCONAP",
-	"xati1qKm5f/jl8nwnz/80yBJRv6vsx80ln885pvClkc4wpUEviB3AwosKctModYOxMa+I3VRRWljaJhL",
-	"z+OxpdWK56g/+sK7v9Nrmh04SDMUBgvBljAcNg1Dmnt2dPkTBPm948U73AYG3Br4C+WwhKdKB/J8YlnX",
-	"8CVCSezql4g834uxbuCKgChgaxg7HU2ODj3BKw9iwWdVB//k9iVfoYw9hyK/fyf/72WX6+102ndeY+04",
-	"apl3Q1pdGB3mIG3A5UIdah3SbPDT9ZvXwGQO//bq5Zn7g0lA6stJtyYMA8+mmPNrm+DcROZ8yS0TvWo0",
-	"gjfe47Q1UWiuJGSqRAMLrUrYJ1GPQUkitT+/e2nuKCXANAKuUINQ6jPxnWqUyEQ66Deu12k0VzlHA4PU",
-	"daRnI3iu6FBOKeRC0qtvKsz4IhRpYsOJrKWpq0ppizmkXnwXAS3DcvDzcDIFKtwvqJpTglIdo6J1OZnM",
-	"vF3ayR1w55gJptFQPQRG8mAOKyZqNMCMs7ysy9i7wXckUtXW0HGTWwg138nGDAnhObngGUrjEibQ66vK",
-	"XQicj4h/u2OIo+tmNh6v1+sRc90jpZfjMNeMX754+uz19TM3p0vsyHCLZpVBMJj3WC9IZ5RvfoqqULKK",
-	"R7PoYjQZXThSYgsHxGNsSsES7TG884f5nmta8B846E8JAdKzFvUCpqwLZTCRe3SEmwCIIRi2EE7SMYW5",
-	"92Bwz5NNKdJRIqnOppRFqS8m3uVN+FeKS0uxw2wPgd06exDs/EElyIXUizyaRX9F6wvh7vXHL8eZWDdk",
-	"TH67ifdt9a4xjFfAnfB8rIA/y9mCWCoxzpTYU0oa9iM4nB6PhjAzJ9OjofXG63jsUBcOzEevMCJHgeMW",
-	"pcPnZge3Oly80zjd/cP9BnukvMfY3l3MzYe9Y+X5ZPJ1JL8hIFFDLxqsnkVJPZlcZCHAjM6eJCdO1C51",
-	"QtD9UGvxhIY9uLh6cP78wfnzdvCDiysa/uD8OR3BH5w/7x3CkwiM3QqkPZxEM5hOJg8e+8uU8JFE4PaY",
-	"K52jfpJENK1kesmlG7bT4pcJTSbTSggul0+SSKok8ti2qIUwmUaiqGTOJ0n0ilUNKbhmEp5rJjNuMgU/",
-	"sm3iLYLeLkFf33RQCTtYaqqP4HPNXCw2wHXbXl0ldsRiD83aujqjEn/vs1Ogu1Rz6cgw3nhm112YeM1+",
-	"2JQCwn5PEtoviQBlpnJvwNouho+cw5jMmVCSDLdFk0Q/BANJv5BygdE3Gunkv0mtYMiu0TeErX0T7e6H",
-	"7TT7th2b+44TZg9rHJkQBCOf+IZbQyBI3I32LT7YfEuTSGFsv8s3OdfthNJBC2Vg933+Z2Ef9/PQtf3h",
-	"4vLx/14+tlvAf//nf/mvpX3cStOL/raDlN2R+yIb74SA3APeftGgsperrHZnCQf/WikLqV8gdYxDSYSs",
-	"4CJvDx0V6kT6cqgWkPoAT2Mg9zoGwqWrsHFzA+4KoYOPEVwlktIH0sCiqRT1DlKOZlZ222zmq8qRe73D",
-	"8/AeQxg5Qnzft5hjGRxmj2+beuyR5ba1dgc7TS599Tg2q60y4959nZtyefeU9v7pJo4eTqbffg3VowI7",
-	"l1G+rkMSbVkZ7viI63ZEeVAbBFqcvLwpxdnehVRHDNrb0en3uR3V3lZ7ZH1HupG3y/m9bN9c+rqrpbos",
-	"qaa0pyXdo17AeieeQEcpgNmSuF3kEyv6QOuEbL6F/cLf3vcTtEQmLVgFc4RKsAxzSrCOjg6aZ0H3XOih",
-	"QnJ7NoIXFgSXn+nko1FQNamSKD2jtTrW/CcDmRICM3/qKZTIDTAoeJ6jTCTFDuMSdUdww/GvwQVCCzrC",
-	"SC4RcmYZMGs1n9cWjTu9JFIolpv+XMc/TIHop3v9Y1gXPCtA4wqZaE59fvdEunGFWvdEP8GvX3gDfyvB",
-	"/n1QTUcqmvuifVbxD3958/T9v799Br0aIbtqB4I5coFyl2YRWvW/S7QMsoJpg7bjIt+nlAdxKD6hC04o",
-	"NC5Ocl/3mpRl0+k0z6fT6bSV5XCxLsDuWtQXcB+X4b9RZsz+2j5E70HNd1f6ZJKIzpuod0q1X22nqWf8",
-	"sOVc5dv+kJyvIBPMGNLPU6+hL/lRk653jPZCkUTMsvA1rDW/3eI9qjLmnC/GJZN8gYZMGwhLq0XOV7d+",
-	"7+vUZzHyrt8LHAJ+gJMGK/eK/++jRP+WUvSsu5vbM0Wv+vieUH1CeJZcs1zpUcnl6JM5WYxe+WF/MlBp",
-	"nNdcWJhrtTaoYV7LXCAMZFVCxbLPzL2Y+fFp3JxpEllxKX3J4mUldpMkzBsKlX0eEWM4i92lEubt3WAi",
-	"G8Xcr1WovA7SYRO7OXfXeQ8nF+3rRyNYwUx4GqUyxqWxTAhiJ7qWoeCYMamUh8VGpjg7UVGCGX50K391",
-	"Yen/sOW+yP6JrZgXkpq+Iit+Yit27b6/YzJ0vwC6bZIb40S68Fmw97igLJQq5wtOXtj5NY7/FQ/mZ4Gd",
-	"XXwba70O7+I/S7ZiXIQ3+N33+uDKJkoCPbxneOxw1ovvw1nvEGi0l/E0JaRUO3MnI+9I/K7C9ZL+IOD/",
-	"xY26bovo/0nMB5m+ItifXl//TqP8wKeHxJhIM7rf/blf8Xiyf094b9nHPZzsUebvoPb/4m7PKr/e1bQg",
-	"FcrgrENY2Xmhofrtfy7hns1+fvdy1L4EfXEVufuNWRRHK6Y5gaf/TcRO9+4t/i08ONr34dtdAZqzwo6c",
-	"7VuzW2JIY4e1Fs6CFGTBDieeL9sXa5S5e6MZdY8R4QR++IBCtsKTLKo93DJj0JregsEVNx9u/icAAP//",
+	"7Fp5b9w4lv8qbzUTjD2rumxnkC0jaLgzyUwGuRCn90Ar22JJr0pMKFJNUnXAMLCfZj/YfpLFI6mjLts5",
+	"doDGTv6Ji+c7f+9HUjdRpspKSZTWRNObqECWo3Z/XmUZGjN4pqTVSgyuhFCrwVvNF1xSd44m07yyXMlo",
+	"Gl2JFdsYSP+YXoJ6Xs4wB42mUtKggZJtYIagkeUw2wCTGzDc4jCKI5MVWDJaz24qjKaRsZrLRXR7G0fP",
+	"WFZgs//+ltTN5QJyrjGzfInmvgWff2CL/XWeS8vtBixbgJqDLUjQSqNBaRkNuXvV2ziqmGYl2mC2l/M3",
+	"SuJrZrPiwF4f/C4MMlIuh0xVm0tgUNJ4YNKsUBs4H1/QrmTo4JEojiQraeeX8wFtMPA79EUr2foVyoUt",
+	"oulkfHYRH7BAwXP8xXIrcF+2v/IcnfquH7h0P5YcV6jhRCMJbCDNmWUDWmfgxqWnraS/1qg3naC9vfpS",
+	"5jhntbDRdM6EwVbImVICmXRSlmxdIF8Udl/I12zNy7oE3984LAjJJTy7voaKr1EYOJloLOEpTP5UrZ2Q",
+	"uGZlRZpfjMeHRe427ks8V7pkNppGXNrzs8jJR0KQmelfHJVchoZWHy4tLlA3+qx4bovj6rjur9TmyR3a",
+	"+G2/qzK1PpCL71AbbixKCz+9f9UoomafMLNTSG+qWotfZszgL7UWt6ObXNc8v01jUG4FJsQmkStuC2CQ",
+	"us5pCpXGOV+D8oHIc5SWzznqIVzJjXW5j8IgnDCpbIE6kYUyNobwEypmi9jlliCtMe+tcQrcwMX4YpjI",
+	"vi2jwtpqOhoJlTFBq02fjJ+MRyT+aDYbj8efP5ORjkQ8mSaONP5ac415NLW6xiMJeja+eOJM3WZsfAha",
+	"Wgyl6T+y/C/M4opt6FemJNmb/mRVJXjmwGr0ySgHz61KNxFqrXQ0pfnQLBBHJRrDFrQhWfcduc2gXvIM",
+	"yTS1dAnPZj57LbO1iaaPx2e3fYV+r3EeTaPfjboiMvK9ZvTc7eq02I6VD7vbZaoWOUhlQ5FwwKh0QEPM",
+	"oZa4rjCzmIvNMLqNSZP3+GuNxn69JZoF+pZw/oQWzyEhlyYRGaT1ag/vW5c39rkYj7/dPlc9AbiBkhtD",
+	"oa50L5BPmta01iKNQSo5CElKA1VtB2o+0EwuENIW1dJR2mBCmBNQF9IOrAnQb+PojbIvVC3zrzPwG2XB",
+	"T++bt9aCNCJPM6gOQIazc6UMt8rl1V2Wvvh2SzvjHZWoljlqBz2ZknO+qCkUXeASkMXArUlkhyjOV42D",
+	"YvJCB4GQK/S74JobS51+10RW9UzwDE5ypj+fEhrdtnq5pPfCk+XznHusfKdVhdpyQoVQRKteU+uFvQL/",
+	"4cM78AYEi2tLVWQHc3re2p39bwWzJPVKK7mIYU4J6kzmGdLeQj3f3RxAgN1UYxYcL4hhVaBDfO2ASEk8",
+	"uHwTCHcpmam8P7lfxTqQ/rlZKg5262zwsZ3q3Uj7vnXk9l6HbAsVGPFkOG5ZsQv4TYWgeVbE4Gofrllm",
+	"xYaUNwhzjiJ3nHbbu8eoEZEF4aoJUQeN5SWcT4Znj4k3nDwej6v1KdRSoDF9SCAbm5IJgZq2krUQDvRD",
+	"8aqYtahp+f/8eTz4l4//fJIkQ//X6Q8ay98f8k1hywMc4UoCn5O7AQWWlGWmUCsHYiPfkbqoorQxNMyl",
+	"5+HY0mrJc9S/+MK7u9Mbmh04SDMUTuaCLWAwaBoGNPf04PJHCPIHx4u3uA2ccGvgz5TDEp4pHcjzkWVd",
+	"w02EktjVzxF5vhdj3cAlAVHA1jB2MhwfHHqEV+7Fgs+qDv7J7Qu+RBl7DkV+/07+38ku19vptOu8xtpx",
+	"1DLvhrS6MNrPQdqAy7na1zqk2cnfrt++ASZz+PfXr07dH0wCUl9OujVhGHg2xZxf2wTnJjLnC26Z6FWj",
+	"Ibz1HqetiUJzJSFTJRqYa1XCLom6BCWJ1P70/pW5p5QA0wi4RA1Cqc/Ed6phIhPpoN+4XqfRTOUcDZyk",
+	"riM9HcILRYdySiEXkl59U2HG56FIExtOZC1NXVVKW8wh9eK7CGgZloOfx+MJUOF+SdWcEpTqGBWti/F4",
+	"6u3STu6AO8dMMI2G6iEwkgdzWDJRowFmnOVlXcbeDb4jkaq2ho6b3EKo+U42ZkgIz8kFz1AalzCBXl9V",
+	"7kLgbEj82x1DHF0309FotVoNmeseKr0Yhblm9Orls+dvrp+7OV1iR4ZbNMsMgsG8x3pBOqV881NUhZJV",
+	"PJpG58Px8NyREls4IB5hUwoWaA/hnT/M91zTgv+Jg/6UECA9bVEvYMqqUAYTuUNHuAmAGIJhA+EkHVOY",
+	"ew8G9zxdlyIdJpLqbEpZlPpi4l3ehH+luLQUO8z2ENitswPBzh9UglxIvcyjafQXtL4Qbl9//HyYiXVD",
+	"RuS323jXVu8bw3gF3AnPxwr4s5wtiKUS40yJPaWkYT+Cw+nxYAgzczQ9GlpvvI6HDnXhwHzwCiNyFDhu",
+	"UTr8XG/hVoeL9xqnu3942GCPlA8Y27uLuf24c6w8G4+/jOQ3BCRq6EWD1dMoqcfj8ywEmNHZ0+TIidql",
+	"Tgi6H2otntKwR+dXj85ePDp70Q5+dH5Fwx+dvaAj+KOzF71DeBKBsRuBtIeTaAqT8fjRpb9MCT+SCNwe",
+	"M6Vz1E+TiKaVTC+4dMO2WvwyoclkWgnB5eJpEkmVRB7b5rUQJtNIFJXM+TSJXrOqIQXXTMILzWTGTabg",
+	"R7ZJvEXQ2yXo65v2KmEHS031EXymmYvFBrju2qurxI5Y7KBZW1enVOIffHYKdJdqLh0ZRmvP7LoLE6/Z",
+	"D+tSQNjvaUL7JRGgzFTuDVjb+eCJcxiTORNKkuE2aJLoh2Ag6RdSLjD6RiOd/G9SKxiya/QNYWvfRLv7",
+	"YVvNvm3L5r7jiNnDGgcmBMHIJ77hzhAIEnejfYsPNt/SJFIY2+/yTc51W6G010IZ2P0++5Owl/08dG2/",
+	"O7+4/L/Lx3YL+J//+m//a2EvW2l60d92kLJbcp9no60QkDvA2y8aVPZyldXuLOHgXytlIfULpI5xKImQ",
+	"FVzk7aGjQp1IXw7VHFIf4GkM5F7HQLh0FTZubsBdIXTwMYSrRFL6QBpYNJWi3kHK0czKbprNfFU5cK+3",
+	"fx7eYQhDR4gf+hZzKIPD7NFdUw89sty11vZgp8mFrx6HZrVVZtS7r3NTLu6f0t4/3cbR4/Hk66+helRg",
+	"6zLK13VIog0rwx0fcd2OKJ/UBoEWJy+vS3G6cyHVEYP2dnTyfW5HtbfVDlnfkm7o7XL2INs3l77uaqku",
+	"S6op7WlJ96gXsN6JJ9BRCmC2IG4X+cSKPtI6IZvvYL/w1w/9BC2RSQtWwQyhEizDnBKso6MnzbOgey70",
+	"UCG5PR3CSwuCy8908tEoqJpUSZSe0loda/6DgUwJgZk/9RRK5AYYFDzPUSaSYodxibojuOH41+ACoQUd",
+	"YSSXCDmzDJi1ms9qi8adXhIpFMtNf67jH6ZA9NO9/jGsCp4VoHGJTDSnPr97It24Qq16oh/h1y+9gb+W",
+	"YP82qKYjFc190S6r+Kc/v3324T/ePYdejZBdtQPBHLlAuU2zCK36v0u0DLKCaYO24yLfp5QHcSg+oQtO",
+	"KDTOj3Jf95qUZZPJJM8nk8mklWV/sS7A7lvUF3Afl+G/YWbM7to+RB9AzbdX+mSSiM6bqLdKtV9tq6ln",
+	"/LDlTOWb/pCcLyETzBjSz1OvgS/5UZOu94z2QpFEzLLwa1BrfrfFe1RlxDmfj0om+RwNmTYQllaLnC/v",
+	"/L2rU5/FyPu+F9gH/AAnDVbuFP9vKdFx9Mwn2+Aas1pzuxm8U4Jnm+OfcDjYGTCZobFKG/hjegn72NyD",
+	"wXs+kPi7kYRvKYbPu9vBHWf06p/vCfUvJEjJNcuVHpZcDj+Zo+XwtR/2BwOVxlnNhYWZViuDGma1zAXC",
+	"iaxKqFj2mbk3Oz8+jZtTVSIrLqUvmrysxHaahnkDobLPQ+Isp7G71sK8vZ1MZKOY+16GCvxJOmiyJ+fu",
+	"QvHx+Lx9f2kEK5gJj7NUSLk0lglB/EjXMpQ8MyKV8rDY0BSnR2paMMOPbuUvLm39T2seWls+sSXzQlLT",
+	"F+Tl39iSXbvf3zUdm2+Q7prkxjiRzn0W7DxvKAulyvmckxe2vgfy3xFh7t9wvyLtHo/Pv45qX4fH/J8k",
+	"WzIuwocD2x8ZBO83gRU47QMjaoton38fon2PQMMdkKApIQvbmVtJfA9WdGW5hxN7OfKvbtR1W/n/LmkS",
+	"ZPqC/Hh2ff3/JzH2wmD/AECHA3TfN7qvlXyRfGARaVnWA+LCY9k/oPO3EiGecH95dNCCVMGDf/fBa+vx",
+	"ioiF/5LEvSj+9P7VsH0ku3FUofv8LoqjJdOcINp/LrLVvf3AcccRIdp1+7ttAZpj1Jac7TO8W2JAYwe1",
+	"FmT0W4rLYIcjL7vtYz7K3D1fDbt3mnA5sf+2RLbCo/SuPfczY9Ca3oLBFbcfb/83AAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

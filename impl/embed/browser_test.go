@@ -232,6 +232,21 @@ func TestViewerInBrowser(t *testing.T) {
 		}
 	})
 
+	// Without the Mirador bundle the viewer says so and still offers the
+	// files.
+	t.Run("mirador missing", func(t *testing.T) {
+		bare := testkit.StartServer(t, "--viewer-dir", t.TempDir())
+		if err := chromedp.Run(ctx, chromedp.Navigate(bare.URL+"/embed/iframe?url="+url.QueryEscape(bare.URL+"/purl/"+sampleImage))); err != nil {
+			t.Fatal(err)
+		}
+		if err := waitJS(ctx, `!!document.querySelector('.sitesvc-error') && document.querySelectorAll('.sitesvc-file-link').length === 2`, 15*time.Second); err != nil {
+			t.Fatalf("no fallback: %v (%s)", err, evalString(ctx, t, `document.body.innerText.slice(0, 300)`))
+		}
+		if msg := evalString(ctx, t, `document.querySelector('.sitesvc-error').innerText`); !strings.Contains(msg, "could not be loaded") {
+			t.Errorf("message %q", msg)
+		}
+	})
+
 	// The PURL page loads the viewer through oEmbed; the iframe it places
 	// shows the object.
 	t.Run("purl page", func(t *testing.T) {
