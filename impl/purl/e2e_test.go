@@ -22,7 +22,9 @@ import (
 // generated client reads them, `sitesvc tokens add` makes a token that can
 // publish, and `sitesvc purl publish` validates before it writes.
 func TestBinary(t *testing.T) {
-	srv := testkit.StartServer(t)
+	// Loopback is the reading room, so the location-restricted sample is
+	// readable without a token.
+	srv := testkit.StartServer(t, "--purl-location-networks", "reading-room=127.0.0.0/8,::1/128")
 	resp, index := srv.Get(t, "/")
 	if resp.StatusCode != 200 || !strings.Contains(string(index), srv.URL+"/purl/bb000kk0000") || strings.Contains(string(index), "bp999bc9999") {
 		t.Fatalf("index page does not list the samples (or lists the dark one): %d", resp.StatusCode)
@@ -56,6 +58,42 @@ func TestBinary(t *testing.T) {
 		t.Fatalf("tokens add: %v", err)
 	}
 	token := strings.TrimSpace(string(out))
+
+	// Rights through the real server: a login-group file needs a token
+	// with the group's role, made by tokens add; the location's network
+	// needs none.
+	out, err = exec.Command(bin, "tokens", "add", "--data", srv.DataDir, "--role", "group:sitelib", "--name", "reader").Output()
+	if err != nil {
+		t.Fatalf("tokens add --role group:sitelib: %v", err)
+	}
+	groupToken := strings.TrimSpace(string(out))
+	for _, c := range []struct {
+		path, token string
+		status      int
+	}{
+		{"/purl/bn888yz8888/file/floor-plan.png", "", http.StatusUnauthorized},
+		{"/purl/bn888yz8888/file/floor-plan.png", token, http.StatusForbidden},
+		{"/purl/bn888yz8888/file/floor-plan.png", groupToken, http.StatusOK},
+		{"/purl/bq121cd1212/file/leaf.png", "", http.StatusOK},
+		{"/purl/bk666tv6666/file/photograph.png", groupToken, http.StatusForbidden},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+c.path, nil)
+		if c.token != "" {
+			req.Header.Set("Authorization", "Bearer "+c.token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Errorf("GET %s (token %t): %d, want %d", c.path, c.token != "", resp.StatusCode, c.status)
+		}
+	}
+	// Requests are validated against the contract in the real server too.
+	if resp, body := srv.Get(t, "/purl/bb000kk0000/file/reading-room-north.png?download=maybe"); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("request validation through the real server: %d %s", resp.StatusCode, body)
+	}
 	doc := strings.Replace(string(x.Body), "<objectLabel>Two views", "<objectLabel>Re-published views", 1)
 	put, err := client.PutPublicXmlWithBodyWithResponse(ctx, "bb000kk0000", "application/xml", strings.NewReader(doc), func(_ context.Context, r *http.Request) error {
 		r.Header.Set("Authorization", "Bearer "+token)
@@ -121,10 +159,7 @@ func TestPageInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("headless Chromium test")
 	}
-	const chromium = "/usr/bin/chromium"
-	if _, err := os.Stat(chromium); err != nil {
-		t.Fatalf("%s (Debian package chromium) is needed: %v", chromium, err)
-	}
+	chromium := testkit.RequireTool(t, "chromium") // Debian package chromium
 	srv := testkit.StartServer(t)
 	pageURL := srv.URL + "/purl/bb000kk0000"
 	wantIframe := srv.URL + "/embed/iframe?url=" + url.QueryEscape(pageURL)

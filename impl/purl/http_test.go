@@ -9,8 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
+	"github.com/sitelib/sitesvc/impl/purl/store"
 )
 
 // TestRequestValidation: requests are checked against api/purl.yaml by the
@@ -116,4 +119,50 @@ func TestEscapedFileNames(t *testing.T) {
 	}
 	resp, body := f.get(t, "/bw123xy4567/file/coast%20map%20100%2525.png")
 	expect(t, resp, body, http.StatusNotFound, typeText)
+}
+
+// TestStoreChangesByAnotherProcess: a record written to the store behind
+// the service's back (sitesvc purl publish against a running server) is
+// served once the cached object is rechecked, and until then the cached
+// one is; writes through the service are served at once either way.
+func TestStoreChangesByAnotherProcess(t *testing.T) {
+	const id = "bb000kk0000"
+	for _, c := range []struct {
+		name    string
+		recheck time.Duration
+		seen    bool
+	}{
+		{"recheck every time", time.Nanosecond, true},
+		{"recheck hourly", time.Hour, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, func(cfg *Config) { cfg.Recheck = c.recheck })
+			orig := f.sample(t, id, "public.xml")
+			resp, body := f.get(t, "/"+id+".xml")
+			expect(t, resp, body, http.StatusOK, typeXML)
+			outside := bytes.Replace(orig, []byte("<objectLabel>Two views"), []byte("<objectLabel>Outside views"), 1)
+			if _, err := f.svc.store.Write(context.Background(), druid.Druid(id), store.PublicXML, bytes.NewReader(outside)); err != nil {
+				t.Fatal(err)
+			}
+			_, body = f.get(t, "/"+id+".xml")
+			if got := bytes.Equal(body, outside); got != c.seen {
+				t.Errorf("write by another process served: %v, want %v", got, c.seen)
+			}
+			through := bytes.Replace(orig, []byte("<objectLabel>Two views"), []byte("<objectLabel>HTTP views"), 1)
+			resp, body = f.do(t, http.MethodPut, "/"+id+".xml", through, xmlType, bearer("pub"))
+			expect(t, resp, body, http.StatusOK, "application/json")
+			_, body = f.get(t, "/"+id+".xml")
+			if !bytes.Equal(body, through) {
+				t.Error("write through the service not served at once")
+			}
+			// Withdrawn behind the service's back.
+			if err := f.svc.store.Delete(context.Background(), druid.Druid(id)); err != nil {
+				t.Fatal(err)
+			}
+			resp, _ = f.get(t, "/"+id+".xml")
+			if gone := resp.StatusCode == http.StatusNotFound; gone != c.seen {
+				t.Errorf("withdrawal by another process: status %d", resp.StatusCode)
+			}
+		})
+	}
 }

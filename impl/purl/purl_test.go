@@ -251,7 +251,8 @@ func TestSampleObjects(t *testing.T) {
 	}
 	// Every .mods response validates against the MODS 3.6 schema.
 	xsd := filepath.Join(shared, "data", "schemas", "mods", "mods-3-6.xsd")
-	out, err := exec.Command("xmllint", append([]string{"--noout", "--schema", xsd}, modsFiles...)...).CombinedOutput()
+	xmllint := testkit.RequireTool(t, "xmllint") // Debian package libxml2-utils
+	out, err := exec.Command(xmllint, append([]string{"--noout", "--schema", xsd}, modsFiles...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("xmllint (Debian package libxml2-utils) on %d MODS responses: %v\n%s", len(modsFiles), err, out)
 	}
