@@ -132,7 +132,7 @@ func (d *Decoder) Decode(r io.Reader) (*Call, error) {
 	if len(overloads) == 0 {
 		return nil, ClientFault("unknown operation %q", wrapper.name.Local)
 	}
-	dec := &valueDecoder{ids: ids, goTypes: d.goTypes, budget: d.limits.MaxElements}
+	dec := &valueDecoder{ids: ids, goTypes: d.goTypes, budget: d.limits.MaxElements, memo: map[memoKey]memoEntry{}}
 	op, byName := selectOverload(overloads, wrapper.children, dec)
 	if op == nil {
 		names := make([]string, len(wrapper.children))
@@ -229,10 +229,33 @@ type valueDecoder struct {
 	// to an array of 1000 references to …), so the decoded size is
 	// bounded like the parsed size.
 	budget int
+	// memo holds the values already decoded, so that many references to
+	// one element decode it once: without it, 150,000 references to a
+	// 4 MB text would trim (or attribute-scan) that element 150,000
+	// times. A hit still spends the budget the value cost, so the decoded
+	// size is bounded exactly as before. The depth is part of the key so
+	// that a value shared at several depths still respects maxDecodeDepth.
+	memo map[memoKey]memoEntry
 }
 
-func (vd *valueDecoder) spend() error {
-	vd.budget--
+// memoKey is an element decoded as a type (nil: as xsd:anyType by what
+// the element says about itself) at a nesting depth.
+type memoKey struct {
+	n     *node
+	t     *Type
+	depth int
+}
+
+type memoEntry struct {
+	typed reflect.Value // decode's result
+	any   any           // anyValue's result
+	cost  int           // budget spent computing it
+}
+
+func (vd *valueDecoder) spend() error { return vd.spendN(1) }
+
+func (vd *valueDecoder) spendN(n int) error {
+	vd.budget -= n
 	if vd.budget < 0 {
 		return fmt.Errorf("%w: the value expands (through href references) to too many elements", errLimit)
 	}
@@ -299,7 +322,6 @@ func xsiType(n *node) (local string, array bool) {
 const maxDecodeDepth = 64
 
 func (vd *valueDecoder) decode(n *node, t *Type, depth int) (reflect.Value, error) {
-	gt := vd.goTypes[t]
 	if depth > maxDecodeDepth {
 		return reflect.Value{}, fmt.Errorf("value nested deeper than %d", maxDecodeDepth)
 	}
@@ -307,6 +329,25 @@ func (vd *valueDecoder) decode(n *node, t *Type, depth int) (reflect.Value, erro
 	if err != nil {
 		return reflect.Value{}, err
 	}
+	key := memoKey{n: n, t: t, depth: depth}
+	if e, ok := vd.memo[key]; ok {
+		if err := vd.spendN(e.cost); err != nil {
+			return reflect.Value{}, err
+		}
+		return e.typed, nil
+	}
+	before := vd.budget
+	v, err := vd.decodeResolved(n, t, depth)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	vd.memo[key] = memoEntry{typed: v, cost: before - vd.budget}
+	return v, nil
+}
+
+// decodeResolved is decode after href resolution and the memo.
+func (vd *valueDecoder) decodeResolved(n *node, t *Type, depth int) (reflect.Value, error) {
+	gt := vd.goTypes[t]
 	if err := vd.spend(); err != nil {
 		return reflect.Value{}, err
 	}
@@ -360,21 +401,7 @@ func (vd *valueDecoder) decodeAny(n *node, typeName string, isArray bool, depth 
 	if isArray || n.hasChildren() {
 		items := make([]any, len(n.children))
 		for i, c := range n.children {
-			c, err := vd.resolve(c)
-			if err != nil {
-				return nil, fmt.Errorf("item %d: %w", i+1, err)
-			}
-			if err := vd.spend(); err != nil {
-				return nil, err
-			}
-			if isNil(c) {
-				continue
-			}
-			if depth+1 > maxDecodeDepth {
-				return nil, fmt.Errorf("value nested deeper than %d", maxDecodeDepth)
-			}
-			tn, arr := xsiType(c)
-			v, err := vd.decodeAny(c, tn, arr, depth+1)
+			v, err := vd.anyItem(c, depth+1)
 			if err != nil {
 				return nil, fmt.Errorf("item %d: %w", i+1, err)
 			}
@@ -391,6 +418,38 @@ func (vd *valueDecoder) decodeAny(n *node, typeName string, isArray bool, depth 
 		return parseScalar("double", n.text)
 	}
 	return n.text, nil
+}
+
+// anyItem decodes an item of an xsd:anyType array (nil for xsi:nil), through
+// the memo like decode.
+func (vd *valueDecoder) anyItem(c *node, depth int) (any, error) {
+	c, err := vd.resolve(c)
+	if err != nil {
+		return nil, err
+	}
+	key := memoKey{n: c, depth: depth}
+	if e, ok := vd.memo[key]; ok {
+		if err := vd.spendN(e.cost); err != nil {
+			return nil, err
+		}
+		return e.any, nil
+	}
+	before := vd.budget
+	if err := vd.spend(); err != nil {
+		return nil, err
+	}
+	var v any
+	if !isNil(c) {
+		if depth > maxDecodeDepth {
+			return nil, fmt.Errorf("value nested deeper than %d", maxDecodeDepth)
+		}
+		tn, arr := xsiType(c)
+		if v, err = vd.decodeAny(c, tn, arr, depth); err != nil {
+			return nil, err
+		}
+	}
+	vd.memo[key] = memoEntry{any: v, cost: before - vd.budget}
+	return v, nil
 }
 
 func isScalarTypeName(name string) bool {

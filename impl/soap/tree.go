@@ -18,6 +18,10 @@ type node struct {
 	children []*node
 	text     string
 	parent   *node
+	// prefixes holds the namespace declarations of this element (nil when
+	// it declares none), so that resolving a QName value costs one map
+	// look-up per ancestor however many attributes the ancestors carry.
+	prefixes map[string]string
 }
 
 // attr returns the value of the attribute space:local ("" space matches
@@ -35,19 +39,23 @@ func (n *node) attr(space, local string) (string, bool) {
 // QName attribute values such as xsi:type="xsd:int".
 func (n *node) lookupPrefix(prefix string) (string, bool) {
 	for e := n; e != nil; e = e.parent {
-		for _, a := range e.attrs {
-			if prefix == "" && a.Name.Space == "" && a.Name.Local == "xmlns" {
-				return a.Value, true
-			}
-			if prefix != "" && a.Name.Space == "xmlns" && a.Name.Local == prefix {
-				return a.Value, true
-			}
+		if ns, ok := e.prefixes[prefix]; ok {
+			return ns, true
 		}
 	}
 	if prefix == "xml" {
 		return "http://www.w3.org/XML/1998/namespace", true
 	}
 	return "", prefix == ""
+}
+
+func (n *node) declare(prefix, ns string) {
+	if n.prefixes == nil {
+		n.prefixes = map[string]string{}
+	}
+	if _, dup := n.prefixes[prefix]; !dup { // the first declaration wins, as before
+		n.prefixes[prefix] = ns
+	}
 }
 
 // qnameAttr resolves a QName-valued attribute. ok is false when the
@@ -122,6 +130,16 @@ func parseTree(r io.Reader, lim Limits) (*node, error) {
 				cur.text = "" // mixed content: only leaf text counts
 			}
 			n := &node{name: t.Name, attrs: t.Attr, parent: cur}
+			for _, a := range t.Attr {
+				// encoding/xml reports xmlns="…" as {"" xmlns} and
+				// xmlns:p="…" as {xmlns p}.
+				switch {
+				case a.Name.Space == "" && a.Name.Local == "xmlns":
+					n.declare("", a.Value)
+				case a.Name.Space == "xmlns":
+					n.declare(a.Name.Local, a.Value)
+				}
+			}
 			if cur == nil {
 				root = n
 			} else {
