@@ -388,3 +388,67 @@ func TestReadsDuringWrites(t *testing.T) {
 		t.Errorf("last read: %q", doc.Data.Attributes.Name)
 	}
 }
+
+// TestFormerSlugsReserved checks a former slug keeps resolving to its
+// library or location: no other library (or location of the same library)
+// may take it, while the one that had it may take it back.
+func TestFormerSlugsReserved(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		write := func(token, method, path, body string, want int) {
+			t.Helper()
+			resp, data := e.do(t, req{method: method, path: path, body: body, token: token})
+			if want == http.StatusConflict {
+				expectError(t, resp, data, want, "", "")
+			} else if resp.StatusCode != want {
+				t.Fatalf("%s %s: %d, want %d: %s", method, path, resp.StatusCode, want, data)
+			}
+		}
+		write("admin", "PATCH", "/libraries/law", `{"data":{"type":"libraries","attributes":{"slug":"law-library"}}}`, 200)
+		write("admin", "PATCH", "/libraries/green/locations/reference", `{"data":{"type":"locations","attributes":{"slug":"research-help"}}}`, 200)
+		before := func() string {
+			_, body := e.do(t, req{path: "/libraries.json?from=2026-03-02"})
+			return string(body)
+		}()
+		audit, err := e.svc.Store().Audit(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		// Neither a new library nor another's rename may take "law"; an
+		// editor of green cannot capture law's old links that way either.
+		write("admin", "POST", "/libraries", `{"data":{"type":"libraries","attributes":{"name":"Lawn Library","slug":"law"}}}`, 409)
+		write("green-editor", "PATCH", "/libraries/green", `{"data":{"type":"libraries","attributes":{"slug":"law"}}}`, 409)
+		// Nor may another location of green take "reference".
+		write("admin", "POST", "/libraries/green/locations", `{"data":{"type":"locations","attributes":{"name":"Ref","slug":"reference"}}}`, 409)
+		write("admin", "PATCH", "/libraries/green/locations/lobby", `{"data":{"type":"locations","attributes":{"slug":"reference"}}}`, 409)
+
+		after, err := e.svc.Store().Audit(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(after) != len(audit) {
+			t.Errorf("refused renames were audited")
+		}
+		_, body := e.do(t, req{path: "/libraries.json?from=2026-03-02"})
+		if string(body) != before {
+			t.Errorf("refused renames changed the documents")
+		}
+		var recs []map[string]any
+		e.get(t, "/api/v1/library/law/location/main/hours/for/2026-03-02", 200, &recs)
+		e.get(t, "/api/v1/library/green/location/reference/hours/for/2026-03-02", 200, &recs)
+		if len(recs) != 2 || recs[0]["location_slug"] != "research-help" {
+			t.Errorf("old location slug: %v", recs)
+		}
+
+		// The former owner may take its slug back; the slug it leaves keeps
+		// resolving too. The location slug is free in another library.
+		write("law-editor", "PATCH", "/libraries/law-library", `{"data":{"type":"libraries","attributes":{"slug":"law"}}}`, 200)
+		var lib oneDoc
+		e.get(t, "/libraries/law-library.json", 200, &lib)
+		if lib.Data.ID != "law" {
+			t.Errorf("law-library resolves to %q", lib.Data.ID)
+		}
+		write("admin", "PATCH", "/libraries/green/locations/research-help", `{"data":{"type":"locations","attributes":{"slug":"reference"}}}`, 200)
+		write("admin", "POST", "/libraries/music/locations", `{"data":{"type":"locations","attributes":{"name":"Research help","slug":"research-help"}}}`, 201)
+	})
+}

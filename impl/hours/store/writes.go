@@ -112,8 +112,8 @@ func (s *Store) CreateLibrary(ctx context.Context, who string, in LibraryInput) 
 	}
 	var id int64
 	err := s.inTx(ctx, func(t tx) error {
-		if taken, err := t.exists(ctx, `SELECT 1 FROM libraries WHERE slug = ?`, *in.Slug); err != nil || taken {
-			return errors.Join(err, conflictIf(taken, "library slug %q is in use", *in.Slug))
+		if err := t.librarySlugFree(ctx, *in.Slug, 0); err != nil {
+			return err
 		}
 		var err error
 		id, err = t.insertID(ctx, `INSERT INTO libraries (slug, name, timezone) VALUES (?, ?, ?)`, *in.Slug, *in.Name, *in.TimeZone)
@@ -123,6 +123,31 @@ func (s *Store) CreateLibrary(ctx context.Context, who string, in LibraryInput) 
 		return audit(ctx, t, who, "create", "libraries", *in.Slug, map[string]any{"name": *in.Name, "slug": *in.Slug, "timezone": *in.TimeZone})
 	})
 	return id, err
+}
+
+// librarySlugFree checks slug may name library id (0: a new library): no
+// library has it, and it is no other library's former slug, which keeps
+// resolving to that library for links and legacy clients (and names it in
+// editor roles).
+func (t tx) librarySlugFree(ctx context.Context, slug string, id int64) error {
+	if taken, err := t.exists(ctx, `SELECT 1 FROM libraries WHERE slug = ? AND id <> ?`, slug, id); err != nil || taken {
+		return errors.Join(err, conflictIf(taken, "library slug %q is in use", slug))
+	}
+	if taken, err := t.exists(ctx, `SELECT 1 FROM slug_history WHERE location_id IS NULL AND old_slug = ? AND library_id <> ?`, slug, id); err != nil || taken {
+		return errors.Join(err, conflictIf(taken, "library slug %q is a former slug of another library and still resolves to it", slug))
+	}
+	return nil
+}
+
+// locationSlugFree is librarySlugFree for location id (0: new) in a library.
+func (t tx) locationSlugFree(ctx context.Context, libraryID int64, librarySlug, slug string, id int64) error {
+	if taken, err := t.exists(ctx, `SELECT 1 FROM locations WHERE library_id = ? AND slug = ? AND id <> ?`, libraryID, slug, id); err != nil || taken {
+		return errors.Join(err, conflictIf(taken, "location slug %q is in use in library %q", slug, librarySlug))
+	}
+	if taken, err := t.exists(ctx, `SELECT 1 FROM slug_history WHERE library_id = ? AND location_id IS NOT NULL AND old_slug = ? AND location_id <> ?`, libraryID, slug, id); err != nil || taken {
+		return errors.Join(err, conflictIf(taken, "location slug %q is a former slug of another location of library %q and still resolves to it", slug, librarySlug))
+	}
+	return nil
 }
 
 func conflictIf(cond bool, format string, args ...any) error {
@@ -159,8 +184,8 @@ func (s *Store) UpdateLibrary(ctx context.Context, who, slug string, in LibraryI
 			return err
 		}
 		if in.Slug != nil && *in.Slug != slug {
-			if taken, err := t.exists(ctx, `SELECT 1 FROM libraries WHERE slug = ?`, *in.Slug); err != nil || taken {
-				return errors.Join(err, conflictIf(taken, "library slug %q is in use", *in.Slug))
+			if err := t.librarySlugFree(ctx, *in.Slug, id); err != nil {
+				return err
 			}
 			if _, err := t.exec(ctx, `INSERT INTO slug_history (library_id, old_slug) VALUES (?, ?)`, id, slug); err != nil {
 				return err
@@ -235,8 +260,8 @@ func (s *Store) CreateLocation(ctx context.Context, who, librarySlug string, in 
 		if err != nil {
 			return err
 		}
-		if taken, err := t.exists(ctx, `SELECT 1 FROM locations WHERE library_id = ? AND slug = ?`, libID, *in.Slug); err != nil || taken {
-			return errors.Join(err, conflictIf(taken, "location slug %q is in use in library %q", *in.Slug, librarySlug))
+		if err := t.locationSlugFree(ctx, libID, librarySlug, *in.Slug, 0); err != nil {
+			return err
 		}
 		hasPrimary, err := t.exists(ctx, `SELECT 1 FROM locations WHERE library_id = ? AND is_primary = ?`, libID, true)
 		if err != nil {
@@ -277,8 +302,8 @@ func (s *Store) UpdateLocation(ctx context.Context, who, librarySlug, slug strin
 			return err
 		}
 		if in.Slug != nil && *in.Slug != slug {
-			if taken, err := t.exists(ctx, `SELECT 1 FROM locations WHERE library_id = ? AND slug = ?`, libID, *in.Slug); err != nil || taken {
-				return errors.Join(err, conflictIf(taken, "location slug %q is in use in library %q", *in.Slug, librarySlug))
+			if err := t.locationSlugFree(ctx, libID, librarySlug, *in.Slug, id); err != nil {
+				return err
 			}
 			if _, err := t.exec(ctx, `INSERT INTO slug_history (library_id, location_id, old_slug) VALUES (?, ?, ?)`, libID, id, slug); err != nil {
 				return err
