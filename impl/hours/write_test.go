@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sitelib/sitesvc/impl/hours"
 )
@@ -450,5 +451,87 @@ func TestFormerSlugsReserved(t *testing.T) {
 		}
 		write("admin", "PATCH", "/libraries/green/locations/research-help", `{"data":{"type":"locations","attributes":{"slug":"reference"}}}`, 200)
 		write("admin", "POST", "/libraries/music/locations", `{"data":{"type":"locations","attributes":{"name":"Research help","slug":"research-help"}}}`, 201)
+	})
+}
+
+// TestAuditLog checks what the audit log records of each write: who (the
+// token's name), when, the action, the resource and what was written.
+func TestAuditLog(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		before, err := e.svc.Store().Audit(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now().Add(-time.Second)
+		var created struct {
+			Data struct{ ID string } `json:"data"`
+		}
+		for _, w := range []struct{ token, method, path, body string }{
+			{"green-editor", "PATCH", "/libraries/green", `{"data":{"type":"libraries","attributes":{"name":"Green","timezone":"America/Denver"}}}`},
+			{"green-editor", "POST", "/libraries/green/terms", `{"data":{"type":"terms","attributes":{"name":"Summer","first_day":"2026-06-20","last_day":"2026-09-20"}}}`},
+			{"admin", "POST", "/libraries/law/locations/main/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true,"notes":"Independence Day"}}}`},
+			{"law-editor", "PATCH", "/libraries/law/locations/reading-room", `{"data":{"type":"locations","attributes":{"keeps_hours":true,"slug":"reading"}}}`},
+			{"law-editor", "DELETE", "/libraries/law/locations/reading", ``},
+		} {
+			resp, body := e.do(t, req{method: w.method, path: w.path, body: w.body, token: w.token})
+			if resp.StatusCode >= 300 {
+				t.Fatalf("%s %s: %d %s", w.method, w.path, resp.StatusCode, body)
+			}
+			if w.method == "POST" {
+				if err := json.Unmarshal(body, &created); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		end := time.Now().Add(time.Second)
+		after, err := e.svc.Store().Audit(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := after[len(before):]
+		want := []struct{ who, action, typ, id, detail string }{
+			{"green-editor", "update", "libraries", "green", `{"name":"Green","timezone":"America/Denver"}`},
+			{"green-editor", "create", "terms", "", `{"first_day":"2026-06-20","last_day":"2026-09-20","library":"green","name":"Summer"}`},
+			{"admin", "create", "exceptions", created.Data.ID, `{"day":"2026-07-04","kind":"closed","location":"law/main","notes":"Independence Day","periods":"","type":"holiday"}`},
+			{"law-editor", "update", "locations", "law/reading-room", `{"keeps_hours":true,"slug":"reading"}`},
+			{"law-editor", "delete", "locations", "law/reading", `null`},
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d new audit entries, want %d: %+v", len(got), len(want), got)
+		}
+		for i, w := range want {
+			g := got[i]
+			if w.id == "" {
+				w.id = g.ResourceID // the term's id: checked by the next read
+			}
+			if g.Who != w.who || g.Action != w.action || g.ResourceType != w.typ || g.ResourceID != w.id {
+				t.Errorf("entry %d: %s %s %s %s, want %s %s %s %s", i, g.Who, g.Action, g.ResourceType, g.ResourceID, w.who, w.action, w.typ, w.id)
+			}
+			var gd, wd any
+			if err := json.Unmarshal([]byte(g.Detail), &gd); err != nil {
+				t.Errorf("entry %d: detail %q: %v", i, g.Detail, err)
+			}
+			_ = json.Unmarshal([]byte(w.detail), &wd)
+			gj, _ := json.Marshal(gd)
+			wj, _ := json.Marshal(wd)
+			if string(gj) != string(wj) {
+				t.Errorf("entry %d detail %s, want %s", i, gj, wj)
+			}
+			if g.At.Before(start) || g.At.After(end) {
+				t.Errorf("entry %d at %s, not during the test", i, g.At)
+			}
+		}
+		var terms struct {
+			Data []struct{ ID string } `json:"data"`
+		}
+		e.get(t, "/libraries/green/terms.json", 200, &terms)
+		found := false
+		for _, term := range terms.Data {
+			found = found || term.ID == got[1].ResourceID
+		}
+		if !found || len(terms.Data) != 3 {
+			t.Errorf("audited term id %s is not among the library's terms (%+v)", got[1].ResourceID, terms.Data)
+		}
 	})
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -17,18 +18,24 @@ const DefaultTimeZone = "America/Los_Angeles"
 // LibraryInput is a library create or change; nil fields are unchanged
 // (on create: name and slug are required, the zone defaults).
 type LibraryInput struct {
-	Name, Slug, TimeZone *string
+	Name     *string `json:"name,omitempty"`
+	Slug     *string `json:"slug,omitempty"`
+	TimeZone *string `json:"timezone,omitempty"`
 }
 
 // LocationInput is a location create or change.
 type LocationInput struct {
-	Name, Slug          *string
-	Primary, KeepsHours *bool
+	Name       *string `json:"name,omitempty"`
+	Slug       *string `json:"slug,omitempty"`
+	Primary    *bool   `json:"primary,omitempty"`
+	KeepsHours *bool   `json:"keeps_hours,omitempty"`
 }
 
 // TermInput is a term create or change.
 type TermInput struct {
-	Name, First, Last *string
+	Name  *string `json:"name,omitempty"`
+	First *string `json:"first_day,omitempty"`
+	Last  *string `json:"last_day,omitempty"`
 }
 
 // DayInput is one weekday of a schedule write.
@@ -148,6 +155,19 @@ func (t tx) locationSlugFree(ctx context.Context, libraryID int64, librarySlug, 
 		return errors.Join(err, conflictIf(taken, "location slug %q is a former slug of another location of library %q and still resolves to it", slug, librarySlug))
 	}
 	return nil
+}
+
+// withMembers is in's JSON members plus name/value pairs (for audit
+// details that say where a change was made).
+func withMembers(in any, pairs ...string) map[string]any {
+	out := map[string]any{}
+	if js, err := json.Marshal(in); err == nil {
+		_ = json.Unmarshal(js, &out) // in is one of this file's input structs: always an object
+	}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out[pairs[i]] = pairs[i+1]
+	}
+	return out
 }
 
 func conflictIf(cond bool, format string, args ...any) error {
@@ -411,7 +431,7 @@ func (s *Store) CreateTerm(ctx context.Context, who, librarySlug string, in Term
 		if id, err = t.insertID(ctx, `INSERT INTO terms (library_id, name, first_day, last_day) VALUES (?, ?, ?, ?)`, libID, *in.Name, *in.First, *in.Last); err != nil {
 			return err
 		}
-		return audit(ctx, t, who, "create", "terms", strconv.FormatInt(id, 10), in)
+		return audit(ctx, t, who, "create", "terms", strconv.FormatInt(id, 10), withMembers(in, "library", librarySlug))
 	})
 	return id, err
 }
@@ -453,7 +473,7 @@ func (s *Store) UpdateTerm(ctx context.Context, who, librarySlug string, termID 
 		if _, err := t.exec(ctx, `UPDATE terms SET name = ?, first_day = ?, last_day = ? WHERE id = ?`, name, first, last, termID); err != nil {
 			return err
 		}
-		return audit(ctx, t, who, "update", "terms", strconv.FormatInt(termID, 10), in)
+		return audit(ctx, t, who, "update", "terms", strconv.FormatInt(termID, 10), withMembers(in, "library", librarySlug))
 	})
 }
 
@@ -470,7 +490,7 @@ func (s *Store) DeleteTerm(ctx context.Context, who, librarySlug string, termID 
 		if _, err := t.exec(ctx, `DELETE FROM terms WHERE id = ?`, termID); err != nil {
 			return err
 		}
-		return audit(ctx, t, who, "delete", "terms", strconv.FormatInt(termID, 10), nil)
+		return audit(ctx, t, who, "delete", "terms", strconv.FormatInt(termID, 10), map[string]any{"library": librarySlug})
 	})
 }
 
@@ -612,7 +632,7 @@ func (s *Store) UpdateSchedule(ctx context.Context, who, librarySlug, locationSl
 		if err := t.writeDays(ctx, locID, scheduleID, rules); err != nil {
 			return err
 		}
-		return audit(ctx, t, who, "update", "schedules", strconv.FormatInt(scheduleID, 10), map[string]any{"days": daysDetail(rules)})
+		return audit(ctx, t, who, "update", "schedules", strconv.FormatInt(scheduleID, 10), map[string]any{"location": librarySlug + "/" + locationSlug, "days": daysDetail(rules)})
 	})
 }
 
@@ -625,7 +645,7 @@ func (s *Store) DeleteSchedule(ctx context.Context, who, librarySlug, locationSl
 		if _, err := t.exec(ctx, `DELETE FROM schedules WHERE id = ?`, scheduleID); err != nil {
 			return err
 		}
-		return audit(ctx, t, who, "delete", "schedules", strconv.FormatInt(scheduleID, 10), nil)
+		return audit(ctx, t, who, "delete", "schedules", strconv.FormatInt(scheduleID, 10), map[string]any{"location": librarySlug + "/" + locationSlug})
 	})
 }
 
@@ -771,7 +791,7 @@ func (s *Store) UpdateException(ctx context.Context, who, librarySlug, locationS
 			row.day, row.kind(), row.periods, row.typ, row.notes, id); err != nil {
 			return err
 		}
-		return audit(ctx, t, who, "update", "exceptions", strconv.FormatInt(id, 10), map[string]any{"day": row.day, "kind": row.kind(), "periods": row.periods, "type": row.typ, "notes": row.notes})
+		return audit(ctx, t, who, "update", "exceptions", strconv.FormatInt(id, 10), map[string]any{"location": librarySlug + "/" + locationSlug, "day": row.day, "kind": row.kind(), "periods": row.periods, "type": row.typ, "notes": row.notes})
 	})
 }
 
@@ -784,6 +804,6 @@ func (s *Store) DeleteException(ctx context.Context, who, librarySlug, locationS
 		if _, err := t.exec(ctx, `DELETE FROM rules WHERE id = ?`, id); err != nil {
 			return err
 		}
-		return audit(ctx, t, who, "delete", "exceptions", strconv.FormatInt(id, 10), nil)
+		return audit(ctx, t, who, "delete", "exceptions", strconv.FormatInt(id, 10), map[string]any{"location": librarySlug + "/" + locationSlug})
 	})
 }
