@@ -124,8 +124,8 @@ func benchPath(b *testing.B, path string) {
 
 // BenchmarkLibrariesJSON is GET /libraries.json (every library and
 // location, this week) against serving the same bytes precomputed.
-// "cached" is the service as deployed; "uncached" renders every request
-// from the in-memory snapshot of the database.
+// "cached" is the service as deployed; "uncached" (Refresh < 0) reads the
+// database and renders the document on every request.
 func BenchmarkLibrariesJSON(b *testing.B) { benchPath(b, "/libraries.json") }
 
 // BenchmarkLibrariesThreeMonths is GET /libraries.json over three months.

@@ -3,6 +3,7 @@ package hours_test
 import (
 	"encoding/json"
 	"net/http"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -92,6 +93,11 @@ func TestBinaryPostgres(t *testing.T) {
 		if b.Name == "postgres" {
 			pg = &b
 		}
+	}
+	if pg == nil && os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
+		// CI starts PostgreSQL for the suite: without it every eachBackend
+		// test would quietly run on SQLite alone.
+		t.Fatal(storetest.PostgresEnv + " is not set, but SITESVC_REQUIRE_TOOLS is: the Hours suite must run on PostgreSQL too")
 	}
 	if pg == nil || testing.Short() {
 		t.Skip(storetest.PostgresEnv + " is not set")
