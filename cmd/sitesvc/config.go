@@ -31,6 +31,9 @@ type serveConfig struct {
 	// PurlLocationNetworks: "name=CIDR,CIDR;name2=CIDR", the client networks
 	// that count as being at a location (location-restricted files).
 	PurlLocationNetworks string
+	// PurlMODSSchema is the MODS 3.6 XSD published MODS records are checked
+	// against (with xmllint); empty checks their structure only.
+	PurlMODSSchema string
 
 	// Embed
 	ProviderName string
@@ -90,6 +93,7 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	str(&c.SOAPEndpoint, "soap-endpoint", "", "SOAP endpoint URL (default <public-url>/soap/SiteAlgorithm)")
 	str(&c.PurlSamplesDir, "purl-samples", defaultExisting("samples/purl"), "sample PURL objects loaded into an empty store")
 	str(&c.PurlLocationNetworks, "purl-location-networks", "", "networks of PURL read locations: name=CIDR,CIDR;name2=CIDR")
+	str(&c.PurlMODSSchema, "purl-mods-schema", defaultExisting(defaultMODSSchema), "MODS 3.6 XSD that published MODS records are checked against with xmllint (empty: structure only)")
 	str(&c.ProviderName, "provider-name", "sitesvc digital library", "oEmbed provider_name")
 	str(&c.ViewerDir, "viewer-dir", "impl/embed/viewer/node_modules/mirador/dist", "directory holding Mirador's mirador.min.js, installed by scripts/build-viewer.sh")
 	str(&c.HoursDB, "hours-db", "", "hours database: empty for SQLite under --data, or a postgres:// URL")

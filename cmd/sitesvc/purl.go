@@ -2,15 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/netip"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/sitelib/sitesvc/impl/purl"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
+	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/purl/store"
 	"github.com/sitelib/sitesvc/impl/server"
 )
@@ -27,12 +30,33 @@ func newPurlService(c *serveConfig) (server.Service, error) {
 	if c.Tokens != nil {
 		cfg.Tokens = c.Tokens
 	}
+	schema, err := modsSchema(c.PurlMODSSchema)
+	switch {
+	case err != nil && errors.Is(err, exec.ErrNotFound) && c.PurlMODSSchema == defaultExisting(defaultMODSSchema):
+		// The schema was found beside the repository but not asked for:
+		// a machine without xmllint still runs, with structural checks.
+		c.Logger.Warn("purl: MODS records are checked for structure only", "reason", err)
+	case err != nil:
+		return nil, fmt.Errorf("--purl-mods-schema: %w", err)
+	}
+	cfg.MODSSchema = schema
 	nets, err := parseLocationNetworks(c.PurlLocationNetworks)
 	if err != nil {
 		return nil, fmt.Errorf("--purl-location-networks: %w", err)
 	}
 	cfg.LocationNetworks = nets
 	return purl.New(context.Background(), cfg)
+}
+
+// defaultMODSSchema is where the MODS 3.6 XSD lives beside the repository.
+const defaultMODSSchema = "../shared/data/schemas/mods/mods-3-6.xsd"
+
+// modsSchema is the checker for the XSD at path; nil when path is empty.
+func modsSchema(path string) (*record.MODSSchema, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return record.NewMODSSchema(path)
 }
 
 // parseLocationNetworks reads "name=CIDR,CIDR;name2=CIDR".
@@ -75,6 +99,7 @@ func runPurl(ctx context.Context, args []string, env func(string) string, stdout
 		dataDefault = v
 	}
 	data := fs.String("data", dataDefault, "data directory of the server (the store is <data>/purl) (env "+envName("data")+")")
+	schemaPath := fs.String("mods-schema", defaultExisting(defaultMODSSchema), "MODS 3.6 XSD that mods.xml files are checked against with xmllint (empty: structure only)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -86,7 +111,15 @@ func runPurl(ctx context.Context, args []string, env func(string) string, stdout
 	if err != nil {
 		return fmt.Errorf("purl publish: %w", err)
 	}
-	objs, err := publish.Tree(ctx, st, fs.Arg(0))
+	var opts []publish.Option
+	schema, err := modsSchema(*schemaPath)
+	if err != nil {
+		return fmt.Errorf("purl publish: --mods-schema: %w", err)
+	}
+	if schema != nil {
+		opts = append(opts, publish.WithMODSSchema(schema))
+	}
+	objs, err := publish.Tree(ctx, st, fs.Arg(0), opts...)
 	if err != nil {
 		return fmt.Errorf("purl publish: nothing published: %w", err)
 	}

@@ -3289,6 +3289,8 @@ type HTMLPageTexthtmlResponse struct {
 	ContentLength int64
 }
 
+type InternalErrorTextResponse ErrorText
+
 type NotFoundTexthtmlResponse struct {
 	Body io.Reader
 
@@ -3396,6 +3398,17 @@ func (response DeleteObject404TextResponse) VisitDeleteObjectResponse(w http.Res
 	return err
 }
 
+type DeleteObject500TextResponse InternalErrorTextResponse
+
+func (response DeleteObject500TextResponse) VisitDeleteObjectResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetObjectRequestObject struct {
 	Id     Id `json:"id"`
 	Params GetObjectParams
@@ -3480,6 +3493,17 @@ func (response GetObject404TextResponse) VisitGetObjectResponse(w http.ResponseW
 	return err
 }
 
+type GetObject500TextResponse InternalErrorTextResponse
+
+func (response GetObject500TextResponse) VisitGetObjectResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetObjectHtmlRequestObject struct {
 	Id     Id `json:"id"`
 	Params GetObjectHtmlParams
@@ -3559,6 +3583,17 @@ func (response GetObjectHtml404TextResponse) VisitGetObjectHtmlResponse(w http.R
 
 	w.Header().Set("Content-Type", "text/plain")
 	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetObjectHtml500TextResponse InternalErrorTextResponse
+
+func (response GetObjectHtml500TextResponse) VisitGetObjectHtmlResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
 	return err
@@ -3657,6 +3692,17 @@ func (response GetMods404TextResponse) VisitGetModsResponse(w http.ResponseWrite
 
 	w.Header().Set("Content-Type", "text/plain")
 	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetMods500TextResponse InternalErrorTextResponse
+
+func (response GetMods500TextResponse) VisitGetModsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
 	return err
@@ -3820,6 +3866,17 @@ func (response PutMods422TextResponse) VisitPutModsResponse(w http.ResponseWrite
 	return err
 }
 
+type PutMods500TextResponse InternalErrorTextResponse
+
+func (response PutMods500TextResponse) VisitPutModsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetPublicXmlRequestObject struct {
 	Id     Id `json:"id"`
 	Params GetPublicXmlParams
@@ -3913,6 +3970,17 @@ func (response GetPublicXml404TextResponse) VisitGetPublicXmlResponse(w http.Res
 
 	w.Header().Set("Content-Type", "text/plain")
 	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetPublicXml500TextResponse InternalErrorTextResponse
+
+func (response GetPublicXml500TextResponse) VisitGetPublicXmlResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
 	return err
@@ -4060,6 +4128,17 @@ func (response PutPublicXml422TextResponse) VisitPutPublicXmlResponse(w http.Res
 
 	w.Header().Set("Content-Type", "text/plain")
 	w.WriteHeader(422)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type PutPublicXml500TextResponse InternalErrorTextResponse
+
+func (response PutPublicXml500TextResponse) VisitPutPublicXmlResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
 	return err
@@ -4254,6 +4333,17 @@ func (response GetFile416TextResponse) VisitGetFileResponse(w http.ResponseWrite
 	return err
 }
 
+type GetFile500TextResponse InternalErrorTextResponse
+
+func (response GetFile500TextResponse) VisitGetFileResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetManifestRequestObject struct {
 	Id     Id `json:"id"`
 	Params GetManifestParams
@@ -4343,6 +4433,17 @@ func (response GetManifest404TextResponse) VisitGetManifestResponse(w http.Respo
 
 	w.Header().Set("Content-Type", "text/plain")
 	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetManifest500TextResponse InternalErrorTextResponse
+
+func (response GetManifest500TextResponse) VisitGetManifestResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
 	return err
@@ -4632,96 +4733,98 @@ func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifest
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Hz7khu30e+rdE1SJdIZXna5ViyqVImux5uza6lWq2NXPEoIDpokrCEwATDLZVRblb/OA5yHyIP5SU6h",
-	"gbmRsxfJG3/29/mvXc7g0mj05deNxnyMUrXOlURpTTT9GK2QcdT079MsU5vXWiyFdD85mlSL3Aolo2k0",
-	"+2IWxZFJV7hm7q3d5hhNI2O1kMvo6iqOnrN0hc+VtFplHf3zYp6JNIY1uxywJT6ZjMczWCgNG6UzPtDI",
-	"OJtnCGr+A6bWxDDLtbhgFne6KLtCvREGh7fQ8/KcLffpeGu1kktAaYXdgmVLUAuwKwSNuUaD0jLX8rbB",
-	"T5ixp4qLhUC+P8m3K5Q0qF8MbJiBjBkLxASzQg69r8/P3wBnFvs3z3UVRznTbI02bNNxx4QvdCF4uRI/",
-	"aQwbYVfgGCzsShWW3s24azmdQa5xIS5jYHILKTOYyN5sPh+Pxx8+jMfj8SwumzYf9ofwVG7tSjgOZgaB",
-	"SbNBbeBofDRMZBRHeMnWeeYW0OgXxZETqShndhXFkWRr10DwKI40/qMQ2vHQ6gJv5vnxouT4WyFT3OdC",
-	"xVLHCQapE0gOqcq3j4FJKOQ69C/3pSR/Mj4alkR6hajJPF4MymkHft7bqPxGSTxlNl3tU+hk0nRRB2vX",
-	"4a4EuRkGfopbRMfxF419prhAkp7vTk+eKb51/6ZKWpTW/cvyPBMpSf7ock3qWw/7e42LaBr9blRbjpF/",
-	"a0bfnZ68yzPFuJ+uvdrzFcJ3pyfAVVqsUVroMQtrZSx8BafiWT8Gp2/ADMx2CJg5cbR4aelHDMIaOHv1",
-	"HP44GU/AicwFy1DaGIQBlqaYW+TAJAerkdH/JpF7g/aHcGwNhHW7vukK0w/IYb4l7TCoL0TqdGGDWTZY",
-	"KL1GHoMWy5UFrZSNg+Qc8xhOX794C54PbiWKRpgrvgVhEskxzZgmSmC+tWhghRqdHJIBgzVywcDtmKND",
-	"46IwyL3KHh186ZWprRx+O02upPFb+YzxN6Vl2NlPYl2eMW/JG0rJOASRmMI/CtRbqIwLJBFXG+k2M4ng",
-	"gmUFwppt5zh1yiPkBcsEh7lSGTI5rR6YrbTssiWHNwnMS62VPsdL2yUwTxvUcIUGpLJBMxxz3QI1Sy30",
-	"whqASKAN7sfOmSQyrBVm5Vqe0BpmsbOEzA3BhWvPMvCK5WVwrTSCXTEJSqbo2H8VOwaf+Yk+h71O8j1z",
-	"AN2iQUnIhESYTKGQeJlj6iT15etX98O881r8iG8NESZaeo6FazSGLRGW4gKNJ8epjUZmlOwP3aqfK7nI",
-	"RHrzmu+JXtIhjanSnJwk7cUcF343Slf2wHjHmbp1EI2vREZQI9DWIPOL0Rdt+hwHmHWbIyTT2yjuMpP7",
-	"lC1EhtDbrFSGJDoeItDWIgfN5BK9th6OH5IHbwIpskiDM9fIdEAhsge3wSk3iDGDAKgGBM4GNTrrYnsg",
-	"YdQEciUwGzSQ2U19WyjOS4Nj7eCFMLkywi9hb0VCOlGaOUbNmLUsXTl7P/McsiU7nQO7K2q7iUZqE0DY",
-	"oInCburUQmy06a+UngvOUd5Ruxdl+ylsVaHBqg8oYcWcuoFWGRKcXWpV5JBExjK5UJon0f2pd6qRO+TK",
-	"MgNckZYvNZMO2gVHaAz0grQGjBPoK80hYWy3G8Zr+9fnpydv2BK7eLCyu1DgTqrjhvwScmdmWoh0R0t+",
-	"klj+jGLyjbKvVCH553Eovlac3O4t3MBTtz9ht/Yw9/0IzzfKAvODx242U6SrKk5gwJn+UP1UumpBWqv0",
-	"XmzkuXJ9/EOyWuNbQlqF1ih3ZeDu2+jW9KaMnm5Arz8Y1ebzx6iEny4CITcydBA3jtC6yaMkerQ4TCfs",
-	"x3/9m3RV8Ggade1DXujM4XFr8+lolKmUZStl7PSr8VfjkXs5ara/uuvGhVWdoSmyazW/gtDkJa1yyLJ3",
-	"OD6AzU6oSbtF/tTBANzEcDge+1bCuo3MWOoCIIm7XutEeRZ2b2eO2ghDuPnd2cm+Ync43EKLLm97FUfn",
-	"Sp0w3W107htilJAocxNqj/Eo/CAxfidZYVdKi38iv6MbKBpdpt7ykp4QjA8GNsQTmVoK2eERHoMRS4ep",
-	"vYNkMEemMXiU+9L4prfw6NeFwB+k2kg/0c7+f/vtt4OnhV25LimzHfH17JknUyPL1k8SUogkuhnIXBGT",
-	"c62cb3K8uTOXG32mVdjlghSvmunB4YQvjr58+Mck6goWcmZX/ylz2pSrJsyeF5aoYDJEpSQMQR97G8o8",
-	"tcNIal6S+8CUJjpdiYxrlKAK63RNaY46rmIuB5t//Ne/+0GETZHnSlvkpy6oPKcd+PkUy62gjON3Im4C",
-	"ziGKH5IzDKMTSpZS2cri5FrlqG3IUsxDiuImAs/QqEKneIYLxwbBO8QvjtbKiotqlr3X1lkF2/0q8BFl",
-	"sY6m3zfpfR93+Pk6Wv/e57aoSYuC2C+smrYex8uDm7aepoRlbdZcs05hce3fl//cxLvGWqqVRkxrtr15",
-	"5UTSJ63ek9O10OdMXnhJaC+QF3p3v2SxnqN2nVYolqvmfglpcenf3TNnaK0d3MnYHLPbhjlhclmwJZ6y",
-	"vIujYe37nIyjjeB21bXAG5jsSbqJ2ZQg3rfoT73B8W5IWBPSwsNWJrcTCzFrUbsh/uZffz8f8MVg9cOH",
-	"tcwH9mLwz/cfD6++Hw8evf84ubrh5dHV76MOLtTWp4NmJXFAqYuQzZgCA7NS2oY8RkyJnsz940wrR8tE",
-	"NuyaprlNDkjyMjn0pq1zpeRcYyRq4WiTenx8/AqyMAesWQ696leqOGHrJJJKYhLBj//3//msm+k3aK23",
-	"8JRJsQi5qI5p3jQQOkyGY1iH9tALWTLkDnFYNNYAWzIhjXc91P0vb19/A299NtNN39bJP5Mz8btRynDA",
-	"wUKIxVCoEcvFqBkljCaj0GlImLxL1ldqjXmwcnfSzh2bv8t9cU0sUrLigQGHft6dnXRKw6dZiqDD92Qh",
-	"1mgZZ5bdefrT0OGltHrbRUXOtH29uC/WapQciVH3NqC3ZW8ts7gOQOWTFkxp+Y782olIURqEd2fHndts",
-	"ivWa6e2nmvBVsZ5LJrL7YsCuT6j0+1b/Wmlj/IleoM3CPc/7OXJLFuuT+uwspqTaD9RFdTtA3scLVXhf",
-	"87IV568VN/RvlwnySYCuczrvO8q4m4Duhk6IwjlNtwnht/HCe+KrMp2wO/ObW+LsW6LrDoxQ8ScsNszc",
-	"xemmxF7rDv1B7a5PJieicYEaZYrQS1WWYepeOyccVCeGyozEUBr/mCKJDqdzIxAs+dDhkz8DI/4UTHcP",
-	"CK5rL747PXnRkOwdfsvWwWqnKNZHs7d1d5FbQU2RQ8/BQH9iyTSWuaZCpisml070VyirM9d+SySvPWGJ",
-	"I4NpoYXdEsIIMR4lE54WdtWF8Xxyfc14OGaZGWHRXKT+hQHGOQwGlHUviyr0jHLfjK+F7A/hzKc2nApp",
-	"dKTQcRulvqEwCCzMsVkpg5S/N3RC4RROlHl8pSELebEqy0UnfUR8vVQHhnygLORC3abWhk4KasU2pZ5z",
-	"sRSWZaCRDluU3g7h5QXqbWiYyJWLsnezcbOPTqX/PmcG/17o7Gr0UfCrGdgVs95iGWCS8vJwIXATA0tk",
-	"faJWJSi0UhZCoc5rmm/Wd1g6NKXDusnwYWhPo9wCPelIvnmOR+wfJjKRfgIQlKJaCLdTTt4omjBTsBsF",
-	"qZJGSSatcTZEY+CP+7VRiWy+XqhCh7fQLmTpxz4phJzqXAZCGpRGWHGB2TaRJRCe/a3nA5n+n/ailWeD",
-	"F68GX//lf59+82Zw/n8Gf70xtLm+8dHV72dxIn3KT4LKwzn0Tk3OEJ7KBlv8LoY8S5nDT2QjmVcVs/B2",
-	"Kh9YloWKEjgaH03LPJML3KhGwa5Q+7PW0hIgpzIFGsvNV1UxKFkn1epypBiMcsMwC/sn8iDxwpFfaKeu",
-	"MGe8uSohrQIGR+MxSUNTyKGscoCUaS3QwMz541kMs9ZRzsyRmchZ6yBp9hhmrQoZakXP2mU8s5I1E6pd",
-	"CrUqvqwjbkswpXer0gvHVrWhwilFZ6zQe/767G1/mEiKWr0cU7aNkl9l7pXUj07Fqpx9mgmnwjn5TZPI",
-	"WXWoNIPeXKuNQW36QzhFu1Lc+No3n8ImrZJ0hm988UvY5y9rCZvRQfAsFDoQnymVX2u+N92hNIDluZCN",
-	"ejin5A8MkDeFD0I6AhaJdAbO9XJbbBVgRujd+FjbY3Ia18RlpU0JO/uhMsYZxrmPRrlKDZ2dDNfcF71k",
-	"Hr07ExoKnp7mtMGHw3EUR/UZjJmORpvNZsjo9VDp5Sj0NaOT4+cvv3n7kvo4Vy0sZTJKH/LGGc1Q7OOg",
-	"p7OmZKYPhmPfQ+UoWS6iaTQZjocTn/FYkd8i4+otfIZdafIzXCtnchunMuRUa76H4qFStkwfFlqtfQmS",
-	"87fDRD5dWNQbprkBJN3YQ4P7xXcOPNG+HPNoGr0g8ryZjdpFhN93A526yeiYR1fvd+qNDsdH3eF1o8pR",
-	"09o5JaaPxgfXQapq3FHrAIY6TW7vVJ/cU4+j23tUh7hNMEKMaMKQ79+7RVfxYfStsCuu2YbMdclIy5am",
-	"ijHMKnp/FUchh3wdax6YWvunQNIYQ6qRWeWMKGcWTQxsbqi8KQZThCLYRBJSkRyCaIMpw2UTB7vhzHMq",
-	"vPd1KlfibsiE/BAnsjz5p9+mcsm4niN3gM8hAtRDmAXUQOaS/h+SJUqkRmfEvXg6gETocAjqpRsCuDCp",
-	"IhH1Ewjf0hkdyJVw8NKSr/FTlnrXJbL/C+1PkNf49laN2sw7NW8XnHZoxPh20asqLK7iaHJHWa0rEJx8",
-	"32GSVi3g5ylFJfUVTmzbm4bohwfvXb9aUtyEQRGu2davLQXkv23tL2xroVfrtQsGaU/7N274WnFz04af",
-	"uve/qq2+pqDELfQPoSa6PhNJivF4kv7pcp1BQA9PEocekghQpooLuXySRO/OXw2+SqI/UWtMpO/lRoTL",
-	"dSbNk6TMojsgk6l0uFQXNOPoYpJEvtH00oh2w82E0M7heHww+u70xGftXWBjmUwxiRokTYYP3ThGTH0W",
-	"oyzyuHFm6HjlxuYOjpSN6O9gMng4vDQ8icolAvhFkpM7lgsVXtQP/YPzjSJBNDXeZI5roJVa+9ajRvPm",
-	"k8aogaNES/nozkf8zQzLTfWpdcj7GEQV4WD7EKVq6UfvqAj9BRRz/oxVc78Kc/imkdhoJUGcPMXVnnZa",
-	"wjjKi9tAXyPSWhfGwopdIMwRZeMi0EJoY6FH12mOxo/6IRal6grqNEdgu4I4BZ+rcXTOSsRFbS4miXRx",
-	"k8lZijHMdkzBLAYls61va1U+yPACs0YQxyxkyIxNpJIIs0rhZl147U3x+Xb+ffNyyvb6LWzcXxmVl1eu",
-	"PsdZ19WDV3F0eJfYpNXjrsJZ3hj4xQZArsOj2ztU1wBch4M70FQV9VGHL++y8o7CJdf58PAunZs1ZZ8U",
-	"1YVthR5FYGWBa8ZS7NeB3gPTNAudYV+FhS5b2HcnGbCfUw1Ff9ZqMS+cH5mV1WAz6IVkoPdrgnunNuuH",
-	"VFdlNmbQcz5oYMUa+4/rejEyBcL4grFpSLjZbZmBiRMZDEL1BDRfTM9evNrL1oR7T6b+rZj4O0+nPC1t",
-	"VHVKUGWjKgLj+sjgmkjPG9/vfm0Rwc235u4HITbFpSoVfJLsV+IkUc3xJ0l0OD48Goy/HIwPzg8Op+Px",
-	"dDz+6z402xUK//7Hf/07gKnu93X/HQm6hcDd0Xd67w4epDFAX80XndD34NGjR6Px4ejwcKD5YuCvWQ2k",
-	"+d3+fGHA3Xl2hP02Ltttjk+SSKzZEvfn2Blsb00tPdojsONt3bfSucAR/7vNFEpW6nQlLtAQe14/PR4d",
-	"Dscj33hURRLNjpR0dY15Oird/+hgeDDaX15Fww7qborpfwJ97x1R/Yaqf0Woeu9ksSkunwqpd+Bws+h6",
-	"x7nWNyVWymAiG86VcLE/Z23el8+ZXcX1VbW2L8VEGkT+wJQ12AyaXrhywuH4zddn7xoXct5tPR9C61pH",
-	"ACCeulzjhVCFcS4VmFVrkbIs206BJVLjD/7eKHHEe1g6G6RL+eEuJ517++M3g45fOdNWsCyRVcVAN5r/",
-	"aT75N0j/Xwfp/0ci9NpB3AjQRwuR4eijU/+ra4H621An4U97w6mqkO3yhT2IXBZOJ3It1uhQQuwodOY+",
-	"BroAXJ6MG+gdjh/GcHTwsF+e1ZfX7SWvb9cO4cyfoTpcjXKhdIp8uvuVFF/GQgU6VJH2OJH+kVpUNSXN",
-	"20isdRdJaRfns6q0BSQid9aleQ+ptohUZTOjriEwcawMoQnd+S0H6nhNJTnObvn6ADropHv4C7EsNPIm",
-	"EXaj9If+FI7GB+VXSxLZusZ0NJ7UdPkLNS7ueFydgA0ovVGygBIuUpXM6R2NJ/3HgOs500tVVQNVZ+cT",
-	"KKQVWchHZsgMkoW/JoJ5JTL83OClLXyvyuvRwExD9nb9SG9GkvxnwWf9do0+AdODYS6X3R9boT+f9LmV",
-	"/3h8Fe8XfbmAMtyt7529eg6PDg7G/sMOUH3XgYLOJ+PBwfhwMrv2IymketEtC+z6aI8uMFRiVRoJwrRu",
-	"tcf1N4iguvnemyu7ooKVbfvCe7+ikb63UZNYan+LSo4LRlWuC5YZrMrLwlc3oqvPO6dqfi6BPOXDT+7z",
-	"MyLPX6qHffhz3Krb/cZEyqRUhHoNs8I41u7eow9faPAif83XJuCLkTfNRvyzNM233NvccdhOYW7y2a9l",
-	"EPo7HxrT1ZHRunGtpdMxPytEFvzGjj2cEkBO6R4G5KiBrKBzSFRmpUM1cyiIEtYAleaS9/VFwjGwggtF",
-	"Ty4ERxVGQ1N5GaETWVYiB80v3Yapy5nNEE7YHLMYAkdiWNc5Nw/9Y9i78xCDv6XhK7Dq2o1+s2g6kWWp",
-	"tG/25t3ZSX8Ib30p+u7XkzL+hx+Mko1vbxwfH79K5ARyrRzh1ziz6vrBf4dsXGDC3fWyWv01allK6W8Z",
-	"iF9DBuKWquTbLRTZPn1RasC+PFAF4ZzRLaNQlycMcMwztS0r8n2p4k5pNt100cLhcn/3tfm2hQBu+NBE",
-	"tCuiz1qUYKvAEXqLjC1hMHA9B26qQaGzGMJE0Ew5uzfeO9A8/aHb9PcVh/YrHf2ZfRWTDWt4U91k2CuF",
-	"9/FZma7YhBo7Kj0NsL23H4e0K/2hrvOvZywDv6v3V/8/AAD//w==",
+	"7Hzrchu5sf+rdE1SZXIzvEiUnTVdrsTX/yp/ae2S7bNb2XFCcNAksR4CEwAjinGpKp/OA5yHyIPtk5xC",
+	"A3MjRxd7FZ9kaz9JnMGl0ejLrxuN+Rilap0ridKaaPoxWiHjqOnfJ1mmNq+0WArpfnI0qRa5FUpG02j2",
+	"1SyKI5OucM3cW7vNMZpGxmohl9HlZRw9Y+kKnylptco6+ufFPBNpDGt2MWBLfDwZj2ewUBo2Smd8oJFx",
+	"Ns8Q1PxHTK2JYZZrcc4s7nRRdoV6IwwOb6DnxVu23KfjjdVKLgGlFXYLli1BLcCuEDTmGg1Ky1zLmwY/",
+	"YcaeKi4WAvn+JN+tUNKgfjGwYQYyZiwQE8wKOfS+efv2NXBmsX/9XJdxlDPN1mjDNh13TPhcF4KXK/GT",
+	"xrARdgWOwcKuVGHp3Yy7ltMZ5BoX4iIGJreQMoOJ7M3m8/F4/OHDeDwez+KyafNhfwhP5NauhONgZhCY",
+	"NBvUBo7GR8NERnGEF2ydZ24BjX5RHDmRinJmV1EcSbZ2DQSP4kjj3wqhHQ+tLvB6nh8vSo6/ETLFfS5U",
+	"LHWcYJA6geSQqnz7CJiEQq5D/3JfSvIn46NhSaRXiJrM48WgnHbg572Jym+VxFNm09U+hU4mTRd1sHYd",
+	"bkuQm2Hgp7hBdBx/0dinigsk6fn+9OSp4lv3b6qkRWndvyzPM5GS5I8u1qS+9bC/1biIptFvRrXlGPm3",
+	"ZvT96cm7PFOM++naq327Qvj+9AS4Sos1Sgs9ZmGtjIWv4VQ87cfg9A2YgdkOATMnjhYvLP2IQVgDZy+f",
+	"we8n4wk4kTlnGUobgzDA0hRzixyY5GA1MvrfJHJv0P4Qjq2BsG7XN11h+gE5zLekHQb1uUidLmwwywYL",
+	"pdfIY9BiubKglbJxkJxjHsPpq+dvwPPBrUTRCHPFtyBMIjmmGdNECcy3Fg2sUKOTQzJgsEYuGLgdc3Ro",
+	"XBQGuVfZo4P7XpnayuG30+RKGr+VTxl/XVqGnf0k1uUZ85a8oZSMQxCJKfytQL2FyrhAEnG1kW4zkwjO",
+	"WVYgrNl2jlOnPEKes0xwmCuVIZPT6oHZSssuWnJ4ncC80Frpt3hhuwTmSYMartCAVDZohmOuW6BmqYVe",
+	"WAMQCbTB/dg5k0SGtcKsXMtjWsMsdpaQuSG4cO1ZBl6xvAyulUawKyZByRQd+y9jx+AzP9HnsNdJvmcO",
+	"oFs0KAmZkAiTKRQSL3JMnaS+ePXybpj3thY/4ltDhImWnmPhGo1hS4SlOEfjyXFqo5EZJftDt+pnSi4y",
+	"kV6/5juil3RIY6o0JydJezHHhd+N0pXdM95xpm4dRONLkRHUCLQ1yPxq9FWbPscBZt3mCMn0Noq7zOQ+",
+	"ZQuRIfQ2K5UhiY6HCLS1yEEzuUSvrYfjB+TBm0CKLNLgzDUyHVCI7MFNcMoNYswgAKoBgbNBjc662B5I",
+	"GDWBXAnMBg1kdl3fForz0uBYO3guTK6M8EvYW5GQTpRmjlEzZi1LV87ezzyHbMlO58Bui9quo5HaBBA2",
+	"aKKw6zq1EBtt+kul54JzlLfU7kXZfgpbVWiw6gNKWDGnbqBVhgRnl1oVOSSRsUwulOZJdHfqnWrkDrmy",
+	"zABXpOVLzaSDdsERGgO9IK0B4wT6SnNIGNvthvHa/s3b05PXbIldPFjZXShwK9VxQ96H3JmZFiLd0ZKf",
+	"JZZfUEyOpUUtWUa7c0tREaGPt/zT5n6kTLp9mztzwvjdyUbALpCqIuMkGm58wv9aWG9OjVXam7NGq0IC",
+	"SyQhIe8jGsDGA6S+A6jlKMzCgonMeJnbsC2kKzJ0iVuXCw2G4OjhaJnInDMSsgJXqO8ZyNQyONhvlX2p",
+	"Csk/T/jiK9nv1rVwA0+d6AfG74Uzd8P7b5UF5geP3WymSFdVCMaAM/2h+ql01YIMotJ7YafnytWhJZmB",
+	"OnQgEFtojXJXvW6vIW5Nr8vA9JrA4Eej2nz+GJXI3gV35KGHLnqII7Ru8iiJHi4O0wn76R//JDMoeDSN",
+	"uvYhL3TmQh1r8+lolKmUZStl7PTr8dfjkXs5ara/vO3GhVWdoSmyKxWnik4IgDgN4dA7HB/AZieKp90i",
+	"qOIQFm5iOByPfSvhtC3PWOpiS4m7gOBEeRZ2b2eO2ghDIcm7s5N9m9mBZQotuoDMZRy9VeqE6W57ftfo",
+	"rUSbmZtQe/hMkR2J8TvJCrtSWvwd+S3NZtHoMvUGhvSEIqTgu0KolqmlkB3O9hEYsXThisceDObINAZn",
+	"fVca33TEPrCQUMgPUm2kn2hn/7/77rvBk8KuXJeU2Y7UxeypJ1Mjy9aPE1KIJLoeI14Sk3OtnNt3vLk1",
+	"lxt9plVE6+I/r5rpweGEL47uP/h9EnXFYTmzq3+VOW3KVTOCmReWqGAyBPwkDEEfextK6rUjdGpeknvP",
+	"lCY6XYmMa5SgCut0TWmOOq7CWef8fvrHP/tBhE2R50pb5KcuXn9LO/DlFMutoEyR7CQzKCYJCZIhOcMw",
+	"OgUgzhVXFifXKkdtQwJoHrI/1xF4hkYVOsUzXDg2CN4hfnG0VlacV7PsvbbOKtjuV4GPKIt1NP2hSe/7",
+	"uMPP14mQH3zakJq0KIj9wqpp63G8PLhp62lKxNtmzRXrFBbX/n35z3W8a6ylWmnEtGbb61dOJH3S6j05",
+	"XQt9xuS5l4T2Anmhd/dLFus5atdphWK5au6XA7FL/+6OOUNr7eBOxuaY3TTMCZPLgi3xlOVdHA1r3+dk",
+	"HG0Et6uuBV7DZE/Sdcym3Pu+RX/iDY53Q8KakHEftpLknViIWRc8RNPoL/71D/MBXwxWP35Yy3xgzwd/",
+	"f//x8PKH8eDh+4+Ty2teHl3+NurgQm19OmhWEgeUFQqJoikwMCulbUgRxZRDy9w/tgL5w65pmtvkgCQv",
+	"826v2zpXSs4VRqIWjjapx8fHLyELc8Ca5dCrfqWKE7ZOIqkkJhH89N//4xOapt+gtd7CUybFIqT5OqZ5",
+	"3UDoMBmOYR3aQy8kIJFTlIPGGmBLJqTxroe6/+nNq2/hjU8Uu+nbOvlHciZ+N0oZDjhYCLEYCjViuRg1",
+	"o4TRZBQ6DQmTd8n6Sq0xD1buVtq5Y/N3uS+uiEVKVtwz4NDPu7OTTmn4NEsRdPiOLMQaLePMsltPfxo6",
+	"vJBWb7uoyJm2rxZ3xVqNkiMx6s4G9LbsjWUW1wGofNKC6cSjI3V5IlKUBuHd2XHnNptivWZ6+6kmfFWs",
+	"55KJ7K4YsOsTKv2+0b9W2hh/ohdos3DP836O3JLF+qQ+O4spqfYDdVHdDpD38UIV3te8bMX5a8UN/dtl",
+	"gnwSoOsI1PuOMu4moLvx+SHvL7tNCL+JF94TX5bphN2ZX98QZ98QXXdghIo/YbFh5i5ONyX2Snfoz8B3",
+	"fTI5EY0L1ChThF6qsgxT99o54aA6MVRmJIbS+McUSXQ4nWuBYMmHDp/8GRjx52C6O0BwXXvx/enJ84Zk",
+	"7/Bbts6sO0WxPvW+qbuL3Apqihx6Dgb6w2Cmscw1FdInULlPJZXH2f2WSF55eBVHBtNCC7slhBFiPEom",
+	"PCnsqgvj+XOLNePhBGtmhEVznvoXBhjnMBjQgUZZr6JndKzA+FrI/hDOfGrDqZBGRwqdZNKpAhQGgYU5",
+	"NitlkI5GDB3+OIUT5RGJ0pCFvFiV5aJDVCK+XqoDQz5QFnKhblJrQ4cwtWKbUs+5WArLMtBI51hKb4fw",
+	"4hz1NjRM5MpF2bvZuNlHp9J/nTODfy10djn6KPjlzOfByWIZYJKOPOBc4CYGlsj6sLJKUGilLIQaqFc0",
+	"36zvsHRoSin3yfBBaE+j3AA9qdqheURK7B8mMpF+AhCUoloIt1NO3iiaMFOwGwWpkkZJJq1xNkRj4I/7",
+	"tVGJbL5eqEKHt9CuEerHPimEnEqIBkIalEZYcY7ZNpElEJ79pecDmf4f9qKVp4PnLwff/On/n377evD2",
+	"vwZ/vja0ubrx0eVvZ3EifcpPgsrDEf9OudMQnsgGW/wuhjxLmcNPZCOZV9UJ8XYqH1iWhWIdOBofTcs8",
+	"kwvcqPzDrlD7Y+zSEiCnChAay81XFYgoWSfV6kqvGIxywzAL+8UOIPHckV9op64wZ7y5KiGtAgZH4zFJ",
+	"Q1PIoSwggZRpLdDAzPnjWQyz1inZzJGZyFnrjG72CGat4iNqRc/aFVKzkjUTKgsLZUC+YiZuSzCld6uq",
+	"FsdWtaGaNEXH19B79ursTX+YSIpavRxTto2SX2XuldSPDhyrnH2aCafCOflNk8hZdag0g95cq41BbfpD",
+	"OEW7Utz4skKfwiatklQeYXxdUdjn+7WEzeiMfRZqSIjPlMqvNd+b7lB1wfJcyEapoVPyewbIm8IHIR0B",
+	"i0Q6A+d6uS22CjAj9G58rO0xOY1r4rKIqYSd/VB05Azj3EejXKWGzk6Ga+7riTKP3p0JDbVkT3La4MPh",
+	"OIqj+gzGTEejzWYzZPR6qPRyFPqa0cnxsxffvnlBfZyrFpYyGaUPee2MZjiLdNDTWVMy0wfDse+hcpQs",
+	"F9E0mgzHw4nPeKzIb5Fx9RY+w640+RmulTO5jVMZcqo130NdVilbpg8Lrdb16ecwkU8WFvWGaW4ASTf2",
+	"0OB+XaMDT7QvxzyaRs+JPG9mo3Z95g/dQKduMjrm0eX7nVKuw/FRd3jdKCDVtHZOiemj8cFVkKoad9Q6",
+	"gKFOk5s71UUR1OPo5h7VIe5lHN0fj2/u0D5Qb0IYYl8TvPzw3rGqiiqj74Rdcc02ZORL9lu2NFVkYlbR",
+	"+8s4Cpnnqxh6z9Q2YwokwzGkGplVzvRyZtHEwOaG6s1iMEWoSk4k4RvJISgEmDLINnGwNs6op8L7bKeo",
+	"JVqHTMgPcSLLUgz6bSpHjus5cgcTHY5APYRZwBpkZOn/IdmvRGp0pt8LtYNVhCmHoF64IYALkyoSbD9B",
+	"OH93pgpyJRwoteSh/JSltnYJ+v9D+zOkPL65VaNY9lbN2xXAHXp0C/mrSl4u42hySwmvS0KcVtxiklZx",
+	"5pdUpUpXKkzatm0NhQkP3rt+tXy5WYP6XCEM31gK/n8ViF+EQECvtiEuXCVJ6F8rJmvFzXVicure/0cJ",
+	"yBUlL26hvwsF8fWpTVKMx5P0DxfrDAK+eZw4fJNEgDJVXMjl4yR69/bl4Osk+gO1xkT6Xm5EuFhn0jxO",
+	"yjy/g1qZSodLdU4zjs4nSeQbTS+MaDfcTAiPHY7HB6PvT0/8uYILvSyTKSZRg6TJ8IEbx4ipz7OUZSjX",
+	"zgwdr9zY3AGmshH9HUwGD4YXhidRuUQAv0hyqMdyocKL+qF/8HajSBBNjYiZ4xpopda+9ajRvPmkMWrg",
+	"KNFSPrp1EUIzB3RdcXIdlD8CUcVg2D7mqVr60TvKgf8NKnm/YMnkL9iIvm4kbFrJHSeFcSUJnfYzjvLi",
+	"JljaiCDXhbGwYucIc0TZuDu2ENpY6NENrKPxw36IsalqhDrNEdiu+E7B56AcnbMSE1Kb80kiXTxocpZi",
+	"DLMdAzKLQcls69talQ8yPMesEZwyCxkyYxOpJMKsUtNZF6J8XXy+d3jfvM+0vXofG1eeRuV9p8vPAQZ1",
+	"VeRlHB3eJuZq9bitSJeXTP6NA7uj8cObO1Q3R1yHg1vQVBUrUof7t1l5R0GW63x4eJvOzVq5LxCtBmGA",
+	"HkWWZblvxlLs1wHsPdM0Jp3hbIW7LlrofCc1sp9hDiWQ1moxL5zPmpW1cTPohdSo96GCewc664fEX2Vs",
+	"ZtBz/m5gxRr7j+rqOTIgwvjyuWlIP9ptmY+KExnMSPUENF9Mz56/3MtdhQt2pv6tmPgrT6c8LS1bdWZS",
+	"5eYqAuP6AOWKCNab7O//02KW669n3g0abYpLVTj5ONmvS0qimuOPk+hwfHg0GN8fjA/eHhxOx+PpePzn",
+	"fRi4KxT+/U//+GcAbt3v6/47EnQDgbuj7/TeHTxIY4DZmi86YfbBw4cPR+PD0eHhQPPFwN/nG0jzm/35",
+	"woC78+wI+01cttscHyeRWLMl7s+xM9jemlp6tEdgx9u6b6VzgSP+d5splLrV6UqcoyH2vHpyPDocjke+",
+	"8aiKWpodKQXtGvN0VIKG0cHwYLS/vIqGHYTfFNN/BdLfO7D7FcH/4hH83ulsU8g+Fb7vQO9m4fqOS65v",
+	"m6yUwUQ2XDJhcH9W3fycQ87sKq5vUrY9MCbSIPJ7pqxjZ9D03ZXrDkeYvsZ91ySRy29bh3CHqyQ2wBZP",
+	"Xa7xXKjCOEcMzKq1SFmWbafAEqnxR3+tmTgSboZBuBhWXjWm2gF/hGnQ8Stn2gqWJbKquuiOHH6eJ/81",
+	"fPi/Cx9+jQZuHQ3UzujaYGC0EBmOPjqjcXllUPAmVKj4c/Zwni1ku3BkD46XJeuJXIs1OkQSOwqda4mB",
+	"brWXNQkGeofjBzEcHTzol1US5TckJK+vjA/hzJ9eOwyPcqF0iny6++kfX0BEpVFUC/gokf6RWlTVPM17",
+	"YKx1C0xpYJaepWWRBHJnk5o3wGo7SvVNM+oagiDHyhAG0UX2cqCO11QM5aydr8ygI2b6uMRCLAuNvEmE",
+	"3Sj9oT+Fo/FB+SmeRLYukB2NJzVd/iqTi3EeVaeIA0rAlCyglJBUJXN6R+NJ/xHges70UlV1WFXVwgQK",
+	"aUUW8qwZMoPkF66Ill6KDD83UGoL38vyzj8w05C9Xe/Tm5Ek/1HwWb99O4JA8MEwl8vuLwjRn0/6htC/",
+	"PJaL98vtXPAaPhjRO3v5DB4eHIz910qg+lgJBbiPx4OD8eFkduWXf0j1ohsW2PUlKl1gqIGrNBKEaX2q",
+	"Ia4/rAXV5xx6c2VXVCq0bX/FoV/RSB+RqUkstb9FJccFo/riBcsMVoV94VMy0eXnndo1vwFC/vXBJ/f5",
+	"gij339UvP/gS9xl3P5xSfwPBMCuMY+3uxyHCZ0e8yF/xCRX4auRNsxF/L03zjTdm78DNOzW7ztO/kkFV",
+	"bn3wTld9RuvGNaROd/60EFnwNjtWdEpgPKV7M5CjBrKdzo1RWZwO1eehgE1YA1RKTT7bF3XHwAouFD05",
+	"FxxVGA1N5ZuETmRZOR7sRelsTF1+boZwwuaYxRA4EsO6zgr6MCOGvTsqMfhbNb5irq6a6TeL3BNZlrb7",
+	"Zq/fnZ30h/DGXx3Y/ZBYxn/3o1Gy8Rma4+Pjl4mcQK6VI/wKF1hdF/kl5AsDE26vzdXqr1DmUkp/zZH8",
+	"cnMkN9Se32zXyGLq81Jv9qWI6kTnjO6ShepLYYBjnqltee/CF6TuFODTfSYtXAzgbzg337bQxjWfE4l2",
+	"BftpixJslbFCb5GxJQwGrufATTUodBZDmAiaqXT3xnsimqc/dKLyvuLQfj2rr3uo4r9hDaWq+yp7Fx58",
+	"LFgmVDahJpIKjEOI0NuPedr3OaC+zVHPWAaZl+8v/zcAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -103,6 +103,23 @@ func TestBinary(t *testing.T) {
 		t.Fatalf("PUT with a token from tokens add: %v %s", err, put.Body)
 	}
 
+	// The real server checks MODS records against the MODS 3.6 schema
+	// (../shared's XSD, found by default) with xmllint.
+	if _, err := exec.LookPath("xmllint"); err == nil {
+		mods, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bb000kk0000", "mods.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := strings.Replace(string(mods), "<title>", "<bogus/><title>", 1)
+		put, err := client.PutModsWithBodyWithResponse(ctx, "bb000kk0000", "application/xml", strings.NewReader(bad), func(_ context.Context, r *http.Request) error {
+			r.Header.Set("Authorization", "Bearer "+token)
+			return nil
+		})
+		if err != nil || put.StatusCode() != http.StatusUnprocessableEntity || !strings.Contains(string(put.Body), "MODS 3.6 schema") {
+			t.Errorf("schema-invalid MODS through the real server: %v %s", err, put.Body)
+		}
+	}
+
 	// Publish a new object from a directory: a copy of a sample under another druid.
 	objDir := filepath.Join(t.TempDir(), "obj")
 	copyObject(t, filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bf222jk2222"), objDir, "bf222jk2222", "bt314vw1592")

@@ -2,6 +2,7 @@ package purl
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -12,6 +13,9 @@ import (
 	"testing"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
+	"github.com/sitelib/sitesvc/impl/purl/publish"
+	"github.com/sitelib/sitesvc/impl/purl/record"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 const xmlType = "Content-Type: application/xml"
@@ -265,5 +269,49 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// TestPublishMODSAgainstTheSchema: with the MODS 3.6 XSD configured, a
+// MODS record that is well-formed and right at the top level but invalid
+// inside is refused over HTTP (422, xmllint's reason) and by
+// publish.Tree, and the previous record stays served.
+func TestPublishMODSAgainstTheSchema(t *testing.T) {
+	testkit.RequireTool(t, "xmllint")
+	schema, err := record.NewMODSSchema(filepath.Join(testkit.SharedDir(t), "data", "schemas", "mods", "mods-3-6.xsd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, func(c *Config) { c.MODSSchema = schema })
+	id := "bb000kk0000"
+	orig := f.sample(t, id, "mods.xml")
+	bad := strings.Replace(string(orig), "<title>", "<bogus/><title>", 1)
+	resp, body := f.do(t, http.MethodPut, "/"+id+".mods", []byte(bad), xmlType, bearer("pub"))
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(body), "not valid against the MODS 3.6 schema") || !strings.Contains(string(body), "bogus") {
+		t.Errorf("schema-invalid MODS: %d %s", resp.StatusCode, body)
+	}
+	_, body = f.get(t, "/"+id+".mods")
+	if !bytes.Equal(body, orig) {
+		t.Error("a refused MODS record replaced the served one")
+	}
+	good := strings.Replace(string(orig), "<title>", "<nonSort>The </nonSort><title>", 1)
+	resp, body = f.do(t, http.MethodPut, "/"+id+".mods", []byte(good), xmlType, bearer("pub"))
+	expect(t, resp, body, http.StatusOK, "application/json")
+
+	dir := filepath.Join(t.TempDir(), "obj")
+	copyObject(t, filepath.Join(f.samples, "bf222jk2222"), dir, "bf222jk2222", "bt314vw1592")
+	modsPath := filepath.Join(dir, "mods.xml")
+	data, err := os.ReadFile(modsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(modsPath, []byte(strings.Replace(string(data), "<title>", "<bogus/><title>", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := publish.Tree(context.Background(), f.svc.store, dir, publish.WithMODSSchema(schema)); err == nil || !strings.Contains(err.Error(), "MODS 3.6 schema") {
+		t.Errorf("publish.Tree of a schema-invalid mods.xml: %v", err)
+	}
+	if resp, _ := f.get(t, "/bt314vw1592"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("refused object served: %d", resp.StatusCode)
 	}
 }

@@ -44,6 +44,9 @@ type Config struct {
 	DataDir string
 	// SamplesDir, when set, is published into an empty store at start.
 	SamplesDir string
+	// MODSSchema, when set, checks every MODS record published over HTTP
+	// against the MODS 3.6 XML Schema (else only its structure is checked).
+	MODSSchema *record.MODSSchema
 	// Tokens authorises writes (role publisher or admin) and restricted
 	// reads (roles group:<name>, location:<name>). Nil refuses both.
 	Tokens Authenticator
@@ -123,7 +126,11 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			return nil, fmt.Errorf("purl: %w", err)
 		}
 		if empty {
-			objs, err := publish.Tree(ctx, st, cfg.SamplesDir)
+			var opts []publish.Option
+			if cfg.MODSSchema != nil {
+				opts = append(opts, publish.WithMODSSchema(cfg.MODSSchema))
+			}
+			objs, err := publish.Tree(ctx, st, cfg.SamplesDir, opts...)
 			if err != nil {
 				return nil, fmt.Errorf("purl: loading samples: %w", err)
 			}

@@ -121,6 +121,16 @@ func (s *Service) validatePut(ctx context.Context, id druid.Druid, name string, 
 		if _, err := record.ParseMODS(body); err != nil {
 			return classify(err)
 		}
+		if s.cfg.MODSSchema != nil {
+			err := s.cfg.MODSSchema.Validate(ctx, body)
+			if errors.Is(err, record.ErrSchemaCheck) {
+				s.cfg.Logger.ErrorContext(ctx, "purl: MODS schema check", "druid", id.Qualified(), "err", err)
+				return http.StatusInternalServerError, "internal error: the MODS record could not be checked against the MODS 3.6 schema; nothing was changed"
+			}
+			if err != nil {
+				return classify(err)
+			}
+		}
 		return 0, ""
 	}
 	rec, err := record.Parse(body)

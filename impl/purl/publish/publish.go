@@ -30,11 +30,27 @@ type Object struct {
 	MODS   []byte // nil when the directory has no mods.xml
 }
 
+// Option adds a check to Load and Tree.
+type Option func(*options)
+
+type options struct {
+	modsSchema *record.MODSSchema
+}
+
+// WithMODSSchema checks every mods.xml against the MODS 3.6 XML Schema too.
+func WithMODSSchema(m *record.MODSSchema) Option {
+	return func(o *options) { o.modsSchema = m }
+}
+
 // Load reads and validates the object in dir: public.xml must be a valid
 // record, mods.xml (when present) a valid MODS record, and every file of
 // contentMetadata must exist in dir with the listed size (and, for PNG,
 // JPEG and GIF images, the listed width and height).
-func Load(dir string) (*Object, error) {
+func Load(dir string, opts ...Option) (*Object, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	pub, err := os.ReadFile(filepath.Join(dir, store.PublicXML))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
@@ -52,6 +68,11 @@ func Load(dir string) (*Object, error) {
 	default:
 		if _, err := record.ParseMODS(mods); err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", dir, store.ModsXML, err)
+		}
+		if o.modsSchema != nil {
+			if err := o.modsSchema.Validate(context.Background(), mods); err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", dir, store.ModsXML, err)
+			}
 		}
 		obj.MODS = mods
 	}
@@ -147,7 +168,7 @@ func Dirs(dir string) ([]string, error) {
 
 // Tree validates every object under dir and, only when all are valid,
 // writes them. It returns the published objects.
-func Tree(ctx context.Context, s store.Store, dir string) ([]*Object, error) {
+func Tree(ctx context.Context, s store.Store, dir string, opts ...Option) ([]*Object, error) {
 	dirs, err := Dirs(dir)
 	if err != nil {
 		return nil, err
@@ -155,7 +176,7 @@ func Tree(ctx context.Context, s store.Store, dir string) ([]*Object, error) {
 	var objs []*Object
 	seen := map[string]string{}
 	for _, d := range dirs {
-		obj, err := Load(d)
+		obj, err := Load(d, opts...)
 		if err != nil {
 			return nil, err
 		}
