@@ -4962,6 +4962,8 @@ type CreateTermResponse struct {
 	ApplicationvndApiJSON404 *NotFound
 	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
 	ApplicationvndApiJSON406 *NotAcceptable
+	// ApplicationvndApiJSON409 the response for an HTTP 409 `application/vnd.api+json` response
+	ApplicationvndApiJSON409 *Conflict
 	// ApplicationvndApiJSON415 the response for an HTTP 415 `application/vnd.api+json` response
 	ApplicationvndApiJSON415 *UnsupportedMediaType
 	// ApplicationvndApiJSON422 the response for an HTTP 422 `application/vnd.api+json` response
@@ -5000,6 +5002,11 @@ func (r CreateTermResponse) GetApplicationvndApiJSON404() *NotFound {
 // GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
 func (r CreateTermResponse) GetApplicationvndApiJSON406() *NotAcceptable {
 	return r.ApplicationvndApiJSON406
+}
+
+// GetApplicationvndApiJSON409 returns the response for an HTTP 409 `application/vnd.api+json` response
+func (r CreateTermResponse) GetApplicationvndApiJSON409() *Conflict {
+	return r.ApplicationvndApiJSON409
 }
 
 // GetApplicationvndApiJSON415 returns the response for an HTTP 415 `application/vnd.api+json` response
@@ -7421,6 +7428,13 @@ func ParseCreateTermResponse(rsp *http.Response) (*CreateTermResponse, error) {
 			return nil, err
 		}
 		response.ApplicationvndApiJSON406 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
@@ -10935,6 +10949,22 @@ func (response CreateTerm406ApplicationVndAPIPlusJSONResponse) VisitCreateTermRe
 	return err
 }
 
+type CreateTerm409ApplicationVndAPIPlusJSONResponse struct {
+	ConflictApplicationVndAPIPlusJSONResponse
+}
+
+func (response CreateTerm409ApplicationVndAPIPlusJSONResponse) VisitCreateTermResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateTerm415ApplicationVndAPIPlusJSONResponse struct {
 	UnsupportedMediaTypeApplicationVndAPIPlusJSONResponse
 }
@@ -12217,107 +12247,108 @@ func (sh *strictHandler) UpdateTerm(ctx echo.Context, libraryId LibraryID, termI
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
 	"7F2Lbts4l34VQvsDTf6RbdlNO62LwSLTdma66G2bFMWgztaMRFv8K5MekmrqyRrYd9g33CdZ8CZRF9vy",
-	"JU7aGhhMFUvi7dy+c3h4dO2FdDKlBBHBvf61FyMYIaYuT5OEXr1heIyJ/DNCPGR4KjAlXt97h2DEwQTO",
-	"wCUCKUcRGDE6AZDMwBW6BFM4Rm3P99BXOJkmyOt7//R8j4cxmkDZmJhN5Y9cMEzG3nzue09hGKOnlAhG",
-	"k2p3ZzFlAkzTywSHIIRhjMkYHMU0ZRyEMSRjBBhkKJk9AVcMC8QBj+kVuMIixgSIGIEJ/NqCY3RcHJVu",
-	"0bd3f3kYrBjm83M4rhmeYJSMwReY4AgKygAdqU4ZmjLEERFQPthe0fZLGkLdYLn99+9e2iZDhqBAEWCI",
-	"05SFqNjoiLIJFF7fSxn2/Eofc9+bQgYnSBgaP/8aItXJi2fVXl+nE8RwCHAkO4dgilgrggIBZN+yg0rM",
-	"yMGR4gIseP4MBwnmorTuXc/3JFt5Uyhiz/cInMifs5c+4cjzPYb+SjFDkdcXLEXuPKdQCMRkA//1sdt6",
-	"fPExaD2+uA787s/zf9TM2/d+Y3RSneFvmHEBIjjzwZ9//vln69Wr1rNnbXCaUIJ8QEkyAyKG6gmAOWBI",
-	"pIygqDiXXtB72Arut4JHdlJ/pYjN8lnJNfEWjV4N/GTe0he9/KJ+Hi9GrylBr6AI4+p0JHNySZMi33HN",
-	"OAlGRICYJhF/AiCYyDYAJPwKMQ7uBydtO3ytA/Lxvxi1ZKct3esKHsaXDLJZHTudJelYM1KiHwJHEEiG",
-	"RQxweQ8mnCq+Tr4gDigBTCqZEueMGUKknntMs6t4ZwK/vkRkLGKv//DELxADtv6Wq//TUSu7PP5nPSGs",
-	"sK6YqRUMRxNtM3suYPiZL5i+6Ws/8z8LYxSlCWqiOK4Q+pzMADevLNEa9pF1lIZ9Z+c64xyxSZPpCcQm",
-	"2ZwscdWUfn9+Djr6J4x45zrn0HlHvsXb/+KUNJumfH73U6TV6b2EWieCI0zCJOX4Czp29eMTQBCKOBjK",
-	"KQ6fACjAhHIBuo/AhBIRcwBHAjFzv15Xdk8W6EpBd6Mp53KZ+JQSjpSh+xVG79BfKeJC/hVSIhBRl3A6",
-	"TbDmw84XErXhFP8kiSLvZeO+9hBjVJrMj3K1BMSJHTrIDCoYeIIOPDDGX5AWeJoKMFDqf+DJaSmDradl",
-	"3tEznvtSsEXKvb53EkgIIrBQ6/UrjIAd9/xi7i7NPxgaeX3v3zo5gOvou7zzXI72GQ3TiZylWo0ijU/B",
-	"JYycoVOmLEKiFJIEF6pLEJkmnoChQRvZK0MgKaZNS/ZjW07lKSWjBIfrLPTOZiU1qa8FUnIwZQ5WkT/A",
-	"RGrVGcBEglZfz/uSyl8ibeoxB4QKMy0R3+NqTr9RdomjCJHdcQ+jCQIowoKyvjJqCk3Lvg2gtapk4CXw",
-	"SjNQziT3HSbJB7dLFjmPERD0MyL3OJBj5SCianhQ+gVAxJhrrK0W6DUVp6FcaXipp7xnyqu+DUsu6k8D",
-	"OimYYIIiDIFUGjnzcjuR32hKot0RmlCHlIRexYihJfrAQTFFvXDikPw1FUAPc5ckf00BT8PYDtfPLLQW",
-	"Kd+x4I5g2WV7RSM8wiiqWpTziiuk0SfioIAtpa1wHFDlErYcn7Bucub5TsF/dBy1Ze+oZ9Q6vCcwFTFl",
-	"+G+0Q8pDcIkgQ0zLkfYgjOkuULbrULYwkh0T1x2N1n0EpOQzoVdSNlBp+T98+NA6TUWMiJDzR0VxrRhc",
-	"tYpTRkPEuVQCz4nAYra7xZwihmkEBl7vQT8IWr2H/SAYeH0Q05QBaWml3yMVZ1GyKCZarjoRFLADhWD4",
-	"MhWIdyI4452go9vlnaAobr1egSjOxICZ2a6VbdnoSn65QkkCjFG+TAWAYIRREslbmKhwg2Oa9VSHQF1w",
-	"icuwUML5nvB0OqVMoOiVVHzninb71tGL5ihtynBR/8MMSBX0dLbyilOfGe5c4JNvCiJ91fA5nqCqSntx",
-	"9gY8ehh0jTnBSYI5CimJOIAkAu/PnwI6GnEkfFB0++5xIPAEgb+NwNWN+bwb9AP5XzsIglbwc19hwkbT",
-	"OLcX/crFYNDWl/fnH39qXVTuL1iB2R801QoBRhGW04fJW0aniAkssfUIJhz53tT56doLE8q1JjUtXlKa",
-	"IEhkk+oe/wQ13yXJm5ES9GW8ldFhflHmqqcJ5ZiMrf81UhEdLdNPAEmTBFzFiAA9ILng8jcNUqT3JLkU",
-	"zlbxtmKwue8RKvT8KutEp4h86p3UBGXeTBGRmEnizz4IHMoCQUHvfv/B4/6Dx+3Hjx+3cwI4yyVb3tlq",
-	"ycFst1r0C2IEj2NRb+YTmDWoW7He4ARH6rX6SRolLNvEAk34KoK8Vc/LN01bkDE4k38zEwmoHR0XlEn3",
-	"RkKYSxRjEqllUM5u0AeEEh0gzsKomIiHJ/mIpYIdI5b3u3yUSnKUsp373hVCnxuw2gfzmPZgraP/UXFp",
-	"3ohvJczhPJc2Dtu4ApcvtJmAZel83S6yydLLf6FQKCxVUO3raQJryhsSVnX1Jut5gskL/Vq3SmppH+AU",
-	"r2ryP87evD59+8I2WlpXM76F0zavran+aIRq1YRFMzW3csyyRkcmVFvXnuNT1N21uKguiFtZCQuLigGZ",
-	"kwcXS22HQU91PbgUMI3b52spYX2N0wy+7dAgrWEA1I7TJyv7RQXzIYY6bpCHHDAHR5L9+qdvX0gYd4kV",
-	"PgAZClUea6Qc0eM+4FMUYpiAIyw4kKBcdfdE6yg0gmkitH6Wwn3sg5gmWOmuygN6uscS48vLlGmsQdKJ",
-	"WnHdj4T7ugWjJFLmLn9OyMzsOaHjB0FQ82SdHncim9LytbonC/CMg0VazdDJBH416uFhWT3Ml7HRhrpM",
-	"ehArFZjt453ZoNuZplK9520tlZOs8/UmCO+UeG3Nro3Ys6q2ynxUNcOZ8c3NqTN0O4I6CuGotk+GEr1V",
-	"F+PpumufONvGO2bmbJMrQkTgEZbQp44rqzMtPZWNsW5NyvTOt45ryFtq2Cy42hdxuLe8okuF5QPDAm2p",
-	"EjYWska6xDF7i3loB8voDG0lSRcQ3llXvuWaNgOMdfp2N0jR9xJMPq8cwUv10AJtrVtYrrVzN6EeU0wZ",
-	"jdIQZb5KHwwZGqcJZENt+hfsrwrEJsc+GBr9ORyQI0gcdKJCFwWoIZ82OnYoscPQqNkhKLw5IKHxut1t",
-	"XPlySuwgoiE4ItTsjbJ8bKF0Ung+FYNU2gPiABQzPc9fqvt9z+mu1hIUCboeF8phGq1qh9Vtd1eLkn2v",
-	"jtIv0RiGNxtQaRYYWMsqN/GmRR2jru1UuykMbjZTgzd4ko5r1eLymM26y7Zvt18ZtrLvv8C3L3n0xaXx",
-	"S/khhqFqudQmLOxDf5uEoWXaW6UhRJr7m7VpZnrbJsH3Jmg1yHoHyRi9kg8usCHZ/JuZE7OiG7vKsVVP",
-	"RYlXXF1Kc7nHwZThCWQzJ5kHXnJEjB+KBYghz3VAI/JlMecasuk0kbrwySL5F3iC/qakLoZ/+vq0GIxf",
-	"rtlV36Ynp90lNLhBP7NGbg5ysomcOL7NelRqCMOz9K91nJkl492Ja9+Asxr5HOtReRdeLr9RY1Tj764M",
-	"CCxwg4xi/LSle95sy6du4BeV3ZutXHcpTpU5NXHnNxKApd685bslUqJ8+o1NoLUyTryzFwRqO8L+3fUX",
-	"26BllDqTz5TMUh4hPVWZpbDzGl19+pOyz55fTtddOoT5igW5i0GOBQRrHudYn792EuZ4aVXfGqvCUTJq",
-	"cEyjtD8iX6odgZHC7ZHe1rDsM0JT/mkBclR994sp3zymV1wFH2xuXBlI3uM6JlG/YVzyFBcmaKv4SKLc",
-	"bnD69sU9Dpw3m7qlC0GnGXO9W74AkS4FlUUfzTZfXN9lrHCTgLMGLK6POFd7e98x4Kwa6U0QZ5HXB2kQ",
-	"3A+NEKk/UMf8ZrrTP9Zu0JY1aWbqt4WqZV65MeNRVYF3Aqxqctyc27f9howZYSMAtwlbbA7gTG/bIbiS",
-	"Qapq5w0hXiONvxr/zVdN/E4itQWUWQOqrc1JO4FqJltsg4j7uuHhTULKSzLqnuoMOkoABAkUiIEQJohE",
-	"kKnwuoihCrGpXutwUmmBFsSN8wHULV5uBddbv5E5cdtkh0HQZk+W5mMO1gpaO3B7QnFjHRLBWXN0bHt7",
-	"plFMnpny8+qMAr50/M/gbIebRW6iarM8zNw7DR6r/J2f95G/s/XOiX196dLeHFy2XdxGGlCl7z1lAVUE",
-	"5tZ4dkVSTyFNuIEDuCNWrM/azXOIluXgbqZDfpR0I18dj76BIakz4NuCbTU2f70kqOwk/I3mQFlNcWcx",
-	"Z40Rvxm2vvP8czNMsxN8bYm0l4SBOsP6beV7nRk3cWlkf5OyHLpkxcZ4V50G+rRGYlAC13t+I5+7zlWW",
-	"07xB7Cabvw3cVlIWmwQH16sAUtUgqirJtuG/wvrtCXvujXkbhfPz0Tgd7QugfVfBx7UZcm0MJLn1zuKf",
-	"kkJvHmpbb912AgPkWPcCAcr6+dsy/x9yZ9IS6ywlWle8oubiPEVcX31AEbHX53HKzOVvzGRDn0GRsqJ6",
-	"cWjNUZgyLGYSNU30UusqEKepqDmsfGpKVUxghHR++JBjgfiXUN/gAEYRaLVU8RoYTTDReeLmF1POpmZP",
-	"apjVKVTeuxpCbo9iIaa6ZAAmI1p/hhqTsd4QLuYgYqRP3IsYYZZt7vL2gAzIeYxAmDKGiACnb1+Y+n0c",
-	"ZEfyuu1uVoqAg6PFVQiO+wOS93c0zK6HPsAR+EUVHjpWA8mGIB+z1+axARk23a8bHvsAwTAGIWRsJic/",
-	"VLMf+oASBDQ7gSlSkeA2+KCrJAyIrrrVGQo61GX/zPw1i/3f//yv5Rd1amBJcQKA+YDYiodPTDUvABN9",
-	"K6uLmN8hEVC9QoYAJCArHqarcgA6GpBKqbCMTPkWPTgaduAUd750O+12e+iDCE0ZCqFA0XFGQQimCcRE",
-	"URIouZdcoRZIDjqkLOKaf9FXGIpkBgQiunaG7vODrhJ6lBEyL3bDdbUb7pfPVXC/pgQmPx4QAT+jnKly",
-	"hpJLUqoBo8akZGWYic+ADJcJDnj+BbGZrrUkV14SQDBIOAxVKoXsRZWWkbNGkSQpJAMC0wgLkNCxPlph",
-	"S5lYcdapHH5+zMHrtoN2YMNtSn1699tB+74O9cZKd1jKmCEWK9rZBexcO2kM846iSmdEWef6KkZkLtsZ",
-	"I7PbYUlra9mV5J4gMy/F6dSoAVNfwOgBddAAmoMktlQnzd+USz4gQ31/CFQ/WVNy8exhFigUDyRZrYLj",
-	"NhjiaKjZ3Z53GJClBx503vOSky9YNvsmiZTK4APyGaGpqfuoBqGqJUDAkISSmnbSUJrAmNcvHCIp1nNd",
-	"kCSYP9LJy3PO/dUP5yUu5dNF0gwFVaeEjhZrkGNdXk3Ji1NetVD0RLVSX/BQLmTTaodHqp3/XlwX5bi2",
-	"/uHKJXDLrc4vSjUFe0GwpIpOpazRxzzIbSCQs8XoVn/p9WqqvyjEUKo1G3n9bq+UC9WtnInJi4aaozCe",
-	"e4Rkdd0Zs2r5mawsGm5xi1yZnCzNEoEcJq5Gt2trB2njb5W7En4jsboUMclsUqmQ1WkYIs5tIbGWqmvd",
-	"ygtbL6sQ5tbAtkWq91OR7H5wsujhjAk7btW1ua9qR658x6mEqV5p1o0pNicRZTrRGRD5iRCpbF06yL+V",
-	"Nsz1u2PgVdadgGOuXEH1s3chW84rperKXbpWZ1H5PVXlr40aM9oBcfErjTYsNZZ5bwWXzKigVynHIch7",
-	"MwI1kT+7R0DyxN2XlH86JWOUIJev84nNG9cMq83bnRf9DlOTp6SVujuv7VU+zlIjoZowUUn03JLmy/g+",
-	"e061vBEfd1e/Uqyt56symitfcqpryjceNhIXpxameuvx6reysqnyhe6DJrOpqeomX+71mrxcLdXn+ovK",
-	"XLme4scLpeUz4df0LhTzlni2INzql7Jsty3rGQxYAjeYi+z84drwRlV5b2DWz6l3s8Z/pcL5WNY4JlVt",
-	"5yChZPP1Nrppeg0Q4CQp2fiN3Xb/eL3WGLfoVBHBbtxL5NMMmhhl/rsqsltR5rag/GplLnvNHs9iRTqn",
-	"X4Uw+h3lAyUx5aL/KHgUGN8nrwCu3tYSUBflLRxyyhgl77eTQTlrWLIXVDXKujNHWWStUSvzWqN14aZ6",
-	"L2Tdi9I5AI3Xy+jUUOPMjiHLqDTwvoBZC6uej3uLxc+8VG6aW0KNPJBeXUSv1rjPaylTiEi6Dne3EHVc",
-	"ZzJq1P8+YnTyiyPuTmK7Tr8r6gJBi7+sC0bcI+E1EEDHKTJ7INdMh8SQvpGdELa8dHwA6msAnPWRRwGt",
-	"nyaJEzJVcSiYJOW4qaJXfu7GGHJz8KRoyAvBHx3NSZAuxFq06c/U77ni3ThkUbXBJ9VYse4tant3HEiu",
-	"5XdtTv+meE4vm4Pnsuow1bho/pUOJd35l36WYEAVRKz7aI107akJhwFlPxZHwyqxsPfTCO6OtW7elZTr",
-	"pcB6hkOshct8ytvwGIPb8Bg17Q6C+v26iPo7FtCJDUth8LWoU+bsNWnFIX9T3w5TuyGrXcmCBVruV/6O",
-	"xA60hP/teqA7E9tz9ytHOcYrWIoDxNtDLHYHmPANQUV7LxFhkZIb4sFOwZVdGsu1vuqdtN41Dq0x6C8x",
-	"F3oP8R1Vx5AyR9YESIwnm9jnvFrnsLl1rz0eeFsB4fJ58x84InzAB1uHkG1kAJNKQHkrTOAEewo5CQ28",
-	"1R1opfV22A/O7T6cW/d7nKUvTtb6spb9cgi7hBEdH7fWTb0dntrELt64SQpuxSQdXM4fxuXMy1GuLcbr",
-	"25PVvufeRf/7d1UbyPt54SvDJWfVwoyDq/rNuKpZjpHJObLfqcys+Vaeailv1amfv8KFzWrQfwOWfaXH",
-	"a9MPTD5unlHQ7bV6D4pfuug7VdltosHTmGEuJpADUwrDPOksZ3Ond8E3Gm7J661+P+bg9h4wyroY5Qzp",
-	"z0Rlh1lgTfKkQODIft7JfO/Az74Ppb/VsBvo4qi5Moqp293Pvx5R+oi/Dy5nZtw44mBU+PR2qnC3HnI1",
-	"3yv/YMhdgkd7BzQ1301ZGH7n4gBW7jBYkUSqOSpUFPady2/nOrtuFuS6Bdyy+ulsUIeg2H6CYsT9lPva",
-	"Qa1vhIduLgi2DUQNbgeiHsJgP0gYbIVob2Bt8gpDjk9cOhkYwRkfKpDCgUnI5k8AtNfqg+9qV1SdWzXf",
-	"mgan9uimPanpD8jQpqwPfUCZPvjMwIQyBIYm/3wIBt4ff/RfvWqp/w+86pFmlUk7IAJPkByGOT16FVOO",
-	"srOfKhXFfIxeJ52pD6OZU6LqrvmctYjRgBD0VegjTpQkM92f8+VrZefl7QmcgYgCTo/rTnJqV9EWNPoe",
-	"gge6AuDHa+d0gBc8UlUjezqnv3s/ryF54Sbsm9IHcirOyz31ydigV3nc1D+Qj+fnGnTMwjkEYGsjyMeK",
-	"gY2akwJ1OeC2LFghAbyb5+npMhtu4ncuIc3DHPVl2G4pylEpjnkIchws0KZBjppPUzrhjpE6IC5laNfm",
-	"qUksY8FnM6t7xOoofxbWyJ5fHtXIiuL90EGNamnAQ0zj241plAuiFMVZV6aZInYjEt25tpfNghv7h1Wr",
-	"n7ZjOoQ29pTvU2LYDeIb3wQb3Vx0YwtkGtwKMj3ENr5zZPkOTRMYIltyydigBoK+xPhoL27FLv+5ruJ9",
-	"B5PUndqnXi/o/dwK7rd6j93So/b3h63uw7zC0tmUYTIG/5lCJhAD8hFnw966tk2d2GodzVtyYAvVgQ/O",
-	"6w2rmG8oz1z7cVCdQov0ZrWqTXhscKyW1U10RxN3UxeEK3w/W22aK+nVVRw11RERWBVN8kGCPyNzfJ4h",
-	"GNV7mqru6s3ik737jcVasgef8dv1GZV8FASsJpSiiluundKimu5cy3+a+YTbmvAGybKITQ7e3Z68O6VR",
-	"VZROlefMohKqDuAlSigZA0EBFhv4fXtmlZvz4DaEZcHeYdnBc/tRDmcsDA+q1tgXK21Viy/v4hDd4+AS",
-	"cgTev3sp20lZ4vW9a52YLG98Slky93zvC2RYjjYvU5Xd1tp4BNNELK+55JX59G16meAwG4CFdLoaphlg",
-	"WzL4RTbDyncdnaLkR7ZwtLJ+xjOLTWHUqsWoKajpvGfKaVZfPENC5BXUjwow0+1Yk2J+Mf//AAAA//8=",
+	"JU7aGhhMFYvi9Vy+c3h4eO2FdDKlBBHBvf61FyMYIaYeT5OEXr1heIyJ/DNCPGR4KjAlXt97h2DEwQTO",
+	"wCUCKUcRGDE6AZDMwBW6BFM4Rm3P99BXOJkmyOt7//R8j4cxmkBZmZhN5Y9cMEzG3nzue09hGKOnlAhG",
+	"k2pzZzFlAkzTywSHIIRhjMkYHMU0ZRyEMSRjBBhkKJk9AVcMC8QBj+kVuMIixgSIGIEJ/NqCY3Rc7JWu",
+	"0bdvf3kYrOjm83M4rumeYJSMwReY4AgKygAdqUYZmjLEERFQFmyvqPslDaGusFz/+3cvbZUhQ1CgCDDE",
+	"acpCVKx0RNkECq/vpQx7fqWNue9NIYMTJMwaP/8aItXIi2fVVl+nE8RwCHAkG4dgilgrggIBZL+ynUpM",
+	"z8GRogIseF6GgwRzUZr3rud7kqy8KRSx53sETuTP2UefcOT5HkN/pZihyOsLliJ3nFMoBGKygv/62G09",
+	"vvgYtB5fXAd+9+f5P2rG7Xu/MTqpjvA3zLgAEZz54M8///yz9epV69mzNjhNKEE+oCSZARFDVQJgDhgS",
+	"KSMoKo6lF/QetoL7reCRHdRfKWKzfFRyTrxFvVcdP5m39EMvf6gfx4vRa0rQKyjCuDocSZxcrkmR7rgm",
+	"nAQjIkBMk4g/ARBMZB0AEn6FGAf3g5O27b6WAXn/X4xastGWbnUFDeNLBtmsjpzOknSsCSnRhcARBJJg",
+	"EQNcvoMJp4quky+IA0oAk0KmRDljhhCppx5T7SramcCvLxEZi9jrPzzxC4sBW3/L2f/pqJU9Hv+zfiEs",
+	"s64YqWUMRxJtM3ouYPiZLxi+aWs/4z8LYxSlCWoiOK4Q+pzMADefLJEatsg6QsN+s3OZcY7YpMnwBGKT",
+	"bEx2cdWQfn9+Djr6J4x45zqn0HlHfsXb/+KUNBumLL/7IdLq8F5CLRPBESZhknL8BR278vEJIAhFHAzl",
+	"EIdPABRgQrkA3UdgQomIOYAjgZh5Xy8ruycLZKWgu5GUczlNfEoJR0rR/Qqjd+ivFHEh/wopEYioRzid",
+	"JljTYecLidpwin+SiyLfZf2+9hBjVKrMj3K2BMSJ7TrIFCoYeIIOPDDGX5BmeJoKMFDif+DJYSmFrYdl",
+	"vtEjnvuSsUXKvb53EkgIIrBQ8/UrjIDt9/xi7k7NPxgaeX3v3zo5gOvot7zzXPb2GQ3TiRylmo3iGp+C",
+	"Sxg5XadMaYRECSQJLlSTIDJVPAFDgzayT4ZArphWLdmPbTmUp5SMEhyuM9E7G5WSpEdyNISKGLF73JWx",
+	"x77h1nvcEUaysANpJOXDRArfGcBEYlt/QNT8lGcFXMWUIzCUtDeU9QxxNJQ4gVCh5gWRaEoxEfc4OPqP",
+	"szev+6dvXxy3B0TO0m+UXeIoQmR39MhoggCKsKCsr9SkwueyMwYiW+E08BJ4pUkyJ7v7Dtnlndsl0Z3H",
+	"CAj6GZF7HMi+chBR1T0oLQ0gYsw1eldk9JqK01AuCrzUQ94zLam2DZEvak9DRMnqYIIiDIEkhZwduB3I",
+	"bzQl0e4WmlBnKQm9ihFDSySMg4uKkubEWfLXVADdzV0u+WsKeBrGtrt+pvN9xYd+gQ0zHrTT9opGeIRR",
+	"VNVR5xXjSuNZxEEBrUrt45i0yshsOVZm3eBM+U7BInVMv2XfqDJqHt4TmIqYMvw32uHKQ3CJIENM85G2",
+	"SQwYKKxs11nZQk92vLhub3wjSlPymdAryRuoNP0fPnxonaYiRkTI8aMiu1ZUuJrFKaMh4lwKgedEYDHb",
+	"3WROEcM0AgOv96AfBK3ew34QDLw+iGnKgNTd0pKSgrPIWVKiK77qRFDADhSC4ctUIN6J4Ix3go6ul3eC",
+	"Irv1eoVFcQYGzMh2LWwrCksKWJQkwKj5y1QACEYYJZF8hYlyYDjKXg91CNQDl0gPC8Wc7wlPp1PKBIpe",
+	"ScF3rtZu3zJ60RilThkuan+YQbOCnM5mXlHqM0OdC6z8TWGpryo+xxNUFWkvzt6ARw+DrlEnOEkwRyEl",
+	"EQeQROD9+VNARyOOhA+KhuQ9DgSeIPC3Ybi6Pp93g34g/2sHQdAKfu4rlNloGOf2oV95GAza+vH+/ONP",
+	"rYvK+wUzMPuDplogwCjCcvgwecvoFDGBJVofwYQj35s6P117YUK5lqSmxktKEwQVllLv+Ceo6S5J3owU",
+	"oy+jrWwd5hdlqnqaUI7J2Fp0I+Uj0jz9BJA0ScBVjAjQHZITLn/TIEXaY5JK4WwVbSsCm/seoUKPrzJP",
+	"dIrIp95JjZvnzRQRiZkkVO2DwFlZICjo3e8/eNx/8Lj9+PHjdr4AznTJmnc2W7Iz280W/YIYweNY1Kv5",
+	"BGYV6lqsfTnBkfqsfpBGCMs6sUATvmpB3qry8ktTF2QMzuTfzPgWanvHBWXSYJIQ5hLFmERqGpT5HPQB",
+	"oUS7nDPHLCbi4UneYylgx4jl7S7vpeIcJWznvneF0OcGpPbBFNM2sXUdfFRUmlfiWw5zKM9dG4dsXIbL",
+	"J9oMwJJ0Pm8X2WDp5b9QKBSWKoj29SSBVeUNF1Y19SZreYLJC/1Zt7rUUj/AKV5VpbTlTt++sJWW5tX0",
+	"b+GwzWdrij8aoVoxYdFMzascs6zRkHH+1tXn2BR1by0uqnMLV2bCwqKii+fkwcVS3WHQU10L7gqYym35",
+	"2pWwtsZpBt92qJDWUABqD+uT5f2igPkQQ+NIyLwT2HElSBh3iRU+ABkKVRZrpAzR4z7gUxRimIAjLDiQ",
+	"oFw190TLKDSCaSK0fJbMfeyDmCZYya5KAT3cY4nx5WPKNNYg6UTNuG5Hwn1dgxESKXOnP1/ITO05zugH",
+	"QVBTsk6OO75Sqfla3ZMFeMbBIq1m6GQCvxrx8LAsHubLyGhDWSYtiJUCzLbxzmz57UxSqdbzupbySdb4",
+	"egOEd4q9tibXRuRZFVtlOqqq4Uz55urU6brtQd0K4ai2TYYSvfkX4+m6c584G9E7JuZs2yxCROARltCn",
+	"jiqrIy2VyvpYNyfl9c43o2uWt1SxmXC10+JQb3lGlzLLB4YF2lIkbMxkjWSJo/YW09AOptHp2solXbDw",
+	"zrzyLee0GWCsk7e7QYq+l2DyeWUPXqpCC6S1rmG51M7NhHpMMWU0SkOU2Sp9MGRonCaQDbXqX7BjKxCb",
+	"HPtgaOTncECOCnsnynVRgBqytJGxeovEiNkhKHw5IKGxut2NYflxSmwnoiE4ItTstrK8b6E0Ung+FINU",
+	"2gPiABQzPM9fKvt9z2muVhMUF3Q9KpTdNFLVdqvb7q5mJftd3Uq/RGMY3qxDpZljYC2t3MSaFnWEurZR",
+	"7QZFuPFRDb7gSTquFYvLfTbrTtu+zX6l2Mq2/wLbvmTRF6fGL0WcGIKqpVIbArEP+W1CkJZJbxXYEGnq",
+	"b1anGeltqwTfm6DVIOsdJGP0ShZcoEOy8TdTJ2ZGNzaVYyueihyvqLoUOHOPgynDE8hmTngQvOR6ux0R",
+	"gAWIIc9lQKPly3zONcumA0/q3CeL+F/gCfqbkjof/unr06IzfrlkV22blpx6l6zBDdqZNXxz4JNN+MSx",
+	"bdZbpYYwPAsoW8eYWdLfnZj2DSirkc2x3irvwsrlN6qMauzdlQ6BBWaQEYyftjTPm2351HX8orJ7s5Xp",
+	"LtmpMqYm5vxGDLDUmrd0t4RLlE2/sQq0Wsbxd/aCQG1H2L+7/mIdtGylzmSZklrKPaSnKlYVdl6jq09/",
+	"UvbZ88sBwEu7MF8xIXfRybFgwZr7Odanr524OV5a0bfGrHCUjBoc/Cjtj8iPantguHB7pLc1LPuM0JR/",
+	"WoAcVdv9YhA5j+kVV84HGxtXBpL3uPZJ1G8YlyzFhSHfyj+SKLMbnL59cY8D58umZulC0Gn6XG+WL0Ck",
+	"S0Fl0Uaz1Rfndxkp3CTgrAGL6yPO1dbedww4q0p6E8RZpPVBGgT3Q8NE6g/UMb+Z5vSPtRu0ZUmaqfpt",
+	"oWqZVm5MeVRF4J0Aq3o5bs7s235DxvSwEYDbhCw2B3Cmte0QXEkhVaXzhhCvkcRfjf/mqwZ+J5HagpVZ",
+	"A6qtTUk7gWomWmwDj/u67uFNXMpLIuqe6gg6SgAECRSIgRAmiESQKfe6iKFysalW63BSaYIW+I3zDtRN",
+	"Xq4F15u/kTnD22SHQdBmJUvjMUd1Ba3tuD3zuLEMieCsOTq2rT3TKCaPTPl5dUQBX9r/Z3C2w80iN1C1",
+	"WRxmbp0Gj1X8zs/7iN/ZeufEfr50am8OLtsmbiMMqNL2nqKAKgxzazS7IqinECbcwADcESnWR+3mMUTL",
+	"YnA3kyE/SriRrw5c30CX1KnybcG26pu/XhBUdrb+RmOgrKS4s5izRonfDFnfefq5GaLZCb62i7SXgIE6",
+	"xfptxXudGTNxqWd/k0QfOgnGxnhXnQb6tEZgUALXK7+RzV1nKsth3iB2k9XfBm4rCYtNnIPr5RSpShCV",
+	"52Rb919h/vaEPfdGvI3c+XlvnIb2BdC+K+fj2gS5NgaS1Hpn8U9JoDd3ta03bzuBAbKve4EAZfn8ban/",
+	"D7kxaRfrLCVaVryi5uE8RVw/fUARsc/nccrM42/MREOfQZGyonhx1pqjMGVYzCRqmuip1lkgTlNRc1j5",
+	"1KSqmMAI6fjwIccC8S+hfsEBjCLQaqnkNTCaYKLjxM0vJp1NzZ7UMMt8qKx31YVcH8VCTHXKAExGtP4M",
+	"NSZjvSFcjEHESJ+4FzHCLNvc5e0BGZDzGIEwZQwRAU7fvjAZATnIjuR1290sFQEHR4uzEBz3ByRv72iY",
+	"PQ99gCPwi05YpDqSdUEWs8+m2IAMm+7XDY99gGAYgxAyNpODH6rRD31ACQKanMAUKU9wG3zQWRIGROfx",
+	"6gwFHepEgmb8msT+73/+19KLOjWwJDkBwHxAbA7FJyY/GICJfpVlWszfkAioViFDABKQpSPTWTkAHQ1I",
+	"JflYtkz5Fj04GnbgFHe+dDvtdnvogwhNGQqhQNFxtoIQTBOIiVpJoPheUoWaINnpkLKIa/pFX2EokhkQ",
+	"iOjcGbrNDzrv6FG2kHmyG66z3XC/fK6C+zVJNfnxgAj4GeVElROUnJJSDhjVJ8Urw4x9BmS4jHHA8y+I",
+	"zXSuJTnzcgEEg4TDUIVSyFZUahk5ahTJJYVkQGAaYQESOtZHK2wqE8vOOpTDz485eN120A6su02JT+9+",
+	"O2jf167eWMkOuzKmi8UceXYCO9dOGMO8o1alM6Ksc30VIzKX9YyR2e2wS2uz45X4niAzLkXp1IgBk1/A",
+	"yAF10ACagyQ2+SfNv5RTPiBD/X4IVDtZVXLy7GEWKBQNJFmuguN2liRMZOcdBmTpgQcd97zk5AuW1b5J",
+	"IiUy+IB8RmhqMkmqTqhsCRAwJKGkXjupKI1jzOsXDpEUM8QuCBLMi3TyhJ9zf3XhPGmmLF1cmqGg6pTQ",
+	"0WIJcqwT1Sl+cRK2FpKeqFrqUyjKiWyaP/FI1fPfi/OiHNdmVFw5BW4C1/lFKUthLwiWZNGppDX6mDu5",
+	"DQRythjd7C+9Xk32F4UYStlrI6/f7ZViobqVMzF5GlJzFMZzj5CszjtjZi0/k5V5wy1ukTOTL0uzQCCH",
+	"iKve7drcQVr5W+GumN9wrE5uTDKdVEpkdRqGiHObSKylMmW38lTZyzKEuVm1bdrr/WQkux+cLCqcEWHH",
+	"zbo291U2ypXfOLk11SfNmjHJ5iSiTCc6AiI/ESKFrbsO8m8lDXP57ih4FXUn4JgrU1D97F3ImvPcqzpz",
+	"l87+WRR+T1VCbSPGjHRAXPxKow1TjWXWW8EkMyLoVcpxCPLWDENN5M/uEZA8cPcl5Z9OyRglyKXrfGDz",
+	"xjnDauN250W7w+TkKUml7s5ze5WPs9RwqF6YqMR6bpL0ZXSflVM1b0TH3dWfFHPr+SqN5sqPnOya8ouH",
+	"jdjFyYWpvnq8+qssEav8oPugyWhqsrrJj3u9Jh9XU/W59qJSV66l+PFCSfmM+fV6F9KDSzxbYG71S5m3",
+	"25b0DAYsgRvMRXb+cG14o/LGN1Dr59S7WeW/UuB8LEscE6q2c5BQ0vl6G91UvQYIcIKUrP/Gbrt/vF6r",
+	"j1s0qhbBbtxL5NMMmhhh/rtKslsR5jZF/WphLlvNime+Ih3Tr1wY/Y6ygZKYctF/FDwKjO2T5xRXX2sO",
+	"qPPyFg45ZYSSt9vJoJxVLNkHKhtl3ZmjzLPWqJZ5rdK6cEO9F5LuRekcgMbrZXRqVuPM9iGLqDTwvoBZ",
+	"C7Oe93uLyc+sVG6qW7IauSO9OolerXKf165MwSPpGtzdgtdxncGoXv/7iNHJLw67O4HtOvyuKAsELf6y",
+	"Lhhxj4TXQADtp8j0gZwz7RJD+kV2QtjS0vEBqK8BcNZHHgW0fpokjstU+aFgkpT9pmq98nM3RpGbgydF",
+	"RV5w/mhvToJ0ItaiTn+mfs8F78Yui6oOPqn6inVrUdu740ByLbtr8/Vviuf0tDl4LssOU/WL5vd+KO7O",
+	"7w5aggGVE7HuGhxp2lPjDgNKfyz2hlV8Ye+nEdwdad28KSnnS4H1DIdYDZfZlLdhMQa3YTHqtTsw6vdr",
+	"Iup7LKDjG5bM4GtWp8zZa9KCQ/6mbiNTuyGrTcmCBlpuV/6OxA6khP/tWqA7Y9tz996kHOMVNMUB4u3B",
+	"F7sDTPiGoKK+l4iwuJIb4sFOwZRd6su1tuqd1N41Bq1R6C8xF3oP8R1Vx5AyQ9Y4SIwlm9hyXq1x2Fy7",
+	"1x4PvC2HcPm8+Q/sET7gg61dyNYzgEnFobwVJnCcPYWYhAbW6g6k0no77Afjdh/GrXvDZ+kOy1pb1pJf",
+	"DmGXEKJj49aaqbdDU5voxRtXScGtqKSDyfnDmJx5Osq12Xh9fbLa9tw763//pmoDfj8v3FtcMlYtzDiY",
+	"qt+MqZrFGJmYI3tPZabNt7JUS3GrTv78FSZsloP+G9DsKy1eG35g4nHziIJur9V7ULzpou9kZbeBBk9j",
+	"hrmYQA5MKgxT0pnO5kbvgjsabsnqrd4fczB7DxhlXYxyhvQ1UdlhFlgTPCkQOLLXO5n7Dvzsfih9V8Nu",
+	"oIsj5soopm53P789wp7Cya4IvpyZfuNI3ePtlE0V7tZdrsZ75ReG3CV4tHdAU3NvykL3OxcHsHKHwYpc",
+	"pJqjQkVm3zn/dq6z52ZOrlvALatLZ506OMX24xQj7lXuazu1vhEaujkn2DYQNbgdiHpwg/0gbrAVrL2B",
+	"tskzDDk2celkYARnfKhACgcmIJs/AdA+qwvf1a6oOrdq7poGp/bopj2p6Q/I0IasD31AmT74zMCEMgSG",
+	"Jv58CAbeH3/0X71qqf8PvOqRZhVJOyACT5Dshjk9ehVTjrKznyoUxVxGr4PO1MVo5pSoemuusxYxGhCC",
+	"vgp9xImSZKbbc26+Vnpevp7AGYgo4PS47iSnNhVtQqPvwXmgMwB+vHZOB3jBI5U1sqdj+rv38xySF27A",
+	"vkl9IIfifNxTV8YGvUpxk/9AFs/PNWifhXMIwOZGkMWKjo2akwJ1MeA2LVghALybx+npNBtu4HfOIc3d",
+	"HPVp2G7Jy1FJjnlwchw00KZOjpqrKR13x0gdEJc8tGv11MSXseDazOoesTrKn7k1svLLvRpZUrwf2qlR",
+	"TQ148Gl8uz6NckKUIjvrzDRTxG6EozvX9rGZc2P/sGp1adung2tjT/E+JYLdwL/xTZDRzXk3tkCmwa0g",
+	"04Nv4ztHlu/QNIEhsimXjA5qwOhLlI+24lbs8p/rLN53MEjdyX3q9YLez63gfqv32E09an9/2Oo+zDMs",
+	"nU0ZJmPwnylkAjEgizgb9ta0bWrEVvNo3pIBW8gOfDBeDyJm48B0bfhBdWwt0rvbKpnhsQG+mrk3ETZN",
+	"7FOdQa5w4bbaZVfsrtM+ajJBRGCVZckHCf6MzHl7hmBUb5qqRK03C2j2bmgWk88ejMxv18hU/FFgsBrf",
+	"i8qGuXYMjKq6cy3/aWZEbqvzG0TXIjY5mIN7MgeVRFVuPZXPM3NjqMSBlyihZAwEBVhsYCjumVRuzuTb",
+	"EMcFe8dxB1PvRznNsdCfqGpjXyy3VTW+fItDdI+DS8gReP/upawnZYnX9651JLN88SllydzzvS+QYdnb",
+	"PK9V9lpL4xFME7E8SZNXptO36WWCw6wDFtLp9Jmmg21J4BfZCCsXQTpZzI9spmml/YwpF5tMqlWNUZOB",
+	"0/nO5N+sfniGhMhTrh8VYKbbsF6K+cX8/wMAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

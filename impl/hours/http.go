@@ -308,6 +308,10 @@ func (o *operations) renderError(c echo.Context, e *apiserve.Error) error {
 	if status == http.StatusBadRequest && e.Pointer != "" {
 		status = http.StatusUnprocessableEntity
 	}
+	if e.Pointer == "/data/type" && strings.Contains(e.Message, "not one of the allowed values") {
+		// JSON:API: a resource type that is not the endpoint's is 409.
+		status = http.StatusConflict
+	}
 	obj := errorObject{Status: fmt.Sprint(status), Title: http.StatusText(status), Detail: e.Message}
 	if e.Parameter != "" || e.Pointer != "" {
 		obj.Source = &errorSource{Parameter: e.Parameter, Pointer: pointerToMember(e.Pointer, e.Message)}

@@ -69,7 +69,9 @@ func TestWriteValidation(t *testing.T) {
 			pointer                  string
 		}{
 			{"malformed JSON", "POST", "/libraries", `{"data":`, 400, ""},
-			{"wrong type", "POST", "/libraries", `{"data":{"type":"locations","attributes":{"name":"A","slug":"a"}}}`, 422, "/data/type"},
+			{"wrong type", "POST", "/libraries", `{"data":{"type":"locations","attributes":{"name":"A","slug":"a"}}}`, 409, "/data/type"},
+			{"wrong type on PATCH", "PATCH", "/libraries/green/terms/1", `{"data":{"type":"libraries","attributes":{"name":"A"}}}`, 409, "/data/type"},
+			{"no type", "POST", "/libraries", `{"data":{"attributes":{"name":"A","slug":"a"}}}`, 422, "/data/type"},
 			{"bad slug", "POST", "/libraries", `{"data":{"type":"libraries","attributes":{"name":"A","slug":"Not A Slug"}}}`, 422, "/data/attributes/slug"},
 			{"unknown attribute", "POST", "/libraries", `{"data":{"type":"libraries","attributes":{"name":"A","slug":"a","colour":"red"}}}`, 422, "/data/attributes/colour"},
 			{"missing name", "POST", "/libraries", `{"data":{"type":"libraries","attributes":{"slug":"a"}}}`, 422, "/data/attributes/name"},
