@@ -139,9 +139,29 @@ func New(cfg Config) (*Service, error) {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
 	embedapi.RegisterHandlers(e, embedapi.NewStrictHandler(&handlers{s: s}, nil))
-	s.handler = e
+	s.handler = headAsGet(e)
 	return s, nil
 }
+
+// headAsGet answers HEAD as the GET of the same URL without the body
+// (RFC 9110 §9.3.2): the contract describes GET only, and echo routes no
+// HEAD by itself.
+func headAsGet(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodHead {
+			next.ServeHTTP(w, r)
+			return
+		}
+		get := r.Clone(r.Context())
+		get.Method = http.MethodGet
+		next.ServeHTTP(headWriter{w}, get)
+	})
+}
+
+// headWriter drops the body and keeps the headers, Content-Length included.
+type headWriter struct{ http.ResponseWriter }
+
+func (h headWriter) Write(p []byte) (int, error) { return len(p), nil }
 
 func mustSpec() *openapi3.T {
 	spec, err := embedapi.GetSpec()

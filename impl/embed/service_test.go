@@ -753,3 +753,27 @@ func TestIndexLinks(t *testing.T) {
 		t.Errorf("%+v", links)
 	}
 }
+
+func TestHead(t *testing.T) {
+	e := newEnv(t)
+	for _, path := range []string{"/embed?" + q("url", e.purl(imageDruid)), "/iframe?" + q("url", e.purl(imageDruid)), "/viewer/viewer.js"} {
+		_, getBody := e.get(t, path)
+		resp, err := http.Head(e.srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || len(body) != 0 || resp.ContentLength != int64(len(getBody)) {
+			t.Errorf("HEAD %s: %d, %d body bytes, Content-Length %d (GET has %d)", path, resp.StatusCode, len(body), resp.ContentLength, len(getBody))
+		}
+	}
+	resp, err := http.Head(e.srv.URL + "/embed?" + q("url", "http://elsewhere/x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 404 {
+		t.Errorf("HEAD of a bad url: %d", resp.StatusCode)
+	}
+}
