@@ -14,6 +14,7 @@ import (
 
 	"github.com/sitelib/sitesvc/gen/soapapi"
 	"github.com/sitelib/sitesvc/impl/soap"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // realClients are the SOAP clients the service must work with: PHP's
@@ -34,13 +35,15 @@ var realClients = []struct {
 
 func runClient(t *testing.T, interpreter, script, wsdlURL, key, mode string) map[string]json.RawMessage {
 	t.Helper()
-	path, err := exec.LookPath(interpreter)
-	if err != nil {
-		missingTool(t, interpreter+" is not installed (CI installs php-cli, php-soap and libsoap-lite-perl)")
-	}
-	if interpreter == "php" {
+	path := testkit.RequireTool(t, interpreter) // Debian php-cli, php-soap; perl, libsoap-lite-perl
+	switch interpreter {
+	case "php":
 		if out, err := exec.Command(path, "-r", "exit(class_exists('SoapClient') ? 0 : 1);").CombinedOutput(); err != nil {
 			missingTool(t, "PHP has no SOAP extension (php-soap): "+string(out))
+		}
+	case "perl":
+		if out, err := exec.Command(path, "-MSOAP::Lite", "-MJSON::PP", "-e", "1").CombinedOutput(); err != nil {
+			missingTool(t, "Perl has no SOAP::Lite (libsoap-lite-perl): "+string(out))
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -70,11 +73,13 @@ func str(t *testing.T, res map[string]json.RawMessage, name string) string {
 
 // TestRealClientsReports: PHP and Perl call getScoringMatrix,
 // processMutationLists and processSequences overloads 2 and 3 through the
-// published WSDL; every answer must equal what the bare engine writes for
-// the same input (the engine's clock is fixed) and XML reports must
-// validate against the report XSD.
+// WSDL the real binary publishes, against that running server, with the
+// development key its first start made. Every answer must equal what the
+// bare engine writes for the same input (report times are put on the test
+// engine's fixed clock) and XML reports must validate against the report
+// XSD.
 func TestRealClientsReports(t *testing.T) {
-	s := startService(t, nil)
+	s := startBinary(t)
 	eng := testEngine(t)
 	lists := [][][]string{
 		{nil, {"M41L", "M184V", "T215Y"}, nil},
@@ -82,7 +87,7 @@ func TestRealClientsReports(t *testing.T) {
 	}
 	for _, c := range realClients {
 		t.Run(c.name, func(t *testing.T) {
-			res := runClient(t, c.interpreter, c.script, s.URL+"?wsdl", s.Key, "reports")
+			res := runClient(t, c.interpreter, c.script, s.Endpoint+"?wsdl", s.Key, "reports")
 
 			if got := str(t, res, "getScoringMatrix"); got != eng.ScoringMatrix() {
 				t.Errorf("getScoringMatrix differs from the engine's: %.200s", got)
@@ -92,11 +97,21 @@ func TestRealClientsReports(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := str(t, res, "processMutationLists")
+			got := atReportTime(str(t, res, "processMutationLists"))
 			if got != want {
 				t.Errorf("processMutationLists\n got %.400s\nwant %.400s", got, want)
 			}
 			validateReport(t, got)
+
+			if c.name == "php" {
+				want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := atReportTime(str(t, res, "processMutationLists3")); got != want {
+					t.Errorf("processMutationLists, tab-separated\n got %.400s\nwant %.400s", got, want)
+				}
+			}
 
 			want, err = eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 2, MethodName: c.method + "-method", ReportName: c.method + "-report", ReportDate: c.reportDate})
 			if err != nil {
@@ -123,6 +138,18 @@ func TestRealClientsReports(t *testing.T) {
 				validateReport(t, it)
 			}
 
+			if c.name == "php" {
+				// The named recipe (non-WSDL client, one SoapParam per
+				// part) selects the overloads by their part names.
+				if got := str(t, res, "overload2Named"); got != str(t, res, "overload2") {
+					t.Errorf("overload 2 called by part names\n got %.400s\nwant the positional call's answer", got)
+				}
+				var named []string
+				if err := json.Unmarshal(res["overload3Named"], &named); err != nil || !reflect.DeepEqual(named, wants) {
+					t.Errorf("overload 3 called by part names: %.400s", res["overload3Named"])
+				}
+			}
+
 			if got := str(t, res, "badKey"); got != InvalidKeyReport {
 				t.Errorf("invalid key: %q", got)
 			}
@@ -136,7 +163,7 @@ func TestRealClientsReports(t *testing.T) {
 // TestRealClientsSequenceOperations: each client's calls of overload 1 and
 // of the other sequence operations reach the right operation with the
 // parts decoded correctly (shown by a recording implementation behind the
-// same codec and WSDL), and the real service answers them with the
+// same codec and WSDL), and the real binary answers them with the
 // not-implemented fault until sequence analysis lands.
 func TestRealClientsSequenceOperations(t *testing.T) {
 	rec := &recordingService{}
@@ -170,7 +197,7 @@ func TestRealClientsSequenceOperations(t *testing.T) {
 		"overload1": "ProcessSequences", "processSequence": "ProcessSequence",
 		"processSequencesInFasta": "ProcessSequencesInFasta", "processSequencesString": "ProcessSequencesString",
 	}
-	real := startService(t, nil)
+	real := startBinary(t)
 	for _, c := range realClients {
 		t.Run(c.name, func(t *testing.T) {
 			rec.reset()
@@ -188,7 +215,7 @@ func TestRealClientsSequenceOperations(t *testing.T) {
 				t.Errorf("calls %v", calls)
 			}
 
-			res = runClient(t, c.interpreter, c.script, real.URL+"?wsdl", real.Key, "sequences")
+			res = runClient(t, c.interpreter, c.script, real.Endpoint+"?wsdl", real.Key, "sequences")
 			for name := range results {
 				if got := str(t, res, name); !strings.Contains(got, "Server") || !strings.Contains(got, "sequence analysis is not implemented yet") {
 					t.Errorf("real service, %s: %q", name, got)

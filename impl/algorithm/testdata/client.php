@@ -7,13 +7,42 @@
 // Prints one JSON object: operation => result (or "fault: <code>: <string>").
 //
 // PHP's SoapClient keeps only the first processSequences overload of the
-// WSDL; it sends further arguments as param3, param4… and types each
-// argument by the first overload's part at that position. Overloads 2 and 3
-// are therefore called with all their arguments in order, wrapping the
-// third one (algorithm, an int where overload 1 has an array) in a SoapVar.
+// WSDL (it matches every binding operation to the first port type operation
+// of that name); it sends further arguments as param3, param4… and types
+// each argument by the first overload's part at that position. Two ways to
+// call overloads 2 and 3 are shown, both checked by the Go tests:
+//  - positional, through the WSDL client: all arguments in order, the third
+//    one (algorithm, an int where overload 1 has an array) wrapped in a
+//    SoapVar; the argument count selects the overload;
+//  - named: a non-WSDL SoapClient for the endpoint and request namespace
+//    that the published WSDL declares, with __soapCall and one SoapParam
+//    per part, so the part names select the overload.
 [$script, $wsdl, $key, $mode] = $argv;
 $client = new SoapClient($wsdl, ['trace' => 1, 'exceptions' => true, 'cache_wsdl' => WSDL_CACHE_NONE]);
 $out = ['functions' => $client->__getFunctions()];
+
+// The endpoint and request namespace the published WSDL declares, for the
+// named calls (read with a regular expression: Debian's php-cli has no DOM
+// without php-xml, and the WSDL client does not expose them).
+$text = file_get_contents($wsdl);
+if (!preg_match('/<(?:\w+:)?address\s+location="([^"]*)"/', $text, $m1) ||
+    !preg_match('/<(?:\w+:)?body\b[^>]*\bnamespace="([^"]*)"/', $text, $m2)) {
+    fwrite(STDERR, "cannot find the endpoint and namespace in the WSDL\n");
+    exit(1);
+}
+$endpoint = html_entity_decode($m1[1], ENT_QUOTES | ENT_XML1);
+$requestNamespace = html_entity_decode($m2[1], ENT_QUOTES | ENT_XML1);
+$named = new SoapClient(null, ['location' => $endpoint, 'uri' => $requestNamespace,
+    'style' => SOAP_RPC, 'use' => SOAP_ENCODED, 'exceptions' => true]);
+
+// parts turns [name => value, …] into the SoapParams of a named call.
+function parts(array $values) {
+    $out = [];
+    foreach ($values as $name => $value) {
+        $out[] = new SoapParam($value, $name);
+    }
+    return $out;
+}
 
 function call($name, $fn) {
     global $out;
@@ -36,6 +65,14 @@ if ($mode === 'reports') {
     call('processMutationLists3', fn() => $client->processMutationLists($key, 3, $lists));
     call('overload2', fn() => $client->processSequences($key, 2, new SoapVar(1, XSD_INT), '', '', 'php-method', 'php-report', '2026-01-02', $lists));
     call('overload3', fn() => $client->processSequences($key, 0, new SoapVar(2, XSD_INT), '', 'php-method', 'php-report', '2026-01-02', $lists));
+    call('overload2Named', fn() => $named->__soapCall('processSequences', parts([
+        'key' => $key, 'inAlgorithmInterface' => 2, 'algorithm' => 1, 'userSubmittedAlgorithm' => '',
+        'reportOptions' => '', 'methodName' => 'php-method', 'reportName' => 'php-report',
+        'reportDate' => '2026-01-02', 'inputData' => $lists])));
+    call('overload3Named', fn() => $named->__soapCall('processSequences', parts([
+        'key' => $key, 'inAlgorithmInterface' => 0, 'algorithm' => 2, 'userSubmittedAlgorithm' => '',
+        'methodName' => 'php-method', 'reportName' => 'php-report', 'reportDate' => '2026-01-02',
+        'inputData' => $lists])));
     call('badKey', fn() => $client->processMutationLists('not-a-key', 0, $lists));
     call('badReportType', fn() => $client->processMutationLists($key, 9, $lists));
 } else {
