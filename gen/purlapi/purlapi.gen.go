@@ -68,15 +68,45 @@ func (e CanvasType) Valid() bool {
 	}
 }
 
+// Defines values for CollectionContext.
+const (
+	CollectionContextHttpiiifIoapipresentation3contextJson CollectionContext = "http://iiif.io/api/presentation/3/context.json"
+)
+
+// Valid indicates whether the value is a known member of the CollectionContext enum.
+func (e CollectionContext) Valid() bool {
+	switch e {
+	case CollectionContextHttpiiifIoapipresentation3contextJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CollectionType.
+const (
+	CollectionTypeCollection CollectionType = "Collection"
+)
+
+// Valid indicates whether the value is a known member of the CollectionType enum.
+func (e CollectionType) Valid() bool {
+	switch e {
+	case CollectionTypeCollection:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ManifestContext.
 const (
-	HttpiiifIoapipresentation3contextJson ManifestContext = "http://iiif.io/api/presentation/3/context.json"
+	ManifestContextHttpiiifIoapipresentation3contextJson ManifestContext = "http://iiif.io/api/presentation/3/context.json"
 )
 
 // Valid indicates whether the value is a known member of the ManifestContext enum.
 func (e ManifestContext) Valid() bool {
 	switch e {
-	case HttpiiifIoapipresentation3contextJson:
+	case ManifestContextHttpiiifIoapipresentation3contextJson:
 		return true
 	default:
 		return false
@@ -154,6 +184,39 @@ type Canvas struct {
 
 // CanvasType defines model for Canvas.Type.
 type CanvasType string
+
+// Collection IIIF Presentation 3.0 collection of a collection object (validated in tests against the IIIF JSON Schema).
+type Collection struct {
+	Context  CollectionContext `json:"@context"`
+	Homepage *[]ResourceRef    `json:"homepage,omitempty"`
+
+	// Id The collection's own URL ({purl}/iiif/manifest).
+	Id string `json:"id"`
+
+	// Items One reference per member (type Manifest, or Collection for a nested collection).
+	Items []ResourceRef `json:"items"`
+
+	// Label IIIF language map (language code or "none" → values).
+	Label             LanguageMap      `json:"label"`
+	Metadata          *[]MetadataEntry `json:"metadata,omitempty"`
+	PartOf            *[]ResourceRef   `json:"partOf,omitempty"`
+	RequiredStatement *MetadataEntry   `json:"requiredStatement,omitempty"`
+
+	// Rights License URI.
+	Rights  *string        `json:"rights,omitempty"`
+	SeeAlso *[]ResourceRef `json:"seeAlso,omitempty"`
+
+	// Summary IIIF language map (language code or "none" → values).
+	Summary   *LanguageMap   `json:"summary,omitempty"`
+	Thumbnail *[]ResourceRef `json:"thumbnail,omitempty"`
+	Type      CollectionType `json:"type"`
+}
+
+// CollectionContext defines model for Collection.Context.
+type CollectionContext string
+
+// CollectionType defines model for Collection.Type.
+type CollectionType string
 
 // Druid A druid with its prefix.
 //
@@ -317,6 +380,11 @@ type GetManifestParams struct {
 	IfModifiedSince *IfModifiedSince `json:"If-Modified-Since,omitempty"`
 }
 
+// GetManifest200ApplicationLdPlusJSONResponseBody defines parameters for GetManifest.
+type GetManifest200ApplicationLdPlusJSONResponseBody struct {
+	union json.RawMessage
+}
+
 // Getter for additional properties for ResourceRef. Returns the specified
 // element and whether it was found
 func (a ResourceRef) Get(fieldName string) (value interface{}, found bool) {
@@ -469,6 +537,68 @@ func (a ResourceRef) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return json.Marshal(object)
+}
+
+// AsManifest returns the union data inside the GetManifest200ApplicationLdPlusJSONResponseBody as a Manifest
+func (t GetManifest200ApplicationLdPlusJSONResponseBody) AsManifest() (Manifest, error) {
+	var body Manifest
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromManifest overwrites any union data inside the GetManifest200ApplicationLdPlusJSONResponseBody as the provided Manifest
+func (t *GetManifest200ApplicationLdPlusJSONResponseBody) FromManifest(v Manifest) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeManifest performs a merge with any union data inside the GetManifest200ApplicationLdPlusJSONResponseBody, using the provided Manifest
+func (t *GetManifest200ApplicationLdPlusJSONResponseBody) MergeManifest(v Manifest) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCollection returns the union data inside the GetManifest200ApplicationLdPlusJSONResponseBody as a Collection
+func (t GetManifest200ApplicationLdPlusJSONResponseBody) AsCollection() (Collection, error) {
+	var body Collection
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCollection overwrites any union data inside the GetManifest200ApplicationLdPlusJSONResponseBody as the provided Collection
+func (t *GetManifest200ApplicationLdPlusJSONResponseBody) FromCollection(v Collection) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCollection performs a merge with any union data inside the GetManifest200ApplicationLdPlusJSONResponseBody, using the provided Collection
+func (t *GetManifest200ApplicationLdPlusJSONResponseBody) MergeCollection(v Collection) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GetManifest200ApplicationLdPlusJSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GetManifest200ApplicationLdPlusJSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
 }
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
@@ -631,7 +761,9 @@ type ClientInterface interface {
 	// duration, other files as renderings. Label, summary, metadata,
 	// rights, requiredStatement, partOf (the collection), thumbnail,
 	// homepage (the PURL). Served as `application/ld+json` with the IIIF
-	// 3 profile.
+	// 3 profile. For a collection object (`objectType` collection) it is a
+	// IIIF Collection instead, whose items reference the manifests (or
+	// collections) of its discoverable members.
 	//
 	// Corresponds with GET /{id}/iiif/manifest (the `GetManifest` operationId).
 	GetManifest(ctx context.Context, id Id, params *GetManifestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -803,7 +935,9 @@ func (c *Client) GetFile(ctx context.Context, id Id, name string, params *GetFil
 // duration, other files as renderings. Label, summary, metadata,
 // rights, requiredStatement, partOf (the collection), thumbnail,
 // homepage (the PURL). Served as `application/ld+json` with the IIIF
-// 3 profile.
+// 3 profile. For a collection object (`objectType` collection) it is a
+// IIIF Collection instead, whose items reference the manifests (or
+// collections) of its discoverable members.
 //
 // Corresponds with GET /{id}/iiif/manifest (the `GetManifest` operationId).
 func (c *Client) GetManifest(ctx context.Context, id Id, params *GetManifestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1471,7 +1605,9 @@ type ClientWithResponsesInterface interface {
 	// duration, other files as renderings. Label, summary, metadata,
 	// rights, requiredStatement, partOf (the collection), thumbnail,
 	// homepage (the PURL). Served as `application/ld+json` with the IIIF
-	// 3 profile.
+	// 3 profile. For a collection object (`objectType` collection) it is a
+	// IIIF Collection instead, whose items reference the manifests (or
+	// collections) of its discoverable members.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -1963,7 +2099,7 @@ type GetManifestResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// ApplicationldJSON200 the response for an HTTP 200 `application/ld+json` response
-	ApplicationldJSON200 *Manifest
+	ApplicationldJSON200 *GetManifest200ApplicationLdPlusJSONResponseBody
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetManifestResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
@@ -1971,7 +2107,7 @@ type GetManifestResponse struct {
 }
 
 // GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
-func (r GetManifestResponse) GetApplicationldJSON200() *Manifest {
+func (r GetManifestResponse) GetApplicationldJSON200() *GetManifest200ApplicationLdPlusJSONResponseBody {
 	return r.ApplicationldJSON200
 }
 
@@ -2150,7 +2286,9 @@ func (c *ClientWithResponses) GetFileWithResponse(ctx context.Context, id Id, na
 // duration, other files as renderings. Label, summary, metadata,
 // rights, requiredStatement, partOf (the collection), thumbnail,
 // homepage (the PURL). Served as `application/ld+json` with the IIIF
-// 3 profile.
+// 3 profile. For a collection object (`objectType` collection) it is a
+// IIIF Collection instead, whose items reference the manifests (or
+// collections) of its discoverable members.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -2717,7 +2855,7 @@ func ParseGetManifestResponse(rsp *http.Response) (*GetManifestResponse, error) 
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Manifest
+		var dest GetManifest200ApplicationLdPlusJSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -4361,14 +4499,14 @@ type GetManifest200ResponseHeaders struct {
 }
 
 type GetManifest200ApplicationLdPlusJSONResponse struct {
-	Body    Manifest
+	Body    GetManifest200ApplicationLdPlusJSONResponseBody
 	Headers GetManifest200ResponseHeaders
 }
 
 func (response GetManifest200ApplicationLdPlusJSONResponse) VisitGetManifestResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body.union); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/ld+json")
@@ -4733,98 +4871,101 @@ func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifest
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Hzrchu5sf+rdE1SZXIzvEiUnTVdrsTX/yp/ae2S7bNb2XFCcNAksR4CEwAjinGpKp/OA5yHyIPtk5xC",
-	"A3MjRxd7FZ9kaz9JnMGl0ejLrxuN+Rilap0ridKaaPoxWiHjqOnfJ1mmNq+0WArpfnI0qRa5FUpG02j2",
-	"1SyKI5OucM3cW7vNMZpGxmohl9HlZRw9Y+kKnylptco6+ufFPBNpDGt2MWBLfDwZj2ewUBo2Smd8oJFx",
-	"Ns8Q1PxHTK2JYZZrcc4s7nRRdoV6IwwOb6DnxVu23KfjjdVKLgGlFXYLli1BLcCuEDTmGg1Ky1zLmwY/",
-	"YcaeKi4WAvn+JN+tUNKgfjGwYQYyZiwQE8wKOfS+efv2NXBmsX/9XJdxlDPN1mjDNh13TPhcF4KXK/GT",
-	"xrARdgWOwcKuVGHp3Yy7ltMZ5BoX4iIGJreQMoOJ7M3m8/F4/OHDeDwez+KyafNhfwhP5NauhONgZhCY",
-	"NBvUBo7GR8NERnGEF2ydZ24BjX5RHDmRinJmV1EcSbZ2DQSP4kjj3wqhHQ+tLvB6nh8vSo6/ETLFfS5U",
-	"LHWcYJA6geSQqnz7CJiEQq5D/3JfSvIn46NhSaRXiJrM48WgnHbg572Jym+VxFNm09U+hU4mTRd1sHYd",
-	"bkuQm2Hgp7hBdBx/0dinigsk6fn+9OSp4lv3b6qkRWndvyzPM5GS5I8u1qS+9bC/1biIptFvRrXlGPm3",
-	"ZvT96cm7PFOM++naq327Qvj+9AS4Sos1Sgs9ZmGtjIWv4VQ87cfg9A2YgdkOATMnjhYvLP2IQVgDZy+f",
-	"we8n4wk4kTlnGUobgzDA0hRzixyY5GA1MvrfJHJv0P4Qjq2BsG7XN11h+gE5zLekHQb1uUidLmwwywYL",
-	"pdfIY9BiubKglbJxkJxjHsPpq+dvwPPBrUTRCHPFtyBMIjmmGdNECcy3Fg2sUKOTQzJgsEYuGLgdc3Ro",
-	"XBQGuVfZo4P7XpnayuG30+RKGr+VTxl/XVqGnf0k1uUZ85a8oZSMQxCJKfytQL2FyrhAEnG1kW4zkwjO",
-	"WVYgrNl2jlOnPEKes0xwmCuVIZPT6oHZSssuWnJ4ncC80Frpt3hhuwTmSYMartCAVDZohmOuW6BmqYVe",
-	"WAMQCbTB/dg5k0SGtcKsXMtjWsMsdpaQuSG4cO1ZBl6xvAyulUawKyZByRQd+y9jx+AzP9HnsNdJvmcO",
-	"oFs0KAmZkAiTKRQSL3JMnaS+ePXybpj3thY/4ltDhImWnmPhGo1hS4SlOEfjyXFqo5EZJftDt+pnSi4y",
-	"kV6/5juil3RIY6o0JydJezHHhd+N0pXdM95xpm4dRONLkRHUCLQ1yPxq9FWbPscBZt3mCMn0Noq7zOQ+",
-	"ZQuRIfQ2K5UhiY6HCLS1yEEzuUSvrYfjB+TBm0CKLNLgzDUyHVCI7MFNcMoNYswgAKoBgbNBjc662B5I",
-	"GDWBXAnMBg1kdl3fForz0uBYO3guTK6M8EvYW5GQTpRmjlEzZi1LV87ezzyHbMlO58Bui9quo5HaBBA2",
-	"aKKw6zq1EBtt+kul54JzlLfU7kXZfgpbVWiw6gNKWDGnbqBVhgRnl1oVOSSRsUwulOZJdHfqnWrkDrmy",
-	"zABXpOVLzaSDdsERGgO9IK0B4wT6SnNIGNvthvHa/s3b05PXbIldPFjZXShwK9VxQ96H3JmZFiLd0ZKf",
-	"JZZfUEyOpUUtWUa7c0tREaGPt/zT5n6kTLp9mztzwvjdyUbALpCqIuMkGm58wv9aWG9OjVXam7NGq0IC",
-	"SyQhIe8jGsDGA6S+A6jlKMzCgonMeJnbsC2kKzJ0iVuXCw2G4OjhaJnInDMSsgJXqO8ZyNQyONhvlX2p",
-	"Csk/T/jiK9nv1rVwA0+d6AfG74Uzd8P7b5UF5geP3WymSFdVCMaAM/2h+ql01YIMotJ7YafnytWhJZmB",
-	"OnQgEFtojXJXvW6vIW5Nr8vA9JrA4Eej2nz+GJXI3gV35KGHLnqII7Ru8iiJHi4O0wn76R//JDMoeDSN",
-	"uvYhL3TmQh1r8+lolKmUZStl7PTr8dfjkXs5ara/vO3GhVWdoSmyKxWnik4IgDgN4dA7HB/AZieKp90i",
-	"qOIQFm5iOByPfSvhtC3PWOpiS4m7gOBEeRZ2b2eO2ghDIcm7s5N9m9mBZQotuoDMZRy9VeqE6W57ftfo",
-	"rUSbmZtQe/hMkR2J8TvJCrtSWvwd+S3NZtHoMvUGhvSEIqTgu0KolqmlkB3O9hEYsXThisceDObINAZn",
-	"fVca33TEPrCQUMgPUm2kn2hn/7/77rvBk8KuXJeU2Y7UxeypJ1Mjy9aPE1KIJLoeI14Sk3OtnNt3vLk1",
-	"lxt9plVE6+I/r5rpweGEL47uP/h9EnXFYTmzq3+VOW3KVTOCmReWqGAyBPwkDEEfextK6rUjdGpeknvP",
-	"lCY6XYmMa5SgCut0TWmOOq7CWef8fvrHP/tBhE2R50pb5KcuXn9LO/DlFMutoEyR7CQzKCYJCZIhOcMw",
-	"OgUgzhVXFifXKkdtQwJoHrI/1xF4hkYVOsUzXDg2CN4hfnG0VlacV7PsvbbOKtjuV4GPKIt1NP2hSe/7",
-	"uMPP14mQH3zakJq0KIj9wqpp63G8PLhp62lKxNtmzRXrFBbX/n35z3W8a6ylWmnEtGbb61dOJH3S6j05",
-	"XQt9xuS5l4T2Anmhd/dLFus5atdphWK5au6XA7FL/+6OOUNr7eBOxuaY3TTMCZPLgi3xlOVdHA1r3+dk",
-	"HG0Et6uuBV7DZE/Sdcym3Pu+RX/iDY53Q8KakHEftpLknViIWRc8RNPoL/71D/MBXwxWP35Yy3xgzwd/",
-	"f//x8PKH8eDh+4+Ty2teHl3+NurgQm19OmhWEgeUFQqJoikwMCulbUgRxZRDy9w/tgL5w65pmtvkgCQv",
-	"826v2zpXSs4VRqIWjjapx8fHLyELc8Ca5dCrfqWKE7ZOIqkkJhH89N//4xOapt+gtd7CUybFIqT5OqZ5",
-	"3UDoMBmOYR3aQy8kIJFTlIPGGmBLJqTxroe6/+nNq2/hjU8Uu+nbOvlHciZ+N0oZDjhYCLEYCjViuRg1",
-	"o4TRZBQ6DQmTd8n6Sq0xD1buVtq5Y/N3uS+uiEVKVtwz4NDPu7OTTmn4NEsRdPiOLMQaLePMsltPfxo6",
-	"vJBWb7uoyJm2rxZ3xVqNkiMx6s4G9LbsjWUW1wGofNKC6cSjI3V5IlKUBuHd2XHnNptivWZ6+6kmfFWs",
-	"55KJ7K4YsOsTKv2+0b9W2hh/ohdos3DP836O3JLF+qQ+O4spqfYDdVHdDpD38UIV3te8bMX5a8UN/dtl",
-	"gnwSoOsI1PuOMu4moLvx+SHvL7tNCL+JF94TX5bphN2ZX98QZ98QXXdghIo/YbFh5i5ONyX2Snfoz8B3",
-	"fTI5EY0L1ChThF6qsgxT99o54aA6MVRmJIbS+McUSXQ4nWuBYMmHDp/8GRjx52C6O0BwXXvx/enJ84Zk",
-	"7/Bbts6sO0WxPvW+qbuL3Apqihx6Dgb6w2Cmscw1FdInULlPJZXH2f2WSF55eBVHBtNCC7slhBFiPEom",
-	"PCnsqgvj+XOLNePhBGtmhEVznvoXBhjnMBjQgUZZr6JndKzA+FrI/hDOfGrDqZBGRwqdZNKpAhQGgYU5",
-	"NitlkI5GDB3+OIUT5RGJ0pCFvFiV5aJDVCK+XqoDQz5QFnKhblJrQ4cwtWKbUs+5WArLMtBI51hKb4fw",
-	"4hz1NjRM5MpF2bvZuNlHp9J/nTODfy10djn6KPjlzOfByWIZYJKOPOBc4CYGlsj6sLJKUGilLIQaqFc0",
-	"36zvsHRoSin3yfBBaE+j3AA9qdqheURK7B8mMpF+AhCUoloIt1NO3iiaMFOwGwWpkkZJJq1xNkRj4I/7",
-	"tVGJbL5eqEKHt9CuEerHPimEnEqIBkIalEZYcY7ZNpElEJ79pecDmf4f9qKVp4PnLwff/On/n377evD2",
-	"vwZ/vja0ubrx0eVvZ3EifcpPgsrDEf9OudMQnsgGW/wuhjxLmcNPZCOZV9UJ8XYqH1iWhWIdOBofTcs8",
-	"kwvcqPzDrlD7Y+zSEiCnChAay81XFYgoWSfV6kqvGIxywzAL+8UOIPHckV9op64wZ7y5KiGtAgZH4zFJ",
-	"Q1PIoSwggZRpLdDAzPnjWQyz1inZzJGZyFnrjG72CGat4iNqRc/aFVKzkjUTKgsLZUC+YiZuSzCld6uq",
-	"FsdWtaGaNEXH19B79ursTX+YSIpavRxTto2SX2XuldSPDhyrnH2aCafCOflNk8hZdag0g95cq41BbfpD",
-	"OEW7Utz4skKfwiatklQeYXxdUdjn+7WEzeiMfRZqSIjPlMqvNd+b7lB1wfJcyEapoVPyewbIm8IHIR0B",
-	"i0Q6A+d6uS22CjAj9G58rO0xOY1r4rKIqYSd/VB05Azj3EejXKWGzk6Ga+7riTKP3p0JDbVkT3La4MPh",
-	"OIqj+gzGTEejzWYzZPR6qPRyFPqa0cnxsxffvnlBfZyrFpYyGaUPee2MZjiLdNDTWVMy0wfDse+hcpQs",
-	"F9E0mgzHw4nPeKzIb5Fx9RY+w640+RmulTO5jVMZcqo130NdVilbpg8Lrdb16ecwkU8WFvWGaW4ASTf2",
-	"0OB+XaMDT7QvxzyaRs+JPG9mo3Z95g/dQKduMjrm0eX7nVKuw/FRd3jdKCDVtHZOiemj8cFVkKoad9Q6",
-	"gKFOk5s71UUR1OPo5h7VIe5lHN0fj2/u0D5Qb0IYYl8TvPzw3rGqiiqj74Rdcc02ZORL9lu2NFVkYlbR",
-	"+8s4Cpnnqxh6z9Q2YwokwzGkGplVzvRyZtHEwOaG6s1iMEWoSk4k4RvJISgEmDLINnGwNs6op8L7bKeo",
-	"JVqHTMgPcSLLUgz6bSpHjus5cgcTHY5APYRZwBpkZOn/IdmvRGp0pt8LtYNVhCmHoF64IYALkyoSbD9B",
-	"OH93pgpyJRwoteSh/JSltnYJ+v9D+zOkPL65VaNY9lbN2xXAHXp0C/mrSl4u42hySwmvS0KcVtxiklZx",
-	"5pdUpUpXKkzatm0NhQkP3rt+tXy5WYP6XCEM31gK/n8ViF+EQECvtiEuXCVJ6F8rJmvFzXVicure/0cJ",
-	"yBUlL26hvwsF8fWpTVKMx5P0DxfrDAK+eZw4fJNEgDJVXMjl4yR69/bl4Osk+gO1xkT6Xm5EuFhn0jxO",
-	"yjy/g1qZSodLdU4zjs4nSeQbTS+MaDfcTAiPHY7HB6PvT0/8uYILvSyTKSZRg6TJ8IEbx4ipz7OUZSjX",
-	"zgwdr9zY3AGmshH9HUwGD4YXhidRuUQAv0hyqMdyocKL+qF/8HajSBBNjYiZ4xpopda+9ajRvPmkMWrg",
-	"KNFSPrp1EUIzB3RdcXIdlD8CUcVg2D7mqVr60TvKgf8NKnm/YMnkL9iIvm4kbFrJHSeFcSUJnfYzjvLi",
-	"JljaiCDXhbGwYucIc0TZuDu2ENpY6NENrKPxw36IsalqhDrNEdiu+E7B56AcnbMSE1Kb80kiXTxocpZi",
-	"DLMdAzKLQcls69talQ8yPMesEZwyCxkyYxOpJMKsUtNZF6J8XXy+d3jfvM+0vXofG1eeRuV9p8vPAQZ1",
-	"VeRlHB3eJuZq9bitSJeXTP6NA7uj8cObO1Q3R1yHg1vQVBUrUof7t1l5R0GW63x4eJvOzVq5LxCtBmGA",
-	"HkWWZblvxlLs1wHsPdM0Jp3hbIW7LlrofCc1sp9hDiWQ1moxL5zPmpW1cTPohdSo96GCewc664fEX2Vs",
-	"ZtBz/m5gxRr7j+rqOTIgwvjyuWlIP9ptmY+KExnMSPUENF9Mz56/3MtdhQt2pv6tmPgrT6c8LS1bdWZS",
-	"5eYqAuP6AOWKCNab7O//02KW669n3g0abYpLVTj5ONmvS0qimuOPk+hwfHg0GN8fjA/eHhxOx+PpePzn",
-	"fRi4KxT+/U//+GcAbt3v6/47EnQDgbuj7/TeHTxIY4DZmi86YfbBw4cPR+PD0eHhQPPFwN/nG0jzm/35",
-	"woC78+wI+01cttscHyeRWLMl7s+xM9jemlp6tEdgx9u6b6VzgSP+d5splLrV6UqcoyH2vHpyPDocjke+",
-	"8aiKWpodKQXtGvN0VIKG0cHwYLS/vIqGHYTfFNN/BdLfO7D7FcH/4hH83ulsU8g+Fb7vQO9m4fqOS65v",
-	"m6yUwUQ2XDJhcH9W3fycQ87sKq5vUrY9MCbSIPJ7pqxjZ9D03ZXrDkeYvsZ91ySRy29bh3CHqyQ2wBZP",
-	"Xa7xXKjCOEcMzKq1SFmWbafAEqnxR3+tmTgSboZBuBhWXjWm2gF/hGnQ8Stn2gqWJbKquuiOHH6eJ/81",
-	"fPi/Cx9+jQZuHQ3UzujaYGC0EBmOPjqjcXllUPAmVKj4c/Zwni1ku3BkD46XJeuJXIs1OkQSOwqda4mB",
-	"brWXNQkGeofjBzEcHTzol1US5TckJK+vjA/hzJ9eOwyPcqF0iny6++kfX0BEpVFUC/gokf6RWlTVPM17",
-	"YKx1C0xpYJaepWWRBHJnk5o3wGo7SvVNM+oagiDHyhAG0UX2cqCO11QM5aydr8ygI2b6uMRCLAuNvEmE",
-	"3Sj9oT+Fo/FB+SmeRLYukB2NJzVd/iqTi3EeVaeIA0rAlCyglJBUJXN6R+NJ/xHges70UlV1WFXVwgQK",
-	"aUUW8qwZMoPkF66Ill6KDD83UGoL38vyzj8w05C9Xe/Tm5Ek/1HwWb99O4JA8MEwl8vuLwjRn0/6htC/",
-	"PJaL98vtXPAaPhjRO3v5DB4eHIz910qg+lgJBbiPx4OD8eFkduWXf0j1ohsW2PUlKl1gqIGrNBKEaX2q",
-	"Ia4/rAXV5xx6c2VXVCq0bX/FoV/RSB+RqUkstb9FJccFo/riBcsMVoV94VMy0eXnndo1vwFC/vXBJ/f5",
-	"gij339UvP/gS9xl3P5xSfwPBMCuMY+3uxyHCZ0e8yF/xCRX4auRNsxF/L03zjTdm78DNOzW7ztO/kkFV",
-	"bn3wTld9RuvGNaROd/60EFnwNjtWdEpgPKV7M5CjBrKdzo1RWZwO1eehgE1YA1RKTT7bF3XHwAouFD05",
-	"FxxVGA1N5ZuETmRZOR7sRelsTF1+boZwwuaYxRA4EsO6zgr6MCOGvTsqMfhbNb5irq6a6TeL3BNZlrb7",
-	"Zq/fnZ30h/DGXx3Y/ZBYxn/3o1Gy8Rma4+Pjl4mcQK6VI/wKF1hdF/kl5AsDE26vzdXqr1DmUkp/zZH8",
-	"cnMkN9Se32zXyGLq81Jv9qWI6kTnjO6ShepLYYBjnqltee/CF6TuFODTfSYtXAzgbzg337bQxjWfE4l2",
-	"BftpixJslbFCb5GxJQwGrufATTUodBZDmAiaqXT3xnsimqc/dKLyvuLQfj2rr3uo4r9hDaWq+yp7Fx58",
-	"LFgmVDahJpIKjEOI0NuPedr3OaC+zVHPWAaZl+8v/zcAAP//",
+	"7Hz7khu30e+rdE1SJdIZXna5ViyqVIkka483Z9dSreRjVzxKCA6aJKwhMAEwy2VUW5W/zgN8D5EH85N8",
+	"hQbmRs5eJK/1Of78l7QcXBqNvvy60cD7KFXrXEmU1kTT99EKGUdN/32aZWrzUoulkO5PjibVIrdCyWga",
+	"zT6bRXFk0hWumftqtzlG08hYLeQyurqKo+csXeFzJa1WWUf/vJhnIo1hzS4HbIlPJuPxDBZKw0bpjA80",
+	"Ms7mGYKa/4CpNTHMci0umMWdLsquUG+EweEt9Lx4w5b7dLy2WskloLTCbsGyJagF2BWCxlyjQWmZa3nb",
+	"4KfM2DPFxUIg35/k2xVKGtQvBjbMQMaMBWKCWSGH3ldv3rwCziz2b57rKo5yptkabdimk44Jv9SF4OVK",
+	"/KQxbIRdgWOwsCtVWPo2467ldAa5xoW4jIHJLaTMYCJ7s/l8PB6/ezcej8ezuGza/LE/hKdya1fCcTAz",
+	"CEyaDWoDR+OjYSKjOMJLts4zt4BGvyiOnEhFObOrKI4kW7sGgkdxpPEfhdCOh1YXeDPPTxYlx18LmeI+",
+	"FyqWOk4wSJ1AckhVvn0MTEIh16F/uS8l+ZPx0bAk0itETebJYlBOO/Dz3kbl10riGbPpap9CJ5OmizpY",
+	"uw53JcjNMPBT3CI6jr9o7DPFBZL0fHd2+kzxrftvqqRFad1/WZ5nIiXJH12uSX3rYX+vcRFNo9+Nassx",
+	"8l/N6Luz02/yTDHup2uv9s0K4buzU+AqLdYoLfSYhbUyFr6AM/GsH4PTN2AGZjsEzJw4Wry09EcMwho4",
+	"P34Of5yMJ+BE5oJlKG0MwgBLU8wtcmCSg9XI6P8mkXuD9odwYg2Edbu+6QrTd8hhviXtMKgvROp0YYNZ",
+	"NlgovUYegxbLlQWtlI2D5JzwGM5efvkaPB/cShSNMFd8C8IkkmOaMU2UwHxr0cAKNTo5JAMGa+SCgdsx",
+	"R4fGRWGQe5U9OvjcK1NbOfx2mlxJ47fyGeOvSsuws5/Eujxj3pI3lJJxCCIxhX8UqLdQGRdIIq420m1m",
+	"EsEFywqENdvOceqUR8gLlgkOc6UyZHJa/WC20rLLlhzeJDAvtFb6DV7aLoF52qCGKzQglQ2a4ZjrFqhZ",
+	"aqEX1gBEAm1wP3bOJJFhrTAr1/KE1jCLnSVkbgguXHuWgVcsL4NrpRHsiklQMkXH/qvYMfjcT/Qx7HWS",
+	"75kD6BYNSkImJMJkCoXEyxxTJ6kvXh7fD/Pe1OJHfGuIMNHScyxcozFsibAUF2g8OU5tNDKjZH/oVv1c",
+	"yUUm0pvXfE/0kg5pTJXm5CRpL+a48LtRurIHxjvO1K2DaDwWGUGNQFuDzM9Gn7Xpcxxg1m2OkExvo7jL",
+	"TO5TthAZQm+zUhmS6HiIQFuLHDSTS/Taejh+SB68CaTIIg3OXSPTAYXIHtwGp9wgxgwCoBoQOBvU6KyL",
+	"7YGEURPIlcBs0EBmN/VtoTgvDY61gy+FyZURfgl7KxLSidLMMWrGrGXpytn7meeQLdnpHNhdUdtNNFKb",
+	"AMIGTRR2U6cWYqNNP1Z6LjhHeUftXpTtp7BVhQar3qGEFXPqBlplSHB2qVWRQxIZy+RCaZ5E96feqUbu",
+	"kCvLDHBFWr7UTDpoFxyhMdAL0howTqCvNIeEsd1uGK/tX705O33FltjFg5XdhQJ3Uh035OeQOzPTQqQ7",
+	"WvKTxPITismJtKgly2h37igqIvTxln/a3I+USbdvc2dOGL8/2QjYBVJVZJxEw41P+F8L682psUp7c9Zo",
+	"VUhgiSQk5H1EA9h4gNR3ALUchVlYMJEZL3MbtoV0RYYucetyocEQHD0cLROZc0ZCVuAK9QMDmVoGB/u1",
+	"sseqkPzjhC++lv1uXQs38NSJfmD8XjhzP7z/WllgfvDYzWaKdFWFYAw40++qP5WuWpBBVHov7PRcuT60",
+	"JDNQhw4EYgutUe6q1901xK3pVRmY3hAY/GBUm8/voxLZu+COPPTQRQ9xhNZNHiXRo8VhOmE//uvfZAYF",
+	"j6ZR1z7khc5cqGNtPh2NMpWybKWMnX4x/mI8ch9HzfZXd924sKpzNEV2reJU0QkBEKchHHqH4wPY7ETx",
+	"tFsEVRzCwk0Mh+OxbyWctuUZS11sKXEXEJwqz8Lu7cxRG2EoJPnm/HTfZnZgmUKLLiBzFUdvlDplutue",
+	"3zd6K9Fm5ibUHj5TZEdi/I1khV0pLf6J/I5ms2h0mXoDQ3pCEVLwXSFUy9RSyA5n+xiMWLpwxWMPBnNk",
+	"GoOzvi+NbzpiH1hIKOQ7qTbST7Sz/99+++3gaWFXrkvKbEfqYvbMk6mRZesnCSlEEt2MEa+IyblWzu07",
+	"3tyZy40+0yqidfGfV8304HDCF0efP/xjEnXFYTmzq5/LnDblqhnBzAtLVDAZAn4ShqCPvQ0l9doROjUv",
+	"yX1gShOdrkTGNUpQhXW6pjRHHVfhrHN+P/7r3/0gwqbIc6Ut8jMXr7+hHfh0iuVWUKZIdpIZFJOEBMmQ",
+	"nGEYnQIQ54ori5NrlaO2IQE0D9mfmwg8R6MKneI5LhwbBO8QvzhaKysuqln2PltnFWz3p8BHlMU6mn7f",
+	"pPdt3OHn60TI9z5tSE1aFMR+YdW09TheHty09TQl4m2z5pp1Cotr/738z028a6ylWmnEtGbbm1dOJH3Q",
+	"6j05XQt9zuSFl4T2Anmhd/dLFus5atdphWK5au6XA7FL/+2eOUNr7eBOxuaY3TbMKZPLgi3xjOVdHA1r",
+	"3+dkHG0Et6uuBd7AZE/SjcxWWYZpt3s/OTk5hlcNgAeT4RjSqkdIBTf+9lCjFxJbyAk9o7EG2JIJabxJ",
+	"o3H/8vrl1/DaJyCdw2nv9Z/JSF3aJm8CvhJCLIZCjVguRk30OZqMQqchYb0uHq7UGvOgPXfa9R1bsrvl",
+	"4jqMW/HkgQHnVx006r13fvGKFjBaMykWaCyt/XrRbA/9UjqnsUCNMiXkBWt0CgA9SsWehTHJqdcbS4E9",
+	"A+mTPzVpNPV9cOFjBH+NlnFm2Z134ix0eCGt3nZRkTNtXy7ua2dLjXptmcV1cJcfRB/l3Ts28VSkKA3C",
+	"N+cnnXtvEJ9mRt3XQkyxXjO9/VC7tCrWc8lEdl9k7Bm62u7c6jYqYxB/oHGjg8X9HXjq0ZTH2MKacJw4",
+	"bJ0AdgZ6zFrUboi/+c/fzwd8MVj98G4t84G9GPzz7fvDq+/Hg0dv30+ubvh4dPX7rq2voVUHzUrigFLe",
+	"IQs+BQZmpbQN+e/Y22L3H1tlMDolrLnXLkrm5aHCqzagKLf9GgRUb26H28jCHLBmOfSqv1LFKXGQRFJJ",
+	"TCL48f//lz+tMU1LWG9hadPu6p1Ku/qbE6pYUbugm33NnWgJAOV/jReQHIlR//lu5ZfpByr9/vm8QJuF",
+	"e2HFx8gtWawP6rOzmJJqP1AX1e3s334wVOUua162kphrxQ39t8sE+QxnV32H9x1lUpGi+I1Pfnt/2W1C",
+	"+G288J74qsyV7s786pYk4i2pw44AqOJPWGyYuYvTTYm91h36Ap9dn0xOpEbkvRpcOyccVCeGyozEUBr/",
+	"mNIkHU7nxii35EOHT/6IAPinBKz3EJ527cV3Z6dfNiR7h9+yVZDTKYp1Sc9t3YEZKKgpcug5GOgrXZjG",
+	"MpFeSH86xH2evKzV6bdE8tqTeQfl00ILuyWEERJYlCl9WthVF8bzh7JrxsPx/MwIi+Yi9R8MMM5hMKDT",
+	"2rIYT8/ozJTxtZD9IZz7vK1TIY2OFCrToCNTKAwCC3NsVsognfsaOtl2CifK81+lIQtJ/yqFTxUiRHy9",
+	"VAeGfBZQyIW6Ta0NBaK1YptSz7lYCssy0EiH9Epvh/DiAvU2NEzkihlgu0cNM4qn/z5nBv9OgfV7wa9m",
+	"/pCPLJYBJuk8Fy4EbmJgiawrMarsq1bKQijwfEnzzfoOS4emdJ44GT4M7WmUW6AnlXI16z+I/cNEJtJP",
+	"AILy7wvhdsrJG0UTZgp2oyBV0ijJpDXOhmgM/HF/bVQim58XqtDhK7QLIPuxz3i7gJ8ZHAhpUBphxQVm",
+	"20SWQHj2t54PZPp/2otWng2+PB589Zf/e/b1q8Gb/zf4642hzfWNj65+P4sT6c8zJKg81C/t1HIO4als",
+	"sMXvYkgilweUiWycVFRFkLx9Tgksy0IlIhyNj6ZlEt0FblTbZleofY1OaQmQU3kbjeXmq6rflKxPDOoy",
+	"1hiMcsMwC/uVXCDxwpFfaKeuMGe8uSohrQIGR+MxSUNTyKGsjoOUaS3QwMz541kMs1YJwMyRmchZqwBh",
+	"9hhmrcpKakW/tcs/ZyVrJlTzGmocfTlg3JZgOruqSvYcW9WGCm4V1eZA7/nL89f9YSIpavVyTEcJlNkv",
+	"D5ZI/aiaojqQTDPhVDgnv2kSOatOzGfQm2u1MahNfwhnaFeKG18z7c/nSKsk1X4ZXzQZ9vnzWsJmVEA0",
+	"CwVyxGc6p6w135vuUFLG8lzIRh21U/IHBsibwjshHQGLRDoD53q5LbYKMCP0bnys7TE5jWviskKzhJ39",
+	"UFHpDOPcR6NcpYYOhodr7oslM4/enQkNhbJPc9rgw+E4iqP6gNlMR6PNZjNk9Hmo9HIU+prR6cnzF1+/",
+	"fkF9nKsWljIZpQ955YxmKLRw0NNZUzLTB8Ox76FylCwX0TSaDMfDic94rMhvkXH1Fj7DrjPAc1wrZ3Ib",
+	"R87kVGu+h6LTUrZMHxZarevSjmEiny4s6g3T3ACSbuyhwf2ibQeeaF9OeDSNviTyvJmN2sXn33cDnbrJ",
+	"6IRHV2936lQPx0fd4XWjOl7T2jmduh2ND66DVNW4o9bpMnWa3N6prviiHke396gqVK7i6PPx+PYO7Wqh",
+	"JoQh9jXBy/dvHauqqDL6VtgV12xDRr5kv2VLU0UmZhW9vYqjcKx2HUMfmNpmTIFkOIZUI7PKmV7OLJoY",
+	"2NxQMW0MpghXLhJJ+EZyCAoBpgyyTRysjTPqqfA+O26eXGRCvosTWdaZ0d+mcuS4niN3MNHhCNRDmAWs",
+	"QUaW/j8k+5VIjc70e6F2sIow5RDUCzcEcGFSRYLtJwjFRc5UQa6EA6WWPJSfstTWLkH/P2h/gpTHt7dq",
+	"3AS4U/P29YYOPbqD/FX1fFdxNLmjhNf1bk4r7jBJq/L8U6pSpSsVJm3btobChB/eun61fLlZg/pcIwxf",
+	"WQr+fxOIX4VAQK+2IS5cJUno3ygma8XNTWJy5r7/RwnINfV8bqF/CLd96lObpBiPJ+mfLtcZBHzzJHH4",
+	"JokAZaq4kMsnSfTNm+PBF0n0J2qNifS93Ihwuc6keZKUeX4HtTKVDpfqgmYcXUySyDeaXhrRbriZEB47",
+	"HI8PRt+dnfpzBRd6WSZTTKIGSZPhQzeOEVOfZylr7G6cGTo+ubG5A0xlI/p3MBk8HF4ankTlEgH8Ismh",
+	"nsiFCh/qH/0PbzaKBNHUiJg5roFWau1bjxrNm780Rg0cJVrKn+5cYdXMAd1086IOyh+DqGIwbB/zVC39",
+	"6B13HX4B1xQ+YT34r9iIvmokbFrJHSeFcSUJnfYzjvLiNljaiCDXhbGwYhcIc0TZuBi7ENpY6NH10qPx",
+	"o36IsakkjjrNEdiu+E7B56AcnbMSE1Kbi0kiXTxocpZiDLMdAzKLQcls69talQ8yvMCsEZwyCxkyYxOp",
+	"JMKsUtNZF6J8VXy8d3jbvKy5vX4fG/c5R+VlzquPAQZ1yfdVHB3eJeZq9birSJc36H7Bgd3R+NHtHapr",
+	"ca7DwR1oqiqxqcPnd1l5R7Wp63x4eJfOzULgTxCtBmGAHkWW5V2GjKXYrwPYB6ZpTDrD2Qp3XbbQ+U5q",
+	"ZD/DHOq7rdViXjifNSsLf2fQC6lR70MF9w501g+Jv8rYzKDn/N3AijX2H9elwWRAhPG1wdOQfrTbMh8V",
+	"JzKYkeoX0HwxPf/yeC93FW4Pm/pvxcTfeTrlaWnZqjOTKjdXERjXByjXRLDeZH/3nxaz3Hz3/H7QaFNc",
+	"qqrwJ8l+XVIS1Rx/kkSH48OjwfjzwfjgzcHhdDyejsd/3YeBu0Lhv//4r38H4Nb9ve6/I0G3ELg7+k7v",
+	"3cGDNAaYrfmiE2YfPHr0aDQ+HB0eDjRfDPxl5YE0v9ufLwy4O8+OsN/GZbvN8UkSiTVb4v4cO4Ptraml",
+	"R3sEdnyt+1Y6Fzji/24zhVK3Ol2JCzTEnpdPT0aHw/HINx5VUUuzI6WgXWOejkrQMDoYHoz2l1fRsIPw",
+	"m2L6cyD9vQO73xD8rx7B753ONoXsQ+H7DvRu3srZccn1VbqVMpjIhksmDO7Pqptv1eTMruL6mnjbA2Mi",
+	"DSJ/YMpLOgyavrty3eEI01/g2TVJ5PLb1iFcUC2JDbDFU5drvBCqMM4RA7NqLVKWZdspsERq/MG/2UAc",
+	"CddeIdx6Ld9RoNoBf4Rp0PErZ9oKliWyqrrojhx+mif/LXz4nwsffosG7hwN1M7oxmBgtBAZjt47o3F1",
+	"bVDwOlSo+HP2cJ4tZLtwZA+OlyXriVyLNTpEEjsKnWuJgZ7sKGsSDPQOxw9jODp42C+rJMoHciSv38MY",
+	"wrk/vXYYHuVC6RT5dPddM19ARKVRVAv4OJH+J7Woqnmal1xZ64qr0sAs/ZaWRRLInU1qXm+t7SjVN82o",
+	"awiCHCtDGESvdJQDdXymYihn7XxlBh0x08s5C7EsNPImEXaj9Lv+FI7GB+U7Y4ls3Y49Gk9quvw9TRfj",
+	"PK5OEQeUgClZQCkhqUrm9I7Gk/5jwPWc6aWq6rCqqoUJFNKKLORZM2QGyS9cEy0diww/NlBqC99x+aAJ",
+	"MNOQvV3v05uRJP9Z8Fm/fTuCQPDBMJfL7ufR6J8PeiDtZ4/l4v1yOxe8htdweufHz+HRwcHYP8UE1UtM",
+	"FOA+GQ8OxoeT2bXPmpHqRbcssOuZPV1gqIGrNBKEab1DE9evBkL1Vk1vruyKSoW27Sdq+hWN9EJWTWKp",
+	"/S0qOS4Y1RcvWGawKuwL72RFVx93atd84Ij868MP7vMJUe4v1S8//BSXtXdfhaofeDHMCuNYu/vyTXhT",
+	"yYv8Ne9DwWcjb5qN+Gdpmm99DuAe3LxTs5s8/UsZVOXOB+/t65rXuvNnhciCt9mxolMC4yndm6E7m2Q7",
+	"nRujsjgdqs9DAZuwBqiUmny2L+qOgRVcKPrlQnBUYTQ0lW8SOpFl5XiwF6WzMXX5uRnCKZtjFkPgSAzr",
+	"Oivow4wY9u6oxOBv1fiKucYF0maReyLL0nbf7NU356f9Ibz2Vwd2X0nM+B9+MEo23tg6OTk5TuQEcq0c",
+	"4UM4Dk/e7d0uDnGZg5SzJjUgqGK0rM9tXIAV0lhkPA5Vz3RVpFG2bxuXpegFqkTWw5q+kxW3LWXxDmEc",
+	"f/HWXOOpq1stv4a0ZtirttFREl8url1RdXup5MN1VFbXyurroFdvrzFV5Rb9lgH69WaAbqmsv91qkz/Q",
+	"F6W67UsRVcHOGd2UC7WlwgDHPFPb8laJL7fduV5At7W0cNrvH6dofm1hqRtegop2BftZixJsFelCb5Gx",
+	"JQwGrufATTUodBZDmAiaBwXui/ezNE9/6ETlbcWh/WpdX9VRRbfDGihWt3H2rnP4SLdMF21CxSeVT4cA",
+	"qLcf0bVvq0B9V6WesQyhr95e/XcAAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

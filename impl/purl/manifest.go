@@ -51,6 +51,8 @@ type (
 		Items     []iiifPage `json:"items"`
 	}
 
+	// iiifManifest is a Manifest, or a Collection (then Items is nil and
+	// Members lists the member references).
 	iiifManifest struct {
 		Context           string       `json:"@context"`
 		ID                string       `json:"id"`
@@ -65,9 +67,29 @@ type (
 		SeeAlso           []iiifRef    `json:"seeAlso,omitempty"`
 		Rendering         []iiifRef    `json:"rendering,omitempty"`
 		PartOf            []iiifRef    `json:"partOf,omitempty"`
-		Items             []iiifCanvas `json:"items"`
+		Items             []iiifCanvas `json:"items,omitempty"`
+		Members           []iiifRef    `json:"-"`
 	}
 )
+
+// MarshalJSON writes a Collection's member references as its items (a
+// Manifest always has items, if only an empty list).
+func (m iiifManifest) MarshalJSON() ([]byte, error) {
+	type plain iiifManifest
+	if m.Type == "Collection" {
+		return json.Marshal(struct {
+			plain
+			Items []iiifRef `json:"items"`
+		}{plain(m), m.Members})
+	}
+	if m.Items == nil {
+		m.Items = []iiifCanvas{}
+	}
+	return json.Marshal(struct {
+		plain
+		Items []iiifCanvas `json:"items"`
+	}{plain(m), m.Items})
+}
 
 func none(values ...string) langMap { return langMap{"none": values} }
 func en(values ...string) langMap   { return langMap{"en": values} }
@@ -75,6 +97,8 @@ func en(values ...string) langMap   { return langMap{"en": values} }
 // buildManifest makes the object's IIIF manifest from its records: one
 // canvas per image or page (with its pixel size) and per audio or video
 // file (with its duration); documents and other files are renderings.
+// A collection object gets a IIIF Collection referencing its members'
+// manifests (or collections) instead, so that viewers can browse it.
 func (s *Service) buildManifest(obj *object) ([]byte, error) {
 	rec := obj.rec
 	purl := s.purl(rec.Druid)
@@ -83,7 +107,17 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 		ID:      purl + "/iiif/manifest",
 		Type:    "Manifest",
 		Label:   none(rec.Title()),
-		Items:   []iiifCanvas{},
+	}
+	if rec.ObjectType == "collection" {
+		m.Type = "Collection"
+		m.Members = []iiifRef{}
+		for _, member := range obj.members {
+			ref := iiifRef{ID: member.URL + "/iiif/manifest", Type: "Manifest", Label: none(member.Title)}
+			if member.Collection {
+				ref.Type = "Collection"
+			}
+			m.Members = append(m.Members, ref)
+		}
 	}
 	if obj.mods != nil {
 		m.Label = none(obj.mods.Title)

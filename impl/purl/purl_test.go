@@ -356,6 +356,16 @@ func checkManifest(t *testing.T, sch *jsonschema.Schema, s sampleObject, body []
 	if err := sch.Validate(inst); err != nil {
 		t.Fatalf("manifest of %s is not valid IIIF 3.0: %v", s.id, err)
 	}
+	if s.rec.ObjectType == "collection" {
+		var c purlapi.Collection
+		if err := json.Unmarshal(body, &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Type != "Collection" || len(c.Items) == 0 || c.Label == nil || c.Metadata == nil {
+			t.Errorf("collection %s: type %s, %d items", s.id, c.Type, len(c.Items))
+		}
+		return
+	}
 	var m purlapi.Manifest
 	if err := json.Unmarshal(body, &m); err != nil {
 		t.Fatal(err)
@@ -594,11 +604,36 @@ func TestCollectionPage(t *testing.T) {
 	if strings.Contains(page, "bp999bc9999") {
 		t.Error("collection page lists the dark object")
 	}
+	// Its IIIF document is a Collection referencing every member's manifest.
+	resp, body = f.get(t, "/bc000df0001/iiif/manifest")
+	expect(t, resp, body, http.StatusOK, typeManifest)
+	var c purlapi.Collection
+	if err := json.Unmarshal(body, &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Type != "Collection" || len(c.Items) != 10 {
+		t.Fatalf("collection manifest: type %s with %d items, want Collection with 10", c.Type, len(c.Items))
+	}
+	for _, item := range c.Items {
+		if item.Type != "Manifest" || !strings.HasPrefix(item.Id, base+"/") || item.Label == nil {
+			t.Errorf("collection item %+v", item)
+			continue
+		}
+		resp, body := f.get(t, strings.TrimPrefix(item.Id, base))
+		expect(t, resp, body, http.StatusOK, typeManifest)
+		if !bytes.Contains(body, []byte(`"id": "`+base+`/bc000df0001"`)) {
+			t.Errorf("%s is not partOf the collection", item.Id)
+		}
+	}
 	// A member published later appears at once (writes drop cached collections).
 	resp, body = f.do(t, http.MethodPut, "/bz321xy4321.xml", []byte(citationRecord("bz321xy4321")), xmlType, bearer("pub"))
 	expect(t, resp, body, http.StatusCreated, "")
 	_, body = f.get(t, "/bc000df0001")
 	if !strings.Contains(string(body), "Published over HTTP") {
 		t.Error("new member missing from the collection page")
+	}
+	_, body = f.get(t, "/bc000df0001/iiif/manifest")
+	if !strings.Contains(string(body), base+"/bz321xy4321/iiif/manifest") {
+		t.Error("new member missing from the IIIF collection")
 	}
 }

@@ -230,6 +230,8 @@ const memberTTL = 30 * time.Second
 type collectionLink struct {
 	URL   string
 	Title string
+	// Collection marks a member that is itself a collection.
+	Collection bool
 }
 
 // representation is bytes with their strong ETag.
@@ -342,7 +344,7 @@ func (s *Service) members(ctx context.Context, collection druid.Druid) []collect
 		if err != nil || rec.Rights.Dark() || !slices.Contains(rec.Collections, collection) {
 			continue
 		}
-		out = append(out, collectionLink{URL: s.purl(id), Title: rec.Title()})
+		out = append(out, collectionLink{URL: s.purl(id), Title: rec.Title(), Collection: rec.ObjectType == "collection"})
 	}
 	return out
 }
