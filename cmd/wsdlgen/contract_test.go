@@ -73,7 +73,28 @@ func local(qname string) string {
 // every operation, message, part name, part type and the binding against
 // the seed's table.
 func TestWSDLMatchesSeed(t *testing.T) {
-	w, _ := readWSDL(t)
+	w, raw := readWSDL(t)
+	// gowsdl reads an absent soapAction as "", so the attribute itself is
+	// checked too: present, and empty, on every binding operation.
+	var bindingOps struct {
+		Operations []struct {
+			Name   string `xml:"name,attr"`
+			SOAPOp []struct {
+				Action *string `xml:"soapAction,attr"`
+			} `xml:"http://schemas.xmlsoap.org/wsdl/soap/ operation"`
+		} `xml:"binding>operation"`
+	}
+	if err := xml.Unmarshal(raw, &bindingOps); err != nil {
+		t.Fatal(err)
+	}
+	if len(bindingOps.Operations) != len(seedTable) {
+		t.Errorf("%d binding operations, want %d", len(bindingOps.Operations), len(seedTable))
+	}
+	for i, op := range bindingOps.Operations {
+		if len(op.SOAPOp) != 1 || op.SOAPOp[0].Action == nil || *op.SOAPOp[0].Action != "" {
+			t.Errorf("binding operation %d (%s): soap:operation must carry soapAction=\"\"", i, op.Name)
+		}
+	}
 	if w.TargetNamespace != "http://algorithm.sitesvc.org" {
 		t.Errorf("targetNamespace = %q", w.TargetNamespace)
 	}
