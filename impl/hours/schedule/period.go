@@ -98,7 +98,8 @@ func ParsePeriod(s string) (Period, error) {
 }
 
 // ParsePeriods reads a day's periods. They must be in order, must not
-// overlap, and only the last may close after midnight.
+// overlap, only the last may close after midnight, and it must close by
+// the time the first opens (a day spans at most 24 hours).
 func ParsePeriods(list []string) ([]Period, error) {
 	if len(list) > MaxPeriods {
 		return nil, &PeriodError{Index: MaxPeriods, Period: list[MaxPeriods], Reason: fmt.Sprintf("more than %d periods in a day", MaxPeriods)}
@@ -123,6 +124,12 @@ func ParsePeriods(list []string) ([]Period, error) {
 			}
 		}
 		out = append(out, p)
+	}
+	// A day's hours span at most 24 hours: a last period running past
+	// midnight closes before the day's first period would open again
+	// ("00:00-10:00,18:00-10:00" would be 26 hours in one day).
+	if n := len(out); n > 1 && out[n-1].Overnight() && out[n-1].Closes > out[0].Opens {
+		return nil, &PeriodError{Index: n - 1, Period: list[n-1], Reason: fmt.Sprintf("closes the next day after %s, when the day's first period opens: a day's hours span at most 24 hours", out[0].Opens)}
 	}
 	return out, nil
 }

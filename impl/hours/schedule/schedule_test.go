@@ -215,6 +215,7 @@ func TestParsePeriods(t *testing.T) {
 		{[]string{"20:00-02:00"}, "20:00-02:00"},
 		{[]string{"09:00-12:00", "18:00-00:00"}, "09:00-12:00,18:00-00:00"},
 		{[]string{"00:00-23:59"}, "00:00-23:59"},
+		{[]string{"09:00-12:00", "18:00-09:00"}, "09:00-12:00,18:00-09:00"},
 		{nil, ""},
 	}
 	for _, g := range good {
@@ -240,6 +241,9 @@ func TestParsePeriods(t *testing.T) {
 		{[]string{"09:00-12:00", "11:00-13:00"}, 1, "opens before"},
 		{[]string{"20:00-02:00", "03:00-04:00"}, 1, "after midnight"},
 		{[]string{"a1:00-02:00"}, 0, "not HH:MM"},
+		// Found by FuzzParsePeriods: 26 hours in one day.
+		{[]string{"00:00-10:00", "18:00-10:00"}, 1, "at most 24 hours"},
+		{[]string{"09:00-12:00", "18:00-09:01"}, 1, "at most 24 hours"},
 		{[]string{"01:00-02:00", "03:00-04:00", "05:00-06:00", "07:00-08:00", "09:00-10:00", "11:00-12:00", "13:00-14:00"}, 6, "more than"},
 	}
 	for _, b := range bad {
