@@ -107,3 +107,37 @@ func TestPagesAreHTML5(t *testing.T) {
 		t.Error("checkHTML5 accepts misnested tags")
 	}
 }
+
+// TestPageContent: the page shows what DESIGN.md lists for the HTML view,
+// each in its place: title, creators, dates, abstract, subjects, use and
+// license statements, preferred citation, collection link, download links,
+// the viewer and the records.
+func TestPageContent(t *testing.T) {
+	f := newFixture(t)
+	_, body := f.get(t, "/bb000kk0000")
+	page := string(body)
+	for _, want := range []string{
+		`<h1 id="title">Two views of the reading room</h1>`,
+		`<dd>Okafor, Adaeze (creator)</dd>`,
+		`<dt>Dates</dt><dd>2025-11-03</dd>`,
+		`<dt>Abstract</dt><dd>Two drawings of the main reading room`,
+		`<dt>Subjects</dt><dd>Reading rooms</dd><dd>Library architecture</dd>`,
+		`<dt>Use and reproduction</dt><dd>Made by the sitesvc project as sample content; free to use with attribution.</dd>`,
+		`<dt>License</dt><dd><a href="https://creativecommons.org/licenses/by/4.0/" rel="license">`,
+		`<dt>Preferred citation</dt><dd id="citation">Okafor, Adaeze. Two views of the reading room.`,
+		`<dt>Collection</dt><dd><a href="` + base + `/bc000df0001">sitesvc sample collection</a></dd>`,
+		`<a href="` + base + `/bb000kk0000/file/reading-room-north.png?download=true" download>reading-room-north.png</a>`,
+		`<a href="` + base + `/bb000kk0000/file/reading-room-south.png?download=true" download>reading-room-south.png</a>`,
+		`<section id="viewer" aria-label="Viewer" data-oembed="` + embed + `/embed?url=`,
+		`<a href="` + base + `/bb000kk0000/iiif/manifest">IIIF manifest</a>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	// A restricted object's page says why its files cannot be had.
+	_, body = f.get(t, "/bm777wx7777")
+	if !strings.Contains(string(body), "mbargo") || !strings.Contains(string(body), "2099-01-01") {
+		t.Error("embargoed object's page does not give the release date")
+	}
+}
