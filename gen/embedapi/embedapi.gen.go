@@ -180,6 +180,9 @@ type GetIframeParams struct {
 type GetMiradorBundleParams struct {
 	// IfNoneMatch ETag of a cached copy; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// AcceptEncoding With `gzip` (q > 0), the bundle is sent gzip-compressed (about a third of its size).
+	AcceptEncoding *string `json:"Accept-Encoding,omitempty"`
 }
 
 // GetViewerStylesheetParams defines parameters for GetViewerStylesheet.
@@ -620,6 +623,17 @@ func NewGetMiradorBundleRequest(server string, params *GetMiradorBundleParams) (
 			req.Header.Set("If-None-Match", headerParam0)
 		}
 
+		if params.AcceptEncoding != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Accept-Encoding", *params.AcceptEncoding, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Encoding", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -953,8 +967,10 @@ func (r GetIframeResponse) ContentType() string {
 
 // GetMiradorBundleResponse200Headers the declared response headers of an HTTP 200 response for GetMiradorBundle
 type GetMiradorBundleResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
+	CacheControl    *string
+	ContentEncoding *string
+	ETag            *string
+	Vary            *string
 }
 
 type GetMiradorBundleResponse struct {
@@ -1369,12 +1385,26 @@ func ParseGetMiradorBundleResponse(rsp *http.Response) (*GetMiradorBundleRespons
 			}
 			headers.CacheControl = &value
 		}
+		if values := rsp.Header.Values("Content-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentEncoding = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Vary"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Vary", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Vary = &value
 		}
 		response.Headers200 = &headers
 	}
@@ -1611,6 +1641,21 @@ func (w *ServerInterfaceWrapper) GetMiradorBundle(ctx echo.Context) error {
 		}
 
 		params.IfNoneMatch = &IfNoneMatch
+	}
+	// ------------- Optional header parameter "Accept-Encoding" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Encoding")]; found {
+		var AcceptEncoding string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Encoding, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Encoding", valueList[0], &AcceptEncoding, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Encoding: %s", err))
+		}
+
+		params.AcceptEncoding = &AcceptEncoding
 	}
 
 	// Invoke the callback with all the unmarshaled arguments
@@ -1947,8 +1992,10 @@ type GetMiradorBundleResponseObject interface {
 }
 
 type GetMiradorBundle200ResponseHeaders struct {
-	CacheControl *string
-	ETag         *string
+	CacheControl    *string
+	ContentEncoding *string
+	ETag            *string
+	Vary            *string
 }
 
 type GetMiradorBundle200TextjavascriptResponse struct {
@@ -1966,8 +2013,14 @@ func (response GetMiradorBundle200TextjavascriptResponse) VisitGetMiradorBundleR
 	if response.Headers.CacheControl != nil {
 		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
 	}
+	if response.Headers.ContentEncoding != nil {
+		w.Header().Set("Content-Encoding", fmt.Sprint(*response.Headers.ContentEncoding))
+	}
 	if response.Headers.ETag != nil {
 		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.Vary != nil {
+		w.Header().Set("Vary", fmt.Sprint(*response.Headers.Vary))
 	}
 	w.WriteHeader(200)
 
@@ -2299,62 +2352,65 @@ func (sh *strictHandler) GetViewerScript(ctx echo.Context, params GetViewerScrip
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Fp5b9w4lv8qbzUTjD2rumxnkC0jaLgzyUwGuRCn90Ar22JJr0pMKFJNUnXAMLCfZj/YfpLFI6mjLts5",
-	"doDGTv6Ji+c7f+9HUjdRpspKSZTWRNObqECWo3Z/XmUZGjN4pqTVSgyuhFCrwVvNF1xSd44m07yyXMlo",
-	"Gl2JFdsYSP+YXoJ6Xs4wB42mUtKggZJtYIagkeUw2wCTGzDc4jCKI5MVWDJaz24qjKaRsZrLRXR7G0fP",
-	"WFZgs//+ltTN5QJyrjGzfInmvgWff2CL/XWeS8vtBixbgJqDLUjQSqNBaRkNuXvV2ziqmGYl2mC2l/M3",
-	"SuJrZrPiwF4f/C4MMlIuh0xVm0tgUNJ4YNKsUBs4H1/QrmTo4JEojiQraeeX8wFtMPA79EUr2foVyoUt",
-	"oulkfHYRH7BAwXP8xXIrcF+2v/IcnfquH7h0P5YcV6jhRCMJbCDNmWUDWmfgxqWnraS/1qg3naC9vfpS",
-	"5jhntbDRdM6EwVbImVICmXRSlmxdIF8Udl/I12zNy7oE3984LAjJJTy7voaKr1EYOJloLOEpTP5UrZ2Q",
-	"uGZlRZpfjMeHRe427ks8V7pkNppGXNrzs8jJR0KQmelfHJVchoZWHy4tLlA3+qx4bovj6rjur9TmyR3a",
-	"+G2/qzK1PpCL71AbbixKCz+9f9UoomafMLNTSG+qWotfZszgL7UWt6ObXNc8v01jUG4FJsQmkStuC2CQ",
-	"us5pCpXGOV+D8oHIc5SWzznqIVzJjXW5j8IgnDCpbIE6kYUyNobwEypmi9jlliCtMe+tcQrcwMX4YpjI",
-	"vi2jwtpqOhoJlTFBq02fjJ+MRyT+aDYbj8efP5ORjkQ8mSaONP5ac415NLW6xiMJeja+eOJM3WZsfAha",
-	"Wgyl6T+y/C/M4opt6FemJNmb/mRVJXjmwGr0ySgHz61KNxFqrXQ0pfnQLBBHJRrDFrQhWfcduc2gXvIM",
-	"yTS1dAnPZj57LbO1iaaPx2e3fYV+r3EeTaPfjboiMvK9ZvTc7eq02I6VD7vbZaoWOUhlQ5FwwKh0QEPM",
-	"oZa4rjCzmIvNMLqNSZP3+GuNxn69JZoF+pZw/oQWzyEhlyYRGaT1ag/vW5c39rkYj7/dPlc9AbiBkhtD",
-	"oa50L5BPmta01iKNQSo5CElKA1VtB2o+0EwuENIW1dJR2mBCmBNQF9IOrAnQb+PojbIvVC3zrzPwG2XB",
-	"T++bt9aCNCJPM6gOQIazc6UMt8rl1V2Wvvh2SzvjHZWoljlqBz2ZknO+qCkUXeASkMXArUlkhyjOV42D",
-	"YvJCB4GQK/S74JobS51+10RW9UzwDE5ypj+fEhrdtnq5pPfCk+XznHusfKdVhdpyQoVQRKteU+uFvQL/",
-	"4cM78AYEi2tLVWQHc3re2p39bwWzJPVKK7mIYU4J6kzmGdLeQj3f3RxAgN1UYxYcL4hhVaBDfO2ASEk8",
-	"uHwTCHcpmam8P7lfxTqQ/rlZKg5262zwsZ3q3Uj7vnXk9l6HbAsVGPFkOG5ZsQv4TYWgeVbE4Gofrllm",
-	"xYaUNwhzjiJ3nHbbu8eoEZEF4aoJUQeN5SWcT4Znj4k3nDwej6v1KdRSoDF9SCAbm5IJgZq2krUQDvRD",
-	"8aqYtahp+f/8eTz4l4//fJIkQ//X6Q8ay98f8k1hywMc4UoCn5O7AQWWlGWmUCsHYiPfkbqoorQxNMyl",
-	"5+HY0mrJc9S/+MK7u9Mbmh04SDMUTuaCLWAwaBoGNPf04PJHCPIHx4u3uA2ccGvgz5TDEp4pHcjzkWVd",
-	"w02EktjVzxF5vhdj3cAlAVHA1jB2MhwfHHqEV+7Fgs+qDv7J7Qu+RBl7DkV+/07+38ku19vptOu8xtpx",
-	"1DLvhrS6MNrPQdqAy7na1zqk2cnfrt++ASZz+PfXr07dH0wCUl9OujVhGHg2xZxf2wTnJjLnC26Z6FWj",
-	"Ibz1HqetiUJzJSFTJRqYa1XCLom6BCWJ1P70/pW5p5QA0wi4RA1Cqc/Ed6phIhPpoN+4XqfRTOUcDZyk",
-	"riM9HcILRYdySiEXkl59U2HG56FIExtOZC1NXVVKW8wh9eK7CGgZloOfx+MJUOF+SdWcEpTqGBWti/F4",
-	"6u3STu6AO8dMMI2G6iEwkgdzWDJRowFmnOVlXcbeDb4jkaq2ho6b3EKo+U42ZkgIz8kFz1AalzCBXl9V",
-	"7kLgbEj82x1DHF0309FotVoNmeseKr0Yhblm9Orls+dvrp+7OV1iR4ZbNMsMgsG8x3pBOqV881NUhZJV",
-	"PJpG58Px8NyREls4IB5hUwoWaA/hnT/M91zTgv+Jg/6UECA9bVEvYMqqUAYTuUNHuAmAGIJhA+EkHVOY",
-	"ew8G9zxdlyIdJpLqbEpZlPpi4l3ehH+luLQUO8z2ENitswPBzh9UglxIvcyjafQXtL4Qbl9//HyYiXVD",
-	"RuS323jXVu8bw3gF3AnPxwr4s5wtiKUS40yJPaWkYT+Cw+nxYAgzczQ9GlpvvI6HDnXhwHzwCiNyFDhu",
-	"UTr8XG/hVoeL9xqnu3942GCPlA8Y27uLuf24c6w8G4+/jOQ3BCRq6EWD1dMoqcfj8ywEmNHZ0+TIidql",
-	"Tgi6H2otntKwR+dXj85ePDp70Q5+dH5Fwx+dvaAj+KOzF71DeBKBsRuBtIeTaAqT8fjRpb9MCT+SCNwe",
-	"M6Vz1E+TiKaVTC+4dMO2WvwyoclkWgnB5eJpEkmVRB7b5rUQJtNIFJXM+TSJXrOqIQXXTMILzWTGTabg",
-	"R7ZJvEXQ2yXo65v2KmEHS031EXymmYvFBrju2qurxI5Y7KBZW1enVOIffHYKdJdqLh0ZRmvP7LoLE6/Z",
-	"D+tSQNjvaUL7JRGgzFTuDVjb+eCJcxiTORNKkuE2aJLoh2Ag6RdSLjD6RiOd/G9SKxiya/QNYWvfRLv7",
-	"YVvNvm3L5r7jiNnDGgcmBMHIJ77hzhAIEnejfYsPNt/SJFIY2+/yTc51W6G010IZ2P0++5Owl/08dG2/",
-	"O7+4/L/Lx3YL+J//+m//a2EvW2l60d92kLJbcp9no60QkDvA2y8aVPZyldXuLOHgXytlIfULpI5xKImQ",
-	"FVzk7aGjQp1IXw7VHFIf4GkM5F7HQLh0FTZubsBdIXTwMYSrRFL6QBpYNJWi3kHK0czKbprNfFU5cK+3",
-	"fx7eYQhDR4gf+hZzKIPD7NFdUw89sty11vZgp8mFrx6HZrVVZtS7r3NTLu6f0t4/3cbR4/Hk66+helRg",
-	"6zLK13VIog0rwx0fcd2OKJ/UBoEWJy+vS3G6cyHVEYP2dnTyfW5HtbfVDlnfkm7o7XL2INs3l77uaqku",
-	"S6op7WlJ96gXsN6JJ9BRCmC2IG4X+cSKPtI6IZvvYL/w1w/9BC2RSQtWwQyhEizDnBKso6MnzbOgey70",
-	"UCG5PR3CSwuCy8908tEoqJpUSZSe0loda/6DgUwJgZk/9RRK5AYYFDzPUSaSYodxibojuOH41+ACoQUd",
-	"YSSXCDmzDJi1ms9qi8adXhIpFMtNf67jH6ZA9NO9/jGsCp4VoHGJTDSnPr97It24Qq16oh/h1y+9gb+W",
-	"YP82qKYjFc190S6r+Kc/v3324T/ePYdejZBdtQPBHLlAuU2zCK36v0u0DLKCaYO24yLfp5QHcSg+oQtO",
-	"KDTOj3Jf95qUZZPJJM8nk8mklWV/sS7A7lvUF3Afl+G/YWbM7to+RB9AzbdX+mSSiM6bqLdKtV9tq6ln",
-	"/LDlTOWb/pCcLyETzBjSz1OvgS/5UZOu94z2QpFEzLLwa1BrfrfFe1RlxDmfj0om+RwNmTYQllaLnC/v",
-	"/L2rU5/FyPu+F9gH/AAnDVbuFP9vKdFx9Mwn2+Aas1pzuxm8U4Jnm+OfcDjYGTCZobFKG/hjegn72NyD",
-	"wXs+kPi7kYRvKYbPu9vBHWf06p/vCfUvJEjJNcuVHpZcDj+Zo+XwtR/2BwOVxlnNhYWZViuDGma1zAXC",
-	"iaxKqFj2mbk3Oz8+jZtTVSIrLqUvmrysxHaahnkDobLPQ+Isp7G71sK8vZ1MZKOY+16GCvxJOmiyJ+fu",
-	"QvHx+Lx9f2kEK5gJj7NUSLk0lglB/EjXMpQ8MyKV8rDY0BSnR2paMMOPbuUvLm39T2seWls+sSXzQlLT",
-	"F+Tl39iSXbvf3zUdm2+Q7prkxjiRzn0W7DxvKAulyvmckxe2vgfy3xFh7t9wvyLtHo/Pv45qX4fH/J8k",
-	"WzIuwocD2x8ZBO83gRU47QMjaoton38fon2PQMMdkKApIQvbmVtJfA9WdGW5hxN7OfKvbtR1W/n/LmkS",
-	"ZPqC/Hh2ff3/JzH2wmD/AECHA3TfN7qvlXyRfGARaVnWA+LCY9k/oPO3EiGecH95dNCCVMGDf/fBa+vx",
-	"ioiF/5LEvSj+9P7VsH0ku3FUofv8LoqjJdOcINp/LrLVvf3AcccRIdp1+7ttAZpj1Jac7TO8W2JAYwe1",
-	"FmT0W4rLYIcjL7vtYz7K3D1fDbt3mnA5sf+2RLbCo/SuPfczY9Ca3oLBFbcfb/83AAD//w==",
+	"1Frpchy7dX6Vk7ZVHjo9G0m5lGGpbtEyZculrURdO6nbym1M95lpSGigL4DmzFjFqjxNHixPkjoAepmN",
+	"pBY7sf6Ig/Ws3/mAxucoU2WlJEprotnnqECWo3Z/XmYZGjN8pqTVSgwvhVCr4RvNl1xSd44m07yyXMlo",
+	"Fl2KFdsYSH+bXoC6KueYg0ZTKWnQQMk2MEfQyHKYb4DJDRhucRTFkckKLBmtZzcVRrPIWM3lMrq9jaNn",
+	"LCuw2X9/S+rmcgk515hZfoPmvgWv3rPl/jpX0nK7AcuWoBZgCxK00mhQWkZD7l71No4qplmJNpjtxeK1",
+	"kviK2aw4sNd7vwuDjJTLIVPV5gIYlDQemDQr1AbOJue0Kxk6eCSKI8lK2vnFYkgbDP0OfdFKtn6JcmmL",
+	"aDadnJ7HByxQ8Bx/ttwK3JftTzxHp77rBy7djxuOK9Qw0EgCG0hzZtmQ1hm6celJK+kvNepNJ2hvr76U",
+	"OS5YLWw0WzBhsBVyrpRAJp2UJVsXyJeF3RfyFVvzsi7B9zcOC0JyCc+ur6HiaxQGBlONJTyF6e+qtRMS",
+	"16ysSPPzyeSwyN3GfYkXSpfMRrOIS3t2Gjn5SAgyM/2Lo5LL0NDqw6XFJepGnxXPbXFcHdf9ldo8uUMb",
+	"v+13VabWB3LxLWrDjUVp4cd3LxtF1PwjZnYG6eeq1uLnOTP4c63F7fhzrmue36YxKLcCE2KTyBW3BTBI",
+	"XecshUrjgq9B+UDkOUrLFxz1CC7lxrrcR2EQBkwqW6BOZKGMjSH8hIrZIna5JUhrzHtrnAA3cD45HyWy",
+	"b8uosLaajcdCZUzQarMnkyeTMYk/ns8nk8mnT2SkIxFPpokjjb/UXGMezayu8UiCnk7OnzhTtxkbH4KW",
+	"FkNp+u9Z/kdmccU29CtTkuxNf7KqEjxzYDX+aJSD51alzxFqrXQ0o/nQLBBHJRrDlrQhWfctuc2gvuEZ",
+	"kmlq6RKezX32WmZrE80eT05v+wr9WuMimkW/GndFZOx7zfjK7eq02I6V97vbZaoWOUhlQ5FwwKh0QEPM",
+	"oZa4rjCzmIvNKLqNSZN3+EuNxn69JZoF+pZw/oQWzyEhlyYRGaT1ag/vW5c39jmfTL7dPpc9AbiBkhtD",
+	"oa50L5AHTWtaa5HGIJUchiSlgaq2Q7UYaiaXCGmLauk4bTAhzAmoC2kH1gTot3H0Wtnnqpb51xn4tbLg",
+	"p/fNW2tBGpGnGVQHIMPZuVKGW+Xy6i5Ln3+7pZ3xjkpUyxy1g55MyQVf1hSKLnAJyGLg1iSyQxTnq8ZB",
+	"MXmhg0DIFfpdcM2NpU6/ayKrei54BoOc6U8nhEa3rV4u6b3wZPk85x4r32pVobacUCEU0arX1Hphr8C/",
+	"f/8WvAHB4tpSFdnBnJ63dmf/tWCWpF5pJZcxLChBnck8Q9pbqOe7zwcQYDfVmAXHC2JYFegQXzsgUhIP",
+	"Lt8Ewl1KZirvT+5XsQ6kf2qWioPdOht8aKd6N9K+bxy5vdch20IFRjwdTVpW7AJ+UyFonhUxuNqHa5ZZ",
+	"sSHlDcKCo8gdp9327jFqRGRBuGpC1EFjeQFn09HpY+INg8eTSbU+gVoKNKYPCWRjUzIhUNNWshbCgX4o",
+	"XhWzFjUt/58/TYb/9uFfB0ky8n+d/KCx/PUh3xS2PMARLiXwBbkbUGBJWWYKtXIgNvYdqYsqShtDw1x6",
+	"Ho4trW54jvpnX3h3d3pNswMHaYbCYCHYEobDpmFIc08OLn+EIL93vHiL28CAWwN/oByW8EzpQJ6PLOsa",
+	"PkcoiV39FJHnezHWDbwhIArYGsZOR5ODQ4/wyr1Y8FnVwT+5fclvUMaeQ5Hfv5P/d7LL9XY67TqvsXYc",
+	"tcy7Ia0ujPZzkDbgcqH2tQ5pNvjz9ZvXwGQO//7q5Yn7g0lA6stJtyYMA8+mmPNrm+DcROZ8yS0TvWo0",
+	"gjfe47Q1UWiuJGSqRAMLrUrYJVEXoCSR2h/fvTT3lBJgGgFvUINQ6hPxnWqUyEQ66Deu12k0VzlHA4PU",
+	"daQnI3iu6FBOKeRC0qtvKsz4IhRpYsOJrKWpq0ppizmkXnwXAS3DcvDzeDIFKtwvqJpTglIdo6J1PpnM",
+	"vF3ayR1w55gJptFQPQRG8mAON0zUaIAZZ3lZl7F3g+9IpKqtoeMmtxBqvpONGRLCc3LBM5TGJUyg15eV",
+	"uxA4HRH/dscQR9fNbDxerVYj5rpHSi/HYa4Zv3zx7Or19ZWb0yV2ZLhFc5NBMJj3WC9IZ5RvfoqqULKK",
+	"R7PobDQZnTlSYgsHxGNsSsES7SG884f5nmta8B846E8JAdKTFvUCpqwKZTCRO3SEmwCIIRg2EE7SMYW5",
+	"92Bwz9N1KdJRIqnOppRFqS8m3uVN+FeKS0uxw2wPgd06OxDs/EElyIXUizyaRX9E6wvh9vXHT4eZWDdk",
+	"TH67jXdt9a4xjFfAnfB8rIA/y9mCWCoxzpTYU0oa9iM4nB4PhjAzR9OjofXG63joUBcOzAevMCJHgeMW",
+	"pcPP9RZudbh4r3G6+4eHDfZI+YCxvbuY2w87x8rTyeTLSH5DQKKGXjRYPYuSejI5y0KAGZ09TY6cqF3q",
+	"hKD7odbiKQ17dHb56PT5o9Pn7eBHZ5c0/NHpczqCPzp93juEJxEYuxFIeziJZjCdTB5d+MuU8COJwO0x",
+	"VzpH/TSJaFrJ9JJLN2yrxS8TmkymlRBcLp8mkVRJ5LFtUQthMo1EUcmcT5PoFasaUnDNJDzXTGbcZAp+",
+	"zzaJtwh6uwR9fdNeJexgqak+gs81c7HYANdde3WV2BGLHTRr6+qMSvyDz06B7lLNpSPDeO2ZXXdh4jX7",
+	"YV0KCPs9TWi/JAKUmcq9AWu7GD5xDmMyZ0JJMtwGTRL9EAwk/ULKBUbfaKST/01qBUN2jb4hbO2baHc/",
+	"bKvZt23Z3HccMXtY48CEIBj5xDfcGQJB4m60b/HB5luaRApj+12+ybluK5T2WigDu9+nvxP2op+Hru1X",
+	"Z+cXf798bLeA//mv//a/lvailaYX/W0HKbsl91k23goBuQO8/aJBZS9XWe3OEg7+tVIWUr9A6hiHkghZ",
+	"wUXeHjoq1In05VAtIPUBnsZA7nUMhEtXYePmBtwVQgcfI7hMJKUPpIFFUynqHaQczazsptnMV5UD93r7",
+	"5+EdhjByhPih32IOZXCYPb5r6qGPLHettT3YaXLuq8ehWW2VGffu69yU8/untPdPt3H0eDL9+muoHhXY",
+	"uozydR2SaMPKcMdHXLcjyoPaINDi5OV1KU52LqQ6YtDejk6/z+2o9rbaIetb0o28XU4fZPvm0tddLdVl",
+	"STWlPS3pHvUC1jvxBDpKAcyWxO0in1jRB1onZPMd7Bf+9L6foCUyacEqmCNUgmWYU4J1dHTQfBZ0nws9",
+	"VEhuT0bwwoLg8hOdfDQKqiZVEqUntFbHmn9jIFNCYOZPPYUSuQEGBc9zlImk2GFcou4Ibjj+NbhAaEFH",
+	"GMklQs4sA2at5vPaonGnl0QKxXLTn+v4hykQ/XSvfwyrgmcFaLxBJppTn989kW5coVY90Y/w6xfewF9L",
+	"sP85qKYjFc190S6r+Jc/vHn2/j/eXkGvRsiu2oFgjlyg3KZZhFb93yVaBlnBtEHbcZHvU8qDOBSf0AUn",
+	"FBoXR7mv+5qUZdPpNM+n0+m0lWV/sS7A7lvUF3Afl+G/UWbM7to+RB9AzbdX+miSiM6bqLdKtV9tq6ln",
+	"/LDlXOWb/pCc30AmmDGkn6deQ1/yoyZd7xnthSKJmGXh17DW/G6L96jKmHO+GJdM8gUaMm0gLK0WOb+5",
+	"8/euTn0WI+97L7AP+AFOGqzcKf7fUqLj6JlPtuE1ZrXmdjN8qwTPNsefcDjYGTKZobFKG/htegH72NyD",
+	"wXseSPzDSMK3FMOr7nZwxxm9+ud7Qv0LCVJyzXKlRyWXo4/maDl85Yf9xkClcV5zYWGu1cqghnktc4Ew",
+	"kFUJFcs+MffNzo9P4+ZUlciKS+mLJi8rsZ2mYd5QqOzTiDjLSeyutTBvbycT2Sjm3stQgR+kwyZ7cu4u",
+	"FB9PztrvL41gBTPh4ywVUi6NZUIQP9K1DCXPjEmlPCw2MsXJkZoWzPB7t/IXl7b+05r9O6S/uhuw5d94",
+	"lcLgF/DZCJOTuK8MN2Co2tOwIe2i0RhShs1VbYGBLbh2JwPiAob/DU+OvsQhZl3Z4VU45n7ZW5wHlsaP",
+	"7IZ5JanpC2Dlz+yGXbvffxc0aZXei/TggTaKMsEdvXLGMsDtBbC584G72Vtxs/MQrLlMo3UOXqO177ju",
+	"ktyNuY2jv7j8PoZ1Oy5M74eyM49LOx+clIVS5XzBKZS2Xmj5l12Y+6/qXwGEjydnX3f4uQ7PK36U7IZx",
+	"EZ5ybD/7CPnYyw7K9Afm+NbR5+z7HH3uEWi0A9s0JeBiO3MLVu9B744o9ZB7D7X+4kZdt1zs24DrgZkf",
+	"ZPqClH92ff1dc/3hafZ/kBh7YbB/JKPjGroXp+79mKctDyzrLe99QFx4eP5HxMT/t2rwzxkh/gj05dFB",
+	"CxKnCv7dB6+tz4lE9fzbHveN98d3L0ftZ8vPjrx1DyKjOLphmhNE+wc8W93bn5zuOLRFu25/uy1Ac7Dd",
+	"krN9GOGWGNLYYa0FGd2xlGCHI9/a2+cVKHP3QXHU8aNwXbTP1MhWeJRwtzcxzBi0prdgcMXth9v/DQAA",
+	"//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

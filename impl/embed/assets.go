@@ -1,6 +1,8 @@
 package embed
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -9,6 +11,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -25,6 +29,30 @@ var assetFS embed.FS
 type asset struct {
 	body []byte
 	etag string // quoted
+
+	// gzipped is body gzip-compressed, with its own ETag (a different
+	// representation needs a different strong validator); nil when the
+	// asset is not offered compressed.
+	gzipped     []byte
+	gzippedETag string
+}
+
+// withGzip adds the compressed representation.
+func (a asset) withGzip() (asset, error) {
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
+	if err != nil {
+		return a, err
+	}
+	if _, err := zw.Write(a.body); err != nil {
+		return a, err
+	}
+	if err := zw.Close(); err != nil {
+		return a, err
+	}
+	a.gzipped = buf.Bytes()
+	a.gzippedETag = `"` + a.etagToken() + `-gzip"`
+	return a, nil
 }
 
 func newAsset(body []byte) asset {
@@ -74,9 +102,14 @@ func newAssets(viewerDir string) (*assets, error) {
 // errMiradorMissing: the bundle is not installed in the viewer directory.
 var errMiradorMissing = errors.New("the Mirador bundle is not installed (run scripts/build-viewer.sh)")
 
+// miradorMissing reports whether the bundle file is absent. It only looks:
+// reading and compressing waits for the first request.
 func (a *assets) miradorMissing() bool {
-	_, err := a.miradorBundle()
-	return err != nil
+	if a.miradorPath == "" {
+		return true
+	}
+	st, err := os.Stat(a.miradorPath)
+	return err != nil || !st.Mode().IsRegular()
 }
 
 // miradorBundle returns the bundle, reading it again only when its size or
@@ -99,9 +132,35 @@ func (a *assets) miradorBundle() (*asset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errMiradorMissing, err)
 	}
-	m := newAsset(body)
+	m, err := newAsset(body).withGzip()
+	if err != nil {
+		return nil, fmt.Errorf("compressing the Mirador bundle %s: %w", a.miradorPath, err)
+	}
 	a.mirador, a.miradorSize, a.miradorTime = &m, st.Size(), st.ModTime()
 	return a.mirador, nil
+}
+
+// acceptsGzip reports whether an Accept-Encoding value accepts gzip: a
+// "gzip" (or "x-gzip") or "*" coding whose q is not 0.
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		coding = strings.ToLower(strings.TrimSpace(coding))
+		if coding != "gzip" && coding != "x-gzip" && coding != "*" {
+			continue
+		}
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					q = f
+				}
+			}
+		}
+		return q > 0
+	}
+	return false
 }
 
 // etagListContains reports whether the If-None-Match value list holds etag

@@ -34,6 +34,10 @@ type bytesResponse struct {
 	cache       string
 	cors        bool
 	frameable   bool
+	encoding    string // Content-Encoding, "" for identity
+	// varyEncoding marks a resource whose representation depends on
+	// Accept-Encoding.
+	varyEncoding bool
 }
 
 func (r bytesResponse) write(w http.ResponseWriter) error {
@@ -48,6 +52,12 @@ func (r bytesResponse) write(w http.ResponseWriter) error {
 	}
 	if r.cors {
 		h.Set("Access-Control-Allow-Origin", "*")
+	}
+	if r.encoding != "" {
+		h.Set("Content-Encoding", r.encoding)
+	}
+	if r.varyEncoding {
+		h.Set("Vary", "Accept-Encoding")
 	}
 	if r.frameable {
 		// Any site may frame the viewer.
@@ -72,10 +82,16 @@ func (r bytesResponse) VisitGetMiradorBundleResponse(w http.ResponseWriter) erro
 }
 
 // notModified answers 304 with the validator headers.
-type notModified struct{ etag, cache string }
+type notModified struct {
+	etag, cache  string
+	varyEncoding bool
+}
 
 func (r notModified) write(w http.ResponseWriter) error {
 	w.Header().Set("ETag", r.etag)
+	if r.varyEncoding {
+		w.Header().Set("Vary", "Accept-Encoding")
+	}
 	if r.cache != "" {
 		w.Header().Set("Cache-Control", r.cache)
 	}
@@ -170,8 +186,12 @@ func (h *handlers) GetMiradorBundle(_ context.Context, req embedapi.GetMiradorBu
 	if err != nil {
 		return nil, &apiserve.Error{Status: http.StatusServiceUnavailable, Message: errMiradorMissing.Error(), Err: err}
 	}
-	if req.Params.IfNoneMatch != nil && a.matches(*req.Params.IfNoneMatch) {
-		return notModified{etag: a.etag, cache: bundleCacheControl}, nil
+	resp := bytesResponse{contentType: "text/javascript; charset=utf-8", body: a.body, etag: a.etag, cache: bundleCacheControl, varyEncoding: true}
+	if req.Params.AcceptEncoding != nil && a.gzipped != nil && acceptsGzip(*req.Params.AcceptEncoding) {
+		resp.body, resp.etag, resp.encoding = a.gzipped, a.gzippedETag, "gzip"
 	}
-	return bytesResponse{contentType: "text/javascript; charset=utf-8", body: a.body, etag: a.etag, cache: bundleCacheControl}, nil
+	if req.Params.IfNoneMatch != nil && *req.Params.IfNoneMatch != "" && etagListContains(*req.Params.IfNoneMatch, resp.etag) {
+		return notModified{etag: resp.etag, cache: bundleCacheControl, varyEncoding: true}, nil
+	}
+	return resp, nil
 }

@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"encoding/xml"
 	"io"
@@ -699,13 +700,45 @@ func TestMiradorBundle(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, miradorFile), []byte(bundle), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	resp, body = e.get(t, "/viewer/mirador.min.js")
+	// (An explicit Accept-Encoding stops Go's client from asking for gzip
+	// and decompressing behind the test's back.)
+	resp, body = e.get(t, "/viewer/mirador.min.js", "Accept-Encoding", "identity")
 	if resp.StatusCode != 200 || body != bundle {
 		t.Fatalf("installed bundle: %d %q", resp.StatusCode, body)
 	}
-	resp, _ = e.get(t, "/viewer/mirador.min.js", "If-None-Match", resp.Header.Get("ETag"))
+	if resp.Header.Get("Content-Encoding") != "" || resp.Header.Get("Vary") != "Accept-Encoding" {
+		t.Errorf("identity response headers %v", resp.Header)
+	}
+	identityETag := resp.Header.Get("ETag")
+	resp, _ = e.get(t, "/viewer/mirador.min.js", "Accept-Encoding", "identity", "If-None-Match", identityETag)
 	if resp.StatusCode != http.StatusNotModified {
 		t.Errorf("conditional: %d", resp.StatusCode)
+	}
+
+	// Compressed when the client accepts gzip, with its own ETag.
+	for _, ae := range []string{"gzip", "br;q=1, gzip;q=0.5", "*"} {
+		resp, body = e.get(t, "/viewer/mirador.min.js", "Accept-Encoding", ae)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" || resp.Header.Get("ETag") == identityETag {
+			t.Fatalf("Accept-Encoding %q: %d %v", ae, resp.StatusCode, resp.Header)
+		}
+		zr, err := gzip.NewReader(strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := io.ReadAll(zr)
+		if err != nil || string(plain) != bundle {
+			t.Errorf("gzip body decodes to %q, %v", plain, err)
+		}
+		resp, _ = e.get(t, "/viewer/mirador.min.js", "Accept-Encoding", ae, "If-None-Match", resp.Header.Get("ETag"))
+		if resp.StatusCode != http.StatusNotModified {
+			t.Errorf("gzip conditional: %d", resp.StatusCode)
+		}
+	}
+	for _, ae := range []string{"gzip;q=0", "br", "identity"} {
+		resp, body = e.get(t, "/viewer/mirador.min.js", "Accept-Encoding", ae)
+		if resp.Header.Get("Content-Encoding") != "" || body != bundle {
+			t.Errorf("Accept-Encoding %q: compressed anyway", ae)
+		}
 	}
 }
 
