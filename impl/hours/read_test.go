@@ -304,6 +304,18 @@ func TestLegacyAPI(t *testing.T) {
 		if len(recs) != 1 || !recs[0].Closed || recs[0].ID != 0 || recs[0].Type != "unscheduled" {
 			t.Errorf("unscheduled day: %+v", recs)
 		}
+		// Around spring forward (Sunday 2026-03-08): offsets change with the
+		// instant, an overnight period closing the next day included.
+		for path, want := range map[string][2]string{
+			"/api/v1/library/law/location/main/hours/for/2026-03-08":     {"2026-03-08T10:00:00.000-07:00", "2026-03-09T02:00:00.000-07:00"},
+			"/api/v1/library/medical/location/main/hours/for/2026-03-07": {"2026-03-07T09:00:00.000-08:00", "2026-03-08T01:00:00.000-08:00"},
+			"/api/v1/library/green/location/lobby/hours/for/2026-03-08":  {"2026-03-08T00:00:00.000-08:00", "2026-03-08T23:59:59.999-07:00"},
+		} {
+			e.get(t, path, 200, &recs)
+			if len(recs) != 1 || recs[0].OpensAt != want[0] || recs[0].ClosesAt != want[1] {
+				t.Errorf("%s: %+v, want %s..%s", path, recs, want[0], want[1])
+			}
+		}
 		// "today" is the library's: at 03:00 UTC it is already Thursday in
 		// New York and still Wednesday in Los Angeles.
 		e.now = testNow.Add(7 * 3600e9) // 2026-03-05T03:00Z
