@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,16 +28,11 @@ const (
 	sampleLocation = "bq121cd1212"
 )
 
-// chromium returns the browser to drive (Debian's chromium package).
+// chromium returns the browser to drive (Debian's chromium package); it
+// skips on a machine without it, and fails when SITESVC_REQUIRE_TOOLS is set.
 func chromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("chromium is not installed (apt-get install chromium); the browser tests need it")
-	return ""
+	return testkit.RequireTool(t, "chromium")
 }
 
 // browser starts headless Chromium with a fresh profile, closed network
