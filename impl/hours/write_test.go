@@ -443,6 +443,17 @@ func TestFormerSlugsReserved(t *testing.T) {
 		if len(recs) != 2 || recs[0]["location_slug"] != "research-help" {
 			t.Errorf("old location slug: %v", recs)
 		}
+		// The current API answers at both former slugs with the current ids.
+		var loc oneDoc
+		e.get(t, "/libraries/law/locations/reading-room.json", 200, &loc)
+		e.get(t, "/libraries/green/locations/reference.json", 200, &loc)
+		if loc.Data.ID != "green/research-help" || loc.Links["self"] != "http://hours.test/hours/libraries/green/locations/research-help.json" {
+			t.Errorf("old location slug on the current API: %s %v", loc.Data.ID, loc.Links)
+		}
+		e.get(t, "/libraries/law/locations/reading-room.json", 200, &loc)
+		if loc.Data.ID != "law-library/reading-room" || loc.Included[0].ID != "law-library" {
+			t.Errorf("old library slug on the current API: %s %+v", loc.Data.ID, loc.Included)
+		}
 
 		// The former owner may take its slug back; the slug it leaves keeps
 		// resolving too. The location slug is free in another library.
