@@ -36,8 +36,11 @@ func serveOnce(b *testing.B, h http.Handler, req *http.Request, w *discardWriter
 
 // BenchmarkPublicXML compares GET /{id}.xml with http.FileServer serving the
 // same bytes from the store, and the 304 paths of both.
-// The "ratio" sub-benchmark alternates the two in one loop and reports
-// fileserver-time / purl-time (≥ 1 means the PURL service is faster).
+// The "ratio" and "ratio-304" sub-benchmarks alternate the two in one loop
+// and report fileserver-time / purl-time (≥ 1 means the PURL service is
+// faster). The PURL handler is the whole service: route middleware,
+// request validation against api/purl.yaml, the generated wrapper and
+// strict handler.
 func BenchmarkPublicXML(b *testing.B) {
 	f := newFixture(b)
 	purlH := f.svc.Handler()
@@ -90,6 +93,19 @@ func BenchmarkPublicXML(b *testing.B) {
 			fileT += time.Since(t1)
 		}
 		b.ReportMetric(float64(fileT)/float64(purlT), "purl-throughput/fileserver")
+	})
+	b.Run("ratio-304", func(b *testing.B) {
+		w := &discardWriter{h: http.Header{}}
+		var purlT, fileT time.Duration
+		for b.Loop() {
+			t0 := time.Now()
+			serveOnce(b, purlH, purl304, w, 304)
+			t1 := time.Now()
+			serveOnce(b, fileH, file304, w, 304)
+			purlT += t1.Sub(t0)
+			fileT += time.Since(t1)
+		}
+		b.ReportMetric(float64(fileT)/float64(purlT), "purl-304-throughput/fileserver-304")
 	})
 }
 
