@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sitelib/sitesvc/gen/hoursapi"
 	"github.com/sitelib/sitesvc/impl/hours/store/storetest"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
@@ -20,15 +21,34 @@ func TestBinary(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	srv := testkit.StartServer(t, "--services", "hours")
+	spec, err := hoursapi.GetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := testkit.NewValidator(t, spec).Mounted("/hours")
+	// get is srv.Get with the response checked against api/hours.yaml and,
+	// for JSON:API, the JSON:API schema.
+	get := func(path string) (*http.Response, []byte) {
+		t.Helper()
+		resp, body := srv.Get(t, path)
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		valid.Check(t, req, resp, body)
+		if resp.Header.Get("Content-Type") == "application/vnd.api+json" {
+			if err := validateJSONAPI(t, body); err != nil {
+				t.Errorf("%s: not a JSON:API document: %v", path, err)
+			}
+		}
+		return resp, body
+	}
 	var doc listDoc
-	resp, body := srv.Get(t, "/hours/libraries.json")
+	resp, body := get("/hours/libraries.json")
 	if resp.StatusCode != 200 || json.Unmarshal(body, &doc) != nil || len(doc.Data) < 6 || len(doc.Included) < 15 {
 		t.Fatalf("libraries.json: %d, %d libraries: %.300s", resp.StatusCode, len(doc.Data), body)
 	}
 	if !strings.HasPrefix(doc.Links["self"], srv.URL+"/hours/") {
 		t.Errorf("self link %s is not under the server's base URL %s", doc.Links["self"], srv.URL)
 	}
-	resp, body = srv.Get(t, "/hours/api/v1/library/green/location/stacks/hours/for/today")
+	resp, body = get("/hours/api/v1/library/green/location/stacks/hours/for/today")
 	var recs []map[string]any
 	if resp.StatusCode != 200 || json.Unmarshal(body, &recs) != nil || len(recs) == 0 || recs[0]["location_slug"] != "stacks" {
 		t.Fatalf("legacy today: %d %s", resp.StatusCode, body)
@@ -52,6 +72,10 @@ func TestBinary(t *testing.T) {
 	resp, body = srv.Get(t, "/hours/openapi.json")
 	if resp.StatusCode != 200 || !strings.Contains(string(body), srv.URL+"/hours") {
 		t.Errorf("openapi.json: %d", resp.StatusCode)
+	}
+
+	for _, path := range []string{"/hours/libraries/capital/locations/main.json?from=2026-03-08&to=2026-03-14", "/hours/libraries/nowhere.json", "/hours/libraries.json?to=2026-01-01"} {
+		get(path)
 	}
 
 	out, err := exec.Command(testkit.Binary(t), "tokens", "add", "--data", srv.DataDir, "--name", "gina", "--role", "editor:green").Output()
