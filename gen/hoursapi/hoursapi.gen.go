@@ -411,6 +411,7 @@ type ExceptionAttributesHoursType string
 type ExceptionDocument struct {
 	Data    ExceptionResource `json:"data"`
 	Jsonapi JSONAPIObject     `json:"jsonapi"`
+	Links   *Links            `json:"links,omitempty"`
 }
 
 // ExceptionResource defines model for ExceptionResource.
@@ -695,6 +696,7 @@ type ScheduleDay struct {
 type ScheduleDocument struct {
 	Data    ScheduleResource `json:"data"`
 	Jsonapi JSONAPIObject    `json:"jsonapi"`
+	Links   *Links           `json:"links,omitempty"`
 }
 
 // ScheduleResource defines model for ScheduleResource.
@@ -764,6 +766,7 @@ type TermAttributes struct {
 type TermDocument struct {
 	Data    TermResource  `json:"data"`
 	Jsonapi JSONAPIObject `json:"jsonapi"`
+	Links   *Links        `json:"links,omitempty"`
 }
 
 // TermIdentifier defines model for TermIdentifier.
@@ -915,14 +918,32 @@ type ListExceptionsParams struct {
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// GetExceptionParams defines parameters for GetException.
+type GetExceptionParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // ListSchedulesParams defines parameters for ListSchedules.
 type ListSchedulesParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// GetScheduleParams defines parameters for GetSchedule.
+type GetScheduleParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // ListTermsParams defines parameters for ListTerms.
 type ListTermsParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// GetTermParams defines parameters for GetTerm.
+type GetTermParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
@@ -1168,6 +1189,13 @@ type ClientInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id} (the `UpdateException` operationId).
 	UpdateExceptionWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetException One per-date exception of a location.
+	//
+	// The exception a `Location` header of an exception write names.
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `GetException` operationId).
+	GetException(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateScheduleWithBody Set the weekly schedule of a location for a term.
 	//
 	// `days` lists weekdays; a weekday not listed is closed. A day is `closed`,
@@ -1218,6 +1246,13 @@ type ClientInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id} (the `UpdateSchedule` operationId).
 	UpdateScheduleWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetSchedule One weekly schedule of a location.
+	//
+	// The schedule a `Location` header of a schedule write names.
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `GetSchedule` operationId).
+	GetSchedule(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateTermWithBody Create a term (a named date range) of a library.
 	//
 	// Takes any type of body and a specified content type.
@@ -1257,6 +1292,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/terms/{term_id} (the `UpdateTerm` operationId).
 	UpdateTermWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, termId TermID, body UpdateTermApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetTerm One term of a library.
+	//
+	// The term a `Location` header of a term write names. Unauthenticated, like every read.
+	//
+	// Corresponds with GET /libraries/{library_id}/terms/{term_id}.json (the `GetTerm` operationId).
+	GetTerm(ctx context.Context, libraryId LibraryID, termId TermID, params *GetTermParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // LegacyHours Hours of one location on one day (deprecated legacy API).
@@ -1595,6 +1637,23 @@ func (c *Client) UpdateExceptionWithApplicationVndAPIPlusJSONBody(ctx context.Co
 	return c.Client.Do(req)
 }
 
+// GetException One per-date exception of a location.
+//
+// The exception a `Location` header of an exception write names.
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `GetException` operationId).
+func (c *Client) GetException(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetExceptionRequest(c.Server, libraryId, locationId, exceptionId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreateScheduleWithBody Set the weekly schedule of a location for a term.
 //
 // `days` lists weekdays; a weekday not listed is closed. A day is `closed`,
@@ -1705,6 +1764,23 @@ func (c *Client) UpdateScheduleWithApplicationVndAPIPlusJSONBody(ctx context.Con
 	return c.Client.Do(req)
 }
 
+// GetSchedule One weekly schedule of a location.
+//
+// The schedule a `Location` header of a schedule write names.
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `GetSchedule` operationId).
+func (c *Client) GetSchedule(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetScheduleRequest(c.Server, libraryId, locationId, scheduleId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreateTermWithBody Create a term (a named date range) of a library.
 //
 // Takes any type of body and a specified content type.
@@ -1795,6 +1871,23 @@ func (c *Client) UpdateTermWithBody(ctx context.Context, libraryId LibraryID, te
 // Corresponds with PATCH /libraries/{library_id}/terms/{term_id} (the `UpdateTerm` operationId).
 func (c *Client) UpdateTermWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, termId TermID, body UpdateTermApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateTermRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, termId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetTerm One term of a library.
+//
+// The term a `Location` header of a term write names. Unauthenticated, like every read.
+//
+// Corresponds with GET /libraries/{library_id}/terms/{term_id}.json (the `GetTerm` operationId).
+func (c *Client) GetTerm(ctx context.Context, libraryId LibraryID, termId TermID, params *GetTermParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTermRequest(c.Server, libraryId, termId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2614,6 +2707,69 @@ func NewUpdateExceptionRequestWithBody(server string, libraryId LibraryID, locat
 	return req, nil
 }
 
+// NewGetExceptionRequest constructs an http.Request for the GetException method
+func NewGetExceptionRequest(server string, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "exception_id", exceptionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/exceptions/%s.json", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewCreateScheduleRequestWithApplicationVndAPIPlusJSONBody calls the generic CreateSchedule builder with application/vnd.api+json body
 func NewCreateScheduleRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, locationId LocationID, body CreateScheduleApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -2833,6 +2989,69 @@ func NewUpdateScheduleRequestWithBody(server string, libraryId LibraryID, locati
 	return req, nil
 }
 
+// NewGetScheduleRequest constructs an http.Request for the GetSchedule method
+func NewGetScheduleRequest(server string, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "schedule_id", scheduleId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/schedules/%s.json", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewCreateTermRequestWithApplicationVndAPIPlusJSONBody calls the generic CreateTerm builder with application/vnd.api+json body
 func NewCreateTermRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, body CreateTermApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -3020,6 +3239,62 @@ func NewUpdateTermRequestWithBody(server string, libraryId LibraryID, termId Ter
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetTermRequest constructs an http.Request for the GetTerm method
+func NewGetTermRequest(server string, libraryId LibraryID, termId TermID, params *GetTermParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "term_id", termId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/terms/%s.json", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -3221,6 +3496,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id} (the `UpdateException` operationId).
 	UpdateExceptionWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateExceptionResponse, error)
 
+	// GetExceptionWithResponse One per-date exception of a location.
+	//
+	// The exception a `Location` header of an exception write names.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `GetException` operationId).
+	GetExceptionWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionParams, reqEditors ...RequestEditorFn) (*GetExceptionResponse, error)
+
 	// CreateScheduleWithBodyWithResponse Set the weekly schedule of a location for a term.
 	//
 	// `days` lists weekdays; a weekday not listed is closed. A day is `closed`,
@@ -3275,6 +3559,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id} (the `UpdateSchedule` operationId).
 	UpdateScheduleWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateScheduleResponse, error)
 
+	// GetScheduleWithResponse One weekly schedule of a location.
+	//
+	// The schedule a `Location` header of a schedule write names.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `GetSchedule` operationId).
+	GetScheduleWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleParams, reqEditors ...RequestEditorFn) (*GetScheduleResponse, error)
+
 	// CreateTermWithBodyWithResponse Create a term (a named date range) of a library.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -3318,6 +3611,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/terms/{term_id} (the `UpdateTerm` operationId).
 	UpdateTermWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, body UpdateTermApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTermResponse, error)
+
+	// GetTermWithResponse One term of a library.
+	//
+	// The term a `Location` header of a term write names. Unauthenticated, like every read.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/terms/{term_id}.json (the `GetTerm` operationId).
+	GetTermWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, params *GetTermParams, reqEditors ...RequestEditorFn) (*GetTermResponse, error)
 }
 
 // LegacyHoursResponse200Headers the declared response headers of an HTTP 200 response for LegacyHours
@@ -4567,6 +4869,85 @@ func (r UpdateExceptionResponse) ContentType() string {
 	return ""
 }
 
+// GetExceptionResponse200Headers the declared response headers of an HTTP 200 response for GetException
+type GetExceptionResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// GetExceptionResponse304Headers the declared response headers of an HTTP 304 response for GetException
+type GetExceptionResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type GetExceptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ExceptionDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetExceptionResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetExceptionResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r GetExceptionResponse) GetApplicationvndApiJSON200() *ExceptionDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r GetExceptionResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r GetExceptionResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r GetExceptionResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r GetExceptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetExceptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetExceptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetExceptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreateScheduleResponse201Headers the declared response headers of an HTTP 201 response for CreateSchedule
 type CreateScheduleResponse201Headers struct {
 	Location *string
@@ -4931,6 +5312,85 @@ func (r UpdateScheduleResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateScheduleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetScheduleResponse200Headers the declared response headers of an HTTP 200 response for GetSchedule
+type GetScheduleResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// GetScheduleResponse304Headers the declared response headers of an HTTP 304 response for GetSchedule
+type GetScheduleResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type GetScheduleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ScheduleDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetScheduleResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetScheduleResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r GetScheduleResponse) GetApplicationvndApiJSON200() *ScheduleDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r GetScheduleResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r GetScheduleResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r GetScheduleResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r GetScheduleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetScheduleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetScheduleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetScheduleResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -5307,6 +5767,85 @@ func (r UpdateTermResponse) ContentType() string {
 	return ""
 }
 
+// GetTermResponse200Headers the declared response headers of an HTTP 200 response for GetTerm
+type GetTermResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// GetTermResponse304Headers the declared response headers of an HTTP 304 response for GetTerm
+type GetTermResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type GetTermResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *TermDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetTermResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetTermResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r GetTermResponse) GetApplicationvndApiJSON200() *TermDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r GetTermResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r GetTermResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r GetTermResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTermResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTermResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTermResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTermResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // LegacyHoursWithResponse Hours of one location on one day (deprecated legacy API).
 //
 // One record per opening period of the day (a closed day is one record with
@@ -5580,6 +6119,21 @@ func (c *ClientWithResponses) UpdateExceptionWithApplicationVndAPIPlusJSONBodyWi
 	return ParseUpdateExceptionResponse(rsp)
 }
 
+// GetExceptionWithResponse One per-date exception of a location.
+//
+// The exception a `Location` header of an exception write names.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `GetException` operationId).
+func (c *ClientWithResponses) GetExceptionWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionParams, reqEditors ...RequestEditorFn) (*GetExceptionResponse, error) {
+	rsp, err := c.GetException(ctx, libraryId, locationId, exceptionId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetExceptionResponse(rsp)
+}
+
 // CreateScheduleWithBodyWithResponse Set the weekly schedule of a location for a term.
 //
 // `days` lists weekdays; a weekday not listed is closed. A day is `closed`,
@@ -5670,6 +6224,21 @@ func (c *ClientWithResponses) UpdateScheduleWithApplicationVndAPIPlusJSONBodyWit
 	return ParseUpdateScheduleResponse(rsp)
 }
 
+// GetScheduleWithResponse One weekly schedule of a location.
+//
+// The schedule a `Location` header of a schedule write names.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `GetSchedule` operationId).
+func (c *ClientWithResponses) GetScheduleWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleParams, reqEditors ...RequestEditorFn) (*GetScheduleResponse, error) {
+	rsp, err := c.GetSchedule(ctx, libraryId, locationId, scheduleId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetScheduleResponse(rsp)
+}
+
 // CreateTermWithBodyWithResponse Create a term (a named date range) of a library.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -5748,6 +6317,21 @@ func (c *ClientWithResponses) UpdateTermWithApplicationVndAPIPlusJSONBodyWithRes
 		return nil, err
 	}
 	return ParseUpdateTermResponse(rsp)
+}
+
+// GetTermWithResponse One term of a library.
+//
+// The term a `Location` header of a term write names. Unauthenticated, like every read.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/terms/{term_id}.json (the `GetTerm` operationId).
+func (c *ClientWithResponses) GetTermWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, params *GetTermParams, reqEditors ...RequestEditorFn) (*GetTermResponse, error) {
+	rsp, err := c.GetTerm(ctx, libraryId, termId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTermResponse(rsp)
 }
 
 // ParseLegacyHoursResponse parses an HTTP response from a LegacyHoursWithResponse call
@@ -7009,6 +7593,100 @@ func ParseUpdateExceptionResponse(rsp *http.Response) (*UpdateExceptionResponse,
 	return response, nil
 }
 
+// ParseGetExceptionResponse parses an HTTP response from a GetExceptionWithResponse call
+func ParseGetExceptionResponse(rsp *http.Response) (*GetExceptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetExceptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ExceptionDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetExceptionResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetExceptionResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseCreateScheduleResponse parses an HTTP response from a CreateScheduleWithResponse call
 func ParseCreateScheduleResponse(rsp *http.Response) (*CreateScheduleResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -7368,6 +8046,100 @@ func ParseUpdateScheduleResponse(rsp *http.Response) (*UpdateScheduleResponse, e
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetScheduleResponse parses an HTTP response from a GetScheduleWithResponse call
+func ParseGetScheduleResponse(rsp *http.Response) (*GetScheduleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetScheduleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ScheduleDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetScheduleResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetScheduleResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -7737,6 +8509,100 @@ func ParseUpdateTermResponse(rsp *http.Response) (*UpdateTermResponse, error) {
 	return response, nil
 }
 
+// ParseGetTermResponse parses an HTTP response from a GetTermWithResponse call
+func ParseGetTermResponse(rsp *http.Response) (*GetTermResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTermResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TermDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetTermResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetTermResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// LegacyHours Hours of one location on one day (deprecated legacy API).
@@ -7783,6 +8649,9 @@ type ServerInterface interface {
 	// UpdateException Change an exception.
 	// (PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id})
 	UpdateException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error
+	// GetException One per-date exception of a location.
+	// (GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json)
+	GetException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params GetExceptionParams) error
 	// CreateSchedule Set the weekly schedule of a location for a term.
 	// (POST /libraries/{library_id}/locations/{location_id}/schedules)
 	CreateSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
@@ -7795,6 +8664,9 @@ type ServerInterface interface {
 	// UpdateSchedule Replace the days of a weekly schedule.
 	// (PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id})
 	UpdateSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error
+	// GetSchedule One weekly schedule of a location.
+	// (GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
+	GetSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params GetScheduleParams) error
 	// CreateTerm Create a term (a named date range) of a library.
 	// (POST /libraries/{library_id}/terms)
 	CreateTerm(ctx echo.Context, libraryId LibraryID) error
@@ -7807,6 +8679,9 @@ type ServerInterface interface {
 	// UpdateTerm Change a term.
 	// (PATCH /libraries/{library_id}/terms/{term_id})
 	UpdateTerm(ctx echo.Context, libraryId LibraryID, termId TermID) error
+	// GetTerm One term of a library.
+	// (GET /libraries/{library_id}/terms/{term_id}.json)
+	GetTerm(ctx echo.Context, libraryId LibraryID, termId TermID, params GetTermParams) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -8251,6 +9126,58 @@ func (w *ServerInterfaceWrapper) UpdateException(ctx echo.Context) error {
 	return err
 }
 
+// GetException converts echo context to params.
+func (w *ServerInterfaceWrapper) GetException(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// ------------- Path parameter "exception_id" -------------
+	var exceptionId ExceptionID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "exception_id", ctx.Param("exception_id"), &exceptionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exception_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetExceptionParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetException(ctx, libraryId, locationId, exceptionId, params)
+	return err
+}
+
 // CreateSchedule converts echo context to params.
 func (w *ServerInterfaceWrapper) CreateSchedule(ctx echo.Context) error {
 	var err error
@@ -8383,6 +9310,58 @@ func (w *ServerInterfaceWrapper) UpdateSchedule(ctx echo.Context) error {
 	return err
 }
 
+// GetSchedule converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSchedule(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// ------------- Path parameter "schedule_id" -------------
+	var scheduleId ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "schedule_id", ctx.Param("schedule_id"), &scheduleId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schedule_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetScheduleParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSchedule(ctx, libraryId, locationId, scheduleId, params)
+	return err
+}
+
 // CreateTerm converts echo context to params.
 func (w *ServerInterfaceWrapper) CreateTerm(ctx echo.Context) error {
 	var err error
@@ -8483,6 +9462,50 @@ func (w *ServerInterfaceWrapper) UpdateTerm(ctx echo.Context) error {
 	return err
 }
 
+// GetTerm converts echo context to params.
+func (w *ServerInterfaceWrapper) GetTerm(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "term_id" -------------
+	var termId TermID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "term_id", ctx.Param("term_id"), &termId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter term_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetTermParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetTerm(ctx, libraryId, termId, params)
+	return err
+}
+
 // This is a simple interface which specifies echo.Route addition functions which
 // are present on both echo.Echo and echo.Group, since we want to allow using
 // either of them for path registration
@@ -8543,6 +9566,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/libraries/:library_id/terms.json", wrapper.ListTerms, options.OperationMiddlewares["listTerms"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules.json", wrapper.ListSchedules, options.OperationMiddlewares["listSchedules"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions.json", wrapper.ListExceptions, options.OperationMiddlewares["listExceptions"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/terms/:term_id.json", wrapper.GetTerm, options.OperationMiddlewares["getTerm"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id.json", wrapper.GetSchedule, options.OperationMiddlewares["getSchedule"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", wrapper.GetException, options.OperationMiddlewares["getException"]...)
 	router.POST(options.BaseURL+"/libraries/:library_id/terms", wrapper.CreateTerm, options.OperationMiddlewares["createTerm"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.DeleteTerm, options.OperationMiddlewares["deleteTerm"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.UpdateTerm, options.OperationMiddlewares["updateTerm"]...)
@@ -10308,6 +11334,110 @@ func (response UpdateException422ApplicationVndAPIPlusJSONResponse) VisitUpdateE
 	return err
 }
 
+type GetExceptionRequestObject struct {
+	LibraryId   LibraryID   `json:"library_id"`
+	LocationId  LocationID  `json:"location_id"`
+	ExceptionId ExceptionID `json:"exception_id"`
+	Params      GetExceptionParams
+}
+
+type GetExceptionResponseObject interface {
+	VisitGetExceptionResponse(w http.ResponseWriter) error
+}
+
+type GetException200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type GetException200ApplicationVndAPIPlusJSONResponse struct {
+	Body    ExceptionDocument
+	Headers GetException200ResponseHeaders
+}
+
+func (response GetException200ApplicationVndAPIPlusJSONResponse) VisitGetExceptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetException304Response = NotModifiedResponse
+
+func (response GetException304Response) VisitGetExceptionResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetException400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetException400ApplicationVndAPIPlusJSONResponse) VisitGetExceptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetException404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetException404ApplicationVndAPIPlusJSONResponse) VisitGetExceptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetException406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetException406ApplicationVndAPIPlusJSONResponse) VisitGetExceptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateScheduleRequestObject struct {
 	LibraryId  LibraryID  `json:"library_id"`
 	LocationId LocationID `json:"location_id"`
@@ -10833,6 +11963,110 @@ func (response UpdateSchedule422ApplicationVndAPIPlusJSONResponse) VisitUpdateSc
 	return err
 }
 
+type GetScheduleRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	ScheduleId ScheduleID `json:"schedule_id"`
+	Params     GetScheduleParams
+}
+
+type GetScheduleResponseObject interface {
+	VisitGetScheduleResponse(w http.ResponseWriter) error
+}
+
+type GetSchedule200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type GetSchedule200ApplicationVndAPIPlusJSONResponse struct {
+	Body    ScheduleDocument
+	Headers GetSchedule200ResponseHeaders
+}
+
+func (response GetSchedule200ApplicationVndAPIPlusJSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule304Response = NotModifiedResponse
+
+func (response GetSchedule304Response) VisitGetScheduleResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetSchedule400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetSchedule400ApplicationVndAPIPlusJSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetSchedule404ApplicationVndAPIPlusJSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetSchedule406ApplicationVndAPIPlusJSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateTermRequestObject struct {
 	LibraryId LibraryID `json:"library_id"`
 	Body      *CreateTermApplicationVndAPIPlusJSONRequestBody
@@ -11354,6 +12588,109 @@ func (response UpdateTerm422ApplicationVndAPIPlusJSONResponse) VisitUpdateTermRe
 	return err
 }
 
+type GetTermRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	TermId    TermID    `json:"term_id"`
+	Params    GetTermParams
+}
+
+type GetTermResponseObject interface {
+	VisitGetTermResponse(w http.ResponseWriter) error
+}
+
+type GetTerm200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type GetTerm200ApplicationVndAPIPlusJSONResponse struct {
+	Body    TermDocument
+	Headers GetTerm200ResponseHeaders
+}
+
+func (response GetTerm200ApplicationVndAPIPlusJSONResponse) VisitGetTermResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTerm304Response = NotModifiedResponse
+
+func (response GetTerm304Response) VisitGetTermResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetTerm400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetTerm400ApplicationVndAPIPlusJSONResponse) VisitGetTermResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTerm404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetTerm404ApplicationVndAPIPlusJSONResponse) VisitGetTermResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTerm406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetTerm406ApplicationVndAPIPlusJSONResponse) VisitGetTermResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// LegacyHours Hours of one location on one day (deprecated legacy API).
@@ -11400,6 +12737,9 @@ type StrictServerInterface interface {
 	// UpdateException Change an exception.
 	// (PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id})
 	UpdateException(ctx context.Context, request UpdateExceptionRequestObject) (UpdateExceptionResponseObject, error)
+	// GetException One per-date exception of a location.
+	// (GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json)
+	GetException(ctx context.Context, request GetExceptionRequestObject) (GetExceptionResponseObject, error)
 	// CreateSchedule Set the weekly schedule of a location for a term.
 	// (POST /libraries/{library_id}/locations/{location_id}/schedules)
 	CreateSchedule(ctx context.Context, request CreateScheduleRequestObject) (CreateScheduleResponseObject, error)
@@ -11412,6 +12752,9 @@ type StrictServerInterface interface {
 	// UpdateSchedule Replace the days of a weekly schedule.
 	// (PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id})
 	UpdateSchedule(ctx context.Context, request UpdateScheduleRequestObject) (UpdateScheduleResponseObject, error)
+	// GetSchedule One weekly schedule of a location.
+	// (GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
+	GetSchedule(ctx context.Context, request GetScheduleRequestObject) (GetScheduleResponseObject, error)
 	// CreateTerm Create a term (a named date range) of a library.
 	// (POST /libraries/{library_id}/terms)
 	CreateTerm(ctx context.Context, request CreateTermRequestObject) (CreateTermResponseObject, error)
@@ -11424,6 +12767,9 @@ type StrictServerInterface interface {
 	// UpdateTerm Change a term.
 	// (PATCH /libraries/{library_id}/terms/{term_id})
 	UpdateTerm(ctx context.Context, request UpdateTermRequestObject) (UpdateTermResponseObject, error)
+	// GetTerm One term of a library.
+	// (GET /libraries/{library_id}/terms/{term_id}.json)
+	GetTerm(ctx context.Context, request GetTermRequestObject) (GetTermResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx echo.Context, request any) (any, error)
@@ -11939,6 +13285,34 @@ func (sh *strictHandler) UpdateException(ctx echo.Context, libraryId LibraryID, 
 	return nil
 }
 
+// GetException operation middleware
+func (sh *strictHandler) GetException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params GetExceptionParams) error {
+	var request GetExceptionRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.ExceptionId = exceptionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetException(ctx.Request().Context(), request.(GetExceptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetException")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetExceptionResponseObject); ok {
+		return validResponse.VisitGetExceptionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // CreateSchedule operation middleware
 func (sh *strictHandler) CreateSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID) error {
 	var request CreateScheduleRequestObject
@@ -12086,6 +13460,34 @@ func (sh *strictHandler) UpdateSchedule(ctx echo.Context, libraryId LibraryID, l
 		return err
 	} else if validResponse, ok := response.(UpdateScheduleResponseObject); ok {
 		return validResponse.VisitUpdateScheduleResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSchedule operation middleware
+func (sh *strictHandler) GetSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params GetScheduleParams) error {
+	var request GetScheduleRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.ScheduleId = scheduleId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSchedule(ctx.Request().Context(), request.(GetScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSchedule")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetScheduleResponseObject); ok {
+		return validResponse.VisitGetScheduleResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -12241,114 +13643,143 @@ func (sh *strictHandler) UpdateTerm(ctx echo.Context, libraryId LibraryID, termI
 	return nil
 }
 
+// GetTerm operation middleware
+func (sh *strictHandler) GetTerm(ctx echo.Context, libraryId LibraryID, termId TermID, params GetTermParams) error {
+	var request GetTermRequestObject
+
+	request.LibraryId = libraryId
+	request.TermId = termId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTerm(ctx.Request().Context(), request.(GetTermRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTerm")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetTermResponseObject); ok {
+		return validResponse.VisitGetTermResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // Base64 encoded, compressed with deflate, json marshaled OpenAPI spec.
 // Stored as a slice of fixed-width chunks rather than one concatenated
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7F2Lbts4l34VQvsDTf6RbdlNO62LwSLTdma66G2bFMWgztaMRFv8K5MekmrqyRrYd9g33CdZ8CZRF9vy",
-	"JU7aGhhMFYvi9Vy+c3h4eO2FdDKlBBHBvf61FyMYIaYeT5OEXr1heIyJ/DNCPGR4KjAlXt97h2DEwQTO",
-	"wCUCKUcRGDE6AZDMwBW6BFM4Rm3P99BXOJkmyOt7//R8j4cxmkBZmZhN5Y9cMEzG3nzue09hGKOnlAhG",
-	"k2pzZzFlAkzTywSHIIRhjMkYHMU0ZRyEMSRjBBhkKJk9AVcMC8QBj+kVuMIixgSIGIEJ/NqCY3Rc7JWu",
-	"0bdvf3kYrOjm83M4rumeYJSMwReY4AgKygAdqUYZmjLEERFQFmyvqPslDaGusFz/+3cvbZUhQ1CgCDDE",
-	"acpCVKx0RNkECq/vpQx7fqWNue9NIYMTJMwaP/8aItXIi2fVVl+nE8RwCHAkG4dgilgrggIBZL+ynUpM",
-	"z8GRogIseF6GgwRzUZr3rud7kqy8KRSx53sETuTP2UefcOT5HkN/pZihyOsLliJ3nFMoBGKygv/62G09",
-	"vvgYtB5fXAd+9+f5P2rG7Xu/MTqpjvA3zLgAEZz54M8///yz9epV69mzNjhNKEE+oCSZARFDVQJgDhgS",
-	"KSMoKo6lF/QetoL7reCRHdRfKWKzfFRyTrxFvVcdP5m39EMvf6gfx4vRa0rQKyjCuDocSZxcrkmR7rgm",
-	"nAQjIkBMk4g/ARBMZB0AEn6FGAf3g5O27b6WAXn/X4xastGWbnUFDeNLBtmsjpzOknSsCSnRhcARBJJg",
-	"EQNcvoMJp4quky+IA0oAk0KmRDljhhCppx5T7SramcCvLxEZi9jrPzzxC4sBW3/L2f/pqJU9Hv+zfiEs",
-	"s64YqWUMRxJtM3ouYPiZLxi+aWs/4z8LYxSlCWoiOK4Q+pzMADefLJEatsg6QsN+s3OZcY7YpMnwBGKT",
-	"bEx2cdWQfn9+Djr6J4x45zqn0HlHfsXb/+KUNBumLL/7IdLq8F5CLRPBESZhknL8BR278vEJIAhFHAzl",
-	"EIdPABRgQrkA3UdgQomIOYAjgZh5Xy8ruycLZKWgu5GUczlNfEoJR0rR/Qqjd+ivFHEh/wopEYioRzid",
-	"JljTYecLidpwin+SiyLfZf2+9hBjVKrMj3K2BMSJ7TrIFCoYeIIOPDDGX5BmeJoKMFDif+DJYSmFrYdl",
-	"vtEjnvuSsUXKvb53EkgIIrBQ8/UrjIDt9/xi7k7NPxgaeX3v3zo5gOvot7zzXPb2GQ3TiRylmo3iGp+C",
-	"Sxg5XadMaYRECSQJLlSTIDJVPAFDgzayT4ZArphWLdmPbTmUp5SMEhyuM9E7G5WSpEdyNISKGLF73JWx",
-	"x77h1nvcEUaysANpJOXDRArfGcBEYlt/QNT8lGcFXMWUIzCUtDeU9QxxNJQ4gVCh5gWRaEoxEfc4OPqP",
-	"szev+6dvXxy3B0TO0m+UXeIoQmR39MhoggCKsKCsr9SkwueyMwYiW+E08BJ4pUkyJ7v7Dtnlndsl0Z3H",
-	"CAj6GZF7HMi+chBR1T0oLQ0gYsw1eldk9JqK01AuCrzUQ94zLam2DZEvak9DRMnqYIIiDIEkhZwduB3I",
-	"bzQl0e4WmlBnKQm9ihFDSySMg4uKkubEWfLXVADdzV0u+WsKeBrGtrt+pvN9xYd+gQ0zHrTT9opGeIRR",
-	"VNVR5xXjSuNZxEEBrUrt45i0yshsOVZm3eBM+U7BInVMv2XfqDJqHt4TmIqYMvw32uHKQ3CJIENM85G2",
-	"SQwYKKxs11nZQk92vLhub3wjSlPymdAryRuoNP0fPnxonaYiRkTI8aMiu1ZUuJrFKaMh4lwKgedEYDHb",
-	"3WROEcM0AgOv96AfBK3ew34QDLw+iGnKgNTd0pKSgrPIWVKiK77qRFDADhSC4ctUIN6J4Ix3go6ul3eC",
-	"Irv1eoVFcQYGzMh2LWwrCksKWJQkwKj5y1QACEYYJZF8hYlyYDjKXg91CNQDl0gPC8Wc7wlPp1PKBIpe",
-	"ScF3rtZu3zJ60RilThkuan+YQbOCnM5mXlHqM0OdC6z8TWGpryo+xxNUFWkvzt6ARw+DrlEnOEkwRyEl",
-	"EQeQROD9+VNARyOOhA+KhuQ9DgSeIPC3Ybi6Pp93g34g/2sHQdAKfu4rlNloGOf2oV95GAza+vH+/ONP",
-	"rYvK+wUzMPuDplogwCjCcvgwecvoFDGBJVofwYQj35s6P117YUK5lqSmxktKEwQVllLv+Ceo6S5J3owU",
-	"oy+jrWwd5hdlqnqaUI7J2Fp0I+Uj0jz9BJA0ScBVjAjQHZITLn/TIEXaY5JK4WwVbSsCm/seoUKPrzJP",
-	"dIrIp95JjZvnzRQRiZkkVO2DwFlZICjo3e8/eNx/8Lj9+PHjdr4AznTJmnc2W7Iz280W/YIYweNY1Kv5",
-	"BGYV6lqsfTnBkfqsfpBGCMs6sUATvmpB3qry8ktTF2QMzuTfzPgWanvHBWXSYJIQ5hLFmERqGpT5HPQB",
-	"oUS7nDPHLCbi4UneYylgx4jl7S7vpeIcJWznvneF0OcGpPbBFNM2sXUdfFRUmlfiWw5zKM9dG4dsXIbL",
-	"J9oMwJJ0Pm8X2WDp5b9QKBSWKoj29SSBVeUNF1Y19SZreYLJC/1Zt7rUUj/AKV5VpbTlTt++sJWW5tX0",
-	"b+GwzWdrij8aoVoxYdFMzascs6zRkHH+1tXn2BR1by0uqnMLV2bCwqKii+fkwcVS3WHQU10L7gqYym35",
-	"2pWwtsZpBt92qJDWUABqD+uT5f2igPkQQ+NIyLwT2HElSBh3iRU+ABkKVRZrpAzR4z7gUxRimIAjLDiQ",
-	"oFw190TLKDSCaSK0fJbMfeyDmCZYya5KAT3cY4nx5WPKNNYg6UTNuG5Hwn1dgxESKXOnP1/ITO05zugH",
-	"QVBTsk6OO75Sqfla3ZMFeMbBIq1m6GQCvxrx8LAsHubLyGhDWSYtiJUCzLbxzmz57UxSqdbzupbySdb4",
-	"egOEd4q9tibXRuRZFVtlOqqq4Uz55urU6brtQd0K4ai2TYYSvfkX4+m6c584G9E7JuZs2yxCROARltCn",
-	"jiqrIy2VyvpYNyfl9c43o2uWt1SxmXC10+JQb3lGlzLLB4YF2lIkbMxkjWSJo/YW09AOptHp2solXbDw",
-	"zrzyLee0GWCsk7e7QYq+l2DyeWUPXqpCC6S1rmG51M7NhHpMMWU0SkOU2Sp9MGRonCaQDbXqX7BjKxCb",
-	"HPtgaOTncECOCnsnynVRgBqytJGxeovEiNkhKHw5IKGxut2NYflxSmwnoiE4ItTstrK8b6E0Ung+FINU",
-	"2gPiABQzPM9fKvt9z2muVhMUF3Q9KpTdNFLVdqvb7q5mJftd3Uq/RGMY3qxDpZljYC2t3MSaFnWEurZR",
-	"7QZFuPFRDb7gSTquFYvLfTbrTtu+zX6l2Mq2/wLbvmTRF6fGL0WcGIKqpVIbArEP+W1CkJZJbxXYEGnq",
-	"b1anGeltqwTfm6DVIOsdJGP0ShZcoEOy8TdTJ2ZGNzaVYyueihyvqLoUOHOPgynDE8hmTngQvOR6ux0R",
-	"gAWIIc9lQKPly3zONcumA0/q3CeL+F/gCfqbkjof/unr06IzfrlkV22blpx6l6zBDdqZNXxz4JNN+MSx",
-	"bdZbpYYwPAsoW8eYWdLfnZj2DSirkc2x3irvwsrlN6qMauzdlQ6BBWaQEYyftjTPm2351HX8orJ7s5Xp",
-	"LtmpMqYm5vxGDLDUmrd0t4RLlE2/sQq0Wsbxd/aCQG1H2L+7/mIdtGylzmSZklrKPaSnKlYVdl6jq09/",
-	"UvbZ88sBwEu7MF8xIXfRybFgwZr7Odanr524OV5a0bfGrHCUjBoc/Cjtj8iPantguHB7pLc1LPuM0JR/",
-	"WoAcVdv9YhA5j+kVV84HGxtXBpL3uPZJ1G8YlyzFhSHfyj+SKLMbnL59cY8D58umZulC0Gn6XG+WL0Ck",
-	"S0Fl0Uaz1Rfndxkp3CTgrAGL6yPO1dbedww4q0p6E8RZpPVBGgT3Q8NE6g/UMb+Z5vSPtRu0ZUmaqfpt",
-	"oWqZVm5MeVRF4J0Aq3o5bs7s235DxvSwEYDbhCw2B3Cmte0QXEkhVaXzhhCvkcRfjf/mqwZ+J5HagpVZ",
-	"A6qtTUk7gWomWmwDj/u67uFNXMpLIuqe6gg6SgAECRSIgRAmiESQKfe6iKFysalW63BSaYIW+I3zDtRN",
-	"Xq4F15u/kTnD22SHQdBmJUvjMUd1Ba3tuD3zuLEMieCsOTq2rT3TKCaPTPl5dUQBX9r/Z3C2w80iN1C1",
-	"WRxmbp0Gj1X8zs/7iN/ZeufEfr50am8OLtsmbiMMqNL2nqKAKgxzazS7IqinECbcwADcESnWR+3mMUTL",
-	"YnA3kyE/SriRrw5c30CX1KnybcG26pu/XhBUdrb+RmOgrKS4s5izRonfDFnfefq5GaLZCb62i7SXgIE6",
-	"xfptxXudGTNxqWd/k0QfOgnGxnhXnQb6tEZgUALXK7+RzV1nKsth3iB2k9XfBm4rCYtNnIPr5RSpShCV",
-	"52Rb919h/vaEPfdGvI3c+XlvnIb2BdC+K+fj2gS5NgaS1Hpn8U9JoDd3ta03bzuBAbKve4EAZfn8ban/",
-	"D7kxaRfrLCVaVryi5uE8RVw/fUARsc/nccrM42/MREOfQZGyonhx1pqjMGVYzCRqmuip1lkgTlNRc1j5",
-	"1KSqmMAI6fjwIccC8S+hfsEBjCLQaqnkNTCaYKLjxM0vJp1NzZ7UMMt8qKx31YVcH8VCTHXKAExGtP4M",
-	"NSZjvSFcjEHESJ+4FzHCLNvc5e0BGZDzGIEwZQwRAU7fvjAZATnIjuR1290sFQEHR4uzEBz3ByRv72iY",
-	"PQ99gCPwi05YpDqSdUEWs8+m2IAMm+7XDY99gGAYgxAyNpODH6rRD31ACQKanMAUKU9wG3zQWRIGROfx",
-	"6gwFHepEgmb8msT+73/+19KLOjWwJDkBwHxAbA7FJyY/GICJfpVlWszfkAioViFDABKQpSPTWTkAHQ1I",
-	"JflYtkz5Fj04GnbgFHe+dDvtdnvogwhNGQqhQNFxtoIQTBOIiVpJoPheUoWaINnpkLKIa/pFX2EokhkQ",
-	"iOjcGbrNDzrv6FG2kHmyG66z3XC/fK6C+zVJNfnxgAj4GeVElROUnJJSDhjVJ8Urw4x9BmS4jHHA8y+I",
-	"zXSuJTnzcgEEg4TDUIVSyFZUahk5ahTJJYVkQGAaYQESOtZHK2wqE8vOOpTDz485eN120A6su02JT+9+",
-	"O2jf167eWMkOuzKmi8UceXYCO9dOGMO8o1alM6Ksc30VIzKX9YyR2e2wS2uz45X4niAzLkXp1IgBk1/A",
-	"yAF10ACagyQ2+SfNv5RTPiBD/X4IVDtZVXLy7GEWKBQNJFmuguN2liRMZOcdBmTpgQcd97zk5AuW1b5J",
-	"IiUy+IB8RmhqMkmqTqhsCRAwJKGkXjupKI1jzOsXDpEUM8QuCBLMi3TyhJ9zf3XhPGmmLF1cmqGg6pTQ",
-	"0WIJcqwT1Sl+cRK2FpKeqFrqUyjKiWyaP/FI1fPfi/OiHNdmVFw5BW4C1/lFKUthLwiWZNGppDX6mDu5",
-	"DQRythjd7C+9Xk32F4UYStlrI6/f7ZViobqVMzF5GlJzFMZzj5CszjtjZi0/k5V5wy1ukTOTL0uzQCCH",
-	"iKve7drcQVr5W+GumN9wrE5uTDKdVEpkdRqGiHObSKylMmW38lTZyzKEuVm1bdrr/WQkux+cLCqcEWHH",
-	"zbo291U2ypXfOLk11SfNmjHJ5iSiTCc6AiI/ESKFrbsO8m8lDXP57ih4FXUn4JgrU1D97F3ImvPcqzpz",
-	"l87+WRR+T1VCbSPGjHRAXPxKow1TjWXWW8EkMyLoVcpxCPLWDENN5M/uEZA8cPcl5Z9OyRglyKXrfGDz",
-	"xjnDauN250W7w+TkKUml7s5ze5WPs9RwqF6YqMR6bpL0ZXSflVM1b0TH3dWfFHPr+SqN5sqPnOya8ouH",
-	"jdjFyYWpvnq8+qssEav8oPugyWhqsrrJj3u9Jh9XU/W59qJSV66l+PFCSfmM+fV6F9KDSzxbYG71S5m3",
-	"25b0DAYsgRvMRXb+cG14o/LGN1Dr59S7WeW/UuB8LEscE6q2c5BQ0vl6G91UvQYIcIKUrP/Gbrt/vF6r",
-	"j1s0qhbBbtxL5NMMmhhh/rtKslsR5jZF/WphLlvNime+Ih3Tr1wY/Y6ygZKYctF/FDwKjO2T5xRXX2sO",
-	"qPPyFg45ZYSSt9vJoJxVLNkHKhtl3ZmjzLPWqJZ5rdK6cEO9F5LuRekcgMbrZXRqVuPM9iGLqDTwvoBZ",
-	"C7Oe93uLyc+sVG6qW7IauSO9OolerXKf165MwSPpGtzdgtdxncGoXv/7iNHJLw67O4HtOvyuKAsELf6y",
-	"Lhhxj4TXQADtp8j0gZwz7RJD+kV2QtjS0vEBqK8BcNZHHgW0fpokjstU+aFgkpT9pmq98nM3RpGbgydF",
-	"RV5w/mhvToJ0ItaiTn+mfs8F78Yui6oOPqn6inVrUdu740ByLbtr8/Vviuf0tDl4LssOU/WL5vd+KO7O",
-	"7w5aggGVE7HuGhxp2lPjDgNKfyz2hlV8Ye+nEdwdad28KSnnS4H1DIdYDZfZlLdhMQa3YTHqtTsw6vdr",
-	"Iup7LKDjG5bM4GtWp8zZa9KCQ/6mbiNTuyGrTcmCBlpuV/6OxA6khP/tWqA7Y9tz996kHOMVNMUB4u3B",
-	"F7sDTPiGoKK+l4iwuJIb4sFOwZRd6su1tuqd1N41Bq1R6C8xF3oP8R1Vx5AyQ9Y4SIwlm9hyXq1x2Fy7",
-	"1x4PvC2HcPm8+Q/sET7gg61dyNYzgEnFobwVJnCcPYWYhAbW6g6k0no77Afjdh/GrXvDZ+kOy1pb1pJf",
-	"DmGXEKJj49aaqbdDU5voxRtXScGtqKSDyfnDmJx5Osq12Xh9fbLa9tw763//pmoDfj8v3FtcMlYtzDiY",
-	"qt+MqZrFGJmYI3tPZabNt7JUS3GrTv78FSZsloP+G9DsKy1eG35g4nHziIJur9V7ULzpou9kZbeBBk9j",
-	"hrmYQA5MKgxT0pnO5kbvgjsabsnqrd4fczB7DxhlXYxyhvQ1UdlhFlgTPCkQOLLXO5n7Dvzsfih9V8Nu",
-	"oIsj5soopm53P789wp7Cya4IvpyZfuNI3ePtlE0V7tZdrsZ75ReG3CV4tHdAU3NvykL3OxcHsHKHwYpc",
-	"pJqjQkVm3zn/dq6z52ZOrlvALatLZ506OMX24xQj7lXuazu1vhEaujkn2DYQNbgdiHpwg/0gbrAVrL2B",
-	"tskzDDk2celkYARnfKhACgcmIJs/AdA+qwvf1a6oOrdq7poGp/bopj2p6Q/I0IasD31AmT74zMCEMgSG",
-	"Jv58CAbeH3/0X71qqf8PvOqRZhVJOyACT5Dshjk9ehVTjrKznyoUxVxGr4PO1MVo5pSoemuusxYxGhCC",
-	"vgp9xImSZKbbc26+Vnpevp7AGYgo4PS47iSnNhVtQqPvwXmgMwB+vHZOB3jBI5U1sqdj+rv38xySF27A",
-	"vkl9IIfifNxTV8YGvUpxk/9AFs/PNWifhXMIwOZGkMWKjo2akwJ1MeA2LVghALybx+npNBtu4HfOIc3d",
-	"HPVp2G7Jy1FJjnlwchw00KZOjpqrKR13x0gdEJc8tGv11MSXseDazOoesTrKn7k1svLLvRpZUrwf2qlR",
-	"TQ148Gl8uz6NckKUIjvrzDRTxG6EozvX9rGZc2P/sGp1adung2tjT/E+JYLdwL/xTZDRzXk3tkCmwa0g",
-	"04Nv4ztHlu/QNIEhsimXjA5qwOhLlI+24lbs8p/rLN53MEjdyX3q9YLez63gfqv32E09an9/2Oo+zDMs",
-	"nU0ZJmPwnylkAjEgizgb9ta0bWrEVvNo3pIBW8gOfDBeDyJm48B0bfhBdWwt0rvbKpnhsQG+mrk3ETZN",
-	"7FOdQa5w4bbaZVfsrtM+ajJBRGCVZckHCf6MzHl7hmBUb5qqRK03C2j2bmgWk88ejMxv18hU/FFgsBrf",
-	"i8qGuXYMjKq6cy3/aWZEbqvzG0TXIjY5mIN7MgeVRFVuPZXPM3NjqMSBlyihZAwEBVhsYCjumVRuzuTb",
-	"EMcFe8dxB1PvRznNsdCfqGpjXyy3VTW+fItDdI+DS8gReP/upawnZYnX9651JLN88SllydzzvS+QYdnb",
-	"PK9V9lpL4xFME7E8SZNXptO36WWCw6wDFtLp9Jmmg21J4BfZCCsXQTpZzI9spmml/YwpF5tMqlWNUZOB",
-	"0/nO5N+sfniGhMhTrh8VYKbbsF6K+cX8/wMAAP//",
+	"7F0Lb9u4lv4rhPYCTe6VbdlNO62Li0Vu25nbRV/bpCgGdbZmJNrirUx6SCqpJ2tg/8P+w/0lC74k6mFb",
+	"fsRJWwODqWJRfJ7Hdw4PD2+8kE6mlCAiuNe/8WIEI8TU42mS0Ot3DI8xkX9GiIcMTwWmxOt7HxCMOJjA",
+	"GbhEIOUoAiNGJwCSGbhGl2AKx6jt+R76BifTBHl976+e7/EwRhMoKxOzqfyRC4bJ2JvPfe85DGP0nBLB",
+	"aFJt7iymTIBpepngEIQwjDEZg6OYpoyDMIZkjACDDCWzZ+CaYYE44DG9BtdYxJgAESMwgd9acIyOi73S",
+	"Nfr27d8fByu6+fIcjmu6JxglY3AFExxBQRmgI9UoQ1OGOCICyoLtFXW/piHUFZbr//jhta0yZAgKFAGG",
+	"OE1ZiIqVjiibQOH1vZRhz6+0Mfe9KWRwgoRZ45ffQqQaefWi2urbdIIYDgGOZOMQTBFrRVAggOxXtlOJ",
+	"6Tk4UlSABc/LcJBgLkrz3vV8T5KVN4Ui9nyPwIn8OfvoC44832PojxQzFHl9wVLkjnMKhUBMVvBfn7ut",
+	"pxefg9bTi5vA7/4y/0vNuH3vV0Yn1RH+ihkXIIIzH/z++++/t968ab140QanCSXIB5QkMyBiqEoAzAFD",
+	"ImUERcWx9ILe41bwsBU8sYP6I0Vslo9Kzom3qPeq4yfzln7o5Q/143g1eksJegNFGFeHI4mTyzUp0h3X",
+	"hJNgRASIaRLxZwCCiawDQMKvEePgYXDStt3XMiDv/6tRSzba0q2uoGF8ySCb1ZHTWZKONSEluhA4gkAS",
+	"LGKAy3cw4VTRdXKFOKAEMClkSpQzZgiReuox1a6inQn89hqRsYi9/uMTv7AYsPWnnP2/HbWyx+O/1i+E",
+	"ZdYVI7WM4UiibUbPBQy/8gXDN23tZ/xnYYyiNEFNBMc1Ql+TGeDmkyVSwxZZR2jYb3YuM84RmzQZnkBs",
+	"ko3JLq4a0m8vz0FH/4QR79zkFDrvyK94+1+ckmbDlOV3P0RaHd5rqGUiOMIkTFKOr9CxKx+fAYJQxMFQ",
+	"DnH4DEABJpQL0H0CJpSImAM4EoiZ9/WysnuyQFYKuhtJOZfTxKeUcKQU3T9g9AH9kSIu5F8hJQIR9Qin",
+	"0wRrOuxckagNp/hvclHku6zfNx5ijEqV+VnOloA4sV0HmUIFA0/QgQfG+ApphqepAAMl/geeHJZS2HpY",
+	"5hs94rkvGVuk3Ot7J4GEIAILNV//gBGw/Z5fzN2p+QtDI6/v/VsnB3Ad/ZZ3XsrevqBhOpGjVLNRXONT",
+	"cAkjp+uUKY2QKIEkwYVqEkSmimdgaNBG9skQyBXTqiX7sS2H8pySUYLDdSZ6Z6NSkvRIjoZQESP2gLsy",
+	"9tg33PqAO8JIFnYgjaR8mEjhOwOYSGzrD4ian/KsgOuYcgSGkvaGsp4hjoYSJxAq1LwgEk0pJuIBB0f/",
+	"cfbubf/0/avj9oDIWfqVskscRYjsjh4ZTRBAERaU9ZWaVPhcdsZAZCucBl4CrzVJ5mT30CG7vHO7JLrz",
+	"GAFBvyLygAPZVw4iqroHpaUBRIy5Ru+KjN5ScRrKRYGXesh7piXVtiHyRe1piChZHUxQhCGQpJCzA7cD",
+	"+ZWmJNrdQhPqLCWh1zFiaImEcXBRUdKcOEv+lgqgu7nLJX9LAU/D2HbXz3S+r/jQL7BhxoN22t7QCI8w",
+	"iqo66rxiXGk8izgooFWpfRyTVhmZLcfKrBucKd8pWKSO6bfsG1VGzcNHAlMRU4b/RDtceQguEWSIaT7S",
+	"NokBA4WV7TorW+jJjhfX7Y1vRGlKvhJ6LXkDlab/06dPrdNUxIgIOX5UZNeKClezOGU0RJxLIfCSCCxm",
+	"u5vMKWKYRmDg9R71g6DVe9wPgoHXBzFNGZC6W1pSUnAWOUtKdMVXnQgK2IFCMHyZCsQ7EZzxTtDR9fJO",
+	"UGS3Xq+wKM7AgBnZroVtRWFJAYuSBBg1f5kKAMEIoySSrzBRDgxH2euhDoF64BLpYaGY8yPh6XRKmUDR",
+	"Gyn4ztXa7VtGLxqj1CnDRe0PM2hWkNPZzCtKfWGoc4GVvyks9VXF53iCqiLt1dk78ORx0DXqBCcJ5iik",
+	"JOIAkgh8PH8O6GjEkfBB0ZB8wIHAEwT+NAxX1+fzbtAP5H/tIAhawS99hTIbDePcPvQrD4NBWz8+nH/+",
+	"W+ui8n7BDMz+SVMtEGAUYTl8mLxndIqYwBKtj2DCke9NnZ9uvDChXEtSU+MlpQmCCkupd/wL1HSXJO9G",
+	"itGX0Va2DvOLMlU9TyjHZGwtupHyEWmefgZImiTgOkYE6A7JCZe/aZAi7TFJpXC2irYVgc19j1Chx1eZ",
+	"JzpF5EvvpMbN826KiMRMEqr2QeCsLBAU9B72Hz3tP3rafvr0aTtfAGe6ZM07my3Zme1mi14hRvA4FvVq",
+	"PoFZhboWa19OcKQ+qx+kEcKyTizQhK9akPeqvPzS1AUZgzP5NzO+hdrecUGZNJgkhLlEMSaRmgZlPgd9",
+	"QCjRLufMMYuJeHyS91gK2DFiebvLe6k4Rwnbue9dI/S1Aal9MsW0TWxdB58VleaV+JbDHMpz18YhG5fh",
+	"8ok2A7Aknc/bRTZYevkvFAqFpQqifT1JYFV5w4VVTb3LWp5g8kp/1q0utdQPcIpXVSltudP3r2ylpXk1",
+	"/Vs4bPPZmuKPRqhWTFg0U/MqxyxrNGScv3X1OTZF3VuLi+rcwpWZsLCo6OI5eXSxVHcY9FTXgrsCpnJb",
+	"vnYlrK1xmsG3HSqkNRSA2sP6Ynm/KGA+xdA4EjLvBHZcCRLGXWKFD0CGQpXFGilD9LgP+BSFGCbgCAsO",
+	"JChXzT3TMgqNYJoILZ8lcx/7IKYJVrKrUkAP91hifPmYMo01SDpRM67bkXBf12CERMrc6c8XMlN7jjP6",
+	"URDUlKyT446vVGq+VvdkAZ5xsEirGTqZwG9GPDwui4f5MjLaUJZJC2KlALNtfDBbfptLKt9LMPm6UmS+",
+	"VoWq+kJAL295KVdlXV1vOuC9YsatibsRMVeFXJnqqko7U9W58nW6bntQt0I4qm2ToURvFcZ4uu7cJ862",
+	"9Y5JP9tkixAReIQlUKqjyupIS6WyPtbNSXm9863rmuUtVWwmXO3LONRbntGlzPKJYYG2FCAbM1kjyeMo",
+	"ycU0tINpdLq2ckkXLLwzr3zLOW0GL+uk825w5S6kta5hudTOjYp6BDJlNEpDlFk2fTBkaJwmkA01UFiw",
+	"vysQmxz7YGjk53BAjgo7LcrRUQAmsrSRsXpDxYjZISh8OSChsdHdbWT5cUpsJ6IhOCLU7M2yvG+hNGl4",
+	"PhSDa9oD4sAZMzzPXyr7fc9prlYTFBd0PSqU3TRS1Xar2+6uZiX7Xd1Kv0ZjGN6u+6WZG2EtrdzE9hZ1",
+	"hLq2Ce6GULjRVA2+4Ek6rhWLyz08607bvp0ESrGVPQULPAEl+784NX4pPsUQVC2V2oCJfchvE7C0THqr",
+	"MIhIU3+zOs1I71ol+N4ErQZZHyAZozey4AIdko2/mToxM7qxYR1b8VTkeEXVpTCbBxxMGZ5ANnOCieAl",
+	"15vziAAsQAx5LgMaLV/moa5ZNh2mUudsWcT/Ak/Qn5TUefxP354WXffLJbtq27Tk1LtkDW7RKq3hmwOf",
+	"bMInjm2z3io1hOFZ+Nk6xsyS/u7EtG9AWY1sjvVWeRdWLr9VZVRj7650CCwwg4xg/LKled5sg6iu4xeV",
+	"vZ6tTHfJTpUxNTHnN2KApda8pbslXKJs+o1VoNUyjne0FwRq88L+3fUX66BlK3Umy5TUUu5PPVWRrbDz",
+	"Fl1/+Z2yr55fDhde2oX5igm5j06OBQvW3M+xPn3txM3x2oq+NWaFo2TU4JhIaTdFflTbA8OF2yO9rWHZ",
+	"V4Sm/MsC5Kja7hdDznlMr7lyPthIujKQfMC1T6J+e7lkKS4MEFf+kUSZ3eD0/asHHDhfNjVLF4JO0+d6",
+	"s3wBIl0KKos2mq2+OL/LSOE2AWcNWFwfca629n5gwFlV0psgziKtD9IgeBgaJlJ/oI75zTSnf6zdzi1L",
+	"0kzVbwtVy7Rya8qjKgLvBVjVy3F7Zt/2GzKmh40A3CZksTmAM61th+BKCqkqnTeEeI0k/mr8N1818HuJ",
+	"1BaszBpQbW1K2glUM7FlG3jc13UPb+JSXhJ/91zH21ECIEigQAyEMEEkgky510UMlYtNtVqHk0oTtMBv",
+	"nHegbvJyLbje/I3Mid8mOwyCNitZGo852CtobcftCcmNZUgEZ83RsW3thUYxeRzLL6sjCvjS/r+Asx1u",
+	"Frlhrc2iNnPrNHiqon1+2Ue0z9Y7J/bzpVN7e3DZNnH/g4YqPd1TzFCFve6MwleEABVCkBuYizsi3PqI",
+	"4DziaFl872YS52cJTvLVYe5b6JI6sb4tNFd989cLmcrO7d9qxJSVFPcWodao/Nsh63tPP7dDNDtB43aR",
+	"9hJeUKeGv6/osDNjVC7dB9gkiYhOsLExOlYnjb6sEUaUwPXKb2Sh1xnWcpi3iPRk9fcf5ZVEyyaOx/Wy",
+	"m1Tljcq4sq1rsTDbe0KqeyP1RlsFeW+chvYF534ox+baBLk2YpLUem/RUkn8N3fjrTdvOwENsq97AQxl",
+	"af59gYVPuelpF+ssJVpWvKHm4TxFXD99QhGxz+dxyszjr8xEWp9BkbKieHHWmqMwZVjMJMaa6KnW+ShO",
+	"U1FzbPrUJM2YwAjp2PMhxwLxq1C/4ABGEWi1VBodGE0w0THo5heTWKdmv2uY5WBUtr7qQq6PYiGmOnkB",
+	"JiNaf5obk7HebC7GN2Kkz/6LGGGWbRzz9oAMyHmMQJgyhogAp+9fmdyEHGSHA7vtbpYUgYOjxfkQjvsD",
+	"krd3NMyehz7AEfi7Tp2kOpJ1QRazz6bYgAyb7gUOj32AYBiDEDI2k4MfqtEPfUAJApqcwBQpL3MbfNL5",
+	"GgZEZxTrDAUd6pSGZvyaxP7vf/7X0os6kbAkTQLAfEBsNsdnJlMZgIl+leV8zN+QCKhWIUMAEpAlRtP5",
+	"QQAdDUglDVq2TPn2PzgaduAUd666nXa7PfRBhKYMhVCg6DhbQQimCcRErSRQfC+pQk2Q7HRIWcQ1/aJv",
+	"MBTJDAhEdBYP3eYnnQH1KFvIPO0O13l3uF8+s8H9mvSe/HhABPyKcqLKCUpOSSkbjeqT4pVhxj4DMlzG",
+	"OODlFWIznfVJzrxcAMEg4TBUYRqyFZXkRo4aRXJJIRkQmEZYgISO9bENm1TFsrMOE/HzIxRetx20A+uc",
+	"U+LTe9gO2g+1GzlWssOujOliMVufncDOjRMiMe+oVemMKOvcXMeIzGU9Y2R2UuzS2jx9Jb4nyIxLUTo1",
+	"YsBkOjByQB1igOaQik1DSvMv5ZQPyFC/HwLVTlaVnDx7UAYKRQNJljXhuJ2lKxPZWYoBWXqYQsdULzlV",
+	"g2W175JIiQw+IF8RmpqclqoTKm8DBAxJKKnXTipK40bz+oUDKsVctQsCEPMinTz16NxfXThP3ylLF5dm",
+	"KKg6gXS0WIIc65R5il+c1LGF9CuqlvpkjnIim2ZyPFL1/PfiDC3HtbkdV06Bm0p2flHKl9gLgiX5fCoJ",
+	"lj7nLnEDgZztSzcPTa9Xk4dGIYZSHt3I63d7pTirbuW8TZ4Q1Ryz8dzjKasz4JhZy897Zb5zi1vkzOTL",
+	"0izIyCHiqi+8NouRVv5WuCvmNxyr0yyTTCeVUmqdhiHi3KY0a6mc3a08afeyXGVufm+bgHs/udEeBieL",
+	"CmdE2HHzv819lRdz5TdOlk/1SbNmTNo7iSjTiY6uyE+bSGHrroP8W0nDXL47Cl5F9Ak45soUVD97F7Lm",
+	"PAusziGm85AWhd9zldrbiDEjHRAX/6DRhknPMuutYJIZEfQm5TgEeWuGoSbyZ/d4SR4U/JryL6dkjBLk",
+	"0nU+sHnj7GW1McHzot1hsgOVpFJ351nGykdlajhUL0xUYj03Xfsyus/KqZo3ouPu6k+KWf58ldBz5UdO",
+	"nk/5xeNG7OJk5VRfPV39VZYSVn7QfdRkNDX55eTHvV6Tj6tJA117Uakr11L8fKGkfMb8er0Licolni0w",
+	"t/qlzNttS3oGA5bADeYiO9u4NrxRGewbqPVz6t2u8l8pcD6XJY4Jg9s5SCjpfL3pbqpeAwQ4AVDWf2M3",
+	"6T/frNXHLRpVi2C3+SXyaQZNjDD/TaX7rQhzmyx/tTCXrWbFM1+RPi+gXBj9jrKBkphy0X8SPAmM7ZNn",
+	"N1dfaw6o8/IWDlBlhJK328mgnFUs2QcqL2bdeabMs9aolnmt0rpww8gXku5F6YyBxutldGpW48z2IYvW",
+	"NPC+gFkLs573e4vJz6xUbqpbshq5I706iV6tcp/XrkzBI+ka3N2C13Gdwahe//uI0cnfHXZ3guZ1aF9R",
+	"Fgha/GVdMOIeN6+BANpPkekDOWfaJYb0i+z0saWl4wNQXwPgrI88Cmj9NEkcl6nyQ8EkKftN1XrlZ3qM",
+	"IjeHWoqKvOD80d6cBOmUsEWd/kL9ngvejV0WVR18UvUV69aitnfPgeRadtfm698Uz+lpc/Bclnmm6hfN",
+	"byBR3J3fYrQEAyonYt2FPNK0p8YdBpT+WOwNq/jCPk4juDvSun1TUs6XAusZDrEaLrMp78JiDO7CYtRr",
+	"d2DUH9dE1DdqQMc3LJnB16xOmbPXpAWH/E3di6Z2Q1abkgUNtNyu/A2JHUgJ//u1QHfGtufuDU45xito",
+	"igPE24MvdgeY8B1BRX0vEWFxJTfEg52CKbvUl2tt1XupvWsMWqPQX2Mu9B7iB6qOOGWGrHGQGEs2seW8",
+	"WuOwuXavPXp4Vw7h8ln2n9gjfMAHW7uQrWcAk4pDeStM4Dh7CjEJDazVHUil9XbYD8btPoxb967R0m2a",
+	"tbasJb8cwi4hRMfGrTVT74amNtGLt66SgjtRSQeT86cxOfNUl2uz8fr6ZLXtuXfW//FN1Qb8fl64Qblk",
+	"rFqYcTBVvxtTNYsxMjFH9sbMTJtvZamW4lad3PwrTNgsv/13oNlXWrw2/MDE4+YRBd1eq/eoeItG38n4",
+	"bgMNnscMczGBHJg0G6akM53Njd4F9z/ckdVbvcnmYPYeMMq6GOUM6QurssMssCZ4UiBwZC+aMncp+NlN",
+	"VfoeiN1AF0fMlVFM3e5+fjOFPYWTXVZ8OTP9xpG6UdwpmyrcrbtcjffKLyO5T/Bo74Cm5k6Whe53Lg5g",
+	"5R6DFblINUeFisy+c/7t3GTPzZxcd4BbVpfOOnVwiu3HKUbcS+XXdmp9JzR0e06wbSBqcDcQ9eAG+0nc",
+	"YCtYe5faZjl4PC9c0ArB0PLzEGhYoFRj4eIzddyVwAniVdT4GxL3X+7cZ4i5CmEyk13hgDLvuUusijJv",
+	"BWTmacgcV1jpQHAEZ3yobBMOzDkM/gxA+wwIFeotUsfVzWX34NSe2LYHtP0BGdqTKkMfUKbzHTAwoQyB",
+	"oTl2MgQD75//7L9501L/H3jVTAYqgH5ABJ4g2Q1zaPw6phxlR75VBBrmqm861lTdtWgOh6u35j59EaMB",
+	"Ieib0CcbKUlmuj3n6n018/L1BM5ARAGnx3UHuLWHyGY9+xF8hjpN6Ocb51CQFzxRiWh7+ihP92GelvbC",
+	"PadjMp7IoTgf99Sd1UGvUtykPZHF8+NM2lXpnP2xKVFksaI/s+aAUN3RD5s7sHDuo5uH5+rsOu55j5xD",
+	"mns363M13pFzs5Jv9+DbPADPTX2bNbfdOl7OkcoLIXlo1+qpiQtzwU281dAQlcEj82Zm5Zc7M7PMmT+1",
+	"L7OaP/Tgyvx+XZnlPEhFdtYJqaaI3QpHd27sYzOf5v5h1erStk8Hj+aewvxKBLuBW/O7IKPbc2pugUyD",
+	"O0GmB5fmD44sP6BpAkNkM60ZHdSA0XenfFa7ODOMuMjDmZdY5d+87wLoHoPOg3PzB3FuLrUi1+R17bFZ",
+	"Ech3rq/1uIfn0Jz05l4v6P3SCh62ek/d7OL298et7uM8ieLZlGEyBv+ZQiYQA7KIE5Nn3VhNHVbVVNl3",
+	"5KwqXBdwcFQd4MTGZ8+0kwcqTRzpADaVr/jYSBvN3JsImya+KJ0k1s1nPVOBdIrddWZnTSaICKwSKfog",
+	"wV+RSanDEIzq3VAqF/vtYoe96/difvmDQ+n7dSgp/igwWI2fVSHktcNcVdWdG/lPM4fRtjq/wQEaxCYH",
+	"18+eXD9KoioXvnAMMpOv/hIllIyBoACLDZxCeyaV23PvbIjjgr3juINb52c5sLnB3kFJ1K92zyjZsNA1",
+	"oyWH45bZAHr9hsT+hMQ9hWgH98sP4n6xxslyK0hxO7uyhF7jFEXsCofoAQeXkCPw8cNrWU/KEq/v3ejD",
+	"hPLFl5Qlc8/3riDDskN5atnstebqEUwTsTxPqlemu/fpZYLDrAPW5NIZ7E0H23JJL7IRVu55dy4SOrKX",
+	"vSh0alwtsbnMoIroapLgO9+ZFPjVD8+QEPmtR0cFWeQ2rJdifjH//wAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -46,6 +46,9 @@ func (rr readResponse) VisitLegacyHoursResponse(w http.ResponseWriter) error    
 func (rr readResponse) VisitListTermsResponse(w http.ResponseWriter) error      { return rr.visit(w) }
 func (rr readResponse) VisitListSchedulesResponse(w http.ResponseWriter) error  { return rr.visit(w) }
 func (rr readResponse) VisitListExceptionsResponse(w http.ResponseWriter) error { return rr.visit(w) }
+func (rr readResponse) VisitGetTermResponse(w http.ResponseWriter) error        { return rr.visit(w) }
+func (rr readResponse) VisitGetScheduleResponse(w http.ResponseWriter) error    { return rr.visit(w) }
+func (rr readResponse) VisitGetExceptionResponse(w http.ResponseWriter) error   { return rr.visit(w) }
 
 // etagMatches applies If-None-Match (a list of tags, weak or strong, or *).
 func etagMatches(header *string, etag string) bool {
@@ -257,5 +260,65 @@ func (s *Service) ListExceptions(ctx context.Context, req hoursapi.ListException
 		}
 		sort.Slice(doc.Data, func(i, j int) bool { return doc.Data[i].Attributes.Day < doc.Data[j].Attributes.Day })
 		return newRendered(doc, mediaJSONAPI)
+	})
+}
+
+// GetTerm is GET /libraries/{library_id}/terms/{term_id}.json.
+func (s *Service) GetTerm(ctx context.Context, req hoursapi.GetTermRequestObject) (hoursapi.GetTermResponseObject, error) {
+	id, err := parseID("term_id", req.TermId)
+	if err != nil {
+		return nil, err
+	}
+	return s.read(ctx, "term|"+req.LibraryId+"|"+req.TermId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+		lib := v.bySlug[req.LibraryId]
+		if lib == nil {
+			return nil, libraryNotFound(req.LibraryId)
+		}
+		for _, t := range v.snap.Terms {
+			if t.ID == id && t.LibraryID == lib.lib.ID {
+				return s.termDoc(lib, t)
+			}
+		}
+		return nil, &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no term %d in library %q", id, req.LibraryId), Parameter: "term_id"}
+	})
+}
+
+// GetSchedule is GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json.
+func (s *Service) GetSchedule(ctx context.Context, req hoursapi.GetScheduleRequestObject) (hoursapi.GetScheduleResponseObject, error) {
+	id, err := parseID("schedule_id", req.ScheduleId)
+	if err != nil {
+		return nil, err
+	}
+	return s.read(ctx, "schedule|"+req.LibraryId+"|"+req.LocationId+"|"+req.ScheduleId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+		loc, err := locationIn(v, req.LibraryId, req.LocationId)
+		if err != nil {
+			return nil, err
+		}
+		for _, sc := range v.snap.Schedules {
+			if sc.ID == id && sc.LocationID == loc.loc.ID {
+				return s.scheduleDoc(loc, sc)
+			}
+		}
+		return nil, &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no schedule %d at location %q of library %q", id, req.LocationId, req.LibraryId), Parameter: "schedule_id"}
+	})
+}
+
+// GetException is GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json.
+func (s *Service) GetException(ctx context.Context, req hoursapi.GetExceptionRequestObject) (hoursapi.GetExceptionResponseObject, error) {
+	id, err := parseID("exception_id", req.ExceptionId)
+	if err != nil {
+		return nil, err
+	}
+	return s.read(ctx, "exception|"+req.LibraryId+"|"+req.LocationId+"|"+req.ExceptionId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+		loc, err := locationIn(v, req.LibraryId, req.LocationId)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range v.snap.Exceptions {
+			if e.ID == id && e.LocationID == loc.loc.ID {
+				return s.exceptionDoc(loc, e)
+			}
+		}
+		return nil, &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no exception %d at location %q of library %q", id, req.LocationId, req.LibraryId), Parameter: "exception_id"}
 	})
 }

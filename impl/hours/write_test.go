@@ -549,3 +549,55 @@ func TestAuditLog(t *testing.T) {
 		}
 	})
 }
+
+// TestCreatedResourcesReadable checks the Location of every create answers
+// GET with the document the create returned.
+func TestCreatedResourcesReadable(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		const base = "http://hours.test/hours"
+		create := func(path, body string) (string, string) {
+			t.Helper()
+			resp, data := e.do(t, req{method: "POST", path: path, body: body, token: "green-editor"})
+			loc := resp.Header.Get("Location")
+			if resp.StatusCode != 201 || !strings.HasPrefix(loc, base+"/") || !strings.HasSuffix(loc, ".json") {
+				t.Fatalf("POST %s: %d Location %q: %s", path, resp.StatusCode, loc, data)
+			}
+			var doc struct {
+				Links struct{ Self string } `json:"links"`
+				Data  struct{ ID string }   `json:"data"`
+			}
+			if err := json.Unmarshal(data, &doc); err != nil || doc.Links.Self != loc {
+				t.Errorf("POST %s: links.self %q, Location %q", path, doc.Links.Self, loc)
+			}
+			got, again := e.do(t, req{path: strings.TrimPrefix(loc, base)})
+			if got.StatusCode != 200 || string(again) != string(data) {
+				t.Errorf("GET %s: %d\n%s\nwant\n%s", loc, got.StatusCode, again, data)
+			}
+			return strings.TrimPrefix(loc, base), doc.Data.ID
+		}
+		termPath, termID := create("/libraries/green/terms", `{"data":{"type":"terms","attributes":{"name":"Summer","first_day":"2026-06-20","last_day":"2026-09-20"}}}`)
+		create("/libraries/green/locations/stacks/schedules", `{"data":{"type":"schedules","attributes":{"days":[{"weekday":"Monday","periods":["10:00-16:00"]}]},"relationships":{"term":{"data":{"type":"terms","id":"`+termID+`"}}}}}`)
+		excPath, excID := create("/libraries/green/locations/stacks/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true}}}`)
+
+		// A PATCH shows in the next read of the resource.
+		resp, body := e.do(t, req{method: "PATCH", path: strings.TrimSuffix(excPath, ".json"), token: "green-editor", body: `{"data":{"type":"exceptions","id":"` + excID + `","attributes":{"notes":"Independence Day"}}}`})
+		if resp.StatusCode != 200 {
+			t.Fatalf("PATCH: %d %s", resp.StatusCode, body)
+		}
+		_, again := e.do(t, req{path: excPath})
+		if string(again) != string(body) || !strings.Contains(string(again), "Independence Day") {
+			t.Errorf("after PATCH: %s", again)
+		}
+		for path, param := range map[string]string{
+			strings.Replace(termPath, "/green/", "/law/", 1):                 "term_id",      // another library's
+			"/libraries/green/locations/lobby/exceptions/" + excID + ".json": "exception_id", // another location's
+			"/libraries/green/locations/stacks/schedules/999999.json":        "schedule_id",
+			"/libraries/nowhere/terms/1.json":                                "library_id",
+		} {
+			resp, body := e.do(t, req{path: path})
+			expectError(t, resp, body, 404, param, "")
+		}
+		resp, body = e.do(t, req{path: "/libraries/green/terms/abc.json"})
+		expectError(t, resp, body, 400, "term_id", "")
+	})
+}

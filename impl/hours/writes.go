@@ -290,9 +290,33 @@ type termResource struct {
 	Relationships locationRelationships `json:"relationships"`
 }
 
+// resourceDocument is a term, schedule or exception document; links.self
+// is where it is read (the Location of a create).
 type resourceDocument[T any] struct {
 	JSONAPI jsonapiObject `json:"jsonapi"`
+	Links   selfLinks     `json:"links"`
 	Data    T             `json:"data"`
+}
+
+func (s *Service) termURL(lib *libraryView, id int64) string {
+	return s.cfg.BaseURL + "/libraries/" + lib.lib.Slug + "/terms/" + idString(id) + ".json"
+}
+
+// locationItemURL is the URL of a location's schedule or exception.
+func (s *Service) locationItemURL(loc *locationView, kind string, id int64) string {
+	return strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/" + kind + "/" + idString(id) + ".json"
+}
+
+func (s *Service) termDoc(lib *libraryView, t store.Term) (*rendered, error) {
+	return newRendered(resourceDocument[termResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: s.termURL(lib, t.ID)}, Data: termRes(lib, t)}, mediaJSONAPI)
+}
+
+func (s *Service) scheduleDoc(loc *locationView, sc store.Schedule) (*rendered, error) {
+	return newRendered(resourceDocument[scheduleResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: s.locationItemURL(loc, "schedules", sc.ID)}, Data: scheduleRes(loc, sc)}, mediaJSONAPI)
+}
+
+func (s *Service) exceptionDoc(loc *locationView, e store.Exception) (*rendered, error) {
+	return newRendered(resourceDocument[exceptionResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: s.locationItemURL(loc, "exceptions", e.ID)}, Data: exceptionRes(loc, e)}, mediaJSONAPI)
 }
 
 func termRes(lib *libraryView, t store.Term) termResource {
@@ -313,14 +337,13 @@ func (s *Service) termAnswer(ctx context.Context, status int, termID int64) (wri
 			continue
 		}
 		lib := v.byID[t.LibraryID]
-		res := termRes(lib, t)
-		r, err := newRendered(resourceDocument[termResource]{JSONAPI: jsonapiVersion, Data: res}, mediaJSONAPI)
+		r, err := s.termDoc(lib, t)
 		if err != nil {
 			return writeResponse{}, err
 		}
 		wr := writeResponse{status: status, r: r}
 		if status == http.StatusCreated {
-			wr.location = s.cfg.BaseURL + "/libraries/" + lib.lib.Slug + "/terms/" + res.ID
+			wr.location = s.termURL(lib, t.ID)
 		}
 		return wr, nil
 	}
@@ -448,14 +471,13 @@ func (s *Service) scheduleAnswer(ctx context.Context, status int, scheduleID int
 		if loc == nil {
 			break
 		}
-		res := scheduleRes(loc, sc)
-		r, err := newRendered(resourceDocument[scheduleResource]{JSONAPI: jsonapiVersion, Data: res}, mediaJSONAPI)
+		r, err := s.scheduleDoc(loc, sc)
 		if err != nil {
 			return writeResponse{}, err
 		}
 		wr := writeResponse{status: status, r: r}
 		if status == http.StatusCreated {
-			wr.location = s.cfg.BaseURL + "/libraries/" + loc.lib.lib.Slug + "/locations/" + loc.loc.Slug + "/schedules/" + res.ID
+			wr.location = s.locationItemURL(loc, "schedules", sc.ID)
 		}
 		return wr, nil
 	}
@@ -595,14 +617,13 @@ func (s *Service) exceptionAnswer(ctx context.Context, status int, id int64) (wr
 		if loc == nil {
 			break
 		}
-		res := exceptionRes(loc, e)
-		r, err := newRendered(resourceDocument[exceptionResource]{JSONAPI: jsonapiVersion, Data: res}, mediaJSONAPI)
+		r, err := s.exceptionDoc(loc, e)
 		if err != nil {
 			return writeResponse{}, err
 		}
 		wr := writeResponse{status: status, r: r}
 		if status == http.StatusCreated {
-			wr.location = s.cfg.BaseURL + "/libraries/" + loc.lib.lib.Slug + "/locations/" + loc.loc.Slug + "/exceptions/" + res.ID
+			wr.location = s.locationItemURL(loc, "exceptions", e.ID)
 		}
 		return wr, nil
 	}
