@@ -380,6 +380,8 @@ func FuzzDecode(f *testing.F) {
 		envOpen + `<ns1:processSequences><key>k</key><reportTypeInt>1</reportTypeInt><sequence xsi:type="xsd:int">2</sequence><param3/><param4/><param5/><param6/><param7/><param8><i><i>M</i></i></param8></ns1:processSequences>` + envClose,
 		envOpen + `<ns1:processSequences><key>k</key><inAlgorithmInterface>1</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><methodName/><reportName/><reportDate/><inputData xsi:type="xsd:boolean">true</inputData></ns1:processSequences>` + envClose,
 		`<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body><getScoringMatrix><key href="#x"/></getScoringMatrix><r id="x" href="#x"/></e:Body></e:Envelope>`,
+		// One element referenced from several depths and types (the memo).
+		envOpen + `<ns1:processSequences><key href="#s"/><inAlgorithmInterface href="#n"/><algorithm href="#n"/><userSubmittedAlgorithm href="#s"/><methodName/><reportName/><reportDate/><inputData><i href="#a"/><i><j href="#a"/><j href="#n"/></i></inputData></ns1:processSequences><multiRef id="n" xsi:type="xsd:int"> 7 </multiRef><multiRef id="s">x</multiRef><multiRef id="a"><k href="#n"/><k href="#s"/></multiRef>` + envClose,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
