@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hooklift/gowsdl"
 
@@ -278,6 +279,24 @@ func TestGeneratedTableMatchesWSDL(t *testing.T) {
 	}
 	if string(got) != string(committed) {
 		t.Errorf("gen/soapapi/soapapi.gen.go is stale: run go generate ./gen/soapapi/")
+	}
+	// A second run changes nothing, not even the file's modification time.
+	before, err := os.Stat(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(out, before.ModTime().Add(-time.Hour), before.ModTime().Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(args); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := mustRead(t, out); string(again) != string(got) || !after.ModTime().Equal(before.ModTime().Add(-time.Hour)) {
+		t.Errorf("a second generator run rewrote the output")
 	}
 	if string(soapapi.Document("wsdl")) != string(mustRead(t, wsdlPath)) {
 		t.Errorf("embedded WSDL differs from wsdl/SiteAlgorithm.wsdl")
