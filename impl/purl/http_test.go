@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -164,5 +165,56 @@ func TestStoreChangesByAnotherProcess(t *testing.T) {
 				t.Errorf("withdrawal by another process: status %d", resp.StatusCode)
 			}
 		})
+	}
+}
+
+// pausingStore pauses the first load that opens a MODS record (after it
+// has read the public XML) until the test releases it.
+type pausingStore struct {
+	store.Store
+	armed   atomic.Bool
+	paused  chan struct{}
+	release chan struct{}
+}
+
+func (p *pausingStore) Open(ctx context.Context, id druid.Druid, name string) (store.Blob, error) {
+	b, err := p.Store.Open(ctx, id, name)
+	if name == store.ModsXML && p.armed.CompareAndSwap(true, false) {
+		p.paused <- struct{}{}
+		<-p.release
+	}
+	return b, err
+}
+
+// TestLoadRacingAWrite: a load that read the old record before a PUT
+// finished must not cache it after the PUT dropped the object, or the
+// old record would be served after the PUT answered.
+func TestLoadRacingAWrite(t *testing.T) {
+	f := newFixture(t)
+	const id = "bb000kk0000"
+	ps := &pausingStore{Store: f.svc.store, paused: make(chan struct{}), release: make(chan struct{})}
+	f.svc.store = ps
+	ps.armed.Store(true)
+	done := make(chan []byte)
+	go func() {
+		resp, err := http.Get(f.srv.URL + "/" + id + ".xml")
+		if err != nil {
+			done <- nil
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		done <- b
+	}()
+	<-ps.paused
+	newer := bytes.Replace(f.sample(t, id, "public.xml"), []byte("<objectLabel>Two views"), []byte("<objectLabel>Newer views"), 1)
+	resp, body := f.do(t, http.MethodPut, "/"+id+".xml", newer, xmlType, bearer("pub"))
+	expect(t, resp, body, http.StatusOK, "application/json")
+	close(ps.release)
+	if racing := <-done; racing == nil {
+		t.Fatal("the racing GET failed")
+	}
+	if _, got := f.get(t, "/"+id+".xml"); !bytes.Equal(got, newer) {
+		t.Error("after the PUT answered, the record a racing load read is served")
 	}
 }

@@ -155,6 +155,11 @@ func TestPublishLifecycle(t *testing.T) {
 	rec := citationRecord(newID)
 	resp, body = f.do(t, http.MethodPut, "/druid:"+strings.ToUpper(newID)+".xml", []byte(rec), xmlType, bearer("admin"))
 	expect(t, resp, body, http.StatusCreated, "application/json")
+	resp, body = f.get(t, "/"+newID+".mods")
+	expect(t, resp, body, http.StatusNotFound, typeText)
+	if !strings.Contains(string(body), "has no MODS record") {
+		t.Errorf("GET .mods of an object without MODS: %s", body)
+	}
 	resp, body = f.do(t, http.MethodPut, "/"+newID+".mods", mods, xmlType, bearer("pub"))
 	expect(t, resp, body, http.StatusCreated, "application/json")
 	resp, body = f.get(t, "/"+newID)
@@ -264,6 +269,16 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// Read after write: the readers are still running (loading and caching
+	// the object concurrently), yet once a PUT has answered, every GET
+	// serves what it stored, never a version a racing load had read.
+	for i, v := range versions {
+		resp, body := f.do(t, http.MethodPut, "/"+id+".xml", []byte(v), xmlType, bearer("pub"))
+		expect(t, resp, body, http.StatusOK, "application/json")
+		if _, got := f.get(t, "/"+id+".xml"); string(got) != v {
+			t.Errorf("after the PUT of version %d another version is served", i)
+		}
+	}
 	close(stop)
 	readers.Wait()
 	close(errs)
