@@ -179,6 +179,8 @@ func TestFaultsAndPlaceholders(t *testing.T) {
 		name, body, code, contains string
 	}{
 		{"unknown report type", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>4</reportTypeInt>` + lists + `</alg:processMutationLists>`, "soapenv:Client", "unknown report type"},
+		{"unknown report type, overload 3", `<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>7</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><methodName/><reportName/><reportDate/><inputData><s><g/><g><m>M41L</m></g></s></inputData></alg:processSequences>`, "soapenv:Client", "unknown report type"},
+		{"unknown report type, overload 2", `<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>-1</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><reportOptions/><methodName/><reportName/><reportDate/><inputData><s><g/><g><m>M41L</m></g></s></inputData></alg:processSequences>`, "soapenv:Client", "unknown report type"},
 		{"bad reportOptions", `<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><reportOptions>colour=blue</reportOptions><methodName/><reportName/><reportDate/><inputData><s><g/><g><m>M41L</m></g></s></inputData></alg:processSequences>`, "soapenv:Client", "unknown option"},
 		{"empty mutationsList", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><mutationsList/></alg:processMutationLists>`, "soapenv:Client", "mutationsList is empty"},
 		{"four genes", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><mutationsList><s><g/><g/><g/><g/></s></mutationsList></alg:processMutationLists>`, "soapenv:Client", "at most 3"},
