@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/netip"
+	"path/filepath"
 	"testing"
 )
 
@@ -20,5 +21,14 @@ func TestParseLocationNetworks(t *testing.T) {
 	}
 	if nets, err := parseLocationNetworks(""); err != nil || len(nets) != 0 {
 		t.Errorf("empty: %v %v", nets, err)
+	}
+}
+
+func TestModsSchemaSetting(t *testing.T) {
+	if m, err := modsSchema(""); m != nil || err != nil {
+		t.Errorf("empty setting: %v %v", m, err)
+	}
+	if _, err := modsSchema(filepath.Join(t.TempDir(), "missing.xsd")); err == nil {
+		t.Error("a missing XSD is accepted")
 	}
 }
