@@ -267,6 +267,7 @@ type errorsDoc struct {
 		Source struct {
 			Parameter string `json:"parameter"`
 			Pointer   string `json:"pointer"`
+			Header    string `json:"header"`
 		} `json:"source"`
 	} `json:"errors"`
 }
@@ -290,6 +291,11 @@ func expectError(t *testing.T, resp *http.Response, body []byte, status int, par
 	}
 	if got.Source.Parameter != parameter || got.Source.Pointer != pointer {
 		t.Errorf("source parameter %q pointer %q, want %q %q (%s)", got.Source.Parameter, got.Source.Pointer, parameter, pointer, got.Detail)
+	}
+	// JSON:API 1.1: refusals about a request header name it.
+	wantHeader := map[int]string{401: "Authorization", 406: "Accept", 415: "Content-Type"}[status]
+	if got.Source.Header != wantHeader {
+		t.Errorf("source header %q, want %q", got.Source.Header, wantHeader)
 	}
 }
 

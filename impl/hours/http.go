@@ -293,6 +293,15 @@ type errorObject struct {
 type errorSource struct {
 	Parameter string `json:"parameter,omitempty"`
 	Pointer   string `json:"pointer,omitempty"`
+	Header    string `json:"header,omitempty"`
+}
+
+// faultyHeader is the request header a status is about (JSON:API 1.1's
+// source.header).
+var faultyHeader = map[int]string{
+	http.StatusUnauthorized:         "Authorization",
+	http.StatusNotAcceptable:        "Accept",
+	http.StatusUnsupportedMediaType: "Content-Type",
 }
 
 type errorDocument struct {
@@ -315,6 +324,8 @@ func (o *operations) renderError(c echo.Context, e *apiserve.Error) error {
 	obj := errorObject{Status: fmt.Sprint(status), Title: http.StatusText(status), Detail: e.Message}
 	if e.Parameter != "" || e.Pointer != "" {
 		obj.Source = &errorSource{Parameter: e.Parameter, Pointer: pointerToMember(e.Pointer, e.Message)}
+	} else if h := faultyHeader[status]; h != "" {
+		obj.Source = &errorSource{Header: h}
 	}
 	if status == http.StatusUnauthorized {
 		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="hours"`)
