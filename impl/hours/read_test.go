@@ -177,6 +177,7 @@ func TestRangesAndErrors(t *testing.T) {
 			{"/libraries.json?from=2026-03-01&to=2026-13-01", "to", 400},
 			{"/libraries.json?from=2026-03-02&to=2026-03-01", "to", 400},
 			{"/libraries.json?from=2026-03-01&to=2027-09-02", "to", 400},
+			{"/libraries.json?from=2026-08-31&to=2028-03-01", "to", 400},
 			{"/libraries/green.json?from=yesterday", "from", 400},
 			{"/libraries/green.json?from=3000-01-01", "from", 400},
 			{"/libraries/green.json?from=2026-01-01&to=1899-01-01", "to", 400},
