@@ -116,12 +116,33 @@ func dayInputs(week [7]string) []DayInput {
 // today (it began 60 days ago and ends in 45 days) and the next one (120
 // days), a holiday closure of every location on the next December 25,
 // special hours the day before, and a staff-day closure of Green Library's
-// stacks on the next Wednesday. It does nothing when a library exists.
+// stacks on the next Wednesday. It does nothing when a library exists. It
+// is one transaction: a failed load leaves the database empty, to be
+// filled at the next start, rather than half filled for good.
 func (s *Store) Seed(ctx context.Context, now time.Time) error {
-	empty, err := s.Empty(ctx)
-	if err != nil || !empty {
+	sqlTx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("hours sample data: begin: %w", err)
+	}
+	defer sqlTx.Rollback() //nolint:errcheck // after Commit it is a no-op
+	var n int
+	if err := sqlTx.QueryRowContext(ctx, `SELECT COUNT(*) FROM libraries`).Scan(&n); err != nil {
+		return fmt.Errorf("hours sample data: counting libraries: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	seeding := &Store{db: s.db, dialect: s.dialect, outer: sqlTx}
+	if err := seeding.seed(ctx, now); err != nil {
 		return err
 	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("hours sample data: commit: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) seed(ctx context.Context, now time.Time) error {
 	str := func(v string) *string { return &v }
 	boolp := func(v bool) *bool { return &v }
 	for _, lib := range sampleLibraries {

@@ -35,6 +35,9 @@ const (
 type Store struct {
 	db      *sql.DB
 	dialect Dialect
+	// outer, when set, is a transaction every write joins instead of
+	// running its own (the sample data loads in one transaction).
+	outer *sql.Tx
 }
 
 // Open connects to dsn — a postgres:// or postgresql:// URL for PostgreSQL,
@@ -170,6 +173,9 @@ func (t tx) insertID(ctx context.Context, q string, args ...any) (int64, error) 
 }
 
 func (s *Store) inTx(ctx context.Context, fn func(tx) error) error {
+	if s.outer != nil {
+		return fn(tx{Tx: s.outer, s: s})
+	}
 	sqlTx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("hours store: begin: %w", err)

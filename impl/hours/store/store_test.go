@@ -258,3 +258,29 @@ func TestConcurrentWrites(t *testing.T) {
 		}
 	})
 }
+
+// TestSeedAllOrNothing makes the sample data fail part way (in the year
+// 2999 the next term would end after the last date the service accepts):
+// the database is left empty, with no audit entry, so the next start
+// loads the sample data afresh.
+func TestSeedAllOrNothing(t *testing.T) {
+	each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		if err := s.Seed(ctx, time.Date(2999, 12, 1, 20, 0, 0, 0, time.UTC)); err == nil {
+			t.Fatal("sample data loaded in 2999")
+		}
+		empty, err := s.Empty(ctx)
+		if err != nil || !empty {
+			t.Fatalf("after a failed load: empty %v, %v", empty, err)
+		}
+		if audit, err := s.Audit(ctx); err != nil || len(audit) != 0 {
+			t.Fatalf("after a failed load: %d audit entries, %v", len(audit), err)
+		}
+		if err := s.Seed(ctx, time.Date(2026, 11, 18, 20, 0, 0, 0, time.UTC)); err != nil {
+			t.Fatal(err)
+		}
+		if empty, err := s.Empty(ctx); err != nil || empty {
+			t.Fatalf("after loading: empty %v, %v", empty, err)
+		}
+	})
+}
