@@ -161,7 +161,9 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 		m.PartOf = append(m.PartOf, iiifRef{ID: c.URL, Type: "Collection", Label: none(c.Title)})
 	}
 	fileURL := func(name string) string { return purl + "/file/" + url.PathEscape(name) }
-	if rec.Thumb != "" {
+	// The thumbnail is given only when anyone may fetch it: a viewer shows
+	// a restricted object's thumbnail as a broken image otherwise.
+	if rec.Thumb != "" && rec.Rights.WorldReadable(s.cfg.Now()) {
 		if f, ok := rec.File(rec.Thumb); ok {
 			m.Thumbnail = []iiifRef{{ID: fileURL(f.Name), Type: "Image", Format: baseType(f.MimeType), Width: f.Width, Height: f.Height}}
 		}

@@ -396,8 +396,12 @@ func checkManifest(t *testing.T, sch *jsonschema.Schema, s sampleObject, body []
 	if s.rec.ObjectType == "item" && (m.PartOf == nil || (*m.PartOf)[0].Id != base+"/bc000df0001") {
 		t.Errorf("manifest of %s: partOf %v", s.id, m.PartOf)
 	}
-	if s.rec.Thumb != "" && m.Thumbnail == nil {
+	world := s.rec.Rights.WorldReadable(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)) // the fixture's clock
+	switch {
+	case s.rec.Thumb != "" && world && m.Thumbnail == nil:
 		t.Errorf("manifest of %s has no thumbnail", s.id)
+	case !world && m.Thumbnail != nil:
+		t.Errorf("manifest of %s offers a thumbnail its readers cannot fetch", s.id)
 	}
 }
 
