@@ -35,6 +35,26 @@ func TestWriteAuth(t *testing.T) {
 		expectError(t, resp, body, 403, "", "")
 		resp, body = e.do(t, req{method: "DELETE", path: "/libraries/green", token: "green-editor"})
 		expectError(t, resp, body, 403, "", "")
+		// Every kind of write to law is refused to green's editor, before
+		// anything is looked up (so nothing about law leaks either).
+		for _, w := range []struct{ method, path, body string }{
+			{"PATCH", "/libraries/law", `{"data":{"type":"libraries","attributes":{"name":"Ours now"}}}`},
+			{"POST", "/libraries/law/locations", `{"data":{"type":"locations","attributes":{"name":"X","slug":"x"}}}`},
+			{"PATCH", "/libraries/law/locations/main", `{"data":{"type":"locations","attributes":{"name":"X"}}}`},
+			{"DELETE", "/libraries/law/locations/archives", ``},
+			{"PATCH", "/libraries/law/terms/3", `{"data":{"type":"terms","attributes":{"name":"X"}}}`},
+			{"DELETE", "/libraries/law/terms/3", ``},
+			{"POST", "/libraries/law/locations/main/schedules", `{"data":{"type":"schedules","attributes":{"days":[]},"relationships":{"term":{"data":{"type":"terms","id":"3"}}}}}`},
+			{"PATCH", "/libraries/law/locations/main/schedules/999", `{"data":{"type":"schedules","attributes":{"days":[]}}}`},
+			{"DELETE", "/libraries/law/locations/main/schedules/999", ``},
+			{"POST", "/libraries/law/locations/main/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true}}}`},
+			{"PATCH", "/libraries/law/locations/main/exceptions/999", `{"data":{"type":"exceptions","attributes":{"closed":true}}}`},
+			{"DELETE", "/libraries/law/locations/main/exceptions/999", ``},
+			{"PATCH", "/libraries/nowhere", `{"data":{"type":"libraries","attributes":{"name":"X"}}}`},
+		} {
+			resp, body := e.do(t, req{method: w.method, path: w.path, body: w.body, token: "green-editor"})
+			expectError(t, resp, body, 403, "", "")
+		}
 		resp, body = e.do(t, req{method: "POST", path: "/libraries/green/terms", body: term, token: "green-editor"})
 		if resp.StatusCode != 201 {
 			t.Fatalf("editor on own library: %d %s", resp.StatusCode, body)
