@@ -160,8 +160,12 @@ func TestOverloads(t *testing.T) {
 	var esc strings.Builder
 	_ = xml.EscapeText(&esc, alg)
 	_, resp = soapCall(t, s.URL, `<alg:processSequences><key>`+s.Key+`</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>9</algorithm><userSubmittedAlgorithm>`+esc.String()+`</userSubmittedAlgorithm><methodName/><reportName/><reportDate>x</reportDate>`+input+`</alg:processSequences>`)
-	if items := parseSOAP(t, resp).Items; len(items) != 2 || !strings.Contains(items[0], "K103N") {
-		t.Errorf("user algorithm: %.400s", resp)
+	items = parseSOAP(t, resp).Items
+	if len(items) != 2 || !strings.Contains(items[0], "K103N") {
+		t.Fatalf("user algorithm: %.400s", resp)
+	}
+	for _, it := range items {
+		validateReport(t, it)
 	}
 }
 
