@@ -172,9 +172,11 @@ func (s *Service) route(next echo.HandlerFunc) echo.HandlerFunc {
 		if req.Method == http.MethodOptions {
 			h.Set("Allow", allow)
 			if rt.kind != "page" && rt.kind != "html" {
+				// Cross-origin reads only: the publishing answers carry no
+				// CORS headers, so a preflight must not promise PUT.
 				setCORS(h)
-				h.Set("Access-Control-Allow-Methods", allow)
-				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, If-Modified-Since, Range")
+				h.Set("Access-Control-Allow-Methods", "GET, HEAD")
+				h.Set("Access-Control-Allow-Headers", "Authorization, If-None-Match, If-Modified-Since, Range")
 				h.Set("Access-Control-Max-Age", "86400")
 			}
 			return c.NoContent(http.StatusNoContent)

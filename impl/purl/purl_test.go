@@ -568,7 +568,8 @@ func TestCaching(t *testing.T) {
 	}
 	// CORS preflight.
 	resp, _ = f.raw(t, http.MethodOptions, "/bb000kk0000.xml", "Origin: http://elsewhere.test", "Access-Control-Request-Method: GET")
-	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
+		resp.Header.Get("Access-Control-Allow-Methods") != "GET, HEAD" || resp.Header.Get("Allow") != "GET, HEAD, PUT, OPTIONS" {
 		t.Errorf("preflight: %d %v", resp.StatusCode, resp.Header)
 	}
 }
