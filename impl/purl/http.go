@@ -148,9 +148,9 @@ func (s *Service) route(next echo.HandlerFunc) echo.HandlerFunc {
 			switch req.Method {
 			case http.MethodGet:
 			case http.MethodHead:
-				// echo routes by the method it was given (HEAD), so the
-				// contract documents are served here rather than by
-				// apiserve's GET routes; net/http drops the body.
+				// echo still routes the HEAD to the catch-all route, where
+				// dispatch hands it to apiserve's GET route; net/http
+				// drops the body.
 				get := req.WithContext(req.Context())
 				get.Method = http.MethodGet
 				c.SetRequest(get)
@@ -204,7 +204,7 @@ func (s *Service) route(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-const tooLarge = "too large: documents are at most 8388608 bytes"
+var tooLarge = fmt.Sprintf("too large: documents are at most %d bytes", record.MaxDocumentBytes)
 
 func methodIn(allow, method string) bool {
 	for _, m := range strings.Split(allow, ", ") {
