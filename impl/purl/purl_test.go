@@ -642,3 +642,48 @@ func TestCollectionPage(t *testing.T) {
 		t.Error("new member missing from the IIIF collection")
 	}
 }
+
+// TestManifestOfAVideo: the samples hold audio but no video (the issue asks
+// for one or the other); a video resource becomes a canvas with its
+// duration and a Video painting body, valid IIIF 3.0.
+func TestManifestOfAVideo(t *testing.T) {
+	f := newFixture(t)
+	doc := strings.Replace(citationRecord("bz321xy4321"), `<contentMetadata objectId="druid:bz321xy4321" type="file"/>`,
+		`<contentMetadata objectId="druid:bz321xy4321" type="media"><resource id="v1" sequence="1" type="video"><label>Clip</label>`+
+			`<file id="clip.webm" mimetype="video/webm" size="1234"><mediaData duration="12.5"/></file></resource></contentMetadata>`, 1)
+	doc = strings.Replace(doc, "<none/></machine></access>\n    <use>", "<world/></machine></access>\n    <use>", 1)
+	rec, err := record.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := f.svc.buildManifest(&object{rec: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	iiif := compileIIIF(t, filepath.Join(testkit.SharedDir(t), "data", "schemas", "iiif-presentation-3.0.schema.json"))
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := iiif.Validate(inst); err != nil {
+		t.Fatalf("video manifest is not valid IIIF 3.0: %v", err)
+	}
+	var m purlapi.Manifest
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Items) != 1 || derefF(m.Items[0].Duration) != 12.5 || m.Items[0].Width != nil {
+		t.Fatalf("video canvas: %s", body)
+	}
+	b := m.Items[0].Items[0].Items[0].Body
+	if b.Type != "Video" || derefS(b.Format) != "video/webm" || b.Id != base+"/bz321xy4321/file/clip.webm" {
+		t.Errorf("video body %+v", b)
+	}
+}
+
+func derefS(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
