@@ -123,8 +123,21 @@ func parseKind(s string) (schedule.Kind, error) {
 	return 0, fmt.Errorf("unknown rule kind %q", s)
 }
 
+// parseStoredPeriods reads periods as stored. They were checked when
+// written; only each period's form is checked again, so that a rule made
+// stricter later (the 24-hour span of a day) cannot make a database that
+// holds older data unreadable.
 func parseStoredPeriods(s string) ([]schedule.Period, error) {
-	return schedule.ParsePeriods(schedule.SplitStored(s))
+	parts := schedule.SplitStored(s)
+	out := make([]schedule.Period, 0, len(parts))
+	for _, part := range parts {
+		p, err := schedule.ParsePeriod(part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // Load reads everything in one read transaction.
