@@ -224,10 +224,10 @@ func TestInvalidKey(t *testing.T) {
 		}
 	}
 	validateReport(t, InvalidKeyReport)
-	// Overload 3 answers an array holding the error report.
-	_, resp := soapCall(t, s.URL, `<alg:processSequences><key>k</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><methodName/><reportName/><reportDate/><inputData/></alg:processSequences>`)
-	if r := parseSOAP(t, resp); r.FaultCode != "soapenv:Client" || !strings.Contains(r.FaultString, "rate limit exceeded") {
-		t.Errorf("fourth invalid key within the burst of 3 not limited: %+v", r)
+	// The fourth invalid key within the burst of 3 is refused.
+	code, resp := soapCall(t, s.URL, `<alg:processSequences><key>k</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><methodName/><reportName/><reportDate/><inputData/></alg:processSequences>`)
+	if r := parseSOAP(t, resp); code != 500 || r.FaultCode != "soapenv:Client" || !strings.Contains(r.FaultString, "rate limit exceeded") {
+		t.Errorf("fourth invalid key within the burst of 3 not limited: %d %+v", code, r)
 	}
 	if n := strings.Count(s.Logs.String(), "invalid API key"); n != 4 {
 		t.Errorf("%d invalid-key log lines, want 4:\n%s", n, s.Logs.String())
@@ -252,8 +252,12 @@ func TestPerKeyRateLimit(t *testing.T) {
 	}
 	s.keys.recheck = 0
 	call := func(key string) soapResult {
-		_, resp := soapCall(t, s.URL, `<alg:getScoringMatrix><key>`+key+`</key></alg:getScoringMatrix>`)
-		return parseSOAP(t, resp)
+		code, resp := soapCall(t, s.URL, `<alg:getScoringMatrix><key>`+key+`</key></alg:getScoringMatrix>`)
+		r := parseSOAP(t, resp)
+		if (r.FaultCode != "") != (code == 500) {
+			t.Errorf("status %d with fault code %q", code, r.FaultCode)
+		}
+		return r
 	}
 	for i := 0; i < 2; i++ {
 		if r := call(s.Key); r.FaultCode != "" {
