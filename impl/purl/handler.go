@@ -107,6 +107,11 @@ func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (r
 	case "manifest":
 		rep, c.ctype = obj.manifest, typeManifest
 	}
+	if kind != "html" {
+		// Records are data: a browser showing one runs nothing in it
+		// (an XML record could carry XHTML script elements).
+		c.csp = "default-src 'none'; sandbox"
+	}
 	c.etag, c.body = rep.etag, bytes.NewReader(rep.body)
 	return c, nil
 }
@@ -139,7 +144,7 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 	}
 	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
 	disposition := "inline"
-	if req.Params.Download != nil && *req.Params.Download {
+	if (req.Params.Download != nil && *req.Params.Download) || activeContent(f.MimeType) {
 		disposition = "attachment"
 	}
 	c := content{
@@ -158,6 +163,18 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 		c.vary = "Authorization"
 	}
 	return c, nil
+}
+
+// activeContent reports whether a browser would run a file of this type
+// as a document of the PURL origin (scripts included); such files are only
+// ever downloaded, so a published file cannot script the service's pages.
+func activeContent(mimetype string) bool {
+	switch t := baseType(mimetype); t {
+	case "text/html", "application/xhtml+xml", "image/svg+xml", "text/xml", "application/xml", "text/javascript", "application/javascript":
+		return true
+	default:
+		return strings.HasSuffix(t, "+xml")
+	}
 }
 
 func (s *Service) cacheControl(public bool) string {
@@ -186,6 +203,7 @@ type content struct {
 	cors         bool
 	vary         string
 	disposition  string
+	csp          string
 	name         string
 	modTime      time.Time
 	body         io.ReadSeeker
@@ -198,6 +216,7 @@ func (c content) serve(w http.ResponseWriter) error {
 	}
 	h := w.Header()
 	h.Set("Content-Type", c.ctype)
+	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("ETag", c.etag)
 	h.Set("Cache-Control", c.cacheControl)
 	if c.cors {
@@ -208,6 +227,9 @@ func (c content) serve(w http.ResponseWriter) error {
 	}
 	if c.disposition != "" {
 		h.Set("Content-Disposition", c.disposition)
+	}
+	if c.csp != "" {
+		h.Set("Content-Security-Policy", c.csp)
 	}
 	http.ServeContent(w, c.req, c.name, c.modTime, c.body)
 	return nil

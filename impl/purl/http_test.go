@@ -3,6 +3,7 @@ package purl
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -216,5 +217,59 @@ func TestLoadRacingAWrite(t *testing.T) {
 	}
 	if _, got := f.get(t, "/"+id+".xml"); !bytes.Equal(got, newer) {
 		t.Error("after the PUT answered, the record a racing load read is served")
+	}
+}
+
+// TestActiveContentIsDownloaded: a published file a browser would run as a
+// page of the PURL origin (HTML, SVG, XML) is served as an attachment, and
+// no file is type-sniffed.
+func TestActiveContentIsDownloaded(t *testing.T) {
+	f := newFixture(t)
+	dir := filepath.Join(t.TempDir(), "obj")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"notes.html": "<script>alert(document.cookie)</script>",
+		"figure.svg": `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`,
+		"data.csv":   "a,b\n1,2\n",
+	}
+	types := map[string]string{"notes.html": "text/html", "figure.svg": "image/svg+xml", "data.csv": "text/csv"}
+	var content strings.Builder
+	content.WriteString(`<contentMetadata objectId="druid:bz321xy4321" type="file">`)
+	i := 0
+	for _, name := range []string{"notes.html", "figure.svg", "data.csv"} {
+		i++
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(files[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		content.WriteString(fmt.Sprintf(`<resource id="r%d" sequence="%d" type="file"><file id="%s" mimetype="%s" size="%d"/></resource>`, i, i, name, types[name], len(files[name])))
+	}
+	content.WriteString(`</contentMetadata>`)
+	rec := strings.Replace(citationRecord("bz321xy4321"), `<contentMetadata objectId="druid:bz321xy4321" type="file"/>`, content.String(), 1)
+	rec = strings.Replace(rec, "<none/></machine></access>\n    <use>", "<world/></machine></access>\n    <use>", 1)
+	if err := os.WriteFile(filepath.Join(dir, "public.xml"), []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := publish.Tree(context.Background(), f.svc.store, dir); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"notes.html": "attachment", "figure.svg": "attachment", "data.csv": "inline"} {
+		resp, body := f.get(t, "/bz321xy4321/file/"+name)
+		expect(t, resp, body, http.StatusOK, types[name])
+		if cd := resp.Header.Get("Content-Disposition"); !strings.HasPrefix(cd, want+";") {
+			t.Errorf("%s: Content-Disposition %q, want %s", name, cd, want)
+		}
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: sniffable", name)
+		}
+	}
+	// The records are data too: nothing in them runs.
+	for _, p := range []string{".xml", ".mods", "/iiif/manifest"} {
+		resp, body := f.get(t, "/bb000kk0000"+p)
+		expect(t, resp, body, http.StatusOK, "")
+		if resp.Header.Get("Content-Security-Policy") != "default-src 'none'; sandbox" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: CSP %q", p, resp.Header.Get("Content-Security-Policy"))
+		}
 	}
 }
