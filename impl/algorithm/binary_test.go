@@ -46,91 +46,141 @@ func atReportTime(report string) string {
 	return rfc3339.ReplaceAllLiteralString(report, reportTime.Format(time.RFC3339))
 }
 
-// quickStart returns the shell command of docs/algorithm.md's quick start
-// and the SOAP envelope inside it.
-func quickStart(t *testing.T) (command, envelope string) {
+// shellBlock returns the first ```sh block after marker in a Markdown
+// file of the repository that contains every one of needles.
+func shellBlock(t *testing.T, file, marker string, needles ...string) string {
 	t.Helper()
-	doc, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "docs", "algorithm.md"))
+	doc, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(doc), "## Quick start\n")
+	_, text, ok := strings.Cut(string(doc), marker)
 	if !ok {
-		t.Fatal("docs/algorithm.md has no Quick start section")
+		t.Fatalf("%s has no %q", file, marker)
 	}
-	_, block, ok := strings.Cut(section, "```sh\n")
-	if !ok {
-		t.Fatal("the Quick start has no sh block")
+blocks:
+	for _, block := range strings.Split(text, "```sh\n")[1:] {
+		block, _, _ = strings.Cut(block, "```\n")
+		for _, n := range needles {
+			if !strings.Contains(block, n) {
+				continue blocks
+			}
+		}
+		return block
 	}
-	command, _, _ = strings.Cut(block, "```\n")
-	_, env, ok := strings.Cut(command, "<<EOF\n")
-	if !ok {
-		t.Fatal("the Quick start command has no here-document")
-	}
-	envelope, _, ok = strings.Cut(env, "\nEOF\n")
-	if !ok {
-		t.Fatal("the Quick start here-document does not end with EOF")
-	}
-	return command, envelope
+	t.Fatalf("%s has no sh block after %q containing %q", file, marker, needles)
+	return ""
 }
 
-// TestBinaryQuickStart runs the quick start of docs/algorithm.md (the
-// README's SOAP example) against the real binary with its development key:
-// an HIVDB 10.2 report for RT M41L, M184V, T215Y, equal to the bare
-// engine's and valid against the report XSD. With curl installed the
-// documented shell command itself runs (from a directory whose data/ is the
-// server's); without it the same envelope is posted from Go.
-func TestBinaryQuickStart(t *testing.T) {
-	s := startBinary(t)
-	command, envelope := quickStart(t)
-	if !strings.Contains(command, "http://localhost:8080/soap/SiteAlgorithm") || !strings.Contains(envelope, "<key>$KEY</key>") {
-		t.Fatalf("the Quick start does not post to the default endpoint with $KEY:\n%s", command)
+// runExample runs a documented curl command (posting a here-document
+// envelope to the default endpoint, with the key from data/dev-key.txt)
+// against the real binary and returns the processMutationLists report it
+// yields. With curl installed the command itself runs through sh, from a
+// directory whose data/ is the server's; without curl the here-document is
+// posted from Go with the key filled in (and a pipe into xmllint is
+// replaced by reading the report part in Go).
+func runExample(t *testing.T, s *binaryServer, command string) string {
+	t.Helper()
+	if !strings.Contains(command, "http://localhost:8080/soap/SiteAlgorithm") {
+		t.Fatalf("the command does not post to the default endpoint:\n%s", command)
 	}
-
-	var body []byte
+	var out []byte
 	if _, err := exec.LookPath("curl"); err == nil {
+		if strings.Contains(command, "xmllint") {
+			testkit.RequireTool(t, "xmllint")
+		}
 		dir := t.TempDir()
 		if err := os.Symlink(s.DataDir, filepath.Join(dir, "data")); err != nil {
 			t.Fatal(err)
 		}
-		script := strings.ReplaceAll(command, "http://localhost:8080", s.URL)
-		cmd := exec.Command("sh", "-c", script)
+		cmd := exec.Command("sh", "-c", strings.ReplaceAll(command, "http://localhost:8080", s.URL))
 		cmd.Dir = dir
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("the Quick start command failed: %v\n%s", err, out)
+		if out, err = cmd.Output(); err != nil {
+			t.Fatalf("the command failed: %v\n%s\n%s", err, out, command)
 		}
-		body = out
+		if strings.Contains(command, "xmllint") {
+			return strings.TrimSpace(string(out))
+		}
 	} else {
-		resp, err := http.Post(s.Endpoint, "text/xml; charset=utf-8", strings.NewReader(strings.Replace(envelope, "$KEY", s.Key, 1)))
+		// The here-document starts on the line after <<EOF (which may go
+		// on with a pipe) and ends at a line holding EOF.
+		_, env, ok := strings.Cut(command, "<<EOF")
+		if ok {
+			_, env, ok = strings.Cut(env, "\n")
+		}
+		if ok {
+			env, _, ok = strings.Cut(env, "\nEOF\n")
+		}
+		if !ok {
+			t.Fatalf("the command has no here-document ending in EOF:\n%s", command)
+		}
+		env = strings.NewReplacer("$(cat data/dev-key.txt)", s.Key, "$KEY", s.Key).Replace(env)
+		resp, err := http.Post(s.Endpoint, "text/xml; charset=utf-8", strings.NewReader(env))
 		if err != nil {
 			t.Fatal(err)
 		}
-		body, _ = io.ReadAll(resp.Body)
+		out, _ = io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			t.Fatalf("status %d\n%s", resp.StatusCode, body)
-		}
 	}
 	var env struct {
 		Report string `xml:"Body>processMutationListsResponse>processMutationListsReturn"`
 	}
-	if err := xml.Unmarshal(body, &env); err != nil || env.Report == "" {
-		t.Fatalf("not a processMutationLists response (%v):\n%.500s", err, body)
+	if err := xml.Unmarshal(out, &env); err != nil || env.Report == "" {
+		t.Fatalf("not a processMutationLists response (%v):\n%.500s", err, out)
 	}
-	for _, want := range []string{"<algorithmName>HIVDB</algorithmName>", "<algorithmVersion>10.2</algorithmVersion>", ">M41L<", ">M184V<", ">T215Y<"} {
-		if !strings.Contains(env.Report, want) {
-			t.Errorf("report lacks %s", want)
-		}
-	}
+	return env.Report
+}
+
+// quickStartWant is the bare engine's report for the documented request.
+func quickStartWant(t *testing.T) string {
+	t.Helper()
 	want, err := testEngine(t).MutationListReport([][][]string{{nil, {"M41L", "M184V", "T215Y"}, nil}}, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := atReportTime(env.Report); got != want {
+	return want
+}
+
+// TestBinaryQuickStart runs the quick start of docs/algorithm.md against
+// the real binary with its development key: an HIVDB 10.2 report for RT
+// M41L, M184V, T215Y, equal to the bare engine's and valid against the
+// report XSD.
+func TestBinaryQuickStart(t *testing.T) {
+	s := startBinary(t)
+	report := runExample(t, s, shellBlock(t, "docs/algorithm.md", "## Quick start\n", "processMutationLists", "$KEY"))
+	for _, want := range []string{"<algorithmName>HIVDB</algorithmName>", "<algorithmVersion>10.2</algorithmVersion>", ">M41L<", ">M184V<", ">T215Y<"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %s", want)
+		}
+	}
+	if got, want := atReportTime(report), quickStartWant(t); got != want {
 		t.Errorf("the Quick start report differs from the bare engine's\n got %.600s\nwant %.600s", got, want)
 	}
-	validateReport(t, env.Report)
+	validateReport(t, report)
+}
+
+// TestBinaryREADMEExample runs the README's SOAP example the same way: the
+// same report, with the scores the README quotes.
+func TestBinaryREADMEExample(t *testing.T) {
+	s := startBinary(t)
+	command := shellBlock(t, "README.md", "**Algorithm (SOAP).**", "/soap/SiteAlgorithm", "processMutationLists")
+	report := runExample(t, s, command)
+	if got, want := atReportTime(report), strings.TrimSpace(quickStartWant(t)); strings.TrimSpace(got) != want {
+		t.Errorf("the README's command yields\n%.600s\nwant the engine's report\n%.600s", got, want)
+	}
+	readme, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "The report scores 3TC and FTC 60 (high-level resistance) and AZT 75".
+	for _, claim := range regexp.MustCompile(`\b(3TC|FTC|AZT|ABC|TDF|DDI|D4T)((?: and (?:3TC|FTC|AZT|ABC|TDF|DDI|D4T))*) (\d+)\b`).FindAllStringSubmatch(string(readme), -1) {
+		drugs := append([]string{claim[1]}, strings.Fields(strings.ReplaceAll(claim[2], "and", ""))...)
+		for _, drug := range drugs {
+			if !regexp.MustCompile(`<code>` + drug + `</code>\s*<genericName>[^<]*</genericName>\s*<type>[^<]*</type>\s*<score>` + claim[3] + `</score>`).MatchString(report) {
+				t.Errorf("the README says %s scores %s; the report does not", drug, claim[3])
+			}
+		}
+	}
 }
 
 // TestBinaryDevKey: the real binary's first start creates the development
