@@ -15,6 +15,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/labstack/echo/v4"
 	echomiddleware "github.com/oapi-codegen/echo-middleware"
 	"github.com/oasdiff/yaml"
@@ -63,11 +64,16 @@ type Options struct {
 // opts.Spec and serves GET /openapi.yaml and GET /openapi.json. Register the
 // generated handlers on it.
 func New(opts Options) (*echo.Echo, error) {
+	e, _, err := newEcho(opts)
+	return e, err
+}
+
+func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 	if opts.Spec == nil {
-		return nil, errors.New("apiserve: no OpenAPI document")
+		return nil, nil, errors.New("apiserve: no OpenAPI document")
 	}
 	if err := opts.Spec.Validate(context.Background()); err != nil {
-		return nil, fmt.Errorf("apiserve: OpenAPI document is invalid: %w", err)
+		return nil, nil, fmt.Errorf("apiserve: OpenAPI document is invalid: %w", err)
 	}
 	if opts.Errors == nil {
 		opts.Errors = PlainText
@@ -80,14 +86,14 @@ func New(opts Options) (*echo.Echo, error) {
 	}
 	published, err := publishedDocuments(opts.Spec, opts.BaseURL)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// The validator matches request paths relative to the base URL, so it
 	// works on a copy without servers (the server has already stripped the
 	// base path); the published copy names the real base URL.
 	forValidation, err := clone(opts.Spec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	e := echo.New()
@@ -113,12 +119,26 @@ func New(opts Options) (*echo.Echo, error) {
 		return c.Blob(http.StatusOK, "application/json; charset=utf-8", published.json)
 	})
 
+	memoSpec, err := clone(opts.Spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	memoSpec.Servers = nil
+	memoRouter, err := gorillamux.NewRouter(memoSpec)
+	if err != nil {
+		return nil, nil, fmt.Errorf("apiserve: routing OpenAPI document: %w", err)
+	}
+	memo := newVerdictMemo(memoSpec, memoRouter, 4096)
+
 	skip := func(c echo.Context) bool {
 		p := c.Request().URL.Path
 		if p == "/openapi.yaml" || p == "/openapi.json" {
 			return true
 		}
-		return opts.Skip != nil && opts.Skip(c)
+		if opts.Skip != nil && opts.Skip(c) {
+			return true
+		}
+		return memo.passed(memo.key(c.Request()))
 	}
 	e.Use(echomiddleware.OapiRequestValidatorWithOptions(forValidation, &echomiddleware.Options{
 		Options: openapi3filter.Options{
@@ -131,7 +151,14 @@ func New(opts Options) (*echo.Echo, error) {
 			return err
 		},
 	}))
-	return e, nil
+	// Runs only for requests the validator passed (or skipped).
+	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			memo.remember(memo.key(c.Request()), c.Request())
+			return next(c)
+		}
+	})
+	return e, memo, nil
 }
 
 // toError turns what a handler or the validator returned into an *Error.

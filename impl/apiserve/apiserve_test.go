@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -139,4 +140,95 @@ func TestSpecPublishedWithBaseURL(t *testing.T) {
 			t.Errorf("%s lacks its paths", p)
 		}
 	}
+}
+
+func TestRepeatedValidGETsSkipValidation(t *testing.T) {
+	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	authCalls := 0
+	e, memo, err := newEcho(Options{Spec: spec, Auth: func(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
+		authCalls++
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.GET("/items/:id", func(c echo.Context) error { return c.String(200, c.Param("id")) })
+	e.PUT("/items/:id", func(c echo.Context) error { return c.NoContent(204) })
+
+	for i := 0; i < 3; i++ {
+		if code, _, body := do(t, e, "GET", "/items/abc?limit=2", ""); code != 200 {
+			t.Fatalf("valid GET #%d = %d %s", i, code, body)
+		}
+	}
+	if got := memo.hits.Load(); got != 2 {
+		t.Errorf("memo hits after 3 identical GETs = %d, want 2", got)
+	}
+	// A different query is validated (and refused) on its own.
+	if code, _, _ := do(t, e, "GET", "/items/abc?limit=0", ""); code != 400 {
+		t.Errorf("invalid GET after valid ones = %d, want 400", code)
+	}
+	if code, _, _ := do(t, e, "GET", "/items/abc?limit=0", ""); code != 400 {
+		t.Errorf("invalid GET is never remembered: got %d", code)
+	}
+	// Requests with credentials, and operations with security, are never
+	// remembered: their verdict depends on more than the URL.
+	before := memo.hits.Load()
+	for i := 0; i < 2; i++ {
+		do(t, e, "GET", "/items/abc?limit=2", "", "Authorization", "Bearer x")
+		do(t, e, "PUT", "/items/abc", `{"name":"x"}`, "Authorization", "Bearer good")
+	}
+	if memo.hits.Load() != before || authCalls != 2 {
+		t.Errorf("credentialed requests used the memo (hits %d→%d) or skipped auth (%d calls)", before, memo.hits.Load(), authCalls)
+	}
+}
+
+func TestVerdictMemoIsBounded(t *testing.T) {
+	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, memo, err := newEcho(Options{Spec: spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	memo.max = 8
+	e.GET("/items/:id", func(c echo.Context) error { return c.NoContent(200) })
+	for i := 0; i < 50; i++ {
+		do(t, e, "GET", "/items/abc?limit="+strconv.Itoa(i+1), "")
+	}
+	if n := memo.order.Len(); n != 8 || len(memo.entries) != 8 {
+		t.Errorf("memo holds %d/%d entries, want 8", n, len(memo.entries))
+	}
+	if !memo.passed("GET /items/abc?limit=50") || memo.passed("GET /items/abc?limit=1") {
+		t.Error("memo did not keep the most recent entries")
+	}
+}
+
+func BenchmarkValidatedGET(b *testing.B) {
+	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, memo, err := newEcho(Options{Spec: spec})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.GET("/items/:id", func(c echo.Context) error { return c.NoContent(200) })
+	run := func(b *testing.B, memoOn bool) {
+		for i := 0; i < b.N; i++ {
+			if !memoOn {
+				memo.mu.Lock()
+				clear(memo.entries)
+				memo.order.Init()
+				memo.mu.Unlock()
+			}
+			rec := httptest.NewRecorder()
+			e.ServeHTTP(rec, httptest.NewRequest("GET", "/items/abc?limit=2", nil))
+		}
+	}
+	b.Run("validated", func(b *testing.B) { run(b, false) })
+	b.Run("remembered", func(b *testing.B) { run(b, true) })
 }
