@@ -217,10 +217,10 @@ func requestErrorMessage(err *openapi3filter.RequestError) string {
 			if p := schemaErr.JSONPointer(); len(p) > 0 && err.RequestBody != nil {
 				reason = fmt.Sprintf("at /%s: %s", strings.Join(p, "/"), reason)
 			}
-		} else if reason == "" {
-			reason = err.Err.Error()
-		} else {
-			reason = reason + ": " + err.Err.Error()
+		} else if msg := err.Err.Error(); reason == "" {
+			reason = msg
+		} else if !strings.Contains(reason, msg) {
+			reason = reason + ": " + msg
 		}
 	}
 	if reason != "" {

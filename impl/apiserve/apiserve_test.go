@@ -88,6 +88,10 @@ func TestValidatorErrorsNameTheFault(t *testing.T) {
 	if code != 400 || !strings.Contains(eb.Message, "name") {
 		t.Errorf("missing property = %d %+v", code, eb)
 	}
+	code, eb, _ = do(t, e, "PUT", "/items/abc", "", "Authorization", "Bearer good")
+	if code != 400 || strings.Count(eb.Message, "required") != 1 {
+		t.Errorf("missing body = %d %q (the reason once, not twice)", code, eb.Message)
+	}
 	if code, _, _ := do(t, e, "GET", "/nothing", ""); code != 404 {
 		t.Errorf("unknown path = %d", code)
 	}

@@ -61,7 +61,16 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		}
 		sec := indexSection{Title: title, BaseURL: m.BaseURL, Links: m.Contracts}
 		if ix, ok := m.Service.(Indexer); ok {
-			sec.Links = append(sec.Links, ix.IndexLinks()...)
+			seen := map[string]bool{}
+			for _, l := range sec.Links {
+				seen[l.URL] = true
+			}
+			for _, l := range ix.IndexLinks() {
+				if !seen[l.URL] {
+					seen[l.URL] = true
+					sec.Links = append(sec.Links, l)
+				}
+			}
 		}
 		sections = append(sections, sec)
 	}

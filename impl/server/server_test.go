@@ -37,7 +37,10 @@ func (p pathService) Handler() http.Handler {
 }
 
 func (p pathService) IndexLinks() []Link {
-	return []Link{{Title: p.name + " contract", URL: "http://example.test/" + p.name + "/openapi.yaml"}}
+	return []Link{
+		{Title: p.name + " sample", URL: "http://example.test/" + p.name + "/sample"},
+		{Title: p.name + " contract", URL: "http://example.test/" + p.name + "/openapi.yaml"},
+	}
 }
 
 func newTestServer(t *testing.T, logs io.Writer, mounts ...Mount) *Server {
@@ -178,9 +181,12 @@ func TestReadyzAndIndex(t *testing.T) {
 		t.Errorf("/readyz = %d %q", rec.Code, rec.Body.String())
 	}
 	idx := get(t, s.Handler(), "GET", "/", nil).Body.String()
-	for _, want := range []string{"http://example.test/purl", "http://example.test/hours", "purl contract", "http://example.test/purl/openapi.yaml", "/healthz"} {
+	for _, want := range []string{"http://example.test/purl", "http://example.test/hours", "purl sample", "http://example.test/purl/openapi.yaml", "/healthz"} {
 		if !strings.Contains(idx, want) {
 			t.Errorf("index page lacks %q", want)
 		}
+	}
+	if n := strings.Count(idx, `href="http://example.test/purl/openapi.yaml"`); n != 1 {
+		t.Errorf("the contract is linked %d times, want once", n)
 	}
 }
