@@ -177,12 +177,13 @@ func activeContent(mimetype string) bool {
 	}
 }
 
+// cacheControl is the Cache-Control of object responses, worked out once
+// in New (it is on every response).
 func (s *Service) cacheControl(public bool) string {
-	scope := "public"
-	if !public {
-		scope = "private"
+	if public {
+		return s.cacheControlPublic
 	}
-	return fmt.Sprintf("%s, max-age=%d", scope, int(s.cfg.MaxAge/time.Second))
+	return s.cacheControlPrivate
 }
 
 func setCORS(h http.Header) {

@@ -79,6 +79,8 @@ type Service struct {
 	generation uint64
 	// started is the origin of object.checked (a monotonic clock).
 	started time.Time
+
+	cacheControlPublic, cacheControlPrivate string
 	// writeMu serialises writes of one service so that validation against
 	// the stored public XML (PUT .mods) and the write happen together.
 	writeMu sync.Mutex
@@ -119,7 +121,10 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
-	s := &Service{cfg: cfg, store: st, fsStore: st, cache: map[druid.Druid]*object{}, started: time.Now()}
+	s := &Service{cfg: cfg, store: st, fsStore: st, cache: map[druid.Druid]*object{}, started: time.Now(),
+		cacheControlPublic:  fmt.Sprintf("public, max-age=%d", int(cfg.MaxAge/time.Second)),
+		cacheControlPrivate: fmt.Sprintf("private, max-age=%d", int(cfg.MaxAge/time.Second)),
+	}
 	if cfg.SamplesDir != "" {
 		empty, err := st.Empty(ctx)
 		if err != nil {
