@@ -138,7 +138,7 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		if opts.Skip != nil && opts.Skip(c) {
 			return true
 		}
-		return memo.passed(memo.key(c.Request()))
+		return memo.passed(memo.key(c.Request()), c.Request())
 	}
 	e.Use(echomiddleware.OapiRequestValidatorWithOptions(forValidation, &echomiddleware.Options{
 		Options: openapi3filter.Options{

@@ -170,6 +170,19 @@ func TestRepeatedValidGETsSkipValidation(t *testing.T) {
 	if got := memo.hits.Load(); got != 2 {
 		t.Errorf("memo hits after 3 identical GETs = %d, want 2", got)
 	}
+	// The verdict depends on the operation's declared headers too: the same
+	// URL with a bad header value is refused, then remembered with a good one.
+	for i := 0; i < 2; i++ {
+		if code, _, body := do(t, e, "GET", "/items/abc?limit=2", "", "X-Trace", "BAD!"); code != 400 || !strings.Contains(body, "X-Trace") {
+			t.Errorf("bad header after valid GETs = %d %s, want 400 naming X-Trace", code, body)
+		}
+	}
+	hits := memo.hits.Load()
+	do(t, e, "GET", "/items/abc?limit=2", "", "X-Trace", "ok")
+	do(t, e, "GET", "/items/abc?limit=2", "", "X-Trace", "ok")
+	if memo.hits.Load() != hits+1 {
+		t.Errorf("a repeated good header value was not remembered (hits %d→%d)", hits, memo.hits.Load())
+	}
 	// A different query is validated (and refused) on its own.
 	if code, _, _ := do(t, e, "GET", "/items/abc?limit=0", ""); code != 400 {
 		t.Errorf("invalid GET after valid ones = %d, want 400", code)
@@ -206,7 +219,9 @@ func TestVerdictMemoIsBounded(t *testing.T) {
 	if n := memo.order.Len(); n != 8 || len(memo.entries) != 8 {
 		t.Errorf("memo holds %d/%d entries, want 8", n, len(memo.entries))
 	}
-	if !memo.passed("GET /items/abc?limit=50") || memo.passed("GET /items/abc?limit=1") {
+	r50 := httptest.NewRequest("GET", "/items/abc?limit=50", nil)
+	r1 := httptest.NewRequest("GET", "/items/abc?limit=1", nil)
+	if !memo.passed(memo.key(r50), r50) || memo.passed(memo.key(r1), r1) {
 		t.Error("memo did not keep the most recent entries")
 	}
 }

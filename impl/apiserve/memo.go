@@ -3,6 +3,7 @@ package apiserve
 import (
 	"container/list"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -11,21 +12,35 @@ import (
 )
 
 // verdictMemo remembers GET and HEAD requests that passed validation, so an
-// identical request (same method, path and query) skips validating again.
-// That is sound only where the verdict depends on nothing else: operations
-// without security requirements and without header or cookie parameters,
-// requests without credentials, cookies or a body. Cached reads (oEmbed,
-// hours) repeat the same URL many times; validation is most of their cost.
+// identical request skips validating again. A verdict depends on the method,
+// path and query, on the header parameters the operation declares, and on
+// credentials; so only operations without security requirements or cookie
+// parameters are remembered, keyed by method, path, query and the values of
+// the operation's declared headers, for requests without credentials,
+// cookies or a body. Cached reads (oEmbed, hours, PURL records) repeat the
+// same URL many times, and validation is most of their cost.
 type verdictMemo struct {
 	router routers.Router
 	spec   *openapi3.T
 	max    int
 
 	mu      sync.Mutex
-	order   *list.List // of string keys, most recent first
+	order   *list.List // of *memoEntry, most recent first
 	entries map[string]*list.Element
 
 	hits atomic.Int64 // for tests
+}
+
+type memoEntry struct {
+	key string
+	// For a URL key: whether its operation's verdict can be remembered, and
+	// the header parameters that verdict depends on.
+	shape *urlShape
+}
+
+type urlShape struct {
+	rememberable bool
+	headers      []string
 }
 
 // maxMemoKey bounds the URLs remembered; longer ones are validated each time.
@@ -35,7 +50,7 @@ func newVerdictMemo(spec *openapi3.T, router routers.Router, max int) *verdictMe
 	return &verdictMemo{router: router, spec: spec, max: max, order: list.New(), entries: map[string]*list.Element{}}
 }
 
-// key is the memo key of r, or "" when r's verdict must not be remembered.
+// key is the URL key of r, or "" when r's verdict must not be remembered.
 func (m *verdictMemo) key(r *http.Request) string {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return ""
@@ -50,64 +65,111 @@ func (m *verdictMemo) key(r *http.Request) string {
 	return r.Method + " " + path + "?" + r.URL.RawQuery
 }
 
-// passed reports whether key is remembered as valid.
-func (m *verdictMemo) passed(key string) bool {
-	if key == "" {
-		return false
+// verdictKey extends a URL key with the values of the headers the verdict
+// depends on.
+func verdictKey(urlKey string, shape *urlShape, r *http.Request) string {
+	if len(shape.headers) == 0 {
+		return "V " + urlKey
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	el, ok := m.entries[key]
-	if ok {
-		m.order.MoveToFront(el)
-		m.hits.Add(1)
+	var b strings.Builder
+	b.WriteString("V ")
+	b.WriteString(urlKey)
+	for _, h := range shape.headers {
+		b.WriteByte(0)
+		b.WriteString(strings.Join(r.Header.Values(h), "\x01"))
 	}
-	return ok
+	return b.String()
 }
 
-// remember records that r (with memo key) passed validation, if its
-// operation's verdict depends only on the method, path and query.
-func (m *verdictMemo) remember(key string, r *http.Request) {
-	if key == "" {
+func (m *verdictMemo) lookup(key string) (*memoEntry, bool) {
+	el, ok := m.entries[key]
+	if !ok {
+		return nil, false
+	}
+	m.order.MoveToFront(el)
+	return el.Value.(*memoEntry), true
+}
+
+func (m *verdictMemo) store(e *memoEntry) {
+	if el, ok := m.entries[e.key]; ok {
+		el.Value = e
+		m.order.MoveToFront(el)
 		return
 	}
-	m.mu.Lock()
-	_, known := m.entries[key]
-	m.mu.Unlock()
-	if known || !m.pathAndQueryOnly(r) {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, known := m.entries[key]; known {
-		return
-	}
-	m.entries[key] = m.order.PushFront(key)
+	m.entries[e.key] = m.order.PushFront(e)
 	for m.order.Len() > m.max {
 		oldest := m.order.Back()
 		m.order.Remove(oldest)
-		delete(m.entries, oldest.Value.(string))
+		delete(m.entries, oldest.Value.(*memoEntry).key)
 	}
 }
 
-func (m *verdictMemo) pathAndQueryOnly(r *http.Request) bool {
+// passed reports whether r (with URL key urlKey) is remembered as valid.
+func (m *verdictMemo) passed(urlKey string, r *http.Request) bool {
+	if urlKey == "" {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	shape, ok := m.lookup("U " + urlKey)
+	if !ok || !shape.shape.rememberable {
+		return false
+	}
+	if _, ok := m.lookup(verdictKey(urlKey, shape.shape, r)); !ok {
+		return false
+	}
+	m.hits.Add(1)
+	return true
+}
+
+// remember records that r (with URL key urlKey) passed validation.
+func (m *verdictMemo) remember(urlKey string, r *http.Request) {
+	if urlKey == "" {
+		return
+	}
+	m.mu.Lock()
+	entry, known := m.lookup("U " + urlKey)
+	m.mu.Unlock()
+	var shape *urlShape
+	if known {
+		shape = entry.shape
+	} else {
+		// Matching the route is what the memo saves, so it is done once per
+		// URL, whatever the answer.
+		shape = m.shapeOf(r)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !known {
+		m.store(&memoEntry{key: "U " + urlKey, shape: shape})
+	}
+	if shape.rememberable {
+		m.store(&memoEntry{key: verdictKey(urlKey, shape, r)})
+	}
+}
+
+func (m *verdictMemo) shapeOf(r *http.Request) *urlShape {
 	route, _, err := m.router.FindRoute(r)
 	if err != nil {
-		return false
+		return &urlShape{}
 	}
 	security := route.Operation.Security
 	if security == nil {
 		security = &m.spec.Security
 	}
 	if len(*security) > 0 {
-		return false
+		return &urlShape{}
 	}
+	shape := &urlShape{rememberable: true}
 	params := append(openapi3.Parameters{}, route.PathItem.Parameters...)
 	params = append(params, route.Operation.Parameters...)
 	for _, p := range params {
-		if p.Value == nil || p.Value.In == openapi3.ParameterInHeader || p.Value.In == openapi3.ParameterInCookie {
-			return false
+		switch {
+		case p.Value == nil || p.Value.In == openapi3.ParameterInCookie:
+			return &urlShape{}
+		case p.Value.In == openapi3.ParameterInHeader:
+			shape.headers = append(shape.headers, p.Value.Name)
 		}
 	}
-	return true
+	return shape
 }
