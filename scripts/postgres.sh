@@ -27,7 +27,8 @@ fi
 
 as_owner() {
 	if [ "$(id -u)" = 0 ]; then
-		runuser -u postgres -- "$@"
+		# From a directory the postgres user can enter (the checkout may not be).
+		(cd / && runuser -u postgres -- "$@")
 	else
 		"$@"
 	fi
