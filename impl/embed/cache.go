@@ -3,6 +3,7 @@ package embed
 import (
 	"container/list"
 	"errors"
+	"strconv"
 	"sync"
 	"time"
 
@@ -20,7 +21,18 @@ type entry struct {
 	expires time.Time
 
 	mu       sync.Mutex
-	rendered map[renderKey][]byte
+	rendered map[renderKey]rendering
+}
+
+// rendering is one finished answer body with its Content-Length value, so
+// that serving it from the cache formats nothing.
+type rendering struct {
+	body   []byte
+	length string
+}
+
+func newRendering(body []byte) rendering {
+	return rendering{body: body, length: strconv.Itoa(len(body))}
 }
 
 // renderKey is one distinct rendering of an object.
@@ -37,23 +49,36 @@ type renderKey struct {
 // request.
 const maxRenderings = 32
 
-func (e *entry) renderedBytes(k renderKey, render func() ([]byte, error)) ([]byte, error) {
-	e.mu.Lock()
-	b, ok := e.rendered[k]
-	e.mu.Unlock()
-	if ok {
-		return b, nil
+// renderedAnswer returns the rendering k of e, rendering it (and keeping
+// it, within maxRenderings) when it is not there yet. kept reports whether
+// the rendering is held by the entry.
+func (e *entry) renderedAnswer(k renderKey, render func() ([]byte, error)) (r rendering, kept bool, err error) {
+	if r, ok := e.lookup(k); ok {
+		return r, true, nil
 	}
 	b, err := render()
 	if err != nil {
-		return nil, err
+		return rendering{}, false, err
 	}
+	r = newRendering(b)
 	e.mu.Lock()
-	if len(e.rendered) < maxRenderings {
-		e.rendered[k] = b
+	defer e.mu.Unlock()
+	if prev, ok := e.rendered[k]; ok {
+		return prev, true, nil // rendered concurrently: keep one copy
 	}
+	if len(e.rendered) < maxRenderings {
+		e.rendered[k] = r
+		kept = true
+	}
+	return r, kept, nil
+}
+
+// lookup returns the kept rendering k of e.
+func (e *entry) lookup(k renderKey) (rendering, bool) {
+	e.mu.Lock()
+	r, ok := e.rendered[k]
 	e.mu.Unlock()
-	return b, nil
+	return r, ok
 }
 
 // objectCache is a bounded LRU of entries with a time to live. An expired

@@ -24,16 +24,65 @@ const (
 	bundleCacheControl   = "public, max-age=86400"
 )
 
-// bytesResponse writes a prepared body with its media type. It implements
-// every generated 200 response interface, so the hot path neither encodes
-// nor copies through a reader.
+// documentResponse is an oEmbed answer or iframe document, rendered from
+// a cached object. ref names it, so that the same request can later be
+// answered from the cache before routing (see fastpath.go).
+type documentResponse struct {
+	ref       answerRef
+	rendering rendering
+	kept      bool // the rendering is held by the cache entry
+}
+
+func (r documentResponse) VisitGetEmbedResponse(w http.ResponseWriter) error {
+	return writeDocument(w, r.ref.key.kind, r.rendering)
+}
+
+func (r documentResponse) VisitGetIframeResponse(w http.ResponseWriter) error {
+	return writeDocument(w, r.ref.key.kind, r.rendering)
+}
+
+// Kinds of document (renderKey.kind).
+const (
+	kindJSON   byte = 'j' // oEmbed JSON
+	kindXML    byte = 'x' // oEmbed XML
+	kindIframe byte = 'i' // the iframe document
+)
+
+// writeDocument writes a 200 with a rendered document. Both the routed
+// handlers and the fast path use it, so they answer byte for byte alike.
+// The header values share one allocation; each is capped at its own length
+// so that a later Add to one of them cannot write over the next.
+func writeDocument(w http.ResponseWriter, kind byte, r rendering) error {
+	h := w.Header()
+	vals := make([]string, 4)
+	vals[1], vals[2] = r.length, documentCacheControl
+	switch kind {
+	case kindIframe:
+		vals[0], vals[3] = "text/html; charset=utf-8", "frame-ancestors *"
+		// Any site may frame the viewer.
+		h["Content-Security-Policy"] = vals[3:4:4]
+		delete(h, "X-Frame-Options")
+	case kindXML:
+		vals[0], vals[3] = "text/xml; charset=utf-8", "*"
+		h["Access-Control-Allow-Origin"] = vals[3:4:4]
+	default:
+		vals[0], vals[3] = "application/json", "*"
+		h["Access-Control-Allow-Origin"] = vals[3:4:4]
+	}
+	h["Content-Type"] = vals[0:1:1]
+	h["Content-Length"] = vals[1:2:2]
+	h["Cache-Control"] = vals[2:3:3]
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(r.body)
+	return err
+}
+
+// bytesResponse writes a viewer asset with its media type and validators.
 type bytesResponse struct {
 	contentType string
 	body        []byte
 	etag        string
 	cache       string
-	cors        bool
-	frameable   bool
 	encoding    string // Content-Encoding, "" for identity
 	// varyEncoding marks a resource whose representation depends on
 	// Accept-Encoding.
@@ -50,27 +99,17 @@ func (r bytesResponse) write(w http.ResponseWriter) error {
 	if r.etag != "" {
 		h.Set("ETag", r.etag)
 	}
-	if r.cors {
-		h.Set("Access-Control-Allow-Origin", "*")
-	}
 	if r.encoding != "" {
 		h.Set("Content-Encoding", r.encoding)
 	}
 	if r.varyEncoding {
 		h.Set("Vary", "Accept-Encoding")
 	}
-	if r.frameable {
-		// Any site may frame the viewer.
-		h.Set("Content-Security-Policy", "frame-ancestors *")
-		h.Del("X-Frame-Options")
-	}
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(r.body)
 	return err
 }
 
-func (r bytesResponse) VisitGetEmbedResponse(w http.ResponseWriter) error  { return r.write(w) }
-func (r bytesResponse) VisitGetIframeResponse(w http.ResponseWriter) error { return r.write(w) }
 func (r bytesResponse) VisitGetViewerScriptResponse(w http.ResponseWriter) error {
 	return r.write(w)
 }
@@ -121,12 +160,12 @@ func (h *handlers) GetEmbed(ctx context.Context, req embedapi.GetEmbedRequestObj
 	p := req.Params
 	// The validator has already refused values outside the enum (as 501);
 	// this guards the handler if it is ever called without it.
-	kind, contentType := byte('j'), "application/json"
+	kind := kindJSON
 	if p.Format != nil {
 		switch *p.Format {
 		case embedapi.Json:
 		case embedapi.Xml:
-			kind, contentType = 'x', "text/xml; charset=utf-8"
+			kind = kindXML
 		default:
 			return nil, &apiserve.Error{Status: http.StatusNotImplemented, Message: "format " + strconv.Quote(truncate(string(*p.Format), 64)) + " is not supported (use json or xml)", Parameter: "format"}
 		}
@@ -136,9 +175,10 @@ func (h *handlers) GetEmbed(ctx context.Context, req embedapi.GetEmbedRequestObj
 		return nil, lookupError(err)
 	}
 	vp := viewParams{maxHeight: p.Maxheight, maxWidth: p.Maxwidth, hideTitle: p.HideTitle}
-	body, err := e.renderedBytes(vp.key(kind), func() ([]byte, error) {
+	ref := answerRef{druid: e.druid, key: vp.key(kind)}
+	r, kept, err := e.renderedAnswer(ref.key, func() ([]byte, error) {
 		o := h.s.oembed(e.object, vp)
-		if kind == 'x' {
+		if kind == kindXML {
 			return oembedXML(o)
 		}
 		return oembedJSON(o)
@@ -146,7 +186,7 @@ func (h *handlers) GetEmbed(ctx context.Context, req embedapi.GetEmbedRequestObj
 	if err != nil {
 		return nil, err
 	}
-	return bytesResponse{contentType: contentType, body: body, cache: documentCacheControl, cors: true}, nil
+	return documentResponse{ref: ref, rendering: r, kept: kept}, nil
 }
 
 func (h *handlers) GetIframe(ctx context.Context, req embedapi.GetIframeRequestObject) (embedapi.GetIframeResponseObject, error) {
@@ -156,13 +196,14 @@ func (h *handlers) GetIframe(ctx context.Context, req embedapi.GetIframeRequestO
 		return nil, lookupError(err)
 	}
 	vp := viewParams{maxHeight: p.Maxheight, maxWidth: p.Maxwidth, hideTitle: p.HideTitle}
-	body, err := e.renderedBytes(vp.key('i'), func() ([]byte, error) {
+	ref := answerRef{druid: e.druid, key: vp.key(kindIframe)}
+	r, kept, err := e.renderedAnswer(ref.key, func() ([]byte, error) {
 		return h.s.iframeDocument(e.object, vp)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return bytesResponse{contentType: "text/html; charset=utf-8", body: body, cache: documentCacheControl, frameable: true}, nil
+	return documentResponse{ref: ref, rendering: r, kept: kept}, nil
 }
 
 func (h *handlers) GetViewerScript(_ context.Context, req embedapi.GetViewerScriptRequestObject) (embedapi.GetViewerScriptResponseObject, error) {

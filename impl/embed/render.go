@@ -87,16 +87,46 @@ func (s *Service) iframeElement(obj *publicxml.Object, p viewParams) string {
 		html.EscapeString(s.iframeSrc(obj, p)), html.EscapeString("Viewer: "+obj.Title))
 }
 
-// oembedJSON renders o as JSON, one line, HTML characters left readable
-// (the html field is markup on purpose).
+// oembedJSON renders o as JSON, one line, with the fields in the seed's
+// order (type, version, provider_name, title, height, width, html; the
+// generated struct would sort them), HTML characters left readable (the
+// html field is markup on purpose).
 func oembedJSON(o embedapi.OEmbed) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(o); err != nil {
-		return nil, fmt.Errorf("encoding oEmbed JSON: %w", err)
+	typ, version := string(o.Type), string(o.Version)
+	buf.WriteByte('{')
+	for i, f := range oembedFields(&o, &typ, &version) {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString(`"` + f.name + `":`)
+		if f.v == nil {
+			buf.WriteString("null")
+			continue
+		}
+		if err := enc.Encode(*f.v); err != nil {
+			return nil, fmt.Errorf("encoding oEmbed JSON field %s: %w", f.name, err)
+		}
+		buf.Truncate(buf.Len() - 1) // the Encoder's newline
 	}
+	buf.WriteString("}\n")
 	return buf.Bytes(), nil
+}
+
+type oembedField struct {
+	name string
+	v    *string
+}
+
+// oembedFields lists o's fields in the seed's order with their JSON names;
+// a nil value is null.
+func oembedFields(o *embedapi.OEmbed, typ, version *string) []oembedField {
+	return []oembedField{
+		{"type", typ}, {"version", version}, {"provider_name", &o.ProviderName},
+		{"title", &o.Title}, {"height", o.Height}, {"width", o.Width}, {"html", &o.Html},
+	}
 }
 
 // oembedXML renders o as XML: root oembed, one child per field with the
@@ -115,13 +145,7 @@ func oembedXML(o embedapi.OEmbed) ([]byte, error) {
 		return nil
 	}
 	typ, version := string(o.Type), string(o.Version)
-	for _, f := range []struct {
-		name string
-		v    *string
-	}{
-		{"type", &typ}, {"version", &version}, {"provider_name", &o.ProviderName},
-		{"title", &o.Title}, {"height", o.Height}, {"width", o.Width}, {"html", &o.Html},
-	} {
+	for _, f := range oembedFields(&o, &typ, &version) {
 		if err := field(f.name, f.v); err != nil {
 			return nil, err
 		}

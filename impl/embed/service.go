@@ -61,6 +61,10 @@ type Config struct {
 	Now func() time.Time
 }
 
+// maxRememberedAnswers bounds the query strings remembered per path for
+// the fast path (fastpath.go).
+const maxRememberedAnswers = 4096
+
 // Service is the Embed service; it implements server.Service.
 type Service struct {
 	cfg       Config
@@ -70,6 +74,7 @@ type Service struct {
 	ownClient *http.Client // closed on Close when the service made it
 	cache     *objectCache
 	loads     flight
+	answers   *answerMemo
 	assets    *assets
 	handler   http.Handler
 	log       *slog.Logger
@@ -129,8 +134,10 @@ func New(cfg Config) (*Service, error) {
 			"viewer_dir", cfg.ViewerDir)
 	}
 
+	spec := mustSpec()
+	s.answers = newAnswerMemo(spec, maxRememberedAnswers)
 	e, err := apiserve.New(apiserve.Options{
-		Spec:    mustSpec(),
+		Spec:    spec,
 		BaseURL: s.embedBase,
 		Errors:  renderError,
 		Logger:  cfg.Logger,
@@ -138,30 +145,10 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
-	embedapi.RegisterHandlers(e, embedapi.NewStrictHandler(&handlers{s: s}, nil))
-	s.handler = headAsGet(e)
+	embedapi.RegisterHandlers(e, embedapi.NewStrictHandler(&handlers{s: s}, []embedapi.StrictMiddlewareFunc{s.answers.recorder}))
+	s.handler = s.front(e)
 	return s, nil
 }
-
-// headAsGet answers HEAD as the GET of the same URL without the body
-// (RFC 9110 §9.3.2): the contract describes GET only, and echo routes no
-// HEAD by itself.
-func headAsGet(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodHead {
-			next.ServeHTTP(w, r)
-			return
-		}
-		get := r.Clone(r.Context())
-		get.Method = http.MethodGet
-		next.ServeHTTP(headWriter{w}, get)
-	})
-}
-
-// headWriter drops the body and keeps the headers, Content-Length included.
-type headWriter struct{ http.ResponseWriter }
-
-func (h headWriter) Write(p []byte) (int, error) { return len(p), nil }
 
 func mustSpec() *openapi3.T {
 	spec, err := embedapi.GetSpec()
@@ -273,7 +260,7 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 		object:   obj,
 		etag:     rec.etag,
 		expires:  s.cfg.Now().Add(s.cfg.CacheTTL),
-		rendered: make(map[renderKey][]byte),
+		rendered: make(map[renderKey]rendering),
 	}
 	s.cache.put(e)
 	return e, nil
@@ -287,6 +274,11 @@ func renderError(c echo.Context, apiErr *apiserve.Error) error {
 	if status == http.StatusBadRequest && apiErr.Parameter == "format" {
 		status = http.StatusNotImplemented
 		msg = fmt.Sprintf("format %q is not supported (use json or xml)", truncate(c.QueryParam("format"), 64))
+	}
+	if c.Request().URL.Path == "/embed" {
+		// Like its answers, the oEmbed endpoint's refusals are readable
+		// by scripts of any site.
+		c.Response().Header().Set("Access-Control-Allow-Origin", "*")
 	}
 	body := embedapi.Error{Status: status, Error: http.StatusText(status), Message: msg}
 	if apiErr.Parameter != "" {

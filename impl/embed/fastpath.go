@@ -1,0 +1,254 @@
+package embed
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/labstack/echo/v4"
+
+	"github.com/sitelib/sitesvc/gen/embedapi"
+	"github.com/sitelib/sitesvc/impl/embed/publicxml"
+)
+
+// Why a fast path: a cached oEmbed answer is a few hundred bytes already
+// rendered, yet routing, request validation against the OpenAPI document
+// and the generated parameter binding cost several times what writing it
+// does. The answer to a GET of /embed or /iframe depends only on its query
+// string (the operations have no header or cookie parameters and no
+// security) and on the cached object. So once a query string has passed
+// validation and been answered from a cached rendering, the same query
+// string is answered from that rendering directly, for as long as the
+// object stays fresh in the cache. Anything else (a new query string, an
+// expired or evicted object, a rendering not kept) goes the routed way,
+// which validates, loads, revalidates and renders.
+
+// answerRef names a rendering of a cached object.
+type answerRef struct {
+	druid string
+	key   renderKey
+}
+
+// answerMemo maps the query strings of answered /embed and /iframe GETs to
+// the rendering that answered them. Bounded: past max entries, an arbitrary
+// one is forgotten (it is only a shortcut; the routed path still answers).
+type answerMemo struct {
+	max     int
+	enabled bool
+
+	mu     sync.RWMutex
+	embed  map[string]answerRef // by raw query of GET /embed
+	iframe map[string]answerRef // by raw query of GET /iframe
+}
+
+// maxRememberedQuery bounds the length of a remembered query string, and
+// so the memo's memory; embedding pages send short canonical URLs.
+const maxRememberedQuery = 1024
+
+// newAnswerMemo returns a memo of at most max entries per path. It stays
+// disabled (remembers nothing) unless the contract makes the answers depend
+// on the query string alone.
+func newAnswerMemo(spec *openapi3.T, max int) *answerMemo {
+	return &answerMemo{
+		max:     max,
+		enabled: queryOnly(spec, "/embed") && queryOnly(spec, "/iframe"),
+		embed:   make(map[string]answerRef),
+		iframe:  make(map[string]answerRef),
+	}
+}
+
+// queryOnly reports whether GET path's validation verdict depends only on
+// the query string: no security requirement and no parameter outside the
+// query.
+func queryOnly(spec *openapi3.T, path string) bool {
+	item := spec.Paths.Value(path)
+	if item == nil || item.Get == nil {
+		return false
+	}
+	op := item.Get
+	if (op.Security != nil && len(*op.Security) > 0) || (op.Security == nil && len(spec.Security) > 0) {
+		return false
+	}
+	for _, params := range []openapi3.Parameters{item.Parameters, op.Parameters} {
+		for _, p := range params {
+			if p.Value == nil || p.Value.In != openapi3.ParameterInQuery {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (m *answerMemo) table(path string) map[string]answerRef {
+	switch path {
+	case "/embed":
+		return m.embed
+	case "/iframe":
+		return m.iframe
+	}
+	return nil
+}
+
+func (m *answerMemo) get(path, rawQuery string) (answerRef, bool) {
+	t := m.table(path)
+	if t == nil {
+		return answerRef{}, false
+	}
+	m.mu.RLock()
+	ref, ok := t[rawQuery]
+	m.mu.RUnlock()
+	return ref, ok
+}
+
+func (m *answerMemo) remember(path, rawQuery string, ref answerRef) {
+	t := m.table(path)
+	if !m.enabled || t == nil || len(rawQuery) > maxRememberedQuery {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := t[rawQuery]; !ok && len(t) >= m.max {
+		for k := range t {
+			delete(t, k)
+			break
+		}
+	}
+	t[rawQuery] = ref
+}
+
+func (m *answerMemo) len() int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return len(m.embed) + len(m.iframe)
+}
+
+// pendingAnswer travels in the context of a routed GET of /embed or
+// /iframe: the recorder notes there which rendering answered it, and the
+// front handler then remembers it under the query string as the client
+// sent it (the validator rewrites the request's query, adding defaults).
+type pendingAnswer struct {
+	ref      answerRef
+	answered bool
+}
+
+type pendingAnswerKey struct{}
+
+// recorder is the strict-handler middleware that notes the rendering a
+// request was answered from, when the cache entry keeps it. It runs after
+// request validation passed: the handlers are only reached then.
+func (m *answerMemo) recorder(next embedapi.StrictHandlerFunc, _ string) embedapi.StrictHandlerFunc {
+	return func(c echo.Context, request any) (any, error) {
+		resp, err := next(c, request)
+		if doc, ok := resp.(documentResponse); ok && err == nil && doc.kept {
+			if p, ok := c.Request().Context().Value(pendingAnswerKey{}).(*pendingAnswer); ok {
+				p.ref, p.answered = doc.ref, true
+			}
+		}
+		return resp, err
+	}
+}
+
+// serveRouted passes r to the routed handler and remembers, under r's
+// query string as sent, the rendering that answered it.
+func (s *Service) serveRouted(routed http.Handler, w http.ResponseWriter, r *http.Request) {
+	if !s.answers.enabled || s.answers.table(r.URL.Path) == nil || len(r.URL.RawQuery) > maxRememberedQuery {
+		routed.ServeHTTP(w, r)
+		return
+	}
+	rawQuery, p := r.URL.RawQuery, &pendingAnswer{}
+	routed.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), pendingAnswerKey{}, p)))
+	if p.answered {
+		s.answers.remember(r.URL.Path, rawQuery, p.ref)
+	}
+}
+
+// serveRemembered answers r from a remembered rendering of a fresh cached
+// object, and reports whether it did.
+func (s *Service) serveRemembered(w http.ResponseWriter, r *http.Request) bool {
+	ref, ok := s.answers.get(r.URL.Path, r.URL.RawQuery)
+	if !ok {
+		return false
+	}
+	e, fresh := s.cache.get(ref.druid, s.cfg.Now())
+	if e == nil || !fresh || e.object.Access.Level == publicxml.Dark {
+		return false
+	}
+	rd, ok := e.lookup(ref.key)
+	if !ok {
+		return false
+	}
+	if err := writeDocument(w, ref.key.kind, rd); err != nil {
+		s.log.DebugContext(r.Context(), "writing a remembered answer", "err", err)
+	}
+	return true
+}
+
+// allowedMethods returns the methods of path when it is one of the
+// service's own paths.
+func allowedMethods(path string) (string, bool) {
+	switch path {
+	case "/embed", "/iframe", "/viewer/viewer.js", "/viewer/viewer.css", "/viewer/mirador.min.js":
+		return "GET, HEAD, OPTIONS", true
+	}
+	return "", false
+}
+
+// front is the service's handler: remembered answers first, then the
+// routed (validating) handler; HEAD as GET without the body (RFC 9110
+// §9.3.2), OPTIONS answered with the allowed methods (and a CORS preflight
+// answer for the oEmbed endpoint), any other method on a known path 405
+// with Allow. The contract describes the GETs; echo routes no HEAD or
+// OPTIONS by itself.
+func (s *Service) front(routed http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		allow, known := allowedMethods(r.URL.Path)
+		if !known {
+			routed.ServeHTTP(w, r)
+			return
+		}
+		switch r.Method {
+		case http.MethodGet:
+			if !s.serveRemembered(w, r) {
+				s.serveRouted(routed, w, r)
+			}
+		case http.MethodHead:
+			hw := headWriter{w}
+			if !s.serveRemembered(hw, r) {
+				get := r.Clone(r.Context())
+				get.Method = http.MethodGet
+				s.serveRouted(routed, hw, get)
+			}
+		case http.MethodOptions:
+			h := w.Header()
+			h.Set("Allow", allow)
+			if r.URL.Path == "/embed" {
+				h.Set("Access-Control-Allow-Origin", "*")
+				h.Set("Access-Control-Allow-Methods", "GET, HEAD")
+				h.Set("Access-Control-Max-Age", "86400")
+			}
+			w.WriteHeader(http.StatusNoContent)
+		default:
+			w.Header().Set("Allow", allow)
+			writeError(w, http.StatusMethodNotAllowed, r.Method+" is not allowed here (allowed: "+allow+")")
+		}
+	})
+}
+
+// headWriter drops the body and keeps the headers, Content-Length included.
+type headWriter struct{ http.ResponseWriter }
+
+func (h headWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// writeError writes the contract's Error body outside echo.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	body, err := json.Marshal(embedapi.Error{Status: status, Error: http.StatusText(status), Message: msg})
+	if err != nil {
+		http.Error(w, msg, status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(body)
+}
