@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
@@ -32,14 +31,14 @@ type record struct {
 // fetcher gets public XML records from the configured PURL base, and from
 // nowhere else: the request URL is built by the generated PURL client from
 // the base and a validated druid, and redirects are only followed within the
-// base's scheme and host.
+// base.
 type fetcher struct {
 	client  *purlapi.Client
 	timeout time.Duration
 }
 
 // newHTTPClient is the outbound client: bounded connect, header and total
-// times, and no redirect leaving the PURL base's scheme and host.
+// times, and no redirect leaving the PURL base (its scheme, host and path).
 func newHTTPClient(base purlref.Base, timeout time.Duration) *http.Client {
 	transport := &http.Transport{
 		Proxy: nil, // the PURL base is reached directly, never through an environment proxy
@@ -60,8 +59,8 @@ func newHTTPClient(base purlref.Base, timeout time.Duration) *http.Client {
 			if len(via) >= 3 {
 				return fmt.Errorf("%w: too many redirects", errUpstream)
 			}
-			if req.URL.Scheme != base.Scheme() || strings.ToLower(req.URL.Host) != base.Host() {
-				return fmt.Errorf("%w: redirect to another host (%s://%s) refused", errUpstream, req.URL.Scheme, req.URL.Host)
+			if !base.Contains(req.URL) {
+				return fmt.Errorf("%w: redirect outside the PURL base (%s://%s%s) refused", errUpstream, req.URL.Scheme, req.URL.Host, req.URL.EscapedPath())
 			}
 			return nil
 		},

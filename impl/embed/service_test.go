@@ -397,6 +397,45 @@ func TestUpstreamFailures(t *testing.T) {
 		}
 	})
 
+	t.Run("redirect on the same host", func(t *testing.T) {
+		var outside []string
+		mux := http.NewServeMux()
+		mux.HandleFunc("/purl/old/{file}", func(w http.ResponseWriter, r *http.Request) {
+			// Within the base: followed.
+			http.Redirect(w, r, "/purl/"+imageDruid+".xml", http.StatusMovedPermanently)
+		})
+		mux.HandleFunc("/purl/{file}", func(w http.ResponseWriter, r *http.Request) {
+			switch r.PathValue("file") {
+			case imageDruid + ".xml":
+				io.WriteString(w, fixtures[imageDruid].xml(imageDruid))
+			case mediaDruid + ".xml":
+				http.Redirect(w, r, "/old/"+imageDruid+".xml", http.StatusFound)
+			case fileDruid + ".xml":
+				http.Redirect(w, r, "/purl/%2e%2e/admin/"+fileDruid+".xml", http.StatusFound)
+			case pdfDruid + ".xml":
+				http.Redirect(w, r, "/purl/old/"+imageDruid+".xml", http.StatusFound)
+			default:
+				http.NotFound(w, r)
+			}
+		})
+		mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+			outside = append(outside, r.URL.Path)
+			io.WriteString(w, fixtures[imageDruid].xml(imageDruid))
+		})
+		purl := httptest.NewServer(mux)
+		defer purl.Close()
+		e := newEnv(t, func(c *Config) { c.PurlBaseURL = purl.URL + "/purl" })
+		for druid, want := range map[string]int{mediaDruid: http.StatusBadGateway, fileDruid: http.StatusBadGateway, pdfDruid: http.StatusOK} {
+			resp, body := e.get(t, "/embed?"+q("url", purl.URL+"/purl/"+druid))
+			if resp.StatusCode != want {
+				t.Errorf("%s: %d, want %d: %s", druid, resp.StatusCode, want, body)
+			}
+		}
+		if len(outside) != 0 {
+			t.Errorf("redirects outside the PURL base were followed: %v", outside)
+		}
+	})
+
 	t.Run("timeout", func(t *testing.T) {
 		release := make(chan struct{})
 		slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path"
 	"strings"
 )
 
@@ -56,6 +57,16 @@ func (b Base) Host() string { return b.host }
 
 // Scheme is the base's scheme.
 func (b Base) Scheme() string { return b.scheme }
+
+// Contains reports whether u lies under the base: same scheme, same host
+// (any letter case) and a path below the base path, also once its dot
+// segments are resolved. The PURL client follows a redirect only when it
+// does.
+func (b Base) Contains(u *url.URL) bool {
+	return u.Scheme == b.scheme && strings.ToLower(u.Host) == b.host && u.User == nil &&
+		strings.HasPrefix(u.EscapedPath(), b.path+"/") &&
+		strings.HasPrefix(path.Clean(u.Path), b.path+"/")
+}
 
 // Druid returns the normalised druid (lower case, without "druid:") of the
 // object that raw names, or ErrNotPURL. Accepted: the base's host (any

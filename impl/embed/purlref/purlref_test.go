@@ -140,3 +140,32 @@ func FuzzDruid(f *testing.F) {
 		}
 	})
 }
+
+func TestContains(t *testing.T) {
+	b, err := ParseBase("http://Localhost:8080/purl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for raw, want := range map[string]bool{
+		"http://localhost:8080/purl/bb000kk0000.xml":   true,
+		"http://LOCALHOST:8080/purl/bb000kk0000.xml":   true,
+		"http://localhost:8080/purl/x/y":               true,
+		"https://localhost:8080/purl/bb000kk0000.xml":  false, // another scheme
+		"http://localhost:8081/purl/bb000kk0000.xml":   false, // another port
+		"http://localhost:8080/purlx/bb000kk0000.xml":  false, // a sibling path
+		"http://localhost:8080/admin":                  false,
+		"http://localhost:8080/purl":                   false,
+		"http://u:p@localhost:8080/purl/bb000kk0000":   false,
+		"http://evil.example/purl/bb000kk0000.xml":     false,
+		"http://localhost:8080/purl/%2e%2e/admin/file": false, // dot segments leave the base
+		"http://localhost:8080/purl/../admin/file":     false,
+	} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := b.Contains(u); got != want {
+			t.Errorf("Contains(%s) = %v, want %v", raw, got, want)
+		}
+	}
+}
