@@ -2,10 +2,14 @@ package embed_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -239,6 +243,41 @@ func TestViewerInBrowser(t *testing.T) {
 		if msg := evalString(ctx, t, `document.querySelector('.sitesvc-error').innerText`); !strings.Contains(msg, "could not be loaded") {
 			t.Errorf("message %q", msg)
 		}
+	})
+
+	// A page on another site (localhost is not 127.0.0.1 to the browser)
+	// places the oEmbed html as a consumer would; the framed viewer runs
+	// and tells the page it shows the object. A frame refused by
+	// X-Frame-Options or CSP frame-ancestors would never say so.
+	t.Run("framed by another site", func(t *testing.T) {
+		resp, err := http.Get(srv.URL + "/embed/embed?url=" + url.QueryEscape(srv.URL+"/purl/"+sampleImage))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o struct{ HTML string }
+		err = json.NewDecoder(resp.Body).Decode(&o)
+		resp.Body.Close()
+		if err != nil || !strings.HasPrefix(o.HTML, "<iframe ") {
+			t.Fatalf("oEmbed html %q: %v", o.HTML, err)
+		}
+		host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>A blog</title><script>
+window.messages = [];
+addEventListener('message', function (e) { window.messages.push({origin: e.origin, data: e.data}); });
+</script></head><body><p>An embedded object:</p><div style="width: 800px; height: 500px">%s</div></body></html>`, o.HTML)
+		}))
+		defer host.Close()
+		page := strings.Replace(host.URL, "127.0.0.1", "localhost", 1)
+		if err := chromedp.Run(ctx, chromedp.Navigate(page)); err != nil {
+			t.Fatal(err)
+		}
+		shown := `window.messages.some(function (m) { return m.origin === ` + strconv.Quote(srv.URL) + ` && m.data && m.data.type === 'sitesvc-embed' && m.data.event === 'shown' && m.data.viewer === 'mirador' && !m.data.restricted && m.data.height > 0; })`
+		if err := waitJS(ctx, shown, 20*time.Second); err != nil {
+			t.Fatalf("the viewer framed by %s never said it shows the object: %v (messages: %s)", page, err,
+				evalString(ctx, t, `JSON.stringify(window.messages)`))
+		}
+		screenshot(ctx, t, "framed-by-another-site")
 	})
 
 	// The PURL page loads the viewer through oEmbed; the iframe it places

@@ -67,6 +67,18 @@ func TestRealServer(t *testing.T) {
 			t.Errorf("%s XML: %d %s", id, resp.StatusCode, body)
 		}
 	}
+	// Any site may frame the viewer: nothing between the service and the
+	// client (the server's middleware) forbids it.
+	resp, body := get(t, "/embed/iframe?url="+purl(sampleImage))
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `data-viewer-uri="`+srv.URL+"/purl/"+sampleImage+`/iiif/manifest"`) {
+		t.Errorf("iframe: %d %s", resp.StatusCode, body)
+	}
+	if xfo := resp.Header.Values("X-Frame-Options"); len(xfo) != 0 {
+		t.Errorf("X-Frame-Options %q on the viewer document", xfo)
+	}
+	if csp := resp.Header.Values("Content-Security-Policy"); len(csp) != 1 || csp[0] != "frame-ancestors *" {
+		t.Errorf("Content-Security-Policy %q on the viewer document", csp)
+	}
 	// The dark sample and an unknown object are 404; the PURL page of an
 	// object is not a different object.
 	for _, id := range []string{"bp999bc9999", "zz999zz9999"} {
@@ -78,7 +90,7 @@ func TestRealServer(t *testing.T) {
 		t.Errorf("format=yaml: %d", resp.StatusCode)
 	}
 	// The published contract (served by apiserve, not part of the document).
-	resp, err := http.Get(srv.URL + "/embed/openapi.yaml")
+	resp, err = http.Get(srv.URL + "/embed/openapi.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -168,16 +168,36 @@
     container.hidden = false;
     container.setAttribute('data-viewer', obj.viewer || '');
 
-    if (obj.access && obj.access.restricted) {
+    var restricted = !!(obj.access && obj.access.restricted);
+    if (restricted) {
       showAccess(viewer, obj);
-      return;
+    } else {
+      switch (obj.viewer) {
+        case 'mirador': showMirador(viewer, viewer, obj, hideTitle); break;
+        case 'media': showMedia(viewer, obj); break;
+        case 'pdf': showPDF(viewer, obj); break;
+        default: showFiles(viewer, obj);
+      }
     }
-    switch (obj.viewer) {
-      case 'mirador': showMirador(viewer, viewer, obj, hideTitle); break;
-      case 'media': showMedia(viewer, obj); break;
-      case 'pdf': showPDF(viewer, obj); break;
-      default: showFiles(viewer, obj);
-    }
+    announce(obj, restricted);
+  }
+
+  // announce tells the embedding page, when there is one, that the viewer
+  // is showing the object, with the height its content wants: a page can
+  // size the frame or stop showing a placeholder. Nothing private is sent,
+  // so any origin may receive it.
+  function announce(obj, restricted) {
+    if (window.parent === window) { return; }
+    try {
+      window.parent.postMessage({
+        type: 'sitesvc-embed',
+        event: 'shown',
+        purl: obj.purl || '',
+        viewer: obj.viewer || '',
+        restricted: restricted,
+        height: document.documentElement.scrollHeight
+      }, '*');
+    } catch (e) { /* a parent that cannot receive messages */ }
   }
 
   if (document.readyState === 'loading') {
