@@ -19,6 +19,9 @@ type entry struct {
 	object  *publicxml.Object
 	etag    string
 	expires time.Time
+	// validated is when the PURL service last confirmed the record (sent
+	// it or answered 304).
+	validated time.Time
 
 	mu       sync.Mutex
 	rendered map[renderKey]rendering
@@ -125,11 +128,11 @@ func (c *objectCache) put(e *entry) {
 	}
 }
 
-// touch extends e's life after a successful revalidation.
-func (c *objectCache) touch(e *entry, expires time.Time) {
+// touch sets e's expiry and the time it was last confirmed.
+func (c *objectCache) touch(e *entry, expires, validated time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e.expires = expires
+	e.expires, e.validated = expires, validated
 }
 
 // remove drops druid (the object disappeared upstream).

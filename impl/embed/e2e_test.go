@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -72,6 +73,15 @@ func TestRealServer(t *testing.T) {
 	resp, body := get(t, "/embed/iframe?url="+purl(sampleImage))
 	if resp.StatusCode != 200 || !strings.Contains(string(body), `data-viewer-uri="`+srv.URL+"/purl/"+sampleImage+`/iiif/manifest"`) {
 		t.Errorf("iframe: %d %s", resp.StatusCode, body)
+	}
+	// rel="up" names the collection's PURL, which the PURL service serves.
+	up := regexp.MustCompile(`<link rel="up" href="([^"]+)">`).FindSubmatch(body)
+	if up == nil || string(up[1]) != srv.URL+"/purl/bc000df0001" {
+		t.Errorf("rel=up link %q, want the PURL of the sample collection", up)
+	} else if r, err := http.Get(string(up[1])); err != nil || r.StatusCode != 200 {
+		t.Errorf("the collection's PURL %s does not answer: %v", up[1], err)
+	} else {
+		r.Body.Close()
 	}
 	if xfo := resp.Header.Values("X-Frame-Options"); len(xfo) != 0 {
 		t.Errorf("X-Frame-Options %q on the viewer document", xfo)

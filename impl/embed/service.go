@@ -221,10 +221,17 @@ func liveEntry(e *entry) (*entry, error) {
 	return e, nil
 }
 
+// When the PURL service fails, a stale copy confirmed by it within maxStale
+// is served rather than failing the embed (a PURL outage does not break
+// pages that embed objects), and the PURL service is asked again after
+// staleRetry at the earliest (or the TTL, when shorter).
+const (
+	maxStale   = 24 * time.Hour
+	staleRetry = 30 * time.Second
+)
+
 // load fetches druid's record, revalidating a stale cached copy with its
-// ETag. When the PURL service fails and a stale copy exists, the stale copy
-// is served (and retried on the next request) rather than failing the
-// embed: a brief PURL outage does not break pages that embed objects.
+// ETag; see maxStale for what a failure does.
 func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 	stale, fresh := s.cache.get(druid, s.cfg.Now())
 	if stale != nil && fresh {
@@ -240,14 +247,19 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 		s.cache.remove(druid)
 		return nil, err
 	case err != nil:
-		if stale != nil {
+		now := s.cfg.Now()
+		if stale != nil && now.Sub(stale.validated) < maxStale {
 			s.log.WarnContext(ctx, "PURL fetch failed, serving stale object", "druid", druid, "err", err)
+			// Try again after a while, not on every request: a hanging
+			// PURL service would hold each of them for the fetch timeout.
+			s.cache.touch(stale, now.Add(min(s.cfg.CacheTTL, staleRetry)), stale.validated)
 			return stale, nil
 		}
 		s.log.ErrorContext(ctx, "PURL fetch failed", "druid", druid, "err", err)
 		return nil, err
 	case rec.notModified:
-		s.cache.touch(stale, s.cfg.Now().Add(s.cfg.CacheTTL))
+		now := s.cfg.Now()
+		s.cache.touch(stale, now.Add(s.cfg.CacheTTL), now)
 		return stale, nil
 	}
 	obj, err := publicxml.Parse(rec.body, druid, s.cfg.Now())
@@ -255,12 +267,14 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 		s.log.ErrorContext(ctx, "PURL record unreadable", "druid", druid, "err", err)
 		return nil, fmt.Errorf("%w: %w", errUpstream, err)
 	}
+	now := s.cfg.Now()
 	e := &entry{
-		druid:    druid,
-		object:   obj,
-		etag:     rec.etag,
-		expires:  s.cfg.Now().Add(s.cfg.CacheTTL),
-		rendered: make(map[renderKey]rendering),
+		druid:     druid,
+		object:    obj,
+		etag:      rec.etag,
+		validated: now,
+		expires:   now.Add(s.cfg.CacheTTL),
+		rendered:  make(map[renderKey]rendering),
 	}
 	s.cache.put(e)
 	return e, nil

@@ -505,6 +505,24 @@ func TestCacheTTLAndRevalidation(t *testing.T) {
 	if resp.StatusCode != 200 || decodeOEmbed(t, body)["title"] != "A new title" {
 		t.Errorf("stale copy not served while PURL fails: %d %s", resp.StatusCode, body)
 	}
+	// The failing service is not asked on every request, only again after
+	// staleRetry (the TTL here is longer).
+	failures := len(e.stub.log())
+	e.clock.advance(staleRetry - time.Second)
+	e.get(t, u)
+	if n := len(e.stub.log()); n != failures {
+		t.Errorf("PURL asked again %d times within %v of a failure", n-failures, staleRetry)
+	}
+	e.clock.advance(2 * time.Second)
+	if resp, _ := e.get(t, u); resp.StatusCode != 200 || len(e.stub.log()) != failures+1 {
+		t.Errorf("after %v: %d, %d more upstream requests, want 1", staleRetry, resp.StatusCode, len(e.stub.log())-failures)
+	}
+	// A copy the PURL service has not confirmed for maxStale is no longer
+	// served: 502.
+	e.clock.advance(maxStale)
+	if resp, body := e.get(t, u); resp.StatusCode != http.StatusBadGateway {
+		t.Errorf("copy unconfirmed for %v still served: %d %s", maxStale, resp.StatusCode, body)
+	}
 }
 
 func TestCacheBounded(t *testing.T) {
