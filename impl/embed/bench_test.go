@@ -18,36 +18,47 @@ import (
 
 // The Embed benchmarks compare the service, with the object cached, against
 // handlers that return the same bytes as a constant, measured side by side
-// in one run. Three baselines:
+// in one run. The variants:
 //
+//	service:   the Embed handler; a repeated request is answered from the remembered rendering
+//	routed:    the same handler with nothing remembered: every request is routed, validated
+//	           against the OpenAPI document, bound and handled (what each request cost before)
 //	bare:      a plain http.HandlerFunc writing the constant (the goal: ≥ 0.7 over HTTP)
-//	validated: the constant behind the same request validation (apiserve), isolating the service's own cost
-//	http:      both over loopback HTTP with keep-alive, in parallel: what a client sees
+//	validated: the constant behind the same request validation (apiserve)
+//	http:      service, routed and bare over loopback HTTP with keep-alive, concurrent clients
 //
-// The comparison runs once per benchmark invocation (use -benchtime=1x;
-// with the default the parent may repeat it). Each reports ns/op of both sides and ratio = baseline ns/op ÷ service
-// ns/op, which is the service's throughput as a fraction of the baseline's.
+// Each comparison runs once per benchmark invocation (the benchmark's own
+// ns/op is the time of the whole comparison). Each reports ns/op of every
+// variant and ratio-X = X's ns/op ÷ the service's, which is the service's
+// throughput as a fraction of X's.
 
 func BenchmarkOEmbedJSON(b *testing.B) {
-	e := newEnv(b)
-	path := "/embed?" + q("url", e.purl(imageDruid))
-	compareWithConstant(b, e, path, "application/json")
+	compareWithConstant(b, func(e *testEnv) string { return "/embed?" + q("url", e.purl(imageDruid)) }, "application/json")
 }
 
 func BenchmarkIframe(b *testing.B) {
-	e := newEnv(b)
-	path := "/iframe?" + q("url", e.purl(imageDruid))
-	compareWithConstant(b, e, path, "text/html; charset=utf-8")
+	compareWithConstant(b, func(e *testEnv) string { return "/iframe?" + q("url", e.purl(imageDruid)) }, "text/html; charset=utf-8")
 }
 
-func compareWithConstant(b *testing.B, e *testEnv, path, contentType string) {
-	// Warm the cache and take the exact bytes the service answers.
+func compareWithConstant(b *testing.B, pathOf func(*testEnv) string, contentType string) {
+	e := newEnv(b)
+	path := pathOf(e)
+	// The routed variant: an instance that remembers nothing.
+	re := newEnv(b)
+	re.svc.answers.enabled = false
+	routedPath := pathOf(re)
+	// Warm the caches and take the exact bytes the service answers.
 	rec := httptest.NewRecorder()
 	e.svc.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
 	if rec.Code != http.StatusOK {
 		b.Fatalf("warm-up: %d %s", rec.Code, rec.Body)
 	}
 	body := rec.Body.Bytes()
+	routedRec := httptest.NewRecorder()
+	re.svc.Handler().ServeHTTP(routedRec, httptest.NewRequest(http.MethodGet, routedPath, nil))
+	if routedRec.Code != http.StatusOK || len(routedRec.Body.Bytes()) != len(body) {
+		b.Fatalf("routed warm-up: %d %s", routedRec.Code, routedRec.Body)
+	}
 	bare := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", contentType)
 		w.WriteHeader(http.StatusOK)
@@ -56,7 +67,7 @@ func compareWithConstant(b *testing.B, e *testEnv, path, contentType string) {
 	validated := validatedConstant(b, path, contentType, body)
 	service := e.svc.Handler()
 
-	inProcess := func(h http.Handler) float64 {
+	inProcess := func(h http.Handler, path string) float64 {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
 		return nsPerOp(b, func(n int) {
 			for i := 0; i < n; i++ {
@@ -68,7 +79,7 @@ func compareWithConstant(b *testing.B, e *testEnv, path, contentType string) {
 			}
 		})
 	}
-	overHTTP := func(h http.Handler) float64 {
+	overHTTP := func(h http.Handler, path string) float64 {
 		srv := httptest.NewServer(h)
 		defer srv.Close()
 		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
@@ -102,22 +113,28 @@ func compareWithConstant(b *testing.B, e *testEnv, path, contentType string) {
 	// The variants are measured in alternation, three rounds, keeping each
 	// one's best: on a shared machine, load from other jobs then hits all
 	// of them alike instead of skewing whichever ran during a burst.
-	svcNs, bareNs, validatedNs, svcHTTP, bareHTTP := inf, inf, inf, inf, inf
+	svcNs, routedNs, bareNs, validatedNs, svcHTTP, routedHTTP, bareHTTP := inf, inf, inf, inf, inf, inf, inf
 	for round := 0; round < 3; round++ {
-		svcNs = min(svcNs, inProcess(service))
-		bareNs = min(bareNs, inProcess(bare))
-		validatedNs = min(validatedNs, inProcess(validated))
-		svcHTTP = min(svcHTTP, overHTTP(service))
-		bareHTTP = min(bareHTTP, overHTTP(bare))
+		svcNs = min(svcNs, inProcess(service, path))
+		routedNs = min(routedNs, inProcess(re.svc.Handler(), routedPath))
+		bareNs = min(bareNs, inProcess(bare, path))
+		validatedNs = min(validatedNs, inProcess(validated, path))
+		svcHTTP = min(svcHTTP, overHTTP(service, path))
+		routedHTTP = min(routedHTTP, overHTTP(re.svc.Handler(), routedPath))
+		bareHTTP = min(bareHTTP, overHTTP(bare, path))
 	}
 	b.ReportMetric(svcNs, "service-ns/op")
+	b.ReportMetric(routedNs, "routed-ns/op")
 	b.ReportMetric(bareNs, "bare-ns/op")
 	b.ReportMetric(validatedNs, "validated-ns/op")
+	b.ReportMetric(routedNs/svcNs, "ratio-routed")
 	b.ReportMetric(bareNs/svcNs, "ratio-bare")
 	b.ReportMetric(validatedNs/svcNs, "ratio-validated")
 	b.ReportMetric(svcHTTP, "service-http-ns/op")
+	b.ReportMetric(routedHTTP, "routed-http-ns/op")
 	b.ReportMetric(bareHTTP, "bare-http-ns/op")
 	b.ReportMetric(bareHTTP/svcHTTP, "ratio-http")
+	b.ReportMetric(routedHTTP/svcHTTP, "ratio-http-routed")
 }
 
 var inf = math.Inf(1)
