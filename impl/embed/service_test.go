@@ -867,3 +867,43 @@ func TestHead(t *testing.T) {
 		t.Errorf("HEAD of a bad url: %d", resp.StatusCode)
 	}
 }
+
+// TestEmbargoReleasedWhileCached: an embargo ending while the object is
+// cached ends in the viewer too, although the record itself does not change
+// (the PURL service would answer a conditional request with 304).
+func TestEmbargoReleasedWhileCached(t *testing.T) {
+	e := newEnv(t)
+	embargo := fixtures[imageDruid]
+	embargo.read = "<embargoReleaseDate>2026-03-02</embargoReleaseDate><world/>" // the day after the clock's
+	e.stub.setBody(imageDruid, embargo.xml(imageDruid))
+	path := "/iframe?" + q("url", e.purl(imageDruid))
+	viewerAccess := func() viewerAccess {
+		t.Helper()
+		_, doc := e.get(t, path)
+		m := regexp.MustCompile(`data-object="([^"]*)"`).FindStringSubmatch(doc)
+		if m == nil {
+			t.Fatalf("no data-object: %s", doc)
+		}
+		var obj viewerObject
+		if err := json.Unmarshal([]byte(htmlUnescape(m[1])), &obj); err != nil {
+			t.Fatal(err)
+		}
+		return obj.Access
+	}
+	if a := viewerAccess(); a.Level != "embargoed" || !a.Restricted {
+		t.Fatalf("before the release day: %+v", a)
+	}
+	// Revalidated before the release day: 304, still embargoed.
+	e.clock.advance(2 * time.Minute)
+	if a := viewerAccess(); a.Level != "embargoed" {
+		t.Fatalf("before the release day, after a revalidation: %+v", a)
+	}
+	e.clock.advance(12 * time.Hour)
+	if a := viewerAccess(); a.Level != "world" || a.Restricted {
+		t.Errorf("after the release day: %+v (upstream requests %v)", a, e.stub.log())
+	}
+	log := e.stub.log()
+	if last := log[len(log)-1]; !strings.HasSuffix(last, " ") {
+		t.Errorf("the record was asked for conditionally after the release: %q", last)
+	}
+}

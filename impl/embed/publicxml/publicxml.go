@@ -68,6 +68,13 @@ type Access struct {
 	NoDownload bool      // world access with rule="no-download"
 }
 
+// ExpiredBy reports whether this access, read from the record at an
+// earlier time, no longer holds at now: an embargo whose release day has
+// come. The record must then be read again, even if it did not change.
+func (a Access) ExpiredBy(now time.Time) bool {
+	return a.Level == Embargoed && !a.Release.IsZero() && !now.UTC().Before(a.Release)
+}
+
 // Restricted reports whether a person on the open web cannot view the
 // object's content in the embedded viewer.
 func (a Access) Restricted() bool { return a.Level != World }

@@ -175,3 +175,23 @@ func FuzzParse(f *testing.F) {
 		_ = o.Access.Message()
 	})
 }
+
+func TestAccessExpiredBy(t *testing.T) {
+	release := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		a    Access
+		now  time.Time
+		want bool
+	}{
+		{Access{Level: Embargoed, Release: release}, release.Add(-time.Second), false},
+		{Access{Level: Embargoed, Release: release}, release, true},
+		{Access{Level: Embargoed, Release: release}, time.Date(2026, 3, 1, 20, 0, 0, 0, time.FixedZone("UTC-5", -5*3600)), true}, // 01:00 UTC on the 2nd
+		{Access{Level: Embargoed}, release.AddDate(10, 0, 0), false},                                                             // unreadable date: embargo kept
+		{Access{Level: World}, release, false},
+		{Access{Level: Group, Release: release}, release, false},
+	} {
+		if got := tc.a.ExpiredBy(tc.now); got != tc.want {
+			t.Errorf("%+v at %v: %v, want %v", tc.a, tc.now, got, tc.want)
+		}
+	}
+}
