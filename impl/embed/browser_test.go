@@ -21,15 +21,17 @@ import (
 
 // The sample objects (samples/purl) the browser tests look at.
 const (
-	sampleImage    = "bb000kk0000"
-	sampleBook     = "bd111gh1111"
-	sampleMedia    = "bg333mn3333"
-	samplePDF      = "bh444pq4444"
-	sampleFiles    = "bj555rs5555"
-	sampleCitation = "bk666tv6666"
-	sampleEmbargo  = "bm777wx7777"
-	sampleGroup    = "bn888yz8888"
-	sampleLocation = "bq121cd1212"
+	sampleImage      = "bb000kk0000"
+	sampleBook       = "bd111gh1111"
+	sampleMap        = "bf222jk2222"
+	sampleCollection = "bc000df0001"
+	sampleMedia      = "bg333mn3333"
+	samplePDF        = "bh444pq4444"
+	sampleFiles      = "bj555rs5555"
+	sampleCitation   = "bk666tv6666"
+	sampleEmbargo    = "bm777wx7777"
+	sampleGroup      = "bn888yz8888"
+	sampleLocation   = "bq121cd1212"
 )
 
 // chromium returns the browser to drive (Debian's chromium package); it
@@ -133,7 +135,7 @@ func TestViewerInBrowser(t *testing.T) {
 		}
 	}
 
-	for _, druid := range []string{sampleImage, sampleBook} {
+	for _, druid := range []string{sampleImage, sampleBook, sampleMap} {
 		t.Run("mirador "+druid, func(t *testing.T) {
 			open(t, druid)
 			// Mirador draws the image with OpenSeadragon on a canvas.
@@ -196,6 +198,14 @@ func TestViewerInBrowser(t *testing.T) {
 			if resp.StatusCode != 200 {
 				t.Errorf("download link %s answers %d", href, resp.StatusCode)
 			}
+		}
+	})
+
+	// A collection has no files of its own: the viewer says so.
+	t.Run("collection", func(t *testing.T) {
+		open(t, sampleCollection)
+		if msg := evalString(ctx, t, `(function(){var m=document.querySelector('.sitesvc-empty'); return m && m.offsetHeight > 0 ? m.innerText : '';})()`); !strings.Contains(msg, "no files") {
+			t.Errorf("collection shows %q", evalString(ctx, t, `document.body.innerText.slice(0, 300)`))
 		}
 	})
 

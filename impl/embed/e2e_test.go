@@ -40,15 +40,17 @@ func TestRealServer(t *testing.T) {
 	purl := func(id string) string { return url.QueryEscape(srv.URL + "/purl/" + id) }
 
 	titles := map[string]string{
-		sampleImage:    "Two views of the reading room",
-		sampleBook:     "A short book of ruled pages",
-		sampleMedia:    "A melody in eight notes",
-		samplePDF:      "Annual report of the sample library",
-		sampleFiles:    "Visitor counts, September 2025",
-		sampleCitation: "A photograph known only by its citation",
-		sampleEmbargo:  "Thesis under embargo",
-		sampleGroup:    "Staff-only floor plan",
-		sampleLocation: "Manuscript readable in the reading room",
+		sampleImage:      "Two views of the reading room",
+		sampleBook:       "A short book of ruled pages",
+		sampleMap:        "Map of an imaginary coast",
+		sampleCollection: "sitesvc sample collection",
+		sampleMedia:      "A melody in eight notes",
+		samplePDF:        "Annual report of the sample library",
+		sampleFiles:      "Visitor counts, September 2025",
+		sampleCitation:   "A photograph known only by its citation",
+		sampleEmbargo:    "Thesis under embargo",
+		sampleGroup:      "Staff-only floor plan",
+		sampleLocation:   "Manuscript readable in the reading room",
 	}
 	for id, title := range titles {
 		resp, body := get(t, "/embed/embed?url="+purl(id))
