@@ -22,6 +22,10 @@ type entry struct {
 	// validated is when the PURL service last confirmed the record (sent
 	// it or answered 304).
 	validated time.Time
+	// size is what the entry counts against the cache's byte bound: the
+	// record's size (standing for the parsed object) plus the renderings
+	// kept. Guarded by the cache's mutex.
+	size int64
 
 	mu       sync.Mutex
 	rendered map[renderKey]rendering
@@ -54,8 +58,9 @@ const maxRenderings = 32
 
 // renderedAnswer returns the rendering k of e, rendering it (and keeping
 // it, within maxRenderings) when it is not there yet. kept reports whether
-// the rendering is held by the entry.
-func (e *entry) renderedAnswer(k renderKey, render func() ([]byte, error)) (r rendering, kept bool, err error) {
+// the rendering is held by the entry. A newly kept rendering is counted
+// against the cache's byte bound through added.
+func (e *entry) renderedAnswer(k renderKey, render func() ([]byte, error), added func(e *entry, n int)) (r rendering, kept bool, err error) {
 	if r, ok := e.lookup(k); ok {
 		return r, true, nil
 	}
@@ -65,13 +70,17 @@ func (e *entry) renderedAnswer(k renderKey, render func() ([]byte, error)) (r re
 	}
 	r = newRendering(b)
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	if prev, ok := e.rendered[k]; ok {
+		e.mu.Unlock()
 		return prev, true, nil // rendered concurrently: keep one copy
 	}
 	if len(e.rendered) < maxRenderings {
 		e.rendered[k] = r
 		kept = true
+	}
+	e.mu.Unlock()
+	if kept {
+		added(e, len(b))
 	}
 	return r, kept, nil
 }
@@ -84,18 +93,41 @@ func (e *entry) lookup(k renderKey) (rendering, bool) {
 	return r, ok
 }
 
-// objectCache is a bounded LRU of entries with a time to live. An expired
-// entry is not dropped: it is handed back as stale so that the caller can
-// revalidate it with its ETag.
+// objectCache is an LRU of entries with a time to live, bounded both in
+// entries and in bytes (records and renderings: one object with thousands
+// of files renders to large documents). An expired entry is not dropped: it
+// is handed back as stale so that the caller can revalidate it with its
+// ETag.
 type objectCache struct {
-	mu    sync.Mutex
-	max   int
-	order *list.List // front = most recently used; values are *entry
-	index map[string]*list.Element
+	mu       sync.Mutex
+	max      int
+	maxBytes int64
+	bytes    int64
+	order    *list.List // front = most recently used; values are *entry
+	index    map[string]*list.Element
 }
 
-func newObjectCache(max int) *objectCache {
-	return &objectCache{max: max, order: list.New(), index: make(map[string]*list.Element)}
+func newObjectCache(max int, maxBytes int64) *objectCache {
+	return &objectCache{max: max, maxBytes: maxBytes, order: list.New(), index: make(map[string]*list.Element)}
+}
+
+// evict drops least recently used entries past the bounds, never keep
+// (the entry just stored or grown, which is in use).
+func (c *objectCache) evict(keep *entry) {
+	for c.order.Len() > c.max || c.bytes > c.maxBytes {
+		last := c.order.Back()
+		e := last.Value.(*entry)
+		if e == keep {
+			if c.order.Len() == 1 {
+				return
+			}
+			last = last.Prev()
+			e = last.Value.(*entry)
+		}
+		c.order.Remove(last)
+		delete(c.index, e.druid)
+		c.bytes -= e.size
+	}
 }
 
 // get returns the entry for druid and whether it is still fresh at now.
@@ -111,21 +143,33 @@ func (c *objectCache) get(druid string, now time.Time) (*entry, bool) {
 	return e, now.Before(e.expires)
 }
 
-// put stores e, evicting the least recently used entry past the bound.
-func (c *objectCache) put(e *entry) {
+// put stores e, whose size is its record's, evicting least recently used
+// entries past the bounds.
+func (c *objectCache) put(e *entry, recordSize int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	e.size = int64(recordSize)
+	c.bytes += e.size
 	if el, ok := c.index[e.druid]; ok {
+		c.bytes -= el.Value.(*entry).size
 		el.Value = e
 		c.order.MoveToFront(el)
-		return
+	} else {
+		c.index[e.druid] = c.order.PushFront(e)
 	}
-	c.index[e.druid] = c.order.PushFront(e)
-	for c.order.Len() > c.max {
-		last := c.order.Back()
-		c.order.Remove(last)
-		delete(c.index, last.Value.(*entry).druid)
+	c.evict(e)
+}
+
+// grew counts n more bytes (a kept rendering) for e, if e is still cached.
+func (c *objectCache) grew(e *entry, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.index[e.druid]; !ok || el.Value != e {
+		return // replaced or evicted meanwhile: nothing counts it
 	}
+	e.size += int64(n)
+	c.bytes += int64(n)
+	c.evict(e)
 }
 
 // touch sets e's expiry and the time it was last confirmed.
@@ -142,6 +186,7 @@ func (c *objectCache) remove(druid string) {
 	if el, ok := c.index[druid]; ok {
 		c.order.Remove(el)
 		delete(c.index, druid)
+		c.bytes -= el.Value.(*entry).size
 	}
 }
 

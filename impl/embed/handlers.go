@@ -182,7 +182,7 @@ func (h *handlers) GetEmbed(ctx context.Context, req embedapi.GetEmbedRequestObj
 			return oembedXML(o)
 		}
 		return oembedJSON(o)
-	})
+	}, h.s.cache.grew)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func (h *handlers) GetIframe(ctx context.Context, req embedapi.GetIframeRequestO
 	ref := answerRef{druid: e.druid, key: vp.key(kindIframe)}
 	r, kept, err := e.renderedAnswer(ref.key, func() ([]byte, error) {
 		return h.s.iframeDocument(e.object, vp)
-	})
+	}, h.s.cache.grew)
 	if err != nil {
 		return nil, err
 	}

@@ -55,6 +55,9 @@ type Config struct {
 	CacheTTL time.Duration
 	// CacheSize is the most objects the cache holds. Default 1024.
 	CacheSize int
+	// CacheBytes bounds the cache's records and rendered answers, in
+	// bytes. Default 64 MiB.
+	CacheBytes int64
 	// Examples are PURLs whose oEmbed and viewer links the index page shows.
 	Examples []string
 	// Now is the clock (embargo dates, cache expiry). Default time.Now.
@@ -105,6 +108,9 @@ func New(cfg Config) (*Service, error) {
 	if cfg.CacheSize <= 0 {
 		cfg.CacheSize = 1024
 	}
+	if cfg.CacheBytes <= 0 {
+		cfg.CacheBytes = 64 << 20
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -115,7 +121,7 @@ func New(cfg Config) (*Service, error) {
 		cfg:       cfg,
 		embedBase: embedBase.String(),
 		purl:      purl,
-		cache:     newObjectCache(cfg.CacheSize),
+		cache:     newObjectCache(cfg.CacheSize, cfg.CacheBytes),
 		log:       cfg.Logger,
 	}
 	doer := cfg.PurlClient
@@ -278,7 +284,7 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 		expires:   now.Add(s.cfg.CacheTTL),
 		rendered:  make(map[renderKey]rendering),
 	}
-	s.cache.put(e)
+	s.cache.put(e, len(rec.body))
 	return e, nil
 }
 

@@ -907,3 +907,53 @@ func TestEmbargoReleasedWhileCached(t *testing.T) {
 		t.Errorf("the record was asked for conditionally after the release: %q", last)
 	}
 }
+
+// TestCacheBoundedInBytes: records and kept renderings count against the
+// byte bound; past it the least recently used objects go, never the one in
+// use.
+func TestCacheBoundedInBytes(t *testing.T) {
+	record := len(fixtures[imageDruid].xml(imageDruid))
+	e := newEnv(t, func(c *Config) {
+		c.CacheSize = 100
+		c.CacheBytes = int64(3*record + 2000) // about three records and their oEmbed answers
+	})
+	druids := []string{imageDruid, mediaDruid, pdfDruid, fileDruid, groupDruid, citationDruid}
+	for _, d := range druids {
+		if resp, body := e.get(t, "/embed?"+q("url", e.purl(d))); resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", d, resp.StatusCode, body)
+		}
+		e.svc.cache.mu.Lock()
+		total, n := e.svc.cache.bytes, e.svc.cache.order.Len()
+		var sum int64
+		for el := e.svc.cache.order.Front(); el != nil; el = el.Next() {
+			sum += el.Value.(*entry).size
+		}
+		e.svc.cache.mu.Unlock()
+		if total > e.svc.cfg.CacheBytes || total != sum || n == 0 {
+			t.Fatalf("after %s: %d bytes counted (entries sum to %d) in %d entries, bound %d", d, total, sum, n, e.svc.cfg.CacheBytes)
+		}
+	}
+	if n := e.svc.cache.len(); n >= len(druids) || n < 2 {
+		t.Errorf("%d entries kept under the byte bound", n)
+	}
+	// The most recent object is cached; the first was evicted.
+	if ent, _ := e.svc.cache.get(citationDruid, e.clock.Now()); ent == nil || len(ent.rendered) != 1 {
+		t.Errorf("the object in use is not cached with its rendering")
+	}
+	if ent, _ := e.svc.cache.get(imageDruid, e.clock.Now()); ent != nil {
+		t.Errorf("the least recently used object is still cached")
+	}
+	// Renderings grow an entry: many sizes of one object push the others out.
+	for h := 1; h <= maxRenderings; h++ {
+		e.get(t, "/iframe?"+q("url", e.purl(citationDruid), "maxheight", strconv.Itoa(h)))
+	}
+	e.svc.cache.mu.Lock()
+	total := e.svc.cache.bytes
+	e.svc.cache.mu.Unlock()
+	if total > e.svc.cfg.CacheBytes && e.svc.cache.len() > 1 {
+		t.Errorf("%d bytes cached, bound %d", total, e.svc.cfg.CacheBytes)
+	}
+	if resp, _ := e.get(t, "/embed?"+q("url", e.purl(citationDruid))); resp.StatusCode != 200 {
+		t.Errorf("object in use: %d", resp.StatusCode)
+	}
+}
