@@ -111,6 +111,9 @@ type OEmbedType string
 // OEmbedVersion defines model for OEmbed.Version.
 type OEmbedVersion string
 
+// AssetVersion defines model for AssetVersion.
+type AssetVersion = string
+
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
@@ -187,12 +190,24 @@ type GetMiradorBundleParams struct {
 
 // GetViewerStylesheetParams defines parameters for GetViewerStylesheet.
 type GetViewerStylesheetParams struct {
+	// V Version token of the asset (its ETag without quotes). The iframe
+	// document names the current one, so that a browser never runs a
+	// cached copy of an older viewer; the same content is served whatever
+	// the value.
+	V *AssetVersion `form:"v,omitempty" json:"v,omitempty"`
+
 	// IfNoneMatch ETag of a cached copy; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // GetViewerScriptParams defines parameters for GetViewerScript.
 type GetViewerScriptParams struct {
+	// V Version token of the asset (its ETag without quotes). The iframe
+	// document names the current one, so that a browser never runs a
+	// cached copy of an older viewer; the same content is served whatever
+	// the value.
+	V *AssetVersion `form:"v,omitempty" json:"v,omitempty"`
+
 	// IfNoneMatch ETag of a cached copy; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
@@ -658,6 +673,33 @@ func NewGetViewerStylesheetRequest(server string, params *GetViewerStylesheetPar
 		return nil, err
 	}
 
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.V != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "v", *params.V, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
@@ -698,6 +740,33 @@ func NewGetViewerScriptRequest(server string, params *GetViewerScriptParams) (*h
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.V != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "v", *params.V, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -1669,6 +1738,12 @@ func (w *ServerInterfaceWrapper) GetViewerStylesheet(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetViewerStylesheetParams
+	// ------------- Optional query parameter "v" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "v", ctx.QueryParams(), &params.V, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter v: %s", err))
+	}
 
 	headers := ctx.Request().Header
 	// ------------- Optional header parameter "If-None-Match" -------------
@@ -1698,6 +1773,12 @@ func (w *ServerInterfaceWrapper) GetViewerScript(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetViewerScriptParams
+	// ------------- Optional query parameter "v" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "v", ctx.QueryParams(), &params.V, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter v: %s", err))
+	}
 
 	headers := ctx.Request().Header
 	// ------------- Optional header parameter "If-None-Match" -------------
@@ -2352,68 +2433,70 @@ func (sh *strictHandler) GetViewerScript(ctx echo.Context, params GetViewerScrip
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"1Frpchw5cn6VdO0qtrmuPnhoQ26GYoKjoWa0IYkKkbNrx5Q8ha7K7oKEAmoAFJu9DEb4afxgfhJHAqij",
-	"L5I6du3VH7Fx5p1fZuE2ylRZKYnSmmh6GxXIctTuz7MsQ2OGL5S0WonhmRBqObzQfMElTedoMs0ry5WM",
-	"ptGZWLKVgfSP6Smo83KGOWg0lZIGDZRsBTMEjSyH2QqYXIHhFkdRHJmswJLReXZVYTSNjNVcLqK7uzh6",
-	"wbICm/u3r6RpLheQc42Z5ddoHjrw/Iotts85l5bbFVi2ADUHWxChlUaD0jJacv+pd3FUMc1KtEFsr+Zv",
-	"lcQ3zGbFjruu/C0MMmIuh0xVq1NgUNJ6YNIsURs4npzQrSTooJEojiQr6eZX8yFdMPQ39Ekr2c1rlAtb",
-	"RNPDydFJvEMCBc/xV8utwG3afuI5OvbdPHDpflxzXKKGgUYi2ECaM8uGdM7QrUsPWkp/q1GvOkJ7d/Wp",
-	"zHHOamGj6ZwJgy2RM6UEMumoLNlNgXxR2G0i37AbXtYl+PlGYYFILuHF5SVU/AaFgcGhxhKew+GfqhtH",
-	"JN6wsiLOTyaT3SR3F/cpnitdMhtNIy7t8VHk6CMiSMz0L45KLsNAyw+XFheoG36WPLfFfnbc9Bdy8+we",
-	"bvy135SZWu/wxXeoDTcWpYWf379uGFGzj5jZKaS3Va3FrzNm8Ndai7vxba5rnt+lMSh3AhNilcgltwUw",
-	"SN3kNIVK45zfgPKGyHOUls856hGcyZV1vo/CIAyYVLZAnchCGRtD+AkVs0XsfEsQ15j3zjgAbuBkcjJK",
-	"ZF+WUWFtNR2PhcqYoNOmzybPJmMifzybTSaTT59ISHssnkQTRxp/q7nGPJpaXeMeBz2anDxzom49Nt4V",
-	"WtoYStu/Z/mPzOKSrehXpiTJm/5kVSV45oLV+KNRLjy3LN1GqLXS0ZT2Q3NAHJVoDFvQhSTdd6Q2g/qa",
-	"Z0iiqaVzeDbz3muZrU00fTo5uusz9HuN82ga/W7cJZGxnzXjc3er42LdVq42r8tULXKQyoYk4QKj0iEa",
-	"Yg61xJsKM4u5WI2iu5g4eY+/1Wjsl0uiOaAvCadPaOM5JKTSJCKBtFrtxftW5Y18TiaTr5fPWY8AbqDk",
-	"xpCpK90z5EEzmtZapDFIJYfBSWmhqu1QzYeayQVC2ka1dJw2MSHsCVEX0i5YU0C/i6O3yr5Utcy/TMBv",
-	"lQW/vS/eWgviiDTNoNoRMpycK2W4Vc6v7pP0yddL2glvL0W1zFG70JMpOeeLmkzRGS4Fshi4NYnsIorT",
-	"VaOgmLTQhUDIFfpb8IYbS5P+1kRW9UzwDAY5058OKBrdtXw5p/fEk+TznPtY+U6rCrXlFBVCEq16Q60W",
-	"thL81dU78AIEizeWsshGzOlpa3P3XwtmieqlVnIRw5wc1InMI6Stg3q6u90RATZdjVlwuCCGZYEu4msX",
-	"iJTEncc3hnAfk5nK+5v7WawL0r80R8VBbp0MPrRbvRrp3gsHbh9UyDpRAREfjiYtKnYGv6oQNM+KGFzu",
-	"wxuWWbEi5g3CnKPIHaZd1+4+aERgQbhsQtBBY3kKx4ejo6eEGwZPJ5Pq5gBqKdCYfkggGZuSCYGarpK1",
-	"EC7oh+RVMWtR0/H/+ctk+G8f/nWQJCP/18F3Gsvf79JNYcsdGOFMAp+TugEFluRlplBLF8TGfiJ1VkVu",
-	"Y2iZc8/dtqXVNc9R/+oT7+ZNb2l3wCDNUhjMBVvAcNgMDGnvwc7j9wDkK4eL17ANDLg18AP5sIQXSgfw",
-	"vOdYN3AboSR09UtEmu/ZWLfwmgJRiK1h7eFosnPpHly5ZQveq7rwT2pf8GuUscdQpPdvpP8N73KzHU+b",
-	"ymukHUct8m5AqzOjbR+kC7icq22ug5sN/nx58RaYzOHf37w+cH8wCUhzOfHWmGHA2WRz/mwTlJvInC+4",
-	"ZaKXjUZw4TVOVxOE5kpCpko0MNeqhE0QdQpKEqj9+f1r80AqAaYR8Bo1CKU+Ed6pRolMpAv9xs06jmYq",
-	"52hgkLqJ9GAELxUV5eRCziQ9+6bCjM9DkiY0nMhamrqqlLaYQ+rJdxbQIiwXfp5ODoES9yvK5uSglMco",
-	"aZ1MJlMvl3ZzF7hzzATTaCgfAiN6MIdrJmo0wIyTvKzL2KvBTyRS1dZQuckthJzvaGOGiPDMX/v8QCWB",
-	"MKotjX86P/sBBsTuj+dXjm5VW3f3TOUrr+2Ld1evLt5eJnJwNDnxvKWufTGlTbE7I25WpaQpSMfOPtJw",
-	"Gby4eH+ZSKpAhCs0/fUHp6554cuLEm2hcl9HPO3fkjYmFxSVSCKNqhbPgpq318WAXslcZqLOSeAZ03qV",
-	"yPSe9ssU/pg6IV111WKustoF1dBscSa+3m6BC5k5kVPcNV6hIYxxC5UypEAIyQ+sckbl3YZMrGILnCYy",
-	"vSV/nEIS0aHmOhu6JUkUkw1L62YKtZQ0QoVTHEiMKfdZzTNnV97b71JfgAmeoTQuOoZa6qxy3Z+jERVb",
-	"ruZ0tZmZjsfL5XLE3PRI6cU47DXj169enL+9PHd7uijekAnBO7x79iLSlIKr36IqlKzi0TQ6Hk1Gxw6B",
-	"2sJlXa8w+muBdldy87rt+WGb6Qcuz6cU7tODNsUFyS8LZTCRG9iTm5D9guevILRNYoppwdi8Lz6/KQVJ",
-	"kWwhpZCZeuTg/buJdZXi0pIWme2lW3fORr51+iC84eLHqzyaRj+i9ahnvdf1y27Y3S0Zk97u4k1ZvW8E",
-	"4xlw5bwPDMGzbEHOQ+VFSlA5JQ774Sq0CnbGK2b2xsKmhjOex10VfOiO7OxXRa7eiduUHH7erCWpLgk+",
-	"KJyu2fS4xT4tPmJtr/F292Gjh3A0mXxeRdegzajBkk1inkZJPZkcZ8HAjM6eJ3vaJ851gtF9V2vxnJY9",
-	"OT57cvTyydHLdvGT4zNa/uToJYWNJ0cvex2XJAJjVwLpDkfRFA4nkyenvnMWfiSRD3szpXPUz5OItpVM",
-	"L7h0y9ZG/DFhyGRaCcHl4nkSSZVEPpHNayFMppHqERLn8yR6w6oGAV4yCS81kxk3mYLv2SrxEkEvl8Cv",
-	"H9qCPV1YaqCG4DPNnC02geu+uzrY5VDkRjRrQdSU8NyjC+VQ2xDAovpwfONhfNcd85x9d1MKCPc9T+i+",
-	"JAKUmcq9AGs7Hz5zCmMyZ0JJEtwKTRJ9FwQk/UHKZ46e0Ign/5vYCoLsBv1AuNoP0e1+2dqwH1uTuZ/Y",
-	"I/Zwxo4NgTDSiR+41wQCxd1qP+KNzY80jhTW9qf8kFPdmiltjZAHdr+P/iTsad8P3djvjk9O/37+2F4B",
-	"//Nf/+1/LexpS03P+tsJYnaN7uNsvGYCciPw9pMGpb0W47jwr5WykKoGt8kclETICi7ytsKsUCfSp0NC",
-	"Xd7A0xikA0eMcJfLsHHzucMlQhc+RnCWSHIfSEPJRKmoVzW7mqKyq+Yyn1V2NHG3mx8bCGHkqp/Hfnjb",
-	"5cFh9/i+rbu+qN131vpix8mJzx67drVZZtxrzrotJw9vaZuNd3H0dHL45T3HHhRY6zz6vA5JtGJlaOhS",
-	"YdNVRYPaINDhpOWbUhxsdB87YNC2wg+/TStce1ltVGZr1I28XI4eJfumw+/6iHVZUk5pS2Pdg17AeuVt",
-	"gKNkwGxB2C7yjhV9oHOCN9+DfuGnq76DlsikpRJihlAJlmFODtbB0UFTlLhyxYcKye3BCF5ZEFx+ojJX",
-	"o6BsUiVRetCUI57MPxjIlBCY+RK3UCKn0qXgeY4ykWQ7jEvUHcANVVITFyhaUM0ouUTImWXArNV8Vls0",
-	"rlRNpFAsN/29Dn+YAtFv9/zHsCx4VoDGa2SiKfH97Yl06wq17JG+B1+/8gL+UoD9zwE1HahomoObqOJf",
-	"frh4cfUf786hlyNkl+1AMAcuUK7DLIpW/d8lWgZZwbRB22GRb5PKAzlkn9AZJxQa53uxr/t0mGWHh4d5",
-	"fnh4eNjSsn1YZ2APHeoTuLfL8N8oM2bzbG+ij4Dm6yd9NElE9SbqtVTtT1sb6gk/XDlT+aq/JOfXkAlm",
-	"zPOtfkHjrg+s9kQRRcyy8GtYa36/xHtQZcw5n49LJvkcDYk2AJaWi5xf3/t7k6c+ipEPPQ7ZDvgbDZuN",
-	"5P81KTqOXnhnG15iVmtuV8N3SvBstf+9jgs7QyYzNFZpA39MT2E7NvfC4AOvYf5hIOFrkuF51wreUEYv",
-	"//mZkP+Cg5Rcs1zpUcnl6KPZmw7f+GV/MFBpnNVcWJhptTSoYVbLXCAMZFVCxbJPzH2g9evTuKmqEllx",
-	"KX3S5GUl1t007BsKlX0aEWY5iF1bC/O2FZ3IhjH3OIoS/CAdNt6Tc9c9fjo5bj+2NYQVzIQv8ZRIuTSW",
-	"CUH4SNcypDwzJpbycNjIFAd7cloQw/fu5M9Obf13VNs9pL+6Dtjib7xKYfAbeG+EyUHcZ4YbMJTtadmQ",
-	"btFoDDHDZqq2wMAWXLvKgLCA4X/Dg73PrghZV3Z4Hsrcz3t49cjU+JFdM88kDX1GWPkzu2aX7vffJZq0",
-	"TG9ZetBAa0WZ4A5eOWEZ4PYU2MzpwHX2ltxsvPprmml0zs42Wvto7z7K3Zq7OPqL8+99sW5DhenDoezY",
-	"x6WNr4vKQqlyPudkSmvP8fwzPsz9E4ovCIRPJ8dfVvxchrc0P0t2zbgI73bW3/gEf+x5B3n6I318rfQ5",
-	"/jalzwMEjTbCNm0JcbHduRZWH4jeHVDqRe6tqPUXt+qyxWJfF7ge6fmBps9w+ReXl9/U1x/vZv8HjrFl",
-	"BtslGZVr/nuXeyzoYcsj03qLex9hFz48/yNs4v9bNvjntBBfAn2+ddCBhKmCfreD19rnRIJ6/iGX+6D/",
-	"8/vXo/az5a0Db93r1yiOrpnmFKL9a6216fVPTvcUbdGm2t+tE9AUtmt0tq9g3BFDWjustSChO5QS5LDn",
-	"YUX7lgZl7j4ojjp8FNpF20jtqv2IvAtwt50YZgxa0zswqOLuw93/BgAA//8=",
+	"1Fvpchw5cn6VdO0qtjmuPnhoQ26GYoKjoWa0oStEzqwdU/IUuiq7CxIKKAEoNnsZjPDT+MH8JI4EUEdf",
+	"JHWsvTt/ho0z7/wyC7qJMlVWSqK0JpreRAWyHLX78yzL0JjhMyWtVmJ4JoRaDt9ovuCSpnM0meaV5UpG",
+	"0+hMLNnKQPpdegrqvJxhDhpNpaRBAyVbwQxBI8thtgImV2C4xVEURyYrsGR0nl1VGE0jYzWXi+j2No6e",
+	"sazA5v7tK2maywXkXGNm+RWa+w48v2SL7XPOpeV2BZYtQM3BFkRopdGgtIyW3H3qbRxVTLMSbSM2Y9D+",
+	"itq40zcvCxNg1UeUzX2MtsCAWwNEIiy5LVRt4VOtLJqDEVwWCHxOtyQyV1ldorQgWYnG7c9qrWlESYzB",
+	"KLAFs8BgptXSoAaJV6hB19IAS2RGUs0hU9WK7mcSlMhRwxXHJepTd6BhJUKmpKVTuQGD+gpzWBbM0lmJ",
+	"pEVXTNQ4SmQUR2QR0aca9SqKI6IrmkZXa2Ir2fVLlAtbRNPDoyfxDuW8mL9WEl8xmxU7dHTptcOgR/4p",
+	"MChpPTBplqgNHE9ORg053pI7el7Mh3TB0N+wj7bJ0cku4gqe4++WW4HbtP3Mc3RSc/PApfvhxQkDjUSw",
+	"gTRnlg3pnKFblx6M9giud1efyhznrBY2ms6ZMNgSOVNKIJOOypJdF8gXhd0m8hW75mVdgp9vDC8QySU8",
+	"u7iAil+jMDA41FjCUzj8c3XtiMRrVlbE+clkspvk7uI+xXOlS2ajacSlPT6KHH1EBImZ/oujkssw0PLD",
+	"pcUF6oafJc9tsZ8dN/2F3Dy5gxt/7TdlptY7YthbCgfGudkv7142jKjZB8zsFNKbqtbi9xkz+Hutxe34",
+	"Jtc1z2/TGJQ7gQmxSiSFC2CQuslpCpXGOb8G5Q2R5ygtn3PUIziTK+tiJgqDMGBS2YLcuVDGxhB+QsVs",
+	"ETvfEsQ15r0zDigcnExOvN+3sowKa6vpeCxUxgSdNn0yeTIZE/nj2WwymXz8SELaY/EkmjjS+KnmGvNo",
+	"anWNexz0aHLyxIm69dh4V0hucw9t/4HlPzGLS7aiXyGs0Z+sqgTPXJAffzA+XLcs3USotdLRlPZDc0Ac",
+	"lWgMW9CFJN23pDYKjzxDEk0tncOzmfdey2xtounjydFtn6E/apxH0+gP4y75jv2sGZ+7Wx0X67ZyuXld",
+	"pmqRg1Q2JFcXGJUO0RBzqCVeV5hZzMVqFN3GxMk7/FSjsV8uieaAviScPqHNg5CQSpOIBNJqtZcnW5U3",
+	"8jmZTL5ePmc9AriBkhtDpq50z5AHzWhaa5HGIJUcBielhaq2QzUfaiYXCGkb1dJx2sSEsCdEXUi7YE0B",
+	"/TaOXiv7XNUy/zIBv1YW/Pa+eGstiCPSNINqR8hwcq6U4VY5v7pL0idfL2knvL0U1ZLghMMlSs75oiZT",
+	"dIZLgSwGbk0iu4jidNUoKCYtdCEQcoX+FrzmxtKkvzWRVT0TPINBzvTHA4pGty1fzuk98ST5POc+Vr7V",
+	"qkJtOUWFkESr3lCrha0Ef3n5FrwAweK1pSyyEXN62trc/VcCY9zAUiu5iGFODupE5pHl1kE93d3siACb",
+	"rsYsOFwQw7JAF/G1C0RK4s7jG0O4i8lM5f3N/SzWBenfmqPiILdOBu/brV6NdO8bVxTcq5B1okIlcTia",
+	"tNWEM/hVhaB5VsQOKgNes8yKFTFvEOYcRe5qgXXt7oNGBBaEyyYEHTSWp3B8ODp6TLhh8Hgyqa4PoJYC",
+	"jemHBAeLSyYEarpK1kK4oB+SV8WsRU3H/+dvk+G/vf/XQZKM/F8H32ss/7hLN4Utd2CEMxmwP6BAh/xN",
+	"oZYuiI39ROqsqgXuzj1325ZWVzxH/btPvJs3vabdAYM0S2EwF2wBw2EzMKS9BzuP3wOQLx0uXsM2vtj5",
+	"kXxYwjOlA3jec6wbuIlQErr6LSLN92ysW3jVVV3N2sPRZOfSPbhyyxa8V3Xhn9S+4FcoY4+hSO/fSP8b",
+	"3uVmO542lddIO45a5N2AVmdG2z5IF3A5V9tcBzcb/OXizWtgMod/f/XywP3BJCDN5cRbY4YBZ5PN+bNN",
+	"UG4ic77gloleNhrBG69xupogNFW/maLSda5VCZsg6hSUJFD7y7uX5p5UAkwjuNpWKPWR8E41SmQiXeg3",
+	"btZxNFM5RwOD1E2kByN4roTwLuRM0rNvKsz4PCRpQsOJrKWpq0ppizmknnxnAS3CcuHn8eQQKHG/oGxO",
+	"Dkp5jJLWyWQy9XJpN3eBO8dMMI2G8iEwogdzX1MbYMZJXtZl7NXgJxKpamuo3OQWQs53tDFDRHjmr3x+",
+	"oJJAGNWWxj+fn/0IA2L3p/PLtsNAd89UvvLafvP28sWb1xeJHBxNTjxvqWv7TGlT7M6Im1UpaQrSsbOP",
+	"NFwGz968u0gkVSDCFZr++oNT1/Tx5UWJtlC5ryMe929JG5MLikokkUZVi2dBzdvrYkCvZC4zUeck8Ixp",
+	"vUpkekfbagrfpU5Il1212LZTQpPKmfh6mwreyMyJnOKu8QoNYYxbqJQhBUJIfmCVMyrvNmRiFVvgNJHp",
+	"DfnjFJKIDjVX2dAtSaKYbFhaN1OopaQRKpziQGJMuc9qnjm78t5+m/oCTPAMpXHRMdRSZ5Xrmh2NqNhy",
+	"Naerzcx0PF4ulyPmpkdKL8Zhrxm/fPHs/PXFudvTRfGGTAje4d2zF5GmFFz9FlWhZBWPptHxaDI6dgjU",
+	"Fi7reoXRXwu0u5Kb123PD9tMP3B5PqVwnx60KS5Iflkog4ncwJ7chOwXPH8FoW0SU0wLxuZ98el1KUiK",
+	"ZAsphczUIwfv302sqxSXlrTIbC/dunM28q3TB+ENFz9e5NE0+gmtRz3rPcLfdsPubsmY9HYbb8rqXSMY",
+	"z4Ar531gCJ5lC3IeKi9SgsopcdgPV6FVsDNeMbM3FjY1nNnf7AvdkZ39qsjVO3GbksPP67Uk1SXBe4XT",
+	"NZsettinxQes7TXebt9v9BCOJpPPq+gatBk1WLJJzNMoqSeT4ywYmNHZ02RP+8S5TjC672stntKyR8dn",
+	"j46ePzp63i5+dHxGyx8dPaew8ejoea/jkkRg7Eog3eEomsLhZPLo1HfOwo8k8mFvpnSO+mkS0baS6QWX",
+	"btnaiD8mDJlMKyG4XDxNIqmSyCeyeS2EyTRSPULifJpEr1jVIMALJuG5ZjLjJlPwA1slXiLo5RL49UNb",
+	"sKcLSw3UEHymmbPFJnDddVcHuxyK3IhmLYiaEp57cKEcahsCWFQfjq89jO+6Y56z769LAeG+pwndl0SA",
+	"MlO5F2Bt58MnTmFM5kwoSYJboUmi74OApD9I+czRExrx5H8TW0GQ3aAfCFf7IbrdL1sb9mNrMvcTe8Qe",
+	"ztixIRBGOvEDd5pAoLhb7Ue8sfmRxpHC2v6UH3KqWzOlrRHywO730Z+FPe37oRv7w/HJ6d/PH9sr4H/+",
+	"67/9r4U9banpWX87Qcyu0X2cjddMQG4E3n7SoLTXYhwX/rVSFlLV4DaZg5IIWcFF3laYFepE+nRIqMsb",
+	"eBq7b04ObnLpMmzcfO5widCFjxGcJZLcB9JQMlEq6lXNrqao7Kq5zGeVHU3c7ebHBkIYuernoR8sd3lw",
+	"2D2+a+uuL5F3nbW+2HFy4rPHrl1tlhn3mrNuy8n9W9pm420cPZ4cfnnPsQcF1jqPPq9DEq1YGRq6VNh0",
+	"VdGgNgh0OGn5uhQHG93HDhi0rfDDb9MK115WG5XZGnUjL5ejB8m+6fC7PmJdlpRT2tJY96AXsF55G+Ao",
+	"GTBbELaLvGNF7+mc4M13oF/4+bLvoCUyaamEmCFUgmWYk4N1cHTQFCWuXAlfhLk9GMELC4LLj1TmahSU",
+	"TaokSg+acsST+ScDmRICM1/iFkrkVLoUPM9RJpJsh3GJugO4oUpq4gJFC6oZJZcIObMMmLWaz2qLxpWq",
+	"iRSK5aa/1+EPUyD67Z7/GJYFzwrQeIVMNCW+vz2Rbl2hlj3S9+DrF17AXwqw/zmgpgMVTXNwE1X8y49v",
+	"nl3+x9tz6OUI2WU7EMyBC5TrMIuiVf93iZZBVjBt0HZY5Nuk8kAO2Sd0xgmFxvle7Os+HWbZ4eFhnh8e",
+	"Hh62tGwf1hnYfYf6BO7tMvxvlBmzebY30QdA8/WTPpgkonoT9Vqq9qetDfWEH66cqXzVX5LzK8gEM+bp",
+	"Vr+gcdd7VnuiiCJmWfg1rDW/W+I9qDLmnM/HJZN8joZEGwBLy0XOr+78vclTH8XI+x7VbAf8jYbNRvL/",
+	"mhQdR8+8sw0vMKs1t6vhWyV4ttr/zsmFnSGTGRqrtIHv0lPYjs29MHjPK6L/M5DwNcnwvGsFbyijl//8",
+	"TMh/wUFKrlmu9KjkcvTB7E2Hr/yyPxmoNM5qLmz7hmlWy1wgDGRVQsWyj8x9oPXr07ipqhJZcSl90uRl",
+	"JdbdNOwbCpV9HBFmOYibl01NKzqRDWPuURkl+EE6bLwn5657/Hhy3H5sawgrmAlf4imRcmksE4Lwka5l",
+	"SHlmTCzl4bCRKQ725LQghh/cyZ+d2vrvqLZ7SH91HbDF33iVwuATeG+EyUHcZ8a9+JIWaNmQbtFoDDHD",
+	"Zqq2wMAWXLvKgLCA4X/Dg73PrghZV3Z4Hsrcz3t49cDU+IFdMc8kDX1GWPkLu2IX7vffJZq0TG9ZetBA",
+	"a0WZ4A5eOWEZ4PYU2MzpwHX2ltxsvJZsmml0zs42WvvY8S7K3ZrbOPrV+fe+WLehwvT+UHbs49LG10Vl",
+	"oVQ5n3MypbXneP4ZH+b+CcUXBMLHk+MvK34uwluaXyS7YlyEdzvrb3yCP/a8gzz9gT6+Vvocf5vS5x6C",
+	"Rhthm7aEuNjuXAur90TvDij1IvdW1PrVrbposdhXB657lq+9s31opAg8fEaIeHZx8U1jw8Pd8v/BkbbM",
+	"ZruEo/LOfx+z7aPkh8KAFic/wI58OP9HtKF/tGzzz2lRvsT6fGuiAwmzBXvYDo5rnysJSvqHYu7BwC/v",
+	"Xo7az6I3Dhx2r2ujOLpimlMK8K/B1qbXP2ndURRGm2p/u05AUziv0dm+snFHDGntsNaChO5QUJDDnocb",
+	"7VsdlLn7YDnq8FdoR20jwcv2I/UuQN92ety/TTC9A4Mqbt/f/m8AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

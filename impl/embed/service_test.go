@@ -742,6 +742,27 @@ func TestViewerAssets(t *testing.T) {
 	}
 }
 
+// TestIframeNamesCurrentAssets: the script and stylesheet URLs in the
+// viewer document answer, and their version token is the asset's ETag.
+func TestIframeNamesCurrentAssets(t *testing.T) {
+	e := newEnv(t)
+	_, doc := e.get(t, "/iframe?"+q("url", e.purl(imageDruid)))
+	for _, re := range []string{`<script src="([^"]+)"`, `<link rel="stylesheet" href="([^"]+)"`} {
+		m := regexp.MustCompile(re).FindStringSubmatch(doc)
+		if m == nil {
+			t.Fatalf("no %s in the document", re)
+		}
+		u, err := url.Parse(htmlUnescape(m[1]))
+		if err != nil || !strings.HasPrefix(u.String(), testEmbedBase+"/viewer/") {
+			t.Fatalf("asset URL %q: %v", m[1], err)
+		}
+		resp, body := e.get(t, strings.TrimPrefix(u.String(), testEmbedBase))
+		if resp.StatusCode != 200 || len(body) == 0 || resp.Header.Get("ETag") != `"`+u.Query().Get("v")+`"` {
+			t.Errorf("%s: %d, ETag %s", u, resp.StatusCode, resp.Header.Get("ETag"))
+		}
+	}
+}
+
 func TestMiradorBundle(t *testing.T) {
 	dir := t.TempDir()
 	e := newEnv(t, func(c *Config) { c.ViewerDir = dir })
