@@ -249,6 +249,7 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	w.Write(body)
 }

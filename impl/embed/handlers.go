@@ -54,8 +54,8 @@ const (
 // so that a later Add to one of them cannot write over the next.
 func writeDocument(w http.ResponseWriter, kind byte, r rendering) error {
 	h := w.Header()
-	vals := make([]string, 4)
-	vals[1], vals[2] = r.length, documentCacheControl
+	vals := make([]string, 5)
+	vals[1], vals[2], vals[4] = r.length, documentCacheControl, "nosniff"
 	switch kind {
 	case kindIframe:
 		vals[0], vals[3] = "text/html; charset=utf-8", "frame-ancestors *"
@@ -72,6 +72,7 @@ func writeDocument(w http.ResponseWriter, kind byte, r rendering) error {
 	h["Content-Type"] = vals[0:1:1]
 	h["Content-Length"] = vals[1:2:2]
 	h["Cache-Control"] = vals[2:3:3]
+	h["X-Content-Type-Options"] = vals[4:5:5]
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(r.body)
 	return err
@@ -93,6 +94,7 @@ func (r bytesResponse) write(w http.ResponseWriter) error {
 	h := w.Header()
 	h.Set("Content-Type", r.contentType)
 	h.Set("Content-Length", strconv.Itoa(len(r.body)))
+	h.Set("X-Content-Type-Options", "nosniff")
 	if r.cache != "" {
 		h.Set("Cache-Control", r.cache)
 	}

@@ -302,6 +302,7 @@ func renderError(c echo.Context, apiErr *apiserve.Error) error {
 		// by scripts of any site.
 		c.Response().Header().Set("Access-Control-Allow-Origin", "*")
 	}
+	c.Response().Header().Set("X-Content-Type-Options", "nosniff")
 	body := embedapi.Error{Status: status, Error: http.StatusText(status), Message: msg}
 	if apiErr.Parameter != "" {
 		p := apiErr.Parameter

@@ -134,6 +134,9 @@ func TestOEmbedJSON(t *testing.T) {
 	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "*" {
 		t.Errorf("Access-Control-Allow-Origin %q", got)
 	}
+	if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Errorf("X-Content-Type-Options %q", got)
+	}
 	m := decodeOEmbed(t, body)
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -319,6 +322,9 @@ func TestErrors(t *testing.T) {
 			}
 			if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 				t.Errorf("Content-Type %q", ct)
+			}
+			if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+				t.Errorf("no X-Content-Type-Options: nosniff")
 			}
 			eb := errorBody(t, body)
 			if eb.Status != tc.status || eb.Message == "" || eb.Error != http.StatusText(tc.status) {
@@ -730,6 +736,9 @@ func TestViewerAssets(t *testing.T) {
 		etag := resp.Header.Get("ETag")
 		if etag == "" {
 			t.Fatalf("%s: no ETag", tc.path)
+		}
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: no X-Content-Type-Options: nosniff", tc.path)
 		}
 		resp, body = e.get(t, tc.path, "If-None-Match", `"other", `+etag)
 		if resp.StatusCode != http.StatusNotModified || body != "" {
