@@ -138,7 +138,11 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		if opts.Skip != nil && opts.Skip(c) {
 			return true
 		}
-		return memo.passed(memo.key(c.Request()), c.Request())
+		// The key is taken before validation: the validator writes the
+		// defaults of absent query parameters into the request it checks.
+		key := memo.key(c.Request())
+		c.Set(memoKeyName, key)
+		return memo.passed(key, c.Request())
 	}
 	e.Use(echomiddleware.OapiRequestValidatorWithOptions(forValidation, &echomiddleware.Options{
 		Options: openapi3filter.Options{
@@ -154,7 +158,9 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 	// Runs only for requests the validator passed (or skipped).
 	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			memo.remember(memo.key(c.Request()), c.Request())
+			if key, ok := c.Get(memoKeyName).(string); ok {
+				memo.remember(key, c.Request())
+			}
 			return next(c)
 		}
 	})
@@ -234,6 +240,9 @@ func requestErrorMessage(err *openapi3filter.RequestError) string {
 func PlainText(c echo.Context, err *Error) error {
 	return c.String(err.Status, err.Message+"\n")
 }
+
+// memoKeyName is the echo context key holding a request's memo key.
+const memoKeyName = "apiserve.memoKey"
 
 type documents struct{ yaml, json []byte }
 

@@ -183,6 +183,14 @@ func TestRepeatedValidGETsSkipValidation(t *testing.T) {
 	if memo.hits.Load() != hits+1 {
 		t.Errorf("a repeated good header value was not remembered (hits %d→%d)", hits, memo.hits.Load())
 	}
+	// A query relying on a parameter's default is remembered as sent (the
+	// validator writes the default into the request it checks).
+	hits = memo.hits.Load()
+	do(t, e, "GET", "/items/xyz", "")
+	do(t, e, "GET", "/items/xyz", "")
+	if memo.hits.Load() != hits+1 {
+		t.Errorf("a request relying on defaults was not remembered (hits %d→%d)", hits, memo.hits.Load())
+	}
 	// A different query is validated (and refused) on its own.
 	if code, _, _ := do(t, e, "GET", "/items/abc?limit=0", ""); code != 400 {
 		t.Errorf("invalid GET after valid ones = %d, want 400", code)
