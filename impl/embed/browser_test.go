@@ -282,7 +282,7 @@ addEventListener('message', function (e) { window.messages.push({origin: e.origi
 		if err := chromedp.Run(ctx, chromedp.Navigate(page)); err != nil {
 			t.Fatal(err)
 		}
-		shown := `window.messages.some(function (m) { return m.origin === ` + strconv.Quote(srv.URL) + ` && m.data && m.data.type === 'sitesvc-embed' && m.data.event === 'shown' && m.data.viewer === 'mirador' && !m.data.restricted && m.data.height > 0; })`
+		shown := `window.messages.some(function (m) { return m.origin === ` + strconv.Quote(srv.URL) + ` && m.data && m.data.type === 'sitesvc-embed' && m.data.event === 'shown' && m.data.viewer === 'mirador' && !m.data.restricted && typeof m.data.height === 'number'; })`
 		if err := waitJS(ctx, shown, 20*time.Second); err != nil {
 			t.Fatalf("the viewer framed by %s never said it shows the object: %v (messages: %s)", page, err,
 				evalString(ctx, t, `JSON.stringify(window.messages)`))

@@ -186,18 +186,27 @@
   // is showing the object, with the height its content wants: a page can
   // size the frame or stop showing a placeholder. Nothing private is sent,
   // so any origin may receive it.
+  // The message waits for the next frame (the height is known once the
+  // frame is laid out), or 200 ms where frames are not painted.
   function announce(obj, restricted) {
     if (window.parent === window) { return; }
-    try {
-      window.parent.postMessage({
-        type: 'sitesvc-embed',
-        event: 'shown',
-        purl: obj.purl || '',
-        viewer: obj.viewer || '',
-        restricted: restricted,
-        height: document.documentElement.scrollHeight
-      }, '*');
-    } catch (e) { /* a parent that cannot receive messages */ }
+    var sent = false;
+    var send = function () {
+      if (sent) { return; }
+      sent = true;
+      try {
+        window.parent.postMessage({
+          type: 'sitesvc-embed',
+          event: 'shown',
+          purl: obj.purl || '',
+          viewer: obj.viewer || '',
+          restricted: restricted,
+          height: document.documentElement.scrollHeight
+        }, '*');
+      } catch (e) { /* a parent that cannot receive messages */ }
+    };
+    if (window.requestAnimationFrame) { window.requestAnimationFrame(send); }
+    setTimeout(send, 200);
   }
 
   if (document.readyState === 'loading') {
