@@ -1,7 +1,6 @@
 package algorithm
 
 import (
-	"bytes"
 	"encoding/xml"
 	"io"
 	"net/http"
@@ -52,7 +51,7 @@ type testService struct {
 	URL      string
 	Key      string
 	KeysFile string
-	Logs     *syncBuffer
+	Logs     *testkit.LogBuffer
 }
 
 func startService(t testing.TB, tweak func(*Config)) *testService {
@@ -63,7 +62,7 @@ func startService(t testing.TB, tweak func(*Config)) *testService {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &testkit.LogBuffer{}
 	var svc *Service
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The server mounts the service under its base path and strips it.
@@ -166,21 +165,4 @@ func missingTool(t testing.TB, why string) {
 		t.Fatal(why)
 	}
 	t.Skip(why)
-}
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -427,7 +427,7 @@ func TestDevKeyShownOnEveryStart(t *testing.T) {
 	dev := filepath.Join(dir, "dev-key.txt")
 	start := func() string {
 		t.Helper()
-		var logs syncBuffer
+		var logs testkit.LogBuffer
 		if _, err := New(Config{Endpoint: "http://h/soap", RequestNamespace: "urn:x", Engine: testEngine(t), KeysFile: keys, DevKeyFile: dev, Logger: newTestLogger(&logs)}); err != nil {
 			t.Fatal(err)
 		}

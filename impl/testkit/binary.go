@@ -26,7 +26,7 @@ type Server struct {
 	DataDir string
 
 	cmd    *exec.Cmd
-	logs   *syncBuffer
+	logs   *LogBuffer
 	done   chan struct{}
 	waitMu sync.Mutex
 	exit   error
@@ -104,7 +104,7 @@ func start(bin, root, dataDir string, port int, extraArgs []string) (*Server, er
 	}, extraArgs...)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = root
-	logs := &syncBuffer{}
+	logs := &LogBuffer{}
 	cmd.Stdout = logs
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
@@ -219,20 +219,20 @@ func freePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
-// syncBuffer is a bytes.Buffer safe for the process's writes and the
-// test's reads.
-type syncBuffer struct {
+// LogBuffer is a bytes.Buffer safe for concurrent writes (a process's
+// output, a logger) and the test's reads.
+type LogBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
+func (b *LogBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
-func (b *syncBuffer) String() string {
+func (b *LogBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
