@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -57,6 +60,9 @@ type serveConfig struct {
 	LogFormat       string // "json" or "text"
 
 	Logger *slog.Logger
+	// envErrs are SITESVC_* values that could not be parsed; finish
+	// reports them, so a typo in the environment is never silently a default.
+	envErrs []error
 	// Tokens authorises write operations (PURL publishing, setting hours).
 	Tokens *auth.Tokens
 }
@@ -76,11 +82,26 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	dur := func(p *time.Duration, name string, def time.Duration, help string) {
 		v := def
 		if e := env(envName(name)); e != "" {
-			if d, err := time.ParseDuration(e); err == nil {
+			d, err := time.ParseDuration(e)
+			if err != nil {
+				c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q is not a duration (like 30s or 2m)", envName(name), e))
+			} else {
 				v = d
 			}
 		}
 		fs.DurationVar(p, name, v, help+" (env "+envName(name)+")")
+	}
+	size := func(p *int64, name string, def int64, help string) {
+		v := def
+		if e := env(envName(name)); e != "" {
+			n, err := strconv.ParseInt(e, 10, 64)
+			if err != nil {
+				c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q is not a whole number of bytes", envName(name), e))
+			} else {
+				v = n
+			}
+		}
+		fs.Int64Var(p, name, v, help+" (env "+envName(name)+")")
 	}
 	services := new(string)
 	str(&c.Addr, "addr", ":8080", "listen address")
@@ -106,12 +127,29 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	dur(&c.WriteTimeout, "write-timeout", 60*time.Second, "HTTP write timeout")
 	dur(&c.IdleTimeout, "idle-timeout", 120*time.Second, "HTTP idle timeout")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long shutdown waits for in-flight requests")
-	c.MaxBodyBytes = 32 << 20
+	size(&c.MaxBodyBytes, "max-body-bytes", 32<<20, "largest request body accepted (larger ones get 413)")
 	return services
 }
 
 // finish fills the derived defaults and checks the configuration.
 func (c *serveConfig) finish(services string) error {
+	if len(c.envErrs) > 0 {
+		return errors.Join(c.envErrs...)
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"read-timeout", c.ReadTimeout}, {"write-timeout", c.WriteTimeout}, {"idle-timeout", c.IdleTimeout}, {"shutdown-timeout", c.ShutdownTimeout}} {
+		if d.v < 0 {
+			return fmt.Errorf("--%s %s is negative", d.name, d.v)
+		}
+	}
+	if c.ShutdownTimeout == 0 {
+		return fmt.Errorf("--shutdown-timeout must be more than 0")
+	}
+	if c.MaxBodyBytes <= 0 {
+		return fmt.Errorf("--max-body-bytes %d must be more than 0", c.MaxBodyBytes)
+	}
 	pub, err := url.Parse(c.PublicURL)
 	if err != nil || pub.Scheme == "" || pub.Host == "" {
 		return fmt.Errorf("--public-url %q is not an absolute URL", c.PublicURL)
@@ -151,6 +189,9 @@ func (c *serveConfig) finish(services string) error {
 		}
 		if !known {
 			return fmt.Errorf("--services: unknown service %q (known: %s)", s, strings.Join(allServices, ", "))
+		}
+		if slices.Contains(c.Services, s) {
+			return fmt.Errorf("--services: %q named twice", s)
 		}
 		c.Services = append(c.Services, s)
 	}

@@ -196,7 +196,8 @@ func TestConfigDefaultsAndEnv(t *testing.T) {
 		t.Errorf("base paths %q %q", basePath(c.HoursBaseURL), basePath(c.SOAPEndpoint))
 	}
 
-	for _, bad := range [][]string{{"--services", "purl,ftp"}, {"--public-url", "localhost"}, {"--services", ","}} {
+	for _, bad := range [][]string{{"--services", "purl,ftp"}, {"--public-url", "localhost"}, {"--services", ","},
+		{"--services", "purl,purl"}, {"--read-timeout", "-1s"}, {"--shutdown-timeout", "0s"}, {"--max-body-bytes", "0"}} {
 		var c serveConfig
 		fs := newFlagSetForTest()
 		services := newServeFlags(fs, func(string) string { return "" }, &c)
@@ -206,6 +207,46 @@ func TestConfigDefaultsAndEnv(t *testing.T) {
 		if err := c.finish(*services); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
+	}
+}
+
+// A SITESVC_* value that does not parse is an error, never silently the
+// default; a flag still wins over a good one.
+func TestConfigBadEnvRefused(t *testing.T) {
+	for _, env := range []map[string]string{
+		{"SITESVC_READ_TIMEOUT": "30"},
+		{"SITESVC_SHUTDOWN_TIMEOUT": "soon"},
+		{"SITESVC_MAX_BODY_BYTES": "1MB"},
+	} {
+		var c serveConfig
+		fs := newFlagSetForTest()
+		services := newServeFlags(fs, func(k string) string { return env[k] }, &c)
+		if err := fs.Parse(nil); err != nil {
+			t.Fatal(err)
+		}
+		err := c.finish(*services)
+		if err == nil {
+			t.Errorf("%v accepted", env)
+			continue
+		}
+		for k := range env {
+			if !strings.Contains(err.Error(), k) {
+				t.Errorf("error %q does not name %s", err, k)
+			}
+		}
+	}
+	var c serveConfig
+	fs := newFlagSetForTest()
+	env := map[string]string{"SITESVC_WRITE_TIMEOUT": "5s", "SITESVC_IDLE_TIMEOUT": "7s", "SITESVC_MAX_BODY_BYTES": "2048"}
+	services := newServeFlags(fs, func(k string) string { return env[k] }, &c)
+	if err := fs.Parse([]string{"--write-timeout", "9s"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.finish(*services); err != nil {
+		t.Fatal(err)
+	}
+	if c.WriteTimeout != 9*time.Second || c.IdleTimeout != 7*time.Second || c.ReadTimeout != 30*time.Second || c.MaxBodyBytes != 2048 {
+		t.Errorf("write %v (flag 9s), idle %v (env 7s), read %v (default 30s), body %d (env 2048)", c.WriteTimeout, c.IdleTimeout, c.ReadTimeout, c.MaxBodyBytes)
 	}
 }
 
