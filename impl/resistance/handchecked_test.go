@@ -2,6 +2,7 @@ package resistance
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -106,5 +107,33 @@ func TestHandCheckedHIVDB102Scores(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMixtureConsensusIsNotAMutation: the consensus amino acid of a mixture is not a mutation,
+// so an inverted residue such as 184(NOT VI) holds through the other amino acids only, and
+// $listMutsIn{184(NOT VI)} names M184L for M184LM, not M184LM (M is no "unusual mutation").
+func TestMixtureConsensusIsNotAMutation(t *testing.T) {
+	e := testEngine(t)
+	rep, err := e.MutationListReport([][][]string{{nil, {"M184LM"}, nil}, {nil, {"M184MV"}, nil}}, Options{Algorithm: AlgorithmHIVDB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := parseSite(t, rep)
+	if len(d.Inputs) != 2 {
+		t.Fatalf("inputs: %+v", d.Inputs)
+	}
+	ids := func(i int) string {
+		var s []string
+		for _, c := range d.Inputs[i].Comments {
+			s = append(s, c.ID)
+		}
+		return strings.Join(s, ",")
+	}
+	if ids(0) != "RT184ACDEFGHKLNPQRSTWYid" || ids(1) != "RT184VI" {
+		t.Fatalf("comments %q and %q, want RT184ACDEFGHKLNPQRSTWYid and RT184VI", ids(0), ids(1))
+	}
+	if !strings.Contains(rep, "M184L is a highly unusual mutation at this position.") {
+		t.Errorf("the unusual-mutation comment does not name M184L alone:\n%s", rep)
 	}
 }

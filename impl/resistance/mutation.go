@@ -149,7 +149,9 @@ func (r *reference) parseGene(gene string, list []string) (geneInput, error) {
 	gi.Set = asi.NewMutations(len(consensus))
 	for _, m := range byPos {
 		gi.Mutations = append(gi.Mutations, *m)
-		gi.Set.Add(m.Pos, m.AAs)
+		// The consensus amino acid of a mixture (M of M184MV) is not a mutation: rules see only
+		// the mutated symbols, so 184(NOT VI) holds for M184LM through L alone, never through M.
+		gi.Set.Add(m.Pos, m.AAs&^asi.SymbolSet(m.Consensus))
 	}
 	sort.Slice(gi.Mutations, func(i, j int) bool { return gi.Mutations[i].Pos < gi.Mutations[j].Pos })
 	gi.display = make(map[int]string, len(gi.Mutations))
@@ -230,9 +232,16 @@ func parseMutation(gene, consensus, s string) (Mutation, error) {
 // aminoAcids are the twenty amino-acid bits of an asi.AASet.
 const aminoAcids asi.AASet = 1<<20 - 1
 
+// maxMixture is the most amino acids a mixture lists; more show as X (reference doc).
+const maxMixture = 6
+
 // normalizeUnknown folds amino acids listed beside X into X: X already says "any amino acid".
+// A mixture of more than maxMixture amino acids (after merging duplicates) becomes X too.
 // Stop, deletion and insertion are kept.
 func normalizeUnknown(m Mutation) Mutation {
+	if (m.AAs & aminoAcids).Len() > maxMixture {
+		m.AAs |= asi.Unknown
+	}
 	if m.AAs&asi.Unknown != 0 {
 		m.AAs &^= aminoAcids
 	}

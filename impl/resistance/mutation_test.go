@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/sitelib/sitesvc/impl/asi"
 )
 
 func TestParseMutationStrings(t *testing.T) {
@@ -27,8 +29,12 @@ func TestParseMutationStrings(t *testing.T) {
 		{"RT", []string{"T69X_SS"}, "T69X_SS"},
 		{"RT", []string{"T69SX~"}, "T69~X"},
 		{"RT", []string{"P1A", "P1X"}, "P1X"},
-		{"RT", []string{"M41L, M184V"}, "M41L|M184V"}, // several in one string
-		{"RT", []string{"M41M"}, ""},                  // consensus only: sequenced, no mutation
+		{"RT", []string{"M184ACDEFG"}, "M184ACDEFG"},       // six amino acids: listed
+		{"RT", []string{"M184ACDEFGH"}, "M184X"},           // more than six: X
+		{"RT", []string{"M184ACDE", "M184FGHZ"}, "M184*X"}, // merged duplicates count together
+		{"RT", []string{"M184MV"}, "M184MV"},               // consensus kept in the display
+		{"RT", []string{"M41L, M184V"}, "M41L|M184V"},      // several in one string
+		{"RT", []string{"M41M"}, ""},                       // consensus only: sequenced, no mutation
 		{"RT", []string{"WT"}, ""},
 		{"RT", []string{"none"}, ""},
 		{"RT", nil, "-"},
@@ -48,7 +54,7 @@ func TestParseMutationStrings(t *testing.T) {
 			var ms []string
 			for _, m := range gi.Mutations {
 				ms = append(ms, m.String())
-				if gi.Set.At(m.Pos) != m.AAs {
+				if gi.Set.At(m.Pos) != m.AAs&^asi.SymbolSet(m.Consensus) {
 					t.Errorf("%s: set and list disagree at %d", tc.in, m.Pos)
 				}
 			}
