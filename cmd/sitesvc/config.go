@@ -207,7 +207,8 @@ func basePath(baseURL string) string {
 	if err != nil {
 		return ""
 	}
-	return strings.TrimRight(u.Path, "/")
+	// The escaped form, as the server matches mounts on the path as sent.
+	return strings.TrimRight(u.EscapedPath(), "/")
 }
 
 func envName(flagName string) string {

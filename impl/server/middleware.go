@@ -116,14 +116,23 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		s.metrics.inFlight.Inc()
 		defer func() {
 			s.metrics.inFlight.Dec()
+			// abort is set when the response cannot be completed: the
+			// connection is then closed (by re-panicking with
+			// http.ErrAbortHandler once the request is logged), so the client
+			// sees a broken response rather than a short one that looks whole.
+			var abort bool
 			if p := recover(); p != nil {
-				if p == http.ErrAbortHandler {
-					panic(p)
+				if p != http.ErrAbortHandler {
+					s.cfg.Logger.ErrorContext(r.Context(), "panic serving request",
+						"request_id", info.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				}
-				s.cfg.Logger.ErrorContext(r.Context(), "panic serving request",
-					"request_id", info.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				if rec.status == 0 {
+				if rec.status == 0 && p != http.ErrAbortHandler {
 					http.Error(rec, "internal server error (request "+info.id+")", http.StatusInternalServerError)
+				} else {
+					abort = true
+					if rec.status == 0 {
+						rec.status = http.StatusInternalServerError
+					}
 				}
 			}
 			status := rec.status
@@ -131,7 +140,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				status = http.StatusOK
 			}
 			elapsed := time.Since(start)
-			s.metrics.requests.WithLabelValues(info.service, r.Method, strconv.Itoa(status)).Inc()
+			s.metrics.requests.WithLabelValues(info.service, methodLabel(r.Method), strconv.Itoa(status)).Inc()
 			s.metrics.duration.WithLabelValues(info.service).Observe(elapsed.Seconds())
 			level := slog.LevelInfo
 			if status >= 500 {
@@ -146,7 +155,11 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				slog.Int64("bytes", rec.bytes),
 				slog.Duration("duration", elapsed),
 				slog.String("remote", r.RemoteAddr),
+				slog.Bool("aborted", abort),
 			)
+			if abort {
+				panic(http.ErrAbortHandler)
+			}
 		}()
 
 		if r.ContentLength > s.cfg.MaxBodyBytes {
@@ -158,4 +171,16 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(rec, r)
 	})
+}
+
+// methodLabel is the method as a metrics label: clients may send any token
+// as a method, so anything but the standard methods counts as "other" (the
+// label set stays bounded).
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "other"
 }

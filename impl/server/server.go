@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,7 +22,8 @@ import (
 
 // Mount places a service under a path.
 type Mount struct {
-	// Path is the path of the service's base URL ("/purl", "" for the root).
+	// Path is the path of the service's base URL as it appears in URLs
+	// (percent-encoded), "/purl", or "" for the root.
 	// A path ending in a name with no trailing slash, like the SOAP
 	// endpoint "/soap/SiteAlgorithm", also matches exactly.
 	Path    string
@@ -65,13 +67,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = 30 * time.Second
 	}
-	seen := map[string]bool{}
+	// Services are told apart by path only: two base URLs that differ only
+	// in host (or scheme) cannot share this process's one listener.
+	seen := map[string]string{}
 	for _, m := range cfg.Mounts {
 		p := strings.TrimRight(m.Path, "/")
-		if seen[p] {
-			return nil, fmt.Errorf("server: two services mounted at %q", m.Path)
+		if other, ok := seen[p]; ok {
+			return nil, fmt.Errorf("server: %s and %s are both mounted at path %q (base URLs differing only in host need separate processes)", other, m.Service.Name(), m.Path)
 		}
-		seen[p] = true
+		seen[p] = m.Service.Name()
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -112,22 +116,25 @@ func (s *Server) routes() http.Handler {
 		routes = append(routes, prefixed{path: p, name: m.Service.Name(), handler: m.Service.Handler()})
 	}
 	return s.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Mounts are matched on the path as sent: "/purl%2Fx" is one segment
+		// at the root, not "/x" under "/purl".
+		escaped := decodeUnreserved(r.URL.EscapedPath())
 		for _, rt := range routes {
-			rest, ok := underPrefix(r.URL.Path, rt.path)
+			rawRest, ok := underPrefix(escaped, rt.path)
 			if !ok {
+				continue
+			}
+			rest, err := url.PathUnescape(rawRest)
+			if err != nil {
 				continue
 			}
 			setService(r.Context(), rt.name)
 			r2 := new(http.Request)
 			*r2 = *r
 			u := *r.URL
-			u.Path = rest
-			if r.URL.RawPath != "" {
-				if raw, ok := underPrefix(r.URL.RawPath, rt.path); ok && raw != "/" {
-					u.RawPath = raw
-				} else {
-					u.RawPath = ""
-				}
+			u.Path, u.RawPath = rest, ""
+			if u.EscapedPath() != rawRest {
+				u.RawPath = rawRest
 			}
 			r2.URL = &u
 			rt.handler.ServeHTTP(w, r2)
@@ -135,6 +142,32 @@ func (s *Server) routes() http.Handler {
 		}
 		mux.ServeHTTP(w, r)
 	}))
+}
+
+// decodeUnreserved decodes the percent-encoded unreserved characters of an
+// escaped path (letters, digits, "-", ".", "_", "~"), which RFC 3986 makes
+// equivalent to the characters themselves, and leaves every other escape
+// (such as "%2F") as sent.
+func decodeUnreserved(escaped string) string {
+	if !strings.Contains(escaped, "%") {
+		return escaped
+	}
+	var b strings.Builder
+	for i := 0; i < len(escaped); i++ {
+		if escaped[i] == '%' && i+2 < len(escaped) {
+			if v, err := strconv.ParseUint(escaped[i+1:i+3], 16, 8); err == nil && isUnreserved(byte(v)) {
+				b.WriteByte(byte(v))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(escaped[i])
+	}
+	return b.String()
+}
+
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
 }
 
 // underPrefix reports whether path lies under prefix and returns the rest,
@@ -191,10 +224,17 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 
 // Serve is ListenAndServe on an existing listener.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	// Headers get at most 10 s (slow-header clients), never more than the
+	// whole read may take: net/http uses ReadHeaderTimeout instead of
+	// ReadTimeout for the headers when it is set.
+	headerTimeout := 10 * time.Second
+	if s.cfg.ReadTimeout > 0 && s.cfg.ReadTimeout < headerTimeout {
+		headerTimeout = s.cfg.ReadTimeout
+	}
 	hs := &http.Server{
 		Handler:           s.handler,
 		ReadTimeout:       s.cfg.ReadTimeout,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: headerTimeout,
 		WriteTimeout:      s.cfg.WriteTimeout,
 		IdleTimeout:       s.cfg.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelWarn),
@@ -210,13 +250,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.cfg.Logger.Info("shutting down", "timeout", s.cfg.ShutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
+	var closeErrs []error
 	if err := hs.Shutdown(sctx); err != nil {
-		return fmt.Errorf("server: shutdown: %w", err)
+		// Requests still running past the timeout are cut off (their
+		// connections closed), the services are still closed, and the exit
+		// reports it.
+		s.cfg.Logger.Error("shutdown timeout exceeded; closing the remaining connections", "timeout", s.cfg.ShutdownTimeout.String())
+		hs.Close()
+		closeErrs = append(closeErrs, fmt.Errorf("server: shutdown: in-flight requests did not finish within %s: %w", s.cfg.ShutdownTimeout, err))
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("server: %w", err)
+		closeErrs = append(closeErrs, fmt.Errorf("server: %w", err))
 	}
-	var closeErrs []error
 	for _, m := range s.cfg.Mounts {
 		if err := m.Service.Close(); err != nil {
 			closeErrs = append(closeErrs, fmt.Errorf("closing %s: %w", m.Service.Name(), err))
