@@ -2,8 +2,10 @@ package asi
 
 import (
 	"errors"
+	"net"
 	"strings"
 	"testing"
+	"time"
 )
 
 // minimal returns a small valid algorithm with the given drug rule condition and actions.
@@ -121,11 +123,34 @@ func TestHostileAlgorithmsRejected(t *testing.T) {
 			}
 		})
 	}
-	// a DOCTYPE naming an external DTD (as the published algorithms do) is accepted and never fetched
-	if _, err := Parse([]byte(`<?xml version="1.0"?><!DOCTYPE ALGORITHM SYSTEM "http://127.0.0.1:1/ASI2.dtd">` + body)); err != nil {
-		t.Errorf("external DTD reference: %v", err)
+	// a DOCTYPE naming an external DTD (as the published algorithms do) is accepted and never
+	// fetched: a loopback listener named as the DTD's location must see no connection
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
-	_, err := Parse([]byte(minimal("184V AND\n  67N OR", "<LEVEL>2</LEVEL>")))
+	defer ln.Close()
+	dtd := "http://" + ln.Addr().String() + "/ASI2.dtd"
+	for _, doc := range []string{
+		`<?xml version="1.0"?><!DOCTYPE ALGORITHM SYSTEM "` + dtd + `">` + body,
+		`<?xml version="1.0"?><!DOCTYPE ALGORITHM PUBLIC "-//ASI//EN" "` + dtd + `">` + body,
+	} {
+		if _, err := Parse([]byte(doc)); err != nil {
+			t.Errorf("external DTD reference: %v", err)
+		}
+	}
+	if _, err := Parse([]byte(`<?xml version="1.0"?><!DOCTYPE ALGORITHM [<!ENTITY x SYSTEM "` + dtd + `">]>` + strings.Replace(body, "TEST", "&x;", 1))); err == nil {
+		t.Error("external entity accepted")
+	}
+	// Parse is synchronous: a fetch would have left a connection in the listener's backlog
+	if err := ln.(*net.TCPListener).SetDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := ln.Accept(); err == nil {
+		c.Close()
+		t.Error("the DTD or entity location was fetched")
+	}
+	_, err = Parse([]byte(minimal("184V AND\n  67N OR", "<LEVEL>2</LEVEL>")))
 	if msg := err.Error(); !strings.Contains(msg, `DRUG "3TC" RULE 1 CONDITION at line 2 column 9`) {
 		t.Errorf("message %q does not say where", msg)
 	}
