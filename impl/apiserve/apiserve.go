@@ -140,9 +140,9 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		}
 		// The key is taken before validation: the validator writes the
 		// defaults of absent query parameters into the request it checks.
-		key := memo.key(c.Request())
-		c.Set(memoKeyName, key)
-		return memo.passed(key, c.Request())
+		ticket, hit := memo.check(c.Request())
+		c.Set(memoKeyName, ticket)
+		return hit
 	}
 	e.Use(echomiddleware.OapiRequestValidatorWithOptions(forValidation, &echomiddleware.Options{
 		Options: openapi3filter.Options{
@@ -158,8 +158,8 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 	// Runs only for requests the validator passed (or skipped).
 	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			if key, ok := c.Get(memoKeyName).(string); ok {
-				memo.remember(key, c.Request())
+			if ticket, ok := c.Get(memoKeyName).(memoTicket); ok {
+				memo.remember(ticket, c.Request())
 			}
 			return next(c)
 		}
@@ -172,6 +172,9 @@ func toError(err error) *Error {
 	var apiErr *Error
 	if errors.As(err, &apiErr) {
 		return apiErr
+	}
+	if tooLarge := bodyTooLarge(err); tooLarge != nil {
+		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body too large (limit %d bytes)", tooLarge.Limit), Err: err}
 	}
 	out := &Error{Status: http.StatusInternalServerError, Message: "internal server error", Err: err}
 	var he *echo.HTTPError
@@ -201,6 +204,25 @@ func toError(err error) *Error {
 		out.Message = "not found"
 	}
 	return out
+}
+
+// bodyTooLarge finds the server's body limit error in err, also where the
+// validator read the body while checking security (its
+// SecurityRequirementsError holds its causes in a list it does not unwrap).
+func bodyTooLarge(err error) *http.MaxBytesError {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return tooLarge
+	}
+	var secErr *openapi3filter.SecurityRequirementsError
+	if errors.As(err, &secErr) {
+		for _, e := range secErr.Errors {
+			if t := bodyTooLarge(e); t != nil {
+				return t
+			}
+		}
+	}
+	return nil
 }
 
 // requestErrorMessage is the first line of a validator error, naming the
@@ -241,7 +263,7 @@ func PlainText(c echo.Context, err *Error) error {
 	return c.String(err.Status, err.Message+"\n")
 }
 
-// memoKeyName is the echo context key holding a request's memo key.
+// memoKeyName is the echo context key holding a request's memo ticket.
 const memoKeyName = "apiserve.memoKey"
 
 type documents struct{ yaml, json []byte }

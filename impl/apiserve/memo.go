@@ -3,6 +3,7 @@ package apiserve
 import (
 	"container/list"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,8 +17,9 @@ import (
 // path and query, on the header parameters the operation declares, and on
 // credentials; so only operations without security requirements or cookie
 // parameters are remembered, keyed by method, path, query and the values of
-// the operation's declared headers, for requests without credentials,
-// cookies or a body. Cached reads (oEmbed, hours, PURL records) repeat the
+// the operation's declared headers as sent, for requests without
+// credentials, cookies or a body. A hit replays what validation writes into
+// the request (parameter defaults). Cached reads (oEmbed, hours, PURL records) repeat the
 // same URL many times, and validation is most of their cost.
 type verdictMemo struct {
 	router routers.Router
@@ -36,6 +38,10 @@ type memoEntry struct {
 	// For a URL key: whether its operation's verdict can be remembered, and
 	// the header parameters that verdict depends on.
 	shape *urlShape
+	// For a verdict: the query and the header values validation wrote into
+	// the request, written again on a hit.
+	query          string
+	headerDefaults [][2]string
 }
 
 type urlShape struct {
@@ -65,20 +71,38 @@ func (m *verdictMemo) key(r *http.Request) string {
 	return r.Method + " " + path + "?" + r.URL.RawQuery
 }
 
+// memoTicket is what the memo learned about a request before validation:
+// the key its verdict is remembered under ("" = never remembered) and the
+// declared headers it lacked (validation may write their defaults).
+type memoTicket struct {
+	verdictKey string
+	absent     []string
+}
+
 // verdictKey extends a URL key with the values of the headers the verdict
-// depends on.
-func verdictKey(urlKey string, shape *urlShape, r *http.Request) string {
+// depends on, as sent. Each header's value count is written too, so an
+// absent header and one sent empty (which validation may refuse) differ.
+func verdictKey(urlKey string, shape *urlShape, r *http.Request) (string, []string) {
 	if len(shape.headers) == 0 {
-		return "V " + urlKey
+		return "V " + urlKey, nil
 	}
 	var b strings.Builder
+	var absent []string
 	b.WriteString("V ")
 	b.WriteString(urlKey)
 	for _, h := range shape.headers {
+		values := r.Header.Values(h)
+		if len(values) == 0 {
+			absent = append(absent, h)
+		}
 		b.WriteByte(0)
-		b.WriteString(strings.Join(r.Header.Values(h), "\x01"))
+		b.WriteString(strconv.Itoa(len(values)))
+		for _, v := range values {
+			b.WriteByte(1)
+			b.WriteString(v)
+		}
 	}
-	return b.String()
+	return b.String(), absent
 }
 
 func (m *verdictMemo) lookup(key string) (*memoEntry, bool) {
@@ -104,28 +128,15 @@ func (m *verdictMemo) store(e *memoEntry) {
 	}
 }
 
-// passed reports whether r (with URL key urlKey) is remembered as valid.
-func (m *verdictMemo) passed(urlKey string, r *http.Request) bool {
+// check looks r up before validation. It returns the ticket under which r's
+// verdict is remembered after it passes, and whether it is remembered as
+// valid already; on a hit it writes into r what validation would have (the
+// defaults of absent query and header parameters), so the handler sees the
+// same request either way.
+func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
+	urlKey := m.key(r)
 	if urlKey == "" {
-		return false
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	shape, ok := m.lookup("U " + urlKey)
-	if !ok || !shape.shape.rememberable {
-		return false
-	}
-	if _, ok := m.lookup(verdictKey(urlKey, shape.shape, r)); !ok {
-		return false
-	}
-	m.hits.Add(1)
-	return true
-}
-
-// remember records that r (with URL key urlKey) passed validation.
-func (m *verdictMemo) remember(urlKey string, r *http.Request) {
-	if urlKey == "" {
-		return
+		return memoTicket{}, false
 	}
 	m.mu.Lock()
 	entry, known := m.lookup("U " + urlKey)
@@ -137,15 +148,46 @@ func (m *verdictMemo) remember(urlKey string, r *http.Request) {
 		// Matching the route is what the memo saves, so it is done once per
 		// URL, whatever the answer.
 		shape = m.shapeOf(r)
+		m.mu.Lock()
+		m.store(&memoEntry{key: "U " + urlKey, shape: shape})
+		m.mu.Unlock()
+	}
+	if !shape.rememberable {
+		return memoTicket{}, false
+	}
+	vkey, absent := verdictKey(urlKey, shape, r)
+	ticket := memoTicket{verdictKey: vkey, absent: absent}
+	m.mu.Lock()
+	verdict, ok := m.lookup(vkey)
+	m.mu.Unlock()
+	if !ok {
+		return ticket, false
+	}
+	if r.URL.RawQuery != verdict.query {
+		r.URL.RawQuery = verdict.query
+	}
+	for _, h := range verdict.headerDefaults {
+		r.Header.Add(h[0], h[1])
+	}
+	m.hits.Add(1)
+	return ticket, true
+}
+
+// remember records that the request of ticket t passed validation; r is
+// the request as validation left it.
+func (m *verdictMemo) remember(t memoTicket, r *http.Request) {
+	if t.verdictKey == "" {
+		return
+	}
+	e := &memoEntry{key: t.verdictKey, query: r.URL.RawQuery}
+	for _, h := range t.absent {
+		for _, v := range r.Header.Values(h) {
+			e.headerDefaults = append(e.headerDefaults, [2]string{h, v})
+		}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !known {
-		m.store(&memoEntry{key: "U " + urlKey, shape: shape})
-	}
-	if shape.rememberable {
-		m.store(&memoEntry{key: verdictKey(urlKey, shape, r)})
-	}
+	m.store(e)
 }
 
 func (m *verdictMemo) shapeOf(r *http.Request) *urlShape {
