@@ -3,6 +3,7 @@ package asi
 import (
 	"errors"
 	"net"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -177,4 +178,41 @@ func FuzzParseAlgorithm(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDefaultLevel: a drug none of whose rules gives a level gets DEFAULT_LEVEL, which need
+// not be the lowest level; without DEFAULT_LEVEL it gets the lowest defined level. A rule that
+// does give a level wins even when that level is below the default.
+func TestDefaultLevel(t *testing.T) {
+	withDefault := strings.Replace(minimal("184V", "<LEVEL>1</LEVEL>"), "<COMMENT_DEFINITIONS>", "<DEFAULT_LEVEL>2</DEFAULT_LEVEL><COMMENT_DEFINITIONS>", 1)
+	a, err := Parse([]byte(withDefault))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.DefaultLevel != 2 {
+		t.Fatalf("DefaultLevel %d", a.DefaultLevel)
+	}
+	levels := func(a *Algorithm, muts string) string {
+		var s []string
+		for _, d := range a.Evaluate(Input{Genes: map[string]*Mutations{"RT": mutations(t, muts)}}).Drugs {
+			s = append(s, d.Drug.Name+"="+strconv.Itoa(d.Level.Order))
+		}
+		return strings.Join(s, ",")
+	}
+	for muts, want := range map[string]string{"": "3TC=2,AZT=2", "M184V": "3TC=1,AZT=2", "T215Y": "3TC=2,AZT=2"} {
+		if got := levels(a, muts); got != want {
+			t.Errorf("DEFAULT_LEVEL 2, [%s]: %s, want %s", muts, got, want)
+		}
+	}
+	a, err = Parse([]byte(minimal("184V", "<LEVEL>2</LEVEL>")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := levels(a, ""); got != "3TC=1,AZT=1" {
+		t.Errorf("no DEFAULT_LEVEL: %s, want the lowest level", got)
+	}
+	bad := strings.Replace(withDefault, "<DEFAULT_LEVEL>2<", "<DEFAULT_LEVEL>4<", 1)
+	if _, err := Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "DEFAULT_LEVEL") {
+		t.Errorf("undefined DEFAULT_LEVEL: %v", err)
+	}
 }
