@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -84,6 +85,7 @@ type Tokens struct {
 	mu      sync.Mutex
 	modTime time.Time
 	size    int64
+	info    os.FileInfo
 	byHash  map[string]tokenRecord
 }
 
@@ -107,7 +109,9 @@ func (t *Tokens) reload() error {
 	if err != nil {
 		return fmt.Errorf("auth: reading token file: %w", err)
 	}
-	if t.byHash != nil && st.ModTime().Equal(t.modTime) && st.Size() == t.size {
+	// The file is replaced by rename, so a new file is a new inode even when
+	// its time and size happen to match the old one's.
+	if t.byHash != nil && t.info != nil && os.SameFile(st, t.info) && st.ModTime().Equal(t.modTime) && st.Size() == t.size {
 		return nil
 	}
 	f, err := t.read()
@@ -118,7 +122,7 @@ func (t *Tokens) reload() error {
 	for _, rec := range f.Tokens {
 		byHash[rec.SHA256] = rec
 	}
-	t.byHash, t.modTime, t.size = byHash, st.ModTime(), st.Size()
+	t.byHash, t.modTime, t.size, t.info = byHash, st.ModTime(), st.Size(), st
 	return nil
 }
 
@@ -179,6 +183,14 @@ func (t *Tokens) Add(name string, roles []string) (string, error) {
 
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	// Another process (a second `sitesvc tokens add`) may add a token at the
+	// same time: the read-modify-write holds an exclusive lock on a file
+	// beside the token file, so neither add is lost.
+	unlock, err := lockFile(t.path + ".lock")
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
 	f, err := t.read()
 	if err != nil {
 		return "", err
@@ -240,4 +252,24 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("auth: writing token file: %w", err)
 	}
 	return nil
+}
+
+// lockFile takes an exclusive lock on path (created if missing), waiting
+// for another holder, and returns its release.
+func lockFile(path string) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("auth: creating %s: %w", filepath.Dir(path), err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("auth: locking token file: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("auth: locking token file: %w", err)
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
 }
