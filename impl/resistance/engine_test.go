@@ -413,7 +413,11 @@ func TestScoringMatrix(t *testing.T) {
 		for i, c := range cells {
 			row[header[i]] = c
 		}
-		rows[row["gene"]+" "+row["rule"]] = row
+		key := row["gene"] + " " + row["rule"]
+		if rows[key] != nil {
+			t.Errorf("row %q appears twice", key)
+		}
+		rows[key] = row
 	}
 	if len(header) != 3+28 {
 		t.Errorf("header %v: want gene, class, rule and 28 HIVDB 10.2 drugs", header)
@@ -424,6 +428,14 @@ func TestScoringMatrix(t *testing.T) {
 		"RT K103N":         {"EFV": "60", "NVP": "60", "AZT": ""},
 		"IN Q148H":         {"RAL": "60"},
 		"PR I50L":          {"ATV/r": "60"},
+		// read from HIVDB_10.2.xml by hand (see handchecked_test.go)
+		"RT T69i":                {"ABC": "60", "FTC": "30", "3TC": "30", "ISL": "60", "DOR": ""},
+		"RT D67d":                {"AZT": "30", "ABC": "15", "FTC": "15", "ISL": "0"},
+		"PR I84V":                {"ATV/r": "60", "DRV/r": "15", "LPV/r": "30", "TPV/r": "30", "RAL": ""},
+		"PR L90M":                {"ATV/r": "20", "IDV/r": "30", "NFV": "60", "SQV/r": "45", "DRV/r": "0"},
+		"IN G140ACS + Q148HKR":   {"BIC": "10", "DTG": "10", "CAB": "0", "RAL": "0"},
+		"RT K101E + M184I":       {"RPV": "15", "EFV": "0", "3TC": ""},
+		"PR M46IL + I84V + L90M": {"ATV/r": "5", "TPV/r": "5", "DRV/r": "0"},
 	} {
 		row := rows[key]
 		if row == nil {
