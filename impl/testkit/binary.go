@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -126,6 +127,13 @@ func start(bin, root, dataDir string, port int, extraArgs []string) (*Server, er
 			return nil, fmt.Errorf("sitesvc exited before it was ready: %v\n%s", s.exitErr(), logs.String())
 		default:
 		}
+		// Until this process says it listens, whatever answers on the port
+		// is someone else (the port was taken between freePort and our
+		// bind, and this process is about to exit with an error).
+		if !listening(logs.String(), "127.0.0.1:"+strconv.Itoa(port)) {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
 		resp, err := client.Get(url + "/readyz")
 		if err == nil {
 			resp.Body.Close()
@@ -208,6 +216,13 @@ func (s *Server) Get(t testing.TB, path string) (*http.Response, []byte) {
 		t.Fatalf("GET %s: reading body: %v", path, err)
 	}
 	return resp, buf.Bytes()
+}
+
+// listening reports whether the server's log (text or JSON) says it
+// listens on addr.
+func listening(logs, addr string) bool {
+	return strings.Contains(logs, "msg=listening addr="+addr+"\n") ||
+		strings.Contains(logs, `"msg":"listening","addr":"`+addr+`"`)
 }
 
 func freePort() (int, error) {
