@@ -1,6 +1,9 @@
 package resistance
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,5 +138,51 @@ func TestMixtureConsensusIsNotAMutation(t *testing.T) {
 	}
 	if !strings.Contains(rep, "M184L is a highly unusual mutation at this position.") {
 		t.Errorf("the unusual-mutation comment does not name M184L alone:\n%s", rep)
+	}
+}
+
+// TestINSTIPatternsThroughReports runs every pattern of patterns-INSTI.json through the
+// engine's public path (mutation strings → parser → HIVDB 10.2 → simple report), all as one
+// batch, and compares each INSTI drug's score and level with the file.
+func TestINSTIPatternsThroughReports(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "..", "shared", "data", "hivdb", "patterns", "patterns-INSTI.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var patterns []map[string]any
+	if err := json.Unmarshal(data, &patterns); err != nil {
+		t.Fatal(err)
+	}
+	if len(patterns) < 600 {
+		t.Fatalf("only %d patterns", len(patterns))
+	}
+	lists := make([][][]string, len(patterns))
+	for i, p := range patterns {
+		lists[i] = [][]string{nil, nil, {p["pattern"].(string)}}
+	}
+	rep, err := testEngine(t).MutationListReport(lists, Options{Algorithm: AlgorithmHIVDB, ReportType: ReportSimple})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := parseSite(t, rep)
+	if len(d.Inputs) != len(patterns) {
+		t.Fatalf("%d results for %d patterns", len(d.Inputs), len(patterns))
+	}
+	for i, p := range patterns {
+		in := d.Inputs[i]
+		if in.XMLName.Local != "success" {
+			t.Errorf("%s: %s", p["pattern"], in.ErrorMessage)
+			continue
+		}
+		got := map[string]string{}
+		for _, dr := range in.Drugs {
+			got[dr.Code] = dr.Score + "/" + strconv.Itoa(dr.Level)
+		}
+		for _, drug := range []string{"BIC", "CAB", "DTG", "EVG", "RAL"} {
+			want := strconv.FormatFloat(p[drug+" Score"].(float64), 'f', -1, 64) + "/" + strconv.Itoa(int(p[drug+" Level"].(float64)))
+			if got[drug] != want {
+				t.Errorf("%s %s: %s, want %s (score/level)", p["pattern"], drug, got[drug], want)
+			}
+		}
 	}
 }
