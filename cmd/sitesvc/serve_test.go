@@ -146,6 +146,11 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Fatal("process exited with a request in flight")
 	default:
 	}
+	// While it drains, new connections are refused.
+	if c, err := net.DialTimeout("tcp", strings.TrimPrefix(s.URL, "http://"), time.Second); err == nil {
+		c.Close()
+		t.Error("a new connection was accepted after SIGTERM")
+	}
 	if _, err := io.WriteString(conn, envelope[half:]); err != nil {
 		t.Fatalf("finishing the request body: %v", err)
 	}
@@ -278,4 +283,56 @@ func newFlagSetForTest() *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	return fs
+}
+
+// startHalfRequest opens a connection to s and sends a request whose body
+// never completes, so the request stays in flight.
+func startHalfRequest(t *testing.T, s *testkit.Server) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	io.WriteString(conn, "POST /soap/SiteAlgorithm HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml\r\nContent-Length: 1000\r\n\r\n<soapenv:Envelope")
+	time.Sleep(300 * time.Millisecond)
+	return conn
+}
+
+// Past --shutdown-timeout the process stops anyway, says why, and exits
+// non-zero (the in-flight request was cut off).
+func TestShutdownTimeoutExceeded(t *testing.T) {
+	s := testkit.StartServer(t, "--shutdown-timeout", "300ms", "--services", "soap")
+	startHalfRequest(t, s)
+	if err := s.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Wait(10 * time.Second)
+	if err == nil || strings.Contains(err.Error(), "still running") {
+		t.Fatalf("exit after an exceeded shutdown timeout: %v\n%s", err, s.Logs())
+	}
+	if !strings.Contains(s.Logs(), "did not finish within 300ms") {
+		t.Errorf("the exit does not say why:\n%s", s.Logs())
+	}
+}
+
+// A second signal ends a draining process at once.
+func TestSecondSignalForcesExit(t *testing.T) {
+	s := testkit.StartServer(t, "--services", "soap")
+	startHalfRequest(t, s)
+	if err := s.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-s.Done():
+		t.Fatal("exited with a request in flight after one SIGTERM")
+	default:
+	}
+	if err := s.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Wait(5 * time.Second); err == nil || strings.Contains(err.Error(), "still running") {
+		t.Errorf("after a second SIGTERM: %v", err)
+	}
 }
