@@ -4,6 +4,15 @@
 # shows what to commit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# gen/ holds generated code only: each package's generate.go and its
+# *.gen.go output. Anything else there is hand-written code that
+# regeneration would never check.
+stray=$(find gen -type f ! -name '*.gen.go' ! -name generate.go)
+if [[ -n $stray ]]; then
+  echo "gen/ holds files that are not generated (only generate.go and *.gen.go belong there):" >&2
+  echo "$stray" >&2
+  exit 1
+fi
 snap=$(mktemp -d)
 trap 'rm -rf "$snap"' EXIT
 cp -a gen "$snap/gen"
