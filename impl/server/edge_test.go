@@ -224,3 +224,18 @@ func TestSlowHeadersDropped(t *testing.T) {
 		t.Fatal("connection with unfinished headers still open after 5 s (read timeout 200 ms)")
 	}
 }
+
+func TestRefusedRequestIDReplacedForHandlers(t *testing.T) {
+	var logs bytes.Buffer
+	s := newTestServer(t, &logs, Mount{Path: "/p", Service: funcService{name: "p", h: func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, r.Header.Get("X-Request-Id")+" "+RequestID(r.Context()))
+	}}})
+	req := httptest.NewRequest("GET", "/p/x", nil)
+	req.Header.Set("X-Request-Id", "forged\nlevel=ERROR")
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	id := rec.Header().Get("X-Request-Id")
+	if rec.Body.String() != id+" "+id || strings.Contains(logs.String(), "forged") {
+		t.Errorf("handler saw %q, response id %q; logs %s", rec.Body.String(), id, logs.String())
+	}
+}

@@ -110,6 +110,9 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			info.id = newRequestID()
 		}
 		w.Header().Set("X-Request-Id", info.id)
+		// A handler reading the header sees the id that is logged, not a
+		// refused client value.
+		r.Header.Set("X-Request-Id", info.id)
 		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info))
 		rec := &statusRecorder{ResponseWriter: w}
 
