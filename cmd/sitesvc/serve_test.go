@@ -336,3 +336,31 @@ func TestSecondSignalForcesExit(t *testing.T) {
 		t.Errorf("after a second SIGTERM: %v", err)
 	}
 }
+
+// Bodies over --max-body-bytes get 413 through the real server, whether
+// announced by Content-Length or streamed in chunks (then found out while
+// the validator reads the body).
+func TestBodyLimitThroughTheBinary(t *testing.T) {
+	s := testkit.StartServer(t, "--max-body-bytes", "1024", "--services", "hours")
+	big := `{"data":{"type":"libraries","attributes":{"name":"` + strings.Repeat("x", 4096) + `"}}}`
+	for _, chunked := range []bool{false, true} {
+		var body io.Reader = strings.NewReader(big)
+		if chunked {
+			body = io.MultiReader(body) // no length known: sent chunked
+		}
+		req, err := http.NewRequest("POST", s.URL+"/hours/libraries", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/vnd.api+json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("chunked=%v: %d %s, want 413", chunked, resp.StatusCode, msg)
+		}
+	}
+}
