@@ -37,6 +37,11 @@ type Algorithm struct {
 	Drugs               []*Drug
 	MutationComments    []GeneComments
 	ResultComments      []*ResultCommentRule
+
+	// indexes built while reading: a user algorithm may define tens of thousands of drugs
+	// or levels within the size limit, and linear lookups per drug made reading quadratic
+	drugByName   map[string]*Drug
+	levelByOrder map[int]Level
 }
 
 // GeneDef is a GENE_DEFINITION: a gene and the drug classes it is evaluated for.
@@ -119,6 +124,9 @@ type LevelCondition struct {
 
 // Level returns the definition of a level order (the zero Level when undefined).
 func (a *Algorithm) Level(order int) Level {
+	if a.levelByOrder != nil {
+		return a.levelByOrder[order]
+	}
 	for _, l := range a.Levels {
 		if l.Order == order {
 			return l
@@ -129,6 +137,9 @@ func (a *Algorithm) Level(order int) Level {
 
 // Drug returns the drug named name, or nil.
 func (a *Algorithm) Drug(name string) *Drug {
+	if a.drugByName != nil {
+		return a.drugByName[name]
+	}
 	for _, d := range a.Drugs {
 		if d.Name == name {
 			return d
@@ -317,10 +328,12 @@ func splitList(s string) []string {
 
 func build(doc *xmlAlgorithm) (*Algorithm, error) {
 	a := &Algorithm{
-		Name:     strings.TrimSpace(doc.Name),
-		Version:  strings.TrimSpace(doc.Version),
-		Date:     strings.TrimSpace(doc.Date),
-		Comments: map[string]*Comment{},
+		Name:         strings.TrimSpace(doc.Name),
+		Version:      strings.TrimSpace(doc.Version),
+		Date:         strings.TrimSpace(doc.Date),
+		Comments:     map[string]*Comment{},
+		drugByName:   map[string]*Drug{},
+		levelByOrder: map[int]Level{},
 	}
 	if a.Name == "" {
 		return nil, elementError("ALGNAME", "the algorithm has no name")
@@ -354,6 +367,7 @@ func build(doc *xmlAlgorithm) (*Algorithm, error) {
 			return nil, elementError(where, "level %d has no ORIGINAL text", order)
 		}
 		a.Levels = append(a.Levels, Level{Order: order, Text: text, SIR: sir})
+		a.levelByOrder[order] = a.Levels[len(a.Levels)-1]
 	}
 	if len(a.Levels) == 0 {
 		return nil, elementError("DEFINITIONS", "no LEVEL_DEFINITION")
@@ -432,6 +446,7 @@ func build(doc *xmlAlgorithm) (*Algorithm, error) {
 			d.Rules = append(d.Rules, r)
 		}
 		a.Drugs = append(a.Drugs, d)
+		a.drugByName[name] = d
 	}
 	for _, g := range doc.MutationComments {
 		gc := GeneComments{Gene: strings.TrimSpace(g.Name)}

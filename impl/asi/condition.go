@@ -2,6 +2,7 @@ package asi
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -94,21 +95,15 @@ func (n *node) matches(g *Mutations, out []Match) []Match {
 	return out
 }
 
+// appendMatch merges m into out, which is kept in ascending position order (so displays are
+// stable); a binary search keeps a hostile condition naming every position cheap.
 func appendMatch(out []Match, m Match) []Match {
-	for i := range out {
-		if out[i].Pos == m.Pos {
-			out[i].AAs |= m.AAs
-			return out
-		}
+	i, found := slices.BinarySearchFunc(out, m.Pos, func(x Match, pos int) int { return x.Pos - pos })
+	if found {
+		out[i].AAs |= m.AAs
+		return out
 	}
-	// keep positions ascending so displays are stable
-	i := len(out)
-	out = append(out, m)
-	for i > 0 && out[i-1].Pos > m.Pos {
-		out[i], out[i-1] = out[i-1], out[i]
-		i--
-	}
-	return out
+	return slices.Insert(out, i, m)
 }
 
 // Residue is one position and amino-acid set named by a rule.
