@@ -15,6 +15,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/labstack/echo/v4"
 	echomiddleware "github.com/oapi-codegen/echo-middleware"
@@ -96,6 +97,17 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		return nil, nil, err
 	}
 
+	memoSpec, err := clone(opts.Spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	memoSpec.Servers = nil
+	memoRouter, err := gorillamux.NewRouter(memoSpec)
+	if err != nil {
+		return nil, nil, fmt.Errorf("apiserve: routing OpenAPI document: %w", err)
+	}
+	memo := newVerdictMemo(memoSpec, memoRouter, 4096)
+
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -104,6 +116,12 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 			return
 		}
 		apiErr := toError(err)
+		if apiErr.Status == http.StatusMethodNotAllowed && c.Response().Header().Get("Allow") == "" {
+			// RFC 9110: a 405 names the methods the resource has.
+			if allow := allowedMethods(memoRouter, c.Request()); allow != "" {
+				c.Response().Header().Set("Allow", allow)
+			}
+		}
 		if apiErr.Status >= 500 {
 			opts.Logger.ErrorContext(c.Request().Context(), "handler error", "err", err, "path", c.Request().URL.Path)
 		}
@@ -118,17 +136,6 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 	e.GET("/openapi.json", func(c echo.Context) error {
 		return c.Blob(http.StatusOK, "application/json; charset=utf-8", published.json)
 	})
-
-	memoSpec, err := clone(opts.Spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	memoSpec.Servers = nil
-	memoRouter, err := gorillamux.NewRouter(memoSpec)
-	if err != nil {
-		return nil, nil, fmt.Errorf("apiserve: routing OpenAPI document: %w", err)
-	}
-	memo := newVerdictMemo(memoSpec, memoRouter, 4096)
 
 	skip := func(c echo.Context) bool {
 		p := c.Request().URL.Path
@@ -204,6 +211,20 @@ func toError(err error) *Error {
 		out.Message = "not found"
 	}
 	return out
+}
+
+// allowedMethods lists the methods the document declares for r's path,
+// for the Allow header of a 405.
+func allowedMethods(router routers.Router, r *http.Request) string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, _, err := router.FindRoute(probe); err == nil {
+			allow = append(allow, m)
+		}
+	}
+	return strings.Join(allow, ", ")
 }
 
 // bodyTooLarge finds the server's body limit error in err, also where the

@@ -95,3 +95,13 @@ func TestMemoTellsAbsentFromEmptyHeader(t *testing.T) {
 		t.Errorf("HEAD of a GET-only operation = %d after remembered GETs", code)
 	}
 }
+
+func TestMethodNotAllowedNamesAllow(t *testing.T) {
+	e := newItems(t)
+	req := httptest.NewRequest("PATCH", "/items/abc", nil)
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	if rec.Code != http.StatusMethodNotAllowed || rec.Header().Get("Allow") != "GET, PUT" {
+		t.Errorf("PATCH = %d, Allow %q; want 405 with Allow: GET, PUT", rec.Code, rec.Header().Get("Allow"))
+	}
+}
