@@ -98,7 +98,7 @@ func TestBadMutationStrings(t *testing.T) {
 }
 
 func FuzzParseMutations(f *testing.F) {
-	for _, s := range []string{"M41L", "184V", "69S_SS", "T69i", "67d", "T215*", "M184IV, K65R", " M 41 L ", "K65X", "WT", "Q148H"} {
+	for _, s := range []string{"M41L", "184V", "69S_SS", "T69i", "67d", "T215*", "M184IV, K65R", " M 41 L ", "K65X", "WT", "Q148H", "M184ACDEFGH", "M184MV", "M184LM"} {
 		f.Add("RT", s)
 	}
 	f.Add("PR", "L90M")
