@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"testing"
 )
 
@@ -184,5 +185,25 @@ func TestINSTIPatternsThroughReports(t *testing.T) {
 				t.Errorf("%s %s: %s, want %s (score/level)", p["pattern"], drug, got[drug], want)
 			}
 		}
+	}
+}
+
+// TestOverlongMutationStringFailsItsSampleOnly: a string beyond the byte limit fails its own
+// sample with a message quoting its start (cut on a character boundary), the report stays
+// valid XML and the next sample is interpreted.
+func TestOverlongMutationStringFailsItsSampleOnly(t *testing.T) {
+	long := "M41L " + strings.Repeat("€", 70) // 215 bytes; byte 40 falls inside a "€"
+	rep, err := testEngine(t).MutationListReport([][][]string{{nil, {long}, nil}, {nil, {"M184V"}, nil}}, Options{Algorithm: AlgorithmHIVDB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, rep)
+	d := parseSite(t, rep)
+	if len(d.Inputs) != 2 || d.Inputs[0].XMLName.Local != "failure" || d.Inputs[1].XMLName.Local != "success" {
+		t.Fatalf("inputs: %+v", d.Inputs)
+	}
+	msg := d.Inputs[0].ErrorMessage
+	if !strings.Contains(msg, "longer than 200 bytes") || !strings.Contains(msg, "M41L €") || strings.ContainsRune(msg, utf8.RuneError) || strings.Contains(msg, `\x`) {
+		t.Errorf("error message %q", msg)
 	}
 }

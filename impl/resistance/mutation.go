@@ -104,7 +104,12 @@ func (r *reference) parseGene(gene string, list []string) (geneInput, error) {
 	byPos := map[int]*Mutation{}
 	for _, raw := range list {
 		if len(raw) > maxMutationBytes {
-			return gi, &MutationError{Gene: gene, Input: raw[:40] + "…", What: fmt.Sprintf("longer than %d bytes", maxMutationBytes)}
+			// quote its start, cut on a character boundary (a cut rune would show as \x escapes)
+			cut := 40
+			for cut > 0 && !utf8.RuneStart(raw[cut]) {
+				cut--
+			}
+			return gi, &MutationError{Gene: gene, Input: raw[:cut] + "…", What: fmt.Sprintf("longer than %d bytes", maxMutationBytes)}
 		}
 		trimmed := strings.TrimSpace(raw)
 		if trimmed == "" {
