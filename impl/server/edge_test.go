@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -118,7 +119,7 @@ func TestIndexEscapes(t *testing.T) {
 // connection is cut so the client cannot take the short body for a whole
 // one, and the request is still logged once.
 func TestPanicAfterPartialResponseAbortsConnection(t *testing.T) {
-	var logs bytes.Buffer
+	var logs lockedBuffer
 	s := newTestServer(t, &logs, Mount{Path: "/p", Service: funcService{name: "p", h: func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "partial")
 		w.(http.Flusher).Flush()
@@ -238,4 +239,23 @@ func TestRefusedRequestIDReplacedForHandlers(t *testing.T) {
 	if rec.Body.String() != id+" "+id || strings.Contains(logs.String(), "forged") {
 		t.Errorf("handler saw %q, response id %q; logs %s", rec.Body.String(), id, logs.String())
 	}
+}
+
+// lockedBuffer is a log sink written by server goroutines and read by the
+// test.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
