@@ -259,3 +259,24 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// stuckService's readiness check never returns.
+type stuckService struct{ pathService }
+
+func (stuckService) Ready(context.Context) error { select {} }
+
+func TestReadyzBoundedByItsDeadline(t *testing.T) {
+	s := newTestServer(t, io.Discard,
+		Mount{Path: "/a", Service: stuckService{pathService{name: "stuck"}}},
+		Mount{Path: "/b", Service: pathService{name: "fine"}},
+	)
+	s.readyTimeout = 300 * time.Millisecond
+	start := time.Now()
+	rec := get(t, s.Handler(), "GET", "/readyz", nil)
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "stuck: no answer") || strings.Contains(rec.Body.String(), "fine") {
+		t.Errorf("/readyz = %d %q", rec.Code, rec.Body.String())
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("/readyz took %v with a 300 ms deadline", d)
+	}
+}
