@@ -150,9 +150,8 @@ func (c *serveConfig) finish(services string) error {
 	if c.MaxBodyBytes <= 0 {
 		return fmt.Errorf("--max-body-bytes %d must be more than 0", c.MaxBodyBytes)
 	}
-	pub, err := url.Parse(c.PublicURL)
-	if err != nil || pub.Scheme == "" || pub.Host == "" {
-		return fmt.Errorf("--public-url %q is not an absolute URL", c.PublicURL)
+	if err := checkBaseURL(c.PublicURL); err != nil {
+		return fmt.Errorf("--public-url: %w", err)
 	}
 	base := strings.TrimRight(c.PublicURL, "/")
 	def := func(p *string, suffix string) {
@@ -166,9 +165,8 @@ func (c *serveConfig) finish(services string) error {
 	def(&c.HoursBaseURL, "/hours")
 	def(&c.SOAPEndpoint, "/soap/SiteAlgorithm")
 	for _, u := range []string{c.PurlBaseURL, c.EmbedBaseURL, c.HoursBaseURL, c.SOAPEndpoint} {
-		p, err := url.Parse(u)
-		if err != nil || p.Scheme == "" || p.Host == "" {
-			return fmt.Errorf("base URL %q is not an absolute URL", u)
+		if err := checkBaseURL(u); err != nil {
+			return fmt.Errorf("base URL: %w", err)
 		}
 	}
 	if c.KeysFile == "" {
@@ -197,6 +195,21 @@ func (c *serveConfig) finish(services string) error {
 	}
 	if len(c.Services) == 0 {
 		return fmt.Errorf("--services names no service")
+	}
+	return nil
+}
+
+// checkBaseURL accepts an absolute http(s) URL without query or fragment,
+// which paths can be appended to.
+func checkBaseURL(raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.Host == "":
+		return fmt.Errorf("%q is not an absolute URL", raw)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("%q is not an http or https URL", raw)
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return fmt.Errorf("%q has a query or fragment; a base URL is a scheme, host and path", raw)
 	}
 	return nil
 }
