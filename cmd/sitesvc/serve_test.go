@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/sitelib/sitesvc/gen/embedapi"
+	"github.com/sitelib/sitesvc/gen/hoursapi"
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
@@ -72,14 +74,34 @@ func TestContractsPublished(t *testing.T) {
 // OpenAPI service of the running binary.
 func TestBadRequestsAnswer400(t *testing.T) {
 	s := testkit.StartServer(t)
-	for _, path := range []string{
-		"/embed/embed",                       // url is required
-		"/embed/embed?url=x&maxwidth=wide",   // maxwidth is an integer
-		"/hours/libraries.json?from=tuesday", // from is a date
+	embedSpec, err := embedapi.GetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hoursSpec, err := hoursapi.GetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	embed := testkit.NewValidator(t, embedSpec).Mounted("/embed").Client(t)
+	hours := testkit.NewValidator(t, hoursSpec).Mounted("/hours").Client(t)
+	for _, c := range []struct {
+		client      *http.Client
+		path, param string
+	}{
+		{embed, "/embed/embed", "url"},                          // url is required
+		{embed, "/embed/embed?url=x&maxwidth=wide", "maxwidth"}, // maxwidth is an integer
+		{hours, "/hours/libraries.json?from=tuesday", "from"},   // from is a date
 	} {
-		resp, body := s.Get(t, path)
-		if resp.StatusCode != http.StatusBadRequest {
-			t.Errorf("GET %s = %d, want 400 (%s)", path, resp.StatusCode, body)
+		// The client checks each answer against the document: a 400 in the
+		// error shape it declares.
+		resp, err := c.client.Get(s.URL + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !bytes.Contains(body, []byte(c.param)) {
+			t.Errorf("GET %s = %d %s, want 400 naming %s", c.path, resp.StatusCode, body, c.param)
 		}
 	}
 }
