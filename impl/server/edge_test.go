@@ -280,3 +280,34 @@ func TestReadyzBoundedByItsDeadline(t *testing.T) {
 		t.Errorf("/readyz took %v with a 300 ms deadline", d)
 	}
 }
+
+// An Early Hints answer is not the request's status; bytes sent through
+// ReadFrom (file serving) are counted.
+func TestStatusRecorderFinalStatusAndReadFrom(t *testing.T) {
+	var logs lockedBuffer
+	s := newTestServer(t, &logs, Mount{Path: "/p", Service: funcService{name: "p", h: func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", "</style.css>; rel=preload")
+		w.WriteHeader(http.StatusEarlyHints)
+		w.WriteHeader(http.StatusNotFound)
+		io.Copy(w, strings.NewReader(strings.Repeat("x", 300)))
+	}}})
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	resp, err := http.Get(ts.URL + "/p/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	ts.Close() // the log line is written before the handler returns
+	if l := logs.String(); !strings.Contains(l, `"status":404`) || !strings.Contains(l, `"bytes":300`) {
+		t.Errorf("log line: %s", l)
+	}
+	m := get(t, s.Handler(), "GET", "/metrics", nil).Body.String()
+	if !strings.Contains(m, `sitesvc_http_requests_total{code="404",method="GET",service="p"} 1`) {
+		t.Errorf("metrics lack the 404:\n%s", m)
+	}
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -75,10 +76,29 @@ type statusRecorder struct {
 }
 
 func (r *statusRecorder) WriteHeader(code int) {
-	if r.status == 0 {
+	// An informational answer (103 Early Hints) precedes the real one;
+	// 101 Switching Protocols is final.
+	if r.status == 0 && (code >= 200 || code == http.StatusSwitchingProtocols) {
 		r.status = code
 	}
 	r.ResponseWriter.WriteHeader(code)
+}
+
+// ReadFrom keeps the underlying writer's ReadFrom (sendfile for files served
+// with io.Copy or http.ServeContent) while counting the bytes.
+func (r *statusRecorder) ReadFrom(src io.Reader) (int64, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	var n int64
+	var err error
+	if rf, ok := r.ResponseWriter.(io.ReaderFrom); ok {
+		n, err = rf.ReadFrom(src)
+	} else {
+		n, err = io.Copy(struct{ io.Writer }{r.ResponseWriter}, src)
+	}
+	r.bytes += n
+	return n, err
 }
 
 func (r *statusRecorder) Write(b []byte) (int, error) {
