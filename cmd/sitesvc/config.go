@@ -147,6 +147,9 @@ func (c *serveConfig) finish(services string) error {
 	if c.ShutdownTimeout == 0 {
 		return fmt.Errorf("--shutdown-timeout must be more than 0")
 	}
+	if c.LogFormat != "json" && c.LogFormat != "text" {
+		return fmt.Errorf("--log-format %q: json or text", c.LogFormat)
+	}
 	if c.MaxBodyBytes <= 0 {
 		return fmt.Errorf("--max-body-bytes %d must be more than 0", c.MaxBodyBytes)
 	}

@@ -103,9 +103,11 @@ func contractLinks(service, base string) []server.Link {
 	}
 }
 
+// newLogger is the process's logger; what is logged with a request's
+// context carries its request id.
 func newLogger(format string, w io.Writer) *slog.Logger {
 	if format == "text" {
-		return slog.New(slog.NewTextHandler(w, nil))
+		return slog.New(server.WithRequestIDs(slog.NewTextHandler(w, nil)))
 	}
-	return slog.New(slog.NewJSONHandler(w, nil))
+	return slog.New(server.WithRequestIDs(slog.NewJSONHandler(w, nil)))
 }

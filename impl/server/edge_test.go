@@ -311,3 +311,29 @@ func TestStatusRecorderFinalStatusAndReadFrom(t *testing.T) {
 		t.Errorf("metrics lack the 404:\n%s", m)
 	}
 }
+
+// What a service logs with the request's context carries the request id,
+// once, as does the request line.
+func TestServiceLogsCarryRequestID(t *testing.T) {
+	var logs lockedBuffer
+	logger := slog.New(WithRequestIDs(slog.NewJSONHandler(&logs, nil)))
+	s, err := New(Config{Logger: logger, Mounts: []Mount{{Path: "/p", Service: funcService{name: "p", h: func(w http.ResponseWriter, r *http.Request) {
+		logger.WarnContext(r.Context(), "store slow")
+		logger.Info("no context")
+	}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("GET", "/p/x", nil)
+	req.Header.Set("X-Request-Id", "abc-123")
+	s.Handler().ServeHTTP(httptest.NewRecorder(), req)
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d log lines:\n%s", len(lines), logs.String())
+	}
+	for i, want := range []int{1, 0, 1} {
+		if n := strings.Count(lines[i], `"request_id":"abc-123"`); n != want {
+			t.Errorf("line %d has the request id %d times, want %d: %s", i, n, want, lines[i])
+		}
+	}
+}
