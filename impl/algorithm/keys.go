@@ -11,10 +11,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/atomicfile"
 )
 
 // Key files hold one key per line: the hex SHA-256 of the key, then
@@ -48,6 +49,13 @@ func AddKey(keysFile, label string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// Two `sitesvc keys add` at once must not lose a key: the
+	// read-modify-write holds an exclusive lock beside the key file.
+	unlock, err := atomicfile.Lock(keysFile)
+	if err != nil {
+		return "", fmt.Errorf("key file: %w", err)
+	}
+	defer unlock()
 	old, err := os.ReadFile(keysFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("reading key file: %w", err)
@@ -65,7 +73,7 @@ func AddKey(keysFile, label string) (string, error) {
 		b.WriteString(" " + label)
 	}
 	b.WriteByte('\n')
-	if err := writeFileAtomic(keysFile, b.Bytes(), 0o600); err != nil {
+	if err := atomicfile.Write(keysFile, b.Bytes(), 0o600); err != nil {
 		return "", fmt.Errorf("writing key file: %w", err)
 	}
 	return key, nil
@@ -85,38 +93,10 @@ func EnsureDevKey(keysFile, devKeyFile string) (key string, created bool, err er
 	if err != nil {
 		return "", false, err
 	}
-	if err := writeFileAtomic(devKeyFile, []byte(key+"\n"), 0o600); err != nil {
+	if err := atomicfile.Write(devKeyFile, []byte(key+"\n"), 0o600); err != nil {
 		return "", false, fmt.Errorf("writing the development key: %w", err)
 	}
 	return key, true, nil
-}
-
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // parseKeyFile returns the set of key hashes (raw SHA-256 sums).

@@ -13,13 +13,13 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/atomicfile"
 )
 
 // Roles a token can carry.
@@ -186,9 +186,9 @@ func (t *Tokens) Add(name string, roles []string) (string, error) {
 	// Another process (a second `sitesvc tokens add`) may add a token at the
 	// same time: the read-modify-write holds an exclusive lock on a file
 	// beside the token file, so neither add is lost.
-	unlock, err := lockFile(t.path + ".lock")
+	unlock, err := atomicfile.Lock(t.path)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("auth: %w", err)
 	}
 	defer unlock()
 	f, err := t.read()
@@ -200,8 +200,8 @@ func (t *Tokens) Add(name string, roles []string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("auth: encoding token file: %w", err)
 	}
-	if err := writeFileAtomic(t.path, append(data, '\n'), 0o600); err != nil {
-		return "", err
+	if err := atomicfile.Write(t.path, append(data, '\n'), 0o600); err != nil {
+		return "", fmt.Errorf("auth: %w", err)
 	}
 	t.byHash = nil // force a reread
 	if err := t.reload(); err != nil {
@@ -219,57 +219,4 @@ func BearerToken(r *http.Request) (string, bool) {
 	}
 	token = strings.TrimSpace(token)
 	return token, token != ""
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames it
-// over path, so readers see the old or the new file, never a part.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("auth: creating %s: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, ".tokens-*")
-	if err != nil {
-		return fmt.Errorf("auth: writing token file: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("auth: writing token file: %w", err)
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return fmt.Errorf("auth: writing token file: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("auth: writing token file: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("auth: writing token file: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("auth: writing token file: %w", err)
-	}
-	return nil
-}
-
-// lockFile takes an exclusive lock on path (created if missing), waiting
-// for another holder, and returns its release.
-func lockFile(path string) (func(), error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("auth: creating %s: %w", filepath.Dir(path), err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("auth: locking token file: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("auth: locking token file: %w", err)
-	}
-	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
 }
