@@ -128,9 +128,9 @@ func (m *verdictMemo) store(e *memoEntry) {
 	}
 }
 
-// check looks r up before validation. It returns the ticket under which r's
-// verdict is remembered after it passes, and whether it is remembered as
-// valid already; on a hit it writes into r what validation would have (the
+// check looks r up before validation. It returns whether r is remembered as
+// valid already and, when it is not, the ticket under which its verdict is
+// remembered after it passes; on a hit it writes into r what validation would have (the
 // defaults of absent query and header parameters), so the handler sees the
 // same request either way.
 func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
@@ -156,12 +156,11 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 		return memoTicket{}, false
 	}
 	vkey, absent := verdictKey(urlKey, shape, r)
-	ticket := memoTicket{verdictKey: vkey, absent: absent}
 	m.mu.Lock()
 	verdict, ok := m.lookup(vkey)
 	m.mu.Unlock()
 	if !ok {
-		return ticket, false
+		return memoTicket{verdictKey: vkey, absent: absent}, false
 	}
 	if r.URL.RawQuery != verdict.query {
 		r.URL.RawQuery = verdict.query
@@ -170,7 +169,9 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 		r.Header.Add(h[0], h[1])
 	}
 	m.hits.Add(1)
-	return ticket, true
+	// The lookup already made the verdict the most recent: an empty ticket
+	// spares the hit a second store.
+	return memoTicket{}, true
 }
 
 // remember records that the request of ticket t passed validation; r is
