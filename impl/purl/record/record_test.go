@@ -127,6 +127,29 @@ func TestParseRights(t *testing.T) {
 	}
 }
 
+// TestParseReadRule checks that the rule attribute of the read form is
+// kept as given (the Embed viewer reads "no-download" from it) and that it
+// does not change who may read the files.
+func TestParseReadRule(t *testing.T) {
+	for read, want := range map[string]string{
+		`<world rule="no-download"/>`: "no-download",
+		`<world/>`:                    "",
+		`<group rule=" no-download ">staff</group>`: "no-download",
+	} {
+		r, err := Parse([]byte(doc(read)))
+		if err != nil {
+			t.Fatalf("read %s: %v", read, err)
+		}
+		if r.Rights.ReadRule != want {
+			t.Errorf("read %s: rule %q, want %q", read, r.Rights.ReadRule, want)
+		}
+	}
+	r, err := Parse([]byte(doc(`<world rule="no-download"/>`)))
+	if err != nil || r.Rights.Read != AccessWorld || !r.Rights.WorldReadable(time.Now()) {
+		t.Errorf("a rule must not restrict reading: %v %+v", err, r)
+	}
+}
+
 func TestParseRejects(t *testing.T) {
 	ok := doc("<world/>")
 	if _, err := Parse([]byte(ok)); err != nil {

@@ -39,6 +39,11 @@ type Rights struct {
 	Read AccessKind
 	// ReadName is the group or location name for AccessGroup/AccessLocation.
 	ReadName string
+	// ReadRule is the rule attribute of the read form, as given (e.g.
+	// "no-download" in <world rule="no-download"/>), "" when none. The
+	// format carries it to say how the files may be presented; it does
+	// not change who may read them, so the PURL service does not use it.
+	ReadRule string
 	// EmbargoUntil is the release date of an embargo (zero when none).
 	EmbargoUntil time.Time
 	UseStatement string
@@ -99,6 +104,7 @@ type rightsXML struct {
 type machineXML struct {
 	Children []struct {
 		XMLName xml.Name
+		Rule    string `xml:"rule,attr"`
 		Value   string `xml:",chardata"`
 	} `xml:",any"`
 }
@@ -169,6 +175,7 @@ func (x rightsXML) parse() (Rights, error) {
 		default:
 			return bad("read access element %q is not world, group, location, none or embargoReleaseDate", c.XMLName.Local)
 		}
+		r.ReadRule = strings.TrimSpace(c.Rule)
 		if (r.Read == AccessGroup || r.Read == AccessLocation) && !validName(v) {
 			return bad("%s name %q must be letters, digits, '-', '_' or '.'", c.XMLName.Local, v)
 		}
