@@ -1,18 +1,24 @@
-// Package publicxml reads the public XML record of a repository object (root
-// publicObject, as the PURL service serves it at {purl}/{id}.xml) into what
-// the Embed service needs: title, collection, content and access rights, and
-// decides how the object is shown (Mirador, media players, PDF, file list).
+// Package publicxml is the Embed service's view of the public XML record of
+// a repository object (root publicObject, as the PURL service serves it at
+// {purl}/{id}.xml): title, collections, content and access, and how the
+// object is shown (Mirador, media players, PDF, file list).
+//
+// It does not read the XML itself: impl/purl/record parses and validates
+// the record and evaluates its rightsMetadata, exactly as the PURL service
+// does when it publishes and serves the object, so the viewer can never
+// tell a reader something about access that the PURL service does not
+// enforce. This package only derives what is the viewer's own business:
+// the display kind (Viewer) and the sentences explaining a restriction.
 package publicxml
 
 import (
-	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
-	"path"
-	"strconv"
 	"strings"
 	"time"
+
+	// Aliased: the tests have a helper called record.
+	purlrecord "github.com/sitelib/sitesvc/impl/purl/record"
 )
 
 // Object is what the Embed service knows about a repository object.
@@ -48,15 +54,20 @@ type File struct {
 // Level is how the object may be read.
 type Level string
 
-// Read access levels, from rightsMetadata access[@type=read]/machine.
+// Read access levels, from record's evaluation of rightsMetadata at a
+// given time.
 const (
 	World        Level = "world"         // anyone
 	Group        Level = "group"         // members of an institution login group
 	Location     Level = "location"      // only at a physical location
 	CitationOnly Level = "citation-only" // metadata only (<none/>)
 	Embargoed    Level = "embargoed"     // none until the release date
-	CDL          Level = "cdl"           // controlled digital lending
-	Dark         Level = "dark"          // not discoverable at all
+	// CDL is controlled digital lending. The public XML format has no
+	// form for it (the PURL service refuses <cdl/>), so Parse never
+	// yields it; the level stays because the viewer's contract
+	// (data-cdl, the access message) names it.
+	CDL  Level = "cdl"
+	Dark Level = "dark" // not discoverable at all
 )
 
 // Access is the object-level read access.
@@ -64,7 +75,7 @@ type Access struct {
 	Level      Level
 	Group      string    // for Group
 	Location   string    // for Location
-	Release    time.Time // for Embargoed; zero when not given
+	Release    time.Time // for Embargoed: when the embargo ends
 	NoDownload bool      // world access with rule="no-download"
 }
 
@@ -125,7 +136,7 @@ const (
 // that says nothing specific, from its files' media types.
 func (o *Object) Viewer() Viewer {
 	switch o.ContentType {
-	case "image", "book", "map", "manuscript":
+	case "image", "book", "map":
 		if o.hasFile(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") }) {
 			return ViewerMirador
 		}
@@ -187,207 +198,73 @@ func (o *Object) Files() []File {
 	return out
 }
 
-// ErrInvalid wraps every parse failure.
+// ErrInvalid wraps every parse failure, and with it record's own error
+// (record.ErrMalformed or record.ErrUnacceptable).
 var ErrInvalid = errors.New("invalid public XML")
 
 // MaxSize is the largest record Parse accepts.
-const MaxSize = 8 << 20
+const MaxSize = purlrecord.MaxDocumentBytes
 
-// Parse reads a public XML record. druid is the object's normalised druid,
-// used when the record does not name a title; now decides whether an
-// embargo is still in force.
+// Parse reads a public XML record with record.Parse, so Embed accepts
+// exactly the records the PURL service publishes and serves, and refuses
+// the rest with ErrInvalid. druid is the object's normalised druid (the
+// one the record was fetched for); now decides whether an embargo is
+// still in force.
 func Parse(data []byte, druid string, now time.Time) (*Object, error) {
-	if len(data) > MaxSize {
-		return nil, fmt.Errorf("%w: record of %d bytes exceeds %d", ErrInvalid, len(data), MaxSize)
+	rec, err := purlrecord.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	var doc publicObject
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	// encoding/xml never fetches external entities or DTDs; Strict keeps
-	// malformed records from being half-read.
-	dec.Strict = true
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	o := &Object{
+		Druid: druid,
+		// A valid record always has a dc:title (record refuses one
+		// without), and Title falls back to the label, never empty.
+		Title:       rec.Title(),
+		ContentType: rec.ContentType,
+		Access:      accessOf(rec.Rights, now),
+		Use:         rec.Rights.UseStatement,
+		Copyright:   rec.Rights.Copyright,
+		License:     rec.Rights.License,
 	}
-	if doc.XMLName.Local != "publicObject" {
-		return nil, fmt.Errorf("%w: root element is %q, want publicObject", ErrInvalid, doc.XMLName.Local)
+	for _, c := range rec.Collections {
+		o.Collections = append(o.Collections, c.String())
 	}
-	o := &Object{Druid: druid}
-	for _, t := range doc.DC.Titles {
-		if t = strings.TrimSpace(t); t != "" {
-			o.Title = t
-			break
-		}
-	}
-	if o.Title == "" {
-		o.Title = strings.TrimSpace(doc.Identity.ObjectLabel)
-	}
-	if o.Title == "" {
-		o.Title = druid
-	}
-	for _, d := range doc.RDF.Descriptions {
-		for _, m := range d.MemberOf {
-			id := strings.TrimPrefix(strings.TrimSpace(m.Resource), "info:fedora/")
-			id = strings.TrimPrefix(id, "druid:")
-			if id != "" {
-				o.Collections = append(o.Collections, id)
-			}
-		}
-	}
-	o.ContentType = strings.ToLower(strings.TrimSpace(doc.Content.Type))
-	for _, r := range doc.Content.Resources {
-		res := Resource{ID: r.ID, Type: strings.ToLower(r.Type), Label: strings.TrimSpace(r.Label)}
+	for _, r := range rec.Resources {
+		res := Resource{ID: r.ID, Type: r.Type, Label: r.Label}
 		for _, f := range r.Files {
-			if strings.EqualFold(f.Publish, "no") {
-				continue
-			}
-			name := strings.TrimSpace(f.ID)
-			if name == "" || name != path.Base(name) || name == "." || name == ".." {
-				return nil, fmt.Errorf("%w: file name %q", ErrInvalid, f.ID)
-			}
-			file := File{Name: name, MimeType: strings.ToLower(strings.TrimSpace(f.MimeType))}
-			if f.Size != "" {
-				n, err := strconv.ParseInt(strings.TrimSpace(f.Size), 10, 64)
-				if err != nil || n < 0 {
-					return nil, fmt.Errorf("%w: size %q of file %q", ErrInvalid, f.Size, name)
-				}
-				file.Size = n
-			}
-			file.Width, _ = strconv.Atoi(f.Image.Width)
-			file.Height, _ = strconv.Atoi(f.Image.Height)
-			res.Files = append(res.Files, file)
+			res.Files = append(res.Files, File{
+				Name: f.Name,
+				// record checked it is a media type; the viewer compares
+				// it as a lower-case string (image/*, application/pdf).
+				MimeType: strings.ToLower(strings.TrimSpace(f.MimeType)),
+				Size:     f.Size,
+				Width:    f.Width,
+				Height:   f.Height,
+			})
 		}
 		o.Resources = append(o.Resources, res)
 	}
-	o.Access = readAccess(doc.Rights.Access, now)
-	o.Use = strings.TrimSpace(firstHuman(doc.Rights.Use.Human, "useAndReproduction"))
-	o.Copyright = strings.TrimSpace(firstHuman(doc.Rights.Copyright.Human, ""))
-	o.License = strings.TrimSpace(doc.Rights.Use.License)
 	return o, nil
 }
 
-// releaseDay reads an embargo release date, a date or a date-time (the day
-// is what a person is told).
-func releaseDay(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	return time.Parse("2006-01-02", s[:min(10, len(s))])
-}
-
-// embargoed reports whether an embargo releasing on s is still in force at
-// now (UTC days). An unreadable date keeps the embargo: failing closed.
-func embargoed(s string, now time.Time) bool {
-	t, err := releaseDay(s)
-	if err != nil {
-		return true
+// accessOf turns record's rights into the viewer's access level at now:
+// a dark object is Dark; an embargo in force wins over the access that
+// follows it; once released, that access applies.
+func accessOf(r purlrecord.Rights, now time.Time) Access {
+	switch {
+	case r.Dark():
+		return Access{Level: Dark}
+	case r.Embargoed(now):
+		return Access{Level: Embargoed, Release: r.EmbargoUntil}
 	}
-	return now.UTC().Before(t)
-}
-
-func firstHuman(hs []human, typ string) string {
-	for _, h := range hs {
-		if typ == "" || h.Type == typ {
-			return h.Text
-		}
+	switch r.Read {
+	case purlrecord.AccessWorld:
+		return Access{Level: World, NoDownload: r.ReadRule == "no-download"}
+	case purlrecord.AccessGroup:
+		return Access{Level: Group, Group: r.ReadName}
+	case purlrecord.AccessLocation:
+		return Access{Level: Location, Location: r.ReadName}
+	default:
+		return Access{Level: CitationOnly}
 	}
-	return ""
-}
-
-// readAccess reads the object-level access: discover none makes it dark;
-// otherwise the first object-level (no <file>) read rule decides. An
-// embargo in force until a date after now wins over the rest of the rule;
-// once released, the rest of the rule applies.
-func readAccess(rules []accessRule, now time.Time) Access {
-	for _, r := range rules {
-		if r.Type == "discover" && len(r.Files) == 0 && r.Machine.None != nil && r.Machine.World == nil {
-			return Access{Level: Dark}
-		}
-	}
-	for _, r := range rules {
-		if r.Type != "read" || len(r.Files) > 0 {
-			continue
-		}
-		m := r.Machine
-		switch {
-		case m.Embargo != "" && embargoed(m.Embargo, now):
-			a := Access{Level: Embargoed}
-			a.Release, _ = releaseDay(m.Embargo)
-			return a
-		case m.World != nil:
-			return Access{Level: World, NoDownload: m.World.Rule == "no-download"}
-		case m.CDL != nil:
-			return Access{Level: CDL}
-		case m.Group != "":
-			return Access{Level: Group, Group: strings.TrimSpace(m.Group)}
-		case m.Location != "":
-			return Access{Level: Location, Location: strings.TrimSpace(m.Location)}
-		case m.None != nil:
-			return Access{Level: CitationOnly}
-		}
-	}
-	// No read rule at all: nothing grants access.
-	return Access{Level: CitationOnly}
-}
-
-type publicObject struct {
-	XMLName  xml.Name
-	Identity struct {
-		ObjectLabel string `xml:"objectLabel"`
-	} `xml:"identityMetadata"`
-	RDF struct {
-		Descriptions []struct {
-			MemberOf []struct {
-				Resource string `xml:"resource,attr"`
-			} `xml:"isMemberOfCollection"`
-		} `xml:"Description"`
-	} `xml:"RDF"`
-	Content struct {
-		Type      string `xml:"type,attr"`
-		Resources []struct {
-			ID    string `xml:"id,attr"`
-			Type  string `xml:"type,attr"`
-			Label string `xml:"label"`
-			Files []struct {
-				ID       string `xml:"id,attr"`
-				MimeType string `xml:"mimetype,attr"`
-				Size     string `xml:"size,attr"`
-				Publish  string `xml:"publish,attr"`
-				Image    struct {
-					Width  string `xml:"width,attr"`
-					Height string `xml:"height,attr"`
-				} `xml:"imageData"`
-			} `xml:"file"`
-		} `xml:"resource"`
-	} `xml:"contentMetadata"`
-	Rights struct {
-		Access []accessRule `xml:"access"`
-		Use    struct {
-			Human   []human `xml:"human"`
-			License string  `xml:"license"`
-		} `xml:"use"`
-		Copyright struct {
-			Human []human `xml:"human"`
-		} `xml:"copyright"`
-	} `xml:"rightsMetadata"`
-	DC struct {
-		Titles []string `xml:"title"`
-	} `xml:"dc"`
-}
-
-type human struct {
-	Type string `xml:"type,attr"`
-	Text string `xml:",chardata"`
-}
-
-type accessRule struct {
-	Type    string   `xml:"type,attr"`
-	Files   []string `xml:"file"`
-	Machine struct {
-		World *struct {
-			Rule string `xml:"rule,attr"`
-		} `xml:"world"`
-		Group    string    `xml:"group"`
-		Location string    `xml:"location"`
-		None     *struct{} `xml:"none"`
-		CDL      *struct{} `xml:"cdl"`
-		Embargo  string    `xml:"embargoReleaseDate"`
-	} `xml:"machine"`
 }
