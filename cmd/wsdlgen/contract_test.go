@@ -10,8 +10,8 @@ import (
 
 	"github.com/hooklift/gowsdl"
 
+	"github.com/sitelib/sitesvc/gen/soap"
 	"github.com/sitelib/sitesvc/gen/soapapi"
-	"github.com/sitelib/sitesvc/impl/soap"
 )
 
 const wsdlPath = "../../wsdl/SiteAlgorithm.wsdl"
@@ -303,7 +303,7 @@ func TestGeneratedTableMatchesWSDL(t *testing.T) {
 	}
 }
 
-// generateEmbedArgs are the -embed flags of gen/soapapi/generate.go.
+// generateEmbedArgs are the -embed and -runtime flags of gen/soapapi/generate.go.
 func generateEmbedArgs(t *testing.T) []string {
 	src := string(mustRead(t, "../../gen/soapapi/generate.go"))
 	_, line, ok := strings.Cut(src, "//go:generate ")
@@ -314,9 +314,13 @@ func generateEmbedArgs(t *testing.T) []string {
 	var args []string
 	fields := strings.Fields(line)
 	for i := 0; i < len(fields); i++ {
-		if fields[i] == "-embed" && i+1 < len(fields) {
+		switch {
+		case fields[i] == "-embed" && i+1 < len(fields):
 			name, path, _ := strings.Cut(fields[i+1], "=")
 			args = append(args, "-embed", name+"="+filepath.Join("../../gen/soapapi", path))
+			i++
+		case fields[i] == "-runtime" && i+1 < len(fields):
+			args = append(args, "-runtime", fields[i+1])
 			i++
 		}
 	}

@@ -2,14 +2,16 @@
 
 // Package soapapi is the Go side of the SiteAlgorithm WSDL: the SiteAlgorithm operation
 // interface (one method per overload), typed request and response structs,
-// and the dispatch table that impl/soap's codec runs.
+// the dispatch table a server runs (soap.NewHandler) and a Client
+// implementing the same interface over HTTP, both on the codec in github.com/sitelib/sitesvc/gen/soap.
 package soapapi
 
 import (
 	"context"
 	"fmt"
+	"net/http"
 
-	"github.com/sitelib/sitesvc/impl/soap"
+	"github.com/sitelib/sitesvc/gen/soap"
 )
 
 // Names and addresses declared by the WSDL.
@@ -597,6 +599,200 @@ func Operations(impl SiteAlgorithm) []soap.Operation {
 			},
 		},
 	}
+}
+
+// Client calls a SiteAlgorithm endpoint over HTTP. It implements SiteAlgorithm, so a
+// remote service can stand where a local one does. A SOAP fault is returned
+// as a *soap.Fault (its Code and String as the server sent them), a reply
+// that is not SOAP as a *soap.HTTPError.
+type Client struct {
+	caller soap.Caller
+	ops    []soap.Operation
+}
+
+var _ SiteAlgorithm = (*Client)(nil)
+
+// NewClient returns a client of the endpoint URL; requests go through hc
+// (nil: http.DefaultClient), whose Timeout and Transport apply, and each
+// call's context can cancel it. Request wrappers are in RequestNamespace.
+func NewClient(endpoint string, hc *http.Client) *Client {
+	return &Client{caller: soap.Caller{Endpoint: endpoint, Namespace: RequestNamespace, HTTPClient: hc}, ops: Operations(nil)}
+}
+
+// WithRequestNamespace returns a copy of c whose requests are in namespace
+// ns, for a server configured with another request namespace.
+func (c *Client) WithRequestNamespace(ns string) *Client {
+	cp := *c
+	cp.caller.Namespace = ns
+	return &cp
+}
+
+// WithMaxResponseBytes returns a copy of c that reads responses up to n
+// bytes (default soap.DefaultMaxResponseBytes).
+func (c *Client) WithMaxResponseBytes(n int64) *Client {
+	cp := *c
+	cp.caller.MaxResponseBytes = n
+	return &cp
+}
+
+// ProcessSequences calls processSequences with message processSequencesRequest.
+func (c *Client) ProcessSequences(ctx context.Context, in *ProcessSequencesRequest) (*ProcessSequencesResponse, error) {
+	if in == nil {
+		return nil, fmt.Errorf("ProcessSequences: nil request")
+	}
+	results, err := c.caller.Call(ctx, &c.ops[0], []any{in.Key, in.ReportTypeInt, in.Sequence})
+	if err != nil {
+		return nil, err
+	}
+	out := &ProcessSequencesResponse{}
+	if results[0] != nil {
+		v, ok := results[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("ProcessSequences: part processSequencesReturn is a %T, want string", results[0])
+		}
+		out.ProcessSequencesReturn = v
+	}
+	return out, nil
+}
+
+// ProcessSequences1 calls processSequences with message processSequencesRequest1.
+func (c *Client) ProcessSequences1(ctx context.Context, in *ProcessSequencesRequest1) (*ProcessSequencesResponse1, error) {
+	if in == nil {
+		return nil, fmt.Errorf("ProcessSequences1: nil request")
+	}
+	results, err := c.caller.Call(ctx, &c.ops[1], []any{in.Key, in.InAlgorithmInterface, in.Algorithm, in.UserSubmittedAlgorithm, in.ReportOptions, in.MethodName, in.ReportName, in.ReportDate, in.InputData})
+	if err != nil {
+		return nil, err
+	}
+	out := &ProcessSequencesResponse1{}
+	if results[0] != nil {
+		v, ok := results[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("ProcessSequences1: part processSequencesReturn is a %T, want string", results[0])
+		}
+		out.ProcessSequencesReturn = v
+	}
+	return out, nil
+}
+
+// ProcessSequences2 calls processSequences with message processSequencesRequest2.
+func (c *Client) ProcessSequences2(ctx context.Context, in *ProcessSequencesRequest2) (*ProcessSequencesResponse2, error) {
+	if in == nil {
+		return nil, fmt.Errorf("ProcessSequences2: nil request")
+	}
+	results, err := c.caller.Call(ctx, &c.ops[2], []any{in.Key, in.InAlgorithmInterface, in.Algorithm, in.UserSubmittedAlgorithm, in.MethodName, in.ReportName, in.ReportDate, in.InputData})
+	if err != nil {
+		return nil, err
+	}
+	out := &ProcessSequencesResponse2{}
+	if results[0] != nil {
+		v, ok := results[0].([]any)
+		if !ok {
+			return nil, fmt.Errorf("ProcessSequences2: part processSequencesReturn is a %T, want []any", results[0])
+		}
+		out.ProcessSequencesReturn = v
+	}
+	return out, nil
+}
+
+// ProcessSequence calls processSequence with message processSequenceRequest.
+func (c *Client) ProcessSequence(ctx context.Context, in *ProcessSequenceRequest) (*ProcessSequenceResponse, error) {
+	if in == nil {
+		return nil, fmt.Errorf("ProcessSequence: nil request")
+	}
+	results, err := c.caller.Call(ctx, &c.ops[3], []any{in.Key, in.Sequence})
+	if err != nil {
+		return nil, err
+	}
+	out := &ProcessSequenceResponse{}
+	if results[0] != nil {
+		v, ok := results[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("ProcessSequence: part processSequenceReturn is a %T, want string", results[0])
+		}
+		out.ProcessSequenceReturn = v
+	}
+	return out, nil
+}
+
+// ProcessSequencesInFasta calls processSequencesInFasta with message processSequencesInFastaRequest.
+func (c *Client) ProcessSequencesInFasta(ctx context.Context, in *ProcessSequencesInFastaRequest) (*ProcessSequencesInFastaResponse, error) {
+	if in == nil {
+		return nil, fmt.Errorf("ProcessSequencesInFasta: nil request")
+	}
+	results, err := c.caller.Call(ctx, &c.ops[4], []any{in.Key, in.ReportTypeInt, in.SequencesInFasta})
+	if err != nil {
+		return nil, err
+	}
+	out := &ProcessSequencesInFastaResponse{}
+	if results[0] != nil {
+		v, ok := results[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("ProcessSequencesInFasta: part processSequencesInFastaReturn is a %T, want string", results[0])
+		}
+		out.ProcessSequencesInFastaReturn = v
+	}
+	return out, nil
+}
+
+// ProcessSequencesString calls processSequencesString with message processSequencesStringRequest.
+func (c *Client) ProcessSequencesString(ctx context.Context, in *ProcessSequencesStringRequest) (*ProcessSequencesStringResponse, error) {
+	if in == nil {
+		return nil, fmt.Errorf("ProcessSequencesString: nil request")
+	}
+	results, err := c.caller.Call(ctx, &c.ops[5], []any{in.Key, in.ReportTypeInt, in.Sequences})
+	if err != nil {
+		return nil, err
+	}
+	out := &ProcessSequencesStringResponse{}
+	if results[0] != nil {
+		v, ok := results[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("ProcessSequencesString: part processSequencesStringReturn is a %T, want string", results[0])
+		}
+		out.ProcessSequencesStringReturn = v
+	}
+	return out, nil
+}
+
+// GetScoringMatrix calls getScoringMatrix with message getScoringMatrixRequest.
+func (c *Client) GetScoringMatrix(ctx context.Context, in *GetScoringMatrixRequest) (*GetScoringMatrixResponse, error) {
+	if in == nil {
+		return nil, fmt.Errorf("GetScoringMatrix: nil request")
+	}
+	results, err := c.caller.Call(ctx, &c.ops[6], []any{in.Key})
+	if err != nil {
+		return nil, err
+	}
+	out := &GetScoringMatrixResponse{}
+	if results[0] != nil {
+		v, ok := results[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("GetScoringMatrix: part getScoringMatrixReturn is a %T, want string", results[0])
+		}
+		out.GetScoringMatrixReturn = v
+	}
+	return out, nil
+}
+
+// ProcessMutationLists calls processMutationLists with message processMutationListsRequest.
+func (c *Client) ProcessMutationLists(ctx context.Context, in *ProcessMutationListsRequest) (*ProcessMutationListsResponse, error) {
+	if in == nil {
+		return nil, fmt.Errorf("ProcessMutationLists: nil request")
+	}
+	results, err := c.caller.Call(ctx, &c.ops[7], []any{in.Key, in.ReportTypeInt, in.MutationsList})
+	if err != nil {
+		return nil, err
+	}
+	out := &ProcessMutationListsResponse{}
+	if results[0] != nil {
+		v, ok := results[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("ProcessMutationLists: part processMutationListsReturn is a %T, want string", results[0])
+		}
+		out.ProcessMutationListsReturn = v
+	}
+	return out, nil
 }
 
 // documents holds the contract files the code was generated from.

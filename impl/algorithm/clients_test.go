@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitelib/sitesvc/gen/soap"
 	"github.com/sitelib/sitesvc/gen/soapapi"
-	"github.com/sitelib/sitesvc/impl/soap"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/sitelib/sitesvc/gen/soap"
 	"github.com/sitelib/sitesvc/gen/soapapi"
-	"github.com/sitelib/sitesvc/impl/soap"
 )
 
 // Algorithm selector values of processSequences overloads 2 and 3; any

@@ -19,9 +19,9 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/sitelib/sitesvc/gen/soap"
 	"github.com/sitelib/sitesvc/gen/soapapi"
 	"github.com/sitelib/sitesvc/impl/server"
-	"github.com/sitelib/sitesvc/impl/soap"
 )
 
 // Config configures the service. Endpoint, RequestNamespace, Engine and

@@ -1,11 +1,18 @@
-// Package soap is a generic SOAP 1.1 rpc/encoded codec and HTTP handler.
+// Package soap is a generic SOAP 1.1 rpc/encoded codec with an HTTP server
+// handler and an HTTP client call: the runtime of the code cmd/wsdlgen
+// generates. Its source is cmd/wsdlgen/runtime, where it is maintained and
+// tested; `wsdlgen -emit-runtime` copies it into gen/soap, which the
+// generated service packages (gen/soapapi) import, so that generated code
+// depends on no hand-written package outside gen/.
 //
 // It knows nothing of any particular service: a generated dispatch table
 // (gen/soapapi) describes each operation overload as its input and output
 // messages (part names and types, in order) plus an Invoke function that
 // calls the typed implementation. The handler parses the envelope, picks the
 // overload, decodes the parts into Go values of the declared types, calls
-// Invoke and encodes the result parts, or answers a SOAP fault.
+// Invoke and encodes the result parts, or answers a SOAP fault. A Caller
+// does the reverse for a client: it encodes the input parts, POSTs them and
+// decodes the output parts or the fault.
 package soap
 
 import (

@@ -1,4 +1,4 @@
-package soap_test
+package main_test
 
 import (
 	"bytes"
@@ -14,8 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sitelib/sitesvc/gen/soap"
 	"github.com/sitelib/sitesvc/gen/soapapi"
-	"github.com/sitelib/sitesvc/impl/soap"
 )
 
 const (
