@@ -27,7 +27,8 @@ func mutationReport(ctx context.Context, endpoint, key string) (string, error) {
 	resp, err := client.ProcessMutationLists(ctx, &soapapi.ProcessMutationListsRequest{
 		Key:           key,
 		ReportTypeInt: 0, // 0 simple XML, 1 detailed XML, 2 XML 2009, 3 tab-separated
-		MutationsList: [][][]string{{nil, {"M41L", "M184V", "T215Y"}, nil}}, // [sample][PR, RT, IN][mutation]
+		// [sample][gene: PR, RT, IN][mutation]
+		MutationsList: [][][]string{{nil, {"M41L", "M184V", "T215Y"}, nil}},
 	})
 	var fault *soap.Fault
 	if errors.As(err, &fault) {
