@@ -5,13 +5,14 @@ GO      ?= go
 BIN     := bin/sitesvc
 PKGS    := ./...
 
-.PHONY: all generate viewer build run test bench lint fmt-check vet staticcheck gen-check clean
+.PHONY: all generate viewer apidocs build run test ts-test bench lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
-## generate: rewrite gen/ from the contracts in api/ and wsdl/
+## generate: rewrite gen/ from the contracts in api/ and wsdl/ (Go packages, SOAP runtime, TypeScript clients)
 generate:
 	$(GO) generate ./gen/...
+	bash scripts/tsclients.sh generate
 
 ## viewer: fetch the pinned npm packages of the embed viewer (Mirador)
 viewer:
@@ -43,7 +44,12 @@ gen-check:
 
 ## test: lint, gen freshness and every test (against PostgreSQL too when SITESVC_TEST_POSTGRES_URL is set)
 test: lint gen-check build
+	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) bash scripts/tsclients.sh test
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 25m $(PKGS)
+
+## ts-test: the TypeScript client suite (node --test) against the built binary
+ts-test: build
+	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) bash scripts/tsclients.sh test
 
 ## bench: the benchmarks, each reporting its ratio against a baseline measured in the same run
 bench: build
