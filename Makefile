@@ -18,8 +18,12 @@ generate:
 viewer:
 	bash scripts/build-viewer.sh
 
+## apidocs: fetch the pinned Redoc and copy its bundle into impl/apidocs/bundle (embedded by build)
+apidocs:
+	bash scripts/build-apidocs.sh
+
 ## build: the sitesvc binary in bin/
-build: viewer
+build: viewer apidocs
 	$(GO) build -o $(BIN) ./cmd/sitesvc
 
 ## run: build, then serve every service on the embedded defaults at http://localhost:8080

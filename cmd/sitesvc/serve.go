@@ -100,6 +100,7 @@ func contractLinks(service, base string) []server.Link {
 	return []server.Link{
 		{Title: "OpenAPI (YAML)", URL: base + "/openapi.yaml"},
 		{Title: "OpenAPI (JSON)", URL: base + "/openapi.json"},
+		{Title: "API documentation", URL: base + "/docs"},
 	}
 }
 

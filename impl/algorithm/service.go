@@ -63,6 +63,7 @@ type Service struct {
 	keyLimits   *limiters
 	badKeyLimit *limiters
 	wsdl        []byte
+	doc         []byte // the human-readable page, ?doc
 	soap        *soap.Handler
 }
 
@@ -125,6 +126,9 @@ func New(cfg Config) (*Service, error) {
 		badKeyLimit: newLimiters(cfg.InvalidKeyRate, cfg.InvalidKeyBurst, 100_000),
 		wsdl:        PublishedWSDL(cfg.Endpoint, cfg.RequestNamespace),
 	}
+	if s.doc, err = docPage(cfg.Endpoint, len(cfg.ReportsXSD) > 0); err != nil {
+		return nil, err
+	}
 	s.soap, err = soap.NewHandler(soap.HandlerConfig{
 		Operations:        soapapi.Operations(s),
 		RequestNamespace:  cfg.RequestNamespace,
@@ -167,7 +171,10 @@ func (s *Service) Close() error { return nil }
 
 // IndexLinks implements server.Indexer.
 func (s *Service) IndexLinks() []server.Link {
-	links := []server.Link{{Title: "SiteAlgorithm SOAP endpoint", URL: s.cfg.Endpoint}}
+	links := []server.Link{
+		{Title: "SiteAlgorithm SOAP endpoint", URL: s.cfg.Endpoint},
+		{Title: "Operations, parts and report types (documentation)", URL: s.cfg.Endpoint + "?doc"},
+	}
 	if len(s.cfg.ReportsXSD) > 0 {
 		links = append(links, server.Link{Title: "Report XSD", URL: s.cfg.Endpoint + "?xsd=reports"})
 	}
@@ -196,16 +203,19 @@ func (s *Service) serveDocument(w http.ResponseWriter, r *http.Request) {
 	case q.Has("wsdl") || q.Has("WSDL"):
 		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
 		_, _ = w.Write(s.wsdl)
+	case q.Has("doc"):
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write(s.doc)
 	case q.Get("xsd") == "reports" && len(s.cfg.ReportsXSD) > 0:
 		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
 		_, _ = w.Write(s.cfg.ReportsXSD)
 	case len(q) == 0:
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintf(w, "SiteAlgorithm SOAP 1.1 (rpc/encoded) endpoint.\nPOST SOAP requests here.\nWSDL: %s?wsdl\n", s.cfg.Endpoint)
+		fmt.Fprintf(w, "SiteAlgorithm SOAP 1.1 (rpc/encoded) endpoint.\nPOST SOAP requests here.\nWSDL: %s?wsdl\nDocumentation: %s?doc\n", s.cfg.Endpoint, s.cfg.Endpoint)
 		if len(s.cfg.ReportsXSD) > 0 {
 			fmt.Fprintf(w, "Report XSD: %s?xsd=reports\n", s.cfg.Endpoint)
 		}
 	default:
-		http.Error(w, "unknown document; the WSDL is at ?wsdl and the report XSD at ?xsd=reports", http.StatusNotFound)
+		http.Error(w, "unknown document; the WSDL is at ?wsdl, its documentation at ?doc and the report XSD at ?xsd=reports", http.StatusNotFound)
 	}
 }

@@ -1,7 +1,8 @@
 // Package apiserve builds the echo instance of an OpenAPI service: every
 // request is validated against the service's document before a handler runs,
 // validation failures are rendered in the error shape the document declares,
-// and the document itself is published as openapi.yaml and openapi.json.
+// and the document itself is published as openapi.yaml and openapi.json,
+// with browsable documentation of it at docs (impl/apidocs).
 package apiserve
 
 import (
@@ -20,6 +21,8 @@ import (
 	"github.com/labstack/echo/v4"
 	echomiddleware "github.com/oapi-codegen/echo-middleware"
 	"github.com/oasdiff/yaml"
+
+	"github.com/sitelib/sitesvc/impl/apidocs"
 )
 
 // Error is a request the service refuses, in a form each service renders in
@@ -136,10 +139,20 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 	e.GET("/openapi.json", func(c echo.Context) error {
 		return c.Blob(http.StatusOK, "application/json; charset=utf-8", published.json)
 	})
+	// Browsable documentation of the same document, for every service
+	// built here; like the document it is outside the contract (and the
+	// validator), see docs/architecture.md.
+	docs, err := apidocs.New(opts.Spec.Info.Title)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range []string{apidocs.PagePath, apidocs.BundlePath, apidocs.LicensePath} {
+		e.Match([]string{http.MethodGet, http.MethodHead}, p, echo.WrapHandler(docs))
+	}
 
 	skip := func(c echo.Context) bool {
 		p := c.Request().URL.Path
-		if p == "/openapi.yaml" || p == "/openapi.json" {
+		if Published(p) {
 			return true
 		}
 		if opts.Skip != nil && opts.Skip(c) {
@@ -172,6 +185,19 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		}
 	})
 	return e, memo, nil
+}
+
+// Published reports whether path (relative to the base URL) is one that
+// New serves itself, outside the document and its validation: the
+// document (openapi.yaml, openapi.json) and its browsable documentation
+// (docs and the files its page loads). A service that routes requests
+// before echo does lets these through.
+func Published(path string) bool {
+	switch path {
+	case "/openapi.yaml", "/openapi.json", apidocs.PagePath, apidocs.BundlePath, apidocs.LicensePath:
+		return true
+	}
+	return false
 }
 
 // toError turns what a handler or the validator returned into an *Error.

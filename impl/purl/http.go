@@ -93,7 +93,7 @@ func parseRoute(escapedPath string) (route, bool) {
 	return route{}, false
 }
 
-func isContract(path string) bool { return path == "/openapi.yaml" || path == "/openapi.json" }
+func isContract(path string) bool { return apiserve.Published(path) }
 
 // exchange is what the handlers know of a request beyond the parameters
 // the generated code hands them: the request as received (a HEAD stays a

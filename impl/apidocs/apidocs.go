@@ -1,0 +1,213 @@
+// Package apidocs serves the browsable documentation of an OpenAPI
+// service: a page at {base}/docs that renders the service's own
+// {base}/openapi.json with Redoc, and the Redoc bundle itself, built into
+// the binary (scripts/build-apidocs.sh copies the pinned npm package's
+// bundle into ./bundle before `go build`). Nothing is fetched from a CDN:
+// the page loads only the bundle and the document, both from the service.
+package apidocs
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strings"
+)
+
+//go:embed bundle
+var bundleFS embed.FS
+
+// Paths under the service's base URL.
+const (
+	// PagePath is the documentation page.
+	PagePath = "/docs"
+	// BundlePath is the Redoc bundle the page loads.
+	BundlePath = "/docs/redoc.standalone.js"
+	// LicensePath is the bundle's third-party license notices.
+	LicensePath = "/docs/redoc.standalone.js.LICENSE.txt"
+)
+
+// file is a served file with its strong ETag and, when it pays, a gzip
+// representation with its own ETag.
+type file struct {
+	body, gzipped     []byte
+	etag, gzippedETag string
+	contentType       string
+}
+
+func newFile(body []byte, contentType string, compress bool) (*file, error) {
+	sum := sha256.Sum256(body)
+	f := &file{body: body, contentType: contentType, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+	if compress {
+		var buf bytes.Buffer
+		zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := zw.Write(body); err != nil {
+			return nil, err
+		}
+		if err := zw.Close(); err != nil {
+			return nil, err
+		}
+		f.gzipped = buf.Bytes()
+		f.gzippedETag = `"` + hex.EncodeToString(sum[:16]) + `-gzip"`
+	}
+	return f, nil
+}
+
+// serve writes f with its validators; the content never changes while the
+// process runs, so If-None-Match is answered with 304.
+func (f *file) serve(w http.ResponseWriter, r *http.Request, cacheControl string) {
+	h := w.Header()
+	h.Set("Content-Type", f.contentType)
+	h.Set("Cache-Control", cacheControl)
+	h.Set("X-Content-Type-Options", "nosniff")
+	body, etag := f.body, f.etag
+	if f.gzipped != nil {
+		h.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+			body, etag = f.gzipped, f.gzippedETag
+			h.Set("Content-Encoding", "gzip")
+		}
+	}
+	h.Set("ETag", etag)
+	if inm := r.Header.Get("If-None-Match"); inm != "" && etagListContains(inm, etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Length", fmt.Sprint(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+// acceptsGzip reports whether an Accept-Encoding header allows gzip (a
+// q=0 refuses it).
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			continue
+		}
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+	}
+	return false
+}
+
+func etagListContains(list, etag string) bool {
+	for _, e := range strings.Split(list, ",") {
+		e = strings.TrimSpace(e)
+		if e == "*" || strings.TrimPrefix(e, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// redocCDNLogo is the one resource the Redoc bundle loads from outside
+// (TestDocsPagesInBrowser fails on any request to another host).
+const redocCDNLogo = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+
+// inlineLogo is an empty image in its place.
+const inlineLogo = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E"
+
+// Docs serves one service's documentation page and the bundle.
+type Docs struct {
+	page, bundle, license *file
+}
+
+var pageTemplate = template.Must(template.New("docs").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}} — API documentation</title>
+<link rel="icon" href="data:,">
+<style>body { margin: 0; } .missing { font-family: system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }</style>
+</head>
+<body>
+{{if .Bundled}}<redoc spec-url="openapi.json"></redoc>
+<script src="docs/redoc.standalone.js"></script>
+{{else}}<div class="missing">
+<h1>{{.Title}}</h1>
+<p>The documentation viewer (Redoc) was not built into this binary: build it with <code>make build</code>.
+The contract itself is here: <a href="openapi.yaml">openapi.yaml</a>, <a href="openapi.json">openapi.json</a>.</p>
+</div>
+{{end}}</body>
+</html>
+`))
+
+// New prepares the documentation of the service titled title. The page
+// refers to openapi.json and the bundle relative to {base}/docs, so it
+// works under any base URL.
+func New(title string) (*Docs, error) {
+	js, jsErr := bundleFS.ReadFile("bundle/redoc.standalone.js")
+	bundled := jsErr == nil && len(js) > 0
+	var page bytes.Buffer
+	if err := pageTemplate.Execute(&page, struct {
+		Title   string
+		Bundled bool
+	}{title, bundled}); err != nil {
+		return nil, fmt.Errorf("apidocs: rendering the page: %w", err)
+	}
+	d := &Docs{}
+	var err error
+	if d.page, err = newFile(page.Bytes(), "text/html; charset=utf-8", false); err != nil {
+		return nil, fmt.Errorf("apidocs: %w", err)
+	}
+	if !bundled {
+		return d, nil
+	}
+	// The side menu's "API docs by Redocly" link shows a logo loaded from
+	// Redocly's CDN, unconditionally; the page must load nothing from
+	// elsewhere, so the logo becomes an inline image (the link and its
+	// text stay).
+	js = bytes.ReplaceAll(js, []byte(redocCDNLogo), []byte(inlineLogo))
+	if d.bundle, err = newFile(js, "text/javascript; charset=utf-8", true); err != nil {
+		return nil, fmt.Errorf("apidocs: compressing the bundle: %w", err)
+	}
+	if lic, err := bundleFS.ReadFile("bundle/redoc.standalone.js.LICENSE.txt"); err == nil {
+		if d.license, err = newFile(lic, "text/plain; charset=utf-8", false); err != nil {
+			return nil, fmt.Errorf("apidocs: %w", err)
+		}
+	}
+	return d, nil
+}
+
+// Bundled reports whether the Redoc bundle is built into the binary.
+func (d *Docs) Bundled() bool { return d.bundle != nil }
+
+// ServeHTTP serves PagePath, BundlePath and LicensePath (paths relative to
+// the service's base URL); anything else is 404.
+func (d *Docs) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	switch r.URL.Path {
+	case PagePath:
+		// The page is tiny and names the bundle by a fixed path, so it is
+		// revalidated; the bundle changes only with a new binary.
+		d.page.serve(w, r, "no-cache")
+	case BundlePath, LicensePath:
+		f := d.bundle
+		if r.URL.Path == LicensePath {
+			f = d.license
+		}
+		if f == nil {
+			http.Error(w, "the documentation viewer was not built into this binary (make build)", http.StatusServiceUnavailable)
+			return
+		}
+		f.serve(w, r, "public, max-age=3600")
+	default:
+		http.NotFound(w, r)
+	}
+}
