@@ -456,3 +456,67 @@ func FuzzEncodeText(f *testing.F) {
 		}
 	})
 }
+
+// TestClientRoundTrip sends every overload through the generated Client to
+// the Handler: each request arrives as sent (arrays, nils, anyType values)
+// and each response comes back typed; a fault arrives as a *soap.Fault.
+func TestClientRoundTrip(t *testing.T) {
+	rec := &recorder{}
+	ts := httptest.NewServer(newHandler(t, rec, 0))
+	defer ts.Close()
+	c := soapapi.NewClient(ts.URL, ts.Client()).WithRequestNamespace(reqNS)
+	ctx := context.Background()
+	type call struct {
+		method string
+		req    any
+		do     func() (any, error)
+		want   any
+	}
+	in0 := &soapapi.ProcessSequencesRequest{Key: "k", ReportTypeInt: 2, Sequence: []string{"ACGT", "a<b>&c"}}
+	in1 := &soapapi.ProcessSequencesRequest1{Key: "k", InAlgorithmInterface: 1, Algorithm: 2, ReportOptions: "type=text", InputData: []any{[]any{nil, []any{"M41L", "T215Y"}, nil}}}
+	in2 := &soapapi.ProcessSequencesRequest2{Key: "k", Algorithm: 9, UserSubmittedAlgorithm: "<ALGORITHM/>", InputData: "ACGT"}
+	in3 := &soapapi.ProcessSequenceRequest{Key: "k", Sequence: "AC\r\nGT"}
+	in4 := &soapapi.ProcessSequencesInFastaRequest{Key: "k", ReportTypeInt: -1, SequencesInFasta: ">a\nACGT\n"}
+	in5 := &soapapi.ProcessSequencesStringRequest{Key: "k", Sequences: ""}
+	in6 := &soapapi.GetScoringMatrixRequest{Key: "k\u00e9y"}
+	in7 := &soapapi.ProcessMutationListsRequest{Key: "k", ReportTypeInt: 3, MutationsList: [][][]string{{nil, {"M41L", "M184V"}, {}}}}
+	calls := []call{
+		{"ProcessSequences", in0, func() (any, error) { return c.ProcessSequences(ctx, in0) }, &soapapi.ProcessSequencesResponse{ProcessSequencesReturn: "r1"}},
+		{"ProcessSequences1", in1, func() (any, error) { return c.ProcessSequences1(ctx, in1) }, &soapapi.ProcessSequencesResponse1{ProcessSequencesReturn: "r2"}},
+		// anyType items come back as what they say they are: an xsd:int is an int64.
+		{"ProcessSequences2", in2, func() (any, error) { return c.ProcessSequences2(ctx, in2) }, &soapapi.ProcessSequencesResponse2{ProcessSequencesReturn: []any{"a", "b&<c>", int64(7), nil, []any{"x"}}}},
+		{"ProcessSequence", in3, func() (any, error) { return c.ProcessSequence(ctx, in3) }, &soapapi.ProcessSequenceResponse{ProcessSequenceReturn: "r4"}},
+		{"ProcessSequencesInFasta", in4, func() (any, error) { return c.ProcessSequencesInFasta(ctx, in4) }, &soapapi.ProcessSequencesInFastaResponse{ProcessSequencesInFastaReturn: "r5"}},
+		{"ProcessSequencesString", in5, func() (any, error) { return c.ProcessSequencesString(ctx, in5) }, &soapapi.ProcessSequencesStringResponse{ProcessSequencesStringReturn: "r6"}},
+		{"GetScoringMatrix", in6, func() (any, error) { return c.GetScoringMatrix(ctx, in6) }, &soapapi.GetScoringMatrixResponse{GetScoringMatrixReturn: "matrix\tline\n"}},
+		{"ProcessMutationLists", in7, func() (any, error) { return c.ProcessMutationLists(ctx, in7) }, &soapapi.ProcessMutationListsResponse{ProcessMutationListsReturn: "report"}},
+	}
+	for _, cl := range calls {
+		got, err := cl.do()
+		if err != nil {
+			t.Errorf("%s: %v", cl.method, err)
+			continue
+		}
+		if rec.method != cl.method {
+			t.Errorf("%s: the server ran %s", cl.method, rec.method)
+		}
+		// Empty arrays arrive as empty, nil ones as nil; compare as sent.
+		if !reflect.DeepEqual(rec.req, cl.req) {
+			t.Errorf("%s: server got %#v, sent %#v", cl.method, rec.req, cl.req)
+		}
+		if !reflect.DeepEqual(got, cl.want) {
+			t.Errorf("%s: got %#v, want %#v", cl.method, got, cl.want)
+		}
+	}
+	rec.err = soap.ClientFault("bad %s", "input")
+	_, err := c.GetScoringMatrix(ctx, in6)
+	var f *soap.Fault
+	if !errors.As(err, &f) || f.Code != soap.FaultClient || f.String != "bad input" {
+		t.Errorf("fault: %v", err)
+	}
+	rec.err = errors.New("secret internal detail")
+	_, err = c.GetScoringMatrix(ctx, in6)
+	if !errors.As(err, &f) || f.Code != soap.FaultServer || strings.Contains(f.String, "secret") {
+		t.Errorf("server fault: %v", err)
+	}
+}
