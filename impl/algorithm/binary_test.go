@@ -14,6 +14,7 @@ import (
 
 	"github.com/hooklift/gowsdl"
 
+	"github.com/sitelib/sitesvc/impl/resistance"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -134,7 +135,7 @@ func runExample(t *testing.T, s *binaryServer, command string) string {
 // quickStartWant is the bare engine's report for the documented request.
 func quickStartWant(t *testing.T) string {
 	t.Helper()
-	want, err := testEngine(t).MutationListReport([][][]string{{nil, {"M41L", "M184V", "T215Y"}, nil}}, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 0})
+	want, err := testEngine(t).MutationListReport([][][]string{{nil, {"M41L", "M184V", "T215Y"}, nil}}, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: 0})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sitelib/sitesvc/gen/soapapi"
+	"github.com/sitelib/sitesvc/impl/resistance"
 	"github.com/sitelib/sitesvc/impl/soap"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
@@ -25,12 +26,12 @@ var realClients = []struct {
 	name, interpreter, script string
 	// overload3Algorithm is the algorithm selector the script passes to
 	// processSequences overload 3.
-	overload3Algorithm int
+	overload3Algorithm resistance.AlgorithmSelector
 	method             string // methodName/reportName prefix the script uses
 	reportDate         string
 }{
-	{"php", "php", "testdata/client.php", AlgorithmRega, "php", "2026-01-02"},
-	{"perl", "perl", "testdata/client.pl", AlgorithmANRS, "perl", "2026-01-03"},
+	{"php", "php", "testdata/client.php", resistance.AlgorithmRega, "php", "2026-01-02"},
+	{"perl", "perl", "testdata/client.pl", resistance.AlgorithmANRS, "perl", "2026-01-03"},
 }
 
 func runClient(t *testing.T, interpreter, script, wsdlURL, key, mode string) map[string]json.RawMessage {
@@ -93,7 +94,7 @@ func TestRealClientsReports(t *testing.T) {
 				t.Errorf("getScoringMatrix differs from the engine's: %.200s", got)
 			}
 
-			want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 0})
+			want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: 0})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +105,7 @@ func TestRealClientsReports(t *testing.T) {
 			validateReport(t, got)
 
 			if c.name == "php" {
-				want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 3})
+				want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: 3})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -113,7 +114,7 @@ func TestRealClientsReports(t *testing.T) {
 				}
 			}
 
-			want, err = eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 2, MethodName: c.method + "-method", ReportName: c.method + "-report", ReportDate: c.reportDate})
+			want, err = eng.MutationListReport(lists, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: 2, MethodName: c.method + "-method", ReportName: c.method + "-report", ReportDate: c.reportDate})
 			if err != nil {
 				t.Fatal(err)
 			}

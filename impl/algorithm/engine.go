@@ -25,17 +25,7 @@ func LoadResistanceEngine(hivdbDir string) (ResistanceEngine, error) {
 	return ResistanceEngine{E: e}, nil
 }
 
-func options(o ReportOptions) resistance.Options {
-	return resistance.Options{
-		Algorithm:     o.Algorithm,
-		UserAlgorithm: o.UserAlgorithm,
-		ReportType:    o.ReportType,
-		ReportOptions: o.ReportOptions,
-		MethodName:    o.MethodName,
-		ReportName:    o.ReportName,
-		ReportDate:    o.ReportDate,
-	}
-}
+func options(o ReportOptions) resistance.Options { return o }
 
 func classify(err error) error {
 	var asiErr *asi.Error

@@ -9,27 +9,13 @@ import (
 	"time"
 
 	"github.com/sitelib/sitesvc/gen/soapapi"
+	"github.com/sitelib/sitesvc/impl/resistance"
 	"github.com/sitelib/sitesvc/impl/soap"
 )
 
-// Algorithm selector values of processSequences overloads 2 and 3; any
-// other value means the ASI XML in userSubmittedAlgorithm.
-const (
-	AlgorithmANRS  = 0
-	AlgorithmHIVDB = 1
-	AlgorithmRega  = 2
-)
-
-// ReportOptions tells the engine what report to write.
-type ReportOptions struct {
-	Algorithm     int    // AlgorithmANRS, AlgorithmHIVDB, AlgorithmRega, other: UserAlgorithm
-	UserAlgorithm string // ASI XML, when Algorithm is none of the above
-	ReportType    int    // 0 simple XML, 1 detailed XML, 2 XML 2009, 3 tab-separated
-	ReportOptions string
-	MethodName    string
-	ReportName    string
-	ReportDate    string
-}
+// ReportOptions tells the engine what report to write; the algorithm
+// selectors and report types are resistance's (declared there once).
+type ReportOptions = resistance.Options
 
 // Engine writes resistance reports. lists is [sample][gene PR, RT, IN][mutation].
 // Errors the caller caused (unknown report type, broken user algorithm)
@@ -131,7 +117,7 @@ func (s *Service) ProcessMutationLists(ctx context.Context, in *soapapi.ProcessM
 	if err := checkLists(in.MutationsList, "mutationsList"); err != nil {
 		return nil, err
 	}
-	report, err := s.cfg.Engine.MutationListReport(in.MutationsList, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: int(in.ReportTypeInt)})
+	report, err := s.cfg.Engine.MutationListReport(in.MutationsList, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
 	if err != nil {
 		return nil, engineError("processMutationLists", err)
 	}
@@ -261,9 +247,9 @@ func checkLists(lists [][][]string, part string) error {
 // input (a string, or an array of strings) answers the not-implemented
 // fault.
 func overloadInput(reportType, algorithm int32, userAlgorithm string, inputData any) ([][][]string, ReportOptions, error) {
-	opts := ReportOptions{Algorithm: int(algorithm), ReportType: int(reportType)}
-	switch algorithm {
-	case AlgorithmANRS, AlgorithmHIVDB, AlgorithmRega:
+	opts := ReportOptions{Algorithm: resistance.AlgorithmSelector(algorithm), ReportType: resistance.ReportType(reportType)}
+	switch opts.Algorithm {
+	case resistance.AlgorithmANRS, resistance.AlgorithmHIVDB, resistance.AlgorithmRega:
 	default:
 		if userAlgorithm == "" {
 			return nil, opts, soap.ClientFault("algorithm %d is not 0 (ANRS), 1 (HIVDB) or 2 (Rega), and userSubmittedAlgorithm is empty", algorithm)

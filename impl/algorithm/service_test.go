@@ -15,6 +15,7 @@ import (
 	"github.com/hooklift/gowsdl"
 
 	"github.com/sitelib/sitesvc/gen/soapapi"
+	"github.com/sitelib/sitesvc/impl/resistance"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -98,7 +99,7 @@ func TestMutationListsMatchEngine(t *testing.T) {
 	s := startService(t, nil)
 	eng := testEngine(t)
 	lists := [][][]string{{nil, {"M41L", "M184V", "T215Y"}, nil}, {{"L90M"}, {}, {"N155H", "Q148H"}}}
-	for rt := 0; rt <= 3; rt++ {
+	for rt := resistance.ReportSimple; rt <= resistance.ReportText; rt++ {
 		body := `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>` + string(rune('0'+rt)) + `</reportTypeInt><mutationsList>` +
 			`<s><g xsi:nil="true"/><g><m>M41L</m><m>M184V</m><m>T215Y</m></g></s>` +
 			`<s><g><m>L90M</m></g><g/><g><m>N155H</m><m>Q148H</m></g></s></mutationsList></alg:processMutationLists>`
@@ -107,7 +108,7 @@ func TestMutationListsMatchEngine(t *testing.T) {
 			t.Fatalf("type %d: %d %s", rt, code, resp)
 		}
 		got := parseSOAP(t, resp).Part
-		want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: rt})
+		want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: rt})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +129,7 @@ func TestOverloads(t *testing.T) {
 
 	// Overload 2: one report, header fields and reportOptions carried.
 	_, resp := soapCall(t, s.URL, `<alg:processSequences><key>`+s.Key+`</key><inAlgorithmInterface>2</inAlgorithmInterface><algorithm>0</algorithm><userSubmittedAlgorithm/><reportOptions>comments=no</reportOptions><methodName>m1</methodName><reportName>r1</reportName><reportDate>2026-02-03</reportDate>`+input+`</alg:processSequences>`)
-	want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmANRS, ReportType: 2, ReportOptions: "comments=no", MethodName: "m1", ReportName: "r1", ReportDate: "2026-02-03"})
+	want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: resistance.AlgorithmANRS, ReportType: 2, ReportOptions: "comments=no", MethodName: "m1", ReportName: "r1", ReportDate: "2026-02-03"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestOverloads(t *testing.T) {
 
 	// Overload 3: one report per sample.
 	_, resp = soapCall(t, s.URL, `<alg:processSequences><key>`+s.Key+`</key><inAlgorithmInterface>1</inAlgorithmInterface><algorithm>2</algorithm><userSubmittedAlgorithm/><methodName>m</methodName><reportName>r</reportName><reportDate>d</reportDate>`+input+`</alg:processSequences>`)
-	wants, err := eng.MutationListReports(lists, ReportOptions{Algorithm: AlgorithmRega, ReportType: 1, MethodName: "m", ReportName: "r", ReportDate: "d"})
+	wants, err := eng.MutationListReports(lists, ReportOptions{Algorithm: resistance.AlgorithmRega, ReportType: 1, MethodName: "m", ReportName: "r", ReportDate: "d"})
 	if err != nil {
 		t.Fatal(err)
 	}
