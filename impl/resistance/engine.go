@@ -74,10 +74,10 @@ type Options struct {
 	Algorithm     AlgorithmSelector // 0 ANRS, 1 HIVDB (10.2, the default), 2 Rega, other: UserAlgorithm
 	UserAlgorithm string            // ASI XML, used when Algorithm is not 0, 1 or 2
 	ReportType    ReportType        // 0 simple XML, 1 detailed XML, 2 "XML 2009", 3 tab-separated text
-	ReportOptions string // see docs/algorithm-reports.md: "type=2; comments=no; partialScores=yes; algorithm=HIVDB_9.8"
-	MethodName    string // carried into the report header
-	ReportName    string // carried into the report header (submissionName in XML 2009)
-	ReportDate    string // carried into the report header; the report time when empty
+	ReportOptions string            // see docs/algorithm-reports.md: "type=2; comments=no; partialScores=yes; algorithm=HIVDB_9.8"
+	MethodName    string            // carried into the report header
+	ReportName    string            // carried into the report header (submissionName in XML 2009)
+	ReportDate    string            // carried into the report header; the report time when empty
 }
 
 // Engine evaluates mutation lists. It is safe for concurrent use: the bundled algorithms and
