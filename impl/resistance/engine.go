@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sitelib/sitesvc/impl/align"
 	"github.com/sitelib/sitesvc/impl/asi"
 )
 
@@ -84,6 +85,7 @@ type Options struct {
 // tables are immutable; the only state is a bounded cache of parsed user-submitted algorithms.
 type Engine struct {
 	ref        *reference
+	aligner    *align.Aligner
 	algorithms map[string]*asi.Algorithm // by file stem: HIVDB_10.2, HIVDB_9.8, ANRS_34, Rega_10.0
 	userAlgs   *algorithmCache           // recently used user-submitted algorithms
 	matrix     string                    // the default algorithm's scoring matrix, rendered once
@@ -100,7 +102,11 @@ func Load(hivdbDir string) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resistance: %w", err)
 	}
-	e := &Engine{ref: ref, algorithms: map[string]*asi.Algorithm{}, userAlgs: newAlgorithmCache(), now: time.Now}
+	aligner, err := align.NewAligner(os.DirFS(filepath.Join(hivdbDir, "reference")))
+	if err != nil {
+		return nil, fmt.Errorf("resistance: %w", err)
+	}
+	e := &Engine{ref: ref, aligner: aligner, algorithms: map[string]*asi.Algorithm{}, userAlgs: newAlgorithmCache(), now: time.Now}
 	for _, stem := range algorithmFiles {
 		path := filepath.Join(hivdbDir, "algorithms", stem+".xml")
 		f, err := os.Open(path)
@@ -141,6 +147,7 @@ type settings struct {
 	comments      bool
 	quality       bool // sequence-quality counts and validation (QA ANALYSIS)
 	partialScores bool
+	sequences     bool // the inputs are nucleotide sequences (the text report's columns differ)
 	opts          Options
 	date          string
 }
@@ -306,7 +313,9 @@ type sample struct {
 	Index  int        // 1-based position in the request
 	Raw    [][]string // the mutation lists as given
 	Genes  []geneInput
-	Err    string // per-input failure; empty on success
+	Extra  []geneInput    // genes beyond PR, RT, IN that a sequence covered (CA)
+	Seq    *sequenceInput // set when the input was a nucleotide sequence
+	Err    string         // per-input failure; empty on success
 	Result *asi.Result
 }
 
@@ -454,13 +463,46 @@ func (e *Engine) MutationListReports(lists [][][]string, opts Options) ([]string
 }
 
 func (e *Engine) render(s *settings, samples []sample) (string, error) {
-	switch s.reportType {
-	case ReportSimple, ReportDetailed:
-		return e.renderSite(s, samples)
-	case Report2009:
-		return e.render2009(s, samples)
-	case ReportText:
-		return e.renderText(s, samples), nil
+	if s.reportType < ReportSimple || s.reportType > ReportText {
+		return "", fmt.Errorf("report type %d: %w", s.reportType, ErrUnknownReportType)
 	}
-	return "", fmt.Errorf("report type %d: %w", s.reportType, ErrUnknownReportType)
+	var b strings.Builder
+	b.WriteString(e.renderHeader(s))
+	for i := range samples {
+		b.WriteString(e.renderSample(s, &samples[i]))
+	}
+	b.WriteString(e.renderFooter(s))
+	return b.String(), nil
+}
+
+// renderHeader, renderSample and renderFooter write a report in parts: its header, one part
+// per input, its end. (resolve has checked the report type.)
+func (e *Engine) renderHeader(s *settings) string {
+	switch s.reportType {
+	case Report2009:
+		return e.header2009(s)
+	case ReportText:
+		return e.headerText(s)
+	}
+	return e.headerSite(s)
+}
+
+func (e *Engine) renderSample(s *settings, smp *sample) string {
+	switch s.reportType {
+	case Report2009:
+		return e.sample2009(s, smp)
+	case ReportText:
+		return e.sampleText(s, smp)
+	}
+	return e.sampleSite(s, smp)
+}
+
+func (e *Engine) renderFooter(s *settings) string {
+	switch s.reportType {
+	case Report2009:
+		return "\n</DrugResistance_Interpretation>\n"
+	case ReportText:
+		return ""
+	}
+	return "\n</Site_Algorithm_Interpretation>\n"
 }
