@@ -65,7 +65,7 @@ type Validation struct {
 type qualityCounts struct {
 	StopCodons        int
 	APOBEC            int // APOBEC signature mutations (apobecs.csv)
-	APOBECDRMs        int // of those, at drug-resistance positions (apobec_drms.csv)
+	APOBECDRMs        int // drug-resistance mutations APOBEC can cause (apobec_drms.csv)
 	Unusual           int
 	Frameshifts       int
 	AmbiguousCodons   int
@@ -341,11 +341,12 @@ func (e *Engine) countQuality(smp *sample, res *align.Result) {
 				if _, _, unusual := e.ref.flags(m); unusual {
 					c.Unusual++
 				}
-				if apobec, drm := e.ref.apobecFlags(m); apobec {
+				apobec, drm := e.ref.apobecFlags(m)
+				if apobec {
 					c.APOBEC++
-					if drm {
-						c.APOBECDRMs++
-					}
+				}
+				if drm {
+					c.APOBECDRMs++
 				}
 			}
 		}
@@ -395,8 +396,9 @@ func (e *Engine) countQuality(smp *sample, res *align.Result) {
 // hypermutated is the reference doc's APOBEC flag: two or more signature mutations.
 func (c qualityCounts) hypermutated() bool { return c.APOBEC >= 2 }
 
-// apobecFlags tells whether any of a mutation's amino acids is an APOBEC signature mutation,
-// and whether one is an APOBEC mutation at a drug-resistance position.
+// apobecFlags tells whether any of a mutation's amino acids is an APOBEC signature mutation
+// (apobecs.csv), and whether one is a drug-resistance mutation APOBEC can cause
+// (apobec_drms.csv; these are not signature mutations themselves).
 func (r *reference) apobecFlags(m Mutation) (apobec, drm bool) {
 	for _, c := range []byte(m.AAs.String()) {
 		if c == m.Consensus {
