@@ -49,10 +49,15 @@ type Config struct {
 	// invalid key per client address (defaults 1/s, burst 5).
 	KeyRate, InvalidKeyRate   rate.Limit
 	KeyBurst, InvalidKeyBurst int
-	// MaxRequestBytes bounds a request body (default soap.DefaultMaxRequestBytes).
+	// MaxRequestBytes bounds a request body (default DefaultMaxRequestBytes).
 	MaxRequestBytes int64
 	Logger          *slog.Logger
 }
+
+// DefaultMaxRequestBytes bounds a request body unless Config says
+// otherwise: room for resistance.MaxTotalBases nucleotides (10 million)
+// with FASTA headers, line breaks and the envelope around them.
+const DefaultMaxRequestBytes = 16 << 20
 
 // Service is the SiteAlgorithm service; it implements server.Service and
 // soapapi.SiteAlgorithm.
@@ -89,6 +94,9 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.KeyRate == 0 {
 		cfg.KeyRate, cfg.KeyBurst = 20, 40
+	}
+	if cfg.MaxRequestBytes == 0 {
+		cfg.MaxRequestBytes = DefaultMaxRequestBytes
 	}
 	if cfg.InvalidKeyRate == 0 {
 		cfg.InvalidKeyRate, cfg.InvalidKeyBurst = 1, 5

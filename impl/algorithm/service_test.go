@@ -193,12 +193,15 @@ func TestFaultsAndPlaceholders(t *testing.T) {
 		{"broken user algorithm", o3("7", "&lt;ALGORITHM&gt;", `<inputData><s><g/></s></inputData>`), "soapenv:Client", "asi:"},
 		{"inputData missing", o3("1", "", `<inputData xsi:nil="true"/>`), "soapenv:Client", "inputData is empty"},
 		{"inputData two levels", o3("1", "", `<inputData><s><m>M41L</m></s></inputData>`), "soapenv:Client", "inputData item 1, gene 1: expected an array of mutations"},
-		{"inputData sequences", o3("1", "", `<inputData><s>ACGTACGT</s></inputData>`), "soapenv:Server", "sequence analysis is not implemented yet"},
-		{"inputData FASTA string", o3("1", "", `<inputData>&gt;s1&#10;ACGT</inputData>`), "soapenv:Server", "sequence analysis is not implemented yet"},
-		{"overload 1", `<alg:processSequences><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequence><s>ACGT</s></sequence></alg:processSequences>`, "soapenv:Server", "sequence analysis is not implemented yet"},
-		{"processSequence", `<alg:processSequence><key>` + s.Key + `</key><sequence>ACGT</sequence></alg:processSequence>`, "soapenv:Server", "sequence analysis is not implemented yet"},
-		{"processSequencesInFasta", `<alg:processSequencesInFasta><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequencesInFasta>&gt;a&#10;ACGT</sequencesInFasta></alg:processSequencesInFasta>`, "soapenv:Server", "sequence analysis is not implemented yet"},
-		{"processSequencesString", `<alg:processSequencesString><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequences>ACGT</sequences></alg:processSequencesString>`, "soapenv:Server", "sequence analysis is not implemented yet"},
+		{"inputData empty string", o3("1", "", `<inputData xsi:type="xsd:string"></inputData>`), "soapenv:Client", "inputData is an empty string"},
+		{"overload 1 empty", `<alg:processSequences><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequence/></alg:processSequences>`, "soapenv:Client", "sequence is empty"},
+		{"overload 1 item with two records", `<alg:processSequences><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequence><s>&gt;a&#10;ACGT&#10;&gt;b&#10;ACGT</s></sequence></alg:processSequences>`, "soapenv:Client", "sequence item 1 holds 2 FASTA records"},
+		{"processSequence empty", `<alg:processSequence><key>` + s.Key + `</key><sequence/></alg:processSequence>`, "soapenv:Client", "sequence is empty"},
+		{"processSequence two records", `<alg:processSequence><key>` + s.Key + `</key><sequence>&gt;a&#10;ACGT&#10;&gt;b&#10;ACGT</sequence></alg:processSequence>`, "soapenv:Client", "holds 2 FASTA records"},
+		{"processSequencesInFasta empty", `<alg:processSequencesInFasta><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequencesInFasta>  </sequencesInFasta></alg:processSequencesInFasta>`, "soapenv:Client", "no sequence given"},
+		{"processSequencesString bad report type", `<alg:processSequencesString><key>` + s.Key + `</key><reportTypeInt>5</reportTypeInt><sequences>ACGT</sequences></alg:processSequencesString>`, "soapenv:Client", "unknown report type"},
+		{"processSequencesInFasta too many", `<alg:processSequencesInFasta><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequencesInFasta>` + strings.Repeat("&gt;s&#10;ACGT&#10;", resistance.MaxSequences+1) + `</sequencesInFasta></alg:processSequencesInFasta>`, "soapenv:Client", "at most 10000 per request"},
+		{"processSequencesString too many bases", `<alg:processSequencesString><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequences>` + strings.Repeat("&gt;s&#10;"+strings.Repeat("ACGTACGTAC", 1000)+"&#10;", resistance.MaxTotalBases/10_000+1) + `</sequences></alg:processSequencesString>`, "soapenv:Client", "at most 10000000 per request"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
