@@ -102,7 +102,7 @@ func (r *Record) removed(c rune) {
 const MaxNameBytes = 1000
 
 // Reader reads records one at a time, so a large file never needs to be
-// in memory at once. Input starting (after blank space) with ">" is FASTA;
+// in memory at once. Input starting (after blank space) with ">" or ";" is FASTA;
 // anything else is one bare, unnamed sequence (which may span lines).
 // Lines starting with ";" inside FASTA are comments and are skipped.
 type Reader struct {
@@ -149,9 +149,10 @@ func Parse(s string) []*Record {
 }
 
 // IsFASTA tells whether s is FASTA (its first character other than blank
-// space is ">") rather than a bare sequence.
+// space is ">", or ";" starting a comment line) rather than a bare sequence.
 func IsFASTA(s string) bool {
-	return strings.HasPrefix(strings.TrimLeft(s, " \t\r\n\f\v\ufeff"), ">")
+	t := strings.TrimLeft(s, " \t\r\n\f\v\ufeff")
+	return strings.HasPrefix(t, ">") || strings.HasPrefix(t, ";")
 }
 
 // Next returns the next record, or io.EOF after the last one. In FASTA
@@ -176,7 +177,7 @@ func (rd *Reader) Next() (*Record, error) {
 			return nil, fmt.Errorf("fasta: %w", err)
 		}
 		c, _ := rd.br.Peek(1)
-		rd.bare = len(c) == 0 || c[0] != '>'
+		rd.bare = len(c) == 0 || (c[0] != '>' && c[0] != ';')
 	}
 	rec, headed := rd.pending, rd.pending != nil
 	rd.pending = nil

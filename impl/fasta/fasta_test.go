@@ -25,6 +25,7 @@ func TestParse(t *testing.T) {
 		{"header without sequence", ">a\n>b\nAC", []Record{{Name: "a"}, {Name: "b", Sequence: []byte("AC"), Length: 2}}},
 		{"header at the end", ">a\nAC\n>b", []Record{{Name: "a", Sequence: []byte("AC"), Length: 2}, {Name: "b"}}},
 		{"comments, blank lines", "\n\n>a\n;comment\n\nAC\n\nGT\n", []Record{{Name: "a", Sequence: []byte("ACGT"), Length: 4}}},
+		{"leading comment", "; made by hand\n>a\nAC\n", []Record{{Name: "a", Sequence: []byte("AC"), Length: 2}}},
 		{"unicode removed", ">x\nAC\u0394GT\u00e9", []Record{{Name: "x", Sequence: []byte("ACGT"), Length: 4, Removed: []Removal{{'Δ', 1}, {'é', 1}}}}},
 		{"bom", "\ufeff>x\nA", []Record{{Name: "x", Sequence: []byte("A"), Length: 1}}},
 		{"empty name", ">\nACG", []Record{{Sequence: []byte("ACG"), Length: 3}}},
@@ -67,7 +68,7 @@ func TestRemovedSummary(t *testing.T) {
 }
 
 func TestIsFASTA(t *testing.T) {
-	for in, want := range map[string]bool{">a\nAC": true, "\r\n  >a": true, "ACGT": false, "": false, "A>": false} {
+	for in, want := range map[string]bool{">a\nAC": true, ";c\n>a": true, "\r\n  >a": true, "ACGT": false, "": false, "A>": false} {
 		if IsFASTA(in) != want {
 			t.Errorf("IsFASTA(%q) = %v", in, !want)
 		}
