@@ -16,21 +16,28 @@ const (
 	fsInsertPenalty2 = gapOpen + 2*gapExtendNA
 )
 
-// Traceback codes of an H cell (low 4 bits) and the E/F extension flags.
+// Traceback codes, one uint16 per cell. States: H (best), E (insertion after the row's
+// codon), F (the row's codon deleted), P (the row's codon read from 1–2 nucleotides, a
+// frameshift deletion). P is kept apart from H so that a deletion can extend it.
 const (
-	tbStart   = 0
-	tbMatch   = 1
-	tbIns     = 2 // from E: whole codons inserted after this row's codon
-	tbDel     = 3 // from F: this row's codon deleted
-	tbFsIns1  = 4 // one extra nucleotide after this row's codon
-	tbFsIns2  = 5
-	tbFsDelH1 = 6 // the codon is read from 1 nucleotide (2 missing), gap opened
-	tbFsDelH2 = 7 // the codon is read from 2 nucleotides (1 missing), gap opened
-	tbFsDelF1 = 8 // as tbFsDelH1 but continuing a codon deletion
-	tbFsDelF2 = 9
-	tbEExt    = 1 << 4 // E came from E (extension), else from H (opening)
-	tbFExt    = 1 << 5 // F came from F (extension), else from H (opening)
+	tbStart   = 0 // H: free start
+	tbMatch   = 1 // H: a whole codon
+	tbFromE   = 2
+	tbFromF   = 3
+	tbFromP   = 4
 	tbHMask   = 0x0f
+	tbEExt    = 0 << 4 // E: extended by a codon
+	tbEOpen   = 1 << 4 // E: opened by a codon from H
+	tbEFs2    = 2 << 4 // E: opened by 2 frameshift nucleotides from H
+	tbEFs1    = 3 << 4 // E: opened by 1 frameshift nucleotide from H
+	tbEMask   = 3 << 4
+	tbFOpen   = 0 << 6 // F: opened from H
+	tbFExt    = 1 << 6 // F: extended from F
+	tbFFromP  = 2 << 6 // F: extended from P (the shortened codon opened the gap)
+	tbFMask   = 3 << 6
+	tbPShift  = 8 // P: bit 8 = 2 nucleotides (else 1); bit 9 = from F (else from H)
+	tbPTwo    = 1 << 8
+	tbPFromF  = 1 << 9
 )
 
 // protein is a reference protein prepared for the DP.
@@ -134,10 +141,10 @@ type alignPath struct {
 
 // dpWork holds the reusable buffers of one DP.
 type dpWork struct {
-	hPrev, hCur, fPrev, fCur, eCur []int32
-	tb                             []uint8
-	b                              band
-	path                           alignPath
+	hPrev, hCur, fPrev, fCur, eCur, pPrev, pCur []int32
+	tb                                          []uint16
+	b                                           band
+	path                                        alignPath
 }
 
 func growI32(s []int32, n int) []int32 {
@@ -154,36 +161,34 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 	n := int32(len(q))
 	m := len(p.aa)
 	rows := b.jLast - b.jFirst + 1
-	total := 0
+	total, maxW := 0, 0
 	for r := 0; r < rows; r++ {
 		b.off[r] = int32(total)
-		total += int(b.hi[r]-b.lo[r]) + 1
+		wd := int(b.hi[r]-b.lo[r]) + 1
+		total += wd
+		maxW = max(maxW, wd)
 	}
 	if cap(w.tb) < total {
-		w.tb = make([]uint8, total, total+total/4)
+		w.tb = make([]uint16, total, total+total/4)
 	}
 	w.tb = w.tb[:total]
-	maxW := 0
-	for r := 0; r < rows; r++ {
-		if wd := int(b.hi[r]-b.lo[r]) + 1; wd > maxW {
-			maxW = wd
-		}
-	}
 	w.hPrev = growI32(w.hPrev, maxW)
 	w.hCur = growI32(w.hCur, maxW)
 	w.fPrev = growI32(w.fPrev, maxW)
 	w.fCur = growI32(w.fCur, maxW)
 	w.eCur = growI32(w.eCur, maxW)
+	w.pPrev = growI32(w.pPrev, maxW)
+	w.pCur = growI32(w.pCur, maxW)
 
 	bestScore, bestI, bestJ := negInf, int32(-1), -1
-	var prevLo, prevHi int32 = 1, 0 // empty
+	var prevLo, prevHi int32 = 1, 0 // no previous row
 	for r := 0; r < rows; r++ {
 		j := b.jFirst + r
 		lo, hi := b.lo[r], b.hi[r]
-		hCur, fCur, eCur := w.hCur, w.fCur, w.eCur
-		hPrev, fPrev := w.hPrev, w.fPrev
+		hCur, fCur, eCur, pCur := w.hCur, w.fCur, w.eCur, w.pCur
+		hPrev, fPrev, pPrev := w.hPrev, w.fPrev, w.pPrev
 		tb := w.tb[b.off[r] : b.off[r]+hi-lo+1]
-		var ref int8 = -1
+		var ref int8
 		var delOpen, delExt int32
 		if j > 0 {
 			ref = p.aa[j-1]
@@ -192,24 +197,12 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 		insOpen, insExt := p.insOpen[j], p.insExt[j]
 		for i := lo; i <= hi; i++ {
 			x := i - lo
-			var code uint8
+			var code uint16
 			h := negInf
 			if i <= 2 || j == 0 {
 				h = 0
 			}
-			// E: whole codons inserted after codon j.
-			e := negInf
-			if j > 0 && i-3 >= lo {
-				if v := hCur[x-3] + insOpen; v > e {
-					e = v
-				}
-				if v := eCur[x-3] + insExt; v >= e && eCur[x-3] > negInf {
-					e = v
-					code |= tbEExt
-				}
-			}
-			eCur[x] = e
-			f := negInf
+			f, pp := negInf, negInf
 			if j > 0 {
 				// F: codon j deleted.
 				if i >= prevLo && i <= prevHi {
@@ -220,32 +213,46 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 					if fPrev[px] > negInf {
 						if v := fPrev[px] + delExt; v >= f {
 							f = v
-							code |= tbFExt
+							code = code&^tbFMask | tbFExt
+						}
+					}
+					if pPrev[px] > negInf {
+						if v := pPrev[px] + delExt; v >= f {
+							f = v
+							code = code&^tbFMask | tbFFromP
 						}
 					}
 				}
-				// fsDel (partial codons, fewer than 3 nucleotides for codon j).
+				// P: codon j read from k = 1 or 2 nucleotides.
 				for k := int32(1); k <= 2; k++ {
 					pi := i - k
 					if pi < prevLo || pi > prevHi {
 						continue
 					}
 					px := pi - prevLo
-					ps := partialScore(q, i-k, int(k), ref, st) - (3-k)*gapExtendNA
+					ps := -(3 - k) * gapExtendNA
+					var bits uint16
+					if k == 2 {
+						bits = tbPTwo
+					}
 					if hPrev[px] > negInf {
-						if v := hPrev[px] - gapOpen + ps; v > h {
-							h = v
-							code = code&^tbHMask | uint8(tbFsDelH1+k-1)
+						if v := hPrev[px] - gapOpen + ps; v > pp {
+							pp = v
+							code = code&^(tbPTwo|tbPFromF) | bits
 						}
 					}
 					if fPrev[px] > negInf {
-						if v := fPrev[px] + ps; v > h {
-							h = v
-							code = code&^tbHMask | uint8(tbFsDelF1+k-1)
+						if v := fPrev[px] + ps; v > pp {
+							pp = v
+							code = code&^(tbPTwo|tbPFromF) | bits | tbPFromF
 						}
 					}
 				}
-				// Match: a whole codon.
+				if pp > h {
+					h = pp
+					code = code&^tbHMask | tbFromP
+				}
+				// A whole codon.
 				if pi := i - 3; pi >= prevLo && pi <= prevHi && hPrev[pi-prevLo] > negInf {
 					key := codonKey(q[pi], q[pi+1], q[pi+2])
 					if v := hPrev[pi-prevLo] + int32(st[key][ref]); v >= h {
@@ -254,31 +261,42 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 					}
 				}
 			}
-			fCur[x] = f
+			// E: nucleotides inserted after codon j: whole codons (opened or extended) or a
+			// frameshift of 1–2 nucleotides, which whole codons may then extend.
+			e := negInf
 			if j > 0 {
-				// Frameshift insertions after codon j.
-				if i-1 >= lo && hCur[x-1] > negInf {
-					if v := hCur[x-1] - fsInsertPenalty1; v > h {
-						h = v
-						code = code&^tbHMask | tbFsIns1
+				if i-3 >= lo && eCur[x-3] > negInf {
+					e = eCur[x-3] + insExt
+				}
+				if i-3 >= lo && hCur[x-3] > negInf {
+					if v := hCur[x-3] + insOpen; v > e {
+						e = v
+						code = code&^tbEMask | tbEOpen
 					}
 				}
 				if i-2 >= lo && hCur[x-2] > negInf {
-					if v := hCur[x-2] - fsInsertPenalty2; v > h {
-						h = v
-						code = code&^tbHMask | tbFsIns2
+					if v := hCur[x-2] - fsInsertPenalty2; v > e {
+						e = v
+						code = code&^tbEMask | tbEFs2
+					}
+				}
+				if i-1 >= lo && hCur[x-1] > negInf {
+					if v := hCur[x-1] - fsInsertPenalty1; v > e {
+						e = v
+						code = code&^tbEMask | tbEFs1
 					}
 				}
 			}
+			// Ties go to the gaps, so that an indel is placed as far 3' as it can be.
 			if e >= h && e > negInf {
 				h = e
-				code = code&^tbHMask | tbIns
+				code = code&^tbHMask | tbFromE
 			}
 			if f >= h && f > negInf {
 				h = f
-				code = code&^tbHMask | tbDel
+				code = code&^tbHMask | tbFromF
 			}
-			hCur[x] = h
+			eCur[x], fCur[x], pCur[x], hCur[x] = e, f, pp, h
 			tb[x] = code
 			if h > negInf && (i >= n-2 || j == m) && h >= bestScore {
 				bestScore, bestI, bestJ = h, i, j
@@ -286,6 +304,7 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 		}
 		w.hPrev, w.hCur = hCur, hPrev
 		w.fPrev, w.fCur = fCur, fPrev
+		w.pPrev, w.pCur = pCur, pPrev
 		prevLo, prevHi = lo, hi
 	}
 	if bestJ < 0 {
@@ -330,30 +349,66 @@ func (w *dpWork) traceback(i int32, j int, score int32, n int32) {
 	pth.touchedEdge = false
 	pth.last = j - 1
 	spanEnd := i
-	state := 0 // 0 = H, 1 = E, 2 = F
+	const (
+		sH = iota
+		sE
+		sF
+		sP
+	)
+	state := sH
 	for j >= b.jFirst {
 		r := j - b.jFirst
 		lo, hi := b.lo[r], b.hi[r]
 		if i < lo || i > hi {
-			break // cannot happen; defensive
+			break // defensive: every move stays inside the band
 		}
 		if (i == lo && lo > 0) || (i == hi && hi < n) {
 			pth.touchedEdge = true
 		}
 		code := w.tb[b.off[r]+i-lo]
 		switch state {
-		case 1: // E
-			i -= 3
-			if code&tbEExt == 0 {
-				state = 0
+		case sE:
+			switch code & tbEMask {
+			case tbEExt:
+				i -= 3
+			case tbEOpen:
+				i -= 3
+				state = sH
+			case tbEFs2:
+				i -= 2
+				state = sH
+			default:
+				i--
+				state = sH
 			}
 			continue
-		case 2: // F
+		case sF:
 			pth.codonStart[j-1] = i
 			pth.codonLen[j-1] = 0
 			pth.spanEnd[j-1] = spanEnd
-			if code&tbFExt == 0 {
-				state = 0
+			switch code & tbFMask {
+			case tbFOpen:
+				state = sH
+			case tbFExt:
+				state = sF
+			default:
+				state = sP
+			}
+			j--
+			spanEnd = i
+			continue
+		case sP:
+			k := int32(1)
+			if code&tbPTwo != 0 {
+				k = 2
+			}
+			pth.codonStart[j-1] = i - k
+			pth.codonLen[j-1] = k
+			pth.spanEnd[j-1] = spanEnd
+			i -= k
+			state = sH
+			if code&tbPFromF != 0 {
+				state = sF
 			}
 			j--
 			spanEnd = i
@@ -361,7 +416,7 @@ func (w *dpWork) traceback(i int32, j int, score int32, n int32) {
 		}
 		switch code & tbHMask {
 		case tbStart:
-			pth.first = j // codon index j is the first aligned
+			pth.first = j
 			return
 		case tbMatch:
 			pth.codonStart[j-1] = i - 3
@@ -370,28 +425,12 @@ func (w *dpWork) traceback(i int32, j int, score int32, n int32) {
 			i -= 3
 			j--
 			spanEnd = i
-		case tbIns:
-			state = 1
-		case tbDel:
-			state = 2
-		case tbFsIns1:
-			i--
-		case tbFsIns2:
-			i -= 2
-		case tbFsDelH1, tbFsDelH2, tbFsDelF1, tbFsDelF2:
-			k := int32(1)
-			if c := code & tbHMask; c == tbFsDelH2 || c == tbFsDelF2 {
-				k = 2
-			}
-			pth.codonStart[j-1] = i - k
-			pth.codonLen[j-1] = k
-			pth.spanEnd[j-1] = spanEnd
-			i -= k
-			if c := code & tbHMask; c == tbFsDelF1 || c == tbFsDelF2 {
-				state = 2
-			}
-			j--
-			spanEnd = i
+		case tbFromE:
+			state = sE
+		case tbFromF:
+			state = sF
+		default:
+			state = sP
 		}
 	}
 	pth.first = j

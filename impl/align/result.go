@@ -16,7 +16,7 @@ import (
 // trimWindow good codons in a row.
 const (
 	trimWindow   = 15
-	trimBadShare = 0.5
+	trimBadShare = 0.3
 )
 
 // alignProtein aligns q to prot around the seed anchors, widening the band while the best
@@ -180,21 +180,22 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 		Gene:         sp.gene,
 		FirstAA:      kept[0].pos,
 		LastAA:       kept[len(kept)-1].pos,
-		FirstNA:      int(kept[0].start) + 1,
 		LeftTrimmed:  left,
 		RightTrimmed: right,
 	}
-	last := kept[len(kept)-1]
-	g.LastNA = int(last.start + min(last.span, 3))
+	// HIVDB's convention, which the reports keep: the nucleotide range of the untrimmed
+	// alignment moved inwards by three per trimmed codon (the same as the trimmed codons'
+	// range unless a trimmed codon was shortened or lengthened by a frameshift).
+	first, last := recs[0], recs[len(recs)-1]
+	g.FirstNA = int(first.start) + 1 + 3*left
+	g.LastNA = int(last.start+min(last.span, 3)) - 3*right
 	var na, aa strings.Builder
 	na.Grow(3 * len(kept))
 	aa.Grow(len(kept))
-	total, mismatched := 0, 0
+	total, fsNAs := 0, 0
 	for _, r := range kept {
 		total += 1 + r.insCodon
-		if !r.matched {
-			mismatched++
-		}
+		fsNAs += r.fsIns
 		switch {
 		case r.span == 0:
 			na.WriteString("---")
@@ -257,7 +258,11 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 	}
 	g.AlignedNA = na.String()
 	g.AlignedAA = aa.String()
-	g.MatchPercent = 100 * float64(total-mismatched) / float64(total)
+	// As HIVDB counts it, in nucleotides: every codon (inserted ones too) is three, a
+	// frameshift insertion adds its nucleotides, and a mutation's codon and the frameshift
+	// nucleotides are the mismatches.
+	all := 3*total + fsNAs
+	g.MatchPercent = 100 * float64(all-3*len(g.Mutations)-fsNAs) / float64(all)
 	if g.MatchPercent < MinMatchPercent {
 		return nil
 	}
@@ -276,7 +281,7 @@ func trimCount(recs []codonRec, reverse bool) int {
 		if recs[idx].bad {
 			problems++
 			since = 0
-			if float64(problems) >= trimBadShare*float64(k+1) {
+			if float64(problems) > trimBadShare*float64(k+1) {
 				trim = k + 1
 			}
 		} else {
