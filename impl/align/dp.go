@@ -20,24 +20,24 @@ const (
 // codon), F (the row's codon deleted), P (the row's codon read from 1–2 nucleotides, a
 // frameshift deletion). P is kept apart from H so that a deletion can extend it.
 const (
-	tbStart   = 0 // H: free start
-	tbMatch   = 1 // H: a whole codon
-	tbFromE   = 2
-	tbFromF   = 3
-	tbFromP   = 4
-	tbHMask   = 0x0f
-	tbEExt    = 0 << 4 // E: extended by a codon
-	tbEOpen   = 1 << 4 // E: opened by a codon from H
-	tbEFs2    = 2 << 4 // E: opened by 2 frameshift nucleotides from H
-	tbEFs1    = 3 << 4 // E: opened by 1 frameshift nucleotide from H
-	tbEMask   = 3 << 4
-	tbFOpen   = 0 << 6 // F: opened from H
-	tbFExt    = 1 << 6 // F: extended from F
-	tbFFromP  = 2 << 6 // F: extended from P (the shortened codon opened the gap)
-	tbFMask   = 3 << 6
-	tbPShift  = 8 // P: bit 8 = 2 nucleotides (else 1); bit 9 = from F (else from H)
-	tbPTwo    = 1 << 8
-	tbPFromF  = 1 << 9
+	tbStart  = 0 // H: free start
+	tbMatch  = 1 // H: a whole codon
+	tbFromE  = 2
+	tbFromF  = 3
+	tbFromP  = 4
+	tbHMask  = 0x0f
+	tbEExt   = 0 << 4 // E: extended by a codon
+	tbEOpen  = 1 << 4 // E: opened by a codon from H
+	tbEFs2   = 2 << 4 // E: opened by 2 frameshift nucleotides from H
+	tbEFs1   = 3 << 4 // E: opened by 1 frameshift nucleotide from H
+	tbEMask  = 3 << 4
+	tbFOpen  = 0 << 6 // F: opened from H
+	tbFExt   = 1 << 6 // F: extended from F
+	tbFFromP = 2 << 6 // F: extended from P (the shortened codon opened the gap)
+	tbFMask  = 3 << 6
+	tbPShift = 8 // P: bit 8 = 2 nucleotides (else 1); bit 9 = from F (else from H)
+	tbPTwo   = 1 << 8
+	tbPFromF = 1 << 9
 )
 
 // protein is a reference protein prepared for the DP.
