@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sitelib/sitesvc/gen/soapapi"
+	"github.com/sitelib/sitesvc/impl/fasta"
 	"github.com/sitelib/sitesvc/impl/resistance"
 	"github.com/sitelib/sitesvc/impl/soap"
 	"github.com/sitelib/sitesvc/impl/testkit"
@@ -34,7 +37,7 @@ var realClients = []struct {
 	{"perl", "perl", "testdata/client.pl", resistance.AlgorithmANRS, "perl", "2026-01-03"},
 }
 
-func runClient(t *testing.T, interpreter, script, wsdlURL, key, mode string) map[string]json.RawMessage {
+func runClient(t *testing.T, interpreter, script, wsdlURL, key, mode string, files ...string) map[string]json.RawMessage {
 	t.Helper()
 	path := testkit.RequireTool(t, interpreter) // Debian php-cli, php-soap; perl, libsoap-lite-perl
 	switch interpreter {
@@ -49,7 +52,7 @@ func runClient(t *testing.T, interpreter, script, wsdlURL, key, mode string) map
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, script, wsdlURL, key, mode)
+	cmd := exec.CommandContext(ctx, path, append([]string{script, wsdlURL, key, mode}, files...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -283,4 +286,67 @@ func (r *recordingService) GetScoringMatrix(_ context.Context, in *soapapi.GetSc
 }
 func (r *recordingService) ProcessMutationLists(_ context.Context, in *soapapi.ProcessMutationListsRequest) (*soapapi.ProcessMutationListsResponse, error) {
 	return &soapapi.ProcessMutationListsResponse{ProcessMutationListsReturn: r.record("ProcessMutationLists", in)}, nil
+}
+
+// TestRealClientsSequenceAnalysis: PHP and Perl send real sequences through the WSDL the
+// real binary publishes: processSequence (one sequence, simple report) and
+// processSequencesInFasta (three sequences, XML 2009). Each answer equals the bare engine's
+// report for the same text and validates against the report XSD.
+func TestRealClientsSequenceAnalysis(t *testing.T) {
+	s := startBinary(t)
+	eng := testEngine(t)
+	dir := t.TempDir()
+	one := exampleFASTA(t)
+	many := one + sharedSequences(t, "RT_INSERTIONS_69_AF096883", "JUST_IN_EU618168")
+	oneFile, manyFile := filepath.Join(dir, "one.fasta"), filepath.Join(dir, "many.fasta")
+	if err := os.WriteFile(oneFile, []byte(one), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(manyFile, []byte(many), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wantOne, err := eng.SequenceReport(fasta.Parse(one), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportSimple})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMany, err := eng.SequenceReport(fasta.Parse(many), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.Report2009})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range realClients {
+		t.Run(c.name, func(t *testing.T) {
+			res := runClient(t, c.interpreter, c.script, s.Endpoint+"?wsdl", s.Key, "analysis", oneFile, manyFile)
+			for name, want := range map[string]string{"processSequence": wantOne, "processSequencesInFasta": wantMany} {
+				got := str(t, res, name)
+				if atReportTime(got) != want {
+					t.Errorf("%s differs from the engine's report\n got %.600s\nwant %.600s", name, got, want)
+				}
+				validateReport(t, got)
+			}
+			if got := str(t, res, "processSequencesInFasta"); strings.Count(got, "<success>true</success>") != 3 {
+				t.Errorf("processSequencesInFasta: not three analysed sequences:\n%.600s", got)
+			}
+		})
+	}
+}
+
+// sharedSequences returns sequences of ../shared/data/hivdb/sequences as FASTA, named by file.
+func sharedSequences(t *testing.T, stems ...string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, stem := range stems {
+		raw, err := os.ReadFile(filepath.Join(testkit.SharedDir(t), "data", "hivdb", "sequences", stem+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var genes map[string]expectedGene
+		if err := json.Unmarshal(raw, &genes); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range genes { // every gene of a file holds the same input sequence
+			b.WriteString(">" + stem + "\n" + g.Sequence.Sequence + "\n")
+			break
+		}
+	}
+	return b.String()
 }
