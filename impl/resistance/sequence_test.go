@@ -2,6 +2,8 @@ package resistance
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -202,4 +204,97 @@ func TestSequenceLimits(t *testing.T) {
 	if err := CheckSequenceLimits(nil); !errors.Is(err, ErrBadOptions) {
 		t.Errorf("no sequence: %v", err)
 	}
+}
+
+// reverseComplement of upper-case IUPAC nucleotides.
+func reverseComplement(s string) string {
+	comp := map[byte]byte{'A': 'T', 'T': 'A', 'C': 'G', 'G': 'C', 'R': 'Y', 'Y': 'R', 'K': 'M', 'M': 'K', 'S': 'S', 'W': 'W', 'B': 'V', 'V': 'B', 'D': 'H', 'H': 'D', 'N': 'N'}
+	out := make([]byte, len(s))
+	for i := range s {
+		out[len(s)-1-i] = comp[s[i]]
+	}
+	return string(out)
+}
+
+// TestSequencePipelineWithTheAligner runs real alignments through the pipeline: the
+// project's example sequence, its reverse complement (same mutations, flagged), and a
+// sequence that is not HIV-1 (its own failure, the others unaffected).
+func TestSequencePipelineWithTheAligner(t *testing.T) {
+	e := testEngine(t)
+	example := fasta.Parse(string(must(os.ReadFile(filepath.Join(repoRoot(t), "samples", "sequences", "example.fasta")))))[0]
+	rc := &fasta.Record{Name: "rc", Sequence: []byte(reverseComplement(string(example.Sequence))), Length: example.Length}
+	notHIV := &fasta.Record{Name: "not-hiv", Sequence: []byte(strings.Repeat("GGGCCCAAATTTGCGC", 40)), Length: 640}
+	recs := []*fasta.Record{example, rc, notHIV}
+	s, err := e.resolve(Options{Algorithm: AlgorithmHIVDB, ReportType: Report2009})
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples := e.analyseAll(s, recs)
+	muts := func(smp sample) string {
+		var out []string
+		for _, g := range smp.Genes {
+			for _, m := range g.Mutations {
+				out = append(out, g.Gene+":"+m.String())
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	want := "PR:L10I PR:L90M RT:M41L RT:K65KR RT:K103N RT:M184V RT:T215Y"
+	if samples[0].Err != "" || muts(samples[0]) != want {
+		t.Errorf("example: %q %q, want %q", samples[0].Err, muts(samples[0]), want)
+	}
+	if samples[1].Err != "" || muts(samples[1]) != want || !samples[1].Seq.Align.ReverseComplemented {
+		t.Errorf("reverse complement: %q %q", samples[1].Err, muts(samples[1]))
+	}
+	found := false
+	for _, v := range samples[1].Seq.Validation {
+		found = found || (v.Level == LevelWarning && strings.Contains(v.Message, "reverse complement"))
+	}
+	if !found {
+		t.Errorf("reverse complement not flagged: %+v", samples[1].Seq.Validation)
+	}
+	if !strings.HasPrefix(samples[2].Err, "no PR, RT or IN found in the sequence (640 nucleotides)") {
+		t.Errorf("not HIV-1: %q", samples[2].Err)
+	}
+	// the ASI rules see the sequence's mutations as they see the same mutation list
+	rep, err := e.SequenceReport(recs[:1], Options{Algorithm: AlgorithmHIVDB, ReportType: ReportText})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := e.MutationListReport([][][]string{{{"L10I", "L90M"}, {"M41L", "K65KR", "K103N", "M184V", "T215Y"}, nil}}, Options{Algorithm: AlgorithmHIVDB, ReportType: ReportText})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drugCols := func(r string) string {
+		lines := strings.Split(strings.TrimSpace(r), "\n")
+		head, row := strings.Split(lines[len(lines)-2], "\t"), strings.Split(lines[len(lines)-1], "\t")
+		var out []string
+		for i, h := range head {
+			if strings.HasSuffix(h, " score") || strings.HasSuffix(h, " level") {
+				if !strings.HasPrefix(h, "LEN") && !isINDrug(h) {
+					out = append(out, h+"="+row[i])
+				}
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	if a, b := drugCols(rep), drugCols(list); a != b {
+		t.Errorf("sequence and mutation list score differently:\n%s\n%s", a, b)
+	}
+}
+
+func isINDrug(col string) bool {
+	for _, d := range []string{"BIC", "CAB", "DTG", "EVG", "RAL"} {
+		if strings.HasPrefix(col, d+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
