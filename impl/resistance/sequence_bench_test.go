@@ -40,7 +40,7 @@ func sharedBenchSequences(b *testing.B) []*fasta.Record {
 			b.Fatal(err)
 		}
 		for _, g := range genes {
-			recs = append(recs, fasta.Parse(">"+filepath.Base(f)+"\n"+g.Sequence.Sequence)[0])
+			recs = append(recs, fasta.Parse(">" + filepath.Base(f) + "\n" + g.Sequence.Sequence)[0])
 			break
 		}
 	}
@@ -88,7 +88,7 @@ func generated(e *Engine, n int, seed uint64, genes ...string) []*fasta.Record {
 				sb.Write(c)
 			}
 		}
-		recs = append(recs, fasta.Parse(">gen"+strings.Repeat("x", i%3)+"\n"+sb.String())[0])
+		recs = append(recs, fasta.Parse(">gen" + strings.Repeat("x", i%3) + "\n" + sb.String())[0])
 	}
 	return recs
 }
