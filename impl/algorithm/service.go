@@ -1,5 +1,5 @@
 // Package algorithm is the SiteAlgorithm SOAP service: HIV-1 drug-resistance
-// reports for mutation lists (and, in a later issue, sequences) over SOAP
+// reports for mutation lists and nucleotide sequences over SOAP
 // 1.1 rpc/encoded. It implements gen/soapapi's SiteAlgorithm interface on
 // top of a resistance engine, checks API keys against a key file of SHA-256
 // hashes, rate-limits per key, and publishes the WSDL at <endpoint>?wsdl and

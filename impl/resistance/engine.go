@@ -307,8 +307,8 @@ func yesNo(v string) (bool, error) {
 	return false, fmt.Errorf("%q is not yes or no", v)
 }
 
-// sample is one input's outcome. Sequence results (alignment, subtype, quality) will add
-// their own fields here; the renderers already treat every input part as optional.
+// sample is one input's outcome: its mutation lists, or its sequence (Seq) with the genes
+// the alignment found; the renderers treat every input part as optional.
 type sample struct {
 	Index  int        // 1-based position in the request
 	Raw    [][]string // the mutation lists as given
