@@ -189,8 +189,9 @@ func (b *Batch) Sample(index int, rec *fasta.Record) (part string, ok bool) {
 // Footer is the report's end.
 func (b *Batch) Footer() string { return b.e.renderFooter(b.s) }
 
-// Timing splits the cost of one analysis (for benchmarks): Align runs the aligner alone;
-// Interpret runs everything after it (mutations, ASI, quality, report) on an alignment.
+// Align runs the aligner alone on one sequence. With Interpret it splits the cost of Sample
+// in two (for benchmarks): Interpret runs everything after the alignment (mutations, ASI,
+// quality, the report part).
 func (b *Batch) Align(rec *fasta.Record) (*align.Result, error) {
 	return b.e.aligner.Align(rec.Sequence)
 }
