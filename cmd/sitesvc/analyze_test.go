@@ -99,6 +99,21 @@ func TestAnalyzeStdinXML(t *testing.T) {
 	}
 }
 
+// TestAnalyzeAlgorithms: a bundled algorithm by name and an ASI XML file.
+func TestAnalyzeAlgorithms(t *testing.T) {
+	file := filepath.Join(testkit.SharedDir(t), "data", "hivdb", "algorithms", "Rega_10.0.xml")
+	for _, c := range []struct{ alg, want string }{
+		{"HIVDB_9.8", "# algorithm\tHIVDB 9.8"},
+		{"rega", "# algorithm\tRega"},
+		{file, "# algorithm\tRega"},
+	} {
+		out, errOut, err := runBinary(t, exampleFASTA(t), "analyze", "-", "--algorithm", c.alg)
+		if err != nil || !strings.HasPrefix(out, c.want) || !strings.Contains(out, "\texample-PR-RT\t") {
+			t.Errorf("--algorithm %s: %v %s\n%.200s", c.alg, err, errOut, out)
+		}
+	}
+}
+
 func TestAnalyzeErrors(t *testing.T) {
 	dir := t.TempDir()
 	broken := filepath.Join(dir, "broken.xml")
@@ -153,5 +168,32 @@ func TestReadmeAnalyzeExample(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "example-PR-RT") {
 		t.Errorf("the README command printed no report for the example:\n%s", out)
+	}
+}
+
+// TestAnalyzeProgressBarOnATerminal: with stderr on a terminal (script(1) provides one) the
+// progress bar with its rate is drawn there, and stdout still holds only the report.
+func TestAnalyzeProgressBarOnATerminal(t *testing.T) {
+	scriptTool := testkit.RequireTool(t, "script") // util-linux (bsdutils)
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.fasta"), filepath.Join(dir, "out.tsv")
+	if err := os.WriteFile(in, []byte(strings.Repeat(exampleFASTA(t), 40)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(scriptTool, "-qec", testkit.Binary(t)+" analyze -j 1 "+in+" > "+out, filepath.Join(dir, "typescript"))
+	cmd.Dir = testkit.RepoRoot(t)
+	terminal, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, terminal)
+	}
+	if !strings.Contains(string(terminal), "analysing") || !strings.Contains(string(terminal), "seq/s") {
+		t.Errorf("no progress bar on the terminal:\n%q", terminal)
+	}
+	report, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(report), "\texample-PR-RT\t"); n != 40 || strings.Contains(string(report), "analysing") {
+		t.Errorf("stdout: %d rows, want 40 and no progress bar", n)
 	}
 }
