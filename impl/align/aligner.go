@@ -150,7 +150,6 @@ type workspace struct {
 	chainScore []int32
 	chainPrev  []int32
 	dp         dpWork
-	qHXB2      []uint8
 }
 
 // hit is a seed: query nucleotide p starts a 4-mer equal to reference position r.

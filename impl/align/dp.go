@@ -314,29 +314,6 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 	return true
 }
 
-// partialScore scores codon ref against the k (1 or 2) nucleotides q[s:s+k] placed at the
-// best positions of a codon, the missing ones read as N.
-func partialScore(q []uint8, s int32, k int, ref int8, st *subTable) int32 {
-	const nn = 15
-	var best int16 = -1 << 14
-	if k == 1 {
-		a := q[s]
-		for _, key := range [3]int{codonKey(a, nn, nn), codonKey(nn, a, nn), codonKey(nn, nn, a)} {
-			if v := st[key][ref]; v > best {
-				best = v
-			}
-		}
-	} else {
-		a, c := q[s], q[s+1]
-		for _, key := range [3]int{codonKey(a, c, nn), codonKey(a, nn, c), codonKey(nn, a, c)} {
-			if v := st[key][ref]; v > best {
-				best = v
-			}
-		}
-	}
-	return int32(best)
-}
-
 // traceback follows the codes from (i, j) to the start and fills w.path.
 func (w *dpWork) traceback(i int32, j int, score int32, n int32) {
 	b := &w.b

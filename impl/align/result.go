@@ -411,9 +411,6 @@ func buildSubtypeWords(refs []subtypeRef) *subtypeWords {
 func (a *Aligner) subtype(ws *workspace, res *Result) Subtype {
 	st := a.subtypeW
 	nw := (st.length + 15) / 16
-	if cap(ws.qHXB2) < nw*8 {
-		ws.qHXB2 = make([]uint8, nw*8)
-	}
 	qw := make([]uint64, nw)
 	lowW, highW := nw, -1
 	for _, g := range res.Genes {
