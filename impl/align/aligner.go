@@ -23,6 +23,7 @@ type Aligner struct {
 	kmerHead []int32
 	kmerNext []int32
 	caLen    int
+	apobec   map[Gene][]uint32 // per codon (index pos-1): APOBEC signature amino acids (aaOrder bits)
 	unusual  map[Gene][]uint32 // per codon (index pos-1): aaOrder bits flagged unusual; bit 21 '-' deletion, 22 '_' insertion
 	subtypeW *subtypeWords
 	pool     sync.Pool
@@ -49,7 +50,7 @@ const (
 
 // NewAligner reads the reference data from reference, the hivdb reference/ directory
 // (genes_hiv1.yml, genotype-references_hiv1.json, genotypes_hiv1.yml,
-// rx-all_subtype-all.csv).
+// rx-all_subtype-all.csv, apobecs.csv).
 func NewAligner(reference fs.FS) (*Aligner, error) {
 	genes, err := readGenes(reference)
 	if err != nil {
@@ -63,7 +64,11 @@ func NewAligner(reference fs.FS) (*Aligner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("align: %w", err)
 	}
-	a := &Aligner{genes: genes, subtypes: subtypes, unusual: unusual}
+	apobec, err := readAPOBEC(reference, genes)
+	if err != nil {
+		return nil, fmt.Errorf("align: %w", err)
+	}
+	a := &Aligner{genes: genes, subtypes: subtypes, unusual: unusual, apobec: apobec}
 	a.codons = buildCodonTable()
 	a.sub = buildSubTable(a.codons)
 	polSeq := genes[PR].consensus + genes[RT].consensus + genes[IN].consensus
@@ -150,7 +155,6 @@ type workspace struct {
 	chainScore []int32
 	chainPrev  []int32
 	dp         dpWork
-	qHXB2      []uint8
 }
 
 // hit is a seed: query nucleotide p starts a 4-mer equal to reference position r.

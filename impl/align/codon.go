@@ -5,15 +5,19 @@ const aaOrder = "ARNDCQEGHILKMFPSTWYV*"
 
 const stopIdx = 20
 
-// aaIndex returns the index of amino acid c in aaOrder, or -1.
-func aaIndex(c byte) int {
-	for i := 0; i < len(aaOrder); i++ {
-		if aaOrder[i] == c {
-			return i
-		}
+// aaIndexTable maps a byte to its index in aaOrder, or -1.
+var aaIndexTable = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
 	}
-	return -1
-}
+	for i := 0; i < len(aaOrder); i++ {
+		t[aaOrder[i]] = int8(i)
+	}
+	return t
+}()
+
+// aaIndex returns the index of amino acid c in aaOrder, or -1.
+func aaIndex(c byte) int { return int(aaIndexTable[c]) }
 
 // blosum62 is the BLOSUM62 substitution matrix (Henikoff & Henikoff 1992) over the 20 amino
 // acids in aaOrder, written out from the published table.
@@ -140,13 +144,26 @@ func buildCodonTable() *[4096]codonInfo {
 	return &t
 }
 
+// alphaOrder lists the amino acids alphabetically ('*' last) with their aaOrder bits.
+var alphaOrder = func() (o [21]struct {
+	c   byte
+	bit uint32
+}) {
+	const alpha = "ACDEFGHIKLMNPQRSTVWY*"
+	for i := 0; i < len(alpha); i++ {
+		o[i].c = alpha[i]
+		o[i].bit = 1 << uint(aaIndex(alpha[i]))
+	}
+	return o
+}()
+
 // aaSetString lists the amino acids of a set in alphabetical order ('*' last).
 func aaSetString(set uint32) string {
-	const alpha = "ACDEFGHIKLMNPQRSTVWY*"
-	b := make([]byte, 0, 4)
-	for i := 0; i < len(alpha); i++ {
-		if set&(1<<uint(aaIndex(alpha[i]))) != 0 {
-			b = append(b, alpha[i])
+	var buf [21]byte
+	b := buf[:0]
+	for _, x := range alphaOrder {
+		if set&x.bit != 0 {
+			b = append(b, x.c)
 		}
 	}
 	return string(b)

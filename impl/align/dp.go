@@ -7,11 +7,14 @@ const negInf = int32(-1 << 29)
 
 // Scoring parameters (× 100). docs/alignment.md explains them.
 const (
-	scoreScale       = 100
-	stopPenalty      = 4 * scoreScale  // a stop codon scores −4 against any amino acid
-	gapOpen          = 10 * scoreScale // opening any gap
-	gapExtendNA      = 2 * scoreScale  // per nucleotide of a gap
-	codonIndelBonus  = 2 * scoreScale  // per whole codon inserted or deleted
+	scoreScale      = 100
+	stopPenalty     = 4 * scoreScale  // a stop codon scores −4 against any amino acid
+	gapOpen         = 10 * scoreScale // opening any gap
+	gapExtendNA     = 2 * scoreScale  // per nucleotide of a gap
+	codonIndelBonus = 2 * scoreScale  // per whole codon inserted or deleted
+	// endPenalty is the cost of starting or ending the alignment inside both sequences
+	// (ends are otherwise free): a junk tail scoring below it is left unaligned.
+	endPenalty       = 10 * scoreScale
 	fsInsertPenalty1 = gapOpen + 1*gapExtendNA
 	fsInsertPenalty2 = gapOpen + 2*gapExtendNA
 )
@@ -198,7 +201,9 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 		for i := lo; i <= hi; i++ {
 			x := i - lo
 			var code uint16
-			h := negInf
+			// Free start at the query's or the consensus's beginning; elsewhere a start
+			// costs endPenalty, so that junk before the gene is skipped rather than aligned.
+			h := int32(-endPenalty)
 			if i <= 2 || j == 0 {
 				h = 0
 			}
@@ -298,8 +303,12 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 			}
 			eCur[x], fCur[x], pCur[x], hCur[x] = e, f, pp, h
 			tb[x] = code
-			if h > negInf && (i >= n-2 || j == m) && h >= bestScore {
-				bestScore, bestI, bestJ = h, i, j
+			if i >= n-2 || j == m {
+				if h >= bestScore {
+					bestScore, bestI, bestJ = h, i, j
+				}
+			} else if h-endPenalty >= bestScore {
+				bestScore, bestI, bestJ = h-endPenalty, i, j
 			}
 		}
 		w.hPrev, w.hCur = hCur, hPrev
@@ -312,29 +321,6 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 	}
 	w.traceback(bestI, bestJ, bestScore, n)
 	return true
-}
-
-// partialScore scores codon ref against the k (1 or 2) nucleotides q[s:s+k] placed at the
-// best positions of a codon, the missing ones read as N.
-func partialScore(q []uint8, s int32, k int, ref int8, st *subTable) int32 {
-	const nn = 15
-	var best int16 = -1 << 14
-	if k == 1 {
-		a := q[s]
-		for _, key := range [3]int{codonKey(a, nn, nn), codonKey(nn, a, nn), codonKey(nn, nn, a)} {
-			if v := st[key][ref]; v > best {
-				best = v
-			}
-		}
-	} else {
-		a, c := q[s], q[s+1]
-		for _, key := range [3]int{codonKey(a, c, nn), codonKey(a, nn, c), codonKey(nn, a, c)} {
-			if v := st[key][ref]; v > best {
-				best = v
-			}
-		}
-	}
-	return int32(best)
 }
 
 // traceback follows the codes from (i, j) to the start and fills w.path.

@@ -11,12 +11,12 @@ import (
 	"strings"
 )
 
-// Low-quality end trimming (sierra-style): scanning from an end, a prefix ending at a bad
-// codon is trimmed when at least trimBadShare of its codons are bad; the scan stops after
-// trimWindow good codons in a row.
+// Low-quality end trimming (HIVDB's rule): scanning from an end, a prefix ending at a bad
+// codon is trimmed when more than trimCutoffPcnt percent (integer) of its codons are bad;
+// the scan stops after more than trimWindow good codons in a row.
 const (
-	trimWindow   = 15
-	trimBadShare = 0.3
+	trimWindow     = 15
+	trimCutoffPcnt = 30
 )
 
 // alignProtein aligns q to prot around the seed anchors, widening the band while the best
@@ -106,22 +106,24 @@ func makeBand(b *band, anchors []hit, n, m, w int) bool {
 
 // codonRec is one aligned consensus codon before trimming.
 type codonRec struct {
-	pos      int   // codon number in the gene
-	start    int32 // first nucleotide (0-based) of the span
-	span     int32 // nucleotides attributed: 0 deletion, 1–2 partial, ≥3 codon + insertions
-	info     codonInfo
-	cons     byte
-	bad      bool
-	matched  bool // every expansion is the consensus amino acid
-	insCodon int  // whole codons inserted after it
-	fsIns    int  // nucleotides of a frameshift insertion after it
+	pos         int   // codon number in the gene
+	start       int32 // first nucleotide (0-based) of the span
+	span        int32 // nucleotides attributed: 0 deletion, 1–2 partial, ≥3 codon + insertions
+	info        codonInfo
+	cons        byte
+	bad         bool // low quality, for end trimming
+	matched     bool // every expansion is the consensus amino acid
+	mutation    bool // reported as a mutation
+	unsequenced bool // more than one N
+	insCodon    int  // whole codons inserted after it
+	fsIns       int  // nucleotides of a frameshift insertion after it
 }
 
 // buildGene turns the codons from..to (protein indices) of the path into a GeneResult, or
 // nil when the gene is not present after trimming.
 func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, from, to int) *GeneResult {
 	cons := a.genes[sp.gene].consensus
-	unusual := a.unusual[sp.gene]
+	unusual, apobec := a.unusual[sp.gene], a.apobec[sp.gene]
 	recs := make([]codonRec, 0, to-from+1)
 	for c := from; c <= to; c++ {
 		s, e := p.codonStart[c], p.spanEnd[c]
@@ -130,49 +132,54 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 		}
 		pos := c - sp.start + 1
 		r := codonRec{pos: pos, start: s, span: e - s, cons: cons[pos-1]}
-		ci := int(aaIndex(r.cons))
-		var unusualBits uint32
+		consBit := uint32(1) << uint(aaIndex(r.cons))
+		var unusualBits, apobecBits uint32
 		if pos-1 < len(unusual) {
-			unusualBits = unusual[pos-1]
+			unusualBits, apobecBits = unusual[pos-1], apobec[pos-1]
 		}
+		// A codon is of low quality (HIVDB's trimming rule) when it carries a frameshift, or
+		// is a mutation (unsequenced codons are not) that is unusual, shown as X, an APOBEC
+		// signature or a stop.
 		switch {
 		case r.span == 0:
+			r.mutation = true
 			r.bad = unusualBits&(1<<unusualDel) != 0
 		case r.span < 3:
+			r.mutation = true
 			r.bad = true
 		default:
 			r.info = a.codons[codonKey(q[s], q[s+1], q[s+2])]
-			r.matched = r.info.aas == 1<<uint(ci)
+			r.matched = r.info.aas == consBit
 			extra := int(r.span) - 3
 			r.insCodon, r.fsIns = extra/3, extra%3
-			switch {
-			case r.info.ns > 1:
-				r.bad = true
-			case r.info.aas&(1<<stopIdx) != 0, int(r.info.count) > MaxDisplayAAs, r.fsIns > 0:
-				r.bad = true
-			case !r.matched && r.info.aas&^(1<<uint(ci))&unusualBits != 0:
-				r.bad = true
-			case r.insCodon > 0 && unusualBits&(1<<unusualIns) != 0:
-				r.bad = true
-			}
+			r.unsequenced = r.info.ns > 1
+			r.mutation = !r.unsequenced && (!r.matched || r.insCodon > 0)
+			r.bad = r.fsIns > 0 || r.mutation && (r.info.aas&(1<<stopIdx) != 0 ||
+				int(r.info.count) > MaxDisplayAAs ||
+				r.info.aas&^consBit&(unusualBits|apobecBits) != 0 ||
+				r.insCodon > 0 && unusualBits&(1<<unusualIns) != 0)
 		}
 		recs = append(recs, r)
 	}
-	left := trimCount(recs, false)
-	right := 0
-	if left < len(recs) {
-		right = trimCount(recs[left:], true)
+	// First, leading and trailing deletions and unsequenced codons are dropped (not counted
+	// as trimmed); a gene whose match is then below MinMatchPercent is not present; then
+	// low-quality ends are trimmed.
+	gapLeft, gapRight := 0, 0
+	for gapLeft < len(recs) && (recs[gapLeft].span == 0 || recs[gapLeft].unsequenced) {
+		gapLeft++
 	}
-	kept := recs[left : len(recs)-right]
-	// Leading or trailing deletions are not aligned codons.
-	for len(kept) > 0 && kept[0].span == 0 {
-		kept = kept[1:]
-		left++
+	for gapRight < len(recs)-gapLeft && (recs[len(recs)-1-gapRight].span == 0 || recs[len(recs)-1-gapRight].unsequenced) {
+		gapRight++
 	}
-	for len(kept) > 0 && kept[len(kept)-1].span == 0 {
-		kept = kept[:len(kept)-1]
-		right++
+	aligned := recs[gapLeft : len(recs)-gapRight]
+	if len(aligned) < MinCodons(sp.gene) || matchPercent(aligned) < MinMatchPercent {
+		return nil
 	}
+	left, right := trimCount(aligned, false), trimCount(aligned, true)
+	if left+right > len(aligned)-MinCodons(sp.gene) {
+		return nil
+	}
+	kept := aligned[left : len(aligned)-right]
 	if len(kept) < MinCodons(sp.gene) {
 		return nil
 	}
@@ -182,20 +189,18 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 		LastAA:       kept[len(kept)-1].pos,
 		LeftTrimmed:  left,
 		RightTrimmed: right,
+		MatchPercent: matchPercent(kept),
 	}
-	// HIVDB's convention, which the reports keep: the nucleotide range of the untrimmed
-	// alignment moved inwards by three per trimmed codon (the same as the trimmed codons'
-	// range unless a trimmed codon was shortened or lengthened by a frameshift).
+	// HIVDB's convention, which the reports keep: the nucleotide range of the whole
+	// alignment moved inwards by three per dropped codon (the same as the kept codons'
+	// range unless a dropped codon was a deletion or carried a frameshift).
 	first, last := recs[0], recs[len(recs)-1]
-	g.FirstNA = int(first.start) + 1 + 3*left
-	g.LastNA = int(last.start+min(last.span, 3)) - 3*right
+	g.FirstNA = int(first.start) + 1 + 3*(gapLeft+left)
+	g.LastNA = int(last.start+min(last.span, 3)) - 3*(gapRight+right)
 	var na, aa strings.Builder
 	na.Grow(3 * len(kept))
 	aa.Grow(len(kept))
-	total, fsNAs := 0, 0
 	for _, r := range kept {
-		total += 1 + r.insCodon
-		fsNAs += r.fsIns
 		switch {
 		case r.span == 0:
 			na.WriteString("---")
@@ -258,15 +263,25 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 	}
 	g.AlignedNA = na.String()
 	g.AlignedAA = aa.String()
-	// As HIVDB counts it, in nucleotides: every codon (inserted ones too) is three, a
-	// frameshift insertion adds its nucleotides, and a mutation's codon and the frameshift
-	// nucleotides are the mismatches.
-	all := 3*total + fsNAs
-	g.MatchPercent = 100 * float64(all-3*len(g.Mutations)-fsNAs) / float64(all)
-	if g.MatchPercent < MinMatchPercent {
-		return nil
-	}
 	return g
+}
+
+// matchPercent counts as HIVDB does, in nucleotides: every codon (inserted ones too) is
+// three, a frameshift insertion adds its nucleotides, and the codons of mutations and the
+// frameshift nucleotides are the mismatches.
+func matchPercent(recs []codonRec) float64 {
+	all, bad := 0, 0
+	for _, r := range recs {
+		all += 3 + 3*r.insCodon + r.fsIns
+		bad += r.fsIns
+		if r.mutation {
+			bad += 3
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return 100 * float64(all-bad) / float64(all)
 }
 
 // trimCount returns how many codons to trim from the start of recs (from the end when
@@ -281,7 +296,7 @@ func trimCount(recs []codonRec, reverse bool) int {
 		if recs[idx].bad {
 			problems++
 			since = 0
-			if float64(problems) > trimBadShare*float64(k+1) {
+			if problems*100/(k+1) > trimCutoffPcnt {
 				trim = k + 1
 			}
 		} else {
@@ -374,6 +389,34 @@ func readUnusual(ref fs.FS, genes map[Gene]geneRef) (map[Gene][]uint32, error) {
 	return out, nil
 }
 
+// readAPOBEC reads apobecs.csv: per gene and codon, the APOBEC signature amino acids.
+func readAPOBEC(ref fs.FS, genes map[Gene]geneRef) (map[Gene][]uint32, error) {
+	data, err := fs.ReadFile(ref, "apobecs.csv")
+	if err != nil {
+		return nil, fmt.Errorf("reading apobecs.csv: %w", err)
+	}
+	out := map[Gene][]uint32{}
+	for g, r := range genes {
+		out[g] = make([]uint32, len(r.consensus))
+	}
+	for n, line := range strings.Split(string(data), "\n") {
+		f := strings.Split(strings.TrimSpace(line), ",")
+		if n == 0 || len(f) < 3 {
+			continue
+		}
+		pos, err := strconv.Atoi(f[1])
+		if err != nil {
+			return nil, fmt.Errorf("apobecs.csv line %d: position: %w", n+1, err)
+		}
+		tab, ok := out[Gene(f[0])]
+		if !ok || pos < 1 || pos > len(tab) || len(f[2]) != 1 || aaIndex(f[2][0]) < 0 {
+			continue
+		}
+		tab[pos-1] |= 1 << uint(aaIndex(f[2][0]))
+	}
+	return out, nil
+}
+
 // subtypeWords holds the references packed as 4-bit base masks, 16 per word, in HXB2
 // coordinates from first; nz marks the positions where the reference has a base.
 type subtypeWords struct {
@@ -411,9 +454,6 @@ func buildSubtypeWords(refs []subtypeRef) *subtypeWords {
 func (a *Aligner) subtype(ws *workspace, res *Result) Subtype {
 	st := a.subtypeW
 	nw := (st.length + 15) / 16
-	if cap(ws.qHXB2) < nw*8 {
-		ws.qHXB2 = make([]uint8, nw*8)
-	}
 	qw := make([]uint64, nw)
 	lowW, highW := nw, -1
 	for _, g := range res.Genes {

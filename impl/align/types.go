@@ -99,7 +99,10 @@ const (
 // Conventions: positions FirstAA..LastAA are codon numbers in the gene (1-based);
 // FirstNA..LastNA are 1-based positions in Result.Analysed of the first nucleotide of codon
 // FirstAA and the last nucleotide of codon LastAA. Ends trimmed for low quality are excluded
-// from both ranges, from the aligned sequences and from the mutations.
+// from both ranges, from the aligned sequences and from the mutations; as in HIVDB, the
+// nucleotide range of the untrimmed alignment then moves inwards by exactly three per
+// trimmed codon (which differs from the codon's own nucleotides only when a trimmed codon
+// carried a frameshift).
 type GeneResult struct {
 	Gene         Gene
 	FirstAA      int
@@ -117,9 +120,10 @@ type GeneResult struct {
 	// the codon translates to exactly one ('*' for stop), 'X' for a codon translating to
 	// several amino acids or shortened by a frameshift, '-' for a deleted codon.
 	AlignedAA string
-	// MatchPercent is 100 × (codons equal to consensus) / (aligned codons + inserted codons),
-	// over FirstAA..LastAA; a mixture counts as a match only when every expansion is the
-	// consensus amino acid.
+	// MatchPercent is the share of matching nucleotides as HIVDB counts it over
+	// FirstAA..LastAA: every codon (inserted codons too) counts three nucleotides and a
+	// frameshift insertion its own; the codons of Mutations and the frameshift-inserted
+	// nucleotides are the mismatches. Unsequenced codons count as matches.
 	MatchPercent float64
 	// Mutations are the differences from consensus B in codon order (see Mutation).
 	Mutations []Mutation
