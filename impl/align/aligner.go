@@ -213,18 +213,14 @@ func (a *Aligner) Align(nucleotides []byte) (*Result, error) {
 		res.Analysed = slices.Clone(nucleotides)
 	}
 	if len(caA) >= minChain {
-		caAnchors := make([]hit, len(caA))
-		for i, h := range caA {
-			caAnchors[i] = hit{h.p, h.r}
-		}
-		a.alignProtein(ws, q, res, a.ca, a.caGenes, caAnchors)
+		a.alignProtein(ws, q, res, a.ca, a.caGenes, caA)
 	}
 	if len(polA) >= minChain {
-		polAnchors := make([]hit, len(polA))
-		for i, h := range polA {
-			polAnchors[i] = hit{h.p, h.r - int32(a.caLen)}
+		// Seed positions count from the start of the CA+pol index; the DP counts pol codons.
+		for i := range polA {
+			polA[i].r -= int32(a.caLen)
 		}
-		a.alignProtein(ws, q, res, a.pol, a.polGenes, polAnchors)
+		a.alignProtein(ws, q, res, a.pol, a.polGenes, polA)
 	}
 	if len(res.Genes) == 0 {
 		return nil, ErrNoGene
