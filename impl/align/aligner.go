@@ -46,6 +46,9 @@ const (
 	bandMax     = 120
 	chainLookup = 64 // hits looked back at when chaining
 	maxDiagJump = 90 // largest diagonal change (nt) between chained hits
+	// reverseCheckNTs: the reverse complement is tried when the input has fewer than one
+	// chained seed hit per this many nucleotides.
+	reverseCheckNTs = 12
 )
 
 // NewAligner reads the reference data from reference, the hivdb reference/ directory
@@ -189,8 +192,14 @@ func (a *Aligner) Align(nucleotides []byte) (*Result, error) {
 	}
 	fPol, fCA := a.seed(ws, ws.fwd)
 	fScore := chainLen(fPol) + chainLen(fCA)
-	rPol, rCA := a.seed(ws, ws.rev)
-	rScore := chainLen(rPol) + chainLen(rCA)
+	// The reverse complement is only seeded when the input itself chains poorly (fewer
+	// than one hit per twelve nucleotides); a real HIV-1 sequence gives about one per five.
+	var rPol, rCA []hit
+	rScore := 0
+	if fScore*reverseCheckNTs < n {
+		rPol, rCA = a.seed(ws, ws.rev)
+		rScore = chainLen(rPol) + chainLen(rCA)
+	}
 
 	res := &Result{}
 	q := ws.fwd
@@ -204,18 +213,14 @@ func (a *Aligner) Align(nucleotides []byte) (*Result, error) {
 		res.Analysed = slices.Clone(nucleotides)
 	}
 	if len(caA) >= minChain {
-		caAnchors := make([]hit, len(caA))
-		for i, h := range caA {
-			caAnchors[i] = hit{h.p, h.r}
-		}
-		a.alignProtein(ws, q, res, a.ca, a.caGenes, caAnchors)
+		a.alignProtein(ws, q, res, a.ca, a.caGenes, caA)
 	}
 	if len(polA) >= minChain {
-		polAnchors := make([]hit, len(polA))
-		for i, h := range polA {
-			polAnchors[i] = hit{h.p, h.r - int32(a.caLen)}
+		// Seed positions count from the start of the CA+pol index; the DP counts pol codons.
+		for i := range polA {
+			polA[i].r -= int32(a.caLen)
 		}
-		a.alignProtein(ws, q, res, a.pol, a.polGenes, polAnchors)
+		a.alignProtein(ws, q, res, a.pol, a.polGenes, polA)
 	}
 	if len(res.Genes) == 0 {
 		return nil, ErrNoGene

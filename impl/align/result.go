@@ -164,11 +164,13 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 	// First, leading and trailing deletions and unsequenced codons are dropped (not counted
 	// as trimmed); a gene whose match is then below MinMatchPercent is not present; then
 	// low-quality ends are trimmed.
+	// (A codon read from a single nucleotide counts as unsequenced here, as in HIVDB.)
+	gap := func(r codonRec) bool { return r.span <= 1 || r.unsequenced }
 	gapLeft, gapRight := 0, 0
-	for gapLeft < len(recs) && (recs[gapLeft].span == 0 || recs[gapLeft].unsequenced) {
+	for gapLeft < len(recs) && gap(recs[gapLeft]) {
 		gapLeft++
 	}
-	for gapRight < len(recs)-gapLeft && (recs[len(recs)-1-gapRight].span == 0 || recs[len(recs)-1-gapRight].unsequenced) {
+	for gapRight < len(recs)-gapLeft && gap(recs[len(recs)-1-gapRight]) {
 		gapRight++
 	}
 	aligned := recs[gapLeft : len(recs)-gapRight]

@@ -99,10 +99,11 @@ const (
 // Conventions: positions FirstAA..LastAA are codon numbers in the gene (1-based);
 // FirstNA..LastNA are 1-based positions in Result.Analysed of the first nucleotide of codon
 // FirstAA and the last nucleotide of codon LastAA. Ends trimmed for low quality are excluded
-// from both ranges, from the aligned sequences and from the mutations; as in HIVDB, the
-// nucleotide range of the untrimmed alignment then moves inwards by exactly three per
-// trimmed codon (which differs from the codon's own nucleotides only when a trimmed codon
-// carried a frameshift).
+// from both ranges, from the aligned sequences and from the mutations, and so are leading
+// and trailing deletions and unsequenced codons; as in HIVDB, the nucleotide range of the
+// whole alignment then moves inwards by exactly three per dropped codon (which differs from
+// the kept codons' own range only when a dropped codon was a deletion or carried a
+// frameshift).
 type GeneResult struct {
 	Gene         Gene
 	FirstAA      int
