@@ -22,10 +22,11 @@ import (
 type command func(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error
 
 var commands = map[string]command{
-	"serve":  runServe,
-	"tokens": runTokens,
-	"keys":   runKeys,
-	"purl":   runPurl,
+	"serve":   runServe,
+	"tokens":  runTokens,
+	"keys":    runKeys,
+	"purl":    runPurl,
+	"analyze": runAnalyze,
 }
 
 func main() {

@@ -1073,6 +1073,7 @@ var documents = map[string]string{
 
   <xs:simpleType name="Gene">
     <xs:restriction base="xs:string">
+      <xs:enumeration value="CA"/>
       <xs:enumeration value="PR"/>
       <xs:enumeration value="RT"/>
       <xs:enumeration value="IN"/>
@@ -1126,6 +1127,100 @@ var documents = map[string]string{
     <xs:attribute name="index" type="xs:positiveInteger" use="required"/>
   </xs:complexType>
 
+  <!-- ===== sequence input (processSequence, processSequencesInFasta, …) ===== -->
+
+  <xs:simpleType name="ValidationLevel">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="NOTE"/>
+      <xs:enumeration value="WARNING"/>
+      <xs:enumeration value="SEVERE WARNING"/>
+    </xs:restriction>
+  </xs:simpleType>
+
+  <xs:complexType name="Subtype">
+    <xs:sequence>
+      <xs:element name="type" type="xs:string"/>
+      <xs:element name="percentSimilarity" type="xs:decimal"/>
+    </xs:sequence>
+  </xs:complexType>
+
+  <!-- a sequence's quality counts over its present genes, and the validation findings -->
+  <xs:complexType name="QualityCounts">
+    <xs:sequence>
+      <xs:element name="stopCodons" type="xs:nonNegativeInteger"/>
+      <xs:element name="apobecMutations" type="xs:nonNegativeInteger"/>
+      <xs:element name="apobecDRMs" type="xs:nonNegativeInteger"/>
+      <xs:element name="unusualMutations" type="xs:nonNegativeInteger"/>
+      <xs:element name="frameshifts" type="xs:nonNegativeInteger"/>
+      <xs:element name="ambiguousCodons" type="xs:nonNegativeInteger"/>
+      <xs:element name="unsequencedCodons" type="xs:nonNegativeInteger"/>
+      <xs:element name="removedCharacters" type="xs:nonNegativeInteger"/>
+      <xs:element name="reverseComplemented" type="xs:boolean"/>
+      <xs:element name="hypermutated" type="xs:boolean"/>
+      <xs:element name="validation" minOccurs="0" maxOccurs="unbounded">
+        <xs:complexType>
+          <xs:sequence>
+            <xs:element name="level" type="ValidationLevel"/>
+            <xs:element name="message" type="xs:string"/>
+          </xs:sequence>
+        </xs:complexType>
+      </xs:element>
+    </xs:sequence>
+  </xs:complexType>
+
+  <!-- simple and detailed reports: which sequence an entry is about -->
+  <xs:complexType name="SiteSequence">
+    <xs:sequence>
+      <xs:element name="name" type="xs:string"/>
+      <xs:element name="md5sum" type="xs:string"/>
+      <xs:element name="removedCharacters" type="xs:string" minOccurs="0"/>
+    </xs:sequence>
+    <xs:attribute name="index" type="xs:positiveInteger" use="required"/>
+  </xs:complexType>
+
+  <!-- simple and detailed reports: one per gene (CA only when the sequence covers it) -->
+  <xs:complexType name="SiteSummary">
+    <xs:sequence>
+      <xs:element name="present" type="xs:boolean"/>
+      <xs:sequence minOccurs="0">
+        <xs:element name="firstAA" type="xs:positiveInteger"/>
+        <xs:element name="lastAA" type="xs:positiveInteger"/>
+        <xs:element name="firstNA" type="xs:positiveInteger"/>
+        <xs:element name="lastNA" type="xs:positiveInteger"/>
+        <xs:element name="matchPercentage" type="xs:decimal"/>
+        <!-- detailed report only -->
+        <xs:element name="alignedNASequence" type="xs:string" minOccurs="0"/>
+        <xs:element name="alignedAASequence" type="xs:string" minOccurs="0"/>
+        <xs:element name="subtype" type="Subtype"/>
+        <xs:element name="frameshift" type="xs:string" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+    </xs:sequence>
+    <xs:attribute name="gene" type="Gene" use="required"/>
+  </xs:complexType>
+
+  <!-- XML 2009: the sequence as analysed (non-nucleotides removed) -->
+  <xs:complexType name="InputSequence2009">
+    <xs:sequence>
+      <xs:element name="md5sum" type="xs:string"/>
+      <xs:element name="name" type="xs:string"/>
+      <xs:element name="sequence" type="xs:string"/>
+      <xs:element name="removedCharacters" type="xs:string" minOccurs="0"/>
+    </xs:sequence>
+    <xs:attribute name="index" type="xs:positiveInteger" use="required"/>
+  </xs:complexType>
+
+  <xs:complexType name="GeneQuality2009">
+    <xs:sequence>
+      <xs:element name="frameshifts" type="xs:nonNegativeInteger"/>
+      <xs:element name="frameshift" type="xs:string" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="stopCodons" type="xs:nonNegativeInteger"/>
+      <xs:element name="ambiguousPositions" type="xs:nonNegativeInteger"/>
+      <xs:element name="unsequencedCodons" type="xs:nonNegativeInteger"/>
+      <xs:element name="leftTrimmed" type="xs:nonNegativeInteger"/>
+      <xs:element name="rightTrimmed" type="xs:nonNegativeInteger"/>
+    </xs:sequence>
+  </xs:complexType>
+
   <xs:complexType name="PartialScore">
     <xs:sequence>
       <xs:element name="mutation" type="xs:string"/>
@@ -1148,6 +1243,10 @@ var documents = map[string]string{
               <xs:attribute name="drm" type="xs:boolean"/>
               <xs:attribute name="sdrm" type="xs:boolean"/>
               <xs:attribute name="unusual" type="xs:boolean"/>
+              <!-- sequences only: an APOBEC signature mutation (true only), and the codon read
+                   (with the inserted codons of an insertion) -->
+              <xs:attribute name="apobec" type="xs:boolean"/>
+              <xs:attribute name="codon" type="xs:string"/>
             </xs:extension>
           </xs:simpleContent>
         </xs:complexType>
@@ -1181,10 +1280,17 @@ var documents = map[string]string{
 
   <xs:complexType name="SiteSuccess">
     <xs:sequence>
-      <xs:element name="mutationList" type="MutationList"/>
+      <xs:choice>
+        <xs:element name="mutationList" type="MutationList"/>
+        <xs:element name="sequence" type="SiteSequence"/>
+      </xs:choice>
+      <xs:element name="summary" type="SiteSummary" minOccurs="0" maxOccurs="4"/>
+      <xs:element name="CA_mutations" type="SiteMutations" minOccurs="0"/>
       <xs:element name="PR_mutations" type="SiteMutations" minOccurs="0"/>
       <xs:element name="RT_mutations" type="SiteMutations" minOccurs="0"/>
       <xs:element name="IN_mutations" type="SiteMutations" minOccurs="0"/>
+      <!-- sequences, with quality on (QA ANALYSIS) -->
+      <xs:element name="quality" type="QualityCounts" minOccurs="0"/>
       <xs:element name="drugScores">
         <xs:complexType>
           <xs:sequence>
@@ -1205,7 +1311,10 @@ var documents = map[string]string{
   <xs:complexType name="SiteFailure">
     <xs:sequence>
       <!-- absent when the failure concerns the whole request (an invalid key) -->
-      <xs:element name="mutationList" type="MutationList" minOccurs="0"/>
+      <xs:choice minOccurs="0">
+        <xs:element name="mutationList" type="MutationList"/>
+        <xs:element name="sequence" type="SiteSequence"/>
+      </xs:choice>
       <xs:element name="errorMessage" type="xs:string"/>
     </xs:sequence>
   </xs:complexType>
@@ -1241,11 +1350,15 @@ var documents = map[string]string{
       <xs:element name="mutationString" type="xs:string"/>
       <xs:element name="wildType" type="xs:string"/>
       <xs:element name="position" type="xs:positiveInteger"/>
+      <!-- sequences only: the codon read (with inserted codons) and its translation -->
+      <xs:element name="nucleicAcid" type="xs:string" minOccurs="0"/>
+      <xs:element name="translatedNA" type="xs:string" minOccurs="0"/>
       <xs:element name="aminoAcids" type="xs:string"/>
       <xs:element name="insertion" type="xs:string" minOccurs="0"/>
       <xs:element name="isDRM" type="xs:boolean" minOccurs="0"/>
       <xs:element name="isSDRM" type="xs:boolean" minOccurs="0"/>
       <xs:element name="isUnusual" type="xs:boolean" minOccurs="0"/>
+      <xs:element name="isApobec" type="xs:boolean" minOccurs="0"/>
     </xs:sequence>
   </xs:complexType>
 
@@ -1254,7 +1367,19 @@ var documents = map[string]string{
       <xs:element name="gene" type="Gene"/>
       <xs:element name="present" type="xs:boolean"/>
       <xs:element name="consensus" type="xs:string" minOccurs="0"/>
+      <!-- sequences only (present genes) -->
+      <xs:sequence minOccurs="0">
+        <xs:element name="alignedNASequence" type="xs:string"/>
+        <xs:element name="alignedAASequence" type="xs:string"/>
+        <xs:element name="firstAA" type="xs:positiveInteger"/>
+        <xs:element name="lastAA" type="xs:positiveInteger"/>
+        <xs:element name="firstNA" type="xs:positiveInteger"/>
+        <xs:element name="lastNA" type="xs:positiveInteger"/>
+        <xs:element name="matchPercentage" type="xs:decimal"/>
+        <xs:element name="subtype" type="Subtype"/>
+      </xs:sequence>
       <xs:element name="mutation" type="Mutation2009" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="quality" type="GeneQuality2009" minOccurs="0"/>
     </xs:sequence>
   </xs:complexType>
 
@@ -1285,9 +1410,14 @@ var documents = map[string]string{
   <xs:complexType name="Result2009">
     <xs:sequence>
       <xs:element name="success" type="xs:boolean"/>
-      <xs:element name="inputMutationList" type="MutationList" minOccurs="0"/>
+      <xs:choice minOccurs="0">
+        <xs:element name="inputMutationList" type="MutationList"/>
+        <xs:element name="inputSequence" type="InputSequence2009"/>
+      </xs:choice>
       <xs:element name="errorMessage" type="xs:string" minOccurs="0"/>
       <xs:element name="geneData" type="GeneData2009" minOccurs="0" maxOccurs="unbounded"/>
+      <!-- sequences, with quality on (QA ANALYSIS) -->
+      <xs:element name="sequenceQualityCounts" type="QualityCounts" minOccurs="0"/>
       <xs:element name="drugScore" type="DrugScore2009" minOccurs="0" maxOccurs="unbounded"/>
       <xs:element name="comment" type="Comment2009" minOccurs="0" maxOccurs="unbounded"/>
     </xs:sequence>

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/resistance"
 )
 
 // BenchmarkSOAPOverhead measures, side by side in one run, one mutation
@@ -26,7 +28,7 @@ func BenchmarkSOAPOverhead(b *testing.B) {
 	s := startService(b, func(c *Config) { c.KeyRate, c.KeyBurst = 1e9, 1e9 })
 	eng := testEngine(b)
 	lists := [][][]string{{nil, {"M41L", "M184V", "T215Y"}, nil}}
-	opts := ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 0}
+	opts := ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: 0}
 	envelope := `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:alg="http://algorithm.sitesvc.org"><soapenv:Body><alg:processMutationLists><key>` + s.Key +
 		`</key><reportTypeInt>0</reportTypeInt><mutationsList><s><g/><g><m>M41L</m><m>M184V</m><m>T215Y</m></g><g/></s></mutationsList></alg:processMutationLists></soapenv:Body></soapenv:Envelope>`
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hooklift/gowsdl"
 
+	"github.com/sitelib/sitesvc/impl/resistance"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -134,7 +135,7 @@ func runExample(t *testing.T, s *binaryServer, command string) string {
 // quickStartWant is the bare engine's report for the documented request.
 func quickStartWant(t *testing.T) string {
 	t.Helper()
-	want, err := testEngine(t).MutationListReport([][][]string{{nil, {"M41L", "M184V", "T215Y"}, nil}}, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 0})
+	want, err := testEngine(t).MutationListReport([][][]string{{nil, {"M41L", "M184V", "T215Y"}, nil}}, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func TestBinaryContractAndFaults(t *testing.T) {
 		{"no overload", `<alg:processSequences><key>` + s.Key + `</key></alg:processSequences>`, "soapenv:Client", "no overload of processSequences"},
 		{"wrong part type", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>zero</reportTypeInt>` + lists + `</alg:processMutationLists>`, "soapenv:Client", "is not an xsd:int"},
 		{"unknown report type", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>4</reportTypeInt>` + lists + `</alg:processMutationLists>`, "soapenv:Client", "unknown report type"},
-		{"sequence operation", `<alg:processSequence><key>` + s.Key + `</key><sequence>ACGT</sequence></alg:processSequence>`, "soapenv:Server", "sequence analysis is not implemented yet"},
+		{"empty sequence", `<alg:processSequence><key>` + s.Key + `</key><sequence/></alg:processSequence>`, "soapenv:Client", "sequence is empty"},
 	}
 	for _, c := range cases {
 		code, resp := soapCall(t, s.Endpoint, c.body)
@@ -251,10 +252,10 @@ func TestBinaryContractAndFaults(t *testing.T) {
 		}
 	}
 
-	// Over the 8 MiB request limit (the server's own limit is larger), by
+	// Over the 16 MiB request limit (the server's own limit is larger), by
 	// less than what net/http drains of an unread body (256 KiB), so the
 	// client reads the fault instead of a reset connection.
-	big := `<alg:getScoringMatrix><key>` + strings.Repeat("k", 8<<20+64<<10) + `</key></alg:getScoringMatrix>`
+	big := `<alg:getScoringMatrix><key>` + strings.Repeat("k", DefaultMaxRequestBytes+64<<10) + `</key></alg:getScoringMatrix>`
 	if code, resp := soapCall(t, s.Endpoint, big); code != 500 || !strings.Contains(parseSOAP(t, resp).FaultString, "request larger than") {
 		t.Errorf("oversize request: %d %.300s", code, resp)
 	}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -14,6 +16,8 @@ import (
 
 	"github.com/sitelib/sitesvc/gen/soap"
 	"github.com/sitelib/sitesvc/gen/soapapi"
+	"github.com/sitelib/sitesvc/impl/fasta"
+	"github.com/sitelib/sitesvc/impl/resistance"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -25,15 +29,15 @@ var realClients = []struct {
 	name, interpreter, script string
 	// overload3Algorithm is the algorithm selector the script passes to
 	// processSequences overload 3.
-	overload3Algorithm int
+	overload3Algorithm resistance.AlgorithmSelector
 	method             string // methodName/reportName prefix the script uses
 	reportDate         string
 }{
-	{"php", "php", "testdata/client.php", AlgorithmRega, "php", "2026-01-02"},
-	{"perl", "perl", "testdata/client.pl", AlgorithmANRS, "perl", "2026-01-03"},
+	{"php", "php", "testdata/client.php", resistance.AlgorithmRega, "php", "2026-01-02"},
+	{"perl", "perl", "testdata/client.pl", resistance.AlgorithmANRS, "perl", "2026-01-03"},
 }
 
-func runClient(t *testing.T, interpreter, script, wsdlURL, key, mode string) map[string]json.RawMessage {
+func runClient(t *testing.T, interpreter, script, wsdlURL, key, mode string, files ...string) map[string]json.RawMessage {
 	t.Helper()
 	path := testkit.RequireTool(t, interpreter) // Debian php-cli, php-soap; perl, libsoap-lite-perl
 	switch interpreter {
@@ -48,7 +52,7 @@ func runClient(t *testing.T, interpreter, script, wsdlURL, key, mode string) map
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, script, wsdlURL, key, mode)
+	cmd := exec.CommandContext(ctx, path, append([]string{script, wsdlURL, key, mode}, files...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -93,7 +97,7 @@ func TestRealClientsReports(t *testing.T) {
 				t.Errorf("getScoringMatrix differs from the engine's: %.200s", got)
 			}
 
-			want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 0})
+			want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: 0})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +108,7 @@ func TestRealClientsReports(t *testing.T) {
 			validateReport(t, got)
 
 			if c.name == "php" {
-				want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 3})
+				want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: 3})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -113,7 +117,7 @@ func TestRealClientsReports(t *testing.T) {
 				}
 			}
 
-			want, err = eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: 2, MethodName: c.method + "-method", ReportName: c.method + "-report", ReportDate: c.reportDate})
+			want, err = eng.MutationListReport(lists, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: 2, MethodName: c.method + "-method", ReportName: c.method + "-report", ReportDate: c.reportDate})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,8 +167,8 @@ func TestRealClientsReports(t *testing.T) {
 // TestRealClientsSequenceOperations: each client's calls of overload 1 and
 // of the other sequence operations reach the right operation with the
 // parts decoded correctly (shown by a recording implementation behind the
-// same codec and WSDL), and the real binary answers them with the
-// not-implemented fault until sequence analysis lands.
+// same codec and WSDL), and the real binary answers them with reports whose
+// (short) sequences fail alone, inside the report.
 func TestRealClientsSequenceOperations(t *testing.T) {
 	rec := &recordingService{}
 	var endpoint string
@@ -217,8 +221,12 @@ func TestRealClientsSequenceOperations(t *testing.T) {
 
 			res = runClient(t, c.interpreter, c.script, real.Endpoint+"?wsdl", real.Key, "sequences")
 			for name := range results {
-				if got := str(t, res, name); !strings.Contains(got, "Server") || !strings.Contains(got, "sequence analysis is not implemented yet") {
+				got := str(t, res, name)
+				if !strings.Contains(got, "Sequence too short") || strings.HasPrefix(got, "fault") {
 					t.Errorf("real service, %s: %q", name, got)
+				}
+				if name != "processSequencesString" { // type 3 is text
+					validateReport(t, got)
 				}
 			}
 		})
@@ -278,4 +286,67 @@ func (r *recordingService) GetScoringMatrix(_ context.Context, in *soapapi.GetSc
 }
 func (r *recordingService) ProcessMutationLists(_ context.Context, in *soapapi.ProcessMutationListsRequest) (*soapapi.ProcessMutationListsResponse, error) {
 	return &soapapi.ProcessMutationListsResponse{ProcessMutationListsReturn: r.record("ProcessMutationLists", in)}, nil
+}
+
+// TestRealClientsSequenceAnalysis: PHP and Perl send real sequences through the WSDL the
+// real binary publishes: processSequence (one sequence, simple report) and
+// processSequencesInFasta (three sequences, XML 2009). Each answer equals the bare engine's
+// report for the same text and validates against the report XSD.
+func TestRealClientsSequenceAnalysis(t *testing.T) {
+	s := startBinary(t)
+	eng := testEngine(t)
+	dir := t.TempDir()
+	one := exampleFASTA(t)
+	many := one + sharedSequences(t, "RT_INSERTIONS_69_AF096883", "JUST_IN_EU618168")
+	oneFile, manyFile := filepath.Join(dir, "one.fasta"), filepath.Join(dir, "many.fasta")
+	if err := os.WriteFile(oneFile, []byte(one), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(manyFile, []byte(many), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wantOne, err := eng.SequenceReport(fasta.Parse(one), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportSimple})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMany, err := eng.SequenceReport(fasta.Parse(many), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.Report2009})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range realClients {
+		t.Run(c.name, func(t *testing.T) {
+			res := runClient(t, c.interpreter, c.script, s.Endpoint+"?wsdl", s.Key, "analysis", oneFile, manyFile)
+			for name, want := range map[string]string{"processSequence": wantOne, "processSequencesInFasta": wantMany} {
+				got := str(t, res, name)
+				if atReportTime(got) != want {
+					t.Errorf("%s differs from the engine's report\n got %.600s\nwant %.600s", name, got, want)
+				}
+				validateReport(t, got)
+			}
+			if got := str(t, res, "processSequencesInFasta"); strings.Count(got, "<success>true</success>") != 3 {
+				t.Errorf("processSequencesInFasta: not three analysed sequences:\n%.600s", got)
+			}
+		})
+	}
+}
+
+// sharedSequences returns sequences of ../shared/data/hivdb/sequences as FASTA, named by file.
+func sharedSequences(t *testing.T, stems ...string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, stem := range stems {
+		raw, err := os.ReadFile(filepath.Join(testkit.SharedDir(t), "data", "hivdb", "sequences", stem+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var genes map[string]expectedGene
+		if err := json.Unmarshal(raw, &genes); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range genes { // every gene of a file holds the same input sequence
+			b.WriteString(">" + stem + "\n" + g.Sequence.Sequence + "\n")
+			break
+		}
+	}
+	return b.String()
 }

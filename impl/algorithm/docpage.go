@@ -122,15 +122,15 @@ func docPage(endpoint string, hasXSD bool) ([]byte, error) {
 		WSDL:             endpoint + "?wsdl",
 		InvalidKeyReport: InvalidKeyReport,
 		ReportTypes: []docValue{
-			{resistance.ReportSimple, "simple XML", "one interpretation per drug (Site_Algorithm_Interpretation)"},
-			{resistance.ReportDetailed, "detailed XML", "the simple report plus each mutation's partial score"},
-			{resistance.Report2009, "XML 2009", "the DrugResistance_Interpretation format"},
-			{resistance.ReportText, "text", "tab-separated, one line per sample and drug"},
+			{int(resistance.ReportSimple), "simple XML", "one interpretation per drug (Site_Algorithm_Interpretation)"},
+			{int(resistance.ReportDetailed), "detailed XML", "the simple report plus each mutation's partial score"},
+			{int(resistance.Report2009), "XML 2009", "the DrugResistance_Interpretation format"},
+			{int(resistance.ReportText), "text", "tab-separated, one line per sample and drug"},
 		},
 		Algorithms: []docValue{
-			{AlgorithmANRS, "ANRS", ""},
-			{AlgorithmHIVDB, "HIVDB", "the default"},
-			{AlgorithmRega, "Rega", ""},
+			{int(resistance.AlgorithmANRS), "ANRS", ""},
+			{int(resistance.AlgorithmHIVDB), "HIVDB", "the default"},
+			{int(resistance.AlgorithmRega), "Rega", ""},
 		},
 	}
 	if hasXSD {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/sitelib/sitesvc/impl/asi"
+	"github.com/sitelib/sitesvc/impl/fasta"
 	"github.com/sitelib/sitesvc/impl/resistance"
 )
 
@@ -25,21 +26,11 @@ func LoadResistanceEngine(hivdbDir string) (ResistanceEngine, error) {
 	return ResistanceEngine{E: e}, nil
 }
 
-func options(o ReportOptions) resistance.Options {
-	return resistance.Options{
-		Algorithm:     o.Algorithm,
-		UserAlgorithm: o.UserAlgorithm,
-		ReportType:    o.ReportType,
-		ReportOptions: o.ReportOptions,
-		MethodName:    o.MethodName,
-		ReportName:    o.ReportName,
-		ReportDate:    o.ReportDate,
-	}
-}
+func options(o ReportOptions) resistance.Options { return o }
 
 func classify(err error) error {
 	var asiErr *asi.Error
-	if errors.Is(err, resistance.ErrUnknownReportType) || errors.Is(err, resistance.ErrBadOptions) || errors.As(err, &asiErr) {
+	if errors.Is(err, resistance.ErrUnknownReportType) || errors.Is(err, resistance.ErrBadOptions) || errors.Is(err, resistance.ErrTooMuchInput) || errors.As(err, &asiErr) {
 		return &InputError{Err: err}
 	}
 	return err
@@ -57,6 +48,24 @@ func (r ResistanceEngine) MutationListReport(lists [][][]string, opts ReportOpti
 // MutationListReports implements Engine.
 func (r ResistanceEngine) MutationListReports(lists [][][]string, opts ReportOptions) ([]string, error) {
 	s, err := r.E.MutationListReports(lists, options(opts))
+	if err != nil {
+		return nil, classify(err)
+	}
+	return s, nil
+}
+
+// SequenceReport implements Engine.
+func (r ResistanceEngine) SequenceReport(recs []*fasta.Record, opts ReportOptions) (string, error) {
+	s, err := r.E.SequenceReport(recs, options(opts))
+	if err != nil {
+		return "", classify(err)
+	}
+	return s, nil
+}
+
+// SequenceReports implements Engine.
+func (r ResistanceEngine) SequenceReports(recs []*fasta.Record, opts ReportOptions) ([]string, error) {
+	s, err := r.E.SequenceReports(recs, options(opts))
 	if err != nil {
 		return nil, classify(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sitelib/sitesvc/impl/resistance"
 	"net"
 	"net/http"
 	"os"
@@ -91,7 +92,7 @@ func TestGoClientAgainstBinary(t *testing.T) {
 			if err != nil {
 				t.Fatalf("report type %d: %v", rt, err)
 			}
-			want, err := engine.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: int(rt)})
+			want, err := engine.MutationListReport(lists, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(rt)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,12 +111,12 @@ func TestGoClientAgainstBinary(t *testing.T) {
 	})
 	t.Run("processSequences overload 2 (one report)", func(t *testing.T) {
 		resp, err := client.ProcessSequences1(ctx, &soapapi.ProcessSequencesRequest1{
-			Key: srv.Key, InAlgorithmInterface: 1, Algorithm: AlgorithmRega, ReportName: "client test", InputData: inputData,
+			Key: srv.Key, InAlgorithmInterface: 1, Algorithm: int32(resistance.AlgorithmRega), ReportName: "client test", InputData: inputData,
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := engine.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmRega, ReportType: 1, ReportName: "client test"})
+		want, err := engine.MutationListReport(lists, ReportOptions{Algorithm: resistance.AlgorithmRega, ReportType: 1, ReportName: "client test"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,17 +125,17 @@ func TestGoClientAgainstBinary(t *testing.T) {
 		}
 		_, err = client.ProcessSequences1(ctx, &soapapi.ProcessSequencesRequest1{Key: srv.Key, Algorithm: 7, InputData: inputData})
 		wantFault(t, err, soap.FaultClient, "userSubmittedAlgorithm is empty")
-		_, err = client.ProcessSequences1(ctx, &soapapi.ProcessSequencesRequest1{Key: srv.Key, Algorithm: AlgorithmHIVDB})
+		_, err = client.ProcessSequences1(ctx, &soapapi.ProcessSequencesRequest1{Key: srv.Key, Algorithm: int32(resistance.AlgorithmHIVDB)})
 		wantFault(t, err, soap.FaultClient, "inputData is empty")
 	})
 	t.Run("processSequences overload 3 (array of reports)", func(t *testing.T) {
 		resp, err := client.ProcessSequences2(ctx, &soapapi.ProcessSequencesRequest2{
-			Key: srv.Key, InAlgorithmInterface: 0, Algorithm: AlgorithmANRS, InputData: inputData,
+			Key: srv.Key, InAlgorithmInterface: 0, Algorithm: int32(resistance.AlgorithmANRS), InputData: inputData,
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := engine.MutationListReports(lists, ReportOptions{Algorithm: AlgorithmANRS, ReportType: 0})
+		want, err := engine.MutationListReports(lists, ReportOptions{Algorithm: resistance.AlgorithmANRS, ReportType: 0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +148,7 @@ func TestGoClientAgainstBinary(t *testing.T) {
 				t.Errorf("report %d: %T %.300v\nwant\n%.300s", i, r, r, want[i])
 			}
 		}
-		_, err = client.ProcessSequences2(ctx, &soapapi.ProcessSequencesRequest2{Key: srv.Key, Algorithm: AlgorithmHIVDB, InputData: []any{[]any{"M41L"}}})
+		_, err = client.ProcessSequences2(ctx, &soapapi.ProcessSequencesRequest2{Key: srv.Key, Algorithm: int32(resistance.AlgorithmHIVDB), InputData: []any{[]any{"M41L"}}})
 		wantFault(t, err, soap.FaultClient, "inputData item 1, gene 1")
 	})
 	t.Run("getScoringMatrix", func(t *testing.T) {

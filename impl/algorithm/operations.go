@@ -10,33 +10,25 @@ import (
 
 	"github.com/sitelib/sitesvc/gen/soap"
 	"github.com/sitelib/sitesvc/gen/soapapi"
+	"github.com/sitelib/sitesvc/impl/fasta"
+	"github.com/sitelib/sitesvc/impl/resistance"
 )
 
-// Algorithm selector values of processSequences overloads 2 and 3; any
-// other value means the ASI XML in userSubmittedAlgorithm.
-const (
-	AlgorithmANRS  = 0
-	AlgorithmHIVDB = 1
-	AlgorithmRega  = 2
-)
-
-// ReportOptions tells the engine what report to write.
-type ReportOptions struct {
-	Algorithm     int    // AlgorithmANRS, AlgorithmHIVDB, AlgorithmRega, other: UserAlgorithm
-	UserAlgorithm string // ASI XML, when Algorithm is none of the above
-	ReportType    int    // 0 simple XML, 1 detailed XML, 2 XML 2009, 3 tab-separated
-	ReportOptions string
-	MethodName    string
-	ReportName    string
-	ReportDate    string
-}
+// ReportOptions tells the engine what report to write; the algorithm
+// selectors and report types are resistance's (declared there once).
+type ReportOptions = resistance.Options
 
 // Engine writes resistance reports. lists is [sample][gene PR, RT, IN][mutation].
 // Errors the caller caused (unknown report type, broken user algorithm)
 // are *InputError; anything else is the service's fault.
+//
+// Sequence reports analyse nucleotide sequences; a sequence that fails (too short, too long,
+// no PR, RT or IN) fails alone inside the report.
 type Engine interface {
 	MutationListReport(lists [][][]string, opts ReportOptions) (string, error)
 	MutationListReports(lists [][][]string, opts ReportOptions) ([]string, error)
+	SequenceReport(recs []*fasta.Record, opts ReportOptions) (string, error)
+	SequenceReports(recs []*fasta.Record, opts ReportOptions) ([]string, error)
 	ScoringMatrix() string
 }
 
@@ -51,10 +43,6 @@ func (e *InputError) Unwrap() error { return e.Err }
 // key, in place of the report asked for: the service's existing clients
 // look for it inside the normal report string rather than for a fault.
 const InvalidKeyReport = `<failure><errorMessage>Invalid key.</errorMessage></failure>`
-
-// errNotImplemented is the Server fault of the sequence operations until
-// sequence analysis lands (the next issue).
-var errNotImplemented = &soap.Fault{Code: soap.FaultServer, String: "sequence analysis is not implemented yet"}
 
 // checkKey applies the key check and the rate limits. valid is false for
 // an invalid key (the caller answers InvalidKeyReport); err is a fault
@@ -131,7 +119,7 @@ func (s *Service) ProcessMutationLists(ctx context.Context, in *soapapi.ProcessM
 	if err := checkLists(in.MutationsList, "mutationsList"); err != nil {
 		return nil, err
 	}
-	report, err := s.cfg.Engine.MutationListReport(in.MutationsList, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: int(in.ReportTypeInt)})
+	report, err := s.cfg.Engine.MutationListReport(in.MutationsList, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
 	if err != nil {
 		return nil, engineError("processMutationLists", err)
 	}
@@ -148,12 +136,17 @@ func (s *Service) ProcessSequences1(ctx context.Context, in *soapapi.ProcessSequ
 	if !valid {
 		return &soapapi.ProcessSequencesResponse1{ProcessSequencesReturn: InvalidKeyReport}, nil
 	}
-	lists, opts, err := overloadInput(in.InAlgorithmInterface, in.Algorithm, in.UserSubmittedAlgorithm, in.InputData)
+	input, opts, err := overloadInput(in.InAlgorithmInterface, in.Algorithm, in.UserSubmittedAlgorithm, in.InputData)
 	if err != nil {
 		return nil, err
 	}
 	opts.ReportOptions, opts.MethodName, opts.ReportName, opts.ReportDate = in.ReportOptions, in.MethodName, in.ReportName, in.ReportDate
-	report, err := s.cfg.Engine.MutationListReport(lists, opts)
+	var report string
+	if input.sequences != nil {
+		report, err = s.cfg.Engine.SequenceReport(input.sequences, opts)
+	} else {
+		report, err = s.cfg.Engine.MutationListReport(input.lists, opts)
+	}
 	if err != nil {
 		return nil, engineError("processSequences", err)
 	}
@@ -170,12 +163,17 @@ func (s *Service) ProcessSequences2(ctx context.Context, in *soapapi.ProcessSequ
 	if !valid {
 		return &soapapi.ProcessSequencesResponse2{ProcessSequencesReturn: []any{InvalidKeyReport}}, nil
 	}
-	lists, opts, err := overloadInput(in.InAlgorithmInterface, in.Algorithm, in.UserSubmittedAlgorithm, in.InputData)
+	input, opts, err := overloadInput(in.InAlgorithmInterface, in.Algorithm, in.UserSubmittedAlgorithm, in.InputData)
 	if err != nil {
 		return nil, err
 	}
 	opts.MethodName, opts.ReportName, opts.ReportDate = in.MethodName, in.ReportName, in.ReportDate
-	reports, err := s.cfg.Engine.MutationListReports(lists, opts)
+	var reports []string
+	if input.sequences != nil {
+		reports, err = s.cfg.Engine.SequenceReports(input.sequences, opts)
+	} else {
+		reports, err = s.cfg.Engine.MutationListReports(input.lists, opts)
+	}
 	if err != nil {
 		return nil, engineError("processSequences", err)
 	}
@@ -186,7 +184,8 @@ func (s *Service) ProcessSequences2(ctx context.Context, in *soapapi.ProcessSequ
 	return &soapapi.ProcessSequencesResponse2{ProcessSequencesReturn: out}, nil
 }
 
-// ProcessSequences implements soapapi.SiteAlgorithm (overload 1: sequences).
+// ProcessSequences implements soapapi.SiteAlgorithm (overload 1: one
+// sequence per array element; an element may be a one-record FASTA).
 func (s *Service) ProcessSequences(ctx context.Context, in *soapapi.ProcessSequencesRequest) (*soapapi.ProcessSequencesResponse, error) {
 	valid, err := s.checkKey(ctx, "processSequences", in.Key)
 	if err != nil {
@@ -195,10 +194,19 @@ func (s *Service) ProcessSequences(ctx context.Context, in *soapapi.ProcessSeque
 	if !valid {
 		return &soapapi.ProcessSequencesResponse{ProcessSequencesReturn: InvalidKeyReport}, nil
 	}
-	return nil, errNotImplemented
+	recs, err := sequenceArray(in.Sequence, "sequence")
+	if err != nil {
+		return nil, err
+	}
+	report, err := s.sequenceReport("processSequences", recs, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
+	if err != nil {
+		return nil, err
+	}
+	return &soapapi.ProcessSequencesResponse{ProcessSequencesReturn: report}, nil
 }
 
-// ProcessSequence implements soapapi.SiteAlgorithm.
+// ProcessSequence implements soapapi.SiteAlgorithm: one sequence (bare or
+// a one-record FASTA), HIVDB, the simple report.
 func (s *Service) ProcessSequence(ctx context.Context, in *soapapi.ProcessSequenceRequest) (*soapapi.ProcessSequenceResponse, error) {
 	valid, err := s.checkKey(ctx, "processSequence", in.Key)
 	if err != nil {
@@ -207,7 +215,15 @@ func (s *Service) ProcessSequence(ctx context.Context, in *soapapi.ProcessSequen
 	if !valid {
 		return &soapapi.ProcessSequenceResponse{ProcessSequenceReturn: InvalidKeyReport}, nil
 	}
-	return nil, errNotImplemented
+	recs, err := oneSequence(in.Sequence, "sequence")
+	if err != nil {
+		return nil, err
+	}
+	report, err := s.sequenceReport("processSequence", []*fasta.Record{recs}, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportSimple})
+	if err != nil {
+		return nil, err
+	}
+	return &soapapi.ProcessSequenceResponse{ProcessSequenceReturn: report}, nil
 }
 
 // ProcessSequencesInFasta implements soapapi.SiteAlgorithm.
@@ -219,10 +235,15 @@ func (s *Service) ProcessSequencesInFasta(ctx context.Context, in *soapapi.Proce
 	if !valid {
 		return &soapapi.ProcessSequencesInFastaResponse{ProcessSequencesInFastaReturn: InvalidKeyReport}, nil
 	}
-	return nil, errNotImplemented
+	report, err := s.sequenceReport("processSequencesInFasta", fasta.Parse(in.SequencesInFasta), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
+	if err != nil {
+		return nil, err
+	}
+	return &soapapi.ProcessSequencesInFastaResponse{ProcessSequencesInFastaReturn: report}, nil
 }
 
-// ProcessSequencesString implements soapapi.SiteAlgorithm.
+// ProcessSequencesString implements soapapi.SiteAlgorithm: a bare sequence
+// or FASTA.
 func (s *Service) ProcessSequencesString(ctx context.Context, in *soapapi.ProcessSequencesStringRequest) (*soapapi.ProcessSequencesStringResponse, error) {
 	valid, err := s.checkKey(ctx, "processSequencesString", in.Key)
 	if err != nil {
@@ -231,7 +252,58 @@ func (s *Service) ProcessSequencesString(ctx context.Context, in *soapapi.Proces
 	if !valid {
 		return &soapapi.ProcessSequencesStringResponse{ProcessSequencesStringReturn: InvalidKeyReport}, nil
 	}
-	return nil, errNotImplemented
+	report, err := s.sequenceReport("processSequencesString", fasta.Parse(in.Sequences), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
+	if err != nil {
+		return nil, err
+	}
+	return &soapapi.ProcessSequencesStringResponse{ProcessSequencesStringReturn: report}, nil
+}
+
+// sequenceReport runs the engine on sequences, turning its errors into faults.
+func (s *Service) sequenceReport(op string, recs []*fasta.Record, opts ReportOptions) (string, error) {
+	report, err := s.cfg.Engine.SequenceReport(recs, opts)
+	if err != nil {
+		return "", engineError(op, err)
+	}
+	return report, nil
+}
+
+// oneSequence reads a part holding one sequence: bare, or a FASTA of one
+// record.
+func oneSequence(text, part string) (*fasta.Record, error) {
+	recs := fasta.Parse(text)
+	switch {
+	case len(recs) == 0:
+		return nil, soap.ClientFault("%s is empty: give a nucleotide sequence (bare or as one FASTA record)", part)
+	case len(recs) > 1:
+		return nil, soap.ClientFault("%s holds %d FASTA records; it takes one sequence (processSequencesInFasta takes many)", part, len(recs))
+	}
+	return recs[0], nil
+}
+
+// sequenceArray reads an array of sequences, one per element (bare or a
+// one-record FASTA). An empty element is a sequence of length 0, which
+// fails alone inside the report.
+func sequenceArray(items []string, part string) ([]*fasta.Record, error) {
+	if len(items) == 0 {
+		return nil, soap.ClientFault("%s is empty: give at least one sequence", part)
+	}
+	if len(items) > resistance.MaxSequences {
+		return nil, soap.ClientFault("%s has %d sequences; at most %d per request", part, len(items), resistance.MaxSequences)
+	}
+	recs := make([]*fasta.Record, len(items))
+	for i, item := range items {
+		r := fasta.Parse(item)
+		switch len(r) {
+		case 0:
+			recs[i] = &fasta.Record{}
+		case 1:
+			recs[i] = r[0]
+		default:
+			return nil, soap.ClientFault("%s item %d holds %d FASTA records; give one sequence per item", part, i+1, len(r))
+		}
+	}
+	return recs, nil
 }
 
 // maxSamples bounds the samples of one request, so that one request cannot
@@ -255,32 +327,55 @@ func checkLists(lists [][][]string, part string) error {
 	return nil
 }
 
+// overloadData is inputData read: mutation lists or sequences.
+type overloadData struct {
+	lists     [][][]string
+	sequences []*fasta.Record
+}
+
 // overloadInput reads the shared parts of overloads 2 and 3: the report
-// type (inAlgorithmInterface), the algorithm selector and inputData. Only
-// mutation lists ([sample][gene][mutation]) are analysed for now; sequence
-// input (a string, or an array of strings) answers the not-implemented
-// fault.
-func overloadInput(reportType, algorithm int32, userAlgorithm string, inputData any) ([][][]string, ReportOptions, error) {
-	opts := ReportOptions{Algorithm: int(algorithm), ReportType: int(reportType)}
-	switch algorithm {
-	case AlgorithmANRS, AlgorithmHIVDB, AlgorithmRega:
+// type (inAlgorithmInterface), the algorithm selector and inputData:
+// mutation lists ([sample][gene][mutation]), a string (FASTA when it
+// starts with ">", else one unnamed sequence) or an array of strings (one
+// sequence each).
+func overloadInput(reportType, algorithm int32, userAlgorithm string, inputData any) (overloadData, ReportOptions, error) {
+	opts := ReportOptions{Algorithm: resistance.AlgorithmSelector(algorithm), ReportType: resistance.ReportType(reportType)}
+	switch opts.Algorithm {
+	case resistance.AlgorithmANRS, resistance.AlgorithmHIVDB, resistance.AlgorithmRega:
 	default:
 		if userAlgorithm == "" {
-			return nil, opts, soap.ClientFault("algorithm %d is not 0 (ANRS), 1 (HIVDB) or 2 (Rega), and userSubmittedAlgorithm is empty", algorithm)
+			return overloadData{}, opts, soap.ClientFault("algorithm %d is not 0 (ANRS), 1 (HIVDB) or 2 (Rega), and userSubmittedAlgorithm is empty", algorithm)
 		}
 		opts.UserAlgorithm = userAlgorithm
 	}
 	lists, isSequences, err := mutationLists(inputData)
 	if err != nil {
-		return nil, opts, err
+		return overloadData{}, opts, err
 	}
 	if isSequences {
-		return nil, opts, errNotImplemented
+		var recs []*fasta.Record
+		switch v := inputData.(type) {
+		case string:
+			if fasta.IsFASTA(v) {
+				recs = fasta.Parse(v)
+			} else if recs = fasta.Parse(v); len(recs) == 0 {
+				return overloadData{}, opts, soap.ClientFault("inputData is an empty string: give mutation lists ([sample][gene][mutation]) or sequences")
+			}
+		case []any:
+			items := make([]string, len(v))
+			for i, item := range v {
+				items[i], _ = item.(string) // nil: an empty sequence, which fails alone
+			}
+			if recs, err = sequenceArray(items, "inputData"); err != nil {
+				return overloadData{}, opts, err
+			}
+		}
+		return overloadData{sequences: recs}, opts, nil
 	}
 	if err := checkLists(lists, "inputData"); err != nil {
-		return nil, opts, err
+		return overloadData{}, opts, err
 	}
-	return lists, opts, nil
+	return overloadData{lists: lists}, opts, nil
 }
 
 // mutationLists interprets inputData. A string or an array of strings is

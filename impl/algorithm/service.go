@@ -1,5 +1,5 @@
 // Package algorithm is the SiteAlgorithm SOAP service: HIV-1 drug-resistance
-// reports for mutation lists (and, in a later issue, sequences) over SOAP
+// reports for mutation lists and nucleotide sequences over SOAP
 // 1.1 rpc/encoded. It implements gen/soapapi's SiteAlgorithm interface on
 // top of a resistance engine, checks API keys against a key file of SHA-256
 // hashes, rate-limits per key, and publishes the WSDL at <endpoint>?wsdl and
@@ -49,10 +49,15 @@ type Config struct {
 	// invalid key per client address (defaults 1/s, burst 5).
 	KeyRate, InvalidKeyRate   rate.Limit
 	KeyBurst, InvalidKeyBurst int
-	// MaxRequestBytes bounds a request body (default soap.DefaultMaxRequestBytes).
+	// MaxRequestBytes bounds a request body (default DefaultMaxRequestBytes).
 	MaxRequestBytes int64
 	Logger          *slog.Logger
 }
+
+// DefaultMaxRequestBytes bounds a request body unless Config says
+// otherwise: room for resistance.MaxTotalBases nucleotides (10 million)
+// with FASTA headers, line breaks and the envelope around them.
+const DefaultMaxRequestBytes = 16 << 20
 
 // Service is the SiteAlgorithm service; it implements server.Service and
 // soapapi.SiteAlgorithm.
@@ -90,6 +95,9 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.KeyRate == 0 {
 		cfg.KeyRate, cfg.KeyBurst = 20, 40
+	}
+	if cfg.MaxRequestBytes == 0 {
+		cfg.MaxRequestBytes = DefaultMaxRequestBytes
 	}
 	if cfg.InvalidKeyRate == 0 {
 		cfg.InvalidKeyRate, cfg.InvalidKeyBurst = 1, 5

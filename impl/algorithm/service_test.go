@@ -15,6 +15,7 @@ import (
 	"github.com/hooklift/gowsdl"
 
 	"github.com/sitelib/sitesvc/gen/soapapi"
+	"github.com/sitelib/sitesvc/impl/resistance"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -98,7 +99,7 @@ func TestMutationListsMatchEngine(t *testing.T) {
 	s := startService(t, nil)
 	eng := testEngine(t)
 	lists := [][][]string{{nil, {"M41L", "M184V", "T215Y"}, nil}, {{"L90M"}, {}, {"N155H", "Q148H"}}}
-	for rt := 0; rt <= 3; rt++ {
+	for rt := resistance.ReportSimple; rt <= resistance.ReportText; rt++ {
 		body := `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>` + string(rune('0'+rt)) + `</reportTypeInt><mutationsList>` +
 			`<s><g xsi:nil="true"/><g><m>M41L</m><m>M184V</m><m>T215Y</m></g></s>` +
 			`<s><g><m>L90M</m></g><g/><g><m>N155H</m><m>Q148H</m></g></s></mutationsList></alg:processMutationLists>`
@@ -107,7 +108,7 @@ func TestMutationListsMatchEngine(t *testing.T) {
 			t.Fatalf("type %d: %d %s", rt, code, resp)
 		}
 		got := parseSOAP(t, resp).Part
-		want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: rt})
+		want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: rt})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +129,7 @@ func TestOverloads(t *testing.T) {
 
 	// Overload 2: one report, header fields and reportOptions carried.
 	_, resp := soapCall(t, s.URL, `<alg:processSequences><key>`+s.Key+`</key><inAlgorithmInterface>2</inAlgorithmInterface><algorithm>0</algorithm><userSubmittedAlgorithm/><reportOptions>comments=no</reportOptions><methodName>m1</methodName><reportName>r1</reportName><reportDate>2026-02-03</reportDate>`+input+`</alg:processSequences>`)
-	want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: AlgorithmANRS, ReportType: 2, ReportOptions: "comments=no", MethodName: "m1", ReportName: "r1", ReportDate: "2026-02-03"})
+	want, err := eng.MutationListReport(lists, ReportOptions{Algorithm: resistance.AlgorithmANRS, ReportType: 2, ReportOptions: "comments=no", MethodName: "m1", ReportName: "r1", ReportDate: "2026-02-03"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestOverloads(t *testing.T) {
 
 	// Overload 3: one report per sample.
 	_, resp = soapCall(t, s.URL, `<alg:processSequences><key>`+s.Key+`</key><inAlgorithmInterface>1</inAlgorithmInterface><algorithm>2</algorithm><userSubmittedAlgorithm/><methodName>m</methodName><reportName>r</reportName><reportDate>d</reportDate>`+input+`</alg:processSequences>`)
-	wants, err := eng.MutationListReports(lists, ReportOptions{Algorithm: AlgorithmRega, ReportType: 1, MethodName: "m", ReportName: "r", ReportDate: "d"})
+	wants, err := eng.MutationListReports(lists, ReportOptions{Algorithm: resistance.AlgorithmRega, ReportType: 1, MethodName: "m", ReportName: "r", ReportDate: "d"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,12 +193,15 @@ func TestFaultsAndPlaceholders(t *testing.T) {
 		{"broken user algorithm", o3("7", "&lt;ALGORITHM&gt;", `<inputData><s><g/></s></inputData>`), "soapenv:Client", "asi:"},
 		{"inputData missing", o3("1", "", `<inputData xsi:nil="true"/>`), "soapenv:Client", "inputData is empty"},
 		{"inputData two levels", o3("1", "", `<inputData><s><m>M41L</m></s></inputData>`), "soapenv:Client", "inputData item 1, gene 1: expected an array of mutations"},
-		{"inputData sequences", o3("1", "", `<inputData><s>ACGTACGT</s></inputData>`), "soapenv:Server", "sequence analysis is not implemented yet"},
-		{"inputData FASTA string", o3("1", "", `<inputData>&gt;s1&#10;ACGT</inputData>`), "soapenv:Server", "sequence analysis is not implemented yet"},
-		{"overload 1", `<alg:processSequences><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequence><s>ACGT</s></sequence></alg:processSequences>`, "soapenv:Server", "sequence analysis is not implemented yet"},
-		{"processSequence", `<alg:processSequence><key>` + s.Key + `</key><sequence>ACGT</sequence></alg:processSequence>`, "soapenv:Server", "sequence analysis is not implemented yet"},
-		{"processSequencesInFasta", `<alg:processSequencesInFasta><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequencesInFasta>&gt;a&#10;ACGT</sequencesInFasta></alg:processSequencesInFasta>`, "soapenv:Server", "sequence analysis is not implemented yet"},
-		{"processSequencesString", `<alg:processSequencesString><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequences>ACGT</sequences></alg:processSequencesString>`, "soapenv:Server", "sequence analysis is not implemented yet"},
+		{"inputData empty string", o3("1", "", `<inputData xsi:type="xsd:string"></inputData>`), "soapenv:Client", "inputData is an empty string"},
+		{"overload 1 empty", `<alg:processSequences><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequence/></alg:processSequences>`, "soapenv:Client", "sequence is empty"},
+		{"overload 1 item with two records", `<alg:processSequences><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequence><s>&gt;a&#10;ACGT&#10;&gt;b&#10;ACGT</s></sequence></alg:processSequences>`, "soapenv:Client", "sequence item 1 holds 2 FASTA records"},
+		{"processSequence empty", `<alg:processSequence><key>` + s.Key + `</key><sequence/></alg:processSequence>`, "soapenv:Client", "sequence is empty"},
+		{"processSequence two records", `<alg:processSequence><key>` + s.Key + `</key><sequence>&gt;a&#10;ACGT&#10;&gt;b&#10;ACGT</sequence></alg:processSequence>`, "soapenv:Client", "holds 2 FASTA records"},
+		{"processSequencesInFasta empty", `<alg:processSequencesInFasta><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequencesInFasta>  </sequencesInFasta></alg:processSequencesInFasta>`, "soapenv:Client", "no sequence given"},
+		{"processSequencesString bad report type", `<alg:processSequencesString><key>` + s.Key + `</key><reportTypeInt>5</reportTypeInt><sequences>ACGT</sequences></alg:processSequencesString>`, "soapenv:Client", "unknown report type"},
+		{"processSequencesInFasta too many", `<alg:processSequencesInFasta><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequencesInFasta>` + strings.Repeat("&gt;s&#10;ACGT&#10;", resistance.MaxSequences+1) + `</sequencesInFasta></alg:processSequencesInFasta>`, "soapenv:Client", "at most 10000 per request"},
+		{"processSequencesString too many bases", `<alg:processSequencesString><key>` + s.Key + `</key><reportTypeInt>0</reportTypeInt><sequences>` + strings.Repeat("&gt;s&#10;"+strings.Repeat("ACGTACGTAC", 1000)+"&#10;", resistance.MaxTotalBases/10_000+1) + `</sequences></alg:processSequencesString>`, "soapenv:Client", "at most 10000000 per request"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

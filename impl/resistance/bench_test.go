@@ -42,7 +42,7 @@ func BenchmarkMutationLists(b *testing.B) {
 	})
 	for _, rt := range []struct {
 		name string
-		typ  int
+		typ  ReportType
 	}{{"report-simple", ReportSimple}, {"report-detailed", ReportDetailed}, {"report-2009", Report2009}, {"report-text", ReportText}} {
 		b.Run(rt.name, func(b *testing.B) {
 			b.ReportAllocs()

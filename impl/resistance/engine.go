@@ -10,9 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/sitelib/sitesvc/impl/align"
 	"github.com/sitelib/sitesvc/impl/asi"
 )
 
@@ -22,20 +24,44 @@ const WebServiceVersion = "1.0"
 // SchemaVersion is the version of the "XML 2009" report schema (wsdl/reports.xsd).
 const SchemaVersion = "2009.1"
 
-// Algorithm selectors of Options.Algorithm; any other value means Options.UserAlgorithm.
+// AlgorithmSelector is the SOAP `algorithm` part (and Options.Algorithm): 0 ANRS, 1 HIVDB,
+// 2 Rega; any other value means the ASI XML in Options.UserAlgorithm. The one declaration of
+// these codes for the whole project.
+type AlgorithmSelector int
+
+// Algorithm selectors.
 const (
-	AlgorithmANRS  = 0
-	AlgorithmHIVDB = 1
-	AlgorithmRega  = 2
+	AlgorithmANRS  AlgorithmSelector = 0
+	AlgorithmHIVDB AlgorithmSelector = 1
+	AlgorithmRega  AlgorithmSelector = 2
 )
 
-// Report types of Options.ReportType.
+// ReportType is the SOAP `reportTypeInt` (and Options.ReportType). The one declaration of
+// these codes for the whole project.
+type ReportType int
+
+// Report types.
 const (
-	ReportSimple   = 0 // simple XML (Site_Algorithm_Interpretation)
-	ReportDetailed = 1 // detailed XML: simple plus partial scores
-	Report2009     = 2 // "XML 2009" (DrugResistance_Interpretation)
-	ReportText     = 3 // tab-separated batch text
+	ReportSimple   ReportType = 0 // simple XML (Site_Algorithm_Interpretation)
+	ReportDetailed ReportType = 1 // detailed XML: simple plus partial scores
+	Report2009     ReportType = 2 // "XML 2009" (DrugResistance_Interpretation)
+	ReportText     ReportType = 3 // tab-separated batch text
 )
+
+// String names the report type as reportOptions' type= does.
+func (t ReportType) String() string {
+	switch t {
+	case ReportSimple:
+		return "simple"
+	case ReportDetailed:
+		return "detailed"
+	case Report2009:
+		return "xml2009"
+	case ReportText:
+		return "text"
+	}
+	return "ReportType(" + strconv.Itoa(int(t)) + ")"
+}
 
 var (
 	// ErrUnknownReportType is returned for a report type other than 0–3.
@@ -46,19 +72,20 @@ var (
 
 // Options select the algorithm and shape the report.
 type Options struct {
-	Algorithm     int    // 0 ANRS, 1 HIVDB (10.2, the default), 2 Rega, other: UserAlgorithm
-	UserAlgorithm string // ASI XML, used when Algorithm is not 0, 1 or 2
-	ReportType    int    // 0 simple XML, 1 detailed XML, 2 "XML 2009", 3 tab-separated text
-	ReportOptions string // see docs/algorithm-reports.md: "type=2; comments=no; partialScores=yes; algorithm=HIVDB_9.8"
-	MethodName    string // carried into the report header
-	ReportName    string // carried into the report header (submissionName in XML 2009)
-	ReportDate    string // carried into the report header; the report time when empty
+	Algorithm     AlgorithmSelector // 0 ANRS, 1 HIVDB (10.2, the default), 2 Rega, other: UserAlgorithm
+	UserAlgorithm string            // ASI XML, used when Algorithm is not 0, 1 or 2
+	ReportType    ReportType        // 0 simple XML, 1 detailed XML, 2 "XML 2009", 3 tab-separated text
+	ReportOptions string            // see docs/algorithm-reports.md: "type=2; comments=no; partialScores=yes; algorithm=HIVDB_9.8"
+	MethodName    string            // carried into the report header
+	ReportName    string            // carried into the report header (submissionName in XML 2009)
+	ReportDate    string            // carried into the report header; the report time when empty
 }
 
 // Engine evaluates mutation lists. It is safe for concurrent use: the bundled algorithms and
 // tables are immutable; the only state is a bounded cache of parsed user-submitted algorithms.
 type Engine struct {
 	ref        *reference
+	aligner    *align.Aligner
 	algorithms map[string]*asi.Algorithm // by file stem: HIVDB_10.2, HIVDB_9.8, ANRS_34, Rega_10.0
 	userAlgs   *algorithmCache           // recently used user-submitted algorithms
 	matrix     string                    // the default algorithm's scoring matrix, rendered once
@@ -75,7 +102,11 @@ func Load(hivdbDir string) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resistance: %w", err)
 	}
-	e := &Engine{ref: ref, algorithms: map[string]*asi.Algorithm{}, userAlgs: newAlgorithmCache(), now: time.Now}
+	aligner, err := align.NewAligner(os.DirFS(filepath.Join(hivdbDir, "reference")))
+	if err != nil {
+		return nil, fmt.Errorf("resistance: %w", err)
+	}
+	e := &Engine{ref: ref, aligner: aligner, algorithms: map[string]*asi.Algorithm{}, userAlgs: newAlgorithmCache(), now: time.Now}
 	for _, stem := range algorithmFiles {
 		path := filepath.Join(hivdbDir, "algorithms", stem+".xml")
 		f, err := os.Open(path)
@@ -112,18 +143,62 @@ func (e *Engine) Default() *asi.Algorithm { return e.algorithms[algorithmFiles[0
 // settings are Options resolved: the algorithm and the parsed report options.
 type settings struct {
 	alg           *asi.Algorithm
-	reportType    int
+	reportType    ReportType
 	comments      bool
+	quality       bool // sequence-quality counts and validation (QA ANALYSIS)
 	partialScores bool
+	sequences     bool // the inputs are nucleotide sequences (the text report's columns differ)
 	opts          Options
 	date          string
 }
 
 func (e *Engine) resolve(opts Options) (*settings, error) {
-	s := &settings{reportType: opts.ReportType, comments: true, opts: opts}
+	s := &settings{reportType: opts.ReportType, comments: true, quality: true, opts: opts}
 	partial := ""
 	algName := ""
-	for _, field := range strings.FieldsFunc(opts.ReportOptions, func(r rune) bool {
+	// The earlier service's vocabulary: words joined by "|" (XMLVER1|QA ANALYSIS). A piece
+	// holding "=" is the project's key=value list; both may be mixed.
+	var words []string
+	var pairs []string
+	for _, piece := range strings.Split(opts.ReportOptions, "|") {
+		if strings.Contains(piece, "=") {
+			pairs = append(pairs, piece)
+		} else if w := strings.Join(strings.Fields(piece), " "); w != "" {
+			words = append(words, w)
+		}
+	}
+	if len(words) > 0 {
+		// With the earlier vocabulary the report is the detailed one unless a word names
+		// another, and its optional sections are off unless a word switches them on.
+		s.reportType, s.comments, s.quality, partial = ReportDetailed, false, false, "no"
+		typeWord := ""
+		for _, w := range words {
+			switch strings.ToUpper(w) {
+			case "XMLVER1":
+				s.reportType = Report2009
+			case "SIMPLEREPORT":
+				s.reportType = ReportSimple
+			case "BATCHTEXT":
+				s.reportType = ReportText
+			case "QA ANALYSIS":
+				s.quality = true
+				continue
+			case "MUTATION SCORES":
+				partial = "yes"
+				continue
+			case "MUTATION COMMENTS":
+				s.comments = true
+				continue
+			default:
+				return nil, fmt.Errorf("%w: reportOptions word %q: known words are XMLVER1, SIMPLEREPORT, BATCHTEXT, QA ANALYSIS, MUTATION SCORES, MUTATION COMMENTS (joined by |), or key=value options", ErrBadOptions, w)
+			}
+			if typeWord != "" && !strings.EqualFold(typeWord, w) {
+				return nil, fmt.Errorf("%w: reportOptions names two report types, %s and %s", ErrBadOptions, typeWord, w)
+			}
+			typeWord = w
+		}
+	}
+	for _, field := range strings.FieldsFunc(strings.Join(pairs, ";"), func(r rune) bool {
 		return r == ';' || r == ',' || r == '&' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
 	}) {
 		key, value, ok := strings.Cut(field, "=")
@@ -143,6 +218,12 @@ func (e *Engine) resolve(opts Options) (*settings, error) {
 				return nil, fmt.Errorf("%w: reportOptions comments: %w", ErrBadOptions, err)
 			}
 			s.comments = b
+		case "quality":
+			b, err := yesNo(value)
+			if err != nil {
+				return nil, fmt.Errorf("%w: reportOptions quality: %w", ErrBadOptions, err)
+			}
+			s.quality = b
 		case "partialscores":
 			if _, err := yesNo(value); err != nil {
 				return nil, fmt.Errorf("%w: reportOptions partialScores: %w", ErrBadOptions, err)
@@ -151,7 +232,7 @@ func (e *Engine) resolve(opts Options) (*settings, error) {
 		case "algorithm":
 			algName = value
 		default:
-			return nil, fmt.Errorf("%w: reportOptions: unknown option %q (known: type, comments, partialScores, algorithm)", ErrBadOptions, key)
+			return nil, fmt.Errorf("%w: reportOptions: unknown option %q (known: type, comments, quality, partialScores, algorithm; or the words XMLVER1, SIMPLEREPORT, BATCHTEXT, QA ANALYSIS, MUTATION SCORES, MUTATION COMMENTS joined by |)", ErrBadOptions, key)
 		}
 	}
 	if s.reportType < ReportSimple || s.reportType > ReportText {
@@ -209,7 +290,7 @@ func (e *Engine) algorithmByName(name string) (*asi.Algorithm, bool) {
 	return nil, false
 }
 
-var reportTypeNames = map[string]int{
+var reportTypeNames = map[string]ReportType{
 	"0": ReportSimple, "simple": ReportSimple,
 	"1": ReportDetailed, "detailed": ReportDetailed,
 	"2": Report2009, "xml2009": Report2009, "2009": Report2009,
@@ -226,13 +307,15 @@ func yesNo(v string) (bool, error) {
 	return false, fmt.Errorf("%q is not yes or no", v)
 }
 
-// sample is one input's outcome. Sequence results (alignment, subtype, quality) will add
-// their own fields here; the renderers already treat every input part as optional.
+// sample is one input's outcome: its mutation lists, or its sequence (Seq) with the genes
+// the alignment found; the renderers treat every input part as optional.
 type sample struct {
 	Index  int        // 1-based position in the request
 	Raw    [][]string // the mutation lists as given
 	Genes  []geneInput
-	Err    string // per-input failure; empty on success
+	Extra  []geneInput    // genes beyond PR, RT, IN that a sequence covered (CA)
+	Seq    *sequenceInput // set when the input was a nucleotide sequence
+	Err    string         // per-input failure; empty on success
 	Result *asi.Result
 }
 
@@ -312,7 +395,7 @@ func sortComments(cs []asi.CommentResult) {
 // FailureReport renders a report holding only an error that concerns the whole request
 // (for example "Invalid key."), in the shape of the requested report type; a report type
 // outside 0–3 gets the simple XML shape. It validates against wsdl/reports.xsd.
-func FailureReport(message string, reportType int) string {
+func FailureReport(message string, reportType ReportType) string {
 	switch reportType {
 	case Report2009:
 		w := newXMLWriter(512)
@@ -380,13 +463,46 @@ func (e *Engine) MutationListReports(lists [][][]string, opts Options) ([]string
 }
 
 func (e *Engine) render(s *settings, samples []sample) (string, error) {
-	switch s.reportType {
-	case ReportSimple, ReportDetailed:
-		return e.renderSite(s, samples)
-	case Report2009:
-		return e.render2009(s, samples)
-	case ReportText:
-		return e.renderText(s, samples), nil
+	if s.reportType < ReportSimple || s.reportType > ReportText {
+		return "", fmt.Errorf("report type %d: %w", s.reportType, ErrUnknownReportType)
 	}
-	return "", fmt.Errorf("report type %d: %w", s.reportType, ErrUnknownReportType)
+	var b strings.Builder
+	b.WriteString(e.renderHeader(s))
+	for i := range samples {
+		b.WriteString(e.renderSample(s, &samples[i]))
+	}
+	b.WriteString(e.renderFooter(s))
+	return b.String(), nil
+}
+
+// renderHeader, renderSample and renderFooter write a report in parts: its header, one part
+// per input, its end. (resolve has checked the report type.)
+func (e *Engine) renderHeader(s *settings) string {
+	switch s.reportType {
+	case Report2009:
+		return e.header2009(s)
+	case ReportText:
+		return e.headerText(s)
+	}
+	return e.headerSite(s)
+}
+
+func (e *Engine) renderSample(s *settings, smp *sample) string {
+	switch s.reportType {
+	case Report2009:
+		return e.sample2009(s, smp)
+	case ReportText:
+		return e.sampleText(s, smp)
+	}
+	return e.sampleSite(s, smp)
+}
+
+func (e *Engine) renderFooter(s *settings) string {
+	switch s.reportType {
+	case Report2009:
+		return "\n</DrugResistance_Interpretation>\n"
+	case ReportText:
+		return ""
+	}
+	return "\n</Site_Algorithm_Interpretation>\n"
 }

@@ -190,8 +190,8 @@ func TestEveryReportTypeValidatesAndFailuresStayInside(t *testing.T) {
 		{nil, nil, nil},                   // nothing sequenced: fails
 		{nil, {"67d", "T215*", "K65X"}, {"N155H"}},
 	}
-	for _, alg := range []int{AlgorithmANRS, AlgorithmHIVDB, AlgorithmRega} {
-		for _, rt := range []int{ReportSimple, ReportDetailed, Report2009, ReportText} {
+	for _, alg := range []AlgorithmSelector{AlgorithmANRS, AlgorithmHIVDB, AlgorithmRega} {
+		for _, rt := range []ReportType{ReportSimple, ReportDetailed, Report2009, ReportText} {
 			opts := Options{Algorithm: alg, ReportType: rt, ReportName: "batch 7", MethodName: "mutations", ReportDate: "2026-05-01"}
 			rep, err := e.MutationListReport(lists, opts)
 			if err != nil {
@@ -298,7 +298,7 @@ func readAlgorithm(t *testing.T, name string) string {
 
 func TestBadOptionsAndBrokenUserAlgorithm(t *testing.T) {
 	e := testEngine(t)
-	for _, rt := range []int{-1, 4, 99} {
+	for _, rt := range []ReportType{-1, 4, 99} {
 		if _, err := e.MutationListReport(readmeList, Options{Algorithm: 1, ReportType: rt}); !errors.Is(err, ErrUnknownReportType) {
 			t.Errorf("report type %d: %v", rt, err)
 		}
@@ -350,6 +350,47 @@ func TestReportOptions(t *testing.T) {
 	}
 }
 
+// TestEarlierReportOptionsVocabulary: the earlier service's words, any case, joined by "|",
+// select the report type and switch sections on; key=value options still mix in.
+func TestEarlierReportOptionsVocabulary(t *testing.T) {
+	e := testEngine(t)
+	for _, tc := range []struct {
+		opts                    string
+		typ                     ReportType
+		comments, partial, qual bool
+	}{
+		{"XMLVER1", Report2009, false, false, false},
+		{"xmlver1|QA Analysis", Report2009, false, false, true},
+		{"SIMPLEREPORT|MUTATION COMMENTS", ReportSimple, true, false, false},
+		{"BATCHTEXT", ReportText, false, false, false},
+		{"MUTATION SCORES|mutation  comments", ReportDetailed, true, true, false},
+		{"QA ANALYSIS|comments=yes", ReportDetailed, true, false, true},
+		{"XMLVER1|xmlver1", Report2009, false, false, false},
+	} {
+		s, err := e.resolve(Options{Algorithm: 1, ReportType: ReportSimple, ReportOptions: tc.opts})
+		if err != nil {
+			t.Errorf("%q: %v", tc.opts, err)
+			continue
+		}
+		if s.reportType != tc.typ || s.comments != tc.comments || s.partialScores != tc.partial || s.quality != tc.qual {
+			t.Errorf("%q: type %v comments %v partial %v quality %v, want %v %v %v %v", tc.opts, s.reportType, s.comments, s.partialScores, s.quality, tc.typ, tc.comments, tc.partial, tc.qual)
+		}
+	}
+	for _, bad := range []string{"XMLVER2", "XMLVER1|BATCHTEXT", "QA|ANALYSIS"} {
+		if _, err := e.MutationListReport(readmeList, Options{Algorithm: 1, ReportOptions: bad}); !errors.Is(err, ErrBadOptions) {
+			t.Errorf("%q: %v, want ErrBadOptions", bad, err)
+		}
+	}
+	rep, err := e.MutationListReport(readmeList, Options{Algorithm: 1, ReportOptions: "XMLVER1|MUTATION COMMENTS"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, rep)
+	if !strings.Contains(rep, "<DrugResistance_Interpretation>") || !strings.Contains(rep, "<commentString>") || strings.Contains(rep, "partialScore") {
+		t.Errorf("XMLVER1|MUTATION COMMENTS: not an XML 2009 report with comments and without partial scores:\n%.600s", rep)
+	}
+}
+
 func TestOneReportPerSample(t *testing.T) {
 	e := testEngine(t)
 	lists := [][][]string{readmeList[0], {nil, {"Q999Z"}}, {{"I50L"}}}
@@ -375,7 +416,7 @@ func TestOneReportPerSample(t *testing.T) {
 }
 
 func TestFailureReportValidates(t *testing.T) {
-	for _, rt := range []int{0, 1, 2, 42} {
+	for _, rt := range []ReportType{0, 1, 2, 42} {
 		r := FailureReport("Invalid key.", rt)
 		validate(t, r)
 		if !strings.Contains(r, "<errorMessage>Invalid key.</errorMessage>") {

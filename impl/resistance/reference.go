@@ -19,12 +19,14 @@ var geneOrder = [...]string{"PR", "RT", "IN"}
 
 // reference holds the HIV-1 tables the reports need beside the algorithms.
 type reference struct {
-	consensus map[string]string   // gene → subtype B consensus amino acids (position 1 = index 0)
-	drugNames map[string]drugInfo // algorithm drug code, name or synonym → drug
-	types     map[typeKey]string  // (gene, position, symbol) → mutation type
-	unusual   map[typeKey]bool    // (gene, position, symbol) → isUnusual of rx-all_subtype-all.csv
-	drms      map[typeKey]bool    // drug-resistance mutations (drms_hiv1.csv)
-	sdrms     map[typeKey]bool    // surveillance drug-resistance mutations (sdrms_hiv1.csv)
+	consensus  map[string]string   // gene → subtype B consensus amino acids (position 1 = index 0)
+	drugNames  map[string]drugInfo // algorithm drug code, name or synonym → drug
+	types      map[typeKey]string  // (gene, position, symbol) → mutation type
+	unusual    map[typeKey]bool    // (gene, position, symbol) → isUnusual of rx-all_subtype-all.csv
+	drms       map[typeKey]bool    // drug-resistance mutations (drms_hiv1.csv)
+	sdrms      map[typeKey]bool    // surveillance drug-resistance mutations (sdrms_hiv1.csv)
+	apobec     map[typeKey]bool    // APOBEC signature mutations (apobecs.csv)
+	apobecDRMs map[typeKey]bool    // APOBEC mutations at drug-resistance positions (apobec_drms.csv)
 }
 
 type drugInfo struct {
@@ -42,6 +44,7 @@ func loadReference(dir string) (*reference, error) {
 	ref := &reference{
 		consensus: map[string]string{}, drugNames: map[string]drugInfo{}, types: map[typeKey]string{},
 		unusual: map[typeKey]bool{}, drms: map[typeKey]bool{}, sdrms: map[typeKey]bool{},
+		apobec: map[typeKey]bool{}, apobecDRMs: map[typeKey]bool{},
 	}
 	if err := ref.loadGenes(filepath.Join(dir, "genes_hiv1.yml")); err != nil {
 		return nil, err
@@ -68,7 +71,7 @@ func loadReference(dir string) (*reference, error) {
 	for _, t := range []struct {
 		file string
 		set  map[typeKey]bool
-	}{{"drms_hiv1.csv", ref.drms}, {"sdrms_hiv1.csv", ref.sdrms}} {
+	}{{"drms_hiv1.csv", ref.drms}, {"sdrms_hiv1.csv", ref.sdrms}, {"apobecs.csv", ref.apobec}, {"apobec_drms.csv", ref.apobecDRMs}} {
 		err := readCSV(filepath.Join(dir, t.file), []string{"gene", "position", "aa"}, func(f map[string]string) error {
 			pos, err := strconv.Atoi(f["position"])
 			if err != nil {

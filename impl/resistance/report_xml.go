@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sitelib/sitesvc/impl/align"
 	"github.com/sitelib/sitesvc/impl/asi"
 )
 
@@ -17,6 +18,11 @@ func (smp *sample) gene(name string) *geneInput {
 	for i := range smp.Genes {
 		if smp.Genes[i].Gene == name {
 			return &smp.Genes[i]
+		}
+	}
+	for i := range smp.Extra {
+		if smp.Extra[i].Gene == name {
+			return &smp.Extra[i]
 		}
 	}
 	return nil
@@ -65,6 +71,9 @@ func writeMutationList(w *xmlWriter, element string, smp *sample) {
 // writePartials writes one partialScore per score item that added to the drug's score.
 func writePartials(w *xmlWriter, smp *sample, d asi.DrugResult) {
 	g := smp.gene(d.Drug.Gene)
+	if g == nil || g.Set == nil {
+		return // (the engine evaluates only sequenced genes; kept safe regardless)
+	}
 	for _, p := range d.Partials {
 		w.open("partialScore")
 		label := strings.Join(smp.mutationsAt(d.Drug.Gene, p.Item.Matches(g.Set)), " + ")
@@ -77,9 +86,9 @@ func writePartials(w *xmlWriter, smp *sample, d asi.DrugResult) {
 	}
 }
 
-// renderSite renders report types 0 (simple) and 1 (detailed: with partial scores).
-func (e *Engine) renderSite(s *settings, samples []sample) (string, error) {
-	w := newXMLWriter(4096 + 32768*len(samples))
+// headerSite begins report types 0 (simple) and 1 (detailed: with partial scores).
+func (e *Engine) headerSite(s *settings) string {
+	w := newXMLWriter(1024)
 	w.open("Site_Algorithm_Interpretation")
 	w.opt("algorithmVersion", s.alg.Version)
 	w.elem("webServiceVersion", WebServiceVersion)
@@ -88,81 +97,177 @@ func (e *Engine) renderSite(s *settings, samples []sample) (string, error) {
 	w.opt("reportName", strings.TrimSpace(s.opts.ReportName))
 	w.opt("methodName", strings.TrimSpace(s.opts.MethodName))
 	w.opt("reportDate", s.date)
-	for i := range samples {
-		smp := &samples[i]
-		if smp.Err != "" {
-			w.open("failure")
-			writeMutationList(w, "mutationList", smp)
-			w.elem("errorMessage", smp.Err)
-			w.close("failure")
-			continue
-		}
-		w.open("success")
-		writeMutationList(w, "mutationList", smp)
-		for _, g := range smp.Genes {
-			if !g.Sequenced {
-				continue
-			}
-			if len(g.Mutations) == 0 {
-				w.indent()
-				w.b.WriteString("<" + g.Gene + "_mutations/>")
-				continue
-			}
-			w.open(g.Gene + "_mutations")
-			for _, m := range g.Mutations {
-				attrs := []string{"classification", e.ref.classify(g.Gene, m.Pos, m.AAs), "type", m.Kind()}
-				drm, sdrm, unusual := e.ref.flags(m)
-				if drm {
-					attrs = append(attrs, "drm", "true")
-				}
-				if sdrm {
-					attrs = append(attrs, "sdrm", "true")
-				}
-				if unusual {
-					attrs = append(attrs, "unusual", "true")
-				}
-				w.elem("mutation", m.String(), attrs...)
-			}
-			w.close(g.Gene + "_mutations")
-		}
-		w.open("drugScores")
-		for _, d := range smp.Result.Drugs {
-			w.open("drug")
-			w.elem("code", d.Drug.Name)
-			w.elem("genericName", e.ref.genericName(d.Drug))
-			w.elem("type", drugType(d.Drug))
-			if d.HasScore {
-				w.elem("score", formatScore(d.Score))
-			}
-			w.elem("level", strconv.Itoa(d.Level.Order))
-			w.elem("levelSIR", d.Level.SIR)
-			w.elem("levelText", d.Level.Text)
-			if s.partialScores {
-				writePartials(w, smp, d)
-			}
-			w.close("drug")
-		}
-		w.close("drugScores")
-		if s.comments && len(smp.Result.Comments) > 0 {
-			w.open("comments")
-			for _, c := range smp.Result.Comments {
-				if c.Gene != "" {
-					w.elem("comment", c.Text, "id", c.Comment.ID, "type", c.Kind, "gene", c.Gene)
-				} else {
-					w.elem("comment", c.Text, "id", c.Comment.ID, "type", c.Kind)
-				}
-			}
-			w.close("comments")
-		}
-		w.close("success")
-	}
-	w.close("Site_Algorithm_Interpretation")
-	return w.String(), nil
+	return w.b.String()
 }
 
-// render2009 renders report type 2, the "XML 2009" report.
-func (e *Engine) render2009(s *settings, samples []sample) (string, error) {
-	w := newXMLWriter(4096 + 40960*len(samples))
+// writeSequence writes a sequence input's identity (simple and detailed reports).
+func writeSequence(w *xmlWriter, smp *sample) {
+	w.open("sequence", "index", strconv.Itoa(smp.Index))
+	w.elem("name", smp.Seq.Name)
+	w.elem("md5sum", smp.Seq.MD5)
+	w.opt("removedCharacters", smp.Seq.Removed)
+	w.close("sequence")
+}
+
+// writeInput writes what the input was: its mutation lists or its sequence's identity.
+func writeInput(w *xmlWriter, element string, smp *sample) {
+	if smp.Seq != nil {
+		writeSequence(w, smp)
+		return
+	}
+	writeMutationList(w, element, smp)
+}
+
+// allGenes are the sample's genes in report order: CA (sequences covering it), PR, RT, IN.
+func (smp *sample) allGenes() []geneInput {
+	if len(smp.Extra) == 0 {
+		return smp.Genes
+	}
+	return append(append([]geneInput(nil), smp.Extra...), smp.Genes...)
+}
+
+// writeSubtype writes the sequence's subtype with its percent similarity.
+func writeSubtype(w *xmlWriter, sq *sequenceInput) {
+	w.open("subtype")
+	w.elem("type", sq.Align.Subtype.Name)
+	w.elem("percentSimilarity", percent(sq.Align.Subtype.PercentSimilarity))
+	w.close("subtype")
+}
+
+// sampleSite renders one input of report types 0 and 1.
+func (e *Engine) sampleSite(s *settings, smp *sample) string {
+	w := newFragment(1, 8192)
+	if smp.Err != "" {
+		w.open("failure")
+		writeInput(w, "mutationList", smp)
+		w.elem("errorMessage", smp.Err)
+		w.close("failure")
+		return w.b.String()
+	}
+	w.open("success")
+	writeInput(w, "mutationList", smp)
+	if sq := smp.Seq; sq != nil {
+		for _, gene := range sequenceGenes {
+			g := sq.Genes[gene]
+			if g == nil && gene == "CA" {
+				continue
+			}
+			w.open("summary", "gene", gene)
+			w.elem("present", strconv.FormatBool(g != nil))
+			if g != nil {
+				w.elem("firstAA", strconv.Itoa(g.FirstAA))
+				w.elem("lastAA", strconv.Itoa(g.LastAA))
+				w.elem("firstNA", strconv.Itoa(g.FirstNA))
+				w.elem("lastNA", strconv.Itoa(g.LastNA))
+				w.elem("matchPercentage", percent(g.MatchPercent))
+				if s.reportType == ReportDetailed {
+					w.elem("alignedNASequence", g.AlignedNA)
+					w.elem("alignedAASequence", g.AlignedAA)
+				}
+				writeSubtype(w, sq)
+				for _, f := range g.Frameshifts {
+					w.elem("frameshift", f.String())
+				}
+			}
+			w.close("summary")
+		}
+	}
+	for _, g := range smp.allGenes() {
+		if !g.Sequenced {
+			continue
+		}
+		if len(g.Mutations) == 0 {
+			w.indent()
+			w.b.WriteString("<" + g.Gene + "_mutations/>")
+			continue
+		}
+		w.open(g.Gene + "_mutations")
+		for _, m := range g.Mutations {
+			attrs := []string{"classification", e.ref.classify(g.Gene, m.Pos, m.AAs), "type", m.Kind()}
+			drm, sdrm, unusual := e.ref.flags(m)
+			if drm {
+				attrs = append(attrs, "drm", "true")
+			}
+			if sdrm {
+				attrs = append(attrs, "sdrm", "true")
+			}
+			if unusual {
+				attrs = append(attrs, "unusual", "true")
+			}
+			if smp.Seq != nil {
+				if apobec, _ := e.ref.apobecFlags(m); apobec {
+					attrs = append(attrs, "apobec", "true")
+				}
+				if c := smp.Seq.Codons[g.Gene][m.Pos]; c != nil && c.Codon+c.InsertedCodons != "" {
+					attrs = append(attrs, "codon", c.Codon+c.InsertedCodons)
+				}
+			}
+			w.elem("mutation", m.String(), attrs...)
+		}
+		w.close(g.Gene + "_mutations")
+	}
+	if s.quality && smp.Seq != nil {
+		writeQualityCounts(w, "quality", smp.Seq)
+	}
+	w.open("drugScores")
+	for _, d := range smp.Result.Drugs {
+		w.open("drug")
+		w.elem("code", d.Drug.Name)
+		w.elem("genericName", e.ref.genericName(d.Drug))
+		w.elem("type", drugType(d.Drug))
+		if d.HasScore {
+			w.elem("score", formatScore(d.Score))
+		}
+		w.elem("level", strconv.Itoa(d.Level.Order))
+		w.elem("levelSIR", d.Level.SIR)
+		w.elem("levelText", d.Level.Text)
+		if s.partialScores {
+			writePartials(w, smp, d)
+		}
+		w.close("drug")
+	}
+	w.close("drugScores")
+	if s.comments && len(smp.Result.Comments) > 0 {
+		w.open("comments")
+		for _, c := range smp.Result.Comments {
+			if c.Gene != "" {
+				w.elem("comment", c.Text, "id", c.Comment.ID, "type", c.Kind, "gene", c.Gene)
+			} else {
+				w.elem("comment", c.Text, "id", c.Comment.ID, "type", c.Kind)
+			}
+		}
+		w.close("comments")
+	}
+	w.close("success")
+	return w.b.String()
+}
+
+// writeQualityCounts writes a sequence's quality counts and validation findings.
+func writeQualityCounts(w *xmlWriter, element string, sq *sequenceInput) {
+	c := sq.Counts
+	w.open(element)
+	w.elem("stopCodons", strconv.Itoa(c.StopCodons))
+	w.elem("apobecMutations", strconv.Itoa(c.APOBEC))
+	w.elem("apobecDRMs", strconv.Itoa(c.APOBECDRMs))
+	w.elem("unusualMutations", strconv.Itoa(c.Unusual))
+	w.elem("frameshifts", strconv.Itoa(c.Frameshifts))
+	w.elem("ambiguousCodons", strconv.Itoa(c.AmbiguousCodons))
+	w.elem("unsequencedCodons", strconv.Itoa(c.UnsequencedCodons))
+	w.elem("removedCharacters", strconv.Itoa(c.Removed))
+	w.elem("reverseComplemented", strconv.FormatBool(sq.Align != nil && sq.Align.ReverseComplemented))
+	w.elem("hypermutated", strconv.FormatBool(c.hypermutated()))
+	for _, v := range sq.Validation {
+		w.open("validation")
+		w.elem("level", v.Level)
+		w.elem("message", v.Message)
+		w.close("validation")
+	}
+	w.close(element)
+}
+
+// header2009 begins report type 2, the "XML 2009" report.
+func (e *Engine) header2009(s *settings) string {
+	w := newXMLWriter(1024)
 	w.open("DrugResistance_Interpretation")
 	w.opt("algorithmName", s.alg.Name)
 	w.opt("algorithmVersion", s.alg.Version)
@@ -172,74 +277,138 @@ func (e *Engine) render2009(s *settings, samples []sample) (string, error) {
 	w.elem("dateTime", s.date)
 	w.opt("algorithmDate", s.alg.Date)
 	w.opt("methodName", strings.TrimSpace(s.opts.MethodName))
-	for i := range samples {
-		smp := &samples[i]
-		w.open("result")
-		w.elem("success", strconv.FormatBool(smp.Err == ""))
+	return w.b.String()
+}
+
+// sample2009 renders one input's result of the "XML 2009" report.
+func (e *Engine) sample2009(s *settings, smp *sample) string {
+	w := newFragment(1, 16384)
+	w.open("result")
+	w.elem("success", strconv.FormatBool(smp.Err == ""))
+	if sq := smp.Seq; sq != nil {
+		w.open("inputSequence", "index", strconv.Itoa(smp.Index))
+		w.elem("md5sum", sq.MD5)
+		w.elem("name", sq.Name)
+		w.elem("sequence", sq.Sequence)
+		w.opt("removedCharacters", sq.Removed)
+		w.close("inputSequence")
+	} else {
 		writeMutationList(w, "inputMutationList", smp)
-		if smp.Err != "" {
-			w.elem("errorMessage", smp.Err)
-			w.close("result")
-			continue
-		}
-		for _, g := range smp.Genes {
-			w.open("geneData")
-			w.elem("gene", g.Gene)
-			w.elem("present", strconv.FormatBool(g.Sequenced))
-			if g.Sequenced {
-				w.elem("consensus", e.ref.consensus[g.Gene])
-			}
-			for _, m := range g.Mutations {
-				w.open("mutation")
-				w.elem("classification", e.ref.classify(g.Gene, m.Pos, m.AAs))
-				w.elem("type", m.Kind())
-				w.elem("mutationString", m.String())
-				w.elem("wildType", string(m.Consensus))
-				w.elem("position", strconv.Itoa(m.Pos))
-				w.elem("aminoAcids", m.AAs.String())
-				w.opt("insertion", m.Inserted)
-				drm, sdrm, unusual := e.ref.flags(m)
-				w.elem("isDRM", strconv.FormatBool(drm))
-				w.elem("isSDRM", strconv.FormatBool(sdrm))
-				w.elem("isUnusual", strconv.FormatBool(unusual))
-				w.close("mutation")
-			}
-			w.close("geneData")
-		}
-		for _, d := range smp.Result.Drugs {
-			w.open("drugScore")
-			w.elem("drugCode", d.Drug.Name)
-			w.elem("genericName", e.ref.genericName(d.Drug))
-			w.elem("type", drugType(d.Drug))
-			if d.HasScore {
-				w.elem("score", formatScore(d.Score))
-			}
-			w.elem("resistanceLevel", strconv.Itoa(d.Level.Order))
-			w.elem("resistanceLevelText", d.Level.Text)
-			w.elem("threeStepResistanceLevel", d.Level.SIR)
-			if s.partialScores {
-				writePartials(w, smp, d)
-			}
-			w.close("drugScore")
-		}
-		if s.comments {
-			for _, c := range smp.Result.Comments {
-				w.open("comment", "id", c.Comment.ID, "type", c.Kind)
-				w.opt("gene", c.Gene)
-				if len(c.Matches) > 0 {
-					w.elem("position", strconv.Itoa(c.Matches[0].Pos))
-				}
-				w.elem("commentString", c.Text)
-				if len(c.Matches) > 0 {
-					w.elem("mutationString", strings.Join(smp.mutationsAt(c.Gene, c.Matches), ", "))
-				}
-				w.close("comment")
-			}
-		}
-		w.close("result")
 	}
-	w.close("DrugResistance_Interpretation")
-	return w.String(), nil
+	if smp.Err != "" {
+		w.elem("errorMessage", smp.Err)
+		w.close("result")
+		return w.b.String()
+	}
+	for _, g := range smp.allGenes() {
+		w.open("geneData")
+		w.elem("gene", g.Gene)
+		w.elem("present", strconv.FormatBool(g.Sequenced))
+		var ag *align.GeneResult
+		if smp.Seq != nil {
+			ag = smp.Seq.Genes[g.Gene]
+		}
+		if g.Sequenced {
+			w.elem("consensus", e.ref.consensus[g.Gene])
+		}
+		if ag != nil {
+			w.elem("alignedNASequence", ag.AlignedNA)
+			w.elem("alignedAASequence", ag.AlignedAA)
+			w.elem("firstAA", strconv.Itoa(ag.FirstAA))
+			w.elem("lastAA", strconv.Itoa(ag.LastAA))
+			w.elem("firstNA", strconv.Itoa(ag.FirstNA))
+			w.elem("lastNA", strconv.Itoa(ag.LastNA))
+			w.elem("matchPercentage", percent(ag.MatchPercent))
+			writeSubtype(w, smp.Seq)
+		}
+		for _, m := range g.Mutations {
+			w.open("mutation")
+			w.elem("classification", e.ref.classify(g.Gene, m.Pos, m.AAs))
+			w.elem("type", m.Kind())
+			w.elem("mutationString", m.String())
+			w.elem("wildType", string(m.Consensus))
+			w.elem("position", strconv.Itoa(m.Pos))
+			if smp.Seq != nil {
+				if c := smp.Seq.Codons[g.Gene][m.Pos]; c != nil {
+					w.elem("nucleicAcid", c.Codon+c.InsertedCodons)
+					w.elem("translatedNA", translated(c))
+				}
+			}
+			w.elem("aminoAcids", m.AAs.String())
+			w.opt("insertion", m.Inserted)
+			drm, sdrm, unusual := e.ref.flags(m)
+			w.elem("isDRM", strconv.FormatBool(drm))
+			w.elem("isSDRM", strconv.FormatBool(sdrm))
+			w.elem("isUnusual", strconv.FormatBool(unusual))
+			if smp.Seq != nil {
+				apobec, _ := e.ref.apobecFlags(m)
+				w.elem("isApobec", strconv.FormatBool(apobec))
+			}
+			w.close("mutation")
+		}
+		if ag != nil {
+			w.open("quality")
+			w.elem("frameshifts", strconv.Itoa(len(ag.Frameshifts)))
+			for _, f := range ag.Frameshifts {
+				w.elem("frameshift", f.String())
+			}
+			w.elem("stopCodons", strconv.Itoa(ag.StopCodons))
+			w.elem("ambiguousPositions", strconv.Itoa(ag.AmbiguousCodons))
+			w.elem("unsequencedCodons", strconv.Itoa(ag.UnsequencedCodons))
+			w.elem("leftTrimmed", strconv.Itoa(ag.LeftTrimmed))
+			w.elem("rightTrimmed", strconv.Itoa(ag.RightTrimmed))
+			w.close("quality")
+		}
+		w.close("geneData")
+	}
+	if s.quality && smp.Seq != nil {
+		writeQualityCounts(w, "sequenceQualityCounts", smp.Seq)
+	}
+	for _, d := range smp.Result.Drugs {
+		w.open("drugScore")
+		w.elem("drugCode", d.Drug.Name)
+		w.elem("genericName", e.ref.genericName(d.Drug))
+		w.elem("type", drugType(d.Drug))
+		if d.HasScore {
+			w.elem("score", formatScore(d.Score))
+		}
+		w.elem("resistanceLevel", strconv.Itoa(d.Level.Order))
+		w.elem("resistanceLevelText", d.Level.Text)
+		w.elem("threeStepResistanceLevel", d.Level.SIR)
+		if s.partialScores {
+			writePartials(w, smp, d)
+		}
+		w.close("drugScore")
+	}
+	if s.comments {
+		for _, c := range smp.Result.Comments {
+			w.open("comment", "id", c.Comment.ID, "type", c.Kind)
+			w.opt("gene", c.Gene)
+			if len(c.Matches) > 0 {
+				w.elem("position", strconv.Itoa(c.Matches[0].Pos))
+			}
+			w.elem("commentString", c.Text)
+			if len(c.Matches) > 0 {
+				w.elem("mutationString", strings.Join(smp.mutationsAt(c.Gene, c.Matches), ", "))
+			}
+			w.close("comment")
+		}
+	}
+	w.close("result")
+	return w.b.String()
+}
+
+// translated is what a codon translates to: its amino acids ("*" stop, "X" partial or too
+// many), "-" for a deleted codon, then "_" and the inserted amino acids of an insertion.
+func translated(c *align.Mutation) string {
+	t := c.AAs
+	if c.Deletion {
+		t = "-"
+	}
+	if c.Insertion {
+		t += "_" + c.InsertedAAs
+	}
+	return t
 }
 
 // submissionName is reportName, or methodName when no reportName was given.

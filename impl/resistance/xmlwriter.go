@@ -20,6 +20,14 @@ func newXMLWriter(sizeHint int) *xmlWriter {
 	return w
 }
 
+// newFragment starts a piece of a report at depth (no XML declaration), for reports
+// written in parts (Batch).
+func newFragment(depth, sizeHint int) *xmlWriter {
+	w := &xmlWriter{depth: depth}
+	w.b.Grow(sizeHint)
+	return w
+}
+
 // newlineIndent is a newline and enough indentation for any report depth.
 const newlineIndent = "\n                                "
 

@@ -1,9 +1,11 @@
 <?php
 // Real-client check of the SiteAlgorithm WSDL with PHP's SoapClient.
-// Usage: php client.php WSDL_URL KEY MODE
+// Usage: php client.php WSDL_URL KEY MODE [ONE.fasta MANY.fasta]
 //   MODE reports: getScoringMatrix, processMutationLists and processSequences
 //                 overloads 2 and 3 (mutation lists in inputData)
 //   MODE sequences: overload 1 and the other sequence operations
+//   MODE analysis: processSequence with ONE.fasta's text and
+//                  processSequencesInFasta (report type 2) with MANY.fasta's
 // Prints one JSON object: operation => result (or "fault: <code>: <string>").
 //
 // PHP's SoapClient keeps only the first processSequences overload of the
@@ -75,6 +77,9 @@ if ($mode === 'reports') {
         'inputData' => $lists])));
     call('badKey', fn() => $client->processMutationLists('not-a-key', 0, $lists));
     call('badReportType', fn() => $client->processMutationLists($key, 9, $lists));
+} elseif ($mode === 'analysis') {
+    call('processSequence', fn() => $client->processSequence($key, file_get_contents($argv[4])));
+    call('processSequencesInFasta', fn() => $client->processSequencesInFasta($key, 2, file_get_contents($argv[5])));
 } else {
     call('overload1', fn() => $client->processSequences($key, 1, ['ACGTACGT', 'GGGCCC']));
     call('processSequence', fn() => $client->processSequence($key, 'ACGT'));

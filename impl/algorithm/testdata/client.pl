@@ -1,6 +1,8 @@
 #!/usr/bin/perl
 # Real-client check of the SiteAlgorithm WSDL with Perl's SOAP::Lite.
-# Usage: perl client.pl WSDL_URL KEY MODE   (MODE: reports | sequences)
+# Usage: perl client.pl WSDL_URL KEY MODE [ONE.fasta MANY.fasta]
+#   (MODE: reports | sequences | analysis: processSequence with ONE.fasta's text,
+#    processSequencesInFasta report type 2 with MANY.fasta's)
 # Prints one JSON object: operation => result (or "fault: <code>: <string>").
 #
 # SOAP::Lite->service builds one stub per operation name from the WSDL; for
@@ -14,7 +16,14 @@ use warnings;
 use SOAP::Lite;
 use JSON::PP;
 
-my ($wsdl, $key, $mode) = @ARGV;
+my ($wsdl, $key, $mode, $one, $many) = @ARGV;
+
+sub slurp {
+    my ($path) = @_;
+    open my $fh, '<', $path or die "$path: $!\n";
+    local $/;
+    return scalar <$fh>;
+}
 my $svc = SOAP::Lite->service($wsdl);
 $svc->on_fault(sub { my ($soap, $res) = @_; die ref $res ? "fault: " . $res->faultcode . ": " . $res->faultstring . "\n" : "transport: " . $soap->transport->status . "\n" });
 my %out;
@@ -53,6 +62,9 @@ if ($mode eq 'reports') {
     try_call(overload3 => sub { $svc->processSequences($key, 0, 0, '', 'perl-method', 'perl-report', '2026-01-03', $lists) });
     try_call(badKey => sub { $svc->getScoringMatrix('not-a-key') });
     try_call(badReportType => sub { $svc->call('processMutationLists', named(key => 'string', $key, reportTypeInt => 'int', 7, mutationsList => '', $lists)) });
+} elsif ($mode eq 'analysis') {
+    try_call(processSequence => sub { $svc->processSequence($key, slurp($one)) });
+    try_call(processSequencesInFasta => sub { $svc->processSequencesInFasta($key, 2, slurp($many)) });
 } else {
     # Stubs first: the first stub call sets the endpoint from the WSDL for
     # the named calls after it.

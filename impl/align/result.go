@@ -1,0 +1,514 @@
+package align
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+)
+
+// Low-quality end trimming (HIVDB's rule): scanning from an end, a prefix ending at a bad
+// codon is trimmed when more than trimCutoffPcnt percent (integer) of its codons are bad;
+// the scan stops after more than trimWindow good codons in a row.
+const (
+	trimWindow     = 15
+	trimCutoffPcnt = 30
+)
+
+// alignProtein aligns q to prot around the seed anchors, widening the band while the best
+// path touches its edge, and appends the present genes of spans to res.
+func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *protein, spans []geneSpan, anchors []hit) {
+	w := bandStart
+	for {
+		if !makeBand(&ws.dp.b, anchors, len(q), len(prot.aa), w) {
+			return
+		}
+		if !ws.dp.run(q, prot, a.sub) {
+			return
+		}
+		if !ws.dp.path.touchedEdge || w >= bandMax {
+			break
+		}
+		w *= 2
+	}
+	path := &ws.dp.path
+	for _, sp := range spans {
+		from := max(path.first, sp.start)
+		to := min(path.last, sp.start+sp.len-1)
+		if to-from+1 < MinCodons(sp.gene) {
+			continue
+		}
+		if g := a.buildGene(sp, q, res.Analysed, path, from, to); g != nil {
+			res.Genes = append(res.Genes, *g)
+		}
+	}
+}
+
+// makeBand sets, for each DP row, the query range: between two anchors the band spans both
+// anchors' diagonals ± w nucleotides (so an indel between anchors stays inside), before the
+// first and after the last anchor their diagonal ± w. It returns false for an empty band.
+func makeBand(b *band, anchors []hit, n, m, w int) bool {
+	if len(anchors) == 0 {
+		return false
+	}
+	if cap(b.lo) < m+1 {
+		b.lo = make([]int32, m+1)
+		b.hi = make([]int32, m+1)
+		b.off = make([]int32, m+1)
+	}
+	b.lo, b.hi, b.off = b.lo[:m+1], b.hi[:m+1], b.off[:m+1]
+	diag := func(h hit) int { return int(h.p) - 3*int(h.r) }
+	k := 0
+	rows := 0
+	b.jFirst = -1
+	for j := 0; j <= m; j++ {
+		for k < len(anchors) && int(anchors[k].r) <= j {
+			k++
+		}
+		var dmin, dmax int
+		switch {
+		case k == 0:
+			dmin = diag(anchors[0])
+			dmax = dmin
+		case k == len(anchors):
+			dmin = diag(anchors[k-1])
+			dmax = dmin
+		default:
+			dmin, dmax = diag(anchors[k-1]), diag(anchors[k])
+			if dmin > dmax {
+				dmin, dmax = dmax, dmin
+			}
+		}
+		lo := max(3*j+dmin-w, 0)
+		hi := min(3*j+dmax+w, n)
+		if lo > hi {
+			if b.jFirst >= 0 {
+				break
+			}
+			continue
+		}
+		if b.jFirst < 0 {
+			b.jFirst = j
+		}
+		b.lo[rows], b.hi[rows] = int32(lo), int32(hi)
+		rows++
+	}
+	if rows == 0 {
+		return false
+	}
+	b.jLast = b.jFirst + rows - 1
+	return true
+}
+
+// codonRec is one aligned consensus codon before trimming.
+type codonRec struct {
+	pos         int   // codon number in the gene
+	start       int32 // first nucleotide (0-based) of the span
+	span        int32 // nucleotides attributed: 0 deletion, 1–2 partial, ≥3 codon + insertions
+	info        codonInfo
+	cons        byte
+	bad         bool // low quality, for end trimming
+	matched     bool // every expansion is the consensus amino acid
+	mutation    bool // reported as a mutation
+	unsequenced bool // more than one N
+	insCodon    int  // whole codons inserted after it
+	fsIns       int  // nucleotides of a frameshift insertion after it
+}
+
+// buildGene turns the codons from..to (protein indices) of the path into a GeneResult, or
+// nil when the gene is not present after trimming.
+func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, from, to int) *GeneResult {
+	cons := a.genes[sp.gene].consensus
+	unusual, apobec := a.unusual[sp.gene], a.apobec[sp.gene]
+	recs := make([]codonRec, 0, to-from+1)
+	for c := from; c <= to; c++ {
+		s, e := p.codonStart[c], p.spanEnd[c]
+		if e < s {
+			e = s
+		}
+		pos := c - sp.start + 1
+		r := codonRec{pos: pos, start: s, span: e - s, cons: cons[pos-1]}
+		consBit := uint32(1) << uint(aaIndex(r.cons))
+		var unusualBits, apobecBits uint32
+		if pos-1 < len(unusual) {
+			unusualBits, apobecBits = unusual[pos-1], apobec[pos-1]
+		}
+		// A codon is of low quality (HIVDB's trimming rule) when it carries a frameshift, or
+		// is a mutation (unsequenced codons are not) that is unusual, shown as X, an APOBEC
+		// signature or a stop.
+		switch {
+		case r.span == 0:
+			r.mutation = true
+			r.bad = unusualBits&(1<<unusualDel) != 0
+		case r.span < 3:
+			r.mutation = true
+			r.bad = true
+		default:
+			r.info = a.codons[codonKey(q[s], q[s+1], q[s+2])]
+			r.matched = r.info.aas == consBit
+			extra := int(r.span) - 3
+			r.insCodon, r.fsIns = extra/3, extra%3
+			r.unsequenced = r.info.ns > 1
+			r.mutation = !r.unsequenced && (!r.matched || r.insCodon > 0)
+			r.bad = r.fsIns > 0 || r.mutation && (r.info.aas&(1<<stopIdx) != 0 ||
+				int(r.info.count) > MaxDisplayAAs ||
+				r.info.aas&^consBit&(unusualBits|apobecBits) != 0 ||
+				r.insCodon > 0 && unusualBits&(1<<unusualIns) != 0)
+		}
+		recs = append(recs, r)
+	}
+	// First, leading and trailing deletions and unsequenced codons are dropped (not counted
+	// as trimmed); a gene whose match is then below MinMatchPercent is not present; then
+	// low-quality ends are trimmed.
+	// (A codon read from a single nucleotide counts as unsequenced here, as in HIVDB.)
+	gap := func(r codonRec) bool { return r.span <= 1 || r.unsequenced }
+	gapLeft, gapRight := 0, 0
+	for gapLeft < len(recs) && gap(recs[gapLeft]) {
+		gapLeft++
+	}
+	for gapRight < len(recs)-gapLeft && gap(recs[len(recs)-1-gapRight]) {
+		gapRight++
+	}
+	aligned := recs[gapLeft : len(recs)-gapRight]
+	if len(aligned) < MinCodons(sp.gene) || matchPercent(aligned) < MinMatchPercent {
+		return nil
+	}
+	left, right := trimCount(aligned, false), trimCount(aligned, true)
+	if left+right > len(aligned)-MinCodons(sp.gene) {
+		return nil
+	}
+	kept := aligned[left : len(aligned)-right]
+	if len(kept) < MinCodons(sp.gene) {
+		return nil
+	}
+	g := &GeneResult{
+		Gene:         sp.gene,
+		FirstAA:      kept[0].pos,
+		LastAA:       kept[len(kept)-1].pos,
+		LeftTrimmed:  left,
+		RightTrimmed: right,
+		MatchPercent: matchPercent(kept),
+	}
+	// HIVDB's convention, which the reports keep: the nucleotide range of the whole
+	// alignment moved inwards by three per dropped codon (the same as the kept codons'
+	// range unless a dropped codon was a deletion or carried a frameshift).
+	first, last := recs[0], recs[len(recs)-1]
+	g.FirstNA = int(first.start) + 1 + 3*(gapLeft+left)
+	g.LastNA = int(last.start+min(last.span, 3)) - 3*(gapRight+right)
+	var na, aa strings.Builder
+	na.Grow(3 * len(kept))
+	aa.Grow(len(kept))
+	for _, r := range kept {
+		switch {
+		case r.span == 0:
+			na.WriteString("---")
+			aa.WriteByte('-')
+			g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Deletion: true})
+		case r.span < 3:
+			codon := a.placePartial(q, seq, r)
+			na.WriteString(codon)
+			aa.WriteByte('X')
+			g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, AAs: "X", Codon: codon, Partial: true})
+			g.Frameshifts = append(g.Frameshifts, Frameshift{Gene: sp.gene, Position: r.pos, Kind: FrameshiftDeletion, Size: 3 - int(r.span)})
+		default:
+			codon := string(seq[r.start : r.start+3])
+			na.WriteString(codon)
+			if r.info.count == 1 {
+				aa.WriteString(aaSetString(r.info.aas))
+			} else {
+				aa.WriteByte('X')
+			}
+			if r.info.aas&(1<<stopIdx) != 0 {
+				g.StopCodons++
+			}
+			if r.info.ns > 1 {
+				g.UnsequencedCodons++
+				g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
+			} else if r.info.count > 1 {
+				g.AmbiguousCodons++
+			}
+			if r.fsIns > 0 {
+				e := r.start + r.span
+				g.Frameshifts = append(g.Frameshifts, Frameshift{Gene: sp.gene, Position: r.pos, Kind: FrameshiftInsertion, Size: r.fsIns, NAs: string(seq[e-int32(r.fsIns) : e])})
+			}
+			if r.info.ns > 1 || (r.matched && r.insCodon == 0) {
+				continue
+			}
+			m := Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Codon: codon,
+				Mixture: r.info.count > 1, Stop: r.info.aas&(1<<stopIdx) != 0}
+			if int(r.info.count) > MaxDisplayAAs {
+				m.AAs = "X"
+			} else {
+				m.AAs = aaSetString(r.info.aas)
+			}
+			if r.insCodon > 0 {
+				m.Insertion = true
+				ins := seq[r.start+3 : r.start+3+int32(3*r.insCodon)]
+				m.InsertedCodons = string(ins)
+				b := make([]byte, r.insCodon)
+				for k := range b {
+					ci := a.codons[codonKey(q[r.start+3+int32(3*k)], q[r.start+4+int32(3*k)], q[r.start+5+int32(3*k)])]
+					if ci.count == 1 {
+						b[k] = aaSetString(ci.aas)[0]
+					} else {
+						b[k] = 'X'
+					}
+				}
+				m.InsertedAAs = string(b)
+			}
+			g.Mutations = append(g.Mutations, m)
+		}
+	}
+	g.AlignedNA = na.String()
+	g.AlignedAA = aa.String()
+	return g
+}
+
+// matchPercent counts as HIVDB does, in nucleotides: every codon (inserted ones too) is
+// three, a frameshift insertion adds its nucleotides, and the codons of mutations and the
+// frameshift nucleotides are the mismatches.
+func matchPercent(recs []codonRec) float64 {
+	all, bad := 0, 0
+	for _, r := range recs {
+		all += 3 + 3*r.insCodon + r.fsIns
+		bad += r.fsIns
+		if r.mutation {
+			bad += 3
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return 100 * float64(all-bad) / float64(all)
+}
+
+// trimCount returns how many codons to trim from the start of recs (from the end when
+// reverse is set).
+func trimCount(recs []codonRec, reverse bool) int {
+	problems, since, trim := 0, 0, 0
+	for k := range recs {
+		idx := k
+		if reverse {
+			idx = len(recs) - 1 - k
+		}
+		if recs[idx].bad {
+			problems++
+			since = 0
+			if problems*100/(k+1) > trimCutoffPcnt {
+				trim = k + 1
+			}
+		} else {
+			since++
+			if since > trimWindow {
+				break
+			}
+		}
+	}
+	return trim
+}
+
+// placePartial shows a codon read from 1–2 nucleotides with '-' where the missing ones fit
+// best (the placement scoring highest against the consensus amino acid).
+func (a *Aligner) placePartial(q []uint8, seq []byte, r codonRec) string {
+	const nn = 15
+	ref := aaIndex(r.cons)
+	s := r.start
+	var keys [3]int
+	var texts [3]string
+	if r.span == 1 {
+		x, c := q[s], string(seq[s])
+		keys = [3]int{codonKey(x, nn, nn), codonKey(nn, x, nn), codonKey(nn, nn, x)}
+		texts = [3]string{c + "--", "-" + c + "-", "--" + c}
+	} else {
+		x, y := q[s], q[s+1]
+		c, d := string(seq[s]), string(seq[s+1])
+		keys = [3]int{codonKey(x, y, nn), codonKey(x, nn, y), codonKey(nn, x, y)}
+		texts = [3]string{c + d + "-", c + "-" + d, "-" + c + d}
+	}
+	best := 0
+	for k := 1; k < 3; k++ {
+		if a.sub[keys[k]][ref] > a.sub[keys[best]][ref] {
+			best = k
+		}
+	}
+	return texts[best]
+}
+
+// readUnusual reads rx-all_subtype-all.csv: per gene and codon, the amino acids (and
+// insertion '_', deletion '-') flagged isUnusual.
+func readUnusual(ref fs.FS, genes map[Gene]geneRef) (map[Gene][]uint32, error) {
+	data, err := fs.ReadFile(ref, "rx-all_subtype-all.csv")
+	if err != nil {
+		return nil, fmt.Errorf("reading rx-all_subtype-all.csv: %w", err)
+	}
+	out := map[Gene][]uint32{}
+	for g, r := range genes {
+		out[g] = make([]uint32, len(r.consensus))
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	line := 0
+	for sc.Scan() {
+		line++
+		if line == 1 {
+			continue
+		}
+		f := strings.Split(sc.Text(), ",")
+		if len(f) < 8 {
+			return nil, fmt.Errorf("rx-all_subtype-all.csv line %d: %d fields", line, len(f))
+		}
+		if f[7] != "True" {
+			continue
+		}
+		pos, err := strconv.Atoi(f[1])
+		if err != nil {
+			return nil, fmt.Errorf("rx-all_subtype-all.csv line %d: position: %w", line, err)
+		}
+		tab, ok := out[Gene(f[0])]
+		if !ok || pos < 1 || pos > len(tab) || len(f[2]) != 1 {
+			continue
+		}
+		var bit int
+		switch f[2][0] {
+		case '-':
+			bit = unusualDel
+		case '_':
+			bit = unusualIns
+		default:
+			bit = aaIndex(f[2][0])
+			if bit < 0 {
+				continue
+			}
+		}
+		tab[pos-1] |= 1 << uint(bit)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading rx-all_subtype-all.csv: %w", err)
+	}
+	return out, nil
+}
+
+// readAPOBEC reads apobecs.csv: per gene and codon, the APOBEC signature amino acids.
+func readAPOBEC(ref fs.FS, genes map[Gene]geneRef) (map[Gene][]uint32, error) {
+	data, err := fs.ReadFile(ref, "apobecs.csv")
+	if err != nil {
+		return nil, fmt.Errorf("reading apobecs.csv: %w", err)
+	}
+	out := map[Gene][]uint32{}
+	for g, r := range genes {
+		out[g] = make([]uint32, len(r.consensus))
+	}
+	for n, line := range strings.Split(string(data), "\n") {
+		f := strings.Split(strings.TrimSpace(line), ",")
+		if n == 0 || len(f) < 3 {
+			continue
+		}
+		pos, err := strconv.Atoi(f[1])
+		if err != nil {
+			return nil, fmt.Errorf("apobecs.csv line %d: position: %w", n+1, err)
+		}
+		tab, ok := out[Gene(f[0])]
+		if !ok || pos < 1 || pos > len(tab) || len(f[2]) != 1 || aaIndex(f[2][0]) < 0 {
+			continue
+		}
+		tab[pos-1] |= 1 << uint(aaIndex(f[2][0]))
+	}
+	return out, nil
+}
+
+// subtypeWords holds the references packed as 4-bit base masks, 16 per word, in HXB2
+// coordinates from first; nz marks the positions where the reference has a base.
+type subtypeWords struct {
+	first, length int
+	words, nz     [][]uint64
+}
+
+const nibbleLow = 0x1111111111111111
+
+func nibbleNonZero(v uint64) uint64 { return (v | v>>1 | v>>2 | v>>3) & nibbleLow }
+
+func buildSubtypeWords(refs []subtypeRef) *subtypeWords {
+	st := &subtypeWords{first: refs[0].first, length: len(refs[0].seq)}
+	nw := (st.length + 15) / 16
+	for _, r := range refs {
+		w := make([]uint64, nw)
+		for i, c := range r.seq {
+			if r.first != st.first || i >= st.length {
+				break
+			}
+			w[i/16] |= uint64(ntMask[c]) << (4 * uint(i%16))
+		}
+		nz := make([]uint64, nw)
+		for k := range w {
+			nz[k] = nibbleNonZero(w[k])
+		}
+		st.words = append(st.words, w)
+		st.nz = append(st.nz, nz)
+	}
+	return st
+}
+
+// subtype compares the aligned PR/RT/IN nucleotides (whole codons, no N) with every
+// reference at the same HXB2 positions.
+func (a *Aligner) subtype(ws *workspace, res *Result) Subtype {
+	st := a.subtypeW
+	nw := (st.length + 15) / 16
+	qw := make([]uint64, nw)
+	lowW, highW := nw, -1
+	for _, g := range res.Genes {
+		if g.Gene == CA {
+			continue
+		}
+		base := a.genes[g.Gene].hxb2First - st.first
+		for k := 0; k < len(g.AlignedNA); k++ {
+			m := ntMask[g.AlignedNA[k]]
+			if m == 0 || m == 15 {
+				continue
+			}
+			pos := base + 3*(g.FirstAA-1) + k
+			if pos < 0 || pos >= st.length {
+				continue
+			}
+			qw[pos/16] |= uint64(m) << (4 * uint(pos%16))
+			lowW, highW = min(lowW, pos/16), max(highW, pos/16)
+		}
+	}
+	out := Subtype{Name: "unknown"}
+	if highW < 0 {
+		return out
+	}
+	bestDist, bestIdx, bestCompared := math.Inf(1), -1, 0
+	qnz := make([]uint64, nw)
+	for k := lowW; k <= highW; k++ {
+		qnz[k] = nibbleNonZero(qw[k])
+	}
+	for r := range st.words {
+		rw, rnz := st.words[r], st.nz[r]
+		compared, matched := 0, 0
+		for k := lowW; k <= highW; k++ {
+			compared += bits.OnesCount64(qnz[k] & rnz[k])
+			matched += bits.OnesCount64(nibbleNonZero(qw[k] & rw[k]))
+		}
+		if compared == 0 {
+			continue
+		}
+		d := float64(compared-matched) / float64(compared)
+		if d < bestDist {
+			bestDist, bestIdx, bestCompared = d, r, compared
+		}
+	}
+	if bestIdx < 0 || bestCompared < MinSubtypeNAs {
+		return out
+	}
+	out.Accession = a.subtypes[bestIdx].accession
+	out.Distance = bestDist
+	out.PercentSimilarity = math.Round(10000*(1-bestDist)) / 100
+	out.Compared = bestCompared
+	if bestDist <= UnknownDistance {
+		out.Name = a.subtypes[bestIdx].name
+	}
+	return out
+}

@@ -1,0 +1,249 @@
+// Package align aligns HIV-1 nucleotide sequences to the subtype B consensus amino-acid
+// sequences of capsid (CA), protease (PR), reverse transcriptase (RT) and integrase (IN), and
+// reports per gene the aligned range, the mutations against consensus B, frameshifts and
+// quality counts, plus the closest subtype reference.
+//
+// It is a pure domain package: no HTTP, no SOAP, no files (the reference data come in as an
+// fs.FS). docs/alignment.md describes the method, its scores and limits.
+package align
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Gene names a gene the aligner analyses.
+type Gene string
+
+// The analysed genes, in report order.
+const (
+	CA Gene = "CA"
+	PR Gene = "PR"
+	RT Gene = "RT"
+	IN Gene = "IN"
+)
+
+// AllGenes lists the analysed genes in report order (CA, PR, RT, IN).
+func AllGenes() []Gene { return []Gene{CA, PR, RT, IN} }
+
+// Limits on the input of Align. The caller (the SOAP side) enforces the same bounds with its
+// own messages; Align checks them again so that it never runs unbounded.
+const (
+	MinNucleotides = 30
+	MaxNucleotides = 13000
+)
+
+// Errors of Align; test them with errors.Is.
+var (
+	// ErrTooShort and ErrTooLong: the input is outside MinNucleotides..MaxNucleotides.
+	ErrTooShort = errors.New("sequence too short")
+	ErrTooLong  = errors.New("sequence too long")
+	// ErrInvalidChar: the input holds a byte that is not an upper-case IUPAC nucleotide code
+	// (ACGTU RYKMSWBDHVN); the caller is expected to have cleaned the input.
+	ErrInvalidChar = errors.New("invalid nucleotide character")
+	// ErrNoGene: neither CA, PR, RT nor IN was found (in either orientation).
+	ErrNoGene = errors.New("no PR, RT, IN or CA found in the sequence")
+)
+
+// Result is the analysis of one nucleotide sequence.
+type Result struct {
+	// ReverseComplemented is true when the input aligned better as its reverse complement; it
+	// was then analysed as the reverse complement, and every nucleotide position (FirstNA,
+	// LastNA) refers to that reverse complement. Reports flag it as a warning.
+	ReverseComplemented bool
+	// Analysed is the sequence actually analysed: the input, or its reverse complement.
+	Analysed []byte
+	// Genes holds the present genes in the order CA, PR, RT, IN. A gene is present when at
+	// least MinCodons(gene) of its codons are aligned and its MatchPercent is at least 60.
+	Genes []GeneResult
+	// Subtype is the closest subtype reference over the aligned PR/RT/IN region.
+	Subtype Subtype
+}
+
+// Gene returns the result for gene g, or nil when g is not present.
+func (r *Result) Gene(g Gene) *GeneResult {
+	for i := range r.Genes {
+		if r.Genes[i].Gene == g {
+			return &r.Genes[i]
+		}
+	}
+	return nil
+}
+
+// Subtype is the closest reference of genotype-references_hiv1.json.
+type Subtype struct {
+	// Name is the genotype's display name ("B", "C", "CRF01_AE", …), or "unknown" when the
+	// distance to every reference exceeds UnknownDistance, or when fewer than
+	// MinSubtypeNAs nucleotides could be compared (no PR/RT/IN, e.g. a CA-only sequence).
+	Name string
+	// Accession of the closest reference sequence ("" when unknown for lack of data).
+	Accession string
+	// Distance is the fraction of compared nucleotides that differ (0..1); an IUPAC mixture
+	// that includes the reference base counts as equal.
+	Distance float64
+	// PercentSimilarity is 100 × (1 − Distance), rounded to two decimals.
+	PercentSimilarity float64
+	// Compared is the number of nucleotide positions compared.
+	Compared int
+}
+
+// Subtype classification limits.
+const (
+	UnknownDistance = 0.11
+	MinSubtypeNAs   = 90
+)
+
+// GeneResult is the alignment of one gene.
+//
+// Conventions: positions FirstAA..LastAA are codon numbers in the gene (1-based);
+// FirstNA..LastNA are 1-based positions in Result.Analysed of the first nucleotide of codon
+// FirstAA and the last nucleotide of codon LastAA. Ends trimmed for low quality are excluded
+// from both ranges, from the aligned sequences and from the mutations, and so are leading
+// and trailing deletions and unsequenced codons; as in HIVDB, the nucleotide range of the
+// whole alignment then moves inwards by exactly three per dropped codon (which differs from
+// the kept codons' own range only when a dropped codon was a deletion or carried a
+// frameshift).
+type GeneResult struct {
+	Gene         Gene
+	FirstAA      int
+	LastAA       int
+	FirstNA      int
+	LastNA       int
+	LeftTrimmed  int // codons trimmed at the start for low quality
+	RightTrimmed int // codons trimmed at the end for low quality
+	// AlignedNA holds three characters per consensus codon FirstAA..LastAA: the nucleotides
+	// read for that codon, '-' for a nucleotide missing (deleted codon "---", or a codon
+	// shortened by a frameshift deletion, e.g. "A--"). Inserted nucleotides are not included
+	// (see Mutation.InsertedCodons and Frameshift.NAs), so len(AlignedNA) = 3×(LastAA−FirstAA+1).
+	AlignedNA string
+	// AlignedAA holds one character per consensus codon FirstAA..LastAA: the amino acid when
+	// the codon translates to exactly one ('*' for stop), 'X' for a codon translating to
+	// several amino acids or shortened by a frameshift, '-' for a deleted codon.
+	AlignedAA string
+	// MatchPercent is the share of matching nucleotides as HIVDB counts it over
+	// FirstAA..LastAA: every codon (inserted codons too) counts three nucleotides and a
+	// frameshift insertion its own; the codons of Mutations and the frameshift-inserted
+	// nucleotides are the mismatches. Unsequenced codons count as matches.
+	MatchPercent float64
+	// Mutations are the differences from consensus B in codon order (see Mutation).
+	Mutations []Mutation
+	// Frameshifts are the indels whose length is not a multiple of three, in codon order.
+	Frameshifts []Frameshift
+	// Quality counts over FirstAA..LastAA.
+	StopCodons        int // codons that can translate to a stop
+	AmbiguousCodons   int // codons with an IUPAC mixture translating to more than one amino acid
+	UnsequencedCodons int // codons with more than one N (never mutations)
+	// UnsequencedPositions lists the codon numbers counted in UnsequencedCodons.
+	UnsequencedPositions []int
+}
+
+// Mutation is one difference from the consensus at a codon: a substitution (possibly a
+// mixture), an insertion after the codon, a deletion of the codon, or a codon made partial
+// by a frameshift.
+type Mutation struct {
+	Gene      Gene
+	Position  int  // codon number in the gene
+	Consensus byte // consensus B amino acid
+	// AAs is the sorted set of amino acids the codon can translate to ('*' for stop); "X"
+	// when there are more than MaxDisplayAAs, or when the codon is partial (frameshift). Empty
+	// for a deletion.
+	AAs string
+	// Codon is the triplet as read ('-' for nucleotides missing because of a frameshift);
+	// empty for a deletion.
+	Codon string
+	// Insertion: amino acids were inserted after this codon. InsertedAAs holds one character
+	// per inserted codon (its amino acid, or 'X' when ambiguous); InsertedCodons the inserted
+	// whole codons (nucleotides of a frameshift insertion excluded).
+	Insertion      bool
+	InsertedAAs    string
+	InsertedCodons string
+	// Deletion: the consensus codon is missing.
+	Deletion bool
+	// Mixture: the codon holds IUPAC codes and translates to more than one amino acid.
+	Mixture bool
+	// Partial: the codon is shortened by a frameshift deletion (AAs is "X").
+	Partial bool
+	// Stop: the codon can translate to a stop codon.
+	Stop bool
+}
+
+// MaxDisplayAAs is the largest number of amino acids a mixture shows; more are shown as X.
+const MaxDisplayAAs = 6
+
+// AAString returns the observed amino acids as reports show them: the consensus first when
+// present, then the others in order ("LI" for L74 with I and L). "Deletion" for a deletion;
+// for an insertion the codon's amino acids then "_" and the inserted ones ("S_SA").
+func (m Mutation) AAString() string {
+	if m.Deletion {
+		return "Deletion"
+	}
+	var b strings.Builder
+	if strings.IndexByte(m.AAs, m.Consensus) >= 0 && len(m.AAs) > 1 {
+		b.WriteByte(m.Consensus)
+		for i := 0; i < len(m.AAs); i++ {
+			if m.AAs[i] != m.Consensus {
+				b.WriteByte(m.AAs[i])
+			}
+		}
+	} else {
+		b.WriteString(m.AAs)
+	}
+	if m.Insertion {
+		b.WriteByte('_')
+		b.WriteString(m.InsertedAAs)
+	}
+	return b.String()
+}
+
+// String formats the mutation as the oracle files' mutationListString does: T69S_SA,
+// M46Deletion, I13X, L74LI, W6*.
+func (m Mutation) String() string {
+	return string(m.Consensus) + strconv.Itoa(m.Position) + m.AAString()
+}
+
+// FrameshiftKind tells a frameshift insertion from a deletion.
+type FrameshiftKind string
+
+// Frameshift kinds, as the oracle files spell them.
+const (
+	FrameshiftInsertion FrameshiftKind = "INSERTION"
+	FrameshiftDeletion  FrameshiftKind = "DELETION"
+)
+
+// Frameshift is an indel whose length is not a multiple of three. Its nucleotides are kept
+// out of the amino-acid calls.
+type Frameshift struct {
+	Gene     Gene
+	Position int // codon number after which nucleotides were inserted, or whose nucleotides were deleted
+	Kind     FrameshiftKind
+	Size     int    // nucleotides inserted or deleted, modulo whole codons (1 or 2)
+	NAs      string // the inserted nucleotides (insertions only)
+}
+
+// String formats the frameshift as HIVDB reports do: "PR7ins1bp_C", "RT12del1bp".
+func (f Frameshift) String() string {
+	s := string(f.Gene) + strconv.Itoa(f.Position)
+	if f.Kind == FrameshiftInsertion {
+		return s + "ins" + strconv.Itoa(f.Size) + "bp_" + f.NAs
+	}
+	return s + "del" + strconv.Itoa(f.Size) + "bp"
+}
+
+// MinCodons returns the number of aligned codons a gene needs to count as present
+// (PR 40, RT 60, IN 30, CA 40).
+func MinCodons(g Gene) int {
+	switch g {
+	case PR:
+		return 40
+	case RT:
+		return 60
+	case IN:
+		return 30
+	default:
+		return 40
+	}
+}
+
+// MinMatchPercent is the amino-acid match percentage below which a gene is not present.
+const MinMatchPercent = 60.0
