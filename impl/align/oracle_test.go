@@ -51,7 +51,7 @@ type oracleGene struct {
 		Position int    `json:"position"`
 		Triplet  string `json:"triplet"`
 	} `json:"mutations"`
-	FrameShifts        []struct {
+	FrameShifts []struct {
 		Gene     string `json:"gene"`
 		Position int    `json:"position"`
 		Size     int    `json:"size"`
