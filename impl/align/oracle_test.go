@@ -50,6 +50,7 @@ type oracleGene struct {
 	Mutations          []struct {
 		Position int    `json:"position"`
 		Triplet  string `json:"triplet"`
+		Inserted string `json:"insertedNAs"`
 	} `json:"mutations"`
 	FrameShifts []struct {
 		Gene     string `json:"gene"`
@@ -177,6 +178,9 @@ func compareGene(t *testing.T, g Gene, got *GeneResult, want oracleGene) {
 		for _, m := range got.Mutations {
 			if m.Position == wm.Position && !m.Deletion && m.Codon != wm.Triplet {
 				t.Errorf("%s: codon %d read %q, want %q", g, m.Position, m.Codon, wm.Triplet)
+			}
+			if m.Position == wm.Position && m.InsertedCodons != wm.Inserted {
+				t.Errorf("%s: codon %d inserted %q, want %q", g, m.Position, m.InsertedCodons, wm.Inserted)
 			}
 		}
 	}
