@@ -227,12 +227,14 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 			}
 			if r.info.aas&(1<<stopIdx) != 0 {
 				g.StopCodons++
+				g.StopPositions = append(g.StopPositions, r.pos)
 			}
 			if r.info.ns > 1 {
 				g.UnsequencedCodons++
 				g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
 			} else if r.info.count > 1 {
 				g.AmbiguousCodons++
+				g.AmbiguousPositions = append(g.AmbiguousPositions, r.pos)
 			}
 			if r.fsIns > 0 {
 				e := r.start + r.span

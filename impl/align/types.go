@@ -134,7 +134,9 @@ type GeneResult struct {
 	StopCodons        int // codons that can translate to a stop
 	AmbiguousCodons   int // codons with an IUPAC mixture translating to more than one amino acid
 	UnsequencedCodons int // codons with more than one N (never mutations)
-	// UnsequencedPositions lists the codon numbers counted in UnsequencedCodons.
+	// The codon numbers counted in StopCodons, AmbiguousCodons and UnsequencedCodons.
+	StopPositions        []int
+	AmbiguousPositions   []int
 	UnsequencedPositions []int
 }
 
