@@ -217,8 +217,8 @@ func TestAPOBECHypermutation(t *testing.T) {
 	}
 	sameSet(t, "PR", mutationStrings(pr), inside(pr, want[PR]))
 	sameSet(t, "RT", mutationStrings(rt), inside(rt, want[RT]))
-	if pr.StopCodons+rt.StopCodons == 0 {
-		t.Error("no stop codon counted (APOBEC turns TGG into TAG/TGA/TAA)")
+	if pr.StopCodons+rt.StopCodons == 0 || len(pr.StopPositions)+len(rt.StopPositions) != pr.StopCodons+rt.StopCodons {
+		t.Errorf("stop codons %d+%d at %v %v (APOBEC turns TGG into TAG/TGA/TAA)", pr.StopCodons, rt.StopCodons, pr.StopPositions, rt.StopPositions)
 	}
 }
 
@@ -295,6 +295,9 @@ func TestMixtureOfConsensusIsNotAMutation(t *testing.T) {
 	sameSet(t, "RT", mutationStrings(rt), []string{"M184MV"})
 	if m := rt.Mutations[0]; !m.Mixture || m.AAs != "MV" {
 		t.Errorf("%+v", m)
+	}
+	if rt.AmbiguousCodons != 1 || !slices.Equal(rt.AmbiguousPositions, []int{184}) || rt.StopCodons != 0 {
+		t.Errorf("ambiguous %d %v, stops %d", rt.AmbiguousCodons, rt.AmbiguousPositions, rt.StopCodons)
 	}
 }
 

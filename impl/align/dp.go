@@ -134,12 +134,12 @@ type band struct {
 // alignPath is the outcome of one DP: per consumed codon, the query span assigned to it.
 type alignPath struct {
 	first, last int // codon indices (0-based) of the first and last aligned codon
-	// codonStart[j], codonLen[j]: the nucleotides read for codon j (len 3, 1–2 for a
-	// frameshift-shortened codon, 0 for a deletion); spanEnd[j]: end of the nucleotides
-	// attributed to codon j, including the inserted ones after it.
-	codonStart, codonLen, spanEnd []int32
-	touchedEdge                   bool
-	score                         int32
+	// codonStart[j]: the first nucleotide read for codon j; spanEnd[j]: the end of the
+	// nucleotides attributed to codon j, the inserted ones after it included (HIVDB reads
+	// the span: 0 = deletion, 1–2 = frameshift deletion, 3 + 3k + r = codon, k inserted
+	// codons and r frameshift nucleotides).
+	codonStart, spanEnd []int32
+	touchedEdge         bool
 }
 
 // dpWork holds the reusable buffers of one DP.
@@ -319,19 +319,17 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 	if bestJ < 0 {
 		return false
 	}
-	w.traceback(bestI, bestJ, bestScore, n)
+	w.traceback(bestI, bestJ, n)
 	return true
 }
 
 // traceback follows the codes from (i, j) to the start and fills w.path.
-func (w *dpWork) traceback(i int32, j int, score int32, n int32) {
+func (w *dpWork) traceback(i int32, j int, n int32) {
 	b := &w.b
 	pth := &w.path
 	m := b.jLast + 1
 	pth.codonStart = growI32(pth.codonStart, m)
-	pth.codonLen = growI32(pth.codonLen, m)
 	pth.spanEnd = growI32(pth.spanEnd, m)
-	pth.score = score
 	pth.touchedEdge = false
 	pth.last = j - 1
 	spanEnd := i
@@ -370,7 +368,6 @@ func (w *dpWork) traceback(i int32, j int, score int32, n int32) {
 			continue
 		case sF:
 			pth.codonStart[j-1] = i
-			pth.codonLen[j-1] = 0
 			pth.spanEnd[j-1] = spanEnd
 			switch code & tbFMask {
 			case tbFOpen:
@@ -389,7 +386,6 @@ func (w *dpWork) traceback(i int32, j int, score int32, n int32) {
 				k = 2
 			}
 			pth.codonStart[j-1] = i - k
-			pth.codonLen[j-1] = k
 			pth.spanEnd[j-1] = spanEnd
 			i -= k
 			state = sH
@@ -406,7 +402,6 @@ func (w *dpWork) traceback(i int32, j int, score int32, n int32) {
 			return
 		case tbMatch:
 			pth.codonStart[j-1] = i - 3
-			pth.codonLen[j-1] = 3
 			pth.spanEnd[j-1] = spanEnd
 			i -= 3
 			j--

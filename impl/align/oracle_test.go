@@ -46,7 +46,13 @@ type oracleGene struct {
 	LastNA             int     `json:"lastNA"`
 	MatchPcnt          float64 `json:"matchPcnt"`
 	MutationListString string  `json:"mutationListString"`
-	FrameShifts        []struct {
+	AlignedNAs         string  `json:"alignedNAs"`
+	Mutations          []struct {
+		Position int    `json:"position"`
+		Triplet  string `json:"triplet"`
+		Inserted string `json:"insertedNAs"`
+	} `json:"mutations"`
+	FrameShifts []struct {
 		Gene     string `json:"gene"`
 		Position int    `json:"position"`
 		Size     int    `json:"size"`
@@ -163,6 +169,19 @@ func compareGene(t *testing.T, g Gene, got *GeneResult, want oracleGene) {
 	for _, f := range gotF {
 		if !slices.Contains(wantF, f) {
 			t.Errorf("%s: unexpected frameshift %s", g, f)
+		}
+	}
+	if got.AlignedNA != want.AlignedNAs {
+		t.Errorf("%s: aligned nucleotides differ:\n got %s\nwant %s", g, got.AlignedNA, want.AlignedNAs)
+	}
+	for _, wm := range want.Mutations {
+		for _, m := range got.Mutations {
+			if m.Position == wm.Position && !m.Deletion && m.Codon != wm.Triplet {
+				t.Errorf("%s: codon %d read %q, want %q", g, m.Position, m.Codon, wm.Triplet)
+			}
+			if m.Position == wm.Position && m.InsertedCodons != wm.Inserted {
+				t.Errorf("%s: codon %d inserted %q, want %q", g, m.Position, m.InsertedCodons, wm.Inserted)
+			}
 		}
 	}
 	if math.Abs(got.MatchPercent-want.MatchPcnt) > 0.1 {

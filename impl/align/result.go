@@ -209,8 +209,11 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 			aa.WriteByte('-')
 			g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Deletion: true})
 		case r.span < 3:
-			codon := a.placePartial(q, seq, r)
-			na.WriteString(codon)
+			// HIVDB's conventions: the aligned nucleotides keep the read ones first
+			// ("AG-"); the mutation shows them where they fit the consensus ("-AG").
+			read := string(seq[r.start : r.start+r.span])
+			na.WriteString(read + "--"[:3-r.span])
+			codon := placePartial(read, r.cons)
 			aa.WriteByte('X')
 			g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, AAs: "X", Codon: codon, Partial: true})
 			g.Frameshifts = append(g.Frameshifts, Frameshift{Gene: sp.gene, Position: r.pos, Kind: FrameshiftDeletion, Size: 3 - int(r.span)})
@@ -224,12 +227,14 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 			}
 			if r.info.aas&(1<<stopIdx) != 0 {
 				g.StopCodons++
+				g.StopPositions = append(g.StopPositions, r.pos)
 			}
 			if r.info.ns > 1 {
 				g.UnsequencedCodons++
 				g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
 			} else if r.info.count > 1 {
 				g.AmbiguousCodons++
+				g.AmbiguousPositions = append(g.AmbiguousPositions, r.pos)
 			}
 			if r.fsIns > 0 {
 				e := r.start + r.span
@@ -311,31 +316,56 @@ func trimCount(recs []codonRec, reverse bool) int {
 	return trim
 }
 
-// placePartial shows a codon read from 1–2 nucleotides with '-' where the missing ones fit
-// best (the placement scoring highest against the consensus amino acid).
-func (a *Aligner) placePartial(q []uint8, seq []byte, r codonRec) string {
-	const nn = 15
-	ref := aaIndex(r.cons)
-	s := r.start
-	var keys [3]int
-	var texts [3]string
-	if r.span == 1 {
-		x, c := q[s], string(seq[s])
-		keys = [3]int{codonKey(x, nn, nn), codonKey(nn, x, nn), codonKey(nn, nn, x)}
-		texts = [3]string{c + "--", "-" + c + "-", "--" + c}
-	} else {
-		x, y := q[s], q[s+1]
-		c, d := string(seq[s]), string(seq[s+1])
-		keys = [3]int{codonKey(x, y, nn), codonKey(x, nn, y), codonKey(nn, x, y)}
-		texts = [3]string{c + d + "-", c + "-" + d, "-" + c + d}
+// placePartial shows a codon read from 1–2 nucleotides with '-' for the missing ones, at
+// the first placement (for two: "xy-", "-xy", "x-y"; for one: "x--", "-x-", "--x") where a
+// codon of the consensus amino acid has the read nucleotides; when none has all of them,
+// the last placement where one of them fits; otherwise "xy-" / "x--".
+func placePartial(read string, cons byte) string {
+	fits := func(pattern string) (all, some bool) {
+		all = false
+		for i := 0; i < 64; i++ {
+			if geneticCode[i] != cons {
+				continue
+			}
+			codon := [3]byte{"TCAG"[i/16], "TCAG"[i/4%4], "TCAG"[i%4]}
+			n, ok := 0, true
+			for k := 0; k < 3; k++ {
+				if pattern[k] == '-' {
+					continue
+				}
+				if ntMask[pattern[k]]&ntMask[codon[k]] != 0 {
+					n++
+				} else {
+					ok = false
+				}
+			}
+			if ok {
+				all = true
+			}
+			if n > 0 {
+				some = true
+			}
+		}
+		return all, some
 	}
-	best := 0
-	for k := 1; k < 3; k++ {
-		if a.sub[keys[k]][ref] > a.sub[keys[best]][ref] {
-			best = k
+	var placements []string
+	if len(read) == 2 {
+		x, y := read[:1], read[1:]
+		placements = []string{x + y + "-", "-" + x + y, x + "-" + y}
+	} else {
+		placements = []string{read + "--", "-" + read + "-", "--" + read}
+	}
+	fallback := placements[0]
+	for _, p := range placements {
+		all, some := fits(p)
+		if all {
+			return p
+		}
+		if some {
+			fallback = p
 		}
 	}
-	return texts[best]
+	return fallback
 }
 
 // readUnusual reads rx-all_subtype-all.csv: per gene and codon, the amino acids (and

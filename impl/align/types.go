@@ -114,7 +114,7 @@ type GeneResult struct {
 	RightTrimmed int // codons trimmed at the end for low quality
 	// AlignedNA holds three characters per consensus codon FirstAA..LastAA: the nucleotides
 	// read for that codon, '-' for a nucleotide missing (deleted codon "---", or a codon
-	// shortened by a frameshift deletion, e.g. "A--"). Inserted nucleotides are not included
+	// shortened by a frameshift deletion: the read nucleotides first, "AG-"). Inserted nucleotides are not included
 	// (see Mutation.InsertedCodons and Frameshift.NAs), so len(AlignedNA) = 3×(LastAA−FirstAA+1).
 	AlignedNA string
 	// AlignedAA holds one character per consensus codon FirstAA..LastAA: the amino acid when
@@ -134,7 +134,9 @@ type GeneResult struct {
 	StopCodons        int // codons that can translate to a stop
 	AmbiguousCodons   int // codons with an IUPAC mixture translating to more than one amino acid
 	UnsequencedCodons int // codons with more than one N (never mutations)
-	// UnsequencedPositions lists the codon numbers counted in UnsequencedCodons.
+	// The codon numbers counted in StopCodons, AmbiguousCodons and UnsequencedCodons.
+	StopPositions        []int
+	AmbiguousPositions   []int
 	UnsequencedPositions []int
 }
 
@@ -149,8 +151,9 @@ type Mutation struct {
 	// when there are more than MaxDisplayAAs, or when the codon is partial (frameshift). Empty
 	// for a deletion.
 	AAs string
-	// Codon is the triplet as read ('-' for nucleotides missing because of a frameshift);
-	// empty for a deletion.
+	// Codon is the triplet as read; for a codon shortened by a frameshift, '-' marks the
+	// missing nucleotides where the read ones fit a consensus codon best ("-AG" for K,
+	// HIVDB's placement). Empty for a deletion.
 	Codon string
 	// Insertion: amino acids were inserted after this codon. InsertedAAs holds one character
 	// per inserted codon (its amino acid, or 'X' when ambiguous); InsertedCodons the inserted
