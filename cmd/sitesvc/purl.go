@@ -2,18 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/netip"
-	"os/exec"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/sitelib/sitesvc/impl/purl"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
-	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/purl/store"
 	"github.com/sitelib/sitesvc/impl/server"
 )
@@ -24,39 +23,38 @@ func newPurlService(c *serveConfig) (server.Service, error) {
 		BaseURL:      c.PurlBaseURL,
 		EmbedBaseURL: c.EmbedBaseURL,
 		DataDir:      c.DataDir,
-		SamplesDir:   c.PurlSamplesDir,
 		Logger:       c.Logger,
 	}
 	if c.Tokens != nil {
 		cfg.Tokens = c.Tokens
 	}
-	schema, err := modsSchema(c.PurlMODSSchema)
-	switch {
-	case err != nil && errors.Is(err, exec.ErrNotFound) && c.PurlMODSSchema == defaultExisting(defaultMODSSchema):
-		// The schema was found beside the repository but not asked for:
-		// a machine without xmllint still runs, with structural checks.
-		c.Logger.Warn("purl: MODS records are checked for structure only", "reason", err)
-	case err != nil:
+	schema, err := openMODSSchema(c.PurlMODSSchema, c.Logger)
+	if err != nil {
 		return nil, fmt.Errorf("--purl-mods-schema: %w", err)
 	}
+	c.onExit(schema.Close)
 	cfg.MODSSchema = schema
 	nets, err := parseLocationNetworks(c.PurlLocationNetworks)
 	if err != nil {
 		return nil, fmt.Errorf("--purl-location-networks: %w", err)
 	}
 	cfg.LocationNetworks = nets
-	return purl.New(context.Background(), cfg)
-}
-
-// defaultMODSSchema is where the MODS 3.6 XSD lives beside the repository.
-const defaultMODSSchema = "../shared/data/schemas/mods/mods-3-6.xsd"
-
-// modsSchema is the checker for the XSD at path; nil when path is empty.
-func modsSchema(path string) (*record.MODSSchema, error) {
-	if path == "" {
-		return nil, nil
+	// The service publishes samples from a directory; built-in ones are
+	// written to a temporary one for the start and removed after it.
+	if fsys, source := sampleObjects(c.PurlSamplesDir); source == builtIn {
+		tmp, err := os.MkdirTemp("", "sitesvc-samples-")
+		if err != nil {
+			return nil, fmt.Errorf("unpacking the sample objects: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		if err := os.CopyFS(tmp, fsys); err != nil {
+			return nil, fmt.Errorf("unpacking the sample objects: %w", err)
+		}
+		cfg.SamplesDir = tmp
+	} else {
+		cfg.SamplesDir = source
 	}
-	return record.NewMODSSchema(path)
+	return purl.New(context.Background(), cfg)
 }
 
 // parseLocationNetworks reads "name=CIDR,CIDR;name2=CIDR".
@@ -99,7 +97,7 @@ func runPurl(ctx context.Context, args []string, env func(string) string, stdout
 		dataDefault = v
 	}
 	data := fs.String("data", dataDefault, "data directory of the server (the store is <data>/purl) (env "+envName("data")+")")
-	schemaPath := fs.String("mods-schema", defaultExisting(defaultMODSSchema), "MODS 3.6 XSD that mods.xml files are checked against with xmllint (empty: structure only)")
+	schemaPath := fs.String("mods-schema", "", "MODS 3.6 XSD that mods.xml files are checked against with xmllint (empty: the built-in one)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -112,10 +110,11 @@ func runPurl(ctx context.Context, args []string, env func(string) string, stdout
 		return fmt.Errorf("purl publish: %w", err)
 	}
 	var opts []publish.Option
-	schema, err := modsSchema(*schemaPath)
+	schema, err := openMODSSchema(*schemaPath, slog.New(slog.NewTextHandler(stderr, nil)))
 	if err != nil {
 		return fmt.Errorf("purl publish: --mods-schema: %w", err)
 	}
+	defer schema.Close()
 	if schema != nil {
 		opts = append(opts, publish.WithMODSSchema(schema))
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/server"
@@ -31,17 +32,28 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("serve: unexpected arguments %q", fs.Args())
+		return fmt.Errorf("serve takes flags only, not %q (see sitesvc serve --help)", fs.Args())
 	}
 	if err := c.finish(*services); err != nil {
-		return fmt.Errorf("serve: %w", err)
+		return err
 	}
 	c.Logger = newLogger(c.LogFormat, stderr)
+	defer c.runExits()
+	// The port first: when it is taken, serve stops before any service
+	// starts (or says it is ready) and before the data directory is touched.
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w (is another server running there? stop it or choose another --addr)", c.Addr, err)
+	}
+	defer ln.Close()
 	tokens, err := auth.Open(c.TokensFile)
 	if err != nil {
-		return fmt.Errorf("serve: %w", err)
+		return fmt.Errorf("tokens file: %w", err)
 	}
 	c.Tokens = tokens
+	if c.Dev {
+		c.Logger.Warn("development mode (--dev): a development SOAP key is made and accepted; never use --dev in production")
+	}
 
 	var mounts []server.Mount
 	closeAll := func() {
@@ -55,7 +67,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 		svc, err := serviceConstructors[name](&c)
 		if err != nil {
 			closeAll()
-			return fmt.Errorf("serve: starting %s: %w", name, err)
+			return fmt.Errorf("starting the %s service: %w", name, err)
 		}
 		base := c.baseURL(name)
 		mounts = append(mounts, server.Mount{Path: basePath(base), BaseURL: base, Service: svc, Contracts: contractLinks(name, base)})
@@ -73,9 +85,9 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	})
 	if err != nil {
 		closeAll()
-		return fmt.Errorf("serve: %w", err)
+		return err
 	}
-	return srv.ListenAndServe(ctx)
+	return srv.Serve(ctx, ln)
 }
 
 // baseURL is the public base URL of the named service.

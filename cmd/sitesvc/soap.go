@@ -12,17 +12,30 @@ import (
 	"github.com/sitelib/sitesvc/impl/server"
 )
 
-// newSOAPService builds the Algorithm (SOAP) service from the serve configuration.
-// With the key file at its default place (<data>/keys.txt) and missing, the
-// service creates a development key on first start, writes it to
-// <data>/dev-key.txt and logs it.
+// newSOAPService builds the Algorithm (SOAP) service from the serve
+// configuration, on the built-in HIV-1 data or --hivdb-dir's, and logs
+// which algorithms it runs and where they came from. In development mode
+// (--dev) it makes sure a development key exists (<data>/dev-key.txt) and
+// accepts it; otherwise no development key is made or accepted.
 func newSOAPService(c *serveConfig) (server.Service, error) {
-	engine, err := algorithm.LoadResistanceEngine(c.HivdbDir)
+	fsys, source, err := hivdbData(c.HivdbDir)
 	if err != nil {
 		return nil, err
 	}
+	engine, err := algorithm.LoadResistanceEngine(fsys)
+	if err != nil {
+		if source == builtIn {
+			return nil, fmt.Errorf("built-in HIV-1 data: %w", err)
+		}
+		return nil, fmt.Errorf("--hivdb-dir %s: %w (it needs algorithms/*.xml and reference/ as in a HIVDB release; leave it out to use the built-in data)", source, err)
+	}
+	versions, err := algorithmVersions(fsys)
+	if err != nil {
+		return nil, fmt.Errorf("HIV-1 data from %s: %w", source, err)
+	}
+	c.Logger.Info("soap: HIV-1 algorithms loaded", "source", source, "algorithms", versions)
 	devKeyFile := ""
-	if filepath.Clean(c.KeysFile) == filepath.Join(c.DataDir, "keys.txt") {
+	if c.Dev {
 		devKeyFile = filepath.Join(c.DataDir, "dev-key.txt")
 	}
 	return algorithm.New(algorithm.Config{
