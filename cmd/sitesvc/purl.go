@@ -81,38 +81,43 @@ func parseLocationNetworks(s string) (map[string][]netip.Prefix, error) {
 	return nets, nil
 }
 
-// runPurl is `sitesvc purl publish [--data DIR] OBJECTS`: it validates
-// every object under OBJECTS (a directory holding public.xml, mods.xml and
-// the files, or a tree of such directories) and, only when all are valid,
-// writes them into the store under <data>/purl.
+// runPurl is `sitesvc purl publish [--data DIR] OBJECTS`: it validates the
+// objects of OBJECTS (OBJECTS itself when it holds a public.xml, else each
+// directory directly in it that does; deeper ones are not searched) and,
+// only when all are valid, writes them into the store under <data>/purl.
 func runPurl(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "publish" {
-		fmt.Fprintln(stderr, "usage: sitesvc purl publish [--data DIR] OBJECTS_DIR")
-		return fmt.Errorf("purl: unknown or missing subcommand (want publish)")
+	switch {
+	case len(args) > 0 && args[0] == "publish":
+		args = args[1:]
+	case len(args) > 0 && isHelp(args[0]):
+		// sitesvc purl --help: the help of its one subcommand.
+	default:
+		return fmt.Errorf("purl needs a subcommand: sitesvc purl publish DIR (see sitesvc purl --help)")
 	}
 	fs := flag.NewFlagSet("purl publish", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	dataDefault := "./data"
 	if v := env(envName("data")); v != "" {
 		dataDefault = v
 	}
 	data := fs.String("data", dataDefault, "data directory of the server (the store is <data>/purl) (env "+envName("data")+")")
 	schemaPath := fs.String("mods-schema", "", "MODS 3.6 XSD that mods.xml files are checked against with xmllint (empty: the built-in one)")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args, "sitesvc purl publish [flags] DIR", `Publishes the PURL objects of DIR: DIR itself when it holds a public.xml, else every
+directory directly in DIR that holds one (one level; deeper directories are not searched).
+Each object is a directory with public.xml, optional mods.xml and the files its
+contentMetadata lists. Nothing is published unless every object is valid.`, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: sitesvc purl publish [--data DIR] OBJECTS_DIR")
-		return fmt.Errorf("purl publish: want one directory of objects, got %d arguments", fs.NArg())
+		return fmt.Errorf("purl publish wants one directory of objects, got %d arguments (see sitesvc purl --help)", fs.NArg())
 	}
 	st, err := store.OpenFS(filepath.Join(*data, "purl"))
 	if err != nil {
-		return fmt.Errorf("purl publish: %w", err)
+		return fmt.Errorf("PURL store: %w", err)
 	}
 	var opts []publish.Option
 	schema, err := openMODSSchema(*schemaPath, slog.New(slog.NewTextHandler(stderr, nil)))
 	if err != nil {
-		return fmt.Errorf("purl publish: --mods-schema: %w", err)
+		return fmt.Errorf("--mods-schema: %w", err)
 	}
 	defer schema.Close()
 	if schema != nil {
@@ -120,7 +125,7 @@ func runPurl(ctx context.Context, args []string, env func(string) string, stdout
 	}
 	objs, err := publish.Tree(ctx, st, fs.Arg(0), opts...)
 	if err != nil {
-		return fmt.Errorf("purl publish: nothing published: %w", err)
+		return fmt.Errorf("nothing published: %w", err)
 	}
 	for _, o := range objs {
 		fmt.Fprintf(stdout, "published %s (%s) from %s\n", o.Record.Druid.Qualified(), o.Record.Title(), o.Dir)

@@ -25,10 +25,12 @@ var serviceConstructors = map[string]func(*serveConfig) (server.Service, error){
 // until SIGINT or SIGTERM, then finishes in-flight requests and exits.
 func runServe(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var c serveConfig
 	services := newServeFlags(fs, env, &c)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, "sitesvc serve [flags]", `Runs the PURL, Embed, Hours and SOAP services on one listener.
+With no flags it serves everything at http://localhost:8080 on the built-in data,
+writing under ./data (the PURL store, the Hours SQLite database, key and token
+files). Development mode (--dev, which make run uses) adds a development SOAP key.`, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
