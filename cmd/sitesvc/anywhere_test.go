@@ -395,7 +395,8 @@ func TestPublishOneLevel(t *testing.T) {
 		t.Errorf("objects two levels down: %v %s", err, out.String())
 	}
 	out.Reset()
-	if err := run(t.Context(), []string{"purl", "publish", "--data", data, objects}, env, &out, io.Discard); err != nil {
+	// Flags may follow the directory too.
+	if err := run(t.Context(), []string{"purl", "publish", objects, "--data", data}, env, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

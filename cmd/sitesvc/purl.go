@@ -107,8 +107,16 @@ Each object is a directory with public.xml, optional mods.xml and the files its
 contentMetadata lists. Nothing is published unless every object is valid.`, stdout); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("purl publish wants one directory of objects, got %d arguments (see sitesvc purl --help)", fs.NArg())
+	if fs.NArg() == 0 {
+		return fmt.Errorf("purl publish wants the directory of objects to publish (see sitesvc purl --help)")
+	}
+	// Flags may also follow DIR (sitesvc purl publish DIR --data D).
+	dir := fs.Arg(0)
+	if err := parseFlags(fs, fs.Args()[1:], "sitesvc purl publish [flags] DIR", "", stdout); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("purl publish wants one directory of objects, got %q and %q (see sitesvc purl --help)", dir, fs.Args())
 	}
 	st, err := store.OpenFS(filepath.Join(*data, "purl"))
 	if err != nil {
@@ -123,7 +131,7 @@ contentMetadata lists. Nothing is published unless every object is valid.`, stdo
 	if schema != nil {
 		opts = append(opts, publish.WithMODSSchema(schema))
 	}
-	objs, err := publish.Tree(ctx, st, fs.Arg(0), opts...)
+	objs, err := publish.Tree(ctx, st, dir, opts...)
 	if err != nil {
 		return fmt.Errorf("nothing published: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"strings"
 
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/server"
@@ -69,7 +70,8 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 		svc, err := serviceConstructors[name](&c)
 		if err != nil {
 			closeAll()
-			return fmt.Errorf("starting the %s service: %w", name, err)
+			// The service package's own prefix ("purl: …") repeats the name.
+			return fmt.Errorf("starting the %s service: %s", name, strings.TrimPrefix(err.Error(), name+": "))
 		}
 		base := c.baseURL(name)
 		mounts = append(mounts, server.Mount{Path: basePath(base), BaseURL: base, Service: svc, Contracts: contractLinks(name, base)})
