@@ -50,7 +50,7 @@ func newPurlService(c *serveConfig) (server.Service, error) {
 		if err := os.CopyFS(tmp, fsys); err != nil {
 			return nil, fmt.Errorf("unpacking the sample objects: %w", err)
 		}
-		cfg.SamplesDir = tmp
+		cfg.SamplesDir, cfg.SamplesSource = tmp, builtIn
 	} else {
 		cfg.SamplesDir = source
 	}
