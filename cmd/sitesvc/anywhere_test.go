@@ -202,6 +202,9 @@ func TestBinaryRunsAnywhere(t *testing.T) {
 	if !strings.Contains(logs.String(), `"msg":"soap: HIV-1 algorithms loaded","source":"built in","algorithms":"ANRS 34`) {
 		t.Errorf("the start does not say which algorithms run from where:\n%s", logs.String())
 	}
+	if !strings.Contains(logs.String(), `"msg":"purl: loaded sample objects into an empty store","count":12,"from":"built in"`) {
+		t.Errorf("the built-in samples were not loaded:\n%s", logs.String())
+	}
 
 	// SOAP: the scoring matrix and a report, with the key made by keys add.
 	endpoint := base + "/soap/SiteAlgorithm"
