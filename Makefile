@@ -1,11 +1,24 @@
-# sitesvc — see README.md. Every target runs from a fresh clone with
-# ../shared beside it.
+# sitesvc — see README.md. Every target runs from a fresh clone; the tests
+# also want ../shared beside it (their oracle data).
 
 GO      ?= go
 BIN     := bin/sitesvc
 PKGS    := ./...
+# make run listens here (loopback only; a deployment chooses its own --addr).
+ADDR    ?= 127.0.0.1:8080
+# make install puts sitesvc in $(PREFIX)/bin.
+PREFIX  ?= /usr/local
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+# A static binary (no libc), the same one the Dockerfile builds and the
+# tests run; the tests are built the same way, so they share the build cache.
+export CGO_ENABLED := 0
 
-.PHONY: all generate viewer apidocs build run test ts-test bench lint fmt-check vet staticcheck gen-check clean
+MIRADOR_SRC := impl/embed/viewer/node_modules/mirador/dist
+MIRADOR_DST := bundled/mirador/dist
+
+.PHONY: all generate viewer mirador apidocs build run install test ts-test bench lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
@@ -16,19 +29,35 @@ generate:
 
 ## viewer: fetch the pinned npm packages of the embed viewer (Mirador)
 viewer:
-	bash scripts/build-viewer.sh
+	@echo "make: fetching Mirador (scripts/build-viewer.sh: npm ci the first time, then nothing to do)"
+	@bash scripts/build-viewer.sh
 
 ## apidocs: fetch the pinned Redoc and copy its bundle into impl/apidocs/bundle (embedded by build)
 apidocs:
 	bash scripts/build-apidocs.sh
 
-## build: the sitesvc binary in bin/
-build: viewer apidocs
-	$(GO) build -o $(BIN) ./cmd/sitesvc
+## mirador: copy the Mirador bundle where go:embed builds it into the binary
+mirador: viewer
+	@test -s $(MIRADOR_SRC)/mirador.min.js || { echo "make: $(MIRADOR_SRC)/mirador.min.js is missing; scripts/build-viewer.sh should have installed it (needs npm)" >&2; exit 1; }
+	@mkdir -p $(MIRADOR_DST)
+	@cmp -s $(MIRADOR_SRC)/mirador.min.js $(MIRADOR_DST)/mirador.min.js || cp $(MIRADOR_SRC)/mirador.min.js $(MIRADOR_SRC)/mirador.min.js.LICENSE.txt $(MIRADOR_DST)/
 
-## run: build, then serve every service on the embedded defaults at http://localhost:8080
+## build: the static sitesvc binary in bin/, with its data and Mirador built in
+build: mirador apidocs
+	@echo "make: building $(BIN) (go build; the first build compiles every module and takes a few minutes)"
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sitesvc
+
+## run: build, then serve every service in development mode on http://$(ADDR)
 run: build
-	./$(BIN) serve --log-format text
+	@echo "make: starting $(BIN) serve --dev on http://$(ADDR) (data in ./data, development SOAP key in data/dev-key.txt; Ctrl-C stops)"
+	./$(BIN) serve --dev --addr $(ADDR) --log-format text
+
+## install: build, then copy sitesvc to $(PREFIX)/bin (PREFIX=$$HOME/.local for a user install)
+install: build
+	@mkdir -p $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/sitesvc
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) echo "make: sitesvc installed: $(PREFIX)/bin/sitesvc";; \
+	  *) echo "make: sitesvc installed in $(PREFIX)/bin, which is not on your PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\")";; esac
 
 ## lint: gofmt, go vet and staticcheck
 lint: fmt-check vet staticcheck

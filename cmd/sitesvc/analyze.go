@@ -35,21 +35,25 @@ const maxAlgorithmFile = 4 << 20
 // order. A progress bar with rate and ETA goes to stderr when stderr is a terminal. A
 // sequence that fails (too short, too long, no PR/RT/IN) gets its failure entry in the
 // report; it never stops the batch.
+// analyzeUsage and analyzeSummary are what `sitesvc analyze --help` shows.
+const (
+	analyzeUsage   = "sitesvc analyze [flags] FILE.fasta|-"
+	analyzeSummary = `Analyses the HIV-1 nucleotide sequences of a FASTA file (or stdin with -) and writes one
+resistance report for all of them to stdout: simple, detail, xml2009 or tsv (tab-separated).
+Sequences are aligned and interpreted on all cores; a progress bar with rate and ETA goes to
+stderr when it is a terminal. A sequence that fails gets its own failure entry.`
+)
+
 func runAnalyze(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	report := fs.String("report", "tsv", "report: simple, detail, xml2009 or tsv")
 	algorithm := fs.String("algorithm", "HIVDB", "algorithm: HIVDB (10.2), ANRS, Rega, HIVDB_9.8, or an ASI XML file")
 	jobs := fs.Int("j", runtime.NumCPU(), "sequences analysed in parallel (default: all cores)")
-	hivdb := fs.String("hivdb-dir", envOr(env, "SITESVC_HIVDB_DIR", defaultExisting("../shared/data/hivdb")), "directory of HIV-1 algorithms and reference tables (env SITESVC_HIVDB_DIR)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sitesvc analyze FILE.fasta|- [--report simple|detail|xml2009|tsv] [--algorithm HIVDB|ANRS|Rega|FILE.xml] [-j N]")
-		fs.PrintDefaults()
-	}
+	hivdb := fs.String("hivdb-dir", env("SITESVC_HIVDB_DIR"), "directory of HIV-1 algorithms/ and reference/ overriding the built-in ones (env SITESVC_HIVDB_DIR)")
 	// flags may come before or after the file name
 	var positional []string
 	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
+		if err := parseFlags(fs, rest, analyzeUsage, analyzeSummary, stdout); err != nil {
 			return err
 		}
 		if fs.NArg() == 0 {
@@ -106,7 +110,11 @@ func runAnalyze(ctx context.Context, args []string, env func(string) string, std
 		in = f
 	}
 
-	engine, err := resistance.Load(*hivdb)
+	data, _, err := hivdbData(*hivdb)
+	if err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	engine, err := resistance.Load(data)
 	if err != nil {
 		return fmt.Errorf("analyze: %w", err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -29,24 +28,28 @@ type serveConfig struct {
 	HoursBaseURL string
 	SOAPEndpoint string
 
+	// Dev is development mode (--dev, `make run`): the SOAP service creates
+	// and accepts a development key kept in <data>/dev-key.txt.
+	Dev bool
+
 	// PURL
-	PurlSamplesDir string // sample objects loaded into an empty store
+	PurlSamplesDir string // sample objects loaded into an empty store: "" built in, "none", or a directory
 	// PurlLocationNetworks: "name=CIDR,CIDR;name2=CIDR", the client networks
 	// that count as being at a location (location-restricted files).
 	PurlLocationNetworks string
 	// PurlMODSSchema is the MODS 3.6 XSD published MODS records are checked
-	// against (with xmllint); empty checks their structure only.
+	// against (with xmllint); empty means the built-in one.
 	PurlMODSSchema string
 
 	// Embed
 	ProviderName string
-	ViewerDir    string // directory holding Mirador's mirador.min.js (scripts/build-viewer.sh)
+	ViewerDir    string // directory holding Mirador's mirador.min.js; empty: the built-in bundle
 
 	// Hours
 	HoursDB string // "" = SQLite under DataDir; postgres://… = PostgreSQL
 
 	// Algorithm (SOAP)
-	HivdbDir         string
+	HivdbDir         string // empty: the built-in data (bundled/hivdb)
 	RequestNamespace string
 	KeysFile         string
 
@@ -65,6 +68,20 @@ type serveConfig struct {
 	envErrs []error
 	// Tokens authorises write operations (PURL publishing, setting hours).
 	Tokens *auth.Tokens
+	// exits run when serve ends (temporary files of built-in data).
+	exits []func() error
+}
+
+// onExit has f run when serve ends.
+func (c *serveConfig) onExit(f func() error) { c.exits = append(c.exits, f) }
+
+// runExits runs the onExit functions, logging what fails.
+func (c *serveConfig) runExits() {
+	for _, f := range c.exits {
+		if err := f(); err != nil && c.Logger != nil {
+			c.Logger.Warn("cleaning up", "err", err)
+		}
+	}
 }
 
 var allServices = []string{"purl", "embed", "hours", "soap"}
@@ -103,6 +120,18 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 		}
 		fs.Int64Var(p, name, v, help+" (env "+envName(name)+")")
 	}
+	boolean := func(p *bool, name string, def bool, help string) {
+		v := def
+		if e := env(envName(name)); e != "" {
+			b, err := strconv.ParseBool(e)
+			if err != nil {
+				c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q is not true or false", envName(name), e))
+			} else {
+				v = b
+			}
+		}
+		fs.BoolVar(p, name, v, help+" (env "+envName(name)+")")
+	}
 	services := new(string)
 	str(&c.Addr, "addr", ":8080", "listen address")
 	str(&c.PublicURL, "public-url", "http://localhost:8080", "public URL the base URLs default under")
@@ -112,13 +141,14 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	str(&c.EmbedBaseURL, "embed-base-url", "", "Embed base URL (default <public-url>/embed)")
 	str(&c.HoursBaseURL, "hours-base-url", "", "Hours base URL (default <public-url>/hours)")
 	str(&c.SOAPEndpoint, "soap-endpoint", "", "SOAP endpoint URL (default <public-url>/soap/SiteAlgorithm)")
-	str(&c.PurlSamplesDir, "purl-samples", defaultExisting("samples/purl"), "sample PURL objects loaded into an empty store")
+	boolean(&c.Dev, "dev", false, "development mode: create and accept a development SOAP key (<data>/dev-key.txt); never in production")
+	str(&c.PurlSamplesDir, "purl-samples", "", "sample PURL objects loaded into an empty store: empty for the built-in samples, none for no samples, or a directory")
 	str(&c.PurlLocationNetworks, "purl-location-networks", "", "networks of PURL read locations: name=CIDR,CIDR;name2=CIDR")
-	str(&c.PurlMODSSchema, "purl-mods-schema", defaultExisting(defaultMODSSchema), "MODS 3.6 XSD that published MODS records are checked against with xmllint (empty: structure only)")
+	str(&c.PurlMODSSchema, "purl-mods-schema", "", "MODS 3.6 XSD that published MODS records are checked against with xmllint (empty: the built-in one)")
 	str(&c.ProviderName, "provider-name", "sitesvc digital library", "oEmbed provider_name")
-	str(&c.ViewerDir, "viewer-dir", "impl/embed/viewer/node_modules/mirador/dist", "directory holding Mirador's mirador.min.js, installed by scripts/build-viewer.sh")
+	str(&c.ViewerDir, "viewer-dir", "", "directory holding Mirador's mirador.min.js, overriding the built-in bundle")
 	str(&c.HoursDB, "hours-db", "", "hours database: empty for SQLite under --data, or a postgres:// URL")
-	str(&c.HivdbDir, "hivdb-dir", defaultExisting("../shared/data/hivdb"), "directory of HIV-1 algorithms and reference tables")
+	str(&c.HivdbDir, "hivdb-dir", "", "directory of HIV-1 algorithms/ and reference/ overriding the built-in ones (a newer HIVDB release)")
 	str(&c.RequestNamespace, "request-namespace", "http://algorithm.sitesvc.org", "SOAP request namespace")
 	str(&c.KeysFile, "keys-file", "", "SOAP API key file (default <data>/keys.txt)")
 	str(&c.TokensFile, "tokens-file", "", "bearer token file (default <data>/tokens.json)")
@@ -229,13 +259,4 @@ func basePath(baseURL string) string {
 
 func envName(flagName string) string {
 	return "SITESVC_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
-}
-
-// defaultExisting returns dir when it exists relative to the working
-// directory, else "" (the setting is then off unless given).
-func defaultExisting(dir string) string {
-	if _, err := os.Stat(dir); err == nil {
-		return dir
-	}
-	return ""
 }

@@ -1,8 +1,9 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
+	"io/fs"
+
+	"github.com/sitelib/sitesvc/bundled/mirador"
 
 	"github.com/sitelib/sitesvc/impl/embed"
 	"github.com/sitelib/sitesvc/impl/server"
@@ -15,19 +16,24 @@ var embedExamples = []string{"bb000kk0000", "bg333mn3333", "bh444pq4444", "bj555
 // newEmbedService builds the Embed service from the serve configuration.
 func newEmbedService(c *serveConfig) (server.Service, error) {
 	var examples []string
-	if c.PurlSamplesDir != "" {
+	if fsys, _ := sampleObjects(c.PurlSamplesDir); fsys != nil {
 		for _, id := range embedExamples {
-			if _, err := os.Stat(filepath.Join(c.PurlSamplesDir, id)); err == nil {
+			if _, err := fs.Stat(fsys, id); err == nil {
 				examples = append(examples, c.PurlBaseURL+"/"+id)
 			}
 		}
 	}
-	return embed.New(embed.Config{
+	cfg := embed.Config{
 		BaseURL:      c.EmbedBaseURL,
 		PurlBaseURL:  c.PurlBaseURL,
 		ProviderName: c.ProviderName,
 		ViewerDir:    c.ViewerDir,
 		Logger:       c.Logger,
 		Examples:     examples,
-	})
+	}
+	if c.ViewerDir == "" {
+		// Without it, Embed warns at start and serves 503 for the bundle.
+		cfg.MiradorBundle, _ = mirador.Bundle()
+	}
+	return embed.New(cfg)
 }

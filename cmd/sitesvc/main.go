@@ -1,5 +1,7 @@
 // Command sitesvc runs the library site services (PURL, Embed, Hours and the
-// SiteAlgorithm SOAP service) and their administration commands.
+// SiteAlgorithm SOAP service) and their administration commands. `sitesvc
+// help` lists every command and flag; `sitesvc --version` the version and
+// the built-in data.
 //
 //	sitesvc serve [flags]          run the services
 //	sitesvc tokens add --role R    create a bearer token for write operations
@@ -9,16 +11,20 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"syscall"
 )
 
 // command is one subcommand of sitesvc. It reads its flags from args and the
-// SITESVC_* variables from env; it writes its results to stdout.
+// SITESVC_* variables from env; it writes its results to stdout. Given
+// --help it prints its usage and returns flag.ErrHelp (what a flag.FlagSet
+// does by itself), which exits 0; `sitesvc help` shows every command's.
+// Its one-line description is in summaries (help.go).
 type command func(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error
 
 var commands = map[string]command{
@@ -46,31 +52,24 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(stderr)
-		if len(args) == 0 {
-			return fmt.Errorf("no command given")
+	if len(args) == 0 || isHelp(args[0]) {
+		if len(args) > 1 {
+			// sitesvc help CMD is sitesvc CMD --help.
+			return run(ctx, []string{args[1], "--help"}, env, stdout, stderr)
 		}
+		printHelp(ctx, stdout, env)
 		return nil
+	}
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
+		return printVersion(stdout)
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		usage(stderr)
-		return fmt.Errorf("unknown command %q", args[0])
+		return fmt.Errorf("unknown command %q: run 'sitesvc help' for the commands", args[0])
 	}
-	return cmd(ctx, args[1:], env, stdout, stderr)
-}
-
-func usage(w io.Writer) {
-	names := make([]string, 0, len(commands))
-	for name := range commands {
-		names = append(names, name)
+	err := cmd(ctx, args[1:], env, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
 	}
-	sort.Strings(names)
-	fmt.Fprintln(w, "usage: sitesvc <command> [flags]")
-	fmt.Fprintln(w, "commands:")
-	for _, name := range names {
-		fmt.Fprintln(w, "  "+name)
-	}
-	fmt.Fprintln(w, "run 'sitesvc <command> -h' for the flags of a command")
+	return err
 }

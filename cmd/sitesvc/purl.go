@@ -2,18 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/netip"
-	"os/exec"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/sitelib/sitesvc/impl/purl"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
-	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/purl/store"
 	"github.com/sitelib/sitesvc/impl/server"
 )
@@ -24,39 +23,38 @@ func newPurlService(c *serveConfig) (server.Service, error) {
 		BaseURL:      c.PurlBaseURL,
 		EmbedBaseURL: c.EmbedBaseURL,
 		DataDir:      c.DataDir,
-		SamplesDir:   c.PurlSamplesDir,
 		Logger:       c.Logger,
 	}
 	if c.Tokens != nil {
 		cfg.Tokens = c.Tokens
 	}
-	schema, err := modsSchema(c.PurlMODSSchema)
-	switch {
-	case err != nil && errors.Is(err, exec.ErrNotFound) && c.PurlMODSSchema == defaultExisting(defaultMODSSchema):
-		// The schema was found beside the repository but not asked for:
-		// a machine without xmllint still runs, with structural checks.
-		c.Logger.Warn("purl: MODS records are checked for structure only", "reason", err)
-	case err != nil:
+	schema, err := openMODSSchema(c.PurlMODSSchema, c.Logger)
+	if err != nil {
 		return nil, fmt.Errorf("--purl-mods-schema: %w", err)
 	}
+	c.onExit(schema.Close)
 	cfg.MODSSchema = schema
 	nets, err := parseLocationNetworks(c.PurlLocationNetworks)
 	if err != nil {
 		return nil, fmt.Errorf("--purl-location-networks: %w", err)
 	}
 	cfg.LocationNetworks = nets
-	return purl.New(context.Background(), cfg)
-}
-
-// defaultMODSSchema is where the MODS 3.6 XSD lives beside the repository.
-const defaultMODSSchema = "../shared/data/schemas/mods/mods-3-6.xsd"
-
-// modsSchema is the checker for the XSD at path; nil when path is empty.
-func modsSchema(path string) (*record.MODSSchema, error) {
-	if path == "" {
-		return nil, nil
+	// The service publishes samples from a directory; built-in ones are
+	// written to a temporary one for the start and removed after it.
+	if fsys, source := sampleObjects(c.PurlSamplesDir); source == builtIn {
+		tmp, err := os.MkdirTemp("", "sitesvc-samples-")
+		if err != nil {
+			return nil, fmt.Errorf("unpacking the sample objects: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		if err := os.CopyFS(tmp, fsys); err != nil {
+			return nil, fmt.Errorf("unpacking the sample objects: %w", err)
+		}
+		cfg.SamplesDir, cfg.SamplesSource = tmp, builtIn
+	} else {
+		cfg.SamplesDir = source
 	}
-	return record.NewMODSSchema(path)
+	return purl.New(context.Background(), cfg)
 }
 
 // parseLocationNetworks reads "name=CIDR,CIDR;name2=CIDR".
@@ -83,45 +81,59 @@ func parseLocationNetworks(s string) (map[string][]netip.Prefix, error) {
 	return nets, nil
 }
 
-// runPurl is `sitesvc purl publish [--data DIR] OBJECTS`: it validates
-// every object under OBJECTS (a directory holding public.xml, mods.xml and
-// the files, or a tree of such directories) and, only when all are valid,
-// writes them into the store under <data>/purl.
+// runPurl is `sitesvc purl publish [--data DIR] OBJECTS`: it validates the
+// objects of OBJECTS (OBJECTS itself when it holds a public.xml, else each
+// directory directly in it that does; deeper ones are not searched) and,
+// only when all are valid, writes them into the store under <data>/purl.
 func runPurl(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "publish" {
-		fmt.Fprintln(stderr, "usage: sitesvc purl publish [--data DIR] OBJECTS_DIR")
-		return fmt.Errorf("purl: unknown or missing subcommand (want publish)")
+	switch {
+	case len(args) > 0 && args[0] == "publish":
+		args = args[1:]
+	case len(args) > 0 && isHelp(args[0]):
+		// sitesvc purl --help: the help of its one subcommand.
+	default:
+		return fmt.Errorf("purl needs a subcommand: sitesvc purl publish DIR (see sitesvc purl --help)")
 	}
 	fs := flag.NewFlagSet("purl publish", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	dataDefault := "./data"
 	if v := env(envName("data")); v != "" {
 		dataDefault = v
 	}
 	data := fs.String("data", dataDefault, "data directory of the server (the store is <data>/purl) (env "+envName("data")+")")
-	schemaPath := fs.String("mods-schema", defaultExisting(defaultMODSSchema), "MODS 3.6 XSD that mods.xml files are checked against with xmllint (empty: structure only)")
-	if err := fs.Parse(args[1:]); err != nil {
+	schemaPath := fs.String("mods-schema", "", "MODS 3.6 XSD that mods.xml files are checked against with xmllint (empty: the built-in one)")
+	if err := parseFlags(fs, args, "sitesvc purl publish [flags] DIR", `Publishes the PURL objects of DIR: DIR itself when it holds a public.xml, else every
+directory directly in DIR that holds one (one level; deeper directories are not searched).
+Each object is a directory with public.xml, optional mods.xml and the files its
+contentMetadata lists. Nothing is published unless every object is valid.`, stdout); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: sitesvc purl publish [--data DIR] OBJECTS_DIR")
-		return fmt.Errorf("purl publish: want one directory of objects, got %d arguments", fs.NArg())
+	if fs.NArg() == 0 {
+		return fmt.Errorf("purl publish wants the directory of objects to publish (see sitesvc purl --help)")
+	}
+	// Flags may also follow DIR (sitesvc purl publish DIR --data D).
+	dir := fs.Arg(0)
+	if err := parseFlags(fs, fs.Args()[1:], "sitesvc purl publish [flags] DIR", "", stdout); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("purl publish wants one directory of objects, got %q and %q (see sitesvc purl --help)", dir, fs.Args())
 	}
 	st, err := store.OpenFS(filepath.Join(*data, "purl"))
 	if err != nil {
-		return fmt.Errorf("purl publish: %w", err)
+		return fmt.Errorf("PURL store: %w", err)
 	}
 	var opts []publish.Option
-	schema, err := modsSchema(*schemaPath)
+	schema, err := openMODSSchema(*schemaPath, slog.New(slog.NewTextHandler(stderr, nil)))
 	if err != nil {
-		return fmt.Errorf("purl publish: --mods-schema: %w", err)
+		return fmt.Errorf("--mods-schema: %w", err)
 	}
+	defer schema.Close()
 	if schema != nil {
 		opts = append(opts, publish.WithMODSSchema(schema))
 	}
-	objs, err := publish.Tree(ctx, st, fs.Arg(0), opts...)
+	objs, err := publish.Tree(ctx, st, dir, opts...)
 	if err != nil {
-		return fmt.Errorf("purl publish: nothing published: %w", err)
+		return fmt.Errorf("nothing published: %w", err)
 	}
 	for _, o := range objs {
 		fmt.Fprintf(stdout, "published %s (%s) from %s\n", o.Record.Druid.Qualified(), o.Record.Title(), o.Dir)

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"log/slog"
 	"net/netip"
 	"path/filepath"
 	"testing"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 func TestParseLocationNetworks(t *testing.T) {
@@ -25,10 +28,15 @@ func TestParseLocationNetworks(t *testing.T) {
 }
 
 func TestModsSchemaSetting(t *testing.T) {
-	if m, err := modsSchema(""); m != nil || err != nil {
-		t.Errorf("empty setting: %v %v", m, err)
+	testkit.RequireTool(t, "xmllint")
+	m, err := openMODSSchema("", slog.New(slog.DiscardHandler))
+	if m == nil || err != nil {
+		t.Errorf("empty setting (the built-in schema): %v %v", m, err)
 	}
-	if _, err := modsSchema(filepath.Join(t.TempDir(), "missing.xsd")); err == nil {
+	if err := m.Close(); err != nil {
+		t.Error(err)
+	}
+	if _, err := openMODSSchema(filepath.Join(t.TempDir(), "missing.xsd"), slog.New(slog.DiscardHandler)); err == nil {
 		t.Error("a missing XSD is accepted")
 	}
 }

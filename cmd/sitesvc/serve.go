@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"strings"
 
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/server"
@@ -24,24 +26,37 @@ var serviceConstructors = map[string]func(*serveConfig) (server.Service, error){
 // until SIGINT or SIGTERM, then finishes in-flight requests and exits.
 func runServe(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var c serveConfig
 	services := newServeFlags(fs, env, &c)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, "sitesvc serve [flags]", `Runs the PURL, Embed, Hours and SOAP services on one listener.
+With no flags it serves everything at http://localhost:8080 on the built-in data,
+writing under ./data (the PURL store, the Hours SQLite database, key and token
+files). Development mode (--dev, which make run uses) adds a development SOAP key.`, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("serve: unexpected arguments %q", fs.Args())
+		return fmt.Errorf("serve takes flags only, not %q (see sitesvc serve --help)", fs.Args())
 	}
 	if err := c.finish(*services); err != nil {
-		return fmt.Errorf("serve: %w", err)
+		return err
 	}
 	c.Logger = newLogger(c.LogFormat, stderr)
+	defer c.runExits()
+	// The port first: when it is taken, serve stops before any service
+	// starts (or says it is ready) and before the data directory is touched.
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w (is another server running there? stop it or choose another --addr)", c.Addr, err)
+	}
+	defer ln.Close()
 	tokens, err := auth.Open(c.TokensFile)
 	if err != nil {
-		return fmt.Errorf("serve: %w", err)
+		return fmt.Errorf("tokens file: %w", err)
 	}
 	c.Tokens = tokens
+	if c.Dev {
+		c.Logger.Warn("development mode (--dev): a development SOAP key is made and accepted; never use --dev in production")
+	}
 
 	var mounts []server.Mount
 	closeAll := func() {
@@ -55,7 +70,8 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 		svc, err := serviceConstructors[name](&c)
 		if err != nil {
 			closeAll()
-			return fmt.Errorf("serve: starting %s: %w", name, err)
+			// The service package's own prefix ("purl: …") repeats the name.
+			return fmt.Errorf("starting the %s service: %s", name, strings.TrimPrefix(err.Error(), name+": "))
 		}
 		base := c.baseURL(name)
 		mounts = append(mounts, server.Mount{Path: basePath(base), BaseURL: base, Service: svc, Contracts: contractLinks(name, base)})
@@ -73,9 +89,9 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	})
 	if err != nil {
 		closeAll()
-		return fmt.Errorf("serve: %w", err)
+		return err
 	}
-	return srv.ListenAndServe(ctx)
+	return srv.Serve(ctx, ln)
 }
 
 // baseURL is the public base URL of the named service.

@@ -30,11 +30,12 @@ const readmeEnvelope = `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.
   </soapenv:Body>
 </soapenv:Envelope>`
 
-// TestSOAPDevKeyAndReadmeExample runs the real binary on an empty data
-// directory: it creates and logs a development key, and the README's
-// request with that key returns an HIVDB 10.2 report.
+// TestSOAPDevKeyAndReadmeExample runs the real binary in development mode
+// (as `make run` does) on an empty data directory: it creates and logs a
+// development key, and the README's request with that key returns an
+// HIVDB 10.2 report.
 func TestSOAPDevKeyAndReadmeExample(t *testing.T) {
-	s := testkit.StartServer(t, "--services", "soap")
+	s := testkit.StartServer(t, "--services", "soap", "--dev")
 	raw, err := os.ReadFile(filepath.Join(s.DataDir, "dev-key.txt"))
 	if err != nil {
 		t.Fatalf("no development key: %v\n%s", err, s.Logs())

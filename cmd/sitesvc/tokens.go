@@ -14,18 +14,26 @@ import (
 // runTokens is `sitesvc tokens add --name N --role R [--role R2]`: it creates
 // a bearer token for write operations and prints it once.
 func runTokens(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "add" {
-		return fmt.Errorf("tokens: usage: sitesvc tokens add --name NAME --role ROLE [--role ROLE…] [--data DIR | --tokens-file FILE]")
+	switch {
+	case len(args) > 0 && args[0] == "add":
+		args = args[1:]
+	case len(args) > 0 && isHelp(args[0]):
+		// sitesvc tokens --help: the help of its one subcommand.
+	default:
+		return fmt.Errorf("tokens needs a subcommand: sitesvc tokens add --name NAME --role ROLE (see sitesvc tokens --help)")
 	}
 	fs := flag.NewFlagSet("tokens add", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var roles roleList
 	data := fs.String("data", envOr(env, "SITESVC_DATA", "./data"), "data directory holding tokens.json (env SITESVC_DATA)")
 	file := fs.String("tokens-file", env("SITESVC_TOKENS_FILE"), "token file (default <data>/tokens.json; env SITESVC_TOKENS_FILE)")
 	name := fs.String("name", "", "who the token is for (recorded in audit logs)")
-	fs.Var(&roles, "role", "role: admin, publisher, editor:<library>, group:<name> or location:<name> (repeatable, comma-separated allowed)")
-	if err := fs.Parse(args[1:]); err != nil {
+	fs.Var(&roles, "role", "`ROLE`: admin, publisher, editor:<library>, group:<name> or location:<name> (repeatable, comma-separated allowed)")
+	if err := parseFlags(fs, args, "sitesvc tokens add --name NAME --role ROLE [--role ROLE…] [flags]",
+		"Creates a bearer token for write operations, stores its SHA-256 hash in the token file\nand prints the token once (alone on stdout).", stdout); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("tokens add takes flags only, not %q (see sitesvc tokens --help)", fs.Args())
 	}
 	if *file == "" {
 		*file = filepath.Join(*data, "tokens.json")
@@ -35,11 +43,11 @@ func runTokens(ctx context.Context, args []string, env func(string) string, stdo
 	}
 	toks, err := auth.Open(*file)
 	if err != nil {
-		return fmt.Errorf("tokens: %w", err)
+		return err
 	}
 	token, err := toks.Add(*name, roles)
 	if err != nil {
-		return fmt.Errorf("tokens: %w", err)
+		return err
 	}
 	fmt.Fprintln(stdout, token)
 	fmt.Fprintf(stderr, "token for %q with roles %s added to %s; it is shown only now\n", *name, strings.Join(roles, ","), *file)

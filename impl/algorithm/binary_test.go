@@ -184,13 +184,15 @@ func TestBinaryREADMEExample(t *testing.T) {
 	}
 }
 
-// TestBinaryDevKey: the real binary's first start creates the development
-// key (hash in keys.txt, key in dev-key.txt) and logs it; a restart on the
-// same data directory shows the same key again, and it still works.
+// TestBinaryDevKey: the real binary in development mode creates the
+// development key (hash in keys.txt, key in dev-key.txt) and logs it once;
+// a restart on the same data directory accepts it without showing it; the
+// same binary and data directory without --dev refuse it, and a fresh
+// production start makes no development key at all.
 func TestBinaryDevKey(t *testing.T) {
 	s := startBinary(t)
-	if !strings.Contains(s.Logs(), "created a development SOAP API key") || !strings.Contains(s.Logs(), s.Key) {
-		t.Errorf("first start does not show the development key:\n%s", s.Logs())
+	if !strings.Contains(s.Logs(), "created a development SOAP API key") || strings.Count(s.Logs(), s.Key) != 1 {
+		t.Errorf("first start does not show the development key once:\n%s", s.Logs())
 	}
 	keys, err := os.ReadFile(filepath.Join(s.DataDir, "keys.txt"))
 	if err != nil || !strings.Contains(string(keys), HashKey(s.Key)) || strings.Contains(string(keys), s.Key) {
@@ -199,17 +201,34 @@ func TestBinaryDevKey(t *testing.T) {
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
+	matrix := `<alg:getScoringMatrix><key>` + s.Key + `</key></alg:getScoringMatrix>`
 
 	again := testkit.StartServer(t, "--services", "soap", "--data", s.DataDir)
-	if !strings.Contains(again.Logs(), "development SOAP API key") || !strings.Contains(again.Logs(), s.Key) {
-		t.Errorf("restart does not show the development key:\n%s", again.Logs())
+	if strings.Contains(again.Logs(), s.Key) || strings.Contains(again.Logs(), "created a development") {
+		t.Errorf("restart shows the key or made a new one:\n%s", again.Logs())
 	}
-	if strings.Contains(again.Logs(), "created a development") {
-		t.Errorf("restart made a new key:\n%s", again.Logs())
-	}
-	code, resp := soapCall(t, again.URL+"/soap/SiteAlgorithm", `<alg:getScoringMatrix><key>`+s.Key+`</key></alg:getScoringMatrix>`)
+	code, resp := soapCall(t, again.URL+"/soap/SiteAlgorithm", matrix)
 	if r := parseSOAP(t, resp); code != 200 || !strings.HasPrefix(r.Part, "# HIVDB 10.2") {
 		t.Errorf("the development key after a restart: %d %+v", code, r)
+	}
+	if err := again.Stop(); err != nil {
+		t.Fatal(err)
+	}
+
+	prod := testkit.StartServer(t, "--services", "soap", "--data", s.DataDir, "--dev=false")
+	code, resp = soapCall(t, prod.URL+"/soap/SiteAlgorithm", matrix)
+	if r := parseSOAP(t, resp); code != 200 || r.Part != InvalidKeyReport || strings.Contains(prod.Logs(), s.Key) {
+		t.Errorf("production accepts the development key: %d %+v\n%s", code, r, prod.Logs())
+	}
+
+	fresh := testkit.StartServer(t, "--services", "soap", "--dev=false")
+	for _, f := range []string{"dev-key.txt", "keys.txt"} {
+		if _, err := os.Stat(filepath.Join(fresh.DataDir, f)); err == nil {
+			t.Errorf("a production start made %s", f)
+		}
+	}
+	if strings.Contains(fresh.Logs(), "development") {
+		t.Errorf("a production start speaks of a development key:\n%s", fresh.Logs())
 	}
 }
 

@@ -3,6 +3,7 @@ package algorithm
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/sitelib/sitesvc/impl/asi"
 	"github.com/sitelib/sitesvc/impl/fasta"
@@ -14,14 +15,16 @@ import (
 // algorithm selection, a broken user-submitted algorithm) and the service's.
 type ResistanceEngine struct{ E *resistance.Engine }
 
-// LoadResistanceEngine loads the engine from an hivdb data directory.
-func LoadResistanceEngine(hivdbDir string) (ResistanceEngine, error) {
-	if hivdbDir == "" {
-		return ResistanceEngine{}, errors.New("no HIV-1 data directory given (--hivdb-dir)")
+// LoadResistanceEngine loads the engine from an hivdb data set
+// (algorithms/*.xml, reference/*): bundled/hivdb.FS() or os.DirFS of a
+// directory given with --hivdb-dir.
+func LoadResistanceEngine(fsys fs.FS) (ResistanceEngine, error) {
+	if fsys == nil {
+		return ResistanceEngine{}, errors.New("no HIV-1 data given")
 	}
-	e, err := resistance.Load(hivdbDir)
+	e, err := resistance.Load(fsys)
 	if err != nil {
-		return ResistanceEngine{}, fmt.Errorf("loading the resistance engine from %s: %w", hivdbDir, err)
+		return ResistanceEngine{}, fmt.Errorf("loading the resistance engine: %w", err)
 	}
 	return ResistanceEngine{E: e}, nil
 }

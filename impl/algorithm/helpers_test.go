@@ -33,7 +33,7 @@ func testEngine(t testing.TB) ResistanceEngine {
 	t.Helper()
 	dir := filepath.Join(testkit.SharedDir(t), "data", "hivdb")
 	engineOnce.Do(func() {
-		engineVal, engineErr = resistance.Load(dir)
+		engineVal, engineErr = resistance.Load(os.DirFS(dir))
 		if engineErr == nil {
 			engineVal = engineVal.WithClock(func() time.Time { return reportTime })
 		}

@@ -21,7 +21,13 @@ import (
 // Key files hold one key per line: the hex SHA-256 of the key, then
 // optionally whitespace and a label. Blank lines and lines starting with #
 // are ignored. The keys themselves are never stored (except the
-// development key, written on purpose to <data>/dev-key.txt).
+// development key, written on purpose to <data>/dev-key.txt in development
+// mode). The development key's line carries DevKeyLabel; outside
+// development mode such a line is not a valid key, so a data directory once
+// run with --dev never lets that key into production.
+
+// DevKeyLabel marks the development key's line in a key file.
+const DevKeyLabel = "development key (created by the embedded default)"
 
 // NewKey returns a fresh random API key (32 URL-safe characters).
 func NewKey() (string, error) {
@@ -45,6 +51,15 @@ func AddKey(keysFile, label string) (string, error) {
 	if strings.ContainsAny(label, "\r\n") {
 		return "", fmt.Errorf("key label must be one line")
 	}
+	if isDevLabel(label) {
+		return "", fmt.Errorf("the label %q is reserved for the development key: choose another --label", DevKeyLabel)
+	}
+	return addKey(keysFile, label)
+}
+
+func isDevLabel(label string) bool { return strings.TrimSpace(label) == DevKeyLabel }
+
+func addKey(keysFile, label string) (string, error) {
 	key, err := NewKey()
 	if err != nil {
 		return "", err
@@ -60,7 +75,7 @@ func AddKey(keysFile, label string) (string, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("reading key file: %w", err)
 	}
-	if _, err := parseKeyFile(old); err != nil {
+	if _, err := parseKeyFile(old, true); err != nil {
 		return "", fmt.Errorf("key file %s: %w", keysFile, err)
 	}
 	var b bytes.Buffer
@@ -79,17 +94,26 @@ func AddKey(keysFile, label string) (string, error) {
 	return key, nil
 }
 
-// EnsureDevKey is the embedded default's first start: when keysFile does
-// not exist it creates a development key, stores its hash in keysFile and
-// the key itself in devKeyFile (mode 0600), and returns it with
-// created=true. When keysFile exists it does nothing.
+// EnsureDevKey is development mode's start: unless devKeyFile already
+// holds a key that keysFile lists as the development key, it creates one,
+// stores its hash in keysFile (label DevKeyLabel, the file and its
+// directory created when needed) and the key itself in devKeyFile (mode
+// 0600), and returns it with created=true. The caller shows a created key
+// once; it is never shown again.
 func EnsureDevKey(keysFile, devKeyFile string) (key string, created bool, err error) {
-	if _, err := os.Stat(keysFile); err == nil {
-		return "", false, nil
+	if raw, err := os.ReadFile(devKeyFile); err == nil {
+		key := strings.TrimSpace(string(raw))
+		data, err := os.ReadFile(keysFile)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", false, fmt.Errorf("key file: %w", err)
+		}
+		if key != "" && hasDevKey(data, HashKey(key)) {
+			return key, false, nil
+		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return "", false, fmt.Errorf("key file: %w", err)
+		return "", false, fmt.Errorf("development key: %w", err)
 	}
-	key, err = AddKey(keysFile, "development key (created by the embedded default)")
+	key, err = addKey(keysFile, DevKeyLabel)
 	if err != nil {
 		return "", false, err
 	}
@@ -99,8 +123,21 @@ func EnsureDevKey(keysFile, devKeyFile string) (key string, created bool, err er
 	return key, true, nil
 }
 
-// parseKeyFile returns the set of key hashes (raw SHA-256 sums).
-func parseKeyFile(data []byte) (map[[sha256.Size]byte]struct{}, error) {
+// hasDevKey reports whether the key file data lists hash as the
+// development key.
+func hasDevKey(data []byte, hash string) bool {
+	for _, line := range strings.Split(string(data), "\n") {
+		field, label, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if field == hash && isDevLabel(label) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseKeyFile returns the set of key hashes (raw SHA-256 sums), the
+// development key's only when allowDev.
+func parseKeyFile(data []byte, allowDev bool) (map[[sha256.Size]byte]struct{}, error) {
 	set := map[[sha256.Size]byte]struct{}{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	line := 0
@@ -110,11 +147,17 @@ func parseKeyFile(data []byte) (map[[sha256.Size]byte]struct{}, error) {
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		field, _, _ := strings.Cut(text, " ")
-		field, _, _ = strings.Cut(field, "\t")
+		field, label, _ := strings.Cut(text, " ")
+		field, tabLabel, tab := strings.Cut(field, "\t")
+		if tab {
+			label = tabLabel + " " + label
+		}
 		raw, err := hex.DecodeString(field)
 		if err != nil || len(raw) != sha256.Size {
 			return nil, fmt.Errorf("line %d: %q is not a hex SHA-256 hash", line, clip(field))
+		}
+		if !allowDev && isDevLabel(label) {
+			continue
 		}
 		set[[sha256.Size]byte(raw)] = struct{}{}
 	}
@@ -127,8 +170,12 @@ func parseKeyFile(data []byte) (map[[sha256.Size]byte]struct{}, error) {
 // keyStore checks keys against the key file, re-reading it when it
 // changes so that `sitesvc keys add` takes effect without a restart.
 type keyStore struct {
-	path    string
-	recheck time.Duration // how often the file's metadata is looked at
+	path     string
+	recheck  time.Duration // how often the file's metadata is looked at
+	allowDev bool          // development mode: the development key is valid
+	// missingAtStart: there was no key file at start, which is no keys
+	// (not an error) until one is made; a file that vanishes later is.
+	missingAtStart bool
 
 	mu      sync.Mutex
 	hashes  map[[sha256.Size]byte]struct{}
@@ -141,8 +188,14 @@ type keyStore struct {
 // keyRecheck is how often the key file's metadata is looked at.
 const keyRecheck = time.Second
 
-func newKeyStore(path string) (*keyStore, error) {
-	k := &keyStore{path: path, recheck: keyRecheck}
+func newKeyStore(path string, allowDev bool) (*keyStore, error) {
+	k := &keyStore{path: path, recheck: keyRecheck, allowDev: allowDev}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		k.missingAtStart = true
+		k.hashes = map[[sha256.Size]byte]struct{}{}
+		k.checked = time.Now()
+		return k, nil
+	}
 	if err := k.reload(time.Now()); err != nil {
 		return nil, err
 	}
@@ -153,8 +206,12 @@ func (k *keyStore) reload(now time.Time) error {
 	k.checked = now
 	st, err := os.Stat(k.path)
 	if err != nil {
+		if k.missingAtStart && errors.Is(err, fs.ErrNotExist) {
+			return nil // still no key file: still no keys
+		}
 		return fmt.Errorf("key file: %w", err)
 	}
+	k.missingAtStart = false
 	if k.hashes != nil && st.ModTime().Equal(k.modTime) && st.Size() == k.size {
 		return nil
 	}
@@ -162,7 +219,7 @@ func (k *keyStore) reload(now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("key file: %w", err)
 	}
-	set, err := parseKeyFile(data)
+	set, err := parseKeyFile(data, k.allowDev)
 	if err != nil {
 		return fmt.Errorf("key file %s: %w", k.path, err)
 	}

@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 
 	"golang.org/x/time/rate"
@@ -36,11 +35,12 @@ type Config struct {
 	Engine Engine
 	// KeysFile holds the SHA-256 hashes of the valid API keys.
 	KeysFile string
-	// DevKeyFile, when set and KeysFile does not exist, makes New create a
-	// development key, store it in DevKeyFile and log it (the embedded
-	// default's first start). On later starts the key in DevKeyFile is
-	// logged again while the key file still accepts it, so that every
-	// `make run` shows a key that works.
+	// DevKeyFile turns on development mode (`sitesvc serve --dev`, which
+	// `make run` uses): New makes sure a development key exists (EnsureDevKey:
+	// the key in DevKeyFile, its hash in KeysFile) and accepts it. A key
+	// New creates is logged that once; a key is never logged afterwards
+	// (later starts name DevKeyFile). Empty (production): no development
+	// key is made, and one left in KeysFile by a development run is refused.
 	DevKeyFile string
 	// ReportsXSD is the XSD of the XML reports, published at ?xsd=reports.
 	ReportsXSD []byte
@@ -102,29 +102,23 @@ func New(cfg Config) (*Service, error) {
 	if cfg.InvalidKeyRate == 0 {
 		cfg.InvalidKeyRate, cfg.InvalidKeyBurst = 1, 5
 	}
-	devKeyShown := false
 	if cfg.DevKeyFile != "" {
 		key, created, err := EnsureDevKey(cfg.KeysFile, cfg.DevKeyFile)
 		if err != nil {
 			return nil, fmt.Errorf("algorithm: %w", err)
 		}
-		devKeyShown = created
 		if created {
-			cfg.Logger.Info("created a development SOAP API key", "key", key, "key_file", cfg.DevKeyFile, "keys_file", cfg.KeysFile)
+			cfg.Logger.Info("development mode: created a development SOAP API key; it is not shown again", "key", key, "key_file", cfg.DevKeyFile, "keys_file", cfg.KeysFile)
+		} else {
+			cfg.Logger.Info("development mode: the development SOAP API key is accepted", "key_file", cfg.DevKeyFile)
 		}
 	}
-	keys, err := newKeyStore(cfg.KeysFile)
+	keys, err := newKeyStore(cfg.KeysFile, cfg.DevKeyFile != "")
 	if err != nil {
 		return nil, fmt.Errorf("algorithm: %w", err)
 	}
-	if cfg.DevKeyFile != "" && !devKeyShown {
-		// Shown on every start (not only the first) while it is valid; a
-		// development key removed from the key file is no longer shown.
-		if raw, err := os.ReadFile(cfg.DevKeyFile); err == nil {
-			if key := strings.TrimSpace(string(raw)); key != "" && keys.valid(key) {
-				cfg.Logger.Info("development SOAP API key", "key", key, "key_file", cfg.DevKeyFile)
-			}
-		}
+	if keys.missingAtStart {
+		cfg.Logger.Warn("no SOAP API key file yet: every key is refused until `sitesvc keys add` creates one", "keys_file", cfg.KeysFile)
 	}
 	s := &Service{
 		cfg:         cfg,

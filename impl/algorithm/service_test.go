@@ -307,12 +307,23 @@ func TestKeyFile(t *testing.T) {
 	if err != nil || second == key {
 		t.Fatal(second, err)
 	}
-	ks, err := newKeyStore(keys)
+	ks, err := newKeyStore(keys, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !ks.valid(key) || !ks.valid(second) || ks.valid("nope") || ks.valid("") {
 		t.Error("key store verdicts wrong")
+	}
+	// Outside development mode the development key's line is no key.
+	prod, err := newKeyStore(keys, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prod.valid(key) || !prod.valid(second) {
+		t.Error("production key store accepts the development key or refuses a real one")
+	}
+	if _, err := AddKey(keys, DevKeyLabel); err == nil {
+		t.Error("keys add took the development key's label")
 	}
 
 	// Bad key files are refused with the line at fault and left unchanged.
@@ -321,7 +332,7 @@ func TestKeyFile(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := newKeyStore(bad); err == nil || !strings.Contains(err.Error(), "line 4") {
+	if _, err := newKeyStore(bad, false); err == nil || !strings.Contains(err.Error(), "line 4") {
 		t.Errorf("bad key file: %v", err)
 	}
 	if _, err := AddKey(bad, ""); err == nil {
@@ -333,8 +344,24 @@ func TestKeyFile(t *testing.T) {
 	if _, err := AddKey(keys, "two\nlines"); err == nil {
 		t.Error("multi-line label accepted")
 	}
-	if _, err := New(Config{Endpoint: "http://x/soap", RequestNamespace: "urn:x", Engine: testEngine(t), KeysFile: filepath.Join(dir, "missing.txt")}); err == nil {
-		t.Error("New accepted a missing key file without DevKeyFile")
+	// A key file missing at start is no keys yet: the service runs,
+	// refuses every key, and takes a key file made later.
+	missing := filepath.Join(dir, "missing.txt")
+	var logs testkit.LogBuffer
+	svc, err := New(Config{Endpoint: "http://x/soap", RequestNamespace: "urn:x", Engine: testEngine(t), KeysFile: missing, Logger: newTestLogger(&logs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.keys.recheck = 0
+	if svc.keys.valid(key) || svc.Ready(context.Background()) != nil || !strings.Contains(logs.String(), "no SOAP API key file yet") {
+		t.Errorf("missing key file: ready=%v\n%s", svc.Ready(context.Background()), logs.String())
+	}
+	later, err := AddKey(missing, "later")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !svc.keys.valid(later) {
+		t.Error("a key file made after the start is not read")
 	}
 }
 
@@ -422,42 +449,45 @@ func FuzzService(f *testing.F) {
 	})
 }
 
-// TestDevKeyShownOnEveryStart: the first start creates and logs the
-// development key; later starts log it again while the key file accepts
-// it, and stop showing it once it has been removed from the key file.
-func TestDevKeyShownOnEveryStart(t *testing.T) {
+// TestDevKeyShownOnce: development mode's first start creates the
+// development key and logs it; later starts accept it without logging it;
+// without development mode it is refused and nothing is made.
+func TestDevKeyShownOnce(t *testing.T) {
 	dir := t.TempDir()
 	keys := filepath.Join(dir, "keys.txt")
 	dev := filepath.Join(dir, "dev-key.txt")
-	start := func() string {
+	start := func(devFile string) (*Service, string) {
 		t.Helper()
 		var logs testkit.LogBuffer
-		if _, err := New(Config{Endpoint: "http://h/soap", RequestNamespace: "urn:x", Engine: testEngine(t), KeysFile: keys, DevKeyFile: dev, Logger: newTestLogger(&logs)}); err != nil {
+		s, err := New(Config{Endpoint: "http://h/soap", RequestNamespace: "urn:x", Engine: testEngine(t), KeysFile: keys, DevKeyFile: devFile, Logger: newTestLogger(&logs)})
+		if err != nil {
 			t.Fatal(err)
 		}
-		return logs.String()
+		return s, logs.String()
 	}
-	first := start()
+	// Production on an empty directory: no key file, no development key.
+	if _, logs := start(""); strings.Contains(logs, "development") {
+		t.Errorf("production start mentions a development key:\n%s", logs)
+	}
+	for _, p := range []string{keys, dev} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("production start made %s", p)
+		}
+	}
+	s, first := start(dev)
 	raw, err := os.ReadFile(dev)
 	if err != nil {
 		t.Fatal(err)
 	}
 	key := strings.TrimSpace(string(raw))
-	if !strings.Contains(first, "created a development SOAP API key") || strings.Count(first, key) != 1 {
+	if !strings.Contains(first, "created a development SOAP API key") || strings.Count(first, key) != 1 || !s.keys.valid(key) {
 		t.Errorf("first start:\n%s", first)
 	}
-	second := start()
-	if !strings.Contains(second, `msg="development SOAP API key" key=`+key) {
-		t.Errorf("second start does not show the key:\n%s", second)
+	s, second := start(dev)
+	if strings.Contains(second, key) || strings.Contains(second, "created") || !s.keys.valid(key) {
+		t.Errorf("second start shows the key again or made another:\n%s", second)
 	}
-	if strings.Contains(second, "created") {
-		t.Errorf("second start created a key:\n%s", second)
-	}
-	// Revoked: the key file no longer holds the development key.
-	if err := os.WriteFile(keys, []byte(HashKey("another key")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if third := start(); strings.Contains(third, key) {
-		t.Errorf("a revoked development key is still shown:\n%s", third)
+	if s, _ := start(""); s.keys.valid(key) {
+		t.Error("production start accepts the development key")
 	}
 }

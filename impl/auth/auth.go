@@ -107,7 +107,7 @@ func (t *Tokens) reload() error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("auth: reading token file: %w", err)
+		return fmt.Errorf("reading the token file: %w", err)
 	}
 	// The file is replaced by rename, so a new file is a new inode even when
 	// its time and size happen to match the old one's.
@@ -133,10 +133,10 @@ func (t *Tokens) read() (tokenFile, error) {
 		return f, nil
 	}
 	if err != nil {
-		return f, fmt.Errorf("auth: reading token file: %w", err)
+		return f, fmt.Errorf("reading the token file: %w", err)
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
-		return f, fmt.Errorf("auth: token file %s: %w", t.path, err)
+		return f, fmt.Errorf("token file %s is not a token file (%w): fix or move it", t.path, err)
 	}
 	return f, nil
 }
@@ -164,19 +164,19 @@ func (t *Tokens) Authenticate(token string) (Principal, bool) {
 func (t *Tokens) Add(name string, roles []string) (string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
-		return "", errors.New("auth: a token needs a name (who it is for)")
+		return "", errors.New("a token needs a name: give --name (who it is for)")
 	}
 	if len(roles) == 0 {
-		return "", errors.New("auth: a token needs at least one role")
+		return "", errors.New("a token needs a role: give --role admin, publisher or editor:<library>")
 	}
 	for _, r := range roles {
 		if !ValidRole(r) {
-			return "", fmt.Errorf("auth: unknown role %q (admin, publisher, editor:<library>, group:<name> or location:<name>)", r)
+			return "", fmt.Errorf("unknown role %q: use admin, publisher, editor:<library>, group:<name> or location:<name>", r)
 		}
 	}
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
-		return "", fmt.Errorf("auth: making a token: %w", err)
+		return "", fmt.Errorf("making a token: %w", err)
 	}
 	token := "sst_" + base64.RawURLEncoding.EncodeToString(raw[:])
 	sum := sha256.Sum256([]byte(token))
@@ -188,7 +188,7 @@ func (t *Tokens) Add(name string, roles []string) (string, error) {
 	// beside the token file, so neither add is lost.
 	unlock, err := atomicfile.Lock(t.path)
 	if err != nil {
-		return "", fmt.Errorf("auth: %w", err)
+		return "", fmt.Errorf("token file: %w", err)
 	}
 	defer unlock()
 	f, err := t.read()
@@ -198,10 +198,10 @@ func (t *Tokens) Add(name string, roles []string) (string, error) {
 	f.Tokens = append(f.Tokens, tokenRecord{Name: name, Roles: roles, SHA256: hex.EncodeToString(sum[:]), Created: time.Now().UTC()})
 	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
-		return "", fmt.Errorf("auth: encoding token file: %w", err)
+		return "", fmt.Errorf("encoding the token file: %w", err)
 	}
 	if err := atomicfile.Write(t.path, append(data, '\n'), 0o600); err != nil {
-		return "", fmt.Errorf("auth: %w", err)
+		return "", fmt.Errorf("token file: %w", err)
 	}
 	t.byHash = nil // force a reread
 	if err := t.reload(); err != nil {

@@ -20,7 +20,8 @@ import (
 // assetFS holds the iframe template and the viewer's own script and
 // stylesheet; they are small and belong to this package's code. Mirador is
 // not here: it is an npm package installed beside the source (see
-// scripts/build-viewer.sh) and read from Config.ViewerDir.
+// scripts/build-viewer.sh), built into the binary by bundled/mirador and
+// passed in as Config.MiradorBundle, or read from Config.ViewerDir.
 //
 //go:embed assets
 var assetFS embed.FS
@@ -83,7 +84,7 @@ type assets struct {
 // miradorFile is the bundle's name in the viewer directory.
 const miradorFile = "mirador.min.js"
 
-func newAssets(viewerDir string) (*assets, error) {
+func newAssets(viewerDir string, bundle []byte) (*assets, error) {
 	js, err := fs.ReadFile(assetFS, "assets/viewer.js")
 	if err != nil {
 		return nil, fmt.Errorf("embedded viewer script: %w", err)
@@ -93,8 +94,16 @@ func newAssets(viewerDir string) (*assets, error) {
 		return nil, fmt.Errorf("embedded viewer stylesheet: %w", err)
 	}
 	a := &assets{js: newAsset(js), css: newAsset(css)}
-	if viewerDir != "" {
+	switch {
+	case viewerDir != "":
 		a.miradorPath = filepath.Join(viewerDir, miradorFile)
+	case len(bundle) > 0:
+		// Built in: compressed once here, never re-read.
+		m, err := newAsset(bundle).withGzip()
+		if err != nil {
+			return nil, fmt.Errorf("compressing the built-in Mirador bundle: %w", err)
+		}
+		a.mirador = &m
 	}
 	return a, nil
 }
@@ -106,7 +115,7 @@ var errMiradorMissing = errors.New("the Mirador bundle is not installed (run scr
 // reading and compressing waits for the first request.
 func (a *assets) miradorMissing() bool {
 	if a.miradorPath == "" {
-		return true
+		return a.mirador == nil
 	}
 	st, err := os.Stat(a.miradorPath)
 	return err != nil || !st.Mode().IsRegular()
@@ -117,6 +126,9 @@ func (a *assets) miradorMissing() bool {
 // server runs).
 func (a *assets) miradorBundle() (*asset, error) {
 	if a.miradorPath == "" {
+		if a.mirador != nil {
+			return a.mirador, nil
+		}
 		return nil, errMiradorMissing
 	}
 	st, err := os.Stat(a.miradorPath)

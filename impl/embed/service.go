@@ -42,6 +42,9 @@ type Config struct {
 	// (scripts/build-viewer.sh installs it). When the bundle is missing,
 	// /viewer/mirador.min.js answers 503 and everything else works.
 	ViewerDir string
+	// MiradorBundle is mirador.min.js built into the binary; it is served
+	// when ViewerDir is empty (a ViewerDir overrides it).
+	MiradorBundle []byte
 	// Logger receives errors and warnings. Nil discards them.
 	Logger *slog.Logger
 
@@ -132,11 +135,11 @@ func New(cfg Config) (*Service, error) {
 	if s.fetch, err = newFetcher(purl, doer, cfg.FetchTimeout); err != nil {
 		return nil, err
 	}
-	if s.assets, err = newAssets(cfg.ViewerDir); err != nil {
+	if s.assets, err = newAssets(cfg.ViewerDir, cfg.MiradorBundle); err != nil {
 		return nil, err
 	}
 	if s.assets.miradorMissing() {
-		s.log.Warn("Mirador bundle not installed: image viewers will not load until scripts/build-viewer.sh runs",
+		s.log.Warn("Mirador bundle missing: image viewers will not load (build with `make build`, or give --viewer-dir with mirador.min.js from scripts/build-viewer.sh)",
 			"viewer_dir", cfg.ViewerDir)
 	}
 

@@ -44,6 +44,9 @@ type Config struct {
 	DataDir string
 	// SamplesDir, when set, is published into an empty store at start.
 	SamplesDir string
+	// SamplesSource names the samples in the log (default SamplesDir);
+	// built-in samples are unpacked to a temporary SamplesDir.
+	SamplesSource string
 	// MODSSchema, when set, checks every MODS record published over HTTP
 	// against the MODS 3.6 XML Schema (else only its structure is checked).
 	MODSSchema *record.MODSSchema
@@ -139,7 +142,11 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			if err != nil {
 				return nil, fmt.Errorf("purl: loading samples: %w", err)
 			}
-			cfg.Logger.Info("purl: loaded sample objects into an empty store", "count", len(objs), "from", cfg.SamplesDir)
+			source := cfg.SamplesSource
+			if source == "" {
+				source = cfg.SamplesDir
+			}
+			cfg.Logger.Info("purl: loaded sample objects into an empty store", "count", len(objs), "from", source)
 		}
 	}
 	e, err := s.newEcho()

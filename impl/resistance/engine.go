@@ -7,8 +7,7 @@ package resistance
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -95,28 +94,32 @@ type Engine struct {
 // algorithmFiles are the bundled algorithms; the first is the default.
 var algorithmFiles = []string{"HIVDB_10.2", "HIVDB_9.8", "ANRS_34", "Rega_10.0"}
 
-// Load reads the bundled algorithms and the reference tables from an hivdb data directory
-// (algorithms/*.xml, reference/*).
-func Load(hivdbDir string) (*Engine, error) {
-	ref, err := loadReference(filepath.Join(hivdbDir, "reference"))
+// Load reads the algorithms and the reference tables from an hivdb data set (algorithms/*.xml,
+// reference/*): the bundled one (bundled/hivdb.FS()) or a directory (os.DirFS(--hivdb-dir)).
+func Load(fsys fs.FS) (*Engine, error) {
+	refFS, err := fs.Sub(fsys, "reference")
 	if err != nil {
 		return nil, fmt.Errorf("resistance: %w", err)
 	}
-	aligner, err := align.NewAligner(os.DirFS(filepath.Join(hivdbDir, "reference")))
+	ref, err := loadReference(refFS)
+	if err != nil {
+		return nil, fmt.Errorf("resistance: %w", err)
+	}
+	aligner, err := align.NewAligner(refFS)
 	if err != nil {
 		return nil, fmt.Errorf("resistance: %w", err)
 	}
 	e := &Engine{ref: ref, aligner: aligner, algorithms: map[string]*asi.Algorithm{}, userAlgs: newAlgorithmCache(), now: time.Now}
 	for _, stem := range algorithmFiles {
-		path := filepath.Join(hivdbDir, "algorithms", stem+".xml")
-		f, err := os.Open(path)
+		name := "algorithms/" + stem + ".xml"
+		f, err := fsys.Open(name)
 		if err != nil {
 			return nil, fmt.Errorf("resistance: %w", err)
 		}
 		alg, err := asi.Read(f)
 		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("resistance: %s: %w", path, err)
+			return nil, fmt.Errorf("resistance: %s: %w", name, err)
 		}
 		e.algorithms[stem] = alg
 	}

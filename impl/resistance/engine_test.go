@@ -32,7 +32,7 @@ func testEngine(t testing.TB) *Engine {
 	t.Helper()
 	engineOnce.Do(func() {
 		var e *Engine
-		e, engineErr = Load(filepath.Join(repoRoot(t), "..", "shared", "data", "hivdb"))
+		e, engineErr = Load(os.DirFS(filepath.Join(repoRoot(t), "..", "shared", "data", "hivdb")))
 		if engineErr == nil {
 			engine = e.WithClock(func() time.Time { return time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC) })
 		}

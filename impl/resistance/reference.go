@@ -4,8 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"strconv"
 	"strings"
 
@@ -40,22 +39,22 @@ type typeKey struct {
 	aa   byte // asi alphabet symbol: amino acid, Z, d or i
 }
 
-func loadReference(dir string) (*reference, error) {
+func loadReference(dir fs.FS) (*reference, error) {
 	ref := &reference{
 		consensus: map[string]string{}, drugNames: map[string]drugInfo{}, types: map[typeKey]string{},
 		unusual: map[typeKey]bool{}, drms: map[typeKey]bool{}, sdrms: map[typeKey]bool{},
 		apobec: map[typeKey]bool{}, apobecDRMs: map[typeKey]bool{},
 	}
-	if err := ref.loadGenes(filepath.Join(dir, "genes_hiv1.yml")); err != nil {
+	if err := ref.loadGenes(dir, "genes_hiv1.yml"); err != nil {
 		return nil, err
 	}
-	if err := ref.loadDrugs(filepath.Join(dir, "drugs.yml")); err != nil {
+	if err := ref.loadDrugs(dir, "drugs.yml"); err != nil {
 		return nil, err
 	}
-	if err := ref.loadTypes(filepath.Join(dir, "mutation-type-pairs_hiv1.csv")); err != nil {
+	if err := ref.loadTypes(dir, "mutation-type-pairs_hiv1.csv"); err != nil {
 		return nil, err
 	}
-	err := readCSV(filepath.Join(dir, "rx-all_subtype-all.csv"), []string{"gene", "position", "aa", "isUnusual"}, func(f map[string]string) error {
+	err := readCSV(dir, "rx-all_subtype-all.csv", []string{"gene", "position", "aa", "isUnusual"}, func(f map[string]string) error {
 		pos, err := strconv.Atoi(f["position"])
 		if err != nil {
 			return fmt.Errorf("bad position %q", f["position"])
@@ -72,7 +71,7 @@ func loadReference(dir string) (*reference, error) {
 		file string
 		set  map[typeKey]bool
 	}{{"drms_hiv1.csv", ref.drms}, {"sdrms_hiv1.csv", ref.sdrms}, {"apobecs.csv", ref.apobec}, {"apobec_drms.csv", ref.apobecDRMs}} {
-		err := readCSV(filepath.Join(dir, t.file), []string{"gene", "position", "aa"}, func(f map[string]string) error {
+		err := readCSV(dir, t.file, []string{"gene", "position", "aa"}, func(f map[string]string) error {
 			pos, err := strconv.Atoi(f["position"])
 			if err != nil {
 				return fmt.Errorf("bad position %q", f["position"])
@@ -89,8 +88,8 @@ func loadReference(dir string) (*reference, error) {
 	return ref, nil
 }
 
-func (r *reference) loadGenes(path string) error {
-	data, err := os.ReadFile(path)
+func (r *reference) loadGenes(dir fs.FS, path string) error {
+	data, err := fs.ReadFile(dir, path)
 	if err != nil {
 		return fmt.Errorf("reading gene references: %w", err)
 	}
@@ -112,8 +111,8 @@ func (r *reference) loadGenes(path string) error {
 	return nil
 }
 
-func (r *reference) loadDrugs(path string) error {
-	data, err := os.ReadFile(path)
+func (r *reference) loadDrugs(dir fs.FS, path string) error {
+	data, err := fs.ReadFile(dir, path)
 	if err != nil {
 		return fmt.Errorf("reading drugs: %w", err)
 	}
@@ -141,8 +140,8 @@ func (r *reference) loadDrugs(path string) error {
 	return nil
 }
 
-func (r *reference) loadTypes(path string) error {
-	return readCSV(path, []string{"gene", "position", "aas", "mutationType"}, func(f map[string]string) error {
+func (r *reference) loadTypes(dir fs.FS, path string) error {
+	return readCSV(dir, path, []string{"gene", "position", "aas", "mutationType"}, func(f map[string]string) error {
 		pos, err := strconv.Atoi(f["position"])
 		if err != nil {
 			return fmt.Errorf("bad position %q", f["position"])
@@ -203,10 +202,10 @@ func symbols(aas string) []byte {
 }
 
 // readCSV calls row for every record of a CSV file with a header line, giving the named columns.
-func readCSV(path string, columns []string, row func(map[string]string) error) error {
-	f, err := os.Open(path)
+func readCSV(dir fs.FS, path string, columns []string, row func(map[string]string) error) error {
+	f, err := dir.Open(path)
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", filepath.Base(path), err)
+		return fmt.Errorf("reading %s: %w", path, err)
 	}
 	defer f.Close()
 	rd := csv.NewReader(f)

@@ -68,11 +68,13 @@ func Binary(t testing.TB) string {
 	return binary.path
 }
 
-// StartServer runs `sitesvc serve` on a free loopback port with a fresh
-// temporary --data directory, from the repository root (so the embedded
-// defaults find samples/ and ../shared), with extra flags appended (a later
-// flag overrides an earlier one). It waits until /readyz answers 200. The
-// process is stopped when the test ends.
+// StartServer runs `sitesvc serve --dev` on a free loopback port with a
+// fresh temporary --data directory, from the repository root, with extra
+// flags appended (a later flag overrides an earlier one: "--dev=false" runs
+// it as in production, without a development SOAP key). Development mode
+// is the default here because most tests call the SOAP service with the
+// development key (<DataDir>/dev-key.txt). It waits until /readyz answers
+// 200. The process is stopped when the test ends.
 func StartServer(t testing.TB, extraArgs ...string) *Server {
 	t.Helper()
 	bin := Binary(t)
@@ -102,6 +104,7 @@ func start(bin, root, dataDir string, port int, extraArgs []string) (*Server, er
 		"--public-url", url,
 		"--data", dataDir,
 		"--log-format", "text",
+		"--dev",
 	}, extraArgs...)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = root

@@ -4,6 +4,8 @@
 package testkit
 
 import (
+	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -37,4 +39,47 @@ func SharedDir(t testing.TB) string {
 		t.Fatalf("testkit: shared data directory: %v", err)
 	}
 	return dir
+}
+
+// SameFiles fails the test unless fsys holds exactly the regular files of
+// dir (below the given subdirectories and top-level names), byte for byte:
+// the check that keeps built-in data from drifting from ../shared.
+func SameFiles(t testing.TB, fsys fs.FS, dir string, names ...string) {
+	t.Helper()
+	collect := func(fsys fs.FS) map[string][]byte {
+		t.Helper()
+		files := map[string][]byte{}
+		for _, name := range names {
+			err := fs.WalkDir(fsys, name, func(p string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				b, err := fs.ReadFile(fsys, p)
+				files[p] = b
+				return err
+			})
+			if err != nil {
+				t.Fatalf("reading %s: %v", name, err)
+			}
+		}
+		return files
+	}
+	got, want := collect(fsys), collect(os.DirFS(dir))
+	for name, w := range want {
+		g, ok := got[name]
+		switch {
+		case !ok:
+			t.Errorf("%s is in %s but not built in", name, dir)
+		case !bytes.Equal(g, w):
+			t.Errorf("%s differs from %s (built in %d bytes, there %d): copy it again", name, filepath.Join(dir, name), len(g), len(w))
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("%s is built in but not in %s", name, dir)
+		}
+	}
+	if len(want) == 0 {
+		t.Errorf("no files under %v in %s", names, dir)
+	}
 }

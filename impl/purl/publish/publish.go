@@ -140,27 +140,31 @@ func Write(ctx context.Context, s store.Store, obj *Object) (bool, error) {
 	return created, nil
 }
 
-// Dirs finds object directories under dir: dir itself when it holds a
-// public.xml, else each subdirectory (at any depth) that does.
+// Dirs finds object directories in dir, one level deep: dir itself when it
+// holds a public.xml, else each of its direct subdirectories that does
+// (deeper directories are never searched, and symbolic links to
+// directories are not followed), so that publishing a folder of objects
+// never publishes a whole tree by surprise.
 func Dirs(dir string) ([]string, error) {
 	if _, err := os.Stat(filepath.Join(dir, store.PublicXML)); err == nil {
 		return []string{dir}, nil
 	}
-	var dirs []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && d.Name() == store.PublicXML {
-			dirs = append(dirs, filepath.Dir(p))
-		}
-		return nil
-	})
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("looking for objects in %s: %w", dir, err)
 	}
+	var dirs []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if st, err := os.Lstat(filepath.Join(p, store.PublicXML)); err == nil && st.Mode().IsRegular() {
+			dirs = append(dirs, p)
+		}
+	}
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("%s holds no object (no public.xml)", dir)
+		return nil, fmt.Errorf("%s holds no object: neither it nor a directory directly in it has a public.xml", dir)
 	}
 	sort.Strings(dirs)
 	return dirs, nil

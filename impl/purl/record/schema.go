@@ -5,9 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -21,6 +24,14 @@ type MODSSchema struct {
 	xmllint string
 	xsd     string
 	timeout time.Duration
+
+	// For a schema built into the binary (NewMODSSchemaFS): the files are
+	// written to a private directory, since xmllint reads schemas from
+	// disk, and written again when that directory has gone (a temp-file
+	// cleaner may remove it under a long-running server).
+	fsys fs.FS
+	dir  string
+	mu   sync.Mutex
 }
 
 // ErrSchemaCheck means the schema check could not run (as opposed to a
@@ -46,6 +57,62 @@ func NewMODSSchema(xsd string) (*MODSSchema, error) {
 	return m, nil
 }
 
+// NewMODSSchemaFS returns a checker for the schema main in fsys (with the
+// schemas it imports beside it), such as bundled/modsschema. The files are
+// copied to a new temporary directory; Close removes it.
+func NewMODSSchemaFS(fsys fs.FS, main string) (*MODSSchema, error) {
+	xmllint, err := exec.LookPath("xmllint")
+	if err != nil {
+		return nil, fmt.Errorf("MODS schema checks need xmllint (Debian package libxml2-utils): %w", err)
+	}
+	dir, err := os.MkdirTemp("", "sitesvc-mods-schema-")
+	if err != nil {
+		return nil, fmt.Errorf("MODS schema: %w", err)
+	}
+	m := &MODSSchema{xmllint: xmllint, xsd: filepath.Join(dir, main), timeout: 10 * time.Second, fsys: fsys, dir: dir}
+	if err := m.materialize(); err != nil {
+		_ = m.Close()
+		return nil, err
+	}
+	if err := m.Validate(context.Background(), []byte(minimalMODS)); err != nil {
+		_ = m.Close()
+		return nil, fmt.Errorf("built-in MODS schema %s: %w", main, err)
+	}
+	return m, nil
+}
+
+// materialize writes the schema files into m.dir unless the main one is
+// already there.
+func (m *MODSSchema) materialize() error {
+	if m.fsys == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, err := os.Stat(m.xsd); err == nil {
+		return nil
+	}
+	// A partly removed directory is replaced whole.
+	if err := os.RemoveAll(m.dir); err != nil {
+		return fmt.Errorf("MODS schema: %w", err)
+	}
+	if err := os.CopyFS(m.dir, m.fsys); err != nil {
+		return fmt.Errorf("MODS schema: writing it for xmllint: %w", err)
+	}
+	return nil
+}
+
+// Close removes the files NewMODSSchemaFS wrote; for a schema on disk
+// (NewMODSSchema) it does nothing.
+func (m *MODSSchema) Close() error {
+	if m == nil || m.fsys == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return os.RemoveAll(m.dir)
+}
+
 const minimalMODS = `<?xml version="1.0" encoding="UTF-8"?>
 <mods xmlns="http://www.loc.gov/mods/v3" version="3.6"><titleInfo><title>t</title></titleInfo></mods>
 `
@@ -55,6 +122,9 @@ const minimalMODS = `<?xml version="1.0" encoding="UTF-8"?>
 // an error wrapping ErrSchemaCheck when xmllint could not say.
 // xmllint runs without network access and without entity substitution.
 func (m *MODSSchema) Validate(ctx context.Context, doc []byte) error {
+	if err := m.materialize(); err != nil {
+		return fmt.Errorf("%w: %w", ErrSchemaCheck, err)
+	}
 	ctx, cancel := context.WithTimeout(ctx, m.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, m.xmllint, "--noout", "--nonet", "--schema", m.xsd, "-")

@@ -3,10 +3,13 @@ package record
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sitelib/sitesvc/bundled/modsschema"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -49,5 +52,38 @@ func TestMODSSchema(t *testing.T) {
 	}
 	if _, err := NewMODSSchema(filepath.Join(t.TempDir(), "missing.xsd")); err == nil {
 		t.Error("a missing XSD is accepted")
+	}
+}
+
+// TestMODSSchemaFS: a schema given as an fs.FS (the built-in one) is
+// written to a private directory, checks records like the same schema on
+// disk, is written again when that directory is removed under it, and
+// Close removes it.
+func TestMODSSchemaFS(t *testing.T) {
+	testkit.RequireTool(t, "xmllint")
+	m, err := NewMODSSchemaFS(modsschema.FS(), modsschema.Main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := []byte(`<mods xmlns="http://www.loc.gov/mods/v3" version="3.6"><titleInfo><nonsense/></titleInfo></mods>`)
+	check := func() {
+		t.Helper()
+		if err := m.Validate(context.Background(), []byte(minimalMODS)); err != nil {
+			t.Errorf("valid record refused: %v", err)
+		}
+		if err := m.Validate(context.Background(), bad); !errors.Is(err, ErrUnacceptable) {
+			t.Errorf("invalid record: %v", err)
+		}
+	}
+	check()
+	if err := os.RemoveAll(m.dir); err != nil {
+		t.Fatal(err)
+	}
+	check()
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(m.dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Close left %s: %v", m.dir, err)
 	}
 }
