@@ -125,6 +125,9 @@ func runPurl(ctx context.Context, args []string, env func(string) string, stdout
 	}
 	for _, o := range objs {
 		fmt.Fprintf(stdout, "published %s (%s) from %s\n", o.Record.Druid.Qualified(), o.Record.Title(), o.Dir)
+		for _, w := range o.Warnings {
+			fmt.Fprintf(stdout, "  warning: %s: %s\n", o.Record.Druid.Qualified(), w)
+		}
 	}
 	return nil
 }

@@ -154,11 +154,13 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 	}
 	m.Homepage = []iiifRef{{ID: purl, Type: "Text", Label: none(rec.Title()), Format: "text/html"}}
 	m.SeeAlso = []iiifRef{{ID: purl + ".xml", Type: "Dataset", Label: en("Public XML record"), Format: "application/xml"}}
-	if obj.mods != nil {
+	if obj.modsDoc.body != nil {
 		m.SeeAlso = append(m.SeeAlso, iiifRef{ID: purl + ".mods", Type: "Dataset", Label: en("MODS record"), Format: "application/mods+xml"})
 	}
+	// partOf names the IIIF Collection (the collection object's
+	// /iiif/manifest), not its HTML page: a viewer follows it as IIIF.
 	for _, c := range obj.collection {
-		m.PartOf = append(m.PartOf, iiifRef{ID: c.URL, Type: "Collection", Label: none(c.Title)})
+		m.PartOf = append(m.PartOf, iiifRef{ID: c.URL + "/iiif/manifest", Type: "Collection", Label: none(c.Title)})
 	}
 	fileURL := func(name string) string { return purl + "/file/" + url.PathEscape(name) }
 	// The thumbnail is given only when anyone may fetch it: a viewer shows

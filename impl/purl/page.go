@@ -69,7 +69,7 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		XMLURL:       purl + ".xml",
 		MODSURL:      purl + ".mods",
 		ManifestURL:  purl + "/iiif/manifest",
-		HasMODS:      obj.mods != nil,
+		HasMODS:      obj.modsDoc.body != nil,
 		Use:          rec.Rights.UseStatement,
 		License:      rec.Rights.License,
 		Copyright:    rec.Rights.Copyright,

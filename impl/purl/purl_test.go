@@ -393,7 +393,7 @@ func checkManifest(t *testing.T, sch *jsonschema.Schema, s sampleObject, body []
 	if m.Label == nil || m.RequiredStatement == nil || m.Summary == nil || m.Metadata == nil || m.Rights == nil {
 		t.Errorf("manifest of %s lacks label, summary, metadata, rights or requiredStatement", s.id)
 	}
-	if s.rec.ObjectType == "item" && (m.PartOf == nil || (*m.PartOf)[0].Id != base+"/bc000df0001") {
+	if s.rec.ObjectType == "item" && (m.PartOf == nil || (*m.PartOf)[0].Id != base+"/bc000df0001/iiif/manifest") {
 		t.Errorf("manifest of %s: partOf %v", s.id, m.PartOf)
 	}
 	world := s.rec.Rights.WorldReadable(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)) // the fixture's clock
@@ -626,7 +626,7 @@ func TestCollectionPage(t *testing.T) {
 		}
 		resp, body := f.get(t, strings.TrimPrefix(item.Id, base))
 		expect(t, resp, body, http.StatusOK, typeManifest)
-		if !bytes.Contains(body, []byte(`"id": "`+base+`/bc000df0001"`)) {
+		if !bytes.Contains(body, []byte(`"id": "`+base+`/bc000df0001/iiif/manifest"`)) {
 			t.Errorf("%s is not partOf the collection", item.Id)
 		}
 	}

@@ -208,9 +208,11 @@ func (s *Service) purl(id druid.Druid) string { return s.cfg.BaseURL + "/" + str
 // from them, and the file stamps that say whether it is still current.
 type object struct {
 	rec        *record.Record
-	mods       *record.MODS // nil when the object has no MODS record
+	// mods is the published or embedded MODS record, nil when the served
+	// MODS is derived from Dublin Core (the page then shows the DC).
+	mods       *record.MODS
 	publicInfo fs.FileInfo
-	modsInfo   fs.FileInfo // nil without MODS
+	modsInfo   fs.FileInfo // nil without a published mods.xml
 
 	public     representation
 	modsDoc    representation
@@ -382,6 +384,18 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 		obj.modsDoc = newRepresentation(mods)
 		if modsInfo.ModTime().After(obj.lastMod) {
 			obj.lastMod = modsInfo.ModTime()
+		}
+	}
+	if obj.modsInfo == nil {
+		// No MODS published: the record's embedded one, else one derived
+		// from its Dublin Core (docs/purl.md, "MODS").
+		if rec.MODS != nil {
+			if obj.mods, err = record.ParseMODS(rec.MODS); err != nil {
+				return nil, fmt.Errorf("embedded MODS of %s: %w", id.Qualified(), err)
+			}
+			obj.modsDoc = newRepresentation(rec.MODS)
+		} else {
+			obj.modsDoc = newRepresentation(record.DeriveMODS(rec, s.purl(id)))
 		}
 	}
 	if rec.Rights.Dark() {

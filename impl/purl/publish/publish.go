@@ -26,8 +26,12 @@ import (
 type Object struct {
 	Dir    string
 	Record *record.Record
+	// Public is public.xml in its served form (the seed's shape).
 	Public []byte
 	MODS   []byte // nil when the directory has no mods.xml
+	// Warnings says what the records lacked and how they are read
+	// instead; the object is published all the same.
+	Warnings []string
 }
 
 // Option adds a check to Load and Tree.
@@ -42,8 +46,9 @@ func WithMODSSchema(m *record.MODSSchema) Option {
 	return func(o *options) { o.modsSchema = m }
 }
 
-// Load reads and validates the object in dir: public.xml must be a valid
-// record, mods.xml (when present) a valid MODS record, and every file of
+// Load reads and validates the object in dir: public.xml must be a record
+// in one of the accepted forms (record.Ingest; it is stored in the
+// served form), mods.xml (when present) a valid MODS record (record.PrepareMODS), and every file of
 // contentMetadata must exist in dir with the listed size (and, for PNG,
 // JPEG and GIF images, the listed width and height).
 func Load(dir string, opts ...Option) (*Object, error) {
@@ -55,26 +60,26 @@ func Load(dir string, opts ...Option) (*Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	rec, err := record.Parse(pub)
+	in, err := record.Ingest(context.Background(), pub, o.modsSchema)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", dir, store.PublicXML, err)
 	}
-	obj := &Object{Dir: dir, Record: rec, Public: pub}
+	rec := in.Record
+	obj := &Object{Dir: dir, Record: rec, Public: in.Data, Warnings: in.Warnings}
 	mods, err := os.ReadFile(filepath.Join(dir, store.ModsXML))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	default:
-		if _, err := record.ParseMODS(mods); err != nil {
+		doc, warnings, err := record.PrepareMODS(context.Background(), mods, o.modsSchema)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", dir, store.ModsXML, err)
 		}
-		if o.modsSchema != nil {
-			if err := o.modsSchema.Validate(context.Background(), mods); err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", dir, store.ModsXML, err)
-			}
+		for _, w := range warnings {
+			obj.Warnings = append(obj.Warnings, store.ModsXML+": "+w)
 		}
-		obj.MODS = mods
+		obj.MODS = doc
 	}
 	for _, f := range rec.Files() {
 		if err := checkFile(filepath.Join(dir, f.Name), f); err != nil {
