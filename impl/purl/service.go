@@ -207,7 +207,7 @@ func (s *Service) purl(id druid.Druid) string { return s.cfg.BaseURL + "/" + str
 // object is a published object as served: its records, what is derived
 // from them, and the file stamps that say whether it is still current.
 type object struct {
-	rec        *record.Record
+	rec *record.Record
 	// mods is the published or embedded MODS record, nil when the served
 	// MODS is derived from Dublin Core (the page then shows the DC).
 	mods       *record.MODS
