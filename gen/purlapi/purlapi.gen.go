@@ -113,6 +113,21 @@ func (e ManifestContext) Valid() bool {
 	}
 }
 
+// Defines values for ManifestProviderType.
+const (
+	Agent ManifestProviderType = "Agent"
+)
+
+// Valid indicates whether the value is a known member of the ManifestProviderType enum.
+func (e ManifestProviderType) Valid() bool {
+	switch e {
+	case Agent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ManifestType.
 const (
 	ManifestTypeManifest ManifestType = "Manifest"
@@ -232,6 +247,7 @@ type LanguageMap map[string][]string
 // Manifest IIIF Presentation 3.0 manifest (validated in tests against the IIIF JSON Schema).
 type Manifest struct {
 	Context  ManifestContext `json:"@context"`
+	Behavior *[]string       `json:"behavior,omitempty"`
 	Homepage *[]ResourceRef  `json:"homepage,omitempty"`
 
 	// Id The manifest's own URL.
@@ -239,14 +255,23 @@ type Manifest struct {
 	Items []Canvas `json:"items"`
 
 	// Label IIIF language map (language code or "none" → values).
-	Label             LanguageMap      `json:"label"`
-	Metadata          *[]MetadataEntry `json:"metadata,omitempty"`
-	PartOf            *[]ResourceRef   `json:"partOf,omitempty"`
-	Rendering         *[]ResourceRef   `json:"rendering,omitempty"`
-	RequiredStatement *MetadataEntry   `json:"requiredStatement,omitempty"`
+	Label    LanguageMap      `json:"label"`
+	Metadata *[]MetadataEntry `json:"metadata,omitempty"`
+	PartOf   *[]ResourceRef   `json:"partOf,omitempty"`
+	Provider *[]struct {
+		Homepage *[]ResourceRef `json:"homepage,omitempty"`
+		Id       string         `json:"id"`
+
+		// Label IIIF language map (language code or "none" → values).
+		Label LanguageMap          `json:"label"`
+		Type  ManifestProviderType `json:"type"`
+	} `json:"provider,omitempty"`
+	Rendering         *[]ResourceRef `json:"rendering,omitempty"`
+	RequiredStatement *MetadataEntry `json:"requiredStatement,omitempty"`
 
 	// Rights License URI.
-	Rights *string `json:"rights,omitempty"`
+	Rights  *string        `json:"rights,omitempty"`
+	SeeAlso *[]ResourceRef `json:"seeAlso,omitempty"`
 
 	// Summary IIIF language map (language code or "none" → values).
 	Summary   *LanguageMap   `json:"summary,omitempty"`
@@ -256,6 +281,9 @@ type Manifest struct {
 
 // ManifestContext defines model for Manifest.Context.
 type ManifestContext string
+
+// ManifestProviderType defines model for Manifest.Provider.Type.
+type ManifestProviderType string
 
 // ManifestType defines model for Manifest.Type.
 type ManifestType string
@@ -761,12 +789,18 @@ type ClientInterface interface {
 	//
 	// Built from contentMetadata: one canvas per image or page resource
 	// with its width and height, audio and video canvases with their
-	// duration, other files as renderings. Label, summary, metadata,
-	// rights, requiredStatement, partOf (the collection), thumbnail,
-	// homepage (the PURL). Served as `application/ld+json` with the IIIF
-	// 3 profile. For a collection object (`objectType` collection) it is a
-	// IIIF Collection instead, whose items reference the manifests (or
-	// collections) of its discoverable members.
+	// duration (or, when there are none, the thumbnail as the one
+	// canvas), other files as renderings while anyone may download them.
+	// Label, summary, metadata, rights, requiredStatement, provider,
+	// partOf (the IIIF Collection of the collection), thumbnail, homepage
+	// (the PURL), seeAlso (public XML and MODS), behavior `paged` for
+	// books. Served as `application/ld+json` with the IIIF 3 profile. A
+	// manifest always has at least one canvas: an object with nothing to
+	// paint on one (a PDF or data set without a thumbnail image) has no
+	// manifest (404), and its page and viewer name none. For a
+	// collection object (`objectType` collection) it is a IIIF Collection
+	// instead, whose items reference the manifests (or collections) of
+	// its discoverable members.
 	//
 	// Corresponds with GET /{id}/iiif/manifest (the `GetManifest` operationId).
 	GetManifest(ctx context.Context, id Id, params *GetManifestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -935,12 +969,18 @@ func (c *Client) GetFile(ctx context.Context, id Id, name string, params *GetFil
 //
 // Built from contentMetadata: one canvas per image or page resource
 // with its width and height, audio and video canvases with their
-// duration, other files as renderings. Label, summary, metadata,
-// rights, requiredStatement, partOf (the collection), thumbnail,
-// homepage (the PURL). Served as `application/ld+json` with the IIIF
-// 3 profile. For a collection object (`objectType` collection) it is a
-// IIIF Collection instead, whose items reference the manifests (or
-// collections) of its discoverable members.
+// duration (or, when there are none, the thumbnail as the one
+// canvas), other files as renderings while anyone may download them.
+// Label, summary, metadata, rights, requiredStatement, provider,
+// partOf (the IIIF Collection of the collection), thumbnail, homepage
+// (the PURL), seeAlso (public XML and MODS), behavior `paged` for
+// books. Served as `application/ld+json` with the IIIF 3 profile. A
+// manifest always has at least one canvas: an object with nothing to
+// paint on one (a PDF or data set without a thumbnail image) has no
+// manifest (404), and its page and viewer name none. For a
+// collection object (`objectType` collection) it is a IIIF Collection
+// instead, whose items reference the manifests (or collections) of
+// its discoverable members.
 //
 // Corresponds with GET /{id}/iiif/manifest (the `GetManifest` operationId).
 func (c *Client) GetManifest(ctx context.Context, id Id, params *GetManifestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1605,12 +1645,18 @@ type ClientWithResponsesInterface interface {
 	//
 	// Built from contentMetadata: one canvas per image or page resource
 	// with its width and height, audio and video canvases with their
-	// duration, other files as renderings. Label, summary, metadata,
-	// rights, requiredStatement, partOf (the collection), thumbnail,
-	// homepage (the PURL). Served as `application/ld+json` with the IIIF
-	// 3 profile. For a collection object (`objectType` collection) it is a
-	// IIIF Collection instead, whose items reference the manifests (or
-	// collections) of its discoverable members.
+	// duration (or, when there are none, the thumbnail as the one
+	// canvas), other files as renderings while anyone may download them.
+	// Label, summary, metadata, rights, requiredStatement, provider,
+	// partOf (the IIIF Collection of the collection), thumbnail, homepage
+	// (the PURL), seeAlso (public XML and MODS), behavior `paged` for
+	// books. Served as `application/ld+json` with the IIIF 3 profile. A
+	// manifest always has at least one canvas: an object with nothing to
+	// paint on one (a PDF or data set without a thumbnail image) has no
+	// manifest (404), and its page and viewer name none. For a
+	// collection object (`objectType` collection) it is a IIIF Collection
+	// instead, whose items reference the manifests (or collections) of
+	// its discoverable members.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2286,12 +2332,18 @@ func (c *ClientWithResponses) GetFileWithResponse(ctx context.Context, id Id, na
 //
 // Built from contentMetadata: one canvas per image or page resource
 // with its width and height, audio and video canvases with their
-// duration, other files as renderings. Label, summary, metadata,
-// rights, requiredStatement, partOf (the collection), thumbnail,
-// homepage (the PURL). Served as `application/ld+json` with the IIIF
-// 3 profile. For a collection object (`objectType` collection) it is a
-// IIIF Collection instead, whose items reference the manifests (or
-// collections) of its discoverable members.
+// duration (or, when there are none, the thumbnail as the one
+// canvas), other files as renderings while anyone may download them.
+// Label, summary, metadata, rights, requiredStatement, provider,
+// partOf (the IIIF Collection of the collection), thumbnail, homepage
+// (the PURL), seeAlso (public XML and MODS), behavior `paged` for
+// books. Served as `application/ld+json` with the IIIF 3 profile. A
+// manifest always has at least one canvas: an object with nothing to
+// paint on one (a PDF or data set without a thumbnail image) has no
+// manifest (404), and its page and viewer name none. For a
+// collection object (`objectType` collection) it is a IIIF Collection
+// instead, whose items reference the manifests (or collections) of
+// its discoverable members.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -4874,104 +4926,107 @@ func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifest
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Hzpkhu39e+rnOqkSqTTXGaxYlGlSrRNPLkzkmo0vnbFrYRgAyRhNYEOgB4Oo5qqfLoPcB8iD+YnuXUO",
-	"0BvZs0ge6zr++5M0bCwHB2fHD/gQpXqVayWUs9HkQ7QUjAtD/32aZXr92siFVPgnFzY1MndSq2gSTb+Y",
-	"RnFk06VYMfzqNrmIJpF1RqpFdHUVR89ZuhTPtXJGZx3982KWyTSGFbscsIV4cjAeT2GuDay1yfjACMbZ",
-	"LBOgZz+I1NkYprmRF8yJrS7aLYVZSyuGt9Dz8pwtdul464xWCxDKSbcBxxag5+CWAozIjbBCOYYtbxv8",
-	"hFl3qrmcS8F3J/l2KRQN6hcDa2YhY9YBMcEuBYfe1+fnb4AzJ/o3z3UVRzkzbCVc2KbjjglfmELyciV+",
-	"0hjW0i0BGSzdUheOvk05tpxMITdiLi9jYGoDKbMiUb3pbDYej9+/H4/H42lcNm3+2B/CU7VxS4kczKwA",
-	"puxaGAuH48NhoqI4EpdslWe4gEa/KI5QpKKcuWUUR4qtsIHkURwZ8c9CGuShM4W4mefH85Ljb6VKxS4X",
-	"KpYiJxikKJAcUp1vHgNTUKhV6F/uS0n+wfhwWBLpFaIm83g+KKcd+Hlvo/KVVuKUuXS5SyHKpO2iDlbY",
-	"4a4E4QwDP8UtooP8FdY901wKkp7vTk+eab7B/6ZaOaEc/pfleSZTkvzR5YrUtx7290bMo0n0u1FtOUb+",
-	"qx19d3ryTZ5pxv107dWeLwV8d3oCXKfFSigHPeZgpa2Dr+BUPuvHgPoGzMJ0i4ApiqMTl47+iEE6C2dH",
-	"z+GPB+MDQJG5YJlQLgZpgaWpyJ3gwBQHZwSj/9tE7QzaH8KxsxDWjX3TpUjfCw6zDWmHFeZCpqgLa5Fl",
-	"g7k2K8FjMHKxdGC0dnGQnGMew+nrF2/B8wFXommEmeYbkDZRXKQZM0QJzDZOWFgKI1AOyYDBSnDJAHcM",
-	"6TBiXljBvcoe7n3plamtHH47ba6V9Vv5jPE3pWXY2k9iXZ4xb8kbSsk4BJGYwD8LYTZQGRdIIq7XCjcz",
-	"ieCCZYWAFdvMxASVR6oLlkkOM60zwdSk+sFulGOXLTm8SWBeGqPNubh0XQLztEEN18KC0i5oBjIXF2hY",
-	"6qAX1gBEAm1wP0ZnkqiwVpiWa3lCa5jGaAkZDsEltmcZeMXyMrjSRoBbMgVapQLZfxUjg8/8RJ/CXpR8",
-	"zxwQuGjQCjKpBBxMoFDiMhcpSurL10f3w7zzWvyIbw0RJlp6yMKVsJYtBCzkhbCeHFQbI5jVqj/EVT/X",
-	"ap7J9OY13xO9pENGpNpwcpK0FzMx97tRurIH1jvOFNdBNB7JjEKNQFuDzC9GX7TpQw4wh5sjFTObKO4y",
-	"k7uUzWUmoLde6kyQ6PgQgbZWcDBMLYTX1v3xQ/LgzUCKLNLgDBvZjlCI7MFt4RQOYu0gBFQDCs4GdXTW",
-	"xfZAwqgZyJWB2aARmd3UtxXFeWlA1g5eSJtrK/0SdlYkFYrSFBk1Zc6xdIn2fuo55Ep2ogO7a9R2E43U",
-	"JgRhg2YUdlOnVsRGm36kzUxyLtQdtXtetp/ARhcGnH4vFCwZqhsYnQkKZxdGFzkkkXVMzbXhSXR/6p0a",
-	"wTFyZZkFrknLF4YpDO2CI7QWekFaQ4wT6CvNIcXYuBvWa/vX56cnb9hCdPFg6bZDgTupDg75JeRoZloR",
-	"6ZaW/CSx/IxicqycMIpltDt3FBUZ+njLP2nuR8oU7tsMzQnj9ycbIXaBVBcZJ9HA8Sn+N9J5c2qdNt6c",
-	"NVoVCliiKBLyPqIR2PgAqY8BajkKczBnMrNe5tZsA+mSDF2C68LUYAhIDxeOyQydkVRVcCXMAwuZXgQH",
-	"+0q7I10o/mnCF1/LflzXHAeeoOgHxu+kM/fD+1faAfODxzibLdJllYIx4My8r/7UpmpBBlGbnbTTc+X6",
-	"1JLMQJ06UBBbGCPUtnrdXUNwTW/KxPSGxOAHq9t8/hCVkT0md+Shh5g9xJFwOHmURI/m++kB+/Hf/yEz",
-	"KHk0ibr2IS9MhqmOc/lkNMp0yrKltm7y1fir8Qg/jprtr+66cWFVZ8IW2bWKU2UnFICghnDo7Y/3YL2V",
-	"xdNuUaiCEZZYx7A/HvtWErUtz1iKuaUS2wHBifYs7N7OXBgrLaUk35yd7NrMjlimMLIrkLmKo3OtT5jp",
-	"tuf3Hb2V0WaGExofPlNmR2L8jWKFW2oj/yX4Hc1m0egy8QaG9IQypOC7QqqW6YVUHc72MVi5wHTFxx4M",
-	"ZoIZEZz1fWl80xH7xEJBod4rvVZ+oq39//bbbwdPC7fELilzHaWL6TNPphEsWz1JSCGS6OYY8YqYnBuN",
-	"bh95c2cuN/pMqowW8z+vmune/gGfH3758I9J1JWH5cwtfy5z2pSrZgYzKxxRwVRI+EkYgj721lTUa2fo",
-	"1Lwk94EtTXS6lBk3QoEuHOqaNlyYuEpn0fn9+O//9IMI2yLPtXGCn2K+fk478PkUC1dQlki2ihmUk4QC",
-	"yZCcYRidEhB0xZXFyY3OhXGhADQL1Z+bCDwTVhcmFWdijmyQvEP84milnbyoZtn57NAquO5PgY9CFato",
-	"8n2T3ndxh5+vCyHf+7IhNWlREPuFVdPW43h5wGnracqIt82aa9YpnVj57+V/buJdYy3VSiNmDNvcvHIi",
-	"6aNW78npWuhzpi68JLQXyAuzvV+qWM2EwU5LIRfL5n5hELvw3+6ZM7TWDu5kbCay24Y5YWpRsIU4ZXkX",
-	"R8PadzkZR2vJ3bJrgTcw2ZN0I7N1lom0270fHx8fwZtGgAcHwzGkVY9QCm787UONXihsCU7Rs7DOAlsw",
-	"qaw3aTTuX9++fgVvfQESHU57r/9MRurSNXkT4isp5Xwo9YjlctSMPkcHo9BpSLFeFw+XeiXyoD132vUt",
-	"W7K95fK6GLfiyQML6FcxNOp9QL94RQsYrZiSc2Edrf160WwP/Vqh05gLI1RKkResBCoA9KgUexrGJKde",
-	"bywl9gyUL/7UpNHU98GFTxH8lXCMM8fuvBOnocNL5cymi4qcGfd6fl87W2rUW8ecWAV3+VH0Ud29YxNP",
-	"ZCqUFfDN2XHn3lshnmZW39dCbLFaMbP5WLu0LFYzxWR2X2TsGLra7tzqNipjEH+kcaODxd0deOqjKR9j",
-	"S2fDceKwdQLYmegx54TBIf7uP38/G/D5YPnD+5XKB+5i8K93H/avvh8PHr37cHB1w8fDq993bX0dWnXQ",
-	"rJUYUMk7VMEnwMAutXGh/h17W4z/cVUFo1PCmnuNWTIvDxXetAOKctuviYDqze1wG1mYA1Ysh171V6o5",
-	"FQ6SSGklkgh+/D//15/W2KYlrLewtGl39U6lXf3NCVWsqF3Qzb7mTrSEAOV/jBdQXBCj/vvdyi/TD1T6",
-	"/fN5gTYLd9KKT5Fbslgf1WdrMSXVfqAuqtvVv91kqKpd1rxsFTFXmlv6b5cJ8hXOLnyH9x1lUZGy+LUv",
-	"fnt/2W1C+G288J74qqyVbs/85pYi4s2lwzhaM6OkWtguMBMLdZQKvFStLmMEn2CKw1KvQbqyVAfoJfDf",
-	"HoM5y7IZS9+Dky4T6GTtRrmlsNIKDhdIuFaliOHn5qlwYJxUFGagFQ4d+kN4OqPiSFmnNSLUTAif5DRY",
-	"tmkF6Ld44a4ssBKSsOOB/V3i1lTba2MCj3LaDkzIk9ZpSa/OMDASCfYjhsqWxlB6wJhqRR2e98ZUvxSG",
-	"DpZ8QhXgp2Tt95Cjd+3Fd6cnLxrqvcVv1UIldepjjWu6rTswCwU1FRx6KKQe7sOMKE8TCuWPyLgX1RKw",
-	"1G/p5bXwBMxn0sJIt6EwK1TxqFz8tHDLrkDXn0yvGA8YhamVTtiL1H+wwDiHwYCOrEulNlM6OGZ8JVG1",
-	"znzxGu2IEUgKYVXo3BgKK4CFOdZLbQUdfls63kc9lOUhuDaQhZOP6hyDYDJEfL1UjAh9KVSqub7NtlnK",
-	"xmvrZktjx+VCOpaBEYRU0GYzhJcXwmxCw0QtmQW2fd4ypaLCP2bMin9QdeGD5FdTf9JJ1scCU3SoDRdS",
-	"rGNgiarhKFUJ2mjtIKBcX9N80z4as9CUbNrB8GFoT6PcEn8Tnq0JgiH2DxOVKD8BSDqEmEvcKZQ3Sqns",
-	"BNxaQ6qV1YopZ9GGGBH4g3+tdaKan+e6MOErtFGg/diX/QUnkOhAKiuUlU5eiGyTqDIbmP6957O5/p92",
-	"UrZngxdHg6//+r9OX70ZnP/vwd9uzO+ub3x49ftpnCh/qKNA5wHEtQVoHcJT1WCL38VQSS9PaRPVOK6p",
-	"kKC8fVgLLMsCHBMOx4eT8iQBs1cC+JHDIaBSaQkEJ4wfjYXzVRBArepjkxrLG4PVOAxzsAtnAyUukPzC",
-	"oLrCDD1qvSqpnAYGh+MxSUNTyKGECELKjJHCwhSDkmkM0xYOYopkJmraQmFMH8O0BS+lVvRbGwM7LVlz",
-	"QMDfAPT0mMi4LcF0gFfhFpGtek2oY00AJeg9f332tj9MFKXuXo7pPIWON8rTNVI/gpRUp7JpJlGFc/Kb",
-	"NlHTCjYwhd7M6LUVxvZLE/CXl+fAMqsriO3XL5++aKa4zOKoifrLy3PUW8Xh9Zvz49ev3lY9kFCaLqME",
-	"IphWAltNH0MJ63RLzS2KWBCdL6GU2dA04A7RxtKu+yU3CKlSbMKRBuHyGOEsnIbVMElpUQzQ9mLQIx0J",
-	"xHkZrXkT5X1MAACyPMeWFeodrdEDC+T24b1UHO1potASYy+URadBZJRrWV8Z8RkUjWvjEk9bRnD9gH9F",
-	"Cz7zoRvXqaVj/OGKe2hr5nMttPUB1vw0J0ncH46jOKrhAHYyGq3X6yGjz0NtFqPQ145Ojp+/fPX2JfXB",
-	"mALDS/Scwdm9QeseYDGYKPi4MZpEe8Ox76FzoVguo0l0MBwPD3x9akkOlryAd0WZ6DqxPRMrjb6hARAg",
-	"71/zPUCESyWwfZgbvaqBOMNEPZ07YdbMcAuCxHQndt+F2GOUR/tyzKNJ9ILI8/4gal8V+L47IqubjI55",
-	"dPVuC1W8Pz7sLoY07jIYWjunM9LD8d51sV817qiFBaBOB7d3qvF51OPw9h4Vnugqjr4cj2/v0MZ2NWMt",
-	"Yl8zyvr+HbKqqgFE30q35IatyRuV7HcMM6iQR9pl9O4qjsIh6HUMfWBr4zYpU6TUCOY0+gi0CTYGNrME",
-	"fY7BFuGCTKIoEFMcgkKALUsiNg5mEb1PKn1wETfPmTKp3sdoXTwqkP62VcQhVjPBMZ7FgAdN1TQEReQN",
-	"6P9DMrSJMgJ9lBdqjP8o+B2CfolDAJc21STYfoIABUMLCLmWGD07cqV+ylJbuwT9L8L9BCmPb2/VuLdx",
-	"p+btyygdenQH+avQl1dxdHBHCa/RiagVd5ikdU/gc6pSpStV8Ny2bQ2FCT+8w361fOGsQX2uEYavHZVq",
-	"fhOIX4VAQK+2IRiQkST0bxSTleb2JjE5xe//VQJyDfoSF/qHcDerPmNLivH4IP3T5Sor62JPEoxvkgiE",
-	"SjWXavEkib45Pxp8lUR/otYiUb4XjgiXq0zZJ0l5KoOhVqbT4UJf0Iyji4Mk8o0ml1a2G64PKB7bH4/3",
-	"Rt+dnvhTIMwRHVOpSKIGSQfDhziOlRNfECoRkTfODB2fcGyOAVPZiP4dHAweDi8tT6JyiQB+keRQj9Vc",
-	"hw/1j/6H87UmQbR1RMyQa2C0XvnWo0bz5i+NUQNHiZbypzvj4ZrFqpvuydTVg8cgq2RRtA/lqpZ+9I6b",
-	"Kb+ASyWfEb3/KzaibxqVpVYVCqUwriSh037GUV7cFpY2MshVYR0s2YWAmRCqcRIwl8Y66NFl4MPxo34o",
-	"BhCAkTrNRFnQr8V3Ar5YhnROy5iQ2lwcJArzQZuzVMQw3TIg0xi0yja+rdP5IBMXImskp8xBJph1idJK",
-	"wLRS02lXRPmm+HTv8K55tXZz/T42bt+Oyqu3V58SGNQA/as42r9LztXqcVeRLu87/oITu8Pxo9s7VJcY",
-	"scPeHWiqcPPU4cu7rLwDG4yd9/fv0rkJ2/4M2WoQBuhRZlnePMlYKvp1AvvANo1JZzpbxV2Xreh8qzSy",
-	"WwoPRTDnjJwV6LOmJUx7Cr1Qw/U+VHLvQKf9UKGsjM0UeujvBk6uRP9xDeQmAyKtR3JPQp3UbaoTxUTt",
-	"nDEaPp+cvTjaqV2Fu962/lsz+Q+eTnhaWrbqcIfCViVsbQ3j+qTnmgzWm+zv/ttylptfCrifaLQpLhWG",
-	"/0myiyJLoprjT5Jof7x/OBh/ORjvne/tT8bjyXj8t90wcFso/Pcf//2fELh1f6/7b0nQLQRuj77Ve3vw",
-	"II0hzDZ83hlm7z169Gg03h/t7w8Mnw/81fKBsr/bnS8MuD3PlrDfxmW3ycWTJJIrthC7c2wNtrOmlh7t",
-	"ENjxte5b6VzgiP+7zRQq3Zp0KS+EJfa8fno82h+OR77xqMpamh2pBI2NeToqg4bR3nBvtLu8ioatCL8p",
-	"pj9HpL9zsvhbBP+rj+B3jpGbQvax4ftW6N28Q7XlkuuLj0ttRaIaLplicH+o3nxZKGduGdeX+tseWCTK",
-	"CsEf2PJKFYOm765cdzhr9dettk0Sufy2dQjXiUtiQ9jiqcuNuJC6sOiIgTm9kinLss0EWKKM+MG/sEEc",
-	"CZeUK3hQePWCQA7+rNUK5FfOjJMsqw/erskcfpon/y19+P+XPvyWDdw5G6id0Y3JwGguMzH6gEbj6tqk",
-	"4G2A0nhAQCZtiStvlhx2wvHygkGiVnIlMCKJkUJ0LTHQAysleMJCb3/8MIbDvYf9Es5RPmekeP16yRDO",
-	"/Ok1xvBCzbVJBZ9sv0LnkU6E4SIA4uNE+Z/0vIIdNa8ks9aFZG2AOfotLdEcgqNNal5Gru0oAbGm1DUk",
-	"QcjKkAbRmyrlQB2fCbWF1s5DSOiImd45mstFYQRvEuHW2rzvT+BwvFe+Cpeo1l3mw/FBTZe/VYs5zuPq",
-	"FHFABZiSBVQSUrpkTu9wfNB/DGI1Y2ahK8BYhYU4gEI5mYU6ayaYFeQXrsmWjmQmPjVRagvfUfn8DDDb",
-	"kL1t79ObkiT/WfJpv32XhYLgvWGuFt2P2dE/H/Wc3c+ey8W7uEBMXsPbRb2zo+fwaG9v7B/OgurdLEpw",
-	"n4wHe+P9g+m1j9CR6kW3LLDrUURTiADWqzQSpG29GhTXbzxC9bJQb6bdkjBNm/aDQv2KRnrPrCax1P4W",
-	"lVzMGaHB5yyzokIghlfNoqtPO7VrPkdF/vXhR/f5jFHuL9UvP/wcV+u33/Cqn+OxzEmLrN1+pyi8gOVF",
-	"/prXvOCLkTfNVv6rNM23Pt5wD24e1ewmT/9aBVW588F7+3Ltte78WSGz4G22rOiEgvGUbjnRDVuynejG",
-	"CL9nAkw+YDklAek4IeQ4ePR5DKzgUtMvF5ILHUYTtvJN0iSqhLgHe1E6G1vj5O0QTthMZDEEjsSwqquC",
-	"Ps2IYedGUQz+DpRHzDWu+zbR+IkqMfi+2Ztvzk76Q3jr7ytsv2mZ8T/8YLVqvIh2fHx8lKgDyI1Gwodw",
-	"FB4o3LkLHvIyDCmnTWrCdYsSSNy4rhwuX8QBnk0XIBr3C1zjahu9F5aoeljbR1nBbSnBOxTj+GvS9hpP",
-	"Xd1B+jWUNcNetY2OVuL1/NoVVXfNSj5cR2V1CbC+vHv17hpTVW7RbxWgX28F6JYrALdbbfIH5qJUt10p",
-	"IhTsjNG9xoAtlRa4yDO9Ka+/eLjt1j0IultnJGq/f0qk+bUVS93wble0LdjPWpSIFkgXevOMLWAwwJ4D",
-	"nGpQmCyGMBE0Dwrwi/ezNE9/iKLyruLQLlrXozqq7HZYB4rVtaGdeyc+0y3LReuA+CT4dEiAersZXfta",
-	"DdSXauoZyxT66t3V/wsAAP//",
+	"7Hzrchu5sf+rdE1SZXIzvOhiZ02XK5Evyip/yVLJ2v9uZccJwQFIYj0EGAAjinGpKp/OA5yHyIPtk5zq",
+	"BuZGji72an129+wnWxxcGo1G968b3fgQpXqx1EooZ6PRh2guGBeG/nuQZXp1auRMKvyTC5sauXRSq2gU",
+	"jb8YR3Fk07lYMPzq1ksRjSLrjFSz6Po6jl6ydC5eauWMzlr6L/NJJtMYFuyqx2bi+d5wOIapNrDSJuM9",
+	"Ixhnk0yAnnwvUmdjGC+NvGRObHTRbi7MSlrRv4Oe1xdstk3HW2e0moFQTro1ODYDPQU3F2DE0ggrlGPY",
+	"8q7Bj5l1J5rLqRR8e5Jv5kLRoH4xsGIWMmYdEBPsXHDofHVxcQacOdG9fa7rOFoywxbChW06apnwlckl",
+	"L1biJ41hJd0ckMHSzXXu6NuYY8vRGJZGTOVVDEytIWVWJKoznkyGw+H798PhcDiOi6b1H7t9OFBrN5fI",
+	"wcwKYMquhLGwP9zvJyqKI3HFFssMF1DrF8URilS0ZG4exZFiC2wgeRRHRvwzlwZ56Ewubuf50bTg+Fup",
+	"UrHNhZKlyAkGKQokh1Qv18+AKcjVIvQv9qUgf2+43y+I9AeiIvNo2ium7fl576LyjVbihLl0vk0hyqRt",
+	"ow4W2OG+BOEMPT/FHaKD/BXWvdBcCpKeb0+OX2i+xv+mWjmhHP6XLZeZTEnyB1cLOr7VsL83YhqNot8N",
+	"Ks0x8F/t4NuT46+XmWbcT9dc7cVcwLcnx8B1mi+EctBhDhbaOvgSTuSLbgx43oBZGG8QMEZxdOLK0R8x",
+	"SGfh/PAl/HFvuAcoMpcsE8rFIC2wNBVLJzgwxcEZwej/NlFbg3b7cOQshHVj33Qu0veCw2RNp8MKcylT",
+	"PAsrkWW9qTYLwWMwcjZ3YLR2cZCcIx7Dyemrt+D5gCvRNMJE8zVImygu0owZogQmaycszIURKIekwGAh",
+	"uGSAO4Z0GDHNreD+yO7vPPaHqXk4/HbapVbWb+ULxs8KzbCxn8S6Zca8Jq8dSsYhiMQI/pkLs4ZSuUAS",
+	"cb1SuJlJBJcsywUs2HoiRnh4pLpkmeQw0ToTTI3KH+xaOXbVkMPbBOa1MdpciCvXJjAHNWq4FhaUduFk",
+	"IHNxgYalDjphDUAk0AZ3YzQmiQprhXGxlue0hnGMmpDhEFxie5aBP1heBhfaCHBzpkCrVCD7r2Nk8Lmf",
+	"6FPYi5LvmQMCFw1aQSaVgL0R5EpcLUWKkvr69PBhmHdRiR/xrSbCREsHWbgQ1rKZgJm8FNaTg8fGCGa1",
+	"6vZx1S+1mmYyvX3ND0QvnSEjUm04GUnai4mY+t0oTNkj6w1niusgGg9lRlAj0FYj84vBF036kAPM4eZI",
+	"xcw6itvU5DZlU5kJ6KzmOhMkOh4i0NYKDoapmfCndXf4hCx4HUiRRuqdYyPbAoVIH9wFp3AQa3sBUPUI",
+	"nPUqdNbG9kDCoA7kCmDWqyGz2/o2UJyXBmRt75W0S22lX8LWiqRCURojo8bMOZbOUd+PPYdcwU40YPdF",
+	"bbfRSG0CCOvVUdhtnRqIjTb9UJuJ5Fyoe57uadF+BGudG3D6vVAwZ3jcwOhMEJydGZ0vIYmsY2qqDU+i",
+	"hzveqREckSvLLHBNp3xmmEJoFwyhtdAJ0howTqCvUIeEsXE3rD/tX12cHJ+xmWjjwdxtQoF7HR0c8jEs",
+	"Uc00EOnGKflRYvkZxeRIOWEUy2h37ikqMvTxmn9U34+UKdy3CaoTxh9ONgJ2gVTnGSfRwPEJ/xvpvDq1",
+	"ThuvzmqtcgUsUYSEvI2oARsPkLoIUItRmIMpk5n1Mrdia0jnpOgSXBe6Bn1AerhwTGZojKQqwZUwjyxk",
+	"ehYM7BvtDnWu+KcJX3wj+3FdUxx4hKIfGL/lzjwM799oB8wPHuNsNk/npQvGgDPzvvxTm7IFKURtttxO",
+	"z5WbXUtSA5XrQCA2N0aozeN1/xOCazorHNNbHIPvrW7y+UNUIHt07shC99F7iCPhcPIoiZ5Od9M99sO/",
+	"/0NqUPJoFLXtwzI3Gbo6zi1Hg0GmU5bNtXWjL4dfDgf4cVBvf33fjQurOhc2z248OKV3QgAETwiHzu5w",
+	"B1YbXjztFkEVRFhiFcPucOhbSTxty4yl6FsqsQkIjrVnYft2LoWx0pJL8vX58bbObMEyuZFtQOY6ji60",
+	"PmamXZ8/NHor0GaGExoPn8mzIzH+WrHczbWR/xL8nmozr3UZeQVD54Q8pGC7gquW6ZlULcb2GVg5Q3fF",
+	"Yw8GE8GMCMb6oU583RB7x0JBrt4rvVJ+oo39/+abb3oHuZtjl5S5ltDF+IUn0wiWLZ4ndCCS6HaMeE1M",
+	"XhqNZh95c28u1/qMSo8W/T9/NNOd3T0+3X/85I9J1OaHLZmb/1TqtC5XdQ9mkjuigqng8JMwhPPYWVFQ",
+	"r+mhU/OC3Ee2UNHpXGbcCAU6d3jWtOHCxKU7i8bvh3//pxtE2ObLpTZO8BP01y9oBz7fwcIVFCGSjWAG",
+	"+SQhQNInYxhGJwcETXGpcZZGL4VxIQA0CdGf2wg8F1bnJhXnYopskLxF/OJooZ28LGfZ+uxQK7j2T4GP",
+	"QuWLaPRdnd53cYudrwIh3/mwITVpUBD7hZXTVuN4ecBpq2kKxNtkzQ3rlE4s/PfiP7fxrraWcqURM4at",
+	"b185kfRRq/fktC30JVOXXhKaC+S52dwvlS8mwmCnuZCzeX2/EMTO/LcH5gyttYU7GZuI7K5hjpma5Wwm",
+	"TtiyjaNh7ducjKOV5G7etsBbmOxJupXZOstE2m7ej46ODuGsBvBgrz+EtOwRQsG1vz3U6ITAluCEnoV1",
+	"FtiMSWW9SqNx//r29A289QFINDjNvf4zKakrV+dNwFdSymlf6gFbykEdfQ72BqFTn7BeGw/neiGW4fTc",
+	"a9c3dMnmlsubMG7Jk0cW0K4iNOp8QLt4TQsYLJiSU2Edrf1m0WwOfarQaEyFESol5AULgQcAOhSKPQlj",
+	"klGvNpYcewbKB38q0mjqh+DCpwj+QjjGmWP33omT0OG1cmbdRsWSGXc6faidLU7UW8ecWARz+VH0Udy9",
+	"ZROPZSqUFfD1+VHr3lshDjKrH2ohNl8smFl/rF6a54uJYjJ7KDK2FF2ld+40G6UyiD9SudHF4vYOHHg0",
+	"5TG2dDZcJ/YbN4Ctjh5zThgc4u/+83eTHp/25t+/X6hlz132/vXuw+71d8Pe03cf9q5v+bh//fu2ra+g",
+	"VQvNWokehbxDFHwEDOxcGxfi37HXxfgfV0YwWiWsvtfoJfPiUuGsCSiKbb8BAVWb22I2sjAHLNgSOuVf",
+	"qeYUOEgipZVIIvjhv/7b39bYuiastrDQafe1ToVe/RkboYmYs0vpo3H35/HnMl0FAyvDdbuFuhctAdag",
+	"3pfqyPfY+b9hSJZGX0oumrvdlLOfZmu3tuwh8OnBDE3hRwF9P22bet62uYoLGu83I/6LMOKlcv7pTHhz",
+	"R7aOzqfINJmbj+qzsZiCaj9QG9XN0O22J1sGniteNiLQC80t/bfNfvjwdFtyjjf8RUSYQjArf3PhwU67",
+	"Jud38cLDqOsi0L0589kdEeDb475xtGJGSTWzbZloLATBysyzcnUZo9wXpjjM9QqkK+KsgCYe/+0wmLIs",
+	"m7D0PTjpMoEIya6VmwsrreBwiYRrVYgYfq5f6QfGSUUYEY1h6NDtw8GEIltFkN2IEPCi5DKnwbJ1w7u6",
+	"w7y3qc9SSMKOB/a3iVv92N4I6HyK2iaqJBhU+ZSdyj1EGBn0Rwylao6hsFYxBfpaYNOtcZpCGFpY8gkh",
+	"nB9j0h4gwNK2F9+eHL+qHe8NfqtGSlnreayS0u7qDsxCTk0Fhw4Kqc/VYkYUV0G58veb3ItqkW3WbZzL",
+	"G3NL0I6luZFuTRg5hGAp1n+Qu3mbl+LTChaMhwSTsZVO2MvUf7DAOIdej/INikNtxnTrz/hC4tE69zcP",
+	"qEeMQFIo0Ygu/SG3AliYYzXXVlDmgqXcDDyHsshg0AaycG1VXkJRjhMRXy0V4byPY0s11XfpNkuhlEq7",
+	"2ULZcTmTjmVgBKWZaLPuw+tLYdahYaLmzALbvCwbU0ToHxNmxT8oNPRB8uuxv6Ym7WOBKcpIgEspVjGw",
+	"RFW5ROX9gdHaQUhRPqX5xl1UZqEp6bS9/pPQnka5w3miZMR6BhOxv5+oRPkJQNIN0lTiTqG8kT9sR+BW",
+	"GlKtrFZMOYs6xIjAH/xrpRNV/zzVuQlfoZnC2439nY3glOHbk8oKZaWTlyJbJ6pw5cZ/73hXvPunLX/7",
+	"Re/VYe+rv/6/kzdnvYv/3/vbrc75zY33r38/jhPlb+QU6GXIwNvIRu7Dgaqxxe9iuAYprtgTVbtrK9N4",
+	"efOmHViWhVxa2B/uj4prICeMouxMMjiUZVZoAsEpQZPGwvnK/E2tqjuvKhE7BqtxGOZgOxcRlLhE8nOD",
+	"xxUmaFGrVUnlNDDYHw5JGupCDkV+J6TMGCksjBGUjGMYN5JYxkhmosaNFJrxMxg3coOpFf3WTGAeF6zZ",
+	"o6ztkKXrE1rjpgTT7WuZdIps1StKGdeUXQadl6fnb7v9RFHcxcsxXYbR3VRxNUrHj/KByiv1NJN4hJdk",
+	"N22ixmXOxxg6E6NXVhjbLVTAX15fAMusLvOjv3p98Koen2AWR03UX15f4LlVHE7PLo5O37wteyChNF1G",
+	"/khQrZQpN34GRU6um2tuUcSC6DyGQmZD05A0ijqWdt0vuUZIGR+hJOAgXD7BOwtXmVWOq7QoBqh7EfRI",
+	"RwJxUaA1r6K8jQnZm2y5xJZlyQJqo0cWyOzDe6k46tNEoSbGXiiLToPIyHWzPqzlHTIa18ZFMnSB4Loh",
+	"eRk1+MRDN65TSzkY/QX3ecmZd91Q14ec9IMlSeJufxjFUZXLYUeDwWq16jP63NdmNgh97eD46OXrN29f",
+	"Ux/EFAgv0XIGY3eG2j3kNKGj4HFjNIp2+kPfQy+FYksZjaK9/rC/54OLczKwZAW8KcpE23X7uVhotA21",
+	"7A6y/hXfQ353cQhsF6ZGL6osqn6iDqZOmBUz3IIgMd3C7tv1EYjyaF+OeDSKXhF53h5EzTqP79oRWdVk",
+	"cMSj63cbKeG7w/32mFStEMXQ2jldcO8Pd27CfuW4g0YiB3Xau7tTlVxJPfbv7lEmg13H0ePh8O4OzcS8",
+	"OtYi9tVR1nfvkFVlDCD6Rro5N2xF1qhgv2PoQQU/0s6jd9dxFG6wb2LoI1spt1HhIqVGMKfRRqBOsDGw",
+	"iaW89RhsHqqbEkVATHEIBwJsEWGxcVCLaH1S6cFFXL8kzKR6H6N28Smd9LctEYdYTARHPIuAB1XVOIAi",
+	"sgb0/z4p2kQZgTbKCzXiPwK/fdCvcQjg0qaaBNtPEPL4UAPCUktEz45MqZ+yOK1tgv4X4X6ElMd3t6oV",
+	"3dyrebOSqOUc3UP+ytTZ6zjau6eEV6mleCruMUmjyONzHqXyrJTguanbagcm/PAO+1XyhbOG43ODMHzl",
+	"KFTzm0D8KgQCOpUOQUBGktC9VUwWmtvbxOQEv/+iBOSG1Flc6B9CYV11QZrkw+Fe+qerRVbExZ4niG+S",
+	"CIRKNZdq9jyJvr447H2ZRH+i1iJRvheOCFeLTNnnSXGlhlAr02l/pi9pxsHlXhL5RqMrK5sNV3uEx3aH",
+	"w53BtyfH/goPfUTHVCqSqEbSXv8JjmPlyAeEinTWW2eGlk84NkfAVDSif3t7vSf9K8uTqFgigF8kGdQj",
+	"NdXhQ/Wj/+FipUkQbYWIGXINjNYL33pQa17/pTZq4CjRUvx072TGerDqtiKnKnrwDGTpLIrmjWrZ0o/e",
+	"Ulb0M6gI+oylF79iJXpWiyw1olAohXEpCa36M46W+V2wtOZBLnLrYM4uBUyEULWbgKk01kGHKrn3h0+7",
+	"IRhA2afUaSKKgH4lviPwwTKkc1xgQmpzuZco9AftkqUihvGGAhnHoFW29m2dXvYycSmymnPKHGSCWZco",
+	"rQSMy2M6bkOUZ/mnW4d39bro9c37WCudHhR109efAgyq6orrONq9j8/V6HFfkS6KVX/Gjt3+8OndHcoK",
+	"VOywcw+ayqIH6vD4PitvSezGzru79+lcz7n/DN5qEAbokGdZlA1lLBXdyoF9ZOvKpNWdLXHXVQOdb4RG",
+	"tkPhIQjmnJGTHG3WuMixH0MnxHC9DZXcG9BxN0QoS2Uzhg7au56TC9F9VmXhkwKR1qfhj0Kc1K3LG8VE",
+	"bd0xGj4dnb863IpdhUJ9W/2tmfwHT0c8LTRbeblDsFUJW2nDuLrpucGD9Sr721+az3L7Mw8Pg0br4lIW",
+	"YDxPtlMAk6ji+PMk2h3u7veGj3vDnYud3dFwOBoO/7YNAzeFwn//4d//CcCt/XvVf0OC7iBwc/SN3puD",
+	"B2kMMNvwaSvM3nn69OlguDvY3e0ZPu35dwF6yv5ue74w4OY8G8J+F5fdeimeJ5FcsJnYnmNjsK01Nc7R",
+	"FoEtX6u+5ZkLHPF/N5lCoVuTzuWlsMSe04OjwW5/OPCNB6XXUu9IIWhszNNBARoGO/2dwfbySho2EH5d",
+	"TH8KpL91s/gbgv/VI/ita+S6kH0sfN+A3vUCuA2TXFWtzrUViaqZZMLg/lK9/izUkrl5XL3I0LTAIlFW",
+	"CP7IFvVwDOq2uzTd4a7V18ptqiQy+U3tEGrBC2IDbPHULY24lDq3aIiBOb2QKcuy9QhYooz43j+PQhwJ",
+	"FeZlelB4soSSHPxdqxXIryUzTrKsuni7wXP4cZb8N/fhf899+M0buLc3UBmjW52BwVRmYvABlcb1jU7B",
+	"25BK4xMCMmmLooB6yGELjhfVIYlayIVARBIjhWhaYqDXcYrkCQud3eGTGPZ3nnSLdI7iLSrFq6dn+nDu",
+	"b68Rwws11SYVfLT5hKDPdKIcLkpAfJYo/5OelmlH9Xpy1qgm1waYo9/SIptDcNRJ9UrySo9SItaYugYn",
+	"CFkZ3CB6EKcYqOUzZW2htvMpJHTFTI9UTeUsN4LXiXArbd53R7A/3Cme9EtUoxB9f7hX0eVLotHHeVbe",
+	"IvYoAFOwgEJCShfM6ewP97rPQCwmzMx0mTBW5kLsQa6czEKcNRPMCrILN3hLhzITn+ooNYXvsHg7CJit",
+	"yd6m9emMSZL/LPm42yxEIhC801+qWftLhPTPR71F+JP7cvF2XiA6r+Hhqc754Ut4urMz9K+eQfnoGTm4",
+	"z4e9neHu3vjGFwTp6EV3LLDtRUuTi5CsV55IkLbx5FNcPdAJ5bNQnYl2c8ppWjdfg+qWNNJjdBWJxelv",
+	"UMnFlFE2+JRlVpQZiOFJuuj6027t6m+JkX198tF9PiPK/bna5Sef412EzQfYqreULHPSIms3H5kKz5d5",
+	"kb/hKTb4YuBVs5X/KlTznS9vPICZx2N2m6U/VeGo3PvivVkZfaM5f5HLLFibDS06IjCeUrEZlUeT7kQz",
+	"Rvl7JqTJh1xOSYl0nDLkOPjs8xhYzqWmXy4lFzqMJmxpm6RJVJHijiYwrlcBoNlWWgmfrFYm0IcUPyQv",
+	"UX7EbtA1haGyVY69hdUcGcfUGtezYOsST+Aoi36ijtlEZDEEbsew2IgixrBV+xRDUYoWJ8rXuPm8PMoF",
+	"ftmo6neNGvZuoxSgyP9PFPU++/r8mN5CpYIn6NSiCMjEk9NXb7sxFDWPMMaufOyfu5xo/d724a0vtNh8",
+	"STXjf/jealV7h48o3cN1INP6cJCoKuEzW7G1pQfjiquYmjSMKnDph6tqNZAZUmFjat9hcPbqEGWG7LIV",
+	"rnyCmNU2lCSrG96nq5HR2R/uhyROSslDufPCJBCIEBBAAenDoUdPLc8nBG8Ygfy4vg2hyIVt7liiQslL",
+	"HJLiqeykVtXhanWd/om9alTb9UmXzpYpU4Qs/csC9gZ8VFZ+/RqCyUHQmqpeK3E6vXFFZcFgwYebqCwr",
+	"YKt69+t3NxiIYot+i7v9euNudxRe3G0ryQqby+K4bUsR5R5PGBWnhoxeaYGLZabXRdGRT3LeqD6hikYj",
+	"8fT7IuX61waCveWpu2hTsF80KBGN1GjoTDM2g14Pe/Zwql5ushjCRFC/nsEvHt3QPN0+isq7kkPbOdI+",
+	"l6ZU+/0KnpfFWlvVPj6+UATpViHPlpLWg9vZ2fajm8VMUJUyVTMWgYvrd9f/EwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

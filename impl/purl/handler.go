@@ -105,6 +105,9 @@ func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (r
 		}
 		rep, c.ctype = obj.modsDoc, typeMODS
 	case "manifest":
+		if obj.manifest.body == nil {
+			return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no IIIF manifest (nothing to show on a canvas: no image, page, audio or video)", obj.rec.Druid.Qualified())), nil
+		}
 		rep, c.ctype = obj.manifest, typeManifest
 	}
 	if kind != "html" {

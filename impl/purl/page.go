@@ -38,7 +38,7 @@ type pageData struct {
 	IframeURL    string
 	XMLURL       string
 	MODSURL      string
-	ManifestURL  string
+	ManifestURL  string // "" when the object has no manifest
 	HasMODS      bool
 }
 
@@ -68,7 +68,6 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		IframeURL:    s.cfg.EmbedBaseURL + "/iframe?url=" + q,
 		XMLURL:       purl + ".xml",
 		MODSURL:      purl + ".mods",
-		ManifestURL:  purl + "/iiif/manifest",
 		HasMODS:      obj.modsDoc.body != nil,
 		Use:          rec.Rights.UseStatement,
 		License:      rec.Rights.License,
@@ -77,6 +76,9 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		Subjects:     rec.DC.Subject,
 		Dates:        rec.DC.Date,
 		Language:     rec.DC.Language,
+	}
+	if rec.HasManifest() {
+		d.ManifestURL = purl + "/iiif/manifest"
 	}
 	for _, c := range rec.DC.Creator {
 		d.Names = append(d.Names, record.Name{Display: c, Roles: []string{"creator"}})
@@ -148,7 +150,9 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 {{- if .HasMODS}}
 <link rel="alternate" type="application/mods+xml" href="{{.MODSURL}}" title="MODS record">
 {{- end}}
+{{- if .ManifestURL}}
 <link rel="alternate" type="application/ld+json" href="{{.ManifestURL}}" title="IIIF manifest">
+{{- end}}
 {{- range .Collections}}
 <link rel="up" href="{{.URL}}" title="{{.Title}}">
 {{- end}}
@@ -262,7 +266,9 @@ table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-
 {{- if .HasMODS}}
 <li><a href="{{.MODSURL}}">MODS record</a></li>
 {{- end}}
+{{- if .ManifestURL}}
 <li><a href="{{.ManifestURL}}">IIIF manifest</a></li>
+{{- end}}
 </ul>
 <p>{{.Druid}}, published {{.Published}}{{range .Versions}}; version {{.ID}}{{if .Description}}: {{.Description}}{{end}}{{end}}.</p>
 </section>

@@ -168,8 +168,13 @@ func TestPublishLifecycle(t *testing.T) {
 	if !strings.Contains(string(body), "Two views of the reading room") { // the MODS title wins on the page
 		t.Error("page does not show the MODS title")
 	}
+	// No file, nothing to paint on a canvas: no manifest, and the page
+	// names none.
 	resp, body = f.get(t, "/"+newID+"/iiif/manifest")
-	expect(t, resp, body, http.StatusOK, typeManifest)
+	expect(t, resp, body, http.StatusNotFound, typeText)
+	if _, page := f.get(t, "/"+newID); strings.Contains(string(page), "/iiif/manifest") {
+		t.Error("the page of an object without a manifest names one")
+	}
 
 	// Withdraw it.
 	resp, body = f.do(t, http.MethodDelete, "/"+newID, nil, bearer("pub"))

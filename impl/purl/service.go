@@ -239,6 +239,9 @@ type collectionLink struct {
 	Title string
 	// Collection marks a member that is itself a collection.
 	Collection bool
+	// HasManifest says the member has a IIIF manifest (or Collection):
+	// only those are items of the collection's IIIF Collection.
+	HasManifest bool
 }
 
 // representation is bytes with their strong ETag.
@@ -351,7 +354,7 @@ func (s *Service) members(ctx context.Context, collection druid.Druid) []collect
 		if err != nil || rec.Rights.Dark() || !slices.Contains(rec.Collections, collection) {
 			continue
 		}
-		out = append(out, collectionLink{URL: s.purl(id), Title: rec.Title(), Collection: rec.ObjectType == "collection"})
+		out = append(out, collectionLink{URL: s.purl(id), Title: rec.Title(), Collection: rec.ObjectType == "collection", HasManifest: rec.HasManifest()})
 	}
 	return out
 }
@@ -421,10 +424,12 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 		return nil, fmt.Errorf("rendering the page of %s: %w", id.Qualified(), err)
 	}
 	obj.html = newRepresentation(page)
-	man, err := s.buildManifest(obj)
-	if err != nil {
-		return nil, fmt.Errorf("building the manifest of %s: %w", id.Qualified(), err)
+	if rec.HasManifest() {
+		man, err := s.buildManifest(obj)
+		if err != nil {
+			return nil, fmt.Errorf("building the manifest of %s: %w", id.Qualified(), err)
+		}
+		obj.manifest = newRepresentation(man)
 	}
-	obj.manifest = newRepresentation(man)
 	return obj, nil
 }

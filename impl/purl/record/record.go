@@ -420,7 +420,10 @@ func (x *publicObjectXML) validateContent(r *Record) error {
 			}
 			file := File{Name: f.ID, MimeType: f.MimeType, Size: size}
 			isImage := strings.HasPrefix(mt, "image/")
-			if (res.Type == "image" || res.Type == "page") && isImage {
+			// imageData is required of images in image and page resources
+			// and read when given for an image anywhere else (a document's
+			// cover, which the manifest can show).
+			if isImage && (res.Type == "image" || res.Type == "page" || f.ImageData != nil) {
 				if f.ImageData == nil {
 					return bad("%s: image file %q has no imageData", fwhere, f.ID)
 				}
