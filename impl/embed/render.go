@@ -208,10 +208,10 @@ type iframeData struct {
 func (s *Service) iframeDocument(obj *publicxml.Object, p viewParams) ([]byte, error) {
 	purl := s.purl.ObjectURL(obj.Druid)
 	vo := viewerObject{
-		Druid:    obj.Druid,
-		PURL:     purl,
-		Title:    obj.Title,
-		Viewer:   string(obj.Viewer()),
+		Druid:  obj.Druid,
+		PURL:   purl,
+		Title:  obj.Title,
+		Viewer: string(obj.Viewer()),
 		Access: viewerAccess{
 			Level:      string(obj.Access.Level),
 			Restricted: obj.Access.Restricted(),
