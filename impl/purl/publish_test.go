@@ -22,13 +22,15 @@ const xmlType = "Content-Type: application/xml"
 
 func bearer(token string) string { return "Authorization: Bearer " + token }
 
+// sample returns a sample's record as the fixture serves it: citing the
+// object at the fixture's PURL base.
 func (f *fixture) sample(t *testing.T, id, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(f.samples, id, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return data
+	return bytes.ReplaceAll(data, []byte(SamplesPURLBase+"/"), []byte(base+"/"))
 }
 
 func TestPublishAuth(t *testing.T) {

@@ -206,14 +206,22 @@ func TestSampleObjects(t *testing.T) {
 
 			x, xb := f.get(t, "/"+s.id+".xml")
 			expect(t, x, xb, http.StatusOK, "application/xml; charset=utf-8")
+			// The samples cite themselves at the deployment's PURL base.
 			want, _ := os.ReadFile(filepath.Join(s.dir, "public.xml"))
+			want = bytes.ReplaceAll(want, []byte(SamplesPURLBase+"/"), []byte(base+"/"))
 			if !bytes.Equal(xb, want) {
-				t.Error(".xml is not the published bytes")
+				t.Error(".xml is not the published bytes, rebased")
+			}
+			if !bytes.Contains(xb, []byte("<dc:identifier>"+base+"/"+s.id+"</dc:identifier>")) {
+				t.Error(".xml does not cite the object at the PURL base")
 			}
 			checkPublicXMLShape(t, s.id, xb)
 
 			m, mb := f.get(t, "/"+s.id+".mods")
 			expect(t, m, mb, http.StatusOK, "application/mods+xml; charset=utf-8")
+			if bytes.Contains(mb, []byte(SamplesPURLBase)) || !bytes.Contains(mb, []byte(base+"/"+s.id+"</url>")) {
+				t.Error(".mods does not cite the object at the PURL base")
+			}
 			p := filepath.Join(modsDir, s.id+".mods.xml")
 			if err := os.WriteFile(p, mb, 0o644); err != nil {
 				t.Fatal(err)

@@ -65,6 +65,11 @@ type Config struct {
 	Logger  *slog.Logger
 }
 
+// SamplesPURLBase is the PURL base the sample objects (samples/purl,
+// written by cmd/purlsamples) cite themselves at; loading them rewrites it
+// to Config.BaseURL.
+const SamplesPURLBase = "https://purl.example.org"
+
 // Service is the PURL service. It implements server.Service and server.Indexer.
 type Service struct {
 	cfg     Config
@@ -131,7 +136,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			return nil, fmt.Errorf("purl: %w", err)
 		}
 		if empty {
-			var opts []publish.Option
+			// The samples cite themselves at SamplesPURLBase; published
+			// here, they cite this deployment's PURLs.
+			opts := []publish.Option{publish.WithRebase(SamplesPURLBase, cfg.BaseURL)}
 			if cfg.MODSSchema != nil {
 				opts = append(opts, publish.WithMODSSchema(cfg.MODSSchema))
 			}

@@ -7,6 +7,7 @@ package publish
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"image"
@@ -17,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/purl/store"
@@ -38,7 +40,30 @@ type Object struct {
 type Option func(*options)
 
 type options struct {
-	modsSchema *record.MODSSchema
+	modsSchema         *record.MODSSchema
+	rebaseFrom, rebase string
+}
+
+// WithRebase rewrites every URL under the base from (no trailing slash)
+// in public.xml and mods.xml to the same path under to before the
+// records are read: the sample objects cite themselves (dc:identifier,
+// MODS location and preferred citation) at a fixed base, and are
+// published at the deployment's PURL base.
+func WithRebase(from, to string) Option {
+	return func(o *options) { o.rebaseFrom, o.rebase = from, to }
+}
+
+// rebased applies WithRebase to a record.
+func (o *options) rebased(doc []byte) []byte {
+	if o.rebaseFrom == "" {
+		return doc
+	}
+	var to bytes.Buffer
+	// The base goes into XML text and attribute values: escape it.
+	if err := xml.EscapeText(&to, []byte(strings.TrimRight(o.rebase, "/")+"/")); err != nil {
+		return doc // writing to a bytes.Buffer cannot fail
+	}
+	return bytes.ReplaceAll(doc, []byte(strings.TrimRight(o.rebaseFrom, "/")+"/"), to.Bytes())
 }
 
 // WithMODSSchema checks every mods.xml against the MODS 3.6 XML Schema too.
@@ -60,6 +85,7 @@ func Load(dir string, opts ...Option) (*Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
+	pub = o.rebased(pub)
 	in, err := record.Ingest(context.Background(), pub, o.modsSchema)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", dir, store.PublicXML, err)
@@ -72,7 +98,7 @@ func Load(dir string, opts ...Option) (*Object, error) {
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	default:
-		doc, warnings, err := record.PrepareMODS(context.Background(), mods, o.modsSchema)
+		doc, warnings, err := record.PrepareMODS(context.Background(), o.rebased(mods), o.modsSchema)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", dir, store.ModsXML, err)
 		}
