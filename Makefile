@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/sitesvc
 PKGS    := ./...
 
-.PHONY: all generate viewer build run test bench lint fmt-check vet staticcheck gen-check clean
+.PHONY: all generate viewer webcheck build run test bench lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
@@ -16,6 +16,10 @@ generate:
 ## viewer: fetch the pinned npm packages of the embed viewer (Mirador)
 viewer:
 	bash scripts/build-viewer.sh
+
+## webcheck: fetch the pinned npm packages the PURL tests use (@iiif/parser, axe-core)
+webcheck:
+	bash scripts/build-webcheck.sh
 
 ## build: the sitesvc binary in bin/
 build: viewer
@@ -42,7 +46,7 @@ gen-check:
 	@bash scripts/check-gen.sh
 
 ## test: lint, gen freshness and every test (against PostgreSQL too when SITESVC_TEST_POSTGRES_URL is set)
-test: lint gen-check build
+test: lint gen-check build webcheck
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 25m $(PKGS)
 
 ## bench: the benchmarks, each reporting its ratio against a baseline measured in the same run
