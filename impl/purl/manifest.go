@@ -154,7 +154,7 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 	if obj.mods != nil && obj.mods.PreferredCitation != "" {
 		add("Preferred citation", []string{obj.mods.PreferredCitation})
 	}
-	add("Access", []string{rec.Rights.Summary(s.cfg.Now())})
+	add("Access", []string{s.accessSummary(rec.Rights, s.cfg.Now())})
 	m.Rights = iiifRights(rec.Rights.License)
 	if stmt := rec.Rights.UseStatement; stmt != "" || rec.Rights.Copyright != "" {
 		values := []string{}

@@ -2,6 +2,7 @@ package purl
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"net/url"
@@ -40,10 +41,28 @@ type pageData struct {
 	MODSURL      string
 	ManifestURL  string // "" when the object has no manifest
 	HasMODS      bool
+	// AccessHelp says what a patron who cannot download the files can
+	// do; ContactText/ContactURL whom to ask (ContactURL "" for text).
+	AccessHelp              []string
+	ContactText, ContactURL string
+	Thumb                   *pageThumb
+	CitationLabel           string // "Preferred citation" or "Citation"
+	EmbedCode               string
+	OEmbedURL               string
+	Description             string // og:description
+	JSONLD                  template.JS
 }
 
+// pageFile is a row of the file list; URL is "" when the reader may not
+// download the file (no link that would fail).
 type pageFile struct {
 	Name, URL, MimeType, Size string
+}
+
+// pageThumb is the thumbnail shown on the page (and as og:image).
+type pageThumb struct {
+	URL           string
+	Width, Height int
 }
 
 // renderPage builds the object's HTML page. It shows the MODS record when
@@ -59,7 +78,6 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		Collections:  obj.collection,
 		Members:      obj.members,
 		IsCollection: rec.ObjectType == "collection",
-		Access:       rec.Rights.Summary(now),
 		FilesOpen:    rec.Rights.WorldReadable(now),
 		Versions:     rec.Versions,
 		Published:    rec.Published.UTC().Format("2006-01-02 15:04 MST"),
@@ -109,19 +127,141 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		}
 		d.Citation = m.PreferredCitation
 	}
-	for _, f := range rec.Files() {
-		d.Files = append(d.Files, pageFile{
-			Name:     f.Name,
-			URL:      purl + "/file/" + url.PathEscape(f.Name) + "?download=true",
-			MimeType: f.MimeType,
-			Size:     humanSize(f.Size),
-		})
+	d.Access = s.accessSummary(rec.Rights, now)
+	d.AccessHelp = s.accessHelp(rec.Rights, now)
+	if d.AccessHelp != nil && strings.TrimSpace(s.cfg.AccessContact) != "" {
+		d.ContactText = strings.TrimSpace(s.cfg.AccessContact)
+		d.ContactURL = contactLink(d.ContactText)
 	}
+	for _, f := range rec.Files() {
+		pf := pageFile{Name: f.Name, MimeType: f.MimeType, Size: humanSize(f.Size)}
+		if d.FilesOpen {
+			pf.URL = purl + "/file/" + url.PathEscape(f.Name) + "?download=true"
+		}
+		d.Files = append(d.Files, pf)
+	}
+	// The thumbnail only while anyone may fetch it: a broken image helps
+	// nobody.
+	if f, ok := rec.File(rec.Thumb); ok && rec.Thumb != "" && d.FilesOpen {
+		d.Thumb = &pageThumb{URL: purl + "/file/" + url.PathEscape(f.Name), Width: f.Width, Height: f.Height}
+	}
+	d.CitationLabel = "Preferred citation"
+	if d.Citation == "" {
+		d.CitationLabel = "Citation"
+		d.Citation = citation(d, rec)
+	}
+	d.OEmbedURL = d.OEmbedJSON
+	d.EmbedCode = fmt.Sprintf(`<iframe src="%s" title="%s" width="100%%" height="500" style="border:0" allowfullscreen></iframe>`,
+		template.HTMLEscapeString(d.IframeURL), template.HTMLEscapeString(d.Title))
+	d.Description = d.Access
+	if len(d.Abstract) > 0 {
+		d.Description = d.Abstract[0]
+	}
+	ld, err := jsonLD(d, rec)
+	if err != nil {
+		return nil, err
+	}
+	d.JSONLD = ld
 	var buf bytes.Buffer
 	if err := pageTemplate.Execute(&buf, d); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// citation builds a citation when the MODS record has no preferred one:
+// creators, title, publisher, date, persistent URL.
+func citation(d pageData, rec *record.Record) string {
+	var parts []string
+	var names []string
+	for _, n := range d.Names {
+		names = append(names, n.Display)
+	}
+	if len(names) > 0 {
+		parts = append(parts, strings.Join(names, "; "))
+	}
+	parts = append(parts, d.Title)
+	var pub []string
+	if len(rec.DC.Publisher) > 0 {
+		pub = append(pub, rec.DC.Publisher[0])
+	}
+	if len(d.Dates) > 0 {
+		pub = append(pub, d.Dates[0])
+	}
+	if len(pub) > 0 {
+		parts = append(parts, strings.Join(pub, ", "))
+	}
+	for i, p := range parts {
+		parts[i] = strings.TrimRight(p, ". ")
+	}
+	return strings.Join(parts, ". ") + ". " + d.PURL
+}
+
+// schemaTypes maps contentMetadata/@type to the schema.org type of the
+// object's JSON-LD.
+var schemaTypes = map[string]string{
+	"image": "ImageObject", "map": "Map", "book": "Book", "media": "MediaObject",
+	"document": "DigitalDocument", "file": "Dataset", "collection": "Collection",
+}
+
+// jsonLD is the object's schema.org description for the page's
+// application/ld+json script. json.Marshal escapes <, > and &, so the
+// text cannot end the script element.
+func jsonLD(d pageData, rec *record.Record) (template.JS, error) {
+	typ := schemaTypes[rec.ContentType]
+	if typ == "" {
+		typ = "CreativeWork"
+	}
+	ld := map[string]any{
+		"@context":   "https://schema.org",
+		"@type":      typ,
+		"@id":        d.PURL,
+		"url":        d.PURL,
+		"name":       d.Title,
+		"identifier": d.Druid,
+	}
+	if len(d.Abstract) > 0 {
+		ld["description"] = strings.Join(d.Abstract, "\n")
+	}
+	var creators []map[string]string
+	for _, n := range d.Names {
+		creators = append(creators, map[string]string{"@type": "Thing", "name": n.Display})
+	}
+	if creators != nil {
+		ld["creator"] = creators
+	}
+	if len(d.Dates) > 0 {
+		ld["dateCreated"] = d.Dates[0]
+	}
+	if len(d.Subjects) > 0 {
+		ld["keywords"] = d.Subjects
+	}
+	if len(d.Language) > 0 {
+		ld["inLanguage"] = d.Language[0]
+	}
+	if len(rec.DC.Publisher) > 0 {
+		ld["publisher"] = map[string]string{"@type": "Organization", "name": rec.DC.Publisher[0]}
+	}
+	if d.License != "" {
+		ld["license"] = d.License
+	}
+	if d.Thumb != nil {
+		ld["thumbnailUrl"] = d.Thumb.URL
+	}
+	if len(d.Collections) > 0 {
+		var parts []map[string]string
+		for _, c := range d.Collections {
+			parts = append(parts, map[string]string{"@type": "Collection", "@id": c.URL, "name": c.Title})
+		}
+		ld["isPartOf"] = parts
+	}
+	ld["isAccessibleForFree"] = true
+	ld["conditionsOfAccess"] = d.Access
+	b, err := json.Marshal(ld)
+	if err != nil {
+		return "", fmt.Errorf("JSON-LD: %w", err)
+	}
+	return template.JS(b), nil
 }
 
 func humanSize(n int64) string {
@@ -143,6 +283,14 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
+<meta name="description" content="{{.Description}}">
+<meta property="og:type" content="website">
+<meta property="og:title" content="{{.Title}}">
+<meta property="og:url" content="{{.PURL}}">
+<meta property="og:description" content="{{.Description}}">
+{{- with .Thumb}}
+<meta property="og:image" content="{{.URL}}">
+{{- end}}
 <link rel="canonical" href="{{.PURL}}">
 <link rel="alternate" type="application/json+oembed" href="{{.OEmbedJSON}}" title="{{.Title}}">
 <link rel="alternate" type="text/xml+oembed" href="{{.OEmbedXML}}" title="{{.Title}}">
@@ -156,22 +304,34 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 {{- range .Collections}}
 <link rel="up" href="{{.URL}}" title="{{.Title}}">
 {{- end}}
+<script type="application/ld+json">{{.JSONLD}}</script>
 <style>
-body{font-family:system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;line-height:1.45;color:#222}
+*,*::before,*::after{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;line-height:1.45;color:#222;overflow-wrap:anywhere}
+a{color:#0b5394}
 h1{font-size:1.6rem;margin-bottom:.25rem}
-.purl{color:#555;font-size:.9rem;word-break:break-all}
-#viewer{height:31.25rem;border:1px solid #ccc;margin:1rem 0;background:#f6f6f6}
+.purl{color:#555;font-size:.9rem}
+.top{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}
+.top img{max-width:100%;height:auto;border:1px solid #ccc}
+#viewer{height:31.25rem;max-height:80vh;border:1px solid #ccc;margin:1rem 0;background:#f6f6f6}
 #viewer iframe{width:100%;height:100%;border:0}
 dt{font-weight:600;margin-top:.6rem}
 dd{margin-left:1rem}
-.access{padding:.5rem .75rem;background:#fff6e0;border-left:4px solid #d9a400}
-table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-bottom:1px solid #ddd}
+.access{padding:.5rem .75rem;background:#fff6e0;border-left:4px solid #8a6d00}
+table{border-collapse:collapse;width:100%;table-layout:fixed}td,th{padding:.2rem .4rem;text-align:left;border-bottom:1px solid #ddd;vertical-align:top}
+textarea,input[type=text]{width:100%;font:inherit;font-size:.9rem;padding:.3rem}
+textarea{min-height:4.5rem;resize:vertical}
+button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
+.copied{color:#1e6b2e;margin-left:.5rem}
 </style>
 </head>
 <body>
 <main>
 <h1 id="title">{{.Title}}</h1>
 <p class="purl">Persistent URL: <a href="{{.PURL}}">{{.PURL}}</a></p>
+{{- with .Thumb}}
+<div class="top"><img id="thumbnail" src="{{.URL}}" alt="Thumbnail: {{$.Title}}"{{if .Width}} width="{{.Width}}" height="{{.Height}}"{{end}} style="max-width:min(100%,20rem)"></div>
+{{- end}}
 {{- if not .IsCollection}}
 <section id="viewer" aria-label="Viewer" data-oembed="{{.OEmbedJSON}}" data-iframe="{{.IframeURL}}" data-title="{{.Title}}">
 <noscript><iframe src="{{.IframeURL}}" title="Viewer: {{.Title}}" allowfullscreen></iframe></noscript>
@@ -224,11 +384,24 @@ table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-
 {{- if .Copyright}}
 <dt>Copyright</dt><dd>{{.Copyright}}</dd>
 {{- end}}
-{{- if .Citation}}
-<dt>Preferred citation</dt><dd id="citation">{{.Citation}}</dd>
-{{- end}}
 </dl>
 </section>
+<section aria-labelledby="cite-heading">
+<h2 id="cite-heading">Cite this</h2>
+<p><strong>{{.CitationLabel}}:</strong> <span id="citation">{{.Citation}}</span></p>
+<button type="button" data-copy="citation" hidden>Copy citation</button>
+</section>
+{{- if not .IsCollection}}
+<section aria-labelledby="embed-heading">
+<h2 id="embed-heading">Embed this</h2>
+<label for="embed-code">HTML to embed the viewer in another page</label>
+<textarea id="embed-code" readonly>{{.EmbedCode}}</textarea>
+<button type="button" data-copy="embed-code" hidden>Copy embed code</button>
+<p><label for="oembed-url">oEmbed URL</label>
+<input type="text" id="oembed-url" readonly value="{{.OEmbedURL}}">
+<button type="button" data-copy="oembed-url" hidden>Copy oEmbed URL</button></p>
+</section>
+{{- end}}
 {{- if .IsCollection}}
 <section aria-labelledby="members-heading">
 <h2 id="members-heading">Items in this collection</h2>
@@ -245,15 +418,25 @@ table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-
 {{- end}}
 {{- if .Files}}
 <section aria-labelledby="files-heading">
-<h2 id="files-heading">Downloads</h2>
+<h2 id="files-heading">{{if .FilesOpen}}Downloads{{else}}Files{{end}}</h2>
 {{- if not .FilesOpen}}
+<div id="restricted">
 <p>{{.Access}}.</p>
+<ul>
+{{- range .AccessHelp}}
+<li>{{.}}</li>
+{{- end}}
+{{- if .ContactText}}
+<li>Questions about access: {{if .ContactURL}}<a href="{{.ContactURL}}">{{.ContactText}}</a>{{else}}{{.ContactText}}{{end}}</li>
+{{- end}}
+</ul>
+</div>
 {{- end}}
 <table>
 <thead><tr><th scope="col">File</th><th scope="col">Type</th><th scope="col">Size</th></tr></thead>
 <tbody>
 {{- range .Files}}
-<tr><td><a href="{{.URL}}" download>{{.Name}}</a></td><td>{{.MimeType}}</td><td>{{.Size}}</td></tr>
+<tr><td>{{if .URL}}<a href="{{.URL}}" download>{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td>{{.MimeType}}</td><td>{{.Size}}</td></tr>
 {{- end}}
 </tbody>
 </table>
@@ -275,6 +458,25 @@ table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-
 </main>
 <script>
 (function () {
+  // Copy buttons: shown only where the clipboard can be written.
+  document.querySelectorAll("button[data-copy]").forEach(function (b) {
+    if (!navigator.clipboard) { return; }
+    b.hidden = false;
+    b.addEventListener("click", function () {
+      var el = document.getElementById(b.getAttribute("data-copy"));
+      var text = el.value !== undefined ? el.value : el.textContent;
+      navigator.clipboard.writeText(text).then(function () {
+        var note = b.nextElementSibling && b.nextElementSibling.classList.contains("copied") ? b.nextElementSibling : null;
+        if (!note) {
+          note = document.createElement("span");
+          note.className = "copied";
+          note.setAttribute("role", "status");
+          b.after(note);
+        }
+        note.textContent = "Copied";
+      });
+    });
+  });
   var box = document.getElementById("viewer");
   if (!box || !window.fetch) { return; }
   function iframe(src) {

@@ -53,6 +53,14 @@ type Config struct {
 	// LocationNetworks lists, per location name, the client networks that
 	// count as being at that location.
 	LocationNetworks map[string][]netip.Prefix
+	// AccessNames maps "group:<slug>" and "location:<slug>" to the names
+	// patrons read on pages ("Members of the university", "the Special
+	// Collections reading room, Green Library"); the slug is shown when a
+	// name is not configured.
+	AccessNames map[string]string
+	// AccessContact is whom patrons contact about files they cannot
+	// download: an e-mail address, a URL or plain text ("" for none).
+	AccessContact string
 	// MaxAge is the Cache-Control max-age of object responses (default 5 minutes).
 	MaxAge time.Duration
 	// Now is the clock embargoes are judged by (default time.Now).
