@@ -97,13 +97,18 @@ func TestPagesAccessibleAt390(t *testing.T) {
 		return scrollWidth, innerWidth, violations
 	}
 
+	// A phone browser widens the layout viewport (innerWidth) to fit
+	// content wider than the screen, so a page that holds at 390 px keeps
+	// innerWidth 390 and its content within it.
+	sideways := func(scrollWidth, innerWidth int) bool { return innerWidth != 390 || scrollWidth > innerWidth }
+
 	// The check finds what it looks for: a page too wide, an image
 	// without alternative text.
 	t.Run("detects", func(t *testing.T) {
 		bad := "data:text/html,<!DOCTYPE html><html lang=en><head><meta name=viewport content='width=device-width'><title>bad</title></head><body><main><img src=x.png><div style='width:900px'>wide</div></main></body></html>"
 		scrollWidth, innerWidth, violations := check(t, bad, false)
-		if scrollWidth <= innerWidth {
-			t.Errorf("a 900 px element does not make the page scroll sideways (%d ≤ %d)", scrollWidth, innerWidth)
+		if !sideways(scrollWidth, innerWidth) {
+			t.Errorf("a 900 px element does not make the page scroll sideways (%d, %d)", scrollWidth, innerWidth)
 		}
 		found := false
 		for _, v := range violations {
@@ -120,7 +125,7 @@ func TestPagesAccessibleAt390(t *testing.T) {
 		}
 		t.Run(s.id, func(t *testing.T) {
 			scrollWidth, innerWidth, violations := check(t, srv.URL+"/purl/"+s.id, s.rec.ObjectType == "item")
-			if innerWidth != 390 || scrollWidth > innerWidth {
+			if sideways(scrollWidth, innerWidth) {
 				t.Errorf("at %d px wide the page is %d px wide: it scrolls sideways", innerWidth, scrollWidth)
 			}
 			for _, v := range violations {
