@@ -1,12 +1,16 @@
 package record
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/purl/internal/variants"
 )
 
 func sampleDirs(t testing.TB) []string {
@@ -215,6 +219,9 @@ func FuzzParse(f *testing.F) {
 	for _, dir := range sampleDirs(f)[:3] {
 		f.Add(read(f, filepath.Join(dir, "public.xml")))
 	}
+	for _, v := range variants.All() {
+		f.Add([]byte(v.Public))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Parse(data)
 		if err != nil {
@@ -233,6 +240,15 @@ func FuzzParse(f *testing.F) {
 		}
 		if r.Druid.Qualified() == "" || r.Title() == "" {
 			t.Fatalf("accepted record without id or title")
+		}
+		// The served form is final: ingesting it again changes nothing.
+		in, err := Ingest(context.Background(), data, nil)
+		if err != nil {
+			t.Fatalf("Parse accepts what Ingest refuses: %v", err)
+		}
+		again, err := Ingest(context.Background(), in.Data, nil)
+		if err != nil || !bytes.Equal(again.Data, in.Data) || again.Record.Title() != in.Record.Title() {
+			t.Fatalf("the served form changes when ingested again: %v\n%s\n---\n%s", err, in.Data, again.Data)
 		}
 	})
 }
