@@ -771,6 +771,20 @@ type ClientInterface interface {
 	// Corresponds with PUT /{id}.xml (the `PutPublicXml` operationId).
 	PutPublicXmlWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetZip Download all files of the object as one zip
+	//
+	// Every file of the object in one zip archive (entries named as in
+	// contentMetadata, stored uncompressed: most are compressed formats
+	// already), streamed as it is written: no Content-Length, never held
+	// in memory whole. The rights are those of `/{id}/file/{name}`: 401
+	// without credentials and 403 with the wrong ones for group and
+	// location objects, 403 for citation-only and embargoed objects. An
+	// object without files answers 404. The HTML page links it only while
+	// anyone may download the files.
+	//
+	// Corresponds with GET /{id}.zip (the `GetZip` operationId).
+	GetZip(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetFile One file of the object
 	//
 	// Serves a file listed in the object's contentMetadata, with its
@@ -931,6 +945,30 @@ func (c *Client) GetPublicXml(ctx context.Context, id Id, params *GetPublicXmlPa
 // Corresponds with PUT /{id}.xml (the `PutPublicXml` operationId).
 func (c *Client) PutPublicXmlWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutPublicXmlRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetZip Download all files of the object as one zip
+//
+// Every file of the object in one zip archive (entries named as in
+// contentMetadata, stored uncompressed: most are compressed formats
+// already), streamed as it is written: no Content-Length, never held
+// in memory whole. The rights are those of `/{id}/file/{name}`: 401
+// without credentials and 403 with the wrong ones for group and
+// location objects, 403 for citation-only and embargoed objects. An
+// object without files answers 404. The HTML page links it only while
+// anyone may download the files.
+//
+// Corresponds with GET /{id}.zip (the `GetZip` operationId).
+func (c *Client) GetZip(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetZipRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -1341,6 +1379,40 @@ func NewPutPublicXmlRequestWithBody(server string, id Id, contentType string, bo
 	return req, nil
 }
 
+// NewGetZipRequest constructs an http.Request for the GetZip method
+func NewGetZipRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s.zip", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetFileRequest constructs an http.Request for the GetFile method
 func NewGetFileRequest(server string, id Id, name string, params *GetFileParams) (*http.Request, error) {
 	var err error
@@ -1624,6 +1696,22 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /{id}.xml (the `PutPublicXml` operationId).
 	PutPublicXmlWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutPublicXmlResponse, error)
+
+	// GetZipWithResponse Download all files of the object as one zip
+	//
+	// Every file of the object in one zip archive (entries named as in
+	// contentMetadata, stored uncompressed: most are compressed formats
+	// already), streamed as it is written: no Content-Length, never held
+	// in memory whole. The rights are those of `/{id}/file/{name}`: 401
+	// without credentials and 403 with the wrong ones for group and
+	// location objects, 403 for citation-only and embargoed objects. An
+	// object without files answers 404. The HTML page links it only while
+	// anyone may download the files.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}.zip (the `GetZip` operationId).
+	GetZipWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetZipResponse, error)
 
 	// GetFileWithResponse One file of the object
 	//
@@ -2052,6 +2140,54 @@ func (r PutPublicXmlResponse) ContentType() string {
 	return ""
 }
 
+// GetZipResponse200Headers the declared response headers of an HTTP 200 response for GetZip
+type GetZipResponse200Headers struct {
+	ContentDisposition *string
+}
+
+// GetZipResponse401Headers the declared response headers of an HTTP 401 response for GetZip
+type GetZipResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type GetZipResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetZipResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetZipResponse401Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetZipResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetZipResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetZipResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetZipResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetFileResponse200Headers the declared response headers of an HTTP 200 response for GetFile
 type GetFileResponse200Headers struct {
 	AcceptRanges             *string
@@ -2304,6 +2440,28 @@ func (c *ClientWithResponses) PutPublicXmlWithBodyWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParsePutPublicXmlResponse(rsp)
+}
+
+// GetZipWithResponse Download all files of the object as one zip
+//
+// Every file of the object in one zip archive (entries named as in
+// contentMetadata, stored uncompressed: most are compressed formats
+// already), streamed as it is written: no Content-Length, never held
+// in memory whole. The rights are those of `/{id}/file/{name}`: 401
+// without credentials and 403 with the wrong ones for group and
+// location objects, 403 for citation-only and embargoed objects. An
+// object without files answers 404. The HTML page links it only while
+// anyone may download the files.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}.zip (the `GetZip` operationId).
+func (c *ClientWithResponses) GetZipWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetZipResponse, error) {
+	rsp, err := c.GetZip(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetZipResponse(rsp)
 }
 
 // GetFileWithResponse One file of the object
@@ -2756,6 +2914,45 @@ func ParsePutPublicXmlResponse(rsp *http.Response) (*PutPublicXmlResponse, error
 	return response, nil
 }
 
+// ParseGetZipResponse parses an HTTP response from a GetZipWithResponse call
+func ParseGetZipResponse(rsp *http.Response) (*GetZipResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetZipResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetZipResponse200Headers
+		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentDisposition = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetZipResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetFileResponse parses an HTTP response from a GetFileWithResponse call
 func ParseGetFileResponse(rsp *http.Response) (*GetFileResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -2991,6 +3188,9 @@ type ServerInterface interface {
 	// PutPublicXml Publish (create or replace) an object's public XML
 	// (PUT /{id}.xml)
 	PutPublicXml(ctx echo.Context, id Id) error
+	// GetZip Download all files of the object as one zip
+	// (GET /{id}.zip)
+	GetZip(ctx echo.Context, id Id) error
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error
@@ -3256,6 +3456,22 @@ func (w *ServerInterfaceWrapper) PutPublicXml(ctx echo.Context) error {
 	return err
 }
 
+// GetZip converts echo context to params.
+func (w *ServerInterfaceWrapper) GetZip(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetZip(ctx, id)
+	return err
+}
+
 // GetFile converts echo context to params.
 func (w *ServerInterfaceWrapper) GetFile(ctx echo.Context) error {
 	var err error
@@ -3443,6 +3659,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.PUT(options.BaseURL+"/:id.mods", wrapper.PutMods, options.OperationMiddlewares["putMods"]...)
 	router.GET(options.BaseURL+"/:id/iiif/manifest", wrapper.GetManifest, options.OperationMiddlewares["getManifest"]...)
 	router.GET(options.BaseURL+"/:id/file/:name", wrapper.GetFile, options.OperationMiddlewares["getFile"]...)
+	router.GET(options.BaseURL+"/:id.zip", wrapper.GetZip, options.OperationMiddlewares["getZip"]...)
 
 }
 
@@ -4337,6 +4554,106 @@ func (response PutPublicXml500TextResponse) VisitPutPublicXmlResponse(w http.Res
 	return err
 }
 
+type GetZipRequestObject struct {
+	Id Id `json:"id"`
+}
+
+type GetZipResponseObject interface {
+	VisitGetZipResponse(w http.ResponseWriter) error
+}
+
+type GetZip200ResponseHeaders struct {
+	ContentDisposition *string
+}
+
+type GetZip200ApplicationzipResponse struct {
+	Body          io.Reader
+	Headers       GetZip200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetZip200ApplicationzipResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "application/zip")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentDisposition != nil {
+		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetZip401TextResponse struct{ UnauthorizedTextResponse }
+
+func (response GetZip401TextResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
+	return err
+}
+
+type GetZip403TextResponse ForbiddenTextResponse
+
+func (response GetZip403TextResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(403)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetZip404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetZip404TexthtmlResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetZip404TextResponse NotFoundTextResponse
+
+func (response GetZip404TextResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetZip500TextResponse InternalErrorTextResponse
+
+func (response GetZip500TextResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetFileRequestObject struct {
 	Id     Id     `json:"id"`
 	Name   string `json:"name"`
@@ -4665,6 +4982,9 @@ type StrictServerInterface interface {
 	// PutPublicXml Publish (create or replace) an object's public XML
 	// (PUT /{id}.xml)
 	PutPublicXml(ctx context.Context, request PutPublicXmlRequestObject) (PutPublicXmlResponseObject, error)
+	// GetZip Download all files of the object as one zip
+	// (GET /{id}.zip)
+	GetZip(ctx context.Context, request GetZipRequestObject) (GetZipResponseObject, error)
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx context.Context, request GetFileRequestObject) (GetFileResponseObject, error)
@@ -4868,6 +5188,31 @@ func (sh *strictHandler) PutPublicXml(ctx echo.Context, id Id) error {
 	return nil
 }
 
+// GetZip operation middleware
+func (sh *strictHandler) GetZip(ctx echo.Context, id Id) error {
+	var request GetZipRequestObject
+
+	request.Id = id
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetZip(ctx.Request().Context(), request.(GetZipRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetZip")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetZipResponseObject); ok {
+		return validResponse.VisitGetZipResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetFile operation middleware
 func (sh *strictHandler) GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error {
 	var request GetFileRequestObject
@@ -4926,107 +5271,112 @@ func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifest
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Hzrchu5sf+rdE1SZXIzvOhiZ02XK5Evyip/yVLJ2v9uZccJwQFIYj0EGAAjinGpKp/OA5yHyIPtk5zq",
-	"BuZGji72an129+wnWxxcGo1G968b3fgQpXqx1EooZ6PRh2guGBeG/nuQZXp1auRMKvyTC5sauXRSq2gU",
-	"jb8YR3Fk07lYMPzq1ksRjSLrjFSz6Po6jl6ydC5eauWMzlr6L/NJJtMYFuyqx2bi+d5wOIapNrDSJuM9",
-	"Ixhnk0yAnnwvUmdjGC+NvGRObHTRbi7MSlrRv4Oe1xdstk3HW2e0moFQTro1ODYDPQU3F2DE0ggrlGPY",
-	"8q7Bj5l1J5rLqRR8e5Jv5kLRoH4xsGIWMmYdEBPsXHDofHVxcQacOdG9fa7rOFoywxbChW06apnwlckl",
-	"L1biJ41hJd0ckMHSzXXu6NuYY8vRGJZGTOVVDEytIWVWJKoznkyGw+H798PhcDiOi6b1H7t9OFBrN5fI",
-	"wcwKYMquhLGwP9zvJyqKI3HFFssMF1DrF8URilS0ZG4exZFiC2wgeRRHRvwzlwZ56Ewubuf50bTg+Fup",
-	"UrHNhZKlyAkGKQokh1Qv18+AKcjVIvQv9qUgf2+43y+I9AeiIvNo2ium7fl576LyjVbihLl0vk0hyqRt",
-	"ow4W2OG+BOEMPT/FHaKD/BXWvdBcCpKeb0+OX2i+xv+mWjmhHP6XLZeZTEnyB1cLOr7VsL83YhqNot8N",
-	"Ks0x8F/t4NuT46+XmWbcT9dc7cVcwLcnx8B1mi+EctBhDhbaOvgSTuSLbgx43oBZGG8QMEZxdOLK0R8x",
-	"SGfh/PAl/HFvuAcoMpcsE8rFIC2wNBVLJzgwxcEZwej/NlFbg3b7cOQshHVj33Qu0veCw2RNp8MKcylT",
-	"PAsrkWW9qTYLwWMwcjZ3YLR2cZCcIx7Dyemrt+D5gCvRNMJE8zVImygu0owZogQmaycszIURKIekwGAh",
-	"uGSAO4Z0GDHNreD+yO7vPPaHqXk4/HbapVbWb+ULxs8KzbCxn8S6Zca8Jq8dSsYhiMQI/pkLs4ZSuUAS",
-	"cb1SuJlJBJcsywUs2HoiRnh4pLpkmeQw0ToTTI3KH+xaOXbVkMPbBOa1MdpciCvXJjAHNWq4FhaUduFk",
-	"IHNxgYalDjphDUAk0AZ3YzQmiQprhXGxlue0hnGMmpDhEFxie5aBP1heBhfaCHBzpkCrVCD7r2Nk8Lmf",
-	"6FPYi5LvmQMCFw1aQSaVgL0R5EpcLUWKkvr69PBhmHdRiR/xrSbCREsHWbgQ1rKZgJm8FNaTg8fGCGa1",
-	"6vZx1S+1mmYyvX3ND0QvnSEjUm04GUnai4mY+t0oTNkj6w1niusgGg9lRlAj0FYj84vBF036kAPM4eZI",
-	"xcw6itvU5DZlU5kJ6KzmOhMkOh4i0NYKDoapmfCndXf4hCx4HUiRRuqdYyPbAoVIH9wFp3AQa3sBUPUI",
-	"nPUqdNbG9kDCoA7kCmDWqyGz2/o2UJyXBmRt75W0S22lX8LWiqRCURojo8bMOZbOUd+PPYdcwU40YPdF",
-	"bbfRSG0CCOvVUdhtnRqIjTb9UJuJ5Fyoe57uadF+BGudG3D6vVAwZ3jcwOhMEJydGZ0vIYmsY2qqDU+i",
-	"hzveqREckSvLLHBNp3xmmEJoFwyhtdAJ0howTqCvUIeEsXE3rD/tX12cHJ+xmWjjwdxtQoF7HR0c8jEs",
-	"Uc00EOnGKflRYvkZxeRIOWEUy2h37ikqMvTxmn9U34+UKdy3CaoTxh9ONgJ2gVTnGSfRwPEJ/xvpvDq1",
-	"ThuvzmqtcgUsUYSEvI2oARsPkLoIUItRmIMpk5n1Mrdia0jnpOgSXBe6Bn1AerhwTGZojKQqwZUwjyxk",
-	"ehYM7BvtDnWu+KcJX3wj+3FdUxx4hKIfGL/lzjwM799oB8wPHuNsNk/npQvGgDPzvvxTm7IFKURtttxO",
-	"z5WbXUtSA5XrQCA2N0aozeN1/xOCazorHNNbHIPvrW7y+UNUIHt07shC99F7iCPhcPIoiZ5Od9M99sO/",
-	"/0NqUPJoFLXtwzI3Gbo6zi1Hg0GmU5bNtXWjL4dfDgf4cVBvf33fjQurOhc2z248OKV3QgAETwiHzu5w",
-	"B1YbXjztFkEVRFhiFcPucOhbSTxty4yl6FsqsQkIjrVnYft2LoWx0pJL8vX58bbObMEyuZFtQOY6ji60",
-	"PmamXZ8/NHor0GaGExoPn8mzIzH+WrHczbWR/xL8nmozr3UZeQVD54Q8pGC7gquW6ZlULcb2GVg5Q3fF",
-	"Yw8GE8GMCMb6oU583RB7x0JBrt4rvVJ+oo39/+abb3oHuZtjl5S5ltDF+IUn0wiWLZ4ndCCS6HaMeE1M",
-	"XhqNZh95c28u1/qMSo8W/T9/NNOd3T0+3X/85I9J1OaHLZmb/1TqtC5XdQ9mkjuigqng8JMwhPPYWVFQ",
-	"r+mhU/OC3Ee2UNHpXGbcCAU6d3jWtOHCxKU7i8bvh3//pxtE2ObLpTZO8BP01y9oBz7fwcIVFCGSjWAG",
-	"+SQhQNInYxhGJwcETXGpcZZGL4VxIQA0CdGf2wg8F1bnJhXnYopskLxF/OJooZ28LGfZ+uxQK7j2T4GP",
-	"QuWLaPRdnd53cYudrwIh3/mwITVpUBD7hZXTVuN4ecBpq2kKxNtkzQ3rlE4s/PfiP7fxrraWcqURM4at",
-	"b185kfRRq/fktC30JVOXXhKaC+S52dwvlS8mwmCnuZCzeX2/EMTO/LcH5gyttYU7GZuI7K5hjpma5Wwm",
-	"TtiyjaNh7ducjKOV5G7etsBbmOxJupXZOstE2m7ej46ODuGsBvBgrz+EtOwRQsG1vz3U6ITAluCEnoV1",
-	"FtiMSWW9SqNx//r29A289QFINDjNvf4zKakrV+dNwFdSymlf6gFbykEdfQ72BqFTn7BeGw/neiGW4fTc",
-	"a9c3dMnmlsubMG7Jk0cW0K4iNOp8QLt4TQsYLJiSU2Edrf1m0WwOfarQaEyFESol5AULgQcAOhSKPQlj",
-	"klGvNpYcewbKB38q0mjqh+DCpwj+QjjGmWP33omT0OG1cmbdRsWSGXc6faidLU7UW8ecWARz+VH0Udy9",
-	"ZROPZSqUFfD1+VHr3lshDjKrH2ohNl8smFl/rF6a54uJYjJ7KDK2FF2ld+40G6UyiD9SudHF4vYOHHg0",
-	"5TG2dDZcJ/YbN4Ctjh5zThgc4u/+83eTHp/25t+/X6hlz132/vXuw+71d8Pe03cf9q5v+bh//fu2ra+g",
-	"VQvNWokehbxDFHwEDOxcGxfi37HXxfgfV0YwWiWsvtfoJfPiUuGsCSiKbb8BAVWb22I2sjAHLNgSOuVf",
-	"qeYUOEgipZVIIvjhv/7b39bYuiastrDQafe1ToVe/RkboYmYs0vpo3H35/HnMl0FAyvDdbuFuhctAdag",
-	"3pfqyPfY+b9hSJZGX0oumrvdlLOfZmu3tuwh8OnBDE3hRwF9P22bet62uYoLGu83I/6LMOKlcv7pTHhz",
-	"R7aOzqfINJmbj+qzsZiCaj9QG9XN0O22J1sGniteNiLQC80t/bfNfvjwdFtyjjf8RUSYQjArf3PhwU67",
-	"Jud38cLDqOsi0L0589kdEeDb475xtGJGSTWzbZloLATBysyzcnUZo9wXpjjM9QqkK+KsgCYe/+0wmLIs",
-	"m7D0PTjpMoEIya6VmwsrreBwiYRrVYgYfq5f6QfGSUUYEY1h6NDtw8GEIltFkN2IEPCi5DKnwbJ1w7u6",
-	"w7y3qc9SSMKOB/a3iVv92N4I6HyK2iaqJBhU+ZSdyj1EGBn0Rwylao6hsFYxBfpaYNOtcZpCGFpY8gkh",
-	"nB9j0h4gwNK2F9+eHL+qHe8NfqtGSlnreayS0u7qDsxCTk0Fhw4Kqc/VYkYUV0G58veb3ItqkW3WbZzL",
-	"G3NL0I6luZFuTRg5hGAp1n+Qu3mbl+LTChaMhwSTsZVO2MvUf7DAOIdej/INikNtxnTrz/hC4tE69zcP",
-	"qEeMQFIo0Ygu/SG3AliYYzXXVlDmgqXcDDyHsshg0AaycG1VXkJRjhMRXy0V4byPY0s11XfpNkuhlEq7",
-	"2ULZcTmTjmVgBKWZaLPuw+tLYdahYaLmzALbvCwbU0ToHxNmxT8oNPRB8uuxv6Ym7WOBKcpIgEspVjGw",
-	"RFW5ROX9gdHaQUhRPqX5xl1UZqEp6bS9/pPQnka5w3miZMR6BhOxv5+oRPkJQNIN0lTiTqG8kT9sR+BW",
-	"GlKtrFZMOYs6xIjAH/xrpRNV/zzVuQlfoZnC2439nY3glOHbk8oKZaWTlyJbJ6pw5cZ/73hXvPunLX/7",
-	"Re/VYe+rv/6/kzdnvYv/3/vbrc75zY33r38/jhPlb+QU6GXIwNvIRu7Dgaqxxe9iuAYprtgTVbtrK9N4",
-	"efOmHViWhVxa2B/uj4prICeMouxMMjiUZVZoAsEpQZPGwvnK/E2tqjuvKhE7BqtxGOZgOxcRlLhE8nOD",
-	"xxUmaFGrVUnlNDDYHw5JGupCDkV+J6TMGCksjBGUjGMYN5JYxkhmosaNFJrxMxg3coOpFf3WTGAeF6zZ",
-	"o6ztkKXrE1rjpgTT7WuZdIps1StKGdeUXQadl6fnb7v9RFHcxcsxXYbR3VRxNUrHj/KByiv1NJN4hJdk",
-	"N22ixmXOxxg6E6NXVhjbLVTAX15fAMusLvOjv3p98Koen2AWR03UX15f4LlVHE7PLo5O37wteyChNF1G",
-	"/khQrZQpN34GRU6um2tuUcSC6DyGQmZD05A0ijqWdt0vuUZIGR+hJOAgXD7BOwtXmVWOq7QoBqh7EfRI",
-	"RwJxUaA1r6K8jQnZm2y5xJZlyQJqo0cWyOzDe6k46tNEoSbGXiiLToPIyHWzPqzlHTIa18ZFMnSB4Loh",
-	"eRk1+MRDN65TSzkY/QX3ecmZd91Q14ec9IMlSeJufxjFUZXLYUeDwWq16jP63NdmNgh97eD46OXrN29f",
-	"Ux/EFAgv0XIGY3eG2j3kNKGj4HFjNIp2+kPfQy+FYksZjaK9/rC/54OLczKwZAW8KcpE23X7uVhotA21",
-	"7A6y/hXfQ353cQhsF6ZGL6osqn6iDqZOmBUz3IIgMd3C7tv1EYjyaF+OeDSKXhF53h5EzTqP79oRWdVk",
-	"cMSj63cbKeG7w/32mFStEMXQ2jldcO8Pd27CfuW4g0YiB3Xau7tTlVxJPfbv7lEmg13H0ePh8O4OzcS8",
-	"OtYi9tVR1nfvkFVlDCD6Rro5N2xF1qhgv2PoQQU/0s6jd9dxFG6wb2LoI1spt1HhIqVGMKfRRqBOsDGw",
-	"iaW89RhsHqqbEkVATHEIBwJsEWGxcVCLaH1S6cFFXL8kzKR6H6N28Smd9LctEYdYTARHPIuAB1XVOIAi",
-	"sgb0/z4p2kQZgTbKCzXiPwK/fdCvcQjg0qaaBNtPEPL4UAPCUktEz45MqZ+yOK1tgv4X4X6ElMd3t6oV",
-	"3dyrebOSqOUc3UP+ytTZ6zjau6eEV6mleCruMUmjyONzHqXyrJTguanbagcm/PAO+1XyhbOG43ODMHzl",
-	"KFTzm0D8KgQCOpUOQUBGktC9VUwWmtvbxOQEv/+iBOSG1Flc6B9CYV11QZrkw+Fe+qerRVbExZ4niG+S",
-	"CIRKNZdq9jyJvr447H2ZRH+i1iJRvheOCFeLTNnnSXGlhlAr02l/pi9pxsHlXhL5RqMrK5sNV3uEx3aH",
-	"w53BtyfH/goPfUTHVCqSqEbSXv8JjmPlyAeEinTWW2eGlk84NkfAVDSif3t7vSf9K8uTqFgigF8kGdQj",
-	"NdXhQ/Wj/+FipUkQbYWIGXINjNYL33pQa17/pTZq4CjRUvx072TGerDqtiKnKnrwDGTpLIrmjWrZ0o/e",
-	"Ulb0M6gI+oylF79iJXpWiyw1olAohXEpCa36M46W+V2wtOZBLnLrYM4uBUyEULWbgKk01kGHKrn3h0+7",
-	"IRhA2afUaSKKgH4lviPwwTKkc1xgQmpzuZco9AftkqUihvGGAhnHoFW29m2dXvYycSmymnPKHGSCWZco",
-	"rQSMy2M6bkOUZ/mnW4d39bro9c37WCudHhR109efAgyq6orrONq9j8/V6HFfkS6KVX/Gjt3+8OndHcoK",
-	"VOywcw+ayqIH6vD4PitvSezGzru79+lcz7n/DN5qEAbokGdZlA1lLBXdyoF9ZOvKpNWdLXHXVQOdb4RG",
-	"tkPhIQjmnJGTHG3WuMixH0MnxHC9DZXcG9BxN0QoS2Uzhg7au56TC9F9VmXhkwKR1qfhj0Kc1K3LG8VE",
-	"bd0xGj4dnb863IpdhUJ9W/2tmfwHT0c8LTRbeblDsFUJW2nDuLrpucGD9Sr721+az3L7Mw8Pg0br4lIW",
-	"YDxPtlMAk6ji+PMk2h3u7veGj3vDnYud3dFwOBoO/7YNAzeFwn//4d//CcCt/XvVf0OC7iBwc/SN3puD",
-	"B2kMMNvwaSvM3nn69OlguDvY3e0ZPu35dwF6yv5ue74w4OY8G8J+F5fdeimeJ5FcsJnYnmNjsK01Nc7R",
-	"FoEtX6u+5ZkLHPF/N5lCoVuTzuWlsMSe04OjwW5/OPCNB6XXUu9IIWhszNNBARoGO/2dwfbySho2EH5d",
-	"TH8KpL91s/gbgv/VI/ita+S6kH0sfN+A3vUCuA2TXFWtzrUViaqZZMLg/lK9/izUkrl5XL3I0LTAIlFW",
-	"CP7IFvVwDOq2uzTd4a7V18ptqiQy+U3tEGrBC2IDbPHULY24lDq3aIiBOb2QKcuy9QhYooz43j+PQhwJ",
-	"FeZlelB4soSSHPxdqxXIryUzTrKsuni7wXP4cZb8N/fhf899+M0buLc3UBmjW52BwVRmYvABlcb1jU7B",
-	"25BK4xMCMmmLooB6yGELjhfVIYlayIVARBIjhWhaYqDXcYrkCQud3eGTGPZ3nnSLdI7iLSrFq6dn+nDu",
-	"b68Rwws11SYVfLT5hKDPdKIcLkpAfJYo/5OelmlH9Xpy1qgm1waYo9/SIptDcNRJ9UrySo9SItaYugYn",
-	"CFkZ3CB6EKcYqOUzZW2htvMpJHTFTI9UTeUsN4LXiXArbd53R7A/3Cme9EtUoxB9f7hX0eVLotHHeVbe",
-	"IvYoAFOwgEJCShfM6ewP97rPQCwmzMx0mTBW5kLsQa6czEKcNRPMCrILN3hLhzITn+ooNYXvsHg7CJit",
-	"yd6m9emMSZL/LPm42yxEIhC801+qWftLhPTPR71F+JP7cvF2XiA6r+Hhqc754Ut4urMz9K+eQfnoGTm4",
-	"z4e9neHu3vjGFwTp6EV3LLDtRUuTi5CsV55IkLbx5FNcPdAJ5bNQnYl2c8ppWjdfg+qWNNJjdBWJxelv",
-	"UMnFlFE2+JRlVpQZiOFJuuj6027t6m+JkX198tF9PiPK/bna5Sef412EzQfYqreULHPSIms3H5kKz5d5",
-	"kb/hKTb4YuBVs5X/KlTznS9vPICZx2N2m6U/VeGo3PvivVkZfaM5f5HLLFibDS06IjCeUrEZlUeT7kQz",
-	"Rvl7JqTJh1xOSYl0nDLkOPjs8xhYzqWmXy4lFzqMJmxpm6RJVJHijiYwrlcBoNlWWgmfrFYm0IcUPyQv",
-	"UX7EbtA1haGyVY69hdUcGcfUGtezYOsST+Aoi36ijtlEZDEEbsew2IgixrBV+xRDUYoWJ8rXuPm8PMoF",
-	"ftmo6neNGvZuoxSgyP9PFPU++/r8mN5CpYIn6NSiCMjEk9NXb7sxFDWPMMaufOyfu5xo/d724a0vtNh8",
-	"STXjf/jealV7h48o3cN1INP6cJCoKuEzW7G1pQfjiquYmjSMKnDph6tqNZAZUmFjat9hcPbqEGWG7LIV",
-	"rnyCmNU2lCSrG96nq5HR2R/uhyROSslDufPCJBCIEBBAAenDoUdPLc8nBG8Ygfy4vg2hyIVt7liiQslL",
-	"HJLiqeykVtXhanWd/om9alTb9UmXzpYpU4Qs/csC9gZ8VFZ+/RqCyUHQmqpeK3E6vXFFZcFgwYebqCwr",
-	"YKt69+t3NxiIYot+i7v9euNudxRe3G0ryQqby+K4bUsR5R5PGBWnhoxeaYGLZabXRdGRT3LeqD6hikYj",
-	"8fT7IuX61waCveWpu2hTsF80KBGN1GjoTDM2g14Pe/Zwql5ushjCRFC/nsEvHt3QPN0+isq7kkPbOdI+",
-	"l6ZU+/0KnpfFWlvVPj6+UATpViHPlpLWg9vZ2fajm8VMUJUyVTMWgYvrd9f/EwAA//8=",
+	"7Hzrkhu3sf+rdE1SJdIZXvZixaJKlaxu8ea/a6lW679d8SghOABJWENgAoDLpVVblU/nAc5D5MH8JKe6",
+	"gbmRQ+5KXus4Pv4kLQfXRqP71ze8j1K9yLUSytlo9D6aC8aFof+eZJlevTJyJhX+yYVNjcyd1CoaRePP",
+	"xlEc2XQuFgy/unUuolFknZFqFt3cxNEzls7FM62c0VlL/3w5yWQaw4Jd99hMPDkaDscw1QZW2mS8ZwTj",
+	"bJIJ0JPvRepsDOPcyCvmxEYX7ebCrKQV/VvW8+KSzbbX8cYZrWYglJNuDY7NQE/BzQUYkRthhXIMW942",
+	"+Bmz7lxzOZWCb0/yzVwoGtRvBlbMQsasAyKCnQsOnS8vL18DZ0509891E0c5M2whXDim05YJn5ul5MVO",
+	"/KQxrKSbAxJYurleOvo25thyNIbciKm8joGpNaTMikR1xpPJcDh89244HA7HcdG0/mO3Dydq7eYSKZhZ",
+	"AUzZlTAWjofH/URFcSSu2SLPcAO1flEcIUtFOXPzKI4UW2ADyaM4MuKfS2mQhs4sxX6an04Lir+RKhXb",
+	"VChJipRgkCJDckh1vn4MTMFSLUL/4lyK5R8Nj/vFIv2FqJZ5Ou0V0/b8vLet8iutxDlz6Xx7hciTtm11",
+	"sMAOd10QztDzU9zCOkhfYd1TzaUg7vn2/Oyp5mv8b6qVE8rhf1meZzIlzh9cL+j6VsP+3ohpNIp+N6gk",
+	"x8B/tYNvz8++zjPNuJ+uudvLuYBvz8+A63S5EMpBhzlYaOvgCziXT7sx4H0DZmG8sYAxsqMT147+iEE6",
+	"Cxcvn8Efj4ZHgCxzxTKhXAzSAktTkTvBgSkOzghG/7eJ2hq024dTZyHsG/umc5G+Exwma7odVpgrmeJd",
+	"WIks6021WQgeg5GzuQOjtYsD55zyGM5fPX8Dng64E00jTDRfg7SJ4iLNmKGVwGTthIW5MAL5kAQYLASX",
+	"DPDEcB1GTJdWcH9ljw8+95epeTn8cdpcK+uP8injrwvJsHGeRLo8Y16S1y4l4xBYYgT/XAqzhlK4QBJx",
+	"vVJ4mEkEVyxbCliw9USM8PJIdcUyyWGidSaYGpU/2LVy7LrBh/sY5oUx2lyKa9fGMCe11XAtLCjtws1A",
+	"4uIGDUsddMIegJZAB9yNUZkkKuwVxsVentAexjFKQoZDcIntWQb+YnkeXGgjwM2ZAq1SgeS/iZHAF36i",
+	"jyEvcr4nDgjcNGgFmVQCjkawVOI6Fyly6otXL++HeJcV+xHdaixMa+kgCRfCWjYTMJNXwvrl4LUxglmt",
+	"un3c9TOtpplM9+/5ntZLd8iIVBtOSpLOYiKm/jQKVfbAesWZ4j5ojS9lRlAjrK22zM8GnzXXhxRgDg9H",
+	"KmbWUdwmJrdXNpWZgM5qrjNBrOMhAh2t4GCYmgl/Ww+HD0mD14EUSaTeBTayLVCI5MFtcAoHsbYXAFWP",
+	"wFmvQmdtZA9LGNSBXAHMejVktq9vA8V5bkDS9p5Lm2sr/Ra2diQVstIYCTVmzrF0jvJ+7CnkCnKiArsr",
+	"atu3RmoTQFivjsL2dWogNjr0l9pMJOdC3fF2T4v2I1jrpQGn3wkFc4bXDYzOBMHZmdHLHJLIOqam2vAk",
+	"ur/rnRrBEbmyzALXdMtnhimEdkERWgudwK0B44T1FeKQMDaehvW3/cvL87PXbCbaaDB3m1DgTlcHh/wc",
+	"chQzDUS6cUt+Elt+QjY5VU4YxTI6nTuyigx9vOQf1c8jZQrPbYLihPH7442AXSDVy4wTa+D4hP+NdF6c",
+	"WqeNF2e1VksFLFGEhLyOqAEbD5C6CFCLUZiDKZOZ9Ty3YmtI5yToEtwXmgZ9wPVw4ZjMUBlJVYIrYR5Y",
+	"yPQsKNivtHupl4p/HPPFO8mP+5riwCNk/UD4LXPmfmj/lXbA/OAxzmaX6bw0wRhwZt6Vf2pTtiCBqM2W",
+	"2empstu0JDFQmQ4EYpfGCLV5ve5+Q3BPrwvDdI9h8L3VTTq/jwpkj8Ydaeg+Wg9xJBxOHiXRo+lhesR+",
+	"/Ne/SQxKHo2itnPIlyZDU8e5fDQYZDpl2VxbN/pi+MVwgB8H9fY3dz24sKsLYZfZzotTWicEQPCGcOgc",
+	"Dg9gtWHF02kRVEGEJVYxHA6HvpXE25ZnLEXbUolNQHCmPQnbjzMXxkpLJsnXF2fbMrMFyyyNbAMyN3F0",
+	"qfUZM+3y/L7RW4E2M5zQePhMlh2x8deKLd1cG/mD4HcUm8tal5EXMHRPyEIKuiuYapmeSdWibB+DlTM0",
+	"Vzz2YDARzIigrO/rxtcVsTcsFCzVO6VXyk+0cf7ffPNN72Tp5tglZa7FdTF+6pdpBMsWTxK6EEm0HyPe",
+	"EJFzo1HtI23uTOVan1Fp0aL9569menB4xKfHnz/8YxK12WE5c/OfS5zW+apuwUyWjlbBVDD4iRnCfeys",
+	"yKnXtNCpebHcB7YQ0elcZtwIBXrp8K5pw4WJS3MWld+P//p3N7CwXea5Nk7wc7TXL+kEPt3Fwh0ULpIN",
+	"ZwbZJMFB0idlGEYnAwRVcSlxcqNzYVxwAE2C92ffAi+E1UuTigsxRTJI3sJ+cbTQTl6Vs2x9digVXPun",
+	"QEehloto9F19vW/jFj1fOUK+825DatJYQew3Vk5bjeP5AaetpikQb5M0O/YpnVj478V/9tGutpdypxEz",
+	"hq3375yW9EG798tp2+gzpq48JzQ3yJdm87zUcjERBjvNhZzN6+eFIHbmv90zZWivLdTJ2ERktw1zxtRs",
+	"yWbinOVtFA1736ZkHK0kd/O2De4hsl/SXmLrLBNpu3o/PT19Ca9rAA+O+kNIyx7BFVz720ONTnBsCU7o",
+	"WVhngc2YVNaLNBr3r29efQVvvAMSFU7zrP9MQura1WkT8JWUctqXesByOaijz8HRIHTqE9Zro+FcL0Qe",
+	"bs+dTn1DlmweudyFcUuaPLCAehWhUec96sUb2sBgwZScCuto77tZszn0K4VKYyqMUCkhL1gIvADQIVfs",
+	"eRiTlHp1sGTYM1De+VMtjaa+Dyp8DOMvhGOcOXbnkzgPHV4oZ9Ztq8iZca+m93WyxY1645gTi6AuP2h9",
+	"5HdvOcQzmQplBXx9cdp69laIk8zq+9qIXS4WzKw/VC7Nl4uJYjK7r2VsCbpK7tyqNkphEH+gcKPA4vYJ",
+	"nHg05TG2dDaEE/uNCGCrocecEwaH+Lv//N2kx6e9+ffvFirvuaveD2/fH958N+w9evv+6GbPx+Ob37cd",
+	"fQWtWtasleiRyzt4wUfAwM61ccH/HXtZjP9xpQejlcPqZ41WMi+CCq+bgKI49h0IqDrcFrWRhTlgwXLo",
+	"lH+lmpPjIImUViKJ4Mf/+m8frbF1SVgdYSHT7qqdCrn6C1ZCEzFnV9J74+5O40+lugoCVoprv4a601oC",
+	"rEG5L9Wp73Hwf0OR5EZfSS6ap93ks5/naLeO7D7w6ckMVeEHAX0/bZt43ta5igsa7zcl/h+hxEvh/POp",
+	"8OaJbF2dj+FpUjcf1GdjM8Wq/UBtq266brct2dLxXNGy4YFeaG7pv236w7un25JzvOIvPMLkgln5yIUH",
+	"O+2SnN9GCw+jbgpH9+bMr2/xAO/3+8bRihkl1cy2ZaKx4AQrM8/K3WWMcl+Y4jDXK5Cu8LMCqnj8t8Ng",
+	"yrJswtJ34KTLBCIku1ZuLqy0gsMVLlyrgsXwcz2kHwgnFWFEVIahQ7cPJxPybBVOdiOCw4uSy5wGy9YN",
+	"6+oW9d4mPksmCSceyN/GbvVruxPQ+RS1TVRJMKiyKTuVeYgwMsiPGErRHEOhrWJy9LXApr1+moIZWkjy",
+	"ES6cn6LS7sHB0nYW356fPa9d7w16q0ZKWet9rJLSbusOzMKSmgoOHWRSn6vFjChCQUvl45vcs2qRbdZt",
+	"3MuduSWox9KlkW5NGDm4YMnXf7J08zYrxacVLBgPCSZjK52wV6n/YIFxDr0e5RsUl9qMKerP+ELi1brw",
+	"kQeUI0bgUijRiIL+sLQCWJhjNddWUOaCpdwMvIeyyGDQBrIQtiqDUJTjRIuvtopw3vuxpZrq22SbJVdK",
+	"Jd1sIey4nEnHMjCC0ky0WffhxZUw69AwUXNmgW0Gy8bkEfrHhFnxD3INvZf8ZuzD1CR9LDBFGQlwJcUq",
+	"BpaoKpeojB8YrR2EFOVXNN+4i8IsNCWZdtR/GNrTKLcYT5SMWM9gIvL3E5UoPwFIiiBNJZ4U8hvZw3YE",
+	"bqUh1cpqxZSzKEOMCPTBv1Y6UfXPU7004Ss0U3i7sY/ZCE4Zvj2prFBWOnklsnWiClNu/PeON8W7f9qy",
+	"t5/2nr/sffnX/3f+1eve5f/v/W2vcb678fHN78dxonxEToHOQwbeRjZyH05UjSz+FEMYpAixJ6oWayvT",
+	"eHkz0g4sy0IuLRwPj0dFGMgJoyg7kxQOZZkVkkBwStCksXC+Mn9TqyrmVSVix2A1DsMcbOcighJXuPyl",
+	"wesKE9So1a6kchoYHA+HxA11JocivxNSZowUFsYISsYxjBtJLGNcZqLGjRSa8WMYN3KDqRX91kxgHhek",
+	"OaKs7ZCl6xNa4yYHU/S1TDpFsuoVpYxryi6DzrNXF2+6/USR38XzMQXDKDZVhEbp+lE+UBlSTzOJVzgn",
+	"vWkTNS5zPsbQmRi9ssLYbiEC/vLiElhmdZkf/eWLk+d1/wSzOGqi/vLiEu+t4vDq9eXpq6/elD1woTRd",
+	"RvZIEK2UKTd+DEVOrptrbpHFAut8DgXPhqYhaRRlLJ2633JtIaV/hJKAA3P5BO8shDKrHFdpkQ1Q9iLo",
+	"kY4Y4rJAa15EeR0TsjdZnmPLsmQBpdEDC6T24Z1UHOVpolASYy/kRadBZGS6We/W8gYZjWvjIhm6QHDd",
+	"kLyMEnzioRvXqaUcjP6C+7zkzJtuKOtDTvpJTpx42B9GcVTlctjRYLBarfqMPve1mQ1CXzs4O3324qs3",
+	"L6gPYgqEl6g5g7J7jdI95DShoeBxYzSKDvpD30PnQrFcRqPoqD/sH3nn4pwULGkBr4oy0RZuvxALjbqh",
+	"lt1B2r+ie8jvLi6B7cLU6EWVRdVP1MnUCbNihlsQxKZb2H27PgJRHp3LKY9G0XNantcHUbPO47t2RFY1",
+	"GZzy6ObtRkr44fC43SdVK0QxtHdOAe7j4cEu7FeOO2gkclCno9s7VcmV1OP49h5lMthNHH0+HN7eoZmY",
+	"V8daRL46yvruLZKq9AFE30g354atSBsV5HcMLahgR9p59PYmjkIEexdBH9hKuI0KEyk1gjmNOgJlgo2B",
+	"TSzlrcdgl6G6KVEExBSHcCHAFh4WGwexiNonlR5cxPUgYSbVuxili0/ppL9tiTjEYiI44lkEPCiqxgEU",
+	"kTag//dJ0CbKCNRRnqkR/xH47YN+gUMAlzbVxNh+gpDHhxIQci0RPTtSpX7K4ra2MfpfhPsJXB7f3qpW",
+	"dHOn5s1KopZ7dAf+K1Nnb+Lo6I4cXqWW4q24wySNIo9PeZXKu1KC56Zsq12Y8MNb7FfxF84ars8OZvjS",
+	"kavmN4b4VTAEdCoZgoCMOKG7l00Wmtt9bHKO3/+jGGRH6ixu9A+hsK4KkCbL4fAo/dP1Iiv8Yk8SxDdJ",
+	"BEKlmks1e5JEX1++7H2RRH+i1iJRvheOCNeLTNknSRFSQ6iV6bQ/01c04+DqKIl8o9G1lc2GqyPCY4fD",
+	"4cHg2/MzH8JDG9ExlYokqi3pqP8Qx7Fy5B1CRTrr3pmh5ROOzREwFY3o395R72H/2vIkKrYI4DdJCvVU",
+	"TXX4UP3of7hcaWJEWyFihlQDo/XCtx7Umtd/qY0aKEprKX66czJj3Vm1r8ip8h48Blkai6IZUS1b+tFb",
+	"yop+ARVBn7D04lcsRF/XPEsNLxRyYVxyQqv8jKN8eRssrVmQi6V1MGdXAiZCqFokYCqNddChSu7j4aNu",
+	"cAZQ9il1mojCoV+x7wi8swzXOS4wIbW5OkoU2oM2Z6mIYbwhQMYxaJWtfVun814mrkRWM06Zg0ww6xKl",
+	"lYBxeU3HbYjy9fLjtcPbel30evc51kqnB0Xd9M3HAIOquuImjg7vYnM1etyVpYti1V+wYXc8fHR7h7IC",
+	"FTsc3GFNZdEDdfj8LjtvSezGzoeHd+lcz7n/BNZqYAbokGVZlA1lLBXdyoB9YOvCpNWcLXHXdQOdb7hG",
+	"tl3hwQnmnJGTJeqscZFjP4ZO8OF6HSq5V6DjbvBQlsJmDB3Udz0nF6L7uMrCJwEirU/DHwU/qVuXEcVE",
+	"bcUYDZ+OLp6/3PJdhUJ9W/2tmfwHT0c8LSRbGdwh2KqEraRhXEV6dliwXmR/+59ms+x/5uF+0GidXcoC",
+	"jCfJdgpgElUUf5JEh8PD497w897w4PLgcDQcjobDv23DwE2m8N9//Ne/A3Br/1713+CgWxa4OfpG783B",
+	"AzcGmG34tBVmHzx69GgwPBwcHvYMn/b8uwA9ZX+3PV8YcHOeDWa/jcpunYsnSSQXbCa259gYbGtPjXu0",
+	"tcCWr1Xf8s4Fivi/m0Qh161J5/JKWCLPq5PTwWF/OPCNB6XVUu9ILmhszNNBARoGB/2Dwfb2yjVsIPw6",
+	"m/4cSH8rsvgbgv/VI/itMHKdyT4Uvm9A73oB3IZKrqpW59qKRNVUMmFwH1SvPwuVMzePqxcZmhpYJMoK",
+	"wR/Yoh6OQV13l6o7xFp9rdymSCKV35QOoRa8WGyALX51uRFXUi8tKmJgTi9kyrJsPQKWKCO+98+jEEVC",
+	"hXmZHhSeLKEkBx9rtQLplTPjJMuqwNsOy+GnafLfzIf/PfPhN2vgztZApYz2GwM/yHynMeDD7/6tgoav",
+	"Vyq6tT/IHIIih45QjnIWUP5QSF4qSlVpYvQqrUovciOsFXzkHwVDXF79GALfNlEsw7u+7mJfI8rBKTVk",
+	"ZaRzQtE7D8VTNWdCzVDUeckwFxlPlFSwEAtt1kBP+nixFCLh3h7QlvboA2QD3PLgPe7kZjyC4+GBz17R",
+	"S9d4hAUF0fHwqJKqvhCZLIvqMRiSi0UyVfXAIXbERkWMr0fuERxSLCbMzHT5UJ3tw4lKVBHEDQvxCV31",
+	"EDMUz6/4bIsQtnPe77Kay0wkiqk1ntyCrcs3YcoXeuwOy+dvMr+n8PQ+iyQw4k9+uqnGlDFVTiuo3iQK",
+	"3Dn2iJAUpEeCeA/Gm0/U3Onxo2rwx0RFnOFJ+/i31vP/igPyaNLuk2vPC25kWRZ4eyOZwhYyZ19QqX51",
+	"d8q1NyE10Iu2TNqiyKnuQt0SXUW1W6IWciHw+GJkLoTKMdBrX0UymIXO4fBhDMcHD7tFelrxtp7iFTf1",
+	"4aKSQUJNtUlRHG48iRouuglv6PDHiSrpU6RR1t/HYI3XMbQB5ui3tMhOQwmaqPrLGJUEo8TSMXUNTh0k",
+	"ZXDr0ANfxUAtnykLFdGbT4mjlBl6dG8qZ0sU+7VFuJU277okXAuRlqjGwxo7JOvjDYlZkIBc3EoXxOkc",
+	"D4+6j2uytC4vaeylcjILcaNMMCsI5+6QgS9lJj7W8dNkvpfFW2jI0RXvbaLpzpg4+c+Sj7vNwkoy6g/6",
+	"uZq1v6xK/3zQ26o/u28q3s5znqydCA/pdS5ePoNHBwdD/4ojlI84ksPuybB3MDw8Gu98EZWuXnTLBtte",
+	"6DVLEZKPyxuJoKL+hF1cPTgM5TN3nYl2c8rRXDdft+uWa6THNaslFre/sUoupoyqW6Yss6LUbuGJzejm",
+	"47IQ6m8jkr3w8IP7fEKr/ZdqZzz8FO+8bD4oWb0NZ5mTFkm7A5F4lt/xtCR8NvCi2cofCtF8K/L4BBr+",
+	"lRIttsReZd546WGnOn+6lFnQNhtSdESQIaXiWXrugWQnqjFCyCaU/YTcdEmJwZwyfjn4apoY2JJLTb9c",
+	"SS50GE3YUjdJk6iiZAdVYFyvakK1rbQSPvm2LAgKKcu4vET5EbtB1hSKylY1Q9ajd9gB3hf9RJ2xichi",
+	"CNSOYbERFYlhq5YzhqK0Nk6Ur9n1ecZU2/Cs8UqJa7zJ0W2UNhX1TImi3q+/vjijt52pgBM6Na8oEvH8",
+	"1fM33RiKGm4YY1c+9s/3TrR+Z/vwxheObb4MnfE/fG+1qr0rSis9wn0g0fpwkqgqgT1bsbWlBzCL0HKN",
+	"G0aVseyHq2rPkBhSYWNq32Hw+vlL5BnSy1ZUJhirHShxVje8t1lbRud4eByS0inFGPnOM5NAIEJAABmk",
+	"Dy89emp5DiZ49y7XuRjXjyFYwWzzxNDgpRK+OBT5UBldrUrN1erU/ZOh1ai265PInS1TQAlZ+pdSdtmI",
+	"ZSXrryE4FhitKeq1Eq+mO3dUFkAXdNi1yrKiv3q/4+btDgVRHNFvcYRfbxzhlkKy23UlaWFzVVy3bS6i",
+	"WooJo2L7UKEgLXCRZ3pdFFH6oo2Najqq0DYSb79/dKH+tYFg9zzdGW0y9tPGSkSj1AM604zNoNfDnj2c",
+	"qrc0WQxhIqiHm/GLRzc0T7ePrPK2pNB2zYfPDSzFfr+C52Xx6Vb1oveXFkGHVagboCKcYHZ2tu3oZnEm",
+	"VKWZ1YyFI/bm7c3/BAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -51,6 +51,7 @@ type pageData struct {
 	OEmbedURL               string
 	Description             string // og:description
 	JSONLD                  template.JS
+	ZipURL                  string // "Download all"; "" unless anyone may download the files
 }
 
 // pageFile is a row of the file list; URL is "" when the reader may not
@@ -139,6 +140,9 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 			pf.URL = purl + "/file/" + url.PathEscape(f.Name) + "?download=true"
 		}
 		d.Files = append(d.Files, pf)
+	}
+	if d.FilesOpen && len(d.Files) > 0 {
+		d.ZipURL = purl + ".zip"
 	}
 	// The thumbnail only while anyone may fetch it: a broken image helps
 	// nobody.
@@ -440,6 +444,9 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 {{- end}}
 </tbody>
 </table>
+{{- if .ZipURL}}
+<p><a id="download-all" href="{{.ZipURL}}" download>Download all files (zip)</a></p>
+{{- end}}
 </section>
 {{- end}}
 <section aria-labelledby="records-heading">
