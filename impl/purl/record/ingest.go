@@ -28,7 +28,7 @@ type Ingested struct {
 	Warnings []string
 }
 
-// seedChild names the kinds of top-level children by position in the
+// seedChildren names the kinds of top-level children by position in the
 // served record. The embedded MODS record, when there is one, follows them.
 var seedChildren = []xml.Name{
 	{Local: "identityMetadata"},
