@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -263,34 +264,106 @@ func TestVariantsThroughPublish(t *testing.T) {
 			if v.Warning != "" && !strings.Contains(string(out), "warning: druid:"+v.Druid) {
 				t.Errorf("purl publish output lacks the warning for %s:\n%s", v.Druid, out)
 			}
-			purl := srv.URL + "/purl/" + v.Druid
-			resp, body := srv.Get(t, "/purl/"+v.Druid+".xml")
-			if resp.StatusCode != http.StatusOK {
-				t.Fatalf(".xml: %d %s", resp.StatusCode, body)
-			}
-			servedShape(t, v, body)
-			resp, body = srv.Get(t, "/purl/"+v.Druid+".mods")
-			if resp.StatusCode != http.StatusOK {
-				t.Fatalf(".mods: %d %s", resp.StatusCode, body)
-			}
-			if doc := checkServedMODS(t, v, body); doc != nil {
-				mods36[v.Druid] = doc
-			}
-			resp, body = srv.Get(t, "/purl/"+v.Druid+"/iiif/manifest")
-			if resp.StatusCode != http.StatusOK {
-				t.Fatalf("manifest: %d %s", resp.StatusCode, body)
-			}
-			checkVariantManifest(t, v, body)
-			resp, body = srv.Get(t, "/purl/"+v.Druid)
-			if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "<title>"+html.EscapeString(v.Title)+"</title>") {
-				t.Errorf("page: %d, title not %q", resp.StatusCode, v.Title)
-			}
-			resp, body = srv.Get(t, "/embed/iframe?url="+url.QueryEscape(purl))
-			if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), html.EscapeString(v.Title)) ||
-				!strings.Contains(string(body), `data-viewer-uri="`+purl+`/iiif/manifest"`) {
-				t.Errorf("iframe: %d, title %q or manifest missing:\n%s", resp.StatusCode, v.Title, body)
-			}
+			checkVariantServed(t, srv, v, mods36)
 		})
 	}
 	validateMODS36(t, mods36)
+}
+
+// checkVariantServed checks what the real server serves for a variant:
+// .xml, .mods, manifest, page and the Embed iframe.
+func checkVariantServed(t *testing.T, srv *testkit.Server, v variants.Variant, mods36 map[string][]byte) {
+	t.Helper()
+	purl := srv.URL + "/purl/" + v.Druid
+	resp, body := srv.Get(t, "/purl/"+v.Druid+".xml")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf(".xml: %d %s", resp.StatusCode, body)
+	}
+	servedShape(t, v, body)
+	resp, body = srv.Get(t, "/purl/"+v.Druid+".mods")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf(".mods: %d %s", resp.StatusCode, body)
+	}
+	if doc := checkServedMODS(t, v, body); doc != nil {
+		mods36[v.Druid] = doc
+	}
+	resp, body = srv.Get(t, "/purl/"+v.Druid+"/iiif/manifest")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("manifest: %d %s", resp.StatusCode, body)
+	}
+	checkVariantManifest(t, v, body)
+	resp, body = srv.Get(t, "/purl/"+v.Druid)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "<title>"+html.EscapeString(v.Title)+"</title>") {
+		t.Errorf("page: %d, title not %q", resp.StatusCode, v.Title)
+	}
+	resp, body = srv.Get(t, "/embed/iframe?url="+url.QueryEscape(purl))
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), html.EscapeString(v.Title)) ||
+		!strings.Contains(string(body), `data-viewer-uri="`+purl+`/iiif/manifest"`) {
+		t.Errorf("iframe: %d, title %q or manifest missing:\n%s", resp.StatusCode, v.Title, body)
+	}
+}
+
+// TestVariantsThroughPUTToTheBinary replaces, in the real server, a plain
+// record of each variant's object with the variant by PUT (the files are
+// published first with purl publish, since files cannot be uploaded over
+// HTTP), and checks .xml, .mods, manifest, page and the Embed iframe.
+func TestVariantsThroughPUTToTheBinary(t *testing.T) {
+	testkit.RequireTool(t, "xmllint")
+	srv := testkit.StartServer(t)
+	bin := testkit.Binary(t)
+	tree := t.TempDir()
+	all := variants.All()
+	for _, v := range all {
+		plain := v
+		plain.Public = plainRecord(v.Druid, len(v.Files["image1.png"]))
+		if _, err := plain.WriteDir(tree); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, tree).CombinedOutput(); err != nil {
+		t.Fatalf("purl publish: %v\n%s", err, out)
+	}
+	tok, err := exec.Command(bin, "tokens", "add", "--data", srv.DataDir, "--role", "publisher", "--name", "variants").Output()
+	if err != nil {
+		t.Fatalf("tokens add: %v", err)
+	}
+	token := strings.TrimSpace(string(tok))
+	mods36 := map[string][]byte{}
+	for _, v := range all {
+		t.Run(v.Name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodPut, srv.URL+"/purl/"+v.Druid+".xml", strings.NewReader(v.Public))
+			req.Header.Set("Content-Type", "application/xml")
+			req.Header.Set("Authorization", "Bearer "+token)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var res purlapi.PublishResult
+			err = json.NewDecoder(resp.Body).Decode(&res)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || err != nil {
+				t.Fatalf("PUT: %d %v", resp.StatusCode, err)
+			}
+			if v.Warning != "" && (res.Warnings == nil || !strings.Contains(strings.Join(*res.Warnings, "\n"), v.Warning)) {
+				t.Errorf("PUT warnings %v lack %q", res.Warnings, v.Warning)
+			}
+			checkVariantServed(t, srv, v, mods36)
+		})
+	}
+	validateMODS36(t, mods36)
+}
+
+// plainRecord is a record in the seed's shape of an object with one
+// image1.png of size bytes.
+func plainRecord(id string, size int) string {
+	return strings.NewReplacer("ID", id, "SIZE", strconv.Itoa(size)).Replace(`<?xml version="1.0" encoding="UTF-8"?>
+<publicObject objectId="druid:ID" published="2014-01-01T00:00:00Z">
+  <identityMetadata><objectType>item</objectType><objectLabel>Plain</objectLabel></identityMetadata>
+  <versionMetadata objectId="druid:ID"><version versionId="1" date="2014-01-01T00:00:00Z"><description>Plain</description></version></versionMetadata>
+  <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="info:fedora/druid:ID"/></rdf:RDF>
+  <contentMetadata objectId="druid:ID" type="image"><resource sequence="1" type="image"><file id="image1.png" mimetype="image/png" size="SIZE"><imageData width="4" height="3"/></file></resource></contentMetadata>
+  <rightsMetadata><access type="discover"><machine><world/></machine></access><access type="read"><machine><world/></machine></access></rightsMetadata>
+  <oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Plain</dc:title></oai_dc:dc>
+</publicObject>
+`)
 }
