@@ -197,14 +197,14 @@ func (s *Service) IndexLinks() []server.Link {
 			continue // dark or unreadable objects are not listed
 		}
 		links = append(links, server.Link{
-			Title: fmt.Sprintf("PURL %s: %s (%s)", id, obj.rec.Title(), describeAccess(obj.rec, s.cfg.Now())),
+			Title: fmt.Sprintf("PURL %s: %s (%s)", id, obj.rec.Title(), s.describeAccess(obj.rec, s.cfg.Now())),
 			URL:   s.purl(id),
 		})
 	}
 	return links
 }
 
-func describeAccess(r *record.Record, now time.Time) string {
+func (s *Service) describeAccess(r *record.Record, now time.Time) string {
 	switch {
 	case r.Rights.Embargoed(now):
 		return "embargoed"
@@ -213,7 +213,7 @@ func describeAccess(r *record.Record, now time.Time) string {
 	case r.Rights.Read == record.AccessNone:
 		return "citation only"
 	default:
-		return r.Rights.Read.String() + " " + r.Rights.ReadName
+		return r.Rights.Read.String() + ": " + s.accessName(r.Rights.Read, r.Rights.ReadName)
 	}
 }
 
