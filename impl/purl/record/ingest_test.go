@@ -193,3 +193,17 @@ func TestPrepareMODSWithoutSchema(t *testing.T) {
 		t.Errorf("converted: %s %v", conv, err)
 	}
 }
+
+// TestPrepareMODS36AddsSchemaLocation: MODS 3.6 without a schema location
+// is served with the 3.6 one; with it, byte for byte.
+func TestPrepareMODS36AddsSchemaLocation(t *testing.T) {
+	bare := []byte(`<mods xmlns="http://www.loc.gov/mods/v3" version="3.6"><titleInfo><title>T</title></titleInfo></mods>`)
+	out, w, err := PrepareMODS(context.Background(), bare, nil)
+	if err != nil || len(w) != 0 || !bytes.Contains(out, []byte(`xsi:schemaLocation="http://www.loc.gov/mods/v3 `+MODS36Location+`"`)) {
+		t.Errorf("%s %q %v", out, w, err)
+	}
+	again, _, err := PrepareMODS(context.Background(), out, nil)
+	if err != nil || !bytes.Equal(again, out) {
+		t.Errorf("a record with the location changed: %s", again)
+	}
+}

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -16,8 +17,9 @@ const NSXSI = "http://www.w3.org/2001/XMLSchema-instance"
 const MODS36Location = "http://www.loc.gov/standards/mods/v3/mods-3-6.xsd"
 
 // PrepareMODS checks a MODS record (3.4 to 3.8) and returns the form to
-// serve. A 3.6 record is served as given (and must validate against the
-// schema when one is given). Another version is served as MODS 3.6 — its
+// serve. A 3.6 record is served as given, with the 3.6 schema location
+// added when it names none (and must validate against the schema when one
+// is given). Another version is served as MODS 3.6 — its
 // version attribute and schema location changed — when that result
 // validates against the MODS 3.6 schema; otherwise, or without a schema
 // to show it, as given, in its own version, with a warning saying so.
@@ -29,6 +31,13 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 		return nil, nil, err
 	}
 	if m.Version == "3.6" {
+		// The seed's MODS names the 3.6 schema location: a record without
+		// it gets it (nothing else changes).
+		if !bytes.Contains(data, []byte(MODS36Location)) {
+			if data, err = withVersion36(data); err != nil {
+				return nil, nil, err
+			}
+		}
 		if schema != nil {
 			if err := schema.Validate(ctx, data); err != nil {
 				return nil, nil, err
