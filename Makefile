@@ -18,7 +18,7 @@ export CGO_ENABLED := 0
 MIRADOR_SRC := impl/embed/viewer/node_modules/mirador/dist
 MIRADOR_DST := bundled/mirador/dist
 
-.PHONY: all generate viewer mirador apidocs build run install test ts-test bench lint fmt-check vet staticcheck gen-check clean
+.PHONY: all generate viewer mirador apidocs webcheck build run install test ts-test bench lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
@@ -35,6 +35,10 @@ viewer:
 ## apidocs: fetch the pinned Redoc and copy its bundle into impl/apidocs/bundle (embedded by build)
 apidocs:
 	bash scripts/build-apidocs.sh
+
+## webcheck: fetch the pinned npm packages the PURL tests use (@iiif/parser, axe-core)
+webcheck:
+	bash scripts/build-webcheck.sh
 
 ## mirador: copy the Mirador bundle where go:embed builds it into the binary
 mirador: viewer
@@ -76,7 +80,7 @@ gen-check:
 	@bash scripts/check-gen.sh
 
 ## test: lint, gen freshness and every test (against PostgreSQL too when SITESVC_TEST_POSTGRES_URL is set)
-test: lint gen-check build
+test: lint gen-check build webcheck
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) bash scripts/tsclients.sh test
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 25m $(PKGS)
 

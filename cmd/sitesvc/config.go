@@ -37,6 +37,11 @@ type serveConfig struct {
 	// PurlLocationNetworks: "name=CIDR,CIDR;name2=CIDR", the client networks
 	// that count as being at a location (location-restricted files).
 	PurlLocationNetworks string
+	// PurlAccessNames: "group:slug=Name;location:slug=Name", the names
+	// patrons read on PURL pages for login groups and locations.
+	PurlAccessNames string
+	// PurlAccessContact: whom patrons contact about restricted files.
+	PurlAccessContact string
 	// PurlMODSSchema is the MODS 3.6 XSD published MODS records are checked
 	// against (with xmllint); empty means the built-in one.
 	PurlMODSSchema string
@@ -144,6 +149,8 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	boolean(&c.Dev, "dev", false, "development mode: create and accept a development SOAP key (<data>/dev-key.txt); never in production")
 	str(&c.PurlSamplesDir, "purl-samples", "", "sample PURL objects loaded into an empty store: empty for the built-in samples, none for no samples, or a directory")
 	str(&c.PurlLocationNetworks, "purl-location-networks", "", "networks of PURL read locations: name=CIDR,CIDR;name2=CIDR")
+	str(&c.PurlAccessNames, "purl-access-names", "", "names PURL pages show for login groups and locations: group:slug=Name;location:slug=Name (default: the slug)")
+	str(&c.PurlAccessContact, "purl-access-contact", "", "whom PURL pages tell patrons to contact about restricted files: an e-mail address, a URL or text")
 	str(&c.PurlMODSSchema, "purl-mods-schema", "", "MODS 3.6 XSD that published MODS records are checked against with xmllint (empty: the built-in one)")
 	str(&c.ProviderName, "provider-name", "sitesvc digital library", "oEmbed provider_name")
 	str(&c.ViewerDir, "viewer-dir", "", "directory holding Mirador's mirador.min.js, overriding the built-in bundle")

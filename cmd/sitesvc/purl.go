@@ -54,7 +54,34 @@ func newPurlService(c *serveConfig) (server.Service, error) {
 	} else {
 		cfg.SamplesDir = source
 	}
+	names, err := parseAccessNames(c.PurlAccessNames)
+	if err != nil {
+		return nil, fmt.Errorf("--purl-access-names: %w", err)
+	}
+	cfg.AccessNames = names
+	cfg.AccessContact = c.PurlAccessContact
 	return purl.New(context.Background(), cfg)
+}
+
+// parseAccessNames reads "group:slug=Name;location:slug=Name".
+func parseAccessNames(s string) (map[string]string, error) {
+	names := map[string]string{}
+	for _, part := range strings.Split(s, ";") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		key, name, ok := strings.Cut(part, "=")
+		key, name = strings.TrimSpace(key), strings.TrimSpace(name)
+		kind, slug, kindOK := strings.Cut(key, ":")
+		if !ok || !kindOK || (kind != "group" && kind != "location") || slug == "" || name == "" {
+			return nil, fmt.Errorf("%q is not group:slug=Name or location:slug=Name", strings.TrimSpace(part))
+		}
+		if _, dup := names[key]; dup {
+			return nil, fmt.Errorf("%s is named twice", key)
+		}
+		names[key] = name
+	}
+	return names, nil
 }
 
 // parseLocationNetworks reads "name=CIDR,CIDR;name2=CIDR".
@@ -137,6 +164,9 @@ contentMetadata lists. Nothing is published unless every object is valid.`, stdo
 	}
 	for _, o := range objs {
 		fmt.Fprintf(stdout, "published %s (%s) from %s\n", o.Record.Druid.Qualified(), o.Record.Title(), o.Dir)
+		for _, w := range o.Warnings {
+			fmt.Fprintf(stdout, "  warning: %s: %s\n", o.Record.Druid.Qualified(), w)
+		}
 	}
 	return nil
 }

@@ -40,3 +40,15 @@ func TestModsSchemaSetting(t *testing.T) {
 		t.Error("a missing XSD is accepted")
 	}
 }
+
+func TestParseAccessNames(t *testing.T) {
+	names, err := parseAccessNames(" group:sitelib = Members of the university ; location:reading-room=the reading room, Green Library")
+	if err != nil || names["group:sitelib"] != "Members of the university" || names["location:reading-room"] != "the reading room, Green Library" || len(names) != 2 {
+		t.Fatalf("%v %v", names, err)
+	}
+	for _, bad := range []string{"sitelib=Members", "role:x=Y", "group:=Y", "group:x=", "group:x=A;group:x=B"} {
+		if _, err := parseAccessNames(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -113,6 +113,21 @@ func (e ManifestContext) Valid() bool {
 	}
 }
 
+// Defines values for ManifestProviderType.
+const (
+	Agent ManifestProviderType = "Agent"
+)
+
+// Valid indicates whether the value is a known member of the ManifestProviderType enum.
+func (e ManifestProviderType) Valid() bool {
+	switch e {
+	case Agent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ManifestType.
 const (
 	ManifestTypeManifest ManifestType = "Manifest"
@@ -232,6 +247,7 @@ type LanguageMap map[string][]string
 // Manifest IIIF Presentation 3.0 manifest (validated in tests against the IIIF JSON Schema).
 type Manifest struct {
 	Context  ManifestContext `json:"@context"`
+	Behavior *[]string       `json:"behavior,omitempty"`
 	Homepage *[]ResourceRef  `json:"homepage,omitempty"`
 
 	// Id The manifest's own URL.
@@ -239,14 +255,23 @@ type Manifest struct {
 	Items []Canvas `json:"items"`
 
 	// Label IIIF language map (language code or "none" → values).
-	Label             LanguageMap      `json:"label"`
-	Metadata          *[]MetadataEntry `json:"metadata,omitempty"`
-	PartOf            *[]ResourceRef   `json:"partOf,omitempty"`
-	Rendering         *[]ResourceRef   `json:"rendering,omitempty"`
-	RequiredStatement *MetadataEntry   `json:"requiredStatement,omitempty"`
+	Label    LanguageMap      `json:"label"`
+	Metadata *[]MetadataEntry `json:"metadata,omitempty"`
+	PartOf   *[]ResourceRef   `json:"partOf,omitempty"`
+	Provider *[]struct {
+		Homepage *[]ResourceRef `json:"homepage,omitempty"`
+		Id       string         `json:"id"`
+
+		// Label IIIF language map (language code or "none" → values).
+		Label LanguageMap          `json:"label"`
+		Type  ManifestProviderType `json:"type"`
+	} `json:"provider,omitempty"`
+	Rendering         *[]ResourceRef `json:"rendering,omitempty"`
+	RequiredStatement *MetadataEntry `json:"requiredStatement,omitempty"`
 
 	// Rights License URI.
-	Rights *string `json:"rights,omitempty"`
+	Rights  *string        `json:"rights,omitempty"`
+	SeeAlso *[]ResourceRef `json:"seeAlso,omitempty"`
 
 	// Summary IIIF language map (language code or "none" → values).
 	Summary   *LanguageMap   `json:"summary,omitempty"`
@@ -256,6 +281,9 @@ type Manifest struct {
 
 // ManifestContext defines model for Manifest.Context.
 type ManifestContext string
+
+// ManifestProviderType defines model for Manifest.Provider.Type.
+type ManifestProviderType string
 
 // ManifestType defines model for Manifest.Type.
 type ManifestType string
@@ -283,6 +311,9 @@ type PublishResult struct {
 
 	// Purl Persistent URL of the object.
 	Purl string `json:"purl"`
+
+	// Warnings What the published document lacked and how it is read instead (a fallback title, a synthesised versionMetadata, a MODS record served in its own version). Absent when there is nothing to say.
+	Warnings *[]string `json:"warnings,omitempty"`
 }
 
 // PublishResultDocument defines model for PublishResult.Document.
@@ -740,6 +771,20 @@ type ClientInterface interface {
 	// Corresponds with PUT /{id}.xml (the `PutPublicXml` operationId).
 	PutPublicXmlWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetZip Download all files of the object as one zip
+	//
+	// Every file of the object in one zip archive (entries named as in
+	// contentMetadata, stored uncompressed: most are compressed formats
+	// already), streamed as it is written: no Content-Length, never held
+	// in memory whole. The rights are those of `/{id}/file/{name}`: 401
+	// without credentials and 403 with the wrong ones for group and
+	// location objects, 403 for citation-only and embargoed objects. An
+	// object without files answers 404. The HTML page links it only while
+	// anyone may download the files.
+	//
+	// Corresponds with GET /{id}.zip (the `GetZip` operationId).
+	GetZip(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetFile One file of the object
 	//
 	// Serves a file listed in the object's contentMetadata, with its
@@ -758,12 +803,18 @@ type ClientInterface interface {
 	//
 	// Built from contentMetadata: one canvas per image or page resource
 	// with its width and height, audio and video canvases with their
-	// duration, other files as renderings. Label, summary, metadata,
-	// rights, requiredStatement, partOf (the collection), thumbnail,
-	// homepage (the PURL). Served as `application/ld+json` with the IIIF
-	// 3 profile. For a collection object (`objectType` collection) it is a
-	// IIIF Collection instead, whose items reference the manifests (or
-	// collections) of its discoverable members.
+	// duration (or, when there are none, the thumbnail as the one
+	// canvas), other files as renderings while anyone may download them.
+	// Label, summary, metadata, rights, requiredStatement, provider,
+	// partOf (the IIIF Collection of the collection), thumbnail, homepage
+	// (the PURL), seeAlso (public XML and MODS), behavior `paged` for
+	// books. Served as `application/ld+json` with the IIIF 3 profile. A
+	// manifest always has at least one canvas: an object with nothing to
+	// paint on one (a PDF or data set without a thumbnail image) has no
+	// manifest (404), and its page and viewer name none. For a
+	// collection object (`objectType` collection) it is a IIIF Collection
+	// instead, whose items reference the manifests (or collections) of
+	// its discoverable members.
 	//
 	// Corresponds with GET /{id}/iiif/manifest (the `GetManifest` operationId).
 	GetManifest(ctx context.Context, id Id, params *GetManifestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -904,6 +955,30 @@ func (c *Client) PutPublicXmlWithBody(ctx context.Context, id Id, contentType st
 	return c.Client.Do(req)
 }
 
+// GetZip Download all files of the object as one zip
+//
+// Every file of the object in one zip archive (entries named as in
+// contentMetadata, stored uncompressed: most are compressed formats
+// already), streamed as it is written: no Content-Length, never held
+// in memory whole. The rights are those of `/{id}/file/{name}`: 401
+// without credentials and 403 with the wrong ones for group and
+// location objects, 403 for citation-only and embargoed objects. An
+// object without files answers 404. The HTML page links it only while
+// anyone may download the files.
+//
+// Corresponds with GET /{id}.zip (the `GetZip` operationId).
+func (c *Client) GetZip(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetZipRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetFile One file of the object
 //
 // Serves a file listed in the object's contentMetadata, with its
@@ -932,12 +1007,18 @@ func (c *Client) GetFile(ctx context.Context, id Id, name string, params *GetFil
 //
 // Built from contentMetadata: one canvas per image or page resource
 // with its width and height, audio and video canvases with their
-// duration, other files as renderings. Label, summary, metadata,
-// rights, requiredStatement, partOf (the collection), thumbnail,
-// homepage (the PURL). Served as `application/ld+json` with the IIIF
-// 3 profile. For a collection object (`objectType` collection) it is a
-// IIIF Collection instead, whose items reference the manifests (or
-// collections) of its discoverable members.
+// duration (or, when there are none, the thumbnail as the one
+// canvas), other files as renderings while anyone may download them.
+// Label, summary, metadata, rights, requiredStatement, provider,
+// partOf (the IIIF Collection of the collection), thumbnail, homepage
+// (the PURL), seeAlso (public XML and MODS), behavior `paged` for
+// books. Served as `application/ld+json` with the IIIF 3 profile. A
+// manifest always has at least one canvas: an object with nothing to
+// paint on one (a PDF or data set without a thumbnail image) has no
+// manifest (404), and its page and viewer name none. For a
+// collection object (`objectType` collection) it is a IIIF Collection
+// instead, whose items reference the manifests (or collections) of
+// its discoverable members.
 //
 // Corresponds with GET /{id}/iiif/manifest (the `GetManifest` operationId).
 func (c *Client) GetManifest(ctx context.Context, id Id, params *GetManifestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1298,6 +1379,40 @@ func NewPutPublicXmlRequestWithBody(server string, id Id, contentType string, bo
 	return req, nil
 }
 
+// NewGetZipRequest constructs an http.Request for the GetZip method
+func NewGetZipRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s.zip", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetFileRequest constructs an http.Request for the GetFile method
 func NewGetFileRequest(server string, id Id, name string, params *GetFileParams) (*http.Request, error) {
 	var err error
@@ -1582,6 +1697,22 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /{id}.xml (the `PutPublicXml` operationId).
 	PutPublicXmlWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutPublicXmlResponse, error)
 
+	// GetZipWithResponse Download all files of the object as one zip
+	//
+	// Every file of the object in one zip archive (entries named as in
+	// contentMetadata, stored uncompressed: most are compressed formats
+	// already), streamed as it is written: no Content-Length, never held
+	// in memory whole. The rights are those of `/{id}/file/{name}`: 401
+	// without credentials and 403 with the wrong ones for group and
+	// location objects, 403 for citation-only and embargoed objects. An
+	// object without files answers 404. The HTML page links it only while
+	// anyone may download the files.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}.zip (the `GetZip` operationId).
+	GetZipWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetZipResponse, error)
+
 	// GetFileWithResponse One file of the object
 	//
 	// Serves a file listed in the object's contentMetadata, with its
@@ -1602,12 +1733,18 @@ type ClientWithResponsesInterface interface {
 	//
 	// Built from contentMetadata: one canvas per image or page resource
 	// with its width and height, audio and video canvases with their
-	// duration, other files as renderings. Label, summary, metadata,
-	// rights, requiredStatement, partOf (the collection), thumbnail,
-	// homepage (the PURL). Served as `application/ld+json` with the IIIF
-	// 3 profile. For a collection object (`objectType` collection) it is a
-	// IIIF Collection instead, whose items reference the manifests (or
-	// collections) of its discoverable members.
+	// duration (or, when there are none, the thumbnail as the one
+	// canvas), other files as renderings while anyone may download them.
+	// Label, summary, metadata, rights, requiredStatement, provider,
+	// partOf (the IIIF Collection of the collection), thumbnail, homepage
+	// (the PURL), seeAlso (public XML and MODS), behavior `paged` for
+	// books. Served as `application/ld+json` with the IIIF 3 profile. A
+	// manifest always has at least one canvas: an object with nothing to
+	// paint on one (a PDF or data set without a thumbnail image) has no
+	// manifest (404), and its page and viewer name none. For a
+	// collection object (`objectType` collection) it is a IIIF Collection
+	// instead, whose items reference the manifests (or collections) of
+	// its discoverable members.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2003,6 +2140,54 @@ func (r PutPublicXmlResponse) ContentType() string {
 	return ""
 }
 
+// GetZipResponse200Headers the declared response headers of an HTTP 200 response for GetZip
+type GetZipResponse200Headers struct {
+	ContentDisposition *string
+}
+
+// GetZipResponse401Headers the declared response headers of an HTTP 401 response for GetZip
+type GetZipResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type GetZipResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetZipResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetZipResponse401Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetZipResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetZipResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetZipResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetZipResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetFileResponse200Headers the declared response headers of an HTTP 200 response for GetFile
 type GetFileResponse200Headers struct {
 	AcceptRanges             *string
@@ -2257,6 +2442,28 @@ func (c *ClientWithResponses) PutPublicXmlWithBodyWithResponse(ctx context.Conte
 	return ParsePutPublicXmlResponse(rsp)
 }
 
+// GetZipWithResponse Download all files of the object as one zip
+//
+// Every file of the object in one zip archive (entries named as in
+// contentMetadata, stored uncompressed: most are compressed formats
+// already), streamed as it is written: no Content-Length, never held
+// in memory whole. The rights are those of `/{id}/file/{name}`: 401
+// without credentials and 403 with the wrong ones for group and
+// location objects, 403 for citation-only and embargoed objects. An
+// object without files answers 404. The HTML page links it only while
+// anyone may download the files.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}.zip (the `GetZip` operationId).
+func (c *ClientWithResponses) GetZipWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetZipResponse, error) {
+	rsp, err := c.GetZip(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetZipResponse(rsp)
+}
+
 // GetFileWithResponse One file of the object
 //
 // Serves a file listed in the object's contentMetadata, with its
@@ -2283,12 +2490,18 @@ func (c *ClientWithResponses) GetFileWithResponse(ctx context.Context, id Id, na
 //
 // Built from contentMetadata: one canvas per image or page resource
 // with its width and height, audio and video canvases with their
-// duration, other files as renderings. Label, summary, metadata,
-// rights, requiredStatement, partOf (the collection), thumbnail,
-// homepage (the PURL). Served as `application/ld+json` with the IIIF
-// 3 profile. For a collection object (`objectType` collection) it is a
-// IIIF Collection instead, whose items reference the manifests (or
-// collections) of its discoverable members.
+// duration (or, when there are none, the thumbnail as the one
+// canvas), other files as renderings while anyone may download them.
+// Label, summary, metadata, rights, requiredStatement, provider,
+// partOf (the IIIF Collection of the collection), thumbnail, homepage
+// (the PURL), seeAlso (public XML and MODS), behavior `paged` for
+// books. Served as `application/ld+json` with the IIIF 3 profile. A
+// manifest always has at least one canvas: an object with nothing to
+// paint on one (a PDF or data set without a thumbnail image) has no
+// manifest (404), and its page and viewer name none. For a
+// collection object (`objectType` collection) it is a IIIF Collection
+// instead, whose items reference the manifests (or collections) of
+// its discoverable members.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -2701,6 +2914,45 @@ func ParsePutPublicXmlResponse(rsp *http.Response) (*PutPublicXmlResponse, error
 	return response, nil
 }
 
+// ParseGetZipResponse parses an HTTP response from a GetZipWithResponse call
+func ParseGetZipResponse(rsp *http.Response) (*GetZipResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetZipResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetZipResponse200Headers
+		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentDisposition = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetZipResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetFileResponse parses an HTTP response from a GetFileWithResponse call
 func ParseGetFileResponse(rsp *http.Response) (*GetFileResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -2936,6 +3188,9 @@ type ServerInterface interface {
 	// PutPublicXml Publish (create or replace) an object's public XML
 	// (PUT /{id}.xml)
 	PutPublicXml(ctx echo.Context, id Id) error
+	// GetZip Download all files of the object as one zip
+	// (GET /{id}.zip)
+	GetZip(ctx echo.Context, id Id) error
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error
@@ -3201,6 +3456,22 @@ func (w *ServerInterfaceWrapper) PutPublicXml(ctx echo.Context) error {
 	return err
 }
 
+// GetZip converts echo context to params.
+func (w *ServerInterfaceWrapper) GetZip(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetZip(ctx, id)
+	return err
+}
+
 // GetFile converts echo context to params.
 func (w *ServerInterfaceWrapper) GetFile(ctx echo.Context) error {
 	var err error
@@ -3388,6 +3659,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.PUT(options.BaseURL+"/:id.mods", wrapper.PutMods, options.OperationMiddlewares["putMods"]...)
 	router.GET(options.BaseURL+"/:id/iiif/manifest", wrapper.GetManifest, options.OperationMiddlewares["getManifest"]...)
 	router.GET(options.BaseURL+"/:id/file/:name", wrapper.GetFile, options.OperationMiddlewares["getFile"]...)
+	router.GET(options.BaseURL+"/:id.zip", wrapper.GetZip, options.OperationMiddlewares["getZip"]...)
 
 }
 
@@ -4282,6 +4554,106 @@ func (response PutPublicXml500TextResponse) VisitPutPublicXmlResponse(w http.Res
 	return err
 }
 
+type GetZipRequestObject struct {
+	Id Id `json:"id"`
+}
+
+type GetZipResponseObject interface {
+	VisitGetZipResponse(w http.ResponseWriter) error
+}
+
+type GetZip200ResponseHeaders struct {
+	ContentDisposition *string
+}
+
+type GetZip200ApplicationzipResponse struct {
+	Body          io.Reader
+	Headers       GetZip200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetZip200ApplicationzipResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "application/zip")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentDisposition != nil {
+		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetZip401TextResponse struct{ UnauthorizedTextResponse }
+
+func (response GetZip401TextResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
+	return err
+}
+
+type GetZip403TextResponse ForbiddenTextResponse
+
+func (response GetZip403TextResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(403)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetZip404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetZip404TexthtmlResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetZip404TextResponse NotFoundTextResponse
+
+func (response GetZip404TextResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetZip500TextResponse InternalErrorTextResponse
+
+func (response GetZip500TextResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetFileRequestObject struct {
 	Id     Id     `json:"id"`
 	Name   string `json:"name"`
@@ -4610,6 +4982,9 @@ type StrictServerInterface interface {
 	// PutPublicXml Publish (create or replace) an object's public XML
 	// (PUT /{id}.xml)
 	PutPublicXml(ctx context.Context, request PutPublicXmlRequestObject) (PutPublicXmlResponseObject, error)
+	// GetZip Download all files of the object as one zip
+	// (GET /{id}.zip)
+	GetZip(ctx context.Context, request GetZipRequestObject) (GetZipResponseObject, error)
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx context.Context, request GetFileRequestObject) (GetFileResponseObject, error)
@@ -4813,6 +5188,31 @@ func (sh *strictHandler) PutPublicXml(ctx echo.Context, id Id) error {
 	return nil
 }
 
+// GetZip operation middleware
+func (sh *strictHandler) GetZip(ctx echo.Context, id Id) error {
+	var request GetZipRequestObject
+
+	request.Id = id
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetZip(ctx.Request().Context(), request.(GetZipRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetZip")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetZipResponseObject); ok {
+		return validResponse.VisitGetZipResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetFile operation middleware
 func (sh *strictHandler) GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error {
 	var request GetFileRequestObject
@@ -4871,102 +5271,112 @@ func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifest
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Hzrkhu38e+rdE1SJdIZXvZixaJKlei28ebsSqrV+tgVjxKCA5CENQQmAGa5jGqr8uk8wHmIPJif5FQ3",
-	"MDdy9iJ5reP470/ScnBpNPry60YDH6JUr3KthHI2mnyIloJxYei/T7NMr18buZAK/+TCpkbmTmoVTaLp",
-	"F9Mojmy6FCuGX90mF9Ekss5ItYiuruLoOUuX4rlWzuiso39ezDKZxrBilwO2EE8OxuMpzLWBtTYZHxjB",
-	"OJtlAvTsB5E6G8M0N/KCObHVRbulMGtpxfAWel6es8UuHW+d0WoBQjnpNuDYAvQc3FKAEbkRVijHsOVt",
-	"g58w6041l3Mp+O4k3y6FokH9YmDNLGTMOiAm2KXg0Pv6/PwNcOZE/+a5ruIoZ4athAvbdNwx4QtTSF6u",
-	"xE8aw1q6JSCDpVvqwtG3KceWkynkRszlZQxMbSBlViSqN53NxuPx+/fj8Xg8jcumzR/7Q3iqNm4pkYOZ",
-	"FcCUXQtj4XB8OExUFEfikq3yDBfQ6BfFEYpUlDO3jOJIsRU2kDyKIyP+WUiDPHSmEDfz/HhecvytVKnY",
-	"5ULFUuQEgxQFkkOq881jYAoKtQr9y30pyT8YHw5LIr1C1GQezwfltAM/721UvtJKnDKXLncpRJm0XdTB",
-	"CjvclSCcYeCnuEV0kL/CumeaS0HS893pyTPNN/jfVCsnlMP/sjzPZEqSP7pckfrWw/7eiHk0iX43qi3H",
-	"yH+1o+9OT77JM824n6692vOlgO9OT4DrtFgJ5aDHHKy0dfAVnMpn/RhQ34BZmG4RMEVxdOLS0R8xSGfh",
-	"7Og5/PFgfAAoMhcsE8rFIC2wNBW5ExyY4uCMYPR/m6idQftDOHYWwrqxb7oU6XvBYbYh7bDCXMgUdWEt",
-	"smww12YleAxGLpYOjNYuDpJzzGM4ff3iLXg+4Eo0jTDTfAPSJoqLNGOGKIHZxgkLS2EEyiEZMFgJLhng",
-	"jiEdRswLK7hX2cO9L70ytZXDb6fNtbJ+K58x/qa0DFv7SazLM+YteUMpGYcgEhP4ZyHMBirjAknE9Vrh",
-	"ZiYRXLCsELBim5mYoPJIdcEyyWGmdSaYmlQ/2I1y7LIlhzcJzEtjtDkXl65LYJ42qOFaWFDaBc1A5uIC",
-	"DUsd9MIagEigDe7H6EwSFdYK03ItT2gN0xgtIcMhuMT2LAOvWF4GV9oIcEumQKtUIPuvYmTwmZ/oU9iL",
-	"ku+ZAwIXDVpBJpWAgwkUSlzmIkVJffn66H6Yd16LH/GtIcJESw9ZuBLWsoWAhbwQ1pODamMEs1r1h7jq",
-	"51rNM5nevOZ7opd0yIhUG05OkvZiJuZ+N0pX9sB6x5niOojGI5kR1Ai0Ncj8YvRFmz7kAHO4OVIxs4ni",
-	"LjO5S9lcZgJ666XOBImOhwi0tYKDYWohvLbujx+SB28CKbJIgzNsZDugENmD2+AUDmLtIACqAYGzQY3O",
-	"utgeSBg1gVwJzAYNZHZT3xaK89KArB28kDbXVvol7KxIKhSlKTJqypxj6RLt/dRzyJXsRAd2V9R2E43U",
-	"JoCwQROF3dSphdho04+0mUnOhbqjds/L9hPY6MKA0++FgiVDdQOjM0FwdmF0kUMSWcfUXBueRPen3qkR",
-	"HJEryyxwTVq+MEwhtAuO0FroBWkNGCfQV5pDwti4G9Zr+9fnpydv2EJ08WDptqHAnVQHh/wScjQzLUS6",
-	"pSU/SSw/o5gcKyeMYhntzh1FRYY+3vJPmvuRMoX7NkNzwvj9yUbALpDqIuMkGjg+4X8jnTen1mnjzVmj",
-	"VaGAJYqQkPcRDWDjAVIfAWo5CnMwZzKzXubWbAPpkgxdguvC0GAISA8XjskMnZFUFbgS5oGFTC+Cg32l",
-	"3ZEuFP804YuvZT+ua44DT1D0A+N3wpn74f0r7YD5wWOczRbpsgrBGHBm3ld/alO1IIOozU7Y6blyfWhJ",
-	"ZqAOHQjEFsYIta1ed9cQXNObMjC9ITD4weo2nz9EJbLH4I489BCjhzgSDiePkujRfD89YD/++z9kBiWP",
-	"JlHXPuSFyTDUcS6fjEaZTlm21NZNvhp/NR7hx1Gz/dVdNy6s6kzYIrtWcarohAAIagiH3v54D9ZbUTzt",
-	"FkEVRFhiHcP+eOxbSdS2PGMpxpZKbAOCE+1Z2L2duTBWWgpJvjk72bWZHVimMLILyFzF0bnWJ8x02/P7",
-	"Rm8l2sxwQuPhM0V2JMbfKFa4pTbyX4Lf0WwWjS4Tb2BITyhCCr4rhGqZXkjV4Wwfg5ULDFc89mAwE8yI",
-	"4KzvS+ObjtgHFgoK9V7ptfITbe3/t99+O3hauCV2SZnrSF1Mn3kyjWDZ6klCCpFEN2PEK2JybjS6feTN",
-	"nbnc6DOpIlqM/7xqpnv7B3x++OXDPyZRVxyWM7f8ucxpU66aEcyscEQFUyHgJ2EI+thbU1KvHaFT85Lc",
-	"B7Y00elSZtwIBbpwqGvacGHiKpxF5/fjv//TDyJsizzXxgl+ivH6Oe3A51MsXEGZItlKZlBMEhIkQ3KG",
-	"YXQKQNAVVxYnNzoXxoUE0Cxkf24i8ExYXZhUnIk5skHyDvGLo5V28qKaZeezQ6vguj8FPgpVrKLJ9016",
-	"38Udfr5OhHzv04bUpEVB7BdWTVuP4+UBp62nKRFvmzXXrFM6sfLfy//cxLvGWqqVRswYtrl55UTSR63e",
-	"k9O10OdMXXhJaC+QF2Z7v1SxmgmDnZZCLpbN/UIQu/Df7pkztNYO7mRsJrLbhjlhalGwhThleRdHw9p3",
-	"ORlHa8ndsmuBNzDZk3Qjs3WWibTbvR8fHx/BmwbAg4PhGNKqR0gFN/72UKMXEluCE3oW1llgCyaV9SaN",
-	"xv3r29ev4K1PQKLDae/1n8lIXbombwK+klLOh1KPWC5HTfQ5OhiFTkPCel08XOqVyIP23GnXt2zJ9pbL",
-	"6zBuxZMHFtCvIjTqfUC/eEULGK2YknNhHa39etFsD/1aodOYCyNUSsgLVgIVAHqUij0NY5JTrzeWAnsG",
-	"yid/atJo6vvgwqcI/ko4xpljd96J09DhpXJm00VFzox7Pb+vnS016q1jTqyCu/wo+ijv3rGJJzIVygr4",
-	"5uy4c++tEE8zq+9rIbZYrZjZfKxdWharmWIyuy8ydgxdbXdudRuVMYg/0rjRweLuDjz1aMpjbOlsOE4c",
-	"tk4AOwM95pwwOMTf/efvZwM+Hyx/eL9S+cBdDP717sP+1ffjwaN3Hw6ubvh4ePX7rq2voVUHzVqJAaW8",
-	"QxZ8AgzsUhsX8t+xt8X4H1dlMDolrLnXGCXz8lDhTRtQlNt+DQKqN7fDbWRhDlixHHrVX6nmlDhIIqWV",
-	"SCL48f/8X39aY5uWsN7C0qbd1TuVdvU3J1SxonZBN/uaO9ESAMr/GC+guCBG/fe7lV+mH6j0++fzAm0W",
-	"7oQVnyK3ZLE+qs/WYkqq/UBdVLezf7vBUJW7rHnZSmKuNLf03y4T5DOcXfUd3neUSUWK4tc++e39ZbcJ",
-	"4bfxwnviqzJXuj3zm1uSiLekDjsCoIo/YbFh5i5ONyX2WnfoC3y2fTI5kRqR92pwjU44qE4MlRmJoTT+",
-	"MaVJOpzOjVFuyYcOn/wJAfBPCVjvITzt2ovvTk9eNCR7i9+qVZDTKYp1Sc9t3YFZKKip4NBDGOgrXZgR",
-	"ZSK9UP50iPs8eVmr02+J5LUn8wjl08JItyGEERJYlCl9WrhlF8bzh7IrxsPx/NRKJ+xF6j9YYJzDYECn",
-	"tWUxnpnSmSnjK6n6QzjzeVtUISOQFCrToCNTKKwAFuZYL7UVdO5r6WQbFU6W57/aQBaS/lUKnypEiPh6",
-	"qQiGfBZQqrm+Ta0tBaK1YttSz7lcSMcyMIIO6bXZDOHlhTCb0DBRS2aBbR81TCme/seMWfEPCqw/SH41",
-	"9Yd8ZLEsMEXnuXAhxToGlqi6EqPKvhqtHYQCz9c037SPWDo0pfPEg+HD0J5GuQV6UilXs/6D2D9MVKL8",
-	"BCAp/z6XuFMobxRN2Am4tYZUK6sVU86iDTEi8Af/WutENT/PdWHCV2gXQPZjn/HGgJ9ZMZDKCmWlkxci",
-	"2ySqBMLTv/d8INP/00608mzw4mjw9V//1+mrN4Pz/z34242hzfWND69+P40T5c8zFOg81C9t1XIO4alq",
-	"sMXvYkgilweUiWqcVFRFkLx9Tgksy0IlIhyODydlEh0DN6ptc0thfI1OaQkEp/I2Ggvnq6rftKpPDOoy",
-	"1hisxmGYg91KLlDiAskvDKorzBhvrkoqp4HB4XhM0tAUciir4yBlxkhhYYr+eBrDtFUCMEUyEzVtFSBM",
-	"H8O0VVlJrei3dvnntGTNAdW8hhpHXw4YtyWYzq6qkj1kq15Twa2m2hzoPX999rY/TBRFrV6O6SiBMvvl",
-	"wRKpH1VTVAeSaSZRhXPymzZR0+rEfAq9mdFrK4ztlybgLy/PgWVWV9WlX798+qIZ3TGLoybqLy/PUW8V",
-	"h9dvzo9fv3pb9UBCabqMsHMwrVRnNH0MZUWjW2puUcSC6HwJpcyGpqHkDm0s7bpfcoOQKrqkEsogXL48",
-	"NgsHQXWFoLQoBmh7pVqAdCQQdKBamyjvY0LtG8tzbFkVfKM1emCB3D68l4qjPU0UWmLshbLoNIiMwgzr",
-	"kwI+eKBxbVyWkpb4uB9KP9GCz3zYzHVq6QR7uOK+qjPzYQba+lDR+zQnSdwfjqM4qk/C7WQ0Wq/XQ0af",
-	"h9osRqGvHZ0cP3/56u1L6oOYQjpKuZTO7g1a91ARghgZzT75k73h2PfQuVAsl9EkOhiOhwc+NbMkB0te",
-	"wLuiTHQdVp6JlUbf0DgbJ+9f8z1Ux5ZKYPswN3pV16AME/V07oRZM8MtCBLTHdi6W12OKI/25ZhHk+gF",
-	"kef9QdSukv++G5HVTUbHPLp6t1VQuz8+7M4DNMr4Da2d0/Hg4XjvOuxXjTtqHYNTp4PbO9WladTj8PYe",
-	"VSnNVRx9OR7f3qFd1tTEWsS+Jsr6/h2yqgp/o2+lW3LD1uSNSvY7trBVCGWX0burOArnf9cx9IGtjdsE",
-	"SIZjSI1gTqOPQJtgY2AzS1W/Mdgi3A1JFAExxSEoBNgyG2DjYBbR+6TSg4u4ecSSSfU+RuviC+Lob1sh",
-	"DrGaCY54FgEPmqppAEXkDej/QzK0iTICfZQXasR/BH6HoF/iEMClTTUJtp8gVEGhBYRcS0TPjlypn7LU",
-	"1i5B/4twP0HK49tbNa4s3Kl5+x5Ghx7dQf6qwsOrODq4o4TXhXmoFXeYpFUi/zlVqdKVCjy3bVtDYcIP",
-	"77BfLV84a1Cfa4Tha0dZit8E4lchENCrbQgCMpKE/o1istLc3iQmp/j9v0pArik8xIX+IVxLqo+XkmI8",
-	"Pkj/dLnKIOCbJwnimyQCoVLNpVo8SaJvzo8GXyXRn6i1SJTvhSPC5SpT9klSHkgg1Mp0OlzoC5pxdHGQ",
-	"RL7R5NLKdsP1AeGx/fF4b/Td6Yk/AMEY0TGViiRqkHQwfIjjWDnxCaGyGPDGmaHjE47NETCVjejfwcHg",
-	"4fDS8iQqlwjgF0kO9VjNdfhQ/+h/OF9rEkRbI2KGXAOj9cq3HjWaN39pjBo4SrSUP925FKyZrLrpikid",
-	"PXgMsgoWRfs8qmrpR++4lPELuE/xGQvXf8VG9E0js9TKQqEUxpUkdNrPOMqL22BpI4JcFdbBkl0ImAmh",
-	"Gjd459JYBz26B3s4ftQPyQCq3aNOMwFsW3wn4JNlSOe0xITU5uIgURgP2pylIobplgGZxqBVtvFtnc4H",
-	"mbgQWSM4ZQ4ywaxLlFYCppWaTrsQ5Zvi073Du+at0s31+9i4eDoqb51efQowqGvTr+Jo/y4xV6vHXUW6",
-	"vOr3Cw7sDsePbu9Q3d/DDnt3oKkqGacOX95l5R1lsdh5f/8unZsVy58hWg3CAD2KLMtLFxlLRb8OYB/Y",
-	"pjHpDGcr3HXZQudbqZHdVHhIgjln5KxAnzUtK5Sn0As5XO9DJfcOdNoPGcrK2Eyhh/5u4ORK9B/XNcxk",
-	"QKT1RcyTkCd1mzIfFScqmJHqFzB8Pjl7cbSTuwrXnG39t2byHzyd8LS0bNXhDsFWJWxtDeP6pOeaCNab",
-	"7O/+22KWmy/J3w8abYpLVb7+JNktoEqimuNPkmh/vH84GH85GO+d7+1PxuPJePy3XRi4LRT++4///k8A",
-	"bt3f6/5bEnQLgdujb/XeHjxIY4DZhs87Yfbeo0ePRuP90f7+wPD5wN+qHij7u935woDb82wJ+21cdptc",
-	"PEkiuWILsTvH1mA7a2rp0Q6BHV/rvpXOBY74v9tModStSZfyQlhiz+unx6P94XjkG4+qqKXZkVLQ2Jin",
-	"oxI0jPaGe6Pd5VU0bCH8ppj+HEh/52TxNwT/q0fwO8fITSH7WPi+Bb2b14e2XHJ952+prUhUwyUTBveH",
-	"6s1HdXLmlnF9n73tgUWirBD8gS1vEzFo+u7KdYezVn/TaNskkctvW4dwk7YkNsAWT11uxIXUhUVHDMzp",
-	"lUxZlm0mwBJlxA/+cQniSLifC+F6bvngAxU5+LNWK5BfOTNOsqw+eLsmcvhpnvy38OH/X/jwWzRw52ig",
-	"dkY3BgOjuczE6AMajatrg4K3oZTGFwRk0pYl1c2Uww4cL2vrE7WSK4GIJEYK0bXEQG+LlMUTFnr744cx",
-	"HO497JflHOVLPorXD3cM4cyfXiOGF2quTSr4ZPsBNl/pRDVcVLT4OFH+Jz2vyo6at3FZ6y6uNsAc/ZaW",
-	"1RyCo01q3sOt7SgVYk2pawiCkJUhDKLnRMqBOj5T1RZaO19CQkfM9MTPXC4KI3iTCLfW5n1/AofjvfJB",
-	"tES1rvEejg9quvyFUoxxHleniANKwJQsoJSQ0iVzeofjg/5jEKsZMwtdFYxVtRAHUCgns5BnzQSzgvzC",
-	"NdHSkczEpwZKbeE7Kl9eAWYbsrftfXpTkuQ/Sz7tt69xEAjeG+Zq0f2OG/3zUS+5/eyxXLxbF4jBa3i2",
-	"p3d29Bwe7e2N/ZtRUD0ZRQHuk/Fgb7x/ML32/TVSveiWBXa9B2gKEYr1Ko0EaVsP5sT184ZQParTm2m3",
-	"pJqmTfstnX5FIz3lVZNYan+LSi7mjAqh5yyzoqpADA96RVefdmrXfImJ/OvDj+7zGVHuL9UvP/wct8q3",
-	"n6+qX6KxzEmLrN1+oic8/uRF/pqHrOCLkTfNVv6rNM23vltwD24e1ewmT/9aBVW588F7+17pte78WSGz",
-	"4G22rOiEwHhKF3zocinZTnRjVL9nQpl8qOWUVEjHqUKOg68+j4EVXGr65UJyocNowla+SZpElSXuwV6U",
-	"zsbWdfJ2CCdsJrIYAkdiWNVZQR9mxLBzmSYGf/3HV8w1bro2q/ETVdbg+2Zvvjk76Q/hrb/jsP2cY8b/",
-	"8IPVqvEY2PHx8VGiDiA3GgkfwlF4m2/nGnSIyxBSTpvUgKTS1rKQuHFTVyrrBONxKM+mOy2N+wWucauL",
-	"nspKVD2s7aOs4LaUxTuEcfwNYXuNp66u3/wa0pphr9pGRyvxen7tiqprViUfrqOyuv9W31u9eneNqSq3",
-	"6LcM0K83A3TLFYDbrTb5A3NRqtuuFFEV7IzRlb5QWyotcJFnelNef/Hltlv3IOhamZGo/f4VjebXFpa6",
-	"4cmqaFuwn7UoEa0iXejNM7aAwQB7DnCqQWGyGMJE0DwowC/ez9I8/SGKyruKQ7vVur6qo4puhzVQrK4N",
-	"7dw78ZFumS5ah4pPKp8OAVBvN6JrX6uB+lJNPWMZQl+9u/p/AQAA//8=",
+	"7Hzrkhu3sf+rdE1SJdIZXvZixaJKlaxu8ea/a6lW679d8SghOABJWENgAoDLpVVblU/nAc5D5MH8JKe6",
+	"gbmRQ+5KXus4Pv4kLQfXRqP71ze8j1K9yLUSytlo9D6aC8aFof+eZJlevTJyJhX+yYVNjcyd1CoaRePP",
+	"xlEc2XQuFgy/unUuolFknZFqFt3cxNEzls7FM62c0VlL/3w5yWQaw4Jd99hMPDkaDscw1QZW2mS8ZwTj",
+	"bJIJ0JPvRepsDOPcyCvmxEYX7ebCrKQV/VvW8+KSzbbX8cYZrWYglJNuDY7NQE/BzQUYkRthhXIMW942",
+	"+Bmz7lxzOZWCb0/yzVwoGtRvBlbMQsasAyKCnQsOnS8vL18DZ0509891E0c5M2whXDim05YJn5ul5MVO",
+	"/KQxrKSbAxJYurleOvo25thyNIbciKm8joGpNaTMikR1xpPJcDh89244HA7HcdG0/mO3Dydq7eYSKZhZ",
+	"AUzZlTAWjofH/URFcSSu2SLPcAO1flEcIUtFOXPzKI4UW2ADyaM4MuKfS2mQhs4sxX6an04Lir+RKhXb",
+	"VChJipRgkCJDckh1vn4MTMFSLUL/4lyK5R8Nj/vFIv2FqJZ5Ou0V0/b8vLet8iutxDlz6Xx7hciTtm11",
+	"sMAOd10QztDzU9zCOkhfYd1TzaUg7vn2/Oyp5mv8b6qVE8rhf1meZzIlzh9cL+j6VsP+3ohpNIp+N6gk",
+	"x8B/tYNvz8++zjPNuJ+uudvLuYBvz8+A63S5EMpBhzlYaOvgCziXT7sx4H0DZmG8sYAxsqMT147+iEE6",
+	"Cxcvn8Efj4ZHgCxzxTKhXAzSAktTkTvBgSkOzghG/7eJ2hq024dTZyHsG/umc5G+Exwma7odVpgrmeJd",
+	"WIks6021WQgeg5GzuQOjtYsD55zyGM5fPX8Dng64E00jTDRfg7SJ4iLNmKGVwGTthIW5MAL5kAQYLASX",
+	"DPDEcB1GTJdWcH9ljw8+95epeTn8cdpcK+uP8injrwvJsHGeRLo8Y16S1y4l4xBYYgT/XAqzhlK4QBJx",
+	"vVJ4mEkEVyxbCliw9USM8PJIdcUyyWGidSaYGpU/2LVy7LrBh/sY5oUx2lyKa9fGMCe11XAtLCjtws1A",
+	"4uIGDUsddMIegJZAB9yNUZkkKuwVxsVentAexjFKQoZDcIntWQb+YnkeXGgjwM2ZAq1SgeS/iZHAF36i",
+	"jyEvcr4nDgjcNGgFmVQCjkawVOI6Fyly6otXL++HeJcV+xHdaixMa+kgCRfCWjYTMJNXwvrl4LUxglmt",
+	"un3c9TOtpplM9+/5ntZLd8iIVBtOSpLOYiKm/jQKVfbAesWZ4j5ojS9lRlAjrK22zM8GnzXXhxRgDg9H",
+	"KmbWUdwmJrdXNpWZgM5qrjNBrOMhAh2t4GCYmgl/Ww+HD0mD14EUSaTeBTayLVCI5MFtcAoHsbYXAFWP",
+	"wFmvQmdtZA9LGNSBXAHMejVktq9vA8V5bkDS9p5Lm2sr/Ra2diQVstIYCTVmzrF0jvJ+7CnkCnKiArsr",
+	"atu3RmoTQFivjsL2dWogNjr0l9pMJOdC3fF2T4v2I1jrpQGn3wkFc4bXDYzOBMHZmdHLHJLIOqam2vAk",
+	"ur/rnRrBEbmyzALXdMtnhimEdkERWgudwK0B44T1FeKQMDaehvW3/cvL87PXbCbaaDB3m1DgTlcHh/wc",
+	"chQzDUS6cUt+Elt+QjY5VU4YxTI6nTuyigx9vOQf1c8jZQrPbYLihPH7442AXSDVy4wTa+D4hP+NdF6c",
+	"WqeNF2e1VksFLFGEhLyOqAEbD5C6CFCLUZiDKZOZ9Ty3YmtI5yToEtwXmgZ9wPVw4ZjMUBlJVYIrYR5Y",
+	"yPQsKNivtHupl4p/HPPFO8mP+5riwCNk/UD4LXPmfmj/lXbA/OAxzmaX6bw0wRhwZt6Vf2pTtiCBqM2W",
+	"2empstu0JDFQmQ4EYpfGCLV5ve5+Q3BPrwvDdI9h8L3VTTq/jwpkj8Ydaeg+Wg9xJBxOHiXRo+lhesR+",
+	"/Ne/SQxKHo2itnPIlyZDU8e5fDQYZDpl2VxbN/pi+MVwgB8H9fY3dz24sKsLYZfZzotTWicEQPCGcOgc",
+	"Dg9gtWHF02kRVEGEJVYxHA6HvpXE25ZnLEXbUolNQHCmPQnbjzMXxkpLJsnXF2fbMrMFyyyNbAMyN3F0",
+	"qfUZM+3y/L7RW4E2M5zQePhMlh2x8deKLd1cG/mD4HcUm8tal5EXMHRPyEIKuiuYapmeSdWibB+DlTM0",
+	"Vzz2YDARzIigrO/rxtcVsTcsFCzVO6VXyk+0cf7ffPNN72Tp5tglZa7FdTF+6pdpBMsWTxK6EEm0HyPe",
+	"EJFzo1HtI23uTOVan1Fp0aL9569menB4xKfHnz/8YxK12WE5c/OfS5zW+apuwUyWjlbBVDD4iRnCfeys",
+	"yKnXtNCpebHcB7YQ0elcZtwIBXrp8K5pw4WJS3MWld+P//p3N7CwXea5Nk7wc7TXL+kEPt3Fwh0ULpIN",
+	"ZwbZJMFB0idlGEYnAwRVcSlxcqNzYVxwAE2C92ffAi+E1UuTigsxRTJI3sJ+cbTQTl6Vs2x9digVXPun",
+	"QEehloto9F19vW/jFj1fOUK+825DatJYQew3Vk5bjeP5AaetpikQb5M0O/YpnVj478V/9tGutpdypxEz",
+	"hq3375yW9EG798tp2+gzpq48JzQ3yJdm87zUcjERBjvNhZzN6+eFIHbmv90zZWivLdTJ2ERktw1zxtRs",
+	"yWbinOVtFA1736ZkHK0kd/O2De4hsl/SXmLrLBNpu3o/PT19Ca9rAA+O+kNIyx7BFVz720ONTnBsCU7o",
+	"WVhngc2YVNaLNBr3r29efQVvvAMSFU7zrP9MQura1WkT8JWUctqXesByOaijz8HRIHTqE9Zro+FcL0Qe",
+	"bs+dTn1DlmweudyFcUuaPLCAehWhUec96sUb2sBgwZScCuto77tZszn0K4VKYyqMUCkhL1gIvADQIVfs",
+	"eRiTlHp1sGTYM1De+VMtjaa+Dyp8DOMvhGOcOXbnkzgPHV4oZ9Ztq8iZca+m93WyxY1645gTi6AuP2h9",
+	"5HdvOcQzmQplBXx9cdp69laIk8zq+9qIXS4WzKw/VC7Nl4uJYjK7r2VsCbpK7tyqNkphEH+gcKPA4vYJ",
+	"nHg05TG2dDaEE/uNCGCrocecEwaH+Lv//N2kx6e9+ffvFirvuaveD2/fH958N+w9evv+6GbPx+Ob37cd",
+	"fQWtWtasleiRyzt4wUfAwM61ccH/HXtZjP9xpQejlcPqZ41WMi+CCq+bgKI49h0IqDrcFrWRhTlgwXLo",
+	"lH+lmpPjIImUViKJ4Mf/+m8frbF1SVgdYSHT7qqdCrn6C1ZCEzFnV9J74+5O40+lugoCVoprv4a601oC",
+	"rEG5L9Wp73Hwf0OR5EZfSS6ap93ks5/naLeO7D7w6ckMVeEHAX0/bZt43ta5igsa7zcl/h+hxEvh/POp",
+	"8OaJbF2dj+FpUjcf1GdjM8Wq/UBtq266brct2dLxXNGy4YFeaG7pv236w7un25JzvOIvPMLkgln5yIUH",
+	"O+2SnN9GCw+jbgpH9+bMr2/xAO/3+8bRihkl1cy2ZaKx4AQrM8/K3WWMcl+Y4jDXK5Cu8LMCqnj8t8Ng",
+	"yrJswtJ34KTLBCIku1ZuLqy0gsMVLlyrgsXwcz2kHwgnFWFEVIahQ7cPJxPybBVOdiOCw4uSy5wGy9YN",
+	"6+oW9d4mPksmCSceyN/GbvVruxPQ+RS1TVRJMKiyKTuVeYgwMsiPGErRHEOhrWJy9LXApr1+moIZWkjy",
+	"ES6cn6LS7sHB0nYW356fPa9d7w16q0ZKWet9rJLSbusOzMKSmgoOHWRSn6vFjChCQUvl45vcs2qRbdZt",
+	"3MuduSWox9KlkW5NGDm4YMnXf7J08zYrxacVLBgPCSZjK52wV6n/YIFxDr0e5RsUl9qMKerP+ELi1brw",
+	"kQeUI0bgUijRiIL+sLQCWJhjNddWUOaCpdwMvIeyyGDQBrIQtiqDUJTjRIuvtopw3vuxpZrq22SbJVdK",
+	"Jd1sIey4nEnHMjCC0ky0WffhxZUw69AwUXNmgW0Gy8bkEfrHhFnxD3INvZf8ZuzD1CR9LDBFGQlwJcUq",
+	"BpaoKpeojB8YrR2EFOVXNN+4i8IsNCWZdtR/GNrTKLcYT5SMWM9gIvL3E5UoPwFIiiBNJZ4U8hvZw3YE",
+	"bqUh1cpqxZSzKEOMCPTBv1Y6UfXPU7004Ss0U3i7sY/ZCE4Zvj2prFBWOnklsnWiClNu/PeON8W7f9qy",
+	"t5/2nr/sffnX/3f+1eve5f/v/W2vcb678fHN78dxonxEToHOQwbeRjZyH05UjSz+FEMYpAixJ6oWayvT",
+	"eHkz0g4sy0IuLRwPj0dFGMgJoyg7kxQOZZkVkkBwStCksXC+Mn9TqyrmVSVix2A1DsMcbOcighJXuPyl",
+	"wesKE9So1a6kchoYHA+HxA11JocivxNSZowUFsYISsYxjBtJLGNcZqLGjRSa8WMYN3KDqRX91kxgHhek",
+	"OaKs7ZCl6xNa4yYHU/S1TDpFsuoVpYxryi6DzrNXF2+6/USR38XzMQXDKDZVhEbp+lE+UBlSTzOJVzgn",
+	"vWkTNS5zPsbQmRi9ssLYbiEC/vLiElhmdZkf/eWLk+d1/wSzOGqi/vLiEu+t4vDq9eXpq6/elD1woTRd",
+	"RvZIEK2UKTd+DEVOrptrbpHFAut8DgXPhqYhaRRlLJ2633JtIaV/hJKAA3P5BO8shDKrHFdpkQ1Q9iLo",
+	"kY4Y4rJAa15EeR0TsjdZnmPLsmQBpdEDC6T24Z1UHOVpolASYy/kRadBZGS6We/W8gYZjWvjIhm6QHDd",
+	"kLyMEnzioRvXqaUcjP6C+7zkzJtuKOtDTvpJTpx42B9GcVTlctjRYLBarfqMPve1mQ1CXzs4O3324qs3",
+	"L6gPYgqEl6g5g7J7jdI95DShoeBxYzSKDvpD30PnQrFcRqPoqD/sH3nn4pwULGkBr4oy0RZuvxALjbqh",
+	"lt1B2r+ie8jvLi6B7cLU6EWVRdVP1MnUCbNihlsQxKZb2H27PgJRHp3LKY9G0XNantcHUbPO47t2RFY1",
+	"GZzy6ObtRkr44fC43SdVK0QxtHdOAe7j4cEu7FeOO2gkclCno9s7VcmV1OP49h5lMthNHH0+HN7eoZmY",
+	"V8daRL46yvruLZKq9AFE30g354atSBsV5HcMLahgR9p59PYmjkIEexdBH9hKuI0KEyk1gjmNOgJlgo2B",
+	"TSzlrcdgl6G6KVEExBSHcCHAFh4WGwexiNonlR5cxPUgYSbVuxili0/ppL9tiTjEYiI44lkEPCiqxgEU",
+	"kTag//dJ0CbKCNRRnqkR/xH47YN+gUMAlzbVxNh+gpDHhxIQci0RPTtSpX7K4ra2MfpfhPsJXB7f3qpW",
+	"dHOn5s1KopZ7dAf+K1Nnb+Lo6I4cXqWW4q24wySNIo9PeZXKu1KC56Zsq12Y8MNb7FfxF84ars8OZvjS",
+	"kavmN4b4VTAEdCoZgoCMOKG7l00Wmtt9bHKO3/+jGGRH6ixu9A+hsK4KkCbL4fAo/dP1Iiv8Yk8SxDdJ",
+	"BEKlmks1e5JEX1++7H2RRH+i1iJRvheOCNeLTNknSRFSQ6iV6bQ/01c04+DqKIl8o9G1lc2GqyPCY4fD",
+	"4cHg2/MzH8JDG9ExlYokqi3pqP8Qx7Fy5B1CRTrr3pmh5ROOzREwFY3o395R72H/2vIkKrYI4DdJCvVU",
+	"TXX4UP3of7hcaWJEWyFihlQDo/XCtx7Umtd/qY0aKEprKX66czJj3Vm1r8ip8h48Blkai6IZUS1b+tFb",
+	"yop+ARVBn7D04lcsRF/XPEsNLxRyYVxyQqv8jKN8eRssrVmQi6V1MGdXAiZCqFokYCqNddChSu7j4aNu",
+	"cAZQ9il1mojCoV+x7wi8swzXOS4wIbW5OkoU2oM2Z6mIYbwhQMYxaJWtfVun814mrkRWM06Zg0ww6xKl",
+	"lYBxeU3HbYjy9fLjtcPbel30evc51kqnB0Xd9M3HAIOquuImjg7vYnM1etyVpYti1V+wYXc8fHR7h7IC",
+	"FTsc3GFNZdEDdfj8LjtvSezGzoeHd+lcz7n/BNZqYAbokGVZlA1lLBXdyoB9YOvCpNWcLXHXdQOdb7hG",
+	"tl3hwQnmnJGTJeqscZFjP4ZO8OF6HSq5V6DjbvBQlsJmDB3Udz0nF6L7uMrCJwEirU/DHwU/qVuXEcVE",
+	"bcUYDZ+OLp6/3PJdhUJ9W/2tmfwHT0c8LSRbGdwh2KqEraRhXEV6dliwXmR/+59ms+x/5uF+0GidXcoC",
+	"jCfJdgpgElUUf5JEh8PD497w897w4PLgcDQcjobDv23DwE2m8N9//Ne/A3Br/1713+CgWxa4OfpG783B",
+	"AzcGmG34tBVmHzx69GgwPBwcHvYMn/b8uwA9ZX+3PV8YcHOeDWa/jcpunYsnSSQXbCa259gYbGtPjXu0",
+	"tcCWr1Xf8s4Fivi/m0Qh161J5/JKWCLPq5PTwWF/OPCNB6XVUu9ILmhszNNBARoGB/2Dwfb2yjVsIPw6",
+	"m/4cSH8rsvgbgv/VI/itMHKdyT4Uvm9A73oB3IZKrqpW59qKRNVUMmFwH1SvPwuVMzePqxcZmhpYJMoK",
+	"wR/Yoh6OQV13l6o7xFp9rdymSCKV35QOoRa8WGyALX51uRFXUi8tKmJgTi9kyrJsPQKWKCO+98+jEEVC",
+	"hXmZHhSeLKEkBx9rtQLplTPjJMuqwNsOy+GnafLfzIf/PfPhN2vgztZApYz2GwM/yHynMeDD7/6tgoav",
+	"Vyq6tT/IHIIih45QjnIWUP5QSF4qSlVpYvQqrUovciOsFXzkHwVDXF79GALfNlEsw7u+7mJfI8rBKTVk",
+	"ZaRzQtE7D8VTNWdCzVDUeckwFxlPlFSwEAtt1kBP+nixFCLh3h7QlvboA2QD3PLgPe7kZjyC4+GBz17R",
+	"S9d4hAUF0fHwqJKqvhCZLIvqMRiSi0UyVfXAIXbERkWMr0fuERxSLCbMzHT5UJ3tw4lKVBHEDQvxCV31",
+	"EDMUz6/4bIsQtnPe77Kay0wkiqk1ntyCrcs3YcoXeuwOy+dvMr+n8PQ+iyQw4k9+uqnGlDFVTiuo3iQK",
+	"3Dn2iJAUpEeCeA/Gm0/U3Onxo2rwx0RFnOFJ+/i31vP/igPyaNLuk2vPC25kWRZ4eyOZwhYyZ19QqX51",
+	"d8q1NyE10Iu2TNqiyKnuQt0SXUW1W6IWciHw+GJkLoTKMdBrX0UymIXO4fBhDMcHD7tFelrxtp7iFTf1",
+	"4aKSQUJNtUlRHG48iRouuglv6PDHiSrpU6RR1t/HYI3XMbQB5ui3tMhOQwmaqPrLGJUEo8TSMXUNTh0k",
+	"ZXDr0ANfxUAtnykLFdGbT4mjlBl6dG8qZ0sU+7VFuJU277okXAuRlqjGwxo7JOvjDYlZkIBc3EoXxOkc",
+	"D4+6j2uytC4vaeylcjILcaNMMCsI5+6QgS9lJj7W8dNkvpfFW2jI0RXvbaLpzpg4+c+Sj7vNwkoy6g/6",
+	"uZq1v6xK/3zQ26o/u28q3s5znqydCA/pdS5ePoNHBwdD/4ojlI84ksPuybB3MDw8Gu98EZWuXnTLBtte",
+	"6DVLEZKPyxuJoKL+hF1cPTgM5TN3nYl2c8rRXDdft+uWa6THNaslFre/sUoupoyqW6Yss6LUbuGJzejm",
+	"47IQ6m8jkr3w8IP7fEKr/ZdqZzz8FO+8bD4oWb0NZ5mTFkm7A5F4lt/xtCR8NvCi2cofCtF8K/L4BBr+",
+	"lRIttsReZd546WGnOn+6lFnQNhtSdESQIaXiWXrugWQnqjFCyCaU/YTcdEmJwZwyfjn4apoY2JJLTb9c",
+	"SS50GE3YUjdJk6iiZAdVYFyvakK1rbQSPvm2LAgKKcu4vET5EbtB1hSKylY1Q9ajd9gB3hf9RJ2xichi",
+	"CNSOYbERFYlhq5YzhqK0Nk6Ur9n1ecZU2/Cs8UqJa7zJ0W2UNhX1TImi3q+/vjijt52pgBM6Na8oEvH8",
+	"1fM33RiKGm4YY1c+9s/3TrR+Z/vwxheObb4MnfE/fG+1qr0rSis9wn0g0fpwkqgqgT1bsbWlBzCL0HKN",
+	"G0aVseyHq2rPkBhSYWNq32Hw+vlL5BnSy1ZUJhirHShxVje8t1lbRud4eByS0inFGPnOM5NAIEJAABmk",
+	"Dy89emp5DiZ49y7XuRjXjyFYwWzzxNDgpRK+OBT5UBldrUrN1erU/ZOh1ai265PInS1TQAlZ+pdSdtmI",
+	"ZSXrryE4FhitKeq1Eq+mO3dUFkAXdNi1yrKiv3q/4+btDgVRHNFvcYRfbxzhlkKy23UlaWFzVVy3bS6i",
+	"WooJo2L7UKEgLXCRZ3pdFFH6oo2Najqq0DYSb79/dKH+tYFg9zzdGW0y9tPGSkSj1AM604zNoNfDnj2c",
+	"qrc0WQxhIqiHm/GLRzc0T7ePrPK2pNB2zYfPDSzFfr+C52Xx6Vb1oveXFkGHVagboCKcYHZ2tu3oZnEm",
+	"VKWZ1YyFI/bm7c3/BAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

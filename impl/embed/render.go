@@ -161,7 +161,7 @@ type viewerObject struct {
 	PURL     string       `json:"purl"`
 	Title    string       `json:"title"`
 	Viewer   string       `json:"viewer"`
-	Manifest string       `json:"manifest"`
+	Manifest string       `json:"manifest,omitempty"`
 	Access   viewerAccess `json:"access"`
 	Files    []viewerFile `json:"files"`
 }
@@ -208,11 +208,10 @@ type iframeData struct {
 func (s *Service) iframeDocument(obj *publicxml.Object, p viewParams) ([]byte, error) {
 	purl := s.purl.ObjectURL(obj.Druid)
 	vo := viewerObject{
-		Druid:    obj.Druid,
-		PURL:     purl,
-		Title:    obj.Title,
-		Viewer:   string(obj.Viewer()),
-		Manifest: purl + "/iiif/manifest",
+		Druid:  obj.Druid,
+		PURL:   purl,
+		Title:  obj.Title,
+		Viewer: string(obj.Viewer()),
 		Access: viewerAccess{
 			Level:      string(obj.Access.Level),
 			Restricted: obj.Access.Restricted(),
@@ -232,6 +231,11 @@ func (s *Service) iframeDocument(obj *publicxml.Object, p viewParams) ([]byte, e
 			})
 		}
 	}
+	manifest := ""
+	if obj.HasManifest {
+		manifest = purl + "/iiif/manifest"
+	}
+	vo.Manifest = manifest
 	objJSON, err := json.Marshal(vo)
 	if err != nil {
 		return nil, fmt.Errorf("encoding viewer object: %w", err)
@@ -243,7 +247,7 @@ func (s *Service) iframeDocument(obj *publicxml.Object, p viewParams) ([]byte, e
 		StylesheetURL:    s.embedBase + "/viewer/viewer.css?v=" + s.assets.css.etagToken(),
 		ScriptURL:        s.embedBase + "/viewer/viewer.js?v=" + s.assets.js.etagToken(),
 		MiradorURL:       s.embedBase + "/viewer/mirador.min.js",
-		ManifestURL:      purl + "/iiif/manifest",
+		ManifestURL:      manifest, // "" when the PURL serves none
 		HideTitle:        p.hidden(),
 		ShowAttribution:  obj.Use != "" || obj.Copyright != "" || obj.License != "",
 		CDL:              obj.Access.Level == publicxml.CDL,

@@ -100,11 +100,14 @@ func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (r
 	case "xml":
 		rep, c.ctype = obj.public, typeXML
 	case "mods":
-		if obj.mods == nil {
+		if obj.modsDoc.body == nil {
 			return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no MODS record", obj.rec.Druid.Qualified())), nil
 		}
 		rep, c.ctype = obj.modsDoc, typeMODS
 	case "manifest":
+		if obj.manifest.body == nil {
+			return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no IIIF manifest (nothing to show on a canvas: no image, page, audio or video)", obj.rec.Druid.Qualified())), nil
+		}
 		rep, c.ctype = obj.manifest, typeManifest
 	}
 	if kind != "html" {
@@ -313,10 +316,10 @@ func (s *Service) fileAccess(r *http.Request, rec *record.Record) (int, string) 
 	rights := rec.Rights
 	now := s.cfg.Now()
 	switch {
-	case rights.Read == record.AccessNone:
-		return http.StatusForbidden, fmt.Sprintf("forbidden: %s is citation only; its files are not available", rec.Druid.Qualified())
 	case rights.Embargoed(now):
 		return http.StatusForbidden, fmt.Sprintf("forbidden: the files of %s are embargoed until %s", rec.Druid.Qualified(), rights.EmbargoUntil.Format("2006-01-02"))
+	case rights.Read == record.AccessNone:
+		return http.StatusForbidden, fmt.Sprintf("forbidden: %s is citation only; its files are not available", rec.Druid.Qualified())
 	case rights.Read == record.AccessWorld:
 		return 0, ""
 	}

@@ -1,6 +1,7 @@
 package purl
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -124,7 +125,14 @@ func TestPageContent(t *testing.T) {
 		`<dt>Subjects</dt><dd>Reading rooms</dd><dd>Library architecture</dd>`,
 		`<dt>Use and reproduction</dt><dd>Made by the sitesvc project as sample content; free to use with attribution.</dd>`,
 		`<dt>License</dt><dd><a href="https://creativecommons.org/licenses/by/4.0/" rel="license">`,
-		`<dt>Preferred citation</dt><dd id="citation">Okafor, Adaeze. Two views of the reading room.`,
+		`<strong>Preferred citation:</strong> <span id="citation">Okafor, Adaeze. Two views of the reading room.`,
+		`<meta property="og:title" content="Two views of the reading room">`,
+		`<meta property="og:image" content="` + base + `/bb000kk0000/file/reading-room-north.png">`,
+		`<meta property="og:description" content="Two drawings of the main reading room`,
+		`<img id="thumbnail" src="` + base + `/bb000kk0000/file/reading-room-north.png" alt="Thumbnail: Two views of the reading room"`,
+		`<textarea id="embed-code" readonly>&lt;iframe src=&#34;` + embed + `/iframe?url=http%3A%2F%2Fpurl.test%2Fpurl%2Fbb000kk0000&#34;`,
+		`<input type="text" id="oembed-url" readonly value="` + embed + `/embed?url=http%3A%2F%2Fpurl.test%2Fpurl%2Fbb000kk0000&amp;format=json">`,
+		`<button type="button" data-copy="citation" hidden>Copy citation</button>`,
 		`<dt>Collection</dt><dd><a href="` + base + `/bc000df0001">sitesvc sample collection</a></dd>`,
 		`<a href="` + base + `/bb000kk0000/file/reading-room-north.png?download=true" download>reading-room-north.png</a>`,
 		`<a href="` + base + `/bb000kk0000/file/reading-room-south.png?download=true" download>reading-room-south.png</a>`,
@@ -139,5 +147,65 @@ func TestPageContent(t *testing.T) {
 	_, body = f.get(t, "/bm777wx7777")
 	if !strings.Contains(string(body), "mbargo") || !strings.Contains(string(body), "2099-01-01") {
 		t.Error("embargoed object's page does not give the release date")
+	}
+	checkJSONLD(t, page, "ImageObject", base+"/bb000kk0000")
+}
+
+// checkJSONLD parses the page's schema.org JSON-LD.
+func checkJSONLD(t *testing.T, page, typ, id string) {
+	t.Helper()
+	_, rest, ok := strings.Cut(page, `<script type="application/ld+json">`)
+	raw, _, ok2 := strings.Cut(rest, "</script>")
+	if !ok || !ok2 {
+		t.Fatal("page has no JSON-LD")
+	}
+	var ld map[string]any
+	if err := json.Unmarshal([]byte(raw), &ld); err != nil {
+		t.Fatalf("JSON-LD: %v\n%s", err, raw)
+	}
+	if ld["@context"] != "https://schema.org" || ld["@type"] != typ || ld["@id"] != id || ld["name"] == nil {
+		t.Errorf("JSON-LD %v", ld)
+	}
+}
+
+// TestRestrictedFilesOnThePage: files nobody can download from the page
+// are listed without links, with why and what the patron can do, in the
+// configured names (the slug when none is configured).
+func TestRestrictedFilesOnThePage(t *testing.T) {
+	f := newFixture(t, func(c *Config) {
+		c.AccessNames = map[string]string{"location:reading-room": "the Special Collections reading room, Green Library"}
+		c.AccessContact = "speccoll@library.test"
+	})
+	for _, c := range []struct {
+		id   string
+		want []string
+	}{
+		{"bq121cd1212", []string{"Available at the Special Collections reading room, Green Library",
+			"The files can be read at the Special Collections reading room, Green Library: visit it to use them.",
+			`Questions about access: <a href="mailto:speccoll@library.test">speccoll@library.test</a>`}},
+		{"bn888yz8888", []string{"Available to sitelib", "The files can be read by sitelib"}},
+		{"bm777wx7777", []string{"Embargoed until 2099-01-01; then available to anyone", "The files are under embargo until 1 January 2099"}},
+		{"bk666tv6666", []string{"Citation only: the files are not available online", "not available online; the description and citation are"}},
+	} {
+		_, body := f.get(t, "/"+c.id)
+		page := string(body)
+		for _, w := range c.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s: page lacks %q", c.id, w)
+			}
+		}
+		if strings.Contains(page, "/file/") || strings.Contains(page, "og:image") {
+			t.Errorf("%s: page links a file the reader cannot download", c.id)
+		}
+		if strings.Contains(page, `login group "`) || strings.Contains(page, `location "`) {
+			t.Errorf("%s: page uses the internal wording", c.id)
+		}
+		if err := checkHTML5(page); err != nil {
+			t.Errorf("%s: %v", c.id, err)
+		}
+	}
+	// A world-readable object has no such box.
+	if _, body := f.get(t, "/bb000kk0000"); strings.Contains(string(body), `id="restricted"`) {
+		t.Error("world-readable object's page has a restriction box")
 	}
 }

@@ -42,7 +42,7 @@ import (
 
 // route is what a request path names.
 type route struct {
-	kind string // "page", "html", "xml", "mods", "manifest", "file"
+	kind string // "page", "html", "xml", "mods", "manifest", "file", "zip"
 	id   string // the identifier segment, unescaped, not yet parsed
 	file string // file name for kind "file", unescaped
 }
@@ -54,9 +54,10 @@ var allowed = map[string]string{
 	"mods":     "GET, HEAD, PUT, OPTIONS",
 	"manifest": "GET, HEAD, OPTIONS",
 	"file":     "GET, HEAD, OPTIONS",
+	"zip":      "GET, HEAD, OPTIONS",
 }
 
-var extensions = map[string]string{".html": "html", ".xml": "xml", ".mods": "mods"}
+var extensions = map[string]string{".html": "html", ".xml": "xml", ".mods": "mods", ".zip": "zip"}
 
 // parseRoute splits the escaped path into segments before unescaping
 // them, so an encoded slash stays inside its segment (and then fails the
@@ -256,6 +257,8 @@ func dispatch(c echo.Context, ops *purlapi.ServerInterfaceWrapper) error {
 		return ops.GetObjectHtml(c)
 	case "xml GET":
 		return ops.GetPublicXml(c)
+	case "zip GET":
+		return ops.GetZip(c)
 	case "xml PUT":
 		return ops.PutPublicXml(c)
 	case "mods GET":

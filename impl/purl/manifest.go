@@ -34,6 +34,14 @@ type (
 		Target     string  `json:"target"`
 	}
 
+	// iiifAgent is a provider: the organisation responsible for the object.
+	iiifAgent struct {
+		ID       string    `json:"id"`
+		Type     string    `json:"type"`
+		Label    langMap   `json:"label"`
+		Homepage []iiifRef `json:"homepage,omitempty"`
+	}
+
 	iiifPage struct {
 		ID    string           `json:"id"`
 		Type  string           `json:"type"`
@@ -62,6 +70,8 @@ type (
 		Metadata          []iiifEntry  `json:"metadata,omitempty"`
 		Rights            string       `json:"rights,omitempty"`
 		RequiredStatement *iiifEntry   `json:"requiredStatement,omitempty"`
+		Provider          []iiifAgent  `json:"provider,omitempty"`
+		Behavior          []string     `json:"behavior,omitempty"`
 		Thumbnail         []iiifRef    `json:"thumbnail,omitempty"`
 		Homepage          []iiifRef    `json:"homepage,omitempty"`
 		SeeAlso           []iiifRef    `json:"seeAlso,omitempty"`
@@ -112,6 +122,9 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 		m.Type = "Collection"
 		m.Members = []iiifRef{}
 		for _, member := range obj.members {
+			if !member.HasManifest {
+				continue
+			}
 			ref := iiifRef{ID: member.URL + "/iiif/manifest", Type: "Manifest", Label: none(member.Title)}
 			if member.Collection {
 				ref.Type = "Collection"
@@ -141,7 +154,7 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 	if obj.mods != nil && obj.mods.PreferredCitation != "" {
 		add("Preferred citation", []string{obj.mods.PreferredCitation})
 	}
-	add("Access", []string{rec.Rights.Summary(s.cfg.Now())})
+	add("Access", []string{s.accessSummary(rec.Rights, s.cfg.Now())})
 	m.Rights = iiifRights(rec.Rights.License)
 	if stmt := rec.Rights.UseStatement; stmt != "" || rec.Rights.Copyright != "" {
 		values := []string{}
@@ -153,12 +166,23 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 		m.RequiredStatement = &iiifEntry{Label: en("Use and reproduction"), Value: none(values...)}
 	}
 	m.Homepage = []iiifRef{{ID: purl, Type: "Text", Label: none(rec.Title()), Format: "text/html"}}
+	// The provider is the publisher the record names (dc:publisher), else
+	// the PURL service itself; its id is the PURL service's base URL, the
+	// one URI this deployment is sure to answer for it.
+	provider := "PURL service"
+	if len(rec.DC.Publisher) > 0 {
+		provider = rec.DC.Publisher[0]
+	}
+	m.Provider = []iiifAgent{{ID: s.cfg.BaseURL, Type: "Agent", Label: none(provider),
+		Homepage: []iiifRef{{ID: s.cfg.BaseURL + "/", Type: "Text", Label: none(provider), Format: "text/html"}}}}
 	m.SeeAlso = []iiifRef{{ID: purl + ".xml", Type: "Dataset", Label: en("Public XML record"), Format: "application/xml"}}
-	if obj.mods != nil {
+	if obj.modsDoc.body != nil {
 		m.SeeAlso = append(m.SeeAlso, iiifRef{ID: purl + ".mods", Type: "Dataset", Label: en("MODS record"), Format: "application/mods+xml"})
 	}
+	// partOf names the IIIF Collection (the collection object's
+	// /iiif/manifest), not its HTML page: a viewer follows it as IIIF.
 	for _, c := range obj.collection {
-		m.PartOf = append(m.PartOf, iiifRef{ID: c.URL, Type: "Collection", Label: none(c.Title)})
+		m.PartOf = append(m.PartOf, iiifRef{ID: c.URL + "/iiif/manifest", Type: "Collection", Label: none(c.Title)})
 	}
 	fileURL := func(name string) string { return purl + "/file/" + url.PathEscape(name) }
 	// The thumbnail is given only when anyone may fetch it: a viewer shows
@@ -168,45 +192,64 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 			m.Thumbnail = []iiifRef{{ID: fileURL(f.Name), Type: "Image", Format: baseType(f.MimeType), Width: f.Width, Height: f.Height}}
 		}
 	}
-	n := 0
-	for _, res := range rec.Resources {
-		for _, f := range res.Files {
-			label := res.Label
-			if label == "" {
-				label = f.Name
-			}
-			body := iiifRef{ID: fileURL(f.Name), Format: baseType(f.MimeType)}
-			canvas := iiifCanvas{Type: "Canvas", Label: none(label)}
-			switch {
-			case (res.Type == "image" || res.Type == "page") && f.Width > 0:
-				body.Type, body.Width, body.Height = "Image", f.Width, f.Height
-				canvas.Width, canvas.Height = f.Width, f.Height
-			case res.Type == "audio" && f.Duration > 0:
-				body.Type, body.Duration = "Sound", f.Duration
-				canvas.Duration = f.Duration
-			case res.Type == "video" && f.Duration > 0:
-				body.Type, body.Duration = "Video", f.Duration
-				canvas.Duration = f.Duration
-			default:
-				m.Rendering = append(m.Rendering, iiifRef{ID: fileURL(f.Name), Type: renderingType(f.MimeType), Label: none(label + " (" + f.Name + ")"), Format: baseType(f.MimeType)})
-				continue
-			}
-			n++
-			canvas.ID = fmt.Sprintf("%s/iiif/canvas/%d", purl, n)
-			body.Label = none(f.Name)
-			canvas.Items = []iiifPage{{
-				ID:   fmt.Sprintf("%s/iiif/page/%d", purl, n),
-				Type: "AnnotationPage",
-				Items: []iiifAnnotation{{
-					ID:         fmt.Sprintf("%s/iiif/annotation/%d", purl, n),
-					Type:       "Annotation",
-					Motivation: "painting",
-					Body:       body,
-					Target:     canvas.ID,
-				}},
-			}}
-			m.Items = append(m.Items, canvas)
+	canvases := rec.Canvases()
+	painted := map[string]bool{}
+	for i, cv := range canvases {
+		res, f := cv.Resource, cv.File
+		painted[f.Name] = true
+		label := res.Label
+		if label == "" {
+			label = f.Name
 		}
+		n := i + 1
+		body := iiifRef{ID: fileURL(f.Name), Format: baseType(f.MimeType), Label: none(f.Name)}
+		canvas := iiifCanvas{ID: fmt.Sprintf("%s/iiif/canvas/%d", purl, n), Type: "Canvas", Label: none(label)}
+		switch {
+		case f.Duration > 0 && res.Type == "video":
+			body.Type, body.Duration = "Video", f.Duration
+			canvas.Duration = f.Duration
+		case f.Duration > 0:
+			body.Type, body.Duration = "Sound", f.Duration
+			canvas.Duration = f.Duration
+		default:
+			body.Type, body.Width, body.Height = "Image", f.Width, f.Height
+			canvas.Width, canvas.Height = f.Width, f.Height
+		}
+		canvas.Items = []iiifPage{{
+			ID:   fmt.Sprintf("%s/iiif/page/%d", purl, n),
+			Type: "AnnotationPage",
+			Items: []iiifAnnotation{{
+				ID:         fmt.Sprintf("%s/iiif/annotation/%d", purl, n),
+				Type:       "Annotation",
+				Motivation: "painting",
+				Body:       body,
+				Target:     canvas.ID,
+			}},
+		}}
+		m.Items = append(m.Items, canvas)
+	}
+	// The other files are offered for download as renderings, only while
+	// anyone may fetch them (a viewer's download link must not fail).
+	if rec.Rights.WorldReadable(s.cfg.Now()) {
+		for _, res := range rec.Resources {
+			for _, f := range res.Files {
+				if painted[f.Name] {
+					continue
+				}
+				label := res.Label
+				if label == "" {
+					label = f.Name
+				}
+				m.Rendering = append(m.Rendering, iiifRef{ID: fileURL(f.Name), Type: renderingType(f.MimeType), Label: none(label + " (" + f.Name + ")"), Format: baseType(f.MimeType)})
+			}
+		}
+	}
+	if rec.ContentType == "book" {
+		m.Behavior = []string{"paged"}
+	}
+	if m.Type == "Manifest" && len(m.Items) == 0 {
+		// Never reached: load builds a manifest only when HasManifest.
+		return nil, fmt.Errorf("%s has nothing to paint on a canvas", rec.Druid.Qualified())
 	}
 	return json.MarshalIndent(m, "", "  ")
 }

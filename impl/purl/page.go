@@ -2,6 +2,7 @@ package purl
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"net/url"
@@ -38,12 +39,31 @@ type pageData struct {
 	IframeURL    string
 	XMLURL       string
 	MODSURL      string
-	ManifestURL  string
+	ManifestURL  string // "" when the object has no manifest
 	HasMODS      bool
+	// AccessHelp says what a patron who cannot download the files can
+	// do; ContactText/ContactURL whom to ask (ContactURL "" for text).
+	AccessHelp              []string
+	ContactText, ContactURL string
+	Thumb                   *pageThumb
+	CitationLabel           string // "Preferred citation" or "Citation"
+	EmbedCode               string
+	OEmbedURL               string
+	Description             string // og:description
+	JSONLD                  template.JS
+	ZipURL                  string // "Download all"; "" unless anyone may download the files
 }
 
+// pageFile is a row of the file list; URL is "" when the reader may not
+// download the file (no link that would fail).
 type pageFile struct {
 	Name, URL, MimeType, Size string
+}
+
+// pageThumb is the thumbnail shown on the page (and as og:image).
+type pageThumb struct {
+	URL           string
+	Width, Height int
 }
 
 // renderPage builds the object's HTML page. It shows the MODS record when
@@ -59,7 +79,6 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		Collections:  obj.collection,
 		Members:      obj.members,
 		IsCollection: rec.ObjectType == "collection",
-		Access:       rec.Rights.Summary(now),
 		FilesOpen:    rec.Rights.WorldReadable(now),
 		Versions:     rec.Versions,
 		Published:    rec.Published.UTC().Format("2006-01-02 15:04 MST"),
@@ -68,8 +87,7 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		IframeURL:    s.cfg.EmbedBaseURL + "/iframe?url=" + q,
 		XMLURL:       purl + ".xml",
 		MODSURL:      purl + ".mods",
-		ManifestURL:  purl + "/iiif/manifest",
-		HasMODS:      obj.mods != nil,
+		HasMODS:      obj.modsDoc.body != nil,
 		Use:          rec.Rights.UseStatement,
 		License:      rec.Rights.License,
 		Copyright:    rec.Rights.Copyright,
@@ -77,6 +95,9 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		Subjects:     rec.DC.Subject,
 		Dates:        rec.DC.Date,
 		Language:     rec.DC.Language,
+	}
+	if rec.HasManifest() {
+		d.ManifestURL = purl + "/iiif/manifest"
 	}
 	for _, c := range rec.DC.Creator {
 		d.Names = append(d.Names, record.Name{Display: c, Roles: []string{"creator"}})
@@ -107,19 +128,144 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		}
 		d.Citation = m.PreferredCitation
 	}
-	for _, f := range rec.Files() {
-		d.Files = append(d.Files, pageFile{
-			Name:     f.Name,
-			URL:      purl + "/file/" + url.PathEscape(f.Name) + "?download=true",
-			MimeType: f.MimeType,
-			Size:     humanSize(f.Size),
-		})
+	d.Access = s.accessSummary(rec.Rights, now)
+	d.AccessHelp = s.accessHelp(rec.Rights, now)
+	if d.AccessHelp != nil && strings.TrimSpace(s.cfg.AccessContact) != "" {
+		d.ContactText = strings.TrimSpace(s.cfg.AccessContact)
+		d.ContactURL = contactLink(d.ContactText)
 	}
+	for _, f := range rec.Files() {
+		pf := pageFile{Name: f.Name, MimeType: f.MimeType, Size: humanSize(f.Size)}
+		if d.FilesOpen {
+			pf.URL = purl + "/file/" + url.PathEscape(f.Name) + "?download=true"
+		}
+		d.Files = append(d.Files, pf)
+	}
+	if d.FilesOpen && len(d.Files) > 0 {
+		d.ZipURL = purl + ".zip"
+	}
+	// The thumbnail only while anyone may fetch it: a broken image helps
+	// nobody.
+	if f, ok := rec.File(rec.Thumb); ok && rec.Thumb != "" && d.FilesOpen {
+		d.Thumb = &pageThumb{URL: purl + "/file/" + url.PathEscape(f.Name), Width: f.Width, Height: f.Height}
+	}
+	d.CitationLabel = "Preferred citation"
+	if d.Citation == "" {
+		d.CitationLabel = "Citation"
+		d.Citation = citation(d, rec)
+	}
+	d.OEmbedURL = d.OEmbedJSON
+	d.EmbedCode = fmt.Sprintf(`<iframe src="%s" title="%s" width="100%%" height="500" style="border:0" allowfullscreen></iframe>`,
+		template.HTMLEscapeString(d.IframeURL), template.HTMLEscapeString(d.Title))
+	d.Description = d.Access
+	if len(d.Abstract) > 0 {
+		d.Description = d.Abstract[0]
+	}
+	ld, err := jsonLD(d, rec)
+	if err != nil {
+		return nil, err
+	}
+	d.JSONLD = ld
 	var buf bytes.Buffer
 	if err := pageTemplate.Execute(&buf, d); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// citation builds a citation when the MODS record has no preferred one:
+// creators, title, publisher, date, persistent URL.
+func citation(d pageData, rec *record.Record) string {
+	var parts []string
+	var names []string
+	for _, n := range d.Names {
+		names = append(names, n.Display)
+	}
+	if len(names) > 0 {
+		parts = append(parts, strings.Join(names, "; "))
+	}
+	parts = append(parts, d.Title)
+	var pub []string
+	if len(rec.DC.Publisher) > 0 {
+		pub = append(pub, rec.DC.Publisher[0])
+	}
+	if len(d.Dates) > 0 {
+		pub = append(pub, d.Dates[0])
+	}
+	if len(pub) > 0 {
+		parts = append(parts, strings.Join(pub, ", "))
+	}
+	for i, p := range parts {
+		parts[i] = strings.TrimRight(p, ". ")
+	}
+	return strings.Join(parts, ". ") + ". " + d.PURL
+}
+
+// schemaTypes maps contentMetadata/@type to the schema.org type of the
+// object's JSON-LD.
+var schemaTypes = map[string]string{
+	"image": "ImageObject", "map": "Map", "book": "Book", "media": "MediaObject",
+	"document": "DigitalDocument", "file": "Dataset", "collection": "Collection",
+}
+
+// jsonLD is the object's schema.org description for the page's
+// application/ld+json script. json.Marshal escapes <, > and &, so the
+// text cannot end the script element.
+func jsonLD(d pageData, rec *record.Record) (template.JS, error) {
+	typ := schemaTypes[rec.ContentType]
+	if typ == "" {
+		typ = "CreativeWork"
+	}
+	ld := map[string]any{
+		"@context":   "https://schema.org",
+		"@type":      typ,
+		"@id":        d.PURL,
+		"url":        d.PURL,
+		"name":       d.Title,
+		"identifier": d.Druid,
+	}
+	if len(d.Abstract) > 0 {
+		ld["description"] = strings.Join(d.Abstract, "\n")
+	}
+	var creators []map[string]string
+	for _, n := range d.Names {
+		creators = append(creators, map[string]string{"@type": "Thing", "name": n.Display})
+	}
+	if creators != nil {
+		ld["creator"] = creators
+	}
+	if len(d.Dates) > 0 {
+		ld["dateCreated"] = d.Dates[0]
+	}
+	if len(d.Subjects) > 0 {
+		ld["keywords"] = d.Subjects
+	}
+	if len(d.Language) > 0 {
+		ld["inLanguage"] = d.Language[0]
+	}
+	if len(rec.DC.Publisher) > 0 {
+		ld["publisher"] = map[string]string{"@type": "Organization", "name": rec.DC.Publisher[0]}
+	}
+	if d.License != "" {
+		ld["license"] = d.License
+	}
+	if d.Thumb != nil {
+		ld["thumbnailUrl"] = d.Thumb.URL
+	}
+	if len(d.Collections) > 0 {
+		var parts []map[string]string
+		for _, c := range d.Collections {
+			parts = append(parts, map[string]string{"@type": "Collection", "@id": c.URL, "name": c.Title})
+		}
+		ld["isPartOf"] = parts
+	}
+	ld["isAccessibleForFree"] = true
+	ld["conditionsOfAccess"] = d.Access
+	b, err := json.Marshal(ld)
+	if err != nil {
+		return "", fmt.Errorf("JSON-LD: %w", err)
+	}
+	return template.JS(b), nil
 }
 
 func humanSize(n int64) string {
@@ -141,6 +287,14 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
+<meta name="description" content="{{.Description}}">
+<meta property="og:type" content="website">
+<meta property="og:title" content="{{.Title}}">
+<meta property="og:url" content="{{.PURL}}">
+<meta property="og:description" content="{{.Description}}">
+{{- with .Thumb}}
+<meta property="og:image" content="{{.URL}}">
+{{- end}}
 <link rel="canonical" href="{{.PURL}}">
 <link rel="alternate" type="application/json+oembed" href="{{.OEmbedJSON}}" title="{{.Title}}">
 <link rel="alternate" type="text/xml+oembed" href="{{.OEmbedXML}}" title="{{.Title}}">
@@ -148,26 +302,40 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 {{- if .HasMODS}}
 <link rel="alternate" type="application/mods+xml" href="{{.MODSURL}}" title="MODS record">
 {{- end}}
+{{- if .ManifestURL}}
 <link rel="alternate" type="application/ld+json" href="{{.ManifestURL}}" title="IIIF manifest">
+{{- end}}
 {{- range .Collections}}
 <link rel="up" href="{{.URL}}" title="{{.Title}}">
 {{- end}}
+<script type="application/ld+json">{{.JSONLD}}</script>
 <style>
-body{font-family:system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;line-height:1.45;color:#222}
+*,*::before,*::after{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;line-height:1.45;color:#222;overflow-wrap:anywhere}
+a{color:#0b5394}
 h1{font-size:1.6rem;margin-bottom:.25rem}
-.purl{color:#555;font-size:.9rem;word-break:break-all}
-#viewer{height:31.25rem;border:1px solid #ccc;margin:1rem 0;background:#f6f6f6}
+.purl{color:#555;font-size:.9rem}
+.top{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}
+.top img{max-width:100%;height:auto;border:1px solid #ccc}
+#viewer{height:31.25rem;max-height:80vh;border:1px solid #ccc;margin:1rem 0;background:#f6f6f6}
 #viewer iframe{width:100%;height:100%;border:0}
 dt{font-weight:600;margin-top:.6rem}
 dd{margin-left:1rem}
-.access{padding:.5rem .75rem;background:#fff6e0;border-left:4px solid #d9a400}
-table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-bottom:1px solid #ddd}
+.access{padding:.5rem .75rem;background:#fff6e0;border-left:4px solid #8a6d00}
+table{border-collapse:collapse;width:100%;table-layout:fixed}td,th{padding:.2rem .4rem;text-align:left;border-bottom:1px solid #ddd;vertical-align:top}
+textarea,input[type=text]{width:100%;font:inherit;font-size:.9rem;padding:.3rem}
+textarea{min-height:4.5rem;resize:vertical}
+button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
+.copied{color:#1e6b2e;margin-left:.5rem}
 </style>
 </head>
 <body>
 <main>
 <h1 id="title">{{.Title}}</h1>
 <p class="purl">Persistent URL: <a href="{{.PURL}}">{{.PURL}}</a></p>
+{{- with .Thumb}}
+<div class="top"><img id="thumbnail" src="{{.URL}}" alt="Thumbnail: {{$.Title}}"{{if .Width}} width="{{.Width}}" height="{{.Height}}"{{end}} style="max-width:min(100%,20rem)"></div>
+{{- end}}
 {{- if not .IsCollection}}
 <section id="viewer" aria-label="Viewer" data-oembed="{{.OEmbedJSON}}" data-iframe="{{.IframeURL}}" data-title="{{.Title}}">
 <noscript><iframe src="{{.IframeURL}}" title="Viewer: {{.Title}}" allowfullscreen></iframe></noscript>
@@ -220,11 +388,24 @@ table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-
 {{- if .Copyright}}
 <dt>Copyright</dt><dd>{{.Copyright}}</dd>
 {{- end}}
-{{- if .Citation}}
-<dt>Preferred citation</dt><dd id="citation">{{.Citation}}</dd>
-{{- end}}
 </dl>
 </section>
+<section aria-labelledby="cite-heading">
+<h2 id="cite-heading">Cite this</h2>
+<p><strong>{{.CitationLabel}}:</strong> <span id="citation">{{.Citation}}</span></p>
+<button type="button" data-copy="citation" hidden>Copy citation</button>
+</section>
+{{- if not .IsCollection}}
+<section aria-labelledby="embed-heading">
+<h2 id="embed-heading">Embed this</h2>
+<label for="embed-code">HTML to embed the viewer in another page</label>
+<textarea id="embed-code" readonly>{{.EmbedCode}}</textarea>
+<button type="button" data-copy="embed-code" hidden>Copy embed code</button>
+<p><label for="oembed-url">oEmbed URL</label>
+<input type="text" id="oembed-url" readonly value="{{.OEmbedURL}}">
+<button type="button" data-copy="oembed-url" hidden>Copy oEmbed URL</button></p>
+</section>
+{{- end}}
 {{- if .IsCollection}}
 <section aria-labelledby="members-heading">
 <h2 id="members-heading">Items in this collection</h2>
@@ -241,18 +422,31 @@ table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-
 {{- end}}
 {{- if .Files}}
 <section aria-labelledby="files-heading">
-<h2 id="files-heading">Downloads</h2>
+<h2 id="files-heading">{{if .FilesOpen}}Downloads{{else}}Files{{end}}</h2>
 {{- if not .FilesOpen}}
+<div id="restricted">
 <p>{{.Access}}.</p>
+<ul>
+{{- range .AccessHelp}}
+<li>{{.}}</li>
+{{- end}}
+{{- if .ContactText}}
+<li>Questions about access: {{if .ContactURL}}<a href="{{.ContactURL}}">{{.ContactText}}</a>{{else}}{{.ContactText}}{{end}}</li>
+{{- end}}
+</ul>
+</div>
 {{- end}}
 <table>
 <thead><tr><th scope="col">File</th><th scope="col">Type</th><th scope="col">Size</th></tr></thead>
 <tbody>
 {{- range .Files}}
-<tr><td><a href="{{.URL}}" download>{{.Name}}</a></td><td>{{.MimeType}}</td><td>{{.Size}}</td></tr>
+<tr><td>{{if .URL}}<a href="{{.URL}}" download>{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td>{{.MimeType}}</td><td>{{.Size}}</td></tr>
 {{- end}}
 </tbody>
 </table>
+{{- if .ZipURL}}
+<p><a id="download-all" href="{{.ZipURL}}" download>Download all files (zip)</a></p>
+{{- end}}
 </section>
 {{- end}}
 <section aria-labelledby="records-heading">
@@ -262,13 +456,34 @@ table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-
 {{- if .HasMODS}}
 <li><a href="{{.MODSURL}}">MODS record</a></li>
 {{- end}}
+{{- if .ManifestURL}}
 <li><a href="{{.ManifestURL}}">IIIF manifest</a></li>
+{{- end}}
 </ul>
 <p>{{.Druid}}, published {{.Published}}{{range .Versions}}; version {{.ID}}{{if .Description}}: {{.Description}}{{end}}{{end}}.</p>
 </section>
 </main>
 <script>
 (function () {
+  // Copy buttons: shown only where the clipboard can be written.
+  document.querySelectorAll("button[data-copy]").forEach(function (b) {
+    if (!navigator.clipboard) { return; }
+    b.hidden = false;
+    b.addEventListener("click", function () {
+      var el = document.getElementById(b.getAttribute("data-copy"));
+      var text = el.value !== undefined ? el.value : el.textContent;
+      navigator.clipboard.writeText(text).then(function () {
+        var note = b.nextElementSibling && b.nextElementSibling.classList.contains("copied") ? b.nextElementSibling : null;
+        if (!note) {
+          note = document.createElement("span");
+          note.className = "copied";
+          note.setAttribute("role", "status");
+          b.after(note);
+        }
+        note.textContent = "Copied";
+      });
+    });
+  });
   var box = document.getElementById("viewer");
   if (!box || !window.fetch) { return; }
   function iframe(src) {

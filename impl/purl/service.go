@@ -56,6 +56,14 @@ type Config struct {
 	// LocationNetworks lists, per location name, the client networks that
 	// count as being at that location.
 	LocationNetworks map[string][]netip.Prefix
+	// AccessNames maps "group:<slug>" and "location:<slug>" to the names
+	// patrons read on pages ("Members of the university", "the Special
+	// Collections reading room, Green Library"); the slug is shown when a
+	// name is not configured.
+	AccessNames map[string]string
+	// AccessContact is whom patrons contact about files they cannot
+	// download: an e-mail address, a URL or plain text ("" for none).
+	AccessContact string
 	// MaxAge is the Cache-Control max-age of object responses (default 5 minutes).
 	MaxAge time.Duration
 	// Now is the clock embargoes are judged by (default time.Now).
@@ -67,6 +75,11 @@ type Config struct {
 	Recheck time.Duration
 	Logger  *slog.Logger
 }
+
+// SamplesPURLBase is the PURL base the sample objects (samples/purl,
+// written by cmd/purlsamples) cite themselves at; loading them rewrites it
+// to Config.BaseURL.
+const SamplesPURLBase = "https://purl.example.org"
 
 // Service is the PURL service. It implements server.Service and server.Indexer.
 type Service struct {
@@ -134,7 +147,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			return nil, fmt.Errorf("purl: %w", err)
 		}
 		if empty {
-			var opts []publish.Option
+			// The samples cite themselves at SamplesPURLBase; published
+			// here, they cite this deployment's PURLs.
+			opts := []publish.Option{publish.WithRebase(SamplesPURLBase, cfg.BaseURL)}
 			if cfg.MODSSchema != nil {
 				opts = append(opts, publish.WithMODSSchema(cfg.MODSSchema))
 			}
@@ -189,14 +204,14 @@ func (s *Service) IndexLinks() []server.Link {
 			continue // dark or unreadable objects are not listed
 		}
 		links = append(links, server.Link{
-			Title: fmt.Sprintf("PURL %s: %s (%s)", id, obj.rec.Title(), describeAccess(obj.rec, s.cfg.Now())),
+			Title: fmt.Sprintf("PURL %s: %s (%s)", id, obj.rec.Title(), s.describeAccess(obj.rec, s.cfg.Now())),
 			URL:   s.purl(id),
 		})
 	}
 	return links
 }
 
-func describeAccess(r *record.Record, now time.Time) string {
+func (s *Service) describeAccess(r *record.Record, now time.Time) string {
 	switch {
 	case r.Rights.Embargoed(now):
 		return "embargoed"
@@ -205,7 +220,7 @@ func describeAccess(r *record.Record, now time.Time) string {
 	case r.Rights.Read == record.AccessNone:
 		return "citation only"
 	default:
-		return r.Rights.Read.String() + " " + r.Rights.ReadName
+		return r.Rights.Read.String() + ": " + s.accessName(r.Rights.Read, r.Rights.ReadName)
 	}
 }
 
@@ -214,10 +229,12 @@ func (s *Service) purl(id druid.Druid) string { return s.cfg.BaseURL + "/" + str
 // object is a published object as served: its records, what is derived
 // from them, and the file stamps that say whether it is still current.
 type object struct {
-	rec        *record.Record
-	mods       *record.MODS // nil when the object has no MODS record
+	rec *record.Record
+	// mods is the published or embedded MODS record, nil when the served
+	// MODS is derived from Dublin Core (the page then shows the DC).
+	mods       *record.MODS
 	publicInfo fs.FileInfo
-	modsInfo   fs.FileInfo // nil without MODS
+	modsInfo   fs.FileInfo // nil without a published mods.xml
 
 	public     representation
 	modsDoc    representation
@@ -244,6 +261,9 @@ type collectionLink struct {
 	Title string
 	// Collection marks a member that is itself a collection.
 	Collection bool
+	// HasManifest says the member has a IIIF manifest (or Collection):
+	// only those are items of the collection's IIIF Collection.
+	HasManifest bool
 }
 
 // representation is bytes with their strong ETag.
@@ -356,7 +376,7 @@ func (s *Service) members(ctx context.Context, collection druid.Druid) []collect
 		if err != nil || rec.Rights.Dark() || !slices.Contains(rec.Collections, collection) {
 			continue
 		}
-		out = append(out, collectionLink{URL: s.purl(id), Title: rec.Title(), Collection: rec.ObjectType == "collection"})
+		out = append(out, collectionLink{URL: s.purl(id), Title: rec.Title(), Collection: rec.ObjectType == "collection", HasManifest: rec.HasManifest()})
 	}
 	return out
 }
@@ -391,6 +411,18 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 			obj.lastMod = modsInfo.ModTime()
 		}
 	}
+	if obj.modsInfo == nil {
+		// No MODS published: the record's embedded one, else one derived
+		// from its Dublin Core (docs/purl.md, "MODS").
+		if rec.MODS != nil {
+			if obj.mods, err = record.ParseMODS(rec.MODS); err != nil {
+				return nil, fmt.Errorf("embedded MODS of %s: %w", id.Qualified(), err)
+			}
+			obj.modsDoc = newRepresentation(rec.MODS)
+		} else {
+			obj.modsDoc = newRepresentation(record.DeriveMODS(rec, s.purl(id)))
+		}
+	}
 	if rec.Rights.Dark() {
 		return obj, nil
 	}
@@ -414,10 +446,12 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 		return nil, fmt.Errorf("rendering the page of %s: %w", id.Qualified(), err)
 	}
 	obj.html = newRepresentation(page)
-	man, err := s.buildManifest(obj)
-	if err != nil {
-		return nil, fmt.Errorf("building the manifest of %s: %w", id.Qualified(), err)
+	if rec.HasManifest() {
+		man, err := s.buildManifest(obj)
+		if err != nil {
+			return nil, fmt.Errorf("building the manifest of %s: %w", id.Qualified(), err)
+		}
+		obj.manifest = newRepresentation(man)
 	}
-	obj.manifest = newRepresentation(man)
 	return obj, nil
 }

@@ -88,7 +88,8 @@ func (s *Service) put(ctx context.Context, rawID, name string, bodyReader io.Rea
 	// must not interleave with another that invalidates them.
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	if status, msg := s.validatePut(ctx, id, name, body); status != 0 {
+	body, warnings, status, msg := s.validatePut(ctx, id, name, body)
+	if status != 0 {
 		return purlapi.PublishResult{}, false, s.fail(ctx, status, msg)
 	}
 	created, err := s.store.Write(ctx, id, name, bytes.NewReader(body))
@@ -98,47 +99,50 @@ func (s *Service) put(ctx context.Context, rawID, name string, bodyReader io.Rea
 	}
 	s.forget(id)
 	s.cfg.Logger.InfoContext(ctx, "purl: published", "druid", id.Qualified(), "document", name, "created", created)
-	return purlapi.PublishResult{
+	res := purlapi.PublishResult{
 		Id:       id.Qualified(),
 		Document: purlapi.PublishResultDocument(name),
 		Etag:     newRepresentation(body).etag,
 		Purl:     s.purl(id),
-	}, created, nil
+	}
+	if len(warnings) > 0 {
+		res.Warnings = &warnings
+		s.cfg.Logger.InfoContext(ctx, "purl: published with warnings", "druid", id.Qualified(), "document", name, "warnings", warnings)
+	}
+	return res, created, nil
 }
 
-// validatePut returns 0 when body may be stored, else status and reason.
-func (s *Service) validatePut(ctx context.Context, id druid.Druid, name string, body []byte) (int, string) {
-	classify := func(err error) (int, string) {
-		if errors.Is(err, record.ErrMalformed) {
-			return http.StatusBadRequest, "bad request: " + err.Error()
+// validatePut returns the document to store (the record in its served
+// form) and the warnings for the publisher, or a status and reason when
+// body may not be stored.
+func (s *Service) validatePut(ctx context.Context, id druid.Druid, name string, body []byte) ([]byte, []string, int, string) {
+	classify := func(err error) ([]byte, []string, int, string) {
+		switch {
+		case errors.Is(err, record.ErrMalformed):
+			return nil, nil, http.StatusBadRequest, "bad request: " + err.Error()
+		case errors.Is(err, record.ErrSchemaCheck):
+			s.cfg.Logger.ErrorContext(ctx, "purl: MODS schema check", "druid", id.Qualified(), "err", err)
+			return nil, nil, http.StatusInternalServerError, "internal error: the MODS record could not be checked against the MODS 3.6 schema; nothing was changed"
 		}
-		return http.StatusUnprocessableEntity, "unprocessable: " + err.Error()
+		return nil, nil, http.StatusUnprocessableEntity, "unprocessable: " + err.Error()
 	}
 	if name == store.ModsXML {
 		if _, err := s.store.Stat(ctx, id, store.PublicXML); err != nil {
-			return http.StatusConflict, fmt.Sprintf("conflict: %s has no public XML yet; PUT /%s.xml first", id.Qualified(), id)
+			return nil, nil, http.StatusConflict, fmt.Sprintf("conflict: %s has no public XML yet; PUT /%s.xml first", id.Qualified(), id)
 		}
-		if _, err := record.ParseMODS(body); err != nil {
+		doc, warnings, err := record.PrepareMODS(ctx, body, s.cfg.MODSSchema)
+		if err != nil {
 			return classify(err)
 		}
-		if s.cfg.MODSSchema != nil {
-			err := s.cfg.MODSSchema.Validate(ctx, body)
-			if errors.Is(err, record.ErrSchemaCheck) {
-				s.cfg.Logger.ErrorContext(ctx, "purl: MODS schema check", "druid", id.Qualified(), "err", err)
-				return http.StatusInternalServerError, "internal error: the MODS record could not be checked against the MODS 3.6 schema; nothing was changed"
-			}
-			if err != nil {
-				return classify(err)
-			}
-		}
-		return 0, ""
+		return doc, warnings, 0, ""
 	}
-	rec, err := record.Parse(body)
+	in, err := record.Ingest(ctx, body, s.cfg.MODSSchema)
 	if err != nil {
 		return classify(err)
 	}
+	rec := in.Record
 	if rec.Druid != id {
-		return http.StatusUnprocessableEntity, fmt.Sprintf("unprocessable: objectId %q does not match the path %s", rec.Druid.Qualified(), id.Qualified())
+		return nil, nil, http.StatusUnprocessableEntity, fmt.Sprintf("unprocessable: objectId %q does not match the path %s", rec.Druid.Qualified(), id.Qualified())
 	}
 	// Files cannot be uploaded over HTTP; a record may only list files the
 	// store already holds, with their real size, so that it never promises
@@ -146,13 +150,13 @@ func (s *Service) validatePut(ctx context.Context, id druid.Druid, name string, 
 	for _, f := range rec.Files() {
 		info, err := s.store.Stat(ctx, id, f.Name)
 		if err != nil {
-			return http.StatusUnprocessableEntity, fmt.Sprintf("unprocessable: file %q is not in the store for %s (publish files with sitesvc purl publish)", f.Name, id.Qualified())
+			return nil, nil, http.StatusUnprocessableEntity, fmt.Sprintf("unprocessable: file %q is not in the store for %s (publish files with sitesvc purl publish)", f.Name, id.Qualified())
 		}
 		if info.Size() != f.Size {
-			return http.StatusUnprocessableEntity, fmt.Sprintf("unprocessable: file %q is %d bytes in the store, the record says %d", f.Name, info.Size(), f.Size)
+			return nil, nil, http.StatusUnprocessableEntity, fmt.Sprintf("unprocessable: file %q is %d bytes in the store, the record says %d", f.Name, info.Size(), f.Size)
 		}
 	}
-	return 0, ""
+	return in.Data, in.Warnings, 0, ""
 }
 
 // DeleteObject implements purlapi.StrictServerInterface: withdraw an object.

@@ -114,12 +114,18 @@ export interface paths {
          * IIIF Presentation 3.0 manifest of the object
          * @description Built from contentMetadata: one canvas per image or page resource
          *     with its width and height, audio and video canvases with their
-         *     duration, other files as renderings. Label, summary, metadata,
-         *     rights, requiredStatement, partOf (the collection), thumbnail,
-         *     homepage (the PURL). Served as `application/ld+json` with the IIIF
-         *     3 profile. For a collection object (`objectType` collection) it is a
-         *     IIIF Collection instead, whose items reference the manifests (or
-         *     collections) of its discoverable members.
+         *     duration (or, when there are none, the thumbnail as the one
+         *     canvas), other files as renderings while anyone may download them.
+         *     Label, summary, metadata, rights, requiredStatement, provider,
+         *     partOf (the IIIF Collection of the collection), thumbnail, homepage
+         *     (the PURL), seeAlso (public XML and MODS), behavior `paged` for
+         *     books. Served as `application/ld+json` with the IIIF 3 profile. A
+         *     manifest always has at least one canvas: an object with nothing to
+         *     paint on one (a PDF or data set without a thumbnail image) has no
+         *     manifest (404), and its page and viewer name none. For a
+         *     collection object (`objectType` collection) it is a IIIF Collection
+         *     instead, whose items reference the manifests (or collections) of
+         *     its discoverable members.
          */
         get: operations["getManifest"];
         put?: never;
@@ -157,6 +163,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{id}.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download all files of the object as one zip
+         * @description Every file of the object in one zip archive (entries named as in
+         *     contentMetadata, stored uncompressed: most are compressed formats
+         *     already), streamed as it is written: no Content-Length, never held
+         *     in memory whole. The rights are those of `/{id}/file/{name}`: 401
+         *     without credentials and 403 with the wrong ones for group and
+         *     location objects, 403 for citation-only and embargoed objects. An
+         *     object without files answers 404. The HTML page links it only while
+         *     anyone may download the files.
+         */
+        get: operations["getZip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -186,6 +219,8 @@ export interface components {
              * @description Persistent URL of the object.
              */
             purl: string;
+            /** @description What the published document lacked and how it is read instead (a fallback title, a synthesised versionMetadata, a MODS record served in its own version). Absent when there is nothing to say. */
+            warnings?: string[];
         };
         /** @description IIIF language map (language code or "none" → values). */
         LanguageMap: {
@@ -270,6 +305,15 @@ export interface components {
             thumbnail?: components["schemas"]["ResourceRef"][];
             homepage?: components["schemas"]["ResourceRef"][];
             rendering?: components["schemas"]["ResourceRef"][];
+            seeAlso?: components["schemas"]["ResourceRef"][];
+            provider?: {
+                id: string;
+                /** @enum {string} */
+                type: "Agent";
+                label: components["schemas"]["LanguageMap"];
+                homepage?: components["schemas"]["ResourceRef"][];
+            }[];
+            behavior?: string[];
             items: components["schemas"]["Canvas"][];
         };
     };
@@ -806,6 +850,39 @@ export interface operations {
                     "text/plain": components["schemas"]["ErrorText"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getZip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Druid of the object, with or without the `druid:` prefix, any case
+                 *     (`bb000kk0000`, `druid:bb000kk0000`). Anything else answers 404.
+                 * @example bb000kk0000
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip archive, as an attachment named `<druid>.zip`. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename=<druid>.zip` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -32,6 +32,10 @@ type Object struct {
 	Use         string // use and reproduction statement
 	Copyright   string
 	License     string // license URI
+	// HasManifest says the PURL service serves a IIIF manifest for the
+	// object (record.Record.HasManifest): without one the viewer names
+	// none and does not use Mirador.
+	HasManifest bool
 }
 
 // Resource is one resource of contentMetadata.
@@ -137,7 +141,7 @@ const (
 func (o *Object) Viewer() Viewer {
 	switch o.ContentType {
 	case "image", "book", "map":
-		if o.hasFile(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") }) {
+		if o.HasManifest && o.hasFile(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") }) {
 			return ViewerMirador
 		}
 	case "media":
@@ -162,7 +166,7 @@ func (o *Object) Viewer() Viewer {
 		return n > 0
 	}
 	switch {
-	case all(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") }):
+	case o.HasManifest && all(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") }):
 		return ViewerMirador
 	case all(isMedia):
 		return ViewerMedia
@@ -217,9 +221,10 @@ func Parse(data []byte, druid string, now time.Time) (*Object, error) {
 	}
 	o := &Object{
 		Druid: druid,
-		// A valid record always has a dc:title (record refuses one
-		// without), and Title falls back to the label, never empty.
+		// Title falls back to the embedded MODS title, the label and
+		// the druid: never empty.
 		Title:       rec.Title(),
+		HasManifest: rec.HasManifest(),
 		ContentType: rec.ContentType,
 		Access:      accessOf(rec.Rights, now),
 		Use:         rec.Rights.UseStatement,

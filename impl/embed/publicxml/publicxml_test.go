@@ -65,20 +65,22 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// TestTitleFallbacks: the title is the record's first dc:title, trimmed.
-// Embed used to fall back to objectLabel and then to the druid for records
-// without one; the PURL service refuses such records (no dc:title, empty
-// objectLabel), and Embed now reads records only through impl/purl/record,
-// so they are refused here too (see TestParseRejects).
+// TestTitleFallbacks: the title is the record's first dc:title, trimmed;
+// without one, the objectLabel (record.Record.Title: embedded MODS title,
+// objectLabel, druid — the same title the PURL page shows).
 func TestTitleFallbacks(t *testing.T) {
 	rec := strings.Replace(record("file", "", "<world/>", "<world/>"), "<dc:title>  The title  </dc:title>", "<dc:title> </dc:title>", 1)
 	o, err := Parse([]byte(rec), "bb000kk0000", now)
 	if err != nil || o.Title != "Second" {
 		t.Errorf("blank first dc:title: %v %+v", err, o)
 	}
-	rec = strings.Replace(rec, "<objectLabel>The label</objectLabel>", "<objectLabel> </objectLabel>", 1)
-	if _, err := Parse([]byte(rec), "bb000kk0000", now); !errors.Is(err, ErrInvalid) {
-		t.Errorf("blank objectLabel: err %v, want ErrInvalid", err)
+	noTitle := strings.Replace(record("file", "", "<world/>", "<world/>"), "<dc:title>  The title  </dc:title><dc:title>Second</dc:title>", "", 1)
+	if o, err := Parse([]byte(noTitle), "bb000kk0000", now); err != nil || o.Title != "The label" {
+		t.Errorf("no dc:title: %v %+v, want the objectLabel", err, o)
+	}
+	noLabel := strings.Replace(noTitle, "<objectLabel>The label</objectLabel>", "<objectLabel> </objectLabel>", 1)
+	if o, err := Parse([]byte(noLabel), "bb000kk0000", now); err != nil || o.Title != "druid:bb000kk0000" {
+		t.Errorf("no title nor label: %v %+v, want the druid", err, o)
 	}
 }
 
@@ -157,9 +159,6 @@ func TestParseRejects(t *testing.T) {
 		"cdl":                  record("image", imageContent, "<cdl/>", "<world/>"),
 		"unreadable embargo":   record("image", imageContent, "<embargoReleaseDate>someday</embargoReleaseDate><world/>", "<world/>"),
 		"file-level read rule": strings.Replace(record("image", imageContent, "<world/>", "<world/>"), "</rightsMetadata>", `<access type="read"><file>a.png</file><machine><none/></machine></access></rightsMetadata>`, 1),
-		// No dc:title: PURL refuses the record, so Embed has no title to
-		// fall back from.
-		"no dc:title": strings.Replace(record("file", "", "<world/>", "<world/>"), "<dc:title>  The title  </dc:title><dc:title>Second</dc:title>", "", 1),
 	} {
 		if _, err := Parse([]byte(rec), "bb000kk0000", now); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: err %v, want ErrInvalid", name, err)

@@ -7,6 +7,7 @@ package publish
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"image"
@@ -17,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/purl/store"
@@ -26,15 +28,42 @@ import (
 type Object struct {
 	Dir    string
 	Record *record.Record
+	// Public is public.xml in its served form (the seed's shape).
 	Public []byte
 	MODS   []byte // nil when the directory has no mods.xml
+	// Warnings says what the records lacked and how they are read
+	// instead; the object is published all the same.
+	Warnings []string
 }
 
 // Option adds a check to Load and Tree.
 type Option func(*options)
 
 type options struct {
-	modsSchema *record.MODSSchema
+	modsSchema         *record.MODSSchema
+	rebaseFrom, rebase string
+}
+
+// WithRebase rewrites every URL under the base from (no trailing slash)
+// in public.xml and mods.xml to the same path under to before the
+// records are read: the sample objects cite themselves (dc:identifier,
+// MODS location and preferred citation) at a fixed base, and are
+// published at the deployment's PURL base.
+func WithRebase(from, to string) Option {
+	return func(o *options) { o.rebaseFrom, o.rebase = from, to }
+}
+
+// rebased applies WithRebase to a record.
+func (o *options) rebased(doc []byte) []byte {
+	if o.rebaseFrom == "" {
+		return doc
+	}
+	var to bytes.Buffer
+	// The base goes into XML text and attribute values: escape it.
+	if err := xml.EscapeText(&to, []byte(strings.TrimRight(o.rebase, "/")+"/")); err != nil {
+		return doc // writing to a bytes.Buffer cannot fail
+	}
+	return bytes.ReplaceAll(doc, []byte(strings.TrimRight(o.rebaseFrom, "/")+"/"), to.Bytes())
 }
 
 // WithMODSSchema checks every mods.xml against the MODS 3.6 XML Schema too.
@@ -42,8 +71,9 @@ func WithMODSSchema(m *record.MODSSchema) Option {
 	return func(o *options) { o.modsSchema = m }
 }
 
-// Load reads and validates the object in dir: public.xml must be a valid
-// record, mods.xml (when present) a valid MODS record, and every file of
+// Load reads and validates the object in dir: public.xml must be a record
+// in one of the accepted forms (record.Ingest; it is stored in the
+// served form), mods.xml (when present) a valid MODS record (record.PrepareMODS), and every file of
 // contentMetadata must exist in dir with the listed size (and, for PNG,
 // JPEG and GIF images, the listed width and height).
 func Load(dir string, opts ...Option) (*Object, error) {
@@ -55,26 +85,27 @@ func Load(dir string, opts ...Option) (*Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	rec, err := record.Parse(pub)
+	pub = o.rebased(pub)
+	in, err := record.Ingest(context.Background(), pub, o.modsSchema)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", dir, store.PublicXML, err)
 	}
-	obj := &Object{Dir: dir, Record: rec, Public: pub}
+	rec := in.Record
+	obj := &Object{Dir: dir, Record: rec, Public: in.Data, Warnings: in.Warnings}
 	mods, err := os.ReadFile(filepath.Join(dir, store.ModsXML))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	default:
-		if _, err := record.ParseMODS(mods); err != nil {
+		doc, warnings, err := record.PrepareMODS(context.Background(), o.rebased(mods), o.modsSchema)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", dir, store.ModsXML, err)
 		}
-		if o.modsSchema != nil {
-			if err := o.modsSchema.Validate(context.Background(), mods); err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", dir, store.ModsXML, err)
-			}
+		for _, w := range warnings {
+			obj.Warnings = append(obj.Warnings, store.ModsXML+": "+w)
 		}
-		obj.MODS = mods
+		obj.MODS = doc
 	}
 	for _, f := range rec.Files() {
 		if err := checkFile(filepath.Join(dir, f.Name), f); err != nil {

@@ -8,6 +8,8 @@ import (
 
 // MODS is what the HTML page shows from a MODS record.
 type MODS struct {
+	// Version is mods/@version (3.4 to 3.8).
+	Version           string
 	Title             string
 	Names             []Name
 	Dates             []string
@@ -26,7 +28,12 @@ type Name struct {
 	Roles   []string
 }
 
-// modsTopLevel are the top-level elements MODS 3.6 allows.
+// modsVersions are the MODS versions accepted as input (PrepareMODS
+// serves them as 3.6 when they are valid as such).
+var modsVersions = set("3.4", "3.5", "3.6", "3.7", "3.8")
+
+// modsTopLevel are the top-level elements MODS 3.4 to 3.8 allow (the
+// same twenty in each).
 var modsTopLevel = set("abstract", "accessCondition", "classification", "extension", "genre",
 	"identifier", "language", "location", "name", "note", "originInfo", "part",
 	"physicalDescription", "recordInfo", "relatedItem", "subject", "tableOfContents",
@@ -83,8 +90,8 @@ type modsXML struct {
 	} `xml:"http://www.loc.gov/mods/v3 note"`
 }
 
-// ParseMODS checks that data is a MODS 3.6 record the service can publish
-// (root mods in the MODS v3 namespace, version 3.6, only MODS top-level
+// ParseMODS checks that data is a MODS record the service can publish
+// (root mods in the MODS v3 namespace, version 3.4 to 3.8, only MODS top-level
 // elements, a titleInfo with a title) and returns what the page shows.
 // Full schema validation is done by tests with the MODS 3.6 XSD; this check
 // is structural so that the server needs no XSD engine. Errors wrap
@@ -102,17 +109,17 @@ func ParseMODS(data []byte) (*MODS, error) {
 	}
 	for _, c := range children {
 		if c.Space != NSMODS || !modsTopLevel[c.Local] {
-			return nil, fmt.Errorf("%w: %s is not a MODS 3.6 top-level element", ErrUnacceptable, fmtName(c))
+			return nil, fmt.Errorf("%w: %s is not a MODS top-level element", ErrUnacceptable, fmtName(c))
 		}
 	}
 	var x modsXML
 	if err := xml.Unmarshal(data, &x); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	if x.Version != "3.6" {
-		return nil, fmt.Errorf("%w: mods/@version is %q, want 3.6", ErrUnacceptable, x.Version)
+	if !modsVersions[x.Version] {
+		return nil, fmt.Errorf("%w: mods/@version is %q, want one of 3.4, 3.5, 3.6, 3.7, 3.8", ErrUnacceptable, x.Version)
 	}
-	m := &MODS{}
+	m := &MODS{Version: x.Version}
 	for _, t := range x.TitleInfo {
 		if t.Type != "" || strings.TrimSpace(t.Title) == "" {
 			continue

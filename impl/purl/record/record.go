@@ -55,6 +55,14 @@ type Record struct {
 	Resources   []Resource
 	Rights      Rights
 	DC          DublinCore
+	// MODS is the embedded MODS record (a seventh child of publicObject)
+	// as a document of its own, nil when the record embeds none.
+	MODS []byte
+	// Warnings says what the record lacked and how it is read instead
+	// (a fallback title, a synthesised versionMetadata, …).
+	Warnings []string
+	// fallbackTitle is the title used when oai_dc:dc has no dc:title.
+	fallbackTitle string
 }
 
 // Release says whether the object is released to a discovery target.
@@ -117,12 +125,16 @@ func (r *Record) File(name string) (File, bool) {
 	return File{}, false
 }
 
-// Title is the record's display title: the first dc:title, else the label.
+// Title is the record's display title: the first dc:title, else the
+// embedded MODS record's title, else the object label, else the druid.
 func (r *Record) Title() string {
 	if len(r.DC.Title) > 0 {
 		return r.DC.Title[0]
 	}
-	return r.Label
+	if r.fallbackTitle != "" {
+		return r.fallbackTitle
+	}
+	return r.Druid.Qualified()
 }
 
 // CurrentVersion is the last version entry (zero Version when none).
@@ -137,14 +149,9 @@ var (
 	objectTypes   = set("item", "collection")
 	contentTypes  = set("image", "book", "map", "media", "document", "file", "collection")
 	resourceTypes = set("image", "page", "audio", "video", "document", "file")
-	rootChildren  = []xml.Name{
-		{Local: "identityMetadata"},
-		{Local: "versionMetadata"},
-		{Space: NSRDF, Local: "RDF"},
-		{Local: "contentMetadata"},
-		{Local: "rightsMetadata"},
-		{Space: NSOAIDC, Local: "dc"},
-	}
+	// rootChildren are the seed's six children, in its order; the served
+	// record may have the embedded MODS record after them.
+	rootChildren = seedChildren[:6]
 )
 
 // The XML shapes below mirror docs/purl.md.
@@ -221,12 +228,49 @@ type publicObjectXML struct {
 	} `xml:"http://www.openarchives.org/OAI/2.0/oai_dc/ dc"`
 }
 
-// Parse validates a public XML record and returns it. Errors wrap
-// ErrMalformed or ErrUnacceptable.
+// Parse reads a public XML record in any accepted form (docs/purl.md,
+// "Accepted input forms") and returns it as served: the same reading
+// whether it is given the publisher's input or the stored, normalised
+// record. It does not check an embedded MODS record against the XML
+// Schema (Ingest does, when publishing). Errors wrap ErrMalformed or
+// ErrUnacceptable.
 func Parse(data []byte) (*Record, error) {
-	if len(data) > MaxDocumentBytes {
-		return nil, fmt.Errorf("%w: document is %d bytes, more than %d", ErrUnacceptable, len(data), MaxDocumentBytes)
+	n, err := normalize(data)
+	if err != nil {
+		return nil, err
 	}
+	r, err := parseServed(n.data)
+	if err != nil {
+		return nil, err
+	}
+	r.Warnings = n.warnings
+	var modsTitle string
+	if n.mods != nil {
+		r.MODS = n.mods.document()
+		m, err := ParseMODS(r.MODS)
+		if err != nil {
+			return nil, fmt.Errorf("publicObject/mods: %w", err)
+		}
+		modsTitle = m.Title
+	}
+	if len(r.DC.Title) == 0 {
+		switch {
+		case modsTitle != "":
+			r.fallbackTitle = modsTitle
+			r.Warnings = append(r.Warnings, fmt.Sprintf("oai_dc:dc has no dc:title: the title shown is the embedded MODS title %q", modsTitle))
+		case r.Label != "":
+			r.fallbackTitle = r.Label
+			r.Warnings = append(r.Warnings, fmt.Sprintf("oai_dc:dc has no dc:title and there is no MODS title: the title shown is the objectLabel %q", r.Label))
+		default:
+			r.Warnings = append(r.Warnings, fmt.Sprintf("the record has no title (no dc:title, MODS title or objectLabel): the title shown is the identifier %s", r.Druid.Qualified()))
+		}
+	}
+	return r, nil
+}
+
+// parseServed validates a record in the served shape (the output of
+// normalize).
+func parseServed(data []byte) (*Record, error) {
 	root, children, err := scanTop(data)
 	if err != nil {
 		return nil, err
@@ -234,12 +278,12 @@ func Parse(data []byte) (*Record, error) {
 	if root != (xml.Name{Local: "publicObject"}) {
 		return nil, fmt.Errorf("%w: root element is %s, want publicObject (no namespace)", ErrUnacceptable, fmtName(root))
 	}
-	if len(children) != len(rootChildren) {
+	if len(children) < len(rootChildren) || len(children) > len(seedChildren) {
 		return nil, fmt.Errorf("%w: publicObject has %d child elements (%s), want %d: %s", ErrUnacceptable, len(children), fmtNames(children), len(rootChildren), fmtNames(rootChildren))
 	}
-	for i, want := range rootChildren {
-		if children[i] != want {
-			return nil, fmt.Errorf("%w: child %d of publicObject is %s, want %s (order: %s)", ErrUnacceptable, i+1, fmtName(children[i]), fmtName(want), fmtNames(rootChildren))
+	for i, have := range children {
+		if have != seedChildren[i] {
+			return nil, fmt.Errorf("%w: child %d of publicObject is %s, want %s (order: %s)", ErrUnacceptable, i+1, fmtName(have), fmtName(seedChildren[i]), fmtNames(seedChildren))
 		}
 	}
 	var x publicObjectXML
@@ -271,9 +315,6 @@ func (x *publicObjectXML) validate() (*Record, error) {
 		return nil, bad("identityMetadata/objectType %q is not item or collection", r.ObjectType)
 	}
 	r.Label = strings.TrimSpace(x.Identity.ObjectLabel)
-	if r.Label == "" {
-		return nil, bad("identityMetadata/objectLabel is empty")
-	}
 	r.Source, r.SourceID = x.Identity.SourceID.Source, strings.TrimSpace(x.Identity.SourceID.Value)
 	for _, rel := range x.Identity.Releases {
 		v := strings.TrimSpace(rel.Value)
@@ -328,9 +369,6 @@ func (x *publicObjectXML) validate() (*Record, error) {
 		Type: trimAll(dc.Type), Format: trimAll(dc.Format), Language: trimAll(dc.Language),
 		Publisher: trimAll(dc.Publisher), Rights: trimAll(dc.Rights), Identifier: trimAll(dc.Identifier),
 	}
-	if len(r.DC.Title) == 0 {
-		return nil, bad("oai_dc:dc has no dc:title")
-	}
 	return r, nil
 }
 
@@ -382,7 +420,10 @@ func (x *publicObjectXML) validateContent(r *Record) error {
 			}
 			file := File{Name: f.ID, MimeType: f.MimeType, Size: size}
 			isImage := strings.HasPrefix(mt, "image/")
-			if (res.Type == "image" || res.Type == "page") && isImage {
+			// imageData is required of images in image and page resources
+			// and read when given for an image anywhere else (a document's
+			// cover, which the manifest can show).
+			if isImage && (res.Type == "image" || res.Type == "page" || f.ImageData != nil) {
 				if f.ImageData == nil {
 					return bad("%s: image file %q has no imageData", fwhere, f.ID)
 				}

@@ -1,12 +1,16 @@
 package record
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/purl/internal/variants"
 )
 
 func sampleDirs(t testing.TB) []string {
@@ -120,7 +124,7 @@ func TestParseRights(t *testing.T) {
 	if !r.Rights.Embargoed(now) || r.Rights.Embargoed(now.AddDate(2, 0, 0)) || r.Rights.Read != AccessGroup || r.Rights.ReadName != "staff" {
 		t.Errorf("rights = %+v", r.Rights)
 	}
-	for _, bad := range []string{"", "<world/><none/>", "<group></group>", "<group>a b</group>", "<everyone/>", "<embargoReleaseDate>soon</embargoReleaseDate><world/>", "<embargoReleaseDate>2031-01-01</embargoReleaseDate><none/>"} {
+	for _, bad := range []string{"", "<world/><none/>", "<group></group>", "<group>a b</group>", "<everyone/>", "<embargoReleaseDate>soon</embargoReleaseDate><world/>"} {
 		if _, err := Parse([]byte(doc(bad))); !errors.Is(err, ErrUnacceptable) {
 			t.Errorf("read %q: err = %v, want ErrUnacceptable", bad, err)
 		}
@@ -163,11 +167,11 @@ func TestParseRejects(t *testing.T) {
 		"not xml":          {"hello", ErrMalformed},
 		"two roots":        {ok + "<x/>", ErrMalformed},
 		"wrong root":       {strings.ReplaceAll(ok, "publicObject", "object"), ErrUnacceptable},
-		"no prefix":        {strings.Replace(ok, `"druid:bb000kk0000"`, `"bb000kk0000"`, 1), ErrUnacceptable},
+		"not a druid":      {strings.Replace(ok, `"druid:bb000kk0000"`, `"druid:bb000kk000"`, 1), ErrUnacceptable},
 		"bad druid":        {strings.Replace(ok, "druid:bb000kk0000", "druid:../../etc", 1), ErrUnacceptable},
 		"bad published":    {strings.Replace(ok, "2026-01-15T10:00:00Z", "yesterday", 1), ErrUnacceptable},
 		"order":            {strings.Replace(strings.Replace(ok, "<identityMetadata>", "<versionMetadataX>", 1), "<versionMetadata>", "<identityMetadata>", 1), ErrMalformed},
-		"missing dc":       {strings.Replace(ok, "<dc:title>T</dc:title>", "", 1), ErrUnacceptable},
+		"no content":       {strings.Replace(strings.Replace(ok, "<contentMetadata", "<x", 1), "</contentMetadata>", "</x>", 1), ErrUnacceptable},
 		"dir in file name": {strings.Replace(ok, `id="a.png"`, `id="../a.png"`, 1), ErrUnacceptable},
 		"reserved name":    {strings.Replace(ok, `id="a.png"`, `id="public.xml"`, 1), ErrUnacceptable},
 		"no image size":    {strings.Replace(ok, `<imageData width="2" height="1"/>`, "", 1), ErrUnacceptable},
@@ -179,11 +183,10 @@ func TestParseRejects(t *testing.T) {
 			t.Errorf("%s: err = %v, want %v", name, err, c.want)
 		}
 	}
-	// Children out of order.
-	swapped := strings.Replace(ok, `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>`, "", 1)
-	swapped = strings.Replace(swapped, "<rightsMetadata>", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/><rightsMetadata>`, 1)
-	if _, err := Parse([]byte(swapped)); !errors.Is(err, ErrUnacceptable) || !strings.Contains(err.Error(), "child 3") {
-		t.Errorf("out of order: %v", err)
+	// An unknown child is refused by name.
+	extra := strings.Replace(ok, "<rightsMetadata>", "<workflowMetadata/><rightsMetadata>", 1)
+	if _, err := Parse([]byte(extra)); !errors.Is(err, ErrUnacceptable) || !strings.Contains(err.Error(), "workflowMetadata") {
+		t.Errorf("unknown child: %v", err)
 	}
 }
 
@@ -194,7 +197,7 @@ func TestParseMODSRejects(t *testing.T) {
 	}
 	for name, bad := range map[string]string{
 		"no namespace": `<mods version="3.6"><titleInfo><title>T</title></titleInfo></mods>`,
-		"version":      `<mods xmlns="http://www.loc.gov/mods/v3" version="3.5"><titleInfo><title>T</title></titleInfo></mods>`,
+		"version":      `<mods xmlns="http://www.loc.gov/mods/v3" version="3.2"><titleInfo><title>T</title></titleInfo></mods>`,
 		"no title":     `<mods xmlns="http://www.loc.gov/mods/v3" version="3.6"><abstract>x</abstract></mods>`,
 		"foreign":      `<mods xmlns="http://www.loc.gov/mods/v3" version="3.6"><titleInfo><title>T</title></titleInfo><script/></mods>`,
 		"public xml":   doc("<world/>"),
@@ -216,6 +219,9 @@ func FuzzParse(f *testing.F) {
 	for _, dir := range sampleDirs(f)[:3] {
 		f.Add(read(f, filepath.Join(dir, "public.xml")))
 	}
+	for _, v := range variants.All() {
+		f.Add([]byte(v.Public))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Parse(data)
 		if err != nil {
@@ -234,6 +240,15 @@ func FuzzParse(f *testing.F) {
 		}
 		if r.Druid.Qualified() == "" || r.Title() == "" {
 			t.Fatalf("accepted record without id or title")
+		}
+		// The served form is final: ingesting it again changes nothing.
+		in, err := Ingest(context.Background(), data, nil)
+		if err != nil {
+			t.Fatalf("Parse accepts what Ingest refuses: %v", err)
+		}
+		again, err := Ingest(context.Background(), in.Data, nil)
+		if err != nil || !bytes.Equal(again.Data, in.Data) || again.Record.Title() != in.Record.Title() {
+			t.Fatalf("the served form changes when ingested again: %v\n%s\n---\n%s", err, in.Data, again.Data)
 		}
 	})
 }

@@ -77,6 +77,9 @@ func (r Rights) Summary(now time.Time) string {
 	default:
 		s = "Citation only: the files of this object are not available"
 	}
+	if r.Embargoed(now) && r.Read == AccessNone {
+		return fmt.Sprintf("Embargoed until %s; the files are not available before then", r.EmbargoUntil.Format("2006-01-02"))
+	}
 	if r.Embargoed(now) {
 		s = fmt.Sprintf("Embargoed until %s; then: %s", r.EmbargoUntil.Format("2006-01-02"), strings.ToLower(s[:1])+s[1:])
 	}
@@ -187,9 +190,10 @@ func (x rightsXML) parse() (Rights, error) {
 	if !r.Discoverable && r.Read != AccessNone {
 		return bad("a dark object (discover none) must have read none")
 	}
-	if !r.EmbargoUntil.IsZero() && r.Read == AccessNone {
-		return bad("an embargo needs the access that applies after it (world, group or location)")
-	}
+	// <none/> with an embargoReleaseDate (a form real repositories
+	// publish) says nobody reads the files before the date and names no
+	// access after it: the files stay unavailable until the publisher
+	// republishes the record with the access that applies (docs/purl.md).
 	for _, h := range x.Use.Human {
 		if h.Type == "useAndReproduction" {
 			r.UseStatement = strings.TrimSpace(h.Value)

@@ -1,0 +1,209 @@
+package record
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sitelib/sitesvc/impl/purl/internal/variants"
+)
+
+// topChildren returns the root's name, its attributes and its children's
+// names, resolved.
+func topChildren(t *testing.T, data []byte) (xml.Name, map[string]string, []xml.Name) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	var root xml.Name
+	attrs := map[string]string{}
+	var kids []xml.Name
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 {
+				root = e.Name
+				for _, a := range e.Attr {
+					if a.Name.Space == "" {
+						attrs[a.Name.Local] = a.Value
+					}
+				}
+			} else if depth == 1 {
+				kids = append(kids, e.Name)
+			}
+			depth++
+		case xml.EndElement:
+			depth--
+		}
+	}
+	return root, attrs, kids
+}
+
+// TestIngestVariants reads every real-world record form and checks the
+// served record keeps the seed's shape and the input's meaning.
+func TestIngestVariants(t *testing.T) {
+	schema, err := NewMODSSchema(modsXSD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, v := range variants.All() {
+		t.Run(v.Name, func(t *testing.T) {
+			in, err := Ingest(ctx, []byte(v.Public), schema)
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			root, attrs, kids := topChildren(t, in.Data)
+			if root != (xml.Name{Local: "publicObject"}) || attrs["objectId"] != "druid:"+v.Druid || attrs["published"] == "" || len(attrs) != 2 {
+				t.Errorf("root %v %v", root, attrs)
+			}
+			want := seedChildren[:6]
+			if v.MODSVersion != "" && !v.MODSDerived {
+				want = seedChildren
+			}
+			if len(kids) != len(want) {
+				t.Fatalf("children %v, want %v", kids, want)
+			}
+			for i := range want {
+				if kids[i] != want[i] {
+					t.Errorf("child %d is %v, want %v", i+1, kids[i], want[i])
+				}
+			}
+			rec := in.Record
+			if rec.Title() != v.Title {
+				t.Errorf("title %q, want %q", rec.Title(), v.Title)
+			}
+			if v.Warning != "" && !strings.Contains(strings.Join(in.Warnings, "\n"), v.Warning) {
+				t.Errorf("warnings %q lack %q", in.Warnings, v.Warning)
+			}
+			if v.Warning == "" && len(in.Warnings) > 0 {
+				t.Errorf("unexpected warnings %q", in.Warnings)
+			}
+			if rec.Thumb != v.Thumb {
+				t.Errorf("thumb %q, want %q", rec.Thumb, v.Thumb)
+			}
+			if len(rec.Releases) != v.Releases {
+				t.Errorf("releases %v, want %d", rec.Releases, v.Releases)
+			}
+			if len(rec.Versions) == 0 {
+				t.Error("no version")
+			}
+			now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+			if rec.Rights.Embargoed(now) != v.Embargoed {
+				t.Errorf("embargoed %v, want %v", rec.Rights.Embargoed(now), v.Embargoed)
+			}
+			// The served form is read as it is: stable, no further change.
+			n, err := normalize(in.Data)
+			if err != nil || n.changed {
+				t.Errorf("served record not in its final form: %v %v", err, n != nil && n.changed)
+			}
+			again, err := Ingest(ctx, in.Data, schema)
+			if err != nil || !bytes.Equal(again.Data, in.Data) {
+				t.Errorf("ingesting the served record changes it: %v", err)
+			}
+			// The MODS the object serves: embedded, else derived.
+			mods := rec.MODS
+			if v.MODSDerived {
+				if mods != nil {
+					t.Fatal("an embedded MODS record where none was given")
+				}
+				mods = DeriveMODS(rec, "http://localhost/purl/"+v.Druid)
+			}
+			m, err := ParseMODS(mods)
+			if err != nil {
+				t.Fatalf("served MODS: %v", err)
+			}
+			if m.Version != v.MODSVersion {
+				t.Errorf("MODS version %s, want %s", m.Version, v.MODSVersion)
+			}
+			if m.Version == "3.6" {
+				if err := schema.Validate(ctx, mods); err != nil {
+					t.Errorf("served MODS 3.6 invalid: %v\n%s", err, mods)
+				}
+				if !bytes.Contains(mods, []byte(MODS36Location)) {
+					t.Errorf("served MODS 3.6 without its schema location")
+				}
+			}
+			if v.MODSDerived && !bytes.Contains(mods, []byte("<recordOrigin>"+DerivedOrigin)) {
+				t.Errorf("derived MODS not marked in recordInfo:\n%s", mods)
+			}
+		})
+	}
+}
+
+// TestSeedShapeUnchanged: a record already in the seed's shape is stored
+// byte for byte.
+func TestSeedShapeUnchanged(t *testing.T) {
+	for _, dir := range sampleDirs(t) {
+		data := read(t, dir+"/public.xml")
+		in, err := Ingest(context.Background(), data, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		if !bytes.Equal(in.Data, data) || len(in.Warnings) > 0 {
+			t.Errorf("%s: changed or warned: %q", dir, in.Warnings)
+		}
+	}
+}
+
+// TestIngestRefusals: what is really broken is refused, naming the element.
+func TestIngestRefusals(t *testing.T) {
+	v := variants.All()[0].Public
+	for name, c := range map[string]struct{ doc, names string }{
+		"not a druid":       {strings.Replace(v, `objectId="druid:bt101cd1001"`, `objectId="druid:xx"`, 1), "publicObject/@objectId"},
+		"no identifier":     {strings.Replace(v, `objectId="druid:bt101cd1001"`, ``, 1), "@objectId nor @id"},
+		"two identifiers":   {strings.Replace(v, `objectId="druid:bt101cd1001"`, `objectId="druid:bt101cd1001" id="druid:bt102cd1002"`, 1), "publicObject/@id"},
+		"other content id":  {strings.Replace(v, `contentMetadata objectId="druid:bt101cd1001"`, `contentMetadata objectId="bt102cd1002"`, 1), "contentMetadata/@objectId"},
+		"unknown child":     {strings.Replace(v, "</publicObject>", "<adminMetadata/></publicObject>", 1), "adminMetadata"},
+		"two thumbs":        {strings.Replace(v, "</publicObject>", "<thumb>a</thumb><thumb>b</thumb></publicObject>", 1), "more than one thumb"},
+		"thumb not a file":  {strings.Replace(v, "</publicObject>", "<thumb>bt101cd1001/other.png</thumb></publicObject>", 1), "contentMetadata/thumb"},
+		"bad releaseData":   {strings.Replace(v, "</publicObject>", "<releaseData><x/></releaseData></publicObject>", 1), "releaseData"},
+		"no rightsMetadata": {strings.Replace(strings.Replace(v, "<rightsMetadata>", "<!--", 1), "</rightsMetadata>", "-->", 1), "rightsMetadata"},
+		"mods 3.2":          {strings.Replace(v, "</publicObject>", `<mods xmlns="http://www.loc.gov/mods/v3" version="3.2"><titleInfo><title>T</title></titleInfo></mods></publicObject>`, 1), "publicObject/mods"},
+		"text":              {strings.Replace(v, "</publicObject>", "stray</publicObject>", 1), "text"},
+	} {
+		_, err := Ingest(context.Background(), []byte(c.doc), nil)
+		if !errors.Is(err, ErrUnacceptable) || !strings.Contains(err.Error(), c.names) {
+			t.Errorf("%s: err = %v, want one naming %q", name, err, c.names)
+		}
+	}
+}
+
+// TestPrepareMODSWithoutSchema: without a schema nothing is claimed to be
+// MODS 3.6 that was not given as 3.6.
+func TestPrepareMODSWithoutSchema(t *testing.T) {
+	in := []byte(`<mods xmlns="http://www.loc.gov/mods/v3" version="3.7"><titleInfo><title>T</title></titleInfo></mods>`)
+	out, w, err := PrepareMODS(context.Background(), in, nil)
+	if err != nil || !bytes.Equal(out, in) || len(w) != 1 || !strings.Contains(w[0], "served as MODS 3.7") {
+		t.Errorf("got %s %q %v", out, w, err)
+	}
+	conv, err := withVersion36(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ParseMODS(conv)
+	if err != nil || m.Version != "3.6" || !bytes.Contains(conv, []byte(`xsi:schemaLocation="http://www.loc.gov/mods/v3 `+MODS36Location+`"`)) {
+		t.Errorf("converted: %s %v", conv, err)
+	}
+}
+
+// TestPrepareMODS36AddsSchemaLocation: MODS 3.6 without a schema location
+// is served with the 3.6 one; with it, byte for byte.
+func TestPrepareMODS36AddsSchemaLocation(t *testing.T) {
+	bare := []byte(`<mods xmlns="http://www.loc.gov/mods/v3" version="3.6"><titleInfo><title>T</title></titleInfo></mods>`)
+	out, w, err := PrepareMODS(context.Background(), bare, nil)
+	if err != nil || len(w) != 0 || !bytes.Contains(out, []byte(`xsi:schemaLocation="http://www.loc.gov/mods/v3 `+MODS36Location+`"`)) {
+		t.Errorf("%s %q %v", out, w, err)
+	}
+	again, _, err := PrepareMODS(context.Background(), out, nil)
+	if err != nil || !bytes.Equal(again, out) {
+		t.Errorf("a record with the location changed: %s", again)
+	}
+}
