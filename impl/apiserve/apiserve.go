@@ -54,8 +54,8 @@ type Options struct {
 	// Auth checks the document's security requirements. Nil accepts any
 	// credentials (the handlers then check them).
 	Auth openapi3filter.AuthenticationFunc
-	// Skip lists request paths (relative to the base URL) that bypass
-	// validation, such as static assets not described by the document.
+	// Skip reports whether a request bypasses validation (static assets
+	// the document does not describe). Nil validates every request.
 	Skip func(c echo.Context) bool
 	// Logger receives handler errors. Nil discards them.
 	Logger *slog.Logger

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sitelib/sitesvc/impl/embed/publicxml"
+	"github.com/sitelib/sitesvc/impl/embed/objectview"
 )
 
 // entry is a cached object: its parsed record, the ETag to revalidate it
@@ -16,7 +16,7 @@ import (
 // hit is a map lookup and a write.
 type entry struct {
 	druid   string
-	object  *publicxml.Object
+	object  *objectview.Object
 	etag    string
 	expires time.Time
 	// validated is when the PURL service last confirmed the record (sent

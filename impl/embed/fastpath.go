@@ -10,7 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
-	"github.com/sitelib/sitesvc/impl/embed/publicxml"
+	"github.com/sitelib/sitesvc/impl/embed/objectview"
 )
 
 // Why a fast path: a cached oEmbed answer is a few hundred bytes already
@@ -172,7 +172,7 @@ func (s *Service) serveRemembered(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	e, fresh := s.cache.get(ref.druid, s.cfg.Now())
-	if e == nil || !fresh || e.object.Access.Level == publicxml.Dark {
+	if e == nil || !fresh || e.object.Access.Level == objectview.Dark {
 		return false
 	}
 	rd, ok := e.lookup(ref.key)

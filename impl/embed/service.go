@@ -24,7 +24,7 @@ import (
 	"github.com/sitelib/sitesvc/gen/embedapi"
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/apiserve"
-	"github.com/sitelib/sitesvc/impl/embed/publicxml"
+	"github.com/sitelib/sitesvc/impl/embed/objectview"
 	"github.com/sitelib/sitesvc/impl/embed/purlref"
 	"github.com/sitelib/sitesvc/impl/server"
 )
@@ -221,7 +221,7 @@ func (s *Service) object(ctx context.Context, rawURL string) (*entry, error) {
 
 // liveEntry turns a cached dark object into not found.
 func liveEntry(e *entry) (*entry, error) {
-	if e.object.Access.Level == publicxml.Dark {
+	if e.object.Access.Level == objectview.Dark {
 		return nil, fmt.Errorf("%w: %s is dark", errObjectNotFound, e.druid)
 	}
 	return e, nil
@@ -270,7 +270,7 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 		s.cache.touch(stale, now.Add(s.cfg.CacheTTL), now)
 		return stale, nil
 	}
-	obj, err := publicxml.Parse(rec.body, druid, s.cfg.Now())
+	obj, err := objectview.Parse(rec.body, druid, s.cfg.Now())
 	if err != nil {
 		s.log.ErrorContext(ctx, "PURL record unreadable", "druid", druid, "err", err)
 		return nil, fmt.Errorf("%w: %w", errUpstream, err)

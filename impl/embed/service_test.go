@@ -90,15 +90,7 @@ func (e *testEnv) get(t testing.TB, path string, header ...string) (*http.Respon
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, body := testkit.Do(t, nil, req)
 	e.v.Check(t, req, resp, body)
 	return resp, string(body)
 }

@@ -206,16 +206,7 @@ func (s *Server) Get(t testing.TB, path string) (*http.Response, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("GET %s: %v", path, err)
-	}
-	defer resp.Body.Close()
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(resp.Body); err != nil {
-		t.Fatalf("GET %s: reading body: %v", path, err)
-	}
-	return resp, buf.Bytes()
+	return Do(t, nil, req)
 }
 
 // listening reports whether the server's log (text or JSON) says it

@@ -4,6 +4,8 @@
 package testkit
 
 import (
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -37,4 +39,24 @@ func SharedDir(t testing.TB) string {
 		t.Fatalf("testkit: shared data directory: %v", err)
 	}
 	return dir
+}
+
+// Do sends req with client (http.DefaultClient when nil) and returns the
+// response with its body read and closed; any transport or read error ends
+// the test.
+func Do(t testing.TB, client *http.Client, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading body: %v", req.Method, req.URL, err)
+	}
+	return resp, body
 }
