@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/sitesvc
 PKGS    := ./...
 
-.PHONY: all generate viewer build run test bench lint fmt-check vet staticcheck gen-check clean
+.PHONY: all generate viewer build run test bench bench-edge lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
@@ -48,6 +48,10 @@ test: lint gen-check build
 ## bench: the benchmarks, each reporting its ratio against a baseline measured in the same run
 bench: build
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 30m $(PKGS)
+
+## bench-edge: only the edge benchmark (the real binary vs bare net/http over loopback)
+bench-edge: build
+	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench '^BenchmarkEdge$$' -benchtime 2s -count 1 ./cmd/sitesvc
 
 clean:
 	rm -rf bin
