@@ -22,10 +22,11 @@ import (
 )
 
 // BenchmarkEdge measures the services as their users see them: the real
-// sitesvc binary against a bare net/http server answering the same bytes,
-// both separate processes with GOMAXPROCS=1 and one log line per request,
-// driven over loopback by the same client (edgeLoad), alternating between
-// the two in rounds so that the shared machine's noise falls on both.
+// sitesvc binary against a bare net/http server answering the same bytes
+// (the binary's headers, but Date, and body), both separate processes with
+// GOMAXPROCS=1 and one log line per request, driven over loopback by the
+// same client (edgeLoad), alternating between the two in rounds so that
+// the shared machine's noise falls on both.
 // It reports, per endpoint, each side's requests per second and
 // ratio = the binary's throughput ÷ the bare server's (goal ≥ 0.7).
 //
@@ -52,7 +53,11 @@ func BenchmarkEdge(b *testing.B) {
 		if resp.StatusCode != http.StatusOK {
 			b.Fatalf("%s: %d %s", ep.path, resp.StatusCode, body)
 		}
-		answers = append(answers, bareAnswer{Path: ep.path, ContentType: resp.Header.Get("Content-Type"), Body: body})
+		header := resp.Header.Clone()
+		// net/http writes these itself, as for the binary.
+		header.Del("Date")
+		header.Del("Content-Length")
+		answers = append(answers, bareAnswer{Path: ep.path, Header: header, Body: body})
 	}
 	bare := startBare(b, answers)
 
@@ -152,9 +157,9 @@ func get(b *testing.B, client *http.Client, u string) (*http.Response, []byte) {
 
 // bareAnswer is one fixed answer of the bare server.
 type bareAnswer struct {
-	Path        string // with the query, as requested
-	ContentType string
-	Body        []byte
+	Path   string // with the query, as requested
+	Header http.Header
+	Body   []byte
 }
 
 type bareServer struct{ url string }
@@ -201,7 +206,7 @@ func startBare(b *testing.B, answers []bareAnswer) *bareServer {
 }
 
 // serveBare is the bare server: net/http's mux-free handler writing the
-// fixed answer of the request URI, with one log line per request as the
+// fixed answer of the request URI (headers and body as the binary sent them), with one log line per request as the
 // binary writes.
 func serveBare(file string) error {
 	data, err := os.ReadFile(file)
@@ -230,7 +235,10 @@ func serveBare(file string) error {
 			status = http.StatusNotFound
 			http.NotFound(w, r)
 		} else {
-			w.Header().Set("Content-Type", a.ContentType)
+			h := w.Header()
+			for k, v := range a.Header {
+				h[k] = v
+			}
 			w.Write(a.Body)
 		}
 		logger.Info("request", "method", r.Method, "path", r.URL.Path, "status", status, "bytes", len(a.Body), "duration", time.Since(start))

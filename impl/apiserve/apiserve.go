@@ -142,16 +142,9 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		if p == "/openapi.yaml" || p == "/openapi.json" {
 			return true
 		}
-		if opts.Skip != nil && opts.Skip(c) {
-			return true
-		}
-		// The key is taken before validation: the validator writes the
-		// defaults of absent query parameters into the request it checks.
-		ticket, hit := memo.check(c.Request())
-		c.Set(memoKeyName, ticket)
-		return hit
+		return opts.Skip != nil && opts.Skip(c)
 	}
-	e.Use(echomiddleware.OapiRequestValidatorWithOptions(forValidation, &echomiddleware.Options{
+	validate := echomiddleware.OapiRequestValidatorWithOptions(forValidation, &echomiddleware.Options{
 		Options: openapi3filter.Options{
 			AuthenticationFunc: opts.Auth,
 			KeepValidatedValue: true,
@@ -161,14 +154,25 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		ErrorHandler: func(c echo.Context, err *echo.HTTPError) error {
 			return err
 		},
-	}))
-	// Runs only for requests the validator passed (or skipped).
+	})
+	// A request remembered as valid goes straight to its handler; any
+	// other is validated, and remembered once it passed. The key is taken
+	// before validation: the validator writes the defaults of absent query
+	// parameters into the request it checks.
 	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
+		validated := validate(next)
 		return func(c echo.Context) error {
-			if ticket, ok := c.Get(memoKeyName).(memoTicket); ok {
-				memo.remember(ticket, c.Request())
+			ticket, hit := memo.check(c.Request())
+			switch {
+			case hit:
+				return next(c)
+			case ticket.verdictKey == "":
+				return validated(c)
 			}
-			return next(c)
+			return validate(func(c echo.Context) error {
+				memo.remember(ticket, c.Request())
+				return next(c)
+			})(c)
 		}
 	})
 	return e, memo, nil
@@ -283,9 +287,6 @@ func requestErrorMessage(err *openapi3filter.RequestError) string {
 func PlainText(c echo.Context, err *Error) error {
 	return c.String(err.Status, err.Message+"\n")
 }
-
-// memoKeyName is the echo context key holding a request's memo ticket.
-const memoKeyName = "apiserve.memoKey"
 
 type documents struct{ yaml, json []byte }
 

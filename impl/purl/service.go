@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
@@ -80,7 +81,7 @@ type Service struct {
 	// started is the origin of object.checked (a monotonic clock).
 	started time.Time
 
-	cacheControlPublic, cacheControlPrivate string
+	cacheControlPublic, cacheControlPrivate []string // header values
 	// writeMu serialises writes of one service so that validation against
 	// the stored public XML (PUT .mods) and the write happen together.
 	writeMu sync.Mutex
@@ -122,8 +123,8 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
 	s := &Service{cfg: cfg, store: st, fsStore: st, cache: map[druid.Druid]*object{}, started: time.Now(),
-		cacheControlPublic:  fmt.Sprintf("public, max-age=%d", int(cfg.MaxAge/time.Second)),
-		cacheControlPrivate: fmt.Sprintf("private, max-age=%d", int(cfg.MaxAge/time.Second)),
+		cacheControlPublic:  []string{fmt.Sprintf("public, max-age=%d", int(cfg.MaxAge/time.Second))},
+		cacheControlPrivate: []string{fmt.Sprintf("private, max-age=%d", int(cfg.MaxAge/time.Second))},
 	}
 	if cfg.SamplesDir != "" {
 		empty, err := st.Empty(ctx)
@@ -239,10 +240,20 @@ type collectionLink struct {
 	Collection bool
 }
 
-// representation is bytes with their strong ETag.
+// representation is bytes with their strong ETag, and once the object is
+// complete (its Last-Modified known) the same prepared for serving.
 type representation struct {
-	body []byte
-	etag string
+	body   []byte
+	etag   string
+	served *apiserve.Content
+}
+
+// prepare makes the representations ready to serve, stamped with the
+// object's Last-Modified.
+func (o *object) prepare() {
+	for _, r := range []*representation{&o.public, &o.modsDoc, &o.html, &o.manifest} {
+		r.served = apiserve.NewContent(r.body, r.etag, o.lastMod)
+	}
 }
 
 func newRepresentation(body []byte) representation {
@@ -412,5 +423,6 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 		return nil, fmt.Errorf("building the manifest of %s: %w", id.Qualified(), err)
 	}
 	obj.manifest = newRepresentation(man)
+	obj.prepare()
 	return obj, nil
 }
