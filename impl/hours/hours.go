@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -62,6 +63,8 @@ type Service struct {
 	e     *echo.Echo
 	http  http.Handler // e, answering HEAD too
 	cache *docCache
+	// readCacheControl is the Cache-Control value of reads.
+	readCacheControl []string
 }
 
 var _ server.Service = (*Service)(nil)
@@ -95,7 +98,8 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			return nil, fmt.Errorf("hours: %w", err)
 		}
 	}
-	s := &Service{cfg: cfg, store: st, rend: renderer{base: cfg.BaseURL}, cache: newDocCache(st, cfg.Refresh)}
+	s := &Service{cfg: cfg, store: st, rend: renderer{base: cfg.BaseURL}, cache: newDocCache(st, cfg.Refresh),
+		readCacheControl: []string{fmt.Sprintf("public, max-age=%d", int(cfg.MaxAge.Seconds()))}}
 	if s.e, err = s.echo(); err != nil {
 		st.Close()
 		return nil, err
@@ -135,6 +139,9 @@ type rendered struct {
 	body        []byte
 	etag        string
 	contentType string
+	// The same as header values, prepared once: a cached document is
+	// served without formatting or allocating them per request.
+	header struct{ etag, contentType, length []string }
 }
 
 func newRendered(doc any, contentType string) (*rendered, error) {
@@ -143,7 +150,9 @@ func newRendered(doc any, contentType string) (*rendered, error) {
 		return nil, fmt.Errorf("hours: encoding document: %w", err)
 	}
 	sum := sha256.Sum256(body)
-	return &rendered{body: body, etag: `"` + hex.EncodeToString(sum[:16]) + `"`, contentType: contentType}, nil
+	r := &rendered{body: body, etag: `"` + hex.EncodeToString(sum[:16]) + `"`, contentType: contentType}
+	r.header.etag, r.header.contentType, r.header.length = []string{r.etag}, []string{contentType}, []string{strconv.Itoa(len(body))}
+	return r, nil
 }
 
 // docCache holds the current view of the database and the documents
