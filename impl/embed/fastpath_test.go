@@ -172,7 +172,8 @@ func TestRefusedRequestsAreNotRemembered(t *testing.T) {
 
 func TestRememberedAnswersBounded(t *testing.T) {
 	e := newEnv(t)
-	e.svc.answers.max = 8
+	e.svc.answers.embed.Resize(8)
+	e.svc.answers.iframe.Resize(8)
 	for h := 1; h <= 40; h++ {
 		if resp, body := e.get(t, "/embed?"+q("url", e.purl(imageDruid), "maxwidth", fmt.Sprint(h))); resp.StatusCode != 200 {
 			t.Fatalf("%d %s", resp.StatusCode, body)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
 	"github.com/sitelib/sitesvc/gen/purlapi"
@@ -76,7 +77,7 @@ type Service struct {
 	fetch     *fetcher
 	ownClient *http.Client // closed on Close when the service made it
 	cache     *objectCache
-	loads     flight
+	loads     singleflight.Group // concurrent loads of one object share one upstream request
 	answers   *answerMemo
 	assets    *assets
 	handler   http.Handler
@@ -212,7 +213,8 @@ func (s *Service) object(ctx context.Context, rawURL string) (*entry, error) {
 	// The load outlives a caller that gives up, because other callers may
 	// be waiting on it; the fetcher's timeout still bounds it.
 	loadCtx := context.WithoutCancel(ctx)
-	e, err := s.loads.do(druid, func() (*entry, error) { return s.load(loadCtx, druid) })
+	v, err, _ := s.loads.Do(druid, func() (any, error) { return s.load(loadCtx, druid) })
+	e, _ := v.(*entry)
 	if err != nil {
 		return nil, err
 	}

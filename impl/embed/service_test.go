@@ -945,10 +945,10 @@ func TestCacheBoundedInBytes(t *testing.T) {
 			t.Fatalf("%s: %d %s", d, resp.StatusCode, body)
 		}
 		e.svc.cache.mu.Lock()
-		total, n := e.svc.cache.bytes, e.svc.cache.order.Len()
+		total, n := e.svc.cache.bytes, e.svc.cache.lru.Len()
 		var sum int64
-		for el := e.svc.cache.order.Front(); el != nil; el = el.Next() {
-			sum += el.Value.(*entry).size
+		for _, ent := range e.svc.cache.lru.Values() {
+			sum += ent.size
 		}
 		e.svc.cache.mu.Unlock()
 		if total > e.svc.cfg.CacheBytes || total != sum || n == 0 {
