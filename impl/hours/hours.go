@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 	"github.com/labstack/echo/v4"
 
 	"github.com/sitelib/sitesvc/impl/auth"
@@ -156,8 +157,8 @@ func newRendered(doc any, contentType string) (*rendered, error) {
 }
 
 // docCache holds the current view of the database and the documents
-// rendered from it. Both are dropped on every write through this process
-// and after refresh.
+// rendered from it (an LRU, golang-lru's simplelru under mu). Both are
+// dropped on every write through this process and after refresh.
 type docCache struct {
 	st      *store.Store
 	refresh time.Duration
@@ -165,14 +166,14 @@ type docCache struct {
 	mu     sync.Mutex
 	view   *view
 	loaded time.Time
-	docs   map[string]*rendered
-	bytes  int // total size of docs
+	docs   *simplelru.LRU[string, *rendered]
+	bytes  int // total size of docs, kept by the LRU's eviction callback
 }
 
 // Bounds on the rendered documents kept: distinct URLs with arbitrary
 // ranges (up to 18 months of every library, several megabytes each) could
-// otherwise grow the cache without limit. When a bound would be passed the
-// cache starts afresh; a document bigger than maxCachedDocBytes is not kept.
+// otherwise grow the cache without limit. Past a bound the least recently
+// read documents go; a document bigger than maxCachedDocBytes is not kept.
 const (
 	maxCachedDocs     = 512
 	maxCachedBytes    = 64 << 20
@@ -180,7 +181,14 @@ const (
 )
 
 func newDocCache(st *store.Store, refresh time.Duration) *docCache {
-	return &docCache{st: st, refresh: refresh, docs: map[string]*rendered{}}
+	c := &docCache{st: st, refresh: refresh}
+	docs, err := simplelru.NewLRU[string, *rendered](maxCachedDocs, func(_ string, r *rendered) { c.bytes -= len(r.body) })
+	if err != nil {
+		// Only a size below 1, which maxCachedDocs is not.
+		panic("hours: document cache: " + err.Error())
+	}
+	c.docs = docs
+	return c
 }
 
 // current returns the view, reading the database when it is stale.
@@ -199,7 +207,7 @@ func (c *docCache) current(ctx context.Context) (*view, error) {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
 	c.view, c.loaded = v, time.Now()
-	c.docs, c.bytes = map[string]*rendered{}, 0
+	c.docs.Purge()
 	return v, nil
 }
 
@@ -207,7 +215,7 @@ func (c *docCache) current(ctx context.Context) (*view, error) {
 func (c *docCache) invalidate() {
 	c.mu.Lock()
 	c.view = nil
-	c.docs, c.bytes = map[string]*rendered{}, 0
+	c.docs.Purge()
 	c.mu.Unlock()
 }
 
@@ -221,7 +229,7 @@ func (c *docCache) get(ctx context.Context, key string, build func(*view) (*rend
 	}
 	if c.refresh > 0 {
 		c.mu.Lock()
-		r, ok := c.docs[key]
+		r, ok := c.docs.Get(key)
 		c.mu.Unlock()
 		if ok {
 			return r, nil
@@ -233,12 +241,12 @@ func (c *docCache) get(ctx context.Context, key string, build func(*view) (*rend
 	}
 	c.mu.Lock()
 	if c.view == v && len(r.body) <= maxCachedDocBytes { // view not replaced meanwhile
-		if _, ok := c.docs[key]; !ok {
-			if len(c.docs) >= maxCachedDocs || c.bytes+len(r.body) > maxCachedBytes {
-				c.docs, c.bytes = map[string]*rendered{}, 0
-			}
-			c.docs[key] = r
+		if !c.docs.Contains(key) {
+			c.docs.Add(key, r) // past maxCachedDocs the least recent goes
 			c.bytes += len(r.body)
+			for c.bytes > maxCachedBytes && c.docs.Len() > 1 {
+				c.docs.RemoveOldest()
+			}
 		}
 	}
 	c.mu.Unlock()

@@ -22,6 +22,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+
 	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
@@ -63,7 +65,10 @@ type Config struct {
 	// are seen at once; this is how late a write by another process
 	// (sitesvc purl publish against a running server) can be seen.
 	Recheck time.Duration
-	Logger  *slog.Logger
+	// CacheSize is the most objects kept prepared in memory, least
+	// recently read first out (default 4096).
+	CacheSize int
+	Logger    *slog.Logger
 }
 
 // Service is the PURL service. It implements server.Service and server.Indexer.
@@ -73,8 +78,8 @@ type Service struct {
 	fsStore *store.FS
 	handler http.Handler
 
-	mu    sync.RWMutex
-	cache map[druid.Druid]*object
+	mu    sync.Mutex
+	cache *simplelru.LRU[druid.Druid, *object]
 	// generation counts forget calls: a load that started before a write
 	// must not put what it read into the cache after the write dropped it.
 	generation uint64
@@ -115,6 +120,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if cfg.Recheck <= 0 {
 		cfg.Recheck = time.Second
 	}
+	if cfg.CacheSize <= 0 {
+		cfg.CacheSize = 4096
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -122,7 +130,11 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
-	s := &Service{cfg: cfg, store: st, fsStore: st, cache: map[druid.Druid]*object{}, started: time.Now(),
+	cache, err := simplelru.NewLRU[druid.Druid, *object](cfg.CacheSize, nil)
+	if err != nil {
+		return nil, fmt.Errorf("purl: %w", err)
+	}
+	s := &Service{cfg: cfg, store: st, fsStore: st, cache: cache, started: time.Now(),
 		cacheControlPublic:  []string{fmt.Sprintf("public, max-age=%d", int(cfg.MaxAge/time.Second))},
 		cacheControlPrivate: []string{fmt.Sprintf("private, max-age=%d", int(cfg.MaxAge/time.Second))},
 	}
@@ -270,9 +282,10 @@ var errDark = errors.New("object is dark")
 // store.ErrNotFound.
 func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 	now := s.cfg.Now()
-	s.mu.RLock()
-	obj, generation := s.cache[id], s.generation
-	s.mu.RUnlock()
+	s.mu.Lock()
+	obj, _ := s.cache.Get(id)
+	generation := s.generation
+	s.mu.Unlock()
 	cached := obj != nil
 	if obj != nil && (obj.embargoed != obj.rec.Rights.Embargoed(now) || (obj.rec.ObjectType == "collection" && now.Sub(obj.listedAt) >= memberTTL)) {
 		obj = nil
@@ -307,7 +320,7 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 		obj.checked.Store(int64(time.Since(s.started)))
 		s.mu.Lock()
 		if s.generation == generation {
-			s.cache[id] = obj
+			s.cache.Add(id, obj)
 		}
 		s.mu.Unlock()
 	}
@@ -329,10 +342,10 @@ func sameFile(a, b fs.FileInfo) bool {
 func (s *Service) forget(id druid.Druid) {
 	s.mu.Lock()
 	s.generation++
-	delete(s.cache, id)
-	for cid, obj := range s.cache {
-		if obj.rec.ObjectType == "collection" {
-			delete(s.cache, cid)
+	s.cache.Remove(id)
+	for _, cid := range s.cache.Keys() {
+		if obj, ok := s.cache.Peek(cid); ok && obj.rec.ObjectType == "collection" {
+			s.cache.Remove(cid)
 		}
 	}
 	s.mu.Unlock()
