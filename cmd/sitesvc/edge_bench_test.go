@@ -192,7 +192,9 @@ func startBare(b *testing.B, answers []bareAnswer) *bareServer {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cmd.Stderr = io.Discard // the request log, as the binary's is kept aside
+	// The request log is kept as the binary's is (testkit keeps its output
+	// in a LogBuffer), so that neither side's logging costs the client more.
+	cmd.Stderr = &testkit.LogBuffer{}
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
@@ -247,7 +249,18 @@ func serveBare(file string) error {
 			}
 			w.Write(a.Body)
 		}
-		logger.Info("request", "method", r.Method, "path", r.URL.Path, "status", status, "bytes", len(a.Body), "duration", time.Since(start))
+		// The fields of the binary's request line.
+		logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("request_id", a.Header.Get("X-Request-Id")),
+			slog.String("service", "bare"),
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", status),
+			slog.Int("bytes", len(a.Body)),
+			slog.Duration("duration", time.Since(start)),
+			slog.String("remote", r.RemoteAddr),
+			slog.Bool("aborted", false),
+		)
 	}))
 }
 
