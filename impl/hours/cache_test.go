@@ -49,7 +49,7 @@ func TestDocCacheBounded(t *testing.T) {
 	if c.docs.Len() != maxCachedDocs {
 		t.Errorf("%d documents kept, want %d", c.docs.Len(), maxCachedDocs)
 	}
-	if !c.docs.Contains("k" + strconv.Itoa(maxCachedDocs+10)) || c.docs.Contains("k1") {
+	if !c.docs.Contains("k"+strconv.Itoa(maxCachedDocs+10)) || c.docs.Contains("k1") {
 		t.Error("not the least recently read documents went")
 	}
 	c.invalidate()
