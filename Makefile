@@ -51,7 +51,7 @@ bench: build
 
 ## bench-edge: only the edge benchmark (the real binary vs bare net/http over loopback)
 bench-edge: build
-	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench '^BenchmarkEdge$$' -benchtime 2s -count 1 ./cmd/sitesvc
+	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench '^BenchmarkEdge$$' -count 1 ./cmd/sitesvc
 
 clean:
 	rm -rf bin
