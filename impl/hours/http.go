@@ -47,74 +47,10 @@ func (s *Service) echo() (*echo.Echo, error) {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
 	e.Pre(ops.corsAndMediaTypes)
-	hoursapi.RegisterHandlers(suffixRouter{e}, hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
+	// apiserve's router registers "/libraries/{library_id}.json" and
+	// the like, which echo's router cannot express as they are.
+	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
 	return e, nil
-}
-
-// suffixRouter registers the generated routes on echo. echo's router ends
-// a path parameter only at "/", so "/libraries/:library_id.json" would name
-// a parameter "library_id.json"; such routes are registered as
-// "/libraries/:library_id" with a handler that requires and strips the
-// ".json" suffix.
-type suffixRouter struct{ e *echo.Echo }
-
-func (r suffixRouter) add(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	const suffix = ".json"
-	i := strings.LastIndex(path, "/:")
-	if i < 0 || !strings.HasSuffix(path, suffix) || strings.Contains(path[i+2:], "/") {
-		return r.e.Add(method, path, h, m...)
-	}
-	name := strings.TrimSuffix(path[i+2:], suffix)
-	inner := h
-	h = func(c echo.Context) error {
-		v := c.Param(name)
-		if !strings.HasSuffix(v, suffix) {
-			return echo.ErrNotFound
-		}
-		c.SetParamValues(replaceParam(c, name, strings.TrimSuffix(v, suffix))...)
-		return inner(c)
-	}
-	return r.e.Add(method, path[:i+2]+name, h, m...)
-}
-
-// replaceParam is the context's parameter values with name's replaced.
-func replaceParam(c echo.Context, name, value string) []string {
-	names := c.ParamNames()
-	values := append([]string(nil), c.ParamValues()...)
-	for i, n := range names {
-		if n == name && i < len(values) {
-			values[i] = value
-		}
-	}
-	return values
-}
-
-func (r suffixRouter) CONNECT(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodConnect, p, h, m...)
-}
-func (r suffixRouter) DELETE(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodDelete, p, h, m...)
-}
-func (r suffixRouter) GET(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodGet, p, h, m...)
-}
-func (r suffixRouter) HEAD(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodHead, p, h, m...)
-}
-func (r suffixRouter) OPTIONS(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodOptions, p, h, m...)
-}
-func (r suffixRouter) PATCH(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodPatch, p, h, m...)
-}
-func (r suffixRouter) POST(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodPost, p, h, m...)
-}
-func (r suffixRouter) PUT(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodPut, p, h, m...)
-}
-func (r suffixRouter) TRACE(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodTrace, p, h, m...)
 }
 
 // operations finds the contract's operation of a request the way the
