@@ -130,12 +130,15 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		}
 	}
 
-	e.GET("/openapi.yaml", func(c echo.Context) error {
-		return c.Blob(http.StatusOK, "application/yaml; charset=utf-8", published.yaml)
-	})
-	e.GET("/openapi.json", func(c echo.Context) error {
-		return c.Blob(http.StatusOK, "application/json; charset=utf-8", published.json)
-	})
+	// The documents answer HEAD as GET (net/http drops the body).
+	for _, m := range []string{http.MethodGet, http.MethodHead} {
+		e.Add(m, "/openapi.yaml", func(c echo.Context) error {
+			return c.Blob(http.StatusOK, "application/yaml; charset=utf-8", published.yaml)
+		})
+		e.Add(m, "/openapi.json", func(c echo.Context) error {
+			return c.Blob(http.StatusOK, "application/json; charset=utf-8", published.json)
+		})
+	}
 
 	skip := func(c echo.Context) bool {
 		p := c.Request().URL.Path

@@ -21,6 +21,7 @@ import (
 // (the longest first) and is handed over without it; a value ending with
 // none goes to the operation declared without a literal ("/{id}"), if the
 // contract has one, else it is 404. Other paths are registered unchanged.
+// Every GET route answers HEAD as well.
 type Router struct {
 	e      *echo.Echo
 	shapes map[string]*suffixShape // by method and echo path
@@ -43,12 +44,21 @@ func Routes(e *echo.Echo) *Router {
 	return &Router{e: e, shapes: map[string]*suffixShape{}}
 }
 
-// add registers one operation. A contract whose suffixed parameter is not
-// the last of its path is refused (panics at registration, i.e. at start).
+// add registers one operation; a GET answers HEAD too (RFC 9110 §9.3.2:
+// the same answer without the body, which net/http drops). A contract
+// whose suffixed parameter is not the last of its path is refused (panics
+// at registration, i.e. at start).
 func (r *Router) add(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
 	for i := len(m) - 1; i >= 0; i-- {
 		h = m[i](h)
 	}
+	if method == http.MethodGet {
+		r.register(http.MethodHead, path, h)
+	}
+	return r.register(method, path, h)
+}
+
+func (r *Router) register(method, path string, h echo.HandlerFunc) *echo.Route {
 	param, suffix, base := splitSuffix(path)
 	key := method + " " + base
 	sh, known := r.shapes[key]

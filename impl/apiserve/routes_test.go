@@ -49,6 +49,8 @@ func TestRoutesSuffixedParameters(t *testing.T) {
 		{"DELETE", "/libraries/green.json", "200 delete-library library_id=green.json"},
 		{"GET", "/libraries/green/terms.json", "200 terms library_id=green"},
 		{"POST", "/libraries/green.json", "405"},
+		{"HEAD", "/bb.xml", "200 xml id=bb"},
+		{"HEAD", "/libraries/green.json", "200 library library_id=green"},
 	} {
 		rec := httptest.NewRecorder()
 		e.ServeHTTP(rec, httptest.NewRequest(tc.method, tc.path, nil))
