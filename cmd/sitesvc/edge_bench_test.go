@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"slices"
 	"strings"
 	"sync"
@@ -76,6 +78,7 @@ func BenchmarkEdge(b *testing.B) {
 			// moves it less.
 			per := edgePerRound
 			var tBin, tBare time.Duration
+			cpuBin0, cpuBare0 := cpuTicks(srv.Pid()), cpuTicks(bareSrv.pid)
 			ratios := make([]float64, 0, edgeRounds)
 			for r := 0; r < edgeRounds; r++ {
 				var bin, bare time.Duration
@@ -88,6 +91,12 @@ func BenchmarkEdge(b *testing.B) {
 				}
 				tBin, tBare = tBin+bin, tBare+bare
 				ratios = append(ratios, bare.Seconds()/bin.Seconds())
+			}
+			cpuBin, cpuBare := cpuTicks(srv.Pid())-cpuBin0, cpuTicks(bareSrv.pid)-cpuBare0
+			if cpuBin > 0 && cpuBare > 0 {
+				// The servers' own CPU per request (user + system, all
+				// threads), steadier than throughput on a shared machine.
+				b.ReportMetric(float64(cpuBare)/float64(cpuBin), "cpu-ratio")
 			}
 			slices.Sort(ratios)
 			n := float64(edgeRounds * per)
@@ -175,7 +184,35 @@ type bareAnswer struct {
 	Body   []byte
 }
 
-type bareServer struct{ url string }
+type bareServer struct {
+	url string
+	pid int
+}
+
+// cpuTicks is the user plus system CPU time of process pid in clock ticks
+// (from /proc; 0 where there is none).
+func cpuTicks(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name (in parentheses, which may hold
+	// spaces): state is field 3, utime 14, stime 15.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, err1 := strconv.ParseInt(f[11], 10, 64)
+	s, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return u + s
+}
 
 // bareEnv names the file of answers when the test binary runs as the bare
 // server (see TestMain).
@@ -217,7 +254,7 @@ func startBare(b *testing.B, answers []bareAnswer) *bareServer {
 	if !ok {
 		b.Fatalf("bare server said %q", line)
 	}
-	return &bareServer{url: "http://" + addr}
+	return &bareServer{url: "http://" + addr, pid: cmd.Process.Pid}
 }
 
 // serveBare is the bare server: net/http's mux-free handler writing the

@@ -182,6 +182,9 @@ func (s *Server) Wait(timeout time.Duration) error {
 // Done is closed when the process has exited.
 func (s *Server) Done() <-chan struct{} { return s.done }
 
+// Pid is the server process's id (for measuring its CPU time).
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
 func (s *Server) exitErr() error {
 	s.waitMu.Lock()
 	defer s.waitMu.Unlock()
