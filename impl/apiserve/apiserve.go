@@ -15,8 +15,6 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/labstack/echo/v4"
 	echomiddleware "github.com/oapi-codegen/echo-middleware"
 	"github.com/oasdiff/yaml"
@@ -59,6 +57,9 @@ type Options struct {
 	Skip func(c echo.Context) bool
 	// Logger receives handler errors. Nil discards them.
 	Logger *slog.Logger
+	// Contract is the service's NewContract(Spec), when the service asks
+	// it questions too; nil makes one.
+	Contract *Contract
 }
 
 // New returns an echo instance that validates every request against
@@ -97,16 +98,13 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		return nil, nil, err
 	}
 
-	memoSpec, err := clone(opts.Spec)
-	if err != nil {
-		return nil, nil, err
+	contract := opts.Contract
+	if contract == nil {
+		if contract, err = NewContract(opts.Spec); err != nil {
+			return nil, nil, err
+		}
 	}
-	memoSpec.Servers = nil
-	memoRouter, err := gorillamux.NewRouter(memoSpec)
-	if err != nil {
-		return nil, nil, fmt.Errorf("apiserve: routing OpenAPI document: %w", err)
-	}
-	memo := newVerdictMemo(memoSpec, memoRouter, 4096)
+	memo := newVerdictMemo(contract.spec, contract.router, 4096)
 
 	e := echo.New()
 	e.HideBanner = true
@@ -118,7 +116,7 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		apiErr := toError(err)
 		if apiErr.Status == http.StatusMethodNotAllowed && c.Response().Header().Get("Allow") == "" {
 			// RFC 9110: a 405 names the methods the resource has.
-			if allow := allowedMethods(memoRouter, c.Request()); allow != "" {
+			if allow := contract.Declared(c.Request()); allow != "" {
 				c.Response().Header().Set("Allow", allow)
 			}
 		}
@@ -218,20 +216,6 @@ func toError(err error) *Error {
 		out.Message = "not found"
 	}
 	return out
-}
-
-// allowedMethods lists the methods the document declares for r's path,
-// for the Allow header of a 405.
-func allowedMethods(router routers.Router, r *http.Request) string {
-	var allow []string
-	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions} {
-		probe := r.Clone(r.Context())
-		probe.Method = m
-		if _, _, err := router.FindRoute(probe); err == nil {
-			allow = append(allow, m)
-		}
-	}
-	return strings.Join(allow, ", ")
 }
 
 // bodyTooLarge finds the server's body limit error in err, also where the

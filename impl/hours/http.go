@@ -9,9 +9,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/labstack/echo/v4"
 	echomiddleware "github.com/oapi-codegen/echo-middleware"
 
@@ -32,16 +31,17 @@ func (s *Service) echo() (*echo.Echo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hours: loading the OpenAPI document: %w", err)
 	}
-	ops, err := newOperations()
+	ops, err := newOperations(spec)
 	if err != nil {
 		return nil, err
 	}
 	e, err := apiserve.New(apiserve.Options{
-		Spec:    spec,
-		BaseURL: s.cfg.BaseURL,
-		Errors:  ops.renderError,
-		Auth:    s.authenticate,
-		Logger:  s.cfg.Logger,
+		Spec:     spec,
+		BaseURL:  s.cfg.BaseURL,
+		Errors:   ops.renderError,
+		Auth:     s.authenticate,
+		Logger:   s.cfg.Logger,
+		Contract: ops.contract,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hours: %w", err)
@@ -53,50 +53,28 @@ func (s *Service) echo() (*echo.Echo, error) {
 	return e, nil
 }
 
-// operations finds the contract's operation of a request the way the
-// validator does: on a copy of the document without servers (paths here
-// are relative to the base URL). The media-type rules need it before
-// routing, and a 405 names the methods of the path from it (echo's router
-// shares one route between "/libraries/{id}.json" and "/libraries/{id}").
-type operations struct{ router routers.Router }
+// operations holds the service's contract as apiserve routes it: the
+// media-type rules need a request's operation before routing, and a 405 or
+// OPTIONS names the methods of the path from it (echo's router shares one
+// route between "/libraries/{id}.json" and "/libraries/{id}").
+type operations struct{ contract *apiserve.Contract }
 
-func newOperations() (*operations, error) {
-	doc, err := hoursapi.GetSpec()
+func newOperations(spec *openapi3.T) (*operations, error) {
+	contract, err := apiserve.NewContract(spec)
 	if err != nil {
-		return nil, fmt.Errorf("hours: loading the OpenAPI document: %w", err)
+		return nil, fmt.Errorf("hours: %w", err)
 	}
-	doc.Servers = nil
-	router, err := gorillamux.NewRouter(doc)
-	if err != nil {
-		return nil, fmt.Errorf("hours: routing the OpenAPI document: %w", err)
-	}
-	return &operations{router: router}, nil
+	return &operations{contract: contract}, nil
 }
 
 // takesDocument reports whether req is an operation with a request body.
 func (o *operations) takesDocument(req *http.Request) bool {
-	route, _, err := o.router.FindRoute(req)
-	return err == nil && route.Operation.RequestBody != nil
+	op, ok := o.contract.Operation(req)
+	return ok && op.RequestBody != nil
 }
 
 // allow is the Allow header of req's path ("" when no operation has it).
-func (o *operations) allow(req *http.Request) string {
-	var out []string
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete} {
-		r := req.WithContext(req.Context())
-		r.Method = m
-		if _, _, err := o.router.FindRoute(r); err == nil {
-			out = append(out, m)
-			if m == http.MethodGet {
-				out = append(out, http.MethodHead)
-			}
-		}
-	}
-	if len(out) == 0 {
-		return ""
-	}
-	return strings.Join(append(out, http.MethodOptions), ", ")
-}
+func (o *operations) allow(req *http.Request) string { return o.contract.Allow(req) }
 
 // Header values of every GET, shared (a field is replaced, never edited in
 // place).
