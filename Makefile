@@ -18,7 +18,7 @@ export CGO_ENABLED := 0
 MIRADOR_SRC := impl/embed/viewer/node_modules/mirador/dist
 MIRADOR_DST := bundled/mirador/dist
 
-.PHONY: all generate viewer mirador apidocs webcheck build run install test ts-test bench lint fmt-check vet staticcheck gen-check clean
+.PHONY: all generate viewer mirador apidocs webcheck build run install test ts-test bench bench-edge lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
@@ -91,6 +91,10 @@ ts-test: build
 ## bench: the benchmarks, each reporting its ratio against a baseline measured in the same run
 bench: build
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 30m $(PKGS)
+
+## bench-edge: only the edge benchmark (the real binary vs bare net/http over loopback)
+bench-edge: build
+	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench '^BenchmarkEdge$$' -count 1 ./cmd/sitesvc
 
 clean:
 	rm -rf bin

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -157,12 +158,12 @@ func TestGracefulShutdown(t *testing.T) {
 	defer conn.Close()
 	half := len(envelope) / 2
 	fmt.Fprintf(conn, "POST /soap/SiteAlgorithm HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml; charset=utf-8\r\nSOAPAction: \"\"\r\nContent-Length: %d\r\n\r\n%s", len(envelope), envelope[:half])
-	time.Sleep(300 * time.Millisecond) // the server is now reading the body
+	waitInFlight(t, s) // the server is now reading the body
 
 	if err := s.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	waitDraining(t, s)
 	select {
 	case <-s.Done():
 		t.Fatal("process exited with a request in flight")
@@ -318,8 +319,56 @@ func startHalfRequest(t *testing.T, s *testkit.Server) net.Conn {
 	}
 	t.Cleanup(func() { conn.Close() })
 	io.WriteString(conn, "POST /soap/SiteAlgorithm HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml\r\nContent-Length: 1000\r\n\r\n<soapenv:Envelope")
-	time.Sleep(300 * time.Millisecond)
+	waitInFlight(t, s)
 	return conn
+}
+
+// waitFor polls cond until it holds, failing the test after 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitInFlight waits until s's metrics count a request in flight besides
+// the scrape itself (the handler has the request and is reading its body).
+func waitInFlight(t *testing.T, s *testkit.Server) {
+	t.Helper()
+	waitFor(t, "a request is in flight", func() bool {
+		resp, body := s.Get(t, "/metrics")
+		if resp.StatusCode != http.StatusOK {
+			return false
+		}
+		for _, line := range strings.Split(string(body), "\n") {
+			if v, ok := strings.CutPrefix(line, "sitesvc_http_requests_in_flight "); ok {
+				n, err := strconv.ParseFloat(v, 64)
+				return err == nil && n >= 2
+			}
+		}
+		return false
+	})
+}
+
+// waitDraining waits until s, signalled to stop, has begun shutting down
+// (it says so in its log and refuses new connections).
+func waitDraining(t *testing.T, s *testkit.Server) {
+	t.Helper()
+	waitFor(t, "the server drains", func() bool {
+		if !strings.Contains(s.Logs(), "shutting down") {
+			return false
+		}
+		c, err := net.DialTimeout("tcp", strings.TrimPrefix(s.URL, "http://"), time.Second)
+		if err != nil {
+			return true
+		}
+		c.Close()
+		return false
+	})
 }
 
 // Past --shutdown-timeout the process stops anyway, says why, and exits
@@ -346,7 +395,7 @@ func TestSecondSignalForcesExit(t *testing.T) {
 	if err := s.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	waitDraining(t, s)
 	select {
 	case <-s.Done():
 		t.Fatal("exited with a request in flight after one SIGTERM")

@@ -16,8 +16,6 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/labstack/echo/v4"
 	echomiddleware "github.com/oapi-codegen/echo-middleware"
 	"github.com/oasdiff/yaml"
@@ -57,11 +55,14 @@ type Options struct {
 	// Auth checks the document's security requirements. Nil accepts any
 	// credentials (the handlers then check them).
 	Auth openapi3filter.AuthenticationFunc
-	// Skip lists request paths (relative to the base URL) that bypass
-	// validation, such as static assets not described by the document.
+	// Skip reports whether a request bypasses validation (static assets
+	// the document does not describe). Nil validates every request.
 	Skip func(c echo.Context) bool
 	// Logger receives handler errors. Nil discards them.
 	Logger *slog.Logger
+	// Contract is the service's NewContract(Spec), when the service asks
+	// it questions too; nil makes one.
+	Contract *Contract
 }
 
 // New returns an echo instance that validates every request against
@@ -100,16 +101,13 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		return nil, nil, err
 	}
 
-	memoSpec, err := clone(opts.Spec)
-	if err != nil {
-		return nil, nil, err
+	contract := opts.Contract
+	if contract == nil {
+		if contract, err = NewContract(opts.Spec); err != nil {
+			return nil, nil, err
+		}
 	}
-	memoSpec.Servers = nil
-	memoRouter, err := gorillamux.NewRouter(memoSpec)
-	if err != nil {
-		return nil, nil, fmt.Errorf("apiserve: routing OpenAPI document: %w", err)
-	}
-	memo := newVerdictMemo(memoSpec, memoRouter, 4096)
+	memo := newVerdictMemo(contract.spec, contract.router, 4096)
 
 	e := echo.New()
 	e.HideBanner = true
@@ -121,7 +119,7 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		apiErr := toError(err)
 		if apiErr.Status == http.StatusMethodNotAllowed && c.Response().Header().Get("Allow") == "" {
 			// RFC 9110: a 405 names the methods the resource has.
-			if allow := allowedMethods(memoRouter, c.Request()); allow != "" {
+			if allow := contract.Declared(c.Request()); allow != "" {
 				c.Response().Header().Set("Allow", allow)
 			}
 		}
@@ -133,12 +131,15 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		}
 	}
 
-	e.GET("/openapi.yaml", func(c echo.Context) error {
-		return c.Blob(http.StatusOK, "application/yaml; charset=utf-8", published.yaml)
-	})
-	e.GET("/openapi.json", func(c echo.Context) error {
-		return c.Blob(http.StatusOK, "application/json; charset=utf-8", published.json)
-	})
+	// The documents answer HEAD as GET (net/http drops the body).
+	for _, m := range []string{http.MethodGet, http.MethodHead} {
+		e.Add(m, "/openapi.yaml", func(c echo.Context) error {
+			return c.Blob(http.StatusOK, "application/yaml; charset=utf-8", published.yaml)
+		})
+		e.Add(m, "/openapi.json", func(c echo.Context) error {
+			return c.Blob(http.StatusOK, "application/json; charset=utf-8", published.json)
+		})
+	}
 	// Browsable documentation of the same document, for every service
 	// built here; like the document it is outside the contract (and the
 	// validator), see docs/architecture.md.
@@ -155,16 +156,9 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		if Published(p) {
 			return true
 		}
-		if opts.Skip != nil && opts.Skip(c) {
-			return true
-		}
-		// The key is taken before validation: the validator writes the
-		// defaults of absent query parameters into the request it checks.
-		ticket, hit := memo.check(c.Request())
-		c.Set(memoKeyName, ticket)
-		return hit
+		return opts.Skip != nil && opts.Skip(c)
 	}
-	e.Use(echomiddleware.OapiRequestValidatorWithOptions(forValidation, &echomiddleware.Options{
+	validate := echomiddleware.OapiRequestValidatorWithOptions(forValidation, &echomiddleware.Options{
 		Options: openapi3filter.Options{
 			AuthenticationFunc: opts.Auth,
 			KeepValidatedValue: true,
@@ -174,14 +168,25 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		ErrorHandler: func(c echo.Context, err *echo.HTTPError) error {
 			return err
 		},
-	}))
-	// Runs only for requests the validator passed (or skipped).
+	})
+	// A request remembered as valid goes straight to its handler; any
+	// other is validated, and remembered once it passed. The key is taken
+	// before validation: the validator writes the defaults of absent query
+	// parameters into the request it checks.
 	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
+		validated := validate(next)
 		return func(c echo.Context) error {
-			if ticket, ok := c.Get(memoKeyName).(memoTicket); ok {
-				memo.remember(ticket, c.Request())
+			ticket, hit := memo.check(c.Request())
+			switch {
+			case hit:
+				return next(c)
+			case ticket.verdictKey == "":
+				return validated(c)
 			}
-			return next(c)
+			return validate(func(c echo.Context) error {
+				memo.remember(ticket, c.Request())
+				return next(c)
+			})(c)
 		}
 	})
 	return e, memo, nil
@@ -237,20 +242,6 @@ func toError(err error) *Error {
 		out.Message = "not found"
 	}
 	return out
-}
-
-// allowedMethods lists the methods the document declares for r's path,
-// for the Allow header of a 405.
-func allowedMethods(router routers.Router, r *http.Request) string {
-	var allow []string
-	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions} {
-		probe := r.Clone(r.Context())
-		probe.Method = m
-		if _, _, err := router.FindRoute(probe); err == nil {
-			allow = append(allow, m)
-		}
-	}
-	return strings.Join(allow, ", ")
 }
 
 // bodyTooLarge finds the server's body limit error in err, also where the
@@ -309,9 +300,6 @@ func requestErrorMessage(err *openapi3filter.RequestError) string {
 func PlainText(c echo.Context, err *Error) error {
 	return c.String(err.Status, err.Message+"\n")
 }
-
-// memoKeyName is the echo context key holding a request's memo ticket.
-const memoKeyName = "apiserve.memoKey"
 
 type documents struct{ yaml, json []byte }
 

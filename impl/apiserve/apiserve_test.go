@@ -219,13 +219,13 @@ func TestVerdictMemoIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	memo.max = 8
+	memo.entries.Resize(8)
 	e.GET("/items/:id", func(c echo.Context) error { return c.NoContent(200) })
 	for i := 0; i < 50; i++ {
 		do(t, e, "GET", "/items/abc?limit="+strconv.Itoa(i+1), "")
 	}
-	if n := memo.order.Len(); n != 8 || len(memo.entries) != 8 {
-		t.Errorf("memo holds %d/%d entries, want 8", n, len(memo.entries))
+	if n := memo.entries.Len(); n != 8 {
+		t.Errorf("memo holds %d entries, want 8", n)
 	}
 	r50 := httptest.NewRequest("GET", "/items/abc?limit=50", nil)
 	r1 := httptest.NewRequest("GET", "/items/abc?limit=1", nil)
@@ -249,10 +249,7 @@ func BenchmarkValidatedGET(b *testing.B) {
 	run := func(b *testing.B, memoOn bool) {
 		for i := 0; i < b.N; i++ {
 			if !memoOn {
-				memo.mu.Lock()
-				clear(memo.entries)
-				memo.order.Init()
-				memo.mu.Unlock()
+				memo.entries.Purge()
 			}
 			rec := httptest.NewRecorder()
 			e.ServeHTTP(rec, httptest.NewRequest("GET", "/items/abc?limit=2", nil))

@@ -1,15 +1,14 @@
 package apiserve
 
 import (
-	"container/list"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // verdictMemo remembers GET and HEAD requests that passed validation, so an
@@ -24,11 +23,10 @@ import (
 type verdictMemo struct {
 	router routers.Router
 	spec   *openapi3.T
-	max    int
 
-	mu      sync.Mutex
-	order   *list.List // of *memoEntry, most recent first
-	entries map[string]*list.Element
+	// entries holds URL shapes ("U " keys) and verdicts ("V " keys) in
+	// one least-recently-used order, bounded by the memo's size.
+	entries *lru.Cache[string, *memoEntry]
 
 	hits atomic.Int64 // for tests
 }
@@ -53,7 +51,12 @@ type urlShape struct {
 const maxMemoKey = 2048
 
 func newVerdictMemo(spec *openapi3.T, router routers.Router, max int) *verdictMemo {
-	return &verdictMemo{router: router, spec: spec, max: max, order: list.New(), entries: map[string]*list.Element{}}
+	entries, err := lru.New[string, *memoEntry](max)
+	if err != nil {
+		// Only a size below 1, which New never passes.
+		panic("apiserve: verdict memo: " + err.Error())
+	}
+	return &verdictMemo{router: router, spec: spec, entries: entries}
 }
 
 // key is the URL key of r, or "" when r's verdict must not be remembered.
@@ -105,29 +108,6 @@ func verdictKey(urlKey string, shape *urlShape, r *http.Request) (string, []stri
 	return b.String(), absent
 }
 
-func (m *verdictMemo) lookup(key string) (*memoEntry, bool) {
-	el, ok := m.entries[key]
-	if !ok {
-		return nil, false
-	}
-	m.order.MoveToFront(el)
-	return el.Value.(*memoEntry), true
-}
-
-func (m *verdictMemo) store(e *memoEntry) {
-	if el, ok := m.entries[e.key]; ok {
-		el.Value = e
-		m.order.MoveToFront(el)
-		return
-	}
-	m.entries[e.key] = m.order.PushFront(e)
-	for m.order.Len() > m.max {
-		oldest := m.order.Back()
-		m.order.Remove(oldest)
-		delete(m.entries, oldest.Value.(*memoEntry).key)
-	}
-}
-
 // check looks r up before validation. It returns whether r is remembered as
 // valid already and, when it is not, the ticket under which its verdict is
 // remembered after it passes; on a hit it writes into r what validation would have (the
@@ -138,9 +118,7 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 	if urlKey == "" {
 		return memoTicket{}, false
 	}
-	m.mu.Lock()
-	entry, known := m.lookup("U " + urlKey)
-	m.mu.Unlock()
+	entry, known := m.entries.Get("U " + urlKey)
 	var shape *urlShape
 	if known {
 		shape = entry.shape
@@ -148,17 +126,13 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 		// Matching the route is what the memo saves, so it is done once per
 		// URL, whatever the answer.
 		shape = m.shapeOf(r)
-		m.mu.Lock()
-		m.store(&memoEntry{key: "U " + urlKey, shape: shape})
-		m.mu.Unlock()
+		m.entries.Add("U "+urlKey, &memoEntry{key: "U " + urlKey, shape: shape})
 	}
 	if !shape.rememberable {
 		return memoTicket{}, false
 	}
 	vkey, absent := verdictKey(urlKey, shape, r)
-	m.mu.Lock()
-	verdict, ok := m.lookup(vkey)
-	m.mu.Unlock()
+	verdict, ok := m.entries.Get(vkey)
 	if !ok {
 		return memoTicket{verdictKey: vkey, absent: absent}, false
 	}
@@ -186,9 +160,7 @@ func (m *verdictMemo) remember(t memoTicket, r *http.Request) {
 			e.headerDefaults = append(e.headerDefaults, [2]string{h, v})
 		}
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.store(e)
+	m.entries.Add(e.key, e)
 }
 
 func (m *verdictMemo) shapeOf(r *http.Request) *urlShape {

@@ -1,13 +1,13 @@
 package embed
 
 import (
-	"container/list"
-	"errors"
 	"strconv"
 	"sync"
 	"time"
 
-	"github.com/sitelib/sitesvc/impl/embed/publicxml"
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+
+	"github.com/sitelib/sitesvc/impl/embed/objectview"
 )
 
 // entry is a cached object: its parsed record, the ETag to revalidate it
@@ -16,7 +16,7 @@ import (
 // hit is a map lookup and a write.
 type entry struct {
 	druid   string
-	object  *publicxml.Object
+	object  *objectview.Object
 	etag    string
 	expires time.Time
 	// validated is when the PURL service last confirmed the record (sent
@@ -93,40 +93,36 @@ func (e *entry) lookup(k renderKey) (rendering, bool) {
 	return r, ok
 }
 
-// objectCache is an LRU of entries with a time to live, bounded both in
-// entries and in bytes (records and renderings: one object with thousands
-// of files renders to large documents). An expired entry is not dropped: it
-// is handed back as stale so that the caller can revalidate it with its
-// ETag.
+// objectCache is an LRU of entries (hashicorp/golang-lru's simplelru,
+// under the cache's mutex) with a time to live, bounded both in entries
+// and in bytes (records and renderings: one object with thousands of files
+// renders to large documents). An expired entry is not dropped: it is
+// handed back as stale so that the caller can revalidate it with its ETag.
 type objectCache struct {
 	mu       sync.Mutex
-	max      int
 	maxBytes int64
 	bytes    int64
-	order    *list.List // front = most recently used; values are *entry
-	index    map[string]*list.Element
+	lru      *simplelru.LRU[string, *entry]
 }
 
 func newObjectCache(max int, maxBytes int64) *objectCache {
-	return &objectCache{max: max, maxBytes: maxBytes, order: list.New(), index: make(map[string]*list.Element)}
+	c := &objectCache{maxBytes: maxBytes}
+	// Evicted or replaced entries stop counting against the byte bound.
+	lru, err := simplelru.NewLRU[string, *entry](max, func(_ string, e *entry) { c.bytes -= e.size })
+	if err != nil {
+		// Only a size below 1, which New never passes.
+		panic("embed: object cache: " + err.Error())
+	}
+	c.lru = lru
+	return c
 }
 
-// evict drops least recently used entries past the bounds, never keep
-// (the entry just stored or grown, which is in use).
-func (c *objectCache) evict(keep *entry) {
-	for c.order.Len() > c.max || c.bytes > c.maxBytes {
-		last := c.order.Back()
-		e := last.Value.(*entry)
-		if e == keep {
-			if c.order.Len() == 1 {
-				return
-			}
-			last = last.Prev()
-			e = last.Value.(*entry)
-		}
-		c.order.Remove(last)
-		delete(c.index, e.druid)
-		c.bytes -= e.size
+// evictBytes drops least recently used entries while the byte bound is
+// passed, never the most recent one (the entry just stored or grown, which
+// is in use).
+func (c *objectCache) evictBytes() {
+	for c.bytes > c.maxBytes && c.lru.Len() > 1 {
+		c.lru.RemoveOldest()
 	}
 }
 
@@ -134,12 +130,10 @@ func (c *objectCache) evict(keep *entry) {
 func (c *objectCache) get(druid string, now time.Time) (*entry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	el, ok := c.index[druid]
+	e, ok := c.lru.Get(druid)
 	if !ok {
 		return nil, false
 	}
-	c.order.MoveToFront(el)
-	e := el.Value.(*entry)
 	return e, now.Before(e.expires)
 }
 
@@ -149,27 +143,25 @@ func (c *objectCache) put(e *entry, recordSize int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e.size = int64(recordSize)
+	// Add keeps a replaced value without the eviction callback: removing
+	// it first uncounts its bytes.
+	c.lru.Remove(e.druid)
+	c.lru.Add(e.druid, e)
 	c.bytes += e.size
-	if el, ok := c.index[e.druid]; ok {
-		c.bytes -= el.Value.(*entry).size
-		el.Value = e
-		c.order.MoveToFront(el)
-	} else {
-		c.index[e.druid] = c.order.PushFront(e)
-	}
-	c.evict(e)
+	c.evictBytes()
 }
 
-// grew counts n more bytes (a kept rendering) for e, if e is still cached.
+// grew counts n more bytes (a kept rendering) for e, if e is still cached;
+// e becomes the most recently used entry (it was just used).
 func (c *objectCache) grew(e *entry, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.index[e.druid]; !ok || el.Value != e {
+	if cur, ok := c.lru.Get(e.druid); !ok || cur != e {
 		return // replaced or evicted meanwhile: nothing counts it
 	}
 	e.size += int64(n)
 	c.bytes += int64(n)
-	c.evict(e)
+	c.evictBytes()
 }
 
 // touch sets e's expiry and the time it was last confirmed.
@@ -183,52 +175,11 @@ func (c *objectCache) touch(e *entry, expires, validated time.Time) {
 func (c *objectCache) remove(druid string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.index[druid]; ok {
-		c.order.Remove(el)
-		delete(c.index, druid)
-		c.bytes -= el.Value.(*entry).size
-	}
+	c.lru.Remove(druid)
 }
 
 func (c *objectCache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.order.Len()
-}
-
-// flight collapses concurrent loads of the same object into one upstream
-// request.
-type flight struct {
-	mu    sync.Mutex
-	calls map[string]*call
-}
-
-type call struct {
-	done chan struct{}
-	val  *entry
-	err  error
-}
-
-func (f *flight) do(key string, fn func() (*entry, error)) (*entry, error) {
-	f.mu.Lock()
-	if f.calls == nil {
-		f.calls = make(map[string]*call)
-	}
-	if c, ok := f.calls[key]; ok {
-		f.mu.Unlock()
-		<-c.done
-		return c.val, c.err
-	}
-	// A load that panics leaves this error for the callers waiting on it.
-	c := &call{done: make(chan struct{}), err: errors.New("loading " + key + " was aborted")}
-	f.calls[key] = c
-	f.mu.Unlock()
-	defer func() {
-		f.mu.Lock()
-		delete(f.calls, key)
-		f.mu.Unlock()
-		close(c.done)
-	}()
-	c.val, c.err = fn()
-	return c.val, c.err
+	return c.lru.Len()
 }

@@ -26,15 +26,11 @@ func TestRealServer(t *testing.T) {
 	client := testkit.NewValidator(t, spec).Mounted("/embed").Client(t)
 	get := func(t *testing.T, path string) (*http.Response, []byte) {
 		t.Helper()
-		resp, err := client.Get(srv.URL + path)
+		req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp, body := testkit.Do(t, client, req)
 		return resp, body
 	}
 	purl := func(id string) string { return url.QueryEscape(srv.URL + "/purl/" + id) }

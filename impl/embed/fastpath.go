@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/labstack/echo/v4"
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
-	"github.com/sitelib/sitesvc/impl/embed/publicxml"
+	"github.com/sitelib/sitesvc/impl/embed/objectview"
 )
 
 // Why a fast path: a cached oEmbed answer is a few hundred bytes already
@@ -32,15 +32,13 @@ type answerRef struct {
 }
 
 // answerMemo maps the query strings of answered /embed and /iframe GETs to
-// the rendering that answered them. Bounded: past max entries, an arbitrary
-// one is forgotten (it is only a shortcut; the routed path still answers).
+// the rendering that answered them, least recently used first out past max
+// entries per path (it is only a shortcut; the routed path still answers).
 type answerMemo struct {
-	max     int
 	enabled bool
 
-	mu     sync.RWMutex
-	embed  map[string]answerRef // by raw query of GET /embed
-	iframe map[string]answerRef // by raw query of GET /iframe
+	embed  *lru.Cache[string, answerRef] // by raw query of GET /embed
+	iframe *lru.Cache[string, answerRef] // by raw query of GET /iframe
 }
 
 // maxRememberedQuery bounds the length of a remembered query string, and
@@ -51,11 +49,16 @@ const maxRememberedQuery = 1024
 // disabled (remembers nothing) unless the contract makes the answers depend
 // on the query string alone.
 func newAnswerMemo(spec *openapi3.T, max int) *answerMemo {
+	embed, err := lru.New[string, answerRef](max)
+	if err != nil {
+		// Only a size below 1, which New never passes.
+		panic("embed: answer memo: " + err.Error())
+	}
+	iframe, _ := lru.New[string, answerRef](max)
 	return &answerMemo{
-		max:     max,
 		enabled: queryOnly(spec, "/embed") && queryOnly(spec, "/iframe"),
-		embed:   make(map[string]answerRef),
-		iframe:  make(map[string]answerRef),
+		embed:   embed,
+		iframe:  iframe,
 	}
 }
 
@@ -81,7 +84,7 @@ func queryOnly(spec *openapi3.T, path string) bool {
 	return true
 }
 
-func (m *answerMemo) table(path string) map[string]answerRef {
+func (m *answerMemo) table(path string) *lru.Cache[string, answerRef] {
 	switch path {
 	case "/embed":
 		return m.embed
@@ -96,10 +99,7 @@ func (m *answerMemo) get(path, rawQuery string) (answerRef, bool) {
 	if t == nil {
 		return answerRef{}, false
 	}
-	m.mu.RLock()
-	ref, ok := t[rawQuery]
-	m.mu.RUnlock()
-	return ref, ok
+	return t.Get(rawQuery)
 }
 
 func (m *answerMemo) remember(path, rawQuery string, ref answerRef) {
@@ -107,22 +107,10 @@ func (m *answerMemo) remember(path, rawQuery string, ref answerRef) {
 	if !m.enabled || t == nil || len(rawQuery) > maxRememberedQuery {
 		return
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, ok := t[rawQuery]; !ok && len(t) >= m.max {
-		for k := range t {
-			delete(t, k)
-			break
-		}
-	}
-	t[rawQuery] = ref
+	t.Add(rawQuery, ref)
 }
 
-func (m *answerMemo) len() int {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return len(m.embed) + len(m.iframe)
-}
+func (m *answerMemo) len() int { return m.embed.Len() + m.iframe.Len() }
 
 // pendingAnswer travels in the context of a routed GET of /embed or
 // /iframe: the recorder notes there which rendering answered it, and the
@@ -172,7 +160,7 @@ func (s *Service) serveRemembered(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	e, fresh := s.cache.get(ref.druid, s.cfg.Now())
-	if e == nil || !fresh || e.object.Access.Level == publicxml.Dark {
+	if e == nil || !fresh || e.object.Access.Level == objectview.Dark {
 		return false
 	}
 	rd, ok := e.lookup(ref.key)

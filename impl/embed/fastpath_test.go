@@ -13,6 +13,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // TestOEmbedJSONFieldOrder: the JSON form lists the fields in the seed's
@@ -59,15 +60,7 @@ func (e *testEnv) fetchRaw(t *testing.T, method, path string) (int, http.Header,
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, body := testkit.Do(t, nil, req)
 	if method == http.MethodGet {
 		e.v.Check(t, req, resp, body)
 	}
@@ -179,7 +172,8 @@ func TestRefusedRequestsAreNotRemembered(t *testing.T) {
 
 func TestRememberedAnswersBounded(t *testing.T) {
 	e := newEnv(t)
-	e.svc.answers.max = 8
+	e.svc.answers.embed.Resize(8)
+	e.svc.answers.iframe.Resize(8)
 	for h := 1; h <= 40; h++ {
 		if resp, body := e.get(t, "/embed?"+q("url", e.purl(imageDruid), "maxwidth", fmt.Sprint(h))); resp.StatusCode != 200 {
 			t.Fatalf("%d %s", resp.StatusCode, body)

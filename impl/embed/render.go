@@ -11,7 +11,7 @@ import (
 	"strconv"
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
-	"github.com/sitelib/sitesvc/impl/embed/publicxml"
+	"github.com/sitelib/sitesvc/impl/embed/objectview"
 	"github.com/sitelib/sitesvc/impl/embed/purlref"
 )
 
@@ -47,7 +47,7 @@ func rem(px int32) string {
 }
 
 // oembed builds the oEmbed response for obj.
-func (s *Service) oembed(obj *publicxml.Object, p viewParams) embedapi.OEmbed {
+func (s *Service) oembed(obj *objectview.Object, p viewParams) embedapi.OEmbed {
 	h := int32(defaultHeightPx)
 	if p.maxHeight != nil && *p.maxHeight < h {
 		h = *p.maxHeight
@@ -73,7 +73,7 @@ func (s *Service) oembed(obj *publicxml.Object, p viewParams) embedapi.OEmbed {
 // url is the object's canonical PURL (the requested one normalised: lower
 // case druid, no "druid:" prefix). hide_title=false is the default and is
 // left out.
-func (s *Service) iframeSrc(obj *publicxml.Object, p viewParams) string {
+func (s *Service) iframeSrc(obj *objectview.Object, p viewParams) string {
 	src := s.embedBase + "/iframe?url=" + url.QueryEscape(s.purl.ObjectURL(obj.Druid))
 	if p.hidden() {
 		src += "&hide_title=true"
@@ -82,7 +82,7 @@ func (s *Service) iframeSrc(obj *publicxml.Object, p viewParams) string {
 }
 
 // iframeElement is the oEmbed html: every attribute value HTML-escaped.
-func (s *Service) iframeElement(obj *publicxml.Object, p viewParams) string {
+func (s *Service) iframeElement(obj *objectview.Object, p viewParams) string {
 	return fmt.Sprintf(`<iframe src="%s" style="height: 100%%; width: 100%%;" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" allowfullscreen title="%s"></iframe>`,
 		html.EscapeString(s.iframeSrc(obj, p)), html.EscapeString("Viewer: "+obj.Title))
 }
@@ -205,7 +205,7 @@ type iframeData struct {
 }
 
 // iframeDocument renders the viewer document for obj.
-func (s *Service) iframeDocument(obj *publicxml.Object, p viewParams) ([]byte, error) {
+func (s *Service) iframeDocument(obj *objectview.Object, p viewParams) ([]byte, error) {
 	purl := s.purl.ObjectURL(obj.Druid)
 	vo := viewerObject{
 		Druid:  obj.Druid,
@@ -250,7 +250,7 @@ func (s *Service) iframeDocument(obj *publicxml.Object, p viewParams) ([]byte, e
 		ManifestURL:      manifest, // "" when the PURL serves none
 		HideTitle:        p.hidden(),
 		ShowAttribution:  obj.Use != "" || obj.Copyright != "" || obj.License != "",
-		CDL:              obj.Access.Level == publicxml.CDL,
+		CDL:              obj.Access.Level == objectview.CDL,
 		Use:              obj.Use,
 		Copyright:        obj.Copyright,
 		License:          obj.License,

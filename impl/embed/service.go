@@ -20,11 +20,12 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/apiserve"
-	"github.com/sitelib/sitesvc/impl/embed/publicxml"
+	"github.com/sitelib/sitesvc/impl/embed/objectview"
 	"github.com/sitelib/sitesvc/impl/embed/purlref"
 	"github.com/sitelib/sitesvc/impl/server"
 )
@@ -79,7 +80,7 @@ type Service struct {
 	fetch     *fetcher
 	ownClient *http.Client // closed on Close when the service made it
 	cache     *objectCache
-	loads     flight
+	loads     singleflight.Group // concurrent loads of one object share one upstream request
 	answers   *answerMemo
 	assets    *assets
 	handler   http.Handler
@@ -215,7 +216,8 @@ func (s *Service) object(ctx context.Context, rawURL string) (*entry, error) {
 	// The load outlives a caller that gives up, because other callers may
 	// be waiting on it; the fetcher's timeout still bounds it.
 	loadCtx := context.WithoutCancel(ctx)
-	e, err := s.loads.do(druid, func() (*entry, error) { return s.load(loadCtx, druid) })
+	v, err, _ := s.loads.Do(druid, func() (any, error) { return s.load(loadCtx, druid) })
+	e, _ := v.(*entry)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +226,7 @@ func (s *Service) object(ctx context.Context, rawURL string) (*entry, error) {
 
 // liveEntry turns a cached dark object into not found.
 func liveEntry(e *entry) (*entry, error) {
-	if e.object.Access.Level == publicxml.Dark {
+	if e.object.Access.Level == objectview.Dark {
 		return nil, fmt.Errorf("%w: %s is dark", errObjectNotFound, e.druid)
 	}
 	return e, nil
@@ -273,7 +275,7 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 		s.cache.touch(stale, now.Add(s.cfg.CacheTTL), now)
 		return stale, nil
 	}
-	obj, err := publicxml.Parse(rec.body, druid, s.cfg.Now())
+	obj, err := objectview.Parse(rec.body, druid, s.cfg.Now())
 	if err != nil {
 		s.log.ErrorContext(ctx, "PURL record unreadable", "druid", druid, "err", err)
 		return nil, fmt.Errorf("%w: %w", errUpstream, err)

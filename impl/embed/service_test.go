@@ -90,15 +90,7 @@ func (e *testEnv) get(t testing.TB, path string, header ...string) (*http.Respon
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, body := testkit.Do(t, nil, req)
 	e.v.Check(t, req, resp, body)
 	return resp, string(body)
 }
@@ -953,10 +945,10 @@ func TestCacheBoundedInBytes(t *testing.T) {
 			t.Fatalf("%s: %d %s", d, resp.StatusCode, body)
 		}
 		e.svc.cache.mu.Lock()
-		total, n := e.svc.cache.bytes, e.svc.cache.order.Len()
+		total, n := e.svc.cache.bytes, e.svc.cache.lru.Len()
 		var sum int64
-		for el := e.svc.cache.order.Front(); el != nil; el = el.Next() {
-			sum += el.Value.(*entry).size
+		for _, ent := range e.svc.cache.lru.Values() {
+			sum += ent.size
 		}
 		e.svc.cache.mu.Unlock()
 		if total > e.svc.cfg.CacheBytes || total != sum || n == 0 {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,19 +20,19 @@ var _ hoursapi.StrictServerInterface = (*Service)(nil)
 type readResponse struct {
 	r            *rendered
 	notModified  bool
-	cacheControl string
+	cacheControl []string // header value
 }
 
 func (rr readResponse) visit(w http.ResponseWriter) error {
 	h := w.Header()
-	h.Set("ETag", rr.r.etag)
-	h.Set("Cache-Control", rr.cacheControl)
+	h["Etag"] = rr.r.header.etag
+	h["Cache-Control"] = rr.cacheControl
 	if rr.notModified {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	h.Set("Content-Type", rr.r.contentType)
-	h.Set("Content-Length", strconv.Itoa(len(rr.r.body)))
+	h["Content-Type"] = rr.r.header.contentType
+	h["Content-Length"] = rr.r.header.length
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(rr.r.body)
 	return err
@@ -72,7 +71,7 @@ func (s *Service) read(ctx context.Context, key string, ifNoneMatch *string, bui
 	return readResponse{
 		r:            r,
 		notModified:  etagMatches(ifNoneMatch, r.etag),
-		cacheControl: fmt.Sprintf("public, max-age=%d", int(s.cfg.MaxAge.Seconds())),
+		cacheControl: s.readCacheControl,
 	}, nil
 }
 

@@ -171,15 +171,7 @@ func (e *env) do(t *testing.T, r req) (*http.Response, []byte) {
 	for i := 0; i+1 < len(r.headers); i += 2 {
 		hr.Header.Set(r.headers[i], r.headers[i+1])
 	}
-	resp, err := http.DefaultClient.Do(hr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, data := testkit.Do(t, nil, hr)
 	if !r.outsideSpec {
 		e.valid.Check(t, hr, resp, data)
 	}

@@ -13,10 +13,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 	"github.com/labstack/echo/v4"
 
 	"github.com/sitelib/sitesvc/impl/auth"
@@ -62,6 +64,8 @@ type Service struct {
 	e     *echo.Echo
 	http  http.Handler // e, answering HEAD too
 	cache *docCache
+	// readCacheControl is the Cache-Control value of reads.
+	readCacheControl []string
 }
 
 var _ server.Service = (*Service)(nil)
@@ -95,7 +99,8 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			return nil, fmt.Errorf("hours: %w", err)
 		}
 	}
-	s := &Service{cfg: cfg, store: st, rend: renderer{base: cfg.BaseURL}, cache: newDocCache(st, cfg.Refresh)}
+	s := &Service{cfg: cfg, store: st, rend: renderer{base: cfg.BaseURL}, cache: newDocCache(st, cfg.Refresh),
+		readCacheControl: []string{fmt.Sprintf("public, max-age=%d", int(cfg.MaxAge.Seconds()))}}
 	if s.e, err = s.echo(); err != nil {
 		st.Close()
 		return nil, err
@@ -135,6 +140,9 @@ type rendered struct {
 	body        []byte
 	etag        string
 	contentType string
+	// The same as header values, prepared once: a cached document is
+	// served without formatting or allocating them per request.
+	header struct{ etag, contentType, length []string }
 }
 
 func newRendered(doc any, contentType string) (*rendered, error) {
@@ -143,12 +151,14 @@ func newRendered(doc any, contentType string) (*rendered, error) {
 		return nil, fmt.Errorf("hours: encoding document: %w", err)
 	}
 	sum := sha256.Sum256(body)
-	return &rendered{body: body, etag: `"` + hex.EncodeToString(sum[:16]) + `"`, contentType: contentType}, nil
+	r := &rendered{body: body, etag: `"` + hex.EncodeToString(sum[:16]) + `"`, contentType: contentType}
+	r.header.etag, r.header.contentType, r.header.length = []string{r.etag}, []string{contentType}, []string{strconv.Itoa(len(body))}
+	return r, nil
 }
 
 // docCache holds the current view of the database and the documents
-// rendered from it. Both are dropped on every write through this process
-// and after refresh.
+// rendered from it (an LRU, golang-lru's simplelru under mu). Both are
+// dropped on every write through this process and after refresh.
 type docCache struct {
 	st      *store.Store
 	refresh time.Duration
@@ -156,14 +166,14 @@ type docCache struct {
 	mu     sync.Mutex
 	view   *view
 	loaded time.Time
-	docs   map[string]*rendered
-	bytes  int // total size of docs
+	docs   *simplelru.LRU[string, *rendered]
+	bytes  int // total size of docs, kept by the LRU's eviction callback
 }
 
 // Bounds on the rendered documents kept: distinct URLs with arbitrary
 // ranges (up to 18 months of every library, several megabytes each) could
-// otherwise grow the cache without limit. When a bound would be passed the
-// cache starts afresh; a document bigger than maxCachedDocBytes is not kept.
+// otherwise grow the cache without limit. Past a bound the least recently
+// read documents go; a document bigger than maxCachedDocBytes is not kept.
 const (
 	maxCachedDocs     = 512
 	maxCachedBytes    = 64 << 20
@@ -171,7 +181,14 @@ const (
 )
 
 func newDocCache(st *store.Store, refresh time.Duration) *docCache {
-	return &docCache{st: st, refresh: refresh, docs: map[string]*rendered{}}
+	c := &docCache{st: st, refresh: refresh}
+	docs, err := simplelru.NewLRU[string, *rendered](maxCachedDocs, func(_ string, r *rendered) { c.bytes -= len(r.body) })
+	if err != nil {
+		// Only a size below 1, which maxCachedDocs is not.
+		panic("hours: document cache: " + err.Error())
+	}
+	c.docs = docs
+	return c
 }
 
 // current returns the view, reading the database when it is stale.
@@ -190,7 +207,7 @@ func (c *docCache) current(ctx context.Context) (*view, error) {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
 	c.view, c.loaded = v, time.Now()
-	c.docs, c.bytes = map[string]*rendered{}, 0
+	c.docs.Purge()
 	return v, nil
 }
 
@@ -198,7 +215,7 @@ func (c *docCache) current(ctx context.Context) (*view, error) {
 func (c *docCache) invalidate() {
 	c.mu.Lock()
 	c.view = nil
-	c.docs, c.bytes = map[string]*rendered{}, 0
+	c.docs.Purge()
 	c.mu.Unlock()
 }
 
@@ -212,7 +229,7 @@ func (c *docCache) get(ctx context.Context, key string, build func(*view) (*rend
 	}
 	if c.refresh > 0 {
 		c.mu.Lock()
-		r, ok := c.docs[key]
+		r, ok := c.docs.Get(key)
 		c.mu.Unlock()
 		if ok {
 			return r, nil
@@ -224,12 +241,12 @@ func (c *docCache) get(ctx context.Context, key string, build func(*view) (*rend
 	}
 	c.mu.Lock()
 	if c.view == v && len(r.body) <= maxCachedDocBytes { // view not replaced meanwhile
-		if _, ok := c.docs[key]; !ok {
-			if len(c.docs) >= maxCachedDocs || c.bytes+len(r.body) > maxCachedBytes {
-				c.docs, c.bytes = map[string]*rendered{}, 0
-			}
-			c.docs[key] = r
+		if !c.docs.Contains(key) {
+			c.docs.Add(key, r) // past maxCachedDocs the least recent goes
 			c.bytes += len(r.body)
+			for c.bytes > maxCachedBytes && c.docs.Len() > 1 {
+				c.docs.RemoveOldest()
+			}
 		}
 	}
 	c.mu.Unlock()

@@ -9,9 +9,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/labstack/echo/v4"
 	echomiddleware "github.com/oapi-codegen/echo-middleware"
 
@@ -32,135 +31,57 @@ func (s *Service) echo() (*echo.Echo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hours: loading the OpenAPI document: %w", err)
 	}
-	ops, err := newOperations()
+	ops, err := newOperations(spec)
 	if err != nil {
 		return nil, err
 	}
 	e, err := apiserve.New(apiserve.Options{
-		Spec:    spec,
-		BaseURL: s.cfg.BaseURL,
-		Errors:  ops.renderError,
-		Auth:    s.authenticate,
-		Logger:  s.cfg.Logger,
+		Spec:     spec,
+		BaseURL:  s.cfg.BaseURL,
+		Errors:   ops.renderError,
+		Auth:     s.authenticate,
+		Logger:   s.cfg.Logger,
+		Contract: ops.contract,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
 	e.Pre(ops.corsAndMediaTypes)
-	hoursapi.RegisterHandlers(suffixRouter{e}, hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
+	// apiserve's router registers "/libraries/{library_id}.json" and
+	// the like, which echo's router cannot express as they are.
+	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
 	return e, nil
 }
 
-// suffixRouter registers the generated routes on echo. echo's router ends
-// a path parameter only at "/", so "/libraries/:library_id.json" would name
-// a parameter "library_id.json"; such routes are registered as
-// "/libraries/:library_id" with a handler that requires and strips the
-// ".json" suffix.
-type suffixRouter struct{ e *echo.Echo }
+// operations holds the service's contract as apiserve routes it: the
+// media-type rules need a request's operation before routing, and a 405 or
+// OPTIONS names the methods of the path from it (echo's router shares one
+// route between "/libraries/{id}.json" and "/libraries/{id}").
+type operations struct{ contract *apiserve.Contract }
 
-func (r suffixRouter) add(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	const suffix = ".json"
-	i := strings.LastIndex(path, "/:")
-	if i < 0 || !strings.HasSuffix(path, suffix) || strings.Contains(path[i+2:], "/") {
-		return r.e.Add(method, path, h, m...)
-	}
-	name := strings.TrimSuffix(path[i+2:], suffix)
-	inner := h
-	h = func(c echo.Context) error {
-		v := c.Param(name)
-		if !strings.HasSuffix(v, suffix) {
-			return echo.ErrNotFound
-		}
-		c.SetParamValues(replaceParam(c, name, strings.TrimSuffix(v, suffix))...)
-		return inner(c)
-	}
-	return r.e.Add(method, path[:i+2]+name, h, m...)
-}
-
-// replaceParam is the context's parameter values with name's replaced.
-func replaceParam(c echo.Context, name, value string) []string {
-	names := c.ParamNames()
-	values := append([]string(nil), c.ParamValues()...)
-	for i, n := range names {
-		if n == name && i < len(values) {
-			values[i] = value
-		}
-	}
-	return values
-}
-
-func (r suffixRouter) CONNECT(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodConnect, p, h, m...)
-}
-func (r suffixRouter) DELETE(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodDelete, p, h, m...)
-}
-func (r suffixRouter) GET(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodGet, p, h, m...)
-}
-func (r suffixRouter) HEAD(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodHead, p, h, m...)
-}
-func (r suffixRouter) OPTIONS(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodOptions, p, h, m...)
-}
-func (r suffixRouter) PATCH(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodPatch, p, h, m...)
-}
-func (r suffixRouter) POST(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodPost, p, h, m...)
-}
-func (r suffixRouter) PUT(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodPut, p, h, m...)
-}
-func (r suffixRouter) TRACE(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return r.add(http.MethodTrace, p, h, m...)
-}
-
-// operations finds the contract's operation of a request the way the
-// validator does: on a copy of the document without servers (paths here
-// are relative to the base URL). The media-type rules need it before
-// routing, and a 405 names the methods of the path from it (echo's router
-// shares one route between "/libraries/{id}.json" and "/libraries/{id}").
-type operations struct{ router routers.Router }
-
-func newOperations() (*operations, error) {
-	doc, err := hoursapi.GetSpec()
+func newOperations(spec *openapi3.T) (*operations, error) {
+	contract, err := apiserve.NewContract(spec)
 	if err != nil {
-		return nil, fmt.Errorf("hours: loading the OpenAPI document: %w", err)
+		return nil, fmt.Errorf("hours: %w", err)
 	}
-	doc.Servers = nil
-	router, err := gorillamux.NewRouter(doc)
-	if err != nil {
-		return nil, fmt.Errorf("hours: routing the OpenAPI document: %w", err)
-	}
-	return &operations{router: router}, nil
+	return &operations{contract: contract}, nil
 }
 
 // takesDocument reports whether req is an operation with a request body.
 func (o *operations) takesDocument(req *http.Request) bool {
-	route, _, err := o.router.FindRoute(req)
-	return err == nil && route.Operation.RequestBody != nil
+	op, ok := o.contract.Operation(req)
+	return ok && op.RequestBody != nil
 }
 
 // allow is the Allow header of req's path ("" when no operation has it).
-func (o *operations) allow(req *http.Request) string {
-	var out []string
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete} {
-		r := req.WithContext(req.Context())
-		r.Method = m
-		if _, _, err := o.router.FindRoute(r); err == nil {
-			out = append(out, m)
-			if m == http.MethodGet {
-				out = append(out, http.MethodHead)
-			}
-		}
-	}
-	if len(out) == 0 {
-		return ""
-	}
-	return strings.Join(append(out, http.MethodOptions), ", ")
-}
+func (o *operations) allow(req *http.Request) string { return o.contract.Allow(req) }
+
+// Header values of every GET, shared (a field is replaced, never edited in
+// place).
+var (
+	corsAnyOrigin  = []string{"*"}
+	corsExposeETag = []string{"ETag"}
+)
 
 func isLegacy(path string) bool { return strings.HasPrefix(path, "/api/v1/") }
 
@@ -195,8 +116,8 @@ func (o *operations) corsAndMediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 			return c.NoContent(http.StatusNoContent)
 		case http.MethodGet:
-			h.Set("Access-Control-Allow-Origin", "*")
-			h.Set("Access-Control-Expose-Headers", "ETag")
+			h["Access-Control-Allow-Origin"] = corsAnyOrigin
+			h["Access-Control-Expose-Headers"] = corsExposeETag
 		}
 		if isSpec(req.URL.Path) || isLegacy(req.URL.Path) {
 			return next(c)

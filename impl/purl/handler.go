@@ -1,7 +1,6 @@
 package purl
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
+	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/record"
@@ -92,30 +92,30 @@ func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (r
 	if fail != nil {
 		return fail, nil
 	}
-	c := content{req: exchangeFrom(ctx).req, modTime: obj.lastMod, cacheControl: s.cacheControl(true), cors: true}
+	c := content{req: exchangeFrom(ctx).req, cacheControl: s.cacheControl(true), cors: true}
 	var rep representation
 	switch kind {
 	case "html":
-		rep, c.ctype, c.cors = obj.html, typeHTML, false
+		rep, c.ctype, c.cors = obj.html, ctypeHTML, false
 	case "xml":
-		rep, c.ctype = obj.public, typeXML
+		rep, c.ctype = obj.public, ctypeXML
 	case "mods":
 		if obj.modsDoc.body == nil {
 			return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no MODS record", obj.rec.Druid.Qualified())), nil
 		}
-		rep, c.ctype = obj.modsDoc, typeMODS
+		rep, c.ctype = obj.modsDoc, ctypeMODS
 	case "manifest":
 		if obj.manifest.body == nil {
 			return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no IIIF manifest (nothing to show on a canvas: no image, page, audio or video)", obj.rec.Druid.Qualified())), nil
 		}
-		rep, c.ctype = obj.manifest, typeManifest
+		rep, c.ctype = obj.manifest, ctypeManifest
 	}
 	if kind != "html" {
 		// Records are data: a browser showing one runs nothing in it
 		// (an XML record could carry XHTML script elements).
-		c.csp = "default-src 'none'; sandbox"
+		c.csp = dataCSP
 	}
-	c.etag, c.body = rep.etag, bytes.NewReader(rep.body)
+	c.prepared = rep.served
 	return c, nil
 }
 
@@ -152,18 +152,18 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 	}
 	c := content{
 		req:          ex.req,
-		ctype:        f.MimeType,
+		ctype:        []string{f.MimeType},
 		etag:         fmt.Sprintf(`"%x-%x"`, blob.Info.Size(), blob.Info.ModTime().UnixNano()),
 		cacheControl: s.cacheControl(world),
 		cors:         true,
-		disposition:  mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}),
+		disposition:  []string{mime.FormatMediaType(disposition, map[string]string{"filename": f.Name})},
 		name:         f.Name,
 		modTime:      blob.Info.ModTime(),
 		body:         blob.File,
 		closer:       blob.File,
 	}
 	if !world {
-		c.vary = "Authorization"
+		c.vary = varyAuthorization
 	}
 	return c, nil
 }
@@ -182,7 +182,7 @@ func activeContent(mimetype string) bool {
 
 // cacheControl is the Cache-Control of object responses, worked out once
 // in New (it is on every response).
-func (s *Service) cacheControl(public bool) string {
+func (s *Service) cacheControl(public bool) []string {
 	if public {
 		return s.cacheControlPublic
 	}
@@ -190,28 +190,47 @@ func (s *Service) cacheControl(public bool) string {
 }
 
 func setCORS(h http.Header) {
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", "ETag, Last-Modified, Content-Range, Accept-Ranges, Content-Disposition, Content-Length")
+	h["Access-Control-Allow-Origin"] = corsOrigin
+	h["Access-Control-Expose-Headers"] = corsExpose
 }
+
+// Header values shared by every response that sends them (never modified:
+// a handler replaces a field, it does not edit a value in place).
+var (
+	corsOrigin        = []string{"*"}
+	corsExpose        = []string{"ETag, Last-Modified, Content-Range, Accept-Ranges, Content-Disposition, Content-Length"}
+	nosniff           = []string{"nosniff"}
+	dataCSP           = []string{"default-src 'none'; sandbox"}
+	varyAuthorization = []string{"Authorization"}
+	ctypeHTML         = []string{typeHTML}
+	ctypeXML          = []string{typeXML}
+	ctypeMODS         = []string{typeMODS}
+	ctypeManifest     = []string{typeManifest}
+)
 
 // content is a successful read. It is written by http.ServeContent, which
 // the generated response types cannot express: conditional requests (304
 // with the validators, 412), Range (206, 416), HEAD without a body, and the
 // charset parameters of the media types. It implements the Visit method of
 // every read operation.
+//
+// A representation held in memory (record, page, manifest) is prepared:
+// apiserve.Content writes it. A file is streamed from the store.
 type content struct {
 	req          *http.Request // as received: HEAD stays HEAD
-	ctype        string
-	etag         string
-	cacheControl string
+	ctype        []string
+	cacheControl []string
 	cors         bool
-	vary         string
-	disposition  string
-	csp          string
-	name         string
-	modTime      time.Time
-	body         io.ReadSeeker
-	closer       io.Closer
+	vary         []string
+	disposition  []string
+	csp          []string
+	prepared     *apiserve.Content
+	// A file: its ETag, name, time and bytes.
+	etag    string
+	name    string
+	modTime time.Time
+	body    io.ReadSeeker
+	closer  io.Closer
 }
 
 func (c content) serve(w http.ResponseWriter) error {
@@ -219,22 +238,26 @@ func (c content) serve(w http.ResponseWriter) error {
 		defer c.closer.Close()
 	}
 	h := w.Header()
-	h.Set("Content-Type", c.ctype)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("ETag", c.etag)
-	h.Set("Cache-Control", c.cacheControl)
+	h["Content-Type"] = c.ctype
+	h["X-Content-Type-Options"] = nosniff
+	h["Cache-Control"] = c.cacheControl
 	if c.cors {
 		setCORS(h)
 	}
-	if c.vary != "" {
-		h.Set("Vary", c.vary)
+	if c.vary != nil {
+		h["Vary"] = c.vary
 	}
-	if c.disposition != "" {
-		h.Set("Content-Disposition", c.disposition)
+	if c.disposition != nil {
+		h["Content-Disposition"] = c.disposition
 	}
-	if c.csp != "" {
-		h.Set("Content-Security-Policy", c.csp)
+	if c.csp != nil {
+		h["Content-Security-Policy"] = c.csp
 	}
+	if c.prepared != nil {
+		c.prepared.Serve(w, c.req)
+		return nil
+	}
+	h.Set("ETag", c.etag)
 	http.ServeContent(w, c.req, c.name, c.modTime, c.body)
 	return nil
 }

@@ -28,11 +28,9 @@ import (
 //     validator never answers for paths the service does not have.
 //     OPTIONS (CORS preflight) is answered here, HEAD is validated and
 //     handled as the GET it mirrors, and PUT bodies are bounded.
-//   - dispatch, the one echo route, sets the path parameters the route
-//     found and calls the generated ServerInterfaceWrapper method of the
-//     operation. echo's router cannot do this itself: a parameter runs to
-//     the next "/", so "/:id", "/:id.html", "/:id.xml" and "/:id.mods"
-//     would all be one route with a parameter named "id", "id.html"….
+//   - the generated routes, registered through apiserve.Routes: echo's
+//     router alone cannot tell "/{id}", "/{id}.html", "/{id}.xml" and
+//     "/{id}.mods" apart (a parameter runs to the next "/").
 //   - renderError writes every refusal, the validator's and the handlers',
 //     as one line of plain text (an HTML page for a browser's 404).
 //
@@ -136,8 +134,7 @@ func (s *Service) newEcho() (*echo.Echo, error) {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
 	e.Pre(s.route)
-	ops := &purlapi.ServerInterfaceWrapper{Handler: purlapi.NewStrictHandler(s, nil)}
-	e.Any("/*", func(c echo.Context) error { return dispatch(c, ops) })
+	purlapi.RegisterHandlers(apiserve.Routes(e), purlapi.NewStrictHandler(s, nil))
 	return e, nil
 }
 
@@ -149,9 +146,7 @@ func (s *Service) route(next echo.HandlerFunc) echo.HandlerFunc {
 			switch req.Method {
 			case http.MethodGet:
 			case http.MethodHead:
-				// echo still routes the HEAD to the catch-all route, where
-				// dispatch hands it to apiserve's GET route; net/http
-				// drops the body.
+				// Served as the GET; net/http drops the body.
 				get := req.WithContext(req.Context())
 				get.Method = http.MethodGet
 				c.SetRequest(get)
@@ -214,63 +209,6 @@ func methodIn(allow, method string) bool {
 		}
 	}
 	return false
-}
-
-// dispatch calls the generated wrapper method of the request's operation
-// with the path parameters the route middleware parsed. The wrapper
-// unescapes path parameters unless the request has no RawPath (then echo
-// would have handed them over unescaped), so they are given to it in the
-// form it expects.
-func dispatch(c echo.Context, ops *purlapi.ServerInterfaceWrapper) error {
-	req := c.Request()
-	if isContract(req.URL.Path) && req.Method == http.MethodGet {
-		// A HEAD of a contract document (rewritten to GET by the route
-		// middleware) reaches this catch-all route: hand it to apiserve's
-		// GET route.
-		c.Echo().Router().Find(http.MethodGet, req.URL.Path, c)
-		return c.Handler()(c)
-	}
-	ex, ok := req.Context().Value(exchangeKey{}).(*exchange)
-	if !ok {
-		return &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("not found: %s is not a PURL of this service", req.URL.Path)}
-	}
-	param := func(v string) string {
-		if req.URL.RawPath != "" {
-			return url.PathEscape(v)
-		}
-		return v
-	}
-	rt := ex.route
-	if rt.kind == "file" {
-		c.SetParamNames("id", "name")
-		c.SetParamValues(param(rt.id), param(rt.file))
-	} else {
-		c.SetParamNames("id")
-		c.SetParamValues(param(rt.id))
-	}
-	switch rt.kind + " " + req.Method {
-	case "page GET":
-		return ops.GetObject(c)
-	case "page DELETE":
-		return ops.DeleteObject(c)
-	case "html GET":
-		return ops.GetObjectHtml(c)
-	case "xml GET":
-		return ops.GetPublicXml(c)
-	case "zip GET":
-		return ops.GetZip(c)
-	case "xml PUT":
-		return ops.PutPublicXml(c)
-	case "mods GET":
-		return ops.GetMods(c)
-	case "mods PUT":
-		return ops.PutMods(c)
-	case "manifest GET":
-		return ops.GetManifest(c)
-	case "file GET":
-		return ops.GetFile(c)
-	}
-	return &apiserve.Error{Status: http.StatusMethodNotAllowed, Message: fmt.Sprintf("method not allowed: %s (allowed: %s)", req.Method, allowed[rt.kind])}
 }
 
 // authenticate is the validator's check of bearerAuth, which the contract

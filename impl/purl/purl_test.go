@@ -123,15 +123,7 @@ func (f *fixture) raw(t testing.TB, method, path string, headers ...string) (*ht
 		k, v, _ := strings.Cut(h, ": ")
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, data := testkit.Do(t, nil, req)
 	return resp, data
 }
 

@@ -22,6 +22,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+
+	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
@@ -73,7 +76,10 @@ type Config struct {
 	// are seen at once; this is how late a write by another process
 	// (sitesvc purl publish against a running server) can be seen.
 	Recheck time.Duration
-	Logger  *slog.Logger
+	// CacheSize is the most objects kept prepared in memory, least
+	// recently read first out (default 4096).
+	CacheSize int
+	Logger    *slog.Logger
 }
 
 // SamplesPURLBase is the PURL base the sample objects (samples/purl,
@@ -88,15 +94,15 @@ type Service struct {
 	fsStore *store.FS
 	handler http.Handler
 
-	mu    sync.RWMutex
-	cache map[druid.Druid]*object
+	mu    sync.Mutex
+	cache *simplelru.LRU[druid.Druid, *object]
 	// generation counts forget calls: a load that started before a write
 	// must not put what it read into the cache after the write dropped it.
 	generation uint64
 	// started is the origin of object.checked (a monotonic clock).
 	started time.Time
 
-	cacheControlPublic, cacheControlPrivate string
+	cacheControlPublic, cacheControlPrivate []string // header values
 	// writeMu serialises writes of one service so that validation against
 	// the stored public XML (PUT .mods) and the write happen together.
 	writeMu sync.Mutex
@@ -130,6 +136,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if cfg.Recheck <= 0 {
 		cfg.Recheck = time.Second
 	}
+	if cfg.CacheSize <= 0 {
+		cfg.CacheSize = 4096
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -137,9 +146,13 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
-	s := &Service{cfg: cfg, store: st, fsStore: st, cache: map[druid.Druid]*object{}, started: time.Now(),
-		cacheControlPublic:  fmt.Sprintf("public, max-age=%d", int(cfg.MaxAge/time.Second)),
-		cacheControlPrivate: fmt.Sprintf("private, max-age=%d", int(cfg.MaxAge/time.Second)),
+	cache, err := simplelru.NewLRU[druid.Druid, *object](cfg.CacheSize, nil)
+	if err != nil {
+		return nil, fmt.Errorf("purl: %w", err)
+	}
+	s := &Service{cfg: cfg, store: st, fsStore: st, cache: cache, started: time.Now(),
+		cacheControlPublic:  []string{fmt.Sprintf("public, max-age=%d", int(cfg.MaxAge/time.Second))},
+		cacheControlPrivate: []string{fmt.Sprintf("private, max-age=%d", int(cfg.MaxAge/time.Second))},
 	}
 	if cfg.SamplesDir != "" {
 		empty, err := st.Empty(ctx)
@@ -266,10 +279,20 @@ type collectionLink struct {
 	HasManifest bool
 }
 
-// representation is bytes with their strong ETag.
+// representation is bytes with their strong ETag, and once the object is
+// complete (its Last-Modified known) the same prepared for serving.
 type representation struct {
-	body []byte
-	etag string
+	body   []byte
+	etag   string
+	served *apiserve.Content
+}
+
+// prepare makes the representations ready to serve, stamped with the
+// object's Last-Modified.
+func (o *object) prepare() {
+	for _, r := range []*representation{&o.public, &o.modsDoc, &o.html, &o.manifest} {
+		r.served = apiserve.NewContent(r.body, r.etag, o.lastMod)
+	}
 }
 
 func newRepresentation(body []byte) representation {
@@ -286,9 +309,10 @@ var errDark = errors.New("object is dark")
 // store.ErrNotFound.
 func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 	now := s.cfg.Now()
-	s.mu.RLock()
-	obj, generation := s.cache[id], s.generation
-	s.mu.RUnlock()
+	s.mu.Lock()
+	obj, _ := s.cache.Get(id)
+	generation := s.generation
+	s.mu.Unlock()
 	cached := obj != nil
 	if obj != nil && (obj.embargoed != obj.rec.Rights.Embargoed(now) || (obj.rec.ObjectType == "collection" && now.Sub(obj.listedAt) >= memberTTL)) {
 		obj = nil
@@ -323,7 +347,7 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 		obj.checked.Store(int64(time.Since(s.started)))
 		s.mu.Lock()
 		if s.generation == generation {
-			s.cache[id] = obj
+			s.cache.Add(id, obj)
 		}
 		s.mu.Unlock()
 	}
@@ -345,10 +369,10 @@ func sameFile(a, b fs.FileInfo) bool {
 func (s *Service) forget(id druid.Druid) {
 	s.mu.Lock()
 	s.generation++
-	delete(s.cache, id)
-	for cid, obj := range s.cache {
-		if obj.rec.ObjectType == "collection" {
-			delete(s.cache, cid)
+	s.cache.Remove(id)
+	for _, cid := range s.cache.Keys() {
+		if obj, ok := s.cache.Peek(cid); ok && obj.rec.ObjectType == "collection" {
+			s.cache.Remove(cid)
 		}
 	}
 	s.mu.Unlock()
@@ -453,5 +477,6 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 		}
 		obj.manifest = newRepresentation(man)
 	}
+	obj.prepare()
 	return obj, nil
 }

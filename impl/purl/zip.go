@@ -48,7 +48,7 @@ func (z zipResponse) VisitGetZipResponse(w http.ResponseWriter) error {
 	h.Set("Content-Type", "application/zip")
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": string(z.rec.Druid) + ".zip"}))
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Cache-Control", z.s.cacheControl(z.world))
+	h["Cache-Control"] = z.s.cacheControl(z.world)
 	if !z.world {
 		h.Set("Vary", "Authorization")
 	}

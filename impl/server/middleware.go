@@ -129,10 +129,12 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		if !plainRequestID.MatchString(info.id) {
 			info.id = newRequestID()
 		}
-		w.Header().Set("X-Request-Id", info.id)
 		// A handler reading the header sees the id that is logged, not a
-		// refused client value.
-		r.Header.Set("X-Request-Id", info.id)
+		// refused client value. One value slice serves both headers (a
+		// field is replaced, never edited in place).
+		idValue := []string{info.id}
+		w.Header()["X-Request-Id"] = idValue
+		r.Header["X-Request-Id"] = idValue
 		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info))
 		rec := &statusRecorder{ResponseWriter: w}
 
@@ -189,7 +191,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			http.Error(rec, fmt.Sprintf("request body too large (limit %d bytes)", s.cfg.MaxBodyBytes), http.StatusRequestEntityTooLarge)
 			return
 		}
-		if r.Body != nil {
+		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
 		}
 		next.ServeHTTP(rec, r)

@@ -185,6 +185,9 @@ func (s *Server) Wait(timeout time.Duration) error {
 // Done is closed when the process has exited.
 func (s *Server) Done() <-chan struct{} { return s.done }
 
+// Pid is the server process's id (for measuring its CPU time).
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
 func (s *Server) exitErr() error {
 	s.waitMu.Lock()
 	defer s.waitMu.Unlock()
@@ -209,16 +212,7 @@ func (s *Server) Get(t testing.TB, path string) (*http.Response, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("GET %s: %v", path, err)
-	}
-	defer resp.Body.Close()
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(resp.Body); err != nil {
-		t.Fatalf("GET %s: reading body: %v", path, err)
-	}
-	return resp, buf.Bytes()
+	return Do(t, nil, req)
 }
 
 // listening reports whether the server's log (text or JSON) says it

@@ -5,7 +5,9 @@ package testkit
 
 import (
 	"bytes"
+	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -82,4 +84,24 @@ func SameFiles(t testing.TB, fsys fs.FS, dir string, names ...string) {
 	if len(want) == 0 {
 		t.Errorf("no files under %v in %s", names, dir)
 	}
+}
+
+// Do sends req with client (http.DefaultClient when nil) and returns the
+// response with its body read and closed; any transport or read error ends
+// the test.
+func Do(t testing.TB, client *http.Client, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading body: %v", req.Method, req.URL, err)
+	}
+	return resp, body
 }

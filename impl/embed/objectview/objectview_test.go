@@ -1,4 +1,4 @@
-package publicxml
+package objectview
 
 import (
 	"errors"
@@ -277,7 +277,7 @@ func BenchmarkParse(b *testing.B) {
 			}
 		}
 	})
-	b.Run("publicxml.Parse", func(b *testing.B) {
+	b.Run("objectview.Parse", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := Parse(data, "bb000kk0000", now); err != nil {
 				b.Fatal(err)

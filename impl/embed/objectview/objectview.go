@@ -1,4 +1,4 @@
-// Package publicxml is the Embed service's view of the public XML record of
+// Package objectview is the Embed service's view of the public XML record of
 // a repository object (root publicObject, as the PURL service serves it at
 // {purl}/{id}.xml): title, collections, content and access, and how the
 // object is shown (Mirador, media players, PDF, file list).
@@ -9,7 +9,7 @@
 // tell a reader something about access that the PURL service does not
 // enforce. This package only derives what is the viewer's own business:
 // the display kind (Viewer) and the sentences explaining a restriction.
-package publicxml
+package objectview
 
 import (
 	"errors"

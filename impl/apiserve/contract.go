@@ -1,0 +1,80 @@
+package apiserve
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+)
+
+// Contract answers what the OpenAPI document says about a request path
+// (relative to the base URL): its operation and the methods it has. One
+// per service, shared by apiserve (the verdict memo, 405's Allow) and the
+// service's own rules (media types, OPTIONS), so the document is routed
+// in one place.
+type Contract struct {
+	spec   *openapi3.T
+	router routers.Router
+}
+
+// NewContract routes a copy of spec without servers (paths are relative to
+// the base URL, which the server has already stripped).
+func NewContract(spec *openapi3.T) (*Contract, error) {
+	doc, err := clone(spec)
+	if err != nil {
+		return nil, err
+	}
+	doc.Servers = nil
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		return nil, fmt.Errorf("apiserve: routing OpenAPI document: %w", err)
+	}
+	return &Contract{spec: doc, router: router}, nil
+}
+
+// Operation is the document's operation of r, if it has one.
+func (c *Contract) Operation(r *http.Request) (*openapi3.Operation, bool) {
+	route, _, err := c.router.FindRoute(r)
+	if err != nil {
+		return nil, false
+	}
+	return route.Operation, true
+}
+
+// Declared lists the methods the document declares for r's path ("" when
+// none): apiserve's Allow of a 405 when the service sets none.
+func (c *Contract) Declared(r *http.Request) string {
+	return strings.Join(c.methods(r, false), ", ")
+}
+
+// Allow is the Allow header of a service that answers HEAD for every GET
+// and OPTIONS for every path: the declared methods with HEAD after GET,
+// then OPTIONS; "" when the document has no operation at r's path.
+func (c *Contract) Allow(r *http.Request) string {
+	out := c.methods(r, true)
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(append(out, http.MethodOptions), ", ")
+}
+
+func (c *Contract) methods(r *http.Request, head bool) []string {
+	var out []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions} {
+		if head && (m == http.MethodHead || m == http.MethodOptions) {
+			continue // Allow adds them
+		}
+		probe := r.WithContext(r.Context())
+		probe.Method = m
+		if _, _, err := c.router.FindRoute(probe); err == nil {
+			out = append(out, m)
+			if m == http.MethodGet && head {
+				out = append(out, http.MethodHead)
+			}
+		}
+	}
+	return out
+}
