@@ -244,7 +244,9 @@ func rangeLabel(a, b schedule.Date) string {
 	return at.Format("2") + " – " + bt.Format("2 January 2006")
 }
 
-func dateTime(d schedule.Date) time.Time { return time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC) }
+func dateTime(d schedule.Date) time.Time {
+	return time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC)
+}
 
 var kindLabels = map[string]string{
 	schedule.TypeSpecial:     "Special hours",

@@ -215,7 +215,7 @@ func TestJSONLD(t *testing.T) {
 			Type, DayOfWeek, Opens, Closes, ValidFrom, ValidThrough, Description string
 		} `json:"openingHoursSpecification"`
 		Department []struct {
-			Name  string `json:"name"`
+			Name  string                           `json:"name"`
 			Hours []struct{ Opens, Closes string } `json:"openingHoursSpecification"`
 		} `json:"department"`
 	}
