@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/sitesvc
 PKGS    := ./...
 
-.PHONY: all generate viewer apidocs build run test ts-test bench lint fmt-check vet staticcheck gen-check clean
+.PHONY: all generate viewer apidocs hours-npm build run test ts-test bench lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
@@ -21,6 +21,10 @@ viewer:
 ## apidocs: fetch the pinned Redoc and copy its bundle into impl/apidocs/bundle (embedded by build)
 apidocs:
 	bash scripts/build-apidocs.sh
+
+## hours-npm: fetch the pinned npm packages the Hours tests use (axe-core, JSON:API clients)
+hours-npm:
+	bash scripts/hours-npm.sh install
 
 ## build: the sitesvc binary in bin/
 build: viewer apidocs
@@ -47,7 +51,7 @@ gen-check:
 	@bash scripts/check-gen.sh
 
 ## test: lint, gen freshness and every test (against PostgreSQL too when SITESVC_TEST_POSTGRES_URL is set)
-test: lint gen-check build
+test: lint gen-check build hours-npm
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) bash scripts/tsclients.sh test
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 25m $(PKGS)
 
