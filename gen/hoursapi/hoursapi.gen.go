@@ -542,9 +542,14 @@ type LibraryIdentifierType string
 
 // LibraryResource defines model for LibraryResource.
 type LibraryResource struct {
-	Attributes    LibraryAttributes `json:"attributes"`
-	Id            string            `json:"id"`
-	Links         Links             `json:"links"`
+	Attributes LibraryAttributes `json:"attributes"`
+	Id         string            `json:"id"`
+	Links      Links             `json:"links"`
+
+	// Meta Where people see and subscribe to the resource's hours. In `meta`, not `links`: JSON:API
+	// 1.0's schema allows only `self` in a resource's links, and every document validates
+	// against it.
+	Meta          *PeopleLinks `json:"meta,omitempty"`
 	Relationships struct {
 		Locations struct {
 			Data []LocationIdentifier `json:"data"`
@@ -620,9 +625,14 @@ type LocationIdentifierType string
 
 // LocationResource defines model for LocationResource.
 type LocationResource struct {
-	Attributes    LocationAttributes `json:"attributes"`
-	Id            string             `json:"id"`
-	Links         Links              `json:"links"`
+	Attributes LocationAttributes `json:"attributes"`
+	Id         string             `json:"id"`
+	Links      Links              `json:"links"`
+
+	// Meta Where people see and subscribe to the resource's hours. In `meta`, not `links`: JSON:API
+	// 1.0's schema allows only `self` in a resource's links, and every document validates
+	// against it.
+	Meta          *PeopleLinks `json:"meta,omitempty"`
 	Relationships struct {
 		Library struct {
 			Data LibraryIdentifier `json:"data"`
@@ -653,6 +663,17 @@ type LocationWriteDocument struct {
 
 // LocationWriteDocumentDataType defines model for LocationWriteDocument.Data.Type.
 type LocationWriteDocumentDataType string
+
+// PeopleLinks Where people see and subscribe to the resource's hours. In `meta`, not `links`: JSON:API
+// 1.0's schema allows only `self` in a resource's links, and every document validates
+// against it.
+type PeopleLinks struct {
+	// Calendar The iCalendar feed (`.ics`).
+	Calendar string `json:"calendar"`
+
+	// Page The HTML page (libraries).
+	Page *string `json:"page,omitempty"`
+}
 
 // Period defines model for Period.
 type Period struct {
@@ -831,6 +852,9 @@ type From = string
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
+// Include defines model for Include.
+type Include = string
+
 // LibraryID defines model for LibraryID.
 type LibraryID = string
 
@@ -845,6 +869,9 @@ type TermID = string
 
 // To defines model for To.
 type To = string
+
+// Week defines model for Week.
+type Week = string
 
 // BadRequest defines model for BadRequest.
 type BadRequest = ErrorDocument
@@ -870,6 +897,15 @@ type UnprocessableEntity = ErrorDocument
 // UnsupportedMediaType defines model for UnsupportedMediaType.
 type UnsupportedMediaType = ErrorDocument
 
+// HoursPageParams defines parameters for HoursPage.
+type HoursPageParams struct {
+	// From A day, YYYY-MM-DD; the page shows the Sunday–Saturday week holding it and the next. Without it, the current week in each library's zone.
+	From *Week `form:"from,omitempty" json:"from,omitempty"`
+
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // LegacyHoursParams defines parameters for LegacyHours.
 type LegacyHoursParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
@@ -884,6 +920,28 @@ type ListLibrariesParams struct {
 	// To Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
 	To *To `form:"to,omitempty" json:"to,omitempty"`
 
+	// Include JSON:API `include`. The related resources are always included, so only those
+	// relationship paths are accepted (comma-separated): `locations` and `primary_location`
+	// on libraries, `library` on a location. Any other path is 400, as are the unsupported
+	// JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+	// all-lower-case name.
+	Include *Include `form:"include,omitempty" json:"include,omitempty"`
+
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// LibraryPageParams defines parameters for LibraryPage.
+type LibraryPageParams struct {
+	// From A day, YYYY-MM-DD; the page shows the Sunday–Saturday week holding it and the next. Without it, the current week in each library's zone.
+	From *Week `form:"from,omitempty" json:"from,omitempty"`
+
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// LibraryCalendarParams defines parameters for LibraryCalendar.
+type LibraryCalendarParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
@@ -896,6 +954,19 @@ type GetLibraryParams struct {
 	// To Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
 	To *To `form:"to,omitempty" json:"to,omitempty"`
 
+	// Include JSON:API `include`. The related resources are always included, so only those
+	// relationship paths are accepted (comma-separated): `locations` and `primary_location`
+	// on libraries, `library` on a location. Any other path is 400, as are the unsupported
+	// JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+	// all-lower-case name.
+	Include *Include `form:"include,omitempty" json:"include,omitempty"`
+
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// LocationCalendarParams defines parameters for LocationCalendar.
+type LocationCalendarParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
@@ -907,6 +978,13 @@ type GetLocationParams struct {
 
 	// To Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
 	To *To `form:"to,omitempty" json:"to,omitempty"`
+
+	// Include JSON:API `include`. The related resources are always included, so only those
+	// relationship paths are accepted (comma-separated): `locations` and `primary_location`
+	// on libraries, `library` on a location. Any other path is 400, as are the unsupported
+	// JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+	// all-lower-case name.
+	Include *Include `form:"include,omitempty" json:"include,omitempty"`
 
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
@@ -1052,6 +1130,16 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// HoursPage The hours of every library as an HTML page for people.
+	//
+	// This week and next (Sunday–Saturday in each library's zone) for every library and
+	// location: today marked, whether each is open now, notes, holidays and closures, links to
+	// the previous and next weeks (plain links, no script needed) and to each iCalendar feed,
+	// and schema.org `openingHoursSpecification` JSON-LD.
+	//
+	// Corresponds with GET / (the `HoursPage` operationId).
+	HoursPage(ctx context.Context, params *HoursPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// LegacyHours Hours of one location on one day (deprecated legacy API).
 	//
 	// One record per opening period of the day (a closed day is one record with
@@ -1106,6 +1194,25 @@ type ClientInterface interface {
 	// Corresponds with PATCH /libraries/{library_id} (the `UpdateLibrary` operationId).
 	UpdateLibraryWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body UpdateLibraryApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// LibraryPage One library's hours as an HTML page for people.
+	//
+	// The page of `GET /` for one library. A browser asking for
+	// `/libraries/{library_id}` with `Accept: text/html` gets this page too.
+	//
+	// Corresponds with GET /libraries/{library_id}.html (the `LibraryPage` operationId).
+	LibraryPage(ctx context.Context, libraryId LibraryID, params *LibraryPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LibraryCalendar An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+	//
+	// One `VEVENT` per opening period of every location that keeps its own hours (the
+	// location named in `LOCATION`), an all-day event for each holiday, closure or closed day
+	// with a note, and a `VTIMEZONE` of the library's zone. The feed covers the four weeks
+	// before the current one to 26 weeks after it. UIDs are stable, so a calendar updates an
+	// event rather than adding another.
+	//
+	// Corresponds with GET /libraries/{library_id}.ics (the `LibraryCalendar` operationId).
+	LibraryCalendar(ctx context.Context, libraryId LibraryID, params *LibraryCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetLibrary One library with all its locations and hours.
 	//
 	// Corresponds with GET /libraries/{library_id}.json (the `GetLibrary` operationId).
@@ -1143,6 +1250,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id} (the `UpdateLocation` operationId).
 	UpdateLocationWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LocationCalendar An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+	//
+	// The feed of `/libraries/{library_id}.ics` for one location (a location that keeps no hours of its own has its library's primary location's).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}.ics (the `LocationCalendar` operationId).
+	LocationCalendar(ctx context.Context, libraryId LibraryID, locationId LocationID, params *LocationCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetLocation One location of one library, with its hours.
 	//
@@ -1301,6 +1415,26 @@ type ClientInterface interface {
 	GetTerm(ctx context.Context, libraryId LibraryID, termId TermID, params *GetTermParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
+// HoursPage The hours of every library as an HTML page for people.
+//
+// This week and next (Sunday–Saturday in each library's zone) for every library and
+// location: today marked, whether each is open now, notes, holidays and closures, links to
+// the previous and next weeks (plain links, no script needed) and to each iCalendar feed,
+// and schema.org `openingHoursSpecification` JSON-LD.
+//
+// Corresponds with GET / (the `HoursPage` operationId).
+func (c *Client) HoursPage(ctx context.Context, params *HoursPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewHoursPageRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // LegacyHours Hours of one location on one day (deprecated legacy API).
 //
 // One record per opening period of the day (a closed day is one record with
@@ -1424,6 +1558,45 @@ func (c *Client) UpdateLibraryWithApplicationVndAPIPlusJSONBody(ctx context.Cont
 	return c.Client.Do(req)
 }
 
+// LibraryPage One library's hours as an HTML page for people.
+//
+// The page of `GET /` for one library. A browser asking for
+// `/libraries/{library_id}` with `Accept: text/html` gets this page too.
+//
+// Corresponds with GET /libraries/{library_id}.html (the `LibraryPage` operationId).
+func (c *Client) LibraryPage(ctx context.Context, libraryId LibraryID, params *LibraryPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLibraryPageRequest(c.Server, libraryId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LibraryCalendar An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+//
+// One `VEVENT` per opening period of every location that keeps its own hours (the
+// location named in `LOCATION`), an all-day event for each holiday, closure or closed day
+// with a note, and a `VTIMEZONE` of the library's zone. The feed covers the four weeks
+// before the current one to 26 weeks after it. UIDs are stable, so a calendar updates an
+// event rather than adding another.
+//
+// Corresponds with GET /libraries/{library_id}.ics (the `LibraryCalendar` operationId).
+func (c *Client) LibraryCalendar(ctx context.Context, libraryId LibraryID, params *LibraryCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLibraryCalendarRequest(c.Server, libraryId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetLibrary One library with all its locations and hours.
 //
 // Corresponds with GET /libraries/{library_id}.json (the `GetLibrary` operationId).
@@ -1512,6 +1685,23 @@ func (c *Client) UpdateLocationWithBody(ctx context.Context, libraryId LibraryID
 // Corresponds with PATCH /libraries/{library_id}/locations/{location_id} (the `UpdateLocation` operationId).
 func (c *Client) UpdateLocationWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateLocationRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, locationId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LocationCalendar An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+//
+// The feed of `/libraries/{library_id}.ics` for one location (a location that keeps no hours of its own has its library's primary location's).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}.ics (the `LocationCalendar` operationId).
+func (c *Client) LocationCalendar(ctx context.Context, libraryId LibraryID, locationId LocationID, params *LocationCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLocationCalendarRequest(c.Server, libraryId, locationId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1898,6 +2088,75 @@ func (c *Client) GetTerm(ctx context.Context, libraryId LibraryID, termId TermID
 	return c.Client.Do(req)
 }
 
+// NewHoursPageRequest constructs an http.Request for the HoursPage method
+func NewHoursPageRequest(server string, params *HoursPageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewLegacyHoursRequest constructs an http.Request for the LegacyHours method
 func NewLegacyHoursRequest(server string, libraryId LibraryID, locationId LocationID, when string, params *LegacyHoursParams) (*http.Request, error) {
 	var err error
@@ -2053,6 +2312,18 @@ func NewListLibrariesRequest(server string, params *ListLibrariesParams) (*http.
 
 		}
 
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -2163,6 +2434,131 @@ func NewUpdateLibraryRequestWithBody(server string, libraryId LibraryID, content
 	return req, nil
 }
 
+// NewLibraryPageRequest constructs an http.Request for the LibraryPage method
+func NewLibraryPageRequest(server string, libraryId LibraryID, params *LibraryPageParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s.html", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewLibraryCalendarRequest constructs an http.Request for the LibraryCalendar method
+func NewLibraryCalendarRequest(server string, libraryId LibraryID, params *LibraryCalendarParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s.ics", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetLibraryRequest constructs an http.Request for the GetLibrary method
 func NewGetLibraryRequest(server string, libraryId LibraryID, params *GetLibraryParams) (*http.Request, error) {
 	var err error
@@ -2213,6 +2609,18 @@ func NewGetLibraryRequest(server string, libraryId LibraryID, params *GetLibrary
 		if params.To != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -2393,6 +2801,62 @@ func NewUpdateLocationRequestWithBody(server string, libraryId LibraryID, locati
 	return req, nil
 }
 
+// NewLocationCalendarRequest constructs an http.Request for the LocationCalendar method
+func NewLocationCalendarRequest(server string, libraryId LibraryID, locationId LocationID, params *LocationCalendarParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s.ics", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetLocationRequest constructs an http.Request for the GetLocation method
 func NewGetLocationRequest(server string, libraryId LibraryID, locationId LocationID, params *GetLocationParams) (*http.Request, error) {
 	var err error
@@ -2450,6 +2914,18 @@ func NewGetLocationRequest(server string, libraryId LibraryID, locationId Locati
 		if params.To != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -3343,6 +3819,18 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// HoursPageWithResponse The hours of every library as an HTML page for people.
+	//
+	// This week and next (Sunday–Saturday in each library's zone) for every library and
+	// location: today marked, whether each is open now, notes, holidays and closures, links to
+	// the previous and next weeks (plain links, no script needed) and to each iCalendar feed,
+	// and schema.org `openingHoursSpecification` JSON-LD.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET / (the `HoursPage` operationId).
+	HoursPageWithResponse(ctx context.Context, params *HoursPageParams, reqEditors ...RequestEditorFn) (*HoursPageResponse, error)
+
 	// LegacyHoursWithResponse Hours of one location on one day (deprecated legacy API).
 	//
 	// One record per opening period of the day (a closed day is one record with
@@ -3403,6 +3891,29 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /libraries/{library_id} (the `UpdateLibrary` operationId).
 	UpdateLibraryWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, body UpdateLibraryApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLibraryResponse, error)
 
+	// LibraryPageWithResponse One library's hours as an HTML page for people.
+	//
+	// The page of `GET /` for one library. A browser asking for
+	// `/libraries/{library_id}` with `Accept: text/html` gets this page too.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}.html (the `LibraryPage` operationId).
+	LibraryPageWithResponse(ctx context.Context, libraryId LibraryID, params *LibraryPageParams, reqEditors ...RequestEditorFn) (*LibraryPageResponse, error)
+
+	// LibraryCalendarWithResponse An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+	//
+	// One `VEVENT` per opening period of every location that keeps its own hours (the
+	// location named in `LOCATION`), an all-day event for each holiday, closure or closed day
+	// with a note, and a `VTIMEZONE` of the library's zone. The feed covers the four weeks
+	// before the current one to 26 weeks after it. UIDs are stable, so a calendar updates an
+	// event rather than adding another.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}.ics (the `LibraryCalendar` operationId).
+	LibraryCalendarWithResponse(ctx context.Context, libraryId LibraryID, params *LibraryCalendarParams, reqEditors ...RequestEditorFn) (*LibraryCalendarResponse, error)
+
 	// GetLibraryWithResponse One library with all its locations and hours.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -3444,6 +3955,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id} (the `UpdateLocation` operationId).
 	UpdateLocationWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLocationResponse, error)
+
+	// LocationCalendarWithResponse An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+	//
+	// The feed of `/libraries/{library_id}.ics` for one location (a location that keeps no hours of its own has its library's primary location's).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}.ics (the `LocationCalendar` operationId).
+	LocationCalendarWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *LocationCalendarParams, reqEditors ...RequestEditorFn) (*LocationCalendarResponse, error)
 
 	// GetLocationWithResponse One location of one library, with its hours.
 	//
@@ -3620,6 +4140,63 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /libraries/{library_id}/terms/{term_id}.json (the `GetTerm` operationId).
 	GetTermWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, params *GetTermParams, reqEditors ...RequestEditorFn) (*GetTermResponse, error)
+}
+
+// HoursPageResponse200Headers the declared response headers of an HTTP 200 response for HoursPage
+type HoursPageResponse200Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+// HoursPageResponse304Headers the declared response headers of an HTTP 304 response for HoursPage
+type HoursPageResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type HoursPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *HoursPageResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *HoursPageResponse304Headers
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r HoursPageResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetBody returns the raw response body bytes
+func (r HoursPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r HoursPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r HoursPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r HoursPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // LegacyHoursResponse200Headers the declared response headers of an HTTP 200 response for LegacyHours
@@ -4050,6 +4627,128 @@ func (r UpdateLibraryResponse) ContentType() string {
 	return ""
 }
 
+// LibraryPageResponse200Headers the declared response headers of an HTTP 200 response for LibraryPage
+type LibraryPageResponse200Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+// LibraryPageResponse304Headers the declared response headers of an HTTP 304 response for LibraryPage
+type LibraryPageResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type LibraryPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LibraryPageResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *LibraryPageResponse304Headers
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r LibraryPageResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r LibraryPageResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r LibraryPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LibraryPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LibraryPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LibraryPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LibraryCalendarResponse200Headers the declared response headers of an HTTP 200 response for LibraryCalendar
+type LibraryCalendarResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// LibraryCalendarResponse304Headers the declared response headers of an HTTP 304 response for LibraryCalendar
+type LibraryCalendarResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type LibraryCalendarResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LibraryCalendarResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *LibraryCalendarResponse304Headers
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r LibraryCalendarResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r LibraryCalendarResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LibraryCalendarResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LibraryCalendarResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LibraryCalendarResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetLibraryResponse200Headers the declared response headers of an HTTP 200 response for GetLibrary
 type GetLibraryResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -4414,6 +5113,64 @@ func (r UpdateLocationResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateLocationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LocationCalendarResponse200Headers the declared response headers of an HTTP 200 response for LocationCalendar
+type LocationCalendarResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// LocationCalendarResponse304Headers the declared response headers of an HTTP 304 response for LocationCalendar
+type LocationCalendarResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type LocationCalendarResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LocationCalendarResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *LocationCalendarResponse304Headers
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r LocationCalendarResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r LocationCalendarResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LocationCalendarResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LocationCalendarResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LocationCalendarResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -5846,6 +6603,24 @@ func (r GetTermResponse) ContentType() string {
 	return ""
 }
 
+// HoursPageWithResponse The hours of every library as an HTML page for people.
+//
+// This week and next (Sunday–Saturday in each library's zone) for every library and
+// location: today marked, whether each is open now, notes, holidays and closures, links to
+// the previous and next weeks (plain links, no script needed) and to each iCalendar feed,
+// and schema.org `openingHoursSpecification` JSON-LD.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET / (the `HoursPage` operationId).
+func (c *ClientWithResponses) HoursPageWithResponse(ctx context.Context, params *HoursPageParams, reqEditors ...RequestEditorFn) (*HoursPageResponse, error) {
+	rsp, err := c.HoursPage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseHoursPageResponse(rsp)
+}
+
 // LegacyHoursWithResponse Hours of one location on one day (deprecated legacy API).
 //
 // One record per opening period of the day (a closed day is one record with
@@ -5948,6 +6723,41 @@ func (c *ClientWithResponses) UpdateLibraryWithApplicationVndAPIPlusJSONBodyWith
 	return ParseUpdateLibraryResponse(rsp)
 }
 
+// LibraryPageWithResponse One library's hours as an HTML page for people.
+//
+// The page of `GET /` for one library. A browser asking for
+// `/libraries/{library_id}` with `Accept: text/html` gets this page too.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}.html (the `LibraryPage` operationId).
+func (c *ClientWithResponses) LibraryPageWithResponse(ctx context.Context, libraryId LibraryID, params *LibraryPageParams, reqEditors ...RequestEditorFn) (*LibraryPageResponse, error) {
+	rsp, err := c.LibraryPage(ctx, libraryId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLibraryPageResponse(rsp)
+}
+
+// LibraryCalendarWithResponse An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+//
+// One `VEVENT` per opening period of every location that keeps its own hours (the
+// location named in `LOCATION`), an all-day event for each holiday, closure or closed day
+// with a note, and a `VTIMEZONE` of the library's zone. The feed covers the four weeks
+// before the current one to 26 weeks after it. UIDs are stable, so a calendar updates an
+// event rather than adding another.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}.ics (the `LibraryCalendar` operationId).
+func (c *ClientWithResponses) LibraryCalendarWithResponse(ctx context.Context, libraryId LibraryID, params *LibraryCalendarParams, reqEditors ...RequestEditorFn) (*LibraryCalendarResponse, error) {
+	rsp, err := c.LibraryCalendar(ctx, libraryId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLibraryCalendarResponse(rsp)
+}
+
 // GetLibraryWithResponse One library with all its locations and hours.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -6024,6 +6834,21 @@ func (c *ClientWithResponses) UpdateLocationWithApplicationVndAPIPlusJSONBodyWit
 		return nil, err
 	}
 	return ParseUpdateLocationResponse(rsp)
+}
+
+// LocationCalendarWithResponse An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+//
+// The feed of `/libraries/{library_id}.ics` for one location (a location that keeps no hours of its own has its library's primary location's).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}.ics (the `LocationCalendar` operationId).
+func (c *ClientWithResponses) LocationCalendarWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *LocationCalendarParams, reqEditors ...RequestEditorFn) (*LocationCalendarResponse, error) {
+	rsp, err := c.LocationCalendar(ctx, libraryId, locationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLocationCalendarResponse(rsp)
 }
 
 // GetLocationWithResponse One location of one library, with its hours.
@@ -6332,6 +7157,72 @@ func (c *ClientWithResponses) GetTermWithResponse(ctx context.Context, libraryId
 		return nil, err
 	}
 	return ParseGetTermResponse(rsp)
+}
+
+// ParseHoursPageResponse parses an HTTP response from a HoursPageWithResponse call
+func ParseHoursPageResponse(rsp *http.Response) (*HoursPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &HoursPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers HoursPageResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers HoursPageResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseLegacyHoursResponse parses an HTTP response from a LegacyHoursWithResponse call
@@ -6771,6 +7662,152 @@ func ParseUpdateLibraryResponse(rsp *http.Response) (*UpdateLibraryResponse, err
 	return response, nil
 }
 
+// ParseLibraryPageResponse parses an HTTP response from a LibraryPageWithResponse call
+func ParseLibraryPageResponse(rsp *http.Response) (*LibraryPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LibraryPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LibraryPageResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers LibraryPageResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLibraryCalendarResponse parses an HTTP response from a LibraryCalendarWithResponse call
+func ParseLibraryCalendarResponse(rsp *http.Response) (*LibraryCalendarResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LibraryCalendarResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LibraryCalendarResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers LibraryCalendarResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetLibraryResponse parses an HTTP response from a GetLibraryWithResponse call
 func ParseGetLibraryResponse(rsp *http.Response) (*GetLibraryResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -7130,6 +8167,79 @@ func ParseUpdateLocationResponse(rsp *http.Response) (*UpdateLocationResponse, e
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLocationCalendarResponse parses an HTTP response from a LocationCalendarWithResponse call
+func ParseLocationCalendarResponse(rsp *http.Response) (*LocationCalendarResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LocationCalendarResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LocationCalendarResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers LocationCalendarResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -8605,6 +9715,9 @@ func ParseGetTermResponse(rsp *http.Response) (*GetTermResponse, error) {
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// HoursPage The hours of every library as an HTML page for people.
+	// (GET /)
+	HoursPage(ctx echo.Context, params HoursPageParams) error
 	// LegacyHours Hours of one location on one day (deprecated legacy API).
 	// (GET /api/v1/library/{library_id}/location/{location_id}/hours/for/{when})
 	//
@@ -8622,6 +9735,12 @@ type ServerInterface interface {
 	// UpdateLibrary Change a library's name, slug or time zone (admin or its editor).
 	// (PATCH /libraries/{library_id})
 	UpdateLibrary(ctx echo.Context, libraryId LibraryID) error
+	// LibraryPage One library's hours as an HTML page for people.
+	// (GET /libraries/{library_id}.html)
+	LibraryPage(ctx echo.Context, libraryId LibraryID, params LibraryPageParams) error
+	// LibraryCalendar An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+	// (GET /libraries/{library_id}.ics)
+	LibraryCalendar(ctx echo.Context, libraryId LibraryID, params LibraryCalendarParams) error
 	// GetLibrary One library with all its locations and hours.
 	// (GET /libraries/{library_id}.json)
 	GetLibrary(ctx echo.Context, libraryId LibraryID, params GetLibraryParams) error
@@ -8634,6 +9753,9 @@ type ServerInterface interface {
 	// UpdateLocation Change a location (admin or its library's editor).
 	// (PATCH /libraries/{library_id}/locations/{location_id})
 	UpdateLocation(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
+	// LocationCalendar An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+	// (GET /libraries/{library_id}/locations/{location_id}.ics)
+	LocationCalendar(ctx echo.Context, libraryId LibraryID, locationId LocationID, params LocationCalendarParams) error
 	// GetLocation One location of one library, with its hours.
 	// (GET /libraries/{library_id}/locations/{location_id}.json)
 	GetLocation(ctx echo.Context, libraryId LibraryID, locationId LocationID, params GetLocationParams) error
@@ -8687,6 +9809,41 @@ type ServerInterface interface {
 // ServerInterfaceWrapper converts echo contexts to parameters.
 type ServerInterfaceWrapper struct {
 	Handler ServerInterface
+}
+
+// HoursPage converts echo context to params.
+func (w *ServerInterfaceWrapper) HoursPage(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params HoursPageParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.HoursPage(ctx, params)
+	return err
 }
 
 // LegacyHours converts echo context to params.
@@ -8770,6 +9927,13 @@ func (w *ServerInterfaceWrapper) ListLibraries(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
 	}
 
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
 	headers := ctx.Request().Header
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
@@ -8824,6 +9988,84 @@ func (w *ServerInterfaceWrapper) UpdateLibrary(ctx echo.Context) error {
 	return err
 }
 
+// LibraryPage converts echo context to params.
+func (w *ServerInterfaceWrapper) LibraryPage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LibraryPageParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.LibraryPage(ctx, libraryId, params)
+	return err
+}
+
+// LibraryCalendar converts echo context to params.
+func (w *ServerInterfaceWrapper) LibraryCalendar(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LibraryCalendarParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.LibraryCalendar(ctx, libraryId, params)
+	return err
+}
+
 // GetLibrary converts echo context to params.
 func (w *ServerInterfaceWrapper) GetLibrary(ctx echo.Context) error {
 	var err error
@@ -8849,6 +10091,13 @@ func (w *ServerInterfaceWrapper) GetLibrary(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
 	}
 
 	headers := ctx.Request().Header
@@ -8937,6 +10186,50 @@ func (w *ServerInterfaceWrapper) UpdateLocation(ctx echo.Context) error {
 	return err
 }
 
+// LocationCalendar converts echo context to params.
+func (w *ServerInterfaceWrapper) LocationCalendar(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LocationCalendarParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.LocationCalendar(ctx, libraryId, locationId, params)
+	return err
+}
+
 // GetLocation converts echo context to params.
 func (w *ServerInterfaceWrapper) GetLocation(ctx echo.Context) error {
 	var err error
@@ -8970,6 +10263,13 @@ func (w *ServerInterfaceWrapper) GetLocation(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
 	}
 
 	headers := ctx.Request().Header
@@ -9556,6 +10856,10 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/libraries.json", wrapper.ListLibraries, options.OperationMiddlewares["listLibraries"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id.json", wrapper.GetLibrary, options.OperationMiddlewares["getLibrary"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id.json", wrapper.GetLocation, options.OperationMiddlewares["getLocation"]...)
+	router.GET(options.BaseURL+"/", wrapper.HoursPage, options.OperationMiddlewares["hoursPage"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id.html", wrapper.LibraryPage, options.OperationMiddlewares["libraryPage"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id.ics", wrapper.LibraryCalendar, options.OperationMiddlewares["libraryCalendar"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id.ics", wrapper.LocationCalendar, options.OperationMiddlewares["locationCalendar"]...)
 	router.GET(options.BaseURL+"/api/v1/library/:library_id/location/:location_id/hours/for/:when", wrapper.LegacyHours, options.OperationMiddlewares["legacyHours"]...)
 	router.POST(options.BaseURL+"/libraries", wrapper.CreateLibrary, options.OperationMiddlewares["createLibrary"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id", wrapper.DeleteLibrary, options.OperationMiddlewares["deleteLibrary"]...)
@@ -9611,6 +10915,75 @@ type UnauthorizedApplicationVndAPIPlusJSONResponse struct {
 type UnprocessableEntityApplicationVndAPIPlusJSONResponse ErrorDocument
 
 type UnsupportedMediaTypeApplicationVndAPIPlusJSONResponse ErrorDocument
+
+type HoursPageRequestObject struct {
+	Params HoursPageParams
+}
+
+type HoursPageResponseObject interface {
+	VisitHoursPageResponse(w http.ResponseWriter) error
+}
+
+type HoursPage200ResponseHeaders struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type HoursPage200TexthtmlResponse struct {
+	Body          io.Reader
+	Headers       HoursPage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response HoursPage200TexthtmlResponse) VisitHoursPageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type HoursPage304Response = NotModifiedResponse
+
+func (response HoursPage304Response) VisitHoursPageResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type HoursPage400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response HoursPage400ApplicationVndAPIPlusJSONResponse) VisitHoursPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type LegacyHoursRequestObject struct {
 	LibraryId  LibraryID  `json:"library_id"`
@@ -10185,6 +11558,166 @@ func (response UpdateLibrary422ApplicationVndAPIPlusJSONResponse) VisitUpdateLib
 	return err
 }
 
+type LibraryPageRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	Params    LibraryPageParams
+}
+
+type LibraryPageResponseObject interface {
+	VisitLibraryPageResponse(w http.ResponseWriter) error
+}
+
+type LibraryPage200ResponseHeaders struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type LibraryPage200TexthtmlResponse struct {
+	Body          io.Reader
+	Headers       LibraryPage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response LibraryPage200TexthtmlResponse) VisitLibraryPageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type LibraryPage304Response = NotModifiedResponse
+
+func (response LibraryPage304Response) VisitLibraryPageResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type LibraryPage400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response LibraryPage400ApplicationVndAPIPlusJSONResponse) VisitLibraryPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LibraryPage404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response LibraryPage404ApplicationVndAPIPlusJSONResponse) VisitLibraryPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LibraryCalendarRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	Params    LibraryCalendarParams
+}
+
+type LibraryCalendarResponseObject interface {
+	VisitLibraryCalendarResponse(w http.ResponseWriter) error
+}
+
+type LibraryCalendar200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type LibraryCalendar200TextcalendarResponse struct {
+	Body          io.Reader
+	Headers       LibraryCalendar200ResponseHeaders
+	ContentLength int64
+}
+
+func (response LibraryCalendar200TextcalendarResponse) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/calendar")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type LibraryCalendar304Response = NotModifiedResponse
+
+func (response LibraryCalendar304Response) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type LibraryCalendar404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response LibraryCalendar404ApplicationVndAPIPlusJSONResponse) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetLibraryRequestObject struct {
 	LibraryId LibraryID `json:"library_id"`
 	Params    GetLibraryParams
@@ -10702,6 +12235,81 @@ func (response UpdateLocation422ApplicationVndAPIPlusJSONResponse) VisitUpdateLo
 	}
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LocationCalendarRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	Params     LocationCalendarParams
+}
+
+type LocationCalendarResponseObject interface {
+	VisitLocationCalendarResponse(w http.ResponseWriter) error
+}
+
+type LocationCalendar200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type LocationCalendar200TextcalendarResponse struct {
+	Body          io.Reader
+	Headers       LocationCalendar200ResponseHeaders
+	ContentLength int64
+}
+
+func (response LocationCalendar200TextcalendarResponse) VisitLocationCalendarResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/calendar")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type LocationCalendar304Response = NotModifiedResponse
+
+func (response LocationCalendar304Response) VisitLocationCalendarResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type LocationCalendar404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response LocationCalendar404ApplicationVndAPIPlusJSONResponse) VisitLocationCalendarResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12693,6 +14301,9 @@ func (response GetTerm406ApplicationVndAPIPlusJSONResponse) VisitGetTermResponse
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// HoursPage The hours of every library as an HTML page for people.
+	// (GET /)
+	HoursPage(ctx context.Context, request HoursPageRequestObject) (HoursPageResponseObject, error)
 	// LegacyHours Hours of one location on one day (deprecated legacy API).
 	// (GET /api/v1/library/{library_id}/location/{location_id}/hours/for/{when})
 	//
@@ -12710,6 +14321,12 @@ type StrictServerInterface interface {
 	// UpdateLibrary Change a library's name, slug or time zone (admin or its editor).
 	// (PATCH /libraries/{library_id})
 	UpdateLibrary(ctx context.Context, request UpdateLibraryRequestObject) (UpdateLibraryResponseObject, error)
+	// LibraryPage One library's hours as an HTML page for people.
+	// (GET /libraries/{library_id}.html)
+	LibraryPage(ctx context.Context, request LibraryPageRequestObject) (LibraryPageResponseObject, error)
+	// LibraryCalendar An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+	// (GET /libraries/{library_id}.ics)
+	LibraryCalendar(ctx context.Context, request LibraryCalendarRequestObject) (LibraryCalendarResponseObject, error)
 	// GetLibrary One library with all its locations and hours.
 	// (GET /libraries/{library_id}.json)
 	GetLibrary(ctx context.Context, request GetLibraryRequestObject) (GetLibraryResponseObject, error)
@@ -12722,6 +14339,9 @@ type StrictServerInterface interface {
 	// UpdateLocation Change a location (admin or its library's editor).
 	// (PATCH /libraries/{library_id}/locations/{location_id})
 	UpdateLocation(ctx context.Context, request UpdateLocationRequestObject) (UpdateLocationResponseObject, error)
+	// LocationCalendar An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+	// (GET /libraries/{library_id}/locations/{location_id}.ics)
+	LocationCalendar(ctx context.Context, request LocationCalendarRequestObject) (LocationCalendarResponseObject, error)
 	// GetLocation One location of one library, with its hours.
 	// (GET /libraries/{library_id}/locations/{location_id}.json)
 	GetLocation(ctx context.Context, request GetLocationRequestObject) (GetLocationResponseObject, error)
@@ -12782,6 +14402,31 @@ func NewStrictHandler(ssi StrictServerInterface, middlewares []StrictMiddlewareF
 type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
+}
+
+// HoursPage operation middleware
+func (sh *strictHandler) HoursPage(ctx echo.Context, params HoursPageParams) error {
+	var request HoursPageRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.HoursPage(ctx.Request().Context(), request.(HoursPageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "HoursPage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(HoursPageResponseObject); ok {
+		return validResponse.VisitHoursPageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
 }
 
 // LegacyHours operation middleware
@@ -12956,6 +14601,58 @@ func (sh *strictHandler) UpdateLibrary(ctx echo.Context, libraryId LibraryID) er
 	return nil
 }
 
+// LibraryPage operation middleware
+func (sh *strictHandler) LibraryPage(ctx echo.Context, libraryId LibraryID, params LibraryPageParams) error {
+	var request LibraryPageRequestObject
+
+	request.LibraryId = libraryId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.LibraryPage(ctx.Request().Context(), request.(LibraryPageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LibraryPage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(LibraryPageResponseObject); ok {
+		return validResponse.VisitLibraryPageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// LibraryCalendar operation middleware
+func (sh *strictHandler) LibraryCalendar(ctx echo.Context, libraryId LibraryID, params LibraryCalendarParams) error {
+	var request LibraryCalendarRequestObject
+
+	request.LibraryId = libraryId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.LibraryCalendar(ctx.Request().Context(), request.(LibraryCalendarRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LibraryCalendar")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(LibraryCalendarResponseObject); ok {
+		return validResponse.VisitLibraryCalendarResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetLibrary operation middleware
 func (sh *strictHandler) GetLibrary(ctx echo.Context, libraryId LibraryID, params GetLibraryParams) error {
 	var request GetLibraryRequestObject
@@ -13099,6 +14796,33 @@ func (sh *strictHandler) UpdateLocation(ctx echo.Context, libraryId LibraryID, l
 		return err
 	} else if validResponse, ok := response.(UpdateLocationResponseObject); ok {
 		return validResponse.VisitUpdateLocationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// LocationCalendar operation middleware
+func (sh *strictHandler) LocationCalendar(ctx echo.Context, libraryId LibraryID, locationId LocationID, params LocationCalendarParams) error {
+	var request LocationCalendarRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.LocationCalendar(ctx.Request().Context(), request.(LocationCalendarRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LocationCalendar")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(LocationCalendarResponseObject); ok {
+		return validResponse.VisitLocationCalendarResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -13675,113 +15399,130 @@ func (sh *strictHandler) GetTerm(ctx echo.Context, libraryId LibraryID, termId T
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7F0Lb9u4lv4rhPYCTe6VbTlJO1MXF4vctjPTRV/bZFAM6mzFSLTFW5n0JamknqyB/Q/7D/eXLPiSqIdt",
-	"2XGctDUwmDo2xed5fOfwnKMbL6KTKSWICO4NbrwEwRgx9fE0Ten1O4bHmMg/Y8QjhqcCU+INvA8IxhxM",
-	"4AxcIpBxFIMRoxMAyQxco0swhWPU9XwPfYWTaYq8gfdXz/d4lKAJlJ2J2VR+yQXDZOzN5773HEYJek6J",
-	"YDStD3eWUCbANLtMcQQiGCWYjMFBQjPGQZRAMkaAQYbS2TNwzbBAHPCEXoNrLBJMgEgQmMCvHThGh+VZ",
-	"6R59++vfnwQrpvnyHI4bpicYJWNwBVMcQ0EZoCM1KENThjgiAsqG3RV9v6YR1B1W+//9w2vbZcQQFCgG",
-	"DHGasQiVOx1RNoHCG3gZw55fG2Pue1PI4AQJc8Yvv0ZIDfLqRX3Ut9kEMRwBHMvBIZgi1omhQADZp+yk",
-	"UjNzcKCoAAtetOEgxVxU9r3v+Z4kK28KReL5HoET+XX+0Gcce77H0L8yzFDsDQTLkLvOKRQCMdnBf33q",
-	"d55efAo6Ty9uAr//0/wvDev2vV8YndRX+AtmXIAYznzwxx9//NF586bz4kUXnKaUIB9Qks6ASKBqATAH",
-	"DImMERSX13IUHD3pBMed4Ge7qH9liM2KVck98RbNXk38ZN7RH46KD83reDV6Swl6A0WU1JcjiZPLMynT",
-	"HdeEk2JEBEhoGvNnAIKJ7ANAwq8R4+A4OOna6WsZUMz/1agjB+3oUVfQML5kkM2ayOkszcaakFLdCBxA",
-	"IAkWMcDlbzDlVNF1eoU4oAQwKWQqlDNmCJFm6jHdrqKdCfz6GpGxSLzBkxO/dBiw86fc/b8ddPKPh39t",
-	"PgjLrCtWahnDkUS3WT0XMPrCFyzfjLWb9Z9FCYqzFLURHNcIfUlngJtHlkgN22QdoWGf2brMOEds0mZ5",
-	"ArFJviZ7uGpJv748Bz39FUa8d1NQ6Lwnn+Ldf3JK2i1Ttt/+Eml9ea+hlongAJMozTi+QoeufHwGCEIx",
-	"B6FcYvgMQAEmlAvQ/xlMKBEJB3AkEDO/N8vK/skCWSnodiTlXG4Tn1LCkVJ0/4DxB/SvDHEh/4ooEYio",
-	"j3A6TbGmw94Vibtwiv8mD0X+ls/7xkOMUakyP8ndEhCnduogV6hg6Ak69MAYXyHN8DQTYKjE/9CTy1IK",
-	"Wy/LPKNXPPclY4uMewPvJJAQRGCh9usfMAZ23vOLubs1f2Fo5A28f+sVAK6nf+W9l3K2L2iUTeQq1W6U",
-	"z/gUXMLYmTplSiOkSiBJcKGGBLHp4hkIDdrIHwmBPDGtWvIvu3IpzykZpThaZ6O3tiolSQ/kaggVCWKP",
-	"uCtjD33DrY+4I4xkYwfSSMqHqRS+M4CJxLb+kKj9qe4KuE4oRyCUtBfKfkIchxInECrUviASTykm4hEH",
-	"B/9x9u7t4PT9q8PukMhd+oWySxzHiGyPHhlNEUAxFpQNlJpU+FxOxkBkK5yGXgqvNUkWZHfskF0xuW0S",
-	"3XmCgKBfEHnEgZwrBzFV04PS0gAiwVyjd0VGb6k4jeShwEu95B3TkhrbEPmi8TRElKwOJijGEEhSKNiB",
-	"24X8QjMSb++gCXWOktDrBDG0RMI4uKgsaU6cI39LBdDT3OaRv6WAZ1Fip+vnOt9XfOiX2DDnQbttb2iM",
-	"RxjFdR11XjOuNJ5FHJTQqtQ+jkmrjMyOY2U2Lc6075UsUsf0W/aMaqP24XcCM5FQhv9EWzx5CC4RZIhp",
-	"PtI2iQEDpZPtOydbmsmWD9edjW9EaUa+EHoteQNVtv/jx4+d00wkiAi5flRm15oKV7s4ZTRCnEsh8JII",
-	"LGbb28wpYpjGYOgdPR4EQefoySAIht4AJDRjQOpuaUlJwVnmLCnRFV/1YihgDwrB8GUmEO/FcMZ7QU/3",
-	"y3tBmd2OjkqH4iwMmJVtW9jWFJYUsChNgVHzl5kAEIwwSmP5EybKgeEoe73UEKgPXCI9LBRz/k54Np1S",
-	"JlD8Rgq+c3V2u5bRi9YodUq4aPwwh2YlOZ3vvKLUF4Y6F1j5m8JSX3V8jieoLtJenb0DPz8J+kad4DTF",
-	"HEWUxBxAEoPfz58DOhpxJHxQNiQfcSDwBIE/DcM1zfm8HwwC+V83CIJO8NNAocxWyzi3Hwa1D8NhV388",
-	"nn/6W+ei9vuCHZj9RjMtEGAcY7l8mL5ndIqYwBKtj2DKke9Nna9uvCilXEtS0+MlpSmCCkup3/hnqOku",
-	"Td+NFKMvo638HOYXVap6nlKOydhadCPlI9I8/QyQLE3BdYII0BOSGy6/0yBF2mOSSuFsFW0rApv7HqFC",
-	"r6+2T3SKyOejkwY3z7spIhIzSag6AIFzskBQcHQ8ePx08Php9+nTp93iAJztkj1vbbfkZG63W/QKMYLH",
-	"iWhW8ynMO9S9WPtygmP1WPMijRCWfWKBJnzVgbxX7eWTpi/IGJzJv5nxLTTOjgvKpMEkIcwlSjCJ1TYo",
-	"8zkYAEKJdjnnjllMxJOTYsZSwI4RK8ZdPkvFOUrYzn3vGqEvLUjto2mmbWLrOvikqLToxLcc5lCeezYO",
-	"2bgMV2y0WYAl6WLfLvLF0st/okgoLFUS7etJAqvKWx6sGupdPvIEk1f6sX79qKV+gFO8qktpy52+f2U7",
-	"reyrmd/CZZvH1hR/NEaNYsKimYafCsyyxkDG+dvUn2NTNP1qcVGTW7i2ExYWlV08J48vluoOg56aRnBP",
-	"wHRu2zeehLU1TnP4tkWFtIYCUHdYny3vlwXMxwQaR0LuncCOK0HCuEus8AHIUaiyWGNliB4OAJ+iCMMU",
-	"HGDBgQTlarhnWkahEcxSoeWzZO5DHyQ0xUp21Rro5R5KjC8/ZkxjDZJN1I7rcSTc1z0YIZExd/uLg8zV",
-	"nuOMfhwEDS2b5LjjK5War9M/WYBnHCzSaYdOJvCrEQ9PquJhvoyMNpRl0oJYKcDsGB/Mld/mksr3Uky+",
-	"rBSZr1Wjur4Q0CtGXspV+VTX2w74oJjx1sTdipjrQq5KdXWlnavqQvk6U7czaDohHDeOyVCqrwoTPF13",
-	"71Pn2nrLpJ9fssWICDzCEig1UWV9pZVW+Ryb9qR63sXVdcPxVjo2G67uZRzqre7oUmb5yLBAtxQgGzNZ",
-	"K8njKMnFNLSFbXSmtvJIFxy8s6/8lnvaDl42Seft4MptSGvdw3KpXRgVzQhkymicRSi3bAYgZGicpZCF",
-	"GigsuN8ViE0OfRAa+RkOyUHppkU5OkrARLY2MlZfqBgxG4LSk0MSGRvdvUaWD2fETiIOwQGh5m6WFXOL",
-	"pEnDi6UYXNMdEgfOmOV5/lLZ73vOcI2aoHyg61GhnKaRqnZa/W5/NSvZ55pO+jUaw+hu3S/t3AhraeU2",
-	"trdoItS1TXA3hMKNpmrxBE+zcaNYXO7hWXfbdu0kUIqt6ilY4Amo2P/lrfEr8SmGoBqp1AZM7EJ+m4Cl",
-	"ZdJbhUHEmvrb9WlWet8qwfcmaDXI+gDJGL2RDRfokHz97dSJ2dGNDevEiqcyxyuqroTZPOJgyvAEspkT",
-	"TAQvub6cRwRgARLICxnQ6vhyD3XDsekwlSZnyyL+F3iC/qSkyeN/+va07LpfLtnV2GYkp98lZ3CHVmkD",
-	"3+z5ZBM+cWyb9U6pJQzPw8/WMWaWzHcrpn0Lymplc6x3ytuwcvmdKqMGe3elQ2CBGWQE4+dbmuftLoia",
-	"Jn5Ru+u5leku2am2pjbm/EYMsNSat3S3hEuUTb+xCrRaxvGOHgWBurywf/f9xTpo2UmdyTYVtVT4U09V",
-	"ZCvsvUXXn/+g7IvnV8OFl05hvmJDHqKTY8GBtfdzrE9fW3FzvLaib41d4SgdtUgTqdymyIcaZ2C48PZI",
-	"79aw7AtCU/55AXJUYw/KIec8oddcOR9sJF0VSD7i2ifRfL1csRQXBogr/0iqzG5w+v7VIw6cJ9uapQtB",
-	"p5lzs1m+AJEuBZVlG812X97fZaRwl4CzASyujzhXW3vfMeCsK+lNEGeZ1odZEBxHhonUH6hnvjPD6S8b",
-	"r3OrkjRX9beFqlVauTPlUReBDwKs6uO4O7Pv9hcyZoatANwmZLE5gDOj3Q7BVRRSXTpvCPFaSfzV+G++",
-	"auEPEqktOJk1oNralLQVqGZiyzbwuK/rHt7Epbwk/u65jrejBECQQoEYiGCKSAyZcq+LBCoXmxq1CSdV",
-	"NmiB37iYQNPmFVpwvf0bmYzfNjcMgrZrWVmPSewVtHHiNkNyYxkSw1l7dGxHe6FRTBHH8tPqiAK+dP4v",
-	"4GyLl0VuWGu7qM3COg2eqmifn3YR7XPrmxP7+NKtvTu4bId4+EFDtZnuKGaoxl73RuErQoBKIcgtzMUt",
-	"EW5zRHARcbQsvnczifOjBCf5Kpn7DqakMtZvC83V3Pz1QqbyvP07jZiykuLBItQGlX83ZP3g6eduiGYr",
-	"aNwe0k7CC5rU8LcVHXZmjMql9wCbFBHRBTY2Rscq0+jzGmFEKVyv/UYWepNhLZd5h0hPdv/wUV5FtGzi",
-	"eFyvukld3qiKK7d1LZZ2e0dIdWek3uqqoJiNM9Cu4Nx35dhcmyDXRkySWh8sWqqI//ZuvPX2bSugQc51",
-	"J4ChKs2/LbDwsTA97WGdZUTLijfUfDjPENefPqKY2M/nScbMx1+YibQ+gyJjZfHinDVHUcawmEmMNdFb",
-	"retRnGaiIW361BTNmMAY6djzkGOB+FWkf+AAxjHodFQZHRhPMNEx6OYbU1in4b4rzGswKltfTaHQR4kQ",
-	"U128AJMRbc7mxmSsL5vL8Y0Y6dx/kSDM8otj3h2SITlPEIgyxhAR4PT9K1ObkIM8ObDf7edFETg4WFwP",
-	"4XAwJMV4B2H+OfQBjsHfdekkNZF8CrKZ/WyaDUnY9i4wPPQBglECIsjYTC4+VKsPfUAJApqcwBQpL3MX",
-	"fNT1GoZEVxTrhYKGuqShWb8msf/7n/+19KIyEpaUSQCYD4mt5vjMVCoDMNU/5TUfi19IDNSokCEACcgL",
-	"o+n6IICOhqRWBi0/puL6HxyEPTjFvat+r9vthj6I0ZShCAoUH+YnCME0hZiokwSK7yVVqA2Sk44oi7mm",
-	"X/QVRiKdAYGIruKhx9S1WdXeAgi4rk0avjyHY70SCLgqpxqWyuGEvikGCY6DEyCoLRGJyXhIwlJVndBv",
-	"rvxKVbFYcPD83YezQ1+PpbsMf3t5+iIEKf6C1Jn8+vJ8SGwdDvnFJY1nXXAKJkgkVE5xCkUCYop0NY8E",
-	"XqmTOQkeG9ZV1WlDtd6PuuLrQU64RZkhrusMcb+ao8L9hnKm/HBIBPyCCiYqGEhvXKn6jpqIkg1hLi6G",
-	"JFwmKMDLK8RmusqVXI8kOMEg4TBSYSlyFFXUR54yiiUJQzIkMIuxACkd6zQVW0TGii8dFuMXKSNevxt0",
-	"A+uMVOrCO+4G3WPtNk+UrLSUaKZYrk5oN7B344SEzHuKCnsjyno31wkic9nPGJmbI0vKti5hRc4RZNal",
-	"OJsasWcqOxi5p5I2oEnKsWVXafGk3PIhCfXvIVDj5F3JzbOJQVAoGkjzKhGH3bw8m8hzR4ZkafKIjiFf",
-	"kkWEZbfv0liJSD4kXxCamhqeahKqTgUEDEnorM9OAgPjNvQGpYSccm3eBQGXRZNeUWp17q9uXJQrla3L",
-	"RxMKqjKuDhZLzENdIlDxi1Mqt1RuRvXSXLxSbmTbypUHqp//XlyR5rCxluXKLXBL584vKvUhj4JgSf2i",
-	"WkGpT8UVgIF8znWtW3fn6Kih7o5CSJW6wbE36B9V4sr6tfyiogCsSSvy3HSc1RV/zK4V+W35XYHFaXJn",
-	"imNpF1TlEHHd999YtUmDHavMFPMbjtVlpUmugyslxE6jCHFudVZHaYFOUaR8WW02t565LTi+m1pwx8HJ",
-	"osY5EfbcendzX9UBXfmMU9VUPdJuGFPmTyLobKKjSYrsGils3XOQfytpWMh3B9CoCEYBx1yZvupr70L2",
-	"XFS91TXTdN3VsvB7rkqZGzFmpAPi4h803rDIW26tlkxQI4LeZBxHoBjNMNREfu2m0xRB0K8p/3xKxihF",
-	"Ll0XC5u3rtbWGAM9L9tZphpSRSr1t15VrZoa1MCh+mDiCuu55emX0X3eTvW8ER33Vz9SrmroqwKmKx9y",
-	"6prKJ560YhenCql66unqp/ISuPKB/uM2q2mopycfPjpq83C9SKJrHyt15VrGny6UlM+ZX593qTC7xLMl",
-	"5lbfVHm7a0nPYMAKuMFc5Lmca8MbVbG/hVo/p97dKv+VAudTVeKYsL+tg4SKztdBBqbrNUCAE/Bl/VU2",
-	"KOHTzVpzvMWg6hBsWINEPu2giRHmv6ryxjVhbl8OsFqYy1Hz5rlvTOdHKJfNoKdsoDShXAx+Dn4OjO1T",
-	"VHNXT2sOaPJqlxLGckIpxu3lUM4qlvwBVQe0KX8r9yS26mXeqLQu3LD5haR7Ucmp0Hi9ik7NaZzZOeTR",
-	"qQbelzBradeLed9i83MrlZvulpxGcXFQ30SvUbnPG0+m5IF1De5+ycu6zmLUrP99xOjk7w67O0kCOpSx",
-	"LAsELX+zLhhx0+sbIID2U+T6QO6ZdgEi/UOebW1p6XAP1NcAOOsjjxJaP01Tx0Ws/FAwTat+YnVeRQ6T",
-	"UeQmiaesyEvOH+3NSZEugVvW6S/U94Xg3dhlUdfBJ3XfuB4t7noPHEiuZXdtfv5t8ZzeNgfP5ZV26n7R",
-	"4o0riruLtzYtwYDKidj0AiJp2lPjDgNKfyz2htV8Yb9PY7g90rp7U1LulwLrOQ6xGi63Ke/DYgzuw2LU",
-	"Z7dn1O/XRNRvEIGOb1gyg69ZnTLnbk0LDvmdeg+cug1ZbUqWNNByu/JXJLYgJfxv1wLdGtueu2+sKjBe",
-	"SVPsId4OfLFbwITvCCrre4kIyye5IR7slUzZpb5ca6s+SO3dYNAahf4ac6HvED9QldKVG7LGQWIs2dS2",
-	"8xqNw/bavTHV8r4cwtXc/R/YI7zHB7d2IVvPACY1h/KtMIHj7CnFJLSwVrcglda7Yd8bt7swbt13q1be",
-	"Htpoy1ryKyDsEkJ0bNxGM/V+aGoTvXjnKim4F5W0Nzl/GJOzKO25Nhuvr09W2547Z/3v31Rtwe/npTdG",
-	"V4xVCzP2puo3Y6rmMUYm5si+ITTX5reyVCtxq867CFaYsHk9/29As6+0eG34gYnHLSIK+kedo8flt4YM",
-	"nAr3NtDgecIwFxPIgSkrYlo629ne6F3wvot7snrrb+7Zm717jLIuRjlDOn0hT96BDcGTAoED+2It8+4I",
-	"P38zl37vxXagiyPmqiim6Xa/eBOHzTrKX858OTPzxrF6g7rTNlO4W0+5Hu9VvHzlIcGjnQOahnfQLHS/",
-	"c7EHKw8YrMhDakgVKjP71vm3d5N/bufkugfcsrp1Pqm9U2w3TjHivkR/bafWN0JDd+cEuw1EDe4Hou7d",
-	"YD+IG2wFa29T2ywHj+elF9JCEFp+DoGGBUo1ll70ptJdCZwgXkeNvyLx8OXOQ4aYqxAmM9Uk9ijzgbvE",
-	"6ijzTkBmUXbNcYVVEoJjOOOhsk04MHkY/BmA9rPKyVfBECpd3bzcH5zajG2boO0PSWgzVUIfUKbrOzAw",
-	"oQyB0KSdhGDo/fbb4M2bjvr/0KtXblAB9EMi8ATJaZik8euEcpSnfKsINKzrBehYU/VuSZMcrn7VuS2y",
-	"7yEh6KvQmY2UpDM9HuTCSUiH6ucJnIGYAk4PmxK4tYfIVnn7HnyGuizqpxsnKcgLflaFd490Kk//uCjD",
-	"e+Hm6ZgKL3IpzsNH6h3dwVGtuSnzIpsX6UzaVenk/tgSMLJZ2Z/ZkCDUlPphayWW8j76RXiuribk5nsU",
-	"HNLeu9lcm/KenJu1+sJ73+YeeG7q22x4u6/j5RypuhCSh7atntq4MBe8ebgeGqIqeOTezLz9cmdmXin0",
-	"h/Zl1uul7l2Z364rs1oHqczOugDXFLE74ejejf3Yzqe5e1i1urWd096juaMwvwrBbuDW/CbI6O6cmrdA",
-	"psG9INO9S/M7R5Yf0DSFEbKV1owOasHo21M+q12cOUZc5OEsWqzybz50AfSAQefeufmdODeXWpFr8rr2",
-	"2KwI5DvXrzF5gHloTjl37yg4+qkTHHeOnrrV1O33Tzr9J0URxbMpw2QM/jODTCAGZBMnJs+6sdo6rOql",
-	"we/JWVV6PcLeUbWHExvnnmknD1SaONYBbKo+86GRNpq5NxE2bXxRukisW797pgLpFLvrStaaTBARWBVS",
-	"9HVBZF1ShyEYN7uhVO35u8UOO9fv5Xr6e4fSt+tQUvxRYrAGP6tCyGuHuaquezfyn3YOo9vq/BYJNIhN",
-	"9q6fHbl+lERVLnzhGGSmPv8lSikZA0EBFhs4hXZMKnfn3tkQxwU7x3F7t86PkrC5wd1BRdSvds8o2bDQ",
-	"NaMlh+OW2QB6/YrE7oTEA4Voe/fLd+J+scbJcitIcTu7soTe4BRF7ApH6BEHl5Aj8PuH17KfjKXewLvR",
-	"yYTyh88ZS+ee711BhuWEitKy+c+aq0cwS8XyOqlele7eZ5cpjvIJWJNLV7A3E+zKI73IV1h7r73z4qQD",
-	"+7IXhU6NqyUxLzOoI7qGIvjOc6YEfv3BMyRE8Zang5IscgfWRzG/mP9/AAAA//8=",
+	"7H2Jbhs5tvarEPUPEHumtDlOuqNg8MOTpLvzI9sfOxP0jXxTtIqSOCmRGpIVR50rYN7hvsN9sHmSCx6S",
+	"VaxFUkmWlyQCGmlZquJ61u8cHn4Nhnw644wwJYP+12BCcEwEfDxJEn75WtAxZfrPmMihoDNFOQv6wVuC",
+	"Y4mmeI4uCEolidFI8CnCbI4uyQWa4TFpB2FAvuDpLCFBP/hzEAZyOCFTrBtT85n+UipB2ThYLMLgCR5O",
+	"yBPOlOBJtbvTCRcKzdKLhA7REA8nlI3RwYSnQqLhBLMxQQILkswfo0tBFZFITvgluqRqQhlSE4Km+EsL",
+	"j8lhcVSmxdD9+teH3TXDfHaGxzXDU4KzMfqMExpjxQXiI+hUkJkgkjCF9YPtNW2/4ENsGiy3/+7tC9fk",
+	"UBCsSIwEkTwVQ1JsdMTFFKugH6SCBmGlj0UYzLDAU6LsHj/7MiTQyfOn1V5fpVMi6BDRWHeO0YyIVowV",
+	"QcS95QaV2JGjA6ACqmT+jEQJlaq07r0gDDRZBTOsJkEYMDzVX2cvfaRxEAaC/DOlgsRBX4mU+POcYaWI",
+	"0A3854de69H5h27r0fnXbtj7afGnmnmHwS+CT6sz/IUKqVCM5yH6/ffff2+9fNl6+rSNThLOSIg4S+ZI",
+	"TTA8gahEgqhUMBIX53LUPXrY6t5vdX92k/pnSsQ8n5Vek2DZ6GHgx4uW+XCUf6ifx/PRK87IS6yGk+p0",
+	"NHFKvSdFupOGcBJKmEITnsTyMcJoqttAmMlLIiS63z1uu+EbGZCP//mopTttmV5X0/BzNkzSmFTH9v9O",
+	"X7/qn7x5jiJqHona6AxYJCnQs0RYEISTSzyXyD4ah0hytx1ckgGDt/TUJnSGNA3Z14aafkiMDoZ8OsUt",
+	"STS5KxIf9lHkiFRGCLMYRTNBp1jMP7rvowHjDCX0QmBBiQxRZD7PI8QZwhmRt9EJmyOuJkRA15oyjrvd",
+	"EGEzCL3YKZPpbMaFIvGAZVPPeQ9FkgsVhSjSkvLDv//1P+f6jxElSSy9PxNFhPkTxoxdxwOGk6SV8Esi",
+	"WkMsCdJb1R6wAmFmE15Cl3Z110klswh1AuI0ScdGNNiVQgcYaRFEBJL6N5xIDjubfCZSr6LQaqMkC8aC",
+	"EFYvD2yz66TBFH95QdhYTYL+w+OwwF649Yfmp78ctLKPh3+uZy0nftfM1Ik6T7dcZfZS4eEnuWT6tq+b",
+	"mf/pcELiNCFNVMElIZ+SOZL2lRV6wD2yiRpw7+xcC5wRMW0yPUXENJuT21yY0q/PzlAnkxGdrzmFLjr6",
+	"Ldn+h+Ss2TT187ufIq9O7wU2Wg4dAMtL+pkc+hrvMWKExBJFeorRY4QVmnKpUO9nNOUMhOtIEWF/r9d+",
+	"veMlUkbxXem+94R8qk7upKy/H8O2abkKRqDRfqcpi/H83//671OsUqHXQpMwaENtSlIF8lU/ycgX1Ubv",
+	"qZrwVCGqQqM9UyG0+oS3KEMEDyeONO5J9Adn5NasgoUmIDnjTBIw6v6G47fknymRSv815EwRBh/xbJZQ",
+	"w6Gdzyxu4xn9iyZX/Vs28q8BEYJr8/CDXmqFaeIGnyswNAgUHwRoTD8TIwr1Yg1gUoNATwuUuZmWfcfQ",
+	"wiLUIk+lMugHx11tbiuqYMX+hmPkxr04X/hL8ydBRkE/+D+d3FnpmF9l55ke7VM+TKd6lrAaZQK5wLE3",
+	"dC7A+klAVGvDA7pEsW3isdbNYFlnr0SgXqWlK/tlW0/lCWejhA43WeidzQp0zIGeDQOb4J70tc9haOXY",
+	"PemJaf2wZ75rPsCJVktzTdSpJOGAwfqUVwVdasMLRZr2It1ORONIWz6MK1gXwuIZp0zdk+jAGTyH2iLR",
+	"xjcXFzSOCdsdPQqeEERiqrjogwEBvqgejHUHndgeBAm+NCSZk919j+zywe2S6LRpq/gnwu5JpMcqUcxh",
+	"eFh71UhNqDSeKpDRK65OwHTFF2bKN0xL0Lcl8mX9GftbszqakphipEnBM2ndRH7hKYt3t9GMe1vJ+OWE",
+	"CLJCwngWY1HSHHtb/oorZIa5yy1/xZFMc60QZtZQCHwYFtgw40G3bC95TEeUxFUFd1YBEozvRiQqeGZa",
+	"/3jwDQAqLQ9RqZucfb5TQF88mGPVO/AMrMM7hlM14YL+QXa48xhdECyIMHxk/G9rJhV2tuftbGEkO95c",
+	"fzShFaUp+8T4peYNUlr+9+/ft05SNSFM6fmTIrtWVDis4kzwIZFSC4FnTFE1391izoigPEaD4OhBv9tt",
+	"HT3sd7uDoI8mPBVI624+QkILziJnaYkOfNWJscIdrJSgF6kishPjuex0O6Zd2ekW2e3oqLAp3sSQndmu",
+	"hW1FYWkBS5IEWTV/kSqEETjY+ifKAKzzlL2ZaoTgg9Q2MFXAnO9yX/6lFnxnsHc3LaOXzVHrlGhZ/1Fm",
+	"mhXkdLbyQKlPLXUusV23NUtDaPiMTmvAoOenr9HPD7s9q05oklBJhpzFEszwd2dPEB+NJFEhKrrY9yRS",
+	"dEpW2ttnvW6/q/9rd7vdVvenPliZjaZx5j70Kx8Gg7b5eH/x4S+t88rvS1Zg/htPjUDAcUz19HHyRvAZ",
+	"EYpqa32EE0nCYOZ99TUYJlwaSWpbvOA8IRhsKfhNfsSG7pLk9QgYfRVtZfuwOC9T1ZOES+3/WF93BHio",
+	"4enHiKVJgi4nhCEzIL3g+jtjpGhPVVMpnq+jbSCwRRgwrsz8KuvEZ4R9PDqugTRfzwjTNpM2Vfuo6+0s",
+	"Uhwd3e8/eNR/8Kj96NGjdr4B3nLplne2WnowV1st/pkIRscTVa/mE5w1aFpxnveUxvBa/SStENZtUkWm",
+	"ct2GvIHn9Zu2LSwEnuu/hUVdakcnFRfaYdImzAWZUOswA7DQ7SPGmQmvZEEIytTD43zEWsCOicj7XT1K",
+	"4BwQtosw0H53A1J7bx8zPrEDVT4AleaNhI7DPMrz98YjG5/h8oW2E3Akna/beTZZfvEPMlRgSxVE+2aS",
+	"wKnyhhsLXb3Oep5S9ty81qtutdYPeEbXNal9uZM3z12jpXW141s6bfvahuKPmwBCRUw4a6bmp9xm2aAj",
+	"G+ioa8/zKep+dXZRHWBeWQlnFhUhnuMH5yt1h7We6nrwd8A27p6v3Qnna5xk5tsOFdIGCgDitR8d7xcF",
+	"zPsJtkBChk5QD0rQZtwFBfsAZVYoeKwxOKKHfSRnZEhxgg6okkgb5dCdQQNjMsJpoox81sx9GKIJTyjI",
+	"rsoDZrqH2sbXH1NhbA2WTmHFTT/a3DctWCGRCn/5843M1J4H0z/odmuerJPjHoqsNV+rd7zEnvFskVYz",
+	"62SKv1jx8LAsHharyGhLWaY9iLUCzPXx1oYDt5dUYZBQ9mmtyHwBD1X1hcJB3vNKrsqGutly4DvFjFcm",
+	"7kbEXBVyZaqrKu1MVefK1xu6G0HdDtG4tk8/drzp2ideisaOST8LP8aEKTqi2lCqo8rqTEtPZWOsW5Py",
+	"fudpGjXbW2rYLjhErDzqLa/oSmZ5L6giVxQgWzNZI8njKcnlNLSDZfSGtnZLl2y8t67yimvazLysk867",
+	"sSt3Ia1NC6uldu5U1FsgM8HjdEgyz6aPIkHGaYJFZAyFJZFvRcT0MESRlZ/RgB0UIi0AdBQME/20lbEm",
+	"oGLFbIQKbw7Y0ProfoBdv5wyN4g4QgeM26i1yMc21C6NzKdi7RqbJ2JJ104vCFfK/jDwuqvVBMUN3YwK",
+	"9TCtVHXD6rV761nJvVe30y/IGA+vF35pBiNspJWb+N6qjlA3dsH95BI/c7DBGzJJx7VicTXCs+my3TRI",
+	"AIqtjBQsQQJK/n9xacJS5o4lqFoqdakkNyG/bSrXKuntMu6at2lnetsqIQymZL2R9RazMXmpH1yiQ7L5",
+	"N1MndkW3dqwnTjwVOR6oupSAdE8im7HopVnhC2mC84QhqtAEy1wGNNq+DKGu2TaTqFIHtizjf0Wn5A/O",
+	"6hD/k1cnReh+tWSHvm1PXrsr9uAavdIavtnzyTZ84vk2m+1SQzM8S8zbxJlZMd6duPYNKKuRz7H7XX5D",
+	"+Cwh2Su7cIzlteqvGhd5LYawxHMqZ39v64s2iinVDfy8Eh66krevObAypyYIwFY8sxIAcKS6grEABtha",
+	"azrF5AGqR90uxDvc371wudpatVOn+pmSJssh2BNIE8adV+Ty4+9cfArCcu71yiEs1izIXcRFlmxYc2hk",
+	"c/raCTLywknLDVZFkmTU4BRVKQCjX6odgeXCqxuHV7bkPhEykx+XGJvQd7+Yv28Sp6mSWfJd2fa8Jw2M",
+	"UR+RLjmXS7PtAVJJwFNHJ2+e35PIe7OpJ7vUTrVjrvfklxixK+3Qolvnmi+u7ypSuE4btca+3NxIXe8g",
+	"fsc2alVJb2OkFml9kHa794eWieAP0rHf2e7Ml7UR4LIkzVT9Va3bMq1cm/KoisBv1b41O3h9zuXVwz52",
+	"hI1svm0oaXubz/Z2NaOvpMOqAn1Lq7CRklhvMi7WTfxOGndLdmYD625jStqJdedz9rrFKUd5iCBoBu8j",
+	"SQgknMr0Qj9zQZDi9uC+kYyZlYOeMxRpmROFJuUWyD3qI5egMmC9dteetZlic8xDmjMTkTYRI0QZnKvJ",
+	"GoYWQuiffCZinqf12joCRA4YHmPKJOQiQ9SmFKnACWExFvUxA/rE/oxGhMToIGrToYyKVlWthRsGMzwm",
+	"9Y3+dvbyhTlcd5BZ9g2aLG1sNvD6zYX0xC2CNptGGLaJSqxI4XxiUjbNaXGsiEBunhChURMMKC30Wmc3",
+	"lxZpSeghH0Dd4uVW0WbrN7IFEpoEqRRv9mRpPvbEo+K1A3fHj7dWEDGeN/eWXG9PjVWbp0L9tD4pRa4c",
+	"/1M832G80c+Mbpb4m6MV3UeQMPbTTSSMXTn45l5fubTX5z65Lu5+3lllpDeUdlZhr1uj8DVZZIUs9gbw",
+	"wY4Itz6pPE9aW5Uivp3E+VHy20KolHANQ4JyEFf1u2Bs4WZZd1lRjGtNunOS4s66HzUq/3rI+s7Tz/UQ",
+	"zU5cLbdJN5KhUqeGv60Ew1OLGKyMC21TocdUr9naOobDah83yERL8GbPbwW/1KEmeprXaOnp5u++lVcS",
+	"LdsA0ZuVDqrKGyhndFWoubDaN2Sp3hipNwod5aPxOropc+67Qq03JsiNLSZNrXfWWiqJ/+YY7WbrthOj",
+	"QY/1RgyGsjT/toyF97nr6TbLFCoLwuAltx/OUiLNp/ckZu7z2SQV9uMvwibru9pm9XstyTAVVM21jTU1",
+	"S21KmpykalJXV83UXZnimJjjC5GkisjPQ/ODRDiOUasFlZhwPKXMHGOw39jaTDXxzygrWQu+Pgwh10cT",
+	"pWam/gVlI15fEICysYHliymylEhXxY2KLJFAtgdswM68Gm4nb57bUq4yg+9Rr93LAHiJDpaX1DjsD1je",
+	"30GUfY5CRGP0V1N9CwaSDUE/llUfNY8NWNQ0Nhwdhqbe3BALMdeTj2D2UYg4I8iQE5oRQJmz0nUDZsr1",
+	"dSLFo0INuyW18JZX2kBUDpgrfvvYlgFEODE/ZSVy819YjKBXqMnKUFZ10JSYQXw0YJUag9k25ekg6CDq",
+	"4BntfO512u12FKKYzAQZQkHXbAcxmiWYMthJBHyvqQIWSA96yEUsDf2SL3iokjlShJlCMKZPU8oa1hZh",
+	"JE0p5+jZGR7boqtIQvXpqFBRKQpt7Vx0v3uMFHcVdSkbD1hUKMwUhfWFsjnU1kYHT16/PT0MbYFXaDL6",
+	"7dnJ0wgl9JMpJ/vrs7MBc6Vc9BcXPJ630QmaEjXheohQiDbmxBSEmeDPxJSlfWBZF4p5RzDf96ZA9oFX",
+	"6TYjTlOqSoblY04yrKn+LA8HTOFPJGeinIHMwhUKOMFAQDZEmbgYsGiVoEDPIDAGhdL0fDTBKYGZxENI",
+	"U9K9QF0ovcskhhAbGzCcxlShhI9NzMzVIXLiy6RJhfmpo6DX7ra7DowEdRHcb3fb9w1sPgFZ2dH/jElt",
+	"5Q6oNUQ+wXgY+aLQQZXH6otGHqIRFzb+51KtMIsHzG1JHymuX59i8YnEIbqcEKg8DG3pJZkRhhi/hLCk",
+	"3id7dstsgT2+pbdYqyOk+IBBFUNBPlOeynzEevwSHRhesqFJxpGZJ9QH1UwH4pXbzgvhxXDAIJIKqrHN",
+	"xRhF3IhqWO7TGRnSkRWoEVBM68VTsz9a+Vto0J19eIOhEpVfrHxJim3+CCC0wSJc+5xfQ3txXiqeedTt",
+	"loo7KfJFdSZqmqwp4VVXscnVwb+dumz3u8fLHs7m3PFrzy1CqMm59h2vwihYFunUpFDAnDPNXKJqqN2Q",
+	"h4813ZswPIRC8VjvcWC+Cc51s0722xaKxXYdf3S+ekl5iw503hlx0fl6OSFsUWBapzxcmd2SZcGIlSSg",
+	"Sy31unI81tKAk3bYnqR0deF5/qYWcgMWmd8jBP1kTTmOhM8KpG6SlfY5bGc1NVV24G/AVp74Mwd/Vhz9",
+	"pLrZ10kMRokcsE+EzGxJahgEFBfCSJC8fniRG/1TlJvyY145vAFTetW39dPFrYlABkboYLmNcmjquoKG",
+	"8mr5F2qEQSv1tZj1QjYtxHwA7fzX8jJih7X1i3ctl3wLtVIF8EMedLNOlpcg4RdLOzqqKZYGPkmphHEc",
+	"9HtHpczeXuVQaF7P3J4FDfwzlOvLtNlVyw8lZ9E55xnplcm3pVlaq0fE1WhbreA2QsyZj8D8lmPNvRcs",
+	"s3pL4v1kOCRSOvneArurld+iskpw+xeuuBtRviNFEUIV1ibd2NqsBc2SHYnUwtbfB/03SMNcvnsuxKGv",
+	"XMzXVrnk5xKg0KUpll0Ufk/grhUrxqx0IFL9jcdbVubM8KEC6GNF0MtU0iHKe7MMNdVf+2cg82MoL7j8",
+	"eMLGJCE+XecTWzQusVl7CmVRRDZsCbuSVOrtvBRm+TxnDYeajYlLrOffn7OK7rPnoOWt6Li3/pViKdoQ",
+	"qk6vfckrRq3feNiIXbzS0fDWo/VvZXXL9Qu9B01mU1MEVb98dNTk5WplWx+RAnXlY1EfzkHKZ8xv9rtw",
+	"z4j2IAvMDd+UebvtSM/agCXjhkqVHcDf2LyBK4UaqPUz3sgpsZexXK+dsFY2fSgLJ5twvXN7omQemAwg",
+	"2/QG9oKXjenAZJcx9OHrRmO8QqewCS7nSBtJzawYK/d/hfL1FbnvrsVZL/d1r9njGXBtDrMBntrvgLuU",
+	"TLhU/Z+7P3etm5TfYwJvG2apCzkVTvdmhJL328msPqeDshegznPdYdsM5m/UyqJWv537Z5yWku556QCc",
+	"Me3LhqzdjVM3huxcgPUECuZtYdXzcV9h8TOHVtrmVuxGHtWrLmJQawcsanemEB7x0bBeIQSyyWRg1P93",
+	"JPj0rx67e+d1TJ5xURYoXvxmU7vFL59SYy08K+AQB3rNDr20+7yahqOlw71Nv4EttLmRUjDsT5LEi98A",
+	"SIyTpBzEgf3KD5xanW9PXBZ1fgEnMsBPQkyJ86L6fwrf54J3a3SjqoOPqyix6S1uB3fc5tzIRdt+/5ua",
+	"fmbZPNMvq6RWDVrkd40Bd+c3UK4wFwHhr7tM8WxCELfIGQL9sRw4q8Bm72Yx3h1pXb/XqdcL7PrMDnEa",
+	"LnM/b8O57N6Gc2n2bs+o3683aW6Iwh6MrJkhNKzOhRf4NoJDfwd32kKocr3XWdBAbRc6WhI7tFfV8RGK",
+	"4HLBCCIjgHKZRtroBF0Ifim1xJGftPgZQeR0SYeRC/nCRvZRFr+K0Jgoae6egj4V57WYv2lrqxjcRpj/",
+	"PmD37eGwr5kffjEw+RahvSW8QodyKavonqO/P/v7s1dn0ZIIXcmgB4jeqO5C6VUoO5KH2G0ZecpQ9OL1",
+	"k5Oz569fRZCPoQ3RVoznul2mTKQeDycuxB668LorFG8igiZTA2EIyNu0DhT9/ez5y2f/8frVs6ha1w9K",
+	"4sFtyHBQ1yvbOuKpMKH5AbsgI26vF3aZPJAPwdHRQxu+N2YJVW307vlTcxuxBFEOFyjj/DhqCjpOQraE",
+	"mZzAkFYAZ1RxHJtwJdwruEJEuAyA6xUT27C/fzJ6QxGg9+DHdQC3lwwnrHLi/O0vT9CDB8cPDrPATVFy",
+	"hJp6/cP3m8qLlfDur0TtwAIPfwggeGfW85l/ZXIOtRQctj3ScgNaewfQjKfrc2CmuJNbwjKdAqK8Mvrq",
+	"IOM76UTX4MrWr35BpTLmyVsOZQ8yPNnGKSygnLjnglqMtrmTXVtr5rZCuOV6Zz9wDHfvpl856OvsdKig",
+	"UwwBX8k192IuhSzCBqDxDqTSZjlxe4z5JjBmR2kZyLwGUnbkl9u1KwjRg5pr0eLboalt9OK1q6Turaik",
+	"PfL7wyC/+Q0KG7Px5vpkJayVwT58hKIVuJiHC+eDr8W6GM9z8DPcC8vSDKsFfQ+rcSzHNTcD9JRywPew",
+	"0A8DC5WKSl8VF1rKiGvxohvXwXt4aTMdfeaXKS8DTM412MNL3wy8lGXyFwDiMLfAr4QulU6Hedc0roGd",
+	"sqsOvwFrfC1K5TJ37am3PBm3d9Q6elC8ULXvXf7ncnSfTASVaoolsuUy7ZPecjYHqpZcBXpLSFX1UuM9",
+	"VLX3Kzb1K06JOZafmd245oiSIujA3TluA8dhdmm5uRJ0N+6GJ+bKBk9dYmx+SakLTNu2QnQxt+OmsTTh",
+	"7+xZG0Gu8xmoVPm9tN+wx7BD6SLXh8yk2hsrd9hYgeSgagmMIrPvnH87X7PPzYDpW7Bb1j+dDWoPZN8M",
+	"kO3dH70FEP2N0ND1AddXMVG7t2Oi7qHrHwS6XsPau9Q2q41HrRBzcxCjyPFzhIxZAKqxcAc+lHFieEpk",
+	"1Wr8lai7L3fusom5zsJ0N8/srcw7DolVrcxrMTLzcuIeFFYquxPjuYzANzEFzvTfjxF2n6HWHCQwQRk2",
+	"AzO10Ymri+TKIIUDFrlD3lGIbBiLCzTlgqDIntiO0CD47bf+y5ct+HcQVCsSwtnTAVN0SvQwbOL35YRL",
+	"khVWgsMb1NTBc/nQMssVh1/NsXAESeBQ/Azqh8BdTdAflspLKsfI1F+bo5gjyQ/r8qENQuSql38PmKG5",
+	"7uPDV+88fdD9GS6UOTKn4Hv38+tlzv0j7rZyqZ6K9/JRVz/ePao8bsuX6sfzSgAGqvSOzbvSpvqxIp5Z",
+	"c7a+7tS0uwOgcGS6l59sM1Vy/aPSOYc0Rzfr71y4JXCzcm/OHtvcG57bYpuliqAllHME1dc0D+1aPTWB",
+	"MGvGVrjOOAsmQZ28DM3Mnl8NZmY3YPzQWGb1HpA9lPntQpnl+r5FdjaFpWdEXAtHd766j80wzZs3q9Y/",
+	"7ca0RzRvKDW3RLBbwJrfBBldH6h5Bcu0eyuW6R7S/M4ty7dkluAhcfWMrQ5qwOi7Uz7rIc7MRlyGcOZP",
+	"rMM377oAusNG5x7c/E7AzZVe5Ia8bhCbNYl8Z+Z6zjt4dtS7piw46h791Orebx098m8Jc98/bPUe5qXK",
+	"T2eCsjH6/ykWigikH/Fy8hyM1RSwql55dUtgVeHavz1QtTcntj4vakAebMu6QCgF7h06tNLGllXaQtg0",
+	"waLMVQyFEi+QSAfsbm5oMmRCmKJQrjw0F/2Y4jWC4LgehoI71e5UpZXdMP0eUPoeACXgjwKD1eCsYCFv",
+	"nOYKTXe+6v81A4yuqvMbnLUhYrqHfm4I+gGJChC+8hwye+/cBUk4GyPFEVVbgEI3TCrXB+9sacd1b9yO",
+	"28M6P8oh6y1iByVRvx6eAdmwFJoxksODZbYwvX4l6uaExB010fbwy3cCvzjnZLUXBNwuPjtCrwFFifhM",
+	"h+SeRBdYEvTu7QvdTiqSoB98NYcJ9Q8fU5EsgjD4jAXVA8pvZch+Nlw9wmmiVl8xEJTp7k16kdBhNgDn",
+	"cpl7ouwA23pLz7MZlqfyxLsQ+MBdYgrWqYVaJvbKsKpFV3PVlPeevWiq+uIpUSq/vfigIIv8js1WVN83",
+	"s8vrq6KDrOqqOQbtChxIdFA8dS/95u0R+sX54n8DAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -47,34 +47,80 @@ func (s *Service) echo() (*echo.Echo, error) {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
 	e.Pre(ops.corsAndMediaTypes)
-	hoursapi.RegisterHandlers(suffixRouter{e}, hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
+	hoursapi.RegisterHandlers(newSuffixRouter(e), hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
 	return e, nil
 }
 
 // suffixRouter registers the generated routes on echo. echo's router ends
 // a path parameter only at "/", so "/libraries/:library_id.json" would name
 // a parameter "library_id.json"; such routes are registered as
-// "/libraries/:library_id" with a handler that requires and strips the
-// ".json" suffix.
-type suffixRouter struct{ e *echo.Echo }
+// "/libraries/:library_id" with one dispatcher per method and path that
+// picks the operation by the suffix the value ends with (.json, .html,
+// .ics; issue 15 added the last two) and strips it; a value with none of
+// them goes to the operation declared without a suffix, if any.
+// (w10's apiserve.Routes replaces this on merge.)
+type suffixRouter struct {
+	e      *echo.Echo
+	shapes map[string]*suffixShape
+}
+
+type suffixShape struct {
+	param    string
+	plain    echo.HandlerFunc
+	suffixed map[string]echo.HandlerFunc
+}
+
+func newSuffixRouter(e *echo.Echo) suffixRouter {
+	return suffixRouter{e: e, shapes: map[string]*suffixShape{}}
+}
+
+var routeSuffixes = []string{".json", ".html", ".ics"}
 
 func (r suffixRouter) add(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	const suffix = ".json"
+	for i := len(m) - 1; i >= 0; i-- {
+		h = m[i](h)
+	}
 	i := strings.LastIndex(path, "/:")
-	if i < 0 || !strings.HasSuffix(path, suffix) || strings.Contains(path[i+2:], "/") {
-		return r.e.Add(method, path, h, m...)
-	}
-	name := strings.TrimSuffix(path[i+2:], suffix)
-	inner := h
-	h = func(c echo.Context) error {
-		v := c.Param(name)
-		if !strings.HasSuffix(v, suffix) {
-			return echo.ErrNotFound
+	suffix := ""
+	for _, sfx := range routeSuffixes {
+		if i >= 0 && strings.HasSuffix(path, sfx) && !strings.Contains(path[i+2:], "/") {
+			suffix = sfx
 		}
-		c.SetParamValues(replaceParam(c, name, strings.TrimSuffix(v, suffix))...)
-		return inner(c)
 	}
-	return r.e.Add(method, path[:i+2]+name, h, m...)
+	var echoPath, name string
+	switch {
+	case suffix != "":
+		name = strings.TrimSuffix(path[i+2:], suffix)
+		echoPath = path[:i+2] + name
+	case i >= 0 && !strings.Contains(path[i+2:], "/"):
+		name, echoPath = path[i+2:], path
+	default:
+		return r.e.Add(method, path, h)
+	}
+	key := method + " " + echoPath
+	shape, ok := r.shapes[key]
+	if !ok {
+		shape = &suffixShape{param: name, suffixed: map[string]echo.HandlerFunc{}}
+		r.shapes[key] = shape
+	}
+	if suffix == "" {
+		shape.plain = h
+	} else {
+		shape.suffixed[suffix] = h
+	}
+	return r.e.Add(method, echoPath, func(c echo.Context) error {
+		v := c.Param(shape.param)
+		for sfx, sh := range shape.suffixed {
+			if strings.HasSuffix(v, sfx) {
+				c.SetParamValues(replaceParam(c, shape.param, strings.TrimSuffix(v, sfx))...)
+				return sh(c)
+			}
+		}
+		if shape.plain != nil {
+			return shape.plain(c)
+		}
+		return echo.ErrNotFound
+	})
 }
 
 // replaceParam is the context's parameter values with name's replaced.
