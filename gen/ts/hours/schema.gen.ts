@@ -52,6 +52,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hours of every library as an HTML page for people.
+         * @description This week and next (Sunday–Saturday in each library's zone) for every library and
+         *     location: today marked, whether each is open now, notes, holidays and closures, links to
+         *     the previous and next weeks (plain links, no script needed) and to each iCalendar feed,
+         *     and schema.org `openingHoursSpecification` JSON-LD.
+         */
+        get: operations["hoursPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/libraries/{library_id}.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One library's hours as an HTML page for people.
+         * @description The page of `GET /` for one library. A browser asking for
+         *     `/libraries/{library_id}` with `Accept: text/html` gets this page too.
+         */
+        get: operations["libraryPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/libraries/{library_id}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+         * @description One `VEVENT` per opening period of every location that keeps its own hours (the
+         *     location named in `LOCATION`), an all-day event for each holiday, closure or closed day
+         *     with a note, and a `VTIMEZONE` of the library's zone. The feed covers the four weeks
+         *     before the current one to 26 weeks after it. UIDs are stable, so a calendar updates an
+         *     event rather than adding another.
+         */
+        get: operations["libraryCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/libraries/{library_id}/locations/{location_id}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+         * @description The feed of `/libraries/{library_id}.ics` for one location (a location that keeps no hours of its own has its library's primary location's).
+         */
+        get: operations["locationCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/library/{library_id}/location/{location_id}/hours/for/{when}": {
         parameters: {
             query?: never;
@@ -431,6 +519,23 @@ export interface components {
             /** Format: uri */
             self: string;
         };
+        /**
+         * @description Where people see and subscribe to the resource's hours. In `meta`, not `links`: JSON:API
+         *     1.0's schema allows only `self` in a resource's links, and every document validates
+         *     against it.
+         */
+        PeopleLinks: {
+            /**
+             * Format: uri
+             * @description The iCalendar feed (`.ics`).
+             */
+            calendar: string;
+            /**
+             * Format: uri
+             * @description The HTML page (libraries).
+             */
+            page?: string;
+        };
         JSONAPIObject: {
             /** @enum {string} */
             version: "1.1";
@@ -477,6 +582,7 @@ export interface components {
                 };
             };
             links: components["schemas"]["Links"];
+            meta?: components["schemas"]["PeopleLinks"];
         };
         LocationAttributes: {
             name: string;
@@ -502,6 +608,7 @@ export interface components {
                 };
             };
             links: components["schemas"]["Links"];
+            meta?: components["schemas"]["PeopleLinks"];
         };
         LibrariesDocument: {
             jsonapi: components["schemas"]["JSONAPIObject"];
@@ -913,6 +1020,20 @@ export interface components {
          * @example 2026-03-14
          */
         To: string;
+        /**
+         * @description A day, YYYY-MM-DD; the page shows the Sunday–Saturday week holding it and the next. Without it, the current week in each library's zone.
+         * @example 2026-03-08
+         */
+        Week: string;
+        /**
+         * @description JSON:API `include`. The related resources are always included, so only those
+         *     relationship paths are accepted (comma-separated): `locations` and `primary_location`
+         *     on libraries, `library` on a location. Any other path is 400, as are the unsupported
+         *     JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+         *     all-lower-case name.
+         * @example locations
+         */
+        Include: string;
         /** @description ETags of representations the client holds; a match answers 304. */
         IfNoneMatch: string;
     };
@@ -950,6 +1071,15 @@ export interface operations {
                  * @example 2026-03-14
                  */
                 to?: components["parameters"]["To"];
+                /**
+                 * @description JSON:API `include`. The related resources are always included, so only those
+                 *     relationship paths are accepted (comma-separated): `locations` and `primary_location`
+                 *     on libraries, `library` on a location. Any other path is 400, as are the unsupported
+                 *     JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+                 *     all-lower-case name.
+                 * @example locations
+                 */
+                include?: components["parameters"]["Include"];
             };
             header?: {
                 /** @description ETags of representations the client holds; a match answers 304. */
@@ -1080,6 +1210,15 @@ export interface operations {
                  * @example 2026-03-14
                  */
                 to?: components["parameters"]["To"];
+                /**
+                 * @description JSON:API `include`. The related resources are always included, so only those
+                 *     relationship paths are accepted (comma-separated): `locations` and `primary_location`
+                 *     on libraries, `library` on a location. Any other path is 400, as are the unsupported
+                 *     JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+                 *     all-lower-case name.
+                 * @example locations
+                 */
+                include?: components["parameters"]["Include"];
             };
             header?: {
                 /** @description ETags of representations the client holds; a match answers 304. */
@@ -1127,6 +1266,15 @@ export interface operations {
                  * @example 2026-03-14
                  */
                 to?: components["parameters"]["To"];
+                /**
+                 * @description JSON:API `include`. The related resources are always included, so only those
+                 *     relationship paths are accepted (comma-separated): `locations` and `primary_location`
+                 *     on libraries, `library` on a location. Any other path is 400, as are the unsupported
+                 *     JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+                 *     all-lower-case name.
+                 * @example locations
+                 */
+                include?: components["parameters"]["Include"];
             };
             header?: {
                 /** @description ETags of representations the client holds; a match answers 304. */
@@ -1164,6 +1312,152 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+        };
+    };
+    hoursPage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A day, YYYY-MM-DD; the page shows the Sunday–Saturday week holding it and the next. Without it, the current week in each library's zone.
+                 * @example 2026-03-08
+                 */
+                from?: components["parameters"]["Week"];
+            };
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    libraryPage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A day, YYYY-MM-DD; the page shows the Sunday–Saturday week holding it and the next. Without it, the current week in each library's zone.
+                 * @example 2026-03-08
+                 */
+                from?: components["parameters"]["Week"];
+            };
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    libraryCalendar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    locationCalendar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["NotFound"];
         };
     };
     legacyHours: {
