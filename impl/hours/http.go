@@ -47,6 +47,7 @@ func (s *Service) echo() (*echo.Echo, error) {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
 	e.Pre(ops.corsAndMediaTypes)
+	e.Pre(s.jsonapiRequests(ops)) // issue 15.2: requests.go
 	hoursapi.RegisterHandlers(newSuffixRouter(e), hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
 	return e, nil
 }

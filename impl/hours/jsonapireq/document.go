@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -52,6 +53,10 @@ type Resource struct {
 	// relationship sent with the same linkage is dropped, with another
 	// linkage refused with 403.
 	Relationships map[string]any
+	// WritableRelationships are relationships the request document sets
+	// (a schedule's term): they are left in place for the contract's
+	// validator and the handler.
+	WritableRelationships []string
 }
 
 // Kind is the JSON kind of a computed attribute.
@@ -183,10 +188,19 @@ func normalizeData(data map[string]json.RawMessage, r Resource) (bool, error) {
 		}
 	}
 	if raw, ok := data["relationships"]; ok {
-		if err := checkRelationships(raw, r); err != nil {
+		kept, err := checkRelationships(raw, r)
+		if err != nil {
 			return false, err
 		}
-		delete(data, "relationships")
+		if len(kept) == 0 {
+			delete(data, "relationships")
+		} else {
+			enc, err := json.Marshal(kept)
+			if err != nil {
+				return false, fmt.Errorf("jsonapireq: encoding relationships: %w", err)
+			}
+			data["relationships"] = enc
+		}
 		changed = true
 	}
 	return changed, nil
@@ -218,30 +232,37 @@ func dropReadOnly(attrs map[string]json.RawMessage, r Resource) (bool, error) {
 	return changed, nil
 }
 
-func checkRelationships(raw json.RawMessage, r Resource) error {
+// checkRelationships checks the read-only relationships sent against r
+// and returns the writable ones, to keep.
+func checkRelationships(raw json.RawMessage, r Resource) (map[string]json.RawMessage, error) {
 	var rels map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &rels); err != nil || rels == nil {
-		return &Error{Status: http.StatusBadRequest, Message: "data.relationships must be an object", Pointer: "/data/relationships"}
+		return nil, &Error{Status: http.StatusBadRequest, Message: "data.relationships must be an object", Pointer: "/data/relationships"}
 	}
+	kept := map[string]json.RawMessage{}
 	for _, name := range sortedKeys(rels) {
+		if slices.Contains(r.WritableRelationships, name) {
+			kept[name] = rels[name]
+			continue
+		}
 		pointer := "/data/relationships/" + escapePointer(name)
 		stored, known := r.Relationships[name]
 		if !known {
-			return &Error{Status: http.StatusUnprocessableEntity, Message: fmt.Sprintf("%s have no relationship %q", r.Type, name), Pointer: pointer}
+			return nil, &Error{Status: http.StatusUnprocessableEntity, Message: fmt.Sprintf("%s have no relationship %q", r.Type, name), Pointer: pointer}
 		}
 		var rel map[string]json.RawMessage
 		if err := json.Unmarshal(rels[name], &rel); err != nil || rel == nil {
-			return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("relationship %q must be an object", name), Pointer: pointer}
+			return nil, &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("relationship %q must be an object", name), Pointer: pointer}
 		}
 		linkage, ok := rel["data"]
 		if !ok {
 			continue // only links or meta: nothing to change
 		}
 		if !sameLinkage(linkage, stored) {
-			return &Error{Status: http.StatusForbidden, Message: fmt.Sprintf("relationship %q cannot be changed here (it is %s)", name, describeLinkage(stored)), Pointer: pointer + "/data"}
+			return nil, &Error{Status: http.StatusForbidden, Message: fmt.Sprintf("relationship %q cannot be changed here (it is %s)", name, describeLinkage(stored)), Pointer: pointer + "/data"}
 		}
 	}
-	return nil
+	return kept, nil
 }
 
 // sameLinkage compares resource linkage ignoring each identifier's meta

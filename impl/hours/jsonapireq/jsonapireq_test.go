@@ -28,6 +28,12 @@ var library = Resource{
 	},
 }
 
+var schedule = Resource{
+	Type:                  "schedules",
+	Relationships:         map[string]any{"location": map[string]any{"type": "locations", "id": "green/main"}, "term": map[string]any{"type": "terms", "id": "1"}},
+	WritableRelationships: []string{"term"},
+}
+
 func decode(t *testing.T, b []byte) any {
 	t.Helper()
 	var v any
@@ -65,6 +71,9 @@ func TestNormalizeAccepts(t *testing.T) {
 			`{"data":{"type":"locations","attributes":{"colour":"red"}},"included":[]}`,
 			`{"data":{"type":"locations","attributes":{"colour":"red"}},"included":[]}`},
 		{"not an object: unchanged", location, `[1,2]`, `[1,2]`},
+		{"a writable relationship is kept", schedule,
+			`{"data":{"type":"schedules","attributes":{},"relationships":{"term":{"data":{"type":"terms","id":"9"}},"location":{"data":{"type":"locations","id":"green/main"}}}}}`,
+			`{"data":{"type":"schedules","attributes":{},"relationships":{"term":{"data":{"type":"terms","id":"9"}}}}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := Normalize([]byte(tc.in), tc.r)
@@ -167,7 +176,7 @@ func TestCheckQuery(t *testing.T) {
 		{"include=primary_location,locations", libSpec, "", ""},
 		{"include=", libSpec, "", ""},
 		{"fooBar=1&x_y=2", libSpec, "", ""}, // implementation-specific names: ignored
-		{"include=bogus", libSpec, "include", `query parameter "include": "bogus" cannot be included: this resource always includes "locations", "primary_location" and nothing else`},
+		{"include=bogus", Query{Params: []string{"from", "to", "include"}, AlwaysIncluded: libSpec.AlwaysIncluded}, "include", `query parameter "include": "bogus" cannot be included: this resource always includes "locations", "primary_location" and nothing else`},
 		{"include=locations.library", libSpec, "include", `query parameter "include": "locations.library" cannot be included: this resource always includes "locations", "primary_location" and nothing else`},
 		{"include=library", termSpec, "include", `query parameter "include": "library" cannot be included: this resource includes no related resources`},
 		{"include[x]=1", libSpec, "include[x]", `query parameter "include[x]": include takes no brackets`},

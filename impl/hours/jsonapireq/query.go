@@ -10,7 +10,9 @@ import (
 
 // Query is what an endpoint supports of the query string.
 type Query struct {
-	// Params are the endpoint's own parameters (from, to). JSON:API 1.1
+	// Params are the endpoint's own parameters (from, to; include when the
+	// contract declares it, which is still checked against
+	// AlwaysIncluded). JSON:API 1.1
 	// asks implementation-specific names to hold a non a–z character; the
 	// seed's from/to predate that and stay.
 	Params []string
@@ -48,10 +50,10 @@ func CheckQuery(q url.Values, spec Query) error {
 		own[p] = true
 	}
 	for _, name := range names {
-		if own[name] {
+		family, _, bracket := strings.Cut(name, "[")
+		if own[name] && reserved[family] == "" && family != "include" {
 			continue
 		}
-		family, _, bracket := strings.Cut(name, "[")
 		if reason, ok := reserved[family]; ok {
 			if family == "include" && !bracket {
 				if err := checkInclude(q[name], spec.AlwaysIncluded); err != nil {
