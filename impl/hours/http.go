@@ -46,6 +46,7 @@ func (s *Service) echo() (*echo.Echo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
+	e.Pre(negotiatePage) // issue 15.1/15.3: oneurl.go
 	e.Pre(ops.corsAndMediaTypes)
 	e.Pre(s.jsonapiRequests(ops)) // issue 15.2: requests.go
 	hoursapi.RegisterHandlers(newSuffixRouter(e), hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
