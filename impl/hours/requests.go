@@ -149,7 +149,8 @@ func (s *Service) storedResource(ctx context.Context, route *routers.Route, para
 	}
 	week := schedule.Week(schedule.Today(s.cfg.Now(), lib.zone))
 	var rendered any
-	switch strings.ToLower(route.Operation.OperationID) {
+	// The *Json operations (writes at links.self) are their counterparts'.
+	switch strings.TrimSuffix(strings.ToLower(route.Operation.OperationID), "json") {
 	case "updatelibrary":
 		rendered = s.rend.library(lib, week, nil)
 	case "updatelocation":
@@ -209,6 +210,8 @@ func resourceOf(rendered any, op *openapi3.Operation) (jsonapireq.Resource, bool
 		Type          string                    `json:"type"`
 		Attributes    map[string]any            `json:"attributes"`
 		Relationships map[string]map[string]any `json:"relationships"`
+		Links         any                       `json:"links"`
+		Meta          any                       `json:"meta"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return jsonapireq.Resource{}, false, fmt.Errorf("hours: decoding the stored resource: %w", err)
@@ -229,6 +232,17 @@ func resourceOf(rendered any, op *openapi3.Operation) (jsonapireq.Resource, bool
 		if !slices.Contains(attrs, name) {
 			res.Computed[name] = computedAttributes[name]
 		}
+	}
+	// Some clients (jsona) serialise a resource's links and meta, as they
+	// deserialised them, into its attributes. JSON:API reserves "links"
+	// as a field name and this API has no "meta" attribute, so these are
+	// read-only copies of the resource's own members: the same values
+	// are ignored, others refused.
+	if doc.Links != nil && !slices.Contains(attrs, "links") {
+		res.ReadOnly["links"] = doc.Links
+	}
+	if doc.Meta != nil && !slices.Contains(attrs, "meta") {
+		res.ReadOnly["meta"] = doc.Meta
 	}
 	for name, rel := range doc.Relationships {
 		res.Relationships[name] = rel["data"]
