@@ -365,11 +365,15 @@ func (o *operations) renderError(c echo.Context, e *apiserve.Error) error {
 	if status == http.StatusBadRequest && e.Pointer != "" {
 		status = http.StatusUnprocessableEntity
 	}
+	detail := e.Message
 	if e.Pointer == "/data/type" && strings.Contains(e.Message, "not one of the allowed values") {
 		// JSON:API: a resource type that is not the endpoint's is 409.
 		status = http.StatusConflict
+		if _, allowed, ok := strings.Cut(e.Message, "allowed values "); ok { // issue 15.5: a sentence
+			detail = "data.type is not the type of the resources at this URL: it must be " + allowed
+		}
 	}
-	obj := errorObject{Status: fmt.Sprint(status), Title: http.StatusText(status), Detail: e.Message}
+	obj := errorObject{Status: fmt.Sprint(status), Title: http.StatusText(status), Detail: detail}
 	if e.Parameter != "" || e.Pointer != "" {
 		obj.Source = &errorSource{Parameter: e.Parameter, Pointer: pointerToMember(e.Pointer, e.Message)}
 	} else if h := faultyHeader[status]; h != "" {
