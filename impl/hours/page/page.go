@@ -179,6 +179,10 @@ func libraryStatus(lib Library, primary *Location, statuses []Status, now time.T
 	var open []string
 	for j, st := range statuses {
 		if j != pi && st.Open && !lib.Locations[j].SameAsPrimary {
+			if st.Until.IsZero() {
+				open = append(open, lib.Locations[j].Name+" is open around the clock")
+				continue
+			}
 			open = append(open, fmt.Sprintf("%s is open until %s", lib.Locations[j].Name, clockOn(st.Until, now, lib.Zone)))
 		}
 	}
@@ -190,6 +194,8 @@ func libraryStatus(lib Library, primary *Location, statuses []Status, now time.T
 
 func statusSentence(st Status, now time.Time, zone *time.Location) string {
 	switch {
+	case st.Open && st.Until.IsZero():
+		return "Open now, around the clock."
 	case st.Open:
 		return "Open now until " + clockOn(st.Until, now, zone) + "."
 	case !st.Next.IsZero():

@@ -150,6 +150,14 @@ func TestStatusAt(t *testing.T) {
 			t.Errorf("%s: next %s, want %s", tc.now, st.Next.In(z), tc.next)
 		}
 	}
+	// Open 24 hours to the end of the days known: no closing time.
+	allDay := (&schedule.LocationRules{Terms: lr.Terms, Schedules: map[int64]*schedule.WeeklyRules{1: {}}}).Days(schedule.Range{From: date(t, "2026-03-02"), To: date(t, "2026-03-04")}, z)
+	for i := range allDay {
+		allDay[i] = schedule.Compute(allDay[i].Date, z, schedule.Rule{Kind: schedule.Open24})
+	}
+	if st := StatusAt(allDay, at("2026-03-03 12:00")); !st.Open || !st.Until.IsZero() {
+		t.Errorf("around the clock: %+v", st)
+	}
 	if st := StatusAt(days, at("2026-04-01 12:00")); st.Known || st.Open {
 		t.Errorf("a day outside the days known: %+v", st)
 	}

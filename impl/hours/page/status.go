@@ -16,8 +16,8 @@ import (
 // Status is whether a place is open at an instant.
 type Status struct {
 	Open bool
-	// Until is when the current opening ends (Open); an opening that runs
-	// on past the last day known ends there.
+	// Until is when the current opening ends (Open); zero when it runs
+	// on to the end of the days known (a place open around the clock).
 	Until time.Time
 	// Next is when the place next opens (not Open) — zero when it does
 	// not open within the days known.
@@ -55,9 +55,16 @@ func StatusAt(days []schedule.Day, now time.Time) Status {
 			spans = append(spans, span{o.Opens, to})
 		}
 	}
+	var end time.Time // the end of the last day known
+	if n := len(days); n > 0 {
+		end = days[n-1].Midnight.AddDate(0, 0, 1)
+	}
 	for _, s := range spans {
 		if !now.Before(s.from) && now.Before(s.to) {
-			st.Open, st.Known, st.Until = true, true, s.to
+			st.Open, st.Known = true, true
+			if s.to.Before(end) {
+				st.Until = s.to
+			}
 			return st
 		}
 		if s.from.After(now) && st.Next.IsZero() {
