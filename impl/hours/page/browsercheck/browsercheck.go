@@ -42,6 +42,23 @@ func AxeSource(t testing.TB) string {
 // Phone starts headless Chromium with a Width-wide viewport.
 func Phone(t testing.TB) context.Context {
 	t.Helper()
+	// Chromium's helper processes can still be writing to the profile
+	// when the browser has exited, so the directory is removed with
+	// retries after the browser is stopped (t.TempDir's removal would fail
+	// the test).
+	profile, err := os.MkdirTemp("", "hours-browsercheck-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 20 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("could not remove the browser profile %s", profile)
+	})
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(testkit.RequireTool(t, "chromium")),
 		chromedp.Flag("headless", true),
@@ -53,7 +70,7 @@ func Phone(t testing.TB) context.Context {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(Width, 844),
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
