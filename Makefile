@@ -18,7 +18,7 @@ export CGO_ENABLED := 0
 MIRADOR_SRC := impl/embed/viewer/node_modules/mirador/dist
 MIRADOR_DST := bundled/mirador/dist
 
-.PHONY: all generate viewer mirador apidocs webcheck build run install test ts-test bench bench-edge lint fmt-check vet staticcheck gen-check clean
+.PHONY: all generate viewer mirador apidocs webcheck hours-npm build run install test ts-test bench bench-edge lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
@@ -39,6 +39,10 @@ apidocs:
 ## webcheck: fetch the pinned npm packages the PURL tests use (@iiif/parser, axe-core)
 webcheck:
 	bash scripts/build-webcheck.sh
+
+## hours-npm: fetch the pinned npm packages the Hours tests use (axe-core, JSON:API clients)
+hours-npm:
+	bash scripts/hours-npm.sh install
 
 ## mirador: copy the Mirador bundle where go:embed builds it into the binary
 mirador: viewer
@@ -80,7 +84,7 @@ gen-check:
 	@bash scripts/check-gen.sh
 
 ## test: lint, gen freshness and every test (against PostgreSQL too when SITESVC_TEST_POSTGRES_URL is set)
-test: lint gen-check build webcheck
+test: lint gen-check build webcheck hours-npm
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) bash scripts/tsclients.sh test
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 25m $(PKGS)
 

@@ -542,9 +542,14 @@ type LibraryIdentifierType string
 
 // LibraryResource defines model for LibraryResource.
 type LibraryResource struct {
-	Attributes    LibraryAttributes `json:"attributes"`
-	Id            string            `json:"id"`
-	Links         Links             `json:"links"`
+	Attributes LibraryAttributes `json:"attributes"`
+	Id         string            `json:"id"`
+	Links      Links             `json:"links"`
+
+	// Meta Where people see and subscribe to the resource's hours. In `meta`, not `links`: JSON:API
+	// 1.0's schema allows only `self` in a resource's links, and every document validates
+	// against it.
+	Meta          *PeopleLinks `json:"meta,omitempty"`
 	Relationships struct {
 		Locations struct {
 			Data []LocationIdentifier `json:"data"`
@@ -620,9 +625,14 @@ type LocationIdentifierType string
 
 // LocationResource defines model for LocationResource.
 type LocationResource struct {
-	Attributes    LocationAttributes `json:"attributes"`
-	Id            string             `json:"id"`
-	Links         Links              `json:"links"`
+	Attributes LocationAttributes `json:"attributes"`
+	Id         string             `json:"id"`
+	Links      Links              `json:"links"`
+
+	// Meta Where people see and subscribe to the resource's hours. In `meta`, not `links`: JSON:API
+	// 1.0's schema allows only `self` in a resource's links, and every document validates
+	// against it.
+	Meta          *PeopleLinks `json:"meta,omitempty"`
 	Relationships struct {
 		Library struct {
 			Data LibraryIdentifier `json:"data"`
@@ -653,6 +663,17 @@ type LocationWriteDocument struct {
 
 // LocationWriteDocumentDataType defines model for LocationWriteDocument.Data.Type.
 type LocationWriteDocumentDataType string
+
+// PeopleLinks Where people see and subscribe to the resource's hours. In `meta`, not `links`: JSON:API
+// 1.0's schema allows only `self` in a resource's links, and every document validates
+// against it.
+type PeopleLinks struct {
+	// Calendar The iCalendar feed (`.ics`).
+	Calendar string `json:"calendar"`
+
+	// Page The HTML page (libraries).
+	Page *string `json:"page,omitempty"`
+}
 
 // Period defines model for Period.
 type Period struct {
@@ -831,6 +852,9 @@ type From = string
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
+// Include defines model for Include.
+type Include = string
+
 // LibraryID defines model for LibraryID.
 type LibraryID = string
 
@@ -845,6 +869,9 @@ type TermID = string
 
 // To defines model for To.
 type To = string
+
+// Week defines model for Week.
+type Week = string
 
 // BadRequest defines model for BadRequest.
 type BadRequest = ErrorDocument
@@ -870,6 +897,15 @@ type UnprocessableEntity = ErrorDocument
 // UnsupportedMediaType defines model for UnsupportedMediaType.
 type UnsupportedMediaType = ErrorDocument
 
+// HoursPageParams defines parameters for HoursPage.
+type HoursPageParams struct {
+	// From A day, YYYY-MM-DD; the page shows the Sunday–Saturday week holding it and the next. Without it, the current week in each library's zone.
+	From *Week `form:"from,omitempty" json:"from,omitempty"`
+
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // LegacyHoursParams defines parameters for LegacyHours.
 type LegacyHoursParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
@@ -884,6 +920,47 @@ type ListLibrariesParams struct {
 	// To Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
 	To *To `form:"to,omitempty" json:"to,omitempty"`
 
+	// Include JSON:API `include`. The related resources are always included, so only those
+	// relationship paths are accepted (comma-separated): `locations` and `primary_location`
+	// on libraries, `library` on a location. Any other path is 400, as are the unsupported
+	// JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+	// all-lower-case name.
+	Include *Include `form:"include,omitempty" json:"include,omitempty"`
+
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// GetLibraryBareParams defines parameters for GetLibraryBare.
+type GetLibraryBareParams struct {
+	// From First day, YYYY-MM-DD. Alone, only that day is returned.
+	From *From `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
+	To *To `form:"to,omitempty" json:"to,omitempty"`
+
+	// Include JSON:API `include`. The related resources are always included, so only those
+	// relationship paths are accepted (comma-separated): `locations` and `primary_location`
+	// on libraries, `library` on a location. Any other path is 400, as are the unsupported
+	// JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+	// all-lower-case name.
+	Include *Include `form:"include,omitempty" json:"include,omitempty"`
+
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// LibraryPageParams defines parameters for LibraryPage.
+type LibraryPageParams struct {
+	// From A day, YYYY-MM-DD; the page shows the Sunday–Saturday week holding it and the next. Without it, the current week in each library's zone.
+	From *Week `form:"from,omitempty" json:"from,omitempty"`
+
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// LibraryCalendarParams defines parameters for LibraryCalendar.
+type LibraryCalendarParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
@@ -896,6 +973,38 @@ type GetLibraryParams struct {
 	// To Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
 	To *To `form:"to,omitempty" json:"to,omitempty"`
 
+	// Include JSON:API `include`. The related resources are always included, so only those
+	// relationship paths are accepted (comma-separated): `locations` and `primary_location`
+	// on libraries, `library` on a location. Any other path is 400, as are the unsupported
+	// JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+	// all-lower-case name.
+	Include *Include `form:"include,omitempty" json:"include,omitempty"`
+
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// GetLocationBareParams defines parameters for GetLocationBare.
+type GetLocationBareParams struct {
+	// From First day, YYYY-MM-DD. Alone, only that day is returned.
+	From *From `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
+	To *To `form:"to,omitempty" json:"to,omitempty"`
+
+	// Include JSON:API `include`. The related resources are always included, so only those
+	// relationship paths are accepted (comma-separated): `locations` and `primary_location`
+	// on libraries, `library` on a location. Any other path is 400, as are the unsupported
+	// JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+	// all-lower-case name.
+	Include *Include `form:"include,omitempty" json:"include,omitempty"`
+
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// LocationCalendarParams defines parameters for LocationCalendar.
+type LocationCalendarParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
@@ -908,12 +1017,25 @@ type GetLocationParams struct {
 	// To Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
 	To *To `form:"to,omitempty" json:"to,omitempty"`
 
+	// Include JSON:API `include`. The related resources are always included, so only those
+	// relationship paths are accepted (comma-separated): `locations` and `primary_location`
+	// on libraries, `library` on a location. Any other path is 400, as are the unsupported
+	// JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+	// all-lower-case name.
+	Include *Include `form:"include,omitempty" json:"include,omitempty"`
+
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // ListExceptionsParams defines parameters for ListExceptions.
 type ListExceptionsParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// GetExceptionBareParams defines parameters for GetExceptionBare.
+type GetExceptionBareParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
@@ -930,6 +1052,12 @@ type ListSchedulesParams struct {
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// GetScheduleBareParams defines parameters for GetScheduleBare.
+type GetScheduleBareParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // GetScheduleParams defines parameters for GetSchedule.
 type GetScheduleParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
@@ -938,6 +1066,12 @@ type GetScheduleParams struct {
 
 // ListTermsParams defines parameters for ListTerms.
 type ListTermsParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// GetTermBareParams defines parameters for GetTermBare.
+type GetTermBareParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
@@ -954,11 +1088,17 @@ type CreateLibraryApplicationVndAPIPlusJSONRequestBody = LibraryWriteDocument
 // UpdateLibraryApplicationVndAPIPlusJSONRequestBody defines body for UpdateLibrary for application/vnd.api+json ContentType.
 type UpdateLibraryApplicationVndAPIPlusJSONRequestBody = LibraryWriteDocument
 
+// UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody defines body for UpdateLibraryJson for application/vnd.api+json ContentType.
+type UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody = LibraryWriteDocument
+
 // CreateLocationApplicationVndAPIPlusJSONRequestBody defines body for CreateLocation for application/vnd.api+json ContentType.
 type CreateLocationApplicationVndAPIPlusJSONRequestBody = LocationWriteDocument
 
 // UpdateLocationApplicationVndAPIPlusJSONRequestBody defines body for UpdateLocation for application/vnd.api+json ContentType.
 type UpdateLocationApplicationVndAPIPlusJSONRequestBody = LocationWriteDocument
+
+// UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody defines body for UpdateLocationJson for application/vnd.api+json ContentType.
+type UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody = LocationWriteDocument
 
 // CreateExceptionApplicationVndAPIPlusJSONRequestBody defines body for CreateException for application/vnd.api+json ContentType.
 type CreateExceptionApplicationVndAPIPlusJSONRequestBody = ExceptionWriteDocument
@@ -966,17 +1106,26 @@ type CreateExceptionApplicationVndAPIPlusJSONRequestBody = ExceptionWriteDocumen
 // UpdateExceptionApplicationVndAPIPlusJSONRequestBody defines body for UpdateException for application/vnd.api+json ContentType.
 type UpdateExceptionApplicationVndAPIPlusJSONRequestBody = ExceptionWriteDocument
 
+// UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody defines body for UpdateExceptionJson for application/vnd.api+json ContentType.
+type UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody = ExceptionWriteDocument
+
 // CreateScheduleApplicationVndAPIPlusJSONRequestBody defines body for CreateSchedule for application/vnd.api+json ContentType.
 type CreateScheduleApplicationVndAPIPlusJSONRequestBody = ScheduleWriteDocument
 
 // UpdateScheduleApplicationVndAPIPlusJSONRequestBody defines body for UpdateSchedule for application/vnd.api+json ContentType.
 type UpdateScheduleApplicationVndAPIPlusJSONRequestBody = ScheduleWriteDocument
 
+// UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody defines body for UpdateScheduleJson for application/vnd.api+json ContentType.
+type UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody = ScheduleWriteDocument
+
 // CreateTermApplicationVndAPIPlusJSONRequestBody defines body for CreateTerm for application/vnd.api+json ContentType.
 type CreateTermApplicationVndAPIPlusJSONRequestBody = TermWriteDocument
 
 // UpdateTermApplicationVndAPIPlusJSONRequestBody defines body for UpdateTerm for application/vnd.api+json ContentType.
 type UpdateTermApplicationVndAPIPlusJSONRequestBody = TermWriteDocument
+
+// UpdateTermJsonApplicationVndAPIPlusJSONRequestBody defines body for UpdateTermJson for application/vnd.api+json ContentType.
+type UpdateTermJsonApplicationVndAPIPlusJSONRequestBody = TermWriteDocument
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -1052,6 +1201,16 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// HoursPage The hours of every library as an HTML page for people.
+	//
+	// This week and next (Sunday–Saturday in each library's zone) for every library and
+	// location: today marked, whether each is open now, notes, holidays and closures, links to
+	// the previous and next weeks (plain links, no script needed) and to each iCalendar feed,
+	// and schema.org `openingHoursSpecification` JSON-LD.
+	//
+	// Corresponds with GET / (the `HoursPage` operationId).
+	HoursPage(ctx context.Context, params *HoursPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// LegacyHours Hours of one location on one day (deprecated legacy API).
 	//
 	// One record per opening period of the day (a closed day is one record with
@@ -1088,6 +1247,11 @@ type ClientInterface interface {
 	// Corresponds with DELETE /libraries/{library_id} (the `DeleteLibrary` operationId).
 	DeleteLibrary(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetLibraryBare One library with all its locations and hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource); a browser gets the HTML page.
+	//
+	// Corresponds with GET /libraries/{library_id} (the `GetLibraryBare` operationId).
+	GetLibraryBare(ctx context.Context, libraryId LibraryID, params *GetLibraryBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// UpdateLibraryWithBody Change a library's name, slug or time zone (admin or its editor).
 	//
 	// The old slug keeps resolving after a rename.
@@ -1106,10 +1270,52 @@ type ClientInterface interface {
 	// Corresponds with PATCH /libraries/{library_id} (the `UpdateLibrary` operationId).
 	UpdateLibraryWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body UpdateLibraryApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// LibraryPage One library's hours as an HTML page for people.
+	//
+	// The page of `GET /` for one library. A browser asking for
+	// `/libraries/{library_id}` with `Accept: text/html` gets this page too.
+	//
+	// Corresponds with GET /libraries/{library_id}.html (the `LibraryPage` operationId).
+	LibraryPage(ctx context.Context, libraryId LibraryID, params *LibraryPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LibraryCalendar An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+	//
+	// One `VEVENT` per opening period of every location that keeps its own hours (the
+	// location named in `LOCATION`), an all-day event for each holiday, closure or closed day
+	// with a note, and a `VTIMEZONE` of the library's zone. The feed covers the four weeks
+	// before the current one to 26 weeks after it. UIDs are stable, so a calendar updates an
+	// event rather than adding another.
+	//
+	// Corresponds with GET /libraries/{library_id}.ics (the `LibraryCalendar` operationId).
+	LibraryCalendar(ctx context.Context, libraryId LibraryID, params *LibraryCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteLibraryJson Delete a library with its locations, terms, schedules and exceptions (admin). The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Corresponds with DELETE /libraries/{library_id}.json (the `DeleteLibraryJson` operationId).
+	DeleteLibraryJson(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetLibrary One library with all its locations and hours.
 	//
 	// Corresponds with GET /libraries/{library_id}.json (the `GetLibrary` operationId).
 	GetLibrary(ctx context.Context, libraryId LibraryID, params *GetLibraryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateLibraryJsonWithBody Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// The old slug keeps resolving after a rename.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
+	UpdateLibraryJsonWithBody(ctx context.Context, libraryId LibraryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// The old slug keeps resolving after a rename.
+	//
+	// Takes a body of the `application/vnd.api+json` content type.
+	//
+	// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
+	UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateLocationWithBody Create a location in a library (admin or its editor).
 	//
@@ -1130,6 +1336,11 @@ type ClientInterface interface {
 	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id} (the `DeleteLocation` operationId).
 	DeleteLocation(ctx context.Context, libraryId LibraryID, locationId LocationID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetLocationBare One location of one library, with its hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id} (the `GetLocationBare` operationId).
+	GetLocationBare(ctx context.Context, libraryId LibraryID, locationId LocationID, params *GetLocationBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// UpdateLocationWithBody Change a location (admin or its library's editor).
 	//
 	// Takes any type of body and a specified content type.
@@ -1144,10 +1355,36 @@ type ClientInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id} (the `UpdateLocation` operationId).
 	UpdateLocationWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// LocationCalendar An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+	//
+	// The feed of `/libraries/{library_id}.ics` for one location (a location that keeps no hours of its own has its library's primary location's).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}.ics (the `LocationCalendar` operationId).
+	LocationCalendar(ctx context.Context, libraryId LibraryID, locationId LocationID, params *LocationCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteLocationJson Delete a location with its schedules and exceptions (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}.json (the `DeleteLocationJson` operationId).
+	DeleteLocationJson(ctx context.Context, libraryId LibraryID, locationId LocationID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetLocation One location of one library, with its hours.
 	//
 	// Corresponds with GET /libraries/{library_id}/locations/{location_id}.json (the `GetLocation` operationId).
 	GetLocation(ctx context.Context, libraryId LibraryID, locationId LocationID, params *GetLocationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateLocationJsonWithBody Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
+	UpdateLocationJsonWithBody(ctx context.Context, libraryId LibraryID, locationId LocationID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateLocationJsonWithApplicationVndAPIPlusJSONBody Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes a body of the `application/vnd.api+json` content type.
+	//
+	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
+	UpdateLocationJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateExceptionWithBody Set the hours of a location on one date (holiday closure, special hours).
 	//
@@ -1175,6 +1412,13 @@ type ClientInterface interface {
 	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id} (the `DeleteException` operationId).
 	DeleteException(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetExceptionBare One per-date exception of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	//
+	// The exception a `Location` header of an exception write names.
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id} (the `GetExceptionBare` operationId).
+	GetExceptionBare(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// UpdateExceptionWithBody Change an exception.
 	//
 	// Takes any type of body and a specified content type.
@@ -1189,12 +1433,31 @@ type ClientInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id} (the `UpdateException` operationId).
 	UpdateExceptionWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteExceptionJson Delete an exception. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `DeleteExceptionJson` operationId).
+	DeleteExceptionJson(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetException One per-date exception of a location.
 	//
 	// The exception a `Location` header of an exception write names.
 	//
 	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `GetException` operationId).
 	GetException(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateExceptionJsonWithBody Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
+	UpdateExceptionJsonWithBody(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateExceptionJsonWithApplicationVndAPIPlusJSONBody Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes a body of the `application/vnd.api+json` content type.
+	//
+	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
+	UpdateExceptionJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateScheduleWithBody Set the weekly schedule of a location for a term.
 	//
@@ -1232,6 +1495,13 @@ type ClientInterface interface {
 	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id} (the `DeleteSchedule` operationId).
 	DeleteSchedule(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetScheduleBare One weekly schedule of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	//
+	// The schedule a `Location` header of a schedule write names.
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id} (the `GetScheduleBare` operationId).
+	GetScheduleBare(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// UpdateScheduleWithBody Replace the days of a weekly schedule.
 	//
 	// Takes any type of body and a specified content type.
@@ -1246,12 +1516,31 @@ type ClientInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id} (the `UpdateSchedule` operationId).
 	UpdateScheduleWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteScheduleJson Delete a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `DeleteScheduleJson` operationId).
+	DeleteScheduleJson(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetSchedule One weekly schedule of a location.
 	//
 	// The schedule a `Location` header of a schedule write names.
 	//
 	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `GetSchedule` operationId).
 	GetSchedule(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateScheduleJsonWithBody Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
+	UpdateScheduleJsonWithBody(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateScheduleJsonWithApplicationVndAPIPlusJSONBody Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes a body of the `application/vnd.api+json` content type.
+	//
+	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
+	UpdateScheduleJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTermWithBody Create a term (a named date range) of a library.
 	//
@@ -1279,6 +1568,13 @@ type ClientInterface interface {
 	// Corresponds with DELETE /libraries/{library_id}/terms/{term_id} (the `DeleteTerm` operationId).
 	DeleteTerm(ctx context.Context, libraryId LibraryID, termId TermID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetTermBare One term of a library. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	//
+	// The term a `Location` header of a term write names. Unauthenticated, like every read.
+	//
+	// Corresponds with GET /libraries/{library_id}/terms/{term_id} (the `GetTermBare` operationId).
+	GetTermBare(ctx context.Context, libraryId LibraryID, termId TermID, params *GetTermBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// UpdateTermWithBody Change a term.
 	//
 	// Takes any type of body and a specified content type.
@@ -1293,12 +1589,51 @@ type ClientInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/terms/{term_id} (the `UpdateTerm` operationId).
 	UpdateTermWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, termId TermID, body UpdateTermApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteTermJson Delete a term with the schedules that belong to it. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Corresponds with DELETE /libraries/{library_id}/terms/{term_id}.json (the `DeleteTermJson` operationId).
+	DeleteTermJson(ctx context.Context, libraryId LibraryID, termId TermID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetTerm One term of a library.
 	//
 	// The term a `Location` header of a term write names. Unauthenticated, like every read.
 	//
 	// Corresponds with GET /libraries/{library_id}/terms/{term_id}.json (the `GetTerm` operationId).
 	GetTerm(ctx context.Context, libraryId LibraryID, termId TermID, params *GetTermParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateTermJsonWithBody Change a term. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /libraries/{library_id}/terms/{term_id}.json (the `UpdateTermJson` operationId).
+	UpdateTermJsonWithBody(ctx context.Context, libraryId LibraryID, termId TermID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateTermJsonWithApplicationVndAPIPlusJSONBody Change a term. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes a body of the `application/vnd.api+json` content type.
+	//
+	// Corresponds with PATCH /libraries/{library_id}/terms/{term_id}.json (the `UpdateTermJson` operationId).
+	UpdateTermJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, termId TermID, body UpdateTermJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// HoursPage The hours of every library as an HTML page for people.
+//
+// This week and next (Sunday–Saturday in each library's zone) for every library and
+// location: today marked, whether each is open now, notes, holidays and closures, links to
+// the previous and next weeks (plain links, no script needed) and to each iCalendar feed,
+// and schema.org `openingHoursSpecification` JSON-LD.
+//
+// Corresponds with GET / (the `HoursPage` operationId).
+func (c *Client) HoursPage(ctx context.Context, params *HoursPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewHoursPageRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // LegacyHours Hours of one location on one day (deprecated legacy API).
@@ -1386,6 +1721,21 @@ func (c *Client) DeleteLibrary(ctx context.Context, libraryId LibraryID, reqEdit
 	return c.Client.Do(req)
 }
 
+// GetLibraryBare One library with all its locations and hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource); a browser gets the HTML page.
+//
+// Corresponds with GET /libraries/{library_id} (the `GetLibraryBare` operationId).
+func (c *Client) GetLibraryBare(ctx context.Context, libraryId LibraryID, params *GetLibraryBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLibraryBareRequest(c.Server, libraryId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // UpdateLibraryWithBody Change a library's name, slug or time zone (admin or its editor).
 //
 // The old slug keeps resolving after a rename.
@@ -1424,11 +1774,103 @@ func (c *Client) UpdateLibraryWithApplicationVndAPIPlusJSONBody(ctx context.Cont
 	return c.Client.Do(req)
 }
 
+// LibraryPage One library's hours as an HTML page for people.
+//
+// The page of `GET /` for one library. A browser asking for
+// `/libraries/{library_id}` with `Accept: text/html` gets this page too.
+//
+// Corresponds with GET /libraries/{library_id}.html (the `LibraryPage` operationId).
+func (c *Client) LibraryPage(ctx context.Context, libraryId LibraryID, params *LibraryPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLibraryPageRequest(c.Server, libraryId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LibraryCalendar An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+//
+// One `VEVENT` per opening period of every location that keeps its own hours (the
+// location named in `LOCATION`), an all-day event for each holiday, closure or closed day
+// with a note, and a `VTIMEZONE` of the library's zone. The feed covers the four weeks
+// before the current one to 26 weeks after it. UIDs are stable, so a calendar updates an
+// event rather than adding another.
+//
+// Corresponds with GET /libraries/{library_id}.ics (the `LibraryCalendar` operationId).
+func (c *Client) LibraryCalendar(ctx context.Context, libraryId LibraryID, params *LibraryCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLibraryCalendarRequest(c.Server, libraryId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteLibraryJson Delete a library with its locations, terms, schedules and exceptions (admin). The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Corresponds with DELETE /libraries/{library_id}.json (the `DeleteLibraryJson` operationId).
+func (c *Client) DeleteLibraryJson(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteLibraryJsonRequest(c.Server, libraryId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetLibrary One library with all its locations and hours.
 //
 // Corresponds with GET /libraries/{library_id}.json (the `GetLibrary` operationId).
 func (c *Client) GetLibrary(ctx context.Context, libraryId LibraryID, params *GetLibraryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetLibraryRequest(c.Server, libraryId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateLibraryJsonWithBody Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
+//
+// The old slug keeps resolving after a rename.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
+func (c *Client) UpdateLibraryJsonWithBody(ctx context.Context, libraryId LibraryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateLibraryJsonRequestWithBody(c.Server, libraryId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
+//
+// The old slug keeps resolving after a rename.
+//
+// Takes a body of the `application/vnd.api+json` content type.
+//
+// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
+func (c *Client) UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateLibraryJsonRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1488,6 +1930,21 @@ func (c *Client) DeleteLocation(ctx context.Context, libraryId LibraryID, locati
 	return c.Client.Do(req)
 }
 
+// GetLocationBare One location of one library, with its hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id} (the `GetLocationBare` operationId).
+func (c *Client) GetLocationBare(ctx context.Context, libraryId LibraryID, locationId LocationID, params *GetLocationBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLocationBareRequest(c.Server, libraryId, locationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // UpdateLocationWithBody Change a location (admin or its library's editor).
 //
 // Takes any type of body and a specified content type.
@@ -1522,11 +1979,77 @@ func (c *Client) UpdateLocationWithApplicationVndAPIPlusJSONBody(ctx context.Con
 	return c.Client.Do(req)
 }
 
+// LocationCalendar An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+//
+// The feed of `/libraries/{library_id}.ics` for one location (a location that keeps no hours of its own has its library's primary location's).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}.ics (the `LocationCalendar` operationId).
+func (c *Client) LocationCalendar(ctx context.Context, libraryId LibraryID, locationId LocationID, params *LocationCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLocationCalendarRequest(c.Server, libraryId, locationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteLocationJson Delete a location with its schedules and exceptions (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}.json (the `DeleteLocationJson` operationId).
+func (c *Client) DeleteLocationJson(ctx context.Context, libraryId LibraryID, locationId LocationID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteLocationJsonRequest(c.Server, libraryId, locationId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetLocation One location of one library, with its hours.
 //
 // Corresponds with GET /libraries/{library_id}/locations/{location_id}.json (the `GetLocation` operationId).
 func (c *Client) GetLocation(ctx context.Context, libraryId LibraryID, locationId LocationID, params *GetLocationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetLocationRequest(c.Server, libraryId, locationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateLocationJsonWithBody Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
+func (c *Client) UpdateLocationJsonWithBody(ctx context.Context, libraryId LibraryID, locationId LocationID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateLocationJsonRequestWithBody(c.Server, libraryId, locationId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateLocationJsonWithApplicationVndAPIPlusJSONBody Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes a body of the `application/vnd.api+json` content type.
+//
+// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
+func (c *Client) UpdateLocationJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateLocationJsonRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, locationId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1603,6 +2126,23 @@ func (c *Client) DeleteException(ctx context.Context, libraryId LibraryID, locat
 	return c.Client.Do(req)
 }
 
+// GetExceptionBare One per-date exception of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+//
+// The exception a `Location` header of an exception write names.
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id} (the `GetExceptionBare` operationId).
+func (c *Client) GetExceptionBare(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetExceptionBareRequest(c.Server, libraryId, locationId, exceptionId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // UpdateExceptionWithBody Change an exception.
 //
 // Takes any type of body and a specified content type.
@@ -1637,6 +2177,21 @@ func (c *Client) UpdateExceptionWithApplicationVndAPIPlusJSONBody(ctx context.Co
 	return c.Client.Do(req)
 }
 
+// DeleteExceptionJson Delete an exception. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `DeleteExceptionJson` operationId).
+func (c *Client) DeleteExceptionJson(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteExceptionJsonRequest(c.Server, libraryId, locationId, exceptionId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetException One per-date exception of a location.
 //
 // The exception a `Location` header of an exception write names.
@@ -1644,6 +2199,40 @@ func (c *Client) UpdateExceptionWithApplicationVndAPIPlusJSONBody(ctx context.Co
 // Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `GetException` operationId).
 func (c *Client) GetException(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetExceptionRequest(c.Server, libraryId, locationId, exceptionId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateExceptionJsonWithBody Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
+func (c *Client) UpdateExceptionJsonWithBody(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateExceptionJsonRequestWithBody(c.Server, libraryId, locationId, exceptionId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateExceptionJsonWithApplicationVndAPIPlusJSONBody Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes a body of the `application/vnd.api+json` content type.
+//
+// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
+func (c *Client) UpdateExceptionJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateExceptionJsonRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, locationId, exceptionId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1730,6 +2319,23 @@ func (c *Client) DeleteSchedule(ctx context.Context, libraryId LibraryID, locati
 	return c.Client.Do(req)
 }
 
+// GetScheduleBare One weekly schedule of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+//
+// The schedule a `Location` header of a schedule write names.
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id} (the `GetScheduleBare` operationId).
+func (c *Client) GetScheduleBare(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetScheduleBareRequest(c.Server, libraryId, locationId, scheduleId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // UpdateScheduleWithBody Replace the days of a weekly schedule.
 //
 // Takes any type of body and a specified content type.
@@ -1764,6 +2370,21 @@ func (c *Client) UpdateScheduleWithApplicationVndAPIPlusJSONBody(ctx context.Con
 	return c.Client.Do(req)
 }
 
+// DeleteScheduleJson Delete a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `DeleteScheduleJson` operationId).
+func (c *Client) DeleteScheduleJson(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteScheduleJsonRequest(c.Server, libraryId, locationId, scheduleId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetSchedule One weekly schedule of a location.
 //
 // The schedule a `Location` header of a schedule write names.
@@ -1771,6 +2392,40 @@ func (c *Client) UpdateScheduleWithApplicationVndAPIPlusJSONBody(ctx context.Con
 // Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `GetSchedule` operationId).
 func (c *Client) GetSchedule(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetScheduleRequest(c.Server, libraryId, locationId, scheduleId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateScheduleJsonWithBody Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
+func (c *Client) UpdateScheduleJsonWithBody(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateScheduleJsonRequestWithBody(c.Server, libraryId, locationId, scheduleId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateScheduleJsonWithApplicationVndAPIPlusJSONBody Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes a body of the `application/vnd.api+json` content type.
+//
+// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
+func (c *Client) UpdateScheduleJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateScheduleJsonRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, locationId, scheduleId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1847,6 +2502,23 @@ func (c *Client) DeleteTerm(ctx context.Context, libraryId LibraryID, termId Ter
 	return c.Client.Do(req)
 }
 
+// GetTermBare One term of a library. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+//
+// The term a `Location` header of a term write names. Unauthenticated, like every read.
+//
+// Corresponds with GET /libraries/{library_id}/terms/{term_id} (the `GetTermBare` operationId).
+func (c *Client) GetTermBare(ctx context.Context, libraryId LibraryID, termId TermID, params *GetTermBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTermBareRequest(c.Server, libraryId, termId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // UpdateTermWithBody Change a term.
 //
 // Takes any type of body and a specified content type.
@@ -1881,6 +2553,21 @@ func (c *Client) UpdateTermWithApplicationVndAPIPlusJSONBody(ctx context.Context
 	return c.Client.Do(req)
 }
 
+// DeleteTermJson Delete a term with the schedules that belong to it. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Corresponds with DELETE /libraries/{library_id}/terms/{term_id}.json (the `DeleteTermJson` operationId).
+func (c *Client) DeleteTermJson(ctx context.Context, libraryId LibraryID, termId TermID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteTermJsonRequest(c.Server, libraryId, termId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetTerm One term of a library.
 //
 // The term a `Location` header of a term write names. Unauthenticated, like every read.
@@ -1896,6 +2583,109 @@ func (c *Client) GetTerm(ctx context.Context, libraryId LibraryID, termId TermID
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// UpdateTermJsonWithBody Change a term. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /libraries/{library_id}/terms/{term_id}.json (the `UpdateTermJson` operationId).
+func (c *Client) UpdateTermJsonWithBody(ctx context.Context, libraryId LibraryID, termId TermID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTermJsonRequestWithBody(c.Server, libraryId, termId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateTermJsonWithApplicationVndAPIPlusJSONBody Change a term. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes a body of the `application/vnd.api+json` content type.
+//
+// Corresponds with PATCH /libraries/{library_id}/terms/{term_id}.json (the `UpdateTermJson` operationId).
+func (c *Client) UpdateTermJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, termId TermID, body UpdateTermJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTermJsonRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, termId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// NewHoursPageRequest constructs an http.Request for the HoursPage method
+func NewHoursPageRequest(server string, params *HoursPageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
 }
 
 // NewLegacyHoursRequest constructs an http.Request for the LegacyHours method
@@ -2053,6 +2843,18 @@ func NewListLibrariesRequest(server string, params *ListLibrariesParams) (*http.
 
 		}
 
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -2116,6 +2918,106 @@ func NewDeleteLibraryRequest(server string, libraryId LibraryID) (*http.Request,
 	return req, nil
 }
 
+// NewGetLibraryBareRequest constructs an http.Request for the GetLibraryBare method
+func NewGetLibraryBareRequest(server string, libraryId LibraryID, params *GetLibraryBareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewUpdateLibraryRequestWithApplicationVndAPIPlusJSONBody calls the generic UpdateLibrary builder with application/vnd.api+json body
 func NewUpdateLibraryRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, body UpdateLibraryApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -2159,6 +3061,165 @@ func NewUpdateLibraryRequestWithBody(server string, libraryId LibraryID, content
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewLibraryPageRequest constructs an http.Request for the LibraryPage method
+func NewLibraryPageRequest(server string, libraryId LibraryID, params *LibraryPageParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s.html", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewLibraryCalendarRequest constructs an http.Request for the LibraryCalendar method
+func NewLibraryCalendarRequest(server string, libraryId LibraryID, params *LibraryCalendarParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s.ics", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDeleteLibraryJsonRequest constructs an http.Request for the DeleteLibraryJson method
+func NewDeleteLibraryJsonRequest(server string, libraryId LibraryID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s.json", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -2222,6 +3283,18 @@ func NewGetLibraryRequest(server string, libraryId LibraryID, params *GetLibrary
 
 		}
 
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -2247,6 +3320,53 @@ func NewGetLibraryRequest(server string, libraryId LibraryID, params *GetLibrary
 		}
 
 	}
+
+	return req, nil
+}
+
+// NewUpdateLibraryJsonRequestWithApplicationVndAPIPlusJSONBody calls the generic UpdateLibraryJson builder with application/vnd.api+json body
+func NewUpdateLibraryJsonRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateLibraryJsonRequestWithBody(server, libraryId, "application/vnd.api+json", bodyReader)
+}
+
+// NewUpdateLibraryJsonRequestWithBody constructs an http.Request for the UpdateLibraryJson method, with any body, and a specified content type
+func NewUpdateLibraryJsonRequestWithBody(server string, libraryId LibraryID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s.json", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -2339,6 +3459,113 @@ func NewDeleteLocationRequest(server string, libraryId LibraryID, locationId Loc
 	return req, nil
 }
 
+// NewGetLocationBareRequest constructs an http.Request for the GetLocationBare method
+func NewGetLocationBareRequest(server string, libraryId LibraryID, locationId LocationID, params *GetLocationBareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewUpdateLocationRequestWithApplicationVndAPIPlusJSONBody calls the generic UpdateLocation builder with application/vnd.api+json body
 func NewUpdateLocationRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, locationId LocationID, body UpdateLocationApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -2389,6 +3616,103 @@ func NewUpdateLocationRequestWithBody(server string, libraryId LibraryID, locati
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewLocationCalendarRequest constructs an http.Request for the LocationCalendar method
+func NewLocationCalendarRequest(server string, libraryId LibraryID, locationId LocationID, params *LocationCalendarParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s.ics", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDeleteLocationJsonRequest constructs an http.Request for the DeleteLocationJson method
+func NewDeleteLocationJsonRequest(server string, libraryId LibraryID, locationId LocationID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s.json", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -2459,6 +3783,18 @@ func NewGetLocationRequest(server string, libraryId LibraryID, locationId Locati
 
 		}
 
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -2484,6 +3820,60 @@ func NewGetLocationRequest(server string, libraryId LibraryID, locationId Locati
 		}
 
 	}
+
+	return req, nil
+}
+
+// NewUpdateLocationJsonRequestWithApplicationVndAPIPlusJSONBody calls the generic UpdateLocationJson builder with application/vnd.api+json body
+func NewUpdateLocationJsonRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, locationId LocationID, body UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateLocationJsonRequestWithBody(server, libraryId, locationId, "application/vnd.api+json", bodyReader)
+}
+
+// NewUpdateLocationJsonRequestWithBody constructs an http.Request for the UpdateLocationJson method, with any body, and a specified content type
+func NewUpdateLocationJsonRequestWithBody(server string, libraryId LibraryID, locationId LocationID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s.json", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -2646,6 +4036,69 @@ func NewDeleteExceptionRequest(server string, libraryId LibraryID, locationId Lo
 	return req, nil
 }
 
+// NewGetExceptionBareRequest constructs an http.Request for the GetExceptionBare method
+func NewGetExceptionBareRequest(server string, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionBareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "exception_id", exceptionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/exceptions/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewUpdateExceptionRequestWithApplicationVndAPIPlusJSONBody calls the generic UpdateException builder with application/vnd.api+json body
 func NewUpdateExceptionRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -2703,6 +4156,54 @@ func NewUpdateExceptionRequestWithBody(server string, libraryId LibraryID, locat
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteExceptionJsonRequest constructs an http.Request for the DeleteExceptionJson method
+func NewDeleteExceptionJsonRequest(server string, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "exception_id", exceptionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/exceptions/%s.json", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -2766,6 +4267,67 @@ func NewGetExceptionRequest(server string, libraryId LibraryID, locationId Locat
 		}
 
 	}
+
+	return req, nil
+}
+
+// NewUpdateExceptionJsonRequestWithApplicationVndAPIPlusJSONBody calls the generic UpdateExceptionJson builder with application/vnd.api+json body
+func NewUpdateExceptionJsonRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateExceptionJsonRequestWithBody(server, libraryId, locationId, exceptionId, "application/vnd.api+json", bodyReader)
+}
+
+// NewUpdateExceptionJsonRequestWithBody constructs an http.Request for the UpdateExceptionJson method, with any body, and a specified content type
+func NewUpdateExceptionJsonRequestWithBody(server string, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "exception_id", exceptionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/exceptions/%s.json", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -2928,6 +4490,69 @@ func NewDeleteScheduleRequest(server string, libraryId LibraryID, locationId Loc
 	return req, nil
 }
 
+// NewGetScheduleBareRequest constructs an http.Request for the GetScheduleBare method
+func NewGetScheduleBareRequest(server string, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleBareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "schedule_id", scheduleId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/schedules/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewUpdateScheduleRequestWithApplicationVndAPIPlusJSONBody calls the generic UpdateSchedule builder with application/vnd.api+json body
 func NewUpdateScheduleRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -2985,6 +4610,54 @@ func NewUpdateScheduleRequestWithBody(server string, libraryId LibraryID, locati
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteScheduleJsonRequest constructs an http.Request for the DeleteScheduleJson method
+func NewDeleteScheduleJsonRequest(server string, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "schedule_id", scheduleId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/schedules/%s.json", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -3048,6 +4721,67 @@ func NewGetScheduleRequest(server string, libraryId LibraryID, locationId Locati
 		}
 
 	}
+
+	return req, nil
+}
+
+// NewUpdateScheduleJsonRequestWithApplicationVndAPIPlusJSONBody calls the generic UpdateScheduleJson builder with application/vnd.api+json body
+func NewUpdateScheduleJsonRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateScheduleJsonRequestWithBody(server, libraryId, locationId, scheduleId, "application/vnd.api+json", bodyReader)
+}
+
+// NewUpdateScheduleJsonRequestWithBody constructs an http.Request for the UpdateScheduleJson method, with any body, and a specified content type
+func NewUpdateScheduleJsonRequestWithBody(server string, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "schedule_id", scheduleId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/schedules/%s.json", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -3189,6 +4923,62 @@ func NewDeleteTermRequest(server string, libraryId LibraryID, termId TermID) (*h
 	return req, nil
 }
 
+// NewGetTermBareRequest constructs an http.Request for the GetTermBare method
+func NewGetTermBareRequest(server string, libraryId LibraryID, termId TermID, params *GetTermBareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "term_id", termId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/terms/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewUpdateTermRequestWithApplicationVndAPIPlusJSONBody calls the generic UpdateTerm builder with application/vnd.api+json body
 func NewUpdateTermRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, termId TermID, body UpdateTermApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -3239,6 +5029,47 @@ func NewUpdateTermRequestWithBody(server string, libraryId LibraryID, termId Ter
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteTermJsonRequest constructs an http.Request for the DeleteTermJson method
+func NewDeleteTermJsonRequest(server string, libraryId LibraryID, termId TermID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "term_id", termId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/terms/%s.json", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -3299,6 +5130,60 @@ func NewGetTermRequest(server string, libraryId LibraryID, termId TermID, params
 	return req, nil
 }
 
+// NewUpdateTermJsonRequestWithApplicationVndAPIPlusJSONBody calls the generic UpdateTermJson builder with application/vnd.api+json body
+func NewUpdateTermJsonRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, termId TermID, body UpdateTermJsonApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateTermJsonRequestWithBody(server, libraryId, termId, "application/vnd.api+json", bodyReader)
+}
+
+// NewUpdateTermJsonRequestWithBody constructs an http.Request for the UpdateTermJson method, with any body, and a specified content type
+func NewUpdateTermJsonRequestWithBody(server string, libraryId LibraryID, termId TermID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "term_id", termId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/terms/%s.json", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -3343,6 +5228,18 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// HoursPageWithResponse The hours of every library as an HTML page for people.
+	//
+	// This week and next (Sunday–Saturday in each library's zone) for every library and
+	// location: today marked, whether each is open now, notes, holidays and closures, links to
+	// the previous and next weeks (plain links, no script needed) and to each iCalendar feed,
+	// and schema.org `openingHoursSpecification` JSON-LD.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET / (the `HoursPage` operationId).
+	HoursPageWithResponse(ctx context.Context, params *HoursPageParams, reqEditors ...RequestEditorFn) (*HoursPageResponse, error)
+
 	// LegacyHoursWithResponse Hours of one location on one day (deprecated legacy API).
 	//
 	// One record per opening period of the day (a closed day is one record with
@@ -3385,6 +5282,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with DELETE /libraries/{library_id} (the `DeleteLibrary` operationId).
 	DeleteLibraryWithResponse(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*DeleteLibraryResponse, error)
 
+	// GetLibraryBareWithResponse One library with all its locations and hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource); a browser gets the HTML page.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id} (the `GetLibraryBare` operationId).
+	GetLibraryBareWithResponse(ctx context.Context, libraryId LibraryID, params *GetLibraryBareParams, reqEditors ...RequestEditorFn) (*GetLibraryBareResponse, error)
+
 	// UpdateLibraryWithBodyWithResponse Change a library's name, slug or time zone (admin or its editor).
 	//
 	// The old slug keeps resolving after a rename.
@@ -3403,12 +5307,60 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /libraries/{library_id} (the `UpdateLibrary` operationId).
 	UpdateLibraryWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, body UpdateLibraryApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLibraryResponse, error)
 
+	// LibraryPageWithResponse One library's hours as an HTML page for people.
+	//
+	// The page of `GET /` for one library. A browser asking for
+	// `/libraries/{library_id}` with `Accept: text/html` gets this page too.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}.html (the `LibraryPage` operationId).
+	LibraryPageWithResponse(ctx context.Context, libraryId LibraryID, params *LibraryPageParams, reqEditors ...RequestEditorFn) (*LibraryPageResponse, error)
+
+	// LibraryCalendarWithResponse An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+	//
+	// One `VEVENT` per opening period of every location that keeps its own hours (the
+	// location named in `LOCATION`), an all-day event for each holiday, closure or closed day
+	// with a note, and a `VTIMEZONE` of the library's zone. The feed covers the four weeks
+	// before the current one to 26 weeks after it. UIDs are stable, so a calendar updates an
+	// event rather than adding another.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}.ics (the `LibraryCalendar` operationId).
+	LibraryCalendarWithResponse(ctx context.Context, libraryId LibraryID, params *LibraryCalendarParams, reqEditors ...RequestEditorFn) (*LibraryCalendarResponse, error)
+
+	// DeleteLibraryJsonWithResponse Delete a library with its locations, terms, schedules and exceptions (admin). The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /libraries/{library_id}.json (the `DeleteLibraryJson` operationId).
+	DeleteLibraryJsonWithResponse(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*DeleteLibraryJsonResponse, error)
+
 	// GetLibraryWithResponse One library with all its locations and hours.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /libraries/{library_id}.json (the `GetLibrary` operationId).
 	GetLibraryWithResponse(ctx context.Context, libraryId LibraryID, params *GetLibraryParams, reqEditors ...RequestEditorFn) (*GetLibraryResponse, error)
+
+	// UpdateLibraryJsonWithBodyWithResponse Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// The old slug keeps resolving after a rename.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
+	UpdateLibraryJsonWithBodyWithResponse(ctx context.Context, libraryId LibraryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateLibraryJsonResponse, error)
+
+	// UpdateLibraryJsonWithApplicationVndAPIPlusJSONBodyWithResponse Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// The old slug keeps resolving after a rename.
+	//
+	// Takes a body of the `application/vnd.api+json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
+	UpdateLibraryJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLibraryJsonResponse, error)
 
 	// CreateLocationWithBodyWithResponse Create a location in a library (admin or its editor).
 	//
@@ -3431,6 +5383,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id} (the `DeleteLocation` operationId).
 	DeleteLocationWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, reqEditors ...RequestEditorFn) (*DeleteLocationResponse, error)
 
+	// GetLocationBareWithResponse One location of one library, with its hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id} (the `GetLocationBare` operationId).
+	GetLocationBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *GetLocationBareParams, reqEditors ...RequestEditorFn) (*GetLocationBareResponse, error)
+
 	// UpdateLocationWithBodyWithResponse Change a location (admin or its library's editor).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -3445,12 +5404,42 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id} (the `UpdateLocation` operationId).
 	UpdateLocationWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLocationResponse, error)
 
+	// LocationCalendarWithResponse An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+	//
+	// The feed of `/libraries/{library_id}.ics` for one location (a location that keeps no hours of its own has its library's primary location's).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}.ics (the `LocationCalendar` operationId).
+	LocationCalendarWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *LocationCalendarParams, reqEditors ...RequestEditorFn) (*LocationCalendarResponse, error)
+
+	// DeleteLocationJsonWithResponse Delete a location with its schedules and exceptions (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}.json (the `DeleteLocationJson` operationId).
+	DeleteLocationJsonWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, reqEditors ...RequestEditorFn) (*DeleteLocationJsonResponse, error)
+
 	// GetLocationWithResponse One location of one library, with its hours.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /libraries/{library_id}/locations/{location_id}.json (the `GetLocation` operationId).
 	GetLocationWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *GetLocationParams, reqEditors ...RequestEditorFn) (*GetLocationResponse, error)
+
+	// UpdateLocationJsonWithBodyWithResponse Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
+	UpdateLocationJsonWithBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateLocationJsonResponse, error)
+
+	// UpdateLocationJsonWithApplicationVndAPIPlusJSONBodyWithResponse Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes a body of the `application/vnd.api+json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
+	UpdateLocationJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLocationJsonResponse, error)
 
 	// CreateExceptionWithBodyWithResponse Set the hours of a location on one date (holiday closure, special hours).
 	//
@@ -3482,6 +5471,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id} (the `DeleteException` operationId).
 	DeleteExceptionWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, reqEditors ...RequestEditorFn) (*DeleteExceptionResponse, error)
 
+	// GetExceptionBareWithResponse One per-date exception of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	//
+	// The exception a `Location` header of an exception write names.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id} (the `GetExceptionBare` operationId).
+	GetExceptionBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionBareParams, reqEditors ...RequestEditorFn) (*GetExceptionBareResponse, error)
+
 	// UpdateExceptionWithBodyWithResponse Change an exception.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -3496,6 +5494,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id} (the `UpdateException` operationId).
 	UpdateExceptionWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateExceptionResponse, error)
 
+	// DeleteExceptionJsonWithResponse Delete an exception. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `DeleteExceptionJson` operationId).
+	DeleteExceptionJsonWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, reqEditors ...RequestEditorFn) (*DeleteExceptionJsonResponse, error)
+
 	// GetExceptionWithResponse One per-date exception of a location.
 	//
 	// The exception a `Location` header of an exception write names.
@@ -3504,6 +5509,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `GetException` operationId).
 	GetExceptionWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionParams, reqEditors ...RequestEditorFn) (*GetExceptionResponse, error)
+
+	// UpdateExceptionJsonWithBodyWithResponse Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
+	UpdateExceptionJsonWithBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateExceptionJsonResponse, error)
+
+	// UpdateExceptionJsonWithApplicationVndAPIPlusJSONBodyWithResponse Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes a body of the `application/vnd.api+json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
+	UpdateExceptionJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateExceptionJsonResponse, error)
 
 	// CreateScheduleWithBodyWithResponse Set the weekly schedule of a location for a term.
 	//
@@ -3545,6 +5564,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id} (the `DeleteSchedule` operationId).
 	DeleteScheduleWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, reqEditors ...RequestEditorFn) (*DeleteScheduleResponse, error)
 
+	// GetScheduleBareWithResponse One weekly schedule of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	//
+	// The schedule a `Location` header of a schedule write names.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id} (the `GetScheduleBare` operationId).
+	GetScheduleBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleBareParams, reqEditors ...RequestEditorFn) (*GetScheduleBareResponse, error)
+
 	// UpdateScheduleWithBodyWithResponse Replace the days of a weekly schedule.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -3559,6 +5587,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id} (the `UpdateSchedule` operationId).
 	UpdateScheduleWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateScheduleResponse, error)
 
+	// DeleteScheduleJsonWithResponse Delete a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `DeleteScheduleJson` operationId).
+	DeleteScheduleJsonWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, reqEditors ...RequestEditorFn) (*DeleteScheduleJsonResponse, error)
+
 	// GetScheduleWithResponse One weekly schedule of a location.
 	//
 	// The schedule a `Location` header of a schedule write names.
@@ -3567,6 +5602,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `GetSchedule` operationId).
 	GetScheduleWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleParams, reqEditors ...RequestEditorFn) (*GetScheduleResponse, error)
+
+	// UpdateScheduleJsonWithBodyWithResponse Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
+	UpdateScheduleJsonWithBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateScheduleJsonResponse, error)
+
+	// UpdateScheduleJsonWithApplicationVndAPIPlusJSONBodyWithResponse Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes a body of the `application/vnd.api+json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
+	UpdateScheduleJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateScheduleJsonResponse, error)
 
 	// CreateTermWithBodyWithResponse Create a term (a named date range) of a library.
 	//
@@ -3598,6 +5647,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with DELETE /libraries/{library_id}/terms/{term_id} (the `DeleteTerm` operationId).
 	DeleteTermWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, reqEditors ...RequestEditorFn) (*DeleteTermResponse, error)
 
+	// GetTermBareWithResponse One term of a library. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	//
+	// The term a `Location` header of a term write names. Unauthenticated, like every read.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/terms/{term_id} (the `GetTermBare` operationId).
+	GetTermBareWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, params *GetTermBareParams, reqEditors ...RequestEditorFn) (*GetTermBareResponse, error)
+
 	// UpdateTermWithBodyWithResponse Change a term.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -3612,6 +5670,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/terms/{term_id} (the `UpdateTerm` operationId).
 	UpdateTermWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, body UpdateTermApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTermResponse, error)
 
+	// DeleteTermJsonWithResponse Delete a term with the schedules that belong to it. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /libraries/{library_id}/terms/{term_id}.json (the `DeleteTermJson` operationId).
+	DeleteTermJsonWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, reqEditors ...RequestEditorFn) (*DeleteTermJsonResponse, error)
+
 	// GetTermWithResponse One term of a library.
 	//
 	// The term a `Location` header of a term write names. Unauthenticated, like every read.
@@ -3620,6 +5685,77 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /libraries/{library_id}/terms/{term_id}.json (the `GetTerm` operationId).
 	GetTermWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, params *GetTermParams, reqEditors ...RequestEditorFn) (*GetTermResponse, error)
+
+	// UpdateTermJsonWithBodyWithResponse Change a term. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /libraries/{library_id}/terms/{term_id}.json (the `UpdateTermJson` operationId).
+	UpdateTermJsonWithBodyWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTermJsonResponse, error)
+
+	// UpdateTermJsonWithApplicationVndAPIPlusJSONBodyWithResponse Change a term. The same as at the URL without `.json` (the resource's `links.self`).
+	//
+	// Takes a body of the `application/vnd.api+json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /libraries/{library_id}/terms/{term_id}.json (the `UpdateTermJson` operationId).
+	UpdateTermJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, body UpdateTermJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTermJsonResponse, error)
+}
+
+// HoursPageResponse200Headers the declared response headers of an HTTP 200 response for HoursPage
+type HoursPageResponse200Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+// HoursPageResponse304Headers the declared response headers of an HTTP 304 response for HoursPage
+type HoursPageResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type HoursPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *HoursPageResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *HoursPageResponse304Headers
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r HoursPageResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetBody returns the raw response body bytes
+func (r HoursPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r HoursPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r HoursPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r HoursPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // LegacyHoursResponse200Headers the declared response headers of an HTTP 200 response for LegacyHours
@@ -3946,6 +6082,85 @@ func (r DeleteLibraryResponse) ContentType() string {
 	return ""
 }
 
+// GetLibraryBareResponse200Headers the declared response headers of an HTTP 200 response for GetLibraryBare
+type GetLibraryBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// GetLibraryBareResponse304Headers the declared response headers of an HTTP 304 response for GetLibraryBare
+type GetLibraryBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type GetLibraryBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *LibraryDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetLibraryBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetLibraryBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r GetLibraryBareResponse) GetApplicationvndApiJSON200() *LibraryDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r GetLibraryBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r GetLibraryBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r GetLibraryBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLibraryBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLibraryBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLibraryBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLibraryBareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // UpdateLibraryResponse401Headers the declared response headers of an HTTP 401 response for UpdateLibrary
 type UpdateLibraryResponse401Headers struct {
 	WWWAuthenticate *string
@@ -4050,6 +6265,204 @@ func (r UpdateLibraryResponse) ContentType() string {
 	return ""
 }
 
+// LibraryPageResponse200Headers the declared response headers of an HTTP 200 response for LibraryPage
+type LibraryPageResponse200Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+// LibraryPageResponse304Headers the declared response headers of an HTTP 304 response for LibraryPage
+type LibraryPageResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type LibraryPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LibraryPageResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *LibraryPageResponse304Headers
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r LibraryPageResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r LibraryPageResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r LibraryPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LibraryPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LibraryPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LibraryPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LibraryCalendarResponse200Headers the declared response headers of an HTTP 200 response for LibraryCalendar
+type LibraryCalendarResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// LibraryCalendarResponse304Headers the declared response headers of an HTTP 304 response for LibraryCalendar
+type LibraryCalendarResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type LibraryCalendarResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LibraryCalendarResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *LibraryCalendarResponse304Headers
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r LibraryCalendarResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r LibraryCalendarResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LibraryCalendarResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LibraryCalendarResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LibraryCalendarResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteLibraryJsonResponse401Headers the declared response headers of an HTTP 401 response for DeleteLibraryJson
+type DeleteLibraryJsonResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type DeleteLibraryJsonResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteLibraryJsonResponse401Headers
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r DeleteLibraryJsonResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r DeleteLibraryJsonResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r DeleteLibraryJsonResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r DeleteLibraryJsonResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r DeleteLibraryJsonResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteLibraryJsonResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteLibraryJsonResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteLibraryJsonResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteLibraryJsonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetLibraryResponse200Headers the declared response headers of an HTTP 200 response for GetLibrary
 type GetLibraryResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -4123,6 +6536,110 @@ func (r GetLibraryResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetLibraryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateLibraryJsonResponse401Headers the declared response headers of an HTTP 401 response for UpdateLibraryJson
+type UpdateLibraryJsonResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type UpdateLibraryJsonResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *LibraryDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// ApplicationvndApiJSON409 the response for an HTTP 409 `application/vnd.api+json` response
+	ApplicationvndApiJSON409 *Conflict
+	// ApplicationvndApiJSON415 the response for an HTTP 415 `application/vnd.api+json` response
+	ApplicationvndApiJSON415 *UnsupportedMediaType
+	// ApplicationvndApiJSON422 the response for an HTTP 422 `application/vnd.api+json` response
+	ApplicationvndApiJSON422 *UnprocessableEntity
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *UpdateLibraryJsonResponse401Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r UpdateLibraryJsonResponse) GetApplicationvndApiJSON200() *LibraryDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r UpdateLibraryJsonResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r UpdateLibraryJsonResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r UpdateLibraryJsonResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r UpdateLibraryJsonResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r UpdateLibraryJsonResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetApplicationvndApiJSON409 returns the response for an HTTP 409 `application/vnd.api+json` response
+func (r UpdateLibraryJsonResponse) GetApplicationvndApiJSON409() *Conflict {
+	return r.ApplicationvndApiJSON409
+}
+
+// GetApplicationvndApiJSON415 returns the response for an HTTP 415 `application/vnd.api+json` response
+func (r UpdateLibraryJsonResponse) GetApplicationvndApiJSON415() *UnsupportedMediaType {
+	return r.ApplicationvndApiJSON415
+}
+
+// GetApplicationvndApiJSON422 returns the response for an HTTP 422 `application/vnd.api+json` response
+func (r UpdateLibraryJsonResponse) GetApplicationvndApiJSON422() *UnprocessableEntity {
+	return r.ApplicationvndApiJSON422
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateLibraryJsonResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateLibraryJsonResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateLibraryJsonResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateLibraryJsonResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -4316,6 +6833,85 @@ func (r DeleteLocationResponse) ContentType() string {
 	return ""
 }
 
+// GetLocationBareResponse200Headers the declared response headers of an HTTP 200 response for GetLocationBare
+type GetLocationBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// GetLocationBareResponse304Headers the declared response headers of an HTTP 304 response for GetLocationBare
+type GetLocationBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type GetLocationBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *LocationDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetLocationBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetLocationBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r GetLocationBareResponse) GetApplicationvndApiJSON200() *LocationDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r GetLocationBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r GetLocationBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r GetLocationBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLocationBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLocationBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLocationBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLocationBareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // UpdateLocationResponse401Headers the declared response headers of an HTTP 401 response for UpdateLocation
 type UpdateLocationResponse401Headers struct {
 	WWWAuthenticate *string
@@ -4420,6 +7016,140 @@ func (r UpdateLocationResponse) ContentType() string {
 	return ""
 }
 
+// LocationCalendarResponse200Headers the declared response headers of an HTTP 200 response for LocationCalendar
+type LocationCalendarResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// LocationCalendarResponse304Headers the declared response headers of an HTTP 304 response for LocationCalendar
+type LocationCalendarResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type LocationCalendarResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LocationCalendarResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *LocationCalendarResponse304Headers
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r LocationCalendarResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r LocationCalendarResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LocationCalendarResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LocationCalendarResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LocationCalendarResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteLocationJsonResponse401Headers the declared response headers of an HTTP 401 response for DeleteLocationJson
+type DeleteLocationJsonResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type DeleteLocationJsonResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteLocationJsonResponse401Headers
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r DeleteLocationJsonResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r DeleteLocationJsonResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r DeleteLocationJsonResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r DeleteLocationJsonResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r DeleteLocationJsonResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteLocationJsonResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteLocationJsonResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteLocationJsonResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteLocationJsonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetLocationResponse200Headers the declared response headers of an HTTP 200 response for GetLocation
 type GetLocationResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -4493,6 +7223,110 @@ func (r GetLocationResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetLocationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateLocationJsonResponse401Headers the declared response headers of an HTTP 401 response for UpdateLocationJson
+type UpdateLocationJsonResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type UpdateLocationJsonResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *LocationDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// ApplicationvndApiJSON409 the response for an HTTP 409 `application/vnd.api+json` response
+	ApplicationvndApiJSON409 *Conflict
+	// ApplicationvndApiJSON415 the response for an HTTP 415 `application/vnd.api+json` response
+	ApplicationvndApiJSON415 *UnsupportedMediaType
+	// ApplicationvndApiJSON422 the response for an HTTP 422 `application/vnd.api+json` response
+	ApplicationvndApiJSON422 *UnprocessableEntity
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *UpdateLocationJsonResponse401Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r UpdateLocationJsonResponse) GetApplicationvndApiJSON200() *LocationDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r UpdateLocationJsonResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r UpdateLocationJsonResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r UpdateLocationJsonResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r UpdateLocationJsonResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r UpdateLocationJsonResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetApplicationvndApiJSON409 returns the response for an HTTP 409 `application/vnd.api+json` response
+func (r UpdateLocationJsonResponse) GetApplicationvndApiJSON409() *Conflict {
+	return r.ApplicationvndApiJSON409
+}
+
+// GetApplicationvndApiJSON415 returns the response for an HTTP 415 `application/vnd.api+json` response
+func (r UpdateLocationJsonResponse) GetApplicationvndApiJSON415() *UnsupportedMediaType {
+	return r.ApplicationvndApiJSON415
+}
+
+// GetApplicationvndApiJSON422 returns the response for an HTTP 422 `application/vnd.api+json` response
+func (r UpdateLocationJsonResponse) GetApplicationvndApiJSON422() *UnprocessableEntity {
+	return r.ApplicationvndApiJSON422
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateLocationJsonResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateLocationJsonResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateLocationJsonResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateLocationJsonResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -4765,6 +7599,85 @@ func (r DeleteExceptionResponse) ContentType() string {
 	return ""
 }
 
+// GetExceptionBareResponse200Headers the declared response headers of an HTTP 200 response for GetExceptionBare
+type GetExceptionBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// GetExceptionBareResponse304Headers the declared response headers of an HTTP 304 response for GetExceptionBare
+type GetExceptionBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type GetExceptionBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ExceptionDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetExceptionBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetExceptionBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r GetExceptionBareResponse) GetApplicationvndApiJSON200() *ExceptionDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r GetExceptionBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r GetExceptionBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r GetExceptionBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r GetExceptionBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetExceptionBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetExceptionBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetExceptionBareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // UpdateExceptionResponse401Headers the declared response headers of an HTTP 401 response for UpdateException
 type UpdateExceptionResponse401Headers struct {
 	WWWAuthenticate *string
@@ -4869,6 +7782,82 @@ func (r UpdateExceptionResponse) ContentType() string {
 	return ""
 }
 
+// DeleteExceptionJsonResponse401Headers the declared response headers of an HTTP 401 response for DeleteExceptionJson
+type DeleteExceptionJsonResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type DeleteExceptionJsonResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteExceptionJsonResponse401Headers
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r DeleteExceptionJsonResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r DeleteExceptionJsonResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r DeleteExceptionJsonResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r DeleteExceptionJsonResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r DeleteExceptionJsonResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteExceptionJsonResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteExceptionJsonResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteExceptionJsonResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteExceptionJsonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetExceptionResponse200Headers the declared response headers of an HTTP 200 response for GetException
 type GetExceptionResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -4942,6 +7931,110 @@ func (r GetExceptionResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetExceptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateExceptionJsonResponse401Headers the declared response headers of an HTTP 401 response for UpdateExceptionJson
+type UpdateExceptionJsonResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type UpdateExceptionJsonResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ExceptionDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// ApplicationvndApiJSON409 the response for an HTTP 409 `application/vnd.api+json` response
+	ApplicationvndApiJSON409 *Conflict
+	// ApplicationvndApiJSON415 the response for an HTTP 415 `application/vnd.api+json` response
+	ApplicationvndApiJSON415 *UnsupportedMediaType
+	// ApplicationvndApiJSON422 the response for an HTTP 422 `application/vnd.api+json` response
+	ApplicationvndApiJSON422 *UnprocessableEntity
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *UpdateExceptionJsonResponse401Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r UpdateExceptionJsonResponse) GetApplicationvndApiJSON200() *ExceptionDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r UpdateExceptionJsonResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r UpdateExceptionJsonResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r UpdateExceptionJsonResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r UpdateExceptionJsonResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r UpdateExceptionJsonResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetApplicationvndApiJSON409 returns the response for an HTTP 409 `application/vnd.api+json` response
+func (r UpdateExceptionJsonResponse) GetApplicationvndApiJSON409() *Conflict {
+	return r.ApplicationvndApiJSON409
+}
+
+// GetApplicationvndApiJSON415 returns the response for an HTTP 415 `application/vnd.api+json` response
+func (r UpdateExceptionJsonResponse) GetApplicationvndApiJSON415() *UnsupportedMediaType {
+	return r.ApplicationvndApiJSON415
+}
+
+// GetApplicationvndApiJSON422 returns the response for an HTTP 422 `application/vnd.api+json` response
+func (r UpdateExceptionJsonResponse) GetApplicationvndApiJSON422() *UnprocessableEntity {
+	return r.ApplicationvndApiJSON422
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateExceptionJsonResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateExceptionJsonResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateExceptionJsonResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateExceptionJsonResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -5214,6 +8307,85 @@ func (r DeleteScheduleResponse) ContentType() string {
 	return ""
 }
 
+// GetScheduleBareResponse200Headers the declared response headers of an HTTP 200 response for GetScheduleBare
+type GetScheduleBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// GetScheduleBareResponse304Headers the declared response headers of an HTTP 304 response for GetScheduleBare
+type GetScheduleBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type GetScheduleBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ScheduleDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetScheduleBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetScheduleBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r GetScheduleBareResponse) GetApplicationvndApiJSON200() *ScheduleDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r GetScheduleBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r GetScheduleBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r GetScheduleBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r GetScheduleBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetScheduleBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetScheduleBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetScheduleBareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // UpdateScheduleResponse401Headers the declared response headers of an HTTP 401 response for UpdateSchedule
 type UpdateScheduleResponse401Headers struct {
 	WWWAuthenticate *string
@@ -5318,6 +8490,82 @@ func (r UpdateScheduleResponse) ContentType() string {
 	return ""
 }
 
+// DeleteScheduleJsonResponse401Headers the declared response headers of an HTTP 401 response for DeleteScheduleJson
+type DeleteScheduleJsonResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type DeleteScheduleJsonResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteScheduleJsonResponse401Headers
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r DeleteScheduleJsonResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r DeleteScheduleJsonResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r DeleteScheduleJsonResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r DeleteScheduleJsonResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r DeleteScheduleJsonResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteScheduleJsonResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteScheduleJsonResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteScheduleJsonResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteScheduleJsonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetScheduleResponse200Headers the declared response headers of an HTTP 200 response for GetSchedule
 type GetScheduleResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -5391,6 +8639,110 @@ func (r GetScheduleResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetScheduleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateScheduleJsonResponse401Headers the declared response headers of an HTTP 401 response for UpdateScheduleJson
+type UpdateScheduleJsonResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type UpdateScheduleJsonResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ScheduleDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// ApplicationvndApiJSON409 the response for an HTTP 409 `application/vnd.api+json` response
+	ApplicationvndApiJSON409 *Conflict
+	// ApplicationvndApiJSON415 the response for an HTTP 415 `application/vnd.api+json` response
+	ApplicationvndApiJSON415 *UnsupportedMediaType
+	// ApplicationvndApiJSON422 the response for an HTTP 422 `application/vnd.api+json` response
+	ApplicationvndApiJSON422 *UnprocessableEntity
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *UpdateScheduleJsonResponse401Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r UpdateScheduleJsonResponse) GetApplicationvndApiJSON200() *ScheduleDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r UpdateScheduleJsonResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r UpdateScheduleJsonResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r UpdateScheduleJsonResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r UpdateScheduleJsonResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r UpdateScheduleJsonResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetApplicationvndApiJSON409 returns the response for an HTTP 409 `application/vnd.api+json` response
+func (r UpdateScheduleJsonResponse) GetApplicationvndApiJSON409() *Conflict {
+	return r.ApplicationvndApiJSON409
+}
+
+// GetApplicationvndApiJSON415 returns the response for an HTTP 415 `application/vnd.api+json` response
+func (r UpdateScheduleJsonResponse) GetApplicationvndApiJSON415() *UnsupportedMediaType {
+	return r.ApplicationvndApiJSON415
+}
+
+// GetApplicationvndApiJSON422 returns the response for an HTTP 422 `application/vnd.api+json` response
+func (r UpdateScheduleJsonResponse) GetApplicationvndApiJSON422() *UnprocessableEntity {
+	return r.ApplicationvndApiJSON422
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateScheduleJsonResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateScheduleJsonResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateScheduleJsonResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateScheduleJsonResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -5663,6 +9015,85 @@ func (r DeleteTermResponse) ContentType() string {
 	return ""
 }
 
+// GetTermBareResponse200Headers the declared response headers of an HTTP 200 response for GetTermBare
+type GetTermBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// GetTermBareResponse304Headers the declared response headers of an HTTP 304 response for GetTermBare
+type GetTermBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type GetTermBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *TermDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetTermBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetTermBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r GetTermBareResponse) GetApplicationvndApiJSON200() *TermDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r GetTermBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r GetTermBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r GetTermBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTermBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTermBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTermBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTermBareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // UpdateTermResponse401Headers the declared response headers of an HTTP 401 response for UpdateTerm
 type UpdateTermResponse401Headers struct {
 	WWWAuthenticate *string
@@ -5767,6 +9198,82 @@ func (r UpdateTermResponse) ContentType() string {
 	return ""
 }
 
+// DeleteTermJsonResponse401Headers the declared response headers of an HTTP 401 response for DeleteTermJson
+type DeleteTermJsonResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type DeleteTermJsonResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteTermJsonResponse401Headers
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r DeleteTermJsonResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r DeleteTermJsonResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r DeleteTermJsonResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r DeleteTermJsonResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r DeleteTermJsonResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteTermJsonResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteTermJsonResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteTermJsonResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteTermJsonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetTermResponse200Headers the declared response headers of an HTTP 200 response for GetTerm
 type GetTermResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -5846,6 +9353,128 @@ func (r GetTermResponse) ContentType() string {
 	return ""
 }
 
+// UpdateTermJsonResponse401Headers the declared response headers of an HTTP 401 response for UpdateTermJson
+type UpdateTermJsonResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type UpdateTermJsonResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *TermDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// ApplicationvndApiJSON409 the response for an HTTP 409 `application/vnd.api+json` response
+	ApplicationvndApiJSON409 *Conflict
+	// ApplicationvndApiJSON415 the response for an HTTP 415 `application/vnd.api+json` response
+	ApplicationvndApiJSON415 *UnsupportedMediaType
+	// ApplicationvndApiJSON422 the response for an HTTP 422 `application/vnd.api+json` response
+	ApplicationvndApiJSON422 *UnprocessableEntity
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *UpdateTermJsonResponse401Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r UpdateTermJsonResponse) GetApplicationvndApiJSON200() *TermDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r UpdateTermJsonResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r UpdateTermJsonResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r UpdateTermJsonResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r UpdateTermJsonResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r UpdateTermJsonResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetApplicationvndApiJSON409 returns the response for an HTTP 409 `application/vnd.api+json` response
+func (r UpdateTermJsonResponse) GetApplicationvndApiJSON409() *Conflict {
+	return r.ApplicationvndApiJSON409
+}
+
+// GetApplicationvndApiJSON415 returns the response for an HTTP 415 `application/vnd.api+json` response
+func (r UpdateTermJsonResponse) GetApplicationvndApiJSON415() *UnsupportedMediaType {
+	return r.ApplicationvndApiJSON415
+}
+
+// GetApplicationvndApiJSON422 returns the response for an HTTP 422 `application/vnd.api+json` response
+func (r UpdateTermJsonResponse) GetApplicationvndApiJSON422() *UnprocessableEntity {
+	return r.ApplicationvndApiJSON422
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateTermJsonResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateTermJsonResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateTermJsonResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateTermJsonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// HoursPageWithResponse The hours of every library as an HTML page for people.
+//
+// This week and next (Sunday–Saturday in each library's zone) for every library and
+// location: today marked, whether each is open now, notes, holidays and closures, links to
+// the previous and next weeks (plain links, no script needed) and to each iCalendar feed,
+// and schema.org `openingHoursSpecification` JSON-LD.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET / (the `HoursPage` operationId).
+func (c *ClientWithResponses) HoursPageWithResponse(ctx context.Context, params *HoursPageParams, reqEditors ...RequestEditorFn) (*HoursPageResponse, error) {
+	rsp, err := c.HoursPage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseHoursPageResponse(rsp)
+}
+
 // LegacyHoursWithResponse Hours of one location on one day (deprecated legacy API).
 //
 // One record per opening period of the day (a closed day is one record with
@@ -5918,6 +9547,19 @@ func (c *ClientWithResponses) DeleteLibraryWithResponse(ctx context.Context, lib
 	return ParseDeleteLibraryResponse(rsp)
 }
 
+// GetLibraryBareWithResponse One library with all its locations and hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource); a browser gets the HTML page.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id} (the `GetLibraryBare` operationId).
+func (c *ClientWithResponses) GetLibraryBareWithResponse(ctx context.Context, libraryId LibraryID, params *GetLibraryBareParams, reqEditors ...RequestEditorFn) (*GetLibraryBareResponse, error) {
+	rsp, err := c.GetLibraryBare(ctx, libraryId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLibraryBareResponse(rsp)
+}
+
 // UpdateLibraryWithBodyWithResponse Change a library's name, slug or time zone (admin or its editor).
 //
 // The old slug keeps resolving after a rename.
@@ -5948,6 +9590,54 @@ func (c *ClientWithResponses) UpdateLibraryWithApplicationVndAPIPlusJSONBodyWith
 	return ParseUpdateLibraryResponse(rsp)
 }
 
+// LibraryPageWithResponse One library's hours as an HTML page for people.
+//
+// The page of `GET /` for one library. A browser asking for
+// `/libraries/{library_id}` with `Accept: text/html` gets this page too.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}.html (the `LibraryPage` operationId).
+func (c *ClientWithResponses) LibraryPageWithResponse(ctx context.Context, libraryId LibraryID, params *LibraryPageParams, reqEditors ...RequestEditorFn) (*LibraryPageResponse, error) {
+	rsp, err := c.LibraryPage(ctx, libraryId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLibraryPageResponse(rsp)
+}
+
+// LibraryCalendarWithResponse An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+//
+// One `VEVENT` per opening period of every location that keeps its own hours (the
+// location named in `LOCATION`), an all-day event for each holiday, closure or closed day
+// with a note, and a `VTIMEZONE` of the library's zone. The feed covers the four weeks
+// before the current one to 26 weeks after it. UIDs are stable, so a calendar updates an
+// event rather than adding another.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}.ics (the `LibraryCalendar` operationId).
+func (c *ClientWithResponses) LibraryCalendarWithResponse(ctx context.Context, libraryId LibraryID, params *LibraryCalendarParams, reqEditors ...RequestEditorFn) (*LibraryCalendarResponse, error) {
+	rsp, err := c.LibraryCalendar(ctx, libraryId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLibraryCalendarResponse(rsp)
+}
+
+// DeleteLibraryJsonWithResponse Delete a library with its locations, terms, schedules and exceptions (admin). The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /libraries/{library_id}.json (the `DeleteLibraryJson` operationId).
+func (c *ClientWithResponses) DeleteLibraryJsonWithResponse(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*DeleteLibraryJsonResponse, error) {
+	rsp, err := c.DeleteLibraryJson(ctx, libraryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteLibraryJsonResponse(rsp)
+}
+
 // GetLibraryWithResponse One library with all its locations and hours.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -5959,6 +9649,36 @@ func (c *ClientWithResponses) GetLibraryWithResponse(ctx context.Context, librar
 		return nil, err
 	}
 	return ParseGetLibraryResponse(rsp)
+}
+
+// UpdateLibraryJsonWithBodyWithResponse Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
+//
+// The old slug keeps resolving after a rename.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
+func (c *ClientWithResponses) UpdateLibraryJsonWithBodyWithResponse(ctx context.Context, libraryId LibraryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateLibraryJsonResponse, error) {
+	rsp, err := c.UpdateLibraryJsonWithBody(ctx, libraryId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateLibraryJsonResponse(rsp)
+}
+
+// UpdateLibraryJsonWithApplicationVndAPIPlusJSONBodyWithResponse Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
+//
+// The old slug keeps resolving after a rename.
+//
+// Takes a body of the `application/vnd.api+json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
+func (c *ClientWithResponses) UpdateLibraryJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLibraryJsonResponse, error) {
+	rsp, err := c.UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody(ctx, libraryId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateLibraryJsonResponse(rsp)
 }
 
 // CreateLocationWithBodyWithResponse Create a location in a library (admin or its editor).
@@ -6000,6 +9720,19 @@ func (c *ClientWithResponses) DeleteLocationWithResponse(ctx context.Context, li
 	return ParseDeleteLocationResponse(rsp)
 }
 
+// GetLocationBareWithResponse One location of one library, with its hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id} (the `GetLocationBare` operationId).
+func (c *ClientWithResponses) GetLocationBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *GetLocationBareParams, reqEditors ...RequestEditorFn) (*GetLocationBareResponse, error) {
+	rsp, err := c.GetLocationBare(ctx, libraryId, locationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLocationBareResponse(rsp)
+}
+
 // UpdateLocationWithBodyWithResponse Change a location (admin or its library's editor).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -6026,6 +9759,34 @@ func (c *ClientWithResponses) UpdateLocationWithApplicationVndAPIPlusJSONBodyWit
 	return ParseUpdateLocationResponse(rsp)
 }
 
+// LocationCalendarWithResponse An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+//
+// The feed of `/libraries/{library_id}.ics` for one location (a location that keeps no hours of its own has its library's primary location's).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}.ics (the `LocationCalendar` operationId).
+func (c *ClientWithResponses) LocationCalendarWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *LocationCalendarParams, reqEditors ...RequestEditorFn) (*LocationCalendarResponse, error) {
+	rsp, err := c.LocationCalendar(ctx, libraryId, locationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLocationCalendarResponse(rsp)
+}
+
+// DeleteLocationJsonWithResponse Delete a location with its schedules and exceptions (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}.json (the `DeleteLocationJson` operationId).
+func (c *ClientWithResponses) DeleteLocationJsonWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, reqEditors ...RequestEditorFn) (*DeleteLocationJsonResponse, error) {
+	rsp, err := c.DeleteLocationJson(ctx, libraryId, locationId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteLocationJsonResponse(rsp)
+}
+
 // GetLocationWithResponse One location of one library, with its hours.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -6037,6 +9798,32 @@ func (c *ClientWithResponses) GetLocationWithResponse(ctx context.Context, libra
 		return nil, err
 	}
 	return ParseGetLocationResponse(rsp)
+}
+
+// UpdateLocationJsonWithBodyWithResponse Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
+func (c *ClientWithResponses) UpdateLocationJsonWithBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateLocationJsonResponse, error) {
+	rsp, err := c.UpdateLocationJsonWithBody(ctx, libraryId, locationId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateLocationJsonResponse(rsp)
+}
+
+// UpdateLocationJsonWithApplicationVndAPIPlusJSONBodyWithResponse Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes a body of the `application/vnd.api+json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
+func (c *ClientWithResponses) UpdateLocationJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLocationJsonResponse, error) {
+	rsp, err := c.UpdateLocationJsonWithApplicationVndAPIPlusJSONBody(ctx, libraryId, locationId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateLocationJsonResponse(rsp)
 }
 
 // CreateExceptionWithBodyWithResponse Set the hours of a location on one date (holiday closure, special hours).
@@ -6093,6 +9880,21 @@ func (c *ClientWithResponses) DeleteExceptionWithResponse(ctx context.Context, l
 	return ParseDeleteExceptionResponse(rsp)
 }
 
+// GetExceptionBareWithResponse One per-date exception of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+//
+// The exception a `Location` header of an exception write names.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id} (the `GetExceptionBare` operationId).
+func (c *ClientWithResponses) GetExceptionBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params *GetExceptionBareParams, reqEditors ...RequestEditorFn) (*GetExceptionBareResponse, error) {
+	rsp, err := c.GetExceptionBare(ctx, libraryId, locationId, exceptionId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetExceptionBareResponse(rsp)
+}
+
 // UpdateExceptionWithBodyWithResponse Change an exception.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -6119,6 +9921,19 @@ func (c *ClientWithResponses) UpdateExceptionWithApplicationVndAPIPlusJSONBodyWi
 	return ParseUpdateExceptionResponse(rsp)
 }
 
+// DeleteExceptionJsonWithResponse Delete an exception. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `DeleteExceptionJson` operationId).
+func (c *ClientWithResponses) DeleteExceptionJsonWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, reqEditors ...RequestEditorFn) (*DeleteExceptionJsonResponse, error) {
+	rsp, err := c.DeleteExceptionJson(ctx, libraryId, locationId, exceptionId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteExceptionJsonResponse(rsp)
+}
+
 // GetExceptionWithResponse One per-date exception of a location.
 //
 // The exception a `Location` header of an exception write names.
@@ -6132,6 +9947,32 @@ func (c *ClientWithResponses) GetExceptionWithResponse(ctx context.Context, libr
 		return nil, err
 	}
 	return ParseGetExceptionResponse(rsp)
+}
+
+// UpdateExceptionJsonWithBodyWithResponse Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
+func (c *ClientWithResponses) UpdateExceptionJsonWithBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateExceptionJsonResponse, error) {
+	rsp, err := c.UpdateExceptionJsonWithBody(ctx, libraryId, locationId, exceptionId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateExceptionJsonResponse(rsp)
+}
+
+// UpdateExceptionJsonWithApplicationVndAPIPlusJSONBodyWithResponse Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes a body of the `application/vnd.api+json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
+func (c *ClientWithResponses) UpdateExceptionJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateExceptionJsonResponse, error) {
+	rsp, err := c.UpdateExceptionJsonWithApplicationVndAPIPlusJSONBody(ctx, libraryId, locationId, exceptionId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateExceptionJsonResponse(rsp)
 }
 
 // CreateScheduleWithBodyWithResponse Set the weekly schedule of a location for a term.
@@ -6198,6 +10039,21 @@ func (c *ClientWithResponses) DeleteScheduleWithResponse(ctx context.Context, li
 	return ParseDeleteScheduleResponse(rsp)
 }
 
+// GetScheduleBareWithResponse One weekly schedule of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+//
+// The schedule a `Location` header of a schedule write names.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id} (the `GetScheduleBare` operationId).
+func (c *ClientWithResponses) GetScheduleBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params *GetScheduleBareParams, reqEditors ...RequestEditorFn) (*GetScheduleBareResponse, error) {
+	rsp, err := c.GetScheduleBare(ctx, libraryId, locationId, scheduleId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetScheduleBareResponse(rsp)
+}
+
 // UpdateScheduleWithBodyWithResponse Replace the days of a weekly schedule.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -6224,6 +10080,19 @@ func (c *ClientWithResponses) UpdateScheduleWithApplicationVndAPIPlusJSONBodyWit
 	return ParseUpdateScheduleResponse(rsp)
 }
 
+// DeleteScheduleJsonWithResponse Delete a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `DeleteScheduleJson` operationId).
+func (c *ClientWithResponses) DeleteScheduleJsonWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, reqEditors ...RequestEditorFn) (*DeleteScheduleJsonResponse, error) {
+	rsp, err := c.DeleteScheduleJson(ctx, libraryId, locationId, scheduleId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteScheduleJsonResponse(rsp)
+}
+
 // GetScheduleWithResponse One weekly schedule of a location.
 //
 // The schedule a `Location` header of a schedule write names.
@@ -6237,6 +10106,32 @@ func (c *ClientWithResponses) GetScheduleWithResponse(ctx context.Context, libra
 		return nil, err
 	}
 	return ParseGetScheduleResponse(rsp)
+}
+
+// UpdateScheduleJsonWithBodyWithResponse Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
+func (c *ClientWithResponses) UpdateScheduleJsonWithBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateScheduleJsonResponse, error) {
+	rsp, err := c.UpdateScheduleJsonWithBody(ctx, libraryId, locationId, scheduleId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateScheduleJsonResponse(rsp)
+}
+
+// UpdateScheduleJsonWithApplicationVndAPIPlusJSONBodyWithResponse Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes a body of the `application/vnd.api+json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
+func (c *ClientWithResponses) UpdateScheduleJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateScheduleJsonResponse, error) {
+	rsp, err := c.UpdateScheduleJsonWithApplicationVndAPIPlusJSONBody(ctx, libraryId, locationId, scheduleId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateScheduleJsonResponse(rsp)
 }
 
 // CreateTermWithBodyWithResponse Create a term (a named date range) of a library.
@@ -6293,6 +10188,21 @@ func (c *ClientWithResponses) DeleteTermWithResponse(ctx context.Context, librar
 	return ParseDeleteTermResponse(rsp)
 }
 
+// GetTermBareWithResponse One term of a library. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+//
+// The term a `Location` header of a term write names. Unauthenticated, like every read.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/terms/{term_id} (the `GetTermBare` operationId).
+func (c *ClientWithResponses) GetTermBareWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, params *GetTermBareParams, reqEditors ...RequestEditorFn) (*GetTermBareResponse, error) {
+	rsp, err := c.GetTermBare(ctx, libraryId, termId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTermBareResponse(rsp)
+}
+
 // UpdateTermWithBodyWithResponse Change a term.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -6319,6 +10229,19 @@ func (c *ClientWithResponses) UpdateTermWithApplicationVndAPIPlusJSONBodyWithRes
 	return ParseUpdateTermResponse(rsp)
 }
 
+// DeleteTermJsonWithResponse Delete a term with the schedules that belong to it. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /libraries/{library_id}/terms/{term_id}.json (the `DeleteTermJson` operationId).
+func (c *ClientWithResponses) DeleteTermJsonWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, reqEditors ...RequestEditorFn) (*DeleteTermJsonResponse, error) {
+	rsp, err := c.DeleteTermJson(ctx, libraryId, termId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteTermJsonResponse(rsp)
+}
+
 // GetTermWithResponse One term of a library.
 //
 // The term a `Location` header of a term write names. Unauthenticated, like every read.
@@ -6332,6 +10255,98 @@ func (c *ClientWithResponses) GetTermWithResponse(ctx context.Context, libraryId
 		return nil, err
 	}
 	return ParseGetTermResponse(rsp)
+}
+
+// UpdateTermJsonWithBodyWithResponse Change a term. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /libraries/{library_id}/terms/{term_id}.json (the `UpdateTermJson` operationId).
+func (c *ClientWithResponses) UpdateTermJsonWithBodyWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTermJsonResponse, error) {
+	rsp, err := c.UpdateTermJsonWithBody(ctx, libraryId, termId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateTermJsonResponse(rsp)
+}
+
+// UpdateTermJsonWithApplicationVndAPIPlusJSONBodyWithResponse Change a term. The same as at the URL without `.json` (the resource's `links.self`).
+//
+// Takes a body of the `application/vnd.api+json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /libraries/{library_id}/terms/{term_id}.json (the `UpdateTermJson` operationId).
+func (c *ClientWithResponses) UpdateTermJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, termId TermID, body UpdateTermJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTermJsonResponse, error) {
+	rsp, err := c.UpdateTermJsonWithApplicationVndAPIPlusJSONBody(ctx, libraryId, termId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateTermJsonResponse(rsp)
+}
+
+// ParseHoursPageResponse parses an HTTP response from a HoursPageWithResponse call
+func ParseHoursPageResponse(rsp *http.Response) (*HoursPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &HoursPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers HoursPageResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers HoursPageResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseLegacyHoursResponse parses an HTTP response from a LegacyHoursWithResponse call
@@ -6676,6 +10691,103 @@ func ParseDeleteLibraryResponse(rsp *http.Response) (*DeleteLibraryResponse, err
 	return response, nil
 }
 
+// ParseGetLibraryBareResponse parses an HTTP response from a GetLibraryBareWithResponse call
+func ParseGetLibraryBareResponse(rsp *http.Response) (*GetLibraryBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLibraryBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LibraryDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (text/html) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetLibraryBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetLibraryBareResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseUpdateLibraryResponse parses an HTTP response from a UpdateLibraryWithResponse call
 func ParseUpdateLibraryResponse(rsp *http.Response) (*UpdateLibraryResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -6758,6 +10870,222 @@ func ParseUpdateLibraryResponse(rsp *http.Response) (*UpdateLibraryResponse, err
 	switch {
 	case rsp.StatusCode == 401:
 		var headers UpdateLibraryResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLibraryPageResponse parses an HTTP response from a LibraryPageWithResponse call
+func ParseLibraryPageResponse(rsp *http.Response) (*LibraryPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LibraryPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LibraryPageResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers LibraryPageResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLibraryCalendarResponse parses an HTTP response from a LibraryCalendarWithResponse call
+func ParseLibraryCalendarResponse(rsp *http.Response) (*LibraryCalendarResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LibraryCalendarResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LibraryCalendarResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers LibraryCalendarResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteLibraryJsonResponse parses an HTTP response from a DeleteLibraryJsonWithResponse call
+func ParseDeleteLibraryJsonResponse(rsp *http.Response) (*DeleteLibraryJsonResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteLibraryJsonResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeleteLibraryJsonResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -6860,6 +11188,101 @@ func ParseGetLibraryResponse(rsp *http.Response) (*GetLibraryResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateLibraryJsonResponse parses an HTTP response from a UpdateLibraryJsonWithResponse call
+func ParseUpdateLibraryJsonResponse(rsp *http.Response) (*UpdateLibraryJsonResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateLibraryJsonResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LibraryDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON422 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers UpdateLibraryJsonResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
 	}
 
 	return response, nil
@@ -7040,6 +11463,100 @@ func ParseDeleteLocationResponse(rsp *http.Response) (*DeleteLocationResponse, e
 	return response, nil
 }
 
+// ParseGetLocationBareResponse parses an HTTP response from a GetLocationBareWithResponse call
+func ParseGetLocationBareResponse(rsp *http.Response) (*GetLocationBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLocationBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LocationDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetLocationBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetLocationBareResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseUpdateLocationResponse parses an HTTP response from a UpdateLocationWithResponse call
 func ParseUpdateLocationResponse(rsp *http.Response) (*UpdateLocationResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -7122,6 +11639,149 @@ func ParseUpdateLocationResponse(rsp *http.Response) (*UpdateLocationResponse, e
 	switch {
 	case rsp.StatusCode == 401:
 		var headers UpdateLocationResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLocationCalendarResponse parses an HTTP response from a LocationCalendarWithResponse call
+func ParseLocationCalendarResponse(rsp *http.Response) (*LocationCalendarResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LocationCalendarResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LocationCalendarResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers LocationCalendarResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteLocationJsonResponse parses an HTTP response from a DeleteLocationJsonWithResponse call
+func ParseDeleteLocationJsonResponse(rsp *http.Response) (*DeleteLocationJsonResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteLocationJsonResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeleteLocationJsonResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -7224,6 +11884,101 @@ func ParseGetLocationResponse(rsp *http.Response) (*GetLocationResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateLocationJsonResponse parses an HTTP response from a UpdateLocationJsonWithResponse call
+func ParseUpdateLocationJsonResponse(rsp *http.Response) (*UpdateLocationJsonResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateLocationJsonResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LocationDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON422 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers UpdateLocationJsonResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
 	}
 
 	return response, nil
@@ -7498,6 +12253,100 @@ func ParseDeleteExceptionResponse(rsp *http.Response) (*DeleteExceptionResponse,
 	return response, nil
 }
 
+// ParseGetExceptionBareResponse parses an HTTP response from a GetExceptionBareWithResponse call
+func ParseGetExceptionBareResponse(rsp *http.Response) (*GetExceptionBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetExceptionBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ExceptionDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetExceptionBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetExceptionBareResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseUpdateExceptionResponse parses an HTTP response from a UpdateExceptionWithResponse call
 func ParseUpdateExceptionResponse(rsp *http.Response) (*UpdateExceptionResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -7580,6 +12429,76 @@ func ParseUpdateExceptionResponse(rsp *http.Response) (*UpdateExceptionResponse,
 	switch {
 	case rsp.StatusCode == 401:
 		var headers UpdateExceptionResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteExceptionJsonResponse parses an HTTP response from a DeleteExceptionJsonWithResponse call
+func ParseDeleteExceptionJsonResponse(rsp *http.Response) (*DeleteExceptionJsonResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteExceptionJsonResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeleteExceptionJsonResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -7682,6 +12601,101 @@ func ParseGetExceptionResponse(rsp *http.Response) (*GetExceptionResponse, error
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateExceptionJsonResponse parses an HTTP response from a UpdateExceptionJsonWithResponse call
+func ParseUpdateExceptionJsonResponse(rsp *http.Response) (*UpdateExceptionJsonResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateExceptionJsonResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ExceptionDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON422 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers UpdateExceptionJsonResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
 	}
 
 	return response, nil
@@ -7956,6 +12970,100 @@ func ParseDeleteScheduleResponse(rsp *http.Response) (*DeleteScheduleResponse, e
 	return response, nil
 }
 
+// ParseGetScheduleBareResponse parses an HTTP response from a GetScheduleBareWithResponse call
+func ParseGetScheduleBareResponse(rsp *http.Response) (*GetScheduleBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetScheduleBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ScheduleDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetScheduleBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetScheduleBareResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseUpdateScheduleResponse parses an HTTP response from a UpdateScheduleWithResponse call
 func ParseUpdateScheduleResponse(rsp *http.Response) (*UpdateScheduleResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -8038,6 +13146,76 @@ func ParseUpdateScheduleResponse(rsp *http.Response) (*UpdateScheduleResponse, e
 	switch {
 	case rsp.StatusCode == 401:
 		var headers UpdateScheduleResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteScheduleJsonResponse parses an HTTP response from a DeleteScheduleJsonWithResponse call
+func ParseDeleteScheduleJsonResponse(rsp *http.Response) (*DeleteScheduleJsonResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteScheduleJsonResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeleteScheduleJsonResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -8140,6 +13318,101 @@ func ParseGetScheduleResponse(rsp *http.Response) (*GetScheduleResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateScheduleJsonResponse parses an HTTP response from a UpdateScheduleJsonWithResponse call
+func ParseUpdateScheduleJsonResponse(rsp *http.Response) (*UpdateScheduleJsonResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateScheduleJsonResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ScheduleDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON422 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers UpdateScheduleJsonResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
 	}
 
 	return response, nil
@@ -8414,6 +13687,100 @@ func ParseDeleteTermResponse(rsp *http.Response) (*DeleteTermResponse, error) {
 	return response, nil
 }
 
+// ParseGetTermBareResponse parses an HTTP response from a GetTermBareWithResponse call
+func ParseGetTermBareResponse(rsp *http.Response) (*GetTermBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTermBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TermDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetTermBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetTermBareResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseUpdateTermResponse parses an HTTP response from a UpdateTermWithResponse call
 func ParseUpdateTermResponse(rsp *http.Response) (*UpdateTermResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -8496,6 +13863,76 @@ func ParseUpdateTermResponse(rsp *http.Response) (*UpdateTermResponse, error) {
 	switch {
 	case rsp.StatusCode == 401:
 		var headers UpdateTermResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteTermJsonResponse parses an HTTP response from a DeleteTermJsonWithResponse call
+func ParseDeleteTermJsonResponse(rsp *http.Response) (*DeleteTermJsonResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteTermJsonResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeleteTermJsonResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -8603,8 +14040,106 @@ func ParseGetTermResponse(rsp *http.Response) (*GetTermResponse, error) {
 	return response, nil
 }
 
+// ParseUpdateTermJsonResponse parses an HTTP response from a UpdateTermJsonWithResponse call
+func ParseUpdateTermJsonResponse(rsp *http.Response) (*UpdateTermJsonResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateTermJsonResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TermDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON422 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers UpdateTermJsonResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// HoursPage The hours of every library as an HTML page for people.
+	// (GET /)
+	HoursPage(ctx echo.Context, params HoursPageParams) error
 	// LegacyHours Hours of one location on one day (deprecated legacy API).
 	// (GET /api/v1/library/{library_id}/location/{location_id}/hours/for/{when})
 	//
@@ -8619,24 +14154,51 @@ type ServerInterface interface {
 	// DeleteLibrary Delete a library with its locations, terms, schedules and exceptions (admin).
 	// (DELETE /libraries/{library_id})
 	DeleteLibrary(ctx echo.Context, libraryId LibraryID) error
+	// GetLibraryBare One library with all its locations and hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource); a browser gets the HTML page.
+	// (GET /libraries/{library_id})
+	GetLibraryBare(ctx echo.Context, libraryId LibraryID, params GetLibraryBareParams) error
 	// UpdateLibrary Change a library's name, slug or time zone (admin or its editor).
 	// (PATCH /libraries/{library_id})
 	UpdateLibrary(ctx echo.Context, libraryId LibraryID) error
+	// LibraryPage One library's hours as an HTML page for people.
+	// (GET /libraries/{library_id}.html)
+	LibraryPage(ctx echo.Context, libraryId LibraryID, params LibraryPageParams) error
+	// LibraryCalendar An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+	// (GET /libraries/{library_id}.ics)
+	LibraryCalendar(ctx echo.Context, libraryId LibraryID, params LibraryCalendarParams) error
+	// DeleteLibraryJson Delete a library with its locations, terms, schedules and exceptions (admin). The same as at the URL without `.json` (the resource's `links.self`).
+	// (DELETE /libraries/{library_id}.json)
+	DeleteLibraryJson(ctx echo.Context, libraryId LibraryID) error
 	// GetLibrary One library with all its locations and hours.
 	// (GET /libraries/{library_id}.json)
 	GetLibrary(ctx echo.Context, libraryId LibraryID, params GetLibraryParams) error
+	// UpdateLibraryJson Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
+	// (PATCH /libraries/{library_id}.json)
+	UpdateLibraryJson(ctx echo.Context, libraryId LibraryID) error
 	// CreateLocation Create a location in a library (admin or its editor).
 	// (POST /libraries/{library_id}/locations)
 	CreateLocation(ctx echo.Context, libraryId LibraryID) error
 	// DeleteLocation Delete a location with its schedules and exceptions (admin or its library's editor).
 	// (DELETE /libraries/{library_id}/locations/{location_id})
 	DeleteLocation(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
+	// GetLocationBare One location of one library, with its hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	// (GET /libraries/{library_id}/locations/{location_id})
+	GetLocationBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params GetLocationBareParams) error
 	// UpdateLocation Change a location (admin or its library's editor).
 	// (PATCH /libraries/{library_id}/locations/{location_id})
 	UpdateLocation(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
+	// LocationCalendar An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+	// (GET /libraries/{library_id}/locations/{location_id}.ics)
+	LocationCalendar(ctx echo.Context, libraryId LibraryID, locationId LocationID, params LocationCalendarParams) error
+	// DeleteLocationJson Delete a location with its schedules and exceptions (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+	// (DELETE /libraries/{library_id}/locations/{location_id}.json)
+	DeleteLocationJson(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
 	// GetLocation One location of one library, with its hours.
 	// (GET /libraries/{library_id}/locations/{location_id}.json)
 	GetLocation(ctx echo.Context, libraryId LibraryID, locationId LocationID, params GetLocationParams) error
+	// UpdateLocationJson Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+	// (PATCH /libraries/{library_id}/locations/{location_id}.json)
+	UpdateLocationJson(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
 	// CreateException Set the hours of a location on one date (holiday closure, special hours).
 	// (POST /libraries/{library_id}/locations/{location_id}/exceptions)
 	CreateException(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
@@ -8646,12 +14208,21 @@ type ServerInterface interface {
 	// DeleteException Delete an exception.
 	// (DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id})
 	DeleteException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error
+	// GetExceptionBare One per-date exception of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	// (GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id})
+	GetExceptionBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params GetExceptionBareParams) error
 	// UpdateException Change an exception.
 	// (PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id})
 	UpdateException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error
+	// DeleteExceptionJson Delete an exception. The same as at the URL without `.json` (the resource's `links.self`).
+	// (DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json)
+	DeleteExceptionJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error
 	// GetException One per-date exception of a location.
 	// (GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json)
 	GetException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params GetExceptionParams) error
+	// UpdateExceptionJson Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
+	// (PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json)
+	UpdateExceptionJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error
 	// CreateSchedule Set the weekly schedule of a location for a term.
 	// (POST /libraries/{library_id}/locations/{location_id}/schedules)
 	CreateSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
@@ -8661,12 +14232,21 @@ type ServerInterface interface {
 	// DeleteSchedule Delete a weekly schedule.
 	// (DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id})
 	DeleteSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error
+	// GetScheduleBare One weekly schedule of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	// (GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id})
+	GetScheduleBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params GetScheduleBareParams) error
 	// UpdateSchedule Replace the days of a weekly schedule.
 	// (PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id})
 	UpdateSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error
+	// DeleteScheduleJson Delete a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+	// (DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
+	DeleteScheduleJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error
 	// GetSchedule One weekly schedule of a location.
 	// (GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
 	GetSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params GetScheduleParams) error
+	// UpdateScheduleJson Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+	// (PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
+	UpdateScheduleJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error
 	// CreateTerm Create a term (a named date range) of a library.
 	// (POST /libraries/{library_id}/terms)
 	CreateTerm(ctx echo.Context, libraryId LibraryID) error
@@ -8676,17 +14256,61 @@ type ServerInterface interface {
 	// DeleteTerm Delete a term with the schedules that belong to it.
 	// (DELETE /libraries/{library_id}/terms/{term_id})
 	DeleteTerm(ctx echo.Context, libraryId LibraryID, termId TermID) error
+	// GetTermBare One term of a library. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	// (GET /libraries/{library_id}/terms/{term_id})
+	GetTermBare(ctx echo.Context, libraryId LibraryID, termId TermID, params GetTermBareParams) error
 	// UpdateTerm Change a term.
 	// (PATCH /libraries/{library_id}/terms/{term_id})
 	UpdateTerm(ctx echo.Context, libraryId LibraryID, termId TermID) error
+	// DeleteTermJson Delete a term with the schedules that belong to it. The same as at the URL without `.json` (the resource's `links.self`).
+	// (DELETE /libraries/{library_id}/terms/{term_id}.json)
+	DeleteTermJson(ctx echo.Context, libraryId LibraryID, termId TermID) error
 	// GetTerm One term of a library.
 	// (GET /libraries/{library_id}/terms/{term_id}.json)
 	GetTerm(ctx echo.Context, libraryId LibraryID, termId TermID, params GetTermParams) error
+	// UpdateTermJson Change a term. The same as at the URL without `.json` (the resource's `links.self`).
+	// (PATCH /libraries/{library_id}/terms/{term_id}.json)
+	UpdateTermJson(ctx echo.Context, libraryId LibraryID, termId TermID) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
 type ServerInterfaceWrapper struct {
 	Handler ServerInterface
+}
+
+// HoursPage converts echo context to params.
+func (w *ServerInterfaceWrapper) HoursPage(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params HoursPageParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.HoursPage(ctx, params)
+	return err
 }
 
 // LegacyHours converts echo context to params.
@@ -8770,6 +14394,13 @@ func (w *ServerInterfaceWrapper) ListLibraries(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
 	}
 
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
 	headers := ctx.Request().Header
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
@@ -8808,6 +14439,62 @@ func (w *ServerInterfaceWrapper) DeleteLibrary(ctx echo.Context) error {
 	return err
 }
 
+// GetLibraryBare converts echo context to params.
+func (w *ServerInterfaceWrapper) GetLibraryBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetLibraryBareParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetLibraryBare(ctx, libraryId, params)
+	return err
+}
+
 // UpdateLibrary converts echo context to params.
 func (w *ServerInterfaceWrapper) UpdateLibrary(ctx echo.Context) error {
 	var err error
@@ -8821,6 +14508,100 @@ func (w *ServerInterfaceWrapper) UpdateLibrary(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateLibrary(ctx, libraryId)
+	return err
+}
+
+// LibraryPage converts echo context to params.
+func (w *ServerInterfaceWrapper) LibraryPage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LibraryPageParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.LibraryPage(ctx, libraryId, params)
+	return err
+}
+
+// LibraryCalendar converts echo context to params.
+func (w *ServerInterfaceWrapper) LibraryCalendar(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LibraryCalendarParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.LibraryCalendar(ctx, libraryId, params)
+	return err
+}
+
+// DeleteLibraryJson converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteLibraryJson(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteLibraryJson(ctx, libraryId)
 	return err
 }
 
@@ -8851,6 +14632,13 @@ func (w *ServerInterfaceWrapper) GetLibrary(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
 	}
 
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
 	headers := ctx.Request().Header
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
@@ -8870,6 +14658,22 @@ func (w *ServerInterfaceWrapper) GetLibrary(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetLibrary(ctx, libraryId, params)
+	return err
+}
+
+// UpdateLibraryJson converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateLibraryJson(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateLibraryJson(ctx, libraryId)
 	return err
 }
 
@@ -8913,6 +14717,70 @@ func (w *ServerInterfaceWrapper) DeleteLocation(ctx echo.Context) error {
 	return err
 }
 
+// GetLocationBare converts echo context to params.
+func (w *ServerInterfaceWrapper) GetLocationBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetLocationBareParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetLocationBare(ctx, libraryId, locationId, params)
+	return err
+}
+
 // UpdateLocation converts echo context to params.
 func (w *ServerInterfaceWrapper) UpdateLocation(ctx echo.Context) error {
 	var err error
@@ -8934,6 +14802,74 @@ func (w *ServerInterfaceWrapper) UpdateLocation(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateLocation(ctx, libraryId, locationId)
+	return err
+}
+
+// LocationCalendar converts echo context to params.
+func (w *ServerInterfaceWrapper) LocationCalendar(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LocationCalendarParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.LocationCalendar(ctx, libraryId, locationId, params)
+	return err
+}
+
+// DeleteLocationJson converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteLocationJson(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteLocationJson(ctx, libraryId, locationId)
 	return err
 }
 
@@ -8972,6 +14908,13 @@ func (w *ServerInterfaceWrapper) GetLocation(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
 	}
 
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
 	headers := ctx.Request().Header
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
@@ -8991,6 +14934,30 @@ func (w *ServerInterfaceWrapper) GetLocation(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetLocation(ctx, libraryId, locationId, params)
+	return err
+}
+
+// UpdateLocationJson converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateLocationJson(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateLocationJson(ctx, libraryId, locationId)
 	return err
 }
 
@@ -9094,6 +15061,58 @@ func (w *ServerInterfaceWrapper) DeleteException(ctx echo.Context) error {
 	return err
 }
 
+// GetExceptionBare converts echo context to params.
+func (w *ServerInterfaceWrapper) GetExceptionBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// ------------- Path parameter "exception_id" -------------
+	var exceptionId ExceptionID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "exception_id", ctx.Param("exception_id"), &exceptionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exception_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetExceptionBareParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetExceptionBare(ctx, libraryId, locationId, exceptionId, params)
+	return err
+}
+
 // UpdateException converts echo context to params.
 func (w *ServerInterfaceWrapper) UpdateException(ctx echo.Context) error {
 	var err error
@@ -9123,6 +15142,38 @@ func (w *ServerInterfaceWrapper) UpdateException(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateException(ctx, libraryId, locationId, exceptionId)
+	return err
+}
+
+// DeleteExceptionJson converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteExceptionJson(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// ------------- Path parameter "exception_id" -------------
+	var exceptionId ExceptionID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "exception_id", ctx.Param("exception_id"), &exceptionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exception_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteExceptionJson(ctx, libraryId, locationId, exceptionId)
 	return err
 }
 
@@ -9175,6 +15226,38 @@ func (w *ServerInterfaceWrapper) GetException(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetException(ctx, libraryId, locationId, exceptionId, params)
+	return err
+}
+
+// UpdateExceptionJson converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateExceptionJson(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// ------------- Path parameter "exception_id" -------------
+	var exceptionId ExceptionID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "exception_id", ctx.Param("exception_id"), &exceptionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exception_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateExceptionJson(ctx, libraryId, locationId, exceptionId)
 	return err
 }
 
@@ -9278,6 +15361,58 @@ func (w *ServerInterfaceWrapper) DeleteSchedule(ctx echo.Context) error {
 	return err
 }
 
+// GetScheduleBare converts echo context to params.
+func (w *ServerInterfaceWrapper) GetScheduleBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// ------------- Path parameter "schedule_id" -------------
+	var scheduleId ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "schedule_id", ctx.Param("schedule_id"), &scheduleId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schedule_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetScheduleBareParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetScheduleBare(ctx, libraryId, locationId, scheduleId, params)
+	return err
+}
+
 // UpdateSchedule converts echo context to params.
 func (w *ServerInterfaceWrapper) UpdateSchedule(ctx echo.Context) error {
 	var err error
@@ -9307,6 +15442,38 @@ func (w *ServerInterfaceWrapper) UpdateSchedule(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateSchedule(ctx, libraryId, locationId, scheduleId)
+	return err
+}
+
+// DeleteScheduleJson converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteScheduleJson(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// ------------- Path parameter "schedule_id" -------------
+	var scheduleId ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "schedule_id", ctx.Param("schedule_id"), &scheduleId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schedule_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteScheduleJson(ctx, libraryId, locationId, scheduleId)
 	return err
 }
 
@@ -9359,6 +15526,38 @@ func (w *ServerInterfaceWrapper) GetSchedule(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetSchedule(ctx, libraryId, locationId, scheduleId, params)
+	return err
+}
+
+// UpdateScheduleJson converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateScheduleJson(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// ------------- Path parameter "schedule_id" -------------
+	var scheduleId ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "schedule_id", ctx.Param("schedule_id"), &scheduleId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schedule_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateScheduleJson(ctx, libraryId, locationId, scheduleId)
 	return err
 }
 
@@ -9438,6 +15637,50 @@ func (w *ServerInterfaceWrapper) DeleteTerm(ctx echo.Context) error {
 	return err
 }
 
+// GetTermBare converts echo context to params.
+func (w *ServerInterfaceWrapper) GetTermBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "term_id" -------------
+	var termId TermID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "term_id", ctx.Param("term_id"), &termId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter term_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetTermBareParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetTermBare(ctx, libraryId, termId, params)
+	return err
+}
+
 // UpdateTerm converts echo context to params.
 func (w *ServerInterfaceWrapper) UpdateTerm(ctx echo.Context) error {
 	var err error
@@ -9459,6 +15702,30 @@ func (w *ServerInterfaceWrapper) UpdateTerm(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateTerm(ctx, libraryId, termId)
+	return err
+}
+
+// DeleteTermJson converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteTermJson(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "term_id" -------------
+	var termId TermID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "term_id", ctx.Param("term_id"), &termId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter term_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteTermJson(ctx, libraryId, termId)
 	return err
 }
 
@@ -9503,6 +15770,30 @@ func (w *ServerInterfaceWrapper) GetTerm(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetTerm(ctx, libraryId, termId, params)
+	return err
+}
+
+// UpdateTermJson converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateTermJson(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "term_id" -------------
+	var termId TermID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "term_id", ctx.Param("term_id"), &termId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter term_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateTermJson(ctx, libraryId, termId)
 	return err
 }
 
@@ -9554,29 +15845,48 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	}
 
 	router.GET(options.BaseURL+"/libraries.json", wrapper.ListLibraries, options.OperationMiddlewares["listLibraries"]...)
+	router.DELETE(options.BaseURL+"/libraries/:library_id.json", wrapper.DeleteLibraryJson, options.OperationMiddlewares["deleteLibraryJson"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id.json", wrapper.GetLibrary, options.OperationMiddlewares["getLibrary"]...)
+	router.PATCH(options.BaseURL+"/libraries/:library_id.json", wrapper.UpdateLibraryJson, options.OperationMiddlewares["updateLibraryJson"]...)
+	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id.json", wrapper.DeleteLocationJson, options.OperationMiddlewares["deleteLocationJson"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id.json", wrapper.GetLocation, options.OperationMiddlewares["getLocation"]...)
+	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id.json", wrapper.UpdateLocationJson, options.OperationMiddlewares["updateLocationJson"]...)
+	router.GET(options.BaseURL+"/", wrapper.HoursPage, options.OperationMiddlewares["hoursPage"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id.html", wrapper.LibraryPage, options.OperationMiddlewares["libraryPage"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id.ics", wrapper.LibraryCalendar, options.OperationMiddlewares["libraryCalendar"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id.ics", wrapper.LocationCalendar, options.OperationMiddlewares["locationCalendar"]...)
 	router.GET(options.BaseURL+"/api/v1/library/:library_id/location/:location_id/hours/for/:when", wrapper.LegacyHours, options.OperationMiddlewares["legacyHours"]...)
 	router.POST(options.BaseURL+"/libraries", wrapper.CreateLibrary, options.OperationMiddlewares["createLibrary"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id", wrapper.DeleteLibrary, options.OperationMiddlewares["deleteLibrary"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id", wrapper.GetLibraryBare, options.OperationMiddlewares["getLibraryBare"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id", wrapper.UpdateLibrary, options.OperationMiddlewares["updateLibrary"]...)
 	router.POST(options.BaseURL+"/libraries/:library_id/locations", wrapper.CreateLocation, options.OperationMiddlewares["createLocation"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id", wrapper.DeleteLocation, options.OperationMiddlewares["deleteLocation"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id", wrapper.GetLocationBare, options.OperationMiddlewares["getLocationBare"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id", wrapper.UpdateLocation, options.OperationMiddlewares["updateLocation"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/terms.json", wrapper.ListTerms, options.OperationMiddlewares["listTerms"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules.json", wrapper.ListSchedules, options.OperationMiddlewares["listSchedules"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions.json", wrapper.ListExceptions, options.OperationMiddlewares["listExceptions"]...)
+	router.DELETE(options.BaseURL+"/libraries/:library_id/terms/:term_id.json", wrapper.DeleteTermJson, options.OperationMiddlewares["deleteTermJson"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/terms/:term_id.json", wrapper.GetTerm, options.OperationMiddlewares["getTerm"]...)
+	router.PATCH(options.BaseURL+"/libraries/:library_id/terms/:term_id.json", wrapper.UpdateTermJson, options.OperationMiddlewares["updateTermJson"]...)
+	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id.json", wrapper.DeleteScheduleJson, options.OperationMiddlewares["deleteScheduleJson"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id.json", wrapper.GetSchedule, options.OperationMiddlewares["getSchedule"]...)
+	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id.json", wrapper.UpdateScheduleJson, options.OperationMiddlewares["updateScheduleJson"]...)
+	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", wrapper.DeleteExceptionJson, options.OperationMiddlewares["deleteExceptionJson"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", wrapper.GetException, options.OperationMiddlewares["getException"]...)
+	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", wrapper.UpdateExceptionJson, options.OperationMiddlewares["updateExceptionJson"]...)
 	router.POST(options.BaseURL+"/libraries/:library_id/terms", wrapper.CreateTerm, options.OperationMiddlewares["createTerm"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.DeleteTerm, options.OperationMiddlewares["deleteTerm"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.GetTermBare, options.OperationMiddlewares["getTermBare"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.UpdateTerm, options.OperationMiddlewares["updateTerm"]...)
 	router.POST(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules", wrapper.CreateSchedule, options.OperationMiddlewares["createSchedule"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id", wrapper.DeleteSchedule, options.OperationMiddlewares["deleteSchedule"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id", wrapper.GetScheduleBare, options.OperationMiddlewares["getScheduleBare"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id", wrapper.UpdateSchedule, options.OperationMiddlewares["updateSchedule"]...)
 	router.POST(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions", wrapper.CreateException, options.OperationMiddlewares["createException"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id", wrapper.DeleteException, options.OperationMiddlewares["deleteException"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id", wrapper.GetExceptionBare, options.OperationMiddlewares["getExceptionBare"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id", wrapper.UpdateException, options.OperationMiddlewares["updateException"]...)
 
 }
@@ -9611,6 +15921,75 @@ type UnauthorizedApplicationVndAPIPlusJSONResponse struct {
 type UnprocessableEntityApplicationVndAPIPlusJSONResponse ErrorDocument
 
 type UnsupportedMediaTypeApplicationVndAPIPlusJSONResponse ErrorDocument
+
+type HoursPageRequestObject struct {
+	Params HoursPageParams
+}
+
+type HoursPageResponseObject interface {
+	VisitHoursPageResponse(w http.ResponseWriter) error
+}
+
+type HoursPage200ResponseHeaders struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type HoursPage200TexthtmlResponse struct {
+	Body          io.Reader
+	Headers       HoursPage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response HoursPage200TexthtmlResponse) VisitHoursPageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type HoursPage304Response = NotModifiedResponse
+
+func (response HoursPage304Response) VisitHoursPageResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type HoursPage400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response HoursPage400ApplicationVndAPIPlusJSONResponse) VisitHoursPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type LegacyHoursRequestObject struct {
 	LibraryId  LibraryID  `json:"library_id"`
@@ -10031,6 +16410,138 @@ func (response DeleteLibrary406ApplicationVndAPIPlusJSONResponse) VisitDeleteLib
 	return err
 }
 
+type GetLibraryBareRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	Params    GetLibraryBareParams
+}
+
+type GetLibraryBareResponseObject interface {
+	VisitGetLibraryBareResponse(w http.ResponseWriter) error
+}
+
+type GetLibraryBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type GetLibraryBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    LibraryDocument
+	Headers GetLibraryBare200ResponseHeaders
+}
+
+func (response GetLibraryBare200ApplicationVndAPIPlusJSONResponse) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLibraryBare200TexthtmlResponse struct {
+	Body          io.Reader
+	Headers       GetLibraryBare200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetLibraryBare200TexthtmlResponse) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetLibraryBare304Response = NotModifiedResponse
+
+func (response GetLibraryBare304Response) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetLibraryBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetLibraryBare400ApplicationVndAPIPlusJSONResponse) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLibraryBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetLibraryBare404ApplicationVndAPIPlusJSONResponse) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLibraryBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetLibraryBare406ApplicationVndAPIPlusJSONResponse) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateLibraryRequestObject struct {
 	LibraryId LibraryID `json:"library_id"`
 	Body      *UpdateLibraryApplicationVndAPIPlusJSONRequestBody
@@ -10185,6 +16696,265 @@ func (response UpdateLibrary422ApplicationVndAPIPlusJSONResponse) VisitUpdateLib
 	return err
 }
 
+type LibraryPageRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	Params    LibraryPageParams
+}
+
+type LibraryPageResponseObject interface {
+	VisitLibraryPageResponse(w http.ResponseWriter) error
+}
+
+type LibraryPage200ResponseHeaders struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type LibraryPage200TexthtmlResponse struct {
+	Body          io.Reader
+	Headers       LibraryPage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response LibraryPage200TexthtmlResponse) VisitLibraryPageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type LibraryPage304Response = NotModifiedResponse
+
+func (response LibraryPage304Response) VisitLibraryPageResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type LibraryPage400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response LibraryPage400ApplicationVndAPIPlusJSONResponse) VisitLibraryPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LibraryPage404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response LibraryPage404ApplicationVndAPIPlusJSONResponse) VisitLibraryPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LibraryCalendarRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	Params    LibraryCalendarParams
+}
+
+type LibraryCalendarResponseObject interface {
+	VisitLibraryCalendarResponse(w http.ResponseWriter) error
+}
+
+type LibraryCalendar200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type LibraryCalendar200TextcalendarResponse struct {
+	Body          io.Reader
+	Headers       LibraryCalendar200ResponseHeaders
+	ContentLength int64
+}
+
+func (response LibraryCalendar200TextcalendarResponse) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/calendar")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type LibraryCalendar304Response = NotModifiedResponse
+
+func (response LibraryCalendar304Response) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type LibraryCalendar404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response LibraryCalendar404ApplicationVndAPIPlusJSONResponse) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteLibraryJsonRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+}
+
+type DeleteLibraryJsonResponseObject interface {
+	VisitDeleteLibraryJsonResponse(w http.ResponseWriter) error
+}
+
+type DeleteLibraryJson204Response struct {
+}
+
+func (response DeleteLibraryJson204Response) VisitDeleteLibraryJsonResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteLibraryJson400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteLibraryJson400ApplicationVndAPIPlusJSONResponse) VisitDeleteLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteLibraryJson401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteLibraryJson401ApplicationVndAPIPlusJSONResponse) VisitDeleteLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteLibraryJson403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteLibraryJson403ApplicationVndAPIPlusJSONResponse) VisitDeleteLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteLibraryJson404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteLibraryJson404ApplicationVndAPIPlusJSONResponse) VisitDeleteLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteLibraryJson406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteLibraryJson406ApplicationVndAPIPlusJSONResponse) VisitDeleteLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetLibraryRequestObject struct {
 	LibraryId LibraryID `json:"library_id"`
 	Params    GetLibraryParams
@@ -10283,6 +17053,160 @@ func (response GetLibrary406ApplicationVndAPIPlusJSONResponse) VisitGetLibraryRe
 	}
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLibraryJsonRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	Body      *UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody
+}
+
+type UpdateLibraryJsonResponseObject interface {
+	VisitUpdateLibraryJsonResponse(w http.ResponseWriter) error
+}
+
+type UpdateLibraryJson200ApplicationVndAPIPlusJSONResponse LibraryDocument
+
+func (response UpdateLibraryJson200ApplicationVndAPIPlusJSONResponse) VisitUpdateLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLibraryJson400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLibraryJson400ApplicationVndAPIPlusJSONResponse) VisitUpdateLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLibraryJson401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLibraryJson401ApplicationVndAPIPlusJSONResponse) VisitUpdateLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLibraryJson403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLibraryJson403ApplicationVndAPIPlusJSONResponse) VisitUpdateLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLibraryJson404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLibraryJson404ApplicationVndAPIPlusJSONResponse) VisitUpdateLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLibraryJson406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLibraryJson406ApplicationVndAPIPlusJSONResponse) VisitUpdateLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLibraryJson409ApplicationVndAPIPlusJSONResponse struct {
+	ConflictApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLibraryJson409ApplicationVndAPIPlusJSONResponse) VisitUpdateLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLibraryJson415ApplicationVndAPIPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLibraryJson415ApplicationVndAPIPlusJSONResponse) VisitUpdateLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLibraryJson422ApplicationVndAPIPlusJSONResponse struct {
+	UnprocessableEntityApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLibraryJson422ApplicationVndAPIPlusJSONResponse) VisitUpdateLibraryJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10551,6 +17475,109 @@ func (response DeleteLocation406ApplicationVndAPIPlusJSONResponse) VisitDeleteLo
 	return err
 }
 
+type GetLocationBareRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	Params     GetLocationBareParams
+}
+
+type GetLocationBareResponseObject interface {
+	VisitGetLocationBareResponse(w http.ResponseWriter) error
+}
+
+type GetLocationBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type GetLocationBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    LocationDocument
+	Headers GetLocationBare200ResponseHeaders
+}
+
+func (response GetLocationBare200ApplicationVndAPIPlusJSONResponse) VisitGetLocationBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLocationBare304Response = NotModifiedResponse
+
+func (response GetLocationBare304Response) VisitGetLocationBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetLocationBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetLocationBare400ApplicationVndAPIPlusJSONResponse) VisitGetLocationBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLocationBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetLocationBare404ApplicationVndAPIPlusJSONResponse) VisitGetLocationBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLocationBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetLocationBare406ApplicationVndAPIPlusJSONResponse) VisitGetLocationBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateLocationRequestObject struct {
 	LibraryId  LibraryID  `json:"library_id"`
 	LocationId LocationID `json:"location_id"`
@@ -10706,6 +17733,181 @@ func (response UpdateLocation422ApplicationVndAPIPlusJSONResponse) VisitUpdateLo
 	return err
 }
 
+type LocationCalendarRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	Params     LocationCalendarParams
+}
+
+type LocationCalendarResponseObject interface {
+	VisitLocationCalendarResponse(w http.ResponseWriter) error
+}
+
+type LocationCalendar200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type LocationCalendar200TextcalendarResponse struct {
+	Body          io.Reader
+	Headers       LocationCalendar200ResponseHeaders
+	ContentLength int64
+}
+
+func (response LocationCalendar200TextcalendarResponse) VisitLocationCalendarResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/calendar")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type LocationCalendar304Response = NotModifiedResponse
+
+func (response LocationCalendar304Response) VisitLocationCalendarResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type LocationCalendar404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response LocationCalendar404ApplicationVndAPIPlusJSONResponse) VisitLocationCalendarResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteLocationJsonRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+}
+
+type DeleteLocationJsonResponseObject interface {
+	VisitDeleteLocationJsonResponse(w http.ResponseWriter) error
+}
+
+type DeleteLocationJson204Response struct {
+}
+
+func (response DeleteLocationJson204Response) VisitDeleteLocationJsonResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteLocationJson400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteLocationJson400ApplicationVndAPIPlusJSONResponse) VisitDeleteLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteLocationJson401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteLocationJson401ApplicationVndAPIPlusJSONResponse) VisitDeleteLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteLocationJson403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteLocationJson403ApplicationVndAPIPlusJSONResponse) VisitDeleteLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteLocationJson404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteLocationJson404ApplicationVndAPIPlusJSONResponse) VisitDeleteLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteLocationJson406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteLocationJson406ApplicationVndAPIPlusJSONResponse) VisitDeleteLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetLocationRequestObject struct {
 	LibraryId  LibraryID  `json:"library_id"`
 	LocationId LocationID `json:"location_id"`
@@ -10805,6 +18007,161 @@ func (response GetLocation406ApplicationVndAPIPlusJSONResponse) VisitGetLocation
 	}
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLocationJsonRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	Body       *UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody
+}
+
+type UpdateLocationJsonResponseObject interface {
+	VisitUpdateLocationJsonResponse(w http.ResponseWriter) error
+}
+
+type UpdateLocationJson200ApplicationVndAPIPlusJSONResponse LocationDocument
+
+func (response UpdateLocationJson200ApplicationVndAPIPlusJSONResponse) VisitUpdateLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLocationJson400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLocationJson400ApplicationVndAPIPlusJSONResponse) VisitUpdateLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLocationJson401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLocationJson401ApplicationVndAPIPlusJSONResponse) VisitUpdateLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLocationJson403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLocationJson403ApplicationVndAPIPlusJSONResponse) VisitUpdateLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLocationJson404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLocationJson404ApplicationVndAPIPlusJSONResponse) VisitUpdateLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLocationJson406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLocationJson406ApplicationVndAPIPlusJSONResponse) VisitUpdateLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLocationJson409ApplicationVndAPIPlusJSONResponse struct {
+	ConflictApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLocationJson409ApplicationVndAPIPlusJSONResponse) VisitUpdateLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLocationJson415ApplicationVndAPIPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLocationJson415ApplicationVndAPIPlusJSONResponse) VisitUpdateLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLocationJson422ApplicationVndAPIPlusJSONResponse struct {
+	UnprocessableEntityApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateLocationJson422ApplicationVndAPIPlusJSONResponse) VisitUpdateLocationJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11178,6 +18535,110 @@ func (response DeleteException406ApplicationVndAPIPlusJSONResponse) VisitDeleteE
 	return err
 }
 
+type GetExceptionBareRequestObject struct {
+	LibraryId   LibraryID   `json:"library_id"`
+	LocationId  LocationID  `json:"location_id"`
+	ExceptionId ExceptionID `json:"exception_id"`
+	Params      GetExceptionBareParams
+}
+
+type GetExceptionBareResponseObject interface {
+	VisitGetExceptionBareResponse(w http.ResponseWriter) error
+}
+
+type GetExceptionBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type GetExceptionBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    ExceptionDocument
+	Headers GetExceptionBare200ResponseHeaders
+}
+
+func (response GetExceptionBare200ApplicationVndAPIPlusJSONResponse) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetExceptionBare304Response = NotModifiedResponse
+
+func (response GetExceptionBare304Response) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetExceptionBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetExceptionBare400ApplicationVndAPIPlusJSONResponse) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetExceptionBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetExceptionBare404ApplicationVndAPIPlusJSONResponse) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetExceptionBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetExceptionBare406ApplicationVndAPIPlusJSONResponse) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateExceptionRequestObject struct {
 	LibraryId   LibraryID   `json:"library_id"`
 	LocationId  LocationID  `json:"location_id"`
@@ -11334,6 +18795,107 @@ func (response UpdateException422ApplicationVndAPIPlusJSONResponse) VisitUpdateE
 	return err
 }
 
+type DeleteExceptionJsonRequestObject struct {
+	LibraryId   LibraryID   `json:"library_id"`
+	LocationId  LocationID  `json:"location_id"`
+	ExceptionId ExceptionID `json:"exception_id"`
+}
+
+type DeleteExceptionJsonResponseObject interface {
+	VisitDeleteExceptionJsonResponse(w http.ResponseWriter) error
+}
+
+type DeleteExceptionJson204Response struct {
+}
+
+func (response DeleteExceptionJson204Response) VisitDeleteExceptionJsonResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteExceptionJson400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteExceptionJson400ApplicationVndAPIPlusJSONResponse) VisitDeleteExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteExceptionJson401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteExceptionJson401ApplicationVndAPIPlusJSONResponse) VisitDeleteExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteExceptionJson403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteExceptionJson403ApplicationVndAPIPlusJSONResponse) VisitDeleteExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteExceptionJson404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteExceptionJson404ApplicationVndAPIPlusJSONResponse) VisitDeleteExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteExceptionJson406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteExceptionJson406ApplicationVndAPIPlusJSONResponse) VisitDeleteExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetExceptionRequestObject struct {
 	LibraryId   LibraryID   `json:"library_id"`
 	LocationId  LocationID  `json:"location_id"`
@@ -11434,6 +18996,162 @@ func (response GetException406ApplicationVndAPIPlusJSONResponse) VisitGetExcepti
 	}
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateExceptionJsonRequestObject struct {
+	LibraryId   LibraryID   `json:"library_id"`
+	LocationId  LocationID  `json:"location_id"`
+	ExceptionId ExceptionID `json:"exception_id"`
+	Body        *UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody
+}
+
+type UpdateExceptionJsonResponseObject interface {
+	VisitUpdateExceptionJsonResponse(w http.ResponseWriter) error
+}
+
+type UpdateExceptionJson200ApplicationVndAPIPlusJSONResponse ExceptionDocument
+
+func (response UpdateExceptionJson200ApplicationVndAPIPlusJSONResponse) VisitUpdateExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateExceptionJson400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateExceptionJson400ApplicationVndAPIPlusJSONResponse) VisitUpdateExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateExceptionJson401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateExceptionJson401ApplicationVndAPIPlusJSONResponse) VisitUpdateExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateExceptionJson403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateExceptionJson403ApplicationVndAPIPlusJSONResponse) VisitUpdateExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateExceptionJson404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateExceptionJson404ApplicationVndAPIPlusJSONResponse) VisitUpdateExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateExceptionJson406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateExceptionJson406ApplicationVndAPIPlusJSONResponse) VisitUpdateExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateExceptionJson409ApplicationVndAPIPlusJSONResponse struct {
+	ConflictApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateExceptionJson409ApplicationVndAPIPlusJSONResponse) VisitUpdateExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateExceptionJson415ApplicationVndAPIPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateExceptionJson415ApplicationVndAPIPlusJSONResponse) VisitUpdateExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateExceptionJson422ApplicationVndAPIPlusJSONResponse struct {
+	UnprocessableEntityApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateExceptionJson422ApplicationVndAPIPlusJSONResponse) VisitUpdateExceptionJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11807,6 +19525,110 @@ func (response DeleteSchedule406ApplicationVndAPIPlusJSONResponse) VisitDeleteSc
 	return err
 }
 
+type GetScheduleBareRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	ScheduleId ScheduleID `json:"schedule_id"`
+	Params     GetScheduleBareParams
+}
+
+type GetScheduleBareResponseObject interface {
+	VisitGetScheduleBareResponse(w http.ResponseWriter) error
+}
+
+type GetScheduleBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type GetScheduleBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    ScheduleDocument
+	Headers GetScheduleBare200ResponseHeaders
+}
+
+func (response GetScheduleBare200ApplicationVndAPIPlusJSONResponse) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScheduleBare304Response = NotModifiedResponse
+
+func (response GetScheduleBare304Response) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetScheduleBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetScheduleBare400ApplicationVndAPIPlusJSONResponse) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScheduleBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetScheduleBare404ApplicationVndAPIPlusJSONResponse) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScheduleBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetScheduleBare406ApplicationVndAPIPlusJSONResponse) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateScheduleRequestObject struct {
 	LibraryId  LibraryID  `json:"library_id"`
 	LocationId LocationID `json:"location_id"`
@@ -11963,6 +19785,107 @@ func (response UpdateSchedule422ApplicationVndAPIPlusJSONResponse) VisitUpdateSc
 	return err
 }
 
+type DeleteScheduleJsonRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	ScheduleId ScheduleID `json:"schedule_id"`
+}
+
+type DeleteScheduleJsonResponseObject interface {
+	VisitDeleteScheduleJsonResponse(w http.ResponseWriter) error
+}
+
+type DeleteScheduleJson204Response struct {
+}
+
+func (response DeleteScheduleJson204Response) VisitDeleteScheduleJsonResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteScheduleJson400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteScheduleJson400ApplicationVndAPIPlusJSONResponse) VisitDeleteScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScheduleJson401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteScheduleJson401ApplicationVndAPIPlusJSONResponse) VisitDeleteScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScheduleJson403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteScheduleJson403ApplicationVndAPIPlusJSONResponse) VisitDeleteScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScheduleJson404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteScheduleJson404ApplicationVndAPIPlusJSONResponse) VisitDeleteScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScheduleJson406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteScheduleJson406ApplicationVndAPIPlusJSONResponse) VisitDeleteScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScheduleRequestObject struct {
 	LibraryId  LibraryID  `json:"library_id"`
 	LocationId LocationID `json:"location_id"`
@@ -12063,6 +19986,162 @@ func (response GetSchedule406ApplicationVndAPIPlusJSONResponse) VisitGetSchedule
 	}
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScheduleJsonRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	ScheduleId ScheduleID `json:"schedule_id"`
+	Body       *UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody
+}
+
+type UpdateScheduleJsonResponseObject interface {
+	VisitUpdateScheduleJsonResponse(w http.ResponseWriter) error
+}
+
+type UpdateScheduleJson200ApplicationVndAPIPlusJSONResponse ScheduleDocument
+
+func (response UpdateScheduleJson200ApplicationVndAPIPlusJSONResponse) VisitUpdateScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScheduleJson400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateScheduleJson400ApplicationVndAPIPlusJSONResponse) VisitUpdateScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScheduleJson401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateScheduleJson401ApplicationVndAPIPlusJSONResponse) VisitUpdateScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScheduleJson403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateScheduleJson403ApplicationVndAPIPlusJSONResponse) VisitUpdateScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScheduleJson404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateScheduleJson404ApplicationVndAPIPlusJSONResponse) VisitUpdateScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScheduleJson406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateScheduleJson406ApplicationVndAPIPlusJSONResponse) VisitUpdateScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScheduleJson409ApplicationVndAPIPlusJSONResponse struct {
+	ConflictApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateScheduleJson409ApplicationVndAPIPlusJSONResponse) VisitUpdateScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScheduleJson415ApplicationVndAPIPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateScheduleJson415ApplicationVndAPIPlusJSONResponse) VisitUpdateScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScheduleJson422ApplicationVndAPIPlusJSONResponse struct {
+	UnprocessableEntityApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateScheduleJson422ApplicationVndAPIPlusJSONResponse) VisitUpdateScheduleJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12433,6 +20512,109 @@ func (response DeleteTerm406ApplicationVndAPIPlusJSONResponse) VisitDeleteTermRe
 	return err
 }
 
+type GetTermBareRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	TermId    TermID    `json:"term_id"`
+	Params    GetTermBareParams
+}
+
+type GetTermBareResponseObject interface {
+	VisitGetTermBareResponse(w http.ResponseWriter) error
+}
+
+type GetTermBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type GetTermBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    TermDocument
+	Headers GetTermBare200ResponseHeaders
+}
+
+func (response GetTermBare200ApplicationVndAPIPlusJSONResponse) VisitGetTermBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTermBare304Response = NotModifiedResponse
+
+func (response GetTermBare304Response) VisitGetTermBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetTermBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetTermBare400ApplicationVndAPIPlusJSONResponse) VisitGetTermBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTermBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetTermBare404ApplicationVndAPIPlusJSONResponse) VisitGetTermBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTermBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response GetTermBare406ApplicationVndAPIPlusJSONResponse) VisitGetTermBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateTermRequestObject struct {
 	LibraryId LibraryID `json:"library_id"`
 	TermId    TermID    `json:"term_id"`
@@ -12588,6 +20770,106 @@ func (response UpdateTerm422ApplicationVndAPIPlusJSONResponse) VisitUpdateTermRe
 	return err
 }
 
+type DeleteTermJsonRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	TermId    TermID    `json:"term_id"`
+}
+
+type DeleteTermJsonResponseObject interface {
+	VisitDeleteTermJsonResponse(w http.ResponseWriter) error
+}
+
+type DeleteTermJson204Response struct {
+}
+
+func (response DeleteTermJson204Response) VisitDeleteTermJsonResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteTermJson400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteTermJson400ApplicationVndAPIPlusJSONResponse) VisitDeleteTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTermJson401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteTermJson401ApplicationVndAPIPlusJSONResponse) VisitDeleteTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTermJson403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteTermJson403ApplicationVndAPIPlusJSONResponse) VisitDeleteTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTermJson404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteTermJson404ApplicationVndAPIPlusJSONResponse) VisitDeleteTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTermJson406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response DeleteTermJson406ApplicationVndAPIPlusJSONResponse) VisitDeleteTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetTermRequestObject struct {
 	LibraryId LibraryID `json:"library_id"`
 	TermId    TermID    `json:"term_id"`
@@ -12691,8 +20973,166 @@ func (response GetTerm406ApplicationVndAPIPlusJSONResponse) VisitGetTermResponse
 	return err
 }
 
+type UpdateTermJsonRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	TermId    TermID    `json:"term_id"`
+	Body      *UpdateTermJsonApplicationVndAPIPlusJSONRequestBody
+}
+
+type UpdateTermJsonResponseObject interface {
+	VisitUpdateTermJsonResponse(w http.ResponseWriter) error
+}
+
+type UpdateTermJson200ApplicationVndAPIPlusJSONResponse TermDocument
+
+func (response UpdateTermJson200ApplicationVndAPIPlusJSONResponse) VisitUpdateTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTermJson400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateTermJson400ApplicationVndAPIPlusJSONResponse) VisitUpdateTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTermJson401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateTermJson401ApplicationVndAPIPlusJSONResponse) VisitUpdateTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTermJson403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateTermJson403ApplicationVndAPIPlusJSONResponse) VisitUpdateTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTermJson404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateTermJson404ApplicationVndAPIPlusJSONResponse) VisitUpdateTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTermJson406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateTermJson406ApplicationVndAPIPlusJSONResponse) VisitUpdateTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTermJson409ApplicationVndAPIPlusJSONResponse struct {
+	ConflictApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateTermJson409ApplicationVndAPIPlusJSONResponse) VisitUpdateTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTermJson415ApplicationVndAPIPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateTermJson415ApplicationVndAPIPlusJSONResponse) VisitUpdateTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTermJson422ApplicationVndAPIPlusJSONResponse struct {
+	UnprocessableEntityApplicationVndAPIPlusJSONResponse
+}
+
+func (response UpdateTermJson422ApplicationVndAPIPlusJSONResponse) VisitUpdateTermJsonResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// HoursPage The hours of every library as an HTML page for people.
+	// (GET /)
+	HoursPage(ctx context.Context, request HoursPageRequestObject) (HoursPageResponseObject, error)
 	// LegacyHours Hours of one location on one day (deprecated legacy API).
 	// (GET /api/v1/library/{library_id}/location/{location_id}/hours/for/{when})
 	//
@@ -12707,24 +21147,51 @@ type StrictServerInterface interface {
 	// DeleteLibrary Delete a library with its locations, terms, schedules and exceptions (admin).
 	// (DELETE /libraries/{library_id})
 	DeleteLibrary(ctx context.Context, request DeleteLibraryRequestObject) (DeleteLibraryResponseObject, error)
+	// GetLibraryBare One library with all its locations and hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource); a browser gets the HTML page.
+	// (GET /libraries/{library_id})
+	GetLibraryBare(ctx context.Context, request GetLibraryBareRequestObject) (GetLibraryBareResponseObject, error)
 	// UpdateLibrary Change a library's name, slug or time zone (admin or its editor).
 	// (PATCH /libraries/{library_id})
 	UpdateLibrary(ctx context.Context, request UpdateLibraryRequestObject) (UpdateLibraryResponseObject, error)
+	// LibraryPage One library's hours as an HTML page for people.
+	// (GET /libraries/{library_id}.html)
+	LibraryPage(ctx context.Context, request LibraryPageRequestObject) (LibraryPageResponseObject, error)
+	// LibraryCalendar An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+	// (GET /libraries/{library_id}.ics)
+	LibraryCalendar(ctx context.Context, request LibraryCalendarRequestObject) (LibraryCalendarResponseObject, error)
+	// DeleteLibraryJson Delete a library with its locations, terms, schedules and exceptions (admin). The same as at the URL without `.json` (the resource's `links.self`).
+	// (DELETE /libraries/{library_id}.json)
+	DeleteLibraryJson(ctx context.Context, request DeleteLibraryJsonRequestObject) (DeleteLibraryJsonResponseObject, error)
 	// GetLibrary One library with all its locations and hours.
 	// (GET /libraries/{library_id}.json)
 	GetLibrary(ctx context.Context, request GetLibraryRequestObject) (GetLibraryResponseObject, error)
+	// UpdateLibraryJson Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
+	// (PATCH /libraries/{library_id}.json)
+	UpdateLibraryJson(ctx context.Context, request UpdateLibraryJsonRequestObject) (UpdateLibraryJsonResponseObject, error)
 	// CreateLocation Create a location in a library (admin or its editor).
 	// (POST /libraries/{library_id}/locations)
 	CreateLocation(ctx context.Context, request CreateLocationRequestObject) (CreateLocationResponseObject, error)
 	// DeleteLocation Delete a location with its schedules and exceptions (admin or its library's editor).
 	// (DELETE /libraries/{library_id}/locations/{location_id})
 	DeleteLocation(ctx context.Context, request DeleteLocationRequestObject) (DeleteLocationResponseObject, error)
+	// GetLocationBare One location of one library, with its hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	// (GET /libraries/{library_id}/locations/{location_id})
+	GetLocationBare(ctx context.Context, request GetLocationBareRequestObject) (GetLocationBareResponseObject, error)
 	// UpdateLocation Change a location (admin or its library's editor).
 	// (PATCH /libraries/{library_id}/locations/{location_id})
 	UpdateLocation(ctx context.Context, request UpdateLocationRequestObject) (UpdateLocationResponseObject, error)
+	// LocationCalendar An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+	// (GET /libraries/{library_id}/locations/{location_id}.ics)
+	LocationCalendar(ctx context.Context, request LocationCalendarRequestObject) (LocationCalendarResponseObject, error)
+	// DeleteLocationJson Delete a location with its schedules and exceptions (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+	// (DELETE /libraries/{library_id}/locations/{location_id}.json)
+	DeleteLocationJson(ctx context.Context, request DeleteLocationJsonRequestObject) (DeleteLocationJsonResponseObject, error)
 	// GetLocation One location of one library, with its hours.
 	// (GET /libraries/{library_id}/locations/{location_id}.json)
 	GetLocation(ctx context.Context, request GetLocationRequestObject) (GetLocationResponseObject, error)
+	// UpdateLocationJson Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
+	// (PATCH /libraries/{library_id}/locations/{location_id}.json)
+	UpdateLocationJson(ctx context.Context, request UpdateLocationJsonRequestObject) (UpdateLocationJsonResponseObject, error)
 	// CreateException Set the hours of a location on one date (holiday closure, special hours).
 	// (POST /libraries/{library_id}/locations/{location_id}/exceptions)
 	CreateException(ctx context.Context, request CreateExceptionRequestObject) (CreateExceptionResponseObject, error)
@@ -12734,12 +21201,21 @@ type StrictServerInterface interface {
 	// DeleteException Delete an exception.
 	// (DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id})
 	DeleteException(ctx context.Context, request DeleteExceptionRequestObject) (DeleteExceptionResponseObject, error)
+	// GetExceptionBare One per-date exception of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	// (GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id})
+	GetExceptionBare(ctx context.Context, request GetExceptionBareRequestObject) (GetExceptionBareResponseObject, error)
 	// UpdateException Change an exception.
 	// (PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id})
 	UpdateException(ctx context.Context, request UpdateExceptionRequestObject) (UpdateExceptionResponseObject, error)
+	// DeleteExceptionJson Delete an exception. The same as at the URL without `.json` (the resource's `links.self`).
+	// (DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json)
+	DeleteExceptionJson(ctx context.Context, request DeleteExceptionJsonRequestObject) (DeleteExceptionJsonResponseObject, error)
 	// GetException One per-date exception of a location.
 	// (GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json)
 	GetException(ctx context.Context, request GetExceptionRequestObject) (GetExceptionResponseObject, error)
+	// UpdateExceptionJson Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
+	// (PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json)
+	UpdateExceptionJson(ctx context.Context, request UpdateExceptionJsonRequestObject) (UpdateExceptionJsonResponseObject, error)
 	// CreateSchedule Set the weekly schedule of a location for a term.
 	// (POST /libraries/{library_id}/locations/{location_id}/schedules)
 	CreateSchedule(ctx context.Context, request CreateScheduleRequestObject) (CreateScheduleResponseObject, error)
@@ -12749,12 +21225,21 @@ type StrictServerInterface interface {
 	// DeleteSchedule Delete a weekly schedule.
 	// (DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id})
 	DeleteSchedule(ctx context.Context, request DeleteScheduleRequestObject) (DeleteScheduleResponseObject, error)
+	// GetScheduleBare One weekly schedule of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	// (GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id})
+	GetScheduleBare(ctx context.Context, request GetScheduleBareRequestObject) (GetScheduleBareResponseObject, error)
 	// UpdateSchedule Replace the days of a weekly schedule.
 	// (PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id})
 	UpdateSchedule(ctx context.Context, request UpdateScheduleRequestObject) (UpdateScheduleResponseObject, error)
+	// DeleteScheduleJson Delete a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+	// (DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
+	DeleteScheduleJson(ctx context.Context, request DeleteScheduleJsonRequestObject) (DeleteScheduleJsonResponseObject, error)
 	// GetSchedule One weekly schedule of a location.
 	// (GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
 	GetSchedule(ctx context.Context, request GetScheduleRequestObject) (GetScheduleResponseObject, error)
+	// UpdateScheduleJson Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
+	// (PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
+	UpdateScheduleJson(ctx context.Context, request UpdateScheduleJsonRequestObject) (UpdateScheduleJsonResponseObject, error)
 	// CreateTerm Create a term (a named date range) of a library.
 	// (POST /libraries/{library_id}/terms)
 	CreateTerm(ctx context.Context, request CreateTermRequestObject) (CreateTermResponseObject, error)
@@ -12764,12 +21249,21 @@ type StrictServerInterface interface {
 	// DeleteTerm Delete a term with the schedules that belong to it.
 	// (DELETE /libraries/{library_id}/terms/{term_id})
 	DeleteTerm(ctx context.Context, request DeleteTermRequestObject) (DeleteTermResponseObject, error)
+	// GetTermBare One term of a library. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+	// (GET /libraries/{library_id}/terms/{term_id})
+	GetTermBare(ctx context.Context, request GetTermBareRequestObject) (GetTermBareResponseObject, error)
 	// UpdateTerm Change a term.
 	// (PATCH /libraries/{library_id}/terms/{term_id})
 	UpdateTerm(ctx context.Context, request UpdateTermRequestObject) (UpdateTermResponseObject, error)
+	// DeleteTermJson Delete a term with the schedules that belong to it. The same as at the URL without `.json` (the resource's `links.self`).
+	// (DELETE /libraries/{library_id}/terms/{term_id}.json)
+	DeleteTermJson(ctx context.Context, request DeleteTermJsonRequestObject) (DeleteTermJsonResponseObject, error)
 	// GetTerm One term of a library.
 	// (GET /libraries/{library_id}/terms/{term_id}.json)
 	GetTerm(ctx context.Context, request GetTermRequestObject) (GetTermResponseObject, error)
+	// UpdateTermJson Change a term. The same as at the URL without `.json` (the resource's `links.self`).
+	// (PATCH /libraries/{library_id}/terms/{term_id}.json)
+	UpdateTermJson(ctx context.Context, request UpdateTermJsonRequestObject) (UpdateTermJsonResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx echo.Context, request any) (any, error)
@@ -12782,6 +21276,31 @@ func NewStrictHandler(ssi StrictServerInterface, middlewares []StrictMiddlewareF
 type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
+}
+
+// HoursPage operation middleware
+func (sh *strictHandler) HoursPage(ctx echo.Context, params HoursPageParams) error {
+	var request HoursPageRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.HoursPage(ctx.Request().Context(), request.(HoursPageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "HoursPage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(HoursPageResponseObject); ok {
+		return validResponse.VisitHoursPageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
 }
 
 // LegacyHours operation middleware
@@ -12908,6 +21427,32 @@ func (sh *strictHandler) DeleteLibrary(ctx echo.Context, libraryId LibraryID) er
 	return nil
 }
 
+// GetLibraryBare operation middleware
+func (sh *strictHandler) GetLibraryBare(ctx echo.Context, libraryId LibraryID, params GetLibraryBareParams) error {
+	var request GetLibraryBareRequestObject
+
+	request.LibraryId = libraryId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetLibraryBare(ctx.Request().Context(), request.(GetLibraryBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetLibraryBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetLibraryBareResponseObject); ok {
+		return validResponse.VisitGetLibraryBareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // UpdateLibrary operation middleware
 func (sh *strictHandler) UpdateLibrary(ctx echo.Context, libraryId LibraryID) error {
 	var request UpdateLibraryRequestObject
@@ -12956,6 +21501,83 @@ func (sh *strictHandler) UpdateLibrary(ctx echo.Context, libraryId LibraryID) er
 	return nil
 }
 
+// LibraryPage operation middleware
+func (sh *strictHandler) LibraryPage(ctx echo.Context, libraryId LibraryID, params LibraryPageParams) error {
+	var request LibraryPageRequestObject
+
+	request.LibraryId = libraryId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.LibraryPage(ctx.Request().Context(), request.(LibraryPageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LibraryPage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(LibraryPageResponseObject); ok {
+		return validResponse.VisitLibraryPageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// LibraryCalendar operation middleware
+func (sh *strictHandler) LibraryCalendar(ctx echo.Context, libraryId LibraryID, params LibraryCalendarParams) error {
+	var request LibraryCalendarRequestObject
+
+	request.LibraryId = libraryId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.LibraryCalendar(ctx.Request().Context(), request.(LibraryCalendarRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LibraryCalendar")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(LibraryCalendarResponseObject); ok {
+		return validResponse.VisitLibraryCalendarResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteLibraryJson operation middleware
+func (sh *strictHandler) DeleteLibraryJson(ctx echo.Context, libraryId LibraryID) error {
+	var request DeleteLibraryJsonRequestObject
+
+	request.LibraryId = libraryId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteLibraryJson(ctx.Request().Context(), request.(DeleteLibraryJsonRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteLibraryJson")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteLibraryJsonResponseObject); ok {
+		return validResponse.VisitDeleteLibraryJsonResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetLibrary operation middleware
 func (sh *strictHandler) GetLibrary(ctx echo.Context, libraryId LibraryID, params GetLibraryParams) error {
 	var request GetLibraryRequestObject
@@ -12976,6 +21598,54 @@ func (sh *strictHandler) GetLibrary(ctx echo.Context, libraryId LibraryID, param
 		return err
 	} else if validResponse, ok := response.(GetLibraryResponseObject); ok {
 		return validResponse.VisitGetLibraryResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateLibraryJson operation middleware
+func (sh *strictHandler) UpdateLibraryJson(ctx echo.Context, libraryId LibraryID) error {
+	var request UpdateLibraryJsonRequestObject
+
+	request.LibraryId = libraryId
+
+	var body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateLibraryJson(ctx.Request().Context(), request.(UpdateLibraryJsonRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateLibraryJson")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateLibraryJsonResponseObject); ok {
+		return validResponse.VisitUpdateLibraryJsonResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -13056,6 +21726,33 @@ func (sh *strictHandler) DeleteLocation(ctx echo.Context, libraryId LibraryID, l
 	return nil
 }
 
+// GetLocationBare operation middleware
+func (sh *strictHandler) GetLocationBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params GetLocationBareParams) error {
+	var request GetLocationBareRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetLocationBare(ctx.Request().Context(), request.(GetLocationBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetLocationBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetLocationBareResponseObject); ok {
+		return validResponse.VisitGetLocationBareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // UpdateLocation operation middleware
 func (sh *strictHandler) UpdateLocation(ctx echo.Context, libraryId LibraryID, locationId LocationID) error {
 	var request UpdateLocationRequestObject
@@ -13105,6 +21802,59 @@ func (sh *strictHandler) UpdateLocation(ctx echo.Context, libraryId LibraryID, l
 	return nil
 }
 
+// LocationCalendar operation middleware
+func (sh *strictHandler) LocationCalendar(ctx echo.Context, libraryId LibraryID, locationId LocationID, params LocationCalendarParams) error {
+	var request LocationCalendarRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.LocationCalendar(ctx.Request().Context(), request.(LocationCalendarRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LocationCalendar")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(LocationCalendarResponseObject); ok {
+		return validResponse.VisitLocationCalendarResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteLocationJson operation middleware
+func (sh *strictHandler) DeleteLocationJson(ctx echo.Context, libraryId LibraryID, locationId LocationID) error {
+	var request DeleteLocationJsonRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteLocationJson(ctx.Request().Context(), request.(DeleteLocationJsonRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteLocationJson")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteLocationJsonResponseObject); ok {
+		return validResponse.VisitDeleteLocationJsonResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetLocation operation middleware
 func (sh *strictHandler) GetLocation(ctx echo.Context, libraryId LibraryID, locationId LocationID, params GetLocationParams) error {
 	var request GetLocationRequestObject
@@ -13126,6 +21876,55 @@ func (sh *strictHandler) GetLocation(ctx echo.Context, libraryId LibraryID, loca
 		return err
 	} else if validResponse, ok := response.(GetLocationResponseObject); ok {
 		return validResponse.VisitGetLocationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateLocationJson operation middleware
+func (sh *strictHandler) UpdateLocationJson(ctx echo.Context, libraryId LibraryID, locationId LocationID) error {
+	var request UpdateLocationJsonRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+
+	var body UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateLocationJson(ctx.Request().Context(), request.(UpdateLocationJsonRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateLocationJson")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateLocationJsonResponseObject); ok {
+		return validResponse.VisitUpdateLocationJsonResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -13235,6 +22034,34 @@ func (sh *strictHandler) DeleteException(ctx echo.Context, libraryId LibraryID, 
 	return nil
 }
 
+// GetExceptionBare operation middleware
+func (sh *strictHandler) GetExceptionBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params GetExceptionBareParams) error {
+	var request GetExceptionBareRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.ExceptionId = exceptionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetExceptionBare(ctx.Request().Context(), request.(GetExceptionBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetExceptionBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetExceptionBareResponseObject); ok {
+		return validResponse.VisitGetExceptionBareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // UpdateException operation middleware
 func (sh *strictHandler) UpdateException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error {
 	var request UpdateExceptionRequestObject
@@ -13285,6 +22112,33 @@ func (sh *strictHandler) UpdateException(ctx echo.Context, libraryId LibraryID, 
 	return nil
 }
 
+// DeleteExceptionJson operation middleware
+func (sh *strictHandler) DeleteExceptionJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error {
+	var request DeleteExceptionJsonRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.ExceptionId = exceptionId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteExceptionJson(ctx.Request().Context(), request.(DeleteExceptionJsonRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteExceptionJson")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteExceptionJsonResponseObject); ok {
+		return validResponse.VisitDeleteExceptionJsonResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetException operation middleware
 func (sh *strictHandler) GetException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params GetExceptionParams) error {
 	var request GetExceptionRequestObject
@@ -13307,6 +22161,56 @@ func (sh *strictHandler) GetException(ctx echo.Context, libraryId LibraryID, loc
 		return err
 	} else if validResponse, ok := response.(GetExceptionResponseObject); ok {
 		return validResponse.VisitGetExceptionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateExceptionJson operation middleware
+func (sh *strictHandler) UpdateExceptionJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error {
+	var request UpdateExceptionJsonRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.ExceptionId = exceptionId
+
+	var body UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateExceptionJson(ctx.Request().Context(), request.(UpdateExceptionJsonRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateExceptionJson")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateExceptionJsonResponseObject); ok {
+		return validResponse.VisitUpdateExceptionJsonResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -13416,6 +22320,34 @@ func (sh *strictHandler) DeleteSchedule(ctx echo.Context, libraryId LibraryID, l
 	return nil
 }
 
+// GetScheduleBare operation middleware
+func (sh *strictHandler) GetScheduleBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params GetScheduleBareParams) error {
+	var request GetScheduleBareRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.ScheduleId = scheduleId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetScheduleBare(ctx.Request().Context(), request.(GetScheduleBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetScheduleBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetScheduleBareResponseObject); ok {
+		return validResponse.VisitGetScheduleBareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // UpdateSchedule operation middleware
 func (sh *strictHandler) UpdateSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error {
 	var request UpdateScheduleRequestObject
@@ -13466,6 +22398,33 @@ func (sh *strictHandler) UpdateSchedule(ctx echo.Context, libraryId LibraryID, l
 	return nil
 }
 
+// DeleteScheduleJson operation middleware
+func (sh *strictHandler) DeleteScheduleJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error {
+	var request DeleteScheduleJsonRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.ScheduleId = scheduleId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteScheduleJson(ctx.Request().Context(), request.(DeleteScheduleJsonRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteScheduleJson")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteScheduleJsonResponseObject); ok {
+		return validResponse.VisitDeleteScheduleJsonResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetSchedule operation middleware
 func (sh *strictHandler) GetSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params GetScheduleParams) error {
 	var request GetScheduleRequestObject
@@ -13488,6 +22447,56 @@ func (sh *strictHandler) GetSchedule(ctx echo.Context, libraryId LibraryID, loca
 		return err
 	} else if validResponse, ok := response.(GetScheduleResponseObject); ok {
 		return validResponse.VisitGetScheduleResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateScheduleJson operation middleware
+func (sh *strictHandler) UpdateScheduleJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error {
+	var request UpdateScheduleJsonRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.ScheduleId = scheduleId
+
+	var body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateScheduleJson(ctx.Request().Context(), request.(UpdateScheduleJsonRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateScheduleJson")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateScheduleJsonResponseObject); ok {
+		return validResponse.VisitUpdateScheduleJsonResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -13594,6 +22603,33 @@ func (sh *strictHandler) DeleteTerm(ctx echo.Context, libraryId LibraryID, termI
 	return nil
 }
 
+// GetTermBare operation middleware
+func (sh *strictHandler) GetTermBare(ctx echo.Context, libraryId LibraryID, termId TermID, params GetTermBareParams) error {
+	var request GetTermBareRequestObject
+
+	request.LibraryId = libraryId
+	request.TermId = termId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTermBare(ctx.Request().Context(), request.(GetTermBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTermBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetTermBareResponseObject); ok {
+		return validResponse.VisitGetTermBareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // UpdateTerm operation middleware
 func (sh *strictHandler) UpdateTerm(ctx echo.Context, libraryId LibraryID, termId TermID) error {
 	var request UpdateTermRequestObject
@@ -13643,6 +22679,32 @@ func (sh *strictHandler) UpdateTerm(ctx echo.Context, libraryId LibraryID, termI
 	return nil
 }
 
+// DeleteTermJson operation middleware
+func (sh *strictHandler) DeleteTermJson(ctx echo.Context, libraryId LibraryID, termId TermID) error {
+	var request DeleteTermJsonRequestObject
+
+	request.LibraryId = libraryId
+	request.TermId = termId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteTermJson(ctx.Request().Context(), request.(DeleteTermJsonRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteTermJson")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteTermJsonResponseObject); ok {
+		return validResponse.VisitDeleteTermJsonResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetTerm operation middleware
 func (sh *strictHandler) GetTerm(ctx echo.Context, libraryId LibraryID, termId TermID, params GetTermParams) error {
 	var request GetTermRequestObject
@@ -13670,118 +22732,191 @@ func (sh *strictHandler) GetTerm(ctx echo.Context, libraryId LibraryID, termId T
 	return nil
 }
 
+// UpdateTermJson operation middleware
+func (sh *strictHandler) UpdateTermJson(ctx echo.Context, libraryId LibraryID, termId TermID) error {
+	var request UpdateTermJsonRequestObject
+
+	request.LibraryId = libraryId
+	request.TermId = termId
+
+	var body UpdateTermJsonApplicationVndAPIPlusJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateTermJson(ctx.Request().Context(), request.(UpdateTermJsonRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateTermJson")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateTermJsonResponseObject); ok {
+		return validResponse.VisitUpdateTermJsonResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // Base64 encoded, compressed with deflate, json marshaled OpenAPI spec.
 // Stored as a slice of fixed-width chunks rather than one concatenated
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7F0Lb9u4lv4rhPYCTe6VbTlJO1MXF4vctjPTRV/bZFAM6mzFSLTFW5n0JamknqyB/Q/7D/eXLPiSqIdt",
-	"2XGctDUwmDo2xed5fOfwnKMbL6KTKSWICO4NbrwEwRgx9fE0Ten1O4bHmMg/Y8QjhqcCU+INvA8IxhxM",
-	"4AxcIpBxFIMRoxMAyQxco0swhWPU9XwPfYWTaYq8gfdXz/d4lKAJlJ2J2VR+yQXDZOzN5773HEYJek6J",
-	"YDStD3eWUCbANLtMcQQiGCWYjMFBQjPGQZRAMkaAQYbS2TNwzbBAHPCEXoNrLBJMgEgQmMCvHThGh+VZ",
-	"6R59++vfnwQrpvnyHI4bpicYJWNwBVMcQ0EZoCM1KENThjgiAsqG3RV9v6YR1B1W+//9w2vbZcQQFCgG",
-	"DHGasQiVOx1RNoHCG3gZw55fG2Pue1PI4AQJc8Yvv0ZIDfLqRX3Ut9kEMRwBHMvBIZgi1omhQADZp+yk",
-	"UjNzcKCoAAtetOEgxVxU9r3v+Z4kK28KReL5HoET+XX+0Gcce77H0L8yzFDsDQTLkLvOKRQCMdnBf33q",
-	"d55efAo6Ty9uAr//0/wvDev2vV8YndRX+AtmXIAYznzwxx9//NF586bz4kUXnKaUIB9Qks6ASKBqATAH",
-	"DImMERSX13IUHD3pBMed4Ge7qH9liM2KVck98RbNXk38ZN7RH46KD83reDV6Swl6A0WU1JcjiZPLMynT",
-	"HdeEk2JEBEhoGvNnAIKJ7ANAwq8R4+A4OOna6WsZUMz/1agjB+3oUVfQML5kkM2ayOkszcaakFLdCBxA",
-	"IAkWMcDlbzDlVNF1eoU4oAQwKWQqlDNmCJFm6jHdrqKdCfz6GpGxSLzBkxO/dBiw86fc/b8ddPKPh39t",
-	"PgjLrCtWahnDkUS3WT0XMPrCFyzfjLWb9Z9FCYqzFLURHNcIfUlngJtHlkgN22QdoWGf2brMOEds0mZ5",
-	"ArFJviZ7uGpJv748Bz39FUa8d1NQ6Lwnn+Ldf3JK2i1Ttt/+Eml9ea+hlongAJMozTi+QoeufHwGCEIx",
-	"B6FcYvgMQAEmlAvQ/xlMKBEJB3AkEDO/N8vK/skCWSnodiTlXG4Tn1LCkVJ0/4DxB/SvDHEh/4ooEYio",
-	"j3A6TbGmw94Vibtwiv8mD0X+ls/7xkOMUakyP8ndEhCnduogV6hg6Ak69MAYXyHN8DQTYKjE/9CTy1IK",
-	"Wy/LPKNXPPclY4uMewPvJJAQRGCh9usfMAZ23vOLubs1f2Fo5A28f+sVAK6nf+W9l3K2L2iUTeQq1W6U",
-	"z/gUXMLYmTplSiOkSiBJcKGGBLHp4hkIDdrIHwmBPDGtWvIvu3IpzykZpThaZ6O3tiolSQ/kaggVCWKP",
-	"uCtjD33DrY+4I4xkYwfSSMqHqRS+M4CJxLb+kKj9qe4KuE4oRyCUtBfKfkIchxInECrUviASTykm4hEH",
-	"B/9x9u7t4PT9q8PukMhd+oWySxzHiGyPHhlNEUAxFpQNlJpU+FxOxkBkK5yGXgqvNUkWZHfskF0xuW0S",
-	"3XmCgKBfEHnEgZwrBzFV04PS0gAiwVyjd0VGb6k4jeShwEu95B3TkhrbEPmi8TRElKwOJijGEEhSKNiB",
-	"24X8QjMSb++gCXWOktDrBDG0RMI4uKgsaU6cI39LBdDT3OaRv6WAZ1Fip+vnOt9XfOiX2DDnQbttb2iM",
-	"RxjFdR11XjOuNJ5FHJTQqtQ+jkmrjMyOY2U2Lc6075UsUsf0W/aMaqP24XcCM5FQhv9EWzx5CC4RZIhp",
-	"PtI2iQEDpZPtOydbmsmWD9edjW9EaUa+EHoteQNVtv/jx4+d00wkiAi5flRm15oKV7s4ZTRCnEsh8JII",
-	"LGbb28wpYpjGYOgdPR4EQefoySAIht4AJDRjQOpuaUlJwVnmLCnRFV/1YihgDwrB8GUmEO/FcMZ7QU/3",
-	"y3tBmd2OjkqH4iwMmJVtW9jWFJYUsChNgVHzl5kAEIwwSmP5EybKgeEoe73UEKgPXCI9LBRz/k54Np1S",
-	"JlD8Rgq+c3V2u5bRi9YodUq4aPwwh2YlOZ3vvKLUF4Y6F1j5m8JSX3V8jieoLtJenb0DPz8J+kad4DTF",
-	"HEWUxBxAEoPfz58DOhpxJHxQNiQfcSDwBIE/DcM1zfm8HwwC+V83CIJO8NNAocxWyzi3Hwa1D8NhV388",
-	"nn/6W+ei9vuCHZj9RjMtEGAcY7l8mL5ndIqYwBKtj2DKke9Nna9uvCilXEtS0+MlpSmCCkup3/hnqOku",
-	"Td+NFKMvo638HOYXVap6nlKOydhadCPlI9I8/QyQLE3BdYII0BOSGy6/0yBF2mOSSuFsFW0rApv7HqFC",
-	"r6+2T3SKyOejkwY3z7spIhIzSag6AIFzskBQcHQ8ePx08Php9+nTp93iAJztkj1vbbfkZG63W/QKMYLH",
-	"iWhW8ynMO9S9WPtygmP1WPMijRCWfWKBJnzVgbxX7eWTpi/IGJzJv5nxLTTOjgvKpMEkIcwlSjCJ1TYo",
-	"8zkYAEKJdjnnjllMxJOTYsZSwI4RK8ZdPkvFOUrYzn3vGqEvLUjto2mmbWLrOvikqLToxLcc5lCeezYO",
-	"2bgMV2y0WYAl6WLfLvLF0st/okgoLFUS7etJAqvKWx6sGupdPvIEk1f6sX79qKV+gFO8qktpy52+f2U7",
-	"reyrmd/CZZvH1hR/NEaNYsKimYafCsyyxkDG+dvUn2NTNP1qcVGTW7i2ExYWlV08J48vluoOg56aRnBP",
-	"wHRu2zeehLU1TnP4tkWFtIYCUHdYny3vlwXMxwQaR0LuncCOK0HCuEus8AHIUaiyWGNliB4OAJ+iCMMU",
-	"HGDBgQTlarhnWkahEcxSoeWzZO5DHyQ0xUp21Rro5R5KjC8/ZkxjDZJN1I7rcSTc1z0YIZExd/uLg8zV",
-	"nuOMfhwEDS2b5LjjK5War9M/WYBnHCzSaYdOJvCrEQ9PquJhvoyMNpRl0oJYKcDsGB/Mld/mksr3Uky+",
-	"rBSZr1Wjur4Q0CtGXspV+VTX2w74oJjx1sTdipjrQq5KdXWlnavqQvk6U7czaDohHDeOyVCqrwoTPF13",
-	"71Pn2nrLpJ9fssWICDzCEig1UWV9pZVW+Ryb9qR63sXVdcPxVjo2G67uZRzqre7oUmb5yLBAtxQgGzNZ",
-	"K8njKMnFNLSFbXSmtvJIFxy8s6/8lnvaDl42Seft4MptSGvdw3KpXRgVzQhkymicRSi3bAYgZGicpZCF",
-	"GigsuN8ViE0OfRAa+RkOyUHppkU5OkrARLY2MlZfqBgxG4LSk0MSGRvdvUaWD2fETiIOwQGh5m6WFXOL",
-	"pEnDi6UYXNMdEgfOmOV5/lLZ73vOcI2aoHyg61GhnKaRqnZa/W5/NSvZ55pO+jUaw+hu3S/t3AhraeU2",
-	"trdoItS1TXA3hMKNpmrxBE+zcaNYXO7hWXfbdu0kUIqt6ilY4Amo2P/lrfEr8SmGoBqp1AZM7EJ+m4Cl",
-	"ZdJbhUHEmvrb9WlWet8qwfcmaDXI+gDJGL2RDRfokHz97dSJ2dGNDevEiqcyxyuqroTZPOJgyvAEspkT",
-	"TAQvub6cRwRgARLICxnQ6vhyD3XDsekwlSZnyyL+F3iC/qSkyeN/+va07LpfLtnV2GYkp98lZ3CHVmkD",
-	"3+z5ZBM+cWyb9U6pJQzPw8/WMWaWzHcrpn0Lymplc6x3ytuwcvmdKqMGe3elQ2CBGWQE4+dbmuftLoia",
-	"Jn5Ru+u5leku2am2pjbm/EYMsNSat3S3hEuUTb+xCrRaxvGOHgWBurywf/f9xTpo2UmdyTYVtVT4U09V",
-	"ZCvsvUXXn/+g7IvnV8OFl05hvmJDHqKTY8GBtfdzrE9fW3FzvLaib41d4SgdtUgTqdymyIcaZ2C48PZI",
-	"79aw7AtCU/55AXJUYw/KIec8oddcOR9sJF0VSD7i2ifRfL1csRQXBogr/0iqzG5w+v7VIw6cJ9uapQtB",
-	"p5lzs1m+AJEuBZVlG812X97fZaRwl4CzASyujzhXW3vfMeCsK+lNEGeZ1odZEBxHhonUH6hnvjPD6S8b",
-	"r3OrkjRX9beFqlVauTPlUReBDwKs6uO4O7Pv9hcyZoatANwmZLE5gDOj3Q7BVRRSXTpvCPFaSfzV+G++",
-	"auEPEqktOJk1oNralLQVqGZiyzbwuK/rHt7Epbwk/u65jrejBECQQoEYiGCKSAyZcq+LBCoXmxq1CSdV",
-	"NmiB37iYQNPmFVpwvf0bmYzfNjcMgrZrWVmPSewVtHHiNkNyYxkSw1l7dGxHe6FRTBHH8tPqiAK+dP4v",
-	"4GyLl0VuWGu7qM3COg2eqmifn3YR7XPrmxP7+NKtvTu4bId4+EFDtZnuKGaoxl73RuErQoBKIcgtzMUt",
-	"EW5zRHARcbQsvnczifOjBCf5Kpn7DqakMtZvC83V3Pz1QqbyvP07jZiykuLBItQGlX83ZP3g6eduiGYr",
-	"aNwe0k7CC5rU8LcVHXZmjMql9wCbFBHRBTY2Rscq0+jzGmFEKVyv/UYWepNhLZd5h0hPdv/wUV5FtGzi",
-	"eFyvukld3qiKK7d1LZZ2e0dIdWek3uqqoJiNM9Cu4Nx35dhcmyDXRkySWh8sWqqI//ZuvPX2bSugQc51",
-	"J4ChKs2/LbDwsTA97WGdZUTLijfUfDjPENefPqKY2M/nScbMx1+YibQ+gyJjZfHinDVHUcawmEmMNdFb",
-	"retRnGaiIW361BTNmMAY6djzkGOB+FWkf+AAxjHodFQZHRhPMNEx6OYbU1in4b4rzGswKltfTaHQR4kQ",
-	"U128AJMRbc7mxmSsL5vL8Y0Y6dx/kSDM8otj3h2SITlPEIgyxhAR4PT9K1ObkIM8ObDf7edFETg4WFwP",
-	"4XAwJMV4B2H+OfQBjsHfdekkNZF8CrKZ/WyaDUnY9i4wPPQBglECIsjYTC4+VKsPfUAJApqcwBQpL3MX",
-	"fNT1GoZEVxTrhYKGuqShWb8msf/7n/+19KIyEpaUSQCYD4mt5vjMVCoDMNU/5TUfi19IDNSokCEACcgL",
-	"o+n6IICOhqRWBi0/puL6HxyEPTjFvat+r9vthj6I0ZShCAoUH+YnCME0hZiokwSK7yVVqA2Sk44oi7mm",
-	"X/QVRiKdAYGIruKhx9S1WdXeAgi4rk0avjyHY70SCLgqpxqWyuGEvikGCY6DEyCoLRGJyXhIwlJVndBv",
-	"rvxKVbFYcPD83YezQ1+PpbsMf3t5+iIEKf6C1Jn8+vJ8SGwdDvnFJY1nXXAKJkgkVE5xCkUCYop0NY8E",
-	"XqmTOQkeG9ZV1WlDtd6PuuLrQU64RZkhrusMcb+ao8L9hnKm/HBIBPyCCiYqGEhvXKn6jpqIkg1hLi6G",
-	"JFwmKMDLK8RmusqVXI8kOMEg4TBSYSlyFFXUR54yiiUJQzIkMIuxACkd6zQVW0TGii8dFuMXKSNevxt0",
-	"A+uMVOrCO+4G3WPtNk+UrLSUaKZYrk5oN7B344SEzHuKCnsjyno31wkic9nPGJmbI0vKti5hRc4RZNal",
-	"OJsasWcqOxi5p5I2oEnKsWVXafGk3PIhCfXvIVDj5F3JzbOJQVAoGkjzKhGH3bw8m8hzR4ZkafKIjiFf",
-	"kkWEZbfv0liJSD4kXxCamhqeahKqTgUEDEnorM9OAgPjNvQGpYSccm3eBQGXRZNeUWp17q9uXJQrla3L",
-	"RxMKqjKuDhZLzENdIlDxi1Mqt1RuRvXSXLxSbmTbypUHqp//XlyR5rCxluXKLXBL584vKvUhj4JgSf2i",
-	"WkGpT8UVgIF8znWtW3fn6Kih7o5CSJW6wbE36B9V4sr6tfyiogCsSSvy3HSc1RV/zK4V+W35XYHFaXJn",
-	"imNpF1TlEHHd999YtUmDHavMFPMbjtVlpUmugyslxE6jCHFudVZHaYFOUaR8WW02t565LTi+m1pwx8HJ",
-	"osY5EfbcendzX9UBXfmMU9VUPdJuGFPmTyLobKKjSYrsGils3XOQfytpWMh3B9CoCEYBx1yZvupr70L2",
-	"XFS91TXTdN3VsvB7rkqZGzFmpAPi4h803rDIW26tlkxQI4LeZBxHoBjNMNREfu2m0xRB0K8p/3xKxihF",
-	"Ll0XC5u3rtbWGAM9L9tZphpSRSr1t15VrZoa1MCh+mDiCuu55emX0X3eTvW8ER33Vz9SrmroqwKmKx9y",
-	"6prKJ560YhenCql66unqp/ISuPKB/uM2q2mopycfPjpq83C9SKJrHyt15VrGny6UlM+ZX593qTC7xLMl",
-	"5lbfVHm7a0nPYMAKuMFc5Lmca8MbVbG/hVo/p97dKv+VAudTVeKYsL+tg4SKztdBBqbrNUCAE/Bl/VU2",
-	"KOHTzVpzvMWg6hBsWINEPu2giRHmv6ryxjVhbl8OsFqYy1Hz5rlvTOdHKJfNoKdsoDShXAx+Dn4OjO1T",
-	"VHNXT2sOaPJqlxLGckIpxu3lUM4qlvwBVQe0KX8r9yS26mXeqLQu3LD5haR7Ucmp0Hi9ik7NaZzZOeTR",
-	"qQbelzBradeLed9i83MrlZvulpxGcXFQ30SvUbnPG0+m5IF1De5+ycu6zmLUrP99xOjk7w67O0kCOpSx",
-	"LAsELX+zLhhx0+sbIID2U+T6QO6ZdgEi/UOebW1p6XAP1NcAOOsjjxJaP01Tx0Ws/FAwTat+YnVeRQ6T",
-	"UeQmiaesyEvOH+3NSZEugVvW6S/U94Xg3dhlUdfBJ3XfuB4t7noPHEiuZXdtfv5t8ZzeNgfP5ZV26n7R",
-	"4o0riruLtzYtwYDKidj0AiJp2lPjDgNKfyz2htV8Yb9PY7g90rp7U1LulwLrOQ6xGi63Ke/DYgzuw2LU",
-	"Z7dn1O/XRNRvEIGOb1gyg69ZnTLnbk0LDvmdeg+cug1ZbUqWNNByu/JXJLYgJfxv1wLdGtueu2+sKjBe",
-	"SVPsId4OfLFbwITvCCrre4kIyye5IR7slUzZpb5ca6s+SO3dYNAahf4ac6HvED9QldKVG7LGQWIs2dS2",
-	"8xqNw/bavTHV8r4cwtXc/R/YI7zHB7d2IVvPACY1h/KtMIHj7CnFJLSwVrcglda7Yd8bt7swbt13q1be",
-	"Htpoy1ryKyDsEkJ0bNxGM/V+aGoTvXjnKim4F5W0Nzl/GJOzKO25Nhuvr09W2547Z/3v31Rtwe/npTdG",
-	"V4xVCzP2puo3Y6rmMUYm5si+ITTX5reyVCtxq867CFaYsHk9/29As6+0eG34gYnHLSIK+kedo8flt4YM",
-	"nAr3NtDgecIwFxPIgSkrYlo629ne6F3wvot7snrrb+7Zm717jLIuRjlDOn0hT96BDcGTAoED+2It8+4I",
-	"P38zl37vxXagiyPmqiim6Xa/eBOHzTrKX858OTPzxrF6g7rTNlO4W0+5Hu9VvHzlIcGjnQOahnfQLHS/",
-	"c7EHKw8YrMhDakgVKjP71vm3d5N/bufkugfcsrp1Pqm9U2w3TjHivkR/bafWN0JDd+cEuw1EDe4Hou7d",
-	"YD+IG2wFa29T2ywHj+elF9JCEFp+DoGGBUo1ll70ptJdCZwgXkeNvyLx8OXOQ4aYqxAmM9Uk9ijzgbvE",
-	"6ijzTkBmUXbNcYVVEoJjOOOhsk04MHkY/BmA9rPKyVfBECpd3bzcH5zajG2boO0PSWgzVUIfUKbrOzAw",
-	"oQyB0KSdhGDo/fbb4M2bjvr/0KtXblAB9EMi8ATJaZik8euEcpSnfKsINKzrBehYU/VuSZMcrn7VuS2y",
-	"7yEh6KvQmY2UpDM9HuTCSUiH6ucJnIGYAk4PmxK4tYfIVnn7HnyGuizqpxsnKcgLflaFd490Kk//uCjD",
-	"e+Hm6ZgKL3IpzsNH6h3dwVGtuSnzIpsX6UzaVenk/tgSMLJZ2Z/ZkCDUlPphayWW8j76RXiuribk5nsU",
-	"HNLeu9lcm/KenJu1+sJ73+YeeG7q22x4u6/j5RypuhCSh7atntq4MBe8ebgeGqIqeOTezLz9cmdmXin0",
-	"h/Zl1uul7l2Z364rs1oHqczOugDXFLE74ejejf3Yzqe5e1i1urWd096juaMwvwrBbuDW/CbI6O6cmrdA",
-	"psG9INO9S/M7R5Yf0DSFEbKV1owOasHo21M+q12cOUZc5OEsWqzybz50AfSAQefeufmdODeXWpFr8rr2",
-	"2KwI5DvXrzF5gHloTjl37yg4+qkTHHeOnrrV1O33Tzr9J0URxbMpw2QM/jODTCAGZBMnJs+6sdo6rOql",
-	"we/JWVV6PcLeUbWHExvnnmknD1SaONYBbKo+86GRNpq5NxE2bXxRukisW797pgLpFLvrStaaTBARWBVS",
-	"9HVBZF1ShyEYN7uhVO35u8UOO9fv5Xr6e4fSt+tQUvxRYrAGP6tCyGuHuaquezfyn3YOo9vq/BYJNIhN",
-	"9q6fHbl+lERVLnzhGGSmPv8lSikZA0EBFhs4hXZMKnfn3tkQxwU7x3F7t86PkrC5wd1BRdSvds8o2bDQ",
-	"NaMlh+OW2QB6/YrE7oTEA4Voe/fLd+J+scbJcitIcTu7soTe4BRF7ApH6BEHl5Aj8PuH17KfjKXewLvR",
-	"yYTyh88ZS+ee711BhuWEitKy+c+aq0cwS8XyOqlele7eZ5cpjvIJWJNLV7A3E+zKI73IV1h7r73z4qQD",
-	"+7IXhU6NqyUxLzOoI7qGIvjOc6YEfv3BMyRE8Zang5IscgfWRzG/mP9/AAAA//8=",
+	"7H2Lbtu4uu6rEDobaLKXfEl6mdbFwkGmzcx0o7fTZqaYU+dUjEXbXJVJL5Jq6ukJsN7hvMN5sPUkG/xJ",
+	"SpQs27LjOG4qYNBxbInX//L9F/78Fgz4ZMoZYUoGvW/BmOCYCPh4kiT88o2gI8r0nzGRA0GninIW9IJ3",
+	"BMcSTfAMXRCUShKjoeAThNkMXZILNMUj0g7CgHzFk2lCgl7wn0EYyMGYTLBuTM2m+kupBGWj4OoqDJ7h",
+	"wZg840wJnsx3937MhULT9CKhAzTAgzFlI3Qw5qmQaDDGbESQwIIks6foUlBFJJJjfokuqRpThtSYoAn+",
+	"2sIjclgclWkxdL/+/VF3xTBPz/CoYnhKcDZCX3BCY6y4QHwInQoyFUQSprB+sL2i7Zd8gE2D5fZ/f/fS",
+	"NTkQBCsSI0EkT8WAFBsdcjHBKugFqaBBONfHVRhMscATouwen34dEOjkxfP5Xl+nEyLoANFYd47RlIhW",
+	"jBVBxL3lBpXYkaMDoAKqZP6MRAmVqrTuR0EYaLIKpliNgzBgeKK/zl76ROMgDAT5Z0oFiYOeEinx5znF",
+	"ShGhG/g/H49aT84/dltPzr91w6Ofrv6jYt5h8Ivgk/kZ/kKFVCjGsxD9+eeff7ZevWo9f95GJwlnJESc",
+	"JTOkxhieQFQiQVQqGImLcznuHj9qde+3uo/dpP6ZEjHLZ6XXJFg0ehj4g6uW+XCcf6iex4vha87IK6wG",
+	"4/npaOKUek+KdCcN4SSUMIXGPInlU4TRRLeBMJOXREh0v/ug7YZvZEA+/hfDlu60ZXpdTsMv2CBJYzI/",
+	"tv96/+Z17+TtCxRR80jURmfAIkmBniXCgiCcXOKZRPbROESSu+3gkvQZvKWnNqZTpGnIvjbQ9ENidDDg",
+	"kwluSaLJXZH4sIciR6QyQpjFKJoKOsFi9sl9H/UZZyihFwILSmSIIvN5FiHOEM6IvI1O2AxxNSYCutaU",
+	"8aDbDRE2g9CLnTKZTqdcKBL3WTb1nPdQJLlQUYgiLSk//vtf//9c/zGkJIml92eiiDB/wpix67jPcJK0",
+	"En5JRGuAJUF6q9p9ViDMbMIL6NKu7iqpZBahSkC8T9KREQ12pdABRloEEYGk/g0nksPOJl+I1KsotNoo",
+	"yYKRIIRVywPb7CppMMFfXxI2UuOg9+hBWGAv3PpL89PfDlrZx8P/rGYtJ35XzNSJOk+3XGf2UuHBZ7lg",
+	"+rav3cz//WBM4jQhdVTBJSGfkxmS9pUlesA9so4acO9sXQucETGpMz1FxCSbk9tcmNKvp2eok8mIzrec",
+	"Qq86+i3Z/ofkrN409fPbnyKfn95LbLQcOgCWl/QLOfQ13lPECIklivQUo6cIKzThUqGjx2jCGQjXoSLC",
+	"/l6t/Y4eLJAyim9L930g5PP85E7K+vspbJuWqwACjfZ7n7IYz/79r//3HqtU6LXQJAzaUENJqkC+6icZ",
+	"+ara6ANVY54qRFVotGcqhFaf8BZliODB2JHGPYn+4ozcGiq40gQkp5xJAqDuZxy/I/9MiVT6rwFnijD4",
+	"iKfThBoO7XxhcRtP6d80uerfspF/C4gQXMPDj3qpFaaJG3yuwFA/ULwfoBH9Qowo1IvVh0n1Az0tUOZm",
+	"WvYdQwtXoRZ5KpVBL3jQ1XBbUQUr9jOOkRv31fmVvzT/Icgw6AX/o5MbKx3zq+yc6tE+54N0omcJq1Em",
+	"kAsce0PnAtBPAqJaAw/oEsW2iadaNwOyzl6JQL1KS1f2y7aeyjPOhgkdrLPQW5sV6JgDPRsGmOCe9LXP",
+	"YWjl2D3piWn9sAffNR/gRKulmSbqVJKwz2B9yquCLjXwQpGmvUi3E9E40siHcQXrQlg85ZSpexIdOMBz",
+	"qBGJBt9cXNA4Jmx79Ch4QhCJqeKiBwACbFE9GGsOOrHdDxJ8aUgyJ7v7Htnlg9sm0Wloq/hnwu5JpMcq",
+	"UcxheFhb1UiNqTSWKpDRa65OALriCzPlHdMS9G2JfFF/Bn9rVkcTElOMNCl4kNZN5Beesnh7G824t5WM",
+	"X46JIEskjIcYi5Lmgbflr7lCZpjb3PLXHMk01wphhoZC4MOwwIYZD7ple8VjOqQknldwZ3OOBGO7EYkK",
+	"lpnWP577BhwqLc+jUjU5+3yn4H3x3BzL3oFnYB1+ZzhVYy7oX2SLO4/RBcGCCMNHxv62MKmws0fezhZG",
+	"suXN9UcTWlGass+MX2reIKXl//DhQ+skVWPClJ4/KbLrnAqHVZwKPiBSaiFwyhRVs+0t5pQIymPUD44f",
+	"9rrd1vGjXrfbD3pozFOBtO7mQyS04CxylpbowFedGCvcwUoJepEqIjsxnslOt2PalZ1ukd2Ojwub4k0M",
+	"2ZltW9jOKSwtYEmSIKvmL1KFMAIDW/9EGTjrPGVvphoh+CA1BqYKmPP33JZ/pQXfGezdrmX0ojlqnRIt",
+	"6j/KoFlBTmcrD5T63FLnAuy6KSwNoeEzOqlwBr14/wY9ftQ9suqEJgmVZMBZLAGG/372DPHhUBIVoqKJ",
+	"fU8iRSdkKd4+O+r2uvq/drfbbXV/6gHKrDWNM/ehN/eh32+bj/evPv6tdT73+4IVmP3GUyMQcBxTPX2c",
+	"vBV8SoSiGq0PcSJJGEy9r74Fg4RLI0ltixecJwQDloLf5Cds6C5J3gyB0ZfRVrYPV+dlqnqWcKntH2vr",
+	"DsEfanj6KWJpkqDLMWHIDEgvuP7OgBRtqWoqxbNVtA0EdhUGjCszv7l14lPCPh0/qHBpvpkSpjGThqo9",
+	"1PV2FimOju/3Hj7pPXzSfvLkSTvfAG+5dMtbWy09mOutFv9CBKOjsapW8wnOGjStOMt7QmN4rXqSVgjr",
+	"NqkiE7lqQ97C8/pN2xYWAs/038J6XSpHJxUX2mDSEOaCjKk1mMGx0O0hxpkJr2RBCMrUowf5iLWAHRGR",
+	"97t8lMA5IGyvwkDb3TVI7YN9zNjEzqnyEag0byR0HOZRnr83Htn4DJcvtJ2AI+l83c6zyfKLf5CBAixV",
+	"EO3rSQKnymtuLHT1Jut5QtkL89rR/FZr/YCndFWT2pY7efvCNVpaVzu+hdO2r60p/rgJIMyJCYdmKn7K",
+	"McsaHdlAR1V7nk1R9avDRVUO87mVcLCo6OJ58PB8qe6w6KmqB38HbOPu+cqdcLbGSQbftqiQ1lAAEK/9",
+	"5Hi/KGA+jLF1JGTeCeq5EjSMu6CAD1CGQsFijcEQPewhOSUDihN0QJVEGpRDd8YbGJMhThNl5LNm7sMQ",
+	"jXlCQXbNPWCme6gxvv6YCoM1WDqBFTf9aLhvWrBCIhX+8ucbmak9z03/sNuteLJKjnteZK35WkcPFuAZ",
+	"D4u06qGTCf5qxcOjsni4WkZGG8oybUGsFGCuj3c2HLi5pAqDhLLPK0XmS3hoXl8oHOQ9L+WqbKjrLQfe",
+	"K2a8NnHXIuZ5IVemunmlnanqXPl6Q3cjqNohGlf26ceO1137xEvR2DLpZ+HHmDBFh1QDpSqqnJ9p6als",
+	"jFVrUt7vPE2jYntLDdsFh4iVR73lFV3KLB8EVeSaAmRjJqsleTwluZiGtrCM3tBWbumCjffWVV5zTevB",
+	"yyrpvB1cuQ1pbVpYLrVzo6IagUwFj9MBySybHooEGaUJFpEBCgsi34qIyWGIIis/oz47KERawNFRACb6",
+	"aStjTUDFitkIFd7ss4G10f0Au345ZW4QcYQOGLdRa5GPbaBNGplPxeIamydiSddOLwiXyv4w8Lqr1ATF",
+	"DV2PCvUwrVR1wzpqH61mJfde1U6/JCM8uFn3Sz03wlpauY7traoIdW0T3E8u8TMHa7whk3RUKRaXe3jW",
+	"XbZdOwlAsZU9BQs8ASX7v7g0YSlzxxJUJZW6VJJdyG+byrVMeruMu/pt2pnetkoIgwlZDbLeYTYir/SD",
+	"C3RINv966sSu6MaG9diJpyLHA1WXEpDuSWQzFr00K3whTXCeMEQVGmOZy4Ba25d5qCu2zSSqVDlbFvG/",
+	"ohPyF2dVHv+T1ydF1/1yyQ592568dpfswQ1apRV80/DJJnzi2Tbr7VJNGJ4l5q1jzCwZ71ZM+xqUVcvm",
+	"2P4uvyV8mpDslW0YxvJG9VeFibzSh7DAcipnf29qi9aKKVUN/HwuPHQta19z4Nyc6ngANuKZpQ4AR6pL",
+	"GAvcABtrTaeYPIfqcbcL8Q7391G4WG0t26n3+pmSJstdsCeQJow7r8nlpz+5+ByE5dzrpUO4WrEg++gX",
+	"WbBh9V0j69PXVjwjL520XGNVJEmGNU5RlQIw+qXKEVguvD44vDaS+0zIVH5aADah714xf98kTlMls+S7",
+	"Mva8J40bozoiXTIuF2bbg0slAUsdnbx9cU8i7826luxCnGrHXG3JLwCxS3Fo0axzzRfXdxkp3CRGrcCX",
+	"64PU1QbiHcao80p6E5BapPV+2u3eH1gmgj9Ix35nuzNfVkaAy5I0U/XXRbdlWrkx5TEvAr9XfGt28OaM",
+	"y+uHfewIa2G+TShpc8xne7se6CvpsHmBviEqrKUkVkPGq1UT30twt2Bn1kB3a1PSVtCdz9mrFqcc5SGC",
+	"oCm8jyQhkHAq0wv9zAVBituD+0YyZigHvWAo0jInCk3KLZB71EMuQaXPjtpde9Zmgs0xD2nOTEQaIkaI",
+	"MjhXkzUMLYTQP/lCxCxP67V1BIjsMzzClEnIRYaoTSlSgRPCYiyqYwb0mf0ZDQmJ0UHUpgMZFVFVJcIN",
+	"gykekepGfzt79dIcrjvIkH2NJksbmw28enMhPXGDoM26EYZNohJLUjifmZRNc1ocKyKQmydEaNQYg5cW",
+	"eq3CzaVFWhB6yAdQtXg5Klpv/Ya2QEKdIJXi9Z4szceeeFS8cuDu+PHGCiLGs/rWkuvtuUG1eSrUT6uT",
+	"UuTS8T/Hsy3GG/3M6HqJv7m3ovsEEsZ+2kXC2LWDb+71pUt7c+aT62L/887mRrqjtLM59ro1Cl+RRVbI",
+	"Yq/hPtgS4VYnledJa8tSxDeTOD9KflsIlRJuYEhQDuK6dheMLVwv6y4rinGjSXdOUuyt+VGh8m+GrPee",
+	"fm6GaLZiarlN2kmGSpUa/r4SDN9bj8HSuNAmFXpM9ZqN0TEcVvu0RiZagtd7fiP3S5XXRE/zBpGebn7/",
+	"UV5JtGziiF6vdNC8vIFyRtd1NRdWe0dIdWekXit0lI/G62hXcO5Oea3XJsi1EZOm1r1FSyXxX99Hu966",
+	"bQU06LHuBDCUpfn3BRY+5Kan2yxTqCwIg1fcfjhLiTSfPpCYuc9n41TYj78Im6zvaptV77Ukg1RQNdMY",
+	"a2KW2pQ0OUnVuKqumqm7MsExMccXIkkVkV8G5geJcByjVgsqMeF4Qpk5xmC/sbWZKuKfUVayFmx9GEKu",
+	"j8ZKTU39C8qGvLogAGUj45YvpshSIl0VNyqyRALZ7rM+O/NquJ28fWFLucrMfY+O2keZA16ig8UlNQ57",
+	"fZb3dxBln6MQ0Rj93VTfgoFkQ9CPZdVHzWN9FtWNDUeHoak3N8BCzPTkI5h9FCLOCDLkhKYEvMxZ6bo+",
+	"M+X6OpHiUaGG3YJaeIsrbSAq+8wVv31qywAinJifshK5+S8sRtAr1GRlKKs6aErMID7ss7kag9k25ekg",
+	"6CDq4CntfDnqtNvtKEQxmQoygIKu2Q5iNE0wZbCTCPheUwUskB70gItYGvolX/FAJTOkCDOFYEyfppQ1",
+	"rC3CSJpSztHpGR7ZoqtIQvXpqFBRKQpt7Vx0v/sAKe4q6lI26rOoUJgpCqsLZXOorY0Onr159/4wtAVe",
+	"ocnot9OT5xFK6GdTTvbX07M+c6Vc9BcXPJ610QmaEDXmeohQiDbmxBSEGeMvxJSlfWhZF4p5RzDfD6ZA",
+	"9oFX6TYjTlOqSoblY04yrKj+LA/7TOHPJGeinIHMwhUKOMFAQDZEmbjos2iZoECnEBiDQml6PprglMBM",
+	"4gGkKeleoC6U3mUSQ4iN9RlOY6pQwkcmZubqEDnxZdKkwvzUUXDU7ra7zhkJ6iK43+627xu3+RhkZUf/",
+	"MyKVlTug1hD5DONh5KtCB/M8Vl008hANubDxP5dqhVncZ25Lekhx/foEi88kDtHlmEDlYWhLL8mUMMT4",
+	"JYQl9T7Zs1tmC+zxLb3FWh0hxfsMqhgK8oXyVOYj1uOX6MDwkg1NMo7MPKE+qGY6EK/cdl4IL4Z9BpFU",
+	"UI1tLkYo4kZUw3K/n5IBHVqBGgHFtF4+N/ujlb91DbqzD28xVKLyi5UvSLHNHwEPbXAVrnzOr6F9dV4q",
+	"nnnc7ZaKOynyVXXGapKsKOFVVbHJ1cG/nbps97sPFj2czbnj1567CqEm58p3vAqjgCzSiUmhgDlnmrlE",
+	"1VC7IQ8fa7o3YXgIheKR3uPAfBOc62ad7LctFIvtOv7ofPOS8q460HlnyEXn2+WYsKsC0zrl4crslpAF",
+	"I1aSgC611OvK8VikASftsD1J6erC8/xNLeT6LDK/Rwj6yZpyHAmfFUjdJCvtc9jOamqq7MBfny098WcO",
+	"/iw5+kl1s2+SGECJ7LPPhExtSWoYBBQXwkiQvH54kRv9U5Tr8mNeObwGU3rVt/XTxa2JQAZG6GAxRjk0",
+	"dV1BQ3m1/As1wqCV6lrMeiHrFmI+gHb+7+IyYoeV9Yu3LZd8hDpXBfBjHnSzRpaXIOEXSzs+riiWBjZJ",
+	"qYRxHPSOjkuZvUdzh0Lzeub2LGjgn6FcXabNrlp+KDmLzjnLSK9Mvi310lo9Ip6PtlUKbiPEHHwE5rcc",
+	"a+69YBnqLYn3k8GASOnkewtwVyu/RWWZ4PYvXHE3otwhRRFCFdY63djarAXNkh2J1MLW3wf9N0jDXL57",
+	"JsShr1zM11a55OcSoNClKZZdFH7P4K4VK8asdCBS/czjDStzZv6hgtPHiqBXqaQDlPdmGWqiv/bPQObH",
+	"UF5y+emEjUhCfLrOJ3ZVu8Rm5SmUq6Jnw5awK0mlo62Xwiyf56zgULMxcYn1/PtzltF99hy0vBEdH61+",
+	"pViKNoSq0ytf8opR6zce1WIXr3Q0vPVk9VtZ3XL9wtHDOrOpKIKqXz4+rvPyfGVb3yMF6sr3RX08Bymf",
+	"Mb/Z78I9I9qCLDA3fFPm7bYjPYsBS+CGSpUdwF8b3sCVQjXU+hmvZZTYy1huFieslE0fy8LJJlxvHU+U",
+	"4IHJALJNr4EXvGxM50x2GUMfv601xmt0Cpvgco40SKqHYqzc/xXK18/JfXctzmq5r3vNHs8c1+YwG/hT",
+	"ex0wl5Ixl6r3uPu4a82k/B4TeNswS1XIqXC6NyOUvN9OhvqcDspegDrPVYdtMzd/rVauKvXbuX/GaSHp",
+	"npcOwBloXwaydjfeuzFk5wKsJVCAt4VVz8d9jcXPDFppm1uyG3lUb34Rg0occFW5M4XwiO8NOyqEQNaZ",
+	"DIz6fw4Fn/zdY3fvvI7JMy7KAsWL36yLW/zyKRVo4bTghzjQa3bopd3n1TQcLR02mH4NLLQ+SCkA+5Mk",
+	"8eI34CTGSVIO4sB+5QdOrc63Jy6LOr/gJzKOn4SYEudF9f8cvs8F78bejXkd/GDeS2x6i9vBnmPOtUy0",
+	"zfe/LvQzy+ZBv6yS2nzQIr9rDLg7v4FyCVwMq6Hhr8Qiw9nPWJCbdX3dBSC5qWkXLnKvV/vSER8uun6t",
+	"rdsIwa2M0YXgl5IIdJBfbQMl9Fxf6IIMOQQnZyZwCDWEn7qzX7AK+g8GcUEtmP7AYtZDprl29SVcFfXc",
+	"53VOgXIblbMDN9IWdNQbRoryR2uo4k7m+gmuNZV4kp8iRNj49KO2uZTj93cvvcrW5mJWG0a/SGkSg09L",
+	"PzQlImvk8KlH1yOiTJNZPKVKLUL0suqiWD1CbqMCCLDx4qDAXEjg92mMt6c2b96jpncGfBaZjeXQe+Za",
+	"uw3HWfc2HGdm7xoQcnc9Zeb2O+yFyDQzhIbVufCSegwo0t/Bfd2QhrHaozavc5fkReRKO4KLUyNQzzyX",
+	"pm10ksk0LD9r8TOErJAFHUYunQU2spcr9MiJRCpNn4rzynimaWuj/IK1QF2TjPD9xZg8Ne8O/m+StrCA",
+	"V+hALmQV3XP0x+kfp6/PogXZByVnBaAFo7oLZaWhpFKePmSvyKAMRS/fPDs5e/HmdQS5ZhrCtGI80+0y",
+	"ZbKQ8GDs0odClzrkLsEw2Q4mCw1hSDayKWso+uPsxavT//3m9Wk0X7MUyn0CJIIiBF5J6iFPhUk76jML",
+	"x/0sRcj14uj4kU1NMrCEqjb6/cVzc9O6BFEOl8Pj/Kh9CjpOQiaYmZzAkDIF5+9xHJtUDLgzdYmIcNlN",
+	"NysmNmF/v+rDmiJA78GPa2lsLhlO2Fw1jXe/PEMPHz54eJgFpYuSI9TU6xcWWVdeOPBXy331X/rhxoV1",
+	"911YuXWJ4ZJKLTK1qeiyg52NeVAqY2MK1rShFM1mjrDGCbYzM63xHf2gvqPbceJsRXk0jpzGkdM4cvbH",
+	"kXNjQGExZO0U8kSW5lS6RJC9lDoV2SJWEL2kUhnD/B2HYmZZlojNPrJpIol7LqjMvKgvlSorSN5WYma5",
+	"ivEPnJnZyLVrp3I6DxXUxSwmdl7LKe1lUhXOBtWwpbcgldY76dKY3bswux2lZXb3CivbkV+uepcQ4hK7",
+	"2fZ78xkkpcNTjam9hsY68+89KBvbTio1pvZ3Y2pnR4MKXtkwZ/6bzdJYYcJXWuG3o3Y2gc43jlpvRwY0",
+	"1vQPY03nVyeurenXh5xLY75ZTJQPUbQkaOwlTeSDrwwEM54fvs+CwliWZjh/k8/hvH/Qcc1uoqDr4Zcm",
+	"Znp3Yqal26SuGzRdyIg1g6n2les6xBsj8C4bgbcRgt05RGzMyMaMbMzIlWbk5tbeLeiYxuJrLL7G4tu5",
+	"Wl8frnZyNLIqknrqnvwOZMnKwKsrMWHLs+VVI46OW8cPtc7UMvaTKxVrUpW9YhLPxoJKNcES2Xud7JPe",
+	"ctaPvWYruxfB12w0TfS1kYobS8X3xMi1zE2EK2ppKYIOLG+5UwAhklMyoDgxb25fzJUL9VRVcMiezk4Z",
+	"2LZCdDGz46axNGcZsmftcYAqHxeV6jSXDN+vh2uL0kWuTkuVqrFe9th6gZNe87Wai8y+df7tfMs+18u1",
+	"uAXcsvrpbFCNW243bjmWU+hSh9i8HMoFPEaR2+UIGUYHYvfathXEGZ4QOa8HfiW5Gti3XI0CRe6z4lil",
+	"N5zB1OiOPfd8zeuOkurYReZELgCW+tK+EyVyc36369iotyQMGs/bD+J5W6Hbtwk3a4Z3M/rcre+9wZ17",
+	"jTtvPpy7M/TaINcGuTbIdSFyvQbA3H+N0YDMBmT+2CBznwK4+WXtXvy2dKlRjGcyAoe6uT5O//0UYfcZ",
+	"bvKDg6RwyZ2JjbbRibt1yl0yFfZZ5EroRyGyucJcoAkXBEW2Hn6E+sFvv/VevWrBv/1g/r5HqOzdZ4pO",
+	"iB6GLT11OeaSZNdWwaljam4ZdBWZZFatCn41RfcRlKGCq+XgdhbOkpnpD0vllbXCyNxuN0MxR5IfVlVk",
+	"MmFNdzf8XQh0662Goee3FQTdx71ut3V0bO4YOLoPf8GNA+f+BQL2Xlg9Fe/l465+vHs897i9HFY/nt+z",
+	"YOLr3qUE7uJY/VgxCF9xc0FVTXpFxGSuIP1RXpLB3EHsF6LPOaR+SN6RwF5E5N1gmoB8o8euHZAv3bda",
+	"Cs2botaah7atnurE3SvG5kff85RIuIUwC8Fnzy+PwL/P5MCPHIDPVqGJv9+B+Hv59uQiO5tru6dE3AhH",
+	"d765j/UC8buHVaufdmNq3KE7Oh1TItg1vZmZpF/kzMyfWOXKdDu/b3F4nyL3WH00vsw74stcigf3KQT/",
+	"XaiPm/ONXsMivR0p0HhG77hF+Y5MEzwg7pZ4iz1rKPjtgc6a4XhHrvsWW2nQ5y2jz9uIyN8Ahm3wa4Nf",
+	"G/xahV83h5l7rysaqNlAzQZq7kSbLwGsJty44uj0GRGT/SxAPaRCqk/Z+eefWt37reMnQRgkuPT9o9bR",
+	"oyC/vHwqKBuh/5VioYhA+hHvFLSLwdaNtur12YtIqx5IE2VtBNX1i06bCCW2t6JBsqDAbEQOLUCxtxJu",
+	"IGzqBFKh9+INaXB0GdhdS9A2MmRCmNIcQ+IQJfQzsXe/CYLj6hjqGXD2Pl1Uth2mb6KhdyEaCvxRYLCK",
+	"JAEwquVGer7zTf+vXrTzujq/RrkzIiaN52hHniOQqJB/ojwfjgt0kISzEVIcUbWmNwjaXegJMr16XqAN",
+	"xPavBKT2zcc5HT3uqYhvPD53xOPjwE2OovYoSrljsX9zTqANbbLd827j/PlRCuxtkMRWgm0144Wa5G7e",
+	"/9vgt73Eb7cRE9wZCmwQYIMA7yIC3Ayo7VjGN2CtAWs/Fli7uYgcjEl8cTxbkWZDxBcKjV1gCb3qdlKR",
+	"BL3gm6nuq3/4lIrkKgiDL1hQPWfgjOLPRmUPcZqooBeMlZr2OpColoy5VL3H3cfdjinJXqb2t+lFQgfZ",
+	"AJxH/jeoiWoH2NZscp7NsDyVZ6kQhCmkzdbMgIUlsZE407MWRWXAOBUE0AFKyAgPZroJ7z3zZcWL74lS",
+	"lI1s5daDAtDwOzZbMf++md2QC2SuUUEHv529eommeETMRQXuhhyJDorXtki/eXsHy9X51X8HAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -35,6 +35,12 @@ func NewContract(spec *openapi3.T) (*Contract, error) {
 	return &Contract{spec: doc, router: router}, nil
 }
 
+// FindRoute is the document's route of r and its path parameters, as the
+// validator finds them (routers.ErrPathNotFound and the like when none).
+func (c *Contract) FindRoute(r *http.Request) (*routers.Route, map[string]string, error) {
+	return c.router.FindRoute(r)
+}
+
 // Operation is the document's operation of r, if it has one.
 func (c *Contract) Operation(r *http.Request) (*openapi3.Operation, bool) {
 	route, _, err := c.router.FindRoute(r)

@@ -150,10 +150,15 @@ func newRendered(doc any, contentType string) (*rendered, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hours: encoding document: %w", err)
 	}
+	return renderedBytes(body, contentType), nil
+}
+
+// renderedBytes is a ready body with its validator and prepared header values.
+func renderedBytes(body []byte, contentType string) *rendered {
 	sum := sha256.Sum256(body)
 	r := &rendered{body: body, etag: `"` + hex.EncodeToString(sum[:16]) + `"`, contentType: contentType}
 	r.header.etag, r.header.contentType, r.header.length = []string{r.etag}, []string{contentType}, []string{strconv.Itoa(len(body))}
-	return r, nil
+	return r
 }
 
 // docCache holds the current view of the database and the documents

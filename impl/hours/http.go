@@ -46,7 +46,9 @@ func (s *Service) echo() (*echo.Echo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
+	e.Pre(negotiatePage) // issue 15.1/15.3: oneurl.go
 	e.Pre(ops.corsAndMediaTypes)
+	e.Pre(s.jsonapiRequests(ops)) // issue 15.2: requests.go
 	// apiserve's router registers "/libraries/{library_id}.json" and
 	// the like, which echo's router cannot express as they are.
 	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
@@ -238,11 +240,15 @@ func (o *operations) renderError(c echo.Context, e *apiserve.Error) error {
 	if status == http.StatusBadRequest && e.Pointer != "" {
 		status = http.StatusUnprocessableEntity
 	}
+	detail := e.Message
 	if e.Pointer == "/data/type" && strings.Contains(e.Message, "not one of the allowed values") {
 		// JSON:API: a resource type that is not the endpoint's is 409.
 		status = http.StatusConflict
+		if _, allowed, ok := strings.Cut(e.Message, "allowed values "); ok { // issue 15.5: a sentence
+			detail = "data.type is not the type of the resources at this URL: it must be " + allowed
+		}
 	}
-	obj := errorObject{Status: fmt.Sprint(status), Title: http.StatusText(status), Detail: e.Message}
+	obj := errorObject{Status: fmt.Sprint(status), Title: http.StatusText(status), Detail: detail}
 	if e.Parameter != "" || e.Pointer != "" {
 		obj.Source = &errorSource{Parameter: e.Parameter, Pointer: pointerToMember(e.Pointer, e.Message)}
 	} else if h := faultyHeader[status]; h != "" {

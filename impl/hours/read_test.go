@@ -432,7 +432,7 @@ func TestHEAD(t *testing.T) {
 	}
 	for path, allow := range map[string]string{
 		"/libraries.json":                 "GET, HEAD, OPTIONS",
-		"/libraries/green":                "PATCH, DELETE, OPTIONS",
+		"/libraries/green":                "GET, HEAD, PATCH, DELETE, OPTIONS", // issue 15.1: one URL per resource
 		"/libraries/green/terms":          "POST, OPTIONS",
 		"/libraries/green/locations.json": "",
 	} {
@@ -447,9 +447,9 @@ func TestHEAD(t *testing.T) {
 	}
 	for _, c := range []struct{ method, path, allow string }{
 		{"PUT", "/libraries.json", "GET, HEAD, OPTIONS"},
-		{"POST", "/libraries/green.json", "GET, HEAD, OPTIONS"},
+		{"POST", "/libraries/green.json", "GET, HEAD, PATCH, DELETE, OPTIONS"},
 		{"DELETE", "/api/v1/library/law/location/main/hours/for/today", "GET, HEAD, OPTIONS"},
-		{"PUT", "/libraries/green", "PATCH, DELETE, OPTIONS"},
+		{"PUT", "/libraries/green", "GET, HEAD, PATCH, DELETE, OPTIONS"},
 		{"GET", "/libraries", "POST, OPTIONS"},
 	} {
 		// No Content-Type on purpose: the missing method is the fault, not

@@ -77,6 +77,15 @@ type libraryResource struct {
 	Attributes    libraryAttributes    `json:"attributes"`
 	Relationships libraryRelationships `json:"relationships"`
 	Links         selfLinks            `json:"links"`
+	Meta          peopleLinks          `json:"meta"`
+}
+
+// peopleLinks is where people see and subscribe to a resource's hours
+// (issue 15). In meta: JSON:API 1.0's schema allows only self in a
+// resource's links.
+type peopleLinks struct {
+	Calendar string `json:"calendar"`
+	Page     string `json:"page,omitempty"`
 }
 
 type locationAttributes struct {
@@ -98,6 +107,7 @@ type locationResource struct {
 	Attributes    locationAttributes    `json:"attributes"`
 	Relationships locationRelationships `json:"relationships"`
 	Links         selfLinks             `json:"links"`
+	Meta          peopleLinks           `json:"meta"`
 }
 
 type librariesDocument struct {
@@ -218,6 +228,7 @@ func (r renderer) location(l *locationView, days schedule.Range) locationResourc
 		},
 		Relationships: locationRelationships{Library: toOne{Data: &identifier{Type: "libraries", ID: l.lib.lib.Slug}}},
 		Links:         selfLinks{Self: r.locationURL(l.lib.lib.Slug, l.loc.Slug)},
+		Meta:          peopleLinks{Calendar: r.base + "/libraries/" + l.lib.lib.Slug + "/locations/" + l.loc.Slug + ".ics"},
 	}
 }
 
@@ -235,6 +246,7 @@ func (r renderer) library(lib *libraryView, days schedule.Range, primaryHours []
 		},
 		Relationships: libraryRelationships{Locations: toMany{Data: make([]identifier, 0, len(lib.locations))}},
 		Links:         selfLinks{Self: r.libraryURL(lib.lib.Slug)},
+		Meta:          peopleLinks{Calendar: r.base + "/libraries/" + lib.lib.Slug + ".ics", Page: r.base + "/libraries/" + lib.lib.Slug + ".html"},
 	}
 	if res.Attributes.Hours == nil && lib.primary != nil {
 		res.Attributes.Hours = daysDoc(lib.primary.hoursRules().Days(days, lib.zone))

@@ -29,10 +29,15 @@ export interface paths {
         get: operations["getLibrary"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a library with its locations, terms, schedules and exceptions (admin). The same as at the URL without `.json` (the resource's `links.self`). */
+        delete: operations["deleteLibraryJson"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
+         * @description The old slug keeps resolving after a rename.
+         */
+        patch: operations["updateLibraryJson"];
         trace?: never;
     };
     "/libraries/{library_id}/locations/{location_id}.json": {
@@ -44,6 +49,96 @@ export interface paths {
         };
         /** One location of one library, with its hours. */
         get: operations["getLocation"];
+        put?: never;
+        post?: never;
+        /** Delete a location with its schedules and exceptions (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`). */
+        delete: operations["deleteLocationJson"];
+        options?: never;
+        head?: never;
+        /** Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`). */
+        patch: operations["updateLocationJson"];
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hours of every library as an HTML page for people.
+         * @description This week and next (Sunday–Saturday in each library's zone) for every library and
+         *     location: today marked, whether each is open now, notes, holidays and closures, links to
+         *     the previous and next weeks (plain links, no script needed) and to each iCalendar feed,
+         *     and schema.org `openingHoursSpecification` JSON-LD.
+         */
+        get: operations["hoursPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/libraries/{library_id}.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One library's hours as an HTML page for people.
+         * @description The page of `GET /` for one library. A browser asking for
+         *     `/libraries/{library_id}` with `Accept: text/html` gets this page too.
+         */
+        get: operations["libraryPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/libraries/{library_id}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An iCalendar feed (RFC 5545) of one library's hours, to subscribe to.
+         * @description One `VEVENT` per opening period of every location that keeps its own hours (the
+         *     location named in `LOCATION`), an all-day event for each holiday, closure or closed day
+         *     with a note, and a `VTIMEZONE` of the library's zone. The feed covers the four weeks
+         *     before the current one to 26 weeks after it. UIDs are stable, so a calendar updates an
+         *     event rather than adding another.
+         */
+        get: operations["libraryCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/libraries/{library_id}/locations/{location_id}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An iCalendar feed (RFC 5545) of one location's hours, to subscribe to.
+         * @description The feed of `/libraries/{library_id}.ics` for one location (a location that keeps no hours of its own has its library's primary location's).
+         */
+        get: operations["locationCalendar"];
         put?: never;
         post?: never;
         delete?: never;
@@ -100,7 +195,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One library with all its locations and hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource); a browser gets the HTML page. */
+        get: operations["getLibraryBare"];
         put?: never;
         post?: never;
         /** Delete a library with its locations, terms, schedules and exceptions (admin). */
@@ -138,7 +234,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One location of one library, with its hours. The same resource as the `.json` URL (JSON:API clients that build one URL per resource). */
+        get: operations["getLocationBare"];
         put?: never;
         post?: never;
         /** Delete a location with its schedules and exceptions (admin or its library's editor). */
@@ -223,10 +320,12 @@ export interface paths {
         get: operations["getTerm"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a term with the schedules that belong to it. The same as at the URL without `.json` (the resource's `links.self`). */
+        delete: operations["deleteTermJson"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a term. The same as at the URL without `.json` (the resource's `links.self`). */
+        patch: operations["updateTermJson"];
         trace?: never;
     };
     "/libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json": {
@@ -243,10 +342,12 @@ export interface paths {
         get: operations["getSchedule"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`). */
+        delete: operations["deleteScheduleJson"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`). */
+        patch: operations["updateScheduleJson"];
         trace?: never;
     };
     "/libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json": {
@@ -263,10 +364,12 @@ export interface paths {
         get: operations["getException"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete an exception. The same as at the URL without `.json` (the resource's `links.self`). */
+        delete: operations["deleteExceptionJson"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change an exception. The same as at the URL without `.json` (the resource's `links.self`). */
+        patch: operations["updateExceptionJson"];
         trace?: never;
     };
     "/libraries/{library_id}/terms": {
@@ -293,7 +396,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One term of a library. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+         * @description The term a `Location` header of a term write names. Unauthenticated, like every read.
+         */
+        get: operations["getTermBare"];
         put?: never;
         post?: never;
         /** Delete a term with the schedules that belong to it. */
@@ -334,7 +441,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One weekly schedule of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+         * @description The schedule a `Location` header of a schedule write names.
+         */
+        get: operations["getScheduleBare"];
         put?: never;
         post?: never;
         /** Delete a weekly schedule. */
@@ -369,7 +480,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One per-date exception of a location. The same resource as the `.json` URL (JSON:API clients that build one URL per resource).
+         * @description The exception a `Location` header of an exception write names.
+         */
+        get: operations["getExceptionBare"];
         put?: never;
         post?: never;
         /** Delete an exception. */
@@ -431,6 +546,23 @@ export interface components {
             /** Format: uri */
             self: string;
         };
+        /**
+         * @description Where people see and subscribe to the resource's hours. In `meta`, not `links`: JSON:API
+         *     1.0's schema allows only `self` in a resource's links, and every document validates
+         *     against it.
+         */
+        PeopleLinks: {
+            /**
+             * Format: uri
+             * @description The iCalendar feed (`.ics`).
+             */
+            calendar: string;
+            /**
+             * Format: uri
+             * @description The HTML page (libraries).
+             */
+            page?: string;
+        };
         JSONAPIObject: {
             /** @enum {string} */
             version: "1.1";
@@ -477,6 +609,7 @@ export interface components {
                 };
             };
             links: components["schemas"]["Links"];
+            meta?: components["schemas"]["PeopleLinks"];
         };
         LocationAttributes: {
             name: string;
@@ -502,6 +635,7 @@ export interface components {
                 };
             };
             links: components["schemas"]["Links"];
+            meta?: components["schemas"]["PeopleLinks"];
         };
         LibrariesDocument: {
             jsonapi: components["schemas"]["JSONAPIObject"];
@@ -913,6 +1047,20 @@ export interface components {
          * @example 2026-03-14
          */
         To: string;
+        /**
+         * @description A day, YYYY-MM-DD; the page shows the Sunday–Saturday week holding it and the next. Without it, the current week in each library's zone.
+         * @example 2026-03-08
+         */
+        Week: string;
+        /**
+         * @description JSON:API `include`. The related resources are always included, so only those
+         *     relationship paths are accepted (comma-separated): `locations` and `primary_location`
+         *     on libraries, `library` on a location. Any other path is 400, as are the unsupported
+         *     JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+         *     all-lower-case name.
+         * @example locations
+         */
+        Include: string;
         /** @description ETags of representations the client holds; a match answers 304. */
         IfNoneMatch: string;
     };
@@ -950,6 +1098,15 @@ export interface operations {
                  * @example 2026-03-14
                  */
                 to?: components["parameters"]["To"];
+                /**
+                 * @description JSON:API `include`. The related resources are always included, so only those
+                 *     relationship paths are accepted (comma-separated): `locations` and `primary_location`
+                 *     on libraries, `library` on a location. Any other path is 400, as are the unsupported
+                 *     JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+                 *     all-lower-case name.
+                 * @example locations
+                 */
+                include?: components["parameters"]["Include"];
             };
             header?: {
                 /** @description ETags of representations the client holds; a match answers 304. */
@@ -1080,6 +1237,15 @@ export interface operations {
                  * @example 2026-03-14
                  */
                 to?: components["parameters"]["To"];
+                /**
+                 * @description JSON:API `include`. The related resources are always included, so only those
+                 *     relationship paths are accepted (comma-separated): `locations` and `primary_location`
+                 *     on libraries, `library` on a location. Any other path is 400, as are the unsupported
+                 *     JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+                 *     all-lower-case name.
+                 * @example locations
+                 */
+                include?: components["parameters"]["Include"];
             };
             header?: {
                 /** @description ETags of representations the client holds; a match answers 304. */
@@ -1114,6 +1280,84 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
         };
     };
+    deleteLibraryJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
+    updateLibraryJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "libraries",
+                 *         "id": "music",
+                 *         "attributes": {
+                 *           "name": "Music and Media Library"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": components["schemas"]["LibraryWriteDocument"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["LibraryDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     getLocation: {
         parameters: {
             query?: {
@@ -1127,6 +1371,15 @@ export interface operations {
                  * @example 2026-03-14
                  */
                 to?: components["parameters"]["To"];
+                /**
+                 * @description JSON:API `include`. The related resources are always included, so only those
+                 *     relationship paths are accepted (comma-separated): `locations` and `primary_location`
+                 *     on libraries, `library` on a location. Any other path is 400, as are the unsupported
+                 *     JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+                 *     all-lower-case name.
+                 * @example locations
+                 */
+                include?: components["parameters"]["Include"];
             };
             header?: {
                 /** @description ETags of representations the client holds; a match answers 304. */
@@ -1164,6 +1417,229 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+        };
+    };
+    deleteLocationJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
+    updateLocationJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["LocationWriteDocument"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["LocationDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    hoursPage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A day, YYYY-MM-DD; the page shows the Sunday–Saturday week holding it and the next. Without it, the current week in each library's zone.
+                 * @example 2026-03-08
+                 */
+                from?: components["parameters"]["Week"];
+            };
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    libraryPage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A day, YYYY-MM-DD; the page shows the Sunday–Saturday week holding it and the next. Without it, the current week in each library's zone.
+                 * @example 2026-03-08
+                 */
+                from?: components["parameters"]["Week"];
+            };
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    libraryCalendar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    locationCalendar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["NotFound"];
         };
     };
     legacyHours: {
@@ -1269,6 +1745,63 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getLibraryBare: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day, YYYY-MM-DD. Alone, only that day is returned.
+                 * @example 2026-03-08
+                 */
+                from?: components["parameters"]["From"];
+                /**
+                 * @description Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
+                 * @example 2026-03-14
+                 */
+                to?: components["parameters"]["To"];
+                /**
+                 * @description JSON:API `include`. The related resources are always included, so only those
+                 *     relationship paths are accepted (comma-separated): `locations` and `primary_location`
+                 *     on libraries, `library` on a location. Any other path is 400, as are the unsupported
+                 *     JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+                 *     all-lower-case name.
+                 * @example locations
+                 */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The library (data) and its locations (included). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["LibraryDocument"];
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
         };
     };
     deleteLibrary: {
@@ -1399,6 +1932,67 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getLocationBare: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day, YYYY-MM-DD. Alone, only that day is returned.
+                 * @example 2026-03-08
+                 */
+                from?: components["parameters"]["From"];
+                /**
+                 * @description Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
+                 * @example 2026-03-14
+                 */
+                to?: components["parameters"]["To"];
+                /**
+                 * @description JSON:API `include`. The related resources are always included, so only those
+                 *     relationship paths are accepted (comma-separated): `locations` and `primary_location`
+                 *     on libraries, `library` on a location. Any other path is 400, as are the unsupported
+                 *     JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+                 *     all-lower-case name.
+                 * @example locations
+                 */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The location (data) and its library (included). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["LocationDocument"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
         };
     };
     deleteLocation: {
@@ -1637,6 +2231,83 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
         };
     };
+    deleteTermJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Numeric id of a term of the library (from GET /libraries/{library_id}/terms.json).
+                 * @example 1
+                 */
+                term_id: components["parameters"]["TermID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
+    updateTermJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Numeric id of a term of the library (from GET /libraries/{library_id}/terms.json).
+                 * @example 1
+                 */
+                term_id: components["parameters"]["TermID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["TermWriteDocument"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TermDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     getSchedule: {
         parameters: {
             query?: never;
@@ -1683,6 +2354,93 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
         };
     };
+    deleteScheduleJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+                /**
+                 * @description Numeric id of a weekly schedule of the location (from its schedules list).
+                 * @example 1
+                 */
+                schedule_id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
+    updateScheduleJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+                /**
+                 * @description Numeric id of a weekly schedule of the location (from its schedules list).
+                 * @example 1
+                 */
+                schedule_id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["ScheduleWriteDocument"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ScheduleDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     getException: {
         parameters: {
             query?: never;
@@ -1727,6 +2485,93 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+        };
+    };
+    deleteExceptionJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+                /**
+                 * @description Numeric id of a per-date exception of the location (from its exceptions list).
+                 * @example 1
+                 */
+                exception_id: components["parameters"]["ExceptionID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
+    updateExceptionJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+                /**
+                 * @description Numeric id of a per-date exception of the location (from its exceptions list).
+                 * @example 1
+                 */
+                exception_id: components["parameters"]["ExceptionID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["ExceptionWriteDocument"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ExceptionDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     createTerm: {
@@ -1778,6 +2623,47 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getTermBare: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Numeric id of a term of the library (from GET /libraries/{library_id}/terms.json).
+                 * @example 1
+                 */
+                term_id: components["parameters"]["TermID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TermDocument"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
         };
     };
     deleteTerm: {
@@ -1941,6 +2827,52 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    getScheduleBare: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+                /**
+                 * @description Numeric id of a weekly schedule of the location (from its schedules list).
+                 * @example 1
+                 */
+                schedule_id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ScheduleDocument"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
     deleteSchedule: {
         parameters: {
             query?: never;
@@ -2083,6 +3015,52 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getExceptionBare: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+                /**
+                 * @description Numeric id of a per-date exception of the location (from its exceptions list).
+                 * @example 1
+                 */
+                exception_id: components["parameters"]["ExceptionID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ExceptionDocument"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
         };
     };
     deleteException: {

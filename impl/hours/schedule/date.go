@@ -156,7 +156,8 @@ func ParseRange(from, to string) (r Range, explicit bool, err error) {
 		return Range{}, false, &RangeError{Parameter: "to", Reason: fmt.Sprintf(`"to" (%s) is before "from" (%s)`, t, f)}
 	}
 	if limit := f.AddMonthsClamped(MaxRangeMonths); limit.Before(t) {
-		return Range{}, false, &RangeError{Parameter: "to", Reason: fmt.Sprintf(`the range is longer than %d months: "to" may be at most %s`, MaxRangeMonths, limit)}
+		// Worded to follow "query parameter " in the service's message.
+		return Range{}, false, &RangeError{Parameter: "to", Reason: fmt.Sprintf(`"to" (%s) is more than %d months after "from" (%s): it may be at most %s`, t, MaxRangeMonths, f, limit)}
 	}
 	return Range{From: f, To: t}, true, nil
 }

@@ -1,0 +1,61 @@
+package hours_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/hours/store/storetest"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// TestRealJSONAPIClients drives reads and writes through three JSON:API
+// client libraries from npm (jsona, devour-client, kitsu; pinned in
+// scripts/hours-npm) against the real binary, on SQLite and, when
+// configured, PostgreSQL. The script is scripts/hours-npm/clients.cjs.
+func TestRealJSONAPIClients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary and node")
+	}
+	node := testkit.RequireTool(t, "node")
+	root := testkit.RepoRoot(t)
+	if _, err := os.Stat(filepath.Join(root, "scripts", "hours-npm", "node_modules", "kitsu")); err != nil {
+		if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
+			t.Fatalf("the Hours npm packages are required (scripts/hours-npm.sh install): %v", err)
+		}
+		t.Skipf("the Hours npm packages are not installed (scripts/hours-npm.sh install): %v", err)
+	}
+	for _, b := range storetest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			args := []string{"--services", "hours"}
+			if b.Name != "sqlite" {
+				args = append(args, "--hours-db", b.DSN(t))
+			}
+			srv := testkit.StartServer(t, args...)
+			out, err := exec.Command(testkit.Binary(t), "tokens", "add", "--data", srv.DataDir, "--name", "clients", "--role", "admin").Output()
+			if err != nil {
+				t.Fatalf("tokens add: %v", err)
+			}
+			for _, client := range []string{"jsona", "devour", "kitsu"} {
+				t.Run(client, func(t *testing.T) {
+					cmd := exec.Command(node, filepath.Join(root, "scripts", "hours-npm", "clients.cjs"), client)
+					cmd.Env = append(os.Environ(), "HOURS_URL="+srv.URL+"/hours", "TOKEN="+strings.TrimSpace(string(out)))
+					res, err := cmd.CombinedOutput()
+					t.Logf("%s", res)
+					if err != nil {
+						t.Errorf("%s against the binary: %v\n%s\nserver log:\n%s", client, err, res, tail(srv.Logs(), 3000))
+					}
+				})
+			}
+		})
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}

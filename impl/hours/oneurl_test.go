@@ -1,0 +1,102 @@
+package hours_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestOneURLPerResource reads, updates and deletes every kind of resource
+// at its links.self (.json) and at the URL without .json.
+func TestOneURLPerResource(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		// A new exception: its Location and links.self are the .json URL.
+		resp, body := e.do(t, req{method: http.MethodPost, path: "/libraries/green/locations/stacks/exceptions", token: "admin",
+			body: `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true,"notes":"Independence Day"}}}`})
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("POST exception: %d %s", resp.StatusCode, body)
+		}
+		var created struct {
+			Links struct{ Self string } `json:"links"`
+			Data  struct{ ID string }   `json:"data"`
+		}
+		if err := json.Unmarshal(body, &created); err != nil {
+			t.Fatal(err)
+		}
+		self := strings.TrimPrefix(created.Links.Self, "http://hours.test/hours")
+		if !strings.HasSuffix(self, ".json") || resp.Header.Get("Location") != created.Links.Self {
+			t.Fatalf("links.self %q, Location %q", created.Links.Self, resp.Header.Get("Location"))
+		}
+		var terms struct {
+			Data []struct{ ID string } `json:"data"`
+		}
+		e.get(t, "/libraries/green/terms.json", http.StatusOK, &terms)
+		var schedules struct {
+			Data []struct{ ID string } `json:"data"`
+		}
+		e.get(t, "/libraries/green/locations/stacks/schedules.json", http.StatusOK, &schedules)
+		if len(terms.Data) == 0 || len(schedules.Data) == 0 {
+			t.Fatal("no terms or schedules in the sample data")
+		}
+
+		// Reads: the bare URL is the same resource as the .json URL.
+		for _, p := range []string{
+			"/libraries/green",
+			"/libraries/green/locations/stacks",
+			"/libraries/green/terms/" + terms.Data[0].ID,
+			"/libraries/green/locations/stacks/schedules/" + schedules.Data[0].ID,
+			strings.TrimSuffix(self, ".json"),
+		} {
+			r1, b1 := e.do(t, req{path: p + ".json"})
+			r2, b2 := e.do(t, req{path: p})
+			if r1.StatusCode != http.StatusOK || r2.StatusCode != http.StatusOK || string(b1) != string(b2) || r1.Header.Get("ETag") != r2.Header.Get("ETag") {
+				t.Errorf("GET %s and %s.json differ: %d/%d\n%s\n%s", p, p, r2.StatusCode, r1.StatusCode, b2, b1)
+			}
+		}
+
+		// Writes at links.self.
+		resp, body = e.do(t, req{method: http.MethodPatch, path: self, token: "admin",
+			body: `{"data":{"type":"exceptions","id":"` + created.Data.ID + `","attributes":{"day":"2026-07-04","closed":true,"notes":"Fourth of July"}}}`})
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Fourth of July") {
+			t.Errorf("PATCH %s: %d %s", self, resp.StatusCode, body)
+		}
+		resp, body = e.do(t, req{method: http.MethodPatch, path: "/libraries/green.json", token: "admin",
+			body: `{"data":{"type":"libraries","id":"green","attributes":{"name":"Green"}}}`})
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("PATCH /libraries/green.json: %d %s", resp.StatusCode, body)
+		}
+		resp, body = e.do(t, req{method: http.MethodDelete, path: self, token: "admin"})
+		if resp.StatusCode != http.StatusNoContent {
+			t.Errorf("DELETE %s: %d %s", self, resp.StatusCode, body)
+		}
+		resp, body = e.do(t, req{path: strings.TrimSuffix(self, ".json")})
+		expectError(t, resp, body, http.StatusNotFound, "exception_id", "")
+	})
+}
+
+// TestBrowserGetsThePage: a browser's Accept at a library's bare URL gets
+// the HTML page; a JSON:API client gets the document; both Vary: Accept.
+func TestBrowserGetsThePage(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		browser := "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+		resp, body := e.do(t, req{path: "/libraries/green", headers: []string{"Accept", browser}})
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" || !strings.Contains(string(body), "<title>Green Library hours</title>") {
+			t.Errorf("browser GET /libraries/green: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		if resp.Header.Get("Vary") != "Accept" {
+			t.Errorf("browser GET: Vary %q", resp.Header.Get("Vary"))
+		}
+		for _, accept := range []string{"application/vnd.api+json", "", "*/*", "application/vnd.api+json, text/html;q=0.5"} {
+			resp, _ := e.do(t, req{path: "/libraries/green", headers: []string{"Accept", accept}})
+			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/vnd.api+json" || resp.Header.Get("Vary") != "Accept" {
+				t.Errorf("Accept %q: %d %q Vary %q", accept, resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Vary"))
+			}
+		}
+		// The .json URL is never negotiated.
+		resp, _ = e.do(t, req{path: "/libraries/green.json", headers: []string{"Accept", browser}})
+		if resp.Header.Get("Content-Type") != "application/vnd.api+json" {
+			t.Errorf("browser GET /libraries/green.json: %q", resp.Header.Get("Content-Type"))
+		}
+	})
+}

@@ -1,0 +1,22 @@
+package hours_test
+
+import (
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/hours/page/browsercheck"
+)
+
+// TestPagesInBrowser checks the service's real pages (the sample data:
+// seven libraries, long names, 24-hour rooms, lunch breaks) in headless
+// Chromium at 390 px with axe-core.
+func TestPagesInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	axe := browsercheck.AxeSource(t)
+	e := newEnv(t, storetestSQLite(t), testNow)
+	ctx := browsercheck.Phone(t)
+	for _, path := range []string{"/", "/libraries/green.html", "/libraries/law.html?from=2026-12-24"} {
+		browsercheck.Check(ctx, t, axe, e.srv.URL+path)
+	}
+}
