@@ -1,0 +1,205 @@
+package iiifimage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// quadrants writes a PNG whose four quadrants are red, green, blue and
+// yellow, so tiles can be checked by their pixels.
+func quadrants(t *testing.T, path string, w, h int) {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.Set(x, y, quadrantColour(x*2/w, y*2/h))
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func quadrantColour(qx, qy int) color.RGBA {
+	return [2][2]color.RGBA{{{200, 30, 30, 255}, {30, 160, 30, 255}}, {{30, 30, 200, 255}, {220, 200, 30, 255}}}[qy][qx]
+}
+
+func needVips(t *testing.T) {
+	if _, err := exec.LookPath("vips"); err != nil {
+		if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
+			t.Fatal("vips is required (SITESVC_REQUIRE_TOOLS is set)")
+		}
+		t.Skip("vips not installed")
+	}
+}
+
+func near(a, b color.Color) bool {
+	r1, g1, b1, _ := a.RGBA()
+	r2, g2, b2, _ := b.RGBA()
+	d := func(x, y uint32) bool { return int(x>>8)-int(y>>8) < 24 && int(y>>8)-int(x>>8) < 24 }
+	return d(r1, r2) && d(g1, g2) && d(b1, b2)
+}
+
+func TestPyramid(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "q.png")
+	quadrants(t, src, 1500, 1000)
+	info, _ := os.Stat(src)
+	tl, err := New(filepath.Join(dir, "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Source{Object: "bb000kk0000", Name: "q.png", Path: src, Size: info.Size(), ModTime: info.ModTime()}
+	p, err := tl.Pyramid(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Width() != 1500 || p.Height() != 1000 {
+		t.Fatalf("size %dx%d", p.Width(), p.Height())
+	}
+	raw, err := p.Info("http://h/purl/bb000kk0000/iiif/image/q.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Context           string `json:"@context"`
+		ID, Type, Profile string
+		Width, Height     int
+		Sizes             []Size
+		Tiles             []struct {
+			Width        int
+			ScaleFactors []int
+		}
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Type != "ImageService3" || doc.Profile != "level0" || doc.Context != "http://iiif.io/api/image/3/context.json" || doc.Width != 1500 {
+		t.Fatalf("info.json: %s", raw)
+	}
+	if len(doc.Tiles) != 1 || doc.Tiles[0].Width != TileSize || len(doc.Tiles[0].ScaleFactors) < 2 {
+		t.Fatalf("tiles: %s", raw)
+	}
+	if len(doc.Sizes) < 2 || doc.Sizes[len(doc.Sizes)-1].Width != 1024 {
+		t.Fatalf("sizes: %+v", doc.Sizes)
+	}
+	// Every size and every tile of every scale factor can be looked up.
+	for _, sz := range doc.Sizes {
+		if _, err := p.Lookup("full", itoa(sz.Width)+",", "0", "default.jpg"); err != nil {
+			t.Errorf("size %v: %v", sz, err)
+		}
+		if _, err := p.Lookup("full", itoa(sz.Width)+","+itoa(sz.Height), "0", "default.jpg"); err != nil {
+			t.Errorf("size %v: %v", sz, err)
+		}
+	}
+	for _, sf := range doc.Tiles[0].ScaleFactors {
+		step := TileSize * sf
+		for y := 0; y < 1000; y += step {
+			for x := 0; x < 1500; x += step {
+				rw, rh := min(step, 1500-x), min(step, 1000-y)
+				sw := (rw + sf - 1) / sf
+				region := itoa(x) + "," + itoa(y) + "," + itoa(rw) + "," + itoa(rh)
+				if _, err := p.Lookup(region, itoa(sw)+",", "0", "default.jpg"); err != nil {
+					t.Errorf("sf %d tile %s: %v", sf, region, err)
+				}
+			}
+		}
+	}
+	// A tile of the bottom-right quadrant is yellow in its middle.
+	path, err := p.Lookup("1024,512,476,488", "476,", "0", "default.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := jpeg.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := img.At(300, 300); !near(c, quadrantColour(1, 1)) {
+		t.Errorf("tile pixel %v, want yellow", c)
+	}
+	// The smallest size keeps the quadrants.
+	path, _ = p.Lookup("full", "max", "0", "default.jpg")
+	if path != "" {
+		t.Errorf("max of a 1500 px image is not a size, got %s", path)
+	}
+	// Bad syntax and what level 0 lacks.
+	for _, c := range []struct {
+		region, size, rot, qf string
+		want                  error
+	}{
+		{"../../etc", "max", "0", "default.jpg", ErrBadRequest},
+		{"full", "big", "0", "default.jpg", ErrBadRequest},
+		{"full", "max", "x", "default.jpg", ErrBadRequest},
+		{"full", "max", "0", "default", ErrBadRequest},
+		{"0,0,0,10", "10,", "0", "default.jpg", ErrBadRequest},
+		{"full", "max", "90", "default.jpg", ErrNotFound},
+		{"full", "max", "0", "gray.jpg", ErrNotFound},
+		{"0,0,100,100", "100,", "0", "default.jpg", ErrNotFound},
+		{"square", "max", "0", "default.jpg", ErrNotFound},
+	} {
+		if _, err := p.Lookup(c.region, c.size, c.rot, c.qf); !errors.Is(err, c.want) {
+			t.Errorf("%s/%s/%s/%s: %v, want %v", c.region, c.size, c.rot, c.qf, err, c.want)
+		}
+	}
+	// A second Tiler over the same directory finds the pyramid on disk; a
+	// changed file gets a new one and the old one goes.
+	tl2, _ := New(filepath.Join(dir, "cache"))
+	p2, err := tl2.Pyramid(context.Background(), s)
+	if err != nil || p2.dir != p.dir || p2.Files() != p.Files() {
+		t.Fatalf("reload: %v %v", err, p2)
+	}
+	s.ModTime = s.ModTime.Add(time.Second)
+	p3, err := tl2.Pyramid(context.Background(), s)
+	if err != nil || p3.dir == p.dir {
+		t.Fatalf("new version: %v", err)
+	}
+	if _, err := os.Stat(p.dir); !os.IsNotExist(err) {
+		t.Errorf("old pyramid still there: %v", err)
+	}
+}
+
+func TestUnavailable(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	tl, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.Available() {
+		t.Fatal("available without vips")
+	}
+	if _, err := tl.Pyramid(context.Background(), Source{Name: "x"}); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestTileable(t *testing.T) {
+	for mt, want := range map[string]bool{"image/jpeg": true, "image/png": true, "image/tiff": true, "image/jp2": true, "IMAGE/PNG; x=y": true, "image/gif": false, "application/pdf": false, "image/svg+xml": false} {
+		if Tileable(mt) != want {
+			t.Errorf("%s: %v", mt, !want)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
