@@ -317,6 +317,9 @@ type IfModifiedSince = string
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
+// ImageName defines model for ImageName.
+type ImageName = string
+
 // Published defines model for Published.
 type Published = PublishResult
 
@@ -369,6 +372,24 @@ type GetFileParams struct {
 
 	// Range A byte range (RFC 9110), for example `bytes=0-1023`.
 	Range *string `json:"Range,omitempty"`
+}
+
+// GetImageInfoParams defines parameters for GetImageInfo.
+type GetImageInfoParams struct {
+	// IfNoneMatch ETags of a cached copy; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// IfModifiedSince HTTP date of a cached copy; an unmodified object answers 304.
+	IfModifiedSince *IfModifiedSince `json:"If-Modified-Since,omitempty"`
+}
+
+// GetImageParams defines parameters for GetImage.
+type GetImageParams struct {
+	// IfNoneMatch ETags of a cached copy; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// IfModifiedSince HTTP date of a cached copy; an unmodified object answers 304.
+	IfModifiedSince *IfModifiedSince `json:"If-Modified-Since,omitempty"`
 }
 
 // GetManifestParams defines parameters for GetManifest.
@@ -754,6 +775,28 @@ type ClientInterface interface {
 	// Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 	GetFile(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetImageInfo IIIF Image API 3.0 info.json of an image file
+	//
+	// The image service (level 0) of an image file of the object (JPEG,
+	// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
+	// scale factor) and the whole-image sizes. The service's id is
+	// `{purl}/iiif/image/{name}`. Access rights are those of the file.
+	// 503 when the server has no libvips to make tiles with.
+	//
+	// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
+	GetImageInfo(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	//
+	// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
+	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
+	// whole image; `max`, `w,` and `,h` are answered when they name one of
+	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
+	// invalid syntax is 400. Access rights are those of the file.
+	//
+	// Corresponds with GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality} (the `GetImage` operationId).
+	GetImage(ctx context.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params *GetImageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetManifest IIIF Presentation 3.0 manifest of the object
 	//
 	// Built from contentMetadata: one canvas per image or page resource
@@ -918,6 +961,48 @@ func (c *Client) PutPublicXmlWithBody(ctx context.Context, id Id, contentType st
 // Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 func (c *Client) GetFile(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetFileRequest(c.Server, id, name, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetImageInfo IIIF Image API 3.0 info.json of an image file
+//
+// The image service (level 0) of an image file of the object (JPEG,
+// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
+// scale factor) and the whole-image sizes. The service's id is
+// `{purl}/iiif/image/{name}`. Access rights are those of the file.
+// 503 when the server has no libvips to make tiles with.
+//
+// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
+func (c *Client) GetImageInfo(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetImageInfoRequest(c.Server, id, name, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetImage IIIF Image API 3.0 image request (a tile or a size)
+//
+// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
+// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
+// whole image; `max`, `w,` and `,h` are answered when they name one of
+// them), rotation `0`, `default.jpg`. Other valid requests are 404;
+// invalid syntax is 400. Access rights are those of the file.
+//
+// Corresponds with GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality} (the `GetImage` operationId).
+func (c *Client) GetImage(ctx context.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params *GetImageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetImageRequest(c.Server, id, name, region, size, rotation, quality, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1403,6 +1488,168 @@ func NewGetFileRequest(server string, id Id, name string, params *GetFileParams)
 	return req, nil
 }
 
+// NewGetImageInfoRequest constructs an http.Request for the GetImageInfo method
+func NewGetImageInfoRequest(server string, id Id, name ImageName, params *GetImageInfoParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s/iiif/image/%s/info.json", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.IfModifiedSince != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-Modified-Since", *params.IfModifiedSince, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Modified-Since", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetImageRequest constructs an http.Request for the GetImage method
+func NewGetImageRequest(server string, id Id, name ImageName, region string, size string, rotation string, quality string, params *GetImageParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "region", region, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam3 string
+
+	pathParam3, err = runtime.StyleParamWithOptions("simple", false, "size", size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam4 string
+
+	pathParam4, err = runtime.StyleParamWithOptions("simple", false, "rotation", rotation, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam5 string
+
+	pathParam5, err = runtime.StyleParamWithOptions("simple", false, "quality", quality, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s/iiif/image/%s/%s/%s/%s/%s", pathParam0, pathParam1, pathParam2, pathParam3, pathParam4, pathParam5)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.IfModifiedSince != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-Modified-Since", *params.IfModifiedSince, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Modified-Since", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetManifestRequest constructs an http.Request for the GetManifest method
 func NewGetManifestRequest(server string, id Id, params *GetManifestParams) (*http.Request, error) {
 	var err error
@@ -1597,6 +1844,32 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 	GetFileWithResponse(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*GetFileResponse, error)
+
+	// GetImageInfoWithResponse IIIF Image API 3.0 info.json of an image file
+	//
+	// The image service (level 0) of an image file of the object (JPEG,
+	// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
+	// scale factor) and the whole-image sizes. The service's id is
+	// `{purl}/iiif/image/{name}`. Access rights are those of the file.
+	// 503 when the server has no libvips to make tiles with.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
+	GetImageInfoWithResponse(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*GetImageInfoResponse, error)
+
+	// GetImageWithResponse IIIF Image API 3.0 image request (a tile or a size)
+	//
+	// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
+	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
+	// whole image; `max`, `w,` and `,h` are answered when they name one of
+	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
+	// invalid syntax is 400. Access rights are those of the file.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality} (the `GetImage` operationId).
+	GetImageWithResponse(ctx context.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params *GetImageParams, reqEditors ...RequestEditorFn) (*GetImageResponse, error)
 
 	// GetManifestWithResponse IIIF Presentation 3.0 manifest of the object
 	//
@@ -2082,6 +2355,127 @@ func (r GetFileResponse) ContentType() string {
 	return ""
 }
 
+// GetImageInfoResponse200Headers the declared response headers of an HTTP 200 response for GetImageInfo
+type GetImageInfoResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// GetImageInfoResponse304Headers the declared response headers of an HTTP 304 response for GetImageInfo
+type GetImageInfoResponse304Headers struct {
+	ETag *string
+}
+
+// GetImageInfoResponse401Headers the declared response headers of an HTTP 401 response for GetImageInfo
+type GetImageInfoResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type GetImageInfoResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationldJSON200 the response for an HTTP 200 `application/ld+json` response
+	ApplicationldJSON200 *map[string]interface{}
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetImageInfoResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetImageInfoResponse304Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetImageInfoResponse401Headers
+}
+
+// GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
+func (r GetImageInfoResponse) GetApplicationldJSON200() *map[string]interface{} {
+	return r.ApplicationldJSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r GetImageInfoResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetImageInfoResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetImageInfoResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetImageInfoResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetImageResponse200Headers the declared response headers of an HTTP 200 response for GetImage
+type GetImageResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// GetImageResponse304Headers the declared response headers of an HTTP 304 response for GetImage
+type GetImageResponse304Headers struct {
+	ETag *string
+}
+
+// GetImageResponse401Headers the declared response headers of an HTTP 401 response for GetImage
+type GetImageResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type GetImageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetImageResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetImageResponse304Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetImageResponse401Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetImageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetImageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetImageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetImageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetManifestResponse200Headers the declared response headers of an HTTP 200 response for GetManifest
 type GetManifestResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -2277,6 +2671,44 @@ func (c *ClientWithResponses) GetFileWithResponse(ctx context.Context, id Id, na
 		return nil, err
 	}
 	return ParseGetFileResponse(rsp)
+}
+
+// GetImageInfoWithResponse IIIF Image API 3.0 info.json of an image file
+//
+// The image service (level 0) of an image file of the object (JPEG,
+// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
+// scale factor) and the whole-image sizes. The service's id is
+// `{purl}/iiif/image/{name}`. Access rights are those of the file.
+// 503 when the server has no libvips to make tiles with.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
+func (c *ClientWithResponses) GetImageInfoWithResponse(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*GetImageInfoResponse, error) {
+	rsp, err := c.GetImageInfo(ctx, id, name, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetImageInfoResponse(rsp)
+}
+
+// GetImageWithResponse IIIF Image API 3.0 image request (a tile or a size)
+//
+// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
+// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
+// whole image; `max`, `w,` and `,h` are answered when they name one of
+// them), rotation `0`, `default.jpg`. Other valid requests are 404;
+// invalid syntax is 400. Access rights are those of the file.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality} (the `GetImage` operationId).
+func (c *ClientWithResponses) GetImageWithResponse(ctx context.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params *GetImageParams, reqEditors ...RequestEditorFn) (*GetImageResponse, error) {
+	rsp, err := c.GetImage(ctx, id, name, region, size, rotation, quality, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetImageResponse(rsp)
 }
 
 // GetManifestWithResponse IIIF Presentation 3.0 manifest of the object
@@ -2840,6 +3272,145 @@ func ParseGetFileResponse(rsp *http.Response) (*GetFileResponse, error) {
 	return response, nil
 }
 
+// ParseGetImageInfoResponse parses an HTTP response from a GetImageInfoWithResponse call
+func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetImageInfoResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationldJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetImageInfoResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetImageInfoResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetImageInfoResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetImageResponse parses an HTTP response from a GetImageWithResponse call
+func ParseGetImageResponse(rsp *http.Response) (*GetImageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetImageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetImageResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetImageResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetImageResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetManifestResponse parses an HTTP response from a GetManifestWithResponse call
 func ParseGetManifestResponse(rsp *http.Response) (*GetManifestResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -2939,6 +3510,12 @@ type ServerInterface interface {
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error
+	// GetImageInfo IIIF Image API 3.0 info.json of an image file
+	// (GET /{id}/iiif/image/{name}/info.json)
+	GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error
+	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// (GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality})
+	GetImage(ctx echo.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params GetImageParams) error
 	// GetManifest IIIF Presentation 3.0 manifest of the object
 	// (GET /{id}/iiif/manifest)
 	GetManifest(ctx echo.Context, id Id, params GetManifestParams) error
@@ -3281,6 +3858,156 @@ func (w *ServerInterfaceWrapper) GetFile(ctx echo.Context) error {
 	return err
 }
 
+// GetImageInfo converts echo context to params.
+func (w *ServerInterfaceWrapper) GetImageInfo(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// ------------- Path parameter "name" -------------
+	var name ImageName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", ctx.Param("name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetImageInfoParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+	// ------------- Optional header parameter "If-Modified-Since" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetImageInfo(ctx, id, name, params)
+	return err
+}
+
+// GetImage converts echo context to params.
+func (w *ServerInterfaceWrapper) GetImage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// ------------- Path parameter "name" -------------
+	var name ImageName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", ctx.Param("name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	// ------------- Path parameter "region" -------------
+	var region string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "region", ctx.Param("region"), &region, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter region: %s", err))
+	}
+
+	// ------------- Path parameter "size" -------------
+	var size string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "size", ctx.Param("size"), &size, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter size: %s", err))
+	}
+
+	// ------------- Path parameter "rotation" -------------
+	var rotation string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "rotation", ctx.Param("rotation"), &rotation, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter rotation: %s", err))
+	}
+
+	// ------------- Path parameter "quality" -------------
+	var quality string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "quality", ctx.Param("quality"), &quality, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter quality: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetImageParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+	// ------------- Optional header parameter "If-Modified-Since" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetImage(ctx, id, name, region, size, rotation, quality, params)
+	return err
+}
+
 // GetManifest converts echo context to params.
 func (w *ServerInterfaceWrapper) GetManifest(ctx echo.Context) error {
 	var err error
@@ -3388,6 +4115,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.PUT(options.BaseURL+"/:id.mods", wrapper.PutMods, options.OperationMiddlewares["putMods"]...)
 	router.GET(options.BaseURL+"/:id/iiif/manifest", wrapper.GetManifest, options.OperationMiddlewares["getManifest"]...)
 	router.GET(options.BaseURL+"/:id/file/:name", wrapper.GetFile, options.OperationMiddlewares["getFile"]...)
+	router.GET(options.BaseURL+"/:id/iiif/image/:name/info.json", wrapper.GetImageInfo, options.OperationMiddlewares["getImageInfo"]...)
+	router.GET(options.BaseURL+"/:id/iiif/image/:name/:region/:size/:rotation/:quality", wrapper.GetImage, options.OperationMiddlewares["getImage"]...)
 
 }
 
@@ -3426,6 +4155,8 @@ type HTMLPageTexthtmlResponse struct {
 	Headers       HTMLPageResponseHeaders
 	ContentLength int64
 }
+
+type ImageServiceUnavailableTextResponse ErrorText
 
 type InternalErrorTextResponse ErrorText
 
@@ -4482,6 +5213,290 @@ func (response GetFile500TextResponse) VisitGetFileResponse(w http.ResponseWrite
 	return err
 }
 
+type GetImageInfoRequestObject struct {
+	Id     Id        `json:"id"`
+	Name   ImageName `json:"name"`
+	Params GetImageInfoParams
+}
+
+type GetImageInfoResponseObject interface {
+	VisitGetImageInfoResponse(w http.ResponseWriter) error
+}
+
+type GetImageInfo200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type GetImageInfo200ApplicationLdPlusJSONResponse struct {
+	Body    map[string]interface{}
+	Headers GetImageInfo200ResponseHeaders
+}
+
+func (response GetImageInfo200ApplicationLdPlusJSONResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/ld+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetImageInfo304Response = NotModifiedResponse
+
+func (response GetImageInfo304Response) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetImageInfo400TextResponse BadParameterTextResponse
+
+func (response GetImageInfo400TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageInfo401TextResponse struct{ UnauthorizedTextResponse }
+
+func (response GetImageInfo401TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
+	return err
+}
+
+type GetImageInfo403TextResponse ForbiddenTextResponse
+
+func (response GetImageInfo403TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(403)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageInfo404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetImageInfo404TexthtmlResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImageInfo404TextResponse NotFoundTextResponse
+
+func (response GetImageInfo404TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageInfo500TextResponse InternalErrorTextResponse
+
+func (response GetImageInfo500TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageInfo503TextResponse ImageServiceUnavailableTextResponse
+
+func (response GetImageInfo503TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(503)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageRequestObject struct {
+	Id       Id        `json:"id"`
+	Name     ImageName `json:"name"`
+	Region   string    `json:"region"`
+	Size     string    `json:"size"`
+	Rotation string    `json:"rotation"`
+	Quality  string    `json:"quality"`
+	Params   GetImageParams
+}
+
+type GetImageResponseObject interface {
+	VisitGetImageResponse(w http.ResponseWriter) error
+}
+
+type GetImage200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type GetImage200ImagejpegResponse struct {
+	Body          io.Reader
+	Headers       GetImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetImage200ImagejpegResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/jpeg")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImage304Response = NotModifiedResponse
+
+func (response GetImage304Response) VisitGetImageResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetImage400TextResponse BadParameterTextResponse
+
+func (response GetImage400TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage401TextResponse struct{ UnauthorizedTextResponse }
+
+func (response GetImage401TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
+	return err
+}
+
+type GetImage403TextResponse ForbiddenTextResponse
+
+func (response GetImage403TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(403)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetImage404TexthtmlResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImage404TextResponse NotFoundTextResponse
+
+func (response GetImage404TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage500TextResponse InternalErrorTextResponse
+
+func (response GetImage500TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage503TextResponse ImageServiceUnavailableTextResponse
+
+func (response GetImage503TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(503)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetManifestRequestObject struct {
 	Id     Id `json:"id"`
 	Params GetManifestParams
@@ -4613,6 +5628,12 @@ type StrictServerInterface interface {
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx context.Context, request GetFileRequestObject) (GetFileResponseObject, error)
+	// GetImageInfo IIIF Image API 3.0 info.json of an image file
+	// (GET /{id}/iiif/image/{name}/info.json)
+	GetImageInfo(ctx context.Context, request GetImageInfoRequestObject) (GetImageInfoResponseObject, error)
+	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// (GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality})
+	GetImage(ctx context.Context, request GetImageRequestObject) (GetImageResponseObject, error)
 	// GetManifest IIIF Presentation 3.0 manifest of the object
 	// (GET /{id}/iiif/manifest)
 	GetManifest(ctx context.Context, request GetManifestRequestObject) (GetManifestResponseObject, error)
@@ -4840,6 +5861,64 @@ func (sh *strictHandler) GetFile(ctx echo.Context, id Id, name string, params Ge
 	return nil
 }
 
+// GetImageInfo operation middleware
+func (sh *strictHandler) GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error {
+	var request GetImageInfoRequestObject
+
+	request.Id = id
+	request.Name = name
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetImageInfo(ctx.Request().Context(), request.(GetImageInfoRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetImageInfo")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetImageInfoResponseObject); ok {
+		return validResponse.VisitGetImageInfoResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetImage operation middleware
+func (sh *strictHandler) GetImage(ctx echo.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params GetImageParams) error {
+	var request GetImageRequestObject
+
+	request.Id = id
+	request.Name = name
+	request.Region = region
+	request.Size = size
+	request.Rotation = rotation
+	request.Quality = quality
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetImage(ctx.Request().Context(), request.(GetImageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetImage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetImageResponseObject); ok {
+		return validResponse.VisitGetImageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetManifest operation middleware
 func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifestParams) error {
 	var request GetManifestRequestObject
@@ -4871,102 +5950,113 @@ func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifest
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Hzrkhu38e+rdE1SJdIZXvZixaJKlei28ebsSqrV+tgVjxKCA5CENQQmAGa5jGqr8uk8wHmIPJif5FQ3",
-	"MDdy9iJ5reP470/ScnBpNPry60YDH6JUr3KthHI2mnyIloJxYei/T7NMr18buZAK/+TCpkbmTmoVTaLp",
-	"F9Mojmy6FCuGX90mF9Ekss5ItYiuruLoOUuX4rlWzuiso39ezDKZxrBilwO2EE8OxuMpzLWBtTYZHxjB",
-	"OJtlAvTsB5E6G8M0N/KCObHVRbulMGtpxfAWel6es8UuHW+d0WoBQjnpNuDYAvQc3FKAEbkRVijHsOVt",
-	"g58w6041l3Mp+O4k3y6FokH9YmDNLGTMOiAm2KXg0Pv6/PwNcOZE/+a5ruIoZ4athAvbdNwx4QtTSF6u",
-	"xE8aw1q6JSCDpVvqwtG3KceWkynkRszlZQxMbSBlViSqN53NxuPx+/fj8Xg8jcumzR/7Q3iqNm4pkYOZ",
-	"FcCUXQtj4XB8OExUFEfikq3yDBfQ6BfFEYpUlDO3jOJIsRU2kDyKIyP+WUiDPHSmEDfz/HhecvytVKnY",
-	"5ULFUuQEgxQFkkOq881jYAoKtQr9y30pyT8YHw5LIr1C1GQezwfltAM/721UvtJKnDKXLncpRJm0XdTB",
-	"CjvclSCcYeCnuEV0kL/CumeaS0HS893pyTPNN/jfVCsnlMP/sjzPZEqSP7pckfrWw/7eiHk0iX43qi3H",
-	"yH+1o+9OT77JM824n6692vOlgO9OT4DrtFgJ5aDHHKy0dfAVnMpn/RhQ34BZmG4RMEVxdOLS0R8xSGfh",
-	"7Og5/PFgfAAoMhcsE8rFIC2wNBW5ExyY4uCMYPR/m6idQftDOHYWwrqxb7oU6XvBYbYh7bDCXMgUdWEt",
-	"smww12YleAxGLpYOjNYuDpJzzGM4ff3iLXg+4Eo0jTDTfAPSJoqLNGOGKIHZxgkLS2EEyiEZMFgJLhng",
-	"jiEdRswLK7hX2cO9L70ytZXDb6fNtbJ+K58x/qa0DFv7SazLM+YteUMpGYcgEhP4ZyHMBirjAknE9Vrh",
-	"ZiYRXLCsELBim5mYoPJIdcEyyWGmdSaYmlQ/2I1y7LIlhzcJzEtjtDkXl65LYJ42qOFaWFDaBc1A5uIC",
-	"DUsd9MIagEigDe7H6EwSFdYK03ItT2gN0xgtIcMhuMT2LAOvWF4GV9oIcEumQKtUIPuvYmTwmZ/oU9iL",
-	"ku+ZAwIXDVpBJpWAgwkUSlzmIkVJffn66H6Yd16LH/GtIcJESw9ZuBLWsoWAhbwQ1pODamMEs1r1h7jq",
-	"51rNM5nevOZ7opd0yIhUG05OkvZiJuZ+N0pX9sB6x5niOojGI5kR1Ai0Ncj8YvRFmz7kAHO4OVIxs4ni",
-	"LjO5S9lcZgJ666XOBImOhwi0tYKDYWohvLbujx+SB28CKbJIgzNsZDugENmD2+AUDmLtIACqAYGzQY3O",
-	"utgeSBg1gVwJzAYNZHZT3xaK89KArB28kDbXVvol7KxIKhSlKTJqypxj6RLt/dRzyJXsRAd2V9R2E43U",
-	"JoCwQROF3dSphdho04+0mUnOhbqjds/L9hPY6MKA0++FgiVDdQOjM0FwdmF0kUMSWcfUXBueRPen3qkR",
-	"HJEryyxwTVq+MEwhtAuO0FroBWkNGCfQV5pDwti4G9Zr+9fnpydv2EJ08WDptqHAnVQHh/wScjQzLUS6",
-	"pSU/SSw/o5gcKyeMYhntzh1FRYY+3vJPmvuRMoX7NkNzwvj9yUbALpDqIuMkGjg+4X8jnTen1mnjzVmj",
-	"VaGAJYqQkPcRDWDjAVIfAWo5CnMwZzKzXubWbAPpkgxdguvC0GAISA8XjskMnZFUFbgS5oGFTC+Cg32l",
-	"3ZEuFP804YuvZT+ua44DT1D0A+N3wpn74f0r7YD5wWOczRbpsgrBGHBm3ld/alO1IIOozU7Y6blyfWhJ",
-	"ZqAOHQjEFsYIta1ed9cQXNObMjC9ITD4weo2nz9EJbLH4I489BCjhzgSDiePkujRfD89YD/++z9kBiWP",
-	"JlHXPuSFyTDUcS6fjEaZTlm21NZNvhp/NR7hx1Gz/dVdNy6s6kzYIrtWcarohAAIagiH3v54D9ZbUTzt",
-	"FkEVRFhiHcP+eOxbSdS2PGMpxpZKbAOCE+1Z2L2duTBWWgpJvjk72bWZHVimMLILyFzF0bnWJ8x02/P7",
-	"Rm8l2sxwQuPhM0V2JMbfKFa4pTbyX4Lf0WwWjS4Tb2BITyhCCr4rhGqZXkjV4Wwfg5ULDFc89mAwE8yI",
-	"4KzvS+ObjtgHFgoK9V7ptfITbe3/t99+O3hauCV2SZnrSF1Mn3kyjWDZ6klCCpFEN2PEK2JybjS6feTN",
-	"nbnc6DOpIlqM/7xqpnv7B3x++OXDPyZRVxyWM7f8ucxpU66aEcyscEQFUyHgJ2EI+thbU1KvHaFT85Lc",
-	"B7Y00elSZtwIBbpwqGvacGHiKpxF5/fjv//TDyJsizzXxgl+ivH6Oe3A51MsXEGZItlKZlBMEhIkQ3KG",
-	"YXQKQNAVVxYnNzoXxoUE0Cxkf24i8ExYXZhUnIk5skHyDvGLo5V28qKaZeezQ6vguj8FPgpVrKLJ9016",
-	"38Udfr5OhHzv04bUpEVB7BdWTVuP4+UBp62nKRFvmzXXrFM6sfLfy//cxLvGWqqVRswYtrl55UTSR63e",
-	"k9O10OdMXXhJaC+QF2Z7v1SxmgmDnZZCLpbN/UIQu/Df7pkztNYO7mRsJrLbhjlhalGwhThleRdHw9p3",
-	"ORlHa8ndsmuBNzDZk3Qjs3WWibTbvR8fHx/BmwbAg4PhGNKqR0gFN/72UKMXEluCE3oW1llgCyaV9SaN",
-	"xv3r29ev4K1PQKLDae/1n8lIXbombwK+klLOh1KPWC5HTfQ5OhiFTkPCel08XOqVyIP23GnXt2zJ9pbL",
-	"6zBuxZMHFtCvIjTqfUC/eEULGK2YknNhHa39etFsD/1aodOYCyNUSsgLVgIVAHqUij0NY5JTrzeWAnsG",
-	"yid/atJo6vvgwqcI/ko4xpljd96J09DhpXJm00VFzox7Pb+vnS016q1jTqyCu/wo+ijv3rGJJzIVygr4",
-	"5uy4c++tEE8zq+9rIbZYrZjZfKxdWharmWIyuy8ydgxdbXdudRuVMYg/0rjRweLuDjz1aMpjbOlsOE4c",
-	"tk4AOwM95pwwOMTf/efvZwM+Hyx/eL9S+cBdDP717sP+1ffjwaN3Hw6ubvh4ePX7rq2voVUHzVqJAaW8",
-	"QxZ8AgzsUhsX8t+xt8X4H1dlMDolrLnXGCXz8lDhTRtQlNt+DQKqN7fDbWRhDlixHHrVX6nmlDhIIqWV",
-	"SCL48f/8X39aY5uWsN7C0qbd1TuVdvU3J1SxonZBN/uaO9ESAMr/GC+guCBG/fe7lV+mH6j0++fzAm0W",
-	"7oQVnyK3ZLE+qs/WYkqq/UBdVLezf7vBUJW7rHnZSmKuNLf03y4T5DOcXfUd3neUSUWK4tc++e39ZbcJ",
-	"4bfxwnviqzJXuj3zm1uSiLekDjsCoIo/YbFh5i5ONyX2WnfoC3y2fTI5kRqR92pwjU44qE4MlRmJoTT+",
-	"MaVJOpzOjVFuyYcOn/wJAfBPCVjvITzt2ovvTk9eNCR7i9+qVZDTKYp1Sc9t3YFZKKip4NBDGOgrXZgR",
-	"ZSK9UP50iPs8eVmr02+J5LUn8wjl08JItyGEERJYlCl9WrhlF8bzh7IrxsPx/NRKJ+xF6j9YYJzDYECn",
-	"tWUxnpnSmSnjK6n6QzjzeVtUISOQFCrToCNTKKwAFuZYL7UVdO5r6WQbFU6W57/aQBaS/lUKnypEiPh6",
-	"qQiGfBZQqrm+Ta0tBaK1YttSz7lcSMcyMIIO6bXZDOHlhTCb0DBRS2aBbR81TCme/seMWfEPCqw/SH41",
-	"9Yd8ZLEsMEXnuXAhxToGlqi6EqPKvhqtHYQCz9c037SPWDo0pfPEg+HD0J5GuQV6UilXs/6D2D9MVKL8",
-	"BCAp/z6XuFMobxRN2Am4tYZUK6sVU86iDTEi8Af/WutENT/PdWHCV2gXQPZjn/HGgJ9ZMZDKCmWlkxci",
-	"2ySqBMLTv/d8INP/00608mzw4mjw9V//1+mrN4Pz/z34242hzfWND69+P40T5c8zFOg81C9t1XIO4alq",
-	"sMXvYkgilweUiWqcVFRFkLx9Tgksy0IlIhyODydlEh0DN6ptc0thfI1OaQkEp/I2Ggvnq6rftKpPDOoy",
-	"1hisxmGYg91KLlDiAskvDKorzBhvrkoqp4HB4XhM0tAUciir4yBlxkhhYYr+eBrDtFUCMEUyEzVtFSBM",
-	"H8O0VVlJrei3dvnntGTNAdW8hhpHXw4YtyWYzq6qkj1kq15Twa2m2hzoPX999rY/TBRFrV6O6SiBMvvl",
-	"wRKpH1VTVAeSaSZRhXPymzZR0+rEfAq9mdFrK4ztlybgLy/PgWVWV9WlX798+qIZ3TGLoybqLy/PUW8V",
-	"h9dvzo9fv3pb9UBCabqMsHMwrVRnNH0MZUWjW2puUcSC6HwJpcyGpqHkDm0s7bpfcoOQKrqkEsogXL48",
-	"NgsHQXWFoLQoBmh7pVqAdCQQdKBamyjvY0LtG8tzbFkVfKM1emCB3D68l4qjPU0UWmLshbLoNIiMwgzr",
-	"kwI+eKBxbVyWkpb4uB9KP9GCz3zYzHVq6QR7uOK+qjPzYQba+lDR+zQnSdwfjqM4qk/C7WQ0Wq/XQ0af",
-	"h9osRqGvHZ0cP3/56u1L6oOYQjpKuZTO7g1a91ARghgZzT75k73h2PfQuVAsl9EkOhiOhwc+NbMkB0te",
-	"wLuiTHQdVp6JlUbf0DgbJ+9f8z1Ux5ZKYPswN3pV16AME/V07oRZM8MtCBLTHdi6W12OKI/25ZhHk+gF",
-	"kef9QdSukv++G5HVTUbHPLp6t1VQuz8+7M4DNMr4Da2d0/Hg4XjvOuxXjTtqHYNTp4PbO9WladTj8PYe",
-	"VSnNVRx9OR7f3qFd1tTEWsS+Jsr6/h2yqgp/o2+lW3LD1uSNSvY7trBVCGWX0burOArnf9cx9IGtjdsE",
-	"SIZjSI1gTqOPQJtgY2AzS1W/Mdgi3A1JFAExxSEoBNgyG2DjYBbR+6TSg4u4ecSSSfU+RuviC+Lob1sh",
-	"DrGaCY54FgEPmqppAEXkDej/QzK0iTICfZQXasR/BH6HoF/iEMClTTUJtp8gVEGhBYRcS0TPjlypn7LU",
-	"1i5B/4twP0HK49tbNa4s3Kl5+x5Ghx7dQf6qwsOrODq4o4TXhXmoFXeYpFUi/zlVqdKVCjy3bVtDYcIP",
-	"77BfLV84a1Cfa4Tha0dZit8E4lchENCrbQgCMpKE/o1istLc3iQmp/j9v0pArik8xIX+IVxLqo+XkmI8",
-	"Pkj/dLnKIOCbJwnimyQCoVLNpVo8SaJvzo8GXyXRn6i1SJTvhSPC5SpT9klSHkgg1Mp0OlzoC5pxdHGQ",
-	"RL7R5NLKdsP1AeGx/fF4b/Td6Yk/AMEY0TGViiRqkHQwfIjjWDnxCaGyGPDGmaHjE47NETCVjejfwcHg",
-	"4fDS8iQqlwjgF0kO9VjNdfhQ/+h/OF9rEkRbI2KGXAOj9cq3HjWaN39pjBo4SrSUP925FKyZrLrpikid",
-	"PXgMsgoWRfs8qmrpR++4lPELuE/xGQvXf8VG9E0js9TKQqEUxpUkdNrPOMqL22BpI4JcFdbBkl0ImAmh",
-	"Gjd459JYBz26B3s4ftQPyQCq3aNOMwFsW3wn4JNlSOe0xITU5uIgURgP2pylIobplgGZxqBVtvFtnc4H",
-	"mbgQWSM4ZQ4ywaxLlFYCppWaTrsQ5Zvi073Du+at0s31+9i4eDoqb51efQowqGvTr+Jo/y4xV6vHXUW6",
-	"vOr3Cw7sDsePbu9Q3d/DDnt3oKkqGacOX95l5R1lsdh5f/8unZsVy58hWg3CAD2KLMtLFxlLRb8OYB/Y",
-	"pjHpDGcr3HXZQudbqZHdVHhIgjln5KxAnzUtK5Sn0As5XO9DJfcOdNoPGcrK2Eyhh/5u4ORK9B/XNcxk",
-	"QKT1RcyTkCd1mzIfFScqmJHqFzB8Pjl7cbSTuwrXnG39t2byHzyd8LS0bNXhDsFWJWxtDeP6pOeaCNab",
-	"7O/+22KWmy/J3w8abYpLVb7+JNktoEqimuNPkmh/vH84GH85GO+d7+1PxuPJePy3XRi4LRT++4///k8A",
-	"bt3f6/5bEnQLgdujb/XeHjxIY4DZhs87Yfbeo0ePRuP90f7+wPD5wN+qHij7u935woDb82wJ+21cdptc",
-	"PEkiuWILsTvH1mA7a2rp0Q6BHV/rvpXOBY74v9tModStSZfyQlhiz+unx6P94XjkG4+qqKXZkVLQ2Jin",
-	"oxI0jPaGe6Pd5VU0bCH8ppj+HEh/52TxNwT/q0fwO8fITSH7WPi+Bb2b14e2XHJ952+prUhUwyUTBveH",
-	"6s1HdXLmlnF9n73tgUWirBD8gS1vEzFo+u7KdYezVn/TaNskkctvW4dwk7YkNsAWT11uxIXUhUVHDMzp",
-	"lUxZlm0mwBJlxA/+cQniSLifC+F6bvngAxU5+LNWK5BfOTNOsqw+eLsmcvhpnvy38OH/X/jwWzRw52ig",
-	"dkY3BgOjuczE6AMajatrg4K3oZTGFwRk0pYl1c2Uww4cL2vrE7WSK4GIJEYK0bXEQG+LlMUTFnr744cx",
-	"HO497JflHOVLPorXD3cM4cyfXiOGF2quTSr4ZPsBNl/pRDVcVLT4OFH+Jz2vyo6at3FZ6y6uNsAc/ZaW",
-	"1RyCo01q3sOt7SgVYk2pawiCkJUhDKLnRMqBOj5T1RZaO19CQkfM9MTPXC4KI3iTCLfW5n1/AofjvfJB",
-	"tES1rvEejg9quvyFUoxxHleniANKwJQsoJSQ0iVzeofjg/5jEKsZMwtdFYxVtRAHUCgns5BnzQSzgvzC",
-	"NdHSkczEpwZKbeE7Kl9eAWYbsrftfXpTkuQ/Sz7tt69xEAjeG+Zq0f2OG/3zUS+5/eyxXLxbF4jBa3i2",
-	"p3d29Bwe7e2N/ZtRUD0ZRQHuk/Fgb7x/ML32/TVSveiWBXa9B2gKEYr1Ko0EaVsP5sT184ZQParTm2m3",
-	"pJqmTfstnX5FIz3lVZNYan+LSi7mjAqh5yyzoqpADA96RVefdmrXfImJ/OvDj+7zGVHuL9UvP/wct8q3",
-	"n6+qX6KxzEmLrN1+oic8/uRF/pqHrOCLkTfNVv6rNM23vltwD24e1ewmT/9aBVW588F7+17pte78WSGz",
-	"4G22rOiEwHhKF3zocinZTnRjVL9nQpl8qOWUVEjHqUKOg68+j4EVXGr65UJyocNowla+SZpElSXuwV6U",
-	"zsbWdfJ2CCdsJrIYAkdiWNVZQR9mxLBzmSYGf/3HV8w1bro2q/ETVdbg+2Zvvjk76Q/hrb/jsP2cY8b/",
-	"8IPVqvEY2PHx8VGiDiA3GgkfwlF4m2/nGnSIyxBSTpvUgKTS1rKQuHFTVyrrBONxKM+mOy2N+wWucauL",
-	"nspKVD2s7aOs4LaUxTuEcfwNYXuNp66u3/wa0pphr9pGRyvxen7tiqprViUfrqOyuv9W31u9eneNqSq3",
-	"6LcM0K83A3TLFYDbrTb5A3NRqtuuFFEV7IzRlb5QWyotcJFnelNef/Hltlv3IOhamZGo/f4VjebXFpa6",
-	"4cmqaFuwn7UoEa0iXejNM7aAwQB7DnCqQWGyGMJE0DwowC/ez9I8/SGKyruKQ7vVur6qo4puhzVQrK4N",
-	"7dw78ZFumS5ah4pPKp8OAVBvN6JrX6uB+lJNPWMZQl+9u/p/AQAA//8=",
+	"7D3bchs3sr/SNbtVJrNDcnSxN6bLteubEu2RbJUsn6Q2490BByCJeAhMAIwoxsWqfTofcD5iPyxfcgoN",
+	"zI0cSrKjeJMcP6Qskrg0Gn1Hd+d9kMpFLgUTRgfj98GcEcoU/vkky+TyleIzLuxHynSqeG64FME4SL5I",
+	"gjDQ6ZwtiP3VrHIWjANtFBezYL0Og2cknbNnUhgls475eTHJeBrCglwNyIw9PoiiBKZSwVKqjA4UI5RM",
+	"MgZy8j1LjQ4hyRW/JIZtTJFmztSSaza8AZ4XF2S2Dcdro6SYAROGmxUYMgM5BTNnoFiumGbCEDvypsVP",
+	"iDankvIpZ3R7k2/mTOCi7jCwJBoyog0gEvScUeh9fXFxBpQY1r9+r3UY5ESRBTP+mo47NnyuCk7Lk7hN",
+	"Q1hyMweLYG7msjD4W0LtyHECuWJTfhUCEStIiWax6CWTSRRF795FURQlYTm0+WV/CE/Eysy5xWCmGRCh",
+	"l0xpOIwOh7EIwoBdkUWe2QM05gVhYEkqyImZB2EgyMIO4DQIA8V+KLiyODSqYNfj/HhaYvw1FynbxkKF",
+	"UosJAqklSAqpzFePgAgoxMLPL++lBP8gOhyWQDqGqME8ng7KbQdu35ugfCkFOyUmnW9DaGlSd0EHCzvh",
+	"tgDZHQZuixuAWZAZe4nzNkGx3yIkArgdBVOesTYJQS+xX47+ymnSDyFnKmXCDJhIJWV02LpuXGNvmItZ",
+	"923jPx9y32s3mGnzVFLOkPS/PT15KunK/plKYZgw9k+S5xlPkW1HVwuUPfWyf1RsGoyDP4xqsTdyv+rR",
+	"t6cnb/JMEuq2a+PnYs7g29MToDItFkwY6BEDC6kNfAmn/Gk/BCssgGhINgBILC8ZdmXwQwjcaDg/egZ/",
+	"PogOwJ7/kmRMmBC4BpKmLDeMAhEUjGIE/9ax2Fq0P4Rjo8Gf285N5yx9xyhMVnhnmqlLnlpGXrIsG0yl",
+	"WjAaguKzuQElpQn9tR7TEE5fPX8NDg/2JBJXmEi6Aq5jQVmaEYWQwGRlmIY5U8wyEUpfWDDKCdgbs3Ao",
+	"Ni00o07eHO7dd5KgfdPuOnUuhXZX+ZTQs1Ksbdwnoi7PiFNDDYlCKHiSGMMPBVMrqCQjxAGVS2EvMw7g",
+	"kmQFgwVZTdgYCVxckoxTmEiZMSLG1Rd6JQy5ajHRdQTzQimpLtiV6SKYJw1oqGQahDSerS1y7QEVsUzl",
+	"zwAIAl5wP7SaMBb+rJCUZ3mMZ0hCK8aJXYJyO55k4KSCo8GFVAzMnAiQImUW/evQIvjcbfQx6LWU75AD",
+	"zB4apICMCwYHYygEu8pZain1xauju0HeRU1+iLcGCSMsPYvCBdPaSqoZv2TagWPZRjGipegP7amfSTHN",
+	"eHr9me8IXuQhxVKpKGp4vIsJm7rbKIXoPe20fmrPgTAe8QztJA9bA8wvRl+04bMYIMZeDhdErYKwS0xu",
+	"Q4aivLecy4wh6Tj7Bq+WUVBEzJjj1v3oAZofTSsQJdLg3A7SHXYcyoObbEG7iNYDbw0O0LIc1KZlF9o9",
+	"CKOmFVpalYOGWXnd3JYJ6qjBonbwnOtcau6OsHUiLiwpJRZRCTGGpHMr7xOHIVOi0yqw25qc18GIY7wF",
+	"OWiakNdNapmbeOlHUk04pUzckrun5fgxrGShwMh3TMCcWHYDJTOGtvhMySKHONCGiKlUNA7ujr1Txag1",
+	"u0mmgUrk8pkiwtqlXhFqDT1Prd4A8fCV4hAdBHsb2nH71xenJ2dkxrpwMDebpsCtWMcueR9yK2ZattAG",
+	"l/wssvyEZIIG4GtnGbwR5JLwzCLxU4hHa48wBSkRThG+Y97QNPYCoZfxySXPdSnxudCGZBmj/UcO7SgC",
+	"SOa4j2vQhmeZW5Xi7R8Lw5QgGUJySzbgfo7TauMmrXlAJ1ZUEnp3dO/tMkhlkVE8ql0fHTPFjVMV2kjl",
+	"RHVjVCGAxAKtPKf/GkabM/761nMoVyEGpoRn2vHTkqwgnaMQj+25rM82BAsPZYbwzGKUi8pwZOqehkzO",
+	"vPHwUpojWQj6cYwV7kS/PdfULjy2bO0Rv+Vn3g3uX0oDxC0e2t10kc4r35gAJepd9VGqaoRzg9RWPMBh",
+	"ZbfPjyKu9unQQC+UYmJTdNye++2ZzsqIwTVOz/datvH8Pii9FuuHofUxtJ5RGDBjNw/i4OF0Pz0gP/3r",
+	"3yjiOQ3GQdc95IXKrA9qTD4ejTKZkmwutRl/GX0ZjeyPo+b49W0vzp/qnOki28k4leeFxpXlEAq9/WgP",
+	"lhvhFbwtNMOsLGHLEPajyI3iltvyjKTW6Rds09g5kQ6F3deZM6W5RnfrzfnJtj7osNMKxbuMtHUYXEh5",
+	"QtTsk4je0pLO7IbKuQbotSIZvxGkMHOp+I+M3lJsFo0pYydgSrFcBe68G5rJGRcdhsQj0HxmXTFnVxGY",
+	"MKKYN0TuiuObRoZzmgQU4p2QS+E22rj/b775ZvCkMHM7JSWmI0ySPHVgKkayxeMYGSIOrrd/14jkXElr",
+	"0tyobptYbswZV9669W0da6Z7+wd0enj/wZ/joMvHzImZ/1LitElXTe9sUhiEgggfzEBi8PzYW2K0tR19",
+	"wOEluPd0KaLTOc+oYgJkYSyvSUWZCitX3Sq/n/71774nYV3kuVSG0VNGObnAG/h0jGVPUIZ/NgI16G/5",
+	"4M8QlaFfHZ0rq4oriZMrmTNlfHBr4iNb1wF4zrQsVMrO2dSigdMO8guDhTT8stpl62djpYLp/snjkYli",
+	"EYy/a8L7NuzQ83WQ5zsXz8UhLQhCd7Bq23odRw9223qb0ppvo2bHOblhC/d7+cd1uGucpTppQJQiq+tP",
+	"jiB90OkdOF0HfUbEpaOE9gFpoTbvSxSLCVN20pzx2bx5X9aInbnf7hgzeNYO7GRkwrKbljkhYlaQGTsl",
+	"eRdG/dm3MRkGS07NvOuA1yDZgXQtsmWWsbRbvR8fHx/BWcPAg4NhBGk1w8foG599RNwH7RhF65lpo4HM",
+	"iHVeUKThun97/eolvHbBVatw2nf9VxRSV6aJG29fcc6nQy5HJOejpvU5Ohj5SUO09bpwOJcLlnvuudWt",
+	"b8iSzSvnu2zcCif3NFi9ak2j3nurF9d4gNGCCD5l2uDZd5Nme+lXwiqNKVNMpGh5wYJZBoAehplP/Zqo",
+	"1OuLxaAFAeECWzVouPVdYOFjCH/BDKHEkFvfxKmf8EIYteqCIifKvJre1c2WHPXaEMMWXl1+EHz4ptBx",
+	"iSc8ZUIzeHN+3Hn3mrEnmZZ3dRBdLBZErT5ULs2LxUQQnt0VGFuCrpY7N6qNShiEHyjc8MV3+waeOGvK",
+	"2djcaP/O236r63T0iDFM2SX+4X7+bjKg08H8+3cLkQ/M5eDHt+/3199Fg4dv3x+sr/nxcP3HrquvTasO",
+	"mKVgAwzn+wj/GAjouVTGx/ZDJ4vtH6aKYHRSWPOurZdMyweTs7ZBUV77DguovtwOtZH5PWBBcuhVn1JJ",
+	"MXAQB0IKFgfw0//8r3uJ0k1JWF9hKdNuq51KufpZCVWoqFXQ9brmVrB4A+X/jRYQlCGifvtq5depByr+",
+	"/uW0QBuFW27Fx9AtSqwPmrNxmBJqt1AX1O3o37YzVMUua1y2gpgLSTX+2SWCXISzK/HG6Y4yqIhe/NK/",
+	"J6C+7BYh9CZcOE28LmOlmzuf3RBEvCF02OEAVfjxh/U7d2G6SbE71aHLxNnUyahEaou8VxvXVgl71gmh",
+	"EiMhlMI/xDBJh9K51sst8dChkz/CAf45DusduKddd/Ht6cnzBmVv4Fu0ko06SbFOV7ppOhANBQ5lFHrW",
+	"DHRZPESxMpBeCPc6RF2cvMxD6rdIcmfWgTXl00Jxs0ILwwewMFL6pDDzLhvPPTgvCPWpB4nmhunL1P2g",
+	"gVAKgwG+RJdZkirB92BCF1z0h3Du4raWhRSzoGAKCj4HQ6EZEL/Hci41wzdtja/2luF4+bYtFWQ+6F+F",
+	"8DH7BYGvj2qNIRcF5GIqb2JrjY5ozdi65HPKZ9yQDBTDBASpVkN4ccnUyg+MxZxoIJtPDQn60/+cEM3+",
+	"iY71e07XiXvkQ4mlgQh8q4ZLzpYhkFjUWSZV9FVJacBn3r7C/ZK+taX9UHxPPBg+8ONxlRtMT0xTa+a2",
+	"IPqHsYiF2wA4xt+n3N6UpTf0JvQYzFJCKoWWggijrQxRzOPHflrKWDR/nspC+V+hnZnaD13E2zr8RLMB",
+	"F5oJzQ2/ZNkqFqUhnPyj5xyZ/l+2vJWng+dHg6//9l+nL88GF/89+Pu1rs3uwYfrPyZhLNx7hgCZ+9ys",
+	"jSTbITwRDbS4W/RB5PKBMhaNl4oqO5W23ymBZJlPEYXD6HBcBtGt44Z5e2bOlMs/KiUBo5i6h2vZ/arM",
+	"PinqF4M6vzgELe0yxMB2lhoIdmnBL5RlV5gQ2jwVF0YCgcMoQmpoEjmUmX+QEqU405BYfZyEkLTSGxIL",
+	"ZiySVnJF8giSVsorjsLv2nm5SYmaA0xG9vmbLtUxbFMwvl1V6YgWrXKJmdAu6QB6z16dv+4PY4Feq6Nj",
+	"fErAyH75sITsh5ki1YNkmnHLwjnqTR2LpHoxT6A3UXKpmdL9UgR89eICSKZllfb79Ysnz5veHdF21Vh8",
+	"9eLC8q2g8Ors4vjVy9fVDAsobpeh7exFK+ZQJY+gzNY0c0m1JTFPOvehpFk/1KcTWhmLt+6O3ACk8i4x",
+	"PdQTl8tbzvxDUJ39yLUlAyt7uZgBN0gQ+KBaiyinY3xeH8lzO7LKxLfS6J4GVPvwjgtq5WksrCS2sywt",
+	"GgksQzdDu6CAcx5wXR2WabKlfdz3aa1Wgk+c20xlqvEFe7igLmM1c26GlfU+aflJjpS4P4yCMKhfwvV4",
+	"NFoul0OCPw+lmo38XD06OX724uXrFzjH2hTcYMilVHZnVrr7jBBrI1uxj/pkbxi5GTJnguQ8GAcHw2h4",
+	"4EIzc1SwqAWcKspY12PlOVtIqxuaKdwYBKrw7jN/SybQfZgquahzUIaxeDI1TC2JohoYkumW2bqd9m+t",
+	"PLyXYxqMg+cIntMHQbt84btui6weMjqmwfrtRrLwfnTYHQdo1FcoPLvLDDqM9nbZftW6o9YzOE46uHlS",
+	"nXaHMw5vnlGl0qzD4H4U3TyhndbUtLUQfU0r67u3FlWV+xt8w82cKrJEbVSi35CZrlwoPQ/ersPAv//t",
+	"Qug9XQu3MSANh5AqRoy0OsLKBB0CmWjMaA5BF75oJxZoiAkKniFAl9EAHXqxaLVPyp1xETafWDIu3oVW",
+	"urhkP/ysK4uDLSaMWnvWGjxWVCXeKEJtgH8PUdDGQjGroxxRW/sPjd8hyBd2CaBcpxIJ223gs6CsBIRc",
+	"cms9G1SlbsuSW7sI/StmfgaVhzePatSS3Gp4u0Cmg49uQX9VUuU6DA5uSeF10qHlilts0kr//5SsVPFK",
+	"ZTy3ZVuDYfwXb+28mr7srp59dhDD1wajFJ8J4ndBENCrZYg1yJAS+teSyUJSfR2ZnNrff1MEsiPx0B70",
+	"T77kqn5eiosoOkj/crXIwNs3j2Nr38QBYOkYF7PHcfDm4mjwZRz8BUezWLhZdkW4WmRCP47LBwlramUy",
+	"Hc7kJe44ujyIAzdofKV5e+DyAO2x/SjaG317euIeQAaYXCxSFgcNkA6GD+w6mo9dQKhMBrx2Z+j4ya5N",
+	"rcFUDsJ/BweDB8MrTeOgPCKAOyQq1GMxlf6H+kv3xcVSIiHq2iImFmugpFy40aPG8OY3jVU9RhGW8qtb",
+	"p4I1g1XXlb/U0YNHwCtnkbXfo6qRbvWOgpNfQa3IJ0zK/x0L0bNGZKkVhbJUGFaU0Ck/wyAvbjJLGx7k",
+	"otAG5uSSwYQx0SitnnKlDfSwQPkwetj3wQDM3cNJEwZkk3zH4IJlFs6ktAlxzOVBLKw/qHOSshCSDQGS",
+	"hCBFtnJjjcwHGbtkWcM5JQYyRrSJhRQMkopNky6L8qz4eO3wtlkxu9p9j42i2lFZUbv+GMOgzk1fh8H+",
+	"bXyu1ozbknRZxvgrduwOo4c3T6hqE+2EvVvAVKWM44T7tzl5R1qsnby/f5vJzYzlT+CtemKAHnqWZdFF",
+	"RlLWrx3Ye7opTDrd2cruumpZ5xuhke1QuA+CGaP4pLA6KykzlBPo+Riu06GcOgWa9H2EshI2CfSsvhsY",
+	"vmD9R3UOMwoQrl0S89jHSc2qjEeFsfBipPoGFJ2Oz58fbcWufAm3rj9Lwv9J0zFNS8lWPe6g2SqYrqVh",
+	"WL/07PBgncj+9rfms1zfAOBurNEmuVTp64/j7QSqOKgx/jgO9qP9w0F0fxDtXeztj6NoHEV/3zYDN4nC",
+	"/f7Tv/7tDbfu3+v5GxR0A4Cbq2/M3lzcU6M3sxWddprZew8fPhxF+6P9/YGi04GrGB8I/Yft/fyCm/ts",
+	"EPtNWDarnD2OXbeJ7T02Fts6U4uPtgDs+LWeW/Gcx4j73EYKhm5VOueXTCN6Xj05Hu0Po5EbPKq8luZE",
+	"DEHbwTQdlUbDaG+4N9o+XgXDhoXfJNNfwtLfeln8bMH/7i34rWfkJpF9qPm+YXo3y4c2VHJd8zeXmsWi",
+	"oZLRBneP6s1uRzkx87Cu1W9rYBYLzRi9p8tqIgJN3V2pbv/W6iqNNkUSqvy2dPCVtCWw3mxx0OWKXXJZ",
+	"aKuIgRi54CnJstUYSCwU+941zkCM+Ppc8OW5ZTMLTHJwb62aWXzlRBlOsvrhbYfn8PM0+Wf34T/nPnz2",
+	"Bm7tDdTK6FpnYISdq95bobHe6RS89qk0LiEg47pMqW6GHLbM8TK3PhYLvmDWIgkthFa1hIB9U8rkCQ29",
+	"/ehBCId7D/plOkfZpUjQuinJEM7d67W14ZmYSpUyOt7sjOcynTCHC5MWH8XCfSWnVdpRsxqXtGpxpQJi",
+	"8Lu0zOZg1MqkZh1uLUcxESvBqd4Jsqj0bhC2SikX6vgZs7astHMpJPjEjO2LpnxWKEabQJilVO/6YziM",
+	"9spOdbFolfEeRgc1XK6g1Po4j6pXxAEGYEoUYEhIyBI5vcPooP8I2GJC1ExWCWNVLsQBFMLwzMdZM0Y0",
+	"Q72ww1s64hn7WEepTXxHZVcZILpBe5vap9mD7RduufbL+3Lhdl6gdV59S6Le+dEzeLi3F7l+WFC1w0IH",
+	"93E02Iv2D5KdjfGQ9YIbDtjVqFEVzCfrVRwJXLeaAYV130moGgb1JtLMMadp1e4T1K9gxDZlNYgl97eg",
+	"pGxKMBF6SjLNqgxE36wsWH/cq12zyxTq1wcfPOcTWrm/Vr384FNUlW+25qo70WhiuLao3Ww/5BtbOZLf",
+	"0aQLvhg50az5j6VovrFvwR2oectm12n6V6Kr2eR1L6qurhTlnVfpIy6mclg2PtmZzuIaDpUdeHouNB/1",
+	"b+x7+bezF1+FsTh7+VUIF8dHR1bh2e9gP4qi/thV1vErloHFrUtA822N7u/tQ34VutypWOiUWNVNUiNV",
+	"v0pmwdZsAw8d/5Fp51B4QO9p4BQz1pJmXW3z/MkQnNdd5r256J/U1VHssYaxuG+VZ5me6Fsy+a5aZQMm",
+	"I113JncArITo1n3YTOpYTOUvFSmsupX+6sKKGf1TSWxb/FOm+Hczd0Wov/WgyfqzRvg48Whn3QKwXa3a",
+	"PlS8YgY/LgZPzo4xfb+iwS3B94FS971iMy7FevTeSi372TeOWI/e/1CQjJvVbm8ruc3s4XuX47tOrFnM",
+	"BbSPE4uDYTSEEyfIxw3Ba0UritKGLV2fu5dMiyxLrFmHUSEUwA4PjyBZkKskhGQZ+mzCcJ6gQHVOQlkj",
+	"Y+Zs5Qx2KRgmJJs5W/RDKI8Bieub7ey54ff5LBnCK8zBdpEl1cyuPowOH8Wi3YnWp07fVrjvFNKfREBv",
+	"3C4iOIRE/1AQ5X3Eq3AVLsN50nZcojAK7+/t2/+6PRdHJx/qu2zAU19qiDeKf88T6FU1LHgzSF8+a/ww",
+	"OsRyiQ1Hy8LaDagluJ8H5nM2U8w6s+jDJhGSqJxOLdltYG0HrsqmNj8LDM9+Q8d8JTRNSt4JV2NQN4R+",
+	"7V+ZK3qz/neS7/ucze6kKa+1Hz/bAJ9tgP+UDYCfypBcj6DadH3FrRTr32wJLBr9KjoV/NOCZz7atxHF",
+	"GqPKTLHBAjb3cdBI5eqnlC9T9rV0HAuZKFYoUXDVvyGQgnKJ31xyyqRfzXssrsYzFmWJsY/XlME+Xdcp",
+	"6yGckAnLQvDoCmFRZ2U4hRvCVjODEFz7BVex1Og01KyGjkVZA+2Gnb05P+kP4bWrMd/8XwV4n6LRaNpe",
+	"WywOIFcSNTwc+b7vW22o/LvYxSpnSRMa4FhaWBZyNjolcaENIzT05bHYU6BR320aXTWwDXMs6mU1esz2",
+	"WsriCYwxuw5NeochUrU/+D2klXT6f1KwV9OdJ6raXJR42AVl1X+k7hu0frtDiZRX9PkF/vf7An9DCfbN",
+	"UTNUFuqyZLdtKsIqxAnBliq+to9roCzP5KpsP+DKHTfq0LGth+KW+10Xw+avrVj2NS2Dg03CftqChLWK",
+	"JKE3zcgMBgM7c2C3GhQqC8FvBM1ELfuLi3PiPv2hJZW3FYa2qyVdVn31ujisbdaqbcNW3b97aSyf65e+",
+	"4g7LV/0DVG/7Ra3d1gDqpgb1juUT5vrt+v8CAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

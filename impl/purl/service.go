@@ -24,6 +24,7 @@ import (
 
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
 	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/purl/store"
@@ -71,6 +72,8 @@ type Service struct {
 	store   store.Store
 	fsStore *store.FS
 	handler http.Handler
+	// tiler makes and finds the IIIF image pyramids (iiif_image.go).
+	tiler *iiifimage.Tiler
 
 	mu    sync.RWMutex
 	cache map[druid.Druid]*object
@@ -124,6 +127,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	s := &Service{cfg: cfg, store: st, fsStore: st, cache: map[druid.Druid]*object{}, started: time.Now(),
 		cacheControlPublic:  fmt.Sprintf("public, max-age=%d", int(cfg.MaxAge/time.Second)),
 		cacheControlPrivate: fmt.Sprintf("private, max-age=%d", int(cfg.MaxAge/time.Second)),
+	}
+	if s.tiler, err = newTiler(cfg); err != nil {
+		return nil, err
 	}
 	if cfg.SamplesDir != "" {
 		empty, err := st.Empty(ctx)

@@ -338,19 +338,29 @@ func (t *Tiler) tile(ctx context.Context, srcPath, out string) (meta, error) {
 	if err := os.RemoveAll(filepath.Join(out, "t")); err != nil {
 		return m, err
 	}
-	// Whole-image sizes, largest first, each shrunk from the source (vips
-	// shrinks JPEG and JPEG 2000 on load, so this is cheap).
-	edge := MaxSizeEdge
-	if _, err := os.Stat(filepath.Join(out, fmt.Sprintf("0,0,%d,%d/%d,%d/0/default.jpg", info.Width, info.Height, info.Width, info.Height))); err == nil && max(info.Width, info.Height) <= MaxSizeEdge {
-		// A small image's only tile is the whole image: offer it as a size.
-		m.Sizes = append(m.Sizes, Size{info.Width, info.Height})
-		edge = max(info.Width, info.Height) / 2
-	}
-	for edge > max(info.Width, info.Height) {
-		edge /= 2
-	}
+	// Whole-image sizes: the image itself when it is small enough, and
+	// every power of two from MaxSizeEdge down to MinSizeEdge below its
+	// longer edge (so ThumbnailRequest knows them without reading the
+	// pyramid). Each is shrunk from the source: vips shrinks JPEG and
+	// JPEG 2000 on load, so this is cheap.
 	full := fmt.Sprintf("0,0,%d,%d", info.Width, info.Height)
-	for ; edge >= MinSizeEdge || len(m.Sizes) == 0; edge /= 2 {
+	longer := max(info.Width, info.Height)
+	var edges []int
+	if longer <= MaxSizeEdge {
+		edges = append(edges, longer)
+	}
+	for edge := MaxSizeEdge; edge >= MinSizeEdge; edge /= 2 {
+		if edge < longer {
+			edges = append(edges, edge)
+		}
+	}
+	for _, edge := range edges {
+		if edge == longer {
+			m.Sizes = append(m.Sizes, Size{info.Width, info.Height})
+			if _, err := os.Stat(filepath.Join(out, full, fmt.Sprintf("%d,%d", info.Width, info.Height), "0", "default.jpg")); err == nil {
+				continue // a small image's only tile is the whole image
+			}
+		}
 		tmp := filepath.Join(out, fmt.Sprintf("size-%d.jpg", edge))
 		if err := t.run(ctx, "thumbnail", srcPath, tmp+fmt.Sprintf("[Q=%d,strip]", Quality), strconv.Itoa(edge), "--height", strconv.Itoa(edge), "--size", "down"); err != nil {
 			return m, err
@@ -366,9 +376,8 @@ func (t *Tiler) tile(ctx context.Context, srcPath, out string) (meta, error) {
 		if err := os.Rename(tmp, filepath.Join(dir, "default.jpg")); err != nil {
 			return m, err
 		}
-		m.Sizes = append(m.Sizes, Size{w, h})
-		if edge < 2 {
-			break
+		if edge != longer {
+			m.Sizes = append(m.Sizes, Size{w, h})
 		}
 	}
 	slices.Reverse(m.Sizes)
@@ -397,6 +406,28 @@ func jpegSize(path string) (int, int, error) {
 	}
 	return c.Width, c.Height, nil
 }
+
+// ThumbnailEdge is the longer edge of the thumbnails manifests name.
+const ThumbnailEdge = 256
+
+// ThumbnailRequest is the image request (relative to the image service)
+// of the thumbnail of a width × height image, and the thumbnail's size:
+// the ThumbnailEdge size every pyramid of an image larger than that has,
+// else the whole image. Known without the pyramid, so a manifest can name
+// it before the tiles are made.
+func ThumbnailRequest(width, height int) (path string, w, h int) {
+	longer := max(width, height)
+	if longer <= ThumbnailEdge {
+		return "full/max/0/default.jpg", width, height
+	}
+	if width >= height {
+		return fmt.Sprintf("full/%d,/0/default.jpg", ThumbnailEdge), ThumbnailEdge, max(1, int(float64(height)*ThumbnailEdge/float64(width)+0.5))
+	}
+	return fmt.Sprintf("full/,%d/0/default.jpg", ThumbnailEdge), max(1, int(float64(width)*ThumbnailEdge/float64(height)+0.5)), ThumbnailEdge
+}
+
+// Version names the pyramid's source version (an ETag can carry it).
+func (p *Pyramid) Version() string { return filepath.Base(p.dir) }
 
 // Info is the info.json of the pyramid for the image service id.
 func (p *Pyramid) Info(id string) ([]byte, error) {

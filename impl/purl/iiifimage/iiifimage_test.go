@@ -97,7 +97,7 @@ func TestPyramid(t *testing.T) {
 	if len(doc.Tiles) != 1 || doc.Tiles[0].Width != TileSize || len(doc.Tiles[0].ScaleFactors) < 2 {
 		t.Fatalf("tiles: %s", raw)
 	}
-	if len(doc.Sizes) < 2 || doc.Sizes[len(doc.Sizes)-1].Width != 1024 {
+	if len(doc.Sizes) != 5 || doc.Sizes[len(doc.Sizes)-1].Width != 1500 || doc.Sizes[0].Width != 128 {
 		t.Fatalf("sizes: %+v", doc.Sizes)
 	}
 	// Every size and every tile of every scale factor can be looked up.
@@ -139,10 +139,17 @@ func TestPyramid(t *testing.T) {
 	if c := img.At(300, 300); !near(c, quadrantColour(1, 1)) {
 		t.Errorf("tile pixel %v, want yellow", c)
 	}
+	// The thumbnail a manifest names exists.
+	thumb, tw, th := ThumbnailRequest(1500, 1000)
+	if thumb != "full/256,/0/default.jpg" || tw != 256 || th != 171 {
+		t.Errorf("thumbnail %s %dx%d", thumb, tw, th)
+	}
+	if _, err := p.Lookup("full", "256,", "0", "default.jpg"); err != nil {
+		t.Error(err)
+	}
 	// The smallest size keeps the quadrants.
-	path, _ = p.Lookup("full", "max", "0", "default.jpg")
-	if path != "" {
-		t.Errorf("max of a 1500 px image is not a size, got %s", path)
+	if _, err := p.Lookup("full", "max", "0", "default.jpg"); err != nil {
+		t.Errorf("max of a 1500 px image: %v", err)
 	}
 	// Bad syntax and what level 0 lacks.
 	for _, c := range []struct {
