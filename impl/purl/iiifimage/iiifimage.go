@@ -46,7 +46,7 @@ const (
 	maxCached = 4096
 	// layoutVersion changes the cache key when the way pyramids are made
 	// changes, so old pyramids are not served for new requests.
-	layoutVersion = "1"
+	layoutVersion = "2"
 )
 
 // Errors of Lookup: a request that is not IIIF syntax, and one that is but
@@ -322,6 +322,11 @@ func (t *Tiler) tile(ctx context.Context, srcPath, out string) (meta, error) {
 		return m, fmt.Errorf("%d×%d pixels is more than the limit of %d", info.Width, info.Height, int64(MaxPixels))
 	}
 	m.Width, m.Height, m.TileSize, m.ScaleFactors = info.Width, info.Height, info.Tiles[0].Width, info.Tiles[0].ScaleFactors
+	if len(m.ScaleFactors) == 0 {
+		// An image within one tile: dzsave lists no scale factor, but its
+		// one tile (the whole image) is scale factor 1.
+		m.ScaleFactors = []int{1}
+	}
 	// The tiles move up one level so the pyramid directory is the image
 	// service's root: <region>/<size>/0/default.jpg.
 	entries, err := os.ReadDir(filepath.Join(out, "t"))

@@ -187,6 +187,41 @@ func TestPyramid(t *testing.T) {
 	}
 }
 
+// TestSmallImage: an image within one tile has scale factor 1 and is its
+// own largest size.
+func TestSmallImage(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "s.png")
+	quadrants(t, src, 300, 420)
+	info, _ := os.Stat(src)
+	tl, _ := New(filepath.Join(dir, "cache"))
+	p, err := tl.Pyramid(context.Background(), Source{Object: "x", Name: "s.png", Path: src, Size: info.Size(), ModTime: info.ModTime()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.meta.ScaleFactors) != 1 || p.meta.ScaleFactors[0] != 1 {
+		t.Errorf("scale factors %v", p.meta.ScaleFactors)
+	}
+	if s := p.Sizes(); len(s) != 3 || s[2] != (Size{300, 420}) || s[0].Height != 128 {
+		t.Errorf("sizes %v", s)
+	}
+	for _, size := range []string{"max", "300,", ",420", "300,420"} {
+		if _, err := p.Lookup("full", size, "0", "default.jpg"); err != nil {
+			t.Errorf("full/%s: %v", size, err)
+		}
+	}
+	if _, err := p.Lookup("0,0,300,420", "300,", "0", "default.jpg"); err != nil {
+		t.Error(err)
+	}
+	if path, w, h := ThumbnailRequest(300, 420); path != "full/,256/0/default.jpg" || w != 183 || h != 256 {
+		t.Errorf("thumbnail %s %dx%d", path, w, h)
+	}
+	if _, err := p.Lookup("full", ",256", "0", "default.jpg"); err != nil {
+		t.Error(err)
+	}
+}
+
 func TestUnavailable(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	tl, err := New(t.TempDir())

@@ -1,0 +1,210 @@
+package embed_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image"
+	"image/color"
+	_ "image/jpeg" // the sample images' tiles
+	"image/png"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// viewports of issue 13: a desktop window, an iframe in a course page and
+// a phone.
+var viewports = []struct {
+	name          string
+	width, height int64
+	// minShare is the least part of the viewport the image must cover.
+	minShare float64
+}{
+	{"1280x900", 1280, 900, 0.70},
+	{"640x400", 640, 400, 0.70},
+	{"390x844", 390, 844, 0.30},
+}
+
+// imageArea is where the viewer draws the image (the OpenSeadragon
+// canvas) and the object's source image, fetched from the PURL service.
+type imageArea struct {
+	X, Y, W, H float64
+	Src        string
+	SrcW, SrcH float64
+}
+
+// TestViewerShowsTheImage opens the iframe of every image, book and map
+// sample at three viewport sizes and checks what a person sees once it has
+// loaded: the image area covers most of the viewport and, in its middle,
+// shows the colours of the source image there (the image is fitted, not
+// zoomed into a corner).
+func TestViewerShowsTheImage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	root := testkit.RepoRoot(t)
+	viewerDir := filepath.Join(root, "impl/embed/viewer/node_modules/mirador/dist")
+	if _, err := os.Stat(filepath.Join(viewerDir, "mirador.min.js")); err != nil {
+		t.Fatalf("the Mirador bundle is not installed: run scripts/build-viewer.sh (make test does): %v", err)
+	}
+	srv := testkit.StartServer(t, "--viewer-dir", viewerDir)
+	ctx := browserFor(t, 10*time.Minute)
+	for _, druid := range []string{sampleImage, sampleBook, sampleMap} {
+		for _, vp := range viewports {
+			t.Run(druid+" "+vp.name, func(t *testing.T) {
+				if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(vp.width, vp.height, 1, false)); err != nil {
+					t.Fatal(err)
+				}
+				u := srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+druid)
+				checkImageShown(ctx, t, srv, u, druid, druid+"-"+vp.name, float64(vp.width*vp.height), vp.minShare)
+			})
+		}
+	}
+}
+
+// drawnJS is true once OpenSeadragon has drawn something in the middle of
+// its canvas and no image request has started for a second (the opening
+// zoom animation is over and the tiles of the fitted view are in).
+const drawnJS = `(function(){
+	var c = document.querySelector('.openseadragon-canvas canvas');
+	if (!c || !c.width || !c.height) { return false; }
+	var px = c.getContext('2d').getImageData(c.width >> 1, c.height >> 1, 1, 1).data;
+	if (px[3] === 0) { return false; }
+	var last = 0;
+	performance.getEntriesByType('resource').forEach(function (e) {
+		if (/\/iiif\/image\/|\/file\//.test(e.name)) { last = Math.max(last, e.responseEnd); }
+	});
+	return performance.now() - last > 1000;
+})()`
+
+func checkImageShown(ctx context.Context, t *testing.T, srv *testkit.Server, pageURL, druid, name string, viewport, minShare float64) {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.Navigate(pageURL)); err != nil {
+		t.Fatalf("navigate: %v", err)
+	}
+	if err := waitJS(ctx, drawnJS, 40*time.Second); err != nil {
+		var dbg string
+		_ = chromedp.Run(ctx, chromedp.Evaluate(`(function(){try{var c = document.querySelector('.openseadragon-canvas canvas'); if(!c) return 'no canvas'; var px = c.getContext('2d').getImageData(c.width >> 1, c.height >> 1, 1, 1).data; return c.width+'x'+c.height+' '+Array.from(px).join(',')}catch(e){return String(e)}})()`, &dbg))
+		t.Logf("debug: %s", dbg)
+		var shot []byte
+		if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil && os.Getenv("SITESVC_SCREENSHOTS") != "" {
+			_ = os.WriteFile(filepath.Join(os.Getenv("SITESVC_SCREENSHOTS"), name+"-failed.png"), shot, 0o644)
+		}
+		t.Fatalf("the image was never drawn: %v (document: %s)", err, evalString(ctx, t, `document.body.innerText.slice(0, 300)`))
+	}
+	var area imageArea
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`(function(){
+		var r = document.querySelector('.openseadragon-canvas').getBoundingClientRect();
+		return {X: r.left, Y: r.top, W: r.width, H: r.height};
+	})()`, &area)); err != nil {
+		t.Fatal(err)
+	}
+	area.Src, area.SrcW, area.SrcH = firstImage(t, srv, druid)
+	var shot []byte
+	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)); err != nil {
+		t.Fatal(err)
+	}
+	if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
+		_ = os.WriteFile(filepath.Join(dir, name+".png"), shot, 0o644)
+	}
+	if share := area.W * area.H / viewport; share < minShare {
+		t.Errorf("the image area is %.0f%% of the viewport (%+v), want at least %.0f%%", 100*share, area, 100*minShare)
+	}
+	if area.Src == "" || area.SrcW == 0 {
+		t.Fatalf("the viewer does not say which image it shows: %+v", area)
+	}
+	screen, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := fetchImage(t, area.Src)
+	// Fitted: the whole image is visible and centred in the image area.
+	scale := min(area.W/area.SrcW, area.H/area.SrcH)
+	sw, sh := float64(src.Bounds().Dx())/area.SrcW, float64(src.Bounds().Dy())/area.SrcH
+	cx, cy := area.X+area.W/2, area.Y+area.H/2
+	// Points around the middle; the lower part of the image area carries
+	// Mirador's translucent canvas controls, so no point is taken there.
+	for _, d := range [][2]float64{{0, 0}, {-0.25, -0.25}, {0.25, -0.25}, {-0.3, 0.1}, {0.3, 0.1}, {0, -0.35}, {0.4, 0}} {
+		// A point of the image (fractions of its size from its centre) and
+		// where a fitted image puts it on the screen.
+		ix, iy := (0.5+d[0])*area.SrcW, (0.5+d[1])*area.SrcH
+		px, py := cx+d[0]*area.SrcW*scale, cy+d[1]*area.SrcH*scale
+		radius := max(2, 3*scale)
+		got := mean(screen, px, py, 3)
+		want := mean(src, ix*sw, iy*sh, 3/scale*sw)
+		if !close(got, want, 48) {
+			t.Errorf("at %.0f%%,%.0f%% of the image (screen %.0f,%.0f) the viewer shows %v, the image has %v (radius %.1f)", 100*(0.5+d[0]), 100*(0.5+d[1]), px, py, got, want, radius)
+		}
+	}
+}
+
+// firstImage is the file URL and size of the first canvas's image, which
+// the viewer opens on.
+func firstImage(t *testing.T, srv *testkit.Server, druid string) (string, float64, float64) {
+	t.Helper()
+	_, body := srv.Get(t, "/purl/"+druid+"/iiif/manifest")
+	var m struct {
+		Items []struct {
+			Items []struct {
+				Items []struct {
+					Body struct {
+						ID            string
+						Width, Height float64
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(body, &m); err != nil || len(m.Items) == 0 {
+		t.Fatalf("manifest of %s: %v", druid, err)
+	}
+	b := m.Items[0].Items[0].Items[0].Body
+	return b.ID, b.Width, b.Height
+}
+
+func fetchImage(t *testing.T, u string) image.Image {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	img, _, err := image.Decode(resp.Body)
+	if err != nil {
+		t.Fatalf("%s: %v", u, err)
+	}
+	return img
+}
+
+// mean is the average colour of the square of half-side r around x,y.
+func mean(img image.Image, x, y, r float64) color.RGBA {
+	var sr, sg, sb, n float64
+	b := img.Bounds()
+	for yy := int(y - r); yy <= int(y+r); yy++ {
+		for xx := int(x - r); xx <= int(x+r); xx++ {
+			if !image.Pt(xx, yy).In(b) {
+				continue
+			}
+			cr, cg, cb, _ := img.At(xx, yy).RGBA()
+			sr, sg, sb, n = sr+float64(cr>>8), sg+float64(cg>>8), sb+float64(cb>>8), n+1
+		}
+	}
+	if n == 0 {
+		return color.RGBA{}
+	}
+	return color.RGBA{uint8(sr / n), uint8(sg / n), uint8(sb / n), 255}
+}
+
+func close(a, b color.RGBA, tol int) bool {
+	d := func(x, y uint8) bool { return int(x)-int(y) <= tol && int(y)-int(x) <= tol }
+	return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
+}
