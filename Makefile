@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/sitesvc
 PKGS    := ./...
 
-.PHONY: all generate viewer apidocs build run test ts-test bench lint fmt-check vet staticcheck gen-check clean
+.PHONY: all generate viewer apidocs samples-large build run test ts-test bench lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
@@ -22,8 +22,12 @@ viewer:
 apidocs:
 	bash scripts/build-apidocs.sh
 
+## samples-large: the large sample objects (24 MP JPEG, JPEG 2000, WebM video) in samples/large, made with vips and ffmpeg (not committed)
+samples-large:
+	$(GO) run ./cmd/purlsamples -large samples/large
+
 ## build: the sitesvc binary in bin/
-build: viewer apidocs
+build: viewer apidocs samples-large
 	$(GO) build -o $(BIN) ./cmd/sitesvc
 
 ## run: build, then serve every service on the embedded defaults at http://localhost:8080

@@ -5,6 +5,7 @@
 // gives the same bytes.
 //
 //	go run ./cmd/purlsamples [-out samples/purl]
+//	go run ./cmd/purlsamples -large samples/large   (make samples-large; not committed)
 package main
 
 import (
@@ -15,8 +16,13 @@ import (
 
 func main() {
 	out := flag.String("out", "samples/purl", "directory to write the sample objects into")
+	large := flag.String("large", "", "write the large samples (24 MP image, JPEG 2000, video; made with vips and ffmpeg) into this directory instead")
 	flag.Parse()
-	if err := Generate(*out); err != nil {
+	gen := func() error { return Generate(*out) }
+	if *large != "" {
+		gen = func() error { return GenerateLarge(*large) }
+	}
+	if err := gen(); err != nil {
 		fmt.Fprintln(os.Stderr, "purlsamples:", err)
 		os.Exit(1)
 	}

@@ -30,7 +30,8 @@ type serveConfig struct {
 	SOAPEndpoint string
 
 	// PURL
-	PurlSamplesDir string // sample objects loaded into an empty store
+	PurlSamplesDir      string // sample objects loaded into an empty store
+	PurlLargeSamplesDir string // large sample objects made by make samples-large, loaded with them
 	// PurlLocationNetworks: "name=CIDR,CIDR;name2=CIDR", the client networks
 	// that count as being at a location (location-restricted files).
 	PurlLocationNetworks string
@@ -113,6 +114,7 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	str(&c.HoursBaseURL, "hours-base-url", "", "Hours base URL (default <public-url>/hours)")
 	str(&c.SOAPEndpoint, "soap-endpoint", "", "SOAP endpoint URL (default <public-url>/soap/SiteAlgorithm)")
 	str(&c.PurlSamplesDir, "purl-samples", defaultExisting("samples/purl"), "sample PURL objects loaded into an empty store")
+	str(&c.PurlLargeSamplesDir, "purl-large-samples", defaultExisting("samples/large"), "large sample PURL objects (24 MP image, JPEG 2000, video; made by make samples-large) loaded with the samples")
 	str(&c.PurlLocationNetworks, "purl-location-networks", "", "networks of PURL read locations: name=CIDR,CIDR;name2=CIDR")
 	str(&c.PurlMODSSchema, "purl-mods-schema", defaultExisting(defaultMODSSchema), "MODS 3.6 XSD that published MODS records are checked against with xmllint (empty: structure only)")
 	str(&c.ProviderName, "provider-name", "sitesvc digital library", "oEmbed provider_name")

@@ -21,11 +21,12 @@ import (
 // newPurlService builds the PURL service from the serve configuration.
 func newPurlService(c *serveConfig) (server.Service, error) {
 	cfg := purl.Config{
-		BaseURL:      c.PurlBaseURL,
-		EmbedBaseURL: c.EmbedBaseURL,
-		DataDir:      c.DataDir,
-		SamplesDir:   c.PurlSamplesDir,
-		Logger:       c.Logger,
+		BaseURL:         c.PurlBaseURL,
+		EmbedBaseURL:    c.EmbedBaseURL,
+		DataDir:         c.DataDir,
+		SamplesDir:      c.PurlSamplesDir,
+		LargeSamplesDir: c.PurlLargeSamplesDir,
+		Logger:          c.Logger,
 	}
 	if c.Tokens != nil {
 		cfg.Tokens = c.Tokens

@@ -58,7 +58,11 @@ func TestViewerShowsTheImage(t *testing.T) {
 	}
 	srv := testkit.StartServer(t, "--viewer-dir", viewerDir)
 	ctx := browserFor(t, 10*time.Minute)
-	for _, druid := range []string{sampleImage, sampleBook, sampleMap} {
+	druids := []string{sampleImage, sampleBook, sampleMap}
+	if largeSamples(t, srv) {
+		druids = append(druids, sampleLarge)
+	}
+	for _, druid := range druids {
 		for _, vp := range viewports {
 			t.Run(druid+" "+vp.name, func(t *testing.T) {
 				if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(vp.width, vp.height, 1, false)); err != nil {
@@ -69,6 +73,129 @@ func TestViewerShowsTheImage(t *testing.T) {
 			})
 		}
 	}
+}
+
+// sampleLarge is the large sample (make samples-large): a 24-megapixel
+// JPEG whose quadrants are red, green, blue and yellow, and a JPEG 2000.
+const sampleLarge = "bs100xy1000"
+
+// largeSamples reports whether the server has the large samples; they are
+// required when SITESVC_REQUIRE_TOOLS is set (make test builds them).
+func largeSamples(t *testing.T, srv *testkit.Server) bool {
+	t.Helper()
+	resp, _ := srv.Get(t, "/purl/"+sampleLarge+".xml")
+	if resp.StatusCode == http.StatusOK {
+		return true
+	}
+	if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
+		t.Fatalf("the large samples are missing (make samples-large): %d", resp.StatusCode)
+	}
+	t.Logf("the large samples are missing (make samples-large); not testing them")
+	return false
+}
+
+// imageRequests lists the IIIF image requests the page made: scale
+// factor (region width ÷ size width), bytes transferred, finished.
+const imageRequestsJS = `performance.getEntriesByType('resource').filter(function (e) {
+	return /\/iiif\/image\/[^/]+\/[^/]+\/[^/]+\/0\/default\.jpg$/.test(e.name);
+}).map(function (e) {
+	var p = e.name.split('/');
+	var region = decodeURIComponent(p[p.length - 4]).split(','), size = decodeURIComponent(p[p.length - 3]).split(',');
+	var sf = region.length === 4 && size[0] ? Math.round(region[2] / size[0]) : 0;
+	return {URL: e.name, Scale: sf, Bytes: e.transferSize || e.encodedBodySize || 0, Done: e.responseEnd > 0};
+})`
+
+type imageRequest struct {
+	URL   string
+	Scale int
+	Bytes float64
+	Done  bool
+}
+
+// TestDeepZoom opens the 24-megapixel sample, checks that its first view
+// transfers less than 2 MB of images, zooms in twice with the viewer's
+// own button and checks that tiles of a finer scale were requested and
+// drawn (the middle of the view shows the quadrant there).
+func TestDeepZoom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	root := testkit.RepoRoot(t)
+	viewerDir := filepath.Join(root, "impl/embed/viewer/node_modules/mirador/dist")
+	srv := testkit.StartServer(t, "--viewer-dir", viewerDir)
+	if !largeSamples(t, srv) {
+		t.Skip("no large samples")
+	}
+	ctx := browserFor(t, 3*time.Minute)
+	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false),
+		chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleLarge))); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitJS(ctx, drawnJS, 60*time.Second); err != nil {
+		t.Fatalf("the image was never drawn: %v", err)
+	}
+	var first []imageRequest
+	if err := chromedp.Run(ctx, chromedp.Evaluate(imageRequestsJS, &first)); err != nil {
+		t.Fatal(err)
+	}
+	total, finest := 0.0, 1<<30
+	for _, r := range first {
+		total += r.Bytes
+		if r.Scale > 0 {
+			finest = min(finest, r.Scale)
+		}
+	}
+	t.Logf("first view: %d image requests, %.0f kB, finest scale factor %d", len(first), total/1000, finest)
+	if len(first) == 0 || total >= 2e6 {
+		t.Errorf("first view of the 24 MP image transferred %.0f bytes in %d image requests, want < 2 MB", total, len(first))
+	}
+	if finest <= 1 {
+		t.Errorf("the first view already loaded full-resolution tiles")
+	}
+	for i := 0; i < 2; i++ {
+		if err := chromedp.Run(ctx, chromedp.Click(`button[aria-label="Zoom in"]`, chromedp.ByQuery), chromedp.Sleep(1500*time.Millisecond)); err != nil {
+			t.Fatalf("zoom in: %v", err)
+		}
+	}
+	if err := waitJS(ctx, drawnJS, 30*time.Second); err != nil {
+		t.Fatalf("the zoomed view was never drawn: %v", err)
+	}
+	var after []imageRequest
+	if err := chromedp.Run(ctx, chromedp.Evaluate(imageRequestsJS, &after)); err != nil {
+		t.Fatal(err)
+	}
+	finer := 0
+	for _, r := range after[len(first):] {
+		if r.Scale > 0 && r.Scale < finest && r.Done {
+			finer++
+		}
+	}
+	if finer == 0 {
+		t.Fatalf("zooming in twice fetched no tiles finer than scale factor %d: %+v", finest, after[len(first):])
+	}
+	var area imageArea
+	var shot []byte
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`(function(){var r = document.querySelector('.openseadragon-canvas').getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width, H: r.height};})()`, &area),
+		chromedp.CaptureScreenshot(&shot)); err != nil {
+		t.Fatal(err)
+	}
+	if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
+		_ = os.WriteFile(filepath.Join(dir, "deep-zoom.png"), shot, 0o644)
+	}
+	screen, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Zoomed into the middle: right of and below the centre is the yellow
+	// quadrant, left of and above it the red one (thin grid lines aside).
+	cx, cy := area.X+area.W/2, area.Y+area.H/2
+	if got := mean(screen, cx+40, cy+40, 12); !close(got, color.RGBA{220, 200, 30, 255}, 60) {
+		t.Errorf("below right of the centre the zoomed view shows %v, want yellow", got)
+	}
+	if got := mean(screen, cx-40, cy-40, 12); !close(got, color.RGBA{200, 30, 30, 255}, 60) {
+		t.Errorf("above left of the centre the zoomed view shows %v, want red", got)
+	}
+	t.Logf("zoomed: %d tiles of a finer scale than %d", finer, finest)
 }
 
 // drawnJS is true once OpenSeadragon has drawn something in the middle of

@@ -45,6 +45,9 @@ type Config struct {
 	DataDir string
 	// SamplesDir, when set, is published into an empty store at start.
 	SamplesDir string
+	// LargeSamplesDir, when set, is published with SamplesDir: the large
+	// samples made at build time (go run ./cmd/purlsamples -large).
+	LargeSamplesDir string
 	// MODSSchema, when set, checks every MODS record published over HTTP
 	// against the MODS 3.6 XML Schema (else only its structure is checked).
 	MODSSchema *record.MODSSchema
@@ -141,11 +144,16 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			if cfg.MODSSchema != nil {
 				opts = append(opts, publish.WithMODSSchema(cfg.MODSSchema))
 			}
-			objs, err := publish.Tree(ctx, st, cfg.SamplesDir, opts...)
-			if err != nil {
-				return nil, fmt.Errorf("purl: loading samples: %w", err)
+			for _, dir := range []string{cfg.SamplesDir, cfg.LargeSamplesDir} {
+				if dir == "" {
+					continue
+				}
+				objs, err := publish.Tree(ctx, st, dir, opts...)
+				if err != nil {
+					return nil, fmt.Errorf("purl: loading samples: %w", err)
+				}
+				cfg.Logger.Info("purl: loaded sample objects into an empty store", "count", len(objs), "from", dir)
 			}
-			cfg.Logger.Info("purl: loaded sample objects into an empty store", "count", len(objs), "from", cfg.SamplesDir)
 		}
 	}
 	e, err := s.newEcho()
