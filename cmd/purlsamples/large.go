@@ -110,7 +110,7 @@ func GenerateLarge(out string) error {
 			title: "A four-second test film", creator: "sitesvc digital library", date: "2026",
 			abstract: "Four seconds of a moving test pattern, as a WebM video, beside the sound recording of the sample collection.",
 			subjects: []string{"Motion pictures", "Test data"}, dcType: "MovingImage", modsType: "moving image", extent: "1 video file (4 s)",
-			rights: "world",
+			rights:    "world",
 			resources: []resource{{typ: "video", label: "Test film", files: []file{{name: "clip.webm", mimetype: "video/webm", data: read(clip), duration: 4}}}},
 			versions:  []string{"Initial version"}},
 	}
