@@ -46,7 +46,7 @@ const (
 	maxCached = 4096
 	// layoutVersion changes the cache key when the way pyramids are made
 	// changes, so old pyramids are not served for new requests.
-	layoutVersion = "2"
+	layoutVersion = "3"
 )
 
 // Errors of Lookup: a request that is not IIIF syntax, and one that is but
@@ -346,8 +346,8 @@ func (t *Tiler) tile(ctx context.Context, srcPath, out string) (meta, error) {
 	// Whole-image sizes: the image itself when it is small enough, and
 	// every power of two from MaxSizeEdge down to MinSizeEdge below its
 	// longer edge (so ThumbnailRequest knows them without reading the
-	// pyramid). Each is shrunk from the source: vips shrinks JPEG and
-	// JPEG 2000 on load, so this is cheap.
+	// pyramid). The largest is scaled from the source, each smaller one
+	// from the one before (a JPEG, which vips shrinks on load).
 	full := fmt.Sprintf("0,0,%d,%d", info.Width, info.Height)
 	longer := max(info.Width, info.Height)
 	var edges []int
@@ -359,6 +359,7 @@ func (t *Tiler) tile(ctx context.Context, srcPath, out string) (meta, error) {
 			edges = append(edges, edge)
 		}
 	}
+	prev := srcPath // the image the next size is shrunk from
 	for _, edge := range edges {
 		if edge == longer {
 			m.Sizes = append(m.Sizes, Size{info.Width, info.Height})
@@ -367,7 +368,15 @@ func (t *Tiler) tile(ctx context.Context, srcPath, out string) (meta, error) {
 			}
 		}
 		tmp := filepath.Join(out, fmt.Sprintf("size-%d.jpg", edge))
-		if err := t.run(ctx, "thumbnail", srcPath, tmp+fmt.Sprintf("[Q=%d,strip]", Quality), strconv.Itoa(edge), "--height", strconv.Itoa(edge), "--size", "down"); err != nil {
+		target := tmp + fmt.Sprintf("[Q=%d,strip]", Quality)
+		if prev == srcPath {
+			// The largest size is scaled from the source by resize, which
+			// decodes it whole: thumbnail's shrink-on-load picks a wrong
+			// resolution level of some JPEG 2000 files (vips 8.14).
+			if err := t.run(ctx, "resize", srcPath, target, strconv.FormatFloat(float64(edge)/float64(longer), 'f', -1, 64)); err != nil {
+				return m, err
+			}
+		} else if err := t.run(ctx, "thumbnail", prev, target, strconv.Itoa(edge), "--height", strconv.Itoa(edge), "--size", "down"); err != nil {
 			return m, err
 		}
 		w, h, err := jpegSize(tmp)
@@ -381,6 +390,7 @@ func (t *Tiler) tile(ctx context.Context, srcPath, out string) (meta, error) {
 		if err := os.Rename(tmp, filepath.Join(dir, "default.jpg")); err != nil {
 			return m, err
 		}
+		prev = filepath.Join(dir, "default.jpg")
 		if edge != longer {
 			m.Sizes = append(m.Sizes, Size{w, h})
 		}

@@ -222,6 +222,49 @@ func TestSmallImage(t *testing.T) {
 	}
 }
 
+// TestJPEG2000: a JPEG 2000 source gets every size at its true size.
+func TestJPEG2000(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	png := filepath.Join(dir, "q.png")
+	quadrants(t, png, 1500, 1000)
+	src := filepath.Join(dir, "q.jp2")
+	if out, err := exec.Command("vips", "resize", png, src+"[Q=40]", "2").CombinedOutput(); err != nil {
+		t.Fatalf("vips: %v %s", err, out)
+	}
+	info, _ := os.Stat(src)
+	tl, _ := New(filepath.Join(dir, "cache"))
+	p, err := tl.Pyramid(context.Background(), Source{Object: "x", Name: "q.jp2", Path: src, Size: info.Size(), ModTime: info.ModTime()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Size{{128, 85}, {256, 171}, {512, 341}, {1024, 683}, {2048, 1365}}
+	if got := p.Sizes(); len(got) != len(want) {
+		t.Fatalf("sizes %v, want %v", got, want)
+	}
+	for i, s := range p.Sizes() {
+		if s.Width != want[i].Width || s.Height < want[i].Height-1 || s.Height > want[i].Height+1 {
+			t.Errorf("size %d: %v, want %v", i, s, want[i])
+		}
+	}
+	if len(p.meta.ScaleFactors) < 3 {
+		t.Errorf("scale factors %v", p.meta.ScaleFactors)
+	}
+	path, err := p.Lookup("full", "256,", "0", "default.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(path)
+	img, err := jpeg.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := img.At(200, 130); !near(c, quadrantColour(1, 1)) {
+		t.Errorf("thumbnail pixel %v, want yellow", c)
+	}
+}
+
 func TestUnavailable(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	tl, err := New(t.TempDir())
