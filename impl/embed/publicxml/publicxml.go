@@ -32,6 +32,7 @@ type Object struct {
 	Use         string // use and reproduction statement
 	Copyright   string
 	License     string // license URI
+	Thumb       string // contentMetadata/thumb: the file name of the object's thumbnail image, or ""
 }
 
 // Resource is one resource of contentMetadata.
@@ -225,6 +226,7 @@ func Parse(data []byte, druid string, now time.Time) (*Object, error) {
 		Use:         rec.Rights.UseStatement,
 		Copyright:   rec.Rights.Copyright,
 		License:     rec.Rights.License,
+		Thumb:       rec.Thumb,
 	}
 	for _, c := range rec.Collections {
 		o.Collections = append(o.Collections, c.String())
