@@ -792,7 +792,13 @@ type ClientInterface interface {
 	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
 	// whole image; `max`, `w,` and `,h` are answered when they name one of
 	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-	// invalid syntax is 400. Access rights are those of the file.
+	// invalid syntax is 400. Access rights are those of the file: a
+	// restricted object's tiles need the same bearer token (`Authorization:
+	// Bearer …`, role `group:<name>` or `location:<name>`) or location
+	// network as its files; the handler checks it. The operation declares
+	// no security requirement so that request validation of a repeated
+	// tile URL is remembered (tiles are requested by the hundred; see
+	// docs/purl.md, "IIIF Image API").
 	//
 	// Corresponds with GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality} (the `GetImage` operationId).
 	GetImage(ctx context.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params *GetImageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -998,7 +1004,13 @@ func (c *Client) GetImageInfo(ctx context.Context, id Id, name ImageName, params
 // 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
 // whole image; `max`, `w,` and `,h` are answered when they name one of
 // them), rotation `0`, `default.jpg`. Other valid requests are 404;
-// invalid syntax is 400. Access rights are those of the file.
+// invalid syntax is 400. Access rights are those of the file: a
+// restricted object's tiles need the same bearer token (`Authorization:
+// Bearer …`, role `group:<name>` or `location:<name>`) or location
+// network as its files; the handler checks it. The operation declares
+// no security requirement so that request validation of a repeated
+// tile URL is remembered (tiles are requested by the hundred; see
+// docs/purl.md, "IIIF Image API").
 //
 // Corresponds with GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality} (the `GetImage` operationId).
 func (c *Client) GetImage(ctx context.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params *GetImageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1864,7 +1876,13 @@ type ClientWithResponsesInterface interface {
 	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
 	// whole image; `max`, `w,` and `,h` are answered when they name one of
 	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-	// invalid syntax is 400. Access rights are those of the file.
+	// invalid syntax is 400. Access rights are those of the file: a
+	// restricted object's tiles need the same bearer token (`Authorization:
+	// Bearer …`, role `group:<name>` or `location:<name>`) or location
+	// network as its files; the handler checks it. The operation declares
+	// no security requirement so that request validation of a repeated
+	// tile URL is remembered (tiles are requested by the hundred; see
+	// docs/purl.md, "IIIF Image API").
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2698,7 +2716,13 @@ func (c *ClientWithResponses) GetImageInfoWithResponse(ctx context.Context, id I
 // 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
 // whole image; `max`, `w,` and `,h` are answered when they name one of
 // them), rotation `0`, `default.jpg`. Other valid requests are 404;
-// invalid syntax is 400. Access rights are those of the file.
+// invalid syntax is 400. Access rights are those of the file: a
+// restricted object's tiles need the same bearer token (`Authorization:
+// Bearer …`, role `group:<name>` or `location:<name>`) or location
+// network as its files; the handler checks it. The operation declares
+// no security requirement so that request validation of a repeated
+// tile URL is remembered (tiles are requested by the hundred; see
+// docs/purl.md, "IIIF Image API").
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -5950,113 +5974,115 @@ func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifest
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7D3bchs3sr/SNbtVJrNDcnSxN6bLteubEu2RbJUsn6Q2490BByCJeAhMAIwoxsWqfTofcD5iPyxfcgoN",
-	"zI0cSrKjeJMcP6Qskrg0Gn1Hd+d9kMpFLgUTRgfj98GcEcoU/vkky+TyleIzLuxHynSqeG64FME4SL5I",
-	"gjDQ6ZwtiP3VrHIWjANtFBezYL0Og2cknbNnUhgls475eTHJeBrCglwNyIw9PoiiBKZSwVKqjA4UI5RM",
-	"MgZy8j1LjQ4hyRW/JIZtTJFmztSSaza8AZ4XF2S2Dcdro6SYAROGmxUYMgM5BTNnoFiumGbCEDvypsVP",
-	"iDankvIpZ3R7k2/mTOCi7jCwJBoyog0gEvScUeh9fXFxBpQY1r9+r3UY5ESRBTP+mo47NnyuCk7Lk7hN",
-	"Q1hyMweLYG7msjD4W0LtyHECuWJTfhUCEStIiWax6CWTSRRF795FURQlYTm0+WV/CE/Eysy5xWCmGRCh",
-	"l0xpOIwOh7EIwoBdkUWe2QM05gVhYEkqyImZB2EgyMIO4DQIA8V+KLiyODSqYNfj/HhaYvw1FynbxkKF",
-	"UosJAqklSAqpzFePgAgoxMLPL++lBP8gOhyWQDqGqME8ng7KbQdu35ugfCkFOyUmnW9DaGlSd0EHCzvh",
-	"tgDZHQZuixuAWZAZe4nzNkGx3yIkArgdBVOesTYJQS+xX47+ymnSDyFnKmXCDJhIJWV02LpuXGNvmItZ",
-	"923jPx9y32s3mGnzVFLOkPS/PT15KunK/plKYZgw9k+S5xlPkW1HVwuUPfWyf1RsGoyDP4xqsTdyv+rR",
-	"t6cnb/JMEuq2a+PnYs7g29MToDItFkwY6BEDC6kNfAmn/Gk/BCssgGhINgBILC8ZdmXwQwjcaDg/egZ/",
-	"PogOwJ7/kmRMmBC4BpKmLDeMAhEUjGIE/9ax2Fq0P4Rjo8Gf285N5yx9xyhMVnhnmqlLnlpGXrIsG0yl",
-	"WjAaguKzuQElpQn9tR7TEE5fPX8NDg/2JBJXmEi6Aq5jQVmaEYWQwGRlmIY5U8wyEUpfWDDKCdgbs3Ao",
-	"Ni00o07eHO7dd5KgfdPuOnUuhXZX+ZTQs1Ksbdwnoi7PiFNDDYlCKHiSGMMPBVMrqCQjxAGVS2EvMw7g",
-	"kmQFgwVZTdgYCVxckoxTmEiZMSLG1Rd6JQy5ajHRdQTzQimpLtiV6SKYJw1oqGQahDSerS1y7QEVsUzl",
-	"zwAIAl5wP7SaMBb+rJCUZ3mMZ0hCK8aJXYJyO55k4KSCo8GFVAzMnAiQImUW/evQIvjcbfQx6LWU75AD",
-	"zB4apICMCwYHYygEu8pZain1xauju0HeRU1+iLcGCSMsPYvCBdPaSqoZv2TagWPZRjGipegP7amfSTHN",
-	"eHr9me8IXuQhxVKpKGp4vIsJm7rbKIXoPe20fmrPgTAe8QztJA9bA8wvRl+04bMYIMZeDhdErYKwS0xu",
-	"Q4aivLecy4wh6Tj7Bq+WUVBEzJjj1v3oAZofTSsQJdLg3A7SHXYcyoObbEG7iNYDbw0O0LIc1KZlF9o9",
-	"CKOmFVpalYOGWXnd3JYJ6qjBonbwnOtcau6OsHUiLiwpJRZRCTGGpHMr7xOHIVOi0yqw25qc18GIY7wF",
-	"OWiakNdNapmbeOlHUk04pUzckrun5fgxrGShwMh3TMCcWHYDJTOGtvhMySKHONCGiKlUNA7ujr1Txag1",
-	"u0mmgUrk8pkiwtqlXhFqDT1Prd4A8fCV4hAdBHsb2nH71xenJ2dkxrpwMDebpsCtWMcueR9yK2ZattAG",
-	"l/wssvyEZIIG4GtnGbwR5JLwzCLxU4hHa48wBSkRThG+Y97QNPYCoZfxySXPdSnxudCGZBmj/UcO7SgC",
-	"SOa4j2vQhmeZW5Xi7R8Lw5QgGUJySzbgfo7TauMmrXlAJ1ZUEnp3dO/tMkhlkVE8ql0fHTPFjVMV2kjl",
-	"RHVjVCGAxAKtPKf/GkabM/761nMoVyEGpoRn2vHTkqwgnaMQj+25rM82BAsPZYbwzGKUi8pwZOqehkzO",
-	"vPHwUpojWQj6cYwV7kS/PdfULjy2bO0Rv+Vn3g3uX0oDxC0e2t10kc4r35gAJepd9VGqaoRzg9RWPMBh",
-	"ZbfPjyKu9unQQC+UYmJTdNye++2ZzsqIwTVOz/datvH8Pii9FuuHofUxtJ5RGDBjNw/i4OF0Pz0gP/3r",
-	"3yjiOQ3GQdc95IXKrA9qTD4ejTKZkmwutRl/GX0ZjeyPo+b49W0vzp/qnOki28k4leeFxpXlEAq9/WgP",
-	"lhvhFbwtNMOsLGHLEPajyI3iltvyjKTW6Rds09g5kQ6F3deZM6W5RnfrzfnJtj7osNMKxbuMtHUYXEh5",
-	"QtTsk4je0pLO7IbKuQbotSIZvxGkMHOp+I+M3lJsFo0pYydgSrFcBe68G5rJGRcdhsQj0HxmXTFnVxGY",
-	"MKKYN0TuiuObRoZzmgQU4p2QS+E22rj/b775ZvCkMHM7JSWmI0ySPHVgKkayxeMYGSIOrrd/14jkXElr",
-	"0tyobptYbswZV9669W0da6Z7+wd0enj/wZ/joMvHzImZ/1LitElXTe9sUhiEgggfzEBi8PzYW2K0tR19",
-	"wOEluPd0KaLTOc+oYgJkYSyvSUWZCitX3Sq/n/71774nYV3kuVSG0VNGObnAG/h0jGVPUIZ/NgI16G/5",
-	"4M8QlaFfHZ0rq4oriZMrmTNlfHBr4iNb1wF4zrQsVMrO2dSigdMO8guDhTT8stpl62djpYLp/snjkYli",
-	"EYy/a8L7NuzQ83WQ5zsXz8UhLQhCd7Bq23odRw9223qb0ppvo2bHOblhC/d7+cd1uGucpTppQJQiq+tP",
-	"jiB90OkdOF0HfUbEpaOE9gFpoTbvSxSLCVN20pzx2bx5X9aInbnf7hgzeNYO7GRkwrKbljkhYlaQGTsl",
-	"eRdG/dm3MRkGS07NvOuA1yDZgXQtsmWWsbRbvR8fHx/BWcPAg4NhBGk1w8foG599RNwH7RhF65lpo4HM",
-	"iHVeUKThun97/eolvHbBVatw2nf9VxRSV6aJG29fcc6nQy5HJOejpvU5Ohj5SUO09bpwOJcLlnvuudWt",
-	"b8iSzSvnu2zcCif3NFi9ak2j3nurF9d4gNGCCD5l2uDZd5Nme+lXwiqNKVNMpGh5wYJZBoAehplP/Zqo",
-	"1OuLxaAFAeECWzVouPVdYOFjCH/BDKHEkFvfxKmf8EIYteqCIifKvJre1c2WHPXaEMMWXl1+EHz4ptBx",
-	"iSc8ZUIzeHN+3Hn3mrEnmZZ3dRBdLBZErT5ULs2LxUQQnt0VGFuCrpY7N6qNShiEHyjc8MV3+waeOGvK",
-	"2djcaP/O236r63T0iDFM2SX+4X7+bjKg08H8+3cLkQ/M5eDHt+/3199Fg4dv3x+sr/nxcP3HrquvTasO",
-	"mKVgAwzn+wj/GAjouVTGx/ZDJ4vtH6aKYHRSWPOurZdMyweTs7ZBUV77DguovtwOtZH5PWBBcuhVn1JJ",
-	"MXAQB0IKFgfw0//8r3uJ0k1JWF9hKdNuq51KufpZCVWoqFXQ9brmVrB4A+X/jRYQlCGifvtq5depByr+",
-	"/uW0QBuFW27Fx9AtSqwPmrNxmBJqt1AX1O3o37YzVMUua1y2gpgLSTX+2SWCXISzK/HG6Y4yqIhe/NK/",
-	"J6C+7BYh9CZcOE28LmOlmzuf3RBEvCF02OEAVfjxh/U7d2G6SbE71aHLxNnUyahEaou8VxvXVgl71gmh",
-	"EiMhlMI/xDBJh9K51sst8dChkz/CAf45DusduKddd/Ht6cnzBmVv4Fu0ko06SbFOV7ppOhANBQ5lFHrW",
-	"DHRZPESxMpBeCPc6RF2cvMxD6rdIcmfWgTXl00Jxs0ILwwewMFL6pDDzLhvPPTgvCPWpB4nmhunL1P2g",
-	"gVAKgwG+RJdZkirB92BCF1z0h3Du4raWhRSzoGAKCj4HQ6EZEL/Hci41wzdtja/2luF4+bYtFWQ+6F+F",
-	"8DH7BYGvj2qNIRcF5GIqb2JrjY5ozdi65HPKZ9yQDBTDBASpVkN4ccnUyg+MxZxoIJtPDQn60/+cEM3+",
-	"iY71e07XiXvkQ4mlgQh8q4ZLzpYhkFjUWSZV9FVJacBn3r7C/ZK+taX9UHxPPBg+8ONxlRtMT0xTa+a2",
-	"IPqHsYiF2wA4xt+n3N6UpTf0JvQYzFJCKoWWggijrQxRzOPHflrKWDR/nspC+V+hnZnaD13E2zr8RLMB",
-	"F5oJzQ2/ZNkqFqUhnPyj5xyZ/l+2vJWng+dHg6//9l+nL88GF/89+Pu1rs3uwYfrPyZhLNx7hgCZ+9ys",
-	"jSTbITwRDbS4W/RB5PKBMhaNl4oqO5W23ymBZJlPEYXD6HBcBtGt44Z5e2bOlMs/KiUBo5i6h2vZ/arM",
-	"PinqF4M6vzgELe0yxMB2lhoIdmnBL5RlV5gQ2jwVF0YCgcMoQmpoEjmUmX+QEqU405BYfZyEkLTSGxIL",
-	"ZiySVnJF8giSVsorjsLv2nm5SYmaA0xG9vmbLtUxbFMwvl1V6YgWrXKJmdAu6QB6z16dv+4PY4Feq6Nj",
-	"fErAyH75sITsh5ki1YNkmnHLwjnqTR2LpHoxT6A3UXKpmdL9UgR89eICSKZllfb79Ysnz5veHdF21Vh8",
-	"9eLC8q2g8Ors4vjVy9fVDAsobpeh7exFK+ZQJY+gzNY0c0m1JTFPOvehpFk/1KcTWhmLt+6O3ACk8i4x",
-	"PdQTl8tbzvxDUJ39yLUlAyt7uZgBN0gQ+KBaiyinY3xeH8lzO7LKxLfS6J4GVPvwjgtq5WksrCS2sywt",
-	"GgksQzdDu6CAcx5wXR2WabKlfdz3aa1Wgk+c20xlqvEFe7igLmM1c26GlfU+aflJjpS4P4yCMKhfwvV4",
-	"NFoul0OCPw+lmo38XD06OX724uXrFzjH2hTcYMilVHZnVrr7jBBrI1uxj/pkbxi5GTJnguQ8GAcHw2h4",
-	"4EIzc1SwqAWcKspY12PlOVtIqxuaKdwYBKrw7jN/SybQfZgquahzUIaxeDI1TC2JohoYkumW2bqd9m+t",
-	"PLyXYxqMg+cIntMHQbt84btui6weMjqmwfrtRrLwfnTYHQdo1FcoPLvLDDqM9nbZftW6o9YzOE46uHlS",
-	"nXaHMw5vnlGl0qzD4H4U3TyhndbUtLUQfU0r67u3FlWV+xt8w82cKrJEbVSi35CZrlwoPQ/ersPAv//t",
-	"Qug9XQu3MSANh5AqRoy0OsLKBB0CmWjMaA5BF75oJxZoiAkKniFAl9EAHXqxaLVPyp1xETafWDIu3oVW",
-	"urhkP/ysK4uDLSaMWnvWGjxWVCXeKEJtgH8PUdDGQjGroxxRW/sPjd8hyBd2CaBcpxIJ223gs6CsBIRc",
-	"cms9G1SlbsuSW7sI/StmfgaVhzePatSS3Gp4u0Cmg49uQX9VUuU6DA5uSeF10qHlilts0kr//5SsVPFK",
-	"ZTy3ZVuDYfwXb+28mr7srp59dhDD1wajFJ8J4ndBENCrZYg1yJAS+teSyUJSfR2ZnNrff1MEsiPx0B70",
-	"T77kqn5eiosoOkj/crXIwNs3j2Nr38QBYOkYF7PHcfDm4mjwZRz8BUezWLhZdkW4WmRCP47LBwlramUy",
-	"Hc7kJe44ujyIAzdofKV5e+DyAO2x/SjaG317euIeQAaYXCxSFgcNkA6GD+w6mo9dQKhMBrx2Z+j4ya5N",
-	"rcFUDsJ/BweDB8MrTeOgPCKAOyQq1GMxlf6H+kv3xcVSIiHq2iImFmugpFy40aPG8OY3jVU9RhGW8qtb",
-	"p4I1g1XXlb/U0YNHwCtnkbXfo6qRbvWOgpNfQa3IJ0zK/x0L0bNGZKkVhbJUGFaU0Ck/wyAvbjJLGx7k",
-	"otAG5uSSwYQx0SitnnKlDfSwQPkwetj3wQDM3cNJEwZkk3zH4IJlFs6ktAlxzOVBLKw/qHOSshCSDQGS",
-	"hCBFtnJjjcwHGbtkWcM5JQYyRrSJhRQMkopNky6L8qz4eO3wtlkxu9p9j42i2lFZUbv+GMOgzk1fh8H+",
-	"bXyu1ozbknRZxvgrduwOo4c3T6hqE+2EvVvAVKWM44T7tzl5R1qsnby/f5vJzYzlT+CtemKAHnqWZdFF",
-	"RlLWrx3Ye7opTDrd2cruumpZ5xuhke1QuA+CGaP4pLA6KykzlBPo+Riu06GcOgWa9H2EshI2CfSsvhsY",
-	"vmD9R3UOMwoQrl0S89jHSc2qjEeFsfBipPoGFJ2Oz58fbcWufAm3rj9Lwv9J0zFNS8lWPe6g2SqYrqVh",
-	"WL/07PBgncj+9rfms1zfAOBurNEmuVTp64/j7QSqOKgx/jgO9qP9w0F0fxDtXeztj6NoHEV/3zYDN4nC",
-	"/f7Tv/7tDbfu3+v5GxR0A4Cbq2/M3lzcU6M3sxWddprZew8fPhxF+6P9/YGi04GrGB8I/Yft/fyCm/ts",
-	"EPtNWDarnD2OXbeJ7T02Fts6U4uPtgDs+LWeW/Gcx4j73EYKhm5VOueXTCN6Xj05Hu0Po5EbPKq8luZE",
-	"DEHbwTQdlUbDaG+4N9o+XgXDhoXfJNNfwtLfeln8bMH/7i34rWfkJpF9qPm+YXo3y4c2VHJd8zeXmsWi",
-	"oZLRBneP6s1uRzkx87Cu1W9rYBYLzRi9p8tqIgJN3V2pbv/W6iqNNkUSqvy2dPCVtCWw3mxx0OWKXXJZ",
-	"aKuIgRi54CnJstUYSCwU+941zkCM+Ppc8OW5ZTMLTHJwb62aWXzlRBlOsvrhbYfn8PM0+Wf34T/nPnz2",
-	"Bm7tDdTK6FpnYISdq95bobHe6RS89qk0LiEg47pMqW6GHLbM8TK3PhYLvmDWIgkthFa1hIB9U8rkCQ29",
-	"/ehBCId7D/plOkfZpUjQuinJEM7d67W14ZmYSpUyOt7sjOcynTCHC5MWH8XCfSWnVdpRsxqXtGpxpQJi",
-	"8Lu0zOZg1MqkZh1uLUcxESvBqd4Jsqj0bhC2SikX6vgZs7astHMpJPjEjO2LpnxWKEabQJilVO/6YziM",
-	"9spOdbFolfEeRgc1XK6g1Po4j6pXxAEGYEoUYEhIyBI5vcPooP8I2GJC1ExWCWNVLsQBFMLwzMdZM0Y0",
-	"Q72ww1s64hn7WEepTXxHZVcZILpBe5vap9mD7RduufbL+3Lhdl6gdV59S6Le+dEzeLi3F7l+WFC1w0IH",
-	"93E02Iv2D5KdjfGQ9YIbDtjVqFEVzCfrVRwJXLeaAYV130moGgb1JtLMMadp1e4T1K9gxDZlNYgl97eg",
-	"pGxKMBF6SjLNqgxE36wsWH/cq12zyxTq1wcfPOcTWrm/Vr384FNUlW+25qo70WhiuLao3Ww/5BtbOZLf",
-	"0aQLvhg50az5j6VovrFvwR2oectm12n6V6Kr2eR1L6qurhTlnVfpIy6mclg2PtmZzuIaDpUdeHouNB/1",
-	"b+x7+bezF1+FsTh7+VUIF8dHR1bh2e9gP4qi/thV1vErloHFrUtA822N7u/tQ34VutypWOiUWNVNUiNV",
-	"v0pmwdZsAw8d/5Fp51B4QO9p4BQz1pJmXW3z/MkQnNdd5r256J/U1VHssYaxuG+VZ5me6Fsy+a5aZQMm",
-	"I113JncArITo1n3YTOpYTOUvFSmsupX+6sKKGf1TSWxb/FOm+Hczd0Wov/WgyfqzRvg48Whn3QKwXa3a",
-	"PlS8YgY/LgZPzo4xfb+iwS3B94FS971iMy7FevTeSi372TeOWI/e/1CQjJvVbm8ruc3s4XuX47tOrFnM",
-	"BbSPE4uDYTSEEyfIxw3Ba0UritKGLV2fu5dMiyxLrFmHUSEUwA4PjyBZkKskhGQZ+mzCcJ6gQHVOQlkj",
-	"Y+Zs5Qx2KRgmJJs5W/RDKI8Bieub7ey54ff5LBnCK8zBdpEl1cyuPowOH8Wi3YnWp07fVrjvFNKfREBv",
-	"3C4iOIRE/1AQ5X3Eq3AVLsN50nZcojAK7+/t2/+6PRdHJx/qu2zAU19qiDeKf88T6FU1LHgzSF8+a/ww",
-	"OsRyiQ1Hy8LaDagluJ8H5nM2U8w6s+jDJhGSqJxOLdltYG0HrsqmNj8LDM9+Q8d8JTRNSt4JV2NQN4R+",
-	"7V+ZK3qz/neS7/ucze6kKa+1Hz/bAJ9tgP+UDYCfypBcj6DadH3FrRTr32wJLBr9KjoV/NOCZz7atxHF",
-	"GqPKTLHBAjb3cdBI5eqnlC9T9rV0HAuZKFYoUXDVvyGQgnKJ31xyyqRfzXssrsYzFmWJsY/XlME+Xdcp",
-	"6yGckAnLQvDoCmFRZ2U4hRvCVjODEFz7BVex1Og01KyGjkVZA+2Gnb05P+kP4bWrMd/8XwV4n6LRaNpe",
-	"WywOIFcSNTwc+b7vW22o/LvYxSpnSRMa4FhaWBZyNjolcaENIzT05bHYU6BR320aXTWwDXMs6mU1esz2",
-	"WsriCYwxuw5NeochUrU/+D2klXT6f1KwV9OdJ6raXJR42AVl1X+k7hu0frtDiZRX9PkF/vf7An9DCfbN",
-	"UTNUFuqyZLdtKsIqxAnBliq+to9roCzP5KpsP+DKHTfq0LGth+KW+10Xw+avrVj2NS2Dg03CftqChLWK",
-	"JKE3zcgMBgM7c2C3GhQqC8FvBM1ELfuLi3PiPv2hJZW3FYa2qyVdVn31ujisbdaqbcNW3b97aSyf65e+",
-	"4g7LV/0DVG/7Ra3d1gDqpgb1juUT5vrt+v8CAAD//w==",
+	"7H3rchs30uirdM1ulcnskBxd7I3pcu36pkR7JFslKyepzXh3wAFIIh4CEwAjinGxKr/OA5yHyIPlSU6h",
+	"gbmRQ0m2FZ8kn39sxeLg0mj0Hd2974JULnIpmDA6GL8L5oxQpvCfT7JMLl8pPuPC/kmZThXPDZciGAfJ",
+	"F0kQBjqdswWxX80qZ8E40EZxMQvW6zB4RtI5eyaFUTLrmJ8Xk4ynISzI1YDM2OODKEpgKhUspcroQDFC",
+	"ySRjICc/sNToEJJc8Uti2MYUaeZMLblmwxvgeXFBZttwvDZKihkwYbhZgSEzkFMwcwaK5YppJgyxI29a",
+	"/IRocyopn3JGtzf5ds4ELuoOA0uiISPaACJBzxmF3tcXF2dAiWH96/dah0FOFFkw46/puGPD56rgtDyJ",
+	"2zSEJTdzsAjmZi4Lg98SakeOE8gVm/KrEIhYQUo0i0UvmUyiKHr7NoqiKAnLoc0f+0N4IlZmzi0GM82A",
+	"CL1kSsNhdDiMRRAG7Ios8sweoDEvCANLUkFOzDwIA0EWdgCnQRgo9mPBlcWhUQW7HufH0xLjr7lI2TYW",
+	"KpRaTBBILUFSSGW+egREQCEWfn55LyX4B9HhsATSMUQN5vF0UG47cPveBOVLKdgpMel8G0JLk7oLOljY",
+	"CbcFyO4wcFvcAMyCzNhLnLcJiv0VIRHA7SiY8oy1SQh6if1x9E9Ok34IOVMpE2bARCopo8PWdeMae8Nc",
+	"zLpvG//zPve9doOZNk8l5QxJ/7vTk6eSruw/UykME8b+k+R5xlNk29HVAmVPvexfFZsG4+Avo1rsjdxX",
+	"Pfru9OSbPJOEuu3a+LmYM/ju9ASoTIsFEwZ6xMBCagNfwil/2g/BCgsgGpINABLLS4ZdGfwjBG40nB89",
+	"g78fRAdgz39JMiZMCFwDSVOWG0aBCApGMYL/1rHYWrQ/hGOjwZ/bzk3nLH3LKExWeGeaqUueWkZesiwb",
+	"TKVaMBqC4rO5ASWlCf21HtMQTl89fw0OD/YkEleYSLoCrmNBWZoRhZDAZGWYhjlTzDIRSl9YMMoJ2Buz",
+	"cCg2LTSjTt4c7t13kqB90+46dS6Fdlf5lNCzUqxt3CeiLs+IU0MNiUIoeJIYw48FUyuoJCPEAZVLYS8z",
+	"DuCSZAWDBVlN2BgJXFySjFOYSJkxIsbVD3olDLlqMdF1BPNCKaku2JXpIpgnDWioZBqENJ6tLXLtARWx",
+	"TOXPAAgCXnA/tJowFv6skJRneYxnSEIrxoldgnI7nmTgpIKjwYVUDMycCJAiZRb969Ai+Nxt9CHotZTv",
+	"kAPMHhqkgIwLBgdjKAS7yllqKfXFq6O7Qd5FTX6ItwYJIyw9i8IF09pKqhm/ZNqBY9lGMaKl6A/tqZ9J",
+	"Mc14ev2Z7whe5CHFUqkoani8iwmbutsoheg97bR+as+BMB7xDO0kD1sDzC9GX7Thsxggxl4OF0StgrBL",
+	"TG5DhqK8t5zLjCHpOPsGr5ZRUETMmOPW/egBmh9NKxAl0uDcDtIddhzKg5tsQbuI1gNvDQ7QshzUpmUX",
+	"2j0Io6YVWlqVg4ZZed3clgnqqMGidvCc61xq7o6wdSIuLCklFlEJMYakcyvvE4chU6LTKrDbmpzXwYhj",
+	"vAU5aJqQ101qmZt46UdSTTilTNySu6fl+DGsZKHAyLdMwJxYdgMlM4a2+EzJIoc40IaIqVQ0Du6OvVPF",
+	"qDW7SaaBSuTymSLC2qVeEWoNPU+t3gDx8JXiEB0EexvacfvXF6cnZ2TGunAwN5umwK1Yxy55H3IrZlq2",
+	"0AaXfBRZfkIyQQPwtbMMvhHkkvDMIvFTiEdrjzAFKRFOEb5l3tA09gKhl/HJJc91KfG50IZkGaP9Rw7t",
+	"KAJI5riPa9CGZ5lbleLtHwvDlCAZQnJLNuB+jtNq4yateUAnVlQSend07+0ySGWRUTyqXR8dM8WNUxXa",
+	"SOVEdWNUIYDEAq08p/8aRpsz/vrWcyhXIQamhGfa8dOSrCCdoxCP7bmszzYECw9lhvDMYpSLynBk6p6G",
+	"TM688fBSmiNZCPphjBXuRL8919QuPLZs7RG/5WfeDe5fSgPELR7a3XSRzivfmAAl6m31p1TVCOcGqa14",
+	"gMPKbp8fRVzt06GBXijFxKbouD332zOdlRGDa5yeH7Rs4/ldUHot1g9D62NoPaMwYMZuHsTBw+l+ekB+",
+	"/fkXFPGcBuOg6x7yQmXWBzUmH49GmUxJNpfajL+MvoxG9uOoOX5924vzpzpnush2Mk7leaFxZTmEQm8/",
+	"2oPlRngFbwvNMCtL2DKE/Shyo7jltjwjqXX6Bds0dk6kQ2H3deZMaa7R3frm/GRbH3TYaYXiXUbaOgwu",
+	"pDwhavZJRG9pSWd2Q+VcA/RakYy/EaQwc6n4T4zeUmwWjSljJ2BKsVwF7rwbmskZFx2GxCPQfGZdMWdX",
+	"EZgwopg3RO6K45tGhnOaBBTirZBL4TbauP9vv/128KQwczslJaYjTJI8dWAqRrLF4xgZIg6ut3/XiORc",
+	"SWvS3Khum1huzBlX3rr1bR1rpnv7B3R6eP/B3+Ogy8fMiZn/VuK0SVdN72xSGISCCB/MQGLw/NhbYrS1",
+	"HX3A4SW493QpotM5z6hiAmRhLK9JRZkKK1fdKr9ff/6l70lYF3kulWH0lFFOLvAGPh1j2ROU4Z+NQA36",
+	"Wz74M0Rl6FdH58qq4kri5ErmTBkf3Jr4yNZ1AJ4zLQuVsnM2tWjgtIP8wmAhDb+sdtn6bKxUMN2fPB6Z",
+	"KBbB+PsmvG/CDj1fB3m+d/FcHNKCIHQHq7at13H0YLettymt+TZqdpyTG7Zw38t/XIe7xlmqkwZEKbK6",
+	"/uQI0nud3oHTddBnRFw6SmgfkBZq875EsZgwZSfNGZ/Nm/dljdiZ+3bHmMGzdmAnIxOW3bTMCRGzgszY",
+	"Kcm7MOrPvo3JMFhyauZdB7wGyQ6ka5Ets4yl3er9+Pj4CM4aBh4cDCNIqxk+Rt/420fEfdCOUbSemTYa",
+	"yIxY5wVFGq77r9evXsJrF1y1Cqd91/9EIXVlmrjx9hXnfDrkckRyPmpan6ODkZ80RFuvC4dzuWC5555b",
+	"3fqGLNm8cr7Lxq1wck+D1avWNOq9s3pxjQcYLYjgU6YNnn03abaXfiWs0pgyxUSKlhcsmGUA6GGY+dSv",
+	"iUq9vlgMWhAQLrBVg4Zb3wUWPoTwF8wQSgy59U2c+gkvhFGrLihyosyr6V3dbMlRrw0xbOHV5XvBh28K",
+	"HZd4wlMmNINvzo87714z9iTT8q4OoovFgqjV+8qlebGYCMKzuwJjS9DVcudGtVEJg/A9hRu++G7fwBNn",
+	"TTkbmxvt33nbb3Wdjh4xhim7xH/c5+8nAzodzH94uxD5wFwOfnrzbn/9fTR4+Obdwfqaj4frv3ZdfW1a",
+	"dcAsBRtgON9H+MdAQM+lMj62HzpZbP9hqghGJ4U179p6ybR8MDlrGxTlte+wgOrL7VAbmd8DFiSHXvVX",
+	"KikGDuJASMHiAH79P//XvUTppiSsr7CUabfVTqVc/ayEKlTUKuh6XXMrWLyB8j9GCwjKEFF/fLXy+9QD",
+	"FX//dlqgjcItt+JD6BYl1nvN2ThMCbVbqAvqdvRv2xmqYpc1LltBzIWkGv/ZJYJchLMr8cbpjjKoiF78",
+	"0r8noL7sFiH0Jlw4TbwuY6WbO5/dEES8IXTY4QBV+PGH9Tt3YbpJsTvVocvE2dTJqERqi7xXG9dWCXvW",
+	"CaESIyGUwj/EMEmH0rnWyy3x0KGTP8AB/hiH9Q7c0667+O705HmDsjfwLVrJRp2kWKcr3TQdiIYChzIK",
+	"PWsGuiweolgZSC+Eex2iLk5e5iH1WyS5M+vAmvJpobhZoYXhA1gYKX1SmHmXjecenBeE+tSDRHPD9GXq",
+	"PmgglMJggC/RZZakSvA9mNAFF/0hnLu4rWUhxSwomIKCz8FQaAbE77GcS83wTVvjq71lOF6+bUsFmQ/6",
+	"VyF8zH5B4OujWmPIRQG5mMqb2FqjI1ozti75nPIZNyQDxTABQarVEF5cMrXyA2MxJxrI5lNDgv70fydE",
+	"s/+iY/2O03XiHvlQYmkgAt+q4ZKzZQgkFnWWSRV9VVIa8Jm3r3C/pG9taT8U3xMPhg/8eFzlBtMT09Sa",
+	"uS2I/mEsYuE2AI7x9ym3N2XpDb0JPQazlJBKoaUgwmgrQxTz+LF/LWUsmp+nslD+K7QzU/uhi3hbh59o",
+	"NuBCM6G54ZcsW8WiNIST//ScI9P/x5a38nTw/Gjw9b/+1+nLs8HF/x78+1rXZvfgw/VfkzAW7j1DgMx9",
+	"btZGku0QnogGWtwt+iBy+UAZi8ZLRZWdStvvlECyzKeIwmF0OC6D6NZxw7w9M2fK5R+VkoBRTN3Dtex+",
+	"VWafFPWLQZ1fHIKWdhliYDtLDQS7tOAXyrIrTAhtnooLI4HAYRQhNTSJHMrMP0iJUpxpSKw+TkJIWukN",
+	"iQUzFkkruSJ5BEkr5RVH4W/tvNykRM0BJiP7/E2X6hi2KRjfrqp0RItWucRMaJd0AL1nr85f94exQK/V",
+	"0TE+JWBkv3xYQvbDTJHqQTLNuGXhHPWmjkVSvZgn0JsoudRM6X4pAr56cQEk07JK+/36xZPnTe+OaLtq",
+	"LL56cWH5VlB4dXZx/Orl62qGBRS3y9B29qIVc6iSR1Bma5q5pNqSmCed+1DSrB/q0wmtjMVbd0duAFJ5",
+	"l5ge6onL5S1n/iGozn7k2pKBlb1czIAbJAh8UK1FlNMxPq+P5LkdWWXiW2l0TwOqfXjLBbXyNBZWEttZ",
+	"lhaNBJahm6FdUMA5D7iuDss02dI+7vu0VivBJ85tpjLV+II9XFCXsZo5N8PKep+0/CRHStwfRkEY1C/h",
+	"ejwaLZfLIcHPQ6lmIz9Xj06On714+foFzrE2BTcYcimV3ZmV7j4jxNrIVuyjPtkbRm6GzJkgOQ/GwcEw",
+	"Gh640MwcFSxqAaeKMtb1WHnOFtLqhmYKNwaBKrz7zN+SCXQfpkou6hyUYSyeTA1TS6KoBoZkumW2bqf9",
+	"WysP7+WYBuPgOYLn9EHQLl/4vtsiq4eMjmmwfrORLLwfHXbHARr1FQrP7jKDDqO9XbZfte6o9QyOkw5u",
+	"nlSn3eGMw5tnVKk06zC4H0U3T2inNTVtLURf08r6/o1FVeX+Bt9yM6eKLFEbleg3ZKYrF0rPgzfrMPDv",
+	"f7sQek/Xwm0MSMMhpIoRI62OsDJBh0AmGjOaQ9CFL9qJBRpigoJnCNBlNECHXixa7ZNyZ1yEzSeWjIu3",
+	"oZUuLtkP/9aVxcEWE0atPWsNHiuqEm8UoTbAfw9R0MZCMaujHFFb+w+N3yHIF3YJoFynEgnbbeCzoKwE",
+	"hFxyaz0bVKVuy5Jbuwj9K2Y+gsrDm0c1akluNbxdINPBR7egvyqpch0GB7ek8Drp0HLFLTZppf9/Slaq",
+	"eKUyntuyrcEw/oc3dl5NX3ZXzz47iOFrg1GKzwTxpyAI6NUyxBpkSAn9a8lkIam+jkxO7fc/FIHsSDy0",
+	"B/2bL7mqn5fiIooO0n9cLTLw9s3j2No3cQBYOsbF7HEcfHNxNPgyDv6Bo1ks3Cy7IlwtMqEfx+WDhDW1",
+	"MpkOZ/ISdxxdHsSBGzS+0rw9cHmA9th+FO2Nvjs9cQ8gA0wuFimLgwZIB8MHdh3Nxy4gVCYDXrszdHyy",
+	"a1NrMJWD8L+Dg8GD4ZWmcVAeEcAdEhXqsZhK/6H+0f1wsZRIiLq2iInFGigpF270qDG8+UtjVY9RhKX8",
+	"6dapYM1g1XXlL3X04BHwyllk7feoaqRbvaPg5HdQK/IJk/L/xEL0rBFZakWhLBWGFSV0ys8wyIubzNKG",
+	"B7kotIE5uWQwYUw0SqunXGkDPSxQPowe9n0wAHP3cNKEAdkk3zG4YJmFMyltQhxzeRAL6w/qnKQshGRD",
+	"gCQhSJGt3Fgj80HGLlnWcE6JgYwRbWIhBYOkYtOky6I8Kz5cO7xpVsyudt9jo6h2VFbUrj/EMKhz09dh",
+	"sH8bn6s147YkXZYx/o4du8Po4c0TqtpEO2HvFjBVKeM44f5tTt6RFmsn7+/fZnIzY/kTeKueGKCHnmVZ",
+	"dJGRlPVrB/aebgqTTne2sruuWtb5RmhkOxTug2DGKD4prM5KygzlBHo+hut0KKdOgSZ9H6GshE0CPavv",
+	"BoYvWP9RncOMAoRrl8Q89nFSsyrjUWEsvBipfgFFp+Pz50dbsStfwq3rvyXh/6XpmKalZKsed9BsFUzX",
+	"0jCsX3p2eLBOZH/3R/NZrm8AcDfWaJNcqvT1x/F2AlUc1Bh/HAf70f7hILo/iPYu9vbHUTSOon9vm4Gb",
+	"ROG+//rzL95w6/5ez9+goBsA3Fx9Y/bm4p4avZmt6LTTzN57+PDhKNof7e8PFJ0OXMX4QOi/bO/nF9zc",
+	"Z4PYb8KyWeXscey6TWzvsbHY1plafLQFYMfXem7Fcx4j7u82UjB0q9I5v2Qa0fPqyfFofxiN3OBR5bU0",
+	"J2II2g6m6ag0GkZ7w73R9vEqGDYs/CaZ/haW/tbL4mcL/k9vwW89IzeJ7H3N9w3Tu1k+tKGS65q/udQs",
+	"Fg2VjDa4e1RvdjvKiZmHda1+WwOzWGjG6D1dVhMRaOruSnX7t1ZXabQpklDlt6WDr6QtgfVmi4MuV+yS",
+	"y0JbRQzEyAVPSZatxkBiodgPrnEGYsTX54Ivzy2bWWCSg3tr1cziKyfKcJLVD287PIeP0+Sf3Yf/f+7D",
+	"Z2/g1t5ArYyudQZG2LnqnRUa651OwWufSuMSAjKuy5TqZshhyxwvc+tjseALZi2S0EJoVUsI2DelTJ7Q",
+	"0NuPHoRwuPegX6ZzlF2KBK2bkgzh3L1eWxueialUKaPjzc54LtMJc7gwafFRLNxPclqlHTWrcUmrFlcq",
+	"IAZ/S8tsDkatTGrW4dZyFBOxEpzqnSCLSu8GYauUcqGOz5i1ZaWdSyHBJ2ZsXzTls0Ix2gTCLKV62x/D",
+	"YbRXdqqLRauM9zA6qOFyBaXWx3lUvSIOMABTogBDQkKWyOkdRgf9R8AWE6JmskoYq3IhDqAQhmc+zpox",
+	"ohnqhR3e0hHP2Ic6Sm3iOyq7ygDRDdrb1D7NHmy/ccu1396XC7fzAq3z6lsS9c6PnsHDvb3I9cOCqh0W",
+	"OriPo8FetH+Q7GyMh6wX3HDArkaNqmA+Wa/iSOC61QworPtOQtUwqDeRZo45Tat2n6B+BSO2KatBLLm/",
+	"BSVlU4KJ0FOSaVZlIPpmZcH6w17tml2mUL8+eO85n9DK/b3q5Qefoqp8szVX3YlGE8O1Re1m+yHf2MqR",
+	"/I4mXfDFyIlmzX8qRfONfQvuQM1bNrtO078SXc0mr3tRdXWlKO+8Sh9xMZXDsvHJznQW13Co7MDTc6H5",
+	"qH9j38t/nb34KozF2cuvQrg4PjqyCs/+BvtRFPXHrrKOX7EMLG5dAppva3R/bx/yq9DlTsVCp8SqbpIa",
+	"qfpVMgu2Zht46PhPTDuHwgN6TwOnmLGWNOtqm+dPhuC87jLvzUX/pK6OYo81jMV9qzzL9ETfksl31Sob",
+	"MBnpujO5A2AlRLfuw2ZSx2Iqf6tIYdWt9HcXVszo30pi2+KfMsW/m7krQv2jB03WnzXCh4lHO+sWgO1q",
+	"1fa+4hUz+HExeHJ2jOn7FQ1uCb73lLrvFJtxKdajd1Zq2b9944j16N2PBcm4We32tpLbzB6+czm+68Sa",
+	"xVxA+zixOBhGQzhxgnzcELxWtKIobdjS9bl7ybTIssSadRgVQgHs8PAIkgW5SkJIlqHPJgznCQpU5ySU",
+	"NTJmzlbOYJeCYUKymbNFP4TyGJC4vtnOnhv+kM+SIbzCHGwXWVLN7OrD6PBRLNqdaH3q9K2Euw8oVYUw",
+	"lcPq8IHuXZ0C2XTyeskTzzfegRO+ydGvP/+ShB/l+vWbBTax8O4dXqXxxSKuvd+cCJox5frY2a9OA1Y6",
+	"p6xUwO51UNI/eGcGo27Ytbi7UgG7dyiWYz/l2Pp3DNOYsV+VayzBKPRM5VHXJphvYzUvBFWMPgLNGAbe",
+	"qmTxEOINHouD/nUa85Noyw1WQ2oPIdE/FkT5W7sKV+EynCdtLzIKo/D+3r79X7cb6Zj2fR3JDXhqDguR",
+	"vfDf8wR6VUERsgni1afwH0aHWLuy4fVaWLsBtdz/cWA+ZzPFLIViQCGJUF7I6dRSywbWduCq7DD0UWB4",
+	"WTh0krCEpilWdsLVGNQNoV/7dxYXuNkYc2roh5zN7qRDsjXmPxtknw2yDzbIrjW38K9SLfUIamTXwt3K",
+	"qP7NRtei0Rqk05Z6WvDMB1Y3AoZjtE5S7GWBfZQcNFK5UjXlK8J92SLHmjGKxWAUXKF1CKSgXOIvl5wy",
+	"6VfzzqErp41FWc3tQ2NlXFXXJeF6CCdkwrIQPLpCWNQJMM62CWGrb0QIrtOFKw5rNHVqFp7Hoiw3d8PO",
+	"vjk/6Q/htSvn3/x/ZfDuW6Ont722WBxAriR6ynDkW+xvdfzyT5AXq5wlTWiAYxVnWTPbaErFhTaM0NBX",
+	"ImP7hkYpvWk0MMGO17Gol9UYnLDXUtapYDjf2Sx6h5lRdZr4M2TwdLraUrBX050nqjqKlHjYBWXV6qVu",
+	"0bR+s0NFlFf0Odnhz5vscEO1+80BSvTN1WXJbttUhAWfE6JZXUbJNVCWZ3JVdnpwlaUbJf/YQUVxy/2u",
+	"YWTza+vZ4JruzMEmYT9tQcJa9ajQm2ZkBoOBnTmwWw0KlYXgN4JmTpz94lw+3Kc/tKTypsLQdmGqK2Co",
+	"HnKHtUVadcjYarHgHnXLzIilL27ESmH/1tfbfrxsd5CAun9EvWP5Wrx+s/5/AQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

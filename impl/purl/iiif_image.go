@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -94,6 +95,9 @@ func (s *Service) pyramid(ctx context.Context, rawID, name string) (*object, *ii
 	if !s.tiler.Available() {
 		return nil, nil, s.fail(ctx, http.StatusServiceUnavailable, fmt.Sprintf("%v; the file is at %s/file/%s", iiifimage.ErrUnavailable, s.purl(id), url.PathEscape(name)))
 	}
+	if p := obj.pyramid(f.Name); p != nil {
+		return obj, p, nil
+	}
 	blob, err := s.store.Open(ctx, id, f.Name)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
@@ -107,7 +111,32 @@ func (s *Service) pyramid(ctx context.Context, rawID, name string) (*object, *ii
 	if err != nil {
 		return nil, nil, s.internal(ctx, "making the image pyramid", id.Qualified(), name, err)
 	}
+	obj.setPyramid(f.Name, p)
 	return obj, p, nil
+}
+
+// objectPyramids remembers, per loaded object, the pyramid of each of its
+// image files, so a tile request costs no look at the source file. An
+// object is reloaded whenever its public.xml changes, which every
+// publication of its files writes; a reloaded object starts empty.
+type objectPyramids struct {
+	mu sync.Mutex
+	m  map[string]*iiifimage.Pyramid
+}
+
+func (o *object) pyramid(name string) *iiifimage.Pyramid {
+	o.pyramids.mu.Lock()
+	defer o.pyramids.mu.Unlock()
+	return o.pyramids.m[name]
+}
+
+func (o *object) setPyramid(name string, p *iiifimage.Pyramid) {
+	o.pyramids.mu.Lock()
+	defer o.pyramids.mu.Unlock()
+	if o.pyramids.m == nil {
+		o.pyramids.m = map[string]*iiifimage.Pyramid{}
+	}
+	o.pyramids.m[name] = p
 }
 
 func (s *Service) internal(ctx context.Context, what, id, name string, err error) *failure {

@@ -241,6 +241,8 @@ type object struct {
 	// checked is when (nanoseconds since Service.started) the store's
 	// stamps last matched publicInfo and modsInfo.
 	checked atomic.Int64
+	// pyramids are the IIIF image pyramids of its files (iiif_image.go).
+	pyramids objectPyramids
 }
 
 // memberTTL bounds how stale the member list of a collection page can be.

@@ -194,7 +194,13 @@ export interface paths {
          *     3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
          *     whole image; `max`, `w,` and `,h` are answered when they name one of
          *     them), rotation `0`, `default.jpg`. Other valid requests are 404;
-         *     invalid syntax is 400. Access rights are those of the file.
+         *     invalid syntax is 400. Access rights are those of the file: a
+         *     restricted object's tiles need the same bearer token (`Authorization:
+         *     Bearer …`, role `group:<name>` or `location:<name>`) or location
+         *     network as its files; the handler checks it. The operation declares
+         *     no security requirement so that request validation of a repeated
+         *     tile URL is remembered (tiles are requested by the hundred; see
+         *     docs/purl.md, "IIIF Image API").
          */
         get: operations["getImage"];
         put?: never;

@@ -192,6 +192,10 @@ type Pyramid struct {
 	meta  meta
 	files map[string]int64 // "region/size" → bytes
 	bytes int64
+	// direct maps the request forms viewers send ("x,y,w,h/w,", "full/w,h",
+	// "full/max" …) to the file answering them, so that nearly every
+	// request is one map lookup.
+	direct map[string]string
 }
 
 // Width and Height are the source image's pixel size.
@@ -255,6 +259,24 @@ func (t *Tiler) load(dir string) (*Pyramid, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("iiifimage: reading %s: %w", dir, err)
+	}
+	p.direct = make(map[string]string, 3*len(p.files))
+	full := fmt.Sprintf("%d,%d,%d,%d", 0, 0, p.meta.Width, p.meta.Height)
+	for key := range p.files {
+		region, size, _ := strings.Cut(key, "/")
+		w, _, _ := strings.Cut(size, ",")
+		file := dir + string(filepath.Separator) + filepath.FromSlash(key) + string(filepath.Separator) + "0" + string(filepath.Separator) + "default.jpg"
+		regions := []string{region}
+		if region == full {
+			regions = append(regions, "full")
+		}
+		for _, r := range regions {
+			p.direct[r+"/"+size] = file
+			p.direct[r+"/"+w+","] = file
+			if region == full && size == fmt.Sprintf("%d,%d", p.meta.Width, p.meta.Height) {
+				p.direct[r+"/max"] = file
+			}
+		}
 	}
 	return p, nil
 }
@@ -473,21 +495,68 @@ var (
 	sizeRE   = regexp.MustCompile(`^(max|\^?max|(\d{1,9}),(\d{1,9})?|,(\d{1,9})|\^?!?(\d{1,9}),(\d{1,9})|\^?pct:[0-9.]+|\^(\d{1,9}),(\d{1,9})?|\^,(\d{1,9}))$`)
 )
 
+// fastRegion splits "x,y,w,h" (at most 9 digits each) into the submatch
+// shape regionRE gives; ok is false for anything else.
+func fastRegion(region string) ([]string, bool) {
+	parts := strings.Split(region, ",")
+	if len(parts) != 4 {
+		return nil, false
+	}
+	for _, p := range parts {
+		if !digits(p) {
+			return nil, false
+		}
+	}
+	return []string{region, region, parts[0], parts[1], parts[2], parts[3]}, true
+}
+
+// fastSize reports whether size is "max", "w," or "w,h".
+func fastSize(size string) bool {
+	if size == "max" {
+		return true
+	}
+	w, h, ok := strings.Cut(size, ",")
+	return ok && digits(w) && (h == "" || digits(h))
+}
+
+func digits(s string) bool {
+	if s == "" || len(s) > 9 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // Lookup resolves an image request (region, size, rotation and
 // quality.format path segments) to the file holding the answer. Full
 // IIIF syntax is accepted (ErrBadRequest otherwise); what this level 0
 // pyramid lacks is ErrNotFound. "full" equals the whole-image region, and
 // "max" or "w," / ",h" are answered when they name a size the pyramid has.
 func (p *Pyramid) Lookup(region, size, rotation, qualityFormat string) (string, error) {
-	rm := regionRE.FindStringSubmatch(region)
-	if rm == nil {
-		return "", fmt.Errorf("%w: region %q is not full, square or x,y,w,h", ErrBadRequest, region)
+	if rotation == "0" && qualityFormat == "default.jpg" {
+		if file, ok := p.direct[region+"/"+size]; ok {
+			return file, nil
+		}
 	}
-	if !sizeRE.MatchString(size) {
+	// The tiles' own form (x,y,w,h / w, / 0 / default.jpg) is parsed
+	// without regular expressions: it is nearly every request.
+	rm, fast := fastRegion(region)
+	if !fast {
+		if rm = regionRE.FindStringSubmatch(region); rm == nil {
+			return "", fmt.Errorf("%w: region %q is not full, square or x,y,w,h", ErrBadRequest, region)
+		}
+	}
+	if !fastSize(size) && !sizeRE.MatchString(size) {
 		return "", fmt.Errorf("%w: size %q is not a IIIF size", ErrBadRequest, size)
 	}
-	if _, err := strconv.ParseFloat(strings.TrimPrefix(rotation, "!"), 64); err != nil {
-		return "", fmt.Errorf("%w: rotation %q is not a number", ErrBadRequest, rotation)
+	if rotation != "0" {
+		if _, err := strconv.ParseFloat(strings.TrimPrefix(rotation, "!"), 64); err != nil {
+			return "", fmt.Errorf("%w: rotation %q is not a number", ErrBadRequest, rotation)
+		}
 	}
 	quality, format, ok := strings.Cut(qualityFormat, ".")
 	if !ok || !slices.Contains([]string{"default", "color", "gray", "bitonal"}, quality) || format == "" {
