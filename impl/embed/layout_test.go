@@ -12,10 +12,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/chromedp/chromedp"
 
 	"github.com/sitelib/sitesvc/impl/testkit"
@@ -32,6 +34,7 @@ var viewports = []struct {
 	{"1280x900", 1280, 900, 0.70},
 	{"640x400", 640, 400, 0.70},
 	{"390x844", 390, 844, 0.30},
+	{"390x300", 390, 300, 0.70},
 }
 
 // imageArea is where the viewer draws the image (the OpenSeadragon
@@ -73,11 +76,119 @@ func TestViewerShowsTheImage(t *testing.T) {
 			})
 		}
 	}
+	// The frame of issue 13 that had no image area at all: no title, 300 px.
+	t.Run("hide_title maxheight=300", func(t *testing.T) {
+		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 300, 1, false)); err != nil {
+			t.Fatal(err)
+		}
+		u := srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+sampleMap) + "&hide_title=true&maxheight=300"
+		checkImageShown(ctx, t, srv, u, sampleMap, "hide-title-300", 640*300, 0.9)
+		if got := evalString(ctx, t, `String(document.querySelectorAll('.sitesvc-embed-title').length)`); got != "0" {
+			t.Errorf("a title with hide_title=true")
+		}
+	})
+	// Every control is a named button or link, reachable with the keyboard,
+	// with a visible focus ring.
+	t.Run("controls", func(t *testing.T) {
+		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
+			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
+			t.Fatal(err)
+		}
+		if err := waitJS(ctx, drawnJS, 40*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		names := evalString(ctx, t, `Array.from(document.querySelectorAll('.sitesvc-embed-controls > *')).map(function(b){return (b.tagName === 'BUTTON' || (b.tagName === 'A' && b.href) ? '' : 'NOT-A-CONTROL ') + (b.getAttribute('aria-label') || 'UNNAMED');}).join('|')`)
+		for _, want := range []string{"Show page thumbnails", "Download page-001.png", "Share", "Rights and license"} {
+			if !strings.Contains(names, want) {
+				t.Errorf("controls %q lack %q", names, want)
+			}
+		}
+		if strings.Contains(names, "UNNAMED") || strings.Contains(names, "NOT-A-CONTROL") {
+			t.Errorf("controls %q", names)
+		}
+		// Tab from the title link reaches the first control, which shows a focus ring.
+		focus := evalString(ctx, t, `(function(){document.querySelector('.sitesvc-embed-title a').focus(); return 'ok';})()`)
+		if err := chromedp.Run(ctx, chromedp.KeyEvent("\t")); err != nil {
+			t.Fatal(err)
+		}
+		focus = evalString(ctx, t, `(function(){var a = document.activeElement; var cs = getComputedStyle(a); return (a.getAttribute('aria-label') || a.tagName) + ' ' + cs.outlineStyle + ' ' + cs.outlineWidth;})()`)
+		if !strings.HasPrefix(focus, "Show page thumbnails solid 3px") {
+			t.Errorf("after Tab the focus is %q, want the thumbnails button with a 3px outline", focus)
+		}
+		// The thumbnails strip opens and folds; the rights panel opens and Escape closes it.
+		if err := chromedp.Run(ctx, chromedp.KeyEvent("\r"), chromedp.Sleep(500*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		if got := evalString(ctx, t, `String(!!document.querySelector('.mirador-thumb-navigation') && document.querySelector('.mirador-thumb-navigation').offsetHeight > 0)`); got != "true" {
+			t.Errorf("the thumbnail strip did not open")
+		}
+		if err := chromedp.Run(ctx, chromedp.Click(`button[aria-label="Rights and license"]`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		if got := evalString(ctx, t, `document.getElementById('sitesvc-info').hidden ? 'hidden' : document.getElementById('sitesvc-info').innerText`); !strings.Contains(got, "License") {
+			t.Errorf("rights panel: %q", got)
+		}
+		if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+			t.Fatal(err)
+		}
+		if got := evalString(ctx, t, `String(document.getElementById('sitesvc-info').hidden) + ' ' + document.activeElement.getAttribute('aria-label')`); got != "true Rights and license" {
+			t.Errorf("after Escape: %q", got)
+		}
+		if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
+			var shot []byte
+			if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil {
+				_ = os.WriteFile(filepath.Join(dir, "controls.png"), shot, 0o644)
+			}
+		}
+	})
+	// The other viewers fill the frame too.
+	kinds := []struct{ druid, selector string }{
+		{sampleMedia, ".sitesvc-media-cover"},
+		{samplePDF, "iframe.sitesvc-pdf"},
+	}
+	if largeSamples(t, srv) {
+		kinds = append(kinds, struct{ druid, selector string }{sampleVideo, "video"})
+	}
+	for _, k := range kinds {
+		for _, vp := range viewports {
+			t.Run(k.druid+" "+vp.name, func(t *testing.T) {
+				if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(vp.width, vp.height, 1, false),
+					chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+k.druid))); err != nil {
+					t.Fatal(err)
+				}
+				if err := waitJS(ctx, `(function(){var e = document.querySelector('`+k.selector+`'); return !!e && e.getBoundingClientRect().height > 0 && (!e.complete === false || e.tagName !== 'IMG') && (e.tagName !== 'VIDEO' || e.readyState >= 2);})()`, 20*time.Second); err != nil {
+					t.Fatalf("%s never appeared: %v", k.selector, err)
+				}
+				var r struct{ W, H float64 }
+				if err := chromedp.Run(ctx, chromedp.Evaluate(`(function(){var b = document.querySelector('`+k.selector+`').getBoundingClientRect(); return {W: b.width, H: b.height};})()`, &r)); err != nil {
+					t.Fatal(err)
+				}
+				// A sound recording's cover shares the frame with the player and
+				// its caption; a PDF or a video has it nearly all.
+				min := 0.5
+				if k.druid == sampleMedia {
+					min = 0.3
+				}
+				if share := r.W * r.H / float64(vp.width*vp.height); share < min {
+					t.Errorf("%s covers %.0f%% of the viewport, want at least %.0f%%", k.selector, 100*share, 100*min)
+				}
+				if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
+					var shot []byte
+					if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil {
+						_ = os.WriteFile(filepath.Join(dir, k.druid+"-"+vp.name+".png"), shot, 0o644)
+					}
+				}
+			})
+		}
+	}
 }
 
 // sampleLarge is the large sample (make samples-large): a 24-megapixel
 // JPEG whose quadrants are red, green, blue and yellow, and a JPEG 2000.
 const sampleLarge = "bs100xy1000"
+
+// sampleVideo is the large samples' video clip.
+const sampleVideo = "bt200vw2000"
 
 // largeSamples reports whether the server has the large samples; they are
 // required when SITESVC_REQUIRE_TOOLS is set (make test builds them).
