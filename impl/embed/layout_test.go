@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp/kb"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
@@ -87,6 +87,16 @@ func TestViewerShowsTheImage(t *testing.T) {
 			t.Errorf("a title with hide_title=true")
 		}
 	})
+	// The PURL page embeds the same viewer through oEmbed: fitted there too.
+	for _, druid := range []string{sampleImage, sampleBook, sampleMap} {
+		t.Run("purl page "+druid, func(t *testing.T) {
+			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false)); err != nil {
+				t.Fatal(err)
+			}
+			// The share is of the frame's area, which the page sizes (500 px high).
+			checkImageShownIn(ctx, t, srv, srv.URL+"/purl/"+druid, "#viewer iframe", druid, "purl-page-"+druid, 1280*900, 0.25)
+		})
+	}
 	// Every control is a named button or link, reachable with the keyboard,
 	// with a visible focus ring.
 	t.Run("controls", func(t *testing.T) {
@@ -312,24 +322,49 @@ func TestDeepZoom(t *testing.T) {
 // drawnJS is true once OpenSeadragon has drawn something in the middle of
 // its canvas and no image request has started for a second (the opening
 // zoom animation is over and the tiles of the fitted view are in).
-const drawnJS = `(function(){
-	var c = document.querySelector('.openseadragon-canvas canvas');
+var drawnJS = drawnIn("window")
+
+// drawnIn is drawnJS for the viewer in the window win (a JS expression:
+// "window", or a same-origin iframe's contentWindow).
+func drawnIn(win string) string {
+	return `(function(w){
+	if (!w || !w.document) { return false; }
+	var c = w.document.querySelector('.openseadragon-canvas canvas');
 	if (!c || !c.width || !c.height) { return false; }
 	var px = c.getContext('2d').getImageData(c.width >> 1, c.height >> 1, 1, 1).data;
 	if (px[3] === 0) { return false; }
 	var last = 0;
-	performance.getEntriesByType('resource').forEach(function (e) {
+	w.performance.getEntriesByType('resource').forEach(function (e) {
 		if (/\/iiif\/image\/|\/file\//.test(e.name)) { last = Math.max(last, e.responseEnd); }
 	});
-	return performance.now() - last > 1000;
-})()`
+	return w.performance.now() - last > 1000;
+})(` + win + `)`
+}
 
 func checkImageShown(ctx context.Context, t *testing.T, srv *testkit.Server, pageURL, druid, name string, viewport, minShare float64) {
 	t.Helper()
+	checkImageShownIn(ctx, t, srv, pageURL, "", druid, name, viewport, minShare)
+}
+
+// checkImageShownIn is checkImageShown for a viewer in the page's iframe
+// frame (a CSS selector; "" for the page itself). The image area is
+// measured in the page's coordinates, the share against viewport.
+func checkImageShownIn(ctx context.Context, t *testing.T, srv *testkit.Server, pageURL, frame, druid, name string, viewport, minShare float64) {
+	t.Helper()
+	win, offset := "window", "{left: 0, top: 0}"
+	if frame != "" {
+		win = "(document.querySelector('" + frame + "') || {}).contentWindow"
+		offset = "document.querySelector('" + frame + "').getBoundingClientRect()"
+	}
 	if err := chromedp.Run(ctx, chromedp.Navigate(pageURL)); err != nil {
 		t.Fatalf("navigate: %v", err)
 	}
-	if err := waitJS(ctx, drawnJS, 40*time.Second); err != nil {
+	if frame != "" {
+		if err := chromedp.Run(ctx, chromedp.Evaluate("(function(){var f = document.querySelector('"+frame+"'); if (f) { f.scrollIntoView(); } return true;})()", nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := waitJS(ctx, drawnIn(win), 40*time.Second); err != nil {
 		var dbg string
 		_ = chromedp.Run(ctx, chromedp.Evaluate(`(function(){try{var c = document.querySelector('.openseadragon-canvas canvas'); if(!c) return 'no canvas'; var px = c.getContext('2d').getImageData(c.width >> 1, c.height >> 1, 1, 1).data; return c.width+'x'+c.height+' '+Array.from(px).join(',')}catch(e){return String(e)}})()`, &dbg))
 		t.Logf("debug: %s", dbg)
@@ -340,9 +375,16 @@ func checkImageShown(ctx context.Context, t *testing.T, srv *testkit.Server, pag
 		t.Fatalf("the image was never drawn: %v (document: %s)", err, evalString(ctx, t, `document.body.innerText.slice(0, 300)`))
 	}
 	var area imageArea
+	if frame != "" {
+		// The frame may have been scrolled into view after it was drawn.
+		if err := chromedp.Run(ctx, chromedp.Evaluate("(function(){document.querySelector('"+frame+"').scrollIntoView(); return true;})()", nil), chromedp.Sleep(300*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`(function(){
-		var r = document.querySelector('.openseadragon-canvas').getBoundingClientRect();
-		return {X: r.left, Y: r.top, W: r.width, H: r.height};
+		var o = `+offset+`;
+		var r = `+win+`.document.querySelector('.openseadragon-canvas').getBoundingClientRect();
+		return {X: o.left + r.left, Y: o.top + r.top, W: r.width, H: r.height};
 	})()`, &area)); err != nil {
 		t.Fatal(err)
 	}
