@@ -104,7 +104,7 @@ func TestViewerShowsTheImage(t *testing.T) {
 			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
 			t.Fatal(err)
 		}
-		if err := waitJS(ctx, drawnJS, 40*time.Second); err != nil {
+		if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
 			t.Fatal(err)
 		}
 		names := evalString(ctx, t, `Array.from(document.querySelectorAll('.sitesvc-embed-controls > *')).map(function(b){return (b.tagName === 'BUTTON' || (b.tagName === 'A' && b.href) ? '' : 'NOT-A-CONTROL ') + (b.getAttribute('aria-label') || 'UNNAMED');}).join('|')`)
@@ -166,7 +166,7 @@ func TestViewerShowsTheImage(t *testing.T) {
 					chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+k.druid))); err != nil {
 					t.Fatal(err)
 				}
-				if err := waitJS(ctx, `(function(){var e = document.querySelector('`+k.selector+`'); return !!e && e.getBoundingClientRect().height > 0 && (!e.complete === false || e.tagName !== 'IMG') && (e.tagName !== 'VIDEO' || e.readyState >= 2);})()`, 20*time.Second); err != nil {
+				if err := waitDrawn(ctx, `(function(){var e = document.querySelector('`+k.selector+`'); return !!e && e.getBoundingClientRect().height > 0 && (!e.complete === false || e.tagName !== 'IMG') && (e.tagName !== 'VIDEO' || e.readyState >= 2);})()`, 20*time.Second); err != nil {
 					t.Fatalf("%s never appeared: %v", k.selector, err)
 				}
 				var r struct{ W, H float64 }
@@ -252,7 +252,7 @@ func TestDeepZoom(t *testing.T) {
 		chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleLarge))); err != nil {
 		t.Fatal(err)
 	}
-	if err := waitJS(ctx, drawnJS, 60*time.Second); err != nil {
+	if err := waitDrawn(ctx, drawnJS, 60*time.Second); err != nil {
 		t.Fatalf("the image was never drawn: %v", err)
 	}
 	var first []imageRequest
@@ -278,7 +278,7 @@ func TestDeepZoom(t *testing.T) {
 			t.Fatalf("zoom in: %v", err)
 		}
 	}
-	if err := waitJS(ctx, drawnJS, 30*time.Second); err != nil {
+	if err := waitDrawn(ctx, drawnJS, 30*time.Second); err != nil {
 		t.Fatalf("the zoomed view was never drawn: %v", err)
 	}
 	var after []imageRequest
@@ -317,6 +317,21 @@ func TestDeepZoom(t *testing.T) {
 		t.Errorf("above left of the centre the zoomed view shows %v, want red", got)
 	}
 	t.Logf("zoomed: %d tiles of a finer scale than %d", finer, finest)
+}
+
+// waitDrawn is waitJS that survives the page's execution context being
+// replaced while it polls (a navigation still settling, a frame reloading),
+// which chromedp reports as an error rather than as false.
+func waitDrawn(ctx context.Context, expr string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		err := waitJS(ctx, expr, time.Until(deadline))
+		if err == nil || time.Now().After(deadline) || ctx.Err() != nil ||
+			!(strings.Contains(err.Error(), "Cannot find context") || strings.Contains(err.Error(), "context was destroyed")) {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // drawnJS is true once OpenSeadragon has drawn something in the middle of
@@ -364,7 +379,7 @@ func checkImageShownIn(ctx context.Context, t *testing.T, srv *testkit.Server, p
 			t.Fatal(err)
 		}
 	}
-	if err := waitJS(ctx, drawnIn(win), 40*time.Second); err != nil {
+	if err := waitDrawn(ctx, drawnIn(win), 40*time.Second); err != nil {
 		var dbg string
 		_ = chromedp.Run(ctx, chromedp.Evaluate(`(function(){try{var c = document.querySelector('.openseadragon-canvas canvas'); if(!c) return 'no canvas'; var px = c.getContext('2d').getImageData(c.width >> 1, c.height >> 1, 1, 1).data; return c.width+'x'+c.height+' '+Array.from(px).join(',')}catch(e){return String(e)}})()`, &dbg))
 		t.Logf("debug: %s", dbg)
