@@ -64,6 +64,14 @@ func TestImageService(t *testing.T) {
 	}
 	resp, body = f.get(t, svc+"/0,0,512,480/512,/0/default.jpg")
 	expect(t, resp, body, http.StatusOK, "image/jpeg")
+	tileETag := resp.Header.Get("ETag")
+	resp, body = f.do(t, http.MethodHead, svc+"/0,0,512,480/512,/0/default.jpg", nil)
+	expect(t, resp, body, http.StatusOK, "image/jpeg")
+	if len(body) != 0 || resp.Header.Get("ETag") != tileETag {
+		t.Errorf("HEAD of a tile: %d bytes, ETag %q", len(body), resp.Header.Get("ETag"))
+	}
+	resp, body = f.get(t, svc+"/0,0,512,480/512,/0/default.jpg", "If-None-Match: "+tileETag)
+	expect(t, resp, body, http.StatusNotModified, "")
 
 	for path, status := range map[string]int{
 		svc + "/full/max/90/default.jpg":                            http.StatusNotFound,

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -288,3 +289,106 @@ func TestTileable(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestBrokenSource: an unreadable image is an error, not a pyramid, and
+// leaves nothing behind; the next request tries again.
+func TestBrokenSource(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "broken.jpg")
+	if err := os.WriteFile(src, []byte("\xff\xd8\xff not a JPEG"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := os.Stat(src)
+	tl, _ := New(filepath.Join(dir, "cache"))
+	s := Source{Object: "x", Name: "broken.jpg", Path: src, Size: info.Size(), ModTime: info.ModTime()}
+	for i := 0; i < 2; i++ {
+		if _, err := tl.Pyramid(context.Background(), s); err == nil {
+			t.Fatal("a pyramid of a broken JPEG")
+		}
+	}
+	left := 0
+	_ = filepath.WalkDir(filepath.Join(dir, "cache"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			left++
+		}
+		return nil
+	})
+	if left != 0 {
+		t.Errorf("%d files left behind", left)
+	}
+}
+
+// TestConcurrentBuilds: requests for one source at once share one build.
+func TestConcurrentBuilds(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "q.png")
+	quadrants(t, src, 1200, 800)
+	info, _ := os.Stat(src)
+	tl, _ := New(filepath.Join(dir, "cache"))
+	s := Source{Object: "x", Name: "q.png", Path: src, Size: info.Size(), ModTime: info.ModTime()}
+	const n = 8
+	got := make(chan *Pyramid, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			p, err := tl.Pyramid(context.Background(), s)
+			if err != nil {
+				t.Error(err)
+			}
+			got <- p
+		}()
+	}
+	first := <-got
+	for i := 1; i < n; i++ {
+		if p := <-got; p != first {
+			t.Fatal("two pyramids for one source")
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Dir(first.dir))
+	if len(entries) != 1 {
+		t.Errorf("%d directories for one source", len(entries))
+	}
+}
+
+// FuzzLookup: whatever the request, Lookup does not panic, and a path it
+// returns is a file of the pyramid.
+func FuzzLookup(f *testing.F) {
+	if _, err := exec.LookPath("vips"); err != nil {
+		f.Skip("vips not installed")
+	}
+	dir := f.TempDir()
+	src := filepath.Join(dir, "q.png")
+	img := image.NewRGBA(image.Rect(0, 0, 700, 500))
+	out, _ := os.Create(src)
+	_ = png.Encode(out, img)
+	out.Close()
+	info, _ := os.Stat(src)
+	tl, _ := New(filepath.Join(dir, "cache"))
+	p, err := tl.Pyramid(context.Background(), Source{Object: "x", Name: "q.png", Path: src, Size: info.Size(), ModTime: info.ModTime()})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range [][4]string{
+		{"full", "max", "0", "default.jpg"}, {"0,0,512,500", "512,", "0", "default.jpg"}, {"../..", "max", "0", "default.jpg"},
+		{"full", "!100,100", "90", "gray.png"}, {"512,0,188,500", ",500", "0", "default.jpg"}, {"full", "pct:50", "!0", "default.jpg"},
+	} {
+		f.Add(seed[0], seed[1], seed[2], seed[3])
+	}
+	f.Fuzz(func(t *testing.T, region, size, rotation, qf string) {
+		path, err := p.Lookup(region, size, rotation, qf)
+		if err != nil {
+			if !errors.Is(err, ErrBadRequest) && !errors.Is(err, ErrNotFound) {
+				t.Fatalf("%v is neither bad request nor not found", err)
+			}
+			return
+		}
+		rel, rerr := filepath.Rel(p.dir, path)
+		if rerr != nil || strings.HasPrefix(rel, "..") {
+			t.Fatalf("%q outside the pyramid", path)
+		}
+		if _, serr := os.Stat(path); serr != nil {
+			t.Fatalf("%s/%s/%s/%s gave %s: %v", region, size, rotation, qf, path, serr)
+		}
+	})
+}
