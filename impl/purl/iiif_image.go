@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
+	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/purl/store"
@@ -63,6 +64,15 @@ func dispatchImage(c echo.Context, ops *purlapi.ServerInterfaceWrapper, rt route
 	c.SetParamNames("id", "name", "region", "size", "rotation", "quality")
 	c.SetParamValues(param(rt.id), param(rt.file), param(rt.iiif[0]), param(rt.iiif[1]), param(rt.iiif[2]), param(rt.iiif[3]))
 	return ops.GetImage(c)
+}
+
+// dropImages removes the image pyramids of a deleted object; a failure
+// is logged (the object is gone either way, and the pyramids are only
+// reachable through it).
+func (s *Service) dropImages(ctx context.Context, id druid.Druid) {
+	if err := s.tiler.Drop(string(id)); err != nil {
+		s.cfg.Logger.ErrorContext(ctx, "purl: removing image pyramids", "druid", id.Qualified(), "err", err)
+	}
 }
 
 // imageServiceID is the id of the image service of file name.

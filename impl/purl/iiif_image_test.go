@@ -6,7 +6,9 @@ import (
 	"image/jpeg"
 	"log/slog"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,6 +123,25 @@ func TestImageService(t *testing.T) {
 	if len(m.Thumbnail) != 1 || !strings.Contains(m.Thumbnail[0].ID, "/iiif/image/") {
 		t.Errorf("manifest thumbnail %+v", m.Thumbnail)
 	}
+}
+
+// TestDeleteDropsPyramids: deleting an object removes its pyramids.
+func TestDeleteDropsPyramids(t *testing.T) {
+	requireVips(t)
+	f := newFixture(t)
+	resp, body := f.get(t, "/bf222jk2222/iiif/image/coast-map.png/info.json")
+	expect(t, resp, body, http.StatusOK, typeImageInfo)
+	dir := filepath.Join(f.svc.tiler.Root(), "bf222jk2222")
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("no pyramid: %v", err)
+	}
+	resp, body = f.do(t, http.MethodDelete, "/bf222jk2222", nil, "Authorization: Bearer pub")
+	expect(t, resp, body, http.StatusNoContent, "")
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("pyramids of the deleted object are still there: %v", err)
+	}
+	resp, body = f.get(t, "/bf222jk2222/iiif/image/coast-map.png/info.json")
+	expect(t, resp, body, http.StatusNotFound, "")
 }
 
 // TestImageServiceRights: tiles and info.json follow the file's rights.

@@ -171,6 +171,27 @@ func (t *Tiler) Pyramid(ctx context.Context, src Source) (*Pyramid, error) {
 	return b.p, b.err
 }
 
+// Drop removes every pyramid of an object (when it is deleted). A build
+// running for it at that moment may still leave its pyramid, which the
+// next Drop or a new version of the file removes.
+func (t *Tiler) Drop(object string) error {
+	if object == "" || strings.ContainsAny(object, `/\.`) {
+		return fmt.Errorf("iiifimage: %q is not an object name", object)
+	}
+	dir := filepath.Join(t.root, object)
+	t.mu.Lock()
+	for k := range t.cached {
+		if strings.HasPrefix(k, dir+string(filepath.Separator)) {
+			delete(t.cached, k)
+		}
+	}
+	t.mu.Unlock()
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("iiifimage: removing the pyramids of %s: %w", object, err)
+	}
+	return nil
+}
+
 // meta is what a pyramid directory records about itself (pyramid.json).
 type meta struct {
 	Width        int    `json:"width"`
