@@ -7,20 +7,20 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
+// requireVips skips without libvips, or fails when SITESVC_REQUIRE_TOOLS
+// is set (CI).
 func requireVips(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("vips"); err != nil {
-		t.Fatal("vips (libvips-tools) is required for the IIIF image service tests")
-	}
+	testkit.RequireTool(t, "vips")
 }
 
 // TestImageService: info.json and tiles through the HTTP surface, each
