@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -86,6 +87,30 @@ func TestViewerShowsTheImage(t *testing.T) {
 		if got := evalString(ctx, t, `String(document.querySelectorAll('.sitesvc-embed-title').length)`); got != "0" {
 			t.Errorf("a title with hide_title=true")
 		}
+	})
+	// A frame that is hidden when the viewer loads (display: none, zero
+	// size) and shown later: the image is fitted once it is shown.
+	t.Run("shown later", func(t *testing.T) {
+		var scriptID page.ScriptIdentifier
+		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
+			chromedp.ActionFunc(func(ctx context.Context) error {
+				var err error
+				scriptID, err = page.AddScriptToEvaluateOnNewDocument(`(function(){
+					var root = document.documentElement;
+					root.style.display = 'none';
+					setTimeout(function(){ root.style.display = ''; }, 2500);
+				})()`).Do(ctx)
+				return err
+			})); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			_ = chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+				return page.RemoveScriptToEvaluateOnNewDocument(scriptID).Do(ctx)
+			}))
+		}()
+		u := srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+sampleImage)
+		checkImageShown(ctx, t, srv, u, sampleImage, "shown-later", 640*400, 0.7)
 	})
 	// The PURL page embeds the same viewer through oEmbed: fitted there too.
 	for _, druid := range []string{sampleImage, sampleBook, sampleMap} {
