@@ -22,9 +22,9 @@ viewer:
 apidocs:
 	bash scripts/build-apidocs.sh
 
-## samples-large: the large sample objects (24 MP JPEG, JPEG 2000, WebM video) in samples/large, made with vips and ffmpeg (not committed)
+## samples-large: the large sample objects (24 MP JPEG, JPEG 2000, WebM video) in samples/large, made with vips and ffmpeg (not committed; skipped with a message without them)
 samples-large:
-	$(GO) run ./cmd/purlsamples -large samples/large
+	$(GO) run ./cmd/purlsamples -large samples/large -optional
 
 ## build: the sitesvc binary in bin/
 build: viewer apidocs samples-large

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -16,6 +17,9 @@ import (
 // JPEG 2000 plate and a video clip. They are made with vips and ffmpeg at
 // build time (make samples-large) into a directory that is not committed,
 // since their bytes depend on the tools' versions and they are megabytes.
+
+// errNoTool: vips or ffmpeg is not installed.
+var errNoTool = errors.New("tool missing")
 
 // largeVersion names what GenerateLarge makes; a directory stamped with it
 // is up to date and left alone.
@@ -57,7 +61,7 @@ func GenerateLarge(out string) error {
 	}
 	for _, tool := range []string{"vips", "ffmpeg"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("the large samples need %s (Debian: libvips-tools, ffmpeg): %w", tool, err)
+			return fmt.Errorf("%w: the large samples need %s (Debian: libvips-tools, ffmpeg): %w", errNoTool, tool, err)
 		}
 	}
 	tmp, err := os.MkdirTemp("", "purlsamples-large-")
