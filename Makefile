@@ -18,7 +18,7 @@ export CGO_ENABLED := 0
 MIRADOR_SRC := impl/embed/viewer/node_modules/mirador/dist
 MIRADOR_DST := bundled/mirador/dist
 
-.PHONY: all generate viewer mirador apidocs webcheck hours-npm build run install test ts-test bench bench-edge lint fmt-check vet staticcheck gen-check clean
+.PHONY: all generate viewer mirador apidocs webcheck hours-npm samples-large build run install test ts-test bench bench-edge lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
@@ -40,6 +40,10 @@ apidocs:
 webcheck:
 	bash scripts/build-webcheck.sh
 
+## samples-large: the large sample objects (24 MP JPEG, JPEG 2000, WebM video) in samples/large, made with vips and ffmpeg (not committed; skipped with a message without them)
+samples-large:
+	$(GO) run ./cmd/purlsamples -large samples/large -optional
+
 ## hours-npm: fetch the pinned npm packages the Hours tests use (axe-core, JSON:API clients)
 hours-npm:
 	bash scripts/hours-npm.sh install
@@ -51,14 +55,14 @@ mirador: viewer
 	@cmp -s $(MIRADOR_SRC)/mirador.min.js $(MIRADOR_DST)/mirador.min.js || cp $(MIRADOR_SRC)/mirador.min.js $(MIRADOR_SRC)/mirador.min.js.LICENSE.txt $(MIRADOR_DST)/
 
 ## build: the static sitesvc binary in bin/, with its data and Mirador built in
-build: mirador apidocs
+build: mirador apidocs samples-large
 	@echo "make: building $(BIN) (go build; the first build compiles every module and takes a few minutes)"
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sitesvc
 
 ## run: build, then serve every service in development mode on http://$(ADDR)
 run: build
 	@echo "make: starting $(BIN) serve --dev on http://$(ADDR) (data in ./data, development SOAP key in data/dev-key.txt; Ctrl-C stops)"
-	./$(BIN) serve --dev --addr $(ADDR) --log-format text
+	./$(BIN) serve --dev --addr $(ADDR) --log-format text $(if $(wildcard samples/large),--purl-large-samples samples/large)
 
 ## install: build, then copy sitesvc to $(PREFIX)/bin (PREFIX=$$HOME/.local for a user install)
 install: build

@@ -49,7 +49,7 @@ func img(name string, w, h int, style string, n int) file {
 
 func samples() []sample {
 	book := []resource{}
-	for i := 1; i <= 4; i++ {
+	for i := 1; i <= 12; i++ {
 		book = append(book, resource{typ: "page", label: fmt.Sprintf("Page %d", i),
 			files: []file{img(fmt.Sprintf("page-%03d.png", i), 300, 420, "page", i)}})
 	}
@@ -72,8 +72,8 @@ func samples() []sample {
 			versions: []string{"Initial version", "Corrected the image labels"}},
 		{id: "bd111gh1111", objectType: "item", contentType: "book",
 			title: "A short book of ruled pages", creator: "Lindqvist, Maja", date: "1899",
-			abstract: "Four pages of a notional printed book, drawn as page images.",
-			subjects: []string{"Books", "Printing"}, dcType: "Text", modsType: "text", extent: "4 pages",
+			abstract: "Twelve pages of a notional printed book, drawn as page images.",
+			subjects: []string{"Books", "Printing"}, dcType: "Text", modsType: "text", extent: "12 pages",
 			rights: "world", thumb: "page-001.png", resources: book, versions: []string{"Initial version"}},
 		{id: "bf222jk2222", objectType: "item", contentType: "map",
 			title: "Map of an imaginary coast", creator: "Ruiz, Tomás", date: "1923",
@@ -158,6 +158,16 @@ func samples() []sample {
 // Generate writes every sample object into out/<druid>/.
 func Generate(out string) error {
 	for _, s := range samples() {
+		if err := writeSample(out, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeSample writes one sample object into out/<druid>/.
+func writeSample(out string, s sample) error {
+	{
 		dir := filepath.Join(out, s.id)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err

@@ -33,7 +33,8 @@ type serveConfig struct {
 	Dev bool
 
 	// PURL
-	PurlSamplesDir string // sample objects loaded into an empty store: "" built in, "none", or a directory
+	PurlSamplesDir      string // sample objects loaded into an empty store: "" built in, "none", or a directory
+	PurlLargeSamplesDir string // large sample objects made by make samples-large, loaded with the samples ("" none)
 	// PurlLocationNetworks: "name=CIDR,CIDR;name2=CIDR", the client networks
 	// that count as being at a location (location-restricted files).
 	PurlLocationNetworks string
@@ -148,6 +149,7 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	str(&c.SOAPEndpoint, "soap-endpoint", "", "SOAP endpoint URL (default <public-url>/soap/SiteAlgorithm)")
 	boolean(&c.Dev, "dev", false, "development mode: create and accept a development SOAP key (<data>/dev-key.txt); never in production")
 	str(&c.PurlSamplesDir, "purl-samples", "", "sample PURL objects loaded into an empty store: empty for the built-in samples, none for no samples, or a directory")
+	str(&c.PurlLargeSamplesDir, "purl-large-samples", "", "directory of large sample PURL objects (24 MP image, JPEG 2000, video) that make samples-large writes to samples/large, loaded with the samples (make run passes it)")
 	str(&c.PurlLocationNetworks, "purl-location-networks", "", "networks of PURL read locations: name=CIDR,CIDR;name2=CIDR")
 	str(&c.PurlAccessNames, "purl-access-names", "", "names PURL pages show for login groups and locations: group:slug=Name;location:slug=Name (default: the slug)")
 	str(&c.PurlAccessContact, "purl-access-contact", "", "whom PURL pages tell patrons to contact about restricted files: an e-mail address, a URL or text")

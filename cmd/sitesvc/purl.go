@@ -20,10 +20,11 @@ import (
 // newPurlService builds the PURL service from the serve configuration.
 func newPurlService(c *serveConfig) (server.Service, error) {
 	cfg := purl.Config{
-		BaseURL:      c.PurlBaseURL,
-		EmbedBaseURL: c.EmbedBaseURL,
-		DataDir:      c.DataDir,
-		Logger:       c.Logger,
+		BaseURL:         c.PurlBaseURL,
+		EmbedBaseURL:    c.EmbedBaseURL,
+		DataDir:         c.DataDir,
+		Logger:          c.Logger,
+		LargeSamplesDir: c.PurlLargeSamplesDir,
 	}
 	if c.Tokens != nil {
 		cfg.Tokens = c.Tokens

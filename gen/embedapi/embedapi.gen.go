@@ -85,7 +85,7 @@ type Error struct {
 	Status int `json:"status"`
 }
 
-// OEmbed oEmbed 1.0 response of type rich, with exactly these fields.
+// OEmbed oEmbed 1.0 response of type rich, with exactly these fields (the thumbnail ones only for image objects readable by anyone).
 type OEmbed struct {
 	// Height CSS length in rem; 31.25rem (500px) unless `maxheight` is smaller.
 	Height *string `json:"height"`
@@ -95,6 +95,18 @@ type OEmbed struct {
 
 	// ProviderName Name of the provider (flag --provider-name).
 	ProviderName string `json:"provider_name"`
+
+	// ThumbnailHeight Height of the thumbnail in pixels.
+	ThumbnailHeight *int `json:"thumbnail_height,omitempty"`
+
+	// ThumbnailUrl Image objects readable by anyone: a JPEG thumbnail (at most 256 px
+	// on its longer side) of the object's thumbnail image, from the PURL
+	// service's IIIF Image API service. Given with thumbnail_width and
+	// thumbnail_height, or not at all.
+	ThumbnailUrl *string `json:"thumbnail_url,omitempty"`
+
+	// ThumbnailWidth Width of the thumbnail in pixels.
+	ThumbnailWidth *int `json:"thumbnail_width,omitempty"`
 
 	// Title Title of the object (its Dublin Core title).
 	Title   string        `json:"title"`
@@ -2433,70 +2445,73 @@ func (sh *strictHandler) GetViewerScript(ctx echo.Context, params GetViewerScrip
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"1Fvpchw5cn6VdO0qtjmuPnhoQ26GYoKjoWa0oStEzqwdU/IUuiq7CxIKKAEoNnsZjPDT+MH8JI4EUEdf",
-	"JHWsvTt/ho0z7/wyC7qJMlVWSqK0JpreRAWyHLX78yzL0JjhMyWtVmJ4JoRaDt9ovuCSpnM0meaV5UpG",
-	"0+hMLNnKQPpdegrqvJxhDhpNpaRBAyVbwQxBI8thtgImV2C4xVEURyYrsGR0nl1VGE0jYzWXi+j2No6e",
-	"sazA5v7tK2maywXkXGNm+RWa+w48v2SL7XPOpeV2BZYtQM3BFkRopdGgtIyW3H3qbRxVTLMSbSM2Y9D+",
-	"itq40zcvCxNg1UeUzX2MtsCAWwNEIiy5LVRt4VOtLJqDEVwWCHxOtyQyV1ldorQgWYnG7c9qrWlESYzB",
-	"KLAFs8BgptXSoAaJV6hB19IAS2RGUs0hU9WK7mcSlMhRwxXHJepTd6BhJUKmpKVTuQGD+gpzWBbM0lmJ",
-	"pEVXTNQ4SmQUR2QR0aca9SqKI6IrmkZXa2Ir2fVLlAtbRNPDoyfxDuW8mL9WEl8xmxU7dHTptcOgR/4p",
-	"MChpPTBplqgNHE9ORg053pI7el7Mh3TB0N+wj7bJ0cku4gqe4++WW4HbtP3Mc3RSc/PApfvhxQkDjUSw",
-	"gTRnlg3pnKFblx6M9giud1efyhznrBY2ms6ZMNgSOVNKIJOOypJdF8gXhd0m8hW75mVdgp9vDC8QySU8",
-	"u7iAil+jMDA41FjCUzj8c3XtiMRrVlbE+clkspvk7uI+xXOlS2ajacSlPT6KHH1EBImZ/oujkssw0PLD",
-	"pcUF6oafJc9tsZ8dN/2F3Dy5gxt/7TdlptY7YthbCgfGudkv7142jKjZB8zsFNKbqtbi9xkz+Hutxe34",
-	"Jtc1z2/TGJQ7gQmxSiSFC2CQuslpCpXGOb8G5Q2R5ygtn3PUIziTK+tiJgqDMGBS2YLcuVDGxhB+QsVs",
-	"ETvfEsQ15r0zDigcnExOvN+3sowKa6vpeCxUxgSdNn0yeTIZE/nj2WwymXz8SELaY/EkmjjS+KnmGvNo",
-	"anWNexz0aHLyxIm69dh4V0hucw9t/4HlPzGLS7aiXyGs0Z+sqgTPXJAffzA+XLcs3USotdLRlPZDc0Ac",
-	"lWgMW9CFJN23pDYKjzxDEk0tncOzmfdey2xtounjydFtn6E/apxH0+gP4y75jv2sGZ+7Wx0X67ZyuXld",
-	"pmqRg1Q2JFcXGJUO0RBzqCVeV5hZzMVqFN3GxMk7/FSjsV8uieaAviScPqHNg5CQSpOIBNJqtZcnW5U3",
-	"8jmZTL5ePmc9AriBkhtDpq50z5AHzWhaa5HGIJUcBielhaq2QzUfaiYXCGkb1dJx2sSEsCdEXUi7YE0B",
-	"/TaOXiv7XNUy/zIBv1YW/Pa+eGstiCPSNINqR8hwcq6U4VY5v7pL0idfL2knvL0U1ZLghMMlSs75oiZT",
-	"dIZLgSwGbk0iu4jidNUoKCYtdCEQcoX+FrzmxtKkvzWRVT0TPINBzvTHA4pGty1fzuk98ST5POc+Vr7V",
-	"qkJtOUWFkESr3lCrha0Ef3n5FrwAweK1pSyyEXN62trc/VcCY9zAUiu5iGFODupE5pHl1kE93d3siACb",
-	"rsYsOFwQw7JAF/G1C0RK4s7jG0O4i8lM5f3N/SzWBenfmqPiILdOBu/brV6NdO8bVxTcq5B1okIlcTia",
-	"tNWEM/hVhaB5VsQOKgNes8yKFTFvEOYcRe5qgXXt7oNGBBaEyyYEHTSWp3B8ODp6TLhh8Hgyqa4PoJYC",
-	"jemHBAeLSyYEarpK1kK4oB+SV8WsRU3H/+dvk+G/vf/XQZKM/F8H32ss/7hLN4Utd2CEMxmwP6BAh/xN",
-	"oZYuiI39ROqsqgXuzj1325ZWVzxH/btPvJs3vabdAYM0S2EwF2wBw2EzMKS9BzuP3wOQLx0uXsM2vtj5",
-	"kXxYwjOlA3jec6wbuIlQErr6LSLN92ysW3jVVV3N2sPRZOfSPbhyyxa8V3Xhn9S+4FcoY4+hSO/fSP8b",
-	"3uVmO542lddIO45a5N2AVmdG2z5IF3A5V9tcBzcb/OXizWtgMod/f/XywP3BJCDN5cRbY4YBZ5PN+bNN",
-	"UG4ic77gloleNhrBG69xupogNFW/maLSda5VCZsg6hSUJFD7y7uX5p5UAkwjuNpWKPWR8E41SmQiXeg3",
-	"btZxNFM5RwOD1E2kByN4roTwLuRM0rNvKsz4PCRpQsOJrKWpq0ppizmknnxnAS3CcuHn8eQQKHG/oGxO",
-	"Dkp5jJLWyWQy9XJpN3eBO8dMMI2G8iEwogdzX1MbYMZJXtZl7NXgJxKpamuo3OQWQs53tDFDRHjmr3x+",
-	"oJJAGNWWxj+fn/0IA2L3p/PLtsNAd89UvvLafvP28sWb1xeJHBxNTjxvqWv7TGlT7M6Im1UpaQrSsbOP",
-	"NFwGz968u0gkVSDCFZr++oNT1/Tx5UWJtlC5ryMe929JG5MLikokkUZVi2dBzdvrYkCvZC4zUeck8Ixp",
-	"vUpkekfbagrfpU5Il1212LZTQpPKmfh6mwreyMyJnOKu8QoNYYxbqJQhBUJIfmCVMyrvNmRiFVvgNJHp",
-	"DfnjFJKIDjVX2dAtSaKYbFhaN1OopaQRKpziQGJMuc9qnjm78t5+m/oCTPAMpXHRMdRSZ5Xrmh2NqNhy",
-	"Naerzcx0PF4ulyPmpkdKL8Zhrxm/fPHs/PXFudvTRfGGTAje4d2zF5GmFFz9FlWhZBWPptHxaDI6dgjU",
-	"Fi7reoXRXwu0u5Kb123PD9tMP3B5PqVwnx60KS5Iflkog4ncwJ7chOwXPH8FoW0SU0wLxuZ98el1KUiK",
-	"ZAsphczUIwfv302sqxSXlrTIbC/dunM28q3TB+ENFz9e5NE0+gmtRz3rPcLfdsPubsmY9HYbb8rqXSMY",
-	"z4Ar531gCJ5lC3IeKi9SgsopcdgPV6FVsDNeMbM3FjY1nNnf7AvdkZ39qsjVO3GbksPP67Uk1SXBe4XT",
-	"NZsettinxQes7TXebt9v9BCOJpPPq+gatBk1WLJJzNMoqSeT4ywYmNHZ02RP+8S5TjC672stntKyR8dn",
-	"j46ePzp63i5+dHxGyx8dPaew8ejoea/jkkRg7Eog3eEomsLhZPLo1HfOwo8k8mFvpnSO+mkS0baS6QWX",
-	"btnaiD8mDJlMKyG4XDxNIqmSyCeyeS2EyTRSPULifJpEr1jVIMALJuG5ZjLjJlPwA1slXiLo5RL49UNb",
-	"sKcLSw3UEHymmbPFJnDddVcHuxyK3IhmLYiaEp57cKEcahsCWFQfjq89jO+6Y56z769LAeG+pwndl0SA",
-	"MlO5F2Bt58MnTmFM5kwoSYJboUmi74OApD9I+czRExrx5H8TW0GQ3aAfCFf7IbrdL1sb9mNrMvcTe8Qe",
-	"ztixIRBGOvEDd5pAoLhb7Ue8sfmRxpHC2v6UH3KqWzOlrRHywO730Z+FPe37oRv7w/HJ6d/PH9sr4H/+",
-	"67/9r4U9banpWX87Qcyu0X2cjddMQG4E3n7SoLTXYhwX/rVSFlLV4DaZg5IIWcFF3laYFepE+nRIqMsb",
-	"eBq7b04ObnLpMmzcfO5widCFjxGcJZLcB9JQMlEq6lXNrqao7Kq5zGeVHU3c7ebHBkIYuernoR8sd3lw",
-	"2D2+a+uuL5F3nbW+2HFy4rPHrl1tlhn3mrNuy8n9W9pm420cPZ4cfnnPsQcF1jqPPq9DEq1YGRq6VNh0",
-	"VdGgNgh0OGn5uhQHG93HDhi0rfDDb9MK115WG5XZGnUjL5ejB8m+6fC7PmJdlpRT2tJY96AXsF55G+Ao",
-	"GTBbELaLvGNF7+mc4M13oF/4+bLvoCUyaamEmCFUgmWYk4N1cHTQFCWuXAlfhLk9GMELC4LLj1TmahSU",
-	"TaokSg+acsST+ScDmRICM1/iFkrkVLoUPM9RJpJsh3GJugO4oUpq4gJFC6oZJZcIObMMmLWaz2qLxpWq",
-	"iRSK5aa/1+EPUyD67Z7/GJYFzwrQeIVMNCW+vz2Rbl2hlj3S9+DrF17AXwqw/zmgpgMVTXNwE1X8y49v",
-	"nl3+x9tz6OUI2WU7EMyBC5TrMIuiVf93iZZBVjBt0HZY5Nuk8kAO2Sd0xgmFxvle7Os+HWbZ4eFhnh8e",
-	"Hh62tGwf1hnYfYf6BO7tMvxvlBmzebY30QdA8/WTPpgkonoT9Vqq9qetDfWEH66cqXzVX5LzK8gEM+bp",
-	"Vr+gcdd7VnuiiCJmWfg1rDW/W+I9qDLmnM/HJZN8joZEGwBLy0XOr+78vclTH8XI+x7VbAf8jYbNRvL/",
-	"mhQdR8+8sw0vMKs1t6vhWyV4ttr/zsmFnSGTGRqrtIHv0lPYjs29MHjPK6L/M5DwNcnwvGsFbyijl//8",
-	"TMh/wUFKrlmu9KjkcvTB7E2Hr/yyPxmoNM5qLmz7hmlWy1wgDGRVQsWyj8x9oPXr07ipqhJZcSl90uRl",
-	"JdbdNOwbCpV9HBFmOYibl01NKzqRDWPuURkl+EE6bLwn5657/Hhy3H5sawgrmAlf4imRcmksE4Lwka5l",
-	"SHlmTCzl4bCRKQ725LQghh/cyZ+d2vrvqLZ7SH91HbDF33iVwuATeG+EyUHcZ8a9+JIWaNmQbtFoDDHD",
-	"Zqq2wMAWXLvKgLCA4X/Dg73PrghZV3Z4Hsrcz3t49cDU+IFdMc8kDX1GWPkLu2IX7vffJZq0TG9ZetBA",
-	"a0WZ4A5eOWEZ4PYU2MzpwHX2ltxsvJZsmml0zs42WvvY8S7K3ZrbOPrV+fe+WLehwvT+UHbs49LG10Vl",
-	"oVQ5n3MypbXneP4ZH+b+CcUXBMLHk+MvK34uwluaXyS7YlyEdzvrb3yCP/a8gzz9gT6+Vvocf5vS5x6C",
-	"Rhthm7aEuNjuXAur90TvDij1IvdW1PrVrbposdhXB657lq+9s31opAg8fEaIeHZx8U1jw8Pd8v/BkbbM",
-	"ZruEo/LOfx+z7aPkh8KAFic/wI58OP9HtKF/tGzzz2lRvsT6fGuiAwmzBXvYDo5rnysJSvqHYu7BwC/v",
-	"Xo7az6I3Dhx2r2ujOLpimlMK8K/B1qbXP2ndURRGm2p/u05AUziv0dm+snFHDGntsNaChO5QUJDDnocb",
-	"7VsdlLn7YDnq8FdoR20jwcv2I/UuQN92ety/TTC9A4Mqbt/f/m8AAAD//w==",
+	"1Fvrcty2kn6VXp7jyijLuejilHdUrpTiyIlSjq2ylGS3Qq+JIXuGsEGABkDNzHGpap9mH2yfZKsBkMO5",
+	"SfLl7J6TP9GQuDT68vXXTfhjlKmyUhKlNdH4Y1Qgy1G7P8+yDI3pP1PSaiX6Z0Koef+V5jMu6XWOJtO8",
+	"slzJaBydiTlbGki/TU9BnZcTzEGjqZQ0aKBkS5ggaGQ5TJbA5BIMtziI4shkBZaM1rPLCqNxZKzmchbd",
+	"3sbRM5YV2Oy/vSW95nIGOdeYWX6D5r4Fz6/ZbHudc2m5XYJlM1BTsAUJWmk0KC2jIXevehtHFdOsRNuo",
+	"zRi0v6M2bvXNzcILsOo9ymY/RlOgx60BEhHm3BaqtvChVhbNwQCuCwQ+pV0SmausLlFakKxE4+Zntdb0",
+	"REmMwSiwBbPAYKLV3KAGiTeoQdfSAEtkRlrNIVPVkvZnEpTIUcMNxznqU7egYSVCpqSlVbkBg/oGc5gX",
+	"zNJaiaRBN0zUOEhkFEfkEdGHGvUyiiOSKxpHN2tqK9niBcqZLaLx4dGTeIdxLqYvlcRfmc2KHTa69tZh",
+	"0BH/FBiUNB6YNHPUBo5HJ4NGHO/JK3kupn3aoO932Cfb6Ohkl3AFz/Gt5Vbgtmw/8xyd1tx74NL98OqE",
+	"nkYS2ECaM8v6tE7fjUsPBnsU19mrK2WOU1YLG42nTBhshZwoJZBJJ2XJFgXyWWG3hfyVLXhZl+DfN44X",
+	"hOQSnl1dQcUXKAz0DjWW8BQOv6sWTkhcsLKik5+MRrtFXm3clXiqdMlsNI64tMdHkZOPhCA1039xVHIZ",
+	"HrTn4dLiDHVznjnPbbH/OO71Z57myR2n8dt+1cPUegeGXRIcGBdmv71+0RxETd5hZseQfqxqLd5OmMG3",
+	"tRa3w4+5rnl+m8ag3ApMiGUiCS6AQepejlOoNE75ApR3RJ6jtHzKUQ/gTC6tw0wUBqHHpLIFhXOhjI0h",
+	"/ISK2SJ2sSXo1Jh31jggODgZnfi4b3UZFdZW4+FQqIwJWm38ZPRkNCTxh5PJaDR6/56UtMfjSTVxpPFD",
+	"zTXm0djqGvcE6NHo5IlTdRux8S5IbnMPTf+B5T8xi3O2pF8B1uhPVlWCZw7kh++Mh+v2SB8j1FrpaEzz",
+	"oVkgjko0hs1oQ9LuJZmN4JFnSKqppQt4NvHRa5mtTTR+PDq67R7orxqn0Tj6y3CVfIf+rRmeu13dKdZ9",
+	"5Xpzu0zVIgepbEiuDhiVDmiIOdQSFxVmFnOxHES3MZ3kNX6o0djP10SzQFcTzp7Q5kFIyKRJRApprdrJ",
+	"k63JG/2cjEZfrp+zjgDcQMmNIVdXuuPIveZpWmuRxiCV7IcgpYGqtn017WsmZwhpi2rpMG0wIcwJqAvp",
+	"CqwJ0G/j6KWyz1Ut889T8EtlwU/vqrfWgk5ElmZQ7YAMp+dKGW6Vi6u7NH3y5Zp2ytsrUS2JTjheouSU",
+	"z2pyRee4BGQxcGsSuUIUZ6vGQDFZYQWBkCv0u+CCG0sv/a6JrOqJ4Bn0cqbfHxAa3bbnckHvhSfN5zn3",
+	"WHmpVYXackKFkESrzqPWClsJ/vr6ErwCweLCUhbZwJyOtTZn/0FkjBuYayVnMUwpQJ3KPLPcWqhju487",
+	"EGAz1JgFxwtimBfoEF87IFISdy7fOMJdh8xU3p3czWIrkP6zWSoOelvp4E071ZuR9n3lioJ7DbIuVKgk",
+	"DgejtppwDr+sEDTPithRZcAFy6xY0uENwpSjyA30HCUr6nIiGRekD1KKWDoL8JLNGiczrjAhxA7FiZLo",
+	"mMK6c+xjVsQ1hEtGxDw0lqdwfDg4eky0o/d4NKoWB1BLgcZ0EcWx6pIJgZq2krUQLmeE3Fcxa1HT8v/5",
+	"56j/b2/+tZckA//Xwfcay7/uMm1hyx0U40yG0gFQoCscTKHmDgOH/kXqVNLyfhfdu11Tqxueo37r8/bm",
+	"Ti9pdqAwzVDoTQWbQb/fPOjT3IOdy7fGertP1z+vsdeVcbkMdI/WvYuHdTfZScgu7nGMMTD45fL8p87m",
+	"PWahVMbC0ePvoFokUknCOBBKUloxPMeDdWb3jenKTjvGMNWqhIZRJDLk+G8MXFxcPAcv1tnlRZP8B/AT",
+	"v0Hp/X91Js+HmcypRFvXpoNWB9gWmBCewLWsttb8bpPsIeJ/dAn45xlkd1V17YqpNbX5CvlHAn4Jz5QO",
+	"FdceZ3IPPkYoaec/I4KLDjCtBt6sSvVm7OFgtHPoHh1sIYCH4hVnoGCfkbliT7wp2r9S1G9Asnu7OtNm",
+	"yDbajqO2XGsqHQce28BNG3A5VdunDtjc++Xq1UvyOPj3X18cuD+YBKR3PnQC+ITijJCmiS5v3ETmfMYt",
+	"Ex0KM4BX3uK0NXkoVxIyVaJZj5MmGk4dsifyt9cvzD38A5hGcA0RodR7IsnVIJGJdHzBuLfuRBOVczTQ",
+	"S92L9GAAz5UQHjidS/rjmwozPg3MjkqoRNbS1FWltMUcUi++84CWlruYfTw6BGJ7F0QBCZaJ/FB4noxG",
+	"Y6+XdvIq2+eYCabROIBhJA/mvhFjgBmneVmXsTeDf5FIVVsCIeAWAlF0sjFDQvjD33hSQdghjGr7KT+f",
+	"n/3oE+lP59dtW4r2nqh86a396vL64tXLq0T2jkYn/myp6xWOaVLs1oibUSlZCtKh8480bAbPXr2+SiSV",
+	"rcLhu9/+4NR1Cn1NWqItVO6Lz8fdXdLG5YKhEkmiUanrj6Cm7XYxoDcyl5moc1J4xrReJjK9o9c5hm9T",
+	"p6TrVYuh7cGFzqZz8fXeJrySmVM5ZVvjDRpgjFuolCEDQmBMYJVzKh825GIVm+E4kelHiscxJBEtam6y",
+	"vhuSRDH5sLTuTaHmkp5QtR0HEWMiTFbzzPmVj/bb1IO+4BlK49AxFOBnlWu1Hg2oQnd50RX0Zjwczufz",
+	"AXOvB0rPhmGuGb64eHb+8urczVmheCMmhOjw4dlBpDGBq5+iKpSs4tE4Oh6MBseubLGF41reYPTXDO0u",
+	"SuNt24nDlh72HDlMCe7Tg5bYBM3PC2UwkRsFCzeB84TIX0LotcWEacHZfCw+XZSCtEi+kBJkpp5u+vhu",
+	"sK5SXFqyIrMdkhVS9RrLcvYglunw4yKPxtFPaD1VXm8s/7m7VlsNGZLdbuNNXb1uFOMP4HpAHhhCZNmC",
+	"godq0pQYQkon7MJV6C/txCtm9mJhU/ib/R3iQD52NjkjVyTHbUoOPxdrSWqVBO9VzqpD+bDBPi0+YGyn",
+	"W3v7ZqPxdDQafVoboOG9UVNBNIl5HCX1aHScBQczOnua7Om5udAJTvd9rcVTGvbo+OzR0fNHR8/bwY+O",
+	"z2j4o6PnBBuPjp532nRJBMYuBdIeTqIxHI5Gj059uzX8SCIPexOlc9RPk4imlUzPuHTD1p74ZcIjk2kl",
+	"BJezp0kkVRL5RDathTCZRipiSZ1Pk+hXVjUM8IpJeK6ZzLjJFPzAlonXCHq9hPP6R1u0ZwVLDdUQfKKZ",
+	"88UGuO7aa0W7HIvcQLOWRI2Jzz24uxIKYiJYFhd2uPDF26ql6k/2/aIUEPZ7mtB+SQQoM5V7BdZ22n/i",
+	"DMZkzoSSpLglmiT6PihI+oWUzxwdpdGZ/G86VlDk6qF/ELb2j2h3P2ztsX+2pnP/Yo/awxo7JgTByCb+",
+	"wZ0uECRejfZPvLP5J00ghbHdV/6RM92aK209oQhc/T76TtjTbhy6Z385Pjn9+8VjuwX8z3/9t/81s6et",
+	"NB3vb1/QYdfkPs6Gay4gN4C3mzQo7bUcx8G/VspCqhreJnNQEiEruMjbvkKFOpE+HRLr8g6exu5DpaOb",
+	"XLoMGzffyFwidPAxgLNEUvhAGkomSkWdXomrKSq7bDbzWWVH53+7Y7bBEAau+nnoV+5dERxmD++auuvz",
+	"9V1rrQ92Jznx2WPXrDbLDDsdfTfl5P4pbYf6No4ejw4/v1HdoQJr7Wqf1yGJlqwMXwGosFlVRb3aINDi",
+	"ZOVFKQ42WtYrYtB+Pzn8Ot9PtNfVRmW2Jt3A6+XoQbpvPgu55nNdlpRT2tJYd6gXsE55G+goOTCbEbeL",
+	"fGBFb2idEM13sF/4+boboCUyaamEmCBUgmWYU4Ct6GivKUpcuRKuEXB7MIALC4LL91TmahSUTaokSg+a",
+	"cqTtVmVKCMx8iVsokVPpUvA8R5lI8h3GJeoVwQ1VUoMLhBZUM0ouEXJmGTBrNZ/UFk3sm1VCsdx05zr+",
+	"YQpEP92fP4Z5wbMCNN4gE02J73dPpBtXqHlH9D38+sIr+HMJ9j8H1XSkomkJb7KKf/nx1bPr/7g8h06O",
+	"kKtsB4I5coFynWYRWnV/l2gZZAXTBu2Ki3ydVB7EIf+ElXNCoXG6l/u6781Zdnh4mOeHh4eHrSzbi60c",
+	"7L5FfQL3fhn+N8iM2Vzbu+gDqPn6Su9MElG9iXotVfvV1h51lB+2nKh82R2S8xvIBDPm6Va/oAnXe0Z7",
+	"oUgiZln41a81v1vjHaoy5JxPhyWTfIqGVBsIS3uKnN/c+XvzTF0WI++7ibUN+BsNm43k/yUpOo6e+WDr",
+	"X2FWa26X/UsleLbcfznOwU6fyQyNVdrAt+kpbGNzBwbvuXr2f0YSviQZnq9awRvG6OQ//ybkvxAgJdcs",
+	"V3pQcjl4Z/amw1/9sG8MVBonNRe2vfg2qWUuEHqyKqFi2Xvmvur78WncVFWJrLiUPmnyshLrYRrm9YXK",
+	"3g+IsxzEzXW4phWdyOZg7iYiJfhe2m+iJ+eue/x4dNx+oW0EK5gJ1zcokXJpLBOC+JGuZUh5ZkhHysNi",
+	"A1Mc7MlpQQ0/uJU/ObV1L99t95D+cB2w2d94lULvA/hohNFB3D2MuyYoLdCwPu2i0Rg6DJuo2gIDW3Dt",
+	"KgPiAob/DQ/23tUjZl3Z/nkocz/ttt4DU+M7dsP8IenRJ8DKL+yGXbnffxc0aQ+95enBAq0XZYI7euWU",
+	"ZYDbU2ATZwPX2Ztzs3HFtmmm0To722jtDdm7JHdjbuPodxff+7Buw4Tp/VB27HFp45uyslCqnE85udLa",
+	"HU5/9xNzf+/mM4Dw8ej484qfq3AB6zfJbhgX4bLX+sWwEI+d6KBIf2CMr5U+x1+n9LlHoMEGbNOUgIvt",
+	"zDVYvQe9V0Spg9xbqPW7G3XVcrEvBq57hq9dzn4oUoQzfAJEPLu6+qrY8PCw/H8IpC232S7hqLzz38ds",
+	"e5P9oTSg5ckP8CMP5/+IPvSPlm3+OT3Kl1if7k20IHG24A/b4Lj2uZKopL9d6C4M/Pb6xaD9LPrRkcPV",
+	"lewojm6Y5pQC/BXCtdfrn7TuKAqjTbNfrgvQFM5rcrZ3q9wSfRrbr7UgpTsWFPSw5+JGe0MLZe4+WA5W",
+	"/Cu0o7aZ4HX7kXoXoW87Pe4ftJjOgsEUt29u/zcAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

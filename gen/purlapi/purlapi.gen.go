@@ -348,6 +348,9 @@ type IfModifiedSince = string
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
+// ImageName defines model for ImageName.
+type ImageName = string
+
 // Published defines model for Published.
 type Published = PublishResult
 
@@ -400,6 +403,24 @@ type GetFileParams struct {
 
 	// Range A byte range (RFC 9110), for example `bytes=0-1023`.
 	Range *string `json:"Range,omitempty"`
+}
+
+// GetImageInfoParams defines parameters for GetImageInfo.
+type GetImageInfoParams struct {
+	// IfNoneMatch ETags of a cached copy; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// IfModifiedSince HTTP date of a cached copy; an unmodified object answers 304.
+	IfModifiedSince *IfModifiedSince `json:"If-Modified-Since,omitempty"`
+}
+
+// GetImageParams defines parameters for GetImage.
+type GetImageParams struct {
+	// IfNoneMatch ETags of a cached copy; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// IfModifiedSince HTTP date of a cached copy; an unmodified object answers 304.
+	IfModifiedSince *IfModifiedSince `json:"If-Modified-Since,omitempty"`
 }
 
 // GetManifestParams defines parameters for GetManifest.
@@ -799,6 +820,34 @@ type ClientInterface interface {
 	// Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 	GetFile(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetImageInfo IIIF Image API 3.0 info.json of an image file
+	//
+	// The image service (level 0) of an image file of the object (JPEG,
+	// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
+	// scale factor) and the whole-image sizes. The service's id is
+	// `{purl}/iiif/image/{name}`. Access rights are those of the file.
+	// 503 when the server has no libvips to make tiles with.
+	//
+	// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
+	GetImageInfo(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	//
+	// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
+	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
+	// whole image; `max`, `w,` and `,h` are answered when they name one of
+	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
+	// invalid syntax is 400. Access rights are those of the file: a
+	// restricted object's tiles need the same bearer token (`Authorization:
+	// Bearer …`, role `group:<name>` or `location:<name>`) or location
+	// network as its files; the handler checks it. The operation declares
+	// no security requirement so that request validation of a repeated
+	// tile URL is remembered (tiles are requested by the hundred; see
+	// docs/purl.md, "IIIF Image API").
+	//
+	// Corresponds with GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality} (the `GetImage` operationId).
+	GetImage(ctx context.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params *GetImageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetManifest IIIF Presentation 3.0 manifest of the object
 	//
 	// Built from contentMetadata: one canvas per image or page resource
@@ -993,6 +1042,54 @@ func (c *Client) GetZip(ctx context.Context, id Id, reqEditors ...RequestEditorF
 // Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 func (c *Client) GetFile(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetFileRequest(c.Server, id, name, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetImageInfo IIIF Image API 3.0 info.json of an image file
+//
+// The image service (level 0) of an image file of the object (JPEG,
+// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
+// scale factor) and the whole-image sizes. The service's id is
+// `{purl}/iiif/image/{name}`. Access rights are those of the file.
+// 503 when the server has no libvips to make tiles with.
+//
+// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
+func (c *Client) GetImageInfo(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetImageInfoRequest(c.Server, id, name, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetImage IIIF Image API 3.0 image request (a tile or a size)
+//
+// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
+// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
+// whole image; `max`, `w,` and `,h` are answered when they name one of
+// them), rotation `0`, `default.jpg`. Other valid requests are 404;
+// invalid syntax is 400. Access rights are those of the file: a
+// restricted object's tiles need the same bearer token (`Authorization:
+// Bearer …`, role `group:<name>` or `location:<name>`) or location
+// network as its files; the handler checks it. The operation declares
+// no security requirement so that request validation of a repeated
+// tile URL is remembered (tiles are requested by the hundred; see
+// docs/purl.md, "IIIF Image API").
+//
+// Corresponds with GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality} (the `GetImage` operationId).
+func (c *Client) GetImage(ctx context.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params *GetImageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetImageRequest(c.Server, id, name, region, size, rotation, quality, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1518,6 +1615,168 @@ func NewGetFileRequest(server string, id Id, name string, params *GetFileParams)
 	return req, nil
 }
 
+// NewGetImageInfoRequest constructs an http.Request for the GetImageInfo method
+func NewGetImageInfoRequest(server string, id Id, name ImageName, params *GetImageInfoParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s/iiif/image/%s/info.json", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.IfModifiedSince != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-Modified-Since", *params.IfModifiedSince, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Modified-Since", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetImageRequest constructs an http.Request for the GetImage method
+func NewGetImageRequest(server string, id Id, name ImageName, region string, size string, rotation string, quality string, params *GetImageParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "region", region, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam3 string
+
+	pathParam3, err = runtime.StyleParamWithOptions("simple", false, "size", size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam4 string
+
+	pathParam4, err = runtime.StyleParamWithOptions("simple", false, "rotation", rotation, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam5 string
+
+	pathParam5, err = runtime.StyleParamWithOptions("simple", false, "quality", quality, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s/iiif/image/%s/%s/%s/%s/%s", pathParam0, pathParam1, pathParam2, pathParam3, pathParam4, pathParam5)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.IfModifiedSince != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-Modified-Since", *params.IfModifiedSince, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Modified-Since", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetManifestRequest constructs an http.Request for the GetManifest method
 func NewGetManifestRequest(server string, id Id, params *GetManifestParams) (*http.Request, error) {
 	var err error
@@ -1728,6 +1987,38 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 	GetFileWithResponse(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*GetFileResponse, error)
+
+	// GetImageInfoWithResponse IIIF Image API 3.0 info.json of an image file
+	//
+	// The image service (level 0) of an image file of the object (JPEG,
+	// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
+	// scale factor) and the whole-image sizes. The service's id is
+	// `{purl}/iiif/image/{name}`. Access rights are those of the file.
+	// 503 when the server has no libvips to make tiles with.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
+	GetImageInfoWithResponse(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*GetImageInfoResponse, error)
+
+	// GetImageWithResponse IIIF Image API 3.0 image request (a tile or a size)
+	//
+	// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
+	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
+	// whole image; `max`, `w,` and `,h` are answered when they name one of
+	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
+	// invalid syntax is 400. Access rights are those of the file: a
+	// restricted object's tiles need the same bearer token (`Authorization:
+	// Bearer …`, role `group:<name>` or `location:<name>`) or location
+	// network as its files; the handler checks it. The operation declares
+	// no security requirement so that request validation of a repeated
+	// tile URL is remembered (tiles are requested by the hundred; see
+	// docs/purl.md, "IIIF Image API").
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality} (the `GetImage` operationId).
+	GetImageWithResponse(ctx context.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params *GetImageParams, reqEditors ...RequestEditorFn) (*GetImageResponse, error)
 
 	// GetManifestWithResponse IIIF Presentation 3.0 manifest of the object
 	//
@@ -2267,6 +2558,127 @@ func (r GetFileResponse) ContentType() string {
 	return ""
 }
 
+// GetImageInfoResponse200Headers the declared response headers of an HTTP 200 response for GetImageInfo
+type GetImageInfoResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// GetImageInfoResponse304Headers the declared response headers of an HTTP 304 response for GetImageInfo
+type GetImageInfoResponse304Headers struct {
+	ETag *string
+}
+
+// GetImageInfoResponse401Headers the declared response headers of an HTTP 401 response for GetImageInfo
+type GetImageInfoResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type GetImageInfoResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationldJSON200 the response for an HTTP 200 `application/ld+json` response
+	ApplicationldJSON200 *map[string]interface{}
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetImageInfoResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetImageInfoResponse304Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetImageInfoResponse401Headers
+}
+
+// GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
+func (r GetImageInfoResponse) GetApplicationldJSON200() *map[string]interface{} {
+	return r.ApplicationldJSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r GetImageInfoResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetImageInfoResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetImageInfoResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetImageInfoResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetImageResponse200Headers the declared response headers of an HTTP 200 response for GetImage
+type GetImageResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// GetImageResponse304Headers the declared response headers of an HTTP 304 response for GetImage
+type GetImageResponse304Headers struct {
+	ETag *string
+}
+
+// GetImageResponse401Headers the declared response headers of an HTTP 401 response for GetImage
+type GetImageResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type GetImageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetImageResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetImageResponse304Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetImageResponse401Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetImageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetImageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetImageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetImageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetManifestResponse200Headers the declared response headers of an HTTP 200 response for GetManifest
 type GetManifestResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -2484,6 +2896,50 @@ func (c *ClientWithResponses) GetFileWithResponse(ctx context.Context, id Id, na
 		return nil, err
 	}
 	return ParseGetFileResponse(rsp)
+}
+
+// GetImageInfoWithResponse IIIF Image API 3.0 info.json of an image file
+//
+// The image service (level 0) of an image file of the object (JPEG,
+// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
+// scale factor) and the whole-image sizes. The service's id is
+// `{purl}/iiif/image/{name}`. Access rights are those of the file.
+// 503 when the server has no libvips to make tiles with.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
+func (c *ClientWithResponses) GetImageInfoWithResponse(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*GetImageInfoResponse, error) {
+	rsp, err := c.GetImageInfo(ctx, id, name, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetImageInfoResponse(rsp)
+}
+
+// GetImageWithResponse IIIF Image API 3.0 image request (a tile or a size)
+//
+// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
+// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
+// whole image; `max`, `w,` and `,h` are answered when they name one of
+// them), rotation `0`, `default.jpg`. Other valid requests are 404;
+// invalid syntax is 400. Access rights are those of the file: a
+// restricted object's tiles need the same bearer token (`Authorization:
+// Bearer …`, role `group:<name>` or `location:<name>`) or location
+// network as its files; the handler checks it. The operation declares
+// no security requirement so that request validation of a repeated
+// tile URL is remembered (tiles are requested by the hundred; see
+// docs/purl.md, "IIIF Image API").
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality} (the `GetImage` operationId).
+func (c *ClientWithResponses) GetImageWithResponse(ctx context.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params *GetImageParams, reqEditors ...RequestEditorFn) (*GetImageResponse, error) {
+	rsp, err := c.GetImage(ctx, id, name, region, size, rotation, quality, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetImageResponse(rsp)
 }
 
 // GetManifestWithResponse IIIF Presentation 3.0 manifest of the object
@@ -3092,6 +3548,145 @@ func ParseGetFileResponse(rsp *http.Response) (*GetFileResponse, error) {
 	return response, nil
 }
 
+// ParseGetImageInfoResponse parses an HTTP response from a GetImageInfoWithResponse call
+func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetImageInfoResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationldJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetImageInfoResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetImageInfoResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetImageInfoResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetImageResponse parses an HTTP response from a GetImageWithResponse call
+func ParseGetImageResponse(rsp *http.Response) (*GetImageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetImageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetImageResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetImageResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetImageResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetManifestResponse parses an HTTP response from a GetManifestWithResponse call
 func ParseGetManifestResponse(rsp *http.Response) (*GetManifestResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -3194,6 +3789,12 @@ type ServerInterface interface {
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error
+	// GetImageInfo IIIF Image API 3.0 info.json of an image file
+	// (GET /{id}/iiif/image/{name}/info.json)
+	GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error
+	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// (GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality})
+	GetImage(ctx echo.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params GetImageParams) error
 	// GetManifest IIIF Presentation 3.0 manifest of the object
 	// (GET /{id}/iiif/manifest)
 	GetManifest(ctx echo.Context, id Id, params GetManifestParams) error
@@ -3552,6 +4153,156 @@ func (w *ServerInterfaceWrapper) GetFile(ctx echo.Context) error {
 	return err
 }
 
+// GetImageInfo converts echo context to params.
+func (w *ServerInterfaceWrapper) GetImageInfo(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// ------------- Path parameter "name" -------------
+	var name ImageName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", ctx.Param("name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetImageInfoParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+	// ------------- Optional header parameter "If-Modified-Since" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetImageInfo(ctx, id, name, params)
+	return err
+}
+
+// GetImage converts echo context to params.
+func (w *ServerInterfaceWrapper) GetImage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// ------------- Path parameter "name" -------------
+	var name ImageName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", ctx.Param("name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	// ------------- Path parameter "region" -------------
+	var region string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "region", ctx.Param("region"), &region, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter region: %s", err))
+	}
+
+	// ------------- Path parameter "size" -------------
+	var size string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "size", ctx.Param("size"), &size, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter size: %s", err))
+	}
+
+	// ------------- Path parameter "rotation" -------------
+	var rotation string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "rotation", ctx.Param("rotation"), &rotation, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter rotation: %s", err))
+	}
+
+	// ------------- Path parameter "quality" -------------
+	var quality string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "quality", ctx.Param("quality"), &quality, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter quality: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetImageParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+	// ------------- Optional header parameter "If-Modified-Since" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetImage(ctx, id, name, region, size, rotation, quality, params)
+	return err
+}
+
 // GetManifest converts echo context to params.
 func (w *ServerInterfaceWrapper) GetManifest(ctx echo.Context) error {
 	var err error
@@ -3659,6 +4410,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.PUT(options.BaseURL+"/:id.mods", wrapper.PutMods, options.OperationMiddlewares["putMods"]...)
 	router.GET(options.BaseURL+"/:id/iiif/manifest", wrapper.GetManifest, options.OperationMiddlewares["getManifest"]...)
 	router.GET(options.BaseURL+"/:id/file/:name", wrapper.GetFile, options.OperationMiddlewares["getFile"]...)
+	router.GET(options.BaseURL+"/:id/iiif/image/:name/info.json", wrapper.GetImageInfo, options.OperationMiddlewares["getImageInfo"]...)
+	router.GET(options.BaseURL+"/:id/iiif/image/:name/:region/:size/:rotation/:quality", wrapper.GetImage, options.OperationMiddlewares["getImage"]...)
 	router.GET(options.BaseURL+"/:id.zip", wrapper.GetZip, options.OperationMiddlewares["getZip"]...)
 
 }
@@ -3698,6 +4451,8 @@ type HTMLPageTexthtmlResponse struct {
 	Headers       HTMLPageResponseHeaders
 	ContentLength int64
 }
+
+type ImageServiceUnavailableTextResponse ErrorText
 
 type InternalErrorTextResponse ErrorText
 
@@ -4854,6 +5609,290 @@ func (response GetFile500TextResponse) VisitGetFileResponse(w http.ResponseWrite
 	return err
 }
 
+type GetImageInfoRequestObject struct {
+	Id     Id        `json:"id"`
+	Name   ImageName `json:"name"`
+	Params GetImageInfoParams
+}
+
+type GetImageInfoResponseObject interface {
+	VisitGetImageInfoResponse(w http.ResponseWriter) error
+}
+
+type GetImageInfo200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type GetImageInfo200ApplicationLdPlusJSONResponse struct {
+	Body    map[string]interface{}
+	Headers GetImageInfo200ResponseHeaders
+}
+
+func (response GetImageInfo200ApplicationLdPlusJSONResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/ld+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetImageInfo304Response = NotModifiedResponse
+
+func (response GetImageInfo304Response) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetImageInfo400TextResponse BadParameterTextResponse
+
+func (response GetImageInfo400TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageInfo401TextResponse struct{ UnauthorizedTextResponse }
+
+func (response GetImageInfo401TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
+	return err
+}
+
+type GetImageInfo403TextResponse ForbiddenTextResponse
+
+func (response GetImageInfo403TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(403)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageInfo404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetImageInfo404TexthtmlResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImageInfo404TextResponse NotFoundTextResponse
+
+func (response GetImageInfo404TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageInfo500TextResponse InternalErrorTextResponse
+
+func (response GetImageInfo500TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageInfo503TextResponse ImageServiceUnavailableTextResponse
+
+func (response GetImageInfo503TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(503)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageRequestObject struct {
+	Id       Id        `json:"id"`
+	Name     ImageName `json:"name"`
+	Region   string    `json:"region"`
+	Size     string    `json:"size"`
+	Rotation string    `json:"rotation"`
+	Quality  string    `json:"quality"`
+	Params   GetImageParams
+}
+
+type GetImageResponseObject interface {
+	VisitGetImageResponse(w http.ResponseWriter) error
+}
+
+type GetImage200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type GetImage200ImagejpegResponse struct {
+	Body          io.Reader
+	Headers       GetImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetImage200ImagejpegResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/jpeg")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImage304Response = NotModifiedResponse
+
+func (response GetImage304Response) VisitGetImageResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetImage400TextResponse BadParameterTextResponse
+
+func (response GetImage400TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage401TextResponse struct{ UnauthorizedTextResponse }
+
+func (response GetImage401TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
+	return err
+}
+
+type GetImage403TextResponse ForbiddenTextResponse
+
+func (response GetImage403TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(403)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetImage404TexthtmlResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImage404TextResponse NotFoundTextResponse
+
+func (response GetImage404TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage500TextResponse InternalErrorTextResponse
+
+func (response GetImage500TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage503TextResponse ImageServiceUnavailableTextResponse
+
+func (response GetImage503TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(503)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetManifestRequestObject struct {
 	Id     Id `json:"id"`
 	Params GetManifestParams
@@ -4988,6 +6027,12 @@ type StrictServerInterface interface {
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx context.Context, request GetFileRequestObject) (GetFileResponseObject, error)
+	// GetImageInfo IIIF Image API 3.0 info.json of an image file
+	// (GET /{id}/iiif/image/{name}/info.json)
+	GetImageInfo(ctx context.Context, request GetImageInfoRequestObject) (GetImageInfoResponseObject, error)
+	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// (GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality})
+	GetImage(ctx context.Context, request GetImageRequestObject) (GetImageResponseObject, error)
 	// GetManifest IIIF Presentation 3.0 manifest of the object
 	// (GET /{id}/iiif/manifest)
 	GetManifest(ctx context.Context, request GetManifestRequestObject) (GetManifestResponseObject, error)
@@ -5240,6 +6285,64 @@ func (sh *strictHandler) GetFile(ctx echo.Context, id Id, name string, params Ge
 	return nil
 }
 
+// GetImageInfo operation middleware
+func (sh *strictHandler) GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error {
+	var request GetImageInfoRequestObject
+
+	request.Id = id
+	request.Name = name
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetImageInfo(ctx.Request().Context(), request.(GetImageInfoRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetImageInfo")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetImageInfoResponseObject); ok {
+		return validResponse.VisitGetImageInfoResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetImage operation middleware
+func (sh *strictHandler) GetImage(ctx echo.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params GetImageParams) error {
+	var request GetImageRequestObject
+
+	request.Id = id
+	request.Name = name
+	request.Region = region
+	request.Size = size
+	request.Rotation = rotation
+	request.Quality = quality
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetImage(ctx.Request().Context(), request.(GetImageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetImage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetImageResponseObject); ok {
+		return validResponse.VisitGetImageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetManifest operation middleware
 func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifestParams) error {
 	var request GetManifestRequestObject
@@ -5271,112 +6374,125 @@ func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifest
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Hzrkhu3sf+rdE1SJdIZXvZixaJKlaxu8ea/a6lW679d8SghOABJWENgAoDLpVVblU/nAc5D5MH8JKe6",
-	"gbmRQ+5KXus4Pv4kLQfXRqP71ze8j1K9yLUSytlo9D6aC8aFof+eZJlevTJyJhX+yYVNjcyd1CoaRePP",
-	"xlEc2XQuFgy/unUuolFknZFqFt3cxNEzls7FM62c0VlL/3w5yWQaw4Jd99hMPDkaDscw1QZW2mS8ZwTj",
-	"bJIJ0JPvRepsDOPcyCvmxEYX7ebCrKQV/VvW8+KSzbbX8cYZrWYglJNuDY7NQE/BzQUYkRthhXIMW942",
-	"+Bmz7lxzOZWCb0/yzVwoGtRvBlbMQsasAyKCnQsOnS8vL18DZ0509891E0c5M2whXDim05YJn5ul5MVO",
-	"/KQxrKSbAxJYurleOvo25thyNIbciKm8joGpNaTMikR1xpPJcDh89244HA7HcdG0/mO3Dydq7eYSKZhZ",
-	"AUzZlTAWjofH/URFcSSu2SLPcAO1flEcIUtFOXPzKI4UW2ADyaM4MuKfS2mQhs4sxX6an04Lir+RKhXb",
-	"VChJipRgkCJDckh1vn4MTMFSLUL/4lyK5R8Nj/vFIv2FqJZ5Ou0V0/b8vLet8iutxDlz6Xx7hciTtm11",
-	"sMAOd10QztDzU9zCOkhfYd1TzaUg7vn2/Oyp5mv8b6qVE8rhf1meZzIlzh9cL+j6VsP+3ohpNIp+N6gk",
-	"x8B/tYNvz8++zjPNuJ+uudvLuYBvz8+A63S5EMpBhzlYaOvgCziXT7sx4H0DZmG8sYAxsqMT147+iEE6",
-	"Cxcvn8Efj4ZHgCxzxTKhXAzSAktTkTvBgSkOzghG/7eJ2hq024dTZyHsG/umc5G+Exwma7odVpgrmeJd",
-	"WIks6021WQgeg5GzuQOjtYsD55zyGM5fPX8Dng64E00jTDRfg7SJ4iLNmKGVwGTthIW5MAL5kAQYLASX",
-	"DPDEcB1GTJdWcH9ljw8+95epeTn8cdpcK+uP8injrwvJsHGeRLo8Y16S1y4l4xBYYgT/XAqzhlK4QBJx",
-	"vVJ4mEkEVyxbCliw9USM8PJIdcUyyWGidSaYGpU/2LVy7LrBh/sY5oUx2lyKa9fGMCe11XAtLCjtws1A",
-	"4uIGDUsddMIegJZAB9yNUZkkKuwVxsVentAexjFKQoZDcIntWQb+YnkeXGgjwM2ZAq1SgeS/iZHAF36i",
-	"jyEvcr4nDgjcNGgFmVQCjkawVOI6Fyly6otXL++HeJcV+xHdaixMa+kgCRfCWjYTMJNXwvrl4LUxglmt",
-	"un3c9TOtpplM9+/5ntZLd8iIVBtOSpLOYiKm/jQKVfbAesWZ4j5ojS9lRlAjrK22zM8GnzXXhxRgDg9H",
-	"KmbWUdwmJrdXNpWZgM5qrjNBrOMhAh2t4GCYmgl/Ww+HD0mD14EUSaTeBTayLVCI5MFtcAoHsbYXAFWP",
-	"wFmvQmdtZA9LGNSBXAHMejVktq9vA8V5bkDS9p5Lm2sr/Ra2diQVstIYCTVmzrF0jvJ+7CnkCnKiArsr",
-	"atu3RmoTQFivjsL2dWogNjr0l9pMJOdC3fF2T4v2I1jrpQGn3wkFc4bXDYzOBMHZmdHLHJLIOqam2vAk",
-	"ur/rnRrBEbmyzALXdMtnhimEdkERWgudwK0B44T1FeKQMDaehvW3/cvL87PXbCbaaDB3m1DgTlcHh/wc",
-	"chQzDUS6cUt+Elt+QjY5VU4YxTI6nTuyigx9vOQf1c8jZQrPbYLihPH7442AXSDVy4wTa+D4hP+NdF6c",
-	"WqeNF2e1VksFLFGEhLyOqAEbD5C6CFCLUZiDKZOZ9Ty3YmtI5yToEtwXmgZ9wPVw4ZjMUBlJVYIrYR5Y",
-	"yPQsKNivtHupl4p/HPPFO8mP+5riwCNk/UD4LXPmfmj/lXbA/OAxzmaX6bw0wRhwZt6Vf2pTtiCBqM2W",
-	"2empstu0JDFQmQ4EYpfGCLV5ve5+Q3BPrwvDdI9h8L3VTTq/jwpkj8Ydaeg+Wg9xJBxOHiXRo+lhesR+",
-	"/Ne/SQxKHo2itnPIlyZDU8e5fDQYZDpl2VxbN/pi+MVwgB8H9fY3dz24sKsLYZfZzotTWicEQPCGcOgc",
-	"Dg9gtWHF02kRVEGEJVYxHA6HvpXE25ZnLEXbUolNQHCmPQnbjzMXxkpLJsnXF2fbMrMFyyyNbAMyN3F0",
-	"qfUZM+3y/L7RW4E2M5zQePhMlh2x8deKLd1cG/mD4HcUm8tal5EXMHRPyEIKuiuYapmeSdWibB+DlTM0",
-	"Vzz2YDARzIigrO/rxtcVsTcsFCzVO6VXyk+0cf7ffPNN72Tp5tglZa7FdTF+6pdpBMsWTxK6EEm0HyPe",
-	"EJFzo1HtI23uTOVan1Fp0aL9569menB4xKfHnz/8YxK12WE5c/OfS5zW+apuwUyWjlbBVDD4iRnCfeys",
-	"yKnXtNCpebHcB7YQ0elcZtwIBXrp8K5pw4WJS3MWld+P//p3N7CwXea5Nk7wc7TXL+kEPt3Fwh0ULpIN",
-	"ZwbZJMFB0idlGEYnAwRVcSlxcqNzYVxwAE2C92ffAi+E1UuTigsxRTJI3sJ+cbTQTl6Vs2x9digVXPun",
-	"QEehloto9F19vW/jFj1fOUK+825DatJYQew3Vk5bjeP5AaetpikQb5M0O/YpnVj478V/9tGutpdypxEz",
-	"hq3375yW9EG798tp2+gzpq48JzQ3yJdm87zUcjERBjvNhZzN6+eFIHbmv90zZWivLdTJ2ERktw1zxtRs",
-	"yWbinOVtFA1736ZkHK0kd/O2De4hsl/SXmLrLBNpu3o/PT19Ca9rAA+O+kNIyx7BFVz720ONTnBsCU7o",
-	"WVhngc2YVNaLNBr3r29efQVvvAMSFU7zrP9MQura1WkT8JWUctqXesByOaijz8HRIHTqE9Zro+FcL0Qe",
-	"bs+dTn1DlmweudyFcUuaPLCAehWhUec96sUb2sBgwZScCuto77tZszn0K4VKYyqMUCkhL1gIvADQIVfs",
-	"eRiTlHp1sGTYM1De+VMtjaa+Dyp8DOMvhGOcOXbnkzgPHV4oZ9Ztq8iZca+m93WyxY1645gTi6AuP2h9",
-	"5HdvOcQzmQplBXx9cdp69laIk8zq+9qIXS4WzKw/VC7Nl4uJYjK7r2VsCbpK7tyqNkphEH+gcKPA4vYJ",
-	"nHg05TG2dDaEE/uNCGCrocecEwaH+Lv//N2kx6e9+ffvFirvuaveD2/fH958N+w9evv+6GbPx+Ob37cd",
-	"fQWtWtasleiRyzt4wUfAwM61ccH/HXtZjP9xpQejlcPqZ41WMi+CCq+bgKI49h0IqDrcFrWRhTlgwXLo",
-	"lH+lmpPjIImUViKJ4Mf/+m8frbF1SVgdYSHT7qqdCrn6C1ZCEzFnV9J74+5O40+lugoCVoprv4a601oC",
-	"rEG5L9Wp73Hwf0OR5EZfSS6ap93ks5/naLeO7D7w6ckMVeEHAX0/bZt43ta5igsa7zcl/h+hxEvh/POp",
-	"8OaJbF2dj+FpUjcf1GdjM8Wq/UBtq266brct2dLxXNGy4YFeaG7pv236w7un25JzvOIvPMLkgln5yIUH",
-	"O+2SnN9GCw+jbgpH9+bMr2/xAO/3+8bRihkl1cy2ZaKx4AQrM8/K3WWMcl+Y4jDXK5Cu8LMCqnj8t8Ng",
-	"yrJswtJ34KTLBCIku1ZuLqy0gsMVLlyrgsXwcz2kHwgnFWFEVIahQ7cPJxPybBVOdiOCw4uSy5wGy9YN",
-	"6+oW9d4mPksmCSceyN/GbvVruxPQ+RS1TVRJMKiyKTuVeYgwMsiPGErRHEOhrWJy9LXApr1+moIZWkjy",
-	"ES6cn6LS7sHB0nYW356fPa9d7w16q0ZKWet9rJLSbusOzMKSmgoOHWRSn6vFjChCQUvl45vcs2qRbdZt",
-	"3MuduSWox9KlkW5NGDm4YMnXf7J08zYrxacVLBgPCSZjK52wV6n/YIFxDr0e5RsUl9qMKerP+ELi1brw",
-	"kQeUI0bgUijRiIL+sLQCWJhjNddWUOaCpdwMvIeyyGDQBrIQtiqDUJTjRIuvtopw3vuxpZrq22SbJVdK",
-	"Jd1sIey4nEnHMjCC0ky0WffhxZUw69AwUXNmgW0Gy8bkEfrHhFnxD3INvZf8ZuzD1CR9LDBFGQlwJcUq",
-	"BpaoKpeojB8YrR2EFOVXNN+4i8IsNCWZdtR/GNrTKLcYT5SMWM9gIvL3E5UoPwFIiiBNJZ4U8hvZw3YE",
-	"bqUh1cpqxZSzKEOMCPTBv1Y6UfXPU7004Ss0U3i7sY/ZCE4Zvj2prFBWOnklsnWiClNu/PeON8W7f9qy",
-	"t5/2nr/sffnX/3f+1eve5f/v/W2vcb678fHN78dxonxEToHOQwbeRjZyH05UjSz+FEMYpAixJ6oWayvT",
-	"eHkz0g4sy0IuLRwPj0dFGMgJoyg7kxQOZZkVkkBwStCksXC+Mn9TqyrmVSVix2A1DsMcbOcighJXuPyl",
-	"wesKE9So1a6kchoYHA+HxA11JocivxNSZowUFsYISsYxjBtJLGNcZqLGjRSa8WMYN3KDqRX91kxgHhek",
-	"OaKs7ZCl6xNa4yYHU/S1TDpFsuoVpYxryi6DzrNXF2+6/USR38XzMQXDKDZVhEbp+lE+UBlSTzOJVzgn",
-	"vWkTNS5zPsbQmRi9ssLYbiEC/vLiElhmdZkf/eWLk+d1/wSzOGqi/vLiEu+t4vDq9eXpq6/elD1woTRd",
-	"RvZIEK2UKTd+DEVOrptrbpHFAut8DgXPhqYhaRRlLJ2633JtIaV/hJKAA3P5BO8shDKrHFdpkQ1Q9iLo",
-	"kY4Y4rJAa15EeR0TsjdZnmPLsmQBpdEDC6T24Z1UHOVpolASYy/kRadBZGS6We/W8gYZjWvjIhm6QHDd",
-	"kLyMEnzioRvXqaUcjP6C+7zkzJtuKOtDTvpJTpx42B9GcVTlctjRYLBarfqMPve1mQ1CXzs4O3324qs3",
-	"L6gPYgqEl6g5g7J7jdI95DShoeBxYzSKDvpD30PnQrFcRqPoqD/sH3nn4pwULGkBr4oy0RZuvxALjbqh",
-	"lt1B2r+ie8jvLi6B7cLU6EWVRdVP1MnUCbNihlsQxKZb2H27PgJRHp3LKY9G0XNantcHUbPO47t2RFY1",
-	"GZzy6ObtRkr44fC43SdVK0QxtHdOAe7j4cEu7FeOO2gkclCno9s7VcmV1OP49h5lMthNHH0+HN7eoZmY",
-	"V8daRL46yvruLZKq9AFE30g354atSBsV5HcMLahgR9p59PYmjkIEexdBH9hKuI0KEyk1gjmNOgJlgo2B",
-	"TSzlrcdgl6G6KVEExBSHcCHAFh4WGwexiNonlR5cxPUgYSbVuxili0/ppL9tiTjEYiI44lkEPCiqxgEU",
-	"kTag//dJ0CbKCNRRnqkR/xH47YN+gUMAlzbVxNh+gpDHhxIQci0RPTtSpX7K4ra2MfpfhPsJXB7f3qpW",
-	"dHOn5s1KopZ7dAf+K1Nnb+Lo6I4cXqWW4q24wySNIo9PeZXKu1KC56Zsq12Y8MNb7FfxF84ars8OZvjS",
-	"kavmN4b4VTAEdCoZgoCMOKG7l00Wmtt9bHKO3/+jGGRH6ixu9A+hsK4KkCbL4fAo/dP1Iiv8Yk8SxDdJ",
-	"BEKlmks1e5JEX1++7H2RRH+i1iJRvheOCNeLTNknSRFSQ6iV6bQ/01c04+DqKIl8o9G1lc2GqyPCY4fD",
-	"4cHg2/MzH8JDG9ExlYokqi3pqP8Qx7Fy5B1CRTrr3pmh5ROOzREwFY3o395R72H/2vIkKrYI4DdJCvVU",
-	"TXX4UP3of7hcaWJEWyFihlQDo/XCtx7Umtd/qY0aKEprKX66czJj3Vm1r8ip8h48Blkai6IZUS1b+tFb",
-	"yop+ARVBn7D04lcsRF/XPEsNLxRyYVxyQqv8jKN8eRssrVmQi6V1MGdXAiZCqFokYCqNddChSu7j4aNu",
-	"cAZQ9il1mojCoV+x7wi8swzXOS4wIbW5OkoU2oM2Z6mIYbwhQMYxaJWtfVun814mrkRWM06Zg0ww6xKl",
-	"lYBxeU3HbYjy9fLjtcPbel30evc51kqnB0Xd9M3HAIOquuImjg7vYnM1etyVpYti1V+wYXc8fHR7h7IC",
-	"FTsc3GFNZdEDdfj8LjtvSezGzoeHd+lcz7n/BNZqYAbokGVZlA1lLBXdyoB9YOvCpNWcLXHXdQOdb7hG",
-	"tl3hwQnmnJGTJeqscZFjP4ZO8OF6HSq5V6DjbvBQlsJmDB3Udz0nF6L7uMrCJwEirU/DHwU/qVuXEcVE",
-	"bcUYDZ+OLp6/3PJdhUJ9W/2tmfwHT0c8LSRbGdwh2KqEraRhXEV6dliwXmR/+59ms+x/5uF+0GidXcoC",
-	"jCfJdgpgElUUf5JEh8PD497w897w4PLgcDQcjobDv23DwE2m8N9//Ne/A3Br/1713+CgWxa4OfpG783B",
-	"AzcGmG34tBVmHzx69GgwPBwcHvYMn/b8uwA9ZX+3PV8YcHOeDWa/jcpunYsnSSQXbCa259gYbGtPjXu0",
-	"tcCWr1Xf8s4Fivi/m0Qh161J5/JKWCLPq5PTwWF/OPCNB6XVUu9ILmhszNNBARoGB/2Dwfb2yjVsIPw6",
-	"m/4cSH8rsvgbgv/VI/itMHKdyT4Uvm9A73oB3IZKrqpW59qKRNVUMmFwH1SvPwuVMzePqxcZmhpYJMoK",
-	"wR/Yoh6OQV13l6o7xFp9rdymSCKV35QOoRa8WGyALX51uRFXUi8tKmJgTi9kyrJsPQKWKCO+98+jEEVC",
-	"hXmZHhSeLKEkBx9rtQLplTPjJMuqwNsOy+GnafLfzIf/PfPhN2vgztZApYz2GwM/yHynMeDD7/6tgoav",
-	"Vyq6tT/IHIIih45QjnIWUP5QSF4qSlVpYvQqrUovciOsFXzkHwVDXF79GALfNlEsw7u+7mJfI8rBKTVk",
-	"ZaRzQtE7D8VTNWdCzVDUeckwFxlPlFSwEAtt1kBP+nixFCLh3h7QlvboA2QD3PLgPe7kZjyC4+GBz17R",
-	"S9d4hAUF0fHwqJKqvhCZLIvqMRiSi0UyVfXAIXbERkWMr0fuERxSLCbMzHT5UJ3tw4lKVBHEDQvxCV31",
-	"EDMUz6/4bIsQtnPe77Kay0wkiqk1ntyCrcs3YcoXeuwOy+dvMr+n8PQ+iyQw4k9+uqnGlDFVTiuo3iQK",
-	"3Dn2iJAUpEeCeA/Gm0/U3Onxo2rwx0RFnOFJ+/i31vP/igPyaNLuk2vPC25kWRZ4eyOZwhYyZ19QqX51",
-	"d8q1NyE10Iu2TNqiyKnuQt0SXUW1W6IWciHw+GJkLoTKMdBrX0UymIXO4fBhDMcHD7tFelrxtp7iFTf1",
-	"4aKSQUJNtUlRHG48iRouuglv6PDHiSrpU6RR1t/HYI3XMbQB5ui3tMhOQwmaqPrLGJUEo8TSMXUNTh0k",
-	"ZXDr0ANfxUAtnykLFdGbT4mjlBl6dG8qZ0sU+7VFuJU277okXAuRlqjGwxo7JOvjDYlZkIBc3EoXxOkc",
-	"D4+6j2uytC4vaeylcjILcaNMMCsI5+6QgS9lJj7W8dNkvpfFW2jI0RXvbaLpzpg4+c+Sj7vNwkoy6g/6",
-	"uZq1v6xK/3zQ26o/u28q3s5znqydCA/pdS5ePoNHBwdD/4ojlI84ksPuybB3MDw8Gu98EZWuXnTLBtte",
-	"6DVLEZKPyxuJoKL+hF1cPTgM5TN3nYl2c8rRXDdft+uWa6THNaslFre/sUoupoyqW6Yss6LUbuGJzejm",
-	"47IQ6m8jkr3w8IP7fEKr/ZdqZzz8FO+8bD4oWb0NZ5mTFkm7A5F4lt/xtCR8NvCi2cofCtF8K/L4BBr+",
-	"lRIttsReZd546WGnOn+6lFnQNhtSdESQIaXiWXrugWQnqjFCyCaU/YTcdEmJwZwyfjn4apoY2JJLTb9c",
-	"SS50GE3YUjdJk6iiZAdVYFyvakK1rbQSPvm2LAgKKcu4vET5EbtB1hSKylY1Q9ajd9gB3hf9RJ2xichi",
-	"CNSOYbERFYlhq5YzhqK0Nk6Ur9n1ecZU2/Cs8UqJa7zJ0W2UNhX1TImi3q+/vjijt52pgBM6Na8oEvH8",
-	"1fM33RiKGm4YY1c+9s/3TrR+Z/vwxheObb4MnfE/fG+1qr0rSis9wn0g0fpwkqgqgT1bsbWlBzCL0HKN",
-	"G0aVseyHq2rPkBhSYWNq32Hw+vlL5BnSy1ZUJhirHShxVje8t1lbRud4eByS0inFGPnOM5NAIEJAABmk",
-	"Dy89emp5DiZ49y7XuRjXjyFYwWzzxNDgpRK+OBT5UBldrUrN1erU/ZOh1ai265PInS1TQAlZ+pdSdtmI",
-	"ZSXrryE4FhitKeq1Eq+mO3dUFkAXdNi1yrKiv3q/4+btDgVRHNFvcYRfbxzhlkKy23UlaWFzVVy3bS6i",
-	"WooJo2L7UKEgLXCRZ3pdFFH6oo2Najqq0DYSb79/dKH+tYFg9zzdGW0y9tPGSkSj1AM604zNoNfDnj2c",
-	"qrc0WQxhIqiHm/GLRzc0T7ePrPK2pNB2zYfPDSzFfr+C52Xx6Vb1oveXFkGHVagboCKcYHZ2tu3oZnEm",
-	"VKWZ1YyFI/bm7c3/BAAA//8=",
+	"7H3tchs3suirdM3ZKpN7huTowz4bulx7FH8k2ivZKlu5SW3GuwPOgCTiITALgKIYl6r2132A+xD7YHmS",
+	"W93AfJFDSrYV32yOf7gscgBMo9Hf3Wi+D1K1KJTk0ppg/D6Yc5ZxTX+e5LlavdJiJiR+zLhJtSisUDIY",
+	"B8kfkyAMTDrnC4ZP7brgwTgwVgs5C25uwuApS+f8qZJWq7xjfrGc5CINYcGuB2zGnxxFUQJTpWGldJ4N",
+	"NGcZm+Qc1OQnnloTQlJoccUs35ii7JzrlTB8eAs8zy/ZbBuON1YrOQMurbBrsGwGagp2zkHzQnPDpWU4",
+	"8rbFz5ix5yoTU8Gz7Zd8P+eSFnWbgRUzkDNjgZBg5jyD3reXlxeQMcv7+991EwYF02zBrT+m044XPtNL",
+	"kZU7cS8NYSXsHBDBws7V0tKzJMOR4wQKzafiOgQm15Ayw2PZSyaTKIrevYuiKErCcmjzy/4QTuTazgVi",
+	"MDccmDQrrg0cR8fDWAZhwK/ZoshxA415QRggSQUFs/MgDCRb4ACRBWGg+T+WQiMOrV7y/Tg/nZYYfyNk",
+	"yrexUKEUMcEgRYLMIFXF+jEwCUu58PPLcynBP4qOhyWQjiFqME+ng/K1A/fe26B8qSQ/Zzadb0OINGm6",
+	"oIMFTrgrQPiGgXvFLcAs2Iy/pHmboOC3BIkEgaNgKnLeJiHoJfjl6L9FlvRDKLhOubQDLlOV8WzYOm5a",
+	"42BYyFn3adN/H3LeN24wN/ZrlQlOpP/D+dnXKlvjn6mSlkuLf7KiyEVKbDu6XpDsqZf9g+bTYBz8x6gW",
+	"eyP31Ix+OD/7rsgVy9zr2vi5nHP44fwMMpUuF1xa6DELC2Us/AnOxdf9EFBYADOQbACQIC9Zfm3pQwjC",
+	"Gnj94in811F0BLj/K5ZzaUMQBlia8sLyDJjMwGrO6G8Ty61F+0M4tQb8vnFuOufpO57BZE1nZri+Eiky",
+	"8orn+WCq9IJnIWgxm1vQStnQH+tpFsL5q2dvwOEBd6JohYnK1iBMLDOe5kwTJDBZW25gzjVHJiLpCwue",
+	"CQZ4YgiH5tOl4ZmTN8cHD50kaJ+0O05TKGncUX7NsotSrG2cJ6GuyJlTQw2JwjLwJDGGfyy5XkMlGSEO",
+	"MrWSeJhxAFcsX3JYsPWEj4nA5RXLRQYTpXLO5Lj6wqylZdctJtpHMM+1VvqSX9sugjlpQJMpbkAq69ka",
+	"kYsb1AyZyu8BCAQ64H6ImjCWfq+QlHt5QntIQhTjDJfIBI5nOTip4GhwoTQHO2cSlEw5ov8mRAS/di/6",
+	"GPQi5TvkAMdNg5KQC8nhaAxLya8LniKlPn/14n6Qd1mTH+GtQcIESw9RuODGoKSaiStuHDjINpozo2R/",
+	"iLt+quQ0F+n+Pd8TvMRDmqdKZ6Th6SwmfOpOoxSiD4zT+inug2B8IXKykzxsDTD/OPpjGz7EALN4OEIy",
+	"vQ7CLjG5DRmJ8t5qrnJOpOPsGzpanoFmcsYdtx5Gj8j8aFqBJJEGr3GQ6bDjSB7cZgviIsYMvDU4IMty",
+	"UJuWXWj3IIyaVmhpVQ4aZuW+uS0T1FEDonbwTJhCGeG2sLUjIZGUEkRUwqxl6RzlfeIwZEt0ogK7q8m5",
+	"D0Ya4y3IQdOE3DepZW7Sob9QeiKyjMs7cve0HD+GtVpqsOodlzBnyG6gVc7JFp9ptSwgDoxlcqp0Fgf3",
+	"x96p5hma3Sw3kCni8plmEu1SrwiNgZ6nVm+AePhKcUgOAp6Gcdz+7eX52QWb8S4czO2mKXAn1sElH0KB",
+	"YqZlC21wySeR5WckEzIA3zjL4DvJrpjIEYmfQzyiPcI1pEw6RfiOe0PT4gFCLxeTK1GYUuILaSzLc571",
+	"Hzu0kwhgueM+YcBYkedu1YxO/1RariXLCZI7soHwc5xWGzdpzQM6QVHJsvuje2+XQaqWeUZbxfXJMdPC",
+	"OlVhrNJOVDdGLSWwWJKV5/Rfw2hzxl8fPYdyFWZhykRuHD+t2BrSOQnxGPeFPtsQEJ6MWyZyxKiQleHI",
+	"9QMDuZp54+Glsi/UUmYfx1jhTvTjvqa48BjZ2iN+y8+8H9y/VBaYWzzEt5llOq98YwYZ0++qj0pXI5wb",
+	"pLfiAQ4ru31+EnG1T0cG+lJrLjdFx925H/d0UUYM9jg9PxnVxvP7oPRa0A8j62OInlEYcIsvD+Lgq+lh",
+	"esR++ee/SMSLLBgHXedQLHWOPqi1xXg0ylXK8rkydvyn6E/RCB+OmuNv7npwflevuVnmOxmn8rzIuEIO",
+	"yaB3GB3AaiO8QqdFZhjKEr4K4TCK3CiB3FbkLEWnX/JNY+dMORR2H2fBtRGG3K3vXp9t64MOO22pRZeR",
+	"dhMGl0qdMT37LKK3tKRzfKF2rgF5rUTG30m2tHOlxc88u6PYXDamjJ2AKcVyFbjzbmiuZkJ2GBKPwYgZ",
+	"umLOrmIw4Uxzb4jcF8c3jQznNElYyndSraR70cb5f//994OTpZ3jlJTZjjBJ8rUDU3OWL57ExBBxsN/+",
+	"vSEkF1qhSXOrum1iuTFnXHnr6Ns61kwPDo+y6fHDR/8VB10+ZsHs/NcSp026anpnk6UlKJj0wQwiBs+P",
+	"vRVFW9vRBxpegvvAlCI6nYs801yCWlrkNaUzrsPKVUfl98s//9X3JGyWRaG05dk5zwS7pBP4fIyFOyjD",
+	"PxuBGvK3fPBnSMrQr07OFariSuIUWhVcWx/cmvjI1j4AX3Ojljrlr/kU0SCyDvILg4Wy4qp6y9Zji1LB",
+	"dj/yeORyuQjGPzbhfRt26Pk6yPOji+fSkBYEodtY9dp6HUcP+Nr6NaU130bNjn0KyxfuefnHPtw19lLt",
+	"NGBas/X+nRNIH7R7B07XRp8yeeUoob3BbKk3z0suFxOucdKci9m8eV5oxM7cs3vGDO21Azs5m/D8tmXO",
+	"mJwt2Yyfs6ILo37v25gMg5XI7Lxrg3uQ7EDai2yV5zztVu+np6cv4KJh4MHRMIK0muFj9I3PPiLug3Y8",
+	"I+uZG2uAzRg6LyTSaN2/vHn1Et644CoqnPZZ/zcJqWvbxI23r4QQ06FQI1aIUdP6HB2N/KQh2XpdOJyr",
+	"BS8899zp1DdkyeaRi102boWTBwZQr6Jp1HuPevGGNjBaMCmm3Fja+27SbC/9SqLSmHLNZUqWFyw4MgD0",
+	"KMx87tckpV4fLAUtGEgX2KpBo1ffBxY+hvAX3LKMWXbnkzj3E55Lq9ddUBRM21fT+zrZkqPeWGb5wqvL",
+	"D4KPcgodh3gmUi4Nh+9en3aeveH8JDfqvjZilosF0+sPlUvz5WIimcjvC4wtQVfLnVvVRiUMwg8UbpTx",
+	"3T6BE2dNORtbWOPzvO1cXaejx6zlGpf4m3v842SQTQfzn94tZDGwV4Of374/vPkxGnz19v3RzZ6Hxzd/",
+	"6Dr62rTqgFlJPqBwvo/wj4GBmSttfWw/dLIY/7BVBKOTwppnjV5yViZMLtoGRXnsOyyg+nA71Ebu3wEL",
+	"VkCv+pSqjAIHcSCV5HEAv/yf/+syUaYpCesjLGXaXbVTKVd/w0powufsSrho3N1x/LlUV4nAWnHt11B3",
+	"gsWbNSj3hTx1Mw7+ZyiSQqsrkfH2abfp7Nc52q0juw/79GSGqvCDDH332i7xvK1zZcZpvS9K/N9CiVfC",
+	"+ddT4e0T2WKdj6FpUjcfNGdjMyXUbqEuqNuh221Ptgo817hsRaAXKjP0Z5f+cOHprqopp/jLiDCFYFY+",
+	"GUTGTrckz27DhTOjbspA9+abL26JAO+P+4bBimkp5Mx0lQgyHwSrSgKr3eWM6nqYzGCuViBsGWelJBn+",
+	"32MwZXk+Yek7sMLmHC0ks5Z2zo0wPIMrBFzJksTwcbNcwSNOSLIRURn6Cf0hnEwoslUG2TX3AS+q+rMK",
+	"DFu3vKtb1HuX+KyIxJ+4R38XuTXZdqdB52rJNq1KMoNqn7JXu4doRnr5EUIlmkMotVVIgb4Os2lvnKYk",
+	"hg6UfEQI51NU2j0EWLrO4ofzs2cN9t7At2yVy3XyY11wd9t0YAaWNJRn0EMidXVoTPMyFbSULr+ZOVIt",
+	"K+n6Lb7cWTeDeixdamHXZCP7ECzF+k+Wdt7lpbiSiQXLfPFMYoTl5ip1DwywLIPBgGopSqbWCVU0sGwh",
+	"kLVeu8wDyhHNERQqoqKCBlgaDsy/YzVXhlNVhqG6E+RDUVZnKA25T1tVSSiq3yLg662iOe/i2EJO1W2y",
+	"zVAopZZuphR2mZgJy3LQnEpolF4P4fkV12s/MJZzZoBtJssSigj9fcIM/zuFht6L7CZxaWqSPgaYpGoL",
+	"uBJ8FQKLZV0nVeUPtFIWfO34K3pf0kdh5oeSTDsaPvLjaZVbnCcqtGxWZxH6h7GMpXsBCMogTQWeFNIb",
+	"+cNmDHalIFXSKMmkNShDNPf4wU8rFcvm46laav8U2rXV/dDlbHhGpdcDIQ2XRlhxxfN1LEtXLvlbz7ni",
+	"/T9v+dtfD569GHz7l/91/vJicPm/B3/d65zvHnx884ckjKXLyElQha8u3CgTH8KJbKDFnaJPg5Qp9lg2",
+	"cm1VfXXWzrQDy3Nf5AzH0fG4TANZriVVnpLCoQq6UhLwjIpPaS18X1WbqmSd86or5EMwCpdhFrbrLEHy",
+	"KwR/qZFdYYIatd6VkFYBg+MoImpoEjmUtauQMq0FN5CgUZKEkLQKdBIEM5ZJqzwoeQxJq2ibRtF37cry",
+	"pETNEZXT+wpkV6wbtimYsq9VQS2iVa2olt+VzUDv6avXb/rDWFLcxdExJcMoN1WmRon9qNapSqmnuUAW",
+	"LkhvmlgmVc1HAr2JVivDtemXIuCb55fAcqOqwvVvn588a8YnmMFVY/nN80vkW5nBq4vL01cv31QzEFB6",
+	"XU7+iBetVAWYPIay3tjOVWaQxDzpPISSZv1QXxCLMpZO3W25AUgVH6ECZ09crvI+96nMun5XGCQDlL1o",
+	"9AhLBHFZWmtORDkd4ytTWVHgyOouCUqjBwZI7cM7ITOUp7FESYyzkBatAp6T62ZcWMs5ZLSuCctC79KC",
+	"6/vCbJTgE2e6ZSo1VIMxXGSu5jp3rhvKel92f1IQJR4OoyAM6loOMx6NVqvVkNHjodKzkZ9rRmenT5+/",
+	"fPOc5qBNgeYlak6v7C5QuvuaJnQUnN0YjIODYeRmqIJLVohgHBwNo+GRCy7OScGSFnCqKOdd6fbXfKFQ",
+	"NzQvIVAYs8K7r10vmcD0YarVoq6iGsbyZGq5XjGdGeBEplu2+/bFFbTy6FxOs2AcPCPwnD4I2hdwfuy2",
+	"yOoho9MsuHm7Ue5+GB13x6QaN4Q07d3Vth1HB7tsv2rdUauQgyYd3T6pLhylGce3z6iKwW7C4GEU3T6h",
+	"XZjXtLUIfU0r68e3iKoqBhB8L+w802xF2qhEv2XoQXk/0syDtzdh4DPYuxD6wNTCbVy6SKnmzCrUESgT",
+	"TAhsYqgmPwSz9NfOYkmGmMzAMwSYMsJiQi8WUfukwhkXYTNJmAv5LkTp4spV6bOpLA6+mPAM7Vk0eFBU",
+	"Jd4oIm1Afw9J0MZSc9RRjqjR/iPjdwjqOS4BmTCpIsJ2L/B1fCgBoVACrWdLqtS9suTWLkL/httPoPLw",
+	"9lGN21B3Gt6+4tXBR3egv6os+CYMju5I4XXZLHLFHV7SusDyOVmp4pXKeG7LtgbD+C/e4ryavvCtnn12",
+	"EMO3lkI1Xwjid0EQ0KtlCBpkRAn9vWSyUJnZRybn+PzfikB2lM7iRv/TXxqsE6TxMoqO0j9fL/IyLvYk",
+	"RvsmDoAuPwo5exIH312+GPwpDv5Mo3ks3SxcEa4XuTRP4jKlhqZWrtLhTF3RG0dXR3HgBo2vjWgPXB2R",
+	"PXYYRQejH87PXApvQOXxMuVx0ADpaPgI1zFi7AJCZTnr3jdDxyNcO0ODqRxE/w+OBo+G1yaLg3KLAG6T",
+	"pFBP5VT5B/WX7ovLlSJCNLVFzBBroJVauNGjxvDmN41VPUYJlvKrOxczNoNV+y5w1dGDxyAqZ5G3M6rV",
+	"SLd6x5Wp38Btp894reR3LEQvGpGlVhQKqTCsKKFTfoZBsbzNLG14kIulsTBnVxwmnMtGJmAqtLHQoyv2",
+	"x9FXfR8MoOpTmjThZUC/Jt8xuGAZwpmUNiGNuTqKJfqDpmApDyHZECBJCErmazfWqmKQ8yueN5xTZiHn",
+	"zNhYKskhqdg06bIoL5Yfrx3eNu98r3efY+Na+Ki8E37zMYZBfbviJgwO7+JztWbclaTLi7i/YcfuOPrq",
+	"9gnV7VqccHAHmKpLDzTh4V123lHYjZMPD+8yuVlz/xm8VU8M0CPPsrw2lLOU92sH9oFpCpNOd7ayu65b",
+	"1vlGaGQ7FO6DYNZqMVmizkrKGvsEej6G63SoyJwCTfo+QlkJmwR6qO8GVix4/3FdhU8CRBhXhj/2cVK7",
+	"rjKKsdzKMepsOn797MVW7Mo3ITD1Z8XE37N0nKWlZKuSO2S2Sm5qaRjWmZ4dHqwT2T/8u/ks+1tY3I81",
+	"2iSX6gLGk3i7BDAOaow/iYPD6PB4ED0cRAeXB4fjKBpH0V+3zcBNonDPf/nnv7zh1v28nr9BQbcAuLn6",
+	"xuzNxT01ejNbZ9NOM/vgq6++GkWHo8PDgc6mA9fzYCDNf2y/zy+4+Z4NYr8Ny3Zd8Cex65ey/Y6Nxbb2",
+	"1OKjLQA7ntZzK57zGHGf20ih0K1O5+KKG0LPq5PT0eEwGrnBo8praU6kEDQOztJRaTSMDoYHo+3tVTBs",
+	"WPhNMv01LP2tzOIXC/53b8FvpZGbRPah5vuG6d28ALehkutbq3NleCwbKplscJdUb/brKpidh3W3ibYG",
+	"5rE0nGcPTHkfjkFTd1eq2+da3V25TZFEKr8tHfxd8BJYb7Y46ArNr4RaGlTEwKxaiJTl+XoMLJaa/+Ra",
+	"vxBG/A3zqjzIt2OhIgeXazUc8VUwbQXL68TbDs/h0zT5F/fh/5/78MUbuLM3UCuj/c7Az6LY6Qy49HtH",
+	"yzYhiWt/FgV4RQ49Li3VLKD8oZS8kFSq0rbR67IqtSg0N4ZnY9fwDO3y+kuf+DaxZDny+rqPczWvFqfS",
+	"kJUW1nJJfR7KNjxnXM5Q1DnJMOd5FkshYcEXSq+B2hU5seQz4c4fUIb26BJkI2pI9x53cpOM4Tg6cNUr",
+	"amlbDWZQEB1HR7VUdReRybOoG92QXCyLqerOkzgRB5U5vgGFR3BJvpgwPVNVB0EzhBMZyzKJ6wFxBV3N",
+	"FDOUrWVctYVP21kXd1nNRc5jyeQaT27B1lW/m6r7kNnh+fxVFPeUnt7nkXhC/OS2VA2iDOnmtIS635Kn",
+	"zsRZhKQgnSWIfJBstt+5U2OnevHHhEV8w5Pu9W+9z/87TsijS7tPrj0rqZHluaftjWIKU8qcfUmlJuvu",
+	"lGtvfGmgE225MOUlp2YIdUt0lbfdYrkQC47HFyJxoakcAnUyK4vBDPQOo0chHB886pflaWXfQJnV1DSE",
+	"17UM4nKqdIricKNXrWd07XvoZI9jWeGnLKNs9sdgre4YSgOz9F1aVqehBI1lszNGLcGosDShqT6og6j0",
+	"YR1qXlYu1PGYqlDRenMlcVQyQw0Fp2K2RLHfAMKulH7XJ+FairRYthpr7JCsjzckZokCCnFLVSKndxwd",
+	"9R83ZGlTXtLaS2lF7vNGOWeGk527Qwa+EDn/2MBPm/helH3ekKJr2tu0pptdUX/lJqi/fmwq3K5znqwt",
+	"900Ce69fPIWvDg4i16ESqgaVFLB7Eg0OosOjZGerWmK94JYNdrVO1kvui48rjkSjotmeL6w7QUPVwq83",
+	"UXZONZrrdue+fgUjNQ6tQSy5vwVlxqeMbrdMWW54pd18+9Dg5uOqEJp9H8lfePTBcz6j1/5b9TMefY4+",
+	"L5vNMuvecIZZYRC1OywSR/I72mbCH0dONBvxcymab7U8PoOGfyW72j/vVebU6YHknVfpIyGnali2IttZ",
+	"nudaAJY98Xou1Rj1b+1E/ZeL59+Esbx4+U0Il6cvXqDCw+/gMIqi/tjddRfXPAfErSuo9Y0GHx4cQnEd",
+	"ulrQWJqUoepmqVW6XxXnkfcx8NCJn7lxNrsH9IEBkVEFbtLsdNHcfzIEF0Xs9F5KYTSM5UNUnmW5tW+S",
+	"6Ptcli0RrXL9Et0G6Hpbt+6j9o6ncqp+rcxH1T/8N5cmybP/LIlti3/KK0vdzF0R6r97EPjmi0b4OPGI",
+	"s+4A2K7mqR8qXulGEi0GJxendB2posEtwfeBUve95jOh5M3oPUot/OxbOd2M3v9jyXJh17u9reQus4fv",
+	"nbt/k7jQEbS3E8ujYTSEMyfIxw3Bi6KVRGnDlq733UumyzxP0KyjKDcJYIeHx5As2HUSQrIKfXV0OE9I",
+	"oDonobzzZ+d87Qx29D/VlIqeF/0Qym1A4n7Jwtlzw5+KWTKEV3SnxEXKdfO2yHF0/DiW7d7w/irInYS7",
+	"D5BXF/sqh9Xhg9y7uqS76eT1khPPN96Bk77t4C///FcSfpLr129eGIyld+9coM5ffnMNd+dMZjnXrrMs",
+	"PnUasNI55c0r6icLJf2Dd2YohEO/I9B984r6aWle0C8cxOjfcbqWQTebXasnnkHPVh51bYL5xpLzpcw0",
+	"zx6D4ZwSCdXllxDiDR6Lg/4+jflZtOUGqxG1h5CYfyyZ9qd2Ha7DVThP2l5kFEbhw4ND/NftRjqm/VBH",
+	"cgOemsNCYi/6e55Ar7ogSWxCePVXko6jY7qLt+H1IqzdgCL3fxqYz/hMc6RQCigkEckLNZ0itWxgbQeu",
+	"yp5/nwSGl4VDJwlLaJpiZSdcjUHdEPq1f2NxgduNMaeGfir47F6Cw2jMfzHIvhhkH22Q7TW36FOplnqM",
+	"NLL7URWUUf3bja5Fo1lXpy319VLkPrC6ETAck3WSUp8o6mzooFHaJYO073Dhr2ELugOb0eXWDFzjiBDY",
+	"MhOKvrkSGVd+Ne8cuvYAsSy7U0BP6bDZwAP1qVSydIvL3hf+di6CF0u3Yt+H1cqYrKnbYxiXqIIdearF",
+	"MJZnbMLzEPxRhLDYKAAMYattUQhlF6kwlq49lbtSS6f4tNWQ07baT/ZbXTzK1h2xpNkX370+o59ool5F",
+	"0GsUACESz189e9MPoWxXBglOzRL3KzwTpd6ZIbxxPVI2f+DJ+52NnwchSI9wH+Thw0ks67va+YqtDfn3",
+	"ZRV1gxrGdV7YLVe3WUFkCImDaXyPwcUzCnpQCNrwOtvIGgdKlNX34YQGGL3j6Njfv6ZACdKdIya+4tqZ",
+	"0EggQ3jhEgUdnU99IcvluuBJ8xh8wpdtnhha0tStJvT9LKhjTKMhi220ZHO//FGvavruvrQ11W1HSqI4",
+	"S3FXOrRq2vR7qAPtDHAoyV9Nd+6o6vVV4mEXlFXzurpV5c3bHYq5PKIvJXO/35K5W3qm3B4WpoiIvirZ",
+	"bZuKqG3AhBleX8YXBjJe5Gpd9gty/Qk2GsdQMzItkPtdf8Hm01ayZs+vVASbhP11CxLe6moAvWnOZjAY",
+	"4MwBvmqw1HkI/kXQrKzGJ87Rpvf0h0gqbysMbbc3cNfgKrE/rP2Aqs/SVqMeVxpU1tet/BV56jfhM6y9",
+	"7ZRxuw8R1F2I6jeWNUc3b2/+XwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

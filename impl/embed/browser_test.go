@@ -45,6 +45,12 @@ func chromium(t *testing.T) string {
 // features and loopback only, and returns a context driving one tab.
 func browser(t *testing.T) context.Context {
 	t.Helper()
+	return browserFor(t, 90*time.Second)
+}
+
+// browserFor is browser with a time limit of its own for the whole test.
+func browserFor(t *testing.T, limit time.Duration) context.Context {
+	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium(t)),
 		chromedp.Flag("headless", true),
@@ -66,7 +72,7 @@ func browser(t *testing.T) context.Context {
 	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	t.Cleanup(cancel)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, limit)
 	t.Cleanup(cancelTimeout)
 	if err := chromedp.Run(ctx); err != nil {
 		t.Fatalf("starting chromium: %v", err)
@@ -143,8 +149,8 @@ func TestViewerInBrowser(t *testing.T) {
 				t.Fatalf("no Mirador canvas: %v (document: %s)", err, evalString(ctx, t, `document.body.innerText.slice(0, 500)`))
 			}
 			// The image really arrived: OpenSeadragon drew at least one tile.
-			if err := waitJS(ctx, `(function(){var v=document.querySelector('#sitesvc-mirador .openseadragon-container'); return !!v && performance.getEntriesByType('resource').some(function(e){return /\/file\/[^/]+\.png$/.test(e.name);});})()`, 30*time.Second); err != nil {
-				t.Errorf("the image file was never fetched: %v", err)
+			if err := waitJS(ctx, `(function(){var v=document.querySelector('#sitesvc-mirador .openseadragon-container'); return !!v && performance.getEntriesByType('resource').some(function(e){return /\/iiif\/image\/[^/]+\.png\/[^/]+\/[^/]+\/0\/default\.jpg$/.test(e.name);});})()`, 30*time.Second); err != nil {
+				t.Errorf("no image of the IIIF image service was fetched: %v", err)
 			}
 			screenshot(ctx, t, druid)
 		})

@@ -58,7 +58,7 @@ func (s *Service) oembed(obj *objectview.Object, p viewParams) embedapi.OEmbed {
 		w := rem(*p.maxWidth)
 		width = &w
 	}
-	return embedapi.OEmbed{
+	o := embedapi.OEmbed{
 		Type:         embedapi.Rich,
 		Version:      embedapi.N10,
 		ProviderName: s.cfg.ProviderName,
@@ -67,6 +67,8 @@ func (s *Service) oembed(obj *objectview.Object, p viewParams) embedapi.OEmbed {
 		Width:        width,
 		Html:         s.iframeElement(obj, p),
 	}
+	s.addThumbnail(&o, obj)
+	return o
 }
 
 // iframeSrc is the /iframe URL for obj with the request's hide_title. The
@@ -111,6 +113,9 @@ func oembedJSON(o embedapi.OEmbed) ([]byte, error) {
 		}
 		buf.Truncate(buf.Len() - 1) // the Encoder's newline
 	}
+	if err := thumbnailJSON(&buf, o); err != nil {
+		return nil, err
+	}
 	buf.WriteString("}\n")
 	return buf.Bytes(), nil
 }
@@ -150,6 +155,7 @@ func oembedXML(o embedapi.OEmbed) ([]byte, error) {
 			return nil, err
 		}
 	}
+	thumbnailXML(&buf, o)
 	buf.WriteString("</oembed>\n")
 	return buf.Bytes(), nil
 }

@@ -40,19 +40,22 @@ import (
 
 // route is what a request path names.
 type route struct {
-	kind string // "page", "html", "xml", "mods", "manifest", "file", "zip"
-	id   string // the identifier segment, unescaped, not yet parsed
-	file string // file name for kind "file", unescaped
+	kind string   // "page", "html", "xml", "mods", "manifest", "file", "zip", "imageinfo", "image"
+	id   string   // the identifier segment, unescaped, not yet parsed
+	file string   // file name for kind "file", "imageinfo", "image", unescaped
+	iiif []string // region, size, rotation, quality.format for kind "image" (iiif_image.go)
 }
 
 var allowed = map[string]string{
-	"page":     "GET, HEAD, DELETE, OPTIONS",
-	"html":     "GET, HEAD, OPTIONS",
-	"xml":      "GET, HEAD, PUT, OPTIONS",
-	"mods":     "GET, HEAD, PUT, OPTIONS",
-	"manifest": "GET, HEAD, OPTIONS",
-	"file":     "GET, HEAD, OPTIONS",
-	"zip":      "GET, HEAD, OPTIONS",
+	"page":      "GET, HEAD, DELETE, OPTIONS",
+	"html":      "GET, HEAD, OPTIONS",
+	"xml":       "GET, HEAD, PUT, OPTIONS",
+	"mods":      "GET, HEAD, PUT, OPTIONS",
+	"manifest":  "GET, HEAD, OPTIONS",
+	"file":      "GET, HEAD, OPTIONS",
+	"zip":       "GET, HEAD, OPTIONS",
+	"imageinfo": "GET, HEAD, OPTIONS",
+	"image":     "GET, HEAD, OPTIONS",
 }
 
 var extensions = map[string]string{".html": "html", ".xml": "xml", ".mods": "mods", ".zip": "zip"}
@@ -88,6 +91,8 @@ func parseRoute(escapedPath string) (route, bool) {
 		return route{kind: "manifest", id: segs[0]}, true
 	case len(segs) == 3 && segs[1] == "file" && segs[2] != "":
 		return route{kind: "file", id: segs[0], file: segs[2]}, true
+	case len(segs) >= 4 && segs[1] == "iiif" && segs[2] == "image":
+		return parseImageRoute(segs)
 	}
 	return route{}, false
 }

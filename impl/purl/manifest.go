@@ -24,6 +24,8 @@ type (
 		Width    int     `json:"width,omitempty"`
 		Height   int     `json:"height,omitempty"`
 		Duration float64 `json:"duration,omitempty"`
+		// Service is the image service of an image (iiif_image.go).
+		Service []iiifService `json:"service,omitempty"`
 	}
 
 	iiifAnnotation struct {
@@ -190,6 +192,10 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 	if rec.Thumb != "" && rec.Rights.WorldReadable(s.cfg.Now()) {
 		if f, ok := rec.File(rec.Thumb); ok {
 			m.Thumbnail = []iiifRef{{ID: fileURL(f.Name), Type: "Image", Format: baseType(f.MimeType), Width: f.Width, Height: f.Height}}
+			var body iiifRef
+			if thumb := s.imageManifestParts(rec, f, &body); thumb != nil {
+				m.Thumbnail = thumb
+			}
 		}
 	}
 	canvases := rec.Canvases()
@@ -214,6 +220,7 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 		default:
 			body.Type, body.Width, body.Height = "Image", f.Width, f.Height
 			canvas.Width, canvas.Height = f.Width, f.Height
+			canvas.Thumbnail = s.imageManifestParts(rec, f, &body)
 		}
 		canvas.Items = []iiifPage{{
 			ID:   fmt.Sprintf("%s/iiif/page/%d", purl, n),

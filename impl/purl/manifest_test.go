@@ -61,7 +61,7 @@ func getManifest(t *testing.T, f *fixture, id string) manifestJSON {
 func TestManifestProperties(t *testing.T) {
 	f := newFixture(t)
 	book := getManifest(t, f, "bd111gh1111")
-	if strings.Join(book.Behavior, ",") != "paged" || len(book.Items) != 4 {
+	if strings.Join(book.Behavior, ",") != "paged" || len(book.Items) != 12 { // the sample book has twelve pages
 		t.Errorf("book: behavior %v, %d canvases", book.Behavior, len(book.Items))
 	}
 	img := getManifest(t, f, "bb000kk0000")

@@ -27,6 +27,7 @@ import (
 	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
 	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/purl/store"
@@ -50,6 +51,9 @@ type Config struct {
 	// SamplesSource names the samples in the log (default SamplesDir);
 	// built-in samples are unpacked to a temporary SamplesDir.
 	SamplesSource string
+	// LargeSamplesDir, when set, is published with SamplesDir: the large
+	// samples made at build time (go run ./cmd/purlsamples -large).
+	LargeSamplesDir string
 	// MODSSchema, when set, checks every MODS record published over HTTP
 	// against the MODS 3.6 XML Schema (else only its structure is checked).
 	MODSSchema *record.MODSSchema
@@ -93,6 +97,8 @@ type Service struct {
 	store   store.Store
 	fsStore *store.FS
 	handler http.Handler
+	// tiler makes and finds the IIIF image pyramids (iiif_image.go).
+	tiler *iiifimage.Tiler
 
 	mu    sync.Mutex
 	cache *simplelru.LRU[druid.Druid, *object]
@@ -154,6 +160,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		cacheControlPublic:  []string{fmt.Sprintf("public, max-age=%d", int(cfg.MaxAge/time.Second))},
 		cacheControlPrivate: []string{fmt.Sprintf("private, max-age=%d", int(cfg.MaxAge/time.Second))},
 	}
+	if s.tiler, err = newTiler(cfg); err != nil {
+		return nil, err
+	}
 	if cfg.SamplesDir != "" {
 		empty, err := st.Empty(ctx)
 		if err != nil {
@@ -166,15 +175,20 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			if cfg.MODSSchema != nil {
 				opts = append(opts, publish.WithMODSSchema(cfg.MODSSchema))
 			}
-			objs, err := publish.Tree(ctx, st, cfg.SamplesDir, opts...)
-			if err != nil {
-				return nil, fmt.Errorf("purl: loading samples: %w", err)
+			for _, dir := range []string{cfg.SamplesDir, cfg.LargeSamplesDir} {
+				if dir == "" {
+					continue
+				}
+				objs, err := publish.Tree(ctx, st, dir, opts...)
+				if err != nil {
+					return nil, fmt.Errorf("purl: loading samples: %w", err)
+				}
+				source := dir
+				if dir == cfg.SamplesDir && cfg.SamplesSource != "" {
+					source = cfg.SamplesSource
+				}
+				cfg.Logger.Info("purl: loaded sample objects into an empty store", "count", len(objs), "from", source)
 			}
-			source := cfg.SamplesSource
-			if source == "" {
-				source = cfg.SamplesDir
-			}
-			cfg.Logger.Info("purl: loaded sample objects into an empty store", "count", len(objs), "from", source)
 		}
 	}
 	e, err := s.newEcho()
@@ -264,6 +278,8 @@ type object struct {
 	// checked is when (nanoseconds since Service.started) the store's
 	// stamps last matched publicInfo and modsInfo.
 	checked atomic.Int64
+	// pyramids are the IIIF image pyramids of its files (iiif_image.go).
+	pyramids objectPyramids
 }
 
 // memberTTL bounds how stale the member list of a collection page can be.

@@ -179,6 +179,7 @@ func (s *Service) DeleteObject(ctx context.Context, req purlapi.DeleteObjectRequ
 		s.cfg.Logger.ErrorContext(ctx, "purl: deleting", "druid", id.Qualified(), "err", err)
 		return s.fail(ctx, http.StatusInternalServerError, "internal error: the object could not be deleted"), nil
 	}
+	s.dropImages(ctx, id) // iiif_image.go
 	s.cfg.Logger.InfoContext(ctx, "purl: deleted", "druid", id.Qualified())
 	return purlapi.DeleteObject204Response{}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -106,6 +107,13 @@ func start(bin, root, dataDir string, port int, extraArgs []string) (*Server, er
 		"--log-format", "text",
 		"--dev",
 	}, extraArgs...)
+	// The large sample objects (make samples-large; not committed) are
+	// loaded when the checkout has them, as make run does.
+	if large := filepath.Join(root, "samples", "large"); !slices.Contains(extraArgs, "--purl-large-samples") {
+		if _, err := os.Stat(large); err == nil {
+			args = append(args, "--purl-large-samples", large)
+		}
+	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = root
 	logs := &LogBuffer{}

@@ -108,7 +108,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description oEmbed 1.0 response of type rich, with exactly these fields. */
+        /** @description oEmbed 1.0 response of type rich, with exactly these fields (the thumbnail ones only for image objects readable by anyone). */
         OEmbed: {
             /** @enum {string} */
             type: "rich";
@@ -124,6 +124,18 @@ export interface components {
             width: string | null;
             /** @description An iframe element showing `/iframe` for the same `url`. */
             html: string;
+            /**
+             * Format: uri
+             * @description Image objects readable by anyone: a JPEG thumbnail (at most 256 px
+             *     on its longer side) of the object's thumbnail image, from the PURL
+             *     service's IIIF Image API service. Given with thumbnail_width and
+             *     thumbnail_height, or not at all.
+             */
+            thumbnail_url?: string;
+            /** @description Width of the thumbnail in pixels. */
+            thumbnail_width?: number;
+            /** @description Height of the thumbnail in pixels. */
+            thumbnail_height?: number;
         };
         Error: {
             /** @description HTTP status code. */

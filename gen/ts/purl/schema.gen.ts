@@ -163,6 +163,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{id}/iiif/image/{name}/info.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * IIIF Image API 3.0 info.json of an image file
+         * @description The image service (level 0) of an image file of the object (JPEG,
+         *     PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
+         *     scale factor) and the whole-image sizes. The service's id is
+         *     `{purl}/iiif/image/{name}`. Access rights are those of the file.
+         *     503 when the server has no libvips to make tiles with.
+         */
+        get: operations["getImageInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * IIIF Image API 3.0 image request (a tile or a size)
+         * @description `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
+         *     3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
+         *     whole image; `max`, `w,` and `,h` are answered when they name one of
+         *     them), rotation `0`, `default.jpg`. Other valid requests are 404;
+         *     invalid syntax is 400. Access rights are those of the file: a
+         *     restricted object's tiles need the same bearer token (`Authorization:
+         *     Bearer …`, role `group:<name>` or `location:<name>`) or location
+         *     network as its files; the handler checks it. The operation declares
+         *     no security requirement so that request validation of a repeated
+         *     tile URL is remembered (tiles are requested by the hundred; see
+         *     docs/purl.md, "IIIF Image API").
+         */
+        get: operations["getImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{id}.zip": {
         parameters: {
             query?: never;
@@ -318,6 +372,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description The server cannot make image tiles (libvips is not installed); the original file is still served. */
+        ImageServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": components["schemas"]["ErrorText"];
+            };
+        };
         /** @description The HTML5 page of the object. */
         HTMLPage: {
             headers: {
@@ -483,6 +546,11 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Name of an image file of the object (`file/@id`), percent-encoded.
+         * @example image1.png
+         */
+        ImageName: string;
         /**
          * @description Druid of the object, with or without the `druid:` prefix, any case
          *     (`bb000kk0000`, `druid:bb000kk0000`). Anything else answers 404.
@@ -851,6 +919,120 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    getImageInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of a cached copy; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description HTTP date of a cached copy; an unmodified object answers 304. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+            };
+            path: {
+                /**
+                 * @description Druid of the object, with or without the `druid:` prefix, any case
+                 *     (`bb000kk0000`, `druid:bb000kk0000`). Anything else answers 404.
+                 * @example bb000kk0000
+                 */
+                id: components["parameters"]["Id"];
+                /**
+                 * @description Name of an image file of the object (`file/@id`), percent-encoded.
+                 * @example image1.png
+                 */
+                name: components["parameters"]["ImageName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The info.json. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": Record<string, never>;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadParameter"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ImageServiceUnavailable"];
+        };
+    };
+    getImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of a cached copy; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description HTTP date of a cached copy; an unmodified object answers 304. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+            };
+            path: {
+                /**
+                 * @description Druid of the object, with or without the `druid:` prefix, any case
+                 *     (`bb000kk0000`, `druid:bb000kk0000`). Anything else answers 404.
+                 * @example bb000kk0000
+                 */
+                id: components["parameters"]["Id"];
+                /**
+                 * @description Name of an image file of the object (`file/@id`), percent-encoded.
+                 * @example image1.png
+                 */
+                name: components["parameters"]["ImageName"];
+                /**
+                 * @description `full`, `square` or `x,y,w,h`.
+                 * @example 0,0,512,512
+                 */
+                region: string;
+                /**
+                 * @description `max`, `w,`, `,h`, `w,h` (and the other IIIF forms, 404 here).
+                 * @example 512,
+                 */
+                size: string;
+                /**
+                 * @description Degrees; only `0` is offered.
+                 * @example 0
+                 */
+                rotation: string;
+                /**
+                 * @description quality.format; only `default.jpg` is offered.
+                 * @example default.jpg
+                 */
+                quality: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JPEG. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadParameter"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ImageServiceUnavailable"];
         };
     };
     getZip: {

@@ -81,13 +81,24 @@
 
   function showMedia(body, obj) {
     var shown = 0;
-    (obj.files || []).forEach(function (f) {
+    var media = (obj.files || []).filter(function (f) {
       var kind = (f.mimetype || '').split('/')[0];
-      if (kind !== 'audio' && kind !== 'video') { return; }
+      return kind === 'audio' || kind === 'video';
+    });
+    var hasVideo = media.some(function (f) { return (f.mimetype || '').indexOf('video/') === 0; });
+    // Sound alone would leave the frame empty: its cover image (when the
+    // object has one) fills the space above the player.
+    var cover = hasVideo ? null : (obj.files || []).filter(function (f) { return (f.mimetype || '').indexOf('image/') === 0; })[0];
+    media.forEach(function (f) {
+      var kind = (f.mimetype || '').split('/')[0];
       var src = safeURL(f.url);
       if (!src) { return; }
       var figure = el('figure', { 'class': 'sitesvc-media' });
-      var player = el(kind, { controls: '', preload: 'metadata', 'class': 'sitesvc-' + kind });
+      var coverURL = cover && !shown && safeURL(cover.url);
+      if (coverURL) {
+        figure.appendChild(el('img', { src: coverURL, alt: cover.label || cover.name, 'class': 'sitesvc-media-cover' }));
+      }
+      var player = el(kind, { controls: '', preload: 'metadata', 'class': 'sitesvc-' + kind, 'aria-label': (kind === 'audio' ? 'Audio: ' : 'Video: ') + (f.label || f.name) });
       if (obj.access && obj.access.no_download) { player.setAttribute('controlsList', 'nodownload'); }
       var source = el('source', { src: src, type: f.mimetype });
       player.appendChild(source);
@@ -104,15 +115,38 @@
     var pdf = (obj.files || []).filter(function (f) { return f.mimetype === 'application/pdf'; })[0];
     var src = pdf && safeURL(pdf.url);
     if (!src) { showFiles(body, obj); return; }
-    var frame = el('iframe', { src: src, 'class': 'sitesvc-pdf', title: pdf.label || pdf.name });
+    // The PDF takes the whole frame; the other files (if any) follow it.
+    var frame = el('iframe', { src: src, 'class': 'sitesvc-pdf', title: 'PDF: ' + (pdf.label || pdf.name) });
     body.appendChild(frame);
-    showFiles(body, obj);
+    if ((obj.files || []).length > 1) { showFiles(body, obj); }
   }
 
-  function showMirador(body, viewer, obj, hideTitle) {
+  function imageFiles(obj) {
+    return (obj.files || []).filter(function (f) { return (f.mimetype || '').indexOf('image/') === 0; });
+  }
+
+  // whenSized calls start once the element has a size: a viewer laid out
+  // in a hidden (zero-sized) box would fit the image to nothing and open
+  // zoomed into a corner.
+  function whenSized(node, start) {
+    if (node.clientWidth > 0 && node.clientHeight > 0) { start(); return; }
+    if (!window.ResizeObserver) { setTimeout(function () { whenSized(node, start); }, 100); return; }
+    var ro = new ResizeObserver(function () {
+      if (node.clientWidth > 0 && node.clientHeight > 0) { ro.disconnect(); start(); }
+    });
+    ro.observe(node);
+  }
+
+  // showMirador shows the manifest in Mirador, without Mirador's own window
+  // chrome (the bar above replaces it), the thumbnail strip only for
+  // several canvases. It returns the controller the bar's buttons use.
+  function showMirador(body, viewer, obj, ui) {
     var mount = el('div', { id: 'sitesvc-mirador', 'class': 'sitesvc-mirador' });
     body.appendChild(mount);
     var manifest = viewer.getAttribute('data-viewer-uri');
+    var images = imageFiles(obj);
+    var several = images.length > 1;
+    var windowId = 'sitesvc-window';
     var start = function () {
       if (!window.Mirador || typeof window.Mirador.viewer !== 'function') {
         mount.remove();
@@ -120,32 +154,165 @@
         showFiles(body, obj);
         return;
       }
-      var win = { manifestId: manifest, thumbnailNavigationPosition: 'far-bottom' };
+      // The strip starts open only where there is room for it.
+      var thumbs = several && mount.clientHeight >= 480;
+      var win = { id: windowId, manifestId: manifest, thumbnailNavigationPosition: thumbs ? 'far-bottom' : 'off' };
       var canvasIndex = parseInt(viewer.getAttribute('data-canvas-index') || '', 10);
       if (!isNaN(canvasIndex)) { win.canvasIndex = canvasIndex; }
       var canvasId = viewer.getAttribute('data-canvas-id');
       if (canvasId) { win.canvasId = canvasId; }
-      window.Mirador.viewer({
+      var m = window.Mirador.viewer({
         id: mount.id,
         windows: [win],
         window: {
           allowClose: false,
           allowMaximize: false,
-          allowFullscreen: true,
-          hideWindowTitle: hideTitle,
-          sideBarOpenByDefault: false
+          allowFullscreen: false,
+          allowTopMenuButton: false,
+          allowWindowSideBar: false,
+          hideWindowTitle: true,
+          sideBarOpenByDefault: false,
+          defaultView: 'single',
+          views: [{ key: 'single' }]
         },
-        workspace: { showZoomControls: true, type: 'mosaic' },
+        thumbnailNavigation: { height: 90 },
+        workspace: { showZoomControls: true, type: 'mosaic', allowNewWindows: false },
         workspaceControlPanel: { enabled: false }
       });
+      if (several && m && m.store && window.Mirador.actions && window.Mirador.actions.setWindowThumbnailPosition) {
+        ui.addThumbnails(thumbs, function (on) {
+          m.store.dispatch(window.Mirador.actions.setWindowThumbnailPosition(windowId, on ? 'far-bottom' : 'off'));
+        });
+      }
+      // The download button follows the canvas shown.
+      if (m && m.store) {
+        m.store.subscribe(function () {
+          var w = (m.store.getState().windows || {})[windowId];
+          var match = w && /\/iiif\/canvas\/(\d+)$/.exec(w.canvasId || '');
+          if (match && images[match[1] - 1]) { ui.setDownload(images[match[1] - 1]); }
+        });
+      }
     };
-    if (window.Mirador) { start(); return; }
-    var src = safeURL(viewer.getAttribute('data-mirador-uri') || '');
-    if (!src) { start(); return; }
-    var script = el('script', { src: src });
-    script.onload = start;
-    script.onerror = start;
-    document.head.appendChild(script);
+    var load = function () {
+      if (window.Mirador) { whenSized(mount, start); return; }
+      var src = safeURL(viewer.getAttribute('data-mirador-uri') || '');
+      if (!src) { start(); return; }
+      var script = el('script', { src: src });
+      script.onload = function () { whenSized(mount, start); };
+      script.onerror = start;
+      document.head.appendChild(script);
+    };
+    load();
+    return images[0];
+  }
+
+  var icons = {
+    thumbs: 'M3 15h4v4H3zm7 0h4v4h-4zm7 0h4v4h-4zM3 4h18v9H3z',
+    fullscreen: 'M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z',
+    download: 'M11 3h2v9l3.5-3.5 1.4 1.4L12 15.8 6.1 9.9l1.4-1.4L11 12zM4 18h16v2H4z',
+    share: 'M18 16a3 3 0 0 0-2.2 1l-7-3.6a3 3 0 0 0 0-1.8l7-3.6A3 3 0 1 0 15 6l-7 3.6a3 3 0 1 0 0 4.8l7 3.6A3 3 0 1 0 18 16z',
+    info: 'M11 10h2v7h-2zm0-3h2v2h-2zM12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16z'
+  };
+
+  function icon(name) {
+    var ns = 'http://www.w3.org/2000/svg';
+    var svg = document.createElementNS(ns, 'svg');
+    svg.setAttribute('viewBox', '0 0 24 24');
+    svg.setAttribute('aria-hidden', 'true');
+    svg.setAttribute('focusable', 'false');
+    var path = document.createElementNS(ns, 'path');
+    path.setAttribute('d', icons[name]);
+    svg.appendChild(path);
+    return svg;
+  }
+
+  function button(label, name) {
+    var b = el('button', { type: 'button', 'class': 'sitesvc-control sitesvc-control-' + name, 'aria-label': label, title: label });
+    b.appendChild(icon(name));
+    return b;
+  }
+
+  // controls builds the bar's buttons: thumbnails (added by the image
+  // viewer for several canvases), full screen, download, share and rights.
+  // Each is a real button or link with an accessible name; panels are
+  // toggled with aria-expanded and closed with Escape.
+  function controls(container, obj, restricted) {
+    var bar = container.querySelector('.sitesvc-embed-controls');
+    var ui = { addThumbnails: function () {}, setDownload: function () {} };
+    if (!bar) { return ui; }
+    var panels = [];
+    function panelButton(label, name, panel, onOpen) {
+      if (!panel) { return; }
+      var b = button(label, name);
+      b.setAttribute('aria-expanded', 'false');
+      b.setAttribute('aria-controls', panel.id);
+      panel.hidden = true;
+      panels.push({ button: b, panel: panel });
+      b.addEventListener('click', function () {
+        var open = panel.hidden;
+        panels.forEach(function (p) { p.panel.hidden = true; p.button.setAttribute('aria-expanded', 'false'); });
+        panel.hidden = !open;
+        b.setAttribute('aria-expanded', String(open));
+        if (open && onOpen) { onOpen(); }
+      });
+      bar.appendChild(b);
+    }
+    ui.addThumbnails = function (on, toggle) {
+      var b = button('Show page thumbnails', 'thumbs');
+      b.setAttribute('aria-pressed', String(on));
+      b.addEventListener('click', function () {
+        on = !on;
+        b.setAttribute('aria-pressed', String(on));
+        toggle(on);
+      });
+      bar.insertBefore(b, bar.firstChild);
+    };
+    if (document.fullscreenEnabled && container.requestFullscreen) {
+      var fs = button('Full screen', 'fullscreen');
+      fs.setAttribute('aria-pressed', 'false');
+      fs.addEventListener('click', function () {
+        if (document.fullscreenElement) { document.exitFullscreen(); } else { container.requestFullscreen(); }
+      });
+      document.addEventListener('fullscreenchange', function () {
+        fs.setAttribute('aria-pressed', String(document.fullscreenElement === container));
+      });
+      bar.appendChild(fs);
+    }
+    if (!restricted && !(obj.access && obj.access.no_download) && obj.viewer !== 'files') {
+      var dl = el('a', { 'class': 'sitesvc-control sitesvc-control-download', target: '_blank', rel: 'noopener' });
+      dl.appendChild(icon('download'));
+      ui.setDownload = function (f) {
+        var href = f && safeURL(f.url);
+        dl.hidden = !href;
+        if (!href) { return; }
+        dl.setAttribute('href', href + (href.indexOf('?') < 0 ? '?' : '&') + 'download=true');
+        dl.setAttribute('download', f.name);
+        dl.setAttribute('aria-label', 'Download ' + f.name);
+        dl.setAttribute('title', 'Download ' + f.name);
+      };
+      var first = obj.viewer === 'mirador' ? imageFiles(obj)[0] :
+        (obj.files || []).filter(function (f) { return /^(audio|video)\//.test(f.mimetype || '') || f.mimetype === 'application/pdf'; })[0];
+      ui.setDownload(first);
+      bar.appendChild(dl);
+    }
+    var share = document.getElementById('sitesvc-share');
+    panelButton('Share', 'share', share, function () {
+      var input = share.querySelector('input');
+      var status = share.querySelector('.sitesvc-share-status');
+      input.focus();
+      input.select();
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(input.value).then(function () { status.textContent = 'Link copied.'; }, function () { status.textContent = ''; });
+      }
+    });
+    panelButton('Rights and license', 'info', document.getElementById('sitesvc-info'));
+    container.addEventListener('keydown', function (e) {
+      if (e.key !== 'Escape') { return; }
+      panels.forEach(function (p) {
+        if (!p.panel.hidden) { p.panel.hidden = true; p.button.setAttribute('aria-expanded', 'false'); p.button.focus(); }
+      });
+    });
+    return ui;
   }
 
   function init() {
@@ -161,19 +328,16 @@
     var hideTitle = viewer.getAttribute('data-hide-title') === 'true';
     var header = container.querySelector('.sitesvc-embed-header');
     if (header && hideTitle) { header.hidden = true; }
-    if (viewer.getAttribute('data-show-attribution') !== 'true') {
-      var footer = container.querySelector('.sitesvc-embed-attribution');
-      if (footer) { footer.hidden = true; }
-    }
+    var restricted = !!(obj.access && obj.access.restricted);
+    var ui = controls(container, obj, restricted);
     container.hidden = false;
     container.setAttribute('data-viewer', obj.viewer || '');
 
-    var restricted = !!(obj.access && obj.access.restricted);
     if (restricted) {
       showAccess(viewer, obj);
     } else {
       switch (obj.viewer) {
-        case 'mirador': showMirador(viewer, viewer, obj, hideTitle); break;
+        case 'mirador': showMirador(viewer, viewer, obj, ui); break;
         case 'media': showMedia(viewer, obj); break;
         case 'pdf': showPDF(viewer, obj); break;
         default: showFiles(viewer, obj);

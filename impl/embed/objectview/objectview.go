@@ -36,6 +36,7 @@ type Object struct {
 	// object (record.Record.HasManifest): without one the viewer names
 	// none and does not use Mirador.
 	HasManifest bool
+	Thumb       string // contentMetadata/thumb: the file name of the object's thumbnail image, or ""
 }
 
 // Resource is one resource of contentMetadata.
@@ -230,6 +231,7 @@ func Parse(data []byte, druid string, now time.Time) (*Object, error) {
 		Use:         rec.Rights.UseStatement,
 		Copyright:   rec.Rights.Copyright,
 		License:     rec.Rights.License,
+		Thumb:       rec.Thumb,
 	}
 	for _, c := range rec.Collections {
 		o.Collections = append(o.Collections, c.String())

@@ -1,0 +1,226 @@
+package purl
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/sitelib/sitesvc/gen/purlapi"
+	"github.com/sitelib/sitesvc/impl/purl/druid"
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
+	"github.com/sitelib/sitesvc/impl/purl/record"
+	"github.com/sitelib/sitesvc/impl/purl/store"
+)
+
+// The IIIF Image API 3.0 service of every image file (docs/purl.md, "IIIF
+// Image API"): {purl}/iiif/image/{name}/info.json and
+// {purl}/iiif/image/{name}/{region}/{size}/{rotation}/{quality}.{format}.
+// The pyramids are made by iiifimage on the first request for a file
+// version (or by prepareImages after publishing) and kept under
+// <DataDir>/iiif; this file only routes, checks rights and serves.
+
+const typeImageInfo = `application/ld+json;profile="http://iiif.io/api/image/3/context.json"`
+
+// newTiler opens the pyramid cache; without libvips it says so once in
+// the log and the service serves the original files only.
+func newTiler(cfg Config) (*iiifimage.Tiler, error) {
+	t, err := iiifimage.New(filepath.Join(cfg.DataDir, "iiif"))
+	if err != nil {
+		return nil, fmt.Errorf("purl: %w", err)
+	}
+	if !t.Available() {
+		cfg.Logger.Warn("purl: libvips (the vips command) is not installed: no IIIF image service, images are served as their original files only")
+	}
+	return t, nil
+}
+
+// parseImageRoute parses the segments after {id}/iiif/image/.
+func parseImageRoute(segs []string) (route, bool) {
+	switch {
+	case len(segs) == 5 && segs[3] != "" && segs[4] == "info.json":
+		return route{kind: "imageinfo", id: segs[0], file: segs[3]}, true
+	case len(segs) == 8 && segs[3] != "":
+		return route{kind: "image", id: segs[0], file: segs[3], iiif: segs[4:8]}, true
+	}
+	return route{}, false
+}
+
+// dropImages removes the image pyramids of a deleted object; a failure
+// is logged (the object is gone either way, and the pyramids are only
+// reachable through it).
+func (s *Service) dropImages(ctx context.Context, id druid.Druid) {
+	if err := s.tiler.Drop(string(id)); err != nil {
+		s.cfg.Logger.ErrorContext(ctx, "purl: removing image pyramids", "druid", id.Qualified(), "err", err)
+	}
+}
+
+// imageServiceID is the id of the image service of file name.
+func (s *Service) imageServiceID(rec *record.Record, name string) string {
+	return s.purl(rec.Druid) + "/iiif/image/" + url.PathEscape(name)
+}
+
+// hasImageService reports whether a file gets an image service.
+func (s *Service) hasImageService(f record.File) bool {
+	return s.tiler.Available() && iiifimage.Tileable(f.MimeType) && f.Width > 0 && f.Height > 0
+}
+
+// pyramid answers the pyramid of an image file the request may read, or
+// the failure to answer.
+func (s *Service) pyramid(ctx context.Context, rawID, name string) (*object, *iiifimage.Pyramid, *failure) {
+	obj, fail := s.readObject(ctx, rawID)
+	if fail != nil {
+		return nil, nil, fail
+	}
+	id := obj.rec.Druid
+	f, ok := obj.rec.File(name)
+	if !ok || !iiifimage.Tileable(f.MimeType) {
+		return nil, nil, s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no image file %q", id.Qualified(), name))
+	}
+	if status, msg := s.fileAccess(exchangeFrom(ctx).req, obj.rec); status != 0 {
+		fail := s.fail(ctx, status, msg)
+		fail.vary = "Authorization"
+		return nil, nil, fail
+	}
+	if !s.tiler.Available() {
+		return nil, nil, s.fail(ctx, http.StatusServiceUnavailable, fmt.Sprintf("%v; the file is at %s/file/%s", iiifimage.ErrUnavailable, s.purl(id), url.PathEscape(name)))
+	}
+	if p := obj.pyramid(f.Name); p != nil {
+		return obj, p, nil
+	}
+	blob, err := s.store.Open(ctx, id, f.Name)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, nil, s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: file %q of %s is not in the store", name, id.Qualified()))
+		}
+		return nil, nil, s.internal(ctx, "opening image", id.Qualified(), name, err)
+	}
+	src := iiifimage.Source{Object: string(id), Name: f.Name, Path: blob.File.Name(), Size: blob.Info.Size(), ModTime: blob.Info.ModTime()}
+	blob.File.Close()
+	p, err := s.tiler.Pyramid(ctx, src)
+	if err != nil {
+		return nil, nil, s.internal(ctx, "making the image pyramid", id.Qualified(), name, err)
+	}
+	obj.setPyramid(f.Name, p)
+	return obj, p, nil
+}
+
+// objectPyramids remembers, per loaded object, the pyramid of each of its
+// image files, so a tile request costs no look at the source file. An
+// object is reloaded whenever its public.xml changes, which every
+// publication of its files writes; a reloaded object starts empty.
+type objectPyramids struct {
+	mu sync.Mutex
+	m  map[string]*iiifimage.Pyramid
+}
+
+func (o *object) pyramid(name string) *iiifimage.Pyramid {
+	o.pyramids.mu.Lock()
+	defer o.pyramids.mu.Unlock()
+	return o.pyramids.m[name]
+}
+
+func (o *object) setPyramid(name string, p *iiifimage.Pyramid) {
+	o.pyramids.mu.Lock()
+	defer o.pyramids.mu.Unlock()
+	if o.pyramids.m == nil {
+		o.pyramids.m = map[string]*iiifimage.Pyramid{}
+	}
+	o.pyramids.m[name] = p
+}
+
+func (s *Service) internal(ctx context.Context, what, id, name string, err error) *failure {
+	s.cfg.Logger.ErrorContext(ctx, "purl: "+what, "druid", id, "file", name, "err", err)
+	return s.fail(ctx, http.StatusInternalServerError, "internal error: the image cannot be read")
+}
+
+// Header values of the image service's answers, shared (never edited in place).
+var (
+	ctypeImageInfo = []string{typeImageInfo}
+	ctypeJPEG      = []string{"image/jpeg"}
+)
+
+// GetImageInfo implements purlapi.StrictServerInterface: info.json.
+func (s *Service) GetImageInfo(ctx context.Context, req purlapi.GetImageInfoRequestObject) (purlapi.GetImageInfoResponseObject, error) {
+	obj, p, fail := s.pyramid(ctx, req.Id, req.Name)
+	if fail != nil {
+		return fail, nil
+	}
+	body, err := p.Info(s.imageServiceID(obj.rec, req.Name))
+	if err != nil {
+		return s.internal(ctx, "writing info.json", obj.rec.Druid.Qualified(), req.Name, err), nil
+	}
+	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
+	c := content{req: exchangeFrom(ctx).req, ctype: ctypeImageInfo, etag: `"` + p.Version() + `-info"`,
+		cacheControl: s.cacheControl(world), cors: true, csp: dataCSP, modTime: obj.lastMod, body: bytes.NewReader(body)}
+	if !world {
+		c.vary = varyAuthorization
+	}
+	return c, nil
+}
+
+// GetImage implements purlapi.StrictServerInterface: a tile or a size.
+func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObject) (purlapi.GetImageResponseObject, error) {
+	obj, p, fail := s.pyramid(ctx, req.Id, req.Name)
+	if fail != nil {
+		return fail, nil
+	}
+	path, err := p.Lookup(req.Region, req.Size, req.Rotation, req.Quality)
+	switch {
+	case errors.Is(err, iiifimage.ErrBadRequest):
+		return s.fail(ctx, http.StatusBadRequest, err.Error()), nil
+	case errors.Is(err, iiifimage.ErrNotFound):
+		return s.fail(ctx, http.StatusNotFound, "not found: "+err.Error()), nil
+	case err != nil:
+		return s.internal(ctx, "looking up a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return s.internal(ctx, "opening a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return s.internal(ctx, "reading a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
+	}
+	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
+	c := content{req: exchangeFrom(ctx).req, ctype: ctypeJPEG,
+		etag:         fmt.Sprintf(`"%s-%x-%x"`, p.Version(), info.Size(), info.ModTime().UnixNano()),
+		cacheControl: s.cacheControl(world), cors: true, modTime: info.ModTime(), body: f, closer: f}
+	if !world {
+		c.vary = varyAuthorization
+	}
+	return c, nil
+}
+
+func (c content) VisitGetImageInfoResponse(w http.ResponseWriter) error  { return c.serve(w) }
+func (c content) VisitGetImageResponse(w http.ResponseWriter) error      { return c.serve(w) }
+func (f *failure) VisitGetImageInfoResponse(w http.ResponseWriter) error { return f.write(w) }
+func (f *failure) VisitGetImageResponse(w http.ResponseWriter) error     { return f.write(w) }
+
+// imageManifestParts adds to an image annotation body its image service
+// and returns the canvas thumbnail, both only when the file has an image
+// service. Kept apart from buildManifest so the manifest's own shape can
+// change without touching the image service.
+func (s *Service) imageManifestParts(rec *record.Record, f record.File, body *iiifRef) []iiifRef {
+	if !s.hasImageService(f) {
+		return nil
+	}
+	id := s.imageServiceID(rec, f.Name)
+	body.Service = []iiifService{{ID: id, Type: "ImageService3", Profile: "level0"}}
+	path, w, h := iiifimage.ThumbnailRequest(f.Width, f.Height)
+	return []iiifRef{{ID: id + "/" + path, Type: "Image", Format: "image/jpeg", Width: w, Height: h,
+		Service: []iiifService{{ID: id, Type: "ImageService3", Profile: "level0"}}}}
+}
+
+// iiifService is a IIIF Image API 3.0 service reference.
+type iiifService struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Profile string `json:"profile"`
+}

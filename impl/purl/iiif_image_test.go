@@ -1,0 +1,198 @@
+package purl
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/jpeg"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// requireVips skips without libvips, or fails when SITESVC_REQUIRE_TOOLS
+// is set (CI).
+func requireVips(t *testing.T) {
+	t.Helper()
+	testkit.RequireTool(t, "vips")
+}
+
+// TestImageService: info.json and tiles through the HTTP surface, each
+// response validated against the contract, and the manifest naming them.
+func TestImageService(t *testing.T) {
+	requireVips(t)
+	f := newFixture(t)
+	svc := "/bb000kk0000/iiif/image/reading-room-north.png"
+	resp, body := f.get(t, svc+"/info.json")
+	expect(t, resp, body, http.StatusOK, typeImageInfo)
+	var info struct {
+		ID      string `json:"id"`
+		Type    string `json:"type"`
+		Profile string `json:"profile"`
+		Width   int    `json:"width"`
+		Height  int    `json:"height"`
+		Sizes   []iiifimage.Size
+		Tiles   []struct {
+			Width        int   `json:"width"`
+			ScaleFactors []int `json:"scaleFactors"`
+		}
+	}
+	if err := json.Unmarshal(body, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.ID != base+svc || info.Type != "ImageService3" || info.Profile != "level0" || info.Width != 640 || info.Height != 480 || len(info.Sizes) == 0 || len(info.Tiles) != 1 {
+		t.Fatalf("info.json: %s", body)
+	}
+	if resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Error("info.json without CORS")
+	}
+	etag := resp.Header.Get("ETag")
+	resp, body = f.get(t, svc+"/info.json", "If-None-Match: "+etag)
+	expect(t, resp, body, http.StatusNotModified, "")
+
+	for _, sz := range info.Sizes {
+		resp, body = f.get(t, svc+"/full/"+itoa(sz.Width)+","+itoa(sz.Height)+"/0/default.jpg")
+		expect(t, resp, body, http.StatusOK, "image/jpeg")
+		img, err := jpeg.Decode(bytes.NewReader(body))
+		if err != nil || img.Bounds().Dx() != sz.Width || img.Bounds().Dy() != sz.Height {
+			t.Fatalf("size %v: %v %v", sz, err, img.Bounds())
+		}
+	}
+	resp, body = f.get(t, svc+"/0,0,512,480/512,/0/default.jpg")
+	expect(t, resp, body, http.StatusOK, "image/jpeg")
+	tileETag := resp.Header.Get("ETag")
+	resp, body = f.do(t, http.MethodHead, svc+"/0,0,512,480/512,/0/default.jpg", nil)
+	expect(t, resp, body, http.StatusOK, "image/jpeg")
+	if len(body) != 0 || resp.Header.Get("ETag") != tileETag {
+		t.Errorf("HEAD of a tile: %d bytes, ETag %q", len(body), resp.Header.Get("ETag"))
+	}
+	resp, body = f.get(t, svc+"/0,0,512,480/512,/0/default.jpg", "If-None-Match: "+tileETag)
+	expect(t, resp, body, http.StatusNotModified, "")
+
+	for path, status := range map[string]int{
+		svc + "/full/max/90/default.jpg":                            http.StatusNotFound,
+		svc + "/full/max/0/default.png":                             http.StatusNotFound,
+		svc + "/0,0,10,10/10,/0/default.jpg":                        http.StatusNotFound,
+		svc + "/full/huge/0/default.jpg":                            http.StatusBadRequest,
+		svc + "/a,b,c,d/max/0/default.jpg":                          http.StatusBadRequest,
+		"/bb000kk0000/iiif/image/nothere.png/info.json":             http.StatusNotFound,
+		"/bh444pq4444/iiif/image/annual-report.pdf/info.json":       http.StatusNotFound,
+		"/bb000kk0000/iiif/image/reading-room-north.png/full/max/0": http.StatusNotFound,
+	} {
+		resp, body := f.raw(t, http.MethodGet, path)
+		if resp.StatusCode != status {
+			t.Errorf("%s: %d %s, want %d", path, resp.StatusCode, body, status)
+		}
+	}
+
+	// The manifest names the service on the image and a thumbnail from it.
+	_, body = f.get(t, "/bb000kk0000/iiif/manifest")
+	var m struct {
+		Thumbnail []struct{ ID string }
+		Items     []struct {
+			Thumbnail []struct{ ID string }
+			Items     []struct {
+				Items []struct {
+					Body struct {
+						Service []struct{ ID, Type, Profile string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range m.Items {
+		s := c.Items[0].Items[0].Body.Service
+		if len(s) != 1 || s[0].Type != "ImageService3" || !strings.HasPrefix(s[0].ID, base+"/bb000kk0000/iiif/image/") {
+			t.Errorf("canvas %d: service %+v", i, s)
+		}
+		if len(c.Thumbnail) != 1 {
+			t.Fatalf("canvas %d without thumbnail", i)
+		}
+		resp, body := f.get(t, strings.TrimPrefix(c.Thumbnail[0].ID, base))
+		expect(t, resp, body, http.StatusOK, "image/jpeg")
+	}
+	if len(m.Thumbnail) != 1 || !strings.Contains(m.Thumbnail[0].ID, "/iiif/image/") {
+		t.Errorf("manifest thumbnail %+v", m.Thumbnail)
+	}
+}
+
+// TestDeleteDropsPyramids: deleting an object removes its pyramids.
+func TestDeleteDropsPyramids(t *testing.T) {
+	requireVips(t)
+	f := newFixture(t)
+	resp, body := f.get(t, "/bf222jk2222/iiif/image/coast-map.png/info.json")
+	expect(t, resp, body, http.StatusOK, typeImageInfo)
+	dir := filepath.Join(f.svc.tiler.Root(), "bf222jk2222")
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("no pyramid: %v", err)
+	}
+	resp, body = f.do(t, http.MethodDelete, "/bf222jk2222", nil, "Authorization: Bearer pub")
+	expect(t, resp, body, http.StatusNoContent, "")
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("pyramids of the deleted object are still there: %v", err)
+	}
+	resp, body = f.get(t, "/bf222jk2222/iiif/image/coast-map.png/info.json")
+	expect(t, resp, body, http.StatusNotFound, "")
+}
+
+// TestImageServiceRights: tiles and info.json follow the file's rights.
+func TestImageServiceRights(t *testing.T) {
+	requireVips(t)
+	f := newFixture(t)
+	for _, c := range []struct {
+		path, token string
+		status      int
+	}{
+		{"/bn888yz8888/iiif/image/floor-plan.png/info.json", "", 401},
+		{"/bn888yz8888/iiif/image/floor-plan.png/info.json", "other", 403},
+		{"/bn888yz8888/iiif/image/floor-plan.png/info.json", "member", 200},
+		{"/bn888yz8888/iiif/image/floor-plan.png/full/max/0/default.jpg", "", 401},
+		{"/bn888yz8888/iiif/image/floor-plan.png/full/max/0/default.jpg", "member", 200},
+		{"/bq121cd1212/iiif/image/leaf.png/info.json", "", 401},
+		{"/bq121cd1212/iiif/image/leaf.png/info.json", "reader", 200},
+		{"/bk666tv6666/iiif/image/photograph.png/info.json", "admin", 403},
+		{"/bk666tv6666/iiif/image/photograph.png/full/max/0/default.jpg", "", 403},
+	} {
+		var headers []string
+		if c.token != "" {
+			headers = append(headers, "Authorization: Bearer "+c.token)
+		}
+		resp, body := f.get(t, c.path, headers...)
+		if resp.StatusCode != c.status {
+			t.Errorf("%s with %q: %d %s, want %d", c.path, c.token, resp.StatusCode, body, c.status)
+		}
+		if c.status == 200 && !strings.HasPrefix(resp.Header.Get("Cache-Control"), "private") {
+			t.Errorf("%s: restricted tile cached publicly", c.path)
+		}
+	}
+}
+
+// TestWithoutVips: the service starts, says so once, serves the files and
+// names no image service.
+func TestWithoutVips(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	var logs bytes.Buffer
+	f := newFixture(t, func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
+	if n := strings.Count(logs.String(), "libvips"); n != 1 {
+		t.Errorf("log mentions libvips %d times: %s", n, logs.String())
+	}
+	resp, body := f.get(t, "/bb000kk0000/file/reading-room-north.png")
+	expect(t, resp, body, http.StatusOK, "image/png")
+	_, body = f.get(t, "/bb000kk0000/iiif/manifest")
+	if strings.Contains(string(body), "ImageService3") {
+		t.Error("manifest names an image service without libvips")
+	}
+	resp, body = f.get(t, "/bb000kk0000/iiif/image/reading-room-north.png/info.json")
+	expect(t, resp, body, http.StatusServiceUnavailable, "")
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

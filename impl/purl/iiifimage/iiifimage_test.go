@@ -1,0 +1,394 @@
+package iiifimage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// quadrants writes a PNG whose four quadrants are red, green, blue and
+// yellow, so tiles can be checked by their pixels.
+func quadrants(t *testing.T, path string, w, h int) {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.Set(x, y, quadrantColour(x*2/w, y*2/h))
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func quadrantColour(qx, qy int) color.RGBA {
+	return [2][2]color.RGBA{{{200, 30, 30, 255}, {30, 160, 30, 255}}, {{30, 30, 200, 255}, {220, 200, 30, 255}}}[qy][qx]
+}
+
+func needVips(t *testing.T) {
+	if _, err := exec.LookPath("vips"); err != nil {
+		if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
+			t.Fatal("vips is required (SITESVC_REQUIRE_TOOLS is set)")
+		}
+		t.Skip("vips not installed")
+	}
+}
+
+func near(a, b color.Color) bool {
+	r1, g1, b1, _ := a.RGBA()
+	r2, g2, b2, _ := b.RGBA()
+	d := func(x, y uint32) bool { return int(x>>8)-int(y>>8) < 24 && int(y>>8)-int(x>>8) < 24 }
+	return d(r1, r2) && d(g1, g2) && d(b1, b2)
+}
+
+func TestPyramid(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "q.png")
+	quadrants(t, src, 1500, 1000)
+	info, _ := os.Stat(src)
+	tl, err := New(filepath.Join(dir, "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Source{Object: "bb000kk0000", Name: "q.png", Path: src, Size: info.Size(), ModTime: info.ModTime()}
+	p, err := tl.Pyramid(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Width() != 1500 || p.Height() != 1000 {
+		t.Fatalf("size %dx%d", p.Width(), p.Height())
+	}
+	raw, err := p.Info("http://h/purl/bb000kk0000/iiif/image/q.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Context           string `json:"@context"`
+		ID, Type, Profile string
+		Width, Height     int
+		Sizes             []Size
+		Tiles             []struct {
+			Width        int
+			ScaleFactors []int
+		}
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Type != "ImageService3" || doc.Profile != "level0" || doc.Context != "http://iiif.io/api/image/3/context.json" || doc.Width != 1500 {
+		t.Fatalf("info.json: %s", raw)
+	}
+	if len(doc.Tiles) != 1 || doc.Tiles[0].Width != TileSize || len(doc.Tiles[0].ScaleFactors) < 2 {
+		t.Fatalf("tiles: %s", raw)
+	}
+	if len(doc.Sizes) != 5 || doc.Sizes[len(doc.Sizes)-1].Width != 1500 || doc.Sizes[0].Width != 128 {
+		t.Fatalf("sizes: %+v", doc.Sizes)
+	}
+	// Every size and every tile of every scale factor can be looked up.
+	for _, sz := range doc.Sizes {
+		if _, err := p.Lookup("full", itoa(sz.Width)+",", "0", "default.jpg"); err != nil {
+			t.Errorf("size %v: %v", sz, err)
+		}
+		if _, err := p.Lookup("full", itoa(sz.Width)+","+itoa(sz.Height), "0", "default.jpg"); err != nil {
+			t.Errorf("size %v: %v", sz, err)
+		}
+	}
+	for _, sf := range doc.Tiles[0].ScaleFactors {
+		step := TileSize * sf
+		for y := 0; y < 1000; y += step {
+			for x := 0; x < 1500; x += step {
+				rw, rh := min(step, 1500-x), min(step, 1000-y)
+				sw := (rw + sf - 1) / sf
+				region := itoa(x) + "," + itoa(y) + "," + itoa(rw) + "," + itoa(rh)
+				if _, err := p.Lookup(region, itoa(sw)+",", "0", "default.jpg"); err != nil {
+					t.Errorf("sf %d tile %s: %v", sf, region, err)
+				}
+			}
+		}
+	}
+	// A tile of the bottom-right quadrant is yellow in its middle.
+	path, err := p.Lookup("1024,512,476,488", "476,", "0", "default.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := jpeg.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := img.At(300, 300); !near(c, quadrantColour(1, 1)) {
+		t.Errorf("tile pixel %v, want yellow", c)
+	}
+	// The thumbnail a manifest names exists.
+	thumb, tw, th := ThumbnailRequest(1500, 1000)
+	if thumb != "full/256,/0/default.jpg" || tw != 256 || th != 171 {
+		t.Errorf("thumbnail %s %dx%d", thumb, tw, th)
+	}
+	if _, err := p.Lookup("full", "256,", "0", "default.jpg"); err != nil {
+		t.Error(err)
+	}
+	// The smallest size keeps the quadrants.
+	if _, err := p.Lookup("full", "max", "0", "default.jpg"); err != nil {
+		t.Errorf("max of a 1500 px image: %v", err)
+	}
+	// Bad syntax and what level 0 lacks.
+	for _, c := range []struct {
+		region, size, rot, qf string
+		want                  error
+	}{
+		{"../../etc", "max", "0", "default.jpg", ErrBadRequest},
+		{"full", "big", "0", "default.jpg", ErrBadRequest},
+		{"full", "max", "x", "default.jpg", ErrBadRequest},
+		{"full", "max", "0", "default", ErrBadRequest},
+		{"0,0,0,10", "10,", "0", "default.jpg", ErrBadRequest},
+		{"full", "max", "90", "default.jpg", ErrNotFound},
+		{"full", "max", "0", "gray.jpg", ErrNotFound},
+		{"0,0,100,100", "100,", "0", "default.jpg", ErrNotFound},
+		{"square", "max", "0", "default.jpg", ErrNotFound},
+	} {
+		if _, err := p.Lookup(c.region, c.size, c.rot, c.qf); !errors.Is(err, c.want) {
+			t.Errorf("%s/%s/%s/%s: %v, want %v", c.region, c.size, c.rot, c.qf, err, c.want)
+		}
+	}
+	// A second Tiler over the same directory finds the pyramid on disk; a
+	// changed file gets a new one and the old one goes.
+	tl2, _ := New(filepath.Join(dir, "cache"))
+	p2, err := tl2.Pyramid(context.Background(), s)
+	if err != nil || p2.dir != p.dir || p2.Files() != p.Files() {
+		t.Fatalf("reload: %v %v", err, p2)
+	}
+	s.ModTime = s.ModTime.Add(time.Second)
+	p3, err := tl2.Pyramid(context.Background(), s)
+	if err != nil || p3.dir == p.dir {
+		t.Fatalf("new version: %v", err)
+	}
+	if _, err := os.Stat(p.dir); !os.IsNotExist(err) {
+		t.Errorf("old pyramid still there: %v", err)
+	}
+}
+
+// TestSmallImage: an image within one tile has scale factor 1 and is its
+// own largest size.
+func TestSmallImage(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "s.png")
+	quadrants(t, src, 300, 420)
+	info, _ := os.Stat(src)
+	tl, _ := New(filepath.Join(dir, "cache"))
+	p, err := tl.Pyramid(context.Background(), Source{Object: "x", Name: "s.png", Path: src, Size: info.Size(), ModTime: info.ModTime()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.meta.ScaleFactors) != 1 || p.meta.ScaleFactors[0] != 1 {
+		t.Errorf("scale factors %v", p.meta.ScaleFactors)
+	}
+	if s := p.Sizes(); len(s) != 3 || s[2] != (Size{300, 420}) || s[0].Height != 128 {
+		t.Errorf("sizes %v", s)
+	}
+	for _, size := range []string{"max", "300,", ",420", "300,420"} {
+		if _, err := p.Lookup("full", size, "0", "default.jpg"); err != nil {
+			t.Errorf("full/%s: %v", size, err)
+		}
+	}
+	if _, err := p.Lookup("0,0,300,420", "300,", "0", "default.jpg"); err != nil {
+		t.Error(err)
+	}
+	if path, w, h := ThumbnailRequest(300, 420); path != "full/,256/0/default.jpg" || w != 183 || h != 256 {
+		t.Errorf("thumbnail %s %dx%d", path, w, h)
+	}
+	if _, err := p.Lookup("full", ",256", "0", "default.jpg"); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestJPEG2000: a JPEG 2000 source gets every size at its true size.
+func TestJPEG2000(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	png := filepath.Join(dir, "q.png")
+	quadrants(t, png, 1500, 1000)
+	src := filepath.Join(dir, "q.jp2")
+	if out, err := exec.Command("vips", "resize", png, src+"[Q=40]", "2").CombinedOutput(); err != nil {
+		t.Fatalf("vips: %v %s", err, out)
+	}
+	info, _ := os.Stat(src)
+	tl, _ := New(filepath.Join(dir, "cache"))
+	p, err := tl.Pyramid(context.Background(), Source{Object: "x", Name: "q.jp2", Path: src, Size: info.Size(), ModTime: info.ModTime()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Size{{128, 85}, {256, 171}, {512, 341}, {1024, 683}, {2048, 1365}}
+	if got := p.Sizes(); len(got) != len(want) {
+		t.Fatalf("sizes %v, want %v", got, want)
+	}
+	for i, s := range p.Sizes() {
+		if s.Width != want[i].Width || s.Height < want[i].Height-1 || s.Height > want[i].Height+1 {
+			t.Errorf("size %d: %v, want %v", i, s, want[i])
+		}
+	}
+	if len(p.meta.ScaleFactors) < 3 {
+		t.Errorf("scale factors %v", p.meta.ScaleFactors)
+	}
+	path, err := p.Lookup("full", "256,", "0", "default.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(path)
+	img, err := jpeg.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := img.At(200, 130); !near(c, quadrantColour(1, 1)) {
+		t.Errorf("thumbnail pixel %v, want yellow", c)
+	}
+}
+
+func TestUnavailable(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	tl, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.Available() {
+		t.Fatal("available without vips")
+	}
+	if _, err := tl.Pyramid(context.Background(), Source{Name: "x"}); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestTileable(t *testing.T) {
+	for mt, want := range map[string]bool{"image/jpeg": true, "image/png": true, "image/tiff": true, "image/jp2": true, "IMAGE/PNG; x=y": true, "image/gif": false, "application/pdf": false, "image/svg+xml": false} {
+		if Tileable(mt) != want {
+			t.Errorf("%s: %v", mt, !want)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestBrokenSource: an unreadable image is an error, not a pyramid, and
+// leaves nothing behind; the next request tries again.
+func TestBrokenSource(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "broken.jpg")
+	if err := os.WriteFile(src, []byte("\xff\xd8\xff not a JPEG"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := os.Stat(src)
+	tl, _ := New(filepath.Join(dir, "cache"))
+	s := Source{Object: "x", Name: "broken.jpg", Path: src, Size: info.Size(), ModTime: info.ModTime()}
+	for i := 0; i < 2; i++ {
+		if _, err := tl.Pyramid(context.Background(), s); err == nil {
+			t.Fatal("a pyramid of a broken JPEG")
+		}
+	}
+	left := 0
+	_ = filepath.WalkDir(filepath.Join(dir, "cache"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			left++
+		}
+		return nil
+	})
+	if left != 0 {
+		t.Errorf("%d files left behind", left)
+	}
+}
+
+// TestConcurrentBuilds: requests for one source at once share one build.
+func TestConcurrentBuilds(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "q.png")
+	quadrants(t, src, 1200, 800)
+	info, _ := os.Stat(src)
+	tl, _ := New(filepath.Join(dir, "cache"))
+	s := Source{Object: "x", Name: "q.png", Path: src, Size: info.Size(), ModTime: info.ModTime()}
+	const n = 8
+	got := make(chan *Pyramid, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			p, err := tl.Pyramid(context.Background(), s)
+			if err != nil {
+				t.Error(err)
+			}
+			got <- p
+		}()
+	}
+	first := <-got
+	for i := 1; i < n; i++ {
+		if p := <-got; p != first {
+			t.Fatal("two pyramids for one source")
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Dir(first.dir))
+	if len(entries) != 1 {
+		t.Errorf("%d directories for one source", len(entries))
+	}
+}
+
+// FuzzLookup: whatever the request, Lookup does not panic, and a path it
+// returns is a file of the pyramid.
+func FuzzLookup(f *testing.F) {
+	if _, err := exec.LookPath("vips"); err != nil {
+		f.Skip("vips not installed")
+	}
+	dir := f.TempDir()
+	src := filepath.Join(dir, "q.png")
+	img := image.NewRGBA(image.Rect(0, 0, 700, 500))
+	out, _ := os.Create(src)
+	_ = png.Encode(out, img)
+	out.Close()
+	info, _ := os.Stat(src)
+	tl, _ := New(filepath.Join(dir, "cache"))
+	p, err := tl.Pyramid(context.Background(), Source{Object: "x", Name: "q.png", Path: src, Size: info.Size(), ModTime: info.ModTime()})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range [][4]string{
+		{"full", "max", "0", "default.jpg"}, {"0,0,512,500", "512,", "0", "default.jpg"}, {"../..", "max", "0", "default.jpg"},
+		{"full", "!100,100", "90", "gray.png"}, {"512,0,188,500", ",500", "0", "default.jpg"}, {"full", "pct:50", "!0", "default.jpg"},
+	} {
+		f.Add(seed[0], seed[1], seed[2], seed[3])
+	}
+	f.Fuzz(func(t *testing.T, region, size, rotation, qf string) {
+		path, err := p.Lookup(region, size, rotation, qf)
+		if err != nil {
+			if !errors.Is(err, ErrBadRequest) && !errors.Is(err, ErrNotFound) {
+				t.Fatalf("%v is neither bad request nor not found", err)
+			}
+			return
+		}
+		rel, rerr := filepath.Rel(p.dir, path)
+		if rerr != nil || strings.HasPrefix(rel, "..") {
+			t.Fatalf("%q outside the pyramid", path)
+		}
+		if _, serr := os.Stat(path); serr != nil {
+			t.Fatalf("%s/%s/%s/%s gave %s: %v", region, size, rotation, qf, path, serr)
+		}
+	})
+}
