@@ -131,7 +131,13 @@ func (s *Service) ProcessMutationLists(ctx context.Context, in *soapapi.ProcessM
 	if err := checkLists(in.MutationsList, "mutationsList"); err != nil {
 		return nil, err
 	}
-	report, err := s.cfg.Engine.MutationListReport(in.MutationsList, ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: int(in.ReportTypeInt)})
+	opts := ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: int(in.ReportTypeInt)}
+	release, err := s.admit(ctx, "processMutationLists", opts, listCost(in.MutationsList)) // work budget (budget.go)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	report, err := s.cfg.Engine.MutationListReport(in.MutationsList, opts)
 	if err != nil {
 		return nil, engineError("processMutationLists", err)
 	}
@@ -153,6 +159,11 @@ func (s *Service) ProcessSequences1(ctx context.Context, in *soapapi.ProcessSequ
 		return nil, err
 	}
 	opts.ReportOptions, opts.MethodName, opts.ReportName, opts.ReportDate = in.ReportOptions, in.MethodName, in.ReportName, in.ReportDate
+	release, err := s.admit(ctx, "processSequences", opts, listCost(lists)) // work budget (budget.go)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	report, err := s.cfg.Engine.MutationListReport(lists, opts)
 	if err != nil {
 		return nil, engineError("processSequences", err)
@@ -175,6 +186,11 @@ func (s *Service) ProcessSequences2(ctx context.Context, in *soapapi.ProcessSequ
 		return nil, err
 	}
 	opts.MethodName, opts.ReportName, opts.ReportDate = in.MethodName, in.ReportName, in.ReportDate
+	release, err := s.admit(ctx, "processSequences", opts, listCost(lists)) // work budget (budget.go)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	reports, err := s.cfg.Engine.MutationListReports(lists, opts)
 	if err != nil {
 		return nil, engineError("processSequences", err)

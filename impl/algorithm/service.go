@@ -51,7 +51,11 @@ type Config struct {
 	KeyBurst, InvalidKeyBurst int
 	// MaxRequestBytes bounds a request body (default soap.DefaultMaxRequestBytes).
 	MaxRequestBytes int64
-	Logger          *slog.Logger
+	// MaxWork is the work budget of one request (default DefaultMaxWork; budget.go).
+	MaxWork int64
+	// HeavySlots is how many heavy requests run at once (default: the number of cores).
+	HeavySlots int
+	Logger     *slog.Logger
 }
 
 // Service is the SiteAlgorithm service; it implements server.Service and
@@ -64,6 +68,7 @@ type Service struct {
 	badKeyLimit *limiters
 	wsdl        []byte
 	soap        *soap.Handler
+	heavy       heavySlots
 }
 
 var _ soapapi.SiteAlgorithm = (*Service)(nil)
@@ -89,6 +94,9 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.KeyRate == 0 {
 		cfg.KeyRate, cfg.KeyBurst = 20, 40
+	}
+	if cfg.MaxWork <= 0 {
+		cfg.MaxWork = DefaultMaxWork
 	}
 	if cfg.InvalidKeyRate == 0 {
 		cfg.InvalidKeyRate, cfg.InvalidKeyBurst = 1, 5
@@ -124,6 +132,7 @@ func New(cfg Config) (*Service, error) {
 		keyLimits:   newLimiters(cfg.KeyRate, cfg.KeyBurst, 100_000),
 		badKeyLimit: newLimiters(cfg.InvalidKeyRate, cfg.InvalidKeyBurst, 100_000),
 		wsdl:        PublishedWSDL(cfg.Endpoint, cfg.RequestNamespace),
+		heavy:       newHeavySlots(cfg.HeavySlots),
 	}
 	s.soap, err = soap.NewHandler(soap.HandlerConfig{
 		Operations:        soapapi.Operations(s),

@@ -53,6 +53,9 @@ type Options struct {
 	MethodName    string // carried into the report header
 	ReportName    string // carried into the report header (submissionName in XML 2009)
 	ReportDate    string // carried into the report header; the report time when empty
+	// MaxReportBytes bounds the report (the sum of the reports of MutationListReports);
+	// 0 means DefaultMaxReportBytes. Over it the report fails with ErrReportTooLarge.
+	MaxReportBytes int
 }
 
 // Engine evaluates mutation lists. It is safe for concurrent use: the bundled algorithms and
@@ -75,7 +78,7 @@ func Load(hivdbDir string) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resistance: %w", err)
 	}
-	e := &Engine{ref: ref, algorithms: map[string]*asi.Algorithm{}, userAlgs: newAlgorithmCache(), now: time.Now}
+	e := &Engine{ref: ref, algorithms: map[string]*asi.Algorithm{}, userAlgs: newAlgorithmCache(userAlgorithmCacheBytes), now: time.Now}
 	for _, stem := range algorithmFiles {
 		path := filepath.Join(hivdbDir, "algorithms", stem+".xml")
 		f, err := os.Open(path)
@@ -117,10 +120,14 @@ type settings struct {
 	partialScores bool
 	opts          Options
 	date          string
+	maxBytes      int // report size limit (budget.go)
 }
 
 func (e *Engine) resolve(opts Options) (*settings, error) {
-	s := &settings{reportType: opts.ReportType, comments: true, opts: opts}
+	s := &settings{reportType: opts.ReportType, comments: true, opts: opts, maxBytes: opts.MaxReportBytes}
+	if s.maxBytes <= 0 {
+		s.maxBytes = DefaultMaxReportBytes
+	}
 	partial := ""
 	algName := ""
 	for _, field := range strings.FieldsFunc(opts.ReportOptions, func(r rune) bool {
@@ -357,36 +364,37 @@ func (e *Engine) MutationListReport(lists [][][]string, opts Options) (string, e
 	if err != nil {
 		return "", err
 	}
-	samples := make([]sample, len(lists))
-	for i, l := range lists {
-		samples[i] = e.evaluate(s, i+1, l)
-	}
-	return e.render(s, samples)
+	return e.render(s, &batch{e: e, s: s, lists: lists, first: 1})
 }
 
-// MutationListReports is MutationListReport with one complete report per sample.
+// MutationListReports is MutationListReport with one complete report per sample; the
+// report limit applies to their sum.
 func (e *Engine) MutationListReports(lists [][][]string, opts Options) ([]string, error) {
 	s, err := e.resolve(opts)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]string, len(lists))
-	for i, l := range lists {
-		if out[i], err = e.render(s, []sample{e.evaluate(s, i+1, l)}); err != nil {
+	total := 0
+	for i := range lists {
+		if out[i], err = e.render(s, &batch{e: e, s: s, lists: lists[i : i+1], first: i + 1}); err != nil {
 			return nil, err
+		}
+		if total += len(out[i]); total > s.maxBytes {
+			return nil, fmt.Errorf("%w: the reports passed the limit of %d bytes at sample %d of %d; send fewer samples per request or a shorter report type", ErrReportTooLarge, s.maxBytes, i+1, len(lists))
 		}
 	}
 	return out, nil
 }
 
-func (e *Engine) render(s *settings, samples []sample) (string, error) {
+func (e *Engine) render(s *settings, samples *batch) (string, error) {
 	switch s.reportType {
 	case ReportSimple, ReportDetailed:
 		return e.renderSite(s, samples)
 	case Report2009:
 		return e.render2009(s, samples)
 	case ReportText:
-		return e.renderText(s, samples), nil
+		return e.renderText(s, samples)
 	}
 	return "", fmt.Errorf("report type %d: %w", s.reportType, ErrUnknownReportType)
 }

@@ -20,7 +20,7 @@ func textCell(s string) string {
 // line per input: index, status, error, the PR, RT and IN mutations ("NA" when not
 // sequenced), then per drug of the algorithm its score, level and SIR (empty when the drug's
 // gene was not sequenced; the score is empty for drugs without a score rule).
-func (e *Engine) renderText(s *settings, samples []sample) string {
+func (e *Engine) renderText(s *settings, samples *batch) (string, error) {
 	var b strings.Builder
 	b.WriteString("# algorithm\t" + textCell(s.alg.Name+" "+s.alg.Version))
 	if s.alg.Date != "" {
@@ -42,8 +42,7 @@ func (e *Engine) renderText(s *settings, samples []sample) string {
 		cols = append(cols, d.Name+" score", d.Name+" level", d.Name+" SIR")
 	}
 	b.WriteString(strings.Join(cols, "\t") + "\n")
-	for i := range samples {
-		smp := &samples[i]
+	for smp := range samples.each(b.Len) {
 		row := []string{strconv.Itoa(smp.Index)}
 		if smp.Err != "" {
 			row = append(row, "failure", textCell(smp.Err))
@@ -68,24 +67,26 @@ func (e *Engine) renderText(s *settings, samples []sample) string {
 			}
 			row = append(row, strings.Join(ms, ", "))
 		}
+		// Result.Drugs is a subsequence of the algorithm's drugs in the same order: one
+		// walk over both (a lookup per drug was quadratic in the drugs of a user algorithm).
+		next := 0
 		for _, d := range s.alg.Drugs {
-			found := false
-			for _, r := range smp.Result.Drugs {
-				if r.Drug == d {
-					score := ""
-					if r.HasScore {
-						score = formatScore(r.Score)
-					}
-					row = append(row, score, strconv.Itoa(r.Level.Order), r.Level.SIR)
-					found = true
-					break
+			if next < len(smp.Result.Drugs) && smp.Result.Drugs[next].Drug == d {
+				r := smp.Result.Drugs[next]
+				next++
+				score := ""
+				if r.HasScore {
+					score = formatScore(r.Score)
 				}
+				row = append(row, score, strconv.Itoa(r.Level.Order), r.Level.SIR)
+				continue
 			}
-			if !found {
-				row = append(row, "", "", "")
-			}
+			row = append(row, "", "", "")
 		}
 		b.WriteString(strings.Join(row, "\t") + "\n")
 	}
-	return b.String()
+	if samples.err != nil {
+		return "", samples.err
+	}
+	return b.String(), nil
 }

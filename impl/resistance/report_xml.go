@@ -78,8 +78,8 @@ func writePartials(w *xmlWriter, smp *sample, d asi.DrugResult) {
 }
 
 // renderSite renders report types 0 (simple) and 1 (detailed: with partial scores).
-func (e *Engine) renderSite(s *settings, samples []sample) (string, error) {
-	w := newXMLWriter(4096 + 32768*len(samples))
+func (e *Engine) renderSite(s *settings, samples *batch) (string, error) {
+	w := newXMLWriter(sizeHint(32768, samples.Len()))
 	w.open("Site_Algorithm_Interpretation")
 	w.opt("algorithmVersion", s.alg.Version)
 	w.elem("webServiceVersion", WebServiceVersion)
@@ -88,8 +88,7 @@ func (e *Engine) renderSite(s *settings, samples []sample) (string, error) {
 	w.opt("reportName", strings.TrimSpace(s.opts.ReportName))
 	w.opt("methodName", strings.TrimSpace(s.opts.MethodName))
 	w.opt("reportDate", s.date)
-	for i := range samples {
-		smp := &samples[i]
+	for smp := range samples.each(w.b.Len) {
 		if smp.Err != "" {
 			w.open("failure")
 			writeMutationList(w, "mutationList", smp)
@@ -157,12 +156,15 @@ func (e *Engine) renderSite(s *settings, samples []sample) (string, error) {
 		w.close("success")
 	}
 	w.close("Site_Algorithm_Interpretation")
+	if samples.err != nil {
+		return "", samples.err
+	}
 	return w.String(), nil
 }
 
 // render2009 renders report type 2, the "XML 2009" report.
-func (e *Engine) render2009(s *settings, samples []sample) (string, error) {
-	w := newXMLWriter(4096 + 40960*len(samples))
+func (e *Engine) render2009(s *settings, samples *batch) (string, error) {
+	w := newXMLWriter(sizeHint(40960, samples.Len()))
 	w.open("DrugResistance_Interpretation")
 	w.opt("algorithmName", s.alg.Name)
 	w.opt("algorithmVersion", s.alg.Version)
@@ -172,8 +174,7 @@ func (e *Engine) render2009(s *settings, samples []sample) (string, error) {
 	w.elem("dateTime", s.date)
 	w.opt("algorithmDate", s.alg.Date)
 	w.opt("methodName", strings.TrimSpace(s.opts.MethodName))
-	for i := range samples {
-		smp := &samples[i]
+	for smp := range samples.each(w.b.Len) {
 		w.open("result")
 		w.elem("success", strconv.FormatBool(smp.Err == ""))
 		writeMutationList(w, "inputMutationList", smp)
@@ -239,6 +240,9 @@ func (e *Engine) render2009(s *settings, samples []sample) (string, error) {
 		w.close("result")
 	}
 	w.close("DrugResistance_Interpretation")
+	if samples.err != nil {
+		return "", samples.err
+	}
 	return w.String(), nil
 }
 

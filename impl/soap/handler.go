@@ -42,6 +42,9 @@ type Handler struct {
 // and hundreds of sequences.
 const DefaultMaxRequestBytes = 8 << 20
 
+// maxPooledBuffer is the largest response buffer kept for reuse.
+const maxPooledBuffer = 1 << 20
+
 // NewHandler checks the dispatch table and returns the handler.
 func NewHandler(cfg HandlerConfig) (*Handler, error) {
 	if cfg.RequestNamespace == "" {
@@ -84,7 +87,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	buf := h.bufs.Get().(*bytes.Buffer)
 	buf.Reset()
-	defer h.bufs.Put(buf)
+	defer func() {
+		// A buffer that grew for a large report is left to the collector rather than
+		// kept: the pool would hold tens of MiB per P for as long as it lives.
+		if buf.Cap() <= maxPooledBuffer {
+			h.bufs.Put(buf)
+		}
+	}()
 	// A panic anywhere in decoding, the implementation or encoding still
 	// answers a Server fault (nothing has been written before the end).
 	defer func() {

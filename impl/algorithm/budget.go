@@ -1,0 +1,80 @@
+package algorithm
+
+import (
+	"context"
+	"runtime"
+
+	"github.com/sitelib/sitesvc/impl/soap"
+)
+
+// DefaultMaxWork is the work budget of one request, in work units: the weight of its
+// algorithm (resistance.Weight: the condition text it evaluates, the drugs and comments it
+// reports) times the sum of its samples' costs. 1.6 G units admit the 10,000 samples
+// allowed per request under any bundled algorithm (HIVDB 10.2 weighs 0.16 M) and some 30
+// samples of the heaviest user algorithm that fits the 4 MiB document limit; the worst
+// accepted request runs a few seconds on one core (BenchmarkWorstAcceptedRequest).
+const DefaultMaxWork = 1_600_000_000
+
+// heavyWork is the work from which a request takes one of the heavy-request slots: about a
+// tenth of a second of evaluation. Lighter requests never wait.
+const heavyWork = 100_000_000
+
+// WorkEstimator is implemented by engines that can weigh an algorithm before evaluating
+// it: the work budget is checked up front only with such an engine.
+type WorkEstimator interface {
+	// AlgorithmWeight is the work units of one sample under the algorithm opts select;
+	// its errors are those the report itself would return.
+	AlgorithmWeight(opts ReportOptions) (int64, error)
+}
+
+// AlgorithmWeight implements WorkEstimator.
+func (r ResistanceEngine) AlgorithmWeight(opts ReportOptions) (int64, error) {
+	w, err := r.E.AlgorithmWeight(options(opts))
+	if err != nil {
+		return 0, classify(err)
+	}
+	return w, nil
+}
+
+// listCost is the per-sample cost of mutation-list input: every list costs one unit of its
+// algorithm's weight (evaluation does not grow with the few mutations a gene may hold).
+// Sequence input will add its own cost function (per sample, growing with its length).
+func listCost(lists [][][]string) int64 { return int64(len(lists)) }
+
+// heavySlots is the queue heavy requests wait in: one slot per core, so that concurrent
+// heavy requests take turns instead of multiplying their memory.
+type heavySlots chan struct{}
+
+func newHeavySlots(n int) heavySlots {
+	if n <= 0 {
+		n = runtime.NumCPU()
+	}
+	return make(heavySlots, n)
+}
+
+// admit checks a request's work against the budget before any evaluation, and makes a heavy
+// one wait for a slot. samples is the sum of the samples' costs. The caller must call
+// release when the report is written.
+func (s *Service) admit(ctx context.Context, op string, opts ReportOptions, samples int64) (release func(), err error) {
+	est, ok := s.cfg.Engine.(WorkEstimator)
+	if !ok {
+		return func() {}, nil
+	}
+	weight, err := est.AlgorithmWeight(opts)
+	if err != nil {
+		return nil, engineError(op, err)
+	}
+	work := weight * samples
+	if samples != 0 && work/samples != weight || work > s.cfg.MaxWork {
+		return nil, soap.ClientFault("%s: the request needs %d work units (algorithm weight %d × %d samples), over the work budget of %d per request; send fewer samples per request or a smaller algorithm", op, work, weight, samples, s.cfg.MaxWork)
+	}
+	if work < heavyWork {
+		return func() {}, nil
+	}
+	select {
+	case s.heavy <- struct{}{}:
+		return func() { <-s.heavy }, nil
+	case <-ctx.Done():
+		return nil, soap.ServerFault("%s: gave up waiting for a heavy-request slot: %v", op, context.Cause(ctx))
+	}
+}
