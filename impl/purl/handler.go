@@ -144,7 +144,7 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 	}
 	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
 	disposition := "inline"
-	if (req.Params.Download != nil && *req.Params.Download) || activeContent(f.MimeType) {
+	if (req.Params.Download != nil && *req.Params.Download) || !inlineType(f.MimeType) { // filetypes.go
 		disposition = "attachment"
 	}
 	c := content{
@@ -158,23 +158,12 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 		modTime:      blob.Info.ModTime(),
 		body:         blob.File,
 		closer:       blob.File,
+		csp:          fileCSP,
 	}
 	if !world {
 		c.vary = "Authorization"
 	}
 	return c, nil
-}
-
-// activeContent reports whether a browser would run a file of this type
-// as a document of the PURL origin (scripts included); such files are only
-// ever downloaded, so a published file cannot script the service's pages.
-func activeContent(mimetype string) bool {
-	switch t := baseType(mimetype); t {
-	case "text/html", "application/xhtml+xml", "image/svg+xml", "text/xml", "application/xml", "text/javascript", "application/javascript":
-		return true
-	default:
-		return strings.HasSuffix(t, "+xml")
-	}
 }
 
 // cacheControl is the Cache-Control of object responses, worked out once
