@@ -11,12 +11,12 @@ var inlineTypes = map[string]bool{
 	"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true,
 	"image/avif": true, "image/bmp": true, "image/tiff": true, "image/jp2": true,
 	"image/x-icon": true,
-	"audio/mpeg": true, "audio/mp4": true, "audio/aac": true, "audio/ogg": true,
+	"audio/mpeg":   true, "audio/mp4": true, "audio/aac": true, "audio/ogg": true,
 	"audio/opus": true, "audio/wav": true, "audio/x-wav": true, "audio/webm": true,
 	"audio/flac": true,
-	"video/mp4": true, "video/webm": true, "video/ogg": true, "video/quicktime": true,
+	"video/mp4":  true, "video/webm": true, "video/ogg": true, "video/quicktime": true,
 	"application/pdf": true,
-	"text/plain": true, "text/csv": true, "text/tab-separated-values": true,
+	"text/plain":      true, "text/csv": true, "text/tab-separated-values": true,
 }
 
 // fileCSP is the Content-Security-Policy of every file response, inline or attachment: a
