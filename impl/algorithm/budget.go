@@ -19,15 +19,8 @@ const DefaultMaxWork = 1_600_000_000
 // tenth of a second of evaluation. Lighter requests never wait.
 const heavyWork = 100_000_000
 
-// WorkEstimator is implemented by engines that can weigh an algorithm before evaluating
-// it: the work budget is checked up front only with such an engine.
-type WorkEstimator interface {
-	// AlgorithmWeight is the work units of one sample under the algorithm opts select;
-	// its errors are those the report itself would return.
-	AlgorithmWeight(opts ReportOptions) (int64, error)
-}
-
-// AlgorithmWeight implements WorkEstimator.
+// AlgorithmWeight is the work units of one sample under the algorithm opts select (for
+// benchmarks and tools; requests are weighed through ReportOptions.Admit).
 func (r ResistanceEngine) AlgorithmWeight(opts ReportOptions) (int64, error) {
 	w, err := r.E.AlgorithmWeight(options(opts))
 	if err != nil {
@@ -52,29 +45,25 @@ func newHeavySlots(n int) heavySlots {
 	return make(heavySlots, n)
 }
 
-// admit checks a request's work against the budget before any evaluation, and makes a heavy
-// one wait for a slot. samples is the sum of the samples' costs. The caller must call
-// release when the report is written.
-func (s *Service) admit(ctx context.Context, op string, opts ReportOptions, samples int64) (release func(), err error) {
-	est, ok := s.cfg.Engine.(WorkEstimator)
-	if !ok {
-		return func() {}, nil
-	}
-	weight, err := est.AlgorithmWeight(opts)
-	if err != nil {
-		return nil, engineError(op, err)
-	}
-	work := weight * samples
-	if samples != 0 && work/samples != weight || work > s.cfg.MaxWork {
-		return nil, soap.ClientFault("%s: the request needs %d work units (algorithm weight %d × %d samples), over the work budget of %d per request; send fewer samples per request or a smaller algorithm", op, work, weight, samples, s.cfg.MaxWork)
-	}
-	if work < heavyWork {
-		return func() {}, nil
-	}
-	select {
-	case s.heavy <- struct{}{}:
-		return func() { <-s.heavy }, nil
-	case <-ctx.Done():
-		return nil, soap.ServerFault("%s: gave up waiting for a heavy-request slot: %v", op, context.Cause(ctx))
+// admit returns the ReportOptions.Admit of a request whose samples cost samples units in
+// all: the engine calls it with the algorithm's weight (known once the algorithm is parsed,
+// so a user algorithm is parsed once per request) before it evaluates anything. Work over
+// the budget is a Client fault naming it; heavy work waits for a slot, released when the
+// report is written.
+func (s *Service) admit(ctx context.Context, op string, samples int64) func(weight int64) (func(), error) {
+	return func(weight int64) (func(), error) {
+		work := weight * samples
+		if samples != 0 && work/samples != weight || work > s.cfg.MaxWork {
+			return nil, soap.ClientFault("%s: the request needs %d work units (algorithm weight %d × %d samples), over the work budget of %d per request; send fewer samples per request or a smaller algorithm", op, work, weight, samples, s.cfg.MaxWork)
+		}
+		if work < heavyWork {
+			return func() {}, nil
+		}
+		select {
+		case s.heavy <- struct{}{}:
+			return func() { <-s.heavy }, nil
+		case <-ctx.Done():
+			return nil, soap.ServerFault("%s: gave up waiting for a heavy-request slot: %v", op, context.Cause(ctx))
+		}
 	}
 }

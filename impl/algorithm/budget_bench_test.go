@@ -19,7 +19,7 @@ import (
 func BenchmarkWorstAcceptedRequest(b *testing.B) {
 	s := startService(b, func(c *Config) { c.KeyRate, c.KeyBurst = 1e9, 1e9 })
 	alg := heavyAlgorithm(3800 << 10)
-	weight, err := s.cfg.Engine.(WorkEstimator).AlgorithmWeight(ReportOptions{Algorithm: 9, UserAlgorithm: alg})
+	weight, err := s.cfg.Engine.(ResistanceEngine).AlgorithmWeight(ReportOptions{Algorithm: 9, UserAlgorithm: alg})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -34,6 +34,7 @@ func options(o ReportOptions) resistance.Options {
 		MethodName:    o.MethodName,
 		ReportName:    o.ReportName,
 		ReportDate:    o.ReportDate,
+		Admit:         o.Admit,
 	}
 }
 

@@ -29,6 +29,9 @@ type ReportOptions struct {
 	MethodName    string
 	ReportName    string
 	ReportDate    string
+	// Admit, when set, is called by the engine with the algorithm's weight before any
+	// evaluation: the work budget and the heavy-request queue (budget.go).
+	Admit func(weight int64) (release func(), err error)
 }
 
 // Engine writes resistance reports. lists is [sample][gene PR, RT, IN][mutation].
@@ -132,11 +135,7 @@ func (s *Service) ProcessMutationLists(ctx context.Context, in *soapapi.ProcessM
 		return nil, err
 	}
 	opts := ReportOptions{Algorithm: AlgorithmHIVDB, ReportType: int(in.ReportTypeInt)}
-	release, err := s.admit(ctx, "processMutationLists", opts, listCost(in.MutationsList)) // work budget (budget.go)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
+	opts.Admit = s.admit(ctx, "processMutationLists", listCost(in.MutationsList)) // work budget (budget.go)
 	report, err := s.cfg.Engine.MutationListReport(in.MutationsList, opts)
 	if err != nil {
 		return nil, engineError("processMutationLists", err)
@@ -159,11 +158,7 @@ func (s *Service) ProcessSequences1(ctx context.Context, in *soapapi.ProcessSequ
 		return nil, err
 	}
 	opts.ReportOptions, opts.MethodName, opts.ReportName, opts.ReportDate = in.ReportOptions, in.MethodName, in.ReportName, in.ReportDate
-	release, err := s.admit(ctx, "processSequences", opts, listCost(lists)) // work budget (budget.go)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
+	opts.Admit = s.admit(ctx, "processSequences", listCost(lists)) // work budget (budget.go)
 	report, err := s.cfg.Engine.MutationListReport(lists, opts)
 	if err != nil {
 		return nil, engineError("processSequences", err)
@@ -186,11 +181,7 @@ func (s *Service) ProcessSequences2(ctx context.Context, in *soapapi.ProcessSequ
 		return nil, err
 	}
 	opts.MethodName, opts.ReportName, opts.ReportDate = in.MethodName, in.ReportName, in.ReportDate
-	release, err := s.admit(ctx, "processSequences", opts, listCost(lists)) // work budget (budget.go)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
+	opts.Admit = s.admit(ctx, "processSequences", listCost(lists)) // work budget (budget.go)
 	reports, err := s.cfg.Engine.MutationListReports(lists, opts)
 	if err != nil {
 		return nil, engineError("processSequences", err)

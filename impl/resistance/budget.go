@@ -67,6 +67,14 @@ func (e *Engine) AlgorithmWeight(opts Options) (int64, error) {
 	return Weight(s.alg), nil
 }
 
+// admit asks Options.Admit whether the report may run, with the algorithm's weight.
+func (s *settings) admit() (release func(), err error) {
+	if s.opts.Admit == nil {
+		return func() {}, nil
+	}
+	return s.opts.Admit(Weight(s.alg))
+}
+
 // batch is the samples of one report, evaluated one at a time while the report is written,
 // so that a request holds one sample's result at a time rather than all of them, and stops
 // as soon as the report outgrows the limit.

@@ -56,6 +56,10 @@ type Options struct {
 	// MaxReportBytes bounds the report (the sum of the reports of MutationListReports);
 	// 0 means DefaultMaxReportBytes. Over it the report fails with ErrReportTooLarge.
 	MaxReportBytes int
+	// Admit, when set, is called with the algorithm's Weight once the algorithm is known and
+	// before any sample is evaluated: an error refuses the report (returned as is), and
+	// release is called when the report is done (budget.go).
+	Admit func(weight int64) (release func(), err error)
 }
 
 // Engine evaluates mutation lists. It is safe for concurrent use: the bundled algorithms and
@@ -364,6 +368,11 @@ func (e *Engine) MutationListReport(lists [][][]string, opts Options) (string, e
 	if err != nil {
 		return "", err
 	}
+	release, err := s.admit()
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	return e.render(s, &batch{e: e, s: s, lists: lists, first: 1})
 }
 
@@ -374,6 +383,11 @@ func (e *Engine) MutationListReports(lists [][][]string, opts Options) ([]string
 	if err != nil {
 		return nil, err
 	}
+	release, err := s.admit()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	out := make([]string, len(lists))
 	total := 0
 	for i := range lists {
