@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 )
@@ -24,6 +26,12 @@ import (
 //	                     reader that resolved its path a moment ago still finds it
 //	.new-<random>/       a version being written; never served, removed at start
 //
+// A version being written holds an exclusive flock on its own .lock file from Begin until
+// current points at it (or it is abandoned); the lock dies with its process, kill -9 included.
+// Cleaning up (at open, and after each commit) removes a directory only when no live process
+// holds its lock, so a serving process and `sitesvc purl publish` can write the same store: one
+// never removes what the other is writing.
+//
 // A version directory is complete before current points at it, and current is switched by
 // renaming a new link over it, so a reader sees exactly one whole version at any instant.
 // Files a new version shares with the current one are hard links, not copies.
@@ -33,6 +41,10 @@ const (
 	newPrefix     = ".new-"
 	tmpPrefix     = ".tmp-"
 	deletedPrefix = ".deleted-"
+	lockName      = ".lock"
+	// unlockedGrace is how long a .new-* directory without a lock file is left alone: the
+	// moment between creating it and locking it.
+	unlockedGrace = time.Minute
 )
 
 // Version is a new version of an object being written: nothing of it is visible until
@@ -53,6 +65,7 @@ type fsVersion struct {
 	id   druid.Druid
 	obj  string // object directory
 	dir  string // .new-… directory
+	lock *os.File
 	done bool
 }
 
@@ -71,7 +84,12 @@ func (s *FS) Begin(_ context.Context, id druid.Druid, keep bool) (Version, error
 	if err != nil {
 		return nil, fmt.Errorf("starting a version of %s: %w", id.Qualified(), err)
 	}
-	v := &fsVersion{s: s, id: id, obj: obj, dir: dir}
+	lock, err := lockDir(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("starting a version of %s: %w", id.Qualified(), err)
+	}
+	v := &fsVersion{s: s, id: id, obj: obj, dir: dir, lock: lock}
 	if cur, err := os.Readlink(filepath.Join(obj, currentLink)); keep && err == nil {
 		// the version current names now, resolved once: another commit may switch it
 		entries, err := os.ReadDir(filepath.Join(obj, cur))
@@ -80,7 +98,7 @@ func (s *FS) Begin(_ context.Context, id druid.Druid, keep bool) (Version, error
 			return nil, fmt.Errorf("reading the current version of %s: %w", id.Qualified(), err)
 		}
 		for _, e := range entries {
-			if !e.Type().IsRegular() {
+			if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
 			if err := os.Link(filepath.Join(obj, cur, e.Name()), filepath.Join(dir, e.Name())); err != nil {
@@ -145,10 +163,14 @@ func (v *fsVersion) Commit() (bool, error) {
 		}
 	}
 	v.done = true
+	dir := filepath.Join(v.obj, name)
 	if err := switchCurrent(v.obj, name); err != nil {
-		os.RemoveAll(filepath.Join(v.obj, name))
+		os.RemoveAll(dir)
+		v.lock.Close()
 		return false, fmt.Errorf("committing a version of %s: %w", v.id.Qualified(), err)
 	}
+	os.Remove(filepath.Join(dir, lockName))
+	v.lock.Close()
 	// Keep the version just replaced (readers may hold its path); remove older ones.
 	removeVersions(v.obj, name, cur)
 	return created, nil
@@ -161,6 +183,42 @@ func (v *fsVersion) Abort() {
 	}
 	v.done = true
 	os.RemoveAll(v.dir)
+	v.lock.Close()
+}
+
+// lockDir creates dir/.lock and takes an exclusive flock on it.
+func lockDir(dir string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %w", dir, err)
+	}
+	return f, nil
+}
+
+// inUse reports whether a live process is writing dir: its lock file is held, or (a
+// directory just created) it has none yet and is younger than unlockedGrace.
+func inUse(dir string, mustHaveLock bool) bool {
+	f, err := os.Open(filepath.Join(dir, lockName))
+	if errors.Is(err, fs.ErrNotExist) {
+		if !mustHaveLock {
+			return false
+		}
+		info, err := os.Stat(dir)
+		return err == nil && time.Since(info.ModTime()) < unlockedGrace
+	}
+	if err != nil {
+		return true // cannot tell: leave it
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
 }
 
 // switchCurrent points obj/current at version name: a new link renamed over the old one.
@@ -177,11 +235,12 @@ func switchCurrent(obj, name string) error {
 	return nil
 }
 
-// removeVersions removes the version directories of obj other than keep.
+// removeVersions removes the version directories of obj other than keep, except one
+// another process is committing (still locked).
 func removeVersions(obj string, keep ...string) {
 	entries, _ := os.ReadDir(obj)
 	for _, e := range entries {
-		if e.IsDir() && isVersionName(e.Name()) && !contains(keep, e.Name()) {
+		if e.IsDir() && isVersionName(e.Name()) && !contains(keep, e.Name()) && !inUse(filepath.Join(obj, e.Name()), false) {
 			os.RemoveAll(filepath.Join(obj, e.Name()))
 		}
 	}
@@ -259,7 +318,19 @@ func (s *FS) recoverObject(id druid.Druid, obj string) error {
 	var legacy []string
 	for _, e := range entries {
 		switch name := e.Name(); {
-		case strings.HasPrefix(name, newPrefix), strings.HasPrefix(name, tmpPrefix):
+		case strings.HasPrefix(name, newPrefix):
+			if !inUse(filepath.Join(obj, name), true) {
+				if err := os.RemoveAll(filepath.Join(obj, name)); err != nil {
+					return err
+				}
+			}
+		case strings.HasPrefix(name, tmpPrefix) && e.Type()&fs.ModeSymlink != 0:
+			// a link made for a switch that never happened (a switch renames it at once)
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > unlockedGrace {
+				os.Remove(filepath.Join(obj, name))
+			}
+		case strings.HasPrefix(name, tmpPrefix):
+			// a temporary file of the layout before versions
 			if err := os.RemoveAll(filepath.Join(obj, name)); err != nil {
 				return err
 			}
@@ -293,7 +364,10 @@ func (s *FS) recoverObject(id druid.Druid, obj string) error {
 				return err
 			}
 		}
+		// a version committed but never switched to: only by a process that died
+		// (removeVersions leaves one being committed alone)
+		removeVersions(obj, cur)
+		os.Remove(filepath.Join(obj, cur, lockName)) // current, from a commit killed just after its switch
 	}
-	removeVersions(obj, cur)
 	return nil
 }
