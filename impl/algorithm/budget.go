@@ -35,7 +35,8 @@ func (r ResistanceEngine) AlgorithmWeight(opts ReportOptions) (int64, error) {
 func listCost(lists [][][]string) int64 { return int64(len(lists)) }
 
 // heavySlots is the queue heavy requests wait in: one slot per core, so that concurrent
-// heavy requests take turns instead of multiplying their memory.
+// heavy requests take turns instead of multiplying their memory. At most twice as many
+// wait; more are refused with a Server fault saying the server is busy.
 type heavySlots chan struct{}
 
 func newHeavySlots(n int) heavySlots {
@@ -59,9 +60,23 @@ func (s *Service) admit(ctx context.Context, op string, samples int64) func(weig
 		if work < heavyWork {
 			return func() {}, nil
 		}
+		release := func() { <-s.heavy }
 		select {
 		case s.heavy <- struct{}{}:
-			return func() { <-s.heavy }, nil
+			return release, nil
+		default:
+		}
+		// Waiting requests hold their input and parsed algorithm: their number is
+		// bounded too, so memory is at most (slots + waiting) heavy requests.
+		maxWaiting := int64(2 * cap(s.heavy))
+		if n := s.waiting.Add(1); n > maxWaiting {
+			s.waiting.Add(-1)
+			return nil, soap.ServerFault("%s: the server is busy (%d heavy requests running, %d waiting); retry in a few seconds", op, cap(s.heavy), maxWaiting)
+		}
+		defer s.waiting.Add(-1)
+		select {
+		case s.heavy <- struct{}{}:
+			return release, nil
 		case <-ctx.Done():
 			return nil, soap.ServerFault("%s: gave up waiting for a heavy-request slot: %v", op, context.Cause(ctx))
 		}

@@ -117,6 +117,25 @@ func TestHeavyRequestsQueue(t *testing.T) {
 	if r := parseSOAP(t, <-finished); r.FaultCode != "" || strings.Count(r.Part, "\tsuccess\t") != 1000 {
 		t.Fatalf("queued heavy request: fault %q", r.FaultString)
 	}
+	// At most twice as many as the slots wait; more are told the server is busy.
+	s.heavy <- struct{}{}
+	waiters := make(chan string, 2)
+	for range 2 {
+		go func() { _, resp := soapCall(t, s.URL, heavy); waiters <- resp }()
+	}
+	for s.waiting.Load() < 2 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, resp := soapCall(t, s.URL, heavy); !strings.Contains(parseSOAP(t, resp).FaultString, "the server is busy") {
+		t.Errorf("a third waiting heavy request: %s", clip(resp))
+	}
+	<-s.heavy
+	for range 2 {
+		if r := parseSOAP(t, <-waiters); r.FaultCode != "" {
+			t.Errorf("a waiting heavy request: fault %q", r.FaultString)
+		}
+	}
+
 	// A waiting request whose client goes away leaves the queue.
 	s.heavy <- struct{}{}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/time/rate"
 
@@ -69,6 +70,7 @@ type Service struct {
 	wsdl        []byte
 	soap        *soap.Handler
 	heavy       heavySlots
+	waiting     atomic.Int64 // heavy requests waiting for a slot
 }
 
 var _ soapapi.SiteAlgorithm = (*Service)(nil)

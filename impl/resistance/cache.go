@@ -1,6 +1,7 @@
 package resistance
 
 import (
+	"runtime"
 	"sync"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -18,6 +19,10 @@ const (
 	// 20,000 one-rule drugs 4×, 64 KiB conditions naming every position 13.5× (a node per
 	// residue); 16× bounds all of them.
 	parsedBytesPerByte = 16
+	// largeAlgorithmBytes is the size from which parsing a user algorithm takes one of the
+	// cache's parse slots (one per core): a parse of a 4 MiB document allocates some 90 MB,
+	// and requests must not parse many of them at once before any budget applies.
+	largeAlgorithmBytes = 512 << 10
 )
 
 // algorithmCache keeps the most recently used user-submitted algorithms keyed by their text
@@ -32,6 +37,7 @@ type algorithmCache struct {
 	lru      *simplelru.LRU[string, cacheEntry]
 	bytes    int64 // charged bytes of the entries held
 	maxBytes int64
+	parsing  chan struct{} // slots for parsing large documents
 }
 
 type cacheEntry struct {
@@ -41,7 +47,7 @@ type cacheEntry struct {
 }
 
 func newAlgorithmCache(maxBytes int64) *algorithmCache {
-	c := &algorithmCache{maxBytes: maxBytes}
+	c := &algorithmCache{maxBytes: maxBytes, parsing: make(chan struct{}, runtime.NumCPU())}
 	// The entry count is not the bound (bytes are); it only has to be larger than any
 	// number of entries the byte bound admits.
 	lru, err := simplelru.NewLRU(1<<20, func(_ string, e cacheEntry) { c.bytes -= e.cost })
@@ -64,6 +70,10 @@ func (c *algorithmCache) parse(text string) (*asi.Algorithm, error) {
 	}
 	c.mu.Unlock()
 	// parse outside the lock: concurrent requests with different algorithms do not wait
+	if len(text) >= largeAlgorithmBytes {
+		c.parsing <- struct{}{}
+		defer func() { <-c.parsing }()
+	}
 	alg, err := asi.Parse([]byte(text))
 	e := cacheEntry{alg: alg, err: err, cost: cost(text)}
 	if e.cost > c.maxBytes/4 {
