@@ -41,7 +41,7 @@ type heavySlots chan struct{}
 
 func newHeavySlots(n int) heavySlots {
 	if n <= 0 {
-		n = runtime.NumCPU()
+		n = runtime.GOMAXPROCS(0)
 	}
 	return make(heavySlots, n)
 }

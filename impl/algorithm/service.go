@@ -54,7 +54,7 @@ type Config struct {
 	MaxRequestBytes int64
 	// MaxWork is the work budget of one request (default DefaultMaxWork; budget.go).
 	MaxWork int64
-	// HeavySlots is how many heavy requests run at once (default: the number of cores).
+	// HeavySlots is how many heavy requests run at once (default: GOMAXPROCS, the cores the process may use).
 	HeavySlots int
 	Logger     *slog.Logger
 }

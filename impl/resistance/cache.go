@@ -47,7 +47,7 @@ type cacheEntry struct {
 }
 
 func newAlgorithmCache(maxBytes int64) *algorithmCache {
-	c := &algorithmCache{maxBytes: maxBytes, parsing: make(chan struct{}, runtime.NumCPU())}
+	c := &algorithmCache{maxBytes: maxBytes, parsing: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	// The entry count is not the bound (bytes are); it only has to be larger than any
 	// number of entries the byte bound admits.
 	lru, err := simplelru.NewLRU(1<<20, func(_ string, e cacheEntry) { c.bytes -= e.cost })
