@@ -15,9 +15,10 @@ import (
 // accepted request runs a few seconds on one core (BenchmarkWorstAcceptedRequest).
 const DefaultMaxWork = 1_600_000_000
 
-// heavyWork is the work from which a request takes one of the heavy-request slots: about a
-// tenth of a second of evaluation. Lighter requests never wait.
-const heavyWork = 100_000_000
+// heavyWork is the work from which a request takes one of the heavy-request slots: some
+// 125 samples under HIVDB 10.2, a report of at most about 3 MiB and a few hundredths of a
+// second. Lighter requests never wait; what one of them holds is small.
+const heavyWork = 20_000_000
 
 // AlgorithmWeight is the work units of one sample under the algorithm opts select (for
 // benchmarks and tools; requests are weighed through ReportOptions.Admit).
