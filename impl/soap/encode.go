@@ -2,9 +2,9 @@ package soap
 
 import (
 	"bytes"
-	"io"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"strconv"
