@@ -39,4 +39,4 @@ type textField struct {
 	value *string
 }
 
-func text(name string, value *string) textField { return textField{name, value} }
+func textAttr(name string, value *string) textField { return textField{name, value} }

@@ -99,7 +99,7 @@ func checkName(field string, p *string) error {
 	if p != nil && (*p == "" || len(*p) > 200) {
 		return fieldErr(field, "must be 1 to 200 characters")
 	}
-	return checkTexts(text(field, p)) // text.go
+	return checkTexts(textAttr(field, p)) // text.go
 }
 
 // CreateLibrary adds a library; it returns the library's id.
@@ -184,7 +184,7 @@ func validateLibrary(in LibraryInput) error {
 	if in.Slug != nil && !ValidSlug(*in.Slug) {
 		return fieldErr("slug", "must be lower-case letters and digits joined by single hyphens, at most 64 characters")
 	}
-	if err := checkTexts(text("timezone", in.TimeZone)); err != nil { // text.go
+	if err := checkTexts(textAttr("timezone", in.TimeZone)); err != nil { // text.go
 		return err
 	}
 	if in.TimeZone != nil {
@@ -690,7 +690,7 @@ func mergeException(row exceptionRow, in ExceptionInput) (exceptionRow, error) {
 		if len(*in.Notes) > 500 {
 			return row, fieldErr("notes", "at most 500 characters")
 		}
-		if err := checkTexts(text("notes", in.Notes)); err != nil { // text.go
+		if err := checkTexts(textAttr("notes", in.Notes)); err != nil { // text.go
 			return row, err
 		}
 		row.notes = *in.Notes
