@@ -101,13 +101,39 @@ func (s *FS) Begin(_ context.Context, id druid.Druid, keep bool) (Version, error
 			if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
-			if err := os.Link(filepath.Join(obj, cur, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+			if err := linkOrCopy(filepath.Join(obj, cur, e.Name()), filepath.Join(dir, e.Name())); err != nil {
 				v.Abort()
 				return nil, fmt.Errorf("starting a version of %s: %w", id.Qualified(), err)
 			}
 		}
 	}
 	return v, nil
+}
+
+// linkOrCopy makes dst a hard link of src (files are never changed in place, so versions
+// can share them), or a copy where the filesystem has no hard links.
+func linkOrCopy(src, dst string) error {
+	if err := os.Link(src, dst); err == nil {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // Write implements Version.
@@ -348,7 +374,7 @@ func (s *FS) recoverObject(id druid.Druid, obj string) error {
 			return err
 		}
 		for _, name := range legacy {
-			if err := os.Link(filepath.Join(obj, name), filepath.Join(v.(*fsVersion).dir, name)); err != nil {
+			if err := linkOrCopy(filepath.Join(obj, name), filepath.Join(v.(*fsVersion).dir, name)); err != nil {
 				v.Abort()
 				return err
 			}
