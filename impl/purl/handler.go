@@ -134,7 +134,7 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 		fail.vary = "Authorization"
 		return fail, nil
 	}
-	blob, err := s.store.Open(ctx, id, f.Name)
+	blob, err := s.openFile(ctx, obj, f.Name) // pin.go
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: file %q of %s is not in the store", req.Name, id.Qualified())), nil

@@ -53,6 +53,12 @@ type Store interface {
 	// Begin starts a new version of an object (see Version): empty, or with
 	// keep the current version's documents and files.
 	Begin(ctx context.Context, id druid.Druid, keep bool) (Version, error)
+	// Current names the object's current version (ErrNotFound when it has
+	// none); OpenAt opens a document or file of that version even after
+	// another has become current (until the one after), so that a reader
+	// can take every part of an object from one version.
+	Current(ctx context.Context, id druid.Druid) (string, error)
+	OpenAt(ctx context.Context, id druid.Druid, version, name string) (Blob, error)
 	// Delete removes an object and everything in it.
 	Delete(ctx context.Context, id druid.Druid) error
 	// List returns the druids of every object with a public XML record.
@@ -119,6 +125,36 @@ func (s *FS) Open(_ context.Context, id druid.Druid, name string) (Blob, error) 
 	if err != nil {
 		return Blob{}, err
 	}
+	return open(p, id, name)
+}
+
+// Current implements Store.
+func (s *FS) Current(_ context.Context, id druid.Druid) (string, error) {
+	if id == "" {
+		return "", fmt.Errorf("%w: empty druid", ErrNotFound)
+	}
+	v, err := os.Readlink(filepath.Join(s.objectDir(id), currentLink))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("%w: %s", ErrNotFound, id.Qualified())
+	}
+	if err != nil {
+		return "", fmt.Errorf("current version of %s: %w", id.Qualified(), err)
+	}
+	return v, nil
+}
+
+// OpenAt implements Store.
+func (s *FS) OpenAt(_ context.Context, id druid.Druid, version, name string) (Blob, error) {
+	if err := checkName(name); err != nil {
+		return Blob{}, err
+	}
+	if id == "" || !isVersionName(version) {
+		return Blob{}, fmt.Errorf("%w: %s version %q", ErrNotFound, id.Qualified(), version)
+	}
+	return open(filepath.Join(s.objectDir(id), version, name), id, name)
+}
+
+func open(p string, id druid.Druid, name string) (Blob, error) {
 	f, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Blob{}, fmt.Errorf("%w: %s %s", ErrNotFound, id.Qualified(), name)
@@ -160,6 +196,19 @@ func ReadAll(ctx context.Context, s Store, id druid.Druid, name string) ([]byte,
 	if err != nil {
 		return nil, nil, err
 	}
+	return readBlob(b, id, name)
+}
+
+// ReadAllAt is ReadAll of a given version (Store.OpenAt).
+func ReadAllAt(ctx context.Context, s Store, id druid.Druid, version, name string) ([]byte, fs.FileInfo, error) {
+	b, err := s.OpenAt(ctx, id, version, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return readBlob(b, id, name)
+}
+
+func readBlob(b Blob, id druid.Druid, name string) ([]byte, fs.FileInfo, error) {
 	defer b.File.Close()
 	data := make([]byte, b.Info.Size())
 	if _, err := io.ReadFull(b.File, data); err != nil {
