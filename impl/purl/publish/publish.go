@@ -219,8 +219,11 @@ func Dirs(dir string) ([]string, error) {
 		if !e.IsDir() {
 			continue
 		}
+		// Any entry named public.xml makes the directory an object, a link or a special
+		// file included: Load then refuses it by name and nothing of the tree is
+		// published, rather than the object being left out without a word.
 		p := filepath.Join(dir, e.Name())
-		if st, err := os.Lstat(filepath.Join(p, store.PublicXML)); err == nil && st.Mode().IsRegular() {
+		if _, err := os.Lstat(filepath.Join(p, store.PublicXML)); err == nil {
 			dirs = append(dirs, p)
 		}
 	}

@@ -351,8 +351,13 @@ func (s *FS) recoverObject(id druid.Druid, obj string) error {
 				}
 			}
 		case strings.HasPrefix(name, tmpPrefix) && e.Type()&fs.ModeSymlink != 0:
-			// a link made for a switch that never happened (a switch renames it at once)
-			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > unlockedGrace {
+			// A link made for a switch that never happened (a switch renames it at once).
+			// The committing process holds the lock of the version it points at until the
+			// switch is done: a link whose version is not locked (a killed committer) is
+			// removed at once, one still locked only after the grace period.
+			target, err := os.Readlink(filepath.Join(obj, name))
+			stale := err == nil && !inUse(filepath.Join(obj, target), false)
+			if info, err := e.Info(); stale || err == nil && time.Since(info.ModTime()) > unlockedGrace {
 				os.Remove(filepath.Join(obj, name))
 			}
 		case strings.HasPrefix(name, tmpPrefix):

@@ -105,3 +105,48 @@ func TestOpenMigratesTheOldLayout(t *testing.T) {
 		t.Errorf("List = %v %v", ids, err)
 	}
 }
+
+// A temporary link of a switch that never happened is removed at the next open when the
+// process that made it is gone (the version it points at is not locked), at once rather than
+// after the grace period; one whose committer is still alive is left alone.
+func TestOpenRemovesStaleSwitchLinks(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	s, err := OpenFS(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := druid.Parse("bb000kk0000")
+	if _, err := s.Write(ctx, id, PublicXML, strings.NewReader("v1")); err != nil {
+		t.Fatal(err)
+	}
+	obj := s.objectDir(id)
+	live, err := s.Begin(ctx, id, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	liveLink := filepath.Join(obj, tmpPrefix+currentLink+"-live")
+	deadLink := filepath.Join(obj, tmpPrefix+currentLink+"-dead")
+	if err := os.Symlink(filepath.Base(live.(*fsVersion).dir), liveLink); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(versionPrefix+"9", deadLink); err != nil { // its committer was killed
+		t.Fatal(err)
+	}
+	if _, err := OpenFS(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(deadLink); !os.IsNotExist(err) {
+		t.Errorf("a dead committer's switch link is still there: %v (%v)", err, entries(t, obj))
+	}
+	if _, err := os.Lstat(liveLink); err != nil {
+		t.Errorf("a live committer's switch link was removed: %v", err)
+	}
+	live.(*fsVersion).lock.Close() // now its process dies too
+	if _, err := OpenFS(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(liveLink); !os.IsNotExist(err) {
+		t.Errorf("the switch link of a committer that died is still there: %v", err)
+	}
+}
