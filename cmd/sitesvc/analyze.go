@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strings"
@@ -25,6 +26,11 @@ var analyzeReports = map[string]resistance.ReportType{
 	"simple": resistance.ReportSimple, "detail": resistance.ReportDetailed, "detailed": resistance.ReportDetailed,
 	"xml2009": resistance.Report2009, "tsv": resistance.ReportText,
 }
+
+// defaultAnalyzeReportBytes is analyze's report limit: the report goes to a file or a pipe
+// one sequence at a time, so memory does not grow with it; the limit only stops a runaway
+// input from filling a disk (64 GiB holds the XML 2009 report of about 1.5 million sequences).
+const defaultAnalyzeReportBytes = 64 << 30
 
 // maxAlgorithmFile bounds a --algorithm FILE.xml (the engine refuses more than 4 MiB anyway).
 const maxAlgorithmFile = 4 << 20
@@ -49,6 +55,7 @@ func runAnalyze(ctx context.Context, args []string, env func(string) string, std
 	report := fs.String("report", "tsv", "report: simple, detail, xml2009 or tsv")
 	algorithm := fs.String("algorithm", "HIVDB", "algorithm: HIVDB (10.2), ANRS, Rega, HIVDB_9.8, or an ASI XML file")
 	jobs := fs.Int("j", runtime.NumCPU(), "sequences analysed in parallel (default: all cores)")
+	maxReport := fs.Int64("max-report-bytes", defaultAnalyzeReportBytes, "stop with an error when the report passes this many bytes")
 	hivdb := fs.String("hivdb-dir", env("SITESVC_HIVDB_DIR"), "directory of HIV-1 algorithms/ and reference/ overriding the built-in ones (env SITESVC_HIVDB_DIR)")
 	// flags may come before or after the file name
 	var positional []string
@@ -73,7 +80,10 @@ func runAnalyze(ctx context.Context, args []string, env func(string) string, std
 	if *jobs < 1 {
 		return fmt.Errorf("analyze: -j %d: give at least 1", *jobs)
 	}
-	opts := resistance.Options{ReportType: rt, Algorithm: resistance.AlgorithmHIVDB}
+	if *maxReport < 1 || *maxReport > math.MaxInt {
+		return fmt.Errorf("analyze: --max-report-bytes %d: give a positive size", *maxReport)
+	}
+	opts := resistance.Options{ReportType: rt, Algorithm: resistance.AlgorithmHIVDB, MaxReportBytes: int(*maxReport)}
 	switch a := *algorithm; {
 	case strings.EqualFold(a, "HIVDB"):
 	case strings.EqualFold(a, "ANRS"):
@@ -164,6 +174,7 @@ func analyzeStream(ctx context.Context, batch *resistance.Batch, rd *fasta.Reade
 	type result struct {
 		part string
 		ok   bool
+		err  error
 	}
 	type job struct {
 		index int
@@ -177,8 +188,8 @@ func analyzeStream(ctx context.Context, batch *resistance.Batch, rd *fasta.Reade
 	for range jobs {
 		go func() {
 			for j := range work {
-				part, ok := batch.Sample(j.index, j.rec)
-				j.res <- result{part, ok}
+				part, ok, err := batch.Sample(j.index, j.rec)
+				j.res <- result{part, ok, err}
 			}
 		}()
 	}
@@ -220,7 +231,11 @@ func analyzeStream(ctx context.Context, batch *resistance.Batch, rd *fasta.Reade
 		if !r.ok {
 			failed++
 		}
-		if _, err := io.WriteString(out, r.part); err != nil {
+		err := r.err
+		if err == nil {
+			_, err = io.WriteString(out, r.part)
+		}
+		if err != nil {
 			cancel()
 			for range order { // let the reader finish
 			}

@@ -197,3 +197,25 @@ func TestAnalyzeProgressBarOnATerminal(t *testing.T) {
 		t.Errorf("stdout: %d rows, want 40 and no progress bar", n)
 	}
 }
+
+// TestAnalyzeReportLimit: a report that passes --max-report-bytes stops there with an error
+// naming the limit (exit status 1), having written only what fit; a wrong limit is refused.
+func TestAnalyzeReportLimit(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "in.fasta")
+	if err := os.WriteFile(file, []byte(strings.Repeat(exampleFASTA(t), 20)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, err := runBinary(t, "", "analyze", file, "--report", "xml2009", "--max-report-bytes", "100000")
+	if err == nil || !strings.Contains(errOut, "report too large") || !strings.Contains(errOut, "limit of 100000 bytes") {
+		t.Fatalf("20 XML 2009 reports over a 100,000-byte limit: %v\n%s", err, errOut)
+	}
+	if len(out) > 100_000 || strings.Count(out, "<result>") == 0 || strings.Count(out, "<result>") >= 20 {
+		t.Errorf("wrote %d bytes, %d results before stopping", len(out), strings.Count(out, "<result>"))
+	}
+	if _, errOut, err := runBinary(t, "", "analyze", file, "--max-report-bytes", "0"); err == nil || !strings.Contains(errOut, "--max-report-bytes 0") {
+		t.Errorf("--max-report-bytes 0: %v %s", err, errOut)
+	}
+	if _, errOut, err := runBinary(t, "", "analyze", file, "--report", "xml2009"); err != nil {
+		t.Errorf("the same input under the default limit: %v %s", err, errOut)
+	}
+}

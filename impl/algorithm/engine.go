@@ -33,7 +33,7 @@ func options(o ReportOptions) resistance.Options { return o }
 
 func classify(err error) error {
 	var asiErr *asi.Error
-	if errors.Is(err, resistance.ErrUnknownReportType) || errors.Is(err, resistance.ErrBadOptions) || errors.Is(err, resistance.ErrTooMuchInput) || errors.As(err, &asiErr) {
+	if errors.Is(err, resistance.ErrUnknownReportType) || errors.Is(err, resistance.ErrBadOptions) || errors.Is(err, resistance.ErrTooMuchInput) || errors.Is(err, resistance.ErrReportTooLarge) || errors.As(err, &asiErr) {
 		return &InputError{Err: err}
 	}
 	return err

@@ -15,7 +15,8 @@ import (
 )
 
 // ReportOptions tells the engine what report to write; the algorithm
-// selectors and report types are resistance's (declared there once).
+// selectors and report types are resistance's (declared there once), and
+// Admit is the work budget and heavy-request queue (budget.go).
 type ReportOptions = resistance.Options
 
 // Engine writes resistance reports. lists is [sample][gene PR, RT, IN][mutation].
@@ -119,7 +120,9 @@ func (s *Service) ProcessMutationLists(ctx context.Context, in *soapapi.ProcessM
 	if err := checkLists(in.MutationsList, "mutationsList"); err != nil {
 		return nil, err
 	}
-	report, err := s.cfg.Engine.MutationListReport(in.MutationsList, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
+	opts := ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)}
+	opts.Admit = s.admit(ctx, "processMutationLists", listCost(in.MutationsList), 0) // work budget (budget.go)
+	report, err := s.cfg.Engine.MutationListReport(in.MutationsList, opts)
 	if err != nil {
 		return nil, engineError("processMutationLists", err)
 	}
@@ -143,8 +146,10 @@ func (s *Service) ProcessSequences1(ctx context.Context, in *soapapi.ProcessSequ
 	opts.ReportOptions, opts.MethodName, opts.ReportName, opts.ReportDate = in.ReportOptions, in.MethodName, in.ReportName, in.ReportDate
 	var report string
 	if input.sequences != nil {
+		opts.Admit = s.admitSequences(ctx, "processSequences", input.sequences) // work budget (budget.go)
 		report, err = s.cfg.Engine.SequenceReport(input.sequences, opts)
 	} else {
+		opts.Admit = s.admit(ctx, "processSequences", listCost(input.lists), 0)
 		report, err = s.cfg.Engine.MutationListReport(input.lists, opts)
 	}
 	if err != nil {
@@ -170,8 +175,10 @@ func (s *Service) ProcessSequences2(ctx context.Context, in *soapapi.ProcessSequ
 	opts.MethodName, opts.ReportName, opts.ReportDate = in.MethodName, in.ReportName, in.ReportDate
 	var reports []string
 	if input.sequences != nil {
+		opts.Admit = s.admitSequences(ctx, "processSequences", input.sequences) // work budget (budget.go)
 		reports, err = s.cfg.Engine.SequenceReports(input.sequences, opts)
 	} else {
+		opts.Admit = s.admit(ctx, "processSequences", listCost(input.lists), 0)
 		reports, err = s.cfg.Engine.MutationListReports(input.lists, opts)
 	}
 	if err != nil {
@@ -198,7 +205,7 @@ func (s *Service) ProcessSequences(ctx context.Context, in *soapapi.ProcessSeque
 	if err != nil {
 		return nil, err
 	}
-	report, err := s.sequenceReport("processSequences", recs, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
+	report, err := s.sequenceReport(ctx, "processSequences", recs, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +226,7 @@ func (s *Service) ProcessSequence(ctx context.Context, in *soapapi.ProcessSequen
 	if err != nil {
 		return nil, err
 	}
-	report, err := s.sequenceReport("processSequence", []*fasta.Record{recs}, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportSimple})
+	report, err := s.sequenceReport(ctx, "processSequence", []*fasta.Record{recs}, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportSimple})
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +242,7 @@ func (s *Service) ProcessSequencesInFasta(ctx context.Context, in *soapapi.Proce
 	if !valid {
 		return &soapapi.ProcessSequencesInFastaResponse{ProcessSequencesInFastaReturn: InvalidKeyReport}, nil
 	}
-	report, err := s.sequenceReport("processSequencesInFasta", fasta.Parse(in.SequencesInFasta), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
+	report, err := s.sequenceReport(ctx, "processSequencesInFasta", fasta.Parse(in.SequencesInFasta), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
 	if err != nil {
 		return nil, err
 	}
@@ -252,15 +259,17 @@ func (s *Service) ProcessSequencesString(ctx context.Context, in *soapapi.Proces
 	if !valid {
 		return &soapapi.ProcessSequencesStringResponse{ProcessSequencesStringReturn: InvalidKeyReport}, nil
 	}
-	report, err := s.sequenceReport("processSequencesString", fasta.Parse(in.Sequences), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
+	report, err := s.sequenceReport(ctx, "processSequencesString", fasta.Parse(in.Sequences), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
 	if err != nil {
 		return nil, err
 	}
 	return &soapapi.ProcessSequencesStringResponse{ProcessSequencesStringReturn: report}, nil
 }
 
-// sequenceReport runs the engine on sequences, turning its errors into faults.
-func (s *Service) sequenceReport(op string, recs []*fasta.Record, opts ReportOptions) (string, error) {
+// sequenceReport runs the engine on sequences within the work budget, turning its errors
+// into faults.
+func (s *Service) sequenceReport(ctx context.Context, op string, recs []*fasta.Record, opts ReportOptions) (string, error) {
+	opts.Admit = s.admitSequences(ctx, op, recs) // work budget (budget.go)
 	report, err := s.cfg.Engine.SequenceReport(recs, opts)
 	if err != nil {
 		return "", engineError(op, err)

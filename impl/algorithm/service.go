@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/time/rate"
 
@@ -51,7 +52,11 @@ type Config struct {
 	KeyBurst, InvalidKeyBurst int
 	// MaxRequestBytes bounds a request body (default DefaultMaxRequestBytes).
 	MaxRequestBytes int64
-	Logger          *slog.Logger
+	// MaxWork is the work budget of one request (default DefaultMaxWork; budget.go).
+	MaxWork int64
+	// HeavySlots is how many heavy requests run at once (default: GOMAXPROCS, the cores the process may use).
+	HeavySlots int
+	Logger     *slog.Logger
 }
 
 // DefaultMaxRequestBytes bounds a request body unless Config says
@@ -70,6 +75,8 @@ type Service struct {
 	wsdl        []byte
 	doc         []byte // the human-readable page, ?doc
 	soap        *soap.Handler
+	heavy       heavySlots
+	waiting     atomic.Int64 // heavy requests waiting for a slot
 }
 
 var _ soapapi.SiteAlgorithm = (*Service)(nil)
@@ -99,6 +106,9 @@ func New(cfg Config) (*Service, error) {
 	if cfg.MaxRequestBytes == 0 {
 		cfg.MaxRequestBytes = DefaultMaxRequestBytes
 	}
+	if cfg.MaxWork <= 0 {
+		cfg.MaxWork = DefaultMaxWork
+	}
 	if cfg.InvalidKeyRate == 0 {
 		cfg.InvalidKeyRate, cfg.InvalidKeyBurst = 1, 5
 	}
@@ -127,6 +137,7 @@ func New(cfg Config) (*Service, error) {
 		keyLimits:   newLimiters(cfg.KeyRate, cfg.KeyBurst, 100_000),
 		badKeyLimit: newLimiters(cfg.InvalidKeyRate, cfg.InvalidKeyBurst, 100_000),
 		wsdl:        PublishedWSDL(cfg.Endpoint, cfg.RequestNamespace),
+		heavy:       newHeavySlots(cfg.HeavySlots),
 	}
 	if s.doc, err = docPage(cfg.Endpoint, len(cfg.ReportsXSD) > 0); err != nil {
 		return nil, err

@@ -137,7 +137,7 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 		fail.vary = "Authorization"
 		return fail, nil
 	}
-	blob, err := s.store.Open(ctx, id, f.Name)
+	blob, err := s.openFile(ctx, obj, f.Name) // pin.go
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: file %q of %s is not in the store", req.Name, id.Qualified())), nil
@@ -147,7 +147,7 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 	}
 	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
 	disposition := "inline"
-	if (req.Params.Download != nil && *req.Params.Download) || activeContent(f.MimeType) {
+	if (req.Params.Download != nil && *req.Params.Download) || !inlineType(f.MimeType) { // filetypes.go
 		disposition = "attachment"
 	}
 	c := content{
@@ -161,23 +161,12 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 		modTime:      blob.Info.ModTime(),
 		body:         blob.File,
 		closer:       blob.File,
+		csp:          fileCSP,
 	}
 	if !world {
 		c.vary = varyAuthorization
 	}
 	return c, nil
-}
-
-// activeContent reports whether a browser would run a file of this type
-// as a document of the PURL origin (scripts included); such files are only
-// ever downloaded, so a published file cannot script the service's pages.
-func activeContent(mimetype string) bool {
-	switch t := baseType(mimetype); t {
-	case "text/html", "application/xhtml+xml", "image/svg+xml", "text/xml", "application/xml", "text/javascript", "application/javascript":
-		return true
-	default:
-		return strings.HasSuffix(t, "+xml")
-	}
 }
 
 // cacheControl is the Cache-Control of object responses, worked out once

@@ -180,11 +180,22 @@ type pausingStore struct {
 
 func (p *pausingStore) Open(ctx context.Context, id druid.Druid, name string) (store.Blob, error) {
 	b, err := p.Store.Open(ctx, id, name)
+	p.pause(name)
+	return b, err
+}
+
+// OpenAt is how the service reads an object's records (all from one version).
+func (p *pausingStore) OpenAt(ctx context.Context, id druid.Druid, version, name string) (store.Blob, error) {
+	b, err := p.Store.OpenAt(ctx, id, version, name)
+	p.pause(name)
+	return b, err
+}
+
+func (p *pausingStore) pause(name string) {
 	if name == store.ModsXML && p.armed.CompareAndSwap(true, false) {
 		p.paused <- struct{}{}
 		<-p.release
 	}
-	return b, err
 }
 
 // TestLoadRacingAWrite: a load that read the old record before a PUT

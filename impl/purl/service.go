@@ -256,7 +256,8 @@ func (s *Service) purl(id druid.Druid) string { return s.cfg.BaseURL + "/" + str
 // object is a published object as served: its records, what is derived
 // from them, and the file stamps that say whether it is still current.
 type object struct {
-	rec *record.Record
+	rec     *record.Record
+	version string // the store version every part was read from (pin.go)
 	// mods is the published or embedded MODS record, nil when the served
 	// MODS is derived from Dublin Core (the page then shows the DC).
 	mods       *record.MODS
@@ -424,7 +425,12 @@ func (s *Service) members(ctx context.Context, collection druid.Druid) []collect
 // load reads and derives an object. The stat of each record is taken from
 // the open file, so it describes exactly the bytes read.
 func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*object, error) {
-	pub, pubInfo, err := store.ReadAll(ctx, s.store, id, store.PublicXML)
+	// Every part of the object from one version (version.go of the store).
+	version, err := s.store.Current(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	pub, pubInfo, err := store.ReadAllAt(ctx, s.store, id, version, store.PublicXML)
 	if err != nil {
 		return nil, err
 	}
@@ -435,8 +441,8 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 	if rec.Druid != id {
 		return nil, fmt.Errorf("stored public XML of %s names %s", id.Qualified(), rec.Druid.Qualified())
 	}
-	obj := &object{rec: rec, publicInfo: pubInfo, public: newRepresentation(pub), lastMod: pubInfo.ModTime()}
-	mods, modsInfo, err := store.ReadAll(ctx, s.store, id, store.ModsXML)
+	obj := &object{rec: rec, version: version, publicInfo: pubInfo, public: newRepresentation(pub), lastMod: pubInfo.ModTime()}
+	mods, modsInfo, err := store.ReadAllAt(ctx, s.store, id, version, store.ModsXML)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 	case err != nil:

@@ -29,7 +29,7 @@ func (s *Service) GetZip(ctx context.Context, req purlapi.GetZipRequestObject) (
 		fail.vary = "Authorization"
 		return fail, nil
 	}
-	return zipResponse{s: s, ctx: ctx, req: ex.req, rec: rec, world: rec.Rights.WorldReadable(s.cfg.Now())}, nil
+	return zipResponse{s: s, ctx: ctx, req: ex.req, obj: obj, rec: rec, world: rec.Rights.WorldReadable(s.cfg.Now())}, nil
 }
 
 // zipResponse streams the archive: each file is copied from the store
@@ -39,6 +39,7 @@ type zipResponse struct {
 	s     *Service
 	ctx   context.Context
 	req   *http.Request
+	obj   *object // its files come from its own store version (pin.go)
 	rec   *record.Record
 	world bool
 }
@@ -75,7 +76,7 @@ func (z zipResponse) write(w io.Writer) error {
 }
 
 func (z zipResponse) add(zw *zip.Writer, f record.File) error {
-	blob, err := z.s.store.Open(z.ctx, z.rec.Druid, f.Name)
+	blob, err := z.s.openFile(z.ctx, z.obj, f.Name) // the version the record was read from
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", f.Name, err)
 	}

@@ -78,6 +78,14 @@ type Options struct {
 	MethodName    string            // carried into the report header
 	ReportName    string            // carried into the report header (submissionName in XML 2009)
 	ReportDate    string            // carried into the report header; the report time when empty
+	// MaxReportBytes bounds the report (the sum of the reports of MutationListReports and
+	// SequenceReports; the parts a Batch writes); 0 means DefaultMaxReportBytes. Over it the
+	// report fails with ErrReportTooLarge.
+	MaxReportBytes int
+	// Admit, when set, is called with the algorithm's Weight once the algorithm is known and
+	// before any sample is evaluated or sequence aligned: an error refuses the report
+	// (returned as is), and release is called when the report is done (budget.go).
+	Admit func(weight int64) (release func(), err error)
 }
 
 // Engine evaluates mutation lists. It is safe for concurrent use: the bundled algorithms and
@@ -109,7 +117,7 @@ func Load(fsys fs.FS) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resistance: %w", err)
 	}
-	e := &Engine{ref: ref, aligner: aligner, algorithms: map[string]*asi.Algorithm{}, userAlgs: newAlgorithmCache(), now: time.Now}
+	e := &Engine{ref: ref, aligner: aligner, algorithms: map[string]*asi.Algorithm{}, userAlgs: newAlgorithmCache(userAlgorithmCacheBytes), now: time.Now}
 	for _, stem := range algorithmFiles {
 		name := "algorithms/" + stem + ".xml"
 		f, err := fsys.Open(name)
@@ -153,10 +161,14 @@ type settings struct {
 	sequences     bool // the inputs are nucleotide sequences (the text report's columns differ)
 	opts          Options
 	date          string
+	maxBytes      int // report size limit (budget.go)
 }
 
 func (e *Engine) resolve(opts Options) (*settings, error) {
-	s := &settings{reportType: opts.ReportType, comments: true, quality: true, opts: opts}
+	s := &settings{reportType: opts.ReportType, comments: true, quality: true, opts: opts, maxBytes: opts.MaxReportBytes}
+	if s.maxBytes <= 0 {
+		s.maxBytes = DefaultMaxReportBytes
+	}
 	partial := ""
 	algName := ""
 	// The earlier service's vocabulary: words joined by "|" (XMLVER1|QA ANALYSIS). A piece
@@ -443,36 +455,64 @@ func (e *Engine) MutationListReport(lists [][][]string, opts Options) (string, e
 	if err != nil {
 		return "", err
 	}
-	samples := make([]sample, len(lists))
-	for i, l := range lists {
-		samples[i] = e.evaluate(s, i+1, l)
+	release, err := s.admit()
+	if err != nil {
+		return "", err
 	}
-	return e.render(s, samples)
+	defer release()
+	return e.render(s, &batch{e: e, s: s, lists: lists, first: 1})
 }
 
-// MutationListReports is MutationListReport with one complete report per sample.
+// MutationListReports is MutationListReport with one complete report per sample; the
+// report limit applies to their sum.
 func (e *Engine) MutationListReports(lists [][][]string, opts Options) ([]string, error) {
 	s, err := e.resolve(opts)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(lists))
-	for i, l := range lists {
-		if out[i], err = e.render(s, []sample{e.evaluate(s, i+1, l)}); err != nil {
-			return nil, err
-		}
+	release, err := s.admit()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return e.reports(s, &batch{e: e, s: s, lists: lists, first: 1})
+}
+
+// reports writes one complete report per sample of a batch, evaluated as they are written;
+// the report limit applies to their sum.
+func (e *Engine) reports(s *settings, samples *batch) ([]string, error) {
+	if s.reportType < ReportSimple || s.reportType > ReportText {
+		return nil, fmt.Errorf("report type %d: %w", s.reportType, ErrUnknownReportType)
+	}
+	out := make([]string, 0, samples.Len())
+	header, footer := e.renderHeader(s), e.renderFooter(s)
+	total := 0
+	for smp := range samples.each(func() int { return total }) {
+		r := header + e.renderSample(s, smp) + footer
+		out = append(out, r)
+		total += len(r)
+	}
+	if samples.err != nil {
+		return nil, samples.err
 	}
 	return out, nil
 }
 
-func (e *Engine) render(s *settings, samples []sample) (string, error) {
+// render writes the report of a batch: its header, the part of each sample as the batch
+// evaluates it (one at a time, none kept after its part is written), its end. It stops with
+// ErrReportTooLarge as soon as the report passes the limit.
+func (e *Engine) render(s *settings, samples *batch) (string, error) {
 	if s.reportType < ReportSimple || s.reportType > ReportText {
 		return "", fmt.Errorf("report type %d: %w", s.reportType, ErrUnknownReportType)
 	}
 	var b strings.Builder
+	b.Grow(sizeHint(s, samples.Len()))
 	b.WriteString(e.renderHeader(s))
-	for i := range samples {
-		b.WriteString(e.renderSample(s, &samples[i]))
+	for smp := range samples.each(b.Len) {
+		b.WriteString(e.renderSample(s, smp))
+	}
+	if samples.err != nil {
+		return "", samples.err
 	}
 	b.WriteString(e.renderFooter(s))
 	return b.String(), nil

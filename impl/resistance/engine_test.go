@@ -492,8 +492,9 @@ func TestScoringMatrix(t *testing.T) {
 }
 
 func TestUserAlgorithmCache(t *testing.T) {
-	c := newAlgorithmCache()
 	text := readAlgorithm(t, "Rega_10.0.xml")
+	// room for four Rega-sized entries
+	c := newAlgorithmCache(4*cost(text) + cost(text)/2)
 	a1, err := c.parse(text)
 	if err != nil {
 		t.Fatal(err)
@@ -507,14 +508,26 @@ func TestUserAlgorithmCache(t *testing.T) {
 	if err1 == nil || err1 != err2 {
 		t.Errorf("errors %v %v: want the cached error", err1, err2)
 	}
-	for i := range userAlgorithmCacheSize + 4 {
+	for i := range 8 {
 		c.parse(strings.Replace(text, "<ALGVERSION>10.0.0", "<ALGVERSION>"+strings.Repeat("9", i+1), 1))
+		if _, bytes := c.held(); bytes > c.maxBytes {
+			t.Fatalf("cache is charged %d bytes, over its bound of %d", bytes, c.maxBytes)
+		}
 	}
-	if c.order.Len() != userAlgorithmCacheSize || len(c.byKey) != userAlgorithmCacheSize {
-		t.Errorf("cache holds %d/%d entries, want at most %d", c.order.Len(), len(c.byKey), userAlgorithmCacheSize)
+	if n, _ := c.held(); n != 4 {
+		t.Errorf("cache holds %d entries, want the 4 its byte bound admits", n)
 	}
 	if a3, _ := c.parse(text); a3 == a1 {
 		t.Error("least recently used entry was not evicted")
+	}
+	// an entry charged over a quarter of the bound is parsed but never kept
+	big := strings.Replace(text, "</ALGORITHM>", "<!--"+strings.Repeat("x", int(c.maxBytes/4/(1+parsedBytesPerByte)))+"--></ALGORITHM>", 1)
+	before, _ := c.held()
+	if _, err := c.parse(big); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := c.held(); n != before {
+		t.Errorf("an oversized entry changed the cache from %d to %d entries", before, n)
 	}
 }
 

@@ -134,22 +134,21 @@ func (e *Engine) sampleText(s *settings, smp *sample) string {
 			row = append(row, mutations(&smp.Genes[i]))
 		}
 	}
+	// Result.Drugs is a subsequence of the algorithm's drugs in the same order: one walk
+	// over both (a lookup per drug was quadratic in the drugs of a user algorithm).
+	next := 0
 	for _, d := range s.alg.Drugs {
-		found := false
-		for _, r := range smp.Result.Drugs {
-			if r.Drug == d {
-				score := ""
-				if r.HasScore {
-					score = formatScore(r.Score)
-				}
-				row = append(row, score, strconv.Itoa(r.Level.Order), r.Level.SIR)
-				found = true
-				break
+		if next < len(smp.Result.Drugs) && smp.Result.Drugs[next].Drug == d {
+			r := smp.Result.Drugs[next]
+			next++
+			score := ""
+			if r.HasScore {
+				score = formatScore(r.Score)
 			}
+			row = append(row, score, strconv.Itoa(r.Level.Order), r.Level.SIR)
+			continue
 		}
-		if !found {
-			row = append(row, "", "", "")
-		}
+		row = append(row, "", "", "")
 	}
 	return strings.Join(row, "\t") + "\n"
 }

@@ -5,11 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sitelib/sitesvc/impl/align"
 	"github.com/sitelib/sitesvc/impl/asi"
@@ -25,6 +25,23 @@ const (
 	MaxSequences      = 10_000     // sequences per request
 	MaxTotalBases     = 10_000_000 // nucleotides per request, all sequences together
 )
+
+// NucleotideWork is the work units (budget.go) of aligning one nucleotide: measured on the
+// shared machine as the alignment time per nucleotide of generated PR+RT sequences over the
+// time per unit of HIVDB 10.2 mutation-list samples (docs/security.md).
+const NucleotideWork = 1024
+
+// AlignmentWork is the work of aligning recs: the nucleotides of every sequence the engine
+// will align (those within the length limits; the others fail without alignment).
+func AlignmentWork(recs []*fasta.Record) int64 {
+	var nt int64
+	for _, r := range recs {
+		if r.Length >= MinSequenceLength && r.Length <= MaxSequenceLength {
+			nt += int64(r.Length)
+		}
+	}
+	return nt * NucleotideWork
+}
 
 // ErrTooMuchInput is wrapped by the error for a request over MaxSequences or MaxTotalBases.
 var ErrTooMuchInput = errors.New("too much sequence input")
@@ -93,39 +110,32 @@ var sequenceGenes = [...]string{"CA", "PR", "RT", "IN"}
 // (and at most GOMAXPROCS).
 const maxWorkers = 16
 
-// analyseAll analyses every record, in parallel, keeping input order.
-func (e *Engine) analyseAll(s *settings, recs []*fasta.Record) []sample {
-	out := make([]sample, len(recs))
-	workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(recs))
-	if workers <= 1 {
+// analyseInto analyses recs into out (same length), in parallel on up to len(out)
+// goroutines; first is the 1-based index of recs[0] in the request.
+func (e *Engine) analyseInto(s *settings, out []sample, recs []*fasta.Record, first int) {
+	if len(out) <= 1 {
 		for i, r := range recs {
-			out[i] = e.analyseSequence(s, i+1, r)
+			out[i] = e.analyseSequence(s, first+i, r)
 		}
-		return out
+		return
 	}
 	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
+	for i := range recs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				out[i] = e.analyseSequence(s, i+1, recs[i])
-			}
+			out[i] = e.analyseSequence(s, first+i, recs[i])
 		}()
 	}
-	for i := range recs {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
-	return out
 }
 
 // SequenceReport analyses nucleotide sequences and returns one report holding them all. A
 // sequence that is too short, too long or holds no PR, RT or IN fails alone, inside the
 // report. Errors: bad options (ErrUnknownReportType, ErrBadOptions), a broken user algorithm
-// (*asi.Error), or a request over the limits (ErrTooMuchInput).
+// (*asi.Error), a request over the limits (ErrTooMuchInput), a report over its limit
+// (ErrReportTooLarge), or what Options.Admit refused. Sequences are analysed a few at a time
+// while the report is written (batch.each), never all before it.
 func (e *Engine) SequenceReport(recs []*fasta.Record, opts Options) (string, error) {
 	if err := CheckSequenceLimits(recs); err != nil {
 		return "", err
@@ -135,10 +145,16 @@ func (e *Engine) SequenceReport(recs []*fasta.Record, opts Options) (string, err
 		return "", err
 	}
 	s.sequences = true
-	return e.render(s, e.analyseAll(s, recs))
+	release, err := s.admit()
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	return e.render(s, &batch{e: e, s: s, recs: recs, first: 1})
 }
 
-// SequenceReports is SequenceReport with one complete report per sequence.
+// SequenceReports is SequenceReport with one complete report per sequence; the report limit
+// applies to their sum.
 func (e *Engine) SequenceReports(recs []*fasta.Record, opts Options) ([]string, error) {
 	if err := CheckSequenceLimits(recs); err != nil {
 		return nil, err
@@ -148,22 +164,24 @@ func (e *Engine) SequenceReports(recs []*fasta.Record, opts Options) ([]string, 
 		return nil, err
 	}
 	s.sequences = true
-	samples := e.analyseAll(s, recs)
-	out := make([]string, len(samples))
-	for i := range samples {
-		if out[i], err = e.render(s, samples[i:i+1]); err != nil {
-			return nil, err
-		}
+	release, err := s.admit()
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	defer release()
+	return e.reports(s, &batch{e: e, s: s, recs: recs, first: 1})
 }
 
 // Batch renders one report in pieces, for inputs too large to hold at once (sitesvc analyze):
 // Header, then Sample for every input in order (safe to call concurrently), then Footer.
-// The concatenation equals the report SequenceReport would write for the same inputs.
+// The concatenation equals the report SequenceReport would write for the same inputs. The
+// report limit (Options.MaxReportBytes) applies to the pieces together: a Sample that takes
+// the report past it returns ErrReportTooLarge. Options.Admit is not used (the input's size
+// is not known in advance; analyze is the operator's own tool).
 type Batch struct {
-	e *Engine
-	s *settings
+	e       *Engine
+	s       *settings
+	written atomic.Int64 // bytes of the pieces handed out so far
 }
 
 // NewBatch resolves the options of a batch report.
@@ -177,13 +195,23 @@ func (e *Engine) NewBatch(opts Options) (*Batch, error) {
 }
 
 // Header is the report's beginning.
-func (b *Batch) Header() string { return b.e.renderHeader(b.s) }
+func (b *Batch) Header() string {
+	h := b.e.renderHeader(b.s)
+	b.written.Add(int64(len(h)))
+	return h
+}
 
 // Sample analyses one sequence (index is its 1-based position) and renders its part of the
-// report; ok is false when the sequence failed (its failure entry is still rendered).
-func (b *Batch) Sample(index int, rec *fasta.Record) (part string, ok bool) {
+// report; ok is false when the sequence failed (its failure entry is still rendered). err
+// wraps ErrReportTooLarge when this part takes the report past its limit (part is then
+// empty).
+func (b *Batch) Sample(index int, rec *fasta.Record) (part string, ok bool, err error) {
 	smp := b.e.analyseSequence(b.s, index, rec)
-	return b.e.renderSample(b.s, &smp), smp.Err == ""
+	part = b.e.renderSample(b.s, &smp)
+	if n := b.written.Add(int64(len(part))); n > int64(b.s.maxBytes) {
+		return "", false, fmt.Errorf("%w: the report passed the limit of %d bytes at sequence %d", ErrReportTooLarge, b.s.maxBytes, index)
+	}
+	return part, smp.Err == "", nil
 }
 
 // Footer is the report's end.

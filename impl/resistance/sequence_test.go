@@ -229,7 +229,8 @@ func TestSequencePipelineWithTheAligner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	samples := e.analyseAll(s, recs)
+	samples := make([]sample, len(recs))
+	e.analyseInto(s, samples, recs, 1)
 	muts := func(smp sample) string {
 		var out []string
 		for _, g := range smp.Genes {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"strconv"
@@ -16,10 +17,17 @@ const envelopeOpen = `<?xml version="1.0" encoding="UTF-8"?>` +
 
 const envelopeClose = `</soapenv:Body></soapenv:Envelope>`
 
+// Writer is what responses are encoded into: a bytes.Buffer, or a bufio.Writer on the
+// connection when a large response is streamed (handler.go).
+type Writer interface {
+	io.Writer
+	io.StringWriter
+}
+
 // EncodeResponse writes the rpc response of op: a wrapper element named
 // <operation>Response in namespace ns holding one typed element per output
 // part. results holds one value per output part, of the part's Go type.
-func EncodeResponse(buf *bytes.Buffer, op *Operation, ns string, results []any) error {
+func EncodeResponse(buf Writer, op *Operation, ns string, results []any) error {
 	if len(results) != len(op.Output.Parts) {
 		return fmt.Errorf("%s returned %d values for %d output parts", op.Name, len(results), len(op.Output.Parts))
 	}
@@ -62,7 +70,7 @@ const maxEncodeDepth = 64
 
 // encodeValue writes <name xsi:type=…>value</name> for a value of the
 // declared type t (t == nil: the value's own type, as inside anyType).
-func encodeValue(buf *bytes.Buffer, name string, t *Type, v reflect.Value, depth int) error {
+func encodeValue(buf Writer, name string, t *Type, v reflect.Value, depth int) error {
 	if depth > maxEncodeDepth {
 		return fmt.Errorf("value nested deeper than %d", maxEncodeDepth)
 	}
@@ -124,7 +132,7 @@ func encodeValue(buf *bytes.Buffer, name string, t *Type, v reflect.Value, depth
 	return fmt.Errorf("cannot encode a %s", v.Type())
 }
 
-func scalar(buf *bytes.Buffer, name, xsdType, text string, t *Type) error {
+func scalar(buf Writer, name, xsdType, text string, t *Type) error {
 	if t != nil && t.Elem != nil {
 		return fmt.Errorf("scalar value for array type %s", t)
 	}
@@ -154,8 +162,10 @@ func arrayItemType(elem *Type) string {
 // are XML themselves and stay readable in a raw response that way. \r is
 // escaped so that XML parsers' line-end normalisation keeps it; characters
 // XML cannot carry become U+FFFD.
-func escapeText(buf *bytes.Buffer, s string) {
-	buf.Grow(len(s) + len(s)/8)
+func escapeText(buf Writer, s string) {
+	if g, ok := buf.(interface{ Grow(int) }); ok {
+		g.Grow(len(s) + len(s)/8)
+	}
 	last := 0 // s[last:i] is pending plain text
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -211,6 +221,6 @@ func isXMLChar(r rune) bool {
 		r >= 0x10000 && r <= 0x10FFFF
 }
 
-func escapeAttr(buf *bytes.Buffer, s string) {
+func escapeAttr(buf Writer, s string) {
 	_ = xml.EscapeText(buf, []byte(s))
 }

@@ -1,6 +1,7 @@
 package soap
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -41,6 +42,9 @@ type Handler struct {
 // room for a user-submitted algorithm (the largest shipped one is ~190 KB)
 // and hundreds of sequences.
 const DefaultMaxRequestBytes = 8 << 20
+
+// maxPooledBuffer is the largest response buffer kept for reuse.
+const maxPooledBuffer = 1 << 20
 
 // NewHandler checks the dispatch table and returns the handler.
 func NewHandler(cfg HandlerConfig) (*Handler, error) {
@@ -84,11 +88,20 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	buf := h.bufs.Get().(*bytes.Buffer)
 	buf.Reset()
-	defer h.bufs.Put(buf)
+	defer func() {
+		// A buffer that grew for a large report is left to the collector rather than
+		// kept: the pool would hold tens of MiB per P for as long as it lives.
+		if buf.Cap() <= maxPooledBuffer {
+			h.bufs.Put(buf)
+		}
+	}()
 	// A panic anywhere in decoding, the implementation or encoding still
 	// answers a Server fault (nothing has been written before the end).
 	defer func() {
 		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p) // a streamed response failed part-way: cut the connection
+			}
 			h.log.Error("soap: panic while serving a request", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			buf.Reset()
 			h.writeFault(w, r, buf, ServerFault("internal error while processing the request"))
@@ -106,6 +119,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.writeFault(w, r, buf, err)
 		return
 	}
+	if resultBytes(results) >= streamFrom {
+		h.stream(w, call, results)
+		return
+	}
 	if err := EncodeResponse(buf, call.Operation, h.respNS, results); err != nil {
 		buf.Reset()
 		h.writeFault(w, r, buf, fmt.Errorf("encoding the response: %w", err))
@@ -116,10 +133,51 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(buf.Bytes())
 }
 
+// streamFrom is the size of results from which the response is written to the connection
+// as it is encoded rather than built whole first: a 16 MiB report escaped into an envelope
+// would otherwise be held twice.
+const streamFrom = 1 << 20
+
+// resultBytes is the size of the text in results (strings, and strings in arrays).
+func resultBytes(results []any) int {
+	n := 0
+	for _, r := range results {
+		switch v := r.(type) {
+		case string:
+			n += len(v)
+		case []any:
+			n += resultBytes(v)
+		case []string:
+			for _, s := range v {
+				n += len(s)
+			}
+		}
+	}
+	return n
+}
+
+// stream writes a large response through a buffered writer on the connection. The status
+// is sent before encoding, so an encoding error (a result that does not match its part's
+// type: the implementation's fault) cuts the connection instead of ending the body
+// normally: the client cannot take a truncated envelope for a whole one.
+func (h *Handler) stream(w http.ResponseWriter, call *Call, results []any) {
+	w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := EncodeResponse(bw, call.Operation, h.respNS, results); err != nil {
+		h.log.Error("soap: encoding a streamed response", "operation", call.Operation.Name, "error", err.Error())
+		panic(http.ErrAbortHandler)
+	}
+	_ = bw.Flush() // a client that went away: nothing more to do
+}
+
 // invoke calls the implementation, turning a panic into an error.
 func (h *Handler) invoke(ctx context.Context, call *Call) (results []any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p) // a streamed response failed part-way: cut the connection
+			}
 			h.log.Error("soap: panic in operation", "operation", call.Operation.Name, "method", call.Operation.Method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			results, err = nil, fmt.Errorf("panic in %s: %v", call.Operation.Method, p)
 		}

@@ -61,22 +61,11 @@ type Day struct {
 
 // LocalTime is the instant at wall-clock time c on date d in loc. A time
 // that occurs twice (the hour repeated when clocks fall back) is the first
-// occurrence; a time skipped when clocks spring forward is moved forward by
-// the length of the gap (02:30 becomes 03:30).
+// occurrence; a time skipped when clocks spring forward is the instant of
+// the change (02:30 becomes 03:00), so that times keep their order (dst.go).
 func LocalTime(d Date, c Clock, loc *time.Location) time.Time {
-	wall := time.Date(d.Year, d.Month, d.Day, int(c)/60, int(c)%60, 0, 0, time.UTC).Unix()
-	offsetAt := func(unix int64) int64 {
-		_, off := time.Unix(unix, 0).In(loc).Zone()
-		return int64(off)
-	}
-	before := offsetAt(wall - 12*3600) // offset in force before any transition near wall
-	after := offsetAt(wall + 12*3600)
-	valid := func(off int64) (int64, bool) {
-		u := wall - off
-		return u, offsetAt(u) == off
-	}
-	u1, ok1 := valid(before)
-	u2, ok2 := valid(after)
+	wall, before, after, ok1, ok2 := wallOffsets(d, c, loc)
+	u1, u2 := wall-before, wall-after
 	switch {
 	case ok1 && ok2:
 		return time.Unix(min(u1, u2), 0).In(loc)
@@ -85,8 +74,9 @@ func LocalTime(d Date, c Clock, loc *time.Location) time.Time {
 	case ok2:
 		return time.Unix(u2, 0).In(loc)
 	default:
-		// In the gap: read the wall time with the offset before the change.
-		return time.Unix(wall-before, 0).In(loc)
+		// In the gap: wall read with the new offset is before the change,
+		// with the old one after it.
+		return time.Unix(transition(min(u1, u2), max(u1, u2), loc), 0).In(loc)
 	}
 }
 
@@ -105,19 +95,26 @@ func Compute(d Date, loc *time.Location, rule Rule) Day {
 		end := LocalTime(d.AddDays(1), 0, loc).Add(-time.Millisecond)
 		day.Openings = []Opening{{Opens: day.Midnight, Closes: end}}
 	case rule.Kind == Hours && len(rule.Periods) > 0:
-		day.Openings = make([]Opening, len(rule.Periods))
-		for i, p := range rule.Periods {
+		day.Openings = make([]Opening, 0, len(rule.Periods))
+		for _, p := range rule.Periods {
 			closeDate := d
 			if p.Overnight() {
 				closeDate = d.AddDays(1)
 			}
-			day.Openings[i] = Opening{
+			o := Opening{
 				Opens:     LocalTime(d, p.Opens, loc),
 				Closes:    LocalTime(closeDate, p.Closes, loc),
 				Overnight: p.Overnight(),
 			}
+			if !o.Closes.After(o.Opens) {
+				continue // wholly inside a spring-forward gap: it lasts no time (dst.go)
+			}
+			day.Openings = append(day.Openings, o)
+			day.Overnight = o.Overnight
 		}
-		day.Overnight = rule.Periods[len(rule.Periods)-1].Overnight()
+		if len(day.Openings) == 0 {
+			day.Closed = true
+		}
 	default:
 		day.Closed = true
 	}

@@ -61,10 +61,42 @@ func TestComputeTimes(t *testing.T) {
 			midnight: "2026-03-08T00:00:00.000-08:00",
 		},
 		{
-			name: "spring forward: a time in the skipped hour moves forward", zone: "America/Los_Angeles", day: "2026-03-08",
+			name: "spring forward: a time in the skipped hour is the instant of the change", zone: "America/Los_Angeles", day: "2026-03-08",
 			rule:     Rule{Kind: Hours, Periods: mustPeriods(t, "01:30-02:30")},
-			want:     []span{{"2026-03-08T01:30:00.000-08:00", "2026-03-08T03:30:00.000-07:00"}},
+			want:     []span{{"2026-03-08T01:30:00.000-08:00", "2026-03-08T03:00:00.000-07:00"}},
 			midnight: "2026-03-08T00:00:00.000-08:00",
+		},
+		{
+			// was read back opening at 03:30 and closing at 03:15
+			name: "spring forward: opening in the gap never closes before it opens", zone: "America/Los_Angeles", day: "2026-03-08",
+			rule:     Rule{Kind: Hours, Periods: mustPeriods(t, "02:30-03:15", "09:00-17:00")},
+			want:     []span{{"2026-03-08T03:00:00.000-07:00", "2026-03-08T03:15:00.000-07:00"}, {"2026-03-08T09:00:00.000-07:00", "2026-03-08T17:00:00.000-07:00"}},
+			midnight: "2026-03-08T00:00:00.000-08:00",
+		},
+		{
+			// was read back as 03:10-03:20, an hour that was never given
+			name: "spring forward: a period wholly in the gap lasts no time and is left out", zone: "America/Los_Angeles", day: "2026-03-08",
+			rule:     Rule{Kind: Hours, Periods: mustPeriods(t, "02:10-02:20", "09:00-17:00")},
+			want:     []span{{"2026-03-08T09:00:00.000-07:00", "2026-03-08T17:00:00.000-07:00"}},
+			midnight: "2026-03-08T00:00:00.000-08:00",
+		},
+		{
+			name: "spring forward: a day whose only period is in the gap is closed", zone: "America/Los_Angeles", day: "2026-03-08",
+			rule:     Rule{Kind: Hours, Periods: mustPeriods(t, "02:10-02:20")},
+			closed:   true,
+			midnight: "2026-03-08T00:00:00.000-08:00",
+		},
+		{
+			name: "fall back: a period inside the repeated hour is its first occurrence", zone: "America/Los_Angeles", day: "2026-11-01",
+			rule:     Rule{Kind: Hours, Periods: mustPeriods(t, "01:30-01:45", "04:00-05:00")},
+			want:     []span{{"2026-11-01T01:30:00.000-07:00", "2026-11-01T01:45:00.000-07:00"}, {"2026-11-01T04:00:00.000-08:00", "2026-11-01T05:00:00.000-08:00"}},
+			midnight: "2026-11-01T00:00:00.000-07:00",
+		},
+		{
+			name: "fall back: a period across the repeated hour lasts an hour longer", zone: "America/Los_Angeles", day: "2026-11-01",
+			rule:     Rule{Kind: Hours, Periods: mustPeriods(t, "00:30-03:00")},
+			want:     []span{{"2026-11-01T00:30:00.000-07:00", "2026-11-01T03:00:00.000-08:00"}},
+			midnight: "2026-11-01T00:00:00.000-07:00",
 		},
 		{
 			name: "spring forward: 24 hours is a 23-hour day", zone: "America/Los_Angeles", day: "2026-03-08",
@@ -380,5 +412,44 @@ func TestRuleFor(t *testing.T) {
 	days := lr.Days(Range{From: mustDate(t, "2026-03-22"), To: mustDate(t, "2026-03-28")}, mustLoad(t, "America/Los_Angeles"))
 	if len(days) != 7 || days[3].RuleID != 99 || !days[3].Closed || days[0].Date.String() != "2026-03-22" {
 		t.Errorf("week: %+v", days)
+	}
+}
+
+func TestCheckTimesExist(t *testing.T) {
+	loc := mustLoad(t, "America/Los_Angeles")
+	for _, c := range []struct {
+		day     string
+		periods []string
+		index   int // -1: accepted
+		says    string
+	}{
+		{"2026-03-08", []string{"00:00-01:00", "02:30-03:15"}, 1, "opens at 02:30 on 2026-03-08"},
+		{"2026-03-08", []string{"09:00-12:00", "13:00-02:10"}, -1, ""},
+		{"2026-03-08", []string{"02:30-03:15"}, 0, "opens at 02:30 on 2026-03-08"},
+		{"2026-03-08", []string{"01:00-02:00"}, 0, "closes at 02:00 on 2026-03-08"},
+		{"2026-03-08", []string{"00:00-01:59", "03:00-04:00"}, -1, ""},
+		{"2026-03-07", []string{"09:00-17:00", "20:00-02:30"}, 1, "closes at 02:30 on 2026-03-08"},
+		{"2026-11-01", []string{"01:00-01:30", "01:45-09:00"}, -1, ""},
+		{"2026-06-01", []string{"02:30-03:15"}, -1, ""},
+	} {
+		ps := make([]Period, len(c.periods))
+		for i, s := range c.periods {
+			p, err := ParsePeriod(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps[i] = p
+		}
+		err := CheckTimesExist(mustDate(t, c.day), ps, loc)
+		if c.index < 0 {
+			if err != nil {
+				t.Errorf("%s %v: %v", c.day, c.periods, err)
+			}
+			continue
+		}
+		var pe *PeriodError
+		if !errors.As(err, &pe) || pe.Index != c.index || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s %v: %v, want period %d refused saying %q", c.day, c.periods, err, c.index, c.says)
+		}
 	}
 }

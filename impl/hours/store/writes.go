@@ -99,7 +99,7 @@ func checkName(field string, p *string) error {
 	if p != nil && (*p == "" || len(*p) > 200) {
 		return fieldErr(field, "must be 1 to 200 characters")
 	}
-	return nil
+	return checkTexts(textAttr(field, p)) // text.go
 }
 
 // CreateLibrary adds a library; it returns the library's id.
@@ -183,6 +183,9 @@ func validateLibrary(in LibraryInput) error {
 	}
 	if in.Slug != nil && !ValidSlug(*in.Slug) {
 		return fieldErr("slug", "must be lower-case letters and digits joined by single hyphens, at most 64 characters")
+	}
+	if err := checkTexts(textAttr("timezone", in.TimeZone)); err != nil { // text.go
+		return err
 	}
 	if in.TimeZone != nil {
 		if _, err := time.LoadLocation(*in.TimeZone); err != nil || *in.TimeZone == "" || *in.TimeZone == "Local" {
@@ -687,6 +690,9 @@ func mergeException(row exceptionRow, in ExceptionInput) (exceptionRow, error) {
 		if len(*in.Notes) > 500 {
 			return row, fieldErr("notes", "at most 500 characters")
 		}
+		if err := checkTexts(textAttr("notes", in.Notes)); err != nil { // text.go
+			return row, err
+		}
 		row.notes = *in.Notes
 	}
 	if in.Type != nil {
@@ -744,6 +750,9 @@ func (s *Store) CreateException(ctx context.Context, who, librarySlug, locationS
 		if err != nil {
 			return err
 		}
+		if err := t.checkExceptionTimes(ctx, libID, row); err != nil { // dst.go
+			return err
+		}
 		if taken, err := t.exists(ctx, `SELECT 1 FROM rules WHERE location_id = ? AND day = ?`, locID, row.day); err != nil || taken {
 			return errors.Join(err, conflictIf(taken, "location %q already has an exception on %s", locationSlug, row.day))
 		}
@@ -782,6 +791,13 @@ func (s *Store) UpdateException(ctx context.Context, who, librarySlug, locationS
 			return err
 		}
 		if row, err = mergeException(row, in); err != nil {
+			return err
+		}
+		libID, err := t.libraryID(ctx, librarySlug)
+		if err != nil {
+			return err
+		}
+		if err := t.checkExceptionTimes(ctx, libID, row); err != nil { // dst.go
 			return err
 		}
 		if taken, err := t.exists(ctx, `SELECT 1 FROM rules WHERE location_id = ? AND day = ? AND id <> ?`, locID, row.day, id); err != nil || taken {

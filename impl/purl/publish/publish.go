@@ -14,6 +14,7 @@ import (
 	_ "image/gif"  // image dimensions of GIF files
 	_ "image/jpeg" // image dimensions of JPEG files
 	_ "image/png"  // image dimensions of PNG files
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func Load(dir string, opts ...Option) (*Object, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	pub, err := os.ReadFile(filepath.Join(dir, store.PublicXML))
+	pub, err := readInObject(dir, store.PublicXML, record.MaxDocumentBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
@@ -92,7 +93,7 @@ func Load(dir string, opts ...Option) (*Object, error) {
 	}
 	rec := in.Record
 	obj := &Object{Dir: dir, Record: rec, Public: in.Data, Warnings: in.Warnings}
-	mods, err := os.ReadFile(filepath.Join(dir, store.ModsXML))
+	mods, err := readInObject(dir, store.ModsXML, record.MaxDocumentBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -108,32 +109,28 @@ func Load(dir string, opts ...Option) (*Object, error) {
 		obj.MODS = doc
 	}
 	for _, f := range rec.Files() {
-		if err := checkFile(filepath.Join(dir, f.Name), f); err != nil {
+		if err := checkFile(dir, f); err != nil {
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
 	}
 	return obj, nil
 }
 
-func checkFile(path string, f record.File) error {
-	info, err := os.Stat(path)
+// checkFile checks a file contentMetadata lists: a regular file of the object directory
+// (openInObject) of the listed size and, for images the standard library reads, dimensions.
+func checkFile(dir string, f record.File) error {
+	fh, info, err := openInObject(dir, f.Name)
 	if err != nil {
-		return fmt.Errorf("file %q listed in contentMetadata: %w", f.Name, err)
+		return fmt.Errorf("file listed in contentMetadata: %w", err)
 	}
-	if !info.Mode().IsRegular() {
-		return fmt.Errorf("file %q is not a regular file", f.Name)
-	}
+	defer fh.Close()
 	if info.Size() != f.Size {
 		return fmt.Errorf("file %q is %d bytes, contentMetadata says %d", f.Name, info.Size(), f.Size)
 	}
 	if f.Width == 0 {
 		return nil
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("file %q: %w", f.Name, err)
-	}
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	cfg, format, err := image.DecodeConfig(fh)
 	if err != nil {
 		return nil // a format the standard library does not read: trust the record
 	}
@@ -143,41 +140,74 @@ func checkFile(path string, f record.File) error {
 	return nil
 }
 
-// Write stores the object: its files first, then mods.xml, then
-// public.xml, whose arrival is what makes the object (or its new version)
-// visible. It returns whether the object is new to the store.
+// Write stores the object as one new version (store.Version): its files, mods.xml and
+// public.xml are written into a version that becomes current only once all of them are
+// there, so readers see the previous version whole until then, and the new one whole
+// after; files of the previous version the new record no longer lists are gone with it.
+// Each file is opened again as Load opened it (never through a link), and must still have
+// the size Load checked. It returns whether the object is new to the store.
 func Write(ctx context.Context, s store.Store, obj *Object) (bool, error) {
 	id := obj.Record.Druid
+	v, err := s.Begin(ctx, id, false)
+	if err != nil {
+		return false, fmt.Errorf("publishing %s: %w", id.Qualified(), err)
+	}
+	fail := func(err error) (bool, error) {
+		v.Abort()
+		return false, fmt.Errorf("publishing %s: %w", id.Qualified(), err)
+	}
 	for _, f := range obj.Record.Files() {
-		fh, err := os.Open(filepath.Join(obj.Dir, f.Name))
+		fh, _, err := openInObject(obj.Dir, f.Name)
 		if err != nil {
-			return false, fmt.Errorf("publishing %s: %w", id.Qualified(), err)
+			return fail(fmt.Errorf("%s: %w", obj.Dir, err))
 		}
-		_, err = s.Write(ctx, id, f.Name, fh)
+		// No more than the size checked, and exactly that many bytes.
+		err = v.Write(f.Name, &exactReader{r: io.LimitReader(fh, f.Size+1), want: f.Size, name: f.Name})
 		fh.Close()
 		if err != nil {
-			return false, fmt.Errorf("publishing %s: %w", id.Qualified(), err)
+			return fail(err)
 		}
 	}
 	if obj.MODS != nil {
-		if _, err := s.Write(ctx, id, store.ModsXML, bytes.NewReader(obj.MODS)); err != nil {
-			return false, fmt.Errorf("publishing %s: %w", id.Qualified(), err)
+		if err := v.Write(store.ModsXML, bytes.NewReader(obj.MODS)); err != nil {
+			return fail(err)
 		}
 	}
-	created, err := s.Write(ctx, id, store.PublicXML, bytes.NewReader(obj.Public))
+	if err := v.Write(store.PublicXML, bytes.NewReader(obj.Public)); err != nil {
+		return fail(err)
+	}
+	created, err := v.Commit()
 	if err != nil {
 		return false, fmt.Errorf("publishing %s: %w", id.Qualified(), err)
 	}
 	return created, nil
 }
 
+// exactReader fails unless r yields exactly want bytes: a file that changed size since it
+// was checked is not published.
+type exactReader struct {
+	r    io.Reader
+	want int64
+	n    int64
+	name string
+}
+
+func (e *exactReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	e.n += int64(n)
+	if e.n > e.want || (err == io.EOF && e.n != e.want) {
+		return n, fmt.Errorf("file %q changed while it was published (now %d bytes or more, checked at %d)", e.name, e.n, e.want)
+	}
+	return n, err
+}
+
 // Dirs finds object directories in dir, one level deep: dir itself when it
 // holds a public.xml, else each of its direct subdirectories that does
-// (deeper directories are never searched, and symbolic links to
-// directories are not followed), so that publishing a folder of objects
-// never publishes a whole tree by surprise.
+// (deeper directories are never searched, and symbolic links are not
+// followed), so that publishing a folder of objects never publishes a
+// whole tree by surprise.
 func Dirs(dir string) ([]string, error) {
-	if _, err := os.Stat(filepath.Join(dir, store.PublicXML)); err == nil {
+	if _, err := os.Lstat(filepath.Join(dir, store.PublicXML)); err == nil {
 		return []string{dir}, nil
 	}
 	entries, err := os.ReadDir(dir)
@@ -189,8 +219,11 @@ func Dirs(dir string) ([]string, error) {
 		if !e.IsDir() {
 			continue
 		}
+		// Any entry named public.xml makes the directory an object, a link or a special
+		// file included: Load then refuses it by name and nothing of the tree is
+		// published, rather than the object being left out without a word.
 		p := filepath.Join(dir, e.Name())
-		if st, err := os.Lstat(filepath.Join(p, store.PublicXML)); err == nil && st.Mode().IsRegular() {
+		if _, err := os.Lstat(filepath.Join(p, store.PublicXML)); err == nil {
 			dirs = append(dirs, p)
 		}
 	}

@@ -1,9 +1,11 @@
 // Package store keeps PURL objects in a filesystem druid tree: object
-// bb000kk0000 lives in <root>/bb/000/kk/0000/, which holds public.xml,
-// mods.xml and the object's files. Writes are atomic (temporary file in the
-// same directory, fsync, rename), so a reader sees a whole old or a whole
-// new document, never a partial one. The store checks nothing about the
-// documents' content: callers validate before they write.
+// bb000kk0000 lives in <root>/bb/000/kk/0000/, whose link current names the
+// version directory (v1, v2, …) holding public.xml, mods.xml and the
+// object's files (version.go). A write makes a whole new version and then
+// switches current to it in one rename, so a reader sees a whole old or a
+// whole new object, never a mixture; what a crash leaves behind is removed
+// when the store is opened. The store checks nothing about the documents'
+// content: callers validate before they write.
 package store
 
 import (
@@ -45,8 +47,18 @@ type Store interface {
 	// Stat describes a document or file without opening it.
 	Stat(ctx context.Context, id druid.Druid, name string) (fs.FileInfo, error)
 	// Write atomically replaces (or creates) a document or file of an
-	// object with the bytes r yields; created reports whether it was new.
+	// object with the bytes r yields, in a new version holding the current
+	// version's other documents and files; created reports whether it was new.
 	Write(ctx context.Context, id druid.Druid, name string, r io.Reader) (created bool, err error)
+	// Begin starts a new version of an object (see Version): empty, or with
+	// keep the current version's documents and files.
+	Begin(ctx context.Context, id druid.Druid, keep bool) (Version, error)
+	// Current names the object's current version (ErrNotFound when it has
+	// none); OpenAt opens a document or file of that version even after
+	// another has become current (until the one after), so that a reader
+	// can take every part of an object from one version.
+	Current(ctx context.Context, id druid.Druid) (string, error)
+	OpenAt(ctx context.Context, id druid.Druid, version, name string) (Blob, error)
 	// Delete removes an object and everything in it.
 	Delete(ctx context.Context, id druid.Druid) error
 	// List returns the druids of every object with a public XML record.
@@ -58,7 +70,8 @@ type FS struct {
 	root string
 }
 
-// OpenFS opens (creating it if needed) a store rooted at dir.
+// OpenFS opens (creating it if needed) a store rooted at dir, and removes
+// what an interrupted write or delete left behind (version.go).
 func OpenFS(dir string) (*FS, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating store %s: %w", dir, err)
@@ -67,7 +80,11 @@ func OpenFS(dir string) (*FS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store path %s: %w", dir, err)
 	}
-	return &FS{root: abs}, nil
+	s := &FS{root: abs}
+	if err := s.recover(); err != nil {
+		return nil, fmt.Errorf("store %s: %w", dir, err)
+	}
+	return s, nil
 }
 
 // Root is the store's directory.
@@ -79,18 +96,27 @@ func (s *FS) objectDir(id druid.Druid) string {
 	return filepath.Join(s.root, filepath.FromSlash(id.TreePath()))
 }
 
-// path is where a document or file of an object lives. name is checked
-// again here so that no caller can reach outside the object's directory.
+// path is where a document or file of the current version of an object
+// lives: through the current link, which the kernel resolves in the same
+// call that opens the file. name is checked again here so that no caller
+// can reach outside the object's directory.
 func (s *FS) path(id druid.Druid, name string) (string, error) {
-	if name != PublicXML && name != ModsXML {
-		if err := record.CheckFileName(name); err != nil {
-			return "", fmt.Errorf("%w: %v", ErrNotFound, err)
-		}
+	if err := checkName(name); err != nil {
+		return "", err
 	}
 	if id == "" {
 		return "", fmt.Errorf("%w: empty druid", ErrNotFound)
 	}
-	return filepath.Join(s.objectDir(id), name), nil
+	return filepath.Join(s.objectDir(id), currentLink, name), nil
+}
+
+func checkName(name string) error {
+	if name != PublicXML && name != ModsXML {
+		if err := record.CheckFileName(name); err != nil {
+			return fmt.Errorf("%w: %v", ErrNotFound, err)
+		}
+	}
+	return nil
 }
 
 // Open implements Store.
@@ -99,6 +125,36 @@ func (s *FS) Open(_ context.Context, id druid.Druid, name string) (Blob, error) 
 	if err != nil {
 		return Blob{}, err
 	}
+	return open(p, id, name)
+}
+
+// Current implements Store.
+func (s *FS) Current(_ context.Context, id druid.Druid) (string, error) {
+	if id == "" {
+		return "", fmt.Errorf("%w: empty druid", ErrNotFound)
+	}
+	v, err := os.Readlink(filepath.Join(s.objectDir(id), currentLink))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("%w: %s", ErrNotFound, id.Qualified())
+	}
+	if err != nil {
+		return "", fmt.Errorf("current version of %s: %w", id.Qualified(), err)
+	}
+	return v, nil
+}
+
+// OpenAt implements Store.
+func (s *FS) OpenAt(_ context.Context, id druid.Druid, version, name string) (Blob, error) {
+	if err := checkName(name); err != nil {
+		return Blob{}, err
+	}
+	if id == "" || !isVersionName(version) {
+		return Blob{}, fmt.Errorf("%w: %s version %q", ErrNotFound, id.Qualified(), version)
+	}
+	return open(filepath.Join(s.objectDir(id), version, name), id, name)
+}
+
+func open(p string, id druid.Druid, name string) (Blob, error) {
 	f, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Blob{}, fmt.Errorf("%w: %s %s", ErrNotFound, id.Qualified(), name)
@@ -140,6 +196,19 @@ func ReadAll(ctx context.Context, s Store, id druid.Druid, name string) ([]byte,
 	if err != nil {
 		return nil, nil, err
 	}
+	return readBlob(b, id, name)
+}
+
+// ReadAllAt is ReadAll of a given version (Store.OpenAt).
+func ReadAllAt(ctx context.Context, s Store, id druid.Druid, version, name string) ([]byte, fs.FileInfo, error) {
+	b, err := s.OpenAt(ctx, id, version, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return readBlob(b, id, name)
+}
+
+func readBlob(b Blob, id druid.Druid, name string) ([]byte, fs.FileInfo, error) {
 	defer b.File.Close()
 	data := make([]byte, b.Info.Size())
 	if _, err := io.ReadFull(b.File, data); err != nil {
@@ -149,52 +218,33 @@ func ReadAll(ctx context.Context, s Store, id druid.Druid, name string) ([]byte,
 }
 
 // Write implements Store.
-func (s *FS) Write(_ context.Context, id druid.Druid, name string, r io.Reader) (bool, error) {
-	p, err := s.path(id, name)
+func (s *FS) Write(ctx context.Context, id druid.Druid, name string, r io.Reader) (bool, error) {
+	if err := checkName(name); err != nil {
+		return false, err
+	}
+	v, err := s.Begin(ctx, id, true)
 	if err != nil {
 		return false, err
 	}
-	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false, fmt.Errorf("creating %s: %w", dir, err)
+	_, statErr := s.Stat(ctx, id, name)
+	if err := v.Write(name, r); err != nil {
+		v.Abort()
+		return false, err
 	}
-	// Temporary names start with a dot: no file of an object can, so a
-	// leftover temporary file is never served.
-	tmp, err := os.CreateTemp(dir, ".tmp-"+name+"-*")
-	if err != nil {
-		return false, fmt.Errorf("writing %s of %s: %w", name, id.Qualified(), err)
+	if _, err := v.Commit(); err != nil {
+		return false, err
 	}
-	cleanup := func() { tmp.Close(); os.Remove(tmp.Name()) }
-	if _, err := io.Copy(tmp, r); err != nil {
-		cleanup()
-		return false, fmt.Errorf("writing %s of %s: %w", name, id.Qualified(), err)
-	}
-	if err := tmp.Sync(); err != nil {
-		cleanup()
-		return false, fmt.Errorf("syncing %s of %s: %w", name, id.Qualified(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return false, fmt.Errorf("closing %s of %s: %w", name, id.Qualified(), err)
-	}
-	_, statErr := os.Stat(p)
-	created := errors.Is(statErr, fs.ErrNotExist)
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		os.Remove(tmp.Name())
-		return false, fmt.Errorf("replacing %s of %s: %w", name, id.Qualified(), err)
-	}
-	syncDir(dir)
-	return created, nil
+	return errors.Is(statErr, ErrNotFound), nil
 }
 
 // Delete implements Store. The directory is first renamed out of the tree
 // (one atomic step for readers), then removed.
 func (s *FS) Delete(_ context.Context, id druid.Druid) error {
 	dir := s.objectDir(id)
-	if _, err := os.Stat(filepath.Join(dir, PublicXML)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, currentLink, PublicXML)); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: %s", ErrNotFound, id.Qualified())
 	}
-	trash := filepath.Join(s.root, fmt.Sprintf(".deleted-%s-%d", id, time.Now().UnixNano()))
+	trash := filepath.Join(s.root, fmt.Sprintf("%s%s-%d", deletedPrefix, id, time.Now().UnixNano()))
 	if err := os.Rename(dir, trash); err != nil {
 		return fmt.Errorf("deleting %s: %w", id.Qualified(), err)
 	}
@@ -211,21 +261,24 @@ func (s *FS) List(_ context.Context) ([]druid.Druid, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != s.root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || d.Name() != PublicXML {
+		if !d.IsDir() || p == s.root {
 			return nil
 		}
-		rel, err := filepath.Rel(s.root, filepath.Dir(p))
+		if strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		rel, err := filepath.Rel(s.root, p)
 		if err != nil {
 			return nil
 		}
 		id, err := druid.Parse(strings.ReplaceAll(filepath.ToSlash(rel), "/", ""))
-		if err == nil && id.TreePath() == filepath.ToSlash(rel) {
+		if err != nil || id.TreePath() != filepath.ToSlash(rel) {
+			return nil // an intermediate level of the tree
+		}
+		if _, err := os.Stat(filepath.Join(p, currentLink, PublicXML)); err == nil {
 			ids = append(ids, id)
 		}
-		return nil
+		return filepath.SkipDir
 	})
 	if err != nil {
 		return nil, fmt.Errorf("listing store %s: %w", s.root, err)

@@ -32,7 +32,7 @@ func TestFS(t *testing.T) {
 	if err != nil || created {
 		t.Fatalf("second write: created=%v %v", created, err)
 	}
-	if _, err := os.Stat(filepath.Join(root, "bc", "123", "df", "4567", PublicXML)); err != nil {
+	if _, err := os.Stat(filepath.Join(root, "bc", "123", "df", "4567", "current", PublicXML)); err != nil {
 		t.Fatalf("not in the druid tree: %v", err)
 	}
 	data, info, err := ReadAll(ctx, s, id, PublicXML)
@@ -58,8 +58,14 @@ func TestFS(t *testing.T) {
 		t.Errorf("empty druid: %v", err)
 	}
 	entries, _ := os.ReadDir(filepath.Join(root, "bc", "123", "df", "4567"))
-	if len(entries) != 2 {
-		t.Errorf("object directory holds %d entries, want 2 (no temporary files)", len(entries))
+	// current, the current version and the one it replaced; no temporary files
+	if len(entries) != 3 {
+		t.Errorf("object directory holds %d entries, want 3 (current and two versions)", len(entries))
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("left over: %s", e.Name())
+		}
 	}
 	if err := s.Delete(ctx, id); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,404 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sitelib/sitesvc/impl/purl/druid"
+)
+
+// Layout of an object directory (bb/000/kk/0000/):
+//
+//	current -> v7        the one pointer readers follow (a relative symbolic link)
+//	v7/                  the current version: public.xml, mods.xml and the files
+//	v6/                  the version it replaced, kept until the next switch so that a
+//	                     reader that resolved its path a moment ago still finds it
+//	.new-<random>/       a version being written; never served, removed at start
+//
+// A version being written holds an exclusive flock on its own .lock file from Begin until
+// current points at it (or it is abandoned); the lock dies with its process, kill -9 included.
+// Cleaning up (at open, and after each commit) removes a directory only when no live process
+// holds its lock, so a serving process and `sitesvc purl publish` can write the same store: one
+// never removes what the other is writing.
+//
+// A version directory is complete before current points at it, and current is switched by
+// renaming a new link over it, so a reader sees exactly one whole version at any instant.
+// Files a new version shares with the current one are hard links, not copies.
+const (
+	currentLink   = "current"
+	versionPrefix = "v"
+	newPrefix     = ".new-"
+	tmpPrefix     = ".tmp-"
+	deletedPrefix = ".deleted-"
+	lockName      = ".lock"
+	// unlockedGrace is how long a .new-* directory without a lock file is left alone: the
+	// moment between creating it and locking it.
+	unlockedGrace = time.Minute
+)
+
+// Version is a new version of an object being written: nothing of it is visible until
+// Commit switches the object to it. Abort (or a crash) leaves the current version as it was.
+type Version interface {
+	// Write adds (or replaces) a document or file of the new version.
+	Write(name string, r io.Reader) error
+	// Commit makes the new version the object's current one; created reports whether the
+	// object had no public XML record before.
+	Commit() (created bool, err error)
+	// Abort discards the new version; after Commit it does nothing.
+	Abort()
+}
+
+// fsVersion is the FS store's Version.
+type fsVersion struct {
+	s    *FS
+	id   druid.Druid
+	obj  string // object directory
+	dir  string // .new-… directory
+	lock *os.File
+	done bool
+}
+
+// Begin starts a new version of id. With keep, the new version starts as a copy (hard links)
+// of the current one, for writes that replace one document; without, it starts empty, for
+// publishing a whole object.
+func (s *FS) Begin(_ context.Context, id druid.Druid, keep bool) (Version, error) {
+	if id == "" {
+		return nil, fmt.Errorf("%w: empty druid", ErrNotFound)
+	}
+	obj := s.objectDir(id)
+	if err := os.MkdirAll(obj, 0o755); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", obj, err)
+	}
+	dir, err := os.MkdirTemp(obj, newPrefix)
+	if err != nil {
+		return nil, fmt.Errorf("starting a version of %s: %w", id.Qualified(), err)
+	}
+	lock, err := lockDir(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("starting a version of %s: %w", id.Qualified(), err)
+	}
+	v := &fsVersion{s: s, id: id, obj: obj, dir: dir, lock: lock}
+	if cur, err := os.Readlink(filepath.Join(obj, currentLink)); keep && err == nil {
+		// the version current names now, resolved once: another commit may switch it
+		entries, err := os.ReadDir(filepath.Join(obj, cur))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			v.Abort()
+			return nil, fmt.Errorf("reading the current version of %s: %w", id.Qualified(), err)
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			if err := linkOrCopy(filepath.Join(obj, cur, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+				v.Abort()
+				return nil, fmt.Errorf("starting a version of %s: %w", id.Qualified(), err)
+			}
+		}
+	}
+	return v, nil
+}
+
+// linkOrCopy makes dst a hard link of src (files are never changed in place, so versions
+// can share them), or a copy where the filesystem has no hard links.
+func linkOrCopy(src, dst string) error {
+	if err := os.Link(src, dst); err == nil {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// Write implements Version.
+func (v *fsVersion) Write(name string, r io.Reader) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	p := filepath.Join(v.dir, name)
+	// A new file, never one shared (hard-linked) with the current version.
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("writing %s of %s: %w", name, v.id.Qualified(), err)
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("writing %s of %s: %w", name, v.id.Qualified(), err)
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s of %s: %w", name, v.id.Qualified(), err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("syncing %s of %s: %w", name, v.id.Qualified(), err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("closing %s of %s: %w", name, v.id.Qualified(), err)
+	}
+	return nil
+}
+
+// Commit implements Version.
+func (v *fsVersion) Commit() (bool, error) {
+	if v.done {
+		return false, errors.New("store: version already committed or aborted")
+	}
+	syncDir(v.dir)
+	cur, _ := os.Readlink(filepath.Join(v.obj, currentLink))
+	_, statErr := os.Stat(filepath.Join(v.obj, currentLink, PublicXML))
+	created := errors.Is(statErr, fs.ErrNotExist)
+	n, _ := strconv.Atoi(strings.TrimPrefix(cur, versionPrefix))
+	// The next free version number: another process may be committing at the same time.
+	var name string
+	for {
+		n++
+		name = versionPrefix + strconv.Itoa(n)
+		err := os.Rename(v.dir, filepath.Join(v.obj, name))
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) && !isNotEmpty(err) {
+			v.Abort()
+			return false, fmt.Errorf("committing a version of %s: %w", v.id.Qualified(), err)
+		}
+	}
+	v.done = true
+	dir := filepath.Join(v.obj, name)
+	if err := switchCurrent(v.obj, name); err != nil {
+		os.RemoveAll(dir)
+		v.lock.Close()
+		return false, fmt.Errorf("committing a version of %s: %w", v.id.Qualified(), err)
+	}
+	os.Remove(filepath.Join(dir, lockName))
+	v.lock.Close()
+	// Keep the version just replaced (readers may hold its path); remove older ones.
+	removeVersions(v.obj, name, cur)
+	return created, nil
+}
+
+// Abort implements Version.
+func (v *fsVersion) Abort() {
+	if v.done {
+		return
+	}
+	v.done = true
+	os.RemoveAll(v.dir)
+	v.lock.Close()
+}
+
+// lockDir creates dir/.lock and takes an exclusive flock on it.
+func lockDir(dir string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %w", dir, err)
+	}
+	return f, nil
+}
+
+// inUse reports whether a live process is writing dir: its lock file is held, or (a
+// directory just created) it has none yet and is younger than unlockedGrace.
+func inUse(dir string, mustHaveLock bool) bool {
+	f, err := os.Open(filepath.Join(dir, lockName))
+	if errors.Is(err, fs.ErrNotExist) {
+		if !mustHaveLock {
+			return false
+		}
+		info, err := os.Stat(dir)
+		return err == nil && time.Since(info.ModTime()) < unlockedGrace
+	}
+	if err != nil {
+		return true // cannot tell: leave it
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
+
+// switchCurrent points obj/current at version name: a new link renamed over the old one.
+func switchCurrent(obj, name string) error {
+	tmp := filepath.Join(obj, tmpPrefix+currentLink+"-"+randomSuffix())
+	if err := os.Symlink(name, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(obj, currentLink)); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	syncDir(obj)
+	return nil
+}
+
+// removeVersions removes the version directories of obj other than keep, except one
+// another process is committing (still locked).
+func removeVersions(obj string, keep ...string) {
+	entries, _ := os.ReadDir(obj)
+	for _, e := range entries {
+		if e.IsDir() && isVersionName(e.Name()) && !contains(keep, e.Name()) && !inUse(filepath.Join(obj, e.Name()), false) {
+			os.RemoveAll(filepath.Join(obj, e.Name()))
+		}
+	}
+}
+
+func isVersionName(name string) bool {
+	n, err := strconv.Atoi(strings.TrimPrefix(name, versionPrefix))
+	return strings.HasPrefix(name, versionPrefix) && err == nil && n > 0
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x != "" && x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func isNotEmpty(err error) bool {
+	var le *os.LinkError
+	return errors.As(err, &le) && strings.Contains(le.Err.Error(), "directory not empty")
+}
+
+func randomSuffix() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// recover brings every object directory to a clean state at start: versions being written
+// when a process died (.new-…), stray temporary links and deleted objects not yet removed
+// are removed, as are versions other than the current one; an object in the layout before
+// versions (documents directly in its directory) is moved into its first version.
+func (s *FS) recover() error {
+	top, err := os.ReadDir(s.root)
+	if err != nil {
+		return err
+	}
+	for _, e := range top {
+		if strings.HasPrefix(e.Name(), deletedPrefix) {
+			os.RemoveAll(filepath.Join(s.root, e.Name()))
+		}
+	}
+	return filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() || p == s.root {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		rel, err := filepath.Rel(s.root, p)
+		if err != nil {
+			return nil
+		}
+		id, err := druid.Parse(strings.ReplaceAll(filepath.ToSlash(rel), "/", ""))
+		if err != nil || id.TreePath() != filepath.ToSlash(rel) {
+			return nil // an intermediate level of the tree
+		}
+		if err := s.recoverObject(id, p); err != nil {
+			return fmt.Errorf("recovering %s: %w", id.Qualified(), err)
+		}
+		return filepath.SkipDir
+	})
+}
+
+func (s *FS) recoverObject(id druid.Druid, obj string) error {
+	entries, err := os.ReadDir(obj)
+	if err != nil {
+		return err
+	}
+	var legacy []string
+	for _, e := range entries {
+		switch name := e.Name(); {
+		case strings.HasPrefix(name, newPrefix):
+			if !inUse(filepath.Join(obj, name), true) {
+				if err := os.RemoveAll(filepath.Join(obj, name)); err != nil {
+					return err
+				}
+			}
+		case strings.HasPrefix(name, tmpPrefix) && e.Type()&fs.ModeSymlink != 0:
+			// A link made for a switch that never happened (a switch renames it at once).
+			// The committing process holds the lock of the version it points at until the
+			// switch is done: a link whose version is not locked (a killed committer) is
+			// removed at once, one still locked only after the grace period.
+			target, err := os.Readlink(filepath.Join(obj, name))
+			stale := err == nil && !inUse(filepath.Join(obj, target), false)
+			if info, err := e.Info(); stale || err == nil && time.Since(info.ModTime()) > unlockedGrace {
+				os.Remove(filepath.Join(obj, name))
+			}
+		case strings.HasPrefix(name, tmpPrefix):
+			// a temporary file of the layout before versions
+			if err := os.RemoveAll(filepath.Join(obj, name)); err != nil {
+				return err
+			}
+		case name == currentLink, e.IsDir() && isVersionName(name):
+		case e.Type().IsRegular():
+			legacy = append(legacy, name)
+		}
+	}
+	cur, err := os.Readlink(filepath.Join(obj, currentLink))
+	if err != nil && len(legacy) > 0 {
+		// Before versions: link the documents into a first version, switch, then remove
+		// them (a crash in between redoes or finishes this at the next start).
+		v, err := s.Begin(context.Background(), id, false)
+		if err != nil {
+			return err
+		}
+		for _, name := range legacy {
+			if err := linkOrCopy(filepath.Join(obj, name), filepath.Join(v.(*fsVersion).dir, name)); err != nil {
+				v.Abort()
+				return err
+			}
+		}
+		if _, err := v.Commit(); err != nil {
+			return err
+		}
+		cur, _ = os.Readlink(filepath.Join(obj, currentLink))
+	}
+	if cur != "" {
+		for _, name := range legacy {
+			if err := os.Remove(filepath.Join(obj, name)); err != nil {
+				return err
+			}
+		}
+		// a version committed but never switched to: only by a process that died
+		// (removeVersions leaves one being committed alone)
+		removeVersions(obj, cur)
+		os.Remove(filepath.Join(obj, cur, lockName)) // current, from a commit killed just after its switch
+	}
+	return nil
+}

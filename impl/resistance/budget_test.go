@@ -1,0 +1,132 @@
+package resistance
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/fasta"
+)
+
+// A report stops as soon as it passes the report limit: samples after that are never
+// evaluated, and the error says where it stopped. Admit sees the algorithm's weight before
+// anything is evaluated and can refuse the report.
+func TestReportLimitAndAdmit(t *testing.T) {
+	e := testEngine(t)
+	lists := make([][][]string, 100)
+	for i := range lists {
+		lists[i] = benchLists[i%len(benchLists)]
+	}
+	var admitted int64
+	released := false
+	opts := Options{Algorithm: AlgorithmHIVDB, ReportType: ReportDetailed, MaxReportBytes: 60_000,
+		Admit: func(w int64) (func(), error) { admitted = w; return func() { released = true }, nil }}
+	_, err := e.MutationListReport(lists, opts)
+	if !errors.Is(err, ErrReportTooLarge) {
+		t.Fatalf("err = %v, want ErrReportTooLarge", err)
+	}
+	m := regexp.MustCompile(`at sample (\d+) of 100`).FindStringSubmatch(err.Error())
+	if m == nil {
+		t.Fatalf("the error does not say where it stopped: %v", err)
+	}
+	if n, _ := strconv.Atoi(m[1]); n > 10 {
+		t.Errorf("stopped at sample %d: the report went on long past the limit", n)
+	}
+	if admitted != Weight(e.Default()) || !released {
+		t.Errorf("Admit saw weight %d (want %d), released %v", admitted, Weight(e.Default()), released)
+	}
+	if _, err := e.MutationListReports(lists, opts); !errors.Is(err, ErrReportTooLarge) {
+		t.Errorf("per-sample reports: %v, want ErrReportTooLarge over the sum", err)
+	}
+	refuse := errors.New("over budget")
+	opts.Admit = func(int64) (func(), error) { return nil, refuse }
+	if _, err := e.MutationListReport(lists, opts); !errors.Is(err, refuse) {
+		t.Errorf("a refusing Admit: %v", err)
+	}
+	opts.Admit, opts.MaxReportBytes = nil, 0
+	if _, err := e.MutationListReport(lists, opts); err != nil {
+		t.Errorf("under the default limit: %v", err)
+	}
+}
+
+// Sequence reports follow the same rules as mutation-list reports: Admit sees the
+// algorithm's weight before any sequence is aligned and can refuse; a report stops at its
+// limit (sequences analysed a window at a time, never all first), the per-sequence reports
+// count together, and a Batch (sitesvc analyze) stops at its limit too.
+func TestSequenceReportLimitAndAdmit(t *testing.T) {
+	e := testEngine(t)
+	example := fasta.Parse(string(must(os.ReadFile(filepath.Join(repoRoot(t), "samples", "sequences", "example.fasta")))))[0]
+	recs := make([]*fasta.Record, 100)
+	for i := range recs {
+		recs[i] = example
+	}
+	var admitted int64
+	released := false
+	opts := Options{Algorithm: AlgorithmHIVDB, ReportType: Report2009, MaxReportBytes: 60_000,
+		Admit: func(w int64) (func(), error) { admitted = w; return func() { released = true }, nil }}
+	_, err := e.SequenceReport(recs, opts)
+	if !errors.Is(err, ErrReportTooLarge) {
+		t.Fatalf("err = %v, want ErrReportTooLarge", err)
+	}
+	m := regexp.MustCompile(`at sample (\d+) of 100`).FindStringSubmatch(err.Error())
+	if m == nil {
+		t.Fatalf("the error does not say where it stopped: %v", err)
+	}
+	if n, _ := strconv.Atoi(m[1]); n > 10 {
+		t.Errorf("stopped at sample %d: the report went on long past the limit", n)
+	}
+	if admitted != Weight(e.Default()) || !released {
+		t.Errorf("Admit saw weight %d (want %d), released %v", admitted, Weight(e.Default()), released)
+	}
+	if _, err := e.SequenceReports(recs, opts); !errors.Is(err, ErrReportTooLarge) {
+		t.Errorf("per-sequence reports: %v, want ErrReportTooLarge over the sum", err)
+	}
+	refuse := errors.New("over budget")
+	opts.Admit = func(int64) (func(), error) { return nil, refuse }
+	if _, err := e.SequenceReport(recs, opts); !errors.Is(err, refuse) {
+		t.Errorf("a refusing Admit: %v", err)
+	}
+	if _, err := e.SequenceReports(recs, opts); !errors.Is(err, refuse) {
+		t.Errorf("a refusing Admit, per-sequence reports: %v", err)
+	}
+	opts.Admit, opts.MaxReportBytes, opts.ReportDate = nil, 0, "2026-05-01"
+	reps, err := e.SequenceReports(recs[:20], opts)
+	if err != nil || len(reps) != 20 {
+		t.Fatalf("under the default limit: %d reports, %v", len(reps), err)
+	}
+	one, err := e.SequenceReport(recs[:1], opts)
+	if err != nil || reps[0] != one {
+		t.Errorf("the first per-sequence report differs from the report of that sequence alone (%d, %d bytes): %v", len(reps[0]), len(one), err)
+	}
+
+	b, err := e.NewBatch(Options{Algorithm: AlgorithmHIVDB, ReportType: Report2009, MaxReportBytes: 60_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := len(b.Header())
+	for i := 1; i <= 100; i++ {
+		part, ok, err := b.Sample(i, example)
+		if err != nil {
+			if !errors.Is(err, ErrReportTooLarge) || part != "" || total+len(one) <= 60_000 {
+				t.Fatalf("batch sample %d after %d bytes: %v (part %d bytes)", i, total, err, len(part))
+			}
+			return
+		}
+		if !ok {
+			t.Fatalf("batch sample %d failed", i)
+		}
+		total += len(part)
+	}
+	t.Fatalf("a batch wrote %d bytes past its limit of 60000", total)
+}
+
+// AlignmentWork charges the nucleotides of the sequences that will be aligned.
+func TestAlignmentWork(t *testing.T) {
+	recs := []*fasta.Record{{Length: 1300}, {Length: MinSequenceLength - 1}, {Length: MaxSequenceLength + 1}, {Length: 2800}}
+	if got, want := AlignmentWork(recs), int64(4100*NucleotideWork); got != want {
+		t.Errorf("AlignmentWork = %d, want %d", got, want)
+	}
+}
