@@ -105,7 +105,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		st.Close()
 		return nil, err
 	}
-	s.http = headAsGet(s.e)
+	s.http = s.e
 	return s, nil
 }
 

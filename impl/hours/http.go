@@ -24,8 +24,9 @@ const (
 	mediaJSON    = "application/json"
 )
 
-// echo builds the service's echo instance: media-type rules and CORS
-// first, then apiserve's request validation, then the generated handlers.
+// echo builds the service's echo instance: apiserve's edge (HEAD, OPTIONS,
+// 404/405, CORS, from the document and policy), JSON:API's media-type
+// rules, apiserve's request validation, then the generated handlers.
 func (s *Service) echo() (*echo.Echo, error) {
 	spec, err := hoursapi.GetSpec()
 	if err != nil {
@@ -42,11 +43,12 @@ func (s *Service) echo() (*echo.Echo, error) {
 		Auth:     s.authenticate,
 		Logger:   s.cfg.Logger,
 		Contract: ops.contract,
+		Policy:   &policy,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
-	e.Pre(ops.corsAndMediaTypes)
+	e.Pre(ops.mediaTypes)
 	// apiserve's router registers "/libraries/{library_id}.json" and
 	// the like, which echo's router cannot express as they are.
 	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
@@ -73,52 +75,27 @@ func (o *operations) takesDocument(req *http.Request) bool {
 	return ok && op.RequestBody != nil
 }
 
-// allow is the Allow header of req's path ("" when no operation has it).
-func (o *operations) allow(req *http.Request) string { return o.contract.Allow(req) }
-
-// Header values of every GET, shared (a field is replaced, never edited in
-// place).
-var (
-	corsAnyOrigin  = []string{"*"}
-	corsExposeETag = []string{"ETag"}
-)
+// policy is the Hours part of the edge apiserve answers: every read is
+// usable from any origin (hours are public; writes carry a token and come
+// from staff tools, not other sites' pages), with its ETag readable for
+// revalidation.
+var policy = apiserve.Policy{
+	CrossOrigin:      func(string) bool { return true },
+	ExposeHeaders:    "ETag",
+	PreflightHeaders: "Accept, If-None-Match",
+}
 
 func isLegacy(path string) bool { return strings.HasPrefix(path, "/api/v1/") }
 
 func isSpec(path string) bool { return path == "/openapi.yaml" || path == "/openapi.json" }
 
-// corsAndMediaTypes answers CORS preflights, marks reads as usable from
-// any origin, and applies JSON:API's media-type rules to the current API:
+// mediaTypes applies JSON:API's media-type rules to the current API:
 // 406 when every JSON:API media type in Accept carries parameters, 415 when an
 // operation's request document is not application/vnd.api+json without
-// parameters. An unknown path or method is left to the router (404, 405).
-func (o *operations) corsAndMediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
+// parameters. An unknown path or method is left to apiserve (404, 405).
+func (o *operations) mediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		h := c.Response().Header()
-		switch req.Method {
-		case http.MethodOptions:
-			allow := o.allow(req)
-			if allow == "" && !isSpec(req.URL.Path) {
-				return next(c) // no such resource: 404
-			}
-			if allow == "" {
-				allow = "GET, HEAD, OPTIONS"
-			}
-			h.Set("Allow", allow)
-			// Cross-origin use is for reads (writes carry a token and come
-			// from staff tools, not other sites' pages).
-			if req.Header.Get("Origin") != "" && req.Header.Get("Access-Control-Request-Method") != "" {
-				h.Set("Access-Control-Allow-Origin", "*")
-				h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
-				h.Set("Access-Control-Allow-Headers", "Accept, If-None-Match")
-				h.Set("Access-Control-Max-Age", "86400")
-			}
-			return c.NoContent(http.StatusNoContent)
-		case http.MethodGet:
-			h["Access-Control-Allow-Origin"] = corsAnyOrigin
-			h["Access-Control-Expose-Headers"] = corsExposeETag
-		}
 		if isSpec(req.URL.Path) || isLegacy(req.URL.Path) {
 			return next(c)
 		}
@@ -138,31 +115,6 @@ func (o *operations) corsAndMediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
 		return next(c)
 	}
 }
-
-// headAsGet serves HEAD as the GET it mirrors, without the body: link
-// checkers and caches send HEAD, and the contract declares GETs. echo
-// routes by the method of the request it was handed, so the rewrite comes
-// before echo (on a copy: the server's log still says HEAD). Headers,
-// Content-Length and ETag included, are the GET's.
-func headAsGet(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodHead {
-			next.ServeHTTP(w, r)
-			return
-		}
-		get := r.WithContext(r.Context())
-		get.Method = http.MethodGet
-		next.ServeHTTP(headWriter{w}, get)
-	})
-}
-
-// headWriter drops the body of a HEAD response.
-type headWriter struct{ http.ResponseWriter }
-
-func (headWriter) Write(p []byte) (int, error) { return len(p), nil }
-
-// Unwrap lets http.ResponseController reach the server's writer.
-func (w headWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // acceptsJSONAPI applies JSON:API's rule to the Accept header: false only
 // when it names the JSON:API media type and every instance of it carries
@@ -250,12 +202,6 @@ func (o *operations) renderError(c echo.Context, e *apiserve.Error) error {
 	}
 	if status == http.StatusUnauthorized {
 		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="hours"`)
-	}
-	if status == http.StatusMethodNotAllowed {
-		// RFC 9110: a 405 names the methods the resource has.
-		if allow := o.allow(c.Request()); allow != "" {
-			c.Response().Header().Set("Allow", allow)
-		}
 	}
 	body, err := json.Marshal(errorDocument{JSONAPI: jsonapiVersion, Errors: []errorObject{obj}})
 	if err != nil {
