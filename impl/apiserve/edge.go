@@ -52,9 +52,9 @@ type Policy struct {
 
 type receivedKey struct{}
 
-// Received is the request as the client sent it (a HEAD stays a HEAD), for
-// handlers that answer by method themselves (http.ServeContent) or read
-// headers New rewrites; nil outside a request New handled with a Policy.
+// Received is the HEAD request as the client sent it, for handlers that
+// answer by method themselves (http.ServeContent); nil for any other
+// request (which handlers see as sent).
 func Received(ctx context.Context) *http.Request {
 	r, _ := ctx.Value(receivedKey{}).(*http.Request)
 	return r
@@ -121,10 +121,13 @@ func (ed *edge) pre(next echo.HandlerFunc) echo.HandlerFunc {
 				xmlAlias(req, op.RequestBody.Value)
 			}
 		}
-		r := req.WithContext(context.WithValue(req.Context(), receivedKey{}, received))
-		if r.Method == http.MethodHead {
-			r.Method = http.MethodGet
+		if req.Method != http.MethodHead {
+			// Received falls back to the request itself: a GET or a
+			// write goes on as it came, without a copy.
+			return next(c)
 		}
+		r := req.WithContext(context.WithValue(req.Context(), receivedKey{}, received))
+		r.Method = http.MethodGet
 		c.SetRequest(r)
 		return next(c)
 	}

@@ -186,7 +186,7 @@ func (s *Service) LegacyHours(ctx context.Context, req hoursapi.LegacyHoursReque
 			return nil, err
 		}
 		rules := loc.hoursRules()
-		return newRendered(legacyRecords(loc, schedule.Compute(day, lib.zone, rules.RuleFor(day))), mediaJSON)
+		return newRendered(toLegacyHours(loc, schedule.Compute(day, lib.zone, rules.RuleFor(day))), mediaJSON)
 	})
 }
 

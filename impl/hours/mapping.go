@@ -1,0 +1,130 @@
+package hours
+
+import (
+	"github.com/sitelib/sitesvc/gen/hoursapi"
+	"github.com/sitelib/sitesvc/impl/hours/schedule"
+)
+
+// mapping.go converts the domain's values (schedule days, the stored
+// libraries and locations as the view holds them) into the generated
+// models of api/hours.yaml, which are the read API's documents: the
+// contract declares them once, and this file is the only place that knows
+// both sides. The documents are encoded once per data version and URL and
+// served as prepared bytes (see rendered), so building them here costs
+// nothing per request.
+
+var jsonapiDoc = hoursapi.JSONAPIObject{Version: hoursapi.N11}
+
+func toRangeMeta(days schedule.Range) *hoursapi.RangeMeta {
+	return &hoursapi.RangeMeta{From: days.From.String(), To: days.To.String()}
+}
+
+func toDayHours(d schedule.Day) hoursapi.DayHours {
+	out := hoursapi.DayHours{
+		Day:       d.Date.String(),
+		Weekday:   hoursapi.Weekday(d.Date.Weekday().String()),
+		Closed:    d.Closed,
+		Open24h:   d.Open24,
+		Overnight: d.Overnight,
+		Periods:   make([]hoursapi.Period, len(d.Openings)),
+		Type:      hoursapi.HoursType(d.Type),
+		Notes:     d.Notes,
+		RuleId:    d.RuleID,
+	}
+	for i, o := range d.Openings {
+		out.Periods[i] = hoursapi.Period{OpensAt: schedule.FormatTime(o.Opens), ClosesAt: schedule.FormatTime(o.Closes), Overnight: o.Overnight}
+	}
+	if len(out.Periods) > 0 {
+		out.OpensAt = &out.Periods[0].OpensAt
+		out.ClosesAt = &out.Periods[0].ClosesAt
+	}
+	return out
+}
+
+func toDaysHours(days []schedule.Day) *[]hoursapi.DayHours {
+	out := make([]hoursapi.DayHours, len(days))
+	for i, d := range days {
+		out[i] = toDayHours(d)
+	}
+	return &out
+}
+
+func toLocationIdentifier(l *locationView) hoursapi.LocationIdentifier {
+	return hoursapi.LocationIdentifier{Type: hoursapi.LocationIdentifierTypeLocations, Id: locationKey(l)}
+}
+
+// toLocationResource is a location with its hours over days.
+func (r renderer) toLocationResource(l *locationView, days schedule.Range) hoursapi.LocationResource {
+	res := hoursapi.LocationResource{
+		Type: hoursapi.LocationResourceTypeLocations,
+		Id:   locationKey(l),
+		Attributes: hoursapi.LocationAttributes{
+			Name:       l.loc.Name,
+			Slug:       l.loc.Slug,
+			LocationId: l.loc.ID,
+			Primary:    l.loc.Primary,
+			KeepsHours: l.loc.KeepsHours,
+			Hours:      toDaysHours(l.hoursRules().Days(days, l.lib.zone)),
+		},
+		Links: hoursapi.Links{Self: r.locationURL(l.lib.lib.Slug, l.loc.Slug)},
+	}
+	res.Relationships.Library.Data = hoursapi.LibraryIdentifier{Type: hoursapi.LibraryIdentifierTypeLibraries, Id: l.lib.lib.Slug}
+	return res
+}
+
+// toLibraryResource is a library; its hours are those of its primary
+// location (already computed in primaryHours when non-nil).
+func (r renderer) toLibraryResource(lib *libraryView, days schedule.Range, primaryHours *[]hoursapi.DayHours) hoursapi.LibraryResource {
+	res := hoursapi.LibraryResource{
+		Type: hoursapi.LibraryResourceTypeLibraries,
+		Id:   lib.lib.Slug,
+		Attributes: hoursapi.LibraryAttributes{
+			Name:     lib.lib.Name,
+			Slug:     lib.lib.Slug,
+			Timezone: lib.lib.TimeZone,
+			Hours:    primaryHours,
+		},
+		Links: hoursapi.Links{Self: r.libraryURL(lib.lib.Slug)},
+	}
+	if res.Attributes.Hours == nil && lib.primary != nil {
+		res.Attributes.Hours = toDaysHours(lib.primary.hoursRules().Days(days, lib.zone))
+	}
+	locs := make([]hoursapi.LocationIdentifier, 0, len(lib.locations))
+	for _, l := range lib.locations {
+		locs = append(locs, toLocationIdentifier(l))
+	}
+	res.Relationships.Locations.Data = locs
+	if lib.primary != nil {
+		id := toLocationIdentifier(lib.primary)
+		res.Relationships.PrimaryLocation.Data = &id
+	}
+	return res
+}
+
+// toLegacyHours is the legacy API's records of a day: one per opening
+// period; a closed day is one record opening and closing at local
+// midnight.
+func toLegacyHours(loc *locationView, d schedule.Day) []hoursapi.LegacyHours {
+	rec := hoursapi.LegacyHours{
+		Id:           d.RuleID,
+		Day:          d.Date.String(),
+		Weekday:      hoursapi.Weekday(d.Date.Weekday().String()),
+		Type:         hoursapi.HoursType(d.Type),
+		Notes:        d.Notes,
+		LocationSlug: loc.loc.Slug,
+		LocationId:   loc.loc.ID,
+		Closed:       d.Closed,
+	}
+	if d.Closed {
+		rec.OpensAt = schedule.FormatTime(d.Midnight)
+		rec.ClosesAt = rec.OpensAt
+		return []hoursapi.LegacyHours{rec}
+	}
+	out := make([]hoursapi.LegacyHours, len(d.Openings))
+	for i, o := range d.Openings {
+		out[i] = rec
+		out[i].OpensAt = schedule.FormatTime(o.Opens)
+		out[i].ClosesAt = schedule.FormatTime(o.Closes)
+	}
+	return out
+}
