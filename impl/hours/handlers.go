@@ -31,11 +31,7 @@ func (rr readResponse) visit(w http.ResponseWriter) error {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	h["Content-Type"] = rr.r.header.contentType
-	h["Content-Length"] = rr.r.header.length
-	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(rr.r.body)
-	return err
+	return rr.r.write(w, http.StatusOK)
 }
 
 func (rr readResponse) VisitListLibrariesResponse(w http.ResponseWriter) error  { return rr.visit(w) }

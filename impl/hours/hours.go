@@ -156,6 +156,18 @@ func newRendered(doc any, contentType string) (*rendered, error) {
 	return r, nil
 }
 
+// write answers with the document: its prepared header values, then the
+// bytes (the only form in which the read API's documents are served; see
+// "Responses" in docs/architecture.md).
+func (r *rendered) write(w http.ResponseWriter, status int) error {
+	h := w.Header()
+	h["Content-Type"] = r.header.contentType
+	h["Content-Length"] = r.header.length
+	w.WriteHeader(status)
+	_, err := w.Write(r.body)
+	return err
+}
+
 // docCache holds the current view of the database and the documents
 // rendered from it (an LRU, golang-lru's simplelru under mu). Both are
 // dropped on every write through this process and after refresh.

@@ -32,10 +32,7 @@ func (wr writeResponse) visit(w http.ResponseWriter) error {
 		w.WriteHeader(wr.status)
 		return nil
 	}
-	w.Header().Set("Content-Type", wr.r.contentType)
-	w.WriteHeader(wr.status)
-	_, err := w.Write(wr.r.body)
-	return err
+	return wr.r.write(w, wr.status)
 }
 
 func (wr writeResponse) VisitCreateLibraryResponse(w http.ResponseWriter) error   { return wr.visit(w) }
@@ -137,48 +134,48 @@ func (s *Service) fresh(ctx context.Context) (*view, error) {
 	return s.cache.current(ctx)
 }
 
-func (s *Service) libraryAnswer(ctx context.Context, status int, libraryID int64) (writeResponse, error) {
+// answer is the document of what a write just stored, which find looks up
+// in the fresh view (nil: it is gone); a 201 names the document's URL in
+// Location.
+func (s *Service) answer(ctx context.Context, status int, what string, id int64, find func(v *view) (doc *rendered, url string, err error)) (writeResponse, error) {
 	v, err := s.fresh(ctx)
 	if err != nil {
 		return writeResponse{}, err
 	}
-	lib := v.byID[libraryID]
-	if lib == nil {
-		return writeResponse{}, fmt.Errorf("hours: library %d vanished after the write", libraryID)
-	}
-	r, err := newRendered(s.rend.libraryDoc(lib, false, schedule.Range{}, s.cfg.Now(), "", ""), mediaJSONAPI)
-	if err != nil {
+	r, url, err := find(v)
+	switch {
+	case err != nil:
 		return writeResponse{}, err
+	case r == nil:
+		return writeResponse{}, fmt.Errorf("hours: %s %d vanished after the write", what, id)
 	}
 	wr := writeResponse{status: status, r: r}
 	if status == http.StatusCreated {
-		wr.location = s.rend.libraryURL(lib.lib.Slug)
+		wr.location = url
 	}
 	return wr, nil
 }
 
-func (s *Service) locationAnswer(ctx context.Context, status int, locationID int64) (writeResponse, error) {
-	v, err := s.fresh(ctx)
-	if err != nil {
-		return writeResponse{}, err
-	}
-	for _, lib := range v.libraries {
-		for _, loc := range lib.locations {
-			if loc.loc.ID != locationID {
-				continue
-			}
-			r, err := newRendered(s.rend.locationDoc(loc, false, schedule.Range{}, s.cfg.Now(), "", ""), mediaJSONAPI)
-			if err != nil {
-				return writeResponse{}, err
-			}
-			wr := writeResponse{status: status, r: r}
-			if status == http.StatusCreated {
-				wr.location = s.rend.locationURL(lib.lib.Slug, loc.loc.Slug)
-			}
-			return wr, nil
+func (s *Service) libraryAnswer(ctx context.Context, status int, libraryID int64) (writeResponse, error) {
+	return s.answer(ctx, status, "library", libraryID, func(v *view) (*rendered, string, error) {
+		lib := v.byID[libraryID]
+		if lib == nil {
+			return nil, "", nil
 		}
-	}
-	return writeResponse{}, fmt.Errorf("hours: location %d vanished after the write", locationID)
+		r, err := newRendered(s.rend.libraryDoc(lib, false, schedule.Range{}, s.cfg.Now(), "", ""), mediaJSONAPI)
+		return r, s.rend.libraryURL(lib.lib.Slug), err
+	})
+}
+
+func (s *Service) locationAnswer(ctx context.Context, status int, locationID int64) (writeResponse, error) {
+	return s.answer(ctx, status, "location", locationID, func(v *view) (*rendered, string, error) {
+		loc := v.locationByID(locationID)
+		if loc == nil {
+			return nil, "", nil
+		}
+		r, err := newRendered(s.rend.locationDoc(loc, false, schedule.Range{}, s.cfg.Now(), "", ""), mediaJSONAPI)
+		return r, s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), err
+	})
 }
 
 // CreateLibrary is POST /libraries.
@@ -328,26 +325,16 @@ func termRes(lib *libraryView, t store.Term) termResource {
 }
 
 func (s *Service) termAnswer(ctx context.Context, status int, termID int64) (writeResponse, error) {
-	v, err := s.fresh(ctx)
-	if err != nil {
-		return writeResponse{}, err
-	}
-	for _, t := range v.snap.Terms {
-		if t.ID != termID {
-			continue
+	return s.answer(ctx, status, "term", termID, func(v *view) (*rendered, string, error) {
+		for _, t := range v.snap.Terms {
+			if t.ID == termID {
+				lib := v.byID[t.LibraryID]
+				r, err := s.termDoc(lib, t)
+				return r, s.termURL(lib, t.ID), err
+			}
 		}
-		lib := v.byID[t.LibraryID]
-		r, err := s.termDoc(lib, t)
-		if err != nil {
-			return writeResponse{}, err
-		}
-		wr := writeResponse{status: status, r: r}
-		if status == http.StatusCreated {
-			wr.location = s.termURL(lib, t.ID)
-		}
-		return wr, nil
-	}
-	return writeResponse{}, fmt.Errorf("hours: term %d vanished after the write", termID)
+		return nil, "", nil
+	})
 }
 
 func termInput(a hoursapi.TermAttributes) store.TermInput {
@@ -459,29 +446,20 @@ func scheduleRes(loc *locationView, sc store.Schedule) scheduleResource {
 }
 
 func (s *Service) scheduleAnswer(ctx context.Context, status int, scheduleID int64) (writeResponse, error) {
-	v, err := s.fresh(ctx)
-	if err != nil {
-		return writeResponse{}, err
-	}
-	for _, sc := range v.snap.Schedules {
-		if sc.ID != scheduleID {
-			continue
+	return s.answer(ctx, status, "schedule", scheduleID, func(v *view) (*rendered, string, error) {
+		for _, sc := range v.snap.Schedules {
+			if sc.ID != scheduleID {
+				continue
+			}
+			loc := v.locationByID(sc.LocationID)
+			if loc == nil {
+				break
+			}
+			r, err := s.scheduleDoc(loc, sc)
+			return r, s.locationItemURL(loc, "schedules", sc.ID), err
 		}
-		loc := v.locationByID(sc.LocationID)
-		if loc == nil {
-			break
-		}
-		r, err := s.scheduleDoc(loc, sc)
-		if err != nil {
-			return writeResponse{}, err
-		}
-		wr := writeResponse{status: status, r: r}
-		if status == http.StatusCreated {
-			wr.location = s.locationItemURL(loc, "schedules", sc.ID)
-		}
-		return wr, nil
-	}
-	return writeResponse{}, fmt.Errorf("hours: schedule %d vanished after the write", scheduleID)
+		return nil, "", nil
+	})
 }
 
 var weekdays = map[hoursapi.Weekday]time.Weekday{
@@ -605,29 +583,20 @@ func exceptionRes(loc *locationView, e store.Exception) exceptionResource {
 }
 
 func (s *Service) exceptionAnswer(ctx context.Context, status int, id int64) (writeResponse, error) {
-	v, err := s.fresh(ctx)
-	if err != nil {
-		return writeResponse{}, err
-	}
-	for _, e := range v.snap.Exceptions {
-		if e.ID != id {
-			continue
+	return s.answer(ctx, status, "exception", id, func(v *view) (*rendered, string, error) {
+		for _, e := range v.snap.Exceptions {
+			if e.ID != id {
+				continue
+			}
+			loc := v.locationByID(e.LocationID)
+			if loc == nil {
+				break
+			}
+			r, err := s.exceptionDoc(loc, e)
+			return r, s.locationItemURL(loc, "exceptions", e.ID), err
 		}
-		loc := v.locationByID(e.LocationID)
-		if loc == nil {
-			break
-		}
-		r, err := s.exceptionDoc(loc, e)
-		if err != nil {
-			return writeResponse{}, err
-		}
-		wr := writeResponse{status: status, r: r}
-		if status == http.StatusCreated {
-			wr.location = s.locationItemURL(loc, "exceptions", e.ID)
-		}
-		return wr, nil
-	}
-	return writeResponse{}, fmt.Errorf("hours: exception %d vanished after the write", id)
+		return nil, "", nil
+	})
 }
 
 func exceptionInput(a hoursapi.ExceptionAttributes) store.ExceptionInput {
