@@ -155,31 +155,12 @@ func jsonapiContentType(ct string) string {
 	return ""
 }
 
-// errorObject and errorDocument are JSON:API error documents.
-type errorObject struct {
-	Status string       `json:"status"`
-	Title  string       `json:"title"`
-	Detail string       `json:"detail,omitempty"`
-	Source *errorSource `json:"source,omitempty"`
-}
-
-type errorSource struct {
-	Parameter string `json:"parameter,omitempty"`
-	Pointer   string `json:"pointer,omitempty"`
-	Header    string `json:"header,omitempty"`
-}
-
 // faultyHeader is the request header a status is about (JSON:API 1.1's
 // source.header).
 var faultyHeader = map[int]string{
 	http.StatusUnauthorized:         "Authorization",
 	http.StatusNotAcceptable:        "Accept",
 	http.StatusUnsupportedMediaType: "Content-Type",
-}
-
-type errorDocument struct {
-	JSONAPI jsonapiObject `json:"jsonapi"`
-	Errors  []errorObject `json:"errors"`
 }
 
 // renderError writes a refused request as a JSON:API error document. A
@@ -194,16 +175,16 @@ func (o *operations) renderError(c echo.Context, e *apiserve.Error) error {
 		// JSON:API: a resource type that is not the endpoint's is 409.
 		status = http.StatusConflict
 	}
-	obj := errorObject{Status: fmt.Sprint(status), Title: http.StatusText(status), Detail: e.Message}
+	var src errorSource
 	if e.Parameter != "" || e.Pointer != "" {
-		obj.Source = &errorSource{Parameter: e.Parameter, Pointer: pointerToMember(e.Pointer, e.Message)}
-	} else if h := faultyHeader[status]; h != "" {
-		obj.Source = &errorSource{Header: h}
+		src = errorSource{parameter: e.Parameter, pointer: pointerToMember(e.Pointer, e.Message)}
+	} else {
+		src.header = faultyHeader[status]
 	}
 	if status == http.StatusUnauthorized {
 		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="hours"`)
 	}
-	body, err := json.Marshal(errorDocument{JSONAPI: jsonapiVersion, Errors: []errorObject{obj}})
+	body, err := json.Marshal(toErrorDocument(status, e.Message, src))
 	if err != nil {
 		return err
 	}

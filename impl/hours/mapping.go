@@ -1,6 +1,9 @@
 package hours
 
 import (
+	"net/http"
+	"strconv"
+
 	"github.com/sitelib/sitesvc/gen/hoursapi"
 	"github.com/sitelib/sitesvc/impl/hours/schedule"
 )
@@ -127,4 +130,30 @@ func toLegacyHours(loc *locationView, d schedule.Day) []hoursapi.LegacyHours {
 		out[i].ClosesAt = schedule.FormatTime(o.Closes)
 	}
 	return out
+}
+
+// errorSource is what a refusal is about (JSON:API 1.1's source members;
+// "" for none).
+type errorSource struct{ parameter, pointer, header string }
+
+// toErrorDocument is the JSON:API error document of one refusal.
+func toErrorDocument(status int, detail string, src errorSource) hoursapi.ErrorDocument {
+	obj := hoursapi.ErrorObject{Status: strconv.Itoa(status), Title: http.StatusText(status), Detail: optional(detail)}
+	if src != (errorSource{}) {
+		obj.Source = &struct {
+			Header    *string `json:"header,omitempty"`
+			Parameter *string `json:"parameter,omitempty"`
+			Pointer   *string `json:"pointer,omitempty"`
+		}{Header: optional(src.header), Parameter: optional(src.parameter), Pointer: optional(src.pointer)}
+	}
+	version := jsonapiDoc
+	return hoursapi.ErrorDocument{Jsonapi: &version, Errors: []hoursapi.ErrorObject{obj}}
+}
+
+// optional is s, or nil when it is empty (a member left out).
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
