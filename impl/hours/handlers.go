@@ -186,13 +186,6 @@ func (s *Service) LegacyHours(ctx context.Context, req hoursapi.LegacyHoursReque
 	})
 }
 
-// listDocument is a JSON:API collection with its self link.
-type listDocument[T any] struct {
-	JSONAPI jsonapiObject `json:"jsonapi"`
-	Links   selfLinks     `json:"links"`
-	Data    []T           `json:"data"`
-}
-
 // ListTerms is GET /libraries/{library_id}/terms.json.
 func (s *Service) ListTerms(ctx context.Context, req hoursapi.ListTermsRequestObject) (hoursapi.ListTermsResponseObject, error) {
 	return s.read(ctx, "terms|"+req.LibraryId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
@@ -200,10 +193,10 @@ func (s *Service) ListTerms(ctx context.Context, req hoursapi.ListTermsRequestOb
 		if lib == nil {
 			return nil, libraryNotFound(req.LibraryId)
 		}
-		doc := listDocument[termResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: s.cfg.BaseURL + "/libraries/" + lib.lib.Slug + "/terms.json"}, Data: []termResource{}}
+		doc := hoursapi.TermsDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: s.cfg.BaseURL + "/libraries/" + lib.lib.Slug + "/terms.json"}, Data: []hoursapi.TermResource{}}
 		for _, t := range v.snap.Terms {
 			if t.LibraryID == lib.lib.ID {
-				doc.Data = append(doc.Data, termRes(lib, t))
+				doc.Data = append(doc.Data, toTermResource(lib, t))
 			}
 		}
 		return newRendered(doc, mediaJSONAPI)
@@ -230,10 +223,10 @@ func (s *Service) ListSchedules(ctx context.Context, req hoursapi.ListSchedulesR
 		if err != nil {
 			return nil, err
 		}
-		doc := listDocument[scheduleResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/schedules.json"}, Data: []scheduleResource{}}
+		doc := hoursapi.SchedulesDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/schedules.json"}, Data: []hoursapi.ScheduleResource{}}
 		for _, sc := range v.snap.Schedules {
 			if sc.LocationID == loc.loc.ID {
-				doc.Data = append(doc.Data, scheduleRes(loc, sc))
+				doc.Data = append(doc.Data, toScheduleResource(loc, sc))
 			}
 		}
 		return newRendered(doc, mediaJSONAPI)
@@ -247,10 +240,10 @@ func (s *Service) ListExceptions(ctx context.Context, req hoursapi.ListException
 		if err != nil {
 			return nil, err
 		}
-		doc := listDocument[exceptionResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/exceptions.json"}, Data: []exceptionResource{}}
+		doc := hoursapi.ExceptionsDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/exceptions.json"}, Data: []hoursapi.ExceptionResource{}}
 		for _, e := range v.snap.Exceptions {
 			if e.LocationID == loc.loc.ID {
-				doc.Data = append(doc.Data, exceptionRes(loc, e))
+				doc.Data = append(doc.Data, toExceptionResource(loc, e))
 			}
 		}
 		sort.Slice(doc.Data, func(i, j int) bool { return doc.Data[i].Attributes.Day < doc.Data[j].Attributes.Day })

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sitelib/sitesvc/gen/hoursapi"
 	"github.com/sitelib/sitesvc/impl/hours/schedule"
+	"github.com/sitelib/sitesvc/impl/hours/store"
 )
 
 // mapping.go converts the domain's values (schedule days, the stored
@@ -157,3 +158,48 @@ func optional(s string) *string {
 	}
 	return &s
 }
+
+func toTermResource(lib *libraryView, t store.Term) hoursapi.TermResource {
+	res := hoursapi.TermResource{Type: hoursapi.TermResourceTypeTerms, Id: idString(t.ID)}
+	res.Attributes.Name, res.Attributes.FirstDay, res.Attributes.LastDay = t.Name, t.First.String(), t.Last.String()
+	res.Relationships.Library.Data = hoursapi.LibraryIdentifier{Type: hoursapi.LibraryIdentifierTypeLibraries, Id: lib.lib.Slug}
+	return res
+}
+
+func toScheduleResource(loc *locationView, sc store.Schedule) hoursapi.ScheduleResource {
+	res := hoursapi.ScheduleResource{Type: hoursapi.ScheduleResourceTypeSchedules, Id: idString(sc.ID)}
+	res.Relationships.Term.Data = hoursapi.TermIdentifier{Type: hoursapi.TermIdentifierTypeTerms, Id: idString(sc.TermID)}
+	res.Relationships.Location.Data = toLocationIdentifier(loc)
+	if len(sc.Days) > 0 {
+		res.Attributes.Days = sized(res.Attributes.Days, len(sc.Days))
+	}
+	for i, d := range sc.Days {
+		out := &res.Attributes.Days[i]
+		out.Weekday = hoursapi.Weekday(d.Weekday.String())
+		out.Closed, out.Open24h, out.RuleId = d.Kind == schedule.Closed, d.Kind == schedule.Open24, d.RuleID
+		out.Periods = storedPeriods(d.Periods)
+	}
+	return res
+}
+
+func toExceptionResource(loc *locationView, e store.Exception) hoursapi.ExceptionResource {
+	res := hoursapi.ExceptionResource{Type: hoursapi.ExceptionResourceTypeExceptions, Id: idString(e.ID)}
+	a := &res.Attributes
+	a.Day, a.Closed, a.Periods, a.Notes = e.Day.String(), e.Closed, storedPeriods(e.Periods), e.Notes
+	a.HoursType = hoursapi.ExceptionResourceAttributesHoursType(e.Type)
+	res.Relationships.Location.Data = toLocationIdentifier(loc)
+	return res
+}
+
+// storedPeriods is periods in their stored form ("HH:MM-HH:MM"), [] for none.
+func storedPeriods(periods []schedule.Period) []string {
+	out := schedule.SplitStored(schedule.FormatPeriods(periods))
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// sized is a slice of n zero elements of s's type: the generated models
+// declare some lists with element types that have no name.
+func sized[S ~[]E, E any](_ S, n int) S { return make(S, n) }

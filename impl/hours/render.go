@@ -9,32 +9,9 @@ import (
 	"github.com/sitelib/sitesvc/impl/hours/schedule"
 )
 
-// The read API's documents are the generated models of api/hours.yaml,
-// built in mapping.go; what remains here is shared with the writes'
-// answers and the error documents.
-
-type jsonapiObject struct {
-	Version string `json:"version"`
-}
-
-var jsonapiVersion = jsonapiObject{Version: "1.1"}
-
-type selfLinks struct {
-	Self string `json:"self"`
-}
-
-type identifier struct {
-	Type string `json:"type"`
-	ID   string `json:"id"`
-}
-
-type toOne struct {
-	Data *identifier `json:"data"`
-}
-
-type locationRelationships struct {
-	Library toOne `json:"library"`
-}
+// Every document the service sends is a generated model of api/hours.yaml,
+// built in mapping.go; the renderer assembles the read API's documents
+// from them.
 
 // renderer builds documents with links under the service's base URL.
 type renderer struct {

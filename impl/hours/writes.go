@@ -274,27 +274,6 @@ func (s *Service) DeleteLocation(ctx context.Context, req hoursapi.DeleteLocatio
 	return deleted, nil
 }
 
-type termAttributes struct {
-	Name     string `json:"name"`
-	FirstDay string `json:"first_day"`
-	LastDay  string `json:"last_day"`
-}
-
-type termResource struct {
-	Type          string                `json:"type"`
-	ID            string                `json:"id"`
-	Attributes    termAttributes        `json:"attributes"`
-	Relationships locationRelationships `json:"relationships"`
-}
-
-// resourceDocument is a term, schedule or exception document; links.self
-// is where it is read (the Location of a create).
-type resourceDocument[T any] struct {
-	JSONAPI jsonapiObject `json:"jsonapi"`
-	Links   selfLinks     `json:"links"`
-	Data    T             `json:"data"`
-}
-
 func (s *Service) termURL(lib *libraryView, id int64) string {
 	return s.cfg.BaseURL + "/libraries/" + lib.lib.Slug + "/terms/" + idString(id) + ".json"
 }
@@ -304,24 +283,18 @@ func (s *Service) locationItemURL(loc *locationView, kind string, id int64) stri
 	return strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/" + kind + "/" + idString(id) + ".json"
 }
 
+// termDoc, scheduleDoc and exceptionDoc are one resource's document;
+// links.self is where it is read (the Location of a create).
 func (s *Service) termDoc(lib *libraryView, t store.Term) (*rendered, error) {
-	return newRendered(resourceDocument[termResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: s.termURL(lib, t.ID)}, Data: termRes(lib, t)}, mediaJSONAPI)
+	return newRendered(hoursapi.TermDocument{Jsonapi: jsonapiDoc, Links: &hoursapi.Links{Self: s.termURL(lib, t.ID)}, Data: toTermResource(lib, t)}, mediaJSONAPI)
 }
 
 func (s *Service) scheduleDoc(loc *locationView, sc store.Schedule) (*rendered, error) {
-	return newRendered(resourceDocument[scheduleResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: s.locationItemURL(loc, "schedules", sc.ID)}, Data: scheduleRes(loc, sc)}, mediaJSONAPI)
+	return newRendered(hoursapi.ScheduleDocument{Jsonapi: jsonapiDoc, Links: &hoursapi.Links{Self: s.locationItemURL(loc, "schedules", sc.ID)}, Data: toScheduleResource(loc, sc)}, mediaJSONAPI)
 }
 
 func (s *Service) exceptionDoc(loc *locationView, e store.Exception) (*rendered, error) {
-	return newRendered(resourceDocument[exceptionResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: s.locationItemURL(loc, "exceptions", e.ID)}, Data: exceptionRes(loc, e)}, mediaJSONAPI)
-}
-
-func termRes(lib *libraryView, t store.Term) termResource {
-	return termResource{
-		Type: "terms", ID: idString(t.ID),
-		Attributes:    termAttributes{Name: t.Name, FirstDay: t.First.String(), LastDay: t.Last.String()},
-		Relationships: locationRelationships{Library: toOne{Data: &identifier{Type: "libraries", ID: lib.lib.Slug}}},
-	}
+	return newRendered(hoursapi.ExceptionDocument{Jsonapi: jsonapiDoc, Links: &hoursapi.Links{Self: s.locationItemURL(loc, "exceptions", e.ID)}, Data: toExceptionResource(loc, e)}, mediaJSONAPI)
 }
 
 func (s *Service) termAnswer(ctx context.Context, status int, termID int64) (writeResponse, error) {
@@ -393,30 +366,6 @@ func (s *Service) DeleteTerm(ctx context.Context, req hoursapi.DeleteTermRequest
 	return deleted, nil
 }
 
-type scheduleDayJSON struct {
-	Weekday string   `json:"weekday"`
-	Closed  bool     `json:"closed"`
-	Open24  bool     `json:"open_24h"`
-	Periods []string `json:"periods"`
-	RuleID  int64    `json:"rule_id"`
-}
-
-type scheduleAttributes struct {
-	Days []scheduleDayJSON `json:"days"`
-}
-
-type scheduleRelationships struct {
-	Term     toOne `json:"term"`
-	Location toOne `json:"location"`
-}
-
-type scheduleResource struct {
-	Type          string                `json:"type"`
-	ID            string                `json:"id"`
-	Attributes    scheduleAttributes    `json:"attributes"`
-	Relationships scheduleRelationships `json:"relationships"`
-}
-
 func (v *view) locationByID(id int64) *locationView {
 	for _, lib := range v.libraries {
 		for _, loc := range lib.locations {
@@ -426,23 +375,6 @@ func (v *view) locationByID(id int64) *locationView {
 		}
 	}
 	return nil
-}
-
-func scheduleRes(loc *locationView, sc store.Schedule) scheduleResource {
-	res := scheduleResource{Type: "schedules", ID: idString(sc.ID), Relationships: scheduleRelationships{
-		Term:     toOne{Data: &identifier{Type: "terms", ID: idString(sc.TermID)}},
-		Location: toOne{Data: &identifier{Type: "locations", ID: locationKey(loc)}},
-	}}
-	for _, d := range sc.Days {
-		periods := schedule.SplitStored(schedule.FormatPeriods(d.Periods))
-		if periods == nil {
-			periods = []string{}
-		}
-		res.Attributes.Days = append(res.Attributes.Days, scheduleDayJSON{
-			Weekday: d.Weekday.String(), Closed: d.Kind == schedule.Closed, Open24: d.Kind == schedule.Open24, Periods: periods, RuleID: d.RuleID,
-		})
-	}
-	return res
 }
 
 func (s *Service) scheduleAnswer(ctx context.Context, status int, scheduleID int64) (writeResponse, error) {
@@ -549,37 +481,6 @@ func (s *Service) DeleteSchedule(ctx context.Context, req hoursapi.DeleteSchedul
 	}
 	s.cache.invalidate()
 	return deleted, nil
-}
-
-type exceptionAttributes struct {
-	Day     string   `json:"day"`
-	Closed  bool     `json:"closed"`
-	Periods []string `json:"periods"`
-	// HoursType: JSON:API forbids an attribute named "type".
-	HoursType string `json:"hours_type"`
-	Notes     string `json:"notes"`
-}
-
-type exceptionRelationships struct {
-	Location toOne `json:"location"`
-}
-
-type exceptionResource struct {
-	Type          string                 `json:"type"`
-	ID            string                 `json:"id"`
-	Attributes    exceptionAttributes    `json:"attributes"`
-	Relationships exceptionRelationships `json:"relationships"`
-}
-
-func exceptionRes(loc *locationView, e store.Exception) exceptionResource {
-	periods := schedule.SplitStored(schedule.FormatPeriods(e.Periods))
-	if periods == nil {
-		periods = []string{}
-	}
-	return exceptionResource{Type: "exceptions", ID: idString(e.ID),
-		Attributes:    exceptionAttributes{Day: e.Day.String(), Closed: e.Closed, Periods: periods, HoursType: e.Type, Notes: e.Notes},
-		Relationships: exceptionRelationships{Location: toOne{Data: &identifier{Type: "locations", ID: locationKey(loc)}}},
-	}
 }
 
 func (s *Service) exceptionAnswer(ctx context.Context, status int, id int64) (writeResponse, error) {
