@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 	echomiddleware "github.com/oapi-codegen/echo-middleware"
 
@@ -40,7 +39,7 @@ func (s *Service) echo() (*echo.Echo, error) {
 		Spec:     spec,
 		BaseURL:  s.cfg.BaseURL,
 		Errors:   ops.renderError,
-		Auth:     s.authenticate,
+		Auth:     s.bearer().Authenticate,
 		Logger:   s.cfg.Logger,
 		Contract: ops.contract,
 		Policy:   &policy,
@@ -211,28 +210,23 @@ func pointerToMember(pointer, message string) string {
 
 type principalKey struct{}
 
-// authenticate is the validator's check of bearerAuth: it resolves the
-// token and hands the principal to the handler through the request context.
-func (s *Service) authenticate(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
-	req := in.RequestValidationInput.Request
-	token, ok := auth.BearerToken(req)
-	if !ok {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "this operation needs a bearer token (Authorization: Bearer …)"}
+// bearer is the validator's check of bearerAuth: it resolves the token
+// (the roles are the handlers' to check, per library). The validator still
+// holds the request (it replaces the body after this check), so the
+// principal goes on the echo context here and into the request context in
+// withPrincipal, once the body is bound.
+func (s *Service) bearer() apiserve.Bearer {
+	return apiserve.Bearer{
+		Tokens:   s.cfg.Tokens,
+		Missing:  "this operation needs a bearer token (Authorization: Bearer …)",
+		NoTokens: "no tokens are configured",
+		Unknown:  "unknown bearer token",
+		Accept: func(ctx context.Context, _ *http.Request, p auth.Principal) {
+			if c := echomiddleware.GetEchoContext(ctx); c != nil {
+				c.Set(principalContextKey, p)
+			}
+		},
 	}
-	if s.cfg.Tokens == nil {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "no tokens are configured"}
-	}
-	p, ok := s.cfg.Tokens.Authenticate(token)
-	if !ok {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "unknown bearer token"}
-	}
-	// The validator still holds the request (it replaces the body after
-	// this check), so the principal goes on the echo context here and into
-	// the request context in withPrincipal, once the body is bound.
-	if c := echomiddleware.GetEchoContext(ctx); c != nil {
-		c.Set(principalContextKey, p)
-	}
-	return nil
 }
 
 const principalContextKey = "hours.principal"

@@ -66,7 +66,7 @@ func (s *Service) newEcho() (*echo.Echo, error) {
 		Spec:    spec,
 		BaseURL: s.cfg.BaseURL,
 		Errors:  s.renderError,
-		Auth:    s.authenticate,
+		Auth:    s.bearer().Authenticate,
 		Logger:  s.cfg.Logger,
 		Policy:  &policy,
 	})
@@ -111,30 +111,28 @@ func withExchange(next echo.HandlerFunc) echo.HandlerFunc {
 
 var tooLarge = fmt.Sprintf("too large: documents are at most %d bytes", record.MaxDocumentBytes)
 
-// authenticate is the validator's check of bearerAuth, which the contract
+// bearer is the validator's check of bearerAuth, which the contract
 // requires (alone) of the publishing operations: a known token with the
 // role publisher (or admin). The principal goes to the handler through
 // the request's exchange.
-func (s *Service) authenticate(_ context.Context, in *openapi3filter.AuthenticationInput) error {
-	req := in.RequestValidationInput.Request
-	token, ok := auth.BearerToken(req)
-	if !ok {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "unauthorized: publishing needs a bearer token with the role publisher (sitesvc tokens add --role publisher)"}
+func (s *Service) bearer() apiserve.Bearer {
+	return apiserve.Bearer{
+		Tokens:   s.cfg.Tokens,
+		Missing:  "unauthorized: publishing needs a bearer token with the role publisher (sitesvc tokens add --role publisher)",
+		NoTokens: "unauthorized: this service accepts no tokens",
+		Unknown:  "unauthorized: unknown bearer token",
+		Permit: func(p auth.Principal) string {
+			if !p.CanPublish() {
+				return fmt.Sprintf("forbidden: the token of %q has no role publisher or admin", p.Name)
+			}
+			return ""
+		},
+		Accept: func(_ context.Context, req *http.Request, p auth.Principal) {
+			if ex, ok := req.Context().Value(exchangeKey{}).(*exchange); ok {
+				ex.principal = &p
+			}
+		},
 	}
-	if s.cfg.Tokens == nil {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "unauthorized: this service accepts no tokens"}
-	}
-	p, ok := s.cfg.Tokens.Authenticate(token)
-	if !ok {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "unauthorized: unknown bearer token"}
-	}
-	if !p.CanPublish() {
-		return &echo.HTTPError{Code: http.StatusForbidden, Message: fmt.Sprintf("forbidden: the token of %q has no role publisher or admin", p.Name)}
-	}
-	if ex, ok := req.Context().Value(exchangeKey{}).(*exchange); ok {
-		ex.principal = &p
-	}
-	return nil
 }
 
 // renderError writes a refusal of the validator, the route middleware or
