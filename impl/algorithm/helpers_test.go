@@ -2,7 +2,6 @@ package algorithm
 
 import (
 	"encoding/xml"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -95,15 +94,12 @@ func startService(t testing.TB, tweak func(*Config)) *testService {
 func soapCall(t testing.TB, url, body string) (int, string) {
 	t.Helper()
 	env := `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:alg="http://algorithm.sitesvc.org" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body>` + body + `</soapenv:Body></soapenv:Envelope>`
-	resp, err := http.Post(url, "text/xml; charset=utf-8", strings.NewReader(env))
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(env))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+	resp, b := testkit.Do(t, nil, req)
 	return resp.StatusCode, string(b)
 }
 

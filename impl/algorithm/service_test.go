@@ -23,12 +23,11 @@ func newTestLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandl
 
 func get(t *testing.T, url string) (int, string, string) {
 	t.Helper()
-	resp, err := http.Get(url)
+	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	resp, b := testkit.Do(t, nil, req)
 	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
 }
 

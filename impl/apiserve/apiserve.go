@@ -63,6 +63,10 @@ type Options struct {
 	// Contract is the service's NewContract(Spec), when the service asks
 	// it questions too; nil makes one.
 	Contract *Contract
+	// Policy, when set, makes New answer HEAD, OPTIONS, 404, 405 with
+	// Allow, CORS and body limits for the service from the document (see
+	// Policy). Nil leaves them to echo and the service.
+	Policy *Policy
 }
 
 // New returns an echo instance that validates every request against
@@ -108,6 +112,10 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 		}
 	}
 	memo := newVerdictMemo(contract.spec, contract.router, 4096)
+	var ed *edge
+	if opts.Policy != nil {
+		ed = newEdge(*opts.Policy, contract)
+	}
 
 	e := echo.New()
 	e.HideBanner = true
@@ -117,11 +125,27 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 			return
 		}
 		apiErr := toError(err)
-		if apiErr.Status == http.StatusMethodNotAllowed && c.Response().Header().Get("Allow") == "" {
-			// RFC 9110: a 405 names the methods the resource has.
-			if allow := contract.Declared(c.Request()); allow != "" {
+		req := c.Request()
+		if apiErr.Status == http.StatusMethodNotAllowed {
+			// RFC 9110: a 405 names the methods the resource has: the
+			// document's (echo's router, which may have set one, does not
+			// know them all: it shares routes between "/{id}" and
+			// "/{id}.xml").
+			var allow string
+			switch {
+			case Published(req.URL.Path):
+				allow = "GET, HEAD"
+			case ed != nil:
+				allow = contract.Allow(req)
+			case c.Response().Header().Get("Allow") == "":
+				allow = contract.Declared(req)
+			}
+			if allow != "" {
 				c.Response().Header().Set("Allow", allow)
 			}
+		}
+		if ed != nil && apiErr.Status == http.StatusNotFound && apiErr.Message == "not found" && !Published(req.URL.Path) && contract.Allow(req) == "" {
+			apiErr = ed.notFound(req.URL.Path)
 		}
 		if apiErr.Status >= 500 {
 			opts.Logger.ErrorContext(c.Request().Context(), "handler error", "err", err, "path", c.Request().URL.Path)
@@ -173,10 +197,23 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 	// other is validated, and remembered once it passed. The key is taken
 	// before validation: the validator writes the defaults of absent query
 	// parameters into the request it checks.
+	if ed != nil {
+		e.Pre(ed.pre)
+	}
 	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
 		validated := validate(next)
 		return func(c echo.Context) error {
 			ticket, hit := memo.check(c.Request())
+			if ed != nil && c.Request().Method == http.MethodGet {
+				switch {
+				case Published(c.Request().URL.Path):
+					ed.setCORS(c, "")
+				case ticket.shape != nil:
+					ed.setCORS(c, ticket.shape.operation)
+				default:
+					ed.setCORS(c, ed.operationID(c.Request()))
+				}
+			}
 			switch {
 			case hit:
 				return next(c)

@@ -45,7 +45,13 @@ type memoEntry struct {
 type urlShape struct {
 	rememberable bool
 	headers      []string
+	// operation is the operationId of the URL's route ("\x00none" when
+	// the document has none).
+	operation string
 }
+
+// noOperation is the operation of a URL the document does not have.
+const noOperation = "\x00none"
 
 // maxMemoKey bounds the URLs remembered; longer ones are validated each time.
 const maxMemoKey = 2048
@@ -80,6 +86,9 @@ func (m *verdictMemo) key(r *http.Request) string {
 type memoTicket struct {
 	verdictKey string
 	absent     []string
+	// shape is what the memo knows of r's URL (nil when it keeps none):
+	// the edge reads the operation from it.
+	shape *urlShape
 }
 
 // verdictKey extends a URL key with the values of the headers the verdict
@@ -129,12 +138,12 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 		m.entries.Add("U "+urlKey, &memoEntry{key: "U " + urlKey, shape: shape})
 	}
 	if !shape.rememberable {
-		return memoTicket{}, false
+		return memoTicket{shape: shape}, false
 	}
 	vkey, absent := verdictKey(urlKey, shape, r)
 	verdict, ok := m.entries.Get(vkey)
 	if !ok {
-		return memoTicket{verdictKey: vkey, absent: absent}, false
+		return memoTicket{verdictKey: vkey, absent: absent, shape: shape}, false
 	}
 	if r.URL.RawQuery != verdict.query {
 		r.URL.RawQuery = verdict.query
@@ -143,9 +152,9 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 		r.Header.Add(h[0], h[1])
 	}
 	m.hits.Add(1)
-	// The lookup already made the verdict the most recent: an empty ticket
-	// spares the hit a second store.
-	return memoTicket{}, true
+	// The lookup already made the verdict the most recent: a ticket
+	// without a key spares the hit a second store.
+	return memoTicket{shape: shape}, true
 }
 
 // remember records that the request of ticket t passed validation; r is
@@ -166,22 +175,23 @@ func (m *verdictMemo) remember(t memoTicket, r *http.Request) {
 func (m *verdictMemo) shapeOf(r *http.Request) *urlShape {
 	route, _, err := m.router.FindRoute(r)
 	if err != nil {
-		return &urlShape{}
+		return &urlShape{operation: noOperation}
 	}
+	op := route.Operation.OperationID
 	security := route.Operation.Security
 	if security == nil {
 		security = &m.spec.Security
 	}
 	if len(*security) > 0 {
-		return &urlShape{}
+		return &urlShape{operation: op}
 	}
-	shape := &urlShape{rememberable: true}
+	shape := &urlShape{rememberable: true, operation: op}
 	params := append(openapi3.Parameters{}, route.PathItem.Parameters...)
 	params = append(params, route.Operation.Parameters...)
 	for _, p := range params {
 		switch {
 		case p.Value == nil || p.Value.In == openapi3.ParameterInCookie:
-			return &urlShape{}
+			return &urlShape{operation: op}
 		case p.Value.In == openapi3.ParameterInHeader:
 			shape.headers = append(shape.headers, p.Value.Name)
 		}

@@ -31,11 +31,7 @@ func (rr readResponse) visit(w http.ResponseWriter) error {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	h["Content-Type"] = rr.r.header.contentType
-	h["Content-Length"] = rr.r.header.length
-	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(rr.r.body)
-	return err
+	return rr.r.write(w, http.StatusOK)
 }
 
 func (rr readResponse) VisitListLibrariesResponse(w http.ResponseWriter) error  { return rr.visit(w) }
@@ -186,15 +182,8 @@ func (s *Service) LegacyHours(ctx context.Context, req hoursapi.LegacyHoursReque
 			return nil, err
 		}
 		rules := loc.hoursRules()
-		return newRendered(legacyRecords(loc, schedule.Compute(day, lib.zone, rules.RuleFor(day))), mediaJSON)
+		return newRendered(toLegacyHours(loc, schedule.Compute(day, lib.zone, rules.RuleFor(day))), mediaJSON)
 	})
-}
-
-// listDocument is a JSON:API collection with its self link.
-type listDocument[T any] struct {
-	JSONAPI jsonapiObject `json:"jsonapi"`
-	Links   selfLinks     `json:"links"`
-	Data    []T           `json:"data"`
 }
 
 // ListTerms is GET /libraries/{library_id}/terms.json.
@@ -204,10 +193,10 @@ func (s *Service) ListTerms(ctx context.Context, req hoursapi.ListTermsRequestOb
 		if lib == nil {
 			return nil, libraryNotFound(req.LibraryId)
 		}
-		doc := listDocument[termResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: s.cfg.BaseURL + "/libraries/" + lib.lib.Slug + "/terms.json"}, Data: []termResource{}}
+		doc := hoursapi.TermsDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: s.cfg.BaseURL + "/libraries/" + lib.lib.Slug + "/terms.json"}, Data: []hoursapi.TermResource{}}
 		for _, t := range v.snap.Terms {
 			if t.LibraryID == lib.lib.ID {
-				doc.Data = append(doc.Data, termRes(lib, t))
+				doc.Data = append(doc.Data, toTermResource(lib, t))
 			}
 		}
 		return newRendered(doc, mediaJSONAPI)
@@ -234,10 +223,10 @@ func (s *Service) ListSchedules(ctx context.Context, req hoursapi.ListSchedulesR
 		if err != nil {
 			return nil, err
 		}
-		doc := listDocument[scheduleResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/schedules.json"}, Data: []scheduleResource{}}
+		doc := hoursapi.SchedulesDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/schedules.json"}, Data: []hoursapi.ScheduleResource{}}
 		for _, sc := range v.snap.Schedules {
 			if sc.LocationID == loc.loc.ID {
-				doc.Data = append(doc.Data, scheduleRes(loc, sc))
+				doc.Data = append(doc.Data, toScheduleResource(loc, sc))
 			}
 		}
 		return newRendered(doc, mediaJSONAPI)
@@ -251,10 +240,10 @@ func (s *Service) ListExceptions(ctx context.Context, req hoursapi.ListException
 		if err != nil {
 			return nil, err
 		}
-		doc := listDocument[exceptionResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/exceptions.json"}, Data: []exceptionResource{}}
+		doc := hoursapi.ExceptionsDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/exceptions.json"}, Data: []hoursapi.ExceptionResource{}}
 		for _, e := range v.snap.Exceptions {
 			if e.LocationID == loc.loc.ID {
-				doc.Data = append(doc.Data, exceptionRes(loc, e))
+				doc.Data = append(doc.Data, toExceptionResource(loc, e))
 			}
 		}
 		sort.Slice(doc.Data, func(i, j int) bool { return doc.Data[i].Attributes.Day < doc.Data[j].Attributes.Day })

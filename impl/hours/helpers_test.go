@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -303,4 +304,14 @@ func findResource(t *testing.T, list []resourceDoc, typ, id string) resourceDoc 
 	}
 	t.Fatalf("no %s %q", typ, id)
 	return resourceDoc{}
+}
+
+// sameJSON reports whether two JSON texts are the same value (member
+// order aside).
+func sameJSON(a, b string) bool {
+	var va, vb any
+	if json.Unmarshal([]byte(a), &va) != nil || json.Unmarshal([]byte(b), &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
 }

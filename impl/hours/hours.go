@@ -105,7 +105,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		st.Close()
 		return nil, err
 	}
-	s.http = headAsGet(s.e)
+	s.http = s.e
 	return s, nil
 }
 
@@ -159,6 +159,18 @@ func renderedBytes(body []byte, contentType string) *rendered {
 	r := &rendered{body: body, etag: `"` + hex.EncodeToString(sum[:16]) + `"`, contentType: contentType}
 	r.header.etag, r.header.contentType, r.header.length = []string{r.etag}, []string{contentType}, []string{strconv.Itoa(len(body))}
 	return r
+}
+
+// write answers with the document: its prepared header values, then the
+// bytes (the only form in which the read API's documents are served; see
+// "Responses" in docs/architecture.md).
+func (r *rendered) write(w http.ResponseWriter, status int) error {
+	h := w.Header()
+	h["Content-Type"] = r.header.contentType
+	h["Content-Length"] = r.header.length
+	w.WriteHeader(status)
+	_, err := w.Write(r.body)
+	return err
 }
 
 // docCache holds the current view of the database and the documents

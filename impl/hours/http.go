@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 	echomiddleware "github.com/oapi-codegen/echo-middleware"
 
@@ -24,8 +23,9 @@ const (
 	mediaJSON    = "application/json"
 )
 
-// echo builds the service's echo instance: media-type rules and CORS
-// first, then apiserve's request validation, then the generated handlers.
+// echo builds the service's echo instance: apiserve's edge (HEAD, OPTIONS,
+// 404/405, CORS, from the document and policy), JSON:API's media-type
+// rules, apiserve's request validation, then the generated handlers.
 func (s *Service) echo() (*echo.Echo, error) {
 	spec, err := hoursapi.GetSpec()
 	if err != nil {
@@ -39,15 +39,16 @@ func (s *Service) echo() (*echo.Echo, error) {
 		Spec:     spec,
 		BaseURL:  s.cfg.BaseURL,
 		Errors:   ops.renderError,
-		Auth:     s.authenticate,
+		Auth:     s.bearer().Authenticate,
 		Logger:   s.cfg.Logger,
 		Contract: ops.contract,
+		Policy:   &policy,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
 	e.Pre(negotiatePage) // issue 15.1/15.3: oneurl.go
-	e.Pre(ops.corsAndMediaTypes)
+	e.Pre(ops.mediaTypes)
 	e.Pre(s.jsonapiRequests(ops)) // issue 15.2: requests.go
 	// apiserve's router registers "/libraries/{library_id}.json" and
 	// the like, which echo's router cannot express as they are.
@@ -75,52 +76,27 @@ func (o *operations) takesDocument(req *http.Request) bool {
 	return ok && op.RequestBody != nil
 }
 
-// allow is the Allow header of req's path ("" when no operation has it).
-func (o *operations) allow(req *http.Request) string { return o.contract.Allow(req) }
-
-// Header values of every GET, shared (a field is replaced, never edited in
-// place).
-var (
-	corsAnyOrigin  = []string{"*"}
-	corsExposeETag = []string{"ETag"}
-)
+// policy is the Hours part of the edge apiserve answers: every read is
+// usable from any origin (hours are public; writes carry a token and come
+// from staff tools, not other sites' pages), with its ETag readable for
+// revalidation.
+var policy = apiserve.Policy{
+	CrossOrigin:      func(string) bool { return true },
+	ExposeHeaders:    "ETag",
+	PreflightHeaders: "Accept, If-None-Match",
+}
 
 func isLegacy(path string) bool { return strings.HasPrefix(path, "/api/v1/") }
 
 func isSpec(path string) bool { return path == "/openapi.yaml" || path == "/openapi.json" }
 
-// corsAndMediaTypes answers CORS preflights, marks reads as usable from
-// any origin, and applies JSON:API's media-type rules to the current API:
+// mediaTypes applies JSON:API's media-type rules to the current API:
 // 406 when every JSON:API media type in Accept carries parameters, 415 when an
 // operation's request document is not application/vnd.api+json without
-// parameters. An unknown path or method is left to the router (404, 405).
-func (o *operations) corsAndMediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
+// parameters. An unknown path or method is left to apiserve (404, 405).
+func (o *operations) mediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		h := c.Response().Header()
-		switch req.Method {
-		case http.MethodOptions:
-			allow := o.allow(req)
-			if allow == "" && !isSpec(req.URL.Path) {
-				return next(c) // no such resource: 404
-			}
-			if allow == "" {
-				allow = "GET, HEAD, OPTIONS"
-			}
-			h.Set("Allow", allow)
-			// Cross-origin use is for reads (writes carry a token and come
-			// from staff tools, not other sites' pages).
-			if req.Header.Get("Origin") != "" && req.Header.Get("Access-Control-Request-Method") != "" {
-				h.Set("Access-Control-Allow-Origin", "*")
-				h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
-				h.Set("Access-Control-Allow-Headers", "Accept, If-None-Match")
-				h.Set("Access-Control-Max-Age", "86400")
-			}
-			return c.NoContent(http.StatusNoContent)
-		case http.MethodGet:
-			h["Access-Control-Allow-Origin"] = corsAnyOrigin
-			h["Access-Control-Expose-Headers"] = corsExposeETag
-		}
 		if isSpec(req.URL.Path) || isLegacy(req.URL.Path) {
 			return next(c)
 		}
@@ -140,31 +116,6 @@ func (o *operations) corsAndMediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
 		return next(c)
 	}
 }
-
-// headAsGet serves HEAD as the GET it mirrors, without the body: link
-// checkers and caches send HEAD, and the contract declares GETs. echo
-// routes by the method of the request it was handed, so the rewrite comes
-// before echo (on a copy: the server's log still says HEAD). Headers,
-// Content-Length and ETag included, are the GET's.
-func headAsGet(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodHead {
-			next.ServeHTTP(w, r)
-			return
-		}
-		get := r.WithContext(r.Context())
-		get.Method = http.MethodGet
-		next.ServeHTTP(headWriter{w}, get)
-	})
-}
-
-// headWriter drops the body of a HEAD response.
-type headWriter struct{ http.ResponseWriter }
-
-func (headWriter) Write(p []byte) (int, error) { return len(p), nil }
-
-// Unwrap lets http.ResponseController reach the server's writer.
-func (w headWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // acceptsJSONAPI applies JSON:API's rule to the Accept header: false only
 // when it names the JSON:API media type and every instance of it carries
@@ -205,31 +156,12 @@ func jsonapiContentType(ct string) string {
 	return ""
 }
 
-// errorObject and errorDocument are JSON:API error documents.
-type errorObject struct {
-	Status string       `json:"status"`
-	Title  string       `json:"title"`
-	Detail string       `json:"detail,omitempty"`
-	Source *errorSource `json:"source,omitempty"`
-}
-
-type errorSource struct {
-	Parameter string `json:"parameter,omitempty"`
-	Pointer   string `json:"pointer,omitempty"`
-	Header    string `json:"header,omitempty"`
-}
-
 // faultyHeader is the request header a status is about (JSON:API 1.1's
 // source.header).
 var faultyHeader = map[int]string{
 	http.StatusUnauthorized:         "Authorization",
 	http.StatusNotAcceptable:        "Accept",
 	http.StatusUnsupportedMediaType: "Content-Type",
-}
-
-type errorDocument struct {
-	JSONAPI jsonapiObject `json:"jsonapi"`
-	Errors  []errorObject `json:"errors"`
 }
 
 // renderError writes a refused request as a JSON:API error document. A
@@ -248,22 +180,16 @@ func (o *operations) renderError(c echo.Context, e *apiserve.Error) error {
 			detail = "data.type is not the type of the resources at this URL: it must be " + allowed
 		}
 	}
-	obj := errorObject{Status: fmt.Sprint(status), Title: http.StatusText(status), Detail: detail}
+	var src errorSource
 	if e.Parameter != "" || e.Pointer != "" {
-		obj.Source = &errorSource{Parameter: e.Parameter, Pointer: pointerToMember(e.Pointer, e.Message)}
-	} else if h := faultyHeader[status]; h != "" {
-		obj.Source = &errorSource{Header: h}
+		src = errorSource{parameter: e.Parameter, pointer: pointerToMember(e.Pointer, e.Message)}
+	} else {
+		src.header = faultyHeader[status]
 	}
 	if status == http.StatusUnauthorized {
 		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="hours"`)
 	}
-	if status == http.StatusMethodNotAllowed {
-		// RFC 9110: a 405 names the methods the resource has.
-		if allow := o.allow(c.Request()); allow != "" {
-			c.Response().Header().Set("Allow", allow)
-		}
-	}
-	body, err := json.Marshal(errorDocument{JSONAPI: jsonapiVersion, Errors: []errorObject{obj}})
+	body, err := json.Marshal(toErrorDocument(status, detail, src))
 	if err != nil {
 		return err
 	}
@@ -290,28 +216,23 @@ func pointerToMember(pointer, message string) string {
 
 type principalKey struct{}
 
-// authenticate is the validator's check of bearerAuth: it resolves the
-// token and hands the principal to the handler through the request context.
-func (s *Service) authenticate(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
-	req := in.RequestValidationInput.Request
-	token, ok := auth.BearerToken(req)
-	if !ok {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "this operation needs a bearer token (Authorization: Bearer …)"}
+// bearer is the validator's check of bearerAuth: it resolves the token
+// (the roles are the handlers' to check, per library). The validator still
+// holds the request (it replaces the body after this check), so the
+// principal goes on the echo context here and into the request context in
+// withPrincipal, once the body is bound.
+func (s *Service) bearer() apiserve.Bearer {
+	return apiserve.Bearer{
+		Tokens:   s.cfg.Tokens,
+		Missing:  "this operation needs a bearer token (Authorization: Bearer …)",
+		NoTokens: "no tokens are configured",
+		Unknown:  "unknown bearer token",
+		Accept: func(ctx context.Context, _ *http.Request, p auth.Principal) {
+			if c := echomiddleware.GetEchoContext(ctx); c != nil {
+				c.Set(principalContextKey, p)
+			}
+		},
 	}
-	if s.cfg.Tokens == nil {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "no tokens are configured"}
-	}
-	p, ok := s.cfg.Tokens.Authenticate(token)
-	if !ok {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "unknown bearer token"}
-	}
-	// The validator still holds the request (it replaces the body after
-	// this check), so the principal goes on the echo context here and into
-	// the request context in withPrincipal, once the body is bound.
-	if c := echomiddleware.GetEchoContext(ctx); c != nil {
-		c.Set(principalContextKey, p)
-	}
-	return nil
 }
 
 const principalContextKey = "hours.principal"

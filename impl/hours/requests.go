@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sitelib/sitesvc/gen/hoursapi"
 	"io"
 	"net/http"
 	"slices"
@@ -157,9 +158,9 @@ func (s *Service) storedResource(ctx context.Context, route *routers.Route, para
 	// The *Json operations (writes at links.self) are their counterparts'.
 	switch strings.TrimSuffix(strings.ToLower(route.Operation.OperationID), "json") {
 	case "updatelibrary":
-		rendered = s.rend.library(lib, week, nil)
+		rendered = s.rend.toLibraryResource(lib, week, nil)
 	case "updatelocation":
-		rendered = s.rend.location(loc, week)
+		rendered = s.rend.toLocationResource(loc, week)
 	case "updateterm":
 		id, err := parseID("term_id", params["term_id"])
 		if err != nil {
@@ -167,7 +168,7 @@ func (s *Service) storedResource(ctx context.Context, route *routers.Route, para
 		}
 		for _, t := range v.snap.Terms {
 			if t.ID == id && t.LibraryID == lib.lib.ID {
-				rendered = termRes(lib, t)
+				rendered = toTermResource(lib, t)
 			}
 		}
 	case "updateschedule":
@@ -177,7 +178,7 @@ func (s *Service) storedResource(ctx context.Context, route *routers.Route, para
 		}
 		for _, sc := range v.snap.Schedules {
 			if sc.ID == id && sc.LocationID == loc.loc.ID {
-				rendered = scheduleRes(loc, sc)
+				rendered = toScheduleResource(loc, sc)
 			}
 		}
 	case "updateexception":
@@ -187,13 +188,13 @@ func (s *Service) storedResource(ctx context.Context, route *routers.Route, para
 		}
 		for _, e := range v.snap.Exceptions {
 			if e.ID == id && e.LocationID == loc.loc.ID {
-				rendered = exceptionRes(loc, e)
+				rendered = toExceptionResource(loc, e)
 			}
 		}
 	case "createlocation", "createterm":
-		rendered = map[string]any{"relationships": map[string]any{"library": map[string]any{"data": identifier{Type: "libraries", ID: lib.lib.Slug}}}}
+		rendered = map[string]any{"relationships": map[string]any{"library": map[string]any{"data": hoursapi.LibraryIdentifier{Type: hoursapi.LibraryIdentifierTypeLibraries, Id: lib.lib.Slug}}}}
 	case "createschedule", "createexception":
-		rendered = map[string]any{"relationships": map[string]any{"location": map[string]any{"data": identifier{Type: "locations", ID: locationKey(loc)}}}}
+		rendered = map[string]any{"relationships": map[string]any{"location": map[string]any{"data": toLocationIdentifier(loc)}}}
 	case "createlibrary":
 		rendered = map[string]any{}
 	}

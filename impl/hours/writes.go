@@ -32,10 +32,7 @@ func (wr writeResponse) visit(w http.ResponseWriter) error {
 		w.WriteHeader(wr.status)
 		return nil
 	}
-	w.Header().Set("Content-Type", wr.r.contentType)
-	w.WriteHeader(wr.status)
-	_, err := w.Write(wr.r.body)
-	return err
+	return wr.r.write(w, wr.status)
 }
 
 func (wr writeResponse) VisitCreateLibraryResponse(w http.ResponseWriter) error   { return wr.visit(w) }
@@ -137,48 +134,48 @@ func (s *Service) fresh(ctx context.Context) (*view, error) {
 	return s.cache.current(ctx)
 }
 
-func (s *Service) libraryAnswer(ctx context.Context, status int, libraryID int64) (writeResponse, error) {
+// answer is the document of what a write just stored, which find looks up
+// in the fresh view (nil: it is gone); a 201 names the document's URL in
+// Location.
+func (s *Service) answer(ctx context.Context, status int, what string, id int64, find func(v *view) (doc *rendered, url string, err error)) (writeResponse, error) {
 	v, err := s.fresh(ctx)
 	if err != nil {
 		return writeResponse{}, err
 	}
-	lib := v.byID[libraryID]
-	if lib == nil {
-		return writeResponse{}, fmt.Errorf("hours: library %d vanished after the write", libraryID)
-	}
-	r, err := newRendered(s.rend.libraryDoc(lib, false, schedule.Range{}, s.cfg.Now(), "", ""), mediaJSONAPI)
-	if err != nil {
+	r, url, err := find(v)
+	switch {
+	case err != nil:
 		return writeResponse{}, err
+	case r == nil:
+		return writeResponse{}, fmt.Errorf("hours: %s %d vanished after the write", what, id)
 	}
 	wr := writeResponse{status: status, r: r}
 	if status == http.StatusCreated {
-		wr.location = s.rend.libraryURL(lib.lib.Slug)
+		wr.location = url
 	}
 	return wr, nil
 }
 
-func (s *Service) locationAnswer(ctx context.Context, status int, locationID int64) (writeResponse, error) {
-	v, err := s.fresh(ctx)
-	if err != nil {
-		return writeResponse{}, err
-	}
-	for _, lib := range v.libraries {
-		for _, loc := range lib.locations {
-			if loc.loc.ID != locationID {
-				continue
-			}
-			r, err := newRendered(s.rend.locationDoc(loc, false, schedule.Range{}, s.cfg.Now(), "", ""), mediaJSONAPI)
-			if err != nil {
-				return writeResponse{}, err
-			}
-			wr := writeResponse{status: status, r: r}
-			if status == http.StatusCreated {
-				wr.location = s.rend.locationURL(lib.lib.Slug, loc.loc.Slug)
-			}
-			return wr, nil
+func (s *Service) libraryAnswer(ctx context.Context, status int, libraryID int64) (writeResponse, error) {
+	return s.answer(ctx, status, "library", libraryID, func(v *view) (*rendered, string, error) {
+		lib := v.byID[libraryID]
+		if lib == nil {
+			return nil, "", nil
 		}
-	}
-	return writeResponse{}, fmt.Errorf("hours: location %d vanished after the write", locationID)
+		r, err := newRendered(s.rend.libraryDoc(lib, false, schedule.Range{}, s.cfg.Now(), "", ""), mediaJSONAPI)
+		return r, s.rend.libraryURL(lib.lib.Slug), err
+	})
+}
+
+func (s *Service) locationAnswer(ctx context.Context, status int, locationID int64) (writeResponse, error) {
+	return s.answer(ctx, status, "location", locationID, func(v *view) (*rendered, string, error) {
+		loc := v.locationByID(locationID)
+		if loc == nil {
+			return nil, "", nil
+		}
+		r, err := newRendered(s.rend.locationDoc(loc, false, schedule.Range{}, s.cfg.Now(), "", ""), mediaJSONAPI)
+		return r, s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), err
+	})
 }
 
 // CreateLibrary is POST /libraries.
@@ -277,27 +274,6 @@ func (s *Service) DeleteLocation(ctx context.Context, req hoursapi.DeleteLocatio
 	return deleted, nil
 }
 
-type termAttributes struct {
-	Name     string `json:"name"`
-	FirstDay string `json:"first_day"`
-	LastDay  string `json:"last_day"`
-}
-
-type termResource struct {
-	Type          string                `json:"type"`
-	ID            string                `json:"id"`
-	Attributes    termAttributes        `json:"attributes"`
-	Relationships locationRelationships `json:"relationships"`
-}
-
-// resourceDocument is a term, schedule or exception document; links.self
-// is where it is read (the Location of a create).
-type resourceDocument[T any] struct {
-	JSONAPI jsonapiObject `json:"jsonapi"`
-	Links   selfLinks     `json:"links"`
-	Data    T             `json:"data"`
-}
-
 func (s *Service) termURL(lib *libraryView, id int64) string {
 	return s.cfg.BaseURL + "/libraries/" + lib.lib.Slug + "/terms/" + idString(id) + ".json"
 }
@@ -307,47 +283,31 @@ func (s *Service) locationItemURL(loc *locationView, kind string, id int64) stri
 	return strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/" + kind + "/" + idString(id) + ".json"
 }
 
+// termDoc, scheduleDoc and exceptionDoc are one resource's document;
+// links.self is where it is read (the Location of a create).
 func (s *Service) termDoc(lib *libraryView, t store.Term) (*rendered, error) {
-	return newRendered(resourceDocument[termResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: s.termURL(lib, t.ID)}, Data: termRes(lib, t)}, mediaJSONAPI)
+	return newRendered(hoursapi.TermDocument{Jsonapi: jsonapiDoc, Links: &hoursapi.Links{Self: s.termURL(lib, t.ID)}, Data: toTermResource(lib, t)}, mediaJSONAPI)
 }
 
 func (s *Service) scheduleDoc(loc *locationView, sc store.Schedule) (*rendered, error) {
-	return newRendered(resourceDocument[scheduleResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: s.locationItemURL(loc, "schedules", sc.ID)}, Data: scheduleRes(loc, sc)}, mediaJSONAPI)
+	return newRendered(hoursapi.ScheduleDocument{Jsonapi: jsonapiDoc, Links: &hoursapi.Links{Self: s.locationItemURL(loc, "schedules", sc.ID)}, Data: toScheduleResource(loc, sc)}, mediaJSONAPI)
 }
 
 func (s *Service) exceptionDoc(loc *locationView, e store.Exception) (*rendered, error) {
-	return newRendered(resourceDocument[exceptionResource]{JSONAPI: jsonapiVersion, Links: selfLinks{Self: s.locationItemURL(loc, "exceptions", e.ID)}, Data: exceptionRes(loc, e)}, mediaJSONAPI)
-}
-
-func termRes(lib *libraryView, t store.Term) termResource {
-	return termResource{
-		Type: "terms", ID: idString(t.ID),
-		Attributes:    termAttributes{Name: t.Name, FirstDay: t.First.String(), LastDay: t.Last.String()},
-		Relationships: locationRelationships{Library: toOne{Data: &identifier{Type: "libraries", ID: lib.lib.Slug}}},
-	}
+	return newRendered(hoursapi.ExceptionDocument{Jsonapi: jsonapiDoc, Links: &hoursapi.Links{Self: s.locationItemURL(loc, "exceptions", e.ID)}, Data: toExceptionResource(loc, e)}, mediaJSONAPI)
 }
 
 func (s *Service) termAnswer(ctx context.Context, status int, termID int64) (writeResponse, error) {
-	v, err := s.fresh(ctx)
-	if err != nil {
-		return writeResponse{}, err
-	}
-	for _, t := range v.snap.Terms {
-		if t.ID != termID {
-			continue
+	return s.answer(ctx, status, "term", termID, func(v *view) (*rendered, string, error) {
+		for _, t := range v.snap.Terms {
+			if t.ID == termID {
+				lib := v.byID[t.LibraryID]
+				r, err := s.termDoc(lib, t)
+				return r, s.termURL(lib, t.ID), err
+			}
 		}
-		lib := v.byID[t.LibraryID]
-		r, err := s.termDoc(lib, t)
-		if err != nil {
-			return writeResponse{}, err
-		}
-		wr := writeResponse{status: status, r: r}
-		if status == http.StatusCreated {
-			wr.location = s.termURL(lib, t.ID)
-		}
-		return wr, nil
-	}
-	return writeResponse{}, fmt.Errorf("hours: term %d vanished after the write", termID)
+		return nil, "", nil
+	})
 }
 
 func termInput(a hoursapi.TermAttributes) store.TermInput {
@@ -406,30 +366,6 @@ func (s *Service) DeleteTerm(ctx context.Context, req hoursapi.DeleteTermRequest
 	return deleted, nil
 }
 
-type scheduleDayJSON struct {
-	Weekday string   `json:"weekday"`
-	Closed  bool     `json:"closed"`
-	Open24  bool     `json:"open_24h"`
-	Periods []string `json:"periods"`
-	RuleID  int64    `json:"rule_id"`
-}
-
-type scheduleAttributes struct {
-	Days []scheduleDayJSON `json:"days"`
-}
-
-type scheduleRelationships struct {
-	Term     toOne `json:"term"`
-	Location toOne `json:"location"`
-}
-
-type scheduleResource struct {
-	Type          string                `json:"type"`
-	ID            string                `json:"id"`
-	Attributes    scheduleAttributes    `json:"attributes"`
-	Relationships scheduleRelationships `json:"relationships"`
-}
-
 func (v *view) locationByID(id int64) *locationView {
 	for _, lib := range v.libraries {
 		for _, loc := range lib.locations {
@@ -441,47 +377,21 @@ func (v *view) locationByID(id int64) *locationView {
 	return nil
 }
 
-func scheduleRes(loc *locationView, sc store.Schedule) scheduleResource {
-	res := scheduleResource{Type: "schedules", ID: idString(sc.ID), Relationships: scheduleRelationships{
-		Term:     toOne{Data: &identifier{Type: "terms", ID: idString(sc.TermID)}},
-		Location: toOne{Data: &identifier{Type: "locations", ID: locationKey(loc)}},
-	}}
-	for _, d := range sc.Days {
-		periods := schedule.SplitStored(schedule.FormatPeriods(d.Periods))
-		if periods == nil {
-			periods = []string{}
-		}
-		res.Attributes.Days = append(res.Attributes.Days, scheduleDayJSON{
-			Weekday: d.Weekday.String(), Closed: d.Kind == schedule.Closed, Open24: d.Kind == schedule.Open24, Periods: periods, RuleID: d.RuleID,
-		})
-	}
-	return res
-}
-
 func (s *Service) scheduleAnswer(ctx context.Context, status int, scheduleID int64) (writeResponse, error) {
-	v, err := s.fresh(ctx)
-	if err != nil {
-		return writeResponse{}, err
-	}
-	for _, sc := range v.snap.Schedules {
-		if sc.ID != scheduleID {
-			continue
+	return s.answer(ctx, status, "schedule", scheduleID, func(v *view) (*rendered, string, error) {
+		for _, sc := range v.snap.Schedules {
+			if sc.ID != scheduleID {
+				continue
+			}
+			loc := v.locationByID(sc.LocationID)
+			if loc == nil {
+				break
+			}
+			r, err := s.scheduleDoc(loc, sc)
+			return r, s.locationItemURL(loc, "schedules", sc.ID), err
 		}
-		loc := v.locationByID(sc.LocationID)
-		if loc == nil {
-			break
-		}
-		r, err := s.scheduleDoc(loc, sc)
-		if err != nil {
-			return writeResponse{}, err
-		}
-		wr := writeResponse{status: status, r: r}
-		if status == http.StatusCreated {
-			wr.location = s.locationItemURL(loc, "schedules", sc.ID)
-		}
-		return wr, nil
-	}
-	return writeResponse{}, fmt.Errorf("hours: schedule %d vanished after the write", scheduleID)
+		return nil, "", nil
+	})
 }
 
 var weekdays = map[hoursapi.Weekday]time.Weekday{
@@ -573,61 +483,21 @@ func (s *Service) DeleteSchedule(ctx context.Context, req hoursapi.DeleteSchedul
 	return deleted, nil
 }
 
-type exceptionAttributes struct {
-	Day     string   `json:"day"`
-	Closed  bool     `json:"closed"`
-	Periods []string `json:"periods"`
-	// HoursType: JSON:API forbids an attribute named "type".
-	HoursType string `json:"hours_type"`
-	Notes     string `json:"notes"`
-}
-
-type exceptionRelationships struct {
-	Location toOne `json:"location"`
-}
-
-type exceptionResource struct {
-	Type          string                 `json:"type"`
-	ID            string                 `json:"id"`
-	Attributes    exceptionAttributes    `json:"attributes"`
-	Relationships exceptionRelationships `json:"relationships"`
-}
-
-func exceptionRes(loc *locationView, e store.Exception) exceptionResource {
-	periods := schedule.SplitStored(schedule.FormatPeriods(e.Periods))
-	if periods == nil {
-		periods = []string{}
-	}
-	return exceptionResource{Type: "exceptions", ID: idString(e.ID),
-		Attributes:    exceptionAttributes{Day: e.Day.String(), Closed: e.Closed, Periods: periods, HoursType: e.Type, Notes: e.Notes},
-		Relationships: exceptionRelationships{Location: toOne{Data: &identifier{Type: "locations", ID: locationKey(loc)}}},
-	}
-}
-
 func (s *Service) exceptionAnswer(ctx context.Context, status int, id int64) (writeResponse, error) {
-	v, err := s.fresh(ctx)
-	if err != nil {
-		return writeResponse{}, err
-	}
-	for _, e := range v.snap.Exceptions {
-		if e.ID != id {
-			continue
+	return s.answer(ctx, status, "exception", id, func(v *view) (*rendered, string, error) {
+		for _, e := range v.snap.Exceptions {
+			if e.ID != id {
+				continue
+			}
+			loc := v.locationByID(e.LocationID)
+			if loc == nil {
+				break
+			}
+			r, err := s.exceptionDoc(loc, e)
+			return r, s.locationItemURL(loc, "exceptions", e.ID), err
 		}
-		loc := v.locationByID(e.LocationID)
-		if loc == nil {
-			break
-		}
-		r, err := s.exceptionDoc(loc, e)
-		if err != nil {
-			return writeResponse{}, err
-		}
-		wr := writeResponse{status: status, r: r}
-		if status == http.StatusCreated {
-			wr.location = s.locationItemURL(loc, "exceptions", e.ID)
-		}
-		return wr, nil
-	}
-	return writeResponse{}, fmt.Errorf("hours: exception %d vanished after the write", id)
+		return nil, "", nil
+	})
 }
 
 func exceptionInput(a hoursapi.ExceptionAttributes) store.ExceptionInput {

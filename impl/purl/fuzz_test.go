@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/record"
 )
@@ -49,13 +50,22 @@ func FuzzRequestPath(f *testing.F) {
 		if strings.Contains(rec.Body.String(), secret) {
 			t.Fatalf("GET %q served a file outside the objects", path)
 		}
-		if rec.Code == http.StatusOK && u.Path != "/openapi.yaml" && u.Path != "/openapi.json" {
-			rt, ok := parseRoute(u.EscapedPath())
-			if !ok {
+		if rec.Code == http.StatusOK && !apiserve.Published(u.Path) {
+			// The identifier is the first segment, without the
+			// representation's extension.
+			seg, _, _ := strings.Cut(strings.TrimPrefix(u.EscapedPath(), "/"), "/")
+			id, err := url.PathUnescape(seg)
+			if err != nil {
 				t.Fatalf("GET %q: 200 for an unroutable path", path)
 			}
-			if _, err := druid.Parse(rt.id); err != nil {
-				t.Fatalf("GET %q: 200 for %q, not a druid", path, rt.id)
+			for _, ext := range []string{".html", ".xml", ".mods", ".zip"} {
+				if base, ok := strings.CutSuffix(id, ext); ok {
+					id = base
+					break
+				}
+			}
+			if _, err := druid.Parse(id); err != nil {
+				t.Fatalf("GET %q: 200 for %q, not a druid", path, id)
 			}
 		}
 	})

@@ -92,11 +92,11 @@ func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (r
 	if fail != nil {
 		return fail, nil
 	}
-	c := content{req: exchangeFrom(ctx).req, cacheControl: s.cacheControl(true), cors: true}
+	c := content{req: exchangeFrom(ctx).req, cacheControl: s.cacheControl(true)}
 	var rep representation
 	switch kind {
 	case "html":
-		rep, c.ctype, c.cors = obj.html, ctypeHTML, false
+		rep, c.ctype = obj.html, ctypeHTML
 	case "xml":
 		rep, c.ctype = obj.public, ctypeXML
 	case "mods":
@@ -155,7 +155,6 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 		ctype:        []string{f.MimeType},
 		etag:         fmt.Sprintf(`"%x-%x"`, blob.Info.Size(), blob.Info.ModTime().UnixNano()),
 		cacheControl: s.cacheControl(world),
-		cors:         true,
 		disposition:  []string{mime.FormatMediaType(disposition, map[string]string{"filename": f.Name})},
 		name:         f.Name,
 		modTime:      blob.Info.ModTime(),
@@ -178,16 +177,9 @@ func (s *Service) cacheControl(public bool) []string {
 	return s.cacheControlPrivate
 }
 
-func setCORS(h http.Header) {
-	h["Access-Control-Allow-Origin"] = corsOrigin
-	h["Access-Control-Expose-Headers"] = corsExpose
-}
-
 // Header values shared by every response that sends them (never modified:
 // a handler replaces a field, it does not edit a value in place).
 var (
-	corsOrigin        = []string{"*"}
-	corsExpose        = []string{"ETag, Last-Modified, Content-Range, Accept-Ranges, Content-Disposition, Content-Length"}
 	nosniff           = []string{"nosniff"}
 	dataCSP           = []string{"default-src 'none'; sandbox"}
 	varyAuthorization = []string{"Authorization"}
@@ -209,7 +201,6 @@ type content struct {
 	req          *http.Request // as received: HEAD stays HEAD
 	ctype        []string
 	cacheControl []string
-	cors         bool
 	vary         []string
 	disposition  []string
 	csp          []string
@@ -230,9 +221,6 @@ func (c content) serve(w http.ResponseWriter) error {
 	h["Content-Type"] = c.ctype
 	h["X-Content-Type-Options"] = nosniff
 	h["Cache-Control"] = c.cacheControl
-	if c.cors {
-		setCORS(h)
-	}
 	if c.vary != nil {
 		h["Vary"] = c.vary
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -19,15 +18,12 @@ import (
 )
 
 // The service's HTTP side is apiserve's echo instance (request validation
-// against api/purl.yaml, openapi.yaml/openapi.json) with three pieces of
-// PURL's own:
+// against api/purl.yaml, openapi.yaml/openapi.json; from the document and
+// PURL's policy: 404 and 405 with Allow before validation, OPTIONS and
+// CORS preflights, HEAD as the GET it mirrors, CORS headers, the PUT body
+// limit) with these pieces of PURL's own:
 //
-//   - route, an echo Pre middleware, parses the path into one of the
-//     contract's six shapes. A path that is none of them is 404 and a method
-//     the shape does not have is 405, both before validation, so that the
-//     validator never answers for paths the service does not have.
-//     OPTIONS (CORS preflight) is answered here, HEAD is validated and
-//     handled as the GET it mirrors, and PUT bodies are bounded.
+//   - policy, the per-operation decisions the document does not make.
 //   - the generated routes, registered through apiserve.Routes: echo's
 //     router alone cannot tell "/{id}", "/{id}.html", "/{id}.xml" and
 //     "/{id}.mods" apart (a parameter runs to the next "/").
@@ -38,75 +34,13 @@ import (
 // (see the contract's description): a bad druid passes validation and the
 // handler answers 404, as it does for an unknown or dark object.
 
-// route is what a request path names.
-type route struct {
-	kind string   // "page", "html", "xml", "mods", "manifest", "file", "zip", "imageinfo", "image"
-	id   string   // the identifier segment, unescaped, not yet parsed
-	file string   // file name for kind "file", "imageinfo", "image", unescaped
-	iiif []string // region, size, rotation, quality.format for kind "image" (iiif_image.go)
-}
-
-var allowed = map[string]string{
-	"page":      "GET, HEAD, DELETE, OPTIONS",
-	"html":      "GET, HEAD, OPTIONS",
-	"xml":       "GET, HEAD, PUT, OPTIONS",
-	"mods":      "GET, HEAD, PUT, OPTIONS",
-	"manifest":  "GET, HEAD, OPTIONS",
-	"file":      "GET, HEAD, OPTIONS",
-	"zip":       "GET, HEAD, OPTIONS",
-	"imageinfo": "GET, HEAD, OPTIONS",
-	"image":     "GET, HEAD, OPTIONS",
-}
-
-var extensions = map[string]string{".html": "html", ".xml": "xml", ".mods": "mods", ".zip": "zip"}
-
-// parseRoute splits the escaped path into segments before unescaping
-// them, so an encoded slash stays inside its segment (and then fails the
-// druid or file-name check) instead of adding a path level.
-func parseRoute(escapedPath string) (route, bool) {
-	segs := strings.Split(strings.TrimPrefix(escapedPath, "/"), "/")
-	for i, seg := range segs {
-		u, err := url.PathUnescape(seg)
-		if err != nil {
-			return route{}, false
-		}
-		segs[i] = u
-	}
-	if segs[0] == "" {
-		return route{}, false
-	}
-	switch {
-	case len(segs) == 1:
-		seg := segs[0]
-		dot := strings.LastIndexByte(seg, '.')
-		if dot < 0 {
-			return route{kind: "page", id: seg}, true
-		}
-		kind, ok := extensions[seg[dot:]]
-		if !ok || dot == 0 {
-			return route{}, false
-		}
-		return route{kind: kind, id: seg[:dot]}, true
-	case len(segs) == 3 && segs[1] == "iiif" && segs[2] == "manifest":
-		return route{kind: "manifest", id: segs[0]}, true
-	case len(segs) == 3 && segs[1] == "file" && segs[2] != "":
-		return route{kind: "file", id: segs[0], file: segs[2]}, true
-	case len(segs) >= 4 && segs[1] == "iiif" && segs[2] == "image":
-		return parseImageRoute(segs)
-	}
-	return route{}, false
-}
-
-func isContract(path string) bool { return apiserve.Published(path) }
-
 // exchange is what the handlers know of a request beyond the parameters
 // the generated code hands them: the request as received (a HEAD stays a
 // HEAD for http.ServeContent, Accept picks the error format, RemoteAddr
-// and Authorization decide file access), its route, and the principal the
-// validator authenticated for a write.
+// and Authorization decide file access), and the principal the validator
+// authenticated for a write.
 type exchange struct {
 	req       *http.Request
-	route     route
 	principal *auth.Principal
 }
 
@@ -115,7 +49,7 @@ type exchangeKey struct{}
 func exchangeFrom(ctx context.Context) *exchange {
 	ex, _ := ctx.Value(exchangeKey{}).(*exchange)
 	if ex == nil {
-		// Only reachable when a handler is called without the route
+		// Only reachable when a handler is called without the exchange
 		// middleware (a programming error); answer as for an anonymous GET.
 		return &exchange{req: &http.Request{Method: http.MethodGet, Header: http.Header{}, URL: &url.URL{Path: "/"}}}
 	}
@@ -132,114 +66,73 @@ func (s *Service) newEcho() (*echo.Echo, error) {
 		Spec:    spec,
 		BaseURL: s.cfg.BaseURL,
 		Errors:  s.renderError,
-		Auth:    s.authenticate,
+		Auth:    s.bearer().Authenticate,
 		Logger:  s.cfg.Logger,
+		Policy:  &policy,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
-	e.Pre(s.route)
+	e.Pre(withExchange)
 	purlapi.RegisterHandlers(apiserve.Routes(e), purlapi.NewStrictHandler(s, nil))
 	return e, nil
 }
 
-// route is the Pre middleware described at the top of this file.
-func (s *Service) route(next echo.HandlerFunc) echo.HandlerFunc {
+// policy is PURL's part of the edge apiserve answers from api/purl.yaml:
+// records, manifests, files and zips are readable from any origin, the
+// HTML pages are not (they are for people, and carry no data a script
+// needs); published documents are at most record.MaxDocumentBytes.
+var policy = apiserve.Policy{
+	CrossOrigin: func(op string) bool {
+		return op != "getObject" && op != "getObjectHtml" && op != ""
+	},
+	ExposeHeaders:    "ETag, Last-Modified, Content-Range, Accept-Ranges, Content-Disposition, Content-Length",
+	PreflightHeaders: "Authorization, If-None-Match, If-Modified-Since, Range",
+	BodyLimit:        record.MaxDocumentBytes,
+	NotFound: func(path string) string {
+		return fmt.Sprintf("not found: %s is not a PURL of this service", path)
+	},
+}
+
+// withExchange hands the handlers the request as received (after
+// apiserve's edge, which routes a HEAD as its GET).
+func withExchange(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		if isContract(req.URL.Path) {
-			switch req.Method {
-			case http.MethodGet:
-			case http.MethodHead:
-				// Served as the GET; net/http drops the body.
-				get := req.WithContext(req.Context())
-				get.Method = http.MethodGet
-				c.SetRequest(get)
-				return next(c)
-			default:
-				return &apiserve.Error{Status: http.StatusMethodNotAllowed, Message: fmt.Sprintf("method not allowed: %s %s (allowed: GET, HEAD)", req.Method, req.URL.Path)}
-			}
-			return next(c)
+		received := apiserve.Received(req.Context())
+		if received == nil {
+			received = req
 		}
-		rt, ok := parseRoute(req.URL.EscapedPath())
-		if !ok {
-			return &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("not found: %s is not a PURL of this service", req.URL.Path)}
-		}
-		allow := allowed[rt.kind]
-		if !methodIn(allow, req.Method) {
-			return &apiserve.Error{Status: http.StatusMethodNotAllowed, Message: fmt.Sprintf("method not allowed: %s (allowed: %s)", req.Method, allow)}
-		}
-		h := c.Response().Header()
-		if req.Method == http.MethodOptions {
-			h.Set("Allow", allow)
-			if rt.kind != "page" && rt.kind != "html" {
-				// Cross-origin reads only: the publishing answers carry no
-				// CORS headers, so a preflight must not promise PUT.
-				setCORS(h)
-				h.Set("Access-Control-Allow-Methods", "GET, HEAD")
-				h.Set("Access-Control-Allow-Headers", "Authorization, If-None-Match, If-Modified-Since, Range")
-				h.Set("Access-Control-Max-Age", "86400")
-			}
-			return c.NoContent(http.StatusNoContent)
-		}
-		if req.Method == http.MethodPut {
-			if req.ContentLength > record.MaxDocumentBytes {
-				return &apiserve.Error{Status: http.StatusRequestEntityTooLarge, Message: tooLarge}
-			}
-			if req.Body != nil {
-				req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, record.MaxDocumentBytes)
-			}
-			// text/xml is application/xml (RFC 7303); the contract names
-			// only the latter, so that is what the validator is shown.
-			if mt, params, err := mime.ParseMediaType(req.Header.Get("Content-Type")); err == nil && mt == "text/xml" {
-				req.Header.Set("Content-Type", mime.FormatMediaType("application/xml", params))
-			}
-		}
-		ex := &exchange{req: req, route: rt}
-		r := req.WithContext(context.WithValue(req.Context(), exchangeKey{}, ex))
-		if r.Method == http.MethodHead {
-			r.Method = http.MethodGet
-		}
-		c.SetRequest(r)
+		ex := &exchange{req: received}
+		c.SetRequest(req.WithContext(context.WithValue(req.Context(), exchangeKey{}, ex)))
 		return next(c)
 	}
 }
 
 var tooLarge = fmt.Sprintf("too large: documents are at most %d bytes", record.MaxDocumentBytes)
 
-func methodIn(allow, method string) bool {
-	for _, m := range strings.Split(allow, ", ") {
-		if m == method {
-			return true
-		}
-	}
-	return false
-}
-
-// authenticate is the validator's check of bearerAuth, which the contract
+// bearer is the validator's check of bearerAuth, which the contract
 // requires (alone) of the publishing operations: a known token with the
 // role publisher (or admin). The principal goes to the handler through
 // the request's exchange.
-func (s *Service) authenticate(_ context.Context, in *openapi3filter.AuthenticationInput) error {
-	req := in.RequestValidationInput.Request
-	token, ok := auth.BearerToken(req)
-	if !ok {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "unauthorized: publishing needs a bearer token with the role publisher (sitesvc tokens add --role publisher)"}
+func (s *Service) bearer() apiserve.Bearer {
+	return apiserve.Bearer{
+		Tokens:   s.cfg.Tokens,
+		Missing:  "unauthorized: publishing needs a bearer token with the role publisher (sitesvc tokens add --role publisher)",
+		NoTokens: "unauthorized: this service accepts no tokens",
+		Unknown:  "unauthorized: unknown bearer token",
+		Permit: func(p auth.Principal) string {
+			if !p.CanPublish() {
+				return fmt.Sprintf("forbidden: the token of %q has no role publisher or admin", p.Name)
+			}
+			return ""
+		},
+		Accept: func(_ context.Context, req *http.Request, p auth.Principal) {
+			if ex, ok := req.Context().Value(exchangeKey{}).(*exchange); ok {
+				ex.principal = &p
+			}
+		},
 	}
-	if s.cfg.Tokens == nil {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "unauthorized: this service accepts no tokens"}
-	}
-	p, ok := s.cfg.Tokens.Authenticate(token)
-	if !ok {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: "unauthorized: unknown bearer token"}
-	}
-	if !p.CanPublish() {
-		return &echo.HTTPError{Code: http.StatusForbidden, Message: fmt.Sprintf("forbidden: the token of %q has no role publisher or admin", p.Name)}
-	}
-	if ex, ok := req.Context().Value(exchangeKey{}).(*exchange); ok {
-		ex.principal = &p
-	}
-	return nil
 }
 
 // renderError writes a refusal of the validator, the route middleware or
@@ -262,13 +155,6 @@ func (s *Service) renderError(c echo.Context, e *apiserve.Error) error {
 	req := c.Request()
 	if ex, ok := req.Context().Value(exchangeKey{}).(*exchange); ok {
 		req = ex.req
-	}
-	if status == http.StatusMethodNotAllowed {
-		if rt, ok := parseRoute(req.URL.EscapedPath()); ok {
-			c.Response().Header().Set("Allow", allowed[rt.kind])
-		} else if isContract(req.URL.Path) {
-			c.Response().Header().Set("Allow", "GET, HEAD")
-		}
 	}
 	return writeFailure(c.Response(), req, s.cfg.BaseURL, status, withReason(status, msg))
 }

@@ -40,17 +40,6 @@ func newTiler(cfg Config) (*iiifimage.Tiler, error) {
 	return t, nil
 }
 
-// parseImageRoute parses the segments after {id}/iiif/image/.
-func parseImageRoute(segs []string) (route, bool) {
-	switch {
-	case len(segs) == 5 && segs[3] != "" && segs[4] == "info.json":
-		return route{kind: "imageinfo", id: segs[0], file: segs[3]}, true
-	case len(segs) == 8 && segs[3] != "":
-		return route{kind: "image", id: segs[0], file: segs[3], iiif: segs[4:8]}, true
-	}
-	return route{}, false
-}
-
 // dropImages removes the image pyramids of a deleted object; a failure
 // is logged (the object is gone either way, and the pyramids are only
 // reachable through it).
@@ -157,7 +146,7 @@ func (s *Service) GetImageInfo(ctx context.Context, req purlapi.GetImageInfoRequ
 	}
 	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
 	c := content{req: exchangeFrom(ctx).req, ctype: ctypeImageInfo, etag: `"` + p.Version() + `-info"`,
-		cacheControl: s.cacheControl(world), cors: true, csp: dataCSP, modTime: obj.lastMod, body: bytes.NewReader(body)}
+		cacheControl: s.cacheControl(world), csp: dataCSP, modTime: obj.lastMod, body: bytes.NewReader(body)}
 	if !world {
 		c.vary = varyAuthorization
 	}
@@ -191,7 +180,7 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
 	c := content{req: exchangeFrom(ctx).req, ctype: ctypeJPEG,
 		etag:         fmt.Sprintf(`"%s-%x-%x"`, p.Version(), info.Size(), info.ModTime().UnixNano()),
-		cacheControl: s.cacheControl(world), cors: true, modTime: info.ModTime(), body: f, closer: f}
+		cacheControl: s.cacheControl(world), modTime: info.ModTime(), body: f, closer: f}
 	if !world {
 		c.vary = varyAuthorization
 	}

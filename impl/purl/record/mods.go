@@ -93,9 +93,9 @@ type modsXML struct {
 // ParseMODS checks that data is a MODS record the service can publish
 // (root mods in the MODS v3 namespace, version 3.4 to 3.8, only MODS top-level
 // elements, a titleInfo with a title) and returns what the page shows.
-// Full schema validation is done by tests with the MODS 3.6 XSD; this check
-// is structural so that the server needs no XSD engine. Errors wrap
-// ErrMalformed or ErrUnacceptable.
+// This check is structural; the full check against the MODS 3.6 XML Schema
+// is MODSSchema's (xmllint), which PrepareMODS runs after it when the
+// service has a schema. Errors wrap ErrMalformed or ErrUnacceptable.
 func ParseMODS(data []byte) (*MODS, error) {
 	if len(data) > MaxDocumentBytes {
 		return nil, fmt.Errorf("%w: document is %d bytes, more than %d", ErrUnacceptable, len(data), MaxDocumentBytes)
