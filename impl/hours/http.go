@@ -47,6 +47,7 @@ func (s *Service) echo() (*echo.Echo, error) {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
 	e.Pre(ops.corsAndMediaTypes)
+	e.Pre(s.authorizeFirst(ops.contract))
 	// apiserve's router registers "/libraries/{library_id}.json" and
 	// the like, which echo's router cannot express as they are.
 	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))

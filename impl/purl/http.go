@@ -134,6 +134,7 @@ func (s *Service) newEcho() (*echo.Echo, error) {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
 	e.Pre(s.route)
+	e.Pre(s.authorizeFirst)
 	purlapi.RegisterHandlers(apiserve.Routes(e), purlapi.NewStrictHandler(s, nil))
 	return e, nil
 }
