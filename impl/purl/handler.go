@@ -258,7 +258,7 @@ func (c content) serve(w http.ResponseWriter) error {
 		return nil
 	}
 	h.Set("ETag", c.etag)
-	http.ServeContent(w, c.req, c.name, c.modTime, c.body)
+	apiserve.ServeContent(w, c.req, c.name, c.modTime, c.body)
 	return nil
 }
 
