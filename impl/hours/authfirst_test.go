@@ -108,3 +108,28 @@ func TestWriteBodyLimits(t *testing.T) {
 		t.Log(fmt.Sprintf("largest library document %d bytes, exception %d bytes", len(lib), len(exc)))
 	})
 }
+
+// A JSON write is exactly one document (issue 11.11): anything after it is
+// refused with 400 and nothing is written.
+func TestTrailingDataRefused(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		lib := `{"data":{"type":"libraries","attributes":{"name":"Art Library","slug":"art","timezone":"America/Chicago"}}}`
+		for _, body := range []string{lib + "garbage", lib + lib, lib + "\n]", lib + " 1"} {
+			resp, data := e.do(t, req{method: "POST", path: "/libraries", body: body, token: "admin"})
+			expectError(t, resp, data, 400, "", "")
+			if !strings.Contains(string(data), "after the JSON document") {
+				t.Errorf("%q: %s", body, data)
+			}
+		}
+		resp, data := e.do(t, req{method: "PATCH", path: "/libraries/law", body: `{"data":{"type":"libraries","id":"law","attributes":{"name":"X"}}}}`, token: "admin"})
+		expectError(t, resp, data, 400, "", "")
+		resp, data = e.do(t, req{path: "/libraries/art.json"})
+		if resp.StatusCode != 404 {
+			t.Fatalf("a refused write created the library: %d %s", resp.StatusCode, data)
+		}
+		resp, data = e.do(t, req{method: "POST", path: "/libraries", body: lib + " \n\t", token: "admin"})
+		if resp.StatusCode != 201 {
+			t.Fatalf("trailing white space: %d %s", resp.StatusCode, data)
+		}
+	})
+}

@@ -85,6 +85,11 @@ func (s *Service) authorizeFirst(contract *apiserve.Contract) echo.MiddlewareFun
 			if req.Body != nil && req.Body != http.NoBody {
 				req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, limit)
 			}
+			if op.RequestBody != nil {
+				if err := oneJSONDocument(req); err != nil {
+					return err
+				}
+			}
 			return next(c)
 		}
 	}
