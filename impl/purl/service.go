@@ -191,9 +191,13 @@ func (s *Service) Name() string { return "purl" }
 // Handler implements server.Service.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Ready implements server.Service: the store must be readable.
+// Ready implements server.Service: the store must be readable and
+// writable (publishing writes into it).
 func (s *Service) Ready(ctx context.Context) error {
 	if _, err := os.ReadDir(s.fsStore.Root()); err != nil {
+		return fmt.Errorf("purl store: %w", err)
+	}
+	if err := server.Writable(s.fsStore.Root()); err != nil {
 		return fmt.Errorf("purl store: %w", err)
 	}
 	return nil
