@@ -24,6 +24,7 @@ func newPurlService(c *serveConfig) (server.Service, error) {
 		EmbedBaseURL: c.EmbedBaseURL,
 		DataDir:      c.DataDir,
 		Logger:       c.Logger,
+		Changes:      c.changes(),
 	}
 	if c.Tokens != nil {
 		cfg.Tokens = c.Tokens

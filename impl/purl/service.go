@@ -33,6 +33,16 @@ import (
 	"github.com/sitelib/sitesvc/impl/server"
 )
 
+// ObjectListener is told when a published object may have changed: after
+// every write and withdrawal through this service, and when the service
+// sees a change another process made. The Embed service of the same
+// process implements it to drop its cached copy at once (cmd/sitesvc
+// wires them). id is the bare druid. Calls must not block: they are made
+// on the writer's request.
+type ObjectListener interface {
+	ObjectChanged(id string)
+}
+
 // Authenticator resolves bearer tokens (impl/auth.Tokens implements it).
 type Authenticator interface {
 	Authenticate(token string) (auth.Principal, bool)
@@ -53,6 +63,9 @@ type Config struct {
 	// MODSSchema, when set, checks every MODS record published over HTTP
 	// against the MODS 3.6 XML Schema (else only its structure is checked).
 	MODSSchema *record.MODSSchema
+	// Changes, when set, is told of every change to an object (see
+	// ObjectListener).
+	Changes ObjectListener
 	// Tokens authorises writes (role publisher or admin) and restricted
 	// reads (roles group:<name>, location:<name>). Nil refuses both.
 	Tokens Authenticator
@@ -380,6 +393,9 @@ func (s *Service) forget(id druid.Druid) {
 		}
 	}
 	s.mu.Unlock()
+	if s.cfg.Changes != nil {
+		s.cfg.Changes.ObjectChanged(id.String())
+	}
 }
 
 // members lists the discoverable objects that belong to the collection.
