@@ -416,6 +416,20 @@ type GetManifest200ApplicationLdPlusJSONResponseBody struct {
 	union json.RawMessage
 }
 
+// GetManifestIiif3Params defines parameters for GetManifestIiif3.
+type GetManifestIiif3Params struct {
+	// IfNoneMatch ETags of a cached copy; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// IfModifiedSince HTTP date of a cached copy; an unmodified object answers 304.
+	IfModifiedSince *IfModifiedSince `json:"If-Modified-Since,omitempty"`
+}
+
+// GetManifestIiif3200ApplicationLdPlusJSONResponseBody defines parameters for GetManifestIiif3.
+type GetManifestIiif3200ApplicationLdPlusJSONResponseBody struct {
+	union json.RawMessage
+}
+
 // Getter for additional properties for ResourceRef. Returns the specified
 // element and whether it was found
 func (a ResourceRef) Get(fieldName string) (value interface{}, found bool) {
@@ -632,6 +646,68 @@ func (t *GetManifest200ApplicationLdPlusJSONResponseBody) UnmarshalJSON(b []byte
 	return err
 }
 
+// AsManifest returns the union data inside the GetManifestIiif3200ApplicationLdPlusJSONResponseBody as a Manifest
+func (t GetManifestIiif3200ApplicationLdPlusJSONResponseBody) AsManifest() (Manifest, error) {
+	var body Manifest
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromManifest overwrites any union data inside the GetManifestIiif3200ApplicationLdPlusJSONResponseBody as the provided Manifest
+func (t *GetManifestIiif3200ApplicationLdPlusJSONResponseBody) FromManifest(v Manifest) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeManifest performs a merge with any union data inside the GetManifestIiif3200ApplicationLdPlusJSONResponseBody, using the provided Manifest
+func (t *GetManifestIiif3200ApplicationLdPlusJSONResponseBody) MergeManifest(v Manifest) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCollection returns the union data inside the GetManifestIiif3200ApplicationLdPlusJSONResponseBody as a Collection
+func (t GetManifestIiif3200ApplicationLdPlusJSONResponseBody) AsCollection() (Collection, error) {
+	var body Collection
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCollection overwrites any union data inside the GetManifestIiif3200ApplicationLdPlusJSONResponseBody as the provided Collection
+func (t *GetManifestIiif3200ApplicationLdPlusJSONResponseBody) FromCollection(v Collection) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCollection performs a merge with any union data inside the GetManifestIiif3200ApplicationLdPlusJSONResponseBody, using the provided Collection
+func (t *GetManifestIiif3200ApplicationLdPlusJSONResponseBody) MergeCollection(v Collection) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GetManifestIiif3200ApplicationLdPlusJSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GetManifestIiif3200ApplicationLdPlusJSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
 
@@ -722,6 +798,13 @@ type ClientInterface interface {
 	// return the same bytes. oEmbed discovery links in the head point at
 	// the embed service.
 	//
+	// Paths people already use: an identifier written with the `druid:`
+	// prefix (`/druid:bb000kk0000`) or in capitals is redirected (301) to
+	// the canonical `/{id}`; a client that prefers `application/ld+json`
+	// to `text/html` in `Accept` is sent (303) to the IIIF manifest,
+	// when the object has one (else it gets the page). Both answers
+	// carry `Vary: Accept`.
+	//
 	// Corresponds with GET /{id} (the `GetObject` operationId).
 	GetObject(ctx context.Context, id Id, params *GetObjectParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -785,6 +868,14 @@ type ClientInterface interface {
 	// Corresponds with GET /{id}.zip (the `GetZip` operationId).
 	GetZip(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetObjectSlash The object's PURL with a trailing slash (redirects to /{id})
+	//
+	// A PURL copied with a trailing slash is redirected (301) to the
+	// canonical `/{id}`; not a druid is 404.
+	//
+	// Corresponds with GET /{id}/ (the `GetObjectSlash` operationId).
+	GetObjectSlash(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetFile One file of the object
 	//
 	// Serves a file listed in the object's contentMetadata, with its
@@ -818,6 +909,14 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /{id}/iiif/manifest (the `GetManifest` operationId).
 	GetManifest(ctx context.Context, id Id, params *GetManifestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetManifestIiif3 The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+	//
+	// The same answer as `/{id}/iiif/manifest` (same bytes, same
+	// validators), for links written against the `iiif3` path.
+	//
+	// Corresponds with GET /{id}/iiif3/manifest (the `GetManifestIiif3` operationId).
+	GetManifestIiif3(ctx context.Context, id Id, params *GetManifestIiif3Params, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // DeleteObject Withdraw an object
@@ -845,6 +944,13 @@ func (c *Client) DeleteObject(ctx context.Context, id Id, reqEditors ...RequestE
 // download links and the embedded viewer. `/{id}` and `/{id}.html`
 // return the same bytes. oEmbed discovery links in the head point at
 // the embed service.
+//
+// Paths people already use: an identifier written with the `druid:`
+// prefix (`/druid:bb000kk0000`) or in capitals is redirected (301) to
+// the canonical `/{id}`; a client that prefers `application/ld+json`
+// to `text/html` in `Accept` is sent (303) to the IIIF manifest,
+// when the object has one (else it gets the page). Both answers
+// carry `Vary: Accept`.
 //
 // Corresponds with GET /{id} (the `GetObject` operationId).
 func (c *Client) GetObject(ctx context.Context, id Id, params *GetObjectParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -979,6 +1085,24 @@ func (c *Client) GetZip(ctx context.Context, id Id, reqEditors ...RequestEditorF
 	return c.Client.Do(req)
 }
 
+// GetObjectSlash The object's PURL with a trailing slash (redirects to /{id})
+//
+// A PURL copied with a trailing slash is redirected (301) to the
+// canonical `/{id}`; not a druid is 404.
+//
+// Corresponds with GET /{id}/ (the `GetObjectSlash` operationId).
+func (c *Client) GetObjectSlash(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetObjectSlashRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetFile One file of the object
 //
 // Serves a file listed in the object's contentMetadata, with its
@@ -1023,6 +1147,24 @@ func (c *Client) GetFile(ctx context.Context, id Id, name string, params *GetFil
 // Corresponds with GET /{id}/iiif/manifest (the `GetManifest` operationId).
 func (c *Client) GetManifest(ctx context.Context, id Id, params *GetManifestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetManifestRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetManifestIiif3 The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+//
+// The same answer as `/{id}/iiif/manifest` (same bytes, same
+// validators), for links written against the `iiif3` path.
+//
+// Corresponds with GET /{id}/iiif3/manifest (the `GetManifestIiif3` operationId).
+func (c *Client) GetManifestIiif3(ctx context.Context, id Id, params *GetManifestIiif3Params, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetManifestIiif3Request(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1413,6 +1555,40 @@ func NewGetZipRequest(server string, id Id) (*http.Request, error) {
 	return req, nil
 }
 
+// NewGetObjectSlashRequest constructs an http.Request for the GetObjectSlash method
+func NewGetObjectSlashRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s/", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetFileRequest constructs an http.Request for the GetFile method
 func NewGetFileRequest(server string, id Id, name string, params *GetFileParams) (*http.Request, error) {
 	var err error
@@ -1578,6 +1754,66 @@ func NewGetManifestRequest(server string, id Id, params *GetManifestParams) (*ht
 	return req, nil
 }
 
+// NewGetManifestIiif3Request constructs an http.Request for the GetManifestIiif3 method
+func NewGetManifestIiif3Request(server string, id Id, params *GetManifestIiif3Params) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s/iiif3/manifest", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.IfModifiedSince != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-Modified-Since", *params.IfModifiedSince, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Modified-Since", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -1639,6 +1875,13 @@ type ClientWithResponsesInterface interface {
 	// download links and the embedded viewer. `/{id}` and `/{id}.html`
 	// return the same bytes. oEmbed discovery links in the head point at
 	// the embed service.
+	//
+	// Paths people already use: an identifier written with the `druid:`
+	// prefix (`/druid:bb000kk0000`) or in capitals is redirected (301) to
+	// the canonical `/{id}`; a client that prefers `application/ld+json`
+	// to `text/html` in `Accept` is sent (303) to the IIIF manifest,
+	// when the object has one (else it gets the page). Both answers
+	// carry `Vary: Accept`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -1713,6 +1956,16 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /{id}.zip (the `GetZip` operationId).
 	GetZipWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetZipResponse, error)
 
+	// GetObjectSlashWithResponse The object's PURL with a trailing slash (redirects to /{id})
+	//
+	// A PURL copied with a trailing slash is redirected (301) to the
+	// canonical `/{id}`; not a druid is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}/ (the `GetObjectSlash` operationId).
+	GetObjectSlashWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetObjectSlashResponse, error)
+
 	// GetFileWithResponse One file of the object
 	//
 	// Serves a file listed in the object's contentMetadata, with its
@@ -1750,6 +2003,16 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /{id}/iiif/manifest (the `GetManifest` operationId).
 	GetManifestWithResponse(ctx context.Context, id Id, params *GetManifestParams, reqEditors ...RequestEditorFn) (*GetManifestResponse, error)
+
+	// GetManifestIiif3WithResponse The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+	//
+	// The same answer as `/{id}/iiif/manifest` (same bytes, same
+	// validators), for links written against the `iiif3` path.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}/iiif3/manifest (the `GetManifestIiif3` operationId).
+	GetManifestIiif3WithResponse(ctx context.Context, id Id, params *GetManifestIiif3Params, reqEditors ...RequestEditorFn) (*GetManifestIiif3Response, error)
 }
 
 // DeleteObjectResponse401Headers the declared response headers of an HTTP 401 response for DeleteObject
@@ -1800,6 +2063,16 @@ type GetObjectResponse200Headers struct {
 	LastModified *string
 }
 
+// GetObjectResponse301Headers the declared response headers of an HTTP 301 response for GetObject
+type GetObjectResponse301Headers struct {
+	Location *string
+}
+
+// GetObjectResponse303Headers the declared response headers of an HTTP 303 response for GetObject
+type GetObjectResponse303Headers struct {
+	Location *string
+}
+
 // GetObjectResponse304Headers the declared response headers of an HTTP 304 response for GetObject
 type GetObjectResponse304Headers struct {
 	ETag *string
@@ -1810,6 +2083,10 @@ type GetObjectResponse struct {
 	HTTPResponse *http.Response
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetObjectResponse200Headers
+	// Headers301 the parsed response headers for an HTTP 301 response
+	Headers301 *GetObjectResponse301Headers
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *GetObjectResponse303Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetObjectResponse304Headers
 }
@@ -2188,6 +2465,47 @@ func (r GetZipResponse) ContentType() string {
 	return ""
 }
 
+// GetObjectSlashResponse301Headers the declared response headers of an HTTP 301 response for GetObjectSlash
+type GetObjectSlashResponse301Headers struct {
+	Location *string
+}
+
+type GetObjectSlashResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers301 the parsed response headers for an HTTP 301 response
+	Headers301 *GetObjectSlashResponse301Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetObjectSlashResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetObjectSlashResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetObjectSlashResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetObjectSlashResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetFileResponse200Headers the declared response headers of an HTTP 200 response for GetFile
 type GetFileResponse200Headers struct {
 	AcceptRanges             *string
@@ -2325,6 +2643,64 @@ func (r GetManifestResponse) ContentType() string {
 	return ""
 }
 
+// GetManifestIiif3Response200Headers the declared response headers of an HTTP 200 response for GetManifestIiif3
+type GetManifestIiif3Response200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+	LastModified             *string
+}
+
+// GetManifestIiif3Response304Headers the declared response headers of an HTTP 304 response for GetManifestIiif3
+type GetManifestIiif3Response304Headers struct {
+	ETag *string
+}
+
+type GetManifestIiif3Response struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationldJSON200 the response for an HTTP 200 `application/ld+json` response
+	ApplicationldJSON200 *GetManifestIiif3200ApplicationLdPlusJSONResponseBody
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetManifestIiif3Response200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetManifestIiif3Response304Headers
+}
+
+// GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
+func (r GetManifestIiif3Response) GetApplicationldJSON200() *GetManifestIiif3200ApplicationLdPlusJSONResponseBody {
+	return r.ApplicationldJSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r GetManifestIiif3Response) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetManifestIiif3Response) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetManifestIiif3Response) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetManifestIiif3Response) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // DeleteObjectWithResponse Withdraw an object
 //
 // Removes the object (its public XML, MODS and files) from the store.
@@ -2348,6 +2724,13 @@ func (c *ClientWithResponses) DeleteObjectWithResponse(ctx context.Context, id I
 // download links and the embedded viewer. `/{id}` and `/{id}.html`
 // return the same bytes. oEmbed discovery links in the head point at
 // the embed service.
+//
+// Paths people already use: an identifier written with the `druid:`
+// prefix (`/druid:bb000kk0000`) or in capitals is redirected (301) to
+// the canonical `/{id}`; a client that prefers `application/ld+json`
+// to `text/html` in `Accept` is sent (303) to the IIIF manifest,
+// when the object has one (else it gets the page). Both answers
+// carry `Vary: Accept`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -2464,6 +2847,22 @@ func (c *ClientWithResponses) GetZipWithResponse(ctx context.Context, id Id, req
 	return ParseGetZipResponse(rsp)
 }
 
+// GetObjectSlashWithResponse The object's PURL with a trailing slash (redirects to /{id})
+//
+// A PURL copied with a trailing slash is redirected (301) to the
+// canonical `/{id}`; not a druid is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}/ (the `GetObjectSlash` operationId).
+func (c *ClientWithResponses) GetObjectSlashWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetObjectSlashResponse, error) {
+	rsp, err := c.GetObjectSlash(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetObjectSlashResponse(rsp)
+}
+
 // GetFileWithResponse One file of the object
 //
 // Serves a file listed in the object's contentMetadata, with its
@@ -2512,6 +2911,22 @@ func (c *ClientWithResponses) GetManifestWithResponse(ctx context.Context, id Id
 		return nil, err
 	}
 	return ParseGetManifestResponse(rsp)
+}
+
+// GetManifestIiif3WithResponse The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+//
+// The same answer as `/{id}/iiif/manifest` (same bytes, same
+// validators), for links written against the `iiif3` path.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}/iiif3/manifest (the `GetManifestIiif3` operationId).
+func (c *ClientWithResponses) GetManifestIiif3WithResponse(ctx context.Context, id Id, params *GetManifestIiif3Params, reqEditors ...RequestEditorFn) (*GetManifestIiif3Response, error) {
+	rsp, err := c.GetManifestIiif3(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetManifestIiif3Response(rsp)
 }
 
 // ParseDeleteObjectResponse parses an HTTP response from a DeleteObjectWithResponse call
@@ -2581,6 +2996,26 @@ func ParseGetObjectResponse(rsp *http.Response) (*GetObjectResponse, error) {
 			headers.LastModified = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 301:
+		var headers GetObjectResponse301Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers301 = &headers
+	case rsp.StatusCode == 303:
+		var headers GetObjectResponse303Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers303 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetObjectResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -2953,6 +3388,35 @@ func ParseGetZipResponse(rsp *http.Response) (*GetZipResponse, error) {
 	return response, nil
 }
 
+// ParseGetObjectSlashResponse parses an HTTP response from a GetObjectSlashWithResponse call
+func ParseGetObjectSlashResponse(rsp *http.Response) (*GetObjectSlashResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetObjectSlashResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 301:
+		var headers GetObjectSlashResponse301Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers301 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetFileResponse parses an HTTP response from a GetFileWithResponse call
 func ParseGetFileResponse(rsp *http.Response) (*GetFileResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -3165,6 +3629,79 @@ func ParseGetManifestResponse(rsp *http.Response) (*GetManifestResponse, error) 
 	return response, nil
 }
 
+// ParseGetManifestIiif3Response parses an HTTP response from a GetManifestIiif3WithResponse call
+func ParseGetManifestIiif3Response(rsp *http.Response) (*GetManifestIiif3Response, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetManifestIiif3Response{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest GetManifestIiif3200ApplicationLdPlusJSONResponseBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationldJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetManifestIiif3Response200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Last-Modified"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Last-Modified", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.LastModified = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetManifestIiif3Response304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// DeleteObject Withdraw an object
@@ -3191,12 +3728,18 @@ type ServerInterface interface {
 	// GetZip Download all files of the object as one zip
 	// (GET /{id}.zip)
 	GetZip(ctx echo.Context, id Id) error
+	// GetObjectSlash The object's PURL with a trailing slash (redirects to /{id})
+	// (GET /{id}/)
+	GetObjectSlash(ctx echo.Context, id Id) error
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error
 	// GetManifest IIIF Presentation 3.0 manifest of the object
 	// (GET /{id}/iiif/manifest)
 	GetManifest(ctx echo.Context, id Id, params GetManifestParams) error
+	// GetManifestIiif3 The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+	// (GET /{id}/iiif3/manifest)
+	GetManifestIiif3(ctx echo.Context, id Id, params GetManifestIiif3Params) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -3472,6 +4015,22 @@ func (w *ServerInterfaceWrapper) GetZip(ctx echo.Context) error {
 	return err
 }
 
+// GetObjectSlash converts echo context to params.
+func (w *ServerInterfaceWrapper) GetObjectSlash(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetObjectSlash(ctx, id)
+	return err
+}
+
 // GetFile converts echo context to params.
 func (w *ServerInterfaceWrapper) GetFile(ctx echo.Context) error {
 	var err error
@@ -3603,6 +4162,57 @@ func (w *ServerInterfaceWrapper) GetManifest(ctx echo.Context) error {
 	return err
 }
 
+// GetManifestIiif3 converts echo context to params.
+func (w *ServerInterfaceWrapper) GetManifestIiif3(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetManifestIiif3Params
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+	// ------------- Optional header parameter "If-Modified-Since" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetManifestIiif3(ctx, id, params)
+	return err
+}
+
 // This is a simple interface which specifies echo.Route addition functions which
 // are present on both echo.Echo and echo.Group, since we want to allow using
 // either of them for path registration
@@ -3658,6 +4268,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/:id.mods", wrapper.GetMods, options.OperationMiddlewares["getMods"]...)
 	router.PUT(options.BaseURL+"/:id.mods", wrapper.PutMods, options.OperationMiddlewares["putMods"]...)
 	router.GET(options.BaseURL+"/:id/iiif/manifest", wrapper.GetManifest, options.OperationMiddlewares["getManifest"]...)
+	router.GET(options.BaseURL+"/:id/", wrapper.GetObjectSlash, options.OperationMiddlewares["getObjectSlash"]...)
+	router.GET(options.BaseURL+"/:id/iiif3/manifest", wrapper.GetManifestIiif3, options.OperationMiddlewares["getManifestIiif3"]...)
 	router.GET(options.BaseURL+"/:id/file/:name", wrapper.GetFile, options.OperationMiddlewares["getFile"]...)
 	router.GET(options.BaseURL+"/:id.zip", wrapper.GetZip, options.OperationMiddlewares["getZip"]...)
 
@@ -3666,6 +4278,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 type BadParameterTextResponse ErrorText
 
 type BadRequestTextResponse ErrorText
+
+type CanonicalRedirectResponseHeaders struct {
+	Location *string
+}
+type CanonicalRedirectResponse struct {
+	Headers CanonicalRedirectResponseHeaders
+}
 
 type ConflictTextResponse ErrorText
 
@@ -3852,6 +4471,32 @@ func (response GetObject200TexthtmlResponse) VisitGetObjectResponse(w http.Respo
 	}
 	_, err := io.Copy(w, response.Body)
 	return err
+}
+
+type GetObject301Response = CanonicalRedirectResponse
+
+func (response GetObject301Response) VisitGetObjectResponse(w http.ResponseWriter) error {
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(301)
+	return nil
+}
+
+type GetObject303ResponseHeaders struct {
+	Location *string
+}
+
+type GetObject303Response struct {
+	Headers GetObject303ResponseHeaders
+}
+
+func (response GetObject303Response) VisitGetObjectResponse(w http.ResponseWriter) error {
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(303)
+	return nil
 }
 
 type GetObject304Response = NotModifiedResponse
@@ -4654,6 +5299,74 @@ func (response GetZip500TextResponse) VisitGetZipResponse(w http.ResponseWriter)
 	return err
 }
 
+type GetObjectSlashRequestObject struct {
+	Id Id `json:"id"`
+}
+
+type GetObjectSlashResponseObject interface {
+	VisitGetObjectSlashResponse(w http.ResponseWriter) error
+}
+
+type GetObjectSlash301Response = CanonicalRedirectResponse
+
+func (response GetObjectSlash301Response) VisitGetObjectSlashResponse(w http.ResponseWriter) error {
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(301)
+	return nil
+}
+
+type GetObjectSlash400TextResponse BadParameterTextResponse
+
+func (response GetObjectSlash400TextResponse) VisitGetObjectSlashResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetObjectSlash404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetObjectSlash404TexthtmlResponse) VisitGetObjectSlashResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetObjectSlash404TextResponse NotFoundTextResponse
+
+func (response GetObjectSlash404TextResponse) VisitGetObjectSlashResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetObjectSlash500TextResponse InternalErrorTextResponse
+
+func (response GetObjectSlash500TextResponse) VisitGetObjectSlashResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetFileRequestObject struct {
 	Id     Id     `json:"id"`
 	Name   string `json:"name"`
@@ -4959,6 +5672,111 @@ func (response GetManifest500TextResponse) VisitGetManifestResponse(w http.Respo
 	return err
 }
 
+type GetManifestIiif3RequestObject struct {
+	Id     Id `json:"id"`
+	Params GetManifestIiif3Params
+}
+
+type GetManifestIiif3ResponseObject interface {
+	VisitGetManifestIiif3Response(w http.ResponseWriter) error
+}
+
+type GetManifestIiif3200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+	LastModified             *string
+}
+
+type GetManifestIiif3200ApplicationLdPlusJSONResponse struct {
+	Body    GetManifestIiif3200ApplicationLdPlusJSONResponseBody
+	Headers GetManifestIiif3200ResponseHeaders
+}
+
+func (response GetManifestIiif3200ApplicationLdPlusJSONResponse) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body.union); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/ld+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.LastModified != nil {
+		w.Header().Set("Last-Modified", fmt.Sprint(*response.Headers.LastModified))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetManifestIiif3304Response = NotModifiedResponse
+
+func (response GetManifestIiif3304Response) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetManifestIiif3400TextResponse BadParameterTextResponse
+
+func (response GetManifestIiif3400TextResponse) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetManifestIiif3404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetManifestIiif3404TexthtmlResponse) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetManifestIiif3404TextResponse NotFoundTextResponse
+
+func (response GetManifestIiif3404TextResponse) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetManifestIiif3500TextResponse InternalErrorTextResponse
+
+func (response GetManifestIiif3500TextResponse) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// DeleteObject Withdraw an object
@@ -4985,12 +5803,18 @@ type StrictServerInterface interface {
 	// GetZip Download all files of the object as one zip
 	// (GET /{id}.zip)
 	GetZip(ctx context.Context, request GetZipRequestObject) (GetZipResponseObject, error)
+	// GetObjectSlash The object's PURL with a trailing slash (redirects to /{id})
+	// (GET /{id}/)
+	GetObjectSlash(ctx context.Context, request GetObjectSlashRequestObject) (GetObjectSlashResponseObject, error)
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx context.Context, request GetFileRequestObject) (GetFileResponseObject, error)
 	// GetManifest IIIF Presentation 3.0 manifest of the object
 	// (GET /{id}/iiif/manifest)
 	GetManifest(ctx context.Context, request GetManifestRequestObject) (GetManifestResponseObject, error)
+	// GetManifestIiif3 The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+	// (GET /{id}/iiif3/manifest)
+	GetManifestIiif3(ctx context.Context, request GetManifestIiif3RequestObject) (GetManifestIiif3ResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx echo.Context, request any) (any, error)
@@ -5213,6 +6037,31 @@ func (sh *strictHandler) GetZip(ctx echo.Context, id Id) error {
 	return nil
 }
 
+// GetObjectSlash operation middleware
+func (sh *strictHandler) GetObjectSlash(ctx echo.Context, id Id) error {
+	var request GetObjectSlashRequestObject
+
+	request.Id = id
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetObjectSlash(ctx.Request().Context(), request.(GetObjectSlashRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetObjectSlash")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetObjectSlashResponseObject); ok {
+		return validResponse.VisitGetObjectSlashResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetFile operation middleware
 func (sh *strictHandler) GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error {
 	var request GetFileRequestObject
@@ -5266,117 +6115,150 @@ func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifest
 	return nil
 }
 
+// GetManifestIiif3 operation middleware
+func (sh *strictHandler) GetManifestIiif3(ctx echo.Context, id Id, params GetManifestIiif3Params) error {
+	var request GetManifestIiif3RequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetManifestIiif3(ctx.Request().Context(), request.(GetManifestIiif3RequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetManifestIiif3")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetManifestIiif3ResponseObject); ok {
+		return validResponse.VisitGetManifestIiif3Response(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // Base64 encoded, compressed with deflate, json marshaled OpenAPI spec.
 // Stored as a slice of fixed-width chunks rather than one concatenated
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Hzrkhu3sf+rdE1SJdIZXvZixaJKlaxu8ea/a6lW679d8SghOABJWENgAoDLpVVblU/nAc5D5MH8JKe6",
-	"gbmRQ+5KXus4Pv4kLQfXRqP71ze8j1K9yLUSytlo9D6aC8aFof+eZJlevTJyJhX+yYVNjcyd1CoaRePP",
-	"xlEc2XQuFgy/unUuolFknZFqFt3cxNEzls7FM62c0VlL/3w5yWQaw4Jd99hMPDkaDscw1QZW2mS8ZwTj",
-	"bJIJ0JPvRepsDOPcyCvmxEYX7ebCrKQV/VvW8+KSzbbX8cYZrWYglJNuDY7NQE/BzQUYkRthhXIMW942",
-	"+Bmz7lxzOZWCb0/yzVwoGtRvBlbMQsasAyKCnQsOnS8vL18DZ0509891E0c5M2whXDim05YJn5ul5MVO",
-	"/KQxrKSbAxJYurleOvo25thyNIbciKm8joGpNaTMikR1xpPJcDh89244HA7HcdG0/mO3Dydq7eYSKZhZ",
-	"AUzZlTAWjofH/URFcSSu2SLPcAO1flEcIUtFOXPzKI4UW2ADyaM4MuKfS2mQhs4sxX6an04Lir+RKhXb",
-	"VChJipRgkCJDckh1vn4MTMFSLUL/4lyK5R8Nj/vFIv2FqJZ5Ou0V0/b8vLet8iutxDlz6Xx7hciTtm11",
-	"sMAOd10QztDzU9zCOkhfYd1TzaUg7vn2/Oyp5mv8b6qVE8rhf1meZzIlzh9cL+j6VsP+3ohpNIp+N6gk",
-	"x8B/tYNvz8++zjPNuJ+uudvLuYBvz8+A63S5EMpBhzlYaOvgCziXT7sx4H0DZmG8sYAxsqMT147+iEE6",
-	"Cxcvn8Efj4ZHgCxzxTKhXAzSAktTkTvBgSkOzghG/7eJ2hq024dTZyHsG/umc5G+Exwma7odVpgrmeJd",
-	"WIks6021WQgeg5GzuQOjtYsD55zyGM5fPX8Dng64E00jTDRfg7SJ4iLNmKGVwGTthIW5MAL5kAQYLASX",
-	"DPDEcB1GTJdWcH9ljw8+95epeTn8cdpcK+uP8injrwvJsHGeRLo8Y16S1y4l4xBYYgT/XAqzhlK4QBJx",
-	"vVJ4mEkEVyxbCliw9USM8PJIdcUyyWGidSaYGpU/2LVy7LrBh/sY5oUx2lyKa9fGMCe11XAtLCjtws1A",
-	"4uIGDUsddMIegJZAB9yNUZkkKuwVxsVentAexjFKQoZDcIntWQb+YnkeXGgjwM2ZAq1SgeS/iZHAF36i",
-	"jyEvcr4nDgjcNGgFmVQCjkawVOI6Fyly6otXL++HeJcV+xHdaixMa+kgCRfCWjYTMJNXwvrl4LUxglmt",
-	"un3c9TOtpplM9+/5ntZLd8iIVBtOSpLOYiKm/jQKVfbAesWZ4j5ojS9lRlAjrK22zM8GnzXXhxRgDg9H",
-	"KmbWUdwmJrdXNpWZgM5qrjNBrOMhAh2t4GCYmgl/Ww+HD0mD14EUSaTeBTayLVCI5MFtcAoHsbYXAFWP",
-	"wFmvQmdtZA9LGNSBXAHMejVktq9vA8V5bkDS9p5Lm2sr/Ra2diQVstIYCTVmzrF0jvJ+7CnkCnKiArsr",
-	"atu3RmoTQFivjsL2dWogNjr0l9pMJOdC3fF2T4v2I1jrpQGn3wkFc4bXDYzOBMHZmdHLHJLIOqam2vAk",
-	"ur/rnRrBEbmyzALXdMtnhimEdkERWgudwK0B44T1FeKQMDaehvW3/cvL87PXbCbaaDB3m1DgTlcHh/wc",
-	"chQzDUS6cUt+Elt+QjY5VU4YxTI6nTuyigx9vOQf1c8jZQrPbYLihPH7442AXSDVy4wTa+D4hP+NdF6c",
-	"WqeNF2e1VksFLFGEhLyOqAEbD5C6CFCLUZiDKZOZ9Ty3YmtI5yToEtwXmgZ9wPVw4ZjMUBlJVYIrYR5Y",
-	"yPQsKNivtHupl4p/HPPFO8mP+5riwCNk/UD4LXPmfmj/lXbA/OAxzmaX6bw0wRhwZt6Vf2pTtiCBqM2W",
-	"2empstu0JDFQmQ4EYpfGCLV5ve5+Q3BPrwvDdI9h8L3VTTq/jwpkj8Ydaeg+Wg9xJBxOHiXRo+lhesR+",
-	"/Ne/SQxKHo2itnPIlyZDU8e5fDQYZDpl2VxbN/pi+MVwgB8H9fY3dz24sKsLYZfZzotTWicEQPCGcOgc",
-	"Dg9gtWHF02kRVEGEJVYxHA6HvpXE25ZnLEXbUolNQHCmPQnbjzMXxkpLJsnXF2fbMrMFyyyNbAMyN3F0",
-	"qfUZM+3y/L7RW4E2M5zQePhMlh2x8deKLd1cG/mD4HcUm8tal5EXMHRPyEIKuiuYapmeSdWibB+DlTM0",
-	"Vzz2YDARzIigrO/rxtcVsTcsFCzVO6VXyk+0cf7ffPNN72Tp5tglZa7FdTF+6pdpBMsWTxK6EEm0HyPe",
-	"EJFzo1HtI23uTOVan1Fp0aL9569menB4xKfHnz/8YxK12WE5c/OfS5zW+apuwUyWjlbBVDD4iRnCfeys",
-	"yKnXtNCpebHcB7YQ0elcZtwIBXrp8K5pw4WJS3MWld+P//p3N7CwXea5Nk7wc7TXL+kEPt3Fwh0ULpIN",
-	"ZwbZJMFB0idlGEYnAwRVcSlxcqNzYVxwAE2C92ffAi+E1UuTigsxRTJI3sJ+cbTQTl6Vs2x9digVXPun",
-	"QEehloto9F19vW/jFj1fOUK+825DatJYQew3Vk5bjeP5AaetpikQb5M0O/YpnVj478V/9tGutpdypxEz",
-	"hq3375yW9EG798tp2+gzpq48JzQ3yJdm87zUcjERBjvNhZzN6+eFIHbmv90zZWivLdTJ2ERktw1zxtRs",
-	"yWbinOVtFA1736ZkHK0kd/O2De4hsl/SXmLrLBNpu3o/PT19Ca9rAA+O+kNIyx7BFVz720ONTnBsCU7o",
-	"WVhngc2YVNaLNBr3r29efQVvvAMSFU7zrP9MQura1WkT8JWUctqXesByOaijz8HRIHTqE9Zro+FcL0Qe",
-	"bs+dTn1DlmweudyFcUuaPLCAehWhUec96sUb2sBgwZScCuto77tZszn0K4VKYyqMUCkhL1gIvADQIVfs",
-	"eRiTlHp1sGTYM1De+VMtjaa+Dyp8DOMvhGOcOXbnkzgPHV4oZ9Ztq8iZca+m93WyxY1645gTi6AuP2h9",
-	"5HdvOcQzmQplBXx9cdp69laIk8zq+9qIXS4WzKw/VC7Nl4uJYjK7r2VsCbpK7tyqNkphEH+gcKPA4vYJ",
-	"nHg05TG2dDaEE/uNCGCrocecEwaH+Lv//N2kx6e9+ffvFirvuaveD2/fH958N+w9evv+6GbPx+Ob37cd",
-	"fQWtWtasleiRyzt4wUfAwM61ccH/HXtZjP9xpQejlcPqZ41WMi+CCq+bgKI49h0IqDrcFrWRhTlgwXLo",
-	"lH+lmpPjIImUViKJ4Mf/+m8frbF1SVgdYSHT7qqdCrn6C1ZCEzFnV9J74+5O40+lugoCVoprv4a601oC",
-	"rEG5L9Wp73Hwf0OR5EZfSS6ap93ks5/naLeO7D7w6ckMVeEHAX0/bZt43ta5igsa7zcl/h+hxEvh/POp",
-	"8OaJbF2dj+FpUjcf1GdjM8Wq/UBtq266brct2dLxXNGy4YFeaG7pv236w7un25JzvOIvPMLkgln5yIUH",
-	"O+2SnN9GCw+jbgpH9+bMr2/xAO/3+8bRihkl1cy2ZaKx4AQrM8/K3WWMcl+Y4jDXK5Cu8LMCqnj8t8Ng",
-	"yrJswtJ34KTLBCIku1ZuLqy0gsMVLlyrgsXwcz2kHwgnFWFEVIahQ7cPJxPybBVOdiOCw4uSy5wGy9YN",
-	"6+oW9d4mPksmCSceyN/GbvVruxPQ+RS1TVRJMKiyKTuVeYgwMsiPGErRHEOhrWJy9LXApr1+moIZWkjy",
-	"ES6cn6LS7sHB0nYW356fPa9d7w16q0ZKWet9rJLSbusOzMKSmgoOHWRSn6vFjChCQUvl45vcs2qRbdZt",
-	"3MuduSWox9KlkW5NGDm4YMnXf7J08zYrxacVLBgPCSZjK52wV6n/YIFxDr0e5RsUl9qMKerP+ELi1brw",
-	"kQeUI0bgUijRiIL+sLQCWJhjNddWUOaCpdwMvIeyyGDQBrIQtiqDUJTjRIuvtopw3vuxpZrq22SbJVdK",
-	"Jd1sIey4nEnHMjCC0ky0WffhxZUw69AwUXNmgW0Gy8bkEfrHhFnxD3INvZf8ZuzD1CR9LDBFGQlwJcUq",
-	"BpaoKpeojB8YrR2EFOVXNN+4i8IsNCWZdtR/GNrTKLcYT5SMWM9gIvL3E5UoPwFIiiBNJZ4U8hvZw3YE",
-	"bqUh1cpqxZSzKEOMCPTBv1Y6UfXPU7004Ss0U3i7sY/ZCE4Zvj2prFBWOnklsnWiClNu/PeON8W7f9qy",
-	"t5/2nr/sffnX/3f+1eve5f/v/W2vcb678fHN78dxonxEToHOQwbeRjZyH05UjSz+FEMYpAixJ6oWayvT",
-	"eHkz0g4sy0IuLRwPj0dFGMgJoyg7kxQOZZkVkkBwStCksXC+Mn9TqyrmVSVix2A1DsMcbOcighJXuPyl",
-	"wesKE9So1a6kchoYHA+HxA11JocivxNSZowUFsYISsYxjBtJLGNcZqLGjRSa8WMYN3KDqRX91kxgHhek",
-	"OaKs7ZCl6xNa4yYHU/S1TDpFsuoVpYxryi6DzrNXF2+6/USR38XzMQXDKDZVhEbp+lE+UBlSTzOJVzgn",
-	"vWkTNS5zPsbQmRi9ssLYbiEC/vLiElhmdZkf/eWLk+d1/wSzOGqi/vLiEu+t4vDq9eXpq6/elD1woTRd",
-	"RvZIEK2UKTd+DEVOrptrbpHFAut8DgXPhqYhaRRlLJ2633JtIaV/hJKAA3P5BO8shDKrHFdpkQ1Q9iLo",
-	"kY4Y4rJAa15EeR0TsjdZnmPLsmQBpdEDC6T24Z1UHOVpolASYy/kRadBZGS6We/W8gYZjWvjIhm6QHDd",
-	"kLyMEnzioRvXqaUcjP6C+7zkzJtuKOtDTvpJTpx42B9GcVTlctjRYLBarfqMPve1mQ1CXzs4O3324qs3",
-	"L6gPYgqEl6g5g7J7jdI95DShoeBxYzSKDvpD30PnQrFcRqPoqD/sH3nn4pwULGkBr4oy0RZuvxALjbqh",
-	"lt1B2r+ie8jvLi6B7cLU6EWVRdVP1MnUCbNihlsQxKZb2H27PgJRHp3LKY9G0XNantcHUbPO47t2RFY1",
-	"GZzy6ObtRkr44fC43SdVK0QxtHdOAe7j4cEu7FeOO2gkclCno9s7VcmV1OP49h5lMthNHH0+HN7eoZmY",
-	"V8daRL46yvruLZKq9AFE30g354atSBsV5HcMLahgR9p59PYmjkIEexdBH9hKuI0KEyk1gjmNOgJlgo2B",
-	"TSzlrcdgl6G6KVEExBSHcCHAFh4WGwexiNonlR5cxPUgYSbVuxili0/ppL9tiTjEYiI44lkEPCiqxgEU",
-	"kTag//dJ0CbKCNRRnqkR/xH47YN+gUMAlzbVxNh+gpDHhxIQci0RPTtSpX7K4ra2MfpfhPsJXB7f3qpW",
-	"dHOn5s1KopZ7dAf+K1Nnb+Lo6I4cXqWW4q24wySNIo9PeZXKu1KC56Zsq12Y8MNb7FfxF84ars8OZvjS",
-	"kavmN4b4VTAEdCoZgoCMOKG7l00Wmtt9bHKO3/+jGGRH6ixu9A+hsK4KkCbL4fAo/dP1Iiv8Yk8SxDdJ",
-	"BEKlmks1e5JEX1++7H2RRH+i1iJRvheOCNeLTNknSRFSQ6iV6bQ/01c04+DqKIl8o9G1lc2GqyPCY4fD",
-	"4cHg2/MzH8JDG9ExlYokqi3pqP8Qx7Fy5B1CRTrr3pmh5ROOzREwFY3o395R72H/2vIkKrYI4DdJCvVU",
-	"TXX4UP3of7hcaWJEWyFihlQDo/XCtx7Umtd/qY0aKEprKX66czJj3Vm1r8ip8h48Blkai6IZUS1b+tFb",
-	"yop+ARVBn7D04lcsRF/XPEsNLxRyYVxyQqv8jKN8eRssrVmQi6V1MGdXAiZCqFokYCqNddChSu7j4aNu",
-	"cAZQ9il1mojCoV+x7wi8swzXOS4wIbW5OkoU2oM2Z6mIYbwhQMYxaJWtfVun814mrkRWM06Zg0ww6xKl",
-	"lYBxeU3HbYjy9fLjtcPbel30evc51kqnB0Xd9M3HAIOquuImjg7vYnM1etyVpYti1V+wYXc8fHR7h7IC",
-	"FTsc3GFNZdEDdfj8LjtvSezGzoeHd+lcz7n/BNZqYAbokGVZlA1lLBXdyoB9YOvCpNWcLXHXdQOdb7hG",
-	"tl3hwQnmnJGTJeqscZFjP4ZO8OF6HSq5V6DjbvBQlsJmDB3Udz0nF6L7uMrCJwEirU/DHwU/qVuXEcVE",
-	"bcUYDZ+OLp6/3PJdhUJ9W/2tmfwHT0c8LSRbGdwh2KqEraRhXEV6dliwXmR/+59ms+x/5uF+0GidXcoC",
-	"jCfJdgpgElUUf5JEh8PD497w897w4PLgcDQcjobDv23DwE2m8N9//Ne/A3Br/1713+CgWxa4OfpG783B",
-	"AzcGmG34tBVmHzx69GgwPBwcHvYMn/b8uwA9ZX+3PV8YcHOeDWa/jcpunYsnSSQXbCa259gYbGtPjXu0",
-	"tcCWr1Xf8s4Fivi/m0Qh161J5/JKWCLPq5PTwWF/OPCNB6XVUu9ILmhszNNBARoGB/2Dwfb2yjVsIPw6",
-	"m/4cSH8rsvgbgv/VI/itMHKdyT4Uvm9A73oB3IZKrqpW59qKRNVUMmFwH1SvPwuVMzePqxcZmhpYJMoK",
-	"wR/Yoh6OQV13l6o7xFp9rdymSCKV35QOoRa8WGyALX51uRFXUi8tKmJgTi9kyrJsPQKWKCO+98+jEEVC",
-	"hXmZHhSeLKEkBx9rtQLplTPjJMuqwNsOy+GnafLfzIf/PfPhN2vgztZApYz2GwM/yHynMeDD7/6tgoav",
-	"Vyq6tT/IHIIih45QjnIWUP5QSF4qSlVpYvQqrUovciOsFXzkHwVDXF79GALfNlEsw7u+7mJfI8rBKTVk",
-	"ZaRzQtE7D8VTNWdCzVDUeckwFxlPlFSwEAtt1kBP+nixFCLh3h7QlvboA2QD3PLgPe7kZjyC4+GBz17R",
-	"S9d4hAUF0fHwqJKqvhCZLIvqMRiSi0UyVfXAIXbERkWMr0fuERxSLCbMzHT5UJ3tw4lKVBHEDQvxCV31",
-	"EDMUz6/4bIsQtnPe77Kay0wkiqk1ntyCrcs3YcoXeuwOy+dvMr+n8PQ+iyQw4k9+uqnGlDFVTiuo3iQK",
-	"3Dn2iJAUpEeCeA/Gm0/U3Onxo2rwx0RFnOFJ+/i31vP/igPyaNLuk2vPC25kWRZ4eyOZwhYyZ19QqX51",
-	"d8q1NyE10Iu2TNqiyKnuQt0SXUW1W6IWciHw+GJkLoTKMdBrX0UymIXO4fBhDMcHD7tFelrxtp7iFTf1",
-	"4aKSQUJNtUlRHG48iRouuglv6PDHiSrpU6RR1t/HYI3XMbQB5ui3tMhOQwmaqPrLGJUEo8TSMXUNTh0k",
-	"ZXDr0ANfxUAtnykLFdGbT4mjlBl6dG8qZ0sU+7VFuJU277okXAuRlqjGwxo7JOvjDYlZkIBc3EoXxOkc",
-	"D4+6j2uytC4vaeylcjILcaNMMCsI5+6QgS9lJj7W8dNkvpfFW2jI0RXvbaLpzpg4+c+Sj7vNwkoy6g/6",
-	"uZq1v6xK/3zQ26o/u28q3s5znqydCA/pdS5ePoNHBwdD/4ojlI84ksPuybB3MDw8Gu98EZWuXnTLBtte",
-	"6DVLEZKPyxuJoKL+hF1cPTgM5TN3nYl2c8rRXDdft+uWa6THNaslFre/sUoupoyqW6Yss6LUbuGJzejm",
-	"47IQ6m8jkr3w8IP7fEKr/ZdqZzz8FO+8bD4oWb0NZ5mTFkm7A5F4lt/xtCR8NvCi2cofCtF8K/L4BBr+",
-	"lRIttsReZd546WGnOn+6lFnQNhtSdESQIaXiWXrugWQnqjFCyCaU/YTcdEmJwZwyfjn4apoY2JJLTb9c",
-	"SS50GE3YUjdJk6iiZAdVYFyvakK1rbQSPvm2LAgKKcu4vET5EbtB1hSKylY1Q9ajd9gB3hf9RJ2xichi",
-	"CNSOYbERFYlhq5YzhqK0Nk6Ur9n1ecZU2/Cs8UqJa7zJ0W2UNhX1TImi3q+/vjijt52pgBM6Na8oEvH8",
-	"1fM33RiKGm4YY1c+9s/3TrR+Z/vwxheObb4MnfE/fG+1qr0rSis9wn0g0fpwkqgqgT1bsbWlBzCL0HKN",
-	"G0aVseyHq2rPkBhSYWNq32Hw+vlL5BnSy1ZUJhirHShxVje8t1lbRud4eByS0inFGPnOM5NAIEJAABmk",
-	"Dy89emp5DiZ49y7XuRjXjyFYwWzzxNDgpRK+OBT5UBldrUrN1erU/ZOh1ai265PInS1TQAlZ+pdSdtmI",
-	"ZSXrryE4FhitKeq1Eq+mO3dUFkAXdNi1yrKiv3q/4+btDgVRHNFvcYRfbxzhlkKy23UlaWFzVVy3bS6i",
-	"WooJo2L7UKEgLXCRZ3pdFFH6oo2Najqq0DYSb79/dKH+tYFg9zzdGW0y9tPGSkSj1AM604zNoNfDnj2c",
-	"qrc0WQxhIqiHm/GLRzc0T7ePrPK2pNB2zYfPDSzFfr+C52Xx6Vb1oveXFkGHVagboCKcYHZ2tu3oZnEm",
-	"VKWZ1YyFI/bm7c3/BAAA//8=",
+	"7H3rchvHsf+rdG1SJcBZXEjQigWVKqFuMfMnTRVFx654lexgdwCMtZjZzAwIwipW5dP/Ac5D5MH8JKe6",
+	"Z/YGLEBKpnVsR59Ecufa09P9657u1rsgUYtcSS6tCcbvgjlnKdf043GWqdW5FjMh8deUm0SL3Aolg3EQ",
+	"fxYHYWCSOV8w/GrXOQ/GgbFayFlwcxMGz1gy58+UtFplLf3z5SQTSQgLdt1jM/5kNBzGMFUaVkpnaU9z",
+	"lrJJxkFNvueJNSHEuRZXzPKNLsrOuV4Jw/u3rOfFJZttr+O11UrOgEsr7Bosm4Gagp1z0DzX3HBpGba8",
+	"bfBTZuyZSsVU8HR7km/mXNKgbjOwYgYyZiwQEcycp9D58vLyFaTM8u6tc6mEuYFb5tHcr96opU44CAMd",
+	"JoFNjMqWlsPXF6cbE0yVXjAbjIOlFkG4Nd9NGORMswW3ni1OWjb4XC9FWlDObTKElbBzwAMVdq6Wlr7F",
+	"KbYcx5BrPhXXITC5hoQZHslOPJkMh8O3b4fD4TAOi6b1P3b7cCzXdi7wxDLDgUmz4trA0fCoH8kgDPg1",
+	"W+QZbqDWLwgDZOEgZ3YehIFkC2wg0iAMNP/XUmg8M6uXfD/dT6bFCb8WMuHbVCiPECnBIMELkEKi8vVj",
+	"YBKWcuH7F3xQLH80POoXi3QXsFrmybRXTNtz8962yq+U5GfMJvPtFeIdMG2rgwV2uOuCcIaem2LfYm4c",
+	"fbmxT1UqOHHPt2enT1W6xh8TJS2XFn9keZ4Jx9WD6wWJi2rY32s+DcbB7waVpBq4r2bw7dnp13mmWOqm",
+	"a+72cs7h27NTSFWyXHBpocMsLJSx8AWciafdEPB+AzMQbywgRna0/NrSLyEIa+Di5TP442g4AmSZK5Zx",
+	"aUO8XixJeG55CkymYDVn9LOJ5Nag3T6cWAN+39g3mfPkLU9hsqbbYbi+EgnehRXPsh7eTJ6GoMVsbkEr",
+	"ZUPPOSdpCGfnz1+DowPuRNEIE5WuQZhIpjzJmKaVwGRtuQGUDciHJDBhwVPBAE8M16H5dGl46q7s0cHn",
+	"7jI1L4c7TpMradxRPmXpq0IybJwnkS7PmNMctUvJUvAsMYZ/LbleQylcIApStZJ4mFEAVyxbcliw9YSP",
+	"8fIIecUykcJEqYwzOS7/YNbSsusGH+5jmBdaK33Jr20bwxzXVpMqbkAq628GEhc3qFlioeP3ALQEOuBu",
+	"iMorkn6vEBd7eUJ7iEOUhAyHSAW2Zxm4i+V4cKFIcDMJSiYcyX8TIoEv3EQfQl7kfEcc4LhpUBIyITmM",
+	"xrCU/DrnCXLqi/OX90O8y4r9iG41Fqa1dJCEC24Mm3GYiStu3HLw2mjOjJLdfkC4QSopEpZd8FRontht",
+	"MYZTJUUzePX1xWlT9+AS4kJNxtCJ3+VLnf1zwgz/51JnN4N3Ir2JQ3djmOZAqgaEhEytuCaFRFqyhobq",
+	"WreNRr7poGxHJHqm5DQTyf4DvCfik0DQPFE6JYRBjDXhU+UxgaPNA+NQR4KHQgR/KTLCaX5ttWV+Nvis",
+	"ub4SK0yEZHrdDhe2VzYVGYfOaq4yTvfAIRTiU56CZnLGneg5HD7cpPsxidfeBTYyLTiShNttWBQHMabn",
+	"0WiPkG2vgrb7zrOOggtU26vB2n19GxDYcQOStvdcmFwZ0Q7iYiHxXsRIqJhZy5I5Kq/YUcgW5ERtfFfI",
+	"u2+N1MYj2F4dwu5l8jrcpUN/qfREpCmXdxRV06L9GNZqqcGqt1zCnKHsAK0yTrbATKtlDlFgLJNTpdMo",
+	"uD9ZlWieIuxnmYFUkciaaSYRp3qtbgx0PLd6ueLXV8h2MlDwNIwTXV9enp2+YjPeRoO53cQ1d7o6OOTn",
+	"kKPMbIi4jVvyk9jyI7LJibRcS5bR6dyRVYTv49TYuH4eCZN4bhMUJyy9P97wQAwStcxSYg0cn4wZLawT",
+	"p8Yq7cRZrdVSAoskwTqn8GoozaG9LqLtYhRmYcpEZhzPrdgakjkJugj3hXZOH3A9KbdMZKjWhCyRItcP",
+	"DGRq5tHCV8q+VEuZfhjzhTvJj/ua4sBjZH1P+C3b7H5o/5WywNzgIc5mlsm8tCcZpEy/LX9VumxBAlHp",
+	"LZvdUWW3Xe5wRGkHESJfas3l5vW6+w3BPb0qrPo9Vs73RjXp/C4ozBS0VElD99EUCgNucfIgCh5ND5MR",
+	"+/Hf/yExKNJgHLSdA2IdtNuszceDQaYSls2VseMvhl8MB/hxUG9/c9eD87u64GaZ7bw4palFAARvSAqd",
+	"w+EBrDZcIHRaBFUQLvJVCIfDoWsl8LblGUvQUJZ7gdj2AnKujTBkX23Bwvfze9yEwaVSp0y3y/P7Rm8F",
+	"dM5wQu1sATJTiY2/lmxp50qLH3h6R7G5rHUZOwFD94TMPa+7vN2ZqZmQLcr2MRgxQ9vLYQ8GE84098r6",
+	"vm58XRE7K0nCUr6VaiXdRBvn/8033/SOl3aOXRJmW/ww8VO3TM1ZtngS0YWIgv0Y8YaInGuFah9pc2cq",
+	"1/qMS/McjVl3NZODw1E6Pfr84R+joM2ozJmd/1zitM5XdXNssrS0Cia994KYwd/Hzoo8ok13AzUvlvvA",
+	"FCI6mYss1VyCWlq8a0qnXIelbY7K78d//6frWdgs81xpy9Mzngp2SSfw8S4W7qDw92x4Zsgm8d6ePilD",
+	"PzoZIKiKS4mTa5Vzbb03a+JdWfsWeOFdsRd8imQQaQv7hcFCWXFVzrL12aJUsO2fPB25XC6C8Xf19b4J",
+	"W/R85dX5zvlAqUljBaHbWDltNY7jB5y2mqZAvE3S7NinsHzhvhc/7KNdbS/lTgOmNVvv3zkt6b1275bT",
+	"ttFnTF45TmhuMF3qzfOSy8WEa+w052I2r58XgtiZ+3bPlKG9tlAnYxOe3TbMKZOzJZvxM5a3UdTvfZuS",
+	"YbASqZ23bXAPkd2S9hJbZRlP2tX7ycnJS3hVA3gw6g8hKXt4v3btdwc1Ot5Lx8nDY7mxBtiMCWmcSKNx",
+	"//r6/Ct47bypqHCaZ/1nElLXtk4bj6+EENO+UAOWi0EdfQ5GA9+pT1ivjYZzteC5vz13OvUNWbJ55GIX",
+	"xi1p8sAA6lWERh1yit3QBgYLJsWUG0t7382azaHPJSqNKddcJoS8YMHxAkCH/MpnfkxS6tXBkmHPQDrn",
+	"T7U0mvo+qPAhjL/glqXMsjufxJnv8EJavW5bRc60PZ/e18kWN+q1ZZYvvLp8r/XRI0LLIZ6KhEvD4euL",
+	"k9azN5wfZ0bd10bMcrFgev2+cmm+XEwkE9l9LWNL0FVy51a1UQqD8D2FG72Sbp/AsXc/E8YW1vi30X7j",
+	"ObPV0GPWco1D/MN9/m7SS6e9+fdvFzLv2aveD2/eHd58N+w9evNudLPn49HN79uOvoJWLWtWkvfIf+9d",
+	"+mNgYOZKW+/MD50sxh9s6cFo5bD6WaOVnBYvJK+agKI49h0IqDrcFrWR+TlgwXLolL8lKiXHQRRIJXkU",
+	"wI///3/c05OpS8LqCAuZdlftVMjVX7ASmvA5uxLOG3d3Gn8s1VUQsFJc+zXUndbiYQ3KfSFPXI+D/w5F",
+	"kmt1JVLePO0mn/08R7t1ZPeBT49nqArfC+i7advE87bOlSmn8T4p8V+FEi+F88+nwpsnsnV1PoSnSd28",
+	"V5+NzRSrdgO1rbrput22ZEvHc0XLhgd6oVJDP7bpD+eebos0coq/8AiTC2blXi4c2GmX5OlttHAw6qZw",
+	"dG/O/OoWD/B+v28YrJiWQs5MW3gd806wMmyv3F3GKJCHyRTmagXCFn5WQBWP/3YYTFmWTVjyFqywGUeE",
+	"ZNbSzrkRhqdwhQtXsmAx/Fx/0veEE5IwIipD36Hbh+MJebYKJ7vm3uFFkXJWgWHrhnV1i3pvE58lk/gT",
+	"9+RvY7f6td0J6Fy83SaqJBhU2ZSdyjxEGOnlRwilaA6h0FYhOfpaYNNeP03BDC0k+QAXzk9RaffgYGk7",
+	"i2/PTp/XrvcGvWUjPq71PlYRdrd1B2ZgSU15Ch1kUhd4xjQvnoKW0r1vpo5Vi9C5buNe7owtQT2WLLWw",
+	"a8LI3gVLvv7jpZ23WSkurGDBUh9gEhthublK3AcDLE2h16N4g+JS65he/Vm6EHi1LtzLA8oRzXEpFDVF",
+	"j/6wNByYn2M1V4ZT5IKh2Ay8h6KIYFAaMv9sVT5CUcAWLb7aKsJ558cWcqpuk22GXCmVdDOFsEvFTFiW",
+	"geYUZqL0ug8vrrhe+4aRnDMDbPOxrD1Myj1Tk/QxwCRFJMCV4KsQWCSrWKLy/UArZcHHd5/TfHEXhZlv",
+	"SjJt1H/o29MotxhPFFlZj2Ai8vcjGclzH/BFL0hTgSdVBnSZMdiVgkRJoyST1qAM0dzTB39bqUjWP0/V",
+	"Uvuv0IxH7obuzYanFB3WE9JwaYQVVzxbR7Iw5eJ/dJwp3v3Tlr39tPf8Ze/Lv/6/s69e9S7/1vv7XuN8",
+	"d+Ojm9/HYSTdi5wElftwwo3Q6j4cyxpZ3Cn6Z5DiiT2Stbe2MiY5bb60A8syHxgMR8OjcfEMZLmWFGpK",
+	"CoeizApJwFOKNqWxcL4yGFXJ6s2riioPwSgchlnYDqwEya9w+UuN1xUmqFGrXQlpFTA4Gg6JG+pMDkWw",
+	"KiRMa8ENxAhK4hDiRhBLjMuMZNwIoYkfQ9wIdKZW9LdmNHZckGZEIeg+5NhF54ZNDqbX1zKCFsmqVhT/",
+	"rii6DDrPzi9ed/uRJL+L42N6DKO3qeJplK4fxQOVT+pJJvAK56Q3TSTjMuYjhs5Eq5Xh2nQLEfCXF5fA",
+	"MqPKYO8vXxw/r/snmMFRI/mXF5d4b2UK568uT86/el32wIXSdBnZI160UqRc/BiKAGM7V6lBFvOs8zkU",
+	"POub+ghYlLF06m7LtYWU/hGKaPbM5aLVM/+UWQXsCoNsgLIXQY+wxBCXBVpzIsrpGB+KyvIcW5b5HiiN",
+	"HhggtQ9vhUxRnkYSJTH2Ql60CnhGpptxbi1nkNG4JiwiuwsE1/WR2CjBJw66pSoxFIPRX6QuyDpzphvK",
+	"eh9gf5wTJx72h0EYVLEcZjwYrFarPqPPfaVnA9/XDE5Pnr346vUL6oOYAuElak6v7ChC1sc0oaHgcGMw",
+	"Dg76Q9dD5VyyXATjYNQf9kfOuTgnBUtawKmijLc9t1/whULdUIvuIO1f0d0HqxeXwHRhqtWiiqLqR/J4",
+	"arleMZ0a4MSm20G9W8keiPLoXE7SYBw8p+U5fRA0k1a+a0dkVZPBSRrcvNmIbz8cHrX7pGpZPJr2ntID",
+	"99HwYBf2K8cdNAI5qNPo9k5VcCX1OLq9RxkMdhMGnw+Ht3doBubVsRaRr46yvnuDpCp9AME3ws5TzVak",
+	"jQryW4YWlLcjzTx4cxMG/gV7F0EfmEq4jQsTKdGcWYU6AmWCCYFNDAXhh2CWPjUskgTEZAr+QoApPCwm",
+	"9GIRtU8iHLgI64+EmZBvQ5QuLqSTfjcl4uCLCU8RzyLgQVEVe1BE2oB+7pOgjaTmqKMcUyP+I/DbB/UC",
+	"h4BUmEQRY7sJfBwfSkDIlUD0bEmVuimL20pC7BVeRci5yjMOLEOrco3Y0yVGVMpwpYW1XFaBwgUkiKTD",
+	"BNCJBy1ZVahZhISE5YgajbNcXew9IvnR8KALVrnVVWH3nhIojr0CIg3utVAzpSZL//C9UTKOUF3X1ZNA",
+	"ZUBWQIzTkhXbGQ1HOGHlFy/UKMKejTgyBLJKcuhQPpiwMOPWeJAx490+PFW2zGuKJEKBNcR/Y3o9Bj9x",
+	"mzD5C7c/QZKEt7eqZWndqXkz9axFVt3hjpfhyTdhMLqLsNpOxaCeox2vzA0Y0s4Aj+t5GcI0UX3jrO8l",
+	"/WJ0R1lZBSmjfL0DKRu5Tx9TKJdStzTDmlqyJnr9H95gv0pS4axeEO9g+S8tOf1+o2z/38YQ0Km0EUJ7",
+	"4oTuXjZZqNTsY5Mz/P6rYpAdQdi40T/4fNPqqT1aDoej5E/Xi6zwsD6JEClHAXCZqFTI2ZMo+PryZe+L",
+	"KPgTteaRdL1wRLheZNI8iYrHWQTtmUr6M3VFMw6uRlHgGo2vjWg2XI0I2R8OhweDb89O3WNwD80gJhMe",
+	"BbUljfoPcRwjxs61WIi+vTNDyyccO0XoXTSif3uj3sP+tUmjoNgigNskQbMTOVX+Q/VH94fLlSJGNJVt",
+	"xZBqoJVauNaDWvP6X2qjeorSWoo/3Tkstu723JcuV/mhHiN4KGzP5tt82dKN3pKg9gvILfuISTy/YSH6",
+	"quajbPgzkQvDkhNa5WcY5MvbDJyaL2KxNAhfrzhMOJe1N6Wp0MZ6QHs0fNT1biWKY6ZOE148DVXsOwbn",
+	"dsV1xoV1QW2uRpGUbMFNzhIeQrwhQOIQlMzWrq1VeS/jVzyruTmYhYwzYyOJODsur2krbn61/HDt8KZe",
+	"LmC9+xxrFQUGRTmBmw8BBlWezk0YHN4FEDd63JWlixzuX7CL4Gj46A7WQJHLjB0O7rCmMn2GOnx+l523",
+	"pAhg58PDu3SuZ298BL+HZwbokI+iSEDLWMK7lSvkgakLk1bHSIm7rhvofMPJtv2o4t2p1moxWaLOiots",
+	"jRg63vR3OlSkToHGXe/rLoVNDB3Udz0rFrz7uMrnIAEijEvoGHsng12Xb9OR3Hqt1ul0fPH85ZYX1Nev",
+	"MNXviol/psk4TQrJVj4TEmyV3FTSMKzeDHfY6U5kf/trs1n2Vz+5HzRaZ5cyledJtB1MGgUVxZ9EweHw",
+	"8Kg3/Lw3PLg8OBwPh+Ph8O/bMHCTKdz3H//9Hw/c2r9X/Tc46JYFbo6+0XtzcM+NHmbrdNoKsw8ePXo0",
+	"GB4ODg97Op32XLmMnjS/257PD7g5zwaz30Zlu875kygQCzbj23NsDLa1p8Y92lpgy9eqb3nnPEXc702i",
+	"0COATubiihsiz/nxyeCwPxy4xoPSaql3pMcMbJwmgwI0DA76B4Pt7ZVr2ED4dTb9OZD+1hv1JwT/m0fw",
+	"WwEJdSZ7X/i+Ab3rqZQbKrnKf54rwyNZU8mEwV14Rr1aWs7sPKxc9k0NzCNpOE8fmCKzkkFdd5eq27/a",
+	"u6zLTZFEKr8pHXxVgWKxHrZ4v7nmV0ItnVudWbUQCcuy9RhYJDX/3j0KEEV8rYIy0MxX8qFwGfdqbzjS",
+	"K2faCpZVT7g7LIefpsk/mQ//d+bDJ2vgztZApYz2GwM/iHynMeACOVzVi2bdK0m39geRg1fk0OHSUvQL",
+	"yh8K7hCSgp6aGL0K0FOLXHNjeDp2tfIQl1d/9CEUJpL+IbKLfTUvB6cgI/8SSRVDiqJHp1zOUNQ5yTDn",
+	"WRpJIWHBF0qvgYpDObHkYyqcPaAM7dE9Ng5wy4N3uJObeAxHwwMXB6WWtlHOBwXR0XBUSVWX0k6WRVVW",
+	"iORiEZZX1RnFjtioeC3ukXsEh+SLCdMzVdZvNH04lpEswgH8QlxoYD1YAYpCPi5uxz8AW+d3Wc1FxiPJ",
+	"5BpPbsHWZXWhstaT2WH5/F3k9xTosM8i8Yz4k4uA1ZgypBx8CVV1K8+dsUOEpCAdEsR7EG8WO7pTGa1q",
+	"8MdERZzhSfv4t1aG+A2HdqBJu0+uPS+4kWWZ5+2NsBxTyJx9j0qDncLs2IUnJSoXRQVKBlYzkSGmMBkz",
+	"8x0RCQ4gtUQk1GIcXVjY0d43/tc4x73cpA9/Vf+VoOuGM5vOrf3AOsVxGTyn298c65J9J6e89jHITvNl",
+	"whTZlPVFbWm2Iq02kgux4Hi7Q5Q9aEmFQGUFi6hTA53D4cMQjg4edos42KIiqUwrYdOHi0pFcTlVOkFt",
+	"uVG42usB7Yt1pY8jWV6fIl67XoiHNcrwKA3M0t+SIgwWFWwk6yV4KgVHEewxdfU+PySl9/pRJcFioJbP",
+	"FO6O4N7F3lJsHpUqnYrZElFBbRF2pfTbLuneQuNFslHBZ4fifbyhUAsS0AuIVAVxOkfDUfdxTdXW1SmN",
+	"vZRWZP5ZMePMcDKDdlzwlyLjH+oXbDLfy6LoIgq8ivc2ja1OTJz8Z5HG3WYGN/l8Dvq5nLXXo6Z/3qsi",
+	"9c/uugy3ZfVkbbmv2Nm5ePkMHh0cDF3tWyhL35I/98mwdzA8HMU760jT1Qtu2WBbHXW95D7LobyRVPC1",
+	"ViszrMrCQ1lPszNRdg4uAqxRRrNbrpFKEldLLG5/Y5UpnzJKo5uyzPAS/PjCxMHNhwWp1Iuwkjn58L37",
+	"fESnzi/VDH34MQpKbVaurYpQGmaFQdLuAKyO5XfUsIXPBk40G/FDIZpvBaYfAQCeS95iau5V5o2SMjvV",
+	"+dOlyLy22ZCiY0KUCWXpU10Zkp2oxsiAKv5zA58EIygDIaUwzxRc2l4IbJkKRX+5EilXfjRuSt0kdCSL",
+	"3EBUgWE9fRLVtlSSuyj/MvPQ50bg8gh4XjHT9bKmUFSmSk40zriDHbbdoh/JUzbhWQie2iEsNh7NQthK",
+	"Gg+hyOEPI+mKA7iEBgqffNYoh2QbxX+6jRzKInEyktQbwRxVxKdMcejUnOZIxLPz56+7IRTFIiDGrmns",
+	"ip5PlHpr+vDaZaiyHbGfFSqglY5wH0i0PhxHssqUyVZsbSiut4g8qHHDuPKluOGqJFckhpDY2AUEM3j1",
+	"/CXyDOllwysLndUOlDir6wv71pbRORoe+ewXymVAvnPMxBGIEBBABunDS4eeWupOeefv5Trncf0YvJOE",
+	"bZ5YJH2ucOizCSlft5YOa2sFMVxt4mpU03XZKtaUseaELF1Jpl0uhDJl/rfwduoZrSnqleTn0507Kist",
+	"FHTYtcqydEhVKOjmzQ4FsSOE+dMz02/omemWjNX305Wj25XlZZFW4i0hFLItyjauh/uG1COSPqpRaeOR",
+	"uvNAFuki9VDHmJYT06vULSLjBFt+khuf5MYnufGeDrRGnguwqrBuAYwcyHDvGCpLuW5kcFLdgVaZQshe",
+	"XxVXcZvDaJgJo0pBPr1SGEh5nql1UQHCZZxulAKg8jJaIKJwFaPqXxtW8Z6648Em0z9trIQ3dgmdacZm",
+	"0Othzx5O1VvqLAQ/EdQjnPCLs5honm4f2ehNSaHthFUXjl5CyX5l8peVM7ZKL7gnuuKde+WTHimD2Luy",
+	"Otu+uWZlCajqSlQzFm9/N29u/jcAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

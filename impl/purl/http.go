@@ -23,7 +23,7 @@ import (
 // PURL's own:
 //
 //   - route, an echo Pre middleware, parses the path into one of the
-//     contract's six shapes. A path that is none of them is 404 and a method
+//     contract's shapes. A path that is none of them is 404 and a method
 //     the shape does not have is 405, both before validation, so that the
 //     validator never answers for paths the service does not have.
 //     OPTIONS (CORS preflight) is answered here, HEAD is validated and
@@ -40,7 +40,7 @@ import (
 
 // route is what a request path names.
 type route struct {
-	kind string // "page", "html", "xml", "mods", "manifest", "file", "zip"
+	kind string // "page", "html", "xml", "mods", "manifest", "file", "zip", "slash"
 	id   string // the identifier segment, unescaped, not yet parsed
 	file string // file name for kind "file", unescaped
 }
@@ -51,6 +51,7 @@ var allowed = map[string]string{
 	"xml":      "GET, HEAD, PUT, OPTIONS",
 	"mods":     "GET, HEAD, PUT, OPTIONS",
 	"manifest": "GET, HEAD, OPTIONS",
+	"slash":    "GET, HEAD, OPTIONS",
 	"file":     "GET, HEAD, OPTIONS",
 	"zip":      "GET, HEAD, OPTIONS",
 }
@@ -84,7 +85,9 @@ func parseRoute(escapedPath string) (route, bool) {
 			return route{}, false
 		}
 		return route{kind: kind, id: seg[:dot]}, true
-	case len(segs) == 3 && segs[1] == "iiif" && segs[2] == "manifest":
+	case len(segs) == 2 && segs[1] == "":
+		return route{kind: "slash", id: segs[0]}, true
+	case len(segs) == 3 && (segs[1] == "iiif" || segs[1] == "iiif3") && segs[2] == "manifest":
 		return route{kind: "manifest", id: segs[0]}, true
 	case len(segs) == 3 && segs[1] == "file" && segs[2] != "":
 		return route{kind: "file", id: segs[0], file: segs[2]}, true
