@@ -2,7 +2,6 @@ package hours_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -105,7 +104,7 @@ func TestWriteBodyLimits(t *testing.T) {
 		if resp.StatusCode != 201 {
 			t.Fatalf("largest exception document (%d bytes): %d %s", len(exc), resp.StatusCode, body)
 		}
-		t.Log(fmt.Sprintf("largest library document %d bytes, exception %d bytes", len(lib), len(exc)))
+		t.Logf("largest library document %d bytes, exception %d bytes", len(lib), len(exc))
 	})
 }
 
