@@ -18,6 +18,10 @@ import (
 // serveConfig is everything `sitesvc serve` is configured with. Each field
 // has a flag and a SITESVC_* environment variable (flag wins).
 type serveConfig struct {
+	// objectChanges connects PURL's change notifications to Embed
+	// (changes.go); not a flag.
+	objectChanges *objectChanges
+
 	Addr      string
 	PublicURL string
 	DataDir   string

@@ -35,5 +35,10 @@ func newEmbedService(c *serveConfig) (server.Service, error) {
 		// Without it, Embed warns at start and serves 503 for the bundle.
 		cfg.MiradorBundle, _ = mirador.Bundle()
 	}
-	return embed.New(cfg)
+	svc, err := embed.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.changes().add(svc)
+	return svc, nil
 }

@@ -25,6 +25,7 @@ func newPurlService(c *serveConfig) (server.Service, error) {
 		DataDir:         c.DataDir,
 		Logger:          c.Logger,
 		LargeSamplesDir: c.PurlLargeSamplesDir,
+		Changes:         c.changes(),
 	}
 	if c.Tokens != nil {
 		cfg.Tokens = c.Tokens

@@ -437,6 +437,20 @@ type GetManifest200ApplicationLdPlusJSONResponseBody struct {
 	union json.RawMessage
 }
 
+// GetManifestIiif3Params defines parameters for GetManifestIiif3.
+type GetManifestIiif3Params struct {
+	// IfNoneMatch ETags of a cached copy; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// IfModifiedSince HTTP date of a cached copy; an unmodified object answers 304.
+	IfModifiedSince *IfModifiedSince `json:"If-Modified-Since,omitempty"`
+}
+
+// GetManifestIiif3200ApplicationLdPlusJSONResponseBody defines parameters for GetManifestIiif3.
+type GetManifestIiif3200ApplicationLdPlusJSONResponseBody struct {
+	union json.RawMessage
+}
+
 // Getter for additional properties for ResourceRef. Returns the specified
 // element and whether it was found
 func (a ResourceRef) Get(fieldName string) (value interface{}, found bool) {
@@ -653,6 +667,68 @@ func (t *GetManifest200ApplicationLdPlusJSONResponseBody) UnmarshalJSON(b []byte
 	return err
 }
 
+// AsManifest returns the union data inside the GetManifestIiif3200ApplicationLdPlusJSONResponseBody as a Manifest
+func (t GetManifestIiif3200ApplicationLdPlusJSONResponseBody) AsManifest() (Manifest, error) {
+	var body Manifest
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromManifest overwrites any union data inside the GetManifestIiif3200ApplicationLdPlusJSONResponseBody as the provided Manifest
+func (t *GetManifestIiif3200ApplicationLdPlusJSONResponseBody) FromManifest(v Manifest) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeManifest performs a merge with any union data inside the GetManifestIiif3200ApplicationLdPlusJSONResponseBody, using the provided Manifest
+func (t *GetManifestIiif3200ApplicationLdPlusJSONResponseBody) MergeManifest(v Manifest) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCollection returns the union data inside the GetManifestIiif3200ApplicationLdPlusJSONResponseBody as a Collection
+func (t GetManifestIiif3200ApplicationLdPlusJSONResponseBody) AsCollection() (Collection, error) {
+	var body Collection
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCollection overwrites any union data inside the GetManifestIiif3200ApplicationLdPlusJSONResponseBody as the provided Collection
+func (t *GetManifestIiif3200ApplicationLdPlusJSONResponseBody) FromCollection(v Collection) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCollection performs a merge with any union data inside the GetManifestIiif3200ApplicationLdPlusJSONResponseBody, using the provided Collection
+func (t *GetManifestIiif3200ApplicationLdPlusJSONResponseBody) MergeCollection(v Collection) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GetManifestIiif3200ApplicationLdPlusJSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GetManifestIiif3200ApplicationLdPlusJSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
 
@@ -743,6 +819,13 @@ type ClientInterface interface {
 	// return the same bytes. oEmbed discovery links in the head point at
 	// the embed service.
 	//
+	// Paths people already use: an identifier written with the `druid:`
+	// prefix (`/druid:bb000kk0000`) or in capitals is redirected (301) to
+	// the canonical `/{id}`; a client that prefers `application/ld+json`
+	// to `text/html` in `Accept` is sent (303) to the IIIF manifest,
+	// when the object has one (else it gets the page). Both answers
+	// carry `Vary: Accept`.
+	//
 	// Corresponds with GET /{id} (the `GetObject` operationId).
 	GetObject(ctx context.Context, id Id, params *GetObjectParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -806,6 +889,14 @@ type ClientInterface interface {
 	// Corresponds with GET /{id}.zip (the `GetZip` operationId).
 	GetZip(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetObjectSlash The object's PURL with a trailing slash (redirects to /{id})
+	//
+	// A PURL copied with a trailing slash is redirected (301) to the
+	// canonical `/{id}`; not a druid is 404.
+	//
+	// Corresponds with GET /{id}/ (the `GetObjectSlash` operationId).
+	GetObjectSlash(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetFile One file of the object
 	//
 	// Serves a file listed in the object's contentMetadata, with its
@@ -867,6 +958,14 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /{id}/iiif/manifest (the `GetManifest` operationId).
 	GetManifest(ctx context.Context, id Id, params *GetManifestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetManifestIiif3 The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+	//
+	// The same answer as `/{id}/iiif/manifest` (same bytes, same
+	// validators), for links written against the `iiif3` path.
+	//
+	// Corresponds with GET /{id}/iiif3/manifest (the `GetManifestIiif3` operationId).
+	GetManifestIiif3(ctx context.Context, id Id, params *GetManifestIiif3Params, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // DeleteObject Withdraw an object
@@ -894,6 +993,13 @@ func (c *Client) DeleteObject(ctx context.Context, id Id, reqEditors ...RequestE
 // download links and the embedded viewer. `/{id}` and `/{id}.html`
 // return the same bytes. oEmbed discovery links in the head point at
 // the embed service.
+//
+// Paths people already use: an identifier written with the `druid:`
+// prefix (`/druid:bb000kk0000`) or in capitals is redirected (301) to
+// the canonical `/{id}`; a client that prefers `application/ld+json`
+// to `text/html` in `Accept` is sent (303) to the IIIF manifest,
+// when the object has one (else it gets the page). Both answers
+// carry `Vary: Accept`.
 //
 // Corresponds with GET /{id} (the `GetObject` operationId).
 func (c *Client) GetObject(ctx context.Context, id Id, params *GetObjectParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1028,6 +1134,24 @@ func (c *Client) GetZip(ctx context.Context, id Id, reqEditors ...RequestEditorF
 	return c.Client.Do(req)
 }
 
+// GetObjectSlash The object's PURL with a trailing slash (redirects to /{id})
+//
+// A PURL copied with a trailing slash is redirected (301) to the
+// canonical `/{id}`; not a druid is 404.
+//
+// Corresponds with GET /{id}/ (the `GetObjectSlash` operationId).
+func (c *Client) GetObjectSlash(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetObjectSlashRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetFile One file of the object
 //
 // Serves a file listed in the object's contentMetadata, with its
@@ -1120,6 +1244,24 @@ func (c *Client) GetImage(ctx context.Context, id Id, name ImageName, region str
 // Corresponds with GET /{id}/iiif/manifest (the `GetManifest` operationId).
 func (c *Client) GetManifest(ctx context.Context, id Id, params *GetManifestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetManifestRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetManifestIiif3 The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+//
+// The same answer as `/{id}/iiif/manifest` (same bytes, same
+// validators), for links written against the `iiif3` path.
+//
+// Corresponds with GET /{id}/iiif3/manifest (the `GetManifestIiif3` operationId).
+func (c *Client) GetManifestIiif3(ctx context.Context, id Id, params *GetManifestIiif3Params, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetManifestIiif3Request(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1510,6 +1652,40 @@ func NewGetZipRequest(server string, id Id) (*http.Request, error) {
 	return req, nil
 }
 
+// NewGetObjectSlashRequest constructs an http.Request for the GetObjectSlash method
+func NewGetObjectSlashRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s/", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetFileRequest constructs an http.Request for the GetFile method
 func NewGetFileRequest(server string, id Id, name string, params *GetFileParams) (*http.Request, error) {
 	var err error
@@ -1837,6 +2013,66 @@ func NewGetManifestRequest(server string, id Id, params *GetManifestParams) (*ht
 	return req, nil
 }
 
+// NewGetManifestIiif3Request constructs an http.Request for the GetManifestIiif3 method
+func NewGetManifestIiif3Request(server string, id Id, params *GetManifestIiif3Params) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s/iiif3/manifest", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.IfModifiedSince != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-Modified-Since", *params.IfModifiedSince, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Modified-Since", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -1898,6 +2134,13 @@ type ClientWithResponsesInterface interface {
 	// download links and the embedded viewer. `/{id}` and `/{id}.html`
 	// return the same bytes. oEmbed discovery links in the head point at
 	// the embed service.
+	//
+	// Paths people already use: an identifier written with the `druid:`
+	// prefix (`/druid:bb000kk0000`) or in capitals is redirected (301) to
+	// the canonical `/{id}`; a client that prefers `application/ld+json`
+	// to `text/html` in `Accept` is sent (303) to the IIIF manifest,
+	// when the object has one (else it gets the page). Both answers
+	// carry `Vary: Accept`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -1972,6 +2215,16 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /{id}.zip (the `GetZip` operationId).
 	GetZipWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetZipResponse, error)
 
+	// GetObjectSlashWithResponse The object's PURL with a trailing slash (redirects to /{id})
+	//
+	// A PURL copied with a trailing slash is redirected (301) to the
+	// canonical `/{id}`; not a druid is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}/ (the `GetObjectSlash` operationId).
+	GetObjectSlashWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetObjectSlashResponse, error)
+
 	// GetFileWithResponse One file of the object
 	//
 	// Serves a file listed in the object's contentMetadata, with its
@@ -2041,6 +2294,16 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /{id}/iiif/manifest (the `GetManifest` operationId).
 	GetManifestWithResponse(ctx context.Context, id Id, params *GetManifestParams, reqEditors ...RequestEditorFn) (*GetManifestResponse, error)
+
+	// GetManifestIiif3WithResponse The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+	//
+	// The same answer as `/{id}/iiif/manifest` (same bytes, same
+	// validators), for links written against the `iiif3` path.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}/iiif3/manifest (the `GetManifestIiif3` operationId).
+	GetManifestIiif3WithResponse(ctx context.Context, id Id, params *GetManifestIiif3Params, reqEditors ...RequestEditorFn) (*GetManifestIiif3Response, error)
 }
 
 // DeleteObjectResponse401Headers the declared response headers of an HTTP 401 response for DeleteObject
@@ -2091,6 +2354,16 @@ type GetObjectResponse200Headers struct {
 	LastModified *string
 }
 
+// GetObjectResponse301Headers the declared response headers of an HTTP 301 response for GetObject
+type GetObjectResponse301Headers struct {
+	Location *string
+}
+
+// GetObjectResponse303Headers the declared response headers of an HTTP 303 response for GetObject
+type GetObjectResponse303Headers struct {
+	Location *string
+}
+
 // GetObjectResponse304Headers the declared response headers of an HTTP 304 response for GetObject
 type GetObjectResponse304Headers struct {
 	ETag *string
@@ -2101,6 +2374,10 @@ type GetObjectResponse struct {
 	HTTPResponse *http.Response
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetObjectResponse200Headers
+	// Headers301 the parsed response headers for an HTTP 301 response
+	Headers301 *GetObjectResponse301Headers
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *GetObjectResponse303Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetObjectResponse304Headers
 }
@@ -2479,6 +2756,47 @@ func (r GetZipResponse) ContentType() string {
 	return ""
 }
 
+// GetObjectSlashResponse301Headers the declared response headers of an HTTP 301 response for GetObjectSlash
+type GetObjectSlashResponse301Headers struct {
+	Location *string
+}
+
+type GetObjectSlashResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers301 the parsed response headers for an HTTP 301 response
+	Headers301 *GetObjectSlashResponse301Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetObjectSlashResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetObjectSlashResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetObjectSlashResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetObjectSlashResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetFileResponse200Headers the declared response headers of an HTTP 200 response for GetFile
 type GetFileResponse200Headers struct {
 	AcceptRanges             *string
@@ -2737,6 +3055,64 @@ func (r GetManifestResponse) ContentType() string {
 	return ""
 }
 
+// GetManifestIiif3Response200Headers the declared response headers of an HTTP 200 response for GetManifestIiif3
+type GetManifestIiif3Response200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+	LastModified             *string
+}
+
+// GetManifestIiif3Response304Headers the declared response headers of an HTTP 304 response for GetManifestIiif3
+type GetManifestIiif3Response304Headers struct {
+	ETag *string
+}
+
+type GetManifestIiif3Response struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationldJSON200 the response for an HTTP 200 `application/ld+json` response
+	ApplicationldJSON200 *GetManifestIiif3200ApplicationLdPlusJSONResponseBody
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetManifestIiif3Response200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetManifestIiif3Response304Headers
+}
+
+// GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
+func (r GetManifestIiif3Response) GetApplicationldJSON200() *GetManifestIiif3200ApplicationLdPlusJSONResponseBody {
+	return r.ApplicationldJSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r GetManifestIiif3Response) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetManifestIiif3Response) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetManifestIiif3Response) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetManifestIiif3Response) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // DeleteObjectWithResponse Withdraw an object
 //
 // Removes the object (its public XML, MODS and files) from the store.
@@ -2760,6 +3136,13 @@ func (c *ClientWithResponses) DeleteObjectWithResponse(ctx context.Context, id I
 // download links and the embedded viewer. `/{id}` and `/{id}.html`
 // return the same bytes. oEmbed discovery links in the head point at
 // the embed service.
+//
+// Paths people already use: an identifier written with the `druid:`
+// prefix (`/druid:bb000kk0000`) or in capitals is redirected (301) to
+// the canonical `/{id}`; a client that prefers `application/ld+json`
+// to `text/html` in `Accept` is sent (303) to the IIIF manifest,
+// when the object has one (else it gets the page). Both answers
+// carry `Vary: Accept`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -2876,6 +3259,22 @@ func (c *ClientWithResponses) GetZipWithResponse(ctx context.Context, id Id, req
 	return ParseGetZipResponse(rsp)
 }
 
+// GetObjectSlashWithResponse The object's PURL with a trailing slash (redirects to /{id})
+//
+// A PURL copied with a trailing slash is redirected (301) to the
+// canonical `/{id}`; not a druid is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}/ (the `GetObjectSlash` operationId).
+func (c *ClientWithResponses) GetObjectSlashWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetObjectSlashResponse, error) {
+	rsp, err := c.GetObjectSlash(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetObjectSlashResponse(rsp)
+}
+
 // GetFileWithResponse One file of the object
 //
 // Serves a file listed in the object's contentMetadata, with its
@@ -2970,6 +3369,22 @@ func (c *ClientWithResponses) GetManifestWithResponse(ctx context.Context, id Id
 	return ParseGetManifestResponse(rsp)
 }
 
+// GetManifestIiif3WithResponse The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+//
+// The same answer as `/{id}/iiif/manifest` (same bytes, same
+// validators), for links written against the `iiif3` path.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}/iiif3/manifest (the `GetManifestIiif3` operationId).
+func (c *ClientWithResponses) GetManifestIiif3WithResponse(ctx context.Context, id Id, params *GetManifestIiif3Params, reqEditors ...RequestEditorFn) (*GetManifestIiif3Response, error) {
+	rsp, err := c.GetManifestIiif3(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetManifestIiif3Response(rsp)
+}
+
 // ParseDeleteObjectResponse parses an HTTP response from a DeleteObjectWithResponse call
 func ParseDeleteObjectResponse(rsp *http.Response) (*DeleteObjectResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -3037,6 +3452,26 @@ func ParseGetObjectResponse(rsp *http.Response) (*GetObjectResponse, error) {
 			headers.LastModified = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 301:
+		var headers GetObjectResponse301Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers301 = &headers
+	case rsp.StatusCode == 303:
+		var headers GetObjectResponse303Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers303 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetObjectResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -3409,6 +3844,35 @@ func ParseGetZipResponse(rsp *http.Response) (*GetZipResponse, error) {
 	return response, nil
 }
 
+// ParseGetObjectSlashResponse parses an HTTP response from a GetObjectSlashWithResponse call
+func ParseGetObjectSlashResponse(rsp *http.Response) (*GetObjectSlashResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetObjectSlashResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 301:
+		var headers GetObjectSlashResponse301Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers301 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetFileResponse parses an HTTP response from a GetFileWithResponse call
 func ParseGetFileResponse(rsp *http.Response) (*GetFileResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -3760,6 +4224,79 @@ func ParseGetManifestResponse(rsp *http.Response) (*GetManifestResponse, error) 
 	return response, nil
 }
 
+// ParseGetManifestIiif3Response parses an HTTP response from a GetManifestIiif3WithResponse call
+func ParseGetManifestIiif3Response(rsp *http.Response) (*GetManifestIiif3Response, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetManifestIiif3Response{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest GetManifestIiif3200ApplicationLdPlusJSONResponseBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationldJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetManifestIiif3Response200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Last-Modified"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Last-Modified", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.LastModified = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetManifestIiif3Response304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// DeleteObject Withdraw an object
@@ -3786,6 +4323,9 @@ type ServerInterface interface {
 	// GetZip Download all files of the object as one zip
 	// (GET /{id}.zip)
 	GetZip(ctx echo.Context, id Id) error
+	// GetObjectSlash The object's PURL with a trailing slash (redirects to /{id})
+	// (GET /{id}/)
+	GetObjectSlash(ctx echo.Context, id Id) error
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error
@@ -3798,6 +4338,9 @@ type ServerInterface interface {
 	// GetManifest IIIF Presentation 3.0 manifest of the object
 	// (GET /{id}/iiif/manifest)
 	GetManifest(ctx echo.Context, id Id, params GetManifestParams) error
+	// GetManifestIiif3 The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+	// (GET /{id}/iiif3/manifest)
+	GetManifestIiif3(ctx echo.Context, id Id, params GetManifestIiif3Params) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -4070,6 +4613,22 @@ func (w *ServerInterfaceWrapper) GetZip(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetZip(ctx, id)
+	return err
+}
+
+// GetObjectSlash converts echo context to params.
+func (w *ServerInterfaceWrapper) GetObjectSlash(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetObjectSlash(ctx, id)
 	return err
 }
 
@@ -4354,6 +4913,57 @@ func (w *ServerInterfaceWrapper) GetManifest(ctx echo.Context) error {
 	return err
 }
 
+// GetManifestIiif3 converts echo context to params.
+func (w *ServerInterfaceWrapper) GetManifestIiif3(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetManifestIiif3Params
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+	// ------------- Optional header parameter "If-Modified-Since" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetManifestIiif3(ctx, id, params)
+	return err
+}
+
 // This is a simple interface which specifies echo.Route addition functions which
 // are present on both echo.Echo and echo.Group, since we want to allow using
 // either of them for path registration
@@ -4409,6 +5019,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/:id.mods", wrapper.GetMods, options.OperationMiddlewares["getMods"]...)
 	router.PUT(options.BaseURL+"/:id.mods", wrapper.PutMods, options.OperationMiddlewares["putMods"]...)
 	router.GET(options.BaseURL+"/:id/iiif/manifest", wrapper.GetManifest, options.OperationMiddlewares["getManifest"]...)
+	router.GET(options.BaseURL+"/:id/", wrapper.GetObjectSlash, options.OperationMiddlewares["getObjectSlash"]...)
+	router.GET(options.BaseURL+"/:id/iiif3/manifest", wrapper.GetManifestIiif3, options.OperationMiddlewares["getManifestIiif3"]...)
 	router.GET(options.BaseURL+"/:id/file/:name", wrapper.GetFile, options.OperationMiddlewares["getFile"]...)
 	router.GET(options.BaseURL+"/:id/iiif/image/:name/info.json", wrapper.GetImageInfo, options.OperationMiddlewares["getImageInfo"]...)
 	router.GET(options.BaseURL+"/:id/iiif/image/:name/:region/:size/:rotation/:quality", wrapper.GetImage, options.OperationMiddlewares["getImage"]...)
@@ -4419,6 +5031,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 type BadParameterTextResponse ErrorText
 
 type BadRequestTextResponse ErrorText
+
+type CanonicalRedirectResponseHeaders struct {
+	Location *string
+}
+type CanonicalRedirectResponse struct {
+	Headers CanonicalRedirectResponseHeaders
+}
 
 type ConflictTextResponse ErrorText
 
@@ -4607,6 +5226,32 @@ func (response GetObject200TexthtmlResponse) VisitGetObjectResponse(w http.Respo
 	}
 	_, err := io.Copy(w, response.Body)
 	return err
+}
+
+type GetObject301Response = CanonicalRedirectResponse
+
+func (response GetObject301Response) VisitGetObjectResponse(w http.ResponseWriter) error {
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(301)
+	return nil
+}
+
+type GetObject303ResponseHeaders struct {
+	Location *string
+}
+
+type GetObject303Response struct {
+	Headers GetObject303ResponseHeaders
+}
+
+func (response GetObject303Response) VisitGetObjectResponse(w http.ResponseWriter) error {
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(303)
+	return nil
 }
 
 type GetObject304Response = NotModifiedResponse
@@ -5409,6 +6054,74 @@ func (response GetZip500TextResponse) VisitGetZipResponse(w http.ResponseWriter)
 	return err
 }
 
+type GetObjectSlashRequestObject struct {
+	Id Id `json:"id"`
+}
+
+type GetObjectSlashResponseObject interface {
+	VisitGetObjectSlashResponse(w http.ResponseWriter) error
+}
+
+type GetObjectSlash301Response = CanonicalRedirectResponse
+
+func (response GetObjectSlash301Response) VisitGetObjectSlashResponse(w http.ResponseWriter) error {
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(301)
+	return nil
+}
+
+type GetObjectSlash400TextResponse BadParameterTextResponse
+
+func (response GetObjectSlash400TextResponse) VisitGetObjectSlashResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetObjectSlash404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetObjectSlash404TexthtmlResponse) VisitGetObjectSlashResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetObjectSlash404TextResponse NotFoundTextResponse
+
+func (response GetObjectSlash404TextResponse) VisitGetObjectSlashResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetObjectSlash500TextResponse InternalErrorTextResponse
+
+func (response GetObjectSlash500TextResponse) VisitGetObjectSlashResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetFileRequestObject struct {
 	Id     Id     `json:"id"`
 	Name   string `json:"name"`
@@ -5998,6 +6711,111 @@ func (response GetManifest500TextResponse) VisitGetManifestResponse(w http.Respo
 	return err
 }
 
+type GetManifestIiif3RequestObject struct {
+	Id     Id `json:"id"`
+	Params GetManifestIiif3Params
+}
+
+type GetManifestIiif3ResponseObject interface {
+	VisitGetManifestIiif3Response(w http.ResponseWriter) error
+}
+
+type GetManifestIiif3200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+	LastModified             *string
+}
+
+type GetManifestIiif3200ApplicationLdPlusJSONResponse struct {
+	Body    GetManifestIiif3200ApplicationLdPlusJSONResponseBody
+	Headers GetManifestIiif3200ResponseHeaders
+}
+
+func (response GetManifestIiif3200ApplicationLdPlusJSONResponse) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body.union); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/ld+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.LastModified != nil {
+		w.Header().Set("Last-Modified", fmt.Sprint(*response.Headers.LastModified))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetManifestIiif3304Response = NotModifiedResponse
+
+func (response GetManifestIiif3304Response) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetManifestIiif3400TextResponse BadParameterTextResponse
+
+func (response GetManifestIiif3400TextResponse) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetManifestIiif3404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetManifestIiif3404TexthtmlResponse) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetManifestIiif3404TextResponse NotFoundTextResponse
+
+func (response GetManifestIiif3404TextResponse) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetManifestIiif3500TextResponse InternalErrorTextResponse
+
+func (response GetManifestIiif3500TextResponse) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(500)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// DeleteObject Withdraw an object
@@ -6024,6 +6842,9 @@ type StrictServerInterface interface {
 	// GetZip Download all files of the object as one zip
 	// (GET /{id}.zip)
 	GetZip(ctx context.Context, request GetZipRequestObject) (GetZipResponseObject, error)
+	// GetObjectSlash The object's PURL with a trailing slash (redirects to /{id})
+	// (GET /{id}/)
+	GetObjectSlash(ctx context.Context, request GetObjectSlashRequestObject) (GetObjectSlashResponseObject, error)
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx context.Context, request GetFileRequestObject) (GetFileResponseObject, error)
@@ -6036,6 +6857,9 @@ type StrictServerInterface interface {
 	// GetManifest IIIF Presentation 3.0 manifest of the object
 	// (GET /{id}/iiif/manifest)
 	GetManifest(ctx context.Context, request GetManifestRequestObject) (GetManifestResponseObject, error)
+	// GetManifestIiif3 The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+	// (GET /{id}/iiif3/manifest)
+	GetManifestIiif3(ctx context.Context, request GetManifestIiif3RequestObject) (GetManifestIiif3ResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx echo.Context, request any) (any, error)
@@ -6258,6 +7082,31 @@ func (sh *strictHandler) GetZip(ctx echo.Context, id Id) error {
 	return nil
 }
 
+// GetObjectSlash operation middleware
+func (sh *strictHandler) GetObjectSlash(ctx echo.Context, id Id) error {
+	var request GetObjectSlashRequestObject
+
+	request.Id = id
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetObjectSlash(ctx.Request().Context(), request.(GetObjectSlashRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetObjectSlash")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetObjectSlashResponseObject); ok {
+		return validResponse.VisitGetObjectSlashResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetFile operation middleware
 func (sh *strictHandler) GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error {
 	var request GetFileRequestObject
@@ -6369,130 +7218,163 @@ func (sh *strictHandler) GetManifest(ctx echo.Context, id Id, params GetManifest
 	return nil
 }
 
+// GetManifestIiif3 operation middleware
+func (sh *strictHandler) GetManifestIiif3(ctx echo.Context, id Id, params GetManifestIiif3Params) error {
+	var request GetManifestIiif3RequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetManifestIiif3(ctx.Request().Context(), request.(GetManifestIiif3RequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetManifestIiif3")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetManifestIiif3ResponseObject); ok {
+		return validResponse.VisitGetManifestIiif3Response(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // Base64 encoded, compressed with deflate, json marshaled OpenAPI spec.
 // Stored as a slice of fixed-width chunks rather than one concatenated
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3tchs3suirdM3ZKpN7huTowz4bulx7FH8k2ivZKlu5SW3GuwPOgCTiITALgKIYl6r2132A+xD7YHmS",
-	"W93AfJFDSrYV32yOf7gscgBMo9Hf3Wi+D1K1KJTk0ppg/D6Yc5ZxTX+e5LlavdJiJiR+zLhJtSisUDIY",
-	"B8kfkyAMTDrnC4ZP7brgwTgwVgs5C25uwuApS+f8qZJWq7xjfrGc5CINYcGuB2zGnxxFUQJTpWGldJ4N",
-	"NGcZm+Qc1OQnnloTQlJoccUs35ii7JzrlTB8eAs8zy/ZbBuON1YrOQMurbBrsGwGagp2zkHzQnPDpWU4",
-	"8rbFz5ix5yoTU8Gz7Zd8P+eSFnWbgRUzkDNjgZBg5jyD3reXlxeQMcv7+991EwYF02zBrT+m044XPtNL",
-	"kZU7cS8NYSXsHBDBws7V0tKzJMOR4wQKzafiOgQm15Ayw2PZSyaTKIrevYuiKErCcmjzy/4QTuTazgVi",
-	"MDccmDQrrg0cR8fDWAZhwK/ZoshxA415QRggSQUFs/MgDCRb4ACRBWGg+T+WQiMOrV7y/Tg/nZYYfyNk",
-	"yrexUKEUMcEgRYLMIFXF+jEwCUu58PPLcynBP4qOhyWQjiFqME+ng/K1A/fe26B8qSQ/Zzadb0OINGm6",
-	"oIMFTrgrQPiGgXvFLcAs2Iy/pHmboOC3BIkEgaNgKnLeJiHoJfjl6L9FlvRDKLhOubQDLlOV8WzYOm5a",
-	"42BYyFn3adN/H3LeN24wN/ZrlQlOpP/D+dnXKlvjn6mSlkuLf7KiyEVKbDu6XpDsqZf9g+bTYBz8x6gW",
-	"eyP31Ix+OD/7rsgVy9zr2vi5nHP44fwMMpUuF1xa6DELC2Us/AnOxdf9EFBYADOQbACQIC9Zfm3pQwjC",
-	"Gnj94in811F0BLj/K5ZzaUMQBlia8sLyDJjMwGrO6G8Ty61F+0M4tQb8vnFuOufpO57BZE1nZri+Eiky",
-	"8orn+WCq9IJnIWgxm1vQStnQH+tpFsL5q2dvwOEBd6JohYnK1iBMLDOe5kwTJDBZW25gzjVHJiLpCwue",
-	"CQZ4YgiH5tOl4ZmTN8cHD50kaJ+0O05TKGncUX7NsotSrG2cJ6GuyJlTQw2JwjLwJDGGfyy5XkMlGSEO",
-	"MrWSeJhxAFcsX3JYsPWEj4nA5RXLRQYTpXLO5Lj6wqylZdctJtpHMM+1VvqSX9sugjlpQJMpbkAq69ka",
-	"kYsb1AyZyu8BCAQ64H6ImjCWfq+QlHt5QntIQhTjDJfIBI5nOTip4GhwoTQHO2cSlEw5ov8mRAS/di/6",
-	"GPQi5TvkAMdNg5KQC8nhaAxLya8LniKlPn/14n6Qd1mTH+GtQcIESw9RuODGoKSaiStuHDjINpozo2R/",
-	"iLt+quQ0F+n+Pd8TvMRDmqdKZ6Th6SwmfOpOoxSiD4zT+inug2B8IXKykzxsDTD/OPpjGz7EALN4OEIy",
-	"vQ7CLjG5DRmJ8t5qrnJOpOPsGzpanoFmcsYdtx5Gj8j8aFqBJJEGr3GQ6bDjSB7cZgviIsYMvDU4IMty",
-	"UJuWXWj3IIyaVmhpVQ4aZuW+uS0T1FEDonbwTJhCGeG2sLUjIZGUEkRUwqxl6RzlfeIwZEt0ogK7q8m5",
-	"D0Ya4y3IQdOE3DepZW7Sob9QeiKyjMs7cve0HD+GtVpqsOodlzBnyG6gVc7JFp9ptSwgDoxlcqp0Fgf3",
-	"x96p5hma3Sw3kCni8plmEu1SrwiNgZ6nVm+AePhKcUgOAp6Gcdz+7eX52QWb8S4czO2mKXAn1sElH0KB",
-	"YqZlC21wySeR5WckEzIA3zjL4DvJrpjIEYmfQzyiPcI1pEw6RfiOe0PT4gFCLxeTK1GYUuILaSzLc571",
-	"Hzu0kwhgueM+YcBYkedu1YxO/1RariXLCZI7soHwc5xWGzdpzQM6QVHJsvuje2+XQaqWeUZbxfXJMdPC",
-	"OlVhrNJOVDdGLSWwWJKV5/Rfw2hzxl8fPYdyFWZhykRuHD+t2BrSOQnxGPeFPtsQEJ6MWyZyxKiQleHI",
-	"9QMDuZp54+Glsi/UUmYfx1jhTvTjvqa48BjZ2iN+y8+8H9y/VBaYWzzEt5llOq98YwYZ0++qj0pXI5wb",
-	"pLfiAQ4ru31+EnG1T0cG+lJrLjdFx925H/d0UUYM9jg9PxnVxvP7oPRa0A8j62OInlEYcIsvD+Lgq+lh",
-	"esR++ee/SMSLLBgHXedQLHWOPqi1xXg0ylXK8rkydvyn6E/RCB+OmuNv7npwflevuVnmOxmn8rzIuEIO",
-	"yaB3GB3AaiO8QqdFZhjKEr4K4TCK3CiB3FbkLEWnX/JNY+dMORR2H2fBtRGG3K3vXp9t64MOO22pRZeR",
-	"dhMGl0qdMT37LKK3tKRzfKF2rgF5rUTG30m2tHOlxc88u6PYXDamjJ2AKcVyFbjzbmiuZkJ2GBKPwYgZ",
-	"umLOrmIw4Uxzb4jcF8c3jQznNElYyndSraR70cb5f//994OTpZ3jlJTZjjBJ8rUDU3OWL57ExBBxsN/+",
-	"vSEkF1qhSXOrum1iuTFnXHnr6Ns61kwPDo+y6fHDR/8VB10+ZsHs/NcSp026anpnk6UlKJj0wQwiBs+P",
-	"vRVFW9vRBxpegvvAlCI6nYs801yCWlrkNaUzrsPKVUfl98s//9X3JGyWRaG05dk5zwS7pBP4fIyFOyjD",
-	"PxuBGvK3fPBnSMrQr07OFariSuIUWhVcWx/cmvjI1j4AX3Ojljrlr/kU0SCyDvILg4Wy4qp6y9Zji1LB",
-	"dj/yeORyuQjGPzbhfRt26Pk6yPOji+fSkBYEodtY9dp6HUcP+Nr6NaU130bNjn0KyxfuefnHPtw19lLt",
-	"NGBas/X+nRNIH7R7B07XRp8yeeUoob3BbKk3z0suFxOucdKci9m8eV5oxM7cs3vGDO21Azs5m/D8tmXO",
-	"mJwt2Yyfs6ILo37v25gMg5XI7Lxrg3uQ7EDai2yV5zztVu+np6cv4KJh4MHRMIK0muFj9I3PPiLug3Y8",
-	"I+uZG2uAzRg6LyTSaN2/vHn1Et644CoqnPZZ/zcJqWvbxI23r4QQ06FQI1aIUdP6HB2N/KQh2XpdOJyr",
-	"BS8899zp1DdkyeaRi102boWTBwZQr6Jp1HuPevGGNjBaMCmm3Fja+27SbC/9SqLSmHLNZUqWFyw4MgD0",
-	"KMx87tckpV4fLAUtGEgX2KpBo1ffBxY+hvAX3LKMWXbnkzj3E55Lq9ddUBRM21fT+zrZkqPeWGb5wqvL",
-	"D4KPcgodh3gmUi4Nh+9en3aeveH8JDfqvjZilosF0+sPlUvz5WIimcjvC4wtQVfLnVvVRiUMwg8UbpTx",
-	"3T6BE2dNORtbWOPzvO1cXaejx6zlGpf4m3v842SQTQfzn94tZDGwV4Of374/vPkxGnz19v3RzZ6Hxzd/",
-	"6Dr62rTqgFlJPqBwvo/wj4GBmSttfWw/dLIY/7BVBKOTwppnjV5yViZMLtoGRXnsOyyg+nA71Ebu3wEL",
-	"VkCv+pSqjAIHcSCV5HEAv/yf/+syUaYpCesjLGXaXbVTKVd/w0powufsSrho3N1x/LlUV4nAWnHt11B3",
-	"gsWbNSj3hTx1Mw7+ZyiSQqsrkfH2abfp7Nc52q0juw/79GSGqvCDDH332i7xvK1zZcZpvS9K/N9CiVfC",
-	"+ddT4e0T2WKdj6FpUjcfNGdjMyXUbqEuqNuh221Ptgo817hsRaAXKjP0Z5f+cOHprqopp/jLiDCFYFY+",
-	"GUTGTrckz27DhTOjbspA9+abL26JAO+P+4bBimkp5Mx0lQgyHwSrSgKr3eWM6nqYzGCuViBsGWelJBn+",
-	"32MwZXk+Yek7sMLmHC0ks5Z2zo0wPIMrBFzJksTwcbNcwSNOSLIRURn6Cf0hnEwoslUG2TX3AS+q+rMK",
-	"DFu3vKtb1HuX+KyIxJ+4R38XuTXZdqdB52rJNq1KMoNqn7JXu4doRnr5EUIlmkMotVVIgb4Os2lvnKYk",
-	"hg6UfEQI51NU2j0EWLrO4ofzs2cN9t7At2yVy3XyY11wd9t0YAaWNJRn0EMidXVoTPMyFbSULr+ZOVIt",
-	"K+n6Lb7cWTeDeixdamHXZCP7ECzF+k+Wdt7lpbiSiQXLfPFMYoTl5ip1DwywLIPBgGopSqbWCVU0sGwh",
-	"kLVeu8wDyhHNERQqoqKCBlgaDsy/YzVXhlNVhqG6E+RDUVZnKA25T1tVSSiq3yLg662iOe/i2EJO1W2y",
-	"zVAopZZuphR2mZgJy3LQnEpolF4P4fkV12s/MJZzZoBtJssSigj9fcIM/zuFht6L7CZxaWqSPgaYpGoL",
-	"uBJ8FQKLZV0nVeUPtFIWfO34K3pf0kdh5oeSTDsaPvLjaZVbnCcqtGxWZxH6h7GMpXsBCMogTQWeFNIb",
-	"+cNmDHalIFXSKMmkNShDNPf4wU8rFcvm46laav8U2rXV/dDlbHhGpdcDIQ2XRlhxxfN1LEtXLvlbz7ni",
-	"/T9v+dtfD569GHz7l/91/vJicPm/B3/d65zvHnx884ckjKXLyElQha8u3CgTH8KJbKDFnaJPg5Qp9lg2",
-	"cm1VfXXWzrQDy3Nf5AzH0fG4TANZriVVnpLCoQq6UhLwjIpPaS18X1WbqmSd86or5EMwCpdhFrbrLEHy",
-	"KwR/qZFdYYIatd6VkFYBg+MoImpoEjmUtauQMq0FN5CgUZKEkLQKdBIEM5ZJqzwoeQxJq2ibRtF37cry",
-	"pETNEZXT+wpkV6wbtimYsq9VQS2iVa2olt+VzUDv6avXb/rDWFLcxdExJcMoN1WmRon9qNapSqmnuUAW",
-	"LkhvmlgmVc1HAr2JVivDtemXIuCb55fAcqOqwvVvn588a8YnmMFVY/nN80vkW5nBq4vL01cv31QzEFB6",
-	"XU7+iBetVAWYPIay3tjOVWaQxDzpPISSZv1QXxCLMpZO3W25AUgVH6ECZ09crvI+96nMun5XGCQDlL1o",
-	"9AhLBHFZWmtORDkd4ytTWVHgyOouCUqjBwZI7cM7ITOUp7FESYyzkBatAp6T62ZcWMs5ZLSuCctC79KC",
-	"6/vCbJTgE2e6ZSo1VIMxXGSu5jp3rhvKel92f1IQJR4OoyAM6loOMx6NVqvVkNHjodKzkZ9rRmenT5+/",
-	"fPOc5qBNgeYlak6v7C5QuvuaJnQUnN0YjIODYeRmqIJLVohgHBwNo+GRCy7OScGSFnCqKOdd6fbXfKFQ",
-	"NzQvIVAYs8K7r10vmcD0YarVoq6iGsbyZGq5XjGdGeBEplu2+/bFFbTy6FxOs2AcPCPwnD4I2hdwfuy2",
-	"yOoho9MsuHm7Ue5+GB13x6QaN4Q07d3Vth1HB7tsv2rdUauQgyYd3T6pLhylGce3z6iKwW7C4GEU3T6h",
-	"XZjXtLUIfU0r68e3iKoqBhB8L+w802xF2qhEv2XoQXk/0syDtzdh4DPYuxD6wNTCbVy6SKnmzCrUESgT",
-	"TAhsYqgmPwSz9NfOYkmGmMzAMwSYMsJiQi8WUfukwhkXYTNJmAv5LkTp4spV6bOpLA6+mPAM7Vk0eFBU",
-	"Jd4oIm1Afw9J0MZSc9RRjqjR/iPjdwjqOS4BmTCpIsJ2L/B1fCgBoVACrWdLqtS9suTWLkL/httPoPLw",
-	"9lGN21B3Gt6+4tXBR3egv6os+CYMju5I4XXZLHLFHV7SusDyOVmp4pXKeG7LtgbD+C/e4ryavvCtnn12",
-	"EMO3lkI1Xwjid0EQ0KtlCBpkRAn9vWSyUJnZRybn+PzfikB2lM7iRv/TXxqsE6TxMoqO0j9fL/IyLvYk",
-	"RvsmDoAuPwo5exIH312+GPwpDv5Mo3ks3SxcEa4XuTRP4jKlhqZWrtLhTF3RG0dXR3HgBo2vjWgPXB2R",
-	"PXYYRQejH87PXApvQOXxMuVx0ADpaPgI1zFi7AJCZTnr3jdDxyNcO0ODqRxE/w+OBo+G1yaLg3KLAG6T",
-	"pFBP5VT5B/WX7ovLlSJCNLVFzBBroJVauNGjxvDmN41VPUYJlvKrOxczNoNV+y5w1dGDxyAqZ5G3M6rV",
-	"SLd6x5Wp38Btp894reR3LEQvGpGlVhQKqTCsKKFTfoZBsbzNLG14kIulsTBnVxwmnMtGJmAqtLHQoyv2",
-	"x9FXfR8MoOpTmjThZUC/Jt8xuGAZwpmUNiGNuTqKJfqDpmApDyHZECBJCErmazfWqmKQ8yueN5xTZiHn",
-	"zNhYKskhqdg06bIoL5Yfrx3eNu98r3efY+Na+Ki8E37zMYZBfbviJgwO7+JztWbclaTLi7i/YcfuOPrq",
-	"9gnV7VqccHAHmKpLDzTh4V123lHYjZMPD+8yuVlz/xm8VU8M0CPPsrw2lLOU92sH9oFpCpNOd7ayu65b",
-	"1vlGaGQ7FO6DYNZqMVmizkrKGvsEej6G63SoyJwCTfo+QlkJmwR6qO8GVix4/3FdhU8CRBhXhj/2cVK7",
-	"rjKKsdzKMepsOn797MVW7Mo3ITD1Z8XE37N0nKWlZKuSO2S2Sm5qaRjWmZ4dHqwT2T/8u/ks+1tY3I81",
-	"2iSX6gLGk3i7BDAOaow/iYPD6PB4ED0cRAeXB4fjKBpH0V+3zcBNonDPf/nnv7zh1v28nr9BQbcAuLn6",
-	"xuzNxT01ejNbZ9NOM/vgq6++GkWHo8PDgc6mA9fzYCDNf2y/zy+4+Z4NYr8Ny3Zd8Cex65ey/Y6Nxbb2",
-	"1OKjLQA7ntZzK57zGHGf20ih0K1O5+KKG0LPq5PT0eEwGrnBo8praU6kEDQOztJRaTSMDoYHo+3tVTBs",
-	"WPhNMv01LP2tzOIXC/53b8FvpZGbRPah5vuG6d28ALehkutbq3NleCwbKplscJdUb/brKpidh3W3ibYG",
-	"5rE0nGcPTHkfjkFTd1eq2+da3V25TZFEKr8tHfxd8BJYb7Y46ArNr4RaGlTEwKxaiJTl+XoMLJaa/+Ra",
-	"vxBG/A3zqjzIt2OhIgeXazUc8VUwbQXL68TbDs/h0zT5F/fh/5/78MUbuLM3UCuj/c7Az6LY6Qy49HtH",
-	"yzYhiWt/FgV4RQ49Li3VLKD8oZS8kFSq0rbR67IqtSg0N4ZnY9fwDO3y+kuf+DaxZDny+rqPczWvFqfS",
-	"kJUW1nJJfR7KNjxnXM5Q1DnJMOd5FkshYcEXSq+B2hU5seQz4c4fUIb26BJkI2pI9x53cpOM4Tg6cNUr",
-	"amlbDWZQEB1HR7VUdReRybOoG92QXCyLqerOkzgRB5U5vgGFR3BJvpgwPVNVB0EzhBMZyzKJ6wFxBV3N",
-	"FDOUrWVctYVP21kXd1nNRc5jyeQaT27B1lW/m6r7kNnh+fxVFPeUnt7nkXhC/OS2VA2iDOnmtIS635Kn",
-	"zsRZhKQgnSWIfJBstt+5U2OnevHHhEV8w5Pu9W+9z/87TsijS7tPrj0rqZHluaftjWIKU8qcfUmlJuvu",
-	"lGtvfGmgE225MOUlp2YIdUt0lbfdYrkQC47HFyJxoakcAnUyK4vBDPQOo0chHB886pflaWXfQJnV1DSE",
-	"17UM4nKqdIricKNXrWd07XvoZI9jWeGnLKNs9sdgre4YSgOz9F1aVqehBI1lszNGLcGosDShqT6og6j0",
-	"YR1qXlYu1PGYqlDRenMlcVQyQw0Fp2K2RLHfAMKulH7XJ+FairRYthpr7JCsjzckZokCCnFLVSKndxwd",
-	"9R83ZGlTXtLaS2lF7vNGOWeGk527Qwa+EDn/2MBPm/helH3ekKJr2tu0pptdUX/lJqi/fmwq3K5znqwt",
-	"900Ce69fPIWvDg4i16ESqgaVFLB7Eg0OosOjZGerWmK94JYNdrVO1kvui48rjkSjotmeL6w7QUPVwq83",
-	"UXZONZrrdue+fgUjNQ6tQSy5vwVlxqeMbrdMWW54pd18+9Dg5uOqEJp9H8lfePTBcz6j1/5b9TMefY4+",
-	"L5vNMuvecIZZYRC1OywSR/I72mbCH0dONBvxcymab7U8PoOGfyW72j/vVebU6YHknVfpIyGnali2IttZ",
-	"nudaAJY98Xou1Rj1b+1E/ZeL59+Esbx4+U0Il6cvXqDCw+/gMIqi/tjddRfXPAfErSuo9Y0GHx4cQnEd",
-	"ulrQWJqUoepmqVW6XxXnkfcx8NCJn7lxNrsH9IEBkVEFbtLsdNHcfzIEF0Xs9F5KYTSM5UNUnmW5tW+S",
-	"6Ptcli0RrXL9Et0G6Hpbt+6j9o6ncqp+rcxH1T/8N5cmybP/LIlti3/KK0vdzF0R6r97EPjmi0b4OPGI",
-	"s+4A2K7mqR8qXulGEi0GJxendB2posEtwfeBUve95jOh5M3oPUot/OxbOd2M3v9jyXJh17u9reQus4fv",
-	"nbt/k7jQEbS3E8ujYTSEMyfIxw3Bi6KVRGnDlq733UumyzxP0KyjKDcJYIeHx5As2HUSQrIKfXV0OE9I",
-	"oDonobzzZ+d87Qx29D/VlIqeF/0Qym1A4n7Jwtlzw5+KWTKEV3SnxEXKdfO2yHF0/DiW7d7w/irInYS7",
-	"D5BXF/sqh9Xhg9y7uqS76eT1khPPN96Bk77t4C///FcSfpLr129eGIyld+9coM5ffnMNd+dMZjnXrrMs",
-	"PnUasNI55c0r6icLJf2Dd2YohEO/I9B984r6aWle0C8cxOjfcbqWQTebXasnnkHPVh51bYL5xpLzpcw0",
-	"zx6D4ZwSCdXllxDiDR6Lg/4+jflZtOUGqxG1h5CYfyyZ9qd2Ha7DVThP2l5kFEbhw4ND/NftRjqm/VBH",
-	"cgOemsNCYi/6e55Ar7ogSWxCePVXko6jY7qLt+H1IqzdgCL3fxqYz/hMc6RQCigkEckLNZ0itWxgbQeu",
-	"yp5/nwSGl4VDJwlLaJpiZSdcjUHdEPq1f2NxgduNMaeGfir47F6Cw2jMfzHIvhhkH22Q7TW36FOplnqM",
-	"NLL7URWUUf3bja5Fo1lXpy319VLkPrC6ETAck3WSUp8o6mzooFHaJYO073Dhr2ELugOb0eXWDFzjiBDY",
-	"MhOKvrkSGVd+Ne8cuvYAsSy7U0BP6bDZwAP1qVSydIvL3hf+di6CF0u3Yt+H1cqYrKnbYxiXqIIdearF",
-	"MJZnbMLzEPxRhLDYKAAMYattUQhlF6kwlq49lbtSS6f4tNWQ07baT/ZbXTzK1h2xpNkX370+o59ool5F",
-	"0GsUACESz189e9MPoWxXBglOzRL3KzwTpd6ZIbxxPVI2f+DJ+52NnwchSI9wH+Thw0ks67va+YqtDfn3",
-	"ZRV1gxrGdV7YLVe3WUFkCImDaXyPwcUzCnpQCNrwOtvIGgdKlNX34YQGGL3j6Njfv6ZACdKdIya+4tqZ",
-	"0EggQ3jhEgUdnU99IcvluuBJ8xh8wpdtnhha0tStJvT9LKhjTKMhi220ZHO//FGvavruvrQ11W1HSqI4",
-	"S3FXOrRq2vR7qAPtDHAoyV9Nd+6o6vVV4mEXlFXzurpV5c3bHYq5PKIvJXO/35K5W3qm3B4WpoiIvirZ",
-	"bZuKqG3AhBleX8YXBjJe5Gpd9gty/Qk2GsdQMzItkPtdf8Hm01ayZs+vVASbhP11CxLe6moAvWnOZjAY",
-	"4MwBvmqw1HkI/kXQrKzGJ87Rpvf0h0gqbysMbbc3cNfgKrE/rP2Aqs/SVqMeVxpU1tet/BV56jfhM6y9",
-	"7ZRxuw8R1F2I6jeWNUc3b2/+XwAAAP//",
+	"7H3rkhs3ku6rZNROhMjZ4qUv0o6pUMy2buOeo0uH1F47xqWdAqtAElYRqAHAZtOKjphf5wHOQ8yD+UlO",
+	"ZAKoC1nsbsltre3VD4WaLACVSCQyv0wkkh+iTC1LJbm0Jpp8iBac5VzTnydFodavtZgLiR9zbjItSiuU",
+	"jCZR+sc0iiOTLfiS4VO7KXk0iYzVQs6jq6s4esKyBX+ipNWq6OhfrqaFyGJYsssBm/NHR+NxCjOlYa10",
+	"kQ80ZzmbFhzU9AeeWRNDWmpxwSzf6qLsguu1MHx4Az3Pztl8l463Vis5By6tsBuwbA5qBnbBQfNSc8Ol",
+	"ZdjypsFfMGNfqlzMBM93X/Ltgksa1E0G1sxAwYwFYoJZ8Bx6X5+fn0HOLO/f+C6VMTdwx3s099QbtdIZ",
+	"B2GgxySwqVHFynL45s2LrRfMlF4yG02ilRZRvPO+qzgqmWZLbr1YnHZM8KleiTxwzk0yhrWwC8AFFXah",
+	"VpaepTm2nKRQaj4TlzEwuYGMGZ7IXjqdjsfj9+/H4/E4jUPT5pf9IZzIjV0IXLHCcGDSrLk2cDw+HiYy",
+	"iiN+yZZlgRNo9IviCEU4KpldRHEk2RIbiDyKI83/sRIa18zqFb+e76ezsMJvhcz4LheqJUROMMhwA+SQ",
+	"qXLzEJiElVz6/kEOAvlH4+NhINJtwJrM09kgvHbg3nsTla+U5C+ZzRa7FOIeMF3UwRI73JYgfMPAveIG",
+	"YpZszl9Rv21S8FuiRILAVjATBW+LEPRS/HL0nyJP+zGUXGdc2gGXmcp5PmwtN41xMCzlvHu16b+PWe8r",
+	"15gb+1jlgpPof/fyxWOVb/DPTEnLpcU/WVkWwm3J0eWSdF097B80n0WT6N9GtZoduadm9N3LF9+UhWK5",
+	"e12bP+cLDt+9fAG5ylZLLi30mIWlMhb+BC/F434MqJyAGUi3CEhxL1l+aelDDMIaePP8CfzH0fgIcP4X",
+	"rODSxqgbWJbx0vIcmMzBas7ob5PInUH7Qzi1Bvy8sW+24Nl7nsN0Q2tmuL4QGW7kNS+KAaoVnsegxXxh",
+	"QStlY7+sp3kML18/fQuODzgTRSNMVb4BYRKZ86xgmiiB6cZyA6jYcBORtoclzwUDXDGkQ/PZyvDc6Zvj",
+	"g/tOE7RX2i2nKZU0bikfs/wsqLWt9STWlQVzZq+hUVgOXiQm8I8V1xuoNCMkUa7WEhczieCCFSsOS7aZ",
+	"8gkJuLxghchhqlTBmZxUX5iNtOyytYmuE5hnWit9zi9tl8CcNKjJFTcglfXbGpmLE9QMN5WfAxAJtMD9",
+	"GC1vIv1cIQ1zeURzSGNU4wyHyAW2ZwU4reBkcKnI6jAJSmYc2X8VI4PfuBd9CntR8h1zgOOkQUkohORw",
+	"NIGV5Jclz1BSn71+fjfMO6/Fj/jWEGGipYcsXHJjUFPNxQU3jhzcNpozo2R/GBHokUqKjBVveC40z+yu",
+	"4sNXZaEZnH3z5sWW1hMG0mDjU+ilH8qVLv4+ZYb/faWLq9EHkV+lsdsxTHMgOwlCQqHWXJM1JRPfgHJN",
+	"yNDFI990VLUjFj1RclaI7PoFvCPmk0LQPFM6J3hEgjXlM+UBjePNPeMgU4aLQgx/LgoCmZ62Bpl/HP2x",
+	"TV8FdKZCMr3pxjq7lJFd6q0XquC0Dxy8IjnlOWgm59ypnsPxg22+n5B6HbzBRqYDBJNyuwlI4yDGDDyU",
+	"HhAsH9S4/Lr1bEL4AMkHDUx+Xd8WfnfSgKwdPBWmVEZ0I9BUSNwXKTIqZdaybIHGK3UcsoGdaI1vi9ev",
+	"o5HaePg9aOLva4W8idVp0Z8rPRV5zuUtVdUstJ/ARq00WPWeS1gw1B2gVcHJkZlrtSohiYxlcqZ0nkR3",
+	"p6syzXP0WVhhIFeksuaaSQTZ3qobAz0vrV6vePqCbifvClfDONX19fnLF2dszrt4sLDbuOZWWweHvA8l",
+	"6syWitvaJT9LLD+jmBCafetgzjeSXTBRIBM/h3pEcEW6XTqr/p571GxxAaFXiOmFKE0wX0Iay4qC5/2H",
+	"ju2kAljhdp8wYKwoCjdqTqt/Ki3XkhVEyS23gfB9nImeNGXNEzpFVcnyu5N7DzIhU6sip6ni+ORlamGd",
+	"qTBWaaeqG61WElgiCbI6Y95AoA7J9tENCqMwCzMmCuP205ptIFuQEk9wXuiADgHpybllokCOClmhYK7v",
+	"GSjU3COhV8o+VyuZf9rGiveyH+c1w4EnuK0943ec5rvh/StlgbnBY3ybWWWLytFnkDP9vvqodNXC+XR6",
+	"J5jiuLI/YOIwUuWgkrex0prLbdVx+92PczoL4ZZrPLgfjGrz+UMUXDB0Kgl9DNHNiyNu8eVREn01O8yO",
+	"2E///BepeJFHk6hrHRDHoUNtbTkZjQqVsWKhjJ38afyn8Qgfjprtr267cH5Wb7hZFXs3TuVGErjCHZJD",
+	"73B8AOut2BStFsEw1CV8HcPheOxaCdxtZcEynoOS14LMXQJKro0w5DvuQN6PC0hdxdG5Ui+Ynn8W1Rvc",
+	"ggJfqJ2fQy44ifE3kq3sQmnxI89vqTZXjS4Tp2CCWq6int6nLtRcyA4g8RCMmKNf6XAVgylnmnsgclc7",
+	"vgkynAcoYSXfS7WW7kVb6//tt98OTlZ2gV0yZjtiPuljR6bmrFg+SmhDJNH1+PeKmFxqhZDmRnPb5HKj",
+	"z6QKPaCj7rZmdnB4lM+O7z/4jyTqcphLZhe/lDptylXT1ZyuLFHBpI/MkDD4/dhbU6i6HUqh5oHceyao",
+	"6GwhilxzCWplca8pnXMdV3EHNH4//fNffS/CZlWWSluev+S5YOe0Ap9vY+EMQixrK+pE/paPZA3JGPrR",
+	"yblCU1xpnFKrkmvrI3VTH6a7jsA3Pkb+hs+QDSLvEL84WiorLqq37Dy2qBVs9yPPRy5Xy2jyfZPed3GH",
+	"na8jVt+74DQ1aVEQu4lVr63HcfKAr61fE9B8mzV75iksX7rn4Y/reNeYSzXTiGnNNtfPnEj6qNk7crom",
+	"+oTJCycJ7QnmK729XnK1nHKNnRZczBfN9UIQO3fP7pgzNNcO7hRsyoubhnnB5HzF5vwlK7s46ue+y8k4",
+	"WovcLromeA2THUnXMlsVBc+6zfvp6elzOGsAPDgajiGrevgDh8ZnH973EUhO0SvLjTXA5gydF1JpNO5f",
+	"375+BW9dpBgNTnut/5OU1KVt8sbjKyHEbCjUiJVi1ESfo6OR7zQkrNfFw4Va8tLvnlut+pYu2V5ysQ/j",
+	"Vjy5ZwDtKkKjHgX8rmgCoyWTYsaNpbnvF8320K8lGo0Z11xmhLxgyXEDQI9i5i/9mGTU64WloAUD6QJb",
+	"NWn06rvgwqcI/pJbljPLbr0SL32HZ9LqTRcVJdP29eyuVjbsqLeWWb705vKj6KMDko5FfCEyLg2Hb96c",
+	"dq694fykMOquJmJWyyXTm4/VS4vVciqZKO6KjB1FV+udG81GpQzij1RudHy9uwInPrROGFtY4w+t2weP",
+	"nY4es5ZrHOK/3ePvp4N8Nlj88H4py4G9GPz47sPh1ffjwVfvPhxdXfPw+OoPXUtfQ6sOmpXkAzqb8McV",
+	"E2BgFkpbf1ARO12Mf9gqgtEpYc21Ri85D6c/Z21AEZZ9DwKqF7fDbBT+HbBkJfSqT5nKKXCQRFJJnkTw",
+	"0//9f+5YzTQ1Yb2EQafd1joFvforNkJTvmAXwkXjbs/jz2W6AgNrw3W9hboVLR7WoN4X8tT1OPjfYUhK",
+	"rS5Eztur3ZazX2Zpd5bsLvDpyRxN4UcBfffaLvW8a3Nlzmm8L0b8N2HEK+X8y5nw9orsbJ1PkWkyNx/V",
+	"Z2sygWo3UBfV7dDtridbBZ5rXrYi0EuVG/qzy3648HRXCpgz/CEiTCGYtT8MIrDTrcnzm3jhYNRVCHRv",
+	"v/nshgjw9XHfOFozLYWcm668R+aDYFU+ZTW7glGSEpM5LNQahA1xVjokw/97DGasKKYsew9W2IIjQjIb",
+	"aRfcCMNzuEDClQwiho+b6QqecUISRkRj6Dv0h3AypchWCLJr7gNelMJoFRi2aXlXN5j3LvVZCYlfcc/+",
+	"LnFrbtu9gM4lxm2jSoJBtU/Zq91DhJFef8RQqeYYgrWKKdDXAZuujdMEYehgySeEcH6OSbuDAEvXWnz3",
+	"8sXTxvbe4rds5f517sc6e/Cm7sAMrKgpz6GHQuqS6pjm4ShoJd35Zu5ENaQF9lv7cm/eDNqxbKWF3RBG",
+	"9iFYivWfrOyiy0txKRNLlvvkmdQIy81F5h4YYHkOgwHlUoRNrVPKaGD5UuDWeuNOHlCPaI6kUEYYJTTA",
+	"ynBg/h3rhTKcsjIM5Z3gPhQhO0NpKPyxVXUIRcloRHw9VYTzLo4t5EzdpNsMhVJq7WaCssvFXFhWgOaU",
+	"QqP0ZgjPLrje+IaJXDADbPuwrDsFzB1Tk/YxwCRlW8CF4OsYWCLrPKnq/EArZcEn3r+m96V9VGa+Kem0",
+	"o+ED355GucF5oqzRZnYWsX+YyES+9slsdII0E7hSVbKamYBdK8iUNEoyaQ3qEM09f/DTWiWy+XimVto/",
+	"hXaieD92ZzY8p8y3gZCGSyOsuODFJpHBlUv/u+dc8f6fd/ztx4Onzwdf//X/vHx1Njj/r8HfrnXO9zc+",
+	"vvpDGifSnchJUKVPldzKeR/CiWywxa2iPwYJR+yJbJy1VcniefukHVhR+IxtOB4fT8IxkOVaUhotGRzK",
+	"oAuagOeUSUtj4fuqRFsl6zOvOt0/BqNwGGZhN2kUJL9A8lcatytM0aLWsxLSKmBwPB6TNDSFHEIiLmRM",
+	"a8ENpAhK0hjSVoJOimQmMm2lB6UPIW1loFMr+q6dJp8G1hzR3QCfTu0yj+O2BNPpa5UdjGxVa7qY4NJm",
+	"oPfk9Zu3/WEiKe7i5JgOw+hsKhyN0vajXKfqSD0rBG7hkuymSWRa5Xyk0JtqtTZcm35QAX95dg6sMKrK",
+	"wv/62cnTZnyCGRw1kX95do77Vubw+uz89PWrt1UPJJReV5A/4lUrZQGmDyEkT9uFyg2KmBed+xBk1jf1",
+	"2b2oY2nV3ZQbhFTxEcrW9sLlrhEU/iizTkYWBsUAdS+CHmFJIM4DWnMqytkYn2bLyhJbVhdxUBvdM0Bm",
+	"H94LmaM+TSRqYuyFsmgV8IJcN+PCWs4ho3FNHLLWA4Lr+yxz1OBTB91ylRnKwRguc5dAXjjXDXW9v0Nw",
+	"UpIkHg7HURzVuRxmMhqt1+sho8dDpecj39eMXpw+efbq7TPqg5gC4SVaTm/sKPvX5zSho+BwYzSJDoZj",
+	"10OVXLJSRJPoaDgeHrng4oIMLFkBZ4oK3nXc/oYvFdqG5o0KCmNWfPeJ+GETmD7MtFrWWVTDRJ7MLNdr",
+	"pnMDnMR0N2F55xYOojxal9M8mkRPiTxnD6L2baLvuxFZ3WR0mkdX77Zy9w/Hx90xqcb1Kk1zd7ltx+OD",
+	"fdivGnfUSuSgTkc3d6oTR6nH8c09qmSwqzi6Px7f3KGdmNfEWsS+Jsr6/h2yqooBRN8Ku8g1W5M1Cuy3",
+	"DD0o70eaRfTuKo78CfY+ht4ztXKbBBcp05xZhTYCdYKJgU0NXTCIwaz8nb1EEhCTOfgNASZEWEzs1SJa",
+	"n0w4cBE3DwkLId/HqF1cuip9NhXi4MspzxHPIuBBVZV6UETWgP4ekqJNpOZoo5xQI/4j8DsE9QyHgFyY",
+	"TJFguxf4PD7UgFAqgejZkil1rwy7lZTYGW5FKLkqCw6sQK9yg9jTXfqojeFaC2u5rJOgAyRIpMME0EtH",
+	"Hdfd0LIICRkrETUa57m6ewWI5I/GB32wylFXXynwnEB17A0QWXBvhdrXhYr8338wSqYJmuumeRJoDMgL",
+	"SClflG4gHY2P8IV1XDyYUYQ9W3lkCGSV5NCji3rCwpxb40HGnPeH8FjZ6sJZIhEKbCD9L6Y3E/Av7lIm",
+	"f+H2Z2iS+OZWjetzt2revhPYoatuscer1OurODq6jbLavWZCPY/2nDK3YEi3ADxs3jkRpo3qW2t9J1dL",
+	"jm6pK+sEbNSvt2Bl617X51TKldat3LC2lWyoXv/FO+xXayp8q1fEe0T+a0tBv9+p2P9vEwjo1dYIoT1J",
+	"Qv9aMVmq3FwnJi/x+W9KQPYkYeNE/93fpa2P2pPVeHyU/flyWYQI66MEkXISAd0JFnL+KIm+OX8++FMS",
+	"/Zla80S6XjgiXC4LaR4l4XAWQXuhsuFcXdAbRxdHSeQaTS6NaDdcHxGyPxyPD0bfvXzhDoMHdNFCZjyJ",
+	"GiQdDR/gOEZMXGgxqL5r3wwdj3DsHKF3aET/D44GD4aXJk+iMEUAN0mCZqdypvyD+kv3xflakSCa2rdi",
+	"yDXQSi1d61GjefObxqieo0RL+OrWabHNsOd1VwHrONRDBA/B92yfzVct3egdl+9+BffmPuMFpd+xEj1r",
+	"xChb8UyUwriShE79GUfl6iYHpxGLWK4MwtcLDlPOZeNMaSa0sR7QHo+/6vuwEuUxU6cpD0dDtfhOwIVd",
+	"kc40eBfU5uIokZItuSlZxmNItxRIGoOSxca1taocFPyCF40wB7NQcGZsIhFnp9U27cTNZ6tPtw7vmqUQ",
+	"NvvXsVEtYRRKJVx9CjCo7+lcxdHhbQBxq8dtRTrcT/8VhwiOx1/dwhsI97Sxw8EtaKquz1CH+7eZeccV",
+	"Aex8eHibzs3bG58h7uGFAXoUowgX0AqW8X4dCrlnmsqkMzBS4a7LFjrfCrLtHqr4cKq1WkxXaLPScFsj",
+	"hZ53/Z0NFbkzoGnfx7orZZNCD+3dwIol7z+s73OQAhHGXeiY+CCD3VRn04ncOa3W+Wzy5unznSior81h",
+	"6s+Kib/n2STPgmarjgkJtkpuam0Y12eGe/x0p7K/+635LNdXdrkbNNoUl+oqz6NkN5k0iWqOP0qiw/Hh",
+	"8WB8fzA+OD84nIzHk/H4b7swcFso3POf/vkvD9y6n9f9tyToBgK3R9/qvT24l0YPs3U+64TZB1999dVo",
+	"fDg6PBzofDZwpUAG0vzb7vv8gNvv2RL2m7hsNyV/lLgyQrvv2BpsZ06tfbRDYMfTum+15zxH3Oc2U+gQ",
+	"QGcLccENsef1yenocDgeucajymtpdqTDDGycZ6MAGkYHw4PR7vQqGrYQflNMfwmkv3NG/QXB/+4R/E5C",
+	"QlPIPha+b0Hv5lXKLZNc339eKMMT2TDJhMFdekazjF3J7CKuQ/ZtC8wTaTjP75lws5JB03ZXptuf2rtb",
+	"l9sqiUx+Wzv4qgKBWA9bfNxc8wuhVi6szqxaiowVxWYCLJGa/+AOBYgjvlZBlWjmqxRRuow7tTcc+VUy",
+	"bQUr6iPcPZ7Dz7PkX9yH/zn34Ys3cGtvoDZG1zsDP4pyrzPgEjk6KhkKSbv2R1GCN+TQ49JS9gvqH0ru",
+	"EJKSntoYvU7QU8tSc2N4PnF1ABGX11/6FAqTSH8Q2ce+mleDU5KRP4mkiiGhoNMLLueo6pxmWPAiT6SQ",
+	"sORLpTdAha+cWvI5Fc4fUIbm6A4bR1Sn8QPO5CqdwPH4wOVBqZVtlSpCRXQ8Pqq1qrvSTp5FXTKJ9GJI",
+	"y6sLwGJHbBROiwcUHsEh+XLK9FxVhTXNEE5kIkM6gCfEpQY2kxUgFClyeTv+ANi6uMt6IQqeSCY3uHJL",
+	"tqkqJ1V1rMwez+dvoryjRIfrPBIviD+7wFlDKGO6gy+hrtzlpTN1iJAMpEOCuA/S7UJOtyoRVg/+kLiI",
+	"b3jUPf6NlSF+x6kd6NJep9eeBmlkReFleystxwSdc92h0mivMjtx6UmZKkWorsnAaiYKxBSmYGaxJyPB",
+	"AaSOjIRGjqNLCzu+9oz/Lb7jTnbSp5+q/0bQdSuYTevWvWC9sFwG1+nmM8emZt8rKW99DrKzfIUw4TZl",
+	"k6gdyxau1SZyKZYcd3eMugc9qRioZGLIOjXQOxw/iOH44EE/5MGGaqsyr5XNEN7UJorLmdIZWsutiuLe",
+	"DmhfrCt/mMhq+4R87WYhHtYqw6M0MEvfZSENFg1sIpsleGoDRxnsKXX1MT9kpY/6UZXEMFDHY0p3R3Dv",
+	"cm8pN4/KsM7EfIWooEGEXSv9vk+2N1i8RLYq+OwxvA+3DGpgAZ2ASBWY0zseH/UfNkxt05zS2CtpReGP",
+	"FQvODCc3aM8Gfy4K/qlxwbbwPQ8FJVHh1bK37Ww1a0n/wqWjf/nQZbyrq6cby3010t6b50/gq4ODsavr",
+	"C1VZX4rnPhoPDsaHR+neAt+09aIbJthV4F6vuL/lUO1IKmbbqAMa1/X6oaoV2psquwCXAdYqEdqvaKRy",
+	"yzWJYfe3qMz5jNE1uhkrDK/Ajy+6HF19WpJKs8AsuZMPPrrPZwzq/Frd0Aefo6DUdlXeugilYVYYZO0e",
+	"wOpEfk99XvjjyKlmI34MqvlGYPoZAOBr2VU0/1pjTiVlSN95kz4ScqaGoebh3jxgV2s0FN/suZPocf/G",
+	"+v1/PXv2lziRZ6/+EsP56fPnaPDwOzgcj8f9iSuqIS55Achbl7nvK5rePziE8jJ2SeeJNBlD080yq3S/",
+	"ygIm53TgqRM/cuNcOk/oPQOEMxOZNkvqNOefDsEFmTud26CMhom8j8YzpLj6aqy+oG6ovWqVK8zqJkD3",
+	"aLttH9WRPZUz9UsdjFW/uvCrO0Xz6aadJU/D3cjuzV0J6m/9jODqi0X4NPWIvW5B2L4qzR+rXinpmQaD",
+	"k7NTuvdYyeCO4vtIrftB87lQ8mr0AbUWfvY1465GH/6xYoWwm/3eVnqb3sMPLhp0lbrIIrSnk8ij4XgI",
+	"L5winzQUL6pWUqUNLF3Pu5fOVkURMsQTSQrY8eEhpEt2mcaQrmN/DSNepKRQnZMQLhfbBd84wK4kp5tc",
+	"dsGX/RjCNCB1v//j8Nzwh3KeDuE1XV5zBym6eS3teHz8MJHtX9Twd85updz9+Ul1g7hyWB0/yL2r7440",
+	"nbxeeuL3jXfgpK9v+tM//5XGP8v16zdvJifSu3cujutv2brK3gsm84JrV8IanzoLWNmccMWTCldDkH/w",
+	"zgxF+OjXV7qveFLhPs1L+l2YBP07+gUpF/ZxNeV4Dj1bedQ1BPMVbBcrmWuePwTDOZ0zVbfsYki29lgS",
+	"9a+zmJ/FWm5tNZL2GFLzjxXTftUu4028jhdp24scx+P4/sEh/ut2I92m/VhHcoueeofFtL3o70UKveom",
+	"Nm0T4qu/+3g8PqZLv1teL9LaTSju/p9H5lM+1xwllAIK6Zj0hZrNUFq2uLaHV6G46M8iw+vCodOEgZqm",
+	"WtlLV6NRN4V+7F9ZXOBmMObM0A8ln9/J2QGC+S+A7Asg+2RAdi3cok/BLPUYWWT3U1Soo/o3g65loypg",
+	"J5Z6vBKFD6xuBQwnhE4yKkhHJVQdNUq7s8LwA4u+3oOgy/Y53WjMwVWoiYGtcqHomwuRc+VH886hq0OS",
+	"yFAGB3pKx81KQWhPpZLBLQ5FdnwZACSPzlgumOn7sFqIyZq6Do9x55iw5xhzOUzkCzblRQx+KWJYbuWH",
+	"xrBTHy2GUK4uTqSrg+fu7tMqPmlV/rWtOrf9VrmgUCMokdT77Js3L+iH7agoGvQa+WHIxJevn77txxDq",
+	"IkKKXfPU/XbZVKn3ZghvXTEmtueaYx0AJ0qPcB7k4cNJIuuiEMWabQz59yHJviENkzptwA1X13NCZgiJ",
+	"jd3dVwZnTynoQSFow+vDaNZYUJKsvg8nNMjoHY+PfaEHCpSg3Dlh4muuHYRGARnCc3dQ0FFi2ec5nW9K",
+	"njaXwecDsO0VQyRNZbFiXziHSlM1Kj/ZRu1H9xND9aim7wozWFNdq6ZDFIcU952WV9Xhfg9pwp0BDiX5",
+	"69neGVVFBQMf9lFZVcmsa+JevdtjmPfc1v2SUfk7yqi8oTjTx4WFj242lufBC/aHfqhkO4xt2rzZGlOP",
+	"RHqnUmnjD6Vcsk2ojNC81ZcSOSklYN6gMk6x5Re98UVvfNEbH5kr0irpAKz+DZkAjBzIcPFAVeRct4oV",
+	"UYm9Tp1CUVZ9EbbiroTRMFNmeF1JSBjIeVmoTSh26IorbVW9o0qqWiCicMWRm09bB8DX/MRWtC30j1uU",
+	"8NYsoTcr2BwGA+w5wFcNVrqIwb8Impd58IkL3tF7+kMUo3cVh3ZrM7mb1xWUHNaxhapI5E6VQZeNGlK6",
+	"176+DxXL8lkbvd00lHYRRahLKNZvDGmuV++u/n8AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

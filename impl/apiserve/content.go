@@ -58,7 +58,7 @@ func (c *Content) Serve(w http.ResponseWriter, r *http.Request) {
 		h["Etag"] = c.etag
 	}
 	if !unconditional(r) {
-		http.ServeContent(w, r, "", c.modTime, bytes.NewReader(c.body))
+		ServeContent(w, r, "", c.modTime, bytes.NewReader(c.body))
 		return
 	}
 	// What http.ServeContent writes for such a request.

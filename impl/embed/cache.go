@@ -103,6 +103,9 @@ type objectCache struct {
 	maxBytes int64
 	bytes    int64
 	lru      *simplelru.LRU[string, *entry]
+	// generation counts invalidations: a load that started before one
+	// (and may hold the record from before the change) is not cached.
+	generation uint64
 }
 
 func newObjectCache(max int, maxBytes int64) *objectCache {
@@ -169,6 +172,33 @@ func (c *objectCache) touch(e *entry, expires, validated time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e.expires, e.validated = expires, validated
+}
+
+// gen is the current invalidation generation (see putIfCurrent).
+func (c *objectCache) gen() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.generation
+}
+
+// invalidate drops druid because it changed upstream; loads under way are
+// not cached afterwards.
+func (c *objectCache) invalidate(druid string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.generation++
+	c.lru.Remove(druid)
+}
+
+// putIfCurrent is put, unless an invalidation happened since gen was read
+// (the record may be from before it).
+func (c *objectCache) putIfCurrent(e *entry, recordSize int, gen uint64) {
+	c.mu.Lock()
+	current := c.generation == gen
+	c.mu.Unlock()
+	if current {
+		c.put(e, recordSize)
+	}
 }
 
 // remove drops druid (the object disappeared upstream).

@@ -54,8 +54,10 @@ type Config struct {
 	PurlClient purlapi.HttpRequestDoer
 	// FetchTimeout bounds one request to the PURL service. Default 10s.
 	FetchTimeout time.Duration
-	// CacheTTL is how long a fetched object is used without revalidation.
-	// Default 5 minutes.
+	// CacheTTL is how long a fetched object is used without revalidation,
+	// and so how late a withdrawal made by another process shows (one in
+	// this process shows at once: ObjectChanged). Default 30 seconds; a
+	// revalidation is a conditional GET, mostly answered 304.
 	CacheTTL time.Duration
 	// CacheSize is the most objects the cache holds. Default 1024.
 	CacheSize int
@@ -67,6 +69,10 @@ type Config struct {
 	// Now is the clock (embargo dates, cache expiry). Default time.Now.
 	Now func() time.Time
 }
+
+// DefaultCacheTTL is the bound on how late Embed shows a withdrawal made
+// by another process (docs/embed.md).
+const DefaultCacheTTL = 30 * time.Second
 
 // maxRememberedAnswers bounds the query strings remembered per path for
 // the fast path (fastpath.go).
@@ -107,7 +113,7 @@ func New(cfg Config) (*Service, error) {
 		cfg.FetchTimeout = 10 * time.Second
 	}
 	if cfg.CacheTTL <= 0 {
-		cfg.CacheTTL = 5 * time.Minute
+		cfg.CacheTTL = DefaultCacheTTL
 	}
 	if cfg.CacheSize <= 0 {
 		cfg.CacheSize = 1024
@@ -254,6 +260,7 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 		// released since: a 304 would keep it embargoed.
 		etag = stale.etag
 	}
+	gen := s.cache.gen()
 	rec, err := s.fetch.fetch(ctx, druid, etag)
 	switch {
 	case errors.Is(err, errObjectNotFound):
@@ -289,7 +296,7 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 		expires:   now.Add(s.cfg.CacheTTL),
 		rendered:  make(map[renderKey]rendering),
 	}
-	s.cache.put(e, len(rec.body))
+	s.cache.putIfCurrent(e, len(rec.body), gen)
 	return e, nil
 }
 

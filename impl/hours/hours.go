@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -116,8 +118,24 @@ func (s *Service) Name() string { return "hours" }
 // answers HEAD too.
 func (s *Service) Handler() http.Handler { return s.http }
 
-// Ready checks the database.
-func (s *Service) Ready(ctx context.Context) error { return s.store.Ping(ctx) }
+// Ready checks the database and, for SQLite, that its directory and file
+// can be written (SQLite writes its journal beside the file).
+func (s *Service) Ready(ctx context.Context) error {
+	if err := s.store.Ping(ctx); err != nil {
+		return err
+	}
+	if s.store.Dialect() != store.SQLite {
+		return nil
+	}
+	if err := server.Writable(filepath.Dir(s.cfg.DB)); err != nil {
+		return fmt.Errorf("hours database: %w", err)
+	}
+	f, err := os.OpenFile(s.cfg.DB, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("hours database: not ready for writes: %w", err)
+	}
+	return f.Close()
+}
 
 // Close closes the database.
 func (s *Service) Close() error { return s.store.Close() }

@@ -49,7 +49,8 @@ func (s *Service) echo() (*echo.Echo, error) {
 	}
 	e.Pre(negotiatePage) // issue 15.1/15.3: oneurl.go
 	e.Pre(ops.mediaTypes)
-	e.Pre(s.jsonapiRequests(ops)) // issue 15.2: requests.go
+	e.Pre(s.authorizeFirst(ops.contract)) // issue 11.6: authorize.go
+	e.Pre(s.jsonapiRequests(ops))         // issue 15.2: requests.go
 	// apiserve's router registers "/libraries/{library_id}.json" and
 	// the like, which echo's router cannot express as they are.
 	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))

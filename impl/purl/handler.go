@@ -34,7 +34,15 @@ var _ purlapi.StrictServerInterface = (*Service)(nil)
 
 // GetObject implements purlapi.StrictServerInterface: the HTML page.
 func (s *Service) GetObject(ctx context.Context, req purlapi.GetObjectRequestObject) (purlapi.GetObjectResponseObject, error) {
-	return s.readRepresentation(ctx, req.Id, "html")
+	if r := s.pageRedirect(ctx, req.Id); r != nil {
+		return r, nil
+	}
+	resp, err := s.readRepresentation(ctx, req.Id, "html")
+	if c, ok := resp.(content); ok {
+		c.vary = varyAccept // Accept may redirect to the manifest (pageRedirect)
+		return c, err
+	}
+	return resp, err
 }
 
 // GetObjectHtml implements purlapi.StrictServerInterface: the same bytes as GetObject.
@@ -66,6 +74,7 @@ type readResponse interface {
 	purlapi.GetPublicXmlResponseObject
 	purlapi.GetModsResponseObject
 	purlapi.GetManifestResponseObject
+	purlapi.GetManifestIiif3ResponseObject
 	purlapi.GetFileResponseObject
 }
 
@@ -183,6 +192,7 @@ var (
 	nosniff           = []string{"nosniff"}
 	dataCSP           = []string{"default-src 'none'; sandbox"}
 	varyAuthorization = []string{"Authorization"}
+	varyAccept        = []string{"Accept"}
 	ctypeHTML         = []string{typeHTML}
 	ctypeXML          = []string{typeXML}
 	ctypeMODS         = []string{typeMODS}
@@ -235,7 +245,7 @@ func (c content) serve(w http.ResponseWriter) error {
 		return nil
 	}
 	h.Set("ETag", c.etag)
-	http.ServeContent(w, c.req, c.name, c.modTime, c.body)
+	apiserve.ServeContent(w, c.req, c.name, c.modTime, c.body)
 	return nil
 }
 

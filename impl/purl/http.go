@@ -74,6 +74,7 @@ func (s *Service) newEcho() (*echo.Echo, error) {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
 	e.Pre(withExchange)
+	e.Pre(s.authorizeFirst)
 	purlapi.RegisterHandlers(apiserve.Routes(e), purlapi.NewStrictHandler(s, nil))
 	return e, nil
 }

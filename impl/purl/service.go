@@ -34,6 +34,16 @@ import (
 	"github.com/sitelib/sitesvc/impl/server"
 )
 
+// ObjectListener is told when a published object may have changed: after
+// every write and withdrawal through this service, and when the service
+// sees a change another process made. The Embed service of the same
+// process implements it to drop its cached copy at once (cmd/sitesvc
+// wires them). id is the bare druid. Calls must not block: they are made
+// on the writer's request.
+type ObjectListener interface {
+	ObjectChanged(id string)
+}
+
 // Authenticator resolves bearer tokens (impl/auth.Tokens implements it).
 type Authenticator interface {
 	Authenticate(token string) (auth.Principal, bool)
@@ -57,6 +67,9 @@ type Config struct {
 	// MODSSchema, when set, checks every MODS record published over HTTP
 	// against the MODS 3.6 XML Schema (else only its structure is checked).
 	MODSSchema *record.MODSSchema
+	// Changes, when set, is told of every change to an object (see
+	// ObjectListener).
+	Changes ObjectListener
 	// Tokens authorises writes (role publisher or admin) and restricted
 	// reads (roles group:<name>, location:<name>). Nil refuses both.
 	Tokens Authenticator
@@ -205,9 +218,13 @@ func (s *Service) Name() string { return "purl" }
 // Handler implements server.Service.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Ready implements server.Service: the store must be readable.
+// Ready implements server.Service: the store must be readable and
+// writable (publishing writes into it).
 func (s *Service) Ready(ctx context.Context) error {
 	if _, err := os.ReadDir(s.fsStore.Root()); err != nil {
+		return fmt.Errorf("purl store: %w", err)
+	}
+	if err := server.Writable(s.fsStore.Root()); err != nil {
 		return fmt.Errorf("purl store: %w", err)
 	}
 	return nil
@@ -393,6 +410,9 @@ func (s *Service) forget(id druid.Druid) {
 		}
 	}
 	s.mu.Unlock()
+	if s.cfg.Changes != nil {
+		s.cfg.Changes.ObjectChanged(id.String())
+	}
 }
 
 // members lists the discoverable objects that belong to the collection.

@@ -15,6 +15,13 @@ export interface paths {
          *     download links and the embedded viewer. `/{id}` and `/{id}.html`
          *     return the same bytes. oEmbed discovery links in the head point at
          *     the embed service.
+         *
+         *     Paths people already use: an identifier written with the `druid:`
+         *     prefix (`/druid:bb000kk0000`) or in capitals is redirected (301) to
+         *     the canonical `/{id}`; a client that prefers `application/ld+json`
+         *     to `text/html` in `Accept` is sent (303) to the IIIF manifest,
+         *     when the object has one (else it gets the page). Both answers
+         *     carry `Vary: Accept`.
          */
         get: operations["getObject"];
         put?: never;
@@ -128,6 +135,48 @@ export interface paths {
          *     its discoverable members.
          */
         get: operations["getManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The object's PURL with a trailing slash (redirects to /{id})
+         * @description A PURL copied with a trailing slash is redirected (301) to the
+         *     canonical `/{id}`; not a druid is 404.
+         */
+        get: operations["getObjectSlash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{id}/iiif3/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The IIIF manifest at the path IIIF 3 viewers and older PURL services use
+         * @description The same answer as `/{id}/iiif/manifest` (same bytes, same
+         *     validators), for links written against the `iiif3` path.
+         */
+        get: operations["getManifestIiif3"];
         put?: never;
         post?: never;
         delete?: never;
@@ -418,6 +467,14 @@ export interface components {
             };
             content?: never;
         };
+        /** @description The canonical PURL of the object is `Location` (`{purl_base_url}/{id}`, the bare druid in lower case). */
+        CanonicalRedirect: {
+            headers: {
+                Location: components["headers"]["Location"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description Not a druid, no such object, a dark object, or no such file or representation. */
         NotFound: {
             headers: {
@@ -577,6 +634,8 @@ export interface components {
         };
     };
     headers: {
+        /** @description Where the resource is (an absolute URL). */
+        Location: string;
         /** @description Strong entity tag of the representation. */
         ETag: string;
         /** @description When the object was last published (HTTP date). */
@@ -612,6 +671,15 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HTMLPage"];
+            301: components["responses"]["CanonicalRedirect"];
+            /** @description The client prefers `application/ld+json`; `Location` is the object's IIIF manifest. */
+            303: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadParameter"];
             404: components["responses"]["NotFound"];
@@ -830,6 +898,68 @@ export interface operations {
         };
     };
     getManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of a cached copy; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description HTTP date of a cached copy; an unmodified object answers 304. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+            };
+            path: {
+                /**
+                 * @description Druid of the object, with or without the `druid:` prefix, any case
+                 *     (`bb000kk0000`, `druid:bb000kk0000`). Anything else answers 404.
+                 * @example bb000kk0000
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["LastModified"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["Manifest"] | components["schemas"]["Collection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadParameter"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getObjectSlash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Druid of the object, with or without the `druid:` prefix, any case
+                 *     (`bb000kk0000`, `druid:bb000kk0000`). Anything else answers 404.
+                 * @example bb000kk0000
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            301: components["responses"]["CanonicalRedirect"];
+            400: components["responses"]["BadParameter"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getManifestIiif3: {
         parameters: {
             query?: never;
             header?: {

@@ -1,0 +1,57 @@
+package purl
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Authorisation before work (issue 11.6): a write without a publishing
+// token is refused before its body is read. With a body that never ends,
+// only such an answer can come back; the old code read up to the 8 MiB
+// document limit first and answered 413 whatever the token.
+func TestWriteAuthorisedBeforeBody(t *testing.T) {
+	f := newFixture(t)
+	for _, tc := range []struct {
+		method, path, token string
+		status              int
+	}{
+		{http.MethodPut, "/bc123df4567.xml", "", 401},
+		{http.MethodPut, "/bc123df4567.xml", "nonsense", 401},
+		{http.MethodPut, "/bc123df4567.xml", "editor", 403},
+		{http.MethodPut, "/bc123df4567.mods", "member", 403},
+		{http.MethodDelete, "/bc123df4567", "reader", 403},
+		{http.MethodPut, "/bc123df4567.xml", "pub", 413},
+		{http.MethodDelete, "/bc123df4567", "pub", 413},
+	} {
+		pr, pw := io.Pipe()
+		go func() {
+			chunk := []byte(strings.Repeat(" ", 64<<10))
+			for {
+				if _, err := pw.Write(chunk); err != nil {
+					return
+				}
+			}
+		}()
+		req, err := http.NewRequest(tc.method, f.srv.URL+tc.path, pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/xml")
+		if tc.token != "" {
+			req.Header.Set("Authorization", "Bearer "+tc.token)
+		}
+		resp, err := (&http.Client{Timeout: 20 * time.Second}).Do(req)
+		pw.CloseWithError(io.ErrClosedPipe)
+		if err != nil {
+			t.Fatalf("%s %s as %q: %v", tc.method, tc.path, tc.token, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s %s as %q with an endless body: %d, want %d: %s", tc.method, tc.path, tc.token, resp.StatusCode, tc.status, body)
+		}
+	}
+}
