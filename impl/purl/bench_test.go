@@ -44,7 +44,9 @@ func serveOnce(b *testing.B, h http.Handler, req *http.Request, w *discardWriter
 func BenchmarkPublicXML(b *testing.B) {
 	f := newFixture(b)
 	purlH := f.svc.Handler()
-	dir := filepath.Join(f.svc.fsStore.Root(), "bb", "000", "kk", "0000")
+	// The object's current version (the store switches "current" to a
+	// whole version directory on every write).
+	dir := filepath.Join(f.svc.fsStore.Root(), "bb", "000", "kk", "0000", "current")
 	fileH := http.FileServer(http.Dir(dir))
 	purlReq, _ := http.NewRequest(http.MethodGet, "/bb000kk0000.xml", nil)
 	fileReq, _ := http.NewRequest(http.MethodGet, "/public.xml", nil)
