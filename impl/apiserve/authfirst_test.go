@@ -180,3 +180,18 @@ func TestBearerReusesEdgePrincipal(t *testing.T) {
 func authInput(req *http.Request) *openapi3filter.AuthenticationInput {
 	return &openapi3filter.AuthenticationInput{RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req}}
 }
+
+// TestContractName: policies see operationIds as api/*.yaml spells them,
+// though oapi-codegen's embedded document upper-cases the first letter.
+func TestContractName(t *testing.T) {
+	for in, want := range map[string]string{
+		"GetObject": "getObject", "getObject": "getObject", "": "", "UpdateLibraryJson": "updateLibraryJson",
+	} {
+		if got := contractName(in); got != want {
+			t.Errorf("contractName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := rulesOf("UpdateLibraryJson"); got != "updateLibrary" {
+		t.Errorf("rulesOf(UpdateLibraryJson) = %q", got)
+	}
+}

@@ -52,8 +52,8 @@ import (
 // streamed files, the same code for every service.
 type Policy struct {
 	// CrossOrigin reports whether the answers of the operation (its
-	// operationId; "" for the published documents) may be read by any
-	// origin. Nil: none.
+	// operationId as the contract spells it; "" for the published
+	// documents) may be read by any origin. Nil: none.
 	CrossOrigin func(operationID string) bool
 	// ExposeHeaders is Access-Control-Expose-Headers of those answers.
 	ExposeHeaders string
@@ -63,7 +63,8 @@ type Policy struct {
 	// server's own limit.
 	BodyLimit int64
 	// BodyLimits bounds the request bodies of the operations it names
-	// (operationIds), in place of BodyLimit: the largest valid document.
+	// (operationIds as the contract spells them), in place of BodyLimit:
+	// the largest valid document.
 	BodyLimits map[string]int64
 	// Bearer, when set, authorises every operation the document secures
 	// at the edge, before its body is read; the principal goes on in the
@@ -71,7 +72,7 @@ type Policy struct {
 	// validator's check, finds it.
 	Bearer *Bearer
 	// Scope, when set, may refuse an authorised principal the operation
-	// (its operationId) on the request's path (an *Error, 403): rules
+	// (its operationId as the contract spells it) on the request's path (an *Error, 403): rules
 	// beyond the token's role, such as the library in the path.
 	Scope func(req *http.Request, operationID string, p auth.Principal) error
 	// NotFound is the message of a 404 for a path the document lacks
@@ -84,10 +85,22 @@ type Policy struct {
 // DELETE (kitsu does), and an endless body is 413 rather than a delete.
 const IgnoredBodyLimit = 16 << 10
 
-// rulesOf is the operationId whose policy applies to operationID: a write
-// at a resource's links.self ("…Json") has its counterpart's.
+// contractName is operationID as the contract in api/ spells it: the
+// document oapi-codegen embeds (GetSpec) has each operationId's first
+// letter upper-cased ("getObject" is "GetObject" there), and policies name
+// operations as the contract does.
+func contractName(operationID string) string {
+	if operationID == "" || operationID[0] < 'A' || operationID[0] > 'Z' {
+		return operationID
+	}
+	return string(operationID[0]+('a'-'A')) + operationID[1:]
+}
+
+// rulesOf is the operationId whose policy applies to operationID, as the
+// contract spells it: a write at a resource's links.self ("…Json") has its
+// counterpart's.
 func rulesOf(operationID string) string {
-	return strings.TrimSuffix(operationID, "Json")
+	return strings.TrimSuffix(contractName(operationID), "Json")
 }
 
 type receivedKey struct{}
@@ -128,7 +141,7 @@ func (ed *edge) notFound(path string) *Error {
 }
 
 func (ed *edge) crossOrigin(operationID string) bool {
-	return ed.policy.CrossOrigin != nil && ed.policy.CrossOrigin(operationID)
+	return ed.policy.CrossOrigin != nil && ed.policy.CrossOrigin(contractName(operationID))
 }
 
 func (ed *edge) pre(next echo.HandlerFunc) echo.HandlerFunc {
@@ -279,7 +292,7 @@ func (ed *edge) ignoreBody(c echo.Context, req *http.Request, op *openapi3.Opera
 // tooLarge is the 413 of a body over limit (Err is the MaxBytesError a
 // service's renderer may look for).
 func tooLarge(limit int64, op *openapi3.Operation, why string) *Error {
-	return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body too large (limit %d bytes for %s%s)", limit, op.OperationID, why), Err: &http.MaxBytesError{Limit: limit}}
+	return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body too large (limit %d bytes for %s%s)", limit, contractName(op.OperationID), why), Err: &http.MaxBytesError{Limit: limit}}
 }
 
 // setCORS marks the answer of a cross-origin operation as readable by any
