@@ -33,27 +33,52 @@ type Bearer struct {
 	Accept func(ctx context.Context, req *http.Request, p auth.Principal)
 }
 
-// Authenticate implements openapi3filter.AuthenticationFunc.
+// Authenticate implements openapi3filter.AuthenticationFunc. A request
+// the edge has already authorised (Policy.Bearer) carries its principal,
+// which is handed on without a second look-up.
 func (b Bearer) Authenticate(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
 	req := in.RequestValidationInput.Request
-	token, ok := auth.BearerToken(req)
+	p, ok := PrincipalFrom(req.Context())
 	if !ok {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: b.Missing}
-	}
-	if b.Tokens == nil {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: b.NoTokens}
-	}
-	p, ok := b.Tokens.Authenticate(token)
-	if !ok {
-		return &echo.HTTPError{Code: http.StatusUnauthorized, Message: b.Unknown}
-	}
-	if b.Permit != nil {
-		if why := b.Permit(p); why != "" {
-			return &echo.HTTPError{Code: http.StatusForbidden, Message: why}
+		var refused *Error
+		if p, refused = b.principal(req); refused != nil {
+			// The validator's middleware answers an echo.HTTPError as is.
+			return &echo.HTTPError{Code: refused.Status, Message: refused.Message}
 		}
 	}
 	if b.Accept != nil {
 		b.Accept(ctx, req, p)
 	}
 	return nil
+}
+
+// principal resolves and permits the bearer token of req: 401 without a
+// known token, 403 when Permit refuses it.
+func (b Bearer) principal(req *http.Request) (auth.Principal, *Error) {
+	token, ok := auth.BearerToken(req)
+	if !ok {
+		return auth.Principal{}, &Error{Status: http.StatusUnauthorized, Message: b.Missing}
+	}
+	if b.Tokens == nil {
+		return auth.Principal{}, &Error{Status: http.StatusUnauthorized, Message: b.NoTokens}
+	}
+	p, ok := b.Tokens.Authenticate(token)
+	if !ok {
+		return auth.Principal{}, &Error{Status: http.StatusUnauthorized, Message: b.Unknown}
+	}
+	if b.Permit != nil {
+		if why := b.Permit(p); why != "" {
+			return auth.Principal{}, &Error{Status: http.StatusForbidden, Message: why}
+		}
+	}
+	return p, nil
+}
+
+type principalKey struct{}
+
+// PrincipalFrom is the principal the edge authorised for the request of
+// ctx (Policy.Bearer), if any.
+func PrincipalFrom(ctx context.Context) (auth.Principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(auth.Principal)
+	return p, ok
 }

@@ -84,3 +84,12 @@ func (c *Contract) methods(r *http.Request, head bool) []string {
 	}
 	return out
 }
+
+// secured reports whether the document requires credentials of op (its
+// own security requirements, else the document's).
+func (c *Contract) secured(op *openapi3.Operation) bool {
+	if op.Security != nil {
+		return len(*op.Security) > 0
+	}
+	return len(c.spec.Security) > 0
+}

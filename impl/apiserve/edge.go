@@ -2,12 +2,17 @@ package apiserve
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
+
+	"github.com/sitelib/sitesvc/impl/auth"
 )
 
 // Policy is what a service decides about the HTTP around its operations
@@ -26,17 +31,29 @@ import (
 //     (so a write to a read-only path is not refused as a bad request);
 //     a path the document lacks is 404 with NotFound's message;
 //   - the CORS headers of the answers of the cross-origin operations;
-//   - request bodies over BodyLimit: 413, before anything reads them;
-//     text/xml sent to an operation that declares application/xml is
-//     shown to the validator as application/xml (RFC 7303 makes them one).
+//   - authorisation before work: an operation the document secures is
+//     refused 401/403 by Bearer (and Scope) before anything reads its
+//     body (the validator's own security check comes after kin-openapi
+//     has read the whole body);
+//   - request bodies over the operation's limit (BodyLimits, else
+//     BodyLimit): 413, before anything reads them; the body of an
+//     operation without a request document (a DELETE some JSON:API
+//     clients send the resource with) is drained within IgnoredBodyLimit
+//     and ignored, more is 413; text/xml sent to an operation that
+//     declares application/xml is shown to the validator as
+//     application/xml (RFC 7303 makes them one).
+//
+// The writes at a resource's links.self (operationId ending in "Json")
+// have their counterpart's rules: Scope and BodyLimits see the
+// operationId without the suffix.
 //
 // Conditional GET (ETag, Last-Modified, 304, 412, Range) is answered by
 // Content for prepared representations and by http.ServeContent for
 // streamed files, the same code for every service.
 type Policy struct {
 	// CrossOrigin reports whether the answers of the operation (its
-	// operationId; "" for the published documents) may be read by any
-	// origin. Nil: none.
+	// operationId as the contract spells it; "" for the published
+	// documents) may be read by any origin. Nil: none.
 	CrossOrigin func(operationID string) bool
 	// ExposeHeaders is Access-Control-Expose-Headers of those answers.
 	ExposeHeaders string
@@ -45,9 +62,45 @@ type Policy struct {
 	// BodyLimit bounds request bodies in bytes; 0 leaves them to the
 	// server's own limit.
 	BodyLimit int64
+	// BodyLimits bounds the request bodies of the operations it names
+	// (operationIds as the contract spells them), in place of BodyLimit:
+	// the largest valid document.
+	BodyLimits map[string]int64
+	// Bearer, when set, authorises every operation the document secures
+	// at the edge, before its body is read; the principal goes on in the
+	// request's context (PrincipalFrom), where Bearer.Authenticate, the
+	// validator's check, finds it.
+	Bearer *Bearer
+	// Scope, when set, may refuse an authorised principal the operation
+	// (its operationId as the contract spells it) on the request's path (an *Error, 403): rules
+	// beyond the token's role, such as the library in the path.
+	Scope func(req *http.Request, operationID string, p auth.Principal) error
 	// NotFound is the message of a 404 for a path the document lacks
 	// (path relative to the base URL). Nil: "not found".
 	NotFound func(path string) string
+}
+
+// IgnoredBodyLimit bounds the body of a request whose operation takes no
+// document, read and ignored: JSON:API clients send the resource with a
+// DELETE (kitsu does), and an endless body is 413 rather than a delete.
+const IgnoredBodyLimit = 16 << 10
+
+// contractName is operationID as the contract in api/ spells it: the
+// document oapi-codegen embeds (GetSpec) has each operationId's first
+// letter upper-cased ("getObject" is "GetObject" there), and policies name
+// operations as the contract does.
+func contractName(operationID string) string {
+	if operationID == "" || operationID[0] < 'A' || operationID[0] > 'Z' {
+		return operationID
+	}
+	return string(operationID[0]+('a'-'A')) + operationID[1:]
+}
+
+// rulesOf is the operationId whose policy applies to operationID, as the
+// contract spells it: a write at a resource's links.self ("…Json") has its
+// counterpart's.
+func rulesOf(operationID string) string {
+	return strings.TrimSuffix(contractName(operationID), "Json")
 }
 
 type receivedKey struct{}
@@ -88,7 +141,7 @@ func (ed *edge) notFound(path string) *Error {
 }
 
 func (ed *edge) crossOrigin(operationID string) bool {
-	return ed.policy.CrossOrigin != nil && ed.policy.CrossOrigin(operationID)
+	return ed.policy.CrossOrigin != nil && ed.policy.CrossOrigin(contractName(operationID))
 }
 
 func (ed *edge) pre(next echo.HandlerFunc) echo.HandlerFunc {
@@ -114,12 +167,21 @@ func (ed *edge) pre(next echo.HandlerFunc) echo.HandlerFunc {
 				c.Response().Header().Set("Allow", allow)
 				return &Error{Status: http.StatusMethodNotAllowed, Message: fmt.Sprintf("method not allowed: %s %s (allowed: %s)", req.Method, path, allow)}
 			}
-			if op.RequestBody != nil {
-				if err := ed.bound(c, req); err != nil {
+			if ed.policy.Bearer != nil && ed.contract.secured(op) {
+				p, err := ed.authorize(req, op)
+				if err != nil {
 					return err
 				}
-				xmlAlias(req, op.RequestBody.Value)
+				req = req.WithContext(context.WithValue(req.Context(), principalKey{}, p))
+				c.SetRequest(req)
 			}
+			if op.RequestBody == nil {
+				return ed.ignoreBody(c, req, op, next)
+			}
+			if err := ed.bound(c, req, op); err != nil {
+				return err
+			}
+			xmlAlias(req, op.RequestBody.Value)
 		}
 		if req.Method != http.MethodHead {
 			// Received falls back to the request itself: a GET or a
@@ -166,20 +228,71 @@ func (ed *edge) options(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-// bound refuses a declared body over the limit and caps the rest (a
+// authorize runs the policy's Bearer and Scope for op.
+func (ed *edge) authorize(req *http.Request, op *openapi3.Operation) (auth.Principal, error) {
+	p, refused := ed.policy.Bearer.principal(req)
+	if refused != nil {
+		return auth.Principal{}, refused
+	}
+	if ed.policy.Scope != nil {
+		if err := ed.policy.Scope(req, rulesOf(op.OperationID), p); err != nil {
+			return auth.Principal{}, err
+		}
+	}
+	return p, nil
+}
+
+// bodyLimit is the body limit of op (0: the server's).
+func (ed *edge) bodyLimit(op *openapi3.Operation) int64 {
+	if limit, ok := ed.policy.BodyLimits[rulesOf(op.OperationID)]; ok {
+		return limit
+	}
+	return ed.policy.BodyLimit
+}
+
+// bound refuses a declared body over op's limit and caps the rest (a
 // chunked body is cut at the limit: the reader's error is 413).
-func (ed *edge) bound(c echo.Context, req *http.Request) error {
-	limit := ed.policy.BodyLimit
+func (ed *edge) bound(c echo.Context, req *http.Request, op *openapi3.Operation) error {
+	limit := ed.bodyLimit(op)
 	if limit <= 0 {
 		return nil
 	}
 	if req.ContentLength > limit {
-		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("too large: request bodies are at most %d bytes", limit), Err: &http.MaxBytesError{Limit: limit}}
+		return tooLarge(limit, op, "")
 	}
 	if req.Body != nil {
 		req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, limit)
 	}
 	return nil
+}
+
+// ignoreBody drains the body of an operation that takes no document
+// within IgnoredBodyLimit (413 beyond), then goes on without it.
+func (ed *edge) ignoreBody(c echo.Context, req *http.Request, op *openapi3.Operation, next echo.HandlerFunc) error {
+	if req.Body == nil || req.Body == http.NoBody {
+		return next(c)
+	}
+	const why = ", which takes no document"
+	if req.ContentLength > IgnoredBodyLimit {
+		return tooLarge(IgnoredBodyLimit, op, why)
+	}
+	if _, err := io.Copy(io.Discard, http.MaxBytesReader(c.Response().Writer, req.Body, IgnoredBodyLimit)); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return tooLarge(IgnoredBodyLimit, op, why)
+		}
+		return &Error{Status: http.StatusBadRequest, Message: "reading the request body: " + err.Error(), Err: err}
+	}
+	req.Body.Close()
+	req.Body = http.NoBody
+	req.ContentLength = 0
+	return next(c)
+}
+
+// tooLarge is the 413 of a body over limit (Err is the MaxBytesError a
+// service's renderer may look for).
+func tooLarge(limit int64, op *openapi3.Operation, why string) *Error {
+	return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body too large (limit %d bytes for %s%s)", limit, contractName(op.OperationID), why), Err: &http.MaxBytesError{Limit: limit}}
 }
 
 // setCORS marks the answer of a cross-origin operation as readable by any

@@ -2,7 +2,6 @@ package embed
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -173,53 +172,25 @@ func (s *Service) serveRemembered(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// allowedMethods returns the methods of path when it is one of the
-// service's own paths.
-func allowedMethods(path string) (string, bool) {
-	switch path {
-	case "/embed", "/iframe", "/viewer/viewer.js", "/viewer/viewer.css", "/viewer/mirador.min.js":
-		return "GET, HEAD, OPTIONS", true
-	}
-	return "", false
-}
-
-// front is the service's handler: remembered answers first, then the
-// routed (validating) handler; HEAD as GET without the body (RFC 9110
-// §9.3.2), OPTIONS answered with the allowed methods (and a CORS preflight
-// answer for the oEmbed endpoint), any other method on a known path 405
-// with Allow. The contract describes the GETs; echo routes no HEAD or
-// OPTIONS by itself.
+// front is the service's handler: a GET or HEAD of /embed or /iframe is
+// answered from a remembered rendering when there is one (HEAD without
+// the body, RFC 9110 §9.3.2); everything else goes to the routed handler,
+// apiserve's edge and validation (OPTIONS, CORS preflight, 404/405 with
+// Allow, HEAD as GET, CORS by operation: the service's policy), which
+// remembers what answered a GET of those paths.
 func (s *Service) front(routed http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		allow, known := allowedMethods(r.URL.Path)
-		if !known {
-			routed.ServeHTTP(w, r)
-			return
-		}
 		switch r.Method {
 		case http.MethodGet:
 			if !s.serveRemembered(w, r) {
 				s.serveRouted(routed, w, r)
 			}
 		case http.MethodHead:
-			hw := headWriter{w}
-			if !s.serveRemembered(hw, r) {
-				get := r.Clone(r.Context())
-				get.Method = http.MethodGet
-				s.serveRouted(routed, hw, get)
+			if !s.serveRemembered(headWriter{w}, r) {
+				s.serveRouted(routed, w, r)
 			}
-		case http.MethodOptions:
-			h := w.Header()
-			h.Set("Allow", allow)
-			if r.URL.Path == "/embed" {
-				h.Set("Access-Control-Allow-Origin", "*")
-				h.Set("Access-Control-Allow-Methods", "GET, HEAD")
-				h.Set("Access-Control-Max-Age", "86400")
-			}
-			w.WriteHeader(http.StatusNoContent)
 		default:
-			w.Header().Set("Allow", allow)
-			writeError(w, http.StatusMethodNotAllowed, r.Method+" is not allowed here (allowed: "+allow+")")
+			routed.ServeHTTP(w, r)
 		}
 	})
 }
@@ -228,16 +199,3 @@ func (s *Service) front(routed http.Handler) http.Handler {
 type headWriter struct{ http.ResponseWriter }
 
 func (h headWriter) Write(p []byte) (int, error) { return len(p), nil }
-
-// writeError writes the contract's Error body outside echo.
-func writeError(w http.ResponseWriter, status int, msg string) {
-	body, err := json.Marshal(embedapi.Error{Status: status, Error: http.StatusText(status), Message: msg})
-	if err != nil {
-		http.Error(w, msg, status)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	w.Write(body)
-}

@@ -157,13 +157,23 @@ func New(cfg Config) (*Service, error) {
 		BaseURL: s.embedBase,
 		Errors:  renderError,
 		Logger:  cfg.Logger,
+		Policy:  &policy,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
-	embedapi.RegisterHandlers(e, embedapi.NewStrictHandler(&handlers{s: s}, []embedapi.StrictMiddlewareFunc{s.answers.recorder}))
+	embedapi.RegisterHandlers(apiserve.Routes(e), embedapi.NewStrictHandler(&handlers{s: s}, []embedapi.StrictMiddlewareFunc{s.answers.recorder}))
 	s.handler = s.front(e)
 	return s, nil
+}
+
+// policy is Embed's part of the edge apiserve answers from api/embed.yaml:
+// the oEmbed answers (and refusals) are readable by scripts of any site,
+// as the oEmbed specification expects of a provider; the viewer document
+// and its assets are framed or loaded, not read. The service takes no
+// request bodies (every operation is a GET).
+var policy = apiserve.Policy{
+	CrossOrigin: func(op string) bool { return op == "getEmbed" },
 }
 
 func mustSpec() *openapi3.T {
@@ -308,11 +318,6 @@ func renderError(c echo.Context, apiErr *apiserve.Error) error {
 	if status == http.StatusBadRequest && apiErr.Parameter == "format" {
 		status = http.StatusNotImplemented
 		msg = fmt.Sprintf("format %q is not supported (use json or xml)", truncate(c.QueryParam("format"), 64))
-	}
-	if c.Request().URL.Path == "/embed" {
-		// Like its answers, the oEmbed endpoint's refusals are readable
-		// by scripts of any site.
-		c.Response().Header().Set("Access-Control-Allow-Origin", "*")
 	}
 	c.Response().Header().Set("X-Content-Type-Options", "nosniff")
 	body := embedapi.Error{Status: status, Error: http.StatusText(status), Message: msg}

@@ -2,24 +2,20 @@ package hours
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 
-	"github.com/labstack/echo/v4"
-
-	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/auth"
 )
 
-// Authorisation comes before work: the validator checks security before it
-// reads a request body, so the role check and the body limit of a write
-// live in that check (authorizeFirst, an echo Pre middleware). A token
-// without the right role is refused 403 without the body being read or
-// parsed, and no write body is read beyond what its operation's largest
-// valid document needs (docs/hours.md, "Limits").
+// Authorisation comes before work: apiserve's edge resolves the token
+// (bearer, http.go), runs scope and bounds the body by writeBodyLimits
+// before anything reads the body (the validator's own security check comes
+// after kin-openapi has read it whole). A token without the right role is
+// refused 403 without the body being read or parsed, and no write body is
+// read beyond what its operation's largest valid document needs
+// (docs/hours.md, "Limits").
 
 // adminOnlyOperations are the writes only an admin may make; every other
 // write is scoped to the library in its path (admin or editor:<library>).
@@ -50,84 +46,16 @@ var writeBodyLimits = map[string]int64{
 
 // defaultWriteBodyLimit bounds a write the table does not name (an
 // operation added to the contract later): refused rather than unbounded.
+// (A DELETE's ignored body has apiserve.IgnoredBodyLimit, also 16 KiB.)
 const defaultWriteBodyLimit = 16 << 10
 
-// authorizeFirst is an echo Pre middleware: for an operation that
-// requires a token it resolves the token, checks its role against the
-// operation and the library in the path, and bounds the body, all before
-// anything reads the body. (The validator's own security check comes too
-// late for this: kin-openapi reads the whole body before it calls the
-// authentication function.)
-func (s *Service) authorizeFirst(contract *apiserve.Contract) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			req := c.Request()
-			switch req.Method {
-			case http.MethodGet, http.MethodHead, http.MethodOptions:
-				return next(c) // reads need no token: no routing on their hot path
-			}
-			op, ok := contract.Operation(req)
-			if !ok || op.Security == nil || len(*op.Security) == 0 {
-				return next(c) // a read, or no operation: the router answers
-			}
-			p, err := s.principalOf(req)
-			if err != nil {
-				return err
-			}
-			// The writes at a resource's links.self (…Json) are their
-			// counterparts' with the same rules.
-			opID := strings.TrimSuffix(op.OperationID, "Json")
-			if _, err := s.authorize(context.WithValue(req.Context(), principalKey{}, p), libraryInPath(req.URL.EscapedPath()), adminOnlyOperations[opID]); err != nil {
-				return err
-			}
-			limit, ok := writeBodyLimits[opID]
-			switch {
-			case op.RequestBody == nil:
-				// A DELETE has no document, but JSON:API clients may send
-				// one anyway (kitsu sends the resource): read up to the
-				// default limit and ignored.
-				limit = defaultWriteBodyLimit
-			case !ok:
-				limit = defaultWriteBodyLimit
-			}
-			if req.ContentLength > limit {
-				return &apiserve.Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body too large (limit %d bytes for %s)", limit, op.OperationID)}
-			}
-			if req.Body != nil && req.Body != http.NoBody {
-				req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, limit)
-			}
-			if op.RequestBody != nil {
-				if err := oneJSONDocument(req); err != nil {
-					return err
-				}
-			} else if req.Body != nil && req.Body != http.NoBody {
-				// The ignored body of a DELETE is drained here, within its
-				// limit, so that an endless one is 413 rather than a delete.
-				if _, err := io.Copy(io.Discard, req.Body); err != nil {
-					return &apiserve.Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body too large (limit %d bytes for %s, which takes no document)", limit, op.OperationID), Err: err}
-				}
-				req.Body = http.NoBody
-			}
-			return next(c)
-		}
-	}
-}
-
-// principalOf resolves the bearer token of req (401 when there is none or
-// it is unknown).
-func (s *Service) principalOf(req *http.Request) (auth.Principal, error) {
-	token, ok := auth.BearerToken(req)
-	if !ok {
-		return auth.Principal{}, &apiserve.Error{Status: http.StatusUnauthorized, Message: "this operation needs a bearer token (Authorization: Bearer …)"}
-	}
-	if s.cfg.Tokens == nil {
-		return auth.Principal{}, &apiserve.Error{Status: http.StatusUnauthorized, Message: "no tokens are configured"}
-	}
-	p, ok := s.cfg.Tokens.Authenticate(token)
-	if !ok {
-		return auth.Principal{}, &apiserve.Error{Status: http.StatusUnauthorized, Message: "unknown bearer token"}
-	}
-	return p, nil
+// scope is the edge's check (apiserve.Policy.Scope) of an authorised
+// token against the operation and the library in the path, run before
+// the body is read.
+func (s *Service) scope(req *http.Request, operationID string, p auth.Principal) error {
+	ctx := context.WithValue(req.Context(), principalKey{}, p)
+	_, err := s.authorize(ctx, libraryInPath(req.URL.EscapedPath()), adminOnlyOperations[operationID])
+	return err
 }
 
 // libraryInPath is the library_id of a path "/libraries/{library_id}…"

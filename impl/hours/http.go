@@ -42,15 +42,15 @@ func (s *Service) echo() (*echo.Echo, error) {
 		Auth:     s.bearer().Authenticate,
 		Logger:   s.cfg.Logger,
 		Contract: ops.contract,
-		Policy:   &policy,
+		Policy:   s.policy(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
 	e.Pre(negotiatePage) // issue 15.1/15.3: oneurl.go
 	e.Pre(ops.mediaTypes)
-	e.Pre(s.authorizeFirst(ops.contract)) // issue 11.6: authorize.go
-	e.Pre(s.jsonapiRequests(ops))         // issue 15.2: requests.go
+	e.Pre(ops.oneDocument)        // issue 11.11: trailing.go
+	e.Pre(s.jsonapiRequests(ops)) // issue 15.2: requests.go
 	// apiserve's router registers "/libraries/{library_id}.json" and
 	// the like, which echo's router cannot express as they are.
 	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
@@ -80,11 +80,20 @@ func (o *operations) takesDocument(req *http.Request) bool {
 // policy is the Hours part of the edge apiserve answers: every read is
 // usable from any origin (hours are public; writes carry a token and come
 // from staff tools, not other sites' pages), with its ETag readable for
-// revalidation.
-var policy = apiserve.Policy{
-	CrossOrigin:      func(string) bool { return true },
-	ExposeHeaders:    "ETag",
-	PreflightHeaders: "Accept, If-None-Match",
+// revalidation; a write is authorised (token, role, library in the path:
+// authorize.go) and bounded by its operation's largest valid document
+// before its body is read.
+func (s *Service) policy() *apiserve.Policy {
+	bearer := s.bearer()
+	return &apiserve.Policy{
+		CrossOrigin:      func(string) bool { return true },
+		ExposeHeaders:    "ETag",
+		PreflightHeaders: "Accept, If-None-Match",
+		Bearer:           &bearer,
+		Scope:            s.scope,
+		BodyLimits:       writeBodyLimits,
+		BodyLimit:        defaultWriteBodyLimit,
+	}
 }
 
 func isLegacy(path string) bool { return strings.HasPrefix(path, "/api/v1/") }

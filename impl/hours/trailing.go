@@ -8,8 +8,25 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/sitelib/sitesvc/impl/apiserve"
 )
+
+// oneDocument is the echo Pre middleware applying oneJSONDocument to the
+// writes that take a document (after the edge has authorised and bounded
+// them).
+func (o *operations) oneDocument(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if (req.Method == http.MethodPost || req.Method == http.MethodPatch || req.Method == http.MethodPut) && o.takesDocument(req) {
+			if err := oneJSONDocument(req); err != nil {
+				return err
+			}
+		}
+		return next(c)
+	}
+}
 
 // oneJSONDocument reads the (already bounded) body of req and refuses it
 // with 400 unless it is exactly one JSON value, optionally surrounded by

@@ -68,13 +68,12 @@ func (s *Service) newEcho() (*echo.Echo, error) {
 		Errors:  s.renderError,
 		Auth:    s.bearer().Authenticate,
 		Logger:  s.cfg.Logger,
-		Policy:  &policy,
+		Policy:  s.policy(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
 	e.Pre(withExchange)
-	e.Pre(s.authorizeFirst)
 	purlapi.RegisterHandlers(apiserve.Routes(e), purlapi.NewStrictHandler(s, nil))
 	return e, nil
 }
@@ -82,17 +81,23 @@ func (s *Service) newEcho() (*echo.Echo, error) {
 // policy is PURL's part of the edge apiserve answers from api/purl.yaml:
 // records, manifests, files and zips are readable from any origin, the
 // HTML pages are not (they are for people, and carry no data a script
-// needs); published documents are at most record.MaxDocumentBytes.
-var policy = apiserve.Policy{
-	CrossOrigin: func(op string) bool {
-		return op != "getObject" && op != "getObjectHtml" && op != ""
-	},
-	ExposeHeaders:    "ETag, Last-Modified, Content-Range, Accept-Ranges, Content-Disposition, Content-Length",
-	PreflightHeaders: "Authorization, If-None-Match, If-Modified-Since, Range",
-	BodyLimit:        record.MaxDocumentBytes,
-	NotFound: func(path string) string {
-		return fmt.Sprintf("not found: %s is not a PURL of this service", path)
-	},
+// needs); a write (PUT, DELETE) is authorised by the bearer check before
+// its body is read; published documents are at most
+// record.MaxDocumentBytes.
+func (s *Service) policy() *apiserve.Policy {
+	bearer := s.bearer()
+	return &apiserve.Policy{
+		CrossOrigin: func(op string) bool {
+			return op != "getObject" && op != "getObjectHtml" && op != ""
+		},
+		ExposeHeaders:    "ETag, Last-Modified, Content-Range, Accept-Ranges, Content-Disposition, Content-Length",
+		PreflightHeaders: "Authorization, If-None-Match, If-Modified-Since, Range",
+		BodyLimit:        record.MaxDocumentBytes,
+		Bearer:           &bearer,
+		NotFound: func(path string) string {
+			return fmt.Sprintf("not found: %s is not a PURL of this service", path)
+		},
+	}
 }
 
 // withExchange hands the handlers the request as received (after

@@ -548,6 +548,11 @@ func TestCaching(t *testing.T) {
 		if p != "/bb000kk0000" && resp.Header.Get("Access-Control-Allow-Origin") != "*" {
 			t.Errorf("%s: no CORS", p)
 		}
+		// The page is for people (PURL's policy): not readable by other
+		// origins' scripts.
+		if p == "/bb000kk0000" && resp.Header.Get("Access-Control-Allow-Origin") != "" {
+			t.Errorf("%s: CORS on the HTML page", p)
+		}
 		r304, b := f.get(t, p, "If-None-Match: "+etag)
 		expect(t, r304, b, http.StatusNotModified, "")
 		if len(b) != 0 || r304.Header.Get("ETag") != etag {
