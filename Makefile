@@ -18,7 +18,7 @@ export CGO_ENABLED := 0
 MIRADOR_SRC := impl/embed/viewer/node_modules/mirador/dist
 MIRADOR_DST := bundled/mirador/dist
 
-.PHONY: all generate viewer mirador apidocs webcheck hours-npm samples-large build run install test ts-test bench bench-edge lint fmt-check vet staticcheck gen-check clean
+.PHONY: all generate viewer mirador apidocs webcheck hours-npm samples-large build run install test ts-test bench bench-check bench-edge lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
@@ -91,10 +91,16 @@ gen-check:
 test: lint gen-check build webcheck hours-npm
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) bash scripts/tsclients.sh test
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 25m $(PKGS)
+	@echo "make: every benchmark once (make bench-check), so a benchmark that no longer runs fails the tests"
+	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 20m $(PKGS)
 
 ## ts-test: the TypeScript client suite (node --test) against the built binary
 ts-test: build
 	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) bash scripts/tsclients.sh test
+
+## bench-check: every benchmark once (-benchtime 1x), so one that no longer runs fails make test
+bench-check: build
+	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 20m $(PKGS)
 
 ## bench: the benchmarks, each reporting its ratio against a baseline measured in the same run
 bench: build
