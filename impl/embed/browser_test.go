@@ -34,50 +34,19 @@ const (
 	sampleLocation   = "bq121cd1212"
 )
 
-// chromium returns the browser to drive (Debian's chromium package); it
-// skips on a machine without it, and fails when SITESVC_REQUIRE_TOOLS is set.
-func chromium(t *testing.T) string {
-	t.Helper()
-	return testkit.RequireTool(t, "chromium")
-}
-
-// browser starts headless Chromium with a fresh profile, closed network
-// features and loopback only, and returns a context driving one tab.
+// browser starts headless Chromium (testkit.Browser) and returns a context
+// driving one tab.
 func browser(t *testing.T) context.Context {
 	t.Helper()
 	return browserFor(t, 90*time.Second)
 }
 
 // browserFor is browser with a time limit of its own for the whole test.
+// Media may play without a click (the viewer's audio and video checks).
 func browserFor(t *testing.T, limit time.Duration) context.Context {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium(t)),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("mute-audio", true),
-		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1024, 768),
-	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(cancel)
-	ctx, cancelTimeout := context.WithTimeout(ctx, limit)
-	t.Cleanup(cancelTimeout)
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	return ctx
+	return testkit.Browser(t, limit, chromedp.WindowSize(1024, 768),
+		chromedp.Flag("autoplay-policy", "no-user-gesture-required"))
 }
 
 // waitJS polls expr in the page until it is true.
