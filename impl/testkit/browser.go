@@ -73,6 +73,34 @@ func Browser(t testing.TB, limit time.Duration, extra ...chromedp.ExecAllocatorO
 	return ctx
 }
 
+// WaitJS polls the expression expr in the page ctx shows, every 100 ms,
+// until it is true or timeout passes (an error then).
+func WaitJS(ctx context.Context, expr string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Poll(expr, nil, chromedp.WithPollingInterval(100*time.Millisecond)))
+}
+
+// Screenshot saves the page ctx shows as <dir>/<name>.png when the
+// environment variable SITESVC_SCREENSHOTS names a directory: a way to look
+// at what a test saw. Otherwise it does nothing; a failure is only logged.
+func Screenshot(t testing.TB, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("SITESVC_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	var png []byte
+	// Let images finish painting: only when looking, never in a normal run.
+	if err := chromedp.Run(ctx, chromedp.Sleep(time.Second), chromedp.FullScreenshot(&png, 100)); err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+	}
+}
+
 // AxeViolation is one axe-core rule a page breaks.
 type AxeViolation struct {
 	ID      string   `json:"id"`
