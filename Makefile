@@ -36,7 +36,7 @@ viewer:
 apidocs:
 	bash scripts/build-apidocs.sh
 
-## webcheck: fetch the pinned npm packages the PURL tests use (@iiif/parser, axe-core)
+## webcheck: fetch the pinned npm packages of impl/purl/webcheck: @iiif/parser (PURL tests) and axe-core (every browser test, testkit.Axe)
 webcheck:
 	bash scripts/build-webcheck.sh
 
@@ -44,7 +44,7 @@ webcheck:
 samples-large:
 	$(GO) run ./cmd/purlsamples -large samples/large -optional
 
-## hours-npm: fetch the pinned npm packages the Hours tests use (axe-core, JSON:API clients)
+## hours-npm: fetch the pinned npm packages the Hours tests use (JSON:API clients)
 hours-npm:
 	bash scripts/hours-npm.sh install
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the PURL tests' pinned npm packages (@iiif/parser, axe-core; see
-# impl/purl/webcheck/package-lock.json) with `npm ci`. The PURL tests read
-# every manifest with @iiif/parser and check every page with axe-core in
-# headless Chromium; make test runs this first.
+# Installs the pinned npm packages of impl/purl/webcheck (@iiif/parser,
+# axe-core; see its package-lock.json) with `npm ci`. The PURL tests read
+# every manifest with @iiif/parser; axe-core is the one install every
+# browser test uses (impl/testkit's Axe: PURL and Hours pages); make test
+# runs this first.
 #
 # Idempotent and quick when already done: it does nothing when the installed
 # tree was made from the current package-lock.json (a stamp holds its hash).

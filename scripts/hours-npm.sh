@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The pinned npm packages the Hours tests use (scripts/hours-npm): axe-core
-# for the hours page's accessibility check in headless Chromium, and the
-# JSON:API client libraries driven against the binary.
+# The pinned npm packages the Hours tests use (scripts/hours-npm): the
+# JSON:API client libraries driven against the binary. (axe-core, for the
+# pages' accessibility check, is installed once for every browser test by
+# scripts/build-webcheck.sh.)
 #
 #   scripts/hours-npm.sh install   npm ci, unless node_modules was made from
 #                                  the current lock (a stamp holds its hash)

@@ -447,7 +447,7 @@ func TestConcurrentUse(t *testing.T) {
 }
 
 func TestNewAlignerErrors(t *testing.T) {
-	full := os.DirFS(referenceDir)
+	full := os.DirFS(referenceDir(t))
 	if _, err := NewAligner(fstest.MapFS{}); err == nil {
 		t.Error("empty FS accepted")
 	}

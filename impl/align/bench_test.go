@@ -103,7 +103,7 @@ func BenchmarkAlign9kb(b *testing.B) {
 	a := newTestAligner(b)
 	_, prrtin := benchInputs(b, a)
 	seq := []byte(flank(3000, 1) + prrtin + flank(9000-3000-len(prrtin), 2))
-	cold, err := NewAligner(os.DirFS(referenceDir))
+	cold, err := NewAligner(os.DirFS(referenceDir(b)))
 	if err != nil {
 		b.Fatal(err)
 	}

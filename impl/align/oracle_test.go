@@ -9,13 +9,18 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // The shared HIVDB data live beside the worktree; tests read them from there.
-const (
-	referenceDir = "../../../shared/data/hivdb/reference"
-	sequenceDir  = "../../../shared/data/hivdb/sequences"
-)
+func referenceDir(t testing.TB) string {
+	return filepath.Join(testkit.SharedDir(t), "data", "hivdb", "reference")
+}
+
+func sequenceDir(t testing.TB) string {
+	return filepath.Join(testkit.SharedDir(t), "data", "hivdb", "sequences")
+}
 
 var (
 	testAlignerOnce sync.Once
@@ -26,7 +31,7 @@ var (
 func newTestAligner(t testing.TB) *Aligner {
 	t.Helper()
 	testAlignerOnce.Do(func() {
-		testAligner, testAlignerErr = NewAligner(os.DirFS(referenceDir))
+		testAligner, testAlignerErr = NewAligner(os.DirFS(referenceDir(t)))
 	})
 	if testAlignerErr != nil {
 		t.Fatalf("NewAligner: %v", testAlignerErr)
@@ -69,9 +74,9 @@ type oracleFile struct {
 
 func loadOracles(t testing.TB) []oracleFile {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(sequenceDir, "*.json"))
+	paths, err := filepath.Glob(filepath.Join(sequenceDir(t), "*.json"))
 	if err != nil || len(paths) == 0 {
-		t.Fatalf("no oracle files in %s: %v", sequenceDir, err)
+		t.Fatalf("no oracle files in %s: %v", sequenceDir(t), err)
 	}
 	var out []oracleFile
 	for _, p := range paths {

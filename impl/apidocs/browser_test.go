@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -46,27 +45,7 @@ func (p *pageProblems) take() []string {
 
 func browser(t *testing.T, allowedHost string) (context.Context, *pageProblems) {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(testkit.RequireTool(t, "chromium")),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(cancel)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
-	t.Cleanup(cancelTimeout)
+	ctx := testkit.Browser(t, 120*time.Second, chromedp.WindowSize(1280, 900))
 	problems := &pageProblems{}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		switch ev := ev.(type) {
@@ -99,28 +78,6 @@ func browser(t *testing.T, allowedHost string) (context.Context, *pageProblems) 
 		t.Fatalf("starting chromium: %v", err)
 	}
 	return ctx, problems
-}
-
-func waitJS(ctx context.Context, expr string) error {
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	return chromedp.Run(ctx, chromedp.Poll(expr, nil, chromedp.WithPollingInterval(100*time.Millisecond)))
-}
-
-// screenshot saves the page when SITESVC_SCREENSHOTS names a directory.
-func screenshot(ctx context.Context, t *testing.T, name string) {
-	dir := os.Getenv("SITESVC_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	var png []byte
-	if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 100)); err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-		return
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-	}
 }
 
 func operationCount(t *testing.T, specPath string) int {
@@ -163,7 +120,7 @@ func TestDocsPagesInBrowser(t *testing.T) {
 			}
 			// Redoc marks each operation's section with its operationId.
 			count := `document.querySelectorAll('[data-section-id*="operation/"]').length`
-			if err := waitJS(ctx, count+` >= `+fmt.Sprint(want)); err != nil {
+			if err := testkit.WaitJS(ctx, count+` >= `+fmt.Sprint(want), 60*time.Second); err != nil {
 				var got int
 				_ = chromedp.Run(ctx, chromedp.Evaluate(count, &got))
 				t.Fatalf("Redoc rendered %d of %d operations: %v; problems: %q", got, want, err, problems.take())
@@ -175,7 +132,7 @@ func TestDocsPagesInBrowser(t *testing.T) {
 			if title == "" {
 				t.Errorf("no API title rendered")
 			}
-			screenshot(ctx, t, "docs-"+svc)
+			testkit.Screenshot(t, ctx, "docs-"+svc)
 			if p := problems.take(); len(p) > 0 {
 				t.Errorf("the page reported problems:\n%s", strings.Join(p, "\n"))
 			}
@@ -213,7 +170,7 @@ func TestDocsPagesInBrowser(t *testing.T) {
 		if reportTypes != 4 {
 			t.Errorf("%d report types, want 4", reportTypes)
 		}
-		screenshot(ctx, t, "docs-soap")
+		testkit.Screenshot(t, ctx, "docs-soap")
 		if p := problems.take(); len(p) > 0 {
 			t.Errorf("the page reported problems:\n%s", strings.Join(p, "\n"))
 		}

@@ -5,21 +5,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // hivdbDir is ../shared/data/hivdb beside the module root.
 func hivdbDir(t testing.TB) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", "hivdb")
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("shared hivdb data: %v", err)
-	}
-	return dir
+	return filepath.Join(testkit.SharedDir(t), "data", "hivdb")
 }
 
 func loadAlgorithm(t testing.TB, name string) *Algorithm {

@@ -34,75 +34,30 @@ const (
 	sampleLocation   = "bq121cd1212"
 )
 
-// chromium returns the browser to drive (Debian's chromium package); it
-// skips on a machine without it, and fails when SITESVC_REQUIRE_TOOLS is set.
-func chromium(t *testing.T) string {
-	t.Helper()
-	return testkit.RequireTool(t, "chromium")
-}
-
-// browser starts headless Chromium with a fresh profile, closed network
-// features and loopback only, and returns a context driving one tab.
+// browser starts headless Chromium (testkit.Browser) and returns a context
+// driving one tab.
 func browser(t *testing.T) context.Context {
 	t.Helper()
 	return browserFor(t, 90*time.Second)
 }
 
 // browserFor is browser with a time limit of its own for the whole test.
+// Media may play without a click (the viewer's audio and video checks).
 func browserFor(t *testing.T, limit time.Duration) context.Context {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium(t)),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("mute-audio", true),
-		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1024, 768),
-	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(cancel)
-	ctx, cancelTimeout := context.WithTimeout(ctx, limit)
-	t.Cleanup(cancelTimeout)
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	return ctx
+	return testkit.Browser(t, limit, chromedp.WindowSize(1024, 768),
+		chromedp.Flag("autoplay-policy", "no-user-gesture-required"))
 }
 
-// waitJS polls expr in the page until it is true.
-func waitJS(ctx context.Context, expr string, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	return chromedp.Run(ctx, chromedp.Poll(expr, nil, chromedp.WithPollingInterval(100*time.Millisecond)))
-}
-
-// screenshot saves the page as <dir>/<name>.png when SITESVC_SCREENSHOTS
-// names a directory: a way to look at what the test saw.
-func screenshot(ctx context.Context, t *testing.T, name string) {
-	dir := os.Getenv("SITESVC_SCREENSHOTS")
-	if dir == "" {
-		return
+// viewerDir is the Mirador bundle the browser tests serve with
+// --viewer-dir: the pinned npm package scripts/build-viewer.sh installs.
+func viewerDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(testkit.RepoRoot(t), "impl/embed/viewer/node_modules/mirador/dist")
+	if _, err := os.Stat(filepath.Join(dir, "mirador.min.js")); err != nil {
+		t.Fatalf("the Mirador bundle is not installed: run scripts/build-viewer.sh (make test does): %v", err)
 	}
-	var png []byte
-	// Let images finish painting: only when looking, never in a normal run.
-	if err := chromedp.Run(ctx, chromedp.Sleep(time.Second), chromedp.FullScreenshot(&png, 100)); err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-		return
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-	}
+	return dir
 }
 
 func evalString(ctx context.Context, t *testing.T, expr string) string {
@@ -120,12 +75,7 @@ func TestViewerInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test")
 	}
-	root := testkit.RepoRoot(t)
-	viewerDir := filepath.Join(root, "impl/embed/viewer/node_modules/mirador/dist")
-	if _, err := os.Stat(filepath.Join(viewerDir, "mirador.min.js")); err != nil {
-		t.Fatalf("the Mirador bundle is not installed: run scripts/build-viewer.sh (make test does): %v", err)
-	}
-	srv := testkit.StartServer(t, "--viewer-dir", viewerDir)
+	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
 	ctx := browser(t)
 	iframeURL := func(druid string) string {
 		return srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+druid)
@@ -136,7 +86,7 @@ func TestViewerInBrowser(t *testing.T) {
 			t.Fatalf("navigate: %v", err)
 		}
 		// The container starts hidden; the viewer script reveals it.
-		if err := waitJS(ctx, `(function(){var c=document.getElementById('sitesvc-embed'); return !!c && !c.hidden && c.offsetHeight > 0;})()`, 10*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, `(function(){var c=document.getElementById('sitesvc-embed'); return !!c && !c.hidden && c.offsetHeight > 0;})()`, 10*time.Second); err != nil {
 			t.Fatalf("container never became visible: %v\n%s", err, srv.Logs())
 		}
 	}
@@ -145,23 +95,23 @@ func TestViewerInBrowser(t *testing.T) {
 		t.Run("mirador "+druid, func(t *testing.T) {
 			open(t, druid)
 			// Mirador draws the image with OpenSeadragon on a canvas.
-			if err := waitJS(ctx, `(function(){var c=document.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); return !!c && c.width > 0 && c.height > 0;})()`, 40*time.Second); err != nil {
+			if err := testkit.WaitJS(ctx, `(function(){var c=document.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); return !!c && c.width > 0 && c.height > 0;})()`, 40*time.Second); err != nil {
 				t.Fatalf("no Mirador canvas: %v (document: %s)", err, evalString(ctx, t, `document.body.innerText.slice(0, 500)`))
 			}
 			// The image really arrived: OpenSeadragon drew at least one tile.
-			if err := waitJS(ctx, `(function(){var v=document.querySelector('#sitesvc-mirador .openseadragon-container'); return !!v && performance.getEntriesByType('resource').some(function(e){return /\/iiif\/image\/[^/]+\.png\/[^/]+\/[^/]+\/0\/default\.jpg$/.test(e.name);});})()`, 30*time.Second); err != nil {
+			if err := testkit.WaitJS(ctx, `(function(){var v=document.querySelector('#sitesvc-mirador .openseadragon-container'); return !!v && performance.getEntriesByType('resource').some(function(e){return /\/iiif\/image\/[^/]+\.png\/[^/]+\/[^/]+\/0\/default\.jpg$/.test(e.name);});})()`, 30*time.Second); err != nil {
 				t.Errorf("no image of the IIIF image service was fetched: %v", err)
 			}
-			screenshot(ctx, t, druid)
+			testkit.Screenshot(t, ctx, druid)
 		})
 	}
 
 	t.Run("media", func(t *testing.T) {
 		open(t, sampleMedia)
-		if err := waitJS(ctx, `(function(){var a=document.querySelector('.sitesvc-viewer audio, .sitesvc-viewer video'); return !!a && a.readyState >= 1 && a.duration > 0;})()`, 20*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, `(function(){var a=document.querySelector('.sitesvc-viewer audio, .sitesvc-viewer video'); return !!a && a.readyState >= 1 && a.duration > 0;})()`, 20*time.Second); err != nil {
 			t.Fatalf("no playable audio/video element: %v", err)
 		}
-		screenshot(ctx, t, sampleMedia)
+		testkit.Screenshot(t, ctx, sampleMedia)
 		if got := evalString(ctx, t, `document.querySelector('.sitesvc-viewer audio source').getAttribute('src')`); !strings.HasSuffix(got, "/purl/"+sampleMedia+"/file/melody.wav") {
 			t.Errorf("audio source %q", got)
 		}
@@ -186,7 +136,7 @@ func TestViewerInBrowser(t *testing.T) {
 	t.Run("files", func(t *testing.T) {
 		open(t, sampleFiles)
 		links := evalString(ctx, t, `Array.from(document.querySelectorAll('.sitesvc-files li')).map(function(li){var a=li.querySelector('a'); return (a?a.href:'-')+' '+li.innerText.replace(/\s+/g,' ');}).join('\n')`)
-		screenshot(ctx, t, sampleFiles)
+		testkit.Screenshot(t, ctx, sampleFiles)
 		lines := strings.Split(links, "\n")
 		if len(lines) != 2 {
 			t.Fatalf("file list:\n%s", links)
@@ -227,7 +177,7 @@ func TestViewerInBrowser(t *testing.T) {
 			if !strings.Contains(msg, tc.says) {
 				t.Errorf("access message %q, want it to say %q", msg, tc.says)
 			}
-			screenshot(ctx, t, tc.druid)
+			testkit.Screenshot(t, ctx, tc.druid)
 			if n := evalString(ctx, t, `String(document.querySelectorAll('#sitesvc-mirador, audio, video, iframe, .sitesvc-file-link').length)`); n != "0" {
 				t.Errorf("restricted object shows %s content elements", n)
 			}
@@ -238,7 +188,7 @@ func TestViewerInBrowser(t *testing.T) {
 		if err := chromedp.Run(ctx, chromedp.Navigate(iframeURL(sampleFiles)+"&hide_title=true")); err != nil {
 			t.Fatal(err)
 		}
-		if err := waitJS(ctx, `!document.getElementById('sitesvc-embed').hidden`, 10*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, `!document.getElementById('sitesvc-embed').hidden`, 10*time.Second); err != nil {
 			t.Fatal(err)
 		}
 		if got := evalString(ctx, t, `String(!!document.querySelector('.sitesvc-embed-title') && document.querySelector('.sitesvc-embed-title').offsetHeight > 0)`); got != "false" {
@@ -253,7 +203,7 @@ func TestViewerInBrowser(t *testing.T) {
 		if err := chromedp.Run(ctx, chromedp.Navigate(bare.URL+"/embed/iframe?url="+url.QueryEscape(bare.URL+"/purl/"+sampleImage))); err != nil {
 			t.Fatal(err)
 		}
-		if err := waitJS(ctx, `!!document.querySelector('.sitesvc-error') && document.querySelectorAll('.sitesvc-file-link').length === 2`, 15*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, `!!document.querySelector('.sitesvc-error') && document.querySelectorAll('.sitesvc-file-link').length === 2`, 15*time.Second); err != nil {
 			t.Fatalf("no fallback: %v (%s)", err, evalString(ctx, t, `document.body.innerText.slice(0, 300)`))
 		}
 		if msg := evalString(ctx, t, `document.querySelector('.sitesvc-error').innerText`); !strings.Contains(msg, "could not be loaded") {
@@ -289,11 +239,11 @@ addEventListener('message', function (e) { window.messages.push({origin: e.origi
 			t.Fatal(err)
 		}
 		shown := `window.messages.some(function (m) { return m.origin === ` + strconv.Quote(srv.URL) + ` && m.data && m.data.type === 'sitesvc-embed' && m.data.event === 'shown' && m.data.viewer === 'mirador' && !m.data.restricted && typeof m.data.height === 'number'; })`
-		if err := waitJS(ctx, shown, 20*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, shown, 20*time.Second); err != nil {
 			t.Fatalf("the viewer framed by %s never said it shows the object: %v (messages: %s)", page, err,
 				evalString(ctx, t, `JSON.stringify(window.messages)`))
 		}
-		screenshot(ctx, t, "framed-by-another-site")
+		testkit.Screenshot(t, ctx, "framed-by-another-site")
 	})
 
 	// The PURL page loads the viewer through oEmbed; the iframe it places
@@ -302,7 +252,7 @@ addEventListener('message', function (e) { window.messages.push({origin: e.origi
 		if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+"/purl/"+sampleImage)); err != nil {
 			t.Fatal(err)
 		}
-		if err := waitJS(ctx, `document.getElementById('viewer') && document.getElementById('viewer').getAttribute('data-state') === 'oembed'`, 15*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, `document.getElementById('viewer') && document.getElementById('viewer').getAttribute('data-state') === 'oembed'`, 15*time.Second); err != nil {
 			t.Fatalf("the PURL page did not embed through oEmbed: %v", err)
 		}
 		frame := `document.querySelector('#viewer iframe')`
@@ -310,9 +260,9 @@ addEventListener('message', function (e) { window.messages.push({origin: e.origi
 			t.Fatalf("embedded iframe src %q", got)
 		}
 		inFrame := `(function(){var d=` + frame + `.contentDocument; if(!d) return false; var c=d.getElementById('sitesvc-embed'); var cv=d.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); return !!c && !c.hidden && !!cv && cv.width > 0;})()`
-		if err := waitJS(ctx, inFrame, 40*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, inFrame, 40*time.Second); err != nil {
 			t.Fatalf("the embedded viewer does not show the image: %v", err)
 		}
-		screenshot(ctx, t, "purl-page")
+		testkit.Screenshot(t, ctx, "purl-page")
 	})
 }

@@ -55,12 +55,7 @@ func TestViewerShowsTheImage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test")
 	}
-	root := testkit.RepoRoot(t)
-	viewerDir := filepath.Join(root, "impl/embed/viewer/node_modules/mirador/dist")
-	if _, err := os.Stat(filepath.Join(viewerDir, "mirador.min.js")); err != nil {
-		t.Fatalf("the Mirador bundle is not installed: run scripts/build-viewer.sh (make test does): %v", err)
-	}
-	srv := testkit.StartServer(t, "--viewer-dir", viewerDir)
+	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
 	ctx := browserFor(t, 10*time.Minute)
 	druids := []string{sampleImage, sampleBook, sampleMap}
 	if largeSamples(t, srv) {
@@ -266,9 +261,7 @@ func TestDeepZoom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test")
 	}
-	root := testkit.RepoRoot(t)
-	viewerDir := filepath.Join(root, "impl/embed/viewer/node_modules/mirador/dist")
-	srv := testkit.StartServer(t, "--viewer-dir", viewerDir)
+	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
 	if !largeSamples(t, srv) {
 		t.Skip("no large samples")
 	}
@@ -350,7 +343,7 @@ func TestDeepZoom(t *testing.T) {
 func waitDrawn(ctx context.Context, expr string, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for {
-		err := waitJS(ctx, expr, time.Until(deadline))
+		err := testkit.WaitJS(ctx, expr, time.Until(deadline))
 		if err == nil || time.Now().After(deadline) || ctx.Err() != nil ||
 			!(strings.Contains(err.Error(), "Cannot find context") || strings.Contains(err.Error(), "context was destroyed")) {
 			return err

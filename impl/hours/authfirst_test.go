@@ -2,11 +2,11 @@ package hours_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // Authorisation before work (issue 11.6): a token that may not make a
@@ -41,31 +41,11 @@ func TestAuthorisationBeforeBody(t *testing.T) {
 			{"POST", "/libraries", "admin", 413},
 			{"DELETE", "/libraries/law/locations/main/exceptions/1", "admin", 413},
 		} {
-			pr, pw := io.Pipe()
-			go func() {
-				chunk := []byte(strings.Repeat(" ", 64<<10))
-				for {
-					if _, err := pw.Write(chunk); err != nil {
-						return
-					}
-				}
-			}()
-			hr, err := http.NewRequest(tc.method, e.srv.URL+tc.path, pr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			hr.Header.Set("Content-Type", "application/vnd.api+json")
+			header := http.Header{"Content-Type": {"application/vnd.api+json"}}
 			if tc.token != "" {
-				hr.Header.Set("Authorization", "Bearer "+e.tokens[tc.token])
+				header.Set("Authorization", "Bearer "+e.tokens[tc.token])
 			}
-			client := &http.Client{Timeout: 20 * time.Second}
-			resp, err := client.Do(hr)
-			pw.CloseWithError(io.ErrClosedPipe)
-			if err != nil {
-				t.Fatalf("%s as %s: %v", tc.path, tc.token, err)
-			}
-			data, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			resp, data := testkit.SendEndless(t, tc.method, e.srv.URL+tc.path, header)
 			if resp.StatusCode != tc.status {
 				t.Errorf("%s as %s with an endless body: %d, want %d: %s", tc.path, tc.token, resp.StatusCode, tc.status, data)
 			}

@@ -13,10 +13,9 @@ func TestPagesInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test")
 	}
-	axe := browsercheck.AxeSource(t)
 	e := newEnv(t, storetestSQLite(t), testNow)
 	ctx := browsercheck.Phone(t)
 	for _, path := range []string{"/", "/libraries/green.html", "/libraries/law.html?from=2026-12-24"} {
-		browsercheck.Check(ctx, t, axe, e.srv.URL+path)
+		browsercheck.Check(ctx, t, e.srv.URL+path)
 	}
 }

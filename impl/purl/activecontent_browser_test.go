@@ -45,7 +45,6 @@ func TestNoPublishedFileRunsScript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test")
 	}
-	chromium := testkit.RequireTool(t, "chromium")
 	var mu sync.Mutex
 	ran := map[string]bool{}
 	recorder := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -86,19 +85,7 @@ func TestNoPublishedFileRunsScript(t *testing.T) {
 	}
 	time.Sleep(1100 * time.Millisecond) // the server looks at the store again after 1 s
 
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromium), chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()))
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
-	defer cancelTimeout()
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
+	ctx := testkit.Browser(t, 120*time.Second)
 	visit := func(url string) {
 		nav, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()

@@ -1,11 +1,10 @@
 package purl
 
 import (
-	"io"
 	"net/http"
-	"strings"
 	"testing"
-	"time"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // Authorisation before work (issue 11.6): a write without a publishing
@@ -26,30 +25,11 @@ func TestWriteAuthorisedBeforeBody(t *testing.T) {
 		{http.MethodPut, "/bc123df4567.xml", "pub", 413},
 		{http.MethodDelete, "/bc123df4567", "pub", 413},
 	} {
-		pr, pw := io.Pipe()
-		go func() {
-			chunk := []byte(strings.Repeat(" ", 64<<10))
-			for {
-				if _, err := pw.Write(chunk); err != nil {
-					return
-				}
-			}
-		}()
-		req, err := http.NewRequest(tc.method, f.srv.URL+tc.path, pr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/xml")
+		header := http.Header{"Content-Type": {"application/xml"}}
 		if tc.token != "" {
-			req.Header.Set("Authorization", "Bearer "+tc.token)
+			header.Set("Authorization", "Bearer "+tc.token)
 		}
-		resp, err := (&http.Client{Timeout: 20 * time.Second}).Do(req)
-		pw.CloseWithError(io.ErrClosedPipe)
-		if err != nil {
-			t.Fatalf("%s %s as %q: %v", tc.method, tc.path, tc.token, err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		resp, body := testkit.SendEndless(t, tc.method, f.srv.URL+tc.path, header)
 		if resp.StatusCode != tc.status {
 			t.Errorf("%s %s as %q with an endless body: %d, want %d: %s", tc.method, tc.path, tc.token, resp.StatusCode, tc.status, body)
 		}

@@ -1,7 +1,6 @@
 package purl
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -17,24 +16,8 @@ func TestCopyButtonsInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("headless Chromium test")
 	}
-	chromium := testkit.RequireTool(t, "chromium") // Debian package chromium
 	srv := testkit.StartServer(t)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromium),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTimeout()
+	ctx := testkit.Browser(t, 60*time.Second)
 	var shown int
 	var citation, copied, status string
 	err := chromedp.Run(ctx,

@@ -179,24 +179,11 @@ func TestPageInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("headless Chromium test")
 	}
-	chromium := testkit.RequireTool(t, "chromium") // Debian package chromium
 	srv := testkit.StartServer(t)
 	pageURL := srv.URL + "/purl/bb000kk0000"
 	wantIframe := srv.URL + "/embed/iframe?url=" + url.QueryEscape(pageURL)
 
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromium),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	defer cancelAlloc()
+	browser := testkit.Browser(t, 3*time.Minute)
 
 	for _, js := range []bool{true, false} {
 		name := "javascript"
@@ -204,7 +191,7 @@ func TestPageInChromium(t *testing.T) {
 			name = "noscript"
 		}
 		t.Run(name, func(t *testing.T) {
-			ctx, cancel := chromedp.NewContext(alloc)
+			ctx, cancel := chromedp.NewContext(browser)
 			defer cancel()
 			ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
 			defer cancelTimeout()

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // benchLists are realistic treatment-experienced samples (PR, RT, IN) and a few sparse ones.
@@ -62,7 +64,7 @@ func BenchmarkMutationLists(b *testing.B) {
 	// the text report again, with HIVDB 10.2 submitted as a user algorithm on every call:
 	// after the first call it comes from the cache
 	b.Run("report-text-user-algorithm", func(b *testing.B) {
-		data, err := os.ReadFile(filepath.Join(repoRoot(b), "..", "shared", "data", "hivdb", "algorithms", "HIVDB_10.2.xml"))
+		data, err := os.ReadFile(filepath.Join(testkit.SharedDir(b), "data", "hivdb", "algorithms", "HIVDB_10.2.xml"))
 		if err != nil {
 			b.Fatal(err)
 		}

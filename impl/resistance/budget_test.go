@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sitelib/sitesvc/impl/fasta"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // A report stops as soon as it passes the report limit: samples after that are never
@@ -58,7 +59,7 @@ func TestReportLimitAndAdmit(t *testing.T) {
 // count together, and a Batch (sitesvc analyze) stops at its limit too.
 func TestSequenceReportLimitAndAdmit(t *testing.T) {
 	e := testEngine(t)
-	example := fasta.Parse(string(must(os.ReadFile(filepath.Join(repoRoot(t), "samples", "sequences", "example.fasta")))))[0]
+	example := fasta.Parse(string(must(os.ReadFile(filepath.Join(testkit.RepoRoot(t), "samples", "sequences", "example.fasta")))))[0]
 	recs := make([]*fasta.Record, 100)
 	for i := range recs {
 		recs[i] = example

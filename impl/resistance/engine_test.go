@@ -7,19 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/asi"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
-
-func repoRoot(t testing.TB) string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
-}
 
 var (
 	engineOnce sync.Once
@@ -32,7 +27,7 @@ func testEngine(t testing.TB) *Engine {
 	t.Helper()
 	engineOnce.Do(func() {
 		var e *Engine
-		e, engineErr = Load(os.DirFS(filepath.Join(repoRoot(t), "..", "shared", "data", "hivdb")))
+		e, engineErr = Load(os.DirFS(filepath.Join(testkit.SharedDir(t), "data", "hivdb")))
 		if engineErr == nil {
 			engine = e.WithClock(func() time.Time { return time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC) })
 		}
@@ -54,7 +49,7 @@ func validate(t *testing.T, report string) {
 	if err := os.WriteFile(f, []byte(report), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(xmllint, "--noout", "--nonet", "--schema", filepath.Join(repoRoot(t), "wsdl", "reports.xsd"), f).CombinedOutput()
+	out, err := exec.Command(xmllint, "--noout", "--nonet", "--schema", filepath.Join(testkit.RepoRoot(t), "wsdl", "reports.xsd"), f).CombinedOutput()
 	if err != nil {
 		t.Fatalf("report does not validate against wsdl/reports.xsd: %v\n%s\n%s", err, out, report)
 	}
@@ -289,7 +284,7 @@ func TestAlgorithmSelectionAndHeader(t *testing.T) {
 }
 
 func readAlgorithm(t *testing.T, name string) string {
-	b, err := os.ReadFile(filepath.Join(repoRoot(t), "..", "shared", "data", "hivdb", "algorithms", name))
+	b, err := os.ReadFile(filepath.Join(testkit.SharedDir(t), "data", "hivdb", "algorithms", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // TestHandCheckedHIVDB102Scores checks whole reports against scores worked out by hand from
@@ -146,7 +148,7 @@ func TestMixtureConsensusIsNotAMutation(t *testing.T) {
 // engine's public path (mutation strings → parser → HIVDB 10.2 → simple report), all as one
 // batch, and compares each INSTI drug's score and level with the file.
 func TestINSTIPatternsThroughReports(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "..", "shared", "data", "hivdb", "patterns", "patterns-INSTI.json"))
+	data, err := os.ReadFile(filepath.Join(testkit.SharedDir(t), "data", "hivdb", "patterns", "patterns-INSTI.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

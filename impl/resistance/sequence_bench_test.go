@@ -12,6 +12,7 @@ import (
 
 	"github.com/sitelib/sitesvc/impl/align"
 	"github.com/sitelib/sitesvc/impl/fasta"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // referenceNtPerSecond is the reference Go aligner's (NucAmino, full dynamic programming)
@@ -22,7 +23,7 @@ const referenceNtPerSecond = 16_000
 // sharedBenchSequences are the real sequences of ../shared/data/hivdb/sequences.
 func sharedBenchSequences(b *testing.B) []*fasta.Record {
 	b.Helper()
-	files, err := filepath.Glob(filepath.Join(repoRoot(b), "..", "shared", "data", "hivdb", "sequences", "*.json"))
+	files, err := filepath.Glob(filepath.Join(testkit.SharedDir(b), "data", "hivdb", "sequences", "*.json"))
 	if err != nil || len(files) == 0 {
 		b.Fatalf("no shared sequences: %v", err)
 	}

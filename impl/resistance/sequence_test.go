@@ -9,6 +9,7 @@ import (
 
 	"github.com/sitelib/sitesvc/impl/align"
 	"github.com/sitelib/sitesvc/impl/fasta"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // handMade is an alignment written by hand (independent of the aligner): CA, PR and RT
@@ -221,7 +222,7 @@ func reverseComplement(s string) string {
 // sequence that is not HIV-1 (its own failure, the others unaffected).
 func TestSequencePipelineWithTheAligner(t *testing.T) {
 	e := testEngine(t)
-	example := fasta.Parse(string(must(os.ReadFile(filepath.Join(repoRoot(t), "samples", "sequences", "example.fasta")))))[0]
+	example := fasta.Parse(string(must(os.ReadFile(filepath.Join(testkit.RepoRoot(t), "samples", "sequences", "example.fasta")))))[0]
 	rc := &fasta.Record{Name: "rc", Sequence: []byte(reverseComplement(string(example.Sequence))), Length: example.Length}
 	notHIV := &fasta.Record{Name: "not-hiv", Sequence: []byte(strings.Repeat("GGGCCCAAATTTGCGC", 40)), Length: 640}
 	recs := []*fasta.Record{example, rc, notHIV}

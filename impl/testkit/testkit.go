@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // RepoRoot is the module root (the directory holding go.mod).
@@ -103,5 +104,43 @@ func Do(t testing.TB, client *http.Client, req *http.Request) (*http.Response, [
 	if err != nil {
 		t.Fatalf("%s %s: reading body: %v", req.Method, req.URL, err)
 	}
+	return resp, body
+}
+
+// SendEndless sends method url with the given header and a body that never
+// ends (spaces, 64 KiB at a time), and returns the answer and as much of its
+// body as could be read. Only a server that answers without reading the
+// whole body can answer at all: the check that authorisation and declared
+// limits come before the body is read. The request gives up after 20 s; a
+// transport error ends the test.
+func SendEndless(t testing.TB, method, url string, header http.Header) (*http.Response, []byte) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	go func() {
+		chunk := bytes.Repeat([]byte(" "), 64<<10)
+		for {
+			if _, err := pw.Write(chunk); err != nil {
+				return
+			}
+		}
+	}()
+	// Closing the pipe stops the writer and the transport's upload.
+	defer pw.CloseWithError(io.ErrClosedPipe)
+	req, err := http.NewRequest(method, url, pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, values := range header {
+		req.Header[name] = values
+	}
+	resp, err := (&http.Client{Timeout: 20 * time.Second}).Do(req)
+	pw.CloseWithError(io.ErrClosedPipe)
+	if err != nil {
+		t.Fatalf("%s %s with an endless body: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	// The server may close the connection right after its answer (it did
+	// not read the body), so a read error here is not the server's fault.
+	body, _ := io.ReadAll(resp.Body)
 	return resp, body
 }

@@ -22,7 +22,6 @@ func TestPageInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test")
 	}
-	axe := browsercheck.AxeSource(t)
 	now := time.Date(2026, 3, 5, 3, 0, 0, 0, time.UTC)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := testPage(t, now)
@@ -47,7 +46,7 @@ func TestPageInBrowser(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	ctx := browsercheck.Phone(t)
-	browsercheck.Check(ctx, t, axe, srv.URL+"/")
+	browsercheck.Check(ctx, t, srv.URL+"/")
 	var caption string
 	if err := chromedp.Run(ctx,
 		chromedp.Click(`a[rel="next"]`, chromedp.ByQuery),
