@@ -80,7 +80,9 @@ func (s *FS) Begin(_ context.Context, id druid.Druid, keep bool) (Version, error
 	if err := os.MkdirAll(obj, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", obj, err)
 	}
-	dir, err := os.MkdirTemp(obj, newPrefix)
+	// The directory names its writer's process id, so that one killed between making it and
+	// locking it is known to be dead at once (inUse) rather than after a grace period.
+	dir, err := os.MkdirTemp(obj, newPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return nil, fmt.Errorf("starting a version of %s: %w", id.Qualified(), err)
 	}
@@ -233,6 +235,9 @@ func inUse(dir string, mustHaveLock bool) bool {
 		if !mustHaveLock {
 			return false
 		}
+		if pid, ok := writerPID(filepath.Base(dir)); ok && !processAlive(pid) {
+			return false // its writer died before it could lock it
+		}
 		info, err := os.Stat(dir)
 		return err == nil && time.Since(info.ModTime()) < unlockedGrace
 	}
@@ -245,6 +250,27 @@ func inUse(dir string, mustHaveLock bool) bool {
 	}
 	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	return false
+}
+
+// writerPID is the process id a version directory's name carries (".new-<pid>-<random>").
+func writerPID(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, newPrefix)
+	if !ok {
+		return 0, false
+	}
+	digits, _, ok := strings.Cut(rest, "-")
+	if !ok {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(digits)
+	return pid, err == nil && pid > 0
+}
+
+// processAlive reports whether a process with id pid exists (signal 0 checks without
+// sending anything; EPERM means it exists but belongs to another user).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // switchCurrent points obj/current at version name: a new link renamed over the old one.

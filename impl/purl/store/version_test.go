@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -148,5 +149,38 @@ func TestOpenRemovesStaleSwitchLinks(t *testing.T) {
 	}
 	if _, err := os.Lstat(liveLink); !os.IsNotExist(err) {
 		t.Errorf("the switch link of a committer that died is still there: %v", err)
+	}
+}
+
+// A writer killed between making its version directory and locking it leaves a directory
+// without a lock file: the next open removes it at once when the process its name carries is
+// gone, and leaves it (for the grace period) while that process lives.
+func TestOpenRemovesUnlockedVersionOfDeadWriter(t *testing.T) {
+	root := t.TempDir()
+	s, err := OpenFS(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := druid.Parse("bb000kk0000")
+	if _, err := s.Write(context.Background(), id, PublicXML, strings.NewReader("v1")); err != nil {
+		t.Fatal(err)
+	}
+	obj := s.objectDir(id)
+	// A process id no process has: beyond the kernel's pid_max.
+	dead := filepath.Join(obj, newPrefix+"2147483646-123")
+	alive := filepath.Join(obj, newPrefix+strconv.Itoa(os.Getpid())+"-456")
+	for _, dir := range []string{dead, alive} {
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := OpenFS(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("the dead writer's unlocked version is still there: %v", err)
+	}
+	if _, err := os.Stat(alive); err != nil {
+		t.Errorf("a live writer's version not yet locked was removed: %v", err)
 	}
 }
