@@ -214,6 +214,18 @@ func locationIn(v *view, lib, loc string) (*locationView, error) {
 	return lv, nil
 }
 
+// itemsAt is the resources of loc's items (schedules or exceptions, which
+// differ only in type), in store order; [] rather than null when none.
+func itemsAt[T, R any](loc *locationView, items []T, ids func(T) (int64, int64), resource func(*locationView, T) R) []R {
+	out := []R{}
+	for _, it := range items {
+		if _, at := ids(it); at == loc.loc.ID {
+			out = append(out, resource(loc, it))
+		}
+	}
+	return out
+}
+
 // ListSchedules is GET /libraries/{library_id}/locations/{location_id}/schedules.json.
 func (s *Service) ListSchedules(ctx context.Context, req hoursapi.ListSchedulesRequestObject) (hoursapi.ListSchedulesResponseObject, error) {
 	return s.read(ctx, "schedules|"+req.LibraryId+"|"+req.LocationId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
@@ -221,12 +233,7 @@ func (s *Service) ListSchedules(ctx context.Context, req hoursapi.ListSchedulesR
 		if err != nil {
 			return nil, err
 		}
-		doc := hoursapi.SchedulesDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/schedules.json"}, Data: []hoursapi.ScheduleResource{}}
-		for _, sc := range v.snap.Schedules {
-			if sc.LocationID == loc.loc.ID {
-				doc.Data = append(doc.Data, toScheduleResource(loc, sc))
-			}
-		}
+		doc := hoursapi.SchedulesDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: s.locationListURL(loc, "schedules")}, Data: itemsAt(loc, v.snap.Schedules, scheduleIDs, toScheduleResource)}
 		return newRendered(doc, mediaJSONAPI)
 	})
 }
@@ -238,12 +245,7 @@ func (s *Service) ListExceptions(ctx context.Context, req hoursapi.ListException
 		if err != nil {
 			return nil, err
 		}
-		doc := hoursapi.ExceptionsDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/exceptions.json"}, Data: []hoursapi.ExceptionResource{}}
-		for _, e := range v.snap.Exceptions {
-			if e.LocationID == loc.loc.ID {
-				doc.Data = append(doc.Data, toExceptionResource(loc, e))
-			}
-		}
+		doc := hoursapi.ExceptionsDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: s.locationListURL(loc, "exceptions")}, Data: itemsAt(loc, v.snap.Exceptions, exceptionIDs, toExceptionResource)}
 		sort.Slice(doc.Data, func(i, j int) bool { return doc.Data[i].Attributes.Day < doc.Data[j].Attributes.Day })
 		return newRendered(doc, mediaJSONAPI)
 	})

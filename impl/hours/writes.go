@@ -425,9 +425,14 @@ func (s *Service) termURL(lib *libraryView, id int64) string {
 	return s.cfg.BaseURL + "/libraries/" + lib.lib.Slug + "/terms/" + idString(id) + ".json"
 }
 
-// locationItemURL is the URL of a location's schedule or exception.
+// locationListURL is the URL of a location's schedules or exceptions
+// (kind), locationItemURL that of one of them.
+func (s *Service) locationListURL(loc *locationView, kind string) string {
+	return strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/" + kind + ".json"
+}
+
 func (s *Service) locationItemURL(loc *locationView, kind string, id int64) string {
-	return strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/" + kind + "/" + idString(id) + ".json"
+	return strings.TrimSuffix(s.locationListURL(loc, kind), ".json") + "/" + idString(id) + ".json"
 }
 
 // termDoc, scheduleDoc and exceptionDoc are one resource's document;
