@@ -1,4 +1,4 @@
-// Package hivdb is the HIV-1 data the SOAP service runs on, built into the
+// Package hivdb is the HIV-1 data the Algorithm (SOAP) service runs on, built into the
 // binary: the four bundled ASI algorithms (algorithms/*.xml), the reference
 // tables (reference/*) and their licence (LICENSE: public domain, The
 // Unlicense). The files are copies of ../shared/data/hivdb; the package's

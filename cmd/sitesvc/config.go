@@ -32,7 +32,7 @@ type serveConfig struct {
 	HoursBaseURL string
 	SOAPEndpoint string
 
-	// Dev is development mode (--dev, `make run`): the SOAP service creates
+	// Dev is development mode (--dev, `make run`): the Algorithm (SOAP) service creates
 	// and accepts a development key kept in <data>/dev-key.txt.
 	Dev bool
 
@@ -150,7 +150,7 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	str(&c.PurlBaseURL, "purl-base-url", "", "PURL base URL (default <public-url>/purl)")
 	str(&c.EmbedBaseURL, "embed-base-url", "", "Embed base URL (default <public-url>/embed)")
 	str(&c.HoursBaseURL, "hours-base-url", "", "Hours base URL (default <public-url>/hours)")
-	str(&c.SOAPEndpoint, "soap-endpoint", "", "SOAP endpoint URL (default <public-url>/soap/SiteAlgorithm)")
+	str(&c.SOAPEndpoint, "soap-endpoint", "", "Algorithm (SOAP) endpoint URL (default <public-url>/soap/SiteAlgorithm)")
 	boolean(&c.Dev, "dev", false, "development mode: create and accept a development SOAP key (<data>/dev-key.txt); never in production")
 	str(&c.PurlSamplesDir, "purl-samples", "", "sample PURL objects loaded into an empty store: empty for the built-in samples, none for no samples, or a directory")
 	str(&c.PurlLargeSamplesDir, "purl-large-samples", "", "directory of large sample PURL objects (24 MP image, JPEG 2000, video) that make samples-large writes to samples/large, loaded with the samples (make run passes it)")

@@ -19,9 +19,9 @@ import (
 // entry of commands. A command without one is still listed and its flags
 // still shown (TestEveryCommandHasHelp asks for one).
 var summaries = map[string]string{
-	"serve":   "run the PURL, Embed, Hours and SOAP services on one listener",
+	"serve":   "run the PURL, Embed, Hours and Algorithm (SOAP) services on one listener",
 	"tokens":  "tokens add: create a bearer token for writes (PURL publishing, setting hours)",
-	"keys":    "keys add: create an API key for the SOAP service",
+	"keys":    "keys add: create an API key for the Algorithm (SOAP) service",
 	"purl":    "purl publish DIR: publish the PURL objects of a directory into the store",
 	"analyze": "analyze FILE.fasta: resistance reports for HIV-1 sequences, in batch on all cores",
 }

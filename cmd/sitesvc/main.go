@@ -1,11 +1,11 @@
 // Command sitesvc runs the library site services (PURL, Embed, Hours and the
-// SiteAlgorithm SOAP service) and their administration commands. `sitesvc
+// Algorithm (SOAP) service) and their administration commands. `sitesvc
 // help` lists every command and flag; `sitesvc --version` the version and
 // the built-in data.
 //
 //	sitesvc serve [flags]          run the services
 //	sitesvc tokens add --role R    create a bearer token for write operations
-//	sitesvc keys add               create an API key for the SOAP service
+//	sitesvc keys add               create an API key for the Algorithm (SOAP) service
 //	sitesvc purl publish DIR       publish PURL objects from a directory
 package main
 

@@ -28,7 +28,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var c serveConfig
 	services := newServeFlags(fs, env, &c)
-	if err := parseFlags(fs, args, "sitesvc serve [flags]", `Runs the PURL, Embed, Hours and SOAP services on one listener.
+	if err := parseFlags(fs, args, "sitesvc serve [flags]", `Runs the PURL, Embed, Hours and Algorithm (SOAP) services on one listener.
 With no flags it serves everything at http://localhost:8080 on the built-in data,
 writing under ./data (the PURL store, the Hours SQLite database, key and token
 files). Development mode (--dev, which make run uses) adds a development SOAP key.`, stdout); err != nil {

@@ -50,7 +50,7 @@ func newSOAPService(c *serveConfig) (server.Service, error) {
 }
 
 // runKeys is `sitesvc keys add [--label L]`: it creates an API key for the
-// SOAP service, stores its SHA-256 hash in the key file and prints the key
+// Algorithm (SOAP) service, stores its SHA-256 hash in the key file and prints the key
 // once (stdout, alone on its line, so scripts can capture it).
 func runKeys(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	switch {
@@ -66,7 +66,7 @@ func runKeys(ctx context.Context, args []string, env func(string) string, stdout
 	file := fs.String("keys-file", env("SITESVC_KEYS_FILE"), "key file (default <data>/keys.txt; env SITESVC_KEYS_FILE)")
 	label := fs.String("label", "", "who or what the key is for (stored beside the hash)")
 	if err := parseFlags(fs, args, "sitesvc keys add [--label LABEL] [flags]",
-		"Creates an API key for the SOAP service, stores its SHA-256 hash in the key file\n(read again by a running server within a second) and prints the key once (alone on stdout).", stdout); err != nil {
+		"Creates an API key for the Algorithm (SOAP) service, stores its SHA-256 hash in the key file\n(read again by a running server within a second) and prints the key once (alone on stdout).", stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

@@ -18,7 +18,7 @@ import (
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
-// binaryServer is the real sitesvc binary serving the SOAP service alone on
+// binaryServer is the real sitesvc binary serving the Algorithm (SOAP) service alone on
 // a fresh data directory, with the development key its first start made.
 type binaryServer struct {
 	*testkit.Server

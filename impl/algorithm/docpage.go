@@ -54,7 +54,7 @@ var docPageTemplate = template.Must(template.New("doc").Parse(`<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>SiteAlgorithm SOAP service — operations</title>
+<title>Algorithm (SOAP) — operations</title>
 <link rel="icon" href="data:,">
 <style>
 body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; }
@@ -65,7 +65,7 @@ code { background: #f4f4f4; padding: 0 .2em; }
 </style>
 </head>
 <body>
-<h1>SiteAlgorithm — HIV-1 drug resistance over SOAP</h1>
+<h1>Algorithm (SOAP) — HIV-1 drug resistance</h1>
 <p>SOAP 1.1, rpc/encoded, at <code>{{.Endpoint}}</code>. Contract: <a href="{{.WSDL}}">WSDL</a>{{if .XSD}}; XML reports: <a href="{{.XSD}}">report XSD</a>{{end}}.
 Every operation takes an API key (<code>key</code>) and answers a report string (overload 3: an array of them).</p>
 

@@ -1,4 +1,4 @@
-// Package algorithm is the SiteAlgorithm SOAP service: HIV-1 drug-resistance
+// Package algorithm is the Algorithm (SOAP) service: HIV-1 drug-resistance
 // reports for mutation lists and nucleotide sequences over SOAP
 // 1.1 rpc/encoded. It implements gen/soapapi's SiteAlgorithm interface on
 // top of a resistance engine, checks API keys against a key file of SHA-256
@@ -64,7 +64,7 @@ type Config struct {
 // with FASTA headers, line breaks and the envelope around them.
 const DefaultMaxRequestBytes = 16 << 20
 
-// Service is the SiteAlgorithm service; it implements server.Service and
+// Service is the Algorithm (SOAP) service; it implements server.Service and
 // soapapi.SiteAlgorithm.
 type Service struct {
 	cfg         Config
@@ -185,7 +185,7 @@ func (s *Service) Close() error { return nil }
 // IndexLinks implements server.Indexer.
 func (s *Service) IndexLinks() []server.Link {
 	links := []server.Link{
-		{Title: "SiteAlgorithm SOAP endpoint", URL: s.cfg.Endpoint},
+		{Title: "Algorithm (SOAP) endpoint", URL: s.cfg.Endpoint},
 		{Title: "Operations, parts and report types (documentation)", URL: s.cfg.Endpoint + "?doc"},
 	}
 	if len(s.cfg.ReportsXSD) > 0 {
@@ -224,7 +224,7 @@ func (s *Service) serveDocument(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(s.cfg.ReportsXSD)
 	case len(q) == 0:
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintf(w, "SiteAlgorithm SOAP 1.1 (rpc/encoded) endpoint.\nPOST SOAP requests here.\nWSDL: %s?wsdl\nDocumentation: %s?doc\n", s.cfg.Endpoint, s.cfg.Endpoint)
+		fmt.Fprintf(w, "Algorithm (SOAP): SOAP 1.1 (rpc/encoded) endpoint.\nPOST SOAP requests here.\nWSDL: %s?wsdl\nDocumentation: %s?doc\n", s.cfg.Endpoint, s.cfg.Endpoint)
 		if len(s.cfg.ReportsXSD) > 0 {
 			fmt.Fprintf(w, "Report XSD: %s?xsd=reports\n", s.cfg.Endpoint)
 		}

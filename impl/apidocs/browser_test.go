@@ -94,7 +94,7 @@ func operationCount(t *testing.T, specPath string) int {
 }
 
 // TestDocsPagesInBrowser opens {base}/docs of the three OpenAPI services
-// and the SOAP service's ?doc page of the real binary in headless
+// and the Algorithm (SOAP) service's ?doc page of the real binary in headless
 // Chromium: each renders every operation of its contract, with no console
 // error, no failed load and no request to another host.
 func TestDocsPagesInBrowser(t *testing.T) {

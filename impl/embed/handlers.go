@@ -112,15 +112,11 @@ func (r bytesResponse) write(w http.ResponseWriter) error {
 	return err
 }
 
-func (r bytesResponse) VisitGetViewerScriptResponse(w http.ResponseWriter) error {
-	return r.write(w)
-}
+func (r bytesResponse) VisitGetViewerScriptResponse(w http.ResponseWriter) error { return r.write(w) }
 func (r bytesResponse) VisitGetViewerStylesheetResponse(w http.ResponseWriter) error {
 	return r.write(w)
 }
-func (r bytesResponse) VisitGetMiradorBundleResponse(w http.ResponseWriter) error {
-	return r.write(w)
-}
+func (r bytesResponse) VisitGetMiradorBundleResponse(w http.ResponseWriter) error { return r.write(w) }
 
 // notModified answers 304 with the validator headers.
 type notModified struct {
@@ -140,11 +136,9 @@ func (r notModified) write(w http.ResponseWriter) error {
 	return nil
 }
 
-func (r notModified) VisitGetViewerScriptResponse(w http.ResponseWriter) error { return r.write(w) }
-func (r notModified) VisitGetViewerStylesheetResponse(w http.ResponseWriter) error {
-	return r.write(w)
-}
-func (r notModified) VisitGetMiradorBundleResponse(w http.ResponseWriter) error { return r.write(w) }
+func (r notModified) VisitGetViewerScriptResponse(w http.ResponseWriter) error     { return r.write(w) }
+func (r notModified) VisitGetViewerStylesheetResponse(w http.ResponseWriter) error { return r.write(w) }
+func (r notModified) VisitGetMiradorBundleResponse(w http.ResponseWriter) error    { return r.write(w) }
 
 // lookupError maps an object lookup failure to the contract's statuses.
 func lookupError(err error) error {

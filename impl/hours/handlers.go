@@ -12,6 +12,7 @@ import (
 	"github.com/sitelib/sitesvc/gen/hoursapi"
 	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/hours/schedule"
+	"github.com/sitelib/sitesvc/impl/hours/store"
 )
 
 var _ hoursapi.StrictServerInterface = (*Service)(nil)
@@ -105,54 +106,54 @@ func locationNotFound(lib, loc string) error {
 	return &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no location %q in library %q", loc, lib), Parameter: "location_id"}
 }
 
+// hoursQuery is a read's from/to query: the range whose hours a document
+// shows (explicit: the caller gave it, else the week from today) as of now.
+type hoursQuery struct {
+	rng      schedule.Range
+	explicit bool
+	now      time.Time
+	from, to string
+}
+
+// readHours is a read of a document showing hours for from/to: 400 for a
+// bad range; the cache key (key plus the range) says which range it shows.
+func (s *Service) readHours(ctx context.Context, key string, from, to, ifNoneMatch *string, build func(v *view, q hoursQuery) (*rendered, error)) (readResponse, error) {
+	rng, explicit, err := parseRange(from, to)
+	if err != nil {
+		return readResponse{}, err
+	}
+	q := hoursQuery{rng: rng, explicit: explicit, now: s.cfg.Now(), from: deref(from), to: deref(to)}
+	return s.read(ctx, key+"|"+s.rangeKey(q.from, q.to), ifNoneMatch, func(v *view) (*rendered, error) {
+		return build(v, q)
+	})
+}
+
 // ListLibraries is GET /libraries.json.
 func (s *Service) ListLibraries(ctx context.Context, req hoursapi.ListLibrariesRequestObject) (hoursapi.ListLibrariesResponseObject, error) {
-	rng, explicit, err := parseRange(req.Params.From, req.Params.To)
-	if err != nil {
-		return nil, err
-	}
-	from, to := deref(req.Params.From), deref(req.Params.To)
-	now := s.cfg.Now()
-	return s.read(ctx, "libraries|"+s.rangeKey(from, to), req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
-		return newRendered(s.rend.libraries(v, explicit, rng, now, from, to), mediaJSONAPI)
+	return s.readHours(ctx, "libraries", req.Params.From, req.Params.To, req.Params.IfNoneMatch, func(v *view, q hoursQuery) (*rendered, error) {
+		return newRendered(s.rend.libraries(v, q.explicit, q.rng, q.now, q.from, q.to), mediaJSONAPI)
 	})
 }
 
 // GetLibrary is GET /libraries/{library_id}.json.
 func (s *Service) GetLibrary(ctx context.Context, req hoursapi.GetLibraryRequestObject) (hoursapi.GetLibraryResponseObject, error) {
-	rng, explicit, err := parseRange(req.Params.From, req.Params.To)
-	if err != nil {
-		return nil, err
-	}
-	from, to := deref(req.Params.From), deref(req.Params.To)
-	now := s.cfg.Now()
-	return s.read(ctx, "library|"+req.LibraryId+"|"+s.rangeKey(from, to), req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+	return s.readHours(ctx, "library|"+req.LibraryId, req.Params.From, req.Params.To, req.Params.IfNoneMatch, func(v *view, q hoursQuery) (*rendered, error) {
 		lib := v.bySlug[req.LibraryId]
 		if lib == nil {
 			return nil, libraryNotFound(req.LibraryId)
 		}
-		return newRendered(s.rend.libraryDoc(lib, explicit, rng, now, from, to), mediaJSONAPI)
+		return newRendered(s.rend.libraryDoc(lib, q.explicit, q.rng, q.now, q.from, q.to), mediaJSONAPI)
 	})
 }
 
 // GetLocation is GET /libraries/{library_id}/locations/{location_id}.json.
 func (s *Service) GetLocation(ctx context.Context, req hoursapi.GetLocationRequestObject) (hoursapi.GetLocationResponseObject, error) {
-	rng, explicit, err := parseRange(req.Params.From, req.Params.To)
-	if err != nil {
-		return nil, err
-	}
-	from, to := deref(req.Params.From), deref(req.Params.To)
-	now := s.cfg.Now()
-	return s.read(ctx, "location|"+req.LibraryId+"|"+req.LocationId+"|"+s.rangeKey(from, to), req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
-		lib := v.bySlug[req.LibraryId]
-		if lib == nil {
-			return nil, libraryNotFound(req.LibraryId)
+	return s.readHours(ctx, "location|"+req.LibraryId+"|"+req.LocationId, req.Params.From, req.Params.To, req.Params.IfNoneMatch, func(v *view, q hoursQuery) (*rendered, error) {
+		loc, err := locationIn(v, req.LibraryId, req.LocationId)
+		if err != nil {
+			return nil, err
 		}
-		loc := lib.bySlug[req.LocationId]
-		if loc == nil {
-			return nil, locationNotFound(req.LibraryId, req.LocationId)
-		}
-		return newRendered(s.rend.locationDoc(loc, explicit, rng, now, from, to), mediaJSONAPI)
+		return newRendered(s.rend.locationDoc(loc, q.explicit, q.rng, q.now, q.from, q.to), mediaJSONAPI)
 	})
 }
 
@@ -169,20 +170,17 @@ func (s *Service) LegacyHours(ctx context.Context, req hoursapi.LegacyHoursReque
 		key += "|" + s.rangeKey("", "")
 	}
 	return s.read(ctx, key, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
-		lib := v.bySlug[req.LibraryId]
-		if lib == nil {
-			return nil, libraryNotFound(req.LibraryId)
+		loc, err := locationIn(v, req.LibraryId, req.LocationId)
+		if err != nil {
+			return nil, err
 		}
-		loc := lib.bySlug[req.LocationId]
-		if loc == nil {
-			return nil, locationNotFound(req.LibraryId, req.LocationId)
-		}
-		day, err := schedule.ParseWhen(req.When, now, lib.zone)
+		zone := loc.lib.zone
+		day, err := schedule.ParseWhen(req.When, now, zone)
 		if err != nil {
 			return nil, err
 		}
 		rules := loc.hoursRules()
-		return newRendered(toLegacyHours(loc, schedule.Compute(day, lib.zone, rules.RuleFor(day))), mediaJSON)
+		return newRendered(toLegacyHours(loc, schedule.Compute(day, zone, rules.RuleFor(day))), mediaJSON)
 	})
 }
 
@@ -216,6 +214,18 @@ func locationIn(v *view, lib, loc string) (*locationView, error) {
 	return lv, nil
 }
 
+// itemsAt is the resources of loc's items (schedules or exceptions, which
+// differ only in type), in store order; [] rather than null when none.
+func itemsAt[T, R any](loc *locationView, items []T, ids func(T) (int64, int64), resource func(*locationView, T) R) []R {
+	out := []R{}
+	for _, it := range items {
+		if _, at := ids(it); at == loc.loc.ID {
+			out = append(out, resource(loc, it))
+		}
+	}
+	return out
+}
+
 // ListSchedules is GET /libraries/{library_id}/locations/{location_id}/schedules.json.
 func (s *Service) ListSchedules(ctx context.Context, req hoursapi.ListSchedulesRequestObject) (hoursapi.ListSchedulesResponseObject, error) {
 	return s.read(ctx, "schedules|"+req.LibraryId+"|"+req.LocationId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
@@ -223,12 +233,7 @@ func (s *Service) ListSchedules(ctx context.Context, req hoursapi.ListSchedulesR
 		if err != nil {
 			return nil, err
 		}
-		doc := hoursapi.SchedulesDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/schedules.json"}, Data: []hoursapi.ScheduleResource{}}
-		for _, sc := range v.snap.Schedules {
-			if sc.LocationID == loc.loc.ID {
-				doc.Data = append(doc.Data, toScheduleResource(loc, sc))
-			}
-		}
+		doc := hoursapi.SchedulesDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: s.locationListURL(loc, "schedules")}, Data: itemsAt(loc, v.snap.Schedules, scheduleIDs, toScheduleResource)}
 		return newRendered(doc, mediaJSONAPI)
 	})
 }
@@ -240,12 +245,7 @@ func (s *Service) ListExceptions(ctx context.Context, req hoursapi.ListException
 		if err != nil {
 			return nil, err
 		}
-		doc := hoursapi.ExceptionsDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/exceptions.json"}, Data: []hoursapi.ExceptionResource{}}
-		for _, e := range v.snap.Exceptions {
-			if e.LocationID == loc.loc.ID {
-				doc.Data = append(doc.Data, toExceptionResource(loc, e))
-			}
-		}
+		doc := hoursapi.ExceptionsDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: s.locationListURL(loc, "exceptions")}, Data: itemsAt(loc, v.snap.Exceptions, exceptionIDs, toExceptionResource)}
 		sort.Slice(doc.Data, func(i, j int) bool { return doc.Data[i].Attributes.Day < doc.Data[j].Attributes.Day })
 		return newRendered(doc, mediaJSONAPI)
 	})
@@ -273,40 +273,35 @@ func (s *Service) GetTerm(ctx context.Context, req hoursapi.GetTermRequestObject
 
 // GetSchedule is GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json.
 func (s *Service) GetSchedule(ctx context.Context, req hoursapi.GetScheduleRequestObject) (hoursapi.GetScheduleResponseObject, error) {
-	id, err := parseID("schedule_id", req.ScheduleId)
-	if err != nil {
-		return nil, err
-	}
-	return s.read(ctx, "schedule|"+req.LibraryId+"|"+req.LocationId+"|"+req.ScheduleId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
-		loc, err := locationIn(v, req.LibraryId, req.LocationId)
-		if err != nil {
-			return nil, err
-		}
-		for _, sc := range v.snap.Schedules {
-			if sc.ID == id && sc.LocationID == loc.loc.ID {
-				return s.scheduleDoc(loc, sc)
-			}
-		}
-		return nil, &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no schedule %d at location %q of library %q", id, req.LocationId, req.LibraryId), Parameter: "schedule_id"}
-	})
+	return getLocationItem(s, ctx, req.LibraryId, req.LocationId, "schedule_id", req.ScheduleId, req.Params.IfNoneMatch,
+		func(v *view) []store.Schedule { return v.snap.Schedules }, scheduleIDs, s.scheduleDoc)
 }
 
 // GetException is GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json.
 func (s *Service) GetException(ctx context.Context, req hoursapi.GetExceptionRequestObject) (hoursapi.GetExceptionResponseObject, error) {
-	id, err := parseID("exception_id", req.ExceptionId)
+	return getLocationItem(s, ctx, req.LibraryId, req.LocationId, "exception_id", req.ExceptionId, req.Params.IfNoneMatch,
+		func(v *view) []store.Exception { return v.snap.Exceptions }, exceptionIDs, s.exceptionDoc)
+}
+
+// getLocationItem reads one item of a location (a schedule or an
+// exception; param names its path parameter, "schedule_id"): 400 for an id
+// that is not one, 404 when the location has no such item.
+func getLocationItem[T any](s *Service, ctx context.Context, libraryID, locationID, param, idText string, ifNoneMatch *string, items func(*view) []T, ids func(T) (int64, int64), doc func(*locationView, T) (*rendered, error)) (readResponse, error) {
+	id, err := parseID(param, idText)
 	if err != nil {
-		return nil, err
+		return readResponse{}, err
 	}
-	return s.read(ctx, "exception|"+req.LibraryId+"|"+req.LocationId+"|"+req.ExceptionId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
-		loc, err := locationIn(v, req.LibraryId, req.LocationId)
+	what := strings.TrimSuffix(param, "_id")
+	return s.read(ctx, what+"|"+libraryID+"|"+locationID+"|"+idText, ifNoneMatch, func(v *view) (*rendered, error) {
+		loc, err := locationIn(v, libraryID, locationID)
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range v.snap.Exceptions {
-			if e.ID == id && e.LocationID == loc.loc.ID {
-				return s.exceptionDoc(loc, e)
+		for _, it := range items(v) {
+			if itemID, itemLocation := ids(it); itemID == id && itemLocation == loc.loc.ID {
+				return doc(loc, it)
 			}
 		}
-		return nil, &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no exception %d at location %q of library %q", id, req.LocationId, req.LibraryId), Parameter: "exception_id"}
+		return nil, &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no %s %d at location %q of library %q", what, id, locationID, libraryID), Parameter: param}
 	})
 }

@@ -8,14 +8,13 @@ package hours
 
 import (
 	"context"
-	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/sitelib/sitesvc/gen/hoursapi"
+	"github.com/sitelib/sitesvc/impl/apiserve"
 )
 
 func (rr readResponse) VisitGetLibraryBareResponse(w http.ResponseWriter) error   { return rr.visit(w) }
@@ -169,28 +168,6 @@ func negotiatePage(next echo.HandlerFunc) echo.HandlerFunc {
 // media type (a browser's Accept names text/html first and JSON only
 // through */*).
 func prefersHTML(accept []string) bool {
-	html, jsonQ := -1.0, -1.0
-	for _, header := range accept {
-		for _, item := range strings.Split(header, ",") {
-			mt, params, err := mime.ParseMediaType(strings.TrimSpace(item))
-			if err != nil {
-				continue
-			}
-			q := 1.0
-			if v, ok := params["q"]; ok {
-				f, err := strconv.ParseFloat(v, 64)
-				if err != nil {
-					continue
-				}
-				q = f
-			}
-			switch mt {
-			case "text/html", "application/xhtml+xml":
-				html = max(html, q)
-			case mediaJSONAPI, mediaJSON:
-				jsonQ = max(jsonQ, q)
-			}
-		}
-	}
-	return html > 0 && html > jsonQ
+	html := apiserve.AcceptQuality(accept, "text/html", "application/xhtml+xml")
+	return html > 0 && html > apiserve.AcceptQuality(accept, mediaJSONAPI, mediaJSON)
 }

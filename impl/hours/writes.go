@@ -178,109 +178,261 @@ func (s *Service) locationAnswer(ctx context.Context, status int, locationID int
 	})
 }
 
+// writeOp is one write's per-operation parts. do runs the steps every
+// write shares, in the order the tests pin: authorize (401/403), parse the
+// path's numeric id (400), check the request document's data.id (403/409),
+// run (request checks, then the store: 422/404/409), then answer with the
+// stored resource's document, or 204 for a delete.
+type writeOp struct {
+	library   string // the library slug the caller must be allowed to edit
+	adminOnly bool
+	idParam   string // the path parameter holding a numeric id; "" when there is none
+	idText    string
+	dataID    *string // the request document's data.id; nil for a delete
+	wantID    string  // what data.id must be: "" on create
+	status    int     // 201, 200, or 204 for a delete
+	// run validates what the store cannot and writes; it gets the caller's
+	// name and the parsed path id and returns the id of the resource written.
+	run func(who string, id int64) (int64, error)
+	// answer builds the document of the resource just written (not for 204).
+	answer func(ctx context.Context, status int, id int64) (writeResponse, error)
+}
+
+func (s *Service) do(ctx context.Context, op writeOp) (writeResponse, error) {
+	who, err := s.authorize(ctx, op.library, op.adminOnly)
+	if err != nil {
+		return writeResponse{}, err
+	}
+	var id int64
+	if op.idParam != "" {
+		if id, err = parseID(op.idParam, op.idText); err != nil {
+			return writeResponse{}, err
+		}
+	}
+	if err := checkID(op.dataID, op.wantID); err != nil {
+		return writeResponse{}, err
+	}
+	if id, err = op.run(who, id); err != nil {
+		return writeResponse{}, storeError(err)
+	}
+	if op.status == http.StatusNoContent {
+		s.cache.invalidate()
+		return deleted, nil
+	}
+	return op.answer(ctx, op.status, id)
+}
+
 // CreateLibrary is POST /libraries.
 func (s *Service) CreateLibrary(ctx context.Context, req hoursapi.CreateLibraryRequestObject) (hoursapi.CreateLibraryResponseObject, error) {
-	who, err := s.authorize(ctx, "", true)
-	if err != nil {
-		return nil, err
-	}
 	d := req.Body.Data
-	if err := checkID(d.Id, ""); err != nil {
-		return nil, err
-	}
-	id, err := s.store.CreateLibrary(ctx, who, store.LibraryInput{Name: d.Attributes.Name, Slug: d.Attributes.Slug, TimeZone: d.Attributes.Timezone})
-	if err != nil {
-		return nil, storeError(err)
-	}
-	return s.libraryAnswer(ctx, http.StatusCreated, id)
+	return s.do(ctx, writeOp{adminOnly: true, dataID: d.Id, status: http.StatusCreated, answer: s.libraryAnswer,
+		run: func(who string, _ int64) (int64, error) {
+			return s.store.CreateLibrary(ctx, who, libraryInput(d.Attributes))
+		}})
 }
 
 // UpdateLibrary is PATCH /libraries/{library_id}.
 func (s *Service) UpdateLibrary(ctx context.Context, req hoursapi.UpdateLibraryRequestObject) (hoursapi.UpdateLibraryResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
 	d := req.Body.Data
-	if err := checkID(d.Id, req.LibraryId); err != nil {
-		return nil, err
-	}
-	id, err := s.store.UpdateLibrary(ctx, who, req.LibraryId, store.LibraryInput{Name: d.Attributes.Name, Slug: d.Attributes.Slug, TimeZone: d.Attributes.Timezone})
-	if err != nil {
-		return nil, storeError(err)
-	}
-	return s.libraryAnswer(ctx, http.StatusOK, id)
+	return s.do(ctx, writeOp{library: req.LibraryId, dataID: d.Id, wantID: req.LibraryId, status: http.StatusOK, answer: s.libraryAnswer,
+		run: func(who string, _ int64) (int64, error) {
+			return s.store.UpdateLibrary(ctx, who, req.LibraryId, libraryInput(d.Attributes))
+		}})
 }
 
 // DeleteLibrary is DELETE /libraries/{library_id}.
 func (s *Service) DeleteLibrary(ctx context.Context, req hoursapi.DeleteLibraryRequestObject) (hoursapi.DeleteLibraryResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, true)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.store.DeleteLibrary(ctx, who, req.LibraryId); err != nil {
-		return nil, storeError(err)
-	}
-	s.cache.invalidate()
-	return deleted, nil
+	return s.do(ctx, writeOp{library: req.LibraryId, adminOnly: true, status: http.StatusNoContent,
+		run: func(who string, _ int64) (int64, error) {
+			return 0, s.store.DeleteLibrary(ctx, who, req.LibraryId)
+		}})
 }
 
 // CreateLocation is POST /libraries/{library_id}/locations.
 func (s *Service) CreateLocation(ctx context.Context, req hoursapi.CreateLocationRequestObject) (hoursapi.CreateLocationResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
 	d := req.Body.Data
-	if err := checkID(d.Id, ""); err != nil {
-		return nil, err
-	}
-	a := d.Attributes
-	id, err := s.store.CreateLocation(ctx, who, req.LibraryId, store.LocationInput{Name: a.Name, Slug: a.Slug, Primary: a.Primary, KeepsHours: a.KeepsHours})
-	if err != nil {
-		return nil, storeError(err)
-	}
-	return s.locationAnswer(ctx, http.StatusCreated, id)
+	return s.do(ctx, writeOp{library: req.LibraryId, dataID: d.Id, status: http.StatusCreated, answer: s.locationAnswer,
+		run: func(who string, _ int64) (int64, error) {
+			return s.store.CreateLocation(ctx, who, req.LibraryId, locationInput(d.Attributes))
+		}})
 }
 
 // UpdateLocation is PATCH /libraries/{library_id}/locations/{location_id}.
 func (s *Service) UpdateLocation(ctx context.Context, req hoursapi.UpdateLocationRequestObject) (hoursapi.UpdateLocationResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
 	d := req.Body.Data
-	if err := checkID(d.Id, req.LibraryId+"/"+req.LocationId); err != nil {
-		return nil, err
-	}
-	a := d.Attributes
-	id, err := s.store.UpdateLocation(ctx, who, req.LibraryId, req.LocationId, store.LocationInput{Name: a.Name, Slug: a.Slug, Primary: a.Primary, KeepsHours: a.KeepsHours})
-	if err != nil {
-		return nil, storeError(err)
-	}
-	return s.locationAnswer(ctx, http.StatusOK, id)
+	return s.do(ctx, writeOp{library: req.LibraryId, dataID: d.Id, wantID: req.LibraryId + "/" + req.LocationId, status: http.StatusOK, answer: s.locationAnswer,
+		run: func(who string, _ int64) (int64, error) {
+			return s.store.UpdateLocation(ctx, who, req.LibraryId, req.LocationId, locationInput(d.Attributes))
+		}})
 }
 
 // DeleteLocation is DELETE /libraries/{library_id}/locations/{location_id}.
 func (s *Service) DeleteLocation(ctx context.Context, req hoursapi.DeleteLocationRequestObject) (hoursapi.DeleteLocationResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.store.DeleteLocation(ctx, who, req.LibraryId, req.LocationId); err != nil {
-		return nil, storeError(err)
-	}
-	s.cache.invalidate()
-	return deleted, nil
+	return s.do(ctx, writeOp{library: req.LibraryId, status: http.StatusNoContent,
+		run: func(who string, _ int64) (int64, error) {
+			return 0, s.store.DeleteLocation(ctx, who, req.LibraryId, req.LocationId)
+		}})
+}
+
+// CreateTerm is POST /libraries/{library_id}/terms.
+func (s *Service) CreateTerm(ctx context.Context, req hoursapi.CreateTermRequestObject) (hoursapi.CreateTermResponseObject, error) {
+	d := req.Body.Data
+	return s.do(ctx, writeOp{library: req.LibraryId, dataID: d.Id, status: http.StatusCreated, answer: s.termAnswer,
+		run: func(who string, _ int64) (int64, error) {
+			return s.store.CreateTerm(ctx, who, req.LibraryId, termInput(d.Attributes))
+		}})
+}
+
+// UpdateTerm is PATCH /libraries/{library_id}/terms/{term_id}.
+func (s *Service) UpdateTerm(ctx context.Context, req hoursapi.UpdateTermRequestObject) (hoursapi.UpdateTermResponseObject, error) {
+	d := req.Body.Data
+	return s.do(ctx, writeOp{library: req.LibraryId, idParam: "term_id", idText: req.TermId, dataID: d.Id, wantID: req.TermId, status: http.StatusOK, answer: s.termAnswer,
+		run: func(who string, id int64) (int64, error) {
+			return id, s.store.UpdateTerm(ctx, who, req.LibraryId, id, termInput(d.Attributes))
+		}})
+}
+
+// DeleteTerm is DELETE /libraries/{library_id}/terms/{term_id}.
+func (s *Service) DeleteTerm(ctx context.Context, req hoursapi.DeleteTermRequestObject) (hoursapi.DeleteTermResponseObject, error) {
+	return s.do(ctx, writeOp{library: req.LibraryId, idParam: "term_id", idText: req.TermId, status: http.StatusNoContent,
+		run: func(who string, id int64) (int64, error) {
+			return id, s.store.DeleteTerm(ctx, who, req.LibraryId, id)
+		}})
+}
+
+// CreateSchedule is POST /libraries/{library_id}/locations/{location_id}/schedules.
+func (s *Service) CreateSchedule(ctx context.Context, req hoursapi.CreateScheduleRequestObject) (hoursapi.CreateScheduleResponseObject, error) {
+	d := req.Body.Data
+	return s.do(ctx, writeOp{library: req.LibraryId, dataID: d.Id, status: http.StatusCreated, answer: s.scheduleAnswer,
+		run: func(who string, _ int64) (int64, error) {
+			if d.Relationships == nil {
+				return 0, &apiserve.Error{Status: http.StatusUnprocessableEntity, Message: "a schedule needs relationships.term (the term it applies to)", Pointer: "/data/relationships"}
+			}
+			termID, err := strconv.ParseInt(d.Relationships.Term.Data.Id, 10, 64)
+			if err != nil {
+				return 0, &apiserve.Error{Status: http.StatusUnprocessableEntity, Message: "term id is not a number", Pointer: "/data/relationships/term/data/id"}
+			}
+			days, err := dayInputs(d.Attributes.Days)
+			if err != nil {
+				return 0, err
+			}
+			return s.store.CreateSchedule(ctx, who, req.LibraryId, req.LocationId, termID, days)
+		}})
+}
+
+// UpdateSchedule is PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.
+func (s *Service) UpdateSchedule(ctx context.Context, req hoursapi.UpdateScheduleRequestObject) (hoursapi.UpdateScheduleResponseObject, error) {
+	d := req.Body.Data
+	return s.do(ctx, writeOp{library: req.LibraryId, idParam: "schedule_id", idText: req.ScheduleId, dataID: d.Id, wantID: req.ScheduleId, status: http.StatusOK, answer: s.scheduleAnswer,
+		run: func(who string, id int64) (int64, error) {
+			days, err := dayInputs(d.Attributes.Days)
+			if err != nil {
+				return 0, err
+			}
+			return id, s.store.UpdateSchedule(ctx, who, req.LibraryId, req.LocationId, id, days)
+		}})
+}
+
+// DeleteSchedule is DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.
+func (s *Service) DeleteSchedule(ctx context.Context, req hoursapi.DeleteScheduleRequestObject) (hoursapi.DeleteScheduleResponseObject, error) {
+	return s.do(ctx, writeOp{library: req.LibraryId, idParam: "schedule_id", idText: req.ScheduleId, status: http.StatusNoContent,
+		run: func(who string, id int64) (int64, error) {
+			return id, s.store.DeleteSchedule(ctx, who, req.LibraryId, req.LocationId, id)
+		}})
+}
+
+// CreateException is POST /libraries/{library_id}/locations/{location_id}/exceptions.
+func (s *Service) CreateException(ctx context.Context, req hoursapi.CreateExceptionRequestObject) (hoursapi.CreateExceptionResponseObject, error) {
+	d := req.Body.Data
+	return s.do(ctx, writeOp{library: req.LibraryId, dataID: d.Id, status: http.StatusCreated, answer: s.exceptionAnswer,
+		run: func(who string, _ int64) (int64, error) {
+			return s.store.CreateException(ctx, who, req.LibraryId, req.LocationId, exceptionInput(d.Attributes))
+		}})
+}
+
+// UpdateException is PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.
+func (s *Service) UpdateException(ctx context.Context, req hoursapi.UpdateExceptionRequestObject) (hoursapi.UpdateExceptionResponseObject, error) {
+	d := req.Body.Data
+	return s.do(ctx, writeOp{library: req.LibraryId, idParam: "exception_id", idText: req.ExceptionId, dataID: d.Id, wantID: req.ExceptionId, status: http.StatusOK, answer: s.exceptionAnswer,
+		run: func(who string, id int64) (int64, error) {
+			return id, s.store.UpdateException(ctx, who, req.LibraryId, req.LocationId, id, exceptionInput(d.Attributes))
+		}})
+}
+
+// DeleteException is DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.
+func (s *Service) DeleteException(ctx context.Context, req hoursapi.DeleteExceptionRequestObject) (hoursapi.DeleteExceptionResponseObject, error) {
+	return s.do(ctx, writeOp{library: req.LibraryId, idParam: "exception_id", idText: req.ExceptionId, status: http.StatusNoContent,
+		run: func(who string, id int64) (int64, error) {
+			return id, s.store.DeleteException(ctx, who, req.LibraryId, req.LocationId, id)
+		}})
+}
+
+func libraryInput(a hoursapi.LibraryWriteAttributes) store.LibraryInput {
+	return store.LibraryInput{Name: a.Name, Slug: a.Slug, TimeZone: a.Timezone}
+}
+
+func locationInput(a hoursapi.LocationWriteAttributes) store.LocationInput {
+	return store.LocationInput{Name: a.Name, Slug: a.Slug, Primary: a.Primary, KeepsHours: a.KeepsHours}
+}
+
+func (s *Service) termAnswer(ctx context.Context, status int, termID int64) (writeResponse, error) {
+	return s.answer(ctx, status, "term", termID, func(v *view) (*rendered, string, error) {
+		for _, t := range v.snap.Terms {
+			if t.ID == termID {
+				lib := v.byID[t.LibraryID]
+				r, err := s.termDoc(lib, t)
+				return r, s.termURL(lib, t.ID), err
+			}
+		}
+		return nil, "", nil
+	})
+}
+
+// A schedule and an exception are both items of a location, told apart
+// only by type: ids gives an item's own id and its location's.
+func scheduleIDs(sc store.Schedule) (id, locationID int64)  { return sc.ID, sc.LocationID }
+func exceptionIDs(e store.Exception) (id, locationID int64) { return e.ID, e.LocationID }
+
+// locationItemAnswer is scheduleAnswer and exceptionAnswer: the document
+// of the location item id (kind: its URL segment, "schedules").
+func locationItemAnswer[T any](s *Service, ctx context.Context, status int, kind string, id int64, items func(*view) []T, ids func(T) (int64, int64), doc func(*locationView, T) (*rendered, error)) (writeResponse, error) {
+	return s.answer(ctx, status, strings.TrimSuffix(kind, "s"), id, func(v *view) (*rendered, string, error) {
+		for _, it := range items(v) {
+			itemID, locationID := ids(it)
+			if itemID != id {
+				continue
+			}
+			loc := v.locationByID(locationID)
+			if loc == nil {
+				break
+			}
+			r, err := doc(loc, it)
+			return r, s.locationItemURL(loc, kind, id), err
+		}
+		return nil, "", nil
+	})
+}
+
+func (s *Service) scheduleAnswer(ctx context.Context, status int, id int64) (writeResponse, error) {
+	return locationItemAnswer(s, ctx, status, "schedules", id, func(v *view) []store.Schedule { return v.snap.Schedules }, scheduleIDs, s.scheduleDoc)
+}
+
+func (s *Service) exceptionAnswer(ctx context.Context, status int, id int64) (writeResponse, error) {
+	return locationItemAnswer(s, ctx, status, "exceptions", id, func(v *view) []store.Exception { return v.snap.Exceptions }, exceptionIDs, s.exceptionDoc)
 }
 
 func (s *Service) termURL(lib *libraryView, id int64) string {
 	return s.cfg.BaseURL + "/libraries/" + lib.lib.Slug + "/terms/" + idString(id) + ".json"
 }
 
-// locationItemURL is the URL of a location's schedule or exception.
+// locationListURL is the URL of a location's schedules or exceptions
+// (kind), locationItemURL that of one of them.
+func (s *Service) locationListURL(loc *locationView, kind string) string {
+	return strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/" + kind + ".json"
+}
+
 func (s *Service) locationItemURL(loc *locationView, kind string, id int64) string {
-	return strings.TrimSuffix(s.rend.locationURL(loc.lib.lib.Slug, loc.loc.Slug), ".json") + "/" + kind + "/" + idString(id) + ".json"
+	return strings.TrimSuffix(s.locationListURL(loc, kind), ".json") + "/" + idString(id) + ".json"
 }
 
 // termDoc, scheduleDoc and exceptionDoc are one resource's document;
@@ -297,73 +449,8 @@ func (s *Service) exceptionDoc(loc *locationView, e store.Exception) (*rendered,
 	return newRendered(hoursapi.ExceptionDocument{Jsonapi: jsonapiDoc, Links: &hoursapi.Links{Self: s.locationItemURL(loc, "exceptions", e.ID)}, Data: toExceptionResource(loc, e)}, mediaJSONAPI)
 }
 
-func (s *Service) termAnswer(ctx context.Context, status int, termID int64) (writeResponse, error) {
-	return s.answer(ctx, status, "term", termID, func(v *view) (*rendered, string, error) {
-		for _, t := range v.snap.Terms {
-			if t.ID == termID {
-				lib := v.byID[t.LibraryID]
-				r, err := s.termDoc(lib, t)
-				return r, s.termURL(lib, t.ID), err
-			}
-		}
-		return nil, "", nil
-	})
-}
-
 func termInput(a hoursapi.TermAttributes) store.TermInput {
 	return store.TermInput{Name: a.Name, First: a.FirstDay, Last: a.LastDay}
-}
-
-// CreateTerm is POST /libraries/{library_id}/terms.
-func (s *Service) CreateTerm(ctx context.Context, req hoursapi.CreateTermRequestObject) (hoursapi.CreateTermResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkID(req.Body.Data.Id, ""); err != nil {
-		return nil, err
-	}
-	id, err := s.store.CreateTerm(ctx, who, req.LibraryId, termInput(req.Body.Data.Attributes))
-	if err != nil {
-		return nil, storeError(err)
-	}
-	return s.termAnswer(ctx, http.StatusCreated, id)
-}
-
-// UpdateTerm is PATCH /libraries/{library_id}/terms/{term_id}.
-func (s *Service) UpdateTerm(ctx context.Context, req hoursapi.UpdateTermRequestObject) (hoursapi.UpdateTermResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
-	id, err := parseID("term_id", req.TermId)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkID(req.Body.Data.Id, req.TermId); err != nil {
-		return nil, err
-	}
-	if err := s.store.UpdateTerm(ctx, who, req.LibraryId, id, termInput(req.Body.Data.Attributes)); err != nil {
-		return nil, storeError(err)
-	}
-	return s.termAnswer(ctx, http.StatusOK, id)
-}
-
-// DeleteTerm is DELETE /libraries/{library_id}/terms/{term_id}.
-func (s *Service) DeleteTerm(ctx context.Context, req hoursapi.DeleteTermRequestObject) (hoursapi.DeleteTermResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
-	id, err := parseID("term_id", req.TermId)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.store.DeleteTerm(ctx, who, req.LibraryId, id); err != nil {
-		return nil, storeError(err)
-	}
-	s.cache.invalidate()
-	return deleted, nil
 }
 
 func (v *view) locationByID(id int64) *locationView {
@@ -375,23 +462,6 @@ func (v *view) locationByID(id int64) *locationView {
 		}
 	}
 	return nil
-}
-
-func (s *Service) scheduleAnswer(ctx context.Context, status int, scheduleID int64) (writeResponse, error) {
-	return s.answer(ctx, status, "schedule", scheduleID, func(v *view) (*rendered, string, error) {
-		for _, sc := range v.snap.Schedules {
-			if sc.ID != scheduleID {
-				continue
-			}
-			loc := v.locationByID(sc.LocationID)
-			if loc == nil {
-				break
-			}
-			r, err := s.scheduleDoc(loc, sc)
-			return r, s.locationItemURL(loc, "schedules", sc.ID), err
-		}
-		return nil, "", nil
-	})
 }
 
 var weekdays = map[hoursapi.Weekday]time.Weekday{
@@ -414,92 +484,6 @@ func dayInputs(days []hoursapi.ScheduleDay) ([]store.DayInput, error) {
 	return out, nil
 }
 
-// CreateSchedule is POST /libraries/{library_id}/locations/{location_id}/schedules.
-func (s *Service) CreateSchedule(ctx context.Context, req hoursapi.CreateScheduleRequestObject) (hoursapi.CreateScheduleResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
-	d := req.Body.Data
-	if err := checkID(d.Id, ""); err != nil {
-		return nil, err
-	}
-	if d.Relationships == nil {
-		return nil, &apiserve.Error{Status: http.StatusUnprocessableEntity, Message: "a schedule needs relationships.term (the term it applies to)", Pointer: "/data/relationships"}
-	}
-	termID, err := strconv.ParseInt(d.Relationships.Term.Data.Id, 10, 64)
-	if err != nil {
-		return nil, &apiserve.Error{Status: http.StatusUnprocessableEntity, Message: "term id is not a number", Pointer: "/data/relationships/term/data/id"}
-	}
-	days, err := dayInputs(d.Attributes.Days)
-	if err != nil {
-		return nil, err
-	}
-	id, err := s.store.CreateSchedule(ctx, who, req.LibraryId, req.LocationId, termID, days)
-	if err != nil {
-		return nil, storeError(err)
-	}
-	return s.scheduleAnswer(ctx, http.StatusCreated, id)
-}
-
-// UpdateSchedule is PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.
-func (s *Service) UpdateSchedule(ctx context.Context, req hoursapi.UpdateScheduleRequestObject) (hoursapi.UpdateScheduleResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
-	id, err := parseID("schedule_id", req.ScheduleId)
-	if err != nil {
-		return nil, err
-	}
-	d := req.Body.Data
-	if err := checkID(d.Id, req.ScheduleId); err != nil {
-		return nil, err
-	}
-	days, err := dayInputs(d.Attributes.Days)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.store.UpdateSchedule(ctx, who, req.LibraryId, req.LocationId, id, days); err != nil {
-		return nil, storeError(err)
-	}
-	return s.scheduleAnswer(ctx, http.StatusOK, id)
-}
-
-// DeleteSchedule is DELETE /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.
-func (s *Service) DeleteSchedule(ctx context.Context, req hoursapi.DeleteScheduleRequestObject) (hoursapi.DeleteScheduleResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
-	id, err := parseID("schedule_id", req.ScheduleId)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.store.DeleteSchedule(ctx, who, req.LibraryId, req.LocationId, id); err != nil {
-		return nil, storeError(err)
-	}
-	s.cache.invalidate()
-	return deleted, nil
-}
-
-func (s *Service) exceptionAnswer(ctx context.Context, status int, id int64) (writeResponse, error) {
-	return s.answer(ctx, status, "exception", id, func(v *view) (*rendered, string, error) {
-		for _, e := range v.snap.Exceptions {
-			if e.ID != id {
-				continue
-			}
-			loc := v.locationByID(e.LocationID)
-			if loc == nil {
-				break
-			}
-			r, err := s.exceptionDoc(loc, e)
-			return r, s.locationItemURL(loc, "exceptions", e.ID), err
-		}
-		return nil, "", nil
-	})
-}
-
 func exceptionInput(a hoursapi.ExceptionAttributes) store.ExceptionInput {
 	in := store.ExceptionInput{Day: a.Day, Closed: a.Closed, Notes: a.Notes}
 	if a.Periods != nil {
@@ -513,56 +497,4 @@ func exceptionInput(a hoursapi.ExceptionAttributes) store.ExceptionInput {
 		in.Type = &t
 	}
 	return in
-}
-
-// CreateException is POST /libraries/{library_id}/locations/{location_id}/exceptions.
-func (s *Service) CreateException(ctx context.Context, req hoursapi.CreateExceptionRequestObject) (hoursapi.CreateExceptionResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkID(req.Body.Data.Id, ""); err != nil {
-		return nil, err
-	}
-	id, err := s.store.CreateException(ctx, who, req.LibraryId, req.LocationId, exceptionInput(req.Body.Data.Attributes))
-	if err != nil {
-		return nil, storeError(err)
-	}
-	return s.exceptionAnswer(ctx, http.StatusCreated, id)
-}
-
-// UpdateException is PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.
-func (s *Service) UpdateException(ctx context.Context, req hoursapi.UpdateExceptionRequestObject) (hoursapi.UpdateExceptionResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
-	id, err := parseID("exception_id", req.ExceptionId)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkID(req.Body.Data.Id, req.ExceptionId); err != nil {
-		return nil, err
-	}
-	if err := s.store.UpdateException(ctx, who, req.LibraryId, req.LocationId, id, exceptionInput(req.Body.Data.Attributes)); err != nil {
-		return nil, storeError(err)
-	}
-	return s.exceptionAnswer(ctx, http.StatusOK, id)
-}
-
-// DeleteException is DELETE /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.
-func (s *Service) DeleteException(ctx context.Context, req hoursapi.DeleteExceptionRequestObject) (hoursapi.DeleteExceptionResponseObject, error) {
-	who, err := s.authorize(ctx, req.LibraryId, false)
-	if err != nil {
-		return nil, err
-	}
-	id, err := parseID("exception_id", req.ExceptionId)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.store.DeleteException(ctx, who, req.LibraryId, req.LocationId, id); err != nil {
-		return nil, storeError(err)
-	}
-	s.cache.invalidate()
-	return deleted, nil
 }

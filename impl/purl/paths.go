@@ -2,12 +2,11 @@ package purl
 
 import (
 	"context"
-	"mime"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
+	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 )
 
@@ -60,28 +59,9 @@ func (s *Service) pageRedirect(ctx context.Context, rawID string) purlapi.GetObj
 // a higher quality than text/html (named explicitly; wildcards count for
 // neither, so a browser's "text/html, …, */*" keeps the page).
 func prefersJSONLD(r *http.Request) bool {
-	var qLD, qHTML float64
-	for _, header := range r.Header.Values("Accept") {
-		for _, item := range strings.Split(header, ",") {
-			mt, params, err := mime.ParseMediaType(strings.TrimSpace(item))
-			if err != nil {
-				continue
-			}
-			q := 1.0
-			if v, ok := params["q"]; ok {
-				if f, err := strconv.ParseFloat(v, 64); err == nil {
-					q = f
-				}
-			}
-			switch mt {
-			case "application/ld+json":
-				qLD = max(qLD, q)
-			case "text/html":
-				qHTML = max(qHTML, q)
-			}
-		}
-	}
-	return qLD > 0 && qLD > qHTML
+	accept := r.Header.Values("Accept")
+	ld := apiserve.AcceptQuality(accept, "application/ld+json")
+	return ld > 0 && ld > apiserve.AcceptQuality(accept, "text/html")
 }
 
 // redirect is a 301 or 303 to location.

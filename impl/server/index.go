@@ -43,7 +43,7 @@ var serviceTitles = map[string]string{
 	"purl":  "PURL — persistent URLs of repository objects",
 	"embed": "Embed — oEmbed and the iframe viewer",
 	"hours": "Hours — library opening hours (JSON:API)",
-	"soap":  "Algorithm — HIV-1 drug resistance (SOAP)",
+	"soap":  "Algorithm (SOAP) — HIV-1 drug resistance",
 }
 
 type indexSection struct {

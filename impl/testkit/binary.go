@@ -73,7 +73,7 @@ func Binary(t testing.TB) string {
 // fresh temporary --data directory, from the repository root, with extra
 // flags appended (a later flag overrides an earlier one: "--dev=false" runs
 // it as in production, without a development SOAP key). Development mode
-// is the default here because most tests call the SOAP service with the
+// is the default here because most tests call the Algorithm (SOAP) service with the
 // development key (<DataDir>/dev-key.txt). It waits until /readyz answers
 // 200. The process is stopped when the test ends.
 func StartServer(t testing.TB, extraArgs ...string) *Server {
