@@ -16,6 +16,7 @@ import (
 	"github.com/sitelib/sitesvc/gen/hoursapi"
 	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/hours/jsonapireq"
 )
 
 const (
@@ -61,14 +62,27 @@ func (s *Service) echo() (*echo.Echo, error) {
 // media-type rules need a request's operation before routing, and a 405 or
 // OPTIONS names the methods of the path from it (echo's router shares one
 // route between "/libraries/{id}.json" and "/libraries/{id}").
-type operations struct{ contract *apiserve.Contract }
+type operations struct {
+	contract *apiserve.Contract
+	// queries are the query rules of each operation by its id, read from
+	// the contract once rather than on every request (requests.go).
+	queries map[string]jsonapireq.Query
+}
 
 func newOperations(spec *openapi3.T) (*operations, error) {
 	contract, err := apiserve.NewContract(spec)
 	if err != nil {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
-	return &operations{contract: contract}, nil
+	queries := map[string]jsonapireq.Query{}
+	if spec.Paths != nil {
+		for _, item := range spec.Paths.Map() {
+			for _, op := range item.Operations() {
+				queries[op.OperationID] = jsonapireq.Query{Params: queryParams(op), AlwaysIncluded: alwaysIncluded[strings.ToLower(op.OperationID)]}
+			}
+		}
+	}
+	return &operations{contract: contract, queries: queries}, nil
 }
 
 // takesDocument reports whether req is an operation with a request body.

@@ -56,7 +56,7 @@ func (s *Service) jsonapiRequests(ops *operations) echo.MiddlewareFunc {
 			if err != nil || route.Operation == nil || slices.Contains(route.Operation.Tags, "people") {
 				return next(c) // 404/405 follow, or not JSON:API
 			}
-			if err := jsonapireq.CheckQuery(req.URL.Query(), jsonapireq.Query{Params: queryParams(route.Operation), AlwaysIncluded: alwaysIncluded[strings.ToLower(route.Operation.OperationID)]}); err != nil {
+			if err := jsonapireq.CheckQuery(req.URL.Query(), ops.queries[route.Operation.OperationID]); err != nil {
 				return asAPIError(err)
 			}
 			if route.Operation.RequestBody == nil || req.Body == nil {
