@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -64,8 +65,9 @@ func (s *Service) echo() (*echo.Echo, error) {
 // route between "/libraries/{id}.json" and "/libraries/{id}").
 type operations struct {
 	contract *apiserve.Contract
-	// queries are the query rules of each operation by its id, read from
-	// the contract once rather than on every request (requests.go).
+	// queries are the query rules of each JSON:API operation (not the
+	// people's pages and feeds) by its id, read from the contract once
+	// rather than on every request (requests.go).
 	queries map[string]jsonapireq.Query
 }
 
@@ -78,6 +80,9 @@ func newOperations(spec *openapi3.T) (*operations, error) {
 	if spec.Paths != nil {
 		for _, item := range spec.Paths.Map() {
 			for _, op := range item.Operations() {
+				if slices.Contains(op.Tags, "people") {
+					continue
+				}
 				queries[op.OperationID] = jsonapireq.Query{Params: queryParams(op), AlwaysIncluded: alwaysIncluded[strings.ToLower(op.OperationID)]}
 			}
 		}

@@ -53,10 +53,14 @@ func (s *Service) jsonapiRequests(ops *operations) echo.MiddlewareFunc {
 				return next(c)
 			}
 			route, params, err := ops.contract.FindRoute(req)
-			if err != nil || route.Operation == nil || slices.Contains(route.Operation.Tags, "people") {
-				return next(c) // 404/405 follow, or not JSON:API
+			if err != nil || route.Operation == nil {
+				return next(c) // 404/405 follow
 			}
-			if err := jsonapireq.CheckQuery(req.URL.Query(), ops.queries[route.Operation.OperationID]); err != nil {
+			query, jsonapi := ops.queries[route.Operation.OperationID]
+			if !jsonapi {
+				return next(c)
+			}
+			if err := jsonapireq.CheckQuery(req.URL.Query(), query); err != nil {
 				return asAPIError(err)
 			}
 			if route.Operation.RequestBody == nil || req.Body == nil {
