@@ -257,7 +257,24 @@ func (s *FS) Delete(_ context.Context, id druid.Druid) error {
 // List implements Store.
 func (s *FS) List(_ context.Context) ([]druid.Druid, error) {
 	var ids []druid.Druid
-	err := filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
+	err := s.walkObjects(func(id druid.Druid, dir string) error {
+		if _, err := os.Stat(filepath.Join(dir, currentLink, PublicXML)); err == nil {
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing store %s: %w", s.root, err)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// walkObjects calls fn for the directory of every object in the tree,
+// skipping hidden entries (trash, temporary files) and the intermediate
+// levels of the druid tree; List and recovery share this one walk.
+func (s *FS) walkObjects(fn func(id druid.Druid, dir string) error) error {
+	return filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -275,16 +292,11 @@ func (s *FS) List(_ context.Context) ([]druid.Druid, error) {
 		if err != nil || id.TreePath() != filepath.ToSlash(rel) {
 			return nil // an intermediate level of the tree
 		}
-		if _, err := os.Stat(filepath.Join(p, currentLink, PublicXML)); err == nil {
-			ids = append(ids, id)
+		if err := fn(id, p); err != nil {
+			return err
 		}
 		return filepath.SkipDir
 	})
-	if err != nil {
-		return nil, fmt.Errorf("listing store %s: %w", s.root, err)
-	}
-	slices.Sort(ids)
-	return ids, nil
 }
 
 // Empty reports whether the store holds no object.

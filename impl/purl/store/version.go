@@ -337,28 +337,11 @@ func (s *FS) recover() error {
 			os.RemoveAll(filepath.Join(s.root, e.Name()))
 		}
 	}
-	return filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() || p == s.root {
-			return nil
-		}
-		if strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		rel, err := filepath.Rel(s.root, p)
-		if err != nil {
-			return nil
-		}
-		id, err := druid.Parse(strings.ReplaceAll(filepath.ToSlash(rel), "/", ""))
-		if err != nil || id.TreePath() != filepath.ToSlash(rel) {
-			return nil // an intermediate level of the tree
-		}
-		if err := s.recoverObject(id, p); err != nil {
+	return s.walkObjects(func(id druid.Druid, dir string) error {
+		if err := s.recoverObject(id, dir); err != nil {
 			return fmt.Errorf("recovering %s: %w", id.Qualified(), err)
 		}
-		return filepath.SkipDir
+		return nil
 	})
 }
 

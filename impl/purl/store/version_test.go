@@ -24,19 +24,27 @@ func entries(t *testing.T, dir string) []string {
 	return names
 }
 
-// Opening the store (another process starting, or `purl publish`) while a version is
-// being written leaves that version alone; a version whose writer died is removed.
-func TestOpenLeavesLiveWritersAndRemovesDeadOnes(t *testing.T) {
-	ctx := context.Background()
+// storeWithV1 opens a store in a fresh directory holding one object,
+// bb000kk0000, whose public.xml is "v1".
+func storeWithV1(t *testing.T) (*FS, string, druid.Druid) {
+	t.Helper()
 	root := t.TempDir()
 	s, err := OpenFS(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	id, _ := druid.Parse("bb000kk0000")
-	if _, err := s.Write(ctx, id, PublicXML, strings.NewReader("v1")); err != nil {
+	if _, err := s.Write(context.Background(), id, PublicXML, strings.NewReader("v1")); err != nil {
 		t.Fatal(err)
 	}
+	return s, root, id
+}
+
+// Opening the store (another process starting, or `purl publish`) while a version is
+// being written leaves that version alone; a version whose writer died is removed.
+func TestOpenLeavesLiveWritersAndRemovesDeadOnes(t *testing.T) {
+	ctx := context.Background()
+	s, root, id := storeWithV1(t)
 	live, err := s.Begin(ctx, id, false)
 	if err != nil {
 		t.Fatal(err)
@@ -112,15 +120,7 @@ func TestOpenMigratesTheOldLayout(t *testing.T) {
 // after the grace period; one whose committer is still alive is left alone.
 func TestOpenRemovesStaleSwitchLinks(t *testing.T) {
 	ctx := context.Background()
-	root := t.TempDir()
-	s, err := OpenFS(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, _ := druid.Parse("bb000kk0000")
-	if _, err := s.Write(ctx, id, PublicXML, strings.NewReader("v1")); err != nil {
-		t.Fatal(err)
-	}
+	s, root, id := storeWithV1(t)
 	obj := s.objectDir(id)
 	live, err := s.Begin(ctx, id, false)
 	if err != nil {
@@ -156,15 +156,7 @@ func TestOpenRemovesStaleSwitchLinks(t *testing.T) {
 // without a lock file: the next open removes it at once when the process its name carries is
 // gone, and leaves it (for the grace period) while that process lives.
 func TestOpenRemovesUnlockedVersionOfDeadWriter(t *testing.T) {
-	root := t.TempDir()
-	s, err := OpenFS(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, _ := druid.Parse("bb000kk0000")
-	if _, err := s.Write(context.Background(), id, PublicXML, strings.NewReader("v1")); err != nil {
-		t.Fatal(err)
-	}
+	s, root, id := storeWithV1(t)
 	obj := s.objectDir(id)
 	// A process id no process has: beyond the kernel's pid_max.
 	dead := filepath.Join(obj, newPrefix+"2147483646-123")

@@ -130,6 +130,18 @@ func embeddedMODS(version, title, extra string) string {
   </mods>`, version, strings.ReplaceAll(version, ".", "-"), title, extra)
 }
 
+// publicObject is a public XML document: the XML declaration, the
+// publicObject element with attrs, and one indented line per child.
+func publicObject(attrs string, children ...string) string {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<publicObject " + attrs + ">\n")
+	for _, c := range children {
+		b.WriteString("  " + c + "\n")
+	}
+	b.WriteString("</publicObject>\n")
+	return b.String()
+}
+
 // All returns every variant.
 func All() []Variant {
 	img := PNG(4, 3)
@@ -143,15 +155,8 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "order-no-version", Druid: id, Files: files, Title: "Variant in another order",
 		Warning: "no versionMetadata", MODSVersion: "3.6", MODSDerived: true,
-		Public: fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
-<publicObject objectId="druid:%s" published="2015-06-01T08:00:00Z">
-  %s
-  %s
-  %s
-  %s
-  %s
-</publicObject>
-`, id, identity("Variant in another order"), content("druid:"+id, "image1.png", n), rights, rdf(id), dc("Variant in another order")),
+		Public: publicObject(`objectId="druid:`+id+`" published="2015-06-01T08:00:00Z"`,
+			identity("Variant in another order"), content("druid:"+id, "image1.png", n), rights, rdf(id), dc("Variant in another order")),
 	})
 
 	// Eight top-level children: the six, an embedded MODS, a thumb and
@@ -160,23 +165,14 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "eight-children", Druid: id, Files: files, Title: "Variant with eight children",
 		MODSVersion: "3.6", Thumb: "image1.png", Releases: 2,
-		Public: fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
-<publicObject objectId="druid:%s" published="2016-02-02T09:30:00Z" publishVersion="repository-4.2">
-  %s
-  %s
-  %s
-  %s
-  %s
-  %s
-  %s
-  <thumb>%s/image1.png</thumb>
-  <releaseData>
+		Public: publicObject(`objectId="druid:`+id+`" published="2016-02-02T09:30:00Z" publishVersion="repository-4.2"`,
+			identity("Variant with eight children"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights,
+			dc("Variant with eight children"), embeddedMODS("3.6", "Variant with eight children", ""),
+			"<thumb>"+id+"/image1.png</thumb>",
+			`<releaseData>
     <release to="Searchworks">true</release>
     <release to="Earthworks">false</release>
-  </releaseData>
-</publicObject>
-`, id, identity("Variant with eight children"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights,
-			dc("Variant with eight children"), embeddedMODS("3.6", "Variant with eight children", ""), id),
+  </releaseData>`),
 	})
 
 	// publicObject/@id instead of @objectId; contentMetadata/@objectId
@@ -185,16 +181,8 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "id-attribute", Druid: id, Files: files, Title: "Variant identified by id",
 		MODSVersion: "3.6", MODSDerived: true,
-		Public: fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
-<publicObject id="druid:%s" published="2017-09-09T10:00:00-07:00">
-  %s
-  %s
-  %s
-  %s
-  %s
-  %s
-</publicObject>
-`, id, identity("Variant identified by id"), versions(id), rdf(id), content(id, "image1.png", n), rights, dc("Variant identified by id")),
+		Public: publicObject(`id="druid:`+id+`" published="2017-09-09T10:00:00-07:00"`,
+			identity("Variant identified by id"), versions(id), rdf(id), content(id, "image1.png", n), rights, dc("Variant identified by id")),
 	})
 
 	// oai_dc:dc without dc:title, with an embedded MODS record: the MODS
@@ -203,18 +191,8 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "no-dc-title-mods", Druid: id, Files: files, Title: "Title from the MODS record",
 		Warning: "embedded MODS title", MODSVersion: "3.6",
-		Public: fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
-<publicObject objectId="druid:%s" published="2018-01-01T00:00:00Z">
-  %s
-  %s
-  %s
-  %s
-  %s
-  %s
-  %s
-</publicObject>
-`, id, identity("Label of the fourth variant"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights, dc(""),
-			embeddedMODS("3.6", "Title from the MODS record", "")),
+		Public: publicObject(`objectId="druid:`+id+`" published="2018-01-01T00:00:00Z"`,
+			identity("Label of the fourth variant"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights, dc(""), embeddedMODS("3.6", "Title from the MODS record", "")),
 	})
 
 	// oai_dc:dc without dc:title, no MODS and no objectLabel: the
@@ -223,16 +201,8 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "no-title", Druid: id, Files: files, Title: "druid:" + id,
 		Warning: "the title shown is the identifier", MODSVersion: "3.6", MODSDerived: true,
-		Public: fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
-<publicObject objectId="druid:%s" published="2018-01-02T00:00:00Z">
-  %s
-  %s
-  %s
-  %s
-  %s
-  %s
-</publicObject>
-`, id, identity(""), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights, dc("")),
+		Public: publicObject(`objectId="druid:`+id+`" published="2018-01-02T00:00:00Z"`,
+			identity(""), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights, dc("")),
 	})
 
 	// An embargo written as <none/> plus embargoReleaseDate.
@@ -240,19 +210,11 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "embargo-none", Druid: id, Files: files, Title: "Variant under embargo",
 		MODSVersion: "3.6", MODSDerived: true, Embargoed: true,
-		Public: fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
-<publicObject objectId="druid:%s" published="2019-05-05T05:05:05Z">
-  %s
-  %s
-  %s
-  %s
-  <rightsMetadata>
+		Public: publicObject(`objectId="druid:`+id+`" published="2019-05-05T05:05:05Z"`,
+			identity("Variant under embargo"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), `<rightsMetadata>
     <access type="discover"><machine><world/></machine></access>
     <access type="read"><machine><embargoReleaseDate>2099-12-31</embargoReleaseDate><none/></machine></access>
-  </rightsMetadata>
-  %s
-</publicObject>
-`, id, identity("Variant under embargo"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), dc("Variant under embargo")),
+  </rightsMetadata>`, dc("Variant under embargo")),
 	})
 
 	// Embedded MODS 3.7 that is valid MODS 3.6 after the version change.
@@ -260,18 +222,8 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "mods-3.7", Druid: id, Files: files, Title: "Variant with MODS 3.7",
 		Warning: "served as MODS 3.6", MODSVersion: "3.6",
-		Public: fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
-<publicObject objectId="druid:%s" published="2020-07-07T07:07:07Z">
-  %s
-  %s
-  %s
-  %s
-  %s
-  %s
-  %s
-</publicObject>
-`, id, identity("Variant with MODS 3.7"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights,
-			dc("Variant with MODS 3.7"), embeddedMODS("3.7", "Variant with MODS 3.7", "")),
+		Public: publicObject(`objectId="druid:`+id+`" published="2020-07-07T07:07:07Z"`,
+			identity("Variant with MODS 3.7"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights, dc("Variant with MODS 3.7"), embeddedMODS("3.7", "Variant with MODS 3.7", "")),
 	})
 
 	// Embedded MODS 3.7 that uses originInfo/displayDate (new in 3.7),
@@ -280,18 +232,8 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "mods-3.7-only", Druid: id, Files: files, Title: "Variant with MODS 3.7 only",
 		Warning: "served as MODS 3.7", MODSVersion: "3.7",
-		Public: fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
-<publicObject objectId="druid:%s" published="2021-08-08T08:08:08Z">
-  %s
-  %s
-  %s
-  %s
-  %s
-  %s
-  %s
-</publicObject>
-`, id, identity("Variant with MODS 3.7 only"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights,
-			dc("Variant with MODS 3.7 only"), embeddedMODS("3.7", "Variant with MODS 3.7 only", "\n    <originInfo><displayDate>circa 1900</displayDate></originInfo>")),
+		Public: publicObject(`objectId="druid:`+id+`" published="2021-08-08T08:08:08Z"`,
+			identity("Variant with MODS 3.7 only"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights, dc("Variant with MODS 3.7 only"), embeddedMODS("3.7", "Variant with MODS 3.7 only", "\n    <originInfo><displayDate>circa 1900</displayDate></originInfo>")),
 	})
 	return out
 }
