@@ -148,6 +148,15 @@ func (a *Aligner) buildKmers(seq string) {
 // Consensus returns the consensus B amino-acid sequence of gene g ("" for an unknown gene).
 func (a *Aligner) Consensus(g Gene) string { return a.genes[g].consensus }
 
+// IsAPOBEC tells whether amino acid aa ('*' for a stop) at codon pos of gene g is an APOBEC
+// signature mutation (apobecs.csv). The resistance reports read the aligner's table through
+// this instead of parsing apobecs.csv a second time.
+func (a *Aligner) IsAPOBEC(g Gene, pos int, aa byte) bool {
+	tab := a.apobec[g]
+	x := aaIndex(aa)
+	return pos >= 1 && pos <= len(tab) && x >= 0 && tab[pos-1]&(1<<uint(x)) != 0
+}
+
 // workspace holds the per-call buffers, reused through a sync.Pool so that an alignment
 // allocates little beyond its result.
 type workspace struct {

@@ -26,16 +26,7 @@ func TestReportLimitAndAdmit(t *testing.T) {
 	opts := Options{Algorithm: AlgorithmHIVDB, ReportType: ReportDetailed, MaxReportBytes: 60_000,
 		Admit: func(w int64) (func(), error) { admitted = w; return func() { released = true }, nil }}
 	_, err := e.MutationListReport(lists, opts)
-	if !errors.Is(err, ErrReportTooLarge) {
-		t.Fatalf("err = %v, want ErrReportTooLarge", err)
-	}
-	m := regexp.MustCompile(`at sample (\d+) of 100`).FindStringSubmatch(err.Error())
-	if m == nil {
-		t.Fatalf("the error does not say where it stopped: %v", err)
-	}
-	if n, _ := strconv.Atoi(m[1]); n > 10 {
-		t.Errorf("stopped at sample %d: the report went on long past the limit", n)
-	}
+	checkStoppedEarly(t, err)
 	if admitted != Weight(e.Default()) || !released {
 		t.Errorf("Admit saw weight %d (want %d), released %v", admitted, Weight(e.Default()), released)
 	}
@@ -69,16 +60,7 @@ func TestSequenceReportLimitAndAdmit(t *testing.T) {
 	opts := Options{Algorithm: AlgorithmHIVDB, ReportType: Report2009, MaxReportBytes: 60_000,
 		Admit: func(w int64) (func(), error) { admitted = w; return func() { released = true }, nil }}
 	_, err := e.SequenceReport(recs, opts)
-	if !errors.Is(err, ErrReportTooLarge) {
-		t.Fatalf("err = %v, want ErrReportTooLarge", err)
-	}
-	m := regexp.MustCompile(`at sample (\d+) of 100`).FindStringSubmatch(err.Error())
-	if m == nil {
-		t.Fatalf("the error does not say where it stopped: %v", err)
-	}
-	if n, _ := strconv.Atoi(m[1]); n > 10 {
-		t.Errorf("stopped at sample %d: the report went on long past the limit", n)
-	}
+	checkStoppedEarly(t, err)
 	if admitted != Weight(e.Default()) || !released {
 		t.Errorf("Admit saw weight %d (want %d), released %v", admitted, Weight(e.Default()), released)
 	}
@@ -129,5 +111,21 @@ func TestAlignmentWork(t *testing.T) {
 	recs := []*fasta.Record{{Length: 1300}, {Length: MinSequenceLength - 1}, {Length: MaxSequenceLength + 1}, {Length: 2800}}
 	if got, want := AlignmentWork(recs), int64(4100*NucleotideWork); got != want {
 		t.Errorf("AlignmentWork = %d, want %d", got, want)
+	}
+}
+
+// checkStoppedEarly asserts that a 100-sample report failed with ErrReportTooLarge, that the
+// error says at which sample it stopped, and that this was within the first ten.
+func checkStoppedEarly(t *testing.T, err error) {
+	t.Helper()
+	if !errors.Is(err, ErrReportTooLarge) {
+		t.Fatalf("err = %v, want ErrReportTooLarge", err)
+	}
+	m := regexp.MustCompile(`at sample (\d+) of 100`).FindStringSubmatch(err.Error())
+	if m == nil {
+		t.Fatalf("the error does not say where it stopped: %v", err)
+	}
+	if n, _ := strconv.Atoi(m[1]); n > 10 {
+		t.Errorf("stopped at sample %d: the report went on long past the limit", n)
 	}
 }

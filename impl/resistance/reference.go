@@ -24,7 +24,6 @@ type reference struct {
 	unusual    map[typeKey]bool    // (gene, position, symbol) → isUnusual of rx-all_subtype-all.csv
 	drms       map[typeKey]bool    // drug-resistance mutations (drms_hiv1.csv)
 	sdrms      map[typeKey]bool    // surveillance drug-resistance mutations (sdrms_hiv1.csv)
-	apobec     map[typeKey]bool    // APOBEC signature mutations (apobecs.csv)
 	apobecDRMs map[typeKey]bool    // APOBEC mutations at drug-resistance positions (apobec_drms.csv)
 }
 
@@ -43,7 +42,7 @@ func loadReference(dir fs.FS) (*reference, error) {
 	ref := &reference{
 		consensus: map[string]string{}, drugNames: map[string]drugInfo{}, types: map[typeKey]string{},
 		unusual: map[typeKey]bool{}, drms: map[typeKey]bool{}, sdrms: map[typeKey]bool{},
-		apobec: map[typeKey]bool{}, apobecDRMs: map[typeKey]bool{},
+		apobecDRMs: map[typeKey]bool{},
 	}
 	if err := ref.loadGenes(dir, "genes_hiv1.yml"); err != nil {
 		return nil, err
@@ -70,7 +69,7 @@ func loadReference(dir fs.FS) (*reference, error) {
 	for _, t := range []struct {
 		file string
 		set  map[typeKey]bool
-	}{{"drms_hiv1.csv", ref.drms}, {"sdrms_hiv1.csv", ref.sdrms}, {"apobecs.csv", ref.apobec}, {"apobec_drms.csv", ref.apobecDRMs}} {
+	}{{"drms_hiv1.csv", ref.drms}, {"sdrms_hiv1.csv", ref.sdrms}, {"apobec_drms.csv", ref.apobecDRMs}} {
 		err := readCSV(dir, t.file, []string{"gene", "position", "aa"}, func(f map[string]string) error {
 			pos, err := strconv.Atoi(f["position"])
 			if err != nil {

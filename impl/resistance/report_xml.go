@@ -195,7 +195,7 @@ func (e *Engine) sampleSite(s *settings, smp *sample) string {
 				attrs = append(attrs, "unusual", "true")
 			}
 			if smp.Seq != nil {
-				if apobec, _ := e.ref.apobecFlags(m); apobec {
+				if apobec, _ := e.apobecFlags(m); apobec {
 					attrs = append(attrs, "apobec", "true")
 				}
 				if c := smp.Seq.Codons[g.Gene][m.Pos]; c != nil && c.Codon+c.InsertedCodons != "" {
@@ -341,7 +341,7 @@ func (e *Engine) sample2009(s *settings, smp *sample) string {
 			w.elem("isSDRM", strconv.FormatBool(sdrm))
 			w.elem("isUnusual", strconv.FormatBool(unusual))
 			if smp.Seq != nil {
-				apobec, _ := e.ref.apobecFlags(m)
+				apobec, _ := e.apobecFlags(m)
 				w.elem("isApobec", strconv.FormatBool(apobec))
 			}
 			w.close("mutation")

@@ -370,7 +370,7 @@ func (e *Engine) countQuality(smp *sample, res *align.Result) {
 				if _, _, unusual := e.ref.flags(m); unusual {
 					c.Unusual++
 				}
-				apobec, drm := e.ref.apobecFlags(m)
+				apobec, drm := e.apobecFlags(m)
 				if apobec {
 					c.APOBEC++
 				}
@@ -427,15 +427,19 @@ func (c qualityCounts) hypermutated() bool { return c.APOBEC >= 2 }
 
 // apobecFlags tells whether any of a mutation's amino acids is an APOBEC signature mutation
 // (apobecs.csv), and whether one is a drug-resistance mutation APOBEC can cause
-// (apobec_drms.csv; these are not signature mutations themselves).
-func (r *reference) apobecFlags(m Mutation) (apobec, drm bool) {
+// (apobec_drms.csv; these are not signature mutations themselves). The signature table is
+// the aligner's, read once by align.NewAligner.
+func (e *Engine) apobecFlags(m Mutation) (apobec, drm bool) {
 	for _, c := range []byte(m.AAs.String()) {
 		if c == m.Consensus {
 			continue
 		}
-		k := typeKey{m.Gene, m.Pos, c}
-		apobec = apobec || r.apobec[k]
-		drm = drm || r.apobecDRMs[k]
+		aa := c
+		if aa == 'Z' { // the asi stop symbol; the aligner's tables write a stop as '*'
+			aa = '*'
+		}
+		apobec = apobec || e.aligner.IsAPOBEC(align.Gene(m.Gene), m.Pos, aa)
+		drm = drm || e.ref.apobecDRMs[typeKey{m.Gene, m.Pos, c}]
 	}
 	return apobec, drm
 }
