@@ -18,6 +18,12 @@ export CGO_ENABLED := 0
 MIRADOR_SRC := impl/embed/viewer/node_modules/mirador/dist
 MIRADOR_DST := bundled/mirador/dist
 
+# The tests and benchmarks run the binary make build made (impl/testkit).
+TESTENV    = SITESVC_TEST_BINARY=$(CURDIR)/$(BIN)
+# Shared by make test and the targets of the same name, so they cannot drift.
+TS_TEST    = $(TESTENV) bash scripts/tsclients.sh test
+BENCH_ONCE = $(TESTENV) $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 20m $(PKGS)
+
 .PHONY: all generate viewer mirador apidocs webcheck hours-npm samples-large build run install test ts-test bench bench-check bench-edge lint fmt-check vet staticcheck gen-check clean
 
 all: build
@@ -89,26 +95,26 @@ gen-check:
 
 ## test: lint, gen freshness and every test (against PostgreSQL too when SITESVC_TEST_POSTGRES_URL is set)
 test: lint gen-check build webcheck hours-npm
-	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) bash scripts/tsclients.sh test
-	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 25m $(PKGS)
+	$(TS_TEST)
+	$(TESTENV) $(GO) test -count=1 -timeout 25m $(PKGS)
 	@echo "make: every benchmark once (make bench-check), so a benchmark that no longer runs fails the tests"
-	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 20m $(PKGS)
+	$(BENCH_ONCE)
 
 ## ts-test: the TypeScript client suite (node --test) against the built binary
 ts-test: build
-	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) bash scripts/tsclients.sh test
+	$(TS_TEST)
 
 ## bench-check: every benchmark once (-benchtime 1x), so one that no longer runs fails make test
 bench-check: build
-	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 20m $(PKGS)
+	$(BENCH_ONCE)
 
 ## bench: the benchmarks, each reporting its ratio against a baseline measured in the same run
 bench: build
-	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 30m $(PKGS)
+	$(TESTENV) $(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 30m $(PKGS)
 
 ## bench-edge: only the edge benchmark (the real binary vs bare net/http over loopback)
 bench-edge: build
-	SITESVC_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench '^BenchmarkEdge$$' -count 1 ./cmd/sitesvc
+	$(TESTENV) $(GO) test -run '^$$' -bench '^BenchmarkEdge$$' -count 1 ./cmd/sitesvc
 
 clean:
 	rm -rf bin

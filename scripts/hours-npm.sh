@@ -12,22 +12,13 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="$root/scripts/hours-npm"
-stamp="$dir/node_modules/.sitesvc-lock-sha256"
+
+# shellcheck source=npm-ci.sh
+source "$root/scripts/npm-ci.sh"
 
 case "${1:-}" in
 install)
-	lock_hash="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
-	if [[ -f "$stamp" && "$(cat "$stamp")" == "$lock_hash" ]]; then
-		exit 0
-	fi
-	if ! command -v npm >/dev/null 2>&1; then
-		echo "hours-npm: npm is not installed (Node.js 20 or later is needed)" >&2
-		exit 1
-	fi
-	echo "hours-npm: npm ci in scripts/hours-npm (pinned by package-lock.json)" >&2
-	# --ignore-scripts: no package needs to build anything.
-	(cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
-	printf '%s\n' "$lock_hash" >"$stamp"
+	npm_ci_locked hours-npm "$dir" "Node.js 20 or later is needed"
 	;;
 *)
 	echo "usage: $0 install" >&2

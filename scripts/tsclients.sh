@@ -13,22 +13,12 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="$root/scripts/tsclients"
-stamp="$dir/node_modules/.sitesvc-lock-sha256"
+
+# shellcheck source=npm-ci.sh
+source "$root/scripts/npm-ci.sh"
 
 install() {
-	local lock_hash
-	lock_hash="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
-	if [[ -f "$stamp" && "$(cat "$stamp")" == "$lock_hash" ]]; then
-		return
-	fi
-	if ! command -v npm >/dev/null 2>&1; then
-		echo "tsclients: npm is not installed (Node.js 20 or later is needed)" >&2
-		exit 1
-	fi
-	echo "tsclients: npm ci in scripts/tsclients (pinned by package-lock.json)" >&2
-	# --ignore-scripts: no package needs to build anything.
-	(cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
-	printf '%s\n' "$lock_hash" >"$stamp"
+	npm_ci_locked tsclients "$dir" "Node.js 20 or later is needed"
 }
 
 case "${1:-}" in

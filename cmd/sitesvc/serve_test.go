@@ -10,7 +10,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -417,11 +416,7 @@ func TestBodyLimitThroughTheBinary(t *testing.T) {
 	s := testkit.StartServer(t, "--max-body-bytes", "1024", "--services", "hours")
 	// With a token that may write: a write without one is refused before
 	// its body is read (401), whatever its size.
-	out, err := exec.Command(testkit.Binary(t), "tokens", "add", "--data", s.DataDir, "--role", "admin", "--name", "limits").Output()
-	if err != nil {
-		t.Fatalf("tokens add: %v", err)
-	}
-	token := strings.TrimSpace(string(out))
+	token := testkit.AddToken(t, s.DataDir, "admin", "limits")
 	big := `{"data":{"type":"libraries","attributes":{"name":"` + strings.Repeat("x", 4096) + `"}}}`
 	for _, chunked := range []bool{false, true} {
 		var body io.Reader = strings.NewReader(big)

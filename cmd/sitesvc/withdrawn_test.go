@@ -4,7 +4,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -19,11 +18,7 @@ func TestEmbedForgetsWithdrawnObjects(t *testing.T) {
 		t.Skip("starts the binary")
 	}
 	srv := testkit.StartServer(t)
-	out, err := exec.Command(testkit.Binary(t), "tokens", "add", "--data", srv.DataDir, "--role", "publisher", "--name", "w11b").Output()
-	if err != nil {
-		t.Fatalf("tokens add: %v", err)
-	}
-	token := strings.TrimSpace(string(out))
+	token := testkit.AddToken(t, srv.DataDir, "publisher", "w11b")
 	send := func(method, path, body string) (int, string) {
 		t.Helper()
 		var r io.Reader

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -78,11 +77,7 @@ func TestBinary(t *testing.T) {
 		get(path)
 	}
 
-	out, err := exec.Command(testkit.Binary(t), "tokens", "add", "--data", srv.DataDir, "--name", "gina", "--role", "editor:green").Output()
-	if err != nil {
-		t.Fatalf("tokens add: %v", err)
-	}
-	token := strings.TrimSpace(string(out))
+	token := testkit.AddToken(t, srv.DataDir, "editor:green", "gina")
 	patch := func(body string) int {
 		req, _ := http.NewRequest(http.MethodPatch, srv.URL+"/hours/libraries/green", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/vnd.api+json")

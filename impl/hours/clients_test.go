@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/sitelib/sitesvc/impl/hours/store/storetest"
@@ -34,14 +33,11 @@ func TestRealJSONAPIClients(t *testing.T) {
 				args = append(args, "--hours-db", b.DSN(t))
 			}
 			srv := testkit.StartServer(t, args...)
-			out, err := exec.Command(testkit.Binary(t), "tokens", "add", "--data", srv.DataDir, "--name", "clients", "--role", "admin").Output()
-			if err != nil {
-				t.Fatalf("tokens add: %v", err)
-			}
+			token := testkit.AddToken(t, srv.DataDir, "admin", "clients")
 			for _, client := range []string{"jsona", "devour", "kitsu"} {
 				t.Run(client, func(t *testing.T) {
 					cmd := exec.Command(node, filepath.Join(root, "scripts", "hours-npm", "clients.cjs"), client)
-					cmd.Env = append(os.Environ(), "HOURS_URL="+srv.URL+"/hours", "TOKEN="+strings.TrimSpace(string(out)))
+					cmd.Env = append(os.Environ(), "HOURS_URL="+srv.URL+"/hours", "TOKEN="+token)
 					res, err := cmd.CombinedOutput()
 					t.Logf("%s", res)
 					if err != nil {

@@ -140,11 +140,7 @@ func TestPutKilledLeavesOneVersion(t *testing.T) {
 	if out, err := runPublish(t, data, a); err != nil {
 		t.Fatalf("publish: %v\n%s", err, out)
 	}
-	out, err := exec.Command(testkit.Binary(t), "tokens", "add", "--data", data, "--role", "publisher", "--name", "killer").Output()
-	if err != nil {
-		t.Fatalf("tokens add: %v", err)
-	}
-	token := strings.TrimSpace(string(out))
+	token := testkit.AddToken(t, data, "publisher", "killer")
 	pub, err := os.ReadFile(filepath.Join(a, "bb000kk0000", "public.xml"))
 	if err != nil {
 		t.Fatal(err)

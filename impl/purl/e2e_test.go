@@ -56,20 +56,12 @@ func TestBinary(t *testing.T) {
 	}
 
 	bin := testkit.Binary(t)
-	out, err := exec.Command(bin, "tokens", "add", "--data", srv.DataDir, "--role", "publisher", "--name", "e2e").Output()
-	if err != nil {
-		t.Fatalf("tokens add: %v", err)
-	}
-	token := strings.TrimSpace(string(out))
+	token := testkit.AddToken(t, srv.DataDir, "publisher", "e2e")
 
 	// Rights through the real server: a login-group file needs a token
 	// with the group's role, made by tokens add; the location's network
 	// needs none.
-	out, err = exec.Command(bin, "tokens", "add", "--data", srv.DataDir, "--role", "group:sitelib", "--name", "reader").Output()
-	if err != nil {
-		t.Fatalf("tokens add --role group:sitelib: %v", err)
-	}
-	groupToken := strings.TrimSpace(string(out))
+	groupToken := testkit.AddToken(t, srv.DataDir, "group:sitelib", "reader")
 	for _, c := range []struct {
 		path, token string
 		status      int

@@ -323,11 +323,7 @@ func TestVariantsThroughPUTToTheBinary(t *testing.T) {
 	if out, err := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, tree).CombinedOutput(); err != nil {
 		t.Fatalf("purl publish: %v\n%s", err, out)
 	}
-	tok, err := exec.Command(bin, "tokens", "add", "--data", srv.DataDir, "--role", "publisher", "--name", "variants").Output()
-	if err != nil {
-		t.Fatalf("tokens add: %v", err)
-	}
-	token := strings.TrimSpace(string(tok))
+	token := testkit.AddToken(t, srv.DataDir, "publisher", "variants")
 	mods36 := map[string][]byte{}
 	for _, v := range all {
 		t.Run(v.Name, func(t *testing.T) {

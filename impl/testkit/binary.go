@@ -158,6 +158,21 @@ func start(bin, root, dataDir string, port int, extraArgs []string) (*Server, er
 	return nil, fmt.Errorf("sitesvc not ready after 90s\n%s", logs.String())
 }
 
+// AddToken runs `sitesvc tokens add` on dataDir (a running server's
+// DataDir or a --data directory of its own) and returns the printed token,
+// so tests make tokens the way an operator does.
+func AddToken(t testing.TB, dataDir, role, name string) string {
+	t.Helper()
+	cmd := exec.Command(Binary(t), "tokens", "add", "--data", dataDir, "--role", role, "--name", name)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("testkit: tokens add --role %s --name %s: %v\n%s", role, name, err, stderr.String())
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // Logs returns what the process has written to stdout and stderr.
 func (s *Server) Logs() string { return s.logs.String() }
 
