@@ -90,24 +90,55 @@ func StartServer(t testing.TB, extraArgs ...string) *Server {
 
 // start listens on a new loopback port and runs the server on that socket.
 func start(bin, root, dataDir string, extraArgs []string) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, socket, err := listenSocket()
 	if err != nil {
-		return nil, fmt.Errorf("listening on a loopback port: %w", err)
+		return nil, err
 	}
-	defer ln.Close() // the server holds its own copy
-	socket, err := ln.(*net.TCPListener).File()
-	if err != nil {
-		return nil, fmt.Errorf("the listening socket's descriptor: %w", err)
-	}
-	defer socket.Close()
-	return startOn(bin, root, dataDir, ln.Addr().String(), socket, extraArgs)
+	defer socket.Close() // the server holds its own copy
+	return startOn(bin, root, dataDir, addr, socket, extraArgs)
 }
 
-// startOn runs the server on the listening socket (descriptor 3 in the
-// child, as a service manager passes it: LISTEN_FDS=1, LISTEN_PID = the
-// server's pid, which a shell sets before it execs the server in its own
-// place). addr is the socket's address; socket nil makes the server listen
-// on addr itself.
+// Socket opens a listening socket on a loopback port the kernel chooses
+// and returns its address ("127.0.0.1:port") and descriptor, for a server
+// process started with SocketActivated; it is closed when the test ends.
+func Socket(t testing.TB) (addr string, socket *os.File) {
+	t.Helper()
+	addr, socket, err := listenSocket()
+	if err != nil {
+		t.Fatalf("testkit: %v", err)
+	}
+	t.Cleanup(func() { socket.Close() })
+	return addr, socket
+}
+
+func listenSocket() (string, *os.File, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, fmt.Errorf("listening on a loopback port: %w", err)
+	}
+	defer ln.Close() // the descriptor below is a copy
+	socket, err := ln.(*net.TCPListener).File()
+	if err != nil {
+		return "", nil, fmt.Errorf("the listening socket's descriptor: %w", err)
+	}
+	return ln.Addr().String(), socket, nil
+}
+
+// SocketActivated is the command running `bin args…` on the listening
+// socket (from Socket) as a service manager passes one: descriptor 3,
+// LISTEN_FDS=1 and LISTEN_PID = the server's own pid, which a shell sets
+// before it execs the server in its place. `sitesvc serve` then serves on
+// that socket instead of binding --addr, so no other process can take the
+// port between the test choosing it and the server using it.
+func SocketActivated(bin string, args []string, socket *os.File) *exec.Cmd {
+	cmd := exec.Command("/bin/sh", append([]string{"-c", `LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" "$@"`, bin}, args...)...)
+	cmd.ExtraFiles = []*os.File{socket}
+	return cmd
+}
+
+// startOn runs the server on the listening socket (SocketActivated); addr
+// is the socket's address. A nil socket makes the server listen on addr
+// itself.
 func startOn(bin, root, dataDir, addr string, socket *os.File, extraArgs []string) (*Server, error) {
 	url := "http://" + addr
 	args := append([]string{"serve",
@@ -126,8 +157,7 @@ func startOn(bin, root, dataDir, addr string, socket *os.File, extraArgs []strin
 	}
 	cmd := exec.Command(bin, args...)
 	if socket != nil {
-		cmd = exec.Command("/bin/sh", append([]string{"-c", `LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" "$@"`, bin}, args...)...)
-		cmd.ExtraFiles = []*os.File{socket}
+		cmd = SocketActivated(bin, args, socket)
 	}
 	cmd.Dir = root
 	logs := &LogBuffer{}
