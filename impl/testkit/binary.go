@@ -58,6 +58,7 @@ func Binary(t testing.TB) string {
 		binary.path = filepath.Join(dir, "sitesvc")
 		cmd := exec.Command("go", "build", "-o", binary.path, "./cmd/sitesvc")
 		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as make build makes it
 		if out, err := cmd.CombinedOutput(); err != nil {
 			binary.err = fmt.Errorf("go build ./cmd/sitesvc: %v\n%s", err, out)
 		}
