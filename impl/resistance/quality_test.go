@@ -49,7 +49,7 @@ func TestAPOBECNamedInEveryReportType(t *testing.T) {
 	wantFinding := map[string]string{
 		"3 APOBEC signature mutations (G-to-A hypermutation): PR: W6*, D29N, G48R. 1 drug-resistance mutation may be caused by APOBEC hypermutation rather than drug selection: PR: D30N": LevelWarning,
 		"There is 1 APOBEC signature mutation at a drug-resistance position: PR G48R":                                                                                                     LevelWarning,
-		"There is 1 stop codon in PR: W6*":                                                                                                                                                 LevelNote,
+		"There is 1 stop codon in PR: W6*": LevelNote,
 	}
 	for _, rt := range []ReportType{ReportSimple, ReportDetailed, Report2009, ReportText} {
 		rep, err := e.SequenceReport([]*fasta.Record{rec}, Options{Algorithm: AlgorithmHIVDB, ReportType: rt, ReportDate: "2026-05-01"})
@@ -190,8 +190,8 @@ func TestQualityRulesAndLevels(t *testing.T) {
 				gene(align.RT, 1, 240, rtMut(184, 'M', "I", "ATA"), rtMut(190, 'G', "R", "AGA"), rtMut(212, 'W', "*", "TAG"))}},
 			want: map[string]string{
 				"5 APOBEC signature mutations (G-to-A hypermutation): PR: D25N, D29N, G48R; RT: G190R, W212*. 1 drug-resistance mutation may be caused by APOBEC hypermutation rather than drug selection: RT: M184I": LevelSevereWarning,
-				"There are 2 APOBEC signature mutations at drug-resistance positions: PR G48R, RT G190R":                                                                                                     LevelSevereWarning,
-				"There is 1 stop codon in RT: W212*":                                                                                                                                                       LevelNote,
+				"There are 2 APOBEC signature mutations at drug-resistance positions: PR G48R, RT G190R":                                                                                                              LevelSevereWarning,
+				"There is 1 stop codon in RT: W212*": LevelNote,
 			},
 		},
 		{
@@ -200,7 +200,7 @@ func TestQualityRulesAndLevels(t *testing.T) {
 				gene(align.PR, 1, 99, prMut(7, 'Q', "*", "TAA")),
 				gene(align.RT, 1, 240, rtMut(23, 'Q', "*", "TAG"), rtMut(28, 'E', "*Q", "YAA"))}},
 			want: map[string]string{
-				"There is 1 stop codon in PR: Q7*":          LevelNote,
+				"There is 1 stop codon in PR: Q7*":           LevelNote,
 				"There are 2 stop codons in RT: Q23*, E28Q*": LevelSevereWarning,
 			},
 			none: []string{"unusual mutations in"},
@@ -248,8 +248,8 @@ func TestQualityRulesAndLevels(t *testing.T) {
 				gene(align.PR, 1, 99, prMut(3, 'I', "W", "TGG"), prMut(4, 'T', "W", "TGG"), prMut(5, 'L', "W", "TGG")),
 				gene(align.RT, 1, 240, rtMut(2, 'I', "W", "TGG"), rtMut(3, 'S', "W", "TGG"), rtMut(5, 'I', "W", "TGG"), rtMut(7, 'T', "W", "TGG"), rtMut(184, 'M', "W", "TGG"))}},
 			want: map[string]string{
-				"There are 3 unusual mutations in PR: I3W, T4W, L5W":                   LevelNote,
-				"There are 5 unusual mutations in RT: I2W, S3W, I5W, T7W, M184W":       LevelWarning,
+				"There are 3 unusual mutations in PR: I3W, T4W, L5W":                     LevelNote,
+				"There are 5 unusual mutations in RT: I2W, S3W, I5W, T7W, M184W":         LevelWarning,
 				"There is 1 unusual mutation at a drug-resistance position in RT: M184W": LevelNote,
 			},
 		},
