@@ -51,7 +51,7 @@ func TestAPOBECNamedInEveryReportType(t *testing.T) {
 		"There is 1 APOBEC signature mutation at a drug-resistance position: PR G48R":                                                                                                     LevelWarning,
 		"There is 1 stop codon in PR: W6*": LevelNote,
 	}
-	for _, rt := range []ReportType{ReportSimple, ReportDetailed, Report2009, ReportText} {
+	for _, rt := range []ReportType{ReportSimple, ReportDetailed, Report2009, ReportText, ReportHTML} {
 		rep, err := e.SequenceReport([]*fasta.Record{rec}, Options{Algorithm: AlgorithmHIVDB, ReportType: rt, ReportDate: "2026-05-01"})
 		if err != nil {
 			t.Fatal(err)
@@ -91,7 +91,7 @@ func TestAPOBECNamedInEveryReportType(t *testing.T) {
 					t.Errorf("text report validation %q: no %s: %q", col["validation"], level, msg)
 				}
 			}
-		case ReportType(4):
+		case ReportHTML:
 			want = []string{"D30N", "possibly APOBEC-induced", "APOBEC signature mutation", ">WARNING<"}
 			for msg := range wantFinding {
 				want = append(want, htmlEscaped(msg))

@@ -108,7 +108,7 @@ func (e *Engine) sampleText(s *settings, smp *sample) string {
 		return strings.Join(ms, ", ")
 	}
 	if sq := smp.Seq; sq != nil && s.sequences {
-		row = append(row, sq.Align.Subtype.Name+" ("+percent(sq.Align.Subtype.PercentSimilarity)+"%)")
+		row = append(row, subtypeLabel(sq))
 		var present []*align.GeneResult
 		for _, gene := range sequenceGenes {
 			g := sq.Genes[gene]
@@ -155,4 +155,13 @@ func (e *Engine) sampleText(s *settings, smp *sample) string {
 		row = append(row, "", "", "")
 	}
 	return strings.Join(row, "\t") + "\n"
+}
+
+// subtypeLabel is how the text and HTML reports print a sequence's subtype: its name and
+// percent similarity, "B (95.50%)". The one place that formats it.
+func subtypeLabel(sq *sequenceInput) string {
+	if sq.Align == nil {
+		return ""
+	}
+	return sq.Align.Subtype.Name + " (" + percent(sq.Align.Subtype.PercentSimilarity) + "%)"
 }

@@ -182,6 +182,7 @@ type Batch struct {
 	e       *Engine
 	s       *settings
 	written atomic.Int64 // bytes of the pieces handed out so far
+	rows    summaryRows  // the HTML report's summary rows (report_html.go)
 }
 
 // NewBatch resolves the options of a batch report.
@@ -208,6 +209,7 @@ func (b *Batch) Header() string {
 func (b *Batch) Sample(index int, rec *fasta.Record) (part string, ok bool, err error) {
 	smp := b.e.analyseSequence(b.s, index, rec)
 	part = b.e.renderSample(b.s, &smp)
+	b.rows.add(b.e, b.s, &smp)
 	if n := b.written.Add(int64(len(part))); n > int64(b.s.maxBytes) {
 		return "", false, fmt.Errorf("%w: the report passed the limit of %d bytes at sequence %d", ErrReportTooLarge, b.s.maxBytes, index)
 	}
