@@ -42,7 +42,9 @@ section.batch, section.input { margin: 1.5rem 0 2.5rem; }
 .lv3 { background: #ffdcae; border-color: #a34b00; }
 .lv4 { background: #ffd0d0; border-color: #a4001d; }
 .finding { margin: .2rem 0; }
-.badge { display: inline-block; min-width: 8.5rem; font-weight: 700; padding: 0 .35rem; margin-right: .4rem; border: 1px solid; border-radius: .2rem; }
+.finding .badge { min-width: 8.5rem; }
+.batch caption { font-weight: 400; }
+.badge { display: inline-block; font-weight: 700; padding: 0 .35rem; margin-right: .4rem; border: 1px solid; border-radius: .2rem; }
 .badge-note { background: #e8f0fb; border-color: #2a5597; }
 .badge-warning { background: #fff2bf; border-color: #8a6d00; }
 .badge-severe { background: #ffd0d0; border-color: #a4001d; }
@@ -218,7 +220,7 @@ func resistanceSummary(r *asi.Result) string {
 		drugs []string
 	}
 	var groups []group
-	for _, d := range r.Drugs {
+	for _, d := range drugsByGene(r.Drugs) {
 		if d.Level.SIR != "I" && d.Level.SIR != "R" {
 			continue
 		}
@@ -358,8 +360,9 @@ func (e *Engine) htmlDrugResistance(b *strings.Builder, s *settings, smp *sample
 		b.WriteString("<p>The algorithm rates no drug for the genes given.</p>\n")
 		return
 	}
+	drugs := drugsByGene(smp.Result.Drugs)
 	var classes []string
-	for _, d := range smp.Result.Drugs {
+	for _, d := range drugs {
 		if !slices.Contains(classes, d.Drug.Class) {
 			classes = append(classes, d.Drug.Class)
 		}
@@ -374,7 +377,7 @@ func (e *Engine) htmlDrugResistance(b *strings.Builder, s *settings, smp *sample
 			b.WriteString(`<th scope="col">Mutation scores</th>`)
 		}
 		b.WriteString("</tr></thead>\n<tbody>\n")
-		for _, d := range smp.Result.Drugs {
+		for _, d := range drugs {
 			if d.Drug.Class != class {
 				continue
 			}
@@ -395,6 +398,20 @@ func (e *Engine) htmlDrugResistance(b *strings.Builder, s *settings, smp *sample
 		}
 		b.WriteString("</tbody>\n</table>\n")
 	}
+}
+
+// drugsByGene orders drug results by their gene in genome order (CA, PR, RT, IN), as the
+// report shows genes; within a gene the algorithm's order stays.
+func drugsByGene(ds []asi.DrugResult) []asi.DrugResult {
+	rank := func(gene string) int {
+		if i := slices.Index(sequenceGenes[:], gene); i >= 0 {
+			return i
+		}
+		return len(sequenceGenes)
+	}
+	out := slices.Clone(ds)
+	slices.SortStableFunc(out, func(a, b asi.DrugResult) int { return rank(a.Drug.Gene) - rank(b.Drug.Gene) })
+	return out
 }
 
 // partialLabels are a drug's partial scores as "M41L + T215Y (15)".

@@ -88,7 +88,7 @@ func TestHTMLReport(t *testing.T) {
 	table := rep[summary:pages[0]]
 	for _, want := range []string{
 		`<a href="#input-1">1</a></td><td>APOBEC</td><td>PR 1–99, RT 1–268</td><td>B (95.46%)</td><td><span class="badge badge-warning">WARNING</span>3 findings</td>`,
-		`<strong>High-Level Resistance:</strong> ABC, AZT, D4T, DDI, FTC, 3TC, ISL, ATV/r, FPV/r, IDV/r, LPV/r, NFV, SQV/r`,
+		`<strong>High-Level Resistance:</strong> ATV/r, FPV/r, IDV/r, LPV/r, NFV, SQV/r, ABC, AZT, D4T, DDI, FTC, 3TC, ISL`,
 		`<a href="#input-2">2</a></td><td>FJ538976</td><td>IN 1–288</td>`,
 		`<strong>High-Level Resistance:</strong> CAB, EVG, RAL; <strong>Intermediate Resistance:</strong> BIC, DTG`,
 		`<a href="#input-3">3</a></td><td>too short &lt;b&gt;</td><td colspan="4"><strong>Analysis failed:</strong> Sequence too short: 8 nucleotides`,
