@@ -1056,7 +1056,8 @@ var documents = map[string]string{
   processSequences with reportTypeInt / reportOptions type 0, 1 and 2). The reports carry
   no namespace. Type 0 and 1 have the root Site_Algorithm_Interpretation (type 1 adds
   partialScore elements); type 2 ("XML 2009") has the root DrugResistance_Interpretation.
-  Type 3 is tab-separated text and has no schema. See docs/algorithm-reports.md.
+  Type 3 is tab-separated text and type 4 HTML; neither has a schema. See
+  docs/algorithm-reports.md.
   Elements a later version adds are optional, so reports valid against this schema stay valid.
 -->
 <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
