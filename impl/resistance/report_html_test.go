@@ -266,3 +266,11 @@ func TestHTMLBatchEqualsReport(t *testing.T) {
 		t.Errorf("the XML reports have no summary: %v", err)
 	}
 }
+
+// TestHTMLFailureReport: a request-level failure in the HTML shape, escaped.
+func TestHTMLFailureReport(t *testing.T) {
+	rep := FailureReport(`Invalid key <"x">.`, ReportHTML)
+	if !strings.HasPrefix(rep, "<!DOCTYPE html>") || !strings.Contains(rep, "<strong>The request failed:</strong> Invalid key &lt;&#34;x&#34;&gt;.</p>") || strings.Contains(rep, "<script") {
+		t.Errorf("failure report:\n%s", rep)
+	}
+}
