@@ -550,7 +550,8 @@ func (r *summaryRows) add(e *Engine, s *settings, smp *sample) {
 func (b *Batch) SummaryFirst() bool { return b.s.reportType == ReportHTML }
 
 // Summary is the summary table of the inputs rendered so far, in input order ("" for the
-// report types without one). Its bytes count towards the report limit.
+// report types without one). Its bytes are added to the report's size (a row is a few
+// hundred bytes beside a page of kilobytes, so the parts' limit check bounds it too).
 func (b *Batch) Summary() string {
 	if !b.SummaryFirst() {
 		return ""
