@@ -296,7 +296,7 @@ func readAlgorithm(t *testing.T, name string) string {
 
 func TestBadOptionsAndBrokenUserAlgorithm(t *testing.T) {
 	e := testEngine(t)
-	for _, rt := range []ReportType{-1, 4, 99} {
+	for _, rt := range []ReportType{-1, 5, 99} {
 		if _, err := e.MutationListReport(readmeList, Options{Algorithm: 1, ReportType: rt}); !errors.Is(err, ErrUnknownReportType) {
 			t.Errorf("report type %d: %v", rt, err)
 		}
