@@ -276,6 +276,9 @@ func TestUnsequencedCodons(t *testing.T) {
 	if rt.UnsequencedCodons != 2 || !slices.Equal(rt.UnsequencedPositions, []int{100, 101}) {
 		t.Errorf("unsequenced %d %v", rt.UnsequencedCodons, rt.UnsequencedPositions)
 	}
+	if rt.StopCodons != 0 {
+		t.Errorf("unsequenced codons counted as %d stop codons", rt.StopCodons)
+	}
 }
 
 func TestMixtureOfConsensusIsNotAMutation(t *testing.T) {

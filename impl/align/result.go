@@ -19,15 +19,26 @@ const (
 	trimCutoffPcnt = 30
 )
 
-// alignProtein aligns q to prot around the seed anchors, widening the band while the best
-// path touches its edge, and appends the present genes of spans to res.
-func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *protein, spans []geneSpan, anchors []hit) {
+// region bounds one DP: query nucleotides [qlo, qhi) and protein rows (consumed codons)
+// [jlo, jhi]. Alignments start and end free at its edges.
+type region struct{ qlo, qhi, jlo, jhi int }
+
+// maxRegionDepth bounds the realignment of the parts of a sequence an alignment left out.
+const maxRegionDepth = 3
+
+// alignProtein aligns q to prot around the seed anchors within rg, widening the band while
+// the best path touches its edge, and adds the present genes of spans to res. Then the
+// query before and after the aligned part are aligned again, each to the part of the
+// protein before or after the aligned codons, when seed hits lie there: a gene beyond a
+// stretch the single alignment would not cross (a long run of foreign nucleotides, many
+// missing codons) is found on its own, never dropped.
+func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *protein, spans []geneSpan, anchors, hits []hit, rg region, depth int) {
 	w := bandStart
 	for {
-		if !makeBand(&ws.dp.b, anchors, len(q), len(prot.aa), w) {
+		if !makeBand(&ws.dp.b, anchors, rg, w) {
 			return
 		}
-		if !ws.dp.run(q, prot, a.sub) {
+		if !ws.dp.run(q, prot, a.sub, rg) {
 			return
 		}
 		if !ws.dp.path.touchedEdge || w >= bandMax {
@@ -36,6 +47,8 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 		w *= 2
 	}
 	path := &ws.dp.path
+	// usedFirst..usedLast: the codons (protein indices) of the genes found here.
+	usedFirst, usedLast := -1, -1
 	for _, sp := range spans {
 		from := max(path.first, sp.start)
 		to := min(path.last, sp.start+sp.len-1)
@@ -43,18 +56,63 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 			continue
 		}
 		if g := a.buildGene(sp, q, res.Analysed, path, from, to); g != nil {
-			res.Genes = append(res.Genes, *g)
+			addGene(res, g)
+			if usedFirst < 0 {
+				usedFirst = sp.start + g.FirstAA - 1
+			}
+			usedLast = sp.start + g.LastAA - 1
 		}
 	}
+	if depth >= maxRegionDepth || usedFirst < 0 {
+		return
+	}
+	// The rest of the query, on either side of the genes found, against the rest of the
+	// protein: codons the path aligned there but no present gene kept (a gene part too
+	// short or too poor after a stretch the path crossed) are free again.
+	left := region{rg.qlo, int(path.codonStart[usedFirst]), rg.jlo, usedFirst}
+	right := region{int(path.spanEnd[usedLast]), rg.qhi, usedLast + 1, rg.jhi}
+	for _, sub := range []region{left, right} {
+		if sub.qhi-sub.qlo < 3*MinCodons(PR) || sub.jhi-sub.jlo < MinCodons(IN) {
+			continue // too small to hold a gene
+		}
+		var inside []hit
+		for _, h := range hits {
+			if int(h.p) >= sub.qlo && int(h.p)+3*kmerLen <= sub.qhi && int(h.r) >= sub.jlo && int(h.r)+kmerLen <= sub.jhi {
+				inside = append(inside, h)
+			}
+		}
+		if len(inside) < minChain {
+			continue
+		}
+		if sa := a.chain(ws, inside); len(sa) >= minChain {
+			a.alignProtein(ws, q, res, prot, spans, sa, inside, sub, depth+1)
+		}
+	}
+}
+
+// addGene adds g to res, or replaces the result for the same gene when g has more codons
+// (a gene cut in two by a stretch no alignment crosses keeps its longer part).
+func addGene(res *Result, g *GeneResult) {
+	for i := range res.Genes {
+		if res.Genes[i].Gene == g.Gene {
+			if g.LastAA-g.FirstAA > res.Genes[i].LastAA-res.Genes[i].FirstAA {
+				res.Genes[i] = *g
+			}
+			return
+		}
+	}
+	res.Genes = append(res.Genes, *g)
 }
 
 // makeBand sets, for each DP row, the query range: between two anchors the band spans both
 // anchors' diagonals ± w nucleotides (so an indel between anchors stays inside), before the
 // first and after the last anchor their diagonal ± w. It returns false for an empty band.
-func makeBand(b *band, anchors []hit, n, m, w int) bool {
+func makeBand(b *band, anchors []hit, rg region, w int) bool {
 	if len(anchors) == 0 {
 		return false
 	}
+	m := rg.jhi
+	b.rg = rg
 	if cap(b.lo) < m+1 {
 		b.lo = make([]int32, m+1)
 		b.hi = make([]int32, m+1)
@@ -65,7 +123,7 @@ func makeBand(b *band, anchors []hit, n, m, w int) bool {
 	k := 0
 	rows := 0
 	b.jFirst = -1
-	for j := 0; j <= m; j++ {
+	for j := rg.jlo; j <= m; j++ {
 		for k < len(anchors) && int(anchors[k].r) <= j {
 			k++
 		}
@@ -83,8 +141,8 @@ func makeBand(b *band, anchors []hit, n, m, w int) bool {
 				dmin, dmax = dmax, dmin
 			}
 		}
-		lo := max(3*j+dmin-w, 0)
-		hi := min(3*j+dmax+w, n)
+		lo := max(3*j+dmin-w, rg.qlo)
+		hi := min(3*j+dmax+w, rg.qhi)
 		if lo > hi {
 			if b.jFirst >= 0 {
 				break
@@ -145,12 +203,22 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 			r.mutation = true
 			r.bad = unusualBits&(1<<unusualDel) != 0
 		case r.span < 3:
-			r.mutation = true
+			// As HIVDB counts it, a missing nucleotide is an N: a partial codon with an N
+			// is unsequenced (one read from a single nucleotide also is, for the trimming
+			// of the ends, below).
+			r.unsequenced = q[s] == 15 || r.span == 2 && q[s+1] == 15
+			r.mutation = !r.unsequenced
 			r.bad = true
 		default:
 			r.info = a.codons[codonKey(q[s], q[s+1], q[s+2])]
 			r.matched = r.info.aas == consBit
 			extra := int(r.span) - 3
+			if pos == len(cons) {
+				// Nucleotides after a gene's last codon lie between genes: they are no
+				// insertion of this gene (nor of the next one).
+				extra = 0
+				r.span = 3
+			}
 			r.insCodon, r.fsIns = extra/3, extra%3
 			r.unsequenced = r.info.ns > 1
 			r.mutation = !r.unsequenced && (!r.matched || r.insCodon > 0)
@@ -208,6 +276,12 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 			na.WriteString("---")
 			aa.WriteByte('-')
 			g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Deletion: true})
+		case r.span < 3 && r.unsequenced:
+			// A partial codon holding an N: unsequenced, and no frameshift can be told.
+			na.WriteString(string(seq[r.start:r.start+r.span]) + "--"[:3-r.span])
+			aa.WriteByte('X')
+			g.UnsequencedCodons++
+			g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
 		case r.span < 3:
 			// HIVDB's conventions: the aligned nucleotides keep the read ones first
 			// ("AG-"); the mutation shows them where they fit the consensus ("-AG").
@@ -225,7 +299,9 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 			} else {
 				aa.WriteByte('X')
 			}
-			if r.info.aas&(1<<stopIdx) != 0 {
+			// An unsequenced codon (more than one N) could be anything, a stop among it,
+			// but it is no stop codon: it counts as unsequenced only.
+			if r.info.aas&(1<<stopIdx) != 0 && !r.unsequenced {
 				g.StopCodons++
 				g.StopPositions = append(g.StopPositions, r.pos)
 			}
