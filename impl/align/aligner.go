@@ -10,10 +10,10 @@ import (
 // Aligner aligns nucleotide sequences to the consensus B genes. It holds only read-only
 // tables after NewAligner, so one Aligner is safe for concurrent use by many goroutines.
 type Aligner struct {
-	genes    map[Gene]geneRef
-	subtypes []subtypeRef
-	codons   *[4096]codonInfo
-	sub      *subTable
+	genes     map[Gene]geneRef
+	genotyper *genotyper
+	codons    *[4096]codonInfo
+	sub       *subTable
 	// pol is PR+RT+IN concatenated (they are adjacent in HXB2); ca is capsid alone.
 	pol, ca  *protein
 	polGenes []geneSpan
@@ -25,7 +25,6 @@ type Aligner struct {
 	caLen    int
 	apobec   map[Gene][]uint32 // per codon (index pos-1): APOBEC signature amino acids (aaOrder bits)
 	unusual  map[Gene][]uint32 // per codon (index pos-1): aaOrder bits flagged unusual; bit 21 '-' deletion, 22 '_' insertion
-	subtypeW *subtypeWords
 	pool     sync.Pool
 }
 
@@ -68,7 +67,7 @@ func NewAligner(reference fs.FS) (*Aligner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("align: %w", err)
 	}
-	subtypes, err := readSubtypes(reference)
+	gt, err := readGenotyper(reference, genes)
 	if err != nil {
 		return nil, fmt.Errorf("align: %w", err)
 	}
@@ -80,7 +79,7 @@ func NewAligner(reference fs.FS) (*Aligner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("align: %w", err)
 	}
-	a := &Aligner{genes: genes, subtypes: subtypes, unusual: unusual, apobec: apobec}
+	a := &Aligner{genes: genes, genotyper: gt, unusual: unusual, apobec: apobec}
 	a.codons = buildCodonTable()
 	a.sub = buildSubTable(a.codons)
 	polSeq := genes[PR].consensus + genes[RT].consensus + genes[IN].consensus
@@ -109,7 +108,6 @@ func NewAligner(reference fs.FS) (*Aligner, error) {
 	a.ca = newProtein(genes[CA].consensus, func(bool, int) (int32, int32) { return 0, codonIndelBonus })
 	a.caLen = len(genes[CA].consensus)
 	a.buildKmers(genes[CA].consensus + polSeq)
-	a.subtypeW = buildSubtypeWords(subtypes)
 	a.pool.New = func() any { return &workspace{} }
 	return a, nil
 }
@@ -268,7 +266,7 @@ func (a *Aligner) Align(nucleotides []byte) (*Result, error) {
 	if len(res.Genes) == 0 {
 		return nil, ErrNoGene
 	}
-	res.Subtype = a.subtype(ws, res)
+	res.Subtype = a.subtype(res)
 	return res, nil
 }
 

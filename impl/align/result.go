@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"math"
-	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -523,98 +521,4 @@ func readAPOBEC(ref fs.FS, genes map[Gene]geneRef) (map[Gene][]uint32, error) {
 		tab[pos-1] |= 1 << uint(aaIndex(f[2][0]))
 	}
 	return out, nil
-}
-
-// subtypeWords holds the references packed as 4-bit base masks, 16 per word, in HXB2
-// coordinates from first; nz marks the positions where the reference has a base.
-type subtypeWords struct {
-	first, length int
-	words, nz     [][]uint64
-}
-
-const nibbleLow = 0x1111111111111111
-
-func nibbleNonZero(v uint64) uint64 { return (v | v>>1 | v>>2 | v>>3) & nibbleLow }
-
-func buildSubtypeWords(refs []subtypeRef) *subtypeWords {
-	st := &subtypeWords{first: refs[0].first, length: len(refs[0].seq)}
-	nw := (st.length + 15) / 16
-	for _, r := range refs {
-		w := make([]uint64, nw)
-		for i, c := range r.seq {
-			if r.first != st.first || i >= st.length {
-				break
-			}
-			w[i/16] |= uint64(ntMask[c]) << (4 * uint(i%16))
-		}
-		nz := make([]uint64, nw)
-		for k := range w {
-			nz[k] = nibbleNonZero(w[k])
-		}
-		st.words = append(st.words, w)
-		st.nz = append(st.nz, nz)
-	}
-	return st
-}
-
-// subtype compares the aligned PR/RT/IN nucleotides (whole codons, no N) with every
-// reference at the same HXB2 positions.
-func (a *Aligner) subtype(ws *workspace, res *Result) Subtype {
-	st := a.subtypeW
-	nw := (st.length + 15) / 16
-	qw := make([]uint64, nw)
-	lowW, highW := nw, -1
-	for _, g := range res.Genes {
-		if g.Gene == CA {
-			continue
-		}
-		base := a.genes[g.Gene].hxb2First - st.first
-		for k := 0; k < len(g.AlignedNA); k++ {
-			m := ntMask[g.AlignedNA[k]]
-			if m == 0 || m == 15 {
-				continue
-			}
-			pos := base + 3*(g.FirstAA-1) + k
-			if pos < 0 || pos >= st.length {
-				continue
-			}
-			qw[pos/16] |= uint64(m) << (4 * uint(pos%16))
-			lowW, highW = min(lowW, pos/16), max(highW, pos/16)
-		}
-	}
-	out := Subtype{Name: "unknown"}
-	if highW < 0 {
-		return out
-	}
-	bestDist, bestIdx, bestCompared := math.Inf(1), -1, 0
-	qnz := make([]uint64, nw)
-	for k := lowW; k <= highW; k++ {
-		qnz[k] = nibbleNonZero(qw[k])
-	}
-	for r := range st.words {
-		rw, rnz := st.words[r], st.nz[r]
-		compared, matched := 0, 0
-		for k := lowW; k <= highW; k++ {
-			compared += bits.OnesCount64(qnz[k] & rnz[k])
-			matched += bits.OnesCount64(nibbleNonZero(qw[k] & rw[k]))
-		}
-		if compared == 0 {
-			continue
-		}
-		d := float64(compared-matched) / float64(compared)
-		if d < bestDist {
-			bestDist, bestIdx, bestCompared = d, r, compared
-		}
-	}
-	if bestIdx < 0 || bestCompared < MinSubtypeNAs {
-		return out
-	}
-	out.Accession = a.subtypes[bestIdx].accession
-	out.Distance = bestDist
-	out.PercentSimilarity = math.Round(10000*(1-bestDist)) / 100
-	out.Compared = bestCompared
-	if bestDist <= UnknownDistance {
-		out.Name = a.subtypes[bestIdx].name
-	}
-	return out
 }
