@@ -12,6 +12,7 @@ import (
 type Aligner struct {
 	genes     map[Gene]geneRef
 	genotyper *genotyper
+	consNA    map[Gene][]byte // majority subtype B nucleotides per gene (gaps.go)
 	codons    *[4096]codonInfo
 	sub       *subTable
 	// pol is PR+RT+IN concatenated (they are adjacent in HXB2); ca is capsid alone.
@@ -80,6 +81,7 @@ func NewAligner(reference fs.FS) (*Aligner, error) {
 		return nil, fmt.Errorf("align: %w", err)
 	}
 	a := &Aligner{genes: genes, genotyper: gt, unusual: unusual, apobec: apobec}
+	a.consNA = buildConsensusNA(gt, genes)
 	a.codons = buildCodonTable()
 	a.sub = buildSubTable(a.codons)
 	polSeq := genes[PR].consensus + genes[RT].consensus + genes[IN].consensus

@@ -178,55 +178,15 @@ type codonRec struct {
 // buildGene turns the codons from..to (protein indices) of the path into a GeneResult, or
 // nil when the gene is not present after trimming.
 func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, from, to int) *GeneResult {
-	cons := a.genes[sp.gene].consensus
-	unusual, apobec := a.unusual[sp.gene], a.apobec[sp.gene]
 	recs := make([]codonRec, 0, to-from+1)
 	for c := from; c <= to; c++ {
 		s, e := p.codonStart[c], p.spanEnd[c]
 		if e < s {
 			e = s
 		}
-		pos := c - sp.start + 1
-		r := codonRec{pos: pos, start: s, span: e - s, cons: cons[pos-1]}
-		consBit := uint32(1) << uint(aaIndex(r.cons))
-		var unusualBits, apobecBits uint32
-		if pos-1 < len(unusual) {
-			unusualBits, apobecBits = unusual[pos-1], apobec[pos-1]
-		}
-		// A codon is of low quality (HIVDB's trimming rule) when it carries a frameshift, or
-		// is a mutation (unsequenced codons are not) that is unusual, shown as X, an APOBEC
-		// signature or a stop.
-		switch {
-		case r.span == 0:
-			r.mutation = true
-			r.bad = unusualBits&(1<<unusualDel) != 0
-		case r.span < 3:
-			// As HIVDB counts it, a missing nucleotide is an N: a partial codon with an N
-			// is unsequenced (one read from a single nucleotide also is, for the trimming
-			// of the ends, below).
-			r.unsequenced = q[s] == 15 || r.span == 2 && q[s+1] == 15
-			r.mutation = !r.unsequenced
-			r.bad = true
-		default:
-			r.info = a.codons[codonKey(q[s], q[s+1], q[s+2])]
-			r.matched = r.info.aas == consBit
-			extra := int(r.span) - 3
-			if pos == len(cons) {
-				// Nucleotides after a gene's last codon lie between genes: they are no
-				// insertion of this gene (nor of the next one).
-				extra = 0
-				r.span = 3
-			}
-			r.insCodon, r.fsIns = extra/3, extra%3
-			r.unsequenced = r.info.ns > 1
-			r.mutation = !r.unsequenced && (!r.matched || r.insCodon > 0)
-			r.bad = r.fsIns > 0 || r.mutation && (r.info.aas&(1<<stopIdx) != 0 ||
-				int(r.info.count) > MaxDisplayAAs ||
-				r.info.aas&^consBit&(unusualBits|apobecBits) != 0 ||
-				r.insCodon > 0 && unusualBits&(1<<unusualIns) != 0)
-		}
-		recs = append(recs, r)
+		recs = append(recs, a.codonRecord(sp.gene, q, c-sp.start+1, s, e-s))
 	}
+	a.placeGaps(sp.gene, q, recs)
 	// First, leading and trailing deletions and unsequenced codons are dropped (not counted
 	// as trimmed); a gene whose match is then below MinMatchPercent is not present; then
 	// low-quality ends are trimmed.
@@ -345,6 +305,53 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 	g.AlignedNA = na.String()
 	g.AlignedAA = aa.String()
 	return g
+}
+
+// codonRecord classifies consensus codon pos of gene g read from the query nucleotides
+// start..start+span (span 0: deleted; 1–2: shortened by a frameshift; more than 3: codons
+// or frameshift nucleotides inserted after it).
+func (a *Aligner) codonRecord(g Gene, q []uint8, pos int, s, span int32) codonRec {
+	cons := a.genes[g].consensus
+	unusual, apobec := a.unusual[g], a.apobec[g]
+	r := codonRec{pos: pos, start: s, span: span, cons: cons[pos-1]}
+	consBit := uint32(1) << uint(aaIndex(r.cons))
+	var unusualBits, apobecBits uint32
+	if pos-1 < len(unusual) {
+		unusualBits, apobecBits = unusual[pos-1], apobec[pos-1]
+	}
+	// A codon is of low quality (HIVDB's trimming rule) when it carries a frameshift, or
+	// is a mutation (unsequenced codons are not) that is unusual, shown as X, an APOBEC
+	// signature or a stop.
+	switch {
+	case r.span == 0:
+		r.mutation = true
+		r.bad = unusualBits&(1<<unusualDel) != 0
+	case r.span < 3:
+		// As HIVDB counts it, a missing nucleotide is an N: a partial codon with an N
+		// is unsequenced (one read from a single nucleotide also is, for the trimming
+		// of the ends, below).
+		r.unsequenced = q[s] == 15 || r.span == 2 && q[s+1] == 15
+		r.mutation = !r.unsequenced
+		r.bad = true
+	default:
+		r.info = a.codons[codonKey(q[s], q[s+1], q[s+2])]
+		r.matched = r.info.aas == consBit
+		extra := int(r.span) - 3
+		if pos == len(cons) {
+			// Nucleotides after a gene's last codon lie between genes: they are no
+			// insertion of this gene (nor of the next one).
+			extra = 0
+			r.span = 3
+		}
+		r.insCodon, r.fsIns = extra/3, extra%3
+		r.unsequenced = r.info.ns > 1
+		r.mutation = !r.unsequenced && (!r.matched || r.insCodon > 0)
+		r.bad = r.fsIns > 0 || r.mutation && (r.info.aas&(1<<stopIdx) != 0 ||
+			int(r.info.count) > MaxDisplayAAs ||
+			r.info.aas&^consBit&(unusualBits|apobecBits) != 0 ||
+			r.insCodon > 0 && unusualBits&(1<<unusualIns) != 0)
+	}
+	return r
 }
 
 // matchPercent counts as HIVDB does, in nucleotides: every codon (inserted ones too) is
