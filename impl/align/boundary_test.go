@@ -3,6 +3,8 @@ package align
 import (
 	"errors"
 	"fmt"
+	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -323,4 +325,34 @@ func TestMaskedCodonsAreNoStops(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPRThenIN: a whole RT missing between PR and IN (1,680 nucleotides) — both genes are
+// found, and the widest band the chain allows stays far below the per-sequence budget.
+func TestPRThenIN(t *testing.T) {
+	a := newTestAligner(t)
+	seq, want := synth(t, a, 21, 11, synthGene{PR, 1, 99}, synthGene{IN, 1, 288})
+	cold, err := NewAligner(os.DirFS(referenceDir(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := cold.Align([]byte(seq))
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := after.TotalAlloc - before.TotalAlloc
+	if used > 8<<20 {
+		t.Errorf("one alignment allocated %d bytes", used)
+	}
+	t.Logf("PR+IN on a cold aligner: %d bytes allocated", used)
+	pr, in := mustGene(t, res, PR), mustGene(t, res, IN)
+	if pr.FirstAA != 1 || pr.LastAA != 99 || in.FirstAA != 1 || in.LastAA != 288 || res.Gene(RT) != nil {
+		t.Errorf("PR %d-%d IN %d-%d RT %v", pr.FirstAA, pr.LastAA, in.FirstAA, in.LastAA, res.Gene(RT))
+	}
+	sameSet(t, "PR", mutationStrings(pr), want[PR])
+	sameSet(t, "IN", mutationStrings(in), want[IN])
 }
