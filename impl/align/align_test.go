@@ -3,6 +3,7 @@ package align
 import (
 	"errors"
 	"io/fs"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -551,5 +552,26 @@ func TestSubtype(t *testing.T) {
 	}
 	if len(seen) != 4 {
 		t.Errorf("references found: %v", seen)
+	}
+}
+
+// TestMatchPercentAsHIVDB: an NNN codon leaves the match percentage's denominator (HIVDB's
+// AlignedGeneSeq.getMatchPcnt), a mutation costs three nucleotides.
+func TestMatchPercentAsHIVDB(t *testing.T) {
+	a := newTestAligner(t)
+	seq, want := synth(t, a, 9, 40, synthGene{RT, 1, 200})
+	at := codonOffset(a, RT, 121, RT)
+	seq = seq[:at] + "NNNNNN" + seq[at+6:]
+	res, err := a.Align([]byte(seq))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := mustGene(t, res, RT)
+	if rt.FirstAA != 1 || rt.LastAA != 200 || len(rt.Mutations) != len(want[RT]) || len(want[RT]) == 0 {
+		t.Fatalf("RT %d-%d mutations %v, want 1-200 %v", rt.FirstAA, rt.LastAA, mutationStrings(rt), want[RT])
+	}
+	exp := 100 - 100*float64(3*len(want[RT]))/float64(3*200-6)
+	if math.Abs(rt.MatchPercent-exp) > 1e-9 {
+		t.Errorf("match %.6f%%, want %.6f%%", rt.MatchPercent, exp)
 	}
 }

@@ -171,6 +171,7 @@ type codonRec struct {
 	matched     bool // every expansion is the consensus amino acid
 	mutation    bool // reported as a mutation
 	unsequenced bool // more than one N
+	nnn         bool // read as exactly NNN
 	insCodon    int  // whole codons inserted after it
 	fsIns       int  // nucleotides of a frameshift insertion after it
 }
@@ -200,7 +201,17 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 		gapRight++
 	}
 	aligned := recs[gapLeft : len(recs)-gapRight]
-	if len(aligned) < MinCodons(sp.gene) || matchPercent(aligned) < MinMatchPercent {
+	// HIVDB's convention, which the reports keep: the nucleotide range of the whole
+	// alignment moved inwards by three per dropped codon (the same as the kept codons'
+	// range unless a dropped codon was a deletion or carried a frameshift).
+	first, last := recs[0], recs[len(recs)-1]
+	naRange := func(dropLeft, dropRight int) (int, int) {
+		return int(first.start) + 1 + 3*dropLeft, int(last.start+min(last.span, 3)) - 3*dropRight
+	}
+	if len(aligned) < MinCodons(sp.gene) {
+		return nil
+	}
+	if f, l := naRange(gapLeft, gapRight); matchPercent(aligned, f, l) < MinMatchPercent {
 		return nil
 	}
 	left, right := trimCount(aligned, false), trimCount(aligned, true)
@@ -217,14 +228,9 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 		LastAA:       kept[len(kept)-1].pos,
 		LeftTrimmed:  left,
 		RightTrimmed: right,
-		MatchPercent: matchPercent(kept),
 	}
-	// HIVDB's convention, which the reports keep: the nucleotide range of the whole
-	// alignment moved inwards by three per dropped codon (the same as the kept codons'
-	// range unless a dropped codon was a deletion or carried a frameshift).
-	first, last := recs[0], recs[len(recs)-1]
-	g.FirstNA = int(first.start) + 1 + 3*(gapLeft+left)
-	g.LastNA = int(last.start+min(last.span, 3)) - 3*(gapRight+right)
+	g.FirstNA, g.LastNA = naRange(gapLeft+left, gapRight+right)
+	g.MatchPercent = matchPercent(kept, g.FirstNA, g.LastNA)
 	var na, aa strings.Builder
 	na.Grow(3 * len(kept))
 	aa.Grow(len(kept))
@@ -345,6 +351,7 @@ func (a *Aligner) codonRecord(g Gene, q []uint8, pos int, s, span int32) codonRe
 		}
 		r.insCodon, r.fsIns = extra/3, extra%3
 		r.unsequenced = r.info.ns > 1
+		r.nnn = r.info.ns == 3
 		r.mutation = !r.unsequenced && (!r.matched || r.insCodon > 0)
 		r.bad = r.fsIns > 0 || r.mutation && (r.info.aas&(1<<stopIdx) != 0 ||
 			int(r.info.count) > MaxDisplayAAs ||
@@ -354,22 +361,34 @@ func (a *Aligner) codonRecord(g Gene, q []uint8, pos int, s, span int32) codonRe
 	return r
 }
 
-// matchPercent counts as HIVDB does, in nucleotides: every codon (inserted ones too) is
-// three, a frameshift insertion adds its nucleotides, and the codons of mutations and the
-// frameshift nucleotides are the mismatches.
-func matchPercent(recs []codonRec) float64 {
-	all, bad := 0, 0
+// matchPercent counts as HIVDB does (sierra-core AlignedGeneSeq.getMatchPcnt), in
+// nucleotides over the gene's nucleotide range firstNA..lastNA (inserted nucleotides
+// included): a deleted codon adds three, a codon shortened by a frameshift its missing
+// nucleotides, an NNN codon takes three off; mismatches are three per mutation, deletion,
+// shortened or unsequenced codon (NNN excepted) and the frameshift-inserted nucleotides.
+func matchPercent(recs []codonRec, firstNA, lastNA int) float64 {
+	all, bad := lastNA-firstNA+1, 0
 	for _, r := range recs {
-		all += 3 + 3*r.insCodon + r.fsIns
-		bad += r.fsIns
-		if r.mutation {
+		switch {
+		case r.span == 0:
+			all += 3
 			bad += 3
+		case r.span < 3:
+			all += 3 - int(r.span)
+			bad += 3
+		case r.nnn:
+			all -= 3
+		default:
+			if r.mutation || r.unsequenced {
+				bad += 3
+			}
+			bad += r.fsIns
 		}
 	}
-	if all == 0 {
+	if all <= 0 {
 		return 0
 	}
-	return 100 * float64(all-bad) / float64(all)
+	return 100 - 100*float64(bad)/float64(all)
 }
 
 // trimCount returns how many codons to trim from the start of recs (from the end when

@@ -2,6 +2,7 @@ package align
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,17 +14,18 @@ import (
 // test fixtures of Stanford's Sierra (hivdb/sierra, Aligner/src/test/resources; see
 // testdata/sierra/README.md).
 type sierraGene struct {
-	FirstAA     int    `json:"firstAA"`
-	LastAA      int    `json:"lastAA"`
-	FirstNA     int    `json:"firstNA"`
-	LastNA      int    `json:"lastNA"`
-	Mutations   string `json:"mutations"`
-	FrameShifts string `json:"frameShifts"`
+	FirstAA     int     `json:"firstAA"`
+	LastAA      int     `json:"lastAA"`
+	FirstNA     int     `json:"firstNA"`
+	LastNA      int     `json:"lastNA"`
+	Mutations   string  `json:"mutations"`
+	FrameShifts string  `json:"frameShifts"`
+	MatchPcnt   float64 `json:"matchPcnt"`
 }
 
 // TestSierraFixtures aligns real sequences beyond the shared ones whose expected per-gene
 // results come from Stanford's program: codon and nucleotide ranges, the mutation set and
-// the frameshifts must be equal.
+// the frameshifts must be equal, the match percentage within 0.1.
 func TestSierraFixtures(t *testing.T) {
 	a := newTestAligner(t)
 	data, err := os.ReadFile(filepath.Join("testdata", "sierra", "expected.json"))
@@ -76,6 +78,9 @@ func TestSierraFixtures(t *testing.T) {
 					wantF = strings.Split(want.FrameShifts, ",")
 				}
 				sameSetT(t, string(g)+" frameshifts", gotF, wantF)
+				if math.Abs(got.MatchPercent-want.MatchPcnt) > 0.1 {
+					t.Errorf("%s: match %.4f%%, want %.4f%%", g, got.MatchPercent, want.MatchPcnt)
+				}
 			}
 		})
 	}
