@@ -5,21 +5,14 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"html"
 	"html/template"
 	"net/url"
-	"strconv"
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
+	"github.com/sitelib/sitesvc/impl/embed/embedcode"
 	"github.com/sitelib/sitesvc/impl/embed/objectview"
 	"github.com/sitelib/sitesvc/impl/embed/purlref"
 )
-
-// defaultHeightPx is the viewer height without maxheight: 500px = 31.25rem.
-const defaultHeightPx = 500
-
-// remPx is the CSS pixels per rem the sizes are expressed with.
-const remPx = 16
 
 // viewParams are the request parameters that change a rendering.
 type viewParams struct {
@@ -41,21 +34,26 @@ func (p viewParams) key(kind byte) renderKey {
 
 func (p viewParams) hidden() bool { return p.hideTitle != nil && *p.hideTitle }
 
-// rem writes px as a CSS rem length ("31.25rem").
-func rem(px int32) string {
-	return strconv.FormatFloat(float64(px)/remPx, 'f', -1, 64) + "rem"
+// params is p as embedcode takes them.
+func (p viewParams) params() embedcode.Params {
+	var c embedcode.Params
+	if p.maxHeight != nil {
+		c.MaxHeight = *p.maxHeight
+	}
+	if p.maxWidth != nil {
+		c.MaxWidth = *p.maxWidth
+	}
+	c.HideTitle = p.hidden()
+	return c
 }
 
-// oembed builds the oEmbed response for obj.
+// oembed builds the oEmbed response for obj: its html is the embed code
+// (embedcode.HTML), its height the one that code gives the frame.
 func (s *Service) oembed(obj *objectview.Object, p viewParams) embedapi.OEmbed {
-	h := int32(defaultHeightPx)
-	if p.maxHeight != nil && *p.maxHeight < h {
-		h = *p.maxHeight
-	}
-	height := rem(h)
+	height := embedcode.Rem(embedcode.HeightPx(obj, p.params()))
 	var width *string
 	if p.maxWidth != nil {
-		w := rem(*p.maxWidth)
+		w := embedcode.Rem(*p.maxWidth)
 		width = &w
 	}
 	o := embedapi.OEmbed{
@@ -65,28 +63,10 @@ func (s *Service) oembed(obj *objectview.Object, p viewParams) embedapi.OEmbed {
 		Title:        obj.Title,
 		Height:       &height,
 		Width:        width,
-		Html:         s.iframeElement(obj, p),
+		Html:         embedcode.HTML(s.embedBase, s.purl.ObjectURL(obj.Druid), obj, p.params()),
 	}
 	s.addThumbnail(&o, obj)
 	return o
-}
-
-// iframeSrc is the /iframe URL for obj with the request's hide_title. The
-// url is the object's canonical PURL (the requested one normalised: lower
-// case druid, no "druid:" prefix). hide_title=false is the default and is
-// left out.
-func (s *Service) iframeSrc(obj *objectview.Object, p viewParams) string {
-	src := s.embedBase + "/iframe?url=" + url.QueryEscape(s.purl.ObjectURL(obj.Druid))
-	if p.hidden() {
-		src += "&hide_title=true"
-	}
-	return src
-}
-
-// iframeElement is the oEmbed html: every attribute value HTML-escaped.
-func (s *Service) iframeElement(obj *objectview.Object, p viewParams) string {
-	return fmt.Sprintf(`<iframe src="%s" style="height: 100%%; width: 100%%;" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" allowfullscreen title="%s"></iframe>`,
-		html.EscapeString(s.iframeSrc(obj, p)), html.EscapeString("Viewer: "+obj.Title))
 }
 
 // oembedJSON renders o as JSON, one line, with the fields in the seed's

@@ -148,7 +148,7 @@ func TestOEmbedJSON(t *testing.T) {
 	}
 	html, _ := m["html"].(string)
 	wantSrc := `src="` + testEmbedBase + `/iframe?url=` + url.QueryEscape(e.purl(imageDruid)) + `"`
-	for _, part := range []string{"<iframe ", wantSrc, `style="height: 100%; width: 100%;"`, `frameborder="0"`,
+	for _, part := range []string{"<iframe ", wantSrc, `style="height: 100%; width: 100%; min-height: 31.25rem;"`, `frameborder="0"`,
 		`marginwidth="0"`, `marginheight="0"`, `scrolling="no"`, " allowfullscreen", `title="Viewer: Two views of the reading room"`, "></iframe>"} {
 		if !strings.Contains(html, part) {
 			t.Errorf("html lacks %q:\n%s", part, html)
@@ -161,13 +161,14 @@ func TestOEmbedSizes(t *testing.T) {
 	for _, tc := range []struct {
 		params        []string
 		height, width any
+		style         string // of the html's iframe
 	}{
-		{nil, "31.25rem", nil},
-		{[]string{"maxheight", "300"}, "18.75rem", nil},
-		{[]string{"maxheight", "500"}, "31.25rem", nil},
-		{[]string{"maxheight", "2000"}, "31.25rem", nil},
-		{[]string{"maxwidth", "640"}, "31.25rem", "40rem"},
-		{[]string{"maxheight", "8", "maxwidth", "1"}, "0.5rem", "0.0625rem"},
+		{nil, "31.25rem", nil, "height: 100%; width: 100%; min-height: 31.25rem;"},
+		{[]string{"maxheight", "300"}, "18.75rem", nil, "height: 100%; width: 100%; min-height: 18.75rem; max-height: 18.75rem;"},
+		{[]string{"maxheight", "500"}, "31.25rem", nil, "height: 100%; width: 100%; min-height: 31.25rem; max-height: 31.25rem;"},
+		{[]string{"maxheight", "2000"}, "31.25rem", nil, "height: 100%; width: 100%; min-height: 31.25rem; max-height: 125rem;"},
+		{[]string{"maxwidth", "640"}, "31.25rem", "40rem", "height: 100%; width: 100%; min-height: 31.25rem; max-width: 40rem;"},
+		{[]string{"maxheight", "8", "maxwidth", "1"}, "0.5rem", "0.0625rem", "height: 100%; width: 100%; min-height: 0.5rem; max-height: 0.5rem; max-width: 0.0625rem;"},
 	} {
 		params := append([]string{"url", e.purl(imageDruid)}, tc.params...)
 		resp, body := e.get(t, "/embed?"+q(params...))
@@ -177,6 +178,9 @@ func TestOEmbedSizes(t *testing.T) {
 		m := decodeOEmbed(t, body)
 		if m["height"] != tc.height || m["width"] != tc.width {
 			t.Errorf("%v: height %v width %v, want %v %v", tc.params, m["height"], m["width"], tc.height, tc.width)
+		}
+		if html, _ := m["html"].(string); !strings.Contains(html, ` style="`+tc.style+`" `) {
+			t.Errorf("%v: html %s, want style %q", tc.params, html, tc.style)
 		}
 	}
 }

@@ -220,6 +220,12 @@ func Parse(data []byte, druid string, now time.Time) (*Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
+	return FromRecord(rec, druid, now), nil
+}
+
+// FromRecord is the viewer's view of a record record.Parse has read (the
+// PURL page uses it to hand out the Embed service's embed code).
+func FromRecord(rec *purlrecord.Record, druid string, now time.Time) *Object {
 	o := &Object{
 		Druid: druid,
 		// Title falls back to the embedded MODS title, the label and
@@ -251,7 +257,7 @@ func Parse(data []byte, druid string, now time.Time) (*Object, error) {
 		}
 		o.Resources = append(o.Resources, res)
 	}
-	return o, nil
+	return o
 }
 
 // accessOf turns record's rights into the viewer's access level at now:
