@@ -302,6 +302,10 @@ func TestErrors(t *testing.T) {
 		{"javascript url", "/iframe?" + q("url", "javascript:alert(1)"), 404, "url"},
 		{"unknown object", "/embed?" + q("url", e.purl("zz999zz9999")), 404, "url"},
 		{"dark object", "/iframe?" + q("url", e.purl(darkDruid)), 404, "url"},
+		{"dark object oEmbed", "/embed?" + q("url", e.purl(darkDruid)), 404, "url"},
+		{"unknown object iframe", "/iframe?" + q("url", e.purl("zz999zz9999")), 404, "url"},
+		{"mistyped url iframe", "/iframe?" + q("url", e.purl(imageDruid)+"x"), 404, "url"},
+		{"bad maxheight iframe", "/iframe?" + q("url", e.purl(imageDruid), "maxheight", "tall"), 400, "maxheight"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := e.get(t, tc.path)
@@ -316,11 +320,15 @@ func TestErrors(t *testing.T) {
 			if resp.StatusCode != tc.status {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, body)
 			}
-			if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-				t.Errorf("Content-Type %q", ct)
-			}
 			if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
 				t.Errorf("no X-Content-Type-Options: nosniff")
+			}
+			if strings.HasPrefix(tc.path, "/iframe") {
+				checkNotice(t, resp, body, tc.status)
+				return
+			}
+			if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+				t.Errorf("Content-Type %q", ct)
 			}
 			eb := errorBody(t, body)
 			if eb.Status != tc.status || eb.Message == "" || eb.Error != http.StatusText(tc.status) {
@@ -335,6 +343,35 @@ func TestErrors(t *testing.T) {
 		if !regexp.MustCompile(`^GET /purl/[b-df-hjkmnp-tv-z]{2}[0-9]{3}[b-df-hjkmnp-tv-z]{2}[0-9]{4}\.xml `).MatchString(r) {
 			t.Errorf("PURL stand-in got an unexpected request %q", r)
 		}
+	}
+}
+
+// noticeHeadings are what a reader reads in the frame, by status.
+var noticeHeadings = map[int][]string{
+	400: {"This viewer cannot open the item"},
+	404: {"This item is not available", "This link does not lead to an item"},
+	502: {"This item cannot be shown right now"},
+}
+
+// checkNotice checks a refused /iframe request: an HTML notice in words
+// (not JSON), framable by any site, with the status in it.
+func checkNotice(t *testing.T, resp *http.Response, body string, status int) {
+	t.Helper()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+		t.Errorf("Content-Type %q, want text/html", ct)
+	}
+	if got := resp.Header.Get("Content-Security-Policy"); got != "frame-ancestors *" {
+		t.Errorf("Content-Security-Policy %q", got)
+	}
+	if strings.HasPrefix(strings.TrimSpace(body), "{") {
+		t.Errorf("a JSON body in the frame: %s", body)
+	}
+	found := false
+	for _, h := range noticeHeadings[status] {
+		found = found || strings.Contains(body, "<h1>"+h+"</h1>")
+	}
+	if !found || !strings.Contains(body, `data-status="`+strconv.Itoa(status)+`"`) {
+		t.Errorf("notice for %d lacks its heading %q: %s", status, noticeHeadings[status], body)
 	}
 }
 
