@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"html/template"
 	"net/url"
+	"strings"
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
 	"github.com/sitelib/sitesvc/impl/embed/embedcode"
+	"github.com/sitelib/sitesvc/impl/embed/imagesizes"
 	"github.com/sitelib/sitesvc/impl/embed/objectview"
 	"github.com/sitelib/sitesvc/impl/embed/purlref"
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 )
 
 // viewParams are the request parameters that change a rendering.
@@ -150,6 +153,9 @@ type viewerObject struct {
 	Manifest string       `json:"manifest,omitempty"`
 	Access   viewerAccess `json:"access"`
 	Files    []viewerFile `json:"files"`
+	// Zip is the whole object as one zip ("Download all"), when anyone
+	// may download its files.
+	Zip string `json:"zip,omitempty"`
 }
 
 type viewerAccess struct {
@@ -165,6 +171,12 @@ type viewerFile struct {
 	URL      string `json:"url"`
 	MimeType string `json:"mimetype"`
 	Size     int64  `json:"size"`
+	Format   string `json:"format,omitempty"` // an image's format, for a person ("JPEG 2000")
+	Width    int    `json:"width,omitempty"`
+	Height   int    `json:"height,omitempty"`
+	// Sizes are an image's JPEGs by size from the image service
+	// (imagesizes.Downloads), offered beside the original.
+	Sizes []imagesizes.Size `json:"sizes,omitempty"`
 }
 
 // iframeData is the iframe template's input.
@@ -206,16 +218,28 @@ func (s *Service) iframeDocument(obj *objectview.Object, p viewParams) ([]byte, 
 		},
 		Files: []viewerFile{},
 	}
+	// Anyone may download the files: the sizes and the zip are offered.
+	downloadable := obj.Access.Level == objectview.World && !obj.Access.NoDownload
 	for _, r := range obj.Resources {
 		for _, f := range r.Files {
-			vo.Files = append(vo.Files, viewerFile{
+			vf := viewerFile{
 				Name:     f.Name,
 				Label:    r.Label,
 				URL:      purl + "/file/" + url.PathEscape(f.Name),
 				MimeType: f.MimeType,
 				Size:     f.Size,
-			})
+			}
+			if strings.HasPrefix(f.MimeType, "image/") {
+				vf.Format, vf.Width, vf.Height = imagesizes.FormatName(f.MimeType), f.Width, f.Height
+				if downloadable && iiifimage.Tileable(f.MimeType) && f.Width > 0 && f.Height > 0 {
+					vf.Sizes = imagesizes.Downloads(imagesizes.ServiceURL(purl, f.Name), f.Name, f.Width, f.Height)
+				}
+			}
+			vo.Files = append(vo.Files, vf)
 		}
+	}
+	if downloadable && len(vo.Files) > 0 {
+		vo.Zip = purl + ".zip"
 	}
 	manifest := ""
 	if obj.HasManifest {

@@ -203,6 +203,22 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// displayDate writes a catalogued date that is a calendar date
+// (YYYY-MM-DD, or YYYY-MM) the way the page writes its own dates
+// (pageDateFormat), so a page has one date format; a year, a range or free
+// text ("circa 1850") is shown as catalogued. The JSON-LD keeps the
+// catalogued value.
+func displayDate(s string) string {
+	v := strings.TrimSpace(s)
+	if t, err := time.Parse("2006-01-02", v); err == nil {
+		return t.Format(pageDateFormat)
+	}
+	if t, err := time.Parse("2006-01", v); err == nil {
+		return t.Format("January 2006")
+	}
+	return s
+}
+
 // citation builds a citation when the MODS record has no preferred one:
 // creators, title, publisher, date, persistent URL.
 func citation(d pageData, rec *record.Record) string {
@@ -220,7 +236,7 @@ func citation(d pageData, rec *record.Record) string {
 		pub = append(pub, rec.DC.Publisher[0])
 	}
 	if len(d.Dates) > 0 {
-		pub = append(pub, d.Dates[0])
+		pub = append(pub, displayDate(d.Dates[0]))
 	}
 	if len(pub) > 0 {
 		parts = append(parts, strings.Join(pub, ", "))
@@ -312,7 +328,8 @@ func humanSize(n int64) string {
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"join": strings.Join,
+	"join":        strings.Join,
+	"displayDate": displayDate,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -391,7 +408,7 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 {{- end}}
 {{- if .Dates}}
 <dt>Dates</dt>
-{{- range .Dates}}<dd>{{.}}</dd>{{end}}
+{{- range .Dates}}<dd>{{displayDate .}}</dd>{{end}}
 {{- end}}
 {{- if .Type}}
 <dt>Type</dt><dd>{{.Type}}</dd>

@@ -135,12 +135,19 @@ const (
 	ViewerMedia   Viewer = "media"   // HTML5 audio and video players
 	ViewerPDF     Viewer = "pdf"     // the browser's PDF viewer
 	ViewerFiles   Viewer = "files"   // a list of files with sizes and download links
+	// ViewerCollection lists a collection's members (from its IIIF
+	// Collection) with links to their pages.
+	ViewerCollection Viewer = "collection"
 )
 
 // Viewer decides how the object is shown, from its content type and, when
 // that says nothing specific, from its files' media types.
 func (o *Object) Viewer() Viewer {
 	switch o.ContentType {
+	case "collection":
+		if o.HasManifest {
+			return ViewerCollection
+		}
 	case "image", "book", "map":
 		if o.HasManifest && o.hasFile(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") }) {
 			return ViewerMirador
