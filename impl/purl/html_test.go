@@ -120,7 +120,8 @@ func TestPageContent(t *testing.T) {
 	for _, want := range []string{
 		`<h1 id="title">Two views of the reading room</h1>`,
 		`<dd>Okafor, Adaeze (creator)</dd>`,
-		`<dt>Dates</dt><dd>2025-11-03</dd>`,
+		`<dt>Dates</dt><dd>November 3, 2025</dd>`,
+		`"dateCreated":"2025-11-03"`,
 		`<dt>Abstract</dt><dd>Two drawings of the main reading room`,
 		`<dt>Subjects</dt><dd>Reading rooms</dd><dd>Library architecture</dd>`,
 		`<dt>Use and reproduction</dt><dd>Made by the sitesvc project as sample content; free to use with attribution.</dd>`,
