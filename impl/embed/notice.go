@@ -50,6 +50,7 @@ type noticeData struct {
 	Status   int
 	Heading  string
 	Text     string
+	Advice   string // what whoever set up the embed can do
 	Detail   string // the service's own message, for whoever set up the embed
 	Provider string
 	Favicon  template.URL
@@ -61,14 +62,15 @@ func notice(provider string, apiErr *apiserve.Error) noticeData {
 	switch {
 	case apiErr.Status == http.StatusNotFound && errors.Is(apiErr.Err, purlref.ErrNotPURL):
 		d.Heading = "This link does not lead to an item"
-		d.Text = "The address given to this viewer is not the persistent link of an item in " + provider +
-			": it may be mistyped or cut short. Whoever made this page can copy the embed code again from the item's page."
+		d.Text = "The address given to this viewer is not the link of an item in " + provider + ": it may be mistyped or cut short."
+		d.Advice = "Whoever made this page can copy the embed code again from the item's page."
 	case apiErr.Status == http.StatusNotFound:
 		d.Heading = "This item is not available"
 		d.Text = "No item of " + provider + " is published at this address. It may have been withdrawn, or the address may be mistyped."
 	case apiErr.Status == http.StatusBadRequest:
 		d.Heading = "This viewer cannot open the item"
-		d.Text = "The embed code is incomplete or was changed after it was copied. Whoever made this page can copy it again from the item's page."
+		d.Text = "The embed code is incomplete or was changed after it was copied."
+		d.Advice = "Whoever made this page can copy it again from the item's page."
 	case apiErr.Status == http.StatusBadGateway || apiErr.Status == http.StatusGatewayTimeout:
 		d.Heading = "This item cannot be shown right now"
 		d.Text = "The repository of " + provider + " did not answer. Please try again in a few minutes."
@@ -108,18 +110,22 @@ var noticeTemplate = template.Must(template.New("notice").Parse(`<!DOCTYPE html>
 <link rel="icon" href="{{.Favicon}}" type="image/svg+xml">
 <style>
 html,body{height:100%;margin:0}
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;background:#f6f6f6;display:flex;align-items:center;justify-content:center;box-sizing:border-box;padding:1rem;overflow:auto}
-.sitesvc-notice{max-width:32rem;background:#fff;border-left:4px solid #b26b00;padding:.75rem 1rem;box-shadow:0 1px 3px rgba(0,0,0,.15)}
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;background:#f6f6f6;display:flex;box-sizing:border-box;padding:1rem;overflow:auto}
+/* Centred with auto margins: a notice taller than a small frame starts at
+   its top instead of being cut off above it. */
+.sitesvc-notice{margin:auto;max-width:32rem;background:#fff;border-left:4px solid #b26b00;padding:.75rem 1rem;box-shadow:0 1px 3px rgba(0,0,0,.15)}
 .sitesvc-notice h1{font-size:1.1rem;margin:0 0 .4rem}
 .sitesvc-notice p{margin:.3rem 0}
 .sitesvc-notice-detail{color:#555;font-size:.85rem}
+@media (max-height:260px),(max-width:360px){body{padding:.4rem;font-size:14px}.sitesvc-notice{padding:.4rem .6rem}.sitesvc-notice-advice,.sitesvc-notice-detail{display:none}}
 </style>
 </head>
 <body>
 <main class="sitesvc-notice" data-status="{{.Status}}">
 <h1>{{.Heading}}</h1>
 <p>{{.Text}}</p>
-<p class="sitesvc-notice-detail">{{.Provider}} viewer: {{.Detail}} ({{.Status}}).</p>
+{{if .Advice}}<p class="sitesvc-notice-advice">{{.Advice}}</p>
+{{end}}<p class="sitesvc-notice-detail">{{.Provider}} viewer: {{.Detail}} ({{.Status}}).</p>
 </main>
 </body>
 </html>

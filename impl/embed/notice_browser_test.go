@@ -50,7 +50,7 @@ func TestNoticesInTheFrame(t *testing.T) {
 	var w, h int
 	host := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		rw.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(rw, `<!DOCTYPE html><html><head><title>Blog</title></head><body style="margin:0"><iframe src="%s" style="width:%dpx;height:%dpx;border:0" title="Viewer"></iframe></body></html>`, src, w, h)
+		fmt.Fprintf(rw, `<!DOCTYPE html><html><head><title>Blog</title></head><body style="margin:0"><iframe src="%s" style="display:block;width:%dpx;height:%dpx;border:0" title="Viewer"></iframe></body></html>`, src, w, h)
 	}))
 	defer host.Close()
 	page := strings.Replace(host.URL, "127.0.0.1", "localhost", 1)
@@ -72,10 +72,14 @@ func TestNoticesInTheFrame(t *testing.T) {
 				// The frame is cross-origin: read it as a reader does, from
 				// its own document in a tab of its own, and from the pixels.
 				var text string
-				var fontPx float64
+				var fontPx, headingTop float64
 				if err := chromedp.Run(ctx, chromedp.Navigate(src), chromedp.Evaluate(`document.body.innerText`, &text),
-					chromedp.Evaluate(`parseFloat(getComputedStyle(document.querySelector('p')).fontSize)`, &fontPx)); err != nil {
+					chromedp.Evaluate(`parseFloat(getComputedStyle(document.querySelector('p')).fontSize)`, &fontPx),
+					chromedp.Evaluate(`document.querySelector('h1').getBoundingClientRect().top`, &headingTop)); err != nil {
 					t.Fatal(err)
+				}
+				if headingTop < 0 {
+					t.Errorf("the heading starts %.0f px above the frame", -headingTop)
 				}
 				if !strings.HasPrefix(strings.TrimSpace(text), c.heading) || strings.Contains(text, `"status"`) || fontPx < 14 {
 					t.Errorf("the frame says %q (text %.0f px), want the heading %q in readable text", text, fontPx, c.heading)
