@@ -200,6 +200,7 @@ type iframeData struct {
 	ObjectJSON       string
 	AccessMessage    string
 	AccessRestricted bool
+	Favicon          template.URL
 }
 
 // iframeDocument renders the viewer document for obj.
@@ -267,6 +268,7 @@ func (s *Service) iframeDocument(obj *objectview.Object, p viewParams) ([]byte, 
 		ObjectJSON:       string(objJSON),
 		AccessMessage:    obj.Access.Message(),
 		AccessRestricted: obj.Access.Restricted(),
+		Favicon:          embedFavicon,
 	}
 	for _, c := range obj.Collections {
 		// Only a well-formed druid becomes a link: the record is data from

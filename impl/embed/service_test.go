@@ -1020,3 +1020,15 @@ func TestCacheBoundedInBytes(t *testing.T) {
 		t.Errorf("object in use: %d", resp.StatusCode)
 	}
 }
+
+// TestDocumentsHaveAnIcon: the viewer document and the notice carry the
+// icon inline (a data: URL), so a browser asks for no /favicon.ico.
+func TestDocumentsHaveAnIcon(t *testing.T) {
+	e := newEnv(t)
+	for _, path := range []string{"/iframe?" + q("url", e.purl(imageDruid)), "/iframe?" + q("url", e.purl("zz999zz9999"))} {
+		_, body := e.get(t, path)
+		if !strings.Contains(body, `<link rel="icon" href="data:image/svg&#43;xml,%3Csvg`) {
+			t.Errorf("%s has no inline icon", path)
+		}
+	}
+}
