@@ -221,6 +221,24 @@ func TestViewerShowsTheImage(t *testing.T) {
 			t.Errorf("no zip in the download panel: %+v", links)
 		}
 	})
+	// The download panel follows the page Mirador shows.
+	t.Run("download follows the page", func(t *testing.T) {
+		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
+			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
+			t.Fatal(err)
+		}
+		if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Run(ctx, chromedp.Click(`button[aria-label="Next item"]`, chromedp.ByQuery), chromedp.Sleep(800*time.Millisecond),
+			chromedp.Click(`button[aria-label="Download"]`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		got := evalString(ctx, t, `(function(){var p = document.getElementById('sitesvc-download'); return p.hidden ? 'hidden' : p.innerText;})()`)
+		if !strings.Contains(got, "page-002.png") || strings.Contains(got, "page-001.png") || !strings.Contains(got, "Original: PNG") {
+			t.Errorf("after turning the page the download panel says %q, want page-002.png", got)
+		}
+	})
 	// Every control is a named button or link, reachable with the keyboard,
 	// with a visible focus ring.
 	t.Run("controls", func(t *testing.T) {

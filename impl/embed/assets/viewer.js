@@ -391,7 +391,14 @@
     if (!restricted && !(obj.access && obj.access.no_download) && obj.viewer !== 'files' && obj.viewer !== 'collection') {
       var panel = el('div', { id: 'sitesvc-download', 'class': 'sitesvc-panel sitesvc-download', role: 'region', 'aria-label': 'Download' });
       container.appendChild(panel);
-      ui.setDownload = function (f) { fillDownload(panel, obj, f); };
+      // Mirador's store changes on every zoom step: the panel is filled
+      // again only when the file shown changes.
+      var shownFile;
+      ui.setDownload = function (f) {
+        if (f === shownFile) { return; }
+        shownFile = f;
+        fillDownload(panel, obj, f);
+      };
       var first = obj.viewer === 'mirador' ? imageFiles(obj)[0] :
         (obj.files || []).filter(function (f) { return /^(audio|video)\//.test(f.mimetype || '') || f.mimetype === 'application/pdf'; })[0];
       ui.setDownload(first);
