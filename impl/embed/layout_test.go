@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -219,6 +220,40 @@ func TestViewerShowsTheImage(t *testing.T) {
 		}
 		if _, ok := got["All files of this item (zip)"]; !ok {
 			t.Errorf("no zip in the download panel: %+v", links)
+		}
+	})
+	// The thumbnail strip's labels are readable: each is the canvas's
+	// whole label, every line of its text inside its thumbnail (no
+	// "Pa…").
+	t.Run("thumbnail labels", func(t *testing.T) {
+		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false),
+			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
+			t.Fatal(err)
+		}
+		if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		var labels []struct {
+			Text     string
+			Inside   bool
+			Ellipsis bool
+		}
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll('.mirador-thumbnail-nav-canvas')).map(function (thumb) {
+			var cap = thumb.querySelector('.MuiTypography-caption'), box = thumb.getBoundingClientRect();
+			var range = document.createRange(); range.selectNodeContents(cap);
+			var inside = Array.from(range.getClientRects()).every(function (r) { return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5; });
+			var cs = getComputedStyle(cap);
+			return {Text: cap.textContent, Inside: inside && cap.scrollWidth <= cap.clientWidth + 1, Ellipsis: cs.textOverflow === 'ellipsis' && cap.scrollWidth > cap.clientWidth};
+		})`, &labels)); err != nil {
+			t.Fatal(err)
+		}
+		if len(labels) != 12 {
+			t.Fatalf("%d thumbnails in the strip, want 12", len(labels))
+		}
+		for i, l := range labels {
+			if l.Text != "Page "+strconv.Itoa(i+1) || !l.Inside || l.Ellipsis {
+				t.Errorf("thumbnail %d: label %+v, want \"Page %d\" wholly inside its thumbnail", i+1, l, i+1)
+			}
 		}
 	})
 	// The download panel follows the page Mirador shows.

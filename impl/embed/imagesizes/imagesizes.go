@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-
-	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 )
 
 // Size is one JPEG of an image.
@@ -23,11 +21,12 @@ type Size struct {
 	FileName string `json:"filename"` // suggested name of the download
 }
 
-// Edges are the longer edges of the JPEG sizes offered for download.
+// Edges are the longer edges of the JPEG sizes offered for download (the
+// largest is iiifimage.MaxSizeEdge, the largest size pyramids list).
 var Edges = []struct {
 	Label string
 	Edge  int
-}{{"Small", 512}, {"Medium", 1024}, {"Large", iiifimage.MaxSizeEdge}}
+}{{"Small", 512}, {"Medium", 1024}, {"Large", 2048}}
 
 // ShareEdge is the longer edge of the sharing preview (og:image): large
 // enough for link cards, a fraction of a photograph.
