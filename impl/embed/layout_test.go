@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -226,33 +225,46 @@ func TestViewerShowsTheImage(t *testing.T) {
 	// whole label, every line of its text inside its thumbnail (no
 	// "Pa…").
 	t.Run("thumbnail labels", func(t *testing.T) {
-		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false),
-			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
-			t.Fatal(err)
-		}
-		if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
-			t.Fatal(err)
-		}
-		var labels []struct {
-			Text     string
-			Inside   bool
-			Ellipsis bool
-		}
-		if err := chromedp.Run(ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll('.mirador-thumbnail-nav-canvas')).map(function (thumb) {
-			var cap = thumb.querySelector('.MuiTypography-caption'), box = thumb.getBoundingClientRect();
-			var range = document.createRange(); range.selectNodeContents(cap);
-			var inside = Array.from(range.getClientRects()).every(function (r) { return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5; });
-			var cs = getComputedStyle(cap);
-			return {Text: cap.textContent, Inside: inside && cap.scrollWidth <= cap.clientWidth + 1, Ellipsis: cs.textOverflow === 'ellipsis' && cap.scrollWidth > cap.clientWidth};
-		})`, &labels)); err != nil {
-			t.Fatal(err)
-		}
-		if len(labels) != 12 {
-			t.Fatalf("%d thumbnails in the strip, want 12", len(labels))
-		}
-		for i, l := range labels {
-			if l.Text != "Page "+strconv.Itoa(i+1) || !l.Inside || l.Ellipsis {
-				t.Errorf("thumbnail %d: label %+v, want \"Page %d\" wholly inside its thumbnail", i+1, l, i+1)
+		for _, c := range []struct {
+			druid  string
+			w, h   int64
+			labels []string
+		}{
+			{sampleBook, 1280, 900, []string{"Page 1", "Page 2", "Page 3", "Page 4", "Page 5", "Page 6", "Page 7", "Page 8", "Page 9", "Page 10", "Page 11", "Page 12"}},
+			{sampleImage, 390, 844, []string{"Facing north", "Facing south"}},
+		} {
+			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(c.w, c.h, 1, false),
+				chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+c.druid))); err != nil {
+				t.Fatal(err)
+			}
+			if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			var labels []struct {
+				Text     string
+				Inside   bool
+				Ellipsis bool
+				Lines    int
+			}
+			if err := chromedp.Run(ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll('.mirador-thumbnail-nav-canvas')).map(function (thumb) {
+				var cap = thumb.querySelector('.MuiTypography-caption'), box = thumb.getBoundingClientRect();
+				var range = document.createRange(); range.selectNodeContents(cap);
+				var rects = Array.from(range.getClientRects());
+				var inside = rects.every(function (r) { return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5; });
+				var tops = {}; rects.forEach(function (r) { tops[Math.round(r.top)] = true; });
+				var cs = getComputedStyle(cap);
+				return {Text: cap.textContent, Inside: inside && cap.scrollWidth <= cap.clientWidth + 1, Ellipsis: cs.textOverflow === 'ellipsis' && cap.scrollWidth > cap.clientWidth, Lines: Object.keys(tops).length};
+			})`, &labels)); err != nil {
+				t.Fatal(err)
+			}
+			if len(labels) != len(c.labels) {
+				t.Fatalf("%s: %d thumbnails in the strip, want %d", c.druid, len(labels), len(c.labels))
+			}
+			for i, l := range labels {
+				// Whole, inside its thumbnail, and no word broken across lines.
+				if l.Text != c.labels[i] || !l.Inside || l.Ellipsis || l.Lines > len(strings.Fields(l.Text)) {
+					t.Errorf("%s thumbnail %d: label %+v, want %q wholly inside its thumbnail, one word a line at most", c.druid, i+1, l, c.labels[i])
+				}
 			}
 		}
 	})
