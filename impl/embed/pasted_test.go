@@ -61,7 +61,7 @@ func TestEmbedCodeWherePasted(t *testing.T) {
 		return html.UnescapeString(string(m[1]))
 	}
 	// The page hands out the oEmbed code, byte for byte.
-	for _, druid := range []string{sampleImage, sampleMedia, sampleBook, samplePDF} {
+	for _, druid := range []string{sampleImage, sampleMedia, sampleBook, samplePDF, sampleCollection} {
 		if code, _ := oembed(druid, ""); pageCode(druid) != code {
 			t.Errorf("%s: the PURL page's embed code\n%s\nis not the oEmbed html\n%s", druid, pageCode(druid), code)
 		}

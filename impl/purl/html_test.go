@@ -155,6 +155,12 @@ func TestPageContent(t *testing.T) {
 		t.Error("embargoed object's page does not give the release date")
 	}
 	checkJSONLD(t, page, "ImageObject", base+"/bb000kk0000")
+	// A collection's page has no viewer (it lists its members itself) but
+	// hands out its embed code: the embedded viewer lists the members.
+	_, body = f.get(t, "/bc000df0001")
+	if coll := string(body); strings.Contains(coll, `id="viewer"`) || !strings.Contains(coll, `<textarea id="embed-code" readonly>&lt;iframe src=&#34;`+embed+`/iframe?url=http%3A%2F%2Fpurl.test%2Fpurl%2Fbc000df0001&#34;`) {
+		t.Error("the collection page shows a viewer or lacks its embed code")
+	}
 	// The image is shown once, by the viewer: no thumbnail above it.
 	if strings.Contains(page, `id="thumbnail"`) {
 		t.Error("the item page shows a thumbnail above its viewer")

@@ -450,7 +450,6 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 <p><strong>{{.CitationLabel}}:</strong> <span id="citation">{{.Citation}}</span></p>
 <button type="button" data-copy="citation" hidden>Copy citation</button>
 </section>
-{{- if not .IsCollection}}
 <section aria-labelledby="embed-heading">
 <h2 id="embed-heading">Embed this</h2>
 <label for="embed-code">HTML to embed the viewer in another page</label>
@@ -460,7 +459,6 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 <input type="text" id="oembed-url" readonly value="{{.OEmbedURL}}">
 <button type="button" data-copy="oembed-url" hidden>Copy oEmbed URL</button></p>
 </section>
-{{- end}}
 {{- if .IsCollection}}
 <section aria-labelledby="members-heading">
 <h2 id="members-heading">Items in this collection</h2>
