@@ -177,6 +177,10 @@ func TestViewerShowsTheImage(t *testing.T) {
 		if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
 			t.Fatal(err)
 		}
+		// The image area's end follows the canvas controls' measured height.
+		if got := evalString(ctx, t, `(function(){var m = document.getElementById('sitesvc-mirador'), n = m.querySelector('.mirador-canvas-nav'); return m.style.getPropertyValue('--sitesvc-nav') + ' ' + n.offsetHeight + 'px';})()`); len(strings.Fields(got)) != 2 || strings.Fields(got)[0] != strings.Fields(got)[1] {
+			t.Errorf("--sitesvc-nav and the controls' height: %q", got)
+		}
 		if err := chromedp.Run(ctx, chromedp.Click(`button[aria-label="Download"]`, chromedp.ByQuery)); err != nil {
 			t.Fatal(err)
 		}
