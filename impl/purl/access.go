@@ -35,7 +35,7 @@ func (s *Service) accessSummary(r record.Rights, now time.Time) string {
 		who = "Citation only: the files are not available online"
 	}
 	if r.Embargoed(now) {
-		until := r.EmbargoUntil.Format("2006-01-02")
+		until := r.EmbargoUntil.Format(pageDateFormat)
 		if r.Read == record.AccessNone {
 			return fmt.Sprintf("Embargoed until %s; the files are not available before then", until)
 		}
@@ -52,7 +52,7 @@ func (s *Service) accessHelp(r record.Rights, now time.Time) []string {
 	}
 	var help []string
 	if r.Embargoed(now) {
-		until := r.EmbargoUntil.Format("2 January 2006")
+		until := r.EmbargoUntil.Format(pageDateFormat)
 		if r.Read == record.AccessNone {
 			help = append(help, fmt.Sprintf("The files are under embargo until %s.", until))
 		} else {
