@@ -911,24 +911,45 @@ type ClientInterface interface {
 	// Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 	GetFile(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetImageService The image service's base URI, redirected (303) to its info.json
+	//
+	// IIIF Image API 3.0 `baseUriRedirect`: the service id
+	// `{purl}/iiif/image/{name}` answers 303 See Other to
+	// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+	// info.json answers them).
+	//
+	// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+	GetImageService(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetImageInfo IIIF Image API 3.0 info.json of an image file
 	//
-	// The image service (level 0) of an image file of the object (JPEG,
+	// The image service (level 2) of an image file of the object (JPEG,
 	// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-	// scale factor) and the whole-image sizes. The service's id is
-	// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-	// 503 when the server has no libvips to make tiles with.
+	// scale factor), the whole-image sizes, the output limits
+	// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+	// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+	// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+	// of the file. 422 when the image's header declares more pixels than
+	// the service accepts; 503 when the server has no libvips to make
+	// tiles with, or (with `Retry-After`) when its build queue is full.
+	// See docs/purl.md, "IIIF Image API".
 	//
 	// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
 	GetImageInfo(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// GetImage IIIF Image API 3.0 image request (level 2)
 	//
 	// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-	// whole image; `max`, `w,` and `,h` are answered when they name one of
-	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-	// invalid syntax is 400. Access rights are those of the file: a
+	// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+	// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+	// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+	// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+	// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+	// `webp`. Tiles and sizes listed in info.json are served from disk;
+	// other requests are made with libvips once and kept. Invalid syntax,
+	// a region outside the image, a size beyond the region without `^` or
+	// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+	// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 	// restricted object's tiles need the same bearer token (`Authorization:
 	// Bearer …`, role `group:<name>` or `location:<name>`) or location
 	// network as its files; the handler checks it. The operation declares
@@ -1176,13 +1197,38 @@ func (c *Client) GetFile(ctx context.Context, id Id, name string, params *GetFil
 	return c.Client.Do(req)
 }
 
+// GetImageService The image service's base URI, redirected (303) to its info.json
+//
+// IIIF Image API 3.0 `baseUriRedirect`: the service id
+// `{purl}/iiif/image/{name}` answers 303 See Other to
+// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+// info.json answers them).
+//
+// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+func (c *Client) GetImageService(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetImageServiceRequest(c.Server, id, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetImageInfo IIIF Image API 3.0 info.json of an image file
 //
-// The image service (level 0) of an image file of the object (JPEG,
+// The image service (level 2) of an image file of the object (JPEG,
 // PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-// scale factor) and the whole-image sizes. The service's id is
-// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-// 503 when the server has no libvips to make tiles with.
+// scale factor), the whole-image sizes, the output limits
+// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+// of the file. 422 when the image's header declares more pixels than
+// the service accepts; 503 when the server has no libvips to make
+// tiles with, or (with `Retry-After`) when its build queue is full.
+// See docs/purl.md, "IIIF Image API".
 //
 // Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
 func (c *Client) GetImageInfo(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1197,13 +1243,19 @@ func (c *Client) GetImageInfo(ctx context.Context, id Id, name ImageName, params
 	return c.Client.Do(req)
 }
 
-// GetImage IIIF Image API 3.0 image request (a tile or a size)
+// GetImage IIIF Image API 3.0 image request (level 2)
 //
 // `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-// whole image; `max`, `w,` and `,h` are answered when they name one of
-// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-// invalid syntax is 400. Access rights are those of the file: a
+// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+// `webp`. Tiles and sizes listed in info.json are served from disk;
+// other requests are made with libvips once and kept. Invalid syntax,
+// a region outside the image, a size beyond the region without `^` or
+// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 // restricted object's tiles need the same bearer token (`Authorization:
 // Bearer …`, role `group:<name>` or `location:<name>`) or location
 // network as its files; the handler checks it. The operation declares
@@ -1791,6 +1843,47 @@ func NewGetFileRequest(server string, id Id, name string, params *GetFileParams)
 	return req, nil
 }
 
+// NewGetImageServiceRequest constructs an http.Request for the GetImageService method
+func NewGetImageServiceRequest(server string, id Id, name ImageName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s/iiif/image/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetImageInfoRequest constructs an http.Request for the GetImageInfo method
 func NewGetImageInfoRequest(server string, id Id, name ImageName, params *GetImageInfoParams) (*http.Request, error) {
 	var err error
@@ -2241,26 +2334,49 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 	GetFileWithResponse(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*GetFileResponse, error)
 
+	// GetImageServiceWithResponse The image service's base URI, redirected (303) to its info.json
+	//
+	// IIIF Image API 3.0 `baseUriRedirect`: the service id
+	// `{purl}/iiif/image/{name}` answers 303 See Other to
+	// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+	// info.json answers them).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+	GetImageServiceWithResponse(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*GetImageServiceResponse, error)
+
 	// GetImageInfoWithResponse IIIF Image API 3.0 info.json of an image file
 	//
-	// The image service (level 0) of an image file of the object (JPEG,
+	// The image service (level 2) of an image file of the object (JPEG,
 	// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-	// scale factor) and the whole-image sizes. The service's id is
-	// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-	// 503 when the server has no libvips to make tiles with.
+	// scale factor), the whole-image sizes, the output limits
+	// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+	// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+	// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+	// of the file. 422 when the image's header declares more pixels than
+	// the service accepts; 503 when the server has no libvips to make
+	// tiles with, or (with `Retry-After`) when its build queue is full.
+	// See docs/purl.md, "IIIF Image API".
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
 	GetImageInfoWithResponse(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*GetImageInfoResponse, error)
 
-	// GetImageWithResponse IIIF Image API 3.0 image request (a tile or a size)
+	// GetImageWithResponse IIIF Image API 3.0 image request (level 2)
 	//
 	// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-	// whole image; `max`, `w,` and `,h` are answered when they name one of
-	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-	// invalid syntax is 400. Access rights are those of the file: a
+	// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+	// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+	// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+	// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+	// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+	// `webp`. Tiles and sizes listed in info.json are served from disk;
+	// other requests are made with libvips once and kept. Invalid syntax,
+	// a region outside the image, a size beyond the region without `^` or
+	// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+	// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 	// restricted object's tiles need the same bearer token (`Authorization:
 	// Bearer …`, role `group:<name>` or `location:<name>`) or location
 	// network as its files; the handler checks it. The operation declares
@@ -2876,6 +2992,48 @@ func (r GetFileResponse) ContentType() string {
 	return ""
 }
 
+// GetImageServiceResponse303Headers the declared response headers of an HTTP 303 response for GetImageService
+type GetImageServiceResponse303Headers struct {
+	AccessControlAllowOrigin *string
+	Location                 *string
+}
+
+type GetImageServiceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *GetImageServiceResponse303Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetImageServiceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetImageServiceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetImageServiceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetImageServiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetImageInfoResponse200Headers the declared response headers of an HTTP 200 response for GetImageInfo
 type GetImageInfoResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -2893,6 +3051,11 @@ type GetImageInfoResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetImageInfoResponse503Headers the declared response headers of an HTTP 503 response for GetImageInfo
+type GetImageInfoResponse503Headers struct {
+	RetryAfter *string
+}
+
 type GetImageInfoResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -2904,6 +3067,8 @@ type GetImageInfoResponse struct {
 	Headers304 *GetImageInfoResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetImageInfoResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetImageInfoResponse503Headers
 }
 
 // GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
@@ -2957,6 +3122,11 @@ type GetImageResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetImageResponse503Headers the declared response headers of an HTTP 503 response for GetImage
+type GetImageResponse503Headers struct {
+	RetryAfter *string
+}
+
 type GetImageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -2966,6 +3136,8 @@ type GetImageResponse struct {
 	Headers304 *GetImageResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetImageResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetImageResponse503Headers
 }
 
 // GetBody returns the raw response body bytes
@@ -3297,13 +3469,36 @@ func (c *ClientWithResponses) GetFileWithResponse(ctx context.Context, id Id, na
 	return ParseGetFileResponse(rsp)
 }
 
+// GetImageServiceWithResponse The image service's base URI, redirected (303) to its info.json
+//
+// IIIF Image API 3.0 `baseUriRedirect`: the service id
+// `{purl}/iiif/image/{name}` answers 303 See Other to
+// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+// info.json answers them).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+func (c *ClientWithResponses) GetImageServiceWithResponse(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*GetImageServiceResponse, error) {
+	rsp, err := c.GetImageService(ctx, id, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetImageServiceResponse(rsp)
+}
+
 // GetImageInfoWithResponse IIIF Image API 3.0 info.json of an image file
 //
-// The image service (level 0) of an image file of the object (JPEG,
+// The image service (level 2) of an image file of the object (JPEG,
 // PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-// scale factor) and the whole-image sizes. The service's id is
-// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-// 503 when the server has no libvips to make tiles with.
+// scale factor), the whole-image sizes, the output limits
+// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+// of the file. 422 when the image's header declares more pixels than
+// the service accepts; 503 when the server has no libvips to make
+// tiles with, or (with `Retry-After`) when its build queue is full.
+// See docs/purl.md, "IIIF Image API".
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -3316,13 +3511,19 @@ func (c *ClientWithResponses) GetImageInfoWithResponse(ctx context.Context, id I
 	return ParseGetImageInfoResponse(rsp)
 }
 
-// GetImageWithResponse IIIF Image API 3.0 image request (a tile or a size)
+// GetImageWithResponse IIIF Image API 3.0 image request (level 2)
 //
 // `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-// whole image; `max`, `w,` and `,h` are answered when they name one of
-// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-// invalid syntax is 400. Access rights are those of the file: a
+// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+// `webp`. Tiles and sizes listed in info.json are served from disk;
+// other requests are made with libvips once and kept. Invalid syntax,
+// a region outside the image, a size beyond the region without `^` or
+// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 // restricted object's tiles need the same bearer token (`Authorization:
 // Bearer …`, role `group:<name>` or `location:<name>`) or location
 // network as its files; the handler checks it. The operation declares
@@ -4012,6 +4213,42 @@ func ParseGetFileResponse(rsp *http.Response) (*GetFileResponse, error) {
 	return response, nil
 }
 
+// ParseGetImageServiceResponse parses an HTTP response from a GetImageServiceWithResponse call
+func ParseGetImageServiceResponse(rsp *http.Response) (*GetImageServiceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetImageServiceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		var headers GetImageServiceResponse303Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers303 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetImageInfoResponse parses an HTTP response from a GetImageInfoWithResponse call
 func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -4083,6 +4320,16 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetImageInfoResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -4146,6 +4393,16 @@ func ParseGetImageResponse(rsp *http.Response) (*GetImageResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetImageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -4329,10 +4586,13 @@ type ServerInterface interface {
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error
+	// GetImageService The image service's base URI, redirected (303) to its info.json
+	// (GET /{id}/iiif/image/{name})
+	GetImageService(ctx echo.Context, id Id, name ImageName) error
 	// GetImageInfo IIIF Image API 3.0 info.json of an image file
 	// (GET /{id}/iiif/image/{name}/info.json)
 	GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error
-	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// GetImage IIIF Image API 3.0 image request (level 2)
 	// (GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality})
 	GetImage(ctx echo.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params GetImageParams) error
 	// GetManifest IIIF Presentation 3.0 manifest of the object
@@ -4712,6 +4972,30 @@ func (w *ServerInterfaceWrapper) GetFile(ctx echo.Context) error {
 	return err
 }
 
+// GetImageService converts echo context to params.
+func (w *ServerInterfaceWrapper) GetImageService(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// ------------- Path parameter "name" -------------
+	var name ImageName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", ctx.Param("name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetImageService(ctx, id, name)
+	return err
+}
+
 // GetImageInfo converts echo context to params.
 func (w *ServerInterfaceWrapper) GetImageInfo(ctx echo.Context) error {
 	var err error
@@ -5022,6 +5306,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/:id/", wrapper.GetObjectSlash, options.OperationMiddlewares["getObjectSlash"]...)
 	router.GET(options.BaseURL+"/:id/iiif3/manifest", wrapper.GetManifestIiif3, options.OperationMiddlewares["getManifestIiif3"]...)
 	router.GET(options.BaseURL+"/:id/file/:name", wrapper.GetFile, options.OperationMiddlewares["getFile"]...)
+	router.GET(options.BaseURL+"/:id/iiif/image/:name", wrapper.GetImageService, options.OperationMiddlewares["getImageService"]...)
 	router.GET(options.BaseURL+"/:id/iiif/image/:name/info.json", wrapper.GetImageInfo, options.OperationMiddlewares["getImageInfo"]...)
 	router.GET(options.BaseURL+"/:id/iiif/image/:name/:region/:size/:rotation/:quality", wrapper.GetImage, options.OperationMiddlewares["getImage"]...)
 	router.GET(options.BaseURL+"/:id.zip", wrapper.GetZip, options.OperationMiddlewares["getZip"]...)
@@ -5071,7 +5356,16 @@ type HTMLPageTexthtmlResponse struct {
 	ContentLength int64
 }
 
-type ImageServiceUnavailableTextResponse ErrorText
+type ImageServiceUnavailableResponseHeaders struct {
+	RetryAfter *string
+}
+type ImageServiceUnavailableTextResponse struct {
+	Body ErrorText
+
+	Headers ImageServiceUnavailableResponseHeaders
+}
+
+type ImageTooLargeTextResponse ErrorText
 
 type InternalErrorTextResponse ErrorText
 
@@ -6322,6 +6616,74 @@ func (response GetFile500TextResponse) VisitGetFileResponse(w http.ResponseWrite
 	return err
 }
 
+type GetImageServiceRequestObject struct {
+	Id   Id        `json:"id"`
+	Name ImageName `json:"name"`
+}
+
+type GetImageServiceResponseObject interface {
+	VisitGetImageServiceResponse(w http.ResponseWriter) error
+}
+
+type GetImageService303ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	Location                 *string
+}
+
+type GetImageService303Response struct {
+	Headers GetImageService303ResponseHeaders
+}
+
+func (response GetImageService303Response) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(303)
+	return nil
+}
+
+type GetImageService400TextResponse BadParameterTextResponse
+
+func (response GetImageService400TextResponse) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageService404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetImageService404TexthtmlResponse) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImageService404TextResponse NotFoundTextResponse
+
+func (response GetImageService404TextResponse) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetImageInfoRequestObject struct {
 	Id     Id        `json:"id"`
 	Name   ImageName `json:"name"`
@@ -6438,6 +6800,17 @@ func (response GetImageInfo404TextResponse) VisitGetImageInfoResponse(w http.Res
 	return err
 }
 
+type GetImageInfo422TextResponse ImageTooLargeTextResponse
+
+func (response GetImageInfo422TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(422)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetImageInfo500TextResponse InternalErrorTextResponse
 
 func (response GetImageInfo500TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
@@ -6449,14 +6822,19 @@ func (response GetImageInfo500TextResponse) VisitGetImageInfoResponse(w http.Res
 	return err
 }
 
-type GetImageInfo503TextResponse ImageServiceUnavailableTextResponse
+type GetImageInfo503TextResponse struct {
+	ImageServiceUnavailableTextResponse
+}
 
 func (response GetImageInfo503TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 
-	_, err := w.Write([]byte(fmt.Sprint(response)))
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -6489,6 +6867,66 @@ type GetImage200ImagejpegResponse struct {
 func (response GetImage200ImagejpegResponse) VisitGetImageResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "image/jpeg")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImage200ImagepngResponse struct {
+	Body          io.Reader
+	Headers       GetImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetImage200ImagepngResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/png")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImage200ImagewebpResponse struct {
+	Body          io.Reader
+	Headers       GetImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetImage200ImagewebpResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/webp")
 	if response.ContentLength != 0 {
 		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
@@ -6584,6 +7022,17 @@ func (response GetImage404TextResponse) VisitGetImageResponse(w http.ResponseWri
 	return err
 }
 
+type GetImage422TextResponse ImageTooLargeTextResponse
+
+func (response GetImage422TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(422)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetImage500TextResponse InternalErrorTextResponse
 
 func (response GetImage500TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
@@ -6595,14 +7044,30 @@ func (response GetImage500TextResponse) VisitGetImageResponse(w http.ResponseWri
 	return err
 }
 
-type GetImage503TextResponse ImageServiceUnavailableTextResponse
+type GetImage501TextResponse ErrorText
+
+func (response GetImage501TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(501)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage503TextResponse struct {
+	ImageServiceUnavailableTextResponse
+}
 
 func (response GetImage503TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 
-	_, err := w.Write([]byte(fmt.Sprint(response)))
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -6848,10 +7313,13 @@ type StrictServerInterface interface {
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx context.Context, request GetFileRequestObject) (GetFileResponseObject, error)
+	// GetImageService The image service's base URI, redirected (303) to its info.json
+	// (GET /{id}/iiif/image/{name})
+	GetImageService(ctx context.Context, request GetImageServiceRequestObject) (GetImageServiceResponseObject, error)
 	// GetImageInfo IIIF Image API 3.0 info.json of an image file
 	// (GET /{id}/iiif/image/{name}/info.json)
 	GetImageInfo(ctx context.Context, request GetImageInfoRequestObject) (GetImageInfoResponseObject, error)
-	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// GetImage IIIF Image API 3.0 image request (level 2)
 	// (GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality})
 	GetImage(ctx context.Context, request GetImageRequestObject) (GetImageResponseObject, error)
 	// GetManifest IIIF Presentation 3.0 manifest of the object
@@ -7134,6 +7602,32 @@ func (sh *strictHandler) GetFile(ctx echo.Context, id Id, name string, params Ge
 	return nil
 }
 
+// GetImageService operation middleware
+func (sh *strictHandler) GetImageService(ctx echo.Context, id Id, name ImageName) error {
+	var request GetImageServiceRequestObject
+
+	request.Id = id
+	request.Name = name
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetImageService(ctx.Request().Context(), request.(GetImageServiceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetImageService")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetImageServiceResponseObject); ok {
+		return validResponse.VisitGetImageServiceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetImageInfo operation middleware
 func (sh *strictHandler) GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error {
 	var request GetImageInfoRequestObject
@@ -7249,132 +7743,143 @@ func (sh *strictHandler) GetManifestIiif3(ctx echo.Context, id Id, params GetMan
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3rkhs3ku6rZNROhMjZ4qUv0o6pUMy2buOeo0uH1F47xqWdAqtAElYRqAHAZtOKjphf5wHOQ8yD+UlO",
-	"ZAKoC1nsbsltre3VD4WaLACVSCQyv0wkkh+iTC1LJbm0Jpp8iBac5VzTnydFodavtZgLiR9zbjItSiuU",
-	"jCZR+sc0iiOTLfiS4VO7KXk0iYzVQs6jq6s4esKyBX+ipNWq6OhfrqaFyGJYsssBm/NHR+NxCjOlYa10",
-	"kQ80ZzmbFhzU9AeeWRNDWmpxwSzf6qLsguu1MHx4Az3Pztl8l463Vis5By6tsBuwbA5qBnbBQfNSc8Ol",
-	"ZdjypsFfMGNfqlzMBM93X/Ltgksa1E0G1sxAwYwFYoJZ8Bx6X5+fn0HOLO/f+C6VMTdwx3s099QbtdIZ",
-	"B2GgxySwqVHFynL45s2LrRfMlF4yG02ilRZRvPO+qzgqmWZLbr1YnHZM8KleiTxwzk0yhrWwC8AFFXah",
-	"VpaepTm2nKRQaj4TlzEwuYGMGZ7IXjqdjsfj9+/H4/E4jUPT5pf9IZzIjV0IXLHCcGDSrLk2cDw+HiYy",
-	"iiN+yZZlgRNo9IviCEU4KpldRHEk2RIbiDyKI83/sRIa18zqFb+e76ezsMJvhcz4LheqJUROMMhwA+SQ",
-	"qXLzEJiElVz6/kEOAvlH4+NhINJtwJrM09kgvHbg3nsTla+U5C+ZzRa7FOIeMF3UwRI73JYgfMPAveIG",
-	"YpZszl9Rv21S8FuiRILAVjATBW+LEPRS/HL0nyJP+zGUXGdc2gGXmcp5PmwtN41xMCzlvHu16b+PWe8r",
-	"15gb+1jlgpPof/fyxWOVb/DPTEnLpcU/WVkWwm3J0eWSdF097B80n0WT6N9GtZoduadm9N3LF9+UhWK5",
-	"e12bP+cLDt+9fAG5ylZLLi30mIWlMhb+BC/F434MqJyAGUi3CEhxL1l+aelDDMIaePP8CfzH0fgIcP4X",
-	"rODSxqgbWJbx0vIcmMzBas7ob5PInUH7Qzi1Bvy8sW+24Nl7nsN0Q2tmuL4QGW7kNS+KAaoVnsegxXxh",
-	"QStlY7+sp3kML18/fQuODzgTRSNMVb4BYRKZ86xgmiiB6cZyA6jYcBORtoclzwUDXDGkQ/PZyvDc6Zvj",
-	"g/tOE7RX2i2nKZU0bikfs/wsqLWt9STWlQVzZq+hUVgOXiQm8I8V1xuoNCMkUa7WEhczieCCFSsOS7aZ",
-	"8gkJuLxghchhqlTBmZxUX5iNtOyytYmuE5hnWit9zi9tl8CcNKjJFTcglfXbGpmLE9QMN5WfAxAJtMD9",
-	"GC1vIv1cIQ1zeURzSGNU4wyHyAW2ZwU4reBkcKnI6jAJSmYc2X8VI4PfuBd9CntR8h1zgOOkQUkohORw",
-	"NIGV5Jclz1BSn71+fjfMO6/Fj/jWEGGipYcsXHJjUFPNxQU3jhzcNpozo2R/GBHokUqKjBVveC40z+yu",
-	"4sNXZaEZnH3z5sWW1hMG0mDjU+ilH8qVLv4+ZYb/faWLq9EHkV+lsdsxTHMgOwlCQqHWXJM1JRPfgHJN",
-	"yNDFI990VLUjFj1RclaI7PoFvCPmk0LQPFM6J3hEgjXlM+UBjePNPeMgU4aLQgx/LgoCmZ62Bpl/HP2x",
-	"TV8FdKZCMr3pxjq7lJFd6q0XquC0Dxy8IjnlOWgm59ypnsPxg22+n5B6HbzBRqYDBJNyuwlI4yDGDDyU",
-	"HhAsH9S4/Lr1bEL4AMkHDUx+Xd8WfnfSgKwdPBWmVEZ0I9BUSNwXKTIqZdaybIHGK3UcsoGdaI1vi9ev",
-	"o5HaePg9aOLva4W8idVp0Z8rPRV5zuUtVdUstJ/ARq00WPWeS1gw1B2gVcHJkZlrtSohiYxlcqZ0nkR3",
-	"p6syzXP0WVhhIFeksuaaSQTZ3qobAz0vrV6vePqCbifvClfDONX19fnLF2dszrt4sLDbuOZWWweHvA8l",
-	"6syWitvaJT9LLD+jmBCafetgzjeSXTBRIBM/h3pEcEW6XTqr/p571GxxAaFXiOmFKE0wX0Iay4qC5/2H",
-	"ju2kAljhdp8wYKwoCjdqTqt/Ki3XkhVEyS23gfB9nImeNGXNEzpFVcnyu5N7DzIhU6sip6ni+ORlamGd",
-	"qTBWaaeqG61WElgiCbI6Y95AoA7J9tENCqMwCzMmCuP205ptIFuQEk9wXuiADgHpybllokCOClmhYK7v",
-	"GSjU3COhV8o+VyuZf9rGiveyH+c1w4EnuK0943ec5rvh/StlgbnBY3ybWWWLytFnkDP9vvqodNXC+XR6",
-	"J5jiuLI/YOIwUuWgkrex0prLbdVx+92PczoL4ZZrPLgfjGrz+UMUXDB0Kgl9DNHNiyNu8eVREn01O8yO",
-	"2E///BepeJFHk6hrHRDHoUNtbTkZjQqVsWKhjJ38afyn8Qgfjprtr267cH5Wb7hZFXs3TuVGErjCHZJD",
-	"73B8AOut2BStFsEw1CV8HcPheOxaCdxtZcEynoOS14LMXQJKro0w5DvuQN6PC0hdxdG5Ui+Ynn8W1Rvc",
-	"ggJfqJ2fQy44ifE3kq3sQmnxI89vqTZXjS4Tp2CCWq6int6nLtRcyA4g8RCMmKNf6XAVgylnmnsgclc7",
-	"vgkynAcoYSXfS7WW7kVb6//tt98OTlZ2gV0yZjtiPuljR6bmrFg+SmhDJNH1+PeKmFxqhZDmRnPb5HKj",
-	"z6QKPaCj7rZmdnB4lM+O7z/4jyTqcphLZhe/lDptylXT1ZyuLFHBpI/MkDD4/dhbU6i6HUqh5oHceyao",
-	"6GwhilxzCWplca8pnXMdV3EHNH4//fNffS/CZlWWSluev+S5YOe0Ap9vY+EMQixrK+pE/paPZA3JGPrR",
-	"yblCU1xpnFKrkmvrI3VTH6a7jsA3Pkb+hs+QDSLvEL84WiorLqq37Dy2qBVs9yPPRy5Xy2jyfZPed3GH",
-	"na8jVt+74DQ1aVEQu4lVr63HcfKAr61fE9B8mzV75iksX7rn4Y/reNeYSzXTiGnNNtfPnEj6qNk7crom",
-	"+oTJCycJ7QnmK729XnK1nHKNnRZczBfN9UIQO3fP7pgzNNcO7hRsyoubhnnB5HzF5vwlK7s46ue+y8k4",
-	"WovcLromeA2THUnXMlsVBc+6zfvp6elzOGsAPDgajiGrevgDh8ZnH973EUhO0SvLjTXA5gydF1JpNO5f",
-	"375+BW9dpBgNTnut/5OU1KVt8sbjKyHEbCjUiJVi1ESfo6OR7zQkrNfFw4Va8tLvnlut+pYu2V5ysQ/j",
-	"Vjy5ZwDtKkKjHgX8rmgCoyWTYsaNpbnvF8320K8lGo0Z11xmhLxgyXEDQI9i5i/9mGTU64WloAUD6QJb",
-	"NWn06rvgwqcI/pJbljPLbr0SL32HZ9LqTRcVJdP29eyuVjbsqLeWWb705vKj6KMDko5FfCEyLg2Hb96c",
-	"dq694fykMOquJmJWyyXTm4/VS4vVciqZKO6KjB1FV+udG81GpQzij1RudHy9uwInPrROGFtY4w+t2weP",
-	"nY4es5ZrHOK/3ePvp4N8Nlj88H4py4G9GPz47sPh1ffjwVfvPhxdXfPw+OoPXUtfQ6sOmpXkAzqb8McV",
-	"E2BgFkpbf1ARO12Mf9gqgtEpYc21Ri85D6c/Z21AEZZ9DwKqF7fDbBT+HbBkJfSqT5nKKXCQRFJJnkTw",
-	"0//9f+5YzTQ1Yb2EQafd1joFvforNkJTvmAXwkXjbs/jz2W6AgNrw3W9hboVLR7WoN4X8tT1OPjfYUhK",
-	"rS5Eztur3ZazX2Zpd5bsLvDpyRxN4UcBfffaLvW8a3Nlzmm8L0b8N2HEK+X8y5nw9orsbJ1PkWkyNx/V",
-	"Z2sygWo3UBfV7dDtridbBZ5rXrYi0EuVG/qzy3648HRXCpgz/CEiTCGYtT8MIrDTrcnzm3jhYNRVCHRv",
-	"v/nshgjw9XHfOFozLYWcm668R+aDYFU+ZTW7glGSEpM5LNQahA1xVjokw/97DGasKKYsew9W2IIjQjIb",
-	"aRfcCMNzuEDClQwiho+b6QqecUISRkRj6Dv0h3AypchWCLJr7gNelMJoFRi2aXlXN5j3LvVZCYlfcc/+",
-	"LnFrbtu9gM4lxm2jSoJBtU/Zq91DhJFef8RQqeYYgrWKKdDXAZuujdMEYehgySeEcH6OSbuDAEvXWnz3",
-	"8sXTxvbe4rds5f517sc6e/Cm7sAMrKgpz6GHQuqS6pjm4ShoJd35Zu5ENaQF9lv7cm/eDNqxbKWF3RBG",
-	"9iFYivWfrOyiy0txKRNLlvvkmdQIy81F5h4YYHkOgwHlUoRNrVPKaGD5UuDWeuNOHlCPaI6kUEYYJTTA",
-	"ynBg/h3rhTKcsjIM5Z3gPhQhO0NpKPyxVXUIRcloRHw9VYTzLo4t5EzdpNsMhVJq7WaCssvFXFhWgOaU",
-	"QqP0ZgjPLrje+IaJXDADbPuwrDsFzB1Tk/YxwCRlW8CF4OsYWCLrPKnq/EArZcEn3r+m96V9VGa+Kem0",
-	"o+ED355GucF5oqzRZnYWsX+YyES+9slsdII0E7hSVbKamYBdK8iUNEoyaQ3qEM09f/DTWiWy+XimVto/",
-	"hXaieD92ZzY8p8y3gZCGSyOsuODFJpHBlUv/u+dc8f6fd/ztx4Onzwdf//X/vHx1Njj/r8HfrnXO9zc+",
-	"vvpDGifSnchJUKVPldzKeR/CiWywxa2iPwYJR+yJbJy1VcniefukHVhR+IxtOB4fT8IxkOVaUhotGRzK",
-	"oAuagOeUSUtj4fuqRFsl6zOvOt0/BqNwGGZhN2kUJL9A8lcatytM0aLWsxLSKmBwPB6TNDSFHEIiLmRM",
-	"a8ENpAhK0hjSVoJOimQmMm2lB6UPIW1loFMr+q6dJp8G1hzR3QCfTu0yj+O2BNPpa5UdjGxVa7qY4NJm",
-	"oPfk9Zu3/WEiKe7i5JgOw+hsKhyN0vajXKfqSD0rBG7hkuymSWRa5Xyk0JtqtTZcm35QAX95dg6sMKrK",
-	"wv/62cnTZnyCGRw1kX95do77Vubw+uz89PWrt1UPJJReV5A/4lUrZQGmDyEkT9uFyg2KmBed+xBk1jf1",
-	"2b2oY2nV3ZQbhFTxEcrW9sLlrhEU/iizTkYWBsUAdS+CHmFJIM4DWnMqytkYn2bLyhJbVhdxUBvdM0Bm",
-	"H94LmaM+TSRqYuyFsmgV8IJcN+PCWs4ho3FNHLLWA4Lr+yxz1OBTB91ylRnKwRguc5dAXjjXDXW9v0Nw",
-	"UpIkHg7HURzVuRxmMhqt1+sho8dDpecj39eMXpw+efbq7TPqg5gC4SVaTm/sKPvX5zSho+BwYzSJDoZj",
-	"10OVXLJSRJPoaDgeHrng4oIMLFkBZ4oK3nXc/oYvFdqG5o0KCmNWfPeJ+GETmD7MtFrWWVTDRJ7MLNdr",
-	"pnMDnMR0N2F55xYOojxal9M8mkRPiTxnD6L2baLvuxFZ3WR0mkdX77Zy9w/Hx90xqcb1Kk1zd7ltx+OD",
-	"fdivGnfUSuSgTkc3d6oTR6nH8c09qmSwqzi6Px7f3KGdmNfEWsS+Jsr6/h2yqooBRN8Ku8g1W5M1Cuy3",
-	"DD0o70eaRfTuKo78CfY+ht4ztXKbBBcp05xZhTYCdYKJgU0NXTCIwaz8nb1EEhCTOfgNASZEWEzs1SJa",
-	"n0w4cBE3DwkLId/HqF1cuip9NhXi4MspzxHPIuBBVZV6UETWgP4ekqJNpOZoo5xQI/4j8DsE9QyHgFyY",
-	"TJFguxf4PD7UgFAqgejZkil1rwy7lZTYGW5FKLkqCw6sQK9yg9jTXfqojeFaC2u5rJOgAyRIpMME0EtH",
-	"Hdfd0LIICRkrETUa57m6ewWI5I/GB32wylFXXynwnEB17A0QWXBvhdrXhYr8338wSqYJmuumeRJoDMgL",
-	"SClflG4gHY2P8IV1XDyYUYQ9W3lkCGSV5NCji3rCwpxb40HGnPeH8FjZ6sJZIhEKbCD9L6Y3E/Av7lIm",
-	"f+H2Z2iS+OZWjetzt2revhPYoatuscer1OurODq6jbLavWZCPY/2nDK3YEi3ADxs3jkRpo3qW2t9J1dL",
-	"jm6pK+sEbNSvt2Bl617X51TKldat3LC2lWyoXv/FO+xXayp8q1fEe0T+a0tBv9+p2P9vEwjo1dYIoT1J",
-	"Qv9aMVmq3FwnJi/x+W9KQPYkYeNE/93fpa2P2pPVeHyU/flyWYQI66MEkXISAd0JFnL+KIm+OX8++FMS",
-	"/Zla80S6XjgiXC4LaR4l4XAWQXuhsuFcXdAbRxdHSeQaTS6NaDdcHxGyPxyPD0bfvXzhDoMHdNFCZjyJ",
-	"GiQdDR/gOEZMXGgxqL5r3wwdj3DsHKF3aET/D44GD4aXJk+iMEUAN0mCZqdypvyD+kv3xflakSCa2rdi",
-	"yDXQSi1d61GjefObxqieo0RL+OrWabHNsOd1VwHrONRDBA/B92yfzVct3egdl+9+BffmPuMFpd+xEj1r",
-	"xChb8UyUwriShE79GUfl6iYHpxGLWK4MwtcLDlPOZeNMaSa0sR7QHo+/6vuwEuUxU6cpD0dDtfhOwIVd",
-	"kc40eBfU5uIokZItuSlZxmNItxRIGoOSxca1taocFPyCF40wB7NQcGZsIhFnp9U27cTNZ6tPtw7vmqUQ",
-	"NvvXsVEtYRRKJVx9CjCo7+lcxdHhbQBxq8dtRTrcT/8VhwiOx1/dwhsI97Sxw8EtaKquz1CH+7eZeccV",
-	"Aex8eHibzs3bG58h7uGFAXoUowgX0AqW8X4dCrlnmsqkMzBS4a7LFjrfCrLtHqr4cKq1WkxXaLPScFsj",
-	"hZ53/Z0NFbkzoGnfx7orZZNCD+3dwIol7z+s73OQAhHGXeiY+CCD3VRn04ncOa3W+Wzy5unznSior81h",
-	"6s+Kib/n2STPgmarjgkJtkpuam0Y12eGe/x0p7K/+635LNdXdrkbNNoUl+oqz6NkN5k0iWqOP0qiw/Hh",
-	"8WB8fzA+OD84nIzHk/H4b7swcFso3POf/vkvD9y6n9f9tyToBgK3R9/qvT24l0YPs3U+64TZB1999dVo",
-	"fDg6PBzofDZwpUAG0vzb7vv8gNvv2RL2m7hsNyV/lLgyQrvv2BpsZ06tfbRDYMfTum+15zxH3Oc2U+gQ",
-	"QGcLccENsef1yenocDgeucajymtpdqTDDGycZ6MAGkYHw4PR7vQqGrYQflNMfwmkv3NG/QXB/+4R/E5C",
-	"QlPIPha+b0Hv5lXKLZNc339eKMMT2TDJhMFdekazjF3J7CKuQ/ZtC8wTaTjP75lws5JB03ZXptuf2rtb",
-	"l9sqiUx+Wzv4qgKBWA9bfNxc8wuhVi6szqxaiowVxWYCLJGa/+AOBYgjvlZBlWjmqxRRuow7tTcc+VUy",
-	"bQUr6iPcPZ7Dz7PkX9yH/zn34Ys3cGtvoDZG1zsDP4pyrzPgEjk6KhkKSbv2R1GCN+TQ49JS9gvqH0ru",
-	"EJKSntoYvU7QU8tSc2N4PnF1ABGX11/6FAqTSH8Q2ce+mleDU5KRP4mkiiGhoNMLLueo6pxmWPAiT6SQ",
-	"sORLpTdAha+cWvI5Fc4fUIbm6A4bR1Sn8QPO5CqdwPH4wOVBqZVtlSpCRXQ8Pqq1qrvSTp5FXTKJ9GJI",
-	"y6sLwGJHbBROiwcUHsEh+XLK9FxVhTXNEE5kIkM6gCfEpQY2kxUgFClyeTv+ANi6uMt6IQqeSCY3uHJL",
-	"tqkqJ1V1rMwez+dvoryjRIfrPBIviD+7wFlDKGO6gy+hrtzlpTN1iJAMpEOCuA/S7UJOtyoRVg/+kLiI",
-	"b3jUPf6NlSF+x6kd6NJep9eeBmlkReFleystxwSdc92h0mivMjtx6UmZKkWorsnAaiYKxBSmYGaxJyPB",
-	"AaSOjIRGjqNLCzu+9oz/Lb7jTnbSp5+q/0bQdSuYTevWvWC9sFwG1+nmM8emZt8rKW99DrKzfIUw4TZl",
-	"k6gdyxau1SZyKZYcd3eMugc9qRioZGLIOjXQOxw/iOH44EE/5MGGaqsyr5XNEN7UJorLmdIZWsutiuLe",
-	"DmhfrCt/mMhq+4R87WYhHtYqw6M0MEvfZSENFg1sIpsleGoDRxnsKXX1MT9kpY/6UZXEMFDHY0p3R3Dv",
-	"cm8pN4/KsM7EfIWooEGEXSv9vk+2N1i8RLYq+OwxvA+3DGpgAZ2ASBWY0zseH/UfNkxt05zS2CtpReGP",
-	"FQvODCc3aM8Gfy4K/qlxwbbwPQ8FJVHh1bK37Ww1a0n/wqWjf/nQZbyrq6cby3010t6b50/gq4ODsavr",
-	"C1VZX4rnPhoPDsaHR+neAt+09aIbJthV4F6vuL/lUO1IKmbbqAMa1/X6oaoV2psquwCXAdYqEdqvaKRy",
-	"yzWJYfe3qMz5jNE1uhkrDK/Ajy+6HF19WpJKs8AsuZMPPrrPZwzq/Frd0Aefo6DUdlXeugilYVYYZO0e",
-	"wOpEfk99XvjjyKlmI34MqvlGYPoZAOBr2VU0/1pjTiVlSN95kz4ScqaGoebh3jxgV2s0FN/suZPocf/G",
-	"+v1/PXv2lziRZ6/+EsP56fPnaPDwOzgcj8f9iSuqIS55Achbl7nvK5rePziE8jJ2SeeJNBlD080yq3S/",
-	"ygIm53TgqRM/cuNcOk/oPQOEMxOZNkvqNOefDsEFmTud26CMhom8j8YzpLj6aqy+oG6ovWqVK8zqJkD3",
-	"aLttH9WRPZUz9UsdjFW/uvCrO0Xz6aadJU/D3cjuzV0J6m/9jODqi0X4NPWIvW5B2L4qzR+rXinpmQaD",
-	"k7NTuvdYyeCO4vtIrftB87lQ8mr0AbUWfvY1465GH/6xYoWwm/3eVnqb3sMPLhp0lbrIIrSnk8ij4XgI",
-	"L5winzQUL6pWUqUNLF3Pu5fOVkURMsQTSQrY8eEhpEt2mcaQrmN/DSNepKRQnZMQLhfbBd84wK4kp5tc",
-	"dsGX/RjCNCB1v//j8Nzwh3KeDuE1XV5zBym6eS3teHz8MJHtX9Twd85updz9+Ul1g7hyWB0/yL2r7440",
-	"nbxeeuL3jXfgpK9v+tM//5XGP8v16zdvJifSu3cujutv2brK3gsm84JrV8IanzoLWNmccMWTCldDkH/w",
-	"zgxF+OjXV7qveFLhPs1L+l2YBP07+gUpF/ZxNeV4Dj1bedQ1BPMVbBcrmWuePwTDOZ0zVbfsYki29lgS",
-	"9a+zmJ/FWm5tNZL2GFLzjxXTftUu4028jhdp24scx+P4/sEh/ut2I92m/VhHcoueeofFtL3o70UKveom",
-	"Nm0T4qu/+3g8PqZLv1teL9LaTSju/p9H5lM+1xwllAIK6Zj0hZrNUFq2uLaHV6G46M8iw+vCodOEgZqm",
-	"WtlLV6NRN4V+7F9ZXOBmMObM0A8ln9/J2QGC+S+A7Asg+2RAdi3cok/BLPUYWWT3U1Soo/o3g65loypg",
-	"J5Z6vBKFD6xuBQwnhE4yKkhHJVQdNUq7s8LwA4u+3oOgy/Y53WjMwVWoiYGtcqHomwuRc+VH886hq0OS",
-	"yFAGB3pKx81KQWhPpZLBLQ5FdnwZACSPzlgumOn7sFqIyZq6Do9x55iw5xhzOUzkCzblRQx+KWJYbuWH",
-	"xrBTHy2GUK4uTqSrg+fu7tMqPmlV/rWtOrf9VrmgUCMokdT77Js3L+iH7agoGvQa+WHIxJevn77txxDq",
-	"IkKKXfPU/XbZVKn3ZghvXTEmtueaYx0AJ0qPcB7k4cNJIuuiEMWabQz59yHJviENkzptwA1X13NCZgiJ",
-	"jd3dVwZnTynoQSFow+vDaNZYUJKsvg8nNMjoHY+PfaEHCpSg3Dlh4muuHYRGARnCc3dQ0FFi2ec5nW9K",
-	"njaXwecDsO0VQyRNZbFiXziHSlM1Kj/ZRu1H9xND9aim7wozWFNdq6ZDFIcU952WV9Xhfg9pwp0BDiX5",
-	"69neGVVFBQMf9lFZVcmsa+JevdtjmPfc1v2SUfk7yqi8oTjTx4WFj242lufBC/aHfqhkO4xt2rzZGlOP",
-	"RHqnUmnjD6Vcsk2ojNC81ZcSOSklYN6gMk6x5Re98UVvfNEbH5kr0irpAKz+DZkAjBzIcPFAVeRct4oV",
-	"UYm9Tp1CUVZ9EbbiroTRMFNmeF1JSBjIeVmoTSh26IorbVW9o0qqWiCicMWRm09bB8DX/MRWtC30j1uU",
-	"8NYsoTcr2BwGA+w5wFcNVrqIwb8Impd58IkL3tF7+kMUo3cVh3ZrM7mb1xWUHNaxhapI5E6VQZeNGlK6",
-	"176+DxXL8lkbvd00lHYRRahLKNZvDGmuV++u/n8AAAD//w==",
+	"7H3dkhs3luarnMnpCJE9yZ/6kabNCkVP2ZLs6pUsrVQaO9opd4KZIAkrCaQBsFi0oiJ8tQ+w+w79Anu1",
+	"t/MofpKNcwDkD5msKsmSxu3Wha0iE0ACBwfnfDh/fBNlalkqyaU10eRNtOAs55r+PC0KtX6qxVxI/Jhz",
+	"k2lRWqFkNInSP6ZRHJlswZcMn9pNyaNJZKwWch5dXcXRFyxb8C+UtFoVHf3L1bQQWQxLdjlgc37/aDxO",
+	"YaY0rJUu8oHmLGfTgoOa/sAza2JISy0umOVbXZRdcL0Whg9vmM/DczbfnccLq5WcA5dW2A1YNgc1A7vg",
+	"oHmpueHSMmx50+CPmbFPVC5mgue7L/lmwSUN6hYDa2agYMYCEcEseA69r87Pn0HOLO/f+C6VMTdwx3s0",
+	"97M3aqUzDsJAj0lgU6OKleXw8vnjrRfMlF4yG02ilRZRvPO+qzgqmWZLbj1bnHUs8IFeiTxQzi0yhrWw",
+	"C8ANFXahVpaepTm2nKRQaj4TlzEwuYGMGZ7IXjqdjsfj16/H4/E4jUPT5pf9IZzKjV0I3LHCcGDSrLk2",
+	"cDw+HiYyiiN+yZZlgQto9IviCFk4KpldRHEk2RIbiDyKI81/XAmNe2b1il9P97NZ2OEXQmZ8lwrVFiIl",
+	"GGR4AHLIVLk5ASZhJZe+f+CDMP2j8fEwTNIdwHqaZ7NBeO3AvfemWX6tJH/CbLbYnSGeAdM1O1hih9tO",
+	"CN8wcK+4YTJLNudfU7/tqeC3NBMJAlvBTBS8zULQS/HL0X+IPO3HUHKdcWkHXGYq5/mwtd00xsGwlPPu",
+	"3aZ/3ma/r1xjbuznKhecWP/bJ48/V/kG/8yUtFxa/JOVZSHckRxdLknW1cP+QfNZNIn+dVSL2ZF7akbf",
+	"Pnn8siwUy93r2vQ5X3D49sljyFW2WnJpoccsLJWx8Cd4Ij7vx4DCCZiBdGsCKZ4lyy8tfYhBWAPPH30B",
+	"/340PgJc/wUruLQxygaWZby0PAcmc7CaM/rbJHJn0P4QzqwBv27smy149prnMN3QnhmuL0SGB3nNi2KA",
+	"YoXnMWgxX1jQStnYb+tZHsOTpw9egKMDrkTRCFOVb0CYROY8K5immcB0Y7kBFGx4iEjaw5LnggHuGM5D",
+	"89nK8NzJm+ODu04StHfabacplTRuKz9n+bMg1rb2k0hXFsypvYZEYTl4lpjAjyuuN1BJRkiiXK0lbmYS",
+	"wQUrVhyWbDPlE2JwecEKkcNUqYIzOam+MBtp2WXrEF3HMA+1VvqcX9ouhjltzCZX3IBU1h9rJC4uUDM8",
+	"VH4NQFOgDe7HqHkT6dcKaVjLfVpDGqMYZzhELrA9K8BJBceDS0Vah0lQMuNI/qsYCfzcvehdyIuc74gD",
+	"HBcNSkIhJIejCawkvyx5hpz68Omj90O885r9iG4NFqa59JCES24MSqq5uODGTQePjebMKNkfRgR6pJIi",
+	"Y8VzngvNM7sr+PBVWWgGz14+f7wl9YSBNOj4FHrpm3Kli79NmeF/W+niavRG5Fdp7E4M0xxIT4KQUKg1",
+	"16RNScU3oFwTMnTRyDcdVe2IRF8oOStEdv0Gvifik0DQPFM6J3hEjDXlM+UBjaPNHeMgU4abQgR/JAoC",
+	"mX5ujWn+cfTH9vwqoDMVkulNN9bZnRnppd56oQpO58DBK+JTnoNmcs6d6Dkc39um+ymJ18FzbGQ6QDAJ",
+	"t5uANA5izMBD6QHB8kGNy6/bzyaED5B80MDk1/Vt4XfHDUjawQNhSmVENwJNhcRzkSKhUmYtyxaovFJH",
+	"IRvIidr4tnj9ujlSGw+/B038fS2TN7E6bfojpaciz7m8paiahfYT2KiVBqtecwkLhrIDtCo4XWTmWq1K",
+	"SCJjmZwpnSfR+5NVmeY53llYYSBXJLLmmkkE2V6rGwM9z61ervj5BdlOtyvcDeNE11fnTx4/Y3PeRYOF",
+	"3cY1tzo6OORdKFFmtkTc1in5VWz5EdmE0OwLB3NeSnbBRIFE/BjiEcEVyXbptPpr7lGzxQ2EXiGmF6I0",
+	"QX0JaSwrCp6fINUTqUgEsMKdPmHAWFEUbtS8T2INUeKPK76iraKxDViF97SSaZ5IYWC2Kgropc+51ZvB",
+	"6cxynYJhGwNrut8qsHoDbM6E7DsM1tjjRqeOSzhHaEHvWzNRy329wZsejQg9JYuNf9OC+6n6Sd1wZa72",
+	"7lypx0zPP8qOEQnvmACUPKQ1DiyV4pIXxmEmGxoHBO1BuYHe4X/93//6f/0Td3Ku20I6wGfSci1ZQVO7",
+	"pSQTvo9DWZOmuPC8NkVtx/L3J7rCKjO1KnLiVhyfDAVaWKftjVXaadtGq5UElki6dTg81rhEuMtIH2+y",
+	"YRRmYcYEUVkYWLMNZAvSwwmuayHkfAg4n5xbJgqkqJDVRYbrOwYKNfdg9mtlH6mVzN9NNsZ7yY/rmuHA",
+	"E5TMnvA7do/3Q/uvlQXmBo/xbWaVLSpbDYOc6dfVR6WrFu5arnfsYY4q+21eDuZWNga6MK605nJb+t9e",
+	"gOOangWL2TWX8B+MatP5TRRu0dEkcgByiDf1OOIWXx4l0Wezw+yI/fLz30lLizyaRF37gFA8mkQLa8vJ",
+	"aFSojBULZezkT+M/jUf4cNRsf3XbjfOres7Nqth7cCpLAOFjPCE59A7HB7VQ9AxEu0VIGtUBX8dwOB67",
+	"VgJPW1mwjOeg5LX3hN0JlFwbYej6v3NreTub4lUcfUxZHG52Bb5QO7FLVhRi45eSrexCafETz28pNleN",
+	"LhMnYIJYrgzX3ixSqLmQHVjwBIyYS5Q5BI0ZTDnT3GPJ93XimzjRXeIlrORrqdbSvWhr/7/55pvB6cou",
+	"sEvGbIfZLv3cTVNzVizvJ3Qgkii9Uf++lKVWiEpvRExNKjf6TCrrESThaGYHh0f57PjuvX9Poi6bR8ns",
+	"4kOJ0yZfNa0F05WlWTDp9Tgxgz+PvTV5G9rWMGoepnvHBBGdLUSRay5BrSyeNaVzruPKdITK75ef/973",
+	"LGxWZam05fkTngt2Tjvw8Q4WriCYI7cMh3Rl9sbIISlDPzrdj1EVVxKn1Krk2npj69RbWq+b4HPv5njO",
+	"Z0gGkXewXxwtlRUX1Vt2HluUCrb7kacjl6tlNPmuOd9XcYeer42O3zn/AjVpzSB2C6teW4/j+AFfW78m",
+	"XMjapNmzTmH50j0Pf1xHu8ZaqpVGTGu2uX7lNKW3Wr2bTtdCv2DywnFCe4H5Sm/vl1wtp1xjpwUX80Vz",
+	"vxDEzt2z90wZWmsHdQo25cVNwzxmcr5ic/6ElV0U9WvfpWQcrUVuF10LvIbIbkrXElsVBc+61fvZ2dkj",
+	"eNYAeHA0HENW9fA+o8Zn76HxRmROBkjLjTXuvmacSKNx//Li6dfwwhn7UeG09/o/SEhd2iZtPL4SQsyG",
+	"Qo1YKUZN9Dk6GvlOQ8J6XTRcqCUv/em51a5vyZLtLRf7MG5FkzsGUK8iNOqRzfaKFjBaMilm3Fha+37W",
+	"bA/9VKLSmHHNZUbIC5YcDwD0yO3xxI9JSr3eWLI7MZDONllPjV79PqjwLoy/5JblzLJb78QT3+GhtHrT",
+	"NYuSaft09r52NpyoF5ZZvvTq8q3mRz6ujk18LDIuDYeXz886995wfloY9b4WYlbLJdObt5VLi9VyKpko",
+	"3tc0dgRdLXduVBuVMIjfUrhRBMLuDpx67whhbGGNjzto+447L3rMWq5xiO/d4++mg3w2WPzweinLgb0Y",
+	"/PTqzeHVd+PBZ6/eHF1d8/D46g9dW19Dq445K8kH5F7yHqcJMDALpa33NcVOFuMftrJgdHJYc6/xlpwH",
+	"B96zNqAI274HAdWb26E2Cv8OWLISetWnTOVkOEgiqSRPIvjlf/1v5xk1TUlYb2GQabfVTkGu/oaV0JQv",
+	"2IVw1rjb0/hjqa5AwFpxXa+hbjUXD2tQ7gt55noc/HMoklKrC5Hz9m63+ezDbO3Olr0PfHo6R1X4VkDf",
+	"vbZLPO/qXJlzGu+TEv+HUOKVcP5wKry9IztH5114mtTNW/XZWkyYtRuoa9Zt0+3uTbYyPNe0bFmglyo3",
+	"9GeX/nDm6a4oPqf4g0WYTDBr7wwisNMtyfObaOFg1FUwdG+/+dkNFuDr7b5xtGZaCjk3XaGrzBvBqpDY",
+	"anUFozgzJnNYqDUIG+ys5OfEf3sMZqwopix7DVbYgiNCMhtpF9wIw3O4wIkrGVgMHzcjTjzhhCSMiMrQ",
+	"d+gP4XRKlq1gZNfcG7woCtUqMGzTul3doN67xGfFJH7HPfm72K15bPcCOhfbuI0qCQbVd8pefT1EGOnl",
+	"RwyVaI4haKuYDH0dsOlaO01ghg6SvIMJ59eotPdgYOnai2+fPH7QON5b9Jat8M3O81gHgN7UHZiBFTXl",
+	"OfSQSV1cJNM8uIJW0vk3c8eqIbKz3zqXe0OfUI9lKy3shjCyN8GSrf90ZRddtxQX9bJkuY9/So2w3Fxk",
+	"7oEBlucwGFA4TDjUOqWgFJYvBR6t587zgHJEc5wKBfVRTAqsDAfm37FeKMMpsMZQ6BCeQxECbJSGwrut",
+	"KicUxRPS5OulIpx3dmwhZ+om2WbIlFJLNxOEXS7mwrICNKcoKKU3Q3h4wfXGN0zkghlg286y7ig+56Ym",
+	"6WOASQqYgQvB1zGwRNahbpX/QCtlwedOPKX3pX0UZr4pybSj4T3fnka54fJEgb/NADsi/zCRiXzq4xHJ",
+	"gzQTuFNVvKGZgF0ryJQ0SjJpDcoQzT198NNaJbL5eKZW2j+Fdqx/P3Y+G55T8OJASMOlEVZc8GKTyHCV",
+	"S7/vuat4/8879+3PBw8eDb76y/948vWzwfl/Dv567eV8f+Pjqz+kcSKdR06CKn2061bawhBOZYMsbhe9",
+	"GyS42BPZ8LVV8f5529MOrCh80D0cj48nwQ1kuZYUCU0Kh4JhgiTgOQVD01j4vipWWsna51VnbMRgFA7D",
+	"LOzG/YLkFzj9lcbjClPUqPWqhLQKGByPx8QNTSaHEEsNGdNacAMpgpI0hrQVY5XiNBOZtiK80hNIW0kE",
+	"1Iq+a2c6pIE0R5Te4SPiXfB43OZg8r5WAd5IVrWm3BIXNgO9L54+f9EfJpLsLo6PyRlGvqngGqXjR+Fq",
+	"lUs9KwQe4ZL0pklkWsV8pNCbarU2XJt+EAFfPjwHVhhVJVJ89fD0QdM+wYwLyPry4TmeW5nD02fnZ0+/",
+	"flH1wInS6wq6j3jRSoGc6QmE+He7ULlBFvOscxcCz/qmPu4IZSztultyYyKVfYQC7j1zuUyQwrsy63hy",
+	"YZANUPYi6BGWGOI8oDUnopyO8ZHSrCyxZZVLhdLojgFS+/BayBzlaSJREmMv5EWrgBd0dTPOrOUuZDSu",
+	"iUPiQUBwfZ8ogBJ86qBbrjJDMRjDZe7izwp3dUNZ79NATkvixMPhOIqjOpbDTEaj9Xo9ZPR4qPR85Pua",
+	"0eOzLx5+/eIh9UFMgfASNadXdhTA7WOa8KLgcGM0iQ6GY9dDlVyyUkST6Gg4Hh454+KCFCxpAaeKCt7l",
+	"bn/Olwp1QzMphsyYFd19LkU4BKYPM62WdRTVMJEUdbdmOjfAiU13Y853EqkQ5dG+nOXRJHpA03P6IGon",
+	"hH3XjcjqJqOzPLp6tZV+cTg+7rZJNTLkNK3dxbYdjw/2Yb9q3FErkIM6Hd3cqY79pR7HN/eogsGu4uju",
+	"eHxzh3ZgXhNrEfmaKOu7V0iqygYQfSPsItdsTdookN8yvEH5e6RZRK+u4sh7sPcR9I6phdskXJEyzZlV",
+	"qCNQJpgY2NRQjkgMZuXTLhNJQEzm4A8EmGBhMbEXi6h9MuHARdx0EhZCvo5RuriIY/psKsTBl1OeI55F",
+	"wIOiKvWgiLQB/T0kQZtIzVFHOaZG/EfgdwjqIQ4BuTCZIsZ2L/BxfCgBoVQC0bMlVepeGU4rCbFneBSh",
+	"5KosOLACb5UbxJ4ub6dWhmstrOWyjmMPkCCRDhNALx11ZCxSaK2EjJWIGo27ubrUEETyR+ODPljlZldn",
+	"hXhKoDj2Cog0uNdC7YyvIv+3H4ySaYLquqmeBCoDugWkFC9KSWRH46M+heoGu3hQowh7tuLIEMgqyaFH",
+	"uZbCwpxb40HGnPeH8LmyVc5gIhEKbCD9T6Y3E/Av7hImX3L7KyRJfHOrRgbkrZq30zo7ZNUtzngVPX8V",
+	"R0e3EVa7mULU82iPl7kFQ7oZ4KSZNiRMG9W39vq9ZAcd3VJW1jH0KF9vQcpWat7HFMqV1K2uYW0t2RC9",
+	"/otX2K+WVPhWL4j3sPxXlox+v1O2/2djCOjV2gihPXFC/1o2WarcXMcmT/D5PxSD7AnCxoX+m0+Hrl3t",
+	"yWo8Psr+fLksgoX1foJIOYmA0rqFnN9PopfnjwZ/SqI/U2ueSNcLR4TLZSHN/SQ4ZxG0FyobztUFvXF0",
+	"cZRErtHk0oh2w/URIfvD8fhg9O2Tx84ZPKBcGZnxJGpM6Wh4D8cxYuJMi0H0Xftm6HiEY+cIvUMj+ndw",
+	"NLg3vDR5EoUlArhFEjQ7kzPlH9Rfui/O14oY0dR3K4ZUA63U0rUeNZo3v2mM6ilKcwlf3Tostmn2vC6b",
+	"s7ZDnSB4CHfPtm++aulG78if/A2kPn7EHLPfsRB91rBRtuyZyIVxxQmd8jOOytVNF5yGLWK5MghfLzhM",
+	"OZcNn9JMaGM9oD0ef9b3ZiWKY6ZOUx5cQzX7TsCZXXGeabhdUJuLo0RKtuSmZBmPId0SIGkMlLVGba0q",
+	"BwW/4EXDzMEsFJwZm0jE2Wl1TDtx87PVu2uHV81qFpv9+9goeDEK1S6u3gUY1Hk6V3F0eBtA3OpxW5YO",
+	"JQZ+wyaC4/Fnt7gNhFR77HBwizlV6TPU4e5tVt6RIoCdDw9v07mZvfER7B6eGaBHNoqQgFawjPdrU8gd",
+	"0xQmnYaRCnddttD5lpFt16nizanWajFdoc5KQ7ZGCj1/9Xc6VOROgaZ9b+uuhE0KPdR3AyuWvH9S53OQ",
+	"ABHGJXRMvJHBbirfdCJ3vNU6n02eP3i0YwX15VVM/Vkx8bc8m+RZkGyVm5Bgq+SmloZx7TPcc093Ivvb",
+	"f7Q7y/XFed4PGm2yS5XKcz/ZDSZNopri95PocHx4PBjfHYwPzg8OJ+PxZDz+6y4M3GYK9/yXn//ugVv3",
+	"87r/FgfdMMHt0bd6bw/uudHDbJ3POmH2wWeffTYaH44ODwc6nw1cNZeBNP+6+z4/4PZ7tpj9JirbTcnv",
+	"J64S1O47tgbbWVPrHO1MsONp3bc6c54i7nObKOQE0NlCXHBD5Hl6ejY6HI5HrvGourU0O5IzAxvn2SiA",
+	"htHB8GC0u7xqDlsIv8mmHwLp7/ioPyH43z2C3wlIaDLZ28L3LejdTKXcUsl1/vNCGZ7IhkomDO7CM5qV",
+	"CEtmF3Ftsm9rYJ5Iw3l+x4TMSgZN3V2pbu+1d1mX2yKJVH5bOviqAmGyHrZ4u7nmF0KtnFmdWbUUGSuK",
+	"zQRYIjX/wTkFiCK+VkEVaOYLTVG4jPPaG470Kpm2ghW1C3fPzeHXafJP14f/vuvDp9vArW8DtTK6/jLw",
+	"kyj3XgZcIEdHMUoh6dT+JErwihx6XFqKfkH5Q8EdQlLQUxuj1wF6allqbgzPJ66UI+Ly+ksfQmES6R2R",
+	"feyreTU4BRl5TyRVDAk1uR5zOUdR5yTDghd5IoWEJV8qvQGqXebEko+pcPcBZWiNztk4olKbb3AlV+kE",
+	"jscHLg5KrWyr2hQKouPxUS1VXUo73SzqqlckF0NYXl3DFztio+AtHpB5BIfkyynTc1XVRjVDOJWJDOEA",
+	"fiIuNLAZrAChzpSL2/EOYAu+WpAoeCKZ3ODOLdmmKn5VlSIze24+fxXlewp0uO5G4hnxV9eoazBlTDn4",
+	"Euria547U4cISUE6JIjnIN2uxXWrKm/14CdERXzD/e7xb6wM8TsO7cAr7XVy7UHgRlYUnre3wnJMkDnX",
+	"OZVGe4XZqQtPylQpQoFUBlYzUSCmMAUziz0RCQ4gdUQkNGIcXVjY8bU+/hf4jvdykt7dq/4Pgq5bxmza",
+	"t+4N64XtooJpN/scm5J9L6e88DHITvMVwoRsyuakdjRbSKtN5FIsOZ7uGGUP3qRioKqXIerUQO9wfC+G",
+	"44N7/RAHGwrmyrwWNkN4XqsoLmdKZ6gtt4rCez2gfbGu/CSR1fEJ8drNQjysVYZHaWCWvstCGCwq2EQ2",
+	"S/DUCo4i2FPq6m1+SEpv9aNCl2GgjscU7o7g3sXeUmweVdKdifkKUUFjEnat9Os+6d6g8RLZquCzR/Ge",
+	"bCnUQALygEgViNM7Hh/1TxqqtqlOaeyVtKLwbsWCM8PpGrTngD8SBX9Xu2Cb+R6FmqAo8Gre275sNcuB",
+	"f+Dq3x/edBnvyurpxnJfULb3/NEX8NnBwdiVZoaqMjPZc++PBwfjw6N0b412OnrRDQvs+o0CveI+y6E6",
+	"kVSPuFHKNa5/cgGqcq+9qbILcBFgrSqv/WqOVDG7nmI4/a1Z5nzGKI1uxgrDK/Dj62ZHV+8WpNKsEUzX",
+	"yXtv3ecjGnV+q9fQex+joNR2YeW6CKVhVhgk7R7A6lh+T4ll+OPIiWYjfgqi+UZg+hEA4FPZ9bsH1ypz",
+	"KilD8u4mlU4hf1T3FE6fnVHWTzplhr/UIqCjdNIs3Q8iT2TaLF3TfE/a+HWII3jBOTylZASrruk0EnKm",
+	"qD5CGsN6waxLOKlvoj3CmVWr6h12wZf9PYqnWYf3Qzmmqh+u6MChHTGau5GX1ZI+mEH83cI2PwYY3oG1",
+	"rfq2dwwgG8LL52fx1tXDxSYLa2ryvd1hqPlt77HYmQ/0XFjGYf/G3yP5y7OHX8aJfPb1lzGcnz16hOgP",
+	"v4PD8Xjcn7gKM+KSF4CCxqWx+ArNdw8OobyMXQZGIk3GEMeyzCrddw3JTDPwUxM/cZ8Go1a2XFkoxJKA",
+	"di9dsstvRG4XaQz491eUVOM/nGrOnCfaqWHO7EpzA1O+UTIHWmgiD6GX8kur2SP/HHvTF/9zxQphReOb",
+	"R84mlfbJ1JLIehPdBXC/vBiC4/Udo1MiPVmRxEM4Pjys861uWzbZRcxvVUw+gbsIkMNYvmi2r3seSmRb",
+	"RfWzE+k2BuE05X/1XKZVs7p1PxRNNTBdiSJvV50eJhKlYDPtKIZkS+wm0XVC7EzO1IeXYL81P7wPWO8s",
+	"mhyyq/cU1f7gQvUjeRmvPmHKWzob2oXb3xGWYa+jW76ro8D/28K6DuRVI5xtHfOWCu6N5nOh5NXoDeoI",
+	"/OxrVV6N3vxI0nuzHxKmt+k9fOOs0Ij4KJlqS6LJo+E4JrdFIZjMOHj16SwTS4Ekp/IRqxK1nJBz6KXf",
+	"h/gopqfCaqY3EF49ATcpAymKVdQ85scV0xz/uow38TpepHEi0zKzk/D5xKlIUnrY7nv/7zrG/8ekHLG9",
+	"dF+6Af4F/4AeZ9nC59V+n/ZPqolAOk5/+fn/pEf36Pfn/iX1izEn8GPQi4lM/SUVm2SqUBr/mGu2wX+n",
+	"wirJivQk+HIg/aGkvOhSzmkOaz4t0yGce9NL7tdRWz0aWLiybzm7US7M65PE/waWbub11kUYgpZTuDE4",
+	"/Gte2iGctX5wKk4k80RHeGFEzmvlS6VTxE88YAZnDaK2wQ2Tfp+C0on0LWpEMmoAklGFR2iKx+Ox+yGD",
+	"ijBWzIgic/wX6XToU//KfOb63B0f7AUR0MAQ3n9eVZCoDJZOxZN5r84dbBr5eumpl3regCd9fetffv57",
+	"Gv8q01+/WZkikd685/x4vsqCI8iCybzg2v2EAT51Tq0KMVQgKJFSQZBD4I1Z5OGhH1DrTvGnwq2al/TT",
+	"bg70UP4vmf1dTVHE3rayqNZXcF/BfLGSueb5CRjOKc7gWrhz7aXto2CdLZG3X6bQBjaFStuoOI7H8d2D",
+	"Q/yv26roTsXb2hW3pnej3AIntmIgsRVKUhSbSoJBrxK0W2ZRnH331PGA/7qJP+BzzbmBrFDZ67UwPG6K",
+	"zxMSny7a3gvRWsJskXkPcUNx6l81S6/Thk7oxF6Ob2C/ECemCGI8DlUNmlKcWjgx3i4j6oYc/lDusUL7",
+	"l//GDNE3Y3eHP34o+fxtndWx71vKd+6KhH4vPnKv3LxPy+9rJew+XSg+XSje8kJx8KEN4r5kmzfiuKSB",
+	"YPGofu1CzWZUFXwHWUETWMUOVblfi/j1d6Frbzr0KSCRyrZ28zVn2aj/23l7+XwlCu9C3XINTihMIqPS",
+	"s1Qs3U1CaRcVFH4N21d2ElRWJ6faBTm4WnQxsFUuFH1zIXKu/GjeQuQqjiUyFLyDntJxsyYgIiepZLD5",
+	"hXJ6vuAPTo+iKS6Y6XsHWvC+mrrinnERS7AnYGk5TORjNuVFDH4HYlhuZYLEsFMJNYZQmDZOpKt46/iF",
+	"Nu+LVo1/26po328VBgzVABNJvZ+9fP6YfoWYyp9CrxEJjkR88vTBi34MoQIypNg1T90PzU6Vem2G8MJd",
+	"btiegga1q5tmeoTrcCbD00TW5Z+KNdsYsvKFdLoGN0zqAEE3XF25EYkhJDZ2VS4YPHtAFl1yNhteh52x",
+	"xoYSZ/W9UbExjd7x+NiXdCIrMPKdYya+5tp5t5FBhvDIhQR0/JiCj2g+35Q8bW6Dj/xj2zuWSF8AM/Yl",
+	"8qgIZaPGo21UeXa/B1mPavquBJM1VQEVCpdwd4J9cXFVHdjfQ0JQpyFSSf50tndFVfngQId9s6zqYdfV",
+	"769e7YEme+pyfMqd+B3lTtxQhvHtHMBHNyvL82Dv8OE9KGQ7lG3arGERU49EevOB0saHn7iw2lADqZm/",
+	"n9J0Ukq1uEFknGHLT3Ljk9z4JDfeMiq0VbwJWP1rcQEYOZDh7MmqyLlulSWkYrqdMoX8GvoiHMVdDqNh",
+	"vLfe1wwUBnJeFmoTyhq7Mopb9W2pZroWiCjczyA0n7ZCva75Mc1om+k/b82Et1YJvVnB5jAYYM8Bvmqw",
+	"0kUM/kXQTNvFJ85MS+/BaxHFlnkK7VZhdDVWKig5rI06VTnonXrCLu8kJG+tfSU/Kovp4zN7uwGn7XLJ",
+	"UBdLrt8YElquXl39/wAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -30,7 +30,7 @@ const typeImageInfo = `application/ld+json;profile="http://iiif.io/api/image/3/c
 // newTiler opens the pyramid cache; without libvips it says so once in
 // the log and the service serves the original files only.
 func newTiler(cfg Config) (*iiifimage.Tiler, error) {
-	t, err := iiifimage.New(filepath.Join(cfg.DataDir, "iiif"))
+	t, err := iiifimage.New(filepath.Join(cfg.DataDir, "iiif"), cfg.IIIF)
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
@@ -79,7 +79,8 @@ func (s *Service) pyramid(ctx context.Context, rawID, name string) (*object, *ii
 	if !s.tiler.Available() {
 		return nil, nil, s.fail(ctx, http.StatusServiceUnavailable, fmt.Sprintf("%v; the file is at %s/file/%s", iiifimage.ErrUnavailable, s.purl(id), url.PathEscape(name)))
 	}
-	if p := obj.pyramid(f.Name); p != nil {
+	if p := obj.pyramid(f.Name); p != nil && !p.Evicted() {
+		s.tiler.Touch(p)
 		return obj, p, nil
 	}
 	blob, err := s.store.Open(ctx, id, f.Name)
@@ -93,7 +94,7 @@ func (s *Service) pyramid(ctx context.Context, rawID, name string) (*object, *ii
 	blob.File.Close()
 	p, err := s.tiler.Pyramid(ctx, src)
 	if err != nil {
-		return nil, nil, s.internal(ctx, "making the image pyramid", id.Qualified(), name, err)
+		return nil, nil, s.imageFailure(ctx, "making the image pyramid", id, name, err)
 	}
 	obj.setPyramid(f.Name, p)
 	return obj, p, nil
@@ -121,6 +122,28 @@ func (o *object) setPyramid(name string, p *iiifimage.Pyramid) {
 		o.pyramids.m = map[string]*iiifimage.Pyramid{}
 	}
 	o.pyramids.m[name] = p
+}
+
+// retryAfterBusy is the Retry-After of a 503 when the build queue is
+// full: about one build of a large photograph.
+const retryAfterBusy = "10"
+
+// imageFailure answers an error of the image service: an image over the
+// pixel limit is 422 (it cannot be served, the request was fine), a full
+// build queue 503 with Retry-After, anything else 500.
+func (s *Service) imageFailure(ctx context.Context, what string, id druid.Druid, name string, err error) *failure {
+	file := fmt.Sprintf("%s/file/%s", s.purl(id), url.PathEscape(name))
+	switch {
+	case errors.Is(err, iiifimage.ErrTooLarge):
+		var tl *iiifimage.TooLargeError
+		errors.As(err, &tl)
+		return s.fail(ctx, http.StatusUnprocessableEntity, fmt.Sprintf("unprocessable: %s has no image service: %v; the file is at %s", name, tl, file))
+	case errors.Is(err, iiifimage.ErrBusy):
+		f := s.fail(ctx, http.StatusServiceUnavailable, "the image service is busy preparing other images; try again in a few seconds")
+		f.retryAfter = retryAfterBusy
+		return f
+	}
+	return s.internal(ctx, what, id.Qualified(), name, err)
 }
 
 func (s *Service) internal(ctx context.Context, what, id, name string, err error) *failure {
@@ -213,3 +236,20 @@ type iiifService struct {
 	Type    string `json:"type"`
 	Profile string `json:"profile"`
 }
+
+// GetImageService implements purlapi.StrictServerInterface: the service's
+// base URI is sent to its info.json (IIIF baseUriRedirect); the info.json
+// checks the rights.
+func (s *Service) GetImageService(ctx context.Context, req purlapi.GetImageServiceRequestObject) (purlapi.GetImageServiceResponseObject, error) {
+	obj, fail := s.readObject(ctx, req.Id)
+	if fail != nil {
+		return fail, nil
+	}
+	if f, ok := obj.rec.File(req.Name); !ok || !iiifimage.Tileable(f.MimeType) {
+		return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no image file %q", obj.rec.Druid.Qualified(), req.Name)), nil
+	}
+	loc, origin := s.imageServiceID(obj.rec, req.Name)+"/info.json", "*"
+	return purlapi.GetImageService303Response{Headers: purlapi.GetImageService303ResponseHeaders{Location: &loc, AccessControlAllowOrigin: &origin}}, nil
+}
+
+func (f *failure) VisitGetImageServiceResponse(w http.ResponseWriter) error { return f.write(w) }

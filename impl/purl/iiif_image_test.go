@@ -2,7 +2,11 @@ package purl
 
 import (
 	"bytes"
+	"compress/zlib"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
+	"hash/crc32"
 	"image/jpeg"
 	"log/slog"
 	"net/http"
@@ -196,3 +200,79 @@ func TestWithoutVips(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// imageFixture serves the sample object bb000kk0000 with its image
+// reading-room-north.png replaced by data (a width × height PNG).
+func imageFixture(t *testing.T, data []byte, width, height int, mutate ...func(*Config)) *fixture {
+	t.Helper()
+	dir := t.TempDir()
+	obj := copySample(t, "bb000kk0000", dir)
+	pub, err := os.ReadFile(filepath.Join(obj, "public.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(pub), `<file id="reading-room-north.png" mimetype="image/png" size="2076">
+        <imageData width="640" height="480"/>`, fmt.Sprintf(`<file id="reading-room-north.png" mimetype="image/png" size="%d">
+        <imageData width="%d" height="%d"/>`, len(data), width, height), 1)
+	if s == string(pub) {
+		t.Fatal("the sample's image entry changed; update imageFixture")
+	}
+	if err := os.WriteFile(filepath.Join(obj, "public.xml"), []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(obj, "reading-room-north.png"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return newFixture(t, append([]func(*Config){func(c *Config) { c.SamplesDir = dir }}, mutate...)...)
+}
+
+// declaredPNG is a small PNG whose header declares width × height RGB
+// pixels while its data holds a few rows only: what a decoder would
+// spend minutes and gigabytes on.
+func declaredPNG(width, height int) []byte {
+	var out bytes.Buffer
+	out.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(kind string, data []byte) {
+		binary.Write(&out, binary.BigEndian, uint32(len(data)))
+		out.WriteString(kind)
+		out.Write(data)
+		binary.Write(&out, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(kind), data...)))
+	}
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(width))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(height))
+	ihdr[8], ihdr[9] = 8, 2 // 8 bits, RGB
+	chunk("IHDR", ihdr)
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write(make([]byte, (width*3+1)*4))
+	zw.Close()
+	chunk("IDAT", z.Bytes())
+	chunk("IEND", nil)
+	return out.Bytes()
+}
+
+// TestImageRefusedByHeader (issue 23.3): a small PNG declaring 50,000 ×
+// 50,000 pixels is refused from its header, before any decoding: 422 for
+// info.json and images, no build started, and the refusal remembered for
+// that file version (a repeat reads no header either).
+func TestImageRefusedByHeader(t *testing.T) {
+	requireVips(t)
+	data := declaredPNG(50000, 50000)
+	f := imageFixture(t, data, 50000, 50000)
+	svc := "/bb000kk0000/iiif/image/reading-room-north.png"
+	for _, path := range []string{svc + "/info.json", svc + "/full/max/0/default.jpg", svc + "/0,0,512,512/512,/0/default.jpg", svc + "/info.json"} {
+		resp, body := f.get(t, path)
+		expect(t, resp, body, http.StatusUnprocessableEntity, typeText)
+		if !strings.Contains(string(body), "50000 × 50000 pixels") || !strings.Contains(string(body), "/file/reading-room-north.png") {
+			t.Errorf("%s: %s", path, body)
+		}
+	}
+	st := f.svc.tiler.Stats()
+	if st.Builds != 0 || st.HeaderRefusals != 1 {
+		t.Errorf("builds %d, header refusals %d; want no build and one header read", st.Builds, st.HeaderRefusals)
+	}
+	// The file itself is still served.
+	resp, body := f.get(t, "/bb000kk0000/file/reading-room-north.png")
+	expect(t, resp, body, http.StatusOK, "image/png")
+}

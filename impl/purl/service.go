@@ -96,6 +96,9 @@ type Config struct {
 	// CacheSize is the most objects kept prepared in memory, least
 	// recently read first out (default 4096).
 	CacheSize int
+	// IIIF bounds the image service's work and disk (iiifimage.Options;
+	// zero values take its defaults).
+	IIIF iiifimage.Options
 	Logger    *slog.Logger
 }
 

@@ -7,6 +7,7 @@
 package iiifimage
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -20,11 +21,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
 // Limits and parameters of the pyramids (documented in docs/purl.md).
@@ -44,6 +49,8 @@ const (
 	MaxPixels = 1 << 31
 	// maxCached bounds the pyramids described in memory (each a few kB).
 	maxCached = 4096
+	// derivedDir holds a pyramid's derived images (any other request).
+	derivedDir = "derived"
 	// layoutVersion changes the cache key when the way pyramids are made
 	// changes, so old pyramids are not served for new requests.
 	layoutVersion = "3"
@@ -84,27 +91,72 @@ func (s Source) key() (dir, leaf string) {
 	return filepath.Join(s.Object, hex.EncodeToString(n[:8])), hex.EncodeToString(k[:8])
 }
 
+// Options bound the work and the disk of a Tiler (zero values take the
+// defaults; see docs/security.md).
+type Options struct {
+	// MaxBuilds is the most vips processes running at once (pyramid
+	// builds and derived images); default DefaultMaxBuilds.
+	MaxBuilds int
+	// MaxQueue is the most builds waiting for a slot; past it requests
+	// fail with ErrBusy. Default DefaultMaxQueue.
+	MaxQueue int
+	// MaxCacheBytes bounds the pyramids and derived images on disk; least
+	// recently used pyramids are removed past it. Default DefaultMaxCacheBytes.
+	MaxCacheBytes int64
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxQueue      = 16
+	DefaultMaxCacheBytes = 8 << 30
+	// maxFailures bounds the failed builds remembered.
+	maxFailures = 4096
+)
+
+// DefaultMaxBuilds is one build per two cores, at least one: vips uses
+// several threads per build.
+func DefaultMaxBuilds() int { return max(1, runtime.NumCPU()/2) }
+
 // Tiler makes pyramids under a cache directory, each once (concurrent
 // requests for the same source wait for one build), and remembers them.
 type Tiler struct {
-	root string
-	vips string
+	root       string
+	vips       string
+	vipsheader string
+	opts       Options
+	queue      *workQueue
 
 	mu       sync.Mutex
-	cached   map[string]*Pyramid
+	cache    *diskCache
 	building map[string]*build
+	// failed remembers, per source version (pyramid directory), why its
+	// build failed, so that a repeat is answered without new work.
+	failed *simplelru.LRU[string, error]
+
+	builds, buildFailures, headerRefusals, derivations atomic.Int64
 }
 
 type build struct {
 	done chan struct{}
 	p    *Pyramid
+	path string // a derived image
 	err  error
 }
 
-// New returns a Tiler keeping pyramids under root. When the vips command
-// is not on PATH it still returns a Tiler, whose Available is false and
-// whose Pyramid answers ErrUnavailable.
-func New(root string) (*Tiler, error) {
+// New returns a Tiler keeping pyramids under root, after removing what a
+// killed server left there and counting what it holds. When the vips
+// command is not on PATH it still returns a Tiler, whose Available is
+// false and whose Pyramid answers ErrUnavailable.
+func New(root string, opts Options) (*Tiler, error) {
+	if opts.MaxBuilds <= 0 {
+		opts.MaxBuilds = DefaultMaxBuilds()
+	}
+	if opts.MaxQueue <= 0 {
+		opts.MaxQueue = DefaultMaxQueue
+	}
+	if opts.MaxCacheBytes <= 0 {
+		opts.MaxCacheBytes = DefaultMaxCacheBytes
+	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, fmt.Errorf("iiifimage: creating %s: %w", root, err)
 	}
@@ -112,20 +164,60 @@ func New(root string) (*Tiler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("iiifimage: %w", err)
 	}
-	t := &Tiler{root: abs, cached: map[string]*Pyramid{}, building: map[string]*build{}}
+	failed, _ := simplelru.NewLRU[string, error](maxFailures, nil)
+	t := &Tiler{root: abs, opts: opts, queue: newWorkQueue(opts.MaxBuilds, opts.MaxQueue),
+		cache: newDiskCache(opts.MaxCacheBytes), building: map[string]*build{}, failed: failed}
 	if p, err := exec.LookPath("vips"); err == nil {
 		t.vips = p
+	}
+	if p, err := exec.LookPath("vipsheader"); err == nil {
+		t.vipsheader = p
+	}
+	found, _, err := scan(abs)
+	if err != nil {
+		return nil, fmt.Errorf("iiifimage: reading %s: %w", abs, err)
+	}
+	for _, e := range found {
+		t.cache.add(e)
+	}
+	if len(found) > 0 {
+		t.removeAll(t.cache.trim(nil))
 	}
 	return t, nil
 }
 
 // Available reports whether pyramids can be made (libvips is installed).
-func (t *Tiler) Available() bool { return t != nil && t.vips != "" }
+func (t *Tiler) Available() bool { return t != nil && t.vips != "" && t.vipsheader != "" }
 
 // Root is the cache directory.
 func (t *Tiler) Root() string { return t.root }
 
+// Stats is what the Tiler has done and holds, for metrics.
+type Stats struct {
+	Builds, BuildFailures, HeaderRefusals, Derivations int64
+	Running, Waiting, Rejected                         int64
+	MaxBuilds, MaxQueue                                int
+	CacheBytes, MaxCacheBytes, Evictions               int64
+	Pyramids                                           int
+}
+
+// Stats reports the counters and the cache's state.
+func (t *Tiler) Stats() Stats {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return Stats{
+		Builds: t.builds.Load(), BuildFailures: t.buildFailures.Load(), HeaderRefusals: t.headerRefusals.Load(), Derivations: t.derivations.Load(),
+		Running: int64(t.queue.running()), Waiting: t.queue.waiting.Load(), Rejected: t.queue.rejected.Load(),
+		MaxBuilds: t.opts.MaxBuilds, MaxQueue: t.opts.MaxQueue,
+		CacheBytes: t.cache.bytes, MaxCacheBytes: t.cache.max, Evictions: t.cache.evicted, Pyramids: t.cache.lru.Len(),
+	}
+}
+
 // Pyramid returns the pyramid of src, making it first when there is none.
+// A source whose header says it is over MaxPixels is refused before any
+// decoding (ErrTooLarge); a failed build is remembered for that version
+// of the file and answered again at once; ErrBusy when the build queue is
+// full.
 func (t *Tiler) Pyramid(ctx context.Context, src Source) (*Pyramid, error) {
 	if !t.Available() {
 		return nil, ErrUnavailable
@@ -133,18 +225,17 @@ func (t *Tiler) Pyramid(ctx context.Context, src Source) (*Pyramid, error) {
 	parent, leaf := src.key()
 	dir := filepath.Join(t.root, parent, leaf)
 	t.mu.Lock()
-	if p, ok := t.cached[dir]; ok {
+	if e, ok := t.cache.get(dir); ok && e.p != nil {
 		t.mu.Unlock()
-		return p, nil
+		return e.p, nil
+	}
+	if err, ok := t.failed.Get(dir); ok {
+		t.mu.Unlock()
+		return nil, err
 	}
 	if b, ok := t.building[dir]; ok {
 		t.mu.Unlock()
-		select {
-		case <-b.done:
-			return b.p, b.err
-		case <-ctx.Done():
-			return nil, fmt.Errorf("iiifimage: waiting for the pyramid of %s: %w", src.Name, ctx.Err())
-		}
+		return b.wait(ctx, src.Name)
 	}
 	b := &build{done: make(chan struct{})}
 	t.building[dir] = b
@@ -155,20 +246,73 @@ func (t *Tiler) Pyramid(ctx context.Context, src Source) (*Pyramid, error) {
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), BuildTimeout)
 	b.p, b.err = t.load(dir)
 	if errors.Is(b.err, fs.ErrNotExist) {
-		b.p, b.err = t.make(bctx, src, filepath.Join(t.root, parent), leaf)
+		b.p, b.err = t.checkAndMake(bctx, src, filepath.Join(t.root, parent), leaf)
 	}
 	cancel()
+	var remove []string
 	t.mu.Lock()
 	delete(t.building, dir)
-	if b.err == nil {
-		if len(t.cached) >= maxCached {
-			clear(t.cached)
+	switch {
+	case b.err == nil:
+		e, ok := t.cache.get(dir)
+		if !ok {
+			e = &entry{dir: dir, bytes: b.p.bytes}
+			t.cache.add(e)
 		}
-		t.cached[dir] = b.p
+		t.cache.setLoaded(e, b.p)
+		b.p.entry = e
+		remove = t.cache.trim(e)
+	case !errors.Is(b.err, ErrBusy):
+		t.failed.Add(dir, b.err)
 	}
 	t.mu.Unlock()
 	close(b.done)
+	t.removeAll(remove)
 	return b.p, b.err
+}
+
+func (b *build) wait(ctx context.Context, name string) (*Pyramid, error) {
+	select {
+	case <-b.done:
+		return b.p, b.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("iiifimage: waiting for the pyramid of %s: %w", name, ctx.Err())
+	}
+}
+
+// checkAndMake reads the source's header, refuses it when it is too
+// large, and makes its pyramid in a build slot.
+func (t *Tiler) checkAndMake(ctx context.Context, src Source, parent, leaf string) (*Pyramid, error) {
+	if _, _, err := t.probe(ctx, src.Path); err != nil {
+		t.headerRefusals.Add(1)
+		return nil, fmt.Errorf("iiifimage: %s of %s: %w", src.Name, src.Object, err)
+	}
+	release, err := t.queue.acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("iiifimage: %s of %s: %w", src.Name, src.Object, err)
+	}
+	defer release()
+	t.builds.Add(1)
+	p, err := t.make(ctx, src, parent, leaf)
+	if err != nil {
+		t.buildFailures.Add(1)
+	}
+	return p, err
+}
+
+// Touch marks p used now (a request served from it), so it is evicted
+// last.
+func (t *Tiler) Touch(p *Pyramid) {
+	t.mu.Lock()
+	t.cache.get(p.dir)
+	t.mu.Unlock()
+}
+
+// removeAll removes directories trim moved aside, outside the lock.
+func (t *Tiler) removeAll(dirs []string) {
+	for _, d := range dirs {
+		os.RemoveAll(d)
+	}
 }
 
 // Drop removes every pyramid of an object (when it is deleted). A build
@@ -180,16 +324,23 @@ func (t *Tiler) Drop(object string) error {
 	}
 	dir := filepath.Join(t.root, object)
 	t.mu.Lock()
-	for k := range t.cached {
-		if strings.HasPrefix(k, dir+string(filepath.Separator)) {
-			delete(t.cached, k)
-		}
-	}
+	t.forgetUnder(dir)
 	t.mu.Unlock()
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("iiifimage: removing the pyramids of %s: %w", object, err)
 	}
 	return nil
+}
+
+// forgetUnder forgets the pyramids under dir (t.mu held).
+func (t *Tiler) forgetUnder(dir string) {
+	for _, k := range t.cache.lru.Keys() {
+		if strings.HasPrefix(k, dir+string(filepath.Separator)) {
+			if e, ok := t.cache.lru.Peek(k); ok {
+				t.cache.forget(e)
+			}
+		}
+	}
 }
 
 // meta is what a pyramid directory records about itself (pyramid.json).
@@ -199,6 +350,8 @@ type meta struct {
 	TileSize     int    `json:"tileSize"`
 	ScaleFactors []int  `json:"scaleFactors"`
 	Sizes        []Size `json:"sizes"`
+	// Bytes is the size of the tiles and sizes (not derived images).
+	Bytes int64 `json:"bytes,omitempty"`
 }
 
 // Size is a whole-image size offered in info.json.
@@ -217,7 +370,15 @@ type Pyramid struct {
 	// "full/max" …) to the file answering them, so that nearly every
 	// request is one map lookup.
 	direct map[string]string
+	// entry is the pyramid's place in the disk cache; evicted is set when
+	// its directory is removed (a holder of p must ask the Tiler again).
+	entry   *entry
+	evicted atomic.Bool
 }
+
+// Evicted reports whether the pyramid's files were removed (by the cache
+// bound, a new version of the file or a deletion); ask Tiler.Pyramid again.
+func (p *Pyramid) Evicted() bool { return p.evicted.Load() }
 
 // Width and Height are the source image's pixel size.
 func (p *Pyramid) Width() int  { return p.meta.Width }
@@ -318,6 +479,7 @@ func (t *Tiler) make(ctx context.Context, src Source, parent, leaf string) (*Pyr
 	if err != nil {
 		return nil, fmt.Errorf("iiifimage: tiling %s of %s: %w", src.Name, src.Object, err)
 	}
+	m.Bytes = treeBytes(tmp)
 	raw, err := json.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("iiifimage: %w", err)
@@ -331,7 +493,12 @@ func (t *Tiler) make(ctx context.Context, src Source, parent, leaf string) (*Pyr
 	}
 	if old, err := os.ReadDir(parent); err == nil {
 		for _, e := range old {
-			if e.Name() != leaf && !strings.HasPrefix(e.Name(), ".build-") {
+			if e.Name() != leaf && !leftover(e.Name()) {
+				t.mu.Lock()
+				if o, ok := t.cache.lru.Peek(filepath.Join(parent, e.Name())); ok {
+					t.cache.forget(o)
+				}
+				t.mu.Unlock()
 				os.RemoveAll(filepath.Join(parent, e.Name()))
 			}
 		}
@@ -444,13 +611,16 @@ func (t *Tiler) tile(ctx context.Context, srcPath, out string) (meta, error) {
 
 func (t *Tiler) run(ctx context.Context, args ...string) error {
 	cmd := exec.CommandContext(ctx, t.vips, args...)
-	cmd.Env = append(os.Environ(), "VIPS_WARNING=0")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("vips %s: %w: %s", args[0], err, strings.TrimSpace(string(out)))
+	cmd.Env = vipsEnv()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := runTied(cmd); err != nil {
+		return fmt.Errorf("vips %s: %w: %s", args[0], err, bytes.TrimSpace(out.Bytes()))
 	}
 	return nil
 }
+
+func vipsEnv() []string { return append(os.Environ(), "VIPS_WARNING=0") }
 
 func jpegSize(path string) (int, int, error) {
 	f, err := os.Open(path)
