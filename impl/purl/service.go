@@ -98,8 +98,8 @@ type Config struct {
 	CacheSize int
 	// IIIF bounds the image service's work and disk (iiifimage.Options;
 	// zero values take its defaults).
-	IIIF iiifimage.Options
-	Logger    *slog.Logger
+	IIIF   iiifimage.Options
+	Logger *slog.Logger
 }
 
 // SamplesPURLBase is the PURL base the sample objects (samples/purl,
