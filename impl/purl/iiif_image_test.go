@@ -11,10 +11,12 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 	"github.com/sitelib/sitesvc/impl/testkit"
@@ -201,11 +203,21 @@ func TestWithoutVips(t *testing.T) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// imageFixture serves the sample object bb000kk0000 with its image
-// reading-room-north.png replaced by data (a width × height PNG).
+// imageFixture serves the sample objects bb000kk0000, with its image
+// reading-room-north.png replaced by data (a width × height PNG), and
+// bf222jk2222.
 func imageFixture(t *testing.T, data []byte, width, height int, mutate ...func(*Config)) *fixture {
 	t.Helper()
 	dir := t.TempDir()
+	imageObject(t, dir, data, width, height)
+	copySample(t, "bf222jk2222", dir)
+	return newFixture(t, append([]func(*Config){func(c *Config) { c.SamplesDir = dir }}, mutate...)...)
+}
+
+// imageObject writes the sample object bb000kk0000 into dir with its
+// image reading-room-north.png replaced by data (a width × height PNG).
+func imageObject(t *testing.T, dir string, data []byte, width, height int) {
+	t.Helper()
 	obj := copySample(t, "bb000kk0000", dir)
 	pub, err := os.ReadFile(filepath.Join(obj, "public.xml"))
 	if err != nil {
@@ -223,7 +235,62 @@ func imageFixture(t *testing.T, data []byte, width, height int, mutate ...func(*
 	if err := os.WriteFile(filepath.Join(obj, "reading-room-north.png"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return newFixture(t, append([]func(*Config){func(c *Config) { c.SamplesDir = dir }}, mutate...)...)
+}
+
+// blackPNG is a width × height black RGB PNG made by vips: small on disk,
+// slow to tile.
+func blackPNG(t *testing.T, width, height int) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "black.png")
+	if out, err := exec.Command("vips", "black", path, itoa(width), itoa(height), "--bands", "3").CombinedOutput(); err != nil {
+		t.Fatalf("vips black: %v %s", err, out)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestImageBuildQueueFull (issue 23.4): with one build slot and a queue
+// of one, a first view of a third image while two are being made is 503
+// with Retry-After, and is served once there is room.
+func TestImageBuildQueueFull(t *testing.T) {
+	requireVips(t)
+	f := imageFixture(t, blackPNG(t, 6000, 6000), 6000, 6000, func(c *Config) { c.IIIF = iiifimage.Options{MaxBuilds: 1, MaxQueue: 1} })
+	done := make(chan int, 2)
+	first := func(path string) {
+		resp, _ := f.raw(t, http.MethodGet, path)
+		done <- resp.StatusCode
+	}
+	go first("/bb000kk0000/iiif/image/reading-room-north.png/info.json")
+	waitUntil(t, "the first build", func() bool { st := f.svc.tiler.Stats(); return st.Running == 1 && st.Builds == 1 })
+	go first("/bb000kk0000/iiif/image/reading-room-south.png/info.json")
+	waitUntil(t, "a build waiting", func() bool { return f.svc.tiler.Stats().Waiting == 1 })
+	third := "/bf222jk2222/iiif/image/coast-map.png/info.json"
+	resp, body := f.get(t, third)
+	expect(t, resp, body, http.StatusServiceUnavailable, typeText)
+	if resp.Header.Get("Retry-After") != retryAfterBusy || !strings.Contains(string(body), "busy") {
+		t.Errorf("Retry-After %q: %s", resp.Header.Get("Retry-After"), body)
+	}
+	for range 2 {
+		if code := <-done; code != http.StatusOK {
+			t.Errorf("a build in the slot or the queue: %d", code)
+		}
+	}
+	resp, body = f.get(t, third)
+	expect(t, resp, body, http.StatusOK, typeImageInfo)
 }
 
 // declaredPNG is a small PNG whose header declares width × height RGB
