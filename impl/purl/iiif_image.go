@@ -182,14 +182,28 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 	if fail != nil {
 		return fail, nil
 	}
-	path, err := p.Lookup(req.Region, req.Size, req.Rotation, req.Quality)
+	path, d, err := p.Resolve(req.Region, req.Size, req.Rotation, req.Quality)
 	switch {
 	case errors.Is(err, iiifimage.ErrBadRequest):
 		return s.fail(ctx, http.StatusBadRequest, err.Error()), nil
-	case errors.Is(err, iiifimage.ErrNotFound):
-		return s.fail(ctx, http.StatusNotFound, "not found: "+err.Error()), nil
+	case errors.Is(err, iiifimage.ErrNotImplemented):
+		return s.fail(ctx, http.StatusNotImplemented, err.Error()), nil
 	case err != nil:
 		return s.internal(ctx, "looking up a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
+	}
+	ctype := ctypeJPEG
+	if path == "" {
+		// Not a tile or listed size: made from the pyramid once, then kept.
+		if path, err = s.tiler.Derive(ctx, p, d); err != nil {
+			if errors.Is(err, iiifimage.ErrEvicted) {
+				obj.setPyramid(req.Name, nil)
+				err = fmt.Errorf("%w: %w", iiifimage.ErrBusy, err)
+			}
+			return s.imageFailure(ctx, "making a derived image", obj.rec.Druid, req.Name, err), nil
+		}
+		if d.Format != "jpg" {
+			ctype = []string{d.ContentType()}
+		}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -201,7 +215,7 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 		return s.internal(ctx, "reading a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
 	}
 	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
-	c := content{req: exchangeFrom(ctx).req, ctype: ctypeJPEG,
+	c := content{req: exchangeFrom(ctx).req, ctype: ctype,
 		etag:         fmt.Sprintf(`"%s-%x-%x"`, p.Version(), info.Size(), info.ModTime().UnixNano()),
 		cacheControl: s.cacheControl(world), modTime: info.ModTime(), body: f, closer: f}
 	if !world {
@@ -224,10 +238,10 @@ func (s *Service) imageManifestParts(rec *record.Record, f record.File, body *ii
 		return nil
 	}
 	id := s.imageServiceID(rec, f.Name)
-	body.Service = []iiifService{{ID: id, Type: "ImageService3", Profile: "level0"}}
+	body.Service = []iiifService{{ID: id, Type: "ImageService3", Profile: iiifimage.Profile}}
 	path, w, h := iiifimage.ThumbnailRequest(f.Width, f.Height)
 	return []iiifRef{{ID: id + "/" + path, Type: "Image", Format: "image/jpeg", Width: w, Height: h,
-		Service: []iiifService{{ID: id, Type: "ImageService3", Profile: "level0"}}}}
+		Service: []iiifService{{ID: id, Type: "ImageService3", Profile: iiifimage.Profile}}}}
 }
 
 // iiifService is a IIIF Image API 3.0 service reference.

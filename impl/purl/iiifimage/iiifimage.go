@@ -1,9 +1,13 @@
-// Package iiifimage makes and reads IIIF Image API 3.0 level 0 image
-// pyramids: for one source image (JPEG, PNG, TIFF, JPEG 2000) a directory
-// of JPEG tiles at every scale factor (vips dzsave --layout iiif3) plus a
-// few whole-image sizes (vips thumbnail), and the info.json describing
-// them. It knows nothing about HTTP: the PURL service checks access rights
-// and serves the files Lookup names. See docs/purl.md, "IIIF Image API".
+// Package iiifimage is the IIIF Image API 3.0 (level 2) image service's
+// work: for one source image (JPEG, PNG, TIFF, JPEG 2000) a pyramid
+// directory of JPEG tiles at every scale factor (vips dzsave --layout
+// iiif3) plus a few whole-image sizes, the info.json describing them, and
+// any other region, size, rotation, quality and format made from the
+// pyramid with vips on request and kept beside it. Sources are checked by
+// their header before anything decodes them; builds run in a bounded
+// queue and the cache on disk is bounded by bytes. It knows nothing about
+// HTTP: the PURL service checks access rights and serves the files
+// Resolve and Derive name. See docs/purl.md, "IIIF Image API".
 package iiifimage
 
 import (
@@ -20,7 +24,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -370,6 +373,9 @@ type Pyramid struct {
 	// "full/max" …) to the file answering them, so that nearly every
 	// request is one map lookup.
 	direct map[string]string
+	// byRegion lists, per region "x,y,w,h", the sizes the pyramid has of
+	// it (a tile, or several whole-image sizes).
+	byRegion map[string][]image.Point
 	// entry is the pyramid's place in the disk cache; evicted is set when
 	// its directory is removed (a holder of p must ask the Tiler again).
 	entry   *entry
@@ -443,6 +449,7 @@ func (t *Tiler) load(dir string) (*Pyramid, error) {
 		return nil, fmt.Errorf("iiifimage: reading %s: %w", dir, err)
 	}
 	p.direct = make(map[string]string, 3*len(p.files))
+	p.byRegion = make(map[string][]image.Point, len(p.files))
 	full := fmt.Sprintf("%d,%d,%d,%d", 0, 0, p.meta.Width, p.meta.Height)
 	for key := range p.files {
 		region, size, _ := strings.Cut(key, "/")
@@ -452,6 +459,10 @@ func (t *Tiler) load(dir string) (*Pyramid, error) {
 		if region == full {
 			regions = append(regions, "full")
 		}
+		sw, _ := strconv.Atoi(w)
+		_, hs, _ := strings.Cut(size, ",")
+		sh, _ := strconv.Atoi(hs)
+		p.byRegion[region] = append(p.byRegion[region], image.Point{sw, sh})
 		for _, r := range regions {
 			p.direct[r+"/"+size] = file
 			p.direct[r+"/"+w+","] = file
@@ -610,7 +621,13 @@ func (t *Tiler) tile(ctx context.Context, srcPath, out string) (meta, error) {
 }
 
 func (t *Tiler) run(ctx context.Context, args ...string) error {
+	return t.runIn(ctx, "", args...)
+}
+
+// runIn runs vips with args in directory dir ("" for the current one).
+func (t *Tiler) runIn(ctx context.Context, dir string, args ...string) error {
 	cmd := exec.CommandContext(ctx, t.vips, args...)
+	cmd.Dir = dir
 	cmd.Env = vipsEnv()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -654,6 +671,18 @@ func ThumbnailRequest(width, height int) (path string, w, h int) {
 	return fmt.Sprintf("full/,%d/0/default.jpg", ThumbnailEdge), max(1, int(float64(width)*ThumbnailEdge/float64(height)+0.5)), ThumbnailEdge
 }
 
+// What info.json says the service offers: level 2 (regions full,
+// square, x,y,w,h, pct:; sizes max, w,, ,h, pct:n, w,h, !w,h; rotation by
+// 90s; qualities default, color, gray; formats jpg, png; base URI
+// redirect, CORS, the JSON-LD media type) and, beyond it, exactly these.
+const Profile = "level2"
+
+var (
+	ExtraQualities = []string{"bitonal"}
+	ExtraFormats   = []string{"webp"}
+	ExtraFeatures  = []string{"mirroring", "rotationArbitrary", "sizeUpscaling"}
+)
+
 // Version names the pyramid's source version (an ETag can carry it).
 func (p *Pyramid) Version() string { return filepath.Base(p.dir) }
 
@@ -665,49 +694,27 @@ func (p *Pyramid) Info(id string) ([]byte, error) {
 		ScaleFactors []int `json:"scaleFactors"`
 	}
 	return json.MarshalIndent(struct {
-		Context  string  `json:"@context"`
-		ID       string  `json:"id"`
-		Type     string  `json:"type"`
-		Protocol string  `json:"protocol"`
-		Profile  string  `json:"profile"`
-		Width    int     `json:"width"`
-		Height   int     `json:"height"`
-		Sizes    []Size  `json:"sizes"`
-		Tiles    []tiles `json:"tiles"`
+		Context        string   `json:"@context"`
+		ID             string   `json:"id"`
+		Type           string   `json:"type"`
+		Protocol       string   `json:"protocol"`
+		Profile        string   `json:"profile"`
+		Width          int      `json:"width"`
+		Height         int      `json:"height"`
+		MaxWidth       int      `json:"maxWidth"`
+		MaxHeight      int      `json:"maxHeight"`
+		MaxArea        int      `json:"maxArea"`
+		Sizes          []Size   `json:"sizes"`
+		Tiles          []tiles  `json:"tiles"`
+		ExtraQualities []string `json:"extraQualities"`
+		ExtraFormats   []string `json:"extraFormats"`
+		ExtraFeatures  []string `json:"extraFeatures"`
 	}{
-		"http://iiif.io/api/image/3/context.json", id, "ImageService3", "http://iiif.io/api/image", "level0",
-		p.meta.Width, p.meta.Height, p.meta.Sizes,
+		"http://iiif.io/api/image/3/context.json", id, "ImageService3", "http://iiif.io/api/image", Profile,
+		p.meta.Width, p.meta.Height, MaxWidth, MaxHeight, MaxArea, p.meta.Sizes,
 		[]tiles{{p.meta.TileSize, p.meta.TileSize, p.meta.ScaleFactors}},
+		ExtraQualities, ExtraFormats, ExtraFeatures,
 	}, "", "  ")
-}
-
-var (
-	regionRE = regexp.MustCompile(`^(full|square|(\d{1,9}),(\d{1,9}),(\d{1,9}),(\d{1,9}))$`)
-	sizeRE   = regexp.MustCompile(`^(max|\^?max|(\d{1,9}),(\d{1,9})?|,(\d{1,9})|\^?!?(\d{1,9}),(\d{1,9})|\^?pct:[0-9.]+|\^(\d{1,9}),(\d{1,9})?|\^,(\d{1,9}))$`)
-)
-
-// fastRegion splits "x,y,w,h" (at most 9 digits each) into the submatch
-// shape regionRE gives; ok is false for anything else.
-func fastRegion(region string) ([]string, bool) {
-	parts := strings.Split(region, ",")
-	if len(parts) != 4 {
-		return nil, false
-	}
-	for _, p := range parts {
-		if !digits(p) {
-			return nil, false
-		}
-	}
-	return []string{region, region, parts[0], parts[1], parts[2], parts[3]}, true
-}
-
-// fastSize reports whether size is "max", "w," or "w,h".
-func fastSize(size string) bool {
-	if size == "max" {
-		return true
-	}
-	w, h, ok := strings.Cut(size, ",")
-	return ok && digits(w) && (h == "" || digits(h))
 }
 
 func digits(s string) bool {
@@ -723,89 +730,58 @@ func digits(s string) bool {
 }
 
 // Lookup resolves an image request (region, size, rotation and
-// quality.format path segments) to the file holding the answer. Full
-// IIIF syntax is accepted (ErrBadRequest otherwise); what this level 0
-// pyramid lacks is ErrNotFound. "full" equals the whole-image region, and
-// "max" or "w," / ",h" are answered when they name a size the pyramid has.
+// quality.format path segments) to the file of the pyramid holding the
+// answer: ErrBadRequest or ErrNotImplemented for what Parse refuses,
+// ErrNotFound when the answer must be derived (see Resolve).
 func (p *Pyramid) Lookup(region, size, rotation, qualityFormat string) (string, error) {
+	file, _, err := p.Resolve(region, size, rotation, qualityFormat)
+	if err == nil && file == "" {
+		return "", fmt.Errorf("%w: %s/%s/%s/%s is neither a tile nor a size (see info.json)", ErrNotFound, region, size, rotation, qualityFormat)
+	}
+	return file, err
+}
+
+// Resolve reads an image request: file is the pyramid's file answering it
+// (a tile or a listed size: the requests viewers send, answered with one
+// map lookup), or else d is what Tiler.Derive makes.
+func (p *Pyramid) Resolve(region, size, rotation, qualityFormat string) (file string, d Derivation, err error) {
 	if rotation == "0" && qualityFormat == "default.jpg" {
 		if file, ok := p.direct[region+"/"+size]; ok {
-			return file, nil
+			return file, d, nil
 		}
 	}
-	// The tiles' own form (x,y,w,h / w, / 0 / default.jpg) is parsed
-	// without regular expressions: it is nearly every request.
-	rm, fast := fastRegion(region)
-	if !fast {
-		if rm = regionRE.FindStringSubmatch(region); rm == nil {
-			return "", fmt.Errorf("%w: region %q is not full, square or x,y,w,h", ErrBadRequest, region)
-		}
+	d, err = Parse(p.meta.Width, p.meta.Height, region, size, rotation, qualityFormat)
+	if err != nil {
+		return "", d, err
 	}
-	if !fastSize(size) && !sizeRE.MatchString(size) {
-		return "", fmt.Errorf("%w: size %q is not a IIIF size", ErrBadRequest, size)
+	if d.Rotation != 0 || d.Mirror || d.Quality != "default" || d.Format != "jpg" {
+		return "", d, nil
 	}
-	if rotation != "0" {
-		if _, err := strconv.ParseFloat(strings.TrimPrefix(rotation, "!"), 64); err != nil {
-			return "", fmt.Errorf("%w: rotation %q is not a number", ErrBadRequest, rotation)
-		}
-	}
-	quality, format, ok := strings.Cut(qualityFormat, ".")
-	if !ok || !slices.Contains([]string{"default", "color", "gray", "bitonal"}, quality) || format == "" {
-		return "", fmt.Errorf("%w: %q is not quality.format", ErrBadRequest, qualityFormat)
-	}
-	if rotation != "0" || quality != "default" || format != "jpg" {
-		return "", fmt.Errorf("%w: this level 0 service has rotation 0, quality default and format jpg only", ErrNotFound)
-	}
-	var x, y, w, h int
-	switch {
-	case region == "full":
-		w, h = p.meta.Width, p.meta.Height
-	case region == "square":
-		return "", fmt.Errorf("%w: region square is not offered (level 0)", ErrNotFound)
-	default:
-		x, _ = strconv.Atoi(rm[2])
-		y, _ = strconv.Atoi(rm[3])
-		w, _ = strconv.Atoi(rm[4])
-		h, _ = strconv.Atoi(rm[5])
-	}
-	if w == 0 || h == 0 {
-		return "", fmt.Errorf("%w: region %q has no area", ErrBadRequest, region)
-	}
-	reg := fmt.Sprintf("%d,%d,%d,%d", x, y, w, h)
-	var sw, sh int
-	switch {
-	case size == "max":
-		sw, sh = w, h
-	default:
-		ws, hs, _ := strings.Cut(size, ",")
-		sw, _ = strconv.Atoi(ws)
-		sh, _ = strconv.Atoi(hs)
-		switch {
-		case sw > 0 && sh == 0 && hs == "":
-			sh = int(float64(h)*float64(sw)/float64(w) + 0.5)
-		case sw == 0 && sh > 0 && ws == "":
-			sw = int(float64(w)*float64(sh)/float64(h) + 0.5)
-		}
-	}
-	name := fmt.Sprintf("%s/%d,%d", reg, sw, sh)
+	reg := fmt.Sprintf("%d,%d,%d,%d", d.X, d.Y, d.W, d.H)
+	name := fmt.Sprintf("%s/%d,%d", reg, d.Width, d.Height)
 	if _, ok := p.files[name]; !ok {
-		// "w," may round the other way than the pyramid did.
+		// "w," and ",h" may round the other edge the other way than the
+		// pyramid did: its file is the answer all the same.
+		ws, hs, _ := strings.Cut(strings.TrimPrefix(size, "^"), ",")
 		found := false
-		if size != "max" && !strings.Contains(size, "!") {
-			for _, d := range []int{-1, 1} {
-				alt := fmt.Sprintf("%s/%d,%d", reg, sw, sh+d)
-				if strings.HasPrefix(size, ",") {
-					alt = fmt.Sprintf("%s/%d,%d", reg, sw+d, sh)
-				}
-				if _, ok := p.files[alt]; ok && !strings.Contains(strings.TrimSuffix(size, ","), ",") {
-					name, found = alt, true
-					break
-				}
+		for _, delta := range []int{-1, 1} {
+			var alt string
+			switch {
+			case hs == "" && digits(ws):
+				alt = fmt.Sprintf("%s/%d,%d", reg, d.Width, d.Height+delta)
+			case ws == "" && digits(hs):
+				alt = fmt.Sprintf("%s/%d,%d", reg, d.Width+delta, d.Height)
+			default:
+				continue
+			}
+			if _, ok := p.files[alt]; ok {
+				name, found = alt, true
+				break
 			}
 		}
 		if !found {
-			return "", fmt.Errorf("%w: %s/%s is neither a tile nor a size of this level 0 service (see info.json)", ErrNotFound, region, size)
+			return "", d, nil
 		}
 	}
-	return filepath.Join(p.dir, filepath.FromSlash(name), "0", "default.jpg"), nil
+	return filepath.Join(p.dir, filepath.FromSlash(name), "0", "default.jpg"), d, nil
 }
