@@ -97,26 +97,19 @@ func (c *diskCache) setLoaded(e *entry, p *Pyramid) {
 }
 
 // trim chooses what to remove to come back within max, least recently
-// used first, never keep (the pyramid being served). When keep alone is
-// over, its derived images go. It returns the directories to remove,
-// already renamed out of the way (so a new build of the same version can
-// take the name at once) and forgotten.
-func (c *diskCache) trim(keep *entry) (remove []string) {
+// used first, never keep (the pyramid being served, which the caller has
+// just used, so it is the oldest only when it is alone). When keep alone
+// is over, its derived images go but spare (the one being served). It
+// returns the directories to remove, already renamed out of the way (so a
+// new build of the same version can take the name at once) and forgotten.
+func (c *diskCache) trim(keep *entry, spare string) (remove []string) {
 	for c.bytes > c.max {
 		k, e, ok := c.lru.GetOldest()
 		if !ok {
 			break
 		}
 		if e == keep {
-			// GetOldest made it the newest: everything else is gone.
-			if e.derived > 0 {
-				if gone, err := moveAside(filepath.Join(e.dir, derivedDir)); err == nil {
-					remove = append(remove, gone)
-					c.bytes -= e.derived
-					e.bytes -= e.derived
-					e.derived = 0
-				}
-			}
+			c.dropDerived(e, spare)
 			break
 		}
 		gone, err := moveAside(k)
@@ -127,6 +120,27 @@ func (c *diskCache) trim(keep *entry) (remove []string) {
 		}
 	}
 	return remove
+}
+
+// dropDerived removes the derived images of e but spare.
+func (c *diskCache) dropDerived(e *entry, spare string) {
+	dir := filepath.Join(e.dir, derivedDir)
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, f := range files {
+		path := filepath.Join(dir, f.Name())
+		info, err := f.Info()
+		if path == spare || leftover(f.Name()) || err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		if os.Remove(path) == nil {
+			c.bytes -= info.Size()
+			e.bytes -= info.Size()
+			e.derived -= info.Size()
+		}
+	}
 }
 
 // moveAside renames dir to a hidden name beside it, removed by the caller

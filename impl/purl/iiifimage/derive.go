@@ -59,7 +59,7 @@ func (t *Tiler) Derive(ctx context.Context, p *Pyramid, d Derivation) (string, e
 	if err == nil {
 		if e, ok := t.cache.get(p.dir); ok {
 			t.cache.grow(e, size)
-			remove = t.cache.trim(e)
+			remove = t.cache.trim(e, file)
 		}
 	}
 	t.mu.Unlock()

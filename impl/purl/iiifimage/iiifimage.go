@@ -184,7 +184,7 @@ func New(root string, opts Options) (*Tiler, error) {
 		t.cache.add(e)
 	}
 	if len(found) > 0 {
-		t.removeAll(t.cache.trim(nil))
+		t.removeAll(t.cache.trim(nil, ""))
 	}
 	return t, nil
 }
@@ -264,7 +264,7 @@ func (t *Tiler) Pyramid(ctx context.Context, src Source) (*Pyramid, error) {
 		}
 		t.cache.setLoaded(e, b.p)
 		b.p.entry = e
-		remove = t.cache.trim(e)
+		remove = t.cache.trim(e, "")
 	case !errors.Is(b.err, ErrBusy):
 		t.failed.Add(dir, b.err)
 	}

@@ -1,0 +1,171 @@
+package iiifimage
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestParseLimits: max is the whole region when it fits the declared
+// limits and is scaled down to them (aspect kept) when it does not; ^max
+// scales up to them; nothing beyond them is accepted.
+func TestParseLimits(t *testing.T) {
+	for _, c := range []struct {
+		w, h          int
+		size          string
+		wantW, wantH  int
+		wantErr       error
+		checkInLimits bool
+	}{
+		{6000, 4000, "max", 6000, 4000, nil, true},                // the 24 MP photograph whole
+		{24580, 16174, "max", 0, 0, nil, true},                    // the 400 MP JPEG 2000, scaled down
+		{20000, 500, "max", MaxWidth, 250, nil, true},             // a panorama: maxWidth
+		{500, 20000, "max", 250, MaxHeight, nil, true},            // a scroll: maxHeight
+		{100, 100, "^max", 5000, 5000, nil, true},                 // up to maxArea
+		{6000, 4000, "^max", 0, 0, nil, true},                     // ^max of a large image: the limits too
+		{6000, 4000, "6000,4000", 6000, 4000, nil, true},          // exactly the limit's area is fine
+		{24580, 16174, "24580,", 0, 0, ErrBadRequest, false},      // beyond maxWidth
+		{24580, 16174, "pct:50", 0, 0, ErrBadRequest, false},      // beyond maxArea
+		{24580, 16174, "!5000,5000", 5000, 3290, nil, true},       // a confined size within them
+		{1500, 1000, "!3000,3000", 1500, 1000, nil, true},         // not upscaled without ^
+		{1500, 1000, "^!3000,3000", 3000, 2000, nil, true},        // upscaled with it
+		{1500, 1000, "^1501,", 1501, 1001, nil, true},             // upscaled
+		{1500, 1000, "1501,", 0, 0, ErrBadRequest, false},         // not without ^
+		{1500, 1000, "pct:0.1", 2, 1, nil, true},                  // a tiny percentage still has pixels
+		{1500, 1000, "pct:0.01", 0, 0, ErrBadRequest, false},      // none left
+		{1500, 1000, "^pct:100.5", 1508, 1005, nil, true},         // decimal percentages
+		{1500, 1000, "max", 1500, 1000, nil, true},                // a small image's max
+		{1500, 1000, "^,2000", 3000, 2000, nil, true},             // ,h upscaled
+		{1500, 1000, "^,10001", 0, 0, ErrBadRequest, false},       // beyond maxHeight
+		{1500, 1000, "^^max", 0, 0, ErrBadRequest, false},         // syntax
+		{1500, 1000, "!300,", 0, 0, ErrBadRequest, false},         // syntax
+		{1500, 1000, "pct:", 0, 0, ErrBadRequest, false},          // syntax
+		{1500, 1000, "1234567890,", 0, 0, ErrBadRequest, false},   // too many digits
+		{1500, 1000, "pct:1e3", 0, 0, ErrBadRequest, false},       // not a plain decimal
+		{1500, 1000, "300,300", 300, 300, nil, true},              // w,h need not keep the aspect
+		{1500, 1000, "full", 0, 0, ErrBadRequest, false},          // IIIF 2's name for max
+		{1500, 1000, "max,", 0, 0, ErrBadRequest, false},          // syntax
+		{1500, 1000, "0,0", 0, 0, ErrBadRequest, false},           // no pixels
+		{1500, 1000, "^0,", 0, 0, ErrBadRequest, false},           // no pixels
+		{1500, 1000, "!0,10", 0, 0, ErrBadRequest, false},         // no pixels
+		{1500, 1000, ",1", 2, 1, nil, true},                       // a one-pixel-high image
+		{1500, 1000, "-1,", 0, 0, ErrBadRequest, false},           // syntax
+		{1500, 1000, " 10,", 0, 0, ErrBadRequest, false},          // syntax
+		{1500, 1000, "10 ,", 0, 0, ErrBadRequest, false},          // syntax
+		{1500, 1000, "pct:50.", 0, 0, ErrBadRequest, false},       // syntax
+		{1500, 1000, "^pct:1000", 0, 0, ErrBadRequest, false},     // 15000 px wide: beyond maxWidth
+		{1500, 1000, "^!20000,100", 150, 100, nil, true},          // confined by the height
+		{1500, 1000, "!20000,100", 150, 100, nil, true},           // the same without ^
+		{1500, 1000, "^max", 6123, 4082, nil, true},               // maxArea bounds ^max
+		{1500, 1000, "pct:100", 1500, 1000, nil, true},            // all of it
+		{1500, 1000, "1500,1000", 1500, 1000, nil, true},          // the same
+		{1500, 1000, "^1500,1000", 1500, 1000, nil, true},         // ^ allows, not requires, upscaling
+		{1500, 1000, "750,", 750, 500, nil, true},                 // w,
+		{1500, 1000, ",500", 750, 500, nil, true},                 // ,h
+		{1500, 1000, "!750,750", 750, 500, nil, true},             // !w,h
+		{1500, 1000, "pct:50", 750, 500, nil, true},               // pct:n
+		{1500, 1000, "^pct:50", 750, 500, nil, true},              // ^pct:n below 100
+		{1500, 1000, "^750,", 750, 500, nil, true},                // ^w, below the region
+		{1500, 1000, "^!750,750", 750, 500, nil, true},            // ^!w,h below
+		{1500, 1000, "^,500", 750, 500, nil, true},                // ^,h below
+		{1500, 1000, "^pct:200", 3000, 2000, nil, true},           // ^pct:n above
+		{1500, 1000, "^3000,2000", 3000, 2000, nil, true},         // ^w,h above
+		{1500, 1000, "^3000,1000", 3000, 1000, nil, true},         // ^w,h distorted
+		{1500, 1000, "3000,1000", 0, 0, ErrBadRequest, false},     // not without ^
+		{1500, 1000, "1500,1001", 0, 0, ErrBadRequest, false},     // not without ^
+		{1500, 1000, "^10000,10000", 0, 0, ErrBadRequest, false},  // beyond maxArea
+		{1500, 1000, "^10000,2500", 10000, 2500, nil, true},       // exactly maxWidth and maxArea
+		{1500, 1000, "^10001,1", 0, 0, ErrBadRequest, false},      // beyond maxWidth
+		{1500, 1000, "^1,10001", 0, 0, ErrBadRequest, false},      // beyond maxHeight
+		{1500, 1000, "^!10001,10001", 10000, 6667, nil, false},    // confined, yet beyond maxArea
+		{1500, 1000, "^!10000,6000", 9000, 6000, nil, false},      // beyond maxArea
+		{1500, 1000, "^!5000,5000", 5000, 3333, nil, true},        // within
+		{1500, 1000, "!5000,5000", 1500, 1000, nil, true},         // not upscaled
+		{1500, 1000, "^!1,1", 1, 1, nil, true},                    // a pixel
+		{1500, 1000, "!1,1", 1, 1, nil, true},                     // a pixel
+		{1500, 1000, "1,1", 1, 1, nil, true},                      // a pixel
+		{1500, 1000, "pct:0.04", 0, 0, ErrBadRequest, false},      // less than half a pixel high
+		{1500, 1000, "pct:0.067", 1, 1, nil, true},                // a pixel
+		{1500, 1000, "pct:0.0000001", 0, 0, ErrBadRequest, false}, // nothing
+	} {
+		d, err := Parse(c.w, c.h, "full", c.size, "0", "default.jpg")
+		if c.wantErr != nil || (!c.checkInLimits && c.wantW*c.wantH > MaxArea) {
+			want := c.wantErr
+			if want == nil {
+				want = ErrBadRequest
+			}
+			if !errors.Is(err, want) {
+				t.Errorf("%d×%d %s: %+v %v, want %v", c.w, c.h, c.size, d, err, want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%d×%d %s: %v", c.w, c.h, c.size, err)
+			continue
+		}
+		if c.wantW != 0 && (d.Width != c.wantW || d.Height != c.wantH) {
+			t.Errorf("%d×%d %s: %d×%d, want %d×%d", c.w, c.h, c.size, d.Width, d.Height, c.wantW, c.wantH)
+		}
+		if d.Width > MaxWidth || d.Height > MaxHeight || d.Width*d.Height > MaxArea {
+			t.Errorf("%d×%d %s: %d×%d is beyond the limits", c.w, c.h, c.size, d.Width, d.Height)
+		}
+		// max keeps the aspect ratio (within rounding).
+		if c.size == "max" || c.size == "^max" {
+			if r1, r2 := float64(d.Width)/float64(d.Height), float64(c.w)/float64(c.h); r1/r2 > 1.01 || r2/r1 > 1.01 {
+				t.Errorf("%d×%d %s: %d×%d changes the aspect", c.w, c.h, c.size, d.Width, d.Height)
+			}
+		}
+	}
+}
+
+// TestDerivedWithinCacheBound: derived images count in the cache's
+// bytes; a pyramid alone over the bound loses its derived images, never
+// its tiles.
+func TestDerivedWithinCacheBound(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	src := sources(t, dir, 1)[0]
+	probe, _ := New(filepath.Join(dir, "probe"), Options{})
+	one, err := probe.Pyramid(context.Background(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := one.Bytes() + 6000
+	tl, _ := New(filepath.Join(dir, "cache"), Options{MaxCacheBytes: limit})
+	p, err := tl.Pyramid(context.Background(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 12 {
+		d, err := Parse(p.Width(), p.Height(), "full", itoa(300+i)+",", "0", "default.png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, err := tl.Derive(context.Background(), p, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(file); err != nil {
+			t.Fatalf("derived image %d: %v", i, err)
+		}
+		st := tl.Stats()
+		if st.CacheBytes > limit {
+			t.Fatalf("after %d derived images %d bytes, limit %d", i+1, st.CacheBytes, limit)
+		}
+		meta, _ := os.Stat(filepath.Join(p.dir, metaName)) // the description is not counted
+		if got := treeBytes(filepath.Join(dir, "cache")) - meta.Size(); got != st.CacheBytes {
+			t.Fatalf("after %d derived images %d bytes on disk, %d counted", i+1, got, st.CacheBytes)
+		}
+	}
+	if files, _ := os.ReadDir(filepath.Join(p.dir, derivedDir)); len(files) >= 12 {
+		t.Errorf("%d derived images kept: the bound removed none", len(files))
+	}
+	if st := tl.Stats(); st.Derivations != 12 || p.Evicted() {
+		t.Errorf("stats %+v, evicted %v", st, p.Evicted())
+	}
+	if _, err := p.Lookup("full", "max", "0", "default.jpg"); err != nil {
+		t.Errorf("the tiles went: %v", err)
+	}
+}
