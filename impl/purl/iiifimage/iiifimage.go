@@ -283,18 +283,19 @@ func (b *build) wait(ctx context.Context, name string) (*Pyramid, error) {
 	}
 }
 
-// checkAndMake reads the source's header, refuses it when it is too
-// large, and makes its pyramid in a build slot.
+// checkAndMake, in a build slot (the header read is a process too),
+// reads the source's header, refuses it when it is too large or
+// unreadable, and makes its pyramid.
 func (t *Tiler) checkAndMake(ctx context.Context, src Source, parent, leaf string) (*Pyramid, error) {
-	if _, _, err := t.probe(ctx, src.Path); err != nil {
-		t.headerRefusals.Add(1)
-		return nil, fmt.Errorf("iiifimage: %s of %s: %w", src.Name, src.Object, err)
-	}
 	release, err := t.queue.acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("iiifimage: %s of %s: %w", src.Name, src.Object, err)
 	}
 	defer release()
+	if _, _, err := t.probe(ctx, src.Path); err != nil {
+		t.headerRefusals.Add(1)
+		return nil, fmt.Errorf("iiifimage: %s of %s: %w", src.Name, src.Object, err)
+	}
 	t.builds.Add(1)
 	p, err := t.make(ctx, src, parent, leaf)
 	if err != nil {
