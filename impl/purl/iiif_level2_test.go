@@ -188,6 +188,7 @@ func TestImageServiceLevel2(t *testing.T) {
 		"full/1500,1001/0/default.jpg":        http.StatusBadRequest,
 		"full/^20000,/0/default.jpg":          http.StatusBadRequest, // beyond maxWidth
 		"full/^9000,9000/0/default.jpg":       http.StatusBadRequest, // beyond maxArea
+		"full/^,10001/0/default.jpg":          http.StatusBadRequest, // beyond maxHeight
 		"1500,0,10,10/max/0/default.jpg":      http.StatusBadRequest, // outside the image
 		"0,0,0,10/max/0/default.jpg":          http.StatusBadRequest,
 		"pct:0,0,0,10/max/0/default.jpg":      http.StatusBadRequest,
