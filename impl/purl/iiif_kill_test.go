@@ -128,8 +128,18 @@ func TestKilledServerLeavesNoBuilder(t *testing.T) {
 			t.Errorf("the vips build went on after the server was killed (%s is complete)", dir)
 		}
 	}
-	testkit.StartServer(t, "--data", data)
+	srv = testkit.StartServer(t, "--data", data, "--iiif-cache-max-bytes", "1000000", "--iiif-max-builds", "3", "--iiif-build-queue", "7")
 	if left := buildLeftovers(data); len(left) != 0 {
 		t.Errorf("left behind after a restart: %v", left)
+	}
+	// The bounds given on the command line are the ones in force.
+	resp, body := srv.Get(t, "/metrics")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/metrics: %d", resp.StatusCode)
+	}
+	for _, line := range []string{"sitesvc_iiif_cache_max_bytes 1e+06", "sitesvc_iiif_builds_max 3", "sitesvc_iiif_build_queue_max 7", "sitesvc_iiif_cache_bytes 0", "sitesvc_iiif_builds_running 0"} {
+		if !strings.Contains(string(body), "\n"+line+"\n") {
+			t.Errorf("/metrics lacks %q", line)
+		}
 	}
 }
