@@ -91,7 +91,17 @@ func (t *Tiler) derive(ctx context.Context, p *Pyramid, d Derivation, dir, file 
 	}
 	defer os.RemoveAll(work)
 	out := "out." + d.Format
-	if err := t.runSteps(ctx, work, p.plan(d), out+saveOptions(d.Format)); err != nil {
+	r := p.plan(d, true)
+	err = t.runSteps(ctx, work, r, out+saveOptions(d.Format))
+	if err != nil && r.fromSource {
+		// The source moved (a newer version of the object replaced it):
+		// the pyramid has what is needed.
+		os.RemoveAll(work)
+		if err = os.Mkdir(work, 0o755); err == nil {
+			err = t.runSteps(ctx, work, p.plan(d, false), out+saveOptions(d.Format))
+		}
+	}
+	if err != nil {
 		return 0, fmt.Errorf("iiifimage: making %s: %w", d.key(), err)
 	}
 	info, err := os.Stat(filepath.Join(work, out))
@@ -121,16 +131,35 @@ func saveOptions(format string) string {
 // grid of tiles joined `across` wide) linked into the work directory, and
 // the vips operations after them, each reading the one before.
 type recipe struct {
-	sources []string
-	across  int
-	steps   [][]string // operation and its arguments after "in out"
+	sources    []string
+	across     int
+	steps      [][]string // operation and its arguments after "in out"
+	fromSource bool       // the source image itself is read
+	ext        string     // of the sources' links ("" for .jpg, the pyramid's)
 }
+
+// loaderExt names a link to the source by its format (vips finds the
+// loader from the content; the name keeps logs readable).
+var loaderExt = map[string]string{"jpegload": ".jpg", "pngload": ".png", "tiffload": ".tif", "webpload": ".webp"}
+
+// Reading the source itself (better than the quality-85 tiles, and one
+// process instead of joining many tiles) is chosen for output at full
+// resolution of a large region, when the source is a format vips reads
+// as a stream (JPEG, PNG, TIFF, WebP; not JPEG 2000) and small enough to
+// decode whole in about a second.
+const (
+	sourceMinRegion = 4 << 20   // pixels of region: below it a few tiles are cheaper
+	sourceMaxPixels = 100 << 20 // pixels of source
+)
+
+var streamLoaders = map[string]bool{"jpegload": true, "pngload": true, "tiffload": true, "webpload": true}
 
 // plan chooses the smallest of the pyramid's images with at least the
 // output's resolution (a whole-image size, or the tiles of one scale
-// factor, joined) and the operations from there: crop, scale, quality,
-// mirror, rotation.
-func (p *Pyramid) plan(d Derivation) recipe {
+// factor, joined; or the source, when useSource allows and it is worth
+// it) and the operations from there: crop, scale, quality, mirror,
+// rotation.
+func (p *Pyramid) plan(d Derivation, useSource bool) recipe {
 	needX, needY := float64(d.Width)/float64(d.W), float64(d.Height)/float64(d.H)
 	const eps = 1e-9
 	// The tile level: the largest scale factor still at the output's
@@ -154,14 +183,20 @@ func (p *Pyramid) plan(d Derivation) recipe {
 	var r recipe
 	var x0, y0, x1, y1, inW, inH int // the region in the joined source, and its size
 	joined := false
-	if size != nil {
+	switch {
+	case useSource && size == nil && sf == 1 && p.source != "" && streamLoaders[p.meta.Loader] &&
+		d.W*d.H >= sourceMinRegion && int64(p.meta.Width)*int64(p.meta.Height) <= sourceMaxPixels:
+		r.sources, r.across, r.fromSource, r.ext = []string{p.source}, 1, true, loaderExt[p.meta.Loader]
+		x0, y0, x1, y1 = d.X, d.Y, d.X+d.W, d.Y+d.H
+		inW, inH = p.meta.Width, p.meta.Height
+	case size != nil:
 		sx, sy := float64(size.Width)/float64(p.meta.Width), float64(size.Height)/float64(p.meta.Height)
 		r.sources = []string{p.sizeFile(*size)}
 		r.across = 1
 		x0, y0 = int(math.Floor(float64(d.X)*sx)), int(math.Floor(float64(d.Y)*sy))
 		x1, y1 = int(math.Ceil(float64(d.X+d.W)*sx)), int(math.Ceil(float64(d.Y+d.H)*sy))
 		inW, inH = size.Width, size.Height
-	} else {
+	default:
 		edge := TileSize * sf // a tile's edge in source pixels
 		c0, c1 := d.X/edge, (d.X+d.W-1)/edge
 		r0, r1 := d.Y/edge, (d.Y+d.H-1)/edge
@@ -261,7 +296,11 @@ func abs(n int) int {
 func (t *Tiler) runSteps(ctx context.Context, work string, r recipe, target string) error {
 	var names []string
 	for i, src := range r.sources {
-		name := fmt.Sprintf("s%d.jpg", i)
+		ext := r.ext
+		if ext == "" {
+			ext = ".jpg"
+		}
+		name := fmt.Sprintf("s%d%s", i, ext)
 		// A link, not a copy (a symbolic one where hard links fail): the
 		// work directory's own names keep vips's argument syntax simple.
 		if err := os.Link(src, filepath.Join(work, name)); err != nil {

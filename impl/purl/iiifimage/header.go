@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -35,7 +36,7 @@ var headerSizeRE = regexp.MustCompile(`: (\d{1,9})x(\d{1,9}) `)
 // vipsheader (PNG IHDR, JPEG SOF, TIFF IFD, JPEG 2000 SIZ, WebP and GIF
 // headers), which opens the image lazily and decodes no pixel, and refuses
 // one over MaxPixels at once.
-func (t *Tiler) probe(ctx context.Context, path string) (width, height int, err error) {
+func (t *Tiler) probe(ctx context.Context, path string) (h header, err error) {
 	ctx, cancel := context.WithTimeout(ctx, headerTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, t.vipsheader, path)
@@ -43,24 +44,36 @@ func (t *Tiler) probe(ctx context.Context, path string) (width, height int, err 
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := runTied(cmd); err != nil {
-		return 0, 0, fmt.Errorf("reading the image header: %w: %s", err, bytes.TrimSpace(out.Bytes()))
+		return h, fmt.Errorf("reading the image header: %w: %s", err, bytes.TrimSpace(out.Bytes()))
 	}
 	// The file name comes first and may hold anything: the size is the
 	// last match on the line.
 	m := headerSizeRE.FindAllSubmatch(out.Bytes(), -1)
 	if len(m) == 0 {
-		return 0, 0, fmt.Errorf("reading the image header: unexpected vipsheader output %.200q", out.Bytes())
+		return h, fmt.Errorf("reading the image header: unexpected vipsheader output %.200q", out.Bytes())
 	}
 	last := m[len(m)-1]
-	width, _ = strconv.Atoi(string(last[1]))
-	height, _ = strconv.Atoi(string(last[2]))
-	if width <= 0 || height <= 0 {
-		return 0, 0, fmt.Errorf("reading the image header: %d×%d pixels", width, height)
+	h.width, _ = strconv.Atoi(string(last[1]))
+	h.height, _ = strconv.Atoi(string(last[2]))
+	if h.width <= 0 || h.height <= 0 {
+		return h, fmt.Errorf("reading the image header: %d×%d pixels", h.width, h.height)
 	}
-	if int64(width)*int64(height) > MaxPixels {
-		return width, height, &TooLargeError{width, height}
+	if int64(h.width)*int64(h.height) > MaxPixels {
+		return h, &TooLargeError{h.width, h.height}
 	}
-	return width, height, nil
+	// The summary ends with the loader vips chose ("…, srgb, jpegload").
+	line := string(bytes.TrimSpace(out.Bytes()))
+	if i := strings.LastIndex(line, ", "); i >= 0 {
+		h.loader = line[i+2:]
+	}
+	return h, nil
+}
+
+// header is what probe reads: the pixel size and the vips loader of the
+// format (jpegload, pngload, tiffload, jp2kload …).
+type header struct {
+	width, height int
+	loader        string
 }
 
 // runTied runs cmd to its end, tied to the server's life (startTied).

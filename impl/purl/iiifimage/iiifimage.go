@@ -264,6 +264,7 @@ func (t *Tiler) Pyramid(ctx context.Context, src Source) (*Pyramid, error) {
 		}
 		t.cache.setLoaded(e, b.p)
 		b.p.entry = e
+		b.p.source = src.Path
 		remove = t.cache.trim(e, "")
 	case !errors.Is(b.err, ErrBusy):
 		t.failed.Add(dir, b.err)
@@ -292,12 +293,13 @@ func (t *Tiler) checkAndMake(ctx context.Context, src Source, parent, leaf strin
 		return nil, fmt.Errorf("iiifimage: %s of %s: %w", src.Name, src.Object, err)
 	}
 	defer release()
-	if _, _, err := t.probe(ctx, src.Path); err != nil {
+	h, err := t.probe(ctx, src.Path)
+	if err != nil {
 		t.headerRefusals.Add(1)
 		return nil, fmt.Errorf("iiifimage: %s of %s: %w", src.Name, src.Object, err)
 	}
 	t.builds.Add(1)
-	p, err := t.make(ctx, src, parent, leaf)
+	p, err := t.make(ctx, src, h.loader, parent, leaf)
 	if err != nil {
 		t.buildFailures.Add(1)
 	}
@@ -356,6 +358,8 @@ type meta struct {
 	Sizes        []Size `json:"sizes"`
 	// Bytes is the size of the tiles and sizes (not derived images).
 	Bytes int64 `json:"bytes,omitempty"`
+	// Loader is the vips loader of the source's format (from its header).
+	Loader string `json:"loader,omitempty"`
 }
 
 // Size is a whole-image size offered in info.json.
@@ -377,6 +381,9 @@ type Pyramid struct {
 	// byRegion lists, per region "x,y,w,h", the sizes the pyramid has of
 	// it (a tile, or several whole-image sizes).
 	byRegion map[string][]image.Point
+	// source is where the source image was when the pyramid was found or
+	// made (derived images at full resolution may read it directly).
+	source string
 	// entry is the pyramid's place in the disk cache; evicted is set when
 	// its directory is removed (a holder of p must ask the Tiler again).
 	entry   *entry
@@ -478,7 +485,7 @@ func (t *Tiler) load(dir string) (*Pyramid, error) {
 // make builds the pyramid of src in a temporary directory beside its final
 // place and renames it there, so a half-made pyramid is never served;
 // pyramids of earlier versions of the same file are removed.
-func (t *Tiler) make(ctx context.Context, src Source, parent, leaf string) (*Pyramid, error) {
+func (t *Tiler) make(ctx context.Context, src Source, loader, parent, leaf string) (*Pyramid, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("iiifimage: %w", err)
 	}
@@ -492,6 +499,7 @@ func (t *Tiler) make(ctx context.Context, src Source, parent, leaf string) (*Pyr
 		return nil, fmt.Errorf("iiifimage: tiling %s of %s: %w", src.Name, src.Object, err)
 	}
 	m.Bytes = treeBytes(tmp)
+	m.Loader = loader
 	raw, err := json.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("iiifimage: %w", err)

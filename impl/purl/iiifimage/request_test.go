@@ -3,6 +3,8 @@ package iiifimage
 import (
 	"context"
 	"errors"
+	"image"
+	_ "image/png" // decoding derived images
 	"os"
 	"path/filepath"
 	"testing"
@@ -168,4 +170,77 @@ func TestDerivedWithinCacheBound(t *testing.T) {
 	if _, err := p.Lookup("full", "max", "0", "default.jpg"); err != nil {
 		t.Errorf("the tiles went: %v", err)
 	}
+}
+
+// TestDeriveFromSource: output at full resolution of a large region is
+// read from the source (one process, no second JPEG generation); when the
+// source has gone (a newer version replaced it) the tiles answer.
+func TestDeriveFromSource(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.png")
+	quadrants(t, path, 2600, 2000)
+	info, _ := os.Stat(path)
+	tl, _ := New(filepath.Join(dir, "cache"), Options{})
+	p, err := tl.Pyramid(context.Background(), Source{Object: "x", Name: "big.png", Path: path, Size: info.Size(), ModTime: info.ModTime()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.meta.Loader != "pngload" {
+		t.Fatalf("loader %q", p.meta.Loader)
+	}
+	for _, c := range []struct {
+		region, size string
+		source       bool
+	}{
+		{"full", "2500,", true},            // full resolution, 5 MP: the source
+		{"full", "max", true},              // the same
+		{"0,0,1300,1000", "max", false},    // 1.3 MP: a few tiles are cheaper
+		{"full", "1300,", false},           // half resolution: the tiles of scale factor 2
+		{"full", "1000,", false},           // a listed size is smaller still
+		{"full", "^3000,", true},           // upscaled from the source
+		{"100,100,2400,1800", "max", true}, // a large region at full resolution
+	} {
+		d, err := Parse(p.Width(), p.Height(), c.region, c.size, "0", "default.png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := p.plan(d, true); r.fromSource != c.source {
+			t.Errorf("%s/%s: from the source %v, want %v (%+v)", c.region, c.size, r.fromSource, c.source, r)
+		}
+	}
+	check := func(file string, w, h int) {
+		t.Helper()
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, _, err := image.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := img.Bounds(); b.Dx() != w || b.Dy() != h {
+			t.Fatalf("%d×%d, want %d×%d", b.Dx(), b.Dy(), w, h)
+		}
+		if !near(img.At(10, 10), quadrantColour(0, 0)) || !near(img.At(w-10, h-10), quadrantColour(1, 1)) {
+			t.Errorf("corners %v %v", img.At(10, 10), img.At(w-10, h-10))
+		}
+	}
+	d, _ := Parse(p.Width(), p.Height(), "full", "max", "0", "default.png")
+	file, err := tl.Derive(context.Background(), p, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(file, 2600, 2000)
+	// The source is gone: the same kind of request is made from the tiles.
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	d, _ = Parse(p.Width(), p.Height(), "full", "2500,", "0", "default.png")
+	file, err = tl.Derive(context.Background(), p, d)
+	if err != nil {
+		t.Fatalf("without the source: %v", err)
+	}
+	check(file, 2500, 1923)
 }
