@@ -43,7 +43,8 @@ func (q *workQueue) acquire(ctx context.Context) (release func(), err error) {
 	case q.slots <- struct{}{}:
 		return release, nil
 	case <-ctx.Done():
-		return nil, fmt.Errorf("waiting for a build slot: %w", ctx.Err())
+		// Busy, not failed: a build that waited too long is not remembered.
+		return nil, fmt.Errorf("%w: waited for a build slot: %w", ErrBusy, ctx.Err())
 	}
 }
 
