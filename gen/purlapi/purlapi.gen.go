@@ -3059,6 +3059,8 @@ type GetImageInfoResponse503Headers struct {
 type GetImageInfoResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *map[string]interface{}
 	// ApplicationldJSON200 the response for an HTTP 200 `application/ld+json` response
 	ApplicationldJSON200 *map[string]interface{}
 	// Headers200 the parsed response headers for an HTTP 200 response
@@ -3069,6 +3071,11 @@ type GetImageInfoResponse struct {
 	Headers401 *GetImageInfoResponse401Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetImageInfoResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetImageInfoResponse) GetJSON200() *map[string]interface{} {
+	return r.JSON200
 }
 
 // GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
@@ -4263,7 +4270,14 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 	}
 
 	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+	case rsp.Header.Get("Content-Type") == "application/json" && rsp.StatusCode == 200:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.Header.Get("Content-Type") == "application/ld+json" && rsp.StatusCode == 200:
 		var dest map[string]interface{}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -6700,6 +6714,32 @@ type GetImageInfo200ResponseHeaders struct {
 	ETag                     *string
 }
 
+type GetImageInfo200JSONResponse struct {
+	Body    map[string]interface{}
+	Headers GetImageInfo200ResponseHeaders
+}
+
+func (response GetImageInfo200JSONResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetImageInfo200ApplicationLdPlusJSONResponse struct {
 	Body    map[string]interface{}
 	Headers GetImageInfo200ResponseHeaders
@@ -7743,143 +7783,144 @@ func (sh *strictHandler) GetManifestIiif3(ctx echo.Context, id Id, params GetMan
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3dkhs3luarnMnpCJE9yZ/6kabNCkVP2ZLs6pUsrVQaO9opd4KZIAkrCaQBsFi0oiJ8tQ+w+w79Anu1",
-	"t/MofpKNcwDkD5msKsmSxu3Wha0iE0ACBwfnfDh/fBNlalkqyaU10eRNtOAs55r+PC0KtX6qxVxI/Jhz",
-	"k2lRWqFkNInSP6ZRHJlswZcMn9pNyaNJZKwWch5dXcXRFyxb8C+UtFoVHf3L1bQQWQxLdjlgc37/aDxO",
-	"YaY0rJUu8oHmLGfTgoOa/sAza2JISy0umOVbXZRdcL0Whg9vmM/DczbfnccLq5WcA5dW2A1YNgc1A7vg",
-	"oHmpueHSMmx50+CPmbFPVC5mgue7L/lmwSUN6hYDa2agYMYCEcEseA69r87Pn0HOLO/f+C6VMTdwx3s0",
-	"97M3aqUzDsJAj0lgU6OKleXw8vnjrRfMlF4yG02ilRZRvPO+qzgqmWZLbj1bnHUs8IFeiTxQzi0yhrWw",
-	"C8ANFXahVpaepTm2nKRQaj4TlzEwuYGMGZ7IXjqdjsfj16/H4/E4jUPT5pf9IZzKjV0I3LHCcGDSrLk2",
-	"cDw+HiYyiiN+yZZlgQto9IviCFk4KpldRHEk2RIbiDyKI81/XAmNe2b1il9P97NZ2OEXQmZ8lwrVFiIl",
-	"GGR4AHLIVLk5ASZhJZe+f+CDMP2j8fEwTNIdwHqaZ7NBeO3AvfemWX6tJH/CbLbYnSGeAdM1O1hih9tO",
-	"CN8wcK+4YTJLNudfU7/tqeC3NBMJAlvBTBS8zULQS/HL0X+IPO3HUHKdcWkHXGYq5/mwtd00xsGwlPPu",
-	"3aZ/3ma/r1xjbuznKhecWP/bJ48/V/kG/8yUtFxa/JOVZSHckRxdLknW1cP+QfNZNIn+dVSL2ZF7akbf",
-	"Pnn8siwUy93r2vQ5X3D49sljyFW2WnJpoccsLJWx8Cd4Ij7vx4DCCZiBdGsCKZ4lyy8tfYhBWAPPH30B",
-	"/340PgJc/wUruLQxygaWZby0PAcmc7CaM/rbJHJn0P4QzqwBv27smy149prnMN3QnhmuL0SGB3nNi2KA",
-	"YoXnMWgxX1jQStnYb+tZHsOTpw9egKMDrkTRCFOVb0CYROY8K5immcB0Y7kBFGx4iEjaw5LnggHuGM5D",
-	"89nK8NzJm+ODu04StHfabacplTRuKz9n+bMg1rb2k0hXFsypvYZEYTl4lpjAjyuuN1BJRkiiXK0lbmYS",
-	"wQUrVhyWbDPlE2JwecEKkcNUqYIzOam+MBtp2WXrEF3HMA+1VvqcX9ouhjltzCZX3IBU1h9rJC4uUDM8",
-	"VH4NQFOgDe7HqHkT6dcKaVjLfVpDGqMYZzhELrA9K8BJBceDS0Vah0lQMuNI/qsYCfzcvehdyIuc74gD",
-	"HBcNSkIhJIejCawkvyx5hpz68Omj90O885r9iG4NFqa59JCES24MSqq5uODGTQePjebMKNkfRgR6pJIi",
-	"Y8VzngvNM7sr+PBVWWgGz14+f7wl9YSBNOj4FHrpm3Kli79NmeF/W+niavRG5Fdp7E4M0xxIT4KQUKg1",
-	"16RNScU3oFwTMnTRyDcdVe2IRF8oOStEdv0Gvifik0DQPFM6J3hEjDXlM+UBjaPNHeMgU4abQgR/JAoC",
-	"mX5ujWn+cfTH9vwqoDMVkulNN9bZnRnppd56oQpO58DBK+JTnoNmcs6d6Dkc39um+ymJ18FzbGQ6QDAJ",
-	"t5uANA5izMBD6QHB8kGNy6/bzyaED5B80MDk1/Vt4XfHDUjawQNhSmVENwJNhcRzkSKhUmYtyxaovFJH",
-	"IRvIidr4tnj9ujlSGw+/B038fS2TN7E6bfojpaciz7m8paiahfYT2KiVBqtecwkLhrIDtCo4XWTmWq1K",
-	"SCJjmZwpnSfR+5NVmeY53llYYSBXJLLmmkkE2V6rGwM9z61ervj5BdlOtyvcDeNE11fnTx4/Y3PeRYOF",
-	"3cY1tzo6OORdKFFmtkTc1in5VWz5EdmE0OwLB3NeSnbBRIFE/BjiEcEVyXbptPpr7lGzxQ2EXiGmF6I0",
-	"QX0JaSwrCp6fINUTqUgEsMKdPmHAWFEUbtS8T2INUeKPK76iraKxDViF97SSaZ5IYWC2Kgropc+51ZvB",
-	"6cxynYJhGwNrut8qsHoDbM6E7DsM1tjjRqeOSzhHaEHvWzNRy329wZsejQg9JYuNf9OC+6n6Sd1wZa72",
-	"7lypx0zPP8qOEQnvmACUPKQ1DiyV4pIXxmEmGxoHBO1BuYHe4X/93//6f/0Td3Ku20I6wGfSci1ZQVO7",
-	"pSQTvo9DWZOmuPC8NkVtx/L3J7rCKjO1KnLiVhyfDAVaWKftjVXaadtGq5UElki6dTg81rhEuMtIH2+y",
-	"YRRmYcYEUVkYWLMNZAvSwwmuayHkfAg4n5xbJgqkqJDVRYbrOwYKNfdg9mtlH6mVzN9NNsZ7yY/rmuHA",
-	"E5TMnvA7do/3Q/uvlQXmBo/xbWaVLSpbDYOc6dfVR6WrFu5arnfsYY4q+21eDuZWNga6MK605nJb+t9e",
-	"gOOangWL2TWX8B+MatP5TRRu0dEkcgByiDf1OOIWXx4l0Wezw+yI/fLz30lLizyaRF37gFA8mkQLa8vJ",
-	"aFSojBULZezkT+M/jUf4cNRsf3XbjfOres7Nqth7cCpLAOFjPCE59A7HB7VQ9AxEu0VIGtUBX8dwOB67",
-	"VgJPW1mwjOeg5LX3hN0JlFwbYej6v3NreTub4lUcfUxZHG52Bb5QO7FLVhRi45eSrexCafETz28pNleN",
-	"LhMnYIJYrgzX3ixSqLmQHVjwBIyYS5Q5BI0ZTDnT3GPJ93XimzjRXeIlrORrqdbSvWhr/7/55pvB6cou",
-	"sEvGbIfZLv3cTVNzVizvJ3Qgkii9Uf++lKVWiEpvRExNKjf6TCrrESThaGYHh0f57PjuvX9Poi6bR8ns",
-	"4kOJ0yZfNa0F05WlWTDp9Tgxgz+PvTV5G9rWMGoepnvHBBGdLUSRay5BrSyeNaVzruPKdITK75ef/973",
-	"LGxWZam05fkTngt2Tjvw8Q4WriCYI7cMh3Rl9sbIISlDPzrdj1EVVxKn1Krk2npj69RbWq+b4HPv5njO",
-	"Z0gGkXewXxwtlRUX1Vt2HluUCrb7kacjl6tlNPmuOd9XcYeer42O3zn/AjVpzSB2C6teW4/j+AFfW78m",
-	"XMjapNmzTmH50j0Pf1xHu8ZaqpVGTGu2uX7lNKW3Wr2bTtdCv2DywnFCe4H5Sm/vl1wtp1xjpwUX80Vz",
-	"vxDEzt2z90wZWmsHdQo25cVNwzxmcr5ic/6ElV0U9WvfpWQcrUVuF10LvIbIbkrXElsVBc+61fvZ2dkj",
-	"eNYAeHA0HENW9fA+o8Zn76HxRmROBkjLjTXuvmacSKNx//Li6dfwwhn7UeG09/o/SEhd2iZtPL4SQsyG",
-	"Qo1YKUZN9Dk6GvlOQ8J6XTRcqCUv/em51a5vyZLtLRf7MG5FkzsGUK8iNOqRzfaKFjBaMilm3Fha+37W",
-	"bA/9VKLSmHHNZUbIC5YcDwD0yO3xxI9JSr3eWLI7MZDONllPjV79PqjwLoy/5JblzLJb78QT3+GhtHrT",
-	"NYuSaft09r52NpyoF5ZZvvTq8q3mRz6ujk18LDIuDYeXz886995wfloY9b4WYlbLJdObt5VLi9VyKpko",
-	"3tc0dgRdLXduVBuVMIjfUrhRBMLuDpx67whhbGGNjzto+447L3rMWq5xiO/d4++mg3w2WPzweinLgb0Y",
-	"/PTqzeHVd+PBZ6/eHF1d8/D46g9dW19Dq445K8kH5F7yHqcJMDALpa33NcVOFuMftrJgdHJYc6/xlpwH",
-	"B96zNqAI274HAdWb26E2Cv8OWLISetWnTOVkOEgiqSRPIvjlf/1v5xk1TUlYb2GQabfVTkGu/oaV0JQv",
-	"2IVw1rjb0/hjqa5AwFpxXa+hbjUXD2tQ7gt55noc/HMoklKrC5Hz9m63+ezDbO3Olr0PfHo6R1X4VkDf",
-	"vbZLPO/qXJlzGu+TEv+HUOKVcP5wKry9IztH5114mtTNW/XZWkyYtRuoa9Zt0+3uTbYyPNe0bFmglyo3",
-	"9GeX/nDm6a4oPqf4g0WYTDBr7wwisNMtyfObaOFg1FUwdG+/+dkNFuDr7b5xtGZaCjk3XaGrzBvBqpDY",
-	"anUFozgzJnNYqDUIG+ys5OfEf3sMZqwopix7DVbYgiNCMhtpF9wIw3O4wIkrGVgMHzcjTjzhhCSMiMrQ",
-	"d+gP4XRKlq1gZNfcG7woCtUqMGzTul3doN67xGfFJH7HPfm72K15bPcCOhfbuI0qCQbVd8pefT1EGOnl",
-	"RwyVaI4haKuYDH0dsOlaO01ghg6SvIMJ59eotPdgYOnai2+fPH7QON5b9Jat8M3O81gHgN7UHZiBFTXl",
-	"OfSQSV1cJNM8uIJW0vk3c8eqIbKz3zqXe0OfUI9lKy3shjCyN8GSrf90ZRddtxQX9bJkuY9/So2w3Fxk",
-	"7oEBlucwGFA4TDjUOqWgFJYvBR6t587zgHJEc5wKBfVRTAqsDAfm37FeKMMpsMZQ6BCeQxECbJSGwrut",
-	"KicUxRPS5OulIpx3dmwhZ+om2WbIlFJLNxOEXS7mwrICNKcoKKU3Q3h4wfXGN0zkghlg286y7ig+56Ym",
-	"6WOASQqYgQvB1zGwRNahbpX/QCtlwedOPKX3pX0UZr4pybSj4T3fnka54fJEgb/NADsi/zCRiXzq4xHJ",
-	"gzQTuFNVvKGZgF0ryJQ0SjJpDcoQzT198NNaJbL5eKZW2j+Fdqx/P3Y+G55T8OJASMOlEVZc8GKTyHCV",
-	"S7/vuat4/8879+3PBw8eDb76y/948vWzwfl/Dv567eV8f+Pjqz+kcSKdR06CKn2061bawhBOZYMsbhe9",
-	"GyS42BPZ8LVV8f5529MOrCh80D0cj48nwQ1kuZYUCU0Kh4JhgiTgOQVD01j4vipWWsna51VnbMRgFA7D",
-	"LOzG/YLkFzj9lcbjClPUqPWqhLQKGByPx8QNTSaHEEsNGdNacAMpgpI0hrQVY5XiNBOZtiK80hNIW0kE",
-	"1Iq+a2c6pIE0R5Te4SPiXfB43OZg8r5WAd5IVrWm3BIXNgO9L54+f9EfJpLsLo6PyRlGvqngGqXjR+Fq",
-	"lUs9KwQe4ZL0pklkWsV8pNCbarU2XJt+EAFfPjwHVhhVJVJ89fD0QdM+wYwLyPry4TmeW5nD02fnZ0+/",
-	"flH1wInS6wq6j3jRSoGc6QmE+He7ULlBFvOscxcCz/qmPu4IZSztultyYyKVfYQC7j1zuUyQwrsy63hy",
-	"YZANUPYi6BGWGOI8oDUnopyO8ZHSrCyxZZVLhdLojgFS+/BayBzlaSJREmMv5EWrgBd0dTPOrOUuZDSu",
-	"iUPiQUBwfZ8ogBJ86qBbrjJDMRjDZe7izwp3dUNZ79NATkvixMPhOIqjOpbDTEaj9Xo9ZPR4qPR85Pua",
-	"0eOzLx5+/eIh9UFMgfASNadXdhTA7WOa8KLgcGM0iQ6GY9dDlVyyUkST6Gg4Hh454+KCFCxpAaeKCt7l",
-	"bn/Olwp1QzMphsyYFd19LkU4BKYPM62WdRTVMJEUdbdmOjfAiU13Y853EqkQ5dG+nOXRJHpA03P6IGon",
-	"hH3XjcjqJqOzPLp6tZV+cTg+7rZJNTLkNK3dxbYdjw/2Yb9q3FErkIM6Hd3cqY79pR7HN/eogsGu4uju",
-	"eHxzh3ZgXhNrEfmaKOu7V0iqygYQfSPsItdsTdookN8yvEH5e6RZRK+u4sh7sPcR9I6phdskXJEyzZlV",
-	"qCNQJpgY2NRQjkgMZuXTLhNJQEzm4A8EmGBhMbEXi6h9MuHARdx0EhZCvo5RuriIY/psKsTBl1OeI55F",
-	"wIOiKvWgiLQB/T0kQZtIzVFHOaZG/EfgdwjqIQ4BuTCZIsZ2L/BxfCgBoVQC0bMlVepeGU4rCbFneBSh",
-	"5KosOLACb5UbxJ4ub6dWhmstrOWyjmMPkCCRDhNALx11ZCxSaK2EjJWIGo27ubrUEETyR+ODPljlZldn",
-	"hXhKoDj2Cog0uNdC7YyvIv+3H4ySaYLquqmeBCoDugWkFC9KSWRH46M+heoGu3hQowh7tuLIEMgqyaFH",
-	"uZbCwpxb40HGnPeH8LmyVc5gIhEKbCD9T6Y3E/Av7hImX3L7KyRJfHOrRgbkrZq30zo7ZNUtzngVPX8V",
-	"R0e3EVa7mULU82iPl7kFQ7oZ4KSZNiRMG9W39vq9ZAcd3VJW1jH0KF9vQcpWat7HFMqV1K2uYW0t2RC9",
-	"/otX2K+WVPhWL4j3sPxXlox+v1O2/2djCOjV2gihPXFC/1o2WarcXMcmT/D5PxSD7AnCxoX+m0+Hrl3t",
-	"yWo8Psr+fLksgoX1foJIOYmA0rqFnN9PopfnjwZ/SqI/U2ueSNcLR4TLZSHN/SQ4ZxG0FyobztUFvXF0",
-	"cZRErtHk0oh2w/URIfvD8fhg9O2Tx84ZPKBcGZnxJGpM6Wh4D8cxYuJMi0H0Xftm6HiEY+cIvUMj+ndw",
-	"NLg3vDR5EoUlArhFEjQ7kzPlH9Rfui/O14oY0dR3K4ZUA63U0rUeNZo3v2mM6ilKcwlf3Tostmn2vC6b",
-	"s7ZDnSB4CHfPtm++aulG78if/A2kPn7EHLPfsRB91rBRtuyZyIVxxQmd8jOOytVNF5yGLWK5MghfLzhM",
-	"OZcNn9JMaGM9oD0ef9b3ZiWKY6ZOUx5cQzX7TsCZXXGeabhdUJuLo0RKtuSmZBmPId0SIGkMlLVGba0q",
-	"BwW/4EXDzMEsFJwZm0jE2Wl1TDtx87PVu2uHV81qFpv9+9goeDEK1S6u3gUY1Hk6V3F0eBtA3OpxW5YO",
-	"JQZ+wyaC4/Fnt7gNhFR77HBwizlV6TPU4e5tVt6RIoCdDw9v07mZvfER7B6eGaBHNoqQgFawjPdrU8gd",
-	"0xQmnYaRCnddttD5lpFt16nizanWajFdoc5KQ7ZGCj1/9Xc6VOROgaZ9b+uuhE0KPdR3AyuWvH9S53OQ",
-	"ABHGJXRMvJHBbirfdCJ3vNU6n02eP3i0YwX15VVM/Vkx8bc8m+RZkGyVm5Bgq+SmloZx7TPcc093Ivvb",
-	"f7Q7y/XFed4PGm2yS5XKcz/ZDSZNopri95PocHx4PBjfHYwPzg8OJ+PxZDz+6y4M3GYK9/yXn//ugVv3",
-	"87r/FgfdMMHt0bd6bw/uudHDbJ3POmH2wWeffTYaH44ODwc6nw1cNZeBNP+6+z4/4PZ7tpj9JirbTcnv",
-	"J64S1O47tgbbWVPrHO1MsONp3bc6c54i7nObKOQE0NlCXHBD5Hl6ejY6HI5HrvGourU0O5IzAxvn2SiA",
-	"htHB8GC0u7xqDlsIv8mmHwLp7/ioPyH43z2C3wlIaDLZ28L3LejdTKXcUsl1/vNCGZ7IhkomDO7CM5qV",
-	"CEtmF3Ftsm9rYJ5Iw3l+x4TMSgZN3V2pbu+1d1mX2yKJVH5bOviqAmGyHrZ4u7nmF0KtnFmdWbUUGSuK",
-	"zQRYIjX/wTkFiCK+VkEVaOYLTVG4jPPaG470Kpm2ghW1C3fPzeHXafJP14f/vuvDp9vArW8DtTK6/jLw",
-	"kyj3XgZcIEdHMUoh6dT+JErwihx6XFqKfkH5Q8EdQlLQUxuj1wF6allqbgzPJ66UI+Ly+ksfQmES6R2R",
-	"feyreTU4BRl5TyRVDAk1uR5zOUdR5yTDghd5IoWEJV8qvQGqXebEko+pcPcBZWiNztk4olKbb3AlV+kE",
-	"jscHLg5KrWyr2hQKouPxUS1VXUo73SzqqlckF0NYXl3DFztio+AtHpB5BIfkyynTc1XVRjVDOJWJDOEA",
-	"fiIuNLAZrAChzpSL2/EOYAu+WpAoeCKZ3ODOLdmmKn5VlSIze24+fxXlewp0uO5G4hnxV9eoazBlTDn4",
-	"Euria547U4cISUE6JIjnIN2uxXWrKm/14CdERXzD/e7xb6wM8TsO7cAr7XVy7UHgRlYUnre3wnJMkDnX",
-	"OZVGe4XZqQtPylQpQoFUBlYzUSCmMAUziz0RCQ4gdUQkNGIcXVjY8bU+/hf4jvdykt7dq/4Pgq5bxmza",
-	"t+4N64XtooJpN/scm5J9L6e88DHITvMVwoRsyuakdjRbSKtN5FIsOZ7uGGUP3qRioKqXIerUQO9wfC+G",
-	"44N7/RAHGwrmyrwWNkN4XqsoLmdKZ6gtt4rCez2gfbGu/CSR1fEJ8drNQjysVYZHaWCWvstCGCwq2EQ2",
-	"S/DUCo4i2FPq6m1+SEpv9aNCl2GgjscU7o7g3sXeUmweVdKdifkKUUFjEnat9Os+6d6g8RLZquCzR/Ge",
-	"bCnUQALygEgViNM7Hh/1TxqqtqlOaeyVtKLwbsWCM8PpGrTngD8SBX9Xu2Cb+R6FmqAo8Gre275sNcuB",
-	"f+Dq3x/edBnvyurpxnJfULb3/NEX8NnBwdiVZoaqMjPZc++PBwfjw6N0b412OnrRDQvs+o0CveI+y6E6",
-	"kVSPuFHKNa5/cgGqcq+9qbILcBFgrSqv/WqOVDG7nmI4/a1Z5nzGKI1uxgrDK/Dj62ZHV+8WpNKsEUzX",
-	"yXtv3ecjGnV+q9fQex+joNR2YeW6CKVhVhgk7R7A6lh+T4ll+OPIiWYjfgqi+UZg+hEA4FPZ9bsH1ypz",
-	"KilD8u4mlU4hf1T3FE6fnVHWTzplhr/UIqCjdNIs3Q8iT2TaLF3TfE/a+HWII3jBOTylZASrruk0EnKm",
-	"qD5CGsN6waxLOKlvoj3CmVWr6h12wZf9PYqnWYf3Qzmmqh+u6MChHTGau5GX1ZI+mEH83cI2PwYY3oG1",
-	"rfq2dwwgG8LL52fx1tXDxSYLa2ryvd1hqPlt77HYmQ/0XFjGYf/G3yP5y7OHX8aJfPb1lzGcnz16hOgP",
-	"v4PD8Xjcn7gKM+KSF4CCxqWx+ArNdw8OobyMXQZGIk3GEMeyzCrddw3JTDPwUxM/cZ8Go1a2XFkoxJKA",
-	"di9dsstvRG4XaQz491eUVOM/nGrOnCfaqWHO7EpzA1O+UTIHWmgiD6GX8kur2SP/HHvTF/9zxQphReOb",
-	"R84mlfbJ1JLIehPdBXC/vBiC4/Udo1MiPVmRxEM4Pjys861uWzbZRcxvVUw+gbsIkMNYvmi2r3seSmRb",
-	"RfWzE+k2BuE05X/1XKZVs7p1PxRNNTBdiSJvV50eJhKlYDPtKIZkS+wm0XVC7EzO1IeXYL81P7wPWO8s",
-	"mhyyq/cU1f7gQvUjeRmvPmHKWzob2oXb3xGWYa+jW76ro8D/28K6DuRVI5xtHfOWCu6N5nOh5NXoDeoI",
-	"/OxrVV6N3vxI0nuzHxKmt+k9fOOs0Ij4KJlqS6LJo+E4JrdFIZjMOHj16SwTS4Ekp/IRqxK1nJBz6KXf",
-	"h/gopqfCaqY3EF49ATcpAymKVdQ85scV0xz/uow38TpepHEi0zKzk/D5xKlIUnrY7nv/7zrG/8ekHLG9",
-	"dF+6Af4F/4AeZ9nC59V+n/ZPqolAOk5/+fn/pEf36Pfn/iX1izEn8GPQi4lM/SUVm2SqUBr/mGu2wX+n",
-	"wirJivQk+HIg/aGkvOhSzmkOaz4t0yGce9NL7tdRWz0aWLiybzm7US7M65PE/waWbub11kUYgpZTuDE4",
-	"/Gte2iGctX5wKk4k80RHeGFEzmvlS6VTxE88YAZnDaK2wQ2Tfp+C0on0LWpEMmoAklGFR2iKx+Ox+yGD",
-	"ijBWzIgic/wX6XToU//KfOb63B0f7AUR0MAQ3n9eVZCoDJZOxZN5r84dbBr5eumpl3regCd9fetffv57",
-	"Gv8q01+/WZkikd685/x4vsqCI8iCybzg2v2EAT51Tq0KMVQgKJFSQZBD4I1Z5OGhH1DrTvGnwq2al/TT",
-	"bg70UP4vmf1dTVHE3rayqNZXcF/BfLGSueb5CRjOKc7gWrhz7aXto2CdLZG3X6bQBjaFStuoOI7H8d2D",
-	"Q/yv26roTsXb2hW3pnej3AIntmIgsRVKUhSbSoJBrxK0W2ZRnH331PGA/7qJP+BzzbmBrFDZ67UwPG6K",
-	"zxMSny7a3gvRWsJskXkPcUNx6l81S6/Thk7oxF6Ob2C/ECemCGI8DlUNmlKcWjgx3i4j6oYc/lDusUL7",
-	"l//GDNE3Y3eHP34o+fxtndWx71vKd+6KhH4vPnKv3LxPy+9rJew+XSg+XSje8kJx8KEN4r5kmzfiuKSB",
-	"YPGofu1CzWZUFXwHWUETWMUOVblfi/j1d6Frbzr0KSCRyrZ28zVn2aj/23l7+XwlCu9C3XINTihMIqPS",
-	"s1Qs3U1CaRcVFH4N21d2ElRWJ6faBTm4WnQxsFUuFH1zIXKu/GjeQuQqjiUyFLyDntJxsyYgIiepZLD5",
-	"hXJ6vuAPTo+iKS6Y6XsHWvC+mrrinnERS7AnYGk5TORjNuVFDH4HYlhuZYLEsFMJNYZQmDZOpKt46/iF",
-	"Nu+LVo1/26po328VBgzVABNJvZ+9fP6YfoWYyp9CrxEJjkR88vTBi34MoQIypNg1T90PzU6Vem2G8MJd",
-	"btiegga1q5tmeoTrcCbD00TW5Z+KNdsYsvKFdLoGN0zqAEE3XF25EYkhJDZ2VS4YPHtAFl1yNhteh52x",
-	"xoYSZ/W9UbExjd7x+NiXdCIrMPKdYya+5tp5t5FBhvDIhQR0/JiCj2g+35Q8bW6Dj/xj2zuWSF8AM/Yl",
-	"8qgIZaPGo21UeXa/B1mPavquBJM1VQEVCpdwd4J9cXFVHdjfQ0JQpyFSSf50tndFVfngQId9s6zqYdfV",
-	"769e7YEme+pyfMqd+B3lTtxQhvHtHMBHNyvL82Dv8OE9KGQ7lG3arGERU49EevOB0saHn7iw2lADqZm/",
-	"n9J0Ukq1uEFknGHLT3Ljk9z4JDfeMiq0VbwJWP1rcQEYOZDh7MmqyLlulSWkYrqdMoX8GvoiHMVdDqNh",
-	"vLfe1wwUBnJeFmoTyhq7Mopb9W2pZroWiCjczyA0n7ZCva75Mc1om+k/b82Et1YJvVnB5jAYYM8Bvmqw",
-	"0kUM/kXQTNvFJ85MS+/BaxHFlnkK7VZhdDVWKig5rI06VTnonXrCLu8kJG+tfSU/Kovp4zN7uwGn7XLJ",
-	"UBdLrt8YElquXl39/wAAAP//",
+	"7L3dkhs3ki/+Krm1EyFytvjRH9KO2aGYbVuS3fOXLP1brbVjXPIUWAWSsIpAGQCbTSs6wlfnAc55h3mB",
+	"c3Vu91H8JCcyAVQVySK7Jbd0bK8upCZZ+EwkMn9IZGa9jTI1L5Xk0ppo9DaacZZzTR9Pi0Itn2sxFRK/",
+	"5txkWpRWKBmNovTPaRRHJpvxOcOndlXyaBQZq4WcRtfXcfQFy2b8CyWtVkVL/XIxLkQWw5xd9diUPzwa",
+	"DlOYKA1LpYu8pznL2bjgoMY/8MyaGNJSi0tm+UYVZWdcL4Xh/RvG8/iCTbfH8dJqJafApRV2BZZNQU3A",
+	"zjhoXmpuuLQMS97U+FNm7DOVi4ng+XYn38y4pEbdZGDJDBTMWCAimBnPofPVxcULyJnl3Rv7UhlzDbf0",
+	"o7kfvVELnXEQBjpMAhsbVSwsh1fnTzc6mCg9ZzYaRQstonirv+s4Kplmc249W5y1TPCRXog8UM5NMoal",
+	"sDPABRV2phaWnqU5lhylUGo+EVcxMLmCjBmeyE46Hg+HwzdvhsPhMI1D0eaP3T6cypWdCVyxwnBg0iy5",
+	"NnA8PO4nMoojfsXmZYETaNSL4ghZOCqZnUVxJNkcC4g8iiPNf1wIjWtm9YLvp/vZJKzwSyEzvk2FagmR",
+	"Egwy3AA5ZKpcnQCTsJBzXz/wQRj+0fC4HwbpNmA9zLNJL3Tbc/3eNMqvleTPmM1m2yPEPWDaRgdzrHDb",
+	"AWEPPdfFDYOZsyn/muptDgV/pZFIEFgKJqLg6ywEnRR/HPyHyNNuDCXXGZe2x2Wmcp7315ab2jjol3La",
+	"vtr0513W+9oV5sZ+rnLBifW/ffb0c5Wv8GOmpOXS4kdWloVwW3JwNSdZVzf7J80n0Sj610EtZgfuqRl8",
+	"++zpq7JQLHfdrdPnYsbh22dPIVfZYs6lhQ6zMFfGwl/gmfi8GwMKJ2AG0o0BpLiXLL+y9CUGYQ2cP/kC",
+	"/v1oeAQ4/0tWcGljlA0sy3hpeQ5M5mA1Z/TZJHKr0W4fzqwBP2+sm8149obnMF7RmhmuL0WGG3nJi6KH",
+	"YoXnMWgxnVnQStnYL+tZHsOz549egqMDzkRRC2OVr0CYROY8K5imkcB4ZbkBFGy4iUjaw5znggGuGI5D",
+	"88nC8NzJm+OD+04SrK+0W05TKmncUn7O8hdBrG2sJ5GuLJhTew2JwnLwLDGCHxdcr6CSjJBEuVpKXMwk",
+	"gktWLDjM2WrMR8Tg8pIVIoexUgVnclT9YFbSsqu1TbSPYR5rrfQFv7JtDHPaGE2uuAGprN/WSFycoGa4",
+	"qfwcgIZAC9yNUfMm0s8V0jCXhzSHNEYxzrCJXGB5VoCTCo4H54q0DpOgZMaR/NcxEvjcdfQ+5EXOd8QB",
+	"jpMGJaEQksPRCBaSX5U8Q059/PzJ3RDvomY/oluDhWksHSThnBuDkmoqLrlxw8FtozkzSnb7EYEeqaTI",
+	"WHHOc6F5ZrcFH3aVhWLw4tX50w2pJwykQcen0Enflgtd/GPMDP/HQhfXg7civ05jt2OY5kB6EoSEQi25",
+	"Jm1KKr4B5ZqQoY1GvuigKkck+kLJSSGy/Qt4R8QngaB5pnRO8IgYa8wnygMaR5t7xkGmDBeFCP5EFAQy",
+	"/dgaw/zz4M/r46uAzlhIplftWGd7ZKSXOsuZKjjtAweviE95DprJKXei53D4YJPupyRee+dYyLSAYBJu",
+	"NwFpbMSYnofSPYLlvRqX71vPJoQPkLzXwOT76q7hd8cNSNreI2FKZUQ7Ak2FxH2RIqFSZi3LZqi8Ukch",
+	"G8iJ2vi2eH3fGKmMh9+9Jv7ey+RNrE6L/kTpschzLm8pqiah/AhWaqHBqjdcwoyh7ACtCk4HmalWixKS",
+	"yFgmJ0rnSXR3sirTPMczCysM5IpE1lQziSDba3VjoOO51csVP74g2+l0hathnOj66uLZ0xdsyttoMLOb",
+	"uOZWWwebvA8lysw1EbexS34VW35ENiE0+9LBnFeSXTJRIBE/hnhEcEWyXTqt/oZ71GxxAaFTiPGlKE1Q",
+	"X0Iay4qC5ydI9UQqEgGscLtPGDBWFIVrNe+SWEOU+OOCL2ipqG0DVuE5rWSaJ1IYmCyKAjrpObd61Tud",
+	"WK5TMGxlYEnnWwVWr4BNmZBdh8Eaa9yo1HII5wgtqL8lE7Xc1ys86VGL0FGyWPmeZtwP1Q/qhiNztXYX",
+	"Sj1levpRVoxIeM8EoOQhrXFgqRRXvDAOM9lQOCBoD8oNdA7/63//1//pnrids28JaQOfScu1ZAUN7ZaS",
+	"TPg6DmWNmuLC89oYtR3L7050hVlmalHkxK3YPhkKtLBO2xurtNO2jVILCSyRdOpweKxxiHCHkS6eZEMr",
+	"zMKECaKyMLBkK8hmpIcTnNdMyGkfcDw5t0wUSFEhq4MM1/cMFGrqwezXyj5RC5m/n2yMd5If5zXBhkco",
+	"mT3ht+wed0P7r5UF5hqPsTezyGaVrYZBzvSb6qvSVQl3LNdb9jBHld02LwdzKxsDHRgXWnO5Kf1vL8Bx",
+	"Ti+CxWzPIfwHo9bp/DYKp+hoFDkA2ceTehxxi51HSfTZ5DA7Yr/8/E/S0iKPRlHbOiAUj0bRzNpyNBgU",
+	"KmPFTBk7+svwL8MBPhw0y1/fduH8rM65WRQ7N05lCSB8jDskh87h8KAWip6BaLUISaM64MsYDodDV0rg",
+	"bisLlvEclNx7TtgeQMm1EYaO/1unlnezKV7H0ceUxeFkV2CH2oldsqIQG7+SbGFnSoufeH5LsbloVBk5",
+	"ARPEcmW49maRQk2FbMGCJ2DEVKLMIWjMYMyZ5h5L3tWOb+JEd4iXsJBvpFpK19HG+n/zzTe904WdYZWM",
+	"2RazXfq5G6bmrJg/TGhDJFF6o/59JUutEJXeiJiaVG7UGVXWI0jC1swODo/yyfH9B/+eRG02j5LZ2YcS",
+	"p02+aloLxgtLo2DS63FiBr8fO0u6bVi3hlHxMNx7JojobCaKXHMJamFxrymdcx1XpiNUfr/8/M+uZ2Gz",
+	"KEulLc+f8VywC1qBj7excAbBHLlhOKQjszdG9kkZ+tbpfIyquJI4pVYl19YbW8fe0rpvgOf+muOcT5AM",
+	"Im9hvziaKysuq162HluUCrb9kacjl4t5NPquOd7XcYuer42O37n7BSqyNoLYTazqtm7H8QN2W3cTDmTr",
+	"pNkxT2H53D0PH/bRrjGXaqYR05qt9s+chvROs3fDaZvoF0xeOk5Yn2C+0JvrJRfzMddYacbFdNZcLwSx",
+	"U/fsjilDc22hTsHGvLipmadMThdsyp+xso2ifu7blIyjpcjtrG2Ce4jshrSX2KooeNau3s/Ozp7AiwbA",
+	"g6P+ELKqhr8zanz3NzTeiMzJAGm5scad14wTadTu314+/xpeOmM/Kpz1tf4PElJXtkkbj6+EEJO+UANW",
+	"ikETfQ6OBr5Sn7BeGw1nas5Lv3tuteobsmRzycUujFvR5J4B1KsIjTpks72mCQzmTIoJN5bmvps115t+",
+	"LlFpTLjmMiPkBXOOGwA6dO3xzLdJSr1eWLI7MZDONlkPjbq+Cyq8D+PPuWU5s+zWK/HMV3gsrV61jaJk",
+	"2j6f3NXKhh310jLL515dvtP46I6rZRGfioxLw+HV+Vnr2hvOTwuj7moiZjGfM716V7k0W8zHkoniroax",
+	"JehquXOj2qiEQfyOwo08ELZX4NTfjhDGFtZ4v4P1u+PWgx6zlmts4nv3+LtxL5/0Zj+8mcuyZy97P71+",
+	"e3j93bD32eu3R9d7Hh5f/6lt6Wto1TJmJXmPrpf8jdMIGJiZ0tbfNcVOFuMHW1kwWjmsudZ4Ss7DBd6L",
+	"dUARln0HAqoXt0VtFL4PmLMSOtW3TOVkOEgiqSRPIvjlf/xPdzNqmpKwXsIg026rnYJc/Q0roTGfsUvh",
+	"rHG3p/HHUl2BgLXi2q+hbjUWD2tQ7gt55moc/PdQJKVWlyLn66u9zmcfZmm3luwu8OnpFFXhOwF9122b",
+	"eN7WuTLn1N4nJf67UOKVcP5wKnx9Rba2zvvwNKmbd6qzMZkwatdQ26jXTbfbJ9nK8FzTcs0CPVe5oY9t",
+	"+sOZp9u8+JziDxZhMsEs/WUQgZ12SZ7fRAsHo66DoXuz5xc3WID3233jaMm0FHJq2lxXmTeCVS6x1ewK",
+	"Rn5mTOYwU0sQNthZ6Z4T/3YYTFhRjFn2BqywBUeEZFbSzrgRhudwiQNXMrAYPm56nHjCCUkYEZWhr9Dt",
+	"w+mYLFvByK65N3iRF6pVYNhq7XR1g3pvE58Vk/gV9+RvY7fmtt0J6Jxv4yaqJBhUnyk79fEQYaSXHzFU",
+	"ojmGoK1iMvS1wKa9dprADC0keQ8Tzq9RaXdgYGlbi2+fPX3U2N4b9JZr7put+7F2AL2pOjADCyrKc+gg",
+	"kzq/SKZ5uApaSHe/mTtWDZ6d3bV9udP1CfVYttDCrggjexMs2fpPF3bWdkpxXi9zlnv/p9QIy81l5h4Y",
+	"YHkOvR65w4RNrVNySmH5XODWOnc3DyhHNMehkFMf+aTAwnBgvo/lTBlOjjWGXIdwH4rgYKM0FP7aqrqE",
+	"In9CGnw9VYTzzo4t5ETdJNsMmVJq6WaCsMvFVFhWgObkBaX0qg+PL7le+YKJnDEDbPOyrN2Lz11Tk/Qx",
+	"wCQ5zMCl4MsYWCJrV7fq/kArZcHHTjyn/tIuCjNflGTaUf+BL0+t3HB4IsffpoMdkb+fyEQ+9/6IdIM0",
+	"EbhSlb+hGYFdKsiUNEoyaQ3KEM09ffDbUiWy+XiiFto/hXVf/27s7mx4Ts6LPSENl0ZYccmLVSLDUS79",
+	"vuOO4t2/bp23P+89etL76m//37OvX/Qu/rP3972H892Fj6//lMaJdDdyElTpvV03whb6cCobZHGr6K9B",
+	"whV7Iht3bZW/f75+0w6sKLzTPRwPj0fhGshyLckTmhQOOcMEScBzcoamtrC/yldayfrOq47YiMEobIZZ",
+	"2Pb7BckvcfgLjdsVxqhR61kJaRUwOB4OiRuaTA7BlxoyprXgBlIEJWkM6ZqPVYrDTGS65uGVnkC6FkRA",
+	"pei39UiHNJDmiMI7vEe8cx6P1zmYbl8rB28kq1pSbIlzm4HOF8/PX3b7iSS7i+Njugyju6lwNUrbj9zV",
+	"qiv1rBC4hUvSmyaRaeXzkUJnrNXScG26QQR8+fgCWGFUFUjx1ePTR037BDPOIevLxxe4b2UOz19cnD3/",
+	"+mVVAwdK3RV0HvGilRw50xMI/u92pnKDLOZZ5z4EnvVFvd8RylhadTflxkAq+wg53HvmcpEghb/KrP3J",
+	"hUE2QNmLoEdYYoiLgNaciHI6xntKs7LEklUsFUqjewZI7cMbIXOUp4lESYy1kBetAl7Q0c04s5Y7kFG7",
+	"Jg6BBwHBdX2gAErwsYNuucoM+WD057nzPyvc0Q1lvQ8DOS2JEw/7wyiOal8OMxoMlstln9HjvtLTga9r",
+	"Bk/Pvnj89cvHVAcxBcJL1Jxe2ZEDt/dpwoOCw43RKDroD10NVXLJShGNoqP+sH/kjIszUrCkBZwqKnjb",
+	"dfs5nyvUDc2gGDJjVnT3sRRhE5guTLSa115U/USS192S6dwAJzbd9jnfCqRClEfrcpZHo+gRDc/pg2g9",
+	"IOy7dkRWFxmc5dH1643wi8PhcbtNqhEhp2nuzrfteHiwC/tV7Q7WHDmo0tHNlWrfX6pxfHONyhnsOo7u",
+	"D4c3V1h3zGtiLSJfE2V99xpJVdkAom+EneWaLUkbBfJbhicof440s+j1dRz5G+xdBL1nauE2CkekTHNm",
+	"FeoIlAkmBjY2FCMSg1n4sMtEEhCTOfgNASZYWEzsxSJqn0w4cBE3LwkLId/EKF2cxzF9NxXi4PMxzxHP",
+	"IuBBUZV6UETagD73SdAmUnPUUY6pEf8R+O2DeoxNQC5MpoixXQfejw8lIJRKIHq2pEpdl2G3khB7gVsR",
+	"Sq7KggMr8FS5Quzp4nZqZbjUwlouaz/2AAkS6TABdNJBS8QiudZKyFiJqNG4k6sLDUEkfzQ86IJVbnR1",
+	"VIinBIpjr4BIg3sttB7xVeT/9oNRMk1QXTfVk0BlQKeAlPxFKYjsaHjUJVfdYBcPahRhz4YfGQJZJTl0",
+	"KNZSWJhyazzImPJuHz5XtooZTCRCgRWk/8n0agS+4zZh8iW3v0KSxDeXakRA3qr4elhni6y6xR6vvOev",
+	"4+joNsJqO1KIah7tuGVegyHtDHDSDBsSZh3Vr631nUQHHd1SVtY+9Chfb0HKtdC8jymUK6lbHcPWtWRD",
+	"9PofXmO9WlJhr14Q72D5rywZ/f6gbP/fjSGgU2sjhPbECd29bDJXudnHJs/w+e+KQXY4YeNE/82HQ9dX",
+	"7cliODzK/no1L4KF9WGCSDmJgMK6hZw+TKJXF096f0miv1JpnkhXC1uEq3khzcMkXM4iaC9U1p+qS+px",
+	"cHmURK7Q6MqI9YLLI0L2h8PhweDbZ0/dZXCPYmVkxpOoMaSj/gNsx4iRMy0G0be3Z2h5hG3nCL1DIfrb",
+	"O+o96F+ZPInCFAHcJAmancmJ8g/qH90PF0tFjGjqsxVDqoFWau5KDxrFm780WvUUpbGEn27tFts0e+6L",
+	"5qztUCcIHsLZc/1uvirpWm+Jn/wNhD5+xBizP7AQfdGwUa7ZM5EL44oTWuVnHJWLmw44DVvEfGEQvl5y",
+	"GHMuG3dKE6GN9YD2ePhZ15uVyI+ZKo15uBqq2XcEzuyK40zD6YLKXB4lUrI5NyXLeAzphgBJY6CoNSpr",
+	"Vdkr+CUvGmYOZqHgzNhEIs5Oq23aiptfLN5fO7xuZrNY7V7HRsKLQch2cf0+wKCO07mOo8PbAOK1Grdl",
+	"6ZBi4DdsIjgefnaL00AItccKB7cYUxU+QxXu32bmLSECWPnw8DaVm9EbH8Hu4ZkBOmSjCAFoBct4tzaF",
+	"3DNNYdJqGKlw19UaOt8wsm1fqnhzqrVajBeos9IQrZFCxx/9nQ4VuVOgadfbuithk0IH9V3PijnvntTx",
+	"HCRAhHEBHSNvZLCr6m46kVu31TqfjM4fPdmygvr0Kqb+rpj4R56N8ixItuqakGCr5KaWhnF9Z7jjnO5E",
+	"9re/tzPL/uQ8d4NGm+xShfI8TLadSZOopvjDJDocHh73hvd7w4OLg8PRcDgaDv++DQM3mcI9/+Xnf3rg",
+	"1v68rr/BQTcMcLP1jdqbjXtu9DBb55NWmH3w2WefDYaHg8PDns4nPZfNpSfNv2735xvc7GeD2W+isl2V",
+	"/GHiMkFt97HR2Nac1vbR1gBbntZ1qz3nKeK+rxOFLgF0NhOX3BB5np+eDQ77w4ErPKhOLc2KdJmBhfNs",
+	"EEDD4KB/MNieXjWGDYTfZNMPgfS37qg/Ifg/PILfckhoMtm7wvcN6N0MpdxQyXX880wZnsiGSiYM7twz",
+	"mpkIS2ZncW2yX9fAPJGG8/yeCZGVDJq6u1Ld/tbeRV1uiiRS+evSwWcVCIP1sMXbzTW/FGrhzOrMqrnI",
+	"WFGsRsASqfkP7lKAKOJzFVSOZj7RFLnLuFt7w5FeJdNWsKK+wt1xcvh1mvzT8eH/3fHh02ng1qeBWhnt",
+	"Pwz8JMqdhwHnyNGSjFJI2rU/iRK8IocOl5a8X1D+kHOHkOT0tI7Rawc9NS81N4bnI5fKEXF5/aN3oTCJ",
+	"9BeRXayredU4ORn5m0jKGBJycj3lcoqizkmGGS/yRAoJcz5XegWUu8yJJe9T4c4DytAc3WXjgFJtvsWZ",
+	"XKcjOB4eOD8otbBr2aZQEB0Pj2qp6kLa6WRRZ70iuRjc8uocvlgRC4Xb4h6ZR7BJPh8zPVVVblTTh1OZ",
+	"yOAO4AfiXAObzgoQ8kw5vx1/AWzBZwsSBU8kkytcuTlbVcmvqlRkZsfJ5++ivCNHh30nEs+IvzpHXYMp",
+	"Y4rBl1AnX/PcmTpESArSIUHcB+lmLq5bZXmrGz8hKmIPD9vbvzEzxB/YtQOPtPvk2qPAjawoPG9vuOWY",
+	"IHP2XSoNdgqzU+eelKlShASpDKxmokBMYQpmZjs8EhxAavFIaPg4Orew4713/C+xjzvZSe9/q/47Qddr",
+	"xmxat/YF64TlooRpN985NiX7Tk556X2QneYrhAnRlM1BbWm2EFabyLmYc9zdMcoePEnFQFkvg9epgc7h",
+	"8EEMxwcPusEPNiTMlXktbPpwXqsoLidKZ6gtN5LCez2gfbKu/CSR1fYJ/trNRDxsLQ2P0sAs/ZYFN1hU",
+	"sIlspuCpFRx5sKdU1dv8kJTe6keJLkNDLY/J3R3BvfO9Jd88yqQ7EdMFooLGIOxS6Tdd0r1B4yVyLYPP",
+	"DsV7sqFQAwnoBkSqQJzO8fCoe9JQtU11Sm0vpBWFv1YsODOcjkE7NvgTUfD3tQuuM9+TkBMUBV7Ne5uH",
+	"rWY68A+c/fvDmy7jbVk9XlnuE8p2zp98AZ8dHAxdamaoMjOTPffhsHcwPDxKd+Zop60X3TDBtncU6AX3",
+	"UQ7VjqR8xI1UrnH9ygWo0r12xsrOwHmArWV57VZjpIzZ9RDD7l8bZc4njMLoJqwwvAI/Pm92dP1+TirN",
+	"HMF0nHzwznU+olHnt3oMffAxEkptJlauk1AaZoVB0u4ArI7ld6RYhj8PnGg24qcgmm8Eph8BAD6Xbe89",
+	"2KvMKaUMybubVDq5/FHeUzh9cUZRP+mYGf5Ki4CO0lEzdT+IPJFpM3VNs5+08XaII3jJOTynYASr9lQa",
+	"CDlRlB8hjWE5Y9YFnNQn0Q7hzKpU1Yed8Xl3h+Jp5uH9UBdT1YsrWnBoi4/mtudlNaUPZhB/P7fNjwGG",
+	"t2DtWn7bewaQDeHV+Vm8cfRwvsnCmpp877YZan7buS22xgMd55Zx2L3xfSR/e/H4yziRL77+MoaLsydP",
+	"EP3hb3A4HA67I5dhRlzxAlDQuDAWn6H5/sEhlFexi8BIpMkY4liWWaW7riCZaXp+aOIn7sNg1MKWCwuF",
+	"mBPQ7qRzdvWNyO0sjQE/f0VBNf7LqebM3UQ7NcyZXWhuYMxXSuZAE03kIXRSfmU1e+KfY2364f9fsEJY",
+	"0fjlibNJpV0ytSSyXkR3ANwtL/rgeH3L6JRIT1YkcR+ODw/reKvbpk12HvMbGZNP4D4C5NCWT5rt856H",
+	"FNlWUf7sRLqFQThN8V8dF2nVzG7dDUlTDYwXosjXs073E4lSsBl2FEOyIXaTaJ8QO5MT9eEl2G/tHj5s",
+	"zy31G0Krr+OoxcF9f5X2JNxBGozaXebrw1Rj1Y4SWWpF25+WvwqicLdMrQ3F9D6qjdfmuC4623o4BuMj",
+	"ZO53T1ojJn7PN6jXn/DyLS9S1pPSvyfkxFpHt+yr5eUF7wpZW1Bljd429ec7Ku+3mk+FkteDt6j/8LvP",
+	"w3k9ePsjaabVbrib3qZ2/62zsCOapUCxDWktaXciAQvBZMbBQwMnKOYCSU6pMRYlanAhp9BJvw++X0yP",
+	"hdVMryB0PQI3KAMpqgzUqubHBdMcP13Fq3gZz9I4kWmZ2VH4fuLUPyl0LPe9/7uM8f+YFD+Wl+5H18C/",
+	"4AfocJbNfMzw92n3pBoIpMP0l5//V3r0gN6t9y+pn4w5gR+Dzk9k6g/gWCRThdL4YarZCv+OhVWSFelJ",
+	"uKeC9IeSYr5LOaUxLPm4TPtw4c1KuZ9HbdFp4PzKdudsYrkwb04S/34v3YxZrhNMBA2ucGGw+Te8tH04",
+	"W3uZVpxI5omO0MmInNfAgtLCiJ94wEPO0kVlwxVT+n0KSifSl6jR1qABtgYV1qIhHg+H7iUNFWGsmBBF",
+	"pvgX6XTowxrLfOLq3B8e7ARI0MBH3jegyo5RGWMdfCHTZR0X2TRgdtJTL/W8cVL63N2//PzPNP5VZs1u",
+	"M+tGIr3p0t1R+gwSjiAzJvOCa/d6BnzqLuwqNFQBvERKBUEOgTfU0e0VvRyuPX0BJaXVvKTX1jlAR7HN",
+	"dKXh8qXiucJW1uLavOCzs88WMtc8PwHDOflQ7IVyew+kHwXHbYi83TKFFrApVNYNpsN4GN8/OMR/7RZT",
+	"tyve1Wa6Mbwb5RY4sRUDia2QbqNYVRIMOpWg3TD54ujbh44b/NcN/BGfas4NZIXK3iyF4XFTfJ6Q+HSR",
+	"BF6I1hJmg8w7iBsSb/+qUXqd1ndCJ/ZyfAW7hTgxRRDjccjY0JTiVMKJ8fUUqa7J/g/lDgu77/w3ZmS/",
+	"+Vzi8McPJZ++60V87OuW8r2rIqHv5P7fKzd/X+fXtRJ2/U8Hik8Hinc7UBx8aGO/T0fnDVQuICJYc6o3",
+	"eajJhDKebyEraAKr2KEq9yaMX38W2nvSoW8BiVR2w5uPOfNGbuPW08vnC1H46+GNa88RuYBklFaXEsG7",
+	"QSjtPJ7Cm7591ipBKYNyysuQg8uzFwNb5ELRL5ci58q35q1fLptaIkMyP+goHTfzHSJykkoGe2ZIFeiT",
+	"GeHwyFPkkpmuvxwMN8umziZonDcW7HDGmvcT+ZSNeRGDX4EY5htRLjFsZXmNISTdjRPpsvk6fqHF+2Lt",
+	"/QV2LVt/dy3pYch0mEiq/eLV+VN6wzKldoVOw8sdifjs+aOX3RhCdmdIsWqeupfojpV6Y/rw0h1umLmV",
+	"5ekIvMmpD6eJrFNbFUu2MmTBDKGCDW4Y1c6Prrk6KyUSQ0gs7DJ4MHjxiKzVdJFueO1SxxoLSpzV9QbT",
+	"xjA6x8Njn66KLNzId46Z+JJrd3OPDNKHJ87doeVFEd5b+2JV8rS5DN6rkW2uWCJ9cs/Yp/+jBJuN/JW2",
+	"kcHaveuybtV0XXopa6rkMOQK4s4Eu3z+qhy3f4Rgp1ajqZL8+WTnjKrUyIEOu0ZZ5fquM/tfv94BTXbk",
+	"HPkUF/IHigu5IcXku11uH92sLC+CvcO7LqGQbVG2aTM/R0w1EunNB0ob71rjXIZDfqdmboKUhpNSGMkN",
+	"IuMMS36SG5/kxie58Y4er2uJqYDVb8ILwMiBDGdPVkXO9VrKRUoU3CpT6F5DX4atuM1h1Iz3RPD5EIWB",
+	"nJeFWoWUzS5F5EbuXsoHrwUiCveKh+bTNTe2PS8KjTaZ/vO1kfC1WUJnUrAp9HpYs4dd9Ra6iMF3BM2Q",
+	"ZHzizLTUDx6LyG/OU2g7w6TLH1NByX5t1KlSXW/lSnYxNSEwbemzFFLKT+972tl2pl1PBQ11Iui6xxCs",
+	"c/36+v8GAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
@@ -153,8 +155,10 @@ func (s *Service) internal(ctx context.Context, what, id, name string, err error
 
 // Header values of the image service's answers, shared (never edited in place).
 var (
-	ctypeImageInfo = []string{typeImageInfo}
-	ctypeJPEG      = []string{"image/jpeg"}
+	ctypeImageInfo          = []string{typeImageInfo}
+	ctypeJSON               = []string{"application/json"}
+	ctypeJPEG               = []string{"image/jpeg"}
+	varyAcceptAuthorization = []string{"Accept", "Authorization"}
 )
 
 // GetImageInfo implements purlapi.StrictServerInterface: info.json.
@@ -168,12 +172,44 @@ func (s *Service) GetImageInfo(ctx context.Context, req purlapi.GetImageInfoRequ
 		return s.internal(ctx, "writing info.json", obj.rec.Druid.Qualified(), req.Name, err), nil
 	}
 	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
-	c := content{req: exchangeFrom(ctx).req, ctype: ctypeImageInfo, etag: `"` + p.Version() + `-info"`,
+	r := exchangeFrom(ctx).req
+	// IIIF Image API 3.0, 5: JSON unless the client asks for JSON-LD.
+	ctype, etag := ctypeJSON, `"`+p.Version()+`-info"`
+	if acceptsJSONLD(r.Header.Values("Accept")) {
+		ctype, etag = ctypeImageInfo, `"`+p.Version()+`-info-ld"`
+	}
+	c := content{req: r, ctype: ctype, etag: etag, vary: varyAccept,
 		cacheControl: s.cacheControl(world), csp: dataCSP, modTime: obj.lastMod, body: bytes.NewReader(body)}
 	if !world {
-		c.vary = varyAuthorization
+		c.vary = varyAcceptAuthorization
 	}
 	return c, nil
+}
+
+// acceptsJSONLD reports whether an Accept header names
+// application/ld+json (with any parameters) at a quality above zero.
+func acceptsJSONLD(accept []string) bool {
+	for _, header := range accept {
+		for _, item := range strings.Split(header, ",") {
+			mediaType, params, _ := strings.Cut(item, ";")
+			if !strings.EqualFold(strings.TrimSpace(mediaType), "application/ld+json") {
+				continue
+			}
+			refused := false
+			for _, p := range strings.Split(params, ";") {
+				k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+				if strings.EqualFold(k, "q") {
+					if q, err := strconv.ParseFloat(v, 64); err == nil && q == 0 {
+						refused = true
+					}
+				}
+			}
+			if !refused {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // GetImage implements purlapi.StrictServerInterface: a tile or a size.

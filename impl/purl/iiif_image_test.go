@@ -35,7 +35,7 @@ func TestImageService(t *testing.T) {
 	requireVips(t)
 	f := newFixture(t)
 	svc := "/bb000kk0000/iiif/image/reading-room-north.png"
-	resp, body := f.get(t, svc+"/info.json")
+	resp, body := f.get(t, svc+"/info.json", "Accept: application/ld+json")
 	expect(t, resp, body, http.StatusOK, typeImageInfo)
 	var info struct {
 		ID      string `json:"id"`
@@ -59,7 +59,7 @@ func TestImageService(t *testing.T) {
 		t.Error("info.json without CORS")
 	}
 	etag := resp.Header.Get("ETag")
-	resp, body = f.get(t, svc+"/info.json", "If-None-Match: "+etag)
+	resp, body = f.get(t, svc+"/info.json", "If-None-Match: "+etag, "Accept: application/ld+json")
 	expect(t, resp, body, http.StatusNotModified, "")
 
 	for _, sz := range info.Sizes {
@@ -133,7 +133,7 @@ func TestDeleteDropsPyramids(t *testing.T) {
 	requireVips(t)
 	f := newFixture(t)
 	resp, body := f.get(t, "/bf222jk2222/iiif/image/coast-map.png/info.json")
-	expect(t, resp, body, http.StatusOK, typeImageInfo)
+	expect(t, resp, body, http.StatusOK, "application/json")
 	dir := filepath.Join(f.svc.tiler.Root(), "bf222jk2222")
 	if _, err := os.Stat(dir); err != nil {
 		t.Fatalf("no pyramid: %v", err)
@@ -287,7 +287,7 @@ func TestImageBuildQueueFull(t *testing.T) {
 		}
 	}
 	resp, body = f.get(t, third)
-	expect(t, resp, body, http.StatusOK, typeImageInfo)
+	expect(t, resp, body, http.StatusOK, "application/json")
 }
 
 // declaredPNG is a small PNG whose header declares width × height RGB

@@ -62,8 +62,21 @@ func TestImageServiceLevel2(t *testing.T) {
 	svc := "/bb000kk0000/iiif/image/reading-room-north.png"
 
 	// info.json states the level, the limits and exactly the extras.
-	resp, body := f.get(t, svc+"/info.json")
-	expect(t, resp, body, http.StatusOK, typeImageInfo)
+	// JSON unless JSON-LD is asked for (jsonldMediaType), same document.
+	resp, plain := f.get(t, svc+"/info.json")
+	expect(t, resp, plain, http.StatusOK, "application/json")
+	if !strings.Contains(resp.Header.Get("Vary"), "Accept") {
+		t.Errorf("info.json Vary %q", resp.Header.Get("Vary"))
+	}
+	for _, accept := range []string{"application/ld+json", `application/ld+json;profile="http://iiif.io/api/image/3/context.json"`, "application/json, application/ld+json;q=0.9"} {
+		resp, body := f.get(t, svc+"/info.json", "Accept: "+accept)
+		expect(t, resp, body, http.StatusOK, typeImageInfo)
+		if !bytes.Equal(body, plain) {
+			t.Errorf("Accept %s: another document", accept)
+		}
+	}
+	resp, body := f.get(t, svc+"/info.json", "Accept: application/ld+json;q=0, application/json")
+	expect(t, resp, body, http.StatusOK, "application/json")
 	var info map[string]any
 	if err := json.Unmarshal(body, &info); err != nil {
 		t.Fatal(err)

@@ -1160,7 +1160,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The info.json. */
+            /**
+             * @description The info.json: `application/ld+json` with the IIIF Image 3
+             *     profile when `Accept` names `application/ld+json`, else
+             *     `application/json` (IIIF Image API 3.0, section 5); `Vary: Accept`.
+             */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -1170,6 +1174,7 @@ export interface operations {
                 };
                 content: {
                     "application/ld+json": Record<string, never>;
+                    "application/json": Record<string, never>;
                 };
             };
             304: components["responses"]["NotModified"];
