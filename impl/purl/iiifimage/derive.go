@@ -303,6 +303,10 @@ func (t *Tiler) runSteps(ctx context.Context, work string, r recipe, target stri
 		name := fmt.Sprintf("s%d%s", i, ext)
 		// A link, not a copy (a symbolic one where hard links fail): the
 		// work directory's own names keep vips's argument syntax simple.
+		// (The store's path may be relative to the working directory.)
+		if abs, err := filepath.Abs(src); err == nil {
+			src = abs
+		}
 		if err := os.Link(src, filepath.Join(work, name)); err != nil {
 			if err := os.Symlink(src, filepath.Join(work, name)); err != nil {
 				return fmt.Errorf("the pyramid's image %s: %w", src, err)
