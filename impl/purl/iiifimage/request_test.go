@@ -244,3 +244,35 @@ func TestDeriveFromSource(t *testing.T) {
 	}
 	check(file, 2500, 1923)
 }
+
+// FuzzParse: whatever the request, Parse does not panic, and what it
+// accepts is a region inside the image and an output within the limits.
+func FuzzParse(f *testing.F) {
+	for _, seed := range [][4]string{
+		{"full", "max", "0", "default.jpg"}, {"square", "^max", "!90", "gray.png"}, {"pct:10.5,20,30,40", "!300,200", "22.5", "bitonal.webp"},
+		{"0,0,1,1", "^pct:1000", "360", "color.jpg"}, {"999,999,5,5", ",7", "!0", "default.tif"}, {"pct:100,0,1,1", "w,", "x", "y.z"},
+	} {
+		f.Add(1500, 1000, seed[0], seed[1], seed[2], seed[3])
+	}
+	f.Fuzz(func(t *testing.T, width, height int, region, size, rotation, qf string) {
+		if width <= 0 || height <= 0 || width > 1<<20 || height > 1<<20 {
+			return
+		}
+		d, err := Parse(width, height, region, size, rotation, qf)
+		if err != nil {
+			if !errors.Is(err, ErrBadRequest) && !errors.Is(err, ErrNotImplemented) {
+				t.Fatalf("%v is neither bad request nor not implemented", err)
+			}
+			return
+		}
+		if d.X < 0 || d.Y < 0 || d.W <= 0 || d.H <= 0 || d.X+d.W > width || d.Y+d.H > height {
+			t.Fatalf("region %+v outside %d×%d", d, width, height)
+		}
+		if d.Width <= 0 || d.Height <= 0 || d.Width > MaxWidth || d.Height > MaxHeight || d.Width*d.Height > MaxArea {
+			t.Fatalf("size %+v beyond the limits", d)
+		}
+		if d.Rotation < 0 || d.Rotation >= 360 || !servedFormats[d.Format] {
+			t.Fatalf("%+v", d)
+		}
+	})
+}
