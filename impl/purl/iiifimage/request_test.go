@@ -276,3 +276,40 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrentDerive: requests for one derived image at once share one
+// vips run.
+func TestConcurrentDerive(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	src := sources(t, dir, 1)[0]
+	tl, _ := New(filepath.Join(dir, "cache"), Options{})
+	p, err := tl.Pyramid(context.Background(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Parse(p.Width(), p.Height(), "pct:10,10,50,50", "!200,200", "!90", "gray.webp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 8
+	files := make(chan string, n)
+	for range n {
+		go func() {
+			file, err := tl.Derive(context.Background(), p, d)
+			if err != nil {
+				t.Error(err)
+			}
+			files <- file
+		}()
+	}
+	first := <-files
+	for range n - 1 {
+		if f := <-files; f != first {
+			t.Fatalf("two files for one request: %s, %s", first, f)
+		}
+	}
+	if st := tl.Stats(); st.Derivations != 1 {
+		t.Errorf("%d vips runs for one derived image", st.Derivations)
+	}
+}
