@@ -110,7 +110,10 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultMaxQueue      = 16
+	// DefaultMaxQueue lets a viewer's first look at a book (a thumbnail
+	// of every page in its strip, each page's first build) wait rather
+	// than fail.
+	DefaultMaxQueue      = 64
 	DefaultMaxCacheBytes = 8 << 30
 	// maxFailures bounds the failed builds remembered.
 	maxFailures = 4096
