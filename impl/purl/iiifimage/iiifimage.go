@@ -119,9 +119,10 @@ const (
 	maxFailures = 4096
 )
 
-// DefaultMaxBuilds is one build per two cores, at least one: vips uses
-// several threads per build.
-func DefaultMaxBuilds() int { return max(1, runtime.NumCPU()/2) }
+// DefaultMaxBuilds is one build per two cores (vips uses several threads
+// per build), at least two, so that one long build (a minute for a
+// 400-megapixel JPEG 2000) does not hold every other first view.
+func DefaultMaxBuilds() int { return max(2, runtime.NumCPU()/2) }
 
 // Tiler makes pyramids under a cache directory, each once (concurrent
 // requests for the same source wait for one build), and remembers them.
