@@ -911,24 +911,45 @@ type ClientInterface interface {
 	// Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 	GetFile(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetImageService The image service's base URI, redirected (303) to its info.json
+	//
+	// IIIF Image API 3.0 `baseUriRedirect`: the service id
+	// `{purl}/iiif/image/{name}` answers 303 See Other to
+	// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+	// info.json answers them).
+	//
+	// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+	GetImageService(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetImageInfo IIIF Image API 3.0 info.json of an image file
 	//
-	// The image service (level 0) of an image file of the object (JPEG,
+	// The image service (level 2) of an image file of the object (JPEG,
 	// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-	// scale factor) and the whole-image sizes. The service's id is
-	// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-	// 503 when the server has no libvips to make tiles with.
+	// scale factor), the whole-image sizes, the output limits
+	// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+	// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+	// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+	// of the file. 422 when the image's header declares more pixels than
+	// the service accepts; 503 when the server has no libvips to make
+	// tiles with, or (with `Retry-After`) when its build queue is full.
+	// See docs/purl.md, "IIIF Image API".
 	//
 	// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
 	GetImageInfo(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// GetImage IIIF Image API 3.0 image request (level 2)
 	//
 	// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-	// whole image; `max`, `w,` and `,h` are answered when they name one of
-	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-	// invalid syntax is 400. Access rights are those of the file: a
+	// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+	// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+	// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+	// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+	// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+	// `webp`. Tiles and sizes listed in info.json are served from disk;
+	// other requests are made with libvips once and kept. Invalid syntax,
+	// a region outside the image, a size beyond the region without `^` or
+	// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+	// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 	// restricted object's tiles need the same bearer token (`Authorization:
 	// Bearer …`, role `group:<name>` or `location:<name>`) or location
 	// network as its files; the handler checks it. The operation declares
@@ -1176,13 +1197,38 @@ func (c *Client) GetFile(ctx context.Context, id Id, name string, params *GetFil
 	return c.Client.Do(req)
 }
 
+// GetImageService The image service's base URI, redirected (303) to its info.json
+//
+// IIIF Image API 3.0 `baseUriRedirect`: the service id
+// `{purl}/iiif/image/{name}` answers 303 See Other to
+// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+// info.json answers them).
+//
+// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+func (c *Client) GetImageService(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetImageServiceRequest(c.Server, id, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetImageInfo IIIF Image API 3.0 info.json of an image file
 //
-// The image service (level 0) of an image file of the object (JPEG,
+// The image service (level 2) of an image file of the object (JPEG,
 // PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-// scale factor) and the whole-image sizes. The service's id is
-// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-// 503 when the server has no libvips to make tiles with.
+// scale factor), the whole-image sizes, the output limits
+// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+// of the file. 422 when the image's header declares more pixels than
+// the service accepts; 503 when the server has no libvips to make
+// tiles with, or (with `Retry-After`) when its build queue is full.
+// See docs/purl.md, "IIIF Image API".
 //
 // Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
 func (c *Client) GetImageInfo(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1197,13 +1243,19 @@ func (c *Client) GetImageInfo(ctx context.Context, id Id, name ImageName, params
 	return c.Client.Do(req)
 }
 
-// GetImage IIIF Image API 3.0 image request (a tile or a size)
+// GetImage IIIF Image API 3.0 image request (level 2)
 //
 // `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-// whole image; `max`, `w,` and `,h` are answered when they name one of
-// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-// invalid syntax is 400. Access rights are those of the file: a
+// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+// `webp`. Tiles and sizes listed in info.json are served from disk;
+// other requests are made with libvips once and kept. Invalid syntax,
+// a region outside the image, a size beyond the region without `^` or
+// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 // restricted object's tiles need the same bearer token (`Authorization:
 // Bearer …`, role `group:<name>` or `location:<name>`) or location
 // network as its files; the handler checks it. The operation declares
@@ -1791,6 +1843,47 @@ func NewGetFileRequest(server string, id Id, name string, params *GetFileParams)
 	return req, nil
 }
 
+// NewGetImageServiceRequest constructs an http.Request for the GetImageService method
+func NewGetImageServiceRequest(server string, id Id, name ImageName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s/iiif/image/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetImageInfoRequest constructs an http.Request for the GetImageInfo method
 func NewGetImageInfoRequest(server string, id Id, name ImageName, params *GetImageInfoParams) (*http.Request, error) {
 	var err error
@@ -2241,26 +2334,49 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 	GetFileWithResponse(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*GetFileResponse, error)
 
+	// GetImageServiceWithResponse The image service's base URI, redirected (303) to its info.json
+	//
+	// IIIF Image API 3.0 `baseUriRedirect`: the service id
+	// `{purl}/iiif/image/{name}` answers 303 See Other to
+	// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+	// info.json answers them).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+	GetImageServiceWithResponse(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*GetImageServiceResponse, error)
+
 	// GetImageInfoWithResponse IIIF Image API 3.0 info.json of an image file
 	//
-	// The image service (level 0) of an image file of the object (JPEG,
+	// The image service (level 2) of an image file of the object (JPEG,
 	// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-	// scale factor) and the whole-image sizes. The service's id is
-	// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-	// 503 when the server has no libvips to make tiles with.
+	// scale factor), the whole-image sizes, the output limits
+	// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+	// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+	// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+	// of the file. 422 when the image's header declares more pixels than
+	// the service accepts; 503 when the server has no libvips to make
+	// tiles with, or (with `Retry-After`) when its build queue is full.
+	// See docs/purl.md, "IIIF Image API".
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
 	GetImageInfoWithResponse(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*GetImageInfoResponse, error)
 
-	// GetImageWithResponse IIIF Image API 3.0 image request (a tile or a size)
+	// GetImageWithResponse IIIF Image API 3.0 image request (level 2)
 	//
 	// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-	// whole image; `max`, `w,` and `,h` are answered when they name one of
-	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-	// invalid syntax is 400. Access rights are those of the file: a
+	// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+	// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+	// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+	// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+	// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+	// `webp`. Tiles and sizes listed in info.json are served from disk;
+	// other requests are made with libvips once and kept. Invalid syntax,
+	// a region outside the image, a size beyond the region without `^` or
+	// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+	// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 	// restricted object's tiles need the same bearer token (`Authorization:
 	// Bearer …`, role `group:<name>` or `location:<name>`) or location
 	// network as its files; the handler checks it. The operation declares
@@ -2876,6 +2992,48 @@ func (r GetFileResponse) ContentType() string {
 	return ""
 }
 
+// GetImageServiceResponse303Headers the declared response headers of an HTTP 303 response for GetImageService
+type GetImageServiceResponse303Headers struct {
+	AccessControlAllowOrigin *string
+	Location                 *string
+}
+
+type GetImageServiceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *GetImageServiceResponse303Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetImageServiceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetImageServiceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetImageServiceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetImageServiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetImageInfoResponse200Headers the declared response headers of an HTTP 200 response for GetImageInfo
 type GetImageInfoResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -2893,9 +3051,16 @@ type GetImageInfoResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetImageInfoResponse503Headers the declared response headers of an HTTP 503 response for GetImageInfo
+type GetImageInfoResponse503Headers struct {
+	RetryAfter *string
+}
+
 type GetImageInfoResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *map[string]interface{}
 	// ApplicationldJSON200 the response for an HTTP 200 `application/ld+json` response
 	ApplicationldJSON200 *map[string]interface{}
 	// Headers200 the parsed response headers for an HTTP 200 response
@@ -2904,6 +3069,13 @@ type GetImageInfoResponse struct {
 	Headers304 *GetImageInfoResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetImageInfoResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetImageInfoResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetImageInfoResponse) GetJSON200() *map[string]interface{} {
+	return r.JSON200
 }
 
 // GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
@@ -2957,6 +3129,11 @@ type GetImageResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetImageResponse503Headers the declared response headers of an HTTP 503 response for GetImage
+type GetImageResponse503Headers struct {
+	RetryAfter *string
+}
+
 type GetImageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -2966,6 +3143,8 @@ type GetImageResponse struct {
 	Headers304 *GetImageResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetImageResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetImageResponse503Headers
 }
 
 // GetBody returns the raw response body bytes
@@ -3297,13 +3476,36 @@ func (c *ClientWithResponses) GetFileWithResponse(ctx context.Context, id Id, na
 	return ParseGetFileResponse(rsp)
 }
 
+// GetImageServiceWithResponse The image service's base URI, redirected (303) to its info.json
+//
+// IIIF Image API 3.0 `baseUriRedirect`: the service id
+// `{purl}/iiif/image/{name}` answers 303 See Other to
+// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+// info.json answers them).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+func (c *ClientWithResponses) GetImageServiceWithResponse(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*GetImageServiceResponse, error) {
+	rsp, err := c.GetImageService(ctx, id, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetImageServiceResponse(rsp)
+}
+
 // GetImageInfoWithResponse IIIF Image API 3.0 info.json of an image file
 //
-// The image service (level 0) of an image file of the object (JPEG,
+// The image service (level 2) of an image file of the object (JPEG,
 // PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-// scale factor) and the whole-image sizes. The service's id is
-// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-// 503 when the server has no libvips to make tiles with.
+// scale factor), the whole-image sizes, the output limits
+// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+// of the file. 422 when the image's header declares more pixels than
+// the service accepts; 503 when the server has no libvips to make
+// tiles with, or (with `Retry-After`) when its build queue is full.
+// See docs/purl.md, "IIIF Image API".
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -3316,13 +3518,19 @@ func (c *ClientWithResponses) GetImageInfoWithResponse(ctx context.Context, id I
 	return ParseGetImageInfoResponse(rsp)
 }
 
-// GetImageWithResponse IIIF Image API 3.0 image request (a tile or a size)
+// GetImageWithResponse IIIF Image API 3.0 image request (level 2)
 //
 // `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-// whole image; `max`, `w,` and `,h` are answered when they name one of
-// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-// invalid syntax is 400. Access rights are those of the file: a
+// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+// `webp`. Tiles and sizes listed in info.json are served from disk;
+// other requests are made with libvips once and kept. Invalid syntax,
+// a region outside the image, a size beyond the region without `^` or
+// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 // restricted object's tiles need the same bearer token (`Authorization:
 // Bearer …`, role `group:<name>` or `location:<name>`) or location
 // network as its files; the handler checks it. The operation declares
@@ -4012,6 +4220,42 @@ func ParseGetFileResponse(rsp *http.Response) (*GetFileResponse, error) {
 	return response, nil
 }
 
+// ParseGetImageServiceResponse parses an HTTP response from a GetImageServiceWithResponse call
+func ParseGetImageServiceResponse(rsp *http.Response) (*GetImageServiceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetImageServiceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		var headers GetImageServiceResponse303Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers303 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetImageInfoResponse parses an HTTP response from a GetImageInfoWithResponse call
 func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -4026,7 +4270,14 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 	}
 
 	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+	case rsp.Header.Get("Content-Type") == "application/json" && rsp.StatusCode == 200:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.Header.Get("Content-Type") == "application/ld+json" && rsp.StatusCode == 200:
 		var dest map[string]interface{}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -4083,6 +4334,16 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetImageInfoResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -4146,6 +4407,16 @@ func ParseGetImageResponse(rsp *http.Response) (*GetImageResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetImageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -4329,10 +4600,13 @@ type ServerInterface interface {
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error
+	// GetImageService The image service's base URI, redirected (303) to its info.json
+	// (GET /{id}/iiif/image/{name})
+	GetImageService(ctx echo.Context, id Id, name ImageName) error
 	// GetImageInfo IIIF Image API 3.0 info.json of an image file
 	// (GET /{id}/iiif/image/{name}/info.json)
 	GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error
-	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// GetImage IIIF Image API 3.0 image request (level 2)
 	// (GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality})
 	GetImage(ctx echo.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params GetImageParams) error
 	// GetManifest IIIF Presentation 3.0 manifest of the object
@@ -4712,6 +4986,30 @@ func (w *ServerInterfaceWrapper) GetFile(ctx echo.Context) error {
 	return err
 }
 
+// GetImageService converts echo context to params.
+func (w *ServerInterfaceWrapper) GetImageService(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// ------------- Path parameter "name" -------------
+	var name ImageName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", ctx.Param("name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetImageService(ctx, id, name)
+	return err
+}
+
 // GetImageInfo converts echo context to params.
 func (w *ServerInterfaceWrapper) GetImageInfo(ctx echo.Context) error {
 	var err error
@@ -5022,6 +5320,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/:id/", wrapper.GetObjectSlash, options.OperationMiddlewares["getObjectSlash"]...)
 	router.GET(options.BaseURL+"/:id/iiif3/manifest", wrapper.GetManifestIiif3, options.OperationMiddlewares["getManifestIiif3"]...)
 	router.GET(options.BaseURL+"/:id/file/:name", wrapper.GetFile, options.OperationMiddlewares["getFile"]...)
+	router.GET(options.BaseURL+"/:id/iiif/image/:name", wrapper.GetImageService, options.OperationMiddlewares["getImageService"]...)
 	router.GET(options.BaseURL+"/:id/iiif/image/:name/info.json", wrapper.GetImageInfo, options.OperationMiddlewares["getImageInfo"]...)
 	router.GET(options.BaseURL+"/:id/iiif/image/:name/:region/:size/:rotation/:quality", wrapper.GetImage, options.OperationMiddlewares["getImage"]...)
 	router.GET(options.BaseURL+"/:id.zip", wrapper.GetZip, options.OperationMiddlewares["getZip"]...)
@@ -5071,7 +5370,16 @@ type HTMLPageTexthtmlResponse struct {
 	ContentLength int64
 }
 
-type ImageServiceUnavailableTextResponse ErrorText
+type ImageServiceUnavailableResponseHeaders struct {
+	RetryAfter *string
+}
+type ImageServiceUnavailableTextResponse struct {
+	Body ErrorText
+
+	Headers ImageServiceUnavailableResponseHeaders
+}
+
+type ImageTooLargeTextResponse ErrorText
 
 type InternalErrorTextResponse ErrorText
 
@@ -6322,6 +6630,74 @@ func (response GetFile500TextResponse) VisitGetFileResponse(w http.ResponseWrite
 	return err
 }
 
+type GetImageServiceRequestObject struct {
+	Id   Id        `json:"id"`
+	Name ImageName `json:"name"`
+}
+
+type GetImageServiceResponseObject interface {
+	VisitGetImageServiceResponse(w http.ResponseWriter) error
+}
+
+type GetImageService303ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	Location                 *string
+}
+
+type GetImageService303Response struct {
+	Headers GetImageService303ResponseHeaders
+}
+
+func (response GetImageService303Response) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(303)
+	return nil
+}
+
+type GetImageService400TextResponse BadParameterTextResponse
+
+func (response GetImageService400TextResponse) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageService404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetImageService404TexthtmlResponse) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImageService404TextResponse NotFoundTextResponse
+
+func (response GetImageService404TextResponse) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetImageInfoRequestObject struct {
 	Id     Id        `json:"id"`
 	Name   ImageName `json:"name"`
@@ -6336,6 +6712,32 @@ type GetImageInfo200ResponseHeaders struct {
 	AccessControlAllowOrigin *string
 	CacheControl             *string
 	ETag                     *string
+}
+
+type GetImageInfo200JSONResponse struct {
+	Body    map[string]interface{}
+	Headers GetImageInfo200ResponseHeaders
+}
+
+func (response GetImageInfo200JSONResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
 }
 
 type GetImageInfo200ApplicationLdPlusJSONResponse struct {
@@ -6438,6 +6840,17 @@ func (response GetImageInfo404TextResponse) VisitGetImageInfoResponse(w http.Res
 	return err
 }
 
+type GetImageInfo422TextResponse ImageTooLargeTextResponse
+
+func (response GetImageInfo422TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(422)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetImageInfo500TextResponse InternalErrorTextResponse
 
 func (response GetImageInfo500TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
@@ -6449,14 +6862,19 @@ func (response GetImageInfo500TextResponse) VisitGetImageInfoResponse(w http.Res
 	return err
 }
 
-type GetImageInfo503TextResponse ImageServiceUnavailableTextResponse
+type GetImageInfo503TextResponse struct {
+	ImageServiceUnavailableTextResponse
+}
 
 func (response GetImageInfo503TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 
-	_, err := w.Write([]byte(fmt.Sprint(response)))
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -6489,6 +6907,66 @@ type GetImage200ImagejpegResponse struct {
 func (response GetImage200ImagejpegResponse) VisitGetImageResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "image/jpeg")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImage200ImagepngResponse struct {
+	Body          io.Reader
+	Headers       GetImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetImage200ImagepngResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/png")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImage200ImagewebpResponse struct {
+	Body          io.Reader
+	Headers       GetImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetImage200ImagewebpResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/webp")
 	if response.ContentLength != 0 {
 		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
@@ -6584,6 +7062,17 @@ func (response GetImage404TextResponse) VisitGetImageResponse(w http.ResponseWri
 	return err
 }
 
+type GetImage422TextResponse ImageTooLargeTextResponse
+
+func (response GetImage422TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(422)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetImage500TextResponse InternalErrorTextResponse
 
 func (response GetImage500TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
@@ -6595,14 +7084,30 @@ func (response GetImage500TextResponse) VisitGetImageResponse(w http.ResponseWri
 	return err
 }
 
-type GetImage503TextResponse ImageServiceUnavailableTextResponse
+type GetImage501TextResponse ErrorText
+
+func (response GetImage501TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(501)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage503TextResponse struct {
+	ImageServiceUnavailableTextResponse
+}
 
 func (response GetImage503TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 
-	_, err := w.Write([]byte(fmt.Sprint(response)))
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -6848,10 +7353,13 @@ type StrictServerInterface interface {
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx context.Context, request GetFileRequestObject) (GetFileResponseObject, error)
+	// GetImageService The image service's base URI, redirected (303) to its info.json
+	// (GET /{id}/iiif/image/{name})
+	GetImageService(ctx context.Context, request GetImageServiceRequestObject) (GetImageServiceResponseObject, error)
 	// GetImageInfo IIIF Image API 3.0 info.json of an image file
 	// (GET /{id}/iiif/image/{name}/info.json)
 	GetImageInfo(ctx context.Context, request GetImageInfoRequestObject) (GetImageInfoResponseObject, error)
-	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// GetImage IIIF Image API 3.0 image request (level 2)
 	// (GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality})
 	GetImage(ctx context.Context, request GetImageRequestObject) (GetImageResponseObject, error)
 	// GetManifest IIIF Presentation 3.0 manifest of the object
@@ -7134,6 +7642,32 @@ func (sh *strictHandler) GetFile(ctx echo.Context, id Id, name string, params Ge
 	return nil
 }
 
+// GetImageService operation middleware
+func (sh *strictHandler) GetImageService(ctx echo.Context, id Id, name ImageName) error {
+	var request GetImageServiceRequestObject
+
+	request.Id = id
+	request.Name = name
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetImageService(ctx.Request().Context(), request.(GetImageServiceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetImageService")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetImageServiceResponseObject); ok {
+		return validResponse.VisitGetImageServiceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetImageInfo operation middleware
 func (sh *strictHandler) GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error {
 	var request GetImageInfoRequestObject
@@ -7249,132 +7783,144 @@ func (sh *strictHandler) GetManifestIiif3(ctx echo.Context, id Id, params GetMan
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3rkhs3ku6rZNROhMjZ4qUv0o6pUMy2buOeo0uH1F47xqWdAqtAElYRqAHAZtOKjphf5wHOQ8yD+UlO",
-	"ZAKoC1nsbsltre3VD4WaLACVSCQyv0wkkh+iTC1LJbm0Jpp8iBac5VzTnydFodavtZgLiR9zbjItSiuU",
-	"jCZR+sc0iiOTLfiS4VO7KXk0iYzVQs6jq6s4esKyBX+ipNWq6OhfrqaFyGJYsssBm/NHR+NxCjOlYa10",
-	"kQ80ZzmbFhzU9AeeWRNDWmpxwSzf6qLsguu1MHx4Az3Pztl8l463Vis5By6tsBuwbA5qBnbBQfNSc8Ol",
-	"ZdjypsFfMGNfqlzMBM93X/Ltgksa1E0G1sxAwYwFYoJZ8Bx6X5+fn0HOLO/f+C6VMTdwx3s099QbtdIZ",
-	"B2GgxySwqVHFynL45s2LrRfMlF4yG02ilRZRvPO+qzgqmWZLbr1YnHZM8KleiTxwzk0yhrWwC8AFFXah",
-	"VpaepTm2nKRQaj4TlzEwuYGMGZ7IXjqdjsfj9+/H4/E4jUPT5pf9IZzIjV0IXLHCcGDSrLk2cDw+HiYy",
-	"iiN+yZZlgRNo9IviCEU4KpldRHEk2RIbiDyKI83/sRIa18zqFb+e76ezsMJvhcz4LheqJUROMMhwA+SQ",
-	"qXLzEJiElVz6/kEOAvlH4+NhINJtwJrM09kgvHbg3nsTla+U5C+ZzRa7FOIeMF3UwRI73JYgfMPAveIG",
-	"YpZszl9Rv21S8FuiRILAVjATBW+LEPRS/HL0nyJP+zGUXGdc2gGXmcp5PmwtN41xMCzlvHu16b+PWe8r",
-	"15gb+1jlgpPof/fyxWOVb/DPTEnLpcU/WVkWwm3J0eWSdF097B80n0WT6N9GtZoduadm9N3LF9+UhWK5",
-	"e12bP+cLDt+9fAG5ylZLLi30mIWlMhb+BC/F434MqJyAGUi3CEhxL1l+aelDDMIaePP8CfzH0fgIcP4X",
-	"rODSxqgbWJbx0vIcmMzBas7ob5PInUH7Qzi1Bvy8sW+24Nl7nsN0Q2tmuL4QGW7kNS+KAaoVnsegxXxh",
-	"QStlY7+sp3kML18/fQuODzgTRSNMVb4BYRKZ86xgmiiB6cZyA6jYcBORtoclzwUDXDGkQ/PZyvDc6Zvj",
-	"g/tOE7RX2i2nKZU0bikfs/wsqLWt9STWlQVzZq+hUVgOXiQm8I8V1xuoNCMkUa7WEhczieCCFSsOS7aZ",
-	"8gkJuLxghchhqlTBmZxUX5iNtOyytYmuE5hnWit9zi9tl8CcNKjJFTcglfXbGpmLE9QMN5WfAxAJtMD9",
-	"GC1vIv1cIQ1zeURzSGNU4wyHyAW2ZwU4reBkcKnI6jAJSmYc2X8VI4PfuBd9CntR8h1zgOOkQUkohORw",
-	"NIGV5Jclz1BSn71+fjfMO6/Fj/jWEGGipYcsXHJjUFPNxQU3jhzcNpozo2R/GBHokUqKjBVveC40z+yu",
-	"4sNXZaEZnH3z5sWW1hMG0mDjU+ilH8qVLv4+ZYb/faWLq9EHkV+lsdsxTHMgOwlCQqHWXJM1JRPfgHJN",
-	"yNDFI990VLUjFj1RclaI7PoFvCPmk0LQPFM6J3hEgjXlM+UBjePNPeMgU4aLQgx/LgoCmZ62Bpl/HP2x",
-	"TV8FdKZCMr3pxjq7lJFd6q0XquC0Dxy8IjnlOWgm59ypnsPxg22+n5B6HbzBRqYDBJNyuwlI4yDGDDyU",
-	"HhAsH9S4/Lr1bEL4AMkHDUx+Xd8WfnfSgKwdPBWmVEZ0I9BUSNwXKTIqZdaybIHGK3UcsoGdaI1vi9ev",
-	"o5HaePg9aOLva4W8idVp0Z8rPRV5zuUtVdUstJ/ARq00WPWeS1gw1B2gVcHJkZlrtSohiYxlcqZ0nkR3",
-	"p6syzXP0WVhhIFeksuaaSQTZ3qobAz0vrV6vePqCbifvClfDONX19fnLF2dszrt4sLDbuOZWWweHvA8l",
-	"6syWitvaJT9LLD+jmBCafetgzjeSXTBRIBM/h3pEcEW6XTqr/p571GxxAaFXiOmFKE0wX0Iay4qC5/2H",
-	"ju2kAljhdp8wYKwoCjdqTqt/Ki3XkhVEyS23gfB9nImeNGXNEzpFVcnyu5N7DzIhU6sip6ni+ORlamGd",
-	"qTBWaaeqG61WElgiCbI6Y95AoA7J9tENCqMwCzMmCuP205ptIFuQEk9wXuiADgHpybllokCOClmhYK7v",
-	"GSjU3COhV8o+VyuZf9rGiveyH+c1w4EnuK0943ec5rvh/StlgbnBY3ybWWWLytFnkDP9vvqodNXC+XR6",
-	"J5jiuLI/YOIwUuWgkrex0prLbdVx+92PczoL4ZZrPLgfjGrz+UMUXDB0Kgl9DNHNiyNu8eVREn01O8yO",
-	"2E///BepeJFHk6hrHRDHoUNtbTkZjQqVsWKhjJ38afyn8Qgfjprtr267cH5Wb7hZFXs3TuVGErjCHZJD",
-	"73B8AOut2BStFsEw1CV8HcPheOxaCdxtZcEynoOS14LMXQJKro0w5DvuQN6PC0hdxdG5Ui+Ynn8W1Rvc",
-	"ggJfqJ2fQy44ifE3kq3sQmnxI89vqTZXjS4Tp2CCWq6int6nLtRcyA4g8RCMmKNf6XAVgylnmnsgclc7",
-	"vgkynAcoYSXfS7WW7kVb6//tt98OTlZ2gV0yZjtiPuljR6bmrFg+SmhDJNH1+PeKmFxqhZDmRnPb5HKj",
-	"z6QKPaCj7rZmdnB4lM+O7z/4jyTqcphLZhe/lDptylXT1ZyuLFHBpI/MkDD4/dhbU6i6HUqh5oHceyao",
-	"6GwhilxzCWplca8pnXMdV3EHNH4//fNffS/CZlWWSluev+S5YOe0Ap9vY+EMQixrK+pE/paPZA3JGPrR",
-	"yblCU1xpnFKrkmvrI3VTH6a7jsA3Pkb+hs+QDSLvEL84WiorLqq37Dy2qBVs9yPPRy5Xy2jyfZPed3GH",
-	"na8jVt+74DQ1aVEQu4lVr63HcfKAr61fE9B8mzV75iksX7rn4Y/reNeYSzXTiGnNNtfPnEj6qNk7crom",
-	"+oTJCycJ7QnmK729XnK1nHKNnRZczBfN9UIQO3fP7pgzNNcO7hRsyoubhnnB5HzF5vwlK7s46ue+y8k4",
-	"WovcLromeA2THUnXMlsVBc+6zfvp6elzOGsAPDgajiGrevgDh8ZnH973EUhO0SvLjTXA5gydF1JpNO5f",
-	"375+BW9dpBgNTnut/5OU1KVt8sbjKyHEbCjUiJVi1ESfo6OR7zQkrNfFw4Va8tLvnlut+pYu2V5ysQ/j",
-	"Vjy5ZwDtKkKjHgX8rmgCoyWTYsaNpbnvF8320K8lGo0Z11xmhLxgyXEDQI9i5i/9mGTU64WloAUD6QJb",
-	"NWn06rvgwqcI/pJbljPLbr0SL32HZ9LqTRcVJdP29eyuVjbsqLeWWb705vKj6KMDko5FfCEyLg2Hb96c",
-	"dq694fykMOquJmJWyyXTm4/VS4vVciqZKO6KjB1FV+udG81GpQzij1RudHy9uwInPrROGFtY4w+t2weP",
-	"nY4es5ZrHOK/3ePvp4N8Nlj88H4py4G9GPz47sPh1ffjwVfvPhxdXfPw+OoPXUtfQ6sOmpXkAzqb8McV",
-	"E2BgFkpbf1ARO12Mf9gqgtEpYc21Ri85D6c/Z21AEZZ9DwKqF7fDbBT+HbBkJfSqT5nKKXCQRFJJnkTw",
-	"0//9f+5YzTQ1Yb2EQafd1joFvforNkJTvmAXwkXjbs/jz2W6AgNrw3W9hboVLR7WoN4X8tT1OPjfYUhK",
-	"rS5Eztur3ZazX2Zpd5bsLvDpyRxN4UcBfffaLvW8a3Nlzmm8L0b8N2HEK+X8y5nw9orsbJ1PkWkyNx/V",
-	"Z2sygWo3UBfV7dDtridbBZ5rXrYi0EuVG/qzy3648HRXCpgz/CEiTCGYtT8MIrDTrcnzm3jhYNRVCHRv",
-	"v/nshgjw9XHfOFozLYWcm668R+aDYFU+ZTW7glGSEpM5LNQahA1xVjokw/97DGasKKYsew9W2IIjQjIb",
-	"aRfcCMNzuEDClQwiho+b6QqecUISRkRj6Dv0h3AypchWCLJr7gNelMJoFRi2aXlXN5j3LvVZCYlfcc/+",
-	"LnFrbtu9gM4lxm2jSoJBtU/Zq91DhJFef8RQqeYYgrWKKdDXAZuujdMEYehgySeEcH6OSbuDAEvXWnz3",
-	"8sXTxvbe4rds5f517sc6e/Cm7sAMrKgpz6GHQuqS6pjm4ShoJd35Zu5ENaQF9lv7cm/eDNqxbKWF3RBG",
-	"9iFYivWfrOyiy0txKRNLlvvkmdQIy81F5h4YYHkOgwHlUoRNrVPKaGD5UuDWeuNOHlCPaI6kUEYYJTTA",
-	"ynBg/h3rhTKcsjIM5Z3gPhQhO0NpKPyxVXUIRcloRHw9VYTzLo4t5EzdpNsMhVJq7WaCssvFXFhWgOaU",
-	"QqP0ZgjPLrje+IaJXDADbPuwrDsFzB1Tk/YxwCRlW8CF4OsYWCLrPKnq/EArZcEn3r+m96V9VGa+Kem0",
-	"o+ED355GucF5oqzRZnYWsX+YyES+9slsdII0E7hSVbKamYBdK8iUNEoyaQ3qEM09f/DTWiWy+XimVto/",
-	"hXaieD92ZzY8p8y3gZCGSyOsuODFJpHBlUv/u+dc8f6fd/ztx4Onzwdf//X/vHx1Njj/r8HfrnXO9zc+",
-	"vvpDGifSnchJUKVPldzKeR/CiWywxa2iPwYJR+yJbJy1VcniefukHVhR+IxtOB4fT8IxkOVaUhotGRzK",
-	"oAuagOeUSUtj4fuqRFsl6zOvOt0/BqNwGGZhN2kUJL9A8lcatytM0aLWsxLSKmBwPB6TNDSFHEIiLmRM",
-	"a8ENpAhK0hjSVoJOimQmMm2lB6UPIW1loFMr+q6dJp8G1hzR3QCfTu0yj+O2BNPpa5UdjGxVa7qY4NJm",
-	"oPfk9Zu3/WEiKe7i5JgOw+hsKhyN0vajXKfqSD0rBG7hkuymSWRa5Xyk0JtqtTZcm35QAX95dg6sMKrK",
-	"wv/62cnTZnyCGRw1kX95do77Vubw+uz89PWrt1UPJJReV5A/4lUrZQGmDyEkT9uFyg2KmBed+xBk1jf1",
-	"2b2oY2nV3ZQbhFTxEcrW9sLlrhEU/iizTkYWBsUAdS+CHmFJIM4DWnMqytkYn2bLyhJbVhdxUBvdM0Bm",
-	"H94LmaM+TSRqYuyFsmgV8IJcN+PCWs4ho3FNHLLWA4Lr+yxz1OBTB91ylRnKwRguc5dAXjjXDXW9v0Nw",
-	"UpIkHg7HURzVuRxmMhqt1+sho8dDpecj39eMXpw+efbq7TPqg5gC4SVaTm/sKPvX5zSho+BwYzSJDoZj",
-	"10OVXLJSRJPoaDgeHrng4oIMLFkBZ4oK3nXc/oYvFdqG5o0KCmNWfPeJ+GETmD7MtFrWWVTDRJ7MLNdr",
-	"pnMDnMR0N2F55xYOojxal9M8mkRPiTxnD6L2baLvuxFZ3WR0mkdX77Zy9w/Hx90xqcb1Kk1zd7ltx+OD",
-	"fdivGnfUSuSgTkc3d6oTR6nH8c09qmSwqzi6Px7f3KGdmNfEWsS+Jsr6/h2yqooBRN8Ku8g1W5M1Cuy3",
-	"DD0o70eaRfTuKo78CfY+ht4ztXKbBBcp05xZhTYCdYKJgU0NXTCIwaz8nb1EEhCTOfgNASZEWEzs1SJa",
-	"n0w4cBE3DwkLId/HqF1cuip9NhXi4MspzxHPIuBBVZV6UETWgP4ekqJNpOZoo5xQI/4j8DsE9QyHgFyY",
-	"TJFguxf4PD7UgFAqgejZkil1rwy7lZTYGW5FKLkqCw6sQK9yg9jTXfqojeFaC2u5rJOgAyRIpMME0EtH",
-	"Hdfd0LIICRkrETUa57m6ewWI5I/GB32wylFXXynwnEB17A0QWXBvhdrXhYr8338wSqYJmuumeRJoDMgL",
-	"SClflG4gHY2P8IV1XDyYUYQ9W3lkCGSV5NCji3rCwpxb40HGnPeH8FjZ6sJZIhEKbCD9L6Y3E/Av7lIm",
-	"f+H2Z2iS+OZWjetzt2revhPYoatuscer1OurODq6jbLavWZCPY/2nDK3YEi3ADxs3jkRpo3qW2t9J1dL",
-	"jm6pK+sEbNSvt2Bl617X51TKldat3LC2lWyoXv/FO+xXayp8q1fEe0T+a0tBv9+p2P9vEwjo1dYIoT1J",
-	"Qv9aMVmq3FwnJi/x+W9KQPYkYeNE/93fpa2P2pPVeHyU/flyWYQI66MEkXISAd0JFnL+KIm+OX8++FMS",
-	"/Zla80S6XjgiXC4LaR4l4XAWQXuhsuFcXdAbRxdHSeQaTS6NaDdcHxGyPxyPD0bfvXzhDoMHdNFCZjyJ",
-	"GiQdDR/gOEZMXGgxqL5r3wwdj3DsHKF3aET/D44GD4aXJk+iMEUAN0mCZqdypvyD+kv3xflakSCa2rdi",
-	"yDXQSi1d61GjefObxqieo0RL+OrWabHNsOd1VwHrONRDBA/B92yfzVct3egdl+9+BffmPuMFpd+xEj1r",
-	"xChb8UyUwriShE79GUfl6iYHpxGLWK4MwtcLDlPOZeNMaSa0sR7QHo+/6vuwEuUxU6cpD0dDtfhOwIVd",
-	"kc40eBfU5uIokZItuSlZxmNItxRIGoOSxca1taocFPyCF40wB7NQcGZsIhFnp9U27cTNZ6tPtw7vmqUQ",
-	"NvvXsVEtYRRKJVx9CjCo7+lcxdHhbQBxq8dtRTrcT/8VhwiOx1/dwhsI97Sxw8EtaKquz1CH+7eZeccV",
-	"Aex8eHibzs3bG58h7uGFAXoUowgX0AqW8X4dCrlnmsqkMzBS4a7LFjrfCrLtHqr4cKq1WkxXaLPScFsj",
-	"hZ53/Z0NFbkzoGnfx7orZZNCD+3dwIol7z+s73OQAhHGXeiY+CCD3VRn04ncOa3W+Wzy5unznSior81h",
-	"6s+Kib/n2STPgmarjgkJtkpuam0Y12eGe/x0p7K/+635LNdXdrkbNNoUl+oqz6NkN5k0iWqOP0qiw/Hh",
-	"8WB8fzA+OD84nIzHk/H4b7swcFso3POf/vkvD9y6n9f9tyToBgK3R9/qvT24l0YPs3U+64TZB1999dVo",
-	"fDg6PBzofDZwpUAG0vzb7vv8gNvv2RL2m7hsNyV/lLgyQrvv2BpsZ06tfbRDYMfTum+15zxH3Oc2U+gQ",
-	"QGcLccENsef1yenocDgeucajymtpdqTDDGycZ6MAGkYHw4PR7vQqGrYQflNMfwmkv3NG/QXB/+4R/E5C",
-	"QlPIPha+b0Hv5lXKLZNc339eKMMT2TDJhMFdekazjF3J7CKuQ/ZtC8wTaTjP75lws5JB03ZXptuf2rtb",
-	"l9sqiUx+Wzv4qgKBWA9bfNxc8wuhVi6szqxaiowVxWYCLJGa/+AOBYgjvlZBlWjmqxRRuow7tTcc+VUy",
-	"bQUr6iPcPZ7Dz7PkX9yH/zn34Ys3cGtvoDZG1zsDP4pyrzPgEjk6KhkKSbv2R1GCN+TQ49JS9gvqH0ru",
-	"EJKSntoYvU7QU8tSc2N4PnF1ABGX11/6FAqTSH8Q2ce+mleDU5KRP4mkiiGhoNMLLueo6pxmWPAiT6SQ",
-	"sORLpTdAha+cWvI5Fc4fUIbm6A4bR1Sn8QPO5CqdwPH4wOVBqZVtlSpCRXQ8Pqq1qrvSTp5FXTKJ9GJI",
-	"y6sLwGJHbBROiwcUHsEh+XLK9FxVhTXNEE5kIkM6gCfEpQY2kxUgFClyeTv+ANi6uMt6IQqeSCY3uHJL",
-	"tqkqJ1V1rMwez+dvoryjRIfrPBIviD+7wFlDKGO6gy+hrtzlpTN1iJAMpEOCuA/S7UJOtyoRVg/+kLiI",
-	"b3jUPf6NlSF+x6kd6NJep9eeBmlkReFleystxwSdc92h0mivMjtx6UmZKkWorsnAaiYKxBSmYGaxJyPB",
-	"AaSOjIRGjqNLCzu+9oz/Lb7jTnbSp5+q/0bQdSuYTevWvWC9sFwG1+nmM8emZt8rKW99DrKzfIUw4TZl",
-	"k6gdyxau1SZyKZYcd3eMugc9qRioZGLIOjXQOxw/iOH44EE/5MGGaqsyr5XNEN7UJorLmdIZWsutiuLe",
-	"DmhfrCt/mMhq+4R87WYhHtYqw6M0MEvfZSENFg1sIpsleGoDRxnsKXX1MT9kpY/6UZXEMFDHY0p3R3Dv",
-	"cm8pN4/KsM7EfIWooEGEXSv9vk+2N1i8RLYq+OwxvA+3DGpgAZ2ASBWY0zseH/UfNkxt05zS2CtpReGP",
-	"FQvODCc3aM8Gfy4K/qlxwbbwPQ8FJVHh1bK37Ww1a0n/wqWjf/nQZbyrq6cby3010t6b50/gq4ODsavr",
-	"C1VZX4rnPhoPDsaHR+neAt+09aIbJthV4F6vuL/lUO1IKmbbqAMa1/X6oaoV2psquwCXAdYqEdqvaKRy",
-	"yzWJYfe3qMz5jNE1uhkrDK/Ajy+6HF19WpJKs8AsuZMPPrrPZwzq/Frd0Aefo6DUdlXeugilYVYYZO0e",
-	"wOpEfk99XvjjyKlmI34MqvlGYPoZAOBr2VU0/1pjTiVlSN95kz4ScqaGoebh3jxgV2s0FN/suZPocf/G",
-	"+v1/PXv2lziRZ6/+EsP56fPnaPDwOzgcj8f9iSuqIS55Achbl7nvK5rePziE8jJ2SeeJNBlD080yq3S/",
-	"ygIm53TgqRM/cuNcOk/oPQOEMxOZNkvqNOefDsEFmTud26CMhom8j8YzpLj6aqy+oG6ovWqVK8zqJkD3",
-	"aLttH9WRPZUz9UsdjFW/uvCrO0Xz6aadJU/D3cjuzV0J6m/9jODqi0X4NPWIvW5B2L4qzR+rXinpmQaD",
-	"k7NTuvdYyeCO4vtIrftB87lQ8mr0AbUWfvY1465GH/6xYoWwm/3eVnqb3sMPLhp0lbrIIrSnk8ij4XgI",
-	"L5winzQUL6pWUqUNLF3Pu5fOVkURMsQTSQrY8eEhpEt2mcaQrmN/DSNepKRQnZMQLhfbBd84wK4kp5tc",
-	"dsGX/RjCNCB1v//j8Nzwh3KeDuE1XV5zBym6eS3teHz8MJHtX9Twd85updz9+Ul1g7hyWB0/yL2r7440",
-	"nbxeeuL3jXfgpK9v+tM//5XGP8v16zdvJifSu3cujutv2brK3gsm84JrV8IanzoLWNmccMWTCldDkH/w",
-	"zgxF+OjXV7qveFLhPs1L+l2YBP07+gUpF/ZxNeV4Dj1bedQ1BPMVbBcrmWuePwTDOZ0zVbfsYki29lgS",
-	"9a+zmJ/FWm5tNZL2GFLzjxXTftUu4028jhdp24scx+P4/sEh/ut2I92m/VhHcoueeofFtL3o70UKveom",
-	"Nm0T4qu/+3g8PqZLv1teL9LaTSju/p9H5lM+1xwllAIK6Zj0hZrNUFq2uLaHV6G46M8iw+vCodOEgZqm",
-	"WtlLV6NRN4V+7F9ZXOBmMObM0A8ln9/J2QGC+S+A7Asg+2RAdi3cok/BLPUYWWT3U1Soo/o3g65loypg",
-	"J5Z6vBKFD6xuBQwnhE4yKkhHJVQdNUq7s8LwA4u+3oOgy/Y53WjMwVWoiYGtcqHomwuRc+VH886hq0OS",
-	"yFAGB3pKx81KQWhPpZLBLQ5FdnwZACSPzlgumOn7sFqIyZq6Do9x55iw5xhzOUzkCzblRQx+KWJYbuWH",
-	"xrBTHy2GUK4uTqSrg+fu7tMqPmlV/rWtOrf9VrmgUCMokdT77Js3L+iH7agoGvQa+WHIxJevn77txxDq",
-	"IkKKXfPU/XbZVKn3ZghvXTEmtueaYx0AJ0qPcB7k4cNJIuuiEMWabQz59yHJviENkzptwA1X13NCZgiJ",
-	"jd3dVwZnTynoQSFow+vDaNZYUJKsvg8nNMjoHY+PfaEHCpSg3Dlh4muuHYRGARnCc3dQ0FFi2ec5nW9K",
-	"njaXwecDsO0VQyRNZbFiXziHSlM1Kj/ZRu1H9xND9aim7wozWFNdq6ZDFIcU952WV9Xhfg9pwp0BDiX5",
-	"69neGVVFBQMf9lFZVcmsa+JevdtjmPfc1v2SUfk7yqi8oTjTx4WFj242lufBC/aHfqhkO4xt2rzZGlOP",
-	"RHqnUmnjD6Vcsk2ojNC81ZcSOSklYN6gMk6x5Re98UVvfNEbH5kr0irpAKz+DZkAjBzIcPFAVeRct4oV",
-	"UYm9Tp1CUVZ9EbbiroTRMFNmeF1JSBjIeVmoTSh26IorbVW9o0qqWiCicMWRm09bB8DX/MRWtC30j1uU",
-	"8NYsoTcr2BwGA+w5wFcNVrqIwb8Impd58IkL3tF7+kMUo3cVh3ZrM7mb1xWUHNaxhapI5E6VQZeNGlK6",
-	"176+DxXL8lkbvd00lHYRRahLKNZvDGmuV++u/n8AAAD//w==",
+	"7L3dkhs3ki/+Krm1EyFytvjRH9KO2aGYbVuS3fOXLP1brbVjXPIUWAWSsIpAGQCbTSs6wlfnAc55h3mB",
+	"c3Vu91H8JCcyAVQVySK7Jbd0bK8upCZZ+EwkMn9IZGa9jTI1L5Xk0ppo9DaacZZzTR9Pi0Itn2sxFRK/",
+	"5txkWpRWKBmNovTPaRRHJpvxOcOndlXyaBQZq4WcRtfXcfQFy2b8CyWtVkVL/XIxLkQWw5xd9diUPzwa",
+	"DlOYKA1LpYu8pznL2bjgoMY/8MyaGNJSi0tm+UYVZWdcL4Xh/RvG8/iCTbfH8dJqJafApRV2BZZNQU3A",
+	"zjhoXmpuuLQMS97U+FNm7DOVi4ng+XYn38y4pEbdZGDJDBTMWCAimBnPofPVxcULyJnl3Rv7UhlzDbf0",
+	"o7kfvVELnXEQBjpMAhsbVSwsh1fnTzc6mCg9ZzYaRQstonirv+s4Kplmc249W5y1TPCRXog8UM5NMoal",
+	"sDPABRV2phaWnqU5lhylUGo+EVcxMLmCjBmeyE46Hg+HwzdvhsPhMI1D0eaP3T6cypWdCVyxwnBg0iy5",
+	"NnA8PO4nMoojfsXmZYETaNSL4ghZOCqZnUVxJNkcC4g8iiPNf1wIjWtm9YLvp/vZJKzwSyEzvk2FagmR",
+	"Egwy3AA5ZKpcnQCTsJBzXz/wQRj+0fC4HwbpNmA9zLNJL3Tbc/3eNMqvleTPmM1m2yPEPWDaRgdzrHDb",
+	"AWEPPdfFDYOZsyn/muptDgV/pZFIEFgKJqLg6ywEnRR/HPyHyNNuDCXXGZe2x2Wmcp7315ab2jjol3La",
+	"vtr0513W+9oV5sZ+rnLBifW/ffb0c5Wv8GOmpOXS4kdWloVwW3JwNSdZVzf7J80n0Sj610EtZgfuqRl8",
+	"++zpq7JQLHfdrdPnYsbh22dPIVfZYs6lhQ6zMFfGwl/gmfi8GwMKJ2AG0o0BpLiXLL+y9CUGYQ2cP/kC",
+	"/v1oeAQ4/0tWcGljlA0sy3hpeQ5M5mA1Z/TZJHKr0W4fzqwBP2+sm8149obnMF7RmhmuL0WGG3nJi6KH",
+	"YoXnMWgxnVnQStnYL+tZHsOz549egqMDzkRRC2OVr0CYROY8K5imkcB4ZbkBFGy4iUjaw5znggGuGI5D",
+	"88nC8NzJm+OD+04SrK+0W05TKmncUn7O8hdBrG2sJ5GuLJhTew2JwnLwLDGCHxdcr6CSjJBEuVpKXMwk",
+	"gktWLDjM2WrMR8Tg8pIVIoexUgVnclT9YFbSsqu1TbSPYR5rrfQFv7JtDHPaGE2uuAGprN/WSFycoGa4",
+	"qfwcgIZAC9yNUfMm0s8V0jCXhzSHNEYxzrCJXGB5VoCTCo4H54q0DpOgZMaR/NcxEvjcdfQ+5EXOd8QB",
+	"jpMGJaEQksPRCBaSX5U8Q059/PzJ3RDvomY/oluDhWksHSThnBuDkmoqLrlxw8FtozkzSnb7EYEeqaTI",
+	"WHHOc6F5ZrcFH3aVhWLw4tX50w2pJwykQcen0Enflgtd/GPMDP/HQhfXg7civ05jt2OY5kB6EoSEQi25",
+	"Jm1KKr4B5ZqQoY1GvuigKkck+kLJSSGy/Qt4R8QngaB5pnRO8IgYa8wnygMaR5t7xkGmDBeFCP5EFAQy",
+	"/dgaw/zz4M/r46uAzlhIplftWGd7ZKSXOsuZKjjtAweviE95DprJKXei53D4YJPupyRee+dYyLSAYBJu",
+	"NwFpbMSYnofSPYLlvRqX71vPJoQPkLzXwOT76q7hd8cNSNreI2FKZUQ7Ak2FxH2RIqFSZi3LZqi8Ukch",
+	"G8iJ2vi2eH3fGKmMh9+9Jv7ey+RNrE6L/kTpschzLm8pqiah/AhWaqHBqjdcwoyh7ACtCk4HmalWixKS",
+	"yFgmJ0rnSXR3sirTPMczCysM5IpE1lQziSDba3VjoOO51csVP74g2+l0hathnOj66uLZ0xdsyttoMLOb",
+	"uOZWWwebvA8lysw1EbexS34VW35ENiE0+9LBnFeSXTJRIBE/hnhEcEWyXTqt/oZ71GxxAaFTiPGlKE1Q",
+	"X0Iay4qC5ydI9UQqEgGscLtPGDBWFIVrNe+SWEOU+OOCL2ipqG0DVuE5rWSaJ1IYmCyKAjrpObd61Tud",
+	"WK5TMGxlYEnnWwVWr4BNmZBdh8Eaa9yo1HII5wgtqL8lE7Xc1ys86VGL0FGyWPmeZtwP1Q/qhiNztXYX",
+	"Sj1levpRVoxIeM8EoOQhrXFgqRRXvDAOM9lQOCBoD8oNdA7/63//1//pnrids28JaQOfScu1ZAUN7ZaS",
+	"TPg6DmWNmuLC89oYtR3L7050hVlmalHkxK3YPhkKtLBO2xurtNO2jVILCSyRdOpweKxxiHCHkS6eZEMr",
+	"zMKECaKyMLBkK8hmpIcTnNdMyGkfcDw5t0wUSFEhq4MM1/cMFGrqwezXyj5RC5m/n2yMd5If5zXBhkco",
+	"mT3ht+wed0P7r5UF5hqPsTezyGaVrYZBzvSb6qvSVQl3LNdb9jBHld02LwdzKxsDHRgXWnO5Kf1vL8Bx",
+	"Ti+CxWzPIfwHo9bp/DYKp+hoFDkA2ceTehxxi51HSfTZ5DA7Yr/8/E/S0iKPRlHbOiAUj0bRzNpyNBgU",
+	"KmPFTBk7+svwL8MBPhw0y1/fduH8rM65WRQ7N05lCSB8jDskh87h8KAWip6BaLUISaM64MsYDodDV0rg",
+	"bisLlvEclNx7TtgeQMm1EYaO/1unlnezKV7H0ceUxeFkV2CH2oldsqIQG7+SbGFnSoufeH5LsbloVBk5",
+	"ARPEcmW49maRQk2FbMGCJ2DEVKLMIWjMYMyZ5h5L3tWOb+JEd4iXsJBvpFpK19HG+n/zzTe904WdYZWM",
+	"2RazXfq5G6bmrJg/TGhDJFF6o/59JUutEJXeiJiaVG7UGVXWI0jC1swODo/yyfH9B/+eRG02j5LZ2YcS",
+	"p02+aloLxgtLo2DS63FiBr8fO0u6bVi3hlHxMNx7JojobCaKXHMJamFxrymdcx1XpiNUfr/8/M+uZ2Gz",
+	"KEulLc+f8VywC1qBj7excAbBHLlhOKQjszdG9kkZ+tbpfIyquJI4pVYl19YbW8fe0rpvgOf+muOcT5AM",
+	"Im9hvziaKysuq162HluUCrb9kacjl4t5NPquOd7XcYuer42O37n7BSqyNoLYTazqtm7H8QN2W3cTDmTr",
+	"pNkxT2H53D0PH/bRrjGXaqYR05qt9s+chvROs3fDaZvoF0xeOk5Yn2C+0JvrJRfzMddYacbFdNZcLwSx",
+	"U/fsjilDc22hTsHGvLipmadMThdsyp+xso2ifu7blIyjpcjtrG2Ce4jshrSX2KooeNau3s/Ozp7AiwbA",
+	"g6P+ELKqhr8zanz3NzTeiMzJAGm5scad14wTadTu314+/xpeOmM/Kpz1tf4PElJXtkkbj6+EEJO+UANW",
+	"ikETfQ6OBr5Sn7BeGw1nas5Lv3tuteobsmRzycUujFvR5J4B1KsIjTpks72mCQzmTIoJN5bmvps115t+",
+	"LlFpTLjmMiPkBXOOGwA6dO3xzLdJSr1eWLI7MZDONlkPjbq+Cyq8D+PPuWU5s+zWK/HMV3gsrV61jaJk",
+	"2j6f3NXKhh310jLL515dvtP46I6rZRGfioxLw+HV+Vnr2hvOTwuj7moiZjGfM716V7k0W8zHkoniroax",
+	"JehquXOj2qiEQfyOwo08ELZX4NTfjhDGFtZ4v4P1u+PWgx6zlmts4nv3+LtxL5/0Zj+8mcuyZy97P71+",
+	"e3j93bD32eu3R9d7Hh5f/6lt6Wto1TJmJXmPrpf8jdMIGJiZ0tbfNcVOFuMHW1kwWjmsudZ4Ss7DBd6L",
+	"dUARln0HAqoXt0VtFL4PmLMSOtW3TOVkOEgiqSRPIvjlf/xPdzNqmpKwXsIg026rnYJc/Q0roTGfsUvh",
+	"rHG3p/HHUl2BgLXi2q+hbjUWD2tQ7gt55moc/PdQJKVWlyLn66u9zmcfZmm3luwu8OnpFFXhOwF9122b",
+	"eN7WuTLn1N4nJf67UOKVcP5wKnx9Rba2zvvwNKmbd6qzMZkwatdQ26jXTbfbJ9nK8FzTcs0CPVe5oY9t",
+	"+sOZp9u8+JziDxZhMsEs/WUQgZ12SZ7fRAsHo66DoXuz5xc3WID3233jaMm0FHJq2lxXmTeCVS6x1ewK",
+	"Rn5mTOYwU0sQNthZ6Z4T/3YYTFhRjFn2BqywBUeEZFbSzrgRhudwiQNXMrAYPm56nHjCCUkYEZWhr9Dt",
+	"w+mYLFvByK65N3iRF6pVYNhq7XR1g3pvE58Vk/gV9+RvY7fmtt0J6Jxv4yaqJBhUnyk79fEQYaSXHzFU",
+	"ojmGoK1iMvS1wKa9dprADC0keQ8Tzq9RaXdgYGlbi2+fPX3U2N4b9JZr7put+7F2AL2pOjADCyrKc+gg",
+	"kzq/SKZ5uApaSHe/mTtWDZ6d3bV9udP1CfVYttDCrggjexMs2fpPF3bWdkpxXi9zlnv/p9QIy81l5h4Y",
+	"YHkOvR65w4RNrVNySmH5XODWOnc3DyhHNMehkFMf+aTAwnBgvo/lTBlOjjWGXIdwH4rgYKM0FP7aqrqE",
+	"In9CGnw9VYTzzo4t5ETdJNsMmVJq6WaCsMvFVFhWgObkBaX0qg+PL7le+YKJnDEDbPOyrN2Lz11Tk/Qx",
+	"wCQ5zMCl4MsYWCJrV7fq/kArZcHHTjyn/tIuCjNflGTaUf+BL0+t3HB4IsffpoMdkb+fyEQ+9/6IdIM0",
+	"EbhSlb+hGYFdKsiUNEoyaQ3KEM09ffDbUiWy+XiiFto/hXVf/27s7mx4Ts6LPSENl0ZYccmLVSLDUS79",
+	"vuOO4t2/bp23P+89etL76m//37OvX/Qu/rP3972H892Fj6//lMaJdDdyElTpvV03whb6cCobZHGr6K9B",
+	"whV7Iht3bZW/f75+0w6sKLzTPRwPj0fhGshyLckTmhQOOcMEScBzcoamtrC/yldayfrOq47YiMEobIZZ",
+	"2Pb7BckvcfgLjdsVxqhR61kJaRUwOB4OiRuaTA7BlxoyprXgBlIEJWkM6ZqPVYrDTGS65uGVnkC6FkRA",
+	"pei39UiHNJDmiMI7vEe8cx6P1zmYbl8rB28kq1pSbIlzm4HOF8/PX3b7iSS7i+Njugyju6lwNUrbj9zV",
+	"qiv1rBC4hUvSmyaRaeXzkUJnrNXScG26QQR8+fgCWGFUFUjx1ePTR037BDPOIevLxxe4b2UOz19cnD3/",
+	"+mVVAwdK3RV0HvGilRw50xMI/u92pnKDLOZZ5z4EnvVFvd8RylhadTflxkAq+wg53HvmcpEghb/KrP3J",
+	"hUE2QNmLoEdYYoiLgNaciHI6xntKs7LEklUsFUqjewZI7cMbIXOUp4lESYy1kBetAl7Q0c04s5Y7kFG7",
+	"Jg6BBwHBdX2gAErwsYNuucoM+WD057nzPyvc0Q1lvQ8DOS2JEw/7wyiOal8OMxoMlstln9HjvtLTga9r",
+	"Bk/Pvnj89cvHVAcxBcJL1Jxe2ZEDt/dpwoOCw43RKDroD10NVXLJShGNoqP+sH/kjIszUrCkBZwqKnjb",
+	"dfs5nyvUDc2gGDJjVnT3sRRhE5guTLSa115U/USS192S6dwAJzbd9jnfCqRClEfrcpZHo+gRDc/pg2g9",
+	"IOy7dkRWFxmc5dH1643wi8PhcbtNqhEhp2nuzrfteHiwC/tV7Q7WHDmo0tHNlWrfX6pxfHONyhnsOo7u",
+	"D4c3V1h3zGtiLSJfE2V99xpJVdkAom+EneWaLUkbBfJbhicof440s+j1dRz5G+xdBL1nauE2CkekTHNm",
+	"FeoIlAkmBjY2FCMSg1n4sMtEEhCTOfgNASZYWEzsxSJqn0w4cBE3LwkLId/EKF2cxzF9NxXi4PMxzxHP",
+	"IuBBUZV6UETagD73SdAmUnPUUY6pEf8R+O2DeoxNQC5MpoixXQfejw8lIJRKIHq2pEpdl2G3khB7gVsR",
+	"Sq7KggMr8FS5Quzp4nZqZbjUwlouaz/2AAkS6TABdNJBS8QiudZKyFiJqNG4k6sLDUEkfzQ86IJVbnR1",
+	"VIinBIpjr4BIg3sttB7xVeT/9oNRMk1QXTfVk0BlQKeAlPxFKYjsaHjUJVfdYBcPahRhz4YfGQJZJTl0",
+	"KNZSWJhyazzImPJuHz5XtooZTCRCgRWk/8n0agS+4zZh8iW3v0KSxDeXakRA3qr4elhni6y6xR6vvOev",
+	"4+joNsJqO1KIah7tuGVegyHtDHDSDBsSZh3Vr631nUQHHd1SVtY+9Chfb0HKtdC8jymUK6lbHcPWtWRD",
+	"9PofXmO9WlJhr14Q72D5rywZ/f6gbP/fjSGgU2sjhPbECd29bDJXudnHJs/w+e+KQXY4YeNE/82HQ9dX",
+	"7cliODzK/no1L4KF9WGCSDmJgMK6hZw+TKJXF096f0miv1JpnkhXC1uEq3khzcMkXM4iaC9U1p+qS+px",
+	"cHmURK7Q6MqI9YLLI0L2h8PhweDbZ0/dZXCPYmVkxpOoMaSj/gNsx4iRMy0G0be3Z2h5hG3nCL1DIfrb",
+	"O+o96F+ZPInCFAHcJAmancmJ8g/qH90PF0tFjGjqsxVDqoFWau5KDxrFm780WvUUpbGEn27tFts0e+6L",
+	"5qztUCcIHsLZc/1uvirpWm+Jn/wNhD5+xBizP7AQfdGwUa7ZM5EL44oTWuVnHJWLmw44DVvEfGEQvl5y",
+	"GHMuG3dKE6GN9YD2ePhZ15uVyI+ZKo15uBqq2XcEzuyK40zD6YLKXB4lUrI5NyXLeAzphgBJY6CoNSpr",
+	"Vdkr+CUvGmYOZqHgzNhEIs5Oq23aiptfLN5fO7xuZrNY7V7HRsKLQch2cf0+wKCO07mOo8PbAOK1Grdl",
+	"6ZBi4DdsIjgefnaL00AItccKB7cYUxU+QxXu32bmLSECWPnw8DaVm9EbH8Hu4ZkBOmSjCAFoBct4tzaF",
+	"3DNNYdJqGKlw19UaOt8wsm1fqnhzqrVajBeos9IQrZFCxx/9nQ4VuVOgadfbuithk0IH9V3PijnvntTx",
+	"HCRAhHEBHSNvZLCr6m46kVu31TqfjM4fPdmygvr0Kqb+rpj4R56N8ixItuqakGCr5KaWhnF9Z7jjnO5E",
+	"9re/tzPL/uQ8d4NGm+xShfI8TLadSZOopvjDJDocHh73hvd7w4OLg8PRcDgaDv++DQM3mcI9/+Xnf3rg",
+	"1v68rr/BQTcMcLP1jdqbjXtu9DBb55NWmH3w2WefDYaHg8PDns4nPZfNpSfNv2735xvc7GeD2W+isl2V",
+	"/GHiMkFt97HR2Nac1vbR1gBbntZ1qz3nKeK+rxOFLgF0NhOX3BB5np+eDQ77w4ErPKhOLc2KdJmBhfNs",
+	"EEDD4KB/MNieXjWGDYTfZNMPgfS37qg/Ifg/PILfckhoMtm7wvcN6N0MpdxQyXX880wZnsiGSiYM7twz",
+	"mpkIS2ZncW2yX9fAPJGG8/yeCZGVDJq6u1Ld/tbeRV1uiiRS+evSwWcVCIP1sMXbzTW/FGrhzOrMqrnI",
+	"WFGsRsASqfkP7lKAKOJzFVSOZj7RFLnLuFt7w5FeJdNWsKK+wt1xcvh1mvzT8eH/3fHh02ng1qeBWhnt",
+	"Pwz8JMqdhwHnyNGSjFJI2rU/iRK8IocOl5a8X1D+kHOHkOT0tI7Rawc9NS81N4bnI5fKEXF5/aN3oTCJ",
+	"9BeRXayredU4ORn5m0jKGBJycj3lcoqizkmGGS/yRAoJcz5XegWUu8yJJe9T4c4DytAc3WXjgFJtvsWZ",
+	"XKcjOB4eOD8otbBr2aZQEB0Pj2qp6kLa6WRRZ70iuRjc8uocvlgRC4Xb4h6ZR7BJPh8zPVVVblTTh1OZ",
+	"yOAO4AfiXAObzgoQ8kw5vx1/AWzBZwsSBU8kkytcuTlbVcmvqlRkZsfJ5++ivCNHh30nEs+IvzpHXYMp",
+	"Y4rBl1AnX/PcmTpESArSIUHcB+lmLq5bZXmrGz8hKmIPD9vbvzEzxB/YtQOPtPvk2qPAjawoPG9vuOWY",
+	"IHP2XSoNdgqzU+eelKlShASpDKxmokBMYQpmZjs8EhxAavFIaPg4Orew4713/C+xjzvZSe9/q/47Qddr",
+	"xmxat/YF64TlooRpN985NiX7Tk556X2QneYrhAnRlM1BbWm2EFabyLmYc9zdMcoePEnFQFkvg9epgc7h",
+	"8EEMxwcPusEPNiTMlXktbPpwXqsoLidKZ6gtN5LCez2gfbKu/CSR1fYJ/trNRDxsLQ2P0sAs/ZYFN1hU",
+	"sIlspuCpFRx5sKdU1dv8kJTe6keJLkNDLY/J3R3BvfO9Jd88yqQ7EdMFooLGIOxS6Tdd0r1B4yVyLYPP",
+	"DsV7sqFQAwnoBkSqQJzO8fCoe9JQtU11Sm0vpBWFv1YsODOcjkE7NvgTUfD3tQuuM9+TkBMUBV7Ne5uH",
+	"rWY68A+c/fvDmy7jbVk9XlnuE8p2zp98AZ8dHAxdamaoMjOTPffhsHcwPDxKd+Zop60X3TDBtncU6AX3",
+	"UQ7VjqR8xI1UrnH9ygWo0r12xsrOwHmArWV57VZjpIzZ9RDD7l8bZc4njMLoJqwwvAI/Pm92dP1+TirN",
+	"HMF0nHzwznU+olHnt3oMffAxEkptJlauk1AaZoVB0u4ArI7ld6RYhj8PnGg24qcgmm8Eph8BAD6Xbe89",
+	"2KvMKaUMybubVDq5/FHeUzh9cUZRP+mYGf5Ki4CO0lEzdT+IPJFpM3VNs5+08XaII3jJOTynYASr9lQa",
+	"CDlRlB8hjWE5Y9YFnNQn0Q7hzKpU1Yed8Xl3h+Jp5uH9UBdT1YsrWnBoi4/mtudlNaUPZhB/P7fNjwGG",
+	"t2DtWn7bewaQDeHV+Vm8cfRwvsnCmpp877YZan7buS22xgMd55Zx2L3xfSR/e/H4yziRL77+MoaLsydP",
+	"EP3hb3A4HA67I5dhRlzxAlDQuDAWn6H5/sEhlFexi8BIpMkY4liWWaW7riCZaXp+aOIn7sNg1MKWCwuF",
+	"mBPQ7qRzdvWNyO0sjQE/f0VBNf7LqebM3UQ7NcyZXWhuYMxXSuZAE03kIXRSfmU1e+KfY2364f9fsEJY",
+	"0fjlibNJpV0ytSSyXkR3ANwtL/rgeH3L6JRIT1YkcR+ODw/reKvbpk12HvMbGZNP4D4C5NCWT5rt856H",
+	"FNlWUf7sRLqFQThN8V8dF2nVzG7dDUlTDYwXosjXs073E4lSsBl2FEOyIXaTaJ8QO5MT9eEl2G/tHj5s",
+	"zy31G0Krr+OoxcF9f5X2JNxBGozaXebrw1Rj1Y4SWWpF25+WvwqicLdMrQ3F9D6qjdfmuC4623o4BuMj",
+	"ZO53T1ojJn7PN6jXn/DyLS9S1pPSvyfkxFpHt+yr5eUF7wpZW1Bljd429ec7Ku+3mk+FkteDt6j/8LvP",
+	"w3k9ePsjaabVbrib3qZ2/62zsCOapUCxDWktaXciAQvBZMbBQwMnKOYCSU6pMRYlanAhp9BJvw++X0yP",
+	"hdVMryB0PQI3KAMpqgzUqubHBdMcP13Fq3gZz9I4kWmZ2VH4fuLUPyl0LPe9/7uM8f+YFD+Wl+5H18C/",
+	"4AfocJbNfMzw92n3pBoIpMP0l5//V3r0gN6t9y+pn4w5gR+Dzk9k6g/gWCRThdL4YarZCv+OhVWSFelJ",
+	"uKeC9IeSYr5LOaUxLPm4TPtw4c1KuZ9HbdFp4PzKdudsYrkwb04S/34v3YxZrhNMBA2ucGGw+Te8tH04",
+	"W3uZVpxI5omO0MmInNfAgtLCiJ94wEPO0kVlwxVT+n0KSifSl6jR1qABtgYV1qIhHg+H7iUNFWGsmBBF",
+	"pvgX6XTowxrLfOLq3B8e7ARI0MBH3jegyo5RGWMdfCHTZR0X2TRgdtJTL/W8cVL63N2//PzPNP5VZs1u",
+	"M+tGIr3p0t1R+gwSjiAzJvOCa/d6BnzqLuwqNFQBvERKBUEOgTfU0e0VvRyuPX0BJaXVvKTX1jlAR7HN",
+	"dKXh8qXiucJW1uLavOCzs88WMtc8PwHDOflQ7IVyew+kHwXHbYi83TKFFrApVNYNpsN4GN8/OMR/7RZT",
+	"tyve1Wa6Mbwb5RY4sRUDia2QbqNYVRIMOpWg3TD54ujbh44b/NcN/BGfas4NZIXK3iyF4XFTfJ6Q+HSR",
+	"BF6I1hJmg8w7iBsSb/+qUXqd1ndCJ/ZyfAW7hTgxRRDjccjY0JTiVMKJ8fUUqa7J/g/lDgu77/w3ZmS/",
+	"+Vzi8McPJZ++60V87OuW8r2rIqHv5P7fKzd/X+fXtRJ2/U8Hik8Hinc7UBx8aGO/T0fnDVQuICJYc6o3",
+	"eajJhDKebyEraAKr2KEq9yaMX38W2nvSoW8BiVR2w5uPOfNGbuPW08vnC1H46+GNa88RuYBklFaXEsG7",
+	"QSjtPJ7Cm7591ipBKYNyysuQg8uzFwNb5ELRL5ci58q35q1fLptaIkMyP+goHTfzHSJykkoGe2ZIFeiT",
+	"GeHwyFPkkpmuvxwMN8umziZonDcW7HDGmvcT+ZSNeRGDX4EY5htRLjFsZXmNISTdjRPpsvk6fqHF+2Lt",
+	"/QV2LVt/dy3pYch0mEiq/eLV+VN6wzKldoVOw8sdifjs+aOX3RhCdmdIsWqeupfojpV6Y/rw0h1umLmV",
+	"5ekIvMmpD6eJrFNbFUu2MmTBDKGCDW4Y1c6Prrk6KyUSQ0gs7DJ4MHjxiKzVdJFueO1SxxoLSpzV9QbT",
+	"xjA6x8Njn66KLNzId46Z+JJrd3OPDNKHJ87doeVFEd5b+2JV8rS5DN6rkW2uWCJ9cs/Yp/+jBJuN/JW2",
+	"kcHaveuybtV0XXopa6rkMOQK4s4Eu3z+qhy3f4Rgp1ajqZL8+WTnjKrUyIEOu0ZZ5fquM/tfv94BTXbk",
+	"HPkUF/IHigu5IcXku11uH92sLC+CvcO7LqGQbVG2aTM/R0w1EunNB0ob71rjXIZDfqdmboKUhpNSGMkN",
+	"IuMMS36SG5/kxie58Y4er2uJqYDVb8ILwMiBDGdPVkXO9VrKRUoU3CpT6F5DX4atuM1h1Iz3RPD5EIWB",
+	"nJeFWoWUzS5F5EbuXsoHrwUiCveKh+bTNTe2PS8KjTaZ/vO1kfC1WUJnUrAp9HpYs4dd9Ra6iMF3BM2Q",
+	"ZHzizLTUDx6LyG/OU2g7w6TLH1NByX5t1KlSXW/lSnYxNSEwbemzFFLKT+972tl2pl1PBQ11Iui6xxCs",
+	"c/36+v8GAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
