@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -196,6 +198,12 @@ func (c *serveConfig) finish(services string) error {
 	if c.MaxBodyBytes <= 0 {
 		return fmt.Errorf("--max-body-bytes %d must be more than 0", c.MaxBodyBytes)
 	}
+	if err := checkAddr(c.Addr); err != nil {
+		return fmt.Errorf("--addr: %w", err)
+	}
+	if err := checkHoursDB(c.HoursDB); err != nil {
+		return fmt.Errorf("--hours-db: %w", err)
+	}
 	if err := checkBaseURL(c.PublicURL); err != nil {
 		return fmt.Errorf("--public-url: %w", err)
 	}
@@ -272,4 +280,51 @@ func basePath(baseURL string) string {
 
 func envName(flagName string) string {
 	return "SITESVC_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// checkAddr accepts what a TCP listen address can be: host:port or :port,
+// the port a number 0–65535 or a service name (http), the host a name or an
+// IP address (IPv6 in brackets). A mistake is reported as what it is, not as
+// a failure to listen ("is another server running there?").
+func checkAddr(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not a listen address: %v; write host:port or :port (like :8080 or 127.0.0.1:8080)", addr, strings.TrimPrefix(err.Error(), "address "+addr+": "))
+	}
+	if port == "" {
+		return fmt.Errorf("%q has no port; write host:port or :port (like :8080)", addr)
+	}
+	if n, err := strconv.Atoi(port); err == nil {
+		if n < 0 || n > 65535 {
+			return fmt.Errorf("%q: port %d is not 0–65535", addr, n)
+		}
+	} else if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("%q: port %q is neither a number nor a known service name", addr, port)
+	}
+	if strings.ContainsAny(host, " /\\") {
+		return fmt.Errorf("%q: %q is not a host name or IP address", addr, host)
+	}
+	return nil
+}
+
+// hoursDBScheme matches a URL scheme at the start of --hours-db.
+var hoursDBScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*)://`)
+
+// checkHoursDB accepts an empty --hours-db (SQLite under --data), a
+// postgres:// or postgresql:// URL, or a SQLite file path. Any other URL
+// scheme (mysql://, sqlite://, …) is refused by name: it used to be taken as
+// a SQLite path and fail later with "out of memory (14)".
+func checkHoursDB(dsn string) error {
+	m := hoursDBScheme.FindStringSubmatch(dsn)
+	if m == nil {
+		return nil
+	}
+	switch strings.ToLower(m[1]) {
+	case "postgres", "postgresql":
+		if m[1] != strings.ToLower(m[1]) {
+			return fmt.Errorf("write the scheme %s:// in lower case", strings.ToLower(m[1]))
+		}
+		return nil
+	}
+	return fmt.Errorf("the %s:// scheme is not supported: give a postgres:// (or postgresql://) URL for PostgreSQL, or a file path (or nothing) for SQLite", m[1])
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"strings"
+	"syscall"
 
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/server"
@@ -46,7 +48,7 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 	// starts (or says it is ready) and before the data directory is touched.
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w (is another server running there? stop it or choose another --addr)", c.Addr, err)
+		return listenError(c.Addr, err)
 	}
 	defer ln.Close()
 	tokens, err := auth.Open(c.TokensFile)
@@ -127,4 +129,22 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 		return slog.New(server.WithRequestIDs(slog.NewTextHandler(w, nil)))
 	}
 	return slog.New(server.WithRequestIDs(slog.NewJSONHandler(w, nil)))
+}
+
+// listenError says why listening on addr failed: a port in use (another
+// server), no permission (a port under 1024), an address this host does not
+// have or cannot resolve; each with what to do.
+func listenError(addr string, err error) error {
+	var dnsErr *net.DNSError
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return fmt.Errorf("cannot listen on %s: %w (is another server running there? stop it or choose another --addr)", addr, err)
+	case errors.Is(err, syscall.EACCES):
+		return fmt.Errorf("cannot listen on %s: %w (ports below 1024 need privileges; choose another --addr)", addr, err)
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return fmt.Errorf("cannot listen on %s: %w (the host has no such address; check the host part of --addr)", addr, err)
+	case errors.As(err, &dnsErr):
+		return fmt.Errorf("cannot listen on %s: the host name does not resolve: %w (check the host part of --addr)", addr, err)
+	}
+	return fmt.Errorf("cannot listen on %s: %w (check --addr)", addr, err)
 }
