@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -102,5 +103,65 @@ func BenchmarkWorstAcceptedRequest(b *testing.B) {
 				b.ReportMetric(float64(maxSamples), "samples")
 			}
 		})
+	}
+}
+
+// cpuTime is the CPU time the process has used (user and system), which a loaded shared
+// machine inflates far less than the wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkWorkShapes calibrates the work budget's cost model: for the worst shape of every
+// construct of the ASI language (costShapes: long SCORE FROM lists, MAX groups, deep
+// AND/OR, SELECT lists, many rules, many drugs, comments on rules, mutation comments,
+// result comments) and every report type, it evaluates the worst-case sample and reports
+// the CPU time per work unit of the algorithm's weight (cpu-ns/unit) and the CPU time the
+// largest request the budget accepts would take (worst-s: the budget's samples at that rate
+// plus parsing a 4 MiB document, measured once). The cost model's constants are chosen so
+// that worst-s stays under 2 s on the shared development machine (docs/security.md).
+func BenchmarkWorkShapes(b *testing.B) {
+	s := startService(b, nil)
+	eng := s.cfg.Engine.(ResistanceEngine)
+	// Parsing is a fixed cost of every request: the largest document of each shape.
+	var parse time.Duration
+	for _, sh := range costShapes(3900 << 10) {
+		start := cpuTime()
+		if _, err := eng.AlgorithmWeight(ReportOptions{Algorithm: 9, UserAlgorithm: sh.doc}); err != nil {
+			b.Fatalf("%s: %v", sh.name, err)
+		}
+		parse = max(parse, cpuTime()-start)
+	}
+	b.ReportMetric(parse.Seconds(), "parse-4MiB-s")
+	// Evaluation at a size the user-algorithm cache keeps, so only evaluation is measured.
+	for _, sh := range costShapes(800 << 10) {
+		for rt := range 4 {
+			opts := ReportOptions{Algorithm: 9, UserAlgorithm: sh.doc, ReportType: resistance.ReportType(rt), MaxReportBytes: 1 << 30}
+			weight, err := eng.AlgorithmWeight(opts)
+			if err != nil {
+				b.Fatalf("%s: %v", sh.name, err)
+			}
+			lists := [][][]string{worstSample()}
+			b.Run(fmt.Sprintf("%s/type-%d", sh.name, rt), func(b *testing.B) {
+				if _, err := eng.MutationListReport(lists, opts); err != nil { // parsed into the cache
+					b.Fatal(err)
+				}
+				start := cpuTime()
+				for b.Loop() {
+					if _, err := eng.MutationListReport(lists, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+				perSample := float64((cpuTime() - start).Nanoseconds()) / float64(b.N)
+				perUnit := perSample / float64(weight)
+				b.ReportMetric(perUnit, "cpu-ns/unit")
+				b.ReportMetric(float64(weight), "weight")
+				b.ReportMetric(parse.Seconds()+perUnit*DefaultMaxWork/1e9, "worst-s")
+			})
+		}
 	}
 }
