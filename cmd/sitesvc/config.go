@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/auth"
@@ -54,6 +56,13 @@ type serveConfig struct {
 	PurlMODSSchema string
 
 	// Embed
+	// EmbedPurlURL is where Embed fetches PURL records when the PURL service
+	// runs in another process: an internal URL of it. Empty: in one process
+	// Embed reads the PURL service directly, else through PurlBaseURL.
+	EmbedPurlURL string
+	// localPurl is the PURL service of this process, once built (Embed
+	// reads it directly); not a flag.
+	localPurl atomic.Pointer[http.Handler]
 	ProviderName string
 	ViewerDir    string // directory holding Mirador's mirador.min.js; empty: the built-in bundle
 
@@ -160,6 +169,7 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	str(&c.PurlAccessNames, "purl-access-names", "", "names PURL pages show for login groups and locations: group:slug=Name;location:slug=Name (default: the slug)")
 	str(&c.PurlAccessContact, "purl-access-contact", "", "whom PURL pages tell patrons to contact about restricted files: an e-mail address, a URL or text")
 	str(&c.PurlMODSSchema, "purl-mods-schema", "", "MODS 3.6 XSD that published MODS records are checked against with xmllint (empty: the built-in one)")
+	str(&c.EmbedPurlURL, "embed-purl-url", "", "where Embed fetches PURL records when the PURL service runs in another process (an internal URL of its base, like http://purl.internal:8080/purl); empty: directly in one process, else the PURL base URL")
 	str(&c.ProviderName, "provider-name", "sitesvc digital library", "oEmbed provider_name")
 	str(&c.ViewerDir, "viewer-dir", "", "directory holding Mirador's mirador.min.js, overriding the built-in bundle")
 	str(&c.HoursDB, "hours-db", "", "hours database: empty for SQLite under --data, or a postgres:// URL")
@@ -221,6 +231,12 @@ func (c *serveConfig) finish(services string) error {
 	for _, u := range []string{c.PurlBaseURL, c.EmbedBaseURL, c.HoursBaseURL, c.SOAPEndpoint} {
 		if err := checkBaseURL(u); err != nil {
 			return fmt.Errorf("base URL: %w", err)
+		}
+	}
+	if c.EmbedPurlURL != "" {
+		c.EmbedPurlURL = strings.TrimRight(c.EmbedPurlURL, "/")
+		if err := checkBaseURL(c.EmbedPurlURL); err != nil {
+			return fmt.Errorf("--embed-purl-url: %w", err)
 		}
 	}
 	if c.KeysFile == "" {

@@ -75,6 +75,10 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 			// The service package's own prefix ("purl: …") repeats the name.
 			return fmt.Errorf("starting the %s service: %s", name, strings.TrimPrefix(err.Error(), name+": "))
 		}
+		if name == "purl" {
+			h := svc.Handler()
+			c.localPurl.Store(&h) // Embed reads it directly (embed.go)
+		}
 		base := c.baseURL(name)
 		mounts = append(mounts, server.Mount{Path: basePath(base), BaseURL: base, Service: svc, Contracts: contractLinks(name, base)})
 		c.Logger.Info("service ready", "service", name, "base_url", base)
