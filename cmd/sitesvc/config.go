@@ -62,7 +62,7 @@ type serveConfig struct {
 	EmbedPurlURL string
 	// localPurl is the PURL service of this process, once built (Embed
 	// reads it directly); not a flag.
-	localPurl atomic.Pointer[http.Handler]
+	localPurl    atomic.Pointer[http.Handler]
 	ProviderName string
 	ViewerDir    string // directory holding Mirador's mirador.min.js; empty: the built-in bundle
 
