@@ -46,8 +46,11 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 	defer c.runExits()
 	// The port first: when it is taken, serve stops before any service
 	// starts (or says it is ready) and before the data directory is touched.
-	ln, err := net.Listen("tcp", c.Addr)
-	if err != nil {
+	ln, activated, err := listen(c.Addr)
+	switch {
+	case activated && err != nil:
+		return err
+	case err != nil:
 		return listenError(c.Addr, err)
 	}
 	defer ln.Close()

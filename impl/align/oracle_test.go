@@ -30,8 +30,11 @@ var (
 
 func newTestAligner(t testing.TB) *Aligner {
 	t.Helper()
+	// Outside the Once: without ../shared, referenceDir skips this test
+	// (runtime.Goexit), which must not leave the Once done with no aligner.
+	dir := referenceDir(t)
 	testAlignerOnce.Do(func() {
-		testAligner, testAlignerErr = NewAligner(os.DirFS(referenceDir(t)))
+		testAligner, testAlignerErr = NewAligner(os.DirFS(dir))
 	})
 	if testAlignerErr != nil {
 		t.Fatalf("NewAligner: %v", testAlignerErr)

@@ -137,7 +137,7 @@ func (ed *edge) notFound(path string) *Error {
 	if ed.policy.NotFound != nil {
 		msg = ed.policy.NotFound(path)
 	}
-	return &Error{Status: http.StatusNotFound, Message: msg}
+	return &Error{Status: http.StatusNotFound, Kind: KindNoRoute, Message: msg}
 }
 
 func (ed *edge) crossOrigin(operationID string) bool {
@@ -292,7 +292,7 @@ func (ed *edge) ignoreBody(c echo.Context, req *http.Request, op *openapi3.Opera
 // tooLarge is the 413 of a body over limit (Err is the MaxBytesError a
 // service's renderer may look for).
 func tooLarge(limit int64, op *openapi3.Operation, why string) *Error {
-	return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body too large (limit %d bytes for %s%s)", limit, contractName(op.OperationID), why), Err: &http.MaxBytesError{Limit: limit}}
+	return &Error{Status: http.StatusRequestEntityTooLarge, Kind: KindBodyTooLarge, Message: fmt.Sprintf("request body too large (limit %d bytes for %s%s)", limit, contractName(op.OperationID), why), Err: &http.MaxBytesError{Limit: limit}}
 }
 
 // setCORS marks the answer of a cross-origin operation as readable by any
