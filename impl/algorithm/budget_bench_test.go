@@ -118,13 +118,20 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// smallestAlgorithm is a user algorithm of one drug and one rule: what a request of many
+// large samples costs beside its algorithm (parsing and listing each sample's mutations).
+var smallestAlgorithm = asiDocument([]string{"D0"}, `<DRUG><NAME>D0</NAME><RULE><CONDITION>1L</CONDITION><ACTIONS><LEVEL>2</LEVEL></ACTIONS></RULE></DRUG>`, "", "", "")
+
 // BenchmarkWorkShapes calibrates the work budget's cost model: for the worst shape of every
 // construct of the ASI language (costShapes: long SCORE FROM lists, MAX groups, deep
 // AND/OR, SELECT lists, many rules, many drugs, comments on rules, mutation comments,
 // result comments) and every report type, it evaluates the worst-case sample and reports
 // the CPU time per work unit of the algorithm's weight (cpu-ns/unit) and the CPU time the
-// largest request the budget accepts would take (worst-s: the budget's samples at that rate
-// plus parsing a 4 MiB document, measured once). The cost model's constants are chosen so
+// largest request accepted would take (worst-s: as many worst samples as the budget, the
+// 10,000-sample limit, the body limit beside a 4 MiB algorithm and the report limit allow
+// (the report stops at the sample that passes it), plus parsing a
+// 4 MiB document, measured once). smallest-algorithm shows the samples' own cost, which
+// the sample and body limits bound. The cost model's constants are chosen so
 // that worst-s stays under 2 s on the shared development machine (docs/security.md).
 func BenchmarkWorkShapes(b *testing.B) {
 	s := startService(b, nil)
@@ -139,10 +146,15 @@ func BenchmarkWorkShapes(b *testing.B) {
 		parse = max(parse, cpuTime()-start)
 	}
 	b.Logf("parsing the largest document of every shape: at most %v of CPU (in worst-s)", parse.Round(time.Millisecond))
+	// The samples the largest request can hold: the budget's, at most 10,000 (maxSamples),
+	// and at most what fits the body beside a 4 MiB algorithm.
+	perSampleBytes := len(worstSamplesXML("x", 1)) - len("<x></x>")
+	bodySamples := (DefaultMaxRequestBytes - 4<<20) / perSampleBytes
 	// Evaluation at a size the user-algorithm cache keeps, so only evaluation is measured.
-	for _, sh := range costShapes(800 << 10) {
-		for rt := range 4 {
-			opts := ReportOptions{Algorithm: 9, UserAlgorithm: sh.doc, ReportType: resistance.ReportType(rt), MaxReportBytes: 1 << 30}
+	shapes := append(costShapes(800<<10), struct{ name, doc string }{"smallest-algorithm", smallestAlgorithm})
+	for _, sh := range shapes {
+		for rt := range resistance.ReportHTML + 1 {
+			opts := ReportOptions{Algorithm: 9, UserAlgorithm: sh.doc, ReportType: rt, MaxReportBytes: 1 << 30}
 			weight, err := eng.AlgorithmWeight(opts)
 			if err != nil {
 				b.Fatalf("%s: %v", sh.name, err)
@@ -153,16 +165,22 @@ func BenchmarkWorkShapes(b *testing.B) {
 					b.Fatal(err)
 				}
 				start := cpuTime()
+				var reportBytes int
 				for b.Loop() {
-					if _, err := eng.MutationListReport(lists, opts); err != nil {
+					report, err := eng.MutationListReport(lists, opts)
+					if err != nil {
 						b.Fatal(err)
 					}
+					reportBytes = len(report)
 				}
 				perSample := float64((cpuTime() - start).Nanoseconds()) / float64(b.N)
 				perUnit := perSample / float64(weight)
 				b.ReportMetric(perUnit, "cpu-ns/unit")
 				b.ReportMetric(float64(weight), "weight")
-				b.ReportMetric(parse.Seconds()+perUnit*DefaultMaxWork/1e9, "worst-s")
+				// A report stops at the sample that passes the report limit.
+				samples := min(DefaultMaxWork/weight, maxSamples, int64(bodySamples), int64(resistance.DefaultMaxReportBytes/max(reportBytes, 1)+1))
+				b.ReportMetric(float64(samples), "samples")
+				b.ReportMetric(parse.Seconds()+perSample*float64(samples)/1e9, "worst-s")
 			})
 		}
 	}

@@ -28,12 +28,12 @@ const (
 	// itemUnits is a SCORE FROM item beside its nodes: its partial score (54 ns a leaf item
 	// with its residue, 40 ns inside MAX groups).
 	itemUnits = 40
-	// partialReportUnits is a partial score's line in the detailed and "XML 2009" reports
-	// (its matched mutations formatted): 0.7–1.1 µs.
+	// partialReportUnits is a partial score's line in the detailed, "XML 2009" and HTML
+	// reports (its matched mutations formatted): 0.7–1.1 µs.
 	partialReportUnits = 1400
 	// ruleUnits is a rule's fixed cost beside its condition (its level or score range,
-	// its place in the report): 53–170 ns.
-	ruleUnits = 192
+	// its place in the report): 53–170 ns, up to 290 ns on a loaded machine.
+	ruleUnits = 320
 	// drugUnits is a drug's result and report elements in the text report (1.4 µs);
 	// drugXMLUnits in the XML reports (3.2–4.6 µs).
 	drugUnits    = 2048
@@ -95,7 +95,7 @@ func (s *settings) weight() int64 {
 // Weight is the work units of evaluating and reporting one sample under a user-submitted
 // algorithm alg as a report of type rt, in the worst case: every condition holding.
 func Weight(alg *asi.Algorithm, rt ReportType) int64 {
-	detailed := rt == ReportDetailed || rt == Report2009
+	detailed := rt == ReportDetailed || rt == Report2009 || rt == ReportHTML // they list partial scores
 	drug := int64(drugUnits)
 	if rt != ReportText {
 		drug = drugXMLUnits
