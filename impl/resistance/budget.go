@@ -15,7 +15,7 @@ import (
 // evaluation and report) times the sum of its samples' costs (a mutation list costs 1).
 // The weight counts what evaluating and reporting one sample visits in the worst case
 // (every condition holding): the nodes of every condition (asi.Cost), the SCORE FROM items
-// (each a partial score, and in the detailed and "XML 2009" reports a line with its
+// (each a partial score, and in the detailed, "XML 2009" and HTML reports a line with its
 // matched mutations), the rules, the drugs (a result and its report elements), the
 // comments (their text and $listMutsIn placeholders). One unit is about 0.8 ns of CPU in
 // the worst shape of each construct on the shared development machine, so the 1.6 G units
@@ -43,6 +43,8 @@ const (
 	// resultUnits is a result-comment rule's fixed cost and each of its conditions and
 	// comments.
 	resultUnits = 16
+	// bundledRuleUnits is a rule's fixed cost and each comment it names in bundledWeight.
+	bundledRuleUnits = 16
 )
 
 // DefaultMaxReportBytes bounds one report (and, for the per-sample overload, the sum of
@@ -66,12 +68,12 @@ func bundledWeight(alg *asi.Algorithm) int64 {
 	for _, d := range alg.Drugs {
 		w += drugUnits + int64(len(d.Name)+len(d.FullName))
 		for _, r := range d.Rules {
-			w += 16 + int64(len(r.Condition.Text)) + int64(len(r.Comments))*16
+			w += bundledRuleUnits + int64(len(r.Condition.Text)) + int64(len(r.Comments))*bundledRuleUnits
 		}
 	}
 	for _, gc := range alg.MutationComments {
 		for _, r := range gc.Rules {
-			w += 16 + int64(len(r.Condition.Text)) + int64(len(r.Comments))*16
+			w += bundledRuleUnits + int64(len(r.Condition.Text)) + int64(len(r.Comments))*bundledRuleUnits
 		}
 	}
 	for _, r := range alg.ResultComments {
