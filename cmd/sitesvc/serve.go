@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"strings"
+	"syscall"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -50,7 +53,7 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 	case activated && err != nil:
 		return err
 	case err != nil:
-		return fmt.Errorf("cannot listen on %s: %w (is another server running there? stop it or choose another --addr)", c.Addr, err)
+		return listenError(c.Addr, err)
 	}
 	defer ln.Close()
 	tokens, err := auth.Open(c.TokensFile)
@@ -76,6 +79,10 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 			closeAll()
 			// The service package's own prefix ("purl: …") repeats the name.
 			return fmt.Errorf("starting the %s service: %s", name, strings.TrimPrefix(err.Error(), name+": "))
+		}
+		if name == "purl" {
+			h := svc.Handler()
+			c.localPurl.Store(&h) // Embed reads it directly (embed.go)
 		}
 		base := c.baseURL(name)
 		mounts = append(mounts, server.Mount{Path: basePath(base), BaseURL: base, Service: svc, Contracts: contractLinks(name, base)})
@@ -138,4 +145,22 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 		return slog.New(server.WithRequestIDs(slog.NewTextHandler(w, nil)))
 	}
 	return slog.New(server.WithRequestIDs(slog.NewJSONHandler(w, nil)))
+}
+
+// listenError says why listening on addr failed: a port in use (another
+// server), no permission (a port under 1024), an address this host does not
+// have or cannot resolve; each with what to do.
+func listenError(addr string, err error) error {
+	var dnsErr *net.DNSError
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return fmt.Errorf("cannot listen on %s: %w (is another server running there? stop it or choose another --addr)", addr, err)
+	case errors.Is(err, syscall.EACCES):
+		return fmt.Errorf("cannot listen on %s: %w (ports below 1024 need privileges; choose another --addr)", addr, err)
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return fmt.Errorf("cannot listen on %s: %w (the host has no such address; check the host part of --addr)", addr, err)
+	case errors.As(err, &dnsErr):
+		return fmt.Errorf("cannot listen on %s: the host name does not resolve: %w (check the host part of --addr)", addr, err)
+	}
+	return fmt.Errorf("cannot listen on %s: %w (check --addr)", addr, err)
 }

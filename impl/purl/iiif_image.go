@@ -12,12 +12,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/purl/store"
+	"github.com/sitelib/sitesvc/impl/server"
 )
 
 // The IIIF Image API 3.0 service of every image file (docs/purl.md, "IIIF
@@ -94,6 +96,11 @@ func (s *Service) pyramid(ctx context.Context, rawID, name string) (*object, *ii
 	}
 	src := iiifimage.Source{Object: string(id), Name: f.Name, Path: blob.File.Name(), Size: blob.Info.Size(), ModTime: blob.Info.ModTime()}
 	blob.File.Close()
+	// A first view may build the pyramid (a 400 MP JPEG 2000 takes about a minute): the
+	// request gets the build's own bound to write its answer, not --write-timeout.
+	if err := server.ExtendWriteDeadline(ctx, iiifimage.BuildTimeout+time.Minute); err != nil {
+		return nil, nil, s.internal(ctx, "extending the write deadline", id.Qualified(), name, err)
+	}
 	p, err := s.tiler.Pyramid(ctx, src)
 	if err != nil {
 		return nil, nil, s.imageFailure(ctx, "making the image pyramid", id, name, err)

@@ -164,7 +164,8 @@ type settings struct {
 	sequences     bool // the inputs are nucleotide sequences (the text report's columns differ)
 	opts          Options
 	date          string
-	maxBytes      int // report size limit (budget.go)
+	maxBytes      int  // report size limit (budget.go)
+	user          bool // alg is user-submitted (weighed by the worst case: budget.go)
 }
 
 func (e *Engine) resolve(opts Options) (*settings, error) {
@@ -283,7 +284,7 @@ func (e *Engine) resolve(opts Options) (*settings, error) {
 		if err != nil {
 			return nil, fmt.Errorf("user-submitted algorithm: %w", err)
 		}
-		s.alg = alg
+		s.alg, s.user = alg, true
 	}
 	s.date = strings.TrimSpace(opts.ReportDate)
 	if s.date == "" {
