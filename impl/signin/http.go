@@ -266,7 +266,9 @@ type page struct {
 
 func (s *SignIn) render(w http.ResponseWriter, status int, p page) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' "+s.public.Scheme+"://"+s.public.Host+"; frame-ancestors 'none'")
+	// No form-action: sign-out's form is redirected on to the provider's
+	// end_session endpoint, which form-action would block.
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
 	w.WriteHeader(status)
 	if err := pageTemplate.Execute(w, p); err != nil && !errors.Is(err, http.ErrHandlerTimeout) {
 		s.logger.Error("sign-in: rendering a page", "err", err)
