@@ -399,24 +399,72 @@ func TestSignOut(t *testing.T) {
 	}
 }
 
-// TestSessionExpires: a session unused for the idle timeout ends: the
-// browser is anonymous (the status page offers sign-in) and its writes
-// are 401.
+// TestSessionExpires: use keeps a session past its idle timeout, disuse
+// ends it at the idle timeout, and use does not keep it past the
+// absolute timeout; an ended session's browser is anonymous (the status
+// page offers sign-in) and its writes are 401.
 func TestSessionExpires(t *testing.T) {
-	s := startSite(t, testkit.OIDCProviderConfig{}, "--session-idle-timeout", "1s", "--session-absolute-timeout", "1h")
+	const idle, absolute = 2 * time.Second, 5 * time.Second
+	s := startSite(t, testkit.OIDCProviderConfig{}, "--session-idle-timeout", idle.String(), "--session-absolute-timeout", absolute.String())
+
+	// In use: signed in past the idle timeout, not past the absolute one.
+	busy := browser(t)
+	s.signIn(t, busy, "bob", "bob-pw", "/")
+	signedIn := time.Now()
+	for time.Since(signedIn) < idle+idle/2 {
+		if !who(t, busy, s.srv.URL).SignedIn {
+			t.Fatalf("a session in use ended after %s (idle timeout %s)", time.Since(signedIn), idle)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	for who(t, busy, s.srv.URL).SignedIn {
+		if time.Since(signedIn) > absolute+2*time.Second {
+			t.Fatalf("a session in use outlived the absolute timeout %s", absolute)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if time.Since(signedIn) < absolute-time.Second {
+		t.Errorf("a session in use ended after %s, before the absolute timeout %s", time.Since(signedIn), absolute)
+	}
+
+	// Unused: ended at the idle timeout.
 	c := browser(t)
 	s.signIn(t, c, "ann", "ann-pw", "/")
 	token := csrfToken(t, c, s.srv.URL)
-	deadline := time.Now().Add(10 * time.Second)
-	for who(t, c, s.srv.URL).SignedIn && time.Now().Before(deadline) {
-		time.Sleep(200 * time.Millisecond)
-	}
+	time.Sleep(idle + 500*time.Millisecond)
 	_, page := get(t, c, s.srv.URL+"/auth/")
 	if !strings.Contains(page, "Not signed in") || !strings.Contains(page, auth.LoginPath) {
 		t.Errorf("after the idle timeout the status page is:\n%s", page)
 	}
 	if resp, _ := patchLaw(t, c, s.srv.URL, "Expired", auth.CSRFHeader, token); resp.StatusCode != 401 {
 		t.Errorf("a write with an expired session: %d", resp.StatusCode)
+	}
+}
+
+// TestInstancesShareSessions: two instances on one Hours database (a
+// SQLite file here; PostgreSQL in production, and in TestSessionStore)
+// know the same sessions: signed in at one, signed in at the other, and
+// signed out at both.
+func TestInstancesShareSessions(t *testing.T) {
+	db := t.TempDir() + "/hours.db"
+	s := startSite(t, testkit.OIDCProviderConfig{}, "--hours-db", db)
+	other := testkit.StartServer(t, "--services", "hours", "--hours-db", db,
+		"--oidc-issuer", s.provider.Issuer, "--oidc-client-id", "sitesvc-test", "--oidc-client-secret", "test-secret-0123456789")
+	c := browser(t)
+	s.signIn(t, c, "ann", "ann-pw", "/")
+	u, _ := url.Parse(other.URL)
+	c.Jar.SetCookies(u, []*http.Cookie{{Name: signin.CookieName, Value: sessionCookie(c, s.srv.URL)}})
+	if w := who(t, c, other.URL); !w.SignedIn || w.Name != "ann" {
+		t.Fatalf("the other instance sees %+v", w)
+	}
+	token := csrfToken(t, c, other.URL)
+	resp, err := c.PostForm(s.srv.URL+auth.LogoutPath, url.Values{"csrf_token": {token}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if who(t, c, other.URL).SignedIn {
+		t.Error("signed out at one instance, still signed in at the other")
 	}
 }
 

@@ -179,7 +179,7 @@ func (s *SignIn) callback(w http.ResponseWriter, r *http.Request) {
 	s.sessions.Put(ctx, keyRoles, strings.Join(s.cfg.GroupMap.Roles(who.groups), "\n"))
 	s.sessions.Put(ctx, keyCSRF, randomToken())
 	s.sessions.Put(ctx, keyIDToken, who.idToken)
-	s.sessions.Put(ctx, keyTouched, time.Now().Unix())
+	s.sessions.Put(ctx, keyTouched, time.Now().UnixMilli())
 	if !s.commit(ctx, w) {
 		s.fail(w, http.StatusInternalServerError, "The sign-in could not store its session.", again)
 		return

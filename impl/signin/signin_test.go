@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/hours/store/storetest"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -73,50 +74,61 @@ func TestReturnTarget(t *testing.T) {
 	}
 }
 
-// TestSessionStore: the scs store over the Hours database keeps data
-// until its expiry, replaces it on commit, deletes it, and sweeps the
-// expired.
+// TestSessionStore: the scs store over the Hours database (SQLite, and
+// PostgreSQL when SITESVC_TEST_POSTGRES_URL is set) keeps data until its
+// expiry, replaces it on commit, deletes it, and sweeps the expired;
+// proxy mode's CSRF key, kept beside the sessions, is the same for every
+// instance on the database.
 func TestSessionStore(t *testing.T) {
-	ctx := context.Background()
-	s, err := New(ctx, Config{PublicURL: "http://localhost", DB: filepath.Join(t.TempDir(), "hours.db"), ProxyUserHeader: "X-User", ProxyAddresses: nil})
-	if err == nil {
-		s.Close()
-		t.Fatal("proxy mode without addresses was accepted")
-	}
-	s, err = New(ctx, Config{PublicURL: "http://localhost", DB: filepath.Join(t.TempDir(), "hours.db"), ProxyUserHeader: "X-User", ProxyAddresses: testkitLoopback})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	db, dialect := s.store.SessionsDB()
-	st := &sessionStore{db: db, dialect: dialect}
-	soon := time.Now().Add(time.Hour)
-	if err := st.CommitCtx(ctx, "a", []byte("one"), soon); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.CommitCtx(ctx, "a", []byte("two"), soon); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.CommitCtx(ctx, "old", []byte("x"), time.Now().Add(-time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	if b, ok, err := st.Find("a"); err != nil || !ok || string(b) != "two" {
-		t.Errorf("Find(a) = %q %v %v", b, ok, err)
-	}
-	if _, ok, err := st.Find("old"); err != nil || ok {
-		t.Errorf("an expired session was found: %v %v", ok, err)
-	}
-	if n, err := st.deleteExpired(ctx); err != nil || n != 1 {
-		t.Errorf("deleteExpired: %d %v", n, err)
-	}
-	if err := st.Delete("a"); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok, _ := st.Find("a"); ok {
-		t.Error("a deleted session was found")
-	}
-	if err := st.Delete("never"); err != nil {
-		t.Errorf("deleting a missing session: %v", err)
+	for _, backend := range storetest.Backends() {
+		t.Run(backend.Name, func(t *testing.T) {
+			ctx := context.Background()
+			dsn := backend.DSN(t)
+			cfg := Config{PublicURL: "http://localhost", DB: dsn, ProxyUserHeader: "X-User", ProxyAddresses: loopback}
+			s, err := New(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			s2, err := New(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s2.Close()
+			if string(s.proxy.csrfKey) != string(s2.proxy.csrfKey) || len(s.proxy.csrfKey) < 32 {
+				t.Errorf("two instances have different CSRF keys")
+			}
+			db, dialect := s.store.SessionsDB()
+			st := &sessionStore{db: db, dialect: dialect}
+			soon := time.Now().Add(time.Hour)
+			if err := st.CommitCtx(ctx, "a", []byte("one"), soon); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.CommitCtx(ctx, "a", []byte("two"), soon); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.CommitCtx(ctx, "old", []byte("x"), time.Now().Add(-time.Second)); err != nil {
+				t.Fatal(err)
+			}
+			if b, ok, err := st.Find("a"); err != nil || !ok || string(b) != "two" {
+				t.Errorf("Find(a) = %q %v %v", b, ok, err)
+			}
+			if _, ok, err := st.Find("old"); err != nil || ok {
+				t.Errorf("an expired session was found: %v %v", ok, err)
+			}
+			if n, err := st.deleteExpired(ctx); err != nil || n != 1 {
+				t.Errorf("deleteExpired: %d %v", n, err)
+			}
+			if err := st.Delete("a"); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok, _ := st.Find("a"); ok {
+				t.Error("a deleted session was found")
+			}
+			if err := st.Delete("never"); err != nil {
+				t.Errorf("deleting a missing session: %v", err)
+			}
+		})
 	}
 }
 
@@ -132,6 +144,7 @@ func TestNewRefuses(t *testing.T) {
 		{Config{PublicURL: "http://x", Issuer: "http://op", ProxyUserHeader: "X-User"}, "choose one"},
 		{Config{PublicURL: "http://x", ClientID: "id"}, "--oidc-issuer"},
 		{Config{PublicURL: "http://x", GroupMap: GroupMap{"a": {"admin"}}}, "no sign-in"},
+		{Config{PublicURL: "http://x", ProxyUserHeader: "X-User"}, "--auth-proxy-addresses"},
 		{Config{PublicURL: "http://x", Issuer: "http://op", ClientID: "id", DB: db, IdleTimeout: time.Hour, AbsoluteTimeout: time.Minute}, "longer than"},
 	} {
 		s, err := New(context.Background(), c.cfg)
@@ -174,4 +187,4 @@ func TestSecureCookieUnderHTTPS(t *testing.T) {
 	}
 }
 
-var testkitLoopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
