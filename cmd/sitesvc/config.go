@@ -95,6 +95,10 @@ type serveConfig struct {
 	envErrs []error
 	// Tokens authorises write operations (PURL publishing, setting hours).
 	Tokens *auth.Tokens
+	// SignIn are the staff sign-in's settings (signin.go); Sessions is
+	// the sign-in the services read sessions from.
+	SignIn   signinSettings
+	Sessions auth.SessionReader
 	// exits run when serve ends (temporary files of built-in data).
 	exits []func() error
 }
@@ -192,6 +196,7 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	size(&c.IIIFCacheMaxBytes, "iiif-cache-max-bytes", iiifimage.DefaultMaxCacheBytes, "bytes of IIIF image tiles and derived images kept on disk; least recently used images are removed past it")
 	size(&c.IIIFMaxBuilds, "iiif-max-builds", int64(iiifimage.DefaultMaxBuilds()), "IIIF image builds (vips processes) running at once (a count)")
 	size(&c.IIIFBuildQueue, "iiif-build-queue", iiifimage.DefaultMaxQueue, "IIIF image builds waiting for a slot (a count); past it 503 with Retry-After")
+	newSigninFlags(fs, env, c)
 	return services
 }
 
