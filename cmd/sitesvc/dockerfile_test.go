@@ -20,8 +20,9 @@ import (
 // /readyz on the port it listens on.
 // toolPackages are the Debian packages of the programs the server runs.
 var toolPackages = map[string]string{
-	"xmllint": "libxml2-utils", // MODS schema checks (impl/purl/record)
-	"vips":    "libvips-tools", // IIIF pyramids and thumbnails (impl/purl/iiifimage)
+	"xmllint":    "libxml2-utils", // MODS schema checks (impl/purl/record)
+	"vips":       "libvips-tools", // IIIF pyramids, thumbnails and derived images (impl/purl/iiifimage)
+	"vipsheader": "libvips-tools", // image sizes read from the header before any decoding (impl/purl/iiifimage)
 }
 
 // runtimePackages finds the programs the server's code looks up on PATH
