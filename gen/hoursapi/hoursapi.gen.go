@@ -912,6 +912,25 @@ type LegacyHoursParams struct {
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// ListLibrariesBareParams defines parameters for ListLibrariesBare.
+type ListLibrariesBareParams struct {
+	// From First day, YYYY-MM-DD. Alone, only that day is returned.
+	From *From `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
+	To *To `form:"to,omitempty" json:"to,omitempty"`
+
+	// Include JSON:API `include`. The related resources are always included, so only those
+	// relationship paths are accepted (comma-separated): `locations` and `primary_location`
+	// on libraries, `library` on a location. Any other path is 400, as are the unsupported
+	// JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+	// all-lower-case name.
+	Include *Include `form:"include,omitempty" json:"include,omitempty"`
+
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // ListLibrariesParams defines parameters for ListLibraries.
 type ListLibrariesParams struct {
 	// From First day, YYYY-MM-DD. Alone, only that day is returned.
@@ -1028,6 +1047,12 @@ type GetLocationParams struct {
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// ListExceptionsBareParams defines parameters for ListExceptionsBare.
+type ListExceptionsBareParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // ListExceptionsParams defines parameters for ListExceptions.
 type ListExceptionsParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
@@ -1046,6 +1071,12 @@ type GetExceptionParams struct {
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// ListSchedulesBareParams defines parameters for ListSchedulesBare.
+type ListSchedulesBareParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // ListSchedulesParams defines parameters for ListSchedules.
 type ListSchedulesParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
@@ -1060,6 +1091,12 @@ type GetScheduleBareParams struct {
 
 // GetScheduleParams defines parameters for GetSchedule.
 type GetScheduleParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// ListTermsBareParams defines parameters for ListTermsBare.
+type ListTermsBareParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
@@ -1222,6 +1259,11 @@ type ClientInterface interface {
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	LegacyHours(ctx context.Context, libraryId LibraryID, locationId LocationID, when string, params *LegacyHoursParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListLibrariesBare Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`).
+	//
+	// Corresponds with GET /libraries (the `ListLibrariesBare` operationId).
+	ListLibrariesBare(ctx context.Context, params *ListLibrariesBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateLibraryWithBody Create a library (admin).
 	//
@@ -1386,6 +1428,11 @@ type ClientInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
 	UpdateLocationJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListExceptionsBare The per-date exceptions of a location; the same collection as `exceptions.json`.
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions (the `ListExceptionsBare` operationId).
+	ListExceptionsBare(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListExceptionsBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateExceptionWithBody Set the hours of a location on one date (holiday closure, special hours).
 	//
 	// Takes any type of body and a specified content type.
@@ -1458,6 +1505,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
 	UpdateExceptionJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSchedulesBare The weekly schedules of a location; the same collection as `schedules.json`.
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules (the `ListSchedulesBare` operationId).
+	ListSchedulesBare(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListSchedulesBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateScheduleWithBody Set the weekly schedule of a location for a term.
 	//
@@ -1541,6 +1593,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
 	UpdateScheduleJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListTermsBare The terms of a library; the same collection as `terms.json`.
+	//
+	// Corresponds with GET /libraries/{library_id}/terms (the `ListTermsBare` operationId).
+	ListTermsBare(ctx context.Context, libraryId LibraryID, params *ListTermsBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTermWithBody Create a term (a named date range) of a library.
 	//
@@ -1647,6 +1704,21 @@ func (c *Client) HoursPage(ctx context.Context, params *HoursPageParams, reqEdit
 // Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 func (c *Client) LegacyHours(ctx context.Context, libraryId LibraryID, locationId LocationID, when string, params *LegacyHoursParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLegacyHoursRequest(c.Server, libraryId, locationId, when, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListLibrariesBare Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`).
+//
+// Corresponds with GET /libraries (the `ListLibrariesBare` operationId).
+func (c *Client) ListLibrariesBare(ctx context.Context, params *ListLibrariesBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListLibrariesBareRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2060,6 +2132,21 @@ func (c *Client) UpdateLocationJsonWithApplicationVndAPIPlusJSONBody(ctx context
 	return c.Client.Do(req)
 }
 
+// ListExceptionsBare The per-date exceptions of a location; the same collection as `exceptions.json`.
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions (the `ListExceptionsBare` operationId).
+func (c *Client) ListExceptionsBare(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListExceptionsBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListExceptionsBareRequest(c.Server, libraryId, locationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreateExceptionWithBody Set the hours of a location on one date (holiday closure, special hours).
 //
 // Takes any type of body and a specified content type.
@@ -2233,6 +2320,21 @@ func (c *Client) UpdateExceptionJsonWithBody(ctx context.Context, libraryId Libr
 // Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
 func (c *Client) UpdateExceptionJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateExceptionJsonRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, locationId, exceptionId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSchedulesBare The weekly schedules of a location; the same collection as `schedules.json`.
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules (the `ListSchedulesBare` operationId).
+func (c *Client) ListSchedulesBare(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListSchedulesBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSchedulesBareRequest(c.Server, libraryId, locationId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2426,6 +2528,21 @@ func (c *Client) UpdateScheduleJsonWithBody(ctx context.Context, libraryId Libra
 // Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
 func (c *Client) UpdateScheduleJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateScheduleJsonRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, locationId, scheduleId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListTermsBare The terms of a library; the same collection as `terms.json`.
+//
+// Corresponds with GET /libraries/{library_id}/terms (the `ListTermsBare` operationId).
+func (c *Client) ListTermsBare(ctx context.Context, libraryId LibraryID, params *ListTermsBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTermsBareRequest(c.Server, libraryId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2726,6 +2843,99 @@ func NewLegacyHoursRequest(server string, libraryId LibraryID, locationId Locati
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewListLibrariesBareRequest constructs an http.Request for the ListLibrariesBare method
+func NewListLibrariesBareRequest(server string, params *ListLibrariesBareParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -3878,6 +4088,62 @@ func NewUpdateLocationJsonRequestWithBody(server string, libraryId LibraryID, lo
 	return req, nil
 }
 
+// NewListExceptionsBareRequest constructs an http.Request for the ListExceptionsBare method
+func NewListExceptionsBareRequest(server string, libraryId LibraryID, locationId LocationID, params *ListExceptionsBareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/exceptions", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewCreateExceptionRequestWithApplicationVndAPIPlusJSONBody calls the generic CreateException builder with application/vnd.api+json body
 func NewCreateExceptionRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, locationId LocationID, body CreateExceptionApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -4332,6 +4598,62 @@ func NewUpdateExceptionJsonRequestWithBody(server string, libraryId LibraryID, l
 	return req, nil
 }
 
+// NewListSchedulesBareRequest constructs an http.Request for the ListSchedulesBare method
+func NewListSchedulesBareRequest(server string, libraryId LibraryID, locationId LocationID, params *ListSchedulesBareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/schedules", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewCreateScheduleRequestWithApplicationVndAPIPlusJSONBody calls the generic CreateSchedule builder with application/vnd.api+json body
 func NewCreateScheduleRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, locationId LocationID, body CreateScheduleApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -4782,6 +5104,55 @@ func NewUpdateScheduleJsonRequestWithBody(server string, libraryId LibraryID, lo
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListTermsBareRequest constructs an http.Request for the ListTermsBare method
+func NewListTermsBareRequest(server string, libraryId LibraryID, params *ListTermsBareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/terms", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -5254,6 +5625,13 @@ type ClientWithResponsesInterface interface {
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	LegacyHoursWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, when string, params *LegacyHoursParams, reqEditors ...RequestEditorFn) (*LegacyHoursResponse, error)
 
+	// ListLibrariesBareWithResponse Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries (the `ListLibrariesBare` operationId).
+	ListLibrariesBareWithResponse(ctx context.Context, params *ListLibrariesBareParams, reqEditors ...RequestEditorFn) (*ListLibrariesBareResponse, error)
+
 	// CreateLibraryWithBodyWithResponse Create a library (admin).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -5441,6 +5819,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
 	UpdateLocationJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLocationJsonResponse, error)
 
+	// ListExceptionsBareWithResponse The per-date exceptions of a location; the same collection as `exceptions.json`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions (the `ListExceptionsBare` operationId).
+	ListExceptionsBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListExceptionsBareParams, reqEditors ...RequestEditorFn) (*ListExceptionsBareResponse, error)
+
 	// CreateExceptionWithBodyWithResponse Set the hours of a location on one date (holiday closure, special hours).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -5523,6 +5908,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
 	UpdateExceptionJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateExceptionJsonResponse, error)
+
+	// ListSchedulesBareWithResponse The weekly schedules of a location; the same collection as `schedules.json`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules (the `ListSchedulesBare` operationId).
+	ListSchedulesBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListSchedulesBareParams, reqEditors ...RequestEditorFn) (*ListSchedulesBareResponse, error)
 
 	// CreateScheduleWithBodyWithResponse Set the weekly schedule of a location for a term.
 	//
@@ -5616,6 +6008,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
 	UpdateScheduleJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateScheduleJsonResponse, error)
+
+	// ListTermsBareWithResponse The terms of a library; the same collection as `terms.json`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/terms (the `ListTermsBare` operationId).
+	ListTermsBareWithResponse(ctx context.Context, libraryId LibraryID, params *ListTermsBareParams, reqEditors ...RequestEditorFn) (*ListTermsBareResponse, error)
 
 	// CreateTermWithBodyWithResponse Create a term (a named date range) of a library.
 	//
@@ -5824,6 +6223,78 @@ func (r LegacyHoursResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r LegacyHoursResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListLibrariesBareResponse200Headers the declared response headers of an HTTP 200 response for ListLibrariesBare
+type ListLibrariesBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// ListLibrariesBareResponse304Headers the declared response headers of an HTTP 304 response for ListLibrariesBare
+type ListLibrariesBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type ListLibrariesBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *LibrariesDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListLibrariesBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListLibrariesBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListLibrariesBareResponse) GetApplicationvndApiJSON200() *LibrariesDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListLibrariesBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListLibrariesBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListLibrariesBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListLibrariesBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListLibrariesBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListLibrariesBareResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7333,6 +7804,85 @@ func (r UpdateLocationJsonResponse) ContentType() string {
 	return ""
 }
 
+// ListExceptionsBareResponse200Headers the declared response headers of an HTTP 200 response for ListExceptionsBare
+type ListExceptionsBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// ListExceptionsBareResponse304Headers the declared response headers of an HTTP 304 response for ListExceptionsBare
+type ListExceptionsBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type ListExceptionsBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ExceptionsDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListExceptionsBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListExceptionsBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListExceptionsBareResponse) GetApplicationvndApiJSON200() *ExceptionsDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListExceptionsBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListExceptionsBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListExceptionsBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListExceptionsBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListExceptionsBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListExceptionsBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListExceptionsBareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreateExceptionResponse201Headers the declared response headers of an HTTP 201 response for CreateException
 type CreateExceptionResponse201Headers struct {
 	Location *string
@@ -8041,6 +8591,85 @@ func (r UpdateExceptionJsonResponse) ContentType() string {
 	return ""
 }
 
+// ListSchedulesBareResponse200Headers the declared response headers of an HTTP 200 response for ListSchedulesBare
+type ListSchedulesBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// ListSchedulesBareResponse304Headers the declared response headers of an HTTP 304 response for ListSchedulesBare
+type ListSchedulesBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type ListSchedulesBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *SchedulesDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSchedulesBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListSchedulesBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListSchedulesBareResponse) GetApplicationvndApiJSON200() *SchedulesDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListSchedulesBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListSchedulesBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListSchedulesBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSchedulesBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSchedulesBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSchedulesBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSchedulesBareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreateScheduleResponse201Headers the declared response headers of an HTTP 201 response for CreateSchedule
 type CreateScheduleResponse201Headers struct {
 	Location *string
@@ -8743,6 +9372,85 @@ func (r UpdateScheduleJsonResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateScheduleJsonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListTermsBareResponse200Headers the declared response headers of an HTTP 200 response for ListTermsBare
+type ListTermsBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// ListTermsBareResponse304Headers the declared response headers of an HTTP 304 response for ListTermsBare
+type ListTermsBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type ListTermsBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *TermsDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListTermsBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListTermsBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListTermsBareResponse) GetApplicationvndApiJSON200() *TermsDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListTermsBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListTermsBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListTermsBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTermsBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTermsBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTermsBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTermsBareResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9495,6 +10203,19 @@ func (c *ClientWithResponses) LegacyHoursWithResponse(ctx context.Context, libra
 	return ParseLegacyHoursResponse(rsp)
 }
 
+// ListLibrariesBareWithResponse Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries (the `ListLibrariesBare` operationId).
+func (c *ClientWithResponses) ListLibrariesBareWithResponse(ctx context.Context, params *ListLibrariesBareParams, reqEditors ...RequestEditorFn) (*ListLibrariesBareResponse, error) {
+	rsp, err := c.ListLibrariesBare(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListLibrariesBareResponse(rsp)
+}
+
 // CreateLibraryWithBodyWithResponse Create a library (admin).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -9826,6 +10547,19 @@ func (c *ClientWithResponses) UpdateLocationJsonWithApplicationVndAPIPlusJSONBod
 	return ParseUpdateLocationJsonResponse(rsp)
 }
 
+// ListExceptionsBareWithResponse The per-date exceptions of a location; the same collection as `exceptions.json`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions (the `ListExceptionsBare` operationId).
+func (c *ClientWithResponses) ListExceptionsBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListExceptionsBareParams, reqEditors ...RequestEditorFn) (*ListExceptionsBareResponse, error) {
+	rsp, err := c.ListExceptionsBare(ctx, libraryId, locationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListExceptionsBareResponse(rsp)
+}
+
 // CreateExceptionWithBodyWithResponse Set the hours of a location on one date (holiday closure, special hours).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -9973,6 +10707,19 @@ func (c *ClientWithResponses) UpdateExceptionJsonWithApplicationVndAPIPlusJSONBo
 		return nil, err
 	}
 	return ParseUpdateExceptionJsonResponse(rsp)
+}
+
+// ListSchedulesBareWithResponse The weekly schedules of a location; the same collection as `schedules.json`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules (the `ListSchedulesBare` operationId).
+func (c *ClientWithResponses) ListSchedulesBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListSchedulesBareParams, reqEditors ...RequestEditorFn) (*ListSchedulesBareResponse, error) {
+	rsp, err := c.ListSchedulesBare(ctx, libraryId, locationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSchedulesBareResponse(rsp)
 }
 
 // CreateScheduleWithBodyWithResponse Set the weekly schedule of a location for a term.
@@ -10132,6 +10879,19 @@ func (c *ClientWithResponses) UpdateScheduleJsonWithApplicationVndAPIPlusJSONBod
 		return nil, err
 	}
 	return ParseUpdateScheduleJsonResponse(rsp)
+}
+
+// ListTermsBareWithResponse The terms of a library; the same collection as `terms.json`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/terms (the `ListTermsBare` operationId).
+func (c *ClientWithResponses) ListTermsBareWithResponse(ctx context.Context, libraryId LibraryID, params *ListTermsBareParams, reqEditors ...RequestEditorFn) (*ListTermsBareResponse, error) {
+	rsp, err := c.ListTermsBare(ctx, libraryId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTermsBareResponse(rsp)
 }
 
 // CreateTermWithBodyWithResponse Create a term (a named date range) of a library.
@@ -10416,6 +11176,96 @@ func ParseLegacyHoursResponse(rsp *http.Response) (*LegacyHoursResponse, error) 
 		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers LegacyHoursResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListLibrariesBareResponse parses an HTTP response from a ListLibrariesBareWithResponse call
+func ParseListLibrariesBareResponse(rsp *http.Response) (*ListLibrariesBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListLibrariesBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LibrariesDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (text/html) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListLibrariesBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListLibrariesBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -11984,6 +12834,100 @@ func ParseUpdateLocationJsonResponse(rsp *http.Response) (*UpdateLocationJsonRes
 	return response, nil
 }
 
+// ParseListExceptionsBareResponse parses an HTTP response from a ListExceptionsBareWithResponse call
+func ParseListExceptionsBareResponse(rsp *http.Response) (*ListExceptionsBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListExceptionsBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ExceptionsDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListExceptionsBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListExceptionsBareResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseCreateExceptionResponse parses an HTTP response from a CreateExceptionWithResponse call
 func ParseCreateExceptionResponse(rsp *http.Response) (*CreateExceptionResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -12701,6 +13645,100 @@ func ParseUpdateExceptionJsonResponse(rsp *http.Response) (*UpdateExceptionJsonR
 	return response, nil
 }
 
+// ParseListSchedulesBareResponse parses an HTTP response from a ListSchedulesBareWithResponse call
+func ParseListSchedulesBareResponse(rsp *http.Response) (*ListSchedulesBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSchedulesBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SchedulesDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSchedulesBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListSchedulesBareResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseCreateScheduleResponse parses an HTTP response from a CreateScheduleWithResponse call
 func ParseCreateScheduleResponse(rsp *http.Response) (*CreateScheduleResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -13413,6 +14451,100 @@ func ParseUpdateScheduleJsonResponse(rsp *http.Response) (*UpdateScheduleJsonRes
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListTermsBareResponse parses an HTTP response from a ListTermsBareWithResponse call
+func ParseListTermsBareResponse(rsp *http.Response) (*ListTermsBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTermsBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TermsDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListTermsBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListTermsBareResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -14145,6 +15277,9 @@ type ServerInterface interface {
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	LegacyHours(ctx echo.Context, libraryId LibraryID, locationId LocationID, when string, params LegacyHoursParams) error
+	// ListLibrariesBare Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`).
+	// (GET /libraries)
+	ListLibrariesBare(ctx echo.Context, params ListLibrariesBareParams) error
 	// CreateLibrary Create a library (admin).
 	// (POST /libraries)
 	CreateLibrary(ctx echo.Context) error
@@ -14199,6 +15334,9 @@ type ServerInterface interface {
 	// UpdateLocationJson Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}.json)
 	UpdateLocationJson(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
+	// ListExceptionsBare The per-date exceptions of a location; the same collection as `exceptions.json`.
+	// (GET /libraries/{library_id}/locations/{location_id}/exceptions)
+	ListExceptionsBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListExceptionsBareParams) error
 	// CreateException Set the hours of a location on one date (holiday closure, special hours).
 	// (POST /libraries/{library_id}/locations/{location_id}/exceptions)
 	CreateException(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
@@ -14223,6 +15361,9 @@ type ServerInterface interface {
 	// UpdateExceptionJson Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json)
 	UpdateExceptionJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error
+	// ListSchedulesBare The weekly schedules of a location; the same collection as `schedules.json`.
+	// (GET /libraries/{library_id}/locations/{location_id}/schedules)
+	ListSchedulesBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListSchedulesBareParams) error
 	// CreateSchedule Set the weekly schedule of a location for a term.
 	// (POST /libraries/{library_id}/locations/{location_id}/schedules)
 	CreateSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
@@ -14247,6 +15388,9 @@ type ServerInterface interface {
 	// UpdateScheduleJson Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
 	UpdateScheduleJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error
+	// ListTermsBare The terms of a library; the same collection as `terms.json`.
+	// (GET /libraries/{library_id}/terms)
+	ListTermsBare(ctx echo.Context, libraryId LibraryID, params ListTermsBareParams) error
 	// CreateTerm Create a term (a named date range) of a library.
 	// (POST /libraries/{library_id}/terms)
 	CreateTerm(ctx echo.Context, libraryId LibraryID) error
@@ -14362,6 +15506,55 @@ func (w *ServerInterfaceWrapper) LegacyHours(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.LegacyHours(ctx, libraryId, locationId, when, params)
+	return err
+}
+
+// ListLibrariesBare converts echo context to params.
+func (w *ServerInterfaceWrapper) ListLibrariesBare(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListLibrariesBareParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListLibrariesBare(ctx, params)
 	return err
 }
 
@@ -14961,6 +16154,50 @@ func (w *ServerInterfaceWrapper) UpdateLocationJson(ctx echo.Context) error {
 	return err
 }
 
+// ListExceptionsBare converts echo context to params.
+func (w *ServerInterfaceWrapper) ListExceptionsBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListExceptionsBareParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListExceptionsBare(ctx, libraryId, locationId, params)
+	return err
+}
+
 // CreateException converts echo context to params.
 func (w *ServerInterfaceWrapper) CreateException(ctx echo.Context) error {
 	var err error
@@ -15258,6 +16495,50 @@ func (w *ServerInterfaceWrapper) UpdateExceptionJson(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateExceptionJson(ctx, libraryId, locationId, exceptionId)
+	return err
+}
+
+// ListSchedulesBare converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSchedulesBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSchedulesBareParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSchedulesBare(ctx, libraryId, locationId, params)
 	return err
 }
 
@@ -15561,6 +16842,42 @@ func (w *ServerInterfaceWrapper) UpdateScheduleJson(ctx echo.Context) error {
 	return err
 }
 
+// ListTermsBare converts echo context to params.
+func (w *ServerInterfaceWrapper) ListTermsBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTermsBareParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListTermsBare(ctx, libraryId, params)
+	return err
+}
+
 // CreateTerm converts echo context to params.
 func (w *ServerInterfaceWrapper) CreateTerm(ctx echo.Context) error {
 	var err error
@@ -15856,6 +17173,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/libraries/:library_id.ics", wrapper.LibraryCalendar, options.OperationMiddlewares["libraryCalendar"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id.ics", wrapper.LocationCalendar, options.OperationMiddlewares["locationCalendar"]...)
 	router.GET(options.BaseURL+"/api/v1/library/:library_id/location/:location_id/hours/for/:when", wrapper.LegacyHours, options.OperationMiddlewares["legacyHours"]...)
+	router.GET(options.BaseURL+"/libraries", wrapper.ListLibrariesBare, options.OperationMiddlewares["listLibrariesBare"]...)
 	router.POST(options.BaseURL+"/libraries", wrapper.CreateLibrary, options.OperationMiddlewares["createLibrary"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id", wrapper.DeleteLibrary, options.OperationMiddlewares["deleteLibrary"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id", wrapper.GetLibraryBare, options.OperationMiddlewares["getLibraryBare"]...)
@@ -15876,14 +17194,17 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", wrapper.DeleteExceptionJson, options.OperationMiddlewares["deleteExceptionJson"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", wrapper.GetException, options.OperationMiddlewares["getException"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", wrapper.UpdateExceptionJson, options.OperationMiddlewares["updateExceptionJson"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/terms", wrapper.ListTermsBare, options.OperationMiddlewares["listTermsBare"]...)
 	router.POST(options.BaseURL+"/libraries/:library_id/terms", wrapper.CreateTerm, options.OperationMiddlewares["createTerm"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.DeleteTerm, options.OperationMiddlewares["deleteTerm"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.GetTermBare, options.OperationMiddlewares["getTermBare"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.UpdateTerm, options.OperationMiddlewares["updateTerm"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules", wrapper.ListSchedulesBare, options.OperationMiddlewares["listSchedulesBare"]...)
 	router.POST(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules", wrapper.CreateSchedule, options.OperationMiddlewares["createSchedule"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id", wrapper.DeleteSchedule, options.OperationMiddlewares["deleteSchedule"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id", wrapper.GetScheduleBare, options.OperationMiddlewares["getScheduleBare"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id", wrapper.UpdateSchedule, options.OperationMiddlewares["updateSchedule"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions", wrapper.ListExceptionsBare, options.OperationMiddlewares["listExceptionsBare"]...)
 	router.POST(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions", wrapper.CreateException, options.OperationMiddlewares["createException"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id", wrapper.DeleteException, options.OperationMiddlewares["deleteException"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id", wrapper.GetExceptionBare, options.OperationMiddlewares["getExceptionBare"]...)
@@ -16075,6 +17396,121 @@ func (response LegacyHours404ApplicationVndAPIPlusJSONResponse) VisitLegacyHours
 	}
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLibrariesBareRequestObject struct {
+	Params ListLibrariesBareParams
+}
+
+type ListLibrariesBareResponseObject interface {
+	VisitListLibrariesBareResponse(w http.ResponseWriter) error
+}
+
+type ListLibrariesBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type ListLibrariesBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    LibrariesDocument
+	Headers ListLibrariesBare200ResponseHeaders
+}
+
+func (response ListLibrariesBare200ApplicationVndAPIPlusJSONResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLibrariesBare200TexthtmlResponse struct {
+	Body          io.Reader
+	Headers       ListLibrariesBare200ResponseHeaders
+	ContentLength int64
+}
+
+func (response ListLibrariesBare200TexthtmlResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type ListLibrariesBare304Response = NotModifiedResponse
+
+func (response ListLibrariesBare304Response) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type ListLibrariesBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListLibrariesBare400ApplicationVndAPIPlusJSONResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLibrariesBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListLibrariesBare406ApplicationVndAPIPlusJSONResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18166,6 +19602,109 @@ func (response UpdateLocationJson422ApplicationVndAPIPlusJSONResponse) VisitUpda
 	return err
 }
 
+type ListExceptionsBareRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	Params     ListExceptionsBareParams
+}
+
+type ListExceptionsBareResponseObject interface {
+	VisitListExceptionsBareResponse(w http.ResponseWriter) error
+}
+
+type ListExceptionsBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type ListExceptionsBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    ExceptionsDocument
+	Headers ListExceptionsBare200ResponseHeaders
+}
+
+func (response ListExceptionsBare200ApplicationVndAPIPlusJSONResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListExceptionsBare304Response = NotModifiedResponse
+
+func (response ListExceptionsBare304Response) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type ListExceptionsBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListExceptionsBare400ApplicationVndAPIPlusJSONResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListExceptionsBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListExceptionsBare404ApplicationVndAPIPlusJSONResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListExceptionsBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListExceptionsBare406ApplicationVndAPIPlusJSONResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateExceptionRequestObject struct {
 	LibraryId  LibraryID  `json:"library_id"`
 	LocationId LocationID `json:"location_id"`
@@ -19156,6 +20695,109 @@ func (response UpdateExceptionJson422ApplicationVndAPIPlusJSONResponse) VisitUpd
 	return err
 }
 
+type ListSchedulesBareRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	Params     ListSchedulesBareParams
+}
+
+type ListSchedulesBareResponseObject interface {
+	VisitListSchedulesBareResponse(w http.ResponseWriter) error
+}
+
+type ListSchedulesBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type ListSchedulesBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    SchedulesDocument
+	Headers ListSchedulesBare200ResponseHeaders
+}
+
+func (response ListSchedulesBare200ApplicationVndAPIPlusJSONResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedulesBare304Response = NotModifiedResponse
+
+func (response ListSchedulesBare304Response) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type ListSchedulesBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListSchedulesBare400ApplicationVndAPIPlusJSONResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedulesBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListSchedulesBare404ApplicationVndAPIPlusJSONResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedulesBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListSchedulesBare406ApplicationVndAPIPlusJSONResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateScheduleRequestObject struct {
 	LibraryId  LibraryID  `json:"library_id"`
 	LocationId LocationID `json:"location_id"`
@@ -20142,6 +21784,108 @@ func (response UpdateScheduleJson422ApplicationVndAPIPlusJSONResponse) VisitUpda
 	}
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTermsBareRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	Params    ListTermsBareParams
+}
+
+type ListTermsBareResponseObject interface {
+	VisitListTermsBareResponse(w http.ResponseWriter) error
+}
+
+type ListTermsBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type ListTermsBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    TermsDocument
+	Headers ListTermsBare200ResponseHeaders
+}
+
+func (response ListTermsBare200ApplicationVndAPIPlusJSONResponse) VisitListTermsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTermsBare304Response = NotModifiedResponse
+
+func (response ListTermsBare304Response) VisitListTermsBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type ListTermsBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListTermsBare400ApplicationVndAPIPlusJSONResponse) VisitListTermsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTermsBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListTermsBare404ApplicationVndAPIPlusJSONResponse) VisitListTermsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTermsBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListTermsBare406ApplicationVndAPIPlusJSONResponse) VisitListTermsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21138,6 +22882,9 @@ type StrictServerInterface interface {
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	LegacyHours(ctx context.Context, request LegacyHoursRequestObject) (LegacyHoursResponseObject, error)
+	// ListLibrariesBare Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`).
+	// (GET /libraries)
+	ListLibrariesBare(ctx context.Context, request ListLibrariesBareRequestObject) (ListLibrariesBareResponseObject, error)
 	// CreateLibrary Create a library (admin).
 	// (POST /libraries)
 	CreateLibrary(ctx context.Context, request CreateLibraryRequestObject) (CreateLibraryResponseObject, error)
@@ -21192,6 +22939,9 @@ type StrictServerInterface interface {
 	// UpdateLocationJson Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}.json)
 	UpdateLocationJson(ctx context.Context, request UpdateLocationJsonRequestObject) (UpdateLocationJsonResponseObject, error)
+	// ListExceptionsBare The per-date exceptions of a location; the same collection as `exceptions.json`.
+	// (GET /libraries/{library_id}/locations/{location_id}/exceptions)
+	ListExceptionsBare(ctx context.Context, request ListExceptionsBareRequestObject) (ListExceptionsBareResponseObject, error)
 	// CreateException Set the hours of a location on one date (holiday closure, special hours).
 	// (POST /libraries/{library_id}/locations/{location_id}/exceptions)
 	CreateException(ctx context.Context, request CreateExceptionRequestObject) (CreateExceptionResponseObject, error)
@@ -21216,6 +22966,9 @@ type StrictServerInterface interface {
 	// UpdateExceptionJson Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json)
 	UpdateExceptionJson(ctx context.Context, request UpdateExceptionJsonRequestObject) (UpdateExceptionJsonResponseObject, error)
+	// ListSchedulesBare The weekly schedules of a location; the same collection as `schedules.json`.
+	// (GET /libraries/{library_id}/locations/{location_id}/schedules)
+	ListSchedulesBare(ctx context.Context, request ListSchedulesBareRequestObject) (ListSchedulesBareResponseObject, error)
 	// CreateSchedule Set the weekly schedule of a location for a term.
 	// (POST /libraries/{library_id}/locations/{location_id}/schedules)
 	CreateSchedule(ctx context.Context, request CreateScheduleRequestObject) (CreateScheduleResponseObject, error)
@@ -21240,6 +22993,9 @@ type StrictServerInterface interface {
 	// UpdateScheduleJson Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
 	UpdateScheduleJson(ctx context.Context, request UpdateScheduleJsonRequestObject) (UpdateScheduleJsonResponseObject, error)
+	// ListTermsBare The terms of a library; the same collection as `terms.json`.
+	// (GET /libraries/{library_id}/terms)
+	ListTermsBare(ctx context.Context, request ListTermsBareRequestObject) (ListTermsBareResponseObject, error)
 	// CreateTerm Create a term (a named date range) of a library.
 	// (POST /libraries/{library_id}/terms)
 	CreateTerm(ctx context.Context, request CreateTermRequestObject) (CreateTermResponseObject, error)
@@ -21325,6 +23081,31 @@ func (sh *strictHandler) LegacyHours(ctx echo.Context, libraryId LibraryID, loca
 		return err
 	} else if validResponse, ok := response.(LegacyHoursResponseObject); ok {
 		return validResponse.VisitLegacyHoursResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListLibrariesBare operation middleware
+func (sh *strictHandler) ListLibrariesBare(ctx echo.Context, params ListLibrariesBareParams) error {
+	var request ListLibrariesBareRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListLibrariesBare(ctx.Request().Context(), request.(ListLibrariesBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListLibrariesBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListLibrariesBareResponseObject); ok {
+		return validResponse.VisitListLibrariesBareResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -21931,6 +23712,33 @@ func (sh *strictHandler) UpdateLocationJson(ctx echo.Context, libraryId LibraryI
 	return nil
 }
 
+// ListExceptionsBare operation middleware
+func (sh *strictHandler) ListExceptionsBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListExceptionsBareParams) error {
+	var request ListExceptionsBareRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListExceptionsBare(ctx.Request().Context(), request.(ListExceptionsBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListExceptionsBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListExceptionsBareResponseObject); ok {
+		return validResponse.VisitListExceptionsBareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // CreateException operation middleware
 func (sh *strictHandler) CreateException(ctx echo.Context, libraryId LibraryID, locationId LocationID) error {
 	var request CreateExceptionRequestObject
@@ -22211,6 +24019,33 @@ func (sh *strictHandler) UpdateExceptionJson(ctx echo.Context, libraryId Library
 		return err
 	} else if validResponse, ok := response.(UpdateExceptionJsonResponseObject); ok {
 		return validResponse.VisitUpdateExceptionJsonResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSchedulesBare operation middleware
+func (sh *strictHandler) ListSchedulesBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListSchedulesBareParams) error {
+	var request ListSchedulesBareRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSchedulesBare(ctx.Request().Context(), request.(ListSchedulesBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSchedulesBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSchedulesBareResponseObject); ok {
+		return validResponse.VisitListSchedulesBareResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -22503,6 +24338,32 @@ func (sh *strictHandler) UpdateScheduleJson(ctx echo.Context, libraryId LibraryI
 	return nil
 }
 
+// ListTermsBare operation middleware
+func (sh *strictHandler) ListTermsBare(ctx echo.Context, libraryId LibraryID, params ListTermsBareParams) error {
+	var request ListTermsBareRequestObject
+
+	request.LibraryId = libraryId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTermsBare(ctx.Request().Context(), request.(ListTermsBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTermsBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListTermsBareResponseObject); ok {
+		return validResponse.VisitListTermsBareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // CreateTerm operation middleware
 func (sh *strictHandler) CreateTerm(ctx echo.Context, libraryId LibraryID) error {
 	var request CreateTermRequestObject
@@ -22786,137 +24647,140 @@ func (sh *strictHandler) UpdateTermJson(ctx echo.Context, libraryId LibraryID, t
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H2Lbtu4uu6rEDobaLKXfEl6mdbFwkGmzcx0o7fTZqaYU+dUjEXbXJVJL5Jq6ukJsN7hvMN5sPUkG/xJ",
-	"SpQs27LjOG4qYNBxbInX//L9F/78Fgz4ZMoZYUoGvW/BmOCYCPh4kiT88o2gI8r0nzGRA0GninIW9IJ3",
-	"BMcSTfAMXRCUShKjoeAThNkMXZILNMUj0g7CgHzFk2lCgl7wn0EYyMGYTLBuTM2m+kupBGWj4OoqDJ7h",
-	"wZg840wJnsx3937MhULT9CKhAzTAgzFlI3Qw5qmQaDDGbESQwIIks6foUlBFJJJjfokuqRpThtSYoAn+",
-	"2sIjclgclWkxdL/+/VF3xTBPz/CoYnhKcDZCX3BCY6y4QHwInQoyFUQSprB+sL2i7Zd8gE2D5fZ/f/fS",
-	"NTkQBCsSI0EkT8WAFBsdcjHBKugFqaBBONfHVRhMscATouwen34dEOjkxfP5Xl+nEyLoANFYd47RlIhW",
-	"jBVBxL3lBpXYkaMDoAKqZP6MRAmVqrTuR0EYaLIKpliNgzBgeKK/zl76ROMgDAT5Z0oFiYOeEinx5znF",
-	"ShGhG/g/H49aT84/dltPzr91w6Ofrv6jYt5h8Ivgk/kZ/kKFVCjGsxD9+eeff7ZevWo9f95GJwlnJESc",
-	"JTOkxhieQFQiQVQqGImLcznuHj9qde+3uo/dpP6ZEjHLZ6XXJFg0ehj4g6uW+XCcf6iex4vha87IK6wG",
-	"4/npaOKUek+KdCcN4SSUMIXGPInlU4TRRLeBMJOXREh0v/ug7YZvZEA+/hfDlu60ZXpdTsMv2CBJYzI/",
-	"tv96/+Z17+TtCxRR80jURmfAIkmBniXCgiCcXOKZRPbROESSu+3gkvQZvKWnNqZTpGnIvjbQ9ENidDDg",
-	"kwluSaLJXZH4sIciR6QyQpjFKJoKOsFi9sl9H/UZZyihFwILSmSIIvN5FiHOEM6IvI1O2AxxNSYCutaU",
-	"8aDbDRE2g9CLnTKZTqdcKBL3WTb1nPdQJLlQUYgiLSk//vtf//9c/zGkJIml92eiiDB/wpix67jPcJK0",
-	"En5JRGuAJUF6q9p9ViDMbMIL6NKu7iqpZBahSkC8T9KREQ12pdABRloEEYGk/g0nksPOJl+I1KsotNoo",
-	"yYKRIIRVywPb7CppMMFfXxI2UuOg9+hBWGAv3PpL89PfDlrZx8P/rGYtJ35XzNSJOk+3XGf2UuHBZ7lg",
-	"+rav3cz//WBM4jQhdVTBJSGfkxmS9pUlesA9so4acO9sXQucETGpMz1FxCSbk9tcmNKvp2eok8mIzrec",
-	"Qq86+i3Z/ofkrN409fPbnyKfn95LbLQcOgCWl/QLOfQ13lPECIklivQUo6cIKzThUqGjx2jCGQjXoSLC",
-	"/l6t/Y4eLJAyim9L930g5PP85E7K+vspbJuWqwACjfZ7n7IYz/79r//3HqtU6LXQJAzaUENJqkC+6icZ",
-	"+ara6ANVY54qRFVotGcqhFaf8BZliODB2JHGPYn+4ozcGiq40gQkp5xJAqDuZxy/I/9MiVT6rwFnijD4",
-	"iKfThBoO7XxhcRtP6d80uerfspF/C4gQXMPDj3qpFaaJG3yuwFA/ULwfoBH9Qowo1IvVh0n1Az0tUOZm",
-	"WvYdQwtXoRZ5KpVBL3jQ1XBbUQUr9jOOkRv31fmVvzT/Icgw6AX/o5MbKx3zq+yc6tE+54N0omcJq1Em",
-	"kAsce0PnAtBPAqJaAw/oEsW2iadaNwOyzl6JQL1KS1f2y7aeyjPOhgkdrLPQW5sV6JgDPRsGmOCe9LXP",
-	"YWjl2D3piWn9sAffNR/gRKulmSbqVJKwz2B9yquCLjXwQpGmvUi3E9E40siHcQXrQlg85ZSpexIdOMBz",
-	"qBGJBt9cXNA4Jmx79Ch4QhCJqeKiBwACbFE9GGsOOrHdDxJ8aUgyJ7v7Htnlg9sm0Wloq/hnwu5JpMcq",
-	"UcxheFhb1UiNqTSWKpDRa65OALriCzPlHdMS9G2JfFF/Bn9rVkcTElOMNCl4kNZN5Beesnh7G824t5WM",
-	"X46JIEskjIcYi5Lmgbflr7lCZpjb3PLXHMk01wphhoZC4MOwwIYZD7ple8VjOqQknldwZ3OOBGO7EYkK",
-	"lpnWP577BhwqLc+jUjU5+3yn4H3x3BzL3oFnYB1+ZzhVYy7oX2SLO4/RBcGCCMNHxv62MKmws0fezhZG",
-	"suXN9UcTWlGass+MX2reIKXl//DhQ+skVWPClJ4/KbLrnAqHVZwKPiBSaiFwyhRVs+0t5pQIymPUD44f",
-	"9rrd1vGjXrfbD3pozFOBtO7mQyS04CxylpbowFedGCvcwUoJepEqIjsxnslOt2PalZ1ukd2Ojwub4k0M",
-	"2ZltW9jOKSwtYEmSIKvmL1KFMAIDW/9EGTjrPGVvphoh+CA1BqYKmPP33JZ/pQXfGezdrmX0ojlqnRIt",
-	"6j/KoFlBTmcrD5T63FLnAuy6KSwNoeEzOqlwBr14/wY9ftQ9suqEJgmVZMBZLAGG/372DPHhUBIVoqKJ",
-	"fU8iRSdkKd4+O+r2uvq/drfbbXV/6gHKrDWNM/ehN/eh32+bj/evPv6tdT73+4IVmP3GUyMQcBxTPX2c",
-	"vBV8SoSiGq0PcSJJGEy9r74Fg4RLI0ltixecJwQDloLf5Cds6C5J3gyB0ZfRVrYPV+dlqnqWcKntH2vr",
-	"DsEfanj6KWJpkqDLMWHIDEgvuP7OgBRtqWoqxbNVtA0EdhUGjCszv7l14lPCPh0/qHBpvpkSpjGThqo9",
-	"1PV2FimOju/3Hj7pPXzSfvLkSTvfAG+5dMtbWy09mOutFv9CBKOjsapW8wnOGjStOMt7QmN4rXqSVgjr",
-	"NqkiE7lqQ97C8/pN2xYWAs/038J6XSpHJxUX2mDSEOaCjKk1mMGx0O0hxpkJr2RBCMrUowf5iLWAHRGR",
-	"97t8lMA5IGyvwkDb3TVI7YN9zNjEzqnyEag0byR0HOZRnr83Htn4DJcvtJ2AI+l83c6zyfKLf5CBAixV",
-	"EO3rSQKnymtuLHT1Jut5QtkL89rR/FZr/YCndFWT2pY7efvCNVpaVzu+hdO2r60p/rgJIMyJCYdmKn7K",
-	"McsaHdlAR1V7nk1R9avDRVUO87mVcLCo6OJ58PB8qe6w6KmqB38HbOPu+cqdcLbGSQbftqiQ1lAAEK/9",
-	"5Hi/KGA+jLF1JGTeCeq5EjSMu6CAD1CGQsFijcEQPewhOSUDihN0QJVEGpRDd8YbGJMhThNl5LNm7sMQ",
-	"jXlCQXbNPWCme6gxvv6YCoM1WDqBFTf9aLhvWrBCIhX+8ucbmak9z03/sNuteLJKjnteZK35WkcPFuAZ",
-	"D4u06qGTCf5qxcOjsni4WkZGG8oybUGsFGCuj3c2HLi5pAqDhLLPK0XmS3hoXl8oHOQ9L+WqbKjrLQfe",
-	"K2a8NnHXIuZ5IVemunmlnanqXPl6Q3cjqNohGlf26ceO1137xEvR2DLpZ+HHmDBFh1QDpSqqnJ9p6als",
-	"jFVrUt7vPE2jYntLDdsFh4iVR73lFV3KLB8EVeSaAmRjJqsleTwluZiGtrCM3tBWbumCjffWVV5zTevB",
-	"yyrpvB1cuQ1pbVpYLrVzo6IagUwFj9MBySybHooEGaUJFpEBCgsi34qIyWGIIis/oz47KERawNFRACb6",
-	"aStjTUDFitkIFd7ss4G10f0Au345ZW4QcYQOGLdRa5GPbaBNGplPxeIamydiSddOLwiXyv4w8Lqr1ATF",
-	"DV2PCvUwrVR1wzpqH61mJfde1U6/JCM8uFn3Sz03wlpauY7traoIdW0T3E8u8TMHa7whk3RUKRaXe3jW",
-	"XbZdOwlAsZU9BQs8ASX7v7g0YSlzxxJUJZW6VJJdyG+byrVMeruMu/pt2pnetkoIgwlZDbLeYTYir/SD",
-	"C3RINv966sSu6MaG9diJpyLHA1WXEpDuSWQzFr00K3whTXCeMEQVGmOZy4Ba25d5qCu2zSSqVDlbFvG/",
-	"ohPyF2dVHv+T1ydF1/1yyQ592568dpfswQ1apRV80/DJJnzi2Tbr7VJNGJ4l5q1jzCwZ71ZM+xqUVcvm",
-	"2P4uvyV8mpDslW0YxvJG9VeFibzSh7DAcipnf29qi9aKKVUN/HwuPHQta19z4Nyc6ngANuKZpQ4AR6pL",
-	"GAvcABtrTaeYPIfqcbcL8Q7391G4WG0t26n3+pmSJstdsCeQJow7r8nlpz+5+ByE5dzrpUO4WrEg++gX",
-	"WbBh9V0j69PXVjwjL520XGNVJEmGNU5RlQIw+qXKEVguvD44vDaS+0zIVH5aADah714xf98kTlMls+S7",
-	"Mva8J40bozoiXTIuF2bbg0slAUsdnbx9cU8i7826luxCnGrHXG3JLwCxS3Fo0axzzRfXdxkp3CRGrcCX",
-	"64PU1QbiHcao80p6E5BapPV+2u3eH1gmgj9Ix35nuzNfVkaAy5I0U/XXRbdlWrkx5TEvAr9XfGt28OaM",
-	"y+uHfewIa2G+TShpc8xne7se6CvpsHmBviEqrKUkVkPGq1UT30twt2Bn1kB3a1PSVtCdz9mrFqcc5SGC",
-	"oCm8jyQhkHAq0wv9zAVBituD+0YyZigHvWAo0jInCk3KLZB71EMuQaXPjtpde9Zmgs0xD2nOTEQaIkaI",
-	"MjhXkzUMLYTQP/lCxCxP67V1BIjsMzzClEnIRYaoTSlSgRPCYiyqYwb0mf0ZDQmJ0UHUpgMZFVFVJcIN",
-	"gykekepGfzt79dIcrjvIkH2NJksbmw28enMhPXGDoM26EYZNohJLUjifmZRNc1ocKyKQmydEaNQYg5cW",
-	"eq3CzaVFWhB6yAdQtXg5Klpv/Ya2QEKdIJXi9Z4szceeeFS8cuDu+PHGCiLGs/rWkuvtuUG1eSrUT6uT",
-	"UuTS8T/Hsy3GG/3M6HqJv7m3ovsEEsZ+2kXC2LWDb+71pUt7c+aT62L/887mRrqjtLM59ro1Cl+RRVbI",
-	"Yq/hPtgS4VYnledJa8tSxDeTOD9KflsIlRJuYEhQDuK6dheMLVwv6y4rinGjSXdOUuyt+VGh8m+GrPee",
-	"fm6GaLZiarlN2kmGSpUa/r4SDN9bj8HSuNAmFXpM9ZqN0TEcVvu0RiZagtd7fiP3S5XXRE/zBpGebn7/",
-	"UV5JtGziiF6vdNC8vIFyRtd1NRdWe0dIdWekXit0lI/G62hXcO5Oea3XJsi1EZOm1r1FSyXxX99Hu966",
-	"bQU06LHuBDCUpfn3BRY+5Kan2yxTqCwIg1fcfjhLiTSfPpCYuc9n41TYj78Im6zvaptV77Ukg1RQNdMY",
-	"a2KW2pQ0OUnVuKqumqm7MsExMccXIkkVkV8G5geJcByjVgsqMeF4Qpk5xmC/sbWZKuKfUVayFmx9GEKu",
-	"j8ZKTU39C8qGvLogAGUj45YvpshSIl0VNyqyRALZ7rM+O/NquJ28fWFLucrMfY+O2keZA16ig8UlNQ57",
-	"fZb3dxBln6MQ0Rj93VTfgoFkQ9CPZdVHzWN9FtWNDUeHoak3N8BCzPTkI5h9FCLOCDLkhKYEvMxZ6bo+",
-	"M+X6OpHiUaGG3YJaeIsrbSAq+8wVv31qywAinJifshK5+S8sRtAr1GRlKKs6aErMID7ss7kag9k25ekg",
-	"6CDq4CntfDnqtNvtKEQxmQoygIKu2Q5iNE0wZbCTCPheUwUskB70gItYGvolX/FAJTOkCDOFYEyfppQ1",
-	"rC3CSJpSztHpGR7ZoqtIQvXpqFBRKQpt7Vx0v/sAKe4q6lI26rOoUJgpCqsLZXOorY0Onr159/4wtAVe",
-	"ocnot9OT5xFK6GdTTvbX07M+c6Vc9BcXPJ610QmaEDXmeohQiDbmxBSEGeMvxJSlfWhZF4p5RzDfD6ZA",
-	"9oFX6TYjTlOqSoblY04yrKj+LA/7TOHPJGeinIHMwhUKOMFAQDZEmbjos2iZoECnEBiDQml6PprglMBM",
-	"4gGkKeleoC6U3mUSQ4iN9RlOY6pQwkcmZubqEDnxZdKkwvzUUXDU7ra7zhkJ6iK43+627xu3+RhkZUf/",
-	"MyKVlTug1hD5DONh5KtCB/M8Vl008hANubDxP5dqhVncZ25Lekhx/foEi88kDtHlmEDlYWhLL8mUMMT4",
-	"JYQl9T7Zs1tmC+zxLb3FWh0hxfsMqhgK8oXyVOYj1uOX6MDwkg1NMo7MPKE+qGY6EK/cdl4IL4Z9BpFU",
-	"UI1tLkYo4kZUw3K/n5IBHVqBGgHFtF4+N/ujlb91DbqzD28xVKLyi5UvSLHNHwEPbXAVrnzOr6F9dV4q",
-	"nnnc7ZaKOynyVXXGapKsKOFVVbHJ1cG/nbps97sPFj2czbnj1567CqEm58p3vAqjgCzSiUmhgDlnmrlE",
-	"1VC7IQ8fa7o3YXgIheKR3uPAfBOc62ad7LctFIvtOv7ofPOS8q460HlnyEXn2+WYsKsC0zrl4crslpAF",
-	"I1aSgC611OvK8VikASftsD1J6erC8/xNLeT6LDK/Rwj6yZpyHAmfFUjdJCvtc9jOamqq7MBfny098WcO",
-	"/iw5+kl1s2+SGECJ7LPPhExtSWoYBBQXwkiQvH54kRv9U5Tr8mNeObwGU3rVt/XTxa2JQAZG6GAxRjk0",
-	"dV1BQ3m1/As1wqCV6lrMeiHrFmI+gHb+7+IyYoeV9Yu3LZd8hDpXBfBjHnSzRpaXIOEXSzs+riiWBjZJ",
-	"qYRxHPSOjkuZvUdzh0Lzeub2LGjgn6FcXabNrlp+KDmLzjnLSK9Mvi310lo9Ip6PtlUKbiPEHHwE5rcc",
-	"a+69YBnqLYn3k8GASOnkewtwVyu/RWWZ4PYvXHE3otwhRRFCFdY63djarAXNkh2J1MLW3wf9N0jDXL57",
-	"JsShr1zM11a55OcSoNClKZZdFH7P4K4VK8asdCBS/czjDStzZv6hgtPHiqBXqaQDlPdmGWqiv/bPQObH",
-	"UF5y+emEjUhCfLrOJ3ZVu8Rm5SmUq6Jnw5awK0mlo62Xwiyf56zgULMxcYn1/PtzltF99hy0vBEdH61+",
-	"pViKNoSq0ytf8opR6zce1WIXr3Q0vPVk9VtZ3XL9wtHDOrOpKIKqXz4+rvPyfGVb3yMF6sr3RX08Bymf",
-	"Mb/Z78I9I9qCLDA3fFPm7bYjPYsBS+CGSpUdwF8b3sCVQjXU+hmvZZTYy1huFieslE0fy8LJJlxvHU+U",
-	"4IHJALJNr4EXvGxM50x2GUMfv601xmt0Cpvgco40SKqHYqzc/xXK18/JfXctzmq5r3vNHs8c1+YwG/hT",
-	"ex0wl5Ixl6r3uPu4a82k/B4TeNswS1XIqXC6NyOUvN9OhvqcDspegDrPVYdtMzd/rVauKvXbuX/GaSHp",
-	"npcOwBloXwaydjfeuzFk5wKsJVCAt4VVz8d9jcXPDFppm1uyG3lUb34Rg0occFW5M4XwiO8NOyqEQNaZ",
-	"DIz6fw4Fn/zdY3fvvI7JMy7KAsWL36yLW/zyKRVo4bTghzjQa3bopd3n1TQcLR02mH4NLLQ+SCkA+5Mk",
-	"8eI34CTGSVIO4sB+5QdOrc63Jy6LOr/gJzKOn4SYEudF9f8cvs8F78bejXkd/GDeS2x6i9vBnmPOtUy0",
-	"zfe/LvQzy+ZBv6yS2nzQIr9rDLg7v4FyCVwMq6Hhr8Qiw9nPWJCbdX3dBSC5qWkXLnKvV/vSER8uun6t",
-	"rdsIwa2M0YXgl5IIdJBfbQMl9Fxf6IIMOQQnZyZwCDWEn7qzX7AK+g8GcUEtmP7AYtZDprl29SVcFfXc",
-	"53VOgXIblbMDN9IWdNQbRoryR2uo4k7m+gmuNZV4kp8iRNj49KO2uZTj93cvvcrW5mJWG0a/SGkSg09L",
-	"PzQlImvk8KlH1yOiTJNZPKVKLUL0suqiWD1CbqMCCLDx4qDAXEjg92mMt6c2b96jpncGfBaZjeXQe+Za",
-	"uw3HWfc2HGdm7xoQcnc9Zeb2O+yFyDQzhIbVufCSegwo0t/Bfd2QhrHaozavc5fkReRKO4KLUyNQzzyX",
-	"pm10ksk0LD9r8TOErJAFHUYunQU2spcr9MiJRCpNn4rzynimaWuj/IK1QF2TjPD9xZg8Ne8O/m+StrCA",
-	"V+hALmQV3XP0x+kfp6/PogXZByVnBaAFo7oLZaWhpFKePmSvyKAMRS/fPDs5e/HmdQS5ZhrCtGI80+0y",
-	"ZbKQ8GDs0odClzrkLsEw2Q4mCw1hSDayKWso+uPsxavT//3m9Wk0X7MUyn0CJIIiBF5J6iFPhUk76jML",
-	"x/0sRcj14uj4kU1NMrCEqjb6/cVzc9O6BFEOl8Pj/Kh9CjpOQiaYmZzAkDIF5+9xHJtUDLgzdYmIcNlN",
-	"NysmNmF/v+rDmiJA78GPa2lsLhlO2Fw1jXe/PEMPHz54eJgFpYuSI9TU6xcWWVdeOPBXy331X/rhxoV1",
-	"911YuXWJ4ZJKLTK1qeiyg52NeVAqY2MK1rShFM1mjrDGCbYzM63xHf2gvqPbceJsRXk0jpzGkdM4cvbH",
-	"kXNjQGExZO0U8kSW5lS6RJC9lDoV2SJWEL2kUhnD/B2HYmZZlojNPrJpIol7LqjMvKgvlSorSN5WYma5",
-	"ivEPnJnZyLVrp3I6DxXUxSwmdl7LKe1lUhXOBtWwpbcgldY76dKY3bswux2lZXb3CivbkV+uepcQ4hK7",
-	"2fZ78xkkpcNTjam9hsY68+89KBvbTio1pvZ3Y2pnR4MKXtkwZ/6bzdJYYcJXWuG3o3Y2gc43jlpvRwY0",
-	"1vQPY03nVyeurenXh5xLY75ZTJQPUbQkaOwlTeSDrwwEM54fvs+CwliWZjh/k8/hvH/Qcc1uoqDr4Zcm",
-	"Znp3Yqal26SuGzRdyIg1g6n2les6xBsj8C4bgbcRgt05RGzMyMaMbMzIlWbk5tbeLeiYxuJrLL7G4tu5",
-	"Wl8frnZyNLIqknrqnvwOZMnKwKsrMWHLs+VVI46OW8cPtc7UMvaTKxVrUpW9YhLPxoJKNcES2Xud7JPe",
-	"ctaPvWYruxfB12w0TfS1kYobS8X3xMi1zE2EK2ppKYIOLG+5UwAhklMyoDgxb25fzJUL9VRVcMiezk4Z",
-	"2LZCdDGz46axNGcZsmftcYAqHxeV6jSXDN+vh2uL0kWuTkuVqrFe9th6gZNe87Wai8y+df7tfMs+18u1",
-	"uAXcsvrpbFCNW243bjmWU+hSh9i8HMoFPEaR2+UIGUYHYvfathXEGZ4QOa8HfiW5Gti3XI0CRe6z4lil",
-	"N5zB1OiOPfd8zeuOkurYReZELgCW+tK+EyVyc36369iotyQMGs/bD+J5W6Hbtwk3a4Z3M/rcre+9wZ17",
-	"jTtvPpy7M/TaINcGuTbIdSFyvQbA3H+N0YDMBmT+2CBznwK4+WXtXvy2dKlRjGcyAoe6uT5O//0UYfcZ",
-	"bvKDg6RwyZ2JjbbRibt1yl0yFfZZ5EroRyGyucJcoAkXBEW2Hn6E+sFvv/VevWrBv/1g/r5HqOzdZ4pO",
-	"iB6GLT11OeaSZNdWwaljam4ZdBWZZFatCn41RfcRlKGCq+XgdhbOkpnpD0vllbXCyNxuN0MxR5IfVlVk",
-	"MmFNdzf8XQh0662Goee3FQTdx71ut3V0bO4YOLoPf8GNA+f+BQL2Xlg9Fe/l465+vHs897i9HFY/nt+z",
-	"YOLr3qUE7uJY/VgxCF9xc0FVTXpFxGSuIP1RXpLB3EHsF6LPOaR+SN6RwF5E5N1gmoB8o8euHZAv3bda",
-	"Cs2botaah7atnurE3SvG5kff85RIuIUwC8Fnzy+PwL/P5MCPHIDPVqGJv9+B+Hv59uQiO5tru6dE3AhH",
-	"d765j/UC8buHVaufdmNq3KE7Oh1TItg1vZmZpF/kzMyfWOXKdDu/b3F4nyL3WH00vsw74stcigf3KQT/",
-	"XaiPm/ONXsMivR0p0HhG77hF+Y5MEzwg7pZ4iz1rKPjtgc6a4XhHrvsWW2nQ5y2jz9uIyN8Ahm3wa4Nf",
-	"G/xahV83h5l7rysaqNlAzQZq7kSbLwGsJty44uj0GRGT/SxAPaRCqk/Z+eefWt37reMnQRgkuPT9o9bR",
-	"oyC/vHwqKBuh/5VioYhA+hHvFLSLwdaNtur12YtIqx5IE2VtBNX1i06bCCW2t6JBsqDAbEQOLUCxtxJu",
-	"IGzqBFKh9+INaXB0GdhdS9A2MmRCmNIcQ+IQJfQzsXe/CYLj6hjqGXD2Pl1Uth2mb6KhdyEaCvxRYLCK",
-	"JAEwquVGer7zTf+vXrTzujq/RrkzIiaN52hHniOQqJB/ojwfjgt0kISzEVIcUbWmNwjaXegJMr16XqAN",
-	"xPavBKT2zcc5HT3uqYhvPD53xOPjwE2OovYoSrljsX9zTqANbbLd827j/PlRCuxtkMRWgm0144Wa5G7e",
-	"/9vgt73Eb7cRE9wZCmwQYIMA7yIC3Ayo7VjGN2CtAWs/Fli7uYgcjEl8cTxbkWZDxBcKjV1gCb3qdlKR",
-	"BL3gm6nuq3/4lIrkKgiDL1hQPWfgjOLPRmUPcZqooBeMlZr2OpColoy5VL3H3cfdjinJXqb2t+lFQgfZ",
-	"AJxH/jeoiWoH2NZscp7NsDyVZ6kQhCmkzdbMgIUlsZE407MWRWXAOBUE0AFKyAgPZroJ7z3zZcWL74lS",
-	"lI1s5daDAtDwOzZbMf++md2QC2SuUUEHv529eommeETMRQXuhhyJDorXtki/eXsHy9X51X8HAAD//w==",
+	"7H2Lbhs51uarELU/EPuf0sWOk04UDBbuJN2dH7lt7O6gN/KmaBUlcVwiNSTLjjprYN5h32EfbJ7kBw/J",
+	"uksqyZKsJAU00rLEOw/P+c6Fh1+9AZ9MOSNMSa/31RsTHBIBH0+jiN+8E3REmf4zJHIg6FRRzrye94Hg",
+	"UKIJnqFLgmJJQjQUfIIwm6EbcommeETanu+RL3gyjYjX8/7T8z05GJMJ1o2p2VR/KZWgbOTd3vreczwY",
+	"k+ecKcGjcndnYy4UmsaXER2gAR6MKRuhgzGPhUSDMWYjggQWJJo9QzeCKiKRHPMbdEPVmDKkxgRN8JcW",
+	"HpHD/KhMi7779e+Pu0uG+fIcjyqGpwRnI3SNIxpixQXiQ+hUkKkgkjCFdcH2krZf8wE2DRbb//3Da9fk",
+	"QBCsSIgEkTwWA5JvdMjFBCuv58WCen6pj1vfm2KBJ0TZPX75ZUCgk1cvyr2+jSdE0AGioe4coykRrRAr",
+	"goir5QYV2ZGjA6ACqmRaRqKISlVY9yPP9zRZeVOsxp7vMTzRXyeVPtPQ8z1B/hlTQUKvp0RMsvOcYqWI",
+	"0A38n09HracXn7qtpxdfu/7RT7f/UTFv3/tF8El5hr9QIRUK8cxHf/7555+tN29aL1600WnEGfERZ9EM",
+	"qTGGEohKJIiKBSNhfi7H3ePHre7DVveJm9Q/YyJm6az0mnjzRg8DP7ltmQ/H6YfqebwavuWMvMFqMC5P",
+	"RxOn1HuSpztpCCeihCk05lEonyGMJroNhJm8IUKih92Tthu+4QHp+F8NW7rTlul1MQ2/YoMoDkl5bP91",
+	"9u5t7/T9KxRQUyRoo3M4IlGOniXCgiAc3eCZRLZo6CPJ3XZwSfoMaumpjekUaRqy1QaafkiIDgZ8MsEt",
+	"STS5KxIe9lDgiFQGCLMQBVNBJ1jMPrvvgz7jDEX0UmBBifRRYD7PAsQZwgmRt9EpmyGuxkRA15oyTrpd",
+	"H2EzCL3YMZPxdMqFImGfJVNPzx4KJBcq8FGgOeWnf//r/1/oP4aURKHM/BkpIsyfMGbsOu4zHEWtiN8Q",
+	"0RpgSZDeqnaf5QgzmfAcurSru4wrmUWoYhBnUTwyrMGuFDrASLMgIpDUv+FIctjZ6JpIvYpCi40CLxgJ",
+	"Qlg1P7DNLuMGE/zlNWEjNfZ6j0/83PHCrb/0efrbQSv5ePif1UfLsd8lM3WsLiNb7jJ7qfDgSs6Zvu1r",
+	"N/M/G4xJGEekjii4IeQqmiFpqyyQA67IKmLA1dm4FDgnYlJneoqISTInt7kwpV9fnqNOwiM6X1MKve3o",
+	"WrL9D8lZvWnq8pufIi9P7zU2Ug4dwJGX9JocZiXeM8QICSUK9BSDZwgrNOFSoaMnaMIZMNehIsL+Xi39",
+	"jk7mcBnFNyX7PhJyVZ7caVF+P4Nt03wVQKCRfmcxC/Hs3//6f2dYxUKvhSZhkIYaSlIF/FWXZOSLaqOP",
+	"VI15rBBVvpGesRBafEItyhDBg7EjjQcS/cUZuTdUcKsJSE45kwRA3c84/ED+GROp9F8DzhRh8BFPpxE1",
+	"J7RzzcI2ntK/aXLVvyUj/+oRIbiGh5/0UitMIzf4VIChvqd430Mjek0MK9SL1YdJ9T09LRDmZlq2jqGF",
+	"W1+zPBVLr+eddDXcVlTBiv2MQ+TGfXtxm12a/xBk6PW8/9FJlZWO+VV2XurRvuCDeKJnCatRJJBLHGaG",
+	"zgWgnwhYtQYe0CUKbRPPtGwGZJ1UCUC8SktX9su2nspzzoYRHayy0BubFciYAz0bBpjggcxKn0Pf8rEH",
+	"MsOmdeEMfNfnAEdaLM00UceS+H0G61NcFXSjgRcKNO0Fup2AhoFGPowrWBfCwimnTD2Q6MABnkONSDT4",
+	"5uKShiFhm6NHwSOCSEgVFz0AEKCL6sFYddCx7b4X4RtDkinZPcyQXTq4TRKdhraKXxH2QCI9VolCDsPD",
+	"WqtGakyl0VSBjN5ydQrQFV+aKe+YlqBvS+Tz+jP4Wx91NCEhxUiTQgbSuon8wmMWbm6jGc9sJeM3YyLI",
+	"Ag6TQYx5TnOS2fK3XCEzzE1u+VuOZJxKBT9BQz6cQz93DJMz6JbtDQ/pkJKwLODOS4YEo7sRiXKamZY/",
+	"GfMNGFRaGYtK1eRs+U7O+pIxcyyqA2VgHX5nOFZjLuhfZIM7j9ElwYIIc46M/m1hUm5njzI7mxvJhjc3",
+	"OxrfstKYXTF+o88GKSz/x48fW6exGhOm9PxJ/riWRDis4lTwAZFSM4GXTFE129xiTomgPER97/hRr9tt",
+	"HT/udbt9r4fGPBZIy24+REIzzvzJ0hwdzlUnxAp3sFKCXsaKyE6IZ7LT7Zh2ZaebP27Hx7lNyUwM2Zlt",
+	"mtmWBJZmsCSKkBXzl7FCGIGCrX+iDIx1GWFvphog+CA1BqYKDufvqS7/RjO+c9i7XfPoeXPUMiWY13+Q",
+	"QLMcn05WHij1haXOOdh1XVjqQ8PndFJhDHp19g49edw9suKERhGVZMBZKAGG/37+HPHhUBLlo7yK/UAi",
+	"RSdkId4+P+r2uvq/drfbbXV/6gHKrDWNc/ehV/rQ77fNx4e3n/7Wuij9PmcFZr/x2DAEHIZUTx9H7wWf",
+	"EqGoRutDHEnie9PMV1+9QcSl4aS2xUvOI4IBS8Fv8jM2dBdF74Zw0BfRVrIPtxdFqnoecan1H6vrDsEe",
+	"as70M8TiKEI3Y8KQGZBecP2dASlaU9VUimfLaBsI7Nb3GFdmfqV14lPCPh+fVJg0300J05hJQ9Ue6mZ2",
+	"FimOjh/2Hj3tPXrafvr0aTvdgMxy6ZY3tlp6MHdbLX5NBKOjsaoW8xFOGjStOM17QkOoVj1Jy4R1m1SR",
+	"iVy2Ie+hvK5p28JC4Jn+W1irS+XopOJCK0wawlySMbUKMxgWuj3EODPulcQJQZl6fJKOWDPYERFpv4tH",
+	"CScHmO2t72m9uwapfbTFjE7sjCqfgErTRnx3wjKUl92bDNlkD1y60HYCjqTTdbtIJssv/0EGCrBUjrWv",
+	"xgmcKK+5sdDVu6TnCWWvTLWj8lZr+YCndFmTWpc7ff/KNVpYVzu+udO21VZkf9w4EEpswqGZip9SzLJC",
+	"R9bRUdVeRqeo+tXhoiqDeWklHCzKm3hOHl0slB0WPVX1kN0B27grX7kTTtc4TeDbBgXSCgIA/LWf3dnP",
+	"M5iPY2wNCYl1gmZMCRrGXVLAByhBoaCxhqCIHvaQnJIBxRE6oEoiDcqhO2MNDMkQx5Ey/Fkf7kMfjXlE",
+	"gXeVCpjpHmqMrz/GwmANFk9gxU0/Gu6bFiyTiEV2+dONTMRexkz/qNutKFnFxzNWZC35Wkcnc/BMBou0",
+	"6qGTCf5i2cPjInu4XURGa/IyrUEsZWCujw/WHbg+p/K9iLKrpSzzNRQqywuFvbTnhacqGepqy4H36jDe",
+	"mbhrEXOZyRWpriy0E1GdCt/M0N0IqnaIhpV9Zn3Hq659lAnR2DDpJ+7HkDBFh1QDpSqqLM+0UCoZY9Wa",
+	"FPc7DdOo2N5Cw3bBwWOVod7iii48LB8FVeSODGTtQ1aL82SE5Hwa2sAyZoa2dEvnbHxmXeUd17QevKzi",
+	"zpvBlZvg1qaFxVw7VSqqEchU8DAekESz6aFAkFEcYREYoDDH862ImBz6KLD8M+izg5ynBQwdOWCiS1se",
+	"axwqls0GKFezzwZWR8862HXlmLlBhAE6YNx6rUU6toFWaWQ6FYtrbJyIJV07Pc9fyPt9L9NdpSTIb+hq",
+	"VKiHabmqG9ZR+2j5UXL1qnb6NRnhwXbNL/XMCCtJ5Tq6t6oi1JVV8GxwSTZysEYNGcWjSra42MKz6rLt",
+	"2kgAgq1oKZhjCSjo//ml8QuRO5agKqnUhZLsgn/bUK5F3NtF3NVv0870vkWC703IcpD1AbMReaMLzpEh",
+	"yfzriRO7omsr1mPHnvInHqi6EID0QCIbsZgJs8KX0jjnCUNUoTGWKQ+otX2Jhbpi20ygSpWxZd75V3RC",
+	"/uKsyuJ/+vY0b7pfzNmhb9tTpt0Fe7BFrbTi3DTnZJ1zktFtVtulmjA8CcxbRZlZMN6NqPY1KKuWzrH5",
+	"XX5P+DQiSZVNKMZyq/KrQkVeakOYozkVo7/X1UVr+ZSqBn5Rcg/dSdvXJ7A0pzoWgLXOzEIDgCPVBQcL",
+	"zABrS00nmDIG1eNuF/wd7u8jf77YWrRTZ7pMQZKlJthTCBPGnbfk5vOfXFx5fjH2euEQbpcsyD7aReZs",
+	"WH3TyOr0tRHLyGvHLVdYFUmiYY1bVAUHjK5UOQJ7Cu8ODu+M5K4ImcrPc8Am9N3Lx++bwGmqZBJ8V8Se",
+	"D6QxY1R7pAvK5dxoezCpRKCpo9P3rx5IlKlZV5Odi1PtmKs1+TkgdiEOzat1rvn8+i4ihW1i1Ap8uTpI",
+	"Xa4gfscYtSyk1wGpeVrvx93uw4E9RPAH6djvbHfmy0oPcJGTJqL+rui2SCtbEx5lFvit4luzg9tTLu/u",
+	"9rEjrIX51qGk9TGf7e1uoK8gw8oMfU1UWEtILIeMt8smvpfgbs7OrIDuVqakjaC77MletjhFLw8RBE2h",
+	"PpKEQMCpjC91mUuCFLcX9w1nTFAOesVQoHlO4JuQWyD3oIdcgEqfHbW79q7NBJtrHtLcmQg0RAwQZXCv",
+	"JmkYWvChf3JNxCwN67V5BIjsMzzClEmIRQavTcFTgSPCQiyqfQb0uf0ZDQkJ0UHQpgMZ5FFVJcL1vSke",
+	"kepGfzt/89pcrjtIkH2NJgsbmwy8enMhPHENp82qHoZ1vBILQjifm5BNc1scKyKQmyd4aNQYg5UWeq3C",
+	"zYVFmuN6SAdQtXgpKlpt/YY2QUIdJ5Xi9UoW5mNvPCpeOXB3/XhtARHiWX1tyfX2wqDaNBTqp+VBKXLh",
+	"+F/g2Qb9jdnI6HqBv6m1ovsUAsZ+2kXA2J2db676wqXdnvrkutj/uLPSSHcUdlY6XvdG4UuiyHJR7DXM",
+	"Bxsi3Oqg8jRobVGI+Hoc50eJb/MhU8IWhgTpIO6qd8HY/NWi7pKkGFsNunOcYm/VjwqRvx2y3nv62Q7R",
+	"bETVcpu0kwiVKjH8bQUYnlmLwUK/0DoZekz2mrXRMVxW+7xCJFqEVyu/lvmlymqip7lFpKeb33+UV2At",
+	"6xiiV0sdVOY3kM7orqbm3GrvCKnujNRruY7S0WQ62hWc+66s1isT5MqISVPr3qKlAvuvb6Ndbd02Ahr0",
+	"WHcCGIrc/NsCCx9T1dNtlklU5vneG24/nMdEmk8fScjc5/NxLOzHX4QN1ne5zar3WpJBLKiaaYw1MUtt",
+	"UpqcxmpclVfN5F2Z4JCY6wuBpIrI64H5QSIchqjVgkxMOJxQZq4x2G9sbqYK/2eQpKwFXR+GkMqjsVJT",
+	"k/+CsiGvTghA2ciY5fMhspRIl8WNiiSQQLb7rM/OMzncTt+/sqlcZWK+R0fto8QAL9HB/JQah70+S/s7",
+	"CJLPgY9oiP5usm/BQJIh6GJJ9lFTrM+Cur7h4NA3+eYGWIiZnnwAsw98xBlBhpzQlICVOUld12cmXV8n",
+	"UDzI5bCbkwtvfqYNRGWfueS3z2waQIQj81OSIjf9hYUIeoWcrAwlWQdNihnEh31WyjGYbFMaDoIOgg6e",
+	"0s71Uafdbgc+CslUkAEkdE12EKNphCmDnURw7jVVwALpQQ+4CKWhX/IFD1Q0Q4owkwjG9GlSWcPaIoyk",
+	"SeUcvDzHI5t0FUnIPh3kMioFvs2dix52T5DiLqMuZaM+C3KJmQK/OlE2h9za6OD5uw9nh75N8ApNBr+9",
+	"PH0RoIhemXSyv7487zOXykV/ccnDWRudoglRY66HCIloQ05MQpgxviYmLe0je3QhmXcA8/1oEmQfZDLd",
+	"JsRpUlVJv3jNSfoV2Z/lYZ8pfEXSQ5QeILNwuQROMBDgDUHCLvosWMQo0EtwjEGiND0fTXBKYCbxAMKU",
+	"dC+QF0rvMgnBxcb6DMchVSjiI+Mzc3mIHPsyYVJ+euvIO2p3211njARx4T1sd9sPjdl8DLyyo/8ZkcrM",
+	"HZBriFzBeBj5otBB+YxVJ408REMurP/PhVphFvaZ25IeUlxXn2BxRUIf3YwJZB6GtvSSTAlDjN+AW1Lv",
+	"k727ZbbAXt/SW6zFEVK8zyCLoSDXlMcyHbEev0QH5ixZ1yTjyMwT8oPqQwfsldvOc+5Fv8/Akwqisc3F",
+	"CAXcsGpY7rMpGdChZagBUEzr9QuzP1r4W9Ogu/vwHkMmqmyy8jkhtmkRsNB6t/7Sctkc2rcXheSZx91u",
+	"IbmTIl9UZ6wm0ZIUXlUZm1we/PvJy/awezKvcDLnTjb33K0POTmX1slkGAVkEU9MCAXMOZHMBaqG3A2p",
+	"+1jTvXHDgysUj/Qee+Yb70I363i/bSGfbNedj87XTFDebQc67wy56Hy9GRN2mzu0Tni4NLsFZMGI5SQg",
+	"Sy31unQ8FmnATTtsb1K6vPA8ramZXJ8F5vcAQT9JU+5EwmcFXDdKUvsctpOcmiq58NdnC2/8mYs/C65+",
+	"Ut3suygEUCL77IqQqU1JDYOA5EIYCZLmD8+fxuwtylXPY5o5vMahzGTf1qXzWxMADwzQwXyMcmjyuoKE",
+	"yuTyz+UIg1aqczHrhaybiPkA2vm/89OIHVbmL940X8oi1FIWwE+p080qWZkAiWyytOPjimRpoJMUUhiH",
+	"Xu/ouBDZe1S6FJrmM7d3Qb3sHcrladrsqqWXkhPvnNOM9Mqk21IvrDVDxGVvWyXjNkzMwUc4/PbEmncv",
+	"WIJ6C+z9dDAgUjr+3gLc1UpfUVnEuLMPrrgXUb4jQeFDFtY63djcrDnJklyJ1Mw2uw/6b+CGKX/PqBCH",
+	"WeFivrbCJb2XkIqIAu+jUiX3c3/GYnVEAq+O1Dj557wWbrHvNWyXlayXv7J8jxls+9XQqXzctLS6puTG",
+	"QAM+RB0fAAJGl4LfSCLQQZqkGJIhuJbRJRlyUDNnRgWEbFDPXBQfzFr/wUDD0yr7H1jMesg0165Op154",
+	"ViWHYw5CrPBhJmwvvY3rAs4PG56wAk94XKubTH7sPGPI706SZyO1veidskGckEkBTzQ8iiJidUiJgpQZ",
+	"wPMNWrc3evbvH16n2q15QcfaOy5jGoXAfHQZDRgzbQqCQ82QrnksUDCkLDyNosBHV1TJGAUjooIcY7I3",
+	"RyCznKzgRM/h0SeLpyxMIVL9zMM1UwQnhuqc9dlioTexpAOU9mYl+0R/nb2Mnd6He83l51M2IhHJCtiU",
+	"w97WzvVbeR3uNm9itbk0CzztaEs8bbYoK6/ZmLBw3rMPeS06bEk5aHmtw3O0vEo+J7YP6e+XVspkxV/v",
+	"jOpaT5fXSh5Q0BWOHtWZTUU2Zl35+LhO5XKK7axpHGR61ij+6QLgZsJszH7nHjwKJ5TlDjN8UwQZbUd6",
+	"y5HGD4kySrzpU5E52ZsfG1dsCnqKCUW0Ta+guGTCwp1Xy4Uufvq60hjv0Clsggt+1NpaPXXK8v1f4R2N",
+	"Et9373Mt5/u616R44kEzt2rBsdPrgN0mGnOpek+6T7rWXpM+qAS1zWGp8n3n0gwkhJL220nUTyeDkgqQ",
+	"cL7q1n/ib6zVym2lfLvIXracS7oXhZu4xsZQ1Kjtbpy5MSQXlKxJIqdn51Y9HfcdFj+xrEnb3ILdSMML",
+	"yovoVeKA28qdyflps2b5o5wvdpXJwKj/51Dwyd8zxz1zcdBceMjzAsXz36yKW/L6T6NIfFOKxGkUZRzJ",
+	"oEjgKCp6kzPqRAWAz8n8nMHa6L0RMW8t5MX/C/g+Zbxrm1nLMvikrG+b3sK2t+eYcyVb0fr7Xxf6mWXL",
+	"QL+yqpl4T9NHD+F0p0/hLoCLfjU0/JVYZDhbywK1kg3+RzNXzdYzViU2quqT3tZt7JH56jz7iGUqc/JG",
+	"kkbkbN+evQEZ9Y6RPP/REmq5ucvdOkbYOBcDY+YC09VBXfuWa+TwWYauR0SZJhPH7hy7VvWL1WD7te5J",
+	"BNh4vney5Jv8fRrizYnN7VvU9M6AzSLRsRx6T0xr92E4696H4czsXQNCvl9LmXmGE2d89fow+Oaoc5GJ",
+	"LjSgSH+nOZmJB1tuUSvL3AUBWqnQDuAF5wDEM0+5aRudJjwNyyvNfoYQnjanw8DF1cFG9lKBHjiWSKXp",
+	"U3FeGVhh2lor0GklUNdERX17zu6MmHcZSNaJn5pzVuhAzj0quufgj5d/vHx7HswJgyoYKwAtGNGdy28P",
+	"ud3SOEb7Vg9lKHj97vnp+at3bwMIetUQphXimW6XKRMOiQdjF8fouxhG9xqPCbsy4bAIQ9SjjZ1FwR/n",
+	"r968/N/v3r4MysmTIe8wQCLIhpLJjT/ksTDxj31m4Xg2XBqCTjk6fmxjJA0soaqNfn/1QkKMswRW7iPJ",
+	"EU5zfsQg4ySEpJrJCQyxm5AIBIehiQmDx5sXsAgXZrldNrHO8c+mn1mRBeg9+HE1jfU5wykrpfX58Mtz",
+	"9OjRyaPDJDomzzl8Tb3ZDEer8gsH/mqZr/5LF25MWN+/CSvVLrHMhku4awpOxzwo5NMymbPakBNrPUNY",
+	"YwTbmZrW2I5+UNvR/RhxNiI8GkNOY8hpDDn7Y8jZGlCYD1k7uTiRhTGVLhBkL7lORbSIZUSvqVRGMf/A",
+	"IatiEiVio49smEjkynmVkRf1uVJlKtv7CswsplP/gSMzG75251BOZ6GCBL35wM47GaUzkVS5S4o1dOkN",
+	"cKXVrtw1avcu1G5HaYnevUTLduSXit4FhLhAb7b9bj+CpHCLs1G1V5BY59kHWIrKtuNKjar9zajayR3F",
+	"nFXWTw//dqM0lqjwlVr4/YiddaDz1lHr/fCARpv+YbTp9A3XlSX96pBzoc838YnyIQoWOI0zQRPp4Csd",
+	"wYynWUASpzCWhRmWnxQ7LNsH3anZjRd0NfzS+Ey/H59p4Vm7uzpN5x7Ems5UW+WuBvFGCfyelcD7cMHu",
+	"HCI2amSjRjZq5FI1cn1t7x5kTKPxNRpfo/HtXKyvDlc7KRpZmLziZVJs32zMO5fR6VIsD6ySqpG/eyx/",
+	"4a5COe2xFsXpcTZ3NauySqU1zIGtRtqLohMSWvoG5PPSYAaXtsXmXk0zsRwdt44f6XOgcctnlwfehP9n",
+	"ErQ8Hwsq1QRLZB9ttCUzLKp+PEOysnsR0JCMpoloaJDG2kjjjBiskJhecUWiTEXQgT1b7maNj+SUDCiO",
+	"TM3NQ4di8quqrChJ6eTmjm3LR5czO24aSnM/KClrr9hU2Y1zqKRBJA0i+WEQycbPb+dr8rle/NI94Jbl",
+	"pZNBNabu3Zi6WUqhC43MZT6UMniMArfLATIHHYg907Z9HoThCZFlOfArScXAvummOYrcZ8GxTG44I0Qj",
+	"O/bcmlyWHQXRsYtopIzuu8g+/Y0Ike3Zsu+io94TM2is2T+INXuJbN8k3KwZMpHQ5279WQ3u3Gvcuf0Q",
+	"iZ2h1wa5Nsi1Qa5zkesdAOb+S4wGZDYg88cGmfsUFJEEbC6MiThzpX74kIhkJRr/w3fgfyg+DV03HCKp",
+	"UCcaovD+Z4hnMgDyMC8t67+fIew+w6PXkOoA3oM2kQZtdOoeaHXvsfp9FrhHXgIf2dssXKAJFwQF9sWW",
+	"APW9337rvXnTgn/7XvlpdHh7os8UnRA9DJsc8WbMJUleeIW8GNQ8yO1yBsoknyL8ap6FQZAoEV5hhocM",
+	"OYtmpj8sVSbxIkbmIegZCjmS/LAqZ6AJEnAH7nsIG9FbDUNP39Pxuk963W7r6Ni8gnP0EP6CN3Eusk/c",
+	"vOHmiRs/V/m4q4t3j0vFfxHUFU9fAjLRKplnc+x73lAsH9JS8bZO1aspiohJ6cmUozRpECRgyz2Vksqb",
+	"+gEujgT2Ir7FDaYJb2lQ4Z3DWwrypxDoYp5d0Gdo02CvThRLxdiysSxp0D482J0EtCTlF8ezJDiqQZMN",
+	"mvwh0KQPAG1KxFZOdOer+1gvrGX3sGp5aTemxrmwo/ubBYJd0TeQcPp5roG0xDLHgNv5fTMvZClyj8VH",
+	"4xn4TjwDC/HgPgW0fBPiY3uehjtopPfDBRo/w3euUX4g0wgPzGsfIZ5Z7FlDwG8OdNYMbnHkum+eygZ9",
+	"3jP6vI/4li1g2Aa/Nvi1wa9V+HV9mLn3sqKBmg3UbKDmTqT5AsBq3I2LAlnOdYntW5l2LklhXo0T4Ttw",
+	"IgANW8FpSG5+GAqUXTchhyaZ/XwqZEiFVJ+TrBo/tboPW8dPPd+LcOH7x62jx17ykMjZVFA2Qv8rxkIR",
+	"gXSRTG4NF4vgr3Ck9iLiQA+kiTZoBPbdnwcxnnps36+FEHSB2Ygc5vjNOkK3TkAB9J5/yxYSYsBx10ii",
+	"jQyZEKb0iSGhjyJ6RewrvYLgsDqWAIRfI9Abgf6NCPSKYBkwLsm18G7nq/5fPa//XWV+jcS0REwaC+qO",
+	"LKjAUSEOS2Vsmc7hRyLORkhxRNWKVlFod65F1PSasYauwbZ/JcC1t6+JOXrcUxbfWD6/E8unAzcpitoj",
+	"b/2O2f72jKFr6mS7P7uNEfRHSYW8RjBnAbbV9Jtrktu+H6TBb3uJ3+7DN74zFNggwAYBfo8IcD2gtmMe",
+	"34C1Bqz9WGBte55pGJO4dme2ItyMiGsKjV1iCb3qdmIReT3vq8kZr3/4HIvo1vO9ayyonjOcjPzPRmQP",
+	"cRwpr+eNlZr2OhCwGY25VL0n3Sfdjnk8p0jt7+PLiA6SATiL/G+QadsOsK2PyUUyw+JUnsdCEKaQVlsT",
+	"BRaWxHriTM+aFRUB41QQQAcoIiM8mOkmMvXMlxUVz4hSlI1sPvCDHNDIdmy2olzfzG7IBTIP3qGD387f",
+	"vEZTPCLmSSn3lqFEB/kH9mS2efta3u3F7X8HAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

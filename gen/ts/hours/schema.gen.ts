@@ -178,7 +178,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`). */
+        get: operations["listLibrariesBare"];
         put?: never;
         /** Create a library (admin). */
         post: operations["createLibrary"];
@@ -379,7 +380,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The terms of a library; the same collection as `terms.json`. */
+        get: operations["listTermsBare"];
         put?: never;
         /** Create a term (a named date range) of a library. */
         post: operations["createTerm"];
@@ -418,7 +420,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The weekly schedules of a location; the same collection as `schedules.json`. */
+        get: operations["listSchedulesBare"];
         put?: never;
         /**
          * Set the weekly schedule of a location for a term.
@@ -463,7 +466,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The per-date exceptions of a location; the same collection as `exceptions.json`. */
+        get: operations["listExceptionsBare"];
         put?: never;
         /** Set the hours of a location on one date (holiday closure, special hours). */
         post: operations["createException"];
@@ -1703,6 +1707,56 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    listLibrariesBare: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day, YYYY-MM-DD. Alone, only that day is returned.
+                 * @example 2026-03-08
+                 */
+                from?: components["parameters"]["From"];
+                /**
+                 * @description Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
+                 * @example 2026-03-14
+                 */
+                to?: components["parameters"]["To"];
+                /**
+                 * @description JSON:API `include`. The related resources are always included, so only those
+                 *     relationship paths are accepted (comma-separated): `locations` and `primary_location`
+                 *     on libraries, `library` on a location. Any other path is 400, as are the unsupported
+                 *     JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+                 *     all-lower-case name.
+                 * @example locations
+                 */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every library (data) and every location (included). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["LibrariesDocument"];
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
     createLibrary: {
         parameters: {
             query?: never;
@@ -2574,6 +2628,42 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    listTermsBare: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TermsDocument"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
     createTerm: {
         parameters: {
             query?: never;
@@ -2741,6 +2831,47 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listSchedulesBare: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SchedulesDocument"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
         };
     };
     createSchedule: {
@@ -2958,6 +3089,47 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listExceptionsBare: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ExceptionsDocument"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
         };
     };
     createException: {
