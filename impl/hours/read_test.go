@@ -437,7 +437,7 @@ func TestHEAD(t *testing.T) {
 	for path, allow := range map[string]string{
 		"/libraries.json":                 "GET, HEAD, OPTIONS",
 		"/libraries/green":                "GET, HEAD, PATCH, DELETE, OPTIONS", // issue 15.1: one URL per resource
-		"/libraries/green/terms":          "GET, HEAD, POST, OPTIONS", // issue 19.5: collections at their bare URLs
+		"/libraries/green/terms":          "GET, HEAD, POST, OPTIONS",          // issue 19.5: collections at their bare URLs
 		"/libraries/green/locations.json": "",
 	} {
 		resp, body := e.do(t, req{method: http.MethodOptions, path: path, outsideSpec: true})
