@@ -15,11 +15,48 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
 	"github.com/oapi-codegen/runtime"
 )
+
+// Defines values for ChangeResourceAttributesAction.
+const (
+	Create ChangeResourceAttributesAction = "create"
+	Delete ChangeResourceAttributesAction = "delete"
+	Update ChangeResourceAttributesAction = "update"
+)
+
+// Valid indicates whether the value is a known member of the ChangeResourceAttributesAction enum.
+func (e ChangeResourceAttributesAction) Valid() bool {
+	switch e {
+	case Create:
+		return true
+	case Delete:
+		return true
+	case Update:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeResourceType.
+const (
+	Changes ChangeResourceType = "changes"
+)
+
+// Valid indicates whether the value is a known member of the ChangeResourceType enum.
+func (e ChangeResourceType) Valid() bool {
+	switch e {
+	case Changes:
+		return true
+	default:
+		return false
+	}
+}
 
 // Defines values for ExceptionAttributesHoursType.
 const (
@@ -331,6 +368,39 @@ func (e Weekday) Valid() bool {
 	default:
 		return false
 	}
+}
+
+// ChangeResource defines model for ChangeResource.
+type ChangeResource struct {
+	Attributes struct {
+		Action ChangeResourceAttributesAction `json:"action"`
+		At     time.Time                      `json:"at"`
+
+		// Detail What was written, under the API's names (null for a delete without detail).
+		Detail       interface{} `json:"detail,omitempty"`
+		ResourceId   string      `json:"resource_id"`
+		ResourceType string      `json:"resource_type"`
+
+		// Who The token's name or the signed-in user.
+		Who string `json:"who"`
+	} `json:"attributes"`
+
+	// Id The audit entry's number.
+	Id   string             `json:"id"`
+	Type ChangeResourceType `json:"type"`
+}
+
+// ChangeResourceAttributesAction defines model for ChangeResource.Attributes.Action.
+type ChangeResourceAttributesAction string
+
+// ChangeResourceType defines model for ChangeResource.Type.
+type ChangeResourceType string
+
+// ChangesDocument defines model for ChangesDocument.
+type ChangesDocument struct {
+	Data    []ChangeResource `json:"data"`
+	Jsonapi JSONAPIObject    `json:"jsonapi"`
+	Links   Links            `json:"links"`
 }
 
 // Date Example: 2026-03-08
@@ -1359,6 +1429,16 @@ type ClientInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
 	UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListChanges Who changed what in a library and when (the audit log; admin or its editor).
+	//
+	// The audit log's entries about the library, its locations, terms, schedules and
+	// exceptions, newest first, at most 500. Each write through the JSON:API (bearer
+	// token or signed-in session) leaves one entry in the write's own transaction.
+	// Private: answered with `Cache-Control: private, no-store`.
+	//
+	// Corresponds with GET /libraries/{library_id}/changes.json (the `ListChanges` operationId).
+	ListChanges(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateLocationWithBody Create a location in a library (admin or its editor).
 	//
 	// Takes any type of body and a specified content type.
@@ -1943,6 +2023,26 @@ func (c *Client) UpdateLibraryJsonWithBody(ctx context.Context, libraryId Librar
 // Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
 func (c *Client) UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateLibraryJsonRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListChanges Who changed what in a library and when (the audit log; admin or its editor).
+//
+// The audit log's entries about the library, its locations, terms, schedules and
+// exceptions, newest first, at most 500. Each write through the JSON:API (bearer
+// token or signed-in session) leaves one entry in the write's own transaction.
+// Private: answered with `Cache-Control: private, no-store`.
+//
+// Corresponds with GET /libraries/{library_id}/changes.json (the `ListChanges` operationId).
+func (c *Client) ListChanges(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChangesRequest(c.Server, libraryId)
 	if err != nil {
 		return nil, err
 	}
@@ -3577,6 +3677,40 @@ func NewUpdateLibraryJsonRequestWithBody(server string, libraryId LibraryID, con
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListChangesRequest constructs an http.Request for the ListChanges method
+func NewListChangesRequest(server string, libraryId LibraryID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/changes.json", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -5740,6 +5874,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
 	UpdateLibraryJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLibraryJsonResponse, error)
 
+	// ListChangesWithResponse Who changed what in a library and when (the audit log; admin or its editor).
+	//
+	// The audit log's entries about the library, its locations, terms, schedules and
+	// exceptions, newest first, at most 500. Each write through the JSON:API (bearer
+	// token or signed-in session) leaves one entry in the write's own transaction.
+	// Private: answered with `Cache-Control: private, no-store`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/changes.json (the `ListChanges` operationId).
+	ListChangesWithResponse(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*ListChangesResponse, error)
+
 	// CreateLocationWithBodyWithResponse Create a location in a library (admin or its editor).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -7111,6 +7257,89 @@ func (r UpdateLibraryJsonResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateLibraryJsonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListChangesResponse401Headers the declared response headers of an HTTP 401 response for ListChanges
+type ListChangesResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ListChangesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ChangesDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListChangesResponse401Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListChangesResponse) GetApplicationvndApiJSON200() *ChangesDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListChangesResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r ListChangesResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r ListChangesResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListChangesResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListChangesResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChangesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChangesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChangesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChangesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -10402,6 +10631,24 @@ func (c *ClientWithResponses) UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody
 	return ParseUpdateLibraryJsonResponse(rsp)
 }
 
+// ListChangesWithResponse Who changed what in a library and when (the audit log; admin or its editor).
+//
+// The audit log's entries about the library, its locations, terms, schedules and
+// exceptions, newest first, at most 500. Each write through the JSON:API (bearer
+// token or signed-in session) leaves one entry in the write's own transaction.
+// Private: answered with `Cache-Control: private, no-store`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/changes.json (the `ListChanges` operationId).
+func (c *ClientWithResponses) ListChangesWithResponse(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*ListChangesResponse, error) {
+	rsp, err := c.ListChanges(ctx, libraryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChangesResponse(rsp)
+}
+
 // CreateLocationWithBodyWithResponse Create a location in a library (admin or its editor).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -12125,6 +12372,80 @@ func ParseUpdateLibraryJsonResponse(rsp *http.Response) (*UpdateLibraryJsonRespo
 	switch {
 	case rsp.StatusCode == 401:
 		var headers UpdateLibraryJsonResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListChangesResponse parses an HTTP response from a ListChangesWithResponse call
+func ParseListChangesResponse(rsp *http.Response) (*ListChangesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChangesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ChangesDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListChangesResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15310,6 +15631,9 @@ type ServerInterface interface {
 	// UpdateLibraryJson Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}.json)
 	UpdateLibraryJson(ctx echo.Context, libraryId LibraryID) error
+	// ListChanges Who changed what in a library and when (the audit log; admin or its editor).
+	// (GET /libraries/{library_id}/changes.json)
+	ListChanges(ctx echo.Context, libraryId LibraryID) error
 	// CreateLocation Create a location in a library (admin or its editor).
 	// (POST /libraries/{library_id}/locations)
 	CreateLocation(ctx echo.Context, libraryId LibraryID) error
@@ -15867,6 +16191,22 @@ func (w *ServerInterfaceWrapper) UpdateLibraryJson(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateLibraryJson(ctx, libraryId)
+	return err
+}
+
+// ListChanges converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChanges(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChanges(ctx, libraryId)
 	return err
 }
 
@@ -17183,6 +17523,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id", wrapper.GetLocationBare, options.OperationMiddlewares["getLocationBare"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id", wrapper.UpdateLocation, options.OperationMiddlewares["updateLocation"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/terms.json", wrapper.ListTerms, options.OperationMiddlewares["listTerms"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/changes.json", wrapper.ListChanges, options.OperationMiddlewares["listChanges"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules.json", wrapper.ListSchedules, options.OperationMiddlewares["listSchedules"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions.json", wrapper.ListExceptions, options.OperationMiddlewares["listExceptions"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/terms/:term_id.json", wrapper.DeleteTermJson, options.OperationMiddlewares["deleteTermJson"]...)
@@ -18643,6 +18984,111 @@ func (response UpdateLibraryJson422ApplicationVndAPIPlusJSONResponse) VisitUpdat
 	}
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+}
+
+type ListChangesResponseObject interface {
+	VisitListChangesResponse(w http.ResponseWriter) error
+}
+
+type ListChanges200ApplicationVndAPIPlusJSONResponse ChangesDocument
+
+func (response ListChanges200ApplicationVndAPIPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChanges400ApplicationVndAPIPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChanges401ApplicationVndAPIPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChanges403ApplicationVndAPIPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChanges404ApplicationVndAPIPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChanges406ApplicationVndAPIPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22915,6 +23361,9 @@ type StrictServerInterface interface {
 	// UpdateLibraryJson Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}.json)
 	UpdateLibraryJson(ctx context.Context, request UpdateLibraryJsonRequestObject) (UpdateLibraryJsonResponseObject, error)
+	// ListChanges Who changed what in a library and when (the audit log; admin or its editor).
+	// (GET /libraries/{library_id}/changes.json)
+	ListChanges(ctx context.Context, request ListChangesRequestObject) (ListChangesResponseObject, error)
 	// CreateLocation Create a location in a library (admin or its editor).
 	// (POST /libraries/{library_id}/locations)
 	CreateLocation(ctx context.Context, request CreateLocationRequestObject) (CreateLocationResponseObject, error)
@@ -23427,6 +23876,31 @@ func (sh *strictHandler) UpdateLibraryJson(ctx echo.Context, libraryId LibraryID
 		return err
 	} else if validResponse, ok := response.(UpdateLibraryJsonResponseObject); ok {
 		return validResponse.VisitUpdateLibraryJsonResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListChanges operation middleware
+func (sh *strictHandler) ListChanges(ctx echo.Context, libraryId LibraryID) error {
+	var request ListChangesRequestObject
+
+	request.LibraryId = libraryId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChanges(ctx.Request().Context(), request.(ListChangesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChanges")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChangesResponseObject); ok {
+		return validResponse.VisitListChangesResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -24647,140 +25121,146 @@ func (sh *strictHandler) UpdateTermJson(ctx echo.Context, libraryId LibraryID, t
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H2Lbhs51uarELU/EPuf0sWOk04UDBbuJN2dH7lt7O6gN/KmaBUlcVwiNSTLjjprYN5h32EfbJ7kBw/J",
-	"uksqyZKsJAU00rLEOw/P+c6Fh1+9AZ9MOSNMSa/31RsTHBIBH0+jiN+8E3REmf4zJHIg6FRRzrye94Hg",
-	"UKIJnqFLgmJJQjQUfIIwm6EbcommeETanu+RL3gyjYjX8/7T8z05GJMJ1o2p2VR/KZWgbOTd3vreczwY",
-	"k+ecKcGjcndnYy4UmsaXER2gAR6MKRuhgzGPhUSDMWYjggQWJJo9QzeCKiKRHPMbdEPVmDKkxgRN8JcW",
-	"HpHD/KhMi7779e+Pu0uG+fIcjyqGpwRnI3SNIxpixQXiQ+hUkKkgkjCFdcH2krZf8wE2DRbb//3Da9fk",
-	"QBCsSIgEkTwWA5JvdMjFBCuv58WCen6pj1vfm2KBJ0TZPX75ZUCgk1cvyr2+jSdE0AGioe4coykRrRAr",
-	"goir5QYV2ZGjA6ACqmRaRqKISlVY9yPP9zRZeVOsxp7vMTzRXyeVPtPQ8z1B/hlTQUKvp0RMsvOcYqWI",
-	"0A38n09HracXn7qtpxdfu/7RT7f/UTFv3/tF8El5hr9QIRUK8cxHf/7555+tN29aL1600WnEGfERZ9EM",
-	"qTGGEohKJIiKBSNhfi7H3ePHre7DVveJm9Q/YyJm6az0mnjzRg8DP7ltmQ/H6YfqebwavuWMvMFqMC5P",
-	"RxOn1HuSpztpCCeihCk05lEonyGMJroNhJm8IUKih92Tthu+4QHp+F8NW7rTlul1MQ2/YoMoDkl5bP91",
-	"9u5t7/T9KxRQUyRoo3M4IlGOniXCgiAc3eCZRLZo6CPJ3XZwSfoMaumpjekUaRqy1QaafkiIDgZ8MsEt",
-	"STS5KxIe9lDgiFQGCLMQBVNBJ1jMPrvvgz7jDEX0UmBBifRRYD7PAsQZwgmRt9EpmyGuxkRA15oyTrpd",
-	"H2EzCL3YMZPxdMqFImGfJVNPzx4KJBcq8FGgOeWnf//r/1/oP4aURKHM/BkpIsyfMGbsOu4zHEWtiN8Q",
-	"0RpgSZDeqnaf5QgzmfAcurSru4wrmUWoYhBnUTwyrMGuFDrASLMgIpDUv+FIctjZ6JpIvYpCi40CLxgJ",
-	"Qlg1P7DNLuMGE/zlNWEjNfZ6j0/83PHCrb/0efrbQSv5ePif1UfLsd8lM3WsLiNb7jJ7qfDgSs6Zvu1r",
-	"N/M/G4xJGEekjii4IeQqmiFpqyyQA67IKmLA1dm4FDgnYlJneoqISTInt7kwpV9fnqNOwiM6X1MKve3o",
-	"WrL9D8lZvWnq8pufIi9P7zU2Ug4dwJGX9JocZiXeM8QICSUK9BSDZwgrNOFSoaMnaMIZMNehIsL+Xi39",
-	"jk7mcBnFNyX7PhJyVZ7caVF+P4Nt03wVQKCRfmcxC/Hs3//6f2dYxUKvhSZhkIYaSlIF/FWXZOSLaqOP",
-	"VI15rBBVvpGesRBafEItyhDBg7EjjQcS/cUZuTdUcKsJSE45kwRA3c84/ED+GROp9F8DzhRh8BFPpxE1",
-	"J7RzzcI2ntK/aXLVvyUj/+oRIbiGh5/0UitMIzf4VIChvqd430Mjek0MK9SL1YdJ9T09LRDmZlq2jqGF",
-	"W1+zPBVLr+eddDXcVlTBiv2MQ+TGfXtxm12a/xBk6PW8/9FJlZWO+VV2XurRvuCDeKJnCatRJJBLHGaG",
-	"zgWgnwhYtQYe0CUKbRPPtGwGZJ1UCUC8SktX9su2nspzzoYRHayy0BubFciYAz0bBpjggcxKn0Pf8rEH",
-	"MsOmdeEMfNfnAEdaLM00UceS+H0G61NcFXSjgRcKNO0Fup2AhoFGPowrWBfCwimnTD2Q6MABnkONSDT4",
-	"5uKShiFhm6NHwSOCSEgVFz0AEKCL6sFYddCx7b4X4RtDkinZPcyQXTq4TRKdhraKXxH2QCI9VolCDsPD",
-	"WqtGakyl0VSBjN5ydQrQFV+aKe+YlqBvS+Tz+jP4Wx91NCEhxUiTQgbSuon8wmMWbm6jGc9sJeM3YyLI",
-	"Ag6TQYx5TnOS2fK3XCEzzE1u+VuOZJxKBT9BQz6cQz93DJMz6JbtDQ/pkJKwLODOS4YEo7sRiXKamZY/",
-	"GfMNGFRaGYtK1eRs+U7O+pIxcyyqA2VgHX5nOFZjLuhfZIM7j9ElwYIIc46M/m1hUm5njzI7mxvJhjc3",
-	"OxrfstKYXTF+o88GKSz/x48fW6exGhOm9PxJ/riWRDis4lTwAZFSM4GXTFE129xiTomgPER97/hRr9tt",
-	"HT/udbt9r4fGPBZIy24+REIzzvzJ0hwdzlUnxAp3sFKCXsaKyE6IZ7LT7Zh2ZaebP27Hx7lNyUwM2Zlt",
-	"mtmWBJZmsCSKkBXzl7FCGIGCrX+iDIx1GWFvphog+CA1BqYKDufvqS7/RjO+c9i7XfPoeXPUMiWY13+Q",
-	"QLMcn05WHij1haXOOdh1XVjqQ8PndFJhDHp19g49edw9suKERhGVZMBZKAGG/37+HPHhUBLlo7yK/UAi",
-	"RSdkId4+P+r2uvq/drfbbXV/6gHKrDWNc/ehV/rQ77fNx4e3n/7Wuij9PmcFZr/x2DAEHIZUTx9H7wWf",
-	"EqGoRutDHEnie9PMV1+9QcSl4aS2xUvOI4IBS8Fv8jM2dBdF74Zw0BfRVrIPtxdFqnoecan1H6vrDsEe",
-	"as70M8TiKEI3Y8KQGZBecP2dASlaU9VUimfLaBsI7Nb3GFdmfqV14lPCPh+fVJg0300J05hJQ9Ue6mZ2",
-	"FimOjh/2Hj3tPXrafvr0aTvdgMxy6ZY3tlp6MHdbLX5NBKOjsaoW8xFOGjStOM17QkOoVj1Jy4R1m1SR",
-	"iVy2Ie+hvK5p28JC4Jn+W1irS+XopOJCK0wawlySMbUKMxgWuj3EODPulcQJQZl6fJKOWDPYERFpv4tH",
-	"CScHmO2t72m9uwapfbTFjE7sjCqfgErTRnx3wjKUl92bDNlkD1y60HYCjqTTdbtIJssv/0EGCrBUjrWv",
-	"xgmcKK+5sdDVu6TnCWWvTLWj8lZr+YCndFmTWpc7ff/KNVpYVzu+udO21VZkf9w4EEpswqGZip9SzLJC",
-	"R9bRUdVeRqeo+tXhoiqDeWklHCzKm3hOHl0slB0WPVX1kN0B27grX7kTTtc4TeDbBgXSCgIA/LWf3dnP",
-	"M5iPY2wNCYl1gmZMCRrGXVLAByhBoaCxhqCIHvaQnJIBxRE6oEoiDcqhO2MNDMkQx5Ey/Fkf7kMfjXlE",
-	"gXeVCpjpHmqMrz/GwmANFk9gxU0/Gu6bFiyTiEV2+dONTMRexkz/qNutKFnFxzNWZC35Wkcnc/BMBou0",
-	"6qGTCf5i2cPjInu4XURGa/IyrUEsZWCujw/WHbg+p/K9iLKrpSzzNRQqywuFvbTnhacqGepqy4H36jDe",
-	"mbhrEXOZyRWpriy0E1GdCt/M0N0IqnaIhpV9Zn3Hq659lAnR2DDpJ+7HkDBFh1QDpSqqLM+0UCoZY9Wa",
-	"FPc7DdOo2N5Cw3bBwWOVod7iii48LB8FVeSODGTtQ1aL82SE5Hwa2sAyZoa2dEvnbHxmXeUd17QevKzi",
-	"zpvBlZvg1qaFxVw7VSqqEchU8DAekESz6aFAkFEcYREYoDDH862ImBz6KLD8M+izg5ynBQwdOWCiS1se",
-	"axwqls0GKFezzwZWR8862HXlmLlBhAE6YNx6rUU6toFWaWQ6FYtrbJyIJV07Pc9fyPt9L9NdpSTIb+hq",
-	"VKiHabmqG9ZR+2j5UXL1qnb6NRnhwXbNL/XMCCtJ5Tq6t6oi1JVV8GxwSTZysEYNGcWjSra42MKz6rLt",
-	"2kgAgq1oKZhjCSjo//ml8QuRO5agKqnUhZLsgn/bUK5F3NtF3NVv0870vkWC703IcpD1AbMReaMLzpEh",
-	"yfzriRO7omsr1mPHnvInHqi6EID0QCIbsZgJs8KX0jjnCUNUoTGWKQ+otX2Jhbpi20ygSpWxZd75V3RC",
-	"/uKsyuJ/+vY0b7pfzNmhb9tTpt0Fe7BFrbTi3DTnZJ1zktFtVtulmjA8CcxbRZlZMN6NqPY1KKuWzrH5",
-	"XX5P+DQiSZVNKMZyq/KrQkVeakOYozkVo7/X1UVr+ZSqBn5Rcg/dSdvXJ7A0pzoWgLXOzEIDgCPVBQcL",
-	"zABrS00nmDIG1eNuF/wd7u8jf77YWrRTZ7pMQZKlJthTCBPGnbfk5vOfXFx5fjH2euEQbpcsyD7aReZs",
-	"WH3TyOr0tRHLyGvHLVdYFUmiYY1bVAUHjK5UOQJ7Cu8ODu+M5K4ImcrPc8Am9N3Lx++bwGmqZBJ8V8Se",
-	"D6QxY1R7pAvK5dxoezCpRKCpo9P3rx5IlKlZV5Odi1PtmKs1+TkgdiEOzat1rvn8+i4ihW1i1Ap8uTpI",
-	"Xa4gfscYtSyk1wGpeVrvx93uw4E9RPAH6djvbHfmy0oPcJGTJqL+rui2SCtbEx5lFvit4luzg9tTLu/u",
-	"9rEjrIX51qGk9TGf7e1uoK8gw8oMfU1UWEtILIeMt8smvpfgbs7OrIDuVqakjaC77MletjhFLw8RBE2h",
-	"PpKEQMCpjC91mUuCFLcX9w1nTFAOesVQoHlO4JuQWyD3oIdcgEqfHbW79q7NBJtrHtLcmQg0RAwQZXCv",
-	"JmkYWvChf3JNxCwN67V5BIjsMzzClEmIRQavTcFTgSPCQiyqfQb0uf0ZDQkJ0UHQpgMZ5FFVJcL1vSke",
-	"kepGfzt/89pcrjtIkH2NJgsbmwy8enMhPHENp82qHoZ1vBILQjifm5BNc1scKyKQmyd4aNQYg5UWeq3C",
-	"zYVFmuN6SAdQtXgpKlpt/YY2QUIdJ5Xi9UoW5mNvPCpeOXB3/XhtARHiWX1tyfX2wqDaNBTqp+VBKXLh",
-	"+F/g2Qb9jdnI6HqBv6m1ovsUAsZ+2kXA2J2db676wqXdnvrkutj/uLPSSHcUdlY6XvdG4UuiyHJR7DXM",
-	"Bxsi3Oqg8jRobVGI+Hoc50eJb/MhU8IWhgTpIO6qd8HY/NWi7pKkGFsNunOcYm/VjwqRvx2y3nv62Q7R",
-	"bETVcpu0kwiVKjH8bQUYnlmLwUK/0DoZekz2mrXRMVxW+7xCJFqEVyu/lvmlymqip7lFpKeb33+UV2At",
-	"6xiiV0sdVOY3kM7orqbm3GrvCKnujNRruY7S0WQ62hWc+66s1isT5MqISVPr3qKlAvuvb6Ndbd02Ahr0",
-	"WHcCGIrc/NsCCx9T1dNtlklU5vneG24/nMdEmk8fScjc5/NxLOzHX4QN1ne5zar3WpJBLKiaaYw1MUtt",
-	"UpqcxmpclVfN5F2Z4JCY6wuBpIrI64H5QSIchqjVgkxMOJxQZq4x2G9sbqYK/2eQpKwFXR+GkMqjsVJT",
-	"k/+CsiGvTghA2ciY5fMhspRIl8WNiiSQQLb7rM/OMzncTt+/sqlcZWK+R0fto8QAL9HB/JQah70+S/s7",
-	"CJLPgY9oiP5usm/BQJIh6GJJ9lFTrM+Cur7h4NA3+eYGWIiZnnwAsw98xBlBhpzQlICVOUld12cmXV8n",
-	"UDzI5bCbkwtvfqYNRGWfueS3z2waQIQj81OSIjf9hYUIeoWcrAwlWQdNihnEh31WyjGYbFMaDoIOgg6e",
-	"0s71Uafdbgc+CslUkAEkdE12EKNphCmDnURw7jVVwALpQQ+4CKWhX/IFD1Q0Q4owkwjG9GlSWcPaIoyk",
-	"SeUcvDzHI5t0FUnIPh3kMioFvs2dix52T5DiLqMuZaM+C3KJmQK/OlE2h9za6OD5uw9nh75N8ApNBr+9",
-	"PH0RoIhemXSyv7487zOXykV/ccnDWRudoglRY66HCIloQ05MQpgxviYmLe0je3QhmXcA8/1oEmQfZDLd",
-	"JsRpUlVJv3jNSfoV2Z/lYZ8pfEXSQ5QeILNwuQROMBDgDUHCLvosWMQo0EtwjEGiND0fTXBKYCbxAMKU",
-	"dC+QF0rvMgnBxcb6DMchVSjiI+Mzc3mIHPsyYVJ+euvIO2p3211njARx4T1sd9sPjdl8DLyyo/8ZkcrM",
-	"HZBriFzBeBj5otBB+YxVJ408REMurP/PhVphFvaZ25IeUlxXn2BxRUIf3YwJZB6GtvSSTAlDjN+AW1Lv",
-	"k727ZbbAXt/SW6zFEVK8zyCLoSDXlMcyHbEev0QH5ixZ1yTjyMwT8oPqQwfsldvOc+5Fv8/Akwqisc3F",
-	"CAXcsGpY7rMpGdChZagBUEzr9QuzP1r4W9Ogu/vwHkMmqmyy8jkhtmkRsNB6t/7Sctkc2rcXheSZx91u",
-	"IbmTIl9UZ6wm0ZIUXlUZm1we/PvJy/awezKvcDLnTjb33K0POTmX1slkGAVkEU9MCAXMOZHMBaqG3A2p",
-	"+1jTvXHDgysUj/Qee+Yb70I363i/bSGfbNedj87XTFDebQc67wy56Hy9GRN2mzu0Tni4NLsFZMGI5SQg",
-	"Sy31unQ8FmnATTtsb1K6vPA8ramZXJ8F5vcAQT9JU+5EwmcFXDdKUvsctpOcmiq58NdnC2/8mYs/C65+",
-	"Ut3suygEUCL77IqQqU1JDYOA5EIYCZLmD8+fxuwtylXPY5o5vMahzGTf1qXzWxMADwzQwXyMcmjyuoKE",
-	"yuTyz+UIg1aqczHrhaybiPkA2vm/89OIHVbmL940X8oi1FIWwE+p080qWZkAiWyytOPjimRpoJMUUhiH",
-	"Xu/ouBDZe1S6FJrmM7d3Qb3sHcrladrsqqWXkhPvnNOM9Mqk21IvrDVDxGVvWyXjNkzMwUc4/PbEmncv",
-	"WIJ6C+z9dDAgUjr+3gLc1UpfUVnEuLMPrrgXUb4jQeFDFtY63djcrDnJklyJ1Mw2uw/6b+CGKX/PqBCH",
-	"WeFivrbCJb2XkIqIAu+jUiX3c3/GYnVEAq+O1Dj557wWbrHvNWyXlayXv7J8jxls+9XQqXzctLS6puTG",
-	"QAM+RB0fAAJGl4LfSCLQQZqkGJIhuJbRJRlyUDNnRgWEbFDPXBQfzFr/wUDD0yr7H1jMesg0165Op154",
-	"ViWHYw5CrPBhJmwvvY3rAs4PG56wAk94XKubTH7sPGPI706SZyO1veidskGckEkBTzQ8iiJidUiJgpQZ",
-	"wPMNWrc3evbvH16n2q15QcfaOy5jGoXAfHQZDRgzbQqCQ82QrnksUDCkLDyNosBHV1TJGAUjooIcY7I3",
-	"RyCznKzgRM/h0SeLpyxMIVL9zMM1UwQnhuqc9dlioTexpAOU9mYl+0R/nb2Mnd6He83l51M2IhHJCtiU",
-	"w97WzvVbeR3uNm9itbk0CzztaEs8bbYoK6/ZmLBw3rMPeS06bEk5aHmtw3O0vEo+J7YP6e+XVspkxV/v",
-	"jOpaT5fXSh5Q0BWOHtWZTUU2Zl35+LhO5XKK7axpHGR61ij+6QLgZsJszH7nHjwKJ5TlDjN8UwQZbUd6",
-	"y5HGD4kySrzpU5E52ZsfG1dsCnqKCUW0Ta+guGTCwp1Xy4Uufvq60hjv0Clsggt+1NpaPXXK8v1f4R2N",
-	"Et9373Mt5/u616R44kEzt2rBsdPrgN0mGnOpek+6T7rWXpM+qAS1zWGp8n3n0gwkhJL220nUTyeDkgqQ",
-	"cL7q1n/ib6zVym2lfLvIXracS7oXhZu4xsZQ1Kjtbpy5MSQXlKxJIqdn51Y9HfcdFj+xrEnb3ILdSMML",
-	"yovoVeKA28qdyflps2b5o5wvdpXJwKj/51Dwyd8zxz1zcdBceMjzAsXz36yKW/L6T6NIfFOKxGkUZRzJ",
-	"oEjgKCp6kzPqRAWAz8n8nMHa6L0RMW8t5MX/C/g+Zbxrm1nLMvikrG+b3sK2t+eYcyVb0fr7Xxf6mWXL",
-	"QL+yqpl4T9NHD+F0p0/hLoCLfjU0/JVYZDhbywK1kg3+RzNXzdYzViU2quqT3tZt7JH56jz7iGUqc/JG",
-	"kkbkbN+evQEZ9Y6RPP/REmq5ucvdOkbYOBcDY+YC09VBXfuWa+TwWYauR0SZJhPH7hy7VvWL1WD7te5J",
-	"BNh4vney5Jv8fRrizYnN7VvU9M6AzSLRsRx6T0xr92E4696H4czsXQNCvl9LmXmGE2d89fow+Oaoc5GJ",
-	"LjSgSH+nOZmJB1tuUSvL3AUBWqnQDuAF5wDEM0+5aRudJjwNyyvNfoYQnjanw8DF1cFG9lKBHjiWSKXp",
-	"U3FeGVhh2lor0GklUNdERX17zu6MmHcZSNaJn5pzVuhAzj0quufgj5d/vHx7HswJgyoYKwAtGNGdy28P",
-	"ud3SOEb7Vg9lKHj97vnp+at3bwMIetUQphXimW6XKRMOiQdjF8fouxhG9xqPCbsy4bAIQ9SjjZ1FwR/n",
-	"r968/N/v3r4MysmTIe8wQCLIhpLJjT/ksTDxj31m4Xg2XBqCTjk6fmxjJA0soaqNfn/1QkKMswRW7iPJ",
-	"EU5zfsQg4ySEpJrJCQyxm5AIBIehiQmDx5sXsAgXZrldNrHO8c+mn1mRBeg9+HE1jfU5wykrpfX58Mtz",
-	"9OjRyaPDJDomzzl8Tb3ZDEer8gsH/mqZr/5LF25MWN+/CSvVLrHMhku4awpOxzwo5NMymbPakBNrPUNY",
-	"YwTbmZrW2I5+UNvR/RhxNiI8GkNOY8hpDDn7Y8jZGlCYD1k7uTiRhTGVLhBkL7lORbSIZUSvqVRGMf/A",
-	"IatiEiVio49smEjkynmVkRf1uVJlKtv7CswsplP/gSMzG75251BOZ6GCBL35wM47GaUzkVS5S4o1dOkN",
-	"cKXVrtw1avcu1G5HaYnevUTLduSXit4FhLhAb7b9bj+CpHCLs1G1V5BY59kHWIrKtuNKjar9zajayR3F",
-	"nFXWTw//dqM0lqjwlVr4/YiddaDz1lHr/fCARpv+YbTp9A3XlSX96pBzoc838YnyIQoWOI0zQRPp4Csd",
-	"wYynWUASpzCWhRmWnxQ7LNsH3anZjRd0NfzS+Ey/H59p4Vm7uzpN5x7Ems5UW+WuBvFGCfyelcD7cMHu",
-	"HCI2amSjRjZq5FI1cn1t7x5kTKPxNRpfo/HtXKyvDlc7KRpZmLziZVJs32zMO5fR6VIsD6ySqpG/eyx/",
-	"4a5COe2xFsXpcTZ3NauySqU1zIGtRtqLohMSWvoG5PPSYAaXtsXmXk0zsRwdt44f6XOgcctnlwfehP9n",
-	"ErQ8Hwsq1QRLZB9ttCUzLKp+PEOysnsR0JCMpoloaJDG2kjjjBiskJhecUWiTEXQgT1b7maNj+SUDCiO",
-	"TM3NQ4di8quqrChJ6eTmjm3LR5czO24aSnM/KClrr9hU2Y1zqKRBJA0i+WEQycbPb+dr8rle/NI94Jbl",
-	"pZNBNabu3Zi6WUqhC43MZT6UMniMArfLATIHHYg907Z9HoThCZFlOfArScXAvummOYrcZ8GxTG44I0Qj",
-	"O/bcmlyWHQXRsYtopIzuu8g+/Y0Ike3Zsu+io94TM2is2T+INXuJbN8k3KwZMpHQ5279WQ3u3Gvcuf0Q",
-	"iZ2h1wa5Nsi1Qa5zkesdAOb+S4wGZDYg88cGmfsUFJEEbC6MiThzpX74kIhkJRr/w3fgfyg+DV03HCKp",
-	"UCcaovD+Z4hnMgDyMC8t67+fIew+w6PXkOoA3oM2kQZtdOoeaHXvsfp9FrhHXgIf2dssXKAJFwQF9sWW",
-	"APW9337rvXnTgn/7XvlpdHh7os8UnRA9DJsc8WbMJUleeIW8GNQ8yO1yBsoknyL8ap6FQZAoEV5hhocM",
-	"OYtmpj8sVSbxIkbmIegZCjmS/LAqZ6AJEnAH7nsIG9FbDUNP39Pxuk963W7r6Ni8gnP0EP6CN3Eusk/c",
-	"vOHmiRs/V/m4q4t3j0vFfxHUFU9fAjLRKplnc+x73lAsH9JS8bZO1aspiohJ6cmUozRpECRgyz2Vksqb",
-	"+gEujgT2Ir7FDaYJb2lQ4Z3DWwrypxDoYp5d0Gdo02CvThRLxdiysSxp0D482J0EtCTlF8ezJDiqQZMN",
-	"mvwh0KQPAG1KxFZOdOer+1gvrGX3sGp5aTemxrmwo/ubBYJd0TeQcPp5roG0xDLHgNv5fTMvZClyj8VH",
-	"4xn4TjwDC/HgPgW0fBPiY3uehjtopPfDBRo/w3euUX4g0wgPzGsfIZ5Z7FlDwG8OdNYMbnHkum+eygZ9",
-	"3jP6vI/4li1g2Aa/Nvi1wa9V+HV9mLn3sqKBmg3UbKDmTqT5AsBq3I2LAlnOdYntW5l2LklhXo0T4Ttw",
-	"IgANW8FpSG5+GAqUXTchhyaZ/XwqZEiFVJ+TrBo/tboPW8dPPd+LcOH7x62jx17ykMjZVFA2Qv8rxkIR",
-	"gXSRTG4NF4vgr3Ck9iLiQA+kiTZoBPbdnwcxnnps36+FEHSB2Ygc5vjNOkK3TkAB9J5/yxYSYsBx10ii",
-	"jQyZEKb0iSGhjyJ6RewrvYLgsDqWAIRfI9Abgf6NCPSKYBkwLsm18G7nq/5fPa//XWV+jcS0REwaC+qO",
-	"LKjAUSEOS2Vsmc7hRyLORkhxRNWKVlFod65F1PSasYauwbZ/JcC1t6+JOXrcUxbfWD6/E8unAzcpitoj",
-	"b/2O2f72jKFr6mS7P7uNEfRHSYW8RjBnAbbV9Jtrktu+H6TBb3uJ3+7DN74zFNggwAYBfo8IcD2gtmMe",
-	"34C1Bqz9WGBte55pGJO4dme2ItyMiGsKjV1iCb3qdmIReT3vq8kZr3/4HIvo1vO9ayyonjOcjPzPRmQP",
-	"cRwpr+eNlZr2OhCwGY25VL0n3Sfdjnk8p0jt7+PLiA6SATiL/G+QadsOsK2PyUUyw+JUnsdCEKaQVlsT",
-	"BRaWxHriTM+aFRUB41QQQAcoIiM8mOkmMvXMlxUVz4hSlI1sPvCDHNDIdmy2olzfzG7IBTIP3qGD387f",
-	"vEZTPCLmSSn3lqFEB/kH9mS2efta3u3F7X8HAAD//w==",
+	"7H0Lbxs5tuZfIWovEPlO6WHn0YmCwcKTpLtzkdfG7gl6I2+KVlESr0ukhmTZ0WQN3P+w/2F/2PySCx6S",
+	"9ZZUkiVZSQpodGSJb57Hdw4PD795Qz6dcUaYkl7/mzchOCQCPp5GEb95L+iYMv1nSORQ0JminHl97yPB",
+	"oURTPEeXBMWShGgk+BRhNkc35BLN8Jh0PN8jX/F0FhGv7/2753tyOCFTrBtT85n+UipB2di7vfW9F3g4",
+	"IS84U4JH5e7OJlwoNIsvIzpEQzycUDZGrQmPhUTDCWZjggQWJJo/RzeCKiKRnPAbdEPVhDKkJgRN8dc2",
+	"HpOj/KhMi7779a9PeiuG+eocjyuGpwRnY3SNIxpixQXiI+hUkJkgkjCFdcHOirbf8CE2DRbb/+PjG9fk",
+	"UBCsSIgEkTwWQ5JvdMTFFCuv78WCen6pj1vfm2GBp0TZPX71dUigk9cvy72+i6dE0CGioe4coxkR7RAr",
+	"goir5QYV2ZGjFlABVTItI1FEpSqs+7Hne5qsvBlWE8/3GJ7qr5NKX2jo+Z4g/4ipIKHXVyIm2XnOsFJE",
+	"6Ab+z+fj9rOLz732s4tvPf/4l9t/q5i37/0q+LQ8w1+pkAqFeO6jP//888/227ftly876DTijPiIs2iO",
+	"1ARDCUQlEkTFgpEwP5eT3smTdu9hu/fUTeofMRHzdFZ6TbxFo4eBP7ptmw8n6YfqebweveOMvMVqOClP",
+	"RxOn1HuSpztpCCeihCk04VEonyOMproNhJm8IUKih71HHTd8IwPS8b8etXWnbdPrchp+zYZRHJLy2P7j",
+	"7P27/umH1yigpkjQQefAIlGOniXCgiAc3eC5RLZo6CPJ3XZwSQYMaumpTegMaRqy1YaafkiIWkM+neK2",
+	"JJrcFQmP+ihwRCoDhFmIgpmgUyzmX9z3wYBxhiJ6KbCgRPooMJ/nAeIM4YTIO+iUzRFXEyKga00Zj3o9",
+	"H2EzCL3YMZPxbMaFIuGAJVNPeQ8FkgsV+CjQkvLzv/7r/1/oP0aURKHM/BkpIsyfMGbsOh4wHEXtiN8Q",
+	"0R5iSZDeqs6A5QgzmfACurSru0oqmUWoEhBnUTw2osGuFGphpEUQEUjq33AkOexsdE2kXkWh1UZBFowF",
+	"IaxaHthmV0mDKf76hrCxmnj9J4/8HHvh9j81P/2l1U4+Hv17NWs58btipk7UZXTLXWYvFR5eyQXTt33t",
+	"Z/5nwwkJ44jUUQU3hFxFcyRtlSV6wBVZRw24OlvXAudETOtMTxExTebkNhem9Nurc9RNZET3W0qht11d",
+	"S3b+U3JWb5q6/PanyMvTe4ONlkMtYHlJr8lRVuM9R4yQUKJATzF4jrBCUy4VOn6KppyBcB0pIuzv1drv",
+	"+NECKaP4tnTfJ0KuypM7Lerv57BtWq4CCDTa7yxmIZ7/67/+3xlWsdBroUkYtKGGklSBfNUlGfmqOugT",
+	"VRMeK0SVb7RnLIRWn1CLMkTwcOJI44FE/+SM3BsquNUEJGecSQKg7m84/Ej+EROp9F9DzhRh8BHPZhE1",
+	"HNq9ZmEHz+hfNLnq35KRf/OIEFzDw896qRWmkRt8qsDQwFN84KExvSZGFOrFGsCkBp6eFihzMy1bx9DC",
+	"ra9Fnoql1/ce9TTcVlTBiv0Nh8iN+/biNrs0/ybIyOt7/6ObGitd86vsvtKjfcmH8VTPElajSCCXOMwM",
+	"nQtAPxGIag08oEsU2iaea90MyDqpEoB6lZau7JcdPZUXnI0iOlxnobc2K9AxLT0bBpjggcxqnyPfyrEH",
+	"MiOmdeEMfNd8gCOtluaaqGNJ/AGD9SmuCrrRwAsFmvYC3U5Aw0AjH8YVrAth4YxTph5I1HKA50gjEg2+",
+	"ubikYUjY9uhR8IggElLFRR8ABNiiejDWHHRie+BF+MaQZEp2DzNklw5um0Snoa3iV4Q9kEiPVaKQw/Cw",
+	"tqqRmlBpLFUgo3dcnQJ0xZdmynumJejbEvmi/gz+1qyOpiSkGGlSyEBaN5FfeczC7W0045mtZPxmQgRZ",
+	"ImEyiDEvaR5ltvwdV8gMc5tb/o4jGadawU/QkA986OfYMOFBt2xveUhHlIRlBXdeciQY241IlLPMtP7J",
+	"uG/AodLOeFSqJmfLd3Pel4ybY1kdKAPr8AfDsZpwQf9JtrjzGF0SLIgwfGTsbwuTcjt7nNnZ3Ei2vLnZ",
+	"0fhWlMbsivEbzRuksPyfPn1qn8ZqQpjS8yd5di2pcFjFmeBDIqUWAq+Yomq+vcWcEUF5iAbeyeN+r9c+",
+	"edLv9QZeH014LJDW3XyEhBacec7SEh34qhtihbtYKUEvY0VkN8Rz2e11Tbuy28uz28lJblMyE0N2ZtsW",
+	"tiWFpQUsiSJk1fxlrBBGYGDrnygDZ11G2ZupBgg+SI2BqQLm/CO15d9qwXcOe7dvGb1ojlqnBIv6DxJo",
+	"lpPTycobQQEK8yNJtx2HIdVt4eiD4DMiFNXAcoQjSXxvlvnqm5dSxLoVh87VSVg89fqfPePZ9HwvnoXm",
+	"Q0giooh3UYK8vodVzt2pK7QVnRKvoqxjgqJg/TTBCt1go4iVZuqYhZrDJwSdfnj9QFqN2GKxoSOEkRlS",
+	"sqymaTD3dCGjvrUNZzA5rKjWRWWWz/yuLEGVStxMeLU6cMhCj09LIj1iSceMhG0D40Sn0oJK7czPegVN",
+	"D77bi+KQ8lNId4Ff/icZKj1AukBd4TikChGmwDhi8fSyckTuiwwNAC3Kii0vjN4OEKznDA1WDdLQt0yY",
+	"az061XJP/0sVmcpVXFxgpWSCHhYCz/XfmivxjK5qSCPo0w+v3yeTiCi7Wtn9GyhUXCqYgWshHUHVUr20",
+	"imqBGbuphWoaPtfsWSKX12fv0dMnvWOLLGkUUUmGnIUSLPI/zl8gPhpJonyU97Y9kEgz/FLT+/y41+/p",
+	"/zq9Xq/d+6UPBmetaZy7D/3Sh8GgYz4+vP38l/ZF6fcFKzD/ncdiXTE5jLgkWflxyXlEMJhV8Jv8YkQh",
+	"jqL3I9D5yygk2Yfbi6KCeRFxSdnYub1GcDRi1PtzBBLwZkIYMgOqFHghnq+iUCCwW99j3GqM0jrxGWFf",
+	"Th5VnG68nxGmzSdttfZRL7OzSHF08rD/+Fn/8bPOs2fPMqIms1y65a2tlh7M3VaLXxPB6HiiqkVohJMG",
+	"TSvOCTelIVSrnqTFY7Ul1gcoXyWphHXAVo5OKi5IiHQZdEkm1PrOwMfY6yPGmTlpTRQ0ZerJo3TEGmuN",
+	"iciqgGWjBM4B3KW1IiFXNUjtky1WFodzL23EdxyWobzs3mTIJstw6UL7ThUZkk7XrUq+5lHeepLAofqa",
+	"GwtdpfpjStlrU+14W0qpsK52fAunbautKf54WA2NUkxX+mkjHGvPPKvay7gXqn51JlLV2VlpJZyFlPf2",
+	"Pnp8sVR3WEPq2wpMZBt35St3wrkdTjfF7csU0hoKAEI3EuRbgcvBp5g4KmnGq6iR+CUFfIAS6AdQOASf",
+	"1FEfyRkZUhyhFlUSafscujMHAyEZ4ThSRj5r5j7y0YRHFGRXqYCZ7pEG2fpjLAzWsHDV9qMtf9OCFRKx",
+	"qLZaErWXObF73OtVlKyS45kDJa352sePFuCZDBZp10MnU/zViocnRfFwu4yM7giqlwow10cWTt8ffF4G",
+	"m8tD3ZMRvRNmvDNx1yLmBaZghurKSjtR1anyzQzdjWCxoVphgqdhJOuufZSJ1toy6SeRCCFhio6oBkpV",
+	"VFmeaaFUMsaqNSnudxqxtbH5XVzRpczySVBF7ihANmayWpInoyQX09AWlnGpA6PexmfWdS+ejkrp/H05",
+	"O1KjohqBzAQP4yFJLJs+CgQZxxEWgQEKC4JgFBHTIx8FVn4GA9bKHbqCoyMHTHRpK2PN2aoVswHK1Ryw",
+	"obXRs7E2unLM3CDCALUYtwEsIh3bUJs0Mp2KxTU2ZMySrp2e5y+V/b6X6a5SE+Q3dD0q1MMsOIaPO8er",
+	"WcnVq9rpN2SMh7t1v9RzI6yllevY3qqKUNc2wbNxZlmveo0aMorHlWJxuYdn3WXbt5MAFFvRU7DAE1Cw",
+	"//NL4xeC+CxBVVKpiyrbh/y2UZ3LpLcLvq3fpp3pfasE35uS1SDrI2Zj8lYXXKBDkvnXUyd2RTc2rCdO",
+	"POU5Hqi6EIv4QCIbvJyJuMSX0sTpEIaoQhMsUxlQa/sSD3XFtpmYtSpnyyL+V3RK/slZlcf/9N1p3nW/",
+	"XLJD37anTLtL9mCHVmkF3zR8sgmfZGyb9XapJgxPYnTXMWaWjHcrpn0Nyqplc2x/lz8QPotIUmUbhrHc",
+	"qf6qMJFX+hAWWE7FiyCb2qK1zpSqBn5ROh66k7WvObA0pzoegI14ZqkDwJHqEsYCN8DGWtMppoxD9aTX",
+	"g/MO9/exv1htLdupM12moMlSF+wp3BjA3Xfk5sufXFx5fvEaxtIh3K5YkEP0iyzYsPqukfXpayuekTdO",
+	"Wq6xKpJEoxoXKgsHMLpS5QgsF94dHN4ZyV0RMpNfFoBN6Lufv8pj7lBQJZM43CL2fCCNG6P6RLpgXC68",
+	"eAMulQgsdRt9lalZ15JdiFPtmKst+QUgdikOzZt1rvn8+i4jhV1i1Ap8uT5IXW0g/sAYtaykNwGpeVof",
+	"xL3ew6FlIviDdO13tjvzZZ04uVTV3xXdFmllZ8qjLAK/V3xrdnB3xuXdj33sCGthvk0oaXPMZ3u7G+gr",
+	"6LCyQN8QFdZSEqsh4+2qiR8kuFuwM2ugu7UpaSvoLsvZqxaneMpDBEEzqI8kIRBwKuNLXeaSIMVtDg8j",
+	"GROUg14zFGiZE/gm+h7IPegjF6AyYMednr12N8Xmxpc016cCDREDRBlcsUsahhZ86J9cEzFPI/xtShEi",
+	"BwyPMWUSriXAqU3hpAJHhIVYVJ8Z0Bf2ZzQiJEStoEOHMsijqkqE63szPCbVjf5+/vaNuWfbSpB9jSYL",
+	"G5sMvHpzITxxg0ObdU8YNjmVWBLC+cKEbJrEEVgRgdw84YRGTTB4aaHXKtxcWKQFRw/pAKoWL0VF663f",
+	"yOZKqXNIpXi9koX52MvPilcO3GUi2FhBhHhe31pyvb00qDYNhfpldVCKXDr+l3i+xfPGbGR0vcDf1FvR",
+	"ewYBY7/sI2DszodvrvrSpd2d+eS6OPy4s9JI9xR2VmKve6PwFVFkuSj2Gu6DLRFudVB5GrS2LER8M4nz",
+	"s8S3+ZA0ZQdDgswwd7W7YGz+elF3SX6cnQbdOUlxsOZHhcrfDVkfPP3shmi2Ymq5TdpLhEqVGv6+AgzP",
+	"rMdg6bnQJsm6TCKrjdExXFb7skYkWoTXK7+R+6XKa6KnuUOkp5s/fJRXEC2bOKLXyyJWljeQ2eyurubc",
+	"au8Jqe6N1GsdHaWjyXS0Lzj3Q3mt1ybItRGTptaDRUsF8V/fR7veum0FNOix7gUwFKX59wUWPqWmp9ss",
+	"k7PQ87233H44j4k0nz6RkLnP55NY2I+/Chus79IcVu+1JMNYUDXXGGtqltpkNzqN1aQqxaJJwTTFoUl9",
+	"ggJJFZHXQ/ODRDgMUbsNSdlwOKXMXGOw39g0bRXnn0GSvRpsfRhCqo8mSs1MKhzKRrw6IQBlY+OWz4fI",
+	"UiJdQkcqkkAC2RmwATvPpHM8/fDaZnWWifseHXeOEwe8RK3F2XWO+gOW9tcKks+Bj2iI/moS8cFAkiHo",
+	"YkkiYlNswIK6Z8PBkW9STw6xEHM9+QBmH/iIM4IMOaEZAS9zksVywEzmzm6geJBLZ7kgLebiTBuIygFz",
+	"ebCf24ygCEfmpyRbdvoLCxH0CumZGUoSkJpsU4iPBqyUbjTZpjQcBLWCLp7R7vVxt9PpBD4KyUyQIeR2",
+	"TnYQo1mEKYOdRMD3mipggfSgh1yE0tAv+YqHKpojRZjJCWX6NFntYW0RRtJkdQ9eneOxzb+MJCSiD3LJ",
+	"1QLfptFGD3uPkOIuuTZl4wELcjnaAr86Zz6HNPuo9eL9x7Mj3+Z6hiaD31+dvgxQRK9MZunfXp0PmEs/",
+	"pL+45OG8g07RlKgJ10OEnNQhJyY31ARfE5Oh+rFlXcjrH8B8P5lc+a1M0uuEOE3WOukXrzlJvyIRvDwa",
+	"MIWvSMpEKQOZhcvlcoOBgGwIEnExYMEyQYFewcEY5EzU89EEpwRm0iQvgl4gRZzeZRLCERsbMJOJKOJj",
+	"c2bmUpI58WXCpPz01pF33Ol1es4ZCerCe9jpdR4at/kEZGVX/29MKjN3QNoxcgXjYeSrQq0yj1Xnjz2C",
+	"FFPm/M+FWmEWDpjbkj5SXFefYnFFQh/dTAgkIYe29JLMCEOM38CxpN4ne3fLbIG9vqW3WKsjpPiAQUJT",
+	"Qa4pj2U6Yj1+iVqGl+zRJOPIzBNSBWumA/HKbee540V/wOAkFVRjh4sxCrgR1bDcZzMypCMrUAOgmPab",
+	"l2Z/tPK3rkF39+EDhqR02XcLFoTYpkXAQ+vd+ivLZdPp314U8uie9HqFPG+KfFXdiZpGK7L5VSVvc09i",
+	"3E+Kxoe9R4sKJ3PuZtNQ3vqQnndlnUyyYUAW8dSEUMCcE81coGrI3ZAeH2u6N8fwcBSKx3qPPfONd6Gb",
+	"dbLftpDPu+34o/stE5R324XOuyMuut9uJoTd5pjWKQ+XcbuALBixkgR0qaVel47HIg24aYftTUr3RARP",
+	"a2ohN2CB+T1A0E/SlONI+KxA6kZJap+jTpJeVyUX/gZs6Y0/c/FnydVPqpt9H4UASuSAXREys9npYRCQ",
+	"XAgjQdKnBPLcmL1FuS4/po8I1GDKTCJ+XTq/NQHIwAC1FmOUI5PiGTRU5lmPXI4waKU6LbteyLo52VvQ",
+	"zv9dnEbsqDKV+bblUhahlhKCfk4P3ayRlQmQyCZLOzmpSJYGNkkhm3no9Y9PCpG9x6VLoenTBvYuqJe9",
+	"Q7k6TZtdtfRScnI65ywjvTLpttQLa80Qcfm0rVJwGyHm4CMwv+VY8wQOS1BvQbyfDodESiff24C72umD",
+	"SssEd/btJfc40g+kKHxIyFynG5umOadZkiuRWthm90H/DdIwle8ZE+Ioq1zM11a5pPcSUhVRkH1UquR+",
+	"7t+wWB+RwANENTj/nNfCLfbplt2Kks1S2ZbvMYNvvxo6ldlNa6trSm4MNOAj1PVt7tVLwW8kEaiV5iuH",
+	"ZAiuZXRJRhzMzLkxASEb1HMXxQez1n8wsPC0yf53LOZ9ZJrrVL+sUHhhKYdjWiFW+CgTtpfexnUB50eN",
+	"TFhDJjyp1U0mVX5eMOR3J8mzkfpe9E7ZIE7IpICnGh5FEbE2pERBKgzgJRdt2xs7+4+Pb1Lr1jymZf0d",
+	"lzGNQhA+uowGjJk2BcGhFkjXPBYoGFEWnkZR4KMrqmSMgjFRQU4w2ZsjkFlOVkiiF5Al2eIpC1OIVH/j",
+	"4YbZwhNHdc77bLHQ21jSIUp7s5p9qr/OXsZO78O94fLLKRuTiGQVbCphb2un/a68Dnebd7GmqZazMu14",
+	"RzJtvixBt9mYsMDv2Tf9ljFbUg5a3oh5jldXyafH9+EljJWVMg9kbMajutaz1bWSt1R0hePHdWZTkZhd",
+	"Vz45qVO5nG0/6xoHnZ51in++ALiZCBuz37m3z8IpZTlmhm+KIKPjSG810vgpUUZJNn0uCid782Prhk3B",
+	"TjGhiLbpNQyXTFi4O9VyoYufv601xjt0Cpvggh+1tVbPnLJy/zd4Uqck991Tfavlvu41KZ6coJlbtXCw",
+	"0++C3yaacKn6T3tPe9Zfk76tBrUNs1SdfefSDCSEkvbbTcxPp4OSCvD2RNWt/+S8sVYrt5X67SJ72XIh",
+	"6V4UbuIaH0PRora7cebGkFxQsi6JnJ2dW/V03HdY/MSzJm1zS3YjDS8oL6JXiQNuK3cmd06bdcsf585i",
+	"15kMjPp/jgSf/jXD7pmLg+bCQ14WKJ7/Zl3ckrd/GkPiuzIkTqMoc5AMhgSOouJpcsacqADwOZ2fc1gb",
+	"uxeeNimp/5fwfSp4N3azlnXwo7K9bXoLO96BY861fEWb739d6GeWLQP9yqZmcnqavn8K3J2+ir0ELvrV",
+	"0PA3YpHhfCMP1Fo++J/NXTXfzFmV+KiqOb2j2zgg99V59j3bVOfknSSNytm9P3sLOuo9I3n5ozXUaneX",
+	"u3WMsDlcDIybC1xXrbr+LdfI0fMMXY+JMk0mB7sL/FrVj9eD79ceTyLAxotPJ0tnk3/Ak2HbUpu796jp",
+	"nQGfRWJjOfSeuNbuw3HWuw/Hmdm7BoT8uJ4y8yIvzpzVa2bwDatzkYkuNKBIf6clmYkHW+1RK+vcJQFa",
+	"qdIO4DH3ANQzT6VpB50mMg3LKy1+RhCetqDDwMXVwUb2U4UeOJFIpelTcV4ZWGHa2ijQaS1Q10RFfX+H",
+	"3Rk17zKQbBI/tYBX6FAuZBXdc/D3V39/9e48WBAGVXBWAFowqjuX3x5yu6VxjPatHspQ8Ob9i9Pz1+/f",
+	"BRD0qiFMO8Rz3S5TJhwSDycujtF3MYzuNR4TdmXCYRGGqEcbO4uCv5+/fvvqf79/9yooJ0+GvMMAiSAb",
+	"SiY3/ojHwsQ/DpiF49lwaQg65ejkiY2RNLCEqg764/VLCTHOEkS5jyRHOM35YZ40lRCSaiYnMMRuQiIQ",
+	"HIYmJgzecV8iIlyY5W7FxCbsn00/s6YI0Hvw81oam0uGU1ZK6/Px1xfo8eNHj4+S6Ji85PA19WYzHK0r",
+	"Lxz4q+W++g8Jj8o2Lqwf3YWVWpdYZsMl3DUFZ2O2Cvm0TOasDuTE2swR1jjB9mamNb6jn9R3dD9OnK0o",
+	"j8aR0zhyGkfO4ThydgYUFkPW7tA8/1+MuirLreSq4AOJCFPmDvGlu2Zpm/TrYKQBS0GSjxi5IVKZJ8Ih",
+	"mhQuuz7u9TrolbZuzZVGNRE8Hk+gr8QN3zK7MWDm2iQXSNIxI2GbMiSJlJSzIxQRfE3MzSM97Lm7vQvt",
+	"PjBmeOamZGfAPgh6jRXp2zumJLQerJxq7aOZKeYjxttwBymoNk2lMoQhtwv2ty/D7DBXoRy7+Y0cW086",
+	"fJpwZJgtRDcTrEyW28xNVnNFDXg74bXn6O4e324uFGxp2LSL9TpIYFEREGaxhuYx43v7yCFxahIIZgMM",
+	"bSRY5Mp5lcFV9YFHZbbq+4q9Lr6Y8BMHXzfQ5c7R2s4JnZNOrW1Kofw95Brusi1IpfVu1TaetX141hyl",
+	"Ja61FY40R34pul5CiEtcY7bf3QeJFS5qN960NTTWefaNpaI/zUmlxpv23XjTkmvIuYMXP2X+3QZirfDS",
+	"VTra7kftbAKdd45a70cGNA6zn8Zhlj7TvLamXx9yLg3rSMIe+AgFS+JCMnFR6eArYz0YTxP9JHEfWBZm",
+	"WH418Kh8BOC4Zj+BDuvhlyYs4scJiyi8XHnXuIiFjFgzXsJWueuZV2ME/shG4H1EWewdIjZmZGNGNmbk",
+	"SjNyc2vvHnRMY/E1Fl9j8e1dra8PV7spGlman+ZVUuzQfMx719HpUqyOnZSq0b8HrH/hOlI5s7lWxSk7",
+	"m+vYVYnj0hqGYauR9rLohISWvgP9vDKYwWVmsumV02RLxyftk8eaDzRu+eKeejA3fDI5mF5MBJVqiiWy",
+	"77LakhkRVT+eIVnZgwhoSEbTRDQ0SGNjpHFGDFZIXK+4IheuIqhlectdnvORnJEhxZGpuX3osDzS0iQ+",
+	"Skonl/NsWz66nNtx01CaK4BJWXuLrspvnEMlDSJpEMlPg0i2zr/db8nnevFL94BbVpdOBtW4uvfj6mYp",
+	"hS51MlfEWycCHqPA7XKADKMDsWfatuHyDE+JLOuB30iqBg7NNs1R5CErjlV6wzkhGt1x4N7ksu4oqI59",
+	"RCNlbN9l/unvRInszpd9Fxv1noRB483+SbzZK3T7NuFmzZCJhD73e57V4M6Dxp27D5HYG3ptkGuDXBvk",
+	"uhC53gFgHr7GaEBmAzJ/bpB5SEERScDm0piIM1fqpw+JSFaiOX/4Ac4fiq+/1w2HSCrUiYYoPPEb4rkM",
+	"gDzMY+r67+cIu8/wrj2kOoAn302kQQedujeY3ZPL/oAF7h2nwEf2NgsXaMoFQYF9lClAA+/33/tv37bh",
+	"/wMPlV4WhudlBkzRKdHDsPlPbyZckuQRZ0h9Q82b+y4tqExSpsKv5uUnBLlQ4aF1eKuUs2hu+sNSZXKr",
+	"YmTeep+jkCPJj6pyr5ggAcdwP0LYiN5qGHr6ZJbXe9rv9drHJ+ahq+OH8Bc8e3WRfcXqLTevWPm5yic9",
+	"Xbx3Uir+q6CuePrYl4lWybyMZZ/sh2L5kJaK57OqHkZSRExLryIdp3nBIH9Q7jWkVN/UD3BxJHAQ8S1u",
+	"ME14S4MK7xzeUtA/hUAX87KK5qFtg706USwVY8vGsqRB+/AmfxLQkpRfHs+S4KgGTTZo8qdAkz4AtBkR",
+	"O+Ho7jf3sV5Yy/5h1erSbkzN4cKe7m8WCHbNs4FE0i86GkhLrDoYcDt/aO6FLEUesPpoTgZ+kJOBpXjw",
+	"kAJavgv1sbuThjtYpPcjBZpzhh/covxIZhEemgd9Qjy32LOGgt8e6KwZ3OLI9dBOKhv0ec/o8z7iW3aA",
+	"YRv82uDXBr9W4dfNYebB64oGajZQs4Gae9HmSwCrOW5cFshyrkvs3su0d00K82oOEX6AQwSgYas4Dckt",
+	"DkOBspsm5NAkc5hPhcBjQl+SrBq/tHsP2yfPPN+LcOH7J+3jJ17ykMjZTFA2Rv8rxkIRgXSRTG4NF4vg",
+	"r8FSBxFxoAfSRBs0Cvvuz4OYk3psn6iGEHSB2Zgc5eTNJkq3TkAB9J5/rhoSYgC7ayTRQYZMCFOaY0jo",
+	"o4heEfsQtyA4rI4lAOXXKPRGoX8nCr0iWAacS3IjvNv9pv+pd+p/V51fIzEtEdPGg7onDypIVIjDUhlf",
+	"pjvwIxFnY6Q4ompNryi0u9AjanrNeEM3ENu/EZDau7fEHD0eqIhvPJ8/iOfTgZsURR3Qaf2exf7unKEb",
+	"2mT7593GCfqzpELeIJizANtqnptrktv9OUiD3w4Sv93H2fjeUGCDABsE+CMiwM2A2p5lfAPWGrD2c4G1",
+	"3Z1Mw5jEtePZinAzIq4pNHaJJfSq24lF5PW9byZnvP7hSyyiW8/3rrGges7AGfmfjcoe4ThSXt+bKDXr",
+	"dyFgM5pwqfpPe097XfN4TpHaP8SXER0mA3Ae+d8h07YdYEezyUUyw+JUXsRCEKaQNlsTAxaWxJ7EmZ61",
+	"KCoCxpkggA5QRMZ4ONdNZOqZLysqnhGlKBvbfOCtHNDIdmy2olzfzG7EBTIP3qHW7+dv36AZHhPzpJR7",
+	"y1CiVv6BPZlt3r6Wd3tx+98BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

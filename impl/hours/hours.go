@@ -111,7 +111,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		st.Close()
 		return nil, err
 	}
-	s.http = s.e
+	s.http = s.withEditor(s.e)
 	return s, nil
 }
 

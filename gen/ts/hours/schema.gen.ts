@@ -267,6 +267,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/libraries/{library_id}/changes.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed what in a library and when (the audit log; admin or its editor).
+         * @description The audit log's entries about the library, its locations, terms, schedules and
+         *     exceptions, newest first, at most 500. Each write through the JSON:API (bearer
+         *     token or signed-in session) leaves one entry in the write's own transaction.
+         *     Private: answered with `Cache-Control: private, no-store`.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/libraries/{library_id}/locations/{location_id}/schedules.json": {
         parameters: {
             query?: never;
@@ -847,6 +870,29 @@ export interface components {
             jsonapi: components["schemas"]["JSONAPIObject"];
             links: components["schemas"]["Links"];
             data: components["schemas"]["ExceptionResource"][];
+        };
+        ChangeResource: {
+            /** @enum {string} */
+            type: "changes";
+            /** @description The audit entry's number. */
+            id: string;
+            attributes: {
+                /** Format: date-time */
+                at: string;
+                /** @description The token's name or the signed-in user. */
+                who: string;
+                /** @enum {string} */
+                action: "create" | "update" | "delete";
+                resource_type: string;
+                resource_id: string;
+                /** @description What was written, under the API's names (null for a delete without detail). */
+                detail?: unknown;
+            };
+        };
+        ChangesDocument: {
+            jsonapi: components["schemas"]["JSONAPIObject"];
+            links: components["schemas"]["Links"];
+            data: components["schemas"]["ChangeResource"][];
         };
         ErrorObject: {
             status: string;
@@ -2158,6 +2204,37 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ChangesDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
         };
