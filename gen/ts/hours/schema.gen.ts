@@ -817,6 +817,8 @@ export interface components {
         ExceptionAttributes: {
             day?: components["schemas"]["Date"];
             closed?: boolean;
+            /** @description Open around the clock that day (special hours); exactly one of closed, open_24h and periods describes the day. */
+            open_24h?: boolean;
             periods?: string[];
             /**
              * @description What the exception is (JSON:API forbids an attribute named type): special (its own hours; the default when open), holiday (the default when closed) or closure.
@@ -840,6 +842,7 @@ export interface components {
             attributes: {
                 day: components["schemas"]["Date"];
                 closed: boolean;
+                open_24h: boolean;
                 periods: string[];
                 /** @enum {string} */
                 hours_type: "special" | "holiday" | "closure";

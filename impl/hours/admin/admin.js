@@ -29,11 +29,11 @@
       return { min: (h % 12 + (m[3].charAt(0) === 'p' ? 12 : 0)) * 60 + min, fixed: true };
     }
     if (h > 24 || (h === 24 && min > 0)) { throw new Error('"' + raw.trim() + '": the hour is 0 to 23'); }
-    if (h === 24) { return { min: 0, fixed: true }; }
+    if (h === 24) { return { min: 0, fixed: true, h24: true }; }
     // 24-hour clock when it cannot be a 12-hour one: 0–0:59, 13–23, or a
     // leading zero ("09:00").
     if (h === 0 || h >= 13 || m[1].length === 2 && m[1].charAt(0) === '0') {
-      return { min: h * 60 + min, fixed: true };
+      return { min: h * 60 + min, fixed: true, h24: true };
     }
     return { min: (h % 12) * 60 + min, fixed: false }; // am; pm is +12 h
   }
@@ -52,6 +52,9 @@
     var b = parseTime(ends[1]);
     var open, close;
     if (a.fixed && b.fixed) {
+      open = a.min; close = b.min;
+    } else if (a.h24 || b.h24) {
+      // "8-22": the other end is on the 24-hour clock too.
       open = a.min; close = b.min;
     } else if (!a.fixed && !b.fixed) {
       // "9-5" is the working day; "8-10" could be morning, evening or
@@ -110,6 +113,13 @@
       throw new Error('"' + parts[parts.length - 1] + '" runs into the next day past this day\'s first opening');
     }
     return { periods: ranges.map(function (r) { return hhmm(r.open) + '-' + hhmm(r.close); }) };
+  }
+
+  // hoursAttributes is a parsed day as an exception's attributes.
+  function hoursAttributes(h) {
+    if (h.closed) { return { closed: true }; }
+    if (h.open24) { return { open_24h: true }; }
+    return { periods: h.periods };
   }
 
   // The short text a cell shows and its editor starts from.
@@ -360,14 +370,17 @@
       var follows = !loc.attributes.keeps_hours && !loc.attributes.primary;
       var text = day ? dayText(day) : '?';
       var type = day && TYPE_LABEL[day.type];
-      var label = loc.attributes.name + ', ' + longDay(date) + ': ' + text + (type ? ' (' + type + ')' : '') + (day && day.notes ? ', ' + day.notes : '');
       if (follows) {
         td.appendChild(el('span', { class: 'follows', title: 'Keeps no hours of its own: shows the main location\'s' }, text));
         return td;
       }
       var show = function () {
-        td.replaceChildren(el('button', { type: 'button', class: 'cell' + (day && day.closed ? ' closed' : ''), 'aria-label': 'Edit ' + label, 'data-location': locSlug(loc), 'data-day': date, onclick: edit },
-          el('span', { class: 'hours' }, text), type ? el('span', { class: 'type ' + day.type }, type) : null));
+        // The button's name is its visible text with the place and day
+        // before it (for a screen reader), and the note after.
+        td.replaceChildren(el('button', { type: 'button', class: 'cell' + (day && day.closed ? ' closed' : ''), 'data-location': locSlug(loc), 'data-day': date, title: day && day.notes ? day.notes : null, onclick: edit },
+          el('span', { class: 'visually-hidden' }, 'Edit ' + loc.attributes.name + ', ' + longDay(date) + ': '),
+          el('span', { class: 'hours' }, text), type ? ' ' : null, type ? el('span', { class: 'type ' + day.type }, type) : null,
+          day && day.notes ? el('span', { class: 'visually-hidden' }, ', ' + day.notes) : null));
       };
       var edit = function () {
         var errId = 'err-' + locSlug(loc) + '-' + date;
@@ -392,8 +405,8 @@
           e.preventDefault();
           var h;
           try { h = parseHours(input.value); } catch (ex) { fail(ex.message); return; }
-          if (h.open24) { fail('one date cannot be open 24 hours through the API (exceptions have no open_24h): set 24h for the weekday under Term hours'); return; }
-          var attrs = { day: date, closed: !!h.closed, periods: h.periods || [] };
+          var attrs = hoursAttributes(h);
+          attrs.day = date;
           if (isException) {
             // The type follows what the day becomes; a note is kept.
             attrs.hours_type = h.closed ? (day.type === 'special' ? 'holiday' : day.type) : 'special';
@@ -568,10 +581,12 @@
           var f = exForm.elements;
           var h;
           try { h = parseHours(f.hours.value); } catch (ex) { exStatus.textContent = 'Nothing was saved: ' + ex.message; return; }
-          if (h.open24) { exStatus.textContent = 'Nothing was saved: one date cannot be open 24 hours through the API (exceptions have no open_24h).'; return; }
           var type = h.closed ? (f.type.value === 'special' ? 'holiday' : f.type.value) : 'special';
           var targets = f.loc.value === '*' ? locs.filter(function (l) { return l.attributes.keeps_hours || l.attributes.primary; }).map(locSlug) : [f.loc.value];
-          var attrs = { day: f.day.value, closed: !!h.closed, periods: h.periods || [], hours_type: type, notes: f.notes.value };
+          var attrs = hoursAttributes(h);
+          attrs.day = f.day.value;
+          attrs.hours_type = type;
+          attrs.notes = f.notes.value;
           var done = [];
           // One location after another; on a refusal the ones already
           // written are removed again, so the form writes all or nothing.
@@ -782,7 +797,6 @@
         if (!parseDate(p.date)) { p.error = 'date "' + p.date + '" is not a date YYYY-MM-DD'; return p; }
         try {
           p.hours = parseHours(p.text);
-          if (p.hours.open24) { throw new Error('one date cannot be open 24 hours (exceptions have no open_24h)'); }
         } catch (ex) { p.error = ex.message; }
         if (!p.error && p.type && ['regular', 'special', 'holiday', 'closure', 'unscheduled'].indexOf(p.type) < 0) { p.error = 'type "' + p.type + '" is not special, holiday or closure'; }
         return p;
@@ -804,11 +818,14 @@
           var day = (l.attributes.hours || []).filter(function (d) { return d.day === p.date; })[0];
           p.day = day;
           p.before = day ? dayText(day) : '';
-          var after = p.hours.closed ? 'closed' : p.hours.periods.map(periodText).join(', ');
+          var after = p.hours.closed ? 'closed' : p.hours.open24 ? '24h' : p.hours.periods.map(periodText).join(', ');
           p.after = after;
           var wantType = p.hours.closed ? (p.type === 'closure' ? 'closure' : 'holiday') : 'special';
           p.same = day && p.before === after && (day.notes || '') === p.notes && (day.type === 'regular' && !p.type || day.type === (p.type || wantType) || day.type === 'regular' && p.type === 'regular');
-          p.attrs = { day: p.date, closed: !!p.hours.closed, periods: p.hours.periods || [], hours_type: wantType, notes: p.notes };
+          p.attrs = hoursAttributes(p.hours);
+          p.attrs.day = p.date;
+          p.attrs.hours_type = wantType;
+          p.attrs.notes = p.notes;
           p.exception = day && (day.type === 'special' || day.type === 'holiday' || day.type === 'closure') ? day.rule_id : null;
         });
         var errors = plan.filter(function (p) { return p.error; });
@@ -816,12 +833,12 @@
         var summary = errors.length
           ? errors.length + ' of ' + plan.length + ' rows have errors: nothing will be written until every row is right.'
           : changes.length + ' of ' + plan.length + ' rows change hours; ' + (plan.length - changes.length) + ' change nothing.';
-        var apply = el('button', { type: 'button', disabled: errors.length > 0 || changes.length === 0 }, 'Write ' + changes.length + ' changes');
+        var apply = el('button', { type: 'button', disabled: errors.length > 0 || changes.length === 0 }, 'Write ' + changes.length + (changes.length === 1 ? ' change' : ' changes'));
         var status = el('p', { class: 'status', role: 'status' });
         apply.addEventListener('click', function () {
           apply.disabled = true;
           writeAll(changes).then(function () {
-            status.textContent = 'Written: ' + changes.length + ' changes.';
+            status.textContent = 'Written: ' + changes.length + (changes.length === 1 ? ' change.' : ' changes.');
             say(status.textContent);
           }, function (ex) {
             status.textContent = 'Nothing was written: line ' + ex.line + ': ' + ex.message;
@@ -854,7 +871,10 @@
           var path = libPath() + '/locations/' + c.location + '/exceptions';
           var req;
           if (c.exception) {
-            var old = { day: c.date, closed: c.day.closed, periods: c.day.closed ? [] : c.day.periods.map(function (x) { return localHHMM(x.opens_at) + '-' + localHHMM(x.closes_at); }), hours_type: c.day.type, notes: c.day.notes };
+            var old = c.day.closed ? { closed: true } : c.day.open_24h ? { open_24h: true } : { periods: c.day.periods.map(function (x) { return localHHMM(x.opens_at) + '-' + localHHMM(x.closes_at); }) };
+            old.day = c.date;
+            old.hours_type = c.day.type;
+            old.notes = c.day.notes;
             req = api('PATCH', path + '/' + c.exception, { data: { type: 'exceptions', id: String(c.exception), attributes: c.attrs } }).then(function () {
               undo.push(function () { return api('PATCH', path + '/' + c.exception, { data: { type: 'exceptions', id: String(c.exception), attributes: old } }); });
             });

@@ -63,6 +63,7 @@ type Exception struct {
 	LocationID int64
 	Day        schedule.Date
 	Closed     bool
+	Open24     bool
 	Periods    []schedule.Period
 	Type       string
 	Notes      string
@@ -255,7 +256,7 @@ func (s *Store) load(ctx context.Context, t tx, snap *Snapshot) error {
 		if err != nil {
 			return fmt.Errorf("rule %d: %w", id, err)
 		}
-		snap.Exceptions = append(snap.Exceptions, Exception{ID: id, LocationID: locationID, Day: d, Closed: k == schedule.Closed, Periods: ps, Type: typ, Notes: notes})
+		snap.Exceptions = append(snap.Exceptions, Exception{ID: id, LocationID: locationID, Day: d, Closed: k == schedule.Closed, Open24: k == schedule.Open24, Periods: ps, Type: typ, Notes: notes})
 		return nil
 	})
 }
