@@ -31,9 +31,13 @@ func (c changesResponse) VisitListChangesResponse(w http.ResponseWriter) error {
 }
 
 // ListChanges is GET /libraries/{library_id}/changes.json: the audit log's
-// entries about the library (issue 19.3, the editor's "Changes"). The edge
-// has already authorised the caller for the library (admin or its editor).
+// entries about the library (issue 19.3, the editor's "Changes"), to its
+// editors and admins: the edge resolves the token or session (401) but
+// scopes only writes, so the library is checked here (403).
 func (s *Service) ListChanges(ctx context.Context, req hoursapi.ListChangesRequestObject) (hoursapi.ListChangesResponseObject, error) {
+	if _, err := s.authorize(ctx, req.LibraryId, false); err != nil {
+		return nil, err
+	}
 	v, err := s.cache.current(ctx)
 	if err != nil {
 		return nil, err

@@ -217,6 +217,13 @@ func TestEditorWeekGrid(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
+	var cellText string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.querySelector("td input[type=text]").closest("td").innerText`, &cellText)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(cellText, "null") {
+		t.Errorf("the cell being edited shows %q", cellText)
+	}
 	if !strings.Contains(errText, `"5x" is not a time`) || invalid != "true" {
 		t.Errorf("bad entry: error %q, aria-invalid %q", errText, invalid)
 	}
@@ -634,4 +641,44 @@ func TestEditorPageStates(t *testing.T) {
 			t.Errorf("POST /admin/: %d", resp.StatusCode)
 		}
 	})
+}
+
+// TestEditorImportAllOrNothing: a CSV whose rows all pass the preview but
+// one of which the API refuses (a time skipped by the spring-forward)
+// writes nothing: the row written before it is undone.
+func TestEditorImportAllOrNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	sessions := admintest.NewSessions()
+	e := newEditorEnv(t, sessions)
+	ctx := testkit.Browser(t, 60*time.Second)
+	e.openEditor(t, ctx, auth.Principal{Name: "gina", Roles: []string{"editor:green"}}, "#view=csv")
+	before := e.day(t, "green", "stacks", "2026-03-12").String()
+	csv := "location,date,hours\nstacks,2026-03-12,9a-1p\nstacks,2026-03-08,2:30a-5p\n"
+	if err := chromedp.Run(ctx,
+		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(csv), nil),
+		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "#csv-preview", "2 of 2 rows change hours")
+	if err := chromedp.Run(ctx, chromedp.Click(`#csv-preview p button`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "#csv-preview .status", "Nothing was written: line 3:")
+	if got := e.day(t, "green", "stacks", "2026-03-12").String(); got != before {
+		t.Errorf("after a refused import stacks on 12 March is %s, was %s", got, before)
+	}
+	var exceptions struct {
+		Data []struct {
+			Attributes struct{ Day string } `json:"attributes"`
+		} `json:"data"`
+	}
+	e.get(t, "/libraries/green/locations/stacks/exceptions.json", &exceptions)
+	for _, x := range exceptions.Data {
+		if x.Attributes.Day == "2026-03-12" || x.Attributes.Day == "2026-03-08" {
+			t.Errorf("a refused import left an exception on %s", x.Attributes.Day)
+		}
+	}
 }

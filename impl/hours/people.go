@@ -87,6 +87,7 @@ func (s *Service) HoursPage(ctx context.Context, req hoursapi.HoursPageRequestOb
 		}
 		p := s.pageOf("Library hours", v.libraries, from, now, zone, s.pageURL())
 		p.JSONURL = s.cfg.BaseURL + "/libraries.json"
+		p.EditorURL = s.cfg.BaseURL + editorPrefix
 		if req.Params.From != nil && *req.Params.From != "" {
 			// The overview is about now; a week asked for is the week each
 			// library's link opens (and the weeks of the JSON-LD).

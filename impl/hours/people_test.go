@@ -29,6 +29,7 @@ func TestPeoplePages(t *testing.T) {
 			`<p class="zone">New York time (EST)</p>`,
 			`<li><span class="loc">Bender Room (24 hours)</span> <span class="state open">Open 24 hours</span> <span class="hours">Today: Open 24 hours</span></li>`,
 			`<input id="filter" type="search"`,
+			`<a href="http://hours.test/hours/admin/">Staff: edit hours</a>`,
 			`<script type="application/ld+json">`,
 		} {
 			if !strings.Contains(html, want) {

@@ -680,3 +680,48 @@ func TestExceptionOpen24(t *testing.T) {
 		}
 	})
 }
+
+// TestListChanges: the audit log of one library, newest first, to its
+// editors and admins only, never cached; another library's writes are not
+// in it.
+func TestListChanges(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		for _, w := range []struct{ path, token, body string }{
+			{"/libraries/green/locations/stacks/exceptions", "green-editor", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true,"notes":"Independence Day"}}}`},
+			{"/libraries/law/locations/main/exceptions", "law-editor", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true}}}`},
+			{"/libraries/green/terms", "admin", `{"data":{"type":"terms","attributes":{"name":"Summer","first_day":"2026-06-20","last_day":"2026-09-20"}}}`},
+		} {
+			if resp, body := e.do(t, req{method: http.MethodPost, path: w.path, token: w.token, body: w.body}); resp.StatusCode != http.StatusCreated {
+				t.Fatalf("POST %s: %d %s", w.path, resp.StatusCode, body)
+			}
+		}
+		resp, body := e.do(t, req{path: "/libraries/green/changes.json", token: "green-editor"})
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "private, no-store" {
+			t.Fatalf("GET changes: %d %q %s", resp.StatusCode, resp.Header.Get("Cache-Control"), body)
+		}
+		var doc struct {
+			Data []struct {
+				Attributes struct {
+					Who          string         `json:"who"`
+					ResourceType string         `json:"resource_type"`
+					Detail       map[string]any `json:"detail"`
+				} `json:"attributes"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(body, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Data) < 3 || doc.Data[0].Attributes.ResourceType != "terms" || doc.Data[1].Attributes.ResourceType != "exceptions" || doc.Data[1].Attributes.Detail["notes"] != "Independence Day" {
+			t.Errorf("green's changes, newest first: %s", body)
+		}
+		if strings.Contains(string(body), `"location":"law/main"`) {
+			t.Error("law's write is in green's changes")
+		}
+		resp, body = e.do(t, req{path: "/libraries/green/changes.json", token: "law-editor"})
+		expectError(t, resp, body, http.StatusForbidden, "", "")
+		resp, body = e.do(t, req{path: "/libraries/green/changes.json"})
+		expectError(t, resp, body, http.StatusUnauthorized, "", "")
+		resp, body = e.do(t, req{path: "/libraries/nowhere/changes.json", token: "admin"})
+		expectError(t, resp, body, http.StatusNotFound, "library_id", "")
+	})
+}

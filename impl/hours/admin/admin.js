@@ -293,8 +293,9 @@
 
     function render() {
       if (!state.lib) {
-        app.replaceChildren(el('p', null, isAdmin ? 'There are no libraries yet.' : 'None of your libraries (' + mine.join(', ') + ') exists.'),
-          isAdmin ? newLibraryForm() : null);
+        app.replaceChildren(el('div', null, el('h2', { id: 'view-title', tabindex: '-1' }, 'No library to edit'),
+          el('p', null, isAdmin ? 'There are no libraries yet.' : 'None of your libraries (' + mine.join(', ') + ') exists.'),
+          isAdmin ? newLibraryForm() : null));
         return;
       }
       writeHash();
@@ -426,7 +427,7 @@
             fail(ex.message);
           });
         });
-        td.replaceChildren(input, reset, err);
+        td.replaceChildren.apply(td, [input, reset, err].filter(Boolean));
         input.focus();
         input.select();
       };
