@@ -419,6 +419,13 @@ func TestEditorSections(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitText(t, ctx, "#wd-Monday-err", `"8x" is not a time`)
+	var described string
+	if err := chromedp.Run(ctx, chromedp.AttributeValue(`#wd-Monday`, "aria-describedby", &described, nil, chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	if described != "wd-Monday-err" {
+		t.Errorf("Monday's input is described by %q, not its error", described)
+	}
 	if e.writes.Load() != before {
 		t.Error("term hours with a bad weekday were sent")
 	}

@@ -495,7 +495,7 @@
                   bad = true;
                   errs[w].textContent = ex.message;
                   input.setAttribute('aria-invalid', 'true');
-                  input.setAttribute('aria-describedby', w + '-err');
+                  input.setAttribute('aria-describedby', 'wd-' + w + '-err');
                 }
               });
               if (bad) { status.textContent = 'Nothing was saved: fix the days marked.'; return; }
