@@ -21,6 +21,7 @@ const docsURL = "https://github.com/sitelib/sitesvc/blob/main/docs/hours.md#staf
 func (s *Service) withEditor(api http.Handler) http.Handler {
 	editor := http.StripPrefix(strings.TrimSuffix(editorPrefix, "/"), admin.Handler(admin.Config{
 		BaseURL:  s.cfg.BaseURL,
+		SiteURL:  s.cfg.SiteURL,
 		Sessions: s.cfg.Sessions,
 		DocsURL:  docsURL,
 		Now:      s.cfg.Now,

@@ -48,6 +48,10 @@ type Config struct {
 	// header is authorised by the browser's session (with its CSRF
 	// token). Nil: bearer tokens only.
 	Sessions auth.SessionReader
+	// SiteURL is the site's public URL, where the sign-in's /auth/ paths
+	// are (the staff editor links them). Empty: BaseURL without its last
+	// path segment (the default <public-url>/hours).
+	SiteURL string
 	// Logger receives errors; nil discards them.
 	Logger *slog.Logger
 	// Now is the clock ("today", the current week); nil is time.Now.

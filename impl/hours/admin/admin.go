@@ -31,6 +31,11 @@ type Config struct {
 	// BaseURL is the Hours base URL ({hours_base_url}); the script reads
 	// and writes the JSON:API under it.
 	BaseURL string
+	// SiteURL is the site's public URL (--public-url), under which the
+	// sign-in's paths (/auth/login, /auth/logout) are. Empty: the base
+	// URL without its last path segment (the default layout,
+	// <public-url>/hours).
+	SiteURL string
 	// Sessions is the site's sign-in; nil or not Configured: the page says
 	// sign-in is not configured.
 	Sessions auth.SessionReader
@@ -104,7 +109,11 @@ func (h *handler) page(w http.ResponseWriter, r *http.Request) {
 		now = h.cfg.Now
 	}
 	m := pageModel{Base: h.cfg.BaseURL, DocsURL: h.cfg.DocsURL, Now: now().UTC().Format(time.RFC3339)}
-	site := siteRoot(h.cfg.BaseURL)
+	site := h.cfg.SiteURL
+	if site == "" {
+		site = siteOf(h.cfg.BaseURL)
+	}
+	site = strings.TrimSuffix(site, "/")
 	self := h.cfg.BaseURL + "/admin/"
 	m.LoginURL = site + auth.LoginPath + "?" + url.Values{"return": {self}}.Encode()
 	m.LogoutURL = site + auth.LogoutPath
@@ -156,12 +165,16 @@ func (h *handler) page(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// siteRoot is the scheme and host of base: the sign-in's paths are at the
-// root of the public URL, beside the services.
-func siteRoot(base string) string {
-	u, err := url.Parse(base)
+// siteOf is base without its last path segment: the public URL when the
+// Hours base URL is the default <public-url>/hours.
+func siteOf(base string) string {
+	u, err := url.Parse(strings.TrimSuffix(base, "/"))
 	if err != nil || u.Host == "" {
 		return ""
 	}
-	return u.Scheme + "://" + u.Host
+	dir := u.Path
+	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+		dir = dir[:i]
+	}
+	return u.Scheme + "://" + u.Host + dir
 }
