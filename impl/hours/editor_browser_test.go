@@ -7,11 +7,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/runtime"
@@ -650,7 +654,8 @@ func TestEditorPageStates(t *testing.T) {
 	})
 }
 
-// TestEditorImportAllOrNothing: a CSV whose rows all pass the preview but
+// TestEditorImportAllOrNothing: an exported CSV imported back changes
+// nothing; a CSV whose rows all pass the preview but
 // one of which the API refuses (a time skipped by the spring-forward)
 // writes nothing: the row written before it is undone.
 func TestEditorImportAllOrNothing(t *testing.T) {
@@ -661,6 +666,42 @@ func TestEditorImportAllOrNothing(t *testing.T) {
 	e := newEditorEnv(t, sessions)
 	ctx := testkit.Browser(t, 60*time.Second)
 	e.openEditor(t, ctx, auth.Principal{Name: "gina", Roles: []string{"editor:green"}}, "#view=csv")
+	// Export four weeks, then import the file unchanged: every row
+	// previews as no change.
+	downloads := t.TempDir()
+	if err := chromedp.Run(ctx,
+		browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(downloads),
+		chromedp.Click(`//button[normalize-space()="Export CSV"]`, chromedp.BySearch),
+		chromedp.WaitVisible(`a[download]`, chromedp.ByQuery),
+		chromedp.Click(`a[download]`, chromedp.ByQuery),
+	); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(downloads, "green-hours-2026-03-01-2026-03-28.csv")
+	var exported string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if b, err := os.ReadFile(file); err == nil && len(b) > 0 {
+			exported = string(b)
+			break
+		}
+		if time.Now().After(deadline) {
+			entries, _ := os.ReadDir(downloads)
+			t.Fatalf("no %s downloaded (%v)", file, entries)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(exported), "\r\n")
+	// 4 locations keeping hours × 28 days, and the header.
+	if len(lines) != 1+4*28 || lines[0] != "location,date,hours,type,notes" || !slices.Contains(lines, "stacks,2026-03-11,closed,closure,Closed for staff training") || !slices.Contains(lines, "reference,2026-03-02,\"9a-12p, 1p-5p\",regular,") {
+		t.Errorf("exported %d lines:\n%.500s", len(lines), exported)
+	}
+	if err := chromedp.Run(ctx,
+		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(exported), nil),
+		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "#csv-preview", "0 of 112 rows change hours; 112 change nothing.")
+
 	before := e.day(t, "green", "stacks", "2026-03-12").String()
 	csv := "location,date,hours\nstacks,2026-03-12,9a-1p\nstacks,2026-03-08,2:30a-5p\n"
 	if err := chromedp.Run(ctx,
