@@ -648,7 +648,9 @@
           var f = libForm.elements;
           api('PATCH', libPath(), { data: { type: 'libraries', id: lib.id, attributes: { name: f.name.value, slug: f.slug.value, timezone: f.timezone.value } } }).then(function (d) {
             say('Library saved');
+            // A new slug: the address names the library by it from now on.
             state.lib = d.data;
+            writeHash();
             return load();
           }, function (ex) { status.textContent = 'Nothing was saved: ' + ex.message; });
         });
@@ -893,7 +895,22 @@
 
     // ---- Changes (the audit log) ------------------------------------------
 
+    // detailText is an audit entry's detail in words: "day: 2026-07-04;
+    // kind: closed; notes: Independence Day"; a schedule's days one after
+    // another.
+    function detailText(d) {
+      if (!d || typeof d !== 'object') { return d ? String(d) : ''; }
+      return Object.keys(d).filter(function (k) { return d[k] !== '' && d[k] !== null; }).map(function (k) {
+        var v = d[k];
+        if (v && typeof v === 'object' && !Array.isArray(v)) {
+          v = WEEKDAYS.filter(function (w) { return w in v; }).map(function (w) { return w.slice(0, 3) + ' ' + v[w]; }).join(', ') || JSON.stringify(v);
+        }
+        return k + ': ' + v;
+      }).join('; ');
+    }
+
     function changesView(section) {
+      var when = new Intl.DateTimeFormat('en-GB', { timeZone: zone(), day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
       return api('GET', libPath() + '/changes.json').then(function (doc) {
         section.replaceChildren(heading('Changes'), el('p', { class: 'hint' }, 'Who changed what in ' + state.lib.attributes.name + ', newest first.'));
         if (!doc.data.length) { section.appendChild(el('p', null, 'No changes recorded.')); return; }
@@ -901,8 +918,8 @@
           el('thead', null, el('tr', null, ['When', 'Who', 'What', 'Which', 'Details'].map(function (h) { return el('th', { scope: 'col' }, h); }))),
           el('tbody', null, doc.data.map(function (c) {
             var a = c.attributes;
-            return el('tr', null, el('td', null, el('time', { datetime: a.at }, a.at.replace('T', ' ').slice(0, 16))), el('td', null, a.who), el('td', null, a.action),
-              el('td', null, a.resource_type + ' ' + a.resource_id), el('td', { class: 'detail' }, a.detail ? JSON.stringify(a.detail) : ''));
+            return el('tr', null, el('td', null, el('time', { datetime: a.at }, when.format(new Date(a.at)))), el('td', null, a.who), el('td', null, a.action),
+              el('td', null, a.resource_type + ' ' + a.resource_id), el('td', { class: 'detail' }, detailText(a.detail)));
           })))));
       });
     }
