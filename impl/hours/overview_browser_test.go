@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/sitelib/sitesvc/impl/hours/page/browsercheck"
@@ -48,6 +49,29 @@ func TestOverviewAtAGlance(t *testing.T) {
 	if height > 900 || contentHeight > 900 {
 		t.Errorf("the overview is %d px tall at 1280×900 (document %d px): it does not fit one screen", contentHeight, height)
 	}
+	// Late on a Saturday night (closed, opening tomorrow; overnight
+	// hours of the day before) the words differ: it still fits.
+	e.now = time.Date(2026, 3, 8, 7, 30, 0, 0, time.UTC) // Sat 23:30 in Los Angeles
+	var night int
+	var nightText string
+	if err := chromedp.Run(ctx,
+		network.SetCacheDisabled(true), // the page was cached for a minute
+		chromedp.Navigate(e.srv.URL+"/"),
+		chromedp.WaitReady("main"),
+		chromedp.Evaluate(`Math.ceil(document.querySelector("footer").getBoundingClientRect().bottom + window.scrollY)`, &night),
+		chromedp.Evaluate(`document.querySelector("main").innerText`, &nightText),
+	); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Screenshot(t, ctx, "hours-overview-1280-night")
+	t.Logf("overview late on Saturday: the page ends at %d px", night)
+	if night > 900 {
+		t.Errorf("late on Saturday the overview is %d px tall at 1280×900", night)
+	}
+	if !strings.Contains(nightText, "Opens tomorrow 10 AM") || !strings.Contains(nightText, "Opens Mon 10 AM") {
+		t.Errorf("late on Saturday no library says when it opens:\n%s", nightText)
+	}
+	e.now = testNow
 	// 7 libraries; 17 locations of which 7 are main: 10 listed under them.
 	if cards != 7 || links != 7 || states != 17 || todays != 17 {
 		t.Errorf("%d cards, %d week links, %d states, %d today lines; want 7, 7, 17, 17", cards, links, states, todays)

@@ -175,7 +175,7 @@ func stateWords(st Status, today *schedule.Day, now time.Time, zone *time.Locati
 	case today != nil && today.Closed:
 		return overviewState{Text: "Closed today"}
 	case !st.Next.IsZero():
-		return overviewState{Text: "Closed, opens " + shortClockOn(st.Next, now, zone)}
+		return overviewState{Text: "Opens " + shortOpening(st.Next, now, zone)}
 	}
 	return overviewState{Text: "Closed"}
 }
@@ -211,6 +211,16 @@ func shortClockOn(t, now time.Time, zone *time.Location) string {
 	t = t.In(zone)
 	if t.Sub(now) < 24*time.Hour {
 		return shortClock(t)
+	}
+	return t.Format("Mon") + " " + shortClock(t)
+}
+
+// shortOpening is when a closed place opens next: "tomorrow 9 AM",
+// "Mon 10 AM" (today's next opening is "Opens at …").
+func shortOpening(t, now time.Time, zone *time.Location) string {
+	t = t.In(zone)
+	if schedule.DateOf(t) == schedule.Today(now, zone).AddDays(1) {
+		return "tomorrow " + shortClock(t)
 	}
 	return t.Format("Mon") + " " + shortClock(t)
 }

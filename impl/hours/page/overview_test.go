@@ -40,7 +40,7 @@ func TestOverviewStates(t *testing.T) {
 			`<span class="state">Opens at 8 AM</span>`,
 		}},
 		{"11 PM: closed, opens tomorrow", time.Date(2026, 3, 5, 7, 0, 0, 0, time.UTC), []string{
-			`<span class="state">Closed, opens 9 AM</span>`,
+			`<span class="state">Opens tomorrow 9 AM</span>`,
 		}},
 		{"holiday: closed today", time.Date(2026, 3, 9, 19, 0, 0, 0, time.UTC), []string{
 			`<span class="state">Closed today</span>`,
