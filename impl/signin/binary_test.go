@@ -490,3 +490,49 @@ func TestNotConfigured(t *testing.T) {
 		t.Errorf("index: %d", resp.StatusCode)
 	}
 }
+
+// TestCallbackState: the callback takes only the state of a sign-in this
+// browser started, once: a replayed callback, one carried into another
+// browser (login CSRF) and one with a forged state are refused and sign
+// nobody in; a provider's refusal is shown with a way to try again.
+func TestCallbackState(t *testing.T) {
+	s := startSite(t, testkit.OIDCProviderConfig{})
+	c := browser(t)
+	var callback string
+	c.CheckRedirect = func(req *http.Request, _ []*http.Request) error {
+		if req.URL.Path == auth.CallbackPath {
+			callback = req.URL.String()
+		}
+		return nil
+	}
+	s.signIn(t, c, "ann", "ann-pw", "/")
+	if callback == "" || !who(t, c, s.srv.URL).SignedIn {
+		t.Fatal("no signed-in callback to replay")
+	}
+	resp, body := get(t, c, callback)
+	if resp.StatusCode != 400 || !strings.Contains(body, "already used") {
+		t.Errorf("replayed callback: %d %.300s", resp.StatusCode, body)
+	}
+	victim := browser(t)
+	if resp, _ := get(t, victim, callback); resp.StatusCode != 400 || who(t, victim, s.srv.URL).SignedIn {
+		t.Errorf("a callback carried into another browser: %d", resp.StatusCode)
+	}
+
+	// A started sign-in: a forged state is refused; the provider's error
+	// is shown with a link to start again.
+	pending := browser(t)
+	pending.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, _ = get(t, pending, s.srv.URL+auth.LoginPath+"?return=/hours/")
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	state := loc.Query().Get("state")
+	if resp, _ := get(t, pending, s.srv.URL+auth.CallbackPath+"?code=x&state=forged"); resp.StatusCode != 400 {
+		t.Errorf("forged state: %d", resp.StatusCode)
+	}
+	resp, body = get(t, pending, s.srv.URL+auth.CallbackPath+"?error=access_denied&error_description=not+allowed&state="+url.QueryEscape(state))
+	if resp.StatusCode != 403 || !strings.Contains(body, "access_denied") || !strings.Contains(body, "/auth/login?return=") {
+		t.Errorf("the provider's refusal: %d %.400s", resp.StatusCode, body)
+	}
+	if who(t, pending, s.srv.URL).SignedIn {
+		t.Error("a refused sign-in is signed in")
+	}
+}

@@ -98,11 +98,17 @@ func (s *SignIn) login(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusUnauthorized, msg, "")
 		return
 	}
-	ctx, err := s.sessions.Load(r.Context(), "")
-	if err != nil {
-		s.fail(w, http.StatusInternalServerError, "The sign-in could not start a session.", "")
-		return
+	// The browser's pending sign-in session when it has one (a second
+	// click on "Sign in" replaces its state), else a new one; either
+	// lives only as long as a sign-in may take.
+	ctx, ok := s.load(r)
+	if !ok {
+		if ctx, err = s.sessions.Load(r.Context(), ""); err != nil {
+			s.fail(w, http.StatusInternalServerError, "The sign-in could not start a session.", "")
+			return
+		}
 	}
+	s.sessions.SetDeadline(ctx, time.Now().Add(PendingSignInTimeout))
 	state, nonce, verifier := randomToken(), randomToken(), randomToken()
 	dest, err := s.oidc.authCodeURL(ctx, state, nonce, verifier)
 	if err != nil {

@@ -21,7 +21,8 @@ func startProxySite(t *testing.T, addresses string) *testkit.Server {
 	}
 	return testkit.StartServer(t, "--services", "hours",
 		"--auth-proxy-user-header", "X-Remote-User", "--auth-proxy-groups-header", "X-Remote-Groups",
-		"--auth-proxy-addresses", addresses, "--group-map", testGroupMap)
+		"--auth-proxy-addresses", addresses, "--group-map", testGroupMap,
+		"--auth-proxy-logout-url", "https://idp.example.edu/Shibboleth.sso/Logout")
 }
 
 // proxied sends a request as the proxy would, with its headers.
@@ -87,6 +88,19 @@ func TestProxyHeaders(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != srv.URL+"/hours/" {
 		t.Errorf("login through the proxy: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	// Sign out goes to the proxy's logout (with the token).
+	req, _ = http.NewRequest(http.MethodPost, srv.URL+auth.LogoutPath, nil)
+	req.Header.Set(proxyHeaders[0], proxyHeaders[1])
+	req.Header.Set(proxyHeaders[2], proxyHeaders[3])
+	req.Header.Set(auth.CSRFHeader, m[1])
+	resp, err = c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "https://idp.example.edu/Shibboleth.sso/Logout" {
+		t.Errorf("sign-out through the proxy: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	// Without the headers (the proxy let an anonymous request through).
 	if resp, body := proxied(t, http.MethodGet, srv.URL+"/auth/whoami", ""); !strings.Contains(body, `"signedIn":false`) {

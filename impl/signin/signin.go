@@ -82,6 +82,10 @@ const (
 	// pushed back (one database write): every tenth of the idle timeout,
 	// at most once a minute, so the idle timeout is exact to within that.
 	maxTouchInterval = time.Minute
+	// PendingSignInTimeout is how long a sign-in may take at the
+	// provider: the session /auth/login starts ends then unless the
+	// callback has signed it in (which renews it for the timeouts above).
+	PendingSignInTimeout = 15 * time.Minute
 	// CookieName is the session cookie's name.
 	CookieName = "sitesvc_session"
 )

@@ -185,6 +185,21 @@ func TestSecureCookieUnderHTTPS(t *testing.T) {
 	if rec.Code != http.StatusFound || loc.Query().Get("redirect_uri") != "https://lib.example.edu/svc"+auth.CallbackPath {
 		t.Errorf("login: %d to %s", rec.Code, loc)
 	}
+
+	// The pending sign-in lives PendingSignInTimeout, not a session's
+	// 8 h; a second start reuses it (one row per browser).
+	req := httptest.NewRequest(http.MethodGet, "/login", nil)
+	req.Header.Set("Cookie", strings.Split(cookie, ";")[0])
+	s.Handler().ServeHTTP(httptest.NewRecorder(), req)
+	db, _ := s.store.SessionsDB()
+	var rows int
+	var expiry int64
+	if err := db.QueryRow(`SELECT count(*), max(expiry) FROM signin_sessions`).Scan(&rows, &expiry); err != nil {
+		t.Fatal(err)
+	}
+	if left := time.Until(time.UnixMilli(expiry)); rows != 1 || left > PendingSignInTimeout || left < PendingSignInTimeout-time.Minute {
+		t.Errorf("%d pending sessions, the last expiring in %s (want 1, within %s)", rows, left, PendingSignInTimeout)
+	}
 }
 
 var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
