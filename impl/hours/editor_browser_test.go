@@ -295,7 +295,28 @@ func TestEditorWeekGrid(t *testing.T) {
 	if got := e.day(t, "law", "main", "2026-03-10").String(); strings.HasPrefix(got, "closed") {
 		t.Errorf("a refused write changed law/main: %s", got)
 	}
-	_ = cookie
+
+	// The session ends (signed out in another tab): the next edit says so
+	// at the cell and offers to sign in again; nothing is saved.
+	e.sessions.End(cookie)
+	if err := chromedp.Run(ctx,
+		chromedp.Click(`//button[normalize-space()="This week"]`, chromedp.BySearch),
+		chromedp.Poll(`(h => h && h.textContent.startsWith("Week of Sunday 1 Mar"))(document.querySelector("#view-title"))`, nil),
+	); err != nil {
+		t.Fatal(err)
+	}
+	editCell(t, ctx, "special-collections", "2026-03-05", "9a-1p")
+	waitText(t, ctx, ".cell-error", "You are no longer signed in, so nothing was saved")
+	var login string
+	if err := chromedp.Run(ctx, chromedp.AttributeValue(`#signed-out a`, "href", &login, nil, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	if login != e.url+"/auth/login?return="+url.QueryEscape(e.base+"/admin/") {
+		t.Errorf("sign in again at %q", login)
+	}
+	if got := e.day(t, "green", "special-collections", "2026-03-05").String(); got != "10:00-17:00 regular" {
+		t.Errorf("an edit after the session ended changed the day: %s", got)
+	}
 }
 
 // TestEditorParser runs the editor's hours parser (admin.js, in the page)

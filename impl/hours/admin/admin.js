@@ -207,6 +207,11 @@
       }).then(function (r) {
         return r.text().then(function (text) {
           var body = text ? JSON.parse(text) : null;
+          if (r.status === 401) {
+            // The session ended (signed out elsewhere, or timed out).
+            signedOut();
+            throw new ApiError(401, 'You are no longer signed in, so nothing was saved: sign in again (link above) and repeat the change.');
+          }
           if (!r.ok) {
             var e = body && body.errors && body.errors[0] || {};
             throw new ApiError(r.status, e.detail || e.title || ('HTTP ' + r.status), e.source && e.source.pointer);
@@ -214,6 +219,13 @@
           return body;
         });
       });
+    }
+
+    function signedOut() {
+      if (document.getElementById('signed-out')) { return; }
+      var banner = el('p', { id: 'signed-out', class: 'error', role: 'alert' }, 'You are no longer signed in. ',
+        el('a', { href: app.getAttribute('data-login') }, 'Sign in again'));
+      app.insertBefore(banner, app.firstChild);
     }
 
     function say(text) {
