@@ -209,6 +209,19 @@ func TestEditorWeekGrid(t *testing.T) {
 		t.Errorf("after 9a-5p the API says %s", got)
 	}
 	testkit.Screenshot(t, ctx, "hours-editor-week-1280")
+	// Back to the regular hours: the exception is deleted.
+	if err := chromedp.Run(ctx,
+		chromedp.Click(`button.cell[data-location="reference"][data-day="2026-03-03"]`, chromedp.ByQuery),
+		chromedp.Click(`//button[normalize-space()="Regular hours"]`, chromedp.BySearch),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "9a-12p, 1p-5p")(document.querySelector('button.cell[data-location="reference"][data-day="2026-03-03"]'))`, 10*time.Second); err != nil {
+		t.Fatalf("after Regular hours: %v", err)
+	}
+	if got := e.day(t, "green", "reference", "2026-03-03").String(); got != "09:00-12:00,13:00-17:00 regular" {
+		t.Errorf("after Regular hours the API says %s", got)
+	}
 
 	// A bad entry: the reason at the cell, nothing sent.
 	before := e.writes.Load()

@@ -403,9 +403,16 @@
         var reset = isException ? el('button', { type: 'button', class: 'small', onclick: function () {
           api('DELETE', libPath() + '/locations/' + locSlug(loc) + '/exceptions/' + day.rule_id).then(function () {
             say('Back to the regular hours for ' + loc.attributes.name + ' on ' + longDay(date));
-            render();
+            return refocus();
           }, function (e) { err.textContent = e.message; });
         } }, 'Regular hours') : null;
+        // refocus redraws the week and puts the focus back on this cell.
+        var refocus = function () {
+          return weekView(document.querySelector('#app section')).then(function () {
+            var b = document.querySelector('button.cell[data-location="' + locSlug(loc) + '"][data-day="' + date + '"]');
+            if (b) { b.focus(); }
+          });
+        };
         var fail = function (msg) {
           input.setAttribute('aria-invalid', 'true');
           input.setAttribute('aria-describedby', errId);
@@ -430,10 +437,7 @@
           input.disabled = true;
           req.then(function () {
             say('Saved ' + loc.attributes.name + ', ' + longDay(date) + ': ' + input.value);
-            return weekView(document.querySelector('#app section')).then(function () {
-              var b = document.querySelector('button.cell[data-location="' + locSlug(loc) + '"][data-day="' + date + '"]');
-              if (b) { b.focus(); }
-            });
+            return refocus();
           }, function (ex) {
             input.disabled = false;
             fail(ex.message);
