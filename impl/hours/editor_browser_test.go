@@ -764,3 +764,41 @@ func TestEditorImportAllOrNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestEditorFormerSlugRole: a role naming a library's former slug still
+// authorises it (docs: Legacy API), so the editor offers that library
+// under its new slug and its edits are accepted.
+func TestEditorFormerSlugRole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	sessions := admintest.NewSessions()
+	e := newEditorEnv(t, sessions)
+	admin, csrf := sessions.Add(auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}})
+	req, _ := http.NewRequest(http.MethodPatch, e.base+"/libraries/green", strings.NewReader(`{"data":{"type":"libraries","id":"green","attributes":{"slug":"cecil-green"}}}`))
+	req.Header.Set("Content-Type", "application/vnd.api+json")
+	resp, err := http.DefaultClient.Do(admintest.Request(req, admin, csrf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("renaming green by a session write: %d", resp.StatusCode)
+	}
+	ctx := testkit.Browser(t, 60*time.Second)
+	e.openEditor(t, ctx, auth.Principal{Name: "gina", Roles: []string{"editor:green"}}, "")
+	var title string
+	if err := chromedp.Run(ctx, chromedp.Text(`#view-title`, &title, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	if title != "Week of Sunday 1 Mar 2026 — Green Library" {
+		t.Errorf("an editor:green after the rename sees %q", title)
+	}
+	editCell(t, ctx, "stacks", "2026-03-05", "9a-1p")
+	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "9a-1p")(document.querySelector('button.cell[data-location="stacks"][data-day="2026-03-05"]'))`, 10*time.Second); err != nil {
+		t.Fatalf("the edit under the new slug: %v", err)
+	}
+	if got := e.day(t, "cecil-green", "stacks", "2026-03-05").String(); got != "09:00-13:00 special" {
+		t.Errorf("after the edit: %s", got)
+	}
+}

@@ -270,7 +270,19 @@
     function load() {
       return api('GET', '/libraries.json').then(function (doc) {
         state.libraries = doc.data.filter(function (l) { return editable(l.id); });
-        state.locations = doc.included || [];
+        // A role may name a library's former slug (it still authorises
+        // it): the library's own document says which library that is now.
+        var known = state.libraries.map(function (l) { return l.id; });
+        var former = isAdmin ? [] : mine.filter(function (slug) { return known.indexOf(slug) < 0; });
+        return Promise.all(former.map(function (slug) {
+          return api('GET', '/libraries/' + encodeURIComponent(slug) + '.json').then(function (d) { return d.data; }, function () { return null; });
+        })).then(function (found) {
+          found.forEach(function (l) {
+            if (l && known.indexOf(l.id) < 0) { known.push(l.id); mine.push(l.id); state.libraries.push(l); }
+          });
+          return doc;
+        });
+      }).then(function () {
         var h = readHash();
         state.lib = state.libraries.filter(function (l) { return l.id === h.lib; })[0] || state.libraries[0] || null;
         state.view = VIEWS.some(function (v) { return v[0] === h.view; }) ? h.view : 'week';
