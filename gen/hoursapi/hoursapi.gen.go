@@ -1433,6 +1433,11 @@ type ClientInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
 	UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListChangesBare The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection).
+	//
+	// Corresponds with GET /libraries/{library_id}/changes (the `ListChangesBare` operationId).
+	ListChangesBare(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListChanges Who changed what in a library and when (the audit log; admin or its editor).
 	//
 	// The audit log's entries about the library, its locations, terms, schedules and
@@ -2027,6 +2032,21 @@ func (c *Client) UpdateLibraryJsonWithBody(ctx context.Context, libraryId Librar
 // Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
 func (c *Client) UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateLibraryJsonRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListChangesBare The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection).
+//
+// Corresponds with GET /libraries/{library_id}/changes (the `ListChangesBare` operationId).
+func (c *Client) ListChangesBare(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChangesBareRequest(c.Server, libraryId)
 	if err != nil {
 		return nil, err
 	}
@@ -3681,6 +3701,40 @@ func NewUpdateLibraryJsonRequestWithBody(server string, libraryId LibraryID, con
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListChangesBareRequest constructs an http.Request for the ListChangesBare method
+func NewListChangesBareRequest(server string, libraryId LibraryID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/changes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -5878,6 +5932,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
 	UpdateLibraryJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLibraryJsonResponse, error)
 
+	// ListChangesBareWithResponse The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/changes (the `ListChangesBare` operationId).
+	ListChangesBareWithResponse(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*ListChangesBareResponse, error)
+
 	// ListChangesWithResponse Who changed what in a library and when (the audit log; admin or its editor).
 	//
 	// The audit log's entries about the library, its locations, terms, schedules and
@@ -7261,6 +7322,89 @@ func (r UpdateLibraryJsonResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateLibraryJsonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListChangesBareResponse401Headers the declared response headers of an HTTP 401 response for ListChangesBare
+type ListChangesBareResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ListChangesBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ChangesDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListChangesBareResponse401Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListChangesBareResponse) GetApplicationvndApiJSON200() *ChangesDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListChangesBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r ListChangesBareResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r ListChangesBareResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListChangesBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListChangesBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChangesBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChangesBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChangesBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChangesBareResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -10635,6 +10779,19 @@ func (c *ClientWithResponses) UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody
 	return ParseUpdateLibraryJsonResponse(rsp)
 }
 
+// ListChangesBareWithResponse The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/changes (the `ListChangesBare` operationId).
+func (c *ClientWithResponses) ListChangesBareWithResponse(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*ListChangesBareResponse, error) {
+	rsp, err := c.ListChangesBare(ctx, libraryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChangesBareResponse(rsp)
+}
+
 // ListChangesWithResponse Who changed what in a library and when (the audit log; admin or its editor).
 //
 // The audit log's entries about the library, its locations, terms, schedules and
@@ -12376,6 +12533,80 @@ func ParseUpdateLibraryJsonResponse(rsp *http.Response) (*UpdateLibraryJsonRespo
 	switch {
 	case rsp.StatusCode == 401:
 		var headers UpdateLibraryJsonResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListChangesBareResponse parses an HTTP response from a ListChangesBareWithResponse call
+func ParseListChangesBareResponse(rsp *http.Response) (*ListChangesBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChangesBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ChangesDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListChangesBareResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15635,6 +15866,9 @@ type ServerInterface interface {
 	// UpdateLibraryJson Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}.json)
 	UpdateLibraryJson(ctx echo.Context, libraryId LibraryID) error
+	// ListChangesBare The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection).
+	// (GET /libraries/{library_id}/changes)
+	ListChangesBare(ctx echo.Context, libraryId LibraryID) error
 	// ListChanges Who changed what in a library and when (the audit log; admin or its editor).
 	// (GET /libraries/{library_id}/changes.json)
 	ListChanges(ctx echo.Context, libraryId LibraryID) error
@@ -16195,6 +16429,22 @@ func (w *ServerInterfaceWrapper) UpdateLibraryJson(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateLibraryJson(ctx, libraryId)
+	return err
+}
+
+// ListChangesBare converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChangesBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChangesBare(ctx, libraryId)
 	return err
 }
 
@@ -17528,6 +17778,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id", wrapper.UpdateLocation, options.OperationMiddlewares["updateLocation"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/terms.json", wrapper.ListTerms, options.OperationMiddlewares["listTerms"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/changes.json", wrapper.ListChanges, options.OperationMiddlewares["listChanges"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/changes", wrapper.ListChangesBare, options.OperationMiddlewares["listChangesBare"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules.json", wrapper.ListSchedules, options.OperationMiddlewares["listSchedules"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions.json", wrapper.ListExceptions, options.OperationMiddlewares["listExceptions"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/terms/:term_id.json", wrapper.DeleteTermJson, options.OperationMiddlewares["deleteTermJson"]...)
@@ -18988,6 +19239,111 @@ func (response UpdateLibraryJson422ApplicationVndAPIPlusJSONResponse) VisitUpdat
 	}
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesBareRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+}
+
+type ListChangesBareResponseObject interface {
+	VisitListChangesBareResponse(w http.ResponseWriter) error
+}
+
+type ListChangesBare200ApplicationVndAPIPlusJSONResponse ChangesDocument
+
+func (response ListChangesBare200ApplicationVndAPIPlusJSONResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChangesBare400ApplicationVndAPIPlusJSONResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesBare401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChangesBare401ApplicationVndAPIPlusJSONResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesBare403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChangesBare403ApplicationVndAPIPlusJSONResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChangesBare404ApplicationVndAPIPlusJSONResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChangesBare406ApplicationVndAPIPlusJSONResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -23365,6 +23721,9 @@ type StrictServerInterface interface {
 	// UpdateLibraryJson Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}.json)
 	UpdateLibraryJson(ctx context.Context, request UpdateLibraryJsonRequestObject) (UpdateLibraryJsonResponseObject, error)
+	// ListChangesBare The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection).
+	// (GET /libraries/{library_id}/changes)
+	ListChangesBare(ctx context.Context, request ListChangesBareRequestObject) (ListChangesBareResponseObject, error)
 	// ListChanges Who changed what in a library and when (the audit log; admin or its editor).
 	// (GET /libraries/{library_id}/changes.json)
 	ListChanges(ctx context.Context, request ListChangesRequestObject) (ListChangesResponseObject, error)
@@ -23880,6 +24239,31 @@ func (sh *strictHandler) UpdateLibraryJson(ctx echo.Context, libraryId LibraryID
 		return err
 	} else if validResponse, ok := response.(UpdateLibraryJsonResponseObject); ok {
 		return validResponse.VisitUpdateLibraryJsonResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListChangesBare operation middleware
+func (sh *strictHandler) ListChangesBare(ctx echo.Context, libraryId LibraryID) error {
+	var request ListChangesBareRequestObject
+
+	request.LibraryId = libraryId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChangesBare(ctx.Request().Context(), request.(ListChangesBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChangesBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChangesBareResponseObject); ok {
+		return validResponse.VisitListChangesBareResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -25125,147 +25509,147 @@ func (sh *strictHandler) UpdateTermJson(ctx echo.Context, libraryId LibraryID, t
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H0Lbxs5tuZfIWovEPlO6WHn0YmCwcKTpLtzkdfG7gl6I2+KVlESr0ukhmTZ0WQN3P+w/2F/2PySCx6S",
-	"9ZZUkiVZSQpodGSJb57Hdw4PD795Qz6dcUaYkl7/mzchOCQCPp5GEb95L+iYMv1nSORQ0JminHl97yPB",
-	"oURTPEeXBMWShGgk+BRhNkc35BLN8Jh0PN8jX/F0FhGv7/2753tyOCFTrBtT85n+UipB2di7vfW9F3g4",
-	"IS84U4JH5e7OJlwoNIsvIzpEQzycUDZGrQmPhUTDCWZjggQWJJo/RzeCKiKRnPAbdEPVhDKkJgRN8dc2",
-	"HpOj/KhMi7779a9PeiuG+eocjyuGpwRnY3SNIxpixQXiI+hUkJkgkjCFdcHOirbf8CE2DRbb/+PjG9fk",
-	"UBCsSIgEkTwWQ5JvdMTFFCuv78WCen6pj1vfm2GBp0TZPX71dUigk9cvy72+i6dE0CGioe4coxkR7RAr",
-	"goir5QYV2ZGjFlABVTItI1FEpSqs+7Hne5qsvBlWE8/3GJ7qr5NKX2jo+Z4g/4ipIKHXVyIm2XnOsFJE",
-	"6Ab+z+fj9rOLz732s4tvPf/4l9t/q5i37/0q+LQ8w1+pkAqFeO6jP//888/227ftly876DTijPiIs2iO",
-	"1ARDCUQlEkTFgpEwP5eT3smTdu9hu/fUTeofMRHzdFZ6TbxFo4eBP7ptmw8n6YfqebweveOMvMVqOClP",
-	"RxOn1HuSpztpCCeihCk04VEonyOMproNhJm8IUKih71HHTd8IwPS8b8etXWnbdPrchp+zYZRHJLy2P7j",
-	"7P27/umH1yigpkjQQefAIlGOniXCgiAc3eC5RLZo6CPJ3XZwSQYMaumpTegMaRqy1YaafkiIWkM+neK2",
-	"JJrcFQmP+ihwRCoDhFmIgpmgUyzmX9z3wYBxhiJ6KbCgRPooMJ/nAeIM4YTIO+iUzRFXEyKga00Zj3o9",
-	"H2EzCL3YMZPxbMaFIuGAJVNPeQ8FkgsV+CjQkvLzv/7r/1/oP0aURKHM/BkpIsyfMGbsOh4wHEXtiN8Q",
-	"0R5iSZDeqs6A5QgzmfACurSru0oqmUWoEhBnUTw2osGuFGphpEUQEUjq33AkOexsdE2kXkWh1UZBFowF",
-	"IaxaHthmV0mDKf76hrCxmnj9J4/8HHvh9j81P/2l1U4+Hv17NWs58btipk7UZXTLXWYvFR5eyQXTt33t",
-	"Z/5nwwkJ44jUUQU3hFxFcyRtlSV6wBVZRw24OlvXAudETOtMTxExTebkNhem9Nurc9RNZET3W0qht11d",
-	"S3b+U3JWb5q6/PanyMvTe4ONlkMtYHlJr8lRVuM9R4yQUKJATzF4jrBCUy4VOn6KppyBcB0pIuzv1drv",
-	"+NECKaP4tnTfJ0KuypM7Lerv57BtWq4CCDTa7yxmIZ7/67/+3xlWsdBroUkYtKGGklSBfNUlGfmqOugT",
-	"VRMeK0SVb7RnLIRWn1CLMkTwcOJI44FE/+SM3BsquNUEJGecSQKg7m84/Ej+EROp9F9DzhRh8BHPZhE1",
-	"HNq9ZmEHz+hfNLnq35KRf/OIEFzDw896qRWmkRt8qsDQwFN84KExvSZGFOrFGsCkBp6eFihzMy1bx9DC",
-	"ra9Fnoql1/ce9TTcVlTBiv0Nh8iN+/biNrs0/ybIyOt7/6ObGitd86vsvtKjfcmH8VTPElajSCCXOMwM",
-	"nQtAPxGIag08oEsU2iaea90MyDqpEoB6lZau7JcdPZUXnI0iOlxnobc2K9AxLT0bBpjggcxqnyPfyrEH",
-	"MiOmdeEMfNd8gCOtluaaqGNJ/AGD9SmuCrrRwAsFmvYC3U5Aw0AjH8YVrAth4YxTph5I1HKA50gjEg2+",
-	"ubikYUjY9uhR8IggElLFRR8ABNiiejDWHHRie+BF+MaQZEp2DzNklw5um0Snoa3iV4Q9kEiPVaKQw/Cw",
-	"tqqRmlBpLFUgo3dcnQJ0xZdmynumJejbEvmi/gz+1qyOpiSkGGlSyEBaN5FfeczC7W0045mtZPxmQgRZ",
-	"ImEyiDEvaR5ltvwdV8gMc5tb/o4jGadawU/QkA986OfYMOFBt2xveUhHlIRlBXdeciQY241IlLPMtP7J",
-	"uG/AodLOeFSqJmfLd3Pel4ybY1kdKAPr8AfDsZpwQf9JtrjzGF0SLIgwfGTsbwuTcjt7nNnZ3Ei2vLnZ",
-	"0fhWlMbsivEbzRuksPyfPn1qn8ZqQpjS8yd5di2pcFjFmeBDIqUWAq+Yomq+vcWcEUF5iAbeyeN+r9c+",
-	"edLv9QZeH014LJDW3XyEhBacec7SEh34qhtihbtYKUEvY0VkN8Rz2e11Tbuy28uz28lJblMyE0N2ZtsW",
-	"tiWFpQUsiSJk1fxlrBBGYGDrnygDZ11G2ZupBgg+SI2BqQLm/CO15d9qwXcOe7dvGb1ojlqnBIv6DxJo",
-	"lpPTycobQQEK8yNJtx2HIdVt4eiD4DMiFNXAcoQjSXxvlvnqm5dSxLoVh87VSVg89fqfPePZ9HwvnoXm",
-	"Q0giooh3UYK8vodVzt2pK7QVnRKvoqxjgqJg/TTBCt1go4iVZuqYhZrDJwSdfnj9QFqN2GKxoSOEkRlS",
-	"sqymaTD3dCGjvrUNZzA5rKjWRWWWz/yuLEGVStxMeLU6cMhCj09LIj1iSceMhG0D40Sn0oJK7czPegVN",
-	"D77bi+KQ8lNId4Ff/icZKj1AukBd4TikChGmwDhi8fSyckTuiwwNAC3Kii0vjN4OEKznDA1WDdLQt0yY",
-	"az061XJP/0sVmcpVXFxgpWSCHhYCz/XfmivxjK5qSCPo0w+v3yeTiCi7Wtn9GyhUXCqYgWshHUHVUr20",
-	"imqBGbuphWoaPtfsWSKX12fv0dMnvWOLLGkUUUmGnIUSLPI/zl8gPhpJonyU97Y9kEgz/FLT+/y41+/p",
-	"/zq9Xq/d+6UPBmetaZy7D/3Sh8GgYz4+vP38l/ZF6fcFKzD/ncdiXTE5jLgkWflxyXlEMJhV8Jv8YkQh",
-	"jqL3I9D5yygk2Yfbi6KCeRFxSdnYub1GcDRi1PtzBBLwZkIYMgOqFHghnq+iUCCwW99j3GqM0jrxGWFf",
-	"Th5VnG68nxGmzSdttfZRL7OzSHF08rD/+Fn/8bPOs2fPMqIms1y65a2tlh7M3VaLXxPB6HiiqkVohJMG",
-	"TSvOCTelIVSrnqTFY7Ul1gcoXyWphHXAVo5OKi5IiHQZdEkm1PrOwMfY6yPGmTlpTRQ0ZerJo3TEGmuN",
-	"iciqgGWjBM4B3KW1IiFXNUjtky1WFodzL23EdxyWobzs3mTIJstw6UL7ThUZkk7XrUq+5lHeepLAofqa",
-	"GwtdpfpjStlrU+14W0qpsK52fAunbautKf54WA2NUkxX+mkjHGvPPKvay7gXqn51JlLV2VlpJZyFlPf2",
-	"Pnp8sVR3WEPq2wpMZBt35St3wrkdTjfF7csU0hoKAEI3EuRbgcvBp5g4KmnGq6iR+CUFfIAS6AdQOASf",
-	"1FEfyRkZUhyhFlUSafscujMHAyEZ4ThSRj5r5j7y0YRHFGRXqYCZ7pEG2fpjLAzWsHDV9qMtf9OCFRKx",
-	"qLZaErWXObF73Ov566tBwWMrc4cRH16lYQotN3eY8tFzRL7ioYrmiDM4pjMT8pHrAFCWFWbI9HRpXd0h",
-	"ntdXMpnTLq2W28ePFoCtDFBq14NOU/zVyq4nRdl1u4zG74j4l0pX10cW698ftl+G6ctD3ZOFvxNJcWfO",
-	"W8pp9Uh9gRWbocky3qhCGSmEyMzRDXWxuV3hSEiDYdbdpCgTc7ZlHkniKULCFB1RDfeqyLc800KpZIxV",
-	"a1IkjDTubGMnQnFFl3LVJ0EVuaOk2Zgba4mojKpfTENbWMalbph6G59Z1734ayrF+PflsklNo2ocNRM8",
-	"jIcksc/6KBBkHEdYBAbuLAjlUURMj3wUWEEbDFgrd3QM7pocvNKlrTA2J8RWHgcoV3PAhtbTkI0Y0pVj",
-	"5gYRBqjFuA3DEenYhtowk+lULDqzgW+WdO30PH+pkvC9THeVKiO/oetRoR5mwb193DlezUquXtVOvyFj",
-	"PNytE6meM2Qt9V3Hg6CqCHVtR0I2Wi57NlCjhozicaVYXA4b1l22fbs6QLEV/R0L/BkFL0Z+afxCKKIl",
-	"qEoqdbFx+5DfNjZ1mfR2IcT127QzvW+V4HtTshpkfcRsTN7qggt0SDL/eurErujG7oGJE095jgeqLkRU",
-	"PpDIhmBn4kbxpTTRRoQhqtAEy1QG1Nq+xM9esW0m8q7KZbSI/xWdkn9yVnVucfruNH8AsVyyQ9+2p0y7",
-	"S/Zgh+ZrBd80fLIJn2Rsm/V2qSYMTyKN1zFmlox3Kz6AGpRVy+bY/i5/IHwWkaTKNgxjuVP9VWEir3Qn",
-	"LLCcitdZNrVFa52MVQ38onTIdSdrX3NgaU51PAAb8cxSB4Aj1SWMBW6AjbWmU0wZt/BJrwenNu7vY3+x",
-	"2lq2U2e6TEGTpb7aU7j3gLvvyM2XP7m48vziZZKlQ7hdsSCH6BdZsGH1XSPr09dWPCNvnLRcY1UkiUY1",
-	"roUWjpF0pcoRWC68Ozi8M5K7ImQmvywAm9B3P38hydwEoUom0cRF7PlAGjdG9ZFHwbhceH0IXCoRWOo2",
-	"hixTs64luxCn2jFXW/ILQOxSHJo361zz+fVdRgq7xKgV+HJ9kLraQPyBMWpZSW8CUvO0Poh7vYdDy0Tw",
-	"B+na72x35ss60X6pqr8rui3Sys6UR1kEfq/41uzg7ozLux/72BHWwnybUNLmmM/2djfQV9BhZYG+ISqs",
-	"pSRWQ8bbVRM/SHC3YGfWQHdrU9JW0F2Ws1ctTvGUhwiCZlAfSUIgoEPGlyaSAyluM5EYyZigHPSaoUDL",
-	"nMA3dwiA3IM+cmE2A3bc6dnLg1Ns7q1Jcwks0BAxQJTBRcGkYWjBh/7JNRHz9J6CTYxC5IDhMaZMwuUK",
-	"OLUpnFTgiLAQi+ozA/rC/oxGhISoFXToUAZ5VFWJcH1vhsekutHfz9++MbeFWwmyr9FkYWOTgVdvLgRZ",
-	"bnBos+4JwyanEksCUV+YwFOT/gIrIpCbJ5zQqAkGLy30WoWbC4u04OghHUDV4qWoaL31G9mML3UOqRSv",
-	"V7IwH3uFW/HKgbt8ChsriBDP61tLrreXBtWmMVO/rI5PkUvH/xLPt3jeuH64Teqt6D2DyLJf9hFZdufD",
-	"N1d96dLuznxyXRx+gFpppHuKTyux171R+IqAslwsfg33wZYId1XQ2rJA980kzs8S3+ZD6pcdDAny29zV",
-	"7oKx+etF3SVZfnYadOckxcGaHxUqfzdkffD0sxui2Yqp5TZpLxEqVWr4+wowPLMeg6XnQpukHDPpuDZG",
-	"x3Dl7ssakWgRXq/8Ru6XKq+JnuYOkZ5u/vBRXkG0bOKIXi8XWlneQH62u7qac6u9J6S6N1KvdXSUjibT",
-	"0b7g3A/ltV6bINdGTJpaDxYtFcR/fR/teuu2FdCgx7oXwFCU5t8XWPiUmp5us0zmRc/33nL74Twm0nz6",
-	"RELmPp9PYmE//ipssL5L1li915IMY0HVXGOsqVlqk6PpNFaTqkSRJpHUFIcmgQsKJFVEXg/NDxLhMETt",
-	"NqSWw+GUMnONwX5jk81VnH8GSQ5usPVhCKk+mig1Mwl9KBvx6vuclI2NWz4fIkuJdGkpqUgCCWRnwAbs",
-	"PJOU8vTDa5ubWibue3TcOU4c8BK1FucIOuoPWNpfK0g+Bz6iIfqrSScIA0mGoIsl6ZRNsQEL6p4NB0e+",
-	"SaA5xELM9eQDmH3gm1uqQE5oRsDLnOTiHDCTf7QbKB7kknIuSO65OF8IonLAXDbv5zavKcKR+Sm5TJv+",
-	"wkIEvUKSaYaSNKomZxbiowErJU1NtikNB0GtoItntHt93O10OoGPQjITZAgZqpMdxGgWYcpgJxHwvaYK",
-	"WCA96CEXoTT06672KsJMZivTp8nND2uLMJImN33w6hyPbRZpJCGdfpBLERf4Nhk4eth7hBR3KcIpGw9Y",
-	"kMs0F/jVmf85PBaAWi/efzw78m3Gamgy+P3V6csARfTK5Mf+7dX5gLkkSvqLSx7OO+gUTYmacD1EyKwd",
-	"cmIyXE3wNTF5th9b1oXXCQKY7yeT8b+VSd2dEKfJvSf94jUn6Veks5dHA6bwFUmZKGUgs3C5jHQwEJAN",
-	"QSIuBixYJijQKzgYg8yPej6a4JTATJoUTNALJLrTu0xCOGJjA2byKUV8bM7MXGI1J75MmJSf3jryjju9",
-	"Ts85I0FdeA87vc5D4zafgKzs6v+NSWX+EUieRq5gPIx8VahV5rHqLLhHkCjLnP+5UCvMwgFzW9JHiuvq",
-	"UyyuSOijmwmBVOrQll6SGWGI8Rs4ltT7ZO9umS2w17f0Fmt1hBQfMEjLKsg15bFMR6zHL1HL8JI9mmQc",
-	"mXlCwmPNdCBeue08d7zoDxicpIJq7HAxRgE3ohqW+2xGhnRkBWoAFNN+89Lsj1b+1jXo7j58wJBaL/v6",
-	"woIQ27QIeGi9W39lueyjALcXhWzAJ71eIVudIl9Vd6Km0YqchFUp6NzDHveTaPJh79Giwsmcu9lkmrc+",
-	"JBleWSeTMhmQRTw1IRQw50QzF6gaMlCkx8ea7s0xPByF4rHeY898413oZp3sty3ks4c7/uh+ywTl3Xah",
-	"8+6Ii+63mwlhtzmmdcrD5Q0vIAtGrCQBXWqp1yUVskgDbtphe5PSPXTB05payA1YYH4PEPSTNOU4Ej4r",
-	"kLpRkqDoqJMkCVbJhb8BW3rjz1z8WXL1k+pm30chgBI5YFeEzGyOfRgEpEjCSJD0QYQ8N2ZvUa7Lj+lT",
-	"CDWYMvOcgC6d35oAZGCAWosxypFJVA0aKvM4SS7TGbRSnVxeL2TdzPItaOf/Lk6GdlSZkH3bcimLUEtp",
-	"TT+nh27WyMoESGRTvp2cVKR8A5ukkJM99PrHJ4XI3uPSpdD0gQZ7F9TL3qFcnWzOrlp6KTk5nXOWkV6Z",
-	"dFvqhbVmiLh82lYpuI0Qc/ARmN9yrHnIhyWotyDeT4dDIqWT723AXe30Wahlgjv7gpR74ukHUhQ+pJWu",
-	"041NNp3TLMmVSC1ss/ug/wZpmMr3jAlxlFUu5murXNJ7CamKKMg+KlVyP/dvWKyPSOAZpRqcf85r4Rb7",
-	"AM1uRclmCXnL95jBt18NncrsprXVNSU3BhrwEer6NoPspeA3kgjUSrOuQzIE1zK6JCMOZubcmICQ0+q5",
-	"i+KDWes/GFh42mT/OxbzPjLNdarfhyi8E5XDMa0QK3yUCdtLb+O6gPOjRiasIROe1Oomk/A/Lxjyu5Pk",
-	"2Uh9L3qnbBAnZFLAUw2PoohYG1KiIBUG8B6Ntu2Nnf3HxzepdWueBLP+jsuYRiEIH11GA8ZMm4LgUAuk",
-	"ax4LFIwoC0+jKPDRFVUyRsGYqCAnmOzNEciPJysk0QvI9WzxlIUpRKq/8XDDnOeJozrnfbZY6G0s6RCl",
-	"vVnNPtVfZy9jp/fh3nD55ZSNSUSyCjaVsLe1k5dXXoe7zbtY04TRWZl2vCOZNl+WZtxsTFjg9+zLhMuY",
-	"LSkHLW/EPMerq+ST/PvwnsfKSplnPjbjUV3r2epayYswusLx4zqzqUgvryufnNSpXH4zIOsaB52edYp/",
-	"vgC4mQgbs9+5F9zCKWU5ZoZviiCj40hvNdL4KVFGSTZ9Lgone/Nj64ZNwU4xoYi26TUMl0xYuDvVcqGL",
-	"n7+tNcY7dAqb4IIftbVWz5yycv83eBioJPfdg4Or5b7uNSmenKCZW7VwsNPvgt8mmnCp+k97T3vWX5O+",
-	"EAe1DbNUnX3n0gwkhJL2203MT6eDkgrwgkbVrf/kvLFWK7eV+u0ie9lyIeleFG7iGh9D0aK2u3HmxpBc",
-	"ULIuiZydnVv1dNx3WPzEsyZtc0t2Iw0vKC+iV4kDbit3JndOm3XLH+fOYteZDIz6f44En/41w+6Zi4Pm",
-	"wkNeFiie/2Zd3JK3fxpD4rsyJE6jKHOQDIYEjqLiaXLGnKgA8Dmdn3NYG7sXHmgpqf+X8H0qeDd2s5Z1",
-	"8KOyvW16CzvegWPOtXxFm+9/Xehnli0D/cqmZnJ6mr7iCtydvu29BC761dDwN2KR4XwjD9RaPvifzV01",
-	"38xZlfioqjm9o9s4IPfVefZV3lTn5J0kjcrZvT97CzrqPSN5+aM11Gp3l7t1jLA5XAyMmwtcV626/i3X",
-	"yNHzDF2PiTJNJge7C/xa1U/wg+/XHk8iwMaLTydLZ5N/wMNn21Kbu/eo6Z0Bn0ViYzn0nrjW7sNx1rsP",
-	"x5nZuwaE/LieMvOuMM6c1Wtm8A2rc5GJLjSgSH+nJZmJB1vtUSvr3CUBWqnSDuBJ+gDUM0+laQedJjIN",
-	"yystfkYQnragw8DF1cFG9lOFHjiRSKXpU3FeGVhh2too0GktUNdERX1/h90ZNe8ykGwSP7WAV+hQLmQV",
-	"3XPw91d/f/XuPFgQBlVwVgBaMKo7l98ecrulcYz2xSHKUPDm/YvT89fv3wUQ9KohTDvEc90uUyYcEg8n",
-	"Lo7RdzGM7k0hE3ZlwmERhqhHGzuLgr+fv3776n+/f/cqKCdPhrzDAIkgG0omN/6Ix8LEPw6YhePZcGkI",
-	"OuXo5ImNkTSwhKoO+uP1SwkxzhJEuY8kRzjN+WEeZpUQkmomJzDEbkIiEByGJiYMXqNfIiJcmOVuxcQm",
-	"7J9NP7OmCNB78PNaGptLhlNWSuvz8dcX6PHjR4+PkuiYvOTwNfVmMxytKy8c+KvlvvoPCU/jNi6sH92F",
-	"lVqXWGbDJdw1BWdjtgr5tEzmrA7kxNrMEdY4wfZmpjW+o5/Ud3Q/TpytKI/GkdM4chpHzuE4cnYGFBZD",
-	"1u4QBl2KuirLreSq4AOJCFPmDvGlu2Zpm/TrYKQBS0GSjxi5IVKZh84hmhQuuz7u9TrolbZuzZVGNRE8",
-	"Hk+gr8QN3zK7MWDm2iQXSNIxI2GbMiSJlJSzIxQRfE3MzSM97Lm7vQvtPjBmeOamZGfAPgh6jRXp2zum",
-	"JLQerJxq7aOZKeYjxttwBymoNk2lMoQhtwv2ty/D7DBXoRy7+Y0cW086fJpwZJgtRDcTrEyW28xNVnNF",
-	"DXg74bXn6O4e324uFGxp2LSL9TpIYFEREGaxhuYx43v7yCFxahIIZgMMbSRY5Mp5lcFV9YFHZbbq+4q9",
-	"Lr6Y8BMHXzfQ5c7R2s4JnZNOrW1Kofw95Brusi1IpfVu1TaetX141hylJa61FY40R34pul5CiEtcY7bf",
-	"3QeJFS5qN960NTTWefaNpaI/zUmlxpv23XjTkmvIuYMXP2X+3QZirfDSVTra7kftbAKdd45a70cGNA6z",
-	"n8Zhlj7TvLamXx9yLg3rSMIe+AgFS+JCMnFR6eArYz0YTxP9JHEfWBZmWH418Kh8BOC4Zj+BDuvhlyYs",
-	"4scJiyi8XHnXuIiFjFgzXsJWueuZV2ME/shG4H1EWewdIjZmZGNGNmbkSjNyc2vvHnRMY/E1Fl9j8e1d",
-	"ra8PV7spGlman+ZVUuzQfMx719HpUqyOnZSq0b8HrH/hOlI5s7lWxSk7m+vYVYnj0hqGYauR9rLohISW",
-	"vgP9vDKYwWVmsumV02RLxyftk8eaDzRu+eKeejA3fDI5mF5MBJVqiiWy77LakhkRVT+eIVnZgwhoSEbT",
-	"RDQ0SGNjpHFGDFZIXK+4IheuIqhlectdnvORnJEhxZGpuX3osDzS0iQ+Skonl/NsWz66nNtx01CaK4BJ",
-	"WXuLrspvnEMlDSJpEMlPg0i2zr/db8nnevFL94BbVpdOBtW4uvfj6mYphS51MlfEWycCHqPA7XKADKMD",
-	"sWfatuHyDE+JLOuB30iqBg7NNs1R5CErjlV6wzkhGt1x4N7ksu4oqI59RCNlbN9l/unvRInszpd9Fxv1",
-	"noRB483+SbzZK3T7NuFmzZCJhD73e57V4M6Dxp27D5HYG3ptkGuDXBvkuhC53gFgHr7GaEBmAzJ/bpB5",
-	"SEERScDm0piIM1fqpw+JSFaiOX/4Ac4fiq+/1w2HSCrUiYYoPPEb4rkMgDzMY+r67+cIu8/wrj2kOoAn",
-	"302kQQedujeY3ZPL/oAF7h2nwEf2NgsXaMoFQYF9lClAA+/33/tv37bh/wMPlV4WhudlBkzRKdHDsPlP",
-	"byZckuQRZ0h9Q82b+y4tqExSpsKv5uUnBLlQ4aF1eKuUs2hu+sNSZXKrYmTeep+jkCPJj6pyr5ggAcdw",
-	"P0LYiN5qGHr6ZJbXe9rv9drHJ+ahq+OH8Bc8e3WRfcXqLTevWPm5yic9Xbx3Uir+q6CuePrYl4lWybyM",
-	"ZZ/sh2L5kJaK57OqHkZSRExLryIdp3nBIH9Q7jWkVN/UD3BxJHAQ8S1uME14S4MK7xzeUtA/hUAX87KK",
-	"5qFtg706USwVY8vGsqRB+/AmfxLQkpRfHs+S4KgGTTZo8qdAkz4AtBkRO+Ho7jf3sV5Yy/5h1erSbkzN",
-	"4cKe7m8WCHbNs4FE0i86GkhLrDoYcDt/aO6FLEUesPpoTgZ+kJOBpXjwkAJavgv1sbuThjtYpPcjBZpz",
-	"hh/covxIZhEemgd9Qjy32LOGgt8e6KwZ3OLI9dBOKhv0ec/o8z7iW3aAYRv82uDXBr9W4dfNYebB64oG",
-	"ajZQs4Gae9HmSwCrOW5cFshyrkvs3su0d00K82oOEX6AQwSgYas4DcktDkOBspsm5NAkc5hPhcBjQl+S",
-	"rBq/tHsP2yfPPN+LcOH7J+3jJ17ykMjZTFA2Rv8rxkIRgXSRTG4NF4vgr8FSBxFxoAfSRBs0Cvvuz4OY",
-	"k3psn6iGEHSB2Zgc5eTNJkq3TkAB9J5/rhoSYgC7ayTRQYZMCFOaY0joo4heEfsQtyA4rI4lAOXXKPRG",
-	"oX8nCr0iWAacS3IjvNv9pv+pd+p/V51fIzEtEdPGg7onDypIVIjDUhlfpjvwIxFnY6Q4ompNryi0u9Aj",
-	"anrNeEM3ENu/EZDau7fEHD0eqIhvPJ8/iOfTgZsURR3Qaf2exf7unKEb2mT7593GCfqzpELeIJizANtq",
-	"nptrktv9OUiD3w4Sv93H2fjeUGCDABsE+CMiwM2A2p5lfAPWGrD2c4G13Z1Mw5jEtePZinAzIq4pNHaJ",
-	"JfSq24lF5PW9byZnvP7hSyyiW8/3rrGges7AGfmfjcoe4ThSXt+bKDXrdyFgM5pwqfpPe097XfN4TpHa",
-	"P8SXER0mA3Ae+d8h07YdYEezyUUyw+JUXsRCEKaQNlsTAxaWxJ7EmZ61KCoCxpkggA5QRMZ4ONdNZOqZ",
-	"LysqnhGlKBvbfOCtHNDIdmy2olzfzG7EBTIP3qHW7+dv36AZHhPzpJR7y1CiVv6BPZlt3r6Wd3tx+98B",
-	"AAD//w==",
+	"7H2Jbhu5uuarEDUXiHxPabGzdKLgYOCTpLtzkW1i9wl6Ik+KVlESr0ukDsmyo5MxcN9h3mEe7DzJBX+S",
+	"tUsqyZKsJAU0OrJUxfVfvn/hz2/ekE9nnBGmpNf/5k0IDomAj6dRxG/eCzqmTP8ZEjkUdKYoZ17f+0hw",
+	"KNEUz9ElQbEkIRoJPkWYzdENuUQzPCYdz/fIVzydRcTre//u+Z4cTsgU68bUfKa/lEpQNvZub33vBR5O",
+	"yAvOlOBRubuzCRcKzeLLiA7REA8nlI1Ra8JjIdFwgtmYIIEFiebP0Y2gikgkJ/wG3VA1oQypCUFT/LWN",
+	"x+QoPyrTou9+/euT3ophvjrH44rhKcHZGF3jiIZYcYH4CDoVZCaIJExh/WBnRdtv+BCbBovt//HxjWty",
+	"KAhWJESCSB6LIck3OuJiipXX92JBPb/Ux63vzbDAU6LsHr/6OiTQyeuX5V7fxVMi6BDRUHeO0YyIdogV",
+	"QcS95QYV2ZGjFlABVTJ9RqKISlVY92PP9zRZeTOsJp7vMTzVXycvfaGh53uC/COmgoReX4mYZOc5w0oR",
+	"oRv4P5+P288uPvfazy6+9fzjX27/rWLevver4NPyDH+lQioU4rmP/vzzzz/bb9+2X77soNOIM+IjzqI5",
+	"UhMMTyAqkSAqFoyE+bmc9E6etHsP272nblL/iImYp7PSa+ItGj0M/NFt23w4ST9Uz+P16B1n5C1Ww0l5",
+	"Opo4pd6TPN1JQzgRJUyhCY9C+RxhNNVtIMzkDRESPew96rjhGxmQjv/1qK07bZtel9PwazaM4pCUx/Yf",
+	"Z+/f9U8/vEYBNY8EHXQOLBLl6FkiLAjC0Q2eS2QfDX0kudsOLsmAwVt6ahM6Q5qG7GtDTT8kRK0hn05x",
+	"WxJN7oqER30UOCKVAcIsRMFM0CkW8y/u+2DAOEMRvRRYUCJ9FJjP8wBxhnBC5B10yuaIqwkR0LWmjEe9",
+	"no+wGYRe7JjJeDbjQpFwwJKpp7yHAsmFCnwUaEn5+V//9f8v9B8jSqJQZv6MFBHmTxgzdh0PGI6idsRv",
+	"iGgPsSRIb1VnwHKEmUx4AV3a1V0llcwiVAmIsygeG9FgVwq1MNIiiAgk9W84khx2NromUq+i0GqjIAvG",
+	"ghBWLQ9ss6ukwRR/fUPYWE28/pNHfo69cPufmp/+0monH4/+vZq1nPhdMVMn6jK65S6zlwoPr+SC6du+",
+	"9jP/s+GEhHFE6qiCG0KuojmS9pUlesA9so4acO9sXQucEzGtMz1FxDSZk9tcmNJvr85RN5ER3W8phd52",
+	"9Vuy85+Ss3rT1M9vf4q8PL032Gg51AKWl/SaHGU13nPECAklCvQUg+cIKzTlUqHjp2jKGQjXkSLC/l6t",
+	"/Y4fLZAyim9L930i5Ko8udOi/n4O26blKoBAo/3OYhbi+b/+6/+dYRULvRaahEEbaihJFchX/SQjX1UH",
+	"faJqwmOFqPKN9oyF0OoT3qIMETycONJ4INE/OSP3hgpuNQHJGWeSAKj7Gw4/kn/ERCr915AzRRh8xLNZ",
+	"RA2Hdq9Z2MEz+hdNrvq3ZOTfPCIE1/Dws15qhWnkBp8qMDTwFB94aEyviRGFerEGMKmBp6cFytxMy75j",
+	"aOHW1yJPxdLre496Gm4rqmDF/oZD5MZ9e3GbXZp/E2Tk9b3/0U2Nla75VXZf6dG+5MN4qmcJq1EkkEsc",
+	"ZobOBaCfCES1Bh7QJQptE8+1bgZknbwSgHqVlq7slx09lRecjSI6XGehtzYr0DEtPRsGmOCBzGqfI9/K",
+	"sQcyI6b1wxn4rvkAR1otzTVRx5L4AwbrU1wVdKOBFwo07QW6nYCGgUY+jCtYF8LCGadMPZCo5QDPkUYk",
+	"GnxzcUnDkLDt0aPgEUEkpIqLPgAIsEX1YKw56MT2wIvwjSHJlOweZsguHdw2iU5DW8WvCHsgkR6rRCGH",
+	"4WFtVSM1odJYqkBG77g6BeiKL82U90xL0Lcl8kX9GfytWR1NSUgx0qSQgbRuIr/ymIXb22jGM1vJ+M2E",
+	"CLJEwmQQY17SPMps+TuukBnmNrf8HUcyTrWCn6AhH/jQz7FhwoNu2d7ykI4oCcsK7rzkSDC2G5EoZ5lp",
+	"/ZNx34BDpZ3xqFRNzj7fzXlfMm6OZe/AM7AOfzAcqwkX9J9kizuP0SXBggjDR8b+tjApt7PHmZ3NjWTL",
+	"m5sdjW9FacyuGL/RvEEKy//p06f2aawmhCk9f5Jn15IKh1WcCT4kUmoh8IopqubbW8wZEZSHaOCdPO73",
+	"eu2TJ/1eb+D10YTHAmndzUdIaMGZ5ywt0YGvuiFWuIuVEvQyVkR2QzyX3V7XtCu7vTy7nZzkNiUzMWRn",
+	"tm1hW1JYWsCSKEJWzV/GCmEEBrb+iTJw1mWUvZlqgOCD1BiYKmDOP1Jb/q0WfOewd/uW0YvmqHVKsKj/",
+	"IIFmOTmdrLwRFKAwP5J023EYUt0Wjj4IPiNCUQ0sRziSxPdmma++eSlFrPvi0Lk6CYunXv+zZzybnu/F",
+	"s9B8CElEFPEuSpDX97DKuTv1C21Fp8SreNYxQVGwfppghW6wUcRKM3XMQs3hE4JOP7x+IK1GbLHY0BHC",
+	"yAwpWVbTNJh7+iGjvrUNZzA5rKjWRWWWz/yuLEGVnriZ8Gp14JCFHp+WRHrEko4ZCdsGxolOpQWV2pmf",
+	"9QqaHny3F8Uh5aeQ7gK//E8yVHqAdIG6wnFIFSJMgXHE4ull5YjcFxkaAFqUFVteGL0dIFjPGRqsGqSh",
+	"b5kw13p0quWe/pcqMpWruLjASskEPSwEnuu/NVfiGV3VkEbQpx9ev08mEVF2tbL7N/BQcalgBq6FdARV",
+	"S/XSKqoFZuymFqpp+FyzZ4lcXp+9R0+f9I4tsqRRRCUZchZKsMj/OH+B+GgkifJR3tv2QCLN8EtN7/Pj",
+	"Xr+n/+v0er1275c+GJy1pnHuPvRLHwaDjvn48PbzX9oXpd8XrMD8dx6LdcXkMOKSZOXHJecRwWBWwW/y",
+	"ixGFOIrej0DnL6OQZB9uL4oK5kXEJWVj5/YaQWjEqPfnCCTgzYQwZAZUKfBCPF9FoUBgt77HuNUYpXXi",
+	"M8K+nDyqiG68nxGmzSdttfZRL7OzSHF08rD/+Fn/8bPOs2fPMqIms1y65a2tlh7M3VaLXxPB6HiiqkVo",
+	"hJMGTSvOCTelIbxWPUmLx2pLrA/wfJWkEtYBWzk6qbggIdLPoEsyodZ3Bj7GXh8xzkykNVHQlKknj9IR",
+	"a6w1JiKrApaNEjgHcJfWioRc1SC1T/axsjice2kjvuOwDOVl9yZDNlmGSxfad6rIkHS6blXyNY/y1pME",
+	"DtXX3FjoKtUfU8pem9eOt6WUCutqx7dw2va1NcUfD6uhUYrpSj9thGNtzLOqvYx7oepXZyJVxc5KK+Es",
+	"pLy399Hji6W6wxpS31ZgItu4e75yJ5zb4XRT3L5MIa2hACB1I0G+FbgcfIqJo5JmvIoaiV9SwAcogX4A",
+	"hUPwSR31kZyRIcURalElkbbPoTsTGAjJCMeRMvJZM/eRjyY8oiC7Sg+Y6R5pkK0/xsJgDQtXbT/a8jct",
+	"WCERi2qrJVF7mYjd417PX18NCh5bmTuM+PAqTVNoubnDlI+eI/IVD1U0R5xBmM5MyEeuA0BZVpgh09Ol",
+	"dXWHeF5fyWSiXVott48fLQBbGaDUrgedpvirlV1PirLrdhmN3xHxL5Wuro8s1r8/bL8M05eHuicLfyeS",
+	"4s6ct5TT6pH6Ais2Q5NlvFGFMlIIkZmjG+pic7vCkZAmw6y7SVEm52zLPJLkU4SEKTqiGu5VkW95poWn",
+	"kjFWrUmRMNK8s42dCMUVXcpVnwRV5I6SZmNurCWiMqp+MQ1tYRmXumHqbXxmXffir6kU49+XyyY1japx",
+	"1EzwMB6SxD7ro0CQcRxhERi4syCVRxExPfJRYAVtMGCtXOgY3DU5eKWftsLYRIitPA5Q7s0BG1pPQzZj",
+	"SL8cMzeIMEAtxm0ajkjHNtSGmUynYtGZTXyzpGun5/lLlYTvZbqrVBn5DV2PCvUwC+7t487xalZy71Xt",
+	"9BsyxsPdOpHqOUPWUt91PAiqilDXdiRks+WysYEab8goHleKxeWwYd1l27erAxRb0d+xwJ9R8GLkl8Yv",
+	"pCJagqqkUpcbtw/5bXNTl0lvl0Jcv0070/tWCb43JatB1kfMxuStfnCBDknmX0+d2BXd2D0wceIpz/FA",
+	"1YWMygcS2RTsTN4ovpQm24gwRBWaYJnKgFrbl/jZK7bNZN5VuYwW8b+iU/JPzqriFqfvTvMBiOWSHfq2",
+	"PWXaXbIHOzRfK/im4ZNN+CRj26y3SzVheJJpvI4xs2S8W/EB1KCsWjbH9nf5A+GziCSvbMMwljvVXxUm",
+	"8kp3wgLLqXicZVNbtFZkrGrgF6Ug152sfc2BpTnV8QBsxDNLHQCOVJcwFrgBNtaaTjFl3MInvR5Ebdzf",
+	"x/5itbVsp870MwVNlvpqT+HcA+6+Izdf/uTiyvOLh0mWDuF2xYIcol9kwYbVd42sT19b8Yy8cdJyjVWR",
+	"JBrVOBZaCCPplypHYLnw7uDwzkjuipCZ/LIAbELf/fyBJHMShCqZZBMXsecDadwY1SGPgnG58PgQuFQi",
+	"sNRtDlnmzbqW7EKcasdcbckvALFLcWjerHPN59d3GSnsEqNW4Mv1QepqA/EHxqhlJb0JSM3T+iDu9R4O",
+	"LRPBH6Rrv7PdmS/rZPulqv6u6LZIKztTHmUR+L3iW7ODuzMu7x72sSOshfk2oaTNMZ/t7W6gr6DDygJ9",
+	"Q1RYS0mshoy3qyZ+kOBuwc6sge7WpqStoLssZ69anGKUhwiCZvA+koRAQoeML00mB1LcViIxkjFBOeg1",
+	"Q4GWOYFvzhAAuQd95NJsBuy407OHB6fYnFuT5hBYoCFigCiDg4JJw9CCD/2TayLm6TkFWxiFyAHDY0yZ",
+	"hMMVELUpRCpwRFiIRXXMgL6wP6MRISFqBR06lEEeVVUiXN+b4TGpbvT387dvzGnhVoLsazRZ2Nhk4NWb",
+	"C0mWGwRt1o0wbBKVWJKI+sIknpryF1gRgdw8IUKjJhi8tNBrFW4uLNKC0EM6gKrFS1HReus3shVf6gSp",
+	"FK/3ZGE+9gi34pUDd/UUNlYQIZ7Xt5Zcby8Nqk1zpn5ZnZ8il47/JZ5vMd64frpN6q3oPYPMsl/2kVl2",
+	"5+Cbe33p0u7OfHJdHH6CWmmke8pPK7HXvVH4ioSyXC5+DffBlgh3VdLaskT3zSTOz5Lf5kPplx0MCerb",
+	"3NXugrH562XdJVV+dpp05yTFwZofFSp/N2R98PSzG6LZiqnlNmkvGSpVavj7SjA8sx6DpXGhTUqOmXJc",
+	"G6NjOHL3ZY1MtAiv9/xG7pcqr4me5g6Rnm7+8FFeQbRs4oherxZaWd5Afba7uppzq70npLo3Uq8VOkpH",
+	"k+loX3Duh/Jar02QayMmTa0Hi5YK4r++j3a9ddsKaNBj3QtgKErz7wssfEpNT7dZpvKi53tvuf1wHhNp",
+	"Pn0iIXOfzyexsB9/FTZZ3xVrrN5rSYaxoGquMdbULLWp0XQaq0lVoUhTSGqKQ1PABQWSKiKvh+YHiXAY",
+	"onYbSsvhcEqZOcZgv7HF5irin0FSgxtsfRhCqo8mSs1MQR/KRrz6PCdlY+OWz6fIUiJdWUoqkkQC2Rmw",
+	"ATvPFKU8/fDa1qaWifseHXeOEwe8RK3FNYKO+gOW9tcKks+Bj2iI/mrKCcJAkiHox5JyyuaxAQvqxoaD",
+	"I98U0BxiIeZ68gHMPvDNKVUgJzQj4GVOanEOmKk/2g0UD3JFORcU91xcLwRROWCumvdzW9cU4cj8lBym",
+	"TX9hIYJeocg0Q0kZVVMzC/HRgJWKpibblKaDoFbQxTPavT7udjqdwEchmQkyhArVyQ5iNIswZbCTCPhe",
+	"UwUskB70kItQGvp1R3sVYaaylenT1OaHtUUYSVObPnh1jse2ijSSUE4/yJWIC3xbDBw97D1CirsS4ZSN",
+	"ByzIVZoL/OrK/xwuC0CtF+8/nh35tmI1NBn8/ur0ZYAiemXqY//26nzAXBEl/cUlD+cddIqmRE24HiJU",
+	"1g45MRWuJviamDrbjy3rwu0EAcz3k6n438qU7k6I09Tek37xmJP0K8rZy6MBU/iKpEyUMpBZuFxFOhgI",
+	"yIYgERcDFiwTFOgVBMag8qOejyY4JTCTpgQT9AKF7vQukxBCbGzATD2liI9NzMwVVnPiy6RJ+empI++4",
+	"0+v0nDMS1IX3sNPrPDRu8wnIyq7+35hU1h+B4mnkCsbDyFeFWmUeq66CewSFskz8z6VaYRYOmNuSPlJc",
+	"vz7F4oqEPrqZECilDm3pJZkRhhi/gbCk3id7dstsgT2+pbdYqyOk+IBBWVZBrimPZTpiPX6JWoaXbGiS",
+	"cWTmCQWPNdOBeOW281x40R8wiKSCauxwMUYBN6IalvtsRoZ0ZAVqABTTfvPS7I9W/tY16M4+fMBQWi97",
+	"+8KCFNv0EfDQerf+yueylwLcXhSqAZ/0eoVqdYp8Vd2JmkYrahJWlaBzF3vcT6HJh71Hix5O5tzNFtO8",
+	"9aHI8Mp3MiWTAVnEU5NCAXNONHOBqqECRRo+1nRvwvAQCsVjvcee+ca70M062W9byFcPd/zR/ZZJyrvt",
+	"QufdERfdbzcTwm5zTOuUh6sbXkAWjFhJArrUUq8rKmSRBpy0w/YkpbvogqdvaiE3YIH5PUDQT9KU40j4",
+	"rEDqRkmBoqNOUiRYJQf+BmzpiT9z8GfJ0U+qm30fhQBK5IBdETKzNfZhEFAiCSNB0gsR8tyYPUW5Lj+m",
+	"VyHUYMrMdQL66fzWBCADA9RajFGOTKFq0FCZy0lylc6gleri8noh61aWb0E7/3dxMbSjyoLs25ZLWYRa",
+	"Kmv6OQ26WSMrkyCRLfl2clJR8g1skkJN9tDrH58UMnuPS4dC0wsa7FlQL3uGcnWxObtq6aHkJDrnLCO9",
+	"Mum21EtrzRBxOdpWKbiNEHPwEZjfcqy5yIclqLcg3k+HQyKlk+9twF3t9FqoZYI7e4OUu+LpB1IUPpSV",
+	"rtONLTad0yzJkUgtbLP7oP8GaZjK94wJcZRVLuZrq1zScwmpiijIPipVcj73b1isj0jgGqUanH/Oa+EW",
+	"ewHNbkXJZgV5y+eYwbdfDZ3K7Ka11TUlNwYa8BHq+raC7KXgN5II1EqrrkMxBNcyuiQjDmbm3JiAUNPq",
+	"ucvig1nrPxhYeNpk/zsW8z4yzXWq74co3BOVwzGtECt8lEnbS0/juoTzo0YmrCETntTqJlPwPy8Y8ruT",
+	"1NlIfS96p2wSJ1RSwFMNj6KIWBtSoiAVBnAfjbbtjZ39x8c3qXVrrgSz/o7LmEYhCB/9jAaMmTYFwaEW",
+	"SNc8FigYURaeRlHgoyuqZIyCMVFBTjDZkyNQH09WSKIXUOvZ4ikLU4hUf+PhhjXPE0d1zvtssdDbWNIh",
+	"Snuzmn2qv84exk7Pw73h8sspG5OIZBVsKmFvaxcvrzwOd5t3saYFo7My7XhHMm2+rMy42ZiwwO/ZmwmX",
+	"MVvyHLS8EfMcr34lX+Tfh/s8Vr6UueZjMx7Vbz1b/VZyI4x+4fhxndlUlJfXL5+c1Hm5fGdA1jUOOj3r",
+	"FP98AXAzETZmv3M3uIVTynLMDN8UQUbHkd5qpPFTooySbPpcFE725MfWDZuCnWJSEW3TaxgumbRwF9Vy",
+	"qYufv601xjt0Cpvgkh+1tVbPnLJy/ze4GKgk992Fg6vlvu41eTyJoJlTtRDY6XfBbxNNuFT9p72nPeuv",
+	"SW+Ig7cNs1TFvnNlBhJCSfvtJuan00HJC3CDRtWp/yTeWKuV20r9dpE9bLmQdC8KJ3GNj6FoUdvdOHNj",
+	"SA4oWZdEzs7OrXo67jssfuJZk7a5JbuRpheUF9GrxAG3lTuTi9Nm3fLHuVjsOpOBUf/PkeDTv2bYPXNw",
+	"0Bx4yMsCxfPfrItb8vZPY0h8V4bEaRRlAslgSOAoKkaTM+ZEBYDP6fycw9rYvXBBS0n9v4TvU8G7sZu1",
+	"rIMfle1t01vY8Q4cc67lK9p8/+tCP7NsGehXNjWT6Gl6iytwd3q39xK46FdDw9+IRYbzjTxQa/ngfzZ3",
+	"1XwzZ1Xio6rm9I5u44DcV+fZW3lTnZN3kjQqZ/f+7C3oqPeM5OWP1lCr3V3u1DHCJrgYGDcXuK5adf1b",
+	"rpGj5xm6HhNlmkwCuwv8WtVX8IPv14YnEWDjxdHJUmzyD7j4bFtqc/ceNb0z4LNIbCyH3hPX2n04znr3",
+	"4Tgze9eAkB/XU2buFcaZWL1mBt+wOheZ7EIDivR3WpKZfLDVHrWyzl2SoJUq7QCupA9APfNUmnbQaSLT",
+	"sLzS4mcE6WkLOgxcXh1sZD9V6IETiVSaPhXnlYkVpq2NEp3WAnVNVtT3F+zOqHlXgWST/KkFvEKHciGr",
+	"6J6Dv7/6+6t358GCNKiCswLQglHdufr2UNstzWO0Nw5RhoI371+cnr9+/y6ApFcNYdohnut2mTLpkHg4",
+	"cXmMvsthdHcKmbQrkw6LMGQ92txZFPz9/PXbV//7/btXQbl4MtQdBkgE1VAytfFHPBYm/3HALBzPpktD",
+	"0ilHJ09sjqSBJVR10B+vX0rIcZYgyn0kOcJpzQ9zMauElFQzOYEhdxMKgeAwNDlhcBv9EhHh0ix3KyY2",
+	"Yf9s+Zk1RYDeg5/X0thcMpyyUlmfj7++QI8fP3p8lGTH5CWHr6k3W+FoXXnhwF8t99V/SLgat3Fh/egu",
+	"rNS6xDKbLuGOKTgbs1Wop2UqZ3WgJtZmjrDGCbY3M63xHf2kvqP7ceJsRXk0jpzGkdM4cg7HkbMzoLAY",
+	"snaHMOjlqd1mYvKuYbV9aGo71FWamjAFqQ8NL65F4Ql9RlQqyAe25FORDFwi2tpJwRuScDFxsLzryWnX",
+	"B9JRAMKX7qSwbdKvA/MHLMX5PmLkhkhl7uqHNYDz2o97vQ56hYcTeypXTQSPxxPoK4kktcxyD5g5+csF",
+	"knTMSNimDEkipV4OFBF8TczhOT3suTuADu0+MJ6kzGHfzoB9EPQaK9K3x6RJaJ2wOXTYRzPzmI8Yb8Mx",
+	"uqDau5KIgIb9f2b2/zThyDBbiG40F0Oh5sxhbHPKEtRTwmvP0d2DFt1cNuPSzH+XrniQ2Lgip9HCZc1j",
+	"xn38kUPt3ySX0ebI2mTGyD3nVeYH1sfOlQXX7+v4QPHSj5/4/ECDvu984MDFUXLSqbVNKZQ/Sl/D47sF",
+	"qbTewfDGObwP57CjtMQ7vMIX7MgvNRCXEOIS767td/d5joVaA41DeA2NdZ69JqzoEnZSqXEIfzcO4eQk",
+	"fS526KfMv9tcwhWO5kpf8f2onU2g885R6/3IgMbn+9P4fNObxtfW9OtDzqWZSUnmDh+hYElqUya1Lx18",
+	"ZboS42mtqiR1CcvCDMsXXx6Vo1iOa/aTq7Mefmkye36czJ7C5at3Te1ZyIg1U37sK3cN2zZG4I9sBN5H",
+	"otDeIWJjRjZmZGNGrjQjN7f27kHHNBZfY/E1Ft/e1fr6cLWbopGlGT+vkscOzce8dx2dLsXq9F+pGv17",
+	"wPoXTtSVi/NrVZyys6koUFX7MH3DMGw10l6WnZDQ0negn1cmM7jiYrZCeFov7PikffJY84HGLV/cbSXm",
+	"kFqmjNiLiaBSTbFE9mph+2RGRNXPZ0hW9iASGpLRNBkNDdLYGGmcEYMVEtcrrijnrAhqWd5y5z99JGdk",
+	"SHFk3tw+dFieaWlqdyVPJ+dLbVs+upzbcdNQmlOsybP2IGiV3ziHShpE0iCSnwaRbJ1/u9+Sz/Xyl+4B",
+	"t6x+OhlU4+rej6ubpRS61MlckW+dCHiMArfLATKMDsSeadumyzM8JbKsB34jqRo4NNs0R5GHrDhW6Q3n",
+	"hGh0x4F7k8u6o6A69pGNlLF9l/mnvxMlsjtf9l1s1HsSBo03+yfxZq/Q7duEmzVTJhL63G88q8GdB407",
+	"d58isTf02iDXBrk2yHUhcr0DwDx8jdGAzAZk/twg85CSIpKEzaU5EWfuqZ8+JSJZiSb+8APEH24IuYrm",
+	"mazlmukQyQt1siEKt1SHeC4DIA+J7EVb8jnC7jNiXMGvJERU2mK2HXTqrhF3t4b7Axa4q8gCH9nTLFyg",
+	"KRcEBfZesQANvN9/779924b/DzxUuhwbbkgaMEWnRA/DlvC9mXBJknvIoXoTlTA2V9lWJlV/4VdzeRmC",
+	"cr6MfFXmul3OornpD0uVKQ+M4ecpnqOQI8mPqmqvmCQBx3A/QtqI3moYenrrm9d72u/12scn5q6244fw",
+	"F9zcdpG9iO0tNxex+bmXT3r68d5J6fFfBXWPp/fVmWyVzOVuWMXCPZZPaam4Aa7qbi9FxLR0sddxWtoO",
+	"6gflLvRK9U39BBdHAgeR3+IG06S3NKjwzuktBf1TSHQxlwNpHto22KuTxVIxtmwuS5q0rweYJrQkzy/P",
+	"Z0lwVIMmGzT5U6BJHwDajIidcHT3m/tYL61l/7Bq9dNuTE1wYU/nNwsEu2ZsIJH0i0ID6ROrAgNu5w/N",
+	"vZClyANWH01k4AeJDCzFg4eU0PJdqI/dRRruYJHejxRo4gw/uEX5kcwiPDR3UoV4brFnDQW/PdBZM7nF",
+	"keuhRSob9HnP6PM+8lt2gGEb/Nrg1wa/VuHXzWHmweuKBmo2ULOBmnvR5ksAqwk3LktkOddP7N7LtHdN",
+	"CvNqggg/QBABaNgqTkNyi9NQ4NlNC3JokjnMq0LgMqEvSVWNX9q9h+2TZ57vRbjw/ZP28RMvuUjkbCYo",
+	"G6P/FWOhiED6kUxtDZeL4K/BUgeRcaAH0mQbNAr77teDmEg9tresQwq6wGxMjnLyZhOlWyehAHrP37gO",
+	"BTGA3TWS6CBDJoQpzTEk9FFEr4i9S14QHFbnEoDyaxR6o9C/E4VekSwDziW5Ed7tftP/1Iv631Xn1yhM",
+	"S8S08aDuyYMKEhXysFTGl+kCfiTibIwUR1St6RWFdhd6RE2vGW/oBmL7NwJSe/eWmKPHAxXxjefzB/F8",
+	"OnCToqgDitbvWezvzhm6oU22f95tnKA/SynkDZI5C7CtZtxck9zu4yANfjtI/HYfsfG9ocAGATYI8EdE",
+	"gJsBtT3L+AasNWDt5wJru4tMw5jEtePZinQzIq4pNHaJJfSq24lF5PW9b6ZmvP7hSyyiW8/3rrGges7A",
+	"Gfmfjcoe4ThSXt+bKDXrdyFhM5pwqfpPe097XXN5TpHaP8SXER0mA3Ae+d+h0rYdYEezyUUyw+JUXsRC",
+	"EKaQNlsTAxaWxEbiTM9aFBUB40wQQAcoImM8nOsmMu+ZLytePCNKUTa29cBbOaCR7dhsRfl9M7sRF8hc",
+	"eIdav5+/fYNmeEzMlVLuLkOJWvkL9mS2eXtb3u3F7X8HAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

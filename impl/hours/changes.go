@@ -95,3 +95,13 @@ func auditLibrary(e store.AuditEntry) string {
 	lib, _, _ := strings.Cut(detail.Location, "/")
 	return lib
 }
+
+func (c changesResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+	return c.VisitListChangesResponse(w)
+}
+
+// ListChangesBare is GET /libraries/{library_id}/changes, the same list.
+func (s *Service) ListChangesBare(ctx context.Context, req hoursapi.ListChangesBareRequestObject) (hoursapi.ListChangesBareResponseObject, error) {
+	r, err := s.ListChanges(ctx, hoursapi.ListChangesRequestObject(req))
+	return handOver[hoursapi.ListChangesBareResponseObject](r, err)
+}

@@ -717,10 +717,16 @@ func TestListChanges(t *testing.T) {
 		if strings.Contains(string(body), `"location":"law/main"`) {
 			t.Error("law's write is in green's changes")
 		}
+		// The same list at the URL without .json.
+		if resp2, body2 := e.do(t, req{path: "/libraries/green/changes", token: "green-editor"}); resp2.StatusCode != http.StatusOK || string(body2) != string(body) {
+			t.Errorf("GET /libraries/green/changes: %d, differs from changes.json", resp2.StatusCode)
+		}
 		resp, body = e.do(t, req{path: "/libraries/green/changes.json", token: "law-editor"})
 		expectError(t, resp, body, http.StatusForbidden, "", "")
 		resp, body = e.do(t, req{path: "/libraries/green/changes.json"})
 		expectError(t, resp, body, http.StatusUnauthorized, "", "")
+		resp, body = e.do(t, req{path: "/libraries/green/changes", token: "law-editor"})
+		expectError(t, resp, body, http.StatusForbidden, "", "")
 		resp, body = e.do(t, req{path: "/libraries/nowhere/changes.json", token: "admin"})
 		expectError(t, resp, body, http.StatusNotFound, "library_id", "")
 	})
