@@ -17,6 +17,9 @@ import (
 func newHoursService(c *serveConfig) (server.Service, error) {
 	cfg := hours.Config{
 		BaseURL: c.HoursBaseURL,
+		// The sign-in's /auth/ paths are at the site's root, whatever
+		// base URL Hours has.
+		SiteURL: c.PublicURL,
 		DB:      c.HoursDB,
 		Logger:  c.Logger,
 	}
