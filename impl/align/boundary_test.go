@@ -356,3 +356,46 @@ func TestPRThenIN(t *testing.T) {
 	sameSet(t, "PR", mutationStrings(pr), want[PR])
 	sameSet(t, "IN", mutationStrings(in), want[IN])
 }
+
+// TestDiscardedGenes: a gene the alignment read part of but could not keep is listed in
+// Result.Discarded (reports warn that the sequence may hold it): the shared PR+RT sequences
+// cut after RT codon 30 (too few codons for RT) keep PR and list RT; whole sequences list
+// nothing.
+func TestDiscardedGenes(t *testing.T) {
+	a := newTestAligner(t)
+	tried := 0
+	for _, f := range loadOracles(t) {
+		orig, err := a.Align([]byte(f.seq))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(orig.Discarded) > 0 {
+			t.Errorf("%s: discarded %v", f.name, orig.Discarded)
+		}
+		pr, rt := orig.Gene(PR), orig.Gene(RT)
+		if pr == nil || rt == nil || pr.LastAA != 99 || rt.FirstAA != 1 || rt.LastAA < 100 {
+			continue
+		}
+		tried++
+		t.Run(f.name, func(t *testing.T) {
+			res, err := a.Align([]byte(f.seq[:codonOffset0(rt, 31)]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Gene(PR) == nil || res.Gene(RT) != nil || !slices.Equal(res.Discarded, []Gene{RT}) {
+				t.Errorf("genes %v, discarded %v; want PR, RT discarded", geneNames(res), res.Discarded)
+			}
+		})
+	}
+	if tried == 0 {
+		t.Fatal("no PR+RT sequence")
+	}
+}
+
+func geneNames(res *Result) []Gene {
+	var out []Gene
+	for _, g := range res.Genes {
+		out = append(out, g.Gene)
+	}
+	return out
+}

@@ -50,16 +50,21 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 	for _, sp := range spans {
 		from := max(path.first, sp.start)
 		to := min(path.last, sp.start+sp.len-1)
-		if to-from+1 < MinCodons(sp.gene) {
+		var g *GeneResult
+		if to-from+1 >= MinCodons(sp.gene) {
+			g = a.buildGene(sp, q, res.Analysed, path, from, to)
+		}
+		if g == nil {
+			if to-from+1 >= MinDiscardedCodons {
+				res.Discarded = append(res.Discarded, sp.gene)
+			}
 			continue
 		}
-		if g := a.buildGene(sp, q, res.Analysed, path, from, to); g != nil {
-			addGene(res, g)
-			if usedFirst < 0 {
-				usedFirst = sp.start + g.FirstAA - 1
-			}
-			usedLast = sp.start + g.LastAA - 1
+		addGene(res, g)
+		if usedFirst < 0 {
+			usedFirst = sp.start + g.FirstAA - 1
 		}
+		usedLast = sp.start + g.LastAA - 1
 	}
 	if depth >= maxRegionDepth || usedFirst < 0 {
 		return

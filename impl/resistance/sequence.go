@@ -100,7 +100,6 @@ type sequenceInput struct {
 	Genes      map[string]*align.GeneResult // present genes, by name
 	Codons     map[string]map[int]*align.Mutation
 	Counts     qualityCounts
-	Validation []Validation
 }
 
 // sequenceGenes are the genes a sequence report shows, in report order; CA only when present.
@@ -381,7 +380,7 @@ func (e *Engine) countQuality(smp *sample, res *align.Result) {
 			}
 		}
 	}
-	sq.Validation = e.validate(smp, res) // quality.go: the findings named, with their levels
+	smp.Validation = e.validate(smp, res) // quality.go: the findings named, with their levels
 }
 
 // hypermutated is the reference doc's APOBEC flag: two or more signature mutations.
