@@ -399,3 +399,47 @@ func geneNames(res *Result) []Gene {
 	}
 	return out
 }
+
+// TestMinimumGeneSizes: a gene is present from HIVDB's current minimum sizes on (PR 30, RT
+// 50, IN 50 codons): the shared sequences (not the problem ones, whose poor ends are
+// trimmed) cut to exactly that many codons of a gene keep it, one codon fewer drops it (and
+// lists it as discarded).
+func TestMinimumGeneSizes(t *testing.T) {
+	a := newTestAligner(t)
+	checked := map[Gene]bool{}
+	for _, f := range loadOracles(t) {
+		orig, err := a.Align([]byte(f.seq))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, gene := range []Gene{PR, RT, IN} {
+			g := orig.Gene(gene)
+			n := MinCodons(gene)
+			if g == nil || checked[gene] || g.FirstAA != 1 || g.LastAA < n+10 || len(g.Frameshifts) > 0 || g.LeftTrimmed > 0 || strings.HasPrefix(f.name, "PROBLEM") {
+				continue
+			}
+			checked[gene] = true
+			t.Run(f.name+"/"+string(gene), func(t *testing.T) {
+				start := codonOffset0(g, 1)
+				for _, size := range []int{n, n - 1} {
+					res, err := a.Align([]byte(f.seq[start:codonOffset0(g, size+1)]))
+					got := (*GeneResult)(nil)
+					if err == nil {
+						got = res.Gene(gene)
+					}
+					switch {
+					case size == n && (got == nil || got.FirstAA != 1 || got.LastAA != n):
+						t.Errorf("%s codons 1–%d: got %v, want present 1–%d", gene, n, got, n)
+					case size < n && got != nil:
+						t.Errorf("%s codons 1–%d: present %d–%d, want absent", gene, size, got.FirstAA, got.LastAA)
+					case size < n && err == nil && !slices.Contains(res.Discarded, gene):
+						t.Errorf("%s codons 1–%d: not listed as discarded (%v)", gene, size, res.Discarded)
+					}
+				}
+			})
+		}
+	}
+	if len(checked) != 3 {
+		t.Errorf("checked only %v", checked)
+	}
+}

@@ -21,6 +21,9 @@ const (
 // [jlo, jhi]. Alignments start and end free at its edges.
 type region struct{ qlo, qhi, jlo, jhi int }
 
+// minGeneCodons is the smallest MinCodons of any gene (PR's).
+const minGeneCodons = 30
+
 // maxRegionDepth bounds the realignment of the parts of a sequence an alignment left out.
 const maxRegionDepth = 3
 
@@ -75,7 +78,7 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 	left := region{rg.qlo, int(path.codonStart[usedFirst]), rg.jlo, usedFirst}
 	right := region{int(path.spanEnd[usedLast]), rg.qhi, usedLast + 1, rg.jhi}
 	for _, sub := range []region{left, right} {
-		if sub.qhi-sub.qlo < 3*MinCodons(PR) || sub.jhi-sub.jlo < MinCodons(IN) {
+		if sub.qhi-sub.qlo < 3*minGeneCodons || sub.jhi-sub.jlo < minGeneCodons {
 			continue // too small to hold a gene
 		}
 		var inside []hit

@@ -252,18 +252,19 @@ func (f Frameshift) String() string {
 	return s + "del" + strconv.Itoa(f.Size) + "bp"
 }
 
-// MinCodons returns the number of aligned codons a gene needs to count as present
-// (PR 40, RT 60, IN 30, CA 40).
+// MinCodons returns the number of aligned codons a gene needs to count as present: PR 30,
+// RT 50, IN 50, CA 50, the minimum sizes of HIVDB's current program (hivdb/hivfacts
+// alignment-config_hiv1.json, minNumOfAA).
 func MinCodons(g Gene) int {
 	switch g {
 	case PR:
-		return 40
-	case RT:
-		return 60
-	case IN:
 		return 30
+	case RT:
+		return 50
+	case IN:
+		return 50
 	default:
-		return 40
+		return 50
 	}
 }
 
