@@ -48,6 +48,7 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 		w *= 2
 	}
 	path := &ws.dp.path
+	lastNucleotideToEarlierGene(path, spans)
 	// usedFirst..usedLast: the codons (protein indices) of the genes found here.
 	usedFirst, usedLast := -1, -1
 	for _, sp := range spans {
@@ -92,6 +93,33 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 		}
 		if sa := a.chain(ws, inside); len(sa) >= minChain {
 			a.alignProtein(ws, q, res, prot, spans, sa, inside, sub, depth+1)
+		}
+	}
+}
+
+// lastNucleotideToEarlierGene settles a tie the scores leave open, as HIVDB's aligner
+// settles it: where codons are missing on both sides of a gene boundary (PR's last codons
+// and RT's first) and one nucleotide is read among the later gene's missing codons, that
+// nucleotide is read as the last codon of the earlier gene instead. Both are dropped as end
+// gaps either way; only the nucleotide ranges differ by one (HIVDB moves a gene's range
+// inwards by three per dropped codon from the nucleotides its dropped codons read).
+func lastNucleotideToEarlierGene(p *alignPath, spans []geneSpan) {
+	for _, sp := range spans[1:] {
+		b := sp.start
+		if b-1 < p.first || b > p.last || p.spanEnd[b-1] != p.codonStart[b-1] {
+			continue
+		}
+		k := b
+		for k <= p.last && k < sp.start+sp.len && p.spanEnd[k] == p.codonStart[k] {
+			k++
+		}
+		if k > p.last || k >= sp.start+sp.len || p.spanEnd[k]-p.codonStart[k] != 1 {
+			continue
+		}
+		s := p.codonStart[k]
+		p.codonStart[b-1], p.spanEnd[b-1] = s, s+1
+		for j := b; j <= k; j++ {
+			p.codonStart[j], p.spanEnd[j] = s+1, s+1
 		}
 	}
 }
