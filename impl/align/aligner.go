@@ -268,6 +268,15 @@ func (a *Aligner) Align(nucleotides []byte) (*Result, error) {
 	if len(res.Genes) == 0 {
 		return nil, ErrNoGene
 	}
+	// A gene discarded by one alignment but found by another (realigning the rest of the
+	// query) is present, not discarded.
+	var discarded []Gene
+	for _, g := range AllGenes() {
+		if slices.Contains(res.Discarded, g) && res.Gene(g) == nil {
+			discarded = append(discarded, g)
+		}
+	}
+	res.Discarded = discarded
 	res.Subtype = a.subtype(res)
 	return res, nil
 }

@@ -356,3 +356,90 @@ func TestPRThenIN(t *testing.T) {
 	sameSet(t, "PR", mutationStrings(pr), want[PR])
 	sameSet(t, "IN", mutationStrings(in), want[IN])
 }
+
+// TestDiscardedGenes: a gene the alignment read part of but could not keep is listed in
+// Result.Discarded (reports warn that the sequence may hold it): the shared PR+RT sequences
+// cut after RT codon 30 (too few codons for RT) keep PR and list RT; whole sequences list
+// nothing.
+func TestDiscardedGenes(t *testing.T) {
+	a := newTestAligner(t)
+	tried := 0
+	for _, f := range loadOracles(t) {
+		orig, err := a.Align([]byte(f.seq))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(orig.Discarded) > 0 {
+			t.Errorf("%s: discarded %v", f.name, orig.Discarded)
+		}
+		pr, rt := orig.Gene(PR), orig.Gene(RT)
+		if pr == nil || rt == nil || pr.LastAA != 99 || rt.FirstAA != 1 || rt.LastAA < 100 {
+			continue
+		}
+		tried++
+		t.Run(f.name, func(t *testing.T) {
+			res, err := a.Align([]byte(f.seq[:codonOffset0(rt, 31)]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Gene(PR) == nil || res.Gene(RT) != nil || !slices.Equal(res.Discarded, []Gene{RT}) {
+				t.Errorf("genes %v, discarded %v; want PR, RT discarded", geneNames(res), res.Discarded)
+			}
+		})
+	}
+	if tried == 0 {
+		t.Fatal("no PR+RT sequence")
+	}
+}
+
+func geneNames(res *Result) []Gene {
+	var out []Gene
+	for _, g := range res.Genes {
+		out = append(out, g.Gene)
+	}
+	return out
+}
+
+// TestMinimumGeneSizes: a gene is present from HIVDB's current minimum sizes on (PR 30, RT
+// 50, IN 50 codons): the shared sequences (not the problem ones, whose poor ends are
+// trimmed) cut to exactly that many codons of a gene keep it, one codon fewer drops it (and
+// lists it as discarded).
+func TestMinimumGeneSizes(t *testing.T) {
+	a := newTestAligner(t)
+	checked := map[Gene]bool{}
+	for _, f := range loadOracles(t) {
+		orig, err := a.Align([]byte(f.seq))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, gene := range []Gene{PR, RT, IN} {
+			g := orig.Gene(gene)
+			n := MinCodons(gene)
+			if g == nil || checked[gene] || g.FirstAA != 1 || g.LastAA < n+10 || len(g.Frameshifts) > 0 || g.LeftTrimmed > 0 || strings.HasPrefix(f.name, "PROBLEM") {
+				continue
+			}
+			checked[gene] = true
+			t.Run(f.name+"/"+string(gene), func(t *testing.T) {
+				start := codonOffset0(g, 1)
+				for _, size := range []int{n, n - 1} {
+					res, err := a.Align([]byte(f.seq[start:codonOffset0(g, size+1)]))
+					got := (*GeneResult)(nil)
+					if err == nil {
+						got = res.Gene(gene)
+					}
+					switch {
+					case size == n && (got == nil || got.FirstAA != 1 || got.LastAA != n):
+						t.Errorf("%s codons 1–%d: got %v, want present 1–%d", gene, n, got, n)
+					case size < n && got != nil:
+						t.Errorf("%s codons 1–%d: present %d–%d, want absent", gene, size, got.FirstAA, got.LastAA)
+					case size < n && err == nil && !slices.Contains(res.Discarded, gene):
+						t.Errorf("%s codons 1–%d: not listed as discarded (%v)", gene, size, res.Discarded)
+					}
+				}
+			})
+		}
+	}
+	if len(checked) != 3 {
+		t.Errorf("checked only %v", checked)
+	}
+}

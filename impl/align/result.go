@@ -21,6 +21,9 @@ const (
 // [jlo, jhi]. Alignments start and end free at its edges.
 type region struct{ qlo, qhi, jlo, jhi int }
 
+// minGeneCodons is the smallest MinCodons of any gene (PR's).
+const minGeneCodons = 30
+
 // maxRegionDepth bounds the realignment of the parts of a sequence an alignment left out.
 const maxRegionDepth = 3
 
@@ -45,21 +48,27 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 		w *= 2
 	}
 	path := &ws.dp.path
+	lastNucleotideToEarlierGene(path, spans)
 	// usedFirst..usedLast: the codons (protein indices) of the genes found here.
 	usedFirst, usedLast := -1, -1
 	for _, sp := range spans {
 		from := max(path.first, sp.start)
 		to := min(path.last, sp.start+sp.len-1)
-		if to-from+1 < MinCodons(sp.gene) {
+		var g *GeneResult
+		if to-from+1 >= MinCodons(sp.gene) {
+			g = a.buildGene(sp, q, res.Analysed, path, from, to)
+		}
+		if g == nil {
+			if to-from+1 >= MinDiscardedCodons {
+				res.Discarded = append(res.Discarded, sp.gene)
+			}
 			continue
 		}
-		if g := a.buildGene(sp, q, res.Analysed, path, from, to); g != nil {
-			addGene(res, g)
-			if usedFirst < 0 {
-				usedFirst = sp.start + g.FirstAA - 1
-			}
-			usedLast = sp.start + g.LastAA - 1
+		addGene(res, g)
+		if usedFirst < 0 {
+			usedFirst = sp.start + g.FirstAA - 1
 		}
+		usedLast = sp.start + g.LastAA - 1
 	}
 	if depth >= maxRegionDepth || usedFirst < 0 {
 		return
@@ -70,7 +79,7 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 	left := region{rg.qlo, int(path.codonStart[usedFirst]), rg.jlo, usedFirst}
 	right := region{int(path.spanEnd[usedLast]), rg.qhi, usedLast + 1, rg.jhi}
 	for _, sub := range []region{left, right} {
-		if sub.qhi-sub.qlo < 3*MinCodons(PR) || sub.jhi-sub.jlo < MinCodons(IN) {
+		if sub.qhi-sub.qlo < 3*minGeneCodons || sub.jhi-sub.jlo < minGeneCodons {
 			continue // too small to hold a gene
 		}
 		var inside []hit
@@ -84,6 +93,33 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 		}
 		if sa := a.chain(ws, inside); len(sa) >= minChain {
 			a.alignProtein(ws, q, res, prot, spans, sa, inside, sub, depth+1)
+		}
+	}
+}
+
+// lastNucleotideToEarlierGene settles a tie the scores leave open, as HIVDB's aligner
+// settles it: where codons are missing on both sides of a gene boundary (PR's last codons
+// and RT's first) and one nucleotide is read among the later gene's missing codons, that
+// nucleotide is read as the last codon of the earlier gene instead. Both are dropped as end
+// gaps either way; only the nucleotide ranges differ by one (HIVDB moves a gene's range
+// inwards by three per dropped codon from the nucleotides its dropped codons read).
+func lastNucleotideToEarlierGene(p *alignPath, spans []geneSpan) {
+	for _, sp := range spans[1:] {
+		b := sp.start
+		if b-1 < p.first || b > p.last || p.spanEnd[b-1] != p.codonStart[b-1] {
+			continue
+		}
+		k := b
+		for k <= p.last && k < sp.start+sp.len && p.spanEnd[k] == p.codonStart[k] {
+			k++
+		}
+		if k > p.last || k >= sp.start+sp.len || p.spanEnd[k]-p.codonStart[k] != 1 {
+			continue
+		}
+		s := p.codonStart[k]
+		p.codonStart[b-1], p.spanEnd[b-1] = s, s+1
+		for j := b; j <= k; j++ {
+			p.codonStart[j], p.spanEnd[j] = s+1, s+1
 		}
 	}
 }

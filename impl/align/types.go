@@ -57,6 +57,11 @@ type Result struct {
 	// Genes holds the present genes in the order CA, PR, RT, IN. A gene is present when at
 	// least MinCodons(gene) of its codons are aligned and its MatchPercent is at least 60.
 	Genes []GeneResult
+	// Discarded lists the genes (report order) the alignment read at least
+	// MinDiscardedCodons codons of but did not keep: too few codons, a match below 60%, or
+	// too much trimmed for poor quality. Reports warn that the sequence may hold such a
+	// gene (Stanford's "gene not aligned" finding).
+	Discarded []Gene
 	// Subtype is the closest subtype reference over the aligned PR/RT/IN region.
 	Subtype Subtype
 }
@@ -96,6 +101,11 @@ type Subtype struct {
 	// Compared is the number of nucleotide positions compared.
 	Compared int
 }
+
+// MinDiscardedCodons is how many codons of a gene the alignment must have read for a gene
+// it did not keep to count as discarded (Result.Discarded): fewer are the free end of an
+// alignment running into the next gene, not a part of the sequence left out.
+const MinDiscardedCodons = 10
 
 // Subtype classification limits.
 const (
@@ -242,18 +252,19 @@ func (f Frameshift) String() string {
 	return s + "del" + strconv.Itoa(f.Size) + "bp"
 }
 
-// MinCodons returns the number of aligned codons a gene needs to count as present
-// (PR 40, RT 60, IN 30, CA 40).
+// MinCodons returns the number of aligned codons a gene needs to count as present: PR 30,
+// RT 50, IN 50, CA 50, the minimum sizes of HIVDB's current program (hivdb/hivfacts
+// alignment-config_hiv1.json, minNumOfAA).
 func MinCodons(g Gene) int {
 	switch g {
 	case PR:
-		return 40
-	case RT:
-		return 60
-	case IN:
 		return 30
+	case RT:
+		return 50
+	case IN:
+		return 50
 	default:
-		return 40
+		return 50
 	}
 }
 

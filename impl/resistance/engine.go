@@ -339,6 +339,9 @@ type sample struct {
 	Seq    *sequenceInput // set when the input was a nucleotide sequence
 	Err    string         // per-input failure; empty on success
 	Result *asi.Result
+	// Validation is the quality findings (quality.go): of a sequence always, of a mutation
+	// list when the report has its quality section.
+	Validation []Validation
 }
 
 // evaluate parses and evaluates one sample's mutation lists.
@@ -382,6 +385,9 @@ func (e *Engine) evaluate(s *settings, index int, lists [][]string) sample {
 	}
 	out.Result = s.alg.Evaluate(in)
 	sortComments(out.Result.Comments)
+	if s.quality {
+		out.Validation = e.validateMutationList(&out)
+	}
 	return out
 }
 

@@ -2,6 +2,7 @@ package resistance
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,14 +20,12 @@ type qualityFindings struct {
 	Unusual    []Mutation // unusual mutations (rx-all_subtype-all.csv isUnusual, not DRMs)
 }
 
-// findings lists the named quality mutations of a sequence sample over its present genes.
+// findings lists the named quality mutations of a sample over its sequenced genes: a
+// sequence's present genes, or the genes of a mutation list.
 func (e *Engine) findings(smp *sample) qualityFindings {
 	var f qualityFindings
-	if smp.Seq == nil {
-		return f
-	}
 	for _, g := range smp.allGenes() {
-		if !g.Sequenced || smp.Seq.Genes[g.Gene] == nil {
+		if !g.Sequenced || smp.Seq != nil && smp.Seq.Genes[g.Gene] == nil {
 			continue
 		}
 		for _, m := range g.Mutations {
@@ -130,6 +129,9 @@ func (e *Engine) validate(smp *sample, res *align.Result) []Validation {
 	if sq.Removed != "" {
 		add(LevelNote, "%s", sq.Removed)
 	}
+	if missed := e.unalignedGenes(res); len(missed) > 0 {
+		add(LevelSevereWarning, "The sequence may also hold %s: that part of the input was not analysed (poor quality, too short, or partial sequences joined without N in place of the missing part)", strings.Join(missed, " or "))
+	}
 	genes := smp.allGenes()
 	for _, gi := range genes {
 		g := sq.Genes[gi.Gene]
@@ -161,6 +163,9 @@ func (e *Engine) validate(smp *sample, res *align.Result) []Validation {
 		if g.RightTrimmed > 0 {
 			add(LevelWarning, "The %s sequence had %d %s trimmed from its 3′ end for poor quality", gi.Gene, g.RightTrimmed, plural(g.RightTrimmed, "codon", "codons"))
 		}
+	}
+	if gap := longGap(genes); gap != "" {
+		add(LevelSevereWarning, "The sequence has a gap longer than %d nucleotides (%s): partial sequences may have been joined; put N in place of a missing part. Stanford's HIVdb program does not analyse such a sequence", 3*maxGapCodons, gap)
 	}
 	for _, gi := range genes {
 		g := sq.Genes[gi.Gene]
@@ -206,25 +211,9 @@ func (e *Engine) validate(smp *sample, res *align.Result) []Validation {
 		}
 		out = append(out, Validation{Level: level, Message: msg})
 	}
-	var apobecAtDRP []Mutation
-	for _, m := range f.APOBEC {
-		if e.ref.isDRP(m.Gene, m.Pos) {
-			apobecAtDRP = append(apobecAtDRP, m)
-		}
-	}
-	switch n := len(apobecAtDRP); {
-	case n > 1:
-		add(LevelSevereWarning, "There are %d APOBEC signature mutations at drug-resistance positions: %s", n, withGene(apobecAtDRP))
-	case n == 1:
-		add(LevelWarning, "There is 1 APOBEC signature mutation at a drug-resistance position: %s", withGene(apobecAtDRP))
-	}
+	out = append(out, e.apobecAtDRP(f)...)
 	for _, gi := range genes {
-		var stops []Mutation
-		for _, m := range f.Stops {
-			if m.Gene == gi.Gene {
-				stops = append(stops, m)
-			}
-		}
+		stops := ofGene(f.Stops, gi.Gene)
 		switch n := len(stops); {
 		case n > 1:
 			add(LevelSevereWarning, "There are %d stop codons in %s: %s", n, gi.Gene, joinMutations(stops))
@@ -256,6 +245,179 @@ func (e *Engine) validate(smp *sample, res *align.Result) []Validation {
 			add(LevelWarning, "There are %d unusual mutations at drug-resistance positions in %s: %s", n, gi.Gene, joinMutations(atDRP))
 		case n == 1:
 			add(LevelNote, "There is 1 unusual mutation at a drug-resistance position in %s: %s", gi.Gene, joinMutations(atDRP))
+		}
+	}
+	return out
+}
+
+// How many nucleotides of an absent gene the part of a sequence an alignment left out before
+// the first present gene (after the last) must reach for the gene to be there (Stanford's
+// thresholds): PR before RT 210, RT before IN or after PR 800, IN after RT 600. A gene
+// farther away adds the genes between (IN after PR: RT's 1,680 + 600).
+var unalignedNTs = map[align.Gene][2]int{align.PR: {210, 0}, align.RT: {800, 800}, align.IN: {0, 600}}
+
+// unalignedGenes names the drug-target genes (PR, RT, IN) absent from an alignment although
+// the sequence spans them, as Stanford's program warns of them: a gene the aligner read part
+// of but did not keep (Result.Discarded), a gene between two present genes, or a gene that
+// the unaligned nucleotides before the first present gene (after the last) are long enough
+// to hold.
+func (e *Engine) unalignedGenes(res *align.Result) []string {
+	order := align.AllGenes()
+	firstIdx, lastIdx := len(order), -1
+	firstNA, lastNA := len(res.Analysed)+1, 0
+	for _, g := range res.Genes {
+		i := slices.Index(order, g.Gene)
+		firstIdx, lastIdx = min(firstIdx, i), max(lastIdx, i)
+		firstNA, lastNA = min(firstNA, g.FirstNA), max(lastNA, g.LastNA)
+	}
+	before, after := firstNA-1, len(res.Analysed)-lastNA
+	// between(i, j) is the nucleotides of the genes strictly between order[i] and order[j].
+	between := func(i, j int) int {
+		n := 0
+		for k := i + 1; k < j; k++ {
+			n += 3 * len(e.aligner.Consensus(order[k]))
+		}
+		return n
+	}
+	var out []string
+	for i, g := range order {
+		if g == align.CA || res.Gene(g) != nil {
+			continue
+		}
+		limits := unalignedNTs[g]
+		switch {
+		case slices.Contains(res.Discarded, g),
+			i > firstIdx && i < lastIdx,
+			i < firstIdx && limits[0] > 0 && before > limits[0]+between(i, firstIdx),
+			i > lastIdx && limits[1] > 0 && after > limits[1]+between(lastIdx, i):
+			out = append(out, string(g))
+		}
+	}
+	return out
+}
+
+// maxGapCodons is the longest gap, in codons, Stanford's program accepts inside the genes:
+// more than 10 deleted codons in a row, or an insertion of more than 10 codons, is "a large
+// sequence gap" (> 30 nucleotides).
+const maxGapCodons = 10
+
+// longGap names the first gap inside the genes longer than maxGapCodons codons ("RT 40–50
+// deleted", "PR 35 + 12 codons inserted"), "" when there is none. Deleted codons count
+// together while they follow each other.
+func longGap(genes []geneInput) string {
+	for _, gi := range genes {
+		run, start := 0, 0
+		for i, m := range gi.Mutations {
+			if m.AAs&asi.Deletion != 0 {
+				if run > 0 && gi.Mutations[i-1].Pos == m.Pos-1 {
+					run++
+				} else {
+					run, start = 1, m.Pos
+				}
+				if run > maxGapCodons && (i+1 == len(gi.Mutations) || gi.Mutations[i+1].Pos != m.Pos+1 || gi.Mutations[i+1].AAs&asi.Deletion == 0) {
+					return fmt.Sprintf("%s %d–%d deleted", gi.Gene, start, m.Pos)
+				}
+			} else {
+				run = 0
+			}
+			if n := len(m.Inserted); m.AAs&asi.Insertion != 0 && n > maxGapCodons {
+				return fmt.Sprintf("%s %d + %d codons inserted", gi.Gene, m.Pos, n)
+			}
+		}
+	}
+	return ""
+}
+
+// validateMutationList is the quality findings of a mutation list, with the levels of
+// Stanford's HIVdb program for mutation lists (Sierra's mutations validator): stop codons per
+// gene (1: WARNING, more: SEVERE WARNING), APOBEC signature mutations (1: NOTE, 2–3: WARNING,
+// more: SEVERE WARNING; naming the drug-resistance mutations APOBEC may have caused),
+// APOBEC signature mutations at drug-resistance positions, and unusual mutations per gene
+// (at drug-resistance positions: 1 WARNING, more SEVERE WARNING; the others: WARNING, more
+// than one beside unusual ones at drug-resistance positions SEVERE WARNING).
+func (e *Engine) validateMutationList(smp *sample) []Validation {
+	var out []Validation
+	add := func(level, format string, args ...any) {
+		out = append(out, Validation{Level: level, Message: fmt.Sprintf(format, args...)})
+	}
+	f := e.findings(smp)
+	for _, gi := range smp.Genes {
+		stops := ofGene(f.Stops, gi.Gene)
+		switch n := len(stops); {
+		case n > 1:
+			add(LevelSevereWarning, "There are %d stop codons in %s: %s", n, gi.Gene, joinMutations(stops))
+		case n == 1:
+			add(LevelWarning, "There is 1 stop codon in %s: %s", gi.Gene, joinMutations(stops))
+		}
+	}
+	if n := len(f.APOBEC); n > 0 {
+		msg := fmt.Sprintf("%d APOBEC signature %s (G-to-A hypermutation): %s", n, plural(n, "mutation", "mutations"), byGene(f.APOBEC))
+		if k := len(f.APOBECDRMs); k > 0 {
+			msg += fmt.Sprintf(". %d drug-resistance %s may be caused by APOBEC hypermutation rather than drug selection: %s", k, plural(k, "mutation", "mutations"), byGene(f.APOBECDRMs))
+		}
+		level := LevelNote
+		switch {
+		case n > 3:
+			level = LevelSevereWarning
+		case n > 1:
+			level = LevelWarning
+		}
+		out = append(out, Validation{Level: level, Message: msg})
+	}
+	out = append(out, e.apobecAtDRP(f)...)
+	for _, gi := range smp.Genes {
+		unusual := ofGene(f.Unusual, gi.Gene)
+		var atDRP, other []Mutation
+		for _, m := range unusual {
+			if e.ref.isDRP(m.Gene, m.Pos) {
+				atDRP = append(atDRP, m)
+			} else {
+				other = append(other, m)
+			}
+		}
+		switch n := len(atDRP); {
+		case n > 1:
+			add(LevelSevereWarning, "There are %d unusual mutations at drug-resistance positions in %s: %s", n, gi.Gene, joinMutations(atDRP))
+		case n == 1:
+			add(LevelWarning, "There is 1 unusual mutation at a drug-resistance position in %s: %s", gi.Gene, joinMutations(atDRP))
+		}
+		switch {
+		case len(unusual) < 2 || len(other) == 0:
+		case len(atDRP) == 0:
+			add(LevelWarning, "There are %d unusual mutations in %s: %s", len(other), gi.Gene, joinMutations(other))
+		case len(other) == 1:
+			add(LevelWarning, "There is 1 additional unusual mutation in %s: %s", gi.Gene, joinMutations(other))
+		default:
+			add(LevelSevereWarning, "There are %d additional unusual mutations in %s: %s", len(other), gi.Gene, joinMutations(other))
+		}
+	}
+	return out
+}
+
+// apobecAtDRP is the finding about APOBEC signature mutations at drug-resistance positions
+// (1: WARNING, more: SEVERE WARNING), for sequences and mutation lists alike.
+func (e *Engine) apobecAtDRP(f qualityFindings) []Validation {
+	var at []Mutation
+	for _, m := range f.APOBEC {
+		if e.ref.isDRP(m.Gene, m.Pos) {
+			at = append(at, m)
+		}
+	}
+	switch n := len(at); {
+	case n > 1:
+		return []Validation{{Level: LevelSevereWarning, Message: fmt.Sprintf("There are %d APOBEC signature mutations at drug-resistance positions: %s", n, withGene(at))}}
+	case n == 1:
+		return []Validation{{Level: LevelWarning, Message: "There is 1 APOBEC signature mutation at a drug-resistance position: " + withGene(at)}}
+	}
+	return nil
+}
+
+// ofGene is the mutations of ms in gene.
+func ofGene(ms []Mutation, gene string) []Mutation {
+	var out []Mutation
+	for _, m := range ms {
+		if m.Gene == gene {
+			out = append(out, m)
 		}
 	}
 	return out

@@ -121,8 +121,9 @@ func summaryHTML(s *settings, rows []string) string {
 <caption>Each row links to the input's page below. Resistance lists the drugs with low-level resistance or more (intermediate or resistant in three steps).</caption>
 <thead><tr><th scope="col">#</th><th scope="col">Input</th><th scope="col">Genes (codons)</th>`)
 	if s.sequences {
-		b.WriteString(`<th scope="col">Subtype</th><th scope="col">Quality</th>`)
+		b.WriteString(`<th scope="col">Subtype</th>`)
 	}
+	b.WriteString(`<th scope="col">Quality</th>`)
 	b.WriteString(`<th scope="col">Resistance</th></tr></thead>
 <tbody>
 `)
@@ -169,7 +170,7 @@ func (e *Engine) summaryRowHTML(s *settings, smp *sample) string {
 	id := "input-" + strconv.Itoa(smp.Index)
 	b.WriteString(`<tr><td><a href="#` + id + `">` + strconv.Itoa(smp.Index) + "</a></td><td>" + esc(smp.inputName()) + "</td>")
 	if smp.Err != "" {
-		cols := 2
+		cols := 3
 		if s.sequences {
 			cols = 4
 		}
@@ -178,14 +179,15 @@ func (e *Engine) summaryRowHTML(s *settings, smp *sample) string {
 	}
 	b.WriteString("<td>" + esc(smp.geneRanges()) + "</td>")
 	if s.sequences && smp.Seq != nil {
-		b.WriteString("<td>" + esc(subtypeLabel(smp.Seq)) + "</td><td>")
-		if s.quality {
-			b.WriteString(findingsSummary(smp.Seq.Validation))
-		} else {
-			b.WriteString(`<span class="muted">not requested</span>`)
-		}
-		b.WriteString("</td>")
+		b.WriteString("<td>" + esc(subtypeLabel(smp.Seq)) + "</td>")
 	}
+	b.WriteString("<td>")
+	if s.quality {
+		b.WriteString(findingsSummary(smp.Validation))
+	} else {
+		b.WriteString(`<span class="muted">not requested</span>`)
+	}
+	b.WriteString("</td>")
 	b.WriteString("<td>" + resistanceSummary(smp.Result) + "</td></tr>\n")
 	return b.String()
 }
@@ -293,6 +295,9 @@ func (e *Engine) htmlInputSummary(b *strings.Builder, s *settings, smp *sample) 
 			b.WriteString(`<tr><th scope="row">` + g.Gene + "</th><td>" + cell + "</td></tr>\n")
 		}
 		b.WriteString("</tbody>\n</table>\n")
+		if s.quality {
+			htmlFindings(b, "Mutation list quality", smp.Validation)
+		}
 		return
 	}
 	b.WriteString(`<dl class="meta">` + "\n<dt>Subtype</dt><dd>" + esc(subtypeLabel(sq)) + "</dd>\n")
@@ -318,16 +323,20 @@ func (e *Engine) htmlInputSummary(b *strings.Builder, s *settings, smp *sample) 
 			"</td><td>" + strconv.Itoa(g.FirstNA) + "–" + strconv.Itoa(g.LastNA) + "</td><td>" + percent(g.MatchPercent) + "%</td><td>" + esc(fs) + "</td></tr>\n")
 	}
 	b.WriteString("</tbody>\n</table>\n")
-	if !s.quality {
-		return
+	if s.quality {
+		htmlFindings(b, "Sequence quality", smp.Validation)
 	}
-	b.WriteString("<h4>Sequence quality</h4>\n")
-	if len(sq.Validation) == 0 {
+}
+
+// htmlFindings writes the quality findings under a heading, each with its level written out.
+func htmlFindings(b *strings.Builder, title string, vs []Validation) {
+	b.WriteString("<h4>" + title + "</h4>\n")
+	if len(vs) == 0 {
 		b.WriteString("<p>No quality findings.</p>\n")
 		return
 	}
 	b.WriteString(`<ul class="plain">` + "\n")
-	for _, v := range sq.Validation {
+	for _, v := range vs {
 		b.WriteString(`<li class="finding">` + badge(v.Level) + esc(v.Message) + "</li>\n")
 	}
 	b.WriteString("</ul>\n")
@@ -445,10 +454,7 @@ var mutationGroups = map[string][][2]string{
 // (in a hypermutated sequence) possibly APOBEC-induced.
 func (e *Engine) htmlMutations(b *strings.Builder, smp *sample) {
 	b.WriteString("<h3>Mutations</h3>\n")
-	hyper := false
-	if smp.Seq != nil {
-		hyper = e.findings(smp).hypermutated()
-	}
+	hyper := e.findings(smp).hypermutated()
 	b.WriteString(`<table>` + "\n" + `<caption>By gene and class; drug-resistance mutations in bold</caption>` + "\n" + `<thead><tr><th scope="col">Gene</th><th scope="col">Class</th><th scope="col">Mutations</th></tr></thead>` + "\n<tbody>\n")
 	for _, g := range smp.allGenes() {
 		if !g.Sequenced {
@@ -470,14 +476,12 @@ func (e *Engine) htmlMutations(b *strings.Builder, smp *sample) {
 			if unusual {
 				tags = append(tags, "unusual")
 			}
-			if smp.Seq != nil {
-				apobec, apobecDRM := e.apobecFlags(m)
-				if apobec {
-					tags = append(tags, "APOBEC signature mutation")
-				}
-				if apobecDRM && hyper {
-					tags = append(tags, "possibly APOBEC-induced")
-				}
+			apobec, apobecDRM := e.apobecFlags(m)
+			if apobec {
+				tags = append(tags, "APOBEC signature mutation")
+			}
+			if apobecDRM && hyper {
+				tags = append(tags, "possibly APOBEC-induced")
 			}
 			if len(tags) > 0 {
 				text += ` <span class="tag">(` + strings.Join(tags, ", ") + ")</span>"

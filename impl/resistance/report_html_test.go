@@ -212,11 +212,12 @@ func TestHTMLMutationListsAndPerSampleReports(t *testing.T) {
 	checkSelfContained(t, rep)
 	for _, want := range []string{
 		`<h2 id="summary">Summary of 3 mutation lists</h2>`,
-		`<td>mutation list 1</td><td>RT</td><td><strong>High-Level Resistance:</strong> AZT, FTC, 3TC, ISL; <strong>Intermediate Resistance:</strong> ABC, D4T, DDI; <strong>Low-Level Resistance:</strong> TDF</td>`,
-		`<td colspan="2"><strong>Analysis failed:</strong> RT mutation &#34;K41L&#34;: the consensus amino acid at RT 41 is M, not K</td>`,
+		`<td>mutation list 1</td><td>RT</td><td>no findings</td><td><strong>High-Level Resistance:</strong> AZT, FTC, 3TC, ISL; <strong>Intermediate Resistance:</strong> ABC, D4T, DDI; <strong>Low-Level Resistance:</strong> TDF</td>`,
+		`<td colspan="3"><strong>Analysis failed:</strong> RT mutation &#34;K41L&#34;: the consensus amino acid at RT 41 is M, not K</td>`,
 		`<h2 id="input-1-h">Mutation list 1</h2>`,
 		`<h3>Mutation list summary</h3>`, `<tr><th scope="row">RT</th><td>M41L, M184V, T215Y</td></tr>`, `<tr><th scope="row">PR</th><td><span class="muted">not sequenced</span></td></tr>`,
 		`<tr><th scope="row">PR</th><td>WT</td></tr>`,
+		`<h4>Mutation list quality</h4>`,
 		`<td>none: no drug with low-level resistance or more</td>`,
 	} {
 		if !strings.Contains(rep, want) {

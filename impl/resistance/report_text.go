@@ -45,6 +45,9 @@ func (e *Engine) headerText(s *settings) string {
 		for _, g := range geneOrder {
 			cols = append(cols, g+" mutations")
 		}
+		if s.quality {
+			cols = append(cols, qualityTextColumns...)
+		}
 	}
 	for _, d := range s.alg.Drugs {
 		cols = append(cols, d.Name+" score", d.Name+" level", d.Name+" SIR")
@@ -68,16 +71,38 @@ func sequenceTextColumns(s *settings) []string {
 	}
 	cols = append(cols, "frameshifts", "removed characters")
 	if s.quality {
-		cols = append(cols, "stop codons", "APOBEC mutations", "unusual mutations", "validation",
-			"stop codon list", "APOBEC mutation list", "APOBEC DRM list", "unusual mutation list")
+		cols = append(cols, qualityTextColumns...)
 	}
 	return cols
+}
+
+// qualityTextColumns are the text report's quality columns, sequences and mutation lists
+// alike: the counts, the findings, and the mutations counted, by gene.
+var qualityTextColumns = []string{"stop codons", "APOBEC mutations", "unusual mutations", "validation",
+	"stop codon list", "APOBEC mutation list", "APOBEC DRM list", "unusual mutation list"}
+
+// qualityTextCells are a sample's cells of qualityTextColumns.
+func (e *Engine) qualityTextCells(smp *sample) []string {
+	var v []string
+	for _, x := range smp.Validation {
+		v = append(v, x.Level+": "+x.Message)
+	}
+	f := e.findings(smp)
+	stops, apobec, unusual := len(f.Stops), len(f.APOBEC), len(f.Unusual)
+	if sq := smp.Seq; sq != nil {
+		stops, apobec, unusual = sq.Counts.StopCodons, sq.Counts.APOBEC, sq.Counts.Unusual
+	}
+	return []string{strconv.Itoa(stops), strconv.Itoa(apobec), strconv.Itoa(unusual), textCell(strings.Join(v, "; ")),
+		byGene(f.Stops), byGene(f.APOBEC), byGene(f.APOBECDRMs), byGene(f.Unusual)}
 }
 
 // sampleText renders one input's line of report type 3.
 func (e *Engine) sampleText(s *settings, smp *sample) string {
 	row := []string{strconv.Itoa(smp.Index)}
 	lead := 3 + len(geneOrder)
+	if s.quality {
+		lead += len(qualityTextColumns)
+	}
 	if s.sequences {
 		lead = len(sequenceTextColumns(s))
 		name, md5sum := "", ""
@@ -124,18 +149,14 @@ func (e *Engine) sampleText(s *settings, smp *sample) string {
 		}
 		row = append(row, frameshiftList(present...), textCell(sq.Removed))
 		if s.quality {
-			c := sq.Counts
-			var v []string
-			for _, x := range sq.Validation {
-				v = append(v, x.Level+": "+x.Message)
-			}
-			f := e.findings(smp)
-			row = append(row, strconv.Itoa(c.StopCodons), strconv.Itoa(c.APOBEC), strconv.Itoa(c.Unusual), textCell(strings.Join(v, "; ")),
-				byGene(f.Stops), byGene(f.APOBEC), byGene(f.APOBECDRMs), byGene(f.Unusual))
+			row = append(row, e.qualityTextCells(smp)...)
 		}
 	} else {
 		for i := range smp.Genes {
 			row = append(row, mutations(&smp.Genes[i]))
+		}
+		if s.quality {
+			row = append(row, e.qualityTextCells(smp)...)
 		}
 	}
 	// Result.Drugs is a subsequence of the algorithm's drugs in the same order: one walk

@@ -194,14 +194,14 @@ func (e *Engine) sampleSite(s *settings, smp *sample) string {
 			if unusual {
 				attrs = append(attrs, "unusual", "true")
 			}
+			apobec, apobecDRM := e.apobecFlags(m)
+			if apobec {
+				attrs = append(attrs, "apobec", "true")
+			}
+			if apobecDRM {
+				attrs = append(attrs, "apobecDRM", "true")
+			}
 			if smp.Seq != nil {
-				apobec, apobecDRM := e.apobecFlags(m)
-				if apobec {
-					attrs = append(attrs, "apobec", "true")
-				}
-				if apobecDRM {
-					attrs = append(attrs, "apobecDRM", "true")
-				}
 				if c := smp.Seq.Codons[g.Gene][m.Pos]; c != nil && c.Codon+c.InsertedCodons != "" {
 					attrs = append(attrs, "codon", c.Codon+c.InsertedCodons)
 				}
@@ -210,7 +210,7 @@ func (e *Engine) sampleSite(s *settings, smp *sample) string {
 		}
 		w.close(g.Gene + "_mutations")
 	}
-	if s.quality && smp.Seq != nil {
+	if s.quality {
 		e.writeQualityCounts(w, "quality", smp)
 	}
 	w.open("drugScores")
@@ -246,12 +246,20 @@ func (e *Engine) sampleSite(s *settings, smp *sample) string {
 	return w.b.String()
 }
 
-// writeQualityCounts writes a sequence's quality counts, the mutations they count (stop
+// writeQualityCounts writes a sample's quality counts, the mutations they count (stop
 // codons, APOBEC signature mutations, drug-resistance mutations APOBEC can cause, unusual
-// mutations; each with its gene) and the validation findings.
+// mutations; each with its gene) and the validation findings. For a mutation list the counts
+// that concern nucleotides (frameshifts, ambiguous, unsequenced, removed, reverse
+// complement) are 0 and false.
 func (e *Engine) writeQualityCounts(w *xmlWriter, element string, smp *sample) {
 	sq := smp.Seq
-	c := sq.Counts
+	f := e.findings(smp)
+	var c qualityCounts
+	if sq != nil {
+		c = sq.Counts
+	} else {
+		c = qualityCounts{StopCodons: len(f.Stops), APOBEC: len(f.APOBEC), APOBECDRMs: len(f.APOBECDRMs), Unusual: len(f.Unusual)}
+	}
 	w.open(element)
 	w.elem("stopCodons", strconv.Itoa(c.StopCodons))
 	w.elem("apobecMutations", strconv.Itoa(c.APOBEC))
@@ -261,9 +269,8 @@ func (e *Engine) writeQualityCounts(w *xmlWriter, element string, smp *sample) {
 	w.elem("ambiguousCodons", strconv.Itoa(c.AmbiguousCodons))
 	w.elem("unsequencedCodons", strconv.Itoa(c.UnsequencedCodons))
 	w.elem("removedCharacters", strconv.Itoa(c.Removed))
-	w.elem("reverseComplemented", strconv.FormatBool(sq.Align != nil && sq.Align.ReverseComplemented))
+	w.elem("reverseComplemented", strconv.FormatBool(sq != nil && sq.Align != nil && sq.Align.ReverseComplemented))
 	w.elem("hypermutated", strconv.FormatBool(c.hypermutated()))
-	f := e.findings(smp)
 	for _, list := range []struct {
 		element string
 		ms      []Mutation
@@ -272,7 +279,7 @@ func (e *Engine) writeQualityCounts(w *xmlWriter, element string, smp *sample) {
 			w.elem(list.element, m.String(), "gene", m.Gene)
 		}
 	}
-	for _, v := range sq.Validation {
+	for _, v := range smp.Validation {
 		w.open("validation")
 		w.elem("level", v.Level)
 		w.elem("message", v.Message)
@@ -356,11 +363,9 @@ func (e *Engine) sample2009(s *settings, smp *sample) string {
 			w.elem("isDRM", strconv.FormatBool(drm))
 			w.elem("isSDRM", strconv.FormatBool(sdrm))
 			w.elem("isUnusual", strconv.FormatBool(unusual))
-			if smp.Seq != nil {
-				apobec, apobecDRM := e.apobecFlags(m)
-				w.elem("isApobec", strconv.FormatBool(apobec))
-				w.elem("isApobecDRM", strconv.FormatBool(apobecDRM))
-			}
+			apobec, apobecDRM := e.apobecFlags(m)
+			w.elem("isApobec", strconv.FormatBool(apobec))
+			w.elem("isApobecDRM", strconv.FormatBool(apobecDRM))
 			w.close("mutation")
 		}
 		if ag != nil {
@@ -378,7 +383,7 @@ func (e *Engine) sample2009(s *settings, smp *sample) string {
 		}
 		w.close("geneData")
 	}
-	if s.quality && smp.Seq != nil {
+	if s.quality {
 		e.writeQualityCounts(w, "sequenceQualityCounts", smp)
 	}
 	for _, d := range smp.Result.Drugs {

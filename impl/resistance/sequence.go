@@ -92,15 +92,14 @@ type qualityCounts struct {
 
 // sequenceInput is what a sample holds when its input was a nucleotide sequence.
 type sequenceInput struct {
-	Name       string
-	Sequence   string // the nucleotides as read (upper case, non-nucleotides removed)
-	MD5        string // hex MD5 of Sequence
-	Removed    string // which characters were removed and how many ("" when none)
-	Align      *align.Result
-	Genes      map[string]*align.GeneResult // present genes, by name
-	Codons     map[string]map[int]*align.Mutation
-	Counts     qualityCounts
-	Validation []Validation
+	Name     string
+	Sequence string // the nucleotides as read (upper case, non-nucleotides removed)
+	MD5      string // hex MD5 of Sequence
+	Removed  string // which characters were removed and how many ("" when none)
+	Align    *align.Result
+	Genes    map[string]*align.GeneResult // present genes, by name
+	Codons   map[string]map[int]*align.Mutation
+	Counts   qualityCounts
 }
 
 // sequenceGenes are the genes a sequence report shows, in report order; CA only when present.
@@ -381,7 +380,7 @@ func (e *Engine) countQuality(smp *sample, res *align.Result) {
 			}
 		}
 	}
-	sq.Validation = e.validate(smp, res) // quality.go: the findings named, with their levels
+	smp.Validation = e.validate(smp, res) // quality.go: the findings named, with their levels
 }
 
 // hypermutated is the reference doc's APOBEC flag: two or more signature mutations.

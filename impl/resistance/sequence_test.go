@@ -139,7 +139,7 @@ func TestSequenceQualityLevels(t *testing.T) {
 	want := map[string]string{"frameshifts": LevelSevereWarning, "stop codon": LevelNote, "APOBEC signature": LevelWarning, "reverse complement": LevelWarning, "caused by APOBEC": LevelWarning} // unusual mutations: per gene (quality_test.go)
 	for frag, level := range want {
 		found := false
-		for _, v := range smp.Seq.Validation {
+		for _, v := range smp.Validation {
 			if strings.Contains(v.Message, frag) {
 				found = true
 				if v.Level != level {
@@ -148,7 +148,7 @@ func TestSequenceQualityLevels(t *testing.T) {
 			}
 		}
 		if !found {
-			t.Errorf("no validation finding about %q in %+v", frag, smp.Seq.Validation)
+			t.Errorf("no validation finding about %q in %+v", frag, smp.Validation)
 		}
 	}
 }
@@ -249,11 +249,11 @@ func TestSequencePipelineWithTheAligner(t *testing.T) {
 		t.Errorf("reverse complement: %q %q", samples[1].Err, muts(samples[1]))
 	}
 	found := false
-	for _, v := range samples[1].Seq.Validation {
+	for _, v := range samples[1].Validation {
 		found = found || (v.Level == LevelWarning && strings.Contains(v.Message, "reverse complement"))
 	}
 	if !found {
-		t.Errorf("reverse complement not flagged: %+v", samples[1].Seq.Validation)
+		t.Errorf("reverse complement not flagged: %+v", samples[1].Validation)
 	}
 	if !strings.HasPrefix(samples[2].Err, "no PR, RT or IN found in the sequence (640 nucleotides)") {
 		t.Errorf("not HIV-1: %q", samples[2].Err)
