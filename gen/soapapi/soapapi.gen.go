@@ -1260,9 +1260,9 @@ var documents = map[string]string{
               <xs:attribute name="drm" type="xs:boolean"/>
               <xs:attribute name="sdrm" type="xs:boolean"/>
               <xs:attribute name="unusual" type="xs:boolean"/>
-              <!-- sequences only: an APOBEC signature mutation (true only), a drug-resistance
-                   mutation APOBEC can cause (true only), and the codon read (with the inserted
-                   codons of an insertion) -->
+              <!-- an APOBEC signature mutation (true only) and a drug-resistance mutation
+                   APOBEC can cause (true only), for sequences and mutation lists alike; the
+                   codon read (with the inserted codons of an insertion), sequences only -->
               <xs:attribute name="apobec" type="xs:boolean"/>
               <xs:attribute name="apobecDRM" type="xs:boolean"/>
               <xs:attribute name="codon" type="xs:string"/>
@@ -1378,7 +1378,8 @@ var documents = map[string]string{
       <xs:element name="isSDRM" type="xs:boolean" minOccurs="0"/>
       <xs:element name="isUnusual" type="xs:boolean" minOccurs="0"/>
       <xs:element name="isApobec" type="xs:boolean" minOccurs="0"/>
-      <!-- sequences only: a drug-resistance mutation APOBEC can cause (apobec_drms.csv) -->
+      <!-- a drug-resistance mutation APOBEC can cause (apobec_drms.csv), for sequences and
+           mutation lists alike -->
       <xs:element name="isApobecDRM" type="xs:boolean" minOccurs="0"/>
     </xs:sequence>
   </xs:complexType>
