@@ -12,13 +12,14 @@ import (
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 )
 
-// The accepted input forms and how each is read are listed in
-// docs/purl.md ("Accepted input forms"). In short: the record is read in
-// any child order, with the identifier in @objectId or @id, with or
-// without versionMetadata and rdf:RDF, with top-level thumb and
-// releaseData (mapped into contentMetadata and identityMetadata, where
-// the seed's kinds 8 and 7 live) and an embedded MODS record (kept as a
-// seventh child after the seed's six); it is served in the seed's shape.
+// How records are read is described in docs/purl.md ("Ingest: tolerant by
+// principle, output exact"). In short: every well-formed record with an
+// identifier is accepted and served in the seed's shape; what the service
+// does not know is kept and reported; only what cannot be served safely or
+// truthfully is refused. Top-level thumb and releaseData are mapped into
+// contentMetadata and identityMetadata (where the seed's kinds 8 and 7
+// live); an embedded MODS record is kept, as published, after the seed's
+// six children, and unknown children after it.
 
 // Ingested is a public XML record read in any accepted form, with the
 // bytes to store and serve (the seed's shape) and what the publisher
