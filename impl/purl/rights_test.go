@@ -30,6 +30,17 @@ func read(machine string) string {
 	return `<access type="read"><machine>` + machine + `</machine></access>`
 }
 
+// pageSummaries is what the page says of who may read the files, for some
+// of TestRightsCombinations's cases.
+var pageSummaries = map[string]string{
+	"group or location":           "Available to sitelib or at reading-room",
+	"two read accesses":           "Available to sitelib or at reading-room",
+	"file world, object none":     "Citation only: the files are not available online; some files have access of their own",
+	"controlled lending":          "Citation only",
+	"group under embargo":         "Embargoed until 2099-01-01; then available to sitelib",
+	"file group, object location": "Available at reading-room; some files have access of their own",
+}
+
 const discoverWorld = `<access type="discover"><machine><world/></machine></access>`
 
 // TestRightsCombinations publishes every combination of rights the real
@@ -118,6 +129,13 @@ func TestRightsCombinations(t *testing.T) {
 					if resp.StatusCode == http.StatusOK && file.want.anon != ok && !strings.HasPrefix(resp.Header.Get("Cache-Control"), "private") {
 						t.Errorf("%s as %q: Cache-Control %q for a restricted file", file.name, reader.token, resp.Header.Get("Cache-Control"))
 					}
+				}
+			}
+			// The page says who may read the files: every grant.
+			if want, ok := pageSummaries[c.name]; ok {
+				_, page := f.get(t, "/"+string(id))
+				if !strings.Contains(string(page), want) {
+					t.Errorf("the page does not say %q", want)
 				}
 			}
 			// The zip of all files needs access to every one of them.
