@@ -74,7 +74,7 @@ type normalized struct {
 // reported, never a reason to refuse. It refuses only what cannot be served
 // truthfully: not well-formed, a DTD, not a publicObject, no identifier, an
 // identifier (or a child's objectId) naming another object.
-func normalize(data []byte, now time.Time) (*normalized, error) {
+func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrUnacceptable}, args...)...)
 	}
@@ -168,7 +168,7 @@ func normalize(data []byte, now time.Time) (*normalized, error) {
 
 	// The identifier: @objectId (the seed) or @id (older records), else
 	// the objectId its children give (records trimmed of their root's).
-	id, err := n.identifier(identity, content, version, rights, rdf)
+	id, err := n.identifier(identity, content, version, rights, rdf, fallbackID)
 	if err != nil {
 		return nil, err
 	}
@@ -343,7 +343,7 @@ func normalize(data []byte, now time.Time) (*normalized, error) {
 // identifier finds the object's druid: publicObject/@objectId, else @id,
 // else the objectId one of its children gives. Two that name different
 // objects are refused.
-func (n *normalized) identifier(identity, content, version, rights, rdf *xnode) (druid.Druid, error) {
+func (n *normalized) identifier(identity, content, version, rights, rdf *xnode, fallback druid.Druid) (druid.Druid, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrUnacceptable}, args...)...)
 	}
@@ -411,6 +411,11 @@ func (n *normalized) identifier(identity, content, version, rights, rdf *xnode) 
 		} else if id != found && !strings.HasPrefix(c.where, "rdf:") {
 			return "", bad("publicObject has neither @objectId nor @id, and %s (%s) and %s (%s) name different objects", from, found.Qualified(), c.where, id.Qualified())
 		}
+	}
+	if found == "" && fallback != "" {
+		n.changed = true
+		n.warnings = append(n.warnings, fmt.Sprintf("the record names no identifier (neither @objectId nor @id, nor one in its parts): it is published as %s, where it was published", fallback.Qualified()))
+		return fallback, nil
 	}
 	if found == "" {
 		return "", bad("publicObject has no identifier: neither @objectId nor @id, and none of its parts names the object")
@@ -489,6 +494,11 @@ type IngestOptions struct {
 	// Now is the time of publication, served when the record names none
 	// (zero: time.Now()).
 	Now time.Time
+	// ID, when set, is the object the record is published as (the PUT
+	// path's druid, the object folder's name when it is a druid): the
+	// identifier of a record that names none. A record that names another
+	// is refused by the caller.
+	ID druid.Druid
 	// Files, when set, returns the size of the object's file of that name,
 	// or why it cannot be published (not there, not a regular file): every
 	// file the record names must be there, and the size served is the
@@ -514,7 +524,7 @@ func IngestWith(ctx context.Context, data []byte, opt IngestOptions) (*Ingested,
 	if now.IsZero() {
 		now = time.Now()
 	}
-	n, err := normalize(data, now)
+	n, err := normalize(data, now, opt.ID)
 	if err != nil {
 		return nil, err
 	}

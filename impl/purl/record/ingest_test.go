@@ -100,7 +100,7 @@ func TestIngestVariants(t *testing.T) {
 				t.Errorf("embargoed %v, want %v", rec.Rights.Embargoed(now), v.Embargoed)
 			}
 			// The served form is read as it is: stable, no further change.
-			n, err := normalize(in.Data, time.Now())
+			n, err := normalize(in.Data, time.Now(), "")
 			if err != nil || n.changed {
 				t.Errorf("served record not in its final form: %v %v", err, n != nil && n.changed)
 			}

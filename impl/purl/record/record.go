@@ -238,7 +238,7 @@ type publicObjectXML struct {
 // Schema (Ingest does, when publishing). Errors wrap ErrMalformed or
 // ErrUnacceptable.
 func Parse(data []byte) (*Record, error) {
-	n, err := normalize(data, time.Now())
+	n, err := normalize(data, time.Now(), "")
 	if err != nil {
 		return nil, err
 	}
