@@ -471,7 +471,19 @@ func fmtAttrName(n xml.Name) string {
 
 // assemble writes the served record: the root's attributes, then the
 // children in the seed's order.
-func (n *normalized) assemble() {
+func (n *normalized) assemble() { n.data = n.document(true) }
+
+// readable is the served record without the children kept but not read
+// (the reader merges repeated elements, so a second contentMetadata kept
+// after the seed's children must not be seen by it).
+func (n *normalized) readable() []byte {
+	if len(n.extras) == 0 {
+		return n.data
+	}
+	return n.document(false)
+}
+
+func (n *normalized) document(extras bool) []byte {
 	out := &xnode{name: xml.Name{Local: "publicObject"}, attrs: n.attrs}
 	for _, q := range seedChildren {
 		if c := n.children[q]; c != nil {
@@ -479,12 +491,14 @@ func (n *normalized) assemble() {
 			out.add(c)
 		}
 	}
-	for _, e := range n.extras {
-		out.kids = append(out.kids, xml.CharData("\n  "))
-		out.add(e)
+	if extras {
+		for _, e := range n.extras {
+			out.kids = append(out.kids, xml.CharData("\n  "))
+			out.add(e)
+		}
 	}
 	out.kids = append(out.kids, xml.CharData("\n"))
-	n.data = out.document()
+	return out.document()
 }
 
 // IngestOptions says what Ingest checks a record against.

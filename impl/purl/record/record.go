@@ -242,7 +242,7 @@ func Parse(data []byte) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, warnings, err := parseServed(n.data)
+	r, warnings, err := parseServed(n.readable())
 	if err != nil {
 		return nil, err
 	}
