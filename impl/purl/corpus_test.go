@@ -60,6 +60,7 @@ func TestCorpus(t *testing.T) {
 	outcomes := map[string]string{}
 	var failed []string
 	mods := map[string][]byte{}
+	manifests := map[string][]byte{}
 	passed := 0
 	for _, stem := range stems {
 		raw, err := os.ReadFile(filepath.Join(dir, stem+".public.xml"))
@@ -70,7 +71,7 @@ func TestCorpus(t *testing.T) {
 		if err != nil {
 			modsDoc = nil
 		}
-		outcome, served, err := corpusRecord(t, srv, bin, token, filepath.Join(work, stem), raw, modsDoc)
+		outcome, served, err := corpusRecord(t, srv, bin, token, filepath.Join(work, stem), raw, modsDoc, manifests)
 		switch {
 		case err == nil:
 			passed++
@@ -94,6 +95,9 @@ func TestCorpus(t *testing.T) {
 		t.Errorf("%d of %d real records served (%.1f%%), want at least 98%%", passed, len(stems), 100*share)
 	}
 	t.Logf("%d of %d real records served", passed, len(stems))
+	// Read by a IIIF viewer's parser too (skipped without the pinned
+	// @iiif/parser of scripts/build-webcheck.sh).
+	t.Run("iiif-parser", func(t *testing.T) { parseWithIIIFParser(t, manifests) })
 }
 
 // corpusStems lists the records of the corpus (<druid>.<n>), sorted.
@@ -113,7 +117,7 @@ func corpusStems(t *testing.T, dir string) []string {
 
 // corpusRecord publishes one record both ways and checks what is served.
 // It returns a one-line outcome and the served .mods, or why it failed.
-func corpusRecord(t *testing.T, srv *testkit.Server, bin, token, dir string, raw, modsDoc []byte) (string, []byte, error) {
+func corpusRecord(t *testing.T, srv *testkit.Server, bin, token, dir string, raw, modsDoc []byte, manifests map[string][]byte) (string, []byte, error) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -209,6 +213,7 @@ func corpusRecord(t *testing.T, srv *testkit.Server, bin, token, dir string, raw
 			return "", nil, fmt.Errorf("manifest is not valid IIIF 3.0: %w", err)
 		}
 		manifest = fmt.Sprintf("manifest of %d canvases", len(rec.Canvases()))
+		manifests[filepath.Base(dir)] = body
 	} else if _, err := corpusGet(srv, "/purl/"+id+"/iiif/manifest", http.StatusNotFound); err != nil {
 		return "", nil, err
 	}
