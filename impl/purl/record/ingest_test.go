@@ -204,6 +204,7 @@ func TestIngestTolerates(t *testing.T) {
 		"content type":        {strings.Replace(v, `contentMetadata objectId="druid:bt101cd1001" type="image"`, `contentMetadata objectId="druid:bt101cd1001" type="3d"`, 1), `contentMetadata/@type "3d"`},
 		"unknown attribute":   {strings.Replace(v, `<file id="image1.png"`, `<file checked="yes" id="image1.png"`, 1), "file/@checked is not an attribute"},
 		"no published":        {strings.Replace(v, `published="2015-06-01T08:00:00Z"`, ``, 1), "no @published"},
+		"both spellings":      {strings.Replace(v, `<file id="image1.png"`, `<file mimeType="text/plain" id="image1.png"`, 1), "@mimeType is kept as it is beside @mimetype"},
 		"second content":      {strings.Replace(v, "</publicObject>", `<contentMetadata type="file"><resource sequence="1" type="file"><file id="other.txt" mimetype="text/plain" size="1"/></resource></contentMetadata></publicObject>`, 1), "more than one contentMetadata"},
 	} {
 		in, err := Ingest(context.Background(), []byte(c.doc), nil)

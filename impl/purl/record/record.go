@@ -555,6 +555,14 @@ func scanTop(data []byte) (xml.Name, []xml.Name, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
+			// encoding/xml does not check this rule of well-formedness.
+			for i, a := range t.Attr {
+				for _, b := range t.Attr[:i] {
+					if a.Name == b.Name {
+						return root, nil, fmt.Errorf("%w: element %s repeats the attribute %s", ErrMalformed, t.Name.Local, a.Name.Local)
+					}
+				}
+			}
 			if depth == 0 {
 				if seenRoot {
 					return root, nil, fmt.Errorf("%w: more than one root element", ErrMalformed)

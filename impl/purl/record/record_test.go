@@ -170,14 +170,15 @@ func TestParseRejects(t *testing.T) {
 		doc  string
 		want error
 	}{
-		"truncated":   {ok[:200], ErrMalformed},
-		"not xml":     {"hello", ErrMalformed},
-		"two roots":   {ok + "<x/>", ErrMalformed},
-		"wrong root":  {strings.ReplaceAll(ok, "publicObject", "object"), ErrUnacceptable},
-		"not a druid": {strings.Replace(ok, `"druid:bb000kk0000"`, `"druid:bb000kk000"`, 1), ErrUnacceptable},
-		"bad druid":   {strings.Replace(ok, "druid:bb000kk0000", "druid:../../etc", 1), ErrUnacceptable},
-		"order":       {strings.Replace(strings.Replace(ok, "<identityMetadata>", "<versionMetadataX>", 1), "<versionMetadata>", "<identityMetadata>", 1), ErrMalformed},
-		"doctype":     {strings.Replace(ok, `<?xml version="1.0"?>`, `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]>`, 1), ErrUnacceptable},
+		"truncated":          {ok[:200], ErrMalformed},
+		"not xml":            {"hello", ErrMalformed},
+		"two roots":          {ok + "<x/>", ErrMalformed},
+		"wrong root":         {strings.ReplaceAll(ok, "publicObject", "object"), ErrUnacceptable},
+		"not a druid":        {strings.Replace(ok, `"druid:bb000kk0000"`, `"druid:bb000kk000"`, 1), ErrUnacceptable},
+		"bad druid":          {strings.Replace(ok, "druid:bb000kk0000", "druid:../../etc", 1), ErrUnacceptable},
+		"order":              {strings.Replace(strings.Replace(ok, "<identityMetadata>", "<versionMetadataX>", 1), "<versionMetadata>", "<identityMetadata>", 1), ErrMalformed},
+		"doctype":            {strings.Replace(ok, `<?xml version="1.0"?>`, `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]>`, 1), ErrUnacceptable},
+		"repeated attribute": {strings.Replace(ok, `id="a.png"`, `id="a.png" id="b.png"`, 1), ErrMalformed},
 	}
 	for name, c := range cases {
 		if _, err := Parse([]byte(c.doc)); !errors.Is(err, c.want) {

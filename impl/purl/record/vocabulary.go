@@ -128,6 +128,11 @@ func canonicalize(e *xnode, path string, report *unknownNames) bool {
 		case !ok:
 			report.add(fmt.Sprintf("%s/@%s is not an attribute the service knows: kept as it is", where, a.Name.Local))
 		case spelled[1:] != a.Name.Local:
+			if _, both := e.attr(spelled[1:]); both {
+				// Respelled, it would repeat an attribute (not XML).
+				report.add(fmt.Sprintf("%s/@%s is kept as it is beside @%s, which is read", where, a.Name.Local, spelled[1:]))
+				continue
+			}
 			report.add(fmt.Sprintf("%s/@%s is read as @%s", where, a.Name.Local, spelled[1:]))
 			e.attrs[i].Name.Local = spelled[1:]
 			changed = true
