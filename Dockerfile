@@ -26,12 +26,15 @@ ARG COMMIT=unknown
 RUN make build VERSION="$VERSION" COMMIT="$COMMIT" \
  && ./bin/sitesvc --version
 
-# Run stage: the binary alone, as an unprivileged user. xmllint
-# (libxml2-utils) checks published MODS records against the built-in MODS
-# schema; curl runs the health check.
+# Run stage: the binary, as an unprivileged user, with the programs it runs
+# (cmd/sitesvc's TestDockerfileRecipe checks the list against the code):
+# xmllint (libxml2-utils) checks published MODS records against the built-in
+# MODS schema; vips (libvips-tools, JPEG 2000 through libopenjp2) builds the
+# IIIF image pyramids and the thumbnails oEmbed links to; curl runs the
+# health check.
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libxml2-utils curl ca-certificates \
+ && apt-get install -y --no-install-recommends libxml2-utils libvips-tools curl ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --user-group --home-dir /var/lib/sitesvc --create-home --shell /usr/sbin/nologin sitesvc \
  && mkdir -p /var/lib/sitesvc/data \

@@ -24,7 +24,7 @@ import (
 // analyzeReports maps --report to report types.
 var analyzeReports = map[string]resistance.ReportType{
 	"simple": resistance.ReportSimple, "detail": resistance.ReportDetailed, "detailed": resistance.ReportDetailed,
-	"xml2009": resistance.Report2009, "tsv": resistance.ReportText,
+	"xml2009": resistance.Report2009, "tsv": resistance.ReportText, "html": resistance.ReportHTML,
 }
 
 // defaultAnalyzeReportBytes is analyze's report limit: the report goes to a file or a pipe
@@ -35,7 +35,7 @@ const defaultAnalyzeReportBytes = 64 << 30
 // maxAlgorithmFile bounds a --algorithm FILE.xml (the engine refuses more than 4 MiB anyway).
 const maxAlgorithmFile = 4 << 20
 
-// runAnalyze is `sitesvc analyze FILE.fasta|- [--report simple|detail|xml2009|tsv]
+// runAnalyze is `sitesvc analyze FILE.fasta|- [--report simple|detail|xml2009|tsv|html]
 // [--algorithm HIVDB|ANRS|Rega|NAME|FILE.xml] [-j N] [--hivdb-dir DIR]`: it analyses every
 // sequence of a FASTA file (or stdin) on N cores and writes one report to stdout, in input
 // order. A progress bar with rate and ETA goes to stderr when stderr is a terminal. A
@@ -45,14 +45,15 @@ const maxAlgorithmFile = 4 << 20
 const (
 	analyzeUsage   = "sitesvc analyze [flags] FILE.fasta|-"
 	analyzeSummary = `Analyses the HIV-1 nucleotide sequences of a FASTA file (or stdin with -) and writes one
-resistance report for all of them to stdout: simple, detail, xml2009 or tsv (tab-separated).
+resistance report for all of them to stdout: simple, detail, xml2009, tsv (tab-separated) or
+html (for people: a summary table, then one printable page per sequence; self-contained).
 Sequences are aligned and interpreted on all cores; a progress bar with rate and ETA goes to
 stderr when it is a terminal. A sequence that fails gets its own failure entry.`
 )
 
 func runAnalyze(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
-	report := fs.String("report", "tsv", "report: simple, detail, xml2009 or tsv")
+	report := fs.String("report", "tsv", "report: simple, detail, xml2009, tsv or html")
 	algorithm := fs.String("algorithm", "HIVDB", "algorithm: HIVDB (10.2), ANRS, Rega, HIVDB_9.8, or an ASI XML file")
 	jobs := fs.Int("j", runtime.NumCPU(), "sequences analysed in parallel (default: all cores)")
 	maxReport := fs.Int64("max-report-bytes", defaultAnalyzeReportBytes, "stop with an error when the report passes this many bytes")
@@ -75,7 +76,7 @@ func runAnalyze(ctx context.Context, args []string, env func(string) string, std
 	}
 	rt, ok := analyzeReports[strings.ToLower(*report)]
 	if !ok {
-		return fmt.Errorf("analyze: --report %q: use simple, detail, xml2009 or tsv", *report)
+		return fmt.Errorf("analyze: --report %q: use simple, detail, xml2009, tsv or html", *report)
 	}
 	if *jobs < 1 {
 		return fmt.Errorf("analyze: -j %d: give at least 1", *jobs)
@@ -148,7 +149,7 @@ func runAnalyze(ctx context.Context, args []string, env func(string) string, std
 	}
 	start := time.Now()
 	out := bufio.NewWriterSize(stdout, 256<<10)
-	n, failed, err := analyzeStream(ctx, batch, fasta.NewReader(in), *jobs, out, func() {
+	n, failed, err := analyzeReport(ctx, batch, fasta.NewReader(in), *jobs, out, func() {
 		if bar != nil {
 			_ = bar.Add(1)
 		}
@@ -166,9 +167,49 @@ func runAnalyze(ctx context.Context, args []string, env func(string) string, std
 	return nil
 }
 
-// analyzeStream reads records, analyses them on jobs goroutines and writes the report in
-// input order. At most 4×jobs results wait to be written, so memory stays bounded however
-// long the input is.
+// analyzeReport writes the whole report: its header, the part of every sequence, its end.
+// A report that begins with a summary of all sequences (HTML) has its parts written to a
+// temporary file first and copied after the summary, so memory stays bounded for it too.
+func analyzeReport(ctx context.Context, batch *resistance.Batch, rd *fasta.Reader, jobs int, out io.Writer, done func()) (n, failed int, err error) {
+	if !batch.SummaryFirst() {
+		if _, err := io.WriteString(out, batch.Header()); err != nil {
+			return 0, 0, err
+		}
+		if n, failed, err = analyzeStream(ctx, batch, rd, jobs, out, done); err != nil {
+			return n, failed, err
+		}
+		_, err = io.WriteString(out, batch.Footer())
+		return n, failed, err
+	}
+	spool, err := os.CreateTemp("", "sitesvc-analyze-*.part")
+	if err != nil {
+		return 0, 0, fmt.Errorf("a temporary file for the report's pages: %w", err)
+	}
+	defer os.Remove(spool.Name())
+	defer spool.Close()
+	buf := bufio.NewWriterSize(spool, 256<<10)
+	if n, failed, err = analyzeStream(ctx, batch, rd, jobs, buf, done); err != nil {
+		return n, failed, err
+	}
+	if err := buf.Flush(); err != nil {
+		return n, failed, fmt.Errorf("writing the report's pages: %w", err)
+	}
+	if _, err := spool.Seek(0, io.SeekStart); err != nil {
+		return n, failed, fmt.Errorf("reading the report's pages: %w", err)
+	}
+	if _, err := io.WriteString(out, batch.Header()+batch.Summary()); err != nil {
+		return n, failed, err
+	}
+	if _, err := io.Copy(out, spool); err != nil {
+		return n, failed, err
+	}
+	_, err = io.WriteString(out, batch.Footer())
+	return n, failed, err
+}
+
+// analyzeStream reads records, analyses them on jobs goroutines and writes their parts of
+// the report in input order. At most 4×jobs results wait to be written, so memory stays
+// bounded however long the input is.
 func analyzeStream(ctx context.Context, batch *resistance.Batch, rd *fasta.Reader, jobs int, out io.Writer, done func()) (n, failed int, err error) {
 	rd.MaxKeep = resistance.MaxSequenceLength + 1 // longer ones fail anyway; their length is still counted
 	type result struct {
@@ -222,9 +263,6 @@ func analyzeStream(ctx context.Context, batch *resistance.Batch, rd *fasta.Reade
 			}
 		}
 	}()
-	if _, err := io.WriteString(out, batch.Header()); err != nil {
-		return 0, 0, err
-	}
 	for j := range order {
 		r := <-j.res
 		n++
@@ -248,9 +286,6 @@ func analyzeStream(ctx context.Context, batch *resistance.Batch, rd *fasta.Reade
 	}
 	if n == 0 {
 		return 0, 0, errors.New("no sequence in the input")
-	}
-	if _, err := io.WriteString(out, batch.Footer()); err != nil {
-		return n, failed, err
 	}
 	return n, failed, nil
 }

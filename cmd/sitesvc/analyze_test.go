@@ -160,8 +160,13 @@ func TestReadmeAnalyzeExample(t *testing.T) {
 	if block == "" {
 		t.Fatal("README.md has no sh block with `sitesvc analyze`")
 	}
-	cmd := exec.Command("sh", "-c", strings.ReplaceAll(block, "bin/sitesvc", testkit.Binary(t)))
-	cmd.Dir = testkit.RepoRoot(t)
+	// Run from an empty directory, the checkout's samples named by path: the block's
+	// redirections (> report.html) must not leave files in the checkout.
+	root := testkit.RepoRoot(t)
+	script := strings.ReplaceAll(block, "bin/sitesvc", testkit.Binary(t))
+	script = strings.ReplaceAll(script, " samples/", " "+filepath.Join(root, "samples")+"/")
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Dir = t.TempDir()
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("the README command failed: %v\n%s", err, block)

@@ -167,6 +167,9 @@ func soapPost(t *testing.T, endpoint, body string) string {
 // PURL page with its viewer (Mirador included) and the hours; it writes
 // nothing beside itself; `sitesvc --version` and every help exit 0.
 func TestBinaryRunsAnywhere(t *testing.T) {
+	if os.Getenv("SITESVC_TEST_BINARY") == "" {
+		testkit.Missing(t, "the binary make build makes, with its bundles built in (SITESVC_TEST_BINARY)")
+	}
 	b := newLoneBinary(t)
 
 	// Statically linked, as the Dockerfile's build stage (make build) makes it.

@@ -5,14 +5,19 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 )
 
 // serveConfig is everything `sitesvc serve` is configured with. Each field
@@ -50,8 +55,20 @@ type serveConfig struct {
 	// PurlMODSSchema is the MODS 3.6 XSD published MODS records are checked
 	// against (with xmllint); empty means the built-in one.
 	PurlMODSSchema string
+	// IIIF image service bounds: builds running at once, builds waiting
+	// (past it 503), bytes of the tile cache on disk (0: the defaults).
+	IIIFMaxBuilds     int64
+	IIIFBuildQueue    int64
+	IIIFCacheMaxBytes int64
 
 	// Embed
+	// EmbedPurlURL is where Embed fetches PURL records when the PURL service
+	// runs in another process: an internal URL of it. Empty: in one process
+	// Embed reads the PURL service directly, else through PurlBaseURL.
+	EmbedPurlURL string
+	// localPurl is the PURL service of this process, once built (Embed
+	// reads it directly); not a flag.
+	localPurl    atomic.Pointer[http.Handler]
 	ProviderName string
 	ViewerDir    string // directory holding Mirador's mirador.min.js; empty: the built-in bundle
 
@@ -78,6 +95,10 @@ type serveConfig struct {
 	envErrs []error
 	// Tokens authorises write operations (PURL publishing, setting hours).
 	Tokens *auth.Tokens
+	// SignIn are the staff sign-in's settings (signin.go); Sessions is
+	// the sign-in the services read sessions from.
+	SignIn   signinSettings
+	Sessions auth.SessionReader
 	// exits run when serve ends (temporary files of built-in data).
 	exits []func() error
 }
@@ -158,6 +179,7 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	str(&c.PurlAccessNames, "purl-access-names", "", "names PURL pages show for login groups and locations: group:slug=Name;location:slug=Name (default: the slug)")
 	str(&c.PurlAccessContact, "purl-access-contact", "", "whom PURL pages tell patrons to contact about restricted files: an e-mail address, a URL or text")
 	str(&c.PurlMODSSchema, "purl-mods-schema", "", "MODS 3.6 XSD that published MODS records are checked against with xmllint (empty: the built-in one)")
+	str(&c.EmbedPurlURL, "embed-purl-url", "", "where Embed fetches PURL records when the PURL service runs in another process (an internal URL of its base, like http://purl.internal:8080/purl); empty: directly in one process, else the PURL base URL")
 	str(&c.ProviderName, "provider-name", "sitesvc digital library", "oEmbed provider_name")
 	str(&c.ViewerDir, "viewer-dir", "", "directory holding Mirador's mirador.min.js, overriding the built-in bundle")
 	str(&c.HoursDB, "hours-db", "", "hours database: empty for SQLite under --data, or a postgres:// URL")
@@ -171,6 +193,10 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	dur(&c.IdleTimeout, "idle-timeout", 120*time.Second, "HTTP idle timeout")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long shutdown waits for in-flight requests")
 	size(&c.MaxBodyBytes, "max-body-bytes", 32<<20, "largest request body accepted (larger ones get 413)")
+	size(&c.IIIFCacheMaxBytes, "iiif-cache-max-bytes", iiifimage.DefaultMaxCacheBytes, "bytes of IIIF image tiles and derived images kept on disk; least recently used images are removed past it")
+	size(&c.IIIFMaxBuilds, "iiif-max-builds", int64(iiifimage.DefaultMaxBuilds()), "IIIF image builds (vips processes) running at once (a count)")
+	size(&c.IIIFBuildQueue, "iiif-build-queue", iiifimage.DefaultMaxQueue, "IIIF image builds waiting for a slot (a count); past it 503 with Retry-After")
+	newSigninFlags(fs, env, c)
 	return services
 }
 
@@ -196,6 +222,17 @@ func (c *serveConfig) finish(services string) error {
 	if c.MaxBodyBytes <= 0 {
 		return fmt.Errorf("--max-body-bytes %d must be more than 0", c.MaxBodyBytes)
 	}
+	for name, v := range map[string]int64{"--iiif-max-builds": c.IIIFMaxBuilds, "--iiif-build-queue": c.IIIFBuildQueue, "--iiif-cache-max-bytes": c.IIIFCacheMaxBytes} {
+		if v <= 0 || (v > 1<<20 && name != "--iiif-cache-max-bytes") {
+			return fmt.Errorf("%s %d must be more than 0 (and, for a count, at most %d)", name, v, 1<<20)
+		}
+	}
+	if err := checkAddr(c.Addr); err != nil {
+		return fmt.Errorf("--addr: %w", err)
+	}
+	if err := checkHoursDB(c.HoursDB); err != nil {
+		return fmt.Errorf("--hours-db: %w", err)
+	}
 	if err := checkBaseURL(c.PublicURL); err != nil {
 		return fmt.Errorf("--public-url: %w", err)
 	}
@@ -213,6 +250,12 @@ func (c *serveConfig) finish(services string) error {
 	for _, u := range []string{c.PurlBaseURL, c.EmbedBaseURL, c.HoursBaseURL, c.SOAPEndpoint} {
 		if err := checkBaseURL(u); err != nil {
 			return fmt.Errorf("base URL: %w", err)
+		}
+	}
+	if c.EmbedPurlURL != "" {
+		c.EmbedPurlURL = strings.TrimRight(c.EmbedPurlURL, "/")
+		if err := checkBaseURL(c.EmbedPurlURL); err != nil {
+			return fmt.Errorf("--embed-purl-url: %w", err)
 		}
 	}
 	if c.KeysFile == "" {
@@ -272,4 +315,51 @@ func basePath(baseURL string) string {
 
 func envName(flagName string) string {
 	return "SITESVC_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// checkAddr accepts what a TCP listen address can be: host:port or :port,
+// the port a number 0–65535 or a service name (http), the host a name or an
+// IP address (IPv6 in brackets). A mistake is reported as what it is, not as
+// a failure to listen ("is another server running there?").
+func checkAddr(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not a listen address: %v; write host:port or :port (like :8080 or 127.0.0.1:8080)", addr, strings.TrimPrefix(err.Error(), "address "+addr+": "))
+	}
+	if port == "" {
+		return fmt.Errorf("%q has no port; write host:port or :port (like :8080)", addr)
+	}
+	if n, err := strconv.Atoi(port); err == nil {
+		if n < 0 || n > 65535 {
+			return fmt.Errorf("%q: port %d is not 0–65535", addr, n)
+		}
+	} else if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("%q: port %q is neither a number nor a known service name", addr, port)
+	}
+	if strings.ContainsAny(host, " /\\") {
+		return fmt.Errorf("%q: %q is not a host name or IP address", addr, host)
+	}
+	return nil
+}
+
+// hoursDBScheme matches a URL scheme at the start of --hours-db.
+var hoursDBScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*)://`)
+
+// checkHoursDB accepts an empty --hours-db (SQLite under --data), a
+// postgres:// or postgresql:// URL, or a SQLite file path. Any other URL
+// scheme (mysql://, sqlite://, …) is refused by name: it used to be taken as
+// a SQLite path and fail later with "out of memory (14)".
+func checkHoursDB(dsn string) error {
+	m := hoursDBScheme.FindStringSubmatch(dsn)
+	if m == nil {
+		return nil
+	}
+	switch strings.ToLower(m[1]) {
+	case "postgres", "postgresql":
+		if m[1] != strings.ToLower(m[1]) {
+			return fmt.Errorf("write the scheme %s:// in lower case", strings.ToLower(m[1]))
+		}
+		return nil
+	}
+	return fmt.Errorf("the %s:// scheme is not supported: give a postgres:// (or postgresql://) URL for PostgreSQL, or a file path (or nothing) for SQLite", m[1])
 }

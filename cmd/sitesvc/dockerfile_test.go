@@ -14,9 +14,67 @@ import (
 // Docker engine (none runs here): the build stage uses the Go release
 // go.mod pins and builds with `make build`, whose static binary
 // TestBinaryRunsAnywhere runs alone from an empty directory; the run stage
-// copies that binary, runs it as an unprivileged user, has what the binary
-// executes (xmllint for MODS checks, curl for the health check), and checks
+// copies that binary, runs it as an unprivileged user, installs every program
+// the binary runs (runtimePackages: xmllint for MODS checks, vips for IIIF
+// images; curl for the health check), and checks
 // /readyz on the port it listens on.
+// toolPackages are the Debian packages of the programs the server runs.
+var toolPackages = map[string]string{
+	"xmllint":    "libxml2-utils", // MODS schema checks (impl/purl/record)
+	"vips":       "libvips-tools", // IIIF pyramids, thumbnails and derived images (impl/purl/iiifimage)
+	"vipsheader": "libvips-tools", // image sizes read from the header before any decoding (impl/purl/iiifimage)
+}
+
+// runtimePackages finds the programs the server's code looks up on PATH
+// (exec.LookPath("name") in impl/ and cmd/sitesvc, tests aside) and returns
+// their Debian packages; a program without a package in toolPackages fails
+// the test, so a new one cannot be forgotten in the image.
+func runtimePackages(t *testing.T, root string) []string {
+	t.Helper()
+	lookPath := regexp.MustCompile(`exec\.LookPath\("([^"]+)"\)`)
+	seen := map[string]bool{}
+	var pkgs []string
+	for _, dir := range []string{"impl", "cmd/sitesvc"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "testkit") {
+				return nil
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, m := range lookPath.FindAllStringSubmatch(string(src), -1) {
+				if seen[m[1]] {
+					continue
+				}
+				seen[m[1]] = true
+				pkg, ok := toolPackages[m[1]]
+				if !ok {
+					t.Errorf("%s runs %q, which no package of toolPackages provides: add it there and to the Dockerfile's run stage", path, m[1])
+					continue
+				}
+				pkgs = append(pkgs, pkg)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tool := range []string{"xmllint", "vips"} {
+		if !seen[tool] {
+			t.Errorf("no exec.LookPath(%q) found in the code: the scan is broken", tool)
+		}
+	}
+	return pkgs
+}
+
 func TestDockerfileRecipe(t *testing.T) {
 	root := testkit.RepoRoot(t)
 	read := func(name string) string {
@@ -76,8 +134,8 @@ func TestDockerfileRecipe(t *testing.T) {
 		t.Errorf("the image runs as root: %q", user)
 	}
 	apt := has(runStage, `apt-get install`)
-	for _, pkg := range []string{"libxml2-utils", "curl"} {
-		if !strings.Contains(apt, " "+pkg) {
+	for _, pkg := range append(runtimePackages(t, root), "curl") {
+		if !strings.Contains(apt, " "+pkg+" ") {
 			t.Errorf("the run stage does not install %s", pkg)
 		}
 	}

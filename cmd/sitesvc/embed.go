@@ -2,6 +2,8 @@ package main
 
 import (
 	"io/fs"
+	"net/http"
+	"slices"
 
 	"github.com/sitelib/sitesvc/bundled/mirador"
 
@@ -30,6 +32,23 @@ func newEmbedService(c *serveConfig) (server.Service, error) {
 		ViewerDir:    c.ViewerDir,
 		Logger:       c.Logger,
 		Examples:     examples,
+	}
+	switch {
+	case c.EmbedPurlURL != "":
+		cfg.PurlFetchURL = c.EmbedPurlURL
+	case slices.Contains(c.Services, "purl"):
+		// One process: read the PURL service directly, whatever the public
+		// hostname resolves to from here.
+		doer, err := embed.InProcessPurl(c.PurlBaseURL, func() http.Handler {
+			if h := c.localPurl.Load(); h != nil {
+				return *h
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		cfg.PurlClient = doer
 	}
 	if c.ViewerDir == "" {
 		// Without it, Embed warns at start and serves 503 for the bundle.

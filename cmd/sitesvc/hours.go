@@ -17,12 +17,16 @@ import (
 func newHoursService(c *serveConfig) (server.Service, error) {
 	cfg := hours.Config{
 		BaseURL: c.HoursBaseURL,
+		// The sign-in's /auth/ paths are at the site's root, whatever
+		// base URL Hours has.
+		SiteURL: c.PublicURL,
 		DB:      c.HoursDB,
 		Logger:  c.Logger,
 	}
 	if c.Tokens != nil {
 		cfg.Tokens = c.Tokens
 	}
+	cfg.Sessions = c.Sessions
 	if cfg.DB == "" {
 		if err := os.MkdirAll(c.DataDir, 0o755); err != nil {
 			return nil, fmt.Errorf("hours: creating %s: %w", c.DataDir, err)

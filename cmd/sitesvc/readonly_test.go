@@ -3,12 +3,9 @@ package main
 import (
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -65,11 +62,13 @@ func TestReadyzReportsReadOnlyData(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	port := freeLoopbackPort(t)
-	url := "http://127.0.0.1:" + strconv.Itoa(port)
-	cmd := exec.Command(ownBin, "serve", "--addr", "127.0.0.1:"+strconv.Itoa(port), "--public-url", url,
-		"--data", dataDir, "--log-format", "text", "--dev")
-	cmd.Dir = testkit.RepoRoot(t)
+	addr, socket := testkit.Socket(t)
+	url := "http://" + addr
+	cmd := testkit.SocketActivated(ownBin, []string{"serve", "--addr", addr, "--public-url", url,
+		"--data", dataDir, "--log-format", "text", "--dev"}, socket)
+	// Its own directory, not the repository's: nobody may not enter the
+	// directories above the clone (a private parent directory).
+	cmd.Dir = work
 	logs := &testkit.LogBuffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if root {
@@ -131,14 +130,4 @@ func TestReadyzReportsReadOnlyData(t *testing.T) {
 	if got := waitFor(http.StatusOK); strings.TrimSpace(got) != "ready" {
 		t.Errorf("/readyz once writable again: %q", got)
 	}
-}
-
-func freeLoopbackPort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }

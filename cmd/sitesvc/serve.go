@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"strings"
+	"syscall"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/server"
@@ -44,9 +48,12 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 	defer c.runExits()
 	// The port first: when it is taken, serve stops before any service
 	// starts (or says it is ready) and before the data directory is touched.
-	ln, err := net.Listen("tcp", c.Addr)
-	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w (is another server running there? stop it or choose another --addr)", c.Addr, err)
+	ln, activated, err := listen(c.Addr)
+	switch {
+	case activated && err != nil:
+		return err
+	case err != nil:
+		return listenError(c.Addr, err)
 	}
 	defer ln.Close()
 	tokens, err := auth.Open(c.TokensFile)
@@ -58,9 +65,19 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 		c.Logger.Warn("development mode (--dev): a development SOAP key is made and accepted; never use --dev in production")
 	}
 
+	// The sign-in before the services, which read sessions from it.
+	signIn, signInMount, err := newSignIn(&c)
+	if err != nil {
+		return err
+	}
+	c.Sessions = signIn
+	if signIn.Configured() {
+		c.Logger.Info("staff sign-in ready", "mode", signIn.Mode(), "base_url", signInMount.BaseURL)
+	}
+
 	var mounts []server.Mount
 	closeAll := func() {
-		for _, m := range mounts {
+		for _, m := range append(mounts, signInMount) {
 			if err := m.Service.Close(); err != nil {
 				c.Logger.Error("closing service", "service", m.Service.Name(), "err", err)
 			}
@@ -73,13 +90,17 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 			// The service package's own prefix ("purl: …") repeats the name.
 			return fmt.Errorf("starting the %s service: %s", name, strings.TrimPrefix(err.Error(), name+": "))
 		}
+		if name == "purl" {
+			h := svc.Handler()
+			c.localPurl.Store(&h) // Embed reads it directly (embed.go)
+		}
 		base := c.baseURL(name)
 		mounts = append(mounts, server.Mount{Path: basePath(base), BaseURL: base, Service: svc, Contracts: contractLinks(name, base)})
 		c.Logger.Info("service ready", "service", name, "base_url", base)
 	}
 	srv, err := server.New(server.Config{
 		Addr:            c.Addr,
-		Mounts:          mounts,
+		Mounts:          append(mounts, signInMount),
 		Logger:          c.Logger,
 		ReadTimeout:     c.ReadTimeout,
 		WriteTimeout:    c.WriteTimeout,
@@ -90,6 +111,13 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 	if err != nil {
 		closeAll()
 		return err
+	}
+	// Services with metrics of their own (the PURL image service) report
+	// them in /metrics.
+	for _, m := range mounts {
+		if col, ok := m.Service.(prometheus.Collector); ok {
+			srv.Registry().MustRegister(col)
+		}
 	}
 	return srv.Serve(ctx, ln)
 }
@@ -127,4 +155,22 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 		return slog.New(server.WithRequestIDs(slog.NewTextHandler(w, nil)))
 	}
 	return slog.New(server.WithRequestIDs(slog.NewJSONHandler(w, nil)))
+}
+
+// listenError says why listening on addr failed: a port in use (another
+// server), no permission (a port under 1024), an address this host does not
+// have or cannot resolve; each with what to do.
+func listenError(addr string, err error) error {
+	var dnsErr *net.DNSError
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return fmt.Errorf("cannot listen on %s: %w (is another server running there? stop it or choose another --addr)", addr, err)
+	case errors.Is(err, syscall.EACCES):
+		return fmt.Errorf("cannot listen on %s: %w (ports below 1024 need privileges; choose another --addr)", addr, err)
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return fmt.Errorf("cannot listen on %s: %w (the host has no such address; check the host part of --addr)", addr, err)
+	case errors.As(err, &dnsErr):
+		return fmt.Errorf("cannot listen on %s: the host name does not resolve: %w (check the host part of --addr)", addr, err)
+	}
+	return fmt.Errorf("cannot listen on %s: %w (check --addr)", addr, err)
 }

@@ -15,11 +15,48 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
 	"github.com/oapi-codegen/runtime"
 )
+
+// Defines values for ChangeResourceAttributesAction.
+const (
+	Create ChangeResourceAttributesAction = "create"
+	Delete ChangeResourceAttributesAction = "delete"
+	Update ChangeResourceAttributesAction = "update"
+)
+
+// Valid indicates whether the value is a known member of the ChangeResourceAttributesAction enum.
+func (e ChangeResourceAttributesAction) Valid() bool {
+	switch e {
+	case Create:
+		return true
+	case Delete:
+		return true
+	case Update:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeResourceType.
+const (
+	Changes ChangeResourceType = "changes"
+)
+
+// Valid indicates whether the value is a known member of the ChangeResourceType enum.
+func (e ChangeResourceType) Valid() bool {
+	switch e {
+	case Changes:
+		return true
+	default:
+		return false
+	}
+}
 
 // Defines values for ExceptionAttributesHoursType.
 const (
@@ -333,6 +370,39 @@ func (e Weekday) Valid() bool {
 	}
 }
 
+// ChangeResource defines model for ChangeResource.
+type ChangeResource struct {
+	Attributes struct {
+		Action ChangeResourceAttributesAction `json:"action"`
+		At     time.Time                      `json:"at"`
+
+		// Detail What was written, under the API's names (null for a delete without detail).
+		Detail       interface{} `json:"detail,omitempty"`
+		ResourceId   string      `json:"resource_id"`
+		ResourceType string      `json:"resource_type"`
+
+		// Who The token's name or the signed-in user.
+		Who string `json:"who"`
+	} `json:"attributes"`
+
+	// Id The audit entry's number.
+	Id   string             `json:"id"`
+	Type ChangeResourceType `json:"type"`
+}
+
+// ChangeResourceAttributesAction defines model for ChangeResource.Attributes.Action.
+type ChangeResourceAttributesAction string
+
+// ChangeResourceType defines model for ChangeResource.Type.
+type ChangeResourceType string
+
+// ChangesDocument defines model for ChangesDocument.
+type ChangesDocument struct {
+	Data    []ChangeResource `json:"data"`
+	Jsonapi JSONAPIObject    `json:"jsonapi"`
+	Links   Links            `json:"links"`
+}
+
 // Date Example: 2026-03-08
 type Date = string
 
@@ -401,7 +471,10 @@ type ExceptionAttributes struct {
 	// HoursType What the exception is (JSON:API forbids an attribute named type): special (its own hours; the default when open), holiday (the default when closed) or closure.
 	HoursType *ExceptionAttributesHoursType `json:"hours_type,omitempty"`
 	Notes     *string                       `json:"notes,omitempty"`
-	Periods   *[]string                     `json:"periods,omitempty"`
+
+	// Open24h Open around the clock that day (special hours); exactly one of closed, open_24h and periods describes the day.
+	Open24h *bool     `json:"open_24h,omitempty"`
+	Periods *[]string `json:"periods,omitempty"`
 }
 
 // ExceptionAttributesHoursType What the exception is (JSON:API forbids an attribute named type): special (its own hours; the default when open), holiday (the default when closed) or closure.
@@ -423,6 +496,7 @@ type ExceptionResource struct {
 		Day       Date                                 `json:"day"`
 		HoursType ExceptionResourceAttributesHoursType `json:"hours_type"`
 		Notes     string                               `json:"notes"`
+		Open24h   bool                                 `json:"open_24h"`
 		Periods   []string                             `json:"periods"`
 	} `json:"attributes"`
 	Id            string `json:"id"`
@@ -912,6 +986,25 @@ type LegacyHoursParams struct {
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// ListLibrariesBareParams defines parameters for ListLibrariesBare.
+type ListLibrariesBareParams struct {
+	// From First day, YYYY-MM-DD. Alone, only that day is returned.
+	From *From `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
+	To *To `form:"to,omitempty" json:"to,omitempty"`
+
+	// Include JSON:API `include`. The related resources are always included, so only those
+	// relationship paths are accepted (comma-separated): `locations` and `primary_location`
+	// on libraries, `library` on a location. Any other path is 400, as are the unsupported
+	// JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+	// all-lower-case name.
+	Include *Include `form:"include,omitempty" json:"include,omitempty"`
+
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // ListLibrariesParams defines parameters for ListLibraries.
 type ListLibrariesParams struct {
 	// From First day, YYYY-MM-DD. Alone, only that day is returned.
@@ -1028,6 +1121,12 @@ type GetLocationParams struct {
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// ListExceptionsBareParams defines parameters for ListExceptionsBare.
+type ListExceptionsBareParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // ListExceptionsParams defines parameters for ListExceptions.
 type ListExceptionsParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
@@ -1046,6 +1145,12 @@ type GetExceptionParams struct {
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// ListSchedulesBareParams defines parameters for ListSchedulesBare.
+type ListSchedulesBareParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // ListSchedulesParams defines parameters for ListSchedules.
 type ListSchedulesParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
@@ -1060,6 +1165,12 @@ type GetScheduleBareParams struct {
 
 // GetScheduleParams defines parameters for GetSchedule.
 type GetScheduleParams struct {
+	// IfNoneMatch ETags of representations the client holds; a match answers 304.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// ListTermsBareParams defines parameters for ListTermsBare.
+type ListTermsBareParams struct {
 	// IfNoneMatch ETags of representations the client holds; a match answers 304.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
@@ -1223,6 +1334,11 @@ type ClientInterface interface {
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	LegacyHours(ctx context.Context, libraryId LibraryID, locationId LocationID, when string, params *LegacyHoursParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListLibrariesBare Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`).
+	//
+	// Corresponds with GET /libraries (the `ListLibrariesBare` operationId).
+	ListLibrariesBare(ctx context.Context, params *ListLibrariesBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateLibraryWithBody Create a library (admin).
 	//
 	// Takes any type of body and a specified content type.
@@ -1317,6 +1433,21 @@ type ClientInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
 	UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListChangesBare The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection).
+	//
+	// Corresponds with GET /libraries/{library_id}/changes (the `ListChangesBare` operationId).
+	ListChangesBare(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListChanges Who changed what in a library and when (the audit log; admin or its editor).
+	//
+	// The audit log's entries about the library, its locations, terms, schedules and
+	// exceptions, newest first, at most 500. Each write through the JSON:API (bearer
+	// token or signed-in session) leaves one entry in the write's own transaction.
+	// Private: answered with `Cache-Control: private, no-store`.
+	//
+	// Corresponds with GET /libraries/{library_id}/changes.json (the `ListChanges` operationId).
+	ListChanges(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateLocationWithBody Create a location in a library (admin or its editor).
 	//
 	// Takes any type of body and a specified content type.
@@ -1385,6 +1516,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
 	UpdateLocationJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListExceptionsBare The per-date exceptions of a location; the same collection as `exceptions.json`.
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions (the `ListExceptionsBare` operationId).
+	ListExceptionsBare(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListExceptionsBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateExceptionWithBody Set the hours of a location on one date (holiday closure, special hours).
 	//
@@ -1458,6 +1594,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
 	UpdateExceptionJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSchedulesBare The weekly schedules of a location; the same collection as `schedules.json`.
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules (the `ListSchedulesBare` operationId).
+	ListSchedulesBare(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListSchedulesBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateScheduleWithBody Set the weekly schedule of a location for a term.
 	//
@@ -1541,6 +1682,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
 	UpdateScheduleJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListTermsBare The terms of a library; the same collection as `terms.json`.
+	//
+	// Corresponds with GET /libraries/{library_id}/terms (the `ListTermsBare` operationId).
+	ListTermsBare(ctx context.Context, libraryId LibraryID, params *ListTermsBareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTermWithBody Create a term (a named date range) of a library.
 	//
@@ -1647,6 +1793,21 @@ func (c *Client) HoursPage(ctx context.Context, params *HoursPageParams, reqEdit
 // Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 func (c *Client) LegacyHours(ctx context.Context, libraryId LibraryID, locationId LocationID, when string, params *LegacyHoursParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLegacyHoursRequest(c.Server, libraryId, locationId, when, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListLibrariesBare Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`).
+//
+// Corresponds with GET /libraries (the `ListLibrariesBare` operationId).
+func (c *Client) ListLibrariesBare(ctx context.Context, params *ListLibrariesBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListLibrariesBareRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1881,6 +2042,41 @@ func (c *Client) UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody(ctx context.
 	return c.Client.Do(req)
 }
 
+// ListChangesBare The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection).
+//
+// Corresponds with GET /libraries/{library_id}/changes (the `ListChangesBare` operationId).
+func (c *Client) ListChangesBare(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChangesBareRequest(c.Server, libraryId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListChanges Who changed what in a library and when (the audit log; admin or its editor).
+//
+// The audit log's entries about the library, its locations, terms, schedules and
+// exceptions, newest first, at most 500. Each write through the JSON:API (bearer
+// token or signed-in session) leaves one entry in the write's own transaction.
+// Private: answered with `Cache-Control: private, no-store`.
+//
+// Corresponds with GET /libraries/{library_id}/changes.json (the `ListChanges` operationId).
+func (c *Client) ListChanges(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChangesRequest(c.Server, libraryId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreateLocationWithBody Create a location in a library (admin or its editor).
 //
 // Takes any type of body and a specified content type.
@@ -2050,6 +2246,21 @@ func (c *Client) UpdateLocationJsonWithBody(ctx context.Context, libraryId Libra
 // Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
 func (c *Client) UpdateLocationJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateLocationJsonRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, locationId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListExceptionsBare The per-date exceptions of a location; the same collection as `exceptions.json`.
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions (the `ListExceptionsBare` operationId).
+func (c *Client) ListExceptionsBare(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListExceptionsBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListExceptionsBareRequest(c.Server, libraryId, locationId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2243,6 +2454,21 @@ func (c *Client) UpdateExceptionJsonWithApplicationVndAPIPlusJSONBody(ctx contex
 	return c.Client.Do(req)
 }
 
+// ListSchedulesBare The weekly schedules of a location; the same collection as `schedules.json`.
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules (the `ListSchedulesBare` operationId).
+func (c *Client) ListSchedulesBare(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListSchedulesBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSchedulesBareRequest(c.Server, libraryId, locationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreateScheduleWithBody Set the weekly schedule of a location for a term.
 //
 // `days` lists weekdays; a weekday not listed is closed. A day is `closed`,
@@ -2426,6 +2652,21 @@ func (c *Client) UpdateScheduleJsonWithBody(ctx context.Context, libraryId Libra
 // Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
 func (c *Client) UpdateScheduleJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateScheduleJsonRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, locationId, scheduleId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListTermsBare The terms of a library; the same collection as `terms.json`.
+//
+// Corresponds with GET /libraries/{library_id}/terms (the `ListTermsBare` operationId).
+func (c *Client) ListTermsBare(ctx context.Context, libraryId LibraryID, params *ListTermsBareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTermsBareRequest(c.Server, libraryId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2726,6 +2967,99 @@ func NewLegacyHoursRequest(server string, libraryId LibraryID, locationId Locati
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewListLibrariesBareRequest constructs an http.Request for the ListLibrariesBare method
+func NewListLibrariesBareRequest(server string, params *ListLibrariesBareParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -3371,6 +3705,74 @@ func NewUpdateLibraryJsonRequestWithBody(server string, libraryId LibraryID, con
 	return req, nil
 }
 
+// NewListChangesBareRequest constructs an http.Request for the ListChangesBare method
+func NewListChangesBareRequest(server string, libraryId LibraryID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/changes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListChangesRequest constructs an http.Request for the ListChanges method
+func NewListChangesRequest(server string, libraryId LibraryID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/changes.json", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCreateLocationRequestWithApplicationVndAPIPlusJSONBody calls the generic CreateLocation builder with application/vnd.api+json body
 func NewCreateLocationRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, body CreateLocationApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -3878,6 +4280,62 @@ func NewUpdateLocationJsonRequestWithBody(server string, libraryId LibraryID, lo
 	return req, nil
 }
 
+// NewListExceptionsBareRequest constructs an http.Request for the ListExceptionsBare method
+func NewListExceptionsBareRequest(server string, libraryId LibraryID, locationId LocationID, params *ListExceptionsBareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/exceptions", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewCreateExceptionRequestWithApplicationVndAPIPlusJSONBody calls the generic CreateException builder with application/vnd.api+json body
 func NewCreateExceptionRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, locationId LocationID, body CreateExceptionApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -4332,6 +4790,62 @@ func NewUpdateExceptionJsonRequestWithBody(server string, libraryId LibraryID, l
 	return req, nil
 }
 
+// NewListSchedulesBareRequest constructs an http.Request for the ListSchedulesBare method
+func NewListSchedulesBareRequest(server string, libraryId LibraryID, locationId LocationID, params *ListSchedulesBareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "location_id", locationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/locations/%s/schedules", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewCreateScheduleRequestWithApplicationVndAPIPlusJSONBody calls the generic CreateSchedule builder with application/vnd.api+json body
 func NewCreateScheduleRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, locationId LocationID, body CreateScheduleApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -4782,6 +5296,55 @@ func NewUpdateScheduleJsonRequestWithBody(server string, libraryId LibraryID, lo
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListTermsBareRequest constructs an http.Request for the ListTermsBare method
+func NewListTermsBareRequest(server string, libraryId LibraryID, params *ListTermsBareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/terms", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -5254,6 +5817,13 @@ type ClientWithResponsesInterface interface {
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	LegacyHoursWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, when string, params *LegacyHoursParams, reqEditors ...RequestEditorFn) (*LegacyHoursResponse, error)
 
+	// ListLibrariesBareWithResponse Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries (the `ListLibrariesBare` operationId).
+	ListLibrariesBareWithResponse(ctx context.Context, params *ListLibrariesBareParams, reqEditors ...RequestEditorFn) (*ListLibrariesBareResponse, error)
+
 	// CreateLibraryWithBodyWithResponse Create a library (admin).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -5362,6 +5932,25 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /libraries/{library_id}.json (the `UpdateLibraryJson` operationId).
 	UpdateLibraryJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, body UpdateLibraryJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLibraryJsonResponse, error)
 
+	// ListChangesBareWithResponse The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/changes (the `ListChangesBare` operationId).
+	ListChangesBareWithResponse(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*ListChangesBareResponse, error)
+
+	// ListChangesWithResponse Who changed what in a library and when (the audit log; admin or its editor).
+	//
+	// The audit log's entries about the library, its locations, terms, schedules and
+	// exceptions, newest first, at most 500. Each write through the JSON:API (bearer
+	// token or signed-in session) leaves one entry in the write's own transaction.
+	// Private: answered with `Cache-Control: private, no-store`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/changes.json (the `ListChanges` operationId).
+	ListChangesWithResponse(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*ListChangesResponse, error)
+
 	// CreateLocationWithBodyWithResponse Create a location in a library (admin or its editor).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -5440,6 +6029,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}.json (the `UpdateLocationJson` operationId).
 	UpdateLocationJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, body UpdateLocationJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLocationJsonResponse, error)
+
+	// ListExceptionsBareWithResponse The per-date exceptions of a location; the same collection as `exceptions.json`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions (the `ListExceptionsBare` operationId).
+	ListExceptionsBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListExceptionsBareParams, reqEditors ...RequestEditorFn) (*ListExceptionsBareResponse, error)
 
 	// CreateExceptionWithBodyWithResponse Set the hours of a location on one date (holiday closure, special hours).
 	//
@@ -5523,6 +6119,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json (the `UpdateExceptionJson` operationId).
 	UpdateExceptionJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, body UpdateExceptionJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateExceptionJsonResponse, error)
+
+	// ListSchedulesBareWithResponse The weekly schedules of a location; the same collection as `schedules.json`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules (the `ListSchedulesBare` operationId).
+	ListSchedulesBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListSchedulesBareParams, reqEditors ...RequestEditorFn) (*ListSchedulesBareResponse, error)
 
 	// CreateScheduleWithBodyWithResponse Set the weekly schedule of a location for a term.
 	//
@@ -5616,6 +6219,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
 	UpdateScheduleJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateScheduleJsonResponse, error)
+
+	// ListTermsBareWithResponse The terms of a library; the same collection as `terms.json`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /libraries/{library_id}/terms (the `ListTermsBare` operationId).
+	ListTermsBareWithResponse(ctx context.Context, libraryId LibraryID, params *ListTermsBareParams, reqEditors ...RequestEditorFn) (*ListTermsBareResponse, error)
 
 	// CreateTermWithBodyWithResponse Create a term (a named date range) of a library.
 	//
@@ -5824,6 +6434,78 @@ func (r LegacyHoursResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r LegacyHoursResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListLibrariesBareResponse200Headers the declared response headers of an HTTP 200 response for ListLibrariesBare
+type ListLibrariesBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// ListLibrariesBareResponse304Headers the declared response headers of an HTTP 304 response for ListLibrariesBare
+type ListLibrariesBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type ListLibrariesBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *LibrariesDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListLibrariesBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListLibrariesBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListLibrariesBareResponse) GetApplicationvndApiJSON200() *LibrariesDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListLibrariesBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListLibrariesBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListLibrariesBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListLibrariesBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListLibrariesBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListLibrariesBareResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6646,6 +7328,172 @@ func (r UpdateLibraryJsonResponse) ContentType() string {
 	return ""
 }
 
+// ListChangesBareResponse401Headers the declared response headers of an HTTP 401 response for ListChangesBare
+type ListChangesBareResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ListChangesBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ChangesDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListChangesBareResponse401Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListChangesBareResponse) GetApplicationvndApiJSON200() *ChangesDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListChangesBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r ListChangesBareResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r ListChangesBareResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListChangesBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListChangesBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChangesBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChangesBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChangesBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChangesBareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListChangesResponse401Headers the declared response headers of an HTTP 401 response for ListChanges
+type ListChangesResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ListChangesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ChangesDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListChangesResponse401Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListChangesResponse) GetApplicationvndApiJSON200() *ChangesDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListChangesResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r ListChangesResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r ListChangesResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListChangesResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListChangesResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChangesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChangesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChangesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChangesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreateLocationResponse201Headers the declared response headers of an HTTP 201 response for CreateLocation
 type CreateLocationResponse201Headers struct {
 	Location *string
@@ -7327,6 +8175,85 @@ func (r UpdateLocationJsonResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateLocationJsonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListExceptionsBareResponse200Headers the declared response headers of an HTTP 200 response for ListExceptionsBare
+type ListExceptionsBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// ListExceptionsBareResponse304Headers the declared response headers of an HTTP 304 response for ListExceptionsBare
+type ListExceptionsBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type ListExceptionsBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *ExceptionsDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListExceptionsBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListExceptionsBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListExceptionsBareResponse) GetApplicationvndApiJSON200() *ExceptionsDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListExceptionsBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListExceptionsBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListExceptionsBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListExceptionsBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListExceptionsBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListExceptionsBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListExceptionsBareResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -8041,6 +8968,85 @@ func (r UpdateExceptionJsonResponse) ContentType() string {
 	return ""
 }
 
+// ListSchedulesBareResponse200Headers the declared response headers of an HTTP 200 response for ListSchedulesBare
+type ListSchedulesBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// ListSchedulesBareResponse304Headers the declared response headers of an HTTP 304 response for ListSchedulesBare
+type ListSchedulesBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type ListSchedulesBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *SchedulesDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSchedulesBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListSchedulesBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListSchedulesBareResponse) GetApplicationvndApiJSON200() *SchedulesDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListSchedulesBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListSchedulesBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListSchedulesBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSchedulesBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSchedulesBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSchedulesBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSchedulesBareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreateScheduleResponse201Headers the declared response headers of an HTTP 201 response for CreateSchedule
 type CreateScheduleResponse201Headers struct {
 	Location *string
@@ -8743,6 +9749,85 @@ func (r UpdateScheduleJsonResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateScheduleJsonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListTermsBareResponse200Headers the declared response headers of an HTTP 200 response for ListTermsBare
+type ListTermsBareResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+// ListTermsBareResponse304Headers the declared response headers of an HTTP 304 response for ListTermsBare
+type ListTermsBareResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type ListTermsBareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *TermsDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListTermsBareResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListTermsBareResponse304Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r ListTermsBareResponse) GetApplicationvndApiJSON200() *TermsDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r ListTermsBareResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r ListTermsBareResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r ListTermsBareResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTermsBareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTermsBareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTermsBareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTermsBareResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9495,6 +10580,19 @@ func (c *ClientWithResponses) LegacyHoursWithResponse(ctx context.Context, libra
 	return ParseLegacyHoursResponse(rsp)
 }
 
+// ListLibrariesBareWithResponse Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries (the `ListLibrariesBare` operationId).
+func (c *ClientWithResponses) ListLibrariesBareWithResponse(ctx context.Context, params *ListLibrariesBareParams, reqEditors ...RequestEditorFn) (*ListLibrariesBareResponse, error) {
+	rsp, err := c.ListLibrariesBare(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListLibrariesBareResponse(rsp)
+}
+
 // CreateLibraryWithBodyWithResponse Create a library (admin).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -9681,6 +10779,37 @@ func (c *ClientWithResponses) UpdateLibraryJsonWithApplicationVndAPIPlusJSONBody
 	return ParseUpdateLibraryJsonResponse(rsp)
 }
 
+// ListChangesBareWithResponse The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/changes (the `ListChangesBare` operationId).
+func (c *ClientWithResponses) ListChangesBareWithResponse(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*ListChangesBareResponse, error) {
+	rsp, err := c.ListChangesBare(ctx, libraryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChangesBareResponse(rsp)
+}
+
+// ListChangesWithResponse Who changed what in a library and when (the audit log; admin or its editor).
+//
+// The audit log's entries about the library, its locations, terms, schedules and
+// exceptions, newest first, at most 500. Each write through the JSON:API (bearer
+// token or signed-in session) leaves one entry in the write's own transaction.
+// Private: answered with `Cache-Control: private, no-store`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/changes.json (the `ListChanges` operationId).
+func (c *ClientWithResponses) ListChangesWithResponse(ctx context.Context, libraryId LibraryID, reqEditors ...RequestEditorFn) (*ListChangesResponse, error) {
+	rsp, err := c.ListChanges(ctx, libraryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChangesResponse(rsp)
+}
+
 // CreateLocationWithBodyWithResponse Create a location in a library (admin or its editor).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -9824,6 +10953,19 @@ func (c *ClientWithResponses) UpdateLocationJsonWithApplicationVndAPIPlusJSONBod
 		return nil, err
 	}
 	return ParseUpdateLocationJsonResponse(rsp)
+}
+
+// ListExceptionsBareWithResponse The per-date exceptions of a location; the same collection as `exceptions.json`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/exceptions (the `ListExceptionsBare` operationId).
+func (c *ClientWithResponses) ListExceptionsBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListExceptionsBareParams, reqEditors ...RequestEditorFn) (*ListExceptionsBareResponse, error) {
+	rsp, err := c.ListExceptionsBare(ctx, libraryId, locationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListExceptionsBareResponse(rsp)
 }
 
 // CreateExceptionWithBodyWithResponse Set the hours of a location on one date (holiday closure, special hours).
@@ -9973,6 +11115,19 @@ func (c *ClientWithResponses) UpdateExceptionJsonWithApplicationVndAPIPlusJSONBo
 		return nil, err
 	}
 	return ParseUpdateExceptionJsonResponse(rsp)
+}
+
+// ListSchedulesBareWithResponse The weekly schedules of a location; the same collection as `schedules.json`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/locations/{location_id}/schedules (the `ListSchedulesBare` operationId).
+func (c *ClientWithResponses) ListSchedulesBareWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, params *ListSchedulesBareParams, reqEditors ...RequestEditorFn) (*ListSchedulesBareResponse, error) {
+	rsp, err := c.ListSchedulesBare(ctx, libraryId, locationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSchedulesBareResponse(rsp)
 }
 
 // CreateScheduleWithBodyWithResponse Set the weekly schedule of a location for a term.
@@ -10132,6 +11287,19 @@ func (c *ClientWithResponses) UpdateScheduleJsonWithApplicationVndAPIPlusJSONBod
 		return nil, err
 	}
 	return ParseUpdateScheduleJsonResponse(rsp)
+}
+
+// ListTermsBareWithResponse The terms of a library; the same collection as `terms.json`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /libraries/{library_id}/terms (the `ListTermsBare` operationId).
+func (c *ClientWithResponses) ListTermsBareWithResponse(ctx context.Context, libraryId LibraryID, params *ListTermsBareParams, reqEditors ...RequestEditorFn) (*ListTermsBareResponse, error) {
+	rsp, err := c.ListTermsBare(ctx, libraryId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTermsBareResponse(rsp)
 }
 
 // CreateTermWithBodyWithResponse Create a term (a named date range) of a library.
@@ -10416,6 +11584,96 @@ func ParseLegacyHoursResponse(rsp *http.Response) (*LegacyHoursResponse, error) 
 		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers LegacyHoursResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListLibrariesBareResponse parses an HTTP response from a ListLibrariesBareWithResponse call
+func ParseListLibrariesBareResponse(rsp *http.Response) (*ListLibrariesBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListLibrariesBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LibrariesDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (text/html) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListLibrariesBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListLibrariesBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -11288,6 +12546,154 @@ func ParseUpdateLibraryJsonResponse(rsp *http.Response) (*UpdateLibraryJsonRespo
 	return response, nil
 }
 
+// ParseListChangesBareResponse parses an HTTP response from a ListChangesBareWithResponse call
+func ParseListChangesBareResponse(rsp *http.Response) (*ListChangesBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChangesBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ChangesDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListChangesBareResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListChangesResponse parses an HTTP response from a ListChangesWithResponse call
+func ParseListChangesResponse(rsp *http.Response) (*ListChangesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChangesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ChangesDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListChangesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseCreateLocationResponse parses an HTTP response from a CreateLocationWithResponse call
 func ParseCreateLocationResponse(rsp *http.Response) (*CreateLocationResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -11979,6 +13385,100 @@ func ParseUpdateLocationJsonResponse(rsp *http.Response) (*UpdateLocationJsonRes
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListExceptionsBareResponse parses an HTTP response from a ListExceptionsBareWithResponse call
+func ParseListExceptionsBareResponse(rsp *http.Response) (*ListExceptionsBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListExceptionsBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ExceptionsDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListExceptionsBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListExceptionsBareResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -12701,6 +14201,100 @@ func ParseUpdateExceptionJsonResponse(rsp *http.Response) (*UpdateExceptionJsonR
 	return response, nil
 }
 
+// ParseListSchedulesBareResponse parses an HTTP response from a ListSchedulesBareWithResponse call
+func ParseListSchedulesBareResponse(rsp *http.Response) (*ListSchedulesBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSchedulesBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SchedulesDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSchedulesBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListSchedulesBareResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseCreateScheduleResponse parses an HTTP response from a CreateScheduleWithResponse call
 func ParseCreateScheduleResponse(rsp *http.Response) (*CreateScheduleResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -13413,6 +15007,100 @@ func ParseUpdateScheduleJsonResponse(rsp *http.Response) (*UpdateScheduleJsonRes
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListTermsBareResponse parses an HTTP response from a ListTermsBareWithResponse call
+func ParseListTermsBareResponse(rsp *http.Response) (*ListTermsBareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTermsBareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TermsDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListTermsBareResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListTermsBareResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -14145,6 +15833,9 @@ type ServerInterface interface {
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	LegacyHours(ctx echo.Context, libraryId LibraryID, locationId LocationID, when string, params LegacyHoursParams) error
+	// ListLibrariesBare Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`).
+	// (GET /libraries)
+	ListLibrariesBare(ctx echo.Context, params ListLibrariesBareParams) error
 	// CreateLibrary Create a library (admin).
 	// (POST /libraries)
 	CreateLibrary(ctx echo.Context) error
@@ -14175,6 +15866,12 @@ type ServerInterface interface {
 	// UpdateLibraryJson Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}.json)
 	UpdateLibraryJson(ctx echo.Context, libraryId LibraryID) error
+	// ListChangesBare The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection).
+	// (GET /libraries/{library_id}/changes)
+	ListChangesBare(ctx echo.Context, libraryId LibraryID) error
+	// ListChanges Who changed what in a library and when (the audit log; admin or its editor).
+	// (GET /libraries/{library_id}/changes.json)
+	ListChanges(ctx echo.Context, libraryId LibraryID) error
 	// CreateLocation Create a location in a library (admin or its editor).
 	// (POST /libraries/{library_id}/locations)
 	CreateLocation(ctx echo.Context, libraryId LibraryID) error
@@ -14199,6 +15896,9 @@ type ServerInterface interface {
 	// UpdateLocationJson Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}.json)
 	UpdateLocationJson(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
+	// ListExceptionsBare The per-date exceptions of a location; the same collection as `exceptions.json`.
+	// (GET /libraries/{library_id}/locations/{location_id}/exceptions)
+	ListExceptionsBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListExceptionsBareParams) error
 	// CreateException Set the hours of a location on one date (holiday closure, special hours).
 	// (POST /libraries/{library_id}/locations/{location_id}/exceptions)
 	CreateException(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
@@ -14223,6 +15923,9 @@ type ServerInterface interface {
 	// UpdateExceptionJson Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json)
 	UpdateExceptionJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error
+	// ListSchedulesBare The weekly schedules of a location; the same collection as `schedules.json`.
+	// (GET /libraries/{library_id}/locations/{location_id}/schedules)
+	ListSchedulesBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListSchedulesBareParams) error
 	// CreateSchedule Set the weekly schedule of a location for a term.
 	// (POST /libraries/{library_id}/locations/{location_id}/schedules)
 	CreateSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID) error
@@ -14247,6 +15950,9 @@ type ServerInterface interface {
 	// UpdateScheduleJson Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
 	UpdateScheduleJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error
+	// ListTermsBare The terms of a library; the same collection as `terms.json`.
+	// (GET /libraries/{library_id}/terms)
+	ListTermsBare(ctx echo.Context, libraryId LibraryID, params ListTermsBareParams) error
 	// CreateTerm Create a term (a named date range) of a library.
 	// (POST /libraries/{library_id}/terms)
 	CreateTerm(ctx echo.Context, libraryId LibraryID) error
@@ -14362,6 +16068,55 @@ func (w *ServerInterfaceWrapper) LegacyHours(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.LegacyHours(ctx, libraryId, locationId, when, params)
+	return err
+}
+
+// ListLibrariesBare converts echo context to params.
+func (w *ServerInterfaceWrapper) ListLibrariesBare(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListLibrariesBareParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListLibrariesBare(ctx, params)
 	return err
 }
 
@@ -14677,6 +16432,38 @@ func (w *ServerInterfaceWrapper) UpdateLibraryJson(ctx echo.Context) error {
 	return err
 }
 
+// ListChangesBare converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChangesBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChangesBare(ctx, libraryId)
+	return err
+}
+
+// ListChanges converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChanges(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChanges(ctx, libraryId)
+	return err
+}
+
 // CreateLocation converts echo context to params.
 func (w *ServerInterfaceWrapper) CreateLocation(ctx echo.Context) error {
 	var err error
@@ -14958,6 +16745,50 @@ func (w *ServerInterfaceWrapper) UpdateLocationJson(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateLocationJson(ctx, libraryId, locationId)
+	return err
+}
+
+// ListExceptionsBare converts echo context to params.
+func (w *ServerInterfaceWrapper) ListExceptionsBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListExceptionsBareParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListExceptionsBare(ctx, libraryId, locationId, params)
 	return err
 }
 
@@ -15261,6 +17092,50 @@ func (w *ServerInterfaceWrapper) UpdateExceptionJson(ctx echo.Context) error {
 	return err
 }
 
+// ListSchedulesBare converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSchedulesBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// ------------- Path parameter "location_id" -------------
+	var locationId LocationID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "location_id", ctx.Param("location_id"), &locationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSchedulesBareParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSchedulesBare(ctx, libraryId, locationId, params)
+	return err
+}
+
 // CreateSchedule converts echo context to params.
 func (w *ServerInterfaceWrapper) CreateSchedule(ctx echo.Context) error {
 	var err error
@@ -15561,6 +17436,42 @@ func (w *ServerInterfaceWrapper) UpdateScheduleJson(ctx echo.Context) error {
 	return err
 }
 
+// ListTermsBare converts echo context to params.
+func (w *ServerInterfaceWrapper) ListTermsBare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTermsBareParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListTermsBare(ctx, libraryId, params)
+	return err
+}
+
 // CreateTerm converts echo context to params.
 func (w *ServerInterfaceWrapper) CreateTerm(ctx echo.Context) error {
 	var err error
@@ -15856,6 +17767,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/libraries/:library_id.ics", wrapper.LibraryCalendar, options.OperationMiddlewares["libraryCalendar"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id.ics", wrapper.LocationCalendar, options.OperationMiddlewares["locationCalendar"]...)
 	router.GET(options.BaseURL+"/api/v1/library/:library_id/location/:location_id/hours/for/:when", wrapper.LegacyHours, options.OperationMiddlewares["legacyHours"]...)
+	router.GET(options.BaseURL+"/libraries", wrapper.ListLibrariesBare, options.OperationMiddlewares["listLibrariesBare"]...)
 	router.POST(options.BaseURL+"/libraries", wrapper.CreateLibrary, options.OperationMiddlewares["createLibrary"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id", wrapper.DeleteLibrary, options.OperationMiddlewares["deleteLibrary"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id", wrapper.GetLibraryBare, options.OperationMiddlewares["getLibraryBare"]...)
@@ -15865,6 +17777,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id", wrapper.GetLocationBare, options.OperationMiddlewares["getLocationBare"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id", wrapper.UpdateLocation, options.OperationMiddlewares["updateLocation"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/terms.json", wrapper.ListTerms, options.OperationMiddlewares["listTerms"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/changes.json", wrapper.ListChanges, options.OperationMiddlewares["listChanges"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/changes", wrapper.ListChangesBare, options.OperationMiddlewares["listChangesBare"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules.json", wrapper.ListSchedules, options.OperationMiddlewares["listSchedules"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions.json", wrapper.ListExceptions, options.OperationMiddlewares["listExceptions"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/terms/:term_id.json", wrapper.DeleteTermJson, options.OperationMiddlewares["deleteTermJson"]...)
@@ -15876,14 +17790,17 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", wrapper.DeleteExceptionJson, options.OperationMiddlewares["deleteExceptionJson"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", wrapper.GetException, options.OperationMiddlewares["getException"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", wrapper.UpdateExceptionJson, options.OperationMiddlewares["updateExceptionJson"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/terms", wrapper.ListTermsBare, options.OperationMiddlewares["listTermsBare"]...)
 	router.POST(options.BaseURL+"/libraries/:library_id/terms", wrapper.CreateTerm, options.OperationMiddlewares["createTerm"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.DeleteTerm, options.OperationMiddlewares["deleteTerm"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.GetTermBare, options.OperationMiddlewares["getTermBare"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/terms/:term_id", wrapper.UpdateTerm, options.OperationMiddlewares["updateTerm"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules", wrapper.ListSchedulesBare, options.OperationMiddlewares["listSchedulesBare"]...)
 	router.POST(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules", wrapper.CreateSchedule, options.OperationMiddlewares["createSchedule"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id", wrapper.DeleteSchedule, options.OperationMiddlewares["deleteSchedule"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id", wrapper.GetScheduleBare, options.OperationMiddlewares["getScheduleBare"]...)
 	router.PATCH(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules/:schedule_id", wrapper.UpdateSchedule, options.OperationMiddlewares["updateSchedule"]...)
+	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions", wrapper.ListExceptionsBare, options.OperationMiddlewares["listExceptionsBare"]...)
 	router.POST(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions", wrapper.CreateException, options.OperationMiddlewares["createException"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id", wrapper.DeleteException, options.OperationMiddlewares["deleteException"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions/:exception_id", wrapper.GetExceptionBare, options.OperationMiddlewares["getExceptionBare"]...)
@@ -16075,6 +17992,121 @@ func (response LegacyHours404ApplicationVndAPIPlusJSONResponse) VisitLegacyHours
 	}
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLibrariesBareRequestObject struct {
+	Params ListLibrariesBareParams
+}
+
+type ListLibrariesBareResponseObject interface {
+	VisitListLibrariesBareResponse(w http.ResponseWriter) error
+}
+
+type ListLibrariesBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type ListLibrariesBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    LibrariesDocument
+	Headers ListLibrariesBare200ResponseHeaders
+}
+
+func (response ListLibrariesBare200ApplicationVndAPIPlusJSONResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLibrariesBare200TexthtmlResponse struct {
+	Body          io.Reader
+	Headers       ListLibrariesBare200ResponseHeaders
+	ContentLength int64
+}
+
+func (response ListLibrariesBare200TexthtmlResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type ListLibrariesBare304Response = NotModifiedResponse
+
+func (response ListLibrariesBare304Response) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type ListLibrariesBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListLibrariesBare400ApplicationVndAPIPlusJSONResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLibrariesBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListLibrariesBare406ApplicationVndAPIPlusJSONResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17211,6 +19243,216 @@ func (response UpdateLibraryJson422ApplicationVndAPIPlusJSONResponse) VisitUpdat
 	return err
 }
 
+type ListChangesBareRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+}
+
+type ListChangesBareResponseObject interface {
+	VisitListChangesBareResponse(w http.ResponseWriter) error
+}
+
+type ListChangesBare200ApplicationVndAPIPlusJSONResponse ChangesDocument
+
+func (response ListChangesBare200ApplicationVndAPIPlusJSONResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChangesBare400ApplicationVndAPIPlusJSONResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesBare401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChangesBare401ApplicationVndAPIPlusJSONResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesBare403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChangesBare403ApplicationVndAPIPlusJSONResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChangesBare404ApplicationVndAPIPlusJSONResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChangesBare406ApplicationVndAPIPlusJSONResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+}
+
+type ListChangesResponseObject interface {
+	VisitListChangesResponse(w http.ResponseWriter) error
+}
+
+type ListChanges200ApplicationVndAPIPlusJSONResponse ChangesDocument
+
+func (response ListChanges200ApplicationVndAPIPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChanges400ApplicationVndAPIPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChanges401ApplicationVndAPIPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChanges403ApplicationVndAPIPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChanges404ApplicationVndAPIPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListChanges406ApplicationVndAPIPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateLocationRequestObject struct {
 	LibraryId LibraryID `json:"library_id"`
 	Body      *CreateLocationApplicationVndAPIPlusJSONRequestBody
@@ -18162,6 +20404,109 @@ func (response UpdateLocationJson422ApplicationVndAPIPlusJSONResponse) VisitUpda
 	}
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListExceptionsBareRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	Params     ListExceptionsBareParams
+}
+
+type ListExceptionsBareResponseObject interface {
+	VisitListExceptionsBareResponse(w http.ResponseWriter) error
+}
+
+type ListExceptionsBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type ListExceptionsBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    ExceptionsDocument
+	Headers ListExceptionsBare200ResponseHeaders
+}
+
+func (response ListExceptionsBare200ApplicationVndAPIPlusJSONResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListExceptionsBare304Response = NotModifiedResponse
+
+func (response ListExceptionsBare304Response) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type ListExceptionsBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListExceptionsBare400ApplicationVndAPIPlusJSONResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListExceptionsBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListExceptionsBare404ApplicationVndAPIPlusJSONResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListExceptionsBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListExceptionsBare406ApplicationVndAPIPlusJSONResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19156,6 +21501,109 @@ func (response UpdateExceptionJson422ApplicationVndAPIPlusJSONResponse) VisitUpd
 	return err
 }
 
+type ListSchedulesBareRequestObject struct {
+	LibraryId  LibraryID  `json:"library_id"`
+	LocationId LocationID `json:"location_id"`
+	Params     ListSchedulesBareParams
+}
+
+type ListSchedulesBareResponseObject interface {
+	VisitListSchedulesBareResponse(w http.ResponseWriter) error
+}
+
+type ListSchedulesBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type ListSchedulesBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    SchedulesDocument
+	Headers ListSchedulesBare200ResponseHeaders
+}
+
+func (response ListSchedulesBare200ApplicationVndAPIPlusJSONResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedulesBare304Response = NotModifiedResponse
+
+func (response ListSchedulesBare304Response) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type ListSchedulesBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListSchedulesBare400ApplicationVndAPIPlusJSONResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedulesBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListSchedulesBare404ApplicationVndAPIPlusJSONResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedulesBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListSchedulesBare406ApplicationVndAPIPlusJSONResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateScheduleRequestObject struct {
 	LibraryId  LibraryID  `json:"library_id"`
 	LocationId LocationID `json:"location_id"`
@@ -20142,6 +22590,108 @@ func (response UpdateScheduleJson422ApplicationVndAPIPlusJSONResponse) VisitUpda
 	}
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTermsBareRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	Params    ListTermsBareParams
+}
+
+type ListTermsBareResponseObject interface {
+	VisitListTermsBareResponse(w http.ResponseWriter) error
+}
+
+type ListTermsBare200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+}
+
+type ListTermsBare200ApplicationVndAPIPlusJSONResponse struct {
+	Body    TermsDocument
+	Headers ListTermsBare200ResponseHeaders
+}
+
+func (response ListTermsBare200ApplicationVndAPIPlusJSONResponse) VisitListTermsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTermsBare304Response = NotModifiedResponse
+
+func (response ListTermsBare304Response) VisitListTermsBareResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type ListTermsBare400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListTermsBare400ApplicationVndAPIPlusJSONResponse) VisitListTermsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTermsBare404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListTermsBare404ApplicationVndAPIPlusJSONResponse) VisitListTermsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTermsBare406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response ListTermsBare406ApplicationVndAPIPlusJSONResponse) VisitListTermsBareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21138,6 +23688,9 @@ type StrictServerInterface interface {
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	LegacyHours(ctx context.Context, request LegacyHoursRequestObject) (LegacyHoursResponseObject, error)
+	// ListLibrariesBare Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`).
+	// (GET /libraries)
+	ListLibrariesBare(ctx context.Context, request ListLibrariesBareRequestObject) (ListLibrariesBareResponseObject, error)
 	// CreateLibrary Create a library (admin).
 	// (POST /libraries)
 	CreateLibrary(ctx context.Context, request CreateLibraryRequestObject) (CreateLibraryResponseObject, error)
@@ -21168,6 +23721,12 @@ type StrictServerInterface interface {
 	// UpdateLibraryJson Change a library's name, slug or time zone (admin or its editor). The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}.json)
 	UpdateLibraryJson(ctx context.Context, request UpdateLibraryJsonRequestObject) (UpdateLibraryJsonResponseObject, error)
+	// ListChangesBare The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection).
+	// (GET /libraries/{library_id}/changes)
+	ListChangesBare(ctx context.Context, request ListChangesBareRequestObject) (ListChangesBareResponseObject, error)
+	// ListChanges Who changed what in a library and when (the audit log; admin or its editor).
+	// (GET /libraries/{library_id}/changes.json)
+	ListChanges(ctx context.Context, request ListChangesRequestObject) (ListChangesResponseObject, error)
 	// CreateLocation Create a location in a library (admin or its editor).
 	// (POST /libraries/{library_id}/locations)
 	CreateLocation(ctx context.Context, request CreateLocationRequestObject) (CreateLocationResponseObject, error)
@@ -21192,6 +23751,9 @@ type StrictServerInterface interface {
 	// UpdateLocationJson Change a location (admin or its library's editor). The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}.json)
 	UpdateLocationJson(ctx context.Context, request UpdateLocationJsonRequestObject) (UpdateLocationJsonResponseObject, error)
+	// ListExceptionsBare The per-date exceptions of a location; the same collection as `exceptions.json`.
+	// (GET /libraries/{library_id}/locations/{location_id}/exceptions)
+	ListExceptionsBare(ctx context.Context, request ListExceptionsBareRequestObject) (ListExceptionsBareResponseObject, error)
 	// CreateException Set the hours of a location on one date (holiday closure, special hours).
 	// (POST /libraries/{library_id}/locations/{location_id}/exceptions)
 	CreateException(ctx context.Context, request CreateExceptionRequestObject) (CreateExceptionResponseObject, error)
@@ -21216,6 +23778,9 @@ type StrictServerInterface interface {
 	// UpdateExceptionJson Change an exception. The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json)
 	UpdateExceptionJson(ctx context.Context, request UpdateExceptionJsonRequestObject) (UpdateExceptionJsonResponseObject, error)
+	// ListSchedulesBare The weekly schedules of a location; the same collection as `schedules.json`.
+	// (GET /libraries/{library_id}/locations/{location_id}/schedules)
+	ListSchedulesBare(ctx context.Context, request ListSchedulesBareRequestObject) (ListSchedulesBareResponseObject, error)
 	// CreateSchedule Set the weekly schedule of a location for a term.
 	// (POST /libraries/{library_id}/locations/{location_id}/schedules)
 	CreateSchedule(ctx context.Context, request CreateScheduleRequestObject) (CreateScheduleResponseObject, error)
@@ -21240,6 +23805,9 @@ type StrictServerInterface interface {
 	// UpdateScheduleJson Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
 	UpdateScheduleJson(ctx context.Context, request UpdateScheduleJsonRequestObject) (UpdateScheduleJsonResponseObject, error)
+	// ListTermsBare The terms of a library; the same collection as `terms.json`.
+	// (GET /libraries/{library_id}/terms)
+	ListTermsBare(ctx context.Context, request ListTermsBareRequestObject) (ListTermsBareResponseObject, error)
 	// CreateTerm Create a term (a named date range) of a library.
 	// (POST /libraries/{library_id}/terms)
 	CreateTerm(ctx context.Context, request CreateTermRequestObject) (CreateTermResponseObject, error)
@@ -21325,6 +23893,31 @@ func (sh *strictHandler) LegacyHours(ctx echo.Context, libraryId LibraryID, loca
 		return err
 	} else if validResponse, ok := response.(LegacyHoursResponseObject); ok {
 		return validResponse.VisitLegacyHoursResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListLibrariesBare operation middleware
+func (sh *strictHandler) ListLibrariesBare(ctx echo.Context, params ListLibrariesBareParams) error {
+	var request ListLibrariesBareRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListLibrariesBare(ctx.Request().Context(), request.(ListLibrariesBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListLibrariesBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListLibrariesBareResponseObject); ok {
+		return validResponse.VisitListLibrariesBareResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -21652,6 +24245,56 @@ func (sh *strictHandler) UpdateLibraryJson(ctx echo.Context, libraryId LibraryID
 	return nil
 }
 
+// ListChangesBare operation middleware
+func (sh *strictHandler) ListChangesBare(ctx echo.Context, libraryId LibraryID) error {
+	var request ListChangesBareRequestObject
+
+	request.LibraryId = libraryId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChangesBare(ctx.Request().Context(), request.(ListChangesBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChangesBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChangesBareResponseObject); ok {
+		return validResponse.VisitListChangesBareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListChanges operation middleware
+func (sh *strictHandler) ListChanges(ctx echo.Context, libraryId LibraryID) error {
+	var request ListChangesRequestObject
+
+	request.LibraryId = libraryId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChanges(ctx.Request().Context(), request.(ListChangesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChanges")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChangesResponseObject); ok {
+		return validResponse.VisitListChangesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // CreateLocation operation middleware
 func (sh *strictHandler) CreateLocation(ctx echo.Context, libraryId LibraryID) error {
 	var request CreateLocationRequestObject
@@ -21925,6 +24568,33 @@ func (sh *strictHandler) UpdateLocationJson(ctx echo.Context, libraryId LibraryI
 		return err
 	} else if validResponse, ok := response.(UpdateLocationJsonResponseObject); ok {
 		return validResponse.VisitUpdateLocationJsonResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListExceptionsBare operation middleware
+func (sh *strictHandler) ListExceptionsBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListExceptionsBareParams) error {
+	var request ListExceptionsBareRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListExceptionsBare(ctx.Request().Context(), request.(ListExceptionsBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListExceptionsBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListExceptionsBareResponseObject); ok {
+		return validResponse.VisitListExceptionsBareResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -22217,6 +24887,33 @@ func (sh *strictHandler) UpdateExceptionJson(ctx echo.Context, libraryId Library
 	return nil
 }
 
+// ListSchedulesBare operation middleware
+func (sh *strictHandler) ListSchedulesBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListSchedulesBareParams) error {
+	var request ListSchedulesBareRequestObject
+
+	request.LibraryId = libraryId
+	request.LocationId = locationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSchedulesBare(ctx.Request().Context(), request.(ListSchedulesBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSchedulesBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSchedulesBareResponseObject); ok {
+		return validResponse.VisitListSchedulesBareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // CreateSchedule operation middleware
 func (sh *strictHandler) CreateSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID) error {
 	var request CreateScheduleRequestObject
@@ -22497,6 +25194,32 @@ func (sh *strictHandler) UpdateScheduleJson(ctx echo.Context, libraryId LibraryI
 		return err
 	} else if validResponse, ok := response.(UpdateScheduleJsonResponseObject); ok {
 		return validResponse.VisitUpdateScheduleJsonResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListTermsBare operation middleware
+func (sh *strictHandler) ListTermsBare(ctx echo.Context, libraryId LibraryID, params ListTermsBareParams) error {
+	var request ListTermsBareRequestObject
+
+	request.LibraryId = libraryId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTermsBare(ctx.Request().Context(), request.(ListTermsBareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTermsBare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListTermsBareResponseObject); ok {
+		return validResponse.VisitListTermsBareResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -22786,137 +25509,147 @@ func (sh *strictHandler) UpdateTermJson(ctx echo.Context, libraryId LibraryID, t
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H2Lbtu4uu6rEDobaLKXfEl6mdbFwkGmzcx0o7fTZqaYU+dUjEXbXJVJL5Jq6ukJsN7hvMN5sPUkG/xJ",
-	"SpQs27LjOG4qYNBxbInX//L9F/78Fgz4ZMoZYUoGvW/BmOCYCPh4kiT88o2gI8r0nzGRA0GninIW9IJ3",
-	"BMcSTfAMXRCUShKjoeAThNkMXZILNMUj0g7CgHzFk2lCgl7wn0EYyMGYTLBuTM2m+kupBGWj4OoqDJ7h",
-	"wZg840wJnsx3937MhULT9CKhAzTAgzFlI3Qw5qmQaDDGbESQwIIks6foUlBFJJJjfokuqRpThtSYoAn+",
-	"2sIjclgclWkxdL/+/VF3xTBPz/CoYnhKcDZCX3BCY6y4QHwInQoyFUQSprB+sL2i7Zd8gE2D5fZ/f/fS",
-	"NTkQBCsSI0EkT8WAFBsdcjHBKugFqaBBONfHVRhMscATouwen34dEOjkxfP5Xl+nEyLoANFYd47RlIhW",
-	"jBVBxL3lBpXYkaMDoAKqZP6MRAmVqrTuR0EYaLIKpliNgzBgeKK/zl76ROMgDAT5Z0oFiYOeEinx5znF",
-	"ShGhG/g/H49aT84/dltPzr91w6Ofrv6jYt5h8Ivgk/kZ/kKFVCjGsxD9+eeff7ZevWo9f95GJwlnJESc",
-	"JTOkxhieQFQiQVQqGImLcznuHj9qde+3uo/dpP6ZEjHLZ6XXJFg0ehj4g6uW+XCcf6iex4vha87IK6wG",
-	"4/npaOKUek+KdCcN4SSUMIXGPInlU4TRRLeBMJOXREh0v/ug7YZvZEA+/hfDlu60ZXpdTsMv2CBJYzI/",
-	"tv96/+Z17+TtCxRR80jURmfAIkmBniXCgiCcXOKZRPbROESSu+3gkvQZvKWnNqZTpGnIvjbQ9ENidDDg",
-	"kwluSaLJXZH4sIciR6QyQpjFKJoKOsFi9sl9H/UZZyihFwILSmSIIvN5FiHOEM6IvI1O2AxxNSYCutaU",
-	"8aDbDRE2g9CLnTKZTqdcKBL3WTb1nPdQJLlQUYgiLSk//vtf//9c/zGkJIml92eiiDB/wpix67jPcJK0",
-	"En5JRGuAJUF6q9p9ViDMbMIL6NKu7iqpZBahSkC8T9KREQ12pdABRloEEYGk/g0nksPOJl+I1KsotNoo",
-	"yYKRIIRVywPb7CppMMFfXxI2UuOg9+hBWGAv3PpL89PfDlrZx8P/rGYtJ35XzNSJOk+3XGf2UuHBZ7lg",
-	"+rav3cz//WBM4jQhdVTBJSGfkxmS9pUlesA9so4acO9sXQucETGpMz1FxCSbk9tcmNKvp2eok8mIzrec",
-	"Qq86+i3Z/ofkrN409fPbnyKfn95LbLQcOgCWl/QLOfQ13lPECIklivQUo6cIKzThUqGjx2jCGQjXoSLC",
-	"/l6t/Y4eLJAyim9L930g5PP85E7K+vspbJuWqwACjfZ7n7IYz/79r//3HqtU6LXQJAzaUENJqkC+6icZ",
-	"+ara6ANVY54qRFVotGcqhFaf8BZliODB2JHGPYn+4ozcGiq40gQkp5xJAqDuZxy/I/9MiVT6rwFnijD4",
-	"iKfThBoO7XxhcRtP6d80uerfspF/C4gQXMPDj3qpFaaJG3yuwFA/ULwfoBH9Qowo1IvVh0n1Az0tUOZm",
-	"WvYdQwtXoRZ5KpVBL3jQ1XBbUQUr9jOOkRv31fmVvzT/Icgw6AX/o5MbKx3zq+yc6tE+54N0omcJq1Em",
-	"kAsce0PnAtBPAqJaAw/oEsW2iadaNwOyzl6JQL1KS1f2y7aeyjPOhgkdrLPQW5sV6JgDPRsGmOCe9LXP",
-	"YWjl2D3piWn9sAffNR/gRKulmSbqVJKwz2B9yquCLjXwQpGmvUi3E9E40siHcQXrQlg85ZSpexIdOMBz",
-	"qBGJBt9cXNA4Jmx79Ch4QhCJqeKiBwACbFE9GGsOOrHdDxJ8aUgyJ7v7Htnlg9sm0Wloq/hnwu5JpMcq",
-	"UcxheFhb1UiNqTSWKpDRa65OALriCzPlHdMS9G2JfFF/Bn9rVkcTElOMNCl4kNZN5Beesnh7G824t5WM",
-	"X46JIEskjIcYi5Lmgbflr7lCZpjb3PLXHMk01wphhoZC4MOwwIYZD7ple8VjOqQknldwZ3OOBGO7EYkK",
-	"lpnWP577BhwqLc+jUjU5+3yn4H3x3BzL3oFnYB1+ZzhVYy7oX2SLO4/RBcGCCMNHxv62MKmws0fezhZG",
-	"suXN9UcTWlGass+MX2reIKXl//DhQ+skVWPClJ4/KbLrnAqHVZwKPiBSaiFwyhRVs+0t5pQIymPUD44f",
-	"9rrd1vGjXrfbD3pozFOBtO7mQyS04CxylpbowFedGCvcwUoJepEqIjsxnslOt2PalZ1ukd2Ojwub4k0M",
-	"2ZltW9jOKSwtYEmSIKvmL1KFMAIDW/9EGTjrPGVvphoh+CA1BqYKmPP33JZ/pQXfGezdrmX0ojlqnRIt",
-	"6j/KoFlBTmcrD5T63FLnAuy6KSwNoeEzOqlwBr14/wY9ftQ9suqEJgmVZMBZLAGG/372DPHhUBIVoqKJ",
-	"fU8iRSdkKd4+O+r2uvq/drfbbXV/6gHKrDWNM/ehN/eh32+bj/evPv6tdT73+4IVmP3GUyMQcBxTPX2c",
-	"vBV8SoSiGq0PcSJJGEy9r74Fg4RLI0ltixecJwQDloLf5Cds6C5J3gyB0ZfRVrYPV+dlqnqWcKntH2vr",
-	"DsEfanj6KWJpkqDLMWHIDEgvuP7OgBRtqWoqxbNVtA0EdhUGjCszv7l14lPCPh0/qHBpvpkSpjGThqo9",
-	"1PV2FimOju/3Hj7pPXzSfvLkSTvfAG+5dMtbWy09mOutFv9CBKOjsapW8wnOGjStOMt7QmN4rXqSVgjr",
-	"NqkiE7lqQ97C8/pN2xYWAs/038J6XSpHJxUX2mDSEOaCjKk1mMGx0O0hxpkJr2RBCMrUowf5iLWAHRGR",
-	"97t8lMA5IGyvwkDb3TVI7YN9zNjEzqnyEag0byR0HOZRnr83Htn4DJcvtJ2AI+l83c6zyfKLf5CBAixV",
-	"EO3rSQKnymtuLHT1Jut5QtkL89rR/FZr/YCndFWT2pY7efvCNVpaVzu+hdO2r60p/rgJIMyJCYdmKn7K",
-	"McsaHdlAR1V7nk1R9avDRVUO87mVcLCo6OJ58PB8qe6w6KmqB38HbOPu+cqdcLbGSQbftqiQ1lAAEK/9",
-	"5Hi/KGA+jLF1JGTeCeq5EjSMu6CAD1CGQsFijcEQPewhOSUDihN0QJVEGpRDd8YbGJMhThNl5LNm7sMQ",
-	"jXlCQXbNPWCme6gxvv6YCoM1WDqBFTf9aLhvWrBCIhX+8ucbmak9z03/sNuteLJKjnteZK35WkcPFuAZ",
-	"D4u06qGTCf5qxcOjsni4WkZGG8oybUGsFGCuj3c2HLi5pAqDhLLPK0XmS3hoXl8oHOQ9L+WqbKjrLQfe",
-	"K2a8NnHXIuZ5IVemunmlnanqXPl6Q3cjqNohGlf26ceO1137xEvR2DLpZ+HHmDBFh1QDpSqqnJ9p6als",
-	"jFVrUt7vPE2jYntLDdsFh4iVR73lFV3KLB8EVeSaAmRjJqsleTwluZiGtrCM3tBWbumCjffWVV5zTevB",
-	"yyrpvB1cuQ1pbVpYLrVzo6IagUwFj9MBySybHooEGaUJFpEBCgsi34qIyWGIIis/oz47KERawNFRACb6",
-	"aStjTUDFitkIFd7ss4G10f0Au345ZW4QcYQOGLdRa5GPbaBNGplPxeIamydiSddOLwiXyv4w8Lqr1ATF",
-	"DV2PCvUwrVR1wzpqH61mJfde1U6/JCM8uFn3Sz03wlpauY7traoIdW0T3E8u8TMHa7whk3RUKRaXe3jW",
-	"XbZdOwlAsZU9BQs8ASX7v7g0YSlzxxJUJZW6VJJdyG+byrVMeruMu/pt2pnetkoIgwlZDbLeYTYir/SD",
-	"C3RINv966sSu6MaG9diJpyLHA1WXEpDuSWQzFr00K3whTXCeMEQVGmOZy4Ba25d5qCu2zSSqVDlbFvG/",
-	"ohPyF2dVHv+T1ydF1/1yyQ592568dpfswQ1apRV80/DJJnzi2Tbr7VJNGJ4l5q1jzCwZ71ZM+xqUVcvm",
-	"2P4uvyV8mpDslW0YxvJG9VeFibzSh7DAcipnf29qi9aKKVUN/HwuPHQta19z4Nyc6ngANuKZpQ4AR6pL",
-	"GAvcABtrTaeYPIfqcbcL8Q7391G4WG0t26n3+pmSJstdsCeQJow7r8nlpz+5+ByE5dzrpUO4WrEg++gX",
-	"WbBh9V0j69PXVjwjL520XGNVJEmGNU5RlQIw+qXKEVguvD44vDaS+0zIVH5aADah714xf98kTlMls+S7",
-	"Mva8J40bozoiXTIuF2bbg0slAUsdnbx9cU8i7826luxCnGrHXG3JLwCxS3Fo0axzzRfXdxkp3CRGrcCX",
-	"64PU1QbiHcao80p6E5BapPV+2u3eH1gmgj9Ix35nuzNfVkaAy5I0U/XXRbdlWrkx5TEvAr9XfGt28OaM",
-	"y+uHfewIa2G+TShpc8xne7se6CvpsHmBviEqrKUkVkPGq1UT30twt2Bn1kB3a1PSVtCdz9mrFqcc5SGC",
-	"oCm8jyQhkHAq0wv9zAVBituD+0YyZigHvWAo0jInCk3KLZB71EMuQaXPjtpde9Zmgs0xD2nOTEQaIkaI",
-	"MjhXkzUMLYTQP/lCxCxP67V1BIjsMzzClEnIRYaoTSlSgRPCYiyqYwb0mf0ZDQmJ0UHUpgMZFVFVJcIN",
-	"gykekepGfzt79dIcrjvIkH2NJksbmw28enMhPXGDoM26EYZNohJLUjifmZRNc1ocKyKQmydEaNQYg5cW",
-	"eq3CzaVFWhB6yAdQtXg5Klpv/Ya2QEKdIJXi9Z4szceeeFS8cuDu+PHGCiLGs/rWkuvtuUG1eSrUT6uT",
-	"UuTS8T/Hsy3GG/3M6HqJv7m3ovsEEsZ+2kXC2LWDb+71pUt7c+aT62L/887mRrqjtLM59ro1Cl+RRVbI",
-	"Yq/hPtgS4VYnledJa8tSxDeTOD9KflsIlRJuYEhQDuK6dheMLVwv6y4rinGjSXdOUuyt+VGh8m+GrPee",
-	"fm6GaLZiarlN2kmGSpUa/r4SDN9bj8HSuNAmFXpM9ZqN0TEcVvu0RiZagtd7fiP3S5XXRE/zBpGebn7/",
-	"UV5JtGziiF6vdNC8vIFyRtd1NRdWe0dIdWekXit0lI/G62hXcO5Oea3XJsi1EZOm1r1FSyXxX99Hu966",
-	"bQU06LHuBDCUpfn3BRY+5Kan2yxTqCwIg1fcfjhLiTSfPpCYuc9n41TYj78Im6zvaptV77Ukg1RQNdMY",
-	"a2KW2pQ0OUnVuKqumqm7MsExMccXIkkVkV8G5geJcByjVgsqMeF4Qpk5xmC/sbWZKuKfUVayFmx9GEKu",
-	"j8ZKTU39C8qGvLogAGUj45YvpshSIl0VNyqyRALZ7rM+O/NquJ28fWFLucrMfY+O2keZA16ig8UlNQ57",
-	"fZb3dxBln6MQ0Rj93VTfgoFkQ9CPZdVHzWN9FtWNDUeHoak3N8BCzPTkI5h9FCLOCDLkhKYEvMxZ6bo+",
-	"M+X6OpHiUaGG3YJaeIsrbSAq+8wVv31qywAinJifshK5+S8sRtAr1GRlKKs6aErMID7ss7kag9k25ekg",
-	"6CDq4CntfDnqtNvtKEQxmQoygIKu2Q5iNE0wZbCTCPheUwUskB70gItYGvolX/FAJTOkCDOFYEyfppQ1",
-	"rC3CSJpSztHpGR7ZoqtIQvXpqFBRKQpt7Vx0v/sAKe4q6lI26rOoUJgpCqsLZXOorY0Onr159/4wtAVe",
-	"ocnot9OT5xFK6GdTTvbX07M+c6Vc9BcXPJ610QmaEDXmeohQiDbmxBSEGeMvxJSlfWhZF4p5RzDfD6ZA",
-	"9oFX6TYjTlOqSoblY04yrKj+LA/7TOHPJGeinIHMwhUKOMFAQDZEmbjos2iZoECnEBiDQml6PprglMBM",
-	"4gGkKeleoC6U3mUSQ4iN9RlOY6pQwkcmZubqEDnxZdKkwvzUUXDU7ra7zhkJ6iK43+627xu3+RhkZUf/",
-	"MyKVlTug1hD5DONh5KtCB/M8Vl008hANubDxP5dqhVncZ25Lekhx/foEi88kDtHlmEDlYWhLL8mUMMT4",
-	"JYQl9T7Zs1tmC+zxLb3FWh0hxfsMqhgK8oXyVOYj1uOX6MDwkg1NMo7MPKE+qGY6EK/cdl4IL4Z9BpFU",
-	"UI1tLkYo4kZUw3K/n5IBHVqBGgHFtF4+N/ujlb91DbqzD28xVKLyi5UvSLHNHwEPbXAVrnzOr6F9dV4q",
-	"nnnc7ZaKOynyVXXGapKsKOFVVbHJ1cG/nbps97sPFj2czbnj1567CqEm58p3vAqjgCzSiUmhgDlnmrlE",
-	"1VC7IQ8fa7o3YXgIheKR3uPAfBOc62ad7LctFIvtOv7ofPOS8q460HlnyEXn2+WYsKsC0zrl4crslpAF",
-	"I1aSgC611OvK8VikASftsD1J6erC8/xNLeT6LDK/Rwj6yZpyHAmfFUjdJCvtc9jOamqq7MBfny098WcO",
-	"/iw5+kl1s2+SGECJ7LPPhExtSWoYBBQXwkiQvH54kRv9U5Tr8mNeObwGU3rVt/XTxa2JQAZG6GAxRjk0",
-	"dV1BQ3m1/As1wqCV6lrMeiHrFmI+gHb+7+IyYoeV9Yu3LZd8hDpXBfBjHnSzRpaXIOEXSzs+riiWBjZJ",
-	"qYRxHPSOjkuZvUdzh0Lzeub2LGjgn6FcXabNrlp+KDmLzjnLSK9Mvi310lo9Ip6PtlUKbiPEHHwE5rcc",
-	"a+69YBnqLYn3k8GASOnkewtwVyu/RWWZ4PYvXHE3otwhRRFCFdY63djarAXNkh2J1MLW3wf9N0jDXL57",
-	"JsShr1zM11a55OcSoNClKZZdFH7P4K4VK8asdCBS/czjDStzZv6hgtPHiqBXqaQDlPdmGWqiv/bPQObH",
-	"UF5y+emEjUhCfLrOJ3ZVu8Rm5SmUq6Jnw5awK0mlo62Xwiyf56zgULMxcYn1/PtzltF99hy0vBEdH61+",
-	"pViKNoSq0ytf8opR6zce1WIXr3Q0vPVk9VtZ3XL9wtHDOrOpKIKqXz4+rvPyfGVb3yMF6sr3RX08Bymf",
-	"Mb/Z78I9I9qCLDA3fFPm7bYjPYsBS+CGSpUdwF8b3sCVQjXU+hmvZZTYy1huFieslE0fy8LJJlxvHU+U",
-	"4IHJALJNr4EXvGxM50x2GUMfv601xmt0Cpvgco40SKqHYqzc/xXK18/JfXctzmq5r3vNHs8c1+YwG/hT",
-	"ex0wl5Ixl6r3uPu4a82k/B4TeNswS1XIqXC6NyOUvN9OhvqcDspegDrPVYdtMzd/rVauKvXbuX/GaSHp",
-	"npcOwBloXwaydjfeuzFk5wKsJVCAt4VVz8d9jcXPDFppm1uyG3lUb34Rg0occFW5M4XwiO8NOyqEQNaZ",
-	"DIz6fw4Fn/zdY3fvvI7JMy7KAsWL36yLW/zyKRVo4bTghzjQa3bopd3n1TQcLR02mH4NLLQ+SCkA+5Mk",
-	"8eI34CTGSVIO4sB+5QdOrc63Jy6LOr/gJzKOn4SYEudF9f8cvs8F78bejXkd/GDeS2x6i9vBnmPOtUy0",
-	"zfe/LvQzy+ZBv6yS2nzQIr9rDLg7v4FyCVwMq6Hhr8Qiw9nPWJCbdX3dBSC5qWkXLnKvV/vSER8uun6t",
-	"rdsIwa2M0YXgl5IIdJBfbQMl9Fxf6IIMOQQnZyZwCDWEn7qzX7AK+g8GcUEtmP7AYtZDprl29SVcFfXc",
-	"53VOgXIblbMDN9IWdNQbRoryR2uo4k7m+gmuNZV4kp8iRNj49KO2uZTj93cvvcrW5mJWG0a/SGkSg09L",
-	"PzQlImvk8KlH1yOiTJNZPKVKLUL0suqiWD1CbqMCCLDx4qDAXEjg92mMt6c2b96jpncGfBaZjeXQe+Za",
-	"uw3HWfc2HGdm7xoQcnc9Zeb2O+yFyDQzhIbVufCSegwo0t/Bfd2QhrHaozavc5fkReRKO4KLUyNQzzyX",
-	"pm10ksk0LD9r8TOErJAFHUYunQU2spcr9MiJRCpNn4rzynimaWuj/IK1QF2TjPD9xZg8Ne8O/m+StrCA",
-	"V+hALmQV3XP0x+kfp6/PogXZByVnBaAFo7oLZaWhpFKePmSvyKAMRS/fPDs5e/HmdQS5ZhrCtGI80+0y",
-	"ZbKQ8GDs0odClzrkLsEw2Q4mCw1hSDayKWso+uPsxavT//3m9Wk0X7MUyn0CJIIiBF5J6iFPhUk76jML",
-	"x/0sRcj14uj4kU1NMrCEqjb6/cVzc9O6BFEOl8Pj/Kh9CjpOQiaYmZzAkDIF5+9xHJtUDLgzdYmIcNlN",
-	"NysmNmF/v+rDmiJA78GPa2lsLhlO2Fw1jXe/PEMPHz54eJgFpYuSI9TU6xcWWVdeOPBXy331X/rhxoV1",
-	"911YuXWJ4ZJKLTK1qeiyg52NeVAqY2MK1rShFM1mjrDGCbYzM63xHf2gvqPbceJsRXk0jpzGkdM4cvbH",
-	"kXNjQGExZO0U8kSW5lS6RJC9lDoV2SJWEL2kUhnD/B2HYmZZlojNPrJpIol7LqjMvKgvlSorSN5WYma5",
-	"ivEPnJnZyLVrp3I6DxXUxSwmdl7LKe1lUhXOBtWwpbcgldY76dKY3bswux2lZXb3CivbkV+uepcQ4hK7",
-	"2fZ78xkkpcNTjam9hsY68+89KBvbTio1pvZ3Y2pnR4MKXtkwZ/6bzdJYYcJXWuG3o3Y2gc43jlpvRwY0",
-	"1vQPY03nVyeurenXh5xLY75ZTJQPUbQkaOwlTeSDrwwEM54fvs+CwliWZjh/k8/hvH/Qcc1uoqDr4Zcm",
-	"Znp3Yqal26SuGzRdyIg1g6n2les6xBsj8C4bgbcRgt05RGzMyMaMbMzIlWbk5tbeLeiYxuJrLL7G4tu5",
-	"Wl8frnZyNLIqknrqnvwOZMnKwKsrMWHLs+VVI46OW8cPtc7UMvaTKxVrUpW9YhLPxoJKNcES2Xud7JPe",
-	"ctaPvWYruxfB12w0TfS1kYobS8X3xMi1zE2EK2ppKYIOLG+5UwAhklMyoDgxb25fzJUL9VRVcMiezk4Z",
-	"2LZCdDGz46axNGcZsmftcYAqHxeV6jSXDN+vh2uL0kWuTkuVqrFe9th6gZNe87Wai8y+df7tfMs+18u1",
-	"uAXcsvrpbFCNW243bjmWU+hSh9i8HMoFPEaR2+UIGUYHYvfathXEGZ4QOa8HfiW5Gti3XI0CRe6z4lil",
-	"N5zB1OiOPfd8zeuOkurYReZELgCW+tK+EyVyc36369iotyQMGs/bD+J5W6Hbtwk3a4Z3M/rcre+9wZ17",
-	"jTtvPpy7M/TaINcGuTbIdSFyvQbA3H+N0YDMBmT+2CBznwK4+WXtXvy2dKlRjGcyAoe6uT5O//0UYfcZ",
-	"bvKDg6RwyZ2JjbbRibt1yl0yFfZZ5EroRyGyucJcoAkXBEW2Hn6E+sFvv/VevWrBv/1g/r5HqOzdZ4pO",
-	"iB6GLT11OeaSZNdWwaljam4ZdBWZZFatCn41RfcRlKGCq+XgdhbOkpnpD0vllbXCyNxuN0MxR5IfVlVk",
-	"MmFNdzf8XQh0662Goee3FQTdx71ut3V0bO4YOLoPf8GNA+f+BQL2Xlg9Fe/l465+vHs897i9HFY/nt+z",
-	"YOLr3qUE7uJY/VgxCF9xc0FVTXpFxGSuIP1RXpLB3EHsF6LPOaR+SN6RwF5E5N1gmoB8o8euHZAv3bda",
-	"Cs2botaah7atnurE3SvG5kff85RIuIUwC8Fnzy+PwL/P5MCPHIDPVqGJv9+B+Hv59uQiO5tru6dE3AhH",
-	"d765j/UC8buHVaufdmNq3KE7Oh1TItg1vZmZpF/kzMyfWOXKdDu/b3F4nyL3WH00vsw74stcigf3KQT/",
-	"XaiPm/ONXsMivR0p0HhG77hF+Y5MEzwg7pZ4iz1rKPjtgc6a4XhHrvsWW2nQ5y2jz9uIyN8Ahm3wa4Nf",
-	"G/xahV83h5l7rysaqNlAzQZq7kSbLwGsJty44uj0GRGT/SxAPaRCqk/Z+eefWt37reMnQRgkuPT9o9bR",
-	"oyC/vHwqKBuh/5VioYhA+hHvFLSLwdaNtur12YtIqx5IE2VtBNX1i06bCCW2t6JBsqDAbEQOLUCxtxJu",
-	"IGzqBFKh9+INaXB0GdhdS9A2MmRCmNIcQ+IQJfQzsXe/CYLj6hjqGXD2Pl1Uth2mb6KhdyEaCvxRYLCK",
-	"JAEwquVGer7zTf+vXrTzujq/RrkzIiaN52hHniOQqJB/ojwfjgt0kISzEVIcUbWmNwjaXegJMr16XqAN",
-	"xPavBKT2zcc5HT3uqYhvPD53xOPjwE2OovYoSrljsX9zTqANbbLd827j/PlRCuxtkMRWgm0144Wa5G7e",
-	"/9vgt73Eb7cRE9wZCmwQYIMA7yIC3Ayo7VjGN2CtAWs/Fli7uYgcjEl8cTxbkWZDxBcKjV1gCb3qdlKR",
-	"BL3gm6nuq3/4lIrkKgiDL1hQPWfgjOLPRmUPcZqooBeMlZr2OpColoy5VL3H3cfdjinJXqb2t+lFQgfZ",
-	"AJxH/jeoiWoH2NZscp7NsDyVZ6kQhCmkzdbMgIUlsZE407MWRWXAOBUE0AFKyAgPZroJ7z3zZcWL74lS",
-	"lI1s5daDAtDwOzZbMf++md2QC2SuUUEHv529eommeETMRQXuhhyJDorXtki/eXsHy9X51X8HAAD//w==",
+	"7H2Jbhu5uuarEDUXiHxPabGzdKLgYOCTpLtzkW1i9wl6Ik+KVlESr0ukDsmyo5MxcN9h3mEe7DzJBX+S",
+	"tUsqyZKsJAU0OrJUxfVfvn/hz2/ekE9nnBGmpNf/5k0IDomAj6dRxG/eCzqmTP8ZEjkUdKYoZ17f+0hw",
+	"KNEUz9ElQbEkIRoJPkWYzdENuUQzPCYdz/fIVzydRcTre//u+Z4cTsgU68bUfKa/lEpQNvZub33vBR5O",
+	"yAvOlOBRubuzCRcKzeLLiA7REA8nlI1Ra8JjIdFwgtmYIIEFiebP0Y2gikgkJ/wG3VA1oQypCUFT/LWN",
+	"x+QoPyrTou9+/euT3ophvjrH44rhKcHZGF3jiIZYcYH4CDoVZCaIJExh/WBnRdtv+BCbBovt//HxjWty",
+	"KAhWJESCSB6LIck3OuJiipXX92JBPb/Ux63vzbDAU6LsHr/6OiTQyeuX5V7fxVMi6BDRUHeO0YyIdogV",
+	"QcS95QYV2ZGjFlABVTJ9RqKISlVY92PP9zRZeTOsJp7vMTzVXycvfaGh53uC/COmgoReX4mYZOc5w0oR",
+	"oRv4P5+P288uPvfazy6+9fzjX27/rWLevver4NPyDH+lQioU4rmP/vzzzz/bb9+2X77soNOIM+IjzqI5",
+	"UhMMTyAqkSAqFoyE+bmc9E6etHsP272nblL/iImYp7PSa+ItGj0M/NFt23w4ST9Uz+P16B1n5C1Ww0l5",
+	"Opo4pd6TPN1JQzgRJUyhCY9C+RxhNNVtIMzkDRESPew96rjhGxmQjv/1qK07bZtel9PwazaM4pCUx/Yf",
+	"Z+/f9U8/vEYBNY8EHXQOLBLl6FkiLAjC0Q2eS2QfDX0kudsOLsmAwVt6ahM6Q5qG7GtDTT8kRK0hn05x",
+	"WxJN7oqER30UOCKVAcIsRMFM0CkW8y/u+2DAOEMRvRRYUCJ9FJjP8wBxhnBC5B10yuaIqwkR0LWmjEe9",
+	"no+wGYRe7JjJeDbjQpFwwJKpp7yHAsmFCnwUaEn5+V//9f8v9B8jSqJQZv6MFBHmTxgzdh0PGI6idsRv",
+	"iGgPsSRIb1VnwHKEmUx4AV3a1V0llcwiVAmIsygeG9FgVwq1MNIiiAgk9W84khx2NromUq+i0GqjIAvG",
+	"ghBWLQ9ss6ukwRR/fUPYWE28/pNHfo69cPufmp/+0monH4/+vZq1nPhdMVMn6jK65S6zlwoPr+SC6du+",
+	"9jP/s+GEhHFE6qiCG0KuojmS9pUlesA9so4acO9sXQucEzGtMz1FxDSZk9tcmNJvr85RN5ER3W8phd52",
+	"9Vuy85+Ss3rT1M9vf4q8PL032Gg51AKWl/SaHGU13nPECAklCvQUg+cIKzTlUqHjp2jKGQjXkSLC/l6t",
+	"/Y4fLZAyim9L930i5Ko8udOi/n4O26blKoBAo/3OYhbi+b/+6/+dYRULvRaahEEbaihJFchX/SQjX1UH",
+	"faJqwmOFqPKN9oyF0OoT3qIMETycONJ4INE/OSP3hgpuNQHJGWeSAKj7Gw4/kn/ERCr915AzRRh8xLNZ",
+	"RA2Hdq9Z2MEz+hdNrvq3ZOTfPCIE1/Dws15qhWnkBp8qMDTwFB94aEyviRGFerEGMKmBp6cFytxMy75j",
+	"aOHW1yJPxdLre496Gm4rqmDF/oZD5MZ9e3GbXZp/E2Tk9b3/0U2Nla75VXZf6dG+5MN4qmcJq1EkkEsc",
+	"ZobOBaCfCES1Bh7QJQptE8+1bgZknbwSgHqVlq7slx09lRecjSI6XGehtzYr0DEtPRsGmOCBzGqfI9/K",
+	"sQcyI6b1wxn4rvkAR1otzTVRx5L4AwbrU1wVdKOBFwo07QW6nYCGgUY+jCtYF8LCGadMPZCo5QDPkUYk",
+	"GnxzcUnDkLDt0aPgEUEkpIqLPgAIsEX1YKw56MT2wIvwjSHJlOweZsguHdw2iU5DW8WvCHsgkR6rRCGH",
+	"4WFtVSM1odJYqkBG77g6BeiKL82U90xL0Lcl8kX9GfytWR1NSUgx0qSQgbRuIr/ymIXb22jGM1vJ+M2E",
+	"CLJEwmQQY17SPMps+TuukBnmNrf8HUcyTrWCn6AhH/jQz7FhwoNu2d7ykI4oCcsK7rzkSDC2G5EoZ5lp",
+	"/ZNx34BDpZ3xqFRNzj7fzXlfMm6OZe/AM7AOfzAcqwkX9J9kizuP0SXBggjDR8b+tjApt7PHmZ3NjWTL",
+	"m5sdjW9FacyuGL/RvEEKy//p06f2aawmhCk9f5Jn15IKh1WcCT4kUmoh8IopqubbW8wZEZSHaOCdPO73",
+	"eu2TJ/1eb+D10YTHAmndzUdIaMGZ5ywt0YGvuiFWuIuVEvQyVkR2QzyX3V7XtCu7vTy7nZzkNiUzMWRn",
+	"tm1hW1JYWsCSKEJWzV/GCmEEBrb+iTJw1mWUvZlqgOCD1BiYKmDOP1Jb/q0WfOewd/uW0YvmqHVKsKj/",
+	"IIFmOTmdrLwRFKAwP5J023EYUt0Wjj4IPiNCUQ0sRziSxPdmma++eSlFrPvi0Lk6CYunXv+zZzybnu/F",
+	"s9B8CElEFPEuSpDX97DKuTv1C21Fp8SreNYxQVGwfppghW6wUcRKM3XMQs3hE4JOP7x+IK1GbLHY0BHC",
+	"yAwpWVbTNJh7+iGjvrUNZzA5rKjWRWWWz/yuLEGVnriZ8Gp14JCFHp+WRHrEko4ZCdsGxolOpQWV2pmf",
+	"9QqaHny3F8Uh5aeQ7gK//E8yVHqAdIG6wnFIFSJMgXHE4ull5YjcFxkaAFqUFVteGL0dIFjPGRqsGqSh",
+	"b5kw13p0quWe/pcqMpWruLjASskEPSwEnuu/NVfiGV3VkEbQpx9ev08mEVF2tbL7N/BQcalgBq6FdARV",
+	"S/XSKqoFZuymFqpp+FyzZ4lcXp+9R0+f9I4tsqRRRCUZchZKsMj/OH+B+GgkifJR3tv2QCLN8EtN7/Pj",
+	"Xr+n/+v0er1275c+GJy1pnHuPvRLHwaDjvn48PbzX9oXpd8XrMD8dx6LdcXkMOKSZOXHJecRwWBWwW/y",
+	"ixGFOIrej0DnL6OQZB9uL4oK5kXEJWVj5/YaQWjEqPfnCCTgzYQwZAZUKfBCPF9FoUBgt77HuNUYpXXi",
+	"M8K+nDyqiG68nxGmzSdttfZRL7OzSHF08rD/+Fn/8bPOs2fPMqIms1y65a2tlh7M3VaLXxPB6HiiqkVo",
+	"hJMGTSvOCTelIbxWPUmLx2pLrA/wfJWkEtYBWzk6qbggIdLPoEsyodZ3Bj7GXh8xzkykNVHQlKknj9IR",
+	"a6w1JiKrApaNEjgHcJfWioRc1SC1T/axsjice2kjvuOwDOVl9yZDNlmGSxfad6rIkHS6blXyNY/y1pME",
+	"DtXX3FjoKtUfU8pem9eOt6WUCutqx7dw2va1NcUfD6uhUYrpSj9thGNtzLOqvYx7oepXZyJVxc5KK+Es",
+	"pLy399Hji6W6wxpS31ZgItu4e75yJ5zb4XRT3L5MIa2hACB1I0G+FbgcfIqJo5JmvIoaiV9SwAcogX4A",
+	"hUPwSR31kZyRIcURalElkbbPoTsTGAjJCMeRMvJZM/eRjyY8oiC7Sg+Y6R5pkK0/xsJgDQtXbT/a8jct",
+	"WCERi2qrJVF7mYjd417PX18NCh5bmTuM+PAqTVNoubnDlI+eI/IVD1U0R5xBmM5MyEeuA0BZVpgh09Ol",
+	"dXWHeF5fyWSiXVott48fLQBbGaDUrgedpvirlV1PirLrdhmN3xHxL5Wuro8s1r8/bL8M05eHuicLfyeS",
+	"4s6ct5TT6pH6Ais2Q5NlvFGFMlIIkZmjG+pic7vCkZAmw6y7SVEm52zLPJLkU4SEKTqiGu5VkW95poWn",
+	"kjFWrUmRMNK8s42dCMUVXcpVnwRV5I6SZmNurCWiMqp+MQ1tYRmXumHqbXxmXffir6kU49+XyyY1japx",
+	"1EzwMB6SxD7ro0CQcRxhERi4syCVRxExPfJRYAVtMGCtXOgY3DU5eKWftsLYRIitPA5Q7s0BG1pPQzZj",
+	"SL8cMzeIMEAtxm0ajkjHNtSGmUynYtGZTXyzpGun5/lLlYTvZbqrVBn5DV2PCvUwC+7t487xalZy71Xt",
+	"9BsyxsPdOpHqOUPWUt91PAiqilDXdiRks+WysYEab8goHleKxeWwYd1l27erAxRb0d+xwJ9R8GLkl8Yv",
+	"pCJagqqkUpcbtw/5bXNTl0lvl0Jcv0070/tWCb43JatB1kfMxuStfnCBDknmX0+d2BXd2D0wceIpz/FA",
+	"1YWMygcS2RTsTN4ovpQm24gwRBWaYJnKgFrbl/jZK7bNZN5VuYwW8b+iU/JPzqriFqfvTvMBiOWSHfq2",
+	"PWXaXbIHOzRfK/im4ZNN+CRj26y3SzVheJJpvI4xs2S8W/EB1KCsWjbH9nf5A+GziCSvbMMwljvVXxUm",
+	"8kp3wgLLqXicZVNbtFZkrGrgF6Ug152sfc2BpTnV8QBsxDNLHQCOVJcwFrgBNtaaTjFl3MInvR5Ebdzf",
+	"x/5itbVsp870MwVNlvpqT+HcA+6+Izdf/uTiyvOLh0mWDuF2xYIcol9kwYbVd42sT19b8Yy8cdJyjVWR",
+	"JBrVOBZaCCPplypHYLnw7uDwzkjuipCZ/LIAbELf/fyBJHMShCqZZBMXsecDadwY1SGPgnG58PgQuFQi",
+	"sNRtDlnmzbqW7EKcasdcbckvALFLcWjerHPN59d3GSnsEqNW4Mv1QepqA/EHxqhlJb0JSM3T+iDu9R4O",
+	"LRPBH6Rrv7PdmS/rZPulqv6u6LZIKztTHmUR+L3iW7ODuzMu7x72sSOshfk2oaTNMZ/t7W6gr6DDygJ9",
+	"Q1RYS0mshoy3qyZ+kOBuwc6sge7WpqStoLssZ69anGKUhwiCZvA+koRAQoeML00mB1LcViIxkjFBOeg1",
+	"Q4GWOYFvzhAAuQd95NJsBuy407OHB6fYnFuT5hBYoCFigCiDg4JJw9CCD/2TayLm6TkFWxiFyAHDY0yZ",
+	"hMMVELUpRCpwRFiIRXXMgL6wP6MRISFqBR06lEEeVVUiXN+b4TGpbvT387dvzGnhVoLsazRZ2Nhk4NWb",
+	"C0mWGwRt1o0wbBKVWJKI+sIknpryF1gRgdw8IUKjJhi8tNBrFW4uLNKC0EM6gKrFS1HReus3shVf6gSp",
+	"FK/3ZGE+9gi34pUDd/UUNlYQIZ7Xt5Zcby8Nqk1zpn5ZnZ8il47/JZ5vMd64frpN6q3oPYPMsl/2kVl2",
+	"5+Cbe33p0u7OfHJdHH6CWmmke8pPK7HXvVH4ioSyXC5+DffBlgh3VdLaskT3zSTOz5Lf5kPplx0MCerb",
+	"3NXugrH562XdJVV+dpp05yTFwZofFSp/N2R98PSzG6LZiqnlNmkvGSpVavj7SjA8sx6DpXGhTUqOmXJc",
+	"G6NjOHL3ZY1MtAiv9/xG7pcqr4me5g6Rnm7+8FFeQbRs4oherxZaWd5Afba7uppzq70npLo3Uq8VOkpH",
+	"k+loX3Duh/Jar02QayMmTa0Hi5YK4r++j3a9ddsKaNBj3QtgKErz7wssfEpNT7dZpvKi53tvuf1wHhNp",
+	"Pn0iIXOfzyexsB9/FTZZ3xVrrN5rSYaxoGquMdbULLWp0XQaq0lVoUhTSGqKQ1PABQWSKiKvh+YHiXAY",
+	"onYbSsvhcEqZOcZgv7HF5irin0FSgxtsfRhCqo8mSs1MQR/KRrz6PCdlY+OWz6fIUiJdWUoqkkQC2Rmw",
+	"ATvPFKU8/fDa1qaWifseHXeOEwe8RK3FNYKO+gOW9tcKks+Bj2iI/mrKCcJAkiHox5JyyuaxAQvqxoaD",
+	"I98U0BxiIeZ68gHMPvDNKVUgJzQj4GVOanEOmKk/2g0UD3JFORcU91xcLwRROWCumvdzW9cU4cj8lBym",
+	"TX9hIYJeocg0Q0kZVVMzC/HRgJWKpibblKaDoFbQxTPavT7udjqdwEchmQkyhArVyQ5iNIswZbCTCPhe",
+	"UwUskB70kItQGvp1R3sVYaaylenT1OaHtUUYSVObPnh1jse2ijSSUE4/yJWIC3xbDBw97D1CirsS4ZSN",
+	"ByzIVZoL/OrK/xwuC0CtF+8/nh35tmI1NBn8/ur0ZYAiemXqY//26nzAXBEl/cUlD+cddIqmRE24HiJU",
+	"1g45MRWuJviamDrbjy3rwu0EAcz3k6n438qU7k6I09Tek37xmJP0K8rZy6MBU/iKpEyUMpBZuFxFOhgI",
+	"yIYgERcDFiwTFOgVBMag8qOejyY4JTCTpgQT9AKF7vQukxBCbGzATD2liI9NzMwVVnPiy6RJ+empI++4",
+	"0+v0nDMS1IX3sNPrPDRu8wnIyq7+35hU1h+B4mnkCsbDyFeFWmUeq66CewSFskz8z6VaYRYOmNuSPlJc",
+	"vz7F4oqEPrqZECilDm3pJZkRhhi/gbCk3id7dstsgT2+pbdYqyOk+IBBWVZBrimPZTpiPX6JWoaXbGiS",
+	"cWTmCQWPNdOBeOW281x40R8wiKSCauxwMUYBN6IalvtsRoZ0ZAVqABTTfvPS7I9W/tY16M4+fMBQWi97",
+	"+8KCFNv0EfDQerf+yueylwLcXhSqAZ/0eoVqdYp8Vd2JmkYrahJWlaBzF3vcT6HJh71Hix5O5tzNFtO8",
+	"9aHI8Mp3MiWTAVnEU5NCAXNONHOBqqECRRo+1nRvwvAQCsVjvcee+ca70M062W9byFcPd/zR/ZZJyrvt",
+	"QufdERfdbzcTwm5zTOuUh6sbXkAWjFhJArrUUq8rKmSRBpy0w/YkpbvogqdvaiE3YIH5PUDQT9KU40j4",
+	"rEDqRkmBoqNOUiRYJQf+BmzpiT9z8GfJ0U+qm30fhQBK5IBdETKzNfZhEFAiCSNB0gsR8tyYPUW5Lj+m",
+	"VyHUYMrMdQL66fzWBCADA9RajFGOTKFq0FCZy0lylc6gleri8noh61aWb0E7/3dxMbSjyoLs25ZLWYRa",
+	"Kmv6OQ26WSMrkyCRLfl2clJR8g1skkJN9tDrH58UMnuPS4dC0wsa7FlQL3uGcnWxObtq6aHkJDrnLCO9",
+	"Mum21EtrzRBxOdpWKbiNEHPwEZjfcqy5yIclqLcg3k+HQyKlk+9twF3t9FqoZYI7e4OUu+LpB1IUPpSV",
+	"rtONLTad0yzJkUgtbLP7oP8GaZjK94wJcZRVLuZrq1zScwmpiijIPipVcj73b1isj0jgGqUanH/Oa+EW",
+	"ewHNbkXJZgV5y+eYwbdfDZ3K7Ka11TUlNwYa8BHq+raC7KXgN5II1EqrrkMxBNcyuiQjDmbm3JiAUNPq",
+	"ucvig1nrPxhYeNpk/zsW8z4yzXWq74co3BOVwzGtECt8lEnbS0/juoTzo0YmrCETntTqJlPwPy8Y8ruT",
+	"1NlIfS96p2wSJ1RSwFMNj6KIWBtSoiAVBnAfjbbtjZ39x8c3qXVrrgSz/o7LmEYhCB/9jAaMmTYFwaEW",
+	"SNc8FigYURaeRlHgoyuqZIyCMVFBTjDZkyNQH09WSKIXUOvZ4ikLU4hUf+PhhjXPE0d1zvtssdDbWNIh",
+	"Snuzmn2qv84exk7Pw73h8sspG5OIZBVsKmFvaxcvrzwOd5t3saYFo7My7XhHMm2+rMy42ZiwwO/ZmwmX",
+	"MVvyHLS8EfMcr34lX+Tfh/s8Vr6UueZjMx7Vbz1b/VZyI4x+4fhxndlUlJfXL5+c1Hm5fGdA1jUOOj3r",
+	"FP98AXAzETZmv3M3uIVTynLMDN8UQUbHkd5qpPFTooySbPpcFE725MfWDZuCnWJSEW3TaxgumbRwF9Vy",
+	"qYufv601xjt0Cpvgkh+1tVbPnLJy/ze4GKgk992Fg6vlvu41eTyJoJlTtRDY6XfBbxNNuFT9p72nPeuv",
+	"SW+Ig7cNs1TFvnNlBhJCSfvtJuan00HJC3CDRtWp/yTeWKuV20r9dpE9bLmQdC8KJ3GNj6FoUdvdOHNj",
+	"SA4oWZdEzs7OrXo67jssfuJZk7a5JbuRpheUF9GrxAG3lTuTi9Nm3fLHuVjsOpOBUf/PkeDTv2bYPXNw",
+	"0Bx4yMsCxfPfrItb8vZPY0h8V4bEaRRlAslgSOAoKkaTM+ZEBYDP6fycw9rYvXBBS0n9v4TvU8G7sZu1",
+	"rIMfle1t01vY8Q4cc67lK9p8/+tCP7NsGehXNjWT6Gl6iytwd3q39xK46FdDw9+IRYbzjTxQa/ngfzZ3",
+	"1XwzZ1Xio6rm9I5u44DcV+fZW3lTnZN3kjQqZ/f+7C3oqPeM5OWP1lCr3V3u1DHCJrgYGDcXuK5adf1b",
+	"rpGj5xm6HhNlmkwCuwv8WtVX8IPv14YnEWDjxdHJUmzyD7j4bFtqc/ceNb0z4LNIbCyH3hPX2n04znr3",
+	"4Tgze9eAkB/XU2buFcaZWL1mBt+wOheZ7EIDivR3WpKZfLDVHrWyzl2SoJUq7QCupA9APfNUmnbQaSLT",
+	"sLzS4mcE6WkLOgxcXh1sZD9V6IETiVSaPhXnlYkVpq2NEp3WAnVNVtT3F+zOqHlXgWST/KkFvEKHciGr",
+	"6J6Dv7/6+6t358GCNKiCswLQglHdufr2UNstzWO0Nw5RhoI371+cnr9+/y6ApFcNYdohnut2mTLpkHg4",
+	"cXmMvsthdHcKmbQrkw6LMGQ92txZFPz9/PXbV//7/btXQbl4MtQdBkgE1VAytfFHPBYm/3HALBzPpktD",
+	"0ilHJ09sjqSBJVR10B+vX0rIcZYgyn0kOcJpzQ9zMauElFQzOYEhdxMKgeAwNDlhcBv9EhHh0ix3KyY2",
+	"Yf9s+Zk1RYDeg5/X0thcMpyyUlmfj7++QI8fP3p8lGTH5CWHr6k3W+FoXXnhwF8t99V/SLgat3Fh/egu",
+	"rNS6xDKbLuGOKTgbs1Wop2UqZ3WgJtZmjrDGCbY3M63xHf2kvqP7ceJsRXk0jpzGkdM4cg7HkbMzoLAY",
+	"snaHMOjlqd1mYvKuYbV9aGo71FWamjAFqQ8NL65F4Ql9RlQqyAe25FORDFwi2tpJwRuScDFxsLzryWnX",
+	"B9JRAMKX7qSwbdKvA/MHLMX5PmLkhkhl7uqHNYDz2o97vQ56hYcTeypXTQSPxxPoK4kktcxyD5g5+csF",
+	"knTMSNimDEkipV4OFBF8TczhOT3suTuADu0+MJ6kzGHfzoB9EPQaK9K3x6RJaJ2wOXTYRzPzmI8Yb8Mx",
+	"uqDau5KIgIb9f2b2/zThyDBbiG40F0Oh5sxhbHPKEtRTwmvP0d2DFt1cNuPSzH+XrniQ2Lgip9HCZc1j",
+	"xn38kUPt3ySX0ebI2mTGyD3nVeYH1sfOlQXX7+v4QPHSj5/4/ECDvu984MDFUXLSqbVNKZQ/Sl/D47sF",
+	"qbTewfDGObwP57CjtMQ7vMIX7MgvNRCXEOIS767td/d5joVaA41DeA2NdZ69JqzoEnZSqXEIfzcO4eQk",
+	"fS526KfMv9tcwhWO5kpf8f2onU2g885R6/3IgMbn+9P4fNObxtfW9OtDzqWZSUnmDh+hYElqUya1Lx18",
+	"ZboS42mtqiR1CcvCDMsXXx6Vo1iOa/aTq7Mefmkye36czJ7C5at3Te1ZyIg1U37sK3cN2zZG4I9sBN5H",
+	"otDeIWJjRjZmZGNGrjQjN7f27kHHNBZfY/E1Ft/e1fr6cLWbopGlGT+vkscOzce8dx2dLsXq9F+pGv17",
+	"wPoXTtSVi/NrVZyys6koUFX7MH3DMGw10l6WnZDQ0negn1cmM7jiYrZCeFov7PikffJY84HGLV/cbSXm",
+	"kFqmjNiLiaBSTbFE9mph+2RGRNXPZ0hW9iASGpLRNBkNDdLYGGmcEYMVEtcrrijnrAhqWd5y5z99JGdk",
+	"SHFk3tw+dFieaWlqdyVPJ+dLbVs+upzbcdNQmlOsybP2IGiV3ziHShpE0iCSnwaRbJ1/u9+Sz/Xyl+4B",
+	"t6x+OhlU4+rej6ubpRS61MlckW+dCHiMArfLATKMDsSeadumyzM8JbKsB34jqRo4NNs0R5GHrDhW6Q3n",
+	"hGh0x4F7k8u6o6A69pGNlLF9l/mnvxMlsjtf9l1s1HsSBo03+yfxZq/Q7duEmzVTJhL63G88q8GdB407",
+	"d58isTf02iDXBrk2yHUhcr0DwDx8jdGAzAZk/twg85CSIpKEzaU5EWfuqZ8+JSJZiSb+8APEH24IuYrm",
+	"mazlmukQyQt1siEKt1SHeC4DIA+J7EVb8jnC7jNiXMGvJERU2mK2HXTqrhF3t4b7Axa4q8gCH9nTLFyg",
+	"KRcEBfZesQANvN9/779924b/DzxUuhwbbkgaMEWnRA/DlvC9mXBJknvIoXoTlTA2V9lWJlV/4VdzeRmC",
+	"cr6MfFXmul3OornpD0uVKQ+M4ecpnqOQI8mPqmqvmCQBx3A/QtqI3moYenrrm9d72u/12scn5q6244fw",
+	"F9zcdpG9iO0tNxex+bmXT3r68d5J6fFfBXWPp/fVmWyVzOVuWMXCPZZPaam4Aa7qbi9FxLR0sddxWtoO",
+	"6gflLvRK9U39BBdHAgeR3+IG06S3NKjwzuktBf1TSHQxlwNpHto22KuTxVIxtmwuS5q0rweYJrQkzy/P",
+	"Z0lwVIMmGzT5U6BJHwDajIidcHT3m/tYL61l/7Bq9dNuTE1wYU/nNwsEu2ZsIJH0i0ID6ROrAgNu5w/N",
+	"vZClyANWH01k4AeJDCzFg4eU0PJdqI/dRRruYJHejxRo4gw/uEX5kcwiPDR3UoV4brFnDQW/PdBZM7nF",
+	"keuhRSob9HnP6PM+8lt2gGEb/Nrg1wa/VuHXzWHmweuKBmo2ULOBmnvR5ksAqwk3LktkOddP7N7LtHdN",
+	"CvNqggg/QBABaNgqTkNyi9NQ4NlNC3JokjnMq0LgMqEvSVWNX9q9h+2TZ57vRbjw/ZP28RMvuUjkbCYo",
+	"G6P/FWOhiED6kUxtDZeL4K/BUgeRcaAH0mQbNAr77teDmEg9tresQwq6wGxMjnLyZhOlWyehAHrP37gO",
+	"BTGA3TWS6CBDJoQpzTEk9FFEr4i9S14QHFbnEoDyaxR6o9C/E4VekSwDziW5Ed7tftP/1Iv631Xn1yhM",
+	"S8S08aDuyYMKEhXysFTGl+kCfiTibIwUR1St6RWFdhd6RE2vGW/oBmL7NwJSe/eWmKPHAxXxjefzB/F8",
+	"OnCToqgDitbvWezvzhm6oU22f95tnKA/SynkDZI5C7CtZtxck9zu4yANfjtI/HYfsfG9ocAGATYI8EdE",
+	"gJsBtT3L+AasNWDt5wJru4tMw5jEtePZinQzIq4pNHaJJfSq24lF5PW9b6ZmvP7hSyyiW8/3rrGges7A",
+	"Gfmfjcoe4ThSXt+bKDXrdyFhM5pwqfpPe097XXN5TpHaP8SXER0mA3Ae+d+h0rYdYEezyUUyw+JUXsRC",
+	"EKaQNlsTAxaWxEbiTM9aFBUB40wQQAcoImM8nOsmMu+ZLytePCNKUTa29cBbOaCR7dhsRfl9M7sRF8hc",
+	"eIdav5+/fYNmeEzMlVLuLkOJWvkL9mS2eXtb3u3F7X8HAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

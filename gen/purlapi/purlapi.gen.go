@@ -911,24 +911,45 @@ type ClientInterface interface {
 	// Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 	GetFile(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetImageService The image service's base URI, redirected (303) to its info.json
+	//
+	// IIIF Image API 3.0 `baseUriRedirect`: the service id
+	// `{purl}/iiif/image/{name}` answers 303 See Other to
+	// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+	// info.json answers them).
+	//
+	// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+	GetImageService(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetImageInfo IIIF Image API 3.0 info.json of an image file
 	//
-	// The image service (level 0) of an image file of the object (JPEG,
+	// The image service (level 2) of an image file of the object (JPEG,
 	// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-	// scale factor) and the whole-image sizes. The service's id is
-	// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-	// 503 when the server has no libvips to make tiles with.
+	// scale factor), the whole-image sizes, the output limits
+	// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+	// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+	// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+	// of the file. 422 when the image's header declares more pixels than
+	// the service accepts; 503 when the server has no libvips to make
+	// tiles with, or (with `Retry-After`) when its build queue is full.
+	// See docs/purl.md, "IIIF Image API".
 	//
 	// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
 	GetImageInfo(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// GetImage IIIF Image API 3.0 image request (level 2)
 	//
 	// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-	// whole image; `max`, `w,` and `,h` are answered when they name one of
-	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-	// invalid syntax is 400. Access rights are those of the file: a
+	// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+	// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+	// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+	// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+	// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+	// `webp`. Tiles and sizes listed in info.json are served from disk;
+	// other requests are made with libvips once and kept. Invalid syntax,
+	// a region outside the image, a size beyond the region without `^` or
+	// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+	// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 	// restricted object's tiles need the same bearer token (`Authorization:
 	// Bearer …`, role `group:<name>` or `location:<name>`) or location
 	// network as its files; the handler checks it. The operation declares
@@ -1176,13 +1197,38 @@ func (c *Client) GetFile(ctx context.Context, id Id, name string, params *GetFil
 	return c.Client.Do(req)
 }
 
+// GetImageService The image service's base URI, redirected (303) to its info.json
+//
+// IIIF Image API 3.0 `baseUriRedirect`: the service id
+// `{purl}/iiif/image/{name}` answers 303 See Other to
+// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+// info.json answers them).
+//
+// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+func (c *Client) GetImageService(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetImageServiceRequest(c.Server, id, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetImageInfo IIIF Image API 3.0 info.json of an image file
 //
-// The image service (level 0) of an image file of the object (JPEG,
+// The image service (level 2) of an image file of the object (JPEG,
 // PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-// scale factor) and the whole-image sizes. The service's id is
-// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-// 503 when the server has no libvips to make tiles with.
+// scale factor), the whole-image sizes, the output limits
+// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+// of the file. 422 when the image's header declares more pixels than
+// the service accepts; 503 when the server has no libvips to make
+// tiles with, or (with `Retry-After`) when its build queue is full.
+// See docs/purl.md, "IIIF Image API".
 //
 // Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
 func (c *Client) GetImageInfo(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1197,13 +1243,19 @@ func (c *Client) GetImageInfo(ctx context.Context, id Id, name ImageName, params
 	return c.Client.Do(req)
 }
 
-// GetImage IIIF Image API 3.0 image request (a tile or a size)
+// GetImage IIIF Image API 3.0 image request (level 2)
 //
 // `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-// whole image; `max`, `w,` and `,h` are answered when they name one of
-// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-// invalid syntax is 400. Access rights are those of the file: a
+// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+// `webp`. Tiles and sizes listed in info.json are served from disk;
+// other requests are made with libvips once and kept. Invalid syntax,
+// a region outside the image, a size beyond the region without `^` or
+// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 // restricted object's tiles need the same bearer token (`Authorization:
 // Bearer …`, role `group:<name>` or `location:<name>`) or location
 // network as its files; the handler checks it. The operation declares
@@ -1791,6 +1843,47 @@ func NewGetFileRequest(server string, id Id, name string, params *GetFileParams)
 	return req, nil
 }
 
+// NewGetImageServiceRequest constructs an http.Request for the GetImageService method
+func NewGetImageServiceRequest(server string, id Id, name ImageName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s/iiif/image/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetImageInfoRequest constructs an http.Request for the GetImageInfo method
 func NewGetImageInfoRequest(server string, id Id, name ImageName, params *GetImageInfoParams) (*http.Request, error) {
 	var err error
@@ -2241,26 +2334,49 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 	GetFileWithResponse(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*GetFileResponse, error)
 
+	// GetImageServiceWithResponse The image service's base URI, redirected (303) to its info.json
+	//
+	// IIIF Image API 3.0 `baseUriRedirect`: the service id
+	// `{purl}/iiif/image/{name}` answers 303 See Other to
+	// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+	// info.json answers them).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+	GetImageServiceWithResponse(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*GetImageServiceResponse, error)
+
 	// GetImageInfoWithResponse IIIF Image API 3.0 info.json of an image file
 	//
-	// The image service (level 0) of an image file of the object (JPEG,
+	// The image service (level 2) of an image file of the object (JPEG,
 	// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-	// scale factor) and the whole-image sizes. The service's id is
-	// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-	// 503 when the server has no libvips to make tiles with.
+	// scale factor), the whole-image sizes, the output limits
+	// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+	// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+	// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+	// of the file. 422 when the image's header declares more pixels than
+	// the service accepts; 503 when the server has no libvips to make
+	// tiles with, or (with `Retry-After`) when its build queue is full.
+	// See docs/purl.md, "IIIF Image API".
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
 	GetImageInfoWithResponse(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*GetImageInfoResponse, error)
 
-	// GetImageWithResponse IIIF Image API 3.0 image request (a tile or a size)
+	// GetImageWithResponse IIIF Image API 3.0 image request (level 2)
 	//
 	// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-	// whole image; `max`, `w,` and `,h` are answered when they name one of
-	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-	// invalid syntax is 400. Access rights are those of the file: a
+	// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+	// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+	// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+	// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+	// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+	// `webp`. Tiles and sizes listed in info.json are served from disk;
+	// other requests are made with libvips once and kept. Invalid syntax,
+	// a region outside the image, a size beyond the region without `^` or
+	// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+	// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 	// restricted object's tiles need the same bearer token (`Authorization:
 	// Bearer …`, role `group:<name>` or `location:<name>`) or location
 	// network as its files; the handler checks it. The operation declares
@@ -2876,6 +2992,48 @@ func (r GetFileResponse) ContentType() string {
 	return ""
 }
 
+// GetImageServiceResponse303Headers the declared response headers of an HTTP 303 response for GetImageService
+type GetImageServiceResponse303Headers struct {
+	AccessControlAllowOrigin *string
+	Location                 *string
+}
+
+type GetImageServiceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *GetImageServiceResponse303Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetImageServiceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetImageServiceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetImageServiceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetImageServiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetImageInfoResponse200Headers the declared response headers of an HTTP 200 response for GetImageInfo
 type GetImageInfoResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -2893,9 +3051,16 @@ type GetImageInfoResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetImageInfoResponse503Headers the declared response headers of an HTTP 503 response for GetImageInfo
+type GetImageInfoResponse503Headers struct {
+	RetryAfter *string
+}
+
 type GetImageInfoResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *map[string]interface{}
 	// ApplicationldJSON200 the response for an HTTP 200 `application/ld+json` response
 	ApplicationldJSON200 *map[string]interface{}
 	// Headers200 the parsed response headers for an HTTP 200 response
@@ -2904,6 +3069,13 @@ type GetImageInfoResponse struct {
 	Headers304 *GetImageInfoResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetImageInfoResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetImageInfoResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetImageInfoResponse) GetJSON200() *map[string]interface{} {
+	return r.JSON200
 }
 
 // GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
@@ -2957,6 +3129,11 @@ type GetImageResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetImageResponse503Headers the declared response headers of an HTTP 503 response for GetImage
+type GetImageResponse503Headers struct {
+	RetryAfter *string
+}
+
 type GetImageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -2966,6 +3143,8 @@ type GetImageResponse struct {
 	Headers304 *GetImageResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetImageResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetImageResponse503Headers
 }
 
 // GetBody returns the raw response body bytes
@@ -3297,13 +3476,36 @@ func (c *ClientWithResponses) GetFileWithResponse(ctx context.Context, id Id, na
 	return ParseGetFileResponse(rsp)
 }
 
+// GetImageServiceWithResponse The image service's base URI, redirected (303) to its info.json
+//
+// IIIF Image API 3.0 `baseUriRedirect`: the service id
+// `{purl}/iiif/image/{name}` answers 303 See Other to
+// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+// info.json answers them).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+func (c *ClientWithResponses) GetImageServiceWithResponse(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*GetImageServiceResponse, error) {
+	rsp, err := c.GetImageService(ctx, id, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetImageServiceResponse(rsp)
+}
+
 // GetImageInfoWithResponse IIIF Image API 3.0 info.json of an image file
 //
-// The image service (level 0) of an image file of the object (JPEG,
+// The image service (level 2) of an image file of the object (JPEG,
 // PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-// scale factor) and the whole-image sizes. The service's id is
-// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-// 503 when the server has no libvips to make tiles with.
+// scale factor), the whole-image sizes, the output limits
+// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+// of the file. 422 when the image's header declares more pixels than
+// the service accepts; 503 when the server has no libvips to make
+// tiles with, or (with `Retry-After`) when its build queue is full.
+// See docs/purl.md, "IIIF Image API".
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -3316,13 +3518,19 @@ func (c *ClientWithResponses) GetImageInfoWithResponse(ctx context.Context, id I
 	return ParseGetImageInfoResponse(rsp)
 }
 
-// GetImageWithResponse IIIF Image API 3.0 image request (a tile or a size)
+// GetImageWithResponse IIIF Image API 3.0 image request (level 2)
 //
 // `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-// whole image; `max`, `w,` and `,h` are answered when they name one of
-// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-// invalid syntax is 400. Access rights are those of the file: a
+// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+// `webp`. Tiles and sizes listed in info.json are served from disk;
+// other requests are made with libvips once and kept. Invalid syntax,
+// a region outside the image, a size beyond the region without `^` or
+// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 // restricted object's tiles need the same bearer token (`Authorization:
 // Bearer …`, role `group:<name>` or `location:<name>`) or location
 // network as its files; the handler checks it. The operation declares
@@ -4012,6 +4220,42 @@ func ParseGetFileResponse(rsp *http.Response) (*GetFileResponse, error) {
 	return response, nil
 }
 
+// ParseGetImageServiceResponse parses an HTTP response from a GetImageServiceWithResponse call
+func ParseGetImageServiceResponse(rsp *http.Response) (*GetImageServiceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetImageServiceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		var headers GetImageServiceResponse303Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers303 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetImageInfoResponse parses an HTTP response from a GetImageInfoWithResponse call
 func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -4026,7 +4270,14 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 	}
 
 	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+	case rsp.Header.Get("Content-Type") == "application/json" && rsp.StatusCode == 200:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.Header.Get("Content-Type") == "application/ld+json" && rsp.StatusCode == 200:
 		var dest map[string]interface{}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -4083,6 +4334,16 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetImageInfoResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -4146,6 +4407,16 @@ func ParseGetImageResponse(rsp *http.Response) (*GetImageResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetImageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -4329,10 +4600,13 @@ type ServerInterface interface {
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error
+	// GetImageService The image service's base URI, redirected (303) to its info.json
+	// (GET /{id}/iiif/image/{name})
+	GetImageService(ctx echo.Context, id Id, name ImageName) error
 	// GetImageInfo IIIF Image API 3.0 info.json of an image file
 	// (GET /{id}/iiif/image/{name}/info.json)
 	GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error
-	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// GetImage IIIF Image API 3.0 image request (level 2)
 	// (GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality})
 	GetImage(ctx echo.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params GetImageParams) error
 	// GetManifest IIIF Presentation 3.0 manifest of the object
@@ -4712,6 +4986,30 @@ func (w *ServerInterfaceWrapper) GetFile(ctx echo.Context) error {
 	return err
 }
 
+// GetImageService converts echo context to params.
+func (w *ServerInterfaceWrapper) GetImageService(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// ------------- Path parameter "name" -------------
+	var name ImageName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", ctx.Param("name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetImageService(ctx, id, name)
+	return err
+}
+
 // GetImageInfo converts echo context to params.
 func (w *ServerInterfaceWrapper) GetImageInfo(ctx echo.Context) error {
 	var err error
@@ -5022,6 +5320,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/:id/", wrapper.GetObjectSlash, options.OperationMiddlewares["getObjectSlash"]...)
 	router.GET(options.BaseURL+"/:id/iiif3/manifest", wrapper.GetManifestIiif3, options.OperationMiddlewares["getManifestIiif3"]...)
 	router.GET(options.BaseURL+"/:id/file/:name", wrapper.GetFile, options.OperationMiddlewares["getFile"]...)
+	router.GET(options.BaseURL+"/:id/iiif/image/:name", wrapper.GetImageService, options.OperationMiddlewares["getImageService"]...)
 	router.GET(options.BaseURL+"/:id/iiif/image/:name/info.json", wrapper.GetImageInfo, options.OperationMiddlewares["getImageInfo"]...)
 	router.GET(options.BaseURL+"/:id/iiif/image/:name/:region/:size/:rotation/:quality", wrapper.GetImage, options.OperationMiddlewares["getImage"]...)
 	router.GET(options.BaseURL+"/:id.zip", wrapper.GetZip, options.OperationMiddlewares["getZip"]...)
@@ -5071,7 +5370,16 @@ type HTMLPageTexthtmlResponse struct {
 	ContentLength int64
 }
 
-type ImageServiceUnavailableTextResponse ErrorText
+type ImageServiceUnavailableResponseHeaders struct {
+	RetryAfter *string
+}
+type ImageServiceUnavailableTextResponse struct {
+	Body ErrorText
+
+	Headers ImageServiceUnavailableResponseHeaders
+}
+
+type ImageTooLargeTextResponse ErrorText
 
 type InternalErrorTextResponse ErrorText
 
@@ -6322,6 +6630,74 @@ func (response GetFile500TextResponse) VisitGetFileResponse(w http.ResponseWrite
 	return err
 }
 
+type GetImageServiceRequestObject struct {
+	Id   Id        `json:"id"`
+	Name ImageName `json:"name"`
+}
+
+type GetImageServiceResponseObject interface {
+	VisitGetImageServiceResponse(w http.ResponseWriter) error
+}
+
+type GetImageService303ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	Location                 *string
+}
+
+type GetImageService303Response struct {
+	Headers GetImageService303ResponseHeaders
+}
+
+func (response GetImageService303Response) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(303)
+	return nil
+}
+
+type GetImageService400TextResponse BadParameterTextResponse
+
+func (response GetImageService400TextResponse) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageService404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetImageService404TexthtmlResponse) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImageService404TextResponse NotFoundTextResponse
+
+func (response GetImageService404TextResponse) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetImageInfoRequestObject struct {
 	Id     Id        `json:"id"`
 	Name   ImageName `json:"name"`
@@ -6336,6 +6712,32 @@ type GetImageInfo200ResponseHeaders struct {
 	AccessControlAllowOrigin *string
 	CacheControl             *string
 	ETag                     *string
+}
+
+type GetImageInfo200JSONResponse struct {
+	Body    map[string]interface{}
+	Headers GetImageInfo200ResponseHeaders
+}
+
+func (response GetImageInfo200JSONResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
 }
 
 type GetImageInfo200ApplicationLdPlusJSONResponse struct {
@@ -6438,6 +6840,17 @@ func (response GetImageInfo404TextResponse) VisitGetImageInfoResponse(w http.Res
 	return err
 }
 
+type GetImageInfo422TextResponse ImageTooLargeTextResponse
+
+func (response GetImageInfo422TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(422)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetImageInfo500TextResponse InternalErrorTextResponse
 
 func (response GetImageInfo500TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
@@ -6449,14 +6862,19 @@ func (response GetImageInfo500TextResponse) VisitGetImageInfoResponse(w http.Res
 	return err
 }
 
-type GetImageInfo503TextResponse ImageServiceUnavailableTextResponse
+type GetImageInfo503TextResponse struct {
+	ImageServiceUnavailableTextResponse
+}
 
 func (response GetImageInfo503TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 
-	_, err := w.Write([]byte(fmt.Sprint(response)))
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -6489,6 +6907,66 @@ type GetImage200ImagejpegResponse struct {
 func (response GetImage200ImagejpegResponse) VisitGetImageResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "image/jpeg")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImage200ImagepngResponse struct {
+	Body          io.Reader
+	Headers       GetImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetImage200ImagepngResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/png")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImage200ImagewebpResponse struct {
+	Body          io.Reader
+	Headers       GetImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetImage200ImagewebpResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/webp")
 	if response.ContentLength != 0 {
 		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
@@ -6584,6 +7062,17 @@ func (response GetImage404TextResponse) VisitGetImageResponse(w http.ResponseWri
 	return err
 }
 
+type GetImage422TextResponse ImageTooLargeTextResponse
+
+func (response GetImage422TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(422)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetImage500TextResponse InternalErrorTextResponse
 
 func (response GetImage500TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
@@ -6595,14 +7084,30 @@ func (response GetImage500TextResponse) VisitGetImageResponse(w http.ResponseWri
 	return err
 }
 
-type GetImage503TextResponse ImageServiceUnavailableTextResponse
+type GetImage501TextResponse ErrorText
+
+func (response GetImage501TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(501)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage503TextResponse struct {
+	ImageServiceUnavailableTextResponse
+}
 
 func (response GetImage503TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 
-	_, err := w.Write([]byte(fmt.Sprint(response)))
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -6848,10 +7353,13 @@ type StrictServerInterface interface {
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx context.Context, request GetFileRequestObject) (GetFileResponseObject, error)
+	// GetImageService The image service's base URI, redirected (303) to its info.json
+	// (GET /{id}/iiif/image/{name})
+	GetImageService(ctx context.Context, request GetImageServiceRequestObject) (GetImageServiceResponseObject, error)
 	// GetImageInfo IIIF Image API 3.0 info.json of an image file
 	// (GET /{id}/iiif/image/{name}/info.json)
 	GetImageInfo(ctx context.Context, request GetImageInfoRequestObject) (GetImageInfoResponseObject, error)
-	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// GetImage IIIF Image API 3.0 image request (level 2)
 	// (GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality})
 	GetImage(ctx context.Context, request GetImageRequestObject) (GetImageResponseObject, error)
 	// GetManifest IIIF Presentation 3.0 manifest of the object
@@ -7134,6 +7642,32 @@ func (sh *strictHandler) GetFile(ctx echo.Context, id Id, name string, params Ge
 	return nil
 }
 
+// GetImageService operation middleware
+func (sh *strictHandler) GetImageService(ctx echo.Context, id Id, name ImageName) error {
+	var request GetImageServiceRequestObject
+
+	request.Id = id
+	request.Name = name
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetImageService(ctx.Request().Context(), request.(GetImageServiceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetImageService")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetImageServiceResponseObject); ok {
+		return validResponse.VisitGetImageServiceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetImageInfo operation middleware
 func (sh *strictHandler) GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error {
 	var request GetImageInfoRequestObject
@@ -7249,134 +7783,146 @@ func (sh *strictHandler) GetManifestIiif3(ctx echo.Context, id Id, params GetMan
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3rkhs3ku6rZNTOCZGzxUtfpB1ToZht3cY9R5cOqb12jEs7BVaBJKwiUAOAzaYVHTG/zgOch5gH85Oc",
-	"yARQF7LY3ZLbOrZXPxRqsgBUIpHI/DKRSH6IMrUsleTSmmjyIVpwlnNNf54UhVq/1mIuJH7Mucm0KK1Q",
-	"MppE6R/TKI5MtuBLhk/tpuTRJDJWCzmPrq7i6AnLFvyJklaroqN/uZoWIothyS4HbM4fHY3HKcyUhrXS",
-	"RT7QnOVsWnBQ0x94Zk0MaanFBbN8q4uyC67XwvDhDfQ8O2fzXTreWq3kHLi0wm7AsjmoGdgFB81LzQ2X",
-	"lmHLmwZ/wYx9qXIxEzzffcm3Cy5pUDcZWDMDBTMWiAlmwXPofX1+fgY5s7x/47tUxtzAHe/R3FNv1Epn",
-	"HISBHpPApkYVK8vhmzcvtl4wU3rJbDSJVlpE8c77ruKoZJotufVicdoxwad6JfLAOTfJGNbCLgAXVNiF",
-	"Wll6lubYcpJCqflMXMbA5AYyZngie+l0Oh6P378fj8fjNA5Nm1/2h3AiN3YhcMUKw4FJs+bawPH4eJjI",
-	"KI74JVuWBU6g0S+KIxThqGR2EcWRZEtsIPIojjT/x0poXDOrV/x6vp/Owgq/FTLju1yolhA5wSDDDZBD",
-	"psrNQ2ASVnLp+wc5COQfjY+HgUi3AWsyT2eD8NqBe+9NVL5Skr9kNlvsUoh7wHRRB0vscFuC8A0D94ob",
-	"iFmyOX9F/bZJwW+JEgkCW8FMFLwtQtBL8cvRf4o87cdQcp1xaQdcZirn+bC13DTGwbCU8+7Vpv8+Zr2v",
-	"XGNu7GOVC06i/93LF49VvsE/MyUtlxb/ZGVZCLclR5dL0nX1sH/QfBZNon8b1Wp25J6a0XcvX3xTForl",
-	"7nVt/pwvOHz38gXkKlstubTQYxaWylj4E7wUj/sxoHICZiDdIiDFvWT5paUPMQhr4M3zJ/AfR+MjwPlf",
-	"sIJLG6NuYFnGS8tzYDIHqzmjv00idwbtD+HUGvDzxr7ZgmfveQ7TDa2Z4fpCZLiR17woBqhWeB6DFvOF",
-	"Ba2Ujf2ynuYxvHz99C04PuBMFI0wVfkGhElkzrOCaaIEphvLDaBiw01E2h6WPBcMcMWQDs1nK8Nzp2+O",
-	"D+47TdBeabecplTSuKV8zPKzoNa21pNYVxbMmb2GRmE5eJGYwD9WXG+g0oyQRLlaS1zMJIILVqw4LNlm",
-	"yick4PKCFSKHqVIFZ3JSfWE20rLL1ia6TmCeaa30Ob+0XQJz0qAmV9yAVNZva2QuTlAz3FR+DkAk0AL3",
-	"Y7S8ifRzhTTM5RHNIY1RjTMcIhfYnhXgtIKTwaUiq8MkKJlxZP9VjAx+4170KexFyXfMAY6TBiWhEJLD",
-	"0QRWkl+WPENJffb6+d0w77wWP+JbQ4SJlh6ycMmNQU01FxfcOHJw22jOjJL9YUSgRyopMla84bnQPLO7",
-	"ig9flYVmcPbNmxdbWk8YSIONT6GXfihXuvj7lBn+95UurkYfRH6Vxm7HMM2B7CQICYVac03WlEx8A8o1",
-	"IUMXj3zTUdWOWPREyVkhsusX8I6YTwpB80zpnOARCdaUz5QHNI4394yDTBkuCjH8uSgIZHraGmT+cfTH",
-	"Nn0V0JkKyfSmG+vsUkZ2qbdeqILTPnDwiuSU56CZnHOneg7HD7b5fkLqdfAGG5kOEEzK7SYgjYMYM/BQ",
-	"ekCwfFDj8uvWswnhAyQfNDD5dX1b+N1JA7J28FSYUhnRjUBTIXFfpMiolFnLsgUar9RxyAZ2ojW+LV6/",
-	"jkZq4+H3oIm/rxXyJlanRX+u9FTkOZe3VFWz0H4CG7XSYNV7LmHBUHeAVgUnR2au1aqEJDKWyZnSeRLd",
-	"na7KNM/RZ2GFgVyRypprJhFke6tuDPS8tHq94ukLup28K1wN41TX1+cvX5yxOe/iwcJu45pbbR0c8j6U",
-	"qDNbKm5rl/wssfyMYkJo9q2DOd9IdsFEgUz8HOoRwRXpdums+nvuUbPFBYReIaYXojTBfAlpLCsKnvcf",
-	"OraTCmCF233CgLGiKNyoOa3+qbRcS1YQJbfcBsL3cSZ60pQ1T+gUVSXL707uPciETK2KnKaK45OXqYV1",
-	"psJYpZ2qbrRaSWCJJMjqjHkDgTok20c3KIzCLMyYKIzbT2u2gWxBSjzBeaEDOgSkJ+eWiQI5KmSFgrm+",
-	"Z6BQc4+EXin7XK1k/mkbK97LfpzXDAee4Lb2jN9xmu+G96+UBeYGj/FtZpUtKkefQc70++qj0lUL59Pp",
-	"nWCK48r+gInDSJWDSt7GSmsut1XH7Xc/zukshFuu8eB+MKrN5w9RcMHQqST0MUQ3L464xZdHSfTV7DA7",
-	"Yj/981+k4kUeTaKudUAchw61teVkNCpUxoqFMnbyp/GfxiN8OGq2v7rtwvlZveFmVezdOJUbSeAKd0gO",
-	"vcPxAay3YlO0WgTDUJfwdQyH47FrJXC3lQXLeA5KXgsydwkouTbCkO+4A3k/LiB1FUfnSr1gev5ZVG9w",
-	"Cwp8oXZ+DrngJMbfSLayC6XFjzy/pdpcNbpMnIIJarmKenqfulBzITuAxEMwYo5+pcNVDKacae6ByF3t",
-	"+CbIcB6ghJV8L9Vauhdtrf+33347OFnZBXbJmO2I+aSPHZmas2L5KKENkUTX498rYnKpFUKaG81tk8uN",
-	"PpMq9ICOutua2cHhUT47vv/gP5Koy2EumV38Uuq0KVdNV3O6skQFkz4yQ8Lg92NvTaHqdiiFmgdy75mg",
-	"orOFKHLNJaiVxb2mdM51XMUd0Pj99M9/9b0Im1VZKm15/pLngp3TCny+jYUzCLGsragT+Vs+kjUkY+hH",
-	"J+cKTXGlcUqtSq6tj9RNfZjuOgLf+Bj5Gz5DNoi8Q/ziaKmsuKjesvPYolaw3Y88H7lcLaPJ901638Ud",
-	"dr6OWH3vgtPUpEVB7CZWvbYex8kDvrZ+TUDzbdbsmaewfOmehz+u411jLtVMI6Y121w/cyLpo2bvyOma",
-	"6BMmL5wktCeYr/T2esnVcso1dlpwMV801wtB7Nw9u2PO0Fw7uFOwKS9uGuYFk/MVm/OXrOziqJ/7Lifj",
-	"aC1yu+ia4DVMdiRdy2xVFDzrNu+np6fP4awB8OBoOIas6uEPHBqffXjfRyA5Ra8sN9YAmzN0Xkil0bh/",
-	"ffv6Fbx1kWI0OO21/k9SUpe2yRuPr4QQs6FQI1aKURN9jo5GvtOQsF4XDxdqyUu/e2616lu6ZHvJxT6M",
-	"W/HkngG0qwiNehTwu6IJjJZMihk3lua+XzTbQ7+WaDRmXHOZEfKCJccNAD2Kmb/0Y5JRrxeWghYMpAts",
-	"1aTRq++CC58i+EtuWc4su/VKvPQdnkmrN11UlEzb17O7Wtmwo95aZvnSm8uPoo8OSDoW8YXIuDQcvnlz",
-	"2rn2hvOTwqi7mohZLZdMbz5WLy1Wy6lkorgrMnYUXa13bjQblTKIP1K50fH17gqc+NA6YWxhjT+0bh88",
-	"djp6zFqucYj/do+/nw7y2WDxw/ulLAf2YvDjuw+HV9+PB1+9+3B0dc3D46s/dC19Da06aFaSD+hswh9X",
-	"TICBWSht/UFF7HQx/mGrCEanhDXXGr3kPJz+nLUBRVj2PQioXtwOs1H4d8CSldCrPmUqp8BBEkkleRLB",
-	"T//n/7pjNdPUhPUSBp12W+sU9Oqv2AhN+YJdCBeNuz2PP5fpCgysDdf1FupWtHhYg3pfyFPX4+B/hiEp",
-	"tboQOW+vdlvOfpml3Vmyu8CnJ3M0hR8F9N1ru9Tzrs2VOafxvhjx34QRr5TzL2fC2yuys3U+RabJ3HxU",
-	"n63JBKrdQF1Ut0O3u55sFXiuedmKQC9VbujPLvvhwtNdKWDO8IeIMIVg1v4wiMBOtybPb+KFg1FXIdC9",
-	"/eazGyLA18d942jNtBRybrryHpkPglX5lNXsCkZJSkzmsFBrEDbEWemQDP/vMZixopiy7D1YYQuOCMls",
-	"pF1wIwzP4QIJVzKIGD5upit4xglJGBGNoe/QH8LJlCJbIciuuQ94UQqjVWDYpuVd3WDeu9RnJSR+xT37",
-	"u8StuW33AjqXGLeNKgkG1T5lr3YPEUZ6/RFDpZpjCNYqpkBfB2y6Nk4ThKGDJZ8Qwvk5Ju0OAixda/Hd",
-	"yxdPG9t7i9+ylfvXuR/r7MGbugMzsKKmPIceCqlLqmOah6OglXTnm7kT1ZAW2G/ty715M2jHspUWdkMY",
-	"2YdgKdZ/srKLLi/FpUwsWe6TZ1IjLDcXmXtggOU5DAaUSxE2tU4po4HlS4Fb6407eUA9ojmSQhlhlNAA",
-	"K8OB+XesF8pwysowlHeC+1CE7AylofDHVtUhFCWjEfH1VBHOuzi2kDN1k24zFEqptZsJyi4Xc2FZAZpT",
-	"Co3SmyE8u+B64xsmcsEMsO3Dsu4UMHdMTdrHAJOUbQEXgq9jYIms86Sq8wOtlAWfeP+a3pf2UZn5pqTT",
-	"joYPfHsa5QbnibJGm9lZxP5hIhP52iez0QnSTOBKVclqZgJ2rSBT0ijJpDWoQzT3/MFPa5XI5uOZWmn/",
-	"FNqJ4v3YndnwnDLfBkIaLo2w4oIXm0QGVy79755zxft/3vG3Hw+ePh98/df//fLV2eD8vwZ/u9Y539/4",
-	"+OoPaZxIdyInQZU+VXIr530IJ7LBFreK/hgkHLEnsnHWViWL5+2TdmBF4TO24Xh8PAnHQJZrSWm0ZHAo",
-	"gy5oAp5TJi2Nhe+rEm2VrM+86nT/GIzCYZiF3aRRkPwCyV9p3K4wRYtaz0pIq4DB8XhM0tAUcgiJuJAx",
-	"rQU3kCIoSWNIWwk6KZKZyLSVHpQ+hLSVgU6t6Lt2mnwaWHNEdwN8OrXLPI7bEkynr1V2MLJVreligkub",
-	"gd6T12/e9oeJpLiLk2M6DKOzqXA0StuPcp2qI/WsELiFS7KbJpFplfORQm+q1dpwbfpBBfzl2Tmwwqgq",
-	"C//rZydPm/EJZnDURP7l2TnuW5nD67Pz09ev3lY9kFB6XUH+iFetlAWYPoSQPG0XKjcoYl507kOQWd/U",
-	"Z/eijqVVd1NuEFLFRyhb2wuXu0ZQ+KPMOhlZGBQD1L0IeoQlgTgPaM2pKGdjfJotK0tsWV3EQW10zwCZ",
-	"fXgvZI76NJGoibEXyqJVwAty3YwLazmHjMY1cchaDwiu77PMUYNPHXTLVWYoB2O4zF0CeeFcN9T1/g7B",
-	"SUmSeDgcR3FU53KYyWi0Xq+HjB4PlZ6PfF8zenH65Nmrt8+oD2IKhJdoOb2xo+xfn9OEjoLDjdEkOhiO",
-	"XQ9VcslKEU2io+F4eOSCiwsysGQFnCkqeNdx+xu+VGgbmjcqKIxZ8d0n4odNYPow02pZZ1ENE3kys1yv",
-	"mc4NcBLT3YTlnVs4iPJoXU7zaBI9JfKcPYjat4m+70ZkdZPRaR5dvdvK3T8cH3fHpBrXqzTN3eW2HY8P",
-	"9mG/atxRK5GDOh3d3KlOHKUexzf3qJLBruLo/nh8c4d2Yl4TaxH7mijr+3fIqioGEH0r7CLXbE3WKLDf",
-	"MvSgvB9pFtG7qzjyJ9j7GHrP1MptElykTHNmFdoI1AkmBjY1dMEgBrPyd/YSSUBM5uA3BJgQYTGxV4to",
-	"fTLhwEXcPCQshHwfo3Zx6ar02VSIgy+nPEc8i4AHVVXqQRFZA/p7SIo2kZqjjXJCjfiPwO8Q1DMcAnJh",
-	"MkWC7V7g8/hQA0KpBKJnS6bUvTLsVlJiZ7gVoeSqLDiwAr3KDWJPd+mjNoZrLazlsk6CDpAgkQ4TQC8d",
-	"dVx3Q8siJGSsRNRonOfq7hUgkj8aH/TBKkddfaXAcwLVsTdAZMG9FWpfFyryf//BKJkmaK6b5kmgMSAv",
-	"IKV8UbqBdDQ+whfWcfFgRhH2bOWRIZBVkkOPLuoJC3NujQcZc94fwmNlqwtniUQosIH0v5jeTMC/uEuZ",
-	"/IXbn6FJ4ptbNa7P3ap5+05gh666xR6vUq+v4ujoNspq95oJ9Tzac8rcgiHdAvCweedEmDaqb631nVwt",
-	"ObqlrqwTsFG/3oKVrXtdn1MpV1q3csPaVrKhev0X77BfranwrV4R7xH5ry0F/X6nYv8/TSCgV1sjhPYk",
-	"Cf1rxWSpcnOdmLzE578pAdmThI0T/Xd/l7Y+ak9W4/FR9ufLZREirI8SRMpJBHQnWMj5oyT65vz54E9J",
-	"9GdqzRPpeuGIcLkspHmUhMNZBO2FyoZzdUFvHF0cJZFrNLk0ot1wfUTI/nA8Phh99/KFOwwe0EULmfEk",
-	"apB0NHyA4xgxcaHFoPqufTN0PMKxc4TeoRH9PzgaPBhemjyJwhQB3CQJmp3KmfIP6i/dF+drRYJoat+K",
-	"IddAK7V0rUeN5s1vGqN6jhIt4atbp8U2w57XXQWs41APETwE37N9Nl+1dKN3XL77Fdyb+4wXlH7HSvSs",
-	"EaNsxTNRCuNKEjr1ZxyVq5scnEYsYrkyCF8vOEw5l40zpZnQxnpAezz+qu/DSpTHTJ2mPBwN1eI7ARd2",
-	"RTrT4F1Qm4ujREq25KZkGY8h3VIgaQxKFhvX1qpyUPALXjTCHMxCwZmxiUScnVbbtBM3n60+3Tq8a5ZC",
-	"2Oxfx0a1hFEolXD1KcCgvqdzFUeHtwHErR63FelwP/1XHCI4Hn91C28g3NPGDge3oKm6PkMd7t9m5h1X",
-	"BLDz4eFtOjdvb3yGuIcXBuhRjCJcQCtYxvt1KOSeaSqTzsBIhbsuW+h8K8i2e6jiw6nWajFdoc1Kw22N",
-	"FHre9Xc2VOTOgKZ9H+uulE0KPbR3AyuWvP+wvs9BCkQYd6Fj4oMMdlOdTSdy57Ra57PJm6fPd6KgvjaH",
-	"qT8rJv6eZ5M8C5qtOiYk2Cq5qbVhXJ8Z7vHTncr+7rfms1xf2eVu0GhTXKqrPI+S3WTSJKo5/iiJDseH",
-	"x4Px/cH44PzgcDIeT8bjv+3CwG2hcM9/+ue/PHDrfl7335KgGwjcHn2r9/bgXho9zNb5rBNmH3z11Vej",
-	"8eHo8HCg89nAlQIZSPNvu+/zA26/Z0vYb+Ky3ZT8UeLKCO2+Y2uwnTm19tEOgR1P677VnvMccZ/bTKFD",
-	"AJ0txAU3xJ7XJ6ejw+F45BqPKq+l2ZEOM7Bxno0CaBgdDA9Gu9OraNhC+E0x/SWQ/s4Z9RcE/7tH8DsJ",
-	"CU0h+1j4vgW9m1cpt0xyff95oQxPZMMkEwZ36RnNMnYls4u4Dtm3LTBPpOE8v2fCzUoGTdtdmW5/au9u",
-	"XW6rJDL5be3gqwoEYj1s8XFzzS+EWrmwOrNqKTJWFJsJsERq/oM7FCCO+FoFVaKZr1JE6TLu1N5w5FfJ",
-	"tBWsqI9w93gOP8+Sf3Ef/v+5D1+8gVt7A7Uxut4Z+FGUe50Bl8jRUclQSNq1P4oSvCGHHpeWsl9Q/1By",
-	"h5CU9NTG6HWCnlqWmhvD84mrA4i4vP7Sp1CYRPqDyD721bwanJKM/EkkVQwJBZ1ecDlHVec0w4IXeSKF",
-	"hCVfKr0BKnzl1JLPqXD+gDI0R3fYOKI6jR9wJlfpBI7HBy4PSq1sq1QRKqLj8VGtVd2VdvIs6pJJpBdD",
-	"Wl5dABY7YqNwWjyg8AgOyZdTpueqKqxphnAiExnSATwhLjWwmawAoUiRy9vxB8DWxV3WC1HwRDK5wZVb",
-	"sk1VOamqY2X2eD5/E+UdJTpc55F4QfzZBc4aQhnTHXwJdeUuL52pQ4RkIB0SxH2QbhdyulWJsHrwh8RF",
-	"fMOj7vFvrAzxO07tQJf2Or32NEgjKwov21tpOSbonOsOlUZ7ldmJS0/KVClCdU0GVjNRIKYwBTOLPRkJ",
-	"DiB1ZCQ0chxdWtjxtWf8b/Edd7KTPv1U/TeCrlvBbFq37gXrheUyuE43nzk2NfteSXnrc5Cd5SuECbcp",
-	"m0TtWLZwrTaRS7HkuLtj1D3oScVAJRND1qmB3uH4QQzHBw/6IQ82VFuVea1shvCmNlFczpTO0FpuVRT3",
-	"dkD7Yl35w0RW2yfkazcL8bBWGR6lgVn6LgtpsGhgE9kswVMbOMpgT6mrj/khK33Uj6okhoE6HlO6O4J7",
-	"l3tLuXlUhnUm5itEBQ0i7Frp932yvcHiJbJVwWeP4X24ZVADC+gERKrAnN7x+Kj/sGFqm+aUxl5JKwp/",
-	"rFhwZji5QXs2+HNR8E+NC7aF73koKIkKr5a9bWerWUt6CCe+5JJMJIOZKnKXp+qM3XTjbnszu4Beir1H",
-	"VIhnmJmLtD+pM6WFQTeQbv8w24JCW51cEWbage6w3y74BkUwkb1G7WQSO59n6T23meUaHOmp70hU9mOg",
-	"ir0mY6UDeOn/OnyeDuE1gaLqpkPwtZExxmVykcxDOkzjRKbDYeohVGk3blYhWERbxIFCt7PvOQZtV1q/",
-	"89Lbv3zoN961ddON5b6aa+/N8yfw1cHB2NVFhqosMsXDH40HB+PDo3RvgXRSXdENE+z6gQC94v6WSKXR",
-	"qBhwo45qXP/eAVS1VntTZRfgMuhaJVb7FY1UrromMWjPFpU5nzG6hjhjheEVePRFq6OrT0vyaRboJXf8",
-	"wUf3+YxBsV+rG//gcxTk2q5qXBfxNMwKg6zdA/idyO+pbwx/HDnTZsSPwbTdCOw/A4B+Lbt+dOBaMEQl",
-	"eUjfeUg0EnKmhqFm5N48alerNWj5njvJH/dv/P2Dv549+0ucyLNXf4nh/PT5cwQM+B0cjsfj/sSZKXHJ",
-	"C0DeupsPviLs/YNDKC9jZ0wSaTKG0IdlVul+lUVNzv3AUyd+5Ma5xJ7QewYIpycybZYkas4/HYIL0ncG",
-	"B4IyGibyPoKPkCLsq9n6gsShdq1VrrCtmwDdQ+7GDlSH91TO1C91sFj9asWv7hTSp+t2lowNd0u7N3cl",
-	"qL/1M5arLxbh09Qj9roFYfuqXH+seqWkcRoMTs5O6d5oJYM7iu8jte4HzedCyavRB9Ra+NnX3LsaffjH",
-	"ihXCbvZ7q+lteg8/uGjaVeois9CeTiKPhuMhvHCKfNJQvKhaSZU2fJF63r10tiqKkGGfSFLAjg8PIV2y",
-	"yzSGdB37ayzxIiWF6pyscDmbfAfC90pyuglnF3zZjyFMA1L3+0kOzw1/KOfoF9DlP3cQpZvX+o7Hxw8T",
-	"2f5FEn9n71bK3Z8/VTewK4ff8YPc4/ruTdNJ7qUnft94B1j6+rA//fNfafyzXOd+82Z3Ir177OLg/pay",
-	"q4y+YDIvuHYlwPGps4CVzQlXZKnwNwT5B+/MUISUfr2m+4osFT7UvKTf1UnQP6Zf4HJhM1eTj+fQs1VE",
-	"ooZgvgLwYiVzjf6a4ZzO6apbijEkW3ssifrXWczPYi23thpJewyp+ceKab9ql/EmXseLtF1HbRyP4/sH",
-	"h/iv2410m/ZjHckteuodFtP2or8XKfSqm+y0TYiv/u7o8fiYLk332/Qird2E4u7/eWQ+5XPNUUIpIJOO",
-	"SV+o2QylZYtre3gVirP+LDK8Lhw6TRioaaqVvXQ1GnVT6Mf+lcUFbgZjzgz9UPL5nZy9IJj/Asi+ALJP",
-	"BmTXwi36FMxSj5FFdj/lhTqqfzPoWjaqKnZiqccrUfjA9FbAdULoJKOCflSC1lGjtDtrDT9Q6etlCCpW",
-	"kNON0BxchZ8Y2CoXir65EDlXfjTvHLo6LokMZYSgp3TcrLRE4Uslg1scihSFKKqS7ozqgpm+D6uFmLap",
-	"6xgZdw4Me46Bl8NEvmBTXsTglyKG5VZ+bQw79eViCOX+4kS6OoKu9gGt4pNW5WTbqhPcb5VbCjWWfBj5",
-	"7Js3L+iHAamoHPQa+XXIxJevn77txxDqSkKKXfPU/fbbVKn3ZghvfTh7zzXR+gCBKD3CeZCHDyeJrItq",
-	"FGu2MeTfh0sKDWmY1GkXbri6HhYyQ0hs7O4OMzh7SkEPCuEbXh/ms8aCkmT1fTihQUbveHzsC2W4eP6c",
-	"e2Hia64dhEYBGcJzd9DSUaLa54mdb0qeNpfB51Ow7RVDJE1lxWJfeIhKezUqZ9lG7Uz3E031qKbvCltY",
-	"U11Lp0MohxT3ZRtU1fV+D2nWnQEOJfnr2d4ZVUUZAx/2UVlVGa1rCl+922OY99x2/pKR+jvKSL2huNXH",
-	"hYWPbjaW58EL9oemqGQ7jG3avBkcU49EeqdSaeMPpVyyUqgs0bwVmRI5KR3m3aAyTrHlF73xRW980Rsf",
-	"mWvTKokBrP4NngCMHMhw8UCXX9As9kQlCjt1CkVZ9UXYirsSRsNMmeF1JSZhIOdloTahWKQrTrVVNZAq",
-	"0WqBiMIVl24+bR0AX/MTZdG20D9uUcJbs4TerGBzGAyw5wBfNVjpIgb/ImhehsInLnhH7+kPUYzeVRza",
-	"rW3lbq5XUHJYxxaqIps7VRpdNm9IiV/7+khUbMxnvfR203jaRSihLkFZvzGkCV+9u/p/AQAA//8=",
+	"7H3dkhs3luarnMmZDZE9yZ/6kabNCkVP2ZLs6pUsbak0drRT7gQzQRJWEkgDYLFoRUX4ah9g9x36BfZq",
+	"b+dR/CQb5wDITJJJVkkuaW2PLmwVSQAJHADnfOc330aZmpdKcmlNNHobzTjLuaY/T4tCLZ9rMRUSP+bc",
+	"ZFqUVigZjaL0T2kURyab8TnDX+2q5NEoMlYLOY2ur+PoC5bN+BdKWq2Klv7lYlyILIY5u+qxKX94NBym",
+	"MFEalkoXeU9zlrNxwUGNf+CZNTGkpRaXzPKNLsrOuF4Kw/s3zOfxBZtuz+Ol1UpOgUsr7Aosm4KagJ1x",
+	"0LzU3HBpGba8afCnzNhnKhcTwfPth3wz45IGdYuBJTNQMGOBiGBmPIfOVxcXLyBnlndvfJbKmBu45Tma",
+	"+9kbtdAZB2GgwySwsVHFwnJ4df504wETpefMRqNooUUUbz3vOo5KptmcW38szloW+EgvRB4o5xYZw1LY",
+	"GeCGCjtTC0u/pTm2HKVQaj4RVzEwuYKMGZ7ITjoeD4fDN2+Gw+EwjUPT5pfdPpzKlZ0J3LHCcGDSLLk2",
+	"cDw87icyiiN+xeZlgQto9IviCI9wVDI7i+JIsjk2EHkUR5r/uBAa98zqBd9P97NJ2OGXQmZ8mwrVFiIl",
+	"GGR4AXLIVLk6ASZhIee+fzgHYfpHw+N+mKS7gPU0zya98Niee+5Ns/xaSf6M2Wy2PUO8A6ZtdjDHDred",
+	"ED6h5x5xw2TmbMq/pn6bU8FvaSYSBLaCiSj4+hGCTopfDv5d5Gk3hpLrjEvb4zJTOc/7a9tNYxz0Szlt",
+	"32365132+9o15sZ+rnLB6eh/++zp5ypf4Z+ZkpZLi3+ysiyEu5KDqznxunrYf9F8Eo2ifx7UbHbgfjWD",
+	"b589fVUWiuXucev0uZhx+PbZU8hVtphzaaHDLMyVsfBneCY+78aAzAmYgXRjAineJcuvLH2IQVgD50++",
+	"gH87Gh4Brv+SFVzaGHkDyzJeWp4DkzlYzRn9bRK5NWi3D2fWgF839s1mPHvDcxivaM8M15ciw4u85EXR",
+	"Q7bC8xi0mM4saKVs7Lf1LI/h2fNHL8HRAVeiaISxylcgTCJznhVM00xgvLLcADI2vETE7WHOc8EAdwzn",
+	"oflkYXju+M3xwX3HCdZ32m2nKZU0bis/Z/mLwNY29pNIVxbMib0GR2E5+CMxgh8XXK+g4oyQRLlaStzM",
+	"JIJLViw4zNlqzEd0wOUlK0QOY6UKzuSo+sKspGVXa5do34F5rLXSF/zKth2Y08ZscsUNSGX9tUbi4gI1",
+	"w0vl1wA0BdrgboySN5F+rZCGtTykNaQxsnGGQ+QC27MCHFdwZ3CuSOowCUpmHMl/HSOBz92D3oe8ePId",
+	"cYDjokFJKITkcDSCheRXJc/wpD5+/uRuiHdRHz+iW+MI01w6SMI5NwY51VRccuOmg9dGc2aU7PYjAj1S",
+	"SZGx4pznQvPMbjM+fFQWmsGLV+dPN7ieMJAGGZ9CJ31bLnTx9zEz/O8LXVwP3or8Oo3djWGaA8lJEBIK",
+	"teSapCmJ+AaUa0KGNhr5poOqHZHoCyUnhcj2b+AdEZ8YguaZ0jnBIzpYYz5RHtA42twzDjJluClE8Cei",
+	"IJDp59aY5p8Gf1qfXwV0xkIyvWrHOtszI7nUWc5UwekeOHhF55TnoJmccsd6DocPNul+Suy1d46NTAsI",
+	"JuZ2E5DGQYzpeSjdI1jeq3H5vv1sQvgAyXsNTL6v7xp+d6cBSdt7JEypjGhHoKmQeC9SJFTKrGXZDIVX",
+	"6ihkAzlRGt8Wr++bI7Xx8LvXxN97D3kTq9OmP1F6LPKcy1uyqkloP4KVWmiw6g2XMGPIO0CrgpMiM9Vq",
+	"UUISGcvkROk8ie6OV2Wa56izsMJArohlTTWTCLK9VDcGOv60er7i5xd4O2lXuBvGsa6vLp49fcGmvI0G",
+	"M7uJa251dXDI+1Aiz1xjcRu35Fcdy494TAjNvnQw55Vkl0wUSMSPwR4RXBFvl06qv+EeNVvcQOgUYnwp",
+	"ShPEl5DGsqLg+QlSPZGKWAAr3O0TBowVReFGzbvE1hAl/rjgC9oqGtuAVainlUzzRAoDk0VRQCc951av",
+	"eqcTy3UKhq0MLEm/VWD1CtiUCdl1GKyxx41OLUo4R2hBz1syUfN9vUJNj0aEjpLFyj9pxv1U/aRuUJmr",
+	"vbtQ6inT04+yY0TCeyYAJQ9pjQNLpbjihXGYyYbGAUF7UG6gc/if/+c//2/3xN2cfVtIF/hMWq4lK2hq",
+	"t+RkwvdxKGvUZBf+rI1R2rH87lhXWGWmFkVOpxXHJ0OBFtZJe2OVdtK20WohgSWStA6HxxpKhFNGuqjJ",
+	"hlGYhQkTRGVhYMlWkM1IDie4rpmQ0z7gfHJumSiQokJWigzX9wwUaurB7NfKPlELmb8fb4x3kh/XNcGB",
+	"R8iZPeG37B53Q/uvlQXmBo/xaWaRzSpbDYOc6TfVR6WrFk4t11v2MEeV3TYvB3MrGwMpjAutudzk/rdn",
+	"4LimF8FitkcJ/8GodTq/jYIWHY0iByD7qKnHEbf48CiJPpscZkfsl5//QVJa5NEoatsHhOLRKJpZW44G",
+	"g0JlrJgpY0d/Hv55OMAfB83217fdOL+qc24Wxc6LU1kCCB/jDcmhczg8qJmiP0C0W4SkURzwZQyHw6Fr",
+	"JfC2lQXLeA5K7tUTtidQcm2EIfV/S2t5N5vidRx9TF4cNLsCH6gd2yUrCh3jV5It7Exp8RPPb8k2F40u",
+	"I8dgAluuDNfeLFKoqZAtWPAEjJhK5DkEjRmMOdPcY8m7uvFNnOiUeAkL+UaqpXQP2tj/b775pne6sDPs",
+	"kjHbYrZLP3fT1JwV84cJXYgkSm+Uv69kqRWi0hsRU5PKjT6jynoESbia2cHhUT45vv/g35KozeZRMjv7",
+	"UOy0ea6a1oLxwtIsmPRynA6Dv4+dJXkb1q1h1DxM954JLDqbiSLXXIJaWLxrSudcx5XpCIXfLz//o+uP",
+	"sFmUpdKW5894LtgF7cDHu1i4gmCO3DAcksrsjZF9EoZ+dNKPURRXHKfUquTaemPr2Fta903w3Ls5zvkE",
+	"ySDyluMXR3NlxWX1lK2fLXIF2/6TpyOXi3k0+q4539dxi5yvjY7fOf8CNVmbQewWVj22HsedB3xs/Zig",
+	"kK2TZsc6heVz93v4Yx/tGmupVhoxrdlq/8ppSu+0ejedtoV+weSlOwnrC8wXenO/5GI+5ho7zbiYzpr7",
+	"hSB26n67Y8rQWluoU7AxL24a5imT0wWb8mesbKOoX/s2JeNoKXI7a1vgHiK7Ke0ltioKnrWL97Ozsyfw",
+	"ogHw4Kg/hKzq4X1Gjc/eQ+ONyJwMkJYba5y+ZhxLo3H/+vL51/DSGftR4Kzv9b8Tk7qyTdp4fCWEmPSF",
+	"GrBSDJroc3A08J36hPXaaDhTc17623OrXd/gJZtbLnZh3Iom9wygXEVo1CGb7TUtYDBnUky4sbT23Udz",
+	"fejnEoXGhGsuM0JeMOd4AaBDbo9nfkwS6vXGkt2JgXS2yXpq9Oi7oML7HPw5tyxnlt16J575Do+l1au2",
+	"WZRM2+eTu9rZcKNeWmb53IvLd5of+bhaNvGpyLg0HF6dn7XuveH8tDDqrhZiFvM506t35UuzxXwsmSju",
+	"ahpbjK7mOzeKjYoZxO/I3CgCYXsHTr13hDC2sMbHHaz7jlsVPWYt1zjE9+7n78a9fNKb/fBmLsuevez9",
+	"9Prt4fV3w95nr98eXe/58fj6X9q2voZWLXNWkvfIveQ9TiNgYGZKW+9rih0vxj9sZcFoPWHNvUYtOQ8O",
+	"vBfrgCJs+w4EVG9ui9go/DNgzkroVJ8ylZPhIImkkjyJ4Jf/+b+cZ9Q0OWG9hYGn3VY6Bb76GxZCYz5j",
+	"l8JZ425P448lugIBa8G1X0Ldai4e1iDfF/LM9Tj4ryFISq0uRc7Xd3v9nH2Yrd3asrvAp6dTFIXvBPTd",
+	"Y9vY87bMlTmn8T4J8d+FEK+Y84cT4es7snV13udMk7h5pz4biwmzdgO1zXrddLutyVaG55qWaxboucoN",
+	"/dkmP5x5ui2Kzwn+YBEmE8zSO4MI7LRz8vwmWjgYdR0M3ZtPfnGDBXi/3TeOlkxLIaemLXSVeSNYFRJb",
+	"ra5gFGfGZA4ztQRhg52V/Jz4b4fBhBXFmGVvwApbcERIZiXtjBtheA6XOHElwxHDn5sRJ55wQhJGRGHo",
+	"O3T7cDomy1YwsmvuDV4UhWoVGLZa065uEO9t7LM6JH7HPfnbjlvz2u4EdC62cRNVEgyqdcpOrR4ijPT8",
+	"I4aKNccQpFVMhr4W2LTXThMOQwtJ3sOE82tE2h0YWNr24ttnTx81rvcGveVa+GbrfawDQG/qDszAgpry",
+	"HDp4SF1cJNM8uIIW0vk3c3dUQ2Rnd+1e7gx9QjmWLbSwK8LI3gRLtv7ThZ21aSku6mXOch//lBphubnM",
+	"3A8GWJ5Dr0fhMOFS65SCUlg+F3i1zp3nAfmI5jgVCuqjmBRYGA7MP2M5U4ZTYI2h0CG8hyIE2CgNhXdb",
+	"VU4oiiekyddLRTjv7NhCTtRNvM2QKaXmbiYwu1xMhWUFaE5RUEqv+vD4kuuVb5jIGTPANp1l7VF8zk1N",
+	"3McAkxQwA5eCL2NgiaxD3Sr/gVbKgs+deE7PS7vIzHxT4mlH/Qe+PY1yg/JEgb/NADsifz+RiXzu4xHJ",
+	"gzQRuFNVvKEZgV0qyJQ0SjJpDfIQzT198NNSJbL580QttP8V1mP9u7Hz2fCcghd7QhoujbDikherRAZV",
+	"Lv2+41Tx7l+29O3Pe4+e9L76639/9vWL3sV/9P62Vznf3fj4+l/SOJHOIydBlT7adSNtoQ+nskEWt4ve",
+	"DRJc7Ils+NqqeP983dMOrCh80D0cD49HwQ1kuZYUCU0Ch4JhAifgOQVD01j4vCpWWsna51VnbMRgFA7D",
+	"LGzH/YLklzj9hcbrCmOUqPWqhLQKGBwPh3QamoccQiw1ZExrwQ2kCErSGNK1GKsUp5nIdC3CKz2BdC2J",
+	"gFrRd+uZDmkgzRGld/iIeBc8Hq+fYPK+VgHeSFa1pNwSFzYDnS+en7/s9hNJdhd3jskZRr6p4Bql60fh",
+	"apVLPSsEXuGS5KZJZFrFfKTQGWu1NFybbmABXz6+AFYYVSVSfPX49FHTPsGMC8j68vEF3luZw/MXF2fP",
+	"v35Z9cCJ0uMK0kc8a6VAzvQEQvy7nanc4BHzR+c+hDPrm/q4I+SxtOtuyY2JVPYRCrj3h8tlghTelVnH",
+	"kwuDxwB5L4IeYelAXAS05liUkzE+UpqVJbascqmQG90zQGIf3giZIz9NJHJi7IVn0SrgBaluxpm1nEJG",
+	"45o4JB4EBNf1iQLIwccOuuUqMxSD0Z/nLv6scKob8nqfBnJa0kk87A+jOKpjOcxoMFgul31GP/eVng58",
+	"XzN4evbF469fPqY+iCkQXqLk9MKOArh9TBMqCg43RqPooD90PVTJJStFNIqO+sP+kTMuzkjAkhRwoqjg",
+	"be72cz5XKBuaSTFkxqzo7nMpwiUwXZhoNa+jqPqJpKi7JdO5AU7HdDvmfCuRClEe7ctZHo2iRzQ9Jw+i",
+	"9YSw79oRWd1kcJZH16830i8Oh8ftNqlGhpymtbvYtuPhwS7sV407WAvkoE5HN3eqY3+px/HNPapgsOs4",
+	"uj8c3txhPTCvibWIfE2U9d1rJFVlA4i+EXaWa7YkaRTIbxlqUF6PNLPo9XUceQ/2LoLeMzVzGwUVKdOc",
+	"WYUyAnmCiYGNDeWIxGAWPu0ykQTEZA7+QoAJFhYTe7aI0icTDlzETSdhIeSbGLmLizimz6ZCHHw+5jni",
+	"WQQ8yKpSD4pIGtDffWK0idQcZZQ71Ij/CPz2QT3GISAXJlN0sN0DfBwfckAolUD0bEmUukeG20pM7AVe",
+	"RSi5KgsOrECtcoXY0+Xt1MJwqYW1XNZx7AESJNJhAuikg5aMRQqtlZCxElGjcZqrSw1BJH80POiCVW52",
+	"dVaIpwSyYy+ASIJ7KbSe8VXk//qDUTJNUFw3xZNAYUBaQErxopREdjQ86lKobrCLBzGKsGcjjgyBrJIc",
+	"OpRrKSxMuTUeZEx5tw+fK1vlDCYSocAK0v9gejUC/+A2ZvIlt7+Ck8Q3t2pkQN6q+XpaZwuvusUdr6Ln",
+	"r+Po6DbMajtTiHoe7fAyr8GQ9gNw0kwbEmYd1a/t9Z1kBx3dklfWMfTIX29ByrXUvI/JlCuuW6lh61Ky",
+	"wXr9F6+xX82p8KmeEe848l9ZMvr9QY/9f7UDAZ1aGiG0p5PQ3XtM5io3+47JM/z9d3VAdgRh40L/1adD",
+	"1672ZDEcHmV/uZoXwcL6MEGknERAad1CTh8m0auLJ70/J9FfqDVPpOuFI8LVvJDmYRKcswjaC5X1p+qS",
+	"nji4PEoi12h0ZcR6w+URIfvD4fBg8O2zp84Z3KNcGZnxJGpM6aj/AMcxYuRMi4H17X0ytPyEY+cIvUMj",
+	"+rd31HvQvzJ5EoUlArhFEjQ7kxPlf6i/dF9cLBUdRFPrVgypBlqpuWs9aDRvftMY1VOU5hK+unVYbNPs",
+	"uS+bs7ZDnSB4CLrnum++aulGb8mf/A2kPn7EHLM/MBN90bBRrtkz8RTG1Ulo5Z9xVC5uUnAatoj5wiB8",
+	"veQw5lw2fEoToY31gPZ4+FnXm5Uojpk6jXlwDdXHdwTO7IrzTIN2QW0ujxIp2ZybkmU8hnSDgaQxUNYa",
+	"tbWq7BX8khcNMwezUHBmbCIRZ6fVNW3FzS8W7y8dXjerWax272Oj4MUgVLu4fh9gUOfpXMfR4W0A8VqP",
+	"2x7pUGLgN2wiOB5+dgttIKTaY4eDW8ypSp+hDvdvs/KWFAHsfHh4m87N7I2PYPfwhwE6ZKMICWgFy3i3",
+	"NoXcM01m0moYqXDX1Ro63zCybTtVvDnVWi3GC5RZacjWSKHjVX8nQ0XuBGja9bbuitmk0EF517Nizrsn",
+	"dT4HMRBhXELHyBsZ7KryTSdyy1ut88no/NGTLSuoL69i6s+Kib/n2SjPAmer3IQEWyU3NTeMa5/hDj3d",
+	"sexvf286y/7iPHeDRpvHpUrleZhsB5MmUU3xh0l0ODw87g3v94YHFweHo+FwNBz+bRsGbh4K9/svP//D",
+	"A7f23+v+Gyfohglujr7Re3Nwfxo9zNb5pBVmH3z22WeD4eHg8LCn80nPVXPpSfPP28/zA24+Z+Ow30Rl",
+	"uyr5w8RVgtp+xsZgW2tau0dbE2z5te5b3TlPEfd5nSjkBNDZTFxyQ+R5fno2OOwPB67xoNJamh3JmYGN",
+	"82wQQMPgoH8w2F5eNYcNhN88ph8C6W/5qD8h+D88gt8KSGgesneF7xvQu5lKuSGS6/znmTI8kQ2RTBjc",
+	"hWc0KxGWzM7i2mS/LoF5Ig3n+T0TMisZNGV3Jbq9195lXW6yJBL569zBVxUIk/WwxdvNNb8UauHM6syq",
+	"uchYUaxGwBKp+Q/OKUAU8bUKqkAzX2iKwmWc195wpFfJtBWsqF24OzSHXyfJP6kP///Uh0/awK21gVoY",
+	"7VcGfhLlTmXABXK0FKMUkm7tT6IEL8ihw6Wl6BfkPxTcISQFPa1j9DpAT81LzY3h+ciVckRcXn/pQyhM",
+	"Ir0jsot9Na8GpyAj74mkiiGhJtdTLqfI6hxnmPEiT6SQMOdzpVdAtcscW/IxFU4fUIbW6JyNAyq1+RZX",
+	"cp2O4Hh44OKg1MKuVZtCRnQ8PKq5qktpJ82irnpFfDGE5dU1fLEjNgre4h6ZR3BIPh8zPVVVbVTTh1OZ",
+	"yBAO4CfiQgObwQoQ6ky5uB3vALbgqwWJgieSyRXu3JytquJXVSkys0Pz+Zso7yjQYZ9G4g/ir65R1ziU",
+	"MeXgS6iLr/nTmTpESALSIUG8B+lmLa5bVXmrBz8hKuITHraPf2NliD9waAeqtPv42qNwGllR+LO9EZZj",
+	"As/Z51Qa7GRmpy48KVOlCAVSGVjNRIGYwhTMzHZEJDiA1BKR0IhxdGFhx3t9/C/xGXdyk97fq/47Qddr",
+	"xmzat/YN64TtooJpN/scm5x950l56WOQneQrhAnZlM1JbUm2kFabyLmYc7zdMfIe1KRioKqXIerUQOdw",
+	"+CCG44MH3RAHGwrmyrxmNn04r0UUlxOlM5SWG0XhvRzQvlhXfpLI6vqEeO1mIR62VoZHaWCWvstCGCwK",
+	"2EQ2S/DUAo4i2FPq6m1+SEpv9aNCl2Gglp8p3B3BvYu9pdg8qqQ7EdMFooLGJOxS6Tddkr1B4iVyrYLP",
+	"DsF7siFQAwnIAyJVIE7neHjUPWmI2qY4pbEX0orCuxULzgwnNWjHBX8iCv6+dsH1w/ck1ARFhlefvU1l",
+	"q1kOvA+nvuSSTCSDiSpyF6fqhN145bK9mZ1BJ8XeAyrE08/MZdod1ZHSwqAaSNk/zK5BoY1Oro423UDn",
+	"7LczvgIqjdhplL+mY+fjLL3mNrFcg5t66jvSLKnuYiK5yVjpAF763w6fpH14TqCoynQIujYSxrhILjrz",
+	"kPbTOJFpv596CFXalVtVMBbRFXGg0N3se45Am8Xy77x6+oc3/cbbsm68stwX5O2cP/kCPjs4GLrS1lBV",
+	"tiZ7+MNh72B4eJTurHFPrCu6YYFt73jQC+6zRCqORvWcG6Vw4/qVFVCVy+2MlZ2Bi6Bbq5LbreZIFcfr",
+	"KQbuuTbLnE8YpSFOWGF4BR593fHo+v2CfJo1lkkdf/DOfT6iUey3qsY/+BgFuTYLU9dFPA2zwiBpdwB+",
+	"d+R3lKiGPw2caDPipyDabgT2HwFAP5dt743YC4aoJA/xu5sgEYVMUt1YOH1xRllT6ZgZ/kqLgC7TUfPV",
+	"ByDyRKbN0j/N56SNt2scwUvO4Tklc1i1p9NAyImi+hJpDMsZsy5hp9bkO4TTq1bVM+yMz7s7BHezjvGH",
+	"cuxVL/5owfEtMa7bkavVkj6YQ+H9wl4/hjKxpRas1Qe+ZwCPIbw6P4s3VDcX241ApSLfu12G+rztvBZb",
+	"84GOC2s57N74Ppe/vnj8ZZzIF19/GcPF2ZMniJ7xOzgcDofdkcNs4ooXgIzGpQH5Ctf3Dw6hvIodskqk",
+	"yRjqASyzSnddQzJz9fzUxE/cpxGphS0XFgoxJ0Wlk87Z1Tcit7M0Bvz7K0pK8h9ONWfOk+/EMGd2obmB",
+	"MV8pmQMtNJGH0En5ldXsif8de9MX/2PBCmFF45snzqaHiPXC+RzCJjoFeje/6IM761tGu0R6siKJ+3B8",
+	"eFjnq9227LTLONioOH0C91HBCGP5ouO+bnwoMW4V1R9PpNsYVEcof67jMtWa1cG7oeisgfFCFPl61e5+",
+	"IpELNtO2Ykg22G4S7WNiZ3KiPjwH+63FMYTruSV+Q2r6dRy1JAjs79JexDxwg1F7ykGtjDZ27SiRpVZ0",
+	"/Wn7qyQU56VrHSim93ltvHbIPaKzLYdjMD7D6H73pDXj5Pfsgb7+hJdv6YhaL+r/npATex3d8lktL394",
+	"V8jagipr9LYpP99ReL/VfCqUvB68RfmHn30d0+vB2x9JMq12w930Nr37b52H4jp13i7Y4NaSbicSsBBM",
+	"Zhw8NHCMYi6Q5FRaZFGiBBdyCp30+xA7x/RYWM30CsKjR+AmZSBFkYFS1fy4YJrjX1fxKl7GMzKClJkd",
+	"hc8nTvyTQMd23/t/lzH+PybBj+2l+9IN8E/4B3Q4y2Y+5/r7tHtSTQTSYfrLz/87PXpA7yb8p9QvxpzA",
+	"j0HmJzL1Cjg2yVShNP4x1WyF/46FVZIV6Unw80H6Q0k586Wc0hyWfFymfbjwZrncr6O2iDVwfmX7dDbF",
+	"XJg3J4l/P5pu5nzXBTqCBFe4MTj8G17aPpytvYwsTiTzREfoZETOa2BBZXXETzzgIWedorbBRZd+n5JZ",
+	"y7eo0dagAbYGFdaiKR4Ph+4lFxVhrJgQRab4L9Lp0KeFlvnE9bk/PNgJkKCBj3xsRVVdpDJmO/hCpt86",
+	"r7RpAO6kp57reeOu9LXPf/n5H2n8q8zC3WbVkkR606/z8foKHI4gMybzgmv3egv81Tk8KzRUAbxESgWB",
+	"D4E31JH3j16u117+gYr6al7Sa/8coKPccHIJuXqzqFfYytpemxd8dfvZQuaa5ydgOKcYlL1Qbq9C+lFw",
+	"3AbL281TaAObTGW9ZOgwHsb3Dw7xv3aLqbsV72oz3ZjejXwLHNuKgdhWKFdSrCoOBp2K0XbXV4Czb586",
+	"XvBfN/FHfKo5N5AVKnuzFIbHTfZ5QuzTZWJ4JlpzmA0y7yBuKFz+q2bpZVrfMZ3Y8/EV7GbidCgCG49D",
+	"xYsmF6cWjo2vl5h1Q/Z/KHdY2P3Df2NG9pv1Eoc/fij59F0DGWLft5Tv3RUJfSfxE164eX+n39eK2fU/",
+	"KRSfFIp3UygOPrSx35fz8wYql1ASrDnVm1DUZEIV47eQFTSBVexQlXuTyK/XhfZqOvQpIJHKbnizmjNv",
+	"1IZu1V4+X4jCu9c33MYjCqHJqCwxFdJ3k1DaRYyFN6X7ql+CSi7lVNciB1enMAa2yIWiby5FzpUfzVu/",
+	"XDW6RIZiiNBROm7WiyQnrJLBnhlKLQZfsJIu0uaSma53DgbPvKmrMRoXzQY7gtnm/UQ+ZWNexOB3IIb5",
+	"RpZQDFtVcmMIRYvjRLpqyO680OZ9sfb+B7v2toPuWtHIUCnSO8NfvDp/Sm+optK40GlkCSARnz1/9LIb",
+	"Q6iODSl2zVP3EuKxUm9MH156p7y5leXpCLzJqQ+niaxLgxVLtjJkwQyplo3TMKqDR91wdVVPJIaQ2NhV",
+	"QGHw4hFZqykQwfA6JJE1NpROVtcbTBvT6BwPj325LxeVMOX+MPEl187RjwekD09cuEjLizZ8tPvFquRp",
+	"cxt8VCjb3LFE+uKosS+fSAVKG/U/baMCuHtXaD2q6bryXNZUxXUolMbpBLtiJqsawX+EZLFWo6mS/Plk",
+	"54qq0tKBDrtmWdVKr9+McP16BzTZUbPlU17NHyiv5oYSne/m3D66WVheBHuHD/1CJtsibNNmfZOYeiTS",
+	"mw+UNj60xoVch/pYzdoOKU0npZCkG1jGGbb8xDc+8Y1PfOMdI4bXCnsBq98kGICRAxnOnuyiJJslK6nQ",
+	"citPIb+GvgxXcfuE0TA+EsHXkxQGcl4WahVKXrsSmxu1j6mevhaIKNwrMpq/roWx7XnRarR56D9fmwlf",
+	"WyV0JgWbQq+HPXv4qN5CFzH4B0EzpRt/cWZaeg6qRRQ35ym0XaHT1d+poGS/NupUpcK3ak27nKSQ2Lf0",
+	"VR6pZKqP3e1sByOvl9KGupB2/cSQ7HT9+vr/BQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -1056,7 +1056,8 @@ var documents = map[string]string{
   processSequences with reportTypeInt / reportOptions type 0, 1 and 2). The reports carry
   no namespace. Type 0 and 1 have the root Site_Algorithm_Interpretation (type 1 adds
   partialScore elements); type 2 ("XML 2009") has the root DrugResistance_Interpretation.
-  Type 3 is tab-separated text and has no schema. See docs/algorithm-reports.md.
+  Type 3 is tab-separated text and type 4 HTML; neither has a schema. See
+  docs/algorithm-reports.md.
   Elements a later version adds are optional, so reports valid against this schema stay valid.
 -->
 <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="unqualified">
@@ -1144,6 +1145,15 @@ var documents = map[string]string{
     </xs:sequence>
   </xs:complexType>
 
+  <!-- a mutation named with its gene: <apobecDRM gene="PR">D30N</apobecDRM> -->
+  <xs:complexType name="GeneMutation">
+    <xs:simpleContent>
+      <xs:extension base="xs:string">
+        <xs:attribute name="gene" type="Gene" use="required"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+
   <!-- a sequence's quality counts over its present genes, and the validation findings -->
   <xs:complexType name="QualityCounts">
     <xs:sequence>
@@ -1157,6 +1167,13 @@ var documents = map[string]string{
       <xs:element name="removedCharacters" type="xs:nonNegativeInteger"/>
       <xs:element name="reverseComplemented" type="xs:boolean"/>
       <xs:element name="hypermutated" type="xs:boolean"/>
+      <!-- the mutations counted above, named (gene in the attribute), each list in gene order
+           (CA, PR, RT, IN) and by position: stop codons, APOBEC signature mutations,
+           drug-resistance mutations APOBEC can cause, unusual mutations -->
+      <xs:element name="stopCodon" type="GeneMutation" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="apobecMutation" type="GeneMutation" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="apobecDRM" type="GeneMutation" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="unusualMutation" type="GeneMutation" minOccurs="0" maxOccurs="unbounded"/>
       <xs:element name="validation" minOccurs="0" maxOccurs="unbounded">
         <xs:complexType>
           <xs:sequence>
@@ -1243,9 +1260,11 @@ var documents = map[string]string{
               <xs:attribute name="drm" type="xs:boolean"/>
               <xs:attribute name="sdrm" type="xs:boolean"/>
               <xs:attribute name="unusual" type="xs:boolean"/>
-              <!-- sequences only: an APOBEC signature mutation (true only), and the codon read
-                   (with the inserted codons of an insertion) -->
+              <!-- sequences only: an APOBEC signature mutation (true only), a drug-resistance
+                   mutation APOBEC can cause (true only), and the codon read (with the inserted
+                   codons of an insertion) -->
               <xs:attribute name="apobec" type="xs:boolean"/>
+              <xs:attribute name="apobecDRM" type="xs:boolean"/>
               <xs:attribute name="codon" type="xs:string"/>
             </xs:extension>
           </xs:simpleContent>
@@ -1359,6 +1378,8 @@ var documents = map[string]string{
       <xs:element name="isSDRM" type="xs:boolean" minOccurs="0"/>
       <xs:element name="isUnusual" type="xs:boolean" minOccurs="0"/>
       <xs:element name="isApobec" type="xs:boolean" minOccurs="0"/>
+      <!-- sequences only: a drug-resistance mutation APOBEC can cause (apobec_drms.csv) -->
+      <xs:element name="isApobecDRM" type="xs:boolean" minOccurs="0"/>
     </xs:sequence>
   </xs:complexType>
 

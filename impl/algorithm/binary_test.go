@@ -261,7 +261,7 @@ func TestBinaryContractAndFaults(t *testing.T) {
 		{"unknown operation", `<alg:deleteAll><key>` + s.Key + `</key></alg:deleteAll>`, "soapenv:Client", `unknown operation "deleteAll"`},
 		{"no overload", `<alg:processSequences><key>` + s.Key + `</key></alg:processSequences>`, "soapenv:Client", "no overload of processSequences"},
 		{"wrong part type", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>zero</reportTypeInt>` + lists + `</alg:processMutationLists>`, "soapenv:Client", "is not an xsd:int"},
-		{"unknown report type", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>4</reportTypeInt>` + lists + `</alg:processMutationLists>`, "soapenv:Client", "unknown report type"},
+		{"unknown report type", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>5</reportTypeInt>` + lists + `</alg:processMutationLists>`, "soapenv:Client", "unknown report type"},
 		{"empty sequence", `<alg:processSequence><key>` + s.Key + `</key><sequence/></alg:processSequence>`, "soapenv:Client", "sequence is empty"},
 	}
 	for _, c := range cases {

@@ -3,10 +3,12 @@ package algorithm
 import (
 	"context"
 	"runtime"
+	"time"
 
 	"github.com/sitelib/sitesvc/gen/soap"
 	"github.com/sitelib/sitesvc/impl/fasta"
 	"github.com/sitelib/sitesvc/impl/resistance"
+	"github.com/sitelib/sitesvc/impl/server"
 )
 
 // DefaultMaxWork is the work budget of one request, in work units: the weight of its
@@ -21,6 +23,12 @@ const DefaultMaxWork = 1_600_000_000
 // 125 samples under HIVDB 10.2, a report of at most about 3 MiB and a few hundredths of a
 // second. Lighter requests never wait; what one of them holds is small.
 const heavyWork = 20_000_000
+
+// heavyWriteDeadline is how long a heavy request has to write its response, from when it is
+// admitted: waiting for a slot, the work (at most about 2 s of CPU for interpretation, 5–9 s
+// for 10,000,000 nucleotides of alignment on a loaded 2-core machine) and writing up to
+// 16 MiB to a slow client.
+const heavyWriteDeadline = 5 * time.Minute
 
 // AlgorithmWeight is the work units of one sample under the algorithm opts select (for
 // benchmarks and tools; requests are weighed through ReportOptions.Admit).
@@ -72,6 +80,12 @@ func (s *Service) admit(ctx context.Context, op string, samples, alignWork int64
 		}
 		if work+alignWork < heavyWork {
 			return func() {}, nil
+		}
+		// A heavy request may wait for a slot and then run for seconds: it gets its own
+		// write deadline rather than the server's --write-timeout, which would drop the
+		// finished response.
+		if err := server.ExtendWriteDeadline(ctx, heavyWriteDeadline); err != nil {
+			return nil, soap.ServerFault("%s: %v", op, err)
 		}
 		release := func() { <-s.heavy }
 		select {

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,7 +36,9 @@ func userAlgorithmSequences(key string, reportType int, alg, fastaXML string) st
 func BenchmarkWorstAcceptedRequest(b *testing.B) {
 	s := startService(b, func(c *Config) { c.KeyRate, c.KeyBurst = 1e9, 1e9 })
 	alg := heavyAlgorithm(3800 << 10)
-	weight, err := s.cfg.Engine.(ResistanceEngine).AlgorithmWeight(ReportOptions{Algorithm: 9, UserAlgorithm: alg})
+	// The text report's weight: the cases that take as many samples as the budget allows
+	// are text reports.
+	weight, err := s.cfg.Engine.(ResistanceEngine).AlgorithmWeight(ReportOptions{Algorithm: 9, UserAlgorithm: alg, ReportType: resistance.ReportText})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -102,5 +105,83 @@ func BenchmarkWorstAcceptedRequest(b *testing.B) {
 				b.ReportMetric(float64(maxSamples), "samples")
 			}
 		})
+	}
+}
+
+// cpuTime is the CPU time the process has used (user and system), which a loaded shared
+// machine inflates far less than the wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// smallestAlgorithm is a user algorithm of one drug and one rule: what a request of many
+// large samples costs beside its algorithm (parsing and listing each sample's mutations).
+var smallestAlgorithm = asiDocument([]string{"D0"}, `<DRUG><NAME>D0</NAME><RULE><CONDITION>1L</CONDITION><ACTIONS><LEVEL>2</LEVEL></ACTIONS></RULE></DRUG>`, "", "", "")
+
+// BenchmarkWorkShapes calibrates the work budget's cost model: for the worst shape of every
+// construct of the ASI language (costShapes: long SCORE FROM lists, MAX groups, deep
+// AND/OR, SELECT lists, many rules, many drugs, comments on rules, mutation comments,
+// result comments) and every report type, it evaluates the worst-case sample and reports
+// the CPU time per work unit of the algorithm's weight (cpu-ns/unit) and the CPU time the
+// largest request accepted would take (worst-s: as many worst samples as the budget, the
+// 10,000-sample limit, the body limit beside a 4 MiB algorithm and the report limit allow
+// (the report stops at the sample that passes it), plus parsing a
+// 4 MiB document, measured once). smallest-algorithm shows the samples' own cost, which
+// the sample and body limits bound. The cost model's constants are chosen so
+// that worst-s stays under 2 s on the shared development machine (docs/security.md).
+func BenchmarkWorkShapes(b *testing.B) {
+	s := startService(b, nil)
+	eng := s.cfg.Engine.(ResistanceEngine)
+	// Parsing is a fixed cost of every request: the largest document of each shape.
+	var parse time.Duration
+	for _, sh := range costShapes(3900 << 10) {
+		start := cpuTime()
+		if _, err := eng.AlgorithmWeight(ReportOptions{Algorithm: 9, UserAlgorithm: sh.doc}); err != nil {
+			b.Fatalf("%s: %v", sh.name, err)
+		}
+		parse = max(parse, cpuTime()-start)
+	}
+	b.Logf("parsing the largest document of every shape: at most %v of CPU (in worst-s)", parse.Round(time.Millisecond))
+	// The samples the largest request can hold: the budget's, at most 10,000 (maxSamples),
+	// and at most what fits the body beside a 4 MiB algorithm.
+	perSampleBytes := len(worstSamplesXML("x", 1)) - len("<x></x>")
+	bodySamples := (DefaultMaxRequestBytes - 4<<20) / perSampleBytes
+	// Evaluation at a size the user-algorithm cache keeps, so only evaluation is measured.
+	shapes := append(costShapes(800<<10), struct{ name, doc string }{"smallest-algorithm", smallestAlgorithm})
+	for _, sh := range shapes {
+		for rt := range resistance.ReportHTML + 1 {
+			opts := ReportOptions{Algorithm: 9, UserAlgorithm: sh.doc, ReportType: rt, MaxReportBytes: 1 << 30}
+			weight, err := eng.AlgorithmWeight(opts)
+			if err != nil {
+				b.Fatalf("%s: %v", sh.name, err)
+			}
+			lists := [][][]string{worstSample()}
+			b.Run(fmt.Sprintf("%s/type-%d", sh.name, rt), func(b *testing.B) {
+				if _, err := eng.MutationListReport(lists, opts); err != nil { // parsed into the cache
+					b.Fatal(err)
+				}
+				start := cpuTime()
+				var reportBytes int
+				for b.Loop() {
+					report, err := eng.MutationListReport(lists, opts)
+					if err != nil {
+						b.Fatal(err)
+					}
+					reportBytes = len(report)
+				}
+				perSample := float64((cpuTime() - start).Nanoseconds()) / float64(b.N)
+				perUnit := perSample / float64(weight)
+				b.ReportMetric(perUnit, "cpu-ns/unit")
+				b.ReportMetric(float64(weight), "weight")
+				// A report stops at the sample that passes the report limit.
+				samples := min(DefaultMaxWork/weight, maxSamples, int64(bodySamples), int64(resistance.DefaultMaxReportBytes/max(reportBytes, 1)+1))
+				b.ReportMetric(float64(samples), "samples")
+				b.ReportMetric(parse.Seconds()+perSample*float64(samples)/1e9, "worst-s")
+			})
+		}
 	}
 }

@@ -126,6 +126,7 @@ func docPage(endpoint string, hasXSD bool) ([]byte, error) {
 			{int(resistance.ReportDetailed), "detailed XML", "the simple report plus each mutation's partial score"},
 			{int(resistance.Report2009), "XML 2009", "the DrugResistance_Interpretation format"},
 			{int(resistance.ReportText), "text", "tab-separated, one line per sample and drug"},
+			{int(resistance.ReportHTML), "HTML", "for people: a summary table, then one printable page per sample (also reportOptions HTML)"},
 		},
 		Algorithms: []docValue{
 			{int(resistance.AlgorithmANRS), "ANRS", ""},

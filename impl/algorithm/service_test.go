@@ -182,7 +182,7 @@ func TestFaultsAndPlaceholders(t *testing.T) {
 	cases := []struct {
 		name, body, code, contains string
 	}{
-		{"unknown report type", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>4</reportTypeInt>` + lists + `</alg:processMutationLists>`, "soapenv:Client", "unknown report type"},
+		{"unknown report type", `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>5</reportTypeInt>` + lists + `</alg:processMutationLists>`, "soapenv:Client", "unknown report type"},
 		{"unknown report type, overload 3", `<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>7</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><methodName/><reportName/><reportDate/><inputData><s><g/><g><m>M41L</m></g></s></inputData></alg:processSequences>`, "soapenv:Client", "unknown report type"},
 		{"unknown report type, overload 2", `<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>-1</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><reportOptions/><methodName/><reportName/><reportDate/><inputData><s><g/><g><m>M41L</m></g></s></inputData></alg:processSequences>`, "soapenv:Client", "unknown report type"},
 		{"bad reportOptions", `<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><reportOptions>colour=blue</reportOptions><methodName/><reportName/><reportDate/><inputData><s><g/><g><m>M41L</m></g></s></inputData></alg:processSequences>`, "soapenv:Client", "unknown option"},

@@ -2,14 +2,15 @@ package align_test
 
 import (
 	"fmt"
-	"os"
 
+	"github.com/sitelib/sitesvc/bundled/hivdb"
 	"github.com/sitelib/sitesvc/impl/align"
 )
 
 // Aligning a protease fragment (PR codons 1–60 of the subtype B consensus, with M46I).
 func ExampleAligner_Align() {
-	a, err := align.NewAligner(os.DirFS("../../../shared/data/hivdb/reference"))
+	// The reference tables built into the binary (bundled/hivdb).
+	a, err := align.NewAligner(hivdb.Reference())
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -102,7 +102,7 @@ func TestDocsPagesInBrowser(t *testing.T) {
 		t.Skip("browser test")
 	}
 	if d, err := apidocs.New("probe"); err != nil || !d.Bundled() {
-		t.Fatalf("the Redoc bundle is not built in: run scripts/build-apidocs.sh (make test does) (%v)", err)
+		testkit.Missing(t, "the Redoc bundle built in (scripts/build-apidocs.sh; make test does) (%v)", err)
 	}
 	root := testkit.RepoRoot(t)
 	srv := testkit.StartServer(t)

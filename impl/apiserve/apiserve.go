@@ -11,11 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
 	"github.com/labstack/echo/v4"
 	echomiddleware "github.com/oapi-codegen/echo-middleware"
 	"github.com/oasdiff/yaml"
@@ -34,9 +36,38 @@ type Error struct {
 	Parameter string
 	// Pointer is a JSON pointer into the request body, when known.
 	Pointer string
+	// Kind says what kind of refusal this is, so that a service chooses
+	// its answer by kind and never by the wording of a library's message
+	// (which an upgrade may change silently).
+	Kind Kind
+	// Allowed lists the values the contract allows where Kind is
+	// KindNotAllowedValue, as the contract writes them.
+	Allowed []string
 	// Err is the underlying error, for logs.
 	Err error
 }
+
+// Kind classifies a refused request; apiserve decides it once, from the
+// validator's typed errors and the contract, for every service.
+type Kind int
+
+const (
+	// KindOther is every refusal without a kind of its own.
+	KindOther Kind = iota
+	// KindBodyTooLarge: the request body is over its limit (413).
+	KindBodyTooLarge
+	// KindUnsupportedMediaType: the request body's Content-Type is not
+	// one the operation's contract declares.
+	KindUnsupportedMediaType
+	// KindMissingBody: the operation requires a body and none was sent.
+	KindMissingBody
+	// KindNotAllowedValue: a value is not one of the contract's
+	// enumerated values (Error.Allowed lists them; Error.Pointer or
+	// Error.Parameter says where).
+	KindNotAllowedValue
+	// KindNoRoute: no operation of the contract matches the path.
+	KindNoRoute
+)
 
 func (e *Error) Error() string { return e.Message }
 
@@ -249,7 +280,7 @@ func toError(err error) *Error {
 		return apiErr
 	}
 	if tooLarge := bodyTooLarge(err); tooLarge != nil {
-		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body too large (limit %d bytes)", tooLarge.Limit), Err: err}
+		return &Error{Status: http.StatusRequestEntityTooLarge, Kind: KindBodyTooLarge, Message: fmt.Sprintf("request body too large (limit %d bytes)", tooLarge.Limit), Err: err}
 	}
 	out := &Error{Status: http.StatusInternalServerError, Message: "internal server error", Err: err}
 	var he *echo.HTTPError
@@ -271,14 +302,50 @@ func toError(err error) *Error {
 			out.Parameter = reqErr.Parameter.Name
 		}
 		var schemaErr *openapi3.SchemaError
-		if reqErr.RequestBody != nil && errors.As(reqErr.Err, &schemaErr) {
-			out.Pointer = "/" + strings.Join(schemaErr.JSONPointer(), "/")
+		if errors.As(reqErr.Err, &schemaErr) {
+			if reqErr.RequestBody != nil {
+				out.Pointer = "/" + strings.Join(schemaErr.JSONPointer(), "/")
+			}
+			if schemaErr.SchemaField == "enum" && schemaErr.Schema != nil {
+				out.Kind = KindNotAllowedValue
+				for _, v := range schemaErr.Schema.Enum {
+					out.Allowed = append(out.Allowed, fmt.Sprint(v))
+				}
+			}
+		}
+		switch {
+		case reqErr.RequestBody != nil && errors.Is(reqErr.Err, openapi3filter.ErrInvalidRequired):
+			out.Kind = KindMissingBody
+		case reqErr.RequestBody != nil && !declaresMediaType(reqErr.RequestBody, reqErr.Input):
+			out.Kind = KindUnsupportedMediaType
 		}
 	}
-	if he.Code == http.StatusNotFound && out.Message == "no matching operation was found" {
+	// The router's refusal carries only its reason, the library's own
+	// value for "no operation has this path".
+	var noRoute *routers.RouteError
+	if errors.As(routers.ErrPathNotFound, &noRoute) && he.Code == http.StatusNotFound && out.Message == noRoute.Reason {
+		out.Kind = KindNoRoute
 		out.Message = "not found"
 	}
 	return out
+}
+
+// declaresMediaType reports whether the request's Content-Type is one the
+// request body of the contract declares (decided from the contract, not
+// from the wording of the validator's message).
+func declaresMediaType(body *openapi3.RequestBody, in *openapi3filter.RequestValidationInput) bool {
+	if in == nil || in.Request == nil {
+		return true
+	}
+	ct := in.Request.Header.Get("Content-Type")
+	if ct == "" {
+		return body.Content.Get("") != nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return false
+	}
+	return body.Content.Get(mt) != nil
 }
 
 // bodyTooLarge finds the server's body limit error in err, also where the
@@ -322,7 +389,7 @@ func requestErrorMessage(err *openapi3filter.RequestError) string {
 			}
 		} else if msg := err.Err.Error(); reason == "" {
 			reason = msg
-		} else if !strings.Contains(reason, msg) {
+		} else if reason != msg {
 			reason = reason + ": " + msg
 		}
 	}

@@ -67,7 +67,9 @@ type Policy struct {
 	// the largest valid document.
 	BodyLimits map[string]int64
 	// Bearer, when set, authorises every operation the document secures
-	// at the edge, before its body is read; the principal goes on in the
+	// at the edge, before its body is read, by bearer token or browser
+	// session (Bearer.Sessions, with its CSRF token on writes); the
+	// principal, whichever the credential, goes on in the
 	// request's context (PrincipalFrom), where Bearer.Authenticate, the
 	// validator's check, finds it.
 	Bearer *Bearer
@@ -137,7 +139,7 @@ func (ed *edge) notFound(path string) *Error {
 	if ed.policy.NotFound != nil {
 		msg = ed.policy.NotFound(path)
 	}
-	return &Error{Status: http.StatusNotFound, Message: msg}
+	return &Error{Status: http.StatusNotFound, Kind: KindNoRoute, Message: msg}
 }
 
 func (ed *edge) crossOrigin(operationID string) bool {
@@ -292,7 +294,7 @@ func (ed *edge) ignoreBody(c echo.Context, req *http.Request, op *openapi3.Opera
 // tooLarge is the 413 of a body over limit (Err is the MaxBytesError a
 // service's renderer may look for).
 func tooLarge(limit int64, op *openapi3.Operation, why string) *Error {
-	return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body too large (limit %d bytes for %s%s)", limit, contractName(op.OperationID), why), Err: &http.MaxBytesError{Limit: limit}}
+	return &Error{Status: http.StatusRequestEntityTooLarge, Kind: KindBodyTooLarge, Message: fmt.Sprintf("request body too large (limit %d bytes for %s%s)", limit, contractName(op.OperationID), why), Err: &http.MaxBytesError{Limit: limit}}
 }
 
 // setCORS marks the answer of a cross-origin operation as readable by any

@@ -160,6 +160,45 @@ type Condition struct {
 	Text    string
 	boolean *node
 	items   []ScoreItem
+	cost    Cost
+}
+
+// Cost is what evaluating a condition against one gene visits, counted when it is parsed:
+// the measure of evaluation work the SOAP work budget weighs (resistance.Weight), since the
+// text alone undercounts a long SCORE FROM list (every item that holds also becomes a
+// partial score and a line of a detailed report).
+type Cost struct {
+	// Nodes are the residues, NOT and EXCLUDE, AND/OR chains and SELECT groups evaluated.
+	Nodes int
+	// Items are the SCORE FROM items: leaf items (each a partial score when it holds) and
+	// MAX groups.
+	Items int
+}
+
+// Cost returns what evaluating the condition visits.
+func (c *Condition) Cost() Cost { return c.cost }
+
+func (n *node) count() int {
+	total := 1
+	for _, k := range n.kids {
+		total += k.count()
+	}
+	return total
+}
+
+func itemsCost(items []ScoreItem) Cost {
+	var c Cost
+	for i := range items {
+		c.Items++
+		if items[i].cond != nil {
+			c.Nodes += items[i].cond.count()
+		} else {
+			sub := itemsCost(items[i].Max)
+			c.Nodes += sub.Nodes
+			c.Items += sub.Items
+		}
+	}
+	return c
 }
 
 // IsScore reports whether the condition is a SCORE FROM statement.
@@ -300,6 +339,11 @@ func ParseCondition(text string) (*Condition, error) {
 	p.space()
 	if p.pos < len(p.text) {
 		return nil, p.fail("unexpected text after the end of the condition")
+	}
+	if c.boolean != nil {
+		c.cost = Cost{Nodes: c.boolean.count()}
+	} else {
+		c.cost = itemsCost(c.items)
 	}
 	return c, nil
 }

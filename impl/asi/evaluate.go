@@ -57,7 +57,7 @@ func (a *Algorithm) Evaluate(in Input) *Result {
 			continue
 		}
 		for _, r := range gc.Rules {
-			if !r.Condition.Holds(g) {
+			if !r.Condition.Holds(g) || allSeen(r.Comments, seen) {
 				continue
 			}
 			ms := r.Condition.Matches(g)
@@ -93,9 +93,11 @@ func (a *Algorithm) Evaluate(in Input) *Result {
 					level = r.Level
 				}
 			}
-			if holds {
+			if holds && !allSeen(r.Comments, seen) {
+				// The matches once per rule, not once per comment it names.
+				ms := r.Condition.Matches(g)
 				for _, id := range r.Comments {
-					addComment(CommentResult{Comment: a.Comments[id], Kind: "drug", Gene: d.Gene, Drug: d.Name, Matches: r.Condition.Matches(g)})
+					addComment(CommentResult{Comment: a.Comments[id], Kind: "drug", Gene: d.Gene, Drug: d.Name, Matches: ms})
 				}
 			}
 		}
@@ -116,6 +118,17 @@ func (a *Algorithm) Evaluate(in Input) *Result {
 		}
 	}
 	return res
+}
+
+// allSeen reports whether every comment of ids was triggered already (its matches need not
+// be computed again).
+func allSeen(ids []string, seen map[string]bool) bool {
+	for _, id := range ids {
+		if !seen[id] {
+			return false
+		}
+	}
+	return true
 }
 
 func (rc *ResultCommentRule) holds(levels map[string]int) bool {

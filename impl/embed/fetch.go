@@ -1,12 +1,15 @@
 package embed
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
@@ -112,4 +115,122 @@ func (f *fetcher) fetch(ctx context.Context, druid, etag string) (record, error)
 	default:
 		return record{}, fmt.Errorf("%w: GET %s.xml answered %s", errUpstream, druid, resp.Status)
 	}
+}
+
+// LocalPurl is the PURL service of this process, for InProcessPurl: its
+// handler (paths relative to its base URL), or nil while it is not built.
+type LocalPurl func() http.Handler
+
+// InProcessPurl is a Config.PurlClient that answers the fetcher's requests
+// from the PURL service's handler in this process, without a network round
+// trip: when both services run in one process, Embed no longer needs to
+// reach its own public hostname (an instance that could not, behind a proxy
+// or a firewall, answered 502 on every embed). Requests are built by the
+// generated PURL client under baseURL (the PURL base); the handler sees the
+// path relative to it, as the server's mount gives it.
+func InProcessPurl(baseURL string, local LocalPurl) (purlapi.HttpRequestDoer, error) {
+	base, err := purlref.ParseBase(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := url.Parse(base.String())
+	if err != nil {
+		return nil, fmt.Errorf("PURL base %s: %w", base, err)
+	}
+	return &inProcessDoer{base: base, prefix: strings.TrimRight(prefix.EscapedPath(), "/"), local: local}, nil
+}
+
+type inProcessDoer struct {
+	base   purlref.Base
+	prefix string // the base's escaped path
+	local  LocalPurl
+}
+
+func (d *inProcessDoer) Do(req *http.Request) (*http.Response, error) {
+	if !d.base.Contains(req.URL) {
+		return nil, fmt.Errorf("%w: %s is not under the PURL base", errUpstream, req.URL.Redacted())
+	}
+	h := d.local()
+	if h == nil {
+		return nil, fmt.Errorf("%w: the PURL service of this process is not running", errUpstream)
+	}
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
+	in := req.Clone(req.Context())
+	rel := strings.TrimPrefix(req.URL.EscapedPath(), d.prefix)
+	if rel == "" {
+		rel = "/"
+	}
+	in.URL = &url.URL{Path: mustUnescape(rel), RawPath: rel, RawQuery: req.URL.RawQuery}
+	in.RequestURI = in.URL.RequestURI()
+	in.Host = req.URL.Host
+	if in.Body == nil {
+		in.Body = http.NoBody
+	}
+	w := &bufferedResponse{header: http.Header{}}
+	h.ServeHTTP(w, in)
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return &http.Response{
+		Status:        fmt.Sprintf("%d %s", w.status, http.StatusText(w.status)),
+		StatusCode:    w.status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        w.header,
+		Body:          io.NopCloser(bytes.NewReader(w.body.Bytes())),
+		ContentLength: int64(w.body.Len()),
+		Request:       req,
+	}, nil
+}
+
+func mustUnescape(p string) string {
+	if u, err := url.PathUnescape(p); err == nil {
+		return u
+	}
+	return p
+}
+
+// bufferedResponse is the response of an in-process request: the status,
+// the header and at most maxRecordBytes+1 bytes of the body (the fetcher
+// refuses more anyway).
+type bufferedResponse struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferedResponse) Header() http.Header { return b.header }
+
+func (b *bufferedResponse) WriteHeader(code int) {
+	if b.status == 0 && code >= 200 {
+		b.status = code
+	}
+}
+
+func (b *bufferedResponse) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	if room := maxRecordBytes + 1 - b.body.Len(); room > 0 {
+		b.body.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+// probeDruid is a well-formed druid no repository holds (its letters and
+// digits repeat the pattern's last ones): readiness asks the PURL service
+// for it and takes any answer but a failure as reachable.
+const probeDruid = "zz999zz9999"
+
+// reachable reports whether the PURL service answers: a 404 for the probe
+// druid is as good as its record.
+func (f *fetcher) reachable(ctx context.Context) error {
+	_, err := f.fetch(ctx, probeDruid, "")
+	if err != nil && !errors.Is(err, errObjectNotFound) {
+		return err
+	}
+	return nil
 }

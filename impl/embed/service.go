@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
@@ -49,8 +48,14 @@ type Config struct {
 	// Logger receives errors and warnings. Nil discards them.
 	Logger *slog.Logger
 
-	// PurlClient sends the requests to the PURL service. Nil uses a client
-	// with FetchTimeout that follows no redirect off the PURL base.
+	// PurlFetchURL is where object records are fetched from when that is
+	// not PurlBaseURL: an internal address of the PURL service when the two
+	// are deployed apart (--embed-purl-url). Empty: PurlBaseURL. PURLs are
+	// still recognised by PurlBaseURL.
+	PurlFetchURL string
+	// PurlClient sends the requests to the PURL service (InProcessPurl when
+	// both run in one process). Nil uses a client with FetchTimeout that
+	// follows no redirect off the fetch base.
 	PurlClient purlapi.HttpRequestDoer
 	// FetchTimeout bounds one request to the PURL service. Default 10s.
 	FetchTimeout time.Duration
@@ -83,6 +88,7 @@ type Service struct {
 	cfg       Config
 	embedBase string
 	purl      purlref.Base
+	fetchBase purlref.Base // where records are fetched from (PurlFetchURL or the PURL base)
 	fetch     *fetcher
 	ownClient *http.Client // closed on Close when the service made it
 	cache     *objectCache
@@ -134,12 +140,18 @@ func New(cfg Config) (*Service, error) {
 		cache:     newObjectCache(cfg.CacheSize, cfg.CacheBytes),
 		log:       cfg.Logger,
 	}
+	s.fetchBase = purl
+	if cfg.PurlFetchURL != "" {
+		if s.fetchBase, err = purlref.ParseBase(cfg.PurlFetchURL); err != nil {
+			return nil, fmt.Errorf("embed: PURL fetch URL: %w", err)
+		}
+	}
 	doer := cfg.PurlClient
 	if doer == nil {
-		s.ownClient = newHTTPClient(purl, cfg.FetchTimeout)
+		s.ownClient = newHTTPClient(s.fetchBase, cfg.FetchTimeout)
 		doer = s.ownClient
 	}
-	if s.fetch, err = newFetcher(purl, doer, cfg.FetchTimeout); err != nil {
+	if s.fetch, err = newFetcher(s.fetchBase, doer, cfg.FetchTimeout); err != nil {
 		return nil, err
 	}
 	if s.assets, err = newAssets(cfg.ViewerDir, cfg.MiradorBundle); err != nil {
@@ -155,7 +167,7 @@ func New(cfg Config) (*Service, error) {
 	e, err := apiserve.New(apiserve.Options{
 		Spec:    spec,
 		BaseURL: s.embedBase,
-		Errors:  renderError,
+		Errors:  errorRenderer(cfg.ProviderName),
 		Logger:  cfg.Logger,
 		Policy:  &policy,
 	})
@@ -192,9 +204,17 @@ func (s *Service) Name() string { return "embed" }
 // Handler serves the service's paths, relative to its base URL.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Ready is always nil: the service depends on nothing local; a PURL outage
-// shows as 502 on the requests that need it, not as an unready process.
-func (s *Service) Ready(context.Context) error { return nil }
+// Ready reports whether the PURL service answers where Embed fetches from
+// (in this process, at PurlFetchURL or at the PURL base): an instance that
+// cannot reach it answers 502 on every embed not in its cache, so a load
+// balancer should send embeds elsewhere. Any answer but a failure counts
+// (a 404 for a probe druid).
+func (s *Service) Ready(ctx context.Context) error {
+	if err := s.fetch.reachable(ctx); err != nil {
+		return fmt.Errorf("embed: cannot reach the PURL service at %s: %w", s.fetchBase, err)
+	}
+	return nil
+}
 
 // Close releases the outbound connections.
 func (s *Service) Close() error {
@@ -308,24 +328,6 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 	}
 	s.cache.putIfCurrent(e, len(rec.body), gen)
 	return e, nil
-}
-
-// renderError writes every refused request as the contract's Error body.
-// A validation failure of `format` (a value outside its enum) becomes 501,
-// as the oEmbed specification asks for unsupported formats.
-func renderError(c echo.Context, apiErr *apiserve.Error) error {
-	status, msg := apiErr.Status, apiErr.Message
-	if status == http.StatusBadRequest && apiErr.Parameter == "format" {
-		status = http.StatusNotImplemented
-		msg = fmt.Sprintf("format %q is not supported (use json or xml)", truncate(c.QueryParam("format"), 64))
-	}
-	c.Response().Header().Set("X-Content-Type-Options", "nosniff")
-	body := embedapi.Error{Status: status, Error: http.StatusText(status), Message: msg}
-	if apiErr.Parameter != "" {
-		p := apiErr.Parameter
-		body.Parameter = &p
-	}
-	return c.JSON(status, body)
 }
 
 func truncate(s string, n int) string {

@@ -50,8 +50,10 @@ var (
 // jsonapiSchema compiles ../shared/data/schemas/jsonapi-1.0.schema.json.
 func jsonapiSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()
+	// Outside the Once: without ../shared, SharedDir skips this test
+	// (runtime.Goexit), which must not leave the Once done with no schema.
+	path := filepath.Join(testkit.SharedDir(t), "data", "schemas", "jsonapi-1.0.schema.json")
 	schemaOnce.Do(func() {
-		path := filepath.Join(testkit.SharedDir(t), "data", "schemas", "jsonapi-1.0.schema.json")
 		f, err := os.Open(path)
 		if err != nil {
 			schemaErr = err

@@ -44,6 +44,14 @@ type Config struct {
 	SampleData bool
 	// Tokens authenticates writes; nil refuses every write with 401.
 	Tokens Authenticator
+	// Sessions is the site's sign-in: a write without an Authorization
+	// header is authorised by the browser's session (with its CSRF
+	// token). Nil: bearer tokens only.
+	Sessions auth.SessionReader
+	// SiteURL is the site's public URL, where the sign-in's /auth/ paths
+	// are (the staff editor links them). Empty: BaseURL without its last
+	// path segment (the default <public-url>/hours).
+	SiteURL string
 	// Logger receives errors; nil discards them.
 	Logger *slog.Logger
 	// Now is the clock ("today", the current week); nil is time.Now.
@@ -107,7 +115,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		st.Close()
 		return nil, err
 	}
-	s.http = s.e
+	s.http = s.withEditor(s.e)
 	return s, nil
 }
 

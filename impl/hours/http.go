@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -202,12 +203,10 @@ func (o *operations) renderError(c echo.Context, e *apiserve.Error) error {
 		status = http.StatusUnprocessableEntity
 	}
 	detail := e.Message
-	if e.Pointer == "/data/type" && strings.Contains(e.Message, "not one of the allowed values") {
+	if e.Pointer == "/data/type" && e.Kind == apiserve.KindNotAllowedValue {
 		// JSON:API: a resource type that is not the endpoint's is 409.
 		status = http.StatusConflict
-		if _, allowed, ok := strings.Cut(e.Message, "allowed values "); ok { // issue 15.5: a sentence
-			detail = "data.type is not the type of the resources at this URL: it must be " + allowed
-		}
+		detail = "data.type is not the type of the resources at this URL: it must be " + strings.Join(quoted(e.Allowed), " or ")
 	}
 	var src errorSource
 	if e.Parameter != "" || e.Pointer != "" {
@@ -253,6 +252,7 @@ type principalKey struct{}
 func (s *Service) bearer() apiserve.Bearer {
 	return apiserve.Bearer{
 		Tokens:   s.cfg.Tokens,
+		Sessions: s.cfg.Sessions,
 		Missing:  "this operation needs a bearer token (Authorization: Bearer …)",
 		NoTokens: "no tokens are configured",
 		Unknown:  "unknown bearer token",
@@ -280,4 +280,13 @@ func withPrincipal(next hoursapi.StrictHandlerFunc, _ string) hoursapi.StrictHan
 func principalFrom(ctx context.Context) (auth.Principal, bool) {
 	p, ok := ctx.Value(principalKey{}).(auth.Principal)
 	return p, ok
+}
+
+// quoted puts each value in double quotes, as JSON writes strings.
+func quoted(values []string) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = strconv.Quote(v)
+	}
+	return out
 }

@@ -187,7 +187,7 @@ func toScheduleResource(loc *locationView, sc store.Schedule) hoursapi.ScheduleR
 func toExceptionResource(loc *locationView, e store.Exception) hoursapi.ExceptionResource {
 	res := hoursapi.ExceptionResource{Type: hoursapi.ExceptionResourceTypeExceptions, Id: idString(e.ID)}
 	a := &res.Attributes
-	a.Day, a.Closed, a.Periods, a.Notes = e.Day.String(), e.Closed, storedPeriods(e.Periods), e.Notes
+	a.Day, a.Closed, a.Open24h, a.Periods, a.Notes = e.Day.String(), e.Closed, e.Open24, storedPeriods(e.Periods), e.Notes
 	a.HoursType = hoursapi.ExceptionResourceAttributesHoursType(e.Type)
 	res.Relationships.Location.Data = toLocationIdentifier(loc)
 	return res

@@ -22,6 +22,16 @@ func (rr readResponse) VisitGetLocationBareResponse(w http.ResponseWriter) error
 func (rr readResponse) VisitGetTermBareResponse(w http.ResponseWriter) error      { return rr.visit(w) }
 func (rr readResponse) VisitGetScheduleBareResponse(w http.ResponseWriter) error  { return rr.visit(w) }
 func (rr readResponse) VisitGetExceptionBareResponse(w http.ResponseWriter) error { return rr.visit(w) }
+func (rr readResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+	return rr.visit(w)
+}
+func (rr readResponse) VisitListTermsBareResponse(w http.ResponseWriter) error { return rr.visit(w) }
+func (rr readResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+	return rr.visit(w)
+}
+func (rr readResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+	return rr.visit(w)
+}
 
 func (wr writeResponse) VisitUpdateLibraryJsonResponse(w http.ResponseWriter) error {
 	return wr.visit(w)
@@ -94,6 +104,29 @@ func (s *Service) GetExceptionBare(ctx context.Context, req hoursapi.GetExceptio
 	return handOver[hoursapi.GetExceptionBareResponseObject](r, err)
 }
 
+// ListLibrariesBare is GET /libraries: the collection of /libraries.json
+// at the URL that clients building one URL per collection read (issue
+// 19.5: devour's findAll, kitsu's get). Its links.self stays the .json URL.
+func (s *Service) ListLibrariesBare(ctx context.Context, req hoursapi.ListLibrariesBareRequestObject) (hoursapi.ListLibrariesBareResponseObject, error) {
+	r, err := s.ListLibraries(ctx, hoursapi.ListLibrariesRequestObject{Params: hoursapi.ListLibrariesParams(req.Params)})
+	return handOver[hoursapi.ListLibrariesBareResponseObject](r, err)
+}
+
+func (s *Service) ListTermsBare(ctx context.Context, req hoursapi.ListTermsBareRequestObject) (hoursapi.ListTermsBareResponseObject, error) {
+	r, err := s.ListTerms(ctx, hoursapi.ListTermsRequestObject{LibraryId: req.LibraryId, Params: hoursapi.ListTermsParams(req.Params)})
+	return handOver[hoursapi.ListTermsBareResponseObject](r, err)
+}
+
+func (s *Service) ListSchedulesBare(ctx context.Context, req hoursapi.ListSchedulesBareRequestObject) (hoursapi.ListSchedulesBareResponseObject, error) {
+	r, err := s.ListSchedules(ctx, hoursapi.ListSchedulesRequestObject{LibraryId: req.LibraryId, LocationId: req.LocationId, Params: hoursapi.ListSchedulesParams(req.Params)})
+	return handOver[hoursapi.ListSchedulesBareResponseObject](r, err)
+}
+
+func (s *Service) ListExceptionsBare(ctx context.Context, req hoursapi.ListExceptionsBareRequestObject) (hoursapi.ListExceptionsBareResponseObject, error) {
+	r, err := s.ListExceptions(ctx, hoursapi.ListExceptionsRequestObject{LibraryId: req.LibraryId, LocationId: req.LocationId, Params: hoursapi.ListExceptionsParams(req.Params)})
+	return handOver[hoursapi.ListExceptionsBareResponseObject](r, err)
+}
+
 func (s *Service) UpdateLibraryJson(ctx context.Context, req hoursapi.UpdateLibraryJsonRequestObject) (hoursapi.UpdateLibraryJsonResponseObject, error) {
 	r, err := s.UpdateLibrary(ctx, hoursapi.UpdateLibraryRequestObject(req))
 	return handOver[hoursapi.UpdateLibraryJsonResponseObject](r, err)
@@ -147,10 +180,18 @@ func (s *Service) DeleteExceptionJson(ctx context.Context, req hoursapi.DeleteEx
 // negotiatePage is the echo pre-middleware giving a browser the HTML page
 // at a library's bare URL: a GET of /libraries/{library_id} whose Accept
 // prefers text/html to every JSON type is served as
-// /libraries/{library_id}.html. Every answer at that URL says Vary: Accept.
+// /libraries/{library_id}.html, and one of the bare collection /libraries
+// as the overview /. Every answer at those URLs says Vary: Accept.
 func negotiatePage(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
+		if req.Method == http.MethodGet && req.URL.Path == "/libraries" {
+			c.Response().Header().Add("Vary", "Accept")
+			if prefersHTML(req.Header.Values("Accept")) {
+				req.URL.Path, req.URL.RawPath = "/", ""
+			}
+			return next(c)
+		}
 		rest, ok := strings.CutPrefix(req.URL.Path, "/libraries/")
 		if req.Method != http.MethodGet || !ok || rest == "" || strings.ContainsAny(rest, "/.") {
 			return next(c)

@@ -75,6 +75,51 @@ func TestOneURLPerResource(t *testing.T) {
 	})
 }
 
+// TestCollectionsAtBareURLs is issue 19.5: every collection with a .json
+// read answers the same document at the URL without .json (devour's
+// findAll and kitsu's get build that URL), with the same ETag, and a
+// browser asking for the bare /libraries gets the overview page.
+func TestCollectionsAtBareURLs(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		for _, p := range []string{
+			"/libraries",
+			"/libraries?from=2026-03-08&to=2026-03-14",
+			"/libraries/green/terms",
+			"/libraries/green/locations/stacks/schedules",
+			"/libraries/green/locations/stacks/exceptions",
+		} {
+			dotJSON := strings.Replace(p, "?", ".json?", 1)
+			if !strings.Contains(p, "?") {
+				dotJSON = p + ".json"
+			}
+			r1, b1 := e.do(t, req{path: dotJSON})
+			r2, b2 := e.do(t, req{path: p})
+			if r1.StatusCode != http.StatusOK || r2.StatusCode != http.StatusOK || string(b1) != string(b2) || r1.Header.Get("ETag") != r2.Header.Get("ETag") {
+				t.Errorf("GET %s and %s differ: %d/%d\n%.300s\n%.300s", p, dotJSON, r2.StatusCode, r1.StatusCode, b2, b1)
+			}
+			if !strings.Contains(string(b2), `"data":[`) {
+				t.Errorf("GET %s is not a collection document: %.300s", p, b2)
+			}
+		}
+		// The bare URLs keep their errors: an unknown library is 404, a bad
+		// date 400 naming the parameter.
+		resp, body := e.do(t, req{path: "/libraries/nowhere/terms"})
+		expectError(t, resp, body, http.StatusNotFound, "library_id", "")
+		resp, body = e.do(t, req{path: "/libraries?from=2026-02-30"})
+		expectError(t, resp, body, http.StatusBadRequest, "from", "")
+		// A browser at /libraries gets the overview, a client the document.
+		browser := "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+		resp, body = e.do(t, req{path: "/libraries", headers: []string{"Accept", browser}})
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" || resp.Header.Get("Vary") != "Accept" || !strings.Contains(string(body), "<html") {
+			t.Errorf("browser GET /libraries: %d %q Vary %q", resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Vary"))
+		}
+		resp, _ = e.do(t, req{path: "/libraries", headers: []string{"Accept", "application/vnd.api+json"}})
+		if resp.Header.Get("Content-Type") != "application/vnd.api+json" || resp.Header.Get("Vary") != "Accept" {
+			t.Errorf("client GET /libraries: %q Vary %q", resp.Header.Get("Content-Type"), resp.Header.Get("Vary"))
+		}
+	})
+}
+
 // TestBrowserGetsThePage: a browser's Accept at a library's bare URL gets
 // the HTML page; a JSON:API client gets the document; both Vary: Accept.
 func TestBrowserGetsThePage(t *testing.T) {

@@ -87,7 +87,19 @@ func (s *Service) HoursPage(ctx context.Context, req hoursapi.HoursPageRequestOb
 		}
 		p := s.pageOf("Library hours", v.libraries, from, now, zone, s.pageURL())
 		p.JSONURL = s.cfg.BaseURL + "/libraries.json"
-		return s.renderPage(p)
+		p.EditorURL = s.cfg.BaseURL + editorPrefix
+		if req.Params.From != nil && *req.Params.From != "" {
+			// The overview is about now; a week asked for is the week each
+			// library's link opens (and the weeks of the JSON-LD).
+			for i := range p.Libraries {
+				p.Libraries[i].URL += "?" + url.Values{"from": {from.String()}}.Encode()
+			}
+		}
+		var b bytes.Buffer
+		if err := page.RenderOverview(&b, p); err != nil {
+			return nil, err
+		}
+		return renderedBytes(b.Bytes(), page.ContentType), nil
 	})
 }
 

@@ -23,9 +23,13 @@ func TestPeoplePages(t *testing.T) {
 		for _, want := range []string{
 			"<title>Library hours</title>",
 			`<a href="http://hours.test/hours/libraries/green.html">Green Library</a>`,
-			`<a href="http://hours.test/hours/libraries/law.ics">Subscribe to Law Library in your calendar</a>`,
-			`<time datetime="2026-03-04">Wed 4 Mar</time> <span class="today-label">(today)</span>`,
-			`<a rel="next" href="http://hours.test/hours/?from=2026-03-08">`,
+			// Noon on Wednesday 4 March in Los Angeles (issue 19.4: the
+			// overview says what is open now and today's hours).
+			`Open now and today’s hours: Wednesday 4 March, noon Los Angeles time (PST).`,
+			`<p class="zone">New York time (EST)</p>`,
+			`<li><span class="loc">Bender Room (24 hours)</span> <span class="state open">Open 24 hours</span> <span class="hours">Today: Open 24 hours</span></li>`,
+			`<input id="filter" type="search"`,
+			`<a href="http://hours.test/hours/admin/">Staff: edit hours</a>`,
 			`<script type="application/ld+json">`,
 		} {
 			if !strings.Contains(html, want) {
@@ -35,6 +39,12 @@ func TestPeoplePages(t *testing.T) {
 		etag := resp.Header.Get("ETag")
 		if resp, _ := e.do(t, req{path: "/", headers: []string{"If-None-Match", etag}}); resp.StatusCode != http.StatusNotModified {
 			t.Errorf("GET / with its ETag: %d, want 304", resp.StatusCode)
+		}
+
+		// A week asked for on the overview is the week its links open.
+		_, body = e.do(t, req{path: "/?from=2026-03-10"})
+		if !strings.Contains(string(body), `<a href="http://hours.test/hours/libraries/green.html?from=2026-03-08">Green Library</a>`) {
+			t.Error("GET /?from=2026-03-10 does not link Green Library's week of 8 March")
 		}
 
 		resp, body = e.do(t, req{path: "/libraries/green.html?from=2026-03-10"})

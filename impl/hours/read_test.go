@@ -404,6 +404,10 @@ func TestHEAD(t *testing.T) {
 		"/libraries/green/terms.json",
 		"/libraries/green/locations/stacks/schedules.json",
 		"/libraries/green/locations/stacks/exceptions.json",
+		"/libraries",
+		"/libraries/green/terms",
+		"/libraries/green/locations/stacks/schedules",
+		"/libraries/green/locations/stacks/exceptions",
 		"/openapi.yaml",
 		"/libraries/nowhere.json",
 		"/libraries.json?to=2026-03-01",
@@ -433,7 +437,7 @@ func TestHEAD(t *testing.T) {
 	for path, allow := range map[string]string{
 		"/libraries.json":                 "GET, HEAD, OPTIONS",
 		"/libraries/green":                "GET, HEAD, PATCH, DELETE, OPTIONS", // issue 15.1: one URL per resource
-		"/libraries/green/terms":          "POST, OPTIONS",
+		"/libraries/green/terms":          "GET, HEAD, POST, OPTIONS",          // issue 19.5: collections at their bare URLs
 		"/libraries/green/locations.json": "",
 	} {
 		resp, body := e.do(t, req{method: http.MethodOptions, path: path, outsideSpec: true})
@@ -450,7 +454,7 @@ func TestHEAD(t *testing.T) {
 		{"POST", "/libraries/green.json", "GET, HEAD, PATCH, DELETE, OPTIONS"},
 		{"DELETE", "/api/v1/library/law/location/main/hours/for/today", "GET, HEAD, OPTIONS"},
 		{"PUT", "/libraries/green", "GET, HEAD, PATCH, DELETE, OPTIONS"},
-		{"GET", "/libraries", "POST, OPTIONS"},
+		{"PUT", "/libraries", "GET, HEAD, POST, OPTIONS"},
 	} {
 		// No Content-Type on purpose: the missing method is the fault, not
 		// the media type.

@@ -76,6 +76,10 @@ func (s *Service) jsonapiRequests(ops *operations) echo.MiddlewareFunc {
 				return &apiserve.Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("reading the request document: %v", err), Err: err}
 			}
 			req.Body.Close()
+			// Before anything decodes it: JSON decoders turn invalid UTF-8 into U+FFFD.
+			if err := jsonapireq.CheckUTF8(body); err != nil {
+				return asAPIError(err)
+			}
 			res, found, err := s.storedResource(req.Context(), route, params)
 			if err != nil {
 				return err

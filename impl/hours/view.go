@@ -92,8 +92,11 @@ func newView(snap *store.Snapshot) (*view, error) {
 			continue
 		}
 		kind := schedule.Hours
-		if e.Closed {
+		switch {
+		case e.Closed:
 			kind = schedule.Closed
+		case e.Open24:
+			kind = schedule.Open24
 		}
 		loc.rules.Exceptions[e.Day] = schedule.Rule{ID: e.ID, Kind: kind, Periods: e.Periods, Type: e.Type, Notes: e.Notes}
 	}

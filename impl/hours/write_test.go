@@ -621,3 +621,113 @@ func TestCreatedResourcesReadable(t *testing.T) {
 		expectError(t, resp, body, 400, "term_id", "")
 	})
 }
+
+// TestExceptionOpen24 (issue 19.3: "24h" typed for one date in the
+// editor): an exception may open a day around the clock; open_24h is one
+// of the three ways to describe the day, and a write naming another one
+// replaces it. On SQLite and PostgreSQL.
+func TestExceptionOpen24(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		path := "/libraries/green/locations/stacks/exceptions"
+		resp, body := e.do(t, req{method: http.MethodPost, path: path, token: "green-editor",
+			body: `{"data":{"type":"exceptions","attributes":{"day":"2026-03-12","open_24h":true,"notes":"Finals"}}}`})
+		if resp.StatusCode != http.StatusCreated || !strings.Contains(string(body), `"open_24h":true`) || !strings.Contains(string(body), `"hours_type":"special"`) {
+			t.Fatalf("POST open_24h: %d %s", resp.StatusCode, body)
+		}
+		var created struct {
+			Data struct{ ID string } `json:"data"`
+		}
+		if err := json.Unmarshal(body, &created); err != nil {
+			t.Fatal(err)
+		}
+		var loc struct {
+			Data struct {
+				Attributes struct {
+					Hours []struct {
+						Open24  bool   `json:"open_24h"`
+						Closed  bool   `json:"closed"`
+						Type    string `json:"type"`
+						OpensAt string `json:"opens_at"`
+						Closes  string `json:"closes_at"`
+					} `json:"hours"`
+				} `json:"attributes"`
+			} `json:"data"`
+		}
+		e.get(t, "/libraries/green/locations/stacks.json?from=2026-03-12", http.StatusOK, &loc)
+		if d := loc.Data.Attributes.Hours[0]; !d.Open24 || d.Type != "special" || d.OpensAt != "2026-03-12T00:00:00.000-07:00" || d.Closes != "2026-03-12T23:59:59.999-07:00" {
+			t.Errorf("the day: %+v", d)
+		}
+		// Two descriptions of one day: refused, nothing changed.
+		resp, body = e.do(t, req{method: http.MethodPatch, path: path + "/" + created.Data.ID, token: "green-editor",
+			body: `{"data":{"type":"exceptions","id":"` + created.Data.ID + `","attributes":{"open_24h":true,"periods":["09:00-17:00"]}}}`})
+		expectError(t, resp, body, http.StatusUnprocessableEntity, "", "/data/attributes/open_24h")
+		// Periods replace open_24h.
+		resp, body = e.do(t, req{method: http.MethodPatch, path: path + "/" + created.Data.ID, token: "green-editor",
+			body: `{"data":{"type":"exceptions","id":"` + created.Data.ID + `","attributes":{"periods":["09:00-17:00"]}}}`})
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"open_24h":false`) || !strings.Contains(string(body), `"periods":["09:00-17:00"]`) {
+			t.Errorf("PATCH periods over open_24h: %d %s", resp.StatusCode, body)
+		}
+		// closed replaces it too, and the type follows (special → holiday).
+		resp, body = e.do(t, req{method: http.MethodPatch, path: path + "/" + created.Data.ID, token: "green-editor",
+			body: `{"data":{"type":"exceptions","id":"` + created.Data.ID + `","attributes":{"open_24h":true}}}`})
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"open_24h":true`) || !strings.Contains(string(body), `"periods":[]`) {
+			t.Errorf("PATCH open_24h over periods: %d %s", resp.StatusCode, body)
+		}
+		resp, body = e.do(t, req{method: http.MethodPatch, path: path + "/" + created.Data.ID, token: "green-editor",
+			body: `{"data":{"type":"exceptions","id":"` + created.Data.ID + `","attributes":{"closed":true}}}`})
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"open_24h":false`) || !strings.Contains(string(body), `"hours_type":"holiday"`) {
+			t.Errorf("PATCH closed over open_24h: %d %s", resp.StatusCode, body)
+		}
+	})
+}
+
+// TestListChanges: the audit log of one library, newest first, to its
+// editors and admins only, never cached; another library's writes are not
+// in it.
+func TestListChanges(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		for _, w := range []struct{ path, token, body string }{
+			{"/libraries/green/locations/stacks/exceptions", "green-editor", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true,"notes":"Independence Day"}}}`},
+			{"/libraries/law/locations/main/exceptions", "law-editor", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true}}}`},
+			{"/libraries/green/terms", "admin", `{"data":{"type":"terms","attributes":{"name":"Summer","first_day":"2026-06-20","last_day":"2026-09-20"}}}`},
+		} {
+			if resp, body := e.do(t, req{method: http.MethodPost, path: w.path, token: w.token, body: w.body}); resp.StatusCode != http.StatusCreated {
+				t.Fatalf("POST %s: %d %s", w.path, resp.StatusCode, body)
+			}
+		}
+		resp, body := e.do(t, req{path: "/libraries/green/changes.json", token: "green-editor"})
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "private, no-store" {
+			t.Fatalf("GET changes: %d %q %s", resp.StatusCode, resp.Header.Get("Cache-Control"), body)
+		}
+		var doc struct {
+			Data []struct {
+				Attributes struct {
+					Who          string         `json:"who"`
+					ResourceType string         `json:"resource_type"`
+					Detail       map[string]any `json:"detail"`
+				} `json:"attributes"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(body, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Data) < 3 || doc.Data[0].Attributes.ResourceType != "terms" || doc.Data[1].Attributes.ResourceType != "exceptions" || doc.Data[1].Attributes.Detail["notes"] != "Independence Day" {
+			t.Errorf("green's changes, newest first: %s", body)
+		}
+		if strings.Contains(string(body), `"location":"law/main"`) {
+			t.Error("law's write is in green's changes")
+		}
+		// The same list at the URL without .json.
+		if resp2, body2 := e.do(t, req{path: "/libraries/green/changes", token: "green-editor"}); resp2.StatusCode != http.StatusOK || string(body2) != string(body) {
+			t.Errorf("GET /libraries/green/changes: %d, differs from changes.json", resp2.StatusCode)
+		}
+		resp, body = e.do(t, req{path: "/libraries/green/changes.json", token: "law-editor"})
+		expectError(t, resp, body, http.StatusForbidden, "", "")
+		resp, body = e.do(t, req{path: "/libraries/green/changes.json"})
+		expectError(t, resp, body, http.StatusUnauthorized, "", "")
+		resp, body = e.do(t, req{path: "/libraries/green/changes", token: "law-editor"})
+		expectError(t, resp, body, http.StatusForbidden, "", "")
+		resp, body = e.do(t, req{path: "/libraries/nowhere/changes.json", token: "admin"})
+		expectError(t, resp, body, http.StatusNotFound, "library_id", "")
+	})
+}

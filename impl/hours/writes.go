@@ -485,7 +485,7 @@ func dayInputs(days []hoursapi.ScheduleDay) ([]store.DayInput, error) {
 }
 
 func exceptionInput(a hoursapi.ExceptionAttributes) store.ExceptionInput {
-	in := store.ExceptionInput{Day: a.Day, Closed: a.Closed, Notes: a.Notes}
+	in := store.ExceptionInput{Day: a.Day, Closed: a.Closed, Open24: a.Open24h, Notes: a.Notes}
 	if a.Periods != nil {
 		in.Periods = *a.Periods
 		if in.Periods == nil {

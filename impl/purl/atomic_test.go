@@ -97,7 +97,7 @@ func TestPublishKilledLeavesOneVersion(t *testing.T) {
 		t.Fatalf("after publishing A: version %c", got)
 	}
 	bin := testkit.Binary(t)
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
+	rng := rand.New(rand.NewPCG(testkit.Seed(t), 11))
 	for i := range 8 {
 		dir := []string{a, b}[i%2]
 		cmd := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, "--mods-schema", "", dir)
@@ -145,7 +145,7 @@ func TestPutKilledLeavesOneVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 12))
+	rng := rand.New(rand.NewPCG(testkit.Seed(t), 12))
 	for i := range 4 {
 		stop := make(chan struct{})
 		done := make(chan struct{})

@@ -2,13 +2,11 @@ package purl
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
@@ -147,15 +145,13 @@ func (s *Service) bearer() apiserve.Bearer {
 // 413.
 func (s *Service) renderError(c echo.Context, e *apiserve.Error) error {
 	status, msg := e.Status, e.Message
-	var tooBig *http.MaxBytesError
-	var reqErr *openapi3filter.RequestError
-	switch {
-	case errors.As(e.Err, &tooBig):
+	switch e.Kind {
+	case apiserve.KindBodyTooLarge:
 		status, msg = http.StatusRequestEntityTooLarge, tooLarge
-	case errors.As(e.Err, &reqErr) && reqErr.RequestBody != nil && strings.HasPrefix(reqErr.Reason, "header Content-Type has unexpected value"):
+	case apiserve.KindUnsupportedMediaType:
 		status = http.StatusUnsupportedMediaType
 		msg = fmt.Sprintf("unsupported media type: send the document as application/xml, not %q", c.Request().Header.Get("Content-Type"))
-	case errors.As(e.Err, &reqErr) && reqErr.RequestBody != nil && errors.Is(reqErr.Err, openapi3filter.ErrInvalidRequired):
+	case apiserve.KindMissingBody:
 		msg = "bad request: the request has no body; send the XML document"
 	}
 	req := c.Request()

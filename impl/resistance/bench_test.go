@@ -45,7 +45,7 @@ func BenchmarkMutationLists(b *testing.B) {
 	for _, rt := range []struct {
 		name string
 		typ  ReportType
-	}{{"report-simple", ReportSimple}, {"report-detailed", ReportDetailed}, {"report-2009", Report2009}, {"report-text", ReportText}} {
+	}{{"report-simple", ReportSimple}, {"report-detailed", ReportDetailed}, {"report-2009", Report2009}, {"report-text", ReportText}, {"report-html", ReportHTML}} {
 		b.Run(rt.name, func(b *testing.B) {
 			b.ReportAllocs()
 			opts := Options{Algorithm: AlgorithmHIVDB, ReportType: rt.typ, ReportDate: "2026-05-01"}

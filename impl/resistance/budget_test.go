@@ -27,8 +27,8 @@ func TestReportLimitAndAdmit(t *testing.T) {
 		Admit: func(w int64) (func(), error) { admitted = w; return func() { released = true }, nil }}
 	_, err := e.MutationListReport(lists, opts)
 	checkStoppedEarly(t, err)
-	if admitted != Weight(e.Default()) || !released {
-		t.Errorf("Admit saw weight %d (want %d), released %v", admitted, Weight(e.Default()), released)
+	if admitted != bundledWeight(e.Default()) || !released {
+		t.Errorf("Admit saw weight %d (want %d), released %v", admitted, bundledWeight(e.Default()), released)
 	}
 	if _, err := e.MutationListReports(lists, opts); !errors.Is(err, ErrReportTooLarge) {
 		t.Errorf("per-sample reports: %v, want ErrReportTooLarge over the sum", err)
@@ -61,8 +61,8 @@ func TestSequenceReportLimitAndAdmit(t *testing.T) {
 		Admit: func(w int64) (func(), error) { admitted = w; return func() { released = true }, nil }}
 	_, err := e.SequenceReport(recs, opts)
 	checkStoppedEarly(t, err)
-	if admitted != Weight(e.Default()) || !released {
-		t.Errorf("Admit saw weight %d (want %d), released %v", admitted, Weight(e.Default()), released)
+	if admitted != bundledWeight(e.Default()) || !released {
+		t.Errorf("Admit saw weight %d (want %d), released %v", admitted, bundledWeight(e.Default()), released)
 	}
 	if _, err := e.SequenceReports(recs, opts); !errors.Is(err, ErrReportTooLarge) {
 		t.Errorf("per-sequence reports: %v, want ErrReportTooLarge over the sum", err)

@@ -45,6 +45,7 @@ const (
 	ReportDetailed ReportType = 1 // detailed XML: simple plus partial scores
 	Report2009     ReportType = 2 // "XML 2009" (DrugResistance_Interpretation)
 	ReportText     ReportType = 3 // tab-separated batch text
+	ReportHTML     ReportType = 4 // HTML for people: a summary table, then one printable page per input
 )
 
 // String names the report type as reportOptions' type= does.
@@ -58,13 +59,15 @@ func (t ReportType) String() string {
 		return "xml2009"
 	case ReportText:
 		return "text"
+	case ReportHTML:
+		return "html"
 	}
 	return "ReportType(" + strconv.Itoa(int(t)) + ")"
 }
 
 var (
 	// ErrUnknownReportType is returned for a report type other than 0–3.
-	ErrUnknownReportType = errors.New("unknown report type (0 simple XML, 1 detailed XML, 2 XML 2009, 3 tab-separated text)")
+	ErrUnknownReportType = errors.New("unknown report type (0 simple XML, 1 detailed XML, 2 XML 2009, 3 tab-separated text, 4 HTML)")
 	// ErrBadOptions is wrapped by errors in reportOptions or the algorithm selection.
 	ErrBadOptions = errors.New("bad report options")
 )
@@ -73,7 +76,7 @@ var (
 type Options struct {
 	Algorithm     AlgorithmSelector // 0 ANRS, 1 HIVDB (10.2, the default), 2 Rega, other: UserAlgorithm
 	UserAlgorithm string            // ASI XML, used when Algorithm is not 0, 1 or 2
-	ReportType    ReportType        // 0 simple XML, 1 detailed XML, 2 "XML 2009", 3 tab-separated text
+	ReportType    ReportType        // 0 simple XML, 1 detailed XML, 2 "XML 2009", 3 tab-separated text, 4 HTML
 	ReportOptions string            // see docs/algorithm-reports.md: "type=2; comments=no; partialScores=yes; algorithm=HIVDB_9.8"
 	MethodName    string            // carried into the report header
 	ReportName    string            // carried into the report header (submissionName in XML 2009)
@@ -161,7 +164,8 @@ type settings struct {
 	sequences     bool // the inputs are nucleotide sequences (the text report's columns differ)
 	opts          Options
 	date          string
-	maxBytes      int // report size limit (budget.go)
+	maxBytes      int  // report size limit (budget.go)
+	user          bool // alg is user-submitted (weighed by the worst case: budget.go)
 }
 
 func (e *Engine) resolve(opts Options) (*settings, error) {
@@ -195,6 +199,8 @@ func (e *Engine) resolve(opts Options) (*settings, error) {
 				s.reportType = ReportSimple
 			case "BATCHTEXT":
 				s.reportType = ReportText
+			case "HTML":
+				s.reportType = ReportHTML
 			case "QA ANALYSIS":
 				s.quality = true
 				continue
@@ -205,7 +211,7 @@ func (e *Engine) resolve(opts Options) (*settings, error) {
 				s.comments = true
 				continue
 			default:
-				return nil, fmt.Errorf("%w: reportOptions word %q: known words are XMLVER1, SIMPLEREPORT, BATCHTEXT, QA ANALYSIS, MUTATION SCORES, MUTATION COMMENTS (joined by |), or key=value options", ErrBadOptions, w)
+				return nil, fmt.Errorf("%w: reportOptions word %q: known words are XMLVER1, SIMPLEREPORT, BATCHTEXT, HTML, QA ANALYSIS, MUTATION SCORES, MUTATION COMMENTS (joined by |), or key=value options", ErrBadOptions, w)
 			}
 			if typeWord != "" && !strings.EqualFold(typeWord, w) {
 				return nil, fmt.Errorf("%w: reportOptions names two report types, %s and %s", ErrBadOptions, typeWord, w)
@@ -247,10 +253,10 @@ func (e *Engine) resolve(opts Options) (*settings, error) {
 		case "algorithm":
 			algName = value
 		default:
-			return nil, fmt.Errorf("%w: reportOptions: unknown option %q (known: type, comments, quality, partialScores, algorithm; or the words XMLVER1, SIMPLEREPORT, BATCHTEXT, QA ANALYSIS, MUTATION SCORES, MUTATION COMMENTS joined by |)", ErrBadOptions, key)
+			return nil, fmt.Errorf("%w: reportOptions: unknown option %q (known: type, comments, quality, partialScores, algorithm; or the words XMLVER1, SIMPLEREPORT, BATCHTEXT, HTML, QA ANALYSIS, MUTATION SCORES, MUTATION COMMENTS joined by |)", ErrBadOptions, key)
 		}
 	}
-	if s.reportType < ReportSimple || s.reportType > ReportText {
+	if s.reportType < ReportSimple || s.reportType > ReportHTML {
 		return nil, fmt.Errorf("report type %d: %w", s.reportType, ErrUnknownReportType)
 	}
 	s.partialScores = s.reportType != ReportSimple
@@ -278,7 +284,7 @@ func (e *Engine) resolve(opts Options) (*settings, error) {
 		if err != nil {
 			return nil, fmt.Errorf("user-submitted algorithm: %w", err)
 		}
-		s.alg = alg
+		s.alg, s.user = alg, true
 	}
 	s.date = strings.TrimSpace(opts.ReportDate)
 	if s.date == "" {
@@ -310,6 +316,7 @@ var reportTypeNames = map[string]ReportType{
 	"1": ReportDetailed, "detailed": ReportDetailed,
 	"2": Report2009, "xml2009": Report2009, "2009": Report2009,
 	"3": ReportText, "text": ReportText, "tsv": ReportText,
+	"4": ReportHTML, "html": ReportHTML,
 }
 
 func yesNo(v string) (bool, error) {
@@ -409,7 +416,7 @@ func sortComments(cs []asi.CommentResult) {
 
 // FailureReport renders a report holding only an error that concerns the whole request
 // (for example "Invalid key."), in the shape of the requested report type; a report type
-// outside 0–3 gets the simple XML shape. It validates against wsdl/reports.xsd.
+// outside 0–4 gets the simple XML shape. The XML shapes validate against wsdl/reports.xsd.
 func FailureReport(message string, reportType ReportType) string {
 	switch reportType {
 	case Report2009:
@@ -427,6 +434,13 @@ func FailureReport(message string, reportType ReportType) string {
 		return w.String()
 	case ReportText:
 		return "# webServiceVersion\t" + WebServiceVersion + "\ninput\tstatus\terror\n\tfailure\t" + textCell(message) + "\n"
+	case ReportHTML:
+		return `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>HIV-1 drug resistance report: failure</title></head>
+<body><main><h1>HIV-1 drug resistance report</h1><p><strong>The request failed:</strong> ` + esc(message) + `</p></main></body>
+</html>
+`
 	}
 	w := newXMLWriter(256)
 	w.open("Site_Algorithm_Interpretation")
@@ -481,14 +495,19 @@ func (e *Engine) MutationListReports(lists [][][]string, opts Options) ([]string
 // reports writes one complete report per sample of a batch, evaluated as they are written;
 // the report limit applies to their sum.
 func (e *Engine) reports(s *settings, samples *batch) ([]string, error) {
-	if s.reportType < ReportSimple || s.reportType > ReportText {
+	if s.reportType < ReportSimple || s.reportType > ReportHTML {
 		return nil, fmt.Errorf("report type %d: %w", s.reportType, ErrUnknownReportType)
 	}
 	out := make([]string, 0, samples.Len())
 	header, footer := e.renderHeader(s), e.renderFooter(s)
 	total := 0
 	for smp := range samples.each(func() int { return total }) {
-		r := header + e.renderSample(s, smp) + footer
+		var r string
+		if s.reportType == ReportHTML {
+			r = header + summaryHTML(s, []string{e.summaryRowHTML(s, smp)}) + e.renderSample(s, smp) + footer
+		} else {
+			r = header + e.renderSample(s, smp) + footer
+		}
 		out = append(out, r)
 		total += len(r)
 	}
@@ -502,8 +521,11 @@ func (e *Engine) reports(s *settings, samples *batch) ([]string, error) {
 // evaluates it (one at a time, none kept after its part is written), its end. It stops with
 // ErrReportTooLarge as soon as the report passes the limit.
 func (e *Engine) render(s *settings, samples *batch) (string, error) {
-	if s.reportType < ReportSimple || s.reportType > ReportText {
+	if s.reportType < ReportSimple || s.reportType > ReportHTML {
 		return "", fmt.Errorf("report type %d: %w", s.reportType, ErrUnknownReportType)
+	}
+	if s.reportType == ReportHTML {
+		return e.renderHTML(s, samples)
 	}
 	var b strings.Builder
 	b.Grow(sizeHint(s, samples.Len()))
@@ -526,6 +548,8 @@ func (e *Engine) renderHeader(s *settings) string {
 		return e.header2009(s)
 	case ReportText:
 		return e.headerText(s)
+	case ReportHTML:
+		return e.headerHTML(s)
 	}
 	return e.headerSite(s)
 }
@@ -536,6 +560,8 @@ func (e *Engine) renderSample(s *settings, smp *sample) string {
 		return e.sample2009(s, smp)
 	case ReportText:
 		return e.sampleText(s, smp)
+	case ReportHTML:
+		return e.sampleHTML(s, smp)
 	}
 	return e.sampleSite(s, smp)
 }
@@ -546,6 +572,28 @@ func (e *Engine) renderFooter(s *settings) string {
 		return "\n</DrugResistance_Interpretation>\n"
 	case ReportText:
 		return ""
+	case ReportHTML:
+		return footerHTML()
 	}
 	return "\n</Site_Algorithm_Interpretation>\n"
+}
+
+// renderHTML writes the HTML report of a batch: its summary table comes first, so the pages
+// are written aside while the rows are collected, then joined (the report limit applies to
+// both as they grow).
+func (e *Engine) renderHTML(s *settings, samples *batch) (string, error) {
+	var pages strings.Builder
+	pages.Grow(sizeHint(s, samples.Len()))
+	var rows []string
+	rowBytes := 0
+	for smp := range samples.each(func() int { return pages.Len() + rowBytes }) {
+		row := e.summaryRowHTML(s, smp)
+		rows = append(rows, row)
+		rowBytes += len(row)
+		pages.WriteString(e.sampleHTML(s, smp))
+	}
+	if samples.err != nil {
+		return "", samples.err
+	}
+	return e.headerHTML(s) + summaryHTML(s, rows) + pages.String() + footerHTML(), nil
 }

@@ -25,6 +25,7 @@ type reference struct {
 	drms       map[typeKey]bool    // drug-resistance mutations (drms_hiv1.csv)
 	sdrms      map[typeKey]bool    // surveillance drug-resistance mutations (sdrms_hiv1.csv)
 	apobecDRMs map[typeKey]bool    // APOBEC mutations at drug-resistance positions (apobec_drms.csv)
+	classNames map[string]string   // drug class → its full name ("PI" → "Protease Inhibitor")
 }
 
 type drugInfo struct {
@@ -42,12 +43,15 @@ func loadReference(dir fs.FS) (*reference, error) {
 	ref := &reference{
 		consensus: map[string]string{}, drugNames: map[string]drugInfo{}, types: map[typeKey]string{},
 		unusual: map[typeKey]bool{}, drms: map[typeKey]bool{}, sdrms: map[typeKey]bool{},
-		apobecDRMs: map[typeKey]bool{},
+		apobecDRMs: map[typeKey]bool{}, classNames: map[string]string{},
 	}
 	if err := ref.loadGenes(dir, "genes_hiv1.yml"); err != nil {
 		return nil, err
 	}
 	if err := ref.loadDrugs(dir, "drugs.yml"); err != nil {
+		return nil, err
+	}
+	if err := ref.loadClasses(dir, "drug-classes_hiv1.yml"); err != nil {
 		return nil, err
 	}
 	if err := ref.loadTypes(dir, "mutation-type-pairs_hiv1.csv"); err != nil {
@@ -135,6 +139,27 @@ func (r *reference) loadDrugs(dir fs.FS, path string) error {
 	}
 	if len(r.drugNames) == 0 {
 		return fmt.Errorf("%s: no drugs", path)
+	}
+	return nil
+}
+
+// loadClasses reads the drug classes' full names (reports that a person reads print them).
+func (r *reference) loadClasses(dir fs.FS, path string) error {
+	data, err := fs.ReadFile(dir, path)
+	if err != nil {
+		return fmt.Errorf("reading drug classes: %w", err)
+	}
+	var classes []struct {
+		Name     string `yaml:"name"`
+		FullName string `yaml:"fullName"`
+	}
+	if err := yaml.Unmarshal(data, &classes); err != nil {
+		return fmt.Errorf("parsing %s: %w", path, err)
+	}
+	for _, c := range classes {
+		if c.Name != "" && c.FullName != "" {
+			r.classNames[c.Name] = c.FullName
+		}
 	}
 	return nil
 }

@@ -56,7 +56,8 @@ func (e *Engine) headerText(s *settings) string {
 // sequenceTextColumns are the leading columns of a sequence text report: input, name,
 // md5sum, status, error, subtype, per gene (CA, PR, RT, IN) its codons (first-last, "NA" when
 // absent) and its mutations, the frameshifts, the removed characters, and with quality on the
-// stop-codon, APOBEC and unusual counts and the validation findings ("LEVEL: message; …").
+// stop-codon, APOBEC and unusual counts, the validation findings ("LEVEL: message; …") and
+// the mutations counted, named by gene ("PR: D30N; RT: M184I").
 func sequenceTextColumns(s *settings) []string {
 	cols := []string{"input", "name", "md5sum", "status", "error", "subtype"}
 	for _, g := range sequenceGenes {
@@ -67,7 +68,8 @@ func sequenceTextColumns(s *settings) []string {
 	}
 	cols = append(cols, "frameshifts", "removed characters")
 	if s.quality {
-		cols = append(cols, "stop codons", "APOBEC mutations", "unusual mutations", "validation")
+		cols = append(cols, "stop codons", "APOBEC mutations", "unusual mutations", "validation",
+			"stop codon list", "APOBEC mutation list", "APOBEC DRM list", "unusual mutation list")
 	}
 	return cols
 }
@@ -106,7 +108,7 @@ func (e *Engine) sampleText(s *settings, smp *sample) string {
 		return strings.Join(ms, ", ")
 	}
 	if sq := smp.Seq; sq != nil && s.sequences {
-		row = append(row, sq.Align.Subtype.Name+" ("+percent(sq.Align.Subtype.PercentSimilarity)+"%)")
+		row = append(row, subtypeLabel(sq))
 		var present []*align.GeneResult
 		for _, gene := range sequenceGenes {
 			g := sq.Genes[gene]
@@ -127,7 +129,9 @@ func (e *Engine) sampleText(s *settings, smp *sample) string {
 			for _, x := range sq.Validation {
 				v = append(v, x.Level+": "+x.Message)
 			}
-			row = append(row, strconv.Itoa(c.StopCodons), strconv.Itoa(c.APOBEC), strconv.Itoa(c.Unusual), textCell(strings.Join(v, "; ")))
+			f := e.findings(smp)
+			row = append(row, strconv.Itoa(c.StopCodons), strconv.Itoa(c.APOBEC), strconv.Itoa(c.Unusual), textCell(strings.Join(v, "; ")),
+				byGene(f.Stops), byGene(f.APOBEC), byGene(f.APOBECDRMs), byGene(f.Unusual))
 		}
 	} else {
 		for i := range smp.Genes {
@@ -151,4 +155,18 @@ func (e *Engine) sampleText(s *settings, smp *sample) string {
 		row = append(row, "", "", "")
 	}
 	return strings.Join(row, "\t") + "\n"
+}
+
+// subtypeLabel is how the text and HTML reports print a sequence's subtype, as Stanford's
+// report prints it: the genotype and its distance, "B (1.41%)". The one place that formats it.
+func subtypeLabel(sq *sequenceInput) string {
+	if sq.Align == nil {
+		return ""
+	}
+	// Stanford's form: the genotype and its distance ("B (1.41%)"), or
+	// "Unknown" beyond every genotype's distance limit.
+	if d := sq.Align.Subtype.Display; d != "" {
+		return d
+	}
+	return sq.Align.Subtype.Name + " (" + percent(sq.Align.Subtype.PercentSimilarity) + "%)"
 }

@@ -195,8 +195,12 @@ func (e *Engine) sampleSite(s *settings, smp *sample) string {
 				attrs = append(attrs, "unusual", "true")
 			}
 			if smp.Seq != nil {
-				if apobec, _ := e.apobecFlags(m); apobec {
+				apobec, apobecDRM := e.apobecFlags(m)
+				if apobec {
 					attrs = append(attrs, "apobec", "true")
+				}
+				if apobecDRM {
+					attrs = append(attrs, "apobecDRM", "true")
 				}
 				if c := smp.Seq.Codons[g.Gene][m.Pos]; c != nil && c.Codon+c.InsertedCodons != "" {
 					attrs = append(attrs, "codon", c.Codon+c.InsertedCodons)
@@ -207,7 +211,7 @@ func (e *Engine) sampleSite(s *settings, smp *sample) string {
 		w.close(g.Gene + "_mutations")
 	}
 	if s.quality && smp.Seq != nil {
-		writeQualityCounts(w, "quality", smp.Seq)
+		e.writeQualityCounts(w, "quality", smp)
 	}
 	w.open("drugScores")
 	for _, d := range smp.Result.Drugs {
@@ -242,8 +246,11 @@ func (e *Engine) sampleSite(s *settings, smp *sample) string {
 	return w.b.String()
 }
 
-// writeQualityCounts writes a sequence's quality counts and validation findings.
-func writeQualityCounts(w *xmlWriter, element string, sq *sequenceInput) {
+// writeQualityCounts writes a sequence's quality counts, the mutations they count (stop
+// codons, APOBEC signature mutations, drug-resistance mutations APOBEC can cause, unusual
+// mutations; each with its gene) and the validation findings.
+func (e *Engine) writeQualityCounts(w *xmlWriter, element string, smp *sample) {
+	sq := smp.Seq
 	c := sq.Counts
 	w.open(element)
 	w.elem("stopCodons", strconv.Itoa(c.StopCodons))
@@ -256,6 +263,15 @@ func writeQualityCounts(w *xmlWriter, element string, sq *sequenceInput) {
 	w.elem("removedCharacters", strconv.Itoa(c.Removed))
 	w.elem("reverseComplemented", strconv.FormatBool(sq.Align != nil && sq.Align.ReverseComplemented))
 	w.elem("hypermutated", strconv.FormatBool(c.hypermutated()))
+	f := e.findings(smp)
+	for _, list := range []struct {
+		element string
+		ms      []Mutation
+	}{{"stopCodon", f.Stops}, {"apobecMutation", f.APOBEC}, {"apobecDRM", f.APOBECDRMs}, {"unusualMutation", f.Unusual}} {
+		for _, m := range list.ms {
+			w.elem(list.element, m.String(), "gene", m.Gene)
+		}
+	}
 	for _, v := range sq.Validation {
 		w.open("validation")
 		w.elem("level", v.Level)
@@ -341,8 +357,9 @@ func (e *Engine) sample2009(s *settings, smp *sample) string {
 			w.elem("isSDRM", strconv.FormatBool(sdrm))
 			w.elem("isUnusual", strconv.FormatBool(unusual))
 			if smp.Seq != nil {
-				apobec, _ := e.apobecFlags(m)
+				apobec, apobecDRM := e.apobecFlags(m)
 				w.elem("isApobec", strconv.FormatBool(apobec))
+				w.elem("isApobecDRM", strconv.FormatBool(apobecDRM))
 			}
 			w.close("mutation")
 		}
@@ -362,7 +379,7 @@ func (e *Engine) sample2009(s *settings, smp *sample) string {
 		w.close("geneData")
 	}
 	if s.quality && smp.Seq != nil {
-		writeQualityCounts(w, "sequenceQualityCounts", smp.Seq)
+		e.writeQualityCounts(w, "sequenceQualityCounts", smp)
 	}
 	for _, d := range smp.Result.Drugs {
 		w.open("drugScore")

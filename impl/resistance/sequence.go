@@ -182,6 +182,7 @@ type Batch struct {
 	e       *Engine
 	s       *settings
 	written atomic.Int64 // bytes of the pieces handed out so far
+	rows    summaryRows  // the HTML report's summary rows (report_html.go)
 }
 
 // NewBatch resolves the options of a batch report.
@@ -208,6 +209,7 @@ func (b *Batch) Header() string {
 func (b *Batch) Sample(index int, rec *fasta.Record) (part string, ok bool, err error) {
 	smp := b.e.analyseSequence(b.s, index, rec)
 	part = b.e.renderSample(b.s, &smp)
+	b.rows.add(b.e, b.s, &smp)
 	if n := b.written.Add(int64(len(part))); n > int64(b.s.maxBytes) {
 		return "", false, fmt.Errorf("%w: the report passed the limit of %d bytes at sequence %d", ErrReportTooLarge, b.s.maxBytes, index)
 	}
@@ -350,9 +352,8 @@ func (r *reference) geneFromAlignment(gene string, g *align.GeneResult) (geneInp
 	return gi, codons
 }
 
-// countQuality fills the sequence's quality counts and validation findings (levels from the
-// reference doc: stop codons 1 note, >1 severe; APOBEC 2 note, 3–4 warning, >4 severe; unusual
-// >2 note, >4 warning, >8 severe; frameshifts 1 warning, >1 severe; reverse complement warning).
+// countQuality fills the sequence's quality counts and validation findings (validate,
+// quality.go: Stanford's rules and levels, each finding naming its mutations).
 func (e *Engine) countQuality(smp *sample, res *align.Result) {
 	sq := smp.Seq
 	c := &sq.Counts
@@ -380,46 +381,7 @@ func (e *Engine) countQuality(smp *sample, res *align.Result) {
 			}
 		}
 	}
-	add := func(level, format string, args ...any) {
-		sq.Validation = append(sq.Validation, Validation{Level: level, Message: fmt.Sprintf(format, args...)})
-	}
-	if res.ReverseComplemented {
-		add(LevelWarning, "the sequence was given as its reverse complement; it was analysed reverse-complemented")
-	}
-	if sq.Removed != "" {
-		add(LevelNote, "%s", sq.Removed)
-	}
-	switch {
-	case c.Frameshifts == 1:
-		add(LevelWarning, "1 frameshift")
-	case c.Frameshifts > 1:
-		add(LevelSevereWarning, "%d frameshifts", c.Frameshifts)
-	}
-	switch {
-	case c.StopCodons == 1:
-		add(LevelNote, "1 stop codon")
-	case c.StopCodons > 1:
-		add(LevelSevereWarning, "%d stop codons", c.StopCodons)
-	}
-	switch {
-	case c.APOBEC == 2:
-		add(LevelNote, "2 APOBEC signature mutations (G-to-A hypermutation)")
-	case c.APOBEC == 3 || c.APOBEC == 4:
-		add(LevelWarning, "%d APOBEC signature mutations (G-to-A hypermutation)", c.APOBEC)
-	case c.APOBEC > 4:
-		add(LevelSevereWarning, "%d APOBEC signature mutations (G-to-A hypermutation)", c.APOBEC)
-	}
-	if c.APOBEC >= 2 && c.APOBECDRMs > 0 {
-		add(LevelWarning, "%d drug-resistance mutations may be caused by APOBEC hypermutation", c.APOBECDRMs)
-	}
-	switch {
-	case c.Unusual > 8:
-		add(LevelSevereWarning, "%d unusual mutations", c.Unusual)
-	case c.Unusual > 4:
-		add(LevelWarning, "%d unusual mutations", c.Unusual)
-	case c.Unusual > 2:
-		add(LevelNote, "%d unusual mutations", c.Unusual)
-	}
+	sq.Validation = e.validate(smp, res) // quality.go: the findings named, with their levels
 }
 
 // hypermutated is the reference doc's APOBEC flag: two or more signature mutations.

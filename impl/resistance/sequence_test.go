@@ -136,7 +136,7 @@ func TestSequenceQualityLevels(t *testing.T) {
 	if c.StopCodons != 1 || c.Frameshifts != 2 || c.APOBEC != 3 || c.APOBECDRMs != 1 {
 		t.Errorf("counts %+v: want 1 stop, 2 frameshifts, 3 APOBEC (PR W6*, G17K, D25N), 1 APOBEC-caused DRM (M46I)", c)
 	}
-	want := map[string]string{"frameshifts": LevelSevereWarning, "stop codon": LevelNote, "APOBEC signature": LevelWarning, "reverse complement": LevelWarning, "caused by APOBEC": LevelWarning, "unusual": LevelNote}
+	want := map[string]string{"frameshifts": LevelSevereWarning, "stop codon": LevelNote, "APOBEC signature": LevelWarning, "reverse complement": LevelWarning, "caused by APOBEC": LevelWarning} // unusual mutations: per gene (quality_test.go)
 	for frag, level := range want {
 		found := false
 		for _, v := range smp.Seq.Validation {

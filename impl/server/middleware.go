@@ -21,6 +21,36 @@ type requestInfoKey struct{}
 type requestInfo struct {
 	id      string
 	service string
+	// writeDeadline is when the connection stops taking the response
+	// (the start plus --write-timeout, or what ExtendWriteDeadline set);
+	// zero when there is none. A response finished after it is lost.
+	writeDeadline time.Time
+	controller    *http.ResponseController
+}
+
+// MaxWriteDeadline bounds how far ExtendWriteDeadline moves a request's write deadline.
+const MaxWriteDeadline = 30 * time.Minute
+
+// ExtendWriteDeadline gives the request in ctx until d from now to finish writing its
+// response, for work known to run long (a heavy SOAP request, a pyramid build): past the
+// server's --write-timeout the connection would drop the response while the work still
+// finished. d is at most MaxWriteDeadline; a deadline is never moved earlier. Outside a
+// request served by Server it does nothing.
+func ExtendWriteDeadline(ctx context.Context, d time.Duration) error {
+	info, ok := ctx.Value(requestInfoKey{}).(*requestInfo)
+	if !ok || info.controller == nil || info.writeDeadline.IsZero() {
+		return nil
+	}
+	d = min(d, MaxWriteDeadline)
+	deadline := time.Now().Add(d)
+	if !deadline.After(info.writeDeadline) {
+		return nil
+	}
+	if err := info.controller.SetWriteDeadline(deadline); err != nil {
+		return fmt.Errorf("server: extending the write deadline: %w", err)
+	}
+	info.writeDeadline = deadline
+	return nil
 }
 
 // RequestID returns the id the server gave the request in ctx ("" outside a
@@ -73,6 +103,9 @@ type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int64
+	// writeErr is the first error writing the response met (the client went
+	// away, the write deadline passed): the response was cut.
+	writeErr error
 }
 
 func (r *statusRecorder) WriteHeader(code int) {
@@ -98,6 +131,9 @@ func (r *statusRecorder) ReadFrom(src io.Reader) (int64, error) {
 		n, err = io.Copy(struct{ io.Writer }{r.ResponseWriter}, src)
 	}
 	r.bytes += n
+	if err != nil && r.writeErr == nil {
+		r.writeErr = err
+	}
 	return n, err
 }
 
@@ -107,6 +143,9 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 	}
 	n, err := r.ResponseWriter.Write(b)
 	r.bytes += int64(n)
+	if err != nil && r.writeErr == nil {
+		r.writeErr = err
+	}
 	return n, err
 }
 
@@ -135,8 +174,14 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		idValue := []string{info.id}
 		w.Header()["X-Request-Id"] = idValue
 		r.Header["X-Request-Id"] = idValue
-		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info))
 		rec := &statusRecorder{ResponseWriter: w}
+		if s.cfg.WriteTimeout > 0 {
+			// net/http set the connection's write deadline when it read the
+			// request headers, just before this.
+			info.writeDeadline = start.Add(s.cfg.WriteTimeout)
+			info.controller = http.NewResponseController(rec)
+		}
+		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info))
 
 		s.metrics.inFlight.Inc()
 		defer func() {
@@ -164,6 +209,18 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			if status == 0 {
 				status = http.StatusOK
 			}
+			// A response finished past the write deadline never reaches the
+			// client whole (net/http drops what it still buffers), and one
+			// whose writing failed was cut: both are logged as aborted, with
+			// the reason.
+			cut := ""
+			switch {
+			case !info.writeDeadline.IsZero() && time.Now().After(info.writeDeadline):
+				cut = "the response was finished after the write deadline (--write-timeout)"
+			case rec.writeErr != nil:
+				cut = "writing the response failed: " + rec.writeErr.Error()
+			}
+			abort = abort || cut != ""
 			elapsed := time.Since(start)
 			s.metrics.requests.WithLabelValues(info.service, methodLabel(r.Method), strconv.Itoa(status)).Inc()
 			s.metrics.duration.WithLabelValues(info.service).Observe(elapsed.Seconds())
@@ -182,6 +239,10 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				slog.String("remote", r.RemoteAddr),
 				slog.Bool("aborted", abort),
 			)
+			if cut != "" {
+				s.cfg.Logger.LogAttrs(r.Context(), slog.LevelWarn, "response cut",
+					slog.String("request_id", info.id), slog.String("reason", cut), slog.Duration("duration", elapsed))
+			}
 			if abort {
 				panic(http.ErrAbortHandler)
 			}

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -59,6 +58,7 @@ func Binary(t testing.TB) string {
 		binary.path = filepath.Join(dir, "sitesvc")
 		cmd := exec.Command("go", "build", "-o", binary.path, "./cmd/sitesvc")
 		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as make build makes it
 		if out, err := cmd.CombinedOutput(); err != nil {
 			binary.err = fmt.Errorf("go build ./cmd/sitesvc: %v\n%s", err, out)
 		}
@@ -69,39 +69,81 @@ func Binary(t testing.TB) string {
 	return binary.path
 }
 
-// StartServer runs `sitesvc serve --dev` on a free loopback port with a
-// fresh temporary --data directory, from the repository root, with extra
-// flags appended (a later flag overrides an earlier one: "--dev=false" runs
-// it as in production, without a development SOAP key). Development mode
-// is the default here because most tests call the Algorithm (SOAP) service with the
-// development key (<DataDir>/dev-key.txt). It waits until /readyz answers
-// 200. The process is stopped when the test ends.
+// StartServer runs `sitesvc serve --dev` on a loopback port with a fresh
+// temporary --data directory, from the repository root, with extra flags
+// appended (a later flag overrides an earlier one: "--dev=false" runs it as
+// in production, without a development SOAP key). Development mode is the
+// default here because most tests call the Algorithm (SOAP) service with
+// the development key (<DataDir>/dev-key.txt). The test opens the
+// listening socket itself (port 0: the kernel picks a free port) and hands
+// it to the server by socket activation, so no other process can take the
+// port between choosing it and serving on it. It waits until /readyz
+// answers 200. The process is stopped when the test ends.
 func StartServer(t testing.TB, extraArgs ...string) *Server {
 	t.Helper()
-	bin := Binary(t)
-	root := RepoRoot(t)
-	dataDir := t.TempDir()
-	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
-		port, err := freePort()
-		if err != nil {
-			t.Fatalf("testkit: %v", err)
-		}
-		s, err := start(bin, root, dataDir, port, extraArgs)
-		if err == nil {
-			t.Cleanup(func() { s.kill() })
-			return s
-		}
-		lastErr = err
+	s, err := start(Binary(t), RepoRoot(t), t.TempDir(), extraArgs)
+	if err != nil {
+		t.Fatalf("testkit: starting sitesvc: %v", err)
 	}
-	t.Fatalf("testkit: starting sitesvc: %v", lastErr)
-	return nil
+	t.Cleanup(func() { s.kill() })
+	return s
 }
 
-func start(bin, root, dataDir string, port int, extraArgs []string) (*Server, error) {
-	url := "http://127.0.0.1:" + strconv.Itoa(port)
+// start listens on a new loopback port and runs the server on that socket.
+func start(bin, root, dataDir string, extraArgs []string) (*Server, error) {
+	addr, socket, err := listenSocket()
+	if err != nil {
+		return nil, err
+	}
+	defer socket.Close() // the server holds its own copy
+	return startOn(bin, root, dataDir, addr, socket, extraArgs)
+}
+
+// Socket opens a listening socket on a loopback port the kernel chooses
+// and returns its address ("127.0.0.1:port") and descriptor, for a server
+// process started with SocketActivated; it is closed when the test ends.
+func Socket(t testing.TB) (addr string, socket *os.File) {
+	t.Helper()
+	addr, socket, err := listenSocket()
+	if err != nil {
+		t.Fatalf("testkit: %v", err)
+	}
+	t.Cleanup(func() { socket.Close() })
+	return addr, socket
+}
+
+func listenSocket() (string, *os.File, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, fmt.Errorf("listening on a loopback port: %w", err)
+	}
+	defer ln.Close() // the descriptor below is a copy
+	socket, err := ln.(*net.TCPListener).File()
+	if err != nil {
+		return "", nil, fmt.Errorf("the listening socket's descriptor: %w", err)
+	}
+	return ln.Addr().String(), socket, nil
+}
+
+// SocketActivated is the command running `bin args…` on the listening
+// socket (from Socket) as a service manager passes one: descriptor 3,
+// LISTEN_FDS=1 and LISTEN_PID = the server's own pid, which a shell sets
+// before it execs the server in its place. `sitesvc serve` then serves on
+// that socket instead of binding --addr, so no other process can take the
+// port between the test choosing it and the server using it.
+func SocketActivated(bin string, args []string, socket *os.File) *exec.Cmd {
+	cmd := exec.Command("/bin/sh", append([]string{"-c", `LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" "$@"`, bin}, args...)...)
+	cmd.ExtraFiles = []*os.File{socket}
+	return cmd
+}
+
+// startOn runs the server on the listening socket (SocketActivated); addr
+// is the socket's address. A nil socket makes the server listen on addr
+// itself.
+func startOn(bin, root, dataDir, addr string, socket *os.File, extraArgs []string) (*Server, error) {
+	url := "http://" + addr
 	args := append([]string{"serve",
-		"--addr", "127.0.0.1:" + strconv.Itoa(port),
+		"--addr", addr,
 		"--public-url", url,
 		"--data", dataDir,
 		"--log-format", "text",
@@ -115,6 +157,9 @@ func start(bin, root, dataDir string, port int, extraArgs []string) (*Server, er
 		}
 	}
 	cmd := exec.Command(bin, args...)
+	if socket != nil {
+		cmd = SocketActivated(bin, args, socket)
+	}
 	cmd.Dir = root
 	logs := &LogBuffer{}
 	cmd.Stdout = logs
@@ -138,10 +183,9 @@ func start(bin, root, dataDir string, port int, extraArgs []string) (*Server, er
 			return nil, fmt.Errorf("sitesvc exited before it was ready: %v\n%s", s.exitErr(), logs.String())
 		default:
 		}
-		// Until this process says it listens, whatever answers on the port
-		// is someone else (the port was taken between freePort and our
-		// bind, and this process is about to exit with an error).
-		if !listening(logs.String(), "127.0.0.1:"+strconv.Itoa(port)) {
+		// Until this process says it listens, whatever answers on the
+		// address is someone else.
+		if !listening(logs.String(), addr) {
 			time.Sleep(50 * time.Millisecond)
 			continue
 		}
@@ -243,15 +287,6 @@ func (s *Server) Get(t testing.TB, path string) (*http.Response, []byte) {
 func listening(logs, addr string) bool {
 	return strings.Contains(logs, "msg=listening addr="+addr+"\n") ||
 		strings.Contains(logs, `"msg":"listening","addr":"`+addr+`"`)
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("finding a free port: %w", err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // LogBuffer is a bytes.Buffer safe for concurrent writes (a process's

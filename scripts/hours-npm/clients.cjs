@@ -91,6 +91,17 @@ async function withDevour() {
   api.define('libraries', { name: '', slug: '', timezone: '', locations: { jsonApi: 'hasMany', type: 'locations' }, primary_location: { jsonApi: 'hasOne', type: 'locations' } }, { collectionPath: 'libraries' });
   api.define('locations', { name: '', slug: '', primary: false, keeps_hours: false }, { collectionPath: `libraries/${slug}/locations` });
   api.define('terms', { name: '', first_day: '', last_day: '' }, { collectionPath: `libraries/${slug}/terms` });
+  api.define('exceptions', { day: '', closed: false, hours_type: '', notes: '' }, { collectionPath: `libraries/${slug}/locations/main/exceptions` });
+  // findAll reads the bare collection URLs (issue 19.5).
+  const all = await api.findAll('libraries');
+  // (PostgreSQL runs hold no sample data: only the libraries made here.)
+  check(Array.isArray(all.data) && all.data.some((l) => l.id === slug && l.name === 'Client ' + slug),
+    'devour: findAll libraries at /libraries', JSON.stringify(all.data.map((l) => l.id)));
+  const terms = await api.findAll('terms');
+  check(terms.data.length === 1 && terms.data[0].id === ids.term, 'devour: findAll a library\'s terms', JSON.stringify(terms.data));
+  const exceptions = await api.findAll('exceptions');
+  check(exceptions.data.length === 1 && exceptions.data[0].id === ids.exception && exceptions.data[0].notes === 'Independence Day',
+    'devour: findAll a location\'s exceptions', JSON.stringify(exceptions.data));
   // devour builds /libraries/{id} (no .json) for find, update and destroy.
   const found = await api.find('libraries', slug);
   check(found.data.name === 'Client ' + slug, 'devour: find library at its bare URL');
@@ -113,6 +124,13 @@ async function withKitsu() {
   // kitsu 11's CommonJS build is marked as an ES module: import it.
   const { default: Kitsu } = await import('kitsu');
   const api = new Kitsu({ baseURL: base, pluralize: false, camelCaseTypes: false, resourceCase: 'none', headers: { Authorization: 'Bearer ' + token } });
+  const list = await api.get('libraries');
+  check(Array.isArray(list.data) && list.data.some((l) => l.id === slug && l.name === 'Client ' + slug),
+    'kitsu: get the libraries collection at /libraries', JSON.stringify(list.data.map((l) => l.id)));
+  // kitsu reads model/id/relationship paths (deeper ones it cuts short):
+  // a library's terms are such a collection.
+  const terms = await api.get(`libraries/${slug}/terms`);
+  check(Array.isArray(terms.data) && terms.data.length === 1 && terms.data[0].first_day === '2026-01-01', 'kitsu: get a library\'s terms collection', JSON.stringify(terms.data));
   const got = await api.get(`libraries/${slug}`);
   check(got.data.name === 'Client ' + slug, 'kitsu: get library at its bare URL');
   const loc = await api.get(`libraries/${slug}/locations/main`);

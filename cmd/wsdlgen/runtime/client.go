@@ -95,7 +95,10 @@ func DecodeResponse(r io.Reader, op *Operation, limits Limits) ([]any, error) {
 			return nil, fmt.Errorf("response of %s, part %s: %w", op.Name, p.Name, err)
 		}
 	}
-	dec := &valueDecoder{ids: ids, goTypes: goTypes, budget: limits.MaxElements, memo: map[memoKey]memoEntry{}}
+	if limits.MaxTextBytes <= 0 {
+		limits.MaxTextBytes = DefaultMaxResponseBytes
+	}
+	dec := &valueDecoder{ids: ids, goTypes: goTypes, budget: limits.MaxElements, textBudget: limits.MaxTextBytes, maxText: limits.MaxTextBytes, memo: map[memoKey]memoEntry{}}
 	out := make([]any, len(op.Output.Parts))
 	for i, p := range op.Output.Parts {
 		// By name, as the parts are named; by position for servers that

@@ -39,6 +39,9 @@ func NewDecoder(ops []Operation, namespace string, limits Limits) (*Decoder, err
 	if limits.MaxElements <= 0 {
 		limits.MaxElements = defaultLimits.MaxElements
 	}
+	if limits.MaxTextBytes <= 0 {
+		limits.MaxTextBytes = DefaultMaxRequestBytes
+	}
 	d := &Decoder{byName: map[string][]*Operation{}, namespace: namespace, limits: limits, goTypes: map[*Type]reflect.Type{}}
 	for i := range ops {
 		op := &ops[i]
@@ -132,7 +135,7 @@ func (d *Decoder) Decode(r io.Reader) (*Call, error) {
 	if len(overloads) == 0 {
 		return nil, ClientFault("unknown operation %q", wrapper.name.Local)
 	}
-	dec := &valueDecoder{ids: ids, goTypes: d.goTypes, budget: d.limits.MaxElements, memo: map[memoKey]memoEntry{}}
+	dec := &valueDecoder{ids: ids, goTypes: d.goTypes, budget: d.limits.MaxElements, textBudget: d.limits.MaxTextBytes, maxText: d.limits.MaxTextBytes, memo: map[memoKey]memoEntry{}}
 	op, byName := selectOverload(overloads, wrapper.children, dec)
 	if op == nil {
 		names := make([]string, len(wrapper.children))
@@ -229,6 +232,11 @@ type valueDecoder struct {
 	// to an array of 1000 references to …), so the decoded size is
 	// bounded like the parsed size.
 	budget int
+	// textBudget is how many more bytes of text the decoded values may
+	// hold (of maxText): like budget, every reference to a text spends its
+	// length, so 10,000 hrefs to one 13,000-character sequence are refused
+	// here, before the operation copies 130 MB out of them.
+	textBudget, maxText int
 	// memo holds the values already decoded, so that many references to
 	// one element decode it once: without it, 150,000 references to a
 	// 4 MB text would trim (or attribute-scan) that element 150,000
@@ -247,12 +255,30 @@ type memoKey struct {
 }
 
 type memoEntry struct {
-	typed reflect.Value // decode's result
-	any   any           // anyValue's result
-	cost  int           // budget spent computing it
+	typed    reflect.Value // decode's result
+	any      any           // anyValue's result
+	cost     int           // budget spent computing it
+	textCost int           // textBudget spent computing it
 }
 
 func (vd *valueDecoder) spend() error { return vd.spendN(1) }
+
+// spendText spends n bytes of the text budget.
+func (vd *valueDecoder) spendText(n int) error {
+	vd.textBudget -= n
+	if vd.textBudget < 0 {
+		return fmt.Errorf("%w: the value holds (through href references) more than %d bytes of text", errLimit, vd.maxText)
+	}
+	return nil
+}
+
+// spendMemo spends again what a memoised value cost.
+func (vd *valueDecoder) spendMemo(e memoEntry) error {
+	if err := vd.spendN(e.cost); err != nil {
+		return err
+	}
+	return vd.spendText(e.textCost)
+}
 
 func (vd *valueDecoder) spendN(n int) error {
 	vd.budget -= n
@@ -331,17 +357,17 @@ func (vd *valueDecoder) decode(n *node, t *Type, depth int) (reflect.Value, erro
 	}
 	key := memoKey{n: n, t: t, depth: depth}
 	if e, ok := vd.memo[key]; ok {
-		if err := vd.spendN(e.cost); err != nil {
+		if err := vd.spendMemo(e); err != nil {
 			return reflect.Value{}, err
 		}
 		return e.typed, nil
 	}
-	before := vd.budget
+	before, beforeText := vd.budget, vd.textBudget
 	v, err := vd.decodeResolved(n, t, depth)
 	if err != nil {
 		return reflect.Value{}, err
 	}
-	vd.memo[key] = memoEntry{typed: v, cost: before - vd.budget}
+	vd.memo[key] = memoEntry{typed: v, cost: before - vd.budget, textCost: beforeText - vd.textBudget}
 	return v, nil
 }
 
@@ -386,6 +412,11 @@ func (vd *valueDecoder) decodeResolved(n *node, t *Type, depth int) (reflect.Val
 	if isArray || n.hasChildren() {
 		return reflect.Value{}, fmt.Errorf("expected %s, got a structured value", t)
 	}
+	if t.Name == "string" { // numbers and booleans hold no text once parsed
+		if err := vd.spendText(len(n.text)); err != nil {
+			return reflect.Value{}, err
+		}
+	}
 	v, err := parseScalar(t.Name, n.text)
 	if err != nil {
 		return reflect.Value{}, err
@@ -417,6 +448,9 @@ func (vd *valueDecoder) decodeAny(n *node, typeName string, isArray bool, depth 
 	case "double", "float", "decimal":
 		return parseScalar("double", n.text)
 	}
+	if err := vd.spendText(len(n.text)); err != nil {
+		return nil, err
+	}
 	return n.text, nil
 }
 
@@ -429,12 +463,12 @@ func (vd *valueDecoder) anyItem(c *node, depth int) (any, error) {
 	}
 	key := memoKey{n: c, depth: depth}
 	if e, ok := vd.memo[key]; ok {
-		if err := vd.spendN(e.cost); err != nil {
+		if err := vd.spendMemo(e); err != nil {
 			return nil, err
 		}
 		return e.any, nil
 	}
-	before := vd.budget
+	before, beforeText := vd.budget, vd.textBudget
 	if err := vd.spend(); err != nil {
 		return nil, err
 	}
@@ -448,7 +482,7 @@ func (vd *valueDecoder) anyItem(c *node, depth int) (any, error) {
 			return nil, err
 		}
 	}
-	vd.memo[key] = memoEntry{any: v, cost: before - vd.budget}
+	vd.memo[key] = memoEntry{any: v, cost: before - vd.budget, textCost: beforeText - vd.textBudget}
 	return v, nil
 }
 

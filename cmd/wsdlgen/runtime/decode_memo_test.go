@@ -33,7 +33,7 @@ func TestSharedHrefDecodedOnce(t *testing.T) {
 	ids := map[string]*node{}
 	indexIDs(root, ids)
 	anyType := &Type{Namespace: XSDNamespace, Name: "anyType"}
-	vd := &valueDecoder{ids: ids, goTypes: map[*Type]reflect.Type{anyType: reflect.TypeFor[any]()}, budget: 10_000, memo: map[memoKey]memoEntry{}}
+	vd := &valueDecoder{ids: ids, goTypes: map[*Type]reflect.Type{anyType: reflect.TypeFor[any]()}, budget: 10_000, textBudget: 1 << 20, maxText: 1 << 20, memo: map[memoKey]memoEntry{}}
 	v, err := vd.decode(inputData, anyType, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestSharedHrefDecodedOnce(t *testing.T) {
 		t.Errorf("spent %d of the budget, want 1001 (one per reference and one for the array)", spent)
 	}
 
-	vd = &valueDecoder{ids: ids, goTypes: vd.goTypes, budget: 500, memo: map[memoKey]memoEntry{}}
+	vd = &valueDecoder{ids: ids, goTypes: vd.goTypes, budget: 500, textBudget: 1 << 20, maxText: 1 << 20, memo: map[memoKey]memoEntry{}}
 	if _, err := vd.decode(inputData, anyType, 0); err == nil || !strings.Contains(err.Error(), "expands") {
 		t.Errorf("1000 references within a budget of 500: %v", err)
 	}
@@ -77,5 +77,39 @@ func BenchmarkSharedHref(b *testing.B) {
 		if _, err := dec.Decode(strings.NewReader(env)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestSharedHrefTextBudget: every reference to a text spends its length of the text budget,
+// memoised or not, so references cannot multiply text past the limit; numbers hold no text.
+func TestSharedHrefTextBudget(t *testing.T) {
+	env := strings.Replace(sharedHrefEnvelope(100, 0), `xsi:type="xsd:int">41`, `xsi:type="xsd:string">`+strings.Repeat("ACGT", 250), 1)
+	root, err := parseTree(strings.NewReader(env), defaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputData := root.children[0].children[0].children[7]
+	ids := map[string]*node{}
+	indexIDs(root, ids)
+	anyType := &Type{Namespace: XSDNamespace, Name: "anyType"}
+	goTypes := map[*Type]reflect.Type{anyType: reflect.TypeFor[any]()}
+	vd := &valueDecoder{ids: ids, goTypes: goTypes, budget: 10_000, textBudget: 100_000, maxText: 100_000, memo: map[memoKey]memoEntry{}}
+	if _, err := vd.decode(inputData, anyType, 0); err != nil {
+		t.Fatalf("100 references to 1,000 bytes within 100,000: %v", err)
+	}
+	if vd.textBudget != 0 {
+		t.Errorf("text budget left %d, want 0 (100 × 1,000 spent)", vd.textBudget)
+	}
+	vd = &valueDecoder{ids: ids, goTypes: goTypes, budget: 10_000, textBudget: 99_999, maxText: 99_999, memo: map[memoKey]memoEntry{}}
+	if _, err := vd.decode(inputData, anyType, 0); err == nil || !strings.Contains(err.Error(), "more than 99999 bytes of text") {
+		t.Errorf("100 references to 1,000 bytes within 99,999: %v", err)
+	}
+	// Numbers (the padded int of sharedHrefEnvelope) spend no text.
+	root, _ = parseTree(strings.NewReader(sharedHrefEnvelope(100, 1000)), defaultLimits)
+	ids = map[string]*node{}
+	indexIDs(root, ids)
+	vd = &valueDecoder{ids: ids, goTypes: goTypes, budget: 10_000, textBudget: 10, maxText: 10, memo: map[memoKey]memoEntry{}}
+	if _, err := vd.decode(root.children[0].children[0].children[7], anyType, 0); err != nil {
+		t.Errorf("numbers: %v", err)
 	}
 }

@@ -54,14 +54,21 @@ func NewHandler(cfg HandlerConfig) (*Handler, error) {
 	if cfg.ResponseNamespace == "" {
 		return nil, errors.New("soap: ResponseNamespace is required")
 	}
-	dec, err := NewDecoder(cfg.Operations, cfg.RequestNamespace, cfg.Limits)
+	maxBytes := cfg.MaxRequestBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxRequestBytes
+	}
+	limits := cfg.Limits
+	if limits.MaxTextBytes <= 0 {
+		// References may share text, never multiply it past what a request
+		// without them could carry.
+		limits.MaxTextBytes = int(maxBytes)
+	}
+	dec, err := NewDecoder(cfg.Operations, cfg.RequestNamespace, limits)
 	if err != nil {
 		return nil, fmt.Errorf("soap: %w", err)
 	}
-	h := &Handler{dec: dec, respNS: cfg.ResponseNamespace, maxBytes: cfg.MaxRequestBytes, log: cfg.Logger}
-	if h.maxBytes <= 0 {
-		h.maxBytes = DefaultMaxRequestBytes
-	}
+	h := &Handler{dec: dec, respNS: cfg.ResponseNamespace, maxBytes: maxBytes, log: cfg.Logger}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}

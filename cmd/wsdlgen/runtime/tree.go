@@ -87,6 +87,13 @@ type Limits struct {
 	MaxDepth int
 	// MaxElements is the most elements accepted in one envelope.
 	MaxElements int
+	// MaxTextBytes is the most text the decoded call may hold, counted as
+	// href references are resolved: a value referenced n times counts n
+	// times. Zero takes the handler's request size limit (a document
+	// without references can carry no more), so a small request cannot
+	// expand into megabytes of input before the operation's own limits
+	// (nucleotides, samples) see it.
+	MaxTextBytes int
 }
 
 // DefaultLimits are generous for real requests (a mutation list is four

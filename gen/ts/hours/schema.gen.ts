@@ -178,7 +178,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Every library with its locations and hours. The same collection as `/libraries.json`, at the URL JSON:API clients that build one URL per collection read (devour `findAll`, kitsu `get`). */
+        get: operations["listLibrariesBare"];
         put?: never;
         /** Create a library (admin). */
         post: operations["createLibrary"];
@@ -258,6 +259,46 @@ export interface paths {
          * @description Every term of the library, by first day. Unauthenticated, like every read.
          */
         get: operations["listTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/libraries/{library_id}/changes.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed what in a library and when (the audit log; admin or its editor).
+         * @description The audit log's entries about the library, its locations, terms, schedules and
+         *     exceptions, newest first, at most 500. Each write through the JSON:API (bearer
+         *     token or signed-in session) leaves one entry in the write's own transaction.
+         *     Private: answered with `Cache-Control: private, no-store`.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/libraries/{library_id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same list as `changes.json`, at the URL without `.json` (clients that build one URL per collection). */
+        get: operations["listChangesBare"];
         put?: never;
         post?: never;
         delete?: never;
@@ -379,7 +420,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The terms of a library; the same collection as `terms.json`. */
+        get: operations["listTermsBare"];
         put?: never;
         /** Create a term (a named date range) of a library. */
         post: operations["createTerm"];
@@ -418,7 +460,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The weekly schedules of a location; the same collection as `schedules.json`. */
+        get: operations["listSchedulesBare"];
         put?: never;
         /**
          * Set the weekly schedule of a location for a term.
@@ -463,7 +506,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The per-date exceptions of a location; the same collection as `exceptions.json`. */
+        get: operations["listExceptionsBare"];
         put?: never;
         /** Set the hours of a location on one date (holiday closure, special hours). */
         post: operations["createException"];
@@ -790,6 +834,8 @@ export interface components {
         ExceptionAttributes: {
             day?: components["schemas"]["Date"];
             closed?: boolean;
+            /** @description Open around the clock that day (special hours); exactly one of closed, open_24h and periods describes the day. */
+            open_24h?: boolean;
             periods?: string[];
             /**
              * @description What the exception is (JSON:API forbids an attribute named type): special (its own hours; the default when open), holiday (the default when closed) or closure.
@@ -813,6 +859,7 @@ export interface components {
             attributes: {
                 day: components["schemas"]["Date"];
                 closed: boolean;
+                open_24h: boolean;
                 periods: string[];
                 /** @enum {string} */
                 hours_type: "special" | "holiday" | "closure";
@@ -843,6 +890,29 @@ export interface components {
             jsonapi: components["schemas"]["JSONAPIObject"];
             links: components["schemas"]["Links"];
             data: components["schemas"]["ExceptionResource"][];
+        };
+        ChangeResource: {
+            /** @enum {string} */
+            type: "changes";
+            /** @description The audit entry's number. */
+            id: string;
+            attributes: {
+                /** Format: date-time */
+                at: string;
+                /** @description The token's name or the signed-in user. */
+                who: string;
+                /** @enum {string} */
+                action: "create" | "update" | "delete";
+                resource_type: string;
+                resource_id: string;
+                /** @description What was written, under the API's names (null for a delete without detail). */
+                detail?: unknown;
+            };
+        };
+        ChangesDocument: {
+            jsonapi: components["schemas"]["JSONAPIObject"];
+            links: components["schemas"]["Links"];
+            data: components["schemas"]["ChangeResource"][];
         };
         ErrorObject: {
             status: string;
@@ -1703,6 +1773,56 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    listLibrariesBare: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day, YYYY-MM-DD. Alone, only that day is returned.
+                 * @example 2026-03-08
+                 */
+                from?: components["parameters"]["From"];
+                /**
+                 * @description Last day (inclusive), YYYY-MM-DD; needs `from`; at most 18 months after `from`.
+                 * @example 2026-03-14
+                 */
+                to?: components["parameters"]["To"];
+                /**
+                 * @description JSON:API `include`. The related resources are always included, so only those
+                 *     relationship paths are accepted (comma-separated): `locations` and `primary_location`
+                 *     on libraries, `library` on a location. Any other path is 400, as are the unsupported
+                 *     JSON:API parameters `sort`, `page[…]`, `fields[…]`, `filter[…]` and any other
+                 *     all-lower-case name.
+                 * @example locations
+                 */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every library (data) and every location (included). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["LibrariesDocument"];
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
     createLibrary: {
         parameters: {
             query?: never;
@@ -2104,6 +2224,68 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ChangesDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
+    listChangesBare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ChangesDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
         };
@@ -2574,6 +2756,42 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    listTermsBare: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TermsDocument"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+        };
+    };
     createTerm: {
         parameters: {
             query?: never;
@@ -2741,6 +2959,47 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listSchedulesBare: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SchedulesDocument"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
         };
     };
     createSchedule: {
@@ -2958,6 +3217,47 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listExceptionsBare: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+                /**
+                 * @description Slug of a location within the library (a former slug also resolves on reads).
+                 * @example stacks
+                 */
+                location_id: components["parameters"]["LocationID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ExceptionsDocument"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
         };
     };
     createException: {

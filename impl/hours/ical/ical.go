@@ -149,8 +149,8 @@ func writeDay(b *writer, f Feed, src Source, d schedule.Day, stamp string) {
 			// exclusive).
 			end = end.Add(time.Millisecond)
 		}
-		b.prop("DTSTART;TZID="+f.Zone.String(), localValue(start, f.Zone))
-		b.prop("DTEND;TZID="+f.Zone.String(), localValue(end, f.Zone))
+		b.prop(dateTimeProp("DTSTART", start, f.Zone))
+		b.prop(dateTimeProp("DTEND", end, f.Zone))
 		what := "open"
 		if d.Open24 {
 			what = "open 24 hours"
@@ -192,6 +192,38 @@ func dateValue(d schedule.Date) string {
 
 func localValue(t time.Time, zone *time.Location) string {
 	return t.In(zone).Format("20060102T150405")
+}
+
+// dateTimeProp is a DTSTART or DTEND property for t: local time with the
+// zone's TZID, or UTC when t's wall time occurs twice in the zone (the hour
+// repeated when clocks fall back). RFC 5545 says a repeated local time means
+// its first occurrence, but readers differ (python icalendar, ical.js and
+// node-ical take the second), so such a time is written as the one instant
+// every reader agrees on (issue 19.6).
+func dateTimeProp(name string, t time.Time, zone *time.Location) (string, string) {
+	if wallTimeRepeated(t, zone) {
+		return name, t.UTC().Format("20060102T150405Z")
+	}
+	return name + ";TZID=" + zone.String(), localValue(t, zone)
+}
+
+// wallTimeRepeated reports whether another instant has the same wall time
+// as t in zone: an offset in force within a day of t that, applied to t's
+// wall time, names an instant that really has that offset.
+func wallTimeRepeated(t time.Time, zone *time.Location) bool {
+	_, off := t.In(zone).Zone()
+	wall := localValue(t, zone)
+	for _, probe := range []time.Duration{-24 * time.Hour, 24 * time.Hour} {
+		_, other := t.Add(probe).In(zone).Zone()
+		if other == off {
+			continue
+		}
+		twin := t.Add(time.Duration(off-other) * time.Second)
+		if _, twinOff := twin.In(zone).Zone(); twinOff == other && localValue(twin, zone) == wall {
+			return true
+		}
+	}
+	return false
 }
 
 // uidSafe keeps a UID free of characters some clients mishandle.

@@ -175,21 +175,65 @@ func TestNoZoneRefused(t *testing.T) {
 	}
 }
 
-// TestParsedByPythonICalendar reads the feed with a real iCalendar library
-// (Debian's python3-icalendar) and checks every event's instants in UTC
-// on both sides of the spring-forward.
-func TestParsedByPythonICalendar(t *testing.T) {
-	python := "/usr/bin/python3"
-	if _, err := os.Stat(python); err != nil {
-		python = testkit.RequireTool(t, "python3")
-	}
-	if err := exec.Command(python, "-c", "import icalendar").Run(); err != nil {
+// feedReader is a real iCalendar library reading a feed file and printing
+// one line per event (testdata/parse.py's format).
+type feedReader struct {
+	name string
+	read func(t *testing.T, path string) string
+}
+
+// feedReaders are the iCalendar readers the feeds are tested with:
+// Debian's python3-icalendar and, from the pinned npm packages of
+// scripts/hours-npm, ical.js and node-ical. A reader that is not installed
+// is skipped with its reason (a failure under SITESVC_REQUIRE_TOOLS).
+func feedReaders(t *testing.T) []feedReader {
+	t.Helper()
+	missing := func(t *testing.T, what string, err error) {
+		t.Helper()
 		if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
-			t.Fatalf("python3-icalendar is required (SITESVC_REQUIRE_TOOLS is set): %v", err)
+			t.Fatalf("%s is required (SITESVC_REQUIRE_TOOLS is set): %v", what, err)
 		}
-		t.Skipf("python3-icalendar not installed: %v", err)
+		t.Skipf("%s not installed: %v", what, err)
 	}
-	out, err := Write(dstFeed(t))
+	run := func(t *testing.T, what string, cmd *exec.Cmd) string {
+		t.Helper()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s could not read the feed: %v\n%s", what, err, out)
+		}
+		return string(out)
+	}
+	python := func(t *testing.T, path string) string {
+		py := "/usr/bin/python3"
+		if _, err := os.Stat(py); err != nil {
+			py = testkit.RequireTool(t, "python3")
+		}
+		if err := exec.Command(py, "-c", "import icalendar").Run(); err != nil {
+			missing(t, "python3-icalendar", err)
+		}
+		return run(t, "python3-icalendar", exec.Command(py, "testdata/parse.py", path))
+	}
+	node := func(reader, pkg string) func(t *testing.T, path string) string {
+		return func(t *testing.T, path string) string {
+			nodeBin := testkit.RequireTool(t, "node")
+			dir := filepath.Join(testkit.RepoRoot(t), "scripts", "hours-npm")
+			if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg)); err != nil {
+				missing(t, pkg+" (scripts/hours-npm.sh install)", err)
+			}
+			cmd := exec.Command(nodeBin, filepath.Join(dir, "icalread.cjs"), reader, path)
+			// node-ical gives all-day events local midnight; any zone reads
+			// them as the same date, UTC is the plain one.
+			cmd.Env = append(os.Environ(), "TZ=UTC")
+			return run(t, pkg, cmd)
+		}
+	}
+	return []feedReader{{"python3-icalendar", python}, {"ical.js", node("icaljs", "ical.js")}, {"node-ical", node("nodeical", "node-ical")}}
+}
+
+// readEveryWay writes f and checks that every reader reads want from it.
+func readEveryWay(t *testing.T, f Feed, want string) {
+	t.Helper()
+	out, err := Write(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,11 +241,20 @@ func TestParsedByPythonICalendar(t *testing.T) {
 	if err := os.WriteFile(path, out, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got, err := exec.Command(python, "testdata/parse.py", path).CombinedOutput()
-	if err != nil {
-		t.Fatalf("python3-icalendar could not read the feed: %v\n%s", err, got)
+	for _, r := range feedReaders(t) {
+		t.Run(r.name, func(t *testing.T) {
+			if got := r.read(t, path); got != want {
+				t.Errorf("%s read:\n%s\nwant:\n%s\nfeed:\n%s", r.name, got, want, out)
+			}
+		})
 	}
-	want := strings.Join([]string{
+}
+
+// TestParsedByRealReaders reads the feed with real iCalendar libraries
+// (python3-icalendar, ical.js, node-ical) and checks every event's instants
+// in UTC on both sides of the spring-forward.
+func TestParsedByRealReaders(t *testing.T) {
+	readEveryWay(t, dstFeed(t), strings.Join([]string{
 		"TZ\tAmerica/Los_Angeles",
 		// Saturday before the change: PST, UTC-8.
 		"2026-03-07.green.main.0@example.org\t2026-03-07T17:00:00Z\t2026-03-08T01:00:00Z\tGreen Library, Main: open\t",
@@ -212,8 +265,88 @@ func TestParsedByPythonICalendar(t *testing.T) {
 		"2026-03-11.green.main.0@example.org\t2026-03-12T03:00:00Z\t2026-03-12T09:00:00Z\tGreen Library, Main: open (special)\tFinals: open late",
 		"2026-03-12.green.main.0@example.org\t2026-03-12T07:00:00Z\t2026-03-13T07:00:00Z\tGreen Library, Main: open 24 hours (special)\t",
 		"2026-03-13.green.main.0@example.org\t2026-03-13T16:00:00Z\t2026-03-14T00:00:00Z\tGreen Library, Main: open\t",
-	}, "\n") + "\n"
-	if string(got) != want {
-		t.Errorf("python3-icalendar read:\n%s\nwant:\n%s", got, want)
+	}, "\n")+"\n")
+}
+
+// fallFeed is medical/main's overnight hours across the 2026 fall-back
+// (Sunday 1 November in Los Angeles, 02:00 PDT → 01:00 PST): open
+// 20:00–01:00 every night, so Saturday's opening closes at 01:00 on the
+// day the hour 01:00–01:59 happens twice, and a Sunday exception opens
+// inside the repeated hour.
+func fallFeed(t *testing.T) Feed {
+	t.Helper()
+	zone := mustZone(t, "America/Los_Angeles")
+	rules := schedule.LocationRules{
+		Terms:     []schedule.Term{{ID: 1, First: mustDate(t, "2026-01-01"), Last: mustDate(t, "2026-12-31")}},
+		Schedules: map[int64]*schedule.WeeklyRules{1: {}},
+		Exceptions: map[schedule.Date]schedule.Rule{
+			mustDate(t, "2026-11-01"): {ID: 91, Kind: schedule.Hours, Periods: []schedule.Period{{Opens: 1*60 + 30, Closes: 3 * 60}}, Type: schedule.TypeSpecial},
+		},
+	}
+	for wd := range 7 {
+		rules.Schedules[1][wd] = schedule.Rule{ID: int64(10 + wd), Kind: schedule.Hours, Periods: []schedule.Period{{Opens: 20 * 60, Closes: 1 * 60}}, Type: schedule.TypeRegular}
+	}
+	days := rules.Days(schedule.Range{From: mustDate(t, "2026-10-31"), To: mustDate(t, "2026-11-02")}, zone)
+	return Feed{
+		Name:      "Medical Library, Main",
+		URL:       "https://example.org/hours/libraries/medical/locations/main.ics",
+		UIDDomain: "example.org",
+		Zone:      zone,
+		Stamp:     time.Date(2026, 10, 31, 7, 0, 0, 0, time.UTC),
+		Sources:   []Source{{Name: "Medical Library, Main", UIDScope: "medical/main", Days: days}},
+	}
+}
+
+// TestFallBackReadAlike is issue 19.6: an opening that ends (or starts)
+// inside the hour repeated at fall-back means its first occurrence
+// (daylight time, as the JSON:API says), and every reader must get that
+// instant. Written with a TZID, python icalendar, ical.js and node-ical
+// read it an hour late; written in UTC they cannot.
+func TestFallBackReadAlike(t *testing.T) {
+	f := fallFeed(t)
+	out, err := Write(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		// Saturday 20:00 PDT, closing at 01:00 PDT (08:00 UTC), not PST.
+		"DTSTART;TZID=America/Los_Angeles:20261031T200000\r\nDTEND:20261101T080000Z\r\n",
+		// Sunday's exception opens at 01:30 PDT; 03:00 exists once.
+		"DTSTART:20261101T083000Z\r\nDTEND;TZID=America/Los_Angeles:20261101T030000\r\n",
+		// Monday's hours, far from the change, stay local.
+		"DTSTART;TZID=America/Los_Angeles:20261102T200000\r\nDTEND;TZID=America/Los_Angeles:20261103T010000\r\n",
+	} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("feed lacks %q:\n%s", want, out)
+		}
+	}
+	readEveryWay(t, f, strings.Join([]string{
+		"TZ\tAmerica/Los_Angeles",
+		"2026-10-31.medical.main.0@example.org\t2026-11-01T03:00:00Z\t2026-11-01T08:00:00Z\tMedical Library, Main: open\t",
+		"2026-11-01.medical.main.0@example.org\t2026-11-01T08:30:00Z\t2026-11-01T11:00:00Z\tMedical Library, Main: open (special)\t",
+		"2026-11-02.medical.main.0@example.org\t2026-11-03T04:00:00Z\t2026-11-03T09:00:00Z\tMedical Library, Main: open\t",
+	}, "\n")+"\n")
+}
+
+func TestWallTimeRepeated(t *testing.T) {
+	la := mustZone(t, "America/Los_Angeles")
+	for _, c := range []struct {
+		at   time.Time
+		want bool
+	}{
+		{time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC), true},   // 01:00 PDT
+		{time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC), true},   // 01:00 PST
+		{time.Date(2026, 11, 1, 9, 59, 0, 0, time.UTC), true},  // 01:59 PST
+		{time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC), false}, // 02:00 PST
+		{time.Date(2026, 11, 1, 7, 59, 0, 0, time.UTC), false}, // 00:59 PDT
+		{time.Date(2026, 3, 8, 10, 0, 0, 0, time.UTC), false},  // 03:00 PDT, after spring-forward
+		{time.Date(2026, 3, 8, 9, 59, 0, 0, time.UTC), false},  // 01:59 PST
+	} {
+		if got := wallTimeRepeated(c.at, la); got != c.want {
+			t.Errorf("wallTimeRepeated(%s) = %v, want %v", c.at.In(la).Format(time.RFC3339), got, c.want)
+		}
+	}
+	if wallTimeRepeated(time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC), mustZone(t, "Asia/Kolkata")) {
+		t.Error("a zone without changes repeats a wall time")
 	}
 }

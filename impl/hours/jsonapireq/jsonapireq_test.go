@@ -209,3 +209,26 @@ func TestCheckQuery(t *testing.T) {
 		}
 	}
 }
+
+// CheckUTF8 names the string holding invalid UTF-8 by its JSON Pointer, in objects and
+// arrays and for member names, and leaves valid documents and non-JSON alone.
+func TestCheckUTF8Pointer(t *testing.T) {
+	for _, c := range []struct{ body, pointer string }{
+		{"{\"data\":{\"attributes\":{\"name\":\"ok\",\"notes\":\"x\xff\"}}}", "/data/attributes/notes"},
+		{"{\"a\":[\"ok\",{\"b\":1},\"\xc3\"]}", "/a/2"},
+		{"{\"a\":[[1,2],{\"c/d\":\"\xfe\"}]}", "/a/1/c~1d"},
+		{"{\"k\xff\":1}", "/k\uFFFD"},
+		{"\"\xff\"", ""},
+	} {
+		err := CheckUTF8([]byte(c.body))
+		var je *Error
+		if !errors.As(err, &je) || je.Status != 422 || je.Pointer != c.pointer {
+			t.Errorf("%q: %v (%+v), want 422 at %q", c.body, err, je, c.pointer)
+		}
+	}
+	for _, ok := range []string{`{"name":"Café ☕"}`, "not json \xff", `{"a":[1,"b"]}`} {
+		if err := CheckUTF8([]byte(ok)); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+}

@@ -37,7 +37,9 @@ type Page struct {
 	// library links its own).
 	ICSURL string
 	// IndexURL links back to every library ("" on the index).
-	IndexURL  string
+	IndexURL string
+	// EditorURL is the staff editor (linked from the overview's footer).
+	EditorURL string
 	Libraries []Library
 }
 

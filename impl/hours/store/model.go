@@ -63,6 +63,7 @@ type Exception struct {
 	LocationID int64
 	Day        schedule.Date
 	Closed     bool
+	Open24     bool
 	Periods    []schedule.Period
 	Type       string
 	Notes      string
@@ -77,6 +78,7 @@ type OldSlug struct {
 
 // AuditEntry is one recorded write.
 type AuditEntry struct {
+	ID           int64
 	At           time.Time
 	Who          string
 	Action       string // create, update, delete
@@ -254,7 +256,7 @@ func (s *Store) load(ctx context.Context, t tx, snap *Snapshot) error {
 		if err != nil {
 			return fmt.Errorf("rule %d: %w", id, err)
 		}
-		snap.Exceptions = append(snap.Exceptions, Exception{ID: id, LocationID: locationID, Day: d, Closed: k == schedule.Closed, Periods: ps, Type: typ, Notes: notes})
+		snap.Exceptions = append(snap.Exceptions, Exception{ID: id, LocationID: locationID, Day: d, Closed: k == schedule.Closed, Open24: k == schedule.Open24, Periods: ps, Type: typ, Notes: notes})
 		return nil
 	})
 }
@@ -294,7 +296,7 @@ func audit(ctx context.Context, t tx, who, action, resourceType, resourceID stri
 
 // Audit returns the audit log, oldest first.
 func (s *Store) Audit(ctx context.Context) ([]AuditEntry, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT at, who, action, resource_type, resource_id, detail FROM audit_log ORDER BY id`)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, at, who, action, resource_type, resource_id, detail FROM audit_log ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("hours store: reading audit log: %w", err)
 	}
@@ -303,7 +305,7 @@ func (s *Store) Audit(ctx context.Context) ([]AuditEntry, error) {
 	for rows.Next() {
 		var e AuditEntry
 		var at string
-		if err := rows.Scan(&at, &e.Who, &e.Action, &e.ResourceType, &e.ResourceID, &e.Detail); err != nil {
+		if err := rows.Scan(&e.ID, &at, &e.Who, &e.Action, &e.ResourceType, &e.ResourceID, &e.Detail); err != nil {
 			return nil, fmt.Errorf("hours store: reading audit log: %w", err)
 		}
 		e.At, _ = time.Parse(time.RFC3339Nano, at)

@@ -50,6 +50,7 @@ type DayInput struct {
 type ExceptionInput struct {
 	Day     *string
 	Closed  *bool
+	Open24  *bool    // open around the clock that day (issue 19.3: the editor's "24h")
 	Periods []string // nil: unchanged
 	Type    *string
 	Notes   *string
@@ -655,7 +656,7 @@ func (s *Store) DeleteSchedule(ctx context.Context, who, librarySlug, locationSl
 // exceptionRow is an exception as stored, for merging a change.
 type exceptionRow struct {
 	day, periods, typ, notes string
-	closed                   bool
+	closed, open24           bool
 }
 
 // mergeException applies in to row and checks the result.
@@ -677,11 +678,24 @@ func mergeException(row exceptionRow, in ExceptionInput) (exceptionRow, error) {
 		}
 		row.periods = schedule.FormatPeriods(ps)
 	}
+	// A day is exactly one of closed, open_24h and periods; a write naming
+	// one of them sets the day to it.
 	switch {
+	case in.Open24 != nil && *in.Open24:
+		if in.Closed != nil && *in.Closed || len(in.Periods) > 0 {
+			return row, fieldErr("open_24h", "give exactly one of closed, open_24h or periods")
+		}
+		row.open24, row.closed, row.periods = true, false, ""
 	case in.Closed != nil:
 		row.closed = *in.Closed
+		if row.closed || in.Periods != nil || in.Open24 != nil {
+			row.open24 = false
+		}
 	case in.Periods != nil:
-		row.closed = len(in.Periods) == 0
+		row.closed, row.open24 = len(in.Periods) == 0, false
+	case in.Open24 != nil && row.open24:
+		// open_24h: false alone leaves the day no hours: closed.
+		row.open24, row.closed = false, true
 	}
 	if row.closed && in.Closed != nil && in.Periods == nil {
 		row.periods = ""
@@ -709,8 +723,11 @@ func mergeException(row exceptionRow, in ExceptionInput) (exceptionRow, error) {
 	if row.closed && row.periods != "" {
 		return row, fieldErr("periods", "a closed day has no periods")
 	}
-	if !row.closed && row.periods == "" {
-		return row, fieldErr("periods", "an open day needs at least one period (or closed: true)")
+	if row.open24 && row.periods != "" {
+		return row, fieldErr("periods", "a day open 24 hours has no periods")
+	}
+	if !row.closed && !row.open24 && row.periods == "" {
+		return row, fieldErr("periods", "an open day needs at least one period (or closed: true, or open_24h: true)")
 	}
 	switch row.typ {
 	case schedule.TypeSpecial:
@@ -728,8 +745,11 @@ func mergeException(row exceptionRow, in ExceptionInput) (exceptionRow, error) {
 }
 
 func (r exceptionRow) kind() string {
-	if r.closed {
+	switch {
+	case r.closed:
 		return "closed"
+	case r.open24:
+		return "open24"
 	}
 	return "hours"
 }
@@ -779,7 +799,7 @@ func (t tx) exceptionOf(ctx context.Context, libSlug, locSlug string, id int64) 
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, row, notFound("no exception %d at this location", id)
 	}
-	row.closed = kind == "closed"
+	row.closed, row.open24 = kind == "closed", kind == "open24"
 	return locID, row, err
 }
 

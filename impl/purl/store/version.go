@@ -331,9 +331,11 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// isNotEmpty reports whether a rename failed because its target is a
+// directory that is not empty (rename(2): ENOTEMPTY, or EEXIST on some
+// systems), by the error's number, not its text.
 func isNotEmpty(err error) bool {
-	var le *os.LinkError
-	return errors.As(err, &le) && strings.Contains(le.Err.Error(), "directory not empty")
+	return errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST)
 }
 
 func randomSuffix() string {

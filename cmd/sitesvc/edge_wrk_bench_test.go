@@ -1,0 +1,235 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// BenchmarkEdge measures the servers as their users meet them: the real
+// sitesvc binary against a bare net/http server writing the same bytes
+// (the binary's headers, but Date, and body), both separate processes with
+// GOMAXPROCS=1 and one log line per request, driven over loopback by wrk,
+// a C load generator that does not saturate before the servers do (Go's
+// http.Client does: see BenchmarkEdgeGoClient). Rounds alternate between
+// the two sides, so the shared machine's noise falls on both.
+//
+// Per endpoint it reports each side's requests per second, ratio = the
+// binary's throughput ÷ the bare server's (the median of the rounds'
+// ratios), and cpu-ratio = the bare server's CPU per request ÷ the
+// binary's (user + system time of each server process, from /proc), which
+// moves less with other processes' load than throughput does.
+//
+// Bounded: edgeWrkRounds rounds of edgeWrkSeconds per side and endpoint,
+// edgeWrkConns connections from one wrk thread, 127.0.0.1 only. On a
+// machine with two or more cores, each server runs on a core of its own
+// and wrk on another (taskset), so that the load generator and the server
+// do not share one.
+func BenchmarkEdge(b *testing.B) {
+	wrk := testkit.RequireTool(b, "wrk")
+	b.Setenv("GOMAXPROCS", "1") // read by the two server processes only
+	srv := testkit.StartServer(b)
+	endpoints := edgeEndpoints(srv.URL + "/purl/")
+	answers := edgeAnswers(b, edgeClient(), srv, endpoints)
+	bare := startBare(b, answers)
+	serverCPU, loadCPU := edgeCPUs()
+	pin(b, srv.Pid(), serverCPU)
+	pin(b, bare.pid, serverCPU)
+
+	for _, ep := range endpoints {
+		b.Run(ep.name, func(b *testing.B) {
+			binURL, bareURL := srv.URL+ep.path, bare.url+ep.path
+			// Warm both (caches, connections) before measuring.
+			runWrk(b, wrk, loadCPU, binURL, 1)
+			runWrk(b, wrk, loadCPU, bareURL, 1)
+			var binReqs, bareReqs, binSecs, bareSecs float64
+			cpuBin0, cpuBare0 := cpuTicks(srv.Pid()), cpuTicks(bare.pid)
+			ratios := make([]float64, 0, edgeWrkRounds)
+			for r := 0; r < edgeWrkRounds; r++ {
+				var binRate, bareRate wrkResult
+				if r%2 == 0 {
+					binRate = runWrk(b, wrk, loadCPU, binURL, edgeWrkSeconds)
+					bareRate = runWrk(b, wrk, loadCPU, bareURL, edgeWrkSeconds)
+				} else {
+					bareRate = runWrk(b, wrk, loadCPU, bareURL, edgeWrkSeconds)
+					binRate = runWrk(b, wrk, loadCPU, binURL, edgeWrkSeconds)
+				}
+				binReqs, binSecs = binReqs+binRate.requests, binSecs+binRate.seconds
+				bareReqs, bareSecs = bareReqs+bareRate.requests, bareSecs+bareRate.seconds
+				ratios = append(ratios, binRate.perSecond()/bareRate.perSecond())
+			}
+			cpuBin, cpuBare := cpuTicks(srv.Pid())-cpuBin0, cpuTicks(bare.pid)-cpuBare0
+			if cpuBin > 0 && cpuBare > 0 {
+				b.ReportMetric(float64(cpuBin)/binReqs*1e4, "binary-cpu-ticks/10k-req")
+				b.ReportMetric(float64(cpuBare)/bareReqs*1e4, "bare-cpu-ticks/10k-req")
+				b.ReportMetric((float64(cpuBare)/bareReqs)/(float64(cpuBin)/binReqs), "cpu-ratio")
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(1e9*binSecs/binReqs, "ns/op")
+			b.ReportMetric(binReqs/binSecs, "binary-req/s")
+			b.ReportMetric(bareReqs/bareSecs, "bare-req/s")
+			b.ReportMetric((ratios[(edgeWrkRounds-1)/2]+ratios[edgeWrkRounds/2])/2, "ratio")
+		})
+	}
+}
+
+// The wrk load's bounds: per endpoint and side, a one-second warm-up, then
+// edgeWrkRounds rounds of edgeWrkSeconds over edgeWrkConns connections
+// (about 2½ minutes for the ten endpoints).
+const (
+	edgeWrkRounds  = 6
+	edgeWrkSeconds = 1
+	edgeWrkConns   = 32
+)
+
+// wrkResult is what one wrk run measured.
+type wrkResult struct{ requests, seconds float64 }
+
+func (r wrkResult) perSecond() float64 { return r.requests / r.seconds }
+
+// wrkSummary is wrk's summary line: "12345 requests in 1.00s, 3.21MB read".
+var wrkSummary = regexp.MustCompile(`(\d+) requests in ([0-9.]+)(us|ms|s|m),`)
+
+// runWrk runs wrk (one thread, edgeWrkConns connections) against u for
+// seconds, on cpu when it is not -1. Every answer must be a 2xx without
+// socket errors (edgeAnswers checked the body once; the bare server's
+// answers are those bytes).
+func runWrk(b *testing.B, wrk string, cpu int, u string, seconds int) wrkResult {
+	b.Helper()
+	args := []string{"-t1", "-c" + strconv.Itoa(edgeWrkConns), "-d" + strconv.Itoa(seconds) + "s", u}
+	cmd := exec.Command(wrk, args...)
+	if cpu >= 0 {
+		if taskset, err := exec.LookPath("taskset"); err == nil {
+			cmd = exec.Command(taskset, append([]string{"-c", strconv.Itoa(cpu), wrk}, args...)...)
+		}
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("wrk %s: %v\n%s", u, err, out)
+	}
+	res, err := parseWrk(string(out))
+	if err != nil {
+		b.Fatalf("wrk %s: %v\n%s", u, err, out)
+	}
+	if strings.Contains(string(out), "Non-2xx or 3xx responses") || strings.Contains(string(out), "Socket errors") {
+		b.Fatalf("wrk %s: not every answer was a 2xx:\n%s", u, out)
+	}
+	return res
+}
+
+// parseWrk reads the request count and duration of wrk's summary line.
+func parseWrk(out string) (wrkResult, error) {
+	m := wrkSummary.FindStringSubmatch(out)
+	if m == nil {
+		return wrkResult{}, fmt.Errorf("no summary line in wrk's output")
+	}
+	n, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return wrkResult{}, fmt.Errorf("request count %q: %w", m[1], err)
+	}
+	d, err := strconv.ParseFloat(m[2], 64)
+	if err != nil {
+		return wrkResult{}, fmt.Errorf("duration %q: %w", m[2], err)
+	}
+	switch m[3] {
+	case "us":
+		d /= 1e6
+	case "ms":
+		d /= 1e3
+	case "m":
+		d *= 60
+	}
+	if n == 0 || d == 0 {
+		return wrkResult{}, fmt.Errorf("wrk measured %v requests in %vs", n, d)
+	}
+	return wrkResult{requests: n, seconds: d}, nil
+}
+
+// edgeCPUs chooses the core the servers run on and the one wrk runs on:
+// different cores where there are two, else -1 (no pinning).
+func edgeCPUs() (server, load int) {
+	if n := len(cpusAllowed()); n >= 2 {
+		c := cpusAllowed()
+		return c[n-1], c[0]
+	}
+	return -1, -1
+}
+
+// cpusAllowed lists the CPUs this process may run on (from /proc).
+func cpusAllowed() []int {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return nil
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		list, ok := strings.CutPrefix(line, "Cpus_allowed_list:")
+		if !ok {
+			continue
+		}
+		var cpus []int
+		for _, part := range strings.Split(strings.TrimSpace(list), ",") {
+			lo, hi, isRange := strings.Cut(part, "-")
+			a, err := strconv.Atoi(lo)
+			if err != nil {
+				return nil
+			}
+			z := a
+			if isRange {
+				if z, err = strconv.Atoi(hi); err != nil {
+					return nil
+				}
+			}
+			for c := a; c <= z; c++ {
+				cpus = append(cpus, c)
+			}
+		}
+		return cpus
+	}
+	return nil
+}
+
+// pin moves every thread of process pid onto cpu (taskset -a), when cpu is
+// not -1 and taskset exists.
+func pin(b *testing.B, pid, cpu int) {
+	b.Helper()
+	if cpu < 0 {
+		return
+	}
+	taskset, err := exec.LookPath("taskset")
+	if err != nil {
+		return
+	}
+	if out, err := exec.Command(taskset, "-a", "-p", "-c", strconv.Itoa(cpu), strconv.Itoa(pid)).CombinedOutput(); err != nil {
+		b.Fatalf("taskset %d: %v\n%s", pid, err, out)
+	}
+}
+
+// TestParseWrk reads wrk's summary as wrk 4.1 prints it.
+func TestParseWrk(t *testing.T) {
+	out := `Running 1s test @ http://127.0.0.1:8080/
+  1 threads and 32 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency   355.12us  120.04us   3.12ms   90.12%
+    Req/Sec    88.20k     2.10k   91.00k    80.00%
+  87766 requests in 1.00s, 12.81MB read
+Requests/sec:  87729.40
+Transfer/sec:     12.80MB
+`
+	got, err := parseWrk(out)
+	if err != nil || got.requests != 87766 || got.seconds != 1 {
+		t.Fatalf("parseWrk = %+v, %v", got, err)
+	}
+	if _, err := parseWrk("unable to connect to 127.0.0.1:1 Connection refused"); err == nil {
+		t.Fatal("parseWrk accepted output without a summary")
+	}
+	if got, err := parseWrk("  5 requests in 500.00ms, 1KB read"); err != nil || got.seconds != 0.5 {
+		t.Fatalf("parseWrk(ms) = %+v, %v", got, err)
+	}
+}

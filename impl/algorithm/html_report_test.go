@@ -1,0 +1,145 @@
+package algorithm
+
+import (
+	"encoding/xml"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/fasta"
+	"github.com/sitelib/sitesvc/impl/resistance"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// htmlFASTA: the project's example sequence, the shared hypermutated sequence (PR D30N may
+// be an APOBEC artefact) and one too short.
+func htmlFASTA(t testing.TB) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(testkit.SharedDir(t), "data", "hivdb", "sequences", "PROBLEM_SEQUENCES_APOBEC.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(raw), `"sequence": "`)
+	seq, _, _ := strings.Cut(rest, `"`)
+	if len(seq) < 1000 {
+		t.Fatalf("no sequence in PROBLEM_SEQUENCES_APOBEC.json")
+	}
+	return exampleFASTA(t) + ">apobec\n" + seq + "\n>short\nACGTAC\n"
+}
+
+// checkHTMLReport: a whole, self-contained HTML report of the three htmlFASTA sequences.
+func checkHTMLReport(t *testing.T, rep string) {
+	t.Helper()
+	if !strings.HasPrefix(rep, "<!DOCTYPE html>") || !strings.HasSuffix(strings.TrimSpace(rep), "</html>") {
+		t.Fatalf("not an HTML document:\n%.300s", rep)
+	}
+	for _, want := range []string{
+		`<h2 id="summary">Summary of 3 sequences</h2>`, `<h2 id="input-1-h">Sequence 1: example-PR-RT</h2>`,
+		`<h2 id="input-2-h">Sequence 2: apobec</h2>`, "possibly APOBEC-induced", "Sequence too short: 6 nucleotides",
+		"default-src 'none'",
+	} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("HTML report: no %q", want)
+		}
+	}
+	for _, bad := range []string{"<script", "http://", "https://", "src="} {
+		if strings.Contains(rep, bad) {
+			t.Errorf("HTML report holds %q", bad)
+		}
+	}
+}
+
+// TestHTMLReportOverSOAP: the HTML report through the service — the reportOptions word
+// HTML on overload 2, reportTypeInt 4, inAlgorithmInterface 4 on overload 3 (one document
+// per sequence) — is the bare engine's report.
+func TestHTMLReportOverSOAP(t *testing.T) {
+	s := startService(t, nil)
+	eng := testEngine(t)
+	text := htmlFASTA(t)
+	recs := fasta.Parse(text)
+	body := `<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><reportOptions>HTML|QA ANALYSIS|MUTATION COMMENTS</reportOptions><methodName>m</methodName><reportName>clinic</reportName><reportDate>d</reportDate><inputData xsi:type="xsd:string">` + xmlText(text) + `</inputData></alg:processSequences>`
+	code, resp := soapCall(t, s.URL, body)
+	r := parseSOAP(t, resp)
+	if code != 200 || r.FaultString != "" {
+		t.Fatalf("%d %s", code, r.FaultString)
+	}
+	want, err := eng.SequenceReport(recs, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportOptions: "HTML|QA ANALYSIS|MUTATION COMMENTS", MethodName: "m", ReportName: "clinic", ReportDate: "d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Part != want {
+		t.Errorf("overload 2 HTML differs from the engine's\n got %.800s\nwant %.800s", r.Part, want)
+	}
+	checkHTMLReport(t, r.Part)
+
+	body = `<alg:processSequencesInFasta><key>` + s.Key + `</key><reportTypeInt>4</reportTypeInt><sequencesInFasta>` + xmlText(text) + `</sequencesInFasta></alg:processSequencesInFasta>`
+	code, resp = soapCall(t, s.URL, body)
+	r = parseSOAP(t, resp)
+	if code != 200 || r.FaultString != "" {
+		t.Fatalf("reportTypeInt 4: %d %s", code, r.FaultString)
+	}
+	want, err = eng.SequenceReport(recs, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportHTML})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if atReportTime(r.Part) != want {
+		t.Errorf("reportTypeInt 4 differs from the engine's HTML report")
+	}
+	checkHTMLReport(t, r.Part)
+
+	body = `<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>4</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><methodName/><reportName/><reportDate>d</reportDate><inputData xsi:type="xsd:string">` + xmlText(text) + `</inputData></alg:processSequences>`
+	code, resp = soapCall(t, s.URL, body)
+	r = parseSOAP(t, resp)
+	wants, err := eng.SequenceReports(recs, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportHTML, ReportDate: "d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 200 || len(r.Items) != 3 {
+		t.Fatalf("overload 3: %d, %d items\n%.500s", code, len(r.Items), resp)
+	}
+	for i, it := range r.Items {
+		if it != wants[i] || !strings.HasPrefix(it, "<!DOCTYPE html>") || strings.Count(it, `<section class="input"`) != 1 {
+			t.Errorf("overload 3 item %d is not the engine's one-sequence HTML report:\n%.300s", i+1, it)
+		}
+	}
+
+	// two report types named: a Client fault
+	body = `<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>0</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><reportOptions>HTML|XMLVER1</reportOptions><methodName/><reportName/><reportDate/><inputData xsi:type="xsd:string">` + xmlText(text) + `</inputData></alg:processSequences>`
+	code, resp = soapCall(t, s.URL, body)
+	if r := parseSOAP(t, resp); code != 500 || !strings.HasSuffix(r.FaultCode, "Client") || !strings.Contains(r.FaultString, "two report types") {
+		t.Errorf("HTML|XMLVER1: %d %s %s", code, r.FaultCode, r.FaultString)
+	}
+}
+
+// TestHTMLReportThroughTheBinary: the real binary answers overload 2 with reportOptions
+// HTML with the engine's HTML report.
+func TestHTMLReportThroughTheBinary(t *testing.T) {
+	s := startBinary(t)
+	text := htmlFASTA(t)
+	env := `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:alg="http://algorithm.sitesvc.org" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body>` +
+		`<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>1</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><reportOptions>type=html</reportOptions><methodName/><reportName/><reportDate>2026-05-01</reportDate><inputData xsi:type="xsd:string">` + xmlText(text) + `</inputData></alg:processSequences>` +
+		`</soapenv:Body></soapenv:Envelope>`
+	resp, err := http.Post(s.Endpoint, "text/xml; charset=utf-8", strings.NewReader(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var out struct {
+		Report string `xml:"Body>processSequencesResponse>processSequencesReturn"`
+	}
+	if err := xml.Unmarshal(raw, &out); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%d %v\n%.300s", resp.StatusCode, err, raw)
+	}
+	want, err := testEngine(t).SequenceReport(fasta.Parse(text), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportOptions: "type=html", ReportDate: "2026-05-01"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Report != want {
+		t.Errorf("the binary's HTML report differs from the engine's\n got %.600s\nwant %.600s", out.Report, want)
+	}
+	checkHTMLReport(t, out.Report)
+}

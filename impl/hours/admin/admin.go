@@ -1,0 +1,180 @@
+// Package admin is the staff editor of library hours (/hours/admin/,
+// issue 19.3): one HTML page and its script, a thin client of the Hours
+// JSON:API. The page only says who is signed in and carries the session's
+// CSRF token; every read and write the editor makes is a JSON:API request
+// the script sends with the session cookie and the X-CSRF-Token header —
+// the same operations bearer tokens use, authorised by the same edge. It
+// knows nothing of the store.
+package admin
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sitelib/sitesvc/impl/auth"
+)
+
+//go:embed admin.html.tmpl admin.js admin.css
+var files embed.FS
+
+var page = template.Must(template.ParseFS(files, "admin.html.tmpl"))
+
+// Config is what the editor needs from the service.
+type Config struct {
+	// BaseURL is the Hours base URL ({hours_base_url}); the script reads
+	// and writes the JSON:API under it.
+	BaseURL string
+	// SiteURL is the site's public URL (--public-url), under which the
+	// sign-in's paths (/auth/login, /auth/logout) are. Empty: the base
+	// URL without its last path segment (the default layout,
+	// <public-url>/hours).
+	SiteURL string
+	// Sessions is the site's sign-in; nil or not Configured: the page says
+	// sign-in is not configured.
+	Sessions auth.SessionReader
+	// DocsURL is where the page sends staff when sign-in is not
+	// configured.
+	DocsURL string
+	// Now is the service's clock: the script reads "today" in each
+	// library's zone from the instant the page was made, so the editor and
+	// the API agree on it. Nil is time.Now.
+	Now func() time.Time
+}
+
+// Handler serves the editor at paths relative to the editor's root: "/"
+// (the page), "/admin.js" and "/admin.css". Every page answer is private
+// and not stored (it carries the CSRF token).
+func Handler(cfg Config) http.Handler {
+	return &handler{cfg: cfg}
+}
+
+type handler struct{ cfg Config }
+
+// pageModel is the template's input.
+type pageModel struct {
+	// State is "editor", "not-configured", "signed-out" or "no-role".
+	State     string
+	Base      string
+	CSRF      string
+	Name      string
+	Roles     string
+	Admin     bool
+	Libraries string // space-separated library slugs the user edits (editors)
+	Now       string // RFC 3339, the service's clock
+	LoginURL  string
+	LogoutURL string
+	DocsURL   string
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed: the editor's pages are read with GET; its writes go to the JSON:API", http.StatusMethodNotAllowed)
+		return
+	}
+	switch r.URL.Path {
+	case "/", "":
+		h.page(w, r)
+	case "/admin.js":
+		h.asset(w, r, "admin.js", "text/javascript; charset=utf-8")
+	case "/admin.css":
+		h.asset(w, r, "admin.css", "text/css; charset=utf-8")
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (h *handler) asset(w http.ResponseWriter, r *http.Request, name, contentType string) {
+	b, err := files.ReadFile(name)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
+}
+
+func (h *handler) page(w http.ResponseWriter, r *http.Request) {
+	now := time.Now
+	if h.cfg.Now != nil {
+		now = h.cfg.Now
+	}
+	m := pageModel{Base: h.cfg.BaseURL, DocsURL: h.cfg.DocsURL, Now: now().UTC().Format(time.RFC3339)}
+	site := h.cfg.SiteURL
+	if site == "" {
+		site = siteOf(h.cfg.BaseURL)
+	}
+	site = strings.TrimSuffix(site, "/")
+	self := h.cfg.BaseURL + "/admin/"
+	m.LoginURL = site + auth.LoginPath + "?" + url.Values{"return": {self}}.Encode()
+	m.LogoutURL = site + auth.LogoutPath
+	status := http.StatusOK
+	switch {
+	case h.cfg.Sessions == nil || !h.cfg.Sessions.Configured():
+		m.State = "not-configured"
+	default:
+		s, ok := h.cfg.Sessions.Session(r)
+		switch {
+		case !ok:
+			m.State = "signed-out"
+			status = http.StatusUnauthorized
+		default:
+			m.Name, m.CSRF = s.Principal.Name, s.CSRFToken
+			m.Roles = strings.Join(s.Principal.Roles, ", ")
+			m.Admin = s.Principal.IsAdmin()
+			var libs []string
+			for _, role := range s.Principal.Roles {
+				if slug, ok := strings.CutPrefix(role, auth.RoleEditorPrefix); ok {
+					libs = append(libs, slug)
+				}
+			}
+			slices.Sort(libs)
+			m.Libraries = strings.Join(libs, " ")
+			m.State = "editor"
+			if !m.Admin && len(libs) == 0 {
+				m.State = "no-role"
+				status = http.StatusForbidden
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := page.Execute(&b, m); err != nil {
+		http.Error(w, fmt.Sprintf("rendering the editor: %v", err), http.StatusInternalServerError)
+		return
+	}
+	hdr := w.Header()
+	hdr.Set("Content-Type", "text/html; charset=utf-8")
+	hdr.Set("Cache-Control", "private, no-store")
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("X-Frame-Options", "DENY")
+	hdr.Set("Referrer-Policy", "same-origin")
+	// The page runs only its own script and talks only to this site.
+	hdr.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(b.Bytes())
+	}
+}
+
+// siteOf is base without its last path segment: the public URL when the
+// Hours base URL is the default <public-url>/hours.
+func siteOf(base string) string {
+	u, err := url.Parse(strings.TrimSuffix(base, "/"))
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	dir := u.Path
+	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+		dir = dir[:i]
+	}
+	return u.Scheme + "://" + u.Host + dir
+}
