@@ -2,13 +2,90 @@ package purl
 
 import (
 	"fmt"
+	"net/http"
 	"net/mail"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/record"
 )
+
+// fileAccess decides whether the request may read every file of rec (the
+// zip of them all, and the image service, which answers for the object):
+// 0 when it may, else the status and the reason of the first refusal. A
+// file with rights of its own must admit the request too.
+func (s *Service) fileAccess(r *http.Request, rec *record.Record) (int, string) {
+	if status, msg := s.admits(r, rec, rec.Rights.Object, "the files of "+rec.Druid.Qualified()); status != 0 {
+		return status, msg
+	}
+	for _, f := range rec.Files() {
+		if a, ok := rec.Rights.Files[f.Name]; ok {
+			if status, msg := s.admits(r, rec, a, fmt.Sprintf("the file %q of %s", f.Name, rec.Druid.Qualified())); status != 0 {
+				return status, msg
+			}
+		}
+	}
+	return 0, ""
+}
+
+// fileAccessFor decides whether the request may read the file called name:
+// by its own rights when rightsMetadata gives it some, else the object's.
+func (s *Service) fileAccessFor(r *http.Request, rec *record.Record, name string) (int, string) {
+	what := "the files of " + rec.Druid.Qualified()
+	if _, own := rec.Rights.Files[name]; own {
+		what = fmt.Sprintf("the file %q of %s", name, rec.Druid.Qualified())
+	}
+	return s.admits(r, rec, rec.Rights.ForFile(name), what)
+}
+
+// admits applies one access: embargo first, then any one grant admits
+// the request (world; a location's network; a bearer token with a group's
+// or location's role). No grant: nobody (citation only).
+func (s *Service) admits(r *http.Request, rec *record.Record, a record.Access, what string) (int, string) {
+	now := s.cfg.Now()
+	switch {
+	case a.Embargoed(now):
+		return http.StatusForbidden, fmt.Sprintf("forbidden: %s are embargoed until %s", what, a.EmbargoUntil.Format("2006-01-02"))
+	case len(a.Grants) == 0:
+		return http.StatusForbidden, fmt.Sprintf("forbidden: %s are not available (citation only)", what)
+	case a.World():
+		return 0, ""
+	}
+	var who, roles []string
+	for _, g := range a.Grants {
+		switch g.Kind {
+		case record.AccessGroup:
+			who = append(who, fmt.Sprintf("members of the login group %q", g.Name))
+			roles = append(roles, auth.RoleGroupPrefix+g.Name)
+		case record.AccessLocation:
+			if s.atLocation(r, g.Name) {
+				return 0, ""
+			}
+			who = append(who, fmt.Sprintf("readers at the location %q", g.Name))
+			roles = append(roles, auth.RoleLocationPrefix+g.Name)
+		}
+	}
+	readers := strings.Join(who, " or ")
+	token, ok := auth.BearerToken(r)
+	if !ok {
+		return http.StatusUnauthorized, fmt.Sprintf("unauthorized: %s are readable by %s; send a bearer token with the role %s", what, readers, strings.Join(roles, " or "))
+	}
+	if s.cfg.Tokens == nil {
+		return http.StatusUnauthorized, "unauthorized: this service accepts no tokens"
+	}
+	p, ok := s.cfg.Tokens.Authenticate(token)
+	if !ok {
+		return http.StatusUnauthorized, "unauthorized: unknown bearer token"
+	}
+	for _, role := range roles {
+		if p.Has(role) {
+			return 0, ""
+		}
+	}
+	return http.StatusForbidden, fmt.Sprintf("forbidden: the token of %q lacks the role %s; %s are readable by %s", p.Name, strings.Join(roles, " or "), what, readers)
+}
 
 // accessName is the name patrons read for a login group or location:
 // the configured display name (Config.AccessNames, "group:<slug>" or
@@ -21,27 +98,43 @@ func (s *Service) accessName(kind record.AccessKind, slug string) string {
 }
 
 // accessSummary says in one line who may read the files at now, in the
-// words patrons read (display names, never "login group" slugs).
+// words patrons read (display names, never "login group" slugs): every
+// grant of the object (any one admits), and a note when some files have
+// rights of their own.
 func (s *Service) accessSummary(r record.Rights, now time.Time) string {
-	var who string
-	switch r.Read {
-	case record.AccessWorld:
-		who = "Available to anyone"
-	case record.AccessGroup:
-		who = "Available to " + s.accessName(r.Read, r.ReadName)
-	case record.AccessLocation:
-		who = "Available at " + s.accessName(r.Read, r.ReadName)
-	default:
-		who = "Citation only: the files are not available online"
-	}
+	who := s.grantees(r.Object)
 	if r.Embargoed(now) {
 		until := r.EmbargoUntil.Format(pageDateFormat)
-		if r.Read == record.AccessNone {
-			return fmt.Sprintf("Embargoed until %s; the files are not available before then", until)
+		if len(r.Object.Grants) == 0 {
+			who = fmt.Sprintf("Embargoed until %s; the files are not available before then", until)
+		} else {
+			who = fmt.Sprintf("Embargoed until %s; then %s", until, strings.ToLower(who[:1])+who[1:])
 		}
-		return fmt.Sprintf("Embargoed until %s; then %s", until, strings.ToLower(who[:1])+who[1:])
+	}
+	if len(r.Files) > 0 {
+		who += "; some files have access of their own"
 	}
 	return who
+}
+
+// grantees is who an access admits, as a sentence.
+func (s *Service) grantees(a record.Access) string {
+	if a.World() {
+		return "Available to anyone"
+	}
+	var who []string
+	for _, g := range a.Grants {
+		switch g.Kind {
+		case record.AccessGroup:
+			who = append(who, "to "+s.accessName(g.Kind, g.Name))
+		case record.AccessLocation:
+			who = append(who, "at "+s.accessName(g.Kind, g.Name))
+		}
+	}
+	if len(who) == 0 {
+		return "Citation only: the files are not available online"
+	}
+	return "Available " + strings.Join(who, " or ")
 }
 
 // accessHelp says what a patron who cannot download the files can do,
@@ -53,21 +146,25 @@ func (s *Service) accessHelp(r record.Rights, now time.Time) []string {
 	var help []string
 	if r.Embargoed(now) {
 		until := r.EmbargoUntil.Format(pageDateFormat)
-		if r.Read == record.AccessNone {
+		if len(r.Object.Grants) == 0 {
 			help = append(help, fmt.Sprintf("The files are under embargo until %s.", until))
 		} else {
 			help = append(help, fmt.Sprintf("The files are under embargo until %s; they can be downloaded from then on.", until))
 		}
 	}
-	switch r.Read {
-	case record.AccessGroup:
-		help = append(help, fmt.Sprintf("The files can be read by %s, with the credentials the library gives them.", s.accessName(r.Read, r.ReadName)))
-	case record.AccessLocation:
-		help = append(help, fmt.Sprintf("The files can be read at %s: visit it to use them.", s.accessName(r.Read, r.ReadName)))
-	case record.AccessNone:
-		if !r.Embargoed(now) {
-			help = append(help, "The files of this object are not available online; the description and citation are.")
+	for _, g := range r.Object.Grants {
+		switch g.Kind {
+		case record.AccessGroup:
+			help = append(help, fmt.Sprintf("The files can be read by %s, with the credentials the library gives them.", s.accessName(g.Kind, g.Name)))
+		case record.AccessLocation:
+			help = append(help, fmt.Sprintf("The files can be read at %s: visit it to use them.", s.accessName(g.Kind, g.Name)))
 		}
+	}
+	if len(r.Object.Grants) == 0 && !r.Embargoed(now) {
+		help = append(help, "The files of this object are not available online; the description and citation are.")
+	}
+	if len(r.Files) > 0 {
+		help = append(help, "Some files have access of their own, which their links apply.")
 	}
 	return help
 }
