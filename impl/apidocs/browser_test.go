@@ -167,8 +167,8 @@ func TestDocsPagesInBrowser(t *testing.T) {
 				t.Errorf("message %s is not on the page", op.Input.Name)
 			}
 		}
-		if reportTypes != 4 {
-			t.Errorf("%d report types, want 4", reportTypes)
+		if reportTypes != 5 {
+			t.Errorf("%d report types, want 5 (0–3 and the HTML report, 4)", reportTypes)
 		}
 		testkit.Screenshot(t, ctx, "docs-soap")
 		if p := problems.take(); len(p) > 0 {
