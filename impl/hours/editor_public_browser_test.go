@@ -1,0 +1,126 @@
+package hours_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/hours/admin/admintest"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// editorPlace is what TestEditorPublicAndNote reads of a library or
+// location through the JSON:API.
+type editorPlace struct {
+	Data struct {
+		Attributes struct {
+			AboutURL *string `json:"about_url"`
+			Public   bool    `json:"public"`
+			Note     *string `json:"note"`
+		} `json:"attributes"`
+	} `json:"data"`
+}
+
+// TestEditorPublicAndNote: the library and location forms have the about
+// URL, public and note fields (issue 19.3) and write them through the
+// JSON:API; a library made not public leaves the public list but stays in
+// an admin's picker (marked) and in its editor's editor; a bad URL is
+// refused with the API's reason and changes nothing.
+func TestEditorPublicAndNote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	sessions := admintest.NewSessions()
+	e := newEditorEnv(t, sessions)
+	ctx := testkit.Browser(t, 120*time.Second, chromedp.WindowSize(1280, 900))
+	e.openEditor(t, ctx, auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}}, "#library=green&view=library")
+	waitText(t, ctx, "#view-title", "Library and locations")
+	testkit.Axe(t, ctx, "editor: library form with about, public, note")
+
+	// The library: about URL, note, not public.
+	if err := chromedp.Run(ctx,
+		chromedp.SetValue(`#lib-about`, "https://library.example.edu/green", chromedp.ByID),
+		chromedp.SetValue(`#lib-note`, "Closed to visitors during the June renovation.", chromedp.ByID),
+		chromedp.Click(`#lib-public`, chromedp.ByID), // was ticked
+		chromedp.Click(`//button[normalize-space()="Save library"]`, chromedp.BySearch),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if err := testkit.WaitJS(ctx, `(o => o && o.textContent === "Green Library (not public)")(document.querySelector('#library-pick option[value="green"]'))`, 10*time.Second); err != nil {
+		t.Fatalf("the picker does not mark green not public: %v", err)
+	}
+	var green editorPlace
+	e.get(t, "/libraries/green.json", &green)
+	if a := green.Data.Attributes; a.Public || a.AboutURL == nil || *a.AboutURL != "https://library.example.edu/green" || a.Note == nil || !strings.Contains(*a.Note, "June") {
+		t.Errorf("green after the form: %+v", a)
+	}
+	var list listDoc
+	e.get(t, "/libraries.json", &list)
+	for _, l := range list.Data {
+		if l.ID == "green" {
+			t.Error("green, not public, is in the public list")
+		}
+	}
+
+	// A fresh page still offers green to the admin, with its fields.
+	if err := chromedp.Run(ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "#view-title", "Library and locations")
+	var options, about string
+	var ticked bool
+	if err := chromedp.Run(ctx,
+		chromedp.Evaluate(`Array.from(document.querySelectorAll("#library-pick option")).map(o => o.value).join(",")`, &options),
+		chromedp.Value(`#lib-about`, &about, chromedp.ByID),
+		chromedp.Evaluate(`document.querySelector("#lib-public").checked`, &ticked),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if options != "capital,east-asia,engineering,green,law,medical,music" || about != "https://library.example.edu/green" || ticked {
+		t.Errorf("reopened: libraries %q, about %q, public ticked %v", options, about, ticked)
+	}
+
+	// A bad URL: the API's reason, nothing changed.
+	if err := chromedp.Run(ctx,
+		chromedp.SetValue(`#lib-about`, "javascript:alert(1)", chromedp.ByID),
+		chromedp.Click(`//button[normalize-space()="Save library"]`, chromedp.BySearch),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "form .status", "http or https")
+	e.get(t, "/libraries/green.json", &green)
+	if a := green.Data.Attributes; a.AboutURL == nil || *a.AboutURL != "https://library.example.edu/green" {
+		t.Errorf("green after a refused URL: %+v", a)
+	}
+
+	// A location: note and not public.
+	if err := chromedp.Run(ctx,
+		chromedp.SetValue(`#loc-reference-note`, "Staffed by volunteers", chromedp.ByID),
+		chromedp.Click(`#loc-reference-public`, chromedp.ByID),
+		chromedp.Click(`form[aria-label="Location Reference Desk"] button[type=submit]`, chromedp.ByQuery),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "#announce", "Location saved")
+	var ref editorPlace
+	e.get(t, "/libraries/green/locations/reference.json", &ref)
+	if a := ref.Data.Attributes; a.Public || a.Note == nil || *a.Note != "Staffed by volunteers" {
+		t.Errorf("reference after the form: %+v", a)
+	}
+	testkit.Screenshot(t, ctx, "hours-editor-library-form")
+
+	// The library's editor still edits it (a new page: a new session).
+	if err := chromedp.Run(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+	e.openEditor(t, ctx, auth.Principal{Name: "gina", Roles: []string{"editor:green"}}, "")
+	var title string
+	if err := chromedp.Run(ctx, chromedp.Text(`#view-title`, &title, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(title, "Green Library") {
+		t.Errorf("green's editor, green not public, sees %q", title)
+	}
+}
