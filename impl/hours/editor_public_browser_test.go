@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/hours/admin/admintest"
+	"github.com/sitelib/sitesvc/impl/hours/page/browsercheck"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -123,4 +124,80 @@ func TestEditorPublicAndNote(t *testing.T) {
 	if !strings.Contains(title, "Green Library") {
 		t.Errorf("green's editor, green not public, sees %q", title)
 	}
+}
+
+// TestEditorPhoneWeek: at 390×844 the week shows one location at a time,
+// its days as rows, with nothing wider than the screen (no sideways
+// scrolling, of the page or inside a box); another location is picked
+// and a day of it edited in place, and the JSON:API shows the change.
+func TestEditorPhoneWeek(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	sessions := admintest.NewSessions()
+	e := newEditorEnv(t, sessions)
+	phone := browsercheck.Phone(t)
+	e.openEditor(t, phone, auth.Principal{Name: "gina", Roles: []string{"editor:green"}}, "#library=green&view=week")
+	if err := testkit.WaitJS(phone, `!!document.querySelector("button.cell")`, 10*time.Second); err != nil {
+		var text string
+		_ = chromedp.Run(phone, chromedp.Evaluate(`document.body.innerText`, &text))
+		t.Fatalf("no cell in the week: %v\n%s", err, text)
+	}
+	// Nothing sticks out: the page, and every element of the editor.
+	overflow := `(() => {
+		const w = document.documentElement.clientWidth;
+		const out = [];
+		if (document.documentElement.scrollWidth > w) out.push("page " + document.documentElement.scrollWidth);
+		for (const n of document.querySelectorAll("#app *")) {
+			if (n.closest(".visually-hidden")) continue; // clipped on purpose
+			const r = n.getBoundingClientRect();
+			if (r.width > 0 && (r.right > w + 0.5 || r.left < -0.5)) out.push(n.tagName + "." + n.className + " " + Math.round(r.left) + ".." + Math.round(r.right));
+			if (n.scrollWidth > n.clientWidth + 1 && getComputedStyle(n).overflowX !== "visible") out.push("scrolls: " + n.tagName + "." + n.className);
+		}
+		return out.join("; ");
+	})()`
+	var sticking string
+	if err := chromedp.Run(phone, chromedp.Evaluate(overflow, &sticking)); err != nil {
+		t.Fatal(err)
+	}
+	if sticking != "" {
+		t.Errorf("at 390 px, wider than the screen: %s", sticking)
+	}
+	var cells, rows int
+	if err := chromedp.Run(phone,
+		chromedp.Evaluate(`document.querySelectorAll("button.cell").length`, &cells),
+		chromedp.Evaluate(`document.querySelectorAll("table.grid tbody tr").length`, &rows),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if cells != 7 || rows != 7 {
+		t.Errorf("the phone week shows %d cells in %d rows, want one location's 7 days", cells, rows)
+	}
+	testkit.Axe(t, phone, "editor week at 390 px")
+	testkit.Screenshot(t, phone, "hours-editor-week-390")
+
+	// Another location, then a day of it.
+	if err := chromedp.Run(phone,
+		chromedp.SetValue(`#week-loc`, "reference", chromedp.ByID),
+		chromedp.Evaluate(`document.querySelector("#week-loc").dispatchEvent(new Event("change"))`, nil),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if err := testkit.WaitJS(phone, `!!document.querySelector('button.cell[data-location="reference"][data-day="2026-03-03"]') && !document.querySelector('button.cell[data-location="stacks"]')`, 10*time.Second); err != nil {
+		t.Fatalf("picking the Reference Desk: %v", err)
+	}
+	editCell(t, phone, "reference", "2026-03-03", "10a-4p")
+	if err := testkit.WaitJS(phone, `(b => b && b.querySelector(".hours").textContent === "10a-4p")(document.querySelector('button.cell[data-location="reference"][data-day="2026-03-03"]'))`, 10*time.Second); err != nil {
+		t.Fatalf("the edited cell: %v", err)
+	}
+	if got := e.day(t, "green", "reference", "2026-03-03").String(); got != "10:00-16:00 special" {
+		t.Errorf("Reference Desk on Tuesday after the phone edit: %s", got)
+	}
+	if err := chromedp.Run(phone, chromedp.Evaluate(overflow, &sticking)); err != nil {
+		t.Fatal(err)
+	}
+	if sticking != "" {
+		t.Errorf("after the edit, wider than the screen: %s", sticking)
+	}
+	testkit.Screenshot(t, phone, "hours-editor-week-390-edited")
 }

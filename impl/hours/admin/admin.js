@@ -350,6 +350,35 @@
 
     // ---- Week grid ----------------------------------------------------
 
+    // On a phone the grid of locations × days does not fit: it shows one
+    // location at a time, its days as rows (docs/hours.md, "Staff editor").
+    var phone = window.matchMedia('(max-width: 40rem)');
+    var phoneListener = function () { if (state.view === 'week' && state.lib) { render(); } };
+    if (phone.addEventListener) { phone.addEventListener('change', phoneListener); }
+
+    // phoneWeek is the week of one location (state.weekLoc, else the
+    // first), a location picker above it.
+    function phoneWeek(section, locs, from, today) {
+      var cur = locs.filter(function (l) { return locSlug(l) === state.weekLoc; })[0] || locs[0];
+      state.weekLoc = locSlug(cur);
+      var pick = el('p', { class: 'row' }, el('label', { for: 'week-loc' }, 'Location'),
+        el('select', { id: 'week-loc', onchange: function (e) { state.weekLoc = e.target.value; weekView(section); } },
+          locs.map(function (l) { return el('option', { value: locSlug(l), selected: l === cur }, l.attributes.name + (l.attributes.primary ? ' (main)' : '')); })));
+      var byDay = {};
+      (cur.attributes.hours || []).forEach(function (h) { byDay[h.day] = h; });
+      var body = el('tbody');
+      for (var i = 0; i < 7; i++) {
+        var d = addDays(from, i);
+        body.appendChild(el('tr', null,
+          el('th', { scope: 'row', class: d === today ? 'today' : null, 'aria-current': d === today ? 'date' : null },
+            dayLabel(d), d === today ? el('span', { class: 'today-label' }, ' (today)') : null),
+          cell(cur, d, byDay[d], d === today)));
+      }
+      return [pick, el('table', { class: 'grid days' },
+        el('caption', { class: 'visually-hidden' }, 'Hours of ' + cur.attributes.name + ', ' + dayLabel(from) + ' to ' + dayLabel(addDays(from, 6))),
+        el('thead', null, el('tr', null, el('th', { scope: 'col' }, 'Day'), el('th', { scope: 'col' }, 'Hours'))), body)];
+    }
+
     function weekView(section) {
       var today = todayIn(zone());
       var from = state.from || sunday(today);
@@ -384,11 +413,13 @@
           }
           body.appendChild(row);
         });
-        section.replaceChildren(
+        var grid = phone.matches && locs.length
+          ? phoneWeek(section, locs, from, today)
+          : el('div', { class: 'scroll' }, el('table', { class: 'grid' }, el('caption', { class: 'visually-hidden' }, 'Hours of each location, ' + dayLabel(from) + ' to ' + dayLabel(to)), el('thead', null, head), body));
+        section.replaceChildren.apply(section, [
           heading('Week of ' + longDay(from) + ' — ' + state.lib.attributes.name),
           el('p', { class: 'hint' }, 'Times in ' + zone() + '. Choose a day to change its hours for that date: type 9a-5p, 9:30am-1pm, 2pm-6pm, closed, or overnight 10p-2a, then Enter (Escape cancels). Weekly hours are set under Term hours.'),
-          nav,
-          el('div', { class: 'scroll' }, el('table', { class: 'grid' }, el('caption', { class: 'visually-hidden' }, 'Hours of each location, ' + dayLabel(from) + ' to ' + dayLabel(to)), el('thead', null, head), body)));
+          nav].concat(grid));
       });
     }
 
