@@ -158,7 +158,3 @@ func (v *view) publicLibrary(slug string) *libraryView {
 	}
 	return nil
 }
-
-// listed reports whether the public lists and pages show the location:
-// it and its library are public.
-func (l *locationView) listed() bool { return l.loc.Public && l.lib.lib.Public }
