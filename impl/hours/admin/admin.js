@@ -379,13 +379,20 @@
         el('thead', null, el('tr', null, el('th', { scope: 'col' }, 'Day'), el('th', { scope: 'col' }, 'Hours'))), body)];
     }
 
+    // weekShown counts the week's reads: only the latest one draws, so a
+    // slow answer to an earlier read (another week, location or layout)
+    // never replaces the grid under a cell being edited.
+    var weekShown = 0;
+
     function weekView(section) {
       var today = todayIn(zone());
       var from = state.from || sunday(today);
       state.from = from;
       writeHash();
       var to = addDays(from, 6);
+      var ticket = ++weekShown;
       return api('GET', libPath() + '.json?from=' + from + '&to=' + to).then(function (doc) {
+        if (ticket !== weekShown) { return; }
         var locs = locationsOf(doc);
         var nav = el('div', { class: 'weeknav' },
           el('button', { type: 'button', onclick: function () { state.from = addDays(from, -7); render(); } }, '← Previous week'),
@@ -760,12 +767,14 @@
       var key = loc ? locSlug(loc) : 'new';
       var status = el('p', { class: 'status', role: 'status' });
       var a = loc ? loc.attributes : { name: '', slug: '', primary: locs.length === 0, keeps_hours: true, public: true };
+      var desc = describing('loc-' + key, a); // about URL, public, note
       var form = el('form', { class: 'fields location', novalidate: true, 'aria-label': loc ? 'Location ' + a.name : 'New location' },
         field('loc-name-' + key, 'Name', el('input', { id: 'loc-name-' + key, name: 'name', type: 'text', value: a.name, maxlength: '200' })),
         field('loc-slug-' + key, 'Slug', el('input', { id: 'loc-slug-' + key, name: 'slug', type: 'text', value: a.slug, maxlength: '64' })),
-        describing('loc-' + key, a),
-        el('p', { class: 'check' }, el('input', { id: 'loc-primary-' + key, name: 'primary', type: 'checkbox', checked: a.primary }), el('label', { for: 'loc-primary-' + key }, 'Main location (its hours are the library\'s)')),
+        desc.slice(0, 2),
         el('p', { class: 'check' }, el('input', { id: 'loc-keeps-' + key, name: 'keeps_hours', type: 'checkbox', checked: a.keeps_hours }), el('label', { for: 'loc-keeps-' + key }, 'Keeps its own hours')),
+        el('p', { class: 'check' }, el('input', { id: 'loc-primary-' + key, name: 'primary', type: 'checkbox', checked: a.primary }), el('label', { for: 'loc-primary-' + key }, 'Main location (its hours are the library\'s)')),
+        desc[2],
         el('p', null, el('button', { type: 'submit' }, loc ? 'Save location' : 'Add location'), loc ? el('button', { type: 'button', class: 'danger', onclick: function () {
           if (!window.confirm('Delete the location ' + a.name + ' and its hours?')) { return; }
           api('DELETE', libPath() + '/locations/' + a.slug).then(function () { say('Location deleted'); render(); }, function (e) { status.textContent = e.message; });
