@@ -155,11 +155,12 @@ func (s *Service) pageOf(title string, libs []*libraryView, from schedule.Date, 
 		today := schedule.Today(now, lib.zone)
 		around := schedule.Range{From: today.AddDays(-1), To: today.AddDays(7)}
 		pl := page.Library{
-			Name:    lib.lib.Name,
-			URL:     s.libraryPageURL(lib.lib.Slug),
-			JSONURL: s.rend.libraryURL(lib.lib.Slug),
-			ICSURL:  s.libraryCalendarURL(lib.lib.Slug),
-			Zone:    lib.zone,
+			Name:     lib.lib.Name,
+			URL:      s.libraryPageURL(lib.lib.Slug),
+			JSONURL:  s.rend.libraryURL(lib.lib.Slug),
+			ICSURL:   s.libraryCalendarURL(lib.lib.Slug),
+			AboutURL: lib.lib.AboutURL,
+			Zone:     lib.zone,
 		}
 		for _, loc := range lib.locations {
 			rules := loc.hoursRules()

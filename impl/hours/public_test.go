@@ -175,6 +175,9 @@ func TestPublicAndNote(t *testing.T) {
 		if l := listed(); !strings.Contains(l, " art ") || !strings.Contains(l, " art/stacks ") {
 			t.Errorf("art made public is not listed: %s", l)
 		}
-		text("/libraries/art.html", http.StatusOK)
+		// Its page links its about URL.
+		if page := text("/libraries/art.html", http.StatusOK); !strings.Contains(page, `<a href="https://library.example.edu/art">About Art Library</a>`) {
+			t.Error("art's page does not link its about URL")
+		}
 	})
 }
