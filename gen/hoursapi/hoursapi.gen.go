@@ -587,10 +587,19 @@ type LibrariesDocument struct {
 
 // LibraryAttributes defines model for LibraryAttributes.
 type LibraryAttributes struct {
+	// AboutUrl The library's own web page (absent when none is set).
+	AboutUrl *string `json:"about_url,omitempty"`
+
 	// Hours Hours of the library's primary location (absent when it has none).
 	Hours *[]DayHours `json:"hours,omitempty"`
 	Name  string      `json:"name"`
-	Slug  string      `json:"slug"`
+
+	// Note A note for staff (absent when empty).
+	Note *string `json:"note,omitempty"`
+
+	// Public false: left out of the library list, the overview, the HTML pages, the calendars and the legacy API; its own JSON:API documents still answer (docs/hours.md, "Public and not public").
+	Public bool   `json:"public"`
+	Slug   string `json:"slug"`
 
 	// Timezone IANA time zone.
 	Timezone string `json:"timezone"`
@@ -640,8 +649,18 @@ type LibraryResourceType string
 
 // LibraryWriteAttributes defines model for LibraryWriteAttributes.
 type LibraryWriteAttributes struct {
-	Name *string `json:"name,omitempty"`
-	Slug *Slug   `json:"slug,omitempty"`
+	// AboutUrl An absolute http or https URL; "" removes it.
+	//
+	// Example: https://library.example.edu/green
+	AboutUrl *string `json:"about_url,omitempty"`
+	Name     *string `json:"name,omitempty"`
+
+	// Note A note for staff; "" removes it.
+	Note *string `json:"note,omitempty"`
+
+	// Public Absent on create: true. Absent on change: unchanged (so no default here: the validator would fill it in).
+	Public *bool `json:"public,omitempty"`
+	Slug   *Slug `json:"slug,omitempty"`
 
 	// Timezone Example: America/New_York
 	Timezone *string `json:"timezone,omitempty"`
@@ -666,7 +685,9 @@ type Links struct {
 
 // LocationAttributes defines model for LocationAttributes.
 type LocationAttributes struct {
-	Hours *[]DayHours `json:"hours,omitempty"`
+	// AboutUrl The location's own web page (absent when none is set).
+	AboutUrl *string     `json:"about_url,omitempty"`
+	Hours    *[]DayHours `json:"hours,omitempty"`
 
 	// KeepsHours false: the location shows its library primary location's hours.
 	KeepsHours bool `json:"keeps_hours"`
@@ -674,8 +695,14 @@ type LocationAttributes struct {
 	// LocationId Numeric id (the legacy API's location_id).
 	LocationId int64  `json:"location_id"`
 	Name       string `json:"name"`
-	Primary    bool   `json:"primary"`
-	Slug       string `json:"slug"`
+
+	// Note A note for staff (absent when empty).
+	Note    *string `json:"note,omitempty"`
+	Primary bool    `json:"primary"`
+
+	// Public false: left out of the library list, the overview, the HTML pages, the library's calendar and the legacy API (docs/hours.md, "Public and not public").
+	Public bool   `json:"public"`
+	Slug   string `json:"slug"`
 }
 
 // LocationDocument defines model for LocationDocument.
@@ -720,10 +747,20 @@ type LocationResourceType string
 
 // LocationWriteAttributes defines model for LocationWriteAttributes.
 type LocationWriteAttributes struct {
+	// AboutUrl An absolute http or https URL; "" removes it.
+	//
+	// Example: https://library.example.edu/green
+	AboutUrl   *string `json:"about_url,omitempty"`
 	KeepsHours *bool   `json:"keeps_hours,omitempty"`
 	Name       *string `json:"name,omitempty"`
-	Primary    *bool   `json:"primary,omitempty"`
-	Slug       *Slug   `json:"slug,omitempty"`
+
+	// Note A note for staff; "" removes it.
+	Note    *string `json:"note,omitempty"`
+	Primary *bool   `json:"primary,omitempty"`
+
+	// Public Absent on create: true. Absent on change: unchanged (so no default here: the validator would fill it in).
+	Public *bool `json:"public,omitempty"`
+	Slug   *Slug `json:"slug,omitempty"`
 }
 
 // LocationWriteDocument defines model for LocationWriteDocument.
@@ -25509,147 +25546,152 @@ func (sh *strictHandler) UpdateTermJson(ctx echo.Context, libraryId LibraryID, t
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H2Jbhu5uuarEDUXiHxPabGzdKLgYOCTpLtzkW1i9wl6Ik+KVlESr0ukDsmyo5MxcN9h3mEe7DzJBX+S",
-	"tUsqyZKsJAU0OrJUxfVfvn/hz2/ekE9nnBGmpNf/5k0IDomAj6dRxG/eCzqmTP8ZEjkUdKYoZ17f+0hw",
-	"KNEUz9ElQbEkIRoJPkWYzdENuUQzPCYdz/fIVzydRcTre//u+Z4cTsgU68bUfKa/lEpQNvZub33vBR5O",
-	"yAvOlOBRubuzCRcKzeLLiA7REA8nlI1Ra8JjIdFwgtmYIIEFiebP0Y2gikgkJ/wG3VA1oQypCUFT/LWN",
-	"x+QoPyrTou9+/euT3ophvjrH44rhKcHZGF3jiIZYcYH4CDoVZCaIJExh/WBnRdtv+BCbBovt//HxjWty",
-	"KAhWJESCSB6LIck3OuJiipXX92JBPb/Ux63vzbDAU6LsHr/6OiTQyeuX5V7fxVMi6BDRUHeO0YyIdogV",
-	"QcS95QYV2ZGjFlABVTJ9RqKISlVY92PP9zRZeTOsJp7vMTzVXycvfaGh53uC/COmgoReX4mYZOc5w0oR",
-	"oRv4P5+P288uPvfazy6+9fzjX27/rWLevver4NPyDH+lQioU4rmP/vzzzz/bb9+2X77soNOIM+IjzqI5",
-	"UhMMTyAqkSAqFoyE+bmc9E6etHsP272nblL/iImYp7PSa+ItGj0M/NFt23w4ST9Uz+P16B1n5C1Ww0l5",
-	"Opo4pd6TPN1JQzgRJUyhCY9C+RxhNNVtIMzkDRESPew96rjhGxmQjv/1qK07bZtel9PwazaM4pCUx/Yf",
-	"Z+/f9U8/vEYBNY8EHXQOLBLl6FkiLAjC0Q2eS2QfDX0kudsOLsmAwVt6ahM6Q5qG7GtDTT8kRK0hn05x",
-	"WxJN7oqER30UOCKVAcIsRMFM0CkW8y/u+2DAOEMRvRRYUCJ9FJjP8wBxhnBC5B10yuaIqwkR0LWmjEe9",
-	"no+wGYRe7JjJeDbjQpFwwJKpp7yHAsmFCnwUaEn5+V//9f8v9B8jSqJQZv6MFBHmTxgzdh0PGI6idsRv",
-	"iGgPsSRIb1VnwHKEmUx4AV3a1V0llcwiVAmIsygeG9FgVwq1MNIiiAgk9W84khx2NromUq+i0GqjIAvG",
-	"ghBWLQ9ss6ukwRR/fUPYWE28/pNHfo69cPufmp/+0monH4/+vZq1nPhdMVMn6jK65S6zlwoPr+SC6du+",
-	"9jP/s+GEhHFE6qiCG0KuojmS9pUlesA9so4acO9sXQucEzGtMz1FxDSZk9tcmNJvr85RN5ER3W8phd52",
-	"9Vuy85+Ss3rT1M9vf4q8PL032Gg51AKWl/SaHGU13nPECAklCvQUg+cIKzTlUqHjp2jKGQjXkSLC/l6t",
-	"/Y4fLZAyim9L930i5Ko8udOi/n4O26blKoBAo/3OYhbi+b/+6/+dYRULvRaahEEbaihJFchX/SQjX1UH",
-	"faJqwmOFqPKN9oyF0OoT3qIMETycONJ4INE/OSP3hgpuNQHJGWeSAKj7Gw4/kn/ERCr915AzRRh8xLNZ",
-	"RA2Hdq9Z2MEz+hdNrvq3ZOTfPCIE1/Dws15qhWnkBp8qMDTwFB94aEyviRGFerEGMKmBp6cFytxMy75j",
-	"aOHW1yJPxdLre496Gm4rqmDF/oZD5MZ9e3GbXZp/E2Tk9b3/0U2Nla75VXZf6dG+5MN4qmcJq1EkkEsc",
-	"ZobOBaCfCES1Bh7QJQptE8+1bgZknbwSgHqVlq7slx09lRecjSI6XGehtzYr0DEtPRsGmOCBzGqfI9/K",
-	"sQcyI6b1wxn4rvkAR1otzTVRx5L4AwbrU1wVdKOBFwo07QW6nYCGgUY+jCtYF8LCGadMPZCo5QDPkUYk",
-	"GnxzcUnDkLDt0aPgEUEkpIqLPgAIsEX1YKw56MT2wIvwjSHJlOweZsguHdw2iU5DW8WvCHsgkR6rRCGH",
-	"4WFtVSM1odJYqkBG77g6BeiKL82U90xL0Lcl8kX9GfytWR1NSUgx0qSQgbRuIr/ymIXb22jGM1vJ+M2E",
-	"CLJEwmQQY17SPMps+TuukBnmNrf8HUcyTrWCn6AhH/jQz7FhwoNu2d7ykI4oCcsK7rzkSDC2G5EoZ5lp",
-	"/ZNx34BDpZ3xqFRNzj7fzXlfMm6OZe/AM7AOfzAcqwkX9J9kizuP0SXBggjDR8b+tjApt7PHmZ3NjWTL",
-	"m5sdjW9FacyuGL/RvEEKy//p06f2aawmhCk9f5Jn15IKh1WcCT4kUmoh8IopqubbW8wZEZSHaOCdPO73",
-	"eu2TJ/1eb+D10YTHAmndzUdIaMGZ5ywt0YGvuiFWuIuVEvQyVkR2QzyX3V7XtCu7vTy7nZzkNiUzMWRn",
-	"tm1hW1JYWsCSKEJWzV/GCmEEBrb+iTJw1mWUvZlqgOCD1BiYKmDOP1Jb/q0WfOewd/uW0YvmqHVKsKj/",
-	"IIFmOTmdrLwRFKAwP5J023EYUt0Wjj4IPiNCUQ0sRziSxPdmma++eSlFrPvi0Lk6CYunXv+zZzybnu/F",
-	"s9B8CElEFPEuSpDX97DKuTv1C21Fp8SreNYxQVGwfppghW6wUcRKM3XMQs3hE4JOP7x+IK1GbLHY0BHC",
-	"yAwpWVbTNJh7+iGjvrUNZzA5rKjWRWWWz/yuLEGVnriZ8Gp14JCFHp+WRHrEko4ZCdsGxolOpQWV2pmf",
-	"9QqaHny3F8Uh5aeQ7gK//E8yVHqAdIG6wnFIFSJMgXHE4ull5YjcFxkaAFqUFVteGL0dIFjPGRqsGqSh",
-	"b5kw13p0quWe/pcqMpWruLjASskEPSwEnuu/NVfiGV3VkEbQpx9ev08mEVF2tbL7N/BQcalgBq6FdARV",
-	"S/XSKqoFZuymFqpp+FyzZ4lcXp+9R0+f9I4tsqRRRCUZchZKsMj/OH+B+GgkifJR3tv2QCLN8EtN7/Pj",
-	"Xr+n/+v0er1275c+GJy1pnHuPvRLHwaDjvn48PbzX9oXpd8XrMD8dx6LdcXkMOKSZOXHJecRwWBWwW/y",
-	"ixGFOIrej0DnL6OQZB9uL4oK5kXEJWVj5/YaQWjEqPfnCCTgzYQwZAZUKfBCPF9FoUBgt77HuNUYpXXi",
-	"M8K+nDyqiG68nxGmzSdttfZRL7OzSHF08rD/+Fn/8bPOs2fPMqIms1y65a2tlh7M3VaLXxPB6HiiqkVo",
-	"hJMGTSvOCTelIbxWPUmLx2pLrA/wfJWkEtYBWzk6qbggIdLPoEsyodZ3Bj7GXh8xzkykNVHQlKknj9IR",
-	"a6w1JiKrApaNEjgHcJfWioRc1SC1T/axsjice2kjvuOwDOVl9yZDNlmGSxfad6rIkHS6blXyNY/y1pME",
-	"DtXX3FjoKtUfU8pem9eOt6WUCutqx7dw2va1NcUfD6uhUYrpSj9thGNtzLOqvYx7oepXZyJVxc5KK+Es",
-	"pLy399Hji6W6wxpS31ZgItu4e75yJ5zb4XRT3L5MIa2hACB1I0G+FbgcfIqJo5JmvIoaiV9SwAcogX4A",
-	"hUPwSR31kZyRIcURalElkbbPoTsTGAjJCMeRMvJZM/eRjyY8oiC7Sg+Y6R5pkK0/xsJgDQtXbT/a8jct",
-	"WCERi2qrJVF7mYjd417PX18NCh5bmTuM+PAqTVNoubnDlI+eI/IVD1U0R5xBmM5MyEeuA0BZVpgh09Ol",
-	"dXWHeF5fyWSiXVott48fLQBbGaDUrgedpvirlV1PirLrdhmN3xHxL5Wuro8s1r8/bL8M05eHuicLfyeS",
-	"4s6ct5TT6pH6Ais2Q5NlvFGFMlIIkZmjG+pic7vCkZAmw6y7SVEm52zLPJLkU4SEKTqiGu5VkW95poWn",
-	"kjFWrUmRMNK8s42dCMUVXcpVnwRV5I6SZmNurCWiMqp+MQ1tYRmXumHqbXxmXffir6kU49+XyyY1japx",
-	"1EzwMB6SxD7ro0CQcRxhERi4syCVRxExPfJRYAVtMGCtXOgY3DU5eKWftsLYRIitPA5Q7s0BG1pPQzZj",
-	"SL8cMzeIMEAtxm0ajkjHNtSGmUynYtGZTXyzpGun5/lLlYTvZbqrVBn5DV2PCvUwC+7t487xalZy71Xt",
-	"9BsyxsPdOpHqOUPWUt91PAiqilDXdiRks+WysYEab8goHleKxeWwYd1l27erAxRb0d+xwJ9R8GLkl8Yv",
-	"pCJagqqkUpcbtw/5bXNTl0lvl0Jcv0070/tWCb43JatB1kfMxuStfnCBDknmX0+d2BXd2D0wceIpz/FA",
-	"1YWMygcS2RTsTN4ovpQm24gwRBWaYJnKgFrbl/jZK7bNZN5VuYwW8b+iU/JPzqriFqfvTvMBiOWSHfq2",
-	"PWXaXbIHOzRfK/im4ZNN+CRj26y3SzVheJJpvI4xs2S8W/EB1KCsWjbH9nf5A+GziCSvbMMwljvVXxUm",
-	"8kp3wgLLqXicZVNbtFZkrGrgF6Ug152sfc2BpTnV8QBsxDNLHQCOVJcwFrgBNtaaTjFl3MInvR5Ebdzf",
-	"x/5itbVsp870MwVNlvpqT+HcA+6+Izdf/uTiyvOLh0mWDuF2xYIcol9kwYbVd42sT19b8Yy8cdJyjVWR",
-	"JBrVOBZaCCPplypHYLnw7uDwzkjuipCZ/LIAbELf/fyBJHMShCqZZBMXsecDadwY1SGPgnG58PgQuFQi",
-	"sNRtDlnmzbqW7EKcasdcbckvALFLcWjerHPN59d3GSnsEqNW4Mv1QepqA/EHxqhlJb0JSM3T+iDu9R4O",
-	"LRPBH6Rrv7PdmS/rZPulqv6u6LZIKztTHmUR+L3iW7ODuzMu7x72sSOshfk2oaTNMZ/t7W6gr6DDygJ9",
-	"Q1RYS0mshoy3qyZ+kOBuwc6sge7WpqStoLssZ69anGKUhwiCZvA+koRAQoeML00mB1LcViIxkjFBOeg1",
-	"Q4GWOYFvzhAAuQd95NJsBuy407OHB6fYnFuT5hBYoCFigCiDg4JJw9CCD/2TayLm6TkFWxiFyAHDY0yZ",
-	"hMMVELUpRCpwRFiIRXXMgL6wP6MRISFqBR06lEEeVVUiXN+b4TGpbvT387dvzGnhVoLsazRZ2Nhk4NWb",
-	"C0mWGwRt1o0wbBKVWJKI+sIknpryF1gRgdw8IUKjJhi8tNBrFW4uLNKC0EM6gKrFS1HReus3shVf6gSp",
-	"FK/3ZGE+9gi34pUDd/UUNlYQIZ7Xt5Zcby8Nqk1zpn5ZnZ8il47/JZ5vMd64frpN6q3oPYPMsl/2kVl2",
-	"5+Cbe33p0u7OfHJdHH6CWmmke8pPK7HXvVH4ioSyXC5+DffBlgh3VdLaskT3zSTOz5Lf5kPplx0MCerb",
-	"3NXugrH562XdJVV+dpp05yTFwZofFSp/N2R98PSzG6LZiqnlNmkvGSpVavj7SjA8sx6DpXGhTUqOmXJc",
-	"G6NjOHL3ZY1MtAiv9/xG7pcqr4me5g6Rnm7+8FFeQbRs4oherxZaWd5Afba7uppzq70npLo3Uq8VOkpH",
-	"k+loX3Duh/Jar02QayMmTa0Hi5YK4r++j3a9ddsKaNBj3QtgKErz7wssfEpNT7dZpvKi53tvuf1wHhNp",
-	"Pn0iIXOfzyexsB9/FTZZ3xVrrN5rSYaxoGquMdbULLWp0XQaq0lVoUhTSGqKQ1PABQWSKiKvh+YHiXAY",
-	"onYbSsvhcEqZOcZgv7HF5irin0FSgxtsfRhCqo8mSs1MQR/KRrz6PCdlY+OWz6fIUiJdWUoqkkQC2Rmw",
-	"ATvPFKU8/fDa1qaWifseHXeOEwe8RK3FNYKO+gOW9tcKks+Bj2iI/mrKCcJAkiHox5JyyuaxAQvqxoaD",
-	"I98U0BxiIeZ68gHMPvDNKVUgJzQj4GVOanEOmKk/2g0UD3JFORcU91xcLwRROWCumvdzW9cU4cj8lBym",
-	"TX9hIYJeocg0Q0kZVVMzC/HRgJWKpibblKaDoFbQxTPavT7udjqdwEchmQkyhArVyQ5iNIswZbCTCPhe",
-	"UwUskB70kItQGvp1R3sVYaaylenT1OaHtUUYSVObPnh1jse2ijSSUE4/yJWIC3xbDBw97D1CirsS4ZSN",
-	"ByzIVZoL/OrK/xwuC0CtF+8/nh35tmI1NBn8/ur0ZYAiemXqY//26nzAXBEl/cUlD+cddIqmRE24HiJU",
-	"1g45MRWuJviamDrbjy3rwu0EAcz3k6n438qU7k6I09Tek37xmJP0K8rZy6MBU/iKpEyUMpBZuFxFOhgI",
-	"yIYgERcDFiwTFOgVBMag8qOejyY4JTCTpgQT9AKF7vQukxBCbGzATD2liI9NzMwVVnPiy6RJ+empI++4",
-	"0+v0nDMS1IX3sNPrPDRu8wnIyq7+35hU1h+B4mnkCsbDyFeFWmUeq66CewSFskz8z6VaYRYOmNuSPlJc",
-	"vz7F4oqEPrqZECilDm3pJZkRhhi/gbCk3id7dstsgT2+pbdYqyOk+IBBWVZBrimPZTpiPX6JWoaXbGiS",
-	"cWTmCQWPNdOBeOW281x40R8wiKSCauxwMUYBN6IalvtsRoZ0ZAVqABTTfvPS7I9W/tY16M4+fMBQWi97",
-	"+8KCFNv0EfDQerf+yueylwLcXhSqAZ/0eoVqdYp8Vd2JmkYrahJWlaBzF3vcT6HJh71Hix5O5tzNFtO8",
-	"9aHI8Mp3MiWTAVnEU5NCAXNONHOBqqECRRo+1nRvwvAQCsVjvcee+ca70M062W9byFcPd/zR/ZZJyrvt",
-	"QufdERfdbzcTwm5zTOuUh6sbXkAWjFhJArrUUq8rKmSRBpy0w/YkpbvogqdvaiE3YIH5PUDQT9KU40j4",
-	"rEDqRkmBoqNOUiRYJQf+BmzpiT9z8GfJ0U+qm30fhQBK5IBdETKzNfZhEFAiCSNB0gsR8tyYPUW5Lj+m",
-	"VyHUYMrMdQL66fzWBCADA9RajFGOTKFq0FCZy0lylc6gleri8noh61aWb0E7/3dxMbSjyoLs25ZLWYRa",
-	"Kmv6OQ26WSMrkyCRLfl2clJR8g1skkJN9tDrH58UMnuPS4dC0wsa7FlQL3uGcnWxObtq6aHkJDrnLCO9",
-	"Mum21EtrzRBxOdpWKbiNEHPwEZjfcqy5yIclqLcg3k+HQyKlk+9twF3t9FqoZYI7e4OUu+LpB1IUPpSV",
-	"rtONLTad0yzJkUgtbLP7oP8GaZjK94wJcZRVLuZrq1zScwmpiijIPipVcj73b1isj0jgGqUanH/Oa+EW",
-	"ewHNbkXJZgV5y+eYwbdfDZ3K7Ka11TUlNwYa8BHq+raC7KXgN5II1EqrrkMxBNcyuiQjDmbm3JiAUNPq",
-	"ucvig1nrPxhYeNpk/zsW8z4yzXWq74co3BOVwzGtECt8lEnbS0/juoTzo0YmrCETntTqJlPwPy8Y8ruT",
-	"1NlIfS96p2wSJ1RSwFMNj6KIWBtSoiAVBnAfjbbtjZ39x8c3qXVrrgSz/o7LmEYhCB/9jAaMmTYFwaEW",
-	"SNc8FigYURaeRlHgoyuqZIyCMVFBTjDZkyNQH09WSKIXUOvZ4ikLU4hUf+PhhjXPE0d1zvtssdDbWNIh",
-	"Snuzmn2qv84exk7Pw73h8sspG5OIZBVsKmFvaxcvrzwOd5t3saYFo7My7XhHMm2+rMy42ZiwwO/ZmwmX",
-	"MVvyHLS8EfMcr34lX+Tfh/s8Vr6UueZjMx7Vbz1b/VZyI4x+4fhxndlUlJfXL5+c1Hm5fGdA1jUOOj3r",
-	"FP98AXAzETZmv3M3uIVTynLMDN8UQUbHkd5qpPFTooySbPpcFE725MfWDZuCnWJSEW3TaxgumbRwF9Vy",
-	"qYufv601xjt0Cpvgkh+1tVbPnLJy/ze4GKgk992Fg6vlvu41eTyJoJlTtRDY6XfBbxNNuFT9p72nPeuv",
-	"SW+Ig7cNs1TFvnNlBhJCSfvtJuan00HJC3CDRtWp/yTeWKuV20r9dpE9bLmQdC8KJ3GNj6FoUdvdOHNj",
-	"SA4oWZdEzs7OrXo67jssfuJZk7a5JbuRpheUF9GrxAG3lTuTi9Nm3fLHuVjsOpOBUf/PkeDTv2bYPXNw",
-	"0Bx4yMsCxfPfrItb8vZPY0h8V4bEaRRlAslgSOAoKkaTM+ZEBYDP6fycw9rYvXBBS0n9v4TvU8G7sZu1",
-	"rIMfle1t01vY8Q4cc67lK9p8/+tCP7NsGehXNjWT6Gl6iytwd3q39xK46FdDw9+IRYbzjTxQa/ngfzZ3",
-	"1XwzZ1Xio6rm9I5u44DcV+fZW3lTnZN3kjQqZ/f+7C3oqPeM5OWP1lCr3V3u1DHCJrgYGDcXuK5adf1b",
-	"rpGj5xm6HhNlmkwCuwv8WtVX8IPv14YnEWDjxdHJUmzyD7j4bFtqc/ceNb0z4LNIbCyH3hPX2n04znr3",
-	"4Tgze9eAkB/XU2buFcaZWL1mBt+wOheZ7EIDivR3WpKZfLDVHrWyzl2SoJUq7QCupA9APfNUmnbQaSLT",
-	"sLzS4mcE6WkLOgxcXh1sZD9V6IETiVSaPhXnlYkVpq2NEp3WAnVNVtT3F+zOqHlXgWST/KkFvEKHciGr",
-	"6J6Dv7/6+6t358GCNKiCswLQglHdufr2UNstzWO0Nw5RhoI371+cnr9+/y6ApFcNYdohnut2mTLpkHg4",
-	"cXmMvsthdHcKmbQrkw6LMGQ92txZFPz9/PXbV//7/btXQbl4MtQdBkgE1VAytfFHPBYm/3HALBzPpktD",
-	"0ilHJ09sjqSBJVR10B+vX0rIcZYgyn0kOcJpzQ9zMauElFQzOYEhdxMKgeAwNDlhcBv9EhHh0ix3KyY2",
-	"Yf9s+Zk1RYDeg5/X0thcMpyyUlmfj7++QI8fP3p8lGTH5CWHr6k3W+FoXXnhwF8t99V/SLgat3Fh/egu",
-	"rNS6xDKbLuGOKTgbs1Wop2UqZ3WgJtZmjrDGCbY3M63xHf2kvqP7ceJsRXk0jpzGkdM4cg7HkbMzoLAY",
-	"snaHMOjlqd1mYvKuYbV9aGo71FWamjAFqQ8NL65F4Ql9RlQqyAe25FORDFwi2tpJwRuScDFxsLzryWnX",
-	"B9JRAMKX7qSwbdKvA/MHLMX5PmLkhkhl7uqHNYDz2o97vQ56hYcTeypXTQSPxxPoK4kktcxyD5g5+csF",
-	"knTMSNimDEkipV4OFBF8TczhOT3suTuADu0+MJ6kzGHfzoB9EPQaK9K3x6RJaJ2wOXTYRzPzmI8Yb8Mx",
-	"uqDau5KIgIb9f2b2/zThyDBbiG40F0Oh5sxhbHPKEtRTwmvP0d2DFt1cNuPSzH+XrniQ2Lgip9HCZc1j",
-	"xn38kUPt3ySX0ebI2mTGyD3nVeYH1sfOlQXX7+v4QPHSj5/4/ECDvu984MDFUXLSqbVNKZQ/Sl/D47sF",
-	"qbTewfDGObwP57CjtMQ7vMIX7MgvNRCXEOIS767td/d5joVaA41DeA2NdZ69JqzoEnZSqXEIfzcO4eQk",
-	"fS526KfMv9tcwhWO5kpf8f2onU2g885R6/3IgMbn+9P4fNObxtfW9OtDzqWZSUnmDh+hYElqUya1Lx18",
-	"ZboS42mtqiR1CcvCDMsXXx6Vo1iOa/aTq7Mefmkye36czJ7C5at3Te1ZyIg1U37sK3cN2zZG4I9sBN5H",
-	"otDeIWJjRjZmZGNGrjQjN7f27kHHNBZfY/E1Ft/e1fr6cLWbopGlGT+vkscOzce8dx2dLsXq9F+pGv17",
-	"wPoXTtSVi/NrVZyys6koUFX7MH3DMGw10l6WnZDQ0negn1cmM7jiYrZCeFov7PikffJY84HGLV/cbSXm",
-	"kFqmjNiLiaBSTbFE9mph+2RGRNXPZ0hW9iASGpLRNBkNDdLYGGmcEYMVEtcrrijnrAhqWd5y5z99JGdk",
-	"SHFk3tw+dFieaWlqdyVPJ+dLbVs+upzbcdNQmlOsybP2IGiV3ziHShpE0iCSnwaRbJ1/u9+Sz/Xyl+4B",
-	"t6x+OhlU4+rej6ubpRS61MlckW+dCHiMArfLATKMDsSeadumyzM8JbKsB34jqRo4NNs0R5GHrDhW6Q3n",
-	"hGh0x4F7k8u6o6A69pGNlLF9l/mnvxMlsjtf9l1s1HsSBo03+yfxZq/Q7duEmzVTJhL63G88q8GdB407",
-	"d58isTf02iDXBrk2yHUhcr0DwDx8jdGAzAZk/twg85CSIpKEzaU5EWfuqZ8+JSJZiSb+8APEH24IuYrm",
-	"mazlmukQyQt1siEKt1SHeC4DIA+J7EVb8jnC7jNiXMGvJERU2mK2HXTqrhF3t4b7Axa4q8gCH9nTLFyg",
-	"KRcEBfZesQANvN9/779924b/DzxUuhwbbkgaMEWnRA/DlvC9mXBJknvIoXoTlTA2V9lWJlV/4VdzeRmC",
-	"cr6MfFXmul3OornpD0uVKQ+M4ecpnqOQI8mPqmqvmCQBx3A/QtqI3moYenrrm9d72u/12scn5q6244fw",
-	"F9zcdpG9iO0tNxex+bmXT3r68d5J6fFfBXWPp/fVmWyVzOVuWMXCPZZPaam4Aa7qbi9FxLR0sddxWtoO",
-	"6gflLvRK9U39BBdHAgeR3+IG06S3NKjwzuktBf1TSHQxlwNpHto22KuTxVIxtmwuS5q0rweYJrQkzy/P",
-	"Z0lwVIMmGzT5U6BJHwDajIidcHT3m/tYL61l/7Bq9dNuTE1wYU/nNwsEu2ZsIJH0i0ID6ROrAgNu5w/N",
-	"vZClyANWH01k4AeJDCzFg4eU0PJdqI/dRRruYJHejxRo4gw/uEX5kcwiPDR3UoV4brFnDQW/PdBZM7nF",
-	"keuhRSob9HnP6PM+8lt2gGEb/Nrg1wa/VuHXzWHmweuKBmo2ULOBmnvR5ksAqwk3LktkOddP7N7LtHdN",
-	"CvNqggg/QBABaNgqTkNyi9NQ4NlNC3JokjnMq0LgMqEvSVWNX9q9h+2TZ57vRbjw/ZP28RMvuUjkbCYo",
-	"G6P/FWOhiED6kUxtDZeL4K/BUgeRcaAH0mQbNAr77teDmEg9tresQwq6wGxMjnLyZhOlWyehAHrP37gO",
-	"BTGA3TWS6CBDJoQpzTEk9FFEr4i9S14QHFbnEoDyaxR6o9C/E4VekSwDziW5Ed7tftP/1Iv631Xn1yhM",
-	"S8S08aDuyYMKEhXysFTGl+kCfiTibIwUR1St6RWFdhd6RE2vGW/oBmL7NwJSe/eWmKPHAxXxjefzB/F8",
-	"OnCToqgDitbvWezvzhm6oU22f95tnKA/SynkDZI5C7CtZtxck9zu4yANfjtI/HYfsfG9ocAGATYI8EdE",
-	"gJsBtT3L+AasNWDt5wJru4tMw5jEtePZinQzIq4pNHaJJfSq24lF5PW9b6ZmvP7hSyyiW8/3rrGges7A",
-	"Gfmfjcoe4ThSXt+bKDXrdyFhM5pwqfpPe097XXN5TpHaP8SXER0mA3Ae+d+h0rYdYEezyUUyw+JUXsRC",
-	"EKaQNlsTAxaWxEbiTM9aFBUB40wQQAcoImM8nOsmMu+ZLytePCNKUTa29cBbOaCR7dhsRfl9M7sRF8hc",
-	"eIdav5+/fYNmeEzMlVLuLkOJWvkL9mS2eXtb3u3F7X8HAAD//w==",
+	"7H0Lc9s4tuZfQXFvVeQ71MPOoztKTW15knR3buW1sTOp3sgbwiIk8ZoCNABoR5N11f0P+x/2h80vuYUD",
+	"gAQfkihZkpWEVV0dWSLxPI/vHByc880bsumMUUKl8PrfvAnBIeHw8TSO2c07Ho0jqv4MiRjyaCYjRr2+",
+	"94HgUKApnqNLghJBQjTibIownaMbcolmeEw6nu+Rr3g6i4nX9/7d8z0xnJApVo3J+Ux9KSSP6Ni7vfW9",
+	"53g4Ic8ZlZzF5e7OJoxLNEsu42iIhng4iegYtSYs4QINJ5iOCeKYk3j+DN3wSBKBxITdoJtITiKK5ISg",
+	"Kf7axmNylB+VbtG3v/71SW/FMF+e43HF8CRndIyucRyFWDKO2Ag65WTGiSBUYvVgZ0Xbr9kQ6waL7X/8",
+	"8No2OeQESxIiTgRL+JDkGx0xPsXS63sJjzy/1Met780wx1MizR6//Dok0MmrF+Ve3yZTwqMhikLVOUYz",
+	"wtshlgQR+5YdVGxGjlpABZEU2TMCxZGQhXU/9nxPkZU3w3Li+R7FU/V1+tKXKPR8j5N/JBEnodeXPCHu",
+	"PGdYSsJVA//n83H76cXnXvvpxbeef/zL7b9VzNv3fuNsWp7hbxEXEoV47qM///zzz/abN+0XLzroNGaU",
+	"+IjReI7kBMMTKBKIE5lwSsL8XE56J0/avYft3q92Uv9ICJ9ns1Jr4i0aPQz80W1bfzjJPlTP49XoLaPk",
+	"DZbDSXk6ijiF2pM83QlNOHFEqEQTFofiGcJoqtpAmIobwgV62HvUscPXMiAb/6tRW3Xa1r0up+FXdBgn",
+	"ISmP7T/O3r3tn75/hYJIPxJ00DmwSJyjZ4EwJwjHN3gukHk09JFgdjuYIAMKb6mpTaIZUjRkXhsq+iEh",
+	"ag3ZdIrbgihylyQ86qPAEqkIEKYhCmY8mmI+/2K/DwaUURRHlxzziAgfBfrzPECMIpwSeQed0jlickI4",
+	"dK0o41Gv5yOsB6EWO6Eimc0YlyQc0HTqGe+hQDAuAx8FSlJ+/td//f8L9ccoInEonD9jSbj+E8aMbccD",
+	"iuO4HbMbwttDLAhSW9UZ0BxhphNeQJdmdVdJJb0IVQLiLE7GWjSYlUItjJQIIhwJ9RuOBYOdja+JUKvI",
+	"ldooyIIxJ4RWywPT7CppMMVfXxM6lhOv/+SRn2Mv3P6n4qe/tNrpx6N/r2YtK35XzNSKOke33GX2QuLh",
+	"lVgwfdPXfuZ/NpyQMIlJHVVwQ8hVPEfCvLJED9hH1lED9p2ta4Fzwqd1picJn6ZzspsLU/r95TnqpjKi",
+	"+y2j0Nuuekt0/lMwWm+a6vntT5GVp/caay2HWsDyIromR67Ge4YoIaFAgZpi8AxhiaZMSHT8K5oyCsJ1",
+	"JAk3v1drv+NHC6SMZNvSfZ8IuSpP7rSov5/Btim5CiBQa7+zhIZ4/q//+n9nWCZcrYUiYdCGCkpGEuSr",
+	"epKSr7KDPkVywhKJIulr7ZlwrtQnvBVRRPBwYknjgUD/ZJTcGyq4VQQkZowKAqDubzj8QP6RECHVX0NG",
+	"JaHwEc9mcaQ5tHtNww6eRX9R5Kp+S0f+zSOcMwUPP6ulljiK7eAzBYYGnmQDD42ja6JFoVqsAUxq4Klp",
+	"gTLX0zLvaFq49ZXIk4nw+t6jnoLbMpKwYn/DIbLjvr24dZfm3zgZeX3vf3QzY6WrfxXdl2q0L9gwmapZ",
+	"wmoUCeQSh87QGQf0E4OoVsADukShaeKZ0s2ArNNXAlCvwtCV+bKjpvKc0VEcDddZ6K3NCnRMS82GAiZ4",
+	"IFztc+QbOfZAOGJaPezAd8UHOFZqaa6IOhHEH1BYn+KqoBsFvFCgaC9Q7QRRGCjkQ5mEdSE0nLGIygcC",
+	"tSzgOVKIRIFvxi+jMCR0e/TIWUwQCSPJeB8ABNiiajDGHLRie+DF+EaTZEZ2Dx2yywa3TaJT0FayK0If",
+	"CKTGKlDIYHhYWdVITiKhLVUgo7dMngJ0xZd6ynumJejbEPmi/jT+VqyOpiSMMFKk4EBaO5HfWELD7W00",
+	"Zc5WUnYzIZwskTAOYsxLmkfOlr9lEulhbnPL3zIkkkwr+Cka8oEP/Rwbpjxol+0NC6NRRMKygjsvORK0",
+	"7UYEyllmSv847htwqLQdj0rV5Mzz3Zz3xXFzLHsHnoF1+EhxIieMR/8kW9x5jC4J5oRrPtL2t4FJuZ09",
+	"dnY2N5Itb647Gt+I0oReUXajeIMUlv/Tp0/t00ROCJVq/iTPriUVDqs442xIhFBC4CWVkZxvbzFnhEcs",
+	"RAPv5HG/12ufPOn3egOvjyYs4UjpbjZCXAnOPGcpiQ581Q2xxF0sJY8uE0lEN8Rz0e11dbui28uz28lJ",
+	"blOciSEzs20L25LCUgKWxDEyav4ykQgjMLDVTxEFZ52j7PVUAwQfhMLAkQTm/JjZ8m+U4DuHvdu3jF40",
+	"R6VTgkX9Byk0y8npdOW1oACF+YFk247DMFJt4fg9ZzPCZaSA5QjHgvjezPnqm5dRxLovDq2rk9Bk6vU/",
+	"e9qz6fleMgv1h5DERBLvogR5fQ/LnLtTvdCW0ZR4Fc9aJigK1k8TLNEN1opYKqZOaKg4fELQ6ftXD4TR",
+	"iC2aaDpCGOkhpcuqmwZzTz2k1bey4TQmhxVVuqjM8s7v0hBU6YmbCatWBxZZqPEpSaRGLKIxJWFbwzje",
+	"qbSgMjvzs1pB3YNv96I4pPwUsl1gl/9JhlINMFqgrnASRhIRKsE4osn0snJE9guHBoAWRcWWF0ZvBgjW",
+	"s0ODVYPU9C1S5lqPTpXcU/9GkkzFKi4usFI6QQ9zjufqb8WVeBatakgh6NP3r96lk4gjerWy+9fwUHGp",
+	"YAa2hWwEVUv1wiiqBWbsphaqbvhcsWeJXF6dvUO/PukdG2QZxXEkyJDRUIBF/vH8OWKjkSDSR3lv2wOB",
+	"FMMvNb3Pj3v9nvqv0+v12r1f+mBw1prGuf3QL30YDDr648Pbz39pX5R+X7AC8z9YwtcVk8OYCeLKj0vG",
+	"YoLBrILfxBctCnEcvxuBzl9GIek+3F4UFczzmImIjq3bawRHI1q9P0MgAW8mhCI9oEqBF+L5KgoFArv1",
+	"PcqMxiitE5sR+uXkUcXpxrsZocp8UlZrH/WcnUWSoZOH/cdP+4+fdp4+feqIGme5VMtbWy01mLutFrsm",
+	"nEbjiawWoTFOG9StWCfcNArhtepJGjxWW2K9h+erJBU3DtjK0QnJOAmRegZdkklkfGfgY+z1EWVUn7Sm",
+	"Cjqi8smjbMQKa40Jd1XAslEC5wDuUlqRkKsapPbJPFYWh3Mva8S3HOZQnrs3Dtm4DJcttG9VkSbpbN2q",
+	"5Gse5a0nCSyqr7mx0FWmP6YRfaVfO96WUiqsqxnfwmmb19YUfyyshkYZpiv9tBGONWeeVe057oWqX62J",
+	"VHV2VloJayHlvb2PHl8s1R3GkPq2AhOZxu3zlTth3Q6nm+L2ZQppDQUAoRsp8q3A5eBTTB2VkeNVVEj8",
+	"MgJ8gFLoB1A4BJ/UUR+JGRlGOEatSAqk7HPoTh8MhGSEk1hq+ayY+8hHExZHILtKD+jpHimQrT4mXGMN",
+	"A1dNP8ry1y0YIZHwaqslVXvOid3jXs9fXw1ylhiZO4zZ8CoLU2jZucOUj54h8hUPZTxHjMIxnZ6Qj2wH",
+	"gLKMMEO6p0vj6g7xvL6ScU67lFpuHz9aALYcoNSuB52m+KuRXU+Ksut2GY3fEfEvla62Dxfr3x+2X4bp",
+	"y0Pdk4W/E0lxZ85bymn1SH2BFevQZBlvVKGMDEI4c7RDXWxuVzgSsmCYdTcpdmLOtswjaTxFSKiMRpGC",
+	"e1XkW55p4al0jFVrUiSMLO5sYydCcUWXctUnHklyR0mzMTfWElGOql9MQ1tYxqVumHob76zrXvw1lWL8",
+	"+3LZZKZRNY6acRYmQ5LaZ30UcDJOYswDDXcWhPJIwqdHPgqMoA0GtJU7OgZ3TQ5eqaeNMNYnxEYeByj3",
+	"5oAOjafBjRhSLyfUDiIMUIsyE4bDs7ENlWEmsqkYdGYC3wzpmul5/lIl4XtOd5UqI7+h61GhGmbBvX3c",
+	"OV7NSva9qp1+TcZ4uFsnUj1nyFrqu44HQVYR6tqOBDdazj0bqPGGiJNxpVhcDhvWXbZ9uzpAsRX9HQv8",
+	"GQUvRn5p/EIooiGoSiq1sXH7kN8mNnWZ9LYhxPXbNDO9b5Xge1OyGmR9wHRM3qgHF+iQdP711IlZ0Y3d",
+	"A/iSJfJLwuMFXs3Ud6/Uhr0pglr4UuggI0KB55XBL4jMs37lnQYDnsvdASMVgjgfCGSivp1QVbfvSKIJ",
+	"FpnYqUUxqWu/glJ0sN8CyVIVzKi+h7NGIfFolB8dmc7k/KjyIE1fZNENgvvChpLm24c966OYjKQ99Xdj",
+	"XONImHhHpWivI3Kj//rj/M1r2ClhoiFxTGiIuUijJmNQTuj0/atnKSpIHTb2vFogIaM4NpcOUCtkQ9GF",
+	"7etMQx8NvPf6go9qlDJ732fgHVW7IRZKbRlNyT8ZrTptOn17mj82Wq6PYftMT0676XovYaEdeh8qxF4j",
+	"5jYRc45put4u1bSi0kDxdWzRJePdigunBmXVMhm3v8vvCZvFJH1lG34NsVP4UeHhWOkNWmD4Fm8jbepK",
+	"qHWwWTXwi9IZ5Z2cNYoDS3Oq48DZiGeW+m8sqS5hLPDi7AL0nFKELwWLE0nQRMqZMmfVvwJ9/PD6GRp4",
+	"Aw9xMmXXREC8mRvHAM/1u+a6ybxjfumQMOnaS1POQcJJr/IkwSKQ/JNwImj/PvY3xSeVM1g9Jhet5JrX",
+	"YIdRc821jxQhdpDzPUTY9FFC9acQtQRDlKWnNhPC1WsT4tzGvWFJHKKRgh6RRBFdgSeWcc6ZeqYAMbId",
+	"O4VrRLj7ltx8+ZPxq/xiPHm0YtVvVxDoIboZFzBQfU/j+vy+FUfja6u91lgVQeJRjVvWhVNZ9VLlCIxU",
+	"3JmtZdrfjbF1Z8voipCZ+LLAeDN2Su5Oob7MpYwLa64UbbkHQnsiq9m74B9aeAOwlbdnHgjkvFnXGbU3",
+	"u08vwYLDq70ahZmNbc3DCutwV0bfUrst77yyS5YnweUmnWlglzZdhT22vlG32h/2A9t0ZVC7iVGX541B",
+	"0us9HBrShj9I13xnutNf1gluzqDxXa3BIq3sTLmXVdT3ag/qHdydM+bup9xmhLVspE0oaXMbyfT2AxtJ",
+	"BTBSVjsHaUXV1f3fo4l1u4oQD9IYWsApa1hDa3P2VqwhV9KuWpxikAHhBM3gfSQIARwnkksdSIgkM4mw",
+	"tKZKETp6RVGgdEDg6ytsIH6CfnpoMKDHnZ65uz7F+tq00HeQA2VSBSiicE89bRha8KF/ck34PLsmZ8iU",
+	"iAHFYxxRAXf7IGigcFBugGu1QRU9t7h2RBRXBJ1oKIJaZpOCydWNpigatVJLuEaThY1NB169uRDjv0HM",
+	"wLoH3Jscii+5B/Fc33vQ2ZewJDyzLEIMqbngxA56rZI3hUVacPKdDaBq8TKUut76jUzCsToxEpLVe7Iw",
+	"H5NBRLLKgdt0Phsr7BDP61v6trcX2srIQnZ/WR0eKZaO/wWebzHcZf1ozwxq9J5CYPMv+whsvnPsh319",
+	"6dLuzpy1XRx+fHRppHsKjy6x171R+Ip45txVsBqury0R7qqY6WX3rDaTOD9LeLUPmcd2MCRIr3ZXOxjG",
+	"5q8X9J0mmdtpzLeVFAdrflSo/N2Q9cHTz26IZiumlt2kvQRIVqnh7yu+/cx4DJaeo26S8VJng9wYHcON",
+	"7y9rBELHeL3nN/I4VXlN1DR3iPRU84eP8gqiZZODgfVScZblDaQHvavrP7fae0KqeyP1Wmd62WicjvYF",
+	"536oU4S1CXJtxKSo9WDRUkH81/fRrrduWwENaqx7AQxFaf59gYVPmelpN0sn/vV87w0zH84TIvSnTySk",
+	"9vP5JOHm42/c3BWzuYKr91qQYcIjOVcYa6qXWqcIPE3kpOrQR+cxnOJQ5w9DgYgkEddD/YNAOAxRuw2Z",
+	"TXE4jai+RWe+MblOK86jg7QEBNj6MIRMH02knOl8chEdsep0AhEda7d8PvQjIml8f8TTIBjRGdABPXdy",
+	"Ip++f2VKI4gs5v+4c+zE/bcWp6g76g9o1l8rSD8HPopC9FedzRYGkg5BPZZm89ePDWhQ96w+OPJ1/uYh",
+	"5nyuJh/A7ANfJ0kAckIzAl7mNBX0gOr0191AsiCXE3pBbunF6apQJAbUFpN4ZtJqIxybWCybyyH7hYYI",
+	"eoUaBxSlWbx1ykbERgNaytmdbpMbfBN08SzqXh93O51O4KOQzDgZQoGEdAcxmsU40rc3EPC9ogpYIDXo",
+	"IeOh0PRrM0tIQnViRd2nLg0Da4swEro0SvDyHI9NEQMkoJpLkMtQGvj2WsjD3iMkma1QEdHxgAa5RKeB",
+	"X114hkGtGtR6/u7D2ZFvCiZAk8EfL09fBCiOrnR5ht9fng+ozeGnvrhk4byDTtGUyAlTQ4TCDiEjOsHi",
+	"BF8TXebhsWFdKI4TwHw/6YIzLadyREqcOvWr8Iu3bIVfUU1FHA2oxFek6uKMXrhcQlQYCMiGIBUXAxos",
+	"ExToJRyMQeJhNR9FcJJjKnQGQOgF8qyqXSYhHLHRAdXp/GI21mdmNq+nFV9/mACq9NKrd9zpdXrWGQnq",
+	"wnvY6XUearf5BGRlV/1vTCrTX0HuTnKlY8LIV4laZR6rTsJ+BKfq+vzPBrBhGg6o3ZI+kky9PsX8ioQ+",
+	"upkQqOQBbaklmUFU5A0cS6p9MleH9RaY28Nqi5U6QpINKGQF5+Q6YonIRqzGL1BL85I5mqQM6XlCvn3F",
+	"dCBemek8d7zoDyicpIJq7DA+RgHTohqW+2xGhtHICNQAKKb9+oXeH6X8jWvQ3oN7jyGzq1v8Z8EVgewR",
+	"8NB6t/7K59yaNLcXhWT0J71eIVmqJF9ldyKn8YqUuFUZUG1dqfvJc/yw92jRw+mcu24u51sfctyvfMfJ",
+	"2A/IIpnqwA6Yc6qZC1QNCZCy42NF9/oYHo5C8Vjtsae/8S5Us1b2mxbyxSssf3S/OdGStzpQsztivPvt",
+	"ZkLobY5prfKoDit9R4mRJKBLDfXanHYGacBFb2wu8ts6Syx7Uwm5AQ307wHEqvhpU5Yj4bMEqRun+fGO",
+	"OmmOepneNx/QpRfObUz0wswDkWr2XRwCKBEDekXIzJR4gUFAhj6MOMnq8eS50b3Evy4/ZpV4ajClU81G",
+	"PZ3fmgBkYIBaizHKka6TABrKqY2Vi72CVqprm6iFrFvYpAXt/N/FuTiPKuuBbFsuuQi1lFX7c3boZows",
+	"J0DCzTh6clKRcRRskkJJkNDrH58UotKPSzkJsvpAJhWB517hX53r1KxalhMjPZ2zlpFamWxb6oUZO0Rc",
+	"Pm2rFNxaiFn4CMxvOFbXkaMp6i2I99PhkAhh5XsbcFc7q0q4THC7BQxthcEfSFH4UNWgTjem1kFOs6TX",
+	"45WwdfdB/Q3SMJPvjglx5CoX/bVRLtk9nkxFFGRfJGSaHuJvmK+PSKCKXw3OP2e1cIupf7ZbUbJZPvhy",
+	"Gg3w7VdDpzK72ZsaGhqwEer6JoH5JWc3gnDUyop+QC4e2zK6JCMGZuZcm4CQUvGZjeKDWas/KFh4ymT/",
+	"O+bzPtLNdarLExXKFOZwTCvEEh85YXtZZgZ7AeCokQlryIQntbpx6s3kBUN+d9I0T5nvRe2UCeKERD54",
+	"quBRHBNjQwoUZMIAyqEp217b2R8/vM6sW12R0vg7LpMoDkH4qGcUYHTa5ASHSiBds4SjYBTR8DSOAx9d",
+	"RVIkKBgTGeQEkw7kvoD0rKJCEj2H0GeDpwxMIUL+jYUbltxIHdU577PBQm8SEQ1R1pvR7FP1tZtVIrs/",
+	"+pqJL6d0TGLiKthMwt7Wrp1ReX30Nu9izeoVuDLteEcybb6syoXemLDA725h3GXMlj4HLW/EPMerX8nX",
+	"mPGhnNTKl5wqU5vxqHrr6eq30oJk6oXjx3VmU1HdRL18clLn5XLJGtc1DjrddYp/vgC4mQobvd+5AqLh",
+	"1N4eMMwM3xRBRseS3mqk8VOijJJs+lw6AM7u49S6RGMux2zdECrYNTp00TS9hqHjhJHbUzAb6vj521pj",
+	"vEOnsGk2WFJZd/XML6Mnfoc6dpmesFd4jOmstYbdjtVaQ40hfTw9f9N32GHH1YazIY4nTMj+r71fe8bb",
+	"k5U3hbc1q1WdnOeSrKRklvXbTY1Xq8HSF6D8U1XOk/S0slYrt5Xa8cK9OlsifEvIF4VrX3qZi/a42Zsz",
+	"O4b00pV+vHKPzIBze5DN4g5bkXrphGluyd5koQrlJfUqMcVt5T7lznxdF/9x7lx3ncnAqP/niLPpXx1R",
+	"4FwK1Zcn8nJCsvw362KgvC3VGCXflVFyGsfOoTQYJTiOiyfTjmlSYQzk8EPO+a1taKg1VoISL+B7Ryhv",
+	"6rIt6/NHZdtd9xZ2vAPHr2v5nTbf/7owUi+bAyPLZmt6EpsVJAfuTg9fl0FPvxpm/k4Mypxv5M1ay5//",
+	"s7m+5ps5vlJ/VzWnd1QbB+QKO3cLzGc6J+9waVTO7n3jW9BR7yjJyx8Ml+FXuc7sDWaE9UFloF1m4AZr",
+	"1fWV2UaOnjl0PSZS5DP1LPCRAW9X+5HNUScCpLz4pLN0zvkRanhuS23u3jundgb8H6n9ZdF76qa7Dydc",
+	"7z6ccHrvGhDy43rddIl87Jz7K2bwNasz7kQqalCkvlOSTMeWrfbOlXXukmCvTGkHv788R90A1DPLpGkH",
+	"naYyDYsrJX5GEOq2oMPAxujBRvYzhR5YkRgJ3adkrDJIQ7e1UdDUWqCuibD6/g7OHTVvs5lsEou1gFei",
+	"oVjIKqrn4O8v//7y7XmwIKSq4KwAtKBVd65UC+Q4zGIiTfG8iKLg9bvnp+ev3r0NIIBWQZh2iOeqXSp1",
+	"aCUeTmxMpG/jIW15PB3CpUNrEYYIShOHi4K/n7968/J/v3v7Mign5Ydk7ACJILOKU+ZlxBKuYykH1MBx",
+	"N/QaAlgZOnli4i01LIlkB3189UJAvLQAUe4jwRDO8ofoGuMCwlv15DiGOFBIKoLDUMeXMfXdEhFhQzZ3",
+	"KyY2YX83lc2aIkDtwc9raWwuGU5pKUXQh9+eo8ePHz0+SiNt8pLDV9TrZktaV15Y8FfLffUfAqq8Ny6s",
+	"H92FlVmXSjNloRf2yoO1MVuF3Fw6C1cH8mtt5ghrnGB7M9Ma39FP6ju6HyfOVpRH48hpHDmNI+dwHDk7",
+	"AwqLIWtXZ5VdHiauJybueqy2D01thrpKUxMqIfSh4cW1KDylzzgSEmKLDflUBBaXiLZ2gPGGJFwMQizv",
+	"enpz9oGwFIAg8M51gPh1YP6AZjjfR5TcECER5EKBNYC73497vQ56iYcTc8NXTjhLxhPoKz1JaunlHlB9",
+	"i5hxJKIxJWE7okgQIdRyoJjga6Iv4qlhz+1ldmjXFBRxLg53BvQ9j64hnbS+ck1C44TNocM+munHfERZ",
+	"G67kBdXelVQENOz/M7P/pwlDNgv5jeJiSPrsXOzWNzZBPaW89gzd/dCim4ttXHqLwAYvHiQ2rohwNHBZ",
+	"8Zh2H39gkEc4jWw08bMmmDG2z3mV8YH1sXNl8vb7uopQLOjyE99FaND3nS8v2HOUnHRqbVMK5a/l1/D4",
+	"bkEqrXfJvHEO78M5bCkt9Q6v8AVb8ssMxCWEuMS7a/rdfZxjIW9B4xBeQ2O5Vf9KLmErlRqH8HfjEE5v",
+	"5efODv2M+XcbS7jC0VzpK74ftbMJdN45ar0fGdD4fH8an28q6dfX9OtDzqWRSWnkDhuhYElokxPalw2+",
+	"MlyJsizvVRq6hEVhhuUCsEflUyzLNfuJ1VkPvzSRPT9OZE+hCPFdQ3sWMmLNkB/zyl2PbRsj8Ec2Au8j",
+	"UGjvELExIxszsjEjV5qRm1t796BjGouvsfgai2/van19uNrN0MjSiJ+X6WOH5mPeu47OlmJ1+K+Qjf49",
+	"YP0LN+rKif6VKs7YWWcUqMqjmL2hGbYaaS+LTkhp6TvQzyuDGWziMZNtPMsldnzSPnlsc5R9sZVP9CU1",
+	"J8XY8wmPhJxigUyZYvOkI6LqxzOkK3sQAQ3paJqIhgZpbIw0zojGCqnrFVekhpYEtQxv2fufPhIzMoxw",
+	"rN/cPnRYHmmpc3elT6f3S01bPrqcm3FHodC3WNNnzUXQKr9xDpU0iKRBJD8NItk6/3a/pZ/rxS/dA25Z",
+	"/XQ6qMbVvR9XN80odKmTuSLeOhXwGAV2lwOkGR2I3WnbhMtTPCWirAd+J5kaODTbNEeRh6w4VukN64Ro",
+	"dMeBe5PLuqOgOvYRjeTYvsv809+JEtmdL/suNuo9CYPGm/2TeLNX6PZtws2aIRMpfe73PKvBnQeNO3cf",
+	"IrE39Nog1wa5Nsh1IXK9A8A8fI3RgMwGZP7cIPOQgiLSgM2lMRFn9qmfPiQiXYnm/OEHOH+4IeQqnjtR",
+	"yzXDIdIX6kRDFCpeh3guAiAPgUwRLvEMYfsZUSbhVxKiSJhkth10akuS2wrk/oAGtkxZ4CNzm4VxNGWc",
+	"oMDUHAvQwPvjj/6bN234/8BDpULbUCFpQGU0JWoYJoXvzYQJktY0h+xNkYCx2cy2Is36C7/qwmYI0vlS",
+	"8lXq0r2MxnPdHxbSSQ+M4ecpnqOQIcGOqnKv6CABy3A/QtiI2moYelYRzuv92u/12scnuo7b8UP4C6q6",
+	"XbhF2t4wXaTNz7180lOP905Kj//GI/t4VstOR6s4hd+wTLh9LB/SUlEdrqq2lyR8WirsdZyltoP8QbmC",
+	"Xpm+qR/gYkngIOJb7GCa8JYGFd45vKWgfwqBLro4kOKhbYO9OlEsFWNzY1myoH01wCygJX1+eTxLiqMa",
+	"NNmgyZ8CTfoA0GaE74Sju9/sx3phLfuHVauftmNqDhf2dH+zQLBrng2kkn7R0UD2xKqDAbvzh+ZecCny",
+	"gNVHczLwg5wMLMWDhxTQ8l2oj92dNNzBIr0fKdCcM/zgFuUHMovxUNekCvHcYM8aCn57oLNmcIsl10M7",
+	"qWzQ5z2jz/uIb9kBhm3wa4NfG/xahV83h5kHrysaqNlAzQZq7kWbLwGs+rhxWSDLuXpi916mvWtSmFdz",
+	"iPADHCIADRvFqUlucRgKPLtpQg5FModZKgSKCX1Js2r80u49bJ889XwvxoXvn7SPn3hpIZGzGY/oGP2v",
+	"BHNJOFKPOLk1bCyCvwZLHUTEgRpIE23QKOy7lwfRJ/XYVFmHEHSO6Zgc5eTNJkq3TkAB9J6vuA4JMYDd",
+	"FZLoIE0mhErFMST0URxdEVNLnhMcVscSgPJrFHqj0L8ThV4RLAPOJbER3u1+U//UO/W/q86vkZiW8Gnj",
+	"Qd2TBxUkKsRhSceXaQ/8SMzoGEmGIrmmVxTaXegR1b063tANxPbvBKT27i0xS48HKuIbz+cP4vm04CZD",
+	"UQd0Wr9nsb87Z+iGNtn+ebdxgv4sqZA3COYswLaa5+aK5HZ/DtLgt4PEb/dxNr43FNggwAYB/ogIcDOg",
+	"tmcZ34C1Bqz9XGBtdyfTMCZ+bXm2ItyM8OsIGrvEAnpV7SQ89vreN50zXv3wJeHxred715hHas7AGfmf",
+	"tcoe4SSWXt+bSDnrdyFgM54wIfu/9n7tdXXxnCK1v08u42iYDsB65P+ATNtmgB3FJhfpDItTeZ5wTqhE",
+	"ymxNDVhYEnMSp3tWoqgIGGecADpAMRnj4Vw14bynv6x48YxIGdGxyQfeygENt2O9FeX39exGjCNd8A61",
+	"/jh/8xrN8JjoklK2lqFArXyBPeE2b6rl3V7c/ncAAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -51,11 +51,17 @@ func TestAuthorisationBeforeBody(t *testing.T) {
 			}
 		}
 
-		// A declared length beyond the limit is refused before reading.
-		big := `{"data":{"type":"libraries","attributes":{"name":"x"}}}` + strings.Repeat(" ", 17<<10)
+		// A declared length beyond the limit is refused before reading
+		// (a library's is 64 KiB: its note and about URL are long).
+		big := `{"data":{"type":"libraries","attributes":{"name":"x"}}}` + strings.Repeat(" ", 65<<10)
 		resp, body = e.do(t, req{method: "POST", path: "/libraries", body: big, token: "admin", outsideSpec: true})
+		if resp.StatusCode != 413 || !strings.Contains(string(body), "limit 65536 bytes") {
+			t.Errorf("65 KiB library document: %d %s", resp.StatusCode, body)
+		}
+		big = `{"data":{"type":"terms","attributes":{"name":"x"}}}` + strings.Repeat(" ", 17<<10)
+		resp, body = e.do(t, req{method: "POST", path: "/libraries/law/terms", body: big, token: "admin", outsideSpec: true})
 		if resp.StatusCode != 413 || !strings.Contains(string(body), "limit 16384 bytes") {
-			t.Errorf("17 KiB library document: %d %s", resp.StatusCode, body)
+			t.Errorf("17 KiB term document: %d %s", resp.StatusCode, body)
 		}
 		// An exception's limit is 64 KiB, at links.self too: 17 KiB is read.
 		exc := `{"data":{"type":"exceptions","attributes":{"day":"2031-02-05","closed":true}}}` + strings.Repeat(" ", 17<<10)
@@ -81,11 +87,24 @@ func TestWriteBodyLimits(t *testing.T) {
 			}
 			return string(b)
 		}
+		// The note is counted in characters: its widest form is a
+		// character outside the BMP, a surrogate pair of 12 bytes. The
+		// about URL is counted in bytes.
+		widestNote := json.RawMessage(`"` + strings.Repeat(`\ud83d\udcda`, 2000) + `"`)
+		aboutURL := json.RawMessage(`"https://` + strings.Repeat(`\u0061`, 2000-len("https://")) + `"`)
 		lib := indent(map[string]any{"data": map[string]any{"type": "libraries", "attributes": map[string]any{
-			"name": wide(200), "slug": strings.Repeat("a", 64), "timezone": "America/Argentina/ComodRivadavia"}}})
+			"name": wide(200), "slug": strings.Repeat("a", 64), "timezone": "America/Argentina/ComodRivadavia",
+			"about_url": aboutURL, "public": false, "note": widestNote}}})
 		resp, body := e.do(t, req{method: "POST", path: "/libraries", body: lib, token: "admin"})
 		if resp.StatusCode != 201 {
 			t.Fatalf("largest library document (%d bytes): %d %s", len(lib), resp.StatusCode, body)
+		}
+		loc := indent(map[string]any{"data": map[string]any{"type": "locations", "attributes": map[string]any{
+			"name": wide(200), "slug": strings.Repeat("b", 64), "primary": true, "keeps_hours": false,
+			"about_url": aboutURL, "public": false, "note": widestNote}}})
+		resp, body = e.do(t, req{method: "POST", path: "/libraries/law/locations", body: loc, token: "admin"})
+		if resp.StatusCode != 201 {
+			t.Fatalf("largest location document (%d bytes): %d %s", len(loc), resp.StatusCode, body)
 		}
 		periods := []string{"00:00-01:00", "02:00-03:00", "04:00-05:00", "06:00-07:00", "08:00-09:00", "10:00-11:00"}
 		exc := indent(map[string]any{"data": map[string]any{"type": "exceptions", "attributes": map[string]any{
@@ -94,7 +113,7 @@ func TestWriteBodyLimits(t *testing.T) {
 		if resp.StatusCode != 201 {
 			t.Fatalf("largest exception document (%d bytes): %d %s", len(exc), resp.StatusCode, body)
 		}
-		t.Logf("largest library document %d bytes, exception %d bytes", len(lib), len(exc))
+		t.Logf("largest library document %d bytes, location %d bytes, exception %d bytes", len(lib), len(loc), len(exc))
 	})
 }
 

@@ -27,15 +27,17 @@ var adminOnlyOperations = map[string]bool{
 // writeBodyLimits is the body limit of each write operation with a request
 // document, in bytes: the largest valid document of the operation with room
 // to spare for pretty-printing. Every string attribute is bounded by the
-// contract (names 200 characters, notes 500, slugs 64, periods 6 a day,
-// days 7), so the largest valid compact documents are a few KiB even with
-// every character written as a \uXXXX surrogate pair (TestWriteBodyLimits
-// builds them); 64 KiB holds them indented, and nothing larger can be valid.
+// contract (names 200 characters, exception notes 500, library and
+// location notes and about URLs 2000, slugs 64, periods 6 a day, days 7),
+// so the largest valid compact documents are at most about 40 KiB even
+// with every character written as a \uXXXX surrogate pair
+// (TestWriteBodyLimits builds them); 64 KiB holds them indented, and
+// nothing much larger can be valid.
 var writeBodyLimits = map[string]int64{
-	"createLibrary":   16 << 10,
-	"updateLibrary":   16 << 10,
-	"createLocation":  16 << 10,
-	"updateLocation":  16 << 10,
+	"createLibrary":   64 << 10,
+	"updateLibrary":   64 << 10,
+	"createLocation":  64 << 10,
+	"updateLocation":  64 << 10,
 	"createTerm":      16 << 10,
 	"updateTerm":      16 << 10,
 	"createSchedule":  64 << 10,

@@ -1,6 +1,7 @@
 package hours
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -24,6 +25,7 @@ func (s *Service) withEditor(api http.Handler) http.Handler {
 		SiteURL:  s.cfg.SiteURL,
 		Sessions: s.cfg.Sessions,
 		DocsURL:  docsURL,
+		Unlisted: s.unlistedLibraries,
 		Now:      s.cfg.Now,
 	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -36,4 +38,20 @@ func (s *Service) withEditor(api http.Handler) http.Handler {
 			api.ServeHTTP(w, r)
 		}
 	})
+}
+
+// unlistedLibraries is the slugs of the libraries that are not public, for
+// the editor's admins (the public list leaves them out).
+func (s *Service) unlistedLibraries(ctx context.Context) ([]string, error) {
+	v, err := s.cache.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, lib := range v.libraries {
+		if !lib.lib.Public {
+			out = append(out, lib.lib.Slug)
+		}
+	}
+	return out, nil
 }

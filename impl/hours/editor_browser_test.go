@@ -593,8 +593,8 @@ func TestEditorSections(t *testing.T) {
 	}
 	testkit.Screenshot(t, ctx, "hours-editor-changes")
 
-	// At 390 px: no sideways scrolling of the page (the grid scrolls in
-	// its own box), axe-core.
+	// At 390 px: no sideways scrolling of the page (the week shows one
+	// location, days as rows: TestEditorPhoneWeek), axe-core.
 	phone := browsercheck.Phone(t)
 	cookie, _ := sessions.Add(auth.Principal{Name: "gina", Roles: []string{"editor:green"}})
 	if err := admintest.SignIn(phone, e.url, cookie); err != nil {

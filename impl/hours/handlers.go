@@ -170,7 +170,7 @@ func (s *Service) LegacyHours(ctx context.Context, req hoursapi.LegacyHoursReque
 		key += "|" + s.rangeKey("", "")
 	}
 	return s.read(ctx, key, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
-		loc, err := locationIn(v, req.LibraryId, req.LocationId)
+		loc, err := publicLocationIn(v, req.LibraryId, req.LocationId)
 		if err != nil {
 			return nil, err
 		}
@@ -209,6 +209,22 @@ func locationIn(v *view, lib, loc string) (*locationView, error) {
 	}
 	lv := l.bySlug[loc]
 	if lv == nil {
+		return nil, locationNotFound(lib, loc)
+	}
+	return lv, nil
+}
+
+// publicLocationIn is locationIn for the public pages, calendars and the
+// legacy API: a library or location that is not public is not found
+// there (docs/hours.md, "Public and not public").
+func publicLocationIn(v *view, lib, loc string) (*locationView, error) {
+	lv, err := locationIn(v, lib, loc)
+	switch {
+	case err != nil:
+		return nil, err
+	case !lv.lib.lib.Public:
+		return nil, libraryNotFound(lib)
+	case !lv.loc.Public:
 		return nil, locationNotFound(lib, loc)
 	}
 	return lv, nil

@@ -2,6 +2,7 @@ package hours
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/sitelib/sitesvc/gen/hoursapi"
@@ -68,6 +69,9 @@ func (r renderer) toLocationResource(l *locationView, days schedule.Range) hours
 			LocationId: l.loc.ID,
 			Primary:    l.loc.Primary,
 			KeepsHours: l.loc.KeepsHours,
+			AboutUrl:   optional(l.loc.AboutURL),
+			Public:     l.loc.Public,
+			Note:       optional(l.loc.Note),
 			Hours:      toDaysHours(l.hoursRules().Days(days, l.lib.zone)),
 		},
 		Links: hoursapi.Links{Self: r.locationURL(l.lib.lib.Slug, l.loc.Slug)},
@@ -87,6 +91,9 @@ func (r renderer) toLibraryResource(lib *libraryView, days schedule.Range, prima
 			Name:     lib.lib.Name,
 			Slug:     lib.lib.Slug,
 			Timezone: lib.lib.TimeZone,
+			AboutUrl: optional(lib.lib.AboutURL),
+			Public:   lib.lib.Public,
+			Note:     optional(lib.lib.Note),
 			Hours:    primaryHours,
 		},
 		Links: hoursapi.Links{Self: r.libraryURL(lib.lib.Slug)},
@@ -100,7 +107,9 @@ func (r renderer) toLibraryResource(lib *libraryView, days schedule.Range, prima
 		locs = append(locs, toLocationIdentifier(l))
 	}
 	res.Relationships.Locations.Data = locs
-	if lib.primary != nil {
+	// A list that leaves the primary location out (it is not public) does
+	// not point at it; the library's hours are still the primary's.
+	if lib.primary != nil && slices.Contains(lib.locations, lib.primary) {
 		id := toLocationIdentifier(lib.primary)
 		res.Relationships.PrimaryLocation.Data = &id
 	}

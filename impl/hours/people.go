@@ -78,14 +78,14 @@ func (s *Service) HoursPage(ctx context.Context, req hoursapi.HoursPageRequestOb
 		if err != nil {
 			return nil, err
 		}
-		if len(v.libraries) > 0 {
-			zone = v.libraries[0].zone
+		if len(v.public) > 0 {
+			zone = v.public[0].zone
 		}
 		from, err := pageWeek(req.Params.From, now, zone)
 		if err != nil {
 			return nil, err
 		}
-		p := s.pageOf("Library hours", v.libraries, from, now, zone, s.pageURL())
+		p := s.pageOf("Library hours", v.public, from, now, zone, s.pageURL())
 		p.JSONURL = s.cfg.BaseURL + "/libraries.json"
 		p.EditorURL = s.cfg.BaseURL + editorPrefix
 		if req.Params.From != nil && *req.Params.From != "" {
@@ -112,7 +112,7 @@ func (s *Service) libraryPage(ctx context.Context, slug string, fromParam, ifNon
 	now := s.cfg.Now()
 	key := "page|" + slug + "|" + deref(fromParam) + "|" + s.rangeKey("", "")
 	return s.read(ctx, key, ifNoneMatch, func(v *view) (*rendered, error) {
-		lib := v.bySlug[slug]
+		lib := v.publicLibrary(slug)
 		if lib == nil {
 			return nil, libraryNotFound(slug)
 		}
@@ -155,11 +155,12 @@ func (s *Service) pageOf(title string, libs []*libraryView, from schedule.Date, 
 		today := schedule.Today(now, lib.zone)
 		around := schedule.Range{From: today.AddDays(-1), To: today.AddDays(7)}
 		pl := page.Library{
-			Name:    lib.lib.Name,
-			URL:     s.libraryPageURL(lib.lib.Slug),
-			JSONURL: s.rend.libraryURL(lib.lib.Slug),
-			ICSURL:  s.libraryCalendarURL(lib.lib.Slug),
-			Zone:    lib.zone,
+			Name:     lib.lib.Name,
+			URL:      s.libraryPageURL(lib.lib.Slug),
+			JSONURL:  s.rend.libraryURL(lib.lib.Slug),
+			ICSURL:   s.libraryCalendarURL(lib.lib.Slug),
+			AboutURL: lib.lib.AboutURL,
+			Zone:     lib.zone,
 		}
 		for _, loc := range lib.locations {
 			rules := loc.hoursRules()
@@ -220,7 +221,7 @@ func (s *Service) feed(name, self string, lib *libraryView, locs []*locationView
 func (s *Service) LibraryCalendar(ctx context.Context, req hoursapi.LibraryCalendarRequestObject) (hoursapi.LibraryCalendarResponseObject, error) {
 	now := s.cfg.Now()
 	return s.read(ctx, "ics|"+req.LibraryId+"|"+s.rangeKey("", ""), req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
-		lib := v.bySlug[req.LibraryId]
+		lib := v.publicLibrary(req.LibraryId)
 		if lib == nil {
 			return nil, libraryNotFound(req.LibraryId)
 		}
@@ -238,7 +239,7 @@ func (s *Service) LibraryCalendar(ctx context.Context, req hoursapi.LibraryCalen
 func (s *Service) LocationCalendar(ctx context.Context, req hoursapi.LocationCalendarRequestObject) (hoursapi.LocationCalendarResponseObject, error) {
 	now := s.cfg.Now()
 	return s.read(ctx, "ics|"+req.LibraryId+"|"+req.LocationId+"|"+s.rangeKey("", ""), req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
-		loc, err := locationIn(v, req.LibraryId, req.LocationId)
+		loc, err := publicLocationIn(v, req.LibraryId, req.LocationId)
 		if err != nil {
 			return nil, err
 		}

@@ -68,12 +68,12 @@ func (r renderer) libraries(v *view, explicit bool, rng schedule.Range, now time
 	doc := hoursapi.LibrariesDocument{
 		Jsonapi:  jsonapiDoc,
 		Links:    hoursapi.Links{Self: withRange(r.base+"/libraries.json", from, to)},
-		Data:     make([]hoursapi.LibraryResource, 0, len(v.libraries)),
+		Data:     make([]hoursapi.LibraryResource, 0, len(v.public)),
 		Included: []hoursapi.LocationResource{},
 	}
 	var shared *hoursapi.RangeMeta
 	same := true
-	for _, lib := range v.libraries {
+	for _, lib := range v.public { // the public list: docs/hours.md, "Public and not public"
 		days := rangeFor(lib, explicit, rng, now)
 		m := toRangeMeta(days)
 		if shared == nil {

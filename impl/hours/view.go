@@ -16,6 +16,11 @@ type view struct {
 	libraries []*libraryView // by slug
 	bySlug    map[string]*libraryView
 	byID      map[int64]*libraryView
+	// public is what the public lists and pages show (docs/hours.md,
+	// "Public and not public"): the public libraries, each a copy holding
+	// only its public locations; publicByID indexes them.
+	public     []*libraryView
+	publicByID map[int64]*libraryView
 }
 
 type libraryView struct {
@@ -127,5 +132,29 @@ func newView(snap *store.Snapshot) (*view, error) {
 			return a.loc.Slug < b.loc.Slug
 		})
 	}
+	v.publicByID = map[int64]*libraryView{}
+	for _, lv := range v.libraries {
+		if !lv.lib.Public {
+			continue
+		}
+		shown := *lv
+		shown.locations = nil
+		for _, loc := range lv.locations {
+			if loc.loc.Public {
+				shown.locations = append(shown.locations, loc)
+			}
+		}
+		v.public = append(v.public, &shown)
+		v.publicByID[lv.lib.ID] = &shown
+	}
 	return v, nil
+}
+
+// publicLibrary is the library slug names (current or former) as the
+// public pages show it, or nil when there is none or it is not public.
+func (v *view) publicLibrary(slug string) *libraryView {
+	if lib := v.bySlug[slug]; lib != nil {
+		return v.publicByID[lib.lib.ID]
+	}
+	return nil
 }

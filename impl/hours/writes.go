@@ -368,11 +368,13 @@ func (s *Service) DeleteException(ctx context.Context, req hoursapi.DeleteExcept
 }
 
 func libraryInput(a hoursapi.LibraryWriteAttributes) store.LibraryInput {
-	return store.LibraryInput{Name: a.Name, Slug: a.Slug, TimeZone: a.Timezone}
+	return store.LibraryInput{Name: a.Name, Slug: a.Slug, TimeZone: a.Timezone,
+		Descriptive: store.Descriptive{AboutURL: a.AboutUrl, Public: a.Public, Note: a.Note}}
 }
 
 func locationInput(a hoursapi.LocationWriteAttributes) store.LocationInput {
-	return store.LocationInput{Name: a.Name, Slug: a.Slug, Primary: a.Primary, KeepsHours: a.KeepsHours}
+	return store.LocationInput{Name: a.Name, Slug: a.Slug, Primary: a.Primary, KeepsHours: a.KeepsHours,
+		Descriptive: store.Descriptive{AboutURL: a.AboutUrl, Public: a.Public, Note: a.Note}}
 }
 
 func (s *Service) termAnswer(ctx context.Context, status int, termID int64) (writeResponse, error) {

@@ -636,6 +636,18 @@ export interface components {
             slug: string;
             /** @description IANA time zone. */
             timezone: string;
+            /**
+             * Format: uri
+             * @description The library's own web page (absent when none is set).
+             */
+            about_url?: string;
+            /**
+             * @description false: left out of the library list, the overview, the HTML pages, the calendars and the legacy API; its own JSON:API documents still answer (docs/hours.md, "Public and not public").
+             * @default true
+             */
+            public: boolean;
+            /** @description A note for staff (absent when empty). */
+            note?: string;
             /** @description Hours of the library's primary location (absent when it has none). */
             hours?: components["schemas"]["DayHours"][];
         };
@@ -666,6 +678,18 @@ export interface components {
             primary: boolean;
             /** @description false: the location shows its library primary location's hours. */
             keeps_hours: boolean;
+            /**
+             * Format: uri
+             * @description The location's own web page (absent when none is set).
+             */
+            about_url?: string;
+            /**
+             * @description false: left out of the library list, the overview, the HTML pages, the library's calendar and the legacy API (docs/hours.md, "Public and not public").
+             * @default true
+             */
+            public: boolean;
+            /** @description A note for staff (absent when empty). */
+            note?: string;
             hours?: components["schemas"]["DayHours"][];
         };
         LocationResource: {
@@ -725,6 +749,15 @@ export interface components {
             slug?: components["schemas"]["Slug"];
             /** @example America/New_York */
             timezone?: string;
+            /**
+             * @description An absolute http or https URL; "" removes it.
+             * @example https://library.example.edu/green
+             */
+            about_url?: string;
+            /** @description Absent on create: true. Absent on change: unchanged (so no default here: the validator would fill it in). */
+            public?: boolean;
+            /** @description A note for staff; "" removes it. */
+            note?: string;
         };
         LibraryWriteDocument: {
             data: {
@@ -739,6 +772,15 @@ export interface components {
             slug?: components["schemas"]["Slug"];
             primary?: boolean;
             keeps_hours?: boolean;
+            /**
+             * @description An absolute http or https URL; "" removes it.
+             * @example https://library.example.edu/green
+             */
+            about_url?: string;
+            /** @description Absent on create: true. Absent on change: unchanged (so no default here: the validator would fill it in). */
+            public?: boolean;
+            /** @description A note for staff; "" removes it. */
+            note?: string;
         };
         LocationWriteDocument: {
             data: {
@@ -1216,6 +1258,8 @@ export interface operations {
                      *             "name": "Green Library",
                      *             "slug": "green",
                      *             "timezone": "America/Los_Angeles",
+                     *             "about_url": "https://library.example.edu/green",
+                     *             "public": true,
                      *             "hours": [
                      *               {
                      *                 "day": "2026-03-08",
@@ -1269,6 +1313,7 @@ export interface operations {
                      *             "location_id": 1,
                      *             "primary": true,
                      *             "keeps_hours": true,
+                     *             "public": true,
                      *             "hours": []
                      *           },
                      *           "relationships": {

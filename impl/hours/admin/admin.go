@@ -9,6 +9,7 @@ package admin
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"fmt"
 	"html/template"
@@ -42,6 +43,11 @@ type Config struct {
 	// DocsURL is where the page sends staff when sign-in is not
 	// configured.
 	DocsURL string
+	// Unlisted returns the slugs of the libraries that are not public
+	// (docs/hours.md, "Public and not public"): the public list leaves them
+	// out, so the page names them to admins, whose editor reads their own
+	// documents. Nil: none.
+	Unlisted func(ctx context.Context) ([]string, error)
 	// Now is the service's clock: the script reads "today" in each
 	// library's zone from the instant the page was made, so the editor and
 	// the API agree on it. Nil is time.Now.
@@ -67,6 +73,7 @@ type pageModel struct {
 	Roles     string
 	Admin     bool
 	Libraries string // space-separated library slugs the user edits (editors)
+	Unlisted  string // space-separated slugs of libraries not public (admins only)
 	Now       string // RFC 3339, the service's clock
 	LoginURL  string
 	LogoutURL string
@@ -131,6 +138,14 @@ func (h *handler) page(w http.ResponseWriter, r *http.Request) {
 			m.Name, m.CSRF = s.Principal.Name, s.CSRFToken
 			m.Roles = strings.Join(s.Principal.Roles, ", ")
 			m.Admin = s.Principal.IsAdmin()
+			if m.Admin && h.cfg.Unlisted != nil {
+				slugs, err := h.cfg.Unlisted(r.Context())
+				if err != nil {
+					http.Error(w, fmt.Sprintf("reading the libraries: %v", err), http.StatusInternalServerError)
+					return
+				}
+				m.Unlisted = strings.Join(slugs, " ")
+			}
 			var libs []string
 			for _, role := range s.Principal.Roles {
 				if slug, ok := strings.CutPrefix(role, auth.RoleEditorPrefix); ok {

@@ -193,6 +193,9 @@
     var csrf = csrfMeta ? csrfMeta.getAttribute('content') : '';
     var isAdmin = app.getAttribute('data-admin') === 'true';
     var mine = (app.getAttribute('data-libraries') || '').split(' ').filter(Boolean);
+    // Libraries not public are not in the public list; the page names them
+    // to admins, and their own documents answer.
+    var unlisted = (app.getAttribute('data-unlisted') || '').split(' ').filter(Boolean);
     var announcer = document.getElementById('announce');
     var served = Date.parse(app.getAttribute('data-now') || '');
     if (!isNaN(served)) { pageNow = { server: served, local: Date.now() }; }
@@ -273,13 +276,14 @@
         // A role may name a library's former slug (it still authorises
         // it): the library's own document says which library that is now.
         var known = state.libraries.map(function (l) { return l.id; });
-        var former = isAdmin ? [] : mine.filter(function (slug) { return known.indexOf(slug) < 0; });
+        var former = (isAdmin ? unlisted : mine).filter(function (slug) { return known.indexOf(slug) < 0; });
         return Promise.all(former.map(function (slug) {
           return api('GET', '/libraries/' + encodeURIComponent(slug) + '.json').then(function (d) { return d.data; }, function () { return null; });
         })).then(function (found) {
           found.forEach(function (l) {
             if (l && known.indexOf(l.id) < 0) { known.push(l.id); mine.push(l.id); state.libraries.push(l); }
           });
+          state.libraries.sort(function (x, y) { return x.id < y.id ? -1 : x.id > y.id ? 1 : 0; });
           return doc;
         });
       }).then(function () {
@@ -301,7 +305,7 @@
             state.from = null;
             render();
           } }, state.libraries.map(function (l) {
-            return el('option', { value: l.id, selected: l.id === state.lib.id }, l.attributes.name);
+            return el('option', { value: l.id, selected: l.id === state.lib.id }, l.attributes.name + (l.attributes.public === false ? ' (not public)' : ''));
           })));
       }
       var tabs = el('nav', { 'aria-label': 'Editor sections', class: 'tabs' }, el('ul', null, VIEWS.map(function (v) {
@@ -346,13 +350,49 @@
 
     // ---- Week grid ----------------------------------------------------
 
+    // On a phone the grid of locations × days does not fit: it shows one
+    // location at a time, its days as rows (docs/hours.md, "Staff editor").
+    var phone = window.matchMedia('(max-width: 40rem)');
+    var phoneListener = function () { if (state.view === 'week' && state.lib) { render(); } };
+    if (phone.addEventListener) { phone.addEventListener('change', phoneListener); }
+
+    // phoneWeek is the week of one location (state.weekLoc, else the
+    // first), a location picker above it.
+    function phoneWeek(section, locs, from, today) {
+      var cur = locs.filter(function (l) { return locSlug(l) === state.weekLoc; })[0] || locs[0];
+      state.weekLoc = locSlug(cur);
+      var pick = el('p', { class: 'row' }, el('label', { for: 'week-loc' }, 'Location'),
+        el('select', { id: 'week-loc', onchange: function (e) { state.weekLoc = e.target.value; weekView(section); } },
+          locs.map(function (l) { return el('option', { value: locSlug(l), selected: l === cur }, l.attributes.name + (l.attributes.primary ? ' (main)' : '')); })));
+      var byDay = {};
+      (cur.attributes.hours || []).forEach(function (h) { byDay[h.day] = h; });
+      var body = el('tbody');
+      for (var i = 0; i < 7; i++) {
+        var d = addDays(from, i);
+        body.appendChild(el('tr', null,
+          el('th', { scope: 'row', class: d === today ? 'today' : null, 'aria-current': d === today ? 'date' : null },
+            dayLabel(d), d === today ? el('span', { class: 'today-label' }, ' (today)') : null),
+          cell(cur, d, byDay[d], d === today)));
+      }
+      return [pick, el('table', { class: 'grid days' },
+        el('caption', { class: 'visually-hidden' }, 'Hours of ' + cur.attributes.name + ', ' + dayLabel(from) + ' to ' + dayLabel(addDays(from, 6))),
+        el('thead', null, el('tr', null, el('th', { scope: 'col' }, 'Day'), el('th', { scope: 'col' }, 'Hours'))), body)];
+    }
+
+    // weekShown counts the week's reads: only the latest one draws, so a
+    // slow answer to an earlier read (another week, location or layout)
+    // never replaces the grid under a cell being edited.
+    var weekShown = 0;
+
     function weekView(section) {
       var today = todayIn(zone());
       var from = state.from || sunday(today);
       state.from = from;
       writeHash();
       var to = addDays(from, 6);
+      var ticket = ++weekShown;
       return api('GET', libPath() + '.json?from=' + from + '&to=' + to).then(function (doc) {
+        if (ticket !== weekShown) { return; }
         var locs = locationsOf(doc);
         var nav = el('div', { class: 'weeknav' },
           el('button', { type: 'button', onclick: function () { state.from = addDays(from, -7); render(); } }, '← Previous week'),
@@ -380,11 +420,13 @@
           }
           body.appendChild(row);
         });
-        section.replaceChildren(
+        var grid = phone.matches && locs.length
+          ? phoneWeek(section, locs, from, today)
+          : el('div', { class: 'scroll' }, el('table', { class: 'grid' }, el('caption', { class: 'visually-hidden' }, 'Hours of each location, ' + dayLabel(from) + ' to ' + dayLabel(to)), el('thead', null, head), body));
+        section.replaceChildren.apply(section, [
           heading('Week of ' + longDay(from) + ' — ' + state.lib.attributes.name),
           el('p', { class: 'hint' }, 'Times in ' + zone() + '. Choose a day to change its hours for that date: type 9a-5p, 9:30am-1pm, 2pm-6pm, closed, or overnight 10p-2a, then Enter (Escape cancels). Weekly hours are set under Term hours.'),
-          nav,
-          el('div', { class: 'scroll' }, el('table', { class: 'grid' }, el('caption', { class: 'visually-hidden' }, 'Hours of each location, ' + dayLabel(from) + ' to ' + dayLabel(to)), el('thead', null, head), body)));
+          nav].concat(grid));
       });
     }
 
@@ -657,6 +699,28 @@
 
     // ---- Library and locations --------------------------------------------
 
+    // describing is the fields a library and a location share besides name
+    // and slug: the place's own page, whether readers see it, and a note
+    // for staff (docs/hours.md, "Public and not public").
+    function describing(key, a) {
+      var publicBox = el('input', { id: key + '-public', name: 'public', type: 'checkbox', checked: a.public !== false, 'aria-describedby': key + '-public-hint' });
+      return [
+        field(key + '-about', 'About page (URL)', el('input', { id: key + '-about', name: 'about_url', type: 'url', value: a.about_url || '', maxlength: '2000', placeholder: 'https://' })),
+        el('p', { class: 'check' }, publicBox, el('label', { for: key + '-public' }, 'Public'),
+          el('span', { id: key + '-public-hint', class: 'hint-inline' }, ' (unticked: hidden from the overview, pages, calendars and lists; staff still see it here)')),
+        el('p', { class: 'field note' }, el('label', { for: key + '-note' }, 'Note for staff'),
+          el('textarea', { id: key + '-note', name: 'note', rows: '2', maxlength: '2000' }, a.note || ''))
+      ];
+    }
+
+    // described is the form's values of the describing fields.
+    function described(f, attrs) {
+      attrs.about_url = f.about_url.value.trim();
+      attrs.public = f.public.checked;
+      attrs.note = f.note.value;
+      return attrs;
+    }
+
     function libraryView(section) {
       return api('GET', libPath() + '.json').then(function (doc) {
         var lib = doc.data;
@@ -667,6 +731,7 @@
           field('lib-name', 'Name', el('input', { id: 'lib-name', name: 'name', type: 'text', value: lib.attributes.name, maxlength: '200' })),
           field('lib-slug', 'Slug (in its URLs; the old one keeps working)', el('input', { id: 'lib-slug', name: 'slug', type: 'text', value: lib.attributes.slug, maxlength: '64' })),
           field('lib-zone', 'Time zone', el('input', { id: 'lib-zone', name: 'timezone', type: 'text', value: lib.attributes.timezone, maxlength: '64' })),
+          describing('lib', lib.attributes),
           el('p', null, el('button', { type: 'submit' }, 'Save library'), isAdmin ? el('button', { type: 'button', class: 'danger', onclick: function () {
             if (!window.confirm('Delete ' + lib.attributes.name + ' with all its locations, terms and hours?')) { return; }
             api('DELETE', libPath()).then(function () { say('Library deleted'); location.hash = ''; load(); }, function (e) { status.textContent = e.message; });
@@ -674,8 +739,11 @@
         libForm.addEventListener('submit', function (e) {
           e.preventDefault();
           var f = libForm.elements;
-          api('PATCH', libPath(), { data: { type: 'libraries', id: lib.id, attributes: { name: f.name.value, slug: f.slug.value, timezone: f.timezone.value } } }).then(function (d) {
+          api('PATCH', libPath(), { data: { type: 'libraries', id: lib.id, attributes: described(f, { name: f.name.value, slug: f.slug.value, timezone: f.timezone.value }) } }).then(function (d) {
             say('Library saved');
+            // Made not public, it leaves the public list: load() finds it
+            // among the unlisted.
+            if (d.data.attributes.public === false && unlisted.indexOf(d.data.id) < 0) { unlisted.push(d.data.id); }
             // A new slug: the address names the library by it from now on.
             state.lib = d.data;
             writeHash();
@@ -698,12 +766,15 @@
     function locationForm(loc, locs) {
       var key = loc ? locSlug(loc) : 'new';
       var status = el('p', { class: 'status', role: 'status' });
-      var a = loc ? loc.attributes : { name: '', slug: '', primary: locs.length === 0, keeps_hours: true };
+      var a = loc ? loc.attributes : { name: '', slug: '', primary: locs.length === 0, keeps_hours: true, public: true };
+      var desc = describing('loc-' + key, a); // about URL, public, note
       var form = el('form', { class: 'fields location', novalidate: true, 'aria-label': loc ? 'Location ' + a.name : 'New location' },
         field('loc-name-' + key, 'Name', el('input', { id: 'loc-name-' + key, name: 'name', type: 'text', value: a.name, maxlength: '200' })),
         field('loc-slug-' + key, 'Slug', el('input', { id: 'loc-slug-' + key, name: 'slug', type: 'text', value: a.slug, maxlength: '64' })),
-        el('p', { class: 'check' }, el('input', { id: 'loc-primary-' + key, name: 'primary', type: 'checkbox', checked: a.primary }), el('label', { for: 'loc-primary-' + key }, 'Main location (its hours are the library\'s)')),
+        desc.slice(0, 2),
         el('p', { class: 'check' }, el('input', { id: 'loc-keeps-' + key, name: 'keeps_hours', type: 'checkbox', checked: a.keeps_hours }), el('label', { for: 'loc-keeps-' + key }, 'Keeps its own hours')),
+        el('p', { class: 'check' }, el('input', { id: 'loc-primary-' + key, name: 'primary', type: 'checkbox', checked: a.primary }), el('label', { for: 'loc-primary-' + key }, 'Main location (its hours are the library\'s)')),
+        desc[2],
         el('p', null, el('button', { type: 'submit' }, loc ? 'Save location' : 'Add location'), loc ? el('button', { type: 'button', class: 'danger', onclick: function () {
           if (!window.confirm('Delete the location ' + a.name + ' and its hours?')) { return; }
           api('DELETE', libPath() + '/locations/' + a.slug).then(function () { say('Location deleted'); render(); }, function (e) { status.textContent = e.message; });
@@ -711,7 +782,9 @@
       form.addEventListener('submit', function (e) {
         e.preventDefault();
         var f = form.elements;
-        var attrs = { name: f.name.value, slug: f.slug.value, primary: f.primary.checked, keeps_hours: f.keeps_hours.checked };
+        // primary is sent only when ticked: the API makes a location the
+        // main one (unsetting the previous), but refuses unsetting it.
+        var attrs = described(f, { name: f.name.value, slug: f.slug.value, primary: f.primary.checked || undefined, keeps_hours: f.keeps_hours.checked });
         var req = loc
           ? api('PATCH', libPath() + '/locations/' + a.slug, { data: { type: 'locations', id: loc.id, attributes: attrs } })
           : api('POST', libPath() + '/locations', { data: { type: 'locations', attributes: attrs } });
@@ -726,11 +799,12 @@
         field('new-lib-name', 'Name', el('input', { id: 'new-lib-name', name: 'name', type: 'text', maxlength: '200' })),
         field('new-lib-slug', 'Slug', el('input', { id: 'new-lib-slug', name: 'slug', type: 'text', maxlength: '64' })),
         field('new-lib-zone', 'Time zone', el('input', { id: 'new-lib-zone', name: 'timezone', type: 'text', value: 'America/Los_Angeles', maxlength: '64' })),
+        describing('new-lib', { public: true }),
         el('p', null, el('button', { type: 'submit' }, 'Add library')), status);
       form.addEventListener('submit', function (e) {
         e.preventDefault();
         var f = form.elements;
-        api('POST', '/libraries', { data: { type: 'libraries', attributes: { name: f.name.value, slug: f.slug.value, timezone: f.timezone.value } } }).then(function (d) {
+        api('POST', '/libraries', { data: { type: 'libraries', attributes: described(f, { name: f.name.value, slug: f.slug.value, timezone: f.timezone.value }) } }).then(function (d) {
           say('Library added');
           location.hash = 'library=' + encodeURIComponent(d.data.id) + '&view=library';
           return load();

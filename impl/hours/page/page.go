@@ -49,7 +49,10 @@ type Library struct {
 	URL     string // its own page
 	JSONURL string
 	ICSURL  string
-	Zone    *time.Location
+	// AboutURL is the library's own web page ("" for none): an http or
+	// https URL, checked when it was written.
+	AboutURL string
+	Zone     *time.Location
 	// Locations, primary first.
 	Locations []Location
 }

@@ -18,6 +18,9 @@ type Library struct {
 	Slug     string
 	Name     string
 	TimeZone string
+	AboutURL string // "" for none
+	Public   bool   // false: left out of the public lists and pages (docs/hours.md)
+	Note     string // for staff
 }
 
 // Location is a place in a library that has hours. A location that does
@@ -29,6 +32,9 @@ type Location struct {
 	Name       string
 	Primary    bool
 	KeepsHours bool
+	AboutURL   string // "" for none
+	Public     bool   // false: left out of the public lists and pages (docs/hours.md)
+	Note       string // for staff
 }
 
 // Term is a named span of days of a library.
@@ -174,9 +180,9 @@ func (s *Store) load(ctx context.Context, t tx, snap *Snapshot) error {
 		}
 		return rows.Err()
 	}
-	if err := each(`SELECT id, slug, name, timezone FROM libraries ORDER BY slug`, func(r *sql.Rows) error {
+	if err := each(`SELECT id, slug, name, timezone, about_url, public, note FROM libraries ORDER BY slug`, func(r *sql.Rows) error {
 		var l Library
-		if err := r.Scan(&l.ID, &l.Slug, &l.Name, &l.TimeZone); err != nil {
+		if err := r.Scan(&l.ID, &l.Slug, &l.Name, &l.TimeZone, &l.AboutURL, &l.Public, &l.Note); err != nil {
 			return err
 		}
 		snap.Libraries = append(snap.Libraries, l)
@@ -184,9 +190,9 @@ func (s *Store) load(ctx context.Context, t tx, snap *Snapshot) error {
 	}); err != nil {
 		return err
 	}
-	if err := each(`SELECT id, library_id, slug, name, is_primary, keeps_hours FROM locations ORDER BY library_id, is_primary DESC, slug`, func(r *sql.Rows) error {
+	if err := each(`SELECT id, library_id, slug, name, is_primary, keeps_hours, about_url, public, note FROM locations ORDER BY library_id, is_primary DESC, slug`, func(r *sql.Rows) error {
 		var l Location
-		if err := r.Scan(&l.ID, &l.LibraryID, &l.Slug, &l.Name, &l.Primary, &l.KeepsHours); err != nil {
+		if err := r.Scan(&l.ID, &l.LibraryID, &l.Slug, &l.Name, &l.Primary, &l.KeepsHours, &l.AboutURL, &l.Public, &l.Note); err != nil {
 			return err
 		}
 		snap.Locations = append(snap.Locations, l)

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sitelib/sitesvc/impl/hours/schedule"
 )
@@ -21,6 +23,79 @@ type LibraryInput struct {
 	Name     *string `json:"name,omitempty"`
 	Slug     *string `json:"slug,omitempty"`
 	TimeZone *string `json:"timezone,omitempty"`
+	Descriptive
+}
+
+// Descriptive is what the library and location forms share besides name
+// and slug: a link to the place's own page, whether the public sees it,
+// and a note for staff. Nil fields are unchanged (on create: no URL,
+// public, no note).
+type Descriptive struct {
+	AboutURL *string `json:"about_url,omitempty"`
+	Public   *bool   `json:"public,omitempty"`
+	Note     *string `json:"note,omitempty"`
+}
+
+// MaxNoteLength is the longest note of a library or location, in
+// characters (docs/security.md).
+const MaxNoteLength = 2000
+
+// maxAboutURLLength bounds an about URL, in bytes.
+const maxAboutURLLength = 2000
+
+func (d Descriptive) validate() error {
+	if err := checkTexts(textAttr("about_url", d.AboutURL), textAttr("note", d.Note)); err != nil { // text.go
+		return err
+	}
+	if d.AboutURL != nil && *d.AboutURL != "" {
+		if err := checkAboutURL(*d.AboutURL); err != nil {
+			return err
+		}
+	}
+	if d.Note != nil && utf8.RuneCountInString(*d.Note) > MaxNoteLength {
+		return fieldErr("note", "must be at most %d characters", MaxNoteLength)
+	}
+	return nil
+}
+
+// checkAboutURL accepts an absolute http or https URL with a host: the
+// public pages link it, so no javascript:, data: or relative URL.
+func checkAboutURL(s string) error {
+	if len(s) > maxAboutURLLength {
+		return fieldErr("about_url", "must be at most %d bytes", maxAboutURLLength)
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return fieldErr("about_url", "is not a URL: %v", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fieldErr("about_url", "must be an http or https URL")
+	}
+	if u.Host == "" || u.User != nil {
+		return fieldErr("about_url", "must name a host (and no user name or password)")
+	}
+	return nil
+}
+
+// set writes the given descriptive fields of row id of table (libraries
+// or locations).
+func (d Descriptive) set(ctx context.Context, t tx, table string, id int64) error {
+	if d.AboutURL != nil {
+		if _, err := t.exec(ctx, `UPDATE `+table+` SET about_url = ? WHERE id = ?`, *d.AboutURL, id); err != nil {
+			return err
+		}
+	}
+	if d.Public != nil {
+		if _, err := t.exec(ctx, `UPDATE `+table+` SET public = ? WHERE id = ?`, *d.Public, id); err != nil {
+			return err
+		}
+	}
+	if d.Note != nil {
+		if _, err := t.exec(ctx, `UPDATE `+table+` SET note = ? WHERE id = ?`, *d.Note, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // LocationInput is a location create or change.
@@ -29,6 +104,7 @@ type LocationInput struct {
 	Slug       *string `json:"slug,omitempty"`
 	Primary    *bool   `json:"primary,omitempty"`
 	KeepsHours *bool   `json:"keeps_hours,omitempty"`
+	Descriptive
 }
 
 // TermInput is a term create or change.
@@ -128,7 +204,10 @@ func (s *Store) CreateLibrary(ctx context.Context, who string, in LibraryInput) 
 		if err != nil {
 			return err
 		}
-		return audit(ctx, t, who, "create", "libraries", *in.Slug, map[string]any{"name": *in.Name, "slug": *in.Slug, "timezone": *in.TimeZone})
+		if err := in.Descriptive.set(ctx, t, "libraries", id); err != nil {
+			return err
+		}
+		return audit(ctx, t, who, "create", "libraries", *in.Slug, withMembers(in))
 	})
 	return id, err
 }
@@ -193,7 +272,7 @@ func validateLibrary(in LibraryInput) error {
 			return fieldErr("timezone", "%q is not an IANA time zone", *in.TimeZone)
 		}
 	}
-	return nil
+	return in.Descriptive.validate()
 }
 
 // UpdateLibrary changes a library; a new slug keeps the old one resolving.
@@ -228,6 +307,9 @@ func (s *Store) UpdateLibrary(ctx context.Context, who, slug string, in LibraryI
 				return err
 			}
 		}
+		if err := in.Descriptive.set(ctx, t, "libraries", id); err != nil {
+			return err
+		}
 		return audit(ctx, t, who, "update", "libraries", slug, in)
 	})
 	return id, err
@@ -254,7 +336,7 @@ func validateLocation(in LocationInput) error {
 	if in.Slug != nil && !ValidSlug(*in.Slug) {
 		return fieldErr("slug", "must be lower-case letters and digits joined by single hyphens, at most 64 characters")
 	}
-	return nil
+	return in.Descriptive.validate()
 }
 
 // setPrimary makes locationID its library's only primary location.
@@ -294,6 +376,9 @@ func (s *Store) CreateLocation(ctx context.Context, who, librarySlug string, in 
 		keeps := in.KeepsHours == nil || *in.KeepsHours
 		if id, err = t.insertID(ctx, `INSERT INTO locations (library_id, slug, name, is_primary, keeps_hours) VALUES (?, ?, ?, ?, ?)`,
 			libID, *in.Slug, *in.Name, false, keeps); err != nil {
+			return err
+		}
+		if err := in.Descriptive.set(ctx, t, "locations", id); err != nil {
 			return err
 		}
 		if !hasPrimary || (in.Primary != nil && *in.Primary) {
@@ -345,6 +430,9 @@ func (s *Store) UpdateLocation(ctx context.Context, who, librarySlug, slug strin
 			if _, err := t.exec(ctx, `UPDATE locations SET keeps_hours = ? WHERE id = ?`, *in.KeepsHours, id); err != nil {
 				return err
 			}
+		}
+		if err := in.Descriptive.set(ctx, t, "locations", id); err != nil {
+			return err
 		}
 		if in.Primary != nil && *in.Primary {
 			if err := t.setPrimary(ctx, libID, id); err != nil {
