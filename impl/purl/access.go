@@ -13,7 +13,7 @@ import (
 )
 
 // fileAccess decides whether the request may read every file of rec (the
-// zip of them all, and the image service, which answers for the object):
+// zip of them all):
 // 0 when it may, else the status and the reason of the first refusal. A
 // file with rights of its own must admit the request too.
 func (s *Service) fileAccess(r *http.Request, rec *record.Record) (int, string) {

@@ -75,7 +75,7 @@ func (s *Service) pyramid(ctx context.Context, rawID, name string) (*object, *ii
 	if !ok || !iiifimage.Tileable(f.MimeType) {
 		return nil, nil, s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no image file %q", id.Qualified(), name))
 	}
-	if status, msg := s.fileAccess(exchangeFrom(ctx).req, obj.rec); status != 0 {
+	if status, msg := s.fileAccessFor(exchangeFrom(ctx).req, obj.rec, f.Name); status != 0 {
 		fail := s.fail(ctx, status, msg)
 		fail.vary = "Authorization"
 		return nil, nil, fail
