@@ -2,13 +2,90 @@ package purl
 
 import (
 	"fmt"
+	"net/http"
 	"net/mail"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/record"
 )
+
+// fileAccess decides whether the request may read every file of rec (the
+// zip of them all, and the image service, which answers for the object):
+// 0 when it may, else the status and the reason of the first refusal. A
+// file with rights of its own must admit the request too.
+func (s *Service) fileAccess(r *http.Request, rec *record.Record) (int, string) {
+	if status, msg := s.admits(r, rec, rec.Rights.Object, "the files of "+rec.Druid.Qualified()); status != 0 {
+		return status, msg
+	}
+	for _, f := range rec.Files() {
+		if a, ok := rec.Rights.Files[f.Name]; ok {
+			if status, msg := s.admits(r, rec, a, fmt.Sprintf("the file %q of %s", f.Name, rec.Druid.Qualified())); status != 0 {
+				return status, msg
+			}
+		}
+	}
+	return 0, ""
+}
+
+// fileAccessFor decides whether the request may read the file called name:
+// by its own rights when rightsMetadata gives it some, else the object's.
+func (s *Service) fileAccessFor(r *http.Request, rec *record.Record, name string) (int, string) {
+	what := "the files of " + rec.Druid.Qualified()
+	if _, own := rec.Rights.Files[name]; own {
+		what = fmt.Sprintf("the file %q of %s", name, rec.Druid.Qualified())
+	}
+	return s.admits(r, rec, rec.Rights.ForFile(name), what)
+}
+
+// admits applies one access: embargo first, then any one grant admits
+// the request (world; a location's network; a bearer token with a group's
+// or location's role). No grant: nobody (citation only).
+func (s *Service) admits(r *http.Request, rec *record.Record, a record.Access, what string) (int, string) {
+	now := s.cfg.Now()
+	switch {
+	case a.Embargoed(now):
+		return http.StatusForbidden, fmt.Sprintf("forbidden: %s are embargoed until %s", what, a.EmbargoUntil.Format("2006-01-02"))
+	case len(a.Grants) == 0:
+		return http.StatusForbidden, fmt.Sprintf("forbidden: %s are not available (citation only)", what)
+	case a.World():
+		return 0, ""
+	}
+	var who, roles []string
+	for _, g := range a.Grants {
+		switch g.Kind {
+		case record.AccessGroup:
+			who = append(who, fmt.Sprintf("members of the login group %q", g.Name))
+			roles = append(roles, auth.RoleGroupPrefix+g.Name)
+		case record.AccessLocation:
+			if s.atLocation(r, g.Name) {
+				return 0, ""
+			}
+			who = append(who, fmt.Sprintf("readers at the location %q", g.Name))
+			roles = append(roles, auth.RoleLocationPrefix+g.Name)
+		}
+	}
+	readers := strings.Join(who, " or ")
+	token, ok := auth.BearerToken(r)
+	if !ok {
+		return http.StatusUnauthorized, fmt.Sprintf("unauthorized: %s are readable by %s; send a bearer token with the role %s", what, readers, strings.Join(roles, " or "))
+	}
+	if s.cfg.Tokens == nil {
+		return http.StatusUnauthorized, "unauthorized: this service accepts no tokens"
+	}
+	p, ok := s.cfg.Tokens.Authenticate(token)
+	if !ok {
+		return http.StatusUnauthorized, "unauthorized: unknown bearer token"
+	}
+	for _, role := range roles {
+		if p.Has(role) {
+			return 0, ""
+		}
+	}
+	return http.StatusForbidden, fmt.Sprintf("forbidden: the token of %q lacks the role %s; %s are readable by %s", p.Name, strings.Join(roles, " or "), what, readers)
+}
 
 // accessName is the name patrons read for a login group or location:
 // the configured display name (Config.AccessNames, "group:<slug>" or

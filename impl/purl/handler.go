@@ -15,9 +15,7 @@ import (
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/apiserve"
-	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
-	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/purl/store"
 )
 
@@ -141,7 +139,7 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 		return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no file %q", id.Qualified(), req.Name)), nil
 	}
 	ex := exchangeFrom(ctx)
-	if status, msg := s.fileAccess(ex.req, obj.rec); status != 0 {
+	if status, msg := s.fileAccessFor(ex.req, obj.rec, f.Name); status != 0 { // access.go
 		fail := s.fail(ctx, status, msg)
 		fail.vary = "Authorization"
 		return fail, nil
@@ -154,7 +152,7 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 		s.cfg.Logger.ErrorContext(ctx, "purl: opening file", "druid", id.Qualified(), "file", req.Name, "err", err)
 		return s.fail(ctx, http.StatusInternalServerError, "internal error: the file cannot be read"), nil
 	}
-	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
+	world := obj.rec.Rights.FileWorldReadable(f.Name, s.cfg.Now())
 	disposition := "inline"
 	if (req.Params.Download != nil && *req.Params.Download) || !inlineType(f.MimeType) { // filetypes.go
 		disposition = "attachment"
@@ -318,45 +316,6 @@ func writeFailure(w http.ResponseWriter, r *http.Request, base string, status in
 	w.WriteHeader(status)
 	_, err := fmt.Fprintln(w, msg)
 	return err
-}
-
-// fileAccess decides whether the request may read the files of rec:
-// 0 when it may, else the status and the reason.
-func (s *Service) fileAccess(r *http.Request, rec *record.Record) (int, string) {
-	rights := rec.Rights
-	now := s.cfg.Now()
-	switch {
-	case rights.Embargoed(now):
-		return http.StatusForbidden, fmt.Sprintf("forbidden: the files of %s are embargoed until %s", rec.Druid.Qualified(), rights.EmbargoUntil.Format("2006-01-02"))
-	case rights.Read == record.AccessNone:
-		return http.StatusForbidden, fmt.Sprintf("forbidden: %s is citation only; its files are not available", rec.Druid.Qualified())
-	case rights.Read == record.AccessWorld:
-		return 0, ""
-	}
-	what := fmt.Sprintf("members of the login group %q", rights.ReadName)
-	role := auth.RoleGroupPrefix + rights.ReadName
-	if rights.Read == record.AccessLocation {
-		what = fmt.Sprintf("readers at the location %q", rights.ReadName)
-		role = auth.RoleLocationPrefix + rights.ReadName
-		if s.atLocation(r, rights.ReadName) {
-			return 0, ""
-		}
-	}
-	token, ok := auth.BearerToken(r)
-	if !ok {
-		return http.StatusUnauthorized, fmt.Sprintf("unauthorized: the files of %s are readable by %s; send a bearer token with the role %s", rec.Druid.Qualified(), what, role)
-	}
-	if s.cfg.Tokens == nil {
-		return http.StatusUnauthorized, "unauthorized: this service accepts no tokens"
-	}
-	p, ok := s.cfg.Tokens.Authenticate(token)
-	if !ok {
-		return http.StatusUnauthorized, "unauthorized: unknown bearer token"
-	}
-	if !p.Has(role) {
-		return http.StatusForbidden, fmt.Sprintf("forbidden: the token of %q lacks the role %s; the files of %s are readable by %s", p.Name, role, rec.Druid.Qualified(), what)
-	}
-	return 0, ""
 }
 
 func (s *Service) atLocation(r *http.Request, location string) bool {

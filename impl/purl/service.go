@@ -481,13 +481,23 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 		// No MODS published: the record's embedded one, else one derived
 		// from its Dublin Core (docs/purl.md, "MODS").
 		if rec.MODS != nil {
-			if obj.mods, err = record.ParseMODS(rec.MODS); err != nil {
+			// The record keeps its MODS as published; .mods serves it as
+			// MODS 3.6 (repaired as when it was published).
+			doc, _, err := record.PrepareMODS(ctx, rec.MODS, s.cfg.MODSSchema)
+			if err != nil {
 				return nil, fmt.Errorf("embedded MODS of %s: %w", id.Qualified(), err)
 			}
-			obj.modsDoc = newRepresentation(rec.MODS)
+			if obj.mods, err = record.ParseMODS(doc); err != nil {
+				return nil, fmt.Errorf("embedded MODS of %s: %w", id.Qualified(), err)
+			}
+			obj.modsDoc = newRepresentation(doc)
 		} else {
 			obj.modsDoc = newRepresentation(record.DeriveMODS(rec, s.purl(id)))
 		}
+	}
+	if len(rec.Rights.Doubts) > 0 {
+		// When in doubt, deny, and say so (docs/purl.md, "Rights").
+		s.cfg.Logger.WarnContext(ctx, "purl: rights read as no access where unclear", "druid", id.Qualified(), "doubts", rec.Rights.Doubts)
 	}
 	if rec.Rights.Dark() {
 		return obj, nil

@@ -136,25 +136,27 @@ func (s *Service) validatePut(ctx context.Context, id druid.Druid, name string, 
 		}
 		return doc, warnings, 0, ""
 	}
-	in, err := record.Ingest(ctx, body, s.cfg.MODSSchema)
+	// Files cannot be uploaded over HTTP: the record alone is published,
+	// keeping the object's files; it may only name files the store already
+	// holds (their sizes are served as they are there), so that it never
+	// promises a file the service cannot serve.
+	in, err := record.IngestWith(ctx, body, record.IngestOptions{
+		Schema: s.cfg.MODSSchema,
+		Now:    s.cfg.Now(),
+		Files: func(name string) (int64, error) {
+			info, err := s.store.Stat(ctx, id, name)
+			if err != nil {
+				return 0, fmt.Errorf("the store holds no such file for %s (publish files with sitesvc purl publish)", id.Qualified())
+			}
+			return info.Size(), nil
+		},
+	})
 	if err != nil {
 		return classify(err)
 	}
 	rec := in.Record
 	if rec.Druid != id {
 		return nil, nil, http.StatusUnprocessableEntity, fmt.Sprintf("unprocessable: objectId %q does not match the path %s", rec.Druid.Qualified(), id.Qualified())
-	}
-	// Files cannot be uploaded over HTTP; a record may only list files the
-	// store already holds, with their real size, so that it never promises
-	// a file the service cannot serve.
-	for _, f := range rec.Files() {
-		info, err := s.store.Stat(ctx, id, f.Name)
-		if err != nil {
-			return nil, nil, http.StatusUnprocessableEntity, fmt.Sprintf("unprocessable: file %q is not in the store for %s (publish files with sitesvc purl publish)", f.Name, id.Qualified())
-		}
-		if info.Size() != f.Size {
-			return nil, nil, http.StatusUnprocessableEntity, fmt.Sprintf("unprocessable: file %q is %d bytes in the store, the record says %d", f.Name, info.Size(), f.Size)
-		}
 	}
 	return in.Data, in.Warnings, 0, ""
 }

@@ -149,19 +149,30 @@ func TestParseRejects(t *testing.T) {
 		"wrong root":      "<mods/>",
 		"unclosed":        "<publicObject><contentMetadata></publicObject>",
 		"path in file id": record("file", `<resource sequence="1" type="file"><file id="../secret" mimetype="text/plain" size="1"/></resource>`, "<world/>", "<world/>"),
-		"bad size":        record("file", `<resource sequence="1" type="file"><file id="a" mimetype="text/plain" size="-1"/></resource>`, "<world/>", "<world/>"),
 		"entity":          `<!DOCTYPE p [<!ENTITY x SYSTEM "file:///etc/passwd">]><publicObject>&x;</publicObject>`,
 		"too big":         "<publicObject>" + strings.Repeat(" ", MaxSize) + "</publicObject>",
-		// Rights the PURL service refuses to publish: Embed reads rights
-		// only through impl/purl/record, so it refuses them too rather
-		// than guessing (it used to show <cdl/> as lending and an
-		// unreadable release date as an endless embargo).
-		"cdl":                  record("image", imageContent, "<cdl/>", "<world/>"),
-		"unreadable embargo":   record("image", imageContent, "<embargoReleaseDate>someday</embargoReleaseDate><world/>", "<world/>"),
-		"file-level read rule": strings.Replace(record("image", imageContent, "<world/>", "<world/>"), "</rightsMetadata>", `<access type="read"><file>a.png</file><machine><none/></machine></access></rightsMetadata>`, 1),
 	} {
 		if _, err := Parse([]byte(rec), "bb000kk0000", now); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: err %v, want ErrInvalid", name, err)
+		}
+	}
+}
+
+// TestParseReadsUnclearRightsAsNoAccess: rights the PURL service cannot
+// honour are read, through impl/purl/record, as no access (when in doubt,
+// deny), never guessed: <cdl/> is not lending, an unreadable release date
+// not an endless embargo.
+func TestParseReadsUnclearRightsAsNoAccess(t *testing.T) {
+	for name, rec := range map[string]string{
+		"cdl":                record("image", imageContent, "<cdl/>", "<world/>"),
+		"unreadable embargo": record("image", imageContent, "<embargoReleaseDate>someday</embargoReleaseDate><world/>", "<world/>"),
+	} {
+		o, err := Parse([]byte(rec), "bb000kk0000", now)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if o.Access.Level != CitationOnly {
+			t.Errorf("%s: access %+v, want citation only", name, o.Access)
 		}
 	}
 }

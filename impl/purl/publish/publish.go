@@ -87,7 +87,17 @@ func Load(dir string, opts ...Option) (*Object, error) {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	pub = o.rebased(pub)
-	in, err := record.Ingest(context.Background(), pub, o.modsSchema)
+	in, err := record.IngestWith(context.Background(), pub, record.IngestOptions{
+		Schema: o.modsSchema,
+		Files: func(name string) (int64, error) {
+			f, info, err := openInObject(dir, name)
+			if err != nil {
+				return 0, err
+			}
+			f.Close()
+			return info.Size(), nil
+		},
+	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", dir, store.PublicXML, err)
 	}
@@ -109,35 +119,37 @@ func Load(dir string, opts ...Option) (*Object, error) {
 		obj.MODS = doc
 	}
 	for _, f := range rec.Files() {
-		if err := checkFile(dir, f); err != nil {
+		w, err := checkImage(dir, f)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		if w != "" {
+			obj.Warnings = append(obj.Warnings, w)
 		}
 	}
 	return obj, nil
 }
 
-// checkFile checks a file contentMetadata lists: a regular file of the object directory
-// (openInObject) of the listed size and, for images the standard library reads, dimensions.
-func checkFile(dir string, f record.File) error {
-	fh, info, err := openInObject(dir, f.Name)
+// checkImage compares an image's pixel size (for the formats the standard
+// library reads) with its imageData: a difference is a warning (the
+// record is the publisher's word), not a refusal.
+func checkImage(dir string, f record.File) (string, error) {
+	if f.Width == 0 {
+		return "", nil
+	}
+	fh, _, err := openInObject(dir, f.Name)
 	if err != nil {
-		return fmt.Errorf("file listed in contentMetadata: %w", err)
+		return "", fmt.Errorf("file listed in contentMetadata: %w", err)
 	}
 	defer fh.Close()
-	if info.Size() != f.Size {
-		return fmt.Errorf("file %q is %d bytes, contentMetadata says %d", f.Name, info.Size(), f.Size)
-	}
-	if f.Width == 0 {
-		return nil
-	}
 	cfg, format, err := image.DecodeConfig(fh)
 	if err != nil {
-		return nil // a format the standard library does not read: trust the record
+		return "", nil // a format the standard library does not read: trust the record
 	}
 	if cfg.Width != f.Width || cfg.Height != f.Height {
-		return fmt.Errorf("file %q is a %dx%d %s image, contentMetadata says %dx%d", f.Name, cfg.Width, cfg.Height, format, f.Width, f.Height)
+		return fmt.Sprintf("file %q is a %dx%d %s image, contentMetadata/imageData says %dx%d", f.Name, cfg.Width, cfg.Height, format, f.Width, f.Height), nil
 	}
-	return nil
+	return "", nil
 }
 
 // Write stores the object as one new version (store.Version): its files, mods.xml and

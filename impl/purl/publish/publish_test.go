@@ -49,7 +49,26 @@ func TestLoadRefuses(t *testing.T) {
 		says  string
 	}{
 		"missing file": {func(d string) { os.Remove(filepath.Join(d, "reading-room-south.png")) }, "reading-room-south.png"},
-		"wrong size":   {func(d string) { os.WriteFile(filepath.Join(d, "reading-room-south.png"), []byte("x"), 0o644) }, "1 bytes"},
+		"bad mods":     {func(d string) { os.WriteFile(filepath.Join(d, "mods.xml"), []byte("<mods/>"), 0o644) }, "mods.xml"},
+		"bad record":   {func(d string) { os.WriteFile(filepath.Join(d, "public.xml"), []byte("<publicObject>"), 0o644) }, "public.xml"},
+	}
+	for name, c := range cases {
+		dir := copyDir(t, "bb000kk0000")
+		c.spoil(dir)
+		if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: err = %v, want mention of %q", name, err, c.says)
+		}
+	}
+}
+
+// TestLoadWarns: what the record says of a file that differs from the
+// file is reported; the file's own size is served.
+func TestLoadWarns(t *testing.T) {
+	cases := map[string]struct {
+		spoil func(dir string)
+		says  string
+	}{
+		"wrong size": {func(d string) { os.WriteFile(filepath.Join(d, "reading-room-south.png"), []byte("x"), 0o644) }, "not the file's size: 1 is served"},
 		"wrong dimensions": {func(d string) {
 			// Same byte count, other picture: swap the two images.
 			a, _ := os.ReadFile(filepath.Join(d, "reading-room-north.png"))
@@ -58,14 +77,15 @@ func TestLoadRefuses(t *testing.T) {
 			fixed := strings.Replace(string(pub), `id="reading-room-south.png" mimetype="image/png" size="2284"`, `id="reading-room-south.png" mimetype="image/png" size="2076"`, 1)
 			os.WriteFile(filepath.Join(d, "public.xml"), []byte(fixed), 0o644)
 		}, "640x480"},
-		"bad mods":   {func(d string) { os.WriteFile(filepath.Join(d, "mods.xml"), []byte("<mods/>"), 0o644) }, "mods.xml"},
-		"bad record": {func(d string) { os.WriteFile(filepath.Join(d, "public.xml"), []byte("<publicObject>"), 0o644) }, "public.xml"},
 	}
 	for name, c := range cases {
 		dir := copyDir(t, "bb000kk0000")
 		c.spoil(dir)
-		if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), c.says) {
-			t.Errorf("%s: err = %v, want mention of %q", name, err, c.says)
+		obj, err := Load(dir)
+		if err != nil {
+			t.Errorf("%s: refused: %v", name, err)
+		} else if !strings.Contains(strings.Join(obj.Warnings, "\n"), c.says) {
+			t.Errorf("%s: warnings %q, want mention of %q", name, obj.Warnings, c.says)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,13 +54,26 @@ type normalized struct {
 	root     *xnode
 	attrs    []xml.Attr // of the served root
 	children map[xml.Name]*xnode
+	// extras are the children the service does not read (unknown ones,
+	// second copies), kept after the seed's children.
+	extras   []*xnode
 	warnings []string
+	// conflict says why the record names another object in one of its
+	// parts ("" when it does not): such a record is refused.
+	conflict string
 }
 
 // normalize reads a public XML record in any accepted form and rewrites
 // it into the seed's shape. A record already in that shape is returned
-// byte for byte.
-func normalize(data []byte) (*normalized, error) {
+// byte for byte. now is the publication time used when the record names
+// none it can be read by.
+//
+// The principle (docs/purl.md, "Ingest"): every well-formed record with an
+// identifier is accepted; what the service does not know is kept and
+// reported, never a reason to refuse. It refuses only what cannot be served
+// truthfully: not well-formed, a DTD, not a publicObject, no identifier, an
+// identifier (or a child's objectId) naming another object.
+func normalize(data []byte, now time.Time) (*normalized, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrUnacceptable}, args...)...)
 	}
@@ -70,8 +84,8 @@ func normalize(data []byte) (*normalized, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rootName != (xml.Name{Local: "publicObject"}) {
-		return nil, bad("root element is %s, want publicObject (no namespace)", fmtName(rootName))
+	if rootName.Space != "" || !strings.EqualFold(rootName.Local, "publicObject") {
+		return nil, bad("root element is %s, want publicObject (no namespace): this is not a public XML record", fmtName(rootName))
 	}
 	root, err := parseTree(data)
 	if err != nil {
@@ -79,62 +93,26 @@ func normalize(data []byte) (*normalized, error) {
 	}
 	n := &normalized{root: root, children: map[xml.Name]*xnode{}}
 	warn := func(format string, args ...any) { n.warnings = append(n.warnings, fmt.Sprintf(format, args...)) }
-
-	// The identifier: @objectId (the seed) or @id (older records).
-	objectID, hasObjectID := root.attr("objectId")
-	altID, hasID := root.attr("id")
-	rawID := objectID
-	switch {
-	case hasObjectID && hasID && !sameDruid(objectID, altID):
-		return nil, bad("publicObject/@objectId %q and publicObject/@id %q name different objects", objectID, altID)
-	case !hasObjectID && hasID:
-		rawID = altID
-		n.changed = true
-	case !hasObjectID:
-		return nil, bad("publicObject has neither @objectId nor @id")
-	}
-	id, err := druid.Parse(strings.TrimSpace(rawID))
-	if err != nil {
-		attrName := "objectId"
-		if !hasObjectID {
-			attrName = "id"
-		}
-		return nil, bad("publicObject/@%s %q is not a druid (druid:<id>)", attrName, rawID)
-	}
-	if rawID != id.Qualified() {
+	if root.name.Local != "publicObject" {
+		warn("root element %s is read as publicObject", root.name.Local)
+		root.name.Local = "publicObject"
 		n.changed = true
 	}
-	published, ok := root.attr("published")
-	if !ok {
-		return nil, bad("publicObject has no @published")
+	var unknown unknownNames
+	if canonicalize(root, "", &unknown) {
+		n.changed = true
 	}
-	if _, err := time.Parse(time.RFC3339, published); err != nil {
-		return nil, bad("publicObject/@published %q is not an RFC 3339 date-time", published)
-	}
-	// The served root carries the namespace declarations (children may
-	// rely on them), objectId and published. Other attributes (such as a
-	// publishVersion naming the software that wrote the record) describe
-	// the producer, not the object, and are dropped.
-	attrs := []xml.Attr{}
-	for _, a := range root.attrs {
-		switch {
-		case isNSDecl(a):
-			attrs = append(attrs, a)
-		case a.Name.Space == "" && (a.Name.Local == "objectId" || a.Name.Local == "published"):
-		default:
-			n.changed = true
-		}
-	}
-	attrs = append(attrs, attr("objectId", id.Qualified()), attr("published", published))
 
-	// The children, by kind.
+	// The children, by kind; the first of each kind is read, anything
+	// else is kept after them.
 	var order []xml.Name
 	var thumb, releaseData *xnode
 	for _, k := range root.kids {
 		switch t := k.(type) {
 		case xml.CharData:
 			if len(bytes.TrimSpace(t)) > 0 {
-				return nil, bad("publicObject has text %q between its child elements", truncate(strings.TrimSpace(string(t)), 40))
+				warn("publicObject has text %q between its child elements: not kept", truncate(strings.TrimSpace(string(t)), 40))
+				n.changed = true
 			}
 			continue
 		case xml.Comment, xml.ProcInst:
@@ -144,21 +122,34 @@ func normalize(data []byte) (*normalized, error) {
 		e := k.(*xnode)
 		q := e.qname()
 		switch {
-		case q == nameThumb || q == nameReleaseData:
-			if (q == nameThumb && thumb != nil) || (q == nameReleaseData && releaseData != nil) {
-				return nil, bad("publicObject has more than one %s", q.Local)
-			}
-			if q == nameThumb {
-				thumb = e
-			} else {
-				releaseData = e
-			}
+		case q == nameThumb && thumb == nil:
+			thumb = e
 			n.changed = true
 			continue
-		case !containsName(seedChildren, q):
-			return nil, bad("publicObject has an unknown child element %s (accepted: %s, thumb, releaseData)", fmtName(q), fmtNames(seedChildren))
+		case q == nameReleaseData && releaseData == nil:
+			releaseData = e
+			n.changed = true
+			continue
+		case !knownTopLevel(q):
+			// canonicalize reported it (no namespace); one in a namespace
+			// of its own is reported here.
+			if q.Space != "" {
+				warn("publicObject/%s is not an element the service knows: kept as it is", fmtName(q))
+			}
+			n.extras = append(n.extras, e)
+			n.changed = true
+			continue
+		case q == nameThumb || q == nameReleaseData:
+			// Kept at the top level, it would be read as the first on the
+			// next reading of the served record.
+			warn("publicObject has more than one %s: the first is read, the others are not kept", q.Local)
+			n.changed = true
+			continue
 		case n.children[q] != nil:
-			return nil, bad("publicObject has more than one %s", fmtName(q))
+			warn("publicObject has more than one %s: the first is read, the others are kept after the record's children", q.Local)
+			n.extras = append(n.extras, e)
+			n.changed = true
+			continue
 		}
 		n.children[q] = e
 		order = append(order, q)
@@ -168,38 +159,102 @@ func normalize(data []byte) (*normalized, error) {
 			n.changed = true
 		}
 	}
-	for _, q := range []xml.Name{{Local: "identityMetadata"}, {Local: "contentMetadata"}, {Local: "rightsMetadata"}} {
-		if n.children[q] == nil {
-			return nil, bad("publicObject has no %s", q.Local)
-		}
-	}
 	identity := n.children[xml.Name{Local: "identityMetadata"}]
 	content := n.children[xml.Name{Local: "contentMetadata"}]
+	version := n.children[xml.Name{Local: "versionMetadata"}]
+	rights := n.children[xml.Name{Local: "rightsMetadata"}]
+	rdf := n.children[xml.Name{Space: NSRDF, Local: "RDF"}]
 
-	if v := n.children[xml.Name{Local: "versionMetadata"}]; v == nil {
+	// The identifier: @objectId (the seed) or @id (older records), else
+	// the objectId its children give (records trimmed of their root's).
+	id, err := n.identifier(identity, content, version, rights, rdf)
+	if err != nil {
+		return nil, err
+	}
+
+	published, ok := root.attr("published")
+	if t, err := parseTimestamp(published); ok && err == nil {
+		if s := t.Format(time.RFC3339); s != published {
+			if _, strict := time.Parse(time.RFC3339, published); strict != nil {
+				warn("publicObject/@published %q is read as %s", published, s)
+				published = s
+				n.changed = true
+			}
+		}
+	} else {
+		fallback, from := now.UTC().Truncate(time.Second), "the time of publication"
+		if version != nil {
+			for _, v := range version.elements() {
+				if d, ok := v.attr("date"); ok && v.name.Local == "version" {
+					if t, err := parseTimestamp(d); err == nil {
+						fallback, from = t.UTC(), "the date of its last version"
+					}
+				}
+			}
+		}
+		if ok {
+			warn("publicObject/@published %q is not a date-time: %s is served (%s)", published, fallback.Format(time.RFC3339), from)
+		} else {
+			warn("publicObject has no @published: %s is served (%s)", fallback.Format(time.RFC3339), from)
+		}
+		published = fallback.Format(time.RFC3339)
+		n.changed = true
+	}
+	// The served root carries the namespace declarations (children may
+	// rely on them), objectId and published. Other attributes (such as a
+	// publishVersion naming the software that wrote the record) describe
+	// the producer, not the object; the seed's root has no others.
+	attrs := []xml.Attr{}
+	for _, a := range root.attrs {
+		switch {
+		case isNSDecl(a):
+			attrs = append(attrs, a)
+		case a.Name.Space == "" && (a.Name.Local == "objectId" || a.Name.Local == "published"):
+		default:
+			if a.Name.Local != "id" && a.Name.Local != "publishVersion" {
+				warn("publicObject/@%s is not served: the seed's publicObject has only objectId and published", fmtAttrName(a.Name))
+			}
+			n.changed = true
+		}
+	}
+	attrs = append(attrs, attr("objectId", id.Qualified()), attr("published", published))
+
+	if identity == nil {
+		identity = element("", "identityMetadata", "").add(element("", "objectType", "item"))
+		n.children[xml.Name{Local: "identityMetadata"}] = identity
+		n.changed = true
+		warn("the record has no identityMetadata: it is served as an item with no label or source")
+	}
+	if version == nil {
 		n.changed = true
 		n.children[xml.Name{Local: "versionMetadata"}] = element("", "versionMetadata", "", attr("objectId", id.Qualified())).add(
 			element("", "version", "", attr("versionId", "1"), attr("date", published)).add(
 				element("", "description", "Published "+published)))
 		warn("the record has no versionMetadata: it is served with version 1 dated %s, the publication date", published)
-	} else if oid, ok := v.attr("objectId"); ok && oid != id.Qualified() {
-		if !sameDruid(oid, id.Qualified()) {
-			return nil, bad("versionMetadata/@objectId %q differs from %q", oid, id.Qualified())
-		}
-		v.setAttr(xml.Name{Local: "objectId"}, id.Qualified())
+	} else if n.respellID(version, id, "versionMetadata") {
 		n.changed = true
 	}
-	if n.children[xml.Name{Space: NSRDF, Local: "RDF"}] == nil {
+	if rdf == nil {
 		n.changed = true
 		n.children[xml.Name{Space: NSRDF, Local: "RDF"}] = element("rdf", "RDF", "", nsDecl("rdf", NSRDF), nsDecl("fedora", NSFedora)).add(
 			element("rdf", "Description", "", xml.Attr{Name: xml.Name{Space: "rdf", Local: "about"}, Value: "info:fedora/" + id.Qualified()}))
 	}
-	if oid, ok := content.attr("objectId"); ok && oid != id.Qualified() {
-		if !sameDruid(oid, id.Qualified()) {
-			return nil, bad("contentMetadata/@objectId %q differs from %q", oid, id.Qualified())
-		}
-		content.setAttr(xml.Name{Local: "objectId"}, id.Qualified())
+	if content == nil {
+		content = element("", "contentMetadata", "", attr("objectId", id.Qualified()))
+		n.children[xml.Name{Local: "contentMetadata"}] = content
 		n.changed = true
+		warn("the record has no contentMetadata: it is served with an empty one (no files)")
+	} else if n.respellID(content, id, "contentMetadata") {
+		n.changed = true
+	}
+	if n.conflict != "" {
+		return nil, bad("%s", n.conflict)
+	}
+	if rights == nil {
+		rights = element("", "rightsMetadata", "")
+		n.children[xml.Name{Local: "rightsMetadata"}] = rights
+		n.changed = true
+		warn("the record has no rightsMetadata: it is served with an empty one (discoverable, files readable by nobody)")
 	}
 	if n.children[xml.Name{Space: NSOAIDC, Local: "dc"}] == nil {
 		n.changed = true
@@ -240,7 +295,7 @@ func normalize(data []byte) (*normalized, error) {
 		}
 		for _, e := range releaseData.elements() {
 			if e.qname() != (xml.Name{Local: "release"}) {
-				return nil, bad("releaseData has an unknown child element %s (want release)", fmtName(e.qname()))
+				continue // reported by canonicalize; the release targets are all the service reads
 			}
 			to, _ := e.attr("to")
 			if v, dup := have[to]; dup {
@@ -265,6 +320,15 @@ func normalize(data []byte) (*normalized, error) {
 		n.mods = m.standalone()
 		n.children[xml.Name{Space: NSMODS, Local: "mods"}] = n.mods
 	}
+	for i, e := range n.extras {
+		n.extras[i] = e.standalone()
+	}
+	// A file whose name would leave the object's folder cannot be served
+	// truthfully from it.
+	if _, _, err := checkFiles(content, nil); err != nil {
+		return nil, err
+	}
+	n.warnings = append(n.warnings, unknown.warnings()...)
 
 	n.attrs = attrs
 	if !n.changed {
@@ -273,6 +337,130 @@ func normalize(data []byte) (*normalized, error) {
 	}
 	n.assemble()
 	return n, nil
+}
+
+// identifier finds the object's druid: publicObject/@objectId, else @id,
+// else the objectId one of its children gives. Two that name different
+// objects are refused.
+func (n *normalized) identifier(identity, content, version, rights, rdf *xnode) (druid.Druid, error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrUnacceptable}, args...)...)
+	}
+	objectID, hasObjectID := n.root.attr("objectId")
+	altID, hasID := n.root.attr("id")
+	switch {
+	case hasObjectID && hasID && !sameDruid(objectID, altID):
+		return "", bad("publicObject/@objectId %q and publicObject/@id %q name different objects", objectID, altID)
+	case hasObjectID:
+		id, err := druid.Parse(strings.TrimSpace(objectID))
+		if err != nil {
+			return "", bad("publicObject/@objectId %q is not a druid (druid:<id>)", objectID)
+		}
+		if objectID != id.Qualified() {
+			n.changed = true
+		}
+		return id, nil
+	case hasID:
+		id, err := druid.Parse(strings.TrimSpace(altID))
+		if err != nil {
+			return "", bad("publicObject/@id %q is not a druid (druid:<id>)", altID)
+		}
+		n.changed = true
+		return id, nil
+	}
+	// Records trimmed of their root's identifier still name the object
+	// in their parts.
+	var candidates []struct{ where, value string }
+	if identity != nil {
+		for _, e := range identity.elements() {
+			if e.name.Local == "objectId" {
+				candidates = append(candidates, struct{ where, value string }{"identityMetadata/objectId", e.text()})
+			}
+		}
+	}
+	for _, c := range []struct {
+		e    *xnode
+		name string
+	}{{content, "contentMetadata"}, {version, "versionMetadata"}, {rights, "rightsMetadata"}} {
+		if c.e == nil {
+			continue
+		}
+		if v, ok := c.e.attr("objectId"); ok {
+			candidates = append(candidates, struct{ where, value string }{c.name + "/@objectId", v})
+		}
+	}
+	if rdf != nil {
+		for _, d := range rdf.elements() {
+			for _, a := range d.attrs {
+				if a.Name.Local == "about" && d.lookup(a.Name.Space) == NSRDF {
+					candidates = append(candidates, struct{ where, value string }{"rdf:Description/@rdf:about", strings.TrimPrefix(a.Value, "info:fedora/")})
+				}
+			}
+		}
+	}
+	var found druid.Druid
+	var from string
+	for _, c := range candidates {
+		id, err := druid.Parse(strings.TrimSpace(c.value))
+		if err != nil {
+			continue
+		}
+		if found == "" {
+			found, from = id, c.where
+		} else if id != found && !strings.HasPrefix(c.where, "rdf:") {
+			return "", bad("publicObject has neither @objectId nor @id, and %s (%s) and %s (%s) name different objects", from, found.Qualified(), c.where, id.Qualified())
+		}
+	}
+	if found == "" {
+		return "", bad("publicObject has no identifier: neither @objectId nor @id, and none of its parts names the object")
+	}
+	n.changed = true
+	n.warnings = append(n.warnings, fmt.Sprintf("publicObject has neither @objectId nor @id: the identifier is %s, from %s", found.Qualified(), from))
+	return found, nil
+}
+
+// respellID writes e's objectId attribute as druid:<id> when it names the
+// object in another spelling (or is not a druid at all, with a warning);
+// one naming another object is noted in n.conflict, which the caller
+// refuses. It returns whether e changed.
+func (n *normalized) respellID(e *xnode, id druid.Druid, where string) bool {
+	oid, ok := e.attr("objectId")
+	if !ok || oid == id.Qualified() {
+		return false
+	}
+	if other, err := druid.Parse(strings.TrimSpace(oid)); err == nil && other != id {
+		n.conflict = fmt.Sprintf("%s/@objectId %q names another object than %s", where, oid, id.Qualified())
+		return false
+	}
+	if !sameDruid(oid, id.Qualified()) {
+		n.warnings = append(n.warnings, fmt.Sprintf("%s/@objectId %q is not a druid: served as %s", where, oid, id.Qualified()))
+	}
+	e.setAttr(xml.Name{Local: "objectId"}, id.Qualified())
+	return true
+}
+
+// timestampLayouts are the date-time forms records have carried
+// (RFC 3339 first; the others without a zone are read as UTC).
+var timestampLayouts = []string{
+	time.RFC3339, "2006-01-02T15:04:05Z0700", "2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 MST",
+	"2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02",
+}
+
+func parseTimestamp(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, l := range timestampLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date-time", s)
+}
+
+func fmtAttrName(n xml.Name) string {
+	if n.Space == "" {
+		return n.Local
+	}
+	return n.Space + ":" + n.Local
 }
 
 // assemble writes the served record: the root's attributes, then the
@@ -285,48 +473,69 @@ func (n *normalized) assemble() {
 			out.add(c)
 		}
 	}
+	for _, e := range n.extras {
+		out.kids = append(out.kids, xml.CharData("\n  "))
+		out.add(e)
+	}
 	out.kids = append(out.kids, xml.CharData("\n"))
 	n.data = out.document()
 }
 
-// setMODS replaces the embedded MODS record by doc (a MODS document).
-func (n *normalized) setMODS(doc []byte) error {
-	m, err := parseTree(doc)
-	if err != nil {
-		return err
-	}
-	n.mods = m
-	n.children[xml.Name{Space: NSMODS, Local: "mods"}] = m
-	n.assemble()
-	return nil
+// IngestOptions says what Ingest checks a record against.
+type IngestOptions struct {
+	// Schema checks the embedded MODS record (nil: its structure only).
+	Schema *MODSSchema
+	// Now is the time of publication, served when the record names none
+	// (zero: time.Now()).
+	Now time.Time
+	// Files, when set, returns the size of the object's file of that name,
+	// or why it cannot be published (not there, not a regular file): every
+	// file the record names must be there, and the size served is the
+	// file's own.
+	Files func(name string) (size int64, err error)
 }
 
 // Ingest reads a public XML record in any accepted form (docs/purl.md)
-// and returns it in the served form: the seed's shape, with an embedded
-// MODS record brought to MODS 3.6 when it is valid as such (PrepareMODS,
-// checked with schema when not nil). Warnings say what the publisher
-// should know (a fallback title, a synthesised versionMetadata, a MODS
-// record served as its own version). Errors wrap ErrMalformed,
-// ErrUnacceptable or ErrSchemaCheck.
+// and returns it in the served form; see IngestWith.
 func Ingest(ctx context.Context, data []byte, schema *MODSSchema) (*Ingested, error) {
-	n, err := normalize(data)
+	return IngestWith(ctx, data, IngestOptions{Schema: schema})
+}
+
+// IngestWith reads a public XML record in any accepted form (docs/purl.md)
+// and returns it in the served form: the seed's shape, with an embedded
+// MODS record kept as published (the service serves it as MODS 3.6 at
+// /{id}.mods: PrepareMODS, which must succeed here). Warnings say what the
+// publisher should know (unknown names kept, a fallback title, a
+// synthesised versionMetadata, MODS values dropped for 3.6). Errors wrap
+// ErrMalformed, ErrUnacceptable or ErrSchemaCheck.
+func IngestWith(ctx context.Context, data []byte, opt IngestOptions) (*Ingested, error) {
+	now := opt.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	n, err := normalize(data, now)
 	if err != nil {
 		return nil, err
 	}
 	warnings := n.warnings
+	{
+		changed, fw, err := checkFiles(n.children[xml.Name{Local: "contentMetadata"}], opt.Files)
+		if err != nil {
+			return nil, err
+		}
+		warnings = append(warnings, fw...)
+		if changed {
+			n.assemble()
+		}
+	}
 	if n.mods != nil {
 		doc := n.mods.document()
-		prepared, mw, err := PrepareMODS(ctx, doc, schema)
+		_, mw, err := PrepareMODS(ctx, doc, opt.Schema)
 		if err != nil {
 			return nil, fmt.Errorf("publicObject/mods: %w", err)
 		}
 		for _, w := range mw {
 			warnings = append(warnings, "publicObject/mods: "+w)
-		}
-		if !bytes.Equal(prepared, doc) {
-			if err := n.setMODS(prepared); err != nil {
-				return nil, err
-			}
 		}
 	}
 	rec, err := Parse(n.data)
@@ -334,10 +543,60 @@ func Ingest(ctx context.Context, data []byte, schema *MODSSchema) (*Ingested, er
 		return nil, err
 	}
 	// This Parse read the served form, so its warnings are only about
-	// what that lacks (the title); the input's are already in.
-	warnings = append(warnings, rec.Warnings...)
+	// what that holds (values the service does not know, the title); the
+	// input's are already in.
+	seen := map[string]bool{}
+	for _, w := range warnings {
+		seen[w] = true
+	}
+	for _, w := range rec.Warnings {
+		if !seen[w] {
+			seen[w] = true
+			warnings = append(warnings, w)
+		}
+	}
 	rec.Warnings = warnings
 	return &Ingested{Data: n.data, Record: rec, Warnings: warnings}, nil
+}
+
+// checkFiles checks that every file contentMetadata names can be in the
+// object's folder and, with files, is there (files(name)); it sets each
+// file's size to the size it has there, with a warning when the record
+// said another.
+func checkFiles(content *xnode, files func(string) (int64, error)) (bool, []string, error) {
+	if content == nil {
+		return false, nil, nil
+	}
+	changed := false
+	var warnings []string
+	for _, res := range content.elements() {
+		if res.name.Local != "resource" {
+			continue
+		}
+		for _, f := range res.elements() {
+			if f.name.Local != "file" {
+				continue
+			}
+			name, _ := f.attr("id")
+			if err := CheckFilePath(name); err != nil {
+				return false, nil, fmt.Errorf("%w: contentMetadata names a file that cannot be in the object folder: %v", ErrUnacceptable, err)
+			}
+			if files == nil {
+				continue
+			}
+			size, err := files(name)
+			if err != nil {
+				return false, nil, fmt.Errorf("%w: file %q, named by contentMetadata, is not in the object: %v", ErrUnacceptable, name, err)
+			}
+			want := strconv.FormatInt(size, 10)
+			if given, _ := f.attr("size"); given != want {
+				warnings = append(warnings, fmt.Sprintf("contentMetadata/resource/file %q: @size %q is not the file's size: %s is served", name, given, want))
+				f.setAttr(xml.Name{Local: "size"}, want)
+				changed = true
+			}
+		}
+	}
+	return changed, warnings, nil
 }
 
 func sameDruid(a, b string) bool {

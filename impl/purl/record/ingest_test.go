@@ -100,7 +100,7 @@ func TestIngestVariants(t *testing.T) {
 				t.Errorf("embargoed %v, want %v", rec.Rights.Embargoed(now), v.Embargoed)
 			}
 			// The served form is read as it is: stable, no further change.
-			n, err := normalize(in.Data)
+			n, err := normalize(in.Data, time.Now())
 			if err != nil || n.changed {
 				t.Errorf("served record not in its final form: %v %v", err, n != nil && n.changed)
 			}
@@ -110,6 +110,11 @@ func TestIngestVariants(t *testing.T) {
 			}
 			// The MODS the object serves: embedded, else derived.
 			mods := rec.MODS
+			if mods != nil {
+				if mods, _, err = PrepareMODS(ctx, mods, schema); err != nil {
+					t.Fatalf("embedded MODS: %v", err)
+				}
+			}
 			if v.MODSDerived {
 				if mods != nil {
 					t.Fatal("an embedded MODS record where none was given")
@@ -153,44 +158,79 @@ func TestSeedShapeUnchanged(t *testing.T) {
 	}
 }
 
-// TestIngestRefusals: what is really broken is refused, naming the element.
+// TestIngestRefusals: only what cannot be served truthfully or safely is
+// refused, naming why.
 func TestIngestRefusals(t *testing.T) {
 	v := variants.All()[0].Public
 	for name, c := range map[string]struct{ doc, names string }{
-		"not a druid":       {strings.Replace(v, `objectId="druid:bt101cd1001"`, `objectId="druid:xx"`, 1), "publicObject/@objectId"},
-		"no identifier":     {strings.Replace(v, `objectId="druid:bt101cd1001"`, ``, 1), "@objectId nor @id"},
-		"two identifiers":   {strings.Replace(v, `objectId="druid:bt101cd1001"`, `objectId="druid:bt101cd1001" id="druid:bt102cd1002"`, 1), "publicObject/@id"},
-		"other content id":  {strings.Replace(v, `contentMetadata objectId="druid:bt101cd1001"`, `contentMetadata objectId="bt102cd1002"`, 1), "contentMetadata/@objectId"},
-		"unknown child":     {strings.Replace(v, "</publicObject>", "<adminMetadata/></publicObject>", 1), "adminMetadata"},
-		"two thumbs":        {strings.Replace(v, "</publicObject>", "<thumb>a</thumb><thumb>b</thumb></publicObject>", 1), "more than one thumb"},
-		"thumb not a file":  {strings.Replace(v, "</publicObject>", "<thumb>bt101cd1001/other.png</thumb></publicObject>", 1), "contentMetadata/thumb"},
-		"bad releaseData":   {strings.Replace(v, "</publicObject>", "<releaseData><x/></releaseData></publicObject>", 1), "releaseData"},
-		"no rightsMetadata": {strings.Replace(strings.Replace(v, "<rightsMetadata>", "<!--", 1), "</rightsMetadata>", "-->", 1), "rightsMetadata"},
-		"mods 3.2":          {strings.Replace(v, "</publicObject>", `<mods xmlns="http://www.loc.gov/mods/v3" version="3.2"><titleInfo><title>T</title></titleInfo></mods></publicObject>`, 1), "publicObject/mods"},
-		"text":              {strings.Replace(v, "</publicObject>", "stray</publicObject>", 1), "text"},
+		"not a druid":      {strings.Replace(v, `objectId="druid:bt101cd1001"`, `objectId="druid:xx"`, 1), "publicObject/@objectId"},
+		"no identifier":    {strings.NewReplacer(`objectId="druid:bt101cd1001"`, ``, `objectId="druid:bt101cd1001"`, ``, `rdf:about="info:fedora/druid:bt101cd1001"`, ``).Replace(v), "no identifier"},
+		"two identifiers":  {strings.Replace(v, `objectId="druid:bt101cd1001"`, `objectId="druid:bt101cd1001" id="druid:bt102cd1002"`, 1), "publicObject/@id"},
+		"other content id": {strings.Replace(v, `contentMetadata objectId="druid:bt101cd1001"`, `contentMetadata objectId="bt102cd1002"`, 1), "contentMetadata/@objectId"},
+		"file outside":     {strings.Replace(v, `id="image1.png"`, `id="../image1.png"`, 1), "cannot be in the object folder"},
+		"reserved name":    {strings.Replace(v, `id="image1.png"`, `id="public.xml"`, 1), "reserved"},
+		"not a record":     {strings.ReplaceAll(v, "publicObject", "object"), "not a public XML record"},
 	} {
 		_, err := Ingest(context.Background(), []byte(c.doc), nil)
 		if !errors.Is(err, ErrUnacceptable) || !strings.Contains(err.Error(), c.names) {
 			t.Errorf("%s: err = %v, want one naming %q", name, err, c.names)
 		}
 	}
+	for name, c := range map[string]struct{ doc, names string }{
+		"doctype": {strings.Replace(v, "<publicObject", `<!DOCTYPE publicObject [<!ENTITY a "b">]><publicObject`, 1), "DOCTYPE"},
+	} {
+		if _, err := Ingest(context.Background(), []byte(c.doc), nil); err == nil || !strings.Contains(err.Error(), c.names) {
+			t.Errorf("%s: err = %v, want one naming %q", name, err, c.names)
+		}
+	}
 }
 
-// TestPrepareMODSWithoutSchema: without a schema nothing is claimed to be
-// MODS 3.6 that was not given as 3.6.
+// TestIngestTolerates: what the service does not know, or a record lacks,
+// is kept and reported, never refused (docs/purl.md, "Ingest").
+func TestIngestTolerates(t *testing.T) {
+	v := variants.All()[0].Public
+	for name, c := range map[string]struct{ doc, warning string }{
+		"unknown child":       {strings.Replace(v, "</publicObject>", "<adminMetadata><x/></adminMetadata></publicObject>", 1), "publicObject/adminMetadata is not an element the service knows"},
+		"case variant":        {strings.Replace(v, "</publicObject>", `<ReleaseData><release to="Earthworks">true</release></ReleaseData></publicObject>`, 1), "ReleaseData is read as releaseData"},
+		"two thumbs":          {strings.Replace(v, "</publicObject>", "<thumb>image1.png</thumb><thumb>b</thumb></publicObject>", 1), "more than one thumb"},
+		"thumb not a file":    {strings.Replace(v, "</publicObject>", "<thumb>bt101cd1001/other.png</thumb></publicObject>", 1), "no thumbnail"},
+		"bad releaseData":     {strings.Replace(v, "</publicObject>", "<releaseData><x/></releaseData></publicObject>", 1), "releaseData/x is not an element"},
+		"no rightsMetadata":   {strings.Replace(strings.Replace(v, "<rightsMetadata>", "<!--", 1), "</rightsMetadata>", "-->", 1), "no rightsMetadata"},
+		"no contentMetadata":  {strings.Replace(strings.Replace(v, "<contentMetadata", "<!--", 1), "</contentMetadata>", "-->", 1), "no contentMetadata"},
+		"no identityMetadata": {strings.Replace(strings.Replace(v, "<identityMetadata>", "<!--", 1), "</identityMetadata>", "-->", 1), "no identityMetadata"},
+		"mods 3.2":            {strings.Replace(v, "</publicObject>", `<mods xmlns="http://www.loc.gov/mods/v3" version="3.2"><titleInfo><title>T</title></titleInfo></mods></publicObject>`, 1), "MODS 3.2 is served as MODS 3.6"},
+		"text":                {strings.Replace(v, "</publicObject>", "stray</publicObject>", 1), "text"},
+		"resource type":       {strings.Replace(v, `sequence="1" type="image">`, `sequence="1" type="object">`, 1), `resource/@type "object"`},
+		"content type":        {strings.Replace(v, `contentMetadata objectId="druid:bt101cd1001" type="image"`, `contentMetadata objectId="druid:bt101cd1001" type="3d"`, 1), `contentMetadata/@type "3d"`},
+		"unknown attribute":   {strings.Replace(v, `<file id="image1.png"`, `<file checked="yes" id="image1.png"`, 1), "file/@checked is not an attribute"},
+		"no published":        {strings.Replace(v, `published="2015-06-01T08:00:00Z"`, ``, 1), "no @published"},
+	} {
+		in, err := Ingest(context.Background(), []byte(c.doc), nil)
+		if err != nil {
+			t.Errorf("%s: refused: %v", name, err)
+			continue
+		}
+		if !strings.Contains(strings.Join(in.Warnings, "\n"), c.warning) {
+			t.Errorf("%s: warnings %q lack %q", name, in.Warnings, c.warning)
+		}
+		again, err := Ingest(context.Background(), in.Data, nil)
+		if err != nil || !bytes.Equal(again.Data, in.Data) {
+			t.Errorf("%s: the served record is not stable: %v", name, err)
+		}
+	}
+}
+
+// TestPrepareMODSWithoutSchema: without a schema a record is served as
+// MODS 3.6 with a warning that it was not checked.
 func TestPrepareMODSWithoutSchema(t *testing.T) {
 	in := []byte(`<mods xmlns="http://www.loc.gov/mods/v3" version="3.7"><titleInfo><title>T</title></titleInfo></mods>`)
 	out, w, err := PrepareMODS(context.Background(), in, nil)
-	if err != nil || !bytes.Equal(out, in) || len(w) != 1 || !strings.Contains(w[0], "served as MODS 3.7") {
+	if err != nil || !strings.Contains(strings.Join(w, "\n"), "not checked") {
 		t.Errorf("got %s %q %v", out, w, err)
 	}
-	conv, err := withVersion36(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := ParseMODS(conv)
-	if err != nil || m.Version != "3.6" || !bytes.Contains(conv, []byte(`xsi:schemaLocation="http://www.loc.gov/mods/v3 `+MODS36Location+`"`)) {
-		t.Errorf("converted: %s %v", conv, err)
+	m, err := ParseMODS(out)
+	if err != nil || m.Version != "3.6" || !bytes.Contains(out, []byte(`xsi:schemaLocation="http://www.loc.gov/mods/v3 `+MODS36Location+`"`)) {
+		t.Errorf("converted: %s %v", out, err)
 	}
 }
 

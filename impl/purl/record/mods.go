@@ -8,7 +8,7 @@ import (
 
 // MODS is what the HTML page shows from a MODS record.
 type MODS struct {
-	// Version is mods/@version (3.4 to 3.8).
+	// Version is mods/@version as given ("" when none).
 	Version           string
 	Title             string
 	Names             []Name
@@ -27,17 +27,6 @@ type Name struct {
 	Display string
 	Roles   []string
 }
-
-// modsVersions are the MODS versions accepted as input (PrepareMODS
-// serves them as 3.6 when they are valid as such).
-var modsVersions = set("3.4", "3.5", "3.6", "3.7", "3.8")
-
-// modsTopLevel are the top-level elements MODS 3.4 to 3.8 allow (the
-// same twenty in each).
-var modsTopLevel = set("abstract", "accessCondition", "classification", "extension", "genre",
-	"identifier", "language", "location", "name", "note", "originInfo", "part",
-	"physicalDescription", "recordInfo", "relatedItem", "subject", "tableOfContents",
-	"targetAudience", "titleInfo", "typeOfResource")
 
 type modsXML struct {
 	XMLName   xml.Name `xml:"http://www.loc.gov/mods/v3 mods"`
@@ -90,36 +79,26 @@ type modsXML struct {
 	} `xml:"http://www.loc.gov/mods/v3 note"`
 }
 
-// ParseMODS checks that data is a MODS record the service can publish
-// (root mods in the MODS v3 namespace, version 3.4 to 3.8, only MODS top-level
-// elements, a titleInfo with a title) and returns what the page shows.
-// This check is structural; the full check against the MODS 3.6 XML Schema
-// is MODSSchema's (xmllint), which PrepareMODS runs after it when the
-// service has a schema. Errors wrap ErrMalformed or ErrUnacceptable.
+// ParseMODS checks that data is a MODS record (root mods in the MODS v3
+// namespace, of any version or none) and returns what the page shows
+// (Title is "" when it has none). What the MODS 3.6 schema does not allow
+// is PrepareMODS's concern. Errors wrap ErrMalformed or ErrUnacceptable.
 func ParseMODS(data []byte) (*MODS, error) {
 	if len(data) > MaxDocumentBytes {
 		return nil, fmt.Errorf("%w: document is %d bytes, more than %d", ErrUnacceptable, len(data), MaxDocumentBytes)
 	}
-	root, children, err := scanTop(data)
+	root, _, err := scanTop(data)
 	if err != nil {
 		return nil, err
 	}
 	if root != (xml.Name{Space: NSMODS, Local: "mods"}) {
 		return nil, fmt.Errorf("%w: root element is %s, want mods in the namespace %s", ErrUnacceptable, fmtName(root), NSMODS)
 	}
-	for _, c := range children {
-		if c.Space != NSMODS || !modsTopLevel[c.Local] {
-			return nil, fmt.Errorf("%w: %s is not a MODS top-level element", ErrUnacceptable, fmtName(c))
-		}
-	}
 	var x modsXML
 	if err := xml.Unmarshal(data, &x); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	if !modsVersions[x.Version] {
-		return nil, fmt.Errorf("%w: mods/@version is %q, want one of 3.4, 3.5, 3.6, 3.7, 3.8", ErrUnacceptable, x.Version)
-	}
-	m := &MODS{Version: x.Version}
+	m := &MODS{Version: strings.TrimSpace(x.Version)}
 	for _, t := range x.TitleInfo {
 		if t.Type != "" || strings.TrimSpace(t.Title) == "" {
 			continue
@@ -129,9 +108,6 @@ func ParseMODS(data []byte) (*MODS, error) {
 			m.Title += ": " + st
 		}
 		break
-	}
-	if m.Title == "" {
-		return nil, fmt.Errorf("%w: mods has no titleInfo with a title", ErrUnacceptable)
 	}
 	for _, n := range x.Names {
 		var parts, given, family []string

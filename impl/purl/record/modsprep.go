@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // NSXSI is the XML Schema instance namespace (xsi:schemaLocation).
@@ -16,50 +16,166 @@ const NSXSI = "http://www.w3.org/2001/XMLSchema-instance"
 // MODS36Location is the schema location the served MODS 3.6 records name.
 const MODS36Location = "http://www.loc.gov/standards/mods/v3/mods-3-6.xsd"
 
-// PrepareMODS checks a MODS record (3.4 to 3.8) and returns the form to
-// serve. A 3.6 record is served as given, with the 3.6 schema location
-// added when it names none (and must validate against the schema when one
-// is given). Another version is served as MODS 3.6 — its
-// version attribute and schema location changed — when that result
-// validates against the MODS 3.6 schema; otherwise, or without a schema
-// to show it, as given, in its own version, with a warning saying so.
-// The service never claims 3.6 for a record it has not seen valid as 3.6.
-// Errors wrap ErrMalformed, ErrUnacceptable or ErrSchemaCheck.
+// maxMODSRounds bounds the rounds of schema check and repair PrepareMODS
+// makes (each round repairs every complaint xmllint made).
+const maxMODSRounds = 12
+
+// PrepareMODS returns the form of a MODS record (any MODS 3 version, or
+// none) the service serves: MODS 3.6 (version="3.6" and the 3.6 schema
+// location), valid against the MODS 3.6 schema. What the 3.6 schema
+// rejects is repaired, each repair with a warning: a value outside the
+// schema's list that matches a listed one but for case, spaces or
+// punctuation is respelled; any other rejected attribute is dropped, and
+// any other rejected element dropped with its content. Repairs follow
+// xmllint's complaints, so they follow the schema itself, not a list of
+// known differences. The record as published stays available where it was
+// published (the public XML's embedded mods is served unchanged in .xml).
+// Without a schema the record is served as 3.6 unchecked, with a warning.
+// Errors wrap ErrMalformed, ErrUnacceptable (not MODS; a record the
+// repairs cannot make valid) or ErrSchemaCheck.
 func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, []string, error) {
 	m, err := ParseMODS(data)
 	if err != nil {
 		return nil, nil, err
 	}
-	if m.Version == "3.6" {
-		// The seed's MODS names the 3.6 schema location: a record without
-		// it gets it (nothing else changes).
-		if !bytes.Contains(data, []byte(MODS36Location)) {
-			if data, err = withVersion36(data); err != nil {
-				return nil, nil, err
-			}
+	var warnings []string
+	if m.Version != "3.6" {
+		from := "MODS " + m.Version
+		if m.Version == "" {
+			from = "MODS with no version"
 		}
-		if schema != nil {
-			if err := schema.Validate(ctx, data); err != nil {
-				return nil, nil, err
-			}
+		warnings = append(warnings, from+" is served as MODS 3.6")
+	}
+	doc := data
+	if m.Version != "3.6" || !bytes.Contains(data, []byte(MODS36Location)) {
+		if doc, err = withVersion36(data); err != nil {
+			return nil, nil, err
 		}
-		return data, nil, nil
 	}
 	if schema == nil {
-		return data, []string{fmt.Sprintf("MODS %s is served as MODS %s: no MODS 3.6 schema is configured to show it is valid as 3.6", m.Version, m.Version)}, nil
+		if len(warnings) > 0 {
+			warnings = append(warnings, "no MODS 3.6 schema is configured: the record was not checked against it")
+		}
+		return doc, warnings, nil
 	}
-	conv, err := withVersion36(data)
-	if err != nil {
-		return nil, nil, err
+	for round := 0; ; round++ {
+		complaints, err := schema.Complaints(ctx, doc)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(complaints) == 0 {
+			return doc, warnings, nil
+		}
+		if round == maxMODSRounds {
+			return nil, nil, fmt.Errorf("%w: not valid against the MODS 3.6 schema after %d rounds of repair: %s", ErrUnacceptable, round, complaints[0].Message)
+		}
+		root, err := parseTree(doc)
+		if err != nil {
+			return nil, nil, err
+		}
+		fixed := 0
+		for _, c := range complaints {
+			w, ok := repair(root, c)
+			if ok {
+				fixed++
+				warnings = append(warnings, w)
+			}
+		}
+		if fixed == 0 {
+			return nil, nil, fmt.Errorf("%w: not valid against the MODS 3.6 schema: %s", ErrUnacceptable, complaints[0].Message)
+		}
+		doc = root.document()
 	}
-	switch err := schema.Validate(ctx, conv); {
-	case err == nil:
-		return conv, []string{fmt.Sprintf("MODS %s is valid MODS 3.6 after the version change: served as MODS 3.6", m.Version)}, nil
-	case errors.Is(err, ErrSchemaCheck):
-		return nil, nil, err
-	default:
-		return data, []string{fmt.Sprintf("MODS %s is not valid MODS 3.6 after the version change (%v): served as MODS %s", m.Version, strings.TrimPrefix(err.Error(), ErrUnacceptable.Error()+": "), m.Version)}, nil
+}
+
+// repair changes root so that the complaint c no longer holds: respells
+// an enumerated value that matches a listed one but for case, spaces or
+// punctuation, else drops the attribute or the element. It returns the
+// warning to give and whether it found what c names.
+func repair(root *xnode, c Complaint) (string, bool) {
+	e := findAt(root, c.Line, c.Element)
+	if e == nil {
+		return "", false
 	}
+	path := e.path()
+	if c.Attribute != "" {
+		for i, a := range e.attrs {
+			if a.Name.Local != c.Attribute || isNSDecl(a) {
+				continue
+			}
+			if v, ok := closest(a.Value, c.Allowed); ok {
+				e.attrs[i].Value = v
+				return fmt.Sprintf("%s/@%s %q is not a MODS 3.6 value: served as %q", path, c.Attribute, a.Value, v), true
+			}
+			e.attrs = append(e.attrs[:i], e.attrs[i+1:]...)
+			return fmt.Sprintf("%s/@%s %q is not allowed by MODS 3.6 (%s): dropped", path, c.Attribute, a.Value, c.Reason), true
+		}
+		return "", false
+	}
+	if len(c.Allowed) > 0 {
+		if v, ok := closest(e.text(), c.Allowed); ok {
+			e.kids = []any{xml.CharData(v)}
+			return fmt.Sprintf("%s %q is not a MODS 3.6 value: served as %q", path, e.text(), v), true
+		}
+	}
+	if e.parent == nil {
+		return "", false
+	}
+	for i, k := range e.parent.kids {
+		if k == e {
+			e.parent.kids = append(e.parent.kids[:i:i], e.parent.kids[i+1:]...)
+			break
+		}
+	}
+	what := strings.TrimSpace(truncate(e.text(), 60))
+	if what != "" {
+		what = fmt.Sprintf(" %q", what)
+	}
+	return fmt.Sprintf("%s%s is not allowed by MODS 3.6 (%s): dropped", path, what, c.Reason), true
+}
+
+// findAt finds the element called local whose start tag ends on line.
+func findAt(n *xnode, line int, local string) *xnode {
+	if n.line == line && n.name.Local == local {
+		return n
+	}
+	for _, k := range n.elements() {
+		if k.line > line {
+			break
+		}
+		if f := findAt(k, line, local); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// path is the element's place in its document, by local names.
+func (n *xnode) path() string {
+	if n.parent == nil {
+		return n.name.Local
+	}
+	return n.parent.path() + "/" + n.name.Local
+}
+
+// closest is the allowed value v matches but for case, spaces, hyphens,
+// underscores and full stops.
+func closest(v string, allowed []string) (string, bool) {
+	norm := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch r {
+			case ' ', '-', '_', '.', '\t', '\n':
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	for _, a := range allowed {
+		if norm(a) == norm(v) && norm(v) != "" {
+			return a, true
+		}
+	}
+	return "", false
 }
 
 // withVersion36 sets mods/@version to 3.6 and its schema location for the

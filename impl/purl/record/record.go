@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -63,6 +64,8 @@ type Record struct {
 	Warnings []string
 	// fallbackTitle is the title used when oai_dc:dc has no dc:title.
 	fallbackTitle string
+	// seenTypes are the unknown resource types already warned of.
+	seenTypes map[string]bool
 }
 
 // Release says whether the object is released to a discovery target.
@@ -92,7 +95,7 @@ type Resource struct {
 type File struct {
 	Name     string
 	MimeType string
-	Size     int64
+	Size     int64   // bytes; -1 when the record gives no byte count (never in a stored record)
 	Width    int     // pixels, images and pages
 	Height   int     // pixels, images and pages
 	Duration float64 // seconds, audio and video
@@ -235,23 +238,21 @@ type publicObjectXML struct {
 // Schema (Ingest does, when publishing). Errors wrap ErrMalformed or
 // ErrUnacceptable.
 func Parse(data []byte) (*Record, error) {
-	n, err := normalize(data)
+	n, err := normalize(data, time.Now())
 	if err != nil {
 		return nil, err
 	}
-	r, err := parseServed(n.data)
+	r, warnings, err := parseServed(n.data)
 	if err != nil {
 		return nil, err
 	}
-	r.Warnings = n.warnings
+	r.Warnings = append(n.warnings, warnings...)
 	var modsTitle string
 	if n.mods != nil {
 		r.MODS = n.mods.document()
-		m, err := ParseMODS(r.MODS)
-		if err != nil {
-			return nil, fmt.Errorf("publicObject/mods: %w", err)
+		if m, err := ParseMODS(r.MODS); err == nil {
+			modsTitle = m.Title
 		}
-		modsTitle = m.Title
 	}
 	if len(r.DC.Title) == 0 {
 		switch {
@@ -268,39 +269,45 @@ func Parse(data []byte) (*Record, error) {
 	return r, nil
 }
 
-// parseServed validates a record in the served shape (the output of
-// normalize).
-func parseServed(data []byte) (*Record, error) {
+// parseServed reads a record in the served shape (the output of
+// normalize): the seed's six children in order, the embedded MODS record,
+// then what the service keeps without reading.
+func parseServed(data []byte) (*Record, []string, error) {
 	root, children, err := scanTop(data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if root != (xml.Name{Local: "publicObject"}) {
-		return nil, fmt.Errorf("%w: root element is %s, want publicObject (no namespace)", ErrUnacceptable, fmtName(root))
+		return nil, nil, fmt.Errorf("%w: root element is %s, want publicObject (no namespace)", ErrUnacceptable, fmtName(root))
 	}
-	if len(children) < len(rootChildren) || len(children) > len(seedChildren) {
-		return nil, fmt.Errorf("%w: publicObject has %d child elements (%s), want %d: %s", ErrUnacceptable, len(children), fmtNames(children), len(rootChildren), fmtNames(rootChildren))
+	if len(children) < len(rootChildren) {
+		return nil, nil, fmt.Errorf("%w: publicObject has %d child elements (%s), want at least %d: %s", ErrUnacceptable, len(children), fmtNames(children), len(rootChildren), fmtNames(rootChildren))
 	}
-	for i, have := range children {
+	for i, have := range children[:len(rootChildren)] {
 		if have != seedChildren[i] {
-			return nil, fmt.Errorf("%w: child %d of publicObject is %s, want %s (order: %s)", ErrUnacceptable, i+1, fmtName(have), fmtName(seedChildren[i]), fmtNames(seedChildren))
+			return nil, nil, fmt.Errorf("%w: child %d of publicObject is %s, want %s (order: %s)", ErrUnacceptable, i+1, fmtName(have), fmtName(seedChildren[i]), fmtNames(seedChildren))
 		}
 	}
 	var x publicObjectXML
 	if err := xml.Unmarshal(data, &x); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	return x.validate()
+	var warnings []string
+	r, err := x.validate(func(format string, args ...any) {
+		warnings = append(warnings, fmt.Sprintf(format, args...))
+	})
+	return r, warnings, err
 }
 
-func (x *publicObjectXML) validate() (*Record, error) {
+// validate reads the served record. Only what makes the record untrue is
+// an error (its identifier, an objectId naming another object); values
+// the service does not know are read as well as they can be, with a
+// warning (warn), and kept in the record as given.
+func (x *publicObjectXML) validate(warn func(format string, args ...any)) (*Record, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrUnacceptable}, args...)...)
 	}
 	r := &Record{}
-	if !strings.HasPrefix(x.ObjectID, druid.Prefix) {
-		return nil, bad("publicObject/@objectId %q is not of the form druid:<id>", x.ObjectID)
-	}
 	id, err := druid.Parse(x.ObjectID)
 	if err != nil || id.Qualified() != x.ObjectID {
 		return nil, bad("publicObject/@objectId %q is not a lower-case druid:<id>", x.ObjectID)
@@ -310,57 +317,65 @@ func (x *publicObjectXML) validate() (*Record, error) {
 		return nil, bad("publicObject/@published %q is not an RFC 3339 date-time", x.Published)
 	}
 
-	r.ObjectType = strings.TrimSpace(x.Identity.ObjectType)
+	r.ObjectType = strings.ToLower(strings.TrimSpace(x.Identity.ObjectType))
 	if !objectTypes[r.ObjectType] {
-		return nil, bad("identityMetadata/objectType %q is not item or collection", r.ObjectType)
+		if r.ObjectType != "" {
+			warn("identityMetadata/objectType %q is not item or collection: the object is served as an item", x.Identity.ObjectType)
+		}
+		r.ObjectType = "item"
 	}
 	r.Label = strings.TrimSpace(x.Identity.ObjectLabel)
 	r.Source, r.SourceID = x.Identity.SourceID.Source, strings.TrimSpace(x.Identity.SourceID.Value)
 	for _, rel := range x.Identity.Releases {
-		v := strings.TrimSpace(rel.Value)
+		v := strings.ToLower(strings.TrimSpace(rel.Value))
 		if rel.To == "" || (v != "true" && v != "false") {
-			return nil, bad("identityMetadata/release needs a 'to' attribute and the value true or false")
+			warn("identityMetadata/release to %q with the value %q is not read (a release needs a 'to' and true or false)", rel.To, strings.TrimSpace(rel.Value))
+			continue
 		}
 		r.Releases = append(r.Releases, Release{To: rel.To, Date: rel.Date, Released: v == "true"})
 	}
 
-	if x.Version.ObjectID != "" && x.Version.ObjectID != x.ObjectID {
-		return nil, bad("versionMetadata/@objectId %q differs from %q", x.Version.ObjectID, x.ObjectID)
-	}
-	if len(x.Version.Versions) == 0 {
-		return nil, bad("versionMetadata has no version")
-	}
 	for i, v := range x.Version.Versions {
-		n, err := strconv.Atoi(v.ID)
+		n, err := strconv.Atoi(strings.TrimSpace(v.ID))
 		if err != nil || n < 1 || (i > 0 && n <= r.Versions[i-1].ID) {
-			return nil, bad("versionMetadata/version[%d]/@versionId %q is not a positive integer greater than the previous one", i+1, v.ID)
+			warn("versionMetadata/version[%d]/@versionId %q is not a positive integer greater than the previous one: read as the next number", i+1, v.ID)
+			n = i + 1
+			if i > 0 {
+				n = r.Versions[i-1].ID + 1
+			}
 		}
 		r.Versions = append(r.Versions, Version{ID: n, Date: v.Date, Description: strings.TrimSpace(v.Description)})
 	}
 
 	for _, d := range x.RDF.Descriptions {
-		if d.About != "info:fedora/"+x.ObjectID {
-			return nil, bad("rdf:Description/@rdf:about %q is not info:fedora/%s", d.About, x.ObjectID)
+		about := strings.TrimSpace(d.About)
+		if about != "" && !sameDruid(strings.TrimPrefix(about, "info:fedora/"), x.ObjectID) {
+			// A description of another resource says nothing of this
+			// object's collections.
+			if len(d.Members) > 0 {
+				warn("rdf:Description/@rdf:about %q is not this object: its isMemberOfCollection statements are not read", d.About)
+			}
+			continue
 		}
 		for _, m := range d.Members {
-			coll, ok := strings.CutPrefix(m.Resource, "info:fedora/")
+			coll, _ := strings.CutPrefix(strings.TrimSpace(m.Resource), "info:fedora/")
 			cid, err := druid.Parse(coll)
-			if !ok || err != nil || !strings.HasPrefix(coll, druid.Prefix) {
-				return nil, bad("isMemberOfCollection/@rdf:resource %q is not info:fedora/druid:<id>", m.Resource)
-			}
-			if cid == id {
-				return nil, bad("object %s cannot be a member of itself", x.ObjectID)
+			switch {
+			case err != nil:
+				warn("isMemberOfCollection/@rdf:resource %q does not name a druid: not read", m.Resource)
+				continue
+			case cid == id:
+				warn("object %s names itself as its collection: not read", x.ObjectID)
+				continue
+			case slices.Contains(r.Collections, cid):
+				continue
 			}
 			r.Collections = append(r.Collections, cid)
 		}
 	}
 
-	if err := x.validateContent(r); err != nil {
-		return nil, err
-	}
-	if r.Rights, err = x.Rights.parse(); err != nil {
-		return nil, err
-	}
+	x.readContent(r, warn)
+	r.Rights = x.Rights.parse(r, warn)
 
 	dc := x.DC
 	r.DC = DublinCore{
@@ -372,112 +387,148 @@ func (x *publicObjectXML) validate() (*Record, error) {
 	return r, nil
 }
 
-func (x *publicObjectXML) validateContent(r *Record) error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrUnacceptable}, args...)...)
-	}
+// readContent reads contentMetadata. Types the service does not know
+// (content or resource) are kept as given: their files are served, and
+// shown by their media types. A file whose name could leave the object's
+// folder is never read (Ingest refuses such records).
+func (x *publicObjectXML) readContent(r *Record, warn func(format string, args ...any)) {
 	c := x.Content
-	if c.ObjectID != "" && c.ObjectID != x.ObjectID {
-		return bad("contentMetadata/@objectId %q differs from %q", c.ObjectID, x.ObjectID)
-	}
-	r.ContentType = c.Type
-	if !contentTypes[c.Type] {
-		return bad("contentMetadata/@type %q is not one of image, book, map, media, document, file, collection", c.Type)
-	}
-	if len(c.Thumbs) > 1 {
-		return bad("contentMetadata has %d thumb elements, at most one", len(c.Thumbs))
+	r.ContentType = strings.ToLower(strings.TrimSpace(c.Type))
+	if r.ContentType != "" && !contentTypes[r.ContentType] {
+		warn("contentMetadata/@type %q is not a type the service knows: its files are served and shown by their media types", c.Type)
 	}
 	names := map[string]bool{}
 	for i, res := range c.Resources {
 		where := fmt.Sprintf("contentMetadata/resource[%d]", i+1)
-		seq, err := strconv.Atoi(res.Sequence)
+		seq, err := strconv.Atoi(strings.TrimSpace(res.Sequence))
 		if err != nil || seq < 1 {
-			return bad("%s/@sequence %q is not a positive integer", where, res.Sequence)
+			if res.Sequence != "" {
+				warn("%s/@sequence %q is not a positive integer: the resource's position, %d, is used", where, res.Sequence, i+1)
+			}
+			seq = i + 1
 		}
-		if !resourceTypes[res.Type] {
-			return bad("%s/@type %q is not one of image, page, audio, video, document, file", where, res.Type)
+		typ := strings.ToLower(strings.TrimSpace(res.Type))
+		if typ != "" && !resourceTypes[typ] {
+			unknownResourceType(r, typ, warn)
 		}
-		if len(res.Files) == 0 {
-			return bad("%s has no file", where)
-		}
-		out := Resource{ID: res.ID, Sequence: seq, Type: res.Type, Label: strings.TrimSpace(res.Label)}
+		out := Resource{ID: res.ID, Sequence: seq, Type: typ, Label: strings.TrimSpace(res.Label)}
 		for j, f := range res.Files {
 			fwhere := fmt.Sprintf("%s/file[%d]", where, j+1)
-			if err := CheckFileName(f.ID); err != nil {
-				return bad("%s/@id: %v", fwhere, err)
+			if err := CheckFilePath(f.ID); err != nil {
+				warn("%s/@id: %v: not served", fwhere, err)
+				continue
 			}
 			if names[f.ID] {
-				return bad("%s/@id %q is listed twice", fwhere, f.ID)
+				warn("%s/@id %q is named twice: the first is served", fwhere, f.ID)
+				continue
 			}
 			names[f.ID] = true
-			mt, _, err := mime.ParseMediaType(f.MimeType)
+			file := File{Name: f.ID, MimeType: strings.TrimSpace(f.MimeType), Size: -1}
+			mt, _, err := mime.ParseMediaType(file.MimeType)
 			if err != nil || !strings.Contains(mt, "/") {
-				return bad("%s/@mimetype %q is not a media type", fwhere, f.MimeType)
+				warn("%s/@mimetype %q is not a media type: served as application/octet-stream", fwhere, f.MimeType)
+				file.MimeType, mt = "application/octet-stream", "application/octet-stream"
 			}
-			size, err := strconv.ParseInt(f.Size, 10, 64)
-			if err != nil || size < 0 {
-				return bad("%s/@size %q is not a byte count", fwhere, f.Size)
+			if size, err := strconv.ParseInt(strings.TrimSpace(f.Size), 10, 64); err == nil && size >= 0 {
+				file.Size = size
+			} else {
+				warn("%s/@size %q is not a byte count", fwhere, f.Size)
 			}
-			file := File{Name: f.ID, MimeType: f.MimeType, Size: size}
-			isImage := strings.HasPrefix(mt, "image/")
-			// imageData is required of images in image and page resources
-			// and read when given for an image anywhere else (a document's
-			// cover, which the manifest can show).
-			if isImage && (res.Type == "image" || res.Type == "page" || f.ImageData != nil) {
-				if f.ImageData == nil {
-					return bad("%s: image file %q has no imageData", fwhere, f.ID)
+			if f.ImageData != nil && strings.HasPrefix(mt, "image/") {
+				w, err1 := strconv.Atoi(strings.TrimSpace(f.ImageData.Width))
+				h, err2 := strconv.Atoi(strings.TrimSpace(f.ImageData.Height))
+				if err1 == nil && err2 == nil && w > 0 && h > 0 {
+					file.Width, file.Height = w, h
+				} else {
+					warn("%s/imageData: width %q and height %q are not positive integers: the image is served as a file", fwhere, f.ImageData.Width, f.ImageData.Height)
 				}
-				file.Width, _ = strconv.Atoi(f.ImageData.Width)
-				file.Height, _ = strconv.Atoi(f.ImageData.Height)
-				if file.Width < 1 || file.Height < 1 {
-					return bad("%s/imageData: width %q and height %q must be positive integers", fwhere, f.ImageData.Width, f.ImageData.Height)
+			} else if strings.HasPrefix(mt, "image/") && (typ == "image" || typ == "page") {
+				warn("%s: image %q has no imageData (pixel size): it is served as a file, not shown in the IIIF viewer", fwhere, f.ID)
+			}
+			av := strings.HasPrefix(mt, "audio/") || strings.HasPrefix(mt, "video/")
+			if f.MediaData != nil && av {
+				d, err := strconv.ParseFloat(strings.TrimSpace(f.MediaData.Duration), 64)
+				if err == nil && d > 0 && d <= 1e7 {
+					file.Duration = d
+				} else if f.MediaData.Duration != "" {
+					warn("%s/mediaData/@duration %q is not a positive number of seconds", fwhere, f.MediaData.Duration)
 				}
 			}
-			if res.Type == "audio" || res.Type == "video" {
-				if f.MediaData == nil {
-					return bad("%s: %s file %q has no mediaData", fwhere, res.Type, f.ID)
-				}
-				file.Duration, err = strconv.ParseFloat(f.MediaData.Duration, 64)
-				if err != nil || !(file.Duration > 0) || file.Duration > 1e7 {
-					return bad("%s/mediaData/@duration %q is not a positive number of seconds", fwhere, f.MediaData.Duration)
-				}
+			if av && file.Duration == 0 && (typ == "audio" || typ == "video") {
+				warn("%s: %s %q has no mediaData duration: it is played from the page and the file list, not shown in the IIIF viewer", fwhere, typ, f.ID)
 			}
 			out.Files = append(out.Files, file)
 		}
 		r.Resources = append(r.Resources, out)
 	}
-	if len(c.Thumbs) == 1 {
-		r.Thumb = strings.TrimSpace(c.Thumbs[0])
-		f, ok := r.File(r.Thumb)
-		if !ok {
-			return bad("contentMetadata/thumb %q is not a file of the object", r.Thumb)
+	for i, t := range c.Thumbs {
+		name := strings.TrimSpace(t)
+		if i > 0 {
+			warn("contentMetadata has more than one thumb: the first is read")
+			break
 		}
-		if !strings.HasPrefix(f.MimeType, "image/") {
-			return bad("contentMetadata/thumb %q is not an image", r.Thumb)
+		f, ok := r.File(name)
+		switch {
+		case !ok:
+			warn("contentMetadata/thumb %q is not a file of the object: the object has no thumbnail", name)
+		case !strings.HasPrefix(f.MimeType, "image/"):
+			warn("contentMetadata/thumb %q is not an image: the object has no thumbnail", name)
+		default:
+			r.Thumb = name
 		}
 	}
-	return nil
 }
 
-// CheckFileName reports why name cannot be the name of an object's file:
-// file names are single path elements that can never leave the object's
-// directory nor clash with its records.
+// unknownResourceType warns once per record and type.
+func unknownResourceType(r *Record, typ string, warn func(format string, args ...any)) {
+	if r.seenTypes == nil {
+		r.seenTypes = map[string]bool{}
+	}
+	if !r.seenTypes[typ] {
+		r.seenTypes[typ] = true
+		warn("contentMetadata/resource/@type %q is not a type the service knows: its files are served and shown by their media types", typ)
+	}
+}
+
+// CheckFileName reports why name cannot be the name of an object's file
+// in the object's own folder (no folders): see CheckFilePath.
 func CheckFileName(name string) error {
+	if strings.Contains(name, "/") {
+		return fmt.Errorf("file name %q contains '/'", name)
+	}
+	return CheckFilePath(name)
+}
+
+// CheckFilePath reports why name cannot be the name of an object's file:
+// a relative path of one or more names separated by '/' (files in
+// folders), which can never leave the object's folder nor clash with its
+// records: no empty, "." or ".." element, no element starting with a dot,
+// no '\', ':', NUL or control character, not public.xml or mods.xml, at
+// most 1024 bytes and 255 per element.
+func CheckFilePath(name string) error {
 	switch {
 	case name == "":
 		return errors.New("empty file name")
-	case len(name) > 255:
-		return errors.New("file name longer than 255 bytes")
+	case len(name) > 1024:
+		return errors.New("file name longer than 1024 bytes")
 	case !utf8.ValidString(name):
 		return errors.New("file name is not UTF-8")
-	case strings.HasPrefix(name, "."):
-		return fmt.Errorf("file name %q starts with a dot", name)
 	case name == "public.xml" || name == "mods.xml":
 		return fmt.Errorf("file name %q is reserved for the object's records", name)
 	}
 	for _, c := range name {
-		if c == '/' || c == '\\' || c == ':' || unicode.IsControl(c) {
+		if c == '\\' || c == ':' || unicode.IsControl(c) {
 			return fmt.Errorf("file name %q contains %q", name, c)
+		}
+	}
+	for _, elem := range strings.Split(name, "/") {
+		switch {
+		case elem == "":
+			return fmt.Errorf("file name %q has an empty folder name (a leading, trailing or double '/')", name)
+		case len(elem) > 255:
+			return fmt.Errorf("file name %q has an element longer than 255 bytes", name)
+		case strings.HasPrefix(elem, "."):
+			return fmt.Errorf("file name %q has an element starting with a dot (%q)", name, elem)
 		}
 	}
 	return nil

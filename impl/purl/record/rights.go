@@ -31,37 +31,104 @@ func (k AccessKind) String() string {
 	}
 }
 
-// Rights is the content availability of an object (rightsMetadata).
+// Grant is one way of reading files: anyone (world), members of a login
+// group, or people at a location.
+type Grant struct {
+	Kind AccessKind // AccessWorld, AccessGroup or AccessLocation
+	Name string     // the group or location name ("" for world)
+	// Rule is the rule attribute as given (e.g. "no-download"), "" when
+	// none. It says how the files may be presented, not who may read them.
+	Rule string
+}
+
+// Access is who may read a file: anyone any one of the grants admits,
+// once the embargo (if any) is over. No grant: nobody.
+type Access struct {
+	Grants       []Grant
+	EmbargoUntil time.Time
+}
+
+// Embargoed reports whether the embargo is still in force at now.
+func (a Access) Embargoed(now time.Time) bool {
+	return !a.EmbargoUntil.IsZero() && now.Before(a.EmbargoUntil)
+}
+
+// World reports whether a grant admits anyone.
+func (a Access) World() bool {
+	for _, g := range a.Grants {
+		if g.Kind == AccessWorld {
+			return true
+		}
+	}
+	return false
+}
+
+// WorldReadable reports whether anyone may read the file at now.
+func (a Access) WorldReadable(now time.Time) bool { return a.World() && !a.Embargoed(now) }
+
+// Rights is the content availability of an object (rightsMetadata), read
+// with the repository's semantics (docs/purl.md, "Rights"): the object's
+// read grants apply to every file but those named by a read access of
+// their own, which override them; several grants for the same files mean
+// any one of them admits a reader.
 type Rights struct {
 	// Discoverable is false for dark objects: the whole object is 404.
 	Discoverable bool
-	// Read is who gets the files (after the embargo, if any).
-	Read AccessKind
-	// ReadName is the group or location name for AccessGroup/AccessLocation.
+	// Object is who may read the object's files (those without rights
+	// of their own).
+	Object Access
+	// Files are the rights of files named in a read access of their own.
+	Files map[string]Access
+	// Read is the most open kind of Object's grants (world, else group,
+	// else location, else none), ReadName and ReadRule those of its
+	// first grant of that kind: the one-line view the Embed viewer uses.
+	Read     AccessKind
 	ReadName string
-	// ReadRule is the rule attribute of the read form, as given (e.g.
-	// "no-download" in <world rule="no-download"/>), "" when none. The
-	// format carries it to say how the files may be presented; it does
-	// not change who may read them, so the PURL service does not use it.
 	ReadRule string
-	// EmbargoUntil is the release date of an embargo (zero when none).
+	// EmbargoUntil is the release date of Object's embargo (zero when none).
 	EmbargoUntil time.Time
 	UseStatement string
 	License      string
 	Copyright    string
+	// Doubts says what of the rights was unclear and read as no access
+	// (an unknown access element, an unreadable date, lending the service
+	// cannot do): the service logs them.
+	Doubts []string
 }
 
 // Dark reports whether the object is hidden entirely.
 func (r Rights) Dark() bool { return !r.Discoverable }
 
-// Embargoed reports whether the files are still under embargo at now.
-func (r Rights) Embargoed(now time.Time) bool {
-	return !r.EmbargoUntil.IsZero() && now.Before(r.EmbargoUntil)
+// Embargoed reports whether the object's files are still under embargo at now.
+func (r Rights) Embargoed(now time.Time) bool { return r.Object.Embargoed(now) }
+
+// WorldReadable reports whether anyone may read every file of the object
+// at now (a file with stricter rights of its own makes it false: what is
+// served for the whole object is then not public).
+func (r Rights) WorldReadable(now time.Time) bool {
+	if !r.Discoverable || !r.Object.WorldReadable(now) {
+		return false
+	}
+	for _, a := range r.Files {
+		if !a.WorldReadable(now) {
+			return false
+		}
+	}
+	return true
 }
 
-// WorldReadable reports whether anyone may read the files at now.
-func (r Rights) WorldReadable(now time.Time) bool {
-	return r.Discoverable && r.Read == AccessWorld && !r.Embargoed(now)
+// ForFile is who may read the file called name: its own rights when a
+// read access names it, else the object's.
+func (r Rights) ForFile(name string) Access {
+	if a, ok := r.Files[name]; ok {
+		return a
+	}
+	return r.Object
+}
+
+// FileWorldReadable reports whether anyone may read the file at now.
+func (r Rights) FileWorldReadable(name string, now time.Time) bool {
+	return r.Discoverable && r.ForFile(name).WorldReadable(now)
 }
 
 // Summary is a one-line statement of who may read the files at now.
@@ -86,130 +153,234 @@ func (r Rights) Summary(now time.Time) string {
 	return s
 }
 
+// anyXML is an element read whole: rightsMetadata has been written in
+// many shapes, and is read by name at every level.
+type anyXML struct {
+	XMLName xml.Name
+	Attrs   []xml.Attr `xml:",any,attr"`
+	Text    string     `xml:",chardata"`
+	Kids    []anyXML   `xml:",any"`
+}
+
+func (e anyXML) attr(local string) string {
+	for _, a := range e.Attrs {
+		if strings.EqualFold(a.Name.Local, local) {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+func (e anyXML) is(local string) bool { return strings.EqualFold(e.XMLName.Local, local) }
+
 type rightsXML struct {
-	Access []struct {
-		Type    string      `xml:"type,attr"`
-		Machine *machineXML `xml:"machine"`
-	} `xml:"access"`
-	Use struct {
-		Human []struct {
-			Type  string `xml:"type,attr"`
-			Value string `xml:",chardata"`
-		} `xml:"human"`
-		License string `xml:"license"`
-	} `xml:"use"`
-	Copyright struct {
-		Human string `xml:"human"`
-	} `xml:"copyright"`
+	Kids []anyXML `xml:",any"`
 }
 
-// machineXML keeps the machine element's children in order.
-type machineXML struct {
-	Children []struct {
-		XMLName xml.Name
-		Rule    string `xml:"rule,attr"`
-		Value   string `xml:",chardata"`
-	} `xml:",any"`
+// readAccess is what one machine element (or several) grants.
+type readAccess struct {
+	grants  []Grant
+	none    bool
+	embargo time.Time
+	doubt   bool // something was unclear: no access is granted
 }
 
-func (x rightsXML) parse() (Rights, error) {
-	bad := func(format string, args ...any) (Rights, error) {
-		return Rights{}, fmt.Errorf("%w: rightsMetadata: "+format, append([]any{ErrUnacceptable}, args...)...)
-	}
+// parse reads rightsMetadata with the repository's semantics. Nothing in
+// it is refused: what is unclear grants nothing (a doubt, warned of and
+// kept in Rights.Doubts for the log).
+func (x rightsXML) parse(rec *Record, warn func(format string, args ...any)) Rights {
 	var r Rights
-	var discover, read *machineXML
-	for _, a := range x.Access {
-		switch a.Type {
-		case "discover":
-			if discover != nil {
-				return bad("more than one discover access")
-			}
-			discover = a.Machine
-		case "read":
-			if read != nil {
-				return bad("more than one read access")
-			}
-			read = a.Machine
-		default:
-			return bad("access type %q is not discover or read", a.Type)
-		}
-		if a.Machine == nil {
-			return bad("access %q has no machine element", a.Type)
-		}
+	doubt := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		r.Doubts = append(r.Doubts, msg)
+		warn("rightsMetadata: %s", msg)
 	}
-	if discover == nil || read == nil {
-		return bad("needs one access type=\"discover\" and one access type=\"read\"")
-	}
-	switch names := childNames(discover); names {
-	case "world":
-		r.Discoverable = true
-	case "none":
-	default:
-		return bad("discover access must be <world/> or <none/>, not %q", names)
-	}
-	for _, c := range read.Children {
-		v := strings.TrimSpace(c.Value)
-		switch c.XMLName.Local {
-		case "embargoReleaseDate":
-			if !r.EmbargoUntil.IsZero() {
-				return bad("more than one embargoReleaseDate")
+	discoverSeen, discoverWorld, discoverNone := false, false, false
+	var object *readAccess
+	files := map[string]*readAccess{}
+	var fileOrder []string
+	for _, a := range x.Kids {
+		switch {
+		case a.is("access"):
+		case a.is("use"):
+			for _, u := range a.Kids {
+				switch {
+				case u.is("human") && strings.EqualFold(u.attr("type"), "useAndReproduction"):
+					r.UseStatement = strings.TrimSpace(u.Text)
+				case u.is("license"):
+					r.License = strings.TrimSpace(u.Text)
+				case u.is("machine") && r.License == "":
+					if uri := strings.TrimSpace(u.attr("uri")); strings.HasPrefix(uri, "http://") || strings.HasPrefix(uri, "https://") {
+						r.License = uri
+					}
+				}
 			}
-			t, err := parseDate(v)
-			if err != nil {
-				return bad("embargoReleaseDate %q is not a date (YYYY-MM-DD) or date-time", v)
-			}
-			r.EmbargoUntil = t
-		}
-	}
-	forms := 0
-	for _, c := range read.Children {
-		v := strings.TrimSpace(c.Value)
-		switch c.XMLName.Local {
-		case "embargoReleaseDate":
 			continue
-		case "world":
-			r.Read = AccessWorld
-		case "group":
-			r.Read, r.ReadName = AccessGroup, v
-		case "location":
-			r.Read, r.ReadName = AccessLocation, v
-		case "none":
-			r.Read = AccessNone
+		case a.is("copyright"):
+			for _, c := range a.Kids {
+				if c.is("human") && r.Copyright == "" {
+					r.Copyright = strings.TrimSpace(c.Text)
+				}
+			}
+			continue
 		default:
-			return bad("read access element %q is not world, group, location, none or embargoReleaseDate", c.XMLName.Local)
+			continue // reported by the vocabulary check
 		}
-		r.ReadRule = strings.TrimSpace(c.Rule)
-		if (r.Read == AccessGroup || r.Read == AccessLocation) && !validName(v) {
-			return bad("%s name %q must be letters, digits, '-', '_' or '.'", c.XMLName.Local, v)
+		typ := strings.ToLower(strings.TrimSpace(a.attr("type")))
+		var machines []anyXML
+		var named []string
+		for _, k := range a.Kids {
+			switch {
+			case k.is("machine"):
+				machines = append(machines, k)
+			case k.is("file"):
+				if n := strings.TrimSpace(k.Text); n != "" {
+					named = append(named, n)
+				}
+			}
 		}
-		forms++
-	}
-	if forms != 1 {
-		return bad("read access needs exactly one of world, group, location, none (found %d)", forms)
-	}
-	if !r.Discoverable && r.Read != AccessNone {
-		return bad("a dark object (discover none) must have read none")
-	}
-	// <none/> with an embargoReleaseDate (a form real repositories
-	// publish) says nobody reads the files before the date and names no
-	// access after it: the files stay unavailable until the publisher
-	// republishes the record with the access that applies (docs/purl.md).
-	for _, h := range x.Use.Human {
-		if h.Type == "useAndReproduction" {
-			r.UseStatement = strings.TrimSpace(h.Value)
+		switch typ {
+		case "discover":
+			discoverSeen = true
+			for _, m := range machines {
+				for _, k := range m.Kids {
+					switch {
+					case k.is("world"):
+						discoverWorld = true
+					case k.is("none"):
+						discoverNone = true
+					}
+				}
+			}
+		case "read":
+			got := readMachines(machines, doubt)
+			if len(named) == 0 {
+				object = merge(object, got)
+				continue
+			}
+			for _, n := range named {
+				if _, ok := rec.File(n); !ok {
+					warn("rightsMetadata: a read access names the file %q, which is not a file of the object", n)
+				}
+				if files[n] == nil {
+					fileOrder = append(fileOrder, n)
+				}
+				files[n] = merge(files[n], got)
+			}
+		default:
+			warn("rightsMetadata: access type %q is not discover or read: not read", a.attr("type"))
 		}
 	}
-	r.License = strings.TrimSpace(x.Use.License)
-	r.Copyright = strings.TrimSpace(x.Copyright.Human)
-	return r, nil
+	switch {
+	case !discoverSeen:
+		warn("rightsMetadata has no discover access: the object is discoverable (it was published)")
+		r.Discoverable = true
+	case discoverWorld && discoverNone:
+		doubt("discover access is both world and none: the object is dark")
+	case discoverNone:
+	case discoverWorld:
+		r.Discoverable = true
+	default:
+		warn("rightsMetadata: discover access is neither world nor none: the object is discoverable (it was published)")
+		r.Discoverable = true
+	}
+	if object == nil {
+		object = &readAccess{}
+		if r.Discoverable {
+			warn("rightsMetadata has no read access for the object: its files are readable by nobody")
+		}
+	}
+	r.Object = object.access()
+	if len(files) > 0 {
+		r.Files = map[string]Access{}
+		for _, n := range fileOrder {
+			r.Files[n] = files[n].access()
+		}
+	}
+	if !r.Discoverable && len(r.Object.Grants) > 0 {
+		warn("rightsMetadata: discover access is none (dark) but read access grants some: the object is dark")
+	}
+	r.Read = AccessNone
+	for _, kind := range []AccessKind{AccessWorld, AccessGroup, AccessLocation} {
+		for _, g := range r.Object.Grants {
+			if g.Kind == kind && r.Read == AccessNone {
+				r.Read, r.ReadName, r.ReadRule = kind, g.Name, g.Rule
+			}
+		}
+	}
+	r.EmbargoUntil = r.Object.EmbargoUntil
+	return r
 }
 
-func childNames(m *machineXML) string {
-	var names []string
-	for _, c := range m.Children {
-		names = append(names, c.XMLName.Local)
+// readMachines reads the machine elements of one read access: every grant
+// they name (any one admits a reader), an embargo, or none.
+func readMachines(machines []anyXML, doubt func(format string, args ...any)) *readAccess {
+	got := &readAccess{}
+	for _, m := range machines {
+		for _, k := range m.Kids {
+			v := strings.TrimSpace(k.Text)
+			rule := strings.TrimSpace(k.attr("rule"))
+			switch {
+			case k.is("world"):
+				got.grants = append(got.grants, Grant{Kind: AccessWorld, Rule: rule})
+			case k.is("group"), k.is("location"):
+				kind := AccessGroup
+				if k.is("location") {
+					kind = AccessLocation
+				}
+				if !validName(v) {
+					doubt("%s name %q is not letters, digits, '-', '_' or '.': it grants nothing", k.XMLName.Local, v)
+					continue
+				}
+				got.grants = append(got.grants, Grant{Kind: kind, Name: v, Rule: rule})
+			case k.is("none"):
+				got.none = true
+			case k.is("embargoReleaseDate"):
+				t, err := parseDate(v)
+				if err != nil {
+					doubt("embargoReleaseDate %q is not a date: the files it covers are readable by nobody", v)
+					got.doubt = true
+					continue
+				}
+				if t.After(got.embargo) {
+					got.embargo = t
+				}
+			case k.is("agent"):
+				// Access for a named application, which this service
+				// does not serve: it grants patrons nothing.
+			case k.is("cdl"):
+				doubt("controlled digital lending (cdl) is not offered by this service: it grants nothing")
+			default:
+				doubt("read access element %q is not one the service knows: it grants nothing", k.XMLName.Local)
+			}
+		}
 	}
-	return strings.Join(names, ",")
+	if got.none && len(got.grants) > 0 {
+		doubt("read access names both none and %s: the files it covers are readable by nobody", got.grants[0].Kind)
+		got.doubt = true
+	}
+	return got
+}
+
+// merge combines two read accesses for the same files: any grant of
+// either admits a reader, the later embargo holds, and a doubt in either
+// denies.
+func merge(a, b *readAccess) *readAccess {
+	if a == nil {
+		return b
+	}
+	out := &readAccess{grants: append(append([]Grant(nil), a.grants...), b.grants...), none: a.none || b.none, doubt: a.doubt || b.doubt, embargo: a.embargo}
+	if b.embargo.After(out.embargo) {
+		out.embargo = b.embargo
+	}
+	return out
+}
+
+func (a *readAccess) access() Access {
+	if a.doubt {
+		return Access{EmbargoUntil: a.embargo}
+	}
+	return Access{Grants: a.grants, EmbargoUntil: a.embargo}
 }
 
 func parseDate(s string) (time.Time, error) {

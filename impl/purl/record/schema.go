@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -158,4 +160,91 @@ func firstComplaint(out string) string {
 		}
 	}
 	return strings.TrimSpace(out)
+}
+
+// Complaint is one error xmllint reported against the schema.
+type Complaint struct {
+	Line      int
+	Element   string   // local name of the element it names
+	Attribute string   // local name of the attribute, "" for the element itself
+	Allowed   []string // the values the schema lists, for an enumeration
+	Reason    string   // xmllint's words after the names
+	Message   string   // the whole line, without the file name
+}
+
+var (
+	complaintLine = regexp.MustCompile(`^-:(\d+): .*?error : Element '(?:\{[^}]*\})?([^']+)'(?:, attribute '(?:\{[^}]*\})?([^']+)')?: (.*)$`)
+	enumSet       = regexp.MustCompile(`of the set \{(.*)\}`)
+	enumValue     = regexp.MustCompile(`'((?:[^']|'')*)'`)
+)
+
+// Complaints checks doc against the schema and returns xmllint's
+// complaints (none when it validates). A complaint that names no element
+// is returned with Element "". Errors wrap ErrSchemaCheck.
+func (m *MODSSchema) Complaints(ctx context.Context, doc []byte) ([]Complaint, error) {
+	if err := m.materialize(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSchemaCheck, err)
+	}
+	out, err := m.run(ctx, doc)
+	if err == nil {
+		return nil, nil
+	}
+	if !errors.Is(err, errInvalid) {
+		return nil, err
+	}
+	var cs []Complaint
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.Contains(line, "error") {
+			continue
+		}
+		c := Complaint{Message: strings.TrimPrefix(line, "-:")}
+		if sub := complaintLine.FindStringSubmatch(line); sub != nil {
+			c.Line, _ = strconv.Atoi(sub[1])
+			c.Element, c.Attribute, c.Reason = sub[2], sub[3], shortReason(sub[4])
+			if set := enumSet.FindStringSubmatch(sub[4]); set != nil {
+				for _, v := range enumValue.FindAllStringSubmatch(set[1], -1) {
+					c.Allowed = append(c.Allowed, v[1])
+				}
+			}
+		}
+		cs = append(cs, c)
+	}
+	if len(cs) == 0 {
+		return []Complaint{{Message: strings.TrimSpace(out)}}, nil
+	}
+	return cs, nil
+}
+
+// errInvalid marks a run of xmllint that found the document invalid.
+var errInvalid = errors.New("invalid")
+
+// run runs xmllint on doc and returns what it printed; the error wraps
+// errInvalid when the document does not validate.
+func (m *MODSSchema) run(ctx context.Context, doc []byte) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, m.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, m.xmllint, "--noout", "--nonet", "--schema", m.xsd, "-")
+	cmd.Stdin = bytes.NewReader(doc)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && errors.As(err, &exit) && ctx.Err() == nil && (exit.ExitCode() == 3 || exit.ExitCode() == 1) {
+		return out.String(), errInvalid
+	}
+	if err != nil {
+		return out.String(), fmt.Errorf("%w: %v", ErrSchemaCheck, err)
+	}
+	return out.String(), nil
+}
+
+// shortReason is xmllint's complaint without the lists it appends (the
+// values of an enumeration, the elements expected).
+func shortReason(s string) string {
+	for _, cut := range []string{" Expected is", " of the set {"} {
+		if i := strings.Index(s, cut); i >= 0 {
+			s = s[:i]
+		}
+	}
+	return strings.TrimSpace(s)
 }

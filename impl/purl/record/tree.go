@@ -19,6 +19,9 @@ type xnode struct {
 	attrs  []xml.Attr
 	kids   []any // *xnode, xml.CharData, xml.Comment or xml.ProcInst
 	parent *xnode
+	// line is where the start tag ends in the parsed document (0 for
+	// elements made here): xmllint's complaints name lines.
+	line int
 }
 
 // parseTree reads data (already checked well-formed by scanTop) into an
@@ -37,7 +40,8 @@ func parseTree(data []byte) (*xnode, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			n := &xnode{name: t.Name, attrs: append([]xml.Attr(nil), t.Attr...), parent: cur}
+			line, _ := dec.InputPos()
+			n := &xnode{name: t.Name, attrs: append([]xml.Attr(nil), t.Attr...), parent: cur, line: line}
 			if cur == nil {
 				if root != nil {
 					return nil, fmt.Errorf("%w: more than one root element", ErrMalformed)

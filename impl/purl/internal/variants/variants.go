@@ -227,11 +227,11 @@ func All() []Variant {
 	})
 
 	// Embedded MODS 3.7 that uses originInfo/displayDate (new in 3.7),
-	// so it is not valid as 3.6: it is served as MODS 3.7.
+	// which MODS 3.6 does not allow: .mods is MODS 3.6 without it.
 	id = "bt108cd1008"
 	out = append(out, Variant{
 		Name: "mods-3.7-only", Druid: id, Files: files, Title: "Variant with MODS 3.7 only",
-		Warning: "served as MODS 3.7", MODSVersion: "3.7",
+		Warning: `originInfo/displayDate "circa 1900" is not allowed by MODS 3.6`, MODSVersion: "3.6",
 		Public: publicObject(`objectId="druid:`+id+`" published="2021-08-08T08:08:08Z"`,
 			identity("Variant with MODS 3.7 only"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights, dc("Variant with MODS 3.7 only"), embeddedMODS("3.7", "Variant with MODS 3.7 only", "\n    <originInfo><displayDate>circa 1900</displayDate></originInfo>")),
 	})
