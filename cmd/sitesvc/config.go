@@ -78,6 +78,10 @@ type serveConfig struct {
 	envErrs []error
 	// Tokens authorises write operations (PURL publishing, setting hours).
 	Tokens *auth.Tokens
+	// SignIn are the staff sign-in's settings (signin.go); Sessions is
+	// the sign-in the services read sessions from.
+	SignIn   signinSettings
+	Sessions auth.SessionReader
 	// exits run when serve ends (temporary files of built-in data).
 	exits []func() error
 }
@@ -171,6 +175,7 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	dur(&c.IdleTimeout, "idle-timeout", 120*time.Second, "HTTP idle timeout")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long shutdown waits for in-flight requests")
 	size(&c.MaxBodyBytes, "max-body-bytes", 32<<20, "largest request body accepted (larger ones get 413)")
+	newSigninFlags(fs, env, c)
 	return services
 }
 

@@ -23,6 +23,7 @@ func newHoursService(c *serveConfig) (server.Service, error) {
 	if c.Tokens != nil {
 		cfg.Tokens = c.Tokens
 	}
+	cfg.Sessions = c.Sessions
 	if cfg.DB == "" {
 		if err := os.MkdirAll(c.DataDir, 0o755); err != nil {
 			return nil, fmt.Errorf("hours: creating %s: %w", c.DataDir, err)

@@ -60,9 +60,19 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 		c.Logger.Warn("development mode (--dev): a development SOAP key is made and accepted; never use --dev in production")
 	}
 
+	// The sign-in before the services, which read sessions from it.
+	signIn, signInMount, err := newSignIn(&c)
+	if err != nil {
+		return err
+	}
+	c.Sessions = signIn
+	if signIn.Configured() {
+		c.Logger.Info("staff sign-in ready", "mode", signIn.Mode(), "base_url", signInMount.BaseURL)
+	}
+
 	var mounts []server.Mount
 	closeAll := func() {
-		for _, m := range mounts {
+		for _, m := range append(mounts, signInMount) {
 			if err := m.Service.Close(); err != nil {
 				c.Logger.Error("closing service", "service", m.Service.Name(), "err", err)
 			}
@@ -81,7 +91,7 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 	}
 	srv, err := server.New(server.Config{
 		Addr:            c.Addr,
-		Mounts:          mounts,
+		Mounts:          append(mounts, signInMount),
 		Logger:          c.Logger,
 		ReadTimeout:     c.ReadTimeout,
 		WriteTimeout:    c.WriteTimeout,

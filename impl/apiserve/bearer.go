@@ -2,6 +2,7 @@ package apiserve
 
 import (
 	"context"
+	"crypto/subtle"
 	"net/http"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -20,9 +21,19 @@ type TokenChecker interface {
 // and must be known (else 401), Permit may refuse its principal (403), and
 // Accept hands an accepted principal on to the handler. The messages are
 // the service's, in its own words.
+//
+// A request without an Authorization header may instead be authorised by
+// its browser session (Sessions): the session's principal goes through
+// Permit as a token's does, and a write (any method but GET, HEAD,
+// OPTIONS, TRACE) must carry the session's CSRF token in auth.CSRFHeader,
+// else it is 403 before anything reads its body. A request with an
+// Authorization header is judged by its token alone, session or not.
 type Bearer struct {
 	// Tokens resolves tokens; nil refuses every token (401 NoTokens).
 	Tokens TokenChecker
+	// Sessions reads a request's signed-in browser session; nil (or one
+	// not Configured) authorises by bearer token only.
+	Sessions auth.SessionReader
 	// Missing, NoTokens and Unknown are the 401 messages: no bearer
 	// token, a service without tokens, a token it does not know.
 	Missing, NoTokens, Unknown string
@@ -52,11 +63,19 @@ func (b Bearer) Authenticate(ctx context.Context, in *openapi3filter.Authenticat
 	return nil
 }
 
-// principal resolves and permits the bearer token of req: 401 without a
-// known token, 403 when Permit refuses it.
+// MissingCSRF is the 403 message of a write a browser session authorises
+// that lacks the session's CSRF token.
+const MissingCSRF = "this write is authorised by a browser session, so it needs the page's CSRF token (<meta name=\"csrf-token\">) in the " + auth.CSRFHeader + " header; nothing was changed"
+
+// principal resolves and permits the bearer token of req, or without an
+// Authorization header its session: 401 without either, 403 when a
+// session's write lacks its CSRF token or Permit refuses the principal.
 func (b Bearer) principal(req *http.Request) (auth.Principal, *Error) {
 	token, ok := auth.BearerToken(req)
 	if !ok {
+		if p, ok, refused := b.session(req); ok || refused != nil {
+			return p, refused
+		}
 		return auth.Principal{}, &Error{Status: http.StatusUnauthorized, Message: b.Missing}
 	}
 	if b.Tokens == nil {
@@ -66,12 +85,52 @@ func (b Bearer) principal(req *http.Request) (auth.Principal, *Error) {
 	if !ok {
 		return auth.Principal{}, &Error{Status: http.StatusUnauthorized, Message: b.Unknown}
 	}
+	return b.permit(p)
+}
+
+// session is the principal of req's browser session, when req has no
+// Authorization header and a session: ok is false without one (refused
+// is nil then), refused is set when its write lacks the CSRF token or
+// Permit refuses it.
+func (b Bearer) session(req *http.Request) (p auth.Principal, ok bool, refused *Error) {
+	if b.Sessions == nil || !b.Sessions.Configured() || req.Header.Get("Authorization") != "" {
+		return auth.Principal{}, false, nil
+	}
+	s, ok := b.Sessions.Session(req)
+	if !ok {
+		return auth.Principal{}, false, nil
+	}
+	if !safeMethod(req.Method) && !csrfMatches(req.Header.Get(auth.CSRFHeader), s.CSRFToken) {
+		return auth.Principal{}, true, &Error{Status: http.StatusForbidden, Message: MissingCSRF}
+	}
+	p, refused = b.permit(s.Principal)
+	return p, true, refused
+}
+
+// permit runs Permit on an authenticated principal (403 when it refuses).
+func (b Bearer) permit(p auth.Principal) (auth.Principal, *Error) {
 	if b.Permit != nil {
 		if why := b.Permit(p); why != "" {
 			return auth.Principal{}, &Error{Status: http.StatusForbidden, Message: why}
 		}
 	}
 	return p, nil
+}
+
+// safeMethod reports whether method only reads (RFC 9110 9.2.1), so a
+// cross-site request with it changes nothing and needs no CSRF token.
+func safeMethod(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
+		return true
+	}
+	return false
+}
+
+// csrfMatches compares a sent CSRF token with the session's in constant
+// time; a session without a token matches nothing.
+func csrfMatches(sent, want string) bool {
+	return want != "" && subtle.ConstantTimeCompare([]byte(sent), []byte(want)) == 1
 }
 
 type principalKey struct{}

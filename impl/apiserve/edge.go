@@ -67,7 +67,9 @@ type Policy struct {
 	// the largest valid document.
 	BodyLimits map[string]int64
 	// Bearer, when set, authorises every operation the document secures
-	// at the edge, before its body is read; the principal goes on in the
+	// at the edge, before its body is read, by bearer token or browser
+	// session (Bearer.Sessions, with its CSRF token on writes); the
+	// principal, whichever the credential, goes on in the
 	// request's context (PrincipalFrom), where Bearer.Authenticate, the
 	// validator's check, finds it.
 	Bearer *Bearer

@@ -44,6 +44,10 @@ type Config struct {
 	SampleData bool
 	// Tokens authenticates writes; nil refuses every write with 401.
 	Tokens Authenticator
+	// Sessions is the site's sign-in: a write without an Authorization
+	// header is authorised by the browser's session (with its CSRF
+	// token). Nil: bearer tokens only.
+	Sessions auth.SessionReader
 	// Logger receives errors; nil discards them.
 	Logger *slog.Logger
 	// Now is the clock ("today", the current week); nil is time.Now.

@@ -252,6 +252,7 @@ type principalKey struct{}
 func (s *Service) bearer() apiserve.Bearer {
 	return apiserve.Bearer{
 		Tokens:   s.cfg.Tokens,
+		Sessions: s.cfg.Sessions,
 		Missing:  "this operation needs a bearer token (Authorization: Bearer …)",
 		NoTokens: "no tokens are configured",
 		Unknown:  "unknown bearer token",

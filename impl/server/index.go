@@ -44,6 +44,7 @@ var serviceTitles = map[string]string{
 	"embed": "Embed — oEmbed and the iframe viewer",
 	"hours": "Hours — library opening hours (JSON:API)",
 	"soap":  "Algorithm (SOAP) — HIV-1 drug resistance",
+	"auth":  "Staff sign-in",
 }
 
 type indexSection struct {
