@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/server"
 )
 
 // serveConfig is everything `sitesvc serve` is configured with. Each field
@@ -82,6 +83,11 @@ type serveConfig struct {
 	// the sign-in the services read sessions from.
 	SignIn   signinSettings
 	Sessions auth.SessionReader
+	// Patron are the settings of restricted items for patrons
+	// (iiifauth.go); extraMounts are mounts services add (the IIIF
+	// Authorization Flow's).
+	Patron      patronSettings
+	extraMounts []server.Mount
 	// exits run when serve ends (temporary files of built-in data).
 	exits []func() error
 }
@@ -176,6 +182,7 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	dur(&c.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long shutdown waits for in-flight requests")
 	size(&c.MaxBodyBytes, "max-body-bytes", 32<<20, "largest request body accepted (larger ones get 413)")
 	newSigninFlags(fs, env, c)
+	newPatronFlags(fs, env, c)
 	return services
 }
 

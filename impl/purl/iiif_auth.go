@@ -1,0 +1,174 @@
+package purl
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/sitelib/sitesvc/gen/purlapi"
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
+	"github.com/sitelib/sitesvc/impl/purl/record"
+)
+
+// The PURL side of the IIIF Authorization Flow (impl/purl/iiifauth
+// serves the flow's own services): which files get the services, their
+// descriptions in the manifest and info.json, and the probe's decision,
+// which is the file route's own (fileAccessFor).
+
+// AuthServices describes the IIIF Authorization Flow's services of a
+// restricted file (iiifauth.Service implements it).
+type AuthServices interface {
+	// ProbeService is the AuthProbeService2 of the file, with the access,
+	// token and logout services, as one JSON object; who names its
+	// readers in patrons' words.
+	ProbeService(object, file, who string, withContext bool) json.RawMessage
+	// LoginService1 is the IIIF Auth 1.0 login service (Mirador 3).
+	LoginService1(who string) json.RawMessage
+}
+
+// signInWho names, in patrons' words, the login groups whose members may
+// read the file once signed in: "" when a sign-in cannot change what the
+// file answers (open, embargoed, citation only, location only).
+func (s *Service) signInWho(rec *record.Record, name string) string {
+	a := rec.Rights.ForFile(name)
+	if a.Embargoed(s.cfg.Now()) || a.World() {
+		return ""
+	}
+	var who []string
+	for _, g := range a.Grants {
+		if g.Kind == record.AccessGroup {
+			who = append(who, s.accessName(g.Kind, g.Name))
+		}
+	}
+	return strings.Join(who, " or ")
+}
+
+// ProbeAccess implements iiifauth.Prober: the file route's decision for
+// r, and who a sign-in admits.
+func (s *Service) ProbeAccess(r *http.Request, object, file string) (status int, who, reason string) {
+	ctx := context.WithValue(r.Context(), exchangeKey{}, &exchange{req: r})
+	obj, fail := s.readObject(ctx, object)
+	if fail != nil {
+		return fail.status, "", fail.msg
+	}
+	f, ok := obj.rec.File(file)
+	if !ok {
+		return http.StatusNotFound, "", obj.rec.Druid.Qualified() + " has no file " + file
+	}
+	status, reason = s.fileAccessFor(r, obj.rec, f.Name) // access.go
+	return status, s.signInWho(obj.rec, f.Name), reason
+}
+
+// addAuthServices lists the probe service on a restricted content
+// resource of the manifest.
+func (s *Service) addAuthServices(rec *record.Record, f record.File, body *iiifRef) {
+	if s.cfg.AuthServices == nil {
+		return
+	}
+	if who := s.signInWho(rec, f.Name); who != "" {
+		body.Service = append(body.Service, iiifService{raw: s.cfg.AuthServices.ProbeService(string(rec.Druid), f.Name, who, true)})
+	}
+}
+
+// MarshalJSON writes a service given as JSON (an auth service) as it is.
+func (v iiifService) MarshalJSON() ([]byte, error) {
+	if v.raw != nil {
+		return v.raw, nil
+	}
+	type plain iiifService
+	return json.Marshal(plain(v))
+}
+
+// authServicesJSON are the auth services of a restricted image's
+// info.json: the 2.0 probe and the 1.0 login; nil when it has none.
+func (s *Service) authServicesJSON(rec *record.Record, name string) []json.RawMessage {
+	if s.cfg.AuthServices == nil {
+		return nil
+	}
+	who := s.signInWho(rec, name)
+	if who == "" {
+		return nil
+	}
+	return []json.RawMessage{s.cfg.AuthServices.ProbeService(string(rec.Druid), name, who, true), s.cfg.AuthServices.LoginService1(who)}
+}
+
+// withAuthInfo adds the auth services to an info.json.
+func (s *Service) withAuthInfo(rec *record.Record, name string, info []byte) []byte {
+	services := s.authServicesJSON(rec, name)
+	if services == nil {
+		return info
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(info, &doc); err != nil {
+		return info
+	}
+	var existing []json.RawMessage
+	if old, ok := doc["service"]; ok {
+		_ = json.Unmarshal(old, &existing)
+	}
+	list, _ := json.Marshal(append(existing, services...))
+	doc["service"] = list
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return info
+	}
+	return out
+}
+
+// refusedInfo answers the info.json of a restricted image to a request
+// that may not read it (IIIF Auth 1.0's degraded description, which
+// Mirador 3 signs in from): 401 or 403 with the image's size and its auth
+// services, no pyramid needed. nil when the request may read it or
+// sign-in cannot help (the usual refusal answers then).
+func (s *Service) refusedInfo(ctx context.Context, rawID, name string) *refusedImageInfo {
+	if s.cfg.AuthServices == nil {
+		return nil
+	}
+	obj, fail := s.readObject(ctx, rawID)
+	if fail != nil {
+		return nil
+	}
+	f, ok := obj.rec.File(name)
+	if !ok || !iiifimage.Tileable(f.MimeType) || f.Width <= 0 || f.Height <= 0 {
+		return nil
+	}
+	status, _ := s.fileAccessFor(exchangeFrom(ctx).req, obj.rec, f.Name)
+	services := s.authServicesJSON(obj.rec, f.Name)
+	if status == 0 || services == nil {
+		return nil
+	}
+	body, err := json.Marshal(map[string]any{
+		"@context": "http://iiif.io/api/image/3/context.json",
+		"id":       s.imageServiceID(obj.rec, f.Name),
+		"type":     "ImageService3",
+		"protocol": "http://iiif.io/api/image",
+		"profile":  "level0",
+		"width":    f.Width,
+		"height":   f.Height,
+		"service":  services,
+	})
+	if err != nil {
+		return nil
+	}
+	return &refusedImageInfo{status: status, body: body}
+}
+
+type refusedImageInfo struct {
+	status int
+	body   []byte
+}
+
+func (ri *refusedImageInfo) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+	h := w.Header()
+	h["Content-Type"] = ctypeImageInfo
+	h.Set("Cache-Control", "no-store")
+	h.Set("Vary", "Authorization, Cookie")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(ri.status)
+	_, err := bytes.NewReader(ri.body).WriteTo(w)
+	return err
+}
+
+var _ purlapi.GetImageInfoResponseObject = (*refusedImageInfo)(nil)
