@@ -96,7 +96,7 @@ func TestSessionGroupRights(t *testing.T) {
 	if resp.StatusCode != 401 {
 		t.Errorf("tile anonymous: %d", resp.StatusCode)
 	}
-	resp, body = f.get(t, "/bn888yz8888/iiif/image/floor-plan.png/full/max/0/default.jpg", "Cookie: session=member")
+	resp, _ = f.get(t, "/bn888yz8888/iiif/image/floor-plan.png/full/max/0/default.jpg", "Cookie: session=member")
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/jpeg" {
 		t.Errorf("tile with a session: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
