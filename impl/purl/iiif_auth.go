@@ -20,10 +20,10 @@ import (
 // AuthServices describes the IIIF Authorization Flow's services of a
 // restricted file (iiifauth.Service implements it).
 type AuthServices interface {
-	// ProbeService is the AuthProbeService2 of the file, with the access,
-	// token and logout services, as one JSON object; who names its
-	// readers in patrons' words.
-	ProbeService(object, file, who string, withContext bool) json.RawMessage
+	// ProbeService is the AuthProbeService2 of the file as one JSON
+	// object; with signIn, with the access, token and logout services,
+	// whose words name who, its readers in patrons' words.
+	ProbeService(object, file, who string, signIn, withContext bool) json.RawMessage
 	// LoginService1 is the IIIF Auth 1.0 login service (Mirador 3).
 	LoginService1(who string) json.RawMessage
 }
@@ -32,17 +32,37 @@ type AuthServices interface {
 // read the file once signed in: "" when a sign-in cannot change what the
 // file answers (open, embargoed, citation only, location only).
 func (s *Service) signInWho(rec *record.Record, name string) string {
+	return s.grantNames(rec, name, record.AccessGroup)
+}
+
+// grantNames names the file's grants of kind, joined with "or"; "" when
+// it has none, or it is open or embargoed (no grant admits anyone then).
+func (s *Service) grantNames(rec *record.Record, name string, kind record.AccessKind) string {
 	a := rec.Rights.ForFile(name)
 	if a.Embargoed(s.cfg.Now()) || a.World() {
 		return ""
 	}
 	var who []string
 	for _, g := range a.Grants {
-		if g.Kind == record.AccessGroup {
+		if g.Kind == kind {
 			who = append(who, s.accessName(g.Kind, g.Name))
 		}
 	}
 	return strings.Join(who, " or ")
+}
+
+// probeService is the file's probe service, nil when a probe could only
+// answer "no" (open files need none; embargoed and citation-only files
+// admit nobody).
+func (s *Service) probeService(rec *record.Record, name string, withContext bool) json.RawMessage {
+	if s.cfg.AuthServices == nil {
+		return nil
+	}
+	who := s.signInWho(rec, name)
+	if who == "" && s.grantNames(rec, name, record.AccessLocation) == "" {
+		return nil
+	}
+	return s.cfg.AuthServices.ProbeService(string(rec.Druid), name, who, who != "", withContext)
 }
 
 // ProbeAccess implements iiifauth.Prober: the file route's decision for
@@ -58,17 +78,20 @@ func (s *Service) ProbeAccess(r *http.Request, object, file string) (status int,
 		return http.StatusNotFound, "", obj.rec.Druid.Qualified() + " has no file " + file
 	}
 	status, reason = s.fileAccessFor(r, obj.rec, f.Name) // access.go
-	return status, s.signInWho(obj.rec, f.Name), reason
+	who = s.signInWho(obj.rec, f.Name)
+	if status != 0 && who == "" {
+		if where := s.grantNames(obj.rec, f.Name, record.AccessLocation); where != "" {
+			reason = s.locationNote(obj.rec, f.Name, where) // location.go
+		}
+	}
+	return status, who, reason
 }
 
 // addAuthServices lists the probe service on a restricted content
 // resource of the manifest.
 func (s *Service) addAuthServices(rec *record.Record, f record.File, body *iiifRef) {
-	if s.cfg.AuthServices == nil {
-		return
-	}
-	if who := s.signInWho(rec, f.Name); who != "" {
-		body.Service = append(body.Service, iiifService{raw: s.cfg.AuthServices.ProbeService(string(rec.Druid), f.Name, who, true)})
+	if probe := s.probeService(rec, f.Name, true); probe != nil {
+		body.Service = append(body.Service, iiifService{raw: probe})
 	}
 }
 
@@ -82,16 +105,18 @@ func (v iiifService) MarshalJSON() ([]byte, error) {
 }
 
 // authServicesJSON are the auth services of a restricted image's
-// info.json: the 2.0 probe and the 1.0 login; nil when it has none.
+// info.json: the 2.0 probe and, when a sign-in admits, the 1.0 login;
+// nil when it has none.
 func (s *Service) authServicesJSON(rec *record.Record, name string) []json.RawMessage {
-	if s.cfg.AuthServices == nil {
+	probe := s.probeService(rec, name, true)
+	if probe == nil {
 		return nil
 	}
-	who := s.signInWho(rec, name)
-	if who == "" {
-		return nil
+	services := []json.RawMessage{probe}
+	if who := s.signInWho(rec, name); who != "" {
+		services = append(services, s.cfg.AuthServices.LoginService1(who))
 	}
-	return []json.RawMessage{s.cfg.AuthServices.ProbeService(string(rec.Druid), name, who, true), s.cfg.AuthServices.LoginService1(who)}
+	return services
 }
 
 // withAuthInfo adds the auth services to an info.json.

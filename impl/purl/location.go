@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"slices"
 	"strings"
+
+	"github.com/sitelib/sitesvc/impl/purl/record"
 )
 
 // clientAddr is the address location rights are judged by: the
@@ -47,4 +49,9 @@ func (s *Service) clientAddr(r *http.Request) (netip.Addr, bool) {
 
 func (s *Service) trusted(a netip.Addr) bool {
 	return slices.ContainsFunc(s.cfg.TrustedProxies, func(p netip.Prefix) bool { return p.Contains(a) })
+}
+
+// locationNote tells a patron where the file can be read, in words.
+func (s *Service) locationNote(_ *record.Record, _ string, where string) string {
+	return "This item can be viewed at " + where + ". Visit it to view the item."
 }

@@ -200,10 +200,14 @@ func TestAuthServicesDescribed(t *testing.T) {
 	if inner[0].(map[string]any)["type"] != "AuthAccessTokenService2" || inner[1].(map[string]any)["type"] != "AuthLogoutService2" {
 		t.Errorf("token and logout services: %v", inner)
 	}
-	for _, open := range []string{"/bb000kk0000/iiif/manifest", "/bq121cd1212/iiif/manifest"} {
+	for _, open := range []string{"/bb000kk0000/iiif/manifest", "/bk666tv6666/iiif/manifest", "/bm777wx7777/iiif/manifest"} {
 		if _, body := f.get(t, open); strings.Contains(string(body), "iiif-auth") {
-			t.Errorf("%s (no sign-in can help) describes auth services", open)
+			t.Errorf("%s (open, citation only or embargoed) describes auth services", open)
 		}
+	}
+	// A location's item: the probe alone (no sign-in admits).
+	if _, body := f.get(t, "/bq121cd1212/iiif/manifest"); !strings.Contains(string(body), "iiif-auth/probe/bq121cd1212") || strings.Contains(string(body), "AuthAccessService2") {
+		t.Errorf("location item's services: %s", body)
 	}
 	if !f.svc.tiler.Available() {
 		t.Skip("libvips is not installed: info.json is not tested")

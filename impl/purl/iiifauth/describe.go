@@ -55,21 +55,26 @@ func signInNote(who string) string {
 	return fmt.Sprintf("This item is available to %s. Sign in with your library account to view it.", who)
 }
 
-// ProbeService is the AuthProbeService2 of file of object, with the access
-// service (profile active), its token and logout services, as one JSON
+// ProbeService is the AuthProbeService2 of file of object, as one JSON
 // object for a content resource's or an image service's "service" list.
-// who names the readers in patrons' words. withContext adds the
-// specification's @context (for documents whose own @context does not
+// With signIn it holds the access service (profile active) with its
+// token and logout services, whose words name who, the readers in
+// patrons' words; without (a file only a location admits) the probe
+// alone, which a viewer asks before showing the file. withContext adds
+// the specification's @context (for documents whose own @context does not
 // include it, such as info.json).
-func (s *Service) ProbeService(object, file, who string, withContext bool) json.RawMessage {
-	p := service2{ID: s.probeURL(object, file), Type: "AuthProbeService2", Service: []service2{{
-		ID: s.accessURL(), Type: "AuthAccessService2", Profile: "active",
-		Label: en(signInLabel), Heading: en("Sign in"), Note: en(signInNote(who)), ConfirmLabel: en("Sign in"),
-		Service: []service2{
-			{ID: s.tokenURL(), Type: "AuthAccessTokenService2"},
-			{ID: s.logoutURL(), Type: "AuthLogoutService2", Label: en(signOutLabel)},
-		},
-	}}}
+func (s *Service) ProbeService(object, file, who string, signIn, withContext bool) json.RawMessage {
+	p := service2{ID: s.probeURL(object, file), Type: "AuthProbeService2"}
+	if signIn {
+		p.Service = []service2{{
+			ID: s.accessURL(), Type: "AuthAccessService2", Profile: "active",
+			Label: en(signInLabel), Heading: en("Sign in"), Note: en(signInNote(who)), ConfirmLabel: en("Sign in"),
+			Service: []service2{
+				{ID: s.tokenURL(), Type: "AuthAccessTokenService2"},
+				{ID: s.logoutURL(), Type: "AuthLogoutService2", Label: en(signOutLabel)},
+			},
+		}}
+	}
 	if withContext {
 		p.Context = Context2
 	}
