@@ -1,0 +1,277 @@
+package iiifauth_test
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// The people of the test provider: Ann is library staff (the sample's
+// group sitelib), Carl is a student.
+var users = []testkit.OIDCUser{
+	{Username: "ann", Password: "ann-pw", Name: "Ann Staff", Groups: []string{"library-staff"}},
+	{Username: "carl", Password: "carl-pw", Name: "Carl Student", Groups: []string{"students"}},
+}
+
+// site runs the binary (PURL, Embed) signing in at the test provider,
+// with a reading room at 192.0.2.0/24 behind a proxy at 127.0.0.1.
+func site(t *testing.T) *testkit.Server {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the binary, an OpenID Connect provider and Chromium")
+	}
+	p := testkit.StartOIDCProvider(t, testkit.OIDCProviderConfig{Users: users, ClientID: "sitesvc-test", ClientSecret: "test-secret-0123456789"})
+	srv := testkit.StartServer(t, "--services", "purl,embed",
+		"--oidc-issuer", p.Issuer, "--oidc-client-id", "sitesvc-test", "--oidc-client-secret", "test-secret-0123456789",
+		"--group-map", "library-staff=group:sitelib; students=group:students",
+		"--purl-access-names", "group:sitelib=library staff;location:reading-room=the Reading Room",
+		"--purl-access-contact", "access@library.example.org",
+		"--purl-location-networks", "reading-room=192.0.2.0/24",
+		"--trusted-proxies", "127.0.0.1")
+	p.AllowRedirect(srv.URL+auth.CallbackPath, srv.URL+"/auth/")
+	return srv
+}
+
+// recordAuthorization makes every page remember the URLs it sent an
+// Authorization header to (OpenSeadragon loads tiles with XHR).
+const recordAuthorization = `window.__authSent = [];
+(function () {
+  var open = XMLHttpRequest.prototype.open, set = XMLHttpRequest.prototype.setRequestHeader;
+  XMLHttpRequest.prototype.open = function (m, u) { this.__url = String(u); return open.apply(this, arguments); };
+  XMLHttpRequest.prototype.setRequestHeader = function (k, v) {
+    if (String(k).toLowerCase() === 'authorization' && /^Bearer ./.test(v)) { window.__authSent.push(this.__url); }
+    return set.apply(this, arguments);
+  };
+})();`
+
+func openBrowser(t *testing.T) context.Context {
+	t.Helper()
+	ctx := testkit.Browser(t, 3*time.Minute, chromedp.WindowSize(1024, 768))
+	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(recordAuthorization).Do(ctx)
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+func eval(t *testing.T, ctx context.Context, expr string) string {
+	t.Helper()
+	var out string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`String(`+expr+`)`, &out)); err != nil {
+		t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return out
+}
+
+func wait(t *testing.T, ctx context.Context, what, expr string) {
+	t.Helper()
+	if err := testkit.WaitJS(ctx, expr, 45*time.Second); err != nil {
+		t.Fatalf("%s: %v (viewer says: %q)", what, err, eval(t, ctx, `(document.getElementById('sitesvc-viewer')||document.body).innerText.slice(0, 400)`))
+	}
+}
+
+// signInPopup clicks the viewer's sign-in button and signs in as
+// username in the window it opens, which closes itself.
+func signInPopup(t *testing.T, ctx context.Context, username, password string) {
+	t.Helper()
+	opened := chromedp.WaitNewTarget(ctx, func(i *target.Info) bool { return i.Type == "page" })
+	if err := chromedp.Run(ctx, chromedp.Click(`button.sitesvc-signin`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	var id target.ID
+	select {
+	case id = <-opened:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the sign-in button opened no window")
+	}
+	// Cancelling the popup's context would close its window: it closes
+	// itself once signed in, and the context goes when the test ends.
+	popup, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(id))
+	t.Cleanup(cancel)
+	if err := chromedp.Run(popup,
+		chromedp.WaitVisible(`#username`, chromedp.ByID),
+		chromedp.SendKeys(`#username`, username, chromedp.ByID),
+		chromedp.SendKeys(`#password`, password, chromedp.ByID),
+		chromedp.Click(`#submit`, chromedp.ByID),
+	); err != nil {
+		t.Fatalf("signing in in the popup: %v", err)
+	}
+}
+
+// sourceColours are two colours of the sample image (a blue and a
+// green region), as the pixel check looks for them on Mirador's canvas.
+func sourceColours(t *testing.T) [2][3]int {
+	t.Helper()
+	f, err := os.Open(filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bn888yz8888", "floor-plan.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(p image.Point) [3]int {
+		r, g, b, _ := img.At(p.X, p.Y).RGBA()
+		return [3]int{int(r >> 8), int(g >> 8), int(b >> 8)}
+	}
+	return [2][3]int{at(image.Pt(70, 130)), at(image.Pt(230, 20))}
+}
+
+// share is the fraction of the Mirador canvas's pixels within 40 of colour c.
+func share(t *testing.T, ctx context.Context, c [3]int) float64 {
+	t.Helper()
+	expr := fmt.Sprintf(`(function(){var cv=document.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); if(!cv) return -1;
+var d=cv.getContext('2d').getImageData(0,0,cv.width,cv.height).data, n=0, near=0;
+for (var i=0;i<d.length;i+=16){ n++; if (Math.abs(d[i]-%d)+Math.abs(d[i+1]-%d)+Math.abs(d[i+2]-%d) < 40) near++; }
+return near/n;})()`, c[0], c[1], c[2])
+	v, err := strconv.ParseFloat(eval(t, ctx, expr), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestRestrictedItemInBrowser: the embed viewer of the group-restricted
+// sample in Chromium, signing in at a real OpenID Connect provider.
+func TestRestrictedItemInBrowser(t *testing.T) {
+	srv := site(t)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("server log:\n%s", srv.Logs())
+		}
+	})
+	purl := srv.URL + "/purl/bn888yz8888"
+	iframe := srv.URL + "/embed/iframe?url=" + url.QueryEscape(purl)
+	colours := sourceColours(t)
+	tiles := `performance.getEntriesByType('resource').filter(function(e){return /\/iiif\/image\/floor-plan\.png\/[^/]+\/[^/]+\/0\/default\.jpg$/.test(e.name);}).length`
+
+	ctx := openBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(iframe)); err != nil {
+		t.Fatal(err)
+	}
+	// Anonymous: the sign-in button, and no image requested.
+	wait(t, ctx, "anonymous sign-in button", `!!document.querySelector('button.sitesvc-signin')`)
+	testkit.Screenshot(t, ctx, "restricted-anonymous")
+	if n := eval(t, ctx, tiles); n != "0" {
+		t.Errorf("an anonymous viewer requested %s tiles", n)
+	}
+	if got := eval(t, ctx, `document.querySelectorAll('#sitesvc-mirador').length`); got != "0" {
+		t.Errorf("Mirador started for an anonymous reader")
+	}
+
+	// Sign in through the provider: the image is drawn, without a reload.
+	eval(t, ctx, `(window.__notReloaded = true)`)
+	signInPopup(t, ctx, "ann", "ann-pw")
+	wait(t, ctx, "image drawn after sign-in", `(function(){var c=document.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); return !!c && c.width > 0;})()`)
+	wait(t, ctx, "tiles loaded", tiles+` > 0`)
+	deadline := time.Now().Add(20 * time.Second)
+	var blue, green float64
+	for time.Now().Before(deadline) {
+		if blue, green = share(t, ctx, colours[0]), share(t, ctx, colours[1]); blue > 0.1 && green > 0.1 {
+			break
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if blue <= 0.1 || green <= 0.1 {
+		t.Errorf("Mirador's canvas does not show the source: %.2f of its pixels are the source's blue %v, %.2f its green %v", blue, colours[0], green, colours[1])
+	}
+	if eval(t, ctx, `window.__notReloaded === true`) != "true" {
+		t.Error("the page reloaded to show the item")
+	}
+	if n := eval(t, ctx, `window.__authSent.filter(function(u){return /\/iiif\/image\/floor-plan\.png\/.+default\.jpg$/.test(u);}).length`); n == "0" {
+		t.Errorf("no tile was requested with the access token (sent to: %s)", eval(t, ctx, `JSON.stringify(window.__authSent)`))
+	}
+	testkit.Screenshot(t, ctx, "restricted-signed-in")
+
+	// Sign out: the item is hidden again and the sign-in button is back.
+	if err := chromedp.Run(ctx, chromedp.Click(`button.sitesvc-signout`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, ctx, "sign-in button after sign-out", `!!document.querySelector('button.sitesvc-signin') && !document.querySelector('#sitesvc-mirador')`)
+	testkit.Screenshot(t, ctx, "restricted-signed-out")
+	// The sign-out reached the site: a new probe from the page is 401.
+	wait(t, ctx, "session ended", `(function(){ if (!window.__probe) { window.__probe = 'pending'; fetch('/iiif-auth/probe/bn888yz8888/floor-plan.png').then(function(r){return r.json();}).then(function(j){ window.__probe = j.status; }); } if (window.__probe === 401) return true; if (window.__probe !== 'pending') window.__probe = null; return false; })()`)
+}
+
+// TestRefusedAndLocationInBrowser: a student signs in and reads why the
+// item is not for them and whom to ask; a reader in the reading room
+// (X-Forwarded-For from the trusted proxy) sees the location item
+// without signing in, one elsewhere does not.
+func TestRefusedAndLocationInBrowser(t *testing.T) {
+	srv := site(t)
+	ctx := openBrowser(t)
+	iframe := func(druid string) string {
+		return srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+druid)
+	}
+	if err := chromedp.Run(ctx, chromedp.Navigate(iframe("bn888yz8888"))); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, ctx, "sign-in button", `!!document.querySelector('button.sitesvc-signin')`)
+	signInPopup(t, ctx, "carl", "carl-pw")
+	wait(t, ctx, "refusal", `/your account does not include access to this item/i.test(document.getElementById('sitesvc-viewer').innerText)`)
+	text := eval(t, ctx, `document.getElementById('sitesvc-viewer').innerText`)
+	if !strings.Contains(text, "access@library.example.org") || !strings.Contains(text, "library staff") {
+		t.Errorf("the refusal does not say who may read it and whom to ask: %q", text)
+	}
+	if eval(t, ctx, `document.querySelectorAll('#sitesvc-mirador').length`) != "0" {
+		t.Error("Mirador started for a refused reader")
+	}
+	testkit.Screenshot(t, ctx, "restricted-refused")
+
+	// The reading room, through the proxy: shown without sign-in.
+	for _, c := range []struct {
+		xff   string
+		shown bool
+	}{{"192.0.2.7", true}, {"198.51.100.4", false}} {
+		room := testkit.Browser(t, 2*time.Minute, chromedp.WindowSize(1024, 768))
+		if err := chromedp.Run(room,
+			network.Enable(),
+			network.SetExtraHTTPHeaders(network.Headers{"X-Forwarded-For": c.xff}),
+			chromedp.Navigate(iframe("bq121cd1212")),
+		); err != nil {
+			t.Fatal(err)
+		}
+		if c.shown {
+			wait(t, room, "location item shown in the reading room", `(function(){var c=document.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); return !!c && c.width > 0;})()`)
+			testkit.Screenshot(t, room, "location-in-room")
+		} else {
+			wait(t, room, "location message elsewhere", `/Reading Room/.test(document.getElementById('sitesvc-viewer').innerText) && document.getElementById('sitesvc-viewer').getAttribute('data-access') === 'sign-in'`)
+			if eval(t, room, `document.querySelectorAll('#sitesvc-mirador, button.sitesvc-signin').length`) != "0" {
+				t.Error("a reader elsewhere got the viewer or a sign-in button for a location item")
+			}
+			testkit.Screenshot(t, room, "location-elsewhere")
+		}
+	}
+	// The same rule over plain HTTP: only the proxy's X-Forwarded-For counts.
+	for _, c := range []struct {
+		xff    string
+		status int
+	}{{"192.0.2.7", 200}, {"198.51.100.4", 401}} {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/purl/bq121cd1212/file/leaf.png", nil)
+		req.Header.Set("X-Forwarded-For", c.xff)
+		resp, _ := testkit.Do(t, nil, req)
+		if resp.StatusCode != c.status {
+			t.Errorf("file from %s through the proxy: %d, want %d", c.xff, resp.StatusCode, c.status)
+		}
+	}
+}
