@@ -424,8 +424,11 @@
       clear();
       showAccess(viewer, obj);
       box = viewer.querySelector('.sitesvc-access');
+      // The probe's words, when it has some, say it best: who may see
+      // the item under the names the library gave (or where), whom to ask.
+      var first = box.querySelector('.sitesvc-access-message');
+      if (note && first) { first.textContent = note; }
       if (heading) { box.insertBefore(el('p', { 'class': cls || 'sitesvc-access-heading' }, heading), box.firstChild); }
-      if (note) { box.insertBefore(el('p', { 'class': 'sitesvc-access-note' }, note), box.children[1] || null); }
       return box;
     };
     if (!manifestURL || !window.fetch || !window.Promise) { showAccess(viewer, obj); return; }
@@ -463,7 +466,7 @@
       };
       var offerSignIn = function (res) {
         viewer.setAttribute('data-access', 'sign-in');
-        var b = message('', res && res.status === 401 ? '' : langText(res && res.note));
+        var b = message('', langText(res && res.note));
         if (!auth.access) { return; }
         var button = el('button', { type: 'button', 'class': 'sitesvc-signin' }, auth.label || 'Sign in to view');
         var status = el('p', { 'class': 'sitesvc-signin-status', role: 'status' });
