@@ -88,6 +88,8 @@ type serveConfig struct {
 	// Authorization Flow's).
 	Patron      patronSettings
 	extraMounts []server.Mount
+	// hoursService is the Hours service once made (locationhours.go).
+	hoursService server.Service
 	// exits run when serve ends (temporary files of built-in data).
 	exits []func() error
 }

@@ -22,6 +22,9 @@ type patronSettings struct {
 	// TrustedProxies: addresses whose X-Forwarded-For names the client
 	// for location rights (default: --auth-proxy-addresses).
 	TrustedProxies string
+	// LocationHours: 'reading-room=library/location;…', the Hours
+	// library and location of each rights location.
+	LocationHours string
 }
 
 func newPatronFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) {
@@ -29,6 +32,7 @@ func newPatronFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) {
 		fs.StringVar(p, name, env(envName(name)), help+" (env "+envName(name)+")")
 	}
 	str(&c.Patron.IIIFAuthOrigins, "iiif-auth-origins", "restricted items: origins (https://viewer.example.org) besides this site's own whose IIIF viewers may receive access tokens, comma-separated; * for any")
+	str(&c.Patron.LocationHours, "purl-location-hours", "location rights: each location's library and location on the Hours service, 'reading-room=green/reading-room;…': patrons elsewhere read today's hours and a link")
 	str(&c.Patron.TrustedProxies, "trusted-proxies", "location rights: reverse proxies (CIDRs or IPs, comma-separated) whose X-Forwarded-For names the client; default --auth-proxy-addresses")
 }
 
@@ -73,6 +77,13 @@ func (c *serveConfig) withPatronAccess(cfg *purl.Config, svc **purl.Service) err
 		return err
 	}
 	cfg.TrustedProxies = proxies
+	places, err := parseLocationHours(c.Patron.LocationHours)
+	if err != nil {
+		return fmt.Errorf("--purl-location-hours: %w", err)
+	}
+	if len(places) > 0 {
+		cfg.LocationHours = &locationHours{places: places, base: strings.TrimRight(c.HoursBaseURL, "/"), hours: &c.hoursService}
+	}
 	var origins []string
 	for o := range strings.SplitSeq(c.Patron.IIIFAuthOrigins, ",") {
 		if o = strings.TrimSpace(o); o != "" {

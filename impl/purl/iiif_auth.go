@@ -80,8 +80,8 @@ func (s *Service) ProbeAccess(r *http.Request, object, file string) (status int,
 	status, reason = s.fileAccessFor(r, obj.rec, f.Name) // access.go
 	who = s.signInWho(obj.rec, f.Name)
 	if status != 0 && who == "" {
-		if where := s.grantNames(obj.rec, f.Name, record.AccessLocation); where != "" {
-			reason = s.locationNote(obj.rec, f.Name, where) // location.go
+		if s.grantNames(obj.rec, f.Name, record.AccessLocation) != "" {
+			reason = s.locationNote(r.Context(), obj.rec, f.Name) // location.go
 		}
 	}
 	return status, who, reason

@@ -1,6 +1,7 @@
 package purl
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"net/netip"
@@ -51,7 +52,44 @@ func (s *Service) trusted(a netip.Addr) bool {
 	return slices.ContainsFunc(s.cfg.TrustedProxies, func(p netip.Prefix) bool { return p.Contains(a) })
 }
 
-// locationNote tells a patron where the file can be read, in words.
-func (s *Service) locationNote(_ *record.Record, _ string, where string) string {
-	return "This item can be viewed at " + where + ". Visit it to view the item."
+// LocationHours says when a reading location is open (cmd/sitesvc
+// implements it over the Hours service of the same process).
+type LocationHours interface {
+	// Visit is today's opening of the rights location and its page on
+	// the Hours service; false when the location has none configured.
+	Visit(ctx context.Context, location string) (Visit, bool)
+}
+
+// Visit is what a patron needs to go and read a location's item.
+type Visit struct {
+	// Today is today's opening in words ("open today 9 AM–5 PM",
+	// "closed today"); "" when not known.
+	Today string
+	// Page is the location's page on the Hours service.
+	Page string
+}
+
+// locationNote tells a patron where the file can be read, in words, with
+// today's hours and the Hours page of each location that has them: "Visit
+// the Reading Room, open today 9 AM–5 PM (hours: https://…)."
+func (s *Service) locationNote(ctx context.Context, rec *record.Record, name string) string {
+	var places []string
+	for _, g := range rec.Rights.ForFile(name).Grants {
+		if g.Kind != record.AccessLocation {
+			continue
+		}
+		place := s.accessName(g.Kind, g.Name)
+		if s.cfg.LocationHours != nil {
+			if v, ok := s.cfg.LocationHours.Visit(ctx, g.Name); ok {
+				if v.Today != "" {
+					place += ", " + v.Today
+				}
+				if v.Page != "" {
+					place += " (hours: " + v.Page + ")"
+				}
+			}
+		}
+		places = append(places, place)
+	}
+	return "This item can be viewed on site. Visit " + strings.Join(places, "; or ") + "."
 }

@@ -92,6 +92,9 @@ type Config struct {
 	// the client for location rights (location.go); from anywhere else
 	// the connection's address counts.
 	TrustedProxies []netip.Prefix
+	// LocationHours, when set, adds today's opening hours and the Hours
+	// page to what a patron reads about a location's item (location.go).
+	LocationHours LocationHours
 	// LocationNetworks lists, per location name, the client networks that
 	// count as being at that location.
 	LocationNetworks map[string][]netip.Prefix

@@ -364,6 +364,19 @@
     return found;
   }
 
+  // linkified appends text to node, its http(s) URLs as links (a
+  // location's page on the Hours service), all of it as text nodes.
+  function linkified(node, text) {
+    var re = /https?:\/\/[^\s()<>"]+[^\s()<>".,;:]/g, last = 0, m;
+    while ((m = re.exec(text)) !== null) {
+      node.appendChild(document.createTextNode(text.slice(last, m.index)));
+      var href = safeURL(m[0]);
+      node.appendChild(href ? el('a', { href: href, target: '_blank', rel: 'noopener' }, m[0]) : document.createTextNode(m[0]));
+      last = m.index + m[0].length;
+    }
+    node.appendChild(document.createTextNode(text.slice(last)));
+  }
+
   function langText(m) {
     if (!m) { return ''; }
     var v = m.en || m.none || m[Object.keys(m)[0]];
@@ -427,14 +440,16 @@
       // The probe's words, when it has some, say it best: who may see
       // the item under the names the library gave (or where), whom to ask.
       var first = box.querySelector('.sitesvc-access-message');
-      if (note && first) { first.textContent = note; }
+      if (note && first) { first.textContent = ''; linkified(first, note); }
       if (heading) { box.insertBefore(el('p', { 'class': cls || 'sitesvc-access-heading' }, heading), box.firstChild); }
       return box;
     };
-    if (!manifestURL || !window.fetch || !window.Promise) { showAccess(viewer, obj); return; }
+    // The record's message at once; the flow replaces it when it knows more.
+    showAccess(viewer, obj);
+    if (!manifestURL || !window.fetch || !window.Promise) { return; }
     fetch(manifestURL).then(function (r) { return r.json(); }).then(function (manifest) {
       var auth = findAuth(manifest);
-      if (!auth) { showAccess(viewer, obj); return; }
+      if (!auth) { return; }
       var signedOut = false;
       var check = function (token, silentTried) {
         probe(auth, token).then(function (res) {
@@ -462,7 +477,7 @@
             return;
           }
           offerSignIn(res);
-        }, function () { showAccess(viewer, obj); });
+        }, function () { message('', ''); });
       };
       var offerSignIn = function (res) {
         viewer.setAttribute('data-access', 'sign-in');
@@ -508,7 +523,7 @@
         bar.appendChild(signOut);
       };
       check(null, false);
-    }, function () { showAccess(viewer, obj); });
+    }, function () { /* no manifest: the record's message stays */ });
   }
 
   function init() {

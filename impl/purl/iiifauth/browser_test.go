@@ -38,13 +38,14 @@ func site(t *testing.T) *testkit.Server {
 		t.Skip("runs the binary, an OpenID Connect provider and Chromium")
 	}
 	p := testkit.StartOIDCProvider(t, testkit.OIDCProviderConfig{Users: users, ClientID: "sitesvc-test", ClientSecret: "test-secret-0123456789"})
-	srv := testkit.StartServer(t, "--services", "purl,embed",
+	srv := testkit.StartServer(t, "--services", "purl,embed,hours",
 		"--oidc-issuer", p.Issuer, "--oidc-client-id", "sitesvc-test", "--oidc-client-secret", "test-secret-0123456789",
 		"--group-map", "library-staff=group:sitelib; students=group:students",
 		"--purl-access-names", "group:sitelib=library staff;location:reading-room=the Reading Room",
 		"--purl-access-contact", "access@library.example.org",
 		"--purl-location-networks", "reading-room=192.0.2.0/24",
-		"--trusted-proxies", "127.0.0.1")
+		"--trusted-proxies", "127.0.0.1",
+		"--purl-location-hours", "reading-room=green/special-collections")
 	p.AllowRedirect(srv.URL+auth.CallbackPath, srv.URL+"/auth/")
 	return srv
 }
@@ -255,7 +256,10 @@ func TestRefusedAndLocationInBrowser(t *testing.T) {
 			wait(t, room, "location item shown in the reading room", `(function(){var c=document.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); return !!c && c.width > 0;})()`)
 			testkit.Screenshot(t, room, "location-in-room")
 		} else {
-			wait(t, room, "location message elsewhere", `/Reading Room/.test(document.getElementById('sitesvc-viewer').innerText) && document.getElementById('sitesvc-viewer').getAttribute('data-access') === 'sign-in'`)
+			wait(t, room, "location message elsewhere", `/Visit the Reading Room, (open|closed) today/.test(document.getElementById('sitesvc-viewer').innerText) && document.getElementById('sitesvc-viewer').getAttribute('data-access') === 'sign-in'`)
+			if link := eval(t, room, `(document.querySelector('.sitesvc-access-message a')||{}).href`); link != srv.URL+"/hours/libraries/green.html" {
+				t.Errorf("the location message links %q, not the location's page on the Hours service", link)
+			}
 			if eval(t, room, `document.querySelectorAll('#sitesvc-mirador, button.sitesvc-signin').length`) != "0" {
 				t.Error("a reader elsewhere got the viewer or a sign-in button for a location item")
 			}
