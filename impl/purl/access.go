@@ -94,27 +94,43 @@ func (s *Service) accessName(kind record.AccessKind, slug string) string {
 }
 
 // accessSummary says in one line who may read the files at now, in the
-// words patrons read (display names, never "login group" slugs).
+// words patrons read (display names, never "login group" slugs): every
+// grant of the object (any one admits), and a note when some files have
+// rights of their own.
 func (s *Service) accessSummary(r record.Rights, now time.Time) string {
-	var who string
-	switch r.Read {
-	case record.AccessWorld:
-		who = "Available to anyone"
-	case record.AccessGroup:
-		who = "Available to " + s.accessName(r.Read, r.ReadName)
-	case record.AccessLocation:
-		who = "Available at " + s.accessName(r.Read, r.ReadName)
-	default:
-		who = "Citation only: the files are not available online"
-	}
+	who := s.grantees(r.Object)
 	if r.Embargoed(now) {
 		until := r.EmbargoUntil.Format("2006-01-02")
-		if r.Read == record.AccessNone {
-			return fmt.Sprintf("Embargoed until %s; the files are not available before then", until)
+		if len(r.Object.Grants) == 0 {
+			who = fmt.Sprintf("Embargoed until %s; the files are not available before then", until)
+		} else {
+			who = fmt.Sprintf("Embargoed until %s; then %s", until, strings.ToLower(who[:1])+who[1:])
 		}
-		return fmt.Sprintf("Embargoed until %s; then %s", until, strings.ToLower(who[:1])+who[1:])
+	}
+	if len(r.Files) > 0 {
+		who += "; some files have access of their own"
 	}
 	return who
+}
+
+// grantees is who an access admits, as a sentence.
+func (s *Service) grantees(a record.Access) string {
+	if a.World() {
+		return "Available to anyone"
+	}
+	var who []string
+	for _, g := range a.Grants {
+		switch g.Kind {
+		case record.AccessGroup:
+			who = append(who, "to "+s.accessName(g.Kind, g.Name))
+		case record.AccessLocation:
+			who = append(who, "at "+s.accessName(g.Kind, g.Name))
+		}
+	}
+	if len(who) == 0 {
+		return "Citation only: the files are not available online"
+	}
+	return "Available " + strings.Join(who, " or ")
 }
 
 // accessHelp says what a patron who cannot download the files can do,
@@ -126,21 +142,25 @@ func (s *Service) accessHelp(r record.Rights, now time.Time) []string {
 	var help []string
 	if r.Embargoed(now) {
 		until := r.EmbargoUntil.Format("2 January 2006")
-		if r.Read == record.AccessNone {
+		if len(r.Object.Grants) == 0 {
 			help = append(help, fmt.Sprintf("The files are under embargo until %s.", until))
 		} else {
 			help = append(help, fmt.Sprintf("The files are under embargo until %s; they can be downloaded from then on.", until))
 		}
 	}
-	switch r.Read {
-	case record.AccessGroup:
-		help = append(help, fmt.Sprintf("The files can be read by %s, with the credentials the library gives them.", s.accessName(r.Read, r.ReadName)))
-	case record.AccessLocation:
-		help = append(help, fmt.Sprintf("The files can be read at %s: visit it to use them.", s.accessName(r.Read, r.ReadName)))
-	case record.AccessNone:
-		if !r.Embargoed(now) {
-			help = append(help, "The files of this object are not available online; the description and citation are.")
+	for _, g := range r.Object.Grants {
+		switch g.Kind {
+		case record.AccessGroup:
+			help = append(help, fmt.Sprintf("The files can be read by %s, with the credentials the library gives them.", s.accessName(g.Kind, g.Name)))
+		case record.AccessLocation:
+			help = append(help, fmt.Sprintf("The files can be read at %s: visit it to use them.", s.accessName(g.Kind, g.Name)))
 		}
+	}
+	if len(r.Object.Grants) == 0 && !r.Embargoed(now) {
+		help = append(help, "The files of this object are not available online; the description and citation are.")
+	}
+	if len(r.Files) > 0 {
+		help = append(help, "Some files have access of their own, which their links apply.")
 	}
 	return help
 }

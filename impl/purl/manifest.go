@@ -211,7 +211,9 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 		body := iiifRef{ID: fileURL(f.Name), Format: baseType(f.MimeType), Label: none(f.Name)}
 		canvas := iiifCanvas{ID: fmt.Sprintf("%s/iiif/canvas/%d", purl, n), Type: "Canvas", Label: none(label)}
 		switch {
-		case f.Duration > 0 && res.Type == "video":
+		case f.Duration > 0 && (res.Type == "video" || (res.Type != "audio" && strings.HasPrefix(strings.ToLower(f.MimeType), "video/"))):
+			// a video resource, or video in a resource of a type the
+			// service does not know (shown by its media type)
 			body.Type, body.Duration = "Video", f.Duration
 			canvas.Duration = f.Duration
 		case f.Duration > 0:

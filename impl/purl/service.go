@@ -230,8 +230,33 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.handler = e
+	s.handler = filePaths(e)
 	return s, nil
+}
+
+// filePaths lets a file in a folder be read at /{id}/file/{path} with the
+// slashes of its path as they are (docs/purl.md, "Files in folders"): the
+// rest of the path after "/file/" is the file's name, which the contract's
+// getFile takes as its one-segment {name} with the slashes escaped (as a
+// client may send them, %2F). The name is checked like any other: only a
+// name the record lists is served, and no listed name can leave the
+// object's folder (record.CheckFilePath).
+func filePaths(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		esc := r.URL.EscapedPath()
+		parts := strings.SplitN(esc, "/", 4) // "", id, "file", path
+		if len(parts) == 4 && parts[0] == "" && parts[2] == "file" && strings.Contains(parts[3], "/") {
+			u := *r.URL
+			u.RawPath = "/" + parts[1] + "/file/" + strings.ReplaceAll(parts[3], "/", "%2F")
+			if p, err := url.PathUnescape(u.RawPath); err == nil {
+				u.Path = p
+				r2 := r.Clone(r.Context())
+				r2.URL = &u
+				r = r2
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // Name implements server.Service.

@@ -143,6 +143,7 @@ func (s *Service) validatePut(ctx context.Context, id druid.Druid, name string, 
 	in, err := record.IngestWith(ctx, body, record.IngestOptions{
 		Schema: s.cfg.MODSSchema,
 		Now:    s.cfg.Now(),
+		ID:     id,
 		Files: func(name string) (int64, error) {
 			info, err := s.store.Stat(ctx, id, name)
 			if err != nil {

@@ -1021,7 +1021,12 @@ export interface operations {
                  */
                 id: components["parameters"]["Id"];
                 /**
-                 * @description File name as listed in contentMetadata (`file/@id`).
+                 * @description File name as listed in contentMetadata (`file/@id`). A file in
+                 *     a folder is named by its path (`data/table.csv`): the path is
+                 *     served at `/{id}/file/data/table.csv`, its slashes as they are
+                 *     (the service reads everything after `file/` as the name), or
+                 *     escaped as `%2F`. Only a name the record lists is served; `.`,
+                 *     `..` and empty path elements are never a file's name.
                  * @example image1.png
                  */
                 name: string;

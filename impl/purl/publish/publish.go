@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/purl/store"
 )
@@ -87,8 +88,12 @@ func Load(dir string, opts ...Option) (*Object, error) {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	pub = o.rebased(pub)
+	// A record that names no identifier is the object its folder names,
+	// when the folder is named by a druid (as in a druid tree).
+	folderID, _ := druid.Parse(filepath.Base(dir))
 	in, err := record.IngestWith(context.Background(), pub, record.IngestOptions{
 		Schema: o.modsSchema,
+		ID:     folderID,
 		Files: func(name string) (int64, error) {
 			f, info, err := openInObject(dir, name)
 			if err != nil {

@@ -12,13 +12,14 @@ import (
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 )
 
-// The accepted input forms and how each is read are listed in
-// docs/purl.md ("Accepted input forms"). In short: the record is read in
-// any child order, with the identifier in @objectId or @id, with or
-// without versionMetadata and rdf:RDF, with top-level thumb and
-// releaseData (mapped into contentMetadata and identityMetadata, where
-// the seed's kinds 8 and 7 live) and an embedded MODS record (kept as a
-// seventh child after the seed's six); it is served in the seed's shape.
+// How records are read is described in docs/purl.md ("Ingest: tolerant by
+// principle, output exact"). In short: every well-formed record with an
+// identifier is accepted and served in the seed's shape; what the service
+// does not know is kept and reported; only what cannot be served safely or
+// truthfully is refused. Top-level thumb and releaseData are mapped into
+// contentMetadata and identityMetadata (where the seed's kinds 8 and 7
+// live); an embedded MODS record is kept, as published, after the seed's
+// six children, and unknown children after it.
 
 // Ingested is a public XML record read in any accepted form, with the
 // bytes to store and serve (the seed's shape) and what the publisher
@@ -73,7 +74,7 @@ type normalized struct {
 // reported, never a reason to refuse. It refuses only what cannot be served
 // truthfully: not well-formed, a DTD, not a publicObject, no identifier, an
 // identifier (or a child's objectId) naming another object.
-func normalize(data []byte, now time.Time) (*normalized, error) {
+func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrUnacceptable}, args...)...)
 	}
@@ -167,7 +168,7 @@ func normalize(data []byte, now time.Time) (*normalized, error) {
 
 	// The identifier: @objectId (the seed) or @id (older records), else
 	// the objectId its children give (records trimmed of their root's).
-	id, err := n.identifier(identity, content, version, rights, rdf)
+	id, err := n.identifier(identity, content, version, rights, rdf, fallbackID)
 	if err != nil {
 		return nil, err
 	}
@@ -342,7 +343,7 @@ func normalize(data []byte, now time.Time) (*normalized, error) {
 // identifier finds the object's druid: publicObject/@objectId, else @id,
 // else the objectId one of its children gives. Two that name different
 // objects are refused.
-func (n *normalized) identifier(identity, content, version, rights, rdf *xnode) (druid.Druid, error) {
+func (n *normalized) identifier(identity, content, version, rights, rdf *xnode, fallback druid.Druid) (druid.Druid, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrUnacceptable}, args...)...)
 	}
@@ -411,6 +412,11 @@ func (n *normalized) identifier(identity, content, version, rights, rdf *xnode) 
 			return "", bad("publicObject has neither @objectId nor @id, and %s (%s) and %s (%s) name different objects", from, found.Qualified(), c.where, id.Qualified())
 		}
 	}
+	if found == "" && fallback != "" {
+		n.changed = true
+		n.warnings = append(n.warnings, fmt.Sprintf("the record names no identifier (neither @objectId nor @id, nor one in its parts): it is published as %s, where it was published", fallback.Qualified()))
+		return fallback, nil
+	}
 	if found == "" {
 		return "", bad("publicObject has no identifier: neither @objectId nor @id, and none of its parts names the object")
 	}
@@ -465,7 +471,19 @@ func fmtAttrName(n xml.Name) string {
 
 // assemble writes the served record: the root's attributes, then the
 // children in the seed's order.
-func (n *normalized) assemble() {
+func (n *normalized) assemble() { n.data = n.document(true) }
+
+// readable is the served record without the children kept but not read
+// (the reader merges repeated elements, so a second contentMetadata kept
+// after the seed's children must not be seen by it).
+func (n *normalized) readable() []byte {
+	if len(n.extras) == 0 {
+		return n.data
+	}
+	return n.document(false)
+}
+
+func (n *normalized) document(extras bool) []byte {
 	out := &xnode{name: xml.Name{Local: "publicObject"}, attrs: n.attrs}
 	for _, q := range seedChildren {
 		if c := n.children[q]; c != nil {
@@ -473,12 +491,14 @@ func (n *normalized) assemble() {
 			out.add(c)
 		}
 	}
-	for _, e := range n.extras {
-		out.kids = append(out.kids, xml.CharData("\n  "))
-		out.add(e)
+	if extras {
+		for _, e := range n.extras {
+			out.kids = append(out.kids, xml.CharData("\n  "))
+			out.add(e)
+		}
 	}
 	out.kids = append(out.kids, xml.CharData("\n"))
-	n.data = out.document()
+	return out.document()
 }
 
 // IngestOptions says what Ingest checks a record against.
@@ -488,6 +508,11 @@ type IngestOptions struct {
 	// Now is the time of publication, served when the record names none
 	// (zero: time.Now()).
 	Now time.Time
+	// ID, when set, is the object the record is published as (the PUT
+	// path's druid, the object folder's name when it is a druid): the
+	// identifier of a record that names none. A record that names another
+	// is refused by the caller.
+	ID druid.Druid
 	// Files, when set, returns the size of the object's file of that name,
 	// or why it cannot be published (not there, not a regular file): every
 	// file the record names must be there, and the size served is the
@@ -513,7 +538,7 @@ func IngestWith(ctx context.Context, data []byte, opt IngestOptions) (*Ingested,
 	if now.IsZero() {
 		now = time.Now()
 	}
-	n, err := normalize(data, now)
+	n, err := normalize(data, now, opt.ID)
 	if err != nil {
 		return nil, err
 	}

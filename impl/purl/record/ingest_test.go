@@ -100,7 +100,7 @@ func TestIngestVariants(t *testing.T) {
 				t.Errorf("embargoed %v, want %v", rec.Rights.Embargoed(now), v.Embargoed)
 			}
 			// The served form is read as it is: stable, no further change.
-			n, err := normalize(in.Data, time.Now())
+			n, err := normalize(in.Data, time.Now(), "")
 			if err != nil || n.changed {
 				t.Errorf("served record not in its final form: %v %v", err, n != nil && n.changed)
 			}
@@ -204,6 +204,7 @@ func TestIngestTolerates(t *testing.T) {
 		"content type":        {strings.Replace(v, `contentMetadata objectId="druid:bt101cd1001" type="image"`, `contentMetadata objectId="druid:bt101cd1001" type="3d"`, 1), `contentMetadata/@type "3d"`},
 		"unknown attribute":   {strings.Replace(v, `<file id="image1.png"`, `<file checked="yes" id="image1.png"`, 1), "file/@checked is not an attribute"},
 		"no published":        {strings.Replace(v, `published="2015-06-01T08:00:00Z"`, ``, 1), "no @published"},
+		"second content":      {strings.Replace(v, "</publicObject>", `<contentMetadata type="file"><resource sequence="1" type="file"><file id="other.txt" mimetype="text/plain" size="1"/></resource></contentMetadata></publicObject>`, 1), "more than one contentMetadata"},
 	} {
 		in, err := Ingest(context.Background(), []byte(c.doc), nil)
 		if err != nil {
@@ -216,6 +217,10 @@ func TestIngestTolerates(t *testing.T) {
 		again, err := Ingest(context.Background(), in.Data, nil)
 		if err != nil || !bytes.Equal(again.Data, in.Data) {
 			t.Errorf("%s: the served record is not stable: %v", name, err)
+		}
+		// Only the first of a repeated child is read.
+		if _, other := in.Record.File("other.txt"); other {
+			t.Errorf("%s: a second contentMetadata was read", name)
 		}
 	}
 }

@@ -232,17 +232,17 @@ type publicObjectXML struct {
 }
 
 // Parse reads a public XML record in any accepted form (docs/purl.md,
-// "Accepted input forms") and returns it as served: the same reading
+// "Ingest: tolerant by principle, output exact") and returns it as served: the same reading
 // whether it is given the publisher's input or the stored, normalised
 // record. It does not check an embedded MODS record against the XML
 // Schema (Ingest does, when publishing). Errors wrap ErrMalformed or
 // ErrUnacceptable.
 func Parse(data []byte) (*Record, error) {
-	n, err := normalize(data, time.Now())
+	n, err := normalize(data, time.Now(), "")
 	if err != nil {
 		return nil, err
 	}
-	r, warnings, err := parseServed(n.data)
+	r, warnings, err := parseServed(n.readable())
 	if err != nil {
 		return nil, err
 	}

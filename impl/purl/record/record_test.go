@@ -235,7 +235,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for _, f := range r.Files() {
-			if CheckFileName(f.Name) != nil {
+			if CheckFilePath(f.Name) != nil {
 				t.Fatalf("accepted unsafe file name %q", f.Name)
 			}
 		}
@@ -270,8 +270,13 @@ func FuzzParseMODS(f *testing.F) {
 			}
 			return
 		}
-		if m.Title == "" {
-			t.Fatal("accepted MODS without a title")
+		// What ParseMODS accepts is served as MODS 3.6.
+		out, _, err := PrepareMODS(context.Background(), data, nil)
+		if err != nil {
+			t.Fatalf("ParseMODS accepts what PrepareMODS refuses: %v", err)
+		}
+		if m36, err := ParseMODS(out); err != nil || m36.Version != "3.6" || m36.Title != m.Title {
+			t.Fatalf("prepared MODS: %v %+v, want version 3.6 and the title %q", err, m36, m.Title)
 		}
 	})
 }

@@ -297,8 +297,11 @@ func (x rightsXML) parse(rec *Record, warn func(format string, args ...any)) Rig
 			r.Files[n] = files[n].access()
 		}
 	}
-	if !r.Discoverable && len(r.Object.Grants) > 0 {
-		warn("rightsMetadata: discover access is none (dark) but read access grants some: the object is dark")
+	if !r.Discoverable {
+		if len(r.Object.Grants) > 0 || len(r.Files) > 0 {
+			warn("rightsMetadata: discover access is none (dark) but read access grants some: the object is dark")
+		}
+		r.Object, r.Files = Access{}, nil // dark: nothing of it is read
 	}
 	r.Read = AccessNone
 	for _, kind := range []AccessKind{AccessWorld, AccessGroup, AccessLocation} {

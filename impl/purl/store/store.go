@@ -107,12 +107,14 @@ func (s *FS) path(id druid.Druid, name string) (string, error) {
 	if id == "" {
 		return "", fmt.Errorf("%w: empty druid", ErrNotFound)
 	}
-	return filepath.Join(s.objectDir(id), currentLink, name), nil
+	return filepath.Join(s.objectDir(id), currentLink, filepath.FromSlash(name)), nil
 }
 
+// checkName refuses any name but the records' and a file path that stays
+// in the object's folder (record.CheckFilePath: files may be in folders).
 func checkName(name string) error {
 	if name != PublicXML && name != ModsXML {
-		if err := record.CheckFileName(name); err != nil {
+		if err := record.CheckFilePath(name); err != nil {
 			return fmt.Errorf("%w: %v", ErrNotFound, err)
 		}
 	}
@@ -151,7 +153,7 @@ func (s *FS) OpenAt(_ context.Context, id druid.Druid, version, name string) (Bl
 	if id == "" || !isVersionName(version) {
 		return Blob{}, fmt.Errorf("%w: %s version %q", ErrNotFound, id.Qualified(), version)
 	}
-	return open(filepath.Join(s.objectDir(id), version, name), id, name)
+	return open(filepath.Join(s.objectDir(id), version, filepath.FromSlash(name)), id, name)
 }
 
 func open(p string, id druid.Druid, name string) (Blob, error) {

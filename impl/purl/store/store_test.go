@@ -46,7 +46,7 @@ func TestFS(t *testing.T) {
 	if err != nil || len(ids) != 1 || ids[0] != id {
 		t.Fatalf("List = %v, %v", ids, err)
 	}
-	for _, name := range []string{"../../../../x", "..", ".", "a/b", `a\b`, "", ".hidden", "nul\x00", "x\n"} {
+	for _, name := range []string{"../../../../x", "..", ".", "a/../../b", "/a", "a//b", "a/", "a/.b", "a/./b", `a\b`, "", ".hidden", "nul\x00", "x\n"} {
 		if _, err := s.Write(ctx, id, name, strings.NewReader("x")); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Write(%q) = %v, want refusal", name, err)
 		}
@@ -56,6 +56,16 @@ func TestFS(t *testing.T) {
 	}
 	if _, err := s.Open(ctx, "", PublicXML); !errors.Is(err, ErrNotFound) {
 		t.Errorf("empty druid: %v", err)
+	}
+	// Files in folders: written, read, and kept by a write of one document.
+	if _, err := s.Write(ctx, id, "maps/sheets/1.txt", strings.NewReader("one")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Write(ctx, id, PublicXML, strings.NewReader("<x/>")); err != nil {
+		t.Fatal(err)
+	}
+	if data, _, err := ReadAll(ctx, s, id, "maps/sheets/1.txt"); err != nil || string(data) != "one" {
+		t.Errorf("a file in a folder after another write: %q %v", data, err)
 	}
 	entries, _ := os.ReadDir(filepath.Join(root, "bc", "123", "df", "4567"))
 	// current, the current version and the one it replaced; no temporary files

@@ -93,20 +93,36 @@ func (s *FS) Begin(_ context.Context, id druid.Druid, keep bool) (Version, error
 	}
 	v := &fsVersion{s: s, id: id, obj: obj, dir: dir, lock: lock}
 	if cur, err := os.Readlink(filepath.Join(obj, currentLink)); keep && err == nil {
-		// the version current names now, resolved once: another commit may switch it
-		entries, err := os.ReadDir(filepath.Join(obj, cur))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// the version current names now, resolved once: another commit may switch it;
+		// files in folders are linked in folders of the same names
+		src := filepath.Join(obj, cur)
+		err := filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				if p == src && errors.Is(err, fs.ErrNotExist) {
+					return filepath.SkipDir
+				}
+				return err
+			}
+			rel, err := filepath.Rel(src, p)
+			if err != nil || rel == "." {
+				return err
+			}
+			switch {
+			case strings.HasPrefix(e.Name(), "."): // the lock, never a file of the object
+				if e.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			case e.IsDir():
+				return os.Mkdir(filepath.Join(dir, rel), 0o755)
+			case !e.Type().IsRegular():
+				return nil
+			}
+			return linkOrCopy(p, filepath.Join(dir, rel))
+		})
+		if err != nil {
 			v.Abort()
-			return nil, fmt.Errorf("reading the current version of %s: %w", id.Qualified(), err)
-		}
-		for _, e := range entries {
-			if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
-				continue
-			}
-			if err := linkOrCopy(filepath.Join(obj, cur, e.Name()), filepath.Join(dir, e.Name())); err != nil {
-				v.Abort()
-				return nil, fmt.Errorf("starting a version of %s: %w", id.Qualified(), err)
-			}
+			return nil, fmt.Errorf("starting a version of %s: %w", id.Qualified(), err)
 		}
 	}
 	return v, nil
@@ -143,7 +159,10 @@ func (v *fsVersion) Write(name string, r io.Reader) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	p := filepath.Join(v.dir, name)
+	p := filepath.Join(v.dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("writing %s of %s: %w", name, v.id.Qualified(), err)
+	}
 	// A new file, never one shared (hard-linked) with the current version.
 	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("writing %s of %s: %w", name, v.id.Qualified(), err)

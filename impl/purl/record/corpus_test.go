@@ -1,0 +1,109 @@
+package record
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// corpusRecords returns the paths of the real records of
+// ../shared/data/purl-records (public XML and MODS), skipping the test
+// when the corpus is absent.
+func corpusRecords(t *testing.T, suffix string) []string {
+	t.Helper()
+	dir := filepath.Join(filepath.Dir(testkit.RepoRoot(t)), "shared", "data", "purl-records")
+	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
+		t.Skip("../shared/data/purl-records is absent: no real records to read")
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*"+suffix))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no %s in %s: %v", suffix, dir, err)
+	}
+	sort.Strings(files)
+	return files
+}
+
+// TestIngestCorpus: every real record of the corpus is accepted, and its
+// served form is stable (read again, it is served byte for byte).
+func TestIngestCorpus(t *testing.T) {
+	ctx := context.Background()
+	for _, p := range corpusRecords(t, ".public.xml") {
+		data := read(t, p)
+		in, err := Ingest(ctx, data, nil)
+		if err != nil {
+			t.Errorf("%s: refused: %v", filepath.Base(p), err)
+			continue
+		}
+		again, err := Ingest(ctx, in.Data, nil)
+		if err != nil || !bytes.Equal(again.Data, in.Data) {
+			t.Errorf("%s: the served record is not stable: %v", filepath.Base(p), err)
+		}
+	}
+}
+
+// TestPrepareMODSCorpus: every MODS record of the corpus (published beside
+// a record, or embedded in one), of every era (3.3 to 3.7, or no version),
+// is served as MODS 3.6 that validates against the MODS 3.6 schema, and
+// preparing that again changes nothing.
+func TestPrepareMODSCorpus(t *testing.T) {
+	schema, err := NewMODSSchema(modsXSD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	docs := map[string][]byte{}
+	for _, p := range corpusRecords(t, ".xml") {
+		data := read(t, p)
+		if strings.HasSuffix(p, ".mods.xml") {
+			docs[filepath.Base(p)] = data
+			continue
+		}
+		root, err := parseTree(data)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, e := range root.elements() {
+			if e.qname() == (xml.Name{Space: NSMODS, Local: "mods"}) {
+				docs[filepath.Base(p)+" (embedded)"] = e.standalone().document()
+			}
+		}
+	}
+	versions := map[string]int{}
+	for name, doc := range docs {
+		m, err := ParseMODS(doc)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		versions[m.Version]++
+		out, warnings, err := PrepareMODS(ctx, doc, schema)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if err := schema.Validate(ctx, out); err != nil {
+			t.Errorf("%s: served MODS does not validate: %v", name, err)
+		}
+		if m, err := ParseMODS(out); err != nil || m.Version != "3.6" || !bytes.Contains(out, []byte(MODS36Location)) {
+			t.Errorf("%s: served MODS is not declared 3.6: %v", name, err)
+		}
+		again, w, err := PrepareMODS(ctx, out, schema)
+		if err != nil || !bytes.Equal(again, out) || len(w) != 0 {
+			t.Errorf("%s: preparing the served MODS again changes it: %v %q", name, err, w)
+		}
+		t.Logf("%s: MODS %q, %d warnings", name, m.Version, len(warnings))
+	}
+	for _, v := range []string{"3.3", "3.4", "3.5", "3.6", "3.7", ""} {
+		if versions[v] == 0 {
+			t.Errorf("the corpus has no MODS record of version %q: %v", v, versions)
+		}
+	}
+	t.Logf("%d MODS records by version: %v", len(docs), versions)
+}
