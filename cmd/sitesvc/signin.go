@@ -22,6 +22,9 @@ type signinSettings struct {
 	ProxyUserHeader, ProxyGroupsHeader         string
 	ProxyAddresses, ProxyLogoutURL             string
 	SessionIdleTimeout, SessionAbsoluteTimeout time.Duration
+	// envClientSecret is SITESVC_OIDC_CLIENT_SECRET, used when the flag
+	// is not given.
+	envClientSecret string
 }
 
 // newSigninFlags registers the sign-in's flags on fs, with defaults from
@@ -49,7 +52,10 @@ func newSigninFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) {
 	}
 	str(&s.OIDCIssuer, "oidc-issuer", "", "staff sign-in: the OpenID Connect provider's issuer URL (docs/auth.md); empty: no OpenID Connect sign-in")
 	str(&s.OIDCClientID, "oidc-client-id", "", "staff sign-in: this site's client id at the provider (redirect URI <public-url>/auth/callback)")
-	str(&s.OIDCClientSecret, "oidc-client-secret", "", "staff sign-in: the client secret (prefer the environment variable: flags show in ps)")
+	// The secret's variable is read here but not made the flag's default,
+	// which --help would print.
+	s.envClientSecret = env(envName("oidc-client-secret"))
+	fs.StringVar(&s.OIDCClientSecret, "oidc-client-secret", "", "staff sign-in: the client secret (prefer the environment variable: flags show in ps) (env "+envName("oidc-client-secret")+")")
 	str(&s.OIDCGroupsClaim, "oidc-groups-claim", "groups", "staff sign-in: the ID token or userinfo claim listing the person's groups")
 	str(&s.OIDCScopes, "oidc-scopes", "profile email", "staff sign-in: scopes requested besides openid, space-separated (Okta and some others need groups here)")
 	str(&s.GroupMap, "group-map", "", "staff sign-in: provider groups to roles and rights groups: 'provider-group=target,target;…', target admin, publisher, editor:<library> or group:<name>")
@@ -84,6 +90,10 @@ func (c *serveConfig) signinConfig() (signin.Config, error) {
 		}
 		prefixes = append(prefixes, p.Masked())
 	}
+	secret := s.OIDCClientSecret
+	if secret == "" {
+		secret = s.envClientSecret
+	}
 	db := c.HoursDB
 	if db == "" {
 		db = filepath.Join(c.DataDir, "hours.db")
@@ -93,7 +103,7 @@ func (c *serveConfig) signinConfig() (signin.Config, error) {
 		DB:                db,
 		Issuer:            s.OIDCIssuer,
 		ClientID:          s.OIDCClientID,
-		ClientSecret:      s.OIDCClientSecret,
+		ClientSecret:      secret,
 		GroupsClaim:       s.OIDCGroupsClaim,
 		Scopes:            strings.Fields(s.OIDCScopes),
 		ProxyUserHeader:   s.ProxyUserHeader,

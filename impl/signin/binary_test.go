@@ -399,24 +399,72 @@ func TestSignOut(t *testing.T) {
 	}
 }
 
-// TestSessionExpires: a session unused for the idle timeout ends: the
-// browser is anonymous (the status page offers sign-in) and its writes
-// are 401.
+// TestSessionExpires: use keeps a session past its idle timeout, disuse
+// ends it at the idle timeout, and use does not keep it past the
+// absolute timeout; an ended session's browser is anonymous (the status
+// page offers sign-in) and its writes are 401.
 func TestSessionExpires(t *testing.T) {
-	s := startSite(t, testkit.OIDCProviderConfig{}, "--session-idle-timeout", "1s", "--session-absolute-timeout", "1h")
+	const idle, absolute = 2 * time.Second, 5 * time.Second
+	s := startSite(t, testkit.OIDCProviderConfig{}, "--session-idle-timeout", idle.String(), "--session-absolute-timeout", absolute.String())
+
+	// In use: signed in past the idle timeout, not past the absolute one.
+	busy := browser(t)
+	s.signIn(t, busy, "bob", "bob-pw", "/")
+	signedIn := time.Now()
+	for time.Since(signedIn) < idle+idle/2 {
+		if !who(t, busy, s.srv.URL).SignedIn {
+			t.Fatalf("a session in use ended after %s (idle timeout %s)", time.Since(signedIn), idle)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	for who(t, busy, s.srv.URL).SignedIn {
+		if time.Since(signedIn) > absolute+2*time.Second {
+			t.Fatalf("a session in use outlived the absolute timeout %s", absolute)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if time.Since(signedIn) < absolute-time.Second {
+		t.Errorf("a session in use ended after %s, before the absolute timeout %s", time.Since(signedIn), absolute)
+	}
+
+	// Unused: ended at the idle timeout.
 	c := browser(t)
 	s.signIn(t, c, "ann", "ann-pw", "/")
 	token := csrfToken(t, c, s.srv.URL)
-	deadline := time.Now().Add(10 * time.Second)
-	for who(t, c, s.srv.URL).SignedIn && time.Now().Before(deadline) {
-		time.Sleep(200 * time.Millisecond)
-	}
+	time.Sleep(idle + 500*time.Millisecond)
 	_, page := get(t, c, s.srv.URL+"/auth/")
 	if !strings.Contains(page, "Not signed in") || !strings.Contains(page, auth.LoginPath) {
 		t.Errorf("after the idle timeout the status page is:\n%s", page)
 	}
 	if resp, _ := patchLaw(t, c, s.srv.URL, "Expired", auth.CSRFHeader, token); resp.StatusCode != 401 {
 		t.Errorf("a write with an expired session: %d", resp.StatusCode)
+	}
+}
+
+// TestInstancesShareSessions: two instances on one Hours database (a
+// SQLite file here; PostgreSQL in production, and in TestSessionStore)
+// know the same sessions: signed in at one, signed in at the other, and
+// signed out at both.
+func TestInstancesShareSessions(t *testing.T) {
+	db := t.TempDir() + "/hours.db"
+	s := startSite(t, testkit.OIDCProviderConfig{}, "--hours-db", db)
+	other := testkit.StartServer(t, "--services", "hours", "--hours-db", db,
+		"--oidc-issuer", s.provider.Issuer, "--oidc-client-id", "sitesvc-test", "--oidc-client-secret", "test-secret-0123456789")
+	c := browser(t)
+	s.signIn(t, c, "ann", "ann-pw", "/")
+	u, _ := url.Parse(other.URL)
+	c.Jar.SetCookies(u, []*http.Cookie{{Name: signin.CookieName, Value: sessionCookie(c, s.srv.URL)}})
+	if w := who(t, c, other.URL); !w.SignedIn || w.Name != "ann" {
+		t.Fatalf("the other instance sees %+v", w)
+	}
+	token := csrfToken(t, c, other.URL)
+	resp, err := c.PostForm(s.srv.URL+auth.LogoutPath, url.Values{"csrf_token": {token}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if who(t, c, other.URL).SignedIn {
+		t.Error("signed out at one instance, still signed in at the other")
 	}
 }
 
@@ -440,5 +488,51 @@ func TestNotConfigured(t *testing.T) {
 	}
 	if resp, _ := get(t, c, srv.URL+"/"); resp.StatusCode != 200 {
 		t.Errorf("index: %d", resp.StatusCode)
+	}
+}
+
+// TestCallbackState: the callback takes only the state of a sign-in this
+// browser started, once: a replayed callback, one carried into another
+// browser (login CSRF) and one with a forged state are refused and sign
+// nobody in; a provider's refusal is shown with a way to try again.
+func TestCallbackState(t *testing.T) {
+	s := startSite(t, testkit.OIDCProviderConfig{})
+	c := browser(t)
+	var callback string
+	c.CheckRedirect = func(req *http.Request, _ []*http.Request) error {
+		if req.URL.Path == auth.CallbackPath {
+			callback = req.URL.String()
+		}
+		return nil
+	}
+	s.signIn(t, c, "ann", "ann-pw", "/")
+	if callback == "" || !who(t, c, s.srv.URL).SignedIn {
+		t.Fatal("no signed-in callback to replay")
+	}
+	resp, body := get(t, c, callback)
+	if resp.StatusCode != 400 || !strings.Contains(body, "already used") {
+		t.Errorf("replayed callback: %d %.300s", resp.StatusCode, body)
+	}
+	victim := browser(t)
+	if resp, _ := get(t, victim, callback); resp.StatusCode != 400 || who(t, victim, s.srv.URL).SignedIn {
+		t.Errorf("a callback carried into another browser: %d", resp.StatusCode)
+	}
+
+	// A started sign-in: a forged state is refused; the provider's error
+	// is shown with a link to start again.
+	pending := browser(t)
+	pending.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, _ = get(t, pending, s.srv.URL+auth.LoginPath+"?return=/hours/")
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	state := loc.Query().Get("state")
+	if resp, _ := get(t, pending, s.srv.URL+auth.CallbackPath+"?code=x&state=forged"); resp.StatusCode != 400 {
+		t.Errorf("forged state: %d", resp.StatusCode)
+	}
+	resp, body = get(t, pending, s.srv.URL+auth.CallbackPath+"?error=access_denied&error_description=not+allowed&state="+url.QueryEscape(state))
+	if resp.StatusCode != 403 || !strings.Contains(body, "access_denied") || !strings.Contains(body, "/auth/login?return=") {
+		t.Errorf("the provider's refusal: %d %.400s", resp.StatusCode, body)
+	}
+	if who(t, pending, s.srv.URL).SignedIn {
+		t.Error("a refused sign-in is signed in")
 	}
 }

@@ -98,11 +98,17 @@ func (s *SignIn) login(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusUnauthorized, msg, "")
 		return
 	}
-	ctx, err := s.sessions.Load(r.Context(), "")
-	if err != nil {
-		s.fail(w, http.StatusInternalServerError, "The sign-in could not start a session.", "")
-		return
+	// The browser's pending sign-in session when it has one (a second
+	// click on "Sign in" replaces its state), else a new one; either
+	// lives only as long as a sign-in may take.
+	ctx, ok := s.load(r)
+	if !ok {
+		if ctx, err = s.sessions.Load(r.Context(), ""); err != nil {
+			s.fail(w, http.StatusInternalServerError, "The sign-in could not start a session.", "")
+			return
+		}
 	}
+	s.sessions.SetDeadline(ctx, time.Now().Add(PendingSignInTimeout))
 	state, nonce, verifier := randomToken(), randomToken(), randomToken()
 	dest, err := s.oidc.authCodeURL(ctx, state, nonce, verifier)
 	if err != nil {
@@ -179,7 +185,7 @@ func (s *SignIn) callback(w http.ResponseWriter, r *http.Request) {
 	s.sessions.Put(ctx, keyRoles, strings.Join(s.cfg.GroupMap.Roles(who.groups), "\n"))
 	s.sessions.Put(ctx, keyCSRF, randomToken())
 	s.sessions.Put(ctx, keyIDToken, who.idToken)
-	s.sessions.Put(ctx, keyTouched, time.Now().Unix())
+	s.sessions.Put(ctx, keyTouched, time.Now().UnixMilli())
 	if !s.commit(ctx, w) {
 		s.fail(w, http.StatusInternalServerError, "The sign-in could not store its session.", again)
 		return
@@ -266,7 +272,9 @@ type page struct {
 
 func (s *SignIn) render(w http.ResponseWriter, status int, p page) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' "+s.public.Scheme+"://"+s.public.Host+"; frame-ancestors 'none'")
+	// No form-action: sign-out's form is redirected on to the provider's
+	// end_session endpoint, which form-action would block.
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
 	w.WriteHeader(status)
 	if err := pageTemplate.Execute(w, p); err != nil && !errors.Is(err, http.ErrHandlerTimeout) {
 		s.logger.Error("sign-in: rendering a page", "err", err)

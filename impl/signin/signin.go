@@ -78,10 +78,14 @@ type Config struct {
 const (
 	DefaultIdleTimeout     = 30 * time.Minute
 	DefaultAbsoluteTimeout = 8 * time.Hour
-	// touchInterval bounds how often a session's idle expiry is pushed
-	// back (one database write), so the idle timeout is exact to within
-	// this much.
-	touchInterval = time.Minute
+	// maxTouchInterval bounds how often a session's idle expiry is
+	// pushed back (one database write): every tenth of the idle timeout,
+	// at most once a minute, so the idle timeout is exact to within that.
+	maxTouchInterval = time.Minute
+	// PendingSignInTimeout is how long a sign-in may take at the
+	// provider: the session /auth/login starts ends then unless the
+	// callback has signed it in (which renews it for the timeouts above).
+	PendingSignInTimeout = 15 * time.Minute
 	// CookieName is the session cookie's name.
 	CookieName = "sitesvc_session"
 )
@@ -93,7 +97,7 @@ const (
 	keyRoles    = "roles" // newline-separated
 	keyCSRF     = "csrf"
 	keyIDToken  = "id_token"
-	keyTouched  = "touched" // unix seconds of the last idle extension
+	keyTouched  = "touched" // unix milliseconds of the last idle extension
 	keyState    = "login_state"
 	keyVerifier = "login_verifier"
 	keyNonce    = "login_nonce"
@@ -269,8 +273,8 @@ func (s *SignIn) signedIn(ctx context.Context) (auth.Session, bool) {
 		Principal: auth.Principal{Name: name, Roles: splitRoles(s.sessions.GetString(ctx, keyRoles))},
 		CSRFToken: s.sessions.GetString(ctx, keyCSRF),
 	}
-	now := time.Now().Unix()
-	if now-s.sessions.GetInt64(ctx, keyTouched) >= int64(touchInterval/time.Second) {
+	now := time.Now().UnixMilli()
+	if now-s.sessions.GetInt64(ctx, keyTouched) >= min(maxTouchInterval, s.cfg.IdleTimeout/10).Milliseconds() {
 		s.sessions.Put(ctx, keyTouched, now)
 		if _, _, err := s.sessions.Commit(ctx); err != nil {
 			s.logger.ErrorContext(ctx, "sign-in: extending a session", "err", err)
