@@ -132,6 +132,15 @@ func TestSequenceCorrectness(t *testing.T) {
 		}
 		fastaText.WriteString(">" + stem + "\n" + seq + "\n")
 	}
+	// HIVDB's current program (Sierra 3.5) places this sequence's RT 67-69 deletion at 69
+	// (D67S, S68G, T69Deletion: one more mutated codon of 184) where the older program that
+	// wrote the file placed it at 67 (docs/alignment.md, Mutations; impl/align
+	// oracle_test.go, currentProgram).
+	if g, ok := expected["RT_DELETIONS_67_AF311157"]["RT"]; ok {
+		g.MutationListString = strings.Replace(g.MutationListString, "D67Deletion,T69G", "D67S,S68G,T69Deletion", 1)
+		g.MatchPcnt = 100 * float64(3*184-3*10) / float64(3*184)
+		expected["RT_DELETIONS_67_AF311157"]["RT"] = g
+	}
 
 	s := startBinary(t)
 	body := `<alg:processSequencesInFasta><key>` + s.Key + `</key><reportTypeInt>2</reportTypeInt><sequencesInFasta>` + xmlText(fastaText.String()) + `</sequencesInFasta></alg:processSequencesInFasta>`

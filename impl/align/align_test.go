@@ -3,6 +3,7 @@ package align
 import (
 	"errors"
 	"io/fs"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -82,7 +83,7 @@ func TestCleanPRRT(t *testing.T) {
 		t.Errorf("PR aligned sequences: %d nt, %d aa", len(pr.AlignedNA), len(pr.AlignedAA))
 	}
 	// Random synonymous codons put it far from every real virus.
-	if res.Subtype.Name != "unknown" || res.Subtype.Accession == "" {
+	if res.Subtype.Name != "Unknown" || res.Subtype.Display != "Unknown" || res.Subtype.Accession == "" {
 		t.Errorf("subtype of a random back-translation: %+v", res.Subtype)
 	}
 	if res.Gene(IN) != nil || res.Gene(CA) != nil {
@@ -275,6 +276,9 @@ func TestUnsequencedCodons(t *testing.T) {
 	}
 	if rt.UnsequencedCodons != 2 || !slices.Equal(rt.UnsequencedPositions, []int{100, 101}) {
 		t.Errorf("unsequenced %d %v", rt.UnsequencedCodons, rt.UnsequencedPositions)
+	}
+	if rt.StopCodons != 0 {
+		t.Errorf("unsequenced codons counted as %d stop codons", rt.StopCodons)
 	}
 }
 
@@ -518,11 +522,12 @@ func TestBLOSUM62Symmetric(t *testing.T) {
 func TestSubtype(t *testing.T) {
 	a := newTestAligner(t)
 	seen := map[string]bool{}
-	for _, ref := range a.subtypes {
-		if seen[ref.name] || (ref.name != "C" && ref.name != "CRF01_AE" && ref.name != "B" && ref.name != "CRF02_AG") {
+	for _, ref := range a.genotyper.refs {
+		name := a.genotyper.genotypes[ref.genotype].display
+		if seen[name] || (name != "C" && name != "CRF01_AE" && name != "B" && name != "CRF02_AG") {
 			continue
 		}
-		seen[ref.name] = true
+		seen[name] = true
 		var b []byte
 		for i, c := range ref.seq {
 			if c == '-' {
@@ -541,11 +546,32 @@ func TestSubtype(t *testing.T) {
 			t.Fatalf("%s: %v", ref.accession, err)
 		}
 		st := res.Subtype
-		if st.Name != ref.name || st.PercentSimilarity < 96 || st.Compared < 2000 {
-			t.Errorf("%s (%s): %+v", ref.accession, ref.name, st)
+		if st.Name != name || st.PercentSimilarity < 96 || st.Compared < 2000 {
+			t.Errorf("%s (%s): %+v", ref.accession, name, st)
 		}
 	}
 	if len(seen) != 4 {
 		t.Errorf("references found: %v", seen)
+	}
+}
+
+// TestMatchPercentAsHIVDB: an NNN codon leaves the match percentage's denominator (HIVDB's
+// AlignedGeneSeq.getMatchPcnt), a mutation costs three nucleotides.
+func TestMatchPercentAsHIVDB(t *testing.T) {
+	a := newTestAligner(t)
+	seq, want := synth(t, a, 9, 40, synthGene{RT, 1, 200})
+	at := codonOffset(a, RT, 121, RT)
+	seq = seq[:at] + "NNNNNN" + seq[at+6:]
+	res, err := a.Align([]byte(seq))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := mustGene(t, res, RT)
+	if rt.FirstAA != 1 || rt.LastAA != 200 || len(rt.Mutations) != len(want[RT]) || len(want[RT]) == 0 {
+		t.Fatalf("RT %d-%d mutations %v, want 1-200 %v", rt.FirstAA, rt.LastAA, mutationStrings(rt), want[RT])
+	}
+	exp := 100 - 100*float64(3*len(want[RT]))/float64(3*200-6)
+	if math.Abs(rt.MatchPercent-exp) > 1e-9 {
+		t.Errorf("match %.6f%%, want %.6f%%", rt.MatchPercent, exp)
 	}
 }

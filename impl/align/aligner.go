@@ -10,10 +10,11 @@ import (
 // Aligner aligns nucleotide sequences to the consensus B genes. It holds only read-only
 // tables after NewAligner, so one Aligner is safe for concurrent use by many goroutines.
 type Aligner struct {
-	genes    map[Gene]geneRef
-	subtypes []subtypeRef
-	codons   *[4096]codonInfo
-	sub      *subTable
+	genes     map[Gene]geneRef
+	genotyper *genotyper
+	consNA    map[Gene][]byte // majority subtype B nucleotides per gene (gaps.go)
+	codons    *[4096]codonInfo
+	sub       *subTable
 	// pol is PR+RT+IN concatenated (they are adjacent in HXB2); ca is capsid alone.
 	pol, ca  *protein
 	polGenes []geneSpan
@@ -25,7 +26,6 @@ type Aligner struct {
 	caLen    int
 	apobec   map[Gene][]uint32 // per codon (index pos-1): APOBEC signature amino acids (aaOrder bits)
 	unusual  map[Gene][]uint32 // per codon (index pos-1): aaOrder bits flagged unusual; bit 21 '-' deletion, 22 '_' insertion
-	subtypeW *subtypeWords
 	pool     sync.Pool
 }
 
@@ -45,7 +45,16 @@ const (
 	bandStart   = 15 // initial half-width of the band, in nucleotides
 	bandMax     = 120
 	chainLookup = 64 // hits looked back at when chaining
-	maxDiagJump = 90 // largest diagonal change (nt) between chained hits
+	// Chained hits normally stay within smallDiagJump nucleotides of each other's diagonal
+	// (small indels). A larger change, up to maxDiagJump, is a block of codons missing from
+	// the query (between genes, say); it costs bigJumpCost hits, so that a lone spurious
+	// hit far off the diagonal is never chained but a run of real hits on the far side is.
+	// More than smallDiagJump nucleotides inserted into the query (foreign sequence, a
+	// long run of N) end the chain: the genes on either side are then aligned apart
+	// (alignProtein's regions), since no single alignment should cross such a stretch.
+	smallDiagJump = 90
+	maxDiagJump   = 1800
+	bigJumpCost   = 4
 	// reverseCheckNTs: the reverse complement is tried when the input has fewer than one
 	// chained seed hit per this many nucleotides.
 	reverseCheckNTs = 12
@@ -59,7 +68,7 @@ func NewAligner(reference fs.FS) (*Aligner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("align: %w", err)
 	}
-	subtypes, err := readSubtypes(reference)
+	gt, err := readGenotyper(reference, genes)
 	if err != nil {
 		return nil, fmt.Errorf("align: %w", err)
 	}
@@ -71,7 +80,8 @@ func NewAligner(reference fs.FS) (*Aligner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("align: %w", err)
 	}
-	a := &Aligner{genes: genes, subtypes: subtypes, unusual: unusual, apobec: apobec}
+	a := &Aligner{genes: genes, genotyper: gt, unusual: unusual, apobec: apobec}
+	a.consNA = buildConsensusNA(gt, genes)
 	a.codons = buildCodonTable()
 	a.sub = buildSubTable(a.codons)
 	polSeq := genes[PR].consensus + genes[RT].consensus + genes[IN].consensus
@@ -81,16 +91,32 @@ func NewAligner(reference fs.FS) (*Aligner, error) {
 		{IN, len(genes[PR].consensus) + len(genes[RT].consensus), len(genes[IN].consensus)},
 	}
 	a.caGenes = []geneSpan{{CA, 0, len(genes[CA].consensus)}}
+	prLen, rtLen := len(genes[PR].consensus), len(genes[RT].consensus)
 	a.pol = newProtein(polSeq, func(ins bool, codon int) (int32, int32) {
-		return positionalIndel(ins, codon-len(genes[PR].consensus))
+		o, e := positionalIndel(ins, codon-prLen)
+		// Between two otherwise equal placements, an indel at a gene boundary wins by a
+		// hair: codons missing at the end of PR and the start of RT are then PR's
+		// trailing and RT's leading deletions (dropped), not a deletion inside one gene
+		// with the neighbouring codons shifted; nucleotides inserted there fall between
+		// the genes.
+		for _, b := range []int{prLen, prLen + rtLen} {
+			switch {
+			case ins && codon == b, !ins && (codon == b || codon == b+1):
+				o += boundaryIndelBonus
+			}
+		}
+		return o, e
 	})
 	a.ca = newProtein(genes[CA].consensus, func(bool, int) (int32, int32) { return 0, codonIndelBonus })
 	a.caLen = len(genes[CA].consensus)
 	a.buildKmers(genes[CA].consensus + polSeq)
-	a.subtypeW = buildSubtypeWords(subtypes)
 	a.pool.New = func() any { return &workspace{} }
 	return a, nil
 }
+
+// boundaryIndelBonus favours indels at a gene boundary over equal-scoring ones inside a
+// gene (scores are × 100, so it only breaks ties).
+const boundaryIndelBonus = 1
 
 // positionalIndel returns the (opening, extension) score adjustments of an insertion after
 // RT codon rt, or of the deletion of RT codon rt. Outside RT 63–73 whole-codon indels get
@@ -199,42 +225,50 @@ func (a *Aligner) Align(nucleotides []byte) (*Result, error) {
 		ws.revBytes[n-1-i] = rc
 		ws.rev[n-1-i] = ntMask[rc]
 	}
-	fPol, fCA := a.seed(ws, ws.fwd)
+	fPol, fCA, fHits, fSplit := a.seed(ws, ws.fwd)
 	fScore := chainLen(fPol) + chainLen(fCA)
 	// The reverse complement is only seeded when the input itself chains poorly (fewer
 	// than one hit per twelve nucleotides); a real HIV-1 sequence gives about one per five.
-	var rPol, rCA []hit
-	rScore := 0
+	var rPol, rCA, rHits []hit
+	rScore, rSplit := 0, 0
 	if fScore*reverseCheckNTs < n {
-		rPol, rCA = a.seed(ws, ws.rev)
+		fHits = slices.Clone(fHits) // seeding the reverse reuses the buffer
+		rPol, rCA, rHits, rSplit = a.seed(ws, ws.rev)
 		rScore = chainLen(rPol) + chainLen(rCA)
 	}
 
 	res := &Result{}
 	q := ws.fwd
-	polA, caA := fPol, fCA
+	polA, caA, hits, split := fPol, fCA, fHits, fSplit
 	if rScore > fScore {
 		res.ReverseComplemented = true
 		res.Analysed = slices.Clone(ws.revBytes)
 		q = ws.rev
-		polA, caA = rPol, rCA
+		polA, caA, hits, split = rPol, rCA, rHits, rSplit
 	} else {
 		res.Analysed = slices.Clone(nucleotides)
 	}
 	if len(caA) >= minChain {
-		a.alignProtein(ws, q, res, a.ca, a.caGenes, caA)
+		a.alignProtein(ws, q, res, a.ca, a.caGenes, caA, hits[:split], region{0, n, 0, len(a.ca.aa)}, 0)
 	}
 	if len(polA) >= minChain {
 		// Seed positions count from the start of the CA+pol index; the DP counts pol codons.
 		for i := range polA {
 			polA[i].r -= int32(a.caLen)
 		}
-		a.alignProtein(ws, q, res, a.pol, a.polGenes, polA)
+		polHits := hits[split:]
+		for i := range polHits {
+			polHits[i].r -= int32(a.caLen)
+		}
+		a.alignProtein(ws, q, res, a.pol, a.polGenes, polA, polHits, region{0, n, 0, len(a.pol.aa)}, 0)
 	}
+	slices.SortStableFunc(res.Genes, func(x, y GeneResult) int {
+		return slices.Index(AllGenes(), x.Gene) - slices.Index(AllGenes(), y.Gene)
+	})
 	if len(res.Genes) == 0 {
 		return nil, ErrNoGene
 	}
-	res.Subtype = a.subtype(ws, res)
+	res.Subtype = a.subtype(res)
 	return res, nil
 }
 
@@ -254,8 +288,9 @@ func growU8(s []uint8, n int) []uint8 {
 
 // seed finds exact amino-acid 4-mer matches between the three-frame translation of q and
 // the references, and returns the best chains (collinear hits with a slowly varying
-// diagonal) for pol and for CA.
-func (a *Aligner) seed(ws *workspace, q []uint8) (pol, ca []hit) {
+// diagonal) for pol and for CA, and all hits (sorted by reference position: CA's, then
+// from split on, pol's; the slice is the workspace's buffer).
+func (a *Aligner) seed(ws *workspace, q []uint8) (pol, ca, hits []hit, split int) {
 	n := len(q)
 	if cap(ws.aaAt) < n {
 		ws.aaAt = make([]int8, n)
@@ -276,7 +311,7 @@ func (a *Aligner) seed(ws *workspace, q []uint8) (pol, ca []hit) {
 	for p := max(0, n-2); p < n; p++ {
 		aaAt[p] = -1
 	}
-	hits := ws.hits[:0]
+	hits = ws.hits[:0]
 	for p := 0; p+3*kmerLen <= n; p++ {
 		code := 0
 		ok := true
@@ -303,8 +338,8 @@ func (a *Aligner) seed(ws *workspace, q []uint8) (pol, ca []hit) {
 		return int(x.p - y.p)
 	})
 	// Split: CA hits are r < caLen, pol hits after (sorted, so a prefix and a suffix).
-	split, _ := slices.BinarySearchFunc(hits, int32(a.caLen), func(h hit, r int32) int { return int(h.r - r) })
-	return a.chain(ws, hits[split:]), a.chain(ws, hits[:split])
+	split, _ = slices.BinarySearchFunc(hits, int32(a.caLen), func(h hit, r int32) int { return int(h.r - r) })
+	return a.chain(ws, hits[split:]), a.chain(ws, hits[:split]), hits, split
 }
 
 // chain returns the highest-scoring chain of hits (sorted by r then p): each step moves
@@ -324,19 +359,28 @@ func (a *Aligner) chain(ws *workspace, hits []hit) []hit {
 			if hits[g].r >= hits[h].r || hits[g].p >= hits[h].p {
 				continue
 			}
-			dg := hits[g].p - 3*hits[g].r
-			if dg-dh > maxDiagJump || dh-dg > maxDiagJump {
+			// dd > 0: codons missing from the query; dd < 0: nucleotides inserted.
+			dd := hits[g].p - 3*hits[g].r - dh
+			s := sc[g] + 1
+			switch {
+			case dd > maxDiagJump || dd < -smallDiagJump:
 				continue
+			case dd > smallDiagJump:
+				s -= bigJumpCost
 			}
-			if sc[g]+1 > sc[h] {
-				sc[h], prev[h] = sc[g]+1, int32(g)
+			if s > sc[h] {
+				sc[h], prev[h] = s, int32(g)
 			}
 		}
 		if sc[h] > sc[best] {
 			best = h
 		}
 	}
-	out := make([]hit, 0, sc[best])
+	n := 0
+	for h := int32(best); h >= 0; h = prev[h] {
+		n++
+	}
+	out := make([]hit, 0, n)
 	for h := int32(best); h >= 0; h = prev[h] {
 		out = append(out, hits[h])
 	}

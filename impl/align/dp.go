@@ -126,6 +126,7 @@ func buildSubTable(ct *[4096]codonInfo) *subTable {
 
 // band describes, per DP row j (jFirst..jLast), the query positions i in [lo, hi].
 type band struct {
+	rg            region
 	jFirst, jLast int
 	lo, hi        []int32 // indexed by j - jFirst
 	off           []int32 // offset of row j's first cell in the traceback matrix
@@ -159,10 +160,11 @@ func growI32(s []int32, n int) []int32 {
 
 // run fills the banded DP of query masks q against protein p and traces back the best path.
 // It returns false when no cell could be reached.
-func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
+func (w *dpWork) run(q []uint8, p *protein, st *subTable, rg region) bool {
 	b := &w.b
-	n := int32(len(q))
-	m := len(p.aa)
+	// The region's edges play the sequences' ends: starting or ending there is free.
+	qlo, n := int32(rg.qlo), int32(rg.qhi)
+	jlo, m := rg.jlo, rg.jhi
 	rows := b.jLast - b.jFirst + 1
 	total, maxW := 0, 0
 	for r := 0; r < rows; r++ {
@@ -204,11 +206,11 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 			// Free start at the query's or the consensus's beginning; elsewhere a start
 			// costs endPenalty, so that junk before the gene is skipped rather than aligned.
 			h := int32(-endPenalty)
-			if i <= 2 || j == 0 {
+			if i <= qlo+2 {
 				h = 0
 			}
 			f, pp := negInf, negInf
-			if j > 0 {
+			if j > jlo {
 				// F: codon j deleted.
 				if i >= prevLo && i <= prevHi {
 					px := i - prevLo
@@ -269,7 +271,7 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 			// E: nucleotides inserted after codon j: whole codons (opened or extended) or a
 			// frameshift of 1–2 nucleotides, which whole codons may then extend.
 			e := negInf
-			if j > 0 {
+			if j > jlo {
 				if i-3 >= lo && eCur[x-3] > negInf {
 					e = eCur[x-3] + insExt
 				}
@@ -319,12 +321,12 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable) bool {
 	if bestJ < 0 {
 		return false
 	}
-	w.traceback(bestI, bestJ, n)
+	w.traceback(bestI, bestJ, qlo, n)
 	return true
 }
 
 // traceback follows the codes from (i, j) to the start and fills w.path.
-func (w *dpWork) traceback(i int32, j int, n int32) {
+func (w *dpWork) traceback(i int32, j int, qlo, n int32) {
 	b := &w.b
 	pth := &w.path
 	m := b.jLast + 1
@@ -346,7 +348,7 @@ func (w *dpWork) traceback(i int32, j int, n int32) {
 		if i < lo || i > hi {
 			break // defensive: every move stays inside the band
 		}
-		if (i == lo && lo > 0) || (i == hi && hi < n) {
+		if (i == lo && lo > qlo) || (i == hi && hi < n) {
 			pth.touchedEdge = true
 		}
 		code := w.tb[b.off[r]+i-lo]

@@ -3,7 +3,6 @@ package align
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -14,15 +13,6 @@ type geneRef struct {
 	gene      Gene
 	consensus string // consensus B amino acids
 	hxb2First int    // HXB2 position of the first nucleotide of codon 1
-}
-
-// subtypeRef is one reference of genotype-references_hiv1.json, in HXB2 coordinates
-// subtypeFirst..subtypeLast ('-' where the reference has no base at an HXB2 position).
-type subtypeRef struct {
-	accession string
-	name      string // display name
-	seq       []byte
-	first     int // HXB2 position of seq[0]
 }
 
 // readGenes reads the consensus amino-acid sequences and HXB2 starts of CA, PR, RT and IN
@@ -96,55 +86,6 @@ func readGenes(ref fs.FS) (map[Gene]geneRef, error) {
 				return nil, fmt.Errorf("genes_hiv1.yml: HIV1%s: unexpected amino acid %q", g, c)
 			}
 		}
-	}
-	return out, nil
-}
-
-// readSubtypes reads genotype-references_hiv1.json and the display names of
-// genotypes_hiv1.yml (X01 → CRF01_AE).
-func readSubtypes(ref fs.FS) ([]subtypeRef, error) {
-	names := map[string]string{}
-	if data, err := fs.ReadFile(ref, "genotypes_hiv1.yml"); err == nil {
-		var key string
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		for sc.Scan() {
-			line := sc.Text()
-			if len(line) > 0 && line[0] != ' ' && strings.HasSuffix(line, ":") {
-				key = strings.TrimSuffix(line, ":")
-			} else if t := strings.TrimSpace(line); strings.HasPrefix(t, "displayName:") && key != "" {
-				names[key] = strings.TrimSpace(strings.TrimPrefix(t, "displayName:"))
-			}
-		}
-	} else {
-		return nil, fmt.Errorf("reading genotypes_hiv1.yml: %w", err)
-	}
-	data, err := fs.ReadFile(ref, "genotype-references_hiv1.json")
-	if err != nil {
-		return nil, fmt.Errorf("reading genotype-references_hiv1.json: %w", err)
-	}
-	var raw []struct {
-		Accession    string `json:"accession"`
-		GenotypeName string `json:"genotypeName"`
-		FirstNA      int    `json:"firstNA"`
-		LastNA       int    `json:"lastNA"`
-		Sequence     string `json:"sequence"`
-	}
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("parsing genotype-references_hiv1.json: %w", err)
-	}
-	out := make([]subtypeRef, 0, len(raw))
-	for _, r := range raw {
-		if r.LastNA-r.FirstNA+1 != len(r.Sequence) {
-			return nil, fmt.Errorf("genotype-references_hiv1.json: %s: %d bases for HXB2 %d-%d", r.Accession, len(r.Sequence), r.FirstNA, r.LastNA)
-		}
-		name := names[r.GenotypeName]
-		if name == "" {
-			name = r.GenotypeName
-		}
-		out = append(out, subtypeRef{accession: r.Accession, name: name, seq: []byte(strings.ToUpper(r.Sequence)), first: r.FirstNA})
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("genotype-references_hiv1.json: no references")
 	}
 	return out, nil
 }

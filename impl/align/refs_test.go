@@ -13,7 +13,8 @@ func TestAllSubtypeReferences(t *testing.T) {
 	}
 	a := newTestAligner(t)
 	fsTotal, trimmed := 0, 0
-	for _, ref := range a.subtypes {
+	for _, ref := range a.genotyper.refs {
+		name := a.genotyper.genotypes[ref.genotype].display
 		var b []byte
 		for _, c := range ref.seq {
 			if c != '-' {
@@ -22,27 +23,27 @@ func TestAllSubtypeReferences(t *testing.T) {
 		}
 		res, err := a.Align(b)
 		if err != nil {
-			t.Errorf("%s (%s): %v", ref.accession, ref.name, err)
+			t.Errorf("%s (%s): %v", ref.accession, name, err)
 			continue
 		}
 		for _, g := range []Gene{PR, RT, IN} {
 			gr := res.Gene(g)
 			if gr == nil {
-				t.Errorf("%s (%s): %s absent", ref.accession, ref.name, g)
+				t.Errorf("%s (%s): %s absent", ref.accession, name, g)
 				continue
 			}
 			fsTotal += len(gr.Frameshifts)
 			trimmed += gr.LeftTrimmed + gr.RightTrimmed
 			if gr.LastAA-gr.FirstAA+1 < len(a.Consensus(g))-20 {
-				t.Errorf("%s (%s): %s only %d-%d", ref.accession, ref.name, g, gr.FirstAA, gr.LastAA)
+				t.Errorf("%s (%s): %s only %d-%d", ref.accession, name, g, gr.FirstAA, gr.LastAA)
 			}
 		}
 		if res.ReverseComplemented {
 			t.Errorf("%s: reverse complemented", ref.accession)
 		}
-		if res.Subtype.Name != ref.name || res.Subtype.Distance > 0.005 {
-			t.Errorf("%s (%s): subtype %+v", ref.accession, ref.name, res.Subtype)
+		if res.Subtype.Genotype != name || res.Subtype.Distance > 0.005 || res.Subtype.Display == "" {
+			t.Errorf("%s (%s): subtype %+v", ref.accession, name, res.Subtype)
 		}
 	}
-	t.Logf("%d references: %d frameshifts, %d codons trimmed in all", len(a.subtypes), fsTotal, trimmed)
+	t.Logf("%d references: %d frameshifts, %d codons trimmed in all", len(a.genotyper.refs), fsTotal, trimmed)
 }

@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"math"
-	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -19,15 +17,26 @@ const (
 	trimCutoffPcnt = 30
 )
 
-// alignProtein aligns q to prot around the seed anchors, widening the band while the best
-// path touches its edge, and appends the present genes of spans to res.
-func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *protein, spans []geneSpan, anchors []hit) {
+// region bounds one DP: query nucleotides [qlo, qhi) and protein rows (consumed codons)
+// [jlo, jhi]. Alignments start and end free at its edges.
+type region struct{ qlo, qhi, jlo, jhi int }
+
+// maxRegionDepth bounds the realignment of the parts of a sequence an alignment left out.
+const maxRegionDepth = 3
+
+// alignProtein aligns q to prot around the seed anchors within rg, widening the band while
+// the best path touches its edge, and adds the present genes of spans to res. Then the
+// query before and after the aligned part are aligned again, each to the part of the
+// protein before or after the aligned codons, when seed hits lie there: a gene beyond a
+// stretch the single alignment would not cross (a long run of foreign nucleotides, many
+// missing codons) is found on its own, never dropped.
+func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *protein, spans []geneSpan, anchors, hits []hit, rg region, depth int) {
 	w := bandStart
 	for {
-		if !makeBand(&ws.dp.b, anchors, len(q), len(prot.aa), w) {
+		if !makeBand(&ws.dp.b, anchors, rg, w) {
 			return
 		}
-		if !ws.dp.run(q, prot, a.sub) {
+		if !ws.dp.run(q, prot, a.sub, rg) {
 			return
 		}
 		if !ws.dp.path.touchedEdge || w >= bandMax {
@@ -36,6 +45,8 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 		w *= 2
 	}
 	path := &ws.dp.path
+	// usedFirst..usedLast: the codons (protein indices) of the genes found here.
+	usedFirst, usedLast := -1, -1
 	for _, sp := range spans {
 		from := max(path.first, sp.start)
 		to := min(path.last, sp.start+sp.len-1)
@@ -43,18 +54,63 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 			continue
 		}
 		if g := a.buildGene(sp, q, res.Analysed, path, from, to); g != nil {
-			res.Genes = append(res.Genes, *g)
+			addGene(res, g)
+			if usedFirst < 0 {
+				usedFirst = sp.start + g.FirstAA - 1
+			}
+			usedLast = sp.start + g.LastAA - 1
 		}
 	}
+	if depth >= maxRegionDepth || usedFirst < 0 {
+		return
+	}
+	// The rest of the query, on either side of the genes found, against the rest of the
+	// protein: codons the path aligned there but no present gene kept (a gene part too
+	// short or too poor after a stretch the path crossed) are free again.
+	left := region{rg.qlo, int(path.codonStart[usedFirst]), rg.jlo, usedFirst}
+	right := region{int(path.spanEnd[usedLast]), rg.qhi, usedLast + 1, rg.jhi}
+	for _, sub := range []region{left, right} {
+		if sub.qhi-sub.qlo < 3*MinCodons(PR) || sub.jhi-sub.jlo < MinCodons(IN) {
+			continue // too small to hold a gene
+		}
+		var inside []hit
+		for _, h := range hits {
+			if int(h.p) >= sub.qlo && int(h.p)+3*kmerLen <= sub.qhi && int(h.r) >= sub.jlo && int(h.r)+kmerLen <= sub.jhi {
+				inside = append(inside, h)
+			}
+		}
+		if len(inside) < minChain {
+			continue
+		}
+		if sa := a.chain(ws, inside); len(sa) >= minChain {
+			a.alignProtein(ws, q, res, prot, spans, sa, inside, sub, depth+1)
+		}
+	}
+}
+
+// addGene adds g to res, or replaces the result for the same gene when g has more codons
+// (a gene cut in two by a stretch no alignment crosses keeps its longer part).
+func addGene(res *Result, g *GeneResult) {
+	for i := range res.Genes {
+		if res.Genes[i].Gene == g.Gene {
+			if g.LastAA-g.FirstAA > res.Genes[i].LastAA-res.Genes[i].FirstAA {
+				res.Genes[i] = *g
+			}
+			return
+		}
+	}
+	res.Genes = append(res.Genes, *g)
 }
 
 // makeBand sets, for each DP row, the query range: between two anchors the band spans both
 // anchors' diagonals ± w nucleotides (so an indel between anchors stays inside), before the
 // first and after the last anchor their diagonal ± w. It returns false for an empty band.
-func makeBand(b *band, anchors []hit, n, m, w int) bool {
+func makeBand(b *band, anchors []hit, rg region, w int) bool {
 	if len(anchors) == 0 {
 		return false
 	}
+	m := rg.jhi
+	b.rg = rg
 	if cap(b.lo) < m+1 {
 		b.lo = make([]int32, m+1)
 		b.hi = make([]int32, m+1)
@@ -65,7 +121,7 @@ func makeBand(b *band, anchors []hit, n, m, w int) bool {
 	k := 0
 	rows := 0
 	b.jFirst = -1
-	for j := 0; j <= m; j++ {
+	for j := rg.jlo; j <= m; j++ {
 		for k < len(anchors) && int(anchors[k].r) <= j {
 			k++
 		}
@@ -83,8 +139,8 @@ func makeBand(b *band, anchors []hit, n, m, w int) bool {
 				dmin, dmax = dmax, dmin
 			}
 		}
-		lo := max(3*j+dmin-w, 0)
-		hi := min(3*j+dmax+w, n)
+		lo := max(3*j+dmin-w, rg.qlo)
+		hi := min(3*j+dmax+w, rg.qhi)
 		if lo > hi {
 			if b.jFirst >= 0 {
 				break
@@ -115,6 +171,7 @@ type codonRec struct {
 	matched     bool // every expansion is the consensus amino acid
 	mutation    bool // reported as a mutation
 	unsequenced bool // more than one N
+	nnn         bool // read as exactly NNN
 	insCodon    int  // whole codons inserted after it
 	fsIns       int  // nucleotides of a frameshift insertion after it
 }
@@ -122,45 +179,15 @@ type codonRec struct {
 // buildGene turns the codons from..to (protein indices) of the path into a GeneResult, or
 // nil when the gene is not present after trimming.
 func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, from, to int) *GeneResult {
-	cons := a.genes[sp.gene].consensus
-	unusual, apobec := a.unusual[sp.gene], a.apobec[sp.gene]
 	recs := make([]codonRec, 0, to-from+1)
 	for c := from; c <= to; c++ {
 		s, e := p.codonStart[c], p.spanEnd[c]
 		if e < s {
 			e = s
 		}
-		pos := c - sp.start + 1
-		r := codonRec{pos: pos, start: s, span: e - s, cons: cons[pos-1]}
-		consBit := uint32(1) << uint(aaIndex(r.cons))
-		var unusualBits, apobecBits uint32
-		if pos-1 < len(unusual) {
-			unusualBits, apobecBits = unusual[pos-1], apobec[pos-1]
-		}
-		// A codon is of low quality (HIVDB's trimming rule) when it carries a frameshift, or
-		// is a mutation (unsequenced codons are not) that is unusual, shown as X, an APOBEC
-		// signature or a stop.
-		switch {
-		case r.span == 0:
-			r.mutation = true
-			r.bad = unusualBits&(1<<unusualDel) != 0
-		case r.span < 3:
-			r.mutation = true
-			r.bad = true
-		default:
-			r.info = a.codons[codonKey(q[s], q[s+1], q[s+2])]
-			r.matched = r.info.aas == consBit
-			extra := int(r.span) - 3
-			r.insCodon, r.fsIns = extra/3, extra%3
-			r.unsequenced = r.info.ns > 1
-			r.mutation = !r.unsequenced && (!r.matched || r.insCodon > 0)
-			r.bad = r.fsIns > 0 || r.mutation && (r.info.aas&(1<<stopIdx) != 0 ||
-				int(r.info.count) > MaxDisplayAAs ||
-				r.info.aas&^consBit&(unusualBits|apobecBits) != 0 ||
-				r.insCodon > 0 && unusualBits&(1<<unusualIns) != 0)
-		}
-		recs = append(recs, r)
+		recs = append(recs, a.codonRecord(sp.gene, q, c-sp.start+1, s, e-s))
 	}
+	a.placeGaps(sp.gene, q, recs)
 	// First, leading and trailing deletions and unsequenced codons are dropped (not counted
 	// as trimmed); a gene whose match is then below MinMatchPercent is not present; then
 	// low-quality ends are trimmed.
@@ -174,7 +201,17 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 		gapRight++
 	}
 	aligned := recs[gapLeft : len(recs)-gapRight]
-	if len(aligned) < MinCodons(sp.gene) || matchPercent(aligned) < MinMatchPercent {
+	// HIVDB's convention, which the reports keep: the nucleotide range of the whole
+	// alignment moved inwards by three per dropped codon (the same as the kept codons'
+	// range unless a dropped codon was a deletion or carried a frameshift).
+	first, last := recs[0], recs[len(recs)-1]
+	naRange := func(dropLeft, dropRight int) (int, int) {
+		return int(first.start) + 1 + 3*dropLeft, int(last.start+min(last.span, 3)) - 3*dropRight
+	}
+	if len(aligned) < MinCodons(sp.gene) {
+		return nil
+	}
+	if f, l := naRange(gapLeft, gapRight); matchPercent(aligned, f, l) < MinMatchPercent {
 		return nil
 	}
 	left, right := trimCount(aligned, false), trimCount(aligned, true)
@@ -191,14 +228,9 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 		LastAA:       kept[len(kept)-1].pos,
 		LeftTrimmed:  left,
 		RightTrimmed: right,
-		MatchPercent: matchPercent(kept),
 	}
-	// HIVDB's convention, which the reports keep: the nucleotide range of the whole
-	// alignment moved inwards by three per dropped codon (the same as the kept codons'
-	// range unless a dropped codon was a deletion or carried a frameshift).
-	first, last := recs[0], recs[len(recs)-1]
-	g.FirstNA = int(first.start) + 1 + 3*(gapLeft+left)
-	g.LastNA = int(last.start+min(last.span, 3)) - 3*(gapRight+right)
+	g.FirstNA, g.LastNA = naRange(gapLeft+left, gapRight+right)
+	g.MatchPercent = matchPercent(kept, g.FirstNA, g.LastNA)
 	var na, aa strings.Builder
 	na.Grow(3 * len(kept))
 	aa.Grow(len(kept))
@@ -208,6 +240,12 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 			na.WriteString("---")
 			aa.WriteByte('-')
 			g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Deletion: true})
+		case r.span < 3 && r.unsequenced:
+			// A partial codon holding an N: unsequenced, and no frameshift can be told.
+			na.WriteString(string(seq[r.start:r.start+r.span]) + "--"[:3-r.span])
+			aa.WriteByte('X')
+			g.UnsequencedCodons++
+			g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
 		case r.span < 3:
 			// HIVDB's conventions: the aligned nucleotides keep the read ones first
 			// ("AG-"); the mutation shows them where they fit the consensus ("-AG").
@@ -225,7 +263,9 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 			} else {
 				aa.WriteByte('X')
 			}
-			if r.info.aas&(1<<stopIdx) != 0 {
+			// An unsequenced codon (more than one N) could be anything, a stop among it,
+			// but it is no stop codon: it counts as unsequenced only.
+			if r.info.aas&(1<<stopIdx) != 0 && !r.unsequenced {
 				g.StopCodons++
 				g.StopPositions = append(g.StopPositions, r.pos)
 			}
@@ -273,22 +313,82 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 	return g
 }
 
-// matchPercent counts as HIVDB does, in nucleotides: every codon (inserted ones too) is
-// three, a frameshift insertion adds its nucleotides, and the codons of mutations and the
-// frameshift nucleotides are the mismatches.
-func matchPercent(recs []codonRec) float64 {
-	all, bad := 0, 0
+// codonRecord classifies consensus codon pos of gene g read from the query nucleotides
+// start..start+span (span 0: deleted; 1–2: shortened by a frameshift; more than 3: codons
+// or frameshift nucleotides inserted after it).
+func (a *Aligner) codonRecord(g Gene, q []uint8, pos int, s, span int32) codonRec {
+	cons := a.genes[g].consensus
+	unusual, apobec := a.unusual[g], a.apobec[g]
+	r := codonRec{pos: pos, start: s, span: span, cons: cons[pos-1]}
+	consBit := uint32(1) << uint(aaIndex(r.cons))
+	var unusualBits, apobecBits uint32
+	if pos-1 < len(unusual) {
+		unusualBits, apobecBits = unusual[pos-1], apobec[pos-1]
+	}
+	// A codon is of low quality (HIVDB's trimming rule) when it carries a frameshift, or
+	// is a mutation (unsequenced codons are not) that is unusual, shown as X, an APOBEC
+	// signature or a stop.
+	switch {
+	case r.span == 0:
+		r.mutation = true
+		r.bad = unusualBits&(1<<unusualDel) != 0
+	case r.span < 3:
+		// As HIVDB counts it, a missing nucleotide is an N: a partial codon with an N
+		// is unsequenced (one read from a single nucleotide also is, for the trimming
+		// of the ends, below).
+		r.unsequenced = q[s] == 15 || r.span == 2 && q[s+1] == 15
+		r.mutation = !r.unsequenced
+		r.bad = true
+	default:
+		r.info = a.codons[codonKey(q[s], q[s+1], q[s+2])]
+		r.matched = r.info.aas == consBit
+		extra := int(r.span) - 3
+		if pos == len(cons) {
+			// Nucleotides after a gene's last codon lie between genes: they are no
+			// insertion of this gene (nor of the next one).
+			extra = 0
+			r.span = 3
+		}
+		r.insCodon, r.fsIns = extra/3, extra%3
+		r.unsequenced = r.info.ns > 1
+		r.nnn = r.info.ns == 3
+		r.mutation = !r.unsequenced && (!r.matched || r.insCodon > 0)
+		r.bad = r.fsIns > 0 || r.mutation && (r.info.aas&(1<<stopIdx) != 0 ||
+			int(r.info.count) > MaxDisplayAAs ||
+			r.info.aas&^consBit&(unusualBits|apobecBits) != 0 ||
+			r.insCodon > 0 && unusualBits&(1<<unusualIns) != 0)
+	}
+	return r
+}
+
+// matchPercent counts as HIVDB does (sierra-core AlignedGeneSeq.getMatchPcnt), in
+// nucleotides over the gene's nucleotide range firstNA..lastNA (inserted nucleotides
+// included): a deleted codon adds three, a codon shortened by a frameshift its missing
+// nucleotides, an NNN codon takes three off; mismatches are three per mutation, deletion,
+// shortened or unsequenced codon (NNN excepted) and the frameshift-inserted nucleotides.
+func matchPercent(recs []codonRec, firstNA, lastNA int) float64 {
+	all, bad := lastNA-firstNA+1, 0
 	for _, r := range recs {
-		all += 3 + 3*r.insCodon + r.fsIns
-		bad += r.fsIns
-		if r.mutation {
+		switch {
+		case r.span == 0:
+			all += 3
 			bad += 3
+		case r.span < 3:
+			all += 3 - int(r.span)
+			bad += 3
+		case r.nnn:
+			all -= 3
+		default:
+			if r.mutation || r.unsequenced {
+				bad += 3
+			}
+			bad += r.fsIns
 		}
 	}
-	if all == 0 {
+	if all <= 0 {
 		return 0
 	}
-	return 100 * float64(all-bad) / float64(all)
+	return 100 - 100*float64(bad)/float64(all)
 }
 
 // trimCount returns how many codons to trim from the start of recs (from the end when
@@ -447,98 +547,4 @@ func readAPOBEC(ref fs.FS, genes map[Gene]geneRef) (map[Gene][]uint32, error) {
 		tab[pos-1] |= 1 << uint(aaIndex(f[2][0]))
 	}
 	return out, nil
-}
-
-// subtypeWords holds the references packed as 4-bit base masks, 16 per word, in HXB2
-// coordinates from first; nz marks the positions where the reference has a base.
-type subtypeWords struct {
-	first, length int
-	words, nz     [][]uint64
-}
-
-const nibbleLow = 0x1111111111111111
-
-func nibbleNonZero(v uint64) uint64 { return (v | v>>1 | v>>2 | v>>3) & nibbleLow }
-
-func buildSubtypeWords(refs []subtypeRef) *subtypeWords {
-	st := &subtypeWords{first: refs[0].first, length: len(refs[0].seq)}
-	nw := (st.length + 15) / 16
-	for _, r := range refs {
-		w := make([]uint64, nw)
-		for i, c := range r.seq {
-			if r.first != st.first || i >= st.length {
-				break
-			}
-			w[i/16] |= uint64(ntMask[c]) << (4 * uint(i%16))
-		}
-		nz := make([]uint64, nw)
-		for k := range w {
-			nz[k] = nibbleNonZero(w[k])
-		}
-		st.words = append(st.words, w)
-		st.nz = append(st.nz, nz)
-	}
-	return st
-}
-
-// subtype compares the aligned PR/RT/IN nucleotides (whole codons, no N) with every
-// reference at the same HXB2 positions.
-func (a *Aligner) subtype(ws *workspace, res *Result) Subtype {
-	st := a.subtypeW
-	nw := (st.length + 15) / 16
-	qw := make([]uint64, nw)
-	lowW, highW := nw, -1
-	for _, g := range res.Genes {
-		if g.Gene == CA {
-			continue
-		}
-		base := a.genes[g.Gene].hxb2First - st.first
-		for k := 0; k < len(g.AlignedNA); k++ {
-			m := ntMask[g.AlignedNA[k]]
-			if m == 0 || m == 15 {
-				continue
-			}
-			pos := base + 3*(g.FirstAA-1) + k
-			if pos < 0 || pos >= st.length {
-				continue
-			}
-			qw[pos/16] |= uint64(m) << (4 * uint(pos%16))
-			lowW, highW = min(lowW, pos/16), max(highW, pos/16)
-		}
-	}
-	out := Subtype{Name: "unknown"}
-	if highW < 0 {
-		return out
-	}
-	bestDist, bestIdx, bestCompared := math.Inf(1), -1, 0
-	qnz := make([]uint64, nw)
-	for k := lowW; k <= highW; k++ {
-		qnz[k] = nibbleNonZero(qw[k])
-	}
-	for r := range st.words {
-		rw, rnz := st.words[r], st.nz[r]
-		compared, matched := 0, 0
-		for k := lowW; k <= highW; k++ {
-			compared += bits.OnesCount64(qnz[k] & rnz[k])
-			matched += bits.OnesCount64(nibbleNonZero(qw[k] & rw[k]))
-		}
-		if compared == 0 {
-			continue
-		}
-		d := float64(compared-matched) / float64(compared)
-		if d < bestDist {
-			bestDist, bestIdx, bestCompared = d, r, compared
-		}
-	}
-	if bestIdx < 0 || bestCompared < MinSubtypeNAs {
-		return out
-	}
-	out.Accession = a.subtypes[bestIdx].accession
-	out.Distance = bestDist
-	out.PercentSimilarity = math.Round(10000*(1-bestDist)) / 100
-	out.Compared = bestCompared
-	if bestDist <= UnknownDistance {
-		out.Name = a.subtypes[bestIdx].name
-	}
-	return out
 }

@@ -71,17 +71,26 @@ func (r *Result) Gene(g Gene) *GeneResult {
 	return nil
 }
 
-// Subtype is the closest reference of genotype-references_hiv1.json.
+// Subtype is the subtype as HIVDB determines and prints it (docs/alignment.md, Subtype):
+// the closest reference of genotype-references_hiv1.json, judged against its genotype's own
+// distance limit in genotypes_hiv1.yml.
 type Subtype struct {
-	// Name is the genotype's display name ("B", "C", "CRF01_AE", …), or "unknown" when the
-	// distance to every reference exceeds UnknownDistance, or when fewer than
-	// MinSubtypeNAs nucleotides could be compared (no PR/RT/IN, e.g. a CA-only sequence).
+	// Name is what HIVDB's reports show: the genotype's display name ("B", "CRF01_AE"), a
+	// CRF's regional genotype ("B" for a CRF03_A6B match inside its B region), its parents
+	// ("A1 + G") when the match is beyond the CRF's limit, or "Unknown" (farther than 11%
+	// from every reference, or fewer than MinSubtypeNAs positions to compare).
 	Name string
-	// Accession of the closest reference sequence ("" when unknown for lack of data).
+	// Display is the report form: Name and the distance, "B (1.41%)"; "Unknown" alone.
+	Display string
+	// Genotype is the display name of the chosen reference's own genotype ("" when no
+	// comparison was possible).
+	Genotype string
+	// Accession of the chosen reference sequence ("" when no comparison was possible).
 	Accession string
-	// Distance is the fraction of compared nucleotides that differ (0..1); an IUPAC mixture
-	// that includes the reference base counts as equal.
-	Distance float64
+	// Distance is the share of compared positions that differ (0..1); DistancePercent is
+	// it as HIVDB prints it ("1.41%").
+	Distance        float64
+	DistancePercent string
 	// PercentSimilarity is 100 × (1 − Distance), rounded to two decimals.
 	PercentSimilarity float64
 	// Compared is the number of nucleotide positions compared.
@@ -90,7 +99,7 @@ type Subtype struct {
 
 // Subtype classification limits.
 const (
-	UnknownDistance = 0.11
+	UnknownDistance = unknownDistance
 	MinSubtypeNAs   = 90
 )
 

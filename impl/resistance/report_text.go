@@ -157,11 +157,16 @@ func (e *Engine) sampleText(s *settings, smp *sample) string {
 	return strings.Join(row, "\t") + "\n"
 }
 
-// subtypeLabel is how the text and HTML reports print a sequence's subtype: its name and
-// percent similarity, "B (95.50%)". The one place that formats it.
+// subtypeLabel is how the text and HTML reports print a sequence's subtype, as Stanford's
+// report prints it: the genotype and its distance, "B (1.41%)". The one place that formats it.
 func subtypeLabel(sq *sequenceInput) string {
 	if sq.Align == nil {
 		return ""
+	}
+	// Stanford's form: the genotype and its distance ("B (1.41%)"), or
+	// "Unknown" beyond every genotype's distance limit.
+	if d := sq.Align.Subtype.Display; d != "" {
+		return d
 	}
 	return sq.Align.Subtype.Name + " (" + percent(sq.Align.Subtype.PercentSimilarity) + "%)"
 }
