@@ -87,10 +87,15 @@ type Error struct {
 
 // OEmbed oEmbed 1.0 response of type rich, with exactly these fields (the thumbnail ones only for image objects readable by anyone).
 type OEmbed struct {
-	// Height CSS length in rem; 31.25rem (500px) unless `maxheight` is smaller.
+	// Height CSS length in rem: 31.25rem (500px), or for a sound recording
+	// the height of its players and cover; never more than `maxheight`.
 	Height *string `json:"height"`
 
-	// Html An iframe element showing `/iframe` for the same `url`.
+	// Html The embed code: an iframe element showing `/iframe` for the same
+	// `url`, styled `height: 100%; width: 100%; min-height: <height>;`
+	// (plus `max-height`/`max-width` from `maxheight`/`maxwidth`), so
+	// it fills a box the page sizes and keeps a usable size in an
+	// ordinary page. The PURL page's "Embed this" is the same code.
 	Html string `json:"html"`
 
 	// ProviderName Name of the provider (flag --provider-name).
@@ -989,32 +994,32 @@ type GetIframeResponse200Headers struct {
 	ContentSecurityPolicy *string
 }
 
+// GetIframeResponse400Headers the declared response headers of an HTTP 400 response for GetIframe
+type GetIframeResponse400Headers struct {
+	ContentSecurityPolicy *string
+}
+
+// GetIframeResponse404Headers the declared response headers of an HTTP 404 response for GetIframe
+type GetIframeResponse404Headers struct {
+	ContentSecurityPolicy *string
+}
+
+// GetIframeResponse502Headers the declared response headers of an HTTP 502 response for GetIframe
+type GetIframeResponse502Headers struct {
+	ContentSecurityPolicy *string
+}
+
 type GetIframeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
-	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *BadRequest
-	// JSON404 the response for an HTTP 404 `application/json` response
-	JSON404 *NotFound
-	// JSON502 the response for an HTTP 502 `application/json` response
-	JSON502 *BadGateway
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetIframeResponse200Headers
-}
-
-// GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r GetIframeResponse) GetJSON400() *BadRequest {
-	return r.JSON400
-}
-
-// GetJSON404 returns the response for an HTTP 404 `application/json` response
-func (r GetIframeResponse) GetJSON404() *NotFound {
-	return r.JSON404
-}
-
-// GetJSON502 returns the response for an HTTP 502 `application/json` response
-func (r GetIframeResponse) GetJSON502() *BadGateway {
-	return r.JSON502
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetIframeResponse400Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetIframeResponse404Headers
+	// Headers502 the parsed response headers for an HTTP 502 response
+	Headers502 *GetIframeResponse502Headers
 }
 
 // GetBody returns the raw response body bytes
@@ -1377,30 +1382,6 @@ func ParseGetIframeResponse(rsp *http.Response) (*GetIframeResponse, error) {
 	}
 
 	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest BadRequest
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON400 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
-		var dest NotFound
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON404 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
-		var dest BadGateway
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON502 = &dest
-
-	}
-
-	switch {
 	case rsp.StatusCode == 200:
 		var headers GetIframeResponse200Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -1418,6 +1399,36 @@ func ParseGetIframeResponse(rsp *http.Response) (*GetIframeResponse, error) {
 			headers.ContentSecurityPolicy = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetIframeResponse400Headers
+		if values := rsp.Header.Values("Content-Security-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Security-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentSecurityPolicy = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetIframeResponse404Headers
+		if values := rsp.Header.Values("Content-Security-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Security-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentSecurityPolicy = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 502:
+		var headers GetIframeResponse502Headers
+		if values := rsp.Header.Values("Content-Security-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Security-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentSecurityPolicy = &value
+		}
+		response.Headers502 = &headers
 	}
 
 	return response, nil
@@ -1875,6 +1886,36 @@ type BadRequestJSONResponse Error
 
 type NotFoundJSONResponse Error
 
+type ViewerBadGatewayResponseHeaders struct {
+	ContentSecurityPolicy *string
+}
+type ViewerBadGatewayTexthtmlResponse struct {
+	Body io.Reader
+
+	Headers       ViewerBadGatewayResponseHeaders
+	ContentLength int64
+}
+
+type ViewerBadRequestResponseHeaders struct {
+	ContentSecurityPolicy *string
+}
+type ViewerBadRequestTexthtmlResponse struct {
+	Body io.Reader
+
+	Headers       ViewerBadRequestResponseHeaders
+	ContentLength int64
+}
+
+type ViewerNotFoundResponseHeaders struct {
+	ContentSecurityPolicy *string
+}
+type ViewerNotFoundTexthtmlResponse struct {
+	Body io.Reader
+
+	Headers       ViewerNotFoundResponseHeaders
+	ContentLength int64
+}
+
 type GetEmbedRequestObject struct {
 	Params GetEmbedParams
 }
@@ -2034,45 +2075,67 @@ func (response GetIframe200TexthtmlResponse) VisitGetIframeResponse(w http.Respo
 	return err
 }
 
-type GetIframe400JSONResponse struct{ BadRequestJSONResponse }
+type GetIframe400TexthtmlResponse struct {
+	ViewerBadRequestTexthtmlResponse
+}
 
-func (response GetIframe400JSONResponse) VisitGetIframeResponse(w http.ResponseWriter) error {
+func (response GetIframe400TexthtmlResponse) VisitGetIframeResponse(w http.ResponseWriter) error {
 
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
-	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ContentSecurityPolicy != nil {
+		w.Header().Set("Content-Security-Policy", fmt.Sprint(*response.Headers.ContentSecurityPolicy))
+	}
 	w.WriteHeader(400)
-	_, err := buf.WriteTo(w)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
 	return err
 }
 
-type GetIframe404JSONResponse struct{ NotFoundJSONResponse }
+type GetIframe404TexthtmlResponse struct{ ViewerNotFoundTexthtmlResponse }
 
-func (response GetIframe404JSONResponse) VisitGetIframeResponse(w http.ResponseWriter) error {
+func (response GetIframe404TexthtmlResponse) VisitGetIframeResponse(w http.ResponseWriter) error {
 
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
-	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ContentSecurityPolicy != nil {
+		w.Header().Set("Content-Security-Policy", fmt.Sprint(*response.Headers.ContentSecurityPolicy))
+	}
 	w.WriteHeader(404)
-	_, err := buf.WriteTo(w)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
 	return err
 }
 
-type GetIframe502JSONResponse struct{ BadGatewayJSONResponse }
+type GetIframe502TexthtmlResponse struct {
+	ViewerBadGatewayTexthtmlResponse
+}
 
-func (response GetIframe502JSONResponse) VisitGetIframeResponse(w http.ResponseWriter) error {
+func (response GetIframe502TexthtmlResponse) VisitGetIframeResponse(w http.ResponseWriter) error {
 
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
-	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ContentSecurityPolicy != nil {
+		w.Header().Set("Content-Security-Policy", fmt.Sprint(*response.Headers.ContentSecurityPolicy))
+	}
 	w.WriteHeader(502)
-	_, err := buf.WriteTo(w)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
 	return err
 }
 
@@ -2445,73 +2508,83 @@ func (sh *strictHandler) GetViewerScript(ctx echo.Context, params GetViewerScrip
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"1Fvrcty2kn6VXp7jyijLuejilHdUrpTiyIlSjq2ylGS3Qq+JIXuGsEGABkDNzHGpap9mH2yfZKsBkMO5",
-	"SfLl7J6TP9GQuDT68vXXTfhjlKmyUhKlNdH4Y1Qgy1G7P8+yDI3pP1PSaiX6Z0Koef+V5jMu6XWOJtO8",
-	"slzJaBydiTlbGki/TU9BnZcTzEGjqZQ0aKBkS5ggaGQ5TJbA5BIMtziI4shkBZaM1rPLCqNxZKzmchbd",
-	"3sbRM5YV2Oy/vSW95nIGOdeYWX6D5r4Fz6/ZbHudc2m5XYJlM1BTsAUJWmk0KC2jIXevehtHFdOsRNuo",
-	"zRi0v6M2bvXNzcILsOo9ymY/RlOgx60BEhHm3BaqtvChVhbNwQCuCwQ+pV0SmausLlFakKxE4+Zntdb0",
-	"REmMwSiwBbPAYKLV3KAGiTeoQdfSAEtkRlrNIVPVkvZnEpTIUcMNxznqU7egYSVCpqSlVbkBg/oGc5gX",
-	"zNJaiaRBN0zUOEhkFEfkEdGHGvUyiiOSKxpHN2tqK9niBcqZLaLx4dGTeIdxLqYvlcRfmc2KHTa69tZh",
-	"0BH/FBiUNB6YNHPUBo5HJ4NGHO/JK3kupn3aoO932Cfb6Ohkl3AFz/Gt5Vbgtmw/8xyd1tx74NL98OqE",
-	"nkYS2ECaM8v6tE7fjUsPBnsU19mrK2WOU1YLG42nTBhshZwoJZBJJ2XJFgXyWWG3hfyVLXhZl+DfN44X",
-	"hOQSnl1dQcUXKAz0DjWW8BQOv6sWTkhcsLKik5+MRrtFXm3clXiqdMlsNI64tMdHkZOPhCA1039xVHIZ",
-	"HrTn4dLiDHVznjnPbbH/OO71Z57myR2n8dt+1cPUegeGXRIcGBdmv71+0RxETd5hZseQfqxqLd5OmMG3",
-	"tRa3w4+5rnl+m8ag3ApMiGUiCS6AQepejlOoNE75ApR3RJ6jtHzKUQ/gTC6tw0wUBqHHpLIFhXOhjI0h",
-	"/ISK2SJ2sSXo1Jh31jggODgZnfi4b3UZFdZW4+FQqIwJWm38ZPRkNCTxh5PJaDR6/56UtMfjSTVxpPFD",
-	"zTXm0djqGvcE6NHo5IlTdRux8S5IbnMPTf+B5T8xi3O2pF8B1uhPVlWCZw7kh++Mh+v2SB8j1FrpaEzz",
-	"oVkgjko0hs1oQ9LuJZmN4JFnSKqppQt4NvHRa5mtTTR+PDq67R7orxqn0Tj6y3CVfIf+rRmeu13dKdZ9",
-	"5Xpzu0zVIgepbEiuDhiVDmiIOdQSFxVmFnOxHES3MZ3kNX6o0djP10SzQFcTzp7Q5kFIyKRJRApprdrJ",
-	"k63JG/2cjEZfrp+zjgDcQMmNIVdXuuPIveZpWmuRxiCV7IcgpYGqtn017WsmZwhpi2rpMG0wIcwJqAvp",
-	"CqwJ0G/j6KWyz1Ut889T8EtlwU/vqrfWgk5ElmZQ7YAMp+dKGW6Vi6u7NH3y5Zp2ytsrUS2JTjheouSU",
-	"z2pyRee4BGQxcGsSuUIUZ6vGQDFZYQWBkCv0u+CCG0sv/a6JrOqJ4Bn0cqbfHxAa3bbnckHvhSfN5zn3",
-	"WHmpVYXackKFkESrzqPWClsJ/vr6ErwCweLCUhbZwJyOtTZn/0FkjBuYayVnMUwpQJ3KPLPcWqhju487",
-	"EGAz1JgFxwtimBfoEF87IFISdy7fOMJdh8xU3p3czWIrkP6zWSoOelvp4E071ZuR9n3lioJ7DbIuVKgk",
-	"DgejtppwDr+sEDTPithRZcAFy6xY0uENwpSjyA30HCUr6nIiGRekD1KKWDoL8JLNGiczrjAhxA7FiZLo",
-	"mMK6c+xjVsQ1hEtGxDw0lqdwfDg4eky0o/d4NKoWB1BLgcZ0EcWx6pIJgZq2krUQLmeE3Fcxa1HT8v/5",
-	"56j/b2/+tZckA//Xwfcay7/uMm1hyx0U40yG0gFQoCscTKHmDgOH/kXqVNLyfhfdu11Tqxueo37r8/bm",
-	"Ti9pdqAwzVDoTQWbQb/fPOjT3IOdy7fGertP1z+vsdeVcbkMdI/WvYuHdTfZScgu7nGMMTD45fL8p87m",
-	"PWahVMbC0ePvoFokUknCOBBKUloxPMeDdWb3jenKTjvGMNWqhIZRJDLk+G8MXFxcPAcv1tnlRZP8B/AT",
-	"v0Hp/X91Js+HmcypRFvXpoNWB9gWmBCewLWsttb8bpPsIeJ/dAn45xlkd1V17YqpNbX5CvlHAn4Jz5QO",
-	"FdceZ3IPPkYoaec/I4KLDjCtBt6sSvVm7OFgtHPoHh1sIYCH4hVnoGCfkbliT7wp2r9S1G9Asnu7OtNm",
-	"yDbajqO2XGsqHQce28BNG3A5VdunDtjc++Xq1UvyOPj3X18cuD+YBKR3PnQC+ITijJCmiS5v3ETmfMYt",
-	"Ex0KM4BX3uK0NXkoVxIyVaJZj5MmGk4dsifyt9cvzD38A5hGcA0RodR7IsnVIJGJdHzBuLfuRBOVczTQ",
-	"S92L9GAAz5UQHjidS/rjmwozPg3MjkqoRNbS1FWltMUcUi++84CWlruYfTw6BGJ7F0QBCZaJ/FB4noxG",
-	"Y6+XdvIq2+eYCabROIBhJA/mvhFjgBmneVmXsTeDf5FIVVsCIeAWAlF0sjFDQvjD33hSQdghjGr7KT+f",
-	"n/3oE+lP59dtW4r2nqh86a396vL64tXLq0T2jkYn/myp6xWOaVLs1oibUSlZCtKh8480bAbPXr2+SiSV",
-	"rcLhu9/+4NR1Cn1NWqItVO6Lz8fdXdLG5YKhEkmiUanrj6Cm7XYxoDcyl5moc1J4xrReJjK9o9c5hm9T",
-	"p6TrVYuh7cGFzqZz8fXeJrySmVM5ZVvjDRpgjFuolCEDQmBMYJVzKh825GIVm+E4kelHiscxJBEtam6y",
-	"vhuSRDH5sLTuTaHmkp5QtR0HEWMiTFbzzPmVj/bb1IO+4BlK49AxFOBnlWu1Hg2oQnd50RX0Zjwczufz",
-	"AXOvB0rPhmGuGb64eHb+8urczVmheCMmhOjw4dlBpDGBq5+iKpSs4tE4Oh6MBseubLGF41reYPTXDO0u",
-	"SuNt24nDlh72HDlMCe7Tg5bYBM3PC2UwkRsFCzeB84TIX0LotcWEacHZfCw+XZSCtEi+kBJkpp5u+vhu",
-	"sK5SXFqyIrMdkhVS9RrLcvYglunw4yKPxtFPaD1VXm8s/7m7VlsNGZLdbuNNXb1uFOMP4HpAHhhCZNmC",
-	"godq0pQYQkon7MJV6C/txCtm9mJhU/ib/R3iQD52NjkjVyTHbUoOPxdrSWqVBO9VzqpD+bDBPi0+YGyn",
-	"W3v7ZqPxdDQafVoboOG9UVNBNIl5HCX1aHScBQczOnua7Om5udAJTvd9rcVTGvbo+OzR0fNHR8/bwY+O",
-	"z2j4o6PnBBuPjp532nRJBMYuBdIeTqIxHI5Gj059uzX8SCIPexOlc9RPk4imlUzPuHTD1p74ZcIjk2kl",
-	"BJezp0kkVRL5RDathTCZRipiSZ1Pk+hXVjUM8IpJeK6ZzLjJFPzAlonXCHq9hPP6R1u0ZwVLDdUQfKKZ",
-	"88UGuO7aa0W7HIvcQLOWRI2Jzz24uxIKYiJYFhd2uPDF26ql6k/2/aIUEPZ7mtB+SQQoM5V7BdZ22n/i",
-	"DMZkzoSSpLglmiT6PihI+oWUzxwdpdGZ/G86VlDk6qF/ELb2j2h3P2ztsX+2pnP/Yo/awxo7JgTByCb+",
-	"wZ0uECRejfZPvLP5J00ghbHdV/6RM92aK209oQhc/T76TtjTbhy6Z385Pjn9+8VjuwX8z3/9t/81s6et",
-	"NB3vb1/QYdfkPs6Gay4gN4C3mzQo7bUcx8G/VspCqhreJnNQEiEruMjbvkKFOpE+HRLr8g6exu5DpaOb",
-	"XLoMGzffyFwidPAxgLNEUvhAGkomSkWdXomrKSq7bDbzWWVH53+7Y7bBEAau+nnoV+5dERxmD++auuvz",
-	"9V1rrQ92Jznx2WPXrDbLDDsdfTfl5P4pbYf6No4ejw4/v1HdoQJr7Wqf1yGJlqwMXwGosFlVRb3aINDi",
-	"ZOVFKQ42WtYrYtB+Pzn8Ot9PtNfVRmW2Jt3A6+XoQbpvPgu55nNdlpRT2tJYd6gXsE55G+goOTCbEbeL",
-	"fGBFb2idEM13sF/4+boboCUyaamEmCBUgmWYU4Ct6GivKUpcuRKuEXB7MIALC4LL91TmahSUTaokSg+a",
-	"cqTtVmVKCMx8iVsokVPpUvA8R5lI8h3GJeoVwQ1VUoMLhBZUM0ouEXJmGTBrNZ/UFk3sm1VCsdx05zr+",
-	"YQpEP92fP4Z5wbMCNN4gE02J73dPpBtXqHlH9D38+sIr+HMJ9j8H1XSkomkJb7KKf/nx1bPr/7g8h06O",
-	"kKtsB4I5coFynWYRWnV/l2gZZAXTBu2Ki3ydVB7EIf+ElXNCoXG6l/u6781Zdnh4mOeHh4eHrSzbi60c",
-	"7L5FfQL3fhn+N8iM2Vzbu+gDqPn6Su9MElG9iXotVfvV1h51lB+2nKh82R2S8xvIBDPm6Va/oAnXe0Z7",
-	"oUgiZln41a81v1vjHaoy5JxPhyWTfIqGVBsIS3uKnN/c+XvzTF0WI++7ibUN+BsNm43k/yUpOo6e+WDr",
-	"X2FWa26X/UsleLbcfznOwU6fyQyNVdrAt+kpbGNzBwbvuXr2f0YSviQZnq9awRvG6OQ//ybkvxAgJdcs",
-	"V3pQcjl4Z/amw1/9sG8MVBonNRe2vfg2qWUuEHqyKqFi2Xvmvur78WncVFWJrLiUPmnyshLrYRrm9YXK",
-	"3g+IsxzEzXW4phWdyOZg7iYiJfhe2m+iJ+eue/x4dNx+oW0EK5gJ1zcokXJpLBOC+JGuZUh5ZkhHysNi",
-	"A1Mc7MlpQQ0/uJU/ObV1L99t95D+cB2w2d94lULvA/hohNFB3D2MuyYoLdCwPu2i0Rg6DJuo2gIDW3Dt",
-	"KgPiAob/DQ/23tUjZl3Z/nkocz/ttt4DU+M7dsP8IenRJ8DKL+yGXbnffxc0aQ+95enBAq0XZYI7euWU",
-	"ZYDbU2ATZwPX2Ztzs3HFtmmm0To722jtDdm7JHdjbuPodxff+7Buw4Tp/VB27HFp45uyslCqnE85udLa",
-	"HU5/9xNzf+/mM4Dw8ej484qfq3AB6zfJbhgX4bLX+sWwEI+d6KBIf2CMr5U+x1+n9LlHoMEGbNOUgIvt",
-	"zDVYvQe9V0Spg9xbqPW7G3XVcrEvBq57hq9dzn4oUoQzfAJEPLu6+qrY8PCw/H8IpC232S7hqLzz38ds",
-	"e5P9oTSg5ckP8CMP5/+IPvSPlm3+OT3Kl1if7k20IHG24A/b4Lj2uZKopL9d6C4M/Pb6xaD9LPrRkcPV",
-	"lewojm6Y5pQC/BXCtdfrn7TuKAqjTbNfrgvQFM5rcrZ3q9wSfRrbr7UgpTsWFPSw5+JGe0MLZe4+WA5W",
-	"/Cu0o7aZ4HX7kXoXoW87Pe4ftJjOgsEUt29u/zcAAP//",
+	"1Fvpchw3kn6V3JpRuHu2+uAhh7YZDAdHQ9l06AqRtnfD5VWhq7K7IaGAMoBis61gxD7NPtg+yUYCqKMv",
+	"kpI1tkZ/xMaZSOTxZSbqQ5SpolQSpTXR5EO0QJajdn+eZRkaM3iqpNVKDM6EUMvBK83nXFJ3jibTvLRc",
+	"yWgSnYklWxlI/5aegDovppiDRlMqadBAwVYwRdDIcpiugMkVGG5xGMWRyRZYMFrPrkqMJpGxmst5dHsb",
+	"R09ZtsB6/+0tqZvLOeRcY2b5NZr7Fjy/YvPtdc6l5XYFls1BzcAuiNBSo0FpGQ25e9XbOCqZZgXamm3G",
+	"oP0RtXGrb24WOsCq9yjr/RhNgR63BohEWHK7UJWFXytl0fSHcLVA4DPaJZG5yqoCpQXJCjRuflZpTS1K",
+	"YgxGgV0wCwymWi0NapB4jRp0JQ2wRGbE1RwyVa5ofyZBiRw1XHNcoj5xCxpWIGRKWlqVGzCorzGH5YJZ",
+	"WiuRNOiaiQqHiYziiCQi+rVCvYriiOiKJtH1GtsKdvMc5dwuosnB4ZN4x+VczF4qiS+YzRY77ujK3w6D",
+	"DvknwKCg8cCkWaI2cDQ+HtbkeElu6bmYDWiDgd9hH23jw+NdxC14jm8ttwK3afuO5+i45vqBS/fDsxN6",
+	"GolgA2nOLBvQOgM3Lu0P9zCus1eXyhxnrBI2msyYMNgQOVVKIJOOyoLdLJDPF3abyBfshhdVAb6/FrxA",
+	"JJfw9PISSn6DwkDvQGMBp3DwdXnjiMQbVpR08uPxeDfJ7cZdimdKF8xGk4hLe3QYOfqICGIz/YujgsvQ",
+	"0JyHS4tz1PV5ljy3i/3Hcd2feJond5zGb/tZD1PpHTbsNZkD49TshzfP64Oo6TvM7ATSD2WlxdspM/i2",
+	"0uJ29CHXFc9v0xiUW4EJsUokmQtgkLrOSQqlxhm/AeUFkecoLZ9x1EM4kyvrbCYKg9BjUtkFqfNCGRtD",
+	"+Akls4vY6ZagU2PeWaNP5uB4fOz1vuFltLC2nIxGQmVM0GqTJ+Mn4xGRP5pOx+Px+/fEpD0ST6yJI42/",
+	"VlxjHk2srnCPgh6Oj584VjcaG+8yyY3voel/Z/m3zOKSrehXMGv0JytLwTNn5EfvjDfXzZE+RKi10tGE",
+	"5kO9QBwVaAyb04bE3dd0bWQeeYbEmko6hWdTr72W2cpEk8fjw9vugf6qcRZNor+MWuc78r1mdO52dadY",
+	"l5Wrze0yVYkcpLLBuTrDqHSwhphDJfGmxMxiLlbD6Damk7zBXys09tM5US/Q5YS7T2j8ICR0pUlEDGlu",
+	"teMnmyuv+XM8Hv9+/px1COAGCm4MibrSHUHu1a1ppUUag1RyEJSUBqrKDtRsoJmcI6SNVUtHaW0Twpxg",
+	"dSFtjTUZ9Ns4eqnsM1XJ/NMY/FJZ8NO77K20oBPRTTMod5gMx+dSGW6V06u7OH38+zntmLeXokoSnHC4",
+	"RMkZn1ckik5wyZDFwK1JZGtR3F3VFxTTLbQmEHKFfhe84cZSp981kWU1FTyDXs70+z5Zo9s4+tE5gL3q",
+	"bvHGjha2EGvMj5JqPD7K/u0fr55e/dfrc6ABrgkT6buoBQST89MkQplEodf3Icu7vwu0DLIF0wbtaRJV",
+	"djZ4sj7DCYtvuKKL4xYLyJgMemwWailBOy8t1dLPGXUm/d///G9o7OwdKJ2qfLVGDeMSMsGMOU0igtzm",
+	"OhtIZXmGSQQOkXjBOE2ix+PDjaMdfCyV9YyWRCKgu+Zok8JRl933Ae3PaQ9PCPl+d/XiOXh+ADPvyTBY",
+	"BVavgM2JdYJZ1AQaOmHRUy9Qg0vMKs3tavBaCZ6t9odEDrcPmMzQWKUN/C29J6LoSvJuc/1lSnLAX0FK",
+	"VIkBgFgs/jgxPh6P7xDj+0msh/ufZT0XAV1Qm6nc+XkuyWAKtEgStmSGWCXnmAObOQdkfaMqOeZDaE9b",
+	"/pEq8gCX6IPLwJcmtnQxH0qYrhICNCT7hKsZOGF2QSa3Tdi1oUlcwlLp3ECvjiUp6jRogBlIW6FO+7Fb",
+	"j8DSWl7AHfPPUbk97vsLdh21G75mXBAn/0hVO77PY+whbqeSvVR+jppB2BhyPueWCRB8qple0XLO7xuy",
+	"7Mx65MPyXKMxQ7iwLtO0YNcIU5JeCoxyzZaygRVhbJ2RKrghUciHf4Zy3o2itnGdA6+O3CZUSyRxqn83",
+	"aoqdJWp4EUAU4aYJMJnIruoatiIDQeodlPjLUdEGt7oNPTglZJ3n3MfCr7UqUVtOUV9IkpSdpgZlbyVw",
+	"rq5eg5dqIEUnQja276Dxzdk/LZizl0ut5DyGGQEOd5k+c7i1UAebf9iBaDZDKWbB5X1iWC68t9LOASmJ",
+	"O5evgf5dhyQn1pnczVK0QfjP9VJx4FvLg1+aqV7gaN9XLul774WsExUyxQfDcZMtdoK/KhE0zxaxE1vA",
+	"G5ZZsaLDG4QZR1E7F7uoiqlkXBA/iCli5W6AF2xeq4NxieeOBCuJLhO0Lhz7MmdPLy9BuGQD6YTGYgJH",
+	"B8PDxxoL6D0ej8sbr3/+4g05D9CYKZ1zOfeZ0jbpxq2BUrCV95oEJ65Rn4QMbaE0nYjCyjb09JomK+Hs",
+	"Z50bKZm1qIm8//55PPiPX/69lyRD/1f/G43FX3eJRu2/toWuxTZkEkKqGVCgAwME9l3MPPIdqTtr69tD",
+	"LG3sSmAOqSd8Agfj8aMTn6GrfxRcDuru2gnSL29AT9JE9kpRGXf+QTf2HvjgG2ZaFXsC8z6hkkRyCzMu",
+	"hAEGU3XjqCxJFgz/DT3P3yOW1F0ZJxPU4bCNTKS7NOb0b44eGbkIg35+ZSCJvLySYfbZjU6yPA9GcVvh",
+	"tbrmOeq3Ptu1yf+XND0k/uqh0JsJNofBoG4Y0Nz+ToVvVODtPgn+bi3n26oMlyFJSuvelb3sbrIzjXlx",
+	"j7pNgMH3r8+/7WzeYxYKZSwcPv4ayptEKum0Qyg5Rw2G59hfz4d+Zbq0046xl4c6D5fIEAl+ZeDi4uIZ",
+	"eLLOXl/UIeIQvuXXARi0i731WWQmc1LXdW461XYO2gITwl9xkwuuNL/7Svakr3/qpq0/7UJ21yKuXAli",
+	"jW2+rvQPgk0SnjoTQ4P2CJNr+BChpJ1/jsgId8x9O/C6LXDVYw+G451D9/Bgy656B9cqNOnXnK4r9ulq",
+	"soHDz2MLNxyd623PtKmyNbfjqCly1PUBZ1K33SFtwOVMbZ86eLze95evXjpr9J8vnvfdH0x6M+xVJ5jg",
+	"EJeRva21y19uImts3ALEIbzyN05bk4RyJSFTBZp1Pam14cT5y0T+8Oa5uSdrB0wjOCcllHqPOVTlMJGJ",
+	"dCjMuF53oqnKORropa6DbDLeZFgSUlcGNwo1dbSZyF7jWvqEc3i2gDrqNIidyHOyN9Yklfbe1tljj12G",
+	"8EwJ4b2X0wjPfVNixmchHRs7y19JU5Wl0pY8mOeeE8Amd+RMxuPxAbxUFi4o/iPSCYuTdTgejyf+WprJ",
+	"LYTLMRNMo3H2jRE9mPvqqYuI6eJlVcReCnxHIlVlyQZSmB2iAEcbM0SE5/21R4pkuoRRTTT+3fnZPzw6",
+	"+vb8qqkl094UvHhhe/X66uLVy8tE9g7Hx/5sqSvwT2hS7NaI61EpCQqkIyeeadgMnr56c5nIUuNMOPfi",
+	"t++fuBjBF5IKtAuV+4rR4+4uaS3xQU4SSaQN4SwcQc2a7WJAL2NcZqLKieEZ03qVyPSOBwoTiieISbuS",
+	"GyH4cwK1/iABXsnMsZwgj/EXGqwot1AqQxcIAQa7VGENngjsOZgwSWT6gczBBNoA2g1JophUSFrXs1BL",
+	"SS1lpUUcSIwJBVvNMydX3tjcBgQoeIbSOOMcqmZnpXsfcTgcR6G66KpwZjIaLZfLIXPdQ6XnozDXjJ5f",
+	"PD1/eXnu5rROpCYTgnZ469AxiBOy7X6KKlGykkeT6Gg4Hh65WoNdOADtL4z+muMOFFLfbUcPG8zfc4g/",
+	"JW+T9ht0GTi/JNORyI34mBtfwxkGw7OCUCCPyaQGYfO6eHpTCOIiyUJKFjv1MYTX79rUlopLS7fIbAfp",
+	"BqQQrIrf0d0HhQ7Oflzk0ST6Fq2Pf9Zfg/y8u8DSDhnRvd3Gm7x6UzPGH8AVbr1hCJrlo4R3RsmUAEpK",
+	"J+yaq1AU3mmvmNlrC+tqndn/rCNgn50vEyJX2YobRBB+3qz5yNYH38uc9lnBwwZ7r/yAsZ0nFre/bFSL",
+	"D8fjj6vd1bA7qsPCGhfU+cEgYEZnp8meQrlTnSB031RanNKwR0dnjw6fPTp81gx+dHRGwx8dPiOz8ejw",
+	"Wae2nkQ+AqM9HhaB1fSeJJE3hlOlc9SnSUSLFUzPuXST11r87NBkMq2E4C6/KVUSefc2q4QwmUaUHmue",
+	"JiG7OoEXrKxRwCWT8EwzmXGTKfg7W60nEwM3fNMWJmuN1kaOMGrN2l17tZjQQdwNW9cgvAmBzQcXTEMO",
+	"hNCfSxjf7M4Xf3NTCAj7nSa0XxIBykzlnpEh80sYRuZMKEkMXKFJom/Wk7fK+5VuhnhVBo7RsepUcNPo",
+	"G8LWvol298PWmkNmtstz37GH7XUCdXvCVur6ThHYSl5vpwlqsW1y2m2Xb3JXtyZKWy2drG01Hh9+LexJ",
+	"V0td21+Ojk/+edrabFHXhg6/ntuThpqO9Dcd69lm37AmAnLDLHddCjnFBgE556CVspCqGtXJHJREyBZc",
+	"5E3qp0SdSO8sCZN5AU9j9/bQgVEunf+N62dvzk06MzKEs0SS+kAa4jlyVCFvE1wvFqVd1ZvtTJ/sLvtu",
+	"4IeNCu09D1d3aXCYPbpr6q4XqXettT7YneTY+5ZdsxofNOpUfd2U4/unNFWr2zh6PD749LcnHaCw9gLF",
+	"e31IohUrwsMeCnvamKlXGQRanG75phD9jVcoLWxonkQdfJ4nUdrzaiNuW6Nu6Ply+CDe129HXL2hKgry",
+	"KU3crjvADFi3OBNC/ziybE7IL/KKFf1C6wRtvgMb+6C2DVGQSUsBxhShFCzD3Kcoa7Daq0MWF8yEl8Hc",
+	"9l0RTHD5nmJwjYK8SZlEab8OVppUWqaEwMwHwAslcgpsFjzPUSaSZIdxibqFvyGGqu0CWQuKKCWX6KqC",
+	"wKzVfFpZNLHPpAnFctOd69CJWSD66f78bbh/jUzU+Qe/eyLduIVadkjfg74vPIM/FX7/awDRL64K/ZGu",
+	"PJBD8gmtcMJC42wvMnZPSLPs4OAgzw8ODg4aWrYXawXsvkW9A/dyGf4bZsZsru1F9AHAfX2ldyaJKBpF",
+	"veaq/WrrxeN76/E5v94qx4dsQq2u94z2RNXFe/9rUGl+N8c7UGXEOZ+NCib5DA2xti6P16fI+fWdvz/z",
+	"m6+NdM7m86zf4aLjz1HGPoFt29wxg/c/RHkQSNh6IPZQqLDxzOWhjnHraeW6ezxvM9cb19PxiL4neMSg",
+	"MgXXLFd6WHA5fGf2OsgXfthXBkqN04oL23zdMq1kLhB6siygZNl75p7u+vFpXMdZiSy5lN6N8qIU64ob",
+	"5g2Eyt4PCcX04/qblzpznsj6YO5zI/ceIx3U+pRznfaH8Hh81JTpa8IWzIQ3ieRauTSWCUGISVcyOEEz",
+	"oiPlYbGhWfT3eLnAhr+7lT/a2XW/sNnOOf3kMmbz33iZQu9XX55FGPfj7mHcuzBpgYYNaBeNxtBh2FRV",
+	"FhjYBdd5Xek2/Dfs7/0gh7B2aQfnIfD9uE9yHugs37Fr5g9JTR9haL5n1+zS/f6n2Jfm0FuSHm6gkaJM",
+	"cAe4HLMMcHsCbOruwGUCl9xsfEdXJ99onZ1pt+YzuLsod2Nu4+hHp9/7rN/GFT7gld2Rt1EbJXBloVA5",
+	"n3ESpbUPtfwHXpj7x/WfED89Hh99Wjh0GV4V/yCb12tbX38EfexoB2n6A3V8LRg6+jzB0D0EDTfMNk0J",
+	"drGZuWZW77HeLXTqWO4tq+V9x2WDzn634bpn+NoXmA+1FOEMH2Einl5eflbb8HC1/BMUaUtstoM6Cvh8",
+	"Pc02n6s+FAY0yPkBcuTN+ZcoQ1+at/nXlCgfdH28NNGChNmCPGwbx7Xy5lfhKXHm3zf88Ob5sCmjfnDg",
+	"sP3uMoqja6Y5uQD/jnSte70EdkeYGG1e++t1AupQeo3O5imYW2JAYweVFsR0h4ICH/a8M2kelKHMXYFz",
+	"2OKvkKDaRoLNi8CdgL7J/biv1k1nwXAVt7/c/n8AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -170,7 +170,7 @@ func validatedConstant(b *testing.B, path, contentType string, body []byte) http
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, err := apiserve.New(apiserve.Options{Spec: spec, BaseURL: testEmbedBase, Errors: renderError})
+	e, err := apiserve.New(apiserve.Options{Spec: spec, BaseURL: testEmbedBase, Errors: errorRenderer("Test Library")})
 	if err != nil {
 		b.Fatal(err)
 	}

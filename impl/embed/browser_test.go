@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -120,8 +121,10 @@ func TestViewerInBrowser(t *testing.T) {
 	t.Run("pdf", func(t *testing.T) {
 		open(t, samplePDF)
 		src := evalString(ctx, t, `(document.querySelector('iframe.sitesvc-pdf')||{}).src || ''`)
-		if !strings.HasSuffix(src, "/purl/"+samplePDF+"/file/annual-report.pdf") {
-			t.Fatalf("no PDF frame (src %q)", src)
+		// Fitted to the frame's width, without the side panel.
+		src, fragment, _ := strings.Cut(src, "#")
+		if !strings.HasSuffix(src, "/purl/"+samplePDF+"/file/annual-report.pdf") || fragment != "view=FitH&pagemode=none&navpanes=0" {
+			t.Fatalf("no PDF frame (src %q, fragment %q)", src, fragment)
 		}
 		resp, err := http.Get(src)
 		if err != nil {
@@ -157,11 +160,39 @@ func TestViewerInBrowser(t *testing.T) {
 		}
 	})
 
-	// A collection has no files of its own: the viewer says so.
+	// A collection lists its members (from its IIIF Collection), each a
+	// link to its page, and links its own page.
 	t.Run("collection", func(t *testing.T) {
 		open(t, sampleCollection)
-		if msg := evalString(ctx, t, `(function(){var m=document.querySelector('.sitesvc-empty'); return m && m.offsetHeight > 0 ? m.innerText : '';})()`); !strings.Contains(msg, "no files") {
-			t.Errorf("collection shows %q", evalString(ctx, t, `document.body.innerText.slice(0, 300)`))
+		if err := testkit.WaitJS(ctx, `document.querySelectorAll('.sitesvc-members a').length > 0`, 15*time.Second); err != nil {
+			t.Fatalf("no members listed: %v (%s)", err, evalString(ctx, t, `document.body.innerText.slice(0, 300)`))
+		}
+		testkit.Screenshot(t, ctx, sampleCollection)
+		var members []struct{ Href, Text string }
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll('.sitesvc-members a')).map(function(a){var r = a.getBoundingClientRect(); return {Href: a.href, Text: r.height > 0 ? a.textContent : ''};})`, &members)); err != nil {
+			t.Fatal(err)
+		}
+		resp, body := srv.Get(t, "/purl/"+sampleCollection+"/iiif/manifest")
+		var c struct{ Items []json.RawMessage }
+		if err := json.Unmarshal(body, &c); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("collection manifest: %d %v", resp.StatusCode, err)
+		}
+		if len(members) != len(c.Items) || len(members) < 5 {
+			t.Errorf("%d members listed, the IIIF Collection has %d", len(members), len(c.Items))
+		}
+		for _, m := range members {
+			if m.Text == "" || !regexp.MustCompile(`/purl/[a-z]{2}\d{3}[a-z]{2}\d{4}$`).MatchString(m.Href) {
+				t.Errorf("member link %+v: want a visible title linking a PURL page", m)
+				continue
+			}
+			if resp, err := http.Get(m.Href); err != nil || resp.StatusCode != 200 {
+				t.Errorf("member link %s: %v", m.Href, err)
+			} else {
+				resp.Body.Close()
+			}
+		}
+		if got := evalString(ctx, t, `(document.querySelector('.sitesvc-collection-page a') || {}).href || ''`); got != srv.URL+"/purl/"+sampleCollection {
+			t.Errorf("link to the collection's page %q", got)
 		}
 	})
 

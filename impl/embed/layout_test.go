@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	_ "image/jpeg" // the sample images' tiles
@@ -36,6 +37,7 @@ var viewports = []struct {
 	{"640x400", 640, 400, 0.70},
 	{"390x844", 390, 844, 0.30},
 	{"390x300", 390, 300, 0.70},
+	{"300x200", 300, 200, 0.70},
 }
 
 // imageArea is where the viewer draws the image (the OpenSeadragon
@@ -78,7 +80,8 @@ func TestViewerShowsTheImage(t *testing.T) {
 			t.Fatal(err)
 		}
 		u := srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+sampleMap) + "&hide_title=true&maxheight=300"
-		checkImageShown(ctx, t, srv, u, sampleMap, "hide-title-300", 640*300, 0.9)
+		// The image area is the frame but the canvas controls' strip.
+		checkImageShown(ctx, t, srv, u, sampleMap, "hide-title-300", 640*300, 0.8)
 		if got := evalString(ctx, t, `String(document.querySelectorAll('.sitesvc-embed-title').length)`); got != "0" {
 			t.Errorf("a title with hide_title=true")
 		}
@@ -117,6 +120,172 @@ func TestViewerShowsTheImage(t *testing.T) {
 			checkImageShownIn(ctx, t, srv, srv.URL+"/purl/"+druid, "#viewer iframe", druid, "purl-page-"+druid, 1280*900, 0.25)
 		})
 	}
+	// The focus ring of every control of the bar, and of the title link,
+	// is drawn whole: a ring-coloured pixel in the middle of each of its
+	// four sides on the screen (the bar touches the frame's edge, and the
+	// title clips its overflow).
+	t.Run("focus rings", func(t *testing.T) {
+		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
+			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
+			t.Fatal(err)
+		}
+		if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		evalString(ctx, t, `(function(){if (document.activeElement) { document.activeElement.blur(); } return 'ok';})()`)
+		ring := color.RGBA{0x1a, 0x4f, 0x8b, 255}
+		n := int(evalString(ctx, t, `String(document.querySelectorAll('.sitesvc-embed-controls > *').length)`)[0] - '0')
+		for i := 0; i <= n; i++ {
+			// Reached with the keyboard, as a keyboard user does: the title
+			// link first, then each control.
+			if err := chromedp.Run(ctx, chromedp.KeyEvent("\t")); err != nil {
+				t.Fatal(err)
+			}
+			var r struct {
+				Name                     string
+				Left, Top, Right, Bottom float64
+			}
+			var shot []byte
+			if err := chromedp.Run(ctx, chromedp.Evaluate(`(function(){var a = document.activeElement, b = a.getBoundingClientRect(); return {Name: a.getAttribute('aria-label') || a.textContent, Left: b.left, Top: b.top, Right: b.right, Bottom: b.bottom};})()`, &r),
+				chromedp.CaptureScreenshot(&shot)); err != nil {
+				t.Fatal(err)
+			}
+			screen, err := png.Decode(bytes.NewReader(shot))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 2 {
+				if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
+					_ = os.WriteFile(filepath.Join(dir, "focus-ring.png"), shot, 0o644)
+				}
+			}
+			cx, cy := (r.Left+r.Right)/2, (r.Top+r.Bottom)/2
+			for side, p := range map[string][2]float64{"left": {r.Left + 1.5, cy}, "right": {r.Right - 1.5, cy}, "top": {cx, r.Top + 1.5}, "bottom": {cx, r.Bottom - 1.5}} {
+				if got := mean(screen, p[0], p[1], 0); !close(got, ring, 40) {
+					t.Errorf("focus on %q: the ring's %s side at %.0f,%.0f shows %v, not the ring colour", r.Name, side, p[0], p[1], got)
+				}
+			}
+		}
+	})
+	// The download panel offers the image shown by size (JPEGs of the
+	// image service) and as its original, and the whole object as a zip.
+	t.Run("download panel", func(t *testing.T) {
+		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
+			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleImage))); err != nil {
+			t.Fatal(err)
+		}
+		if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Run(ctx, chromedp.Click(`button[aria-label="Download"]`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		var links []struct{ Text, Href, Line string }
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll('#sitesvc-download a')).map(function(a){return {Text: a.textContent, Href: a.href, Line: a.parentElement.textContent};})`, &links)); err != nil {
+			t.Fatal(err)
+		}
+		if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
+			var shot []byte
+			if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil {
+				_ = os.WriteFile(filepath.Join(dir, "download-panel.png"), shot, 0o644)
+			}
+		}
+		got := map[string]string{}
+		for _, l := range links {
+			got[l.Text] = l.Line
+			resp, err := http.Get(l.Href)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct := resp.Header.Get("Content-Type")
+			var cfg image.Config
+			if strings.HasPrefix(ct, "image/") {
+				cfg, _, err = image.DecodeConfig(resp.Body)
+			}
+			resp.Body.Close()
+			switch {
+			case resp.StatusCode != http.StatusOK:
+				t.Errorf("%s (%s) answers %d", l.Text, l.Href, resp.StatusCode)
+			case l.Text == "Small" && (ct != "image/jpeg" || err != nil || cfg.Width != 512 || cfg.Height != 384):
+				t.Errorf("Small is %s %dx%d (%v), want a 512x384 JPEG", ct, cfg.Width, cfg.Height, err)
+			case l.Text == "Original" && ct != "image/png":
+				t.Errorf("Original is %s", ct)
+			case strings.Contains(l.Text, "zip") && ct != "application/zip":
+				t.Errorf("zip is %s", ct)
+			}
+		}
+		if !strings.Contains(got["Small"], "JPEG, 512 × 384 px") || !strings.Contains(got["Original"], "PNG, 640 × 480 px, 2.1 kB") {
+			t.Errorf("download panel %+v", links)
+		}
+		if _, ok := got["All files of this item (zip)"]; !ok {
+			t.Errorf("no zip in the download panel: %+v", links)
+		}
+	})
+	// The thumbnail strip's labels are readable: each is the canvas's
+	// whole label, every line of its text inside its thumbnail (no
+	// "Pa…").
+	t.Run("thumbnail labels", func(t *testing.T) {
+		for _, c := range []struct {
+			druid  string
+			w, h   int64
+			labels []string
+		}{
+			{sampleBook, 1280, 900, []string{"Page 1", "Page 2", "Page 3", "Page 4", "Page 5", "Page 6", "Page 7", "Page 8", "Page 9", "Page 10", "Page 11", "Page 12"}},
+			{sampleImage, 390, 844, []string{"Facing north", "Facing south"}},
+		} {
+			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(c.w, c.h, 1, false),
+				chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+c.druid))); err != nil {
+				t.Fatal(err)
+			}
+			if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			var labels []struct {
+				Text     string
+				Inside   bool
+				Ellipsis bool
+				Lines    int
+			}
+			if err := chromedp.Run(ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll('.mirador-thumbnail-nav-canvas')).map(function (thumb) {
+				var cap = thumb.querySelector('.MuiTypography-caption'), box = thumb.getBoundingClientRect();
+				var range = document.createRange(); range.selectNodeContents(cap);
+				var rects = Array.from(range.getClientRects());
+				var inside = rects.every(function (r) { return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5; });
+				var tops = {}; rects.forEach(function (r) { tops[Math.round(r.top)] = true; });
+				var cs = getComputedStyle(cap);
+				return {Text: cap.textContent, Inside: inside && cap.scrollWidth <= cap.clientWidth + 1, Ellipsis: cs.textOverflow === 'ellipsis' && cap.scrollWidth > cap.clientWidth, Lines: Object.keys(tops).length};
+			})`, &labels)); err != nil {
+				t.Fatal(err)
+			}
+			if len(labels) != len(c.labels) {
+				t.Fatalf("%s: %d thumbnails in the strip, want %d", c.druid, len(labels), len(c.labels))
+			}
+			for i, l := range labels {
+				// Whole, inside its thumbnail, and no word broken across lines.
+				if l.Text != c.labels[i] || !l.Inside || l.Ellipsis || l.Lines > len(strings.Fields(l.Text)) {
+					t.Errorf("%s thumbnail %d: label %+v, want %q wholly inside its thumbnail, one word a line at most", c.druid, i+1, l, c.labels[i])
+				}
+			}
+		}
+	})
+	// The download panel follows the page Mirador shows.
+	t.Run("download follows the page", func(t *testing.T) {
+		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
+			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
+			t.Fatal(err)
+		}
+		if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Run(ctx, chromedp.Click(`button[aria-label="Next item"]`, chromedp.ByQuery), chromedp.Sleep(800*time.Millisecond),
+			chromedp.Click(`button[aria-label="Download"]`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		got := evalString(ctx, t, `(function(){var p = document.getElementById('sitesvc-download'); return p.hidden ? 'hidden' : p.innerText;})()`)
+		if !strings.Contains(got, "page-002.png") || strings.Contains(got, "page-001.png") || !strings.Contains(got, "Original: PNG") {
+			t.Errorf("after turning the page the download panel says %q, want page-002.png", got)
+		}
+	})
 	// Every control is a named button or link, reachable with the keyboard,
 	// with a visible focus ring.
 	t.Run("controls", func(t *testing.T) {
@@ -128,7 +297,7 @@ func TestViewerShowsTheImage(t *testing.T) {
 			t.Fatal(err)
 		}
 		names := evalString(ctx, t, `Array.from(document.querySelectorAll('.sitesvc-embed-controls > *')).map(function(b){return (b.tagName === 'BUTTON' || (b.tagName === 'A' && b.href) ? '' : 'NOT-A-CONTROL ') + (b.getAttribute('aria-label') || 'UNNAMED');}).join('|')`)
-		for _, want := range []string{"Show page thumbnails", "Download page-001.png", "Share", "Rights and license"} {
+		for _, want := range []string{"Show page thumbnails", "Download", "Share", "Rights and license"} {
 			if !strings.Contains(names, want) {
 				t.Errorf("controls %q lack %q", names, want)
 			}
@@ -193,14 +362,36 @@ func TestViewerShowsTheImage(t *testing.T) {
 				if err := chromedp.Run(ctx, chromedp.Evaluate(`(function(){var b = document.querySelector('`+k.selector+`').getBoundingClientRect(); return {W: b.width, H: b.height};})()`, &r)); err != nil {
 					t.Fatal(err)
 				}
-				// A sound recording's cover shares the frame with the player and
-				// its caption; a PDF or a video has it nearly all.
-				min := 0.5
 				if k.druid == sampleMedia {
-					min = 0.3
-				}
-				if share := r.W * r.H / float64(vp.width*vp.height); share < min {
-					t.Errorf("%s covers %.0f%% of the viewport, want at least %.0f%%", k.selector, 100*share, 100*min)
+					// A sound recording's cover is shown at most at its own
+					// size (never upscaled), at it where the frame has room,
+					// and the player and its caption stay in the frame.
+					var m struct{ W, H, NW, NH, Room, PlayerBottom, CaptionBottom float64 }
+					if err := chromedp.Run(ctx, chromedp.Evaluate(`(function(){
+						var c = document.querySelector('.sitesvc-media-cover'), b = c.getBoundingClientRect();
+						var a = document.querySelector('.sitesvc-media audio').getBoundingClientRect();
+						var f = document.querySelector('.sitesvc-media figcaption').getBoundingClientRect();
+						var v = document.querySelector('.sitesvc-viewer').getBoundingClientRect();
+						return {W: b.width, H: b.height, NW: c.naturalWidth, NH: c.naturalHeight,
+							Room: v.height - (a.height + f.height + 40), PlayerBottom: a.bottom, CaptionBottom: f.bottom};
+					})()`, &m)); err != nil {
+						t.Fatal(err)
+					}
+					if m.W > m.NW+0.5 || m.H > m.NH+0.5 {
+						t.Errorf("the cover is upscaled: %.0f×%.0f, its own size %.0f×%.0f", m.W, m.H, m.NW, m.NH)
+					}
+					if m.Room >= m.NH && (m.W < m.NW-0.5 || m.H < m.NH-0.5) {
+						t.Errorf("the cover is %.0f×%.0f with room for its own size %.0f×%.0f", m.W, m.H, m.NW, m.NH)
+					}
+					if m.H < min(m.NH, m.Room)*0.8 {
+						t.Errorf("the cover is %.0f px high, with room for %.0f", m.H, min(m.NH, m.Room))
+					}
+					if m.PlayerBottom > float64(vp.height) || m.CaptionBottom > float64(vp.height)+1 {
+						t.Errorf("the player (bottom %.0f) or its caption (bottom %.0f) leaves the %d px frame", m.PlayerBottom, m.CaptionBottom, vp.height)
+					}
+				} else if share := r.W * r.H / float64(vp.width*vp.height); share < 0.5 {
+					// A PDF or a video has the frame nearly all.
+					t.Errorf("%s covers %.0f%% of the viewport, want at least 50%%", k.selector, 100*share)
 				}
 				if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
 					var shot []byte
@@ -422,6 +613,16 @@ func checkImageShownIn(ctx context.Context, t *testing.T, srv *testkit.Server, p
 		t.Fatal(err)
 	}
 	area.Src, area.SrcW, area.SrcH = firstImage(t, srv, druid)
+	// Nothing covers the image at first paint: the fitted image's box
+	// (centred in the image area) meets no visible control, bar, strip or
+	// panel.
+	var covered string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(coveredJS, win, offset, area.SrcW, area.SrcH), &covered)); err != nil {
+		t.Fatal(err)
+	}
+	if covered != "" {
+		t.Errorf("at first paint the image is covered: %s", covered)
+	}
 	var shot []byte
 	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)); err != nil {
 		t.Fatal(err)
@@ -444,9 +645,9 @@ func checkImageShownIn(ctx context.Context, t *testing.T, srv *testkit.Server, p
 	scale := min(area.W/area.SrcW, area.H/area.SrcH)
 	sw, sh := float64(src.Bounds().Dx())/area.SrcW, float64(src.Bounds().Dy())/area.SrcH
 	cx, cy := area.X+area.W/2, area.Y+area.H/2
-	// Points around the middle; the lower part of the image area carries
-	// Mirador's translucent canvas controls, so no point is taken there.
-	for _, d := range [][2]float64{{0, 0}, {-0.25, -0.25}, {0.25, -0.25}, {-0.3, 0.1}, {0.3, 0.1}, {0, -0.35}, {0.4, 0}} {
+	// Points around the middle and near the bottom edge, where Mirador's
+	// canvas controls used to cover the image.
+	for _, d := range [][2]float64{{0, 0}, {-0.25, -0.25}, {0.25, -0.25}, {-0.3, 0.1}, {0.3, 0.1}, {0, -0.35}, {0.4, 0}, {0, 0.44}, {-0.38, 0.44}, {0.38, 0.44}} {
 		// A point of the image (fractions of its size from its centre) and
 		// where a fitted image puts it on the screen.
 		ix, iy := (0.5+d[0])*area.SrcW, (0.5+d[1])*area.SrcH
@@ -459,6 +660,26 @@ func checkImageShownIn(ctx context.Context, t *testing.T, srv *testkit.Server, p
 		}
 	}
 }
+
+// coveredJS lists what covers the fitted image (window %s, frame offset
+// %s, image size %f × %f): each visible control, bar, thumbnail strip or
+// panel whose box overlaps the image's by more than a pixel each way.
+const coveredJS = `(function(){
+	var w = %s, o = %s, d = w.document;
+	var c = d.querySelector('.openseadragon-canvas').getBoundingClientRect();
+	var sw = %f, sh = %f, s = Math.min(c.width / sw, c.height / sh);
+	var img = {l: c.left + (c.width - sw * s) / 2, t: c.top + (c.height - sh * s) / 2};
+	img.r = img.l + sw * s; img.b = img.t + sh * s;
+	var out = [];
+	d.querySelectorAll('.mirador-canvas-nav, .sitesvc-embed-bar, .mirador-thumb-navigation, .sitesvc-panel, .sitesvc-control').forEach(function (e) {
+		var r = e.getBoundingClientRect(), cs = w.getComputedStyle(e), op = 1;
+		for (var p = e; p && p.nodeType === 1; p = p.parentElement) { op *= parseFloat(w.getComputedStyle(p).opacity); }
+		if (!r.width || !r.height || cs.visibility === 'hidden' || cs.display === 'none' || op < 0.05) { return; }
+		var ox = Math.min(r.right, img.r) - Math.max(r.left, img.l), oy = Math.min(r.bottom, img.b) - Math.max(r.top, img.t);
+		if (ox > 1 && oy > 1) { out.push(String(e.className).split(' ').filter(function (n) { return /^(mirador|sitesvc)-/.test(n); }).join('.') + ' covers ' + Math.round(ox) + 'x' + Math.round(oy) + ' px of the image'); }
+	});
+	return out.join('; ');
+})()`
 
 // firstImage is the file URL and size of the first canvas's image, which
 // the viewer opens on.

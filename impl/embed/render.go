@@ -5,21 +5,17 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"html"
 	"html/template"
 	"net/url"
-	"strconv"
+	"strings"
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
+	"github.com/sitelib/sitesvc/impl/embed/embedcode"
+	"github.com/sitelib/sitesvc/impl/embed/imagesizes"
 	"github.com/sitelib/sitesvc/impl/embed/objectview"
 	"github.com/sitelib/sitesvc/impl/embed/purlref"
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 )
-
-// defaultHeightPx is the viewer height without maxheight: 500px = 31.25rem.
-const defaultHeightPx = 500
-
-// remPx is the CSS pixels per rem the sizes are expressed with.
-const remPx = 16
 
 // viewParams are the request parameters that change a rendering.
 type viewParams struct {
@@ -41,21 +37,26 @@ func (p viewParams) key(kind byte) renderKey {
 
 func (p viewParams) hidden() bool { return p.hideTitle != nil && *p.hideTitle }
 
-// rem writes px as a CSS rem length ("31.25rem").
-func rem(px int32) string {
-	return strconv.FormatFloat(float64(px)/remPx, 'f', -1, 64) + "rem"
+// params is p as embedcode takes them.
+func (p viewParams) params() embedcode.Params {
+	var c embedcode.Params
+	if p.maxHeight != nil {
+		c.MaxHeight = *p.maxHeight
+	}
+	if p.maxWidth != nil {
+		c.MaxWidth = *p.maxWidth
+	}
+	c.HideTitle = p.hidden()
+	return c
 }
 
-// oembed builds the oEmbed response for obj.
+// oembed builds the oEmbed response for obj: its html is the embed code
+// (embedcode.HTML), its height the one that code gives the frame.
 func (s *Service) oembed(obj *objectview.Object, p viewParams) embedapi.OEmbed {
-	h := int32(defaultHeightPx)
-	if p.maxHeight != nil && *p.maxHeight < h {
-		h = *p.maxHeight
-	}
-	height := rem(h)
+	height := embedcode.Rem(embedcode.HeightPx(obj, p.params()))
 	var width *string
 	if p.maxWidth != nil {
-		w := rem(*p.maxWidth)
+		w := embedcode.Rem(*p.maxWidth)
 		width = &w
 	}
 	o := embedapi.OEmbed{
@@ -65,28 +66,10 @@ func (s *Service) oembed(obj *objectview.Object, p viewParams) embedapi.OEmbed {
 		Title:        obj.Title,
 		Height:       &height,
 		Width:        width,
-		Html:         s.iframeElement(obj, p),
+		Html:         embedcode.HTML(s.embedBase, s.purl.ObjectURL(obj.Druid), obj, p.params()),
 	}
 	s.addThumbnail(&o, obj)
 	return o
-}
-
-// iframeSrc is the /iframe URL for obj with the request's hide_title. The
-// url is the object's canonical PURL (the requested one normalised: lower
-// case druid, no "druid:" prefix). hide_title=false is the default and is
-// left out.
-func (s *Service) iframeSrc(obj *objectview.Object, p viewParams) string {
-	src := s.embedBase + "/iframe?url=" + url.QueryEscape(s.purl.ObjectURL(obj.Druid))
-	if p.hidden() {
-		src += "&hide_title=true"
-	}
-	return src
-}
-
-// iframeElement is the oEmbed html: every attribute value HTML-escaped.
-func (s *Service) iframeElement(obj *objectview.Object, p viewParams) string {
-	return fmt.Sprintf(`<iframe src="%s" style="height: 100%%; width: 100%%;" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" allowfullscreen title="%s"></iframe>`,
-		html.EscapeString(s.iframeSrc(obj, p)), html.EscapeString("Viewer: "+obj.Title))
 }
 
 // oembedJSON renders o as JSON, one line, with the fields in the seed's
@@ -170,6 +153,9 @@ type viewerObject struct {
 	Manifest string       `json:"manifest,omitempty"`
 	Access   viewerAccess `json:"access"`
 	Files    []viewerFile `json:"files"`
+	// Zip is the whole object as one zip ("Download all"), when anyone
+	// may download its files.
+	Zip string `json:"zip,omitempty"`
 }
 
 type viewerAccess struct {
@@ -185,6 +171,12 @@ type viewerFile struct {
 	URL      string `json:"url"`
 	MimeType string `json:"mimetype"`
 	Size     int64  `json:"size"`
+	Format   string `json:"format,omitempty"` // an image's format, for a person ("JPEG 2000")
+	Width    int    `json:"width,omitempty"`
+	Height   int    `json:"height,omitempty"`
+	// Sizes are an image's JPEGs by size from the image service
+	// (imagesizes.Downloads), offered beside the original.
+	Sizes []imagesizes.Size `json:"sizes,omitempty"`
 }
 
 // iframeData is the iframe template's input.
@@ -208,6 +200,7 @@ type iframeData struct {
 	ObjectJSON       string
 	AccessMessage    string
 	AccessRestricted bool
+	Favicon          template.URL
 }
 
 // iframeDocument renders the viewer document for obj.
@@ -226,16 +219,28 @@ func (s *Service) iframeDocument(obj *objectview.Object, p viewParams) ([]byte, 
 		},
 		Files: []viewerFile{},
 	}
+	// Anyone may download the files: the sizes and the zip are offered.
+	downloadable := obj.Access.Level == objectview.World && !obj.Access.NoDownload
 	for _, r := range obj.Resources {
 		for _, f := range r.Files {
-			vo.Files = append(vo.Files, viewerFile{
+			vf := viewerFile{
 				Name:     f.Name,
 				Label:    r.Label,
 				URL:      purl + "/file/" + url.PathEscape(f.Name),
 				MimeType: f.MimeType,
 				Size:     f.Size,
-			})
+			}
+			if strings.HasPrefix(f.MimeType, "image/") {
+				vf.Format, vf.Width, vf.Height = imagesizes.FormatName(f.MimeType), f.Width, f.Height
+				if downloadable && iiifimage.Tileable(f.MimeType) && f.Width > 0 && f.Height > 0 {
+					vf.Sizes = imagesizes.Downloads(imagesizes.ServiceURL(purl, f.Name), f.Name, f.Width, f.Height)
+				}
+			}
+			vo.Files = append(vo.Files, vf)
 		}
+	}
+	if downloadable && len(vo.Files) > 0 {
+		vo.Zip = purl + ".zip"
 	}
 	manifest := ""
 	if obj.HasManifest {
@@ -263,6 +268,7 @@ func (s *Service) iframeDocument(obj *objectview.Object, p viewParams) ([]byte, 
 		ObjectJSON:       string(objJSON),
 		AccessMessage:    obj.Access.Message(),
 		AccessRestricted: obj.Access.Restricted(),
+		Favicon:          embedFavicon,
 	}
 	for _, c := range obj.Collections {
 		// Only a well-formed druid becomes a link: the record is data from

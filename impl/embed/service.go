@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
@@ -155,7 +154,7 @@ func New(cfg Config) (*Service, error) {
 	e, err := apiserve.New(apiserve.Options{
 		Spec:    spec,
 		BaseURL: s.embedBase,
-		Errors:  renderError,
+		Errors:  errorRenderer(cfg.ProviderName),
 		Logger:  cfg.Logger,
 		Policy:  &policy,
 	})
@@ -308,24 +307,6 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 	}
 	s.cache.putIfCurrent(e, len(rec.body), gen)
 	return e, nil
-}
-
-// renderError writes every refused request as the contract's Error body.
-// A validation failure of `format` (a value outside its enum) becomes 501,
-// as the oEmbed specification asks for unsupported formats.
-func renderError(c echo.Context, apiErr *apiserve.Error) error {
-	status, msg := apiErr.Status, apiErr.Message
-	if status == http.StatusBadRequest && apiErr.Parameter == "format" {
-		status = http.StatusNotImplemented
-		msg = fmt.Sprintf("format %q is not supported (use json or xml)", truncate(c.QueryParam("format"), 64))
-	}
-	c.Response().Header().Set("X-Content-Type-Options", "nosniff")
-	body := embedapi.Error{Status: status, Error: http.StatusText(status), Message: msg}
-	if apiErr.Parameter != "" {
-		p := apiErr.Parameter
-		body.Parameter = &p
-	}
-	return c.JSON(status, body)
 }
 
 func truncate(s string, n int) string {

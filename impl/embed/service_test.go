@@ -148,7 +148,7 @@ func TestOEmbedJSON(t *testing.T) {
 	}
 	html, _ := m["html"].(string)
 	wantSrc := `src="` + testEmbedBase + `/iframe?url=` + url.QueryEscape(e.purl(imageDruid)) + `"`
-	for _, part := range []string{"<iframe ", wantSrc, `style="height: 100%; width: 100%;"`, `frameborder="0"`,
+	for _, part := range []string{"<iframe ", wantSrc, `style="height: 100%; width: 100%; min-height: 31.25rem;"`, `frameborder="0"`,
 		`marginwidth="0"`, `marginheight="0"`, `scrolling="no"`, " allowfullscreen", `title="Viewer: Two views of the reading room"`, "></iframe>"} {
 		if !strings.Contains(html, part) {
 			t.Errorf("html lacks %q:\n%s", part, html)
@@ -161,13 +161,14 @@ func TestOEmbedSizes(t *testing.T) {
 	for _, tc := range []struct {
 		params        []string
 		height, width any
+		style         string // of the html's iframe
 	}{
-		{nil, "31.25rem", nil},
-		{[]string{"maxheight", "300"}, "18.75rem", nil},
-		{[]string{"maxheight", "500"}, "31.25rem", nil},
-		{[]string{"maxheight", "2000"}, "31.25rem", nil},
-		{[]string{"maxwidth", "640"}, "31.25rem", "40rem"},
-		{[]string{"maxheight", "8", "maxwidth", "1"}, "0.5rem", "0.0625rem"},
+		{nil, "31.25rem", nil, "height: 100%; width: 100%; min-height: 31.25rem;"},
+		{[]string{"maxheight", "300"}, "18.75rem", nil, "height: 100%; width: 100%; min-height: 18.75rem; max-height: 18.75rem;"},
+		{[]string{"maxheight", "500"}, "31.25rem", nil, "height: 100%; width: 100%; min-height: 31.25rem; max-height: 31.25rem;"},
+		{[]string{"maxheight", "2000"}, "31.25rem", nil, "height: 100%; width: 100%; min-height: 31.25rem; max-height: 125rem;"},
+		{[]string{"maxwidth", "640"}, "31.25rem", "40rem", "height: 100%; width: 100%; min-height: 31.25rem; max-width: 40rem;"},
+		{[]string{"maxheight", "8", "maxwidth", "1"}, "0.5rem", "0.0625rem", "height: 100%; width: 100%; min-height: 0.5rem; max-height: 0.5rem; max-width: 0.0625rem;"},
 	} {
 		params := append([]string{"url", e.purl(imageDruid)}, tc.params...)
 		resp, body := e.get(t, "/embed?"+q(params...))
@@ -177,6 +178,9 @@ func TestOEmbedSizes(t *testing.T) {
 		m := decodeOEmbed(t, body)
 		if m["height"] != tc.height || m["width"] != tc.width {
 			t.Errorf("%v: height %v width %v, want %v %v", tc.params, m["height"], m["width"], tc.height, tc.width)
+		}
+		if html, _ := m["html"].(string); !strings.Contains(html, ` style="`+tc.style+`" `) {
+			t.Errorf("%v: html %s, want style %q", tc.params, html, tc.style)
 		}
 	}
 }
@@ -298,6 +302,10 @@ func TestErrors(t *testing.T) {
 		{"javascript url", "/iframe?" + q("url", "javascript:alert(1)"), 404, "url"},
 		{"unknown object", "/embed?" + q("url", e.purl("zz999zz9999")), 404, "url"},
 		{"dark object", "/iframe?" + q("url", e.purl(darkDruid)), 404, "url"},
+		{"dark object oEmbed", "/embed?" + q("url", e.purl(darkDruid)), 404, "url"},
+		{"unknown object iframe", "/iframe?" + q("url", e.purl("zz999zz9999")), 404, "url"},
+		{"mistyped url iframe", "/iframe?" + q("url", e.purl(imageDruid)+"x"), 404, "url"},
+		{"bad maxheight iframe", "/iframe?" + q("url", e.purl(imageDruid), "maxheight", "tall"), 400, "maxheight"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := e.get(t, tc.path)
@@ -312,11 +320,15 @@ func TestErrors(t *testing.T) {
 			if resp.StatusCode != tc.status {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, body)
 			}
-			if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-				t.Errorf("Content-Type %q", ct)
-			}
 			if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
 				t.Errorf("no X-Content-Type-Options: nosniff")
+			}
+			if strings.HasPrefix(tc.path, "/iframe") {
+				checkNotice(t, resp, body, tc.status)
+				return
+			}
+			if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+				t.Errorf("Content-Type %q", ct)
 			}
 			eb := errorBody(t, body)
 			if eb.Status != tc.status || eb.Message == "" || eb.Error != http.StatusText(tc.status) {
@@ -331,6 +343,35 @@ func TestErrors(t *testing.T) {
 		if !regexp.MustCompile(`^GET /purl/[b-df-hjkmnp-tv-z]{2}[0-9]{3}[b-df-hjkmnp-tv-z]{2}[0-9]{4}\.xml `).MatchString(r) {
 			t.Errorf("PURL stand-in got an unexpected request %q", r)
 		}
+	}
+}
+
+// noticeHeadings are what a reader reads in the frame, by status.
+var noticeHeadings = map[int][]string{
+	400: {"This viewer cannot open the item"},
+	404: {"This item is not available", "This link does not lead to an item"},
+	502: {"This item cannot be shown right now"},
+}
+
+// checkNotice checks a refused /iframe request: an HTML notice in words
+// (not JSON), framable by any site, with the status in it.
+func checkNotice(t *testing.T, resp *http.Response, body string, status int) {
+	t.Helper()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+		t.Errorf("Content-Type %q, want text/html", ct)
+	}
+	if got := resp.Header.Get("Content-Security-Policy"); got != "frame-ancestors *" {
+		t.Errorf("Content-Security-Policy %q", got)
+	}
+	if strings.HasPrefix(strings.TrimSpace(body), "{") {
+		t.Errorf("a JSON body in the frame: %s", body)
+	}
+	found := false
+	for _, h := range noticeHeadings[status] {
+		found = found || strings.Contains(body, "<h1>"+h+"</h1>")
+	}
+	if !found || !strings.Contains(body, `data-status="`+strconv.Itoa(status)+`"`) {
+		t.Errorf("notice for %d lacks its heading %q: %s", status, noticeHeadings[status], body)
 	}
 }
 
@@ -977,5 +1018,17 @@ func TestCacheBoundedInBytes(t *testing.T) {
 	}
 	if resp, _ := e.get(t, "/embed?"+q("url", e.purl(citationDruid))); resp.StatusCode != 200 {
 		t.Errorf("object in use: %d", resp.StatusCode)
+	}
+}
+
+// TestDocumentsHaveAnIcon: the viewer document and the notice carry the
+// icon inline (a data: URL), so a browser asks for no /favicon.ico.
+func TestDocumentsHaveAnIcon(t *testing.T) {
+	e := newEnv(t)
+	for _, path := range []string{"/iframe?" + q("url", e.purl(imageDruid)), "/iframe?" + q("url", e.purl("zz999zz9999"))} {
+		_, body := e.get(t, path)
+		if !strings.Contains(body, `<link rel="icon" href="data:image/svg&#43;xml,%3Csvg`) {
+			t.Errorf("%s has no inline icon", path)
+		}
 	}
 }

@@ -100,7 +100,7 @@ func (s *Service) accessName(kind record.AccessKind, slug string) string {
 func (s *Service) accessSummary(r record.Rights, now time.Time) string {
 	who := s.grantees(r.Object)
 	if r.Embargoed(now) {
-		until := r.EmbargoUntil.Format("2006-01-02")
+		until := r.EmbargoUntil.Format(pageDateFormat)
 		if len(r.Object.Grants) == 0 {
 			who = fmt.Sprintf("Embargoed until %s; the files are not available before then", until)
 		} else {
@@ -141,7 +141,7 @@ func (s *Service) accessHelp(r record.Rights, now time.Time) []string {
 	}
 	var help []string
 	if r.Embargoed(now) {
-		until := r.EmbargoUntil.Format("2 January 2006")
+		until := r.EmbargoUntil.Format(pageDateFormat)
 		if len(r.Object.Grants) == 0 {
 			help = append(help, fmt.Sprintf("The files are under embargo until %s.", until))
 		} else {

@@ -120,23 +120,29 @@ func TestPageContent(t *testing.T) {
 	for _, want := range []string{
 		`<h1 id="title">Two views of the reading room</h1>`,
 		`<dd>Okafor, Adaeze (creator)</dd>`,
-		`<dt>Dates</dt><dd>2025-11-03</dd>`,
+		`<dt>Dates</dt><dd>November 3, 2025</dd>`,
+		`"dateCreated":"2025-11-03"`,
 		`<dt>Abstract</dt><dd>Two drawings of the main reading room`,
 		`<dt>Subjects</dt><dd>Reading rooms</dd><dd>Library architecture</dd>`,
 		`<dt>Use and reproduction</dt><dd>Made by the sitesvc project as sample content; free to use with attribution.</dd>`,
 		`<dt>License</dt><dd><a href="https://creativecommons.org/licenses/by/4.0/" rel="license">`,
 		`<strong>Preferred citation:</strong> <span id="citation">Okafor, Adaeze. Two views of the reading room.`,
 		`<meta property="og:title" content="Two views of the reading room">`,
-		`<meta property="og:image" content="` + base + `/bb000kk0000/file/reading-room-north.png">`,
+		`<meta property="og:image" content="` + base + `/bb000kk0000/iiif/image/reading-room-north.png/full/max/0/default.jpg">`,
+		`<meta property="og:image:type" content="image/jpeg">`,
+		`<link rel="icon" href="data:image/svg&#43;xml,`,
 		`<meta property="og:description" content="Two drawings of the main reading room`,
-		`<img id="thumbnail" src="` + base + `/bb000kk0000/file/reading-room-north.png" alt="Thumbnail: Two views of the reading room"`,
-		`<textarea id="embed-code" readonly>&lt;iframe src=&#34;` + embed + `/iframe?url=http%3A%2F%2Fpurl.test%2Fpurl%2Fbb000kk0000&#34;`,
+		`<textarea id="embed-code" readonly>&lt;iframe src=&#34;` + embed + `/iframe?url=http%3A%2F%2Fpurl.test%2Fpurl%2Fbb000kk0000&#34; style=&#34;height: 100%; width: 100%; min-height: 31.25rem;&#34;`,
 		`<input type="text" id="oembed-url" readonly value="` + embed + `/embed?url=http%3A%2F%2Fpurl.test%2Fpurl%2Fbb000kk0000&amp;format=json">`,
 		`<button type="button" data-copy="citation" hidden>Copy citation</button>`,
 		`<dt>Collection</dt><dd><a href="` + base + `/bc000df0001">sitesvc sample collection</a></dd>`,
 		`<a href="` + base + `/bb000kk0000/file/reading-room-north.png?download=true" download>reading-room-north.png</a>`,
 		`<a href="` + base + `/bb000kk0000/file/reading-room-south.png?download=true" download>reading-room-south.png</a>`,
 		`<section id="viewer" aria-label="Viewer" data-oembed="` + embed + `/embed?url=`,
+		// Downloads by size: JPEGs of the sizes the image service lists, then the original.
+		`<li><a href="` + base + `/bb000kk0000/iiif/image/reading-room-north.png/full/512,/0/default.jpg" download="reading-room-north-512x384.jpg">Small</a>: JPEG, 512 × 384 px</li>`,
+		`<li><a href="` + base + `/bb000kk0000/file/reading-room-north.png?download=true" download>Original</a>: PNG, 640 × 480 px, `,
+		`<a id="download-all" href="` + base + `/bb000kk0000.zip" download>Download all files (zip)</a>`,
 		`<a href="` + base + `/bb000kk0000/iiif/manifest">IIIF manifest</a>`,
 	} {
 		if !strings.Contains(page, want) {
@@ -145,10 +151,17 @@ func TestPageContent(t *testing.T) {
 	}
 	// A restricted object's page says why its files cannot be had.
 	_, body = f.get(t, "/bm777wx7777")
-	if !strings.Contains(string(body), "mbargo") || !strings.Contains(string(body), "2099-01-01") {
+	if !strings.Contains(string(body), "mbargo") || !strings.Contains(string(body), "January 1, 2099") {
 		t.Error("embargoed object's page does not give the release date")
 	}
 	checkJSONLD(t, page, "ImageObject", base+"/bb000kk0000")
+	// The image is shown once, by the viewer: no thumbnail above it.
+	if strings.Contains(page, `id="thumbnail"`) {
+		t.Error("the item page shows a thumbnail above its viewer")
+	}
+	if !strings.Contains(page, `"thumbnailUrl":"`+base+`/bb000kk0000/iiif/image/reading-room-north.png/full/256,/0/default.jpg"`) {
+		t.Error("JSON-LD thumbnailUrl is not the image service's 256 px JPEG")
+	}
 }
 
 // checkJSONLD parses the page's schema.org JSON-LD.
@@ -184,7 +197,7 @@ func TestRestrictedFilesOnThePage(t *testing.T) {
 			"The files can be read at the Special Collections reading room, Green Library: visit it to use them.",
 			`Questions about access: <a href="mailto:speccoll@library.test">speccoll@library.test</a>`}},
 		{"bn888yz8888", []string{"Available to sitelib", "The files can be read by sitelib"}},
-		{"bm777wx7777", []string{"Embargoed until 2099-01-01; then available to anyone", "The files are under embargo until 1 January 2099"}},
+		{"bm777wx7777", []string{"Embargoed until January 1, 2099; then available to anyone", "The files are under embargo until January 1, 2099"}},
 		{"bk666tv6666", []string{"Citation only: the files are not available online", "not available online; the description and citation are"}},
 	} {
 		_, body := f.get(t, "/"+c.id)

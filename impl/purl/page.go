@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sitelib/sitesvc/impl/embed/embedcode"
+	"github.com/sitelib/sitesvc/impl/embed/objectview"
 	"github.com/sitelib/sitesvc/impl/purl/record"
 )
 
@@ -46,12 +48,22 @@ type pageData struct {
 	AccessHelp              []string
 	ContactText, ContactURL string
 	Thumb                   *pageThumb
-	CitationLabel           string // "Preferred citation" or "Citation"
-	EmbedCode               string
-	OEmbedURL               string
-	Description             string // og:description
-	JSONLD                  template.JS
-	ZipURL                  string // "Download all"; "" unless anyone may download the files
+	// ShowThumb: the page shows the thumbnail itself only where no viewer
+	// shows the image (a collection), never a second copy above it.
+	ShowThumb bool
+	// Sizes are the image downloads by size (small, medium, large JPEG
+	// from the image service, then the original), per image file.
+	Sizes []imageDownloads
+	// EmbedHTML is the embed code as markup (the noscript viewer).
+	EmbedHTML template.HTML
+	// Favicon is the page's icon (a data: URL, no extra request).
+	Favicon       template.URL
+	CitationLabel string // "Preferred citation" or "Citation"
+	EmbedCode     string
+	OEmbedURL     string
+	Description   string // og:description
+	JSONLD        template.JS
+	ZipURL        string // "Download all"; "" unless anyone may download the files
 }
 
 // pageFile is a row of the file list; URL is "" when the reader may not
@@ -60,11 +72,18 @@ type pageFile struct {
 	Name, URL, MimeType, Size string
 }
 
-// pageThumb is the thumbnail shown on the page (and as og:image).
+// pageThumb is the object's thumbnail: a small JPEG from the image
+// service (JSON-LD, the page of a collection) and a larger one for
+// sharing previews (og:image).
 type pageThumb struct {
 	URL           string
 	Width, Height int
+	Share         imageSize
 }
+
+// pageDateFormat is the one way the page writes a date it makes itself
+// (publication, embargo); dates of the description are shown as catalogued.
+const pageDateFormat = "January 2, 2006"
 
 // renderPage builds the object's HTML page. It shows the MODS record when
 // there is one, the Dublin Core of the public XML otherwise.
@@ -81,7 +100,7 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		IsCollection: rec.ObjectType == "collection",
 		FilesOpen:    rec.Rights.WorldReadable(now),
 		Versions:     rec.Versions,
-		Published:    rec.Published.UTC().Format("2006-01-02 15:04 MST"),
+		Published:    rec.Published.UTC().Format(pageDateFormat + ", 15:04 MST"),
 		OEmbedJSON:   s.cfg.EmbedBaseURL + "/embed?url=" + q + "&format=json",
 		OEmbedXML:    s.cfg.EmbedBaseURL + "/embed?url=" + q + "&format=xml",
 		IframeURL:    s.cfg.EmbedBaseURL + "/iframe?url=" + q,
@@ -145,9 +164,16 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		d.ZipURL = purl + ".zip"
 	}
 	// The thumbnail only while anyone may fetch it: a broken image helps
-	// nobody.
+	// nobody. It is a JPEG the image service makes, whatever the source
+	// format (a JPEG 2000 shows in no browser, a 24 MP JPEG is megabytes).
 	if f, ok := rec.File(rec.Thumb); ok && rec.Thumb != "" && d.FilesOpen {
-		d.Thumb = &pageThumb{URL: purl + "/file/" + url.PathEscape(f.Name), Width: f.Width, Height: f.Height}
+		if t, ok := s.thumbnail(purl, f); ok {
+			d.Thumb = t
+			d.ShowThumb = d.IsCollection
+		}
+	}
+	if d.FilesOpen && rec.Rights.ReadRule != "no-download" {
+		d.Sizes = s.imageDownloads(purl, rec)
 	}
 	d.CitationLabel = "Preferred citation"
 	if d.Citation == "" {
@@ -155,8 +181,12 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		d.Citation = citation(d, rec)
 	}
 	d.OEmbedURL = d.OEmbedJSON
-	d.EmbedCode = fmt.Sprintf(`<iframe src="%s" title="%s" width="100%%" height="500" style="border:0" allowfullscreen></iframe>`,
-		template.HTMLEscapeString(d.IframeURL), template.HTMLEscapeString(d.Title))
+	// The Embed service's own code (embedcode), so the page hands out
+	// exactly what oEmbed answers.
+	view := objectview.FromRecord(rec, rec.Druid.String(), now)
+	d.EmbedCode = embedcode.HTML(s.cfg.EmbedBaseURL, purl, view, embedcode.Params{})
+	d.EmbedHTML = template.HTML(d.EmbedCode) // escaped by embedcode.HTML
+	d.Favicon = favicon
 	d.Description = d.Access
 	if len(d.Abstract) > 0 {
 		d.Description = d.Abstract[0]
@@ -171,6 +201,22 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// displayDate writes a catalogued date that is a calendar date
+// (YYYY-MM-DD, or YYYY-MM) the way the page writes its own dates
+// (pageDateFormat), so a page has one date format; a year, a range or free
+// text ("circa 1850") is shown as catalogued. The JSON-LD keeps the
+// catalogued value.
+func displayDate(s string) string {
+	v := strings.TrimSpace(s)
+	if t, err := time.Parse("2006-01-02", v); err == nil {
+		return t.Format(pageDateFormat)
+	}
+	if t, err := time.Parse("2006-01", v); err == nil {
+		return t.Format("January 2006")
+	}
+	return s
 }
 
 // citation builds a citation when the MODS record has no preferred one:
@@ -190,7 +236,7 @@ func citation(d pageData, rec *record.Record) string {
 		pub = append(pub, rec.DC.Publisher[0])
 	}
 	if len(d.Dates) > 0 {
-		pub = append(pub, d.Dates[0])
+		pub = append(pub, displayDate(d.Dates[0]))
 	}
 	if len(pub) > 0 {
 		parts = append(parts, strings.Join(pub, ", "))
@@ -251,6 +297,8 @@ func jsonLD(d pageData, rec *record.Record) (template.JS, error) {
 	}
 	if d.Thumb != nil {
 		ld["thumbnailUrl"] = d.Thumb.URL
+		ld["image"] = map[string]any{"@type": "ImageObject", "contentUrl": d.Thumb.Share.URL, "encodingFormat": "image/jpeg",
+			"width": d.Thumb.Share.Width, "height": d.Thumb.Share.Height}
 	}
 	if len(d.Collections) > 0 {
 		var parts []map[string]string
@@ -280,7 +328,8 @@ func humanSize(n int64) string {
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"join": strings.Join,
+	"join":        strings.Join,
+	"displayDate": displayDate,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -293,8 +342,13 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 <meta property="og:url" content="{{.PURL}}">
 <meta property="og:description" content="{{.Description}}">
 {{- with .Thumb}}
-<meta property="og:image" content="{{.URL}}">
+<meta property="og:image" content="{{.Share.URL}}">
+<meta property="og:image:type" content="image/jpeg">
+<meta property="og:image:width" content="{{.Share.Width}}">
+<meta property="og:image:height" content="{{.Share.Height}}">
+<meta property="og:image:alt" content="{{$.Title}}">
 {{- end}}
+<link rel="icon" href="{{.Favicon}}" type="image/svg+xml">
 <link rel="canonical" href="{{.PURL}}">
 <link rel="alternate" type="application/json+oembed" href="{{.OEmbedJSON}}" title="{{.Title}}">
 <link rel="alternate" type="text/xml+oembed" href="{{.OEmbedXML}}" title="{{.Title}}">
@@ -317,8 +371,9 @@ h1{font-size:1.6rem;margin-bottom:.25rem}
 .purl{color:#555;font-size:.9rem}
 .top{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}
 .top img{max-width:100%;height:auto;border:1px solid #ccc}
-#viewer{height:31.25rem;max-height:80vh;border:1px solid #ccc;margin:1rem 0;background:#f6f6f6}
-#viewer iframe{width:100%;height:100%;border:0}
+#viewer{border:1px solid #ccc;margin:1rem 0;background:#f6f6f6}
+#viewer iframe{display:block;border:0}
+.sizes{list-style:none;padding:0;margin:.25rem 0 1rem}.sizes li{padding:.15rem 0}
 dt{font-weight:600;margin-top:.6rem}
 dd{margin-left:1rem}
 .access{padding:.5rem .75rem;background:#fff6e0;border-left:4px solid #8a6d00}
@@ -333,12 +388,12 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 <main>
 <h1 id="title">{{.Title}}</h1>
 <p class="purl">Persistent URL: <a href="{{.PURL}}">{{.PURL}}</a></p>
-{{- with .Thumb}}
-<div class="top"><img id="thumbnail" src="{{.URL}}" alt="Thumbnail: {{$.Title}}"{{if .Width}} width="{{.Width}}" height="{{.Height}}"{{end}} style="max-width:min(100%,20rem)"></div>
-{{- end}}
+{{- if .ShowThumb}}{{with .Thumb}}
+<div class="top"><img id="thumbnail" src="{{.URL}}" alt="Thumbnail: {{$.Title}}" width="{{.Width}}" height="{{.Height}}"></div>
+{{- end}}{{end}}
 {{- if not .IsCollection}}
 <section id="viewer" aria-label="Viewer" data-oembed="{{.OEmbedJSON}}" data-iframe="{{.IframeURL}}" data-title="{{.Title}}">
-<noscript><iframe src="{{.IframeURL}}" title="Viewer: {{.Title}}" allowfullscreen></iframe></noscript>
+<noscript>{{.EmbedHTML}}</noscript>
 </section>
 {{- end}}
 <p class="access" id="access">{{.Access}}</p>
@@ -353,7 +408,7 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 {{- end}}
 {{- if .Dates}}
 <dt>Dates</dt>
-{{- range .Dates}}<dd>{{.}}</dd>{{end}}
+{{- range .Dates}}<dd>{{displayDate .}}</dd>{{end}}
 {{- end}}
 {{- if .Type}}
 <dt>Type</dt><dd>{{.Type}}</dd>
@@ -423,6 +478,18 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 {{- if .Files}}
 <section aria-labelledby="files-heading">
 <h2 id="files-heading">{{if .FilesOpen}}Downloads{{else}}Files{{end}}</h2>
+{{- range .Sizes}}
+<h3 class="image-name">{{.Name}}</h3>
+<ul class="sizes" data-image="{{.Name}}">
+{{- range .Sizes}}
+<li><a href="{{.URL}}" download="{{.FileName}}">{{.Label}}</a>: JPEG, {{.Width}} × {{.Height}} px</li>
+{{- end}}
+<li><a href="{{.OriginalURL}}" download>Original</a>: {{.Format}}, {{.Width}} × {{.Height}} px, {{.Size}}</li>
+</ul>
+{{- end}}
+{{- if .Sizes}}
+<h3>All files</h3>
+{{- end}}
 {{- if not .FilesOpen}}
 <div id="restricted">
 <p>{{.Access}}.</p>
@@ -486,26 +553,36 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
   });
   var box = document.getElementById("viewer");
   if (!box || !window.fetch) { return; }
-  function iframe(src) {
-    var f = document.createElement("iframe");
-    f.src = src;
-    f.title = "Viewer: " + box.getAttribute("data-title");
-    f.setAttribute("allowfullscreen", "");
-    return f;
+  // The viewer is the embed code the page hands out ("Embed this"): the
+  // oEmbed html when the Embed service answers, else the same code as
+  // the page has it.
+  function show(code, state) {
+    var holder = document.createElement("div");
+    holder.innerHTML = code;
+    box.replaceChildren(holder);
+    box.setAttribute("data-state", state);
   }
+  // A restricted item's viewer says how tall its message is: the frame
+  // shrinks to it, and takes its own size back when the item is shown
+  // (after sign-in). Only messages of the frame's own window count.
+  window.addEventListener("message", function (e) {
+    var d = e.data, frame = box.querySelector("iframe");
+    if (!frame || e.source !== frame.contentWindow || !d || d.type !== "sitesvc-embed" || d.event !== "resize") { return; }
+    if (d.full) {
+      frame.style.removeProperty("height");
+      frame.style.minHeight = frame.getAttribute("data-min-height") || frame.style.minHeight;
+      box.removeAttribute("data-compact");
+    } else if (typeof d.height === "number" && d.height > 0 && d.height < 2000) {
+      if (!frame.hasAttribute("data-min-height")) { frame.setAttribute("data-min-height", frame.style.minHeight); }
+      frame.style.minHeight = "0";
+      frame.style.height = d.height + "px";
+      box.setAttribute("data-compact", "");
+    }
+  });
   fetch(box.getAttribute("data-oembed"), { headers: { Accept: "application/json" } })
     .then(function (r) { if (!r.ok) { throw new Error("oEmbed answered " + r.status); } return r.json(); })
-    .then(function (o) {
-      var holder = document.createElement("div");
-      holder.style.height = "100%";
-      holder.innerHTML = o.html;
-      box.replaceChildren(holder);
-      box.setAttribute("data-state", "oembed");
-    })
-    .catch(function () {
-      box.replaceChildren(iframe(box.getAttribute("data-iframe")));
-      box.setAttribute("data-state", "iframe");
-    });
+    .then(function (o) { show(o.html, "oembed"); })
+    .catch(function () { show(document.getElementById("embed-code").value, "iframe"); });
 })();
 </script>
 </body>

@@ -37,7 +37,7 @@ var pageSummaries = map[string]string{
 	"two read accesses":           "Available to sitelib or at reading-room",
 	"file world, object none":     "Citation only: the files are not available online; some files have access of their own",
 	"controlled lending":          "Citation only",
-	"group under embargo":         "Embargoed until 2099-01-01; then available to sitelib",
+	"group under embargo":         "Embargoed until January 1, 2099; then available to sitelib",
 	"file group, object location": "Available at reading-room; some files have access of their own",
 }
 

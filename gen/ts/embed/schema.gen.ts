@@ -118,11 +118,20 @@ export interface components {
             provider_name: string;
             /** @description Title of the object (its Dublin Core title). */
             title: string;
-            /** @description CSS length in rem; 31.25rem (500px) unless `maxheight` is smaller. */
+            /**
+             * @description CSS length in rem: 31.25rem (500px), or for a sound recording
+             *     the height of its players and cover; never more than `maxheight`.
+             */
             height: string | null;
             /** @description CSS length in rem when `maxwidth` is given, else null. */
             width: string | null;
-            /** @description An iframe element showing `/iframe` for the same `url`. */
+            /**
+             * @description The embed code: an iframe element showing `/iframe` for the same
+             *     `url`, styled `height: 100%; width: 100%; min-height: <height>;`
+             *     (plus `max-height`/`max-width` from `maxheight`/`maxwidth`), so
+             *     it fills a box the page sizes and keeps a usable size in an
+             *     ordinary page. The PURL page's "Embed this" is the same code.
+             */
             html: string;
             /**
              * Format: uri
@@ -201,6 +210,62 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A parameter is missing or malformed. The viewer document is seen by
+         *     readers in a frame, so it answers an HTML notice in words (the same
+         *     cases as `BadRequest`), framable by any site.
+         */
+        ViewerBadRequest: {
+            headers: {
+                /** @description Always `frame-ancestors *`. */
+                "Content-Security-Policy"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example <!DOCTYPE html>
+                 *     <html lang="en"><head><meta charset="utf-8"><title>This viewer cannot open the item</title>…</head>
+                 *     <body><main class="sitesvc-notice" data-status="400"><h1>This viewer cannot open the item</h1><p>The embed code is incomplete or was changed after it was copied. …</p>…</main></body></html>
+                 */
+                "text/html": string;
+            };
+        };
+        /**
+         * @description `url` is not a persistent URL of this repository (mistyped, another
+         *     site), or the object does not exist, was withdrawn or is dark: an
+         *     HTML notice saying so in words, framable by any site.
+         */
+        ViewerNotFound: {
+            headers: {
+                /** @description Always `frame-ancestors *`. */
+                "Content-Security-Policy"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example <!DOCTYPE html>
+                 *     <html lang="en"><head><meta charset="utf-8"><title>This item is not available</title>…</head>
+                 *     <body><main class="sitesvc-notice" data-status="404"><h1>This item is not available</h1><p>No item of sitesvc digital library is published at this address. It may have been withdrawn, or the address may be mistyped.</p>…</main></body></html>
+                 */
+                "text/html": string;
+            };
+        };
+        /** @description The PURL service could not be reached or answered unexpectedly; an HTML notice asking to try again later. */
+        ViewerBadGateway: {
+            headers: {
+                /** @description Always `frame-ancestors *`. */
+                "Content-Security-Policy"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example <!DOCTYPE html>
+                 *     <html lang="en"><head><meta charset="utf-8"><title>This item cannot be shown right now</title>…</head>
+                 *     <body><main class="sitesvc-notice" data-status="502"><h1>This item cannot be shown right now</h1>…</main></body></html>
+                 */
+                "text/html": string;
             };
         };
     };
@@ -297,7 +362,7 @@ export interface operations {
                      *       "title": "Map of the San Francisco Bay",
                      *       "height": "31.25rem",
                      *       "width": null,
-                     *       "html": "<iframe src=\"http://localhost:8080/embed/iframe?url=http%3A%2F%2Flocalhost%3A8080%2Fpurl%2Fbb000kk0000\" style=\"height: 100%; width: 100%;\" frameborder=\"0\" marginwidth=\"0\" marginheight=\"0\" scrolling=\"no\" allowfullscreen title=\"Map of the San Francisco Bay\"></iframe>"
+                     *       "html": "<iframe src=\"http://localhost:8080/embed/iframe?url=http%3A%2F%2Flocalhost%3A8080%2Fpurl%2Fbb000kk0000\" style=\"height: 100%; width: 100%; min-height: 31.25rem;\" frameborder=\"0\" marginwidth=\"0\" marginheight=\"0\" scrolling=\"no\" allowfullscreen title=\"Viewer: Map of the San Francisco Bay\"></iframe>"
                      *     }
                      */
                     "application/json": components["schemas"]["OEmbed"];
@@ -379,9 +444,9 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
-            502: components["responses"]["BadGateway"];
+            400: components["responses"]["ViewerBadRequest"];
+            404: components["responses"]["ViewerNotFound"];
+            502: components["responses"]["ViewerBadGateway"];
         };
     };
     getViewerScript: {

@@ -116,9 +116,61 @@
     var src = pdf && safeURL(pdf.url);
     if (!src) { showFiles(body, obj); return; }
     // The PDF takes the whole frame; the other files (if any) follow it.
-    var frame = el('iframe', { src: src, 'class': 'sitesvc-pdf', title: 'PDF: ' + (pdf.label || pdf.name) });
+    // It opens fitted to the frame's width, without the side panel, which
+    // in a small frame would leave the page a stamp (RFC 8118 open
+    // parameters; each viewer honours those it knows).
+    var frame = el('iframe', { src: src + '#view=FitH&pagemode=none&navpanes=0', 'class': 'sitesvc-pdf', title: 'PDF: ' + (pdf.label || pdf.name) });
     body.appendChild(frame);
     if ((obj.files || []).length > 1) { showFiles(body, obj); }
+  }
+
+  // showCollection lists the members of a collection, read from its IIIF
+  // Collection (the PURL service answers it to any origin), each a link
+  // to its page, and links the collection's page, which lists them all.
+  function showCollection(body, obj) {
+    var box = el('div', { 'class': 'sitesvc-collection' });
+    var status = el('p', { 'class': 'sitesvc-collection-status', role: 'status' }, 'Loading the items of this collection\u2026');
+    box.appendChild(status);
+    body.appendChild(box);
+    var page = safeURL(obj.purl);
+    var done = function (items) {
+      status.remove();
+      var list = el('ul', { 'class': 'sitesvc-members' });
+      items.forEach(function (item) {
+        var href = safeURL(String(item.id || '').replace(/\/iiif\/manifest$/, ''));
+        if (!href) { return; }
+        var li = el('li');
+        li.appendChild(el('a', { href: href, target: '_blank', rel: 'noopener' }, labelOf(item.label) || href));
+        list.appendChild(li);
+      });
+      if (list.firstChild) {
+        box.appendChild(list);
+      } else {
+        box.appendChild(el('p', { 'class': 'sitesvc-empty' }, 'This collection has no items to show yet.'));
+      }
+      if (page) {
+        var p = el('p', { 'class': 'sitesvc-collection-page' });
+        p.appendChild(el('a', { href: page, target: '_blank', rel: 'noopener' }, 'All items on the collection\u2019s page'));
+        box.appendChild(p);
+      }
+    };
+    var manifest = safeURL(obj.manifest || '');
+    if (!manifest || !window.fetch) { done([]); return; }
+    fetch(manifest, { headers: { Accept: 'application/ld+json' } })
+      .then(function (r) { if (!r.ok) { throw new Error(String(r.status)); } return r.json(); })
+      .then(function (c) { done(Array.isArray(c.items) ? c.items : []); })
+      .catch(function () { done([]); });
+  }
+
+  // labelOf is the text of a IIIF language map ({"none": ["…"]}).
+  function labelOf(map) {
+    if (!map || typeof map !== 'object') { return ''; }
+    var keys = Object.keys(map);
+    for (var i = 0; i < keys.length; i++) {
+      var v = map[keys[i]];
+      if (Array.isArray(v) && v.length) { return String(v[0]); }
+    }
+    return '';
   }
 
   function imageFiles(obj) {
@@ -135,6 +187,28 @@
       if (node.clientWidth > 0 && node.clientHeight > 0) { ro.disconnect(); start(); }
     });
     ro.observe(node);
+  }
+
+  // trackNavHeight keeps --sitesvc-nav at the height of Mirador's canvas
+  // controls (zoom, page turn, page label): the stylesheet ends the image
+  // area where they begin, so OpenSeadragon fits the image above them and
+  // they never cover it. Until they are drawn the stylesheet's estimate
+  // holds.
+  function trackNavHeight(mount) {
+    var tries = 0;
+    var find = function () {
+      var nav = mount.querySelector('.mirador-canvas-nav');
+      if (!nav) {
+        if (tries++ < 600) { (window.requestAnimationFrame || setTimeout)(find, 16); }
+        return;
+      }
+      var set = function () {
+        if (nav.offsetHeight > 0) { mount.style.setProperty('--sitesvc-nav', nav.offsetHeight + 'px'); }
+      };
+      set();
+      if (window.ResizeObserver) { new ResizeObserver(set).observe(nav); }
+    };
+    find();
   }
 
   // showMirador shows the manifest in Mirador, without Mirador's own window
@@ -179,6 +253,7 @@
         workspace: { showZoomControls: true, type: 'mosaic', allowNewWindows: false },
         workspaceControlPanel: { enabled: false }
       }, token ? withToken(token) : {}));
+      trackNavHeight(mount);
       if (several && m && m.store && window.Mirador.actions && window.Mirador.actions.setWindowThumbnailPosition) {
         ui.addThumbnails(thumbs, function (on) {
           m.store.dispatch(window.Mirador.actions.setWindowThumbnailPosition(windowId, on ? 'far-bottom' : 'off'));
@@ -232,6 +307,41 @@
     return b;
   }
 
+  // fillDownload lists, in the download panel, what can be had of file f
+  // (the image the viewer shows, or the recording or PDF): an image by
+  // size (JPEGs from the image service) and as its original, with its
+  // format, pixel size and bytes named; then the whole object as a zip.
+  function fillDownload(panel, obj, f) {
+    panel.replaceChildren();
+    var href = f && safeURL(f.url);
+    if (href) {
+      panel.appendChild(el('p', { 'class': 'sitesvc-download-title' }, f.label ? f.label + ' (' + f.name + ')' : f.name));
+      var list = el('ul', { 'class': 'sitesvc-download-list' });
+      var item = function (label, url, name, text) {
+        var u = safeURL(url);
+        if (!u) { return; }
+        var li = el('li');
+        li.appendChild(el('a', { href: u, download: name, target: '_blank', rel: 'noopener' }, label));
+        li.appendChild(document.createTextNode(': ' + text));
+        list.appendChild(li);
+      };
+      (f.sizes || []).forEach(function (s) {
+        item(s.label, s.url, s.filename, 'JPEG, ' + s.width + ' \u00d7 ' + s.height + ' px');
+      });
+      var what = [f.format || f.mimetype];
+      if (f.width && f.height) { what.push(f.width + ' \u00d7 ' + f.height + ' px'); }
+      what.push(humanSize(f.size));
+      item('Original', href + (href.indexOf('?') < 0 ? '?' : '&') + 'download=true', f.name, what.filter(Boolean).join(', '));
+      panel.appendChild(list);
+    }
+    var zip = obj.zip && safeURL(obj.zip);
+    if (zip) {
+      var p = el('p', { 'class': 'sitesvc-download-all' });
+      p.appendChild(el('a', { href: zip, download: '' }, 'All files of this item (zip)'));
+      panel.appendChild(p);
+    }
+  }
+
   // controls builds the bar's buttons: thumbnails (added by the image
   // viewer for several canvases), full screen, download, share and rights.
   // Each is a real button or link with an accessible name; panels are
@@ -278,22 +388,21 @@
       });
       bar.appendChild(fs);
     }
-    if (!restricted && !(obj.access && obj.access.no_download) && obj.viewer !== 'files') {
-      var dl = el('a', { 'class': 'sitesvc-control sitesvc-control-download', target: '_blank', rel: 'noopener' });
-      dl.appendChild(icon('download'));
+    if (!restricted && !(obj.access && obj.access.no_download) && obj.viewer !== 'files' && obj.viewer !== 'collection') {
+      var panel = el('div', { id: 'sitesvc-download', 'class': 'sitesvc-panel sitesvc-download', role: 'region', 'aria-label': 'Download' });
+      container.appendChild(panel);
+      // Mirador's store changes on every zoom step: the panel is filled
+      // again only when the file shown changes.
+      var shownFile;
       ui.setDownload = function (f) {
-        var href = f && safeURL(f.url);
-        dl.hidden = !href;
-        if (!href) { return; }
-        dl.setAttribute('href', href + (href.indexOf('?') < 0 ? '?' : '&') + 'download=true');
-        dl.setAttribute('download', f.name);
-        dl.setAttribute('aria-label', 'Download ' + f.name);
-        dl.setAttribute('title', 'Download ' + f.name);
+        if (f === shownFile) { return; }
+        shownFile = f;
+        fillDownload(panel, obj, f);
       };
       var first = obj.viewer === 'mirador' ? imageFiles(obj)[0] :
         (obj.files || []).filter(function (f) { return /^(audio|video)\//.test(f.mimetype || '') || f.mimetype === 'application/pdf'; })[0];
       ui.setDownload(first);
-      bar.appendChild(dl);
+      panelButton('Download', 'download', panel);
     }
     var share = document.getElementById('sitesvc-share');
     panelButton('Share', 'share', share, function () {
@@ -442,10 +551,12 @@
       var first = box.querySelector('.sitesvc-access-message');
       if (note && first) { first.textContent = ''; linkified(first, note); }
       if (heading) { box.insertBefore(el('p', { 'class': cls || 'sitesvc-access-heading' }, heading), box.firstChild); }
+      resized(obj, false);
       return box;
     };
     // The record's message at once; the flow replaces it when it knows more.
     showAccess(viewer, obj);
+    resized(obj, false);
     if (!manifestURL || !window.fetch || !window.Promise) { return; }
     fetch(manifestURL).then(function (r) { return r.json(); }).then(function (manifest) {
       var auth = findAuth(manifest);
@@ -456,6 +567,7 @@
           if (res.status === 200) {
             clear();
             viewer.setAttribute('data-access', 'granted');
+            resized(obj, true);
             show(token);
             // Signed in (a token comes silently): offer to sign out. A
             // reader admitted by location gets no token and no button.
@@ -503,6 +615,7 @@
         });
         b.appendChild(button);
         b.appendChild(status);
+        resized(obj, false);
       };
       var signOutButton = function (token, label) {
         var so = el('button', { type: 'button', 'class': 'sitesvc-signout' }, label || 'Sign out');
@@ -549,6 +662,7 @@
         case 'mirador': showMirador(viewer, viewer, obj, ui, token); break;
         case 'media': showMedia(viewer, obj); break;
         case 'pdf': showPDF(viewer, obj); break;
+        case 'collection': showCollection(viewer, obj); break;
         default: showFiles(viewer, obj);
       }
     };
@@ -558,6 +672,29 @@
       show(null);
     }
     announce(obj, restricted);
+  }
+
+  // resized tells the embedding page the height the viewer's content
+  // wants now: a restricted item's message is short, so a page that sizes
+  // the frame (the PURL page does) need not keep a tall empty box; full
+  // asks for the frame's own size back (the item is shown). Sent on the
+  // next frame, when the layout is known; nothing private is in it.
+  function resized(obj, full) {
+    if (window.parent === window) { return; }
+    var send = function () {
+      var bar = document.querySelector('.sitesvc-embed-bar');
+      var box = document.querySelector('#sitesvc-viewer .sitesvc-access');
+      var height = null;
+      if (!full && box) {
+        var style = window.getComputedStyle(box);
+        height = Math.ceil((bar ? bar.getBoundingClientRect().height : 0) + box.getBoundingClientRect().height +
+          parseFloat(style.marginTop || '0') + parseFloat(style.marginBottom || '0'));
+      }
+      try {
+        window.parent.postMessage({ type: 'sitesvc-embed', event: 'resize', purl: obj.purl || '', full: !!full, height: height }, '*');
+      } catch (e) { /* a parent that cannot receive messages */ }
+    };
+    if (window.requestAnimationFrame) { window.requestAnimationFrame(send); } else { setTimeout(send, 0); }
   }
 
   // announce tells the embedding page, when there is one, that the viewer

@@ -135,12 +135,19 @@ const (
 	ViewerMedia   Viewer = "media"   // HTML5 audio and video players
 	ViewerPDF     Viewer = "pdf"     // the browser's PDF viewer
 	ViewerFiles   Viewer = "files"   // a list of files with sizes and download links
+	// ViewerCollection lists a collection's members (from its IIIF
+	// Collection) with links to their pages.
+	ViewerCollection Viewer = "collection"
 )
 
 // Viewer decides how the object is shown, from its content type and, when
 // that says nothing specific, from its files' media types.
 func (o *Object) Viewer() Viewer {
 	switch o.ContentType {
+	case "collection":
+		if o.HasManifest {
+			return ViewerCollection
+		}
 	case "image", "book", "map":
 		if o.HasManifest && o.hasFile(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") }) {
 			return ViewerMirador
@@ -220,6 +227,12 @@ func Parse(data []byte, druid string, now time.Time) (*Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
+	return FromRecord(rec, druid, now), nil
+}
+
+// FromRecord is the viewer's view of a record record.Parse has read (the
+// PURL page uses it to hand out the Embed service's embed code).
+func FromRecord(rec *purlrecord.Record, druid string, now time.Time) *Object {
 	o := &Object{
 		Druid: druid,
 		// Title falls back to the embedded MODS title, the label and
@@ -251,7 +264,7 @@ func Parse(data []byte, druid string, now time.Time) (*Object, error) {
 		}
 		o.Resources = append(o.Resources, res)
 	}
-	return o, nil
+	return o
 }
 
 // accessOf turns record's rights into the viewer's access level at now:

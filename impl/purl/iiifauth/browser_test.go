@@ -279,3 +279,34 @@ func TestRefusedAndLocationInBrowser(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactRestrictedPage: on the PURL page, a restricted item's viewer
+// box is as tall as its message, not the viewer's 500 px; an item the
+// reader may see (the reading room) keeps the full height.
+func TestCompactRestrictedPage(t *testing.T) {
+	srv := site(t)
+	frameHeight := `(function(){var f=document.querySelector('#viewer iframe'); return f ? Math.round(f.getBoundingClientRect().height) : 0;})()`
+	ctx := openBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+"/purl/bn888yz8888")); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, ctx, "compact viewer box", `document.getElementById('viewer').hasAttribute('data-compact')`)
+	h, _ := strconv.Atoi(eval(t, ctx, frameHeight))
+	if h < 80 || h > 260 {
+		t.Errorf("the restricted item's viewer frame is %d px tall, want its message's height", h)
+	}
+	if eval(t, ctx, `(function(){var f=document.querySelector('#viewer iframe'); var b=f.contentDocument.querySelector('.sitesvc-signin'); if(!b) return 'no button'; var r=b.getBoundingClientRect(); return r.bottom <= f.clientHeight ? 'visible' : 'cut';})()`) != "visible" {
+		t.Error("the sign-in button is cut off by the compact frame")
+	}
+	testkit.Screenshot(t, ctx, "page-restricted-compact")
+
+	room := testkit.Browser(t, 2*time.Minute, chromedp.WindowSize(1024, 768))
+	if err := chromedp.Run(room, network.Enable(), network.SetExtraHTTPHeaders(network.Headers{"X-Forwarded-For": "192.0.2.9"}),
+		chromedp.Navigate(srv.URL+"/purl/bq121cd1212")); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, room, "location item shown on its page", `(function(){var f=document.querySelector('#viewer iframe'); var d=f&&f.contentDocument; var c=d&&d.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); return !!c && c.width > 0;})()`)
+	if h, _ := strconv.Atoi(eval(t, room, frameHeight)); h < 400 {
+		t.Errorf("the shown item's frame is %d px tall", h)
+	}
+}

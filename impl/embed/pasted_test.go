@@ -1,0 +1,177 @@
+package embed_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"image/color"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// TestEmbedCodeWherePasted pastes the embed code the project hands out,
+// the oEmbed html and the PURL page's "Embed this" (the same code), into
+// an ordinary page of another site, in a 700 px course column and in a
+// phone's 390 px column, and measures the frame: the column's width, at
+// least 400 px high for images (the oEmbed height, 500 px), a sound
+// recording's frame sized to its cover and player, maxheight and maxwidth
+// honoured.
+func TestEmbedCodeWherePasted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
+	ctx := browserFor(t, 5*time.Minute)
+
+	oembed := func(druid string, extra string) (code string, height float64) {
+		t.Helper()
+		resp, body := srv.Get(t, "/embed/embed?url="+url.QueryEscape(srv.URL+"/purl/"+druid)+extra)
+		var o struct{ HTML, Height string }
+		if err := json.Unmarshal(body, &o); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("oEmbed of %s: %d %v", druid, resp.StatusCode, err)
+		}
+		rem, err := strconv.ParseFloat(strings.TrimSuffix(o.Height, "rem"), 64)
+		if err != nil {
+			t.Fatalf("oEmbed height %q", o.Height)
+		}
+		return o.HTML, rem * 16
+	}
+	pageCode := func(druid string) string {
+		t.Helper()
+		_, body := srv.Get(t, "/purl/"+druid)
+		m := regexp.MustCompile(`(?s)<textarea id="embed-code" readonly>(.*?)</textarea>`).FindSubmatch(body)
+		if m == nil {
+			t.Fatalf("the page of %s has no embed code", druid)
+		}
+		return html.UnescapeString(string(m[1]))
+	}
+	// The page hands out the oEmbed code, byte for byte.
+	for _, druid := range []string{sampleImage, sampleMedia, sampleBook, samplePDF} {
+		if code, _ := oembed(druid, ""); pageCode(druid) != code {
+			t.Errorf("%s: the PURL page's embed code\n%s\nis not the oEmbed html\n%s", druid, pageCode(druid), code)
+		}
+	}
+
+	var pasted string // the code the host page shows
+	var columnStyle string
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Course page</title><script>
+window.shown = false;
+addEventListener('message', function (e) { if (e.data && e.data.type === 'sitesvc-embed' && e.data.event === 'shown') { window.shown = true; } });
+</script></head><body style="margin: 0; font: 16px/1.5 Georgia, serif"><main id="column" style="%s"><h1>Week 3: reading rooms</h1><p>Look closely at the item below.</p>%s<p>Discuss in the forum.</p></main></body></html>`, columnStyle, pasted)
+	}))
+	defer host.Close()
+	page := strings.Replace(host.URL, "127.0.0.1", "localhost", 1) // another site
+
+	type frame struct{ X, Y, W, H, Column float64 }
+	measure := func(t *testing.T, name string) (frame, []byte) {
+		t.Helper()
+		if err := chromedp.Run(ctx, chromedp.Navigate(page)); err != nil {
+			t.Fatal(err)
+		}
+		if err := testkit.WaitJS(ctx, `window.shown`, 30*time.Second); err != nil {
+			t.Fatalf("the pasted viewer never showed the object: %v", err)
+		}
+		var f frame
+		var shot []byte
+		if err := chromedp.Run(ctx, chromedp.Sleep(1500*time.Millisecond), chromedp.Evaluate(`(function(){
+			var r = document.querySelector('iframe').getBoundingClientRect();
+			return {X: r.left, Y: r.top, W: r.width, H: r.height, Column: document.getElementById('column').clientWidth};
+		})()`, &f), chromedp.CaptureScreenshot(&shot)); err != nil {
+			t.Fatal(err)
+		}
+		if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
+			_ = os.WriteFile(filepath.Join(dir, "pasted-"+name+".png"), shot, 0o644)
+		}
+		return f, shot
+	}
+	columns := []struct {
+		name          string
+		width, height int64
+		style         string
+	}{
+		{"700px column", 1280, 900, "width: 700px; margin: 0 auto"},
+		{"phone column", 390, 844, "margin: 0 12px"},
+	}
+	for _, col := range columns {
+		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(col.width, col.height, 1, false)); err != nil {
+			t.Fatal(err)
+		}
+		columnStyle = col.style
+		for _, druid := range []string{sampleImage, sampleBook} {
+			for _, source := range []string{"oEmbed", "PURL page"} {
+				t.Run(col.name+" "+druid+" "+source, func(t *testing.T) {
+					pasted, _ = oembed(druid, "")
+					if source == "PURL page" {
+						pasted = pageCode(druid)
+					}
+					f, _ := measure(t, strings.ReplaceAll(col.name+"-"+druid+"-"+source, " ", "-"))
+					if f.W != f.Column || f.H < 400 {
+						t.Errorf("the frame is %.0f×%.0f px in a %.0f px column, want the column's width and at least 400 px high", f.W, f.H, f.Column)
+					}
+				})
+			}
+		}
+		// A sound recording: the frame is as high as the oEmbed says, and
+		// holds its cover and player with no empty band: the player's
+		// grey bar ends within 48 px of the frame's bottom (its caption
+		// and padding) and the cover is right above it.
+		t.Run(col.name+" media", func(t *testing.T) {
+			var want float64
+			pasted, want = oembed(sampleMedia, "")
+			f, shot := measure(t, strings.ReplaceAll(col.name, " ", "-")+"-media")
+			if f.W != f.Column || f.H != want || want > 480 || want < 300 {
+				t.Errorf("the sound recording's frame is %.0f×%.0f px (oEmbed height %.0f) in a %.0f px column", f.W, f.H, want, f.Column)
+			}
+			screen, err := png.Decode(bytes.NewReader(shot))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Chromium's audio controls are a light grey pill.
+			player := color.RGBA{241, 243, 244, 255}
+			bottom := -1.0
+			for y := f.Y + f.H - 1; y > f.Y; y-- {
+				run := 0
+				for x := f.X + 20; x < f.X+f.W-20; x++ {
+					if close(mean(screen, x, y, 0), player, 6) {
+						run++
+					}
+				}
+				if float64(run) > (f.W-40)*0.6 {
+					bottom = y
+					break
+				}
+			}
+			if bottom < 0 {
+				t.Fatalf("no audio player in the frame")
+			}
+			if gap := f.Y + f.H - bottom; gap > 48 {
+				t.Errorf("%.0f px of frame under the player: the frame is not sized to it", gap)
+			}
+		})
+		// maxheight and maxwidth reach the pasted frame.
+		t.Run(col.name+" maxheight maxwidth", func(t *testing.T) {
+			pasted, _ = oembed(sampleImage, "&maxheight=300&maxwidth=320")
+			f, _ := measure(t, strings.ReplaceAll(col.name, " ", "-")+"-max")
+			if f.H != 300 || f.W != min(320, f.Column) {
+				t.Errorf("with maxheight=300 and maxwidth=320 the frame is %.0f×%.0f px", f.W, f.H)
+			}
+		})
+	}
+}
