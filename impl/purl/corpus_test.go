@@ -42,9 +42,9 @@ func corpusDir(t *testing.T) string {
 // images, a few bytes) and again with PUT (the record alone, which keeps
 // the files), through the real server, and checks what is served for each:
 // .xml in the seed's shape, .mods valid MODS 3.6, the page, the manifest
-// when there is something to paint (else 404) and oEmbed. It lists each
-// record's outcome; at least 98% must pass and each that does not must be
-// a deliberate refusal.
+// when there is something to paint (else 404), oEmbed and the embed iframe.
+// It lists each record's outcome; at least 98% must pass and each that does
+// not must be a deliberate refusal.
 func TestCorpus(t *testing.T) {
 	dir := corpusDir(t)
 	if dir == "" {
@@ -221,6 +221,9 @@ func corpusRecord(t *testing.T, srv *testkit.Server, bin, token, dir string, raw
 	}
 	if err := json.Unmarshal(body, &oembed); err != nil || oembed.Type != "rich" || !strings.Contains(oembed.HTML, "<iframe") {
 		return "", nil, fmt.Errorf("oEmbed: %v %s", err, body)
+	}
+	if _, err := corpusGet(srv, "/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+id), http.StatusOK); err != nil {
+		return "", nil, fmt.Errorf("the embed iframe: %w", err)
 	}
 	kind := rec.ContentType
 	if kind == "" {

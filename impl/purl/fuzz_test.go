@@ -103,7 +103,20 @@ func FuzzPutPublicXML(f *testing.F) {
 		case http.StatusOK, http.StatusCreated:
 			// Served in the seed's shape: what Ingest makes of it (the
 			// body itself when it is already in that shape).
-			in, err := record.Ingest(context.Background(), body, nil)
+			// (read as the PUT reads it: the path's druid for a record
+			// that names none, the store's file sizes, the service's clock)
+			ctx := context.Background()
+			in, err := record.IngestWith(ctx, body, record.IngestOptions{
+				ID:  "bb000kk0000",
+				Now: fx.now,
+				Files: func(name string) (int64, error) {
+					info, err := fx.svc.store.Stat(ctx, "bb000kk0000", name)
+					if err != nil {
+						return 0, err
+					}
+					return info.Size(), nil
+				},
+			})
 			if err != nil {
 				t.Fatalf("accepted a record Ingest refuses: %v", err)
 			}

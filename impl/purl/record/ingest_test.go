@@ -252,3 +252,35 @@ func TestPrepareMODS36AddsSchemaLocation(t *testing.T) {
 		t.Errorf("a record with the location changed: %s", again)
 	}
 }
+
+// TestIngestCaseVariants: names and values the service knows are read in
+// any case spelling; the names are served in the known spelling.
+func TestIngestCaseVariants(t *testing.T) {
+	v := variants.All()[0].Public
+	doc := strings.NewReplacer(
+		"<rightsMetadata>", "<RightsMetadata>", "</rightsMetadata>", "</RightsMetadata>",
+		`type="discover"`, `TYPE="Discover"`, `type="read"`, `type="READ"`, "<world/>", "<World/>",
+		`mimetype="image/png"`, `mimeType="image/PNG"`, `type="image">`, `type="Image">`,
+		"<objectType>item</objectType>", "<objectType>Item</objectType>",
+	).Replace(v)
+	if doc == v {
+		t.Fatal("the variant changed: update the replacements")
+	}
+	in, err := Ingest(context.Background(), []byte(doc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := in.Record
+	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	if !rec.Rights.WorldReadable(now) || rec.ObjectType != "item" || rec.ContentType != "image" || len(rec.Canvases()) != 1 {
+		t.Errorf("case variants not read: rights %+v, object %q, content %q, canvases %d", rec.Rights, rec.ObjectType, rec.ContentType, len(rec.Canvases()))
+	}
+	for _, want := range []string{"<rightsMetadata>", `type="Discover"`, `mimetype="image/PNG"`} {
+		if !strings.Contains(string(in.Data), want) {
+			t.Errorf("served record lacks %s", want)
+		}
+	}
+	if !strings.Contains(strings.Join(in.Warnings, "\n"), "RightsMetadata is read as rightsMetadata") {
+		t.Errorf("warnings %q do not report the respelling", in.Warnings)
+	}
+}
