@@ -151,7 +151,12 @@ func (s *Service) accessHelp(r record.Rights, now time.Time) []string {
 	for _, g := range r.Object.Grants {
 		switch g.Kind {
 		case record.AccessGroup:
-			help = append(help, fmt.Sprintf("The files can be read by %s, with the credentials the library gives them.", s.accessName(g.Kind, g.Name)))
+			if s.cfg.Sessions != nil && s.cfg.Sessions.Configured() {
+				// patron.go: a signed-in member reads them here and in the viewer.
+				help = append(help, fmt.Sprintf("The files can be read by %s: sign in with your library account (the viewer above has a Sign in button).", s.accessName(g.Kind, g.Name)))
+			} else {
+				help = append(help, fmt.Sprintf("The files can be read by %s, with the credentials the library gives them.", s.accessName(g.Kind, g.Name)))
+			}
 		case record.AccessLocation:
 			help = append(help, fmt.Sprintf("The files can be read at %s: visit it to use them.", s.accessName(g.Kind, g.Name)))
 		}
