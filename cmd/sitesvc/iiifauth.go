@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 
 	"github.com/sitelib/sitesvc/impl/auth"
@@ -84,7 +85,14 @@ func (c *serveConfig) withPatronAccess(cfg *purl.Config, svc **purl.Service) err
 	if len(places) > 0 {
 		cfg.LocationHours = &locationHours{places: places, base: strings.TrimRight(c.HoursBaseURL, "/"), hours: &c.hoursService}
 	}
+	// The viewers of this deployment run on the Embed and PURL bases,
+	// which may be other hosts than the public URL's.
 	var origins []string
+	for _, base := range []string{c.EmbedBaseURL, c.PurlBaseURL} {
+		if u, err := url.Parse(base); err == nil && u.Scheme != "" && u.Host != "" {
+			origins = append(origins, u.Scheme+"://"+u.Host)
+		}
+	}
 	for o := range strings.SplitSeq(c.Patron.IIIFAuthOrigins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			origins = append(origins, o)
