@@ -2898,6 +2898,10 @@ type GetImageInfoResponse struct {
 	HTTPResponse *http.Response
 	// ApplicationldJSON200 the response for an HTTP 200 `application/ld+json` response
 	ApplicationldJSON200 *map[string]interface{}
+	// ApplicationldJSON401 the response for an HTTP 401 `application/ld+json` response
+	ApplicationldJSON401 *map[string]interface{}
+	// ApplicationldJSON403 the response for an HTTP 403 `application/ld+json` response
+	ApplicationldJSON403 *map[string]interface{}
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetImageInfoResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
@@ -2909,6 +2913,16 @@ type GetImageInfoResponse struct {
 // GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
 func (r GetImageInfoResponse) GetApplicationldJSON200() *map[string]interface{} {
 	return r.ApplicationldJSON200
+}
+
+// GetApplicationldJSON401 returns the response for an HTTP 401 `application/ld+json` response
+func (r GetImageInfoResponse) GetApplicationldJSON401() *map[string]interface{} {
+	return r.ApplicationldJSON401
+}
+
+// GetApplicationldJSON403 returns the response for an HTTP 403 `application/ld+json` response
+func (r GetImageInfoResponse) GetApplicationldJSON403() *map[string]interface{} {
+	return r.ApplicationldJSON403
 }
 
 // GetBody returns the raw response body bytes
@@ -4035,6 +4049,26 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 
 	case rsp.StatusCode == 304:
 		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationldJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationldJSON403 = &dest
+
+	case rsp.StatusCode == 401:
+	// Content-type (text/plain) unsupported
+
+	case rsp.StatusCode == 403:
+		// Content-type (text/plain) unsupported
 
 	}
 
@@ -6385,7 +6419,34 @@ func (response GetImageInfo400TextResponse) VisitGetImageInfoResponse(w http.Res
 	return err
 }
 
-type GetImageInfo401TextResponse struct{ UnauthorizedTextResponse }
+type GetImageInfo401ResponseHeaders struct {
+	WWWAuthenticate *string
+}
+
+type GetImageInfo401ApplicationLdPlusJSONResponse struct {
+	Body    map[string]interface{}
+	Headers GetImageInfo401ResponseHeaders
+}
+
+func (response GetImageInfo401ApplicationLdPlusJSONResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/ld+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetImageInfo401TextResponse struct {
+	Body    ErrorText
+	Headers GetImageInfo401ResponseHeaders
+}
 
 func (response GetImageInfo401TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
 
@@ -6399,7 +6460,21 @@ func (response GetImageInfo401TextResponse) VisitGetImageInfoResponse(w http.Res
 	return err
 }
 
-type GetImageInfo403TextResponse ForbiddenTextResponse
+type GetImageInfo403ApplicationLdPlusJSONResponse map[string]interface{}
+
+func (response GetImageInfo403ApplicationLdPlusJSONResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/ld+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetImageInfo403TextResponse ErrorText
 
 func (response GetImageInfo403TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
 
@@ -7249,134 +7324,137 @@ func (sh *strictHandler) GetManifestIiif3(ctx echo.Context, id Id, params GetMan
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3rkhs3ku6rZNTOCZGzxUtfpB1ToZht3cY9R5cOqb12jEs7BVaBJKwiUAOAzaYVHTG/zgOch5gH85Oc",
-	"yARQF7LY3ZLbOrZXPxRqsgBUIpHI/DKRSH6IMrUsleTSmmjyIVpwlnNNf54UhVq/1mIuJH7Mucm0KK1Q",
-	"MppE6R/TKI5MtuBLhk/tpuTRJDJWCzmPrq7i6AnLFvyJklaroqN/uZoWIothyS4HbM4fHY3HKcyUhrXS",
-	"RT7QnOVsWnBQ0x94Zk0MaanFBbN8q4uyC67XwvDhDfQ8O2fzXTreWq3kHLi0wm7AsjmoGdgFB81LzQ2X",
-	"lmHLmwZ/wYx9qXIxEzzffcm3Cy5pUDcZWDMDBTMWiAlmwXPofX1+fgY5s7x/47tUxtzAHe/R3FNv1Epn",
-	"HISBHpPApkYVK8vhmzcvtl4wU3rJbDSJVlpE8c77ruKoZJotufVicdoxwad6JfLAOTfJGNbCLgAXVNiF",
-	"Wll6lubYcpJCqflMXMbA5AYyZngie+l0Oh6P378fj8fjNA5Nm1/2h3AiN3YhcMUKw4FJs+bawPH4eJjI",
-	"KI74JVuWBU6g0S+KIxThqGR2EcWRZEtsIPIojjT/x0poXDOrV/x6vp/Owgq/FTLju1yolhA5wSDDDZBD",
-	"psrNQ2ASVnLp+wc5COQfjY+HgUi3AWsyT2eD8NqBe+9NVL5Skr9kNlvsUoh7wHRRB0vscFuC8A0D94ob",
-	"iFmyOX9F/bZJwW+JEgkCW8FMFLwtQtBL8cvRf4o87cdQcp1xaQdcZirn+bC13DTGwbCU8+7Vpv8+Zr2v",
-	"XGNu7GOVC06i/93LF49VvsE/MyUtlxb/ZGVZCLclR5dL0nX1sH/QfBZNon8b1Wp25J6a0XcvX3xTForl",
-	"7nVt/pwvOHz38gXkKlstubTQYxaWylj4E7wUj/sxoHICZiDdIiDFvWT5paUPMQhr4M3zJ/AfR+MjwPlf",
-	"sIJLG6NuYFnGS8tzYDIHqzmjv00idwbtD+HUGvDzxr7ZgmfveQ7TDa2Z4fpCZLiR17woBqhWeB6DFvOF",
-	"Ba2Ujf2ynuYxvHz99C04PuBMFI0wVfkGhElkzrOCaaIEphvLDaBiw01E2h6WPBcMcMWQDs1nK8Nzp2+O",
-	"D+47TdBeabecplTSuKV8zPKzoNa21pNYVxbMmb2GRmE5eJGYwD9WXG+g0oyQRLlaS1zMJIILVqw4LNlm",
-	"yick4PKCFSKHqVIFZ3JSfWE20rLL1ia6TmCeaa30Ob+0XQJz0qAmV9yAVNZva2QuTlAz3FR+DkAk0AL3",
-	"Y7S8ifRzhTTM5RHNIY1RjTMcIhfYnhXgtIKTwaUiq8MkKJlxZP9VjAx+4170KexFyXfMAY6TBiWhEJLD",
-	"0QRWkl+WPENJffb6+d0w77wWP+JbQ4SJlh6ycMmNQU01FxfcOHJw22jOjJL9YUSgRyopMla84bnQPLO7",
-	"ig9flYVmcPbNmxdbWk8YSIONT6GXfihXuvj7lBn+95UurkYfRH6Vxm7HMM2B7CQICYVac03WlEx8A8o1",
-	"IUMXj3zTUdWOWPREyVkhsusX8I6YTwpB80zpnOARCdaUz5QHNI4394yDTBkuCjH8uSgIZHraGmT+cfTH",
-	"Nn0V0JkKyfSmG+vsUkZ2qbdeqILTPnDwiuSU56CZnHOneg7HD7b5fkLqdfAGG5kOEEzK7SYgjYMYM/BQ",
-	"ekCwfFDj8uvWswnhAyQfNDD5dX1b+N1JA7J28FSYUhnRjUBTIXFfpMiolFnLsgUar9RxyAZ2ojW+LV6/",
-	"jkZq4+H3oIm/rxXyJlanRX+u9FTkOZe3VFWz0H4CG7XSYNV7LmHBUHeAVgUnR2au1aqEJDKWyZnSeRLd",
-	"na7KNM/RZ2GFgVyRypprJhFke6tuDPS8tHq94ukLup28K1wN41TX1+cvX5yxOe/iwcJu45pbbR0c8j6U",
-	"qDNbKm5rl/wssfyMYkJo9q2DOd9IdsFEgUz8HOoRwRXpdums+nvuUbPFBYReIaYXojTBfAlpLCsKnvcf",
-	"OraTCmCF233CgLGiKNyoOa3+qbRcS1YQJbfcBsL3cSZ60pQ1T+gUVSXL707uPciETK2KnKaK45OXqYV1",
-	"psJYpZ2qbrRaSWCJJMjqjHkDgTok20c3KIzCLMyYKIzbT2u2gWxBSjzBeaEDOgSkJ+eWiQI5KmSFgrm+",
-	"Z6BQc4+EXin7XK1k/mkbK97LfpzXDAee4Lb2jN9xmu+G96+UBeYGj/FtZpUtKkefQc70++qj0lUL59Pp",
-	"nWCK48r+gInDSJWDSt7GSmsut1XH7Xc/zukshFuu8eB+MKrN5w9RcMHQqST0MUQ3L464xZdHSfTV7DA7",
-	"Yj/981+k4kUeTaKudUAchw61teVkNCpUxoqFMnbyp/GfxiN8OGq2v7rtwvlZveFmVezdOJUbSeAKd0gO",
-	"vcPxAay3YlO0WgTDUJfwdQyH47FrJXC3lQXLeA5KXgsydwkouTbCkO+4A3k/LiB1FUfnSr1gev5ZVG9w",
-	"Cwp8oXZ+DrngJMbfSLayC6XFjzy/pdpcNbpMnIIJarmKenqfulBzITuAxEMwYo5+pcNVDKacae6ByF3t",
-	"+CbIcB6ghJV8L9Vauhdtrf+33347OFnZBXbJmO2I+aSPHZmas2L5KKENkUTX498rYnKpFUKaG81tk8uN",
-	"PpMq9ICOutua2cHhUT47vv/gP5Koy2EumV38Uuq0KVdNV3O6skQFkz4yQ8Lg92NvTaHqdiiFmgdy75mg",
-	"orOFKHLNJaiVxb2mdM51XMUd0Pj99M9/9b0Im1VZKm15/pLngp3TCny+jYUzCLGsragT+Vs+kjUkY+hH",
-	"J+cKTXGlcUqtSq6tj9RNfZjuOgLf+Bj5Gz5DNoi8Q/ziaKmsuKjesvPYolaw3Y88H7lcLaPJ901638Ud",
-	"dr6OWH3vgtPUpEVB7CZWvbYex8kDvrZ+TUDzbdbsmaewfOmehz+u411jLtVMI6Y121w/cyLpo2bvyOma",
-	"6BMmL5wktCeYr/T2esnVcso1dlpwMV801wtB7Nw9u2PO0Fw7uFOwKS9uGuYFk/MVm/OXrOziqJ/7Lifj",
-	"aC1yu+ia4DVMdiRdy2xVFDzrNu+np6fP4awB8OBoOIas6uEPHBqffXjfRyA5Ra8sN9YAmzN0Xkil0bh/",
-	"ffv6Fbx1kWI0OO21/k9SUpe2yRuPr4QQs6FQI1aKURN9jo5GvtOQsF4XDxdqyUu/e2616lu6ZHvJxT6M",
-	"W/HkngG0qwiNehTwu6IJjJZMihk3lua+XzTbQ7+WaDRmXHOZEfKCJccNAD2Kmb/0Y5JRrxeWghYMpAts",
-	"1aTRq++CC58i+EtuWc4su/VKvPQdnkmrN11UlEzb17O7Wtmwo95aZvnSm8uPoo8OSDoW8YXIuDQcvnlz",
-	"2rn2hvOTwqi7mohZLZdMbz5WLy1Wy6lkorgrMnYUXa13bjQblTKIP1K50fH17gqc+NA6YWxhjT+0bh88",
-	"djp6zFqucYj/do+/nw7y2WDxw/ulLAf2YvDjuw+HV9+PB1+9+3B0dc3D46s/dC19Da06aFaSD+hswh9X",
-	"TICBWSht/UFF7HQx/mGrCEanhDXXGr3kPJz+nLUBRVj2PQioXtwOs1H4d8CSldCrPmUqp8BBEkkleRLB",
-	"T//n/7pjNdPUhPUSBp12W+sU9Oqv2AhN+YJdCBeNuz2PP5fpCgysDdf1FupWtHhYg3pfyFPX4+B/hiEp",
-	"tboQOW+vdlvOfpml3Vmyu8CnJ3M0hR8F9N1ru9Tzrs2VOafxvhjx34QRr5TzL2fC2yuys3U+RabJ3HxU",
-	"n63JBKrdQF1Ut0O3u55sFXiuedmKQC9VbujPLvvhwtNdKWDO8IeIMIVg1v4wiMBOtybPb+KFg1FXIdC9",
-	"/eazGyLA18d942jNtBRybrryHpkPglX5lNXsCkZJSkzmsFBrEDbEWemQDP/vMZixopiy7D1YYQuOCMls",
-	"pF1wIwzP4QIJVzKIGD5upit4xglJGBGNoe/QH8LJlCJbIciuuQ94UQqjVWDYpuVd3WDeu9RnJSR+xT37",
-	"u8StuW33AjqXGLeNKgkG1T5lr3YPEUZ6/RFDpZpjCNYqpkBfB2y6Nk4ThKGDJZ8Qwvk5Ju0OAixda/Hd",
-	"yxdPG9t7i9+ylfvXuR/r7MGbugMzsKKmPIceCqlLqmOah6OglXTnm7kT1ZAW2G/ty715M2jHspUWdkMY",
-	"2YdgKdZ/srKLLi/FpUwsWe6TZ1IjLDcXmXtggOU5DAaUSxE2tU4po4HlS4Fb6407eUA9ojmSQhlhlNAA",
-	"K8OB+XesF8pwysowlHeC+1CE7AylofDHVtUhFCWjEfH1VBHOuzi2kDN1k24zFEqptZsJyi4Xc2FZAZpT",
-	"Co3SmyE8u+B64xsmcsEMsO3Dsu4UMHdMTdrHAJOUbQEXgq9jYIms86Sq8wOtlAWfeP+a3pf2UZn5pqTT",
-	"joYPfHsa5QbnibJGm9lZxP5hIhP52iez0QnSTOBKVclqZgJ2rSBT0ijJpDWoQzT3/MFPa5XI5uOZWmn/",
-	"FNqJ4v3YndnwnDLfBkIaLo2w4oIXm0QGVy79755zxft/3vG3Hw+ePh98/df//fLV2eD8vwZ/u9Y539/4",
-	"+OoPaZxIdyInQZU+VXIr530IJ7LBFreK/hgkHLEnsnHWViWL5+2TdmBF4TO24Xh8PAnHQJZrSWm0ZHAo",
-	"gy5oAp5TJi2Nhe+rEm2VrM+86nT/GIzCYZiF3aRRkPwCyV9p3K4wRYtaz0pIq4DB8XhM0tAUcgiJuJAx",
-	"rQU3kCIoSWNIWwk6KZKZyLSVHpQ+hLSVgU6t6Lt2mnwaWHNEdwN8OrXLPI7bEkynr1V2MLJVreligkub",
-	"gd6T12/e9oeJpLiLk2M6DKOzqXA0StuPcp2qI/WsELiFS7KbJpFplfORQm+q1dpwbfpBBfzl2Tmwwqgq",
-	"C//rZydPm/EJZnDURP7l2TnuW5nD67Pz09ev3lY9kFB6XUH+iFetlAWYPoSQPG0XKjcoYl507kOQWd/U",
-	"Z/eijqVVd1NuEFLFRyhb2wuXu0ZQ+KPMOhlZGBQD1L0IeoQlgTgPaM2pKGdjfJotK0tsWV3EQW10zwCZ",
-	"fXgvZI76NJGoibEXyqJVwAty3YwLazmHjMY1cchaDwiu77PMUYNPHXTLVWYoB2O4zF0CeeFcN9T1/g7B",
-	"SUmSeDgcR3FU53KYyWi0Xq+HjB4PlZ6PfF8zenH65Nmrt8+oD2IKhJdoOb2xo+xfn9OEjoLDjdEkOhiO",
-	"XQ9VcslKEU2io+F4eOSCiwsysGQFnCkqeNdx+xu+VGgbmjcqKIxZ8d0n4odNYPow02pZZ1ENE3kys1yv",
-	"mc4NcBLT3YTlnVs4iPJoXU7zaBI9JfKcPYjat4m+70ZkdZPRaR5dvdvK3T8cH3fHpBrXqzTN3eW2HY8P",
-	"9mG/atxRK5GDOh3d3KlOHKUexzf3qJLBruLo/nh8c4d2Yl4TaxH7mijr+3fIqioGEH0r7CLXbE3WKLDf",
-	"MvSgvB9pFtG7qzjyJ9j7GHrP1MptElykTHNmFdoI1AkmBjY1dMEgBrPyd/YSSUBM5uA3BJgQYTGxV4to",
-	"fTLhwEXcPCQshHwfo3Zx6ar02VSIgy+nPEc8i4AHVVXqQRFZA/p7SIo2kZqjjXJCjfiPwO8Q1DMcAnJh",
-	"MkWC7V7g8/hQA0KpBKJnS6bUvTLsVlJiZ7gVoeSqLDiwAr3KDWJPd+mjNoZrLazlsk6CDpAgkQ4TQC8d",
-	"dVx3Q8siJGSsRNRonOfq7hUgkj8aH/TBKkddfaXAcwLVsTdAZMG9FWpfFyryf//BKJkmaK6b5kmgMSAv",
-	"IKV8UbqBdDQ+whfWcfFgRhH2bOWRIZBVkkOPLuoJC3NujQcZc94fwmNlqwtniUQosIH0v5jeTMC/uEuZ",
-	"/IXbn6FJ4ptbNa7P3ap5+05gh666xR6vUq+v4ujoNspq95oJ9Tzac8rcgiHdAvCweedEmDaqb631nVwt",
-	"ObqlrqwTsFG/3oKVrXtdn1MpV1q3csPaVrKhev0X77BfranwrV4R7xH5ry0F/X6nYv8/TSCgV1sjhPYk",
-	"Cf1rxWSpcnOdmLzE578pAdmThI0T/Xd/l7Y+ak9W4/FR9ufLZREirI8SRMpJBHQnWMj5oyT65vz54E9J",
-	"9GdqzRPpeuGIcLkspHmUhMNZBO2FyoZzdUFvHF0cJZFrNLk0ot1wfUTI/nA8Phh99/KFOwwe0EULmfEk",
-	"apB0NHyA4xgxcaHFoPqufTN0PMKxc4TeoRH9PzgaPBhemjyJwhQB3CQJmp3KmfIP6i/dF+drRYJoat+K",
-	"IddAK7V0rUeN5s1vGqN6jhIt4atbp8U2w57XXQWs41APETwE37N9Nl+1dKN3XL77Fdyb+4wXlH7HSvSs",
-	"EaNsxTNRCuNKEjr1ZxyVq5scnEYsYrkyCF8vOEw5l40zpZnQxnpAezz+qu/DSpTHTJ2mPBwN1eI7ARd2",
-	"RTrT4F1Qm4ujREq25KZkGY8h3VIgaQxKFhvX1qpyUPALXjTCHMxCwZmxiUScnVbbtBM3n60+3Tq8a5ZC",
-	"2Oxfx0a1hFEolXD1KcCgvqdzFUeHtwHErR63FelwP/1XHCI4Hn91C28g3NPGDge3oKm6PkMd7t9m5h1X",
-	"BLDz4eFtOjdvb3yGuIcXBuhRjCJcQCtYxvt1KOSeaSqTzsBIhbsuW+h8K8i2e6jiw6nWajFdoc1Kw22N",
-	"FHre9Xc2VOTOgKZ9H+uulE0KPbR3AyuWvP+wvs9BCkQYd6Fj4oMMdlOdTSdy57Ra57PJm6fPd6KgvjaH",
-	"qT8rJv6eZ5M8C5qtOiYk2Cq5qbVhXJ8Z7vHTncr+7rfms1xf2eVu0GhTXKqrPI+S3WTSJKo5/iiJDseH",
-	"x4Px/cH44PzgcDIeT8bjv+3CwG2hcM9/+ue/PHDrfl7335KgGwjcHn2r9/bgXho9zNb5rBNmH3z11Vej",
-	"8eHo8HCg89nAlQIZSPNvu+/zA26/Z0vYb+Ky3ZT8UeLKCO2+Y2uwnTm19tEOgR1P677VnvMccZ/bTKFD",
-	"AJ0txAU3xJ7XJ6ejw+F45BqPKq+l2ZEOM7Bxno0CaBgdDA9Gu9OraNhC+E0x/SWQ/s4Z9RcE/7tH8DsJ",
-	"CU0h+1j4vgW9m1cpt0xyff95oQxPZMMkEwZ36RnNMnYls4u4Dtm3LTBPpOE8v2fCzUoGTdtdmW5/au9u",
-	"XW6rJDL5be3gqwoEYj1s8XFzzS+EWrmwOrNqKTJWFJsJsERq/oM7FCCO+FoFVaKZr1JE6TLu1N5w5FfJ",
-	"tBWsqI9w93gOP8+Sf3Ef/v+5D1+8gVt7A7Uxut4Z+FGUe50Bl8jRUclQSNq1P4oSvCGHHpeWsl9Q/1By",
-	"h5CU9NTG6HWCnlqWmhvD84mrA4i4vP7Sp1CYRPqDyD721bwanJKM/EkkVQwJBZ1ecDlHVec0w4IXeSKF",
-	"hCVfKr0BKnzl1JLPqXD+gDI0R3fYOKI6jR9wJlfpBI7HBy4PSq1sq1QRKqLj8VGtVd2VdvIs6pJJpBdD",
-	"Wl5dABY7YqNwWjyg8AgOyZdTpueqKqxphnAiExnSATwhLjWwmawAoUiRy9vxB8DWxV3WC1HwRDK5wZVb",
-	"sk1VOamqY2X2eD5/E+UdJTpc55F4QfzZBc4aQhnTHXwJdeUuL52pQ4RkIB0SxH2QbhdyulWJsHrwh8RF",
-	"fMOj7vFvrAzxO07tQJf2Or32NEgjKwov21tpOSbonOsOlUZ7ldmJS0/KVClCdU0GVjNRIKYwBTOLPRkJ",
-	"DiB1ZCQ0chxdWtjxtWf8b/Edd7KTPv1U/TeCrlvBbFq37gXrheUyuE43nzk2NfteSXnrc5Cd5SuECbcp",
-	"m0TtWLZwrTaRS7HkuLtj1D3oScVAJRND1qmB3uH4QQzHBw/6IQ82VFuVea1shvCmNlFczpTO0FpuVRT3",
-	"dkD7Yl35w0RW2yfkazcL8bBWGR6lgVn6LgtpsGhgE9kswVMbOMpgT6mrj/khK33Uj6okhoE6HlO6O4J7",
-	"l3tLuXlUhnUm5itEBQ0i7Frp932yvcHiJbJVwWeP4X24ZVADC+gERKrAnN7x+Kj/sGFqm+aUxl5JKwp/",
-	"rFhwZji5QXs2+HNR8E+NC7aF73koKIkKr5a9bWerWUt6CCe+5JJMJIOZKnKXp+qM3XTjbnszu4Beir1H",
-	"VIhnmJmLtD+pM6WFQTeQbv8w24JCW51cEWbage6w3y74BkUwkb1G7WQSO59n6T23meUaHOmp70hU9mOg",
-	"ir0mY6UDeOn/OnyeDuE1gaLqpkPwtZExxmVykcxDOkzjRKbDYeohVGk3blYhWERbxIFCt7PvOQZtV1q/",
-	"89Lbv3zoN961ddON5b6aa+/N8yfw1cHB2NVFhqosMsXDH40HB+PDo3RvgXRSXdENE+z6gQC94v6WSKXR",
-	"qBhwo45qXP/eAVS1VntTZRfgMuhaJVb7FY1UrromMWjPFpU5nzG6hjhjheEVePRFq6OrT0vyaRboJXf8",
-	"wUf3+YxBsV+rG//gcxTk2q5qXBfxNMwKg6zdA/idyO+pbwx/HDnTZsSPwbTdCOw/A4B+Lbt+dOBaMEQl",
-	"eUjfeUg0EnKmhqFm5N48alerNWj5njvJH/dv/P2Dv549+0ucyLNXf4nh/PT5cwQM+B0cjsfj/sSZKXHJ",
-	"C0DeupsPviLs/YNDKC9jZ0wSaTKG0IdlVul+lUVNzv3AUyd+5Ma5xJ7QewYIpycybZYkas4/HYIL0ncG",
-	"B4IyGibyPoKPkCLsq9n6gsShdq1VrrCtmwDdQ+7GDlSH91TO1C91sFj9asWv7hTSp+t2lowNd0u7N3cl",
-	"qL/1M5arLxbh09Qj9roFYfuqXH+seqWkcRoMTs5O6d5oJYM7iu8jte4HzedCyavRB9Ra+NnX3LsaffjH",
-	"ihXCbvZ7q+lteg8/uGjaVeois9CeTiKPhuMhvHCKfNJQvKhaSZU2fJF63r10tiqKkGGfSFLAjg8PIV2y",
-	"yzSGdB37ayzxIiWF6pyscDmbfAfC90pyuglnF3zZjyFMA1L3+0kOzw1/KOfoF9DlP3cQpZvX+o7Hxw8T",
-	"2f5FEn9n71bK3Z8/VTewK4ff8YPc4/ruTdNJ7qUnft94B1j6+rA//fNfafyzXOd+82Z3Ir177OLg/pay",
-	"q4y+YDIvuHYlwPGps4CVzQlXZKnwNwT5B+/MUISUfr2m+4osFT7UvKTf1UnQP6Zf4HJhM1eTj+fQs1VE",
-	"ooZgvgLwYiVzjf6a4ZzO6apbijEkW3ssifrXWczPYi23thpJewyp+ceKab9ql/EmXseLtF1HbRyP4/sH",
-	"h/iv2410m/ZjHckteuodFtP2or8XKfSqm+y0TYiv/u7o8fiYLk332/Qird2E4u7/eWQ+5XPNUUIpIJOO",
-	"SV+o2QylZYtre3gVirP+LDK8Lhw6TRioaaqVvXQ1GnVT6Mf+lcUFbgZjzgz9UPL5nZy9IJj/Asi+ALJP",
-	"BmTXwi36FMxSj5FFdj/lhTqqfzPoWjaqKnZiqccrUfjA9FbAdULoJKOCflSC1lGjtDtrDT9Q6etlCCpW",
-	"kNON0BxchZ8Y2CoXir65EDlXfjTvHLo6LokMZYSgp3TcrLRE4Uslg1scihSFKKqS7ozqgpm+D6uFmLap",
-	"6xgZdw4Me46Bl8NEvmBTXsTglyKG5VZ+bQw79eViCOX+4kS6OoKu9gGt4pNW5WTbqhPcb5VbCjWWfBj5",
-	"7Js3L+iHAamoHPQa+XXIxJevn77txxDqSkKKXfPU/fbbVKn3ZghvfTh7zzXR+gCBKD3CeZCHDyeJrItq",
-	"FGu2MeTfh0sKDWmY1GkXbri6HhYyQ0hs7O4OMzh7SkEPCuEbXh/ms8aCkmT1fTihQUbveHzsC2W4eP6c",
-	"e2Hia64dhEYBGcJzd9DSUaLa54mdb0qeNpfB51Ow7RVDJE1lxWJfeIhKezUqZ9lG7Uz3E031qKbvCltY",
-	"U11Lp0MohxT3ZRtU1fV+D2nWnQEOJfnr2d4ZVUUZAx/2UVlVGa1rCl+922OY99x2/pKR+jvKSL2huNXH",
-	"hYWPbjaW58EL9oemqGQ7jG3avBkcU49EeqdSaeMPpVyyUqgs0bwVmRI5KR3m3aAyTrHlF73xRW980Rsf",
-	"mWvTKokBrP4NngCMHMhw8UCXX9As9kQlCjt1CkVZ9UXYirsSRsNMmeF1JSZhIOdloTahWKQrTrVVNZAq",
-	"0WqBiMIVl24+bR0AX/MTZdG20D9uUcJbs4TerGBzGAyw5wBfNVjpIgb/ImhehsInLnhH7+kPUYzeVRza",
-	"rW3lbq5XUHJYxxaqIps7VRpdNm9IiV/7+khUbMxnvfR203jaRSihLkFZvzGkCV+9u/p/AQAA//8=",
+	"7H3rkhs3ku6rZNTOCZGzxUtf5B1ToZhtW5Ldc9RWh9ReO8alnQKrQBJWEagBwGbTio6YX+cBzkPMg/lJ",
+	"NjIB1IUsdrektsb26odCTRaAAhKJzC8vSL6NMrUsleTSmmjyNlpwlnNNf54UhVq/0GIuJH7Mucm0KK1Q",
+	"MppE6R/TKI5MtuBLhk/tpuTRJDJWCzmPrq/j6EuWLfiXSlqtio7+5WpaiCyGJbsasDl/fDQepzBTGtZK",
+	"F/lAc5azacFBTX/kmTUxpKUWl8zyrS7KLrheC8OHt8zn6QWb787jldVKzoFLK+wGLJuDmoFdcNC81Nxw",
+	"aRm2vG3w58zYM5WLmeD57ku+W3BJg7rFwJoZKJixQEQwC55D7+uLi3PImeX9W9+lMuYG7niP5n72Rq10",
+	"xkEY6DEJbGpUsbIcvn35fOsFM6WXzEaTaKVFFO+87zqOSqbZklvPFqcdC3yiVyIPlHOLjGEt7AJwQ4Vd",
+	"qJWlZ2mOLScplJrPxFUMTG4gY4YnspdOp+Px+M2b8Xg8TuPQtPllfwgncmMXAnesMByYNGuuDRyPj4eJ",
+	"jOKIX7FlWeACGv2iOEIWjkpmF1EcSbbEBiKP4kjzv6+Exj2zesVvpvvpLOzwKyEzvkuFaguREgwyPAA5",
+	"ZKrcPAImYSWXvn/ggzD9o/HxMEzSHcB6mqezQXjtwL33tll+oyQ/YzZb7M4Qz4Dpmh0sscNdJ4RvGLhX",
+	"3DKZJZvzb6jf9lTwW5qJBIGtYCYK3mYh6KX45eg/RZ72Yyi5zri0Ay4zlfN82NpuGuNgWMp5927Tf++y",
+	"39euMTf2C5ULTqz//dnzL1S+wT8zJS2XFv9kZVkIdyRHV0uSdfWwf9B8Fk2ifxvVYnbknprR92fPvy0L",
+	"xXL3ujZ9LhYcvj97DrnKVksuLfSYhaUyFv4EZ+KLfgwonIAZSLcmkOJZsvzK0ocYhDXw8tmX8B9H4yPA",
+	"9V+ygksbo2xgWcZLy3NgMgerOaO/TSJ3Bu0P4dQa8OvGvtmCZ294DtMN7Znh+lJkeJDXvCgGKFZ4HoMW",
+	"84UFrZSN/bae5jGcvXjyChwdcCWKRpiqfAPCJDLnWcE0zQSmG8sNoGDDQ0TSHpY8Fwxwx3Aems9WhudO",
+	"3hwfPHSSoL3TbjtNqaRxW/kFy8+DWNvaTyJdWTCn9hoSheXgWWICf19xvYFKMkIS5WotcTOTCC5ZseKw",
+	"ZJspnxCDy0tWiBymShWcyUn1hdlIy65ah+gmhnmqtdIX/Mp2McxJYza54gaksv5YI3FxgZrhofJrAJoC",
+	"bXA/Rs2bSL9WSMNaHtMa0hjFOMMhcoHtWQFOKjgeXCrSOkyCkhlH8l/HSOCX7kXvQ17kfEcc4LhoUBIK",
+	"ITkcTWAl+VXJM+TUpy+e3Q/xLmr2I7o1WJjm0kMSLrkxKKnm4pIbNx08Npozo2R/GBHokUqKjBUveS40",
+	"z+yu4MNXZaEZnH/78vmW1BMG0qDjU+ilb8uVLv42ZYb/baWL69FbkV+nsTsxTHMgPQlCQqHWXJM2JRXf",
+	"gHJNyNBFI990VLUjEn2p5KwQ2c0beE/EJ4GgeaZ0TvCIGGvKZ8oDGkebB8ZBpgw3hQj+TBQEMv3cGtP8",
+	"4+iP7flVQGcqJNObbqyzOzPSS731QhWczoGDV8SnPAfN5Jw70XM4/myb7ickXgcvsZHpAMEk3G4D0jiI",
+	"MQMPpQcEywc1Lr9pP5sQPkDyQQOT39S3hd8dNyBpB0+EKZUR3Qg0FRLPRYqESpm1LFug8kodhWwgJ2rj",
+	"u+L1m+ZIbTz8HjTx941M3sTqtOnPlJ6KPOfyjqJqFtpPYKNWGqx6wyUsGMoO0KrgZMjMtVqVkETGMjlT",
+	"Ok+i+5NVmeY52iysMJArEllzzSSCbK/VjYGe51YvV/z8gmwn6wp3wzjR9fXF2fNzNuddNFjYbVxzp6OD",
+	"Qz6EEmVmS8RtnZIPYsuPyCaEZl85mPOtZJdMFEjEjyEeEVyRbJdOq7/hHjVb3EDoFWJ6KUoT1JeQxrKi",
+	"4Hn/kSM7iQBWuNMnDBgrisKNmtPun0rLtWQFzeSOx0D4Pk5FT5q85ic6RVHJ8vvjew8yIVOrIqel4vhk",
+	"ZWphnaowVmknqhutVhJYIgmyOmXeQKAOyfbRDAqjMAszJgrjztOabSBbkBBPcF1ogA4B55Nzy0SBFBWy",
+	"QsFcPzBQqLlHQt8o+0ytZP5+ByveS35c1wwHnuCx9oTfMZrvh/bfKAvMDR7j28wqW1SGPoOc6TfVR6Wr",
+	"Fs6m0zvOFEeV/Q4Th5EqA5WsjZXWXG6LjrufflzTeXC33GDB/WhUm85vo2CCoVFJ6GOIZl4ccYsvj5Lo",
+	"89lhdsR+/sc/ScSLPJpEXfuAOA4NamvLyWhUqIwVC2Xs5E/jP41H+HDUbH99143zq3rJzarYe3AqM5LA",
+	"FZ6QHHqH4wNYb/mmaLcIhqEs4esYDsdj10rgaSsLlvEclLwRZO5OoOTaCEO24w7kfTeH1HUcXSj1nOn5",
+	"RxG9wSwo8IXa2TlkghMbfyvZyi6UFj/x/I5ic9XoMnECJojlyuvpbepCzYXsABKPwIg52pUOVzGYcqa5",
+	"ByL3deKbIMNZgBJW8o1Ua+letLX/33333eBkZRfYJWO2w+eTfuGmqTkrlo8TOhBJdDP+vSYil1ohpLlV",
+	"3Tap3OgzqVwPaKi7o5kdHB7ls+OHn/1HEnUZzCWzi19KnDb5qmlqTleWZsGk98wQM/jz2FuTq7rtSqHm",
+	"YboPTBDR2UIUueYS1MriWVM65zqu/A6o/H7+xz/7noXNqiyVtjw/47lgF7QDH+9g4QqCL2vL60T2lvdk",
+	"DUkZ+tHJuEJVXEmcUquSa+s9dVPvprtpgi+9j/wlnyEZRN7BfnG0VFZcVm/ZeWxRKtjuR56OXK6W0eSH",
+	"5nxfxx16vvZY/eCc09SkNYPYLax6bT2O4wd8bf2agObbpNmzTmH50j0Pf9xEu8ZaqpVGTGu2uXnlNKV3",
+	"Wr2bTtdCv2Ty0nFCe4H5Sm/vl1wtp1xjpwUX80VzvxDEzt2ze6YMrbWDOgWb8uK2YZ4zOV+xOT9jZRdF",
+	"/dp3KRlHa5HbRdcCbyCym9KNxFZFwbNu9X56evoMzhsAD46GY8iqHj7g0Pjs3fveA8nJe2W5sQbYnKHx",
+	"QiKNxv3LqxffwCvnKUaF097r/yQhdWWbtPH4SggxGwo1YqUYNdHn6GjkOw0J63XRcKGWvPSn5067viVL",
+	"trdc7MO4FU0eGEC9itCoRw6/a1rAaMmkmHFjae37WbM99AuJSmPGNZcZIS9YcjwA0COf+Zkfk5R6vbHk",
+	"tGAgnWOrnhq9+j6o8D6Mv+SW5cyyO+/Eme/wVFq96ZpFybR9MbuvnQ0n6pVlli+9unyn+VGApGMTn4uM",
+	"S8Ph25ennXtvOD8pjLqvhZjVcsn05l3l0mK1nEomivuaxo6gq+XOrWqjEgbxOwo3Cl/v7sCJd60TxhbW",
+	"+KB1O/DYaegxa7nGIf7bPf5hOshng8WPb5ayHNjLwU+v3x5e/zAefP767dH1DQ+Pr//QtfU1tOqYs5J8",
+	"QLEJH66YAAOzUNr6QEXsZDH+YSsPRieHNfcareQ8RH/O24AibPseBFRvbofaKPw7YMlK6FWfMpWT4yCJ",
+	"pJI8ieDn//f/XVjNNCVhvYVBpt1VOwW5+itWQlO+YJfCeePuTuOPpboCAWvFdbOGutNcPKxBuS/kqetx",
+	"8L9DkZRaXYqct3e7zWe/zNbubNl94NOTOarCdwL67rVd4nlX58qc03iflPhvQolXwvmXU+HtHdk5Ou/D",
+	"06Ru3qnP1mLCrN1AXbNuu253LdnK8VzTsuWBXqrc0J9d+sO5p7tSwJziDx5hcsGsfTCIwE63JM9vo4WD",
+	"UdfB0b395vNbPMA3+33jaM20FHJuuvIemXeCVfmU1eoKRklKTOawUGsQNvhZKUiG//cYzFhRTFn2Bqyw",
+	"BUeEZDbSLrgRhudwiRNXMrAYPm6mK3jCCUkYEZWh79AfwsmUPFvBya65d3hRCqNVYNimZV3dot67xGfF",
+	"JH7HPfm72K15bPcCOpcYt40qCQbVNmWvNg8RRnr5EUMlmmMI2iomR18HbLrRTxOYoYMk7+HC+RCVdg8O",
+	"lq69+P7s+ZPG8d6it2zl/nWexzp78LbuwAysqCnPoYdM6pLqmOYhFLSSLr6ZO1YNaYH91rncmzeDeixb",
+	"aWE3hJG9C5Z8/Scru+iyUlzKxJLlPnkmNcJyc5m5BwZYnsNgQLkU4VDrlDIaWL4UeLReusgDyhHNcSqU",
+	"EUYJDbAyHJh/x3qhDKesDEN5J3gORcjOUBoKH7aqglCUjEaTr5eKcN75sYWcqdtkmyFXSi3dTBB2uZgL",
+	"ywrQnFJolN4M4ekl1xvfMJELZoBtB8u6U8BcmJqkjwEmKdsCLgVfx8ASWedJVfEDrZQFn3j/gt6X9lGY",
+	"+aYk046Gn/n2NMotxhNljTazs4j8w0Qm8oVPZqMI0kzgTlXJamYCdq0gU9IoyaQ1KEM09/TBT2uVyObj",
+	"mVpp/xTaieL92MVseE6ZbwMhDZdGWHHJi00igymX/nfPmeL9P+/Y218MnjwbfP2X/3v2zfng4r8Gf73R",
+	"ON/f+Pj6D2mcSBeRk6BKnyq5lfM+hBPZIIvbRR8GCSH2RDZibVWyeN6OtAMrCp+xDcfj40kIA1muJaXR",
+	"ksKhDLogCXhOmbQ0Fr6vSrRVso551en+MRiFwzALu0mjIPklTn+l8bjCFDVqvSohrQIGx+MxcUOTySEk",
+	"4kLGtBbcQIqgJI0hbSXopDjNRKat9KD0EaStDHRqRd+10+TTQJojuhvg06ld5nHc5mCKvlbZwUhWtaaL",
+	"CS5tBnpfvnj5qj9MJPldHB9TMIxiUyE0SsePcp2qkHpWCDzCJelNk8i0yvlIoTfVam24Nv0gAr56egGs",
+	"MKrKwv/66cmTpn+CGRw1kV89vcBzK3N4cX5x+uKbV1UPnCi9riB7xItWygJMH0FInrYLlRtkMc86DyHw",
+	"rG/qs3tRxtKuuyU3JlL5Ryhb2zOXu0ZQ+FBmnYwsDLIByl4EPcISQ1wEtOZElNMxPs2WlSW2rC7ioDR6",
+	"YIDUPrwRMkd5mkiUxNgLedEq4AWZbsa5tZxBRuOaOGStBwTX91nmKMGnDrrlKjOUgzFc5i6BvHCmG8p6",
+	"f4fgpCROPByOoziqcznMZDRar9dDRo+HSs9Hvq8ZPT/98uk3r55SH8QUCC9Rc3plR9m/PqcJDQWHG6NJ",
+	"dDAcux6q5JKVIppER8Px8Mg5FxekYEkLOFVU8K5w+0u+VKgbmjcqyI1Z0d0n4odDYPow02pZZ1ENE3ky",
+	"s1yvmc4NcGLT3YTlnVs4iPJoX07zaBI9oek5fRC1bxP90I3I6iaj0zy6fr2Vu384Pu72STWuV2lau8tt",
+	"Ox4f7MN+1bijViIHdTq6vVOdOEo9jm/vUSWDXcfRw/H49g7txLwm1iLyNVHWD6+RVJUPIPpO2EWu2Zq0",
+	"USC/ZWhBeTvSLKLX13HkI9j7CPrA1MJtEkykTHNmFeoIlAkmBjY1dMEgBrPyd/YSSUBM5uAPBJjgYTGx",
+	"F4uofTLhwEXcDBIWQr6JUbq4dFX6bCrEwZdTniOeRcCDoir1oIi0Af09JEGbSM1RRzmmRvxH4HcI6ikO",
+	"AbkwmSLGdi/weXwoAaFUAtGzJVXqXhlOKwmxczyKUHJVFhxYgVblBrGnu/RRK8O1FtZyWSdBB0iQSIcJ",
+	"oJeOOq67oWYREjJWImo0znJ19woQyR+ND/pglZtdfaXAUwLFsVdApMG9FmpfFyryf//RKJkmqK6b6kmg",
+	"MiArIKV8UbqBdDQ+whfWfvGgRhH2bOWRIZBVkkOPLuoJC3NujQcZc94fwhfKVhfOEolQYAPpfzG9mYB/",
+	"cZcw+YrbD5Ak8e2tGtfn7tS8fSewQ1bd4YxXqdfXcXR0F2G1e82Eeh7tiTK3YEg3Azxq3jkRpo3qW3t9",
+	"L1dLju4oK+sEbJSvdyBl617XxxTKldStzLC2lmyIXv/Fa+xXSyp8qxfEe1j+a0tOv98p2/9vYwjo1doI",
+	"oT1xQv9GNlmq3NzEJmf4/DfFIHuSsHGh/+7v0tah9mQ1Hh9lf75aFsHD+jhBpJxEQHeChZw/TqJvL54N",
+	"/pREf6bWPJGuF44IV8tCmsdJCM4iaC9UNpyrS3rj6PIoiVyjyZUR7YbrI0L2h+Pxwej7s+cuGDygixYy",
+	"40nUmNLR8DMcx4iJcy0G0Xfjm6HjEY6dI/QOjej/wdHgs+GVyZMoLBHALZKg2amcKf+g/tJ9cbFWxIim",
+	"tq0YUg20UkvXetRo3vymMaqnKM0lfHXntNim2/Omq4C1H+oRgodge7Zj81VLN3rH5btfwb25j3hB6Xcs",
+	"RM8bPsqWPxO5MK44oVN+xlG5us3AafgiliuD8PWSw5Rz2YgpzYQ21gPa4/Hnfe9Wojxm6jTlITRUs+8E",
+	"nNsV55kG64LaXB4lUrIlNyXLeAzplgBJY1Cy2Li2VpWDgl/youHmYBYKzoxNJOLstDqmnbj5fPX+2uF1",
+	"sxTCZv8+NqoljEKphOv3AQb1PZ3rODq8CyBu9bgrS4f76b9iF8Hx+PM7WAPhnjZ2OLjDnKrrM9Th4V1W",
+	"3nFFADsfHt6lc/P2xkfwe3hmgB75KMIFtIJlvF+7Qh6YpjDpdIxUuOuqhc63nGy7QRXvTrVWi+kKdVYa",
+	"bmuk0POmv9OhIncKNO17X3clbFLoob4bWLHk/Uf1fQ4SIMK4Cx0T72Swmyo2ncidaLXOZ5OXT57teEF9",
+	"bQ5Tf1ZM/C3PJnkWJFsVJiTYKrmppWFcxwz32OlOZH//W7NZbq7scj9otMku1VWex8luMmkS1RR/nESH",
+	"48PjwfjhYHxwcXA4GY8n4/Ffd2HgNlO45z//458euHU/r/tvcdAtE9wefav39uCeGz3M1vmsE2YffP75",
+	"56Px4ejwcKDz2cCVAhlI82+77/MDbr9ni9lvo7LdlPxx4soI7b5ja7CdNbXO0c4EO57Wfasz5yniPreJ",
+	"QkEAnS3EJTdEnhcnp6PD4XjkGo8qq6XZkYIZ2DjPRgE0jA6GB6Pd5VVz2EL4TTb9JZD+Toz6E4L/3SP4",
+	"nYSEJpO9K3zfgt7Nq5RbKrm+/7xQhieyoZIJg7v0jGYZu5LZRVy77NsamCfScJ4/MOFmJYOm7q5Ut4/a",
+	"u1uX2yKJVH5bOviqAmGyHrZ4v7nml0KtnFudWbUUGSuKzQRYIjX/0QUFiCK+VkGVaOarFFG6jIvaG470",
+	"Kpm2ghV1CHeP5fBhmvyT+fCvMx8+WQN3tgZqZXSzMfCTKPcaAy6Ro6OSoZB0an8SJXhFDj0uLWW/oPyh",
+	"5A4hKempjdHrBD21LDU3hucTVwcQcXn9pU+hMIn0gcg+9tW8GpySjHwkkiqGhIJOz7mco6hzkmHBizyR",
+	"QsKSL5XeABW+cmLJ51Q4e0AZWqMLNo6oTuNbXMl1OoHj8YHLg1Ir2ypVhILoeHxUS1V3pZ0si7pkEsnF",
+	"kJZXF4DFjtgoRIsH5B7BIflyyvRcVYU1zRBOZCJDOoCfiEsNbCYrQChS5PJ2fADYOr/LeiEKnkgmN7hz",
+	"S7apKidVdazMHsvnr6K8p0SHmywSz4gfXOCswZQx3cGXUFfu8tyZOkRICtIhQTwH6XYhpzuVCKsHf0RU",
+	"xDc87h7/1soQv+PUDjRpb5JrTwI3sqLwvL2VlmOCzLkpqDTaK8xOXHpSpkoRqmsysJqJAjGFKZhZ7MlI",
+	"cACpIyOhkePo0sKOb4zxv8J33MtJev+o+m8EXbec2bRv3RvWC9tlcJ9ujzk2JfteTnnlc5Cd5iuECbcp",
+	"m5Pa0WzhWm0il2LJ8XTHKHvQkoqBSiaGrFMDvcPxZzEcH3zWD3mwodqqzGthM4SXtYricqZ0htpyq6K4",
+	"1wPaF+vKHyWyOj4hX7tZiIe1yvAoDczSd1lIg0UFm8hmCZ5awVEGe0pdvc8PSem9flQlMQzU8ZjS3RHc",
+	"u9xbys2jMqwzMV8hKmhMwq6VftMn3Rs0XiJbFXz2KN5HWwo1kIAiIFIF4vSOx0f9Rw1V21SnNPZKWlH4",
+	"sGLBmeFkBu054M9Ewd/XL9hmvmehoCQKvJr3to2tZi3pIZz4kksykQxmqshdnqpTdtONu+3N7AJ6KfYe",
+	"USGeYWYu0/6kzpQWBs1Auv3DbAsKbXVyRZjpBLpgv13wDbJgInuN2snEdj7P0ltuM8s1uKmnviPNsh8D",
+	"Vew1GSsdwEv/z+GzdAgvCBRVNx2CrY2EMS6Ti3ge0mEaJzIdDlMPoUq7casKziI6Ig4UupP9wBFou9L6",
+	"vZfe/uVdv/GurptuLPfVXHsvn30Jnx8cjF1dZKjKIpM//PF4cDA+PEr3Fkgn0RXdssCuHwjQK+5viVQS",
+	"jYoBN+qoxvXvHUBVa7U3VXYBLoOuVWK1X82RylXXUwzSszXLnM8YXUOcscLwCjz6otXR9fsl+TQL9JI5",
+	"/tk79/mITrFfqxn/2ccoyLVd1bgu4mmYFQZJuwfwO5bfU98Y/jhyqs2In4JquxXYfwQA/UJ2/ejAjWCI",
+	"SvKQvPOQaCTkTA1Dzci9edSuVmuQ8j0XyR/3b/39g7+cP/0qTuT5N1/FcHH67BkCBvwODsfjcX/i1JS4",
+	"4gUgbd3NB18R9uHBIZRXsVMmiTQZQ+jDMqt0v8qiJuN+4GcnfuLGmcR+og8MEE5PZNosSdRcfzoE56Tv",
+	"dA4EYTRM5EMEHyFF2Fez9QWJQ+1aq1xhW7cAuofcjR2oDu+pnKlfKrBY/WrFry4K6dN1O0vGhrul3Ye7",
+	"YtTfeozl+l+gET5kN+L7F9bt2pwuvZ/lS+Gy4uh8DoEwBaNCoQO6RCBdm0QKC72WUYMHfUlXtSv7gFK+",
+	"T7yiczbGs0KtyUHprY9+3PzVjqrKkJMmjQk3DD3UnEG6GOhVL4GD4fiBgZzPNV1Srpg1hvVCZItEngnN",
+	"cqXhiBZE1zTQHEKLpDCUm+B+kAGlDr/ygYyPUpzU6/9fGYvsKRK/xSWP6h1kzgN7PD7wZas/ig8De90B",
+	"Pu2rvP6uKp8YjgaDk/NTustcsdqOMn5HJPBW87lQ8nr0FjUpfvZ1IK9Hb/++YoWwm/0elPQuvYdvnYf3",
+	"OnXRAmgvJ5FHw/EQnjtwMWmAAVT3pN4b9nG97l46WxVFuPWRSAIFgT/SJbtKY0jXsb9aFS9SUvLO8A8F",
+	"A8ieJZtT0SGkO0nLfgxhGZC63/RyNsbwx3KOtipdSHXBUd28ano8Pn6UyPav5Ph7pHcCHD4mWlUFqJxQ",
+	"jh7ksqnvgzUdN720JfQmifRi4ed//DONP8id029WG0ikd9m42Iy/Oe/O44LJvODalaXHpw6VVTgoXNum",
+	"YvQQ+B+8gU1ee/pFpe5r21SMU/OSfuspkUgRutNJrlxXJ5Ln0LOVl6w2C3xV6sVK5prnj8BwTrHj6uZs",
+	"DMnWGUui/k0o7qMguK2jRtweQ2r+vmLa79pVvInX8SJt1/Ybx+P44cEh/ut2bbhD+67Oja351CcspuNF",
+	"fy9S6FXVFeiYEF39febj8TFd5O+354tz7Z4onv4Pm+YTPtccOZSchOmY5IWazZBbtqi2h1ahYPAHTcPL",
+	"wqGThGE2TbGyd16NRt0z9GP/ynxVtxsITg39WPL5vcQD0cD8ZCT8DtxG/ypAdiPcok9BLfUYaWT383Io",
+	"o/q3g65lo9JnJ5b6YiUKHyzZCgJMCJ1kVGSSyiK72Sjt4v/hR1N9DRdBBTRyuqWcg6s6FQNb5ULRN5ci",
+	"58qP5h0WrrZQIkNpK+gpHTerf5FLXcngqgmFs4JnX0kXN71kpu9dvSHOYuraWsblJsCe1ITlMJHP2ZQX",
+	"MfitiGG5lfMdw07NwxhCCco4ka62pavHQbv4Zauat23Vru63SoCFul8+tHH+7cvn9GOVVOgQeo2cTyTi",
+	"2Ysnr/oxhFqnkGLXPHW/RzhV6o0ZwisfYtlzdXnLaD3CdZDXCU4SWRd6KdZsY8jnFC7ONLhhUqcCueHq",
+	"Gm1IDCGxsbvPzuD8CTniKKxkeJ1gwhobSpzV9y6uxjR6x+NjX7zFxZjm3DMTX3PtIDQyyBCeueBfR9l0",
+	"n7t4sSl52twGn+PDtncMkTSVuot9MSwqN9eo5mYb9Vzdz4bVo5q+K7ZiTVUqgQKjDinuy4CpKj7+HlL/",
+	"O214JfmL2d4VVYVCAx32zbKqfFvXub5+vUcx77mB/ylL+neUJX1LwbV3C1Uc3a4sL4IV7AP5KGQ7lG3a",
+	"vK0eU49EeqNSaeMDpS6BLlQ7ad7UTWk6KQWYbxEZp9jyk9z4JDc+yY13zP9qlWkBVv8uVABGDmQ4f6DL",
+	"eWkWIKOymZ0yhbys+jIcxV0Oo2GmzPC6OpgwkPOyUJtQwNQVTNuqZEnVkbVAROEKnjeftpISbvjZvGib",
+	"6b9ozYS3Vgm9WcHmMBhgzwG+arDSRQz+RdC8oIdPnPOO3tMfIhu9rii0W2/NVVOooOSw9i1UhV93Koe6",
+	"DPNwTWPta3ZRATyfidXbTS1rF0aFuixq/caQun79+vp/AgAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

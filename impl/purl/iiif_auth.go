@@ -191,6 +191,9 @@ func (ri *refusedImageInfo) VisitGetImageInfoResponse(w http.ResponseWriter) err
 	h.Set("Cache-Control", "no-store")
 	h.Set("Vary", "Authorization, Cookie")
 	h.Set("X-Content-Type-Options", "nosniff")
+	if ri.status == http.StatusUnauthorized {
+		h.Set("WWW-Authenticate", `Bearer realm="purl"`)
+	}
 	w.WriteHeader(ri.status)
 	_, err := bytes.NewReader(ri.body).WriteTo(w)
 	return err

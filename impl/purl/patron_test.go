@@ -212,7 +212,7 @@ func TestAuthServicesDescribed(t *testing.T) {
 	if !f.svc.tiler.Available() {
 		t.Skip("libvips is not installed: info.json is not tested")
 	}
-	resp, body := f.raw(t, http.MethodGet, "/bn888yz8888/iiif/image/floor-plan.png/info.json")
+	resp, body := f.get(t, "/bn888yz8888/iiif/image/floor-plan.png/info.json") // validated against the contract
 	if resp.StatusCode != 401 || !strings.Contains(string(body), `"profile":"http://iiif.io/api/auth/1/login"`) || !strings.Contains(string(body), "AuthProbeService2") || !strings.Contains(string(body), `"width":`) {
 		t.Errorf("anonymous info.json: %d %s", resp.StatusCode, body)
 	}
