@@ -500,7 +500,7 @@
     return new Promise(function (resolve) {
       var id = 'sitesvc-' + Math.random().toString(36).slice(2);
       var serviceOrigin = new URL(auth.token, window.location.href).origin;
-      var frame = el('iframe', { src: auth.token + '?messageId=' + encodeURIComponent(id) + '&origin=' + encodeURIComponent(window.location.origin), title: 'Sign-in check', hidden: '' });
+      var frame = el('iframe', { src: auth.token + '?messageId=' + encodeURIComponent(id) + '&origin=' + encodeURIComponent(window.location.origin), title: 'Sign-in check', hidden: '', 'class': 'sitesvc-token-frame' });
       var timer;
       var finish = function (token) {
         window.removeEventListener('message', onMessage);
