@@ -105,18 +105,20 @@ func (v iiifService) MarshalJSON() ([]byte, error) {
 }
 
 // authServicesJSON are the auth services of a restricted image's
-// info.json: the 2.0 probe and, when a sign-in admits, the 1.0 login;
-// nil when it has none.
+// info.json: the IIIF Auth 1.0 login (with its token and logout), when a
+// sign-in admits; nil otherwise. The 2.0 probe is described on the
+// content resource in the manifest only: Mirador 3 reads every service of
+// an info.json as a 1.0 one and stops loading the image at one without a
+// profile (TestMirador3SignsInThroughAuth1).
 func (s *Service) authServicesJSON(rec *record.Record, name string) []json.RawMessage {
-	probe := s.probeService(rec, name, true)
-	if probe == nil {
+	if s.cfg.AuthServices == nil {
 		return nil
 	}
-	services := []json.RawMessage{probe}
-	if who := s.signInWho(rec, name); who != "" {
-		services = append(services, s.cfg.AuthServices.LoginService1(who))
+	who := s.signInWho(rec, name)
+	if who == "" {
+		return nil
 	}
-	return services
+	return []json.RawMessage{s.cfg.AuthServices.LoginService1(who)}
 }
 
 // withAuthInfo adds the auth services to an info.json.

@@ -160,7 +160,7 @@ func authFixture(t *testing.T) (*fixture, *iiifauth.Service) {
 
 // TestAuthServicesDescribed: the manifest's restricted image carries the
 // probe service with the access (active), token and logout services; its
-// info.json carries the probe and the 1.0 login; an open item carries
+// info.json the 1.0 login only (Mirador 3 fails on a service without a profile there); an open item carries
 // none; an anonymous info.json is a 401 that still describes them.
 func TestAuthServicesDescribed(t *testing.T) {
 	f, _ := authFixture(t)
@@ -213,7 +213,7 @@ func TestAuthServicesDescribed(t *testing.T) {
 		t.Skip("libvips is not installed: info.json is not tested")
 	}
 	resp, body := f.get(t, "/bn888yz8888/iiif/image/floor-plan.png/info.json") // validated against the contract
-	if resp.StatusCode != 401 || !strings.Contains(string(body), `"profile":"http://iiif.io/api/auth/1/login"`) || !strings.Contains(string(body), "AuthProbeService2") || !strings.Contains(string(body), `"width":`) {
+	if resp.StatusCode != 401 || !strings.Contains(string(body), `"profile":"http://iiif.io/api/auth/1/login"`) || strings.Contains(string(body), "AuthProbeService2") || !strings.Contains(string(body), `"width":`) {
 		t.Errorf("anonymous info.json: %d %s", resp.StatusCode, body)
 	}
 	resp, body = f.get(t, "/bn888yz8888/iiif/image/floor-plan.png/info.json", "Cookie: session=member")

@@ -6,9 +6,11 @@ import (
 	"image"
 	"image/png"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,20 +34,21 @@ var users = []testkit.OIDCUser{
 
 // site runs the binary (PURL, Embed) signing in at the test provider,
 // with a reading room at 192.0.2.0/24 behind a proxy at 127.0.0.1.
-func site(t *testing.T) *testkit.Server {
+func site(t *testing.T, extra ...string) *testkit.Server {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the binary, an OpenID Connect provider and Chromium")
 	}
 	p := testkit.StartOIDCProvider(t, testkit.OIDCProviderConfig{Users: users, ClientID: "sitesvc-test", ClientSecret: "test-secret-0123456789"})
-	srv := testkit.StartServer(t, "--services", "purl,embed,hours",
+	args := []string{"--services", "purl,embed,hours",
 		"--oidc-issuer", p.Issuer, "--oidc-client-id", "sitesvc-test", "--oidc-client-secret", "test-secret-0123456789",
 		"--group-map", "library-staff=group:sitelib; students=group:students",
 		"--purl-access-names", "group:sitelib=library staff;location:reading-room=the Reading Room",
 		"--purl-access-contact", "access@library.example.org",
 		"--purl-location-networks", "reading-room=192.0.2.0/24",
 		"--trusted-proxies", "127.0.0.1",
-		"--purl-location-hours", "reading-room=green/special-collections")
+		"--purl-location-hours", "reading-room=green/special-collections"}
+	srv := testkit.StartServer(t, append(args, extra...)...)
 	p.AllowRedirect(srv.URL+auth.CallbackPath, srv.URL+"/auth/")
 	return srv
 }
@@ -98,6 +101,12 @@ func signInPopup(t *testing.T, ctx context.Context, username, password string) {
 	if err := chromedp.Run(ctx, chromedp.Click(`button.sitesvc-signin`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
+	signInAt(t, ctx, opened, username, password)
+}
+
+// signInAt signs in as username in the window opened announces.
+func signInAt(t *testing.T, ctx context.Context, opened <-chan target.ID, username, password string) {
+	t.Helper()
 	var id target.ID
 	select {
 	case id = <-opened:
@@ -311,4 +320,57 @@ func TestCompactRestrictedPage(t *testing.T) {
 	if h, _ := strconv.Atoi(eval(t, room, frameHeight)); h < 400 {
 		t.Errorf("the shown item's frame is %d px tall", h)
 	}
+}
+
+// TestMirador3SignsInThroughAuth1: Mirador 3 on its own, with its default
+// settings, on another origin of the same site (allowed by
+// --iiif-auth-origins): it reads the IIIF Auth 1.0 login service from
+// the image's 401 info.json, shows its sign-in banner, signs in through
+// it at the provider, gets a token from the 1.0 token service and the
+// full info.json with it. (Mirador 3.4.3 then draws no tile: see
+// docs/purl.md, "IIIF Authorization Flow".)
+func TestMirador3SignsInThroughAuth1(t *testing.T) {
+	var siteURL string
+	pageSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Mirador</title>
+<script src="%[1]s/embed/viewer/mirador.min.js"></script></head>
+<body><div id="m" style="position:absolute;inset:0"></div>
+<script>Mirador.viewer({id: 'm', windows: [{manifestId: '%[1]s/purl/bn888yz8888/iiif/manifest'}]});</script></body></html>`, siteURL)
+	}))
+	t.Cleanup(pageSrv.Close)
+	srv := site(t, "--iiif-auth-origins", pageSrv.URL)
+	siteURL = srv.URL
+	ctx := openBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(pageSrv.URL)); err != nil {
+		t.Fatal(err)
+	}
+	signIn := `Array.prototype.find.call(document.querySelectorAll('button'), function(b){ return /sign in/i.test(b.textContent); })`
+	wait(t, ctx, "Mirador's sign-in banner", `!!`+signIn)
+	testkit.Screenshot(t, ctx, "mirador3-banner")
+	opened := chromedp.WaitNewTarget(ctx, func(i *target.Info) bool { return i.Type == "page" })
+	popup := make(chan target.ID, 1)
+	// The banner may first unfold its description, whose own button
+	// opens the window.
+	for i := 0; i < 4 && len(popup) == 0; i++ {
+		eval(t, ctx, `(function(){var b=`+signIn+`; if (b) { b.click(); } return true;})()`)
+		select {
+		case id := <-opened:
+			popup <- id
+		case <-time.After(2 * time.Second):
+		}
+	}
+	signInAt(t, ctx, popup, "ann", "ann-pw")
+	// Mirador then asks for info.json again with the token in an
+	// Authorization header, and gets the full description.
+	full := regexp.MustCompile(`method=GET path=/purl/bn888yz8888/iiif/image/floor-plan\.png/info\.json status=200`)
+	deadline := time.Now().Add(30 * time.Second)
+	for !full.MatchString(srv.Logs()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("Mirador did not get the full info.json after its sign-in (it shows %q)", eval(t, ctx, `document.body.innerText.slice(0, 300)`))
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	wait(t, ctx, "Mirador's sign-out button", `/sign out/i.test(document.body.innerText)`)
+	testkit.Screenshot(t, ctx, "mirador3-signed-in")
 }
