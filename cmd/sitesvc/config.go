@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 	"github.com/sitelib/sitesvc/impl/server"
 )
 
@@ -51,6 +52,11 @@ type serveConfig struct {
 	// PurlMODSSchema is the MODS 3.6 XSD published MODS records are checked
 	// against (with xmllint); empty means the built-in one.
 	PurlMODSSchema string
+	// IIIF image service bounds: builds running at once, builds waiting
+	// (past it 503), bytes of the tile cache on disk (0: the defaults).
+	IIIFMaxBuilds     int64
+	IIIFBuildQueue    int64
+	IIIFCacheMaxBytes int64
 
 	// Embed
 	ProviderName string
@@ -185,6 +191,9 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	size(&c.MaxBodyBytes, "max-body-bytes", 32<<20, "largest request body accepted (larger ones get 413)")
 	newSigninFlags(fs, env, c)
 	newPatronFlags(fs, env, c)
+	size(&c.IIIFCacheMaxBytes, "iiif-cache-max-bytes", iiifimage.DefaultMaxCacheBytes, "bytes of IIIF image tiles and derived images kept on disk; least recently used images are removed past it")
+	size(&c.IIIFMaxBuilds, "iiif-max-builds", int64(iiifimage.DefaultMaxBuilds()), "IIIF image builds (vips processes) running at once (a count)")
+	size(&c.IIIFBuildQueue, "iiif-build-queue", iiifimage.DefaultMaxQueue, "IIIF image builds waiting for a slot (a count); past it 503 with Retry-After")
 	return services
 }
 
@@ -209,6 +218,11 @@ func (c *serveConfig) finish(services string) error {
 	}
 	if c.MaxBodyBytes <= 0 {
 		return fmt.Errorf("--max-body-bytes %d must be more than 0", c.MaxBodyBytes)
+	}
+	for name, v := range map[string]int64{"--iiif-max-builds": c.IIIFMaxBuilds, "--iiif-build-queue": c.IIIFBuildQueue, "--iiif-cache-max-bytes": c.IIIFCacheMaxBytes} {
+		if v <= 0 || (v > 1<<20 && name != "--iiif-cache-max-bytes") {
+			return fmt.Errorf("%s %d must be more than 0 (and, for a count, at most %d)", name, v, 1<<20)
+		}
 	}
 	if err := checkBaseURL(c.PublicURL); err != nil {
 		return fmt.Errorf("--public-url: %w", err)

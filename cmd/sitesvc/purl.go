@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sitelib/sitesvc/impl/purl"
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
 	"github.com/sitelib/sitesvc/impl/purl/store"
 	"github.com/sitelib/sitesvc/impl/server"
@@ -62,6 +63,7 @@ func newPurlService(c *serveConfig) (server.Service, error) {
 	}
 	cfg.AccessNames = names
 	cfg.AccessContact = c.PurlAccessContact
+	cfg.IIIF = iiifimage.Options{MaxBuilds: int(c.IIIFMaxBuilds), MaxQueue: int(c.IIIFBuildQueue), MaxCacheBytes: c.IIIFCacheMaxBytes}
 	var svc *purl.Service
 	if err := c.withPatronAccess(&cfg, &svc); err != nil { // iiifauth.go
 		return nil, err

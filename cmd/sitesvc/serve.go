@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/server"
 )
@@ -102,6 +104,13 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 	if err != nil {
 		closeAll()
 		return err
+	}
+	// Services with metrics of their own (the PURL image service) report
+	// them in /metrics.
+	for _, m := range mounts {
+		if col, ok := m.Service.(prometheus.Collector); ok {
+			srv.Registry().MustRegister(col)
+		}
 	}
 	return srv.Serve(ctx, ln)
 }

@@ -226,7 +226,8 @@ func TestConfigDefaultsAndEnv(t *testing.T) {
 
 	for _, bad := range [][]string{{"--services", "purl,ftp"}, {"--public-url", "localhost"}, {"--services", ","},
 		{"--services", "purl,purl"}, {"--public-url", "http://x.test/?a=1"}, {"--public-url", "ftp://x.test"},
-		{"--hours-base-url", "https://h.test/hours#top"}, {"--log-format", "xml"}, {"--read-timeout", "-1s"}, {"--shutdown-timeout", "0s"}, {"--max-body-bytes", "0"}} {
+		{"--hours-base-url", "https://h.test/hours#top"}, {"--log-format", "xml"}, {"--read-timeout", "-1s"}, {"--shutdown-timeout", "0s"}, {"--max-body-bytes", "0"},
+		{"--iiif-cache-max-bytes", "0"}, {"--iiif-max-builds", "-1"}, {"--iiif-build-queue", "0"}} {
 		var c serveConfig
 		fs := newFlagSetForTest()
 		services := newServeFlags(fs, func(string) string { return "" }, &c)

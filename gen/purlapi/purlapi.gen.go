@@ -911,24 +911,45 @@ type ClientInterface interface {
 	// Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 	GetFile(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetImageService The image service's base URI, redirected (303) to its info.json
+	//
+	// IIIF Image API 3.0 `baseUriRedirect`: the service id
+	// `{purl}/iiif/image/{name}` answers 303 See Other to
+	// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+	// info.json answers them).
+	//
+	// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+	GetImageService(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetImageInfo IIIF Image API 3.0 info.json of an image file
 	//
-	// The image service (level 0) of an image file of the object (JPEG,
+	// The image service (level 2) of an image file of the object (JPEG,
 	// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-	// scale factor) and the whole-image sizes. The service's id is
-	// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-	// 503 when the server has no libvips to make tiles with.
+	// scale factor), the whole-image sizes, the output limits
+	// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+	// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+	// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+	// of the file. 422 when the image's header declares more pixels than
+	// the service accepts; 503 when the server has no libvips to make
+	// tiles with, or (with `Retry-After`) when its build queue is full.
+	// See docs/purl.md, "IIIF Image API".
 	//
 	// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
 	GetImageInfo(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// GetImage IIIF Image API 3.0 image request (level 2)
 	//
 	// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-	// whole image; `max`, `w,` and `,h` are answered when they name one of
-	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-	// invalid syntax is 400. Access rights are those of the file: a
+	// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+	// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+	// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+	// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+	// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+	// `webp`. Tiles and sizes listed in info.json are served from disk;
+	// other requests are made with libvips once and kept. Invalid syntax,
+	// a region outside the image, a size beyond the region without `^` or
+	// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+	// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 	// restricted object's tiles need the same bearer token (`Authorization:
 	// Bearer …`, role `group:<name>` or `location:<name>`) or location
 	// network as its files; the handler checks it. The operation declares
@@ -1176,13 +1197,38 @@ func (c *Client) GetFile(ctx context.Context, id Id, name string, params *GetFil
 	return c.Client.Do(req)
 }
 
+// GetImageService The image service's base URI, redirected (303) to its info.json
+//
+// IIIF Image API 3.0 `baseUriRedirect`: the service id
+// `{purl}/iiif/image/{name}` answers 303 See Other to
+// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+// info.json answers them).
+//
+// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+func (c *Client) GetImageService(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetImageServiceRequest(c.Server, id, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetImageInfo IIIF Image API 3.0 info.json of an image file
 //
-// The image service (level 0) of an image file of the object (JPEG,
+// The image service (level 2) of an image file of the object (JPEG,
 // PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-// scale factor) and the whole-image sizes. The service's id is
-// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-// 503 when the server has no libvips to make tiles with.
+// scale factor), the whole-image sizes, the output limits
+// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+// of the file. 422 when the image's header declares more pixels than
+// the service accepts; 503 when the server has no libvips to make
+// tiles with, or (with `Retry-After`) when its build queue is full.
+// See docs/purl.md, "IIIF Image API".
 //
 // Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
 func (c *Client) GetImageInfo(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1197,13 +1243,19 @@ func (c *Client) GetImageInfo(ctx context.Context, id Id, name ImageName, params
 	return c.Client.Do(req)
 }
 
-// GetImage IIIF Image API 3.0 image request (a tile or a size)
+// GetImage IIIF Image API 3.0 image request (level 2)
 //
 // `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-// whole image; `max`, `w,` and `,h` are answered when they name one of
-// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-// invalid syntax is 400. Access rights are those of the file: a
+// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+// `webp`. Tiles and sizes listed in info.json are served from disk;
+// other requests are made with libvips once and kept. Invalid syntax,
+// a region outside the image, a size beyond the region without `^` or
+// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 // restricted object's tiles need the same bearer token (`Authorization:
 // Bearer …`, role `group:<name>` or `location:<name>`) or location
 // network as its files; the handler checks it. The operation declares
@@ -1791,6 +1843,47 @@ func NewGetFileRequest(server string, id Id, name string, params *GetFileParams)
 	return req, nil
 }
 
+// NewGetImageServiceRequest constructs an http.Request for the GetImageService method
+func NewGetImageServiceRequest(server string, id Id, name ImageName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/%s/iiif/image/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetImageInfoRequest constructs an http.Request for the GetImageInfo method
 func NewGetImageInfoRequest(server string, id Id, name ImageName, params *GetImageInfoParams) (*http.Request, error) {
 	var err error
@@ -2241,26 +2334,49 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /{id}/file/{name} (the `GetFile` operationId).
 	GetFileWithResponse(ctx context.Context, id Id, name string, params *GetFileParams, reqEditors ...RequestEditorFn) (*GetFileResponse, error)
 
+	// GetImageServiceWithResponse The image service's base URI, redirected (303) to its info.json
+	//
+	// IIIF Image API 3.0 `baseUriRedirect`: the service id
+	// `{purl}/iiif/image/{name}` answers 303 See Other to
+	// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+	// info.json answers them).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+	GetImageServiceWithResponse(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*GetImageServiceResponse, error)
+
 	// GetImageInfoWithResponse IIIF Image API 3.0 info.json of an image file
 	//
-	// The image service (level 0) of an image file of the object (JPEG,
+	// The image service (level 2) of an image file of the object (JPEG,
 	// PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-	// scale factor) and the whole-image sizes. The service's id is
-	// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-	// 503 when the server has no libvips to make tiles with.
+	// scale factor), the whole-image sizes, the output limits
+	// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+	// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+	// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+	// of the file. 422 when the image's header declares more pixels than
+	// the service accepts; 503 when the server has no libvips to make
+	// tiles with, or (with `Retry-After`) when its build queue is full.
+	// See docs/purl.md, "IIIF Image API".
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /{id}/iiif/image/{name}/info.json (the `GetImageInfo` operationId).
 	GetImageInfoWithResponse(ctx context.Context, id Id, name ImageName, params *GetImageInfoParams, reqEditors ...RequestEditorFn) (*GetImageInfoResponse, error)
 
-	// GetImageWithResponse IIIF Image API 3.0 image request (a tile or a size)
+	// GetImageWithResponse IIIF Image API 3.0 image request (level 2)
 	//
 	// `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-	// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-	// whole image; `max`, `w,` and `,h` are answered when they name one of
-	// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-	// invalid syntax is 400. Access rights are those of the file: a
+	// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+	// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+	// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+	// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+	// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+	// `webp`. Tiles and sizes listed in info.json are served from disk;
+	// other requests are made with libvips once and kept. Invalid syntax,
+	// a region outside the image, a size beyond the region without `^` or
+	// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+	// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 	// restricted object's tiles need the same bearer token (`Authorization:
 	// Bearer …`, role `group:<name>` or `location:<name>`) or location
 	// network as its files; the handler checks it. The operation declares
@@ -2876,6 +2992,48 @@ func (r GetFileResponse) ContentType() string {
 	return ""
 }
 
+// GetImageServiceResponse303Headers the declared response headers of an HTTP 303 response for GetImageService
+type GetImageServiceResponse303Headers struct {
+	AccessControlAllowOrigin *string
+	Location                 *string
+}
+
+type GetImageServiceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *GetImageServiceResponse303Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetImageServiceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetImageServiceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetImageServiceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetImageServiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetImageInfoResponse200Headers the declared response headers of an HTTP 200 response for GetImageInfo
 type GetImageInfoResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -2893,9 +3051,16 @@ type GetImageInfoResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetImageInfoResponse503Headers the declared response headers of an HTTP 503 response for GetImageInfo
+type GetImageInfoResponse503Headers struct {
+	RetryAfter *string
+}
+
 type GetImageInfoResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *map[string]interface{}
 	// ApplicationldJSON200 the response for an HTTP 200 `application/ld+json` response
 	ApplicationldJSON200 *map[string]interface{}
 	// ApplicationldJSON401 the response for an HTTP 401 `application/ld+json` response
@@ -2908,6 +3073,13 @@ type GetImageInfoResponse struct {
 	Headers304 *GetImageInfoResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetImageInfoResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetImageInfoResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetImageInfoResponse) GetJSON200() *map[string]interface{} {
+	return r.JSON200
 }
 
 // GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
@@ -2971,6 +3143,11 @@ type GetImageResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetImageResponse503Headers the declared response headers of an HTTP 503 response for GetImage
+type GetImageResponse503Headers struct {
+	RetryAfter *string
+}
+
 type GetImageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -2980,6 +3157,8 @@ type GetImageResponse struct {
 	Headers304 *GetImageResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetImageResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetImageResponse503Headers
 }
 
 // GetBody returns the raw response body bytes
@@ -3311,13 +3490,36 @@ func (c *ClientWithResponses) GetFileWithResponse(ctx context.Context, id Id, na
 	return ParseGetFileResponse(rsp)
 }
 
+// GetImageServiceWithResponse The image service's base URI, redirected (303) to its info.json
+//
+// IIIF Image API 3.0 `baseUriRedirect`: the service id
+// `{purl}/iiif/image/{name}` answers 303 See Other to
+// `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+// info.json answers them).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /{id}/iiif/image/{name} (the `GetImageService` operationId).
+func (c *ClientWithResponses) GetImageServiceWithResponse(ctx context.Context, id Id, name ImageName, reqEditors ...RequestEditorFn) (*GetImageServiceResponse, error) {
+	rsp, err := c.GetImageService(ctx, id, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetImageServiceResponse(rsp)
+}
+
 // GetImageInfoWithResponse IIIF Image API 3.0 info.json of an image file
 //
-// The image service (level 0) of an image file of the object (JPEG,
+// The image service (level 2) of an image file of the object (JPEG,
 // PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-// scale factor) and the whole-image sizes. The service's id is
-// `{purl}/iiif/image/{name}`. Access rights are those of the file.
-// 503 when the server has no libvips to make tiles with.
+// scale factor), the whole-image sizes, the output limits
+// (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+// 2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+// service's id is `{purl}/iiif/image/{name}`. Access rights are those
+// of the file. 422 when the image's header declares more pixels than
+// the service accepts; 503 when the server has no libvips to make
+// tiles with, or (with `Retry-After`) when its build queue is full.
+// See docs/purl.md, "IIIF Image API".
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -3330,13 +3532,19 @@ func (c *ClientWithResponses) GetImageInfoWithResponse(ctx context.Context, id I
 	return ParseGetImageInfoResponse(rsp)
 }
 
-// GetImageWithResponse IIIF Image API 3.0 image request (a tile or a size)
+// GetImageWithResponse IIIF Image API 3.0 image request (level 2)
 //
 // `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-// 3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-// whole image; `max`, `w,` and `,h` are answered when they name one of
-// them), rotation `0`, `default.jpg`. Other valid requests are 404;
-// invalid syntax is 400. Access rights are those of the file: a
+// 3.0, compliance level 2 with mirroring, upscaling (`^`) and
+// arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+// `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+// `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+// `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+// `webp`. Tiles and sizes listed in info.json are served from disk;
+// other requests are made with libvips once and kept. Invalid syntax,
+// a region outside the image, a size beyond the region without `^` or
+// beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+// `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
 // restricted object's tiles need the same bearer token (`Authorization:
 // Bearer …`, role `group:<name>` or `location:<name>`) or location
 // network as its files; the handler checks it. The operation declares
@@ -4026,6 +4234,42 @@ func ParseGetFileResponse(rsp *http.Response) (*GetFileResponse, error) {
 	return response, nil
 }
 
+// ParseGetImageServiceResponse parses an HTTP response from a GetImageServiceWithResponse call
+func ParseGetImageServiceResponse(rsp *http.Response) (*GetImageServiceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetImageServiceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		var headers GetImageServiceResponse303Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers303 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetImageInfoResponse parses an HTTP response from a GetImageInfoWithResponse call
 func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -4040,7 +4284,14 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 	}
 
 	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+	case rsp.Header.Get("Content-Type") == "application/json" && rsp.StatusCode == 200:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.Header.Get("Content-Type") == "application/ld+json" && rsp.StatusCode == 200:
 		var dest map[string]interface{}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -4117,6 +4368,16 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetImageInfoResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -4180,6 +4441,16 @@ func ParseGetImageResponse(rsp *http.Response) (*GetImageResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetImageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -4363,10 +4634,13 @@ type ServerInterface interface {
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error
+	// GetImageService The image service's base URI, redirected (303) to its info.json
+	// (GET /{id}/iiif/image/{name})
+	GetImageService(ctx echo.Context, id Id, name ImageName) error
 	// GetImageInfo IIIF Image API 3.0 info.json of an image file
 	// (GET /{id}/iiif/image/{name}/info.json)
 	GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error
-	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// GetImage IIIF Image API 3.0 image request (level 2)
 	// (GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality})
 	GetImage(ctx echo.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params GetImageParams) error
 	// GetManifest IIIF Presentation 3.0 manifest of the object
@@ -4746,6 +5020,30 @@ func (w *ServerInterfaceWrapper) GetFile(ctx echo.Context) error {
 	return err
 }
 
+// GetImageService converts echo context to params.
+func (w *ServerInterfaceWrapper) GetImageService(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// ------------- Path parameter "name" -------------
+	var name ImageName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", ctx.Param("name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetImageService(ctx, id, name)
+	return err
+}
+
 // GetImageInfo converts echo context to params.
 func (w *ServerInterfaceWrapper) GetImageInfo(ctx echo.Context) error {
 	var err error
@@ -5056,6 +5354,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/:id/", wrapper.GetObjectSlash, options.OperationMiddlewares["getObjectSlash"]...)
 	router.GET(options.BaseURL+"/:id/iiif3/manifest", wrapper.GetManifestIiif3, options.OperationMiddlewares["getManifestIiif3"]...)
 	router.GET(options.BaseURL+"/:id/file/:name", wrapper.GetFile, options.OperationMiddlewares["getFile"]...)
+	router.GET(options.BaseURL+"/:id/iiif/image/:name", wrapper.GetImageService, options.OperationMiddlewares["getImageService"]...)
 	router.GET(options.BaseURL+"/:id/iiif/image/:name/info.json", wrapper.GetImageInfo, options.OperationMiddlewares["getImageInfo"]...)
 	router.GET(options.BaseURL+"/:id/iiif/image/:name/:region/:size/:rotation/:quality", wrapper.GetImage, options.OperationMiddlewares["getImage"]...)
 	router.GET(options.BaseURL+"/:id.zip", wrapper.GetZip, options.OperationMiddlewares["getZip"]...)
@@ -5105,7 +5404,16 @@ type HTMLPageTexthtmlResponse struct {
 	ContentLength int64
 }
 
-type ImageServiceUnavailableTextResponse ErrorText
+type ImageServiceUnavailableResponseHeaders struct {
+	RetryAfter *string
+}
+type ImageServiceUnavailableTextResponse struct {
+	Body ErrorText
+
+	Headers ImageServiceUnavailableResponseHeaders
+}
+
+type ImageTooLargeTextResponse ErrorText
 
 type InternalErrorTextResponse ErrorText
 
@@ -6356,6 +6664,74 @@ func (response GetFile500TextResponse) VisitGetFileResponse(w http.ResponseWrite
 	return err
 }
 
+type GetImageServiceRequestObject struct {
+	Id   Id        `json:"id"`
+	Name ImageName `json:"name"`
+}
+
+type GetImageServiceResponseObject interface {
+	VisitGetImageServiceResponse(w http.ResponseWriter) error
+}
+
+type GetImageService303ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	Location                 *string
+}
+
+type GetImageService303Response struct {
+	Headers GetImageService303ResponseHeaders
+}
+
+func (response GetImageService303Response) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(303)
+	return nil
+}
+
+type GetImageService400TextResponse BadParameterTextResponse
+
+func (response GetImageService400TextResponse) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(400)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageService404TexthtmlResponse struct{ NotFoundTexthtmlResponse }
+
+func (response GetImageService404TexthtmlResponse) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImageService404TextResponse NotFoundTextResponse
+
+func (response GetImageService404TextResponse) VisitGetImageServiceResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(404)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetImageInfoRequestObject struct {
 	Id     Id        `json:"id"`
 	Name   ImageName `json:"name"`
@@ -6370,6 +6746,32 @@ type GetImageInfo200ResponseHeaders struct {
 	AccessControlAllowOrigin *string
 	CacheControl             *string
 	ETag                     *string
+}
+
+type GetImageInfo200JSONResponse struct {
+	Body    map[string]interface{}
+	Headers GetImageInfo200ResponseHeaders
+}
+
+func (response GetImageInfo200JSONResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
 }
 
 type GetImageInfo200ApplicationLdPlusJSONResponse struct {
@@ -6513,6 +6915,17 @@ func (response GetImageInfo404TextResponse) VisitGetImageInfoResponse(w http.Res
 	return err
 }
 
+type GetImageInfo422TextResponse ImageTooLargeTextResponse
+
+func (response GetImageInfo422TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(422)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetImageInfo500TextResponse InternalErrorTextResponse
 
 func (response GetImageInfo500TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
@@ -6524,14 +6937,19 @@ func (response GetImageInfo500TextResponse) VisitGetImageInfoResponse(w http.Res
 	return err
 }
 
-type GetImageInfo503TextResponse ImageServiceUnavailableTextResponse
+type GetImageInfo503TextResponse struct {
+	ImageServiceUnavailableTextResponse
+}
 
 func (response GetImageInfo503TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 
-	_, err := w.Write([]byte(fmt.Sprint(response)))
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -6564,6 +6982,66 @@ type GetImage200ImagejpegResponse struct {
 func (response GetImage200ImagejpegResponse) VisitGetImageResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "image/jpeg")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImage200ImagepngResponse struct {
+	Body          io.Reader
+	Headers       GetImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetImage200ImagepngResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/png")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetImage200ImagewebpResponse struct {
+	Body          io.Reader
+	Headers       GetImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetImage200ImagewebpResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/webp")
 	if response.ContentLength != 0 {
 		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
@@ -6659,6 +7137,17 @@ func (response GetImage404TextResponse) VisitGetImageResponse(w http.ResponseWri
 	return err
 }
 
+type GetImage422TextResponse ImageTooLargeTextResponse
+
+func (response GetImage422TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(422)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
 type GetImage500TextResponse InternalErrorTextResponse
 
 func (response GetImage500TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
@@ -6670,14 +7159,30 @@ func (response GetImage500TextResponse) VisitGetImageResponse(w http.ResponseWri
 	return err
 }
 
-type GetImage503TextResponse ImageServiceUnavailableTextResponse
+type GetImage501TextResponse ErrorText
+
+func (response GetImage501TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(501)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage503TextResponse struct {
+	ImageServiceUnavailableTextResponse
+}
 
 func (response GetImage503TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 
-	_, err := w.Write([]byte(fmt.Sprint(response)))
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -6923,10 +7428,13 @@ type StrictServerInterface interface {
 	// GetFile One file of the object
 	// (GET /{id}/file/{name})
 	GetFile(ctx context.Context, request GetFileRequestObject) (GetFileResponseObject, error)
+	// GetImageService The image service's base URI, redirected (303) to its info.json
+	// (GET /{id}/iiif/image/{name})
+	GetImageService(ctx context.Context, request GetImageServiceRequestObject) (GetImageServiceResponseObject, error)
 	// GetImageInfo IIIF Image API 3.0 info.json of an image file
 	// (GET /{id}/iiif/image/{name}/info.json)
 	GetImageInfo(ctx context.Context, request GetImageInfoRequestObject) (GetImageInfoResponseObject, error)
-	// GetImage IIIF Image API 3.0 image request (a tile or a size)
+	// GetImage IIIF Image API 3.0 image request (level 2)
 	// (GET /{id}/iiif/image/{name}/{region}/{size}/{rotation}/{quality})
 	GetImage(ctx context.Context, request GetImageRequestObject) (GetImageResponseObject, error)
 	// GetManifest IIIF Presentation 3.0 manifest of the object
@@ -7209,6 +7717,32 @@ func (sh *strictHandler) GetFile(ctx echo.Context, id Id, name string, params Ge
 	return nil
 }
 
+// GetImageService operation middleware
+func (sh *strictHandler) GetImageService(ctx echo.Context, id Id, name ImageName) error {
+	var request GetImageServiceRequestObject
+
+	request.Id = id
+	request.Name = name
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetImageService(ctx.Request().Context(), request.(GetImageServiceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetImageService")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetImageServiceResponseObject); ok {
+		return validResponse.VisitGetImageServiceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetImageInfo operation middleware
 func (sh *strictHandler) GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error {
 	var request GetImageInfoRequestObject
@@ -7324,137 +7858,149 @@ func (sh *strictHandler) GetManifestIiif3(ctx echo.Context, id Id, params GetMan
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3rkhs3ku6rZNTOCZGzxUtf5B1ToZhtW5Ldc9RWh9ReO8alnQKrQBJWEagBwGbTio6YX+cBzkPMg/lJ",
-	"NjIB1IUsdrektsb26odCTRaAAhKJzC8vSL6NMrUsleTSmmjyNlpwlnNNf54UhVq/0GIuJH7Mucm0KK1Q",
-	"MppE6R/TKI5MtuBLhk/tpuTRJDJWCzmPrq/j6EuWLfiXSlqtio7+5WpaiCyGJbsasDl/fDQepzBTGtZK",
-	"F/lAc5azacFBTX/kmTUxpKUWl8zyrS7KLrheC8OHt8zn6QWb787jldVKzoFLK+wGLJuDmoFdcNC81Nxw",
-	"aRm2vG3w58zYM5WLmeD57ku+W3BJg7rFwJoZKJixQEQwC55D7+uLi3PImeX9W9+lMuYG7niP5n72Rq10",
-	"xkEY6DEJbGpUsbIcvn35fOsFM6WXzEaTaKVFFO+87zqOSqbZklvPFqcdC3yiVyIPlHOLjGEt7AJwQ4Vd",
-	"qJWlZ2mOLScplJrPxFUMTG4gY4YnspdOp+Px+M2b8Xg8TuPQtPllfwgncmMXAnesMByYNGuuDRyPj4eJ",
-	"jOKIX7FlWeACGv2iOEIWjkpmF1EcSbbEBiKP4kjzv6+Exj2zesVvpvvpLOzwKyEzvkuFaguREgwyPAA5",
-	"ZKrcPAImYSWXvn/ggzD9o/HxMEzSHcB6mqezQXjtwL33tll+oyQ/YzZb7M4Qz4Dpmh0sscNdJ4RvGLhX",
-	"3DKZJZvzb6jf9lTwW5qJBIGtYCYK3mYh6KX45eg/RZ72Yyi5zri0Ay4zlfN82NpuGuNgWMp5927Tf++y",
-	"39euMTf2C5ULTqz//dnzL1S+wT8zJS2XFv9kZVkIdyRHV0uSdfWwf9B8Fk2ifxvVYnbknprR92fPvy0L",
-	"xXL3ujZ9LhYcvj97DrnKVksuLfSYhaUyFv4EZ+KLfgwonIAZSLcmkOJZsvzK0ocYhDXw8tmX8B9H4yPA",
-	"9V+ygksbo2xgWcZLy3NgMgerOaO/TSJ3Bu0P4dQa8OvGvtmCZ294DtMN7Znh+lJkeJDXvCgGKFZ4HoMW",
-	"84UFrZSN/bae5jGcvXjyChwdcCWKRpiqfAPCJDLnWcE0zQSmG8sNoGDDQ0TSHpY8Fwxwx3Aems9WhudO",
-	"3hwfPHSSoL3TbjtNqaRxW/kFy8+DWNvaTyJdWTCn9hoSheXgWWICf19xvYFKMkIS5WotcTOTCC5ZseKw",
-	"ZJspnxCDy0tWiBymShWcyUn1hdlIy65ah+gmhnmqtdIX/Mp2McxJYza54gaksv5YI3FxgZrhofJrAJoC",
-	"bXA/Rs2bSL9WSMNaHtMa0hjFOMMhcoHtWQFOKjgeXCrSOkyCkhlH8l/HSOCX7kXvQ17kfEcc4LhoUBIK",
-	"ITkcTWAl+VXJM+TUpy+e3Q/xLmr2I7o1WJjm0kMSLrkxKKnm4pIbNx08Npozo2R/GBHokUqKjBUveS40",
-	"z+yu4MNXZaEZnH/78vmW1BMG0qDjU+ilb8uVLv42ZYb/baWL69FbkV+nsTsxTHMgPQlCQqHWXJM2JRXf",
-	"gHJNyNBFI990VLUjEn2p5KwQ2c0beE/EJ4GgeaZ0TvCIGGvKZ8oDGkebB8ZBpgw3hQj+TBQEMv3cGtP8",
-	"4+iP7flVQGcqJNObbqyzOzPSS731QhWczoGDV8SnPAfN5Jw70XM4/myb7ickXgcvsZHpAMEk3G4D0jiI",
-	"MQMPpQcEywc1Lr9pP5sQPkDyQQOT39S3hd8dNyBpB0+EKZUR3Qg0FRLPRYqESpm1LFug8kodhWwgJ2rj",
-	"u+L1m+ZIbTz8HjTx941M3sTqtOnPlJ6KPOfyjqJqFtpPYKNWGqx6wyUsGMoO0KrgZMjMtVqVkETGMjlT",
-	"Ok+i+5NVmeY52iysMJArEllzzSSCbK/VjYGe51YvV/z8gmwn6wp3wzjR9fXF2fNzNuddNFjYbVxzp6OD",
-	"Qz6EEmVmS8RtnZIPYsuPyCaEZl85mPOtZJdMFEjEjyEeEVyRbJdOq7/hHjVb3EDoFWJ6KUoT1JeQxrKi",
-	"4Hn/kSM7iQBWuNMnDBgrisKNmtPun0rLtWQFzeSOx0D4Pk5FT5q85ic6RVHJ8vvjew8yIVOrIqel4vhk",
-	"ZWphnaowVmknqhutVhJYIgmyOmXeQKAOyfbRDAqjMAszJgrjztOabSBbkBBPcF1ogA4B55Nzy0SBFBWy",
-	"QsFcPzBQqLlHQt8o+0ytZP5+ByveS35c1wwHnuCx9oTfMZrvh/bfKAvMDR7j28wqW1SGPoOc6TfVR6Wr",
-	"Fs6m0zvOFEeV/Q4Th5EqA5WsjZXWXG6LjrufflzTeXC33GDB/WhUm85vo2CCoVFJ6GOIZl4ccYsvj5Lo",
-	"89lhdsR+/sc/ScSLPJpEXfuAOA4NamvLyWhUqIwVC2Xs5E/jP41H+HDUbH99143zq3rJzarYe3AqM5LA",
-	"FZ6QHHqH4wNYb/mmaLcIhqEs4esYDsdj10rgaSsLlvEclLwRZO5OoOTaCEO24w7kfTeH1HUcXSj1nOn5",
-	"RxG9wSwo8IXa2TlkghMbfyvZyi6UFj/x/I5ic9XoMnECJojlyuvpbepCzYXsABKPwIg52pUOVzGYcqa5",
-	"ByL3deKbIMNZgBJW8o1Ua+letLX/33333eBkZRfYJWO2w+eTfuGmqTkrlo8TOhBJdDP+vSYil1ohpLlV",
-	"3Tap3OgzqVwPaKi7o5kdHB7ls+OHn/1HEnUZzCWzi19KnDb5qmlqTleWZsGk98wQM/jz2FuTq7rtSqHm",
-	"YboPTBDR2UIUueYS1MriWVM65zqu/A6o/H7+xz/7noXNqiyVtjw/47lgF7QDH+9g4QqCL2vL60T2lvdk",
-	"DUkZ+tHJuEJVXEmcUquSa+s9dVPvprtpgi+9j/wlnyEZRN7BfnG0VFZcVm/ZeWxRKtjuR56OXK6W0eSH",
-	"5nxfxx16vvZY/eCc09SkNYPYLax6bT2O4wd8bf2agObbpNmzTmH50j0Pf9xEu8ZaqpVGTGu2uXnlNKV3",
-	"Wr2bTtdCv2Ty0nFCe4H5Sm/vl1wtp1xjpwUX80VzvxDEzt2ze6YMrbWDOgWb8uK2YZ4zOV+xOT9jZRdF",
-	"/dp3KRlHa5HbRdcCbyCym9KNxFZFwbNu9X56evoMzhsAD46GY8iqHj7g0Pjs3fveA8nJe2W5sQbYnKHx",
-	"QiKNxv3LqxffwCvnKUaF097r/yQhdWWbtPH4SggxGwo1YqUYNdHn6GjkOw0J63XRcKGWvPSn5067viVL",
-	"trdc7MO4FU0eGEC9itCoRw6/a1rAaMmkmHFjae37WbM99AuJSmPGNZcZIS9YcjwA0COf+Zkfk5R6vbHk",
-	"tGAgnWOrnhq9+j6o8D6Mv+SW5cyyO+/Eme/wVFq96ZpFybR9MbuvnQ0n6pVlli+9unyn+VGApGMTn4uM",
-	"S8Ph25ennXtvOD8pjLqvhZjVcsn05l3l0mK1nEomivuaxo6gq+XOrWqjEgbxOwo3Cl/v7sCJd60TxhbW",
-	"+KB1O/DYaegxa7nGIf7bPf5hOshng8WPb5ayHNjLwU+v3x5e/zAefP767dH1DQ+Pr//QtfU1tOqYs5J8",
-	"QLEJH66YAAOzUNr6QEXsZDH+YSsPRieHNfcareQ8RH/O24AibPseBFRvbofaKPw7YMlK6FWfMpWT4yCJ",
-	"pJI8ieDn//f/XVjNNCVhvYVBpt1VOwW5+itWQlO+YJfCeePuTuOPpboCAWvFdbOGutNcPKxBuS/kqetx",
-	"8L9DkZRaXYqct3e7zWe/zNbubNl94NOTOarCdwL67rVd4nlX58qc03iflPhvQolXwvmXU+HtHdk5Ou/D",
-	"06Ru3qnP1mLCrN1AXbNuu253LdnK8VzTsuWBXqrc0J9d+sO5p7tSwJziDx5hcsGsfTCIwE63JM9vo4WD",
-	"UdfB0b395vNbPMA3+33jaM20FHJuuvIemXeCVfmU1eoKRklKTOawUGsQNvhZKUiG//cYzFhRTFn2Bqyw",
-	"BUeEZDbSLrgRhudwiRNXMrAYPm6mK3jCCUkYEZWh79AfwsmUPFvBya65d3hRCqNVYNimZV3dot67xGfF",
-	"JH7HPfm72K15bPcCOpcYt40qCQbVNmWvNg8RRnr5EUMlmmMI2iomR18HbLrRTxOYoYMk7+HC+RCVdg8O",
-	"lq69+P7s+ZPG8d6it2zl/nWexzp78LbuwAysqCnPoYdM6pLqmOYhFLSSLr6ZO1YNaYH91rncmzeDeixb",
-	"aWE3hJG9C5Z8/Scru+iyUlzKxJLlPnkmNcJyc5m5BwZYnsNgQLkU4VDrlDIaWL4UeLReusgDyhHNcSqU",
-	"EUYJDbAyHJh/x3qhDKesDEN5J3gORcjOUBoKH7aqglCUjEaTr5eKcN75sYWcqdtkmyFXSi3dTBB2uZgL",
-	"ywrQnFJolN4M4ekl1xvfMJELZoBtB8u6U8BcmJqkjwEmKdsCLgVfx8ASWedJVfEDrZQFn3j/gt6X9lGY",
-	"+aYk046Gn/n2NMotxhNljTazs4j8w0Qm8oVPZqMI0kzgTlXJamYCdq0gU9IoyaQ1KEM09/TBT2uVyObj",
-	"mVpp/xTaieL92MVseE6ZbwMhDZdGWHHJi00igymX/nfPmeL9P+/Y218MnjwbfP2X/3v2zfng4r8Gf73R",
-	"ON/f+Pj6D2mcSBeRk6BKnyq5lfM+hBPZIIvbRR8GCSH2RDZibVWyeN6OtAMrCp+xDcfj40kIA1muJaXR",
-	"ksKhDLogCXhOmbQ0Fr6vSrRVso551en+MRiFwzALu0mjIPklTn+l8bjCFDVqvSohrQIGx+MxcUOTySEk",
-	"4kLGtBbcQIqgJI0hbSXopDjNRKat9KD0EaStDHRqRd+10+TTQJojuhvg06ld5nHc5mCKvlbZwUhWtaaL",
-	"CS5tBnpfvnj5qj9MJPldHB9TMIxiUyE0SsePcp2qkHpWCDzCJelNk8i0yvlIoTfVam24Nv0gAr56egGs",
-	"MKrKwv/66cmTpn+CGRw1kV89vcBzK3N4cX5x+uKbV1UPnCi9riB7xItWygJMH0FInrYLlRtkMc86DyHw",
-	"rG/qs3tRxtKuuyU3JlL5Ryhb2zOXu0ZQ+FBmnYwsDLIByl4EPcISQ1wEtOZElNMxPs2WlSW2rC7ioDR6",
-	"YIDUPrwRMkd5mkiUxNgLedEq4AWZbsa5tZxBRuOaOGStBwTX91nmKMGnDrrlKjOUgzFc5i6BvHCmG8p6",
-	"f4fgpCROPByOoziqcznMZDRar9dDRo+HSs9Hvq8ZPT/98uk3r55SH8QUCC9Rc3plR9m/PqcJDQWHG6NJ",
-	"dDAcux6q5JKVIppER8Px8Mg5FxekYEkLOFVU8K5w+0u+VKgbmjcqyI1Z0d0n4odDYPow02pZZ1ENE3ky",
-	"s1yvmc4NcGLT3YTlnVs4iPJoX07zaBI9oek5fRC1bxP90I3I6iaj0zy6fr2Vu384Pu72STWuV2lau8tt",
-	"Ox4f7MN+1bijViIHdTq6vVOdOEo9jm/vUSWDXcfRw/H49g7txLwm1iLyNVHWD6+RVJUPIPpO2EWu2Zq0",
-	"USC/ZWhBeTvSLKLX13HkI9j7CPrA1MJtEkykTHNmFeoIlAkmBjY1dMEgBrPyd/YSSUBM5uAPBJjgYTGx",
-	"F4uofTLhwEXcDBIWQr6JUbq4dFX6bCrEwZdTniOeRcCDoir1oIi0Af09JEGbSM1RRzmmRvxH4HcI6ikO",
-	"AbkwmSLGdi/weXwoAaFUAtGzJVXqXhlOKwmxczyKUHJVFhxYgVblBrGnu/RRK8O1FtZyWSdBB0iQSIcJ",
-	"oJeOOq67oWYREjJWImo0znJ19woQyR+ND/pglZtdfaXAUwLFsVdApMG9FmpfFyryf//RKJkmqK6b6kmg",
-	"MiArIKV8UbqBdDQ+whfWfvGgRhH2bOWRIZBVkkOPLuoJC3NujQcZc94fwhfKVhfOEolQYAPpfzG9mYB/",
-	"cZcw+YrbD5Ak8e2tGtfn7tS8fSewQ1bd4YxXqdfXcXR0F2G1e82Eeh7tiTK3YEg3Azxq3jkRpo3qW3t9",
-	"L1dLju4oK+sEbJSvdyBl617XxxTKldStzLC2lmyIXv/Fa+xXSyp8qxfEe1j+a0tOv98p2/9vYwjo1doI",
-	"oT1xQv9GNlmq3NzEJmf4/DfFIHuSsHGh/+7v0tah9mQ1Hh9lf75aFsHD+jhBpJxEQHeChZw/TqJvL54N",
-	"/pREf6bWPJGuF44IV8tCmsdJCM4iaC9UNpyrS3rj6PIoiVyjyZUR7YbrI0L2h+Pxwej7s+cuGDygixYy",
-	"40nUmNLR8DMcx4iJcy0G0Xfjm6HjEY6dI/QOjej/wdHgs+GVyZMoLBHALZKg2amcKf+g/tJ9cbFWxIim",
-	"tq0YUg20UkvXetRo3vymMaqnKM0lfHXntNim2/Omq4C1H+oRgodge7Zj81VLN3rH5btfwb25j3hB6Xcs",
-	"RM8bPsqWPxO5MK44oVN+xlG5us3AafgiliuD8PWSw5Rz2YgpzYQ21gPa4/Hnfe9Wojxm6jTlITRUs+8E",
-	"nNsV55kG64LaXB4lUrIlNyXLeAzplgBJY1Cy2Li2VpWDgl/youHmYBYKzoxNJOLstDqmnbj5fPX+2uF1",
-	"sxTCZv8+NqoljEKphOv3AQb1PZ3rODq8CyBu9bgrS4f76b9iF8Hx+PM7WAPhnjZ2OLjDnKrrM9Th4V1W",
-	"3nFFADsfHt6lc/P2xkfwe3hmgB75KMIFtIJlvF+7Qh6YpjDpdIxUuOuqhc63nGy7QRXvTrVWi+kKdVYa",
-	"bmuk0POmv9OhIncKNO17X3clbFLoob4bWLHk/Uf1fQ4SIMK4Cx0T72Swmyo2ncidaLXOZ5OXT57teEF9",
-	"bQ5Tf1ZM/C3PJnkWJFsVJiTYKrmppWFcxwz32OlOZH//W7NZbq7scj9otMku1VWex8luMmkS1RR/nESH",
-	"48PjwfjhYHxwcXA4GY8n4/Ffd2HgNlO45z//458euHU/r/tvcdAtE9wefav39uCeGz3M1vmsE2YffP75",
-	"56Px4ejwcKDz2cCVAhlI82+77/MDbr9ni9lvo7LdlPxx4soI7b5ja7CdNbXO0c4EO57Wfasz5yniPreJ",
-	"QkEAnS3EJTdEnhcnp6PD4XjkGo8qq6XZkYIZ2DjPRgE0jA6GB6Pd5VVz2EL4TTb9JZD+Toz6E4L/3SP4",
-	"nYSEJpO9K3zfgt7Nq5RbKrm+/7xQhieyoZIJg7v0jGYZu5LZRVy77NsamCfScJ4/MOFmJYOm7q5Ut4/a",
-	"u1uX2yKJVH5bOviqAmGyHrZ4v7nml0KtnFudWbUUGSuKzQRYIjX/0QUFiCK+VkGVaOarFFG6jIvaG470",
-	"Kpm2ghV1CHeP5fBhmvyT+fCvMx8+WQN3tgZqZXSzMfCTKPcaAy6Ro6OSoZB0an8SJXhFDj0uLWW/oPyh",
-	"5A4hKempjdHrBD21LDU3hucTVwcQcXn9pU+hMIn0gcg+9tW8GpySjHwkkiqGhIJOz7mco6hzkmHBizyR",
-	"QsKSL5XeABW+cmLJ51Q4e0AZWqMLNo6oTuNbXMl1OoHj8YHLg1Ir2ypVhILoeHxUS1V3pZ0si7pkEsnF",
-	"kJZXF4DFjtgoRIsH5B7BIflyyvRcVYU1zRBOZCJDOoCfiEsNbCYrQChS5PJ2fADYOr/LeiEKnkgmN7hz",
-	"S7apKidVdazMHsvnr6K8p0SHmywSz4gfXOCswZQx3cGXUFfu8tyZOkRICtIhQTwH6XYhpzuVCKsHf0RU",
-	"xDc87h7/1soQv+PUDjRpb5JrTwI3sqLwvL2VlmOCzLkpqDTaK8xOXHpSpkoRqmsysJqJAjGFKZhZ7MlI",
-	"cACpIyOhkePo0sKOb4zxv8J33MtJev+o+m8EXbec2bRv3RvWC9tlcJ9ujzk2JfteTnnlc5Cd5iuECbcp",
-	"m5Pa0WzhWm0il2LJ8XTHKHvQkoqBSiaGrFMDvcPxZzEcH3zWD3mwodqqzGthM4SXtYricqZ0htpyq6K4",
-	"1wPaF+vKHyWyOj4hX7tZiIe1yvAoDczSd1lIg0UFm8hmCZ5awVEGe0pdvc8PSem9flQlMQzU8ZjS3RHc",
-	"u9xbys2jMqwzMV8hKmhMwq6VftMn3Rs0XiJbFXz2KN5HWwo1kIAiIFIF4vSOx0f9Rw1V21SnNPZKWlH4",
-	"sGLBmeFkBu054M9Ewd/XL9hmvmehoCQKvJr3to2tZi3pIZz4kksykQxmqshdnqpTdtONu+3N7AJ6KfYe",
-	"USGeYWYu0/6kzpQWBs1Auv3DbAsKbXVyRZjpBLpgv13wDbJgInuN2snEdj7P0ltuM8s1uKmnviPNsh8D",
-	"Vew1GSsdwEv/z+GzdAgvCBRVNx2CrY2EMS6Ti3ge0mEaJzIdDlMPoUq7casKziI6Ig4UupP9wBFou9L6",
-	"vZfe/uVdv/GurptuLPfVXHsvn30Jnx8cjF1dZKjKIpM//PF4cDA+PEr3Fkgn0RXdssCuHwjQK+5viVQS",
-	"jYoBN+qoxvXvHUBVa7U3VXYBLoOuVWK1X82RylXXUwzSszXLnM8YXUOcscLwCjz6otXR9fsl+TQL9JI5",
-	"/tk79/mITrFfqxn/2ccoyLVd1bgu4mmYFQZJuwfwO5bfU98Y/jhyqs2In4JquxXYfwQA/UJ2/ejAjWCI",
-	"SvKQvPOQaCTkTA1Dzci9edSuVmuQ8j0XyR/3b/39g7+cP/0qTuT5N1/FcHH67BkCBvwODsfjcX/i1JS4",
-	"4gUgbd3NB18R9uHBIZRXsVMmiTQZQ+jDMqt0v8qiJuN+4GcnfuLGmcR+og8MEE5PZNosSdRcfzoE56Tv",
-	"dA4EYTRM5EMEHyFF2Fez9QWJQ+1aq1xhW7cAuofcjR2oDu+pnKlfKrBY/WrFry4K6dN1O0vGhrul3Ye7",
-	"YtTfeozl+l+gET5kN+L7F9bt2pwuvZ/lS+Gy4uh8DoEwBaNCoQO6RCBdm0QKC72WUYMHfUlXtSv7gFK+",
-	"T7yiczbGs0KtyUHprY9+3PzVjqrKkJMmjQk3DD3UnEG6GOhVL4GD4fiBgZzPNV1Srpg1hvVCZItEngnN",
-	"cqXhiBZE1zTQHEKLpDCUm+B+kAGlDr/ygYyPUpzU6/9fGYvsKRK/xSWP6h1kzgN7PD7wZas/ig8De90B",
-	"Pu2rvP6uKp8YjgaDk/NTustcsdqOMn5HJPBW87lQ8nr0FjUpfvZ1IK9Hb/++YoWwm/0elPQuvYdvnYf3",
-	"OnXRAmgvJ5FHw/EQnjtwMWmAAVT3pN4b9nG97l46WxVFuPWRSAIFgT/SJbtKY0jXsb9aFS9SUvLO8A8F",
-	"A8ieJZtT0SGkO0nLfgxhGZC63/RyNsbwx3KOtipdSHXBUd28ano8Pn6UyPav5Ph7pHcCHD4mWlUFqJxQ",
-	"jh7ksqnvgzUdN720JfQmifRi4ed//DONP8id029WG0ikd9m42Iy/Oe/O44LJvODalaXHpw6VVTgoXNum",
-	"YvQQ+B+8gU1ee/pFpe5r21SMU/OSfuspkUgRutNJrlxXJ5Ln0LOVl6w2C3xV6sVK5prnj8BwTrHj6uZs",
-	"DMnWGUui/k0o7qMguK2jRtweQ2r+vmLa79pVvInX8SJt1/Ybx+P44cEh/ut2bbhD+67Oja351CcspuNF",
-	"fy9S6FXVFeiYEF39febj8TFd5O+354tz7Z4onv4Pm+YTPtccOZSchOmY5IWazZBbtqi2h1ahYPAHTcPL",
-	"wqGThGE2TbGyd16NRt0z9GP/ynxVtxsITg39WPL5vcQD0cD8ZCT8DtxG/ypAdiPcok9BLfUYaWT383Io",
-	"o/q3g65lo9JnJ5b6YiUKHyzZCgJMCJ1kVGSSyiK72Sjt4v/hR1N9DRdBBTRyuqWcg6s6FQNb5ULRN5ci",
-	"58qP5h0WrrZQIkNpK+gpHTerf5FLXcngqgmFs4JnX0kXN71kpu9dvSHOYuraWsblJsCe1ITlMJHP2ZQX",
-	"MfitiGG5lfMdw07NwxhCCco4ka62pavHQbv4Zauat23Vru63SoCFul8+tHH+7cvn9GOVVOgQeo2cTyTi",
-	"2Ysnr/oxhFqnkGLXPHW/RzhV6o0ZwisfYtlzdXnLaD3CdZDXCU4SWRd6KdZsY8jnFC7ONLhhUqcCueHq",
-	"Gm1IDCGxsbvPzuD8CTniKKxkeJ1gwhobSpzV9y6uxjR6x+NjX7zFxZjm3DMTX3PtIDQyyBCeueBfR9l0",
-	"n7t4sSl52twGn+PDtncMkTSVuot9MSwqN9eo5mYb9Vzdz4bVo5q+K7ZiTVUqgQKjDinuy4CpKj7+HlL/",
-	"O214JfmL2d4VVYVCAx32zbKqfFvXub5+vUcx77mB/ylL+neUJX1LwbV3C1Uc3a4sL4IV7AP5KGQ7lG3a",
-	"vK0eU49EeqNSaeMDpS6BLlQ7ad7UTWk6KQWYbxEZp9jyk9z4JDc+yY13zP9qlWkBVv8uVABGDmQ4f6DL",
-	"eWkWIKOymZ0yhbys+jIcxV0Oo2GmzPC6OpgwkPOyUJtQwNQVTNuqZEnVkbVAROEKnjeftpISbvjZvGib",
-	"6b9ozYS3Vgm9WcHmMBhgzwG+arDSRQz+RdC8oIdPnPOO3tMfIhu9rii0W2/NVVOooOSw9i1UhV93Koe6",
-	"DPNwTWPta3ZRATyfidXbTS1rF0aFuixq/caQun79+vp/AgAA//8=",
+	"7H3dlhs3kuarxOT0HpE9yZ/6kabNOjo9ZUtqV69kaaXS2Ked6k4wEyRhJYE0ABaL1qlz+mofYPcd+gX2",
+	"am/nUfwkcyIA5A+ZrCrJJY3t8YWtIgkggUAg4osfRL6LMrUsleTSmmjyLlpwlnNNf54WhVo/12IuJH7M",
+	"ucm0KK1QMppE6e/TKI5MtuBLhr/aTcmjSWSsFnIeXV3F0RcsW/AvlLRaFR39y9W0EFkMS3Y5YHP+8Gg8",
+	"TmGmNKyVLvKB5ixn04KDmn7HM2tiSEstLpjlW12UXXC9FoYPb5jP43M2353HK6uVnAOXVtgNWDYHNQO7",
+	"4KB5qbnh0jJsedPgT5mxz1QuZoLnuw/5esElDeoWA2tmoGDGAhHBLHgOvS/Pz19Azizv3/gslTE3cMdz",
+	"NPezN2qlMw7CQI9JYFOjipXl8Prl060HzJReMhtNopUWUbzzvKs4KplmS249W5x1LPCRXok8UM4tMoa1",
+	"sAvADRV2oVaWfktzbDlJodR8Ji5jYHIDGTM8kb10Oh2Px2/fjsfjcRqHps0v+0M4lRu7ELhjheHApFlz",
+	"beB4fDxMZBRH/JItywIX0OgXxRGycFQyu4jiSLIlNhB5FEeaf78SGvfM6hW/nu5ns7DDr4TM+C4Vqi1E",
+	"SjDI8ADkkKlycwJMwkouff/AB2H6R+PjYZikO4D1NM9mg/DYgXvuTbP8Skn+jNlssTtDPAOma3awxA63",
+	"nRA+YeAeccNklmzOv6J+21PBb2kmEgS2gpkoeJuFoJfil6N/E3naj6HkOuPSDrjMVM7zYWu7aYyDYSnn",
+	"3btN/7zPfl+5xtzYz1UuOLH+N8+efq7yDf6ZKWm5tPgnK8tCuCM5ulySrKuH/Z3ms2gS/fOoFrMj96sZ",
+	"ffPs6euyUCx3j2vT53zB4ZtnTyFX2WrJpYUes7BUxsIf4Jn4vB8DCidgBtKtCaR4liy/tPQhBmENvHzy",
+	"Bfzr0fgIcP0XrODSxigbWJbx0vIcmMzBas7ob5PInUH7QzizBvy6sW+24NlbnsN0Q3tmuL4QGR7kNS+K",
+	"AYoVnsegxXxhQStlY7+tZ3kMz54/egWODrgSRSNMVb4BYRKZ86xgmmYC043lBlCw4SEiaQ9LngsGuGM4",
+	"D81nK8NzJ2+OD+47SdDeabedplTSuK38nOUvgljb2k8iXVkwp/YaEoXl4FliAt+vuN5AJRkhiXK1lriZ",
+	"SQQXrFhxWLLNlE+IweUFK0QOU6UKzuSk+sJspGWXrUN0HcM81lrpc35puxjmtDGbXHEDUll/rJG4uEDN",
+	"8FD5NQBNgTa4H6PmTaRfK6RhLQ9pDWmMYpzhELnA9qwAJxUcDy4VaR0mQcmMI/mvYiTwS/egDyEvcr4j",
+	"DnBcNCgJhZAcjiawkvyy5Bly6uPnT+6GeOc1+xHdGixMc+khCZfcGJRUc3HBjZsOHhvNmVGyP4wI9Egl",
+	"RcaKlzwXmmd2V/Dho7LQDF68fvl0S+oJA2nQ8Sn00nflShd/mzLD/7bSxdXonciv0tidGKY5kJ4EIaFQ",
+	"a65Jm5KKb0C5JmToopFvOqraEYm+UHJWiOz6Dbwj4pNA0DxTOid4RIw15TPlAY2jzT3jIFOGm0IEfyIK",
+	"Apl+bo1p/n70+/b8KqAzFZLpTTfW2Z0Z6aXeeqEKTufAwSviU56DZnLOneg5HD/YpvspidfBS2xkOkAw",
+	"CbebgDQOYszAQ+kBwfJBjcuv288mhA+QfNDA5Nf1beF3xw1I2sEjYUplRDcCTYXEc5EioVJmLcsWqLxS",
+	"RyEbyIna+LZ4/bo5UhsPvwdN/H0tkzexOm36E6WnIs+5vKWomoX2E9iolQar3nIJC4ayA7QqOBkyc61W",
+	"JSSRsUzOlM6T6O5kVaZ5jjYLKwzkikTWXDOJINtrdWOg57nVyxU/vyDbybrC3TBOdH15/uzpCzbnXTRY",
+	"2G1cc6ujg0PehxJlZkvEbZ2Sn8SWn5BNCM2+cjDntWQXTBRIxE8hHhFckWyXTqu/5R41W9xA6BVieiFK",
+	"E9SXkMayouD5CVI9kYpEACvc6RMGjBVF4UbN+yTWECV+v+Ir2ioa24BVaKeVTPNECgOzVVFAL33Jrd4M",
+	"TmeW6xQM2xhYk32rwOoNsDkTsu8wWGOPG506jHCO0IKet2ailvt6g5YejQg9JYuNf9KC+6n6Sd1gMld7",
+	"d67UU6bnn2THiIT3TABKHtIaB5ZKcckL4zCTDY0Dgvag3EDv8D/+33/8//6JOznXbSEd4DNpuZasoKnd",
+	"UpIJ38ehrElTXHhem6K2Y/ndia6wykytipy4FccnR4EW1ml7Y5V22rbRaiWBJZKsDofHGkaEM0b6aMmG",
+	"UZiFGRNEZWFgzTaQLUgPJ7iuhZDzIeB8cm6ZKJCiQlaGDNf3DBRq7sHsV8o+USuZf5hsjPeSH9c1w4En",
+	"KJk94Xf8HndD+6+UBeYGj/FpZpUtKl8Ng5zpt9VHpasWzizXO/4wR5X9Pi8HcysfAxmMK6253Jb+txfg",
+	"uKYXwWN2jRH+nVFtOr+LghUdTSIHIIdoqccRt/jwKIk+mx1mR+zHv/+DtLTIo0nUtQ8IxaNJtLC2nIxG",
+	"hcpYsVDGTv4w/sN4hD+Omu2vbrtxflUvuVkVew9O5QkgfIwnJIfe4figFoqegWi3CEmjOuDrGA7HY9dK",
+	"4GkrC5bxHJS81k7YnUDJtRGGzP8dq+X9fIpXcfQpZXGw7Ap8oHZil7woxMavJVvZhdLiB57fUmyuGl0m",
+	"TsAEsVw5rr1bpFBzITuw4AkYMZcocwgaM5hyprnHknd14ps40RnxElbyrVRr6R60tf9ff/314HRlF9gl",
+	"Y7bDbZd+7qapOSuWDxM6EEmU3qh/X8tSK0SlNyKmJpUbfSaV9wiScDSzg8OjfHZ8/8G/JlGXz6NkdvGx",
+	"xGmTr5regunK0iyY9HqcmMGfx96aog1tbxg1D9O9Z4KIzhaiyDWXoFYWz5rSOddx5TpC5ffj3//R9yxs",
+	"VmWptOX5M54Ldk478OkOFq4guCO3HIdkMntn5JCUoR+d7GNUxZXEKbUqubbe2Tr1ntbrJvjShzle8hmS",
+	"QeQd7BdHS2XFRfWUnZ8tSgXb/ZOnI5erZTT5tjnfN3GHnq+djt+6+AI1ac0gdgurHluP4/gBH1s/Jhhk",
+	"bdLsWaewfOl+D39cR7vGWqqVRkxrtrl+5TSl91q9m07XQr9g8sJxQnuB+Upv75dcLadcY6cFF/NFc78Q",
+	"xM7db3dMGVprB3UKNuXFTcM8ZXK+YnP+jJVdFPVr36VkHK1FbhddC7yGyG5K1xJbFQXPutX72dnZE3jR",
+	"AHhwNBxDVvXwMaPGZx+h8U5kTg5Iy401zl4zTqTRuH9+9fwreOWc/ahw2nv9bySkLm2TNh5fCSFmQ6FG",
+	"rBSjJvocHY18pyFhvS4aLtSSl/703GrXt2TJ9paLfRi3osk9A6hXERr1yGd7RQsYLZkUM24srX0/a7aH",
+	"fi5Racy45jIj5AVLjgcAehT2eObHJKVebyz5nRhI55usp0aPvgsqfAjjL7llObPs1jvxzHd4LK3edM2i",
+	"ZNo+n93VzoYT9coyy5deXb7X/CjG1bGJT0XGpeHw+uVZ594bzk8Lo+5qIWa1XDK9eV+5tFgtp5KJ4q6m",
+	"sSPoarlzo9qohEH8nsKNMhB2d+DUR0cIYwtrfN5BO3bcaegxa7nGIf7qfv52Oshng8V3b5eyHNiLwQ9v",
+	"3h1efTsefPbm3dHVNT8eX/2ua+traNUxZyX5gMJLPuI0AQZmobT1sabYyWL8w1YejE4Oa+41Wsl5COC9",
+	"aAOKsO17EFC9uR1qo/DPgCUroVd9ylROjoMkkkryJIIf//f/cZFR05SE9RYGmXZb7RTk6s9YCU35gl0I",
+	"5427PY0/leoKBKwV1/Ua6lZz8bAG5b6QZ67HwX8PRVJqdSFy3t7tNp99nK3d2bK7wKenc1SF7wX03WO7",
+	"xPOuzpU5p/F+U+K/CCVeCeePp8LbO7JzdD6Ep0ndvFefrcWEWbuBumbddt3uWrKV47mmZcsDvVS5oT+7",
+	"9IdzT3dl8TnFHzzC5IJZ+2AQgZ1uSZ7fRAsHo66Co3v7yS9u8ABf7/eNozXTUsi56UpdZd4JVqXEVqsr",
+	"GOWZMZnDQq1B2OBnpTgn/ttjMGNFMWXZW7DCFhwRktlIu+BGGJ7DBU5cycBi+HMz48QTTkjCiKgMfYf+",
+	"EE6n5NkKTnbNvcOLslCtAsM2LevqBvXeJT4rJvE77snfxW7NY7sX0Lncxm1USTCotil7tXmIMNLLjxgq",
+	"0RxD0FYxOfo6YNO1fprADB0k+QAXzk9RaXfgYOnai2+ePX3UON5b9Jat9M3O81gngN7UHZiBFTXlOfSQ",
+	"SV1eJNM8hIJW0sU3c8eqIbOz3zqXe1OfUI9lKy3shjCyd8GSr/90ZRddVorLelmy3Oc/pUZYbi4y94MB",
+	"lucwGFA6TDjUOqWkFJYvBR6tly7ygHJEc5wKJfVRTgqsDAfmn7FeKMMpscZQ6hCeQxESbJSGwoetqiAU",
+	"5RPS5OulIpx3fmwhZ+om2WbIlVJLNxOEXS7mwrICNKcsKKU3Q3h8wfXGN0zkghlg28Gy7iw+F6Ym6WOA",
+	"SUqYgQvB1zGwRNapblX8QCtlwd+deE7PS/sozHxTkmlHwwe+PY1yg/FEib/NBDsi/zCRiXzu8xEpgjQT",
+	"uFNVvqGZgF0ryJQ0SjJpDcoQzT198NNaJbL580yttP8V2rn+/djFbHhOyYsDIQ2XRlhxwYtNIoMpl/61",
+	"50zx/h937O3PB4+eDL788/989tWLwfm/D/5yrXG+v/Hx1e/SOJEuIidBlT7bdevawhBOZYMsbhd9GCSE",
+	"2BPZiLVV+f55O9IOrCh80j0cj48nIQxkuZaUCU0Kh5JhgiTgOSVD01j4vCpXWsk65lXf2IjBKByGWdjN",
+	"+wXJL3D6K43HFaaoUetVCWkVMDgej4kbmkwOIZcaMqa14AZSBCVpDGkrxyrFaSYybWV4pSeQti4RUCv6",
+	"rn3TIQ2kOaLrHT4j3iWPx20OpuhrleCNZFVrulvi0mag98Xzl6/6w0SS38XxMQXDKDYVQqN0/ChdrQqp",
+	"Z4XAI1yS3jSJTKucjxR6U63WhmvTDyLgT4/PgRVGVRcpvnx8+qjpn2DGJWT96fE5nluZw/MX52fPv3pV",
+	"9cCJ0uMKske8aKVEzvQEQv67XajcIIt51rkPgWd9U593hDKWdt0tuTGRyj9CCfeeudxNkMKHMut8cmGQ",
+	"DVD2IugRlhjiPKA1J6KcjvGZ0qwssWV1lwql0T0DpPbhrZA5ytNEoiTGXsiLVgEvyHQzzq3lDDIa18Th",
+	"4kFAcH1/UQAl+NRBt1xlhnIwhsvc5Z8VznRDWe+vgZyWxImHw3EUR3Uuh5mMRuv1esjo56HS85Hva0ZP",
+	"z754/NWrx9QHMQXCS9ScXtlRArfPaUJDweHGaBIdDMeuhyq5ZKWIJtHRcDw8cs7FBSlY0gJOFRW8K9z+",
+	"ki8V6obmpRhyY1Z093cpwiEwfZhptayzqIaJpKy7NdO5AU5suptzvnORClEe7ctZHk2iRzQ9pw+i9oWw",
+	"b7sRWd1kdJZHV2+2rl8cjo+7fVKNG3Ka1u5y247HB/uwXzXuqJXIQZ2Obu5U5/5Sj+Obe1TJYFdxdH88",
+	"vrlDOzGvibWIfE2U9e0bJFXlA4i+FnaRa7YmbRTIbxlaUN6ONIvozVUc+Qj2PoLeM7VwmwQTKdOcWYU6",
+	"AmWCiYFNDd0RicGs/LXLRBIQkzn4AwEmeFhM7MUiap9MOHARN4OEhZBvY5QuLuOYPpsKcfDllOeIZxHw",
+	"oKhKPSgibUB/D0nQJlJz1FGOqRH/EfgdgnqMQ0AuTKaIsd0DfB4fSkAolUD0bEmVukeG00pC7AUeRSi5",
+	"KgsOrECrcoPY093bqZXhWgtruazz2AMkSKTDBNBLRx03Fim1VkLGSkSNxlmu7moIIvmj8UEfrHKzq2+F",
+	"eEqgOPYKiDS410LtG19F/i/fGSXTBNV1Uz0JVAZkBaSUL0qXyI7GR31K1Q1+8aBGEfZs5ZEhkFWSQ4/u",
+	"WgoLc26NBxlz3h/C58pWdwYTiVBgA+m/M72ZgH9wlzD5E7c/QZLEN7dq3IC8VfP2tc4OWXWLM15lz1/F",
+	"0dFthNXuTSHqebQnytyCId0McNK8NiRMG9W39vpObgcd3VJW1jn0KF9vQcrW1bxPKZQrqVuZYW0t2RC9",
+	"/os32K+WVPhUL4j3sPyXlpx+v1K2/+/GENCrtRFCe+KE/rVsslS5uY5NnuHvvygG2ZOEjQv9F38dug61",
+	"J6vx+Cj74+WyCB7Whwki5SQCutYt5PxhEr0+fzL4QxL9kVrzRLpeOCJcLgtpHiYhOIugvVDZcK4u6Imj",
+	"i6Mkco0ml0a0G66PCNkfjscHo2+ePXXB4AHdlZEZT6LGlI6GD3AcIybOtRhE37VPho6fcOwcoXdoRP8O",
+	"jgYPhpcmT6KwRAC3SIJmZ3Km/A/1l+6L87UiRjS1bcWQaqCVWrrWo0bz5jeNUT1FaS7hq1unxTbdntfd",
+	"5qz9UCcIHoLt2Y7NVy3d6B33J38GVx8/4R2zX7EQfdHwUbb8mciFccUJnfIzjsrVTQZOwxexXBmErxcc",
+	"ppzLRkxpJrSxHtAejz/re7cS5TFTpykPoaGafSfg3K44zzRYF9Tm4iiRki25KVnGY0i3BEgaA91ao7ZW",
+	"lYOCX/Ci4eZgFgrOjE0k4uy0OqaduPnF6sO1w5tmNYvN/n1sFLwYhWoXVx8CDOp7OldxdHgbQNzqcVuW",
+	"DiUGfsYuguPxZ7ewBsJVe+xwcIs5VddnqMP926y844oAdj48vE3n5u2NT+D38MwAPfJRhAtoBct4v3aF",
+	"3DNNYdLpGKlw12ULnW852XaDKt6daq0W0xXqrDTc1kih501/p0NF7hRo2ve+7krYpNBDfTewYsn7J/V9",
+	"DhIgwrgLHRPvZLCbKjadyJ1otc5nk5ePnux4QX15FVN/Vkz8Lc8meRYkWxUmJNgquamlYVzHDPfY6U5k",
+	"f/NLs1muL85zN2i0yS7VVZ6HyW4yaRLVFH+YRIfjw+PB+P5gfHB+cDgZjyfj8V92YeA2U7jff/z7Pzxw",
+	"6/697r/FQTdMcHv0rd7bg3tu9DBb57NOmH3w2WefjcaHo8PDgc5nA1fNZSDNP+8+zw+4/ZwtZr+JynZT",
+	"8oeJqwS1+4ytwXbW1DpHOxPs+LXuW505TxH3uU0UCgLobCEuuCHyPD89Gx0OxyPXeFRZLc2OFMzAxnk2",
+	"CqBhdDA8GO0ur5rDFsJvsunHQPo7MerfEPyvHsHvJCQ0mex94fsW9G5epdxSyfX954UyPJENlUwY3KVn",
+	"NCsRlswu4tpl39bAPJGG8/yeCTcrGTR1d6W6fdTe3brcFkmk8tvSwVcVCJP1sMX7zTW/EGrl3OrMqqXI",
+	"WFFsJsASqfl3LihAFPG1CqpEM19oitJlXNTecKRXybQVrKhDuHssh5+myX8zH/7rzIffrIFbWwO1Mrre",
+	"GPhBlHuNAZfI0VGMUkg6tT+IErwihx6XlrJfUP5QcoeQlPTUxuh1gp5alpobw/OJK+WIuLz+0qdQmET6",
+	"QGQf+2peDU5JRj4SSRVDQk2up1zOUdQ5ybDgRZ5IIWHJl0pvgGqXObHkcyqcPaAMrdEFG0dUavMdruQq",
+	"ncDx+MDlQamVbVWbQkF0PD6qpaq70k6WRV31iuRiSMura/hiR2wUosUDco/gkHw5ZXquqtqoZginMpEh",
+	"HcBPxKUGNpMVINSZcnk7PgBswVcLEgVPJJMb3Lkl21TFr6pSZGaP5fMXUd5RosN1FolnxJ9co67BlDHd",
+	"wZdQF1/z3Jk6REgK0iFBPAfpdi2uW1V5qwc/ISriEx52j39jZYhfcWoHmrTXybVHgRtZUXje3krLMUHm",
+	"XBdUGu0VZqcuPSlTpQgFUhlYzUSBmMIUzCz2ZCQ4gNSRkdDIcXRpYcfXxvhf4TPu5CR9eFT9F4KuW85s",
+	"2rfuDeuF7aKCaTfHHJuSfS+nvPI5yE7zFcKE25TNSe1otnCtNpFLseR4umOUPWhJxUBVL0PWqYHe4fhB",
+	"DMcHD/ohDzYUzJV5LWyG8LJWUVzOlM5QW24Vhfd6QPtiXflJIqvjE/K1m4V4WKsMj9LALH2XhTRYVLCJ",
+	"bJbgqRUcZbCn1NX7/JCU3utHhS7DQB0/U7o7gnuXe0u5eVRJdybmK0QFjUnYtdJv+6R7g8ZLZKuCzx7F",
+	"e7KlUAMJKAIiVSBO73h81D9pqNqmOqWxV9KKwocVC84MJzNozwF/Igr+oX7BNvM9CTVBUeDVvLdtbDXL",
+	"gQ/h1JdckolkMFNF7vJUnbKbbtxtb2YX0Eux94gK8Qwzc5H2J3WmtDBoBtLtH2ZbUGirk6ujTSfQBfvt",
+	"gm+ASiP2GuWvie18nqW33GaWa3BTT31HmiXVXUwkNxkrHcBL/8fhk3QIzwkUVTcdgq2NhDEuk4t4HtJh",
+	"GicyHQ5TD6FKu3GrCs4iOiIOFLqTfc8RaLtY/p1XT//4rt94V9dNN5b7gry9l0++gM8ODsautDVUla3J",
+	"H/5wPDgYHx6le2vck+iKblhg1zse9Ir7WyKVRKN6zo1SuHH9ygqoyuX2psouwGXQtark9qs5UsXxeopB",
+	"erZmmfMZo2uIM1YYXoFHX3c8uvqwJJ9mjWUyxx+8d59P6BT7uZrxDz5FQa7twtR1EU/DrDBI2j2A37H8",
+	"nhLV8PuRU21G/BBU243A/hMA6Oey670R14IhKslD8u4mSEQpk1Q3Fk5fnNGtqXTKDH+tRUCX6aT56gMQ",
+	"eSLTZumf5nPSxts1juAV5/CcLnNYdU2nkZAzRfUl0hjWC2bdhZ3aku8RTq9aVc+wC77s71HczTrGHyuw",
+	"V734owPHd+S47mauVkv6aAGFD0t7/RTGxI5Z0KoPfM8AsiG8fnkWb5luLrcbgUpFvvc7DDW/7T0WO/OB",
+	"nktrOezf+D6XP794/Kc4kS+++lMM52dPniB6xu/gcDwe9ycOs4lLXgAKGncNyFe4vn9wCOVl7JBVIk3G",
+	"0A5gmVW67xqSm2vgpyZ+4P4akVrZcmWhEEsyVHrpkl1+LXK7SGPAv7+kS0n+w6nmzEXynRrmzK40NzDl",
+	"GyVzoIUm8hB6Kb+0mj3xv2Nv+uJ/rVghrGh888T59BCxnruYQ9hEZ0DvlxdDcLy+47RLpCcrkngIx4eH",
+	"9X2125addjcOtipOn8B9NDDCWL7ouK8bH0qMW0X1xxPpNgbNEbo/13M31ZrVwfuh6KyB6UoUebtq9zCR",
+	"KAWb17ZiSLbEbhJdJ8TO5Ex9fAn2c8tjCMdzR/2Gq+lXcdRxQeD6Lt1FzIM0mHRfOaiN0cauHSWy1IqO",
+	"P21/dQnFRek6B4rpfV5brx1yj+jt6uEYjL9hdL9/0nnj5Jccgb76L8DLezjtVpwT3z2UbVcudpefWL4U",
+	"tpZxQyCLi1EZ5QFdsZKuTSKFhV7L5YPSdkmFLNoMe+rNAOeBeVKoNYVvvG/G65VQ5DbUYHMapjHhhhsM",
+	"7YogVY1nXXwIHAzH9wzkfK6phEN1sBDViWyRyGdCs1xpOKIF0SW2mVbL/ol7052S3L1xCEU/v7Q7bP7x",
+	"Sjd76+hnxiJ73oKyxSUn9Q4yF586Hh/4ov7vb8PdJjjaftHEB5pB2Ovols/qeCHJ+5pRHZZObVFsY7r3",
+	"BJTvNJ8LJa9G7xCT4WdfW/dq9O57Qkub/SZYepvew3cuanaVuggsbCEISRoDCVgIJjMOHq66Y7sUSHIq",
+	"d7MqEVUKOYde+teQz8n0VFjN9AbCoyfgJmUgRRiDSM98v2Ka41+X8SZexwtyzJWZnYTPJw6SEsjEdn/1",
+	"/65j/H9MYBTbS/elG+Cf8A/ocZYtfB2Av6b9k2oikI7TH//+f9OjB/S+zH9K/WLMCXwfcGgiU+8UwiaZ",
+	"KpTGP+aabfDfqbBKsiI9CbFnSL8rqY5DKec0hzWflukQzr2rOPfrqL20Dduz8sc7P3cuzNuTxL+zTzfr",
+	"ENRFYwKqVLgxOPxbXtohnLVekBcnknmiI5w3Iuf1EadST+IHHjC685jOg1xWK4tkI1erb1FbAKOGATCq",
+	"8D9N8Xg8dsKjIowVM6LIHP9FOh36q8plPnN97o8P9oJ2aGB2n+9TVbypAiwOUlM4or7r3AxK9NKWypok",
+	"0gv1H//+jzT+SaGKfrOSTiJ9OMLlHfiqMI4gCybzgmv3yhX81QXhK4ReGR2JlAqCHALvPKaINL3wsbsk",
+	"CRWa1rykV1E6I4PqFVCY0tVARlvXVhGg2uXl37iwWMlc8/wEDOeUF3WteXGtk+ST2BZbIm+/TKENbAqV",
+	"dhnbcTyO7x8c4n/dXnx3Kt7Xj781vRvlFjixFQOJrVBCp9hUEgx6laDtt1eAs++eOh7wnzbxR3yuOTeQ",
+	"FSp7uxaGx03xeULi090O8kK0ATXbZN5D3FBM/yfN0uu0oRM6sZfjG9gvxIkpghiPQxWWphSnFk6Mt8se",
+	"uyGH35V7oj7+4T+zwM/NtrLDH9+VfP6+yTWx71vKD+6KhL6TnB6v3HwM3u9rJeyGvxm5v4Kg0Cc1KA4+",
+	"dgDKl5j0TlN3ySl4GKu386jZjN5isIOsoAmsYoeq3NttfrotdK2lQ58CEql82TebOctGvfJO6+XzlSh8",
+	"ysdWKsOE7PmMSmXTyx3cJJR2WYzh7f2+Ep2gMmA51VrJwdXOjIGtcqHomwuRc+VH8x5ZVyExkaFAJ/SU",
+	"jps1TCkxQMngYw/lP0N+gpIu++uCmb4PWIdsEVNXCDUuwxL2JFguh4l8yqa8iMHvQAzLrZtrMexUbo4h",
+	"FNKOE+kqdDt+oc37ovVOEtt6A0e/Vcg0VC/1CRovXr98Sm9Np3LN0GvcXEEiPnv+6FU/hlCxHVLsmqfu",
+	"xdhTpd6aIbzyiSLmVt7QI/Bu0CGcJrIuV1es2caQVz1c/21ww6ROaHbD1ZVmkRhCYmNXlYfBi0cUQaHk",
+	"GMPrNFnW2FDirL534jem0TseH/sSdC5TZs49M/E11y75BBlkCE9cClPHy1/8DYzzTcnT5jb4TGW2vWOJ",
+	"9AV7Y1/Sk4rmNmrS2kZVevf+2npU03cl46ypCj5RepezCfbl8VZ1q38NFxg7fW1K8uezvSuqyp0HOuyb",
+	"ZVW/v35bx9WbPdBkTx2h3+56/Yruet1QNvb9Ei6OblaW58Hf4dMRUch2KNu0WXMnph6J9O4DpY1P93LX",
+	"AELNtma9kZSmk1Ka3A0i4wxb/iY3fpMbv8mN98xibxWbA1a/3TIAIwcynD/ZZe42y6hS8e9OmUJxDX0R",
+	"juIuh9EwPjvG1zgVBnJeFmoTyrC7sq9b9bjpHQ9aIKJwr21p/tpKrbzm5b/RNtN/3poJb60SerOCzWEw",
+	"wJ4DfNRgpYsY/IOgWWYAf3FuWnoOmkWUy+kptFs11tWEqqDksHbqVOXrd+qfu3ty4bLp2lcepTK+Pp+8",
+	"t5sg3y7vDnVx9/qJ4QLe1Zur/wwAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

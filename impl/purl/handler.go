@@ -263,6 +263,8 @@ type failure struct {
 	status int
 	msg    string
 	vary   string
+	// retryAfter, when set, is the Retry-After of a 503.
+	retryAfter string
 }
 
 func (s *Service) fail(ctx context.Context, status int, msg string) *failure {
@@ -272,6 +274,9 @@ func (s *Service) fail(ctx context.Context, status int, msg string) *failure {
 func (f *failure) write(w http.ResponseWriter) error {
 	if f.vary != "" {
 		w.Header().Set("Vary", f.vary)
+	}
+	if f.retryAfter != "" {
+		w.Header().Set("Retry-After", f.retryAfter)
 	}
 	return writeFailure(w, f.req, f.base, f.status, f.msg)
 }

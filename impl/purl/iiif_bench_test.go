@@ -1,13 +1,16 @@
 package purl
 
 import (
+	"fmt"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // BenchmarkImageTile compares a IIIF tile request (the whole service:
@@ -77,5 +80,76 @@ func BenchmarkImageTile(b *testing.B) {
 			fileT += time.Since(t1)
 		}
 		b.ReportMetric(float64(fileT)/float64(tileT), "tile-throughput/fileserver")
+	})
+}
+
+// BenchmarkImageDerived measures the level 2 requests beyond the tiles on
+// the 24-megapixel sample photograph (make samples-large): a 1000 × 1000
+// region scaled to 500 px and the whole image near full size (full/max
+// is 6000 × 4000), each made by vips the first time ("-made": a new
+// request every iteration) and served from disk after ("-kept").
+func BenchmarkImageDerived(b *testing.B) {
+	if _, err := exec.LookPath("vips"); err != nil {
+		b.Skip("vips not installed")
+	}
+	large := filepath.Join(testkit.RepoRoot(b), "samples", "large")
+	if _, err := os.Stat(filepath.Join(large, "bs100xy1000")); err != nil {
+		if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
+			b.Fatalf("the large samples are missing (make samples-large): %v", err)
+		}
+		b.Skip("the large samples are missing (make samples-large)")
+	}
+	f := newFixture(b, func(c *Config) { c.LargeSamplesDir = large })
+	h := f.svc.Handler()
+	const svc = "/bs100xy1000/iiif/image/ceiling.jpg/"
+	w := &discardWriter{h: http.Header{}}
+	get := func(b *testing.B, path string) {
+		req, _ := http.NewRequest(http.MethodGet, svc+path, nil)
+		serveOnce(b, h, req, w, 200)
+	}
+	get(b, "info.json") // makes the pyramid
+	n := 0
+	b.Run("region-made", func(b *testing.B) {
+		for b.Loop() {
+			n++
+			get(b, fmt.Sprintf("%d,%d,1000,1000/500,/0/default.jpg", n%5000, (n/5000)%3000))
+		}
+	})
+	b.Run("region-kept", func(b *testing.B) {
+		get(b, "2500,1500,1000,1000/500,/0/default.jpg")
+		for b.Loop() {
+			get(b, "2500,1500,1000,1000/500,/0/default.jpg")
+		}
+		b.SetBytes(int64(w.n))
+	})
+	b.Run("full-max-made", func(b *testing.B) {
+		// The same request each time, its kept answer removed in between
+		// (outside the timer; the cache's byte count is not told, which
+		// only this benchmark does).
+		derived := filepath.Join(f.svc.tiler.Root(), "bs100xy1000", "*", "*", "derived")
+		for b.Loop() {
+			b.StopTimer()
+			dirs, _ := filepath.Glob(derived)
+			for _, d := range dirs {
+				os.RemoveAll(d)
+			}
+			b.StartTimer()
+			get(b, "full/max/0/default.jpg")
+		}
+		b.SetBytes(int64(w.n))
+	})
+	b.Run("full-scaled-made", func(b *testing.B) {
+		for b.Loop() {
+			n++
+			get(b, fmt.Sprintf("full/%d,/0/default.jpg", 6000-n%2000))
+		}
+		b.SetBytes(int64(w.n))
+	})
+	b.Run("full-max-kept", func(b *testing.B) {
+		get(b, "full/max/0/default.jpg")
+		for b.Loop() {
+			get(b, "full/max/0/default.jpg")
+		}
+		b.SetBytes(int64(w.n))
 	})
 }

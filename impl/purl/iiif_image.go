@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
@@ -31,7 +33,7 @@ const typeImageInfo = `application/ld+json;profile="http://iiif.io/api/image/3/c
 // newTiler opens the pyramid cache; without libvips it says so once in
 // the log and the service serves the original files only.
 func newTiler(cfg Config) (*iiifimage.Tiler, error) {
-	t, err := iiifimage.New(filepath.Join(cfg.DataDir, "iiif"))
+	t, err := iiifimage.New(filepath.Join(cfg.DataDir, "iiif"), cfg.IIIF)
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
@@ -80,7 +82,8 @@ func (s *Service) pyramid(ctx context.Context, rawID, name string) (*object, *ii
 	if !s.tiler.Available() {
 		return nil, nil, s.fail(ctx, http.StatusServiceUnavailable, fmt.Sprintf("%v; the file is at %s/file/%s", iiifimage.ErrUnavailable, s.purl(id), url.PathEscape(name)))
 	}
-	if p := obj.pyramid(f.Name); p != nil {
+	if p := obj.pyramid(f.Name); p != nil && !p.Evicted() {
+		s.tiler.Touch(p)
 		return obj, p, nil
 	}
 	blob, err := s.store.Open(ctx, id, f.Name)
@@ -94,7 +97,7 @@ func (s *Service) pyramid(ctx context.Context, rawID, name string) (*object, *ii
 	blob.File.Close()
 	p, err := s.tiler.Pyramid(ctx, src)
 	if err != nil {
-		return nil, nil, s.internal(ctx, "making the image pyramid", id.Qualified(), name, err)
+		return nil, nil, s.imageFailure(ctx, "making the image pyramid", id, name, err)
 	}
 	obj.setPyramid(f.Name, p)
 	return obj, p, nil
@@ -124,6 +127,28 @@ func (o *object) setPyramid(name string, p *iiifimage.Pyramid) {
 	o.pyramids.m[name] = p
 }
 
+// retryAfterBusy is the Retry-After of a 503 when the build queue is
+// full: about one build of a large photograph.
+const retryAfterBusy = "10"
+
+// imageFailure answers an error of the image service: an image over the
+// pixel limit is 422 (it cannot be served, the request was fine), a full
+// build queue 503 with Retry-After, anything else 500.
+func (s *Service) imageFailure(ctx context.Context, what string, id druid.Druid, name string, err error) *failure {
+	file := fmt.Sprintf("%s/file/%s", s.purl(id), url.PathEscape(name))
+	switch {
+	case errors.Is(err, iiifimage.ErrTooLarge):
+		var tl *iiifimage.TooLargeError
+		errors.As(err, &tl)
+		return s.fail(ctx, http.StatusUnprocessableEntity, fmt.Sprintf("unprocessable: %s has no image service: %v; the file is at %s", name, tl, file))
+	case errors.Is(err, iiifimage.ErrBusy):
+		f := s.fail(ctx, http.StatusServiceUnavailable, "the image service is busy preparing other images; try again in a few seconds")
+		f.retryAfter = retryAfterBusy
+		return f
+	}
+	return s.internal(ctx, what, id.Qualified(), name, err)
+}
+
 func (s *Service) internal(ctx context.Context, what, id, name string, err error) *failure {
 	s.cfg.Logger.ErrorContext(ctx, "purl: "+what, "druid", id, "file", name, "err", err)
 	return s.fail(ctx, http.StatusInternalServerError, "internal error: the image cannot be read")
@@ -131,8 +156,10 @@ func (s *Service) internal(ctx context.Context, what, id, name string, err error
 
 // Header values of the image service's answers, shared (never edited in place).
 var (
-	ctypeImageInfo = []string{typeImageInfo}
-	ctypeJPEG      = []string{"image/jpeg"}
+	ctypeImageInfo          = []string{typeImageInfo}
+	ctypeJSON               = []string{"application/json"}
+	ctypeJPEG               = []string{"image/jpeg"}
+	varyAcceptAuthorization = []string{"Accept", "Authorization"}
 )
 
 // GetImageInfo implements purlapi.StrictServerInterface: info.json.
@@ -150,12 +177,44 @@ func (s *Service) GetImageInfo(ctx context.Context, req purlapi.GetImageInfoRequ
 	}
 	body = s.withAuthInfo(obj.rec, req.Name, body) // iiif_auth.go
 	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
-	c := content{req: exchangeFrom(ctx).req, ctype: ctypeImageInfo, etag: `"` + p.Version() + `-info"`,
+	r := exchangeFrom(ctx).req
+	// IIIF Image API 3.0, 5: JSON unless the client asks for JSON-LD.
+	ctype, etag := ctypeJSON, `"`+p.Version()+`-info"`
+	if acceptsJSONLD(r.Header.Values("Accept")) {
+		ctype, etag = ctypeImageInfo, `"`+p.Version()+`-info-ld"`
+	}
+	c := content{req: r, ctype: ctype, etag: etag, vary: varyAccept,
 		cacheControl: s.cacheControl(world), csp: dataCSP, modTime: obj.lastMod, body: bytes.NewReader(body)}
 	if !world {
-		c.vary = varyAuthorization
+		c.vary = varyAcceptAuthorization
 	}
 	return c, nil
+}
+
+// acceptsJSONLD reports whether an Accept header names
+// application/ld+json (with any parameters) at a quality above zero.
+func acceptsJSONLD(accept []string) bool {
+	for _, header := range accept {
+		for _, item := range strings.Split(header, ",") {
+			mediaType, params, _ := strings.Cut(item, ";")
+			if !strings.EqualFold(strings.TrimSpace(mediaType), "application/ld+json") {
+				continue
+			}
+			refused := false
+			for _, p := range strings.Split(params, ";") {
+				k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+				if strings.EqualFold(k, "q") {
+					if q, err := strconv.ParseFloat(v, 64); err == nil && q == 0 {
+						refused = true
+					}
+				}
+			}
+			if !refused {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // GetImage implements purlapi.StrictServerInterface: a tile or a size.
@@ -164,14 +223,28 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 	if fail != nil {
 		return fail, nil
 	}
-	path, err := p.Lookup(req.Region, req.Size, req.Rotation, req.Quality)
+	path, d, err := p.Resolve(req.Region, req.Size, req.Rotation, req.Quality)
 	switch {
 	case errors.Is(err, iiifimage.ErrBadRequest):
 		return s.fail(ctx, http.StatusBadRequest, err.Error()), nil
-	case errors.Is(err, iiifimage.ErrNotFound):
-		return s.fail(ctx, http.StatusNotFound, "not found: "+err.Error()), nil
+	case errors.Is(err, iiifimage.ErrNotImplemented):
+		return s.fail(ctx, http.StatusNotImplemented, err.Error()), nil
 	case err != nil:
 		return s.internal(ctx, "looking up a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
+	}
+	ctype := ctypeJPEG
+	if path == "" {
+		// Not a tile or listed size: made from the pyramid once, then kept.
+		if path, err = s.tiler.Derive(ctx, p, d); err != nil {
+			if errors.Is(err, iiifimage.ErrEvicted) {
+				obj.setPyramid(req.Name, nil)
+				err = fmt.Errorf("%w: %w", iiifimage.ErrBusy, err)
+			}
+			return s.imageFailure(ctx, "making a derived image", obj.rec.Druid, req.Name, err), nil
+		}
+		if d.Format != "jpg" {
+			ctype = []string{d.ContentType()}
+		}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -183,7 +256,7 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 		return s.internal(ctx, "reading a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
 	}
 	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
-	c := content{req: exchangeFrom(ctx).req, ctype: ctypeJPEG,
+	c := content{req: exchangeFrom(ctx).req, ctype: ctype,
 		etag:         fmt.Sprintf(`"%s-%x-%x"`, p.Version(), info.Size(), info.ModTime().UnixNano()),
 		cacheControl: s.cacheControl(world), modTime: info.ModTime(), body: f, closer: f}
 	if !world {
@@ -206,10 +279,10 @@ func (s *Service) imageManifestParts(rec *record.Record, f record.File, body *ii
 		return nil
 	}
 	id := s.imageServiceID(rec, f.Name)
-	body.Service = []iiifService{{ID: id, Type: "ImageService3", Profile: "level0"}}
+	body.Service = []iiifService{{ID: id, Type: "ImageService3", Profile: iiifimage.Profile}}
 	path, w, h := iiifimage.ThumbnailRequest(f.Width, f.Height)
 	return []iiifRef{{ID: id + "/" + path, Type: "Image", Format: "image/jpeg", Width: w, Height: h,
-		Service: []iiifService{{ID: id, Type: "ImageService3", Profile: "level0"}}}}
+		Service: []iiifService{{ID: id, Type: "ImageService3", Profile: iiifimage.Profile}}}}
 }
 
 // iiifService is a IIIF Image API 3.0 service reference.
@@ -220,3 +293,20 @@ type iiifService struct {
 	// raw, when set, is the whole service as JSON (iiif_auth.go).
 	raw json.RawMessage
 }
+
+// GetImageService implements purlapi.StrictServerInterface: the service's
+// base URI is sent to its info.json (IIIF baseUriRedirect); the info.json
+// checks the rights.
+func (s *Service) GetImageService(ctx context.Context, req purlapi.GetImageServiceRequestObject) (purlapi.GetImageServiceResponseObject, error) {
+	obj, fail := s.readObject(ctx, req.Id)
+	if fail != nil {
+		return fail, nil
+	}
+	if f, ok := obj.rec.File(req.Name); !ok || !iiifimage.Tileable(f.MimeType) {
+		return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no image file %q", obj.rec.Druid.Qualified(), req.Name)), nil
+	}
+	loc, origin := s.imageServiceID(obj.rec, req.Name)+"/info.json", "*"
+	return purlapi.GetImageService303Response{Headers: purlapi.GetImageService303ResponseHeaders{Location: &loc, AccessControlAllowOrigin: &origin}}, nil
+}
+
+func (f *failure) VisitGetImageServiceResponse(w http.ResponseWriter) error { return f.write(w) }

@@ -2,15 +2,21 @@ package purl
 
 import (
 	"bytes"
+	"compress/zlib"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
+	"hash/crc32"
 	"image/jpeg"
 	"log/slog"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 	"github.com/sitelib/sitesvc/impl/testkit"
@@ -29,7 +35,7 @@ func TestImageService(t *testing.T) {
 	requireVips(t)
 	f := newFixture(t)
 	svc := "/bb000kk0000/iiif/image/reading-room-north.png"
-	resp, body := f.get(t, svc+"/info.json")
+	resp, body := f.get(t, svc+"/info.json", "Accept: application/ld+json")
 	expect(t, resp, body, http.StatusOK, typeImageInfo)
 	var info struct {
 		ID      string `json:"id"`
@@ -46,14 +52,14 @@ func TestImageService(t *testing.T) {
 	if err := json.Unmarshal(body, &info); err != nil {
 		t.Fatal(err)
 	}
-	if info.ID != base+svc || info.Type != "ImageService3" || info.Profile != "level0" || info.Width != 640 || info.Height != 480 || len(info.Sizes) == 0 || len(info.Tiles) != 1 {
+	if info.ID != base+svc || info.Type != "ImageService3" || info.Profile != "level2" || info.Width != 640 || info.Height != 480 || len(info.Sizes) == 0 || len(info.Tiles) != 1 {
 		t.Fatalf("info.json: %s", body)
 	}
 	if resp.Header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Error("info.json without CORS")
 	}
 	etag := resp.Header.Get("ETag")
-	resp, body = f.get(t, svc+"/info.json", "If-None-Match: "+etag)
+	resp, body = f.get(t, svc+"/info.json", "If-None-Match: "+etag, "Accept: application/ld+json")
 	expect(t, resp, body, http.StatusNotModified, "")
 
 	for _, sz := range info.Sizes {
@@ -76,9 +82,6 @@ func TestImageService(t *testing.T) {
 	expect(t, resp, body, http.StatusNotModified, "")
 
 	for path, status := range map[string]int{
-		svc + "/full/max/90/default.jpg":                            http.StatusNotFound,
-		svc + "/full/max/0/default.png":                             http.StatusNotFound,
-		svc + "/0,0,10,10/10,/0/default.jpg":                        http.StatusNotFound,
 		svc + "/full/huge/0/default.jpg":                            http.StatusBadRequest,
 		svc + "/a,b,c,d/max/0/default.jpg":                          http.StatusBadRequest,
 		"/bb000kk0000/iiif/image/nothere.png/info.json":             http.StatusNotFound,
@@ -130,7 +133,7 @@ func TestDeleteDropsPyramids(t *testing.T) {
 	requireVips(t)
 	f := newFixture(t)
 	resp, body := f.get(t, "/bf222jk2222/iiif/image/coast-map.png/info.json")
-	expect(t, resp, body, http.StatusOK, typeImageInfo)
+	expect(t, resp, body, http.StatusOK, "application/json")
 	dir := filepath.Join(f.svc.tiler.Root(), "bf222jk2222")
 	if _, err := os.Stat(dir); err != nil {
 		t.Fatalf("no pyramid: %v", err)
@@ -196,3 +199,144 @@ func TestWithoutVips(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// imageFixture serves the sample objects bb000kk0000, with its image
+// reading-room-north.png replaced by data (a width × height PNG), and
+// bf222jk2222.
+func imageFixture(t *testing.T, data []byte, width, height int, mutate ...func(*Config)) *fixture {
+	t.Helper()
+	dir := t.TempDir()
+	imageObject(t, dir, data, width, height)
+	copySample(t, "bf222jk2222", dir)
+	return newFixture(t, append([]func(*Config){func(c *Config) { c.SamplesDir = dir }}, mutate...)...)
+}
+
+// imageObject writes the sample object bb000kk0000 into dir with its
+// image reading-room-north.png replaced by data (a width × height PNG).
+func imageObject(t *testing.T, dir string, data []byte, width, height int) {
+	t.Helper()
+	obj := copySample(t, "bb000kk0000", dir)
+	pub, err := os.ReadFile(filepath.Join(obj, "public.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(pub), `<file id="reading-room-north.png" mimetype="image/png" size="2076">
+        <imageData width="640" height="480"/>`, fmt.Sprintf(`<file id="reading-room-north.png" mimetype="image/png" size="%d">
+        <imageData width="%d" height="%d"/>`, len(data), width, height), 1)
+	if s == string(pub) {
+		t.Fatal("the sample's image entry changed; update imageFixture")
+	}
+	if err := os.WriteFile(filepath.Join(obj, "public.xml"), []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(obj, "reading-room-north.png"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// blackPNG is a width × height black RGB PNG made by vips: small on disk,
+// slow to tile.
+func blackPNG(t *testing.T, width, height int) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "black.png")
+	if out, err := exec.Command("vips", "black", path, itoa(width), itoa(height), "--bands", "3").CombinedOutput(); err != nil {
+		t.Fatalf("vips black: %v %s", err, out)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestImageBuildQueueFull (issue 23.4): with one build slot and a queue
+// of one, a first view of a third image while two are being made is 503
+// with Retry-After, and is served once there is room.
+func TestImageBuildQueueFull(t *testing.T) {
+	requireVips(t)
+	f := imageFixture(t, blackPNG(t, 6000, 6000), 6000, 6000, func(c *Config) { c.IIIF = iiifimage.Options{MaxBuilds: 1, MaxQueue: 1} })
+	done := make(chan int, 2)
+	first := func(path string) {
+		resp, _ := f.raw(t, http.MethodGet, path)
+		done <- resp.StatusCode
+	}
+	go first("/bb000kk0000/iiif/image/reading-room-north.png/info.json")
+	waitUntil(t, "the first build", func() bool { st := f.svc.tiler.Stats(); return st.Running == 1 && st.Builds == 1 })
+	go first("/bb000kk0000/iiif/image/reading-room-south.png/info.json")
+	waitUntil(t, "a build waiting", func() bool { return f.svc.tiler.Stats().Waiting == 1 })
+	third := "/bf222jk2222/iiif/image/coast-map.png/info.json"
+	resp, body := f.get(t, third)
+	expect(t, resp, body, http.StatusServiceUnavailable, typeText)
+	if resp.Header.Get("Retry-After") != retryAfterBusy || !strings.Contains(string(body), "busy") {
+		t.Errorf("Retry-After %q: %s", resp.Header.Get("Retry-After"), body)
+	}
+	for range 2 {
+		if code := <-done; code != http.StatusOK {
+			t.Errorf("a build in the slot or the queue: %d", code)
+		}
+	}
+	resp, body = f.get(t, third)
+	expect(t, resp, body, http.StatusOK, "application/json")
+}
+
+// declaredPNG is a small PNG whose header declares width × height RGB
+// pixels while its data holds a few rows only: what a decoder would
+// spend minutes and gigabytes on.
+func declaredPNG(width, height int) []byte {
+	var out bytes.Buffer
+	out.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(kind string, data []byte) {
+		binary.Write(&out, binary.BigEndian, uint32(len(data)))
+		out.WriteString(kind)
+		out.Write(data)
+		binary.Write(&out, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(kind), data...)))
+	}
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(width))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(height))
+	ihdr[8], ihdr[9] = 8, 2 // 8 bits, RGB
+	chunk("IHDR", ihdr)
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write(make([]byte, (width*3+1)*4))
+	zw.Close()
+	chunk("IDAT", z.Bytes())
+	chunk("IEND", nil)
+	return out.Bytes()
+}
+
+// TestImageRefusedByHeader (issue 23.3): a small PNG declaring 50,000 ×
+// 50,000 pixels is refused from its header, before any decoding: 422 for
+// info.json and images, no build started, and the refusal remembered for
+// that file version (a repeat reads no header either).
+func TestImageRefusedByHeader(t *testing.T) {
+	requireVips(t)
+	data := declaredPNG(50000, 50000)
+	f := imageFixture(t, data, 50000, 50000)
+	svc := "/bb000kk0000/iiif/image/reading-room-north.png"
+	for _, path := range []string{svc + "/info.json", svc + "/full/max/0/default.jpg", svc + "/0,0,512,512/512,/0/default.jpg", svc + "/info.json"} {
+		resp, body := f.get(t, path)
+		expect(t, resp, body, http.StatusUnprocessableEntity, typeText)
+		if !strings.Contains(string(body), "50000 × 50000 pixels") || !strings.Contains(string(body), "/file/reading-room-north.png") {
+			t.Errorf("%s: %s", path, body)
+		}
+	}
+	st := f.svc.tiler.Stats()
+	if st.Builds != 0 || st.HeaderRefusals != 1 {
+		t.Errorf("builds %d, header refusals %d; want no build and one header read", st.Builds, st.HeaderRefusals)
+	}
+	// The file itself is still served.
+	resp, body := f.get(t, "/bb000kk0000/file/reading-room-north.png")
+	expect(t, resp, body, http.StatusOK, "image/png")
+}

@@ -118,7 +118,10 @@ type Config struct {
 	// CacheSize is the most objects kept prepared in memory, least
 	// recently read first out (default 4096).
 	CacheSize int
-	Logger    *slog.Logger
+	// IIIF bounds the image service's work and disk (iiifimage.Options;
+	// zero values take its defaults).
+	IIIF   iiifimage.Options
+	Logger *slog.Logger
 }
 
 // SamplesPURLBase is the PURL base the sample objects (samples/purl,

@@ -212,6 +212,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{id}/iiif/image/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The image service's base URI, redirected (303) to its info.json
+         * @description IIIF Image API 3.0 `baseUriRedirect`: the service id
+         *     `{purl}/iiif/image/{name}` answers 303 See Other to
+         *     `{purl}/iiif/image/{name}/info.json`, whatever the rights (the
+         *     info.json answers them).
+         */
+        get: operations["getImageService"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{id}/iiif/image/{name}/info.json": {
         parameters: {
             query?: never;
@@ -221,11 +244,16 @@ export interface paths {
         };
         /**
          * IIIF Image API 3.0 info.json of an image file
-         * @description The image service (level 0) of an image file of the object (JPEG,
+         * @description The image service (level 2) of an image file of the object (JPEG,
          *     PNG, TIFF or JPEG 2000): its pixel size, the tiles (512 px, every
-         *     scale factor) and the whole-image sizes. The service's id is
-         *     `{purl}/iiif/image/{name}`. Access rights are those of the file.
-         *     503 when the server has no libvips to make tiles with.
+         *     scale factor), the whole-image sizes, the output limits
+         *     (`maxWidth`, `maxHeight`, `maxArea`) and the features beyond level
+         *     2 (`extraFeatures`, `extraQualities`, `extraFormats`). The
+         *     service's id is `{purl}/iiif/image/{name}`. Access rights are those
+         *     of the file. 422 when the image's header declares more pixels than
+         *     the service accepts; 503 when the server has no libvips to make
+         *     tiles with, or (with `Retry-After`) when its build queue is full.
+         *     See docs/purl.md, "IIIF Image API".
          */
         get: operations["getImageInfo"];
         put?: never;
@@ -244,12 +272,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * IIIF Image API 3.0 image request (a tile or a size)
+         * IIIF Image API 3.0 image request (level 2)
          * @description `{region}/{size}/{rotation}/{quality}.{format}` as in IIIF Image API
-         *     3.0. Level 0: the tiles and sizes listed in info.json (`full` is the
-         *     whole image; `max`, `w,` and `,h` are answered when they name one of
-         *     them), rotation `0`, `default.jpg`. Other valid requests are 404;
-         *     invalid syntax is 400. Access rights are those of the file: a
+         *     3.0, compliance level 2 with mirroring, upscaling (`^`) and
+         *     arbitrary rotation: regions `full`, `square`, `x,y,w,h`,
+         *     `pct:x,y,w,h`; sizes `max`, `^max`, `w,`, `,h`, `pct:n`, `w,h`,
+         *     `!w,h` (each with `^`); rotation `0`–`360`, `!` mirrors; qualities
+         *     `default`, `color`, `gray`, `bitonal`; formats `jpg`, `png`,
+         *     `webp`. Tiles and sizes listed in info.json are served from disk;
+         *     other requests are made with libvips once and kept. Invalid syntax,
+         *     a region outside the image, a size beyond the region without `^` or
+         *     beyond `maxWidth`/`maxHeight`/`maxArea` are 400; the formats `tif`,
+         *     `gif`, `jp2` and `pdf` are 501. Access rights are those of the file: a
          *     restricted object's tiles need the same bearer token (`Authorization:
          *     Bearer …`, role `group:<name>` or `location:<name>`) or location
          *     network as its files; the handler checks it. The operation declares
@@ -421,9 +455,24 @@ export interface components {
         };
     };
     responses: {
-        /** @description The server cannot make image tiles (libvips is not installed); the original file is still served. */
+        /** @description The image's header declares more pixels than the image service accepts (2³¹); the original file is still served. */
+        ImageTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": components["schemas"]["ErrorText"];
+            };
+        };
+        /**
+         * @description The server cannot make image tiles (libvips is not installed; the
+         *     original file is still served), or its queue of images to prepare
+         *     is full (`Retry-After` says when to try again).
+         */
         ImageServiceUnavailable: {
             headers: {
+                /** @description Seconds to wait before trying again (only when the queue is full). */
+                "Retry-After"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1056,6 +1105,40 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getImageService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Druid of the object, with or without the `druid:` prefix, any case
+                 *     (`bb000kk0000`, `druid:bb000kk0000`). Anything else answers 404.
+                 * @example bb000kk0000
+                 */
+                id: components["parameters"]["Id"];
+                /**
+                 * @description Name of an image file of the object (`file/@id`), percent-encoded.
+                 * @example image1.png
+                 */
+                name: components["parameters"]["ImageName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `Location` is the info.json. */
+            303: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "Access-Control-Allow-Origin": components["headers"]["AllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadParameter"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     getImageInfo: {
         parameters: {
             query?: never;
@@ -1082,7 +1165,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The info.json. */
+            /**
+             * @description The info.json: `application/ld+json` with the IIIF Image 3
+             *     profile when `Accept` names `application/ld+json`, else
+             *     `application/json` (IIIF Image API 3.0, section 5); `Vary: Accept`.
+             */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -1092,6 +1179,7 @@ export interface operations {
                 };
                 content: {
                     "application/ld+json": Record<string, never>;
+                    "application/json": Record<string, never>;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -1125,6 +1213,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ImageTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ImageServiceUnavailable"];
         };
@@ -1151,22 +1240,22 @@ export interface operations {
                  */
                 name: components["parameters"]["ImageName"];
                 /**
-                 * @description `full`, `square` or `x,y,w,h`.
+                 * @description `full`, `square`, `x,y,w,h` or `pct:x,y,w,h`.
                  * @example 0,0,512,512
                  */
                 region: string;
                 /**
-                 * @description `max`, `w,`, `,h`, `w,h` (and the other IIIF forms, 404 here).
+                 * @description `max`, `w,`, `,h`, `pct:n`, `w,h`, `!w,h`, each optionally with `^` (upscaling).
                  * @example 512,
                  */
                 size: string;
                 /**
-                 * @description Degrees; only `0` is offered.
+                 * @description Degrees clockwise, `0`–`360`; `!` first mirrors the image.
                  * @example 0
                  */
                 rotation: string;
                 /**
-                 * @description quality.format; only `default.jpg` is offered.
+                 * @description quality.format, quality `default`, `color`, `gray` or `bitonal`, format `jpg`, `png` or `webp`.
                  * @example default.jpg
                  */
                 quality: string;
@@ -1175,7 +1264,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The JPEG. */
+            /** @description The image, in the format requested. */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -1185,6 +1274,8 @@ export interface operations {
                 };
                 content: {
                     "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -1192,7 +1283,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ImageTooLarge"];
             500: components["responses"]["InternalError"];
+            /** @description A IIIF feature this service does not offer (the formats `tif`, `gif`, `jp2`, `pdf`). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ErrorText"];
+                };
+            };
             503: components["responses"]["ImageServiceUnavailable"];
         };
     };

@@ -1,12 +1,17 @@
-// Package iiifimage makes and reads IIIF Image API 3.0 level 0 image
-// pyramids: for one source image (JPEG, PNG, TIFF, JPEG 2000) a directory
-// of JPEG tiles at every scale factor (vips dzsave --layout iiif3) plus a
-// few whole-image sizes (vips thumbnail), and the info.json describing
-// them. It knows nothing about HTTP: the PURL service checks access rights
-// and serves the files Lookup names. See docs/purl.md, "IIIF Image API".
+// Package iiifimage is the IIIF Image API 3.0 (level 2) image service's
+// work: for one source image (JPEG, PNG, TIFF, JPEG 2000) a pyramid
+// directory of JPEG tiles at every scale factor (vips dzsave --layout
+// iiif3) plus a few whole-image sizes, the info.json describing them, and
+// any other region, size, rotation, quality and format made from the
+// pyramid with vips on request and kept beside it. Sources are checked by
+// their header before anything decodes them; builds run in a bounded
+// queue and the cache on disk is bounded by bytes. It knows nothing about
+// HTTP: the PURL service checks access rights and serves the files
+// Resolve and Derive name. See docs/purl.md, "IIIF Image API".
 package iiifimage
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,12 +24,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
 // Limits and parameters of the pyramids (documented in docs/purl.md).
@@ -44,6 +52,8 @@ const (
 	MaxPixels = 1 << 31
 	// maxCached bounds the pyramids described in memory (each a few kB).
 	maxCached = 4096
+	// derivedDir holds a pyramid's derived images (any other request).
+	derivedDir = "derived"
 	// layoutVersion changes the cache key when the way pyramids are made
 	// changes, so old pyramids are not served for new requests.
 	layoutVersion = "3"
@@ -84,27 +94,76 @@ func (s Source) key() (dir, leaf string) {
 	return filepath.Join(s.Object, hex.EncodeToString(n[:8])), hex.EncodeToString(k[:8])
 }
 
+// Options bound the work and the disk of a Tiler (zero values take the
+// defaults; see docs/security.md).
+type Options struct {
+	// MaxBuilds is the most vips processes running at once (pyramid
+	// builds and derived images); default DefaultMaxBuilds.
+	MaxBuilds int
+	// MaxQueue is the most builds waiting for a slot; past it requests
+	// fail with ErrBusy. Default DefaultMaxQueue.
+	MaxQueue int
+	// MaxCacheBytes bounds the pyramids and derived images on disk; least
+	// recently used pyramids are removed past it. Default DefaultMaxCacheBytes.
+	MaxCacheBytes int64
+}
+
+// Defaults of Options.
+const (
+	// DefaultMaxQueue lets a viewer's first look at a book (a thumbnail
+	// of every page in its strip, each page's first build) wait rather
+	// than fail.
+	DefaultMaxQueue      = 64
+	DefaultMaxCacheBytes = 8 << 30
+	// maxFailures bounds the failed builds remembered.
+	maxFailures = 4096
+)
+
+// DefaultMaxBuilds is one build per two cores (vips uses several threads
+// per build), at least two, so that one long build (a minute for a
+// 400-megapixel JPEG 2000) does not hold every other first view.
+func DefaultMaxBuilds() int { return max(2, runtime.NumCPU()/2) }
+
 // Tiler makes pyramids under a cache directory, each once (concurrent
 // requests for the same source wait for one build), and remembers them.
 type Tiler struct {
-	root string
-	vips string
+	root       string
+	vips       string
+	vipsheader string
+	opts       Options
+	queue      *workQueue
 
 	mu       sync.Mutex
-	cached   map[string]*Pyramid
+	cache    *diskCache
 	building map[string]*build
+	// failed remembers, per source version (pyramid directory), why its
+	// build failed, so that a repeat is answered without new work.
+	failed *simplelru.LRU[string, error]
+
+	builds, buildFailures, headerRefusals, derivations atomic.Int64
 }
 
 type build struct {
 	done chan struct{}
 	p    *Pyramid
+	path string // a derived image
 	err  error
 }
 
-// New returns a Tiler keeping pyramids under root. When the vips command
-// is not on PATH it still returns a Tiler, whose Available is false and
-// whose Pyramid answers ErrUnavailable.
-func New(root string) (*Tiler, error) {
+// New returns a Tiler keeping pyramids under root, after removing what a
+// killed server left there and counting what it holds. When the vips
+// command is not on PATH it still returns a Tiler, whose Available is
+// false and whose Pyramid answers ErrUnavailable.
+func New(root string, opts Options) (*Tiler, error) {
+	if opts.MaxBuilds <= 0 {
+		opts.MaxBuilds = DefaultMaxBuilds()
+	}
+	if opts.MaxQueue <= 0 {
+		opts.MaxQueue = DefaultMaxQueue
+	}
+	if opts.MaxCacheBytes <= 0 {
+		opts.MaxCacheBytes = DefaultMaxCacheBytes
+	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, fmt.Errorf("iiifimage: creating %s: %w", root, err)
 	}
@@ -112,20 +171,60 @@ func New(root string) (*Tiler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("iiifimage: %w", err)
 	}
-	t := &Tiler{root: abs, cached: map[string]*Pyramid{}, building: map[string]*build{}}
+	failed, _ := simplelru.NewLRU[string, error](maxFailures, nil)
+	t := &Tiler{root: abs, opts: opts, queue: newWorkQueue(opts.MaxBuilds, opts.MaxQueue),
+		cache: newDiskCache(opts.MaxCacheBytes), building: map[string]*build{}, failed: failed}
 	if p, err := exec.LookPath("vips"); err == nil {
 		t.vips = p
+	}
+	if p, err := exec.LookPath("vipsheader"); err == nil {
+		t.vipsheader = p
+	}
+	found, _, err := scan(abs)
+	if err != nil {
+		return nil, fmt.Errorf("iiifimage: reading %s: %w", abs, err)
+	}
+	for _, e := range found {
+		t.cache.add(e)
+	}
+	if len(found) > 0 {
+		t.removeAll(t.cache.trim(nil, ""))
 	}
 	return t, nil
 }
 
 // Available reports whether pyramids can be made (libvips is installed).
-func (t *Tiler) Available() bool { return t != nil && t.vips != "" }
+func (t *Tiler) Available() bool { return t != nil && t.vips != "" && t.vipsheader != "" }
 
 // Root is the cache directory.
 func (t *Tiler) Root() string { return t.root }
 
+// Stats is what the Tiler has done and holds, for metrics.
+type Stats struct {
+	Builds, BuildFailures, HeaderRefusals, Derivations int64
+	Running, Waiting, Rejected                         int64
+	MaxBuilds, MaxQueue                                int
+	CacheBytes, MaxCacheBytes, Evictions               int64
+	Pyramids                                           int
+}
+
+// Stats reports the counters and the cache's state.
+func (t *Tiler) Stats() Stats {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return Stats{
+		Builds: t.builds.Load(), BuildFailures: t.buildFailures.Load(), HeaderRefusals: t.headerRefusals.Load(), Derivations: t.derivations.Load(),
+		Running: int64(t.queue.running()), Waiting: t.queue.waiting.Load(), Rejected: t.queue.rejected.Load(),
+		MaxBuilds: t.opts.MaxBuilds, MaxQueue: t.opts.MaxQueue,
+		CacheBytes: t.cache.bytes, MaxCacheBytes: t.cache.max, Evictions: t.cache.evicted, Pyramids: t.cache.lru.Len(),
+	}
+}
+
 // Pyramid returns the pyramid of src, making it first when there is none.
+// A source whose header says it is over MaxPixels is refused before any
+// decoding (ErrTooLarge); a failed build is remembered for that version
+// of the file and answered again at once; ErrBusy when the build queue is
+// full.
 func (t *Tiler) Pyramid(ctx context.Context, src Source) (*Pyramid, error) {
 	if !t.Available() {
 		return nil, ErrUnavailable
@@ -133,18 +232,17 @@ func (t *Tiler) Pyramid(ctx context.Context, src Source) (*Pyramid, error) {
 	parent, leaf := src.key()
 	dir := filepath.Join(t.root, parent, leaf)
 	t.mu.Lock()
-	if p, ok := t.cached[dir]; ok {
+	if e, ok := t.cache.get(dir); ok && e.p != nil {
 		t.mu.Unlock()
-		return p, nil
+		return e.p, nil
+	}
+	if err, ok := t.failed.Get(dir); ok {
+		t.mu.Unlock()
+		return nil, err
 	}
 	if b, ok := t.building[dir]; ok {
 		t.mu.Unlock()
-		select {
-		case <-b.done:
-			return b.p, b.err
-		case <-ctx.Done():
-			return nil, fmt.Errorf("iiifimage: waiting for the pyramid of %s: %w", src.Name, ctx.Err())
-		}
+		return b.wait(ctx, src.Name)
 	}
 	b := &build{done: make(chan struct{})}
 	t.building[dir] = b
@@ -155,20 +253,76 @@ func (t *Tiler) Pyramid(ctx context.Context, src Source) (*Pyramid, error) {
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), BuildTimeout)
 	b.p, b.err = t.load(dir)
 	if errors.Is(b.err, fs.ErrNotExist) {
-		b.p, b.err = t.make(bctx, src, filepath.Join(t.root, parent), leaf)
+		b.p, b.err = t.checkAndMake(bctx, src, filepath.Join(t.root, parent), leaf)
 	}
 	cancel()
+	var remove []string
 	t.mu.Lock()
 	delete(t.building, dir)
-	if b.err == nil {
-		if len(t.cached) >= maxCached {
-			clear(t.cached)
+	switch {
+	case b.err == nil:
+		e, ok := t.cache.get(dir)
+		if !ok {
+			e = &entry{dir: dir, bytes: b.p.bytes}
+			t.cache.add(e)
 		}
-		t.cached[dir] = b.p
+		t.cache.setLoaded(e, b.p)
+		b.p.entry = e
+		b.p.source = src.Path
+		remove = t.cache.trim(e, "")
+	case !errors.Is(b.err, ErrBusy):
+		t.failed.Add(dir, b.err)
 	}
 	t.mu.Unlock()
 	close(b.done)
+	t.removeAll(remove)
 	return b.p, b.err
+}
+
+func (b *build) wait(ctx context.Context, name string) (*Pyramid, error) {
+	select {
+	case <-b.done:
+		return b.p, b.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("iiifimage: waiting for the pyramid of %s: %w", name, ctx.Err())
+	}
+}
+
+// checkAndMake, in a build slot (the header read is a process too),
+// reads the source's header, refuses it when it is too large or
+// unreadable, and makes its pyramid.
+func (t *Tiler) checkAndMake(ctx context.Context, src Source, parent, leaf string) (*Pyramid, error) {
+	release, err := t.queue.acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("iiifimage: %s of %s: %w", src.Name, src.Object, err)
+	}
+	defer release()
+	h, err := t.probe(ctx, src.Path)
+	if err != nil {
+		t.headerRefusals.Add(1)
+		return nil, fmt.Errorf("iiifimage: %s of %s: %w", src.Name, src.Object, err)
+	}
+	t.builds.Add(1)
+	p, err := t.make(ctx, src, h.loader, parent, leaf)
+	if err != nil {
+		t.buildFailures.Add(1)
+	}
+	return p, err
+}
+
+// Touch marks p used now (a request served from it), so it is evicted
+// last.
+func (t *Tiler) Touch(p *Pyramid) {
+	t.mu.Lock()
+	t.cache.get(p.dir)
+	t.mu.Unlock()
+}
+
+// removeAll removes directories trim moved aside, outside the lock.
+func (t *Tiler) removeAll(dirs []string) {
+	for _, d := range dirs {
+		os.RemoveAll(d)
+	}
 }
 
 // Drop removes every pyramid of an object (when it is deleted). A build
@@ -180,16 +334,23 @@ func (t *Tiler) Drop(object string) error {
 	}
 	dir := filepath.Join(t.root, object)
 	t.mu.Lock()
-	for k := range t.cached {
-		if strings.HasPrefix(k, dir+string(filepath.Separator)) {
-			delete(t.cached, k)
-		}
-	}
+	t.forgetUnder(dir)
 	t.mu.Unlock()
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("iiifimage: removing the pyramids of %s: %w", object, err)
 	}
 	return nil
+}
+
+// forgetUnder forgets the pyramids under dir (t.mu held).
+func (t *Tiler) forgetUnder(dir string) {
+	for _, k := range t.cache.lru.Keys() {
+		if strings.HasPrefix(k, dir+string(filepath.Separator)) {
+			if e, ok := t.cache.lru.Peek(k); ok {
+				t.cache.forget(e)
+			}
+		}
+	}
 }
 
 // meta is what a pyramid directory records about itself (pyramid.json).
@@ -199,6 +360,10 @@ type meta struct {
 	TileSize     int    `json:"tileSize"`
 	ScaleFactors []int  `json:"scaleFactors"`
 	Sizes        []Size `json:"sizes"`
+	// Bytes is the size of the tiles and sizes (not derived images).
+	Bytes int64 `json:"bytes,omitempty"`
+	// Loader is the vips loader of the source's format (from its header).
+	Loader string `json:"loader,omitempty"`
 }
 
 // Size is a whole-image size offered in info.json.
@@ -217,7 +382,21 @@ type Pyramid struct {
 	// "full/max" …) to the file answering them, so that nearly every
 	// request is one map lookup.
 	direct map[string]string
+	// byRegion lists, per region "x,y,w,h", the sizes the pyramid has of
+	// it (a tile, or several whole-image sizes).
+	byRegion map[string][]image.Point
+	// source is where the source image was when the pyramid was found or
+	// made (derived images at full resolution may read it directly).
+	source string
+	// entry is the pyramid's place in the disk cache; evicted is set when
+	// its directory is removed (a holder of p must ask the Tiler again).
+	entry   *entry
+	evicted atomic.Bool
 }
+
+// Evicted reports whether the pyramid's files were removed (by the cache
+// bound, a new version of the file or a deletion); ask Tiler.Pyramid again.
+func (p *Pyramid) Evicted() bool { return p.evicted.Load() }
 
 // Width and Height are the source image's pixel size.
 func (p *Pyramid) Width() int  { return p.meta.Width }
@@ -282,6 +461,7 @@ func (t *Tiler) load(dir string) (*Pyramid, error) {
 		return nil, fmt.Errorf("iiifimage: reading %s: %w", dir, err)
 	}
 	p.direct = make(map[string]string, 3*len(p.files))
+	p.byRegion = make(map[string][]image.Point, len(p.files))
 	full := fmt.Sprintf("%d,%d,%d,%d", 0, 0, p.meta.Width, p.meta.Height)
 	for key := range p.files {
 		region, size, _ := strings.Cut(key, "/")
@@ -291,6 +471,10 @@ func (t *Tiler) load(dir string) (*Pyramid, error) {
 		if region == full {
 			regions = append(regions, "full")
 		}
+		sw, _ := strconv.Atoi(w)
+		_, hs, _ := strings.Cut(size, ",")
+		sh, _ := strconv.Atoi(hs)
+		p.byRegion[region] = append(p.byRegion[region], image.Point{sw, sh})
 		for _, r := range regions {
 			p.direct[r+"/"+size] = file
 			p.direct[r+"/"+w+","] = file
@@ -305,7 +489,7 @@ func (t *Tiler) load(dir string) (*Pyramid, error) {
 // make builds the pyramid of src in a temporary directory beside its final
 // place and renames it there, so a half-made pyramid is never served;
 // pyramids of earlier versions of the same file are removed.
-func (t *Tiler) make(ctx context.Context, src Source, parent, leaf string) (*Pyramid, error) {
+func (t *Tiler) make(ctx context.Context, src Source, loader, parent, leaf string) (*Pyramid, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("iiifimage: %w", err)
 	}
@@ -318,6 +502,8 @@ func (t *Tiler) make(ctx context.Context, src Source, parent, leaf string) (*Pyr
 	if err != nil {
 		return nil, fmt.Errorf("iiifimage: tiling %s of %s: %w", src.Name, src.Object, err)
 	}
+	m.Bytes = treeBytes(tmp)
+	m.Loader = loader
 	raw, err := json.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("iiifimage: %w", err)
@@ -331,7 +517,12 @@ func (t *Tiler) make(ctx context.Context, src Source, parent, leaf string) (*Pyr
 	}
 	if old, err := os.ReadDir(parent); err == nil {
 		for _, e := range old {
-			if e.Name() != leaf && !strings.HasPrefix(e.Name(), ".build-") {
+			if e.Name() != leaf && !leftover(e.Name()) {
+				t.mu.Lock()
+				if o, ok := t.cache.lru.Peek(filepath.Join(parent, e.Name())); ok {
+					t.cache.forget(o)
+				}
+				t.mu.Unlock()
 				os.RemoveAll(filepath.Join(parent, e.Name()))
 			}
 		}
@@ -443,14 +634,23 @@ func (t *Tiler) tile(ctx context.Context, srcPath, out string) (meta, error) {
 }
 
 func (t *Tiler) run(ctx context.Context, args ...string) error {
+	return t.runIn(ctx, "", args...)
+}
+
+// runIn runs vips with args in directory dir ("" for the current one).
+func (t *Tiler) runIn(ctx context.Context, dir string, args ...string) error {
 	cmd := exec.CommandContext(ctx, t.vips, args...)
-	cmd.Env = append(os.Environ(), "VIPS_WARNING=0")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("vips %s: %w: %s", args[0], err, strings.TrimSpace(string(out)))
+	cmd.Dir = dir
+	cmd.Env = vipsEnv()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := runTied(cmd); err != nil {
+		return fmt.Errorf("vips %s: %w: %s", args[0], err, bytes.TrimSpace(out.Bytes()))
 	}
 	return nil
 }
+
+func vipsEnv() []string { return append(os.Environ(), "VIPS_WARNING=0") }
 
 func jpegSize(path string) (int, int, error) {
 	f, err := os.Open(path)
@@ -484,6 +684,18 @@ func ThumbnailRequest(width, height int) (path string, w, h int) {
 	return fmt.Sprintf("full/,%d/0/default.jpg", ThumbnailEdge), max(1, int(float64(width)*ThumbnailEdge/float64(height)+0.5)), ThumbnailEdge
 }
 
+// What info.json says the service offers: level 2 (regions full,
+// square, x,y,w,h, pct:; sizes max, w,, ,h, pct:n, w,h, !w,h; rotation by
+// 90s; qualities default, color, gray; formats jpg, png; base URI
+// redirect, CORS, the JSON-LD media type) and, beyond it, exactly these.
+const Profile = "level2"
+
+var (
+	ExtraQualities = []string{"bitonal"}
+	ExtraFormats   = []string{"webp"}
+	ExtraFeatures  = []string{"mirroring", "rotationArbitrary", "sizeUpscaling"}
+)
+
 // Version names the pyramid's source version (an ETag can carry it).
 func (p *Pyramid) Version() string { return filepath.Base(p.dir) }
 
@@ -495,49 +707,27 @@ func (p *Pyramid) Info(id string) ([]byte, error) {
 		ScaleFactors []int `json:"scaleFactors"`
 	}
 	return json.MarshalIndent(struct {
-		Context  string  `json:"@context"`
-		ID       string  `json:"id"`
-		Type     string  `json:"type"`
-		Protocol string  `json:"protocol"`
-		Profile  string  `json:"profile"`
-		Width    int     `json:"width"`
-		Height   int     `json:"height"`
-		Sizes    []Size  `json:"sizes"`
-		Tiles    []tiles `json:"tiles"`
+		Context        string   `json:"@context"`
+		ID             string   `json:"id"`
+		Type           string   `json:"type"`
+		Protocol       string   `json:"protocol"`
+		Profile        string   `json:"profile"`
+		Width          int      `json:"width"`
+		Height         int      `json:"height"`
+		MaxWidth       int      `json:"maxWidth"`
+		MaxHeight      int      `json:"maxHeight"`
+		MaxArea        int      `json:"maxArea"`
+		Sizes          []Size   `json:"sizes"`
+		Tiles          []tiles  `json:"tiles"`
+		ExtraQualities []string `json:"extraQualities"`
+		ExtraFormats   []string `json:"extraFormats"`
+		ExtraFeatures  []string `json:"extraFeatures"`
 	}{
-		"http://iiif.io/api/image/3/context.json", id, "ImageService3", "http://iiif.io/api/image", "level0",
-		p.meta.Width, p.meta.Height, p.meta.Sizes,
+		"http://iiif.io/api/image/3/context.json", id, "ImageService3", "http://iiif.io/api/image", Profile,
+		p.meta.Width, p.meta.Height, MaxWidth, MaxHeight, MaxArea, p.meta.Sizes,
 		[]tiles{{p.meta.TileSize, p.meta.TileSize, p.meta.ScaleFactors}},
+		ExtraQualities, ExtraFormats, ExtraFeatures,
 	}, "", "  ")
-}
-
-var (
-	regionRE = regexp.MustCompile(`^(full|square|(\d{1,9}),(\d{1,9}),(\d{1,9}),(\d{1,9}))$`)
-	sizeRE   = regexp.MustCompile(`^(max|\^?max|(\d{1,9}),(\d{1,9})?|,(\d{1,9})|\^?!?(\d{1,9}),(\d{1,9})|\^?pct:[0-9.]+|\^(\d{1,9}),(\d{1,9})?|\^,(\d{1,9}))$`)
-)
-
-// fastRegion splits "x,y,w,h" (at most 9 digits each) into the submatch
-// shape regionRE gives; ok is false for anything else.
-func fastRegion(region string) ([]string, bool) {
-	parts := strings.Split(region, ",")
-	if len(parts) != 4 {
-		return nil, false
-	}
-	for _, p := range parts {
-		if !digits(p) {
-			return nil, false
-		}
-	}
-	return []string{region, region, parts[0], parts[1], parts[2], parts[3]}, true
-}
-
-// fastSize reports whether size is "max", "w," or "w,h".
-func fastSize(size string) bool {
-	if size == "max" {
-		return true
-	}
-	w, h, ok := strings.Cut(size, ",")
-	return ok && digits(w) && (h == "" || digits(h))
 }
 
 func digits(s string) bool {
@@ -553,89 +743,58 @@ func digits(s string) bool {
 }
 
 // Lookup resolves an image request (region, size, rotation and
-// quality.format path segments) to the file holding the answer. Full
-// IIIF syntax is accepted (ErrBadRequest otherwise); what this level 0
-// pyramid lacks is ErrNotFound. "full" equals the whole-image region, and
-// "max" or "w," / ",h" are answered when they name a size the pyramid has.
+// quality.format path segments) to the file of the pyramid holding the
+// answer: ErrBadRequest or ErrNotImplemented for what Parse refuses,
+// ErrNotFound when the answer must be derived (see Resolve).
 func (p *Pyramid) Lookup(region, size, rotation, qualityFormat string) (string, error) {
+	file, _, err := p.Resolve(region, size, rotation, qualityFormat)
+	if err == nil && file == "" {
+		return "", fmt.Errorf("%w: %s/%s/%s/%s is neither a tile nor a size (see info.json)", ErrNotFound, region, size, rotation, qualityFormat)
+	}
+	return file, err
+}
+
+// Resolve reads an image request: file is the pyramid's file answering it
+// (a tile or a listed size: the requests viewers send, answered with one
+// map lookup), or else d is what Tiler.Derive makes.
+func (p *Pyramid) Resolve(region, size, rotation, qualityFormat string) (file string, d Derivation, err error) {
 	if rotation == "0" && qualityFormat == "default.jpg" {
 		if file, ok := p.direct[region+"/"+size]; ok {
-			return file, nil
+			return file, d, nil
 		}
 	}
-	// The tiles' own form (x,y,w,h / w, / 0 / default.jpg) is parsed
-	// without regular expressions: it is nearly every request.
-	rm, fast := fastRegion(region)
-	if !fast {
-		if rm = regionRE.FindStringSubmatch(region); rm == nil {
-			return "", fmt.Errorf("%w: region %q is not full, square or x,y,w,h", ErrBadRequest, region)
-		}
+	d, err = Parse(p.meta.Width, p.meta.Height, region, size, rotation, qualityFormat)
+	if err != nil {
+		return "", d, err
 	}
-	if !fastSize(size) && !sizeRE.MatchString(size) {
-		return "", fmt.Errorf("%w: size %q is not a IIIF size", ErrBadRequest, size)
+	if d.Rotation != 0 || d.Mirror || d.Quality != "default" || d.Format != "jpg" {
+		return "", d, nil
 	}
-	if rotation != "0" {
-		if _, err := strconv.ParseFloat(strings.TrimPrefix(rotation, "!"), 64); err != nil {
-			return "", fmt.Errorf("%w: rotation %q is not a number", ErrBadRequest, rotation)
-		}
-	}
-	quality, format, ok := strings.Cut(qualityFormat, ".")
-	if !ok || !slices.Contains([]string{"default", "color", "gray", "bitonal"}, quality) || format == "" {
-		return "", fmt.Errorf("%w: %q is not quality.format", ErrBadRequest, qualityFormat)
-	}
-	if rotation != "0" || quality != "default" || format != "jpg" {
-		return "", fmt.Errorf("%w: this level 0 service has rotation 0, quality default and format jpg only", ErrNotFound)
-	}
-	var x, y, w, h int
-	switch {
-	case region == "full":
-		w, h = p.meta.Width, p.meta.Height
-	case region == "square":
-		return "", fmt.Errorf("%w: region square is not offered (level 0)", ErrNotFound)
-	default:
-		x, _ = strconv.Atoi(rm[2])
-		y, _ = strconv.Atoi(rm[3])
-		w, _ = strconv.Atoi(rm[4])
-		h, _ = strconv.Atoi(rm[5])
-	}
-	if w == 0 || h == 0 {
-		return "", fmt.Errorf("%w: region %q has no area", ErrBadRequest, region)
-	}
-	reg := fmt.Sprintf("%d,%d,%d,%d", x, y, w, h)
-	var sw, sh int
-	switch {
-	case size == "max":
-		sw, sh = w, h
-	default:
-		ws, hs, _ := strings.Cut(size, ",")
-		sw, _ = strconv.Atoi(ws)
-		sh, _ = strconv.Atoi(hs)
-		switch {
-		case sw > 0 && sh == 0 && hs == "":
-			sh = int(float64(h)*float64(sw)/float64(w) + 0.5)
-		case sw == 0 && sh > 0 && ws == "":
-			sw = int(float64(w)*float64(sh)/float64(h) + 0.5)
-		}
-	}
-	name := fmt.Sprintf("%s/%d,%d", reg, sw, sh)
+	reg := fmt.Sprintf("%d,%d,%d,%d", d.X, d.Y, d.W, d.H)
+	name := fmt.Sprintf("%s/%d,%d", reg, d.Width, d.Height)
 	if _, ok := p.files[name]; !ok {
-		// "w," may round the other way than the pyramid did.
+		// "w," and ",h" may round the other edge the other way than the
+		// pyramid did: its file is the answer all the same.
+		ws, hs, _ := strings.Cut(strings.TrimPrefix(size, "^"), ",")
 		found := false
-		if size != "max" && !strings.Contains(size, "!") {
-			for _, d := range []int{-1, 1} {
-				alt := fmt.Sprintf("%s/%d,%d", reg, sw, sh+d)
-				if strings.HasPrefix(size, ",") {
-					alt = fmt.Sprintf("%s/%d,%d", reg, sw+d, sh)
-				}
-				if _, ok := p.files[alt]; ok && !strings.Contains(strings.TrimSuffix(size, ","), ",") {
-					name, found = alt, true
-					break
-				}
+		for _, delta := range []int{-1, 1} {
+			var alt string
+			switch {
+			case hs == "" && digits(ws):
+				alt = fmt.Sprintf("%s/%d,%d", reg, d.Width, d.Height+delta)
+			case ws == "" && digits(hs):
+				alt = fmt.Sprintf("%s/%d,%d", reg, d.Width+delta, d.Height)
+			default:
+				continue
+			}
+			if _, ok := p.files[alt]; ok {
+				name, found = alt, true
+				break
 			}
 		}
 		if !found {
-			return "", fmt.Errorf("%w: %s/%s is neither a tile nor a size of this level 0 service (see info.json)", ErrNotFound, region, size)
+			return "", d, nil
 		}
 	}
-	return filepath.Join(p.dir, filepath.FromSlash(name), "0", "default.jpg"), nil
+	return filepath.Join(p.dir, filepath.FromSlash(name), "0", "default.jpg"), d, nil
 }
