@@ -18,6 +18,7 @@ import (
 
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
+	"github.com/sitelib/sitesvc/impl/server"
 )
 
 // serveConfig is everything `sitesvc serve` is configured with. Each field
@@ -99,6 +100,13 @@ type serveConfig struct {
 	// the sign-in the services read sessions from.
 	SignIn   signinSettings
 	Sessions auth.SessionReader
+	// Patron are the settings of restricted items for patrons
+	// (iiifauth.go); extraMounts are mounts services add (the IIIF
+	// Authorization Flow's).
+	Patron      patronSettings
+	extraMounts []server.Mount
+	// hoursService is the Hours service once made (locationhours.go).
+	hoursService server.Service
 	// exits run when serve ends (temporary files of built-in data).
 	exits []func() error
 }
@@ -193,10 +201,11 @@ func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *s
 	dur(&c.IdleTimeout, "idle-timeout", 120*time.Second, "HTTP idle timeout")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long shutdown waits for in-flight requests")
 	size(&c.MaxBodyBytes, "max-body-bytes", 32<<20, "largest request body accepted (larger ones get 413)")
+	newSigninFlags(fs, env, c)
+	newPatronFlags(fs, env, c)
 	size(&c.IIIFCacheMaxBytes, "iiif-cache-max-bytes", iiifimage.DefaultMaxCacheBytes, "bytes of IIIF image tiles and derived images kept on disk; least recently used images are removed past it")
 	size(&c.IIIFMaxBuilds, "iiif-max-builds", int64(iiifimage.DefaultMaxBuilds()), "IIIF image builds (vips processes) running at once (a count)")
 	size(&c.IIIFBuildQueue, "iiif-build-queue", iiifimage.DefaultMaxQueue, "IIIF image builds waiting for a slot (a count); past it 503 with Retry-After")
-	newSigninFlags(fs, env, c)
 	return services
 }
 

@@ -34,5 +34,10 @@ func newHoursService(c *serveConfig) (server.Service, error) {
 		cfg.DB = filepath.Join(c.DataDir, "hours.db")
 		cfg.SampleData = true
 	}
-	return hours.New(context.Background(), cfg)
+	svc, err := hours.New(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.hoursService = svc // PURL's location messages read today's hours from it (locationhours.go)
+	return svc, nil
 }

@@ -64,7 +64,15 @@ func newPurlService(c *serveConfig) (server.Service, error) {
 	cfg.AccessNames = names
 	cfg.AccessContact = c.PurlAccessContact
 	cfg.IIIF = iiifimage.Options{MaxBuilds: int(c.IIIFMaxBuilds), MaxQueue: int(c.IIIFBuildQueue), MaxCacheBytes: c.IIIFCacheMaxBytes}
-	return purl.New(context.Background(), cfg)
+	var svc *purl.Service
+	if err := c.withPatronAccess(&cfg, &svc); err != nil { // iiifauth.go
+		return nil, err
+	}
+	svc, err = purl.New(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	return svc, nil
 }
 
 // parseAccessNames reads "group:slug=Name;location:slug=Name".

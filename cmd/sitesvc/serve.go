@@ -77,7 +77,7 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 
 	var mounts []server.Mount
 	closeAll := func() {
-		for _, m := range append(mounts, signInMount) {
+		for _, m := range append(append(mounts, c.extraMounts...), signInMount) {
 			if err := m.Service.Close(); err != nil {
 				c.Logger.Error("closing service", "service", m.Service.Name(), "err", err)
 			}
@@ -100,7 +100,7 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 	}
 	srv, err := server.New(server.Config{
 		Addr:            c.Addr,
-		Mounts:          append(mounts, signInMount),
+		Mounts:          append(append(mounts, c.extraMounts...), signInMount),
 		Logger:          c.Logger,
 		ReadTimeout:     c.ReadTimeout,
 		WriteTimeout:    c.WriteTimeout,

@@ -3063,6 +3063,10 @@ type GetImageInfoResponse struct {
 	JSON200 *map[string]interface{}
 	// ApplicationldJSON200 the response for an HTTP 200 `application/ld+json` response
 	ApplicationldJSON200 *map[string]interface{}
+	// ApplicationldJSON401 the response for an HTTP 401 `application/ld+json` response
+	ApplicationldJSON401 *map[string]interface{}
+	// ApplicationldJSON403 the response for an HTTP 403 `application/ld+json` response
+	ApplicationldJSON403 *map[string]interface{}
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetImageInfoResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
@@ -3081,6 +3085,16 @@ func (r GetImageInfoResponse) GetJSON200() *map[string]interface{} {
 // GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
 func (r GetImageInfoResponse) GetApplicationldJSON200() *map[string]interface{} {
 	return r.ApplicationldJSON200
+}
+
+// GetApplicationldJSON401 returns the response for an HTTP 401 `application/ld+json` response
+func (r GetImageInfoResponse) GetApplicationldJSON401() *map[string]interface{} {
+	return r.ApplicationldJSON401
+}
+
+// GetApplicationldJSON403 returns the response for an HTTP 403 `application/ld+json` response
+func (r GetImageInfoResponse) GetApplicationldJSON403() *map[string]interface{} {
+	return r.ApplicationldJSON403
 }
 
 // GetBody returns the raw response body bytes
@@ -4286,6 +4300,26 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 
 	case rsp.StatusCode == 304:
 		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationldJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationldJSON403 = &dest
+
+	case rsp.StatusCode == 401:
+	// Content-type (text/plain) unsupported
+
+	case rsp.StatusCode == 403:
+		// Content-type (text/plain) unsupported
 
 	}
 
@@ -6787,7 +6821,34 @@ func (response GetImageInfo400TextResponse) VisitGetImageInfoResponse(w http.Res
 	return err
 }
 
-type GetImageInfo401TextResponse struct{ UnauthorizedTextResponse }
+type GetImageInfo401ResponseHeaders struct {
+	WWWAuthenticate *string
+}
+
+type GetImageInfo401ApplicationLdPlusJSONResponse struct {
+	Body    map[string]interface{}
+	Headers GetImageInfo401ResponseHeaders
+}
+
+func (response GetImageInfo401ApplicationLdPlusJSONResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/ld+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetImageInfo401TextResponse struct {
+	Body    ErrorText
+	Headers GetImageInfo401ResponseHeaders
+}
 
 func (response GetImageInfo401TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
 
@@ -6801,7 +6862,21 @@ func (response GetImageInfo401TextResponse) VisitGetImageInfoResponse(w http.Res
 	return err
 }
 
-type GetImageInfo403TextResponse ForbiddenTextResponse
+type GetImageInfo403ApplicationLdPlusJSONResponse map[string]interface{}
+
+func (response GetImageInfo403ApplicationLdPlusJSONResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/ld+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetImageInfo403TextResponse ErrorText
 
 func (response GetImageInfo403TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
 
@@ -7783,146 +7858,149 @@ func (sh *strictHandler) GetManifestIiif3(ctx echo.Context, id Id, params GetMan
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3dkhs3luarnMmZDZE9yZ/6kabNCkVP2ZLs6pUsbak0drRT7gQzQRJWEkgDYLFoRUX4ah9g9x36BfZq",
-	"b+dR/CQb5wDITJJJVkkuaW2PLmwVSQAJHADnfOc330aZmpdKcmlNNHobzTjLuaY/T4tCLZ9rMRUSP+bc",
-	"ZFqUVigZjaL0T2kURyab8TnDX+2q5NEoMlYLOY2ur+PoC5bN+BdKWq2Klv7lYlyILIY5u+qxKX94NBym",
-	"MFEalkoXeU9zlrNxwUGNf+CZNTGkpRaXzPKNLsrOuF4Kw/s3zOfxBZtuz+Ol1UpOgUsr7Aosm4KagJ1x",
-	"0LzU3HBpGba8afCnzNhnKhcTwfPth3wz45IGdYuBJTNQMGOBiGBmPIfOVxcXLyBnlndvfJbKmBu45Tma",
-	"+9kbtdAZB2GgwySwsVHFwnJ4df504wETpefMRqNooUUUbz3vOo5KptmcW38szloW+EgvRB4o5xYZw1LY",
-	"GeCGCjtTC0u/pTm2HKVQaj4RVzEwuYKMGZ7ITjoeD4fDN2+Gw+EwjUPT5pfdPpzKlZ0J3LHCcGDSLLk2",
-	"cDw87icyiiN+xeZlgQto9IviCI9wVDI7i+JIsjk2EHkUR5r/uBAa98zqBd9P97NJ2OGXQmZ8mwrVFiIl",
-	"GGR4AXLIVLk6ASZhIee+fzgHYfpHw+N+mKS7gPU0zya98Niee+5Ns/xaSf6M2Wy2PUO8A6ZtdjDHDred",
-	"ED6h5x5xw2TmbMq/pn6bU8FvaSYSBLaCiSj4+hGCTopfDv5d5Gk3hpLrjEvb4zJTOc/7a9tNYxz0Szlt",
-	"32365132+9o15sZ+rnLB6eh/++zp5ypf4Z+ZkpZLi3+ysiyEu5KDqznxunrYf9F8Eo2ifx7UbHbgfjWD",
-	"b589fVUWiuXucev0uZhx+PbZU8hVtphzaaHDLMyVsfBneCY+78aAzAmYgXRjAineJcuvLH2IQVgD50++",
-	"gH87Gh4Brv+SFVzaGHkDyzJeWp4DkzlYzRn9bRK5NWi3D2fWgF839s1mPHvDcxivaM8M15ciw4u85EXR",
-	"Q7bC8xi0mM4saKVs7Lf1LI/h2fNHL8HRAVeiaISxylcgTCJznhVM00xgvLLcADI2vETE7WHOc8EAdwzn",
-	"oflkYXju+M3xwX3HCdZ32m2nKZU0bis/Z/mLwNY29pNIVxbMib0GR2E5+CMxgh8XXK+g4oyQRLlaStzM",
-	"JIJLViw4zNlqzEd0wOUlK0QOY6UKzuSo+sKspGVXa5do34F5rLXSF/zKth2Y08ZscsUNSGX9tUbi4gI1",
-	"w0vl1wA0BdrgboySN5F+rZCGtTykNaQxsnGGQ+QC27MCHFdwZ3CuSOowCUpmHMl/HSOBz92D3oe8ePId",
-	"cYDjokFJKITkcDSCheRXJc/wpD5+/uRuiHdRHz+iW+MI01w6SMI5NwY51VRccuOmg9dGc2aU7PYjAj1S",
-	"SZGx4pznQvPMbjM+fFQWmsGLV+dPN7ieMJAGGZ9CJ31bLnTx9zEz/O8LXVwP3or8Oo3djWGaA8lJEBIK",
-	"teSapCmJ+AaUa0KGNhr5poOqHZHoCyUnhcj2b+AdEZ8YguaZ0jnBIzpYYz5RHtA42twzDjJluClE8Cei",
-	"IJDp59aY5p8Gf1qfXwV0xkIyvWrHOtszI7nUWc5UwekeOHhF55TnoJmccsd6DocPNul+Suy1d46NTAsI",
-	"JuZ2E5DGQYzpeSjdI1jeq3H5vv1sQvgAyXsNTL6v7xp+d6cBSdt7JEypjGhHoKmQeC9SJFTKrGXZDIVX",
-	"6ihkAzlRGt8Wr++bI7Xx8LvXxN97D3kTq9OmP1F6LPKcy1uyqkloP4KVWmiw6g2XMGPIO0CrgpMiM9Vq",
-	"UUISGcvkROk8ie6OV2Wa56izsMJArohlTTWTCLK9VDcGOv60er7i5xd4O2lXuBvGsa6vLp49fcGmvI0G",
-	"M7uJa251dXDI+1Aiz1xjcRu35Fcdy494TAjNvnQw55Vkl0wUSMSPwR4RXBFvl06qv+EeNVvcQOgUYnwp",
-	"ShPEl5DGsqLg+QlSPZGKWAAr3O0TBowVReFGzbvE1hAl/rjgC9oqGtuAVainlUzzRAoDk0VRQCc951av",
-	"eqcTy3UKhq0MLEm/VWD1CtiUCdl1GKyxx41OLUo4R2hBz1syUfN9vUJNj0aEjpLFyj9pxv1U/aRuUJmr",
-	"vbtQ6inT04+yY0TCeyYAJQ9pjQNLpbjihXGYyYbGAUF7UG6gc/if/+c//2/3xN2cfVtIF/hMWq4lK2hq",
-	"t+RkwvdxKGvUZBf+rI1R2rH87lhXWGWmFkVOpxXHJ0OBFtZJe2OVdtK20WohgSWStA6HxxpKhFNGuqjJ",
-	"hlGYhQkTRGVhYMlWkM1IDie4rpmQ0z7gfHJumSiQokJWigzX9wwUaurB7NfKPlELmb8fb4x3kh/XNcGB",
-	"R8iZPeG37B53Q/uvlQXmBo/xaWaRzSpbDYOc6TfVR6WrFk4t11v2MEeV3TYvB3MrGwMpjAutudzk/rdn",
-	"4LimF8FitkcJ/8GodTq/jYIWHY0iByD7qKnHEbf48CiJPpscZkfsl5//QVJa5NEoatsHhOLRKJpZW44G",
-	"g0JlrJgpY0d/Hv55OMAfB83217fdOL+qc24Wxc6LU1kCCB/jDcmhczg8qJmiP0C0W4SkURzwZQyHw6Fr",
-	"JfC2lQXLeA5K7tUTtidQcm2EIfV/S2t5N5vidRx9TF4cNLsCH6gd2yUrCh3jV5It7Exp8RPPb8k2F40u",
-	"I8dgAluuDNfeLFKoqZAtWPAEjJhK5DkEjRmMOdPcY8m7uvFNnOiUeAkL+UaqpXQP2tj/b775pne6sDPs",
-	"kjHbYrZLP3fT1JwV84cJXYgkSm+Uv69kqRWi0hsRU5PKjT6jynoESbia2cHhUT45vv/g35KozeZRMjv7",
-	"UOy0ea6a1oLxwtIsmPRynA6Dv4+dJXkb1q1h1DxM954JLDqbiSLXXIJaWLxrSudcx5XpCIXfLz//o+uP",
-	"sFmUpdKW5894LtgF7cDHu1i4gmCO3DAcksrsjZF9EoZ+dNKPURRXHKfUquTaemPr2Fta903w3Ls5zvkE",
-	"ySDyluMXR3NlxWX1lK2fLXIF2/6TpyOXi3k0+q4539dxi5yvjY7fOf8CNVmbQewWVj22HsedB3xs/Zig",
-	"kK2TZsc6heVz93v4Yx/tGmupVhoxrdlq/8ppSu+0ejedtoV+weSlOwnrC8wXenO/5GI+5ho7zbiYzpr7",
-	"hSB26n67Y8rQWluoU7AxL24a5imT0wWb8mesbKOoX/s2JeNoKXI7a1vgHiK7Ke0ltioKnrWL97Ozsyfw",
-	"ogHw4Kg/hKzq4X1Gjc/eQ+ONyJwMkJYba5y+ZhxLo3H/+vL51/DSGftR4Kzv9b8Tk7qyTdp4fCWEmPSF",
-	"GrBSDJroc3A08J36hPXaaDhTc17623OrXd/gJZtbLnZh3Iom9wygXEVo1CGb7TUtYDBnUky4sbT23Udz",
-	"fejnEoXGhGsuM0JeMOd4AaBDbo9nfkwS6vXGkt2JgXS2yXpq9Oi7oML7HPw5tyxnlt16J575Do+l1au2",
-	"WZRM2+eTu9rZcKNeWmb53IvLd5of+bhaNvGpyLg0HF6dn7XuveH8tDDqrhZiFvM506t35UuzxXwsmSju",
-	"ahpbjK7mOzeKjYoZxO/I3CgCYXsHTr13hDC2sMbHHaz7jlsVPWYt1zjE9+7n78a9fNKb/fBmLsuevez9",
-	"9Prt4fV3w95nr98eXe/58fj6X9q2voZWLXNWkvfIveQ9TiNgYGZKW+9rih0vxj9sZcFoPWHNvUYtOQ8O",
-	"vBfrgCJs+w4EVG9ui9go/DNgzkroVJ8ylZPhIImkkjyJ4Jf/+b+cZ9Q0OWG9hYGn3VY6Bb76GxZCYz5j",
-	"l8JZ425P448lugIBa8G1X0Ldai4e1iDfF/LM9Tj4ryFISq0uRc7Xd3v9nH2Yrd3asrvAp6dTFIXvBPTd",
-	"Y9vY87bMlTmn8T4J8d+FEK+Y84cT4es7snV13udMk7h5pz4biwmzdgO1zXrddLutyVaG55qWaxboucoN",
-	"/dkmP5x5ui2Kzwn+YBEmE8zSO4MI7LRz8vwmWjgYdR0M3ZtPfnGDBXi/3TeOlkxLIaemLXSVeSNYFRJb",
-	"ra5gFGfGZA4ztQRhg52V/Jz4b4fBhBXFmGVvwApbcERIZiXtjBtheA6XOHElwxHDn5sRJ55wQhJGRGHo",
-	"O3T7cDomy1YwsmvuDV4UhWoVGLZa065uEO9t7LM6JH7HPfnbjlvz2u4EdC62cRNVEgyqdcpOrR4ijPT8",
-	"I4aKNccQpFVMhr4W2LTXThMOQwtJ3sOE82tE2h0YWNr24ttnTx81rvcGveVa+GbrfawDQG/qDszAgpry",
-	"HDp4SF1cJNM8uIIW0vk3c3dUQ2Rnd+1e7gx9QjmWLbSwK8LI3gRLtv7ThZ21aSku6mXOch//lBphubnM",
-	"3A8GWJ5Dr0fhMOFS65SCUlg+F3i1zp3nAfmI5jgVCuqjmBRYGA7MP2M5U4ZTYI2h0CG8hyIE2CgNhXdb",
-	"VU4oiiekyddLRTjv7NhCTtRNvM2QKaXmbiYwu1xMhWUFaE5RUEqv+vD4kuuVb5jIGTPANp1l7VF8zk1N",
-	"3McAkxQwA5eCL2NgiaxD3Sr/gVbKgs+deE7PS7vIzHxT4mlH/Qe+PY1yg/JEgb/NADsifz+RiXzu4xHJ",
-	"gzQRuFNVvKEZgV0qyJQ0SjJpDfIQzT198NNSJbL580QttP8V1mP9u7Hz2fCcghd7QhoujbDikherRAZV",
-	"Lv2+41Tx7l+29O3Pe4+e9L76639/9vWL3sV/9P62Vznf3fj4+l/SOJHOIydBlT7adSNtoQ+nskEWt4ve",
-	"DRJc7Ils+NqqeP983dMOrCh80D0cD49HwQ1kuZYUCU0Ch4JhAifgOQVD01j4vCpWWsna51VnbMRgFA7D",
-	"LGzH/YLklzj9hcbrCmOUqPWqhLQKGBwPh3QamoccQiw1ZExrwQ2kCErSGNK1GKsUp5nIdC3CKz2BdC2J",
-	"gFrRd+uZDmkgzRGld/iIeBc8Hq+fYPK+VgHeSFa1pNwSFzYDnS+en7/s9hNJdhd3jskZRr6p4Bql60fh",
-	"apVLPSsEXuGS5KZJZFrFfKTQGWu1NFybbmABXz6+AFYYVSVSfPX49FHTPsGMC8j68vEF3luZw/MXF2fP",
-	"v35Z9cCJ0uMK0kc8a6VAzvQEQvy7nanc4BHzR+c+hDPrm/q4I+SxtOtuyY2JVPYRCrj3h8tlghTelVnH",
-	"kwuDxwB5L4IeYelAXAS05liUkzE+UpqVJbascqmQG90zQGIf3giZIz9NJHJi7IVn0SrgBaluxpm1nEJG",
-	"45o4JB4EBNf1iQLIwccOuuUqMxSD0Z/nLv6scKob8nqfBnJa0kk87A+jOKpjOcxoMFgul31GP/eVng58",
-	"XzN4evbF469fPqY+iCkQXqLk9MKOArh9TBMqCg43RqPooD90PVTJJStFNIqO+sP+kTMuzkjAkhRwoqjg",
-	"be72cz5XKBuaSTFkxqzo7nMpwiUwXZhoNa+jqPqJpKi7JdO5AU7HdDvmfCuRClEe7ctZHo2iRzQ9Jw+i",
-	"9YSw79oRWd1kcJZH16830i8Oh8ftNqlGhpymtbvYtuPhwS7sV407WAvkoE5HN3eqY3+px/HNPapgsOs4",
-	"uj8c3txhPTCvibWIfE2U9d1rJFVlA4i+EXaWa7YkaRTIbxlqUF6PNLPo9XUceQ/2LoLeMzVzGwUVKdOc",
-	"WYUyAnmCiYGNDeWIxGAWPu0ykQTEZA7+QoAJFhYTe7aI0icTDlzETSdhIeSbGLmLizimz6ZCHHw+5jni",
-	"WQQ8yKpSD4pIGtDffWK0idQcZZQ71Ij/CPz2QT3GISAXJlN0sN0DfBwfckAolUD0bEmUukeG20pM7AVe",
-	"RSi5KgsOrECtcoXY0+Xt1MJwqYW1XNZx7AESJNJhAuikg5aMRQqtlZCxElGjcZqrSw1BJH80POiCVW52",
-	"dVaIpwSyYy+ASIJ7KbSe8VXk//qDUTJNUFw3xZNAYUBaQErxopREdjQ86lKobrCLBzGKsGcjjgyBrJIc",
-	"OpRrKSxMuTUeZEx5tw+fK1vlDCYSocAK0v9gejUC/+A2ZvIlt7+Ck8Q3t2pkQN6q+XpaZwuvusUdr6Ln",
-	"r+Po6DbMajtTiHoe7fAyr8GQ9gNw0kwbEmYd1a/t9Z1kBx3dklfWMfTIX29ByrXUvI/JlCuuW6lh61Ky",
-	"wXr9F6+xX82p8KmeEe848l9ZMvr9QY/9f7UDAZ1aGiG0p5PQ3XtM5io3+47JM/z9d3VAdgRh40L/1adD",
-	"1672ZDEcHmV/uZoXwcL6MEGknERAad1CTh8m0auLJ70/J9FfqDVPpOuFI8LVvJDmYRKcswjaC5X1p+qS",
-	"nji4PEoi12h0ZcR6w+URIfvD4fBg8O2zp84Z3KNcGZnxJGpM6aj/AMcxYuRMi4H17X0ytPyEY+cIvUMj",
-	"+rd31HvQvzJ5EoUlArhFEjQ7kxPlf6i/dF9cLBUdRFPrVgypBlqpuWs9aDRvftMY1VOU5hK+unVYbNPs",
-	"uS+bs7ZDnSB4CLrnum++aulGb8mf/A2kPn7EHLM/MBN90bBRrtkz8RTG1Ulo5Z9xVC5uUnAatoj5wiB8",
-	"veQw5lw2fEoToY31gPZ4+FnXm5Uojpk6jXlwDdXHdwTO7IrzTIN2QW0ujxIp2ZybkmU8hnSDgaQxUNYa",
-	"tbWq7BX8khcNMwezUHBmbCIRZ6fVNW3FzS8W7y8dXjerWax272Oj4MUgVLu4fh9gUOfpXMfR4W0A8VqP",
-	"2x7pUGLgN2wiOB5+dgttIKTaY4eDW8ypSp+hDvdvs/KWFAHsfHh4m87N7I2PYPfwhwE6ZKMICWgFy3i3",
-	"NoXcM01m0moYqXDX1Ro63zCybTtVvDnVWi3GC5RZacjWSKHjVX8nQ0XuBGja9bbuitmk0EF517Nizrsn",
-	"dT4HMRBhXELHyBsZ7KryTSdyy1ut88no/NGTLSuoL69i6s+Kib/n2SjPAmer3IQEWyU3NTeMa5/hDj3d",
-	"sexvf286y/7iPHeDRpvHpUrleZhsB5MmUU3xh0l0ODw87g3v94YHFweHo+FwNBz+bRsGbh4K9/svP//D",
-	"A7f23+v+Gyfohglujr7Re3Nwfxo9zNb5pBVmH3z22WeD4eHg8LCn80nPVXPpSfPP28/zA24+Z+Ow30Rl",
-	"uyr5w8RVgtp+xsZgW2tau0dbE2z5te5b3TlPEfd5nSjkBNDZTFxyQ+R5fno2OOwPB67xoNJamh3JmYGN",
-	"82wQQMPgoH8w2F5eNYcNhN88ph8C6W/5qD8h+D88gt8KSGgesneF7xvQu5lKuSGS6/znmTI8kQ2RTBjc",
-	"hWc0KxGWzM7i2mS/LoF5Ig3n+T0TMisZNGV3Jbq9195lXW6yJBL569zBVxUIk/WwxdvNNb8UauHM6syq",
-	"uchYUaxGwBKp+Q/OKUAU8bUKqkAzX2iKwmWc195wpFfJtBWsqF24OzSHXyfJP6kP///Uh0/awK21gVoY",
-	"7VcGfhLlTmXABXK0FKMUkm7tT6IEL8ihw6Wl6BfkPxTcISQFPa1j9DpAT81LzY3h+ciVckRcXn/pQyhM",
-	"Ir0jsot9Na8GpyAj74mkiiGhJtdTLqfI6hxnmPEiT6SQMOdzpVdAtcscW/IxFU4fUIbW6JyNAyq1+RZX",
-	"cp2O4Hh44OKg1MKuVZtCRnQ8PKq5qktpJ82irnpFfDGE5dU1fLEjNgre4h6ZR3BIPh8zPVVVbVTTh1OZ",
-	"yBAO4CfiQgObwQoQ6ky5uB3vALbgqwWJgieSyRXu3JytquJXVSkys0Pz+Zso7yjQYZ9G4g/ir65R1ziU",
-	"MeXgS6iLr/nTmTpESALSIUG8B+lmLa5bVXmrBz8hKuITHraPf2NliD9waAeqtPv42qNwGllR+LO9EZZj",
-	"As/Z51Qa7GRmpy48KVOlCAVSGVjNRIGYwhTMzHZEJDiA1BKR0IhxdGFhx3t9/C/xGXdyk97fq/47Qddr",
-	"xmzat/YN64TtooJpN/scm5x950l56WOQneQrhAnZlM1JbUm2kFabyLmYc7zdMfIe1KRioKqXIerUQOdw",
-	"+CCG44MH3RAHGwrmyrxmNn04r0UUlxOlM5SWG0XhvRzQvlhXfpLI6vqEeO1mIR62VoZHaWCWvstCGCwK",
-	"2EQ2S/DUAo4i2FPq6m1+SEpv9aNCl2Gglp8p3B3BvYu9pdg8qqQ7EdMFooLGJOxS6Tddkr1B4iVyrYLP",
-	"DsF7siFQAwnIAyJVIE7neHjUPWmI2qY4pbEX0orCuxULzgwnNWjHBX8iCv6+dsH1w/ck1ARFhlefvU1l",
-	"q1kOvA+nvuSSTCSDiSpyF6fqhN145bK9mZ1BJ8XeAyrE08/MZdod1ZHSwqAaSNk/zK5BoY1Oro423UDn",
-	"7LczvgIqjdhplL+mY+fjLL3mNrFcg5t66jvSLKnuYiK5yVjpAF763w6fpH14TqCoynQIujYSxrhILjrz",
-	"kPbTOJFpv596CFXalVtVMBbRFXGg0N3se45Am8Xy77x6+oc3/cbbsm68stwX5O2cP/kCPjs4GLrS1lBV",
-	"tiZ7+MNh72B4eJTurHFPrCu6YYFt73jQC+6zRCqORvWcG6Vw4/qVFVCVy+2MlZ2Bi6Bbq5LbreZIFcfr",
-	"KQbuuTbLnE8YpSFOWGF4BR593fHo+v2CfJo1lkkdf/DOfT6iUey3qsY/+BgFuTYLU9dFPA2zwiBpdwB+",
-	"d+R3lKiGPw2caDPipyDabgT2HwFAP5dt743YC4aoJA/xu5sgEYVMUt1YOH1xRllT6ZgZ/kqLgC7TUfPV",
-	"ByDyRKbN0j/N56SNt2scwUvO4Tklc1i1p9NAyImi+hJpDMsZsy5hp9bkO4TTq1bVM+yMz7s7BHezjvGH",
-	"cuxVL/5owfEtMa7bkavVkj6YQ+H9wl4/hjKxpRas1Qe+ZwCPIbw6P4s3VDcX241ApSLfu12G+rztvBZb",
-	"84GOC2s57N74Ppe/vnj8ZZzIF19/GcPF2ZMniJ7xOzgcDofdkcNs4ooXgIzGpQH5Ctf3Dw6hvIodskqk",
-	"yRjqASyzSnddQzJz9fzUxE/cpxGphS0XFgoxJ0Wlk87Z1Tcit7M0Bvz7K0pK8h9ONWfOk+/EMGd2obmB",
-	"MV8pmQMtNJGH0En5ldXsif8de9MX/2PBCmFF45snzqaHiPXC+RzCJjoFeje/6IM761tGu0R6siKJ+3B8",
-	"eFjnq9227LTLONioOH0C91HBCGP5ouO+bnwoMW4V1R9PpNsYVEcof67jMtWa1cG7oeisgfFCFPl61e5+",
-	"IpELNtO2Ykg22G4S7WNiZ3KiPjwH+63FMYTruSV+Q2r6dRy1JAjs79JexDxwg1F7ykGtjDZ27SiRpVZ0",
-	"/Wn7qyQU56VrHSim93ltvHbIPaKzLYdjMD7D6H73pDXj5Pfsgb7+hJdv6YhaL+r/npATex3d8lktL394",
-	"V8jagipr9LYpP99ReL/VfCqUvB68RfmHn30d0+vB2x9JMq12w930Nr37b52H4jp13i7Y4NaSbicSsBBM",
-	"Zhw8NHCMYi6Q5FRaZFGiBBdyCp30+xA7x/RYWM30CsKjR+AmZSBFkYFS1fy4YJrjX1fxKl7GMzKClJkd",
-	"hc8nTvyTQMd23/t/lzH+PybBj+2l+9IN8E/4B3Q4y2Y+5/r7tHtSTQTSYfrLz/87PXpA7yb8p9QvxpzA",
-	"j0HmJzL1Cjg2yVShNP4x1WyF/46FVZIV6Unw80H6Q0k586Wc0hyWfFymfbjwZrncr6O2iDVwfmX7dDbF",
-	"XJg3J4l/P5pu5nzXBTqCBFe4MTj8G17aPpytvYwsTiTzREfoZETOa2BBZXXETzzgIWedorbBRZd+n5JZ",
-	"y7eo0dagAbYGFdaiKR4Ph+4lFxVhrJgQRab4L9Lp0KeFlvnE9bk/PNgJkKCBj3xsRVVdpDJmO/hCpt86",
-	"r7RpAO6kp57reeOu9LXPf/n5H2n8q8zC3WbVkkR606/z8foKHI4gMybzgmv3egv81Tk8KzRUAbxESgWB",
-	"D4E31JH3j16u117+gYr6al7Sa/8coKPccHIJuXqzqFfYytpemxd8dfvZQuaa5ydgOKcYlL1Qbq9C+lFw",
-	"3AbL281TaAObTGW9ZOgwHsb3Dw7xv3aLqbsV72oz3ZjejXwLHNuKgdhWKFdSrCoOBp2K0XbXV4Czb586",
-	"XvBfN/FHfKo5N5AVKnuzFIbHTfZ5QuzTZWJ4JlpzmA0y7yBuKFz+q2bpZVrfMZ3Y8/EV7GbidCgCG49D",
-	"xYsmF6cWjo2vl5h1Q/Z/KHdY2P3Df2NG9pv1Eoc/fij59F0DGWLft5Tv3RUJfSfxE164eX+n39eK2fU/",
-	"KRSfFIp3UygOPrSx35fz8wYql1ASrDnVm1DUZEIV47eQFTSBVexQlXuTyK/XhfZqOvQpIJHKbnizmjNv",
-	"1IZu1V4+X4jCu9c33MYjCqHJqCwxFdJ3k1DaRYyFN6X7ql+CSi7lVNciB1enMAa2yIWiby5FzpUfzVu/",
-	"XDW6RIZiiNBROm7WiyQnrJLBnhlKLQZfsJIu0uaSma53DgbPvKmrMRoXzQY7gtnm/UQ+ZWNexOB3IIb5",
-	"RpZQDFtVcmMIRYvjRLpqyO680OZ9sfb+B7v2toPuWtHIUCnSO8NfvDp/Sm+optK40GlkCSARnz1/9LIb",
-	"Q6iODSl2zVP3EuKxUm9MH156p7y5leXpCLzJqQ+niaxLgxVLtjJkwQyplo3TMKqDR91wdVVPJIaQ2NhV",
-	"QGHw4hFZqykQwfA6JJE1NpROVtcbTBvT6BwPj325LxeVMOX+MPEl187RjwekD09cuEjLizZ8tPvFquRp",
-	"cxt8VCjb3LFE+uKosS+fSAVKG/U/baMCuHtXaD2q6bryXNZUxXUolMbpBLtiJqsawX+EZLFWo6mS/Plk",
-	"54qq0tKBDrtmWdVKr9+McP16BzTZUbPlU17NHyiv5oYSne/m3D66WVheBHuHD/1CJtsibNNmfZOYeiTS",
-	"mw+UNj60xoVch/pYzdoOKU0npZCkG1jGGbb8xDc+8Y1PfOMdI4bXCnsBq98kGICRAxnOnuyiJJslK6nQ",
-	"citPIb+GvgxXcfuE0TA+EsHXkxQGcl4WahVKXrsSmxu1j6mevhaIKNwrMpq/roWx7XnRarR56D9fmwlf",
-	"WyV0JgWbQq+HPXv4qN5CFzH4B0EzpRt/cWZaeg6qRRQ35ym0XaHT1d+poGS/NupUpcK3ak27nKSQ2Lf0",
-	"VR6pZKqP3e1sByOvl9KGupB2/cSQ7HT9+vr/BQAA//8=",
+	"7H3dlhs3kuarxOT0HpE9yZ/6kabNOjo9ZUtqV69kaaXS2Ked6k4wEyRhJYE0ABaL1qlz+mofYPcd+gX2",
+	"am/nUfwkcyIA5A+ZrCrJJY3t8YWtIgkggUAg4osfRL6LMrUsleTSmmjyLlpwlnNNf54WhVo/12IuJH7M",
+	"ucm0KK1QMppE6e/TKI5MtuBLhr/aTcmjSWSsFnIeXV3F0RcsW/AvlLRaFR39y9W0EFkMS3Y5YHP+8Gg8",
+	"TmGmNKyVLvKB5ixn04KDmn7HM2tiSEstLpjlW12UXXC9FoYPb5jP43M2353HK6uVnAOXVtgNWDYHNQO7",
+	"4KB5qbnh0jJsedPgT5mxz1QuZoLnuw/5esElDeoWA2tmoGDGAhHBLHgOvS/Pz19Azizv3/gslTE3cMdz",
+	"NPezN2qlMw7CQI9JYFOjipXl8Prl060HzJReMhtNopUWUbzzvKs4KplmS249W5x1LPCRXok8UM4tMoa1",
+	"sAvADRV2oVaWfktzbDlJodR8Ji5jYHIDGTM8kb10Oh2Px2/fjsfjcRqHps0v+0M4lRu7ELhjheHApFlz",
+	"beB4fDxMZBRH/JItywIX0OgXxRGycFQyu4jiSLIlNhB5FEeaf78SGvfM6hW/nu5ns7DDr4TM+C4Vqi1E",
+	"SjDI8ADkkKlycwJMwkouff/AB2H6R+PjYZikO4D1NM9mg/DYgXvuTbP8Skn+jNlssTtDPAOma3awxA63",
+	"nRA+YeAeccNklmzOv6J+21PBb2kmEgS2gpkoeJuFoJfil6N/E3naj6HkOuPSDrjMVM7zYWu7aYyDYSnn",
+	"3btN/7zPfl+5xtzYz1UuOLH+N8+efq7yDf6ZKWm5tPgnK8tCuCM5ulySrKuH/Z3ms2gS/fOoFrMj96sZ",
+	"ffPs6euyUCx3j2vT53zB4ZtnTyFX2WrJpYUes7BUxsIf4Jn4vB8DCidgBtKtCaR4liy/tPQhBmENvHzy",
+	"Bfzr0fgIcP0XrODSxigbWJbx0vIcmMzBas7ob5PInUH7QzizBvy6sW+24NlbnsN0Q3tmuL4QGR7kNS+K",
+	"AYoVnsegxXxhQStlY7+tZ3kMz54/egWODrgSRSNMVb4BYRKZ86xgmmYC043lBlCw4SEiaQ9LngsGuGM4",
+	"D81nK8NzJ2+OD+47SdDeabedplTSuK38nOUvgljb2k8iXVkwp/YaEoXl4FliAt+vuN5AJRkhiXK1lriZ",
+	"SQQXrFhxWLLNlE+IweUFK0QOU6UKzuSk+sJspGWXrUN0HcM81lrpc35puxjmtDGbXHEDUll/rJG4uEDN",
+	"8FD5NQBNgTa4H6PmTaRfK6RhLQ9pDWmMYpzhELnA9qwAJxUcDy4VaR0mQcmMI/mvYiTwS/egDyEvcr4j",
+	"DnBcNCgJhZAcjiawkvyy5Bly6uPnT+6GeOc1+xHdGixMc+khCZfcGJRUc3HBjZsOHhvNmVGyP4wI9Egl",
+	"RcaKlzwXmmd2V/Dho7LQDF68fvl0S+oJA2nQ8Sn00nflShd/mzLD/7bSxdXonciv0tidGKY5kJ4EIaFQ",
+	"a65Jm5KKb0C5JmToopFvOqraEYm+UHJWiOz6Dbwj4pNA0DxTOid4RIw15TPlAY2jzT3jIFOGm0IEfyIK",
+	"Apl+bo1p/n70+/b8KqAzFZLpTTfW2Z0Z6aXeeqEKTufAwSviU56DZnLOneg5HD/YpvspidfBS2xkOkAw",
+	"CbebgDQOYszAQ+kBwfJBjcuv288mhA+QfNDA5Nf1beF3xw1I2sEjYUplRDcCTYXEc5EioVJmLcsWqLxS",
+	"RyEbyIna+LZ4/bo5UhsPvwdN/H0tkzexOm36E6WnIs+5vKWomoX2E9iolQar3nIJC4ayA7QqOBkyc61W",
+	"JSSRsUzOlM6T6O5kVaZ5jjYLKwzkikTWXDOJINtrdWOg57nVyxU/vyDbybrC3TBOdH15/uzpCzbnXTRY",
+	"2G1cc6ujg0PehxJlZkvEbZ2Sn8SWn5BNCM2+cjDntWQXTBRIxE8hHhFckWyXTqu/5R41W9xA6BVieiFK",
+	"E9SXkMayouD5CVI9kYpEACvc6RMGjBVF4UbN+yTWECV+v+Ir2ioa24BVaKeVTPNECgOzVVFAL33Jrd4M",
+	"TmeW6xQM2xhYk32rwOoNsDkTsu8wWGOPG506jHCO0IKet2ailvt6g5YejQg9JYuNf9KC+6n6Sd1gMld7",
+	"d67UU6bnn2THiIT3TABKHtIaB5ZKcckL4zCTDY0Dgvag3EDv8D/+33/8//6JOznXbSEd4DNpuZasoKnd",
+	"UpIJ38ehrElTXHhem6K2Y/ndia6wykytipy4FccnR4EW1ml7Y5V22rbRaiWBJZKsDofHGkaEM0b6aMmG",
+	"UZiFGRNEZWFgzTaQLUgPJ7iuhZDzIeB8cm6ZKJCiQlaGDNf3DBRq7sHsV8o+USuZf5hsjPeSH9c1w4En",
+	"KJk94Xf8HndD+6+UBeYGj/FpZpUtKl8Ng5zpt9VHpasWzizXO/4wR5X9Pi8HcysfAxmMK6253Jb+txfg",
+	"uKYXwWN2jRH+nVFtOr+LghUdTSIHIIdoqccRt/jwKIk+mx1mR+zHv/+DtLTIo0nUtQ8IxaNJtLC2nIxG",
+	"hcpYsVDGTv4w/sN4hD+Omu2vbrtxflUvuVkVew9O5QkgfIwnJIfe4figFoqegWi3CEmjOuDrGA7HY9dK",
+	"4GkrC5bxHJS81k7YnUDJtRGGzP8dq+X9fIpXcfQpZXGw7Ap8oHZil7woxMavJVvZhdLiB57fUmyuGl0m",
+	"TsAEsVw5rr1bpFBzITuw4AkYMZcocwgaM5hyprnHknd14ps40RnxElbyrVRr6R60tf9ff/314HRlF9gl",
+	"Y7bDbZd+7qapOSuWDxM6EEmU3qh/X8tSK0SlNyKmJpUbfSaV9wiScDSzg8OjfHZ8/8G/JlGXz6NkdvGx",
+	"xGmTr5regunK0iyY9HqcmMGfx96aog1tbxg1D9O9Z4KIzhaiyDWXoFYWz5rSOddx5TpC5ffj3//R9yxs",
+	"VmWptOX5M54Ldk478OkOFq4guCO3HIdkMntn5JCUoR+d7GNUxZXEKbUqubbe2Tr1ntbrJvjShzle8hmS",
+	"QeQd7BdHS2XFRfWUnZ8tSgXb/ZOnI5erZTT5tjnfN3GHnq+djt+6+AI1ac0gdgurHluP4/gBH1s/Jhhk",
+	"bdLsWaewfOl+D39cR7vGWqqVRkxrtrl+5TSl91q9m07XQr9g8sJxQnuB+Upv75dcLadcY6cFF/NFc78Q",
+	"xM7db3dMGVprB3UKNuXFTcM8ZXK+YnP+jJVdFPVr36VkHK1FbhddC7yGyG5K1xJbFQXPutX72dnZE3jR",
+	"AHhwNBxDVvXwMaPGZx+h8U5kTg5Iy401zl4zTqTRuH9+9fwreOWc/ahw2nv9bySkLm2TNh5fCSFmQ6FG",
+	"rBSjJvocHY18pyFhvS4aLtSSl/703GrXt2TJ9paLfRi3osk9A6hXERr1yGd7RQsYLZkUM24srX0/a7aH",
+	"fi5Racy45jIj5AVLjgcAehT2eObHJKVebyz5nRhI55usp0aPvgsqfAjjL7llObPs1jvxzHd4LK3edM2i",
+	"ZNo+n93VzoYT9coyy5deXb7X/CjG1bGJT0XGpeHw+uVZ594bzk8Lo+5qIWa1XDK9eV+5tFgtp5KJ4q6m",
+	"sSPoarlzo9qohEH8nsKNMhB2d+DUR0cIYwtrfN5BO3bcaegxa7nGIf7qfv52Oshng8V3b5eyHNiLwQ9v",
+	"3h1efTsefPbm3dHVNT8eX/2ua+traNUxZyX5gMJLPuI0AQZmobT1sabYyWL8w1YejE4Oa+41Wsl5COC9",
+	"aAOKsO17EFC9uR1qo/DPgCUroVd9ylROjoMkkkryJIIf//f/cZFR05SE9RYGmXZb7RTk6s9YCU35gl0I",
+	"5427PY0/leoKBKwV1/Ua6lZz8bAG5b6QZ67HwX8PRVJqdSFy3t7tNp99nK3d2bK7wKenc1SF7wX03WO7",
+	"xPOuzpU5p/F+U+K/CCVeCeePp8LbO7JzdD6Ep0ndvFefrcWEWbuBumbddt3uWrKV47mmZcsDvVS5oT+7",
+	"9IdzT3dl8TnFHzzC5IJZ+2AQgZ1uSZ7fRAsHo66Co3v7yS9u8ABf7/eNozXTUsi56UpdZd4JVqXEVqsr",
+	"GOWZMZnDQq1B2OBnpTgn/ttjMGNFMWXZW7DCFhwRktlIu+BGGJ7DBU5cycBi+HMz48QTTkjCiKgMfYf+",
+	"EE6n5NkKTnbNvcOLslCtAsM2LevqBvXeJT4rJvE77snfxW7NY7sX0Lncxm1USTCotil7tXmIMNLLjxgq",
+	"0RxD0FYxOfo6YNO1fprADB0k+QAXzk9RaXfgYOnai2+ePX3UON5b9Jat9M3O81gngN7UHZiBFTXlOfSQ",
+	"SV1eJNM8hIJW0sU3c8eqIbOz3zqXe1OfUI9lKy3shjCyd8GSr/90ZRddVorLelmy3Oc/pUZYbi4y94MB",
+	"lucwGFA6TDjUOqWkFJYvBR6tly7ygHJEc5wKJfVRTgqsDAfmn7FeKMMpscZQ6hCeQxESbJSGwoetqiAU",
+	"5RPS5OulIpx3fmwhZ+om2WbIlVJLNxOEXS7mwrICNKcsKKU3Q3h8wfXGN0zkghlg28Gy7iw+F6Ym6WOA",
+	"SUqYgQvB1zGwRNapblX8QCtlwd+deE7PS/sozHxTkmlHwwe+PY1yg/FEib/NBDsi/zCRiXzu8xEpgjQT",
+	"uFNVvqGZgF0ryJQ0SjJpDcoQzT198NNaJbL580yttP8V2rn+/djFbHhOyYsDIQ2XRlhxwYtNIoMpl/61",
+	"50zx/h937O3PB4+eDL788/989tWLwfm/D/5yrXG+v/Hx1e/SOJEuIidBlT7bdevawhBOZYMsbhd9GCSE",
+	"2BPZiLVV+f55O9IOrCh80j0cj48nIQxkuZaUCU0Kh5JhgiTgOSVD01j4vCpXWsk65lXf2IjBKByGWdjN",
+	"+wXJL3D6K43HFaaoUetVCWkVMDgej4kbmkwOIZcaMqa14AZSBCVpDGkrxyrFaSYybWV4pSeQti4RUCv6",
+	"rn3TIQ2kOaLrHT4j3iWPx20OpuhrleCNZFVrulvi0mag98Xzl6/6w0SS38XxMQXDKDYVQqN0/ChdrQqp",
+	"Z4XAI1yS3jSJTKucjxR6U63WhmvTDyLgT4/PgRVGVRcpvnx8+qjpn2DGJWT96fE5nluZw/MX52fPv3pV",
+	"9cCJ0uMKske8aKVEzvQEQv67XajcIIt51rkPgWd9U593hDKWdt0tuTGRyj9CCfeeudxNkMKHMut8cmGQ",
+	"DVD2IugRlhjiPKA1J6KcjvGZ0qwssWV1lwql0T0DpPbhrZA5ytNEoiTGXsiLVgEvyHQzzq3lDDIa18Th",
+	"4kFAcH1/UQAl+NRBt1xlhnIwhsvc5Z8VznRDWe+vgZyWxImHw3EUR3Uuh5mMRuv1esjo56HS85Hva0ZP",
+	"z754/NWrx9QHMQXCS9ScXtlRArfPaUJDweHGaBIdDMeuhyq5ZKWIJtHRcDw8cs7FBSlY0gJOFRW8K9z+",
+	"ki8V6obmpRhyY1Z093cpwiEwfZhptayzqIaJpKy7NdO5AU5suptzvnORClEe7ctZHk2iRzQ9pw+i9oWw",
+	"b7sRWd1kdJZHV2+2rl8cjo+7fVKNG3Ka1u5y247HB/uwXzXuqJXIQZ2Obu5U5/5Sj+Obe1TJYFdxdH88",
+	"vrlDOzGvibWIfE2U9e0bJFXlA4i+FnaRa7YmbRTIbxlaUN6ONIvozVUc+Qj2PoLeM7VwmwQTKdOcWYU6",
+	"AmWCiYFNDd0RicGs/LXLRBIQkzn4AwEmeFhM7MUiap9MOHARN4OEhZBvY5QuLuOYPpsKcfDllOeIZxHw",
+	"oKhKPSgibUB/D0nQJlJz1FGOqRH/EfgdgnqMQ0AuTKaIsd0DfB4fSkAolUD0bEmVukeG00pC7AUeRSi5",
+	"KgsOrECrcoPY093bqZXhWgtruazz2AMkSKTDBNBLRx03Fim1VkLGSkSNxlmu7moIIvmj8UEfrHKzq2+F",
+	"eEqgOPYKiDS410LtG19F/i/fGSXTBNV1Uz0JVAZkBaSUL0qXyI7GR31K1Q1+8aBGEfZs5ZEhkFWSQ4/u",
+	"WgoLc26NBxlz3h/C58pWdwYTiVBgA+m/M72ZgH9wlzD5E7c/QZLEN7dq3IC8VfP2tc4OWXWLM15lz1/F",
+	"0dFthNXuTSHqebQnytyCId0McNK8NiRMG9W39vpObgcd3VJW1jn0KF9vQcrW1bxPKZQrqVuZYW0t2RC9",
+	"/os32K+WVPhUL4j3sPyXlpx+v1K2/+/GENCrtRFCe+KE/rVsslS5uY5NnuHvvygG2ZOEjQv9F38dug61",
+	"J6vx+Cj74+WyCB7Whwki5SQCutYt5PxhEr0+fzL4QxL9kVrzRLpeOCJcLgtpHiYhOIugvVDZcK4u6Imj",
+	"i6Mkco0ml0a0G66PCNkfjscHo2+ePXXB4AHdlZEZT6LGlI6GD3AcIybOtRhE37VPho6fcOwcoXdoRP8O",
+	"jgYPhpcmT6KwRAC3SIJmZ3Km/A/1l+6L87UiRjS1bcWQaqCVWrrWo0bz5jeNUT1FaS7hq1unxTbdntfd",
+	"5qz9UCcIHoLt2Y7NVy3d6B33J38GVx8/4R2zX7EQfdHwUbb8mciFccUJnfIzjsrVTQZOwxexXBmErxcc",
+	"ppzLRkxpJrSxHtAejz/re7cS5TFTpykPoaGafSfg3K44zzRYF9Tm4iiRki25KVnGY0i3BEgaA91ao7ZW",
+	"lYOCX/Ci4eZgFgrOjE0k4uy0OqaduPnF6sO1w5tmNYvN/n1sFLwYhWoXVx8CDOp7OldxdHgbQNzqcVuW",
+	"DiUGfsYuguPxZ7ewBsJVe+xwcIs5VddnqMP926y844oAdj48vE3n5u2NT+D38MwAPfJRhAtoBct4v3aF",
+	"3DNNYdLpGKlw12ULnW852XaDKt6daq0W0xXqrDTc1kih501/p0NF7hRo2ve+7krYpNBDfTewYsn7J/V9",
+	"DhIgwrgLHRPvZLCbKjadyJ1otc5nk5ePnux4QX15FVN/Vkz8Lc8meRYkWxUmJNgquamlYVzHDPfY6U5k",
+	"f/NLs1muL85zN2i0yS7VVZ6HyW4yaRLVFH+YRIfjw+PB+P5gfHB+cDgZjyfj8V92YeA2U7jff/z7Pzxw",
+	"6/697r/FQTdMcHv0rd7bg3tu9DBb57NOmH3w2WefjcaHo8PDgc5nA1fNZSDNP+8+zw+4/ZwtZr+JynZT",
+	"8oeJqwS1+4ytwXbW1DpHOxPs+LXuW505TxH3uU0UCgLobCEuuCHyPD89Gx0OxyPXeFRZLc2OFMzAxnk2",
+	"CqBhdDA8GO0ur5rDFsJvsunHQPo7MerfEPyvHsHvJCQ0mex94fsW9G5epdxSyfX954UyPJENlUwY3KVn",
+	"NCsRlswu4tpl39bAPJGG8/yeCTcrGTR1d6W6fdTe3brcFkmk8tvSwVcVCJP1sMX7zTW/EGrl3OrMqqXI",
+	"WFFsJsASqfl3LihAFPG1CqpEM19oitJlXNTecKRXybQVrKhDuHssh5+myX8zH/7rzIffrIFbWwO1Mrre",
+	"GPhBlHuNAZfI0VGMUkg6tT+IErwihx6XlrJfUP5QcoeQlPTUxuh1gp5alpobw/OJK+WIuLz+0qdQmET6",
+	"QGQf+2peDU5JRj4SSRVDQk2up1zOUdQ5ybDgRZ5IIWHJl0pvgGqXObHkcyqcPaAMrdEFG0dUavMdruQq",
+	"ncDx+MDlQamVbVWbQkF0PD6qpaq70k6WRV31iuRiSMura/hiR2wUosUDco/gkHw5ZXquqtqoZginMpEh",
+	"HcBPxKUGNpMVINSZcnk7PgBswVcLEgVPJJMb3Lkl21TFr6pSZGaP5fMXUd5RosN1FolnxJ9co67BlDHd",
+	"wZdQF1/z3Jk6REgK0iFBPAfpdi2uW1V5qwc/ISriEx52j39jZYhfcWoHmrTXybVHgRtZUXje3krLMUHm",
+	"XBdUGu0VZqcuPSlTpQgFUhlYzUSBmMIUzCz2ZCQ4gNSRkdDIcXRpYcfXxvhf4TPu5CR9eFT9F4KuW85s",
+	"2rfuDeuF7aKCaTfHHJuSfS+nvPI5yE7zFcKE25TNSe1otnCtNpFLseR4umOUPWhJxUBVL0PWqYHe4fhB",
+	"DMcHD/ohDzYUzJV5LWyG8LJWUVzOlM5QW24Vhfd6QPtiXflJIqvjE/K1m4V4WKsMj9LALH2XhTRYVLCJ",
+	"bJbgqRUcZbCn1NX7/JCU3utHhS7DQB0/U7o7gnuXe0u5eVRJdybmK0QFjUnYtdJv+6R7g8ZLZKuCzx7F",
+	"e7KlUAMJKAIiVSBO73h81D9pqNqmOqWxV9KKwocVC84MJzNozwF/Igr+oX7BNvM9CTVBUeDVvLdtbDXL",
+	"gQ/h1JdckolkMFNF7vJUnbKbbtxtb2YX0Eux94gK8Qwzc5H2J3WmtDBoBtLtH2ZbUGirk6ujTSfQBfvt",
+	"gm+ASiP2GuWvie18nqW33GaWa3BTT31HmiXVXUwkNxkrHcBL/8fhk3QIzwkUVTcdgq2NhDEuk4t4HtJh",
+	"GicyHQ5TD6FKu3GrCs4iOiIOFLqTfc8RaLtY/p1XT//4rt94V9dNN5b7gry9l0++gM8ODsautDVUla3J",
+	"H/5wPDgYHx6le2vck+iKblhg1zse9Ir7WyKVRKN6zo1SuHH9ygqoyuX2psouwGXQtark9qs5UsXxeopB",
+	"erZmmfMZo2uIM1YYXoFHX3c8uvqwJJ9mjWUyxx+8d59P6BT7uZrxDz5FQa7twtR1EU/DrDBI2j2A37H8",
+	"nhLV8PuRU21G/BBU243A/hMA6Oey670R14IhKslD8u4mSEQpk1Q3Fk5fnNGtqXTKDH+tRUCX6aT56gMQ",
+	"eSLTZumf5nPSxts1juAV5/CcLnNYdU2nkZAzRfUl0hjWC2bdhZ3aku8RTq9aVc+wC77s71HczTrGHyuw",
+	"V734owPHd+S47mauVkv6aAGFD0t7/RTGxI5Z0KoPfM8AsiG8fnkWb5luLrcbgUpFvvc7DDW/7T0WO/OB",
+	"nktrOezf+D6XP794/Kc4kS+++lMM52dPniB6xu/gcDwe9ycOs4lLXgAKGncNyFe4vn9wCOVl7JBVIk3G",
+	"0A5gmVW67xqSm2vgpyZ+4P4akVrZcmWhEEsyVHrpkl1+LXK7SGPAv7+kS0n+w6nmzEXynRrmzK40NzDl",
+	"GyVzoIUm8hB6Kb+0mj3xv2Nv+uJ/rVghrGh888T59BCxnruYQ9hEZ0DvlxdDcLy+47RLpCcrkngIx4eH",
+	"9X2125addjcOtipOn8B9NDDCWL7ouK8bH0qMW0X1xxPpNgbNEbo/13M31ZrVwfuh6KyB6UoUebtq9zCR",
+	"KAWb17ZiSLbEbhJdJ8TO5Ex9fAn2c8tjCMdzR/2Gq+lXcdRxQeD6Lt1FzIM0mHRfOaiN0cauHSWy1IqO",
+	"P21/dQnFRek6B4rpfV5brx1yj+jt6uEYjL9hdL9/0nnj5Jccgb76L8DLezjtVpwT3z2UbVcudpefWL4U",
+	"tpZxQyCLi1EZ5QFdsZKuTSKFhV7L5YPSdkmFLNoMe+rNAOeBeVKoNYVvvG/G65VQ5DbUYHMapjHhhhsM",
+	"7YogVY1nXXwIHAzH9wzkfK6phEN1sBDViWyRyGdCs1xpOKIF0SW2mVbL/ol7052S3L1xCEU/v7Q7bP7x",
+	"Sjd76+hnxiJ73oKyxSUn9Q4yF586Hh/4ov7vb8PdJjjaftHEB5pB2Ovols/qeCHJ+5pRHZZObVFsY7r3",
+	"BJTvNJ8LJa9G7xCT4WdfW/dq9O57Qkub/SZYepvew3cuanaVuggsbCEISRoDCVgIJjMOHq66Y7sUSHIq",
+	"d7MqEVUKOYde+teQz8n0VFjN9AbCoyfgJmUgRRiDSM98v2Ka41+X8SZexwtyzJWZnYTPJw6SEsjEdn/1",
+	"/65j/H9MYBTbS/elG+Cf8A/ocZYtfB2Av6b9k2oikI7TH//+f9OjB/S+zH9K/WLMCXwfcGgiU+8UwiaZ",
+	"KpTGP+aabfDfqbBKsiI9CbFnSL8rqY5DKec0hzWflukQzr2rOPfrqL20Dduz8sc7P3cuzNuTxL+zTzfr",
+	"ENRFYwKqVLgxOPxbXtohnLVekBcnknmiI5w3Iuf1EadST+IHHjC685jOg1xWK4tkI1erb1FbAKOGATCq",
+	"8D9N8Xg8dsKjIowVM6LIHP9FOh36q8plPnN97o8P9oJ2aGB2n+9TVbypAiwOUlM4or7r3AxK9NKWypok",
+	"0gv1H//+jzT+SaGKfrOSTiJ9OMLlHfiqMI4gCybzgmv3yhX81QXhK4ReGR2JlAqCHALvPKaINL3wsbsk",
+	"CRWa1rykV1E6I4PqFVCY0tVARlvXVhGg2uXl37iwWMlc8/wEDOeUF3WteXGtk+ST2BZbIm+/TKENbAqV",
+	"dhnbcTyO7x8c4n/dXnx3Kt7Xj781vRvlFjixFQOJrVBCp9hUEgx6laDtt1eAs++eOh7wnzbxR3yuOTeQ",
+	"FSp7uxaGx03xeULi090O8kK0ATXbZN5D3FBM/yfN0uu0oRM6sZfjG9gvxIkpghiPQxWWphSnFk6Mt8se",
+	"uyGH35V7oj7+4T+zwM/NtrLDH9+VfP6+yTWx71vKD+6KhL6TnB6v3HwM3u9rJeyGvxm5v4Kg0Cc1KA4+",
+	"dgDKl5j0TlN3ySl4GKu386jZjN5isIOsoAmsYoeq3NttfrotdK2lQ58CEql82TebOctGvfJO6+XzlSh8",
+	"ysdWKsOE7PmMSmXTyx3cJJR2WYzh7f2+Ep2gMmA51VrJwdXOjIGtcqHomwuRc+VH8x5ZVyExkaFAJ/SU",
+	"jps1TCkxQMngYw/lP0N+gpIu++uCmb4PWIdsEVNXCDUuwxL2JFguh4l8yqa8iMHvQAzLrZtrMexUbo4h",
+	"FNKOE+kqdDt+oc37ovVOEtt6A0e/Vcg0VC/1CRovXr98Sm9Np3LN0GvcXEEiPnv+6FU/hlCxHVLsmqfu",
+	"xdhTpd6aIbzyiSLmVt7QI/Bu0CGcJrIuV1es2caQVz1c/21ww6ROaHbD1ZVmkRhCYmNXlYfBi0cUQaHk",
+	"GMPrNFnW2FDirL534jem0TseH/sSdC5TZs49M/E11y75BBlkCE9cClPHy1/8DYzzTcnT5jb4TGW2vWOJ",
+	"9AV7Y1/Sk4rmNmrS2kZVevf+2npU03cl46ypCj5RepezCfbl8VZ1q38NFxg7fW1K8uezvSuqyp0HOuyb",
+	"ZVW/v35bx9WbPdBkTx2h3+56/Yruet1QNvb9Ei6OblaW58Hf4dMRUch2KNu0WXMnph6J9O4DpY1P93LX",
+	"AELNtma9kZSmk1Ka3A0i4wxb/iY3fpMbv8mN98xibxWbA1a/3TIAIwcynD/ZZe42y6hS8e9OmUJxDX0R",
+	"juIuh9EwPjvG1zgVBnJeFmoTyrC7sq9b9bjpHQ9aIKJwr21p/tpKrbzm5b/RNtN/3poJb60SerOCzWEw",
+	"wJ4DfNRgpYsY/IOgWWYAf3FuWnoOmkWUy+kptFs11tWEqqDksHbqVOXrd+qfu3ty4bLp2lcepTK+Pp+8",
+	"t5sg3y7vDnVx9/qJ4QLe1Zur/wwAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -68,23 +68,19 @@ func (s *Service) admits(r *http.Request, rec *record.Record, a record.Access, w
 		}
 	}
 	readers := strings.Join(who, " or ")
-	token, ok := auth.BearerToken(r)
-	if !ok {
-		return http.StatusUnauthorized, fmt.Sprintf("unauthorized: %s are readable by %s; send a bearer token with the role %s", what, readers, strings.Join(roles, " or "))
-	}
-	if s.cfg.Tokens == nil {
-		return http.StatusUnauthorized, "unauthorized: this service accepts no tokens"
-	}
-	p, ok := s.cfg.Tokens.Authenticate(token)
-	if !ok {
-		return http.StatusUnauthorized, "unauthorized: unknown bearer token"
+	p, found, how, status, msg := s.patron(r) // patron.go: bearer token or session
+	switch {
+	case status != 0:
+		return status, msg
+	case !found:
+		return http.StatusUnauthorized, fmt.Sprintf("unauthorized: %s are readable by %s; %s", what, readers, s.signInHint(strings.Join(roles, " or ")))
 	}
 	for _, role := range roles {
 		if p.Has(role) {
 			return 0, ""
 		}
 	}
-	return http.StatusForbidden, fmt.Sprintf("forbidden: the token of %q lacks the role %s; %s are readable by %s", p.Name, strings.Join(roles, " or "), what, readers)
+	return http.StatusForbidden, fmt.Sprintf("forbidden: %s lacks the role %s; %s are readable by %s", how, strings.Join(roles, " or "), what, readers)
 }
 
 // accessName is the name patrons read for a login group or location:
@@ -155,7 +151,12 @@ func (s *Service) accessHelp(r record.Rights, now time.Time) []string {
 	for _, g := range r.Object.Grants {
 		switch g.Kind {
 		case record.AccessGroup:
-			help = append(help, fmt.Sprintf("The files can be read by %s, with the credentials the library gives them.", s.accessName(g.Kind, g.Name)))
+			if s.cfg.Sessions != nil && s.cfg.Sessions.Configured() {
+				// patron.go: a signed-in member reads them here and in the viewer.
+				help = append(help, fmt.Sprintf("The files can be read by %s: sign in with your library account (the viewer above has a Sign in button).", s.accessName(g.Kind, g.Name)))
+			} else {
+				help = append(help, fmt.Sprintf("The files can be read by %s, with the credentials the library gives them.", s.accessName(g.Kind, g.Name)))
+			}
 		case record.AccessLocation:
 			help = append(help, fmt.Sprintf("The files can be read at %s: visit it to use them.", s.accessName(g.Kind, g.Name)))
 		}

@@ -7,9 +7,7 @@ import (
 	"html/template"
 	"io"
 	"mime"
-	"net"
 	"net/http"
-	"net/netip"
 	"strings"
 	"time"
 
@@ -189,7 +187,7 @@ func (s *Service) cacheControl(public bool) []string {
 var (
 	nosniff           = []string{"nosniff"}
 	dataCSP           = []string{"default-src 'none'; sandbox"}
-	varyAuthorization = []string{"Authorization"}
+	varyAuthorization = []string{"Authorization, Cookie"}
 	varyAccept        = []string{"Accept"}
 	ctypeHTML         = []string{typeHTML}
 	ctypeXML          = []string{typeXML}
@@ -328,15 +326,10 @@ func (s *Service) atLocation(r *http.Request, location string) bool {
 	if len(nets) == 0 {
 		return false
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil {
+	ip, ok := s.clientAddr(r) // location.go
+	if !ok {
 		return false
 	}
-	ip = ip.Unmap()
 	for _, n := range nets {
 		if n.Contains(ip) {
 			return true

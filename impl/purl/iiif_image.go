@@ -3,6 +3,7 @@ package purl
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -170,6 +171,9 @@ var (
 
 // GetImageInfo implements purlapi.StrictServerInterface: info.json.
 func (s *Service) GetImageInfo(ctx context.Context, req purlapi.GetImageInfoRequestObject) (purlapi.GetImageInfoResponseObject, error) {
+	if refused := s.refusedInfo(ctx, req.Id, req.Name); refused != nil { // iiif_auth.go
+		return refused, nil
+	}
 	obj, p, fail := s.pyramid(ctx, req.Id, req.Name)
 	if fail != nil {
 		return fail, nil
@@ -178,6 +182,7 @@ func (s *Service) GetImageInfo(ctx context.Context, req purlapi.GetImageInfoRequ
 	if err != nil {
 		return s.internal(ctx, "writing info.json", obj.rec.Druid.Qualified(), req.Name, err), nil
 	}
+	body = s.withAuthInfo(obj.rec, req.Name, body) // iiif_auth.go
 	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
 	r := exchangeFrom(ctx).req
 	// IIIF Image API 3.0, 5: JSON unless the client asks for JSON-LD.
@@ -292,6 +297,8 @@ type iiifService struct {
 	ID      string `json:"id"`
 	Type    string `json:"type"`
 	Profile string `json:"profile"`
+	// raw, when set, is the whole service as JSON (iiif_auth.go).
+	raw json.RawMessage
 }
 
 // GetImageService implements purlapi.StrictServerInterface: the service's

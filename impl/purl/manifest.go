@@ -224,6 +224,7 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 			canvas.Width, canvas.Height = f.Width, f.Height
 			canvas.Thumbnail = s.imageManifestParts(rec, f, &body)
 		}
+		s.addAuthServices(rec, f, &body) // iiif_auth.go
 		canvas.Items = []iiifPage{{
 			ID:   fmt.Sprintf("%s/iiif/page/%d", purl, n),
 			Type: "AnnotationPage",

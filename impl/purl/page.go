@@ -560,6 +560,23 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
     box.replaceChildren(holder);
     box.setAttribute("data-state", state);
   }
+  // A restricted item's viewer says how tall its message is: the frame
+  // shrinks to it, and takes its own size back when the item is shown
+  // (after sign-in). Only messages of the frame's own window count.
+  window.addEventListener("message", function (e) {
+    var d = e.data, frame = box.querySelector("iframe");
+    if (!frame || e.source !== frame.contentWindow || !d || d.type !== "sitesvc-embed" || d.event !== "resize") { return; }
+    if (d.full) {
+      frame.style.removeProperty("height");
+      frame.style.minHeight = frame.getAttribute("data-min-height") || frame.style.minHeight;
+      box.removeAttribute("data-compact");
+    } else if (typeof d.height === "number" && d.height > 0 && d.height < 2000) {
+      if (!frame.hasAttribute("data-min-height")) { frame.setAttribute("data-min-height", frame.style.minHeight); }
+      frame.style.minHeight = "0";
+      frame.style.height = d.height + "px";
+      box.setAttribute("data-compact", "");
+    }
+  });
   fetch(box.getAttribute("data-oembed"), { headers: { Accept: "application/json" } })
     .then(function (r) { if (!r.ok) { throw new Error("oEmbed answered " + r.status); } return r.json(); })
     .then(function (o) { show(o.html, "oembed"); })

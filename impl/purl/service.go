@@ -73,6 +73,28 @@ type Config struct {
 	// Tokens authorises writes (role publisher or admin) and restricted
 	// reads (roles group:<name>, location:<name>). Nil refuses both.
 	Tokens Authenticator
+	// Sessions is the site's sign-in: a signed-in person's rights groups
+	// (group:<name>, from --group-map) admit them to restricted files,
+	// tiles and zips like a bearer token's roles (patron.go). Nil: bearer
+	// tokens only.
+	Sessions auth.SessionReader
+	// SignInURL is the site's sign-in page (<public-url>/auth/login),
+	// named in refusals when Sessions is configured.
+	SignInURL string
+	// AccessTokens resolves the IIIF Authorization Flow's access tokens
+	// (impl/purl/iiifauth); nil: none are accepted.
+	AccessTokens AccessTokens
+	// AuthServices, when set, describes the IIIF Authorization Flow's
+	// services on restricted resources in manifests and info.json
+	// (impl/purl/iiifauth).
+	AuthServices AuthServices
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client for location rights (location.go); from anywhere else
+	// the connection's address counts.
+	TrustedProxies []netip.Prefix
+	// LocationHours, when set, adds today's opening hours and the Hours
+	// page to what a patron reads about a location's item (location.go).
+	LocationHours LocationHours
 	// LocationNetworks lists, per location name, the client networks that
 	// count as being at that location.
 	LocationNetworks map[string][]netip.Prefix

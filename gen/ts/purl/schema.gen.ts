@@ -1184,8 +1184,34 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadParameter"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /**
+             * @description No credentials that admit the image. When a sign-in can admit
+             *     it (a login group's image, with the IIIF Authorization Flow
+             *     configured), the body is a short image description with its
+             *     auth services (IIIF Auth 1.0's degraded info.json, which
+             *     Mirador 3 signs in from); else one line of text.
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="purl"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": Record<string, never>;
+                    "text/plain": components["schemas"]["ErrorText"];
+                };
+            };
+            /** @description The credentials do not admit the image; the body as for 401. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": Record<string, never>;
+                    "text/plain": components["schemas"]["ErrorText"];
+                };
+            };
             404: components["responses"]["NotFound"];
             422: components["responses"]["ImageTooLarge"];
             500: components["responses"]["InternalError"];

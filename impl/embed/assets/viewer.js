@@ -214,7 +214,7 @@
   // showMirador shows the manifest in Mirador, without Mirador's own window
   // chrome (the bar above replaces it), the thumbnail strip only for
   // several canvases. It returns the controller the bar's buttons use.
-  function showMirador(body, viewer, obj, ui) {
+  function showMirador(body, viewer, obj, ui, token) {
     var mount = el('div', { id: 'sitesvc-mirador', 'class': 'sitesvc-mirador' });
     body.appendChild(mount);
     var manifest = viewer.getAttribute('data-viewer-uri');
@@ -235,7 +235,7 @@
       if (!isNaN(canvasIndex)) { win.canvasIndex = canvasIndex; }
       var canvasId = viewer.getAttribute('data-canvas-id');
       if (canvasId) { win.canvasId = canvasId; }
-      var m = window.Mirador.viewer({
+      var m = window.Mirador.viewer(Object.assign({
         id: mount.id,
         windows: [win],
         window: {
@@ -252,7 +252,7 @@
         thumbnailNavigation: { height: 90 },
         workspace: { showZoomControls: true, type: 'mosaic', allowNewWindows: false },
         workspaceControlPanel: { enabled: false }
-      });
+      }, token ? withToken(token) : {}));
       trackNavHeight(mount);
       if (several && m && m.store && window.Mirador.actions && window.Mirador.actions.setWindowThumbnailPosition) {
         ui.addThumbnails(thumbs, function (on) {
@@ -424,6 +424,221 @@
     return ui;
   }
 
+  // withToken is the Mirador configuration that sends an IIIF access
+  // token with the image service's requests: info.json through Mirador's
+  // request preprocessor, tiles through OpenSeadragon's ajax loading.
+  // Mirador's own sign-in banner (IIIF Auth 1.0) stays off: this viewer
+  // has signed in already.
+  function withToken(token) {
+    var header = { Authorization: 'Bearer ' + token };
+    return {
+      requests: {
+        preprocessors: [function (url, options) {
+          if (/\/info\.json$/.test(url)) { options.headers = Object.assign({}, options.headers || {}, header); }
+          return options;
+        }]
+      },
+      osdConfig: { loadTilesWithAjax: true, ajaxHeaders: header },
+      auth: { serviceProfiles: [] }
+    };
+  }
+
+  // findAuth finds, in a IIIF Presentation 3 manifest, the first content
+  // resource's IIIF Authorization Flow 2.0 services: the probe, and the
+  // active access service with its token and logout services.
+  function findAuth(manifest) {
+    var found = null;
+    (manifest.items || []).some(function (canvas) {
+      return (canvas.items || []).some(function (page) {
+        return (page.items || []).some(function (anno) {
+          var body = anno.body || {};
+          return (body.service || []).some(function (svc) {
+            if (svc.type !== 'AuthProbeService2') { return false; }
+            var auth = { probe: svc.id };
+            (svc.service || []).forEach(function (a) {
+              if (a.type !== 'AuthAccessService2' || a.profile !== 'active') { return; }
+              auth.access = a.id;
+              auth.label = a.label && a.label.en && a.label.en[0];
+              (a.service || []).forEach(function (t) {
+                if (t.type === 'AuthAccessTokenService2') { auth.token = t.id; }
+                if (t.type === 'AuthLogoutService2') { auth.logout = t.id; }
+              });
+            });
+            found = auth;
+            return true;
+          });
+        });
+      });
+    });
+    return found;
+  }
+
+  // linkified appends text to node, its http(s) URLs as links (a
+  // location's page on the Hours service), all of it as text nodes.
+  function linkified(node, text) {
+    var re = /https?:\/\/[^\s()<>"]+[^\s()<>".,;:]/g, last = 0, m;
+    while ((m = re.exec(text)) !== null) {
+      node.appendChild(document.createTextNode(text.slice(last, m.index)));
+      var href = safeURL(m[0]);
+      node.appendChild(href ? el('a', { href: href, target: '_blank', rel: 'noopener' }, m[0]) : document.createTextNode(m[0]));
+      last = m.index + m[0].length;
+    }
+    node.appendChild(document.createTextNode(text.slice(last)));
+  }
+
+  function langText(m) {
+    if (!m) { return ''; }
+    var v = m.en || m.none || m[Object.keys(m)[0]];
+    return (v && v[0]) || '';
+  }
+
+  // requestToken runs the access token service in a hidden frame and
+  // resolves with the token, or null (not signed in, refused, no answer
+  // in 10 s). Only a message from the service's origin carrying our
+  // messageId counts.
+  function requestToken(auth) {
+    return new Promise(function (resolve) {
+      var id = 'sitesvc-' + Math.random().toString(36).slice(2);
+      var serviceOrigin = new URL(auth.token, window.location.href).origin;
+      var frame = el('iframe', { src: auth.token + '?messageId=' + encodeURIComponent(id) + '&origin=' + encodeURIComponent(window.location.origin), title: 'Sign-in check', hidden: '', 'class': 'sitesvc-token-frame' });
+      var timer;
+      var finish = function (token) {
+        window.removeEventListener('message', onMessage);
+        clearTimeout(timer);
+        frame.remove();
+        resolve(token);
+      };
+      var onMessage = function (e) {
+        if (e.origin !== serviceOrigin || !e.data || e.data.messageId !== id) { return; }
+        finish(e.data.type === 'AuthAccessToken2' && e.data.accessToken ? e.data.accessToken : null);
+      };
+      window.addEventListener('message', onMessage);
+      timer = setTimeout(function () { finish(null); }, 10000);
+      document.body.appendChild(frame);
+    });
+  }
+
+  function probe(auth, token) {
+    var headers = token ? { Authorization: 'Bearer ' + token } : {};
+    return fetch(auth.probe, { headers: headers }).then(function (r) {
+      if (!r.ok) { throw new Error('probe ' + r.status); }
+      return r.json();
+    });
+  }
+
+  // restrictedFlow shows a restricted item to the people entitled to it
+  // (IIIF Authorization Flow 2.0, docs/embed.md): it asks the probe
+  // service whether this browser may see the item (its session, its
+  // location, or an access token got silently), then shows it; else a
+  // "Sign in to view" button opens the access service in a new window and,
+  // once it closes, gets a token and probes again, without a reload. A
+  // signed-in person without access reads why and whom to ask; "Sign out"
+  // revokes the token and hides the item again.
+  function restrictedFlow(viewer, obj, ui, show) {
+    var manifestURL = safeURL(viewer.getAttribute('data-viewer-uri') || '');
+    var box = null;
+    var signOut = null;
+    var clear = function () {
+      while (viewer.firstChild) { viewer.removeChild(viewer.firstChild); }
+      box = null;
+    };
+    var message = function (heading, note, cls) {
+      clear();
+      showAccess(viewer, obj);
+      box = viewer.querySelector('.sitesvc-access');
+      // The probe's words, when it has some, say it best: who may see
+      // the item under the names the library gave (or where), whom to ask.
+      var first = box.querySelector('.sitesvc-access-message');
+      if (note && first) { first.textContent = ''; linkified(first, note); }
+      if (heading) { box.insertBefore(el('p', { 'class': cls || 'sitesvc-access-heading' }, heading), box.firstChild); }
+      resized(obj, false);
+      return box;
+    };
+    // The record's message at once; the flow replaces it when it knows more.
+    showAccess(viewer, obj);
+    resized(obj, false);
+    if (!manifestURL || !window.fetch || !window.Promise) { return; }
+    fetch(manifestURL).then(function (r) { return r.json(); }).then(function (manifest) {
+      var auth = findAuth(manifest);
+      if (!auth) { return; }
+      var signedOut = false;
+      var check = function (token, silentTried) {
+        probe(auth, token).then(function (res) {
+          if (res.status === 200) {
+            clear();
+            viewer.setAttribute('data-access', 'granted');
+            resized(obj, true);
+            show(token);
+            // Signed in (a token comes silently): offer to sign out. A
+            // reader admitted by location gets no token and no button.
+            if (auth.logout && token) {
+              offerSignOut(token);
+            } else if (auth.logout && auth.token) {
+              requestToken(auth).then(function (t) { if (t) { offerSignOut(t); } });
+            }
+            return;
+          }
+          if (!token && !silentTried && auth.token && !signedOut) {
+            requestToken(auth).then(function (t) { if (t) { check(t, true); } else { offerSignIn(res); } });
+            return;
+          }
+          if (res.status === 403 && token) {
+            viewer.setAttribute('data-access', 'refused');
+            var b = message(langText(res.heading), langText(res.note), 'sitesvc-access-refused');
+            if (auth.logout) { b.appendChild(signOutButton(token, 'Sign in with another account')); }
+            return;
+          }
+          offerSignIn(res);
+        }, function () { message('', ''); });
+      };
+      var offerSignIn = function (res) {
+        viewer.setAttribute('data-access', 'sign-in');
+        var b = message('', langText(res && res.note));
+        if (!auth.access) { return; }
+        var button = el('button', { type: 'button', 'class': 'sitesvc-signin' }, auth.label || 'Sign in to view');
+        var status = el('p', { 'class': 'sitesvc-signin-status', role: 'status' });
+        button.addEventListener('click', function () {
+          var w = window.open(auth.access + '?origin=' + encodeURIComponent(window.location.origin), 'sitesvc-signin', 'width=640,height=720');
+          if (!w) { status.textContent = 'Allow pop-up windows for this site to sign in.'; return; }
+          status.textContent = 'Signing in in a new window\u2026';
+          button.disabled = true;
+          var poll = setInterval(function () {
+            if (!w.closed) { return; }
+            clearInterval(poll);
+            signedOut = false;
+            requestToken(auth).then(function (t) {
+              if (t) { check(t, true); return; }
+              button.disabled = false;
+              status.textContent = 'You are not signed in.';
+            });
+          }, 400);
+        });
+        b.appendChild(button);
+        b.appendChild(status);
+        resized(obj, false);
+      };
+      var signOutButton = function (token, label) {
+        var so = el('button', { type: 'button', 'class': 'sitesvc-signout' }, label || 'Sign out');
+        so.addEventListener('click', function () {
+          window.open(auth.logout, 'sitesvc-signout', 'width=640,height=480');
+          signedOut = true;
+          if (signOut) { signOut.remove(); signOut = null; }
+          clear();
+          offerSignIn(null);
+        });
+        return so;
+      };
+      var offerSignOut = function (token) {
+        var bar = document.querySelector('.sitesvc-embed-controls');
+        if (!bar || signOut) { return; }
+        signOut = signOutButton(token);
+        signOut.classList.add('sitesvc-control');
+        bar.appendChild(signOut);
+      };
+      check(null, false);
+    }, function () { /* no manifest: the record's message stays */ });
+  }
+
   function init() {
     var container = document.getElementById('sitesvc-embed');
     var viewer = document.getElementById('sitesvc-viewer');
@@ -442,18 +657,44 @@
     container.hidden = false;
     container.setAttribute('data-viewer', obj.viewer || '');
 
-    if (restricted) {
-      showAccess(viewer, obj);
-    } else {
+    var show = function (token) {
       switch (obj.viewer) {
-        case 'mirador': showMirador(viewer, viewer, obj, ui); break;
+        case 'mirador': showMirador(viewer, viewer, obj, ui, token); break;
         case 'media': showMedia(viewer, obj); break;
         case 'pdf': showPDF(viewer, obj); break;
         case 'collection': showCollection(viewer, obj); break;
         default: showFiles(viewer, obj);
       }
+    };
+    if (restricted) {
+      restrictedFlow(viewer, obj, ui, show);
+    } else {
+      show(null);
     }
     announce(obj, restricted);
+  }
+
+  // resized tells the embedding page the height the viewer's content
+  // wants now: a restricted item's message is short, so a page that sizes
+  // the frame (the PURL page does) need not keep a tall empty box; full
+  // asks for the frame's own size back (the item is shown). Sent on the
+  // next frame, when the layout is known; nothing private is in it.
+  function resized(obj, full) {
+    if (window.parent === window) { return; }
+    var send = function () {
+      var bar = document.querySelector('.sitesvc-embed-bar');
+      var box = document.querySelector('#sitesvc-viewer .sitesvc-access');
+      var height = null;
+      if (!full && box) {
+        var style = window.getComputedStyle(box);
+        height = Math.ceil((bar ? bar.getBoundingClientRect().height : 0) + box.getBoundingClientRect().height +
+          parseFloat(style.marginTop || '0') + parseFloat(style.marginBottom || '0'));
+      }
+      try {
+        window.parent.postMessage({ type: 'sitesvc-embed', event: 'resize', purl: obj.purl || '', full: !!full, height: height }, '*');
+      } catch (e) { /* a parent that cannot receive messages */ }
+    };
+    if (window.requestAnimationFrame) { window.requestAnimationFrame(send); } else { setTimeout(send, 0); }
   }
 
   // announce tells the embedding page, when there is one, that the viewer
