@@ -146,8 +146,8 @@ func (s *Service) withAuthInfo(rec *record.Record, name string, info []byte) []b
 
 // refusedInfo answers the info.json of a restricted image to a request
 // that may not read it (IIIF Auth 1.0's degraded description, which
-// Mirador 3 signs in from): 401 or 403 with the image's size and its auth
-// services, no pyramid needed. nil when the request may read it or
+// Mirador 3 signs in from): 401 or 403 with the image's size (also as its
+// one size, see below) and its auth services, no pyramid needed. nil when the request may read it or
 // sign-in cannot help (the usual refusal answers then).
 func (s *Service) refusedInfo(ctx context.Context, rawID, name string) *refusedImageInfo {
 	if s.cfg.AuthServices == nil {
@@ -174,7 +174,13 @@ func (s *Service) refusedInfo(ctx context.Context, rawID, name string) *refusedI
 		"profile":  "level0",
 		"width":    f.Width,
 		"height":   f.Height,
-		"service":  services,
+		// One size, the whole image: OpenSeadragon (in Mirador 3) makes a
+		// tile source of this description too, and one with neither
+		// sizes nor tiles throws in its drawing loop, which then never
+		// runs again, so the full description got after sign-in was
+		// never drawn. Its one request is refused like any other.
+		"sizes":   []map[string]int{{"width": f.Width, "height": f.Height}},
+		"service": services,
 	})
 	if err != nil {
 		return nil

@@ -216,6 +216,16 @@ func TestAuthServicesDescribed(t *testing.T) {
 	if resp.StatusCode != 401 || !strings.Contains(string(body), `"profile":"http://iiif.io/api/auth/1/login"`) || strings.Contains(string(body), "AuthProbeService2") || !strings.Contains(string(body), `"width":`) {
 		t.Errorf("anonymous info.json: %d %s", resp.StatusCode, body)
 	}
+	// Mirador 3's OpenSeadragon lays the 401 description out too: it
+	// needs sizes or tiles, here the whole image as the one size.
+	var degraded struct {
+		Width, Height int
+		Sizes         []struct{ Width, Height int }
+	}
+	if err := json.Unmarshal(body, &degraded); err != nil || len(degraded.Sizes) != 1 || degraded.Width == 0 ||
+		degraded.Sizes[0].Width != degraded.Width || degraded.Sizes[0].Height != degraded.Height {
+		t.Errorf("anonymous info.json does not give the whole image as its one size (%v): %s", err, body)
+	}
 	resp, body = f.get(t, "/bn888yz8888/iiif/image/floor-plan.png/info.json", "Cookie: session=member")
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "http://iiif.io/api/auth/1/token") || !strings.Contains(string(body), `"tiles"`) {
 		t.Errorf("signed-in info.json: %d %s", resp.StatusCode, body)

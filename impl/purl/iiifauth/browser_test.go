@@ -1,6 +1,7 @@
 package iiifauth_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image"
@@ -327,8 +328,9 @@ func TestCompactRestrictedPage(t *testing.T) {
 // --iiif-auth-origins): it reads the IIIF Auth 1.0 login service from
 // the image's 401 info.json, shows its sign-in banner, signs in through
 // it at the provider, gets a token from the 1.0 token service and the
-// full info.json with it. (Mirador 3.4.3 then draws no tile: see
-// docs/purl.md, "IIIF Authorization Flow".)
+// full info.json with it, then draws the image: its OpenSeadragon loads
+// tiles as plain images, without the token, which the site's session
+// cookie admits (docs/purl.md, "IIIF Authorization Flow").
 func TestMirador3SignsInThroughAuth1(t *testing.T) {
 	var siteURL string
 	pageSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -372,5 +374,66 @@ func TestMirador3SignsInThroughAuth1(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 	}
 	wait(t, ctx, "Mirador's sign-out button", `/sign out/i.test(document.body.innerText)`)
+	// The 401 info.json is a tile source OpenSeadragon can lay out (it
+	// stopped drawing for good at one without sizes or tiles): its one
+	// image is refused before the sign-in, the tiles are served after.
+	tile := regexp.MustCompile(`method=GET path=/purl/bn888yz8888/iiif/image/floor-plan\.png/[^/ ]+/[^/ ]+/0/default\.jpg status=(\d+)`)
+	for time.Now().Before(deadline) && !strings.Contains(fmt.Sprint(tile.FindAllStringSubmatch(srv.Logs(), -1)), " 200]") {
+		time.Sleep(300 * time.Millisecond)
+	}
+	var statuses []string
+	for _, m := range tile.FindAllStringSubmatch(srv.Logs(), -1) {
+		statuses = append(statuses, m[1])
+	}
+	if len(statuses) == 0 || statuses[len(statuses)-1] != "200" {
+		t.Fatalf("Mirador got no tile after its sign-in (tile answers: %v)", statuses)
+	}
+	colours := sourceColours(t)
+	var blue, green float64
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
+		if blue, green = screenShare(t, ctx, `#m .openseadragon-canvas`, colours[0]), screenShare(t, ctx, `#m .openseadragon-canvas`, colours[1]); blue > 0.05 && green > 0.05 {
+			break
+		}
+	}
 	testkit.Screenshot(t, ctx, "mirador3-signed-in")
+	if blue <= 0.05 || green <= 0.05 {
+		t.Errorf("Mirador 3 does not show the image after its sign-in: %.3f of its canvas is the source's blue %v, %.3f its green %v", blue, colours[0], green, colours[1])
+	}
+}
+
+// screenShare is the fraction of the pixels of the element at selector,
+// as a screenshot shows them, within 40 of colour c: the tiles come from
+// another origin without CORS, so the canvas itself cannot be read.
+func screenShare(t *testing.T, ctx context.Context, selector string, c [3]int) float64 {
+	t.Helper()
+	var shot []byte
+	if err := chromedp.Run(ctx, chromedp.Screenshot(selector, &shot, chromedp.ByQuery)); err != nil {
+		t.Fatalf("screenshot of %s: %v", selector, err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	n, near := 0, 0
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			n++
+			if abs(int(r>>8)-c[0])+abs(int(g>>8)-c[1])+abs(int(bl>>8)-c[2]) < 40 {
+				near++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(near) / float64(n)
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
