@@ -1,10 +1,13 @@
 package apiserve
 
 import (
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
 )
 
 func TestContract(t *testing.T) {
@@ -32,5 +35,42 @@ func TestContract(t *testing.T) {
 	}
 	if _, ok := c.Operation(item); ok {
 		t.Error("PATCH /items/abc has an operation")
+	}
+}
+
+// FindRoute remembers found routes (the same route and parameters the
+// second time, each caller with its own copy of the parameters) and never
+// remembers a path the document lacks, so unknown paths cannot fill it.
+func TestFindRouteRemembers(t *testing.T) {
+	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewContract(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) (*routers.Route, map[string]string, error) {
+		return c.FindRoute(httptest.NewRequest(http.MethodGet, path, nil))
+	}
+	r1, p1, err := get("/items/abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1["id"] = "changed by the first caller"
+	r2, p2, err := get("/items/abc")
+	if err != nil || r2 != r1 || p2["id"] != "abc" {
+		t.Fatalf("second lookup: route %p (first %p), params %v, %v", r2, r1, p2, err)
+	}
+	for i := range 100 {
+		if _, _, err := get(fmt.Sprintf("/nowhere/%d", i)); err == nil {
+			t.Fatal("an unknown path was routed")
+		}
+	}
+	if n := c.routes.Len(); n != 1 {
+		t.Fatalf("%d routes remembered, want 1 (unknown paths are not)", n)
+	}
+	if op, ok := c.Operation(httptest.NewRequest(http.MethodPut, "/items/abc", nil)); !ok || op.OperationID != "putItem" {
+		t.Fatalf("PUT /items/abc: %v %v", op, ok)
 	}
 }
