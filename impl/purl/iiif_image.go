@@ -76,10 +76,14 @@ func (s *Service) pyramid(ctx context.Context, rawID, name string) (*object, *ii
 	if !ok || !iiifimage.Tileable(f.MimeType) {
 		return nil, nil, s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no image file %q", id.Qualified(), name))
 	}
-	if status, msg := s.fileAccessFor(exchangeFrom(ctx).req, obj.rec, f.Name); status != 0 {
-		fail := s.fail(ctx, status, msg)
-		fail.vary = "Authorization"
-		return nil, nil, fail
+	// A file anyone may read now needs no look at the request (nor the
+	// message a refusal would carry).
+	if !obj.rec.Rights.FileWorldReadable(f.Name, s.cfg.Now()) {
+		if status, msg := s.fileAccessFor(exchangeFrom(ctx).req, obj.rec, f.Name); status != 0 {
+			fail := s.fail(ctx, status, msg)
+			fail.vary = "Authorization"
+			return nil, nil, fail
+		}
 	}
 	if !s.tiler.Available() {
 		return nil, nil, s.fail(ctx, http.StatusServiceUnavailable, fmt.Sprintf("%v; the file is at %s/file/%s", iiifimage.ErrUnavailable, s.purl(id), url.PathEscape(name)))
@@ -239,7 +243,22 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 	case err != nil:
 		return s.internal(ctx, "looking up a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
 	}
-	ctype := ctypeJPEG
+	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
+	c := content{req: exchangeFrom(ctx).req, ctype: ctypeJPEG, cacheControl: s.cacheControl(world)}
+	if !world {
+		c.vary = varyAuthorization
+	}
+	if path != "" {
+		// A tile or listed size: served from memory once read.
+		held, err := s.tiler.Held(p, path)
+		if err != nil {
+			return s.internal(ctx, "reading a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
+		}
+		if held != nil {
+			c.prepared = held
+			return c, nil
+		}
+	}
 	if path == "" {
 		// Not a tile or listed size: made from the pyramid once, then kept.
 		if path, err = s.tiler.Derive(ctx, p, d); err != nil {
@@ -250,7 +269,7 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 			return s.imageFailure(ctx, "making a derived image", obj.rec.Druid, req.Name, err), nil
 		}
 		if d.Format != "jpg" {
-			ctype = []string{d.ContentType()}
+			c.ctype = []string{d.ContentType()}
 		}
 	}
 	f, err := os.Open(path)
@@ -262,13 +281,7 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 		f.Close()
 		return s.internal(ctx, "reading a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
 	}
-	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
-	c := content{req: exchangeFrom(ctx).req, ctype: ctype,
-		etag:         fmt.Sprintf(`"%s-%x-%x"`, p.Version(), info.Size(), info.ModTime().UnixNano()),
-		cacheControl: s.cacheControl(world), modTime: info.ModTime(), body: f, closer: f}
-	if !world {
-		c.vary = varyAuthorization
-	}
+	c.etag, c.modTime, c.body, c.closer = p.FileETag(info.Size(), info.ModTime()), info.ModTime(), f, f
 	return c, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -33,6 +34,10 @@ type diskCache struct {
 	loaded int
 	// evicted counts pyramids removed to keep within max.
 	evicted int64
+	// front is the most recently used entry (nil: not known), so that
+	// Touch of the pyramid already in front takes no lock. Written
+	// under Tiler.mu by every change of the order.
+	front atomic.Pointer[entry]
 }
 
 func newDiskCache(max int64) *diskCache {
@@ -42,7 +47,13 @@ func newDiskCache(max int64) *diskCache {
 }
 
 // get returns the entry of dir, marking it used.
-func (c *diskCache) get(dir string) (*entry, bool) { return c.lru.Get(dir) }
+func (c *diskCache) get(dir string) (*entry, bool) {
+	e, ok := c.lru.Get(dir)
+	if ok {
+		c.front.Store(e)
+	}
+	return e, ok
+}
 
 // add records a pyramid (new, or found on disk) as the most recently used.
 func (c *diskCache) add(e *entry) {
@@ -50,6 +61,7 @@ func (c *diskCache) add(e *entry) {
 		c.forget(old)
 	}
 	c.lru.Add(e.dir, e)
+	c.front.Store(e)
 	c.bytes += e.bytes
 	if e.p != nil {
 		c.loaded++
@@ -67,6 +79,7 @@ func (c *diskCache) grow(e *entry, n int64) {
 // caller's to remove) and marks its description evicted.
 func (c *diskCache) forget(e *entry) {
 	c.lru.Remove(e.dir)
+	c.front.CompareAndSwap(e, nil)
 	c.bytes -= e.bytes
 	if e.p != nil {
 		c.loaded--

@@ -141,6 +141,9 @@ type Tiler struct {
 	failed *simplelru.LRU[string, error]
 
 	builds, buildFailures, headerRefusals, derivations atomic.Int64
+
+	// held is the pyramid files kept in memory (held.go).
+	held heldFiles
 }
 
 type build struct {
@@ -174,6 +177,7 @@ func New(root string, opts Options) (*Tiler, error) {
 	failed, _ := simplelru.NewLRU[string, error](maxFailures, nil)
 	t := &Tiler{root: abs, opts: opts, queue: newWorkQueue(opts.MaxBuilds, opts.MaxQueue),
 		cache: newDiskCache(opts.MaxCacheBytes), building: map[string]*build{}, failed: failed}
+	t.held.max = MaxHeldBytes
 	if p, err := exec.LookPath("vips"); err == nil {
 		t.vips = p
 	}
@@ -313,6 +317,9 @@ func (t *Tiler) checkAndMake(ctx context.Context, src Source, parent, leaf strin
 // Touch marks p used now (a request served from it), so it is evicted
 // last.
 func (t *Tiler) Touch(p *Pyramid) {
+	if p.entry != nil && t.cache.front.Load() == p.entry {
+		return // already the most recently used
+	}
 	t.mu.Lock()
 	t.cache.get(p.dir)
 	t.mu.Unlock()
