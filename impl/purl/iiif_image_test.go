@@ -80,6 +80,17 @@ func TestImageService(t *testing.T) {
 	}
 	resp, body = f.get(t, svc+"/0,0,512,480/512,/0/default.jpg", "If-None-Match: "+tileETag)
 	expect(t, resp, body, http.StatusNotModified, "")
+	// Served from memory after the first request (iiifimage.Tiler.Held):
+	// the same bytes, validators and Cache-Control every time.
+	resp, tile := f.get(t, svc+"/0,0,512,480/512,/0/default.jpg")
+	expect(t, resp, tile, http.StatusOK, "image/jpeg")
+	for range 2 {
+		again, body := f.get(t, svc+"/0,0,512,480/512,/0/default.jpg")
+		if !bytes.Equal(body, tile) || again.Header.Get("ETag") != tileETag || again.Header.Get("Last-Modified") != resp.Header.Get("Last-Modified") ||
+			again.Header.Get("Last-Modified") == "" || again.Header.Get("Cache-Control") != resp.Header.Get("Cache-Control") {
+			t.Errorf("a tile again: %d bytes (first %d), header %v (first %v)", len(body), len(tile), again.Header, resp.Header)
+		}
+	}
 
 	for path, status := range map[string]int{
 		svc + "/full/huge/0/default.jpg":                            http.StatusBadRequest,

@@ -1,0 +1,157 @@
+package iiifimage
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// pyramidFiles is the paths of the tiles and sizes of p, sorted.
+func pyramidFiles(p *Pyramid) []string {
+	var out []string
+	for key := range p.files {
+		out = append(out, filepath.Join(p.dir, filepath.FromSlash(key), "0", "default.jpg"))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestHeld: a pyramid file is read once and then served from memory with
+// the bytes, ETag and Last-Modified of the file on disk; an evicted
+// pyramid's files are not served from memory, and a pyramid made again in
+// the same directory is read again; files over MaxHeldFile and past the
+// byte bound are left to the disk, and the count of held bytes says so.
+func TestHeld(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	src := sources(t, dir, 2)
+	probe, err := New(filepath.Join(dir, "probe"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := probe.Pyramid(context.Background(), src[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := New(filepath.Join(dir, "cache"), Options{MaxCacheBytes: one.Bytes() + one.Bytes()/2}) // room for one
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := tl.Pyramid(context.Background(), src[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := pyramidFiles(a)
+	if len(files) < 3 {
+		t.Fatalf("%d files in the pyramid", len(files))
+	}
+	file := files[0]
+	disk, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := os.Stat(file)
+	c, err := tl.Held(a, file)
+	if err != nil || c == nil {
+		t.Fatalf("Held: %v %v", c, err)
+	}
+	if !bytes.Equal(c.Body(), disk) || c.ETag() != a.FileETag(info.Size(), info.ModTime()) {
+		t.Fatalf("held %d bytes, ETag %s; the file has %d bytes", len(c.Body()), c.ETag(), len(disk))
+	}
+	if again, _ := tl.Held(a, file); again != c {
+		t.Error("the second request read the file again")
+	}
+	if got := tl.HeldBytes(); got != int64(len(disk)) {
+		t.Errorf("HeldBytes %d, want %d", got, len(disk))
+	}
+	// Served as http.ServeContent would serve the file.
+	rec := httptest.NewRecorder()
+	c.Serve(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if rec.Code != 200 || !bytes.Equal(rec.Body.Bytes(), disk) || rec.Header().Get("Last-Modified") != info.ModTime().UTC().Format(http.TimeFormat) {
+		t.Errorf("served %d, %d bytes, Last-Modified %q", rec.Code, rec.Body.Len(), rec.Header().Get("Last-Modified"))
+	}
+	rec = httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	r.Header.Set("Range", "bytes=0-9")
+	c.Serve(rec, r)
+	if rec.Code != http.StatusPartialContent || !bytes.Equal(rec.Body.Bytes(), disk[:10]) {
+		t.Errorf("a range: %d %q", rec.Code, rec.Body.Bytes())
+	}
+
+	// Over MaxHeldFile: left to the disk.
+	big := filepath.Join(dir, "big.jpg")
+	if err := os.WriteFile(big, make([]byte, MaxHeldFile+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := tl.Held(a, big); c != nil || err != nil {
+		t.Errorf("a file over MaxHeldFile: %v %v", c, err)
+	}
+	// Past the byte bound: left to the disk.
+	tl.held.max = tl.HeldBytes() + 1
+	if c, err := tl.Held(a, files[1]); c != nil || err != nil || tl.HeldBytes() != int64(len(disk)) {
+		t.Errorf("past the bound: %v %v, %d bytes held", c, err, tl.HeldBytes())
+	}
+	tl.held.max = MaxHeldBytes
+
+	// b takes a's place in the cache: a's files are not served from memory.
+	if _, err := tl.Pyramid(context.Background(), src[1]); err != nil {
+		t.Fatal(err)
+	}
+	if !a.Evicted() {
+		t.Fatal("a was not evicted")
+	}
+	if c, err := tl.Held(a, file); c != nil || err != nil {
+		t.Errorf("a file of an evicted pyramid: %v %v", c, err)
+	}
+	if got := tl.HeldBytes(); got != 0 {
+		t.Errorf("HeldBytes %d after the eviction, want 0", got)
+	}
+	// a is made again in the same directory: read again.
+	a2, err := tl.Pyramid(context.Background(), src[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := tl.Held(a2, file)
+	if err != nil || c2 == nil || c2 == c {
+		t.Fatalf("Held after a new build: %v %v (the old one: %v)", c2, err, c2 == c)
+	}
+	if info2, _ := os.Stat(file); c2.ETag() != a2.FileETag(info2.Size(), info2.ModTime()) {
+		t.Errorf("ETag %s after a new build, the file's is %s", c2.ETag(), a2.FileETag(info2.Size(), info2.ModTime()))
+	}
+}
+
+// TestTouchFront: touching the pyramid already in front changes nothing;
+// touching another moves it in front, so the other is evicted first.
+func TestTouchFront(t *testing.T) {
+	needVips(t)
+	dir := t.TempDir()
+	src := sources(t, dir, 3)
+	probe, err := New(filepath.Join(dir, "probe"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := probe.Pyramid(context.Background(), src[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := New(filepath.Join(dir, "cache"), Options{MaxCacheBytes: one.Bytes()*5/2 + 1}) // room for two
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := tl.Pyramid(context.Background(), src[0])
+	b, _ := tl.Pyramid(context.Background(), src[1])
+	tl.Touch(b) // in front already
+	tl.Touch(a)
+	tl.Touch(a) // in front already
+	if _, err := tl.Pyramid(context.Background(), src[2]); err != nil {
+		t.Fatal(err)
+	}
+	if !b.Evicted() || a.Evicted() {
+		t.Errorf("evicted: a %v b %v, want b", a.Evicted(), b.Evicted())
+	}
+}
