@@ -2,8 +2,8 @@ package apiserve
 
 import (
 	"net/http"
+	"net/textproto"
 	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -36,6 +36,9 @@ type memoEntry struct {
 	// For a URL key: whether its operation's verdict can be remembered, and
 	// the header parameters that verdict depends on.
 	shape *urlShape
+	// For a URL key whose shape is rememberable without headers: the key
+	// of its verdict, built once rather than on every request.
+	plainVerdictKey string
 	// For a verdict: the query and the header values validation wrote into
 	// the request, written again on a hit.
 	query          string
@@ -44,7 +47,8 @@ type memoEntry struct {
 
 type urlShape struct {
 	rememberable bool
-	headers      []string
+	// headers are the declared header parameters' names, canonical.
+	headers []string
 	// operation is the operationId of the URL's route ("\x00none" when
 	// the document has none).
 	operation string
@@ -65,19 +69,31 @@ func newVerdictMemo(spec *openapi3.T, router routers.Router, max int) *verdictMe
 	return &verdictMemo{router: router, spec: spec, entries: entries}
 }
 
-// key is the URL key of r, or "" when r's verdict must not be remembered.
+// key is the URL key of r ("U " + method, path and query), or "" when r's
+// verdict must not be remembered. The "U " prefix is part of the string
+// built here, so a hit allocates it once.
 func (m *verdictMemo) key(r *http.Request) string {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return ""
 	}
-	if r.ContentLength != 0 || r.Header.Get("Authorization") != "" || r.Header.Get("Cookie") != "" {
+	// "Authorization" and "Cookie" are canonical already: reading the map
+	// is Header.Get without canonicalising on every request.
+	if r.ContentLength != 0 || firstValue(r.Header["Authorization"]) != "" || firstValue(r.Header["Cookie"]) != "" {
 		return ""
 	}
 	path := r.URL.EscapedPath()
 	if len(path)+len(r.URL.RawQuery) > maxMemoKey {
 		return ""
 	}
-	return r.Method + " " + path + "?" + r.URL.RawQuery
+	return "U " + r.Method + " " + path + "?" + r.URL.RawQuery
+}
+
+// firstValue is what Header.Get returns for a header's values.
+func firstValue(values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	return values[0]
 }
 
 // memoTicket is what the memo learned about a request before validation:
@@ -91,30 +107,32 @@ type memoTicket struct {
 	shape *urlShape
 }
 
-// verdictKey extends a URL key with the values of the headers the verdict
-// depends on, as sent. Each header's value count is written too, so an
-// absent header and one sent empty (which validation may refuse) differ.
-func verdictKey(urlKey string, shape *urlShape, r *http.Request) (string, []string) {
+// verdictKey extends a URL key (uKey, with its "U " prefix) with the values
+// of the headers the verdict depends on, as sent. Each header's value count
+// is written too, so an absent header and one sent empty (which validation
+// may refuse) differ. The shape's header names are canonical, so reading
+// r.Header directly is Header.Values without canonicalising each time.
+func verdictKey(uKey string, shape *urlShape, r *http.Request) (string, []string) {
 	if len(shape.headers) == 0 {
-		return "V " + urlKey, nil
+		return "V " + uKey[len("U "):], nil
 	}
-	var b strings.Builder
+	var stack [256]byte
+	b := append(stack[:0], "V "...)
+	b = append(b, uKey[len("U "):]...)
 	var absent []string
-	b.WriteString("V ")
-	b.WriteString(urlKey)
 	for _, h := range shape.headers {
-		values := r.Header.Values(h)
+		values := r.Header[h]
 		if len(values) == 0 {
 			absent = append(absent, h)
 		}
-		b.WriteByte(0)
-		b.WriteString(strconv.Itoa(len(values)))
+		b = append(b, 0)
+		b = strconv.AppendInt(b, int64(len(values)), 10)
 		for _, v := range values {
-			b.WriteByte(1)
-			b.WriteString(v)
+			b = append(b, 1)
+			b = append(b, v...)
 		}
 	}
-	return b.String(), absent
+	return string(b), absent
 }
 
 // check looks r up before validation. It returns whether r is remembered as
@@ -123,24 +141,28 @@ func verdictKey(urlKey string, shape *urlShape, r *http.Request) (string, []stri
 // defaults of absent query and header parameters), so the handler sees the
 // same request either way.
 func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
-	urlKey := m.key(r)
-	if urlKey == "" {
+	uKey := m.key(r)
+	if uKey == "" {
 		return memoTicket{}, false
 	}
-	entry, known := m.entries.Get("U " + urlKey)
-	var shape *urlShape
-	if known {
-		shape = entry.shape
-	} else {
+	entry, known := m.entries.Get(uKey)
+	if !known {
 		// Matching the route is what the memo saves, so it is done once per
 		// URL, whatever the answer.
-		shape = m.shapeOf(r)
-		m.entries.Add("U "+urlKey, &memoEntry{key: "U " + urlKey, shape: shape})
+		entry = &memoEntry{key: uKey, shape: m.shapeOf(r)}
+		if entry.shape.rememberable && len(entry.shape.headers) == 0 {
+			entry.plainVerdictKey, _ = verdictKey(uKey, entry.shape, r)
+		}
+		m.entries.Add(uKey, entry)
 	}
+	shape := entry.shape
 	if !shape.rememberable {
 		return memoTicket{shape: shape}, false
 	}
-	vkey, absent := verdictKey(urlKey, shape, r)
+	vkey, absent := entry.plainVerdictKey, []string(nil)
+	if vkey == "" {
+		vkey, absent = verdictKey(uKey, shape, r)
+	}
 	verdict, ok := m.entries.Get(vkey)
 	if !ok {
 		return memoTicket{verdictKey: vkey, absent: absent, shape: shape}, false
@@ -193,7 +215,8 @@ func (m *verdictMemo) shapeOf(r *http.Request) *urlShape {
 		case p.Value == nil || p.Value.In == openapi3.ParameterInCookie:
 			return &urlShape{operation: op}
 		case p.Value.In == openapi3.ParameterInHeader:
-			shape.headers = append(shape.headers, p.Value.Name)
+			// Canonical once here, so each request reads r.Header directly.
+			shape.headers = append(shape.headers, textproto.CanonicalMIMEHeaderKey(p.Value.Name))
 		}
 	}
 	return shape
