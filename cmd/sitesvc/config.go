@@ -125,28 +125,43 @@ func (c *serveConfig) runExits() {
 
 var allServices = []string{"purl", "embed", "hours", "soap"}
 
+// envFlags registers flags whose defaults come from their SITESVC_*
+// environment variables; a value there that does not parse is collected
+// in errs, which finish reports (never a silent default).
+type envFlags struct {
+	fs   *flag.FlagSet
+	env  func(string) string
+	errs *[]error
+}
+
+// str registers a string flag.
+func (f envFlags) str(p *string, name, def, help string) {
+	v := def
+	if e := f.env(envName(name)); e != "" {
+		v = e
+	}
+	f.fs.StringVar(p, name, v, help+" (env "+envName(name)+")")
+}
+
+// dur registers a duration flag.
+func (f envFlags) dur(p *time.Duration, name string, def time.Duration, help string) {
+	v := def
+	if e := f.env(envName(name)); e != "" {
+		d, err := time.ParseDuration(e)
+		if err != nil {
+			*f.errs = append(*f.errs, fmt.Errorf("%s=%q is not a duration (like 30s, 2m or 8h)", envName(name), e))
+		} else {
+			v = d
+		}
+	}
+	f.fs.DurationVar(p, name, v, help+" (env "+envName(name)+")")
+}
+
 // newServeFlags registers the serve flags on fs, with defaults taken from
 // the SITESVC_* environment variables.
 func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *string {
-	str := func(p *string, name, def, help string) {
-		v := def
-		if e := env(envName(name)); e != "" {
-			v = e
-		}
-		fs.StringVar(p, name, v, help+" (env "+envName(name)+")")
-	}
-	dur := func(p *time.Duration, name string, def time.Duration, help string) {
-		v := def
-		if e := env(envName(name)); e != "" {
-			d, err := time.ParseDuration(e)
-			if err != nil {
-				c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q is not a duration (like 30s or 2m)", envName(name), e))
-			} else {
-				v = d
-			}
-		}
-		fs.DurationVar(p, name, v, help+" (env "+envName(name)+")")
-	}
+	ef := envFlags{fs: fs, env: env, errs: &c.envErrs}
+	str, dur := ef.str, ef.dur
 	size := func(p *int64, name string, def int64, help string) {
 		v := def
 		if e := env(envName(name)); e != "" {

@@ -31,25 +31,8 @@ type signinSettings struct {
 // the SITESVC_* environment (a bad duration there is reported by finish).
 func newSigninFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) {
 	s := &c.SignIn
-	str := func(p *string, name, def, help string) {
-		v := def
-		if e := env(envName(name)); e != "" {
-			v = e
-		}
-		fs.StringVar(p, name, v, help+" (env "+envName(name)+")")
-	}
-	dur := func(p *time.Duration, name string, def time.Duration, help string) {
-		v := def
-		if e := env(envName(name)); e != "" {
-			d, err := time.ParseDuration(e)
-			if err != nil {
-				c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q is not a duration (like 30m or 8h)", envName(name), e))
-			} else {
-				v = d
-			}
-		}
-		fs.DurationVar(p, name, v, help+" (env "+envName(name)+")")
-	}
+	ef := envFlags{fs: fs, env: env, errs: &c.envErrs}
+	str, dur := ef.str, ef.dur
 	str(&s.OIDCIssuer, "oidc-issuer", "", "staff sign-in: the OpenID Connect provider's issuer URL (docs/auth.md); empty: no OpenID Connect sign-in")
 	str(&s.OIDCClientID, "oidc-client-id", "", "staff sign-in: this site's client id at the provider (redirect URI <public-url>/auth/callback)")
 	// The secret's variable is read here but not made the flag's default,
