@@ -29,9 +29,8 @@ type patronSettings struct {
 }
 
 func newPatronFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) {
-	str := func(p *string, name, help string) {
-		fs.StringVar(p, name, env(envName(name)), help+" (env "+envName(name)+")")
-	}
+	ef := envFlags{fs: fs, env: env, errs: &c.envErrs}
+	str := func(p *string, name, help string) { ef.str(p, name, "", help) }
 	str(&c.Patron.IIIFAuthOrigins, "iiif-auth-origins", "restricted items: origins (https://viewer.example.org) besides this site's own whose IIIF viewers may receive access tokens, comma-separated; * for any")
 	str(&c.Patron.LocationHours, "purl-location-hours", "location rights: each location's library and location on the Hours service, 'reading-room=green/reading-room;…': patrons elsewhere read today's hours and a link")
 	str(&c.Patron.TrustedProxies, "trusted-proxies", "location rights: reverse proxies (CIDRs or IPs, comma-separated) whose X-Forwarded-For names the client; default --auth-proxy-addresses")
