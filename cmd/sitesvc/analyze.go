@@ -215,7 +215,6 @@ func analyzeStream(ctx context.Context, batch *resistance.Batch, rd *fasta.Reade
 	type result struct {
 		part string
 		ok   bool
-		err  error
 	}
 	type job struct {
 		index int
@@ -229,8 +228,8 @@ func analyzeStream(ctx context.Context, batch *resistance.Batch, rd *fasta.Reade
 	for range jobs {
 		go func() {
 			for j := range work {
-				part, ok, err := batch.Sample(j.index, j.rec)
-				j.res <- result{part, ok, err}
+				part, ok := batch.Sample(j.index, j.rec)
+				j.res <- result{part, ok}
 			}
 		}()
 	}
@@ -269,7 +268,7 @@ func analyzeStream(ctx context.Context, batch *resistance.Batch, rd *fasta.Reade
 		if !r.ok {
 			failed++
 		}
-		err := r.err
+		err := batch.Take(j.index, r.part) // in input order: what is written is the report's longest prefix that fits
 		if err == nil {
 			_, err = io.WriteString(out, r.part)
 		}

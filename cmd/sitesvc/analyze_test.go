@@ -210,12 +210,16 @@ func TestAnalyzeReportLimit(t *testing.T) {
 	if err := os.WriteFile(file, []byte(strings.Repeat(exampleFASTA(t), 20)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, err := runBinary(t, "", "analyze", file, "--report", "xml2009", "--max-report-bytes", "100000")
-	if err == nil || !strings.Contains(errOut, "report too large") || !strings.Contains(errOut, "limit of 100000 bytes") {
-		t.Fatalf("20 XML 2009 reports over a 100,000-byte limit: %v\n%s", err, errOut)
-	}
-	if len(out) > 100_000 || strings.Count(out, "<result>") == 0 || strings.Count(out, "<result>") >= 20 {
-		t.Errorf("wrote %d bytes, %d results before stopping", len(out), strings.Count(out, "<result>"))
+	// -j 16 as well: the limit applies in input order however many workers finish first
+	// (a machine with many cores once wrote no result at all)
+	for _, jobs := range []string{"1", "16"} {
+		out, errOut, err := runBinary(t, "", "analyze", file, "-j", jobs, "--report", "xml2009", "--max-report-bytes", "100000")
+		if err == nil || !strings.Contains(errOut, "report too large") || !strings.Contains(errOut, "limit of 100000 bytes") {
+			t.Fatalf("-j %s: 20 XML 2009 reports over a 100,000-byte limit: %v\n%s", jobs, err, errOut)
+		}
+		if len(out) > 100_000 || strings.Count(out, "<result>") == 0 || strings.Count(out, "<result>") >= 20 {
+			t.Errorf("-j %s: wrote %d bytes, %d results before stopping", jobs, len(out), strings.Count(out, "<result>"))
+		}
 	}
 	if _, errOut, err := runBinary(t, "", "analyze", file, "--max-report-bytes", "0"); err == nil || !strings.Contains(errOut, "--max-report-bytes 0") {
 		t.Errorf("--max-report-bytes 0: %v %s", err, errOut)

@@ -90,16 +90,25 @@ func TestSequenceReportLimitAndAdmit(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := len(b.Header())
-	for i := 1; i <= 100; i++ {
-		part, ok, err := b.Sample(i, example)
-		if err != nil {
-			if !errors.Is(err, ErrReportTooLarge) || part != "" || total+len(one) <= 60_000 {
-				t.Fatalf("batch sample %d after %d bytes: %v (part %d bytes)", i, total, err, len(part))
-			}
-			return
-		}
+	// the parts are analysed in any order (last first here, as workers may finish) and taken
+	// in input order: what fits is the report's prefix
+	parts := make([]string, 100)
+	for i := len(parts); i >= 1; i-- {
+		part, ok := b.Sample(i, example)
 		if !ok {
 			t.Fatalf("batch sample %d failed", i)
+		}
+		parts[i-1] = part
+	}
+	for i, part := range parts {
+		if err := b.Take(i+1, part); err != nil {
+			if !errors.Is(err, ErrReportTooLarge) || total+len(part) <= 60_000 || i == 0 {
+				t.Fatalf("batch part %d after %d bytes: %v (part %d bytes)", i+1, total, err, len(part))
+			}
+			if err := b.Take(i+2, ""); !errors.Is(err, ErrReportTooLarge) {
+				t.Errorf("a Take after the report passed its limit: %v", err)
+			}
+			return
 		}
 		total += len(part)
 	}

@@ -202,17 +202,24 @@ func (b *Batch) Header() string {
 }
 
 // Sample analyses one sequence (index is its 1-based position) and renders its part of the
-// report; ok is false when the sequence failed (its failure entry is still rendered). err
-// wraps ErrReportTooLarge when this part takes the report past its limit (part is then
-// empty).
-func (b *Batch) Sample(index int, rec *fasta.Record) (part string, ok bool, err error) {
+// report; ok is false when the sequence failed (its failure entry is still rendered). Safe
+// to call concurrently; the report limit is applied by Take, in input order.
+func (b *Batch) Sample(index int, rec *fasta.Record) (part string, ok bool) {
 	smp := b.e.analyseSequence(b.s, index, rec)
 	part = b.e.renderSample(b.s, &smp)
 	b.rows.add(b.e, b.s, &smp)
+	return part, smp.Err == ""
+}
+
+// Take counts the part of sequence index against the report limit (Options.MaxReportBytes)
+// before it is written; call it in input order, so what is written is the longest prefix of
+// the report that fits, however the samples were scheduled. It wraps ErrReportTooLarge when
+// the part would take the report past its limit; every later Take fails too.
+func (b *Batch) Take(index int, part string) error {
 	if n := b.written.Add(int64(len(part))); n > int64(b.s.maxBytes) {
-		return "", false, fmt.Errorf("%w: the report passed the limit of %d bytes at sequence %d", ErrReportTooLarge, b.s.maxBytes, index)
+		return fmt.Errorf("%w: the report passed the limit of %d bytes at sequence %d", ErrReportTooLarge, b.s.maxBytes, index)
 	}
-	return part, smp.Err == "", nil
+	return nil
 }
 
 // Footer is the report's end.
