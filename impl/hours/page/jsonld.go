@@ -8,13 +8,15 @@ import (
 // OpeningHoursSpecification per opening of each day shown (validFrom =
 // validThrough = that date, so holidays and special hours are exact), a
 // closed day as opens = closes = 00:00 (schema.org's way to say closed),
-// and each other location that keeps hours as a department.
+// and each other location that keeps hours as a department. A library's or
+// location's own web page (about_url) is its sameAs: url stays this page.
 
 type orgLD struct {
 	Context    string      `json:"@context,omitempty"`
 	Type       string      `json:"@type"`
 	Name       string      `json:"name"`
 	URL        string      `json:"url,omitempty"`
+	SameAs     string      `json:"sameAs,omitempty"`
 	Hours      []openingLD `json:"openingHoursSpecification,omitempty"`
 	Department []orgLD     `json:"department,omitempty"`
 }
@@ -30,7 +32,7 @@ type openingLD struct {
 }
 
 func jsonLD(lib Library, primary *Location) any {
-	org := orgLD{Context: "https://schema.org", Type: "Library", Name: lib.Name, URL: lib.URL}
+	org := orgLD{Context: "https://schema.org", Type: "Library", Name: lib.Name, URL: lib.URL, SameAs: lib.AboutURL}
 	if primary == nil && len(lib.Locations) > 0 {
 		primary = &lib.Locations[0]
 	}
@@ -42,7 +44,7 @@ func jsonLD(lib Library, primary *Location) any {
 		if loc == primary || loc.SameAsPrimary {
 			continue
 		}
-		org.Department = append(org.Department, orgLD{Type: "Library", Name: loc.Name, Hours: openingHours(loc.Days, lib)})
+		org.Department = append(org.Department, orgLD{Type: "Library", Name: loc.Name, SameAs: loc.AboutURL, Hours: openingHours(loc.Days, lib)})
 	}
 	return org
 }

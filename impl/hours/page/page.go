@@ -62,7 +62,10 @@ type Location struct {
 	Name    string
 	JSONURL string
 	ICSURL  string
-	Primary bool
+	// AboutURL is the location's own web page ("" for none), checked like
+	// the library's when it was written.
+	AboutURL string
+	Primary  bool
 	// SameAsPrimary is a location that keeps no hours of its own (it
 	// shows the primary location's): it is named, not given a table.
 	SameAsPrimary bool
