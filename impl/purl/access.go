@@ -183,3 +183,17 @@ func contactLink(contact string) string {
 	}
 	return ""
 }
+
+// fileAccessNote says in a few words who may read a file that anyone may
+// not ("Stanford users only", "embargoed until June 1, 2027", "not
+// available"), for its row in the page's file list.
+func (s *Service) fileAccessNote(a record.Access, now time.Time) string {
+	if a.Embargoed(now) {
+		return "embargoed until " + a.EmbargoUntil.Format(pageDateFormat)
+	}
+	who := s.grantees(a)
+	if len(a.Grants) == 0 {
+		return "not available online"
+	}
+	return "a" + strings.TrimPrefix(who, "A") + " only"
+}

@@ -67,9 +67,12 @@ type pageData struct {
 }
 
 // pageFile is a row of the file list; URL is "" when the reader may not
-// download the file (no link that would fail).
+// download the file (no link that would fail). Access says who may, for a
+// file restricted inside an object anyone may read ("" otherwise: the
+// object's own notice says it).
 type pageFile struct {
 	Name, URL, MimeType, Size string
+	Access                    string
 }
 
 // pageThumb is the object's thumbnail: a small JPEG from the image
@@ -153,27 +156,38 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		d.ContactText = strings.TrimSpace(s.cfg.AccessContact)
 		d.ContactURL = contactLink(d.ContactText)
 	}
+	// Links are decided file by file, by the rights the file service applies
+	// (a file's own rights, else the object's): the page is the same for
+	// every reader, so a file gets a link when anyone may fetch it, and a
+	// file restricted inside an open object says who may.
+	allOpen := true
 	for _, f := range rec.Files() {
 		pf := pageFile{Name: f.Name, MimeType: f.MimeType, Size: humanSize(f.Size)}
-		if d.FilesOpen {
+		switch a := rec.Rights.ForFile(f.Name); {
+		case a.WorldReadable(now):
 			pf.URL = purl + "/file/" + url.PathEscape(f.Name) + "?download=true"
+		default:
+			allOpen = false
+			if rec.Rights.Object.WorldReadable(now) {
+				pf.Access = s.fileAccessNote(a, now)
+			}
 		}
 		d.Files = append(d.Files, pf)
 	}
-	if d.FilesOpen && len(d.Files) > 0 {
-		d.ZipURL = purl + ".zip"
+	if d.FilesOpen && allOpen && len(d.Files) > 0 {
+		d.ZipURL = purl + ".zip" // the zip holds every file: only when anyone may read them all
 	}
 	// The thumbnail only while anyone may fetch it: a broken image helps
 	// nobody. It is a JPEG the image service makes, whatever the source
 	// format (a JPEG 2000 shows in no browser, a 24 MP JPEG is megabytes).
-	if f, ok := rec.File(rec.Thumb); ok && rec.Thumb != "" && d.FilesOpen {
+	if f, ok := rec.File(rec.Thumb); ok && rec.Thumb != "" && rec.Rights.ForFile(f.Name).WorldReadable(now) {
 		if t, ok := s.thumbnail(purl, f); ok {
 			d.Thumb = t
 			d.ShowThumb = d.IsCollection
 		}
 	}
-	if d.FilesOpen && rec.Rights.ReadRule != "no-download" {
-		d.Sizes = s.imageDownloads(purl, rec)
+	if rec.Rights.ReadRule != "no-download" {
+		d.Sizes = s.imageDownloads(purl, rec, now)
 	}
 	d.CitationLabel = "Preferred citation"
 	if d.Citation == "" {
@@ -505,7 +519,7 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 <thead><tr><th scope="col">File</th><th scope="col">Type</th><th scope="col">Size</th></tr></thead>
 <tbody>
 {{- range .Files}}
-<tr><td>{{if .URL}}<a href="{{.URL}}" download>{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td>{{.MimeType}}</td><td>{{.Size}}</td></tr>
+<tr><td>{{if .URL}}<a href="{{.URL}}" download>{{.Name}}</a>{{else}}{{.Name}}{{end}}{{if .Access}} <span class="file-access">({{.Access}})</span>{{end}}</td><td>{{.MimeType}}</td><td>{{.Size}}</td></tr>
 {{- end}}
 </tbody>
 </table>

@@ -2,6 +2,7 @@ package purl
 
 import (
 	"net/url"
+	"time"
 
 	"github.com/sitelib/sitesvc/impl/embed/imagesizes"
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
@@ -40,10 +41,10 @@ func (s *Service) thumbnail(purl string, f record.File) (*pageThumb, bool) {
 
 // imageDownloads lists the object's image files with an image service,
 // each with its JPEG sizes smaller than the image and its original.
-func (s *Service) imageDownloads(purl string, rec *record.Record) []imageDownloads {
+func (s *Service) imageDownloads(purl string, rec *record.Record, now time.Time) []imageDownloads {
 	var out []imageDownloads
 	for _, f := range rec.Files() {
-		if !s.hasImageService(f) {
+		if !s.hasImageService(f) || !rec.Rights.ForFile(f.Name).WorldReadable(now) {
 			continue
 		}
 		out = append(out, imageDownloads{

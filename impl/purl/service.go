@@ -334,7 +334,7 @@ type object struct {
 	public     representation
 	modsDoc    representation
 	lastMod    time.Time
-	embargoed  bool // embargo state the derived pages were built with
+	embargoed  int  // embargoes in force (object's and files') when the derived pages were built
 	html       representation
 	manifest   representation
 	collection []collectionLink
@@ -398,7 +398,7 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 	generation := s.generation
 	s.mu.Unlock()
 	cached := obj != nil
-	if obj != nil && (obj.embargoed != obj.rec.Rights.Embargoed(now) || (obj.rec.ObjectType == "collection" && now.Sub(obj.listedAt) >= memberTTL)) {
+	if obj != nil && (obj.embargoed != embargoesInForce(obj.rec.Rights, now) || (obj.rec.ObjectType == "collection" && now.Sub(obj.listedAt) >= memberTTL)) {
 		obj = nil
 	}
 	if obj != nil {
@@ -552,7 +552,7 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 	if rec.Rights.Dark() {
 		return obj, nil
 	}
-	obj.embargoed = rec.Rights.Embargoed(now)
+	obj.embargoed = embargoesInForce(rec.Rights, now)
 	for _, c := range rec.Collections {
 		link := collectionLink{URL: s.purl(c), Title: c.Qualified()}
 		if c != id {
@@ -581,4 +581,20 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 	}
 	obj.prepare()
 	return obj, nil
+}
+
+// embargoesInForce counts the embargoes (the object's and its files') still
+// in force at now. Embargoes only end, so a different count means the pages
+// built earlier (which link a file once anyone may read it) are out of date.
+func embargoesInForce(r record.Rights, now time.Time) int {
+	n := 0
+	if r.Embargoed(now) {
+		n++
+	}
+	for _, a := range r.Files {
+		if a.Embargoed(now) {
+			n++
+		}
+	}
+	return n
 }
