@@ -334,7 +334,7 @@ type object struct {
 	public     representation
 	modsDoc    representation
 	lastMod    time.Time
-	embargoed  int  // embargoes in force (object's and files') when the derived pages were built
+	embargoed  int // embargoes in force (object's and files') when the derived pages were built
 	html       representation
 	manifest   representation
 	collection []collectionLink
