@@ -153,7 +153,7 @@ func (s *Service) accessHelp(r record.Rights, now time.Time) []string {
 		case record.AccessGroup:
 			if s.cfg.Sessions != nil && s.cfg.Sessions.Configured() {
 				// patron.go: a signed-in member reads them here and in the viewer.
-				help = append(help, fmt.Sprintf("The files can be read by %s: sign in with your library account (the viewer above has a Sign in button).", s.accessName(g.Kind, g.Name)))
+				help = append(help, fmt.Sprintf("The files can be read by %s: sign in with your library account.", s.accessName(g.Kind, g.Name)))
 			} else {
 				help = append(help, fmt.Sprintf("The files can be read by %s, with the credentials the library gives them.", s.accessName(g.Kind, g.Name)))
 			}
@@ -196,4 +196,29 @@ func (s *Service) fileAccessNote(a record.Access, now time.Time) string {
 		return "not available online"
 	}
 	return "a" + strings.TrimPrefix(who, "A") + " only"
+}
+
+// pageSignInURL is the sign-in link of the page of a restricted object, back
+// to purl (the page) afterwards: "" unless the site has a sign-in and a
+// login group of the object's (or of one of its files) admits readers.
+func (s *Service) pageSignInURL(r record.Rights, purl string) string {
+	if s.cfg.Sessions == nil || !s.cfg.Sessions.Configured() || s.cfg.SignInURL == "" {
+		return ""
+	}
+	hasGroup := func(a record.Access) bool {
+		for _, g := range a.Grants {
+			if g.Kind == record.AccessGroup {
+				return true
+			}
+		}
+		return false
+	}
+	group := hasGroup(r.Object)
+	for _, a := range r.Files {
+		group = group || hasGroup(a)
+	}
+	if !group {
+		return ""
+	}
+	return s.cfg.SignInURL + "?" + url.Values{"return": {purl}}.Encode()
 }

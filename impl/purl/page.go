@@ -47,6 +47,9 @@ type pageData struct {
 	// do; ContactText/ContactURL whom to ask (ContactURL "" for text).
 	AccessHelp              []string
 	ContactText, ContactURL string
+	// SignInURL signs a member of the object's login group in and brings
+	// them back here ("" without a site sign-in or a group grant).
+	SignInURL string
 	Thumb                   *pageThumb
 	// ShowThumb: the page shows the thumbnail itself only where no viewer
 	// shows the image (a collection), never a second copy above it.
@@ -152,6 +155,9 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 	}
 	d.Access = s.accessSummary(rec.Rights, now)
 	d.AccessHelp = s.accessHelp(rec.Rights, now)
+	if d.AccessHelp != nil {
+		d.SignInURL = s.pageSignInURL(rec.Rights, purl)
+	}
 	if d.AccessHelp != nil && strings.TrimSpace(s.cfg.AccessContact) != "" {
 		d.ContactText = strings.TrimSpace(s.cfg.AccessContact)
 		d.ContactURL = contactLink(d.ContactText)
@@ -396,6 +402,9 @@ textarea,input[type=text]{width:100%;font:inherit;font-size:.9rem;padding:.3rem}
 textarea{min-height:4.5rem;resize:vertical}
 button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 .copied{color:#1e6b2e;margin-left:.5rem}
+.sign-in{display:inline-block;padding:.4rem 1rem;background:#0b5394;color:#fff;border-radius:.25rem;text-decoration:none;font-weight:600}
+.sign-in:focus-visible{outline:3px solid #8a6d00;outline-offset:2px}
+.file-access{color:#555;font-size:.9rem}
 </style>
 </head>
 <body>
@@ -513,6 +522,9 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 <li>Questions about access: {{if .ContactURL}}<a href="{{.ContactURL}}">{{.ContactText}}</a>{{else}}{{.ContactText}}{{end}}</li>
 {{- end}}
 </ul>
+{{- if .SignInURL}}
+<p><a id="sign-in" class="sign-in" href="{{.SignInURL}}">Sign in</a></p>
+{{- end}}
 </div>
 {{- end}}
 <table>
