@@ -177,6 +177,9 @@ type viewerFile struct {
 	// Sizes are an image's JPEGs by size from the image service
 	// (imagesizes.Downloads), offered beside the original.
 	Sizes []imagesizes.Size `json:"sizes,omitempty"`
+	// Restricted: in an object anyone may read, this file is one anyone
+	// may not (its own rights); the viewer offers no download of it.
+	Restricted bool `json:"restricted,omitempty"`
 }
 
 // iframeData is the iframe template's input.
@@ -219,27 +222,34 @@ func (s *Service) iframeDocument(obj *objectview.Object, p viewParams) ([]byte, 
 		},
 		Files: []viewerFile{},
 	}
-	// Anyone may download the files: the sizes and the zip are offered.
+	// Anyone may download the files: the sizes and the zip are offered,
+	// file by file by the rights the PURL service applies (a file's own,
+	// else the object's); the zip only when anyone may read every file.
 	downloadable := obj.Access.Level == objectview.World && !obj.Access.NoDownload
+	allOpen := true
 	for _, r := range obj.Resources {
 		for _, f := range r.Files {
 			vf := viewerFile{
-				Name:     f.Name,
-				Label:    r.Label,
-				URL:      purl + "/file/" + url.PathEscape(f.Name),
-				MimeType: f.MimeType,
-				Size:     f.Size,
+				Name:       f.Name,
+				Label:      r.Label,
+				URL:        purl + "/file/" + url.PathEscape(f.Name),
+				MimeType:   f.MimeType,
+				Size:       f.Size,
+				// marked only inside an open object: a restricted object's
+				// files follow its own sign-in flow, as before
+				Restricted: f.Restricted && obj.Access.Level == objectview.World,
 			}
+			allOpen = allOpen && !f.Restricted
 			if strings.HasPrefix(f.MimeType, "image/") {
 				vf.Format, vf.Width, vf.Height = imagesizes.FormatName(f.MimeType), f.Width, f.Height
-				if downloadable && iiifimage.Tileable(f.MimeType) && f.Width > 0 && f.Height > 0 {
+				if downloadable && !f.Restricted && iiifimage.Tileable(f.MimeType) && f.Width > 0 && f.Height > 0 {
 					vf.Sizes = imagesizes.Downloads(imagesizes.ServiceURL(purl, f.Name), f.Name, f.Width, f.Height)
 				}
 			}
 			vo.Files = append(vo.Files, vf)
 		}
 	}
-	if downloadable && len(vo.Files) > 0 {
+	if downloadable && allOpen && len(vo.Files) > 0 {
 		vo.Zip = purl + ".zip"
 	}
 	manifest := ""

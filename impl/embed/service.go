@@ -285,9 +285,9 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 		return stale, nil // loaded by a caller that finished just before us
 	}
 	etag := ""
-	if stale != nil && !stale.object.Access.ExpiredBy(s.cfg.Now()) {
+	if stale != nil && !stale.object.ExpiredBy(s.cfg.Now()) {
 		// Conditional, unless the copy's access was read for an embargo
-		// released since: a 304 would keep it embargoed.
+		// (the object's or a file's) released since: a 304 would keep it.
 		etag = stale.etag
 	}
 	gen := s.cache.gen()

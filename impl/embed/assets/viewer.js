@@ -64,7 +64,7 @@
     (obj.files || []).forEach(function (f) {
       var href = safeURL(f.url);
       var li = el('li', { 'class': 'sitesvc-file' });
-      if (href && !(obj.access && obj.access.no_download)) {
+      if (href && !f.restricted && !(obj.access && obj.access.no_download)) {
         li.appendChild(el('a', { href: href, download: f.name, 'class': 'sitesvc-file-link' }, f.name));
       } else {
         li.appendChild(el('span', { 'class': 'sitesvc-file-name' }, f.name));
@@ -313,7 +313,10 @@
   // format, pixel size and bytes named; then the whole object as a zip.
   function fillDownload(panel, obj, f) {
     panel.replaceChildren();
-    var href = f && safeURL(f.url);
+    var href = f && !f.restricted && safeURL(f.url);
+    if (f && f.restricted) {
+      panel.appendChild(el('p', { 'class': 'sitesvc-download-title' }, (f.label ? f.label + ' (' + f.name + ')' : f.name) + ': not available for download'));
+    }
     if (href) {
       panel.appendChild(el('p', { 'class': 'sitesvc-download-title' }, f.label ? f.label + ' (' + f.name + ')' : f.name));
       var list = el('ul', { 'class': 'sitesvc-download-list' });

@@ -37,6 +37,10 @@ type Object struct {
 	// none and does not use Mirador.
 	HasManifest bool
 	Thumb       string // contentMetadata/thumb: the file name of the object's thumbnail image, or ""
+	// filesChangeAt is the earliest release of a file's own embargo still
+	// in force when the record was read (zero: none): from then on the
+	// files' Restricted flags are out of date.
+	filesChangeAt time.Time
 }
 
 // Resource is one resource of contentMetadata.
@@ -54,6 +58,10 @@ type File struct {
 	Size     int64
 	Width    int
 	Height   int
+	// Restricted: anyone may not read this file (its own rights, else the
+	// object's, as the PURL service applies them), when the record was
+	// read. The viewer offers no download of it.
+	Restricted bool
 }
 
 // Level is how the object may be read.
@@ -89,6 +97,13 @@ type Access struct {
 // come. The record must then be read again, even if it did not change.
 func (a Access) ExpiredBy(now time.Time) bool {
 	return a.Level == Embargoed && !a.Release.IsZero() && !now.UTC().Before(a.Release)
+}
+
+// ExpiredBy reports whether what was read of the record's rights no longer
+// holds at now: the object's embargo or a file's own has been released.
+// The record must then be read again, even if it did not change.
+func (o *Object) ExpiredBy(now time.Time) bool {
+	return o.Access.ExpiredBy(now) || (!o.filesChangeAt.IsZero() && !now.Before(o.filesChangeAt))
 }
 
 // Restricted reports whether a person on the open web cannot view the
@@ -252,15 +267,20 @@ func FromRecord(rec *purlrecord.Record, druid string, now time.Time) *Object {
 	for _, r := range rec.Resources {
 		res := Resource{ID: r.ID, Type: r.Type, Label: r.Label}
 		for _, f := range r.Files {
+			a := rec.Rights.ForFile(f.Name)
 			res.Files = append(res.Files, File{
 				Name: f.Name,
 				// record checked it is a media type; the viewer compares
 				// it as a lower-case string (image/*, application/pdf).
-				MimeType: strings.ToLower(strings.TrimSpace(f.MimeType)),
-				Size:     f.Size,
-				Width:    f.Width,
-				Height:   f.Height,
+				MimeType:   strings.ToLower(strings.TrimSpace(f.MimeType)),
+				Size:       f.Size,
+				Width:      f.Width,
+				Height:     f.Height,
+				Restricted: rec.Rights.Dark() || !a.WorldReadable(now),
 			})
+			if a.Embargoed(now) && (o.filesChangeAt.IsZero() || a.EmbargoUntil.Before(o.filesChangeAt)) {
+				o.filesChangeAt = a.EmbargoUntil
+			}
 		}
 		o.Resources = append(o.Resources, res)
 	}
