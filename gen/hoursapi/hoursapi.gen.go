@@ -22,21 +22,57 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for AtomicOperationDataType.
+const (
+	AtomicOperationDataTypeExceptions AtomicOperationDataType = "exceptions"
+)
+
+// Valid indicates whether the value is a known member of the AtomicOperationDataType enum.
+func (e AtomicOperationDataType) Valid() bool {
+	switch e {
+	case AtomicOperationDataTypeExceptions:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AtomicOperationOp.
+const (
+	AtomicOperationOpAdd    AtomicOperationOp = "add"
+	AtomicOperationOpRemove AtomicOperationOp = "remove"
+	AtomicOperationOpUpdate AtomicOperationOp = "update"
+)
+
+// Valid indicates whether the value is a known member of the AtomicOperationOp enum.
+func (e AtomicOperationOp) Valid() bool {
+	switch e {
+	case AtomicOperationOpAdd:
+		return true
+	case AtomicOperationOpRemove:
+		return true
+	case AtomicOperationOpUpdate:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChangeResourceAttributesAction.
 const (
-	Create ChangeResourceAttributesAction = "create"
-	Delete ChangeResourceAttributesAction = "delete"
-	Update ChangeResourceAttributesAction = "update"
+	ChangeResourceAttributesActionCreate ChangeResourceAttributesAction = "create"
+	ChangeResourceAttributesActionDelete ChangeResourceAttributesAction = "delete"
+	ChangeResourceAttributesActionUpdate ChangeResourceAttributesAction = "update"
 )
 
 // Valid indicates whether the value is a known member of the ChangeResourceAttributesAction enum.
 func (e ChangeResourceAttributesAction) Valid() bool {
 	switch e {
-	case Create:
+	case ChangeResourceAttributesActionCreate:
 		return true
-	case Delete:
+	case ChangeResourceAttributesActionDelete:
 		return true
-	case Update:
+	case ChangeResourceAttributesActionUpdate:
 		return true
 	default:
 		return false
@@ -151,6 +187,21 @@ func (e HoursType) Valid() bool {
 	case HoursTypeSpecial:
 		return true
 	case HoursTypeUnscheduled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for JSONAPIObjectExt.
+const (
+	HttpsjsonapiOrgextatomic JSONAPIObjectExt = "https://jsonapi.org/ext/atomic"
+)
+
+// Valid indicates whether the value is a known member of the JSONAPIObjectExt enum.
+func (e JSONAPIObjectExt) Valid() bool {
+	switch e {
+	case HttpsjsonapiOrgextatomic:
 		return true
 	default:
 		return false
@@ -370,6 +421,42 @@ func (e Weekday) Valid() bool {
 	}
 }
 
+// AtomicOperation defines model for AtomicOperation.
+type AtomicOperation struct {
+	// Data The exception to add or the changes to make (add, update); none for remove.
+	Data *struct {
+		Attributes ExceptionAttributes     `json:"attributes"`
+		Id         *string                 `json:"id,omitempty"`
+		Type       AtomicOperationDataType `json:"type"`
+	} `json:"data,omitempty"`
+
+	// Href The target, relative to the API (or absolute under its base URL).
+	Href string                  `json:"href"`
+	Meta *map[string]interface{} `json:"meta,omitempty"`
+	Op   AtomicOperationOp       `json:"op"`
+}
+
+// AtomicOperationDataType defines model for AtomicOperation.Data.Type.
+type AtomicOperationDataType string
+
+// AtomicOperationOp defines model for AtomicOperation.Op.
+type AtomicOperationOp string
+
+// AtomicOperationsDocument defines model for AtomicOperationsDocument.
+type AtomicOperationsDocument struct {
+	AtomicOperations []AtomicOperation       `json:"atomic:operations"`
+	Jsonapi          *map[string]interface{} `json:"jsonapi,omitempty"`
+	Meta             *map[string]interface{} `json:"meta,omitempty"`
+}
+
+// AtomicResultsDocument defines model for AtomicResultsDocument.
+type AtomicResultsDocument struct {
+	AtomicResults []struct {
+		Data *ExceptionResource `json:"data,omitempty"`
+	} `json:"atomic:results"`
+	Jsonapi JSONAPIObject `json:"jsonapi"`
+}
+
 // ChangeResource defines model for ChangeResource.
 type ChangeResource struct {
 	Attributes struct {
@@ -540,8 +627,13 @@ type HoursType string
 
 // JSONAPIObject defines model for JSONAPIObject.
 type JSONAPIObject struct {
+	// Ext The extensions the document uses (only in answers of the operations endpoint).
+	Ext     *[]JSONAPIObjectExt  `json:"ext,omitempty"`
 	Version JSONAPIObjectVersion `json:"version"`
 }
+
+// JSONAPIObjectExt defines model for JSONAPIObject.Ext.
+type JSONAPIObjectExt string
 
 // JSONAPIObjectVersion defines model for JSONAPIObject.Version.
 type JSONAPIObjectVersion string
@@ -1266,6 +1358,9 @@ type UpdateScheduleApplicationVndAPIPlusJSONRequestBody = ScheduleWriteDocument
 // UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody defines body for UpdateScheduleJson for application/vnd.api+json ContentType.
 type UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody = ScheduleWriteDocument
 
+// RunOperationsApplicationVndAPIPlusJSONRequestBody defines body for RunOperations for application/vnd.api+json ContentType.
+type RunOperationsApplicationVndAPIPlusJSONRequestBody = AtomicOperationsDocument
+
 // CreateTermApplicationVndAPIPlusJSONRequestBody defines body for CreateTerm for application/vnd.api+json ContentType.
 type CreateTermApplicationVndAPIPlusJSONRequestBody = TermWriteDocument
 
@@ -1719,6 +1814,40 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
 	UpdateScheduleJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RunOperationsWithBody Set or change many per-date exceptions of a library at once, all or none (JSON:API Atomic Operations).
+	//
+	// The JSON:API Atomic Operations extension (https://jsonapi.org/ext/atomic), for the
+	// exceptions of the library's locations: the operations run in order in one database
+	// transaction, so either all of them are written (200 with one result per operation) or
+	// none is (the first refusal, its pointer under `/atomic:operations/{n}`). Each operation
+	// names its target by `href`, relative to the API (`/libraries/{library_id}/locations/{location_id}/exceptions`
+	// for `add`; `…/exceptions/{exception_id}` for `update` and `remove`), inside this library.
+	// The request's `Content-Type` must be `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
+	// (415 otherwise); the answer carries the same media type. At most 1,000 operations.
+	// Admin or the library's editor. The staff editor's CSV import writes through it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /libraries/{library_id}/operations (the `RunOperations` operationId).
+	RunOperationsWithBody(ctx context.Context, libraryId LibraryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RunOperationsWithApplicationVndAPIPlusJSONBody Set or change many per-date exceptions of a library at once, all or none (JSON:API Atomic Operations).
+	//
+	// The JSON:API Atomic Operations extension (https://jsonapi.org/ext/atomic), for the
+	// exceptions of the library's locations: the operations run in order in one database
+	// transaction, so either all of them are written (200 with one result per operation) or
+	// none is (the first refusal, its pointer under `/atomic:operations/{n}`). Each operation
+	// names its target by `href`, relative to the API (`/libraries/{library_id}/locations/{location_id}/exceptions`
+	// for `add`; `…/exceptions/{exception_id}` for `update` and `remove`), inside this library.
+	// The request's `Content-Type` must be `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
+	// (415 otherwise); the answer carries the same media type. At most 1,000 operations.
+	// Admin or the library's editor. The staff editor's CSV import writes through it.
+	//
+	// Takes a body of the `application/vnd.api+json` content type.
+	//
+	// Corresponds with POST /libraries/{library_id}/operations (the `RunOperations` operationId).
+	RunOperationsWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body RunOperationsApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTermsBare The terms of a library; the same collection as `terms.json`.
 	//
@@ -2689,6 +2818,60 @@ func (c *Client) UpdateScheduleJsonWithBody(ctx context.Context, libraryId Libra
 // Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
 func (c *Client) UpdateScheduleJsonWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateScheduleJsonRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, locationId, scheduleId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RunOperationsWithBody Set or change many per-date exceptions of a library at once, all or none (JSON:API Atomic Operations).
+//
+// The JSON:API Atomic Operations extension (https://jsonapi.org/ext/atomic), for the
+// exceptions of the library's locations: the operations run in order in one database
+// transaction, so either all of them are written (200 with one result per operation) or
+// none is (the first refusal, its pointer under `/atomic:operations/{n}`). Each operation
+// names its target by `href`, relative to the API (`/libraries/{library_id}/locations/{location_id}/exceptions`
+// for `add`; `…/exceptions/{exception_id}` for `update` and `remove`), inside this library.
+// The request's `Content-Type` must be `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
+// (415 otherwise); the answer carries the same media type. At most 1,000 operations.
+// Admin or the library's editor. The staff editor's CSV import writes through it.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /libraries/{library_id}/operations (the `RunOperations` operationId).
+func (c *Client) RunOperationsWithBody(ctx context.Context, libraryId LibraryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRunOperationsRequestWithBody(c.Server, libraryId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RunOperationsWithApplicationVndAPIPlusJSONBody Set or change many per-date exceptions of a library at once, all or none (JSON:API Atomic Operations).
+//
+// The JSON:API Atomic Operations extension (https://jsonapi.org/ext/atomic), for the
+// exceptions of the library's locations: the operations run in order in one database
+// transaction, so either all of them are written (200 with one result per operation) or
+// none is (the first refusal, its pointer under `/atomic:operations/{n}`). Each operation
+// names its target by `href`, relative to the API (`/libraries/{library_id}/locations/{location_id}/exceptions`
+// for `add`; `…/exceptions/{exception_id}` for `update` and `remove`), inside this library.
+// The request's `Content-Type` must be `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
+// (415 otherwise); the answer carries the same media type. At most 1,000 operations.
+// Admin or the library's editor. The staff editor's CSV import writes through it.
+//
+// Takes a body of the `application/vnd.api+json` content type.
+//
+// Corresponds with POST /libraries/{library_id}/operations (the `RunOperations` operationId).
+func (c *Client) RunOperationsWithApplicationVndAPIPlusJSONBody(ctx context.Context, libraryId LibraryID, body RunOperationsApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRunOperationsRequestWithApplicationVndAPIPlusJSONBody(c.Server, libraryId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5337,6 +5520,53 @@ func NewUpdateScheduleJsonRequestWithBody(server string, libraryId LibraryID, lo
 	return req, nil
 }
 
+// NewRunOperationsRequestWithApplicationVndAPIPlusJSONBody calls the generic RunOperations builder with application/vnd.api+json body
+func NewRunOperationsRequestWithApplicationVndAPIPlusJSONBody(server string, libraryId LibraryID, body RunOperationsApplicationVndAPIPlusJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRunOperationsRequestWithBody(server, libraryId, "application/vnd.api+json", bodyReader)
+}
+
+// NewRunOperationsRequestWithBody constructs an http.Request for the RunOperations method, with any body, and a specified content type
+func NewRunOperationsRequestWithBody(server string, libraryId LibraryID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "library_id", libraryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/libraries/%s/operations", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListTermsBareRequest constructs an http.Request for the ListTermsBare method
 func NewListTermsBareRequest(server string, libraryId LibraryID, params *ListTermsBareParams) (*http.Request, error) {
 	var err error
@@ -6256,6 +6486,40 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json (the `UpdateScheduleJson` operationId).
 	UpdateScheduleJsonWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, body UpdateScheduleJsonApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateScheduleJsonResponse, error)
+
+	// RunOperationsWithBodyWithResponse Set or change many per-date exceptions of a library at once, all or none (JSON:API Atomic Operations).
+	//
+	// The JSON:API Atomic Operations extension (https://jsonapi.org/ext/atomic), for the
+	// exceptions of the library's locations: the operations run in order in one database
+	// transaction, so either all of them are written (200 with one result per operation) or
+	// none is (the first refusal, its pointer under `/atomic:operations/{n}`). Each operation
+	// names its target by `href`, relative to the API (`/libraries/{library_id}/locations/{location_id}/exceptions`
+	// for `add`; `…/exceptions/{exception_id}` for `update` and `remove`), inside this library.
+	// The request's `Content-Type` must be `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
+	// (415 otherwise); the answer carries the same media type. At most 1,000 operations.
+	// Admin or the library's editor. The staff editor's CSV import writes through it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /libraries/{library_id}/operations (the `RunOperations` operationId).
+	RunOperationsWithBodyWithResponse(ctx context.Context, libraryId LibraryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RunOperationsResponse, error)
+
+	// RunOperationsWithApplicationVndAPIPlusJSONBodyWithResponse Set or change many per-date exceptions of a library at once, all or none (JSON:API Atomic Operations).
+	//
+	// The JSON:API Atomic Operations extension (https://jsonapi.org/ext/atomic), for the
+	// exceptions of the library's locations: the operations run in order in one database
+	// transaction, so either all of them are written (200 with one result per operation) or
+	// none is (the first refusal, its pointer under `/atomic:operations/{n}`). Each operation
+	// names its target by `href`, relative to the API (`/libraries/{library_id}/locations/{location_id}/exceptions`
+	// for `add`; `…/exceptions/{exception_id}` for `update` and `remove`), inside this library.
+	// The request's `Content-Type` must be `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
+	// (415 otherwise); the answer carries the same media type. At most 1,000 operations.
+	// Admin or the library's editor. The staff editor's CSV import writes through it.
+	//
+	// Takes a body of the `application/vnd.api+json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /libraries/{library_id}/operations (the `RunOperations` operationId).
+	RunOperationsWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, body RunOperationsApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*RunOperationsResponse, error)
 
 	// ListTermsBareWithResponse The terms of a library; the same collection as `terms.json`.
 	//
@@ -9792,6 +10056,117 @@ func (r UpdateScheduleJsonResponse) ContentType() string {
 	return ""
 }
 
+// RunOperationsResponse401Headers the declared response headers of an HTTP 401 response for RunOperations
+type RunOperationsResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type RunOperationsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationvndApiJSON200 the response for an HTTP 200 `application/vnd.api+json` response
+	ApplicationvndApiJSON200 *AtomicResultsDocument
+	// ApplicationvndApiJSON400 the response for an HTTP 400 `application/vnd.api+json` response
+	ApplicationvndApiJSON400 *BadRequest
+	// ApplicationvndApiJSON401 the response for an HTTP 401 `application/vnd.api+json` response
+	ApplicationvndApiJSON401 *Unauthorized
+	// ApplicationvndApiJSON403 the response for an HTTP 403 `application/vnd.api+json` response
+	ApplicationvndApiJSON403 *Forbidden
+	// ApplicationvndApiJSON404 the response for an HTTP 404 `application/vnd.api+json` response
+	ApplicationvndApiJSON404 *NotFound
+	// ApplicationvndApiJSON406 the response for an HTTP 406 `application/vnd.api+json` response
+	ApplicationvndApiJSON406 *NotAcceptable
+	// ApplicationvndApiJSON409 the response for an HTTP 409 `application/vnd.api+json` response
+	ApplicationvndApiJSON409 *Conflict
+	// ApplicationvndApiJSON413 the response for an HTTP 413 `application/vnd.api+json` response
+	ApplicationvndApiJSON413 *ErrorDocument
+	// ApplicationvndApiJSON415 the response for an HTTP 415 `application/vnd.api+json` response
+	ApplicationvndApiJSON415 *UnsupportedMediaType
+	// ApplicationvndApiJSON422 the response for an HTTP 422 `application/vnd.api+json` response
+	ApplicationvndApiJSON422 *UnprocessableEntity
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RunOperationsResponse401Headers
+}
+
+// GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
+func (r RunOperationsResponse) GetApplicationvndApiJSON200() *AtomicResultsDocument {
+	return r.ApplicationvndApiJSON200
+}
+
+// GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
+func (r RunOperationsResponse) GetApplicationvndApiJSON400() *BadRequest {
+	return r.ApplicationvndApiJSON400
+}
+
+// GetApplicationvndApiJSON401 returns the response for an HTTP 401 `application/vnd.api+json` response
+func (r RunOperationsResponse) GetApplicationvndApiJSON401() *Unauthorized {
+	return r.ApplicationvndApiJSON401
+}
+
+// GetApplicationvndApiJSON403 returns the response for an HTTP 403 `application/vnd.api+json` response
+func (r RunOperationsResponse) GetApplicationvndApiJSON403() *Forbidden {
+	return r.ApplicationvndApiJSON403
+}
+
+// GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
+func (r RunOperationsResponse) GetApplicationvndApiJSON404() *NotFound {
+	return r.ApplicationvndApiJSON404
+}
+
+// GetApplicationvndApiJSON406 returns the response for an HTTP 406 `application/vnd.api+json` response
+func (r RunOperationsResponse) GetApplicationvndApiJSON406() *NotAcceptable {
+	return r.ApplicationvndApiJSON406
+}
+
+// GetApplicationvndApiJSON409 returns the response for an HTTP 409 `application/vnd.api+json` response
+func (r RunOperationsResponse) GetApplicationvndApiJSON409() *Conflict {
+	return r.ApplicationvndApiJSON409
+}
+
+// GetApplicationvndApiJSON413 returns the response for an HTTP 413 `application/vnd.api+json` response
+func (r RunOperationsResponse) GetApplicationvndApiJSON413() *ErrorDocument {
+	return r.ApplicationvndApiJSON413
+}
+
+// GetApplicationvndApiJSON415 returns the response for an HTTP 415 `application/vnd.api+json` response
+func (r RunOperationsResponse) GetApplicationvndApiJSON415() *UnsupportedMediaType {
+	return r.ApplicationvndApiJSON415
+}
+
+// GetApplicationvndApiJSON422 returns the response for an HTTP 422 `application/vnd.api+json` response
+func (r RunOperationsResponse) GetApplicationvndApiJSON422() *UnprocessableEntity {
+	return r.ApplicationvndApiJSON422
+}
+
+// GetBody returns the raw response body bytes
+func (r RunOperationsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RunOperationsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RunOperationsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RunOperationsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListTermsBareResponse200Headers the declared response headers of an HTTP 200 response for ListTermsBare
 type ListTermsBareResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -11324,6 +11699,52 @@ func (c *ClientWithResponses) UpdateScheduleJsonWithApplicationVndAPIPlusJSONBod
 		return nil, err
 	}
 	return ParseUpdateScheduleJsonResponse(rsp)
+}
+
+// RunOperationsWithBodyWithResponse Set or change many per-date exceptions of a library at once, all or none (JSON:API Atomic Operations).
+//
+// The JSON:API Atomic Operations extension (https://jsonapi.org/ext/atomic), for the
+// exceptions of the library's locations: the operations run in order in one database
+// transaction, so either all of them are written (200 with one result per operation) or
+// none is (the first refusal, its pointer under `/atomic:operations/{n}`). Each operation
+// names its target by `href`, relative to the API (`/libraries/{library_id}/locations/{location_id}/exceptions`
+// for `add`; `…/exceptions/{exception_id}` for `update` and `remove`), inside this library.
+// The request's `Content-Type` must be `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
+// (415 otherwise); the answer carries the same media type. At most 1,000 operations.
+// Admin or the library's editor. The staff editor's CSV import writes through it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /libraries/{library_id}/operations (the `RunOperations` operationId).
+func (c *ClientWithResponses) RunOperationsWithBodyWithResponse(ctx context.Context, libraryId LibraryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RunOperationsResponse, error) {
+	rsp, err := c.RunOperationsWithBody(ctx, libraryId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRunOperationsResponse(rsp)
+}
+
+// RunOperationsWithApplicationVndAPIPlusJSONBodyWithResponse Set or change many per-date exceptions of a library at once, all or none (JSON:API Atomic Operations).
+//
+// The JSON:API Atomic Operations extension (https://jsonapi.org/ext/atomic), for the
+// exceptions of the library's locations: the operations run in order in one database
+// transaction, so either all of them are written (200 with one result per operation) or
+// none is (the first refusal, its pointer under `/atomic:operations/{n}`). Each operation
+// names its target by `href`, relative to the API (`/libraries/{library_id}/locations/{location_id}/exceptions`
+// for `add`; `…/exceptions/{exception_id}` for `update` and `remove`), inside this library.
+// The request's `Content-Type` must be `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
+// (415 otherwise); the answer carries the same media type. At most 1,000 operations.
+// Admin or the library's editor. The staff editor's CSV import writes through it.
+//
+// Takes a body of the `application/vnd.api+json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /libraries/{library_id}/operations (the `RunOperations` operationId).
+func (c *ClientWithResponses) RunOperationsWithApplicationVndAPIPlusJSONBodyWithResponse(ctx context.Context, libraryId LibraryID, body RunOperationsApplicationVndAPIPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*RunOperationsResponse, error) {
+	rsp, err := c.RunOperationsWithApplicationVndAPIPlusJSONBody(ctx, libraryId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRunOperationsResponse(rsp)
 }
 
 // ListTermsBareWithResponse The terms of a library; the same collection as `terms.json`.
@@ -15049,6 +15470,108 @@ func ParseUpdateScheduleJsonResponse(rsp *http.Response) (*UpdateScheduleJsonRes
 	return response, nil
 }
 
+// ParseRunOperationsResponse parses an HTTP response from a RunOperationsWithResponse call
+func ParseRunOperationsResponse(rsp *http.Response) (*RunOperationsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RunOperationsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AtomicResultsDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 406:
+		var dest NotAcceptable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON406 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ErrorDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationvndApiJSON422 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers RunOperationsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListTermsBareResponse parses an HTTP response from a ListTermsBareWithResponse call
 func ParseListTermsBareResponse(rsp *http.Response) (*ListTermsBareResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -15987,6 +16510,9 @@ type ServerInterface interface {
 	// UpdateScheduleJson Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
 	UpdateScheduleJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error
+	// RunOperations Set or change many per-date exceptions of a library at once, all or none (JSON:API Atomic Operations).
+	// (POST /libraries/{library_id}/operations)
+	RunOperations(ctx echo.Context, libraryId LibraryID) error
 	// ListTermsBare The terms of a library; the same collection as `terms.json`.
 	// (GET /libraries/{library_id}/terms)
 	ListTermsBare(ctx echo.Context, libraryId LibraryID, params ListTermsBareParams) error
@@ -17473,6 +17999,22 @@ func (w *ServerInterfaceWrapper) UpdateScheduleJson(ctx echo.Context) error {
 	return err
 }
 
+// RunOperations converts echo context to params.
+func (w *ServerInterfaceWrapper) RunOperations(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "library_id" -------------
+	var libraryId LibraryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "library_id", ctx.Param("library_id"), &libraryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RunOperations(ctx, libraryId)
+	return err
+}
+
 // ListTermsBare converts echo context to params.
 func (w *ServerInterfaceWrapper) ListTermsBare(ctx echo.Context) error {
 	var err error
@@ -17816,6 +18358,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/libraries/:library_id/terms.json", wrapper.ListTerms, options.OperationMiddlewares["listTerms"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/changes.json", wrapper.ListChanges, options.OperationMiddlewares["listChanges"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/changes", wrapper.ListChangesBare, options.OperationMiddlewares["listChangesBare"]...)
+	router.POST(options.BaseURL+"/libraries/:library_id/operations", wrapper.RunOperations, options.OperationMiddlewares["runOperations"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/schedules.json", wrapper.ListSchedules, options.OperationMiddlewares["listSchedules"]...)
 	router.GET(options.BaseURL+"/libraries/:library_id/locations/:location_id/exceptions.json", wrapper.ListExceptions, options.OperationMiddlewares["listExceptions"]...)
 	router.DELETE(options.BaseURL+"/libraries/:library_id/terms/:term_id.json", wrapper.DeleteTermJson, options.OperationMiddlewares["deleteTermJson"]...)
@@ -22631,6 +23174,174 @@ func (response UpdateScheduleJson422ApplicationVndAPIPlusJSONResponse) VisitUpda
 	return err
 }
 
+type RunOperationsRequestObject struct {
+	LibraryId LibraryID `json:"library_id"`
+	Body      *RunOperationsApplicationVndAPIPlusJSONRequestBody
+}
+
+type RunOperationsResponseObject interface {
+	VisitRunOperationsResponse(w http.ResponseWriter) error
+}
+
+type RunOperations200ApplicationVndAPIPlusJSONResponse AtomicResultsDocument
+
+func (response RunOperations200ApplicationVndAPIPlusJSONResponse) VisitRunOperationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunOperations400ApplicationVndAPIPlusJSONResponse struct {
+	BadRequestApplicationVndAPIPlusJSONResponse
+}
+
+func (response RunOperations400ApplicationVndAPIPlusJSONResponse) VisitRunOperationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunOperations401ApplicationVndAPIPlusJSONResponse struct {
+	UnauthorizedApplicationVndAPIPlusJSONResponse
+}
+
+func (response RunOperations401ApplicationVndAPIPlusJSONResponse) VisitRunOperationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunOperations403ApplicationVndAPIPlusJSONResponse struct {
+	ForbiddenApplicationVndAPIPlusJSONResponse
+}
+
+func (response RunOperations403ApplicationVndAPIPlusJSONResponse) VisitRunOperationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunOperations404ApplicationVndAPIPlusJSONResponse struct {
+	NotFoundApplicationVndAPIPlusJSONResponse
+}
+
+func (response RunOperations404ApplicationVndAPIPlusJSONResponse) VisitRunOperationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunOperations406ApplicationVndAPIPlusJSONResponse struct {
+	NotAcceptableApplicationVndAPIPlusJSONResponse
+}
+
+func (response RunOperations406ApplicationVndAPIPlusJSONResponse) VisitRunOperationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(406)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunOperations409ApplicationVndAPIPlusJSONResponse struct {
+	ConflictApplicationVndAPIPlusJSONResponse
+}
+
+func (response RunOperations409ApplicationVndAPIPlusJSONResponse) VisitRunOperationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunOperations413ApplicationVndAPIPlusJSONResponse ErrorDocument
+
+func (response RunOperations413ApplicationVndAPIPlusJSONResponse) VisitRunOperationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunOperations415ApplicationVndAPIPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationVndAPIPlusJSONResponse
+}
+
+func (response RunOperations415ApplicationVndAPIPlusJSONResponse) VisitRunOperationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunOperations422ApplicationVndAPIPlusJSONResponse struct {
+	UnprocessableEntityApplicationVndAPIPlusJSONResponse
+}
+
+func (response RunOperations422ApplicationVndAPIPlusJSONResponse) VisitRunOperationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/vnd.api+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTermsBareRequestObject struct {
 	LibraryId LibraryID `json:"library_id"`
 	Params    ListTermsBareParams
@@ -23842,6 +24553,9 @@ type StrictServerInterface interface {
 	// UpdateScheduleJson Replace the days of a weekly schedule. The same as at the URL without `.json` (the resource's `links.self`).
 	// (PATCH /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json)
 	UpdateScheduleJson(ctx context.Context, request UpdateScheduleJsonRequestObject) (UpdateScheduleJsonResponseObject, error)
+	// RunOperations Set or change many per-date exceptions of a library at once, all or none (JSON:API Atomic Operations).
+	// (POST /libraries/{library_id}/operations)
+	RunOperations(ctx context.Context, request RunOperationsRequestObject) (RunOperationsResponseObject, error)
 	// ListTermsBare The terms of a library; the same collection as `terms.json`.
 	// (GET /libraries/{library_id}/terms)
 	ListTermsBare(ctx context.Context, request ListTermsBareRequestObject) (ListTermsBareResponseObject, error)
@@ -25237,6 +25951,54 @@ func (sh *strictHandler) UpdateScheduleJson(ctx echo.Context, libraryId LibraryI
 	return nil
 }
 
+// RunOperations operation middleware
+func (sh *strictHandler) RunOperations(ctx echo.Context, libraryId LibraryID) error {
+	var request RunOperationsRequestObject
+
+	request.LibraryId = libraryId
+
+	var body RunOperationsApplicationVndAPIPlusJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RunOperations(ctx.Request().Context(), request.(RunOperationsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RunOperations")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RunOperationsResponseObject); ok {
+		return validResponse.VisitRunOperationsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListTermsBare operation middleware
 func (sh *strictHandler) ListTermsBare(ctx echo.Context, libraryId LibraryID, params ListTermsBareParams) error {
 	var request ListTermsBareRequestObject
@@ -25546,152 +26308,166 @@ func (sh *strictHandler) UpdateTermJson(ctx echo.Context, libraryId LibraryID, t
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H0Lc9s4tuZfQXFvVeQ71MPOoztKTW15knR3buW1sTOp3sgbwiIk8ZoCNABoR5N11f0P+x/2h80vuYUD",
-	"gAQfkihZkpWEVV0dWSLxPI/vHByc880bsumMUUKl8PrfvAnBIeHw8TSO2c07Ho0jqv4MiRjyaCYjRr2+",
-	"94HgUKApnqNLghJBQjTibIownaMbcolmeEw6nu+Rr3g6i4nX9/7d8z0xnJApVo3J+Ux9KSSP6Ni7vfW9",
-	"53g4Ic8ZlZzF5e7OJoxLNEsu42iIhng4iegYtSYs4QINJ5iOCeKYk3j+DN3wSBKBxITdoJtITiKK5ISg",
-	"Kf7axmNylB+VbtG3v/71SW/FMF+e43HF8CRndIyucRyFWDKO2Ag65WTGiSBUYvVgZ0Xbr9kQ6waL7X/8",
-	"8No2OeQESxIiTgRL+JDkGx0xPsXS63sJjzy/1Met780wx1MizR6//Dok0MmrF+Ve3yZTwqMhikLVOUYz",
-	"wtshlgQR+5YdVGxGjlpABZEU2TMCxZGQhXU/9nxPkZU3w3Li+R7FU/V1+tKXKPR8j5N/JBEnodeXPCHu",
-	"PGdYSsJVA//n83H76cXnXvvpxbeef/zL7b9VzNv3fuNsWp7hbxEXEoV47qM///zzz/abN+0XLzroNGaU",
-	"+IjReI7kBMMTKBKIE5lwSsL8XE56J0/avYft3q92Uv9ICJ9ns1Jr4i0aPQz80W1bfzjJPlTP49XoLaPk",
-	"DZbDSXk6ijiF2pM83QlNOHFEqEQTFofiGcJoqtpAmIobwgV62HvUscPXMiAb/6tRW3Xa1r0up+FXdBgn",
-	"ISmP7T/O3r3tn75/hYJIPxJ00DmwSJyjZ4EwJwjHN3gukHk09JFgdjuYIAMKb6mpTaIZUjRkXhsq+iEh",
-	"ag3ZdIrbgihylyQ86qPAEqkIEKYhCmY8mmI+/2K/DwaUURRHlxzziAgfBfrzPECMIpwSeQed0jlickI4",
-	"dK0o41Gv5yOsB6EWO6Eimc0YlyQc0HTqGe+hQDAuAx8FSlJ+/td//f8L9ccoInEonD9jSbj+E8aMbccD",
-	"iuO4HbMbwttDLAhSW9UZ0BxhphNeQJdmdVdJJb0IVQLiLE7GWjSYlUItjJQIIhwJ9RuOBYOdja+JUKvI",
-	"ldooyIIxJ4RWywPT7CppMMVfXxM6lhOv/+SRn2Mv3P6n4qe/tNrpx6N/r2YtK35XzNSKOke33GX2QuLh",
-	"lVgwfdPXfuZ/NpyQMIlJHVVwQ8hVPEfCvLJED9hH1lED9p2ta4Fzwqd1picJn6ZzspsLU/r95TnqpjKi",
-	"+y2j0Nuuekt0/lMwWm+a6vntT5GVp/caay2HWsDyIromR67Ge4YoIaFAgZpi8AxhiaZMSHT8K5oyCsJ1",
-	"JAk3v1drv+NHC6SMZNvSfZ8IuSpP7rSov5/Btim5CiBQa7+zhIZ4/q//+n9nWCZcrYUiYdCGCkpGEuSr",
-	"epKSr7KDPkVywhKJIulr7ZlwrtQnvBVRRPBwYknjgUD/ZJTcGyq4VQQkZowKAqDubzj8QP6RECHVX0NG",
-	"JaHwEc9mcaQ5tHtNww6eRX9R5Kp+S0f+zSOcMwUPP6ulljiK7eAzBYYGnmQDD42ja6JFoVqsAUxq4Klp",
-	"gTLX0zLvaFq49ZXIk4nw+t6jnoLbMpKwYn/DIbLjvr24dZfm3zgZeX3vf3QzY6WrfxXdl2q0L9gwmapZ",
-	"wmoUCeQSh87QGQf0E4OoVsADukShaeKZ0s2ArNNXAlCvwtCV+bKjpvKc0VEcDddZ6K3NCnRMS82GAiZ4",
-	"IFztc+QbOfZAOGJaPezAd8UHOFZqaa6IOhHEH1BYn+KqoBsFvFCgaC9Q7QRRGCjkQ5mEdSE0nLGIygcC",
-	"tSzgOVKIRIFvxi+jMCR0e/TIWUwQCSPJeB8ABNiiajDGHLRie+DF+EaTZEZ2Dx2yywa3TaJT0FayK0If",
-	"CKTGKlDIYHhYWdVITiKhLVUgo7dMngJ0xZd6ynumJejbEPmi/jT+VqyOpiSMMFKk4EBaO5HfWELD7W00",
-	"Zc5WUnYzIZwskTAOYsxLmkfOlr9lEulhbnPL3zIkkkwr+Cka8oEP/Rwbpjxol+0NC6NRRMKygjsvORK0",
-	"7UYEyllmSv847htwqLQdj0rV5Mzz3Zz3xXFzLHsHnoF1+EhxIieMR/8kW9x5jC4J5oRrPtL2t4FJuZ09",
-	"dnY2N5Itb647Gt+I0oReUXajeIMUlv/Tp0/t00ROCJVq/iTPriUVDqs442xIhFBC4CWVkZxvbzFnhEcs",
-	"RAPv5HG/12ufPOn3egOvjyYs4UjpbjZCXAnOPGcpiQ581Q2xxF0sJY8uE0lEN8Rz0e11dbui28uz28lJ",
-	"blOciSEzs20L25LCUgKWxDEyav4ykQgjMLDVTxEFZ52j7PVUAwQfhMLAkQTm/JjZ8m+U4DuHvdu3jF40",
-	"R6VTgkX9Byk0y8npdOW1oACF+YFk247DMFJt4fg9ZzPCZaSA5QjHgvjezPnqm5dRxLovDq2rk9Bk6vU/",
-	"e9qz6fleMgv1h5DERBLvogR5fQ/LnLtTvdCW0ZR4Fc9aJigK1k8TLNEN1opYKqZOaKg4fELQ6ftXD4TR",
-	"iC2aaDpCGOkhpcuqmwZzTz2k1bey4TQmhxVVuqjM8s7v0hBU6YmbCatWBxZZqPEpSaRGLKIxJWFbwzje",
-	"qbSgMjvzs1pB3YNv96I4pPwUsl1gl/9JhlINMFqgrnASRhIRKsE4osn0snJE9guHBoAWRcWWF0ZvBgjW",
-	"s0ODVYPU9C1S5lqPTpXcU/9GkkzFKi4usFI6QQ9zjufqb8WVeBatakgh6NP3r96lk4gjerWy+9fwUHGp",
-	"YAa2hWwEVUv1wiiqBWbsphaqbvhcsWeJXF6dvUO/PukdG2QZxXEkyJDRUIBF/vH8OWKjkSDSR3lv2wOB",
-	"FMMvNb3Pj3v9nvqv0+v12r1f+mBw1prGuf3QL30YDDr648Pbz39pX5R+X7AC8z9YwtcVk8OYCeLKj0vG",
-	"YoLBrILfxBctCnEcvxuBzl9GIek+3F4UFczzmImIjq3bawRHI1q9P0MgAW8mhCI9oEqBF+L5KgoFArv1",
-	"PcqMxiitE5sR+uXkUcXpxrsZocp8UlZrH/WcnUWSoZOH/cdP+4+fdp4+feqIGme5VMtbWy01mLutFrsm",
-	"nEbjiawWoTFOG9StWCfcNArhtepJGjxWW2K9h+erJBU3DtjK0QnJOAmRegZdkklkfGfgY+z1EWVUn7Sm",
-	"Cjqi8smjbMQKa40Jd1XAslEC5wDuUlqRkKsapPbJPFYWh3Mva8S3HOZQnrs3Dtm4DJcttG9VkSbpbN2q",
-	"5Gse5a0nCSyqr7mx0FWmP6YRfaVfO96WUiqsqxnfwmmb19YUfyyshkYZpiv9tBGONWeeVe057oWqX62J",
-	"VHV2VloJayHlvb2PHl8s1R3GkPq2AhOZxu3zlTth3Q6nm+L2ZQppDQUAoRsp8q3A5eBTTB2VkeNVVEj8",
-	"MgJ8gFLoB1A4BJ/UUR+JGRlGOEatSAqk7HPoTh8MhGSEk1hq+ayY+8hHExZHILtKD+jpHimQrT4mXGMN",
-	"A1dNP8ry1y0YIZHwaqslVXvOid3jXs9fXw1ylhiZO4zZ8CoLU2jZucOUj54h8hUPZTxHjMIxnZ6Qj2wH",
-	"gLKMMEO6p0vj6g7xvL6ScU67lFpuHz9aALYcoNSuB52m+KuRXU+Ksut2GY3fEfEvla62Dxfr3x+2X4bp",
-	"y0Pdk4W/E0lxZ85bymn1SH2BFevQZBlvVKGMDEI4c7RDXWxuVzgSsmCYdTcpdmLOtswjaTxFSKiMRpGC",
-	"e1XkW55p4al0jFVrUiSMLO5sYydCcUWXctUnHklyR0mzMTfWElGOql9MQ1tYxqVumHob76zrXvw1lWL8",
-	"+3LZZKZRNY6acRYmQ5LaZ30UcDJOYswDDXcWhPJIwqdHPgqMoA0GtJU7OgZ3TQ5eqaeNMNYnxEYeByj3",
-	"5oAOjafBjRhSLyfUDiIMUIsyE4bDs7ENlWEmsqkYdGYC3wzpmul5/lIl4XtOd5UqI7+h61GhGmbBvX3c",
-	"OV7NSva9qp1+TcZ4uFsnUj1nyFrqu44HQVYR6tqOBDdazj0bqPGGiJNxpVhcDhvWXbZ9uzpAsRX9HQv8",
-	"GQUvRn5p/EIooiGoSiq1sXH7kN8mNnWZ9LYhxPXbNDO9b5Xge1OyGmR9wHRM3qgHF+iQdP711IlZ0Y3d",
-	"A/iSJfJLwuMFXs3Ud6/Uhr0pglr4UuggI0KB55XBL4jMs37lnQYDnsvdASMVgjgfCGSivp1QVbfvSKIJ",
-	"FpnYqUUxqWu/glJ0sN8CyVIVzKi+h7NGIfFolB8dmc7k/KjyIE1fZNENgvvChpLm24c966OYjKQ99Xdj",
-	"XONImHhHpWivI3Kj//rj/M1r2ClhoiFxTGiIuUijJmNQTuj0/atnKSpIHTb2vFogIaM4NpcOUCtkQ9GF",
-	"7etMQx8NvPf6go9qlDJ732fgHVW7IRZKbRlNyT8ZrTptOn17mj82Wq6PYftMT0676XovYaEdeh8qxF4j",
-	"5jYRc45put4u1bSi0kDxdWzRJePdigunBmXVMhm3v8vvCZvFJH1lG34NsVP4UeHhWOkNWmD4Fm8jbepK",
-	"qHWwWTXwi9IZ5Z2cNYoDS3Oq48DZiGeW+m8sqS5hLPDi7AL0nFKELwWLE0nQRMqZMmfVvwJ9/PD6GRp4",
-	"Aw9xMmXXREC8mRvHAM/1u+a6ybxjfumQMOnaS1POQcJJr/IkwSKQ/JNwImj/PvY3xSeVM1g9Jhet5JrX",
-	"YIdRc821jxQhdpDzPUTY9FFC9acQtQRDlKWnNhPC1WsT4tzGvWFJHKKRgh6RRBFdgSeWcc6ZeqYAMbId",
-	"O4VrRLj7ltx8+ZPxq/xiPHm0YtVvVxDoIboZFzBQfU/j+vy+FUfja6u91lgVQeJRjVvWhVNZ9VLlCIxU",
-	"3JmtZdrfjbF1Z8voipCZ+LLAeDN2Su5Oob7MpYwLa64UbbkHQnsiq9m74B9aeAOwlbdnHgjkvFnXGbU3",
-	"u08vwYLDq70ahZmNbc3DCutwV0bfUrst77yyS5YnweUmnWlglzZdhT22vlG32h/2A9t0ZVC7iVGX541B",
-	"0us9HBrShj9I13xnutNf1gluzqDxXa3BIq3sTLmXVdT3ag/qHdydM+bup9xmhLVspE0oaXMbyfT2AxtJ",
-	"BTBSVjsHaUXV1f3fo4l1u4oQD9IYWsApa1hDa3P2VqwhV9KuWpxikAHhBM3gfSQIARwnkksdSIgkM4mw",
-	"tKZKETp6RVGgdEDg6ytsIH6CfnpoMKDHnZ65uz7F+tq00HeQA2VSBSiicE89bRha8KF/ck34PLsmZ8iU",
-	"iAHFYxxRAXf7IGigcFBugGu1QRU9t7h2RBRXBJ1oKIJaZpOCydWNpigatVJLuEaThY1NB169uRDjv0HM",
-	"wLoH3Jscii+5B/Fc33vQ2ZewJDyzLEIMqbngxA56rZI3hUVacPKdDaBq8TKUut76jUzCsToxEpLVe7Iw",
-	"H5NBRLLKgdt0Phsr7BDP61v6trcX2srIQnZ/WR0eKZaO/wWebzHcZf1ozwxq9J5CYPMv+whsvnPsh319",
-	"6dLuzpy1XRx+fHRppHsKjy6x171R+Ip45txVsBqury0R7qqY6WX3rDaTOD9LeLUPmcd2MCRIr3ZXOxjG",
-	"5q8X9J0mmdtpzLeVFAdrflSo/N2Q9cHTz26IZiumlt2kvQRIVqnh7yu+/cx4DJaeo26S8VJng9wYHcON",
-	"7y9rBELHeL3nN/I4VXlN1DR3iPRU84eP8gqiZZODgfVScZblDaQHvavrP7fae0KqeyP1Wmd62WicjvYF",
-	"536oU4S1CXJtxKSo9WDRUkH81/fRrrduWwENaqx7AQxFaf59gYVPmelpN0sn/vV87w0zH84TIvSnTySk",
-	"9vP5JOHm42/c3BWzuYKr91qQYcIjOVcYa6qXWqcIPE3kpOrQR+cxnOJQ5w9DgYgkEddD/YNAOAxRuw2Z",
-	"TXE4jai+RWe+MblOK86jg7QEBNj6MIRMH02knOl8chEdsep0AhEda7d8PvQjIml8f8TTIBjRGdABPXdy",
-	"Ip++f2VKI4gs5v+4c+zE/bcWp6g76g9o1l8rSD8HPopC9FedzRYGkg5BPZZm89ePDWhQ96w+OPJ1/uYh",
-	"5nyuJh/A7ANfJ0kAckIzAl7mNBX0gOr0191AsiCXE3pBbunF6apQJAbUFpN4ZtJqIxybWCybyyH7hYYI",
-	"eoUaBxSlWbx1ykbERgNaytmdbpMbfBN08SzqXh93O51O4KOQzDgZQoGEdAcxmsU40rc3EPC9ogpYIDXo",
-	"IeOh0PRrM0tIQnViRd2nLg0Da4swEro0SvDyHI9NEQMkoJpLkMtQGvj2WsjD3iMkma1QEdHxgAa5RKeB",
-	"X114hkGtGtR6/u7D2ZFvCiZAk8EfL09fBCiOrnR5ht9fng+ozeGnvrhk4byDTtGUyAlTQ4TCDiEjOsHi",
-	"BF8TXebhsWFdKI4TwHw/6YIzLadyREqcOvWr8Iu3bIVfUU1FHA2oxFek6uKMXrhcQlQYCMiGIBUXAxos",
-	"ExToJRyMQeJhNR9FcJJjKnQGQOgF8qyqXSYhHLHRAdXp/GI21mdmNq+nFV9/mACq9NKrd9zpdXrWGQnq",
-	"wnvY6XUearf5BGRlV/1vTCrTX0HuTnKlY8LIV4laZR6rTsJ+BKfq+vzPBrBhGg6o3ZI+kky9PsX8ioQ+",
-	"upkQqOQBbaklmUFU5A0cS6p9MleH9RaY28Nqi5U6QpINKGQF5+Q6YonIRqzGL1BL85I5mqQM6XlCvn3F",
-	"dCBemek8d7zoDyicpIJq7DA+RgHTohqW+2xGhtHICNQAKKb9+oXeH6X8jWvQ3oN7jyGzq1v8Z8EVgewR",
-	"8NB6t/7K59yaNLcXhWT0J71eIVmqJF9ldyKn8YqUuFUZUG1dqfvJc/yw92jRw+mcu24u51sfctyvfMfJ",
-	"2A/IIpnqwA6Yc6qZC1QNCZCy42NF9/oYHo5C8Vjtsae/8S5Us1b2mxbyxSssf3S/OdGStzpQsztivPvt",
-	"ZkLobY5prfKoDit9R4mRJKBLDfXanHYGacBFb2wu8ts6Syx7Uwm5AQ307wHEqvhpU5Yj4bMEqRun+fGO",
-	"OmmOepneNx/QpRfObUz0wswDkWr2XRwCKBEDekXIzJR4gUFAhj6MOMnq8eS50b3Evy4/ZpV4ajClU81G",
-	"PZ3fmgBkYIBaizHKka6TABrKqY2Vi72CVqprm6iFrFvYpAXt/N/FuTiPKuuBbFsuuQi1lFX7c3boZows",
-	"J0DCzTh6clKRcRRskkJJkNDrH58UotKPSzkJsvpAJhWB517hX53r1KxalhMjPZ2zlpFamWxb6oUZO0Rc",
-	"Pm2rFNxaiFn4CMxvOFbXkaMp6i2I99PhkAhh5XsbcFc7q0q4THC7BQxthcEfSFH4UNWgTjem1kFOs6TX",
-	"45WwdfdB/Q3SMJPvjglx5CoX/bVRLtk9nkxFFGRfJGSaHuJvmK+PSKCKXw3OP2e1cIupf7ZbUbJZPvhy",
-	"Gg3w7VdDpzK72ZsaGhqwEer6JoH5JWc3gnDUyop+QC4e2zK6JCMGZuZcm4CQUvGZjeKDWas/KFh4ymT/",
-	"O+bzPtLNdarLExXKFOZwTCvEEh85YXtZZgZ7AeCokQlryIQntbpx6s3kBUN+d9I0T5nvRe2UCeKERD54",
-	"quBRHBNjQwoUZMIAyqEp217b2R8/vM6sW12R0vg7LpMoDkH4qGcUYHTa5ASHSiBds4SjYBTR8DSOAx9d",
-	"RVIkKBgTGeQEkw7kvoD0rKJCEj2H0GeDpwxMIUL+jYUbltxIHdU577PBQm8SEQ1R1pvR7FP1tZtVIrs/",
-	"+pqJL6d0TGLiKthMwt7Wrp1ReX30Nu9izeoVuDLteEcybb6syoXemLDA725h3GXMlj4HLW/EPMerX8nX",
-	"mPGhnNTKl5wqU5vxqHrr6eq30oJk6oXjx3VmU1HdRL18clLn5XLJGtc1DjrddYp/vgC4mQobvd+5AqLh",
-	"1N4eMMwM3xRBRseS3mqk8VOijJJs+lw6AM7u49S6RGMux2zdECrYNTp00TS9hqHjhJHbUzAb6vj521pj",
-	"vEOnsGk2WFJZd/XML6Mnfoc6dpmesFd4jOmstYbdjtVaQ40hfTw9f9N32GHH1YazIY4nTMj+r71fe8bb",
-	"k5U3hbc1q1WdnOeSrKRklvXbTY1Xq8HSF6D8U1XOk/S0slYrt5Xa8cK9OlsifEvIF4VrX3qZi/a42Zsz",
-	"O4b00pV+vHKPzIBze5DN4g5bkXrphGluyd5koQrlJfUqMcVt5T7lznxdF/9x7lx3ncnAqP/niLPpXx1R",
-	"4FwK1Zcn8nJCsvw362KgvC3VGCXflVFyGsfOoTQYJTiOiyfTjmlSYQzk8EPO+a1taKg1VoISL+B7Ryhv",
-	"6rIt6/NHZdtd9xZ2vAPHr2v5nTbf/7owUi+bAyPLZmt6EpsVJAfuTg9fl0FPvxpm/k4Mypxv5M1ay5//",
-	"s7m+5ps5vlJ/VzWnd1QbB+QKO3cLzGc6J+9waVTO7n3jW9BR7yjJyx8Ml+FXuc7sDWaE9UFloF1m4AZr",
-	"1fWV2UaOnjl0PSZS5DP1LPCRAW9X+5HNUScCpLz4pLN0zvkRanhuS23u3jundgb8H6n9ZdF76qa7Dydc",
-	"7z6ccHrvGhDy43rddIl87Jz7K2bwNasz7kQqalCkvlOSTMeWrfbOlXXukmCvTGkHv788R90A1DPLpGkH",
-	"naYyDYsrJX5GEOq2oMPAxujBRvYzhR5YkRgJ3adkrDJIQ7e1UdDUWqCuibD6/g7OHTVvs5lsEou1gFei",
-	"oVjIKqrn4O8v//7y7XmwIKSq4KwAtKBVd65UC+Q4zGIiTfG8iKLg9bvnp+ev3r0NIIBWQZh2iOeqXSp1",
-	"aCUeTmxMpG/jIW15PB3CpUNrEYYIShOHi4K/n7968/J/v3v7Mign5Ydk7ACJILOKU+ZlxBKuYykH1MBx",
-	"N/QaAlgZOnli4i01LIlkB3189UJAvLQAUe4jwRDO8ofoGuMCwlv15DiGOFBIKoLDUMeXMfXdEhFhQzZ3",
-	"KyY2YX83lc2aIkDtwc9raWwuGU5pKUXQh9+eo8ePHz0+SiNt8pLDV9TrZktaV15Y8FfLffUfAqq8Ny6s",
-	"H92FlVmXSjNloRf2yoO1MVuF3Fw6C1cH8mtt5ghrnGB7M9Ma39FP6ju6HyfOVpRH48hpHDmNI+dwHDk7",
-	"AwqLIWtXZ5VdHiauJybueqy2D01thrpKUxMqIfSh4cW1KDylzzgSEmKLDflUBBaXiLZ2gPGGJFwMQizv",
-	"enpz9oGwFIAg8M51gPh1YP6AZjjfR5TcECER5EKBNYC73497vQ56iYcTc8NXTjhLxhPoKz1JaunlHlB9",
-	"i5hxJKIxJWE7okgQIdRyoJjga6Iv4qlhz+1ldmjXFBRxLg53BvQ9j64hnbS+ck1C44TNocM+munHfERZ",
-	"G67kBdXelVQENOz/M7P/pwlDNgv5jeJiSPrsXOzWNzZBPaW89gzd/dCim4ttXHqLwAYvHiQ2rohwNHBZ",
-	"8Zh2H39gkEc4jWw08bMmmDG2z3mV8YH1sXNl8vb7uopQLOjyE99FaND3nS8v2HOUnHRqbVMK5a/l1/D4",
-	"bkEqrXfJvHEO78M5bCkt9Q6v8AVb8ssMxCWEuMS7a/rdfZxjIW9B4xBeQ2O5Vf9KLmErlRqH8HfjEE5v",
-	"5efODv2M+XcbS7jC0VzpK74ftbMJdN45ar0fGdD4fH8an28q6dfX9OtDzqWRSWnkDhuhYElokxPalw2+",
-	"MlyJsizvVRq6hEVhhuUCsEflUyzLNfuJ1VkPvzSRPT9OZE+hCPFdQ3sWMmLNkB/zyl2PbRsj8Ec2Au8j",
-	"UGjvELExIxszsjEjV5qRm1t796BjGouvsfgai2/van19uNrN0MjSiJ+X6WOH5mPeu47OlmJ1+K+Qjf49",
-	"YP0LN+rKif6VKs7YWWcUqMqjmL2hGbYaaS+LTkhp6TvQzyuDGWziMZNtPMsldnzSPnlsc5R9sZVP9CU1",
-	"J8XY8wmPhJxigUyZYvOkI6LqxzOkK3sQAQ3paJqIhgZpbIw0zojGCqnrFVekhpYEtQxv2fufPhIzMoxw",
-	"rN/cPnRYHmmpc3elT6f3S01bPrqcm3FHodC3WNNnzUXQKr9xDpU0iKRBJD8NItk6/3a/pZ/rxS/dA25Z",
-	"/XQ6qMbVvR9XN80odKmTuSLeOhXwGAV2lwOkGR2I3WnbhMtTPCWirAd+J5kaODTbNEeRh6w4VukN64Ro",
-	"dMeBe5PLuqOgOvYRjeTYvsv809+JEtmdL/suNuo9CYPGm/2TeLNX6PZtws2aIRMpfe73PKvBnQeNO3cf",
-	"IrE39Nog1wa5Nsh1IXK9A8A8fI3RgMwGZP7cIPOQgiLSgM2lMRFn9qmfPiQiXYnm/OEHOH+4IeQqnjtR",
-	"yzXDIdIX6kRDFCpeh3guAiAPgUwRLvEMYfsZUSbhVxKiSJhkth10akuS2wrk/oAGtkxZ4CNzm4VxNGWc",
-	"oMDUHAvQwPvjj/6bN234/8BDpULbUCFpQGU0JWoYJoXvzYQJktY0h+xNkYCx2cy2Is36C7/qwmYI0vlS",
-	"8lXq0r2MxnPdHxbSSQ+M4ecpnqOQIcGOqnKv6CABy3A/QtiI2moYelYRzuv92u/12scnuo7b8UP4C6q6",
-	"XbhF2t4wXaTNz7180lOP905Kj//GI/t4VstOR6s4hd+wTLh9LB/SUlEdrqq2lyR8WirsdZyltoP8QbmC",
-	"Xpm+qR/gYkngIOJb7GCa8JYGFd45vKWgfwqBLro4kOKhbYO9OlEsFWNzY1myoH01wCygJX1+eTxLiqMa",
-	"NNmgyZ8CTfoA0GaE74Sju9/sx3phLfuHVauftmNqDhf2dH+zQLBrng2kkn7R0UD2xKqDAbvzh+ZecCny",
-	"gNVHczLwg5wMLMWDhxTQ8l2oj92dNNzBIr0fKdCcM/zgFuUHMovxUNekCvHcYM8aCn57oLNmcIsl10M7",
-	"qWzQ5z2jz/uIb9kBhm3wa4NfG/xahV83h5kHrysaqNlAzQZq7kWbLwGs+rhxWSDLuXpi916mvWtSmFdz",
-	"iPADHCIADRvFqUlucRgKPLtpQg5FModZKgSKCX1Js2r80u49bJ889XwvxoXvn7SPn3hpIZGzGY/oGP2v",
-	"BHNJOFKPOLk1bCyCvwZLHUTEgRpIE23QKOy7lwfRJ/XYVFmHEHSO6Zgc5eTNJkq3TkAB9J6vuA4JMYDd",
-	"FZLoIE0mhErFMST0URxdEVNLnhMcVscSgPJrFHqj0L8ThV4RLAPOJbER3u1+U//UO/W/q86vkZiW8Gnj",
-	"Qd2TBxUkKsRhSceXaQ/8SMzoGEmGIrmmVxTaXegR1b063tANxPbvBKT27i0xS48HKuIbz+cP4vm04CZD",
-	"UQd0Wr9nsb87Z+iGNtn+ebdxgv4sqZA3COYswLaa5+aK5HZ/DtLgt4PEb/dxNr43FNggwAYB/ogIcDOg",
-	"tmcZ34C1Bqz9XGBtdyfTMCZ+bXm2ItyM8OsIGrvEAnpV7SQ89vreN50zXv3wJeHxred715hHas7AGfmf",
-	"tcoe4SSWXt+bSDnrdyFgM54wIfu/9n7tdXXxnCK1v08u42iYDsB65P+ATNtmgB3FJhfpDItTeZ5wTqhE",
-	"ymxNDVhYEnMSp3tWoqgIGGecADpAMRnj4Vw14bynv6x48YxIGdGxyQfeygENt2O9FeX39exGjCNd8A61",
-	"/jh/8xrN8JjoklK2lqFArXyBPeE2b6rl3V7c/ncAAAD//w==",
+	"7H2Lcts41uaroLh/VeR/qIsdJ53INbXlSdLd+Su3TZxO9UbeEBYhCb8pQAOAdjRZV8077DvMg82TbOEA",
+	"IEGRkihZkp1EVV1pWSJxPTjnOxec8y3o8/GEM8KUDLrfghHBMRHw8TRJ+PVbQYeU6T9jIvuCThTlLOgG",
+	"7wmOJRrjKbogKJUkRgPBxwizKbomF2iCh6QVhAH5iseThATd4D+DMJD9ERlj3ZiaTvSXUgnKhsHNTRg8",
+	"w/0RecaZEjwpd/dhxIVCk/QioX3Ux/0RZUPUGPFUSNQfYTYkSGBBkukJuhZUEYnkiF+ja6pGlCE1ImiM",
+	"vzbxkBwUR2VaDN2vf33cWTLMF2d4WDE8JTgboiuc0BgrLhAfQKeCTASRhCmsH2wtafsV72PT4Gz7H9+/",
+	"ck32BcGKxEgQyVPRJ8VGB1yMsQq6QSpoEJb6uAmDCRZ4TJTd4xdf+wQ6efm83OubdEwE7SMa684xmhDR",
+	"jLEiiLi33KASO3LUACqgSubPSJRQqWbW/TAIA01WwQSrURAGDI/119lLX2gchIEgf0+pIHHQVSIl/jwn",
+	"WCkidAP/5/Nh8+n5507z6fm3Tnj4y81/VMw7DH4VfFye4a9USIViPA3Rn3/++Wfz9evm8+ctdJpwRkLE",
+	"WTJFaoThCUQlEkSlgpG4OJejztHjZudhs/PETervKRHTfFZ6TYJ5o4eBH980zYej/EP1PF4O3nBGXmPV",
+	"H5Wno4lT6j0p0p00hJNQwhQa8SSWJwijsW4DYSaviZDoYee45YZveEA+/peDpu60aXpdTMMvWT9JY1Ie",
+	"2399ePume/ruJYqoeSRqoTM4IkmBniXCgiCcXOOpRPbROESSu+3gkvQYvKWnNqITpGnIvtbX9ENi1Ojz",
+	"8Rg3JdHkrkh80EWRI1IZIcxiFE0EHWMx/eK+j3qMM5TQC4EFJTJEkfk8jRBnCGdE3kKnbIq4GhEBXWvK",
+	"OO50QoTNIPRip0ymkwkXisQ9lk09P3soklyoKESR5pSf//3Pf53rPwaUJLH0/kwUEeZPGDN2HfcYTpJm",
+	"wq+JaPaxJEhvVavHCoSZTXgOXdrVXcaVzCJUMYgPSTo0rMGuFGpgpFkQEUjq33AiOexsckWkXkWhxcYM",
+	"LxgKQlg1P7DNLuMGY/z1FWFDNQq6j4/DwvHCzX/o8/SXRjP7ePCf1UfLsd8lM3WszpMtt5m9VLh/KedM",
+	"3/a1m/l/6I9InCakjii4JuQymSJpX1kgB9wjq4gB987GpcAZEeM601NEjLM5uc2FKf324gy1Mx7R/pZT",
+	"6E1bvyVb/y05qzdN/fzmp8jL03uFjZRDDTjykl6RA1/inSBGSCxRpKcYnSCs0JhLhQ6foDFnwFwHigj7",
+	"e7X0Ozyew2UU35Ts+0TIZXlyp7Py+wS2TfNVAIFG+n1IWYyn//7n//uAVSr0WmgSBmmooSRVwF/1k4x8",
+	"VS30iaoRTxWiKjTSMxVCi094izJEcH/kSOOBRP/gjNwZKrjRBCQnnEkCoO5vOH5P/p4SqfRffc4UYfAR",
+	"TyYJNSe0fcXiFp7Qv2hy1b9lI/8WECG4hoef9VIrTBM3+FyAoV6geC9AQ3pFDCvUi9WDSfUCPS0Q5mZa",
+	"9h1DCzehZnkqlUE3OO5ouK2oghX7G46RG/fN+Y2/NP8hyCDoBv+jnSsrbfOrbL/Qo33O++lYzxJWY5ZA",
+	"LnDsDZ0LQD8JsGoNPKBLFNsmTrRsBmSdvRKBeJWWruyXLT2VZ5wNEtpfZaE3NiuQMQ09GwaY4IH0pc9B",
+	"aPnYA+mxaf2wB9/1OcCJFktTTdSpJGGPwfrMrgq61sALRZr2It1ORONIIx/GFawLYfGEU6YeSNRwgOdA",
+	"IxINvrm4oHFM2OboUfCEIBJTxUUXAAToonowVh10bLsXJPjakGROdg89sssHt0mi09BW8UvCHkikxypR",
+	"zGF4WGvVSI2oNJoqkNEbrk4BuuILM+Ud0xL0bYl8Xn8Gf+ujjsYkphhpUvAgrZvIrzxl8eY2mnFvKxm/",
+	"HhFBFnAYDzEWOc2xt+VvuEJmmJvc8jccyTSXCmGGhkI4h2HhGGZn0C3bax7TASVxWcCdlQwJRncjEhU0",
+	"My1/PPMNGFSankWlanL2+XbB+uKZORa9A8/AOnxkOFUjLug/yAZ3HqMLggUR5hwZ/dvCpMLOHno7WxjJ",
+	"hjfXH01oWWnKLhm/1meDzCz/p0+fmqepGhGm9PxJ8biWRDis4kTwPpFSM4EXTFE13dxiToigPEa94OhR",
+	"t9NpHj3udjq9oItGPBVIy24+QEIzzuLJ0hwdzlU7xgq3sVKCXqSKyHaMp7LdaZt2ZbtTPG5HR4VN8SaG",
+	"7Mw2zWxLAkszWJIkyIr5i1QhjEDB1j9RBsY6T9ibqUYIPkiNgamCw/kx1+Vfa8Z3Bnu3ax49b45apkTz",
+	"+o8yaFbg09nKGzuv4mPafzshIrM+4jim+jNO3gk+IUJRjSwHOJEkDCbeV98CTRdLXylPJccgiiMcx/o8",
+	"Ac4G6S31t2N8SVADx3GI0kmMFTk4QYwzoncUCTLmV3DmisPJKXTpirsRnOav3IQBjSvOp8Pc3wLC0nHQ",
+	"/ZxbKmVwXqWr5BrdZ/Nr6A8tf4Vf/DfpK93DCMZaxfwVFkOiQmMqo1caWMBanb57afDfheRJqghKWUwE",
+	"aN0XWBL08f0rUEQ988BR5/hJWJ7dmCifLeWD4hN/0jjWrNdsBmiteg+Wz59PAju9qnnPkJ/MDsFqdIih",
+	"mS7P2tFfUkXGSwlhlv5vYMVemlcPO51OGIwpc39nM8BC4Kl+WB80PKGV6zdnYWcWqDz2+Qv1nsg0Ubdc",
+	"JWEaKSzRGme+1vF6bw27MOvSpBYs5qLWtYZx+u7l24Xr6WaZt1q1rM+A42SjXHU9fXazyot9x2vd4TKO",
+	"Hf98xSQhqup8aV5S8PboF5qKjklQ8azDALOs5dMIK3SNjR6iNKYx/MOylgfSKgQNlhoxijAyQ8qkimka",
+	"mIx+yGgvSqTEmCRgRb/M4ajZ7461lp64HvE5DNEqVnp8TnBIOmQkbhotVrSCZUwJq8D0ELq9mB1ScQpV",
+	"pEPnoHWcxlQhwhTYhlg6vqgcUVmqWOlXW6SA8XCJXDH0vS7DcEe9FiedOUobO95hkFB2ubT7V/DQ7FLB",
+	"DFwLi1nBc4vT51jx1jXQmYbP9PEskcvLD2/Rk8edQ6tY0yShkvQ5iyUYJD+ePUN8MJBa/BedDQ8k0gd+",
+	"oeXx7LDT7ej/Wp1Op9n5pQv2tlrTOHMfuqUPvV7LfHx48/kvzfPS73NWYPo7T8WqbLKfcEl8/nHBeUIw",
+	"CGn4TX4xrBAnydsBqDyLKCTbh5vzWVD6LOGSsqGz+g/AM2y0mxMEHPB6RBgyA6pkeDGeLqNQILCbMGDc",
+	"SozSOvEJYV+Ojiucu28nhCGcJCjG0y7qeDur8eDRw+6jp91HT1tPnz71WI23XLrlja2WHsztVotfEcHo",
+	"cKSqWWiCswZNK84HMaYxvFY9SauO1uZY7+D5Kk4lrP+pcnRScUFipJ9BF2REresAXCydLmgpIBQzAU2Z",
+	"enycj1irmkMifBGwaJRwckDt1FKRkMsapPbJPlZmh9MgbyR0J8yjPH9vPLLxD1y+0KETRYak83Wr4q9F",
+	"JXc1TuCMGjU3FrrK5UddAL8+5rTjmztt+9qK7I/H1dAox3Sln9bCsTbko6o9z7pa9auzEFWFDpRWwhmI",
+	"is6u40fnC2WHtSN9W4KJbOPu+cqdqND5NyeQVhAAELmWId8KXK4KNhLqOVU0Er+ggA9QBv0ACsdgkj/o",
+	"IjkhfYoT1KBKIn7NwMonjV80JgOcJsrwZ324D0I04gkF3lV6wEz3QINs/TEVBmtYuGr70dq9acEyiVRU",
+	"ay2Z2PMsEo+0fr2yGBQ8tTy3n/D+ZR6l1XBzhykfnCDyFfdVMkWcQZSCmVCIXAeAsiwzQ6anC+vpi/G0",
+	"vpDxnP1aLDcPj+eALQ8oNetBp9wY8XiWd90sovFbIv4Vlfu7xPaLMH15qDvS8LfCKW598haetHqkPkeL",
+	"9WiyjDeqUEYOIbw5uqHOV7crDAl5LOCqm5R4IbcbPiNZOFlMmKIDquFeFfmWZzrzVDbG87n2s1vZpWeN",
+	"CLMruvBUfRJUkVtymrVP4/dj3q+38d667sReU8nGvy+TTa4aVeOoieBx2ieZftZFkSDDNMEiMnBnTiSj",
+	"ImJ8EKLIMtqoxxqFyBkw1xTglX7aMmMTIGP5cYQKb/ZY31oa/IBJ/XLK3CDiCDUYt1GIIh9bXytmMp+K",
+	"RWc27teSrp1eEC4UEmHgdVcpMoobuqKy9nWOWk++KsJkFpOeOTJTreA3IMKEsiwo3e5F7hfJooxAu87B",
+	"l536SKmJ7LbblmBaXAzb5KtqG39A5SxnqV0v8Ixh/rB1uJwJuPeqaPQVGeL+ds1f9cw4KwGPOrYPVXXE",
+	"VjaB+GHOvlejxhsySYeVDH0x4Fl12XZtpAGRPGupmWOJmbG/FJcmnIkhtwRVSaUuqHkXksdeKlgkd9zd",
+	"j/pt2pnetTDLvb6LHn6P2ZC81g/OkX7Z/OsJQruiaxs28AVP1ZdUJHPssZnXQQs8d8UPNfCFNNGhhJng",
+	"DCqRJKp49Csvo1nYX+4ODtJM9P0Diex1He+Ogd83VWiEZc52alFM5pSooBQTpT2Hs1RFoevvwUsqFR4M",
+	"iqMj44maHlS6AM0NRNMgGF7cHYBi+7BnXZSQgXLhWv7lhIRKG6iuIcIVJdfmr9/PXr+CnZI2jB0nhMVY",
+	"yCzcPQHhhE7fvTzJ8ExmanLyWSKpaJJYwYwaMe/LNmxfaxyHqBe8MzczdaOMu4uaveCg2oAyl2srOib/",
+	"4KzKT3b65rTo8Fosj2H7bE9eu9l6LzhCW7SbVLC9PZtbh815SvVqu1RT/8tu+KyiRS8Y70aMTzUoq5ay",
+	"u/ldfkf4JCHZK5uwyMitwo8K28xSO9YclX32Gum6RpBaLtmqgZ+XvKu3MjPJoGJOdUxPa52ZhZYnR6oL",
+	"DhbYn7YBek5ZHlep9UqtiIN+iT6+f3WCekEvsEGoEgKF/QgMp4da6dyyv7RInLbdbddCUGalD8QhkOKT",
+	"4Mt0fx+G6+KTyhksH5OPVgrNG7DDmc1P0EWaEFvI+x5ig7ooZeZTjBqSI8Yzf9OICP3aiHhpFK55msRo",
+	"oKEHVYiyJXhi0cn5oJ+ZgRj5jp3C/U/cfkOuv/zJxWVxMR4fL1n1myUEeh8NpHMOUH0b6ernfSMm0ldO",
+	"eq2wKpIkgxrpMWb8yfqlyhFYrrg1Xcu2vx1l69aa0SUhE/lljvJm9ZTCZXBzC1crF05dmdXlHkhjQ60+",
+	"3jP2oblXtxtFfeaBRN6bdY1RO9P7zBLMcbvtVCnMdWynHlZoh9tS+hbqbUXjlVuyIgkuVulsA9vU6Sr0",
+	"sdWVuuX2sB9YpyuD2nWUuuLZ6KWdzsO+JW34g7Ttd7Y782WdsOwcGt9WG5ylla0J97KI+l71QbOD2zPG",
+	"3N4/b0dYS0dah5LW15Fsbz+wkjQDRspi515qUXVl//eoYt0sI8R7qQzNOSkraEMrn+yNaEM+p13tFu4n",
+	"TQ1oAu8jSQjgOJlemBBId8fUXYHKEDp6yVCkZUAUmrvHwH6ibuY06LHDVscmHRljk+9CmuQRkVapIvDw",
+	"+w1DCyH0T66ImOZhAZZMiewxPMSUSbiUDeEOM45yC1yrFSr6zOHaAdGnImrRvoxqqU0aJlc3mqFo1Mg0",
+	"4RpNzmxsNvDqzYXbCWvEDKzq4F7HKb7gBsczc2PDpM3Diohcs4gx5FQEjx30WsVvSheIKz3f+QCqFi9H",
+	"qaut38BmiqwTI6F4vSdn5mNTPyleOXCXh21tgR3jaX1N3/X23GgZebDxL8sDO+XC8T/H0w2Gu6wep5pD",
+	"jc5TCMn+ZRch2beO/XCvL1za7amzrov7H9ldGumOArtLx+vOKHxpNJt3ia2G6WtDhLss2nvRDbH1OM7P",
+	"EhgeQsrILQwJ8mLeVg+GsYWrhatn2UG3Gq3uOMW9VT8qRP52yPre0892iGYjqpbbpJ0ESFaJ4e8rMv+D",
+	"tRgs9KOuk6rYpPFdGx3DXfUvKwRCJ3i159eyOFVZTfQ0t4j0dPP3H+XNsJZ1HAOr5VAu8xvI63xb039h",
+	"tXeEVHdG6rV8evlovI52Bed+KC/CygS5MmLS1Hpv0dIM+69vo11t3TYCGvRYdwIYZrn59wUWPuWqp9ss",
+	"k7E9CIPX3H44S4k0nz6RmLnPZ6NU2I+/CnvLzSV5r95rSfqpoGqqMdbYLLXJ7XqaqlGV08ckoB3j2GQ+",
+	"Q5GkisirvvlBQv7KZhNSUuN4TJm5/2e/sUmqK/zRUVa7B3R9GEIuj0ZKTUwiUMoGvDoRAmVDY5Yvhn5Q",
+	"ksX3U5EFwchWj/XYmZfM/vTdS1vTRuYx/4etQy/uvzE/t+hBt8fy/hpR9jkKEY3RX00achhINgT9WFaG",
+	"xTzWY1FdX310EJrE+30sxFRPPoLZR6FJ7wDkhCYErMxZDv8eM3UL2pHiUSGZ/5yiAPMTbSEqe8xVATqx",
+	"9RAQTmwslstCkf/CYgS9QnEahrLyCybXLuKDHisVW8i2yQ++idp4QttXh+1WqxWFKCYTQfpQ2SbbQYwm",
+	"Cabm9gaCc6+pAhZID7rPRSwN/bqcGIowkxHX9GlqesHaIoykqWkVvTjDQ1t9BkkowxUVUktHobsW8rBz",
+	"DNlcTXpqyoY9FhUyVEdhdcUwDkXGUOPZ2/cfDkJb6QaajH5/cfo8Qgm9NHV1fntx1mMu+6D+4oLH0xY6",
+	"RWOiRlwPESryxJyYzLgjfEVMfZ5H9uhCVbMI5vvJVApreCV/MuI0ObtlOHs/WIYVZbDkQY8pfEmqLs6Y",
+	"hStksoaBAG+IMnbRY9EiRoFegGMMMsbr+WiCUwIzaXIXQi+QIFvvMonNJdoeM4kIEz40PjOXkNmxr99t",
+	"AFV26TU4bHVaHWeMBHERPGx1Wg+N2XwEvLKt/xmSyhu+kHSZXJqYMPJVoUb5jFVXzzgAr7rx/7kANszi",
+	"HnNb0kWK69fHWFySOETXIwIlmKAtvSQTiIq8Brek3id76dlsgb33rLdYiyOkeI9BOQdBrihPZT5iPX6J",
+	"GuYsWdck48jMEwql6EMH7JXbzgvuxbDHwJMKorHFxRBF3LBqWO4PE9KnA8tQI6CY5qvnZn+yi84vY3cP",
+	"7h2GlNx+1bY5VwTyR8BCG9yES5/zi4ndnM9UETnqdGayXCvyVbVHapwsyWVele/ZFQS8mwT1DzvH8x7O",
+	"5tz2k/DfhFCcZOk7XqkVQBbp2AR2wJwzyTxD1ZC6KXcfa7o3bnhwheKh3uPAfBOc62Yd77ctFKsOufPR",
+	"/uZFS96YQM32gIv2t+sRYTeFQ+uER3VY6VtGLCcBWWqp12Xjs0gDLnpjm4LAFcjj+ZuayfVYZH6PIFYl",
+	"zJpyJxI+K+C6SZbZ76CVFRdR2X3zHlt44dzFRM/NmUB1s2+TGECJ7LFLQia2NhcMAnILYiRIXkiteBr9",
+	"S/yrnse8hFqNQ+mVIdNPF7cmAh4YocZ8jHJgCtyAhPKKGhZir6CV6qJUeiHrVqRqQDv/d34W0YPKQk6b",
+	"5ks+Qi2VQ/icO92skuUFSPi5Uo+OKnKlgk4yU8spDrqHRzNR6YelnAR5YTebiiDwr/Avz9JqVy3P5pF5",
+	"55xmpFcm35Z6YcYeEZe9bZWM2zAxBx/h8NsTawqAsgz1zrD3036fSOn4exNwVzMvJ7uIcfuVZ11p2B9I",
+	"UIRQjqZON7ZITUGyZNfjNbP190H/Ddww5++eCnHgCxfztRUu+T2eXETM8D4qVZYe4m9YrI5IoPxqjZN/",
+	"xmvhFlu4crusZL1CHuU0GmDbr4ZO5ePmbmoYaMAHqB3a1OsXgl9LIlAjr9YEWYRcy+iCDDiomVOjAkIy",
+	"yBMXxQez1n8w0PC0yv4HFtMuMs21quvKzdSXLeCYRowVPvDC9vLMDO4CwMGeJ6zAEx7X6sYrFFZkDMXd",
+	"yRJU5bYXvVM2iBMS+eCxhkdJQqwOKVGUMwOoY6l1e6Nnf3z/KtduTSlha++4SGkSA/PRz2jA6LUpCI41",
+	"Q7riqUDRgLL4NEmiEF1SJVMUDYmKCozJBHKfQ2JZWcGJnkHos8VTFqYQqf7G4zVrJWWG6oL12WKh16mk",
+	"fZT3ZiX7WH/tZ5XI74++4vLLKRuShPgCNuewN7WLHlVeH70pmljzSgs+TzvcEk+bLipPZDYmnjnvfkXz",
+	"RYctew5aXuvwHC5/pVgcLIQ6gEtf8soDrndG9VtPl7+VVZLULxw+qjObirJU+uWjozovl2uN+aZxkOm+",
+	"UfzzOcDNjNmY/S5Ufo7H7vaAPczwzSzIaDnSW440fkqUUeJNn0sO4Pw+Tq1LNPZyzMYVoRm9xoQu2qZX",
+	"UHS8MHLnBXOhjp+/rTTGW3QKm+aCJbV2V0/9snLiNyhAmssJd4XHqs5GarjtWC419BiyxzP/m7nDDjuu",
+	"N5z3cTLiUnWfdJ50rLUnr0sNb5ujVuU5LyRZycgs77edKa9OgmUvQN2+qpwnmbeyVis3ldLx3L86WyJ8",
+	"R8jnM9e+zDLP6uN2bz64MWSXrszjlXtkB1zYg3wWt9iKzEonbXML9iYPVSgvaVCJKW4q96ng8/VN/IcF",
+	"v+4qk4FR/8+B4OO/eqzAuxRqLk8U+YTixW9WxUBFXWqvlHxXSslpknhOaVBKcJLMeqY91aRCGSjgh4Lx",
+	"2+jQUCWtBCWew/ceU17XZFuW58dl3d30FreCe45fV7I7rb//dWGkWTYPRpbV1swTm7lgzenOnK+LoGdY",
+	"DTN/IxZlTteyZq1kz//ZTF/T9Qxfmb2r+qS3dBv3yBTm5UT1ZU7R4LIXOdu3jW9ARr1lpMh/MFyGX2Y6",
+	"czeYETaOysiYzMAM1qhrK3ONHJx4dD0kShYz9cyxkcHZrrYjW1cnAqQ839NZ8nN+hOqjmxKb27fO6Z0B",
+	"+0emfzn0npnp7sII17kLI5zZuz0I+XGtbpDXI4dLtgZuaI46F16kogFF+jvNyUxs2XLrXFnmLgj2yoV2",
+	"9NuLM9SOQDzznJu20GnG07C81OxnAKFuczqMXIwebGQ3F+iRY4lUmj4V55VBGqattYKmVgJ1+wir789x",
+	"7ol5l81knVisOWeF9uXco6J7jv548ceLN2fRnJCqGWMFoAUjugtFZiDHYR4Tacv+UYaiV2+fnZ69fPsm",
+	"ggBaDWGaMZ7qdpkyoZW4P3IxkaGLh3SF/UwIlwmtRRgiKG0cLor+OHv5+sX/fvvmRVROyg/J2AESQWYV",
+	"r0DNgKfCxFL2mIXjfug1BLBydPTYxlsaWEJVC318+VxCvLQEVh4iyRHO84eY6ugSwlvN5ASGOFBIKoLj",
+	"2MSXcf3dAhbhQja3yybWOf5+KpsVWYDeg59X01ifM5yyUoqg978+Q48eHT86yCJtipwj1NTrZ0talV84",
+	"8FfLfPVfEurT701YP7oJK9cutWTKQy/clQenYzZmcnOZLFwtyK+1niFsbwTbmZq2tx39pLajuzHibER4",
+	"7A05e0PO3pBzfww5WwMK8yFr22SVXRwmbiYmb+tW24WktkNdJqkJUxD6sD+LK1F4Rp8JlQpiiy35VAQW",
+	"l4i2doDxmiQ8G4RY3vXs5uwD6SgAQeCdbwAJ68D8HstxfogYuSZSIciFAmsAd78fdTot9AL3R/aGrxoJ",
+	"ng5H0FfmSWqY5e4xc4uYCyTpkJG4SRmSREq9HCgh+IqYi3h62FN3mR3atQVFvIvDrR57J+gVpJM2V65J",
+	"bI2wBXTYRRPzWIgYb8KVvKjaupKxgP3x/5mP/6cRRy4L+bU+xZD02bvYbW5sgnjKztoJur3Tol2IbVx4",
+	"i8AFL95LbFwR4Wjhsj5jxnz8nkMe4Syy0cbP2mDGxD0XVMYH1sfOlcnb7+oqwmxBl5/4LsIefd/68oLz",
+	"oxS4U2OTXKh4Lb+GxXcDXGm1S+Z74/AujMOO0jLr8BJbsCO/XEFcQIgLrLu23+3HOc7kLdgbhFeQWH7V",
+	"v5JJ2HGlvUH4uzEIZ7fyC77DMD/8240lXGJorrQV343YWQc6bx213g0P2Nt8fxqbb8bpV5f0q0POhZFJ",
+	"WeQOH6BoQWiTF9qXD74yXInxPO9VFrqE5cwMywVgD8peLHdqdhOrsxp+2Uf2/DiRPTNFiG8b2jP3INYM",
+	"+bGv3NZtu1cCf2Ql8C4ChXYOEfdq5F6N3KuRS9XI9bW9O5Axe41vr/HtNb6di/XV4Wo7RyMLI35eZI/d",
+	"NxvzzmV0vhTLw3+l2svfeyx/4UZdOdG/FsX5cTYZBaryKOZvmANbjbQXRSdktPQdyOelwQwu8ZjNNp7n",
+	"Ejs8ah49cjnKvrjKJ+aSmpdi7NlIUKnGWCJbptg+6bGo+vEM2crei4CGbDT7iIY90lgbaXwgBitkpldc",
+	"kRpaEdSwZ8vd/wyRnJA+xYl5c/PQYXGkpcndlT2d3S+1bYXoYmrHTWNpbrFmz9qLoFV24wIq2SOSPSL5",
+	"aRDJxs9v+1v2uV780h3gluVPZ4Pam7p3Y+pmOYUuNDJXxFtnDB6jyO1yhMxBB2L32rbh8gyPiSzLgd9I",
+	"Lgbum25aoMj7LDiWyQ1nhNjLjntuTS7LjhnRsYtoJE/3XWSf/k6EyPZs2bfRUe+IGeyt2T+JNXuJbN8k",
+	"3KwZMpHR5279WXvcea9x5/ZDJHaGXvfIdY9c98h1LnK9BcC8/xJjDzL3IPPnBpn3KSgiC9hcGBPxwT31",
+	"04dEZCux9z/8AP6Ha0Iuk6kXtVwzHCJ7oU40xEzF6xhPZQTkIZEtwiVPEHafEeMKfiUxotIms22hU1eS",
+	"3FUgD3sscmXKohDZ2yxcoDEXBEW25liEesHvv3dfv27Cv70AlQptQ4WkHlN0TPQwbArf6xGXJKtpDtmb",
+	"qISxucy2Msv6C7+awmYI0vky8lWZ0r2cJVPTH5bKSw+M4ecxnqKYI8kPqnKvmCABd+B+hLARvdUw9Lwi",
+	"XNB50u10modHpo7b4UP4C6q6nftF2l5zU6QtLLx81NGPd45Kj/8qqHs8r2VnolW8wm9YpcI9VgxpqagO",
+	"V1XbSxExLhX2OsxT20H+oEJBr1ze1A9wcSRwL+Jb3GD24S17VHjr8JYZ+TMT6GKKA+kztGmwVyeKpWJs",
+	"fixLHrSvB5gHtGTPL45nyXDUHk3u0eRPgSZDAGgTIrZyotvf3Md6YS27h1XLn3Zj2jsXdnR/c4ZgV/QN",
+	"ZJx+nmsgf2KZY8Dt/H0zL/gUeY/Fx94z8IN4BhbiwfsU0PJdiI/teRpuoZHeDRfY+xl+cI3yPZkkuG9q",
+	"UsV4arFnDQG/OdBZM7jFket981Tu0ecdo8+7iG/ZAobd49c9ft3j1yr8uj7MvPeyYg8191BzDzV3Is0X",
+	"ANaMhRRqJZTlSaYhnyo+pn30NnsPka+KMAmpTUZKTWS33dbjxBPa4mLYJl9VG8NLByG4O8DfXby9WHav",
+	"w09d+CEfIhIp5GnnQmMNml1qxhdYkh7zippAyVhCoSosThLbxxiKympUoghDjaNOx7hkdDOCyDRRrjSv",
+	"6fAAcdFjTP9MTd1dU7UFCTJIJU5M8ZcJp0wRgVKmRxXZyXbzYbe/sZvowFZ3yb7uMQBGxh+ExZAodDFF",
+	"0UiQQRQi4ze+ggq5ul+o/hKtH1Uf9Zhe+wjHcXSCon//81/zQ+5Nps/IeKMiSB8WCTLmVyQ6CBFlksbE",
+	"FOJ2Rb57zGAOYEmaIp8ZFtrUxyxC41QqdEFQNI+dnmgi+msvWEw/vSDqscbx4SMEpX2vqSQHJuDE1K1B",
+	"fSygSk8WgzKGYnJqOiEtdGoL7RyGnU7HI6pWj526jDxFOjQZeeyxVHgwsN88kOjZhz8QHWt+YkCuzOr1",
+	"UFUVmPE+ZfmJuetqIyUChTHMjb/wE3UcV2bkeHEFED4PsjiEIIvDYwiyqM7VEQYjM2mPpoeCEOYR8xhT",
+	"5ucg0qsadAMcx4A46iQaqcwq4qoKHh4FmxpbG9qC4ZlzY8I/6mEEw1NzArlrzGLG8x444kI/q3F7Z4SE",
+	"rrF07PVkLlcNcxYOLLV4GQJeBZZrfPnAeHBysAdHa4Kjh5sP0xaCi+UKKGwBiu1zWoImWszZMu1ZRTJ0",
+	"weMpSuiYqtZ3FIvChS1uhcaYTRekZXD1rhTirE9CA0eEIfHGfFi1KpAzcWOLIpLP9BPbdxfu3CQC89pH",
+	"g/wA0SBAw4VjMz+eGJ5dN7OaJpn7WfMN9IsvGer6pdl52Dx6GoRBgme+f9w8fBxkFeE+TARlQ/S/Uiy0",
+	"LqIf8ZKkuaDScIUjdS9CR/VA9mGje8vL7eu8mZBLDN6I2GQUE1p8HxT4zTpCt05kKPReNHRAZjNjTojx",
+	"tIUMmRCm9IkhcYgSekkQgdcFwXF1UCgIv71A3wv070SgV0Q9GwPKWni3/U3/r1745m1lfo0KA0SM967w",
+	"HbnCgaOC9VZ5TmkXuUUSzoZIcUTViu5taHeua9v06rm112DbvxHg2tvXxBw93lMWv3dh/yAubAduchR1",
+	"j8Iud8z2t+fVXlMn2/3Z3Xuzf5aaFmvcypmBbTUDIDXJbT+gZY/f7iV+u4sgx52hwD0C3CPAHxEBrgfU",
+	"dszj92BtD9Z+LrC2vRBDGJO4cme24t4AEVcUGrvAEnrV7aQiCbrBNxOmo3/4korkJgiDKyyonjOcjOLP",
+	"RmQPcJqooAsxY902ROYkIy5V90nnSadtqiDOUvu79CKh/WwAziL/O5RMsQNs6WNyns1wdirPUiEIUyYg",
+	"zymwsCTWE2d6hvikGcA4EQTQAUrIEPenugnvPfNlxYsfiFKUDW1hl0YBaPgdm60ov29mN+ACmcrFqPH7",
+	"2etXaIKHxNQGdUWpJWoUKyVLv3lb9vjm/Ob/BwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -691,7 +691,8 @@ func TestEditorPageStates(t *testing.T) {
 // TestEditorImportAllOrNothing: an exported CSV imported back changes
 // nothing; a CSV whose rows all pass the preview but
 // one of which the API refuses (a time skipped by the spring-forward)
-// writes nothing: the row written before it is undone.
+// writes nothing (the rows go in one JSON:API Atomic Operations request,
+// one transaction); the good rows alone are then written together.
 func TestEditorImportAllOrNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test")
@@ -762,6 +763,25 @@ func TestEditorImportAllOrNothing(t *testing.T) {
 		if x.Attributes.Day == "2026-03-12" || x.Attributes.Day == "2026-03-08" {
 			t.Errorf("a refused import left an exception on %s", x.Attributes.Day)
 		}
+	}
+	// The same rows without the refused one are written, together.
+	csv = "location,date,hours\nstacks,2026-03-12,9a-1p\nreference,2026-03-13,closed\n"
+	if err := chromedp.Run(ctx,
+		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(csv), nil),
+		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "#csv-preview", "2 of 2 rows change hours")
+	if err := chromedp.Run(ctx, chromedp.Click(`#csv-preview p button`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "#csv-preview .status", "Written: 2 changes.")
+	if got := e.day(t, "green", "stacks", "2026-03-12").String(); got == before {
+		t.Errorf("after a good import stacks on 12 March is still %s", got)
+	}
+	if got := e.day(t, "green", "reference", "2026-03-13"); !got.Closed {
+		t.Errorf("after a good import reference on 13 March is %s, want closed", got.String())
 	}
 }
 

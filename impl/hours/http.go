@@ -130,7 +130,8 @@ func (o *operations) mediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
 		if isSpec(req.URL.Path) || isLegacy(req.URL.Path) {
 			return next(c)
 		}
-		if !acceptsJSONAPI(req.Header.Values("Accept")) {
+		atomic := isOperations(req.URL.Path) // operations.go: the Atomic Operations extension
+		if !acceptsJSONAPI(req.Header.Values("Accept"), atomic) {
 			return &apiserve.Error{Status: http.StatusNotAcceptable,
 				Message: "Accept names application/vnd.api+json only with media type parameters; send it without parameters"}
 		}
@@ -140,7 +141,7 @@ func (o *operations) mediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
 		if !o.takesDocument(req) {
 			return next(c) // not an operation taking a document: 404 or 405 follows
 		}
-		if msg := jsonapiContentType(req.Header.Get("Content-Type")); msg != "" {
+		if msg := jsonapiContentType(req.Header.Get("Content-Type"), atomic); msg != "" {
 			return &apiserve.Error{Status: http.StatusUnsupportedMediaType, Message: msg}
 		}
 		return next(c)
@@ -149,8 +150,10 @@ func (o *operations) mediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
 
 // acceptsJSONAPI applies JSON:API's rule to the Accept header: false only
 // when it names the JSON:API media type and every instance of it carries
-// a parameter (other than profile; this server supports no extensions).
-func acceptsJSONAPI(accept []string) bool {
+// a parameter other than profile (and, where atomic, ext naming the Atomic
+// Operations extension, the one extension this server supports, on its
+// operations endpoint).
+func acceptsJSONAPI(accept []string, atomic bool) bool {
 	seen, plain := false, false
 	for _, header := range accept {
 		for _, item := range strings.Split(header, ",") {
@@ -161,6 +164,9 @@ func acceptsJSONAPI(accept []string) bool {
 			seen = true
 			delete(params, "q")
 			delete(params, "profile")
+			if atomic && params["ext"] == extAtomic {
+				delete(params, "ext")
+			}
 			if len(params) == 0 {
 				plain = true
 			}
@@ -170,16 +176,27 @@ func acceptsJSONAPI(accept []string) bool {
 }
 
 // jsonapiContentType is why a request document's Content-Type is refused
-// ("" when it is fine).
-func jsonapiContentType(ct string) string {
+// ("" when it is fine). Where atomic (the operations endpoint), the
+// document must say it uses the Atomic Operations extension.
+func jsonapiContentType(ct string, atomic bool) string {
+	want := mediaJSONAPI
+	if atomic {
+		want = mediaAtomic
+	}
 	if ct == "" {
-		return "a request document needs Content-Type: application/vnd.api+json"
+		return "a request document needs Content-Type: " + want
 	}
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil || mt != mediaJSONAPI {
-		return fmt.Sprintf("Content-Type %q is not supported: send application/vnd.api+json", ct)
+		return fmt.Sprintf("Content-Type %q is not supported: send %s", ct, want)
 	}
 	delete(params, "profile")
+	if atomic {
+		if params["ext"] != extAtomic {
+			return fmt.Sprintf("Content-Type %q: the operations endpoint takes %s", ct, want)
+		}
+		delete(params, "ext")
+	}
 	if len(params) > 0 {
 		return fmt.Sprintf("Content-Type %q: application/vnd.api+json must not carry media type parameters", ct)
 	}

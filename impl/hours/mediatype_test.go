@@ -10,14 +10,20 @@ func FuzzMediaTypes(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, header string) {
-		_ = acceptsJSONAPI([]string{header})
-		// Adding a plain JSON:API media type always makes Accept acceptable.
-		if !acceptsJSONAPI([]string{header, "application/vnd.api+json"}) {
-			t.Fatalf("Accept %q plus a plain JSON:API type refused", header)
-		}
-		msg := jsonapiContentType(header)
-		if msg == "" && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(header)), "application/vnd.api+json") {
-			t.Fatalf("Content-Type %q accepted", header)
+		for _, atomic := range []bool{false, true} {
+			_ = acceptsJSONAPI([]string{header}, atomic)
+			// Adding a plain JSON:API media type always makes Accept acceptable.
+			if !acceptsJSONAPI([]string{header, "application/vnd.api+json"}, atomic) {
+				t.Fatalf("Accept %q plus a plain JSON:API type refused", header)
+			}
+			msg := jsonapiContentType(header, atomic)
+			if msg == "" && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(header)), "application/vnd.api+json") {
+				t.Fatalf("Content-Type %q accepted", header)
+			}
+			// Only the operations endpoint takes the Atomic Operations extension, and it takes nothing else.
+			if ext := strings.Contains(header, "ext="); msg == "" && ext != atomic {
+				t.Fatalf("Content-Type %q accepted (atomic %v)", header, atomic)
+			}
 		}
 	})
 }

@@ -307,6 +307,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/libraries/{library_id}/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or change many per-date exceptions of a library at once, all or none (JSON:API Atomic Operations).
+         * @description The JSON:API Atomic Operations extension (https://jsonapi.org/ext/atomic), for the
+         *     exceptions of the library's locations: the operations run in order in one database
+         *     transaction, so either all of them are written (200 with one result per operation) or
+         *     none is (the first refusal, its pointer under `/atomic:operations/{n}`). Each operation
+         *     names its target by `href`, relative to the API (`/libraries/{library_id}/locations/{location_id}/exceptions`
+         *     for `add`; `…/exceptions/{exception_id}` for `update` and `remove`), inside this library.
+         *     The request's `Content-Type` must be `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
+         *     (415 otherwise); the answer carries the same media type. At most 1,000 operations.
+         *     Admin or the library's editor. The staff editor's CSV import writes through it.
+         */
+        post: operations["runOperations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/libraries/{library_id}/locations/{location_id}/schedules.json": {
         parameters: {
             query?: never;
@@ -610,6 +638,8 @@ export interface components {
         JSONAPIObject: {
             /** @enum {string} */
             version: "1.1";
+            /** @description The extensions the document uses (only in answers of the operations endpoint). */
+            ext?: "https://jsonapi.org/ext/atomic"[];
         };
         RangeMeta: {
             from: components["schemas"]["Date"];
@@ -912,6 +942,31 @@ export interface components {
                     data: components["schemas"]["LocationIdentifier"];
                 };
             };
+        };
+        AtomicOperationsDocument: {
+            jsonapi?: Record<string, never>;
+            meta?: Record<string, never>;
+            "atomic:operations": components["schemas"]["AtomicOperation"][];
+        };
+        AtomicOperation: {
+            /** @enum {string} */
+            op: "add" | "update" | "remove";
+            /** @description The target, relative to the API (or absolute under its base URL). */
+            href: string;
+            /** @description The exception to add or the changes to make (add, update); none for remove. */
+            data?: {
+                /** @enum {string} */
+                type: "exceptions";
+                id?: string;
+                attributes: components["schemas"]["ExceptionAttributes"];
+            };
+            meta?: Record<string, never>;
+        };
+        AtomicResultsDocument: {
+            jsonapi: components["schemas"]["JSONAPIObject"];
+            "atomic:results": {
+                data?: components["schemas"]["ExceptionResource"];
+            }[];
         };
         ExceptionDocument: {
             jsonapi: components["schemas"]["JSONAPIObject"];
@@ -2333,6 +2388,85 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+        };
+    };
+    runOperations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Slug of a library (a former slug also resolves on reads).
+                 * @example green
+                 */
+                library_id: components["parameters"]["LibraryID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "atomic:operations": [
+                 *         {
+                 *           "op": "add",
+                 *           "href": "/libraries/green/locations/main/exceptions",
+                 *           "data": {
+                 *             "type": "exceptions",
+                 *             "attributes": {
+                 *               "day": "2026-12-24",
+                 *               "periods": [
+                 *                 "10:00-14:00"
+                 *               ],
+                 *               "notes": "Christmas Eve"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "op": "update",
+                 *           "href": "/libraries/green/locations/main/exceptions/12",
+                 *           "data": {
+                 *             "type": "exceptions",
+                 *             "id": "12",
+                 *             "attributes": {
+                 *               "closed": true,
+                 *               "hours_type": "holiday"
+                 *             }
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/vnd.api+json": components["schemas"]["AtomicOperationsDocument"];
+            };
+        };
+        responses: {
+            /** @description Every operation was written; one result per operation, in order (the exception written; none for a removal). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AtomicResultsDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            /** @description The request document is larger than the write body limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listSchedules: {

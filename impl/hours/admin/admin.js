@@ -6,6 +6,8 @@
   'use strict';
 
   var MEDIA = 'application/vnd.api+json';
+  // ATOMIC is the media type of JSON:API Atomic Operations documents (the CSV import).
+  var ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
   var WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
   var MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -200,10 +202,10 @@
     var served = Date.parse(app.getAttribute('data-now') || '');
     if (!isNaN(served)) { pageNow = { server: served, local: Date.now() }; }
 
-    function api(method, path, doc) {
+    function api(method, path, doc, mediaType) {
       var headers = { Accept: MEDIA };
       if (method !== 'GET') { headers['X-CSRF-Token'] = csrf; }
-      if (doc) { headers['Content-Type'] = MEDIA; }
+      if (doc) { headers['Content-Type'] = mediaType || MEDIA; }
       return fetch(path.indexOf('http') === 0 ? path : base + path, {
         method: method, headers: headers, credentials: 'same-origin', cache: 'no-store',
         body: doc ? JSON.stringify(doc) : undefined,
@@ -946,7 +948,7 @@
             status.textContent = 'Written: ' + changes.length + (changes.length === 1 ? ' change.' : ' changes.');
             say(status.textContent);
           }, function (ex) {
-            status.textContent = 'Nothing was written: line ' + ex.line + ': ' + ex.message;
+            status.textContent = 'Nothing was written: ' + (ex.line ? 'line ' + ex.line + ': ' : '') + ex.message;
             say(status.textContent);
           });
         });
@@ -965,33 +967,23 @@
       }, function (ex) { holder.replaceChildren(errorBox(ex)); });
     }
 
-    // writeAll writes the changes one after another; when one is refused,
-    // every change already written is undone (the exceptions made are
-    // deleted, the ones changed are put back), so an import writes all of
-    // its rows or none.
+    // writeAll writes the changes in one request, JSON:API Atomic
+    // Operations (POST /libraries/{id}/operations): the server writes them
+    // in one transaction, so an import writes all of its rows or none, and
+    // nobody ever reads part of it. A refusal names the operation, which is
+    // turned back into the CSV line.
     function writeAll(changes) {
-      var undo = [];
-      return changes.reduce(function (p, c) {
-        return p.then(function () {
-          var path = libPath() + '/locations/' + c.location + '/exceptions';
-          var req;
-          if (c.exception) {
-            var old = c.day.closed ? { closed: true } : c.day.open_24h ? { open_24h: true } : { periods: c.day.periods.map(function (x) { return localHHMM(x.opens_at) + '-' + localHHMM(x.closes_at); }) };
-            old.day = c.date;
-            old.hours_type = c.day.type;
-            old.notes = c.day.notes;
-            req = api('PATCH', path + '/' + c.exception, { data: { type: 'exceptions', id: String(c.exception), attributes: c.attrs } }).then(function () {
-              undo.push(function () { return api('PATCH', path + '/' + c.exception, { data: { type: 'exceptions', id: String(c.exception), attributes: old } }); });
-            });
-          } else {
-            req = api('POST', path, { data: { type: 'exceptions', attributes: c.attrs } }).then(function (doc) {
-              undo.push(function () { return api('DELETE', path + '/' + doc.data.id); });
-            });
-          }
-          return req.catch(function (ex) { ex.line = c.line; throw ex; });
-        });
-      }, Promise.resolve()).catch(function (ex) {
-        return undo.reverse().reduce(function (p, u) { return p.then(u); }, Promise.resolve()).then(function () { throw ex; });
+      var ops = changes.map(function (c) {
+        var path = libPath() + '/locations/' + encodeURIComponent(c.location) + '/exceptions';
+        if (c.exception) {
+          return { op: 'update', href: path + '/' + c.exception, data: { type: 'exceptions', id: String(c.exception), attributes: c.attrs } };
+        }
+        return { op: 'add', href: path, data: { type: 'exceptions', attributes: c.attrs } };
+      });
+      return api('POST', libPath() + '/operations', { 'atomic:operations': ops }, ATOMIC).catch(function (ex) {
+        var m = /^\/atomic:operations\/(\d+)/.exec(ex.pointer || '');
+        if (m && changes[Number(m[1])]) { ex.line = changes[Number(m[1])].line; }
+        throw ex;
       });
     }
 
