@@ -230,11 +230,11 @@ func (s *Service) iframeDocument(obj *objectview.Object, p viewParams) ([]byte, 
 	for _, r := range obj.Resources {
 		for _, f := range r.Files {
 			vf := viewerFile{
-				Name:       f.Name,
-				Label:      r.Label,
-				URL:        purl + "/file/" + url.PathEscape(f.Name),
-				MimeType:   f.MimeType,
-				Size:       f.Size,
+				Name:     f.Name,
+				Label:    r.Label,
+				URL:      purl + "/file/" + url.PathEscape(f.Name),
+				MimeType: f.MimeType,
+				Size:     f.Size,
 				// marked only inside an open object: a restricted object's
 				// files follow its own sign-in flow, as before
 				Restricted: f.Restricted && obj.Access.Level == objectview.World,

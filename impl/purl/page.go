@@ -50,7 +50,7 @@ type pageData struct {
 	// SignInURL signs a member of the object's login group in and brings
 	// them back here ("" without a site sign-in or a group grant).
 	SignInURL string
-	Thumb                   *pageThumb
+	Thumb     *pageThumb
 	// ShowThumb: the page shows the thumbnail itself only where no viewer
 	// shows the image (a collection), never a second copy above it.
 	ShowThumb bool
