@@ -32,11 +32,3 @@ func (o *objectChanges) ObjectChanged(id string) {
 		l.ObjectChanged(id)
 	}
 }
-
-// changes is the process's fan-out, made on first use.
-func (c *serveConfig) changes() *objectChanges {
-	if c.objectChanges == nil {
-		c.objectChanges = &objectChanges{}
-	}
-	return c.objectChanges
-}

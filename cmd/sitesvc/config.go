@@ -4,84 +4,31 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"net"
-	"net/http"
 	"net/url"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
-
-	"github.com/sitelib/sitesvc/impl/auth"
-	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
-	"github.com/sitelib/sitesvc/impl/server"
 )
 
-// serveConfig is everything `sitesvc serve` is configured with. Each field
-// has a flag and a SITESVC_* environment variable (flag wins).
-type serveConfig struct {
-	// objectChanges connects PURL's change notifications to Embed
-	// (changes.go); not a flag.
-	objectChanges *objectChanges
-
+// serveSettings are the values `sitesvc serve` runs with: each from a flag
+// or its SITESVC_* environment variable (flag wins), else a default, and
+// checked by check before anything starts. They hold no live dependency;
+// wiring (services.go) builds those from them.
+type serveSettings struct {
 	Addr      string
 	PublicURL string
 	DataDir   string
-	Services  []string
-
-	PurlBaseURL  string
-	EmbedBaseURL string
-	HoursBaseURL string
-	SOAPEndpoint string
+	// Services are the services to run, by name, in --services' order.
+	Services []string
 
 	// Dev is development mode (--dev, `make run`): the Algorithm (SOAP) service creates
 	// and accepts a development key kept in <data>/dev-key.txt.
 	Dev bool
 
-	// PURL
-	PurlSamplesDir      string // sample objects loaded into an empty store: "" built in, "none", or a directory
-	PurlLargeSamplesDir string // large sample objects made by make samples-large, loaded with the samples ("" none)
-	// PurlLocationNetworks: "name=CIDR,CIDR;name2=CIDR", the client networks
-	// that count as being at a location (location-restricted files).
-	PurlLocationNetworks string
-	// PurlAccessNames: "group:slug=Name;location:slug=Name", the names
-	// patrons read on PURL pages for login groups and locations.
-	PurlAccessNames string
-	// PurlAccessContact: whom patrons contact about restricted files.
-	PurlAccessContact string
-	// PurlMODSSchema is the MODS 3.6 XSD published MODS records are checked
-	// against (with xmllint); empty means the built-in one.
-	PurlMODSSchema string
-	// IIIF image service bounds: builds running at once, builds waiting
-	// (past it 503), bytes of the tile cache on disk (0: the defaults).
-	IIIFMaxBuilds     int64
-	IIIFBuildQueue    int64
-	IIIFCacheMaxBytes int64
-
-	// Embed
-	// EmbedPurlURL is where Embed fetches PURL records when the PURL service
-	// runs in another process: an internal URL of it. Empty: in one process
-	// Embed reads the PURL service directly, else through PurlBaseURL.
-	EmbedPurlURL string
-	// localPurl is the PURL service of this process, once built (Embed
-	// reads it directly); not a flag.
-	localPurl    atomic.Pointer[http.Handler]
-	ProviderName string
-	ViewerDir    string // directory holding Mirador's mirador.min.js; empty: the built-in bundle
-
-	// Hours
-	HoursDB string // "" = SQLite under DataDir; postgres://… = PostgreSQL
-
-	// Algorithm (SOAP)
-	HivdbDir         string // empty: the built-in data (bundled/hivdb)
-	RequestNamespace string
-	KeysFile         string
-
-	// Process-wide
 	TokensFile      string
 	ReadTimeout     time.Duration
 	WriteTimeout    time.Duration
@@ -90,44 +37,28 @@ type serveConfig struct {
 	MaxBodyBytes    int64
 	LogFormat       string // "json" or "text"
 
-	Logger *slog.Logger
-	// envErrs are SITESVC_* values that could not be parsed; finish
+	// SignIn are the staff sign-in's settings (signin.go); the sign-in is
+	// the site's, not a service's.
+	SignIn signinSettings
+
+	// BaseURLs are the services' public base URLs by name: each its flag
+	// (serviceDef.baseFlag), else its path under PublicURL.
+	BaseURLs map[string]string
+	// Service are each service's own settings by name (*purlSettings, …),
+	// registered by its entry of serviceTable.
+	Service map[string]serviceSettings
+
+	// services is --services as given, baseFlags the base URL flags' values.
+	services  string
+	baseFlags map[string]*string
+	// envErrs are SITESVC_* values that could not be parsed; check
 	// reports them, so a typo in the environment is never silently a default.
 	envErrs []error
-	// Tokens authorises write operations (PURL publishing, setting hours).
-	Tokens *auth.Tokens
-	// SignIn are the staff sign-in's settings (signin.go); Sessions is
-	// the sign-in the services read sessions from.
-	SignIn   signinSettings
-	Sessions auth.SessionReader
-	// Patron are the settings of restricted items for patrons
-	// (iiifauth.go); extraMounts are mounts services add (the IIIF
-	// Authorization Flow's).
-	Patron      patronSettings
-	extraMounts []server.Mount
-	// hoursService is the Hours service once made (locationhours.go).
-	hoursService server.Service
-	// exits run when serve ends (temporary files of built-in data).
-	exits []func() error
 }
-
-// onExit has f run when serve ends.
-func (c *serveConfig) onExit(f func() error) { c.exits = append(c.exits, f) }
-
-// runExits runs the onExit functions, logging what fails.
-func (c *serveConfig) runExits() {
-	for _, f := range c.exits {
-		if err := f(); err != nil && c.Logger != nil {
-			c.Logger.Warn("cleaning up", "err", err)
-		}
-	}
-}
-
-var allServices = []string{"purl", "embed", "hours", "soap"}
 
 // envFlags registers flags whose defaults come from their SITESVC_*
 // environment variables; a value there that does not parse is collected
-// in errs, which finish reports (never a silent default).
+// in errs, which check reports (never a silent default).
 type envFlags struct {
 	fs   *flag.FlagSet
 	env  func(string) string
@@ -157,156 +88,146 @@ func (f envFlags) dur(p *time.Duration, name string, def time.Duration, help str
 	f.fs.DurationVar(p, name, v, help+" (env "+envName(name)+")")
 }
 
-// newServeFlags registers the serve flags on fs, with defaults taken from
-// the SITESVC_* environment variables.
-func newServeFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) *string {
-	ef := envFlags{fs: fs, env: env, errs: &c.envErrs}
-	str, dur := ef.str, ef.dur
-	size := func(p *int64, name string, def int64, help string) {
-		v := def
-		if e := env(envName(name)); e != "" {
-			n, err := strconv.ParseInt(e, 10, 64)
-			if err != nil {
-				c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q is not a whole number of bytes", envName(name), e))
-			} else {
-				v = n
-			}
+// size registers a whole-number flag (bytes or a count).
+func (f envFlags) size(p *int64, name string, def int64, help string) {
+	v := def
+	if e := f.env(envName(name)); e != "" {
+		n, err := strconv.ParseInt(e, 10, 64)
+		if err != nil {
+			*f.errs = append(*f.errs, fmt.Errorf("%s=%q is not a whole number of bytes", envName(name), e))
+		} else {
+			v = n
 		}
-		fs.Int64Var(p, name, v, help+" (env "+envName(name)+")")
 	}
-	boolean := func(p *bool, name string, def bool, help string) {
-		v := def
-		if e := env(envName(name)); e != "" {
-			b, err := strconv.ParseBool(e)
-			if err != nil {
-				c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q is not true or false", envName(name), e))
-			} else {
-				v = b
-			}
-		}
-		fs.BoolVar(p, name, v, help+" (env "+envName(name)+")")
-	}
-	services := new(string)
-	str(&c.Addr, "addr", ":8080", "listen address")
-	str(&c.PublicURL, "public-url", "http://localhost:8080", "public URL the base URLs default under")
-	str(&c.DataDir, "data", "./data", "directory for what the embedded defaults write")
-	str(services, "services", strings.Join(allServices, ","), "comma-separated services to run")
-	str(&c.PurlBaseURL, "purl-base-url", "", "PURL base URL (default <public-url>/purl)")
-	str(&c.EmbedBaseURL, "embed-base-url", "", "Embed base URL (default <public-url>/embed)")
-	str(&c.HoursBaseURL, "hours-base-url", "", "Hours base URL (default <public-url>/hours)")
-	str(&c.SOAPEndpoint, "soap-endpoint", "", "Algorithm (SOAP) endpoint URL (default <public-url>/soap/SiteAlgorithm)")
-	boolean(&c.Dev, "dev", false, "development mode: create and accept a development SOAP key (<data>/dev-key.txt); never in production")
-	str(&c.PurlSamplesDir, "purl-samples", "", "sample PURL objects loaded into an empty store: empty for the built-in samples, none for no samples, or a directory")
-	str(&c.PurlLargeSamplesDir, "purl-large-samples", "", "directory of large sample PURL objects (24 MP image, JPEG 2000, video) that make samples-large writes to samples/large, loaded with the samples (make run passes it)")
-	str(&c.PurlLocationNetworks, "purl-location-networks", "", "networks of PURL read locations: name=CIDR,CIDR;name2=CIDR")
-	str(&c.PurlAccessNames, "purl-access-names", "", "names PURL pages show for login groups and locations: group:slug=Name;location:slug=Name (default: the slug)")
-	str(&c.PurlAccessContact, "purl-access-contact", "", "whom PURL pages tell patrons to contact about restricted files: an e-mail address, a URL or text")
-	str(&c.PurlMODSSchema, "purl-mods-schema", "", "MODS 3.6 XSD that published MODS records are checked against with xmllint (empty: the built-in one)")
-	str(&c.EmbedPurlURL, "embed-purl-url", "", "where Embed fetches PURL records when the PURL service runs in another process (an internal URL of its base, like http://purl.internal:8080/purl); empty: directly in one process, else the PURL base URL")
-	str(&c.ProviderName, "provider-name", "sitesvc digital library", "oEmbed provider_name")
-	str(&c.ViewerDir, "viewer-dir", "", "directory holding Mirador's mirador.min.js, overriding the built-in bundle")
-	str(&c.HoursDB, "hours-db", "", "hours database: empty for SQLite under --data, or a postgres:// URL")
-	str(&c.HivdbDir, "hivdb-dir", "", "directory of HIV-1 algorithms/ and reference/ overriding the built-in ones (a newer HIVDB release)")
-	str(&c.RequestNamespace, "request-namespace", "http://algorithm.sitesvc.org", "SOAP request namespace")
-	str(&c.KeysFile, "keys-file", "", "SOAP API key file (default <data>/keys.txt)")
-	str(&c.TokensFile, "tokens-file", "", "bearer token file (default <data>/tokens.json)")
-	str(&c.LogFormat, "log-format", "json", "log format: json or text")
-	dur(&c.ReadTimeout, "read-timeout", 30*time.Second, "HTTP read timeout")
-	dur(&c.WriteTimeout, "write-timeout", 60*time.Second, "HTTP write timeout")
-	dur(&c.IdleTimeout, "idle-timeout", 120*time.Second, "HTTP idle timeout")
-	dur(&c.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long shutdown waits for in-flight requests")
-	size(&c.MaxBodyBytes, "max-body-bytes", 32<<20, "largest request body accepted (larger ones get 413)")
-	newSigninFlags(fs, env, c)
-	newPatronFlags(fs, env, c)
-	size(&c.IIIFCacheMaxBytes, "iiif-cache-max-bytes", iiifimage.DefaultMaxCacheBytes, "bytes of IIIF image tiles and derived images kept on disk; least recently used images are removed past it")
-	size(&c.IIIFMaxBuilds, "iiif-max-builds", int64(iiifimage.DefaultMaxBuilds()), "IIIF image builds (vips processes) running at once (a count)")
-	size(&c.IIIFBuildQueue, "iiif-build-queue", iiifimage.DefaultMaxQueue, "IIIF image builds waiting for a slot (a count); past it 503 with Retry-After")
-	return services
+	f.fs.Int64Var(p, name, v, help+" (env "+envName(name)+")")
 }
 
-// finish fills the derived defaults and checks the configuration.
-func (c *serveConfig) finish(services string) error {
-	if len(c.envErrs) > 0 {
-		return errors.Join(c.envErrs...)
+// boolean registers a true/false flag.
+func (f envFlags) boolean(p *bool, name string, def bool, help string) {
+	v := def
+	if e := f.env(envName(name)); e != "" {
+		b, err := strconv.ParseBool(e)
+		if err != nil {
+			*f.errs = append(*f.errs, fmt.Errorf("%s=%q is not true or false", envName(name), e))
+		} else {
+			v = b
+		}
+	}
+	f.fs.BoolVar(p, name, v, help+" (env "+envName(name)+")")
+}
+
+// newServeSettings registers the serve flags on fs, the process's and
+// every service's of serviceTable, with defaults taken from the SITESVC_*
+// environment variables; after fs.Parse, check completes them.
+func newServeSettings(fs *flag.FlagSet, env func(string) string) *serveSettings {
+	s := &serveSettings{BaseURLs: map[string]string{}, Service: map[string]serviceSettings{}, baseFlags: map[string]*string{}}
+	ef := envFlags{fs: fs, env: env, errs: &s.envErrs}
+	names := make([]string, len(serviceTable))
+	for i, d := range serviceTable {
+		names[i] = d.name
+	}
+	ef.str(&s.Addr, "addr", ":8080", "listen address")
+	ef.str(&s.PublicURL, "public-url", "http://localhost:8080", "public URL the base URLs default under")
+	ef.str(&s.DataDir, "data", "./data", "directory for what the embedded defaults write")
+	ef.str(&s.services, "services", strings.Join(names, ","), "comma-separated services to run")
+	ef.boolean(&s.Dev, "dev", false, "development mode: create and accept a development SOAP key (<data>/dev-key.txt); never in production")
+	ef.str(&s.TokensFile, "tokens-file", "", "bearer token file (default <data>/tokens.json)")
+	ef.str(&s.LogFormat, "log-format", "json", "log format: json or text")
+	ef.dur(&s.ReadTimeout, "read-timeout", 30*time.Second, "HTTP read timeout")
+	ef.dur(&s.WriteTimeout, "write-timeout", 60*time.Second, "HTTP write timeout")
+	ef.dur(&s.IdleTimeout, "idle-timeout", 120*time.Second, "HTTP idle timeout")
+	ef.dur(&s.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long shutdown waits for in-flight requests")
+	ef.size(&s.MaxBodyBytes, "max-body-bytes", 32<<20, "largest request body accepted (larger ones get 413)")
+	s.SignIn.register(ef)
+	for _, d := range serviceTable {
+		base := new(string)
+		ef.str(base, d.baseFlag, "", d.baseHelp)
+		s.baseFlags[d.name] = base
+		s.Service[d.name] = d.settings(ef)
+	}
+	return s
+}
+
+// check fills the derived defaults and checks the settings, the
+// process's and then every service's (whether it runs or not: a wrong
+// value is never silently unused), naming the flag of the first wrong one.
+func (s *serveSettings) check() error {
+	if len(s.envErrs) > 0 {
+		return errors.Join(s.envErrs...)
 	}
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"read-timeout", c.ReadTimeout}, {"write-timeout", c.WriteTimeout}, {"idle-timeout", c.IdleTimeout}, {"shutdown-timeout", c.ShutdownTimeout}} {
+	}{{"read-timeout", s.ReadTimeout}, {"write-timeout", s.WriteTimeout}, {"idle-timeout", s.IdleTimeout}, {"shutdown-timeout", s.ShutdownTimeout}} {
 		if d.v < 0 {
 			return fmt.Errorf("--%s %s is negative", d.name, d.v)
 		}
 	}
-	if c.ShutdownTimeout == 0 {
+	if s.ShutdownTimeout == 0 {
 		return fmt.Errorf("--shutdown-timeout must be more than 0")
 	}
-	if c.LogFormat != "json" && c.LogFormat != "text" {
-		return fmt.Errorf("--log-format %q: json or text", c.LogFormat)
+	if s.LogFormat != "json" && s.LogFormat != "text" {
+		return fmt.Errorf("--log-format %q: json or text", s.LogFormat)
 	}
-	if c.MaxBodyBytes <= 0 {
-		return fmt.Errorf("--max-body-bytes %d must be more than 0", c.MaxBodyBytes)
+	if s.MaxBodyBytes <= 0 {
+		return fmt.Errorf("--max-body-bytes %d must be more than 0", s.MaxBodyBytes)
 	}
-	for name, v := range map[string]int64{"--iiif-max-builds": c.IIIFMaxBuilds, "--iiif-build-queue": c.IIIFBuildQueue, "--iiif-cache-max-bytes": c.IIIFCacheMaxBytes} {
-		if v <= 0 || (v > 1<<20 && name != "--iiif-cache-max-bytes") {
-			return fmt.Errorf("%s %d must be more than 0 (and, for a count, at most %d)", name, v, 1<<20)
-		}
-	}
-	if err := checkAddr(c.Addr); err != nil {
+	if err := checkAddr(s.Addr); err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	if err := checkHoursDB(c.HoursDB); err != nil {
-		return fmt.Errorf("--hours-db: %w", err)
-	}
-	if err := checkBaseURL(c.PublicURL); err != nil {
+	if err := checkBaseURL(s.PublicURL); err != nil {
 		return fmt.Errorf("--public-url: %w", err)
 	}
-	base := strings.TrimRight(c.PublicURL, "/")
-	def := func(p *string, suffix string) {
-		if *p == "" {
-			*p = base + suffix
+	public := strings.TrimRight(s.PublicURL, "/")
+	for _, d := range serviceTable {
+		u := *s.baseFlags[d.name]
+		if u == "" {
+			u = public + d.basePath
 		}
-		*p = strings.TrimRight(*p, "/")
-	}
-	def(&c.PurlBaseURL, "/purl")
-	def(&c.EmbedBaseURL, "/embed")
-	def(&c.HoursBaseURL, "/hours")
-	def(&c.SOAPEndpoint, "/soap/SiteAlgorithm")
-	for _, u := range []string{c.PurlBaseURL, c.EmbedBaseURL, c.HoursBaseURL, c.SOAPEndpoint} {
+		u = strings.TrimRight(u, "/")
 		if err := checkBaseURL(u); err != nil {
 			return fmt.Errorf("base URL: %w", err)
 		}
+		s.BaseURLs[d.name] = u
 	}
-	if c.EmbedPurlURL != "" {
-		c.EmbedPurlURL = strings.TrimRight(c.EmbedPurlURL, "/")
-		if err := checkBaseURL(c.EmbedPurlURL); err != nil {
-			return fmt.Errorf("--embed-purl-url: %w", err)
+	if s.TokensFile == "" {
+		s.TokensFile = filepath.Join(s.DataDir, "tokens.json")
+	}
+	if err := s.chooseServices(); err != nil {
+		return err
+	}
+	if err := s.SignIn.check(); err != nil {
+		return err
+	}
+	for _, d := range serviceTable {
+		if err := s.Service[d.name].check(s); err != nil {
+			return err
 		}
 	}
-	if c.KeysFile == "" {
-		c.KeysFile = filepath.Join(c.DataDir, "keys.txt")
+	return nil
+}
+
+// chooseServices reads --services: known names, each once, at least one.
+func (s *serveSettings) chooseServices() error {
+	s.Services = nil
+	var known []string
+	for _, d := range serviceTable {
+		known = append(known, d.name)
 	}
-	if c.TokensFile == "" {
-		c.TokensFile = filepath.Join(c.DataDir, "tokens.json")
-	}
-	c.Services = nil
-	for _, s := range strings.Split(services, ",") {
-		s = strings.TrimSpace(s)
-		if s == "" {
+	for _, name := range strings.Split(s.services, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
 			continue
 		}
-		known := false
-		for _, a := range allServices {
-			known = known || a == s
+		if !slices.Contains(known, name) {
+			return fmt.Errorf("--services: unknown service %q (known: %s)", name, strings.Join(known, ", "))
 		}
-		if !known {
-			return fmt.Errorf("--services: unknown service %q (known: %s)", s, strings.Join(allServices, ", "))
+		if slices.Contains(s.Services, name) {
+			return fmt.Errorf("--services: %q named twice", name)
 		}
-		if slices.Contains(c.Services, s) {
-			return fmt.Errorf("--services: %q named twice", s)
-		}
-		c.Services = append(c.Services, s)
+		s.Services = append(s.Services, name)
 	}
-	if len(c.Services) == 0 {
+	if len(s.Services) == 0 {
 		return fmt.Errorf("--services names no service")
 	}
 	return nil

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"io/fs"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/sitelib/sitesvc/bundled/mirador"
 
@@ -15,32 +17,66 @@ import (
 // viewer links the index page shows when the samples are loaded.
 var embedExamples = []string{"bb000kk0000", "bg333mn3333", "bh444pq4444", "bj555rs5555", "bm777wx7777"}
 
-// newEmbedService builds the Embed service from the serve configuration.
-func newEmbedService(c *serveConfig) (server.Service, error) {
+// embedSettings are the Embed service's settings (docs/embed.md).
+type embedSettings struct {
+	// PurlURL is where Embed fetches PURL records when the PURL service
+	// runs in another process: an internal URL of it. Empty: in one process
+	// Embed reads the PURL service directly, else through its base URL.
+	PurlURL      string
+	ProviderName string
+	ViewerDir    string // directory holding Mirador's mirador.min.js; empty: the built-in bundle
+}
+
+// registerEmbedSettings registers the Embed service's flags.
+func registerEmbedSettings(ef envFlags) *embedSettings {
+	s := &embedSettings{}
+	ef.str(&s.PurlURL, "embed-purl-url", "", "where Embed fetches PURL records when the PURL service runs in another process (an internal URL of its base, like http://purl.internal:8080/purl); empty: directly in one process, else the PURL base URL")
+	ef.str(&s.ProviderName, "provider-name", "sitesvc digital library", "oEmbed provider_name")
+	ef.str(&s.ViewerDir, "viewer-dir", "", "directory holding Mirador's mirador.min.js, overriding the built-in bundle")
+	return s
+}
+
+// check implements serviceSettings.
+func (e *embedSettings) check(*serveSettings) error {
+	if e.PurlURL != "" {
+		e.PurlURL = strings.TrimRight(e.PurlURL, "/")
+		if err := checkBaseURL(e.PurlURL); err != nil {
+			return fmt.Errorf("--embed-purl-url: %w", err)
+		}
+	}
+	return nil
+}
+
+// newEmbedService builds the Embed service from its settings.
+func newEmbedService(w *wiring, e *embedSettings) (server.Service, error) {
+	s := w.settings
+	purlBase := s.BaseURLs["purl"]
 	var examples []string
-	if fsys, _ := sampleObjects(c.PurlSamplesDir); fsys != nil {
-		for _, id := range embedExamples {
-			if _, err := fs.Stat(fsys, id); err == nil {
-				examples = append(examples, c.PurlBaseURL+"/"+id)
+	if p, ok := s.Service["purl"].(*purlSettings); ok {
+		if fsys, _ := sampleObjects(p.SamplesDir); fsys != nil {
+			for _, id := range embedExamples {
+				if _, err := fs.Stat(fsys, id); err == nil {
+					examples = append(examples, purlBase+"/"+id)
+				}
 			}
 		}
 	}
 	cfg := embed.Config{
-		BaseURL:      c.EmbedBaseURL,
-		PurlBaseURL:  c.PurlBaseURL,
-		ProviderName: c.ProviderName,
-		ViewerDir:    c.ViewerDir,
-		Logger:       c.Logger,
+		BaseURL:      s.BaseURLs["embed"],
+		PurlBaseURL:  purlBase,
+		ProviderName: e.ProviderName,
+		ViewerDir:    e.ViewerDir,
+		Logger:       w.logger,
 		Examples:     examples,
 	}
 	switch {
-	case c.EmbedPurlURL != "":
-		cfg.PurlFetchURL = c.EmbedPurlURL
-	case slices.Contains(c.Services, "purl"):
+	case e.PurlURL != "":
+		cfg.PurlFetchURL = e.PurlURL
+	case slices.Contains(s.Services, "purl"):
 		// One process: read the PURL service directly, whatever the public
 		// hostname resolves to from here.
-		doer, err := embed.InProcessPurl(c.PurlBaseURL, func() http.Handler {
-			if h := c.localPurl.Load(); h != nil {
+		doer, err := embed.InProcessPurl(purlBase, func() http.Handler {
+			if h := w.localPurl.Load(); h != nil {
 				return *h
 			}
 			return nil
@@ -50,7 +86,7 @@ func newEmbedService(c *serveConfig) (server.Service, error) {
 		}
 		cfg.PurlClient = doer
 	}
-	if c.ViewerDir == "" {
+	if e.ViewerDir == "" {
 		// Without it, Embed warns at start and serves 503 for the bundle.
 		cfg.MiradorBundle, _ = mirador.Bundle()
 	}
@@ -58,6 +94,6 @@ func newEmbedService(c *serveConfig) (server.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.changes().add(svc)
+	w.changes.add(svc)
 	return svc, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"net/http"
 	"net/netip"
@@ -15,7 +14,7 @@ import (
 )
 
 // patronSettings are the settings of restricted items for patrons
-// (docs/purl.md, "Restricted items").
+// (docs/purl.md, "Restricted items"), part of PURL's.
 type patronSettings struct {
 	// IIIFAuthOrigins: origins besides the site's own that may receive
 	// IIIF access tokens (comma-separated; "*" for any).
@@ -26,14 +25,29 @@ type patronSettings struct {
 	// LocationHours: 'reading-room=library/location;…', the Hours
 	// library and location of each rights location.
 	LocationHours string
+
+	// What check parses the text settings into.
+	trustedProxies []netip.Prefix
+	locationHours  map[string][2]string
 }
 
-func newPatronFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) {
-	ef := envFlags{fs: fs, env: env, errs: &c.envErrs}
-	str := func(p *string, name, help string) { ef.str(p, name, "", help) }
-	str(&c.Patron.IIIFAuthOrigins, "iiif-auth-origins", "restricted items: origins (https://viewer.example.org) besides this site's own whose IIIF viewers may receive access tokens, comma-separated; * for any")
-	str(&c.Patron.LocationHours, "purl-location-hours", "location rights: each location's library and location on the Hours service, 'reading-room=green/reading-room;…': patrons elsewhere read today's hours and a link")
-	str(&c.Patron.TrustedProxies, "trusted-proxies", "location rights: reverse proxies (CIDRs or IPs, comma-separated) whose X-Forwarded-For names the client; default --auth-proxy-addresses")
+func (p *patronSettings) register(ef envFlags) {
+	str := func(v *string, name, help string) { ef.str(v, name, "", help) }
+	str(&p.IIIFAuthOrigins, "iiif-auth-origins", "restricted items: origins (https://viewer.example.org) besides this site's own whose IIIF viewers may receive access tokens, comma-separated; * for any")
+	str(&p.LocationHours, "purl-location-hours", "location rights: each location's library and location on the Hours service, 'reading-room=green/reading-room;…': patrons elsewhere read today's hours and a link")
+	str(&p.TrustedProxies, "trusted-proxies", "location rights: reverse proxies (CIDRs or IPs, comma-separated) whose X-Forwarded-For names the client; default --auth-proxy-addresses")
+}
+
+// check parses the settings; s's sign-in settings are already checked.
+func (p *patronSettings) check(s *serveSettings) error {
+	var err error
+	if p.trustedProxies, err = trustedProxies(p.TrustedProxies, s.SignIn.ProxyAddresses); err != nil {
+		return err
+	}
+	if p.locationHours, err = parseLocationHours(p.LocationHours); err != nil {
+		return fmt.Errorf("--purl-location-hours: %w", err)
+	}
+	return nil
 }
 
 // parseAddresses reads comma-separated CIDRs or single addresses.
@@ -56,54 +70,48 @@ func parseAddresses(flagName, s string) ([]netip.Prefix, error) {
 	return out, nil
 }
 
-// trustedProxies are the addresses whose X-Forwarded-For PURL believes.
-func (c *serveConfig) trustedProxies() ([]netip.Prefix, error) {
-	if strings.TrimSpace(c.Patron.TrustedProxies) != "" {
-		return parseAddresses("trusted-proxies", c.Patron.TrustedProxies)
+// trustedProxies are the addresses whose X-Forwarded-For PURL believes:
+// --trusted-proxies, else the sign-in proxy's --auth-proxy-addresses.
+func trustedProxies(trusted, signInProxies string) ([]netip.Prefix, error) {
+	if strings.TrimSpace(trusted) != "" {
+		return parseAddresses("trusted-proxies", trusted)
 	}
-	return parseAddresses("auth-proxy-addresses", c.SignIn.ProxyAddresses)
+	return parseAddresses("auth-proxy-addresses", signInProxies)
 }
 
 // withPatronAccess gives the PURL configuration the site's sign-in and
 // the IIIF Authorization Flow, whose services are mounted at
 // <public-url>/iiif-auth. The PURL service is not made yet: the flow's
 // probe asks it through *svc once it is.
-func (c *serveConfig) withPatronAccess(cfg *purl.Config, svc **purl.Service) error {
-	cfg.Sessions = c.Sessions
-	public := strings.TrimRight(c.PublicURL, "/")
+func (w *wiring) withPatronAccess(cfg *purl.Config, p *patronSettings, svc **purl.Service) error {
+	s := w.settings
+	cfg.Sessions = w.sessions
+	public := strings.TrimRight(s.PublicURL, "/")
 	cfg.SignInURL = public + auth.LoginPath
-	proxies, err := c.trustedProxies()
-	if err != nil {
-		return err
-	}
-	cfg.TrustedProxies = proxies
-	places, err := parseLocationHours(c.Patron.LocationHours)
-	if err != nil {
-		return fmt.Errorf("--purl-location-hours: %w", err)
-	}
-	if len(places) > 0 {
-		cfg.LocationHours = &locationHours{places: places, base: strings.TrimRight(c.HoursBaseURL, "/"), hours: &c.hoursService}
+	cfg.TrustedProxies = p.trustedProxies
+	if len(p.locationHours) > 0 {
+		cfg.LocationHours = &locationHours{places: p.locationHours, base: s.BaseURLs["hours"], hours: &w.hours}
 	}
 	// The viewers of this deployment run on the Embed and PURL bases,
 	// which may be other hosts than the public URL's.
 	var origins []string
-	for _, base := range []string{c.EmbedBaseURL, c.PurlBaseURL} {
+	for _, base := range []string{s.BaseURLs["embed"], s.BaseURLs["purl"]} {
 		if u, err := url.Parse(base); err == nil && u.Scheme != "" && u.Host != "" {
 			origins = append(origins, u.Scheme+"://"+u.Host)
 		}
 	}
-	for o := range strings.SplitSeq(c.Patron.IIIFAuthOrigins, ",") {
+	for o := range strings.SplitSeq(p.IIIFAuthOrigins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			origins = append(origins, o)
 		}
 	}
 	contact := ""
-	if cc := strings.TrimSpace(c.PurlAccessContact); cc != "" {
+	if cc := strings.TrimSpace(cfg.AccessContact); cc != "" {
 		contact = "To ask for access, contact " + cc + "."
 	}
 	base := public + "/iiif-auth"
 	flow, err := iiifauth.New(iiifauth.Config{
-		PublicURL: public, BaseURL: base, Sessions: c.Sessions, Origins: origins, ContactNote: contact, Logger: c.Logger,
+		PublicURL: public, BaseURL: base, Sessions: w.sessions, Origins: origins, ContactNote: contact, Logger: w.logger,
 		Probe: iiifauth.ProberFunc(func(r *http.Request, object, file string) (int, string, string) {
 			if *svc == nil {
 				return http.StatusServiceUnavailable, "", "the PURL service is starting"
@@ -115,6 +123,6 @@ func (c *serveConfig) withPatronAccess(cfg *purl.Config, svc **purl.Service) err
 		return fmt.Errorf("--iiif-auth-origins: %w", err)
 	}
 	cfg.AccessTokens, cfg.AuthServices = flow, flow
-	c.extraMounts = append(c.extraMounts, server.Mount{Path: basePath(base), BaseURL: base, Service: flow})
+	w.extraMounts = append(w.extraMounts, server.Mount{Path: basePath(base), BaseURL: base, Service: flow})
 	return nil
 }

@@ -28,18 +28,14 @@ func TestClock(t *testing.T) {
 }
 
 func TestPatronSettings(t *testing.T) {
-	c := &serveConfig{}
-	c.SignIn.ProxyAddresses = "10.0.0.1"
-	p, err := c.trustedProxies()
+	p, err := trustedProxies("", "10.0.0.1")
 	if err != nil || len(p) != 1 || p[0].String() != "10.0.0.1/32" {
 		t.Errorf("default from --auth-proxy-addresses: %v %v", p, err)
 	}
-	c.Patron.TrustedProxies = "192.0.2.0/24, 2001:db8::1"
-	if p, err = c.trustedProxies(); err != nil || len(p) != 2 {
+	if p, err = trustedProxies("192.0.2.0/24, 2001:db8::1", "10.0.0.1"); err != nil || len(p) != 2 {
 		t.Errorf("--trusted-proxies: %v %v", p, err)
 	}
-	c.Patron.TrustedProxies = "proxy.example.org"
-	if _, err := c.trustedProxies(); err == nil || !strings.Contains(err.Error(), "--trusted-proxies") {
+	if _, err := trustedProxies("proxy.example.org", ""); err == nil || !strings.Contains(err.Error(), "--trusted-proxies") {
 		t.Errorf("a host name accepted: %v", err)
 	}
 }

@@ -18,33 +18,101 @@ import (
 	"github.com/sitelib/sitesvc/impl/server"
 )
 
-// newPurlService builds the PURL service from the serve configuration.
-func newPurlService(c *serveConfig) (server.Service, error) {
+// purlSettings are the PURL service's settings (docs/purl.md).
+type purlSettings struct {
+	SamplesDir      string // sample objects loaded into an empty store: "" built in, "none", or a directory
+	LargeSamplesDir string // large sample objects made by make samples-large, loaded with the samples ("" none)
+	// LocationNetworks: "name=CIDR,CIDR;name2=CIDR", the client networks
+	// that count as being at a location (location-restricted files).
+	LocationNetworks string
+	// AccessNames: "group:slug=Name;location:slug=Name", the names
+	// patrons read on PURL pages for login groups and locations.
+	AccessNames string
+	// AccessContact: whom patrons contact about restricted files.
+	AccessContact string
+	// MODSSchema is the MODS 3.6 XSD published MODS records are checked
+	// against (with xmllint); empty means the built-in one.
+	MODSSchema string
+	// IIIF image service bounds: builds running at once, builds waiting
+	// (past it 503), bytes of the tile cache on disk.
+	IIIFMaxBuilds     int64
+	IIIFBuildQueue    int64
+	IIIFCacheMaxBytes int64
+	// Patron are the settings of restricted items for patrons (iiifauth.go).
+	Patron patronSettings
+
+	// What check parses the text settings into.
+	locationNetworks map[string][]netip.Prefix
+	accessNames      map[string]string
+}
+
+// registerPurlSettings registers the PURL service's flags.
+func registerPurlSettings(ef envFlags) *purlSettings {
+	s := &purlSettings{}
+	ef.str(&s.SamplesDir, "purl-samples", "", "sample PURL objects loaded into an empty store: empty for the built-in samples, none for no samples, or a directory")
+	ef.str(&s.LargeSamplesDir, "purl-large-samples", "", "directory of large sample PURL objects (24 MP image, JPEG 2000, video) that make samples-large writes to samples/large, loaded with the samples (make run passes it)")
+	ef.str(&s.LocationNetworks, "purl-location-networks", "", "networks of PURL read locations: name=CIDR,CIDR;name2=CIDR")
+	ef.str(&s.AccessNames, "purl-access-names", "", "names PURL pages show for login groups and locations: group:slug=Name;location:slug=Name (default: the slug)")
+	ef.str(&s.AccessContact, "purl-access-contact", "", "whom PURL pages tell patrons to contact about restricted files: an e-mail address, a URL or text")
+	ef.str(&s.MODSSchema, "purl-mods-schema", "", "MODS 3.6 XSD that published MODS records are checked against with xmllint (empty: the built-in one)")
+	ef.size(&s.IIIFCacheMaxBytes, "iiif-cache-max-bytes", iiifimage.DefaultMaxCacheBytes, "bytes of IIIF image tiles and derived images kept on disk; least recently used images are removed past it")
+	ef.size(&s.IIIFMaxBuilds, "iiif-max-builds", int64(iiifimage.DefaultMaxBuilds()), "IIIF image builds (vips processes) running at once (a count)")
+	ef.size(&s.IIIFBuildQueue, "iiif-build-queue", iiifimage.DefaultMaxQueue, "IIIF image builds waiting for a slot (a count); past it 503 with Retry-After")
+	s.Patron.register(ef)
+	return s
+}
+
+// maxIIIFCount bounds the IIIF counts (builds, queue).
+const maxIIIFCount = 1 << 20
+
+// check implements serviceSettings.
+func (p *purlSettings) check(s *serveSettings) error {
+	for _, v := range []struct {
+		name  string
+		value int64
+		count bool
+	}{{"--iiif-max-builds", p.IIIFMaxBuilds, true}, {"--iiif-build-queue", p.IIIFBuildQueue, true}, {"--iiif-cache-max-bytes", p.IIIFCacheMaxBytes, false}} {
+		if v.value <= 0 || (v.count && v.value > maxIIIFCount) {
+			return fmt.Errorf("%s %d must be more than 0 (and, for a count, at most %d)", v.name, v.value, maxIIIFCount)
+		}
+	}
+	var err error
+	if p.locationNetworks, err = parseLocationNetworks(p.LocationNetworks); err != nil {
+		return fmt.Errorf("--purl-location-networks: %w", err)
+	}
+	if p.accessNames, err = parseAccessNames(p.AccessNames); err != nil {
+		return fmt.Errorf("--purl-access-names: %w", err)
+	}
+	return p.Patron.check(s)
+}
+
+// newPurlService builds the PURL service from its settings.
+func newPurlService(w *wiring, p *purlSettings) (server.Service, error) {
+	s := w.settings
 	cfg := purl.Config{
-		BaseURL:         c.PurlBaseURL,
-		EmbedBaseURL:    c.EmbedBaseURL,
-		DataDir:         c.DataDir,
-		Logger:          c.Logger,
-		LargeSamplesDir: c.PurlLargeSamplesDir,
-		Changes:         c.changes(),
+		BaseURL:          s.BaseURLs["purl"],
+		EmbedBaseURL:     s.BaseURLs["embed"],
+		DataDir:          s.DataDir,
+		Logger:           w.logger,
+		LargeSamplesDir:  p.LargeSamplesDir,
+		Changes:          &w.changes,
+		LocationNetworks: p.locationNetworks,
+		AccessNames:      p.accessNames,
+		AccessContact:    p.AccessContact,
+		IIIF:             iiifimage.Options{MaxBuilds: int(p.IIIFMaxBuilds), MaxQueue: int(p.IIIFBuildQueue), MaxCacheBytes: p.IIIFCacheMaxBytes},
 	}
-	if c.Tokens != nil {
-		cfg.Tokens = c.Tokens
+	if w.tokens != nil { // a nil *auth.Tokens would be a non-nil Authenticator
+		cfg.Tokens = w.tokens
 	}
-	schema, err := openMODSSchema(c.PurlMODSSchema, c.Logger)
+	schema, err := openMODSSchema(p.MODSSchema, w.logger)
 	if err != nil {
 		return nil, fmt.Errorf("--purl-mods-schema: %w", err)
 	}
-	c.onExit(schema.Close)
+	w.onExit(schema.Close)
 	cfg.MODSSchema = schema
-	nets, err := parseLocationNetworks(c.PurlLocationNetworks)
-	if err != nil {
-		return nil, fmt.Errorf("--purl-location-networks: %w", err)
-	}
-	cfg.LocationNetworks = nets
 	// The service publishes samples from a directory; built-in ones are
 	// written to a temporary one for the start and removed after it.
-	if fsys, source := sampleObjects(c.PurlSamplesDir); source == builtIn {
+	if fsys, source := sampleObjects(p.SamplesDir); source == builtIn {
 		tmp, err := os.MkdirTemp("", "sitesvc-samples-")
 		if err != nil {
 			return nil, fmt.Errorf("unpacking the sample objects: %w", err)
@@ -57,21 +125,16 @@ func newPurlService(c *serveConfig) (server.Service, error) {
 	} else {
 		cfg.SamplesDir = source
 	}
-	names, err := parseAccessNames(c.PurlAccessNames)
-	if err != nil {
-		return nil, fmt.Errorf("--purl-access-names: %w", err)
-	}
-	cfg.AccessNames = names
-	cfg.AccessContact = c.PurlAccessContact
-	cfg.IIIF = iiifimage.Options{MaxBuilds: int(c.IIIFMaxBuilds), MaxQueue: int(c.IIIFBuildQueue), MaxCacheBytes: c.IIIFCacheMaxBytes}
 	var svc *purl.Service
-	if err := c.withPatronAccess(&cfg, &svc); err != nil { // iiifauth.go
+	if err := w.withPatronAccess(&cfg, &p.Patron, &svc); err != nil { // iiifauth.go
 		return nil, err
 	}
 	svc, err = purl.New(context.Background(), cfg)
 	if err != nil {
 		return nil, err
 	}
+	h := svc.Handler()
+	w.localPurl.Store(&h) // Embed reads it directly (embed.go)
 	return svc, nil
 }
 

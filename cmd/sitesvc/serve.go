@@ -17,21 +17,11 @@ import (
 	"github.com/sitelib/sitesvc/impl/server"
 )
 
-// serviceConstructors builds each service from the serve configuration; the
-// constructors live in cmd/sitesvc/<service>.go.
-var serviceConstructors = map[string]func(*serveConfig) (server.Service, error){
-	"purl":  newPurlService,
-	"embed": newEmbedService,
-	"hours": newHoursService,
-	"soap":  newSOAPService,
-}
-
 // runServe is `sitesvc serve`: it runs the chosen services on one listener
 // until SIGINT or SIGTERM, then finishes in-flight requests and exits.
 func runServe(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	var c serveConfig
-	services := newServeFlags(fs, env, &c)
+	settings := newServeSettings(fs, env)
 	if err := parseFlags(fs, args, "sitesvc serve [flags]", `Runs the PURL, Embed, Hours and Algorithm (SOAP) services on one listener.
 With no flags it serves everything at http://localhost:8080 on the built-in data,
 writing under ./data (the PURL store, the Hours SQLite database, key and token
@@ -41,76 +31,86 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 	if fs.NArg() > 0 {
 		return fmt.Errorf("serve takes flags only, not %q (see sitesvc serve --help)", fs.Args())
 	}
-	if err := c.finish(*services); err != nil {
+	if err := settings.check(); err != nil {
 		return err
 	}
-	c.Logger = newLogger(c.LogFormat, stderr)
-	defer c.runExits()
+	w := &wiring{settings: settings, logger: newLogger(settings.LogFormat, stderr)}
+	defer w.runExits()
 	// The port first: when it is taken, serve stops before any service
 	// starts (or says it is ready) and before the data directory is touched.
-	ln, activated, err := listen(c.Addr)
+	ln, activated, err := listen(settings.Addr)
 	switch {
 	case activated && err != nil:
 		return err
 	case err != nil:
-		return listenError(c.Addr, err)
+		return listenError(settings.Addr, err)
 	}
 	defer ln.Close()
-	tokens, err := auth.Open(c.TokensFile)
+	srv, err := w.build()
 	if err != nil {
-		return fmt.Errorf("tokens file: %w", err)
+		return err
 	}
-	c.Tokens = tokens
-	if c.Dev {
-		c.Logger.Warn("development mode (--dev): a development SOAP key is made and accepted; never use --dev in production")
+	return srv.Serve(ctx, ln)
+}
+
+// build makes the sign-in and the chosen services from the settings and
+// the server that mounts them; what it made is closed again when a later
+// step fails.
+func (w *wiring) build() (*server.Server, error) {
+	s := w.settings
+	tokens, err := auth.Open(s.TokensFile)
+	if err != nil {
+		return nil, fmt.Errorf("tokens file: %w", err)
+	}
+	w.tokens = tokens
+	if s.Dev {
+		w.logger.Warn("development mode (--dev): a development SOAP key is made and accepted; never use --dev in production")
 	}
 
 	// The sign-in before the services, which read sessions from it.
-	signIn, signInMount, err := newSignIn(&c)
+	signIn, signInMount, err := newSignIn(w)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	c.Sessions = signIn
+	w.sessions = signIn
 	if signIn.Configured() {
-		c.Logger.Info("staff sign-in ready", "mode", signIn.Mode(), "base_url", signInMount.BaseURL)
+		w.logger.Info("staff sign-in ready", "mode", signIn.Mode(), "base_url", signInMount.BaseURL)
 	}
 
 	var mounts []server.Mount
+	all := func() []server.Mount { return append(append(mounts, w.extraMounts...), signInMount) }
 	closeAll := func() {
-		for _, m := range append(append(mounts, c.extraMounts...), signInMount) {
+		for _, m := range all() {
 			if err := m.Service.Close(); err != nil {
-				c.Logger.Error("closing service", "service", m.Service.Name(), "err", err)
+				w.logger.Error("closing service", "service", m.Service.Name(), "err", err)
 			}
 		}
 	}
-	for _, name := range c.Services {
-		svc, err := serviceConstructors[name](&c)
+	for _, name := range s.Services {
+		d, _ := service(name) // check knows every name
+		svc, err := d.build(w, s.Service[name])
 		if err != nil {
 			closeAll()
 			// The service package's own prefix ("purl: …") repeats the name.
-			return fmt.Errorf("starting the %s service: %s", name, strings.TrimPrefix(err.Error(), name+": "))
+			return nil, fmt.Errorf("starting the %s service: %s", name, strings.TrimPrefix(err.Error(), name+": "))
 		}
-		if name == "purl" {
-			h := svc.Handler()
-			c.localPurl.Store(&h) // Embed reads it directly (embed.go)
-		}
-		base := c.baseURL(name)
-		mounts = append(mounts, server.Mount{Path: basePath(base), BaseURL: base, Service: svc, Contracts: contractLinks(name, base)})
-		c.Logger.Info("service ready", "service", name, "base_url", base)
+		base := s.BaseURLs[name]
+		mounts = append(mounts, server.Mount{Path: basePath(base), BaseURL: base, Service: svc, Contracts: d.contracts(base)})
+		w.logger.Info("service ready", "service", name, "base_url", base)
 	}
 	srv, err := server.New(server.Config{
-		Addr:            c.Addr,
-		Mounts:          append(append(mounts, c.extraMounts...), signInMount),
-		Logger:          c.Logger,
-		ReadTimeout:     c.ReadTimeout,
-		WriteTimeout:    c.WriteTimeout,
-		IdleTimeout:     c.IdleTimeout,
-		ShutdownTimeout: c.ShutdownTimeout,
-		MaxBodyBytes:    c.MaxBodyBytes,
+		Addr:            s.Addr,
+		Mounts:          all(),
+		Logger:          w.logger,
+		ReadTimeout:     s.ReadTimeout,
+		WriteTimeout:    s.WriteTimeout,
+		IdleTimeout:     s.IdleTimeout,
+		ShutdownTimeout: s.ShutdownTimeout,
+		MaxBodyBytes:    s.MaxBodyBytes,
 	})
 	if err != nil {
 		closeAll()
-		return err
+		return nil, err
 	}
 	// Services with metrics of their own (the PURL image service) report
 	// them in /metrics.
@@ -119,33 +119,7 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 			srv.Registry().MustRegister(col)
 		}
 	}
-	return srv.Serve(ctx, ln)
-}
-
-// baseURL is the public base URL of the named service.
-func (c *serveConfig) baseURL(service string) string {
-	switch service {
-	case "purl":
-		return c.PurlBaseURL
-	case "embed":
-		return c.EmbedBaseURL
-	case "hours":
-		return c.HoursBaseURL
-	default:
-		return c.SOAPEndpoint
-	}
-}
-
-// contractLinks are the contract documents a service publishes.
-func contractLinks(service, base string) []server.Link {
-	if service == "soap" {
-		return []server.Link{{Title: "WSDL", URL: base + "?wsdl"}}
-	}
-	return []server.Link{
-		{Title: "OpenAPI (YAML)", URL: base + "/openapi.yaml"},
-		{Title: "OpenAPI (JSON)", URL: base + "/openapi.json"},
-		{Title: "API documentation", URL: base + "/docs"},
-	}
+	return srv, nil
 }
 
 // newLogger is the process's logger; what is logged with a request's

@@ -197,21 +197,21 @@ func TestConfigDefaultsAndEnv(t *testing.T) {
 		"SITESVC_HOURS_BASE_URL": "https://hours.example.org",
 		"SITESVC_SERVICES":       "purl, hours",
 	}
-	var c serveConfig
 	fs := newFlagSetForTest()
-	services := newServeFlags(fs, func(k string) string { return env[k] }, &c)
+	c := newServeSettings(fs, func(k string) string { return env[k] })
 	if err := fs.Parse([]string{"--purl-base-url", "https://purl.example.org/"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.finish(*services); err != nil {
+	if err := c.check(); err != nil {
 		t.Fatal(err)
 	}
 	for got, want := range map[string]string{
-		c.PurlBaseURL:  "https://purl.example.org",
-		c.EmbedBaseURL: "https://lib.example.org/embed",
-		c.HoursBaseURL: "https://hours.example.org",
-		c.SOAPEndpoint: "https://lib.example.org/soap/SiteAlgorithm",
-		c.KeysFile:     filepath.Join("data", "keys.txt"),
+		c.BaseURLs["purl"]:                         "https://purl.example.org",
+		c.BaseURLs["embed"]:                        "https://lib.example.org/embed",
+		c.BaseURLs["hours"]:                        "https://hours.example.org",
+		c.BaseURLs["soap"]:                         "https://lib.example.org/soap/SiteAlgorithm",
+		c.Service["soap"].(*soapSettings).KeysFile: filepath.Join("data", "keys.txt"),
+		c.TokensFile:                               filepath.Join("data", "tokens.json"),
 	} {
 		if got != want {
 			t.Errorf("got %q, want %q", got, want)
@@ -220,21 +220,20 @@ func TestConfigDefaultsAndEnv(t *testing.T) {
 	if strings.Join(c.Services, ",") != "purl,hours" {
 		t.Errorf("services = %v", c.Services)
 	}
-	if basePath(c.HoursBaseURL) != "" || basePath(c.SOAPEndpoint) != "/soap/SiteAlgorithm" {
-		t.Errorf("base paths %q %q", basePath(c.HoursBaseURL), basePath(c.SOAPEndpoint))
+	if basePath(c.BaseURLs["hours"]) != "" || basePath(c.BaseURLs["soap"]) != "/soap/SiteAlgorithm" {
+		t.Errorf("base paths %q %q", basePath(c.BaseURLs["hours"]), basePath(c.BaseURLs["soap"]))
 	}
 
 	for _, bad := range [][]string{{"--services", "purl,ftp"}, {"--public-url", "localhost"}, {"--services", ","},
 		{"--services", "purl,purl"}, {"--public-url", "http://x.test/?a=1"}, {"--public-url", "ftp://x.test"},
 		{"--hours-base-url", "https://h.test/hours#top"}, {"--log-format", "xml"}, {"--read-timeout", "-1s"}, {"--shutdown-timeout", "0s"}, {"--max-body-bytes", "0"},
 		{"--iiif-cache-max-bytes", "0"}, {"--iiif-max-builds", "-1"}, {"--iiif-build-queue", "0"}} {
-		var c serveConfig
 		fs := newFlagSetForTest()
-		services := newServeFlags(fs, func(string) string { return "" }, &c)
+		c := newServeSettings(fs, func(string) string { return "" })
 		if err := fs.Parse(bad); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.finish(*services); err == nil {
+		if err := c.check(); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
 	}
@@ -248,13 +247,12 @@ func TestConfigBadEnvRefused(t *testing.T) {
 		{"SITESVC_SHUTDOWN_TIMEOUT": "soon"},
 		{"SITESVC_MAX_BODY_BYTES": "1MB"},
 	} {
-		var c serveConfig
 		fs := newFlagSetForTest()
-		services := newServeFlags(fs, func(k string) string { return env[k] }, &c)
+		c := newServeSettings(fs, func(k string) string { return env[k] })
 		if err := fs.Parse(nil); err != nil {
 			t.Fatal(err)
 		}
-		err := c.finish(*services)
+		err := c.check()
 		if err == nil {
 			t.Errorf("%v accepted", env)
 			continue
@@ -265,14 +263,13 @@ func TestConfigBadEnvRefused(t *testing.T) {
 			}
 		}
 	}
-	var c serveConfig
 	fs := newFlagSetForTest()
 	env := map[string]string{"SITESVC_WRITE_TIMEOUT": "5s", "SITESVC_IDLE_TIMEOUT": "7s", "SITESVC_MAX_BODY_BYTES": "2048"}
-	services := newServeFlags(fs, func(k string) string { return env[k] }, &c)
+	c := newServeSettings(fs, func(k string) string { return env[k] })
 	if err := fs.Parse([]string{"--write-timeout", "9s"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.finish(*services); err != nil {
+	if err := c.check(); err != nil {
 		t.Fatal(err)
 	}
 	if c.WriteTimeout != 9*time.Second || c.IdleTimeout != 7*time.Second || c.ReadTimeout != 30*time.Second || c.MaxBodyBytes != 2048 {

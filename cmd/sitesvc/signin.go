@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"net/netip"
 	"os"
@@ -14,7 +13,7 @@ import (
 	"github.com/sitelib/sitesvc/impl/signin"
 )
 
-// signinSettings are the sign-in's flags (docs/auth.md).
+// signinSettings are the staff sign-in's settings (docs/auth.md).
 type signinSettings struct {
 	OIDCIssuer, OIDCClientID, OIDCClientSecret string
 	OIDCGroupsClaim, OIDCScopes                string
@@ -25,20 +24,22 @@ type signinSettings struct {
 	// envClientSecret is SITESVC_OIDC_CLIENT_SECRET, used when the flag
 	// is not given.
 	envClientSecret string
+
+	// What check parses the text settings into.
+	groupMap       signin.GroupMap
+	proxyAddresses []netip.Prefix
 }
 
-// newSigninFlags registers the sign-in's flags on fs, with defaults from
-// the SITESVC_* environment (a bad duration there is reported by finish).
-func newSigninFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) {
-	s := &c.SignIn
-	ef := envFlags{fs: fs, env: env, errs: &c.envErrs}
+// register registers the sign-in's flags, with defaults from the
+// SITESVC_* environment (a bad duration there is reported by check).
+func (s *signinSettings) register(ef envFlags) {
 	str, dur := ef.str, ef.dur
 	str(&s.OIDCIssuer, "oidc-issuer", "", "staff sign-in: the OpenID Connect provider's issuer URL (docs/auth.md); empty: no OpenID Connect sign-in")
 	str(&s.OIDCClientID, "oidc-client-id", "", "staff sign-in: this site's client id at the provider (redirect URI <public-url>/auth/callback)")
 	// The secret's variable is read here but not made the flag's default,
 	// which --help would print.
-	s.envClientSecret = env(envName("oidc-client-secret"))
-	fs.StringVar(&s.OIDCClientSecret, "oidc-client-secret", "", "staff sign-in: the client secret (prefer the environment variable: flags show in ps) (env "+envName("oidc-client-secret")+")")
+	s.envClientSecret = ef.env(envName("oidc-client-secret"))
+	ef.fs.StringVar(&s.OIDCClientSecret, "oidc-client-secret", "", "staff sign-in: the client secret (prefer the environment variable: flags show in ps) (env "+envName("oidc-client-secret")+")")
 	str(&s.OIDCGroupsClaim, "oidc-groups-claim", "groups", "staff sign-in: the ID token or userinfo claim listing the person's groups")
 	str(&s.OIDCScopes, "oidc-scopes", "profile email", "staff sign-in: scopes requested besides openid, space-separated (Okta and some others need groups here)")
 	str(&s.GroupMap, "group-map", "", "staff sign-in: provider groups to roles and rights groups: 'provider-group=target,target;…', target admin, publisher, editor:<library> or group:<name>")
@@ -50,72 +51,71 @@ func newSigninFlags(fs *flag.FlagSet, env func(string) string, c *serveConfig) {
 	dur(&s.SessionAbsoluteTimeout, "session-absolute-timeout", signin.DefaultAbsoluteTimeout, "staff sign-in: every session ends this long after sign-in")
 }
 
+// check parses the group map and the proxy's addresses; the rest the
+// sign-in checks when it is made (signin.New).
+func (s *signinSettings) check() error {
+	var err error
+	if s.groupMap, err = signin.ParseGroupMap(s.GroupMap); err != nil {
+		return err
+	}
+	if s.proxyAddresses, err = parseAddresses("auth-proxy-addresses", s.ProxyAddresses); err != nil {
+		return err
+	}
+	if s.OIDCClientSecret == "" {
+		s.OIDCClientSecret = s.envClientSecret
+	}
+	return nil
+}
+
 // signinConfig is the sign-in's configuration from the settings: the
 // sessions live in the Hours database (as newHoursService finds it).
-func (c *serveConfig) signinConfig() (signin.Config, error) {
-	s := c.SignIn
-	groupMap, err := signin.ParseGroupMap(s.GroupMap)
-	if err != nil {
-		return signin.Config{}, err
-	}
-	var prefixes []netip.Prefix
-	for a := range strings.SplitSeq(s.ProxyAddresses, ",") {
-		if a = strings.TrimSpace(a); a == "" {
-			continue
-		}
-		p, err := netip.ParsePrefix(a)
-		if err != nil {
-			addr, aerr := netip.ParseAddr(a)
-			if aerr != nil {
-				return signin.Config{}, fmt.Errorf("--auth-proxy-addresses: %q is not an IP address or CIDR", a)
-			}
-			p = netip.PrefixFrom(addr.Unmap(), addr.Unmap().BitLen())
-		}
-		prefixes = append(prefixes, p.Masked())
-	}
-	secret := s.OIDCClientSecret
-	if secret == "" {
-		secret = s.envClientSecret
-	}
-	db := c.HoursDB
+func (s *serveSettings) signinConfig() signin.Config {
+	si := s.SignIn
+	db := s.hoursDB()
 	if db == "" {
-		db = filepath.Join(c.DataDir, "hours.db")
+		db = filepath.Join(s.DataDir, "hours.db")
 	}
 	return signin.Config{
-		PublicURL:         c.PublicURL,
+		PublicURL:         s.PublicURL,
 		DB:                db,
-		Issuer:            s.OIDCIssuer,
-		ClientID:          s.OIDCClientID,
-		ClientSecret:      secret,
-		GroupsClaim:       s.OIDCGroupsClaim,
-		Scopes:            strings.Fields(s.OIDCScopes),
-		ProxyUserHeader:   s.ProxyUserHeader,
-		ProxyGroupsHeader: s.ProxyGroupsHeader,
-		ProxyAddresses:    prefixes,
-		ProxyLogoutURL:    s.ProxyLogoutURL,
-		GroupMap:          groupMap,
-		IdleTimeout:       s.SessionIdleTimeout,
-		AbsoluteTimeout:   s.SessionAbsoluteTimeout,
-		Logger:            c.Logger,
-	}, nil
+		Issuer:            si.OIDCIssuer,
+		ClientID:          si.OIDCClientID,
+		ClientSecret:      si.OIDCClientSecret,
+		GroupsClaim:       si.OIDCGroupsClaim,
+		Scopes:            strings.Fields(si.OIDCScopes),
+		ProxyUserHeader:   si.ProxyUserHeader,
+		ProxyGroupsHeader: si.ProxyGroupsHeader,
+		ProxyAddresses:    si.proxyAddresses,
+		ProxyLogoutURL:    si.ProxyLogoutURL,
+		GroupMap:          si.groupMap,
+		IdleTimeout:       si.SessionIdleTimeout,
+		AbsoluteTimeout:   si.SessionAbsoluteTimeout,
+	}
+}
+
+// hoursDB is --hours-db, whose database the sign-in shares.
+func (s *serveSettings) hoursDB() string {
+	if h, ok := s.Service["hours"].(*hoursSettings); ok {
+		return h.DB
+	}
+	return ""
 }
 
 // newSignIn builds the sign-in and its mount at <public-url>/auth; it is
 // mounted even when not configured, so /auth/ says so.
-func newSignIn(c *serveConfig) (*signin.SignIn, server.Mount, error) {
-	cfg, err := c.signinConfig()
-	if err != nil {
-		return nil, server.Mount{}, err
-	}
-	if cfg.DB != "" && c.HoursDB == "" && (cfg.Issuer != "" || cfg.ProxyUserHeader != "") {
-		if err := os.MkdirAll(c.DataDir, 0o755); err != nil {
-			return nil, server.Mount{}, fmt.Errorf("sign-in: creating %s: %w", c.DataDir, err)
+func newSignIn(w *wiring) (*signin.SignIn, server.Mount, error) {
+	s := w.settings
+	cfg := s.signinConfig()
+	cfg.Logger = w.logger
+	if s.hoursDB() == "" && (cfg.Issuer != "" || cfg.ProxyUserHeader != "") {
+		if err := os.MkdirAll(s.DataDir, 0o755); err != nil {
+			return nil, server.Mount{}, fmt.Errorf("sign-in: creating %s: %w", s.DataDir, err)
 		}
 	}
 	si, err := signin.New(context.Background(), cfg)
 	if err != nil {
 		return nil, server.Mount{}, err
 	}
-	base := strings.TrimRight(c.PublicURL, "/") + "/auth"
+	base := strings.TrimRight(s.PublicURL, "/") + "/auth"
 	return si, server.Mount{Path: basePath(base), BaseURL: base, Service: si}, nil
 }

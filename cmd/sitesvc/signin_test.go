@@ -22,22 +22,18 @@ func TestSigninSettings(t *testing.T) {
 		"SITESVC_SESSION_IDLE_TIMEOUT":     "10m",
 		"SITESVC_SESSION_ABSOLUTE_TIMEOUT": "4h",
 	}
-	var c serveConfig
 	fs := newFlagSetForTest()
-	services := newServeFlags(fs, func(k string) string { return env[k] }, &c)
+	c := newServeSettings(fs, func(k string) string { return env[k] })
 	if err := fs.Parse([]string{"--oidc-client-id", "from-flag", "--oidc-scopes", "profile email groups"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.finish(*services); err != nil {
+	if err := c.check(); err != nil {
 		t.Fatal(err)
 	}
 	if f := fs.Lookup("oidc-client-secret"); f == nil || f.DefValue != "" || !strings.Contains(f.Usage, "SITESVC_OIDC_CLIENT_SECRET") {
 		t.Errorf("--oidc-client-secret shows default %q", f.DefValue)
 	}
-	cfg, err := c.signinConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := c.signinConfig()
 	if cfg.Issuer != env["SITESVC_OIDC_ISSUER"] || cfg.ClientID != "from-flag" || cfg.ClientSecret != "s3cret" ||
 		cfg.GroupsClaim != "groups" || !slices.Equal(cfg.Scopes, []string{"profile", "email", "groups"}) ||
 		!slices.Equal(cfg.GroupMap["lib-it"], []string{"admin", "publisher"}) ||
@@ -55,33 +51,28 @@ func TestSigninSettings(t *testing.T) {
 		{[]string{"--auth-proxy-user-header", "X-User", "--auth-proxy-addresses", "10.0.0.1, proxy.example.edu"}, nil, "--auth-proxy-addresses"},
 		{nil, map[string]string{"SITESVC_SESSION_IDLE_TIMEOUT": "soon"}, "SITESVC_SESSION_IDLE_TIMEOUT"},
 	} {
-		var sc serveConfig
 		fs := newFlagSetForTest()
-		services := newServeFlags(fs, func(k string) string { return c.env[k] }, &sc)
+		sc := newServeSettings(fs, func(k string) string { return c.env[k] })
 		if err := fs.Parse(c.args); err != nil {
 			t.Fatal(err)
 		}
-		err := sc.finish(*services)
-		if err == nil {
-			_, err = sc.signinConfig()
-		}
+		err := sc.check()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q %v: %v, want an error naming %s", c.args, c.env, err, c.want)
 		}
 	}
 
-	var pc serveConfig
 	fs = newFlagSetForTest()
-	services = newServeFlags(fs, func(string) string { return "" }, &pc)
+	pc := newServeSettings(fs, func(string) string { return "" })
 	if err := fs.Parse([]string{"--auth-proxy-user-header", "X-User", "--auth-proxy-addresses", "10.0.4.17, 192.0.2.0/24,::1"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := pc.finish(*services); err != nil {
+	if err := pc.check(); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err = pc.signinConfig()
+	cfg = pc.signinConfig()
 	want := []netip.Prefix{netip.MustParsePrefix("10.0.4.17/32"), netip.MustParsePrefix("192.0.2.0/24"), netip.MustParsePrefix("::1/128")}
-	if err != nil || !slices.Equal(cfg.ProxyAddresses, want) {
-		t.Errorf("proxy addresses %v (%v), want %v", cfg.ProxyAddresses, err, want)
+	if !slices.Equal(cfg.ProxyAddresses, want) {
+		t.Errorf("proxy addresses %v, want %v", cfg.ProxyAddresses, want)
 	}
 }

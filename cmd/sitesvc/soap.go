@@ -12,13 +12,38 @@ import (
 	"github.com/sitelib/sitesvc/impl/server"
 )
 
-// newSOAPService builds the Algorithm (SOAP) service from the serve
-// configuration, on the built-in HIV-1 data or --hivdb-dir's, and logs
-// which algorithms it runs and where they came from. In development mode
-// (--dev) it makes sure a development key exists (<data>/dev-key.txt) and
-// accepts it; otherwise no development key is made or accepted.
-func newSOAPService(c *serveConfig) (server.Service, error) {
-	fsys, source, err := hivdbData(c.HivdbDir)
+// soapSettings are the Algorithm (SOAP) service's settings (docs/algorithm.md).
+type soapSettings struct {
+	HivdbDir         string // empty: the built-in data (bundled/hivdb)
+	RequestNamespace string
+	KeysFile         string // default <data>/keys.txt
+}
+
+// registerSOAPSettings registers the Algorithm (SOAP) service's flags.
+func registerSOAPSettings(ef envFlags) *soapSettings {
+	s := &soapSettings{}
+	ef.str(&s.HivdbDir, "hivdb-dir", "", "directory of HIV-1 algorithms/ and reference/ overriding the built-in ones (a newer HIVDB release)")
+	ef.str(&s.RequestNamespace, "request-namespace", "http://algorithm.sitesvc.org", "SOAP request namespace")
+	ef.str(&s.KeysFile, "keys-file", "", "SOAP API key file (default <data>/keys.txt)")
+	return s
+}
+
+// check implements serviceSettings.
+func (a *soapSettings) check(s *serveSettings) error {
+	if a.KeysFile == "" {
+		a.KeysFile = filepath.Join(s.DataDir, "keys.txt")
+	}
+	return nil
+}
+
+// newSOAPService builds the Algorithm (SOAP) service from its settings,
+// on the built-in HIV-1 data or --hivdb-dir's, and logs which algorithms
+// it runs and where they came from. In development mode (--dev) it makes
+// sure a development key exists (<data>/dev-key.txt) and accepts it;
+// otherwise no development key is made or accepted.
+func newSOAPService(w *wiring, a *soapSettings) (server.Service, error) {
+	s := w.settings
+	fsys, source, err := hivdbData(a.HivdbDir)
 	if err != nil {
 		return nil, err
 	}
@@ -33,19 +58,19 @@ func newSOAPService(c *serveConfig) (server.Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("HIV-1 data from %s: %w", source, err)
 	}
-	c.Logger.Info("soap: HIV-1 algorithms loaded", "source", source, "algorithms", versions)
+	w.logger.Info("soap: HIV-1 algorithms loaded", "source", source, "algorithms", versions)
 	devKeyFile := ""
-	if c.Dev {
-		devKeyFile = filepath.Join(c.DataDir, "dev-key.txt")
+	if s.Dev {
+		devKeyFile = filepath.Join(s.DataDir, "dev-key.txt")
 	}
 	return algorithm.New(algorithm.Config{
-		Endpoint:         c.SOAPEndpoint,
-		RequestNamespace: c.RequestNamespace,
+		Endpoint:         s.BaseURLs["soap"],
+		RequestNamespace: a.RequestNamespace,
 		Engine:           engine,
-		KeysFile:         c.KeysFile,
+		KeysFile:         a.KeysFile,
 		DevKeyFile:       devKeyFile,
 		ReportsXSD:       soapapi.Document("reports"),
-		Logger:           c.Logger,
+		Logger:           w.logger,
 	})
 }
 

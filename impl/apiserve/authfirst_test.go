@@ -2,6 +2,7 @@ package apiserve
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -78,8 +79,8 @@ func newGuardedBoxes(t *testing.T) (*echo.Echo, *[]string) {
 		t.Fatal(err)
 	}
 	handler := func(c echo.Context) error {
-		if p, ok := PrincipalFrom(c.Request().Context()); !ok || p.Name != "wendy" {
-			t.Errorf("handler of %s: principal %v %v", c.Request().URL.Path, p, ok)
+		if p, err := auth.PrincipalFrom(c.Request().Context()); err != nil || p.Name != "wendy" || p.Via != auth.CredentialToken {
+			t.Errorf("handler of %s: principal %+v %v", c.Request().URL.Path, p, err)
 		}
 		return c.NoContent(http.StatusNoContent)
 	}
@@ -165,15 +166,23 @@ func TestEdgeAuthorisesBeforeBody(t *testing.T) {
 	}
 }
 
-// TestBearerReusesEdgePrincipal: the validator's check hands on the
-// principal the edge authorised instead of looking the token up again.
+// TestBearerReusesEdgePrincipal: the validator's check passes a write
+// the edge authorised without looking a token up again (this Bearer has
+// no tokens, so a look-up would refuse it), and never takes a read's
+// identity (auth.WithResolver) for an authorisation.
 func TestBearerReusesEdgePrincipal(t *testing.T) {
-	var accepted auth.Principal
-	b := Bearer{Accept: func(_ context.Context, _ *http.Request, p auth.Principal) { accepted = p }}
+	b := Bearer{Missing: "missing", NoTokens: "none"}
 	req := httptest.NewRequest(http.MethodPut, "/x", nil)
-	req = req.WithContext(context.WithValue(req.Context(), principalKey{}, auth.Principal{Name: "edge"}))
-	if err := b.Authenticate(context.Background(), authInput(req)); err != nil || accepted.Name != "edge" {
-		t.Errorf("Authenticate with the edge's principal: %v, accepted %v", err, accepted)
+	req.Header.Set("Authorization", "Bearer t")
+	req = req.WithContext(auth.WithPrincipal(req.Context(), auth.Principal{Name: "edge"}))
+	if err := b.Authenticate(context.Background(), authInput(req)); err != nil {
+		t.Errorf("Authenticate with the edge's principal: %v", err)
+	}
+	get := httptest.NewRequest(http.MethodGet, "/x", nil)
+	get = get.WithContext(auth.WithResolver(get.Context(), func() (auth.Principal, error) { return auth.Principal{Name: "reader"}, nil }))
+	var he *echo.HTTPError
+	if err := b.Authenticate(context.Background(), authInput(get)); !errors.As(err, &he) || he.Code != 401 {
+		t.Errorf("Authenticate of a read's identity: %v, want 401", err)
 	}
 }
 

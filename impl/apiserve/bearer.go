@@ -16,18 +16,25 @@ type TokenChecker interface {
 	Authenticate(token string) (auth.Principal, bool)
 }
 
-// Bearer is a service's check of the document's bearerAuth scheme, as
-// the validator's AuthenticationFunc (Options.Auth): a token is required
-// and must be known (else 401), Permit may refuse its principal (403), and
-// Accept hands an accepted principal on to the handler. The messages are
-// the service's, in its own words.
+// Bearer is how a service finds who sends a request, at the edge, for
+// every handler: the principal goes into the request's context
+// (auth.WithPrincipal, auth.WithResolver), where handlers read it with
+// auth.PrincipalFrom and nowhere else.
 //
-// A request without an Authorization header may instead be authorised by
-// its browser session (Sessions): the session's principal goes through
-// Permit as a token's does, and a write (any method but GET, HEAD,
-// OPTIONS, TRACE) must carry the session's CSRF token in auth.CSRFHeader,
-// else it is 403 before anything reads its body. A request with an
-// Authorization header is judged by its token alone, session or not.
+// An operation the document secures is authorised by it before anything
+// reads the body (Policy.Bearer): a token is required and must be known
+// (else 401), and Permit may refuse its principal (403); the messages are
+// the service's, in its own words. A request without an Authorization
+// header may instead be authorised by its browser session (Sessions): the
+// session's principal goes through Permit as a token's does, and a write
+// (any method but GET, HEAD, OPTIONS, TRACE) must carry the session's
+// CSRF token in auth.CSRFHeader, else it is 403 before anything reads its
+// body. A request with an Authorization header is judged by its token
+// alone, session or not.
+//
+// Reads (GET, HEAD) are identified only when Reads is set, by Reads'
+// rules, and refused by nobody here: the handler decides what a
+// principal, an anonymous request or an unknown token may read.
 type Bearer struct {
 	// Tokens resolves tokens; nil refuses every token (401 NoTokens).
 	Tokens TokenChecker
@@ -40,27 +47,85 @@ type Bearer struct {
 	// Permit returns why the principal may not use the operation ("" when
 	// it may); nil permits every known token.
 	Permit func(p auth.Principal) string
-	// Accept receives an accepted principal and the validator's context.
-	Accept func(ctx context.Context, req *http.Request, p auth.Principal)
+	// Reads, when set, identifies every read.
+	Reads *Readers
 }
 
-// Authenticate implements openapi3filter.AuthenticationFunc. A request
-// the edge has already authorised (Policy.Bearer) carries its principal,
-// which is handed on without a second look-up.
+// Readers are the credentials a service's reads are identified by: a
+// bearer token (Reads.AccessTokens, then Bearer.Tokens), else the
+// browser's session (Reads.Sessions). The look-up runs when a handler
+// first asks, so a read nobody asks about (a public file) costs none.
+type Readers struct {
+	// AccessTokens resolves tokens issued for reading only (IIIF access
+	// tokens), tried before Bearer.Tokens; never consulted for writes.
+	AccessTokens func(token string) (auth.Principal, bool)
+	// Sessions reads a signed-in session of a read without a bearer token.
+	Sessions auth.SessionReader
+}
+
+// Authenticate implements openapi3filter.AuthenticationFunc. A write the
+// edge has already authorised (Policy.Bearer) carries its principal and
+// passes without a second look-up.
 func (b Bearer) Authenticate(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
 	req := in.RequestValidationInput.Request
-	p, ok := PrincipalFrom(req.Context())
-	if !ok {
-		var refused *Error
-		if p, refused = b.principal(req); refused != nil {
-			// The validator's middleware answers an echo.HTTPError as is.
-			return &echo.HTTPError{Code: refused.Status, Message: refused.Message}
+	if !safeMethod(req.Method) {
+		// The edge attaches a principal to a write only once authorised.
+		if _, err := auth.PrincipalFrom(req.Context()); err == nil {
+			return nil
 		}
 	}
-	if b.Accept != nil {
-		b.Accept(ctx, req, p)
+	if _, refused := b.principal(req); refused != nil {
+		// The validator's middleware answers an echo.HTTPError as is.
+		return &echo.HTTPError{Code: refused.Status, Message: refused.Message}
 	}
 	return nil
+}
+
+// Identify gives a read (GET, HEAD) its resolver, when Reads is set and
+// the request may carry a credential: an Authorization or Cookie header,
+// or any request when the sign-in is configured (a sign-in proxy's
+// headers name the person). The edge calls it for every read; a handler
+// reached by another path (PURL's IIIF probe, through the flow's mount)
+// calls it itself. ok is false when req is returned as it was.
+func (b *Bearer) Identify(req *http.Request) (*http.Request, bool) {
+	r := b.Reads
+	if r == nil {
+		return req, false
+	}
+	_, authz := req.Header["Authorization"]
+	_, cookie := req.Header["Cookie"]
+	if !authz && !cookie && (r.Sessions == nil || !r.Sessions.Configured()) {
+		return req, false
+	}
+	return req.WithContext(auth.WithResolver(req.Context(), func() (auth.Principal, error) { return b.reader(req) })), true
+}
+
+// reader is who sent the read req: a bearer token (an access token, else
+// a token of Tokens), else the signed-in session.
+func (b *Bearer) reader(req *http.Request) (auth.Principal, error) {
+	if token, ok := auth.BearerToken(req); ok {
+		if b.Reads.AccessTokens != nil {
+			if p, ok := b.Reads.AccessTokens(token); ok {
+				p.Via = auth.CredentialAccessToken
+				return p, nil
+			}
+		}
+		if b.Tokens != nil {
+			if p, ok := b.Tokens.Authenticate(token); ok {
+				p.Via = auth.CredentialToken
+				return p, nil
+			}
+		}
+		return auth.Principal{}, auth.ErrUnknownToken
+	}
+	if s := b.Reads.Sessions; s != nil && s.Configured() {
+		if sess, ok := s.Session(req); ok {
+			p := sess.Principal
+			p.Via = auth.CredentialSession
+			return p, nil
+		}
+	}
+	return auth.Principal{}, auth.ErrAnonymous
 }
 
 // MissingCSRF is the 403 message of a write a browser session authorises
@@ -85,6 +150,7 @@ func (b Bearer) principal(req *http.Request) (auth.Principal, *Error) {
 	if !ok {
 		return auth.Principal{}, &Error{Status: http.StatusUnauthorized, Message: b.Unknown}
 	}
+	p.Via = auth.CredentialToken
 	return b.permit(p)
 }
 
@@ -103,7 +169,9 @@ func (b Bearer) session(req *http.Request) (p auth.Principal, ok bool, refused *
 	if !safeMethod(req.Method) && !csrfMatches(req.Header.Get(auth.CSRFHeader), s.CSRFToken) {
 		return auth.Principal{}, true, &Error{Status: http.StatusForbidden, Message: MissingCSRF}
 	}
-	p, refused = b.permit(s.Principal)
+	p = s.Principal
+	p.Via = auth.CredentialSession
+	p, refused = b.permit(p)
 	return p, true, refused
 }
 
@@ -131,13 +199,4 @@ func safeMethod(method string) bool {
 // time; a session without a token matches nothing.
 func csrfMatches(sent, want string) bool {
 	return want != "" && subtle.ConstantTimeCompare([]byte(sent), []byte(want)) == 1
-}
-
-type principalKey struct{}
-
-// PrincipalFrom is the principal the edge authorised for the request of
-// ctx (Policy.Bearer), if any.
-func PrincipalFrom(ctx context.Context) (auth.Principal, bool) {
-	p, ok := ctx.Value(principalKey{}).(auth.Principal)
-	return p, ok
 }

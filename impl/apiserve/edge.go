@@ -70,8 +70,9 @@ type Policy struct {
 	// at the edge, before its body is read, by bearer token or browser
 	// session (Bearer.Sessions, with its CSRF token on writes); the
 	// principal, whichever the credential, goes on in the
-	// request's context (PrincipalFrom), where Bearer.Authenticate, the
-	// validator's check, finds it.
+	// request's context (auth.PrincipalFrom), where Bearer.Authenticate,
+	// the validator's check, and the handlers find it; Bearer.Reads
+	// identifies reads the same way.
 	Bearer *Bearer
 	// Scope, when set, may refuse an authorised principal the operation
 	// (its operationId as the contract spells it) on the request's path (an *Error, 403): rules
@@ -154,6 +155,12 @@ func (ed *edge) pre(next echo.HandlerFunc) echo.HandlerFunc {
 		switch req.Method {
 		case http.MethodGet, http.MethodHead:
 			// The common case: routing and validation answer 404 and 405.
+			if b := ed.policy.Bearer; b != nil {
+				if r, ok := b.Identify(req); ok { // bearer.go
+					req, received = r, r
+					c.SetRequest(req)
+				}
+			}
 		case http.MethodOptions:
 			return ed.options(c)
 		default:
@@ -174,7 +181,7 @@ func (ed *edge) pre(next echo.HandlerFunc) echo.HandlerFunc {
 				if err != nil {
 					return err
 				}
-				req = req.WithContext(context.WithValue(req.Context(), principalKey{}, p))
+				req = req.WithContext(auth.WithPrincipal(req.Context(), p))
 				c.SetRequest(req)
 			}
 			if op.RequestBody == nil {

@@ -46,10 +46,14 @@ func ValidRole(role string) bool {
 	return role == RoleAdmin || role == RolePublisher || scopedRole.MatchString(role)
 }
 
-// Principal is who a valid token belongs to.
+// Principal is who sent a request: the holder of a valid token or a
+// signed-in person.
 type Principal struct {
 	Name  string
 	Roles []string
+	// Via is the credential the edge found the principal by (zero where
+	// no edge set it, as in a token file's own look-up).
+	Via Credential
 }
 
 // Has reports whether p holds role; admin holds every role.

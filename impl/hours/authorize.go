@@ -1,7 +1,6 @@
 package hours
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -55,8 +54,7 @@ const defaultWriteBodyLimit = 16 << 10
 // token against the operation and the library in the path, run before
 // the body is read.
 func (s *Service) scope(req *http.Request, operationID string, p auth.Principal) error {
-	ctx := context.WithValue(req.Context(), principalKey{}, p)
-	_, err := s.authorize(ctx, libraryInPath(req.URL.EscapedPath()), adminOnlyOperations[operationID])
+	_, err := s.permits(req.Context(), p, libraryInPath(req.URL.EscapedPath()), adminOnlyOperations[operationID])
 	return err
 }
 

@@ -1,7 +1,6 @@
 package hours
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"mime"
@@ -13,11 +12,9 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
-	echomiddleware "github.com/oapi-codegen/echo-middleware"
 
 	"github.com/sitelib/sitesvc/gen/hoursapi"
 	"github.com/sitelib/sitesvc/impl/apiserve"
-	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/hours/jsonapireq"
 )
 
@@ -56,7 +53,7 @@ func (s *Service) echo() (*echo.Echo, error) {
 	e.Pre(s.jsonapiRequests(ops)) // issue 15.2: requests.go
 	// apiserve's router registers "/libraries/{library_id}.json" and
 	// the like, which echo's router cannot express as they are.
-	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
+	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(s, nil))
 	return e, nil
 }
 
@@ -259,13 +256,12 @@ func pointerToMember(pointer, message string) string {
 	return strings.TrimRight(pointer, "/") + "/" + name
 }
 
-type principalKey struct{}
-
-// bearer is the validator's check of bearerAuth: it resolves the token
-// (the roles are the handlers' to check, per library). The validator still
-// holds the request (it replaces the body after this check), so the
-// principal goes on the echo context here and into the request context in
-// withPrincipal, once the body is bound.
+// bearer is the edge's check of bearerAuth: it resolves the token or the
+// browser session (the roles are scope's and the handlers' to check, per
+// library); the principal reaches the handlers in the request's context
+// (auth.PrincipalFrom). A secured read (a library's changes) is refused
+// by the validator without a known token or session, and its handler
+// finds the principal by the same rules (Reads).
 func (s *Service) bearer() apiserve.Bearer {
 	return apiserve.Bearer{
 		Tokens:   s.cfg.Tokens,
@@ -273,30 +269,8 @@ func (s *Service) bearer() apiserve.Bearer {
 		Missing:  "this operation needs a bearer token (Authorization: Bearer …)",
 		NoTokens: "no tokens are configured",
 		Unknown:  "unknown bearer token",
-		Accept: func(ctx context.Context, _ *http.Request, p auth.Principal) {
-			if c := echomiddleware.GetEchoContext(ctx); c != nil {
-				c.Set(principalContextKey, p)
-			}
-		},
+		Reads:    &apiserve.Readers{Sessions: s.cfg.Sessions},
 	}
-}
-
-const principalContextKey = "hours.principal"
-
-// withPrincipal moves the authenticated principal into the context the
-// strict handlers receive.
-func withPrincipal(next hoursapi.StrictHandlerFunc, _ string) hoursapi.StrictHandlerFunc {
-	return func(c echo.Context, request any) (any, error) {
-		if p, ok := c.Get(principalContextKey).(auth.Principal); ok {
-			c.SetRequest(c.Request().WithContext(context.WithValue(c.Request().Context(), principalKey{}, p)))
-		}
-		return next(c, request)
-	}
-}
-
-func principalFrom(ctx context.Context) (auth.Principal, bool) {
-	p, ok := ctx.Value(principalKey{}).(auth.Principal)
-	return p, ok
 }
 
 // quoted puts each value in double quotes, as JSON writes strings.

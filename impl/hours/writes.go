@@ -58,10 +58,15 @@ var deleted = writeResponse{status: http.StatusNoContent}
 // log. An editor's role names a library by slug; a former slug still
 // names the same library.
 func (s *Service) authorize(ctx context.Context, librarySlug string, adminOnly bool) (string, error) {
-	p, ok := principalFrom(ctx)
-	if !ok {
+	p, err := auth.PrincipalFrom(ctx) // the edge's (apiserve.Bearer)
+	if err != nil {
 		return "", &apiserve.Error{Status: http.StatusUnauthorized, Message: "this operation needs a bearer token"}
 	}
+	return s.permits(ctx, p, librarySlug, adminOnly)
+}
+
+// permits is authorize's check of the principal p.
+func (s *Service) permits(ctx context.Context, p auth.Principal, librarySlug string, adminOnly bool) (string, error) {
 	if p.IsAdmin() {
 		return p.Name, nil
 	}

@@ -35,11 +35,10 @@ import (
 // exchange is what the handlers know of a request beyond the parameters
 // the generated code hands them: the request as received (a HEAD stays a
 // HEAD for http.ServeContent, Accept picks the error format, RemoteAddr
-// and Authorization decide file access), and the principal the validator
-// authenticated for a write.
+// decides location access). Who sent it is in its context
+// (auth.PrincipalFrom), where the edge put it.
 type exchange struct {
-	req       *http.Request
-	principal *auth.Principal
+	req *http.Request
 }
 
 type exchangeKey struct{}
@@ -115,11 +114,17 @@ func withExchange(next echo.HandlerFunc) echo.HandlerFunc {
 
 var tooLarge = fmt.Sprintf("too large: documents are at most %d bytes", record.MaxDocumentBytes)
 
-// bearer is the validator's check of bearerAuth, which the contract
-// requires (alone) of the publishing operations: a known token with the
-// role publisher (or admin). The principal goes to the handler through
-// the request's exchange.
+// bearer is the edge's check of bearerAuth, which the contract requires
+// (alone) of the publishing operations: a known token with the role
+// publisher (or admin); a browser session does not publish. Reads are
+// identified by an IIIF access token, a token or the signed-in session
+// (Reads), for the rights of restricted files (access.go). Either way the
+// principal reaches the handlers in the request's context.
 func (s *Service) bearer() apiserve.Bearer {
+	reads := &apiserve.Readers{Sessions: s.cfg.Sessions}
+	if s.cfg.AccessTokens != nil {
+		reads.AccessTokens = s.cfg.AccessTokens.Principal
+	}
 	return apiserve.Bearer{
 		Tokens:   s.cfg.Tokens,
 		Missing:  "unauthorized: publishing needs a bearer token with the role publisher (sitesvc tokens add --role publisher)",
@@ -131,11 +136,7 @@ func (s *Service) bearer() apiserve.Bearer {
 			}
 			return ""
 		},
-		Accept: func(_ context.Context, req *http.Request, p auth.Principal) {
-			if ex, ok := req.Context().Value(exchangeKey{}).(*exchange); ok {
-				ex.principal = &p
-			}
-		},
+		Reads: reads,
 	}
 }
 

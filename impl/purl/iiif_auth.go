@@ -68,6 +68,10 @@ func (s *Service) probeService(rec *record.Record, name string, withContext bool
 // ProbeAccess implements iiifauth.Prober: the file route's decision for
 // r, and who a sign-in admits.
 func (s *Service) ProbeAccess(r *http.Request, object, file string) (status int, who, reason string) {
+	// The probe comes through the flow's mount, not this service's edge:
+	// it is identified as a read of the file is (apiserve.Bearer.Reads).
+	bearer := s.bearer()
+	r, _ = bearer.Identify(r)
 	ctx := context.WithValue(r.Context(), exchangeKey{}, &exchange{req: r})
 	obj, fail := s.readObject(ctx, object)
 	if fail != nil {

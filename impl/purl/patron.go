@@ -1,6 +1,7 @@
 package purl
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -16,33 +17,24 @@ type AccessTokens interface {
 	Principal(token string) (auth.Principal, bool)
 }
 
-// patron is who a read request comes from, for the rights check: a
-// bearer token (an IIIF access token or a token of the token file), else
-// the browser's signed-in session. found is false for an anonymous
-// request; a bearer token nobody issued is a refusal (status, msg), never
-// taken for anonymous.
+// patron is who a read request comes from, for the rights check, as the
+// edge found it (apiserve.Bearer.Reads: an IIIF access token or a token
+// of the token file, else the browser's signed-in session). found is
+// false for an anonymous request; a bearer token nobody issued is a
+// refusal (status, msg), never taken for anonymous.
 func (s *Service) patron(r *http.Request) (p auth.Principal, found bool, how string, status int, msg string) {
-	if token, ok := auth.BearerToken(r); ok {
-		if s.cfg.AccessTokens != nil {
-			if p, ok := s.cfg.AccessTokens.Principal(token); ok {
-				return p, true, "the access token of " + fmt.Sprintf("%q", p.Name), 0, ""
-			}
-		}
-		if s.cfg.Tokens == nil {
-			return auth.Principal{}, false, "", http.StatusUnauthorized, "unauthorized: unknown bearer token (this service accepts no tokens; sign in instead)"
-		}
-		p, ok := s.cfg.Tokens.Authenticate(token)
-		if !ok {
-			return auth.Principal{}, false, "", http.StatusUnauthorized, "unauthorized: unknown bearer token"
-		}
-		return p, true, fmt.Sprintf("the token of %q", p.Name), 0, ""
+	p, err := auth.PrincipalFrom(r.Context())
+	switch {
+	case errors.Is(err, auth.ErrUnknownToken) && s.cfg.Tokens == nil:
+		return auth.Principal{}, false, "", http.StatusUnauthorized, "unauthorized: unknown bearer token (this service accepts no tokens; sign in instead)"
+	case errors.Is(err, auth.ErrUnknownToken):
+		return auth.Principal{}, false, "", http.StatusUnauthorized, "unauthorized: unknown bearer token"
+	case err != nil:
+		return auth.Principal{}, false, "", 0, ""
+	case p.Via == auth.CredentialSession:
+		return p, true, fmt.Sprintf("the account %q", p.Name), 0, ""
 	}
-	if s.cfg.Sessions != nil && s.cfg.Sessions.Configured() {
-		if sess, ok := s.cfg.Sessions.Session(r); ok {
-			return sess.Principal, true, fmt.Sprintf("the account %q", sess.Principal.Name), 0, ""
-		}
-	}
-	return auth.Principal{}, false, "", 0, ""
+	return p, true, fmt.Sprintf("the %s of %q", p.Via, p.Name), 0, ""
 }
 
 // signInHint says how an anonymous reader can meet a group grant: sign

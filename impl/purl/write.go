@@ -17,18 +17,18 @@ import (
 	"github.com/sitelib/sitesvc/impl/purl/store"
 )
 
-// publisher is the principal the validator authenticated for a write.
-// The contract requires bearerAuth of every write, so its absence means
-// the request did not come through the validator: it is refused.
+// publisher is the principal the edge authorised for a write. The
+// contract requires bearerAuth of every write, so its absence means the
+// request did not come through the edge: it is refused.
 func (s *Service) publisher(ctx context.Context) (auth.Principal, *failure) {
-	ex := exchangeFrom(ctx)
-	if ex.principal == nil {
+	p, err := auth.PrincipalFrom(ctx)
+	if err != nil {
 		return auth.Principal{}, s.fail(ctx, http.StatusUnauthorized, "unauthorized: publishing needs a bearer token with the role publisher (sitesvc tokens add --role publisher)")
 	}
-	if !ex.principal.CanPublish() {
-		return auth.Principal{}, s.fail(ctx, http.StatusForbidden, fmt.Sprintf("forbidden: the token of %q has no role publisher or admin", ex.principal.Name))
+	if !p.CanPublish() {
+		return auth.Principal{}, s.fail(ctx, http.StatusForbidden, fmt.Sprintf("forbidden: the token of %q has no role publisher or admin", p.Name))
 	}
-	return *ex.principal, nil
+	return p, nil
 }
 
 // PutPublicXml implements purlapi.StrictServerInterface: publish an

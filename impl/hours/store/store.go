@@ -15,9 +15,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 	"github.com/pressly/goose/v3"
-	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+	"modernc.org/sqlite" // database/sql driver "sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 //go:embed migrations
@@ -138,14 +140,22 @@ type FieldError struct {
 func (e *FieldError) Error() string { return e.Field + ": " + e.Reason }
 
 // isUniqueViolation recognises a unique-constraint failure from either
-// driver (SQLite "UNIQUE constraint failed", PostgreSQL SQLSTATE 23505).
+// driver by its code, never its wording: SQLite's extended result codes
+// SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY (both worded
+// "UNIQUE constraint failed"), PostgreSQL's SQLSTATE 23505
+// (unique_violation).
 func isUniqueViolation(err error) bool {
-	if err == nil {
-		return false
+	var lite *sqlite.Error
+	if errors.As(err, &lite) {
+		return lite.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || lite.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 	}
-	msg := err.Error()
-	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "SQLSTATE 23505")
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && pg.Code == pgUniqueViolation
 }
+
+// pgUniqueViolation is PostgreSQL's SQLSTATE of a unique-constraint
+// failure (Appendix A of its manual).
+const pgUniqueViolation = "23505"
 
 // tx runs fn in one transaction.
 type tx struct {
