@@ -99,6 +99,19 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 		root.name.Local = "publicObject"
 		n.changed = true
 	}
+	// Namespaces first: a child written in none that can only be in one
+	// (MODS), and prefixes used without a declaration, so that every
+	// name below means what the record meant.
+	for _, e := range root.elements() {
+		if w := adoptNamespace(e, "publicObject"); w != "" {
+			warn("%s", w)
+			n.changed = true
+		}
+	}
+	if ws := declarePrefixes(root, "the record"); len(ws) > 0 {
+		n.warnings = append(n.warnings, ws...)
+		n.changed = true
+	}
 	var unknown unknownNames
 	if canonicalize(root, "", &unknown) {
 		n.changed = true

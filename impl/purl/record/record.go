@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -208,9 +209,13 @@ type publicObjectXML struct {
 					Width  string `xml:"width,attr"`
 					Height string `xml:"height,attr"`
 				} `xml:"imageData"`
-				MediaData *struct {
+				// mediaData is the seed's; videoData and audioData are
+				// the older records' (the same duration, in seconds or
+				// as an ISO 8601 duration).
+				MediaData []struct {
+					XMLName  xml.Name
 					Duration string `xml:"duration,attr"`
-				} `xml:"mediaData"`
+				} `xml:",any"`
 			} `xml:"file"`
 		} `xml:"resource"`
 	} `xml:"contentMetadata"`
@@ -446,12 +451,14 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 				warn("%s: image %q has no imageData (pixel size): it is served as a file, not shown in the IIIF viewer", fwhere, f.ID)
 			}
 			av := strings.HasPrefix(mt, "audio/") || strings.HasPrefix(mt, "video/")
-			if f.MediaData != nil && av {
-				d, err := strconv.ParseFloat(strings.TrimSpace(f.MediaData.Duration), 64)
-				if err == nil && d > 0 && d <= 1e7 {
+			for _, md := range f.MediaData {
+				if !av || file.Duration > 0 || !mediaDataNames[md.XMLName.Local] || md.XMLName.Space != "" {
+					continue
+				}
+				if d, ok := parseDuration(md.Duration); ok {
 					file.Duration = d
-				} else if f.MediaData.Duration != "" {
-					warn("%s/mediaData/@duration %q is not a positive number of seconds", fwhere, f.MediaData.Duration)
+				} else if md.Duration != "" {
+					warn("%s/%s/@duration %q is not a positive duration (seconds, or ISO 8601 such as PT1H2M3S)", fwhere, md.XMLName.Local, md.Duration)
 				}
 			}
 			if av && file.Duration == 0 && (typ == "audio" || typ == "video") {
@@ -477,6 +484,44 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 			r.Thumb = name
 		}
 	}
+}
+
+// mediaDataNames are the elements of a file that give an audio or video
+// file's duration: the seed's mediaData and the older videoData and
+// audioData.
+var mediaDataNames = map[string]bool{"mediaData": true, "videoData": true, "audioData": true}
+
+// maxDuration bounds a duration read from a record (about 115 days): a
+// larger one is not a recording's.
+const maxDuration = 1e7
+
+// isoDuration is an ISO 8601 duration of days, hours, minutes and seconds
+// (P0DT1H2M3S, PT1M30.5S), the form older records give.
+var isoDuration = regexp.MustCompile(`^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$`)
+
+// parseDuration reads a duration in seconds ("3723", "12.5") or as an
+// ISO 8601 duration ("P0DT1H2M3S"); ok is false unless it is positive and
+// at most maxDuration seconds.
+func parseDuration(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	if d, err := strconv.ParseFloat(s, 64); err == nil {
+		return d, d > 0 && d <= maxDuration
+	}
+	m := isoDuration.FindStringSubmatch(strings.ToUpper(s))
+	if m == nil || s == "P" || strings.HasSuffix(strings.ToUpper(s), "T") {
+		return 0, false
+	}
+	var d float64
+	for i, unit := range []float64{86400, 3600, 60, 1} {
+		if m[i+1] != "" {
+			v, err := strconv.ParseFloat(m[i+1], 64)
+			if err != nil {
+				return 0, false
+			}
+			d += v * unit
+		}
+	}
+	return d, d > 0 && d <= maxDuration
 }
 
 // unknownResourceType warns once per record and type.
