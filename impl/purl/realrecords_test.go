@@ -1,6 +1,7 @@
 package purl
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -58,6 +59,7 @@ func TestRealRecords(t *testing.T) {
 	}
 	validateMODS36(t, mods)
 	t.Logf("%d real records served", len(files))
+	t.Run("as-meant", func(t *testing.T) { realRecordsAsMeant(t, srv, token) })
 	t.Run("iiif-parser", func(t *testing.T) { parseWithIIIFParser(t, manifests) })
 }
 
@@ -90,4 +92,64 @@ func servedTruthfully(srv *testkit.Server, xmllint, id string, raw []byte) error
 		}
 	}
 	return nil
+}
+
+// realRecordsAsMeant checks, through HTTP, what some of the real records
+// published by TestRealRecords mean beyond being served: the forms the
+// service learnt from them (docs/purl.md, "Ingest").
+func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
+	get := func(path string) string {
+		t.Helper()
+		body, err := corpusGet(srv, path, http.StatusOK)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(body)
+	}
+	// An undeclared xlink prefix: declared, and the licence link kept.
+	if m := get("/purl/zz000bb0002.mods"); !strings.Contains(m, `xlink:href="https://www.apache.org/licenses/LICENSE-2.0"`) {
+		t.Errorf("zz000bb0002.mods lost its xlink:href:\n%s", m)
+	}
+	if x := get("/purl/zz000bb0002.xml"); !strings.Contains(x, `xmlns:xlink="http://www.w3.org/1999/xlink"`) {
+		t.Errorf("zz000bb0002.xml does not declare xlink:\n%s", x)
+	}
+	// MODS embedded with no namespace is the record's MODS, not one
+	// derived from Dublin Core.
+	if m := get("/purl/cz128vq0535.mods"); !strings.Contains(m, `displayLabel="geo"`) || strings.Contains(m, record.DerivedOrigin) {
+		t.Errorf("cz128vq0535.mods is not the embedded MODS:\n%s", m)
+	}
+	// videoData durations (ISO 8601) make the videos canvases.
+	var manifest struct {
+		Items []struct {
+			Duration float64 `json:"duration"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(get("/purl/zz000bb0023/iiif/manifest")), &manifest); err != nil {
+		t.Fatal(err)
+	}
+	if len(manifest.Items) != 2 || manifest.Items[0].Duration != 3723 {
+		t.Errorf("zz000bb0023 manifest canvases: %+v, want two of 3723 s (the third video's duration is -P1W)", manifest.Items)
+	}
+	// Licence codes of older records are shown as the licence.
+	for id, licence := range map[string]string{
+		"zz000bb0018": "https://creativecommons.org/licenses/by-nc/3.0/legalcode",
+		"zz000bb0017": "https://opendatacommons.org/licenses/by/1-0/",
+	} {
+		if page := get("/purl/" + id); !strings.Contains(page, `href="`+licence+`"`) {
+			t.Errorf("the page of %s does not link its licence %s", id, licence)
+		}
+	}
+	// A MODS document of its own with no namespace, PUT: served as MODS 3.6.
+	doc := []byte(`<mods version="3.4"><titleInfo><title>Put without a namespace</title></titleInfo></mods>`)
+	if _, err := corpusPut(srv, token, "/purl/zz000bb0001.mods", doc); err != nil {
+		t.Fatal(err)
+	}
+	m := get("/purl/zz000bb0001.mods")
+	if parsed, err := record.ParseMODS([]byte(m)); err != nil || parsed.Version != "3.6" || parsed.Title != "Put without a namespace" {
+		t.Errorf("zz000bb0001.mods after PUT: %v\n%s", err, m)
+	}
+	validateMODS36(t, map[string][]byte{"zz000bb0001-put": []byte(m)})
+	if page := get("/purl/zz000bb0001"); !strings.Contains(page, "Put without a namespace") {
+		t.Errorf("the page does not show the PUT MODS's title")
+	}
 }

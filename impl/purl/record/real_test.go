@@ -1,7 +1,9 @@
 package record
 
 import (
+	"bytes"
 	"context"
+	"encoding/xml"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -53,4 +55,176 @@ func TestIngestRealRecords(t *testing.T) {
 		}
 		t.Logf("%s: %s, %d files, rights %s; warnings: %q", name, in.Record.ContentType, len(in.Record.Files()), in.Record.Rights.Read, in.Warnings)
 	}
+}
+
+// TestUndeclaredPrefix: a record that uses a prefix it never declares
+// (real: a MODS accessCondition with xlink:href and no xmlns:xlink) is
+// accepted; the prefix is declared as its conventional namespace (an
+// unknown one as a namespace saying it was undeclared), with a warning,
+// and the served record is namespace-well-formed: read with namespaces,
+// the attribute is in the XLink namespace.
+func TestUndeclaredPrefix(t *testing.T) {
+	ctx := context.Background()
+	schema, err := NewMODSSchema(modsXSD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := []byte(`<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z">
+  <identityMetadata><objectLabel>L</objectLabel><foo:note>kept</foo:note></identityMetadata>
+  <mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>T</title></titleInfo>
+    <accessCondition type="license" xlink:href="https://www.apache.org/licenses/LICENSE-2.0">Apache 2.0</accessCondition></mods>
+</publicObject>`)
+	in, err := IngestWith(ctx, doc, IngestOptions{Schema: schema})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	for _, want := range []string{`prefix "xlink" without declaring it: it is declared as ` + NSXLink, `prefix "foo" without declaring it: it is declared as ` + undeclaredNamespace + "foo"} {
+		if !containsWarning(in.Warnings, want) {
+			t.Errorf("no warning %q in %q", want, in.Warnings)
+		}
+	}
+	var href, note xml.Name
+	dec := xml.NewDecoder(bytes.NewReader(in.Data))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			for _, a := range se.Attr {
+				if a.Name.Local == "href" {
+					href = a.Name
+				}
+			}
+			if se.Name.Local == "note" {
+				note = se.Name
+			}
+		}
+	}
+	if href.Space != NSXLink || note.Space != undeclaredNamespace+"foo" {
+		t.Errorf("served names: href in %q, note in %q", href.Space, note.Space)
+	}
+	// The embedded MODS is served as valid MODS 3.6 with its xlink:href.
+	out, _, err := PrepareMODS(ctx, in.Record.MODS, schema)
+	if err != nil || !bytes.Contains(out, []byte(`xlink:href="https://www.apache.org/licenses/LICENSE-2.0"`)) {
+		t.Errorf("served MODS: %v\n%s", err, out)
+	}
+	again, err := IngestWith(ctx, in.Data, IngestOptions{Schema: schema})
+	if err != nil || !bytes.Equal(again.Data, in.Data) {
+		t.Errorf("the served record is not stable: %v", err)
+	}
+}
+
+// TestMODSWithoutNamespace: MODS written with no namespace at all (real:
+// an embedded <mods> of a geo record; also as a document of its own) is
+// read as MODS, with a warning: the page's title comes from it, and it is
+// served as valid MODS 3.6 keeping what it says.
+func TestMODSWithoutNamespace(t *testing.T) {
+	ctx := context.Background()
+	schema, err := NewMODSSchema(modsXSD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := []byte(`<publicObject id="druid:bc123df4567" published="2018-07-20T20:56:19Z">
+  <MODS><titleInfo><title>Rivers of Uganda</title></titleInfo><extension displayLabel="geo"><x:y xmlns:x="urn:x">1</x:y></extension></MODS>
+</publicObject>`)
+	in, err := IngestWith(ctx, doc, IngestOptions{Schema: schema})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if !containsWarning(in.Warnings, "publicObject/mods (spelled MODS) has no namespace") {
+		t.Errorf("no warning of the namespace: %q", in.Warnings)
+	}
+	if in.Record.Title() != "Rivers of Uganda" || in.Record.MODS == nil {
+		t.Errorf("title %q, MODS %q", in.Record.Title(), in.Record.MODS)
+	}
+	for _, standalone := range [][]byte{in.Record.MODS, []byte(`<mods version="3.4"><titleInfo><title>Rivers of Uganda</title></titleInfo></mods>`)} {
+		out, warnings, err := PrepareMODS(ctx, standalone, schema)
+		if err != nil {
+			t.Fatalf("%s: %v", standalone, err)
+		}
+		m, err := ParseMODS(out)
+		if err != nil || m.Title != "Rivers of Uganda" || m.Version != "3.6" {
+			t.Errorf("served MODS %s: %v", out, err)
+		}
+		if err := schema.Validate(ctx, out); err != nil {
+			t.Errorf("served MODS does not validate: %v", err)
+		}
+		t.Logf("warnings: %q", warnings)
+	}
+}
+
+// TestMediaDurations: the duration of audio and video comes from the
+// seed's mediaData or the older videoData and audioData, in seconds or as
+// an ISO 8601 duration; what is not a positive duration is warned of and
+// the file is served without one.
+func TestMediaDurations(t *testing.T) {
+	for _, c := range []struct {
+		data string
+		want float64
+		warn string
+	}{
+		{`<mediaData duration="12.5"/>`, 12.5, ""},
+		{`<videoData duration="P0DT1H2M3S" height="288" width="352"/>`, 3723, ""},
+		{`<audioData duration="PT1M30.5S"/>`, 90.5, ""},
+		{`<videoData duration="-P1W"/>`, 0, `videoData/@duration "-P1W" is not a positive duration`},
+		{`<videoData duration="PDDTMMS"/>`, 0, `videoData/@duration "PDDTMMS" is not a positive duration`},
+		{`<mediaData duration="PT"/>`, 0, `mediaData/@duration "PT" is not a positive duration`},
+		{`<videoData height="288" width="352"/>`, 0, `has no mediaData duration`},
+	} {
+		doc := `<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z"><contentMetadata type="media">
+<resource type="video" sequence="1"><file id="a.mp4" mimetype="video/mp4" size="1">` + c.data + `</file></resource></contentMetadata></publicObject>`
+		in, err := Ingest(context.Background(), []byte(doc), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.data, err)
+		}
+		if f, _ := in.Record.File("a.mp4"); f.Duration != c.want {
+			t.Errorf("%s: duration %v, want %v", c.data, f.Duration, c.want)
+		}
+		if c.warn != "" && !containsWarning(in.Warnings, c.warn) {
+			t.Errorf("%s: no warning %q in %q", c.data, c.warn, in.Warnings)
+		}
+		if c.want > 0 && len(in.Record.Canvases()) != 1 {
+			t.Errorf("%s: the video is not a canvas", c.data)
+		}
+	}
+}
+
+// TestLicenseCodes: the licence of older records, a code in
+// use/machine[@type] with no uri, is read as the licence's URI; a uri
+// given wins; an unknown code is warned of and no licence is read.
+func TestLicenseCodes(t *testing.T) {
+	for _, c := range []struct{ use, want, warn string }{
+		{`<machine type="creativeCommons">by-nc</machine>`, "https://creativecommons.org/licenses/by-nc/3.0/legalcode", ""},
+		{`<machine type="creativeCommons">BY-NC-SA</machine><human type="creativeCommons">CC BY-NC-SA</human>`, "https://creativecommons.org/licenses/by-nc-sa/3.0/legalcode", ""},
+		{`<machine type="creativeCommons">by_sa</machine>`, "https://creativecommons.org/licenses/by-sa/3.0/legalcode", ""},
+		{`<machine type="creativeCommons" uri="https://creativecommons.org/publicdomain/mark/1.0/">pdm</machine>`, "https://creativecommons.org/publicdomain/mark/1.0/", ""},
+		{`<machine type="openDataCommons">odc-by</machine>`, "https://opendatacommons.org/licenses/by/1-0/", ""},
+		{`<machine type="openDataCommons">pddl</machine>`, "https://opendatacommons.org/licenses/pddl/1-0/", ""},
+		{`<machine type="creativeCommons">none</machine>`, "", ""},
+		{`<machine type="creativeCommons"/>`, "", ""},
+		{`<machine type="creativeCommons">by-nc-i</machine>`, "", `licence code "by-nc-i" (type "creativeCommons") is not one the service knows`},
+		{`<license>https://creativecommons.org/licenses/by/4.0/legalcode</license>`, "https://creativecommons.org/licenses/by/4.0/legalcode", ""},
+	} {
+		doc := `<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z"><rightsMetadata><use>` + c.use + `</use></rightsMetadata></publicObject>`
+		in, err := Ingest(context.Background(), []byte(doc), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.use, err)
+		}
+		if in.Record.Rights.License != c.want {
+			t.Errorf("%s: licence %q, want %q", c.use, in.Record.Rights.License, c.want)
+		}
+		if c.warn != "" && !containsWarning(in.Warnings, c.warn) {
+			t.Errorf("%s: no warning %q in %q", c.use, c.warn, in.Warnings)
+		}
+	}
+}
+
+func containsWarning(warnings []string, part string) bool {
+	for _, w := range warnings {
+		if strings.Contains(w, part) {
+			return true
+		}
+	}
+	return false
 }
