@@ -228,3 +228,91 @@ func containsWarning(warnings []string, part string) bool {
 	}
 	return false
 }
+
+// TestRightsRealForms reads the rightsMetadata forms the repository's
+// publishing code writes (sul-dlss/dor-services-app, Publish::RightsMetadata
+// and its spec: Cocina access mapped to rightsMetadata; sul-dlss/sul-embed's
+// fixtures) with the repository's semantics: several grants, any one
+// admits; a file's own read access overrides the object's; rules are kept;
+// a location code with '&' is a location; lending and doubts grant nothing.
+func TestRightsRealForms(t *testing.T) {
+	const dw = `<access type="discover"><machine><world/></machine></access>`
+	type grant = string // kind:name/rule
+	grants := func(a Access) []grant {
+		var out []grant
+		for _, g := range a.Grants {
+			s := g.Kind.String()
+			if g.Name != "" {
+				s += ":" + g.Name
+			}
+			if g.Rule != "" {
+				s += "/" + g.Rule
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name, rights string
+		dark         bool
+		object       []grant
+		file         []grant // of placeholder.jp2 (nil: the object's)
+		embargo      string
+		doubt        string
+	}{
+		{name: "world no-download, stanford download", rights: dw + `<access type="read"><machine><group>stanford</group></machine></access><access type="read"><machine><world rule="no-download" /></machine></access>`,
+			object: []grant{"group:stanford", "world/no-download"}},
+		{name: "location no-download", rights: dw + `<access type="read"><machine><location rule="no-download">art</location></machine></access>`,
+			object: []grant{"location:art/no-download"}},
+		{name: "stanford view, location download", rights: dw + `<access type="read"><machine><location>art</location></machine></access><access type="read"><machine><group rule="no-download">stanford</group></machine></access>`,
+			object: []grant{"location:art", "group:stanford/no-download"}},
+		{name: "embargo with world no-download", rights: dw + `<access type="read"><machine><group>stanford</group></machine></access><access type="read"><machine><world rule="no-download" /><embargoReleaseDate>2020-02-26T00:00:00+00:00</embargoReleaseDate></machine></access>`,
+			object: []grant{"group:stanford", "world/no-download"}, embargo: "2020-02-26"},
+		{name: "dark", rights: `<access type="discover"><machine><none /></machine></access><access type="read"><machine><none /></machine></access>`, dark: true},
+		{name: "citation only", rights: dw + `<access type="read"><machine><none /></machine></access>`},
+		{name: "controlled digital lending", rights: dw + `<access type="read"><machine><cdl><group rule="no-download">stanford</group></cdl></machine></access>`,
+			doubt: "controlled digital lending"},
+		{name: "file no-download in a world object", rights: dw + `<access type="read"><machine><world /></machine></access><access type="read"><file>placeholder.jp2</file><machine><world rule="no-download"/></machine></access>`,
+			object: []grant{"world"}, file: []grant{"world/no-download"}},
+		{name: "file location and stanford in two machines", rights: dw + `<access type="read"><machine><world /></machine></access><access type="read"><file>placeholder.jp2</file><machine><location>art</location></machine><machine><group rule="no-download">stanford</group></machine></access>`,
+			object: []grant{"world"}, file: []grant{"location:art", "group:stanford/no-download"}},
+		{name: "file at the location m&m", rights: dw + `<access type="read"><machine><world /></machine></access><access type="read"><file>placeholder.jp2</file><machine><location>m&amp;m</location></machine><machine><world rule="no-download" /></machine></access>`,
+			object: []grant{"world"}, file: []grant{"location:m&m", "world/no-download"}},
+		{name: "embargo before the group (older order), copyright first", rights: `<copyright><human>(c) Copyright [conferral year] by [student name]</human></copyright>` + dw + `<access type="read"><machine><group>stanford</group><embargoReleaseDate>2011-10-08</embargoReleaseDate></machine></access>`,
+			object: []grant{"group:stanford"}, embargo: "2011-10-08"},
+		{name: "group spelled Stanford", rights: dw + `<access type="read"><machine><group>Stanford</group></machine></access>`,
+			object: []grant{"group:Stanford"}},
+		{name: "object none, one file stanford", rights: `<access type="read"><file>placeholder.jp2</file><machine><group>stanford</group></machine></access>`,
+			file: []grant{"group:stanford"}},
+	} {
+		doc := `<publicObject objectId="druid:wf816pb3072" published="2020-01-01T00:00:00Z"><contentMetadata type="file">
+<resource type="file" sequence="1"><file id="placeholder.jp2" mimetype="image/jp2" size="1"/></resource></contentMetadata><rightsMetadata>` + c.rights + `</rightsMetadata></publicObject>`
+		in, err := Ingest(context.Background(), []byte(doc), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		r := in.Record.Rights
+		if r.Dark() != c.dark {
+			t.Errorf("%s: dark %v", c.name, r.Dark())
+		}
+		if got := grants(r.Object); strings.Join(got, " ") != strings.Join(c.object, " ") {
+			t.Errorf("%s: object grants %q, want %q", c.name, got, c.object)
+		}
+		wantFile := c.file
+		if wantFile == nil {
+			wantFile = c.object
+		}
+		if got := grants(r.ForFile("placeholder.jp2")); strings.Join(got, " ") != strings.Join(wantFile, " ") {
+			t.Errorf("%s: file grants %q, want %q", c.name, got, wantFile)
+		}
+		if got := r.EmbargoUntil; (c.embargo == "" && !got.IsZero()) || (c.embargo != "" && got.Format("2006-01-02") != c.embargo) {
+			t.Errorf("%s: embargo %v, want %q", c.name, got, c.embargo)
+		}
+		if c.doubt != "" && !containsWarning(r.Doubts, c.doubt) {
+			t.Errorf("%s: no doubt %q in %q", c.name, c.doubt, r.Doubts)
+		}
+		if c.doubt == "" && len(r.Doubts) > 0 {
+			t.Errorf("%s: doubts %q", c.name, r.Doubts)
+		}
+	}
+}

@@ -338,7 +338,7 @@ func readMachines(machines []anyXML, doubt func(format string, args ...any)) *re
 					kind = AccessLocation
 				}
 				if !validName(v) {
-					doubt("%s name %q is not letters, digits, '-', '_' or '.': it grants nothing", k.XMLName.Local, v)
+					doubt("%s name %q is not letters, digits, '-', '_', '.' or '&': it grants nothing", k.XMLName.Local, v)
 					continue
 				}
 				got.grants = append(got.grants, Grant{Kind: kind, Name: v, Rule: rule})
@@ -437,12 +437,16 @@ func parseDate(s string) (time.Time, error) {
 	return time.Parse(time.RFC3339, s)
 }
 
+// validName reports whether s can name a login group or a location: the
+// repository's codes are letters, digits, '-', '_', '.' and '&' (the
+// location "m&m", media and microtext). Other characters (spaces, markup,
+// ':' or ',' that would change a role's meaning) make the grant a doubt.
 func validName(s string) bool {
 	if s == "" || len(s) > 64 {
 		return false
 	}
 	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '&') {
 			return false
 		}
 	}
