@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -53,8 +54,57 @@ func TestIngestRealRecords(t *testing.T) {
 		if err != nil || string(again.Data) != string(in.Data) {
 			t.Errorf("%s: the served record is not stable: %v", name, err)
 		}
+		if check := realExpectations[strings.TrimSuffix(name, ".public.xml")]; check != nil {
+			if err := check(in.Record); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
 		t.Logf("%s: %s, %d files, rights %s; warnings: %q", name, in.Record.ContentType, len(in.Record.Files()), in.Record.Rights.Read, in.Warnings)
 	}
+}
+
+// realExpectations says what some real records mean, as the repository
+// meant it (what TestIngestRealRecords checks beyond their being served).
+var realExpectations = map[string]func(r *Record) error{
+	// The thumbnail named in the top-level thumb, as <druid>/<file>.
+	"bc390xk2647": func(r *Record) error { return expect("thumb", r.Thumb, "00007845_005.jp2") },
+	// The thumbnail's resource marked thumb="yes".
+	"zz000bb0029": func(r *Record) error { return expect("thumb", r.Thumb, "thumb.jp2") },
+	// audioData in ISO 8601.
+	"zz000bb0027": func(r *Record) error {
+		f, _ := r.File("abc_123.mp3")
+		return expect("duration", fmt.Sprint(f.Duration), "43")
+	},
+	// Releases from identityMetadata and releaseData, once each.
+	"dc235vd9662": func(r *Record) error {
+		var got []string
+		for _, rel := range r.Releases {
+			got = append(got, fmt.Sprintf("%s=%v", rel.To, rel.Released))
+		}
+		return expect("releases", strings.Join(got, " "), "Kurita=true Atago=false Mogami=true")
+	},
+	"nj770kg7809": func(r *Record) error { return expect("object type", r.ObjectType, "collection") },
+	"zz000bb0018": func(r *Record) error {
+		return expect("licence", r.Rights.License, "https://creativecommons.org/licenses/by-nc/3.0/legalcode")
+	},
+	// World may view but not download; the transcript is world's.
+	"zz000bb0013": func(r *Record) error {
+		if err := expect("read rule", r.Rights.ReadRule, "no-download"); err != nil {
+			return err
+		}
+		a := r.Rights.ForFile("zr649jg5679_script.pdf")
+		if len(a.Grants) != 1 || a.Grants[0].Kind != AccessWorld || a.Grants[0].Rule != "" {
+			return fmt.Errorf("the transcript's rights are %+v, want world", a)
+		}
+		return nil
+	},
+}
+
+func expect(what, got, want string) error {
+	if got != want {
+		return fmt.Errorf("%s %q, want %q", what, got, want)
+	}
+	return nil
 }
 
 // TestUndeclaredPrefix: a record that uses a prefix it never declares

@@ -200,6 +200,7 @@ type publicObjectXML struct {
 			ID       string `xml:"id,attr"`
 			Sequence string `xml:"sequence,attr"`
 			Type     string `xml:"type,attr"`
+			Thumb    string `xml:"thumb,attr"`
 			Label    string `xml:"label"`
 			Files    []struct {
 				ID        string `xml:"id,attr"`
@@ -482,6 +483,24 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 			warn("contentMetadata/thumb %q is not an image: the object has no thumbnail", name)
 		default:
 			r.Thumb = name
+		}
+	}
+	// Older records mark the thumbnail's resource (thumb="yes") instead
+	// of naming the file: its first image is the thumbnail.
+	if len(c.Thumbs) == 0 {
+		for i, res := range c.Resources {
+			if v := strings.ToLower(strings.TrimSpace(res.Thumb)); v != "yes" && v != "true" {
+				continue
+			}
+			for _, f := range r.Resources[i].Files {
+				if strings.HasPrefix(f.MimeType, "image/") {
+					r.Thumb = f.Name
+					break
+				}
+			}
+			if r.Thumb != "" {
+				break
+			}
 		}
 	}
 }
