@@ -148,7 +148,29 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 	if parsed, err := record.ParseMODS([]byte(m)); err != nil || parsed.Version != "3.6" || parsed.Title != "Put without a namespace" {
 		t.Errorf("zz000bb0001.mods after PUT: %v\n%s", err, m)
 	}
-	validateMODS36(t, map[string][]byte{"zz000bb0001-put": []byte(m)})
+	served := map[string][]byte{"zz000bb0001-put": []byte(m)}
+	// MODS of other repositories and eras (3.0 with the mods: prefix, 3.8),
+	// PUT: served as valid MODS 3.6 with their titles.
+	realMODS, _ := filepath.Glob(filepath.Join("record", "testdata", "real", "mods", "*.mods.xml"))
+	for _, p := range realMODS {
+		doc, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := record.ParseMODS(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", doc); err != nil {
+			t.Fatalf("%s: %v", filepath.Base(p), err)
+		}
+		body := get("/purl/zz000bb0003.mods")
+		if got, err := record.ParseMODS([]byte(body)); err != nil || got.Version != "3.6" || got.Title != want.Title {
+			t.Errorf("%s after PUT: %v\n%s", filepath.Base(p), err, body)
+		}
+		served[filepath.Base(p)] = []byte(body)
+	}
+	validateMODS36(t, served)
 	if page := get("/purl/zz000bb0001"); !strings.Contains(page, "Put without a namespace") {
 		t.Errorf("the page does not show the PUT MODS's title")
 	}

@@ -366,3 +366,43 @@ func TestRightsRealForms(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareRealMODS: MODS records of other repositories and eras
+// (testdata/real/mods: 3.0 with the mods: prefix and an extension in
+// another namespace, 3.8) are served as MODS 3.6 that validates, keeping
+// their title; preparing that again changes nothing.
+func TestPrepareRealMODS(t *testing.T) {
+	ctx := context.Background()
+	schema, err := NewMODSSchema(modsXSD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "real", "mods", "*.mods.xml"))
+	if len(files) == 0 {
+		t.Fatal("no MODS records in testdata/real/mods")
+	}
+	for _, p := range files {
+		data := read(t, p)
+		m, err := ParseMODS(data)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		out, warnings, err := PrepareMODS(ctx, data, schema)
+		if err != nil {
+			t.Errorf("%s: refused: %v", p, err)
+			continue
+		}
+		if err := schema.Validate(ctx, out); err != nil {
+			t.Errorf("%s: served MODS does not validate: %v", p, err)
+		}
+		served, err := ParseMODS(out)
+		if err != nil || served.Version != "3.6" || served.Title != m.Title || m.Title == "" {
+			t.Errorf("%s: served %+v (%v), want version 3.6 and the title %q", p, served, err, m.Title)
+		}
+		again, w, err := PrepareMODS(ctx, out, schema)
+		if err != nil || !bytes.Equal(again, out) || len(w) != 0 {
+			t.Errorf("%s: preparing the served MODS again changes it: %v %q", p, err, w)
+		}
+		t.Logf("%s: MODS %q served as 3.6; warnings %q", filepath.Base(p), m.Version, warnings)
+	}
+}
