@@ -1,9 +1,11 @@
 package purl
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
@@ -22,8 +25,9 @@ import (
 // what is served for each: .xml in the seed's shape and namespace-well-formed
 // (xmllint), .mods valid MODS 3.6, the page, the manifest when there is
 // something to paint, oEmbed and the embed iframe. Every file the record
-// names is in the served .xml. None of these records may be refused: each
-// is well-formed and is published under the druid its file is named for.
+// names is in the served .xml. A dark record is published and then 404
+// everywhere. None of these records may be refused: each is well-formed
+// and is published under the druid its file is named for.
 func TestRealRecords(t *testing.T) {
 	xmllint := testkit.RequireTool(t, "xmllint")
 	dir := filepath.Join("record", "testdata", "real")
@@ -44,9 +48,24 @@ func TestRealRecords(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		outcome, served, err := corpusRecord(t, srv, bin, token, filepath.Join(work, stem), raw, nil, manifests)
-		if err == nil {
-			err = servedTruthfully(srv, xmllint, stem, raw)
+		id, err := druid.Parse(stem)
+		if err != nil {
+			t.Fatalf("%s: the file is not named for a druid: %v", p, err)
+		}
+		in, err := record.IngestWith(context.Background(), raw, record.IngestOptions{ID: id})
+		if err != nil {
+			t.Errorf("%s: refused: %v", stem, err)
+			continue
+		}
+		var outcome string
+		var served []byte
+		if in.Record.Rights.Dark() {
+			outcome, err = darkRecord(srv, bin, token, filepath.Join(work, stem), raw, id)
+		} else {
+			outcome, served, err = corpusRecord(t, srv, bin, token, filepath.Join(work, stem), raw, nil, manifests)
+			if err == nil {
+				err = servedTruthfully(srv, xmllint, stem, raw)
+			}
 		}
 		if err != nil {
 			t.Errorf("%s: %v", stem, err)
@@ -174,4 +193,31 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 	if page := get("/purl/zz000bb0001"); !strings.Contains(page, "Put without a namespace") {
 		t.Errorf("the page does not show the PUT MODS's title")
 	}
+}
+
+// darkRecord publishes a dark record (discover none) with purl publish and
+// PUT: both accept it, and everything of the object is 404, as if it were
+// not published (docs/purl.md, "Rights").
+func darkRecord(srv *testkit.Server, bin, token, dir string, raw []byte, id druid.Druid) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "public.xml"), raw, 0o644); err != nil {
+		return "", err
+	}
+	if out, err := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, dir).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("purl publish: %v: %s", err, out)
+	}
+	if _, err := corpusPut(srv, token, "/purl/"+id.String()+".xml", raw); err != nil {
+		return "", err
+	}
+	for _, path := range []string{"", ".xml", ".mods", "/iiif/manifest"} {
+		if _, err := corpusGet(srv, "/purl/"+id.String()+path, http.StatusNotFound); err != nil {
+			return "", fmt.Errorf("dark object: %w", err)
+		}
+	}
+	if _, err := corpusGet(srv, "/embed/embed?url="+url.QueryEscape(srv.URL+"/purl/"+id.String()), http.StatusNotFound); err != nil {
+		return "", fmt.Errorf("dark object, oEmbed: %w", err)
+	}
+	return "dark: published, and 404 everywhere", nil
 }
