@@ -158,6 +158,39 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 			t.Errorf("the page of %s does not link its licence %s", id, licence)
 		}
 	}
+	// Real records saved by other tools: with a byte order mark, and in
+	// ISO-8859-1. Both are read as what they say and served in UTF-8.
+	bom, err := os.ReadFile(filepath.Join("record", "testdata", "real", "bc390xk2647.public.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := corpusPut(srv, token, "/purl/bc390xk2647.xml", append([]byte("\xEF\xBB\xBF"), bom...)); err != nil {
+		t.Errorf("a record with a byte order mark: %v", err)
+	}
+	if x := get("/purl/bc390xk2647.xml"); !strings.HasPrefix(x, "<?xml") || !strings.Contains(x, "Lake Lagunita") {
+		t.Errorf("bc390xk2647.xml after a PUT with a byte order mark:\n%.200s", x)
+	}
+	utf8Doc, err := os.ReadFile(filepath.Join("record", "testdata", "real", "zz000bb0003.public.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	latin1 := []byte(`<?xml version="1.0" encoding="ISO-8859-1"?>` + "\n")
+	for _, r := range string(utf8Doc) {
+		if r > 0xFF {
+			t.Fatalf("zz000bb0003 has %q, not in ISO-8859-1", r)
+		}
+		latin1 = append(latin1, byte(r))
+	}
+	if _, err := corpusPut(srv, token, "/purl/zz000bb0003.xml", latin1); err != nil {
+		t.Errorf("a record in ISO-8859-1: %v", err)
+	}
+	if x := get("/purl/zz000bb0003.xml"); !strings.Contains(x, "Copyright © 1976") || strings.Contains(x, "ISO-8859-1") {
+		t.Errorf("zz000bb0003.xml after a PUT in ISO-8859-1 is not the record in UTF-8:\n%s", x)
+	}
+	if page := get("/purl/zz000bb0003"); !strings.Contains(page, "Copyright © 1976") {
+		t.Errorf("the page of zz000bb0003 does not show its copyright statement in UTF-8")
+	}
+
 	// A MODS document of its own with no namespace, PUT: served as MODS 3.6.
 	doc := []byte(`<mods version="3.4"><titleInfo><title>Put without a namespace</title></titleInfo></mods>`)
 	if _, err := corpusPut(srv, token, "/purl/zz000bb0001.mods", doc); err != nil {

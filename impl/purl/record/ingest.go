@@ -81,6 +81,10 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 	if len(data) > MaxDocumentBytes {
 		return nil, bad("document is %d bytes, more than %d", len(data), MaxDocumentBytes)
 	}
+	data, converted, err := utf8Document(data)
+	if err != nil {
+		return nil, err
+	}
 	rootName, _, err := scanTop(data)
 	if err != nil {
 		return nil, err
@@ -94,6 +98,10 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 	}
 	n := &normalized{root: root, children: map[xml.Name]*xnode{}}
 	warn := func(format string, args ...any) { n.warnings = append(n.warnings, fmt.Sprintf(format, args...)) }
+	if converted != "" {
+		warn("%s", converted)
+		n.changed = true
+	}
 	if root.name.Local != "publicObject" {
 		warn("root element %s is read as publicObject", root.name.Local)
 		root.name.Local = "publicObject"

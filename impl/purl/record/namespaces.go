@@ -53,7 +53,9 @@ func declarePrefixes(root *xnode, where string) []string {
 			if !ok {
 				ns = undeclaredNamespace + p
 			}
-			n.attrs = append(n.attrs, nsDecl(p, ns))
+			// setAttr: an xmlns:p="" here (not XML 1.0, but read) is
+			// replaced, not repeated.
+			n.setAttr(xml.Name{Space: "xmlns", Local: p}, ns)
 			used[p] = ns
 		}
 		for _, k := range n.elements() {

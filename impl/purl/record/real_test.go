@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 )
@@ -412,5 +414,67 @@ func TestPrepareRealMODS(t *testing.T) {
 			t.Errorf("%s: preparing the served MODS again changes it: %v %q", p, err, w)
 		}
 		t.Logf("%s: MODS %q served as 3.6; warnings %q", filepath.Base(p), m.Version, warnings)
+	}
+}
+
+// TestDocumentEncodings: a record is well-formed XML in any encoding XML
+// allows. One with a byte order mark, in UTF-16, or declaring ISO-8859-1,
+// windows-1252 or US-ASCII is read as what it says and served in UTF-8
+// (with a warning), stably; an encoding the service cannot decode is
+// refused, saying which.
+func TestDocumentEncodings(t *testing.T) {
+	ctx := context.Background()
+	body := func(label string) string {
+		return `<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z"><identityMetadata><objectLabel>` + label + `</objectLabel></identityMetadata></publicObject>`
+	}
+	utf16le := func(s string) []byte {
+		out := []byte{0xFF, 0xFE}
+		for _, r := range s {
+			out = append(out, byte(r), byte(r>>8))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name  string
+		doc   []byte
+		label string
+	}{
+		{"UTF-8 byte order mark", append([]byte("\xEF\xBB\xBF"), `<?xml version="1.0" encoding="UTF-8"?>`+body("Café")...), "Café"},
+		{"ISO-8859-1", []byte(`<?xml version="1.0" encoding="ISO-8859-1"?>` + body("Caf\xe9 \xa9 1976")), "Café © 1976"},
+		{"windows-1252", []byte(`<?xml version='1.0' encoding='windows-1252'?>` + body("\x93Trumpet\x94")), "“Trumpet”"},
+		{"US-ASCII", []byte(`<?xml version="1.0" encoding="US-ASCII"?>` + body("Plain")), "Plain"},
+		{"UTF-16 with a byte order mark", utf16le(`<?xml version="1.0" encoding="UTF-16"?>` + body("Café")), "Café"},
+	} {
+		in, err := Ingest(ctx, c.doc, nil)
+		if err != nil {
+			t.Errorf("%s: refused: %v", c.name, err)
+			continue
+		}
+		if in.Record.Label != c.label {
+			t.Errorf("%s: label %q, want %q", c.name, in.Record.Label, c.label)
+		}
+		if !containsWarning(in.Warnings, "it is read and served as UTF-8") {
+			t.Errorf("%s: no warning of the encoding: %q", c.name, in.Warnings)
+		}
+		if !utf8.Valid(in.Data) || bytes.HasPrefix(in.Data, []byte("\xEF\xBB\xBF")) || bytes.Contains(in.Data[:min(len(in.Data), 60)], []byte("encoding=\"ISO")) {
+			t.Errorf("%s: the served record is not plain UTF-8: %q", c.name, in.Data[:min(len(in.Data), 80)])
+		}
+		again, err := Ingest(ctx, in.Data, nil)
+		if err != nil || !bytes.Equal(again.Data, in.Data) {
+			t.Errorf("%s: the served record is not stable: %v", c.name, err)
+		}
+	}
+	_, err := Ingest(ctx, []byte(`<?xml version="1.0" encoding="x-unheard-of"?>`+body("X")), nil)
+	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), `encoding "x-unheard-of" is not one the service can read`) {
+		t.Errorf("an unknown encoding: %v", err)
+	}
+	// A MODS record of its own, in ISO-8859-1.
+	schema, err := NewMODSSchema(modsXSD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := PrepareMODS(ctx, []byte(`<?xml version="1.0" encoding="ISO-8859-1"?><mods xmlns="http://www.loc.gov/mods/v3" version="3.3"><titleInfo><title>Caf`+"\xe9"+`</title></titleInfo></mods>`), schema)
+	if m, perr := ParseMODS(out); err != nil || perr != nil || m.Title != "Café" {
+		t.Errorf("ISO-8859-1 MODS: %v %v %s", err, perr, out)
 	}
 }
