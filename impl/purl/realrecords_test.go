@@ -191,6 +191,34 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 		t.Errorf("the page of zz000bb0003 does not show its copyright statement in UTF-8")
 	}
 
+	// A file the record marks shelve="no" (an EEMS deposit's permission
+	// document, shared corpus mr497sx5638) is not in the stacks: the
+	// object is published from a folder without it, and it is not served.
+	if dir := corpusDir(t); dir != "" {
+		raw, err := os.ReadFile(filepath.Join(dir, "mr497sx5638.1.public.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		obj := filepath.Join(t.TempDir(), "mr497sx5638")
+		if err := os.MkdirAll(obj, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range map[string][]byte{"public.xml": raw, "statewide-water-action-plan-web-version.pdf": standIn(declared{name: "statewide-water-action-plan-web-version.pdf", mimetype: "application/pdf"})} {
+			if err := os.WriteFile(filepath.Join(obj, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if out, err := exec.Command(testkit.Binary(t), "purl", "publish", "--data", srv.DataDir, obj).CombinedOutput(); err != nil {
+			t.Errorf("publishing without the unshelved file: %v: %s", err, out)
+		}
+		if _, err := corpusGet(srv, "/purl/mr497sx5638/file/ACWA_WaterPublications.pdf", http.StatusNotFound); err != nil {
+			t.Errorf("the unshelved file: %v", err)
+		}
+		if page := get("/purl/mr497sx5638"); strings.Contains(page, "ACWA_WaterPublications.pdf") || !strings.Contains(page, "statewide-water-action-plan-web-version.pdf") {
+			t.Errorf("the page lists the unshelved file, or not the shelved one")
+		}
+	}
+
 	// A MODS document of its own with no namespace, PUT: served as MODS 3.6.
 	doc := []byte(`<mods version="3.4"><titleInfo><title>Put without a namespace</title></titleInfo></mods>`)
 	if _, err := corpusPut(srv, token, "/purl/zz000bb0001.mods", doc); err != nil {

@@ -627,8 +627,10 @@ func checkFiles(content *xnode, files func(string) (int64, error)) (bool, []stri
 			if err := CheckFilePath(name); err != nil {
 				return false, nil, fmt.Errorf("%w: contentMetadata names a file that cannot be in the object folder: %v", ErrUnacceptable, err)
 			}
-			if files == nil {
-				continue
+			publish, _ := f.attr("publish")
+			shelve, _ := f.attr("shelve")
+			if files == nil || notShelved(publish, shelve) {
+				continue // not in the stacks: not served, so not required
 			}
 			size, err := files(name)
 			if err != nil {

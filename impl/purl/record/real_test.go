@@ -478,3 +478,43 @@ func TestDocumentEncodings(t *testing.T) {
 		t.Errorf("ISO-8859-1 MODS: %v %v %s", err, perr, out)
 	}
 }
+
+// TestNotShelvedFiles: a file the record marks publish="no" or
+// shelve="no" is not in the digital stacks (real: the permission document
+// of an EEMS deposit, mr497sx5638 of the shared corpus): publishing does
+// not require it, it is not served or listed, and the record keeps it.
+func TestNotShelvedFiles(t *testing.T) {
+	var p string
+	for _, f := range corpusRecords(t, ".public.xml") {
+		if filepath.Base(f) == "mr497sx5638.1.public.xml" {
+			p = f
+		}
+	}
+	if p == "" {
+		t.Fatal("mr497sx5638.1.public.xml is not in the corpus")
+	}
+	data := read(t, p)
+	var asked []string
+	in, err := IngestWith(context.Background(), data, IngestOptions{Files: func(name string) (int64, error) {
+		asked = append(asked, name)
+		if name != "statewide-water-action-plan-web-version.pdf" {
+			return 0, fmt.Errorf("%s: no such file", name)
+		}
+		return 706331, nil
+	}})
+	if err != nil {
+		t.Fatalf("refused without the permission document: %v", err)
+	}
+	if len(asked) != 1 {
+		t.Errorf("files required: %q, want only the shelved one", asked)
+	}
+	if _, ok := in.Record.File("ACWA_WaterPublications.pdf"); ok || len(in.Record.Files()) != 1 {
+		t.Errorf("the unshelved file is served: %v", in.Record.Files())
+	}
+	if !bytes.Contains(in.Data, []byte(`id="ACWA_WaterPublications.pdf"`)) {
+		t.Errorf("the served record lost the unshelved file's entry")
+	}
+	if !containsWarning(in.Warnings, `file "ACWA_WaterPublications.pdf" is marked publish="yes" shelve="no"`) {
+		t.Errorf("no warning of the unshelved file: %q", in.Warnings)
+	}
+}

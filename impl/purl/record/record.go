@@ -206,6 +206,8 @@ type publicObjectXML struct {
 				ID        string `xml:"id,attr"`
 				MimeType  string `xml:"mimetype,attr"`
 				Size      string `xml:"size,attr"`
+				Publish   string `xml:"publish,attr"`
+				Shelve    string `xml:"shelve,attr"`
 				ImageData *struct {
 					Width  string `xml:"width,attr"`
 					Height string `xml:"height,attr"`
@@ -424,6 +426,10 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 				warn("%s/@id: %v: not served", fwhere, err)
 				continue
 			}
+			if notShelved(f.Publish, f.Shelve) {
+				warn("%s: file %q is marked publish=%q shelve=%q: the repository does not make it available; it stays in the record, and is neither required nor served", fwhere, f.ID, f.Publish, f.Shelve)
+				continue
+			}
 			if names[f.ID] {
 				warn("%s/@id %q is named twice: the first is served", fwhere, f.ID)
 				continue
@@ -503,6 +509,13 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 			}
 		}
 	}
+}
+
+// notShelved reports whether a file's publish and shelve attributes say
+// the repository does not make the file available (publish="no" or
+// shelve="no": not in the digital stacks). Absent, they say nothing.
+func notShelved(publish, shelve string) bool {
+	return strings.EqualFold(strings.TrimSpace(publish), "no") || strings.EqualFold(strings.TrimSpace(shelve), "no")
 }
 
 // mediaDataNames are the elements of a file that give an audio or video
