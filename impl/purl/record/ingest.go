@@ -625,6 +625,12 @@ func checkFiles(content *xnode, files func(string) (int64, error)) (bool, []stri
 			}
 			name, _ := f.attr("id")
 			if err := CheckFilePath(name); err != nil {
+				if strings.TrimSpace(name) == "" || hiddenFileName(name) {
+					// A file with no name, or a hidden file (.DS_Store),
+					// is not served (Parse says so): the record stays
+					// true without it.
+					continue
+				}
 				return false, nil, fmt.Errorf("%w: contentMetadata names a file that cannot be in the object folder: %v", ErrUnacceptable, err)
 			}
 			publish, _ := f.attr("publish")
@@ -645,6 +651,21 @@ func checkFiles(content *xnode, files func(string) (int64, error)) (bool, []stri
 		}
 	}
 	return changed, warnings, nil
+}
+
+// hiddenFileName reports whether name is refused by CheckFilePath only
+// because an element of it starts with a dot (.DS_Store, a/.thumbs/b.png):
+// a hidden file, which the store reserves for itself, but which names no
+// other folder than the object's ("." and ".." are not hidden files).
+func hiddenFileName(name string) bool {
+	elems := strings.Split(name, "/")
+	hidden := false
+	for i, e := range elems {
+		if strings.HasPrefix(e, ".") && e != "." && e != ".." {
+			elems[i], hidden = "_"+e[1:], true
+		}
+	}
+	return hidden && CheckFilePath(strings.Join(elems, "/")) == nil
 }
 
 func sameDruid(a, b string) bool {

@@ -518,3 +518,34 @@ func TestNotShelvedFiles(t *testing.T) {
 		t.Errorf("no warning of the unshelved file: %q", in.Warnings)
 	}
 }
+
+// TestUnservableFileNames: a file entry with no name, or a hidden file
+// (.DS_Store, a name in a hidden folder), is not served, with a warning,
+// and the record is accepted without it; a name that would leave the
+// object's folder is still refused.
+func TestUnservableFileNames(t *testing.T) {
+	doc := func(files string) []byte {
+		return []byte(`<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z"><contentMetadata type="file"><resource type="file" sequence="1">` +
+			`<file id="a.pdf" mimetype="application/pdf" size="1"/>` + files + `</resource></contentMetadata></publicObject>`)
+	}
+	var asked []string
+	in, err := IngestWith(context.Background(), doc(`<file id=".DS_Store" size="6148"/><file id="data/.thumbs/b.png" mimetype="image/png"/><file mimetype="image/jp2" size="3"/><file id="" size="1"/>`), IngestOptions{
+		Files: func(name string) (int64, error) { asked = append(asked, name); return 1, nil },
+	})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if len(in.Record.Files()) != 1 || strings.Join(asked, " ") != "a.pdf" {
+		t.Errorf("files served %v, required %q; want only a.pdf", in.Record.Files(), asked)
+	}
+	for _, w := range []string{`".DS_Store" has an element starting with a dot`, `"data/.thumbs/b.png" has an element starting with a dot`, "empty file name: not served"} {
+		if !containsWarning(in.Warnings, w) {
+			t.Errorf("no warning %q in %q", w, in.Warnings)
+		}
+	}
+	for _, bad := range []string{`<file id="../b.pdf"/>`, `<file id="a/../../b.pdf"/>`, `<file id="./b.pdf"/>`, `<file id="public.xml"/>`} {
+		if _, err := Ingest(context.Background(), doc(bad), nil); !errors.Is(err, ErrUnacceptable) || !strings.Contains(err.Error(), "cannot be in the object folder") {
+			t.Errorf("%s: %v, want a refusal", bad, err)
+		}
+	}
+}
