@@ -102,7 +102,14 @@ func adoptNamespace(e *xnode, where string) string {
 		spelled = fmt.Sprintf(" (spelled %s)", e.name.Local)
 	}
 	e.name.Local = q.Local
-	e.attrs = append([]xml.Attr{nsDecl("", q.Space)}, e.attrs...)
+	attrs := []xml.Attr{nsDecl("", q.Space)}
+	for _, a := range e.attrs {
+		if a.Name.Space == "" && a.Name.Local == "xmlns" {
+			continue // an xmlns="" undeclaring it: replaced, not repeated
+		}
+		attrs = append(attrs, a)
+	}
+	e.attrs = attrs
 	return fmt.Sprintf("%s/%s%s has no namespace: it and its unprefixed descendants are read in %s", where, q.Local, spelled, q.Space)
 }
 

@@ -198,6 +198,11 @@ func TestMODSWithoutNamespace(t *testing.T) {
 	if in.Record.Title() != "Rivers of Uganda" || in.Record.MODS == nil {
 		t.Errorf("title %q, MODS %q", in.Record.Title(), in.Record.MODS)
 	}
+	// xmlns="" (no namespace, said outright) is replaced, not repeated.
+	undeclared, err := IngestWith(ctx, []byte(`<publicObject id="druid:bc123df4567" published="2018-07-20T20:56:19Z"><mods xmlns=""><titleInfo><title>Rivers of Uganda</title></titleInfo></mods></publicObject>`), IngestOptions{Schema: schema})
+	if err != nil || undeclared.Record.Title() != "Rivers of Uganda" || bytes.Count(undeclared.Data, []byte(`xmlns=`)) != 1 {
+		t.Errorf("mods xmlns=\"\": %v\n%s", err, undeclared.Data)
+	}
 	for _, standalone := range [][]byte{in.Record.MODS, []byte(`<mods version="3.4"><titleInfo><title>Rivers of Uganda</title></titleInfo></mods>`)} {
 		out, warnings, err := PrepareMODS(ctx, standalone, schema)
 		if err != nil {
