@@ -49,8 +49,15 @@ func TestLoadRefuses(t *testing.T) {
 		says  string
 	}{
 		"missing file": {func(d string) { os.Remove(filepath.Join(d, "reading-room-south.png")) }, "reading-room-south.png"},
-		"bad mods":     {func(d string) { os.WriteFile(filepath.Join(d, "mods.xml"), []byte("<mods/>"), 0o644) }, "mods.xml"},
-		"bad record":   {func(d string) { os.WriteFile(filepath.Join(d, "public.xml"), []byte("<publicObject>"), 0o644) }, "public.xml"},
+		// Not MODS: a Dublin Core record (a <mods/> in no namespace is
+		// MODS written without its namespace, and is read as MODS).
+		"bad mods": {func(d string) {
+			os.WriteFile(filepath.Join(d, "mods.xml"), []byte(`<dc xmlns="http://purl.org/dc/elements/1.1/"/>`), 0o644)
+		}, "mods.xml"},
+		"mods in another namespace": {func(d string) {
+			os.WriteFile(filepath.Join(d, "mods.xml"), []byte(`<mods xmlns="urn:not-mods"/>`), 0o644)
+		}, "mods.xml"},
+		"bad record": {func(d string) { os.WriteFile(filepath.Join(d, "public.xml"), []byte("<publicObject>"), 0o644) }, "public.xml"},
 	}
 	for name, c := range cases {
 		dir := copyDir(t, "bb000kk0000")

@@ -81,6 +81,10 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 	if len(data) > MaxDocumentBytes {
 		return nil, bad("document is %d bytes, more than %d", len(data), MaxDocumentBytes)
 	}
+	data, converted, err := utf8Document(data)
+	if err != nil {
+		return nil, err
+	}
 	rootName, _, err := scanTop(data)
 	if err != nil {
 		return nil, err
@@ -94,9 +98,26 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 	}
 	n := &normalized{root: root, children: map[xml.Name]*xnode{}}
 	warn := func(format string, args ...any) { n.warnings = append(n.warnings, fmt.Sprintf(format, args...)) }
+	if converted != "" {
+		warn("%s", converted)
+		n.changed = true
+	}
 	if root.name.Local != "publicObject" {
 		warn("root element %s is read as publicObject", root.name.Local)
 		root.name.Local = "publicObject"
+		n.changed = true
+	}
+	// Namespaces first: a child written in none that can only be in one
+	// (MODS), and prefixes used without a declaration, so that every
+	// name below means what the record meant.
+	for _, e := range root.elements() {
+		if w := adoptNamespace(e, "publicObject"); w != "" {
+			warn("%s", w)
+			n.changed = true
+		}
+	}
+	if ws := declarePrefixes(root, "the record"); len(ws) > 0 {
+		n.warnings = append(n.warnings, ws...)
 		n.changed = true
 	}
 	var unknown unknownNames
@@ -604,10 +625,18 @@ func checkFiles(content *xnode, files func(string) (int64, error)) (bool, []stri
 			}
 			name, _ := f.attr("id")
 			if err := CheckFilePath(name); err != nil {
+				if strings.TrimSpace(name) == "" || hiddenFileName(name) {
+					// A file with no name, or a hidden file (.DS_Store),
+					// is not served (Parse says so): the record stays
+					// true without it.
+					continue
+				}
 				return false, nil, fmt.Errorf("%w: contentMetadata names a file that cannot be in the object folder: %v", ErrUnacceptable, err)
 			}
-			if files == nil {
-				continue
+			publish, _ := f.attr("publish")
+			shelve, _ := f.attr("shelve")
+			if files == nil || notShelved(publish, shelve) {
+				continue // not in the stacks: not served, so not required
 			}
 			size, err := files(name)
 			if err != nil {
@@ -622,6 +651,21 @@ func checkFiles(content *xnode, files func(string) (int64, error)) (bool, []stri
 		}
 	}
 	return changed, warnings, nil
+}
+
+// hiddenFileName reports whether name is refused by CheckFilePath only
+// because an element of it starts with a dot (.DS_Store, a/.thumbs/b.png):
+// a hidden file, which the store reserves for itself, but which names no
+// other folder than the object's ("." and ".." are not hidden files).
+func hiddenFileName(name string) bool {
+	elems := strings.Split(name, "/")
+	hidden := false
+	for i, e := range elems {
+		if strings.HasPrefix(e, ".") && e != "." && e != ".." {
+			elems[i], hidden = "_"+e[1:], true
+		}
+	}
+	return hidden && CheckFilePath(strings.Join(elems, "/")) == nil
 }
 
 func sameDruid(a, b string) bool {

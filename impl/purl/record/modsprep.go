@@ -34,11 +34,27 @@ const maxMODSRounds = 12
 // Errors wrap ErrMalformed, ErrUnacceptable (not MODS; a record the
 // repairs cannot make valid) or ErrSchemaCheck.
 func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, []string, error) {
+	if len(data) > MaxDocumentBytes {
+		return nil, nil, fmt.Errorf("%w: document is %d bytes, more than %d", ErrUnacceptable, len(data), MaxDocumentBytes)
+	}
+	data, converted, err := utf8Document(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, _, err := scanTop(data); err != nil {
+		return nil, nil, err
+	}
+	data, warnings, err := normalizeMODSNamespaces(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if converted != "" {
+		warnings = append([]string{converted}, warnings...)
+	}
 	m, err := ParseMODS(data)
 	if err != nil {
 		return nil, nil, err
 	}
-	var warnings []string
 	if m.Version != "3.6" {
 		from := "MODS " + m.Version
 		if m.Version == "" {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -199,18 +200,25 @@ type publicObjectXML struct {
 			ID       string `xml:"id,attr"`
 			Sequence string `xml:"sequence,attr"`
 			Type     string `xml:"type,attr"`
+			Thumb    string `xml:"thumb,attr"`
 			Label    string `xml:"label"`
 			Files    []struct {
 				ID        string `xml:"id,attr"`
 				MimeType  string `xml:"mimetype,attr"`
 				Size      string `xml:"size,attr"`
+				Publish   string `xml:"publish,attr"`
+				Shelve    string `xml:"shelve,attr"`
 				ImageData *struct {
 					Width  string `xml:"width,attr"`
 					Height string `xml:"height,attr"`
 				} `xml:"imageData"`
-				MediaData *struct {
+				// mediaData is the seed's; videoData and audioData are
+				// the older records' (the same duration, in seconds or
+				// as an ISO 8601 duration).
+				MediaData []struct {
+					XMLName  xml.Name
 					Duration string `xml:"duration,attr"`
-				} `xml:"mediaData"`
+				} `xml:",any"`
 			} `xml:"file"`
 		} `xml:"resource"`
 	} `xml:"contentMetadata"`
@@ -418,6 +426,10 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 				warn("%s/@id: %v: not served", fwhere, err)
 				continue
 			}
+			if notShelved(f.Publish, f.Shelve) {
+				warn("%s: file %q is marked publish=%q shelve=%q: the repository does not make it available; it stays in the record, and is neither required nor served", fwhere, f.ID, f.Publish, f.Shelve)
+				continue
+			}
 			if names[f.ID] {
 				warn("%s/@id %q is named twice: the first is served", fwhere, f.ID)
 				continue
@@ -446,12 +458,14 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 				warn("%s: image %q has no imageData (pixel size): it is served as a file, not shown in the IIIF viewer", fwhere, f.ID)
 			}
 			av := strings.HasPrefix(mt, "audio/") || strings.HasPrefix(mt, "video/")
-			if f.MediaData != nil && av {
-				d, err := strconv.ParseFloat(strings.TrimSpace(f.MediaData.Duration), 64)
-				if err == nil && d > 0 && d <= 1e7 {
+			for _, md := range f.MediaData {
+				if !av || file.Duration > 0 || !mediaDataNames[md.XMLName.Local] || md.XMLName.Space != "" {
+					continue
+				}
+				if d, ok := parseDuration(md.Duration); ok {
 					file.Duration = d
-				} else if f.MediaData.Duration != "" {
-					warn("%s/mediaData/@duration %q is not a positive number of seconds", fwhere, f.MediaData.Duration)
+				} else if md.Duration != "" {
+					warn("%s/%s/@duration %q is not a positive duration (seconds, or ISO 8601 such as PT1H2M3S)", fwhere, md.XMLName.Local, md.Duration)
 				}
 			}
 			if av && file.Duration == 0 && (typ == "audio" || typ == "video") {
@@ -477,6 +491,69 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 			r.Thumb = name
 		}
 	}
+	// Older records mark the thumbnail's resource (thumb="yes") instead
+	// of naming the file: its first image is the thumbnail.
+	if len(c.Thumbs) == 0 {
+		for i, res := range c.Resources {
+			if v := strings.ToLower(strings.TrimSpace(res.Thumb)); v != "yes" && v != "true" {
+				continue
+			}
+			for _, f := range r.Resources[i].Files {
+				if strings.HasPrefix(f.MimeType, "image/") {
+					r.Thumb = f.Name
+					break
+				}
+			}
+			if r.Thumb != "" {
+				break
+			}
+		}
+	}
+}
+
+// notShelved reports whether a file's publish and shelve attributes say
+// the repository does not make the file available (publish="no" or
+// shelve="no": not in the digital stacks). Absent, they say nothing.
+func notShelved(publish, shelve string) bool {
+	return strings.EqualFold(strings.TrimSpace(publish), "no") || strings.EqualFold(strings.TrimSpace(shelve), "no")
+}
+
+// mediaDataNames are the elements of a file that give an audio or video
+// file's duration: the seed's mediaData and the older videoData and
+// audioData.
+var mediaDataNames = map[string]bool{"mediaData": true, "videoData": true, "audioData": true}
+
+// maxDuration bounds a duration read from a record (about 115 days): a
+// larger one is not a recording's.
+const maxDuration = 1e7
+
+// isoDuration is an ISO 8601 duration of days, hours, minutes and seconds
+// (P0DT1H2M3S, PT1M30.5S), the form older records give.
+var isoDuration = regexp.MustCompile(`^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$`)
+
+// parseDuration reads a duration in seconds ("3723", "12.5") or as an
+// ISO 8601 duration ("P0DT1H2M3S"); ok is false unless it is positive and
+// at most maxDuration seconds.
+func parseDuration(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	if d, err := strconv.ParseFloat(s, 64); err == nil {
+		return d, d > 0 && d <= maxDuration
+	}
+	m := isoDuration.FindStringSubmatch(strings.ToUpper(s))
+	if m == nil || s == "P" || strings.HasSuffix(strings.ToUpper(s), "T") {
+		return 0, false
+	}
+	var d float64
+	for i, unit := range []float64{86400, 3600, 60, 1} {
+		if m[i+1] != "" {
+			v, err := strconv.ParseFloat(m[i+1], 64)
+			if err != nil {
+				return 0, false
+			}
+			d += v * unit
+		}
+	}
+	return d, d > 0 && d <= maxDuration
 }
 
 // unknownResourceType warns once per record and type.

@@ -227,6 +227,14 @@ func FuzzParse(f *testing.F) {
 	for _, v := range variants.All() {
 		f.Add([]byte(v.Public))
 	}
+	// Real records of other repositories (undeclared prefixes, MODS with
+	// no namespace, videoData durations, thumb resources).
+	f.Add([]byte("\xEF\xBB\xBF" + doc("<world/>")))
+	f.Add([]byte(`<?xml version="1.0" encoding="ISO-8859-1"?>` + doc("<group>caf\xe9</group>")))
+	real, _ := filepath.Glob(filepath.Join("testdata", "real", "*.public.xml"))
+	for _, p := range real {
+		f.Add(read(f, p))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Parse(data)
 		if err != nil {
@@ -263,7 +271,20 @@ func FuzzParseMODS(f *testing.F) {
 	for _, dir := range sampleDirs(f)[:2] {
 		f.Add(read(f, filepath.Join(dir, "mods.xml")))
 	}
+	f.Add([]byte(`<mods version="3.3"><titleInfo><title>T</title></titleInfo><accessCondition xlink:href="u">x</accessCondition></mods>`))
+	f.Add([]byte(`<MODS><foo:bar/></MODS>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Whatever PrepareMODS serves is MODS 3.6 that it serves unchanged.
+		if out, _, err := PrepareMODS(context.Background(), data, nil); err == nil {
+			if m36, err := ParseMODS(out); err != nil || m36.Version != "3.6" {
+				t.Fatalf("prepared MODS is not MODS 3.6: %v\n%s", err, out)
+			}
+			if again, w, err := PrepareMODS(context.Background(), out, nil); err != nil || !bytes.Equal(again, out) || len(w) != 0 {
+				t.Fatalf("preparing the prepared MODS changes it: %v %q\n%s\n---\n%s", err, w, out, again)
+			}
+		} else if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrUnacceptable) {
+			t.Fatalf("unclassified error: %v", err)
+		}
 		m, err := ParseMODS(data)
 		if err != nil {
 			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrUnacceptable) {

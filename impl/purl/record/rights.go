@@ -212,6 +212,12 @@ func (x rightsXML) parse(rec *Record, warn func(format string, args ...any)) Rig
 				case u.is("machine") && r.License == "":
 					if uri := strings.TrimSpace(u.attr("uri")); strings.HasPrefix(uri, "http://") || strings.HasPrefix(uri, "https://") {
 						r.License = uri
+					} else if code := strings.TrimSpace(u.Text); code != "" {
+						if uri, ok := licenseCodeURI(u.attr("type"), code); ok {
+							r.License = uri
+						} else {
+							warn("rightsMetadata/use/machine: licence code %q (type %q) is not one the service knows: no licence link is shown", code, u.attr("type"))
+						}
 					}
 				}
 			}
@@ -332,7 +338,7 @@ func readMachines(machines []anyXML, doubt func(format string, args ...any)) *re
 					kind = AccessLocation
 				}
 				if !validName(v) {
-					doubt("%s name %q is not letters, digits, '-', '_' or '.': it grants nothing", k.XMLName.Local, v)
+					doubt("%s name %q is not letters, digits, '-', '_', '.' or '&': it grants nothing", k.XMLName.Local, v)
 					continue
 				}
 				got.grants = append(got.grants, Grant{Kind: kind, Name: v, Rule: rule})
@@ -386,6 +392,44 @@ func (a *readAccess) access() Access {
 	return Access{Grants: a.grants, EmbargoUntil: a.embargo}
 }
 
+// licenseCodes are the licence codes older records give in
+// use/machine[@type] with no uri, by type (lower case) and code: the
+// Creative Commons codes stand for the 3.0 (unported) licences, which is
+// what the repository offered under them (later records name the licence
+// by its URI, 3.0 or 4.0); the Open Data Commons codes for the 1.0
+// licences. "none" is a code for no licence.
+var licenseCodes = map[string]map[string]string{
+	"creativecommons": {
+		"by":       "https://creativecommons.org/licenses/by/3.0/legalcode",
+		"by-sa":    "https://creativecommons.org/licenses/by-sa/3.0/legalcode",
+		"by-nd":    "https://creativecommons.org/licenses/by-nd/3.0/legalcode",
+		"by-nc":    "https://creativecommons.org/licenses/by-nc/3.0/legalcode",
+		"by-nc-sa": "https://creativecommons.org/licenses/by-nc-sa/3.0/legalcode",
+		"by-nc-nd": "https://creativecommons.org/licenses/by-nc-nd/3.0/legalcode",
+		"cc0":      "https://creativecommons.org/publicdomain/zero/1.0/legalcode",
+		"pdm":      "https://creativecommons.org/publicdomain/mark/1.0/",
+		"none":     "",
+	},
+	"opendatacommons": {
+		"odc-by":   "https://opendatacommons.org/licenses/by/1-0/",
+		"odc-odbl": "https://opendatacommons.org/licenses/odbl/1-0/",
+		"odc-pddl": "https://opendatacommons.org/licenses/pddl/1-0/",
+		"pddl":     "https://opendatacommons.org/licenses/pddl/1-0/",
+		"none":     "",
+	},
+}
+
+// licenseCodeURI is the licence a use/machine code names: ok is false for
+// a code (or type) the service does not know.
+func licenseCodeURI(typ, code string) (string, bool) {
+	codes, ok := licenseCodes[strings.ToLower(strings.TrimSpace(typ))]
+	if !ok {
+		return "", false
+	}
+	uri, ok := codes[strings.ToLower(strings.ReplaceAll(code, "_", "-"))]
+	return uri, ok
+}
+
 func parseDate(s string) (time.Time, error) {
 	if t, err := time.Parse("2006-01-02", s); err == nil {
 		return t, nil
@@ -393,12 +437,16 @@ func parseDate(s string) (time.Time, error) {
 	return time.Parse(time.RFC3339, s)
 }
 
+// validName reports whether s can name a login group or a location: the
+// repository's codes are letters, digits, '-', '_', '.' and '&' (the
+// location "m&m", media and microtext). Other characters (spaces, markup,
+// ':' or ',' that would change a role's meaning) make the grant a doubt.
 func validName(s string) bool {
 	if s == "" || len(s) > 64 {
 		return false
 	}
 	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '&') {
 			return false
 		}
 	}

@@ -1,0 +1,284 @@
+package purl
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/purl/druid"
+	"github.com/sitelib/sitesvc/impl/purl/record"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// TestRealRecords publishes every record of record/testdata/real (real
+// public XML from other public repositories than the shared corpus's:
+// record/testdata/real/README.md) the way TestCorpus publishes the shared
+// corpus, with `purl publish` and PUT through the real server, and checks
+// what is served for each: .xml in the seed's shape and namespace-well-formed
+// (xmllint), .mods valid MODS 3.6, the page, the manifest when there is
+// something to paint, oEmbed and the embed iframe. Every file the record
+// names is in the served .xml. A dark record is published and then 404
+// everywhere. None of these records may be refused: each is well-formed
+// and is published under the druid its file is named for.
+func TestRealRecords(t *testing.T) {
+	xmllint := testkit.RequireTool(t, "xmllint")
+	dir := filepath.Join("record", "testdata", "real")
+	files, err := filepath.Glob(filepath.Join(dir, "*.public.xml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no records in %s: %v", dir, err)
+	}
+	sort.Strings(files)
+	srv := testkit.StartServer(t)
+	bin := testkit.Binary(t)
+	token := testkit.AddToken(t, srv.DataDir, "publisher", "real")
+	work := t.TempDir()
+	mods := map[string][]byte{}
+	manifests := map[string][]byte{}
+	for _, p := range files {
+		stem := strings.TrimSuffix(filepath.Base(p), ".public.xml")
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := druid.Parse(stem)
+		if err != nil {
+			t.Fatalf("%s: the file is not named for a druid: %v", p, err)
+		}
+		in, err := record.IngestWith(context.Background(), raw, record.IngestOptions{ID: id})
+		if err != nil {
+			t.Errorf("%s: refused: %v", stem, err)
+			continue
+		}
+		var outcome string
+		var served []byte
+		if in.Record.Rights.Dark() {
+			outcome, err = darkRecord(srv, bin, token, filepath.Join(work, stem), raw, id)
+		} else {
+			outcome, served, err = corpusRecord(t, srv, bin, token, filepath.Join(work, stem), raw, nil, manifests)
+			if err == nil {
+				err = servedTruthfully(srv, xmllint, stem, raw)
+			}
+		}
+		if err != nil {
+			t.Errorf("%s: %v", stem, err)
+			continue
+		}
+		if served != nil {
+			mods[stem] = served
+		}
+		t.Logf("%s: %s", stem, outcome)
+	}
+	validateMODS36(t, mods)
+	t.Logf("%d real records served", len(files))
+	t.Run("as-meant", func(t *testing.T) { realRecordsAsMeant(t, srv, token) })
+	t.Run("iiif-parser", func(t *testing.T) { parseWithIIIFParser(t, manifests) })
+}
+
+// servedTruthfully checks the served .xml of id against the raw record:
+// namespace-well-formed, and naming every file the raw record names.
+func servedTruthfully(srv *testkit.Server, xmllint, id string, raw []byte) error {
+	body, err := corpusGet(srv, "/purl/"+id+".xml", http.StatusOK)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp("", "served-*.xml")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(body); err != nil {
+		return err
+	}
+	f.Close()
+	if out, err := exec.Command(xmllint, "--noout", f.Name()).CombinedOutput(); err != nil || len(out) > 0 {
+		return fmt.Errorf("the served .xml is not namespace-well-formed: %v: %s", err, out)
+	}
+	rec, err := record.Parse(body)
+	if err != nil {
+		return err
+	}
+	for _, d := range declaredFiles(raw) {
+		if _, ok := rec.File(d.name); !ok {
+			return fmt.Errorf("file %q of the record is not in the served record", d.name)
+		}
+	}
+	return nil
+}
+
+// realRecordsAsMeant checks, through HTTP, what some of the real records
+// published by TestRealRecords mean beyond being served: the forms the
+// service learnt from them (docs/purl.md, "Ingest").
+func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
+	get := func(path string) string {
+		t.Helper()
+		body, err := corpusGet(srv, path, http.StatusOK)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(body)
+	}
+	// An undeclared xlink prefix: declared, and the licence link kept.
+	if m := get("/purl/zz000bb0002.mods"); !strings.Contains(m, `xlink:href="https://www.apache.org/licenses/LICENSE-2.0"`) {
+		t.Errorf("zz000bb0002.mods lost its xlink:href:\n%s", m)
+	}
+	if x := get("/purl/zz000bb0002.xml"); !strings.Contains(x, `xmlns:xlink="http://www.w3.org/1999/xlink"`) {
+		t.Errorf("zz000bb0002.xml does not declare xlink:\n%s", x)
+	}
+	// MODS embedded with no namespace is the record's MODS, not one
+	// derived from Dublin Core.
+	if m := get("/purl/cz128vq0535.mods"); !strings.Contains(m, `displayLabel="geo"`) || strings.Contains(m, record.DerivedOrigin) {
+		t.Errorf("cz128vq0535.mods is not the embedded MODS:\n%s", m)
+	}
+	// videoData durations (ISO 8601) make the videos canvases.
+	var manifest struct {
+		Items []struct {
+			Duration float64 `json:"duration"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(get("/purl/zz000bb0023/iiif/manifest")), &manifest); err != nil {
+		t.Fatal(err)
+	}
+	if len(manifest.Items) != 2 || manifest.Items[0].Duration != 3723 {
+		t.Errorf("zz000bb0023 manifest canvases: %+v, want two of 3723 s (the third video's duration is -P1W)", manifest.Items)
+	}
+	// Licence codes of older records are shown as the licence.
+	for id, licence := range map[string]string{
+		"zz000bb0018": "https://creativecommons.org/licenses/by-nc/3.0/legalcode",
+		"zz000bb0017": "https://opendatacommons.org/licenses/by/1-0/",
+	} {
+		if page := get("/purl/" + id); !strings.Contains(page, `href="`+licence+`"`) {
+			t.Errorf("the page of %s does not link its licence %s", id, licence)
+		}
+	}
+	// Real records saved by other tools: with a byte order mark, and in
+	// ISO-8859-1. Both are read as what they say and served in UTF-8.
+	bom, err := os.ReadFile(filepath.Join("record", "testdata", "real", "bc390xk2647.public.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := corpusPut(srv, token, "/purl/bc390xk2647.xml", append([]byte("\xEF\xBB\xBF"), bom...)); err != nil {
+		t.Errorf("a record with a byte order mark: %v", err)
+	}
+	if x := get("/purl/bc390xk2647.xml"); !strings.HasPrefix(x, "<?xml") || !strings.Contains(x, "Lake Lagunita") {
+		t.Errorf("bc390xk2647.xml after a PUT with a byte order mark:\n%.200s", x)
+	}
+	utf8Doc, err := os.ReadFile(filepath.Join("record", "testdata", "real", "zz000bb0003.public.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	latin1 := []byte(`<?xml version="1.0" encoding="ISO-8859-1"?>` + "\n")
+	for _, r := range string(utf8Doc) {
+		if r > 0xFF {
+			t.Fatalf("zz000bb0003 has %q, not in ISO-8859-1", r)
+		}
+		latin1 = append(latin1, byte(r))
+	}
+	if _, err := corpusPut(srv, token, "/purl/zz000bb0003.xml", latin1); err != nil {
+		t.Errorf("a record in ISO-8859-1: %v", err)
+	}
+	if x := get("/purl/zz000bb0003.xml"); !strings.Contains(x, "Copyright © 1976") || strings.Contains(x, "ISO-8859-1") {
+		t.Errorf("zz000bb0003.xml after a PUT in ISO-8859-1 is not the record in UTF-8:\n%s", x)
+	}
+	if page := get("/purl/zz000bb0003"); !strings.Contains(page, "Copyright © 1976") {
+		t.Errorf("the page of zz000bb0003 does not show its copyright statement in UTF-8")
+	}
+
+	// A file the record marks shelve="no" (an EEMS deposit's permission
+	// document, shared corpus mr497sx5638) is not in the stacks: the
+	// object is published from a folder without it, and it is not served.
+	if dir := corpusDir(t); dir != "" {
+		raw, err := os.ReadFile(filepath.Join(dir, "mr497sx5638.1.public.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		obj := filepath.Join(t.TempDir(), "mr497sx5638")
+		if err := os.MkdirAll(obj, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range map[string][]byte{"public.xml": raw, "statewide-water-action-plan-web-version.pdf": standIn(declared{name: "statewide-water-action-plan-web-version.pdf", mimetype: "application/pdf"})} {
+			if err := os.WriteFile(filepath.Join(obj, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if out, err := exec.Command(testkit.Binary(t), "purl", "publish", "--data", srv.DataDir, obj).CombinedOutput(); err != nil {
+			t.Errorf("publishing without the unshelved file: %v: %s", err, out)
+		}
+		if _, err := corpusGet(srv, "/purl/mr497sx5638/file/ACWA_WaterPublications.pdf", http.StatusNotFound); err != nil {
+			t.Errorf("the unshelved file: %v", err)
+		}
+		if page := get("/purl/mr497sx5638"); strings.Contains(page, "ACWA_WaterPublications.pdf") || !strings.Contains(page, "statewide-water-action-plan-web-version.pdf") {
+			t.Errorf("the page lists the unshelved file, or not the shelved one")
+		}
+	}
+
+	// A MODS document of its own with no namespace, PUT: served as MODS 3.6.
+	doc := []byte(`<mods version="3.4"><titleInfo><title>Put without a namespace</title></titleInfo></mods>`)
+	if _, err := corpusPut(srv, token, "/purl/zz000bb0001.mods", doc); err != nil {
+		t.Fatal(err)
+	}
+	m := get("/purl/zz000bb0001.mods")
+	if parsed, err := record.ParseMODS([]byte(m)); err != nil || parsed.Version != "3.6" || parsed.Title != "Put without a namespace" {
+		t.Errorf("zz000bb0001.mods after PUT: %v\n%s", err, m)
+	}
+	served := map[string][]byte{"zz000bb0001-put": []byte(m)}
+	// MODS of other repositories and eras (3.0 with the mods: prefix, 3.8),
+	// PUT: served as valid MODS 3.6 with their titles.
+	realMODS, _ := filepath.Glob(filepath.Join("record", "testdata", "real", "mods", "*.mods.xml"))
+	for _, p := range realMODS {
+		doc, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := record.ParseMODS(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", doc); err != nil {
+			t.Fatalf("%s: %v", filepath.Base(p), err)
+		}
+		body := get("/purl/zz000bb0003.mods")
+		if got, err := record.ParseMODS([]byte(body)); err != nil || got.Version != "3.6" || got.Title != want.Title {
+			t.Errorf("%s after PUT: %v\n%s", filepath.Base(p), err, body)
+		}
+		served[filepath.Base(p)] = []byte(body)
+	}
+	validateMODS36(t, served)
+	if page := get("/purl/zz000bb0001"); !strings.Contains(page, "Put without a namespace") {
+		t.Errorf("the page does not show the PUT MODS's title")
+	}
+}
+
+// darkRecord publishes a dark record (discover none) with purl publish and
+// PUT: both accept it, and everything of the object is 404, as if it were
+// not published (docs/purl.md, "Rights").
+func darkRecord(srv *testkit.Server, bin, token, dir string, raw []byte, id druid.Druid) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "public.xml"), raw, 0o644); err != nil {
+		return "", err
+	}
+	if out, err := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, dir).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("purl publish: %v: %s", err, out)
+	}
+	if _, err := corpusPut(srv, token, "/purl/"+id.String()+".xml", raw); err != nil {
+		return "", err
+	}
+	for _, path := range []string{"", ".xml", ".mods", "/iiif/manifest"} {
+		if _, err := corpusGet(srv, "/purl/"+id.String()+path, http.StatusNotFound); err != nil {
+			return "", fmt.Errorf("dark object: %w", err)
+		}
+	}
+	if _, err := corpusGet(srv, "/embed/embed?url="+url.QueryEscape(srv.URL+"/purl/"+id.String()), http.StatusNotFound); err != nil {
+		return "", fmt.Errorf("dark object, oEmbed: %w", err)
+	}
+	return "dark: published, and 404 everywhere", nil
+}

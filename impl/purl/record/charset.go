@@ -1,0 +1,89 @@
+package record
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/ianaindex"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// A record is well-formed XML in any encoding XML allows, with or without
+// a byte order mark; the service reads and serves UTF-8 (encoding/xml reads
+// nothing else). utf8Document converts a document to UTF-8 before it is
+// read, so that a record saved with a byte order mark, or in ISO-8859-1,
+// windows-1252 or UTF-16, is read as what it says.
+
+var (
+	bomUTF8    = []byte{0xEF, 0xBB, 0xBF}
+	bomUTF16BE = []byte{0xFE, 0xFF}
+	bomUTF16LE = []byte{0xFF, 0xFE}
+	// xmlDeclEncoding finds the encoding pseudo-attribute of an XML
+	// declaration at the start of a document.
+	xmlDeclEncoding = regexp.MustCompile(`^<\?xml\s[^>]*?encoding\s*=\s*(?:"([^"]*)"|'([^']*)')`)
+)
+
+// utf8Names are the encoding labels that need no conversion: UTF-8, and
+// ASCII, a subset of it.
+var utf8Names = map[string]bool{"utf-8": true, "utf8": true, "us-ascii": true, "ascii": true, "ansi_x3.4-1968": true}
+
+// utf8Document returns data as UTF-8, with its XML declaration (if any)
+// naming UTF-8, and a warning saying what was converted ("" when data was
+// UTF-8 already and is returned unchanged). A byte order mark is dropped;
+// UTF-16 (with a byte order mark) and a declared encoding the IANA
+// registry names are decoded. An encoding the service cannot decode is
+// refused (ErrMalformed), saying which.
+func utf8Document(data []byte) ([]byte, string, error) {
+	var from string
+	switch {
+	case bytes.HasPrefix(data, bomUTF8):
+		data, from = data[len(bomUTF8):], "UTF-8 with a byte order mark"
+	case bytes.HasPrefix(data, bomUTF16BE), bytes.HasPrefix(data, bomUTF16LE):
+		dec := unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM).NewDecoder()
+		out, err := dec.Bytes(data)
+		if err != nil {
+			return nil, "", fmt.Errorf("%w: the document is not UTF-16 as its byte order mark says: %v", ErrMalformed, err)
+		}
+		data, from = out, "UTF-16"
+	}
+	if m := xmlDeclEncoding.FindSubmatchIndex(data); m != nil {
+		start, end := m[2], m[3]
+		if start < 0 {
+			start, end = m[4], m[5]
+		}
+		label := string(data[start:end])
+		if from == "" && !utf8Names[strings.ToLower(strings.TrimSpace(label))] {
+			enc, err := ianaindex.IANA.Encoding(strings.TrimSpace(label))
+			if err != nil || enc == nil {
+				return nil, "", fmt.Errorf("%w: the document's encoding %q is not one the service can read (UTF-8, UTF-16, ISO-8859-n, windows-125n and the other IANA character sets)", ErrMalformed, label)
+			}
+			out, err := decodeAll(enc, data)
+			if err != nil {
+				return nil, "", fmt.Errorf("%w: the document is not %s as it declares: %v", ErrMalformed, label, err)
+			}
+			// The declaration is ASCII in every such encoding: it is at
+			// the same place in the decoded document.
+			data, from = out, label
+		}
+		if !strings.EqualFold(label, "UTF-8") {
+			fixed := make([]byte, 0, len(data))
+			fixed = append(fixed, data[:start]...)
+			fixed = append(fixed, "UTF-8"...)
+			data = append(fixed, data[end:]...)
+			if from == "" {
+				from = label
+			}
+		}
+	}
+	if from == "" {
+		return data, "", nil
+	}
+	return data, fmt.Sprintf("the document is encoded as %s: it is read and served as UTF-8", from), nil
+}
+
+func decodeAll(enc encoding.Encoding, data []byte) ([]byte, error) {
+	return enc.NewDecoder().Bytes(data)
+}

@@ -1,0 +1,133 @@
+package record
+
+import (
+	"encoding/xml"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// NSXLink is the XLink namespace (MODS's xlink:href).
+const NSXLink = "http://www.w3.org/1999/xlink"
+
+// conventionalPrefixes are the namespaces records use under a fixed
+// prefix. Real records use some of them without declaring them (a MODS
+// accessCondition with xlink:href and no xmlns:xlink): such a record is
+// well-formed XML but not namespace-well-formed, and the prefix can only
+// mean its conventional namespace.
+var conventionalPrefixes = map[string]string{
+	"xlink":  NSXLink,
+	"xsi":    NSXSI,
+	"rdf":    NSRDF,
+	"dc":     NSDC,
+	"oai_dc": NSOAIDC,
+	"mods":   NSMODS,
+	"fedora": NSFedora,
+}
+
+// undeclaredNamespace is the namespace given to a prefix a record uses
+// without declaring it and that has no conventional namespace: the names
+// are kept as written, in a namespace that says what happened.
+const undeclaredNamespace = "urn:sitesvc:undeclared-prefix:"
+
+// declarePrefixes declares, on the element that uses it, every prefix used
+// in root's tree but declared nowhere in scope: its conventional namespace
+// (conventionalPrefixes), else undeclaredNamespace+prefix. where names
+// root in the warnings. It returns the warnings (one per prefix); none
+// means nothing changed.
+func declarePrefixes(root *xnode, where string) []string {
+	used := map[string]string{} // prefix → namespace given
+	var walk func(n *xnode)
+	walk = func(n *xnode) {
+		prefixes := []string{n.name.Space}
+		for _, a := range n.attrs {
+			if !isNSDecl(a) {
+				prefixes = append(prefixes, a.Name.Space)
+			}
+		}
+		for _, p := range prefixes {
+			if p == "" || p == "xml" || p == "xmlns" || n.lookup(p) != "" {
+				continue
+			}
+			ns, ok := conventionalPrefixes[p]
+			if !ok {
+				ns = undeclaredNamespace + p
+			}
+			// setAttr: an xmlns:p="" here (not XML 1.0, but read) is
+			// replaced, not repeated.
+			n.setAttr(xml.Name{Space: "xmlns", Local: p}, ns)
+			used[p] = ns
+		}
+		for _, k := range n.elements() {
+			walk(k)
+		}
+	}
+	walk(root)
+	var warnings []string
+	for p, ns := range used {
+		how := "its conventional namespace"
+		if strings.HasPrefix(ns, undeclaredNamespace) {
+			how = "a namespace that says it was undeclared"
+		}
+		warnings = append(warnings, fmt.Sprintf("%s uses the prefix %q without declaring it: it is declared as %s (%s)", where, p, ns, how))
+	}
+	sort.Strings(warnings)
+	return warnings
+}
+
+// namespacedTopLevel are the children of publicObject that belong to a
+// namespace, by their local name in lower case. Records have embedded
+// MODS with no namespace at all (<mods> with unprefixed children): with
+// none declared, the element and its unprefixed descendants can only be
+// MODS.
+var namespacedTopLevel = map[string]xml.Name{
+	"mods": {Space: NSMODS, Local: "mods"},
+}
+
+// adoptNamespace puts e, a child of publicObject (or the root of a MODS
+// document) written in no namespace, into the namespace its name says
+// (namespacedTopLevel) by declaring it as e's default namespace, so its
+// unprefixed descendants are in it too. It returns a warning, "" when e
+// is not such an element.
+func adoptNamespace(e *xnode, where string) string {
+	if e.name.Space != "" || e.lookup("") != "" {
+		return ""
+	}
+	q, ok := namespacedTopLevel[strings.ToLower(e.name.Local)]
+	if !ok {
+		return ""
+	}
+	spelled := ""
+	if e.name.Local != q.Local {
+		spelled = fmt.Sprintf(" (spelled %s)", e.name.Local)
+	}
+	e.name.Local = q.Local
+	attrs := []xml.Attr{nsDecl("", q.Space)}
+	for _, a := range e.attrs {
+		if a.Name.Space == "" && a.Name.Local == "xmlns" {
+			continue // an xmlns="" undeclaring it: replaced, not repeated
+		}
+		attrs = append(attrs, a)
+	}
+	e.attrs = attrs
+	return fmt.Sprintf("%s/%s%s has no namespace: it and its unprefixed descendants are read in %s", where, q.Local, spelled, q.Space)
+}
+
+// normalizeMODSNamespaces makes a standalone MODS document namespace-well-
+// formed and in the MODS namespace (adoptNamespace, declarePrefixes). It
+// returns data unchanged, with no warnings, when there is nothing to do.
+func normalizeMODSNamespaces(data []byte) ([]byte, []string, error) {
+	root, err := parseTree(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warnings []string
+	if w := adoptNamespace(root, ""); w != "" {
+		warnings = append(warnings, strings.TrimPrefix(w, "/"))
+	}
+	warnings = append(warnings, declarePrefixes(root, "mods")...)
+	if len(warnings) == 0 {
+		return data, nil, nil
+	}
+	return root.document(), warnings, nil
+}

@@ -1,0 +1,556 @@
+package record
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/sitelib/sitesvc/impl/purl/druid"
+)
+
+// realRecords lists the records of testdata/real (docs/purl.md, "Ingest"):
+// real public XML from public repositories other than the one the shared
+// corpus comes from, each named <druid>.public.xml (README.md says where
+// each comes from).
+func realRecords(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "real", "*.public.xml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no records in testdata/real: %v", err)
+	}
+	sort.Strings(files)
+	return files
+}
+
+// TestIngestRealRecords: every record of testdata/real is accepted as the
+// object its file is named for, its served form is stable, and what it
+// says of the object (files, rights, title) is read from it.
+func TestIngestRealRecords(t *testing.T) {
+	ctx := context.Background()
+	schema, err := NewMODSSchema(modsXSD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range realRecords(t) {
+		name := filepath.Base(p)
+		id, err := druid.Parse(strings.TrimSuffix(name, ".public.xml"))
+		if err != nil {
+			t.Fatalf("%s: the file is not named for a druid: %v", name, err)
+		}
+		in, err := IngestWith(ctx, read(t, p), IngestOptions{Schema: schema, ID: id})
+		if err != nil {
+			t.Errorf("%s: refused: %v", name, err)
+			continue
+		}
+		if in.Record.Druid != id {
+			t.Errorf("%s: ingested as %s", name, in.Record.Druid)
+		}
+		again, err := IngestWith(ctx, in.Data, IngestOptions{Schema: schema, ID: id})
+		if err != nil || string(again.Data) != string(in.Data) {
+			t.Errorf("%s: the served record is not stable: %v", name, err)
+		}
+		if check := realExpectations[strings.TrimSuffix(name, ".public.xml")]; check != nil {
+			if err := check(in.Record); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+		t.Logf("%s: %s, %d files, rights %s; warnings: %q", name, in.Record.ContentType, len(in.Record.Files()), in.Record.Rights.Read, in.Warnings)
+	}
+}
+
+// realExpectations says what some real records mean, as the repository
+// meant it (what TestIngestRealRecords checks beyond their being served).
+var realExpectations = map[string]func(r *Record) error{
+	// The thumbnail named in the top-level thumb, as <druid>/<file>.
+	"bc390xk2647": func(r *Record) error { return expect("thumb", r.Thumb, "00007845_005.jp2") },
+	// The thumbnail's resource marked thumb="yes".
+	"zz000bb0029": func(r *Record) error { return expect("thumb", r.Thumb, "thumb.jp2") },
+	// audioData in ISO 8601.
+	"zz000bb0027": func(r *Record) error {
+		f, _ := r.File("abc_123.mp3")
+		return expect("duration", fmt.Sprint(f.Duration), "43")
+	},
+	// Releases from identityMetadata and releaseData, once each.
+	"dc235vd9662": func(r *Record) error {
+		var got []string
+		for _, rel := range r.Releases {
+			got = append(got, fmt.Sprintf("%s=%v", rel.To, rel.Released))
+		}
+		return expect("releases", strings.Join(got, " "), "Kurita=true Atago=false Mogami=true")
+	},
+	"nj770kg7809": func(r *Record) error { return expect("object type", r.ObjectType, "collection") },
+	// Dark; its rdf:Description is about another object, so it names no
+	// collection of this one.
+	"mk420bs7601": func(r *Record) error {
+		if !r.Rights.Dark() || len(r.Collections) != 0 {
+			return fmt.Errorf("dark %v, collections %v; want dark and none", r.Rights.Dark(), r.Collections)
+		}
+		return nil
+	},
+	"zz000bb0018": func(r *Record) error {
+		return expect("licence", r.Rights.License, "https://creativecommons.org/licenses/by-nc/3.0/legalcode")
+	},
+	// World may view but not download; the transcript is world's.
+	"zz000bb0013": func(r *Record) error {
+		if err := expect("read rule", r.Rights.ReadRule, "no-download"); err != nil {
+			return err
+		}
+		a := r.Rights.ForFile("zr649jg5679_script.pdf")
+		if len(a.Grants) != 1 || a.Grants[0].Kind != AccessWorld || a.Grants[0].Rule != "" {
+			return fmt.Errorf("the transcript's rights are %+v, want world", a)
+		}
+		return nil
+	},
+}
+
+func expect(what, got, want string) error {
+	if got != want {
+		return fmt.Errorf("%s %q, want %q", what, got, want)
+	}
+	return nil
+}
+
+// TestUndeclaredPrefix: a record that uses a prefix it never declares
+// (real: a MODS accessCondition with xlink:href and no xmlns:xlink) is
+// accepted; the prefix is declared as its conventional namespace (an
+// unknown one as a namespace saying it was undeclared), with a warning,
+// and the served record is namespace-well-formed: read with namespaces,
+// the attribute is in the XLink namespace.
+func TestUndeclaredPrefix(t *testing.T) {
+	ctx := context.Background()
+	schema, err := NewMODSSchema(modsXSD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := []byte(`<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z">
+  <identityMetadata><objectLabel>L</objectLabel><foo:note>kept</foo:note></identityMetadata>
+  <mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>T</title></titleInfo>
+    <accessCondition type="license" xlink:href="https://www.apache.org/licenses/LICENSE-2.0">Apache 2.0</accessCondition></mods>
+</publicObject>`)
+	in, err := IngestWith(ctx, doc, IngestOptions{Schema: schema})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	for _, want := range []string{`prefix "xlink" without declaring it: it is declared as ` + NSXLink, `prefix "foo" without declaring it: it is declared as ` + undeclaredNamespace + "foo"} {
+		if !containsWarning(in.Warnings, want) {
+			t.Errorf("no warning %q in %q", want, in.Warnings)
+		}
+	}
+	var href, note xml.Name
+	dec := xml.NewDecoder(bytes.NewReader(in.Data))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			for _, a := range se.Attr {
+				if a.Name.Local == "href" {
+					href = a.Name
+				}
+			}
+			if se.Name.Local == "note" {
+				note = se.Name
+			}
+		}
+	}
+	if href.Space != NSXLink || note.Space != undeclaredNamespace+"foo" {
+		t.Errorf("served names: href in %q, note in %q", href.Space, note.Space)
+	}
+	// The embedded MODS is served as valid MODS 3.6 with its xlink:href.
+	out, _, err := PrepareMODS(ctx, in.Record.MODS, schema)
+	if err != nil || !bytes.Contains(out, []byte(`xlink:href="https://www.apache.org/licenses/LICENSE-2.0"`)) {
+		t.Errorf("served MODS: %v\n%s", err, out)
+	}
+	again, err := IngestWith(ctx, in.Data, IngestOptions{Schema: schema})
+	if err != nil || !bytes.Equal(again.Data, in.Data) {
+		t.Errorf("the served record is not stable: %v", err)
+	}
+}
+
+// TestMODSWithoutNamespace: MODS written with no namespace at all (real:
+// an embedded <mods> of a geo record; also as a document of its own) is
+// read as MODS, with a warning: the page's title comes from it, and it is
+// served as valid MODS 3.6 keeping what it says.
+func TestMODSWithoutNamespace(t *testing.T) {
+	ctx := context.Background()
+	schema, err := NewMODSSchema(modsXSD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := []byte(`<publicObject id="druid:bc123df4567" published="2018-07-20T20:56:19Z">
+  <MODS><titleInfo><title>Rivers of Uganda</title></titleInfo><extension displayLabel="geo"><x:y xmlns:x="urn:x">1</x:y></extension></MODS>
+</publicObject>`)
+	in, err := IngestWith(ctx, doc, IngestOptions{Schema: schema})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if !containsWarning(in.Warnings, "publicObject/mods (spelled MODS) has no namespace") {
+		t.Errorf("no warning of the namespace: %q", in.Warnings)
+	}
+	if in.Record.Title() != "Rivers of Uganda" || in.Record.MODS == nil {
+		t.Errorf("title %q, MODS %q", in.Record.Title(), in.Record.MODS)
+	}
+	// xmlns="" (no namespace, said outright) is replaced, not repeated.
+	undeclared, err := IngestWith(ctx, []byte(`<publicObject id="druid:bc123df4567" published="2018-07-20T20:56:19Z"><mods xmlns=""><titleInfo><title>Rivers of Uganda</title></titleInfo></mods></publicObject>`), IngestOptions{Schema: schema})
+	if err != nil || undeclared.Record.Title() != "Rivers of Uganda" || bytes.Count(undeclared.Data, []byte(`xmlns=`)) != 1 {
+		t.Errorf("mods xmlns=\"\": %v\n%s", err, undeclared.Data)
+	}
+	for _, standalone := range [][]byte{in.Record.MODS, []byte(`<mods version="3.4"><titleInfo><title>Rivers of Uganda</title></titleInfo></mods>`)} {
+		out, warnings, err := PrepareMODS(ctx, standalone, schema)
+		if err != nil {
+			t.Fatalf("%s: %v", standalone, err)
+		}
+		m, err := ParseMODS(out)
+		if err != nil || m.Title != "Rivers of Uganda" || m.Version != "3.6" {
+			t.Errorf("served MODS %s: %v", out, err)
+		}
+		if err := schema.Validate(ctx, out); err != nil {
+			t.Errorf("served MODS does not validate: %v", err)
+		}
+		t.Logf("warnings: %q", warnings)
+	}
+}
+
+// TestMediaDurations: the duration of audio and video comes from the
+// seed's mediaData or the older videoData and audioData, in seconds or as
+// an ISO 8601 duration; what is not a positive duration is warned of and
+// the file is served without one.
+func TestMediaDurations(t *testing.T) {
+	for _, c := range []struct {
+		data string
+		want float64
+		warn string
+	}{
+		{`<mediaData duration="12.5"/>`, 12.5, ""},
+		{`<videoData duration="P0DT1H2M3S" height="288" width="352"/>`, 3723, ""},
+		{`<audioData duration="PT1M30.5S"/>`, 90.5, ""},
+		{`<videoData duration="-P1W"/>`, 0, `videoData/@duration "-P1W" is not a positive duration`},
+		{`<videoData duration="PDDTMMS"/>`, 0, `videoData/@duration "PDDTMMS" is not a positive duration`},
+		{`<mediaData duration="PT"/>`, 0, `mediaData/@duration "PT" is not a positive duration`},
+		{`<videoData height="288" width="352"/>`, 0, `has no mediaData duration`},
+	} {
+		doc := `<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z"><contentMetadata type="media">
+<resource type="video" sequence="1"><file id="a.mp4" mimetype="video/mp4" size="1">` + c.data + `</file></resource></contentMetadata></publicObject>`
+		in, err := Ingest(context.Background(), []byte(doc), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.data, err)
+		}
+		if f, _ := in.Record.File("a.mp4"); f.Duration != c.want {
+			t.Errorf("%s: duration %v, want %v", c.data, f.Duration, c.want)
+		}
+		if c.warn != "" && !containsWarning(in.Warnings, c.warn) {
+			t.Errorf("%s: no warning %q in %q", c.data, c.warn, in.Warnings)
+		}
+		if c.want > 0 && len(in.Record.Canvases()) != 1 {
+			t.Errorf("%s: the video is not a canvas", c.data)
+		}
+	}
+}
+
+// TestLicenseCodes: the licence of older records, a code in
+// use/machine[@type] with no uri, is read as the licence's URI; a uri
+// given wins; an unknown code is warned of and no licence is read.
+func TestLicenseCodes(t *testing.T) {
+	for _, c := range []struct{ use, want, warn string }{
+		{`<machine type="creativeCommons">by-nc</machine>`, "https://creativecommons.org/licenses/by-nc/3.0/legalcode", ""},
+		{`<machine type="creativeCommons">BY-NC-SA</machine><human type="creativeCommons">CC BY-NC-SA</human>`, "https://creativecommons.org/licenses/by-nc-sa/3.0/legalcode", ""},
+		{`<machine type="creativeCommons">by_sa</machine>`, "https://creativecommons.org/licenses/by-sa/3.0/legalcode", ""},
+		{`<machine type="creativeCommons" uri="https://creativecommons.org/publicdomain/mark/1.0/">pdm</machine>`, "https://creativecommons.org/publicdomain/mark/1.0/", ""},
+		{`<machine type="openDataCommons">odc-by</machine>`, "https://opendatacommons.org/licenses/by/1-0/", ""},
+		{`<machine type="openDataCommons">pddl</machine>`, "https://opendatacommons.org/licenses/pddl/1-0/", ""},
+		{`<machine type="creativeCommons">none</machine>`, "", ""},
+		{`<machine type="creativeCommons"/>`, "", ""},
+		{`<machine type="creativeCommons">by-nc-i</machine>`, "", `licence code "by-nc-i" (type "creativeCommons") is not one the service knows`},
+		{`<license>https://creativecommons.org/licenses/by/4.0/legalcode</license>`, "https://creativecommons.org/licenses/by/4.0/legalcode", ""},
+	} {
+		doc := `<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z"><rightsMetadata><use>` + c.use + `</use></rightsMetadata></publicObject>`
+		in, err := Ingest(context.Background(), []byte(doc), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.use, err)
+		}
+		if in.Record.Rights.License != c.want {
+			t.Errorf("%s: licence %q, want %q", c.use, in.Record.Rights.License, c.want)
+		}
+		if c.warn != "" && !containsWarning(in.Warnings, c.warn) {
+			t.Errorf("%s: no warning %q in %q", c.use, c.warn, in.Warnings)
+		}
+	}
+}
+
+func containsWarning(warnings []string, part string) bool {
+	for _, w := range warnings {
+		if strings.Contains(w, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRightsRealForms reads the rightsMetadata forms the repository's
+// publishing code writes (sul-dlss/dor-services-app, Publish::RightsMetadata
+// and its spec: Cocina access mapped to rightsMetadata; sul-dlss/sul-embed's
+// fixtures) with the repository's semantics: several grants, any one
+// admits; a file's own read access overrides the object's; rules are kept;
+// a location code with '&' is a location; lending and doubts grant nothing.
+func TestRightsRealForms(t *testing.T) {
+	const dw = `<access type="discover"><machine><world/></machine></access>`
+	type grant = string // kind:name/rule
+	grants := func(a Access) []grant {
+		var out []grant
+		for _, g := range a.Grants {
+			s := g.Kind.String()
+			if g.Name != "" {
+				s += ":" + g.Name
+			}
+			if g.Rule != "" {
+				s += "/" + g.Rule
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name, rights string
+		dark         bool
+		object       []grant
+		file         []grant // of placeholder.jp2 (nil: the object's)
+		embargo      string
+		doubt        string
+	}{
+		{name: "world no-download, stanford download", rights: dw + `<access type="read"><machine><group>stanford</group></machine></access><access type="read"><machine><world rule="no-download" /></machine></access>`,
+			object: []grant{"group:stanford", "world/no-download"}},
+		{name: "location no-download", rights: dw + `<access type="read"><machine><location rule="no-download">art</location></machine></access>`,
+			object: []grant{"location:art/no-download"}},
+		{name: "stanford view, location download", rights: dw + `<access type="read"><machine><location>art</location></machine></access><access type="read"><machine><group rule="no-download">stanford</group></machine></access>`,
+			object: []grant{"location:art", "group:stanford/no-download"}},
+		{name: "embargo with world no-download", rights: dw + `<access type="read"><machine><group>stanford</group></machine></access><access type="read"><machine><world rule="no-download" /><embargoReleaseDate>2020-02-26T00:00:00+00:00</embargoReleaseDate></machine></access>`,
+			object: []grant{"group:stanford", "world/no-download"}, embargo: "2020-02-26"},
+		{name: "dark", rights: `<access type="discover"><machine><none /></machine></access><access type="read"><machine><none /></machine></access>`, dark: true},
+		{name: "citation only", rights: dw + `<access type="read"><machine><none /></machine></access>`},
+		{name: "controlled digital lending", rights: dw + `<access type="read"><machine><cdl><group rule="no-download">stanford</group></cdl></machine></access>`,
+			doubt: "controlled digital lending"},
+		{name: "file no-download in a world object", rights: dw + `<access type="read"><machine><world /></machine></access><access type="read"><file>placeholder.jp2</file><machine><world rule="no-download"/></machine></access>`,
+			object: []grant{"world"}, file: []grant{"world/no-download"}},
+		{name: "file location and stanford in two machines", rights: dw + `<access type="read"><machine><world /></machine></access><access type="read"><file>placeholder.jp2</file><machine><location>art</location></machine><machine><group rule="no-download">stanford</group></machine></access>`,
+			object: []grant{"world"}, file: []grant{"location:art", "group:stanford/no-download"}},
+		{name: "file at the location m&m", rights: dw + `<access type="read"><machine><world /></machine></access><access type="read"><file>placeholder.jp2</file><machine><location>m&amp;m</location></machine><machine><world rule="no-download" /></machine></access>`,
+			object: []grant{"world"}, file: []grant{"location:m&m", "world/no-download"}},
+		{name: "embargo before the group (older order), copyright first", rights: `<copyright><human>(c) Copyright [conferral year] by [student name]</human></copyright>` + dw + `<access type="read"><machine><group>stanford</group><embargoReleaseDate>2011-10-08</embargoReleaseDate></machine></access>`,
+			object: []grant{"group:stanford"}, embargo: "2011-10-08"},
+		{name: "group spelled Stanford", rights: dw + `<access type="read"><machine><group>Stanford</group></machine></access>`,
+			object: []grant{"group:Stanford"}},
+		{name: "object none, one file stanford", rights: `<access type="read"><file>placeholder.jp2</file><machine><group>stanford</group></machine></access>`,
+			file: []grant{"group:stanford"}},
+	} {
+		doc := `<publicObject objectId="druid:wf816pb3072" published="2020-01-01T00:00:00Z"><contentMetadata type="file">
+<resource type="file" sequence="1"><file id="placeholder.jp2" mimetype="image/jp2" size="1"/></resource></contentMetadata><rightsMetadata>` + c.rights + `</rightsMetadata></publicObject>`
+		in, err := Ingest(context.Background(), []byte(doc), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		r := in.Record.Rights
+		if r.Dark() != c.dark {
+			t.Errorf("%s: dark %v", c.name, r.Dark())
+		}
+		if got := grants(r.Object); strings.Join(got, " ") != strings.Join(c.object, " ") {
+			t.Errorf("%s: object grants %q, want %q", c.name, got, c.object)
+		}
+		wantFile := c.file
+		if wantFile == nil {
+			wantFile = c.object
+		}
+		if got := grants(r.ForFile("placeholder.jp2")); strings.Join(got, " ") != strings.Join(wantFile, " ") {
+			t.Errorf("%s: file grants %q, want %q", c.name, got, wantFile)
+		}
+		if got := r.EmbargoUntil; (c.embargo == "" && !got.IsZero()) || (c.embargo != "" && got.Format("2006-01-02") != c.embargo) {
+			t.Errorf("%s: embargo %v, want %q", c.name, got, c.embargo)
+		}
+		if c.doubt != "" && !containsWarning(r.Doubts, c.doubt) {
+			t.Errorf("%s: no doubt %q in %q", c.name, c.doubt, r.Doubts)
+		}
+		if c.doubt == "" && len(r.Doubts) > 0 {
+			t.Errorf("%s: doubts %q", c.name, r.Doubts)
+		}
+	}
+}
+
+// TestPrepareRealMODS: MODS records of other repositories and eras
+// (testdata/real/mods: 3.0 with the mods: prefix and an extension in
+// another namespace, 3.8) are served as MODS 3.6 that validates, keeping
+// their title; preparing that again changes nothing.
+func TestPrepareRealMODS(t *testing.T) {
+	ctx := context.Background()
+	schema, err := NewMODSSchema(modsXSD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "real", "mods", "*.mods.xml"))
+	if len(files) == 0 {
+		t.Fatal("no MODS records in testdata/real/mods")
+	}
+	for _, p := range files {
+		data := read(t, p)
+		m, err := ParseMODS(data)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		out, warnings, err := PrepareMODS(ctx, data, schema)
+		if err != nil {
+			t.Errorf("%s: refused: %v", p, err)
+			continue
+		}
+		if err := schema.Validate(ctx, out); err != nil {
+			t.Errorf("%s: served MODS does not validate: %v", p, err)
+		}
+		served, err := ParseMODS(out)
+		if err != nil || served.Version != "3.6" || served.Title != m.Title || m.Title == "" {
+			t.Errorf("%s: served %+v (%v), want version 3.6 and the title %q", p, served, err, m.Title)
+		}
+		again, w, err := PrepareMODS(ctx, out, schema)
+		if err != nil || !bytes.Equal(again, out) || len(w) != 0 {
+			t.Errorf("%s: preparing the served MODS again changes it: %v %q", p, err, w)
+		}
+		t.Logf("%s: MODS %q served as 3.6; warnings %q", filepath.Base(p), m.Version, warnings)
+	}
+}
+
+// TestDocumentEncodings: a record is well-formed XML in any encoding XML
+// allows. One with a byte order mark, in UTF-16, or declaring ISO-8859-1,
+// windows-1252 or US-ASCII is read as what it says and served in UTF-8
+// (with a warning), stably; an encoding the service cannot decode is
+// refused, saying which.
+func TestDocumentEncodings(t *testing.T) {
+	ctx := context.Background()
+	body := func(label string) string {
+		return `<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z"><identityMetadata><objectLabel>` + label + `</objectLabel></identityMetadata></publicObject>`
+	}
+	utf16le := func(s string) []byte {
+		out := []byte{0xFF, 0xFE}
+		for _, r := range s {
+			out = append(out, byte(r), byte(r>>8))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name  string
+		doc   []byte
+		label string
+	}{
+		{"UTF-8 byte order mark", append([]byte("\xEF\xBB\xBF"), `<?xml version="1.0" encoding="UTF-8"?>`+body("Café")...), "Café"},
+		{"ISO-8859-1", []byte(`<?xml version="1.0" encoding="ISO-8859-1"?>` + body("Caf\xe9 \xa9 1976")), "Café © 1976"},
+		{"windows-1252", []byte(`<?xml version='1.0' encoding='windows-1252'?>` + body("\x93Trumpet\x94")), "“Trumpet”"},
+		{"US-ASCII", []byte(`<?xml version="1.0" encoding="US-ASCII"?>` + body("Plain")), "Plain"},
+		{"UTF-16 with a byte order mark", utf16le(`<?xml version="1.0" encoding="UTF-16"?>` + body("Café")), "Café"},
+	} {
+		in, err := Ingest(ctx, c.doc, nil)
+		if err != nil {
+			t.Errorf("%s: refused: %v", c.name, err)
+			continue
+		}
+		if in.Record.Label != c.label {
+			t.Errorf("%s: label %q, want %q", c.name, in.Record.Label, c.label)
+		}
+		if !containsWarning(in.Warnings, "it is read and served as UTF-8") {
+			t.Errorf("%s: no warning of the encoding: %q", c.name, in.Warnings)
+		}
+		if !utf8.Valid(in.Data) || bytes.HasPrefix(in.Data, []byte("\xEF\xBB\xBF")) || bytes.Contains(in.Data[:min(len(in.Data), 60)], []byte("encoding=\"ISO")) {
+			t.Errorf("%s: the served record is not plain UTF-8: %q", c.name, in.Data[:min(len(in.Data), 80)])
+		}
+		again, err := Ingest(ctx, in.Data, nil)
+		if err != nil || !bytes.Equal(again.Data, in.Data) {
+			t.Errorf("%s: the served record is not stable: %v", c.name, err)
+		}
+	}
+	_, err := Ingest(ctx, []byte(`<?xml version="1.0" encoding="x-unheard-of"?>`+body("X")), nil)
+	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), `encoding "x-unheard-of" is not one the service can read`) {
+		t.Errorf("an unknown encoding: %v", err)
+	}
+	// A MODS record of its own, in ISO-8859-1.
+	schema, err := NewMODSSchema(modsXSD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := PrepareMODS(ctx, []byte(`<?xml version="1.0" encoding="ISO-8859-1"?><mods xmlns="http://www.loc.gov/mods/v3" version="3.3"><titleInfo><title>Caf`+"\xe9"+`</title></titleInfo></mods>`), schema)
+	if m, perr := ParseMODS(out); err != nil || perr != nil || m.Title != "Café" {
+		t.Errorf("ISO-8859-1 MODS: %v %v %s", err, perr, out)
+	}
+}
+
+// TestNotShelvedFiles: a file the record marks publish="no" or
+// shelve="no" is not in the digital stacks (real: the permission document
+// of an EEMS deposit, mr497sx5638 of the shared corpus): publishing does
+// not require it, it is not served or listed, and the record keeps it.
+func TestNotShelvedFiles(t *testing.T) {
+	var p string
+	for _, f := range corpusRecords(t, ".public.xml") {
+		if filepath.Base(f) == "mr497sx5638.1.public.xml" {
+			p = f
+		}
+	}
+	if p == "" {
+		t.Fatal("mr497sx5638.1.public.xml is not in the corpus")
+	}
+	data := read(t, p)
+	var asked []string
+	in, err := IngestWith(context.Background(), data, IngestOptions{Files: func(name string) (int64, error) {
+		asked = append(asked, name)
+		if name != "statewide-water-action-plan-web-version.pdf" {
+			return 0, fmt.Errorf("%s: no such file", name)
+		}
+		return 706331, nil
+	}})
+	if err != nil {
+		t.Fatalf("refused without the permission document: %v", err)
+	}
+	if len(asked) != 1 {
+		t.Errorf("files required: %q, want only the shelved one", asked)
+	}
+	if _, ok := in.Record.File("ACWA_WaterPublications.pdf"); ok || len(in.Record.Files()) != 1 {
+		t.Errorf("the unshelved file is served: %v", in.Record.Files())
+	}
+	if !bytes.Contains(in.Data, []byte(`id="ACWA_WaterPublications.pdf"`)) {
+		t.Errorf("the served record lost the unshelved file's entry")
+	}
+	if !containsWarning(in.Warnings, `file "ACWA_WaterPublications.pdf" is marked publish="yes" shelve="no"`) {
+		t.Errorf("no warning of the unshelved file: %q", in.Warnings)
+	}
+}
+
+// TestUnservableFileNames: a file entry with no name, or a hidden file
+// (.DS_Store, a name in a hidden folder), is not served, with a warning,
+// and the record is accepted without it; a name that would leave the
+// object's folder is still refused.
+func TestUnservableFileNames(t *testing.T) {
+	doc := func(files string) []byte {
+		return []byte(`<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z"><contentMetadata type="file"><resource type="file" sequence="1">` +
+			`<file id="a.pdf" mimetype="application/pdf" size="1"/>` + files + `</resource></contentMetadata></publicObject>`)
+	}
+	var asked []string
+	in, err := IngestWith(context.Background(), doc(`<file id=".DS_Store" size="6148"/><file id="data/.thumbs/b.png" mimetype="image/png"/><file mimetype="image/jp2" size="3"/><file id="" size="1"/>`), IngestOptions{
+		Files: func(name string) (int64, error) { asked = append(asked, name); return 1, nil },
+	})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if len(in.Record.Files()) != 1 || strings.Join(asked, " ") != "a.pdf" {
+		t.Errorf("files served %v, required %q; want only a.pdf", in.Record.Files(), asked)
+	}
+	for _, w := range []string{`".DS_Store" has an element starting with a dot`, `"data/.thumbs/b.png" has an element starting with a dot`, "empty file name: not served"} {
+		if !containsWarning(in.Warnings, w) {
+			t.Errorf("no warning %q in %q", w, in.Warnings)
+		}
+	}
+	for _, bad := range []string{`<file id="../b.pdf"/>`, `<file id="a/../../b.pdf"/>`, `<file id="./b.pdf"/>`, `<file id="public.xml"/>`} {
+		if _, err := Ingest(context.Background(), doc(bad), nil); !errors.Is(err, ErrUnacceptable) || !strings.Contains(err.Error(), "cannot be in the object folder") {
+			t.Errorf("%s: %v, want a refusal", bad, err)
+		}
+	}
+}
