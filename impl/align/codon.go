@@ -51,7 +51,6 @@ const (
 	bC
 	bG
 	bT
-	nMask = bA | bC | bG | bT // N: any base
 )
 
 // ntMask maps a byte to its IUPAC base set (0 for anything else).

@@ -79,29 +79,8 @@ func newProtein(aa string, indel func(ins bool, codon int) (int32, int32)) *prot
 }
 
 // subTable holds the score of every IUPAC codon against every amino acid: the mean over
-// the codon's expansions of BLOSUM62 × 100, a stop expansion scoring −stopPenalty; an
-// unsequenced codon (two or more N) scores unsequencedScore against every amino acid.
+// the codon's expansions of BLOSUM62 × 100, a stop expansion scoring −stopPenalty.
 type subTable [4096][20]int16
-
-// unsequencedScore is what a codon of two or more N scores against any consensus codon:
-// below the worst substitution (BLOSUM62 −4, a stop −stopPenalty, × 100). The mean over
-// its expansions (about −1.2) scored better than a real mismatching codon, so beside a run
-// of N longer than the codons it replaced, the DP pushed real codons next to the run
-// (L63P of a real PR) into the insertion and matched one more N codon in their place:
-// the gene lost its last codons. With this score a real codon is always read where it
-// stands; among equal placements the insertion still goes after the real codons.
-const unsequencedScore = -(4*scoreScale + 1)
-
-// unsequencedMasks tells whether a codon of these base masks holds two or more N.
-func unsequencedMasks(m1, m2, m3 uint8) bool {
-	k := 0
-	for _, m := range []uint8{m1, m2, m3} {
-		if m == nMask {
-			k++
-		}
-	}
-	return k >= 2
-}
 
 func buildSubTable(ct *[4096]codonInfo) *subTable {
 	var t subTable
@@ -138,9 +117,6 @@ func buildSubTable(ct *[4096]codonInfo) *subTable {
 				k := codonKey(m1, m2, m3)
 				for r := 0; r < 20; r++ {
 					t[k][r] = int16(sum[r] / n)
-					if unsequencedMasks(m1, m2, m3) {
-						t[k][r] = unsequencedScore
-					}
 				}
 			}
 		}
@@ -180,41 +156,6 @@ func growI32(s []int32, n int) []int32 {
 		return make([]int32, n, n+n/4)
 	}
 	return s[:n]
-}
-
-// nRunLen is how many N in a row make an unsequenced stretch that plays a sequence end.
-const nRunLen = 6
-
-// nRunEnds tells whether the nucleotides just before query position i are an unsequenced
-// stretch (nRunLen N or more): a gene read after a run of N starts there as it would at the
-// start of the sequence, without endPenalty.
-func (w *dpWork) nRunEnds(q []uint8, i, qlo int32) bool {
-	if i-nRunLen < qlo {
-		return false
-	}
-	for k := i - nRunLen; k < i; k++ {
-		if q[k] != nMask {
-			return false
-		}
-	}
-	return true
-}
-
-// nRunStarts tells whether an unsequenced stretch starts at query position i: a gene read
-// up to a run of N ends there as at the end of the sequence. Without it the alignment,
-// which finds reading the N codons too costly, ended one codon early when that codon
-// mismatched (H69K of a real PR before 89 masked codons), as an end inside the query costs
-// endPenalty either way.
-func (w *dpWork) nRunStarts(q []uint8, i, n int32) bool {
-	if i+nRunLen > n {
-		return false
-	}
-	for k := i; k < i+nRunLen; k++ {
-		if q[k] != nMask {
-			return false
-		}
-	}
-	return true
 }
 
 // run fills the banded DP of query masks q against protein p and traces back the best path.
@@ -265,7 +206,7 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable, rg region) bool {
 			// Free start at the query's or the consensus's beginning; elsewhere a start
 			// costs endPenalty, so that junk before the gene is skipped rather than aligned.
 			h := int32(-endPenalty)
-			if i <= qlo+2 || w.nRunEnds(q, i, qlo) {
+			if i <= qlo+2 {
 				h = 0
 			}
 			f, pp := negInf, negInf
@@ -364,7 +305,7 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable, rg region) bool {
 			}
 			eCur[x], fCur[x], pCur[x], hCur[x] = e, f, pp, h
 			tb[x] = code
-			if i >= n-2 || j == m || w.nRunStarts(q, i, n) {
+			if i >= n-2 || j == m {
 				if h >= bestScore {
 					bestScore, bestI, bestJ = h, i, j
 				}
