@@ -117,7 +117,7 @@ func TestReadError(t *testing.T) {
 // lengths add up; names are valid UTF-8 and bounded; the same input read
 // in one-byte pieces gives the same records.
 func FuzzRead(f *testing.F) {
-	for _, s := range []string{"", ">a\nACGT\n", "acgt", ">a\r\n\r\n>b\nRYK-M\n;c\n", "\ufeff>\xff\nA\xffC", ">x\n>y\n>z", "A>C\n>D"} {
+	for _, s := range []string{"", ">a\nACGT\n", "acgt", ">a\r\n\r\n>b\nRYK-M\n;c\n", "\ufeff>\xff\nA\xffC", ">x\n>y\n>z", "A>C\n>D", "#SELECT AccNum\n>a\nAC\n# x\nGT", "# only\n; comments", "#c\nACGT\n#d\nAC"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
