@@ -55,6 +55,10 @@ const (
 	smallDiagJump = 90
 	maxDiagJump   = 1800
 	bigJumpCost   = 4
+	// insertionWindow: anchors closer than this many query nucleotides may not drift apart
+	// by more than smallDiagJump towards an insertion, however many steps they take
+	// (longestWithoutInsertion).
+	insertionWindow = 600
 	// reverseCheckNTs: the reverse complement is tried when the input has fewer than one
 	// chained seed hit per this many nucleotides.
 	reverseCheckNTs = 12
@@ -394,5 +398,70 @@ func (a *Aligner) chain(ws *workspace, hits []hit) []hit {
 		out = append(out, hits[h])
 	}
 	slices.Reverse(out)
-	return out
+	return longestWithoutInsertion(withoutStrayHits(out))
+}
+
+// withoutStrayHits drops the hits of a chain that share their diagonal with neither
+// neighbour. Real sequence gives runs of hits on one diagonal (a frameshift or an indel
+// starts a new run); a lone hit on a diagonal of its own is an off-frame coincidence, and
+// as a chain's first or last anchor it steered the band off the real diagonal (RT codons
+// 3–29 of a real sequence were dropped behind one such hit beside a run of N).
+func withoutStrayHits(chain []hit) []hit {
+	if len(chain) < 3 {
+		return chain
+	}
+	diag := func(i int) int32 { return chain[i].p - 3*chain[i].r }
+	kept := chain[:0:0]
+	for i := range chain {
+		if (i > 0 && diag(i-1) == diag(i)) || (i+1 < len(chain) && diag(i+1) == diag(i)) {
+			kept = append(kept, chain[i])
+		}
+	}
+	if len(kept) < minChain {
+		return chain
+	}
+	return kept
+}
+
+// longestWithoutInsertion enforces on a whole chain what chain enforces on each step: no
+// more than smallDiagJump nucleotides inserted into the query. A stray hit can bridge a
+// longer insertion (a run of N or foreign sequence between two genes) in two steps that
+// are each small enough: PR, a run of N 144 nucleotides longer than the codons it
+// replaced and an off-frame hit beyond it chained PR to RT, the band then held no path
+// through the N run, and RT codons 3–29 were misread and dropped. So wherever anchors less than insertionWindow
+// nucleotides apart drift by more than smallDiagJump towards an insertion, the chain is
+// cut at the largest single step of that drift, and the part with the most hits is kept;
+// the genes of the other part are found by realigning the rest of the query
+// (alignProtein's regions), as for any longer insertion.
+func longestWithoutInsertion(chain []hit) []hit {
+	diag := func(h hit) int32 { return h.p - 3*h.r }
+	start, bestLo, bestHi := 0, 0, 0
+	cut := func(end int) {
+		if end-start > bestHi-bestLo {
+			bestLo, bestHi = start, end
+		}
+		start = end
+	}
+	for k := 1; k < len(chain); k++ {
+		// the anchor of the current part, within the window, whose diagonal is lowest
+		low := -1
+		for i := k - 1; i >= start && chain[k].p-chain[i].p <= insertionWindow; i-- {
+			if low < 0 || diag(chain[i]) < diag(chain[low]) {
+				low = i
+			}
+		}
+		if low < 0 || diag(chain[k])-diag(chain[low]) <= smallDiagJump {
+			continue
+		}
+		// cut before the largest single increase of the diagonal in (low, k]
+		at := low + 1
+		for i := low + 1; i <= k; i++ {
+			if diag(chain[i])-diag(chain[i-1]) > diag(chain[at])-diag(chain[at-1]) {
+				at = i
+			}
+		}
+		cut(at)
+	}
+	cut(len(chain))
+	return chain[bestLo:bestHi]
 }

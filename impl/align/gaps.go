@@ -61,7 +61,14 @@ func clean(r codonRec) bool { return r.span == 3 && r.insCodon == 0 && r.fsIns =
 // placeGaps moves every internal run of deleted codons of a gene's codon records to the
 // place HIVDB's codon alignment gives it (see above).
 func (a *Aligner) placeGaps(g Gene, q []uint8, recs []codonRec) {
-	for i := 1; i < len(recs)-1; i++ {
+	// Deletions from the gene's first codon on are leading end gaps, dropped later, not
+	// internal: moving the part of such a run after its first codon into the gene read
+	// RT 5–6 of a real sequence lacking RT 1–4 as deleted and trimmed them.
+	lead := 0
+	for lead < len(recs) && recs[lead].span == 0 {
+		lead++
+	}
+	for i := max(1, lead); i < len(recs)-1; i++ {
 		if recs[i].span != 0 {
 			continue
 		}

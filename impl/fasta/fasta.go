@@ -102,9 +102,12 @@ func (r *Record) removed(c rune) {
 const MaxNameBytes = 1000
 
 // Reader reads records one at a time, so a large file never needs to be
-// in memory at once. Input starting (after blank space) with ">" or ";" is FASTA;
-// anything else is one bare, unnamed sequence (which may span lines).
-// Lines starting with ";" inside FASTA are comments and are skipped.
+// in memory at once. Lines starting with ";" or "#" are comments and are
+// skipped wherever they stand (exported database queries and hand-written
+// files put them before the first header; their letters are no bases).
+// Input whose first line other than blank space and comments starts with
+// ">" is FASTA; anything else is one bare, unnamed sequence (which may span
+// lines).
 type Reader struct {
 	br *bufio.Reader
 	// MaxKeep bounds the nucleotides kept per record (Record.Length still
@@ -148,11 +151,27 @@ func Parse(s string) []*Record {
 	return recs
 }
 
-// IsFASTA tells whether s is FASTA (its first character other than blank
-// space is ">", or ";" starting a comment line) rather than a bare sequence.
+// IsFASTA tells whether s is FASTA (its first line other than blank space
+// and comment lines starts with ">"; a comment line starts with ";" or "#")
+// rather than a bare sequence. Input holding only comments counts as FASTA
+// (with no record), as the reader reads it.
 func IsFASTA(s string) bool {
-	t := strings.TrimLeft(s, " \t\r\n\f\v\ufeff")
-	return strings.HasPrefix(t, ">") || strings.HasPrefix(t, ";")
+	for {
+		t := strings.TrimLeft(s, " \t\r\n\f\v\ufeff")
+		if !isCommentStart(t) {
+			return strings.HasPrefix(t, ">")
+		}
+		i := strings.IndexByte(t, '\n')
+		if i < 0 {
+			return true
+		}
+		s = t[i+1:]
+	}
+}
+
+// isCommentStart tells whether a line starting s is a comment line.
+func isCommentStart(s string) bool {
+	return strings.HasPrefix(s, ";") || strings.HasPrefix(s, "#")
 }
 
 // Next returns the next record, or io.EOF after the last one. In FASTA
@@ -169,7 +188,7 @@ func (rd *Reader) Next() (*Record, error) {
 	}
 	if !rd.started {
 		rd.started = true
-		if err := rd.skipSpace(); err != nil {
+		if err := rd.skipSpaceAndComments(); err != nil {
 			rd.done = true
 			if err == io.EOF {
 				return nil, io.EOF
@@ -177,7 +196,7 @@ func (rd *Reader) Next() (*Record, error) {
 			return nil, fmt.Errorf("fasta: %w", err)
 		}
 		c, _ := rd.br.Peek(1)
-		rd.bare = len(c) == 0 || (c[0] != '>' && c[0] != ';')
+		rd.bare = len(c) == 0 || c[0] != '>'
 	}
 	rec, headed := rd.pending, rd.pending != nil
 	rd.pending = nil
@@ -193,8 +212,11 @@ func (rd *Reader) Next() (*Record, error) {
 		}
 		if rd.lineStart && len(chunk) > 0 {
 			rd.mode = 'b'
-			if !rd.bare && (chunk[0] == '>' || chunk[0] == ';') {
-				rd.mode = chunk[0]
+			switch {
+			case chunk[0] == ';' || chunk[0] == '#':
+				rd.mode = ';'
+			case chunk[0] == '>' && !rd.bare:
+				rd.mode = '>'
 			}
 			if rd.mode == '>' {
 				chunk = chunk[1:]
@@ -227,6 +249,31 @@ func (rd *Reader) Next() (*Record, error) {
 				return nil, io.EOF
 			}
 			return rec, nil
+		}
+	}
+}
+
+// skipSpaceAndComments skips leading blank space and comment lines.
+func (rd *Reader) skipSpaceAndComments() error {
+	for {
+		if err := rd.skipSpace(); err != nil {
+			return err
+		}
+		c, err := rd.br.Peek(1)
+		if err != nil {
+			return err
+		}
+		if c[0] != ';' && c[0] != '#' {
+			return nil
+		}
+		for { // the comment line, however long
+			_, err := rd.br.ReadSlice('\n')
+			if err == nil {
+				break
+			}
+			if err != bufio.ErrBufferFull {
+				return err
+			}
 		}
 	}
 }

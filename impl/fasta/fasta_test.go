@@ -26,6 +26,13 @@ func TestParse(t *testing.T) {
 		{"header at the end", ">a\nAC\n>b", []Record{{Name: "a", Sequence: []byte("AC"), Length: 2}, {Name: "b"}}},
 		{"comments, blank lines", "\n\n>a\n;comment\n\nAC\n\nGT\n", []Record{{Name: "a", Sequence: []byte("ACGT"), Length: 4}}},
 		{"leading comment", "; made by hand\n>a\nAC\n", []Record{{Name: "a", Sequence: []byte("AC"), Length: 2}}},
+		// Stanford's test files start with the database query that made them: its letters
+		// (SELECT, AccNum, …) are no bases, neither of a first unnamed record nor of the first
+		// named one.
+		{"leading # comment (exported query)", "#SELECT d.AccNum FROM GBSequences AND Species = 'HIV1';\r\n>AF1\r\nacg\r\n# note\r\nT\r\n",
+			[]Record{{Name: "AF1", Sequence: []byte("ACGT"), Length: 4}}},
+		{"# comment before a bare sequence", "# pasted from the lab\nACGT\nAC\n", []Record{{Sequence: []byte("ACGTAC"), Length: 6}}},
+		{"only comments", "# a\n; b\n", nil},
 		{"unicode removed", ">x\nAC\u0394GT\u00e9", []Record{{Name: "x", Sequence: []byte("ACGT"), Length: 4, Removed: []Removal{{'Δ', 1}, {'é', 1}}}}},
 		{"bom", "\ufeff>x\nA", []Record{{Name: "x", Sequence: []byte("A"), Length: 1}}},
 		{"empty name", ">\nACG", []Record{{Sequence: []byte("ACG"), Length: 3}}},
@@ -68,7 +75,7 @@ func TestRemovedSummary(t *testing.T) {
 }
 
 func TestIsFASTA(t *testing.T) {
-	for in, want := range map[string]bool{">a\nAC": true, ";c\n>a": true, "\r\n  >a": true, "ACGT": false, "": false, "A>": false} {
+	for in, want := range map[string]bool{">a\nAC": true, ";c\n>a": true, "#SELECT AccNum\n\n>a\nAC": true, "#c\nACGT": false, "#c": true, "\r\n  >a": true, "ACGT": false, "": false, "A>": false} {
 		if IsFASTA(in) != want {
 			t.Errorf("IsFASTA(%q) = %v", in, !want)
 		}
@@ -110,7 +117,7 @@ func TestReadError(t *testing.T) {
 // lengths add up; names are valid UTF-8 and bounded; the same input read
 // in one-byte pieces gives the same records.
 func FuzzRead(f *testing.F) {
-	for _, s := range []string{"", ">a\nACGT\n", "acgt", ">a\r\n\r\n>b\nRYK-M\n;c\n", "\ufeff>\xff\nA\xffC", ">x\n>y\n>z", "A>C\n>D"} {
+	for _, s := range []string{"", ">a\nACGT\n", "acgt", ">a\r\n\r\n>b\nRYK-M\n;c\n", "\ufeff>\xff\nA\xffC", ">x\n>y\n>z", "A>C\n>D", "#SELECT AccNum\n>a\nAC\n# x\nGT", "# only\n; comments", "#c\nACGT\n#d\nAC"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
