@@ -56,7 +56,7 @@ func (s *Service) echo() (*echo.Echo, error) {
 	e.Pre(s.jsonapiRequests(ops)) // issue 15.2: requests.go
 	// apiserve's router registers "/libraries/{library_id}.json" and
 	// the like, which echo's router cannot express as they are.
-	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(s, []hoursapi.StrictMiddlewareFunc{withPrincipal}))
+	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(hoursapi.WithAliases(s), []hoursapi.StrictMiddlewareFunc{withPrincipal, hoursapi.BindRequests}))
 	return e, nil
 }
 
@@ -152,18 +152,14 @@ func (o *operations) mediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
 // a parameter (other than profile; this server supports no extensions).
 func acceptsJSONAPI(accept []string) bool {
 	seen, plain := false, false
-	for _, header := range accept {
-		for _, item := range strings.Split(header, ",") {
-			mt, params, err := mime.ParseMediaType(strings.TrimSpace(item))
-			if err != nil || mt != mediaJSONAPI {
-				continue
-			}
-			seen = true
-			delete(params, "q")
-			delete(params, "profile")
-			if len(params) == 0 {
-				plain = true
-			}
+	for _, item := range apiserve.ParseAccept(accept) {
+		if item.Value != mediaJSONAPI {
+			continue
+		}
+		seen = true
+		_, profile := item.Params["profile"]
+		if len(item.Params) == 0 || (profile && len(item.Params) == 1) {
+			plain = true
 		}
 	}
 	return !seen || plain
