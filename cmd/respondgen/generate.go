@@ -62,8 +62,10 @@ type Representation interface {
 
 // Respond answers any operation with a Representation: it implements
 // every operation's response-object interface, so one handler type can
-// serve them all. A handler returns &Respond{Representation: …}; the
-// strict middleware BindRequests hands it the request before it writes.
+// serve them all. A handler returns &Respond{Representation: …}, or a
+// type of its own that embeds Respond (one allocation for both, with
+// Representation pointing into it); the strict middleware BindRequests
+// hands it the request before it writes.
 type Respond struct {
 	Representation Representation
 	request        *http.Request
@@ -80,13 +82,18 @@ func (r *Respond) write(w http.ResponseWriter) error {
 	return r.Representation.WriteResponse(w, r.request)
 }
 
+func (r *Respond) bindRequest(req *http.Request) { r.request = req }
+
+// requestBinder is a *Respond or a pointer to a type embedding Respond.
+type requestBinder interface{ bindRequest(*http.Request) }
+
 // BindRequests is the strict middleware that hands every Respond the
 // request it answers.
 func BindRequests(f StrictHandlerFunc, _ string) StrictHandlerFunc {
 	return func(c echo.Context, request any) (any, error) {
 		response, err := f(c, request)
-		if r, ok := response.(*Respond); ok && r != nil {
-			r.request = c.Request()
+		if r, ok := response.(requestBinder); ok {
+			r.bindRequest(c.Request())
 		}
 		return response, err
 	}

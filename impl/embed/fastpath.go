@@ -128,11 +128,7 @@ type pendingAnswerKey struct{}
 func (m *answerMemo) recorder(next embedapi.StrictHandlerFunc, _ string) embedapi.StrictHandlerFunc {
 	return func(c echo.Context, request any) (any, error) {
 		resp, err := next(c, request)
-		if r, ok := resp.(*embedapi.Respond); ok && err == nil {
-			doc, ok := r.Representation.(*documentResponse)
-			if !ok || !doc.kept {
-				return resp, err
-			}
+		if doc, ok := resp.(*documentResponse); ok && err == nil && doc.kept {
 			if p, ok := c.Request().Context().Value(pendingAnswerKey{}).(*pendingAnswer); ok {
 				p.ref, p.answered = doc.ref, true
 			}

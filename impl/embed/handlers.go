@@ -28,9 +28,19 @@ const (
 // a cached object. ref names it, so that the same request can later be
 // answered from the cache before routing (see fastpath.go).
 type documentResponse struct {
+	// Respond makes a *documentResponse the answer itself (one
+	// allocation for both; see answer).
+	embedapi.Respond
 	ref       answerRef
 	rendering rendering
 	kept      bool // the rendering is held by the cache entry
+}
+
+// answer is d as the answer of its operation.
+func answer(d documentResponse) *documentResponse {
+	p := &d
+	p.Respond.Representation = p
+	return p
 }
 
 // WriteResponse writes the document (it has no validators: the object
@@ -118,7 +128,7 @@ func (h *handlers) GetEmbed(ctx context.Context, req embedapi.GetEmbedRequestObj
 	if err != nil {
 		return nil, err
 	}
-	return &embedapi.Respond{Representation: &documentResponse{ref: ref, rendering: r, kept: kept}}, nil
+	return answer(documentResponse{ref: ref, rendering: r, kept: kept}), nil
 }
 
 func (h *handlers) GetIframe(ctx context.Context, req embedapi.GetIframeRequestObject) (embedapi.GetIframeResponseObject, error) {
@@ -135,7 +145,7 @@ func (h *handlers) GetIframe(ctx context.Context, req embedapi.GetIframeRequestO
 	if err != nil {
 		return nil, err
 	}
-	return &embedapi.Respond{Representation: &documentResponse{ref: ref, rendering: r, kept: kept}}, nil
+	return answer(documentResponse{ref: ref, rendering: r, kept: kept}), nil
 }
 
 // The viewer's assets are prepared representations (asset.prepare):

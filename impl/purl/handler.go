@@ -33,9 +33,8 @@ func (s *Service) GetObject(ctx context.Context, req purlapi.GetObjectRequestObj
 		return respond(r), nil
 	}
 	resp, err := s.readRepresentation(ctx, req.Id, "html")
-	if c, ok := resp.Representation.(content); ok {
+	if c, ok := resp.(*content); ok {
 		c.vary = varyAccept // Accept may redirect to the manifest (pageRedirect)
-		resp.Representation = c
 	}
 	return resp, err
 }
@@ -61,12 +60,30 @@ func (s *Service) GetManifest(ctx context.Context, req purlapi.GetManifestReques
 	return s.readRepresentation(ctx, req.Id, "manifest")
 }
 
-// respond answers an operation with one of PURL's representations
-// (content, failure, redirect, zipResponse, refusedImageInfo): the
-// generated purlapi.Respond implements every operation's response
-// interface.
+// respond answers an operation with one of PURL's other representations
+// (failure, redirect, zipResponse, refusedImageInfo): the generated
+// purlapi.Respond implements every operation's response interface.
 func respond(r purlapi.Representation) *purlapi.Respond {
 	return &purlapi.Respond{Representation: r}
+}
+
+// served answers an operation with content (the common answer, so one
+// allocation for the content and its Respond).
+func served(c content) *content {
+	p := &c
+	p.Respond.Representation = p
+	return p
+}
+
+// readResponse is what the GET operations answer: served content or
+// another representation in a Respond.
+type readResponse interface {
+	purlapi.GetObjectResponseObject
+	purlapi.GetObjectHtmlResponseObject
+	purlapi.GetPublicXmlResponseObject
+	purlapi.GetModsResponseObject
+	purlapi.GetManifestResponseObject
+	purlapi.GetManifestIiif3ResponseObject
 }
 
 // readObject resolves the identifier of a request to a published, visible
@@ -87,7 +104,7 @@ func (s *Service) readObject(ctx context.Context, rawID string) (*object, *failu
 	return obj, nil
 }
 
-func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (*purlapi.Respond, error) {
+func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (readResponse, error) {
 	obj, fail := s.readObject(ctx, rawID)
 	if fail != nil {
 		return respond(fail), nil
@@ -116,7 +133,7 @@ func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (*
 		c.csp = dataCSP
 	}
 	c.prepared = rep.served
-	return respond(c), nil
+	return served(c), nil
 }
 
 // GetFile implements purlapi.StrictServerInterface: one file of the
@@ -165,7 +182,7 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 	if !world {
 		c.vary = varyAuthorization
 	}
-	return respond(c), nil
+	return served(c), nil
 }
 
 // cacheControl is the Cache-Control of object responses, worked out once
@@ -198,6 +215,9 @@ var (
 // A representation held in memory (record, page, manifest) is prepared:
 // apiserve.Content writes it. A file is streamed from the store.
 type content struct {
+	// Respond makes a *content the answer of any operation itself (see
+	// served): one allocation per read for both.
+	purlapi.Respond
 	req          *http.Request // as received: HEAD stays HEAD
 	ctype        []string
 	cacheControl []string
