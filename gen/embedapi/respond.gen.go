@@ -3,7 +3,6 @@
 package embedapi
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -11,7 +10,7 @@ import (
 
 // Representation is an answer that writes itself: a prepared document,
 // a file, a refusal. r is the request it answers, as the handler saw it
-// (a HEAD is routed as its GET).
+// (a HEAD is routed as its GET), or nil when nothing bound it (Bind).
 type Representation interface {
 	WriteResponse(w http.ResponseWriter, r *http.Request) error
 }
@@ -20,21 +19,16 @@ type Representation interface {
 // every operation's response-object interface, so one handler type can
 // serve them all. A handler returns &Respond{Representation: …}, or a
 // type of its own that embeds Respond (one allocation for both, with
-// Representation pointing into it); the strict middleware BindRequests
-// hands it the request before it writes.
+// Representation pointing into it). The request it answers is handed to
+// it by Bind (the strict middleware BindRequests, or a middleware the
+// service has anyway); without it the Representation gets nil, which one
+// that needs the request (apiserve.Content) refuses.
 type Respond struct {
 	Representation Representation
 	request        *http.Request
 }
 
-// ErrUnboundRequest is what a Respond answers when the strict handler was
-// built without BindRequests (a wiring mistake, never a client's).
-var ErrUnboundRequest = errors.New("embedapi: a Respond was written without its request: pass BindRequests to NewStrictHandler")
-
 func (r *Respond) write(w http.ResponseWriter) error {
-	if r.request == nil {
-		return ErrUnboundRequest
-	}
 	return r.Representation.WriteResponse(w, r.request)
 }
 
@@ -43,14 +37,19 @@ func (r *Respond) bindRequest(req *http.Request) { r.request = req }
 // requestBinder is a *Respond or a pointer to a type embedding Respond.
 type requestBinder interface{ bindRequest(*http.Request) }
 
+// Bind hands response, when it is a Respond, the request it answers.
+func Bind(response any, r *http.Request) {
+	if b, ok := response.(requestBinder); ok {
+		b.bindRequest(r)
+	}
+}
+
 // BindRequests is the strict middleware that hands every Respond the
-// request it answers.
+// request it answers (Bind).
 func BindRequests(f StrictHandlerFunc, _ string) StrictHandlerFunc {
 	return func(c echo.Context, request any) (any, error) {
 		response, err := f(c, request)
-		if r, ok := response.(requestBinder); ok {
-			r.bindRequest(c.Request())
-		}
+		Bind(response, c.Request())
 		return response, err
 	}
 }

@@ -174,7 +174,7 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
-	embedapi.RegisterHandlers(apiserve.Routes(e), embedapi.NewStrictHandler(&handlers{s: s}, []embedapi.StrictMiddlewareFunc{s.answers.recorder, embedapi.BindRequests}))
+	embedapi.RegisterHandlers(apiserve.Routes(e), embedapi.NewStrictHandler(&handlers{s: s}, []embedapi.StrictMiddlewareFunc{s.answers.recorder}))
 	s.handler = s.front(e)
 	return s, nil
 }

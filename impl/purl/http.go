@@ -72,7 +72,7 @@ func (s *Service) newEcho() (*echo.Echo, error) {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
 	e.Pre(withExchange)
-	purlapi.RegisterHandlers(apiserve.Routes(e), purlapi.NewStrictHandler(s, []purlapi.StrictMiddlewareFunc{purlapi.BindRequests}))
+	purlapi.RegisterHandlers(apiserve.Routes(e), purlapi.NewStrictHandler(s, nil))
 	return e, nil
 }
 

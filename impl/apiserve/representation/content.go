@@ -8,6 +8,7 @@ package representation
 
 import (
 	"bytes"
+	"errors"
 	"net/http"
 	"net/textproto"
 	"strconv"
@@ -95,9 +96,17 @@ func (c *Content) ETag() string {
 // is answered as that GET: net/http sends no body for a HEAD, and the
 // status and header fields are the GET's, as RFC 9110 §9.3.2 asks.
 func (c *Content) WriteResponse(w http.ResponseWriter, r *http.Request) error {
+	if r == nil {
+		return ErrNoRequest
+	}
 	c.Serve(w, r)
 	return nil
 }
+
+// ErrNoRequest is what WriteResponse answers without the request (a
+// service whose strict handler does not bind it: <svc>api.BindRequests),
+// a wiring mistake that would otherwise ignore every precondition.
+var ErrNoRequest = errors.New("apiserve: a Content was answered without its request: bind it with <svc>api.BindRequests (or <svc>api.Bind)")
 
 // Serve writes c as the answer to r. The header fields of the answer that
 // are neither the representation's own nor prepared with WithHeader (CORS,

@@ -139,3 +139,15 @@ func TestContentPreparedHeader(t *testing.T) {
 		t.Errorf("header %v", w.Header())
 	}
 }
+
+// A Content answered without its request (a strict handler built without
+// BindRequests) fails rather than ignoring every precondition.
+func TestContentWithoutRequestFails(t *testing.T) {
+	w := httptest.NewRecorder()
+	if err := NewContent([]byte("x"), `"x"`, time.Time{}).WriteResponse(w, nil); err != ErrNoRequest {
+		t.Errorf("WriteResponse without a request: %v, want ErrNoRequest", err)
+	}
+	if w.Code != 200 || w.Body.Len() != 0 || len(w.Header()) != 0 {
+		t.Errorf("it wrote: %d %v %q", w.Code, w.Header(), w.Body.String())
+	}
+}
