@@ -33,7 +33,11 @@ func (r *Respond) write(w http.ResponseWriter) error {
 	return r.Representation.WriteResponse(w, r.request)
 }
 
-func (r *Respond) bindRequest(req *http.Request) { r.request = req }
+func (r *Respond) bindRequest(req *http.Request) {
+	if r != nil { // a handler's nil *Respond beside its error
+		r.request = req
+	}
+}
 
 // requestBinder is a *Respond or a pointer to a type embedding Respond.
 type requestBinder interface{ bindRequest(*http.Request) }
@@ -50,7 +54,9 @@ func Bind(response any, r *http.Request) {
 func BindRequests(f StrictHandlerFunc, _ string) StrictHandlerFunc {
 	return func(c echo.Context, request any) (any, error) {
 		response, err := f(c, request)
-		Bind(response, c.Request())
+		if err == nil {
+			Bind(response, c.Request())
+		}
 		return response, err
 	}
 }

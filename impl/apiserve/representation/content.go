@@ -120,7 +120,7 @@ func (c *Content) Serve(w http.ResponseWriter, r *http.Request) {
 		h["Etag"] = c.etag
 	}
 	if !unconditional(r) {
-		ServeContent(w, r, "", c.modTime, bytes.NewReader(c.body))
+		ServeContent(preconditionWriter{w}, r, "", c.modTime, bytes.NewReader(c.body))
 		return
 	}
 	// What http.ServeContent writes for such a request, and Content-Length
@@ -138,6 +138,21 @@ func (c *Content) Serve(w http.ResponseWriter, r *http.Request) {
 }
 
 var acceptRanges = []string{"bytes"}
+
+// preconditionWriter drops the representation's Content-Type and
+// Content-Encoding from a 412, which http.ServeContent sends without a
+// body (a 304 it strips itself): they would describe content that is not
+// there.
+type preconditionWriter struct{ http.ResponseWriter }
+
+func (w preconditionWriter) WriteHeader(code int) {
+	if code == http.StatusPreconditionFailed {
+		h := w.Header()
+		delete(h, "Content-Type")
+		delete(h, "Content-Encoding")
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
 
 // unconditional reports whether r is a GET or HEAD that carries none of
 // the fields that make http.ServeContent answer other than 200.

@@ -46,7 +46,7 @@ func TestContentFollowsRFC9110(t *testing.T) {
 		{"§13.1.2 HEAD with a matching If-None-Match: 304", c, "HEAD", []string{"If-None-Match", `"v1"`}, want{304, "", notModified}},
 		{"§13.1.1 If-Match naming the tag: 200", c, "GET", []string{"If-Match", `"v1"`}, want{200, "*", whole}},
 		{"§13.1.1 If-Match: * with a representation: 200", c, "GET", []string{"If-Match", "*"}, want{200, "*", whole}},
-		{"§13.1.1 If-Match naming another tag: 412", c, "GET", []string{"If-Match", `"x"`}, want{412, "", map[string]string{"Etag": `"v1"`}}},
+		{"§13.1.1 If-Match naming another tag: 412 (no content, so no Content-Type)", c, "GET", []string{"If-Match", `"x"`}, want{412, "", map[string]string{"Etag": `"v1"`, "Content-Type": ""}}},
 		{"§13.1.1 If-Match compares strongly", c, "GET", []string{"If-Match", `W/"v1"`}, want{412, "", nil}},
 		{"§13.1.3 If-Modified-Since not older than the representation: 304", c, "GET", []string{"If-Modified-Since", at}, want{304, "", notModified}},
 		{"§13.1.3 If-Modified-Since older: 200", c, "GET", []string{"If-Modified-Since", before}, want{200, "*", whole}},
