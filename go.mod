@@ -4,6 +4,7 @@ go 1.26.8
 
 tool (
 	github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen
+	github.com/sitelib/sitesvc/cmd/respondgen
 	github.com/sitelib/sitesvc/cmd/wsdlgen
 	honnef.co/go/tools/cmd/staticcheck
 )

@@ -3,3 +3,4 @@
 package embedapi
 
 //go:generate go tool oapi-codegen -config ../../api/embed.cfg.yaml ../../api/embed.yaml
+//go:generate go tool respondgen -spec ../../api/embed.yaml -types embedapi.gen.go -out respond.gen.go

@@ -3,3 +3,4 @@
 package hoursapi
 
 //go:generate go tool oapi-codegen -config ../../api/hours.cfg.yaml ../../api/hours.yaml
+//go:generate go tool respondgen -spec ../../api/hours.yaml -types hoursapi.gen.go -out respond.gen.go

@@ -15,11 +15,20 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
-	"strings"
+	"time"
+
+	"github.com/sitelib/sitesvc/impl/apiserve/representation"
 )
 
 //go:embed bundle
 var bundleFS embed.FS
+
+// Cache lifetimes: the page is tiny and names the bundle by a fixed path,
+// so it is revalidated; the bundle changes only with a new binary.
+const (
+	pageCacheControl   = "no-cache"
+	bundleCacheControl = "public, max-age=3600"
+)
 
 // Paths under the service's base URL.
 const (
@@ -31,17 +40,28 @@ const (
 	LicensePath = "/docs/redoc.standalone.js.LICENSE.txt"
 )
 
-// file is a served file with its strong ETag and, when it pays, a gzip
-// representation with its own ETag.
+// file is a served file: its representation with a strong ETag and, when
+// it pays, a gzip representation with its own ETag (nil otherwise), both
+// representation.Content (which answers 304, 412 and Range).
 type file struct {
-	body, gzipped     []byte
-	etag, gzippedETag string
-	contentType       string
+	plain, compressed *representation.Content
 }
 
-func newFile(body []byte, contentType string, compress bool) (*file, error) {
+// newFile prepares body with its header fields; compress adds the gzip
+// form (and makes both vary by Accept-Encoding).
+func newFile(body []byte, contentType, cacheControl string, compress bool) (*file, error) {
 	sum := sha256.Sum256(body)
-	f := &file{body: body, contentType: contentType, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+	rep := func(body []byte, etag string) *representation.Content {
+		c := representation.NewContent(body, etag, time.Time{}).
+			WithHeader("Content-Type", contentType).
+			WithHeader("Cache-Control", cacheControl).
+			WithHeader("X-Content-Type-Options", "nosniff")
+		if compress {
+			c.WithHeader("Vary", "Accept-Encoding")
+		}
+		return c
+	}
+	f := &file{plain: rep(body, `"`+hex.EncodeToString(sum[:16])+`"`)}
 	if compress {
 		var buf bytes.Buffer
 		zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
@@ -54,61 +74,18 @@ func newFile(body []byte, contentType string, compress bool) (*file, error) {
 		if err := zw.Close(); err != nil {
 			return nil, err
 		}
-		f.gzipped = buf.Bytes()
-		f.gzippedETag = `"` + hex.EncodeToString(sum[:16]) + `-gzip"`
+		f.compressed = rep(buf.Bytes(), `"`+hex.EncodeToString(sum[:16])+`-gzip"`).WithHeader("Content-Encoding", "gzip")
 	}
 	return f, nil
 }
 
-// serve writes f with its validators; the content never changes while the
-// process runs, so If-None-Match is answered with 304.
-func (f *file) serve(w http.ResponseWriter, r *http.Request, cacheControl string) {
-	h := w.Header()
-	h.Set("Content-Type", f.contentType)
-	h.Set("Cache-Control", cacheControl)
-	h.Set("X-Content-Type-Options", "nosniff")
-	body, etag := f.body, f.etag
-	if f.gzipped != nil {
-		h.Add("Vary", "Accept-Encoding")
-		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
-			body, etag = f.gzipped, f.gzippedETag
-			h.Set("Content-Encoding", "gzip")
-		}
-	}
-	h.Set("ETag", etag)
-	if inm := r.Header.Get("If-None-Match"); inm != "" && etagListContains(inm, etag) {
-		w.WriteHeader(http.StatusNotModified)
+// serve writes f, compressed when the client accepts gzip.
+func (f *file) serve(w http.ResponseWriter, r *http.Request) {
+	if f.compressed != nil && representation.AcceptsEncoding(r.Header.Values("Accept-Encoding"), "gzip") {
+		f.compressed.Serve(w, r)
 		return
 	}
-	h.Set("Content-Length", fmt.Sprint(len(body)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
-	}
-}
-
-// acceptsGzip reports whether an Accept-Encoding header allows gzip (a
-// q=0 refuses it).
-func acceptsGzip(header string) bool {
-	for _, part := range strings.Split(header, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
-			continue
-		}
-		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-	}
-	return false
-}
-
-func etagListContains(list, etag string) bool {
-	for _, e := range strings.Split(list, ",") {
-		e = strings.TrimSpace(e)
-		if e == "*" || strings.TrimPrefix(e, "W/") == etag {
-			return true
-		}
-	}
-	return false
+	f.plain.Serve(w, r)
 }
 
 // redocCDNLogo is the one resource the Redoc bundle loads from outside
@@ -159,7 +136,7 @@ func New(title string) (*Docs, error) {
 	}
 	d := &Docs{}
 	var err error
-	if d.page, err = newFile(page.Bytes(), "text/html; charset=utf-8", false); err != nil {
+	if d.page, err = newFile(page.Bytes(), "text/html; charset=utf-8", pageCacheControl, false); err != nil {
 		return nil, fmt.Errorf("apidocs: %w", err)
 	}
 	if !bundled {
@@ -170,11 +147,11 @@ func New(title string) (*Docs, error) {
 	// elsewhere, so the logo becomes an inline image (the link and its
 	// text stay).
 	js = bytes.ReplaceAll(js, []byte(redocCDNLogo), []byte(inlineLogo))
-	if d.bundle, err = newFile(js, "text/javascript; charset=utf-8", true); err != nil {
+	if d.bundle, err = newFile(js, "text/javascript; charset=utf-8", bundleCacheControl, true); err != nil {
 		return nil, fmt.Errorf("apidocs: compressing the bundle: %w", err)
 	}
 	if lic, err := bundleFS.ReadFile("bundle/redoc.standalone.js.LICENSE.txt"); err == nil {
-		if d.license, err = newFile(lic, "text/plain; charset=utf-8", false); err != nil {
+		if d.license, err = newFile(lic, "text/plain; charset=utf-8", bundleCacheControl, false); err != nil {
 			return nil, fmt.Errorf("apidocs: %w", err)
 		}
 	}
@@ -194,9 +171,7 @@ func (d *Docs) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.URL.Path {
 	case PagePath:
-		// The page is tiny and names the bundle by a fixed path, so it is
-		// revalidated; the bundle changes only with a new binary.
-		d.page.serve(w, r, "no-cache")
+		d.page.serve(w, r)
 	case BundlePath, LicensePath:
 		f := d.bundle
 		if r.URL.Path == LicensePath {
@@ -206,7 +181,7 @@ func (d *Docs) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "the documentation viewer was not built into this binary (make build)", http.StatusServiceUnavailable)
 			return
 		}
-		f.serve(w, r, "public, max-age=3600")
+		f.serve(w, r)
 	default:
 		http.NotFound(w, r)
 	}

@@ -11,10 +11,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/apiserve"
 )
 
 // assetFS holds the iframe template and the viewer's own script and
@@ -36,6 +36,49 @@ type asset struct {
 	// asset is not offered compressed.
 	gzipped     []byte
 	gzippedETag string
+
+	// plain and compressed are the representations served (nil until
+	// prepare; compressed nil when not offered): apiserve.Content answers
+	// 304, 412 and Range for them as for every cached read.
+	plain, compressed *apiserve.Content
+}
+
+// Media types of the assets.
+const (
+	typeJavaScript = "text/javascript; charset=utf-8"
+	typeCSS        = "text/css; charset=utf-8"
+)
+
+// prepare makes a's representations with their header fields, once,
+// before a is shared. An asset offered compressed varies by
+// Accept-Encoding in both forms.
+func (a *asset) prepare(contentType, cacheControl string) {
+	rep := func(body []byte, etag, encoding string) *apiserve.Content {
+		c := apiserve.NewContent(body, etag, time.Time{}).
+			WithHeader("Content-Type", contentType).
+			WithHeader("Cache-Control", cacheControl).
+			WithHeader("X-Content-Type-Options", "nosniff")
+		if encoding != "" {
+			c.WithHeader("Content-Encoding", encoding)
+		}
+		if a.gzipped != nil {
+			c.WithHeader("Vary", "Accept-Encoding")
+		}
+		return c
+	}
+	a.plain = rep(a.body, a.etag, "")
+	if a.gzipped != nil {
+		a.compressed = rep(a.gzipped, a.gzippedETag, "gzip")
+	}
+}
+
+// representation is the form of a to send for an Accept-Encoding field
+// (nil: absent).
+func (a *asset) representation(acceptEncoding *string) *apiserve.Content {
+	if a.compressed != nil && acceptEncoding != nil && apiserve.AcceptsEncoding([]string{*acceptEncoding}, "gzip") {
+		return a.compressed
+	}
+	return a.plain
 }
 
 // withGzip adds the compressed representation.
@@ -65,11 +108,6 @@ func newAsset(body []byte) asset {
 // changed asset is never served from a stale browser cache.
 func (a asset) etagToken() string { return a.etag[1 : len(a.etag)-1] }
 
-// matches reports whether an If-None-Match header names a's ETag.
-func (a asset) matches(ifNoneMatch string) bool {
-	return ifNoneMatch != "" && etagListContains(ifNoneMatch, a.etag)
-}
-
 // assets are the viewer files the service serves.
 type assets struct {
 	js, css asset
@@ -94,6 +132,8 @@ func newAssets(viewerDir string, bundle []byte) (*assets, error) {
 		return nil, fmt.Errorf("embedded viewer stylesheet: %w", err)
 	}
 	a := &assets{js: newAsset(js), css: newAsset(css)}
+	a.js.prepare(typeJavaScript, assetCacheControl)
+	a.css.prepare(typeCSS, assetCacheControl)
 	switch {
 	case viewerDir != "":
 		a.miradorPath = filepath.Join(viewerDir, miradorFile)
@@ -103,6 +143,7 @@ func newAssets(viewerDir string, bundle []byte) (*assets, error) {
 		if err != nil {
 			return nil, fmt.Errorf("compressing the built-in Mirador bundle: %w", err)
 		}
+		m.prepare(typeJavaScript, bundleCacheControl)
 		a.mirador = &m
 	}
 	return a, nil
@@ -148,74 +189,7 @@ func (a *assets) miradorBundle() (*asset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compressing the Mirador bundle %s: %w", a.miradorPath, err)
 	}
+	m.prepare(typeJavaScript, bundleCacheControl)
 	a.mirador, a.miradorSize, a.miradorTime = &m, st.Size(), st.ModTime()
 	return a.mirador, nil
-}
-
-// acceptsGzip reports whether an Accept-Encoding value accepts gzip: a
-// "gzip" (or "x-gzip") or "*" coding whose q is not 0.
-func acceptsGzip(header string) bool {
-	for _, part := range strings.Split(header, ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		coding = strings.ToLower(strings.TrimSpace(coding))
-		if coding != "gzip" && coding != "x-gzip" && coding != "*" {
-			continue
-		}
-		q := 1.0
-		for _, p := range strings.Split(params, ";") {
-			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
-			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
-				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
-					q = f
-				}
-			}
-		}
-		return q > 0
-	}
-	return false
-}
-
-// etagListContains reports whether the If-None-Match value list holds etag
-// (weak comparison, as RFC 9110 asks for If-None-Match) or is "*".
-func etagListContains(list, etag string) bool {
-	want := trimWeak(etag)
-	for len(list) > 0 {
-		// Skip separators.
-		for len(list) > 0 && (list[0] == ' ' || list[0] == ',' || list[0] == '\t') {
-			list = list[1:]
-		}
-		if list == "" {
-			break
-		}
-		if list[0] == '*' {
-			return true
-		}
-		var tag string
-		start := 0
-		if len(list) >= 2 && list[:2] == "W/" {
-			start = 2
-		}
-		if start >= len(list) || list[start] != '"' {
-			return false
-		}
-		end := start + 1
-		for end < len(list) && list[end] != '"' {
-			end++
-		}
-		if end >= len(list) {
-			return false
-		}
-		tag, list = list[:end+1], list[end+1:]
-		if trimWeak(tag) == want {
-			return true
-		}
-	}
-	return false
-}
-
-func trimWeak(tag string) string {
-	if len(tag) >= 2 && tag[:2] == "W/" {
-		return tag[2:]
-	}
-	return tag
 }

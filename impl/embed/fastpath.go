@@ -124,11 +124,15 @@ type pendingAnswerKey struct{}
 
 // recorder is the strict-handler middleware that notes the rendering a
 // request was answered from, when the cache entry keeps it. It runs after
-// request validation passed: the handlers are only reached then.
+// request validation passed: the handlers are only reached then. It also
+// hands every answer its request (embedapi.Bind: the viewer assets are
+// apiserve.Content), so the service needs no second middleware, whose
+// closure would cost an allocation per request.
 func (m *answerMemo) recorder(next embedapi.StrictHandlerFunc, _ string) embedapi.StrictHandlerFunc {
 	return func(c echo.Context, request any) (any, error) {
 		resp, err := next(c, request)
-		if doc, ok := resp.(documentResponse); ok && err == nil && doc.kept {
+		embedapi.Bind(resp, c.Request())
+		if doc, ok := resp.(*documentResponse); ok && err == nil && doc.kept {
 			if p, ok := c.Request().Context().Value(pendingAnswerKey{}).(*pendingAnswer); ok {
 				p.ref, p.answered = doc.ref, true
 			}

@@ -28,16 +28,24 @@ const (
 // a cached object. ref names it, so that the same request can later be
 // answered from the cache before routing (see fastpath.go).
 type documentResponse struct {
+	// Respond makes a *documentResponse the answer itself (one
+	// allocation for both; see answer).
+	embedapi.Respond
 	ref       answerRef
 	rendering rendering
 	kept      bool // the rendering is held by the cache entry
 }
 
-func (r documentResponse) VisitGetEmbedResponse(w http.ResponseWriter) error {
-	return writeDocument(w, r.ref.key.kind, r.rendering)
+// answer is d as the answer of its operation.
+func answer(d documentResponse) *documentResponse {
+	p := &d
+	p.Respond.Representation = p
+	return p
 }
 
-func (r documentResponse) VisitGetIframeResponse(w http.ResponseWriter) error {
+// WriteResponse writes the document (it has no validators: the object
+// behind it changes under the same URL; see docs/embed.md).
+func (r *documentResponse) WriteResponse(w http.ResponseWriter, _ *http.Request) error {
 	return writeDocument(w, r.ref.key.kind, r.rendering)
 }
 
@@ -77,68 +85,6 @@ func writeDocument(w http.ResponseWriter, kind byte, r rendering) error {
 	_, err := w.Write(r.body)
 	return err
 }
-
-// bytesResponse writes a viewer asset with its media type and validators.
-type bytesResponse struct {
-	contentType string
-	body        []byte
-	etag        string
-	cache       string
-	encoding    string // Content-Encoding, "" for identity
-	// varyEncoding marks a resource whose representation depends on
-	// Accept-Encoding.
-	varyEncoding bool
-}
-
-func (r bytesResponse) write(w http.ResponseWriter) error {
-	h := w.Header()
-	h.Set("Content-Type", r.contentType)
-	h.Set("Content-Length", strconv.Itoa(len(r.body)))
-	h.Set("X-Content-Type-Options", "nosniff")
-	if r.cache != "" {
-		h.Set("Cache-Control", r.cache)
-	}
-	if r.etag != "" {
-		h.Set("ETag", r.etag)
-	}
-	if r.encoding != "" {
-		h.Set("Content-Encoding", r.encoding)
-	}
-	if r.varyEncoding {
-		h.Set("Vary", "Accept-Encoding")
-	}
-	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(r.body)
-	return err
-}
-
-func (r bytesResponse) VisitGetViewerScriptResponse(w http.ResponseWriter) error { return r.write(w) }
-func (r bytesResponse) VisitGetViewerStylesheetResponse(w http.ResponseWriter) error {
-	return r.write(w)
-}
-func (r bytesResponse) VisitGetMiradorBundleResponse(w http.ResponseWriter) error { return r.write(w) }
-
-// notModified answers 304 with the validator headers.
-type notModified struct {
-	etag, cache  string
-	varyEncoding bool
-}
-
-func (r notModified) write(w http.ResponseWriter) error {
-	w.Header().Set("ETag", r.etag)
-	if r.varyEncoding {
-		w.Header().Set("Vary", "Accept-Encoding")
-	}
-	if r.cache != "" {
-		w.Header().Set("Cache-Control", r.cache)
-	}
-	w.WriteHeader(http.StatusNotModified)
-	return nil
-}
-
-func (r notModified) VisitGetViewerScriptResponse(w http.ResponseWriter) error     { return r.write(w) }
-func (r notModified) VisitGetViewerStylesheetResponse(w http.ResponseWriter) error { return r.write(w) }
-func (r notModified) VisitGetMiradorBundleResponse(w http.ResponseWriter) error    { return r.write(w) }
 
 // lookupError maps an object lookup failure to the contract's statuses.
 func lookupError(err error) error {
@@ -182,7 +128,7 @@ func (h *handlers) GetEmbed(ctx context.Context, req embedapi.GetEmbedRequestObj
 	if err != nil {
 		return nil, err
 	}
-	return documentResponse{ref: ref, rendering: r, kept: kept}, nil
+	return answer(documentResponse{ref: ref, rendering: r, kept: kept}), nil
 }
 
 func (h *handlers) GetIframe(ctx context.Context, req embedapi.GetIframeRequestObject) (embedapi.GetIframeResponseObject, error) {
@@ -199,23 +145,18 @@ func (h *handlers) GetIframe(ctx context.Context, req embedapi.GetIframeRequestO
 	if err != nil {
 		return nil, err
 	}
-	return documentResponse{ref: ref, rendering: r, kept: kept}, nil
+	return answer(documentResponse{ref: ref, rendering: r, kept: kept}), nil
 }
 
-func (h *handlers) GetViewerScript(_ context.Context, req embedapi.GetViewerScriptRequestObject) (embedapi.GetViewerScriptResponseObject, error) {
-	a := h.s.assets.js
-	if req.Params.IfNoneMatch != nil && a.matches(*req.Params.IfNoneMatch) {
-		return notModified{etag: a.etag, cache: assetCacheControl}, nil
-	}
-	return bytesResponse{contentType: "text/javascript; charset=utf-8", body: a.body, etag: a.etag, cache: assetCacheControl}, nil
+// The viewer's assets are prepared representations (asset.prepare):
+// apiserve.Content answers their conditional and Range requests.
+
+func (h *handlers) GetViewerScript(_ context.Context, _ embedapi.GetViewerScriptRequestObject) (embedapi.GetViewerScriptResponseObject, error) {
+	return &embedapi.Respond{Representation: h.s.assets.js.plain}, nil
 }
 
-func (h *handlers) GetViewerStylesheet(_ context.Context, req embedapi.GetViewerStylesheetRequestObject) (embedapi.GetViewerStylesheetResponseObject, error) {
-	a := h.s.assets.css
-	if req.Params.IfNoneMatch != nil && a.matches(*req.Params.IfNoneMatch) {
-		return notModified{etag: a.etag, cache: assetCacheControl}, nil
-	}
-	return bytesResponse{contentType: "text/css; charset=utf-8", body: a.body, etag: a.etag, cache: assetCacheControl}, nil
+func (h *handlers) GetViewerStylesheet(_ context.Context, _ embedapi.GetViewerStylesheetRequestObject) (embedapi.GetViewerStylesheetResponseObject, error) {
+	return &embedapi.Respond{Representation: h.s.assets.css.plain}, nil
 }
 
 func (h *handlers) GetMiradorBundle(_ context.Context, req embedapi.GetMiradorBundleRequestObject) (embedapi.GetMiradorBundleResponseObject, error) {
@@ -223,12 +164,5 @@ func (h *handlers) GetMiradorBundle(_ context.Context, req embedapi.GetMiradorBu
 	if err != nil {
 		return nil, &apiserve.Error{Status: http.StatusServiceUnavailable, Message: errMiradorMissing.Error(), Err: err}
 	}
-	resp := bytesResponse{contentType: "text/javascript; charset=utf-8", body: a.body, etag: a.etag, cache: bundleCacheControl, varyEncoding: true}
-	if req.Params.AcceptEncoding != nil && a.gzipped != nil && acceptsGzip(*req.Params.AcceptEncoding) {
-		resp.body, resp.etag, resp.encoding = a.gzipped, a.gzippedETag, "gzip"
-	}
-	if req.Params.IfNoneMatch != nil && *req.Params.IfNoneMatch != "" && etagListContains(*req.Params.IfNoneMatch, resp.etag) {
-		return notModified{etag: resp.etag, cache: bundleCacheControl, varyEncoding: true}, nil
-	}
-	return resp, nil
+	return &embedapi.Respond{Representation: a.representation(req.Params.AcceptEncoding)}, nil
 }

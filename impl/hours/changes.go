@@ -18,7 +18,7 @@ const maxChanges = 500
 // never stored by a cache, unlike every other read.
 type changesResponse struct{ doc hoursapi.ChangesDocument }
 
-func (c changesResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+func (c changesResponse) WriteResponse(w http.ResponseWriter, _ *http.Request) error {
 	body, err := json.Marshal(c.doc)
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func (s *Service) ListChanges(ctx context.Context, req hoursapi.ListChangesReque
 		}
 		doc.Data = append(doc.Data, r)
 	}
-	return changesResponse{doc}, nil
+	return &hoursapi.Respond{Representation: changesResponse{doc}}, nil
 }
 
 // auditLibrary is the slug (at the time of the write) of the library an
@@ -94,14 +94,4 @@ func auditLibrary(e store.AuditEntry) string {
 	}
 	lib, _, _ := strings.Cut(detail.Location, "/")
 	return lib
-}
-
-func (c changesResponse) VisitListChangesBareResponse(w http.ResponseWriter) error {
-	return c.VisitListChangesResponse(w)
-}
-
-// ListChangesBare is GET /libraries/{library_id}/changes, the same list.
-func (s *Service) ListChangesBare(ctx context.Context, req hoursapi.ListChangesBareRequestObject) (hoursapi.ListChangesBareResponseObject, error) {
-	r, err := s.ListChanges(ctx, hoursapi.ListChangesRequestObject(req))
-	return handOver[hoursapi.ListChangesBareResponseObject](r, err)
 }

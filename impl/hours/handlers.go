@@ -15,61 +15,27 @@ import (
 	"github.com/sitelib/sitesvc/impl/hours/store"
 )
 
-var _ hoursapi.StrictServerInterface = (*Service)(nil)
+var _ hoursapi.CanonicalServerInterface = (*Service)(nil)
 
-// readResponse is a cached read, or 304 when the client holds it.
-type readResponse struct {
-	r            *rendered
-	notModified  bool
-	cacheControl []string // header value
-}
-
-func (rr readResponse) visit(w http.ResponseWriter) error {
-	h := w.Header()
-	h["Etag"] = rr.r.header.etag
-	h["Cache-Control"] = rr.cacheControl
-	if rr.notModified {
-		w.WriteHeader(http.StatusNotModified)
-		return nil
-	}
-	return rr.r.write(w, http.StatusOK)
-}
-
-func (rr readResponse) VisitListLibrariesResponse(w http.ResponseWriter) error  { return rr.visit(w) }
-func (rr readResponse) VisitGetLibraryResponse(w http.ResponseWriter) error     { return rr.visit(w) }
-func (rr readResponse) VisitGetLocationResponse(w http.ResponseWriter) error    { return rr.visit(w) }
-func (rr readResponse) VisitLegacyHoursResponse(w http.ResponseWriter) error    { return rr.visit(w) }
-func (rr readResponse) VisitListTermsResponse(w http.ResponseWriter) error      { return rr.visit(w) }
-func (rr readResponse) VisitListSchedulesResponse(w http.ResponseWriter) error  { return rr.visit(w) }
-func (rr readResponse) VisitListExceptionsResponse(w http.ResponseWriter) error { return rr.visit(w) }
-func (rr readResponse) VisitGetTermResponse(w http.ResponseWriter) error        { return rr.visit(w) }
-func (rr readResponse) VisitGetScheduleResponse(w http.ResponseWriter) error    { return rr.visit(w) }
-func (rr readResponse) VisitGetExceptionResponse(w http.ResponseWriter) error   { return rr.visit(w) }
-
-// etagMatches applies If-None-Match (a list of tags, weak or strong, or *).
-func etagMatches(header *string, etag string) bool {
-	if header == nil {
-		return false
-	}
-	for _, tag := range strings.Split(*header, ",") {
-		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
-		if tag == "*" || tag == etag {
-			return true
+// read answers with the document built for key (cached, see docCache):
+// its prepared representation, apiserve.Content, which answers 304, 412
+// and Range for every read alike.
+func (s *Service) read(ctx context.Context, key string, build func(*view) (*rendered, error)) (*hoursapi.Respond, error) {
+	r, err := s.cache.get(ctx, key, func(v *view) (*rendered, error) {
+		r, err := build(v)
+		if err != nil {
+			return nil, err
 		}
-	}
-	return false
-}
-
-func (s *Service) read(ctx context.Context, key string, ifNoneMatch *string, build func(*view) (*rendered, error)) (readResponse, error) {
-	r, err := s.cache.get(ctx, key, build)
+		// Prepared once, before the cache shares it.
+		r.read = apiserve.NewContent(r.body, r.etag, time.Time{}).
+			WithHeader("Content-Type", r.contentType).
+			WithHeader("Cache-Control", s.readCacheControl...)
+		return r, nil
+	})
 	if err != nil {
-		return readResponse{}, err
+		return nil, err
 	}
-	return readResponse{
-		r:            r,
-		notModified:  etagMatches(ifNoneMatch, r.etag),
-		cacheControl: s.readCacheControl,
-	}, nil
+	return &hoursapi.Respond{Representation: r.read}, nil
 }
 
 func deref(p *string) string {
@@ -117,27 +83,27 @@ type hoursQuery struct {
 
 // readHours is a read of a document showing hours for from/to: 400 for a
 // bad range; the cache key (key plus the range) says which range it shows.
-func (s *Service) readHours(ctx context.Context, key string, from, to, ifNoneMatch *string, build func(v *view, q hoursQuery) (*rendered, error)) (readResponse, error) {
+func (s *Service) readHours(ctx context.Context, key string, from, to *string, build func(v *view, q hoursQuery) (*rendered, error)) (*hoursapi.Respond, error) {
 	rng, explicit, err := parseRange(from, to)
 	if err != nil {
-		return readResponse{}, err
+		return nil, err
 	}
 	q := hoursQuery{rng: rng, explicit: explicit, now: s.cfg.Now(), from: deref(from), to: deref(to)}
-	return s.read(ctx, key+"|"+s.rangeKey(q.from, q.to), ifNoneMatch, func(v *view) (*rendered, error) {
+	return s.read(ctx, key+"|"+s.rangeKey(q.from, q.to), func(v *view) (*rendered, error) {
 		return build(v, q)
 	})
 }
 
 // ListLibraries is GET /libraries.json.
 func (s *Service) ListLibraries(ctx context.Context, req hoursapi.ListLibrariesRequestObject) (hoursapi.ListLibrariesResponseObject, error) {
-	return s.readHours(ctx, "libraries", req.Params.From, req.Params.To, req.Params.IfNoneMatch, func(v *view, q hoursQuery) (*rendered, error) {
+	return s.readHours(ctx, "libraries", req.Params.From, req.Params.To, func(v *view, q hoursQuery) (*rendered, error) {
 		return newRendered(s.rend.libraries(v, q.explicit, q.rng, q.now, q.from, q.to), mediaJSONAPI)
 	})
 }
 
 // GetLibrary is GET /libraries/{library_id}.json.
 func (s *Service) GetLibrary(ctx context.Context, req hoursapi.GetLibraryRequestObject) (hoursapi.GetLibraryResponseObject, error) {
-	return s.readHours(ctx, "library|"+req.LibraryId, req.Params.From, req.Params.To, req.Params.IfNoneMatch, func(v *view, q hoursQuery) (*rendered, error) {
+	return s.readHours(ctx, "library|"+req.LibraryId, req.Params.From, req.Params.To, func(v *view, q hoursQuery) (*rendered, error) {
 		lib := v.bySlug[req.LibraryId]
 		if lib == nil {
 			return nil, libraryNotFound(req.LibraryId)
@@ -148,7 +114,7 @@ func (s *Service) GetLibrary(ctx context.Context, req hoursapi.GetLibraryRequest
 
 // GetLocation is GET /libraries/{library_id}/locations/{location_id}.json.
 func (s *Service) GetLocation(ctx context.Context, req hoursapi.GetLocationRequestObject) (hoursapi.GetLocationResponseObject, error) {
-	return s.readHours(ctx, "location|"+req.LibraryId+"|"+req.LocationId, req.Params.From, req.Params.To, req.Params.IfNoneMatch, func(v *view, q hoursQuery) (*rendered, error) {
+	return s.readHours(ctx, "location|"+req.LibraryId+"|"+req.LocationId, req.Params.From, req.Params.To, func(v *view, q hoursQuery) (*rendered, error) {
 		loc, err := locationIn(v, req.LibraryId, req.LocationId)
 		if err != nil {
 			return nil, err
@@ -169,7 +135,7 @@ func (s *Service) LegacyHours(ctx context.Context, req hoursapi.LegacyHoursReque
 	if req.When == "today" {
 		key += "|" + s.rangeKey("", "")
 	}
-	return s.read(ctx, key, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+	return s.read(ctx, key, func(v *view) (*rendered, error) {
 		loc, err := publicLocationIn(v, req.LibraryId, req.LocationId)
 		if err != nil {
 			return nil, err
@@ -186,7 +152,7 @@ func (s *Service) LegacyHours(ctx context.Context, req hoursapi.LegacyHoursReque
 
 // ListTerms is GET /libraries/{library_id}/terms.json.
 func (s *Service) ListTerms(ctx context.Context, req hoursapi.ListTermsRequestObject) (hoursapi.ListTermsResponseObject, error) {
-	return s.read(ctx, "terms|"+req.LibraryId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+	return s.read(ctx, "terms|"+req.LibraryId, func(v *view) (*rendered, error) {
 		lib := v.bySlug[req.LibraryId]
 		if lib == nil {
 			return nil, libraryNotFound(req.LibraryId)
@@ -244,7 +210,7 @@ func itemsAt[T, R any](loc *locationView, items []T, ids func(T) (int64, int64),
 
 // ListSchedules is GET /libraries/{library_id}/locations/{location_id}/schedules.json.
 func (s *Service) ListSchedules(ctx context.Context, req hoursapi.ListSchedulesRequestObject) (hoursapi.ListSchedulesResponseObject, error) {
-	return s.read(ctx, "schedules|"+req.LibraryId+"|"+req.LocationId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+	return s.read(ctx, "schedules|"+req.LibraryId+"|"+req.LocationId, func(v *view) (*rendered, error) {
 		loc, err := locationIn(v, req.LibraryId, req.LocationId)
 		if err != nil {
 			return nil, err
@@ -256,7 +222,7 @@ func (s *Service) ListSchedules(ctx context.Context, req hoursapi.ListSchedulesR
 
 // ListExceptions is GET /libraries/{library_id}/locations/{location_id}/exceptions.json.
 func (s *Service) ListExceptions(ctx context.Context, req hoursapi.ListExceptionsRequestObject) (hoursapi.ListExceptionsResponseObject, error) {
-	return s.read(ctx, "exceptions|"+req.LibraryId+"|"+req.LocationId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+	return s.read(ctx, "exceptions|"+req.LibraryId+"|"+req.LocationId, func(v *view) (*rendered, error) {
 		loc, err := locationIn(v, req.LibraryId, req.LocationId)
 		if err != nil {
 			return nil, err
@@ -273,7 +239,7 @@ func (s *Service) GetTerm(ctx context.Context, req hoursapi.GetTermRequestObject
 	if err != nil {
 		return nil, err
 	}
-	return s.read(ctx, "term|"+req.LibraryId+"|"+req.TermId, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+	return s.read(ctx, "term|"+req.LibraryId+"|"+req.TermId, func(v *view) (*rendered, error) {
 		lib := v.bySlug[req.LibraryId]
 		if lib == nil {
 			return nil, libraryNotFound(req.LibraryId)
@@ -289,26 +255,26 @@ func (s *Service) GetTerm(ctx context.Context, req hoursapi.GetTermRequestObject
 
 // GetSchedule is GET /libraries/{library_id}/locations/{location_id}/schedules/{schedule_id}.json.
 func (s *Service) GetSchedule(ctx context.Context, req hoursapi.GetScheduleRequestObject) (hoursapi.GetScheduleResponseObject, error) {
-	return getLocationItem(s, ctx, req.LibraryId, req.LocationId, "schedule_id", req.ScheduleId, req.Params.IfNoneMatch,
+	return getLocationItem(s, ctx, req.LibraryId, req.LocationId, "schedule_id", req.ScheduleId,
 		func(v *view) []store.Schedule { return v.snap.Schedules }, scheduleIDs, s.scheduleDoc)
 }
 
 // GetException is GET /libraries/{library_id}/locations/{location_id}/exceptions/{exception_id}.json.
 func (s *Service) GetException(ctx context.Context, req hoursapi.GetExceptionRequestObject) (hoursapi.GetExceptionResponseObject, error) {
-	return getLocationItem(s, ctx, req.LibraryId, req.LocationId, "exception_id", req.ExceptionId, req.Params.IfNoneMatch,
+	return getLocationItem(s, ctx, req.LibraryId, req.LocationId, "exception_id", req.ExceptionId,
 		func(v *view) []store.Exception { return v.snap.Exceptions }, exceptionIDs, s.exceptionDoc)
 }
 
 // getLocationItem reads one item of a location (a schedule or an
 // exception; param names its path parameter, "schedule_id"): 400 for an id
 // that is not one, 404 when the location has no such item.
-func getLocationItem[T any](s *Service, ctx context.Context, libraryID, locationID, param, idText string, ifNoneMatch *string, items func(*view) []T, ids func(T) (int64, int64), doc func(*locationView, T) (*rendered, error)) (readResponse, error) {
+func getLocationItem[T any](s *Service, ctx context.Context, libraryID, locationID, param, idText string, items func(*view) []T, ids func(T) (int64, int64), doc func(*locationView, T) (*rendered, error)) (*hoursapi.Respond, error) {
 	id, err := parseID(param, idText)
 	if err != nil {
-		return readResponse{}, err
+		return nil, err
 	}
 	what := strings.TrimSuffix(param, "_id")
-	return s.read(ctx, what+"|"+libraryID+"|"+locationID+"|"+idText, ifNoneMatch, func(v *view) (*rendered, error) {
+	return s.read(ctx, what+"|"+libraryID+"|"+locationID+"|"+idText, func(v *view) (*rendered, error) {
 		loc, err := locationIn(v, libraryID, locationID)
 		if err != nil {
 			return nil, err

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 	"github.com/labstack/echo/v4"
 
+	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/hours/store"
 	"github.com/sitelib/sitesvc/impl/server"
@@ -169,6 +170,9 @@ type rendered struct {
 	// The same as header values, prepared once: a cached document is
 	// served without formatting or allocating them per request.
 	header struct{ etag, contentType, length []string }
+	// read is the document as a read serves it (with the reads'
+	// Cache-Control), prepared by Service.read before the cache shares it.
+	read *apiserve.Content
 }
 
 func newRendered(doc any, contentType string) (*rendered, error) {

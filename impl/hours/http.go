@@ -53,7 +53,7 @@ func (s *Service) echo() (*echo.Echo, error) {
 	e.Pre(s.jsonapiRequests(ops)) // issue 15.2: requests.go
 	// apiserve's router registers "/libraries/{library_id}.json" and
 	// the like, which echo's router cannot express as they are.
-	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(s, nil))
+	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(hoursapi.WithAliases(s), []hoursapi.StrictMiddlewareFunc{hoursapi.BindRequests}))
 	return e, nil
 }
 
@@ -152,21 +152,20 @@ func (o *operations) mediaTypes(next echo.HandlerFunc) echo.HandlerFunc {
 // operations endpoint).
 func acceptsJSONAPI(accept []string, atomic bool) bool {
 	seen, plain := false, false
-	for _, header := range accept {
-		for _, item := range strings.Split(header, ",") {
-			mt, params, err := mime.ParseMediaType(strings.TrimSpace(item))
-			if err != nil || mt != mediaJSONAPI {
-				continue
-			}
-			seen = true
-			delete(params, "q")
-			delete(params, "profile")
-			if atomic && params["ext"] == extAtomic {
-				delete(params, "ext")
-			}
-			if len(params) == 0 {
-				plain = true
-			}
+	for _, item := range apiserve.ParseAccept(accept) {
+		if item.Value != mediaJSONAPI {
+			continue
+		}
+		seen = true
+		n := len(item.Params)
+		if _, profile := item.Params["profile"]; profile {
+			n--
+		}
+		if atomic && item.Params["ext"] == extAtomic {
+			n--
+		}
+		if n == 0 {
+			plain = true
 		}
 	}
 	return !seen || plain

@@ -184,7 +184,5 @@ func (s *Service) RunOperations(ctx context.Context, req hoursapi.RunOperationsR
 	if err != nil {
 		return nil, err
 	}
-	return writeResponse{status: http.StatusOK, r: r}, nil
+	return &hoursapi.Respond{Representation: writeResponse{status: http.StatusOK, r: r}}, nil
 }
-
-func (wr writeResponse) VisitRunOperationsResponse(w http.ResponseWriter) error { return wr.visit(w) }

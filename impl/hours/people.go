@@ -29,15 +29,6 @@ const (
 	feedRefresh     = 12 * time.Hour
 )
 
-func (rr readResponse) VisitHoursPageResponse(w http.ResponseWriter) error   { return rr.visit(w) }
-func (rr readResponse) VisitLibraryPageResponse(w http.ResponseWriter) error { return rr.visit(w) }
-func (rr readResponse) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
-	return rr.visit(w)
-}
-func (rr readResponse) VisitLocationCalendarResponse(w http.ResponseWriter) error {
-	return rr.visit(w)
-}
-
 func (s *Service) pageURL() string { return s.cfg.BaseURL + "/" }
 
 func (s *Service) libraryPageURL(slug string) string {
@@ -73,7 +64,7 @@ const defaultZone = "America/Los_Angeles"
 func (s *Service) HoursPage(ctx context.Context, req hoursapi.HoursPageRequestObject) (hoursapi.HoursPageResponseObject, error) {
 	now := s.cfg.Now()
 	key := "page||" + deref(req.Params.From) + "|" + s.rangeKey("", "")
-	return s.read(ctx, key, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+	return s.read(ctx, key, func(v *view) (*rendered, error) {
 		zone, err := time.LoadLocation(defaultZone)
 		if err != nil {
 			return nil, err
@@ -105,13 +96,13 @@ func (s *Service) HoursPage(ctx context.Context, req hoursapi.HoursPageRequestOb
 
 // LibraryPage is GET /libraries/{library_id}.html.
 func (s *Service) LibraryPage(ctx context.Context, req hoursapi.LibraryPageRequestObject) (hoursapi.LibraryPageResponseObject, error) {
-	return s.libraryPage(ctx, req.LibraryId, req.Params.From, req.Params.IfNoneMatch)
+	return s.libraryPage(ctx, req.LibraryId, req.Params.From)
 }
 
-func (s *Service) libraryPage(ctx context.Context, slug string, fromParam, ifNoneMatch *string) (readResponse, error) {
+func (s *Service) libraryPage(ctx context.Context, slug string, fromParam *string) (*hoursapi.Respond, error) {
 	now := s.cfg.Now()
 	key := "page|" + slug + "|" + deref(fromParam) + "|" + s.rangeKey("", "")
-	return s.read(ctx, key, ifNoneMatch, func(v *view) (*rendered, error) {
+	return s.read(ctx, key, func(v *view) (*rendered, error) {
 		lib := v.publicLibrary(slug)
 		if lib == nil {
 			return nil, libraryNotFound(slug)
@@ -221,7 +212,7 @@ func (s *Service) feed(name, self string, lib *libraryView, locs []*locationView
 // keeps its own hours (the others have the primary location's).
 func (s *Service) LibraryCalendar(ctx context.Context, req hoursapi.LibraryCalendarRequestObject) (hoursapi.LibraryCalendarResponseObject, error) {
 	now := s.cfg.Now()
-	return s.read(ctx, "ics|"+req.LibraryId+"|"+s.rangeKey("", ""), req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+	return s.read(ctx, "ics|"+req.LibraryId+"|"+s.rangeKey("", ""), func(v *view) (*rendered, error) {
 		lib := v.publicLibrary(req.LibraryId)
 		if lib == nil {
 			return nil, libraryNotFound(req.LibraryId)
@@ -239,7 +230,7 @@ func (s *Service) LibraryCalendar(ctx context.Context, req hoursapi.LibraryCalen
 // LocationCalendar is GET /libraries/{library_id}/locations/{location_id}.ics.
 func (s *Service) LocationCalendar(ctx context.Context, req hoursapi.LocationCalendarRequestObject) (hoursapi.LocationCalendarResponseObject, error) {
 	now := s.cfg.Now()
-	return s.read(ctx, "ics|"+req.LibraryId+"|"+req.LocationId+"|"+s.rangeKey("", ""), req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
+	return s.read(ctx, "ics|"+req.LibraryId+"|"+req.LocationId+"|"+s.rangeKey("", ""), func(v *view) (*rendered, error) {
 		loc, err := publicLocationIn(v, req.LibraryId, req.LocationId)
 		if err != nil {
 			return nil, err

@@ -24,7 +24,7 @@ type writeResponse struct {
 	r        *rendered
 }
 
-func (wr writeResponse) visit(w http.ResponseWriter) error {
+func (wr writeResponse) WriteResponse(w http.ResponseWriter, _ *http.Request) error {
 	if wr.location != "" {
 		w.Header().Set("Location", wr.location)
 	}
@@ -34,22 +34,6 @@ func (wr writeResponse) visit(w http.ResponseWriter) error {
 	}
 	return wr.r.write(w, wr.status)
 }
-
-func (wr writeResponse) VisitCreateLibraryResponse(w http.ResponseWriter) error   { return wr.visit(w) }
-func (wr writeResponse) VisitUpdateLibraryResponse(w http.ResponseWriter) error   { return wr.visit(w) }
-func (wr writeResponse) VisitDeleteLibraryResponse(w http.ResponseWriter) error   { return wr.visit(w) }
-func (wr writeResponse) VisitCreateLocationResponse(w http.ResponseWriter) error  { return wr.visit(w) }
-func (wr writeResponse) VisitUpdateLocationResponse(w http.ResponseWriter) error  { return wr.visit(w) }
-func (wr writeResponse) VisitDeleteLocationResponse(w http.ResponseWriter) error  { return wr.visit(w) }
-func (wr writeResponse) VisitCreateTermResponse(w http.ResponseWriter) error      { return wr.visit(w) }
-func (wr writeResponse) VisitUpdateTermResponse(w http.ResponseWriter) error      { return wr.visit(w) }
-func (wr writeResponse) VisitDeleteTermResponse(w http.ResponseWriter) error      { return wr.visit(w) }
-func (wr writeResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error  { return wr.visit(w) }
-func (wr writeResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error  { return wr.visit(w) }
-func (wr writeResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error  { return wr.visit(w) }
-func (wr writeResponse) VisitCreateExceptionResponse(w http.ResponseWriter) error { return wr.visit(w) }
-func (wr writeResponse) VisitUpdateExceptionResponse(w http.ResponseWriter) error { return wr.visit(w) }
-func (wr writeResponse) VisitDeleteExceptionResponse(w http.ResponseWriter) error { return wr.visit(w) }
 
 var deleted = writeResponse{status: http.StatusNoContent}
 
@@ -203,28 +187,32 @@ type writeOp struct {
 	answer func(ctx context.Context, status int, id int64) (writeResponse, error)
 }
 
-func (s *Service) do(ctx context.Context, op writeOp) (writeResponse, error) {
+func (s *Service) do(ctx context.Context, op writeOp) (*hoursapi.Respond, error) {
 	who, err := s.authorize(ctx, op.library, op.adminOnly)
 	if err != nil {
-		return writeResponse{}, err
+		return nil, err
 	}
 	var id int64
 	if op.idParam != "" {
 		if id, err = parseID(op.idParam, op.idText); err != nil {
-			return writeResponse{}, err
+			return nil, err
 		}
 	}
 	if err := checkID(op.dataID, op.wantID); err != nil {
-		return writeResponse{}, err
+		return nil, err
 	}
 	if id, err = op.run(who, id); err != nil {
-		return writeResponse{}, storeError(err)
+		return nil, storeError(err)
 	}
 	if op.status == http.StatusNoContent {
 		s.cache.invalidate()
-		return deleted, nil
+		return &hoursapi.Respond{Representation: deleted}, nil
 	}
-	return op.answer(ctx, op.status, id)
+	wr, err := op.answer(ctx, op.status, id)
+	if err != nil {
+		return nil, err
+	}
+	return &hoursapi.Respond{Representation: wr}, nil
 }
 
 // CreateLibrary is POST /libraries.

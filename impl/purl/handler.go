@@ -8,7 +8,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
@@ -31,12 +30,11 @@ var _ purlapi.StrictServerInterface = (*Service)(nil)
 // GetObject implements purlapi.StrictServerInterface: the HTML page.
 func (s *Service) GetObject(ctx context.Context, req purlapi.GetObjectRequestObject) (purlapi.GetObjectResponseObject, error) {
 	if r := s.pageRedirect(ctx, req.Id); r != nil {
-		return r, nil
+		return respond(r), nil
 	}
 	resp, err := s.readRepresentation(ctx, req.Id, "html")
-	if c, ok := resp.(content); ok {
+	if c, ok := resp.(*content); ok {
 		c.vary = varyAccept // Accept may redirect to the manifest (pageRedirect)
-		return c, err
 	}
 	return resp, err
 }
@@ -62,8 +60,23 @@ func (s *Service) GetManifest(ctx context.Context, req purlapi.GetManifestReques
 	return s.readRepresentation(ctx, req.Id, "manifest")
 }
 
-// readResponse is what the GET operations answer: served content or a
-// failure. Both implement every operation's Visit method.
+// respond answers an operation with one of PURL's other representations
+// (failure, redirect, zipResponse, refusedImageInfo): the generated
+// purlapi.Respond implements every operation's response interface.
+func respond(r purlapi.Representation) *purlapi.Respond {
+	return &purlapi.Respond{Representation: r}
+}
+
+// served answers an operation with content (the common answer, so one
+// allocation for the content and its Respond).
+func served(c content) *content {
+	p := &c
+	p.Respond.Representation = p
+	return p
+}
+
+// readResponse is what the GET operations answer: served content or
+// another representation in a Respond.
 type readResponse interface {
 	purlapi.GetObjectResponseObject
 	purlapi.GetObjectHtmlResponseObject
@@ -71,7 +84,6 @@ type readResponse interface {
 	purlapi.GetModsResponseObject
 	purlapi.GetManifestResponseObject
 	purlapi.GetManifestIiif3ResponseObject
-	purlapi.GetFileResponseObject
 }
 
 // readObject resolves the identifier of a request to a published, visible
@@ -95,7 +107,7 @@ func (s *Service) readObject(ctx context.Context, rawID string) (*object, *failu
 func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (readResponse, error) {
 	obj, fail := s.readObject(ctx, rawID)
 	if fail != nil {
-		return fail, nil
+		return respond(fail), nil
 	}
 	c := content{req: exchangeFrom(ctx).req, cacheControl: s.cacheControl(true)}
 	var rep representation
@@ -106,12 +118,12 @@ func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (r
 		rep, c.ctype = obj.public, ctypeXML
 	case "mods":
 		if obj.modsDoc.body == nil {
-			return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no MODS record", obj.rec.Druid.Qualified())), nil
+			return respond(s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no MODS record", obj.rec.Druid.Qualified()))), nil
 		}
 		rep, c.ctype = obj.modsDoc, ctypeMODS
 	case "manifest":
 		if obj.manifest.body == nil {
-			return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no IIIF manifest (nothing to show on a canvas: no image, page, audio or video)", obj.rec.Druid.Qualified())), nil
+			return respond(s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no IIIF manifest (nothing to show on a canvas: no image, page, audio or video)", obj.rec.Druid.Qualified()))), nil
 		}
 		rep, c.ctype = obj.manifest, ctypeManifest
 	}
@@ -121,7 +133,7 @@ func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (r
 		c.csp = dataCSP
 	}
 	c.prepared = rep.served
-	return c, nil
+	return served(c), nil
 }
 
 // GetFile implements purlapi.StrictServerInterface: one file of the
@@ -129,26 +141,26 @@ func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (r
 func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject) (purlapi.GetFileResponseObject, error) {
 	obj, fail := s.readObject(ctx, req.Id)
 	if fail != nil {
-		return fail, nil
+		return respond(fail), nil
 	}
 	id := obj.rec.Druid
 	f, ok := obj.rec.File(req.Name)
 	if !ok {
-		return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no file %q", id.Qualified(), req.Name)), nil
+		return respond(s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no file %q", id.Qualified(), req.Name))), nil
 	}
 	ex := exchangeFrom(ctx)
 	if status, msg := s.fileAccessFor(ex.req, obj.rec, f.Name); status != 0 { // access.go
 		fail := s.fail(ctx, status, msg)
 		fail.vary = "Authorization"
-		return fail, nil
+		return respond(fail), nil
 	}
 	blob, err := s.openFile(ctx, obj, f.Name) // pin.go
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: file %q of %s is not in the store", req.Name, id.Qualified())), nil
+			return respond(s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: file %q of %s is not in the store", req.Name, id.Qualified()))), nil
 		}
 		s.cfg.Logger.ErrorContext(ctx, "purl: opening file", "druid", id.Qualified(), "file", req.Name, "err", err)
-		return s.fail(ctx, http.StatusInternalServerError, "internal error: the file cannot be read"), nil
+		return respond(s.fail(ctx, http.StatusInternalServerError, "internal error: the file cannot be read")), nil
 	}
 	world := obj.rec.Rights.FileWorldReadable(f.Name, s.cfg.Now())
 	disposition := "inline"
@@ -170,7 +182,7 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 	if !world {
 		c.vary = varyAuthorization
 	}
-	return c, nil
+	return served(c), nil
 }
 
 // cacheControl is the Cache-Control of object responses, worked out once
@@ -198,12 +210,14 @@ var (
 // content is a successful read. It is written by http.ServeContent, which
 // the generated response types cannot express: conditional requests (304
 // with the validators, 412), Range (206, 416), HEAD without a body, and the
-// charset parameters of the media types. It implements the Visit method of
-// every read operation.
+// charset parameters of the media types.
 //
 // A representation held in memory (record, page, manifest) is prepared:
 // apiserve.Content writes it. A file is streamed from the store.
 type content struct {
+	// Respond makes a *content the answer of any operation itself (see
+	// served): one allocation per read for both.
+	purlapi.Respond
 	req          *http.Request // as received: HEAD stays HEAD
 	ctype        []string
 	cacheControl []string
@@ -218,6 +232,10 @@ type content struct {
 	body    io.ReadSeeker
 	closer  io.Closer
 }
+
+// WriteResponse makes content a purlapi.Representation: c.req is the
+// request as received (a HEAD stays a HEAD for http.ServeContent).
+func (c content) WriteResponse(w http.ResponseWriter, _ *http.Request) error { return c.serve(w) }
 
 func (c content) serve(w http.ResponseWriter) error {
 	if c.closer != nil {
@@ -245,18 +263,10 @@ func (c content) serve(w http.ResponseWriter) error {
 	return nil
 }
 
-func (c content) VisitGetObjectResponse(w http.ResponseWriter) error     { return c.serve(w) }
-func (c content) VisitGetObjectHtmlResponse(w http.ResponseWriter) error { return c.serve(w) }
-func (c content) VisitGetPublicXmlResponse(w http.ResponseWriter) error  { return c.serve(w) }
-func (c content) VisitGetModsResponse(w http.ResponseWriter) error       { return c.serve(w) }
-func (c content) VisitGetManifestResponse(w http.ResponseWriter) error   { return c.serve(w) }
-func (c content) VisitGetFileResponse(w http.ResponseWriter) error       { return c.serve(w) }
-
 // failure is a refusal by a handler. It is written exactly like the
 // validator's refusals (writeFailure), which the generated error types
 // cannot do: they send text/plain without a charset and cannot answer a
-// browser's 404 with an HTML page. It implements the Visit method of
-// every operation.
+// browser's 404 with an HTML page.
 type failure struct {
 	req    *http.Request
 	base   string
@@ -271,6 +281,9 @@ func (s *Service) fail(ctx context.Context, status int, msg string) *failure {
 	return &failure{req: exchangeFrom(ctx).req, base: s.cfg.BaseURL, status: status, msg: msg}
 }
 
+// WriteResponse makes failure a purlapi.Representation.
+func (f *failure) WriteResponse(w http.ResponseWriter, _ *http.Request) error { return f.write(w) }
+
 func (f *failure) write(w http.ResponseWriter) error {
 	if f.vary != "" {
 		w.Header().Set("Vary", f.vary)
@@ -280,16 +293,6 @@ func (f *failure) write(w http.ResponseWriter) error {
 	}
 	return writeFailure(w, f.req, f.base, f.status, f.msg)
 }
-
-func (f *failure) VisitGetObjectResponse(w http.ResponseWriter) error     { return f.write(w) }
-func (f *failure) VisitGetObjectHtmlResponse(w http.ResponseWriter) error { return f.write(w) }
-func (f *failure) VisitGetPublicXmlResponse(w http.ResponseWriter) error  { return f.write(w) }
-func (f *failure) VisitGetModsResponse(w http.ResponseWriter) error       { return f.write(w) }
-func (f *failure) VisitGetManifestResponse(w http.ResponseWriter) error   { return f.write(w) }
-func (f *failure) VisitGetFileResponse(w http.ResponseWriter) error       { return f.write(w) }
-func (f *failure) VisitPutPublicXmlResponse(w http.ResponseWriter) error  { return f.write(w) }
-func (f *failure) VisitPutModsResponse(w http.ResponseWriter) error       { return f.write(w) }
-func (f *failure) VisitDeleteObjectResponse(w http.ResponseWriter) error  { return f.write(w) }
 
 // writeFailure writes an error: an HTML page for browsers asking for
 // something that is not there, one line of plain text otherwise.
@@ -338,17 +341,13 @@ func (s *Service) atLocation(r *http.Request, location string) bool {
 	return false
 }
 
-// prefersHTML reports whether the Accept header asks for text/html before
-// (or instead of) plain text, as browsers do.
+// prefersHTML reports whether the Accept header rates text/html above
+// plain text (or names it first at the same quality), as browsers do.
 func prefersHTML(r *http.Request) bool {
-	accept := r.Header.Get("Accept")
-	iHTML := strings.Index(accept, "text/html")
-	if iHTML < 0 {
-		return false
-	}
-	iText := strings.Index(accept, "text/plain")
-	return iText < 0 || iHTML < iText
+	return apiserve.Prefers(r.Header.Values("Accept"), htmlTypes, plainTypes)
 }
+
+var htmlTypes, plainTypes = []string{"text/html"}, []string{"text/plain"}
 
 var errorPage = template.Must(template.New("error").Parse(`<!DOCTYPE html>
 <html lang="en">

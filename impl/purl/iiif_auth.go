@@ -197,7 +197,7 @@ type refusedImageInfo struct {
 	body   []byte
 }
 
-func (ri *refusedImageInfo) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+func (ri *refusedImageInfo) WriteResponse(w http.ResponseWriter, _ *http.Request) error {
 	h := w.Header()
 	h["Content-Type"] = ctypeImageInfo
 	h.Set("Cache-Control", "no-store")
@@ -211,4 +211,4 @@ func (ri *refusedImageInfo) VisitGetImageInfoResponse(w http.ResponseWriter) err
 	return err
 }
 
-var _ purlapi.GetImageInfoResponseObject = (*refusedImageInfo)(nil)
+var _ purlapi.Representation = (*refusedImageInfo)(nil)

@@ -10,12 +10,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/sitelib/sitesvc/gen/purlapi"
+	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 	"github.com/sitelib/sitesvc/impl/purl/record"
@@ -176,15 +175,15 @@ var (
 // GetImageInfo implements purlapi.StrictServerInterface: info.json.
 func (s *Service) GetImageInfo(ctx context.Context, req purlapi.GetImageInfoRequestObject) (purlapi.GetImageInfoResponseObject, error) {
 	if refused := s.refusedInfo(ctx, req.Id, req.Name); refused != nil { // iiif_auth.go
-		return refused, nil
+		return respond(refused), nil
 	}
 	obj, p, fail := s.pyramid(ctx, req.Id, req.Name)
 	if fail != nil {
-		return fail, nil
+		return respond(fail), nil
 	}
 	body, err := p.Info(s.imageServiceID(obj.rec, req.Name))
 	if err != nil {
-		return s.internal(ctx, "writing info.json", obj.rec.Druid.Qualified(), req.Name, err), nil
+		return respond(s.internal(ctx, "writing info.json", obj.rec.Druid.Qualified(), req.Name, err)), nil
 	}
 	body = s.withAuthInfo(obj.rec, req.Name, body) // iiif_auth.go
 	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
@@ -199,49 +198,29 @@ func (s *Service) GetImageInfo(ctx context.Context, req purlapi.GetImageInfoRequ
 	if !world {
 		c.vary = varyAcceptAuthorization
 	}
-	return c, nil
+	return served(c), nil
 }
 
 // acceptsJSONLD reports whether an Accept header names
 // application/ld+json (with any parameters) at a quality above zero.
 func acceptsJSONLD(accept []string) bool {
-	for _, header := range accept {
-		for _, item := range strings.Split(header, ",") {
-			mediaType, params, _ := strings.Cut(item, ";")
-			if !strings.EqualFold(strings.TrimSpace(mediaType), "application/ld+json") {
-				continue
-			}
-			refused := false
-			for _, p := range strings.Split(params, ";") {
-				k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
-				if strings.EqualFold(k, "q") {
-					if q, err := strconv.ParseFloat(v, 64); err == nil && q == 0 {
-						refused = true
-					}
-				}
-			}
-			if !refused {
-				return true
-			}
-		}
-	}
-	return false
+	return apiserve.AcceptQuality(accept, "application/ld+json") > 0
 }
 
 // GetImage implements purlapi.StrictServerInterface: a tile or a size.
 func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObject) (purlapi.GetImageResponseObject, error) {
 	obj, p, fail := s.pyramid(ctx, req.Id, req.Name)
 	if fail != nil {
-		return fail, nil
+		return respond(fail), nil
 	}
 	path, d, err := p.Resolve(req.Region, req.Size, req.Rotation, req.Quality)
 	switch {
 	case errors.Is(err, iiifimage.ErrBadRequest):
-		return s.fail(ctx, http.StatusBadRequest, err.Error()), nil
+		return respond(s.fail(ctx, http.StatusBadRequest, err.Error())), nil
 	case errors.Is(err, iiifimage.ErrNotImplemented):
-		return s.fail(ctx, http.StatusNotImplemented, err.Error()), nil
+		return respond(s.fail(ctx, http.StatusNotImplemented, err.Error())), nil
 	case err != nil:
-		return s.internal(ctx, "looking up a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
+		return respond(s.internal(ctx, "looking up a tile", obj.rec.Druid.Qualified(), req.Name, err)), nil
 	}
 	world := obj.rec.Rights.WorldReadable(s.cfg.Now())
 	c := content{req: exchangeFrom(ctx).req, ctype: ctypeJPEG, cacheControl: s.cacheControl(world)}
@@ -252,11 +231,11 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 		// A tile or listed size: served from memory once read.
 		held, err := s.tiler.Held(p, path)
 		if err != nil {
-			return s.internal(ctx, "reading a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
+			return respond(s.internal(ctx, "reading a tile", obj.rec.Druid.Qualified(), req.Name, err)), nil
 		}
 		if held != nil {
 			c.prepared = held
-			return c, nil
+			return served(c), nil
 		}
 	}
 	if path == "" {
@@ -266,7 +245,7 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 				obj.setPyramid(req.Name, nil)
 				err = fmt.Errorf("%w: %w", iiifimage.ErrBusy, err)
 			}
-			return s.imageFailure(ctx, "making a derived image", obj.rec.Druid, req.Name, err), nil
+			return respond(s.imageFailure(ctx, "making a derived image", obj.rec.Druid, req.Name, err)), nil
 		}
 		if d.Format != "jpg" {
 			c.ctype = []string{d.ContentType()}
@@ -274,21 +253,16 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return s.internal(ctx, "opening a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
+		return respond(s.internal(ctx, "opening a tile", obj.rec.Druid.Qualified(), req.Name, err)), nil
 	}
 	info, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return s.internal(ctx, "reading a tile", obj.rec.Druid.Qualified(), req.Name, err), nil
+		return respond(s.internal(ctx, "reading a tile", obj.rec.Druid.Qualified(), req.Name, err)), nil
 	}
 	c.etag, c.modTime, c.body, c.closer = p.FileETag(info.Size(), info.ModTime()), info.ModTime(), f, f
-	return c, nil
+	return served(c), nil
 }
-
-func (c content) VisitGetImageInfoResponse(w http.ResponseWriter) error  { return c.serve(w) }
-func (c content) VisitGetImageResponse(w http.ResponseWriter) error      { return c.serve(w) }
-func (f *failure) VisitGetImageInfoResponse(w http.ResponseWriter) error { return f.write(w) }
-func (f *failure) VisitGetImageResponse(w http.ResponseWriter) error     { return f.write(w) }
 
 // imageManifestParts adds to an image annotation body its image service
 // and returns the canvas thumbnail, both only when the file has an image
@@ -320,13 +294,11 @@ type iiifService struct {
 func (s *Service) GetImageService(ctx context.Context, req purlapi.GetImageServiceRequestObject) (purlapi.GetImageServiceResponseObject, error) {
 	obj, fail := s.readObject(ctx, req.Id)
 	if fail != nil {
-		return fail, nil
+		return respond(fail), nil
 	}
 	if f, ok := obj.rec.File(req.Name); !ok || !iiifimage.Tileable(f.MimeType) {
-		return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no image file %q", obj.rec.Druid.Qualified(), req.Name)), nil
+		return respond(s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no image file %q", obj.rec.Druid.Qualified(), req.Name))), nil
 	}
 	loc, origin := s.imageServiceID(obj.rec, req.Name)+"/info.json", "*"
 	return purlapi.GetImageService303Response{Headers: purlapi.GetImageService303ResponseHeaders{Location: &loc, AccessControlAllowOrigin: &origin}}, nil
 }
-
-func (f *failure) VisitGetImageServiceResponse(w http.ResponseWriter) error { return f.write(w) }

@@ -19,9 +19,9 @@ import (
 func (s *Service) GetObjectSlash(ctx context.Context, req purlapi.GetObjectSlashRequestObject) (purlapi.GetObjectSlashResponseObject, error) {
 	id, err := druid.Parse(req.Id)
 	if err != nil {
-		return s.fail(ctx, http.StatusNotFound, "not found: "+strconv.Quote(req.Id)+" is not a druid"), nil
+		return respond(s.fail(ctx, http.StatusNotFound, "not found: "+strconv.Quote(req.Id)+" is not a druid")), nil
 	}
-	return redirect{status: http.StatusMovedPermanently, location: s.purl(id), cacheControl: s.cacheControl(true)}, nil
+	return respond(redirect{status: http.StatusMovedPermanently, location: s.purl(id), cacheControl: s.cacheControl(true)}), nil
 }
 
 // GetManifestIiif3 implements purlapi.StrictServerInterface: the manifest
@@ -34,7 +34,7 @@ func (s *Service) GetManifestIiif3(ctx context.Context, req purlapi.GetManifestI
 // non-canonical spelling of the identifier (druid: prefix, capitals) is
 // 301 to the canonical PURL; a client preferring JSON-LD is 303 to the
 // manifest, when there is one. nil: serve the page.
-func (s *Service) pageRedirect(ctx context.Context, rawID string) purlapi.GetObjectResponseObject {
+func (s *Service) pageRedirect(ctx context.Context, rawID string) purlapi.Representation {
 	id, err := druid.Parse(rawID)
 	if err != nil {
 		return nil // the page's own 404
@@ -72,7 +72,7 @@ type redirect struct {
 	varyAccept   bool
 }
 
-func (r redirect) write(w http.ResponseWriter) error {
+func (r redirect) WriteResponse(w http.ResponseWriter, _ *http.Request) error {
 	h := w.Header()
 	h.Set("Location", r.location)
 	h["X-Content-Type-Options"] = nosniff
@@ -85,11 +85,3 @@ func (r redirect) write(w http.ResponseWriter) error {
 	w.WriteHeader(r.status)
 	return nil
 }
-
-func (r redirect) VisitGetObjectResponse(w http.ResponseWriter) error      { return r.write(w) }
-func (r redirect) VisitGetObjectSlashResponse(w http.ResponseWriter) error { return r.write(w) }
-
-func (c content) VisitGetManifestIiif3Response(w http.ResponseWriter) error { return c.serve(w) }
-
-func (f *failure) VisitGetObjectSlashResponse(w http.ResponseWriter) error   { return f.write(w) }
-func (f *failure) VisitGetManifestIiif3Response(w http.ResponseWriter) error { return f.write(w) }

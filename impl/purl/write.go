@@ -37,7 +37,7 @@ func (s *Service) PutPublicXml(ctx context.Context, req purlapi.PutPublicXmlRequ
 	res, created, fail := s.put(ctx, req.Id, store.PublicXML, req.Body)
 	switch {
 	case fail != nil:
-		return fail, nil
+		return respond(fail), nil
 	case created:
 		return purlapi.PutPublicXml201JSONResponse{Body: res, Headers: purlapi.PutPublicXml201ResponseHeaders{Location: &res.Purl}}, nil
 	}
@@ -50,7 +50,7 @@ func (s *Service) PutMods(ctx context.Context, req purlapi.PutModsRequestObject)
 	res, created, fail := s.put(ctx, req.Id, store.ModsXML, req.Body)
 	switch {
 	case fail != nil:
-		return fail, nil
+		return respond(fail), nil
 	case created:
 		return purlapi.PutMods201JSONResponse{Body: res, Headers: purlapi.PutMods201ResponseHeaders{Location: &res.Purl}}, nil
 	}
@@ -165,11 +165,11 @@ func (s *Service) validatePut(ctx context.Context, id druid.Druid, name string, 
 // DeleteObject implements purlapi.StrictServerInterface: withdraw an object.
 func (s *Service) DeleteObject(ctx context.Context, req purlapi.DeleteObjectRequestObject) (purlapi.DeleteObjectResponseObject, error) {
 	if _, fail := s.publisher(ctx); fail != nil {
-		return fail, nil
+		return respond(fail), nil
 	}
 	id, err := druid.Parse(req.Id)
 	if err != nil {
-		return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %q is not a druid", req.Id)), nil
+		return respond(s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %q is not a druid", req.Id))), nil
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
@@ -177,10 +177,10 @@ func (s *Service) DeleteObject(ctx context.Context, req purlapi.DeleteObjectRequ
 	s.forget(id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: no object %s", id.Qualified())), nil
+		return respond(s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: no object %s", id.Qualified()))), nil
 	case err != nil:
 		s.cfg.Logger.ErrorContext(ctx, "purl: deleting", "druid", id.Qualified(), "err", err)
-		return s.fail(ctx, http.StatusInternalServerError, "internal error: the object could not be deleted"), nil
+		return respond(s.fail(ctx, http.StatusInternalServerError, "internal error: the object could not be deleted")), nil
 	}
 	s.dropImages(ctx, id) // iiif_image.go
 	s.cfg.Logger.InfoContext(ctx, "purl: deleted", "druid", id.Qualified())

@@ -17,19 +17,19 @@ import (
 func (s *Service) GetZip(ctx context.Context, req purlapi.GetZipRequestObject) (purlapi.GetZipResponseObject, error) {
 	obj, fail := s.readObject(ctx, req.Id)
 	if fail != nil {
-		return fail, nil
+		return respond(fail), nil
 	}
 	rec := obj.rec
 	if len(rec.Files()) == 0 {
-		return s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no files", rec.Druid.Qualified())), nil
+		return respond(s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no files", rec.Druid.Qualified()))), nil
 	}
 	ex := exchangeFrom(ctx)
 	if status, msg := s.fileAccess(ex.req, rec); status != 0 {
 		fail := s.fail(ctx, status, msg)
 		fail.vary = "Authorization"
-		return fail, nil
+		return respond(fail), nil
 	}
-	return zipResponse{s: s, ctx: ctx, req: ex.req, obj: obj, rec: rec, world: rec.Rights.WorldReadable(s.cfg.Now())}, nil
+	return respond(zipResponse{s: s, ctx: ctx, req: ex.req, obj: obj, rec: rec, world: rec.Rights.WorldReadable(s.cfg.Now())}), nil
 }
 
 // zipResponse streams the archive: each file is copied from the store
@@ -44,7 +44,7 @@ type zipResponse struct {
 	world bool
 }
 
-func (z zipResponse) VisitGetZipResponse(w http.ResponseWriter) error {
+func (z zipResponse) WriteResponse(w http.ResponseWriter, _ *http.Request) error {
 	h := w.Header()
 	h.Set("Content-Type", "application/zip")
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": string(z.rec.Druid) + ".zip"}))
@@ -91,6 +91,3 @@ func (z zipResponse) add(zw *zip.Writer, f record.File) error {
 	}
 	return nil
 }
-
-// VisitGetZipResponse writes a refusal of GetZip like every other.
-func (f *failure) VisitGetZipResponse(w http.ResponseWriter) error { return f.write(w) }

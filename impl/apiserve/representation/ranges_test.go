@@ -1,4 +1,4 @@
-package apiserve
+package representation
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package apiserve
+package representation
 
 import (
 	"fmt"
@@ -28,6 +28,12 @@ const (
 // ServeContent is http.ServeContent with the Range field tidied first
 // (TidyRanges): every file and prepared representation goes through it.
 func ServeContent(w http.ResponseWriter, r *http.Request, name string, modtime time.Time, content io.ReadSeeker) {
+	if field := r.Header.Get("Range"); field != "" && !strings.HasPrefix(field, "bytes=") {
+		// RFC 9110 §14.2: a server MUST ignore a Range of a unit it does
+		// not understand (http.ServeContent answers 416).
+		r = r.Clone(r.Context())
+		r.Header.Del("Range")
+	}
 	if r.Header.Get("Range") != "" {
 		if size, err := content.Seek(0, io.SeekEnd); err == nil {
 			if _, err := content.Seek(0, io.SeekStart); err == nil {

@@ -1,4 +1,4 @@
-package apiserve
+package representation
 
 import (
 	"bytes"
@@ -11,7 +11,8 @@ import (
 )
 
 // Content.Serve answers every request as http.ServeContent does on the
-// same bytes: status, every header field and body, the fast way or not.
+// same bytes: status, every header field and body, the fast way or not
+// (but for the Content-Type of a 412).
 func TestContentServesAsServeContent(t *testing.T) {
 	body := []byte(strings.Repeat("<record/>\n", 100))
 	mod := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
@@ -52,6 +53,11 @@ func TestContentServesAsServeContent(t *testing.T) {
 			want.Header().Set("Content-Type", "application/xml")
 			want.Header().Set("ETag", etag)
 			http.ServeContent(want, newReq(), "", m, bytes.NewReader(body))
+			if want.Code == http.StatusPreconditionFailed {
+				// Content's one difference: a 412 has no content, so no
+				// Content-Type (preconditionWriter).
+				want.Header().Del("Content-Type")
+			}
 			got := httptest.NewRecorder()
 			got.Header().Set("Content-Type", "application/xml")
 			c.Serve(got, newReq())

@@ -1,0 +1,171 @@
+// Package representation is the HTTP edge's one answer to a read of a
+// prepared representation (Content: validators, conditional requests,
+// Range) and its one parser of the Accept family of fields. impl/apiserve
+// re-exports it (apiserve.Content, apiserve.AcceptQuality…); it is a
+// package of its own so that what apiserve builds on (impl/apidocs) can
+// use it too.
+package representation
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"net/textproto"
+	"strconv"
+	"time"
+)
+
+// Content is a representation held in memory (a record, a rendered page or
+// document, a static asset) with its validators and header fields,
+// prepared once so that serving it formats and allocates nothing per
+// request. It is the one representation every cached read returns (PURL's
+// records, pages and manifests, Hours' documents, Embed's viewer assets,
+// the API documentation's files): 304, 412 and Range are answered here and
+// nowhere else.
+//
+// Serve answers the common request, a GET or HEAD without preconditions
+// or Range, by writing the prepared header values and the body. Any other
+// request goes through http.ServeContent (via ServeContent, which tidies
+// Range first), which implements conditional requests (RFC 9110 §13:
+// If-Match, If-None-Match, If-Modified-Since, If-Unmodified-Since,
+// If-Range; 304 and 412) and ranges (§14: 206, 416) on the same bytes, so
+// both ways answer alike; the fast way only skips the work a request
+// without those fields does not need.
+//
+// Content implements the generated Representation interface of every API
+// package (gen/<svc>api.Respond): a handler answers with
+// &<svc>api.Respond{Representation: content}.
+type Content struct {
+	body    []byte
+	modTime time.Time
+
+	etag, lastModified, length []string // prepared header values
+	// header holds the representation's other fields (Content-Type,
+	// Cache-Control, Content-Encoding, Vary…), set on every answer: 200,
+	// 206, 304 and 412 alike (http.ServeContent removes what a 304 must
+	// not carry).
+	header []headerField
+}
+
+type headerField struct {
+	name  string // canonical
+	value []string
+}
+
+// NewContent prepares body with its strong ETag (quoted, as sent) and the
+// time it last changed (zero: no Last-Modified).
+func NewContent(body []byte, etag string, modTime time.Time) *Content {
+	c := &Content{body: body, modTime: modTime, length: []string{strconv.Itoa(len(body))}}
+	if etag != "" {
+		c.etag = []string{etag}
+	}
+	if !modTime.IsZero() && !modTime.Equal(time.Unix(0, 0)) {
+		c.lastModified = []string{modTime.UTC().Format(http.TimeFormat)}
+	}
+	return c
+}
+
+// WithHeader adds a header field that every answer carries (replacing a
+// value set on the writer before), and returns c. It is part of preparing
+// c: call it before c is shared.
+func (c *Content) WithHeader(name string, values ...string) *Content {
+	name = textproto.CanonicalMIMEHeaderKey(name)
+	for i := range c.header {
+		if c.header[i].name == name {
+			c.header[i].value = values
+			return c
+		}
+	}
+	c.header = append(c.header, headerField{name: name, value: values})
+	return c
+}
+
+// Body is the representation's bytes (not to be modified).
+func (c *Content) Body() []byte { return c.body }
+
+// ETag is the representation's entity tag as sent ("" when none).
+func (c *Content) ETag() string {
+	if c.etag == nil {
+		return ""
+	}
+	return c.etag[0]
+}
+
+// WriteResponse serves c as the answer to r (the generated
+// Representation interface). A HEAD, which the edge routes as its GET,
+// is answered as that GET: net/http sends no body for a HEAD, and the
+// status and header fields are the GET's, as RFC 9110 §9.3.2 asks.
+func (c *Content) WriteResponse(w http.ResponseWriter, r *http.Request) error {
+	if r == nil {
+		return ErrNoRequest
+	}
+	c.Serve(w, r)
+	return nil
+}
+
+// ErrNoRequest is what WriteResponse answers without the request (a
+// service whose strict handler does not bind it: <svc>api.BindRequests),
+// a wiring mistake that would otherwise ignore every precondition.
+var ErrNoRequest = errors.New("apiserve: a Content was answered without its request: bind it with <svc>api.BindRequests (or <svc>api.Bind)")
+
+// Serve writes c as the answer to r. The header fields of the answer that
+// are neither the representation's own nor prepared with WithHeader (CORS,
+// Vary set by the edge…) are set on w before.
+func (c *Content) Serve(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	for _, f := range c.header {
+		h[f.name] = f.value
+	}
+	if c.etag != nil {
+		h["Etag"] = c.etag
+	}
+	if !unconditional(r) {
+		ServeContent(preconditionWriter{w}, r, "", c.modTime, bytes.NewReader(c.body))
+		return
+	}
+	// What http.ServeContent writes for such a request, and Content-Length
+	// also when the bytes are encoded (it leaves the field out then, not
+	// knowing what a writer after it does; c's bytes are sent as they are).
+	if c.lastModified != nil {
+		h["Last-Modified"] = c.lastModified
+	}
+	h["Accept-Ranges"] = acceptRanges
+	h["Content-Length"] = c.length
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(c.body)
+	}
+}
+
+var acceptRanges = []string{"bytes"}
+
+// preconditionWriter drops the representation's Content-Type and
+// Content-Encoding from a 412, which http.ServeContent sends without a
+// body (a 304 it strips itself): they would describe content that is not
+// there.
+type preconditionWriter struct{ http.ResponseWriter }
+
+func (w preconditionWriter) WriteHeader(code int) {
+	if code == http.StatusPreconditionFailed {
+		h := w.Header()
+		delete(h, "Content-Type")
+		delete(h, "Content-Encoding")
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// unconditional reports whether r is a GET or HEAD that carries none of
+// the fields that make http.ServeContent answer other than 200.
+func unconditional(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	for _, f := range conditionalFields {
+		if _, ok := r.Header[f]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+var conditionalFields = []string{"If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "If-Range", "Range"}
