@@ -410,15 +410,26 @@ func withoutStrayHits(chain []hit) []hit {
 	if len(chain) < 3 {
 		return chain
 	}
-	diag := func(i int) int32 { return chain[i].p - 3*chain[i].r }
-	kept := chain[:0:0]
+	diag := func(h hit) int32 { return h.p - 3*h.r }
+	n := 0
 	for i := range chain {
-		if (i > 0 && diag(i-1) == diag(i)) || (i+1 < len(chain) && diag(i+1) == diag(i)) {
-			kept = append(kept, chain[i])
+		if (i > 0 && diag(chain[i-1]) == diag(chain[i])) || (i+1 < len(chain) && diag(chain[i+1]) == diag(chain[i])) {
+			n++
 		}
 	}
-	if len(kept) < minChain {
+	if n < minChain || n == len(chain) {
 		return chain
+	}
+	// (in place: hit i is kept or dropped by its neighbours in the original chain, and the
+	// kept ones only move towards the front, behind the ones still to be judged)
+	kept := chain[:0]
+	prev := int32(-1 << 30) // diagonal of the original hit before i
+	for i := range chain {
+		d := diag(chain[i])
+		if d == prev || (i+1 < len(chain) && diag(chain[i+1]) == d) {
+			kept = append(kept, chain[i])
+		}
+		prev = d
 	}
 	return kept
 }
