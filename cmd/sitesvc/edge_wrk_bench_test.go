@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
@@ -231,5 +236,103 @@ Transfer/sec:     12.80MB
 	}
 	if got, err := parseWrk("  5 requests in 500.00ms, 1KB read"); err != nil || got.seconds != 0.5 {
 		t.Fatalf("parseWrk(ms) = %+v, %v", got, err)
+	}
+}
+
+// BenchmarkEdgeInProcess serves what the binary serves (runServe, with
+// logging on) inside the test process and drives each of BenchmarkEdge's
+// endpoints with wrk, so that
+//
+//	GOMAXPROCS=1 go test -run '^$' -bench 'EdgeInProcess/purl-xml' -cpuprofile cpu.out ./cmd/sitesvc
+//
+// profiles the server's own work per request as users meet it (the
+// connection, impl/server's middleware and log line, the edge, the
+// handler), which the packages' benchmarks leave out. It reports the
+// requests per second and ns/op of edgeInProcessSeconds of load per
+// endpoint; BenchmarkEdge is the comparison with bare net/http.
+func BenchmarkEdgeInProcess(b *testing.B) {
+	wrk := testkit.RequireTool(b, "wrk")
+	const publicURL = "http://sitesvc.test" // embed finds the PURL service in process
+	logs := newListenWatcher()
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- runServe(ctx, []string{"--addr", "127.0.0.1:0", "--public-url", publicURL,
+			"--data", b.TempDir(), "--log-format", "text", "--dev"}, func(string) string { return "" }, io.Discard, logs)
+	}()
+	b.Cleanup(func() {
+		cancel()
+		if err := <-served; err != nil {
+			b.Errorf("serve: %v", err)
+		}
+	})
+	var addr string
+	select {
+	case addr = <-logs.addr:
+	case err := <-served:
+		b.Fatalf("serve stopped before listening: %v", err)
+	case <-time.After(time.Minute):
+		b.Fatal("serve did not listen within a minute")
+	}
+	base := "http://" + addr
+	waitReady(b, base)
+	for _, ep := range edgeEndpoints(publicURL + "/purl/") {
+		b.Run(ep.name, func(b *testing.B) {
+			if resp, body := benchGet(b, edgeClient(), base+ep.path); resp.StatusCode != http.StatusOK {
+				b.Fatalf("%s: %d %s", ep.path, resp.StatusCode, body)
+			}
+			res := runWrk(b, wrk, -1, base+ep.path, edgeInProcessSeconds)
+			b.ReportMetric(1e9*res.seconds/res.requests, "ns/op")
+			b.ReportMetric(res.perSecond(), "req/s")
+		})
+	}
+}
+
+// edgeInProcessSeconds is BenchmarkEdgeInProcess's load per endpoint.
+const edgeInProcessSeconds = 5
+
+// listenWatcher is the in-process server's log: it hands over the address
+// of the "listening" line and drops the rest (each line is still
+// formatted, as the binary's are).
+type listenWatcher struct {
+	mu   sync.Mutex
+	seen bool
+	addr chan string
+}
+
+func newListenWatcher() *listenWatcher { return &listenWatcher{addr: make(chan string, 1)} }
+
+var listeningLine = regexp.MustCompile(`msg=listening addr=(\S+)`)
+
+func (w *listenWatcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.seen {
+		if m := listeningLine.FindSubmatch(p); m != nil {
+			w.seen = true
+			w.addr <- string(m[1])
+		}
+	}
+	return len(p), nil
+}
+
+// waitReady polls base's /readyz until it answers 200 (a minute at most).
+func waitReady(b *testing.B, base string) {
+	b.Helper()
+	client := edgeClient()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		resp, err := client.Get(base + "/readyz")
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%s/readyz did not answer 200 within a minute (last: %v)", base, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
