@@ -34,12 +34,17 @@ import (
 //
 // Bounded: edgeWrkRounds rounds of edgeWrkSeconds per side and endpoint,
 // edgeWrkConns connections from one wrk thread, 127.0.0.1 only. On a
-// machine with two or more cores, each server runs on a core of its own
-// and wrk on another (taskset), so that the load generator and the server
-// do not share one.
+// machine with two or more cores, the servers run on one core and wrk on
+// another (taskset), so that the load generator and the server measured do
+// not share one.
+//
+// With SITESVC_BENCH_BEFORE_BINARY naming another build of sitesvc (the
+// tree before a change), that binary runs too, on the same core, in the
+// same alternating rounds, and each endpoint also reports before-ratio and
+// before-cpu-ratio: a before/after comparison measured side by side.
 func BenchmarkEdge(b *testing.B) {
 	wrk := testkit.RequireTool(b, "wrk")
-	b.Setenv("GOMAXPROCS", "1") // read by the two server processes only
+	b.Setenv("GOMAXPROCS", "1") // read by the server processes only
 	srv := testkit.StartServer(b)
 	endpoints := edgeEndpoints(srv.URL + "/purl/")
 	answers := edgeAnswers(b, edgeClient(), srv, endpoints)
@@ -47,42 +52,88 @@ func BenchmarkEdge(b *testing.B) {
 	serverCPU, loadCPU := edgeCPUs()
 	pin(b, srv.Pid(), serverCPU)
 	pin(b, bare.pid, serverCPU)
+	var before *testkit.Server
+	if bin := os.Getenv(edgeBeforeEnv); bin != "" {
+		b.Setenv("SITESVC_TEST_BINARY", bin)
+		before = testkit.StartServer(b)
+		pin(b, before.Pid(), serverCPU)
+	}
 
 	for _, ep := range endpoints {
 		b.Run(ep.name, func(b *testing.B) {
-			binURL, bareURL := srv.URL+ep.path, bare.url+ep.path
-			// Warm both (caches, connections) before measuring.
-			runWrk(b, wrk, loadCPU, binURL, 1)
-			runWrk(b, wrk, loadCPU, bareURL, 1)
-			var binReqs, bareReqs, binSecs, bareSecs float64
-			cpuBin0, cpuBare0 := cpuTicks(srv.Pid()), cpuTicks(bare.pid)
+			// The sides of a round: the binary, the bare server and, when
+			// set, the binary before.
+			sides := []*edgeSide{
+				{url: srv.URL + ep.path, pid: srv.Pid()},
+				{url: bare.url + ep.path, pid: bare.pid},
+			}
+			if before != nil {
+				sides = append(sides, &edgeSide{url: before.URL + ep.path, pid: before.Pid()})
+			}
+			binSide, bareSide := sides[0], sides[1]
+			// Warm every side (caches, connections) before measuring.
+			for _, sd := range sides {
+				runWrk(b, wrk, loadCPU, sd.url, ep.header, 1)
+				sd.cpu0 = cpuTicks(sd.pid)
+			}
 			ratios := make([]float64, 0, edgeWrkRounds)
+			var beforeRatios []float64
 			for r := 0; r < edgeWrkRounds; r++ {
-				var binRate, bareRate wrkResult
-				if r%2 == 0 {
-					binRate = runWrk(b, wrk, loadCPU, binURL, edgeWrkSeconds)
-					bareRate = runWrk(b, wrk, loadCPU, bareURL, edgeWrkSeconds)
-				} else {
-					bareRate = runWrk(b, wrk, loadCPU, bareURL, edgeWrkSeconds)
-					binRate = runWrk(b, wrk, loadCPU, binURL, edgeWrkSeconds)
+				// Each round starts with another side, so that none is
+				// always measured first.
+				for k := range sides {
+					sd := sides[(r+k)%len(sides)]
+					sd.last = runWrk(b, wrk, loadCPU, sd.url, ep.header, edgeWrkSeconds)
+					sd.requests, sd.seconds = sd.requests+sd.last.requests, sd.seconds+sd.last.seconds
 				}
-				binReqs, binSecs = binReqs+binRate.requests, binSecs+binRate.seconds
-				bareReqs, bareSecs = bareReqs+bareRate.requests, bareSecs+bareRate.seconds
-				ratios = append(ratios, binRate.perSecond()/bareRate.perSecond())
+				ratios = append(ratios, binSide.last.perSecond()/bareSide.last.perSecond())
+				if before != nil {
+					beforeRatios = append(beforeRatios, sides[2].last.perSecond()/bareSide.last.perSecond())
+				}
 			}
-			cpuBin, cpuBare := cpuTicks(srv.Pid())-cpuBin0, cpuTicks(bare.pid)-cpuBare0
-			if cpuBin > 0 && cpuBare > 0 {
-				b.ReportMetric(float64(cpuBin)/binReqs*1e4, "binary-cpu-ticks/10k-req")
-				b.ReportMetric(float64(cpuBare)/bareReqs*1e4, "bare-cpu-ticks/10k-req")
-				b.ReportMetric((float64(cpuBare)/bareReqs)/(float64(cpuBin)/binReqs), "cpu-ratio")
+			for _, sd := range sides {
+				sd.cpu = cpuTicks(sd.pid) - sd.cpu0
 			}
-			slices.Sort(ratios)
-			b.ReportMetric(1e9*binSecs/binReqs, "ns/op")
-			b.ReportMetric(binReqs/binSecs, "binary-req/s")
-			b.ReportMetric(bareReqs/bareSecs, "bare-req/s")
-			b.ReportMetric((ratios[(edgeWrkRounds-1)/2]+ratios[edgeWrkRounds/2])/2, "ratio")
+			if binSide.cpu > 0 && bareSide.cpu > 0 {
+				b.ReportMetric(binSide.cpuPer10k(), "binary-cpu-ticks/10k-req")
+				b.ReportMetric(bareSide.cpuPer10k(), "bare-cpu-ticks/10k-req")
+				b.ReportMetric(bareSide.cpuPer10k()/binSide.cpuPer10k(), "cpu-ratio")
+			}
+			b.ReportMetric(1e9*binSide.seconds/binSide.requests, "ns/op")
+			b.ReportMetric(binSide.requests/binSide.seconds, "binary-req/s")
+			b.ReportMetric(bareSide.requests/bareSide.seconds, "bare-req/s")
+			b.ReportMetric(median(ratios), "ratio")
+			if before != nil {
+				beforeSide := sides[2]
+				b.ReportMetric(median(beforeRatios), "before-ratio")
+				if beforeSide.cpu > 0 && bareSide.cpu > 0 {
+					b.ReportMetric(bareSide.cpuPer10k()/beforeSide.cpuPer10k(), "before-cpu-ratio")
+				}
+			}
 		})
 	}
+}
+
+// edgeBeforeEnv names the binary BenchmarkEdge compares before and after.
+const edgeBeforeEnv = "SITESVC_BENCH_BEFORE_BINARY"
+
+// edgeSide is one server of BenchmarkEdge's rounds and what it measured.
+type edgeSide struct {
+	url               string
+	pid               int
+	last              wrkResult
+	requests, seconds float64
+	cpu0, cpu         int64
+}
+
+// cpuPer10k is the side's CPU clock ticks per 10,000 requests.
+func (sd *edgeSide) cpuPer10k() float64 { return float64(sd.cpu) / sd.requests * 1e4 }
+
+// median is the median of xs (which it sorts).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	return (xs[(n-1)/2] + xs[n/2]) / 2
 }
 
 // The wrk load's bounds: per endpoint and side, a one-second warm-up, then
@@ -103,12 +154,17 @@ func (r wrkResult) perSecond() float64 { return r.requests / r.seconds }
 var wrkSummary = regexp.MustCompile(`(\d+) requests in ([0-9.]+)(us|ms|s|m),`)
 
 // runWrk runs wrk (one thread, edgeWrkConns connections) against u for
-// seconds, on cpu when it is not -1. Every answer must be a 2xx without
+// seconds, sending header ("Name: value") when it is not "", on cpu when
+// it is not -1. Every answer must be a 2xx without
 // socket errors (edgeAnswers checked the body once; the bare server's
 // answers are those bytes).
-func runWrk(b *testing.B, wrk string, cpu int, u string, seconds int) wrkResult {
+func runWrk(b *testing.B, wrk string, cpu int, u, header string, seconds int) wrkResult {
 	b.Helper()
-	args := []string{"-t1", "-c" + strconv.Itoa(edgeWrkConns), "-d" + strconv.Itoa(seconds) + "s", u}
+	args := []string{"-t1", "-c" + strconv.Itoa(edgeWrkConns), "-d" + strconv.Itoa(seconds) + "s"}
+	if header != "" {
+		args = append(args, "-H", header)
+	}
+	args = append(args, u)
 	cmd := exec.Command(wrk, args...)
 	if cpu >= 0 {
 		if taskset, err := exec.LookPath("taskset"); err == nil {
@@ -278,10 +334,10 @@ func BenchmarkEdgeInProcess(b *testing.B) {
 	waitReady(b, base)
 	for _, ep := range edgeEndpoints(publicURL + "/purl/") {
 		b.Run(ep.name, func(b *testing.B) {
-			if resp, body := benchGet(b, edgeClient(), base+ep.path); resp.StatusCode != http.StatusOK {
+			if resp, body := testkit.Do(b, edgeClient(), ep.request(b, base)); resp.StatusCode != ep.status() {
 				b.Fatalf("%s: %d %s", ep.path, resp.StatusCode, body)
 			}
-			res := runWrk(b, wrk, -1, base+ep.path, edgeInProcessSeconds)
+			res := runWrk(b, wrk, -1, base+ep.path, ep.header, edgeInProcessSeconds)
 			b.ReportMetric(1e9*res.seconds/res.requests, "ns/op")
 			b.ReportMetric(res.perSecond(), "req/s")
 		})

@@ -1,6 +1,7 @@
 package apiserve
 
 import (
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -97,5 +98,68 @@ func TestMemoRemembersEachURLOfAHeaderlessOperation(t *testing.T) {
 	}
 	if len(seen) != 7 || seen[3] != "/notes/abc.xml?v=2" || seen[4] != "/notes/abd.xml" {
 		t.Errorf("handler saw %q", seen)
+	}
+}
+
+// A GET without a query is remembered under its path alone, with the
+// verdict of a request sending none of the declared headers kept in the
+// URL's own entry: one lookup per hit. That verdict is the URL's without
+// headers only: the same URL with a bad header value, a bad query or a
+// path the contract refuses is still validated and refused, each time.
+func TestMemoPlainVerdictOfAURL(t *testing.T) {
+	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, memo, err := newEcho(Options{Spec: spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var modes []string
+	e.GET("/items/:id", func(c echo.Context) error {
+		modes = append(modes, c.Request().Header.Get("X-Mode"))
+		return c.NoContent(200)
+	})
+	for range 3 {
+		if code, _, body := do(t, e, "GET", "/items/abc", ""); code != 200 {
+			t.Fatalf("valid GET = %d %s", code, body)
+		}
+	}
+	if got := memo.hits.Load(); got != 2 {
+		t.Fatalf("memo hits after 3 identical GETs = %d, want 2", got)
+	}
+	// The default of the absent X-Mode is replayed on every hit.
+	if len(modes) != 3 || modes[0] != "fast" || modes[2] != "fast" {
+		t.Errorf("X-Mode seen by the handler = %q, want the default fast each time", modes)
+	}
+	entry, ok := memo.entries.Peek("/items/abc")
+	if !ok || entry.plain.Load() == nil {
+		t.Fatalf("no plain verdict in the entry of /items/abc (%v)", ok)
+	}
+	for range 2 {
+		for _, bad := range []struct{ path, header, value, names string }{
+			{"/items/abc", "X-Trace", "BAD!", "X-Trace"},
+			{"/items/abc", "X-Mode", "warp", "X-Mode"},
+			{"/items/abc", "X-Trace", "", "X-Trace"},
+			{"/items/abc?limit=0", "", "", "limit"},
+			{"/items/abcd", "", "", "id"},
+		} {
+			var hdr []string
+			if bad.header != "" {
+				hdr = []string{bad.header, bad.value}
+			}
+			req := httptest.NewRequest("GET", bad.path, nil)
+			for i := 0; i+1 < len(hdr); i += 2 {
+				req.Header[hdr[i]] = []string{hdr[i+1]}
+			}
+			rec := httptest.NewRecorder()
+			e.ServeHTTP(rec, req)
+			if rec.Code != 400 || !strings.Contains(rec.Body.String(), bad.names) {
+				t.Errorf("GET %s with %s %q after valid GETs = %d %s, want 400 naming %s", bad.path, bad.header, bad.value, rec.Code, rec.Body, bad.names)
+			}
+		}
+	}
+	if got := memo.hits.Load(); got != 2 {
+		t.Errorf("memo hits = %d after refused requests, want still 2", got)
 	}
 }

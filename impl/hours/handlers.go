@@ -84,9 +84,28 @@ func deref(p *string) string {
 // one, whatever its offset).
 func (s *Service) rangeKey(from, to string) string {
 	if from == "" && to == "" {
-		return "now:" + s.cfg.Now().UTC().Truncate(15*time.Minute).Format(time.RFC3339)
+		return s.quarterKey()
 	}
 	return from + ".." + to
+}
+
+// quarterKey is the range key of reads without from/to, "now:" and the
+// current quarter hour, formatted once per quarter hour rather than on
+// every read.
+func (s *Service) quarterKey() string {
+	quarter := s.cfg.Now().UTC().Truncate(15 * time.Minute)
+	if k := s.nowKey.Load(); k != nil && k.quarter.Equal(quarter) {
+		return k.key
+	}
+	k := &quarterRangeKey{quarter: quarter, key: "now:" + quarter.Format(time.RFC3339)}
+	s.nowKey.Store(k)
+	return k.key
+}
+
+// quarterRangeKey is a quarter hour and its range key.
+type quarterRangeKey struct {
+	quarter time.Time
+	key     string
 }
 
 func parseRange(from, to *string) (schedule.Range, bool, error) {
