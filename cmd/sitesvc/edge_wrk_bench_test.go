@@ -55,7 +55,10 @@ func BenchmarkEdge(b *testing.B) {
 	var before *testkit.Server
 	if bin := os.Getenv(edgeBeforeEnv); bin != "" {
 		b.Setenv("SITESVC_TEST_BINARY", bin)
-		before = testkit.StartServer(b)
+		// The endpoints name PURLs under srv's URL (oEmbed's url=), which
+		// the before binary takes as its own PURL base too, so that it
+		// answers them, from its own PURL service, with the same bytes.
+		before = testkit.StartServer(b, "--purl-base-url", srv.URL+"/purl")
 		pin(b, before.Pid(), serverCPU)
 	}
 
