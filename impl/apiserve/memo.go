@@ -15,8 +15,10 @@ import (
 // verdictMemo remembers GET and HEAD requests that passed validation, so an
 // identical request skips validating again. A verdict depends on the method,
 // path and query, on the header parameters the operation declares, and on
-// credentials; so only operations without security requirements or cookie
-// parameters are remembered, keyed by method, path, query and the values of
+// credentials; so only operations without security requirements (or whose
+// requirements let anonymous requests through, with credentials only in
+// Authorization: anonymousByAuthorization) and without cookie parameters
+// are remembered, keyed by method, path, query and the values of
 // the operation's declared headers as sent, for requests without
 // credentials, cookies or a body. A hit replays what validation writes into
 // the request (parameter defaults). Cached reads (oEmbed, hours, PURL records) repeat the
@@ -222,6 +224,32 @@ func (m *verdictMemo) remember(t memoTicket, r *http.Request) {
 	m.entries.Add(e.key, e)
 }
 
+// anonymousByAuthorization reports whether requirements let a request
+// without credentials through (one of them is empty) and every scheme
+// they name reads its credentials from the Authorization header (http:
+// bearer, basic). The memo keeps no request with Authorization or Cookie,
+// so the verdict of one it keeps does not depend on credentials: a
+// restricted file's anonymous reads (PURL's getFile) are remembered like
+// any public read, a read with a token is validated each time.
+func (m *verdictMemo) anonymousByAuthorization(requirements openapi3.SecurityRequirements) bool {
+	if m.spec.Components == nil {
+		return false
+	}
+	anonymous := false
+	for _, req := range requirements {
+		if len(req) == 0 {
+			anonymous = true
+		}
+		for name := range req {
+			scheme := m.spec.Components.SecuritySchemes[name]
+			if scheme == nil || scheme.Value == nil || scheme.Value.Type != "http" {
+				return false
+			}
+		}
+	}
+	return anonymous
+}
+
 func (m *verdictMemo) shapeOf(r *http.Request) *urlShape {
 	route, _, err := m.router.FindRoute(r)
 	if err != nil {
@@ -232,7 +260,7 @@ func (m *verdictMemo) shapeOf(r *http.Request) *urlShape {
 	if security == nil {
 		security = &m.spec.Security
 	}
-	if len(*security) > 0 {
+	if len(*security) > 0 && !m.anonymousByAuthorization(*security) {
 		return &urlShape{operation: op}
 	}
 	shape := &urlShape{rememberable: true, operation: op}

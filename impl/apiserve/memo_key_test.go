@@ -1,11 +1,13 @@
 package apiserve
 
 import (
+	"context"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 )
 
@@ -161,5 +163,54 @@ func TestMemoPlainVerdictOfAURL(t *testing.T) {
 	}
 	if got := memo.hits.Load(); got != 2 {
 		t.Errorf("memo hits = %d after refused requests, want still 2", got)
+	}
+}
+
+// An operation that lets anonymous requests through beside a bearer token
+// (security [{}, {bearerAuth: []}], PURL's files) has its anonymous reads
+// remembered: their verdict cannot depend on credentials they do not
+// carry. A bad parameter or header is still refused each time, a request
+// with a token is validated each time (its principal handed over), and an
+// operation taking a credential outside Authorization is never remembered.
+func TestMemoRemembersAnonymousReadsOfOptionallySecuredOperations(t *testing.T) {
+	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, memo, err := newEcho(Options{Spec: spec, Auth: func(context.Context, *openapi3filter.AuthenticationInput) error { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.GET("/files/:name", func(c echo.Context) error { return c.NoContent(200) })
+	e.GET("/keyed/:name", func(c echo.Context) error { return c.NoContent(200) })
+	for range 3 {
+		if code, _, body := do(t, e, "GET", "/files/abc", "", "Range", "bytes=0-9"); code != 200 {
+			t.Fatalf("anonymous GET = %d %s", code, body)
+		}
+	}
+	if got := memo.hits.Load(); got != 2 {
+		t.Errorf("memo hits after 3 identical anonymous GETs = %d, want 2", got)
+	}
+	for range 2 {
+		for _, bad := range []struct{ path, rng, names string }{
+			{"/files/abc", "lines=0-9", "Range"},
+			{"/files/ABC", "bytes=0-9", "name"},
+		} {
+			if code, _, body := do(t, e, "GET", bad.path, "", "Range", bad.rng); code != 400 || !strings.Contains(body, bad.names) {
+				t.Errorf("GET %s Range %s after valid GETs = %d %s, want 400 naming %s", bad.path, bad.rng, code, body, bad.names)
+			}
+		}
+	}
+	hits := memo.hits.Load()
+	for range 2 {
+		if code, _, body := do(t, e, "GET", "/files/abc", "", "Range", "bytes=0-9", "Authorization", "Bearer x"); code != 200 {
+			t.Fatalf("GET with a token = %d %s", code, body)
+		}
+		if code, _, body := do(t, e, "GET", "/keyed/abc", ""); code != 200 {
+			t.Fatalf("GET of an apiKey operation = %d %s", code, body)
+		}
+	}
+	if got := memo.hits.Load(); got != hits {
+		t.Errorf("memo hits %d→%d: a request with a token, or of an operation with a header credential, was remembered", hits, got)
 	}
 }
