@@ -153,7 +153,7 @@ func median(xs []float64) float64 {
 
 // The wrk load's bounds: per endpoint and side, a one-second warm-up, then
 // edgeWrkRounds rounds of edgeWrkSeconds over edgeWrkConns connections
-// (about 2½ minutes for the ten endpoints).
+// (about 3 minutes for the eleven endpoints, 4½ with a before binary).
 const (
 	edgeWrkRounds  = 6
 	edgeWrkSeconds = 1
@@ -318,7 +318,7 @@ Transfer/sec:     12.80MB
 // logging on) inside the test process and drives each of BenchmarkEdge's
 // endpoints with wrk, so that
 //
-//	GOMAXPROCS=1 go test -run '^$' -bench 'EdgeInProcess/purl-xml' -cpuprofile cpu.out ./cmd/sitesvc
+//	SITESVC_BENCH_PROFILE_SECONDS=10 GOMAXPROCS=1 go test -run '^$' -bench 'EdgeInProcess/purl-xml' -cpuprofile cpu.out ./cmd/sitesvc
 //
 // profiles the server's own work per request as users meet it (the
 // connection, impl/server's middleware and log line, the edge, the
@@ -356,15 +356,27 @@ func BenchmarkEdgeInProcess(b *testing.B) {
 			if resp, body := testkit.Do(b, edgeClient(), ep.request(b, base)); resp.StatusCode != ep.status() {
 				b.Fatalf("%s: %d %s", ep.path, resp.StatusCode, body)
 			}
-			res := runWrk(b, wrk, -1, base+ep.path, ep.header, edgeInProcessSeconds)
+			res := runWrk(b, wrk, -1, base+ep.path, ep.header, edgeInProcessSeconds(b))
 			b.ReportMetric(1e9*res.seconds/res.requests, "ns/op")
 			b.ReportMetric(res.perSecond(), "req/s")
 		})
 	}
 }
 
-// edgeInProcessSeconds is BenchmarkEdgeInProcess's load per endpoint.
-const edgeInProcessSeconds = 5
+// edgeInProcessSeconds is BenchmarkEdgeInProcess's load per endpoint: one
+// second (make test runs every benchmark once), or what
+// SITESVC_BENCH_PROFILE_SECONDS says, for a profile with more samples.
+func edgeInProcessSeconds(b *testing.B) int {
+	v := os.Getenv("SITESVC_BENCH_PROFILE_SECONDS")
+	if v == "" {
+		return 1
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 600 {
+		b.Fatalf("SITESVC_BENCH_PROFILE_SECONDS=%q: want whole seconds from 1 to 600", v)
+	}
+	return n
+}
 
 // listenWatcher is the in-process server's log: it hands over the address
 // of the "listening" line and drops the rest (each line is still
