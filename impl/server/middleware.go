@@ -21,8 +21,9 @@ type requestInfoKey struct{}
 // served: its id and the service that answered it.
 type requestInfo struct {
 	id string
-	// mount is the service that answered (nil: the process itself, for
-	// /healthz, /metrics, the index page and unknown paths).
+	// mount is the metrics of the service that answered, or the
+	// process's own ("server": /healthz, /metrics, the index page and
+	// unknown paths).
 	mount *mountMetrics
 	// writeDeadline is when the connection stops taking the response
 	// (the start plus --write-timeout, or what ExtendWriteDeadline set);
