@@ -184,9 +184,12 @@ func (s *Service) LegacyHours(ctx context.Context, req hoursapi.LegacyHoursReque
 		}
 	}
 	now := s.cfg.Now()
-	key := "legacy|" + req.LibraryId + "|" + req.LocationId + "|" + req.When
+	var key string
 	if req.When == "today" {
-		key += "|" + s.rangeKey("", "")
+		// One string built per request, not two.
+		key = "legacy|" + req.LibraryId + "|" + req.LocationId + "|" + req.When + "|" + s.rangeKey("", "")
+	} else {
+		key = "legacy|" + req.LibraryId + "|" + req.LocationId + "|" + req.When
 	}
 	return s.read(ctx, key, req.Params.IfNoneMatch, func(v *view) (*rendered, error) {
 		loc, err := publicLocationIn(v, req.LibraryId, req.LocationId)
