@@ -50,10 +50,10 @@ func BenchmarkEdgeGoClient(b *testing.B) {
 	bareSrv := startBare(b, answers)
 
 	for i, ep := range endpoints {
-		want := len(answers[i].Body)
+		want := answers[i]
 		// Warm both (caches, connections) before timing.
-		edgeLoad(b, client, srv.URL+ep.path, want, edgeWarmup)
-		edgeLoad(b, client, bareSrv.url+ep.path, want, edgeWarmup)
+		edgeLoad(b, client, srv.URL+ep.path, ep, want, edgeWarmup)
+		edgeLoad(b, client, bareSrv.url+ep.path, ep, want, edgeWarmup)
 		b.Run(ep.name, func(b *testing.B) {
 			// edgeRounds alternating rounds of edgePerRound requests to
 			// each side, whatever b.N (the comparison is the measurement;
@@ -68,11 +68,11 @@ func BenchmarkEdgeGoClient(b *testing.B) {
 			for r := 0; r < edgeRounds; r++ {
 				var bin, bare time.Duration
 				if r%2 == 0 {
-					bin = edgeLoad(b, client, srv.URL+ep.path, want, per)
-					bare = edgeLoad(b, client, bareSrv.url+ep.path, want, per)
+					bin = edgeLoad(b, client, srv.URL+ep.path, ep, want, per)
+					bare = edgeLoad(b, client, bareSrv.url+ep.path, ep, want, per)
 				} else {
-					bare = edgeLoad(b, client, bareSrv.url+ep.path, want, per)
-					bin = edgeLoad(b, client, srv.URL+ep.path, want, per)
+					bare = edgeLoad(b, client, bareSrv.url+ep.path, ep, want, per)
+					bin = edgeLoad(b, client, srv.URL+ep.path, ep, want, per)
 				}
 				tBin, tBare = tBin+bin, tBare+bare
 				ratios = append(ratios, bare.Seconds()/bin.Seconds())
@@ -93,23 +93,38 @@ func BenchmarkEdgeGoClient(b *testing.B) {
 	}
 }
 
-// edgeEndpoint is one hot GET of the edge comparison.
-type edgeEndpoint struct{ name, path string }
+// edgeEndpoint is one hot GET of the edge comparison, with the one request
+// header it sends, if any ("Name: value").
+type edgeEndpoint struct{ name, path, header string }
+
+// request is the endpoint's GET of base + path.
+func (ep edgeEndpoint) request(b *testing.B, base string) *http.Request {
+	b.Helper()
+	req, err := http.NewRequest(http.MethodGet, base+ep.path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if name, value, ok := strings.Cut(ep.header, ": "); ok {
+		req.Header.Set(name, value)
+	}
+	return req
+}
 
 // edgeEndpoints are the hot GETs both edge benchmarks compare: what
 // citations, embeds, viewers and hours widgets ask for most.
 func edgeEndpoints(purlBase string) []edgeEndpoint {
 	return []edgeEndpoint{
-		{"purl-xml", "/purl/bb000kk0000.xml"},
-		{"purl-page", "/purl/bb000kk0000"},
-		{"purl-manifest", "/purl/bb000kk0000/iiif/manifest"},
-		{"purl-tile", "/purl/bb000kk0000/iiif/image/reading-room-north.png/0,0,512,480/512,/0/default.jpg"},
-		{"oembed-json", "/embed/embed?url=" + url.QueryEscape(purlBase+"bb000kk0000")},
-		{"embed-iframe", "/embed/iframe?url=" + url.QueryEscape(purlBase+"bb000kk0000")},
-		{"hours-week", "/hours/libraries.json"},
-		{"hours-library", "/hours/libraries/green.json"},
-		{"hours-location", "/hours/libraries/green/locations/stacks.json"},
-		{"hours-legacy", "/hours/api/v1/library/green/location/stacks/hours/for/today"},
+		{"purl-xml", "/purl/bb000kk0000.xml", ""},
+		{"purl-page", "/purl/bb000kk0000", ""},
+		{"purl-manifest", "/purl/bb000kk0000/iiif/manifest", ""},
+		{"purl-file-range", "/purl/bb000kk0000/file/reading-room-north.png", "Range: bytes=0-1023"},
+		{"purl-tile", "/purl/bb000kk0000/iiif/image/reading-room-north.png/0,0,512,480/512,/0/default.jpg", ""},
+		{"oembed-json", "/embed/embed?url=" + url.QueryEscape(purlBase+"bb000kk0000"), ""},
+		{"embed-iframe", "/embed/iframe?url=" + url.QueryEscape(purlBase+"bb000kk0000"), ""},
+		{"hours-week", "/hours/libraries.json", ""},
+		{"hours-library", "/hours/libraries/green.json", ""},
+		{"hours-location", "/hours/libraries/green/locations/stacks.json", ""},
+		{"hours-legacy", "/hours/api/v1/library/green/location/stacks/hours/for/today", ""},
 	}
 }
 
@@ -120,14 +135,14 @@ func edgeAnswers(b *testing.B, client *http.Client, srv *testkit.Server, endpoin
 	b.Helper()
 	var answers []bareAnswer
 	for _, ep := range endpoints {
-		resp, body := benchGet(b, client, srv.URL+ep.path)
-		if resp.StatusCode != http.StatusOK {
-			b.Fatalf("%s: %d %s", ep.path, resp.StatusCode, body)
+		resp, body := testkit.Do(b, client, ep.request(b, srv.URL))
+		if want := ep.status(); resp.StatusCode != want {
+			b.Fatalf("%s: %d %s, want %d", ep.path, resp.StatusCode, body, want)
 		}
 		header := resp.Header.Clone()
 		header.Del("Date")
 		header.Del("Content-Length")
-		answers = append(answers, bareAnswer{Path: ep.path, Header: header, Body: body})
+		answers = append(answers, bareAnswer{Path: ep.path, Status: resp.StatusCode, Header: header, Body: body})
 	}
 	return answers
 }
@@ -156,10 +171,18 @@ func edgeClient() *http.Client {
 	}
 }
 
-// edgeLoad sends n GETs of u over edgeConns concurrent connections and
-// returns the time they took. Every answer must be 200 with a body of
-// want bytes.
-func edgeLoad(b *testing.B, client *http.Client, u string, want, n int) time.Duration {
+// status is the endpoint's answer: 206 for a range, else 200.
+func (ep edgeEndpoint) status() int {
+	if strings.HasPrefix(ep.header, "Range:") {
+		return http.StatusPartialContent
+	}
+	return http.StatusOK
+}
+
+// edgeLoad sends n GETs of u (with ep's header) over edgeConns concurrent
+// connections and returns the time they took. Every answer must have
+// want's status and body length.
+func edgeLoad(b *testing.B, client *http.Client, u string, ep edgeEndpoint, want bareAnswer, n int) time.Duration {
 	b.Helper()
 	var next atomic.Int64
 	var failed atomic.Value
@@ -170,15 +193,23 @@ func edgeLoad(b *testing.B, client *http.Client, u string, want, n int) time.Dur
 		go func() {
 			defer wg.Done()
 			for next.Add(1) <= int64(n) {
-				resp, err := client.Get(u)
+				req, err := http.NewRequest(http.MethodGet, u, nil)
+				if err != nil {
+					failed.Store(err.Error())
+					return
+				}
+				if name, value, ok := strings.Cut(ep.header, ": "); ok {
+					req.Header.Set(name, value)
+				}
+				resp, err := client.Do(req)
 				if err != nil {
 					failed.Store(err.Error())
 					return
 				}
 				got, err := io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
-				if err != nil || resp.StatusCode != http.StatusOK || int(got) != want {
-					failed.Store(fmt.Sprintf("GET %s: %d, %d bytes (want %d), %v", u, resp.StatusCode, got, want, err))
+				if err != nil || resp.StatusCode != want.Status || int(got) != len(want.Body) {
+					failed.Store(fmt.Sprintf("GET %s: %d, %d bytes (want %d, %d bytes), %v", u, resp.StatusCode, got, want.Status, len(want.Body), err))
 					return
 				}
 			}
@@ -192,18 +223,10 @@ func edgeLoad(b *testing.B, client *http.Client, u string, want, n int) time.Dur
 	return elapsed
 }
 
-func benchGet(b *testing.B, client *http.Client, u string) (*http.Response, []byte) {
-	b.Helper()
-	req, err := http.NewRequest(http.MethodGet, u, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return testkit.Do(b, client, req)
-}
-
 // bareAnswer is one fixed answer of the bare server.
 type bareAnswer struct {
 	Path   string // with the query, as requested
+	Status int
 	Header http.Header
 	Body   []byte
 }
@@ -315,6 +338,8 @@ func serveBare(file string) error {
 			for k, v := range a.Header {
 				h[k] = v
 			}
+			status = a.Status
+			w.WriteHeader(a.Status)
 			w.Write(a.Body)
 		}
 		// The fields of the binary's request line.

@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
@@ -29,12 +34,17 @@ import (
 //
 // Bounded: edgeWrkRounds rounds of edgeWrkSeconds per side and endpoint,
 // edgeWrkConns connections from one wrk thread, 127.0.0.1 only. On a
-// machine with two or more cores, each server runs on a core of its own
-// and wrk on another (taskset), so that the load generator and the server
-// do not share one.
+// machine with two or more cores, the servers run on one core and wrk on
+// another (taskset), so that the load generator and the server measured do
+// not share one.
+//
+// With SITESVC_BENCH_BEFORE_BINARY naming another build of sitesvc (the
+// tree before a change), that binary runs too, on the same core, in the
+// same alternating rounds, and each endpoint also reports before-ratio and
+// before-cpu-ratio: a before/after comparison measured side by side.
 func BenchmarkEdge(b *testing.B) {
 	wrk := testkit.RequireTool(b, "wrk")
-	b.Setenv("GOMAXPROCS", "1") // read by the two server processes only
+	b.Setenv("GOMAXPROCS", "1") // read by the server processes only
 	srv := testkit.StartServer(b)
 	endpoints := edgeEndpoints(srv.URL + "/purl/")
 	answers := edgeAnswers(b, edgeClient(), srv, endpoints)
@@ -42,54 +52,116 @@ func BenchmarkEdge(b *testing.B) {
 	serverCPU, loadCPU := edgeCPUs()
 	pin(b, srv.Pid(), serverCPU)
 	pin(b, bare.pid, serverCPU)
+	var before *testkit.Server
+	if bin := os.Getenv(edgeBeforeEnv); bin != "" {
+		b.Setenv("SITESVC_TEST_BINARY", bin)
+		// The endpoints name PURLs under srv's URL (oEmbed's url=), which
+		// the before binary takes as its own PURL base too, so that it
+		// answers them, from its own PURL service, with the same bytes.
+		before = testkit.StartServer(b, "--purl-base-url", srv.URL+"/purl")
+		pin(b, before.Pid(), serverCPU)
+	}
 
 	for _, ep := range endpoints {
 		b.Run(ep.name, func(b *testing.B) {
-			binURL, bareURL := srv.URL+ep.path, bare.url+ep.path
-			// Warm both (caches, connections) before measuring.
-			runWrk(b, wrk, loadCPU, binURL, 1)
-			runWrk(b, wrk, loadCPU, bareURL, 1)
-			var binReqs, bareReqs, binSecs, bareSecs float64
-			cpuBin0, cpuBare0 := cpuTicks(srv.Pid()), cpuTicks(bare.pid)
+			// The sides of a round: the binary, the bare server and, when
+			// set, the binary before.
+			sides := []*edgeSide{
+				{url: srv.URL + ep.path, pid: srv.Pid()},
+				{url: bare.url + ep.path, pid: bare.pid},
+			}
+			if before != nil {
+				sides = append(sides, &edgeSide{url: before.URL + ep.path, pid: before.Pid()})
+			}
+			binSide, bareSide := sides[0], sides[1]
+			// Warm every side (caches, connections) before measuring.
+			for _, sd := range sides {
+				runWrk(b, wrk, loadCPU, sd.url, ep.header, 1)
+				sd.cpu0 = cpuTicks(sd.pid)
+			}
 			ratios := make([]float64, 0, edgeWrkRounds)
+			var beforeRatios []float64
 			for r := 0; r < edgeWrkRounds; r++ {
-				var binRate, bareRate wrkResult
-				if r%2 == 0 {
-					binRate = runWrk(b, wrk, loadCPU, binURL, edgeWrkSeconds)
-					bareRate = runWrk(b, wrk, loadCPU, bareURL, edgeWrkSeconds)
-				} else {
-					bareRate = runWrk(b, wrk, loadCPU, bareURL, edgeWrkSeconds)
-					binRate = runWrk(b, wrk, loadCPU, binURL, edgeWrkSeconds)
+				// Each round starts with another side, so that none is
+				// always measured first.
+				starved := false
+				for k := range sides {
+					sd := sides[(r+k)%len(sides)]
+					sd.last = runWrk(b, wrk, loadCPU, sd.url, ep.header, edgeWrkSeconds)
+					sd.requests, sd.seconds = sd.requests+sd.last.requests, sd.seconds+sd.last.seconds
+					starved = starved || sd.last.requests == 0
 				}
-				binReqs, binSecs = binReqs+binRate.requests, binSecs+binRate.seconds
-				bareReqs, bareSecs = bareReqs+bareRate.requests, bareSecs+bareRate.seconds
-				ratios = append(ratios, binRate.perSecond()/bareRate.perSecond())
+				if starved {
+					// A side that answered nothing in the round was given
+					// no CPU (a machine loaded by others): the round says
+					// nothing about the servers.
+					b.Logf("round %d left out: a side answered no request in %ds", r, edgeWrkSeconds)
+					continue
+				}
+				ratios = append(ratios, binSide.last.perSecond()/bareSide.last.perSecond())
+				if before != nil {
+					beforeRatios = append(beforeRatios, sides[2].last.perSecond()/bareSide.last.perSecond())
+				}
 			}
-			cpuBin, cpuBare := cpuTicks(srv.Pid())-cpuBin0, cpuTicks(bare.pid)-cpuBare0
-			if cpuBin > 0 && cpuBare > 0 {
-				b.ReportMetric(float64(cpuBin)/binReqs*1e4, "binary-cpu-ticks/10k-req")
-				b.ReportMetric(float64(cpuBare)/bareReqs*1e4, "bare-cpu-ticks/10k-req")
-				b.ReportMetric((float64(cpuBare)/bareReqs)/(float64(cpuBin)/binReqs), "cpu-ratio")
+			if len(ratios) < (edgeWrkRounds+1)/2 {
+				b.Fatalf("only %d of %d rounds had every side answering", len(ratios), edgeWrkRounds)
 			}
-			slices.Sort(ratios)
-			b.ReportMetric(1e9*binSecs/binReqs, "ns/op")
-			b.ReportMetric(binReqs/binSecs, "binary-req/s")
-			b.ReportMetric(bareReqs/bareSecs, "bare-req/s")
-			b.ReportMetric((ratios[(edgeWrkRounds-1)/2]+ratios[edgeWrkRounds/2])/2, "ratio")
+			for _, sd := range sides {
+				sd.cpu = cpuTicks(sd.pid) - sd.cpu0
+			}
+			if binSide.cpu > 0 && bareSide.cpu > 0 {
+				b.ReportMetric(binSide.cpuPer10k(), "binary-cpu-ticks/10k-req")
+				b.ReportMetric(bareSide.cpuPer10k(), "bare-cpu-ticks/10k-req")
+				b.ReportMetric(bareSide.cpuPer10k()/binSide.cpuPer10k(), "cpu-ratio")
+			}
+			b.ReportMetric(1e9*binSide.seconds/binSide.requests, "ns/op")
+			b.ReportMetric(binSide.requests/binSide.seconds, "binary-req/s")
+			b.ReportMetric(bareSide.requests/bareSide.seconds, "bare-req/s")
+			b.ReportMetric(median(ratios), "ratio")
+			if before != nil {
+				beforeSide := sides[2]
+				b.ReportMetric(median(beforeRatios), "before-ratio")
+				if beforeSide.cpu > 0 && bareSide.cpu > 0 {
+					b.ReportMetric(bareSide.cpuPer10k()/beforeSide.cpuPer10k(), "before-cpu-ratio")
+				}
+			}
 		})
 	}
 }
 
+// edgeBeforeEnv names the binary BenchmarkEdge compares before and after.
+const edgeBeforeEnv = "SITESVC_BENCH_BEFORE_BINARY"
+
+// edgeSide is one server of BenchmarkEdge's rounds and what it measured.
+type edgeSide struct {
+	url               string
+	pid               int
+	last              wrkResult
+	requests, seconds float64
+	cpu0, cpu         int64
+}
+
+// cpuPer10k is the side's CPU clock ticks per 10,000 requests.
+func (sd *edgeSide) cpuPer10k() float64 { return float64(sd.cpu) / sd.requests * 1e4 }
+
+// median is the median of xs (which it sorts).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	return (xs[(n-1)/2] + xs[n/2]) / 2
+}
+
 // The wrk load's bounds: per endpoint and side, a one-second warm-up, then
 // edgeWrkRounds rounds of edgeWrkSeconds over edgeWrkConns connections
-// (about 2½ minutes for the ten endpoints).
+// (about 3 minutes for the eleven endpoints, 4½ with a before binary).
 const (
 	edgeWrkRounds  = 6
 	edgeWrkSeconds = 1
 	edgeWrkConns   = 32
 )
 
-// wrkResult is what one wrk run measured.
+// wrkResult is what one wrk run measured; requests may be 0 (a server
+// given no CPU during the run), and BenchmarkEdge leaves such rounds out.
 type wrkResult struct{ requests, seconds float64 }
 
 func (r wrkResult) perSecond() float64 { return r.requests / r.seconds }
@@ -98,12 +170,17 @@ func (r wrkResult) perSecond() float64 { return r.requests / r.seconds }
 var wrkSummary = regexp.MustCompile(`(\d+) requests in ([0-9.]+)(us|ms|s|m),`)
 
 // runWrk runs wrk (one thread, edgeWrkConns connections) against u for
-// seconds, on cpu when it is not -1. Every answer must be a 2xx without
+// seconds, sending header ("Name: value") when it is not "", on cpu when
+// it is not -1. Every answer must be a 2xx without
 // socket errors (edgeAnswers checked the body once; the bare server's
 // answers are those bytes).
-func runWrk(b *testing.B, wrk string, cpu int, u string, seconds int) wrkResult {
+func runWrk(b *testing.B, wrk string, cpu int, u, header string, seconds int) wrkResult {
 	b.Helper()
-	args := []string{"-t1", "-c" + strconv.Itoa(edgeWrkConns), "-d" + strconv.Itoa(seconds) + "s", u}
+	args := []string{"-t1", "-c" + strconv.Itoa(edgeWrkConns), "-d" + strconv.Itoa(seconds) + "s"}
+	if header != "" {
+		args = append(args, "-H", header)
+	}
+	args = append(args, u)
 	cmd := exec.Command(wrk, args...)
 	if cpu >= 0 {
 		if taskset, err := exec.LookPath("taskset"); err == nil {
@@ -146,7 +223,7 @@ func parseWrk(out string) (wrkResult, error) {
 	case "m":
 		d *= 60
 	}
-	if n == 0 || d == 0 {
+	if d == 0 {
 		return wrkResult{}, fmt.Errorf("wrk measured %v requests in %vs", n, d)
 	}
 	return wrkResult{requests: n, seconds: d}, nil
@@ -231,5 +308,118 @@ Transfer/sec:     12.80MB
 	}
 	if got, err := parseWrk("  5 requests in 500.00ms, 1KB read"); err != nil || got.seconds != 0.5 {
 		t.Fatalf("parseWrk(ms) = %+v, %v", got, err)
+	}
+	if got, err := parseWrk("  0 requests in 1.08s, 0.00B read"); err != nil || got.requests != 0 || got.seconds != 1.08 {
+		t.Fatalf("parseWrk(no requests) = %+v, %v", got, err)
+	}
+}
+
+// BenchmarkEdgeInProcess serves what the binary serves (runServe, with
+// logging on) inside the test process and drives each of BenchmarkEdge's
+// endpoints with wrk, so that
+//
+//	SITESVC_BENCH_PROFILE_SECONDS=10 GOMAXPROCS=1 go test -run '^$' -bench 'EdgeInProcess/purl-xml' -cpuprofile cpu.out ./cmd/sitesvc
+//
+// profiles the server's own work per request as users meet it (the
+// connection, impl/server's middleware and log line, the edge, the
+// handler), which the packages' benchmarks leave out. It reports the
+// requests per second and ns/op of edgeInProcessSeconds of load per
+// endpoint; BenchmarkEdge is the comparison with bare net/http.
+func BenchmarkEdgeInProcess(b *testing.B) {
+	wrk := testkit.RequireTool(b, "wrk")
+	const publicURL = "http://sitesvc.test" // embed finds the PURL service in process
+	logs := newListenWatcher()
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- runServe(ctx, []string{"--addr", "127.0.0.1:0", "--public-url", publicURL,
+			"--data", b.TempDir(), "--log-format", "text", "--dev"}, func(string) string { return "" }, io.Discard, logs)
+	}()
+	b.Cleanup(func() {
+		cancel()
+		if err := <-served; err != nil {
+			b.Errorf("serve: %v", err)
+		}
+	})
+	var addr string
+	select {
+	case addr = <-logs.addr:
+	case err := <-served:
+		b.Fatalf("serve stopped before listening: %v", err)
+	case <-time.After(time.Minute):
+		b.Fatal("serve did not listen within a minute")
+	}
+	base := "http://" + addr
+	waitReady(b, base)
+	for _, ep := range edgeEndpoints(publicURL + "/purl/") {
+		b.Run(ep.name, func(b *testing.B) {
+			if resp, body := testkit.Do(b, edgeClient(), ep.request(b, base)); resp.StatusCode != ep.status() {
+				b.Fatalf("%s: %d %s", ep.path, resp.StatusCode, body)
+			}
+			res := runWrk(b, wrk, -1, base+ep.path, ep.header, edgeInProcessSeconds(b))
+			b.ReportMetric(1e9*res.seconds/res.requests, "ns/op")
+			b.ReportMetric(res.perSecond(), "req/s")
+		})
+	}
+}
+
+// edgeInProcessSeconds is BenchmarkEdgeInProcess's load per endpoint: one
+// second (make test runs every benchmark once), or what
+// SITESVC_BENCH_PROFILE_SECONDS says, for a profile with more samples.
+func edgeInProcessSeconds(b *testing.B) int {
+	v := os.Getenv("SITESVC_BENCH_PROFILE_SECONDS")
+	if v == "" {
+		return 1
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 600 {
+		b.Fatalf("SITESVC_BENCH_PROFILE_SECONDS=%q: want whole seconds from 1 to 600", v)
+	}
+	return n
+}
+
+// listenWatcher is the in-process server's log: it hands over the address
+// of the "listening" line and drops the rest (each line is still
+// formatted, as the binary's are).
+type listenWatcher struct {
+	mu   sync.Mutex
+	seen bool
+	addr chan string
+}
+
+func newListenWatcher() *listenWatcher { return &listenWatcher{addr: make(chan string, 1)} }
+
+var listeningLine = regexp.MustCompile(`msg=listening addr=(\S+)`)
+
+func (w *listenWatcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.seen {
+		if m := listeningLine.FindSubmatch(p); m != nil {
+			w.seen = true
+			w.addr <- string(m[1])
+		}
+	}
+	return len(p), nil
+}
+
+// waitReady polls base's /readyz until it answers 200 (a minute at most).
+func waitReady(b *testing.B, base string) {
+	b.Helper()
+	client := edgeClient()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		resp, err := client.Get(base + "/readyz")
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%s/readyz did not answer 200 within a minute (last: %v)", base, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

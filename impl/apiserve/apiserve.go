@@ -231,8 +231,9 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 	if ed != nil {
 		e.Pre(ed.pre)
 	}
+	// The validator is wrapped around the handler only on a miss: echo
+	// builds this chain on every request, and most are hits.
 	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
-		validated := validate(next)
 		return func(c echo.Context) error {
 			ticket, hit := memo.check(c.Request())
 			if ed != nil && c.Request().Method == http.MethodGet {
@@ -248,8 +249,8 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 			switch {
 			case hit:
 				return next(c)
-			case ticket.verdictKey == "":
-				return validated(c)
+			case !ticket.remembers():
+				return validate(next)(c)
 			}
 			return validate(func(c echo.Context) error {
 				memo.remember(ticket, c.Request())

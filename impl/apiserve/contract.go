@@ -20,11 +20,13 @@ import (
 type Contract struct {
 	spec   *openapi3.T
 	router routers.Router
-	// routes remembers the route of each method and path found before:
-	// matching gorilla/mux's regular expressions was a third of a cached
-	// Hours read (pprof), and a path's route never changes. Bounded, and
-	// only found routes are kept, so unknown paths cannot fill it.
-	routes *lru.Cache[string, foundRoute]
+	// routes remembers the route of each path found before, by method
+	// (the standard ones; another method is routed every time): matching
+	// gorilla/mux's regular expressions was a third of a cached Hours read
+	// (pprof), and a path's route never changes. Keyed by the path as
+	// sent, so a lookup builds no key. Bounded, and only found routes are
+	// kept, so unknown paths cannot fill it.
+	routes map[string]*lru.Cache[string, foundRoute]
 }
 
 // foundRoute is a remembered FindRoute answer.
@@ -33,8 +35,8 @@ type foundRoute struct {
 	params map[string]string
 }
 
-// rememberedRoutes bounds Contract's memory of found routes (a few hundred
-// bytes each).
+// rememberedRoutes bounds Contract's memory of found routes per method (a
+// few hundred bytes each).
 const rememberedRoutes = 4096
 
 // NewContract routes a copy of spec without servers (paths are relative to
@@ -49,9 +51,11 @@ func NewContract(spec *openapi3.T) (*Contract, error) {
 	if err != nil {
 		return nil, fmt.Errorf("apiserve: routing OpenAPI document: %w", err)
 	}
-	routes, err := lru.New[string, foundRoute](rememberedRoutes)
-	if err != nil {
-		return nil, fmt.Errorf("apiserve: route memory: %w", err)
+	routes := map[string]*lru.Cache[string, foundRoute]{}
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions} {
+		if routes[m], err = lru.New[string, foundRoute](rememberedRoutes); err != nil {
+			return nil, fmt.Errorf("apiserve: route memory: %w", err)
+		}
 	}
 	return &Contract{spec: doc, router: router, routes: routes}, nil
 }
@@ -60,24 +64,41 @@ func NewContract(spec *openapi3.T) (*Contract, error) {
 // validator finds them (routers.ErrPathNotFound and the like when none).
 // The parameters are the caller's own copy.
 func (c *Contract) FindRoute(r *http.Request) (*routers.Route, map[string]string, error) {
-	key := r.Method + " " + r.URL.EscapedPath()
-	if found, ok := c.routes.Get(key); ok {
-		return found.route, maps.Clone(found.params), nil
+	found, err := c.find(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return found.route, maps.Clone(found.params), nil
+}
+
+// find is FindRoute with the remembered parameters themselves (never to
+// be changed).
+func (c *Contract) find(r *http.Request) (foundRoute, error) {
+	routes := c.routes[r.Method]
+	path := r.URL.EscapedPath()
+	if routes != nil {
+		if found, ok := routes.Get(path); ok {
+			return found, nil
+		}
 	}
 	route, params, err := c.router.FindRoute(r)
-	if err == nil {
-		c.routes.Add(key, foundRoute{route: route, params: maps.Clone(params)})
+	if err != nil {
+		return foundRoute{}, err
 	}
-	return route, params, err
+	found := foundRoute{route: route, params: params}
+	if routes != nil {
+		routes.Add(path, found)
+	}
+	return found, nil
 }
 
 // Operation is the document's operation of r, if it has one.
 func (c *Contract) Operation(r *http.Request) (*openapi3.Operation, bool) {
-	route, _, err := c.FindRoute(r)
+	found, err := c.find(r)
 	if err != nil {
 		return nil, false
 	}
-	return route.Operation, true
+	return found.route.Operation, true
 }
 
 // Declared lists the methods the document declares for r's path ("" when

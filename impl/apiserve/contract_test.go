@@ -67,10 +67,21 @@ func TestFindRouteRemembers(t *testing.T) {
 			t.Fatal("an unknown path was routed")
 		}
 	}
-	if n := c.routes.Len(); n != 1 {
+	if n := c.routes[http.MethodGet].Len(); n != 1 {
 		t.Fatalf("%d routes remembered, want 1 (unknown paths are not)", n)
 	}
 	if op, ok := c.Operation(httptest.NewRequest(http.MethodPut, "/items/abc", nil)); !ok || op.OperationID != "putItem" {
 		t.Fatalf("PUT /items/abc: %v %v", op, ok)
+	}
+	// The same path under another method is that method's route, and a
+	// method outside the standard ones is routed each time, not kept.
+	if _, _, err := c.FindRoute(httptest.NewRequest(http.MethodDelete, "/items/abc", nil)); err == nil {
+		t.Fatal("DELETE /items/abc was routed (the document has no such operation)")
+	}
+	if _, _, err := c.FindRoute(httptest.NewRequest("BREW", "/items/abc", nil)); err == nil {
+		t.Fatal("BREW /items/abc was routed")
+	}
+	if _, ok := c.routes["BREW"]; ok {
+		t.Fatal("a route memory was made for a method outside the standard ones")
 	}
 }

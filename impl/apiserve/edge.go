@@ -129,10 +129,26 @@ type edge struct {
 	policy   Policy
 	contract *Contract
 	expose   []string
+	// readable is Policy.CrossOrigin of every operation of the document
+	// (by operationId as the embedded document spells it), of the
+	// published documents ("") and of paths without an operation
+	// (noOperation): decided once, not on every answer.
+	readable map[string]bool
 }
 
 func newEdge(p Policy, c *Contract) *edge {
-	return &edge{policy: p, contract: c, expose: []string{p.ExposeHeaders}}
+	ed := &edge{policy: p, contract: c, expose: []string{p.ExposeHeaders}, readable: map[string]bool{}}
+	for _, op := range []string{"", noOperation} {
+		ed.readable[op] = ed.askCrossOrigin(op)
+	}
+	if c.spec.Paths != nil {
+		for _, item := range c.spec.Paths.Map() {
+			for _, op := range item.Operations() {
+				ed.readable[op.OperationID] = ed.askCrossOrigin(op.OperationID)
+			}
+		}
+	}
+	return ed
 }
 
 func (ed *edge) notFound(path string) *Error {
@@ -143,7 +159,17 @@ func (ed *edge) notFound(path string) *Error {
 	return &Error{Status: http.StatusNotFound, Kind: KindNoRoute, Message: msg}
 }
 
+// crossOrigin reports whether the answers of the operation are readable
+// from any origin.
 func (ed *edge) crossOrigin(operationID string) bool {
+	if readable, ok := ed.readable[operationID]; ok {
+		return readable
+	}
+	return ed.askCrossOrigin(operationID)
+}
+
+// askCrossOrigin asks the policy.
+func (ed *edge) askCrossOrigin(operationID string) bool {
 	return ed.policy.CrossOrigin != nil && ed.policy.CrossOrigin(contractName(operationID))
 }
 

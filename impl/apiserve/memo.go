@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/textproto"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -14,8 +15,10 @@ import (
 // verdictMemo remembers GET and HEAD requests that passed validation, so an
 // identical request skips validating again. A verdict depends on the method,
 // path and query, on the header parameters the operation declares, and on
-// credentials; so only operations without security requirements or cookie
-// parameters are remembered, keyed by method, path, query and the values of
+// credentials; so only operations without security requirements (or whose
+// requirements let anonymous requests through, with credentials only in
+// Authorization: anonymousByAuthorization) and without cookie parameters
+// are remembered, keyed by method, path, query and the values of
 // the operation's declared headers as sent, for requests without
 // credentials, cookies or a body. A hit replays what validation writes into
 // the request (parameter defaults). Cached reads (oEmbed, hours, PURL records) repeat the
@@ -36,9 +39,11 @@ type memoEntry struct {
 	// For a URL key: whether its operation's verdict can be remembered, and
 	// the header parameters that verdict depends on.
 	shape *urlShape
-	// For a URL key whose shape is rememberable without headers: the key
-	// of its verdict, built once rather than on every request.
-	plainVerdictKey string
+	// For a URL key whose shape is rememberable: the verdict of a request
+	// sending none of the declared headers (most requests), kept in the
+	// URL's entry rather than under a key of its own, so a hit is one
+	// lookup and builds no key.
+	plain atomic.Pointer[memoEntry]
 	// For a verdict: the query and the header values validation wrote into
 	// the request, written again on a hit.
 	query          string
@@ -69,9 +74,10 @@ func newVerdictMemo(spec *openapi3.T, router routers.Router, max int) *verdictMe
 	return &verdictMemo{router: router, spec: spec, entries: entries}
 }
 
-// key is the URL key of r ("U " + method, path and query), or "" when r's
-// verdict must not be remembered. The "U " prefix is part of the string
-// built here, so a hit allocates it once.
+// key is the URL key of r, or "" when r's verdict must not be remembered:
+// a GET without a query is keyed by its path as sent (which starts with
+// "/", so it never equals another key and building it allocates nothing),
+// any other request by "U " + method, path and query.
 func (m *verdictMemo) key(r *http.Request) string {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return ""
@@ -84,6 +90,9 @@ func (m *verdictMemo) key(r *http.Request) string {
 	path := r.URL.EscapedPath()
 	if len(path)+len(r.URL.RawQuery) > maxMemoKey {
 		return ""
+	}
+	if r.Method == http.MethodGet && r.URL.RawQuery == "" && strings.HasPrefix(path, "/") {
+		return path
 	}
 	return "U " + r.Method + " " + path + "?" + r.URL.RawQuery
 }
@@ -105,20 +114,21 @@ type memoTicket struct {
 	// shape is what the memo knows of r's URL (nil when it keeps none):
 	// the edge reads the operation from it.
 	shape *urlShape
+	// url is the URL's entry, where the verdict of a request without any
+	// declared header is kept (plain).
+	url   *memoEntry
+	plain bool
 }
 
-// verdictKey extends a URL key (uKey, with its "U " prefix) with the values
-// of the headers the verdict depends on, as sent. Each header's value count
-// is written too, so an absent header and one sent empty (which validation
-// may refuse) differ. The shape's header names are canonical, so reading
-// r.Header directly is Header.Values without canonicalising each time.
+// verdictKey extends a URL key with the values of the headers the verdict
+// depends on, as sent. Each header's value count is written too, so an
+// absent header and one sent empty (which validation may refuse) differ.
+// The shape's header names are canonical, so reading r.Header directly is
+// Header.Values without canonicalising each time.
 func verdictKey(uKey string, shape *urlShape, r *http.Request) (string, []string) {
-	if len(shape.headers) == 0 {
-		return "V " + uKey[len("U "):], nil
-	}
 	var stack [256]byte
 	b := append(stack[:0], "V "...)
-	b = append(b, uKey[len("U "):]...)
+	b = append(b, uKey...)
 	var absent []string
 	for _, h := range shape.headers {
 		values := r.Header[h]
@@ -133,6 +143,16 @@ func verdictKey(uKey string, shape *urlShape, r *http.Request) (string, []string
 		}
 	}
 	return string(b), absent
+}
+
+// sendsNone reports whether r carries none of the headers.
+func sendsNone(r *http.Request, headers []string) bool {
+	for _, h := range headers {
+		if len(r.Header[h]) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // check looks r up before validation. It returns whether r is remembered as
@@ -150,22 +170,24 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 		// Matching the route is what the memo saves, so it is done once per
 		// URL, whatever the answer.
 		entry = &memoEntry{key: uKey, shape: m.shapeOf(r)}
-		if entry.shape.rememberable && len(entry.shape.headers) == 0 {
-			entry.plainVerdictKey, _ = verdictKey(uKey, entry.shape, r)
-		}
 		m.entries.Add(uKey, entry)
 	}
 	shape := entry.shape
 	if !shape.rememberable {
 		return memoTicket{shape: shape}, false
 	}
-	vkey, absent := entry.plainVerdictKey, []string(nil)
-	if vkey == "" {
-		vkey, absent = verdictKey(uKey, shape, r)
-	}
-	verdict, ok := m.entries.Get(vkey)
-	if !ok {
-		return memoTicket{verdictKey: vkey, absent: absent, shape: shape}, false
+	var verdict *memoEntry
+	if sendsNone(r, shape.headers) {
+		// Every declared header is absent: the verdict is the URL's own.
+		if verdict = entry.plain.Load(); verdict == nil {
+			return memoTicket{shape: shape, url: entry, plain: true, absent: shape.headers}, false
+		}
+	} else {
+		vkey, absent := verdictKey(uKey, shape, r)
+		var ok bool
+		if verdict, ok = m.entries.Get(vkey); !ok {
+			return memoTicket{verdictKey: vkey, absent: absent, shape: shape}, false
+		}
 	}
 	if r.URL.RawQuery != verdict.query {
 		r.URL.RawQuery = verdict.query
@@ -179,10 +201,14 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 	return memoTicket{shape: shape}, true
 }
 
+// remembers reports whether the verdict of t's request is remembered once
+// validation passed it.
+func (t memoTicket) remembers() bool { return t.verdictKey != "" || t.plain }
+
 // remember records that the request of ticket t passed validation; r is
 // the request as validation left it.
 func (m *verdictMemo) remember(t memoTicket, r *http.Request) {
-	if t.verdictKey == "" {
+	if !t.remembers() {
 		return
 	}
 	e := &memoEntry{key: t.verdictKey, query: r.URL.RawQuery}
@@ -191,7 +217,37 @@ func (m *verdictMemo) remember(t memoTicket, r *http.Request) {
 			e.headerDefaults = append(e.headerDefaults, [2]string{h, v})
 		}
 	}
+	if t.plain {
+		t.url.plain.Store(e)
+		return
+	}
 	m.entries.Add(e.key, e)
+}
+
+// anonymousByAuthorization reports whether requirements let a request
+// without credentials through (one of them is empty) and every scheme
+// they name reads its credentials from the Authorization header (http:
+// bearer, basic). The memo keeps no request with Authorization or Cookie,
+// so the verdict of one it keeps does not depend on credentials: a
+// restricted file's anonymous reads (PURL's getFile) are remembered like
+// any public read, a read with a token is validated each time.
+func (m *verdictMemo) anonymousByAuthorization(requirements openapi3.SecurityRequirements) bool {
+	if m.spec.Components == nil {
+		return false
+	}
+	anonymous := false
+	for _, req := range requirements {
+		if len(req) == 0 {
+			anonymous = true
+		}
+		for name := range req {
+			scheme := m.spec.Components.SecuritySchemes[name]
+			if scheme == nil || scheme.Value == nil || scheme.Value.Type != "http" {
+				return false
+			}
+		}
+	}
+	return anonymous
 }
 
 func (m *verdictMemo) shapeOf(r *http.Request) *urlShape {
@@ -204,7 +260,7 @@ func (m *verdictMemo) shapeOf(r *http.Request) *urlShape {
 	if security == nil {
 		security = &m.spec.Security
 	}
-	if len(*security) > 0 {
+	if len(*security) > 0 && !m.anonymousByAuthorization(*security) {
 		return &urlShape{operation: op}
 	}
 	shape := &urlShape{rememberable: true, operation: op}

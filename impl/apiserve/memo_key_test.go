@@ -1,10 +1,13 @@
 package apiserve
 
 import (
+	"context"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 )
 
@@ -97,5 +100,117 @@ func TestMemoRemembersEachURLOfAHeaderlessOperation(t *testing.T) {
 	}
 	if len(seen) != 7 || seen[3] != "/notes/abc.xml?v=2" || seen[4] != "/notes/abd.xml" {
 		t.Errorf("handler saw %q", seen)
+	}
+}
+
+// A GET without a query is remembered under its path alone, with the
+// verdict of a request sending none of the declared headers kept in the
+// URL's own entry: one lookup per hit. That verdict is the URL's without
+// headers only: the same URL with a bad header value, a bad query or a
+// path the contract refuses is still validated and refused, each time.
+func TestMemoPlainVerdictOfAURL(t *testing.T) {
+	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, memo, err := newEcho(Options{Spec: spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var modes []string
+	e.GET("/items/:id", func(c echo.Context) error {
+		modes = append(modes, c.Request().Header.Get("X-Mode"))
+		return c.NoContent(200)
+	})
+	for range 3 {
+		if code, _, body := do(t, e, "GET", "/items/abc", ""); code != 200 {
+			t.Fatalf("valid GET = %d %s", code, body)
+		}
+	}
+	if got := memo.hits.Load(); got != 2 {
+		t.Fatalf("memo hits after 3 identical GETs = %d, want 2", got)
+	}
+	// The default of the absent X-Mode is replayed on every hit.
+	if len(modes) != 3 || modes[0] != "fast" || modes[2] != "fast" {
+		t.Errorf("X-Mode seen by the handler = %q, want the default fast each time", modes)
+	}
+	entry, ok := memo.entries.Peek("/items/abc")
+	if !ok || entry.plain.Load() == nil {
+		t.Fatalf("no plain verdict in the entry of /items/abc (%v)", ok)
+	}
+	for range 2 {
+		for _, bad := range []struct{ path, header, value, names string }{
+			{"/items/abc", "X-Trace", "BAD!", "X-Trace"},
+			{"/items/abc", "X-Mode", "warp", "X-Mode"},
+			{"/items/abc", "X-Trace", "", "X-Trace"},
+			{"/items/abc?limit=0", "", "", "limit"},
+			{"/items/abcd", "", "", "id"},
+		} {
+			var hdr []string
+			if bad.header != "" {
+				hdr = []string{bad.header, bad.value}
+			}
+			req := httptest.NewRequest("GET", bad.path, nil)
+			for i := 0; i+1 < len(hdr); i += 2 {
+				req.Header[hdr[i]] = []string{hdr[i+1]}
+			}
+			rec := httptest.NewRecorder()
+			e.ServeHTTP(rec, req)
+			if rec.Code != 400 || !strings.Contains(rec.Body.String(), bad.names) {
+				t.Errorf("GET %s with %s %q after valid GETs = %d %s, want 400 naming %s", bad.path, bad.header, bad.value, rec.Code, rec.Body, bad.names)
+			}
+		}
+	}
+	if got := memo.hits.Load(); got != 2 {
+		t.Errorf("memo hits = %d after refused requests, want still 2", got)
+	}
+}
+
+// An operation that lets anonymous requests through beside a bearer token
+// (security [{}, {bearerAuth: []}], PURL's files) has its anonymous reads
+// remembered: their verdict cannot depend on credentials they do not
+// carry. A bad parameter or header is still refused each time, a request
+// with a token is validated each time (its principal handed over), and an
+// operation taking a credential outside Authorization is never remembered.
+func TestMemoRemembersAnonymousReadsOfOptionallySecuredOperations(t *testing.T) {
+	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, memo, err := newEcho(Options{Spec: spec, Auth: func(context.Context, *openapi3filter.AuthenticationInput) error { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.GET("/files/:name", func(c echo.Context) error { return c.NoContent(200) })
+	e.GET("/keyed/:name", func(c echo.Context) error { return c.NoContent(200) })
+	for range 3 {
+		if code, _, body := do(t, e, "GET", "/files/abc", "", "Range", "bytes=0-9"); code != 200 {
+			t.Fatalf("anonymous GET = %d %s", code, body)
+		}
+	}
+	if got := memo.hits.Load(); got != 2 {
+		t.Errorf("memo hits after 3 identical anonymous GETs = %d, want 2", got)
+	}
+	for range 2 {
+		for _, bad := range []struct{ path, rng, names string }{
+			{"/files/abc", "lines=0-9", "Range"},
+			{"/files/ABC", "bytes=0-9", "name"},
+		} {
+			if code, _, body := do(t, e, "GET", bad.path, "", "Range", bad.rng); code != 400 || !strings.Contains(body, bad.names) {
+				t.Errorf("GET %s Range %s after valid GETs = %d %s, want 400 naming %s", bad.path, bad.rng, code, body, bad.names)
+			}
+		}
+	}
+	hits := memo.hits.Load()
+	for range 2 {
+		if code, _, body := do(t, e, "GET", "/files/abc", "", "Range", "bytes=0-9", "Authorization", "Bearer x"); code != 200 {
+			t.Fatalf("GET with a token = %d %s", code, body)
+		}
+		if code, _, body := do(t, e, "GET", "/keyed/abc", ""); code != 200 {
+			t.Fatalf("GET of an apiKey operation = %d %s", code, body)
+		}
+	}
+	if got := memo.hits.Load(); got != hits {
+		t.Errorf("memo hits %d→%d: a request with a token, or of an operation with a header credential, was remembered", hits, got)
 	}
 }

@@ -135,10 +135,12 @@ func (sh *suffixShape) serve(c echo.Context) error {
 	return echo.ErrNotFound
 }
 
-// setParam replaces the value of the path parameter name.
+// setParam replaces the value of the path parameter name. Echo hands out
+// the context's own values (no copy per request); they are set back all
+// the same, so a copy would be right too.
 func setParam(c echo.Context, name, value string) {
 	names := c.ParamNames()
-	values := append([]string(nil), c.ParamValues()...)
+	values := c.ParamValues()
 	for i, n := range names {
 		if n == name && i < len(values) {
 			values[i] = value

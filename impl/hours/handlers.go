@@ -50,9 +50,28 @@ func deref(p *string) string {
 // one, whatever its offset).
 func (s *Service) rangeKey(from, to string) string {
 	if from == "" && to == "" {
-		return "now:" + s.cfg.Now().UTC().Truncate(15*time.Minute).Format(time.RFC3339)
+		return s.quarterKey()
 	}
 	return from + ".." + to
+}
+
+// quarterKey is the range key of reads without from/to, "now:" and the
+// current quarter hour, formatted once per quarter hour rather than on
+// every read.
+func (s *Service) quarterKey() string {
+	quarter := s.cfg.Now().UTC().Truncate(15 * time.Minute)
+	if k := s.nowKey.Load(); k != nil && k.quarter.Equal(quarter) {
+		return k.key
+	}
+	k := &quarterRangeKey{quarter: quarter, key: "now:" + quarter.Format(time.RFC3339)}
+	s.nowKey.Store(k)
+	return k.key
+}
+
+// quarterRangeKey is a quarter hour and its range key.
+type quarterRangeKey struct {
+	quarter time.Time
+	key     string
 }
 
 func parseRange(from, to *string) (schedule.Range, bool, error) {
@@ -131,9 +150,12 @@ func (s *Service) LegacyHours(ctx context.Context, req hoursapi.LegacyHoursReque
 		}
 	}
 	now := s.cfg.Now()
-	key := "legacy|" + req.LibraryId + "|" + req.LocationId + "|" + req.When
+	var key string
 	if req.When == "today" {
-		key += "|" + s.rangeKey("", "")
+		// One string built per request, not two.
+		key = "legacy|" + req.LibraryId + "|" + req.LocationId + "|" + req.When + "|" + s.rangeKey("", "")
+	} else {
+		key = "legacy|" + req.LibraryId + "|" + req.LocationId + "|" + req.When
 	}
 	return s.read(ctx, key, func(v *view) (*rendered, error) {
 		loc, err := publicLocationIn(v, req.LibraryId, req.LocationId)

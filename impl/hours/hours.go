@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -77,6 +78,8 @@ type Service struct {
 	cache *docCache
 	// readCacheControl is the Cache-Control value of reads.
 	readCacheControl []string
+	// nowKey is the range key of the current quarter hour (quarterKey).
+	nowKey atomic.Pointer[quarterRangeKey]
 }
 
 var _ server.Service = (*Service)(nil)

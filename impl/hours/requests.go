@@ -52,19 +52,27 @@ func (s *Service) jsonapiRequests(ops *operations) echo.MiddlewareFunc {
 			if req.Method == http.MethodOptions || isLegacy(req.URL.Path) || isSpec(req.URL.Path) {
 				return next(c)
 			}
-			route, params, err := ops.contract.FindRoute(req)
-			if err != nil || route.Operation == nil {
+			op, found := ops.contract.Operation(req)
+			if !found || op == nil {
 				return next(c) // 404/405 follow
 			}
-			query, jsonapi := ops.queries[route.Operation.OperationID]
+			query, jsonapi := ops.queries[op.OperationID]
 			if !jsonapi {
 				return next(c)
 			}
-			if err := jsonapireq.CheckQuery(req.URL.Query(), query); err != nil {
-				return asAPIError(err)
+			// A request without a query has no parameter to check (and
+			// parsing one would cost every read a map).
+			if req.URL.RawQuery != "" {
+				if err := jsonapireq.CheckQuery(req.URL.Query(), query); err != nil {
+					return asAPIError(err)
+				}
 			}
-			if route.Operation.RequestBody == nil || req.Body == nil {
+			if op.RequestBody == nil || req.Body == nil {
 				return next(c)
+			}
+			route, params, err := ops.contract.FindRoute(req)
+			if err != nil {
+				return err
 			}
 			body, err := io.ReadAll(io.LimitReader(req.Body, jsonapireq.MaxDocumentBytes+1))
 			if err != nil {

@@ -247,6 +247,11 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 func filePaths(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		esc := r.URL.EscapedPath()
+		if !strings.Contains(esc, "/file/") {
+			// Not a file path: nothing to split (every read passes here).
+			next.ServeHTTP(w, r)
+			return
+		}
 		parts := strings.SplitN(esc, "/", 4) // "", id, "file", path
 		if len(parts) == 4 && parts[0] == "" && parts[2] == "file" && strings.Contains(parts[3], "/") {
 			u := *r.URL

@@ -6,9 +6,10 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"regexp"
+	"net/url"
 	"runtime/debug"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,13 +20,46 @@ type requestInfoKey struct{}
 // requestInfo is what the middleware learns about a request while it is
 // served: its id and the service that answered it.
 type requestInfo struct {
-	id      string
-	service string
+	id string
+	// mount is the metrics of the service that answered, or the
+	// process's own ("server": /healthz, /metrics, the index page and
+	// unknown paths).
+	mount *mountMetrics
 	// writeDeadline is when the connection stops taking the response
 	// (the start plus --write-timeout, or what ExtendWriteDeadline set);
 	// zero when there is none. A response finished after it is lost.
 	writeDeadline time.Time
-	controller    *http.ResponseController
+	// writer is the response's writer, for ExtendWriteDeadline's
+	// http.ResponseController (made only when it is called).
+	writer http.ResponseWriter
+}
+
+// requestState is everything the middleware keeps for one request, in
+// one allocation: the request's info, the context that carries it, the
+// recorder of its response, its id header value and the URL handed to a
+// service (its path without the base path).
+type requestState struct {
+	info    requestInfo
+	ctx     requestContext
+	rec     statusRecorder
+	idValue [1]string
+	url     url.URL
+}
+
+// requestContext is the request's context with its requestInfo: a value
+// context of its own, so that it lives in requestState instead of an
+// allocation of context.WithValue. Every other key, and cancellation, is
+// the parent's.
+type requestContext struct {
+	context.Context
+	info *requestInfo
+}
+
+func (c *requestContext) Value(key any) any {
+	if _, ok := key.(requestInfoKey); ok {
+		return c.info
+	}
+	return c.Context.Value(key)
 }
 
 // MaxWriteDeadline bounds how far ExtendWriteDeadline moves a request's write deadline.
@@ -38,7 +72,7 @@ const MaxWriteDeadline = 30 * time.Minute
 // request served by Server it does nothing.
 func ExtendWriteDeadline(ctx context.Context, d time.Duration) error {
 	info, ok := ctx.Value(requestInfoKey{}).(*requestInfo)
-	if !ok || info.controller == nil || info.writeDeadline.IsZero() {
+	if !ok || info.writer == nil || info.writeDeadline.IsZero() {
 		return nil
 	}
 	d = min(d, MaxWriteDeadline)
@@ -46,7 +80,7 @@ func ExtendWriteDeadline(ctx context.Context, d time.Duration) error {
 	if !deadline.After(info.writeDeadline) {
 		return nil
 	}
-	if err := info.controller.SetWriteDeadline(deadline); err != nil {
+	if err := http.NewResponseController(info.writer).SetWriteDeadline(deadline); err != nil {
 		return fmt.Errorf("server: extending the write deadline: %w", err)
 	}
 	info.writeDeadline = deadline
@@ -62,20 +96,46 @@ func RequestID(ctx context.Context) string {
 	return ""
 }
 
-func setService(ctx context.Context, name string) {
-	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
-		info.service = name
+// plainRequestID reports whether an incoming X-Request-Id is kept: short
+// and plain ([A-Za-z0-9._-], 1 to 64 bytes), so ids can be followed
+// across proxies without letting clients write arbitrary log text.
+func plainRequestID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
 	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
-
-// An incoming X-Request-Id is kept when it is short and plain, so ids can be
-// followed across proxies without letting clients write arbitrary log text.
-var plainRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
 type httpMetrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
+	// process is the metrics of requests the process answers itself.
+	process *mountMetrics
+}
+
+// mountMetrics is one service's metrics, its label values looked up once:
+// the duration histogram when the server is built, each (method, status)
+// counter the first time it is met, instead of on every request.
+type mountMetrics struct {
+	service  string
+	duration prometheus.Observer
+	vec      *prometheus.CounterVec
+
+	mu       sync.RWMutex
+	requests map[requestLabels]prometheus.Counter
+}
+
+// requestLabels are a request counter's labels besides the service.
+type requestLabels struct {
+	method string // methodLabel's, so the map stays bounded
+	code   int
 }
 
 func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
@@ -95,7 +155,35 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 		}),
 	}
 	reg.MustRegister(m.requests, m.duration, m.inFlight)
+	m.process = m.forService("server")
 	return m
+}
+
+// forService is the metrics of the named service.
+func (m *httpMetrics) forService(name string) *mountMetrics {
+	return &mountMetrics{
+		service:  name,
+		duration: m.duration.WithLabelValues(name),
+		vec:      m.requests,
+		requests: map[requestLabels]prometheus.Counter{},
+	}
+}
+
+// count counts one answered request.
+func (mm *mountMetrics) count(method string, code int) {
+	l := requestLabels{method: methodLabel(method), code: code}
+	mm.mu.RLock()
+	c, ok := mm.requests[l]
+	mm.mu.RUnlock()
+	if !ok {
+		// Status codes are three digits (net/http refuses others), so
+		// the map holds at most methods × 900 counters per service.
+		c = mm.vec.WithLabelValues(mm.service, l.method, strconv.Itoa(code))
+		mm.mu.Lock()
+		mm.requests[l] = c
+		mm.mu.Unlock()
+	}
+	c.Inc()
 }
 
 // statusRecorder remembers the status and size of a response.
@@ -160,28 +248,43 @@ func (r *statusRecorder) Flush() {
 }
 
 // middleware wraps every request: id, body limit, panic recovery, metrics
-// and one log line.
-func (s *Server) middleware(next http.Handler) http.Handler {
+// and one log line. next serves the request copy it is handed, whose
+// context carries the request's info; r is the middleware's own copy, so
+// next may change it in place (the mount dispatch sets its URL to st.url).
+func (s *Server) middleware(next func(w http.ResponseWriter, r *http.Request, st *requestState)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		info := &requestInfo{id: r.Header.Get("X-Request-Id"), service: "server"}
-		if !plainRequestID.MatchString(info.id) {
+		st := &requestState{}
+		info := &st.info
+		info.mount = s.metrics.process
+		// "X-Request-Id" is canonical: reading the map is Header.Get
+		// without canonicalising on every request.
+		if ids := r.Header["X-Request-Id"]; len(ids) > 0 && plainRequestID(ids[0]) {
+			info.id = ids[0]
+		} else {
 			info.id = newRequestID()
 		}
 		// A handler reading the header sees the id that is logged, not a
 		// refused client value. One value slice serves both headers (a
 		// field is replaced, never edited in place).
-		idValue := []string{info.id}
+		st.idValue[0] = info.id
+		idValue := st.idValue[:]
 		w.Header()["X-Request-Id"] = idValue
 		r.Header["X-Request-Id"] = idValue
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &st.rec
+		rec.ResponseWriter = w
 		if s.cfg.WriteTimeout > 0 {
 			// net/http set the connection's write deadline when it read the
 			// request headers, just before this.
 			info.writeDeadline = start.Add(s.cfg.WriteTimeout)
-			info.controller = http.NewResponseController(rec)
+			info.writer = rec
 		}
-		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info))
+		st.ctx = requestContext{Context: r.Context(), info: info}
+		// The one copy of the request, which next may change (the mount
+		// dispatch sets its URL).
+		r = r.WithContext(&st.ctx)
+		// The path as received, for the log line (next may change r.URL).
+		path := r.URL.Path
 
 		s.metrics.inFlight.Inc()
 		defer func() {
@@ -209,30 +312,31 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			if status == 0 {
 				status = http.StatusOK
 			}
+			end := time.Now()
 			// A response finished past the write deadline never reaches the
 			// client whole (net/http drops what it still buffers), and one
 			// whose writing failed was cut: both are logged as aborted, with
 			// the reason.
 			cut := ""
 			switch {
-			case !info.writeDeadline.IsZero() && time.Now().After(info.writeDeadline):
+			case !info.writeDeadline.IsZero() && end.After(info.writeDeadline):
 				cut = "the response was finished after the write deadline (--write-timeout)"
 			case rec.writeErr != nil:
 				cut = "writing the response failed: " + rec.writeErr.Error()
 			}
 			abort = abort || cut != ""
-			elapsed := time.Since(start)
-			s.metrics.requests.WithLabelValues(info.service, methodLabel(r.Method), strconv.Itoa(status)).Inc()
-			s.metrics.duration.WithLabelValues(info.service).Observe(elapsed.Seconds())
+			elapsed := end.Sub(start)
+			info.mount.count(r.Method, status)
+			info.mount.duration.Observe(elapsed.Seconds())
 			level := slog.LevelInfo
 			if status >= 500 {
 				level = slog.LevelError
 			}
 			s.cfg.Logger.LogAttrs(r.Context(), level, "request",
 				slog.String("request_id", info.id),
-				slog.String("service", info.service),
+				slog.String("service", info.mount.service),
 				slog.String("method", r.Method),
-				slog.String("path", r.URL.Path),
+				slog.String("path", path),
 				slog.Int("status", status),
 				slog.Int64("bytes", rec.bytes),
 				slog.Duration("duration", elapsed),
@@ -255,7 +359,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
 		}
-		next.ServeHTTP(rec, r)
+		next(rec, r, st)
 	})
 }
 

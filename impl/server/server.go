@@ -2,11 +2,12 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -109,15 +110,15 @@ func (s *Server) routes() http.Handler {
 	sort.SliceStable(mounts, func(i, j int) bool { return len(mounts[i].Path) > len(mounts[j].Path) })
 	type prefixed struct {
 		path    string
-		name    string
+		metrics *mountMetrics
 		handler http.Handler
 	}
 	var routes []prefixed
 	for _, m := range mounts {
 		p := strings.TrimRight(m.Path, "/")
-		routes = append(routes, prefixed{path: p, name: m.Service.Name(), handler: m.Service.Handler()})
+		routes = append(routes, prefixed{path: p, metrics: s.metrics.forService(m.Service.Name()), handler: m.Service.Handler()})
 	}
-	return s.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return s.middleware(func(w http.ResponseWriter, r *http.Request, st *requestState) {
 		// Mounts are matched on the path as sent: "/purl%2Fx" is one segment
 		// at the root, not "/x" under "/purl".
 		escaped := decodeUnreserved(r.URL.EscapedPath())
@@ -130,20 +131,20 @@ func (s *Server) routes() http.Handler {
 			if err != nil {
 				continue
 			}
-			setService(r.Context(), rt.name)
-			r2 := new(http.Request)
-			*r2 = *r
-			u := *r.URL
-			u.Path, u.RawPath = rest, ""
-			if u.EscapedPath() != rawRest {
-				u.RawPath = rawRest
+			st.info.mount = rt.metrics
+			// r is the middleware's copy: its URL is replaced, not edited
+			// (the caller's URL is shared with net/http's request).
+			st.url = *r.URL
+			st.url.Path, st.url.RawPath = rest, ""
+			if st.url.EscapedPath() != rawRest {
+				st.url.RawPath = rawRest
 			}
-			r2.URL = &u
-			rt.handler.ServeHTTP(w, r2)
+			r.URL = &st.url
+			rt.handler.ServeHTTP(w, r)
 			return
 		}
 		mux.ServeHTTP(w, r)
-	}))
+	})
 }
 
 // decodeUnreserved decodes the percent-encoded unreserved characters of an
@@ -291,10 +292,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return errors.Join(closeErrs...)
 }
 
+// newRequestID is 16 random hex digits. Ids tell requests apart in logs
+// and are no secret, so they come from math/rand/v2's per-thread generator
+// (seeded by the runtime from the system) rather than from the system's
+// random source on every request.
 func newRequestID() string {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return strconv.FormatInt(time.Now().UnixNano(), 36)
-	}
-	return hex.EncodeToString(b[:])
+	var raw [8]byte
+	binary.BigEndian.PutUint64(raw[:], rand.Uint64())
+	var b [16]byte
+	hex.Encode(b[:], raw[:])
+	return string(b[:])
 }
