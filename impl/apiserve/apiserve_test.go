@@ -17,10 +17,7 @@ import (
 
 func newItems(t *testing.T) *echo.Echo {
 	t.Helper()
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := itemsSpec(t)
 	e, err := New(Options{
 		Spec:    spec,
 		BaseURL: "https://api.example.test/items",
@@ -147,10 +144,7 @@ func TestSpecPublishedWithBaseURL(t *testing.T) {
 }
 
 func TestRepeatedValidGETsSkipValidation(t *testing.T) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := itemsSpec(t)
 	authCalls := 0
 	e, memo, err := newEcho(Options{Spec: spec, Auth: func(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
 		authCalls++
@@ -211,14 +205,7 @@ func TestRepeatedValidGETsSkipValidation(t *testing.T) {
 }
 
 func TestVerdictMemoIsBounded(t *testing.T) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, memo, err := newEcho(Options{Spec: spec})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, memo := newItemsEcho(t)
 	memo.entries.Resize(8)
 	e.GET("/items/:id", func(c echo.Context) error { return c.NoContent(200) })
 	for i := 0; i < 50; i++ {
@@ -237,14 +224,7 @@ func TestVerdictMemoIsBounded(t *testing.T) {
 }
 
 func BenchmarkValidatedGET(b *testing.B) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		b.Fatal(err)
-	}
-	e, memo, err := newEcho(Options{Spec: spec})
-	if err != nil {
-		b.Fatal(err)
-	}
+	e, memo := newItemsEcho(b)
 	e.GET("/items/:id", func(c echo.Context) error { return c.NoContent(200) })
 	run := func(b *testing.B, memoOn bool) {
 		for i := 0; i < b.N; i++ {

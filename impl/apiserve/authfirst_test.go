@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 
@@ -40,10 +39,7 @@ func (e *endless) Read(p []byte) (int, error) {
 // putBoxJson) takes at most 32 bytes.
 func newGuardedBoxes(t *testing.T) (*echo.Echo, *[]string) {
 	t.Helper()
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := itemsSpec(t)
 	bearer := Bearer{
 		Tokens: tokenTable{
 			"writer": {Name: "wendy", Roles: []string{"writer"}},

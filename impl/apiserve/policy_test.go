@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 )
@@ -20,10 +19,7 @@ type seen struct {
 
 func newPolicyItems(t *testing.T) (*echo.Echo, *seen) {
 	t.Helper()
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := itemsSpec(t)
 	e, err := New(Options{
 		Spec: spec,
 		Auth: func(ctx context.Context, in *openapi3filter.AuthenticationInput) error {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
 
 	"github.com/sitelib/sitesvc/impl/auth"
@@ -38,10 +37,7 @@ func (c cookieSessions) Session(r *http.Request) (auth.Session, bool) {
 // handlers record the principal they were handed.
 func newSessionBoxes(t *testing.T, sessions auth.SessionReader) (*echo.Echo, *[]string) {
 	t.Helper()
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := itemsSpec(t)
 	bearer := Bearer{
 		Tokens:   tokenTable{"writer": {Name: "tom", Roles: []string{"writer"}}},
 		Sessions: sessions,
