@@ -73,6 +73,7 @@ func evalString(ctx context.Context, t *testing.T, expr string) string {
 // TestViewerInBrowser opens the iframe document of every kind of sample
 // object in headless Chromium and checks what a person would see.
 func TestViewerInBrowser(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}

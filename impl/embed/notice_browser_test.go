@@ -26,6 +26,7 @@ import (
 // a light box, at least 14 px type) in a 640×400 and a 300×200 frame, not
 // raw JSON.
 func TestNoticesInTheFrame(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}

@@ -32,6 +32,7 @@ import (
 // recording's frame sized to its cover and player, maxheight and maxwidth
 // honoured.
 func TestEmbedCodeWherePasted(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
