@@ -58,6 +58,7 @@ func do(t *testing.T, e *echo.Echo, method, path, body string, hdr ...string) (i
 }
 
 func TestValidRequestsReachHandlers(t *testing.T) {
+	t.Parallel()
 	e := newItems(t)
 	if code, _, body := do(t, e, "GET", "/items/abc?limit=2", ""); code != 200 || !strings.Contains(body, `"abc"`) {
 		t.Errorf("GET valid = %d %s", code, body)
@@ -68,6 +69,7 @@ func TestValidRequestsReachHandlers(t *testing.T) {
 }
 
 func TestValidatorErrorsNameTheFault(t *testing.T) {
+	t.Parallel()
 	e := newItems(t)
 	code, eb, _ := do(t, e, "GET", "/items/abc?limit=0", "")
 	if code != 400 || eb.Parameter != "limit" || !strings.Contains(eb.Message, `"limit"`) {
@@ -101,6 +103,7 @@ func TestValidatorErrorsNameTheFault(t *testing.T) {
 }
 
 func TestHandlerErrorsUseRenderer(t *testing.T) {
+	t.Parallel()
 	e := newItems(t)
 	e.GET("/items/:id", func(c echo.Context) error {
 		if c.Param("id") == "dup" {
@@ -119,6 +122,7 @@ func TestHandlerErrorsUseRenderer(t *testing.T) {
 }
 
 func TestSpecPublishedWithBaseURL(t *testing.T) {
+	t.Parallel()
 	e := newItems(t)
 	for _, p := range []string{"/openapi.json", "/openapi.yaml"} {
 		req := httptest.NewRequest("GET", p, nil)
@@ -144,6 +148,7 @@ func TestSpecPublishedWithBaseURL(t *testing.T) {
 }
 
 func TestRepeatedValidGETsSkipValidation(t *testing.T) {
+	t.Parallel()
 	spec := itemsSpec(t)
 	authCalls := 0
 	e, memo, err := newEcho(Options{Spec: spec, Auth: func(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
@@ -205,6 +210,7 @@ func TestRepeatedValidGETsSkipValidation(t *testing.T) {
 }
 
 func TestVerdictMemoIsBounded(t *testing.T) {
+	t.Parallel()
 	e, memo := newItemsEcho(t)
 	memo.entries.Resize(8)
 	e.GET("/items/:id", func(c echo.Context) error { return c.NoContent(200) })

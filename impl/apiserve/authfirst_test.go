@@ -91,6 +91,7 @@ func newGuardedBoxes(t *testing.T) (*echo.Echo, *[]string) {
 // counterpart's); a DELETE's body is read within IgnoredBodyLimit and
 // ignored, an endless one is 413.
 func TestEdgeAuthorisesBeforeBody(t *testing.T) {
+	t.Parallel()
 	e, scoped := newGuardedBoxes(t)
 	for _, c := range []struct {
 		method, path, token string
@@ -164,6 +165,7 @@ func TestEdgeAuthorisesBeforeBody(t *testing.T) {
 // TestBearerReusesEdgePrincipal: the validator's check hands on the
 // principal the edge authorised instead of looking the token up again.
 func TestBearerReusesEdgePrincipal(t *testing.T) {
+	t.Parallel()
 	var accepted auth.Principal
 	b := Bearer{Accept: func(_ context.Context, _ *http.Request, p auth.Principal) { accepted = p }}
 	req := httptest.NewRequest(http.MethodPut, "/x", nil)
@@ -180,6 +182,7 @@ func authInput(req *http.Request) *openapi3filter.AuthenticationInput {
 // TestContractName: policies see operationIds as api/*.yaml spells them,
 // though oapi-codegen's embedded document upper-cases the first letter.
 func TestContractName(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"GetObject": "getObject", "getObject": "getObject", "": "", "UpdateLibraryJson": "updateLibraryJson",
 	} {

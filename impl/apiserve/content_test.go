@@ -13,6 +13,7 @@ import (
 // Content.Serve answers every request as http.ServeContent does on the
 // same bytes: status, every header field and body, the fast way or not.
 func TestContentServesAsServeContent(t *testing.T) {
+	t.Parallel()
 	body := []byte(strings.Repeat("<record/>\n", 100))
 	mod := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	const etag = `"abc123"`

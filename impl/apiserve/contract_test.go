@@ -10,6 +10,7 @@ import (
 )
 
 func TestContract(t *testing.T) {
+	t.Parallel()
 	spec := itemsSpec(t)
 	c, err := NewContract(spec)
 	if err != nil {
@@ -38,6 +39,7 @@ func TestContract(t *testing.T) {
 // second time, each caller with its own copy of the parameters) and never
 // remembers a path the document lacks, so unknown paths cannot fill it.
 func TestFindRouteRemembers(t *testing.T) {
+	t.Parallel()
 	spec := itemsSpec(t)
 	c, err := NewContract(spec)
 	if err != nil {

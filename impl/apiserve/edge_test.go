@@ -15,6 +15,7 @@ import (
 // one gets: the validator writes absent query parameters' defaults into
 // the request, so a memo hit has to as well.
 func TestMemoHitSeesTheSameRequest(t *testing.T) {
+	t.Parallel()
 	e, memo := newItemsEcho(t)
 	e.GET("/items/:id", func(c echo.Context) error {
 		return c.String(200, c.Request().URL.RawQuery+" mode="+strings.Join(c.Request().Header.Values("X-Mode"), ","))
@@ -37,6 +38,7 @@ func TestMemoHitSeesTheSameRequest(t *testing.T) {
 // A body over the server's limit is 413 whether the validator or the
 // handler finds out, not 400 "reading failed" or 500.
 func TestBodyOverLimitIs413(t *testing.T) {
+	t.Parallel()
 	spec := itemsSpec(t)
 	e, err := New(Options{Spec: spec, Auth: func(context.Context, *openapi3filter.AuthenticationInput) error { return nil }})
 	if err != nil {
@@ -57,6 +59,7 @@ func TestBodyOverLimitIs413(t *testing.T) {
 // validation may refuse the empty value, so a remembered verdict for the
 // request without it must not let it through.
 func TestMemoTellsAbsentFromEmptyHeader(t *testing.T) {
+	t.Parallel()
 	e, _ := newItemsEcho(t)
 	e.GET("/items/:id", func(c echo.Context) error { return c.NoContent(200) })
 	for range 2 {
@@ -79,6 +82,7 @@ func TestMemoTellsAbsentFromEmptyHeader(t *testing.T) {
 }
 
 func TestMethodNotAllowedNamesAllow(t *testing.T) {
+	t.Parallel()
 	e := newItems(t)
 	req := httptest.NewRequest("PATCH", "/items/abc", nil)
 	rec := httptest.NewRecorder()

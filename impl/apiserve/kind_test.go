@@ -16,6 +16,7 @@ import (
 // apiserve from typed errors and the contract, so services never read the
 // wording of the validator's messages.
 func TestErrorKinds(t *testing.T) {
+	t.Parallel()
 	spec := itemsSpec(t)
 	var got *Error
 	e, err := New(Options{

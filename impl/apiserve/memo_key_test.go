@@ -12,6 +12,7 @@ import (
 // may spell a header parameter in any case (HTTP header names are
 // case-insensitive), and the verdict must still depend on its value.
 func TestMemoKeysOnHeadersDeclaredInAnyCase(t *testing.T) {
+	t.Parallel()
 	spec := itemsSpec(t)
 	for _, p := range spec.Paths.Find("/items/{id}").Get.Parameters {
 		if p.Value.In == openapi3.ParameterInHeader {
@@ -60,6 +61,7 @@ func TestMemoKeysOnHeadersDeclaredInAnyCase(t *testing.T) {
 // An operation without header parameters keeps its verdict key in its URL
 // entry: each URL still has its own verdict.
 func TestMemoRemembersEachURLOfAHeaderlessOperation(t *testing.T) {
+	t.Parallel()
 	e, memo := newItemsEcho(t)
 	var seen []string
 	e.GET("/notes/:file", func(c echo.Context) error {

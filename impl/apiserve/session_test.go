@@ -81,6 +81,7 @@ var testSessions = cookieSessions{configured: true, byCookie: map[string]auth.Se
 // principal reaches the handler as a token's does, and goes through
 // Permit; a bearer token, when sent, decides alone.
 func TestEdgeSessionWrites(t *testing.T) {
+	t.Parallel()
 	e, handled := newSessionBoxes(t, testSessions)
 	for _, c := range []struct {
 		name, method, path string
@@ -132,6 +133,7 @@ func TestEdgeSessionWrites(t *testing.T) {
 // TestEdgeSessionsOff: a SessionReader that is not configured, or none,
 // leaves authorisation to bearer tokens exactly as before.
 func TestEdgeSessionsOff(t *testing.T) {
+	t.Parallel()
 	off := testSessions
 	off.configured = false
 	for name, sessions := range map[string]auth.SessionReader{"not configured": off, "nil": nil} {
@@ -151,6 +153,7 @@ func TestEdgeSessionsOff(t *testing.T) {
 // secured read accepts a session without a CSRF token (a read changes
 // nothing), and refuses a session's write without one.
 func TestBearerSessionReads(t *testing.T) {
+	t.Parallel()
 	var accepted []string
 	b := Bearer{Sessions: testSessions, Missing: "missing", Accept: func(_ context.Context, _ *http.Request, p auth.Principal) { accepted = append(accepted, p.Name) }}
 	get := httptest.NewRequest(http.MethodGet, "/x", nil)
