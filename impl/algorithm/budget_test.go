@@ -49,6 +49,7 @@ func userAlgorithmCall(key string, reportType int, alg string, samples int) stri
 // fault naming the work budget, before any evaluation; the same algorithm with few samples
 // is served.
 func TestWorkBudgetRefusedUpFront(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	alg := heavyAlgorithm(3 << 20)
 	start := time.Now()
@@ -73,6 +74,7 @@ func TestWorkBudgetRefusedUpFront(t *testing.T) {
 // A report over the report limit is a Client fault naming it (processMutationLists and
 // both processSequences overloads with mutation lists), not a 50 MB response.
 func TestReportSizeLimit(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	for _, call := range []string{
 		`<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>2</reportTypeInt>` + samplesXML("mutationsList", 4000) + `</alg:processMutationLists>`,
@@ -91,6 +93,7 @@ func TestReportSizeLimit(t *testing.T) {
 // slot taken a heavy request waits, and is answered once a slot frees; light requests
 // never wait.
 func TestHeavyRequestsQueue(t *testing.T) {
+	t.Parallel()
 	s := startService(t, func(c *Config) { c.HeavySlots = 1 })
 	s.heavy <- struct{}{} // another heavy request holds the only slot
 	heavy := `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>3</reportTypeInt>` + samplesXML("mutationsList", 1000) + `</alg:processMutationLists>`
@@ -155,6 +158,7 @@ func TestHeavyRequestsQueue(t *testing.T) {
 // Client fault naming it; and a request whose alignment work makes it heavy (20 sequences
 // under HIVDB: light by the algorithm's weight alone) waits for a heavy-request slot.
 func TestSequenceWorkBudget(t *testing.T) {
+	t.Parallel()
 	example := exampleFASTA(t)
 	fastaOf := func(n int) string { return xmlText(strings.Repeat(example, n)) }
 	s := startService(t, func(c *Config) { c.HeavySlots = 1 })
