@@ -172,6 +172,7 @@ func editCell(t *testing.T, ctx context.Context, loc, date, text string) {
 // change; the editor offers only Green Library and the API refuses its
 // session a write to another library and a write without the CSRF token.
 func TestEditorWeekGrid(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -336,6 +337,7 @@ func TestEditorWeekGrid(t *testing.T) {
 // over what people type: each accepted text gives the periods the
 // JSON:API takes, each refused one a reason.
 func TestEditorParser(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -421,6 +423,7 @@ func waitText(t *testing.T, ctx context.Context, sel, want string) {
 // nothing; a good one writes every change) and the changes list; each
 // section is checked with axe-core, and the page at 390 px.
 func TestEditorSections(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -619,6 +622,7 @@ func TestEditorSections(t *testing.T) {
 // without an hours role, and signed in; the page is private and carries
 // the session's CSRF token only when signed in.
 func TestEditorPageStates(t *testing.T) {
+	t.Parallel()
 	check := func(t *testing.T, e *editorEnv, cookie string, status int, wants ...string) {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodGet, e.base+"/admin/", nil)
@@ -693,6 +697,7 @@ func TestEditorPageStates(t *testing.T) {
 // one of which the API refuses (a time skipped by the spring-forward)
 // writes nothing: the row written before it is undone.
 func TestEditorImportAllOrNothing(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -769,6 +774,7 @@ func TestEditorImportAllOrNothing(t *testing.T) {
 // authorises it (docs: Legacy API), so the editor offers that library
 // under its new slug and its edits are accepted.
 func TestEditorFormerSlugRole(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}

@@ -30,6 +30,7 @@ type editorPlace struct {
 // an admin's picker (marked) and in its editor's editor; a bad URL is
 // refused with the API's reason and changes nothing.
 func TestEditorPublicAndNote(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -131,6 +132,7 @@ func TestEditorPublicAndNote(t *testing.T) {
 // scrolling, of the page or inside a box); another location is picked
 // and a day of it edited in place, and the JSON:API shows the change.
 func TestEditorPhoneWeek(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}

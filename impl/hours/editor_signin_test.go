@@ -24,6 +24,7 @@ import (
 // feed show the change; an editor of another library is given only that
 // library and the API refuses her a write to this one.
 func TestEditorWithRealSignIn(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary, an OpenID Connect provider and Chromium")
 	}

@@ -20,6 +20,7 @@ import (
 // sideways, axe-core finds no serious or critical violation, and the
 // filter box narrows the cards.
 func TestOverviewAtAGlance(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}

@@ -63,6 +63,7 @@ func dstFeed(t *testing.T) Feed {
 }
 
 func TestWriteIsStableAndWellFormed(t *testing.T) {
+	t.Parallel()
 	f := dstFeed(t)
 	a, err := Write(f)
 	if err != nil {
@@ -113,6 +114,7 @@ func TestWriteIsStableAndWellFormed(t *testing.T) {
 }
 
 func TestFoldingAndEscaping(t *testing.T) {
+	t.Parallel()
 	var w writer
 	long := "DESCRIPTION:" + strings.Repeat("é", 60) // 2 octets each
 	w.line(long)
@@ -153,6 +155,7 @@ func TestFoldingAndEscaping(t *testing.T) {
 }
 
 func TestZoneWithoutTransitions(t *testing.T) {
+	t.Parallel()
 	f := dstFeed(t)
 	f.Zone = mustZone(t, "Asia/Kolkata")
 	f.Sources[0].Days = (&schedule.LocationRules{}).Days(schedule.Range{From: mustDate(t, "2026-03-07"), To: mustDate(t, "2026-03-07")}, f.Zone)
@@ -170,6 +173,7 @@ func TestZoneWithoutTransitions(t *testing.T) {
 }
 
 func TestNoZoneRefused(t *testing.T) {
+	t.Parallel()
 	if _, err := Write(Feed{Name: "x"}); err == nil {
 		t.Fatal("a feed without a zone was written")
 	}
@@ -254,6 +258,7 @@ func readEveryWay(t *testing.T, f Feed, want string) {
 // (python3-icalendar, ical.js, node-ical) and checks every event's instants
 // in UTC on both sides of the spring-forward.
 func TestParsedByRealReaders(t *testing.T) {
+	t.Parallel()
 	readEveryWay(t, dstFeed(t), strings.Join([]string{
 		"TZ\tAmerica/Los_Angeles",
 		// Saturday before the change: PST, UTC-8.
@@ -303,6 +308,7 @@ func fallFeed(t *testing.T) Feed {
 // instant. Written with a TZID, python icalendar, ical.js and node-ical
 // read it an hour late; written in UTC they cannot.
 func TestFallBackReadAlike(t *testing.T) {
+	t.Parallel()
 	f := fallFeed(t)
 	out, err := Write(f)
 	if err != nil {
@@ -329,6 +335,7 @@ func TestFallBackReadAlike(t *testing.T) {
 }
 
 func TestWallTimeRepeated(t *testing.T) {
+	t.Parallel()
 	la := mustZone(t, "America/Los_Angeles")
 	for _, c := range []struct {
 		at   time.Time
