@@ -114,6 +114,15 @@ func (e *editorEnv) day(t *testing.T, lib, loc, date string) editorDay {
 	return doc.Data.Attributes.Hours[0]
 }
 
+// wantDay fails the test unless the API gives lib/loc on date as want
+// (editorDay.String); failure is the message, its %s the day's hours.
+func (e *editorEnv) wantDay(t *testing.T, lib, loc, date, want, failure string) {
+	t.Helper()
+	if got := e.day(t, lib, loc, date).String(); got != want {
+		t.Errorf(failure+" (want %s)", got, want)
+	}
+}
+
 func (d editorDay) String() string {
 	switch {
 	case d.Closed:
@@ -144,6 +153,39 @@ func (e *editorEnv) openEditor(t *testing.T, ctx context.Context, p auth.Princip
 		t.Fatalf("the editor did not show a view: %v\n%s", err, text)
 	}
 	return cookie, csrf
+}
+
+// desktopBrowser is a browser showing pages on a 1280×900 screen, for at
+// most limit.
+func desktopBrowser(t *testing.T, limit time.Duration) context.Context {
+	t.Helper()
+	ctx := testkit.Browser(t, limit, chromedp.WindowSize(1280, 900))
+	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// previewCSV pastes csv into the editor's import box and asks for the
+// preview, which must say preview.
+func previewCSV(t *testing.T, ctx context.Context, csv, preview string) {
+	t.Helper()
+	if err := chromedp.Run(ctx,
+		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(csv), nil),
+		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "#csv-preview", preview)
+}
+
+// writeCSV writes the previewed import, whose status must then say status.
+func writeCSV(t *testing.T, ctx context.Context, status string) {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.Click(`#csv-preview p button`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "#csv-preview .status", status)
 }
 
 // editCell opens the cell of loc on date with the keyboard, types text
@@ -178,10 +220,7 @@ func TestEditorWeekGrid(t *testing.T) {
 	}
 	sessions := admintest.NewSessions()
 	e := newEditorEnv(t, sessions)
-	ctx := testkit.Browser(t, 120*time.Second, chromedp.WindowSize(1280, 900))
-	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false)); err != nil {
-		t.Fatal(err)
-	}
+	ctx := desktopBrowser(t, 120*time.Second)
 	cookie, csrf := e.openEditor(t, ctx, auth.Principal{Name: "gina", Roles: []string{"editor:green"}}, "")
 	testkit.Axe(t, ctx, "editor week grid")
 
@@ -206,9 +245,7 @@ func TestEditorWeekGrid(t *testing.T) {
 	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "9a-5p")(document.querySelector('button.cell[data-location="reference"][data-day="2026-03-03"]'))`, 10*time.Second); err != nil {
 		t.Fatalf("the cell does not show the saved hours: %v", err)
 	}
-	if got := e.day(t, "green", "reference", "2026-03-03").String(); got != "09:00-17:00 special" {
-		t.Errorf("after 9a-5p the API says %s", got)
-	}
+	e.wantDay(t, "green", "reference", "2026-03-03", "09:00-17:00 special", "after 9a-5p the API says %s")
 	testkit.Screenshot(t, ctx, "hours-editor-week-1280")
 	// Back to the regular hours: the exception is deleted.
 	if err := chromedp.Run(ctx,
@@ -220,9 +257,7 @@ func TestEditorWeekGrid(t *testing.T) {
 	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "9a-12p, 1p-5p")(document.querySelector('button.cell[data-location="reference"][data-day="2026-03-03"]'))`, 10*time.Second); err != nil {
 		t.Fatalf("after Regular hours: %v", err)
 	}
-	if got := e.day(t, "green", "reference", "2026-03-03").String(); got != "09:00-12:00,13:00-17:00 regular" {
-		t.Errorf("after Regular hours the API says %s", got)
-	}
+	e.wantDay(t, "green", "reference", "2026-03-03", "09:00-12:00,13:00-17:00 regular", "after Regular hours the API says %s")
 
 	// A bad entry: the reason at the cell, nothing sent.
 	before := e.writes.Load()
@@ -260,16 +295,12 @@ func TestEditorWeekGrid(t *testing.T) {
 	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "10p-2a")(document.querySelector('button.cell[data-location="stacks"][data-day="2026-03-06"]'))`, 10*time.Second); err != nil {
 		t.Fatalf("overnight not shown: %v", err)
 	}
-	if got := e.day(t, "green", "stacks", "2026-03-06").String(); got != "22:00-02:00 special" {
-		t.Errorf("after 10p-2a the API says %s", got)
-	}
+	e.wantDay(t, "green", "stacks", "2026-03-06", "22:00-02:00 special", "after 10p-2a the API says %s")
 	editCell(t, ctx, "stacks", "2026-03-06", "closed")
 	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "closed")(document.querySelector('button.cell[data-location="stacks"][data-day="2026-03-06"]'))`, 10*time.Second); err != nil {
 		t.Fatalf("closed not shown: %v", err)
 	}
-	if got := e.day(t, "green", "stacks", "2026-03-06").String(); got != "closed holiday" {
-		t.Errorf("after closed the API says %s", got)
-	}
+	e.wantDay(t, "green", "stacks", "2026-03-06", "closed holiday", "after closed the API says %s")
 
 	// Next week and back with the buttons; a date far away by the jump box.
 	var title2 string
@@ -328,9 +359,7 @@ func TestEditorWeekGrid(t *testing.T) {
 	if login != e.url+"/auth/login?return="+url.QueryEscape(e.base+"/admin/") {
 		t.Errorf("sign in again at %q", login)
 	}
-	if got := e.day(t, "green", "special-collections", "2026-03-05").String(); got != "10:00-17:00 regular" {
-		t.Errorf("an edit after the session ended changed the day: %s", got)
-	}
+	e.wantDay(t, "green", "special-collections", "2026-03-05", "10:00-17:00 regular", "an edit after the session ended changed the day: %s")
 }
 
 // TestEditorParser runs the editor's hours parser (admin.js, in the page)
@@ -429,10 +458,7 @@ func TestEditorSections(t *testing.T) {
 	}
 	sessions := admintest.NewSessions()
 	e := newEditorEnv(t, sessions)
-	ctx := testkit.Browser(t, 180*time.Second, chromedp.WindowSize(1280, 900))
-	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false)); err != nil {
-		t.Fatal(err)
-	}
+	ctx := desktopBrowser(t, 180*time.Second)
 	e.openEditor(t, ctx, auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}}, "#library=green&view=week")
 	var options string
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll("#library-pick option")).map(o => o.value).join(",")`, &options)); err != nil {
@@ -478,12 +504,8 @@ func TestEditorSections(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitText(t, ctx, "form.weekly .status", "Saved.")
-	if got := e.day(t, "green", "stacks", "2026-03-10").String(); got != "24h regular" {
-		t.Errorf("Tuesday after term hours: %s", got)
-	}
-	if got := e.day(t, "green", "stacks", "2026-03-09").String(); got != "08:00-20:00 regular" {
-		t.Errorf("Monday after term hours: %s", got)
-	}
+	e.wantDay(t, "green", "stacks", "2026-03-10", "24h regular", "Tuesday after term hours: %s")
+	e.wantDay(t, "green", "stacks", "2026-03-09", "08:00-20:00 regular", "Monday after term hours: %s")
 
 	// Terms and a holiday for every location.
 	showView(t, ctx, "Terms and holidays", "Terms and holidays")
@@ -547,13 +569,7 @@ func TestEditorSections(t *testing.T) {
 	// CSV: a file with a bad row writes nothing; then a good one.
 	showView(t, ctx, "CSV", "CSV export and import")
 	bad := "location,date,hours,type,notes\r\nstacks,2026-03-12,9a-1p,,Short day\r\nnowhere,2026-03-12,9a-5p,,\r\nreference,2026-03-13,9a-5x,,\r\n"
-	if err := chromedp.Run(ctx,
-		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(bad), nil),
-		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview", "2 of 3 rows have errors")
+	previewCSV(t, ctx, bad, "2 of 3 rows have errors")
 	var rows, disabled string
 	if err := chromedp.Run(ctx,
 		chromedp.Evaluate(`Array.from(document.querySelectorAll("#csv-preview tbody tr")).map(r => r.lastChild.textContent).join(" | ")`, &rows),
@@ -566,23 +582,10 @@ func TestEditorSections(t *testing.T) {
 	}
 	testkit.Screenshot(t, ctx, "hours-editor-csv-preview")
 	good := "location,date,hours,type,notes\r\nstacks,2026-03-12,9a-1p,,Short day\r\nreference,2026-03-13,closed,closure,\"Inventory, all day\"\r\nlobby,2026-03-12,24h,regular,\r\n"
-	if err := chromedp.Run(ctx,
-		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(good), nil),
-		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview", "2 of 3 rows change hours; 1 change nothing.")
-	if err := chromedp.Run(ctx, chromedp.Click(`#csv-preview p button`, chromedp.ByQuery)); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview .status", "Written: 2 changes.")
-	if got := e.day(t, "green", "stacks", "2026-03-12").String(); got != "09:00-13:00 special" {
-		t.Errorf("stacks after the import: %s", got)
-	}
-	if got := e.day(t, "green", "reference", "2026-03-13").String(); got != "closed closure" {
-		t.Errorf("reference after the import: %s", got)
-	}
+	previewCSV(t, ctx, good, "2 of 3 rows change hours; 1 change nothing.")
+	writeCSV(t, ctx, "Written: 2 changes.")
+	e.wantDay(t, "green", "stacks", "2026-03-12", "09:00-13:00 special", "stacks after the import: %s")
+	e.wantDay(t, "green", "reference", "2026-03-13", "closed closure", "reference after the import: %s")
 
 	// Changes: the audit log names the admin's writes, newest first.
 	showView(t, ctx, "Changes", "Changes")
@@ -733,27 +736,12 @@ func TestEditorImportAllOrNothing(t *testing.T) {
 	if len(lines) != 1+4*28 || lines[0] != "location,date,hours,type,notes" || !slices.Contains(lines, "stacks,2026-03-11,closed,closure,Closed for staff training") || !slices.Contains(lines, "reference,2026-03-02,\"9a-12p, 1p-5p\",regular,") {
 		t.Errorf("exported %d lines:\n%.500s", len(lines), exported)
 	}
-	if err := chromedp.Run(ctx,
-		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(exported), nil),
-		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview", "0 of 112 rows change hours; 112 change nothing.")
+	previewCSV(t, ctx, exported, "0 of 112 rows change hours; 112 change nothing.")
 
 	before := e.day(t, "green", "stacks", "2026-03-12").String()
 	csv := "location,date,hours\nstacks,2026-03-12,9a-1p\nstacks,2026-03-08,2:30a-5p\n"
-	if err := chromedp.Run(ctx,
-		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(csv), nil),
-		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview", "2 of 2 rows change hours")
-	if err := chromedp.Run(ctx, chromedp.Click(`#csv-preview p button`, chromedp.ByQuery)); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview .status", "Nothing was written: line 3:")
+	previewCSV(t, ctx, csv, "2 of 2 rows change hours")
+	writeCSV(t, ctx, "Nothing was written: line 3:")
 	if got := e.day(t, "green", "stacks", "2026-03-12").String(); got != before {
 		t.Errorf("after a refused import stacks on 12 March is %s, was %s", got, before)
 	}
@@ -804,7 +792,5 @@ func TestEditorFormerSlugRole(t *testing.T) {
 	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "9a-1p")(document.querySelector('button.cell[data-location="stacks"][data-day="2026-03-05"]'))`, 10*time.Second); err != nil {
 		t.Fatalf("the edit under the new slug: %v", err)
 	}
-	if got := e.day(t, "cecil-green", "stacks", "2026-03-05").String(); got != "09:00-13:00 special" {
-		t.Errorf("after the edit: %s", got)
-	}
+	e.wantDay(t, "cecil-green", "stacks", "2026-03-05", "09:00-13:00 special", "after the edit: %s")
 }

@@ -192,9 +192,7 @@ func TestEditorPhoneWeek(t *testing.T) {
 	if err := testkit.WaitJS(phone, `(b => b && b.querySelector(".hours").textContent === "10a-4p")(document.querySelector('button.cell[data-location="reference"][data-day="2026-03-03"]'))`, 10*time.Second); err != nil {
 		t.Fatalf("the edited cell: %v", err)
 	}
-	if got := e.day(t, "green", "reference", "2026-03-03").String(); got != "10:00-16:00 special" {
-		t.Errorf("Reference Desk on Tuesday after the phone edit: %s", got)
-	}
+	e.wantDay(t, "green", "reference", "2026-03-03", "10:00-16:00 special", "Reference Desk on Tuesday after the phone edit: %s")
 	if err := chromedp.Run(phone, chromedp.Evaluate(overflow, &sticking)); err != nil {
 		t.Fatal(err)
 	}

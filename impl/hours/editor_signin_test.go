@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -39,10 +38,7 @@ func TestEditorWithRealSignIn(t *testing.T) {
 	p.AllowRedirect(srv.URL+auth.CallbackPath, srv.URL+"/auth/")
 	base := srv.URL + "/hours"
 
-	ctx := testkit.Browser(t, 120*time.Second, chromedp.WindowSize(1280, 900))
-	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false)); err != nil {
-		t.Fatal(err)
-	}
+	ctx := desktopBrowser(t, 120*time.Second)
 	signIn := func(user, password string) {
 		t.Helper()
 		if err := chromedp.Run(ctx,
