@@ -128,9 +128,7 @@ func TestRememberedAnswersFollowTheCache(t *testing.T) {
 		t.Fatalf("upstream requests %v", e.stub.log())
 	}
 
-	changed := fixtures[imageDruid]
-	changed.title = "Retitled"
-	e.stub.setBody(imageDruid, changed.xml(imageDruid))
+	e.stub.retitle(imageDruid, "Retitled")
 	_, body := e.get(t, path)
 	if decodeOEmbed(t, body)["title"] != fixtures[imageDruid].title {
 		t.Errorf("within the TTL the cached title is served: %s", body)

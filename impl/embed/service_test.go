@@ -536,9 +536,7 @@ func TestCacheTTLAndRevalidation(t *testing.T) {
 	}
 
 	// A changed record replaces the cached one after the TTL.
-	changed := fixtures[imageDruid]
-	changed.title = "A new title"
-	e.stub.setBody(imageDruid, changed.xml(imageDruid))
+	e.stub.retitle(imageDruid, "A new title")
 	e.clock.advance(2 * time.Minute)
 	_, body := e.get(t, u)
 	if got := decodeOEmbed(t, body)["title"]; got != "A new title" {
