@@ -292,10 +292,7 @@ func TestStatusRecorderFinalStatusAndReadFrom(t *testing.T) {
 	if l := logs.String(); !strings.Contains(l, `"status":404`) || !strings.Contains(l, `"bytes":300`) {
 		t.Errorf("log line: %s", l)
 	}
-	m := get(t, s.Handler(), "GET", "/metrics", nil).Body.String()
-	if !strings.Contains(m, `sitesvc_http_requests_total{code="404",method="GET",service="p"} 1`) {
-		t.Errorf("metrics lack the 404:\n%s", m)
-	}
+	wantMetric(t, s, `sitesvc_http_requests_total{code="404",method="GET",service="p"} 1`)
 }
 
 // What a service logs with the request's context carries the request id,

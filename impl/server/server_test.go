@@ -135,9 +135,14 @@ func TestRequestIDLogAndMetrics(t *testing.T) {
 		t.Errorf("unsafe request id kept: %q", got)
 	}
 
-	m := get(t, s.Handler(), "GET", "/metrics", nil).Body.String()
-	if !strings.Contains(m, `sitesvc_http_requests_total{code="200",method="GET",service="purl"} 3`) {
-		t.Errorf("metrics lack the purl requests:\n%s", m)
+	wantMetric(t, s, `sitesvc_http_requests_total{code="200",method="GET",service="purl"} 3`)
+}
+
+// wantMetric fails the test unless s's /metrics has the line.
+func wantMetric(t *testing.T, s *Server, line string) {
+	t.Helper()
+	if m := get(t, s.Handler(), "GET", "/metrics", nil).Body.String(); !strings.Contains(m, line) {
+		t.Errorf("metrics lack %s:\n%s", line, m)
 	}
 }
 
