@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"net/http"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -89,6 +88,28 @@ func TestReportSizeLimit(t *testing.T) {
 	}
 }
 
+// sendQueued sends request (what it is, for the messages), which must
+// queue for a heavy-request slot, all of them taken: it returns once the
+// request waits, and the answer arrives on the channel once a slot frees.
+// A request that is answered instead ran without a slot.
+func sendQueued(t *testing.T, s *testService, request, what string) <-chan string {
+	t.Helper()
+	var done atomic.Bool
+	finished := make(chan string, 1)
+	go func() {
+		_, resp := soapCall(t, s.URL, request)
+		done.Store(true)
+		finished <- resp
+	}()
+	for s.waiting.Load() < 1 && !done.Load() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if done.Load() {
+		t.Fatalf("%s ran while every heavy-request slot was taken", what)
+	}
+	return finished
+}
+
 // Heavy requests queue for a slot (one per core) instead of running all at once: with every
 // slot taken a heavy request waits, and is answered once a slot frees; light requests
 // never wait.
@@ -98,23 +119,10 @@ func TestHeavyRequestsQueue(t *testing.T) {
 	s.heavy <- struct{}{} // another heavy request holds the only slot
 	heavy := `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>3</reportTypeInt>` + samplesXML("mutationsList", 1000) + `</alg:processMutationLists>`
 	light := `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>3</reportTypeInt>` + samplesXML("mutationsList", 1) + `</alg:processMutationLists>`
-	var done atomic.Bool
-	finished := make(chan string, 1)
-	go func() {
-		_, resp := soapCall(t, s.URL, heavy)
-		done.Store(true)
-		finished <- resp
-	}()
+	finished := sendQueued(t, s, heavy, "a heavy request")
+	// A light request does not wait behind the queued heavy one.
 	if _, resp := soapCall(t, s.URL, light); parseSOAP(t, resp).FaultCode != "" {
 		t.Fatalf("light request: %s", clip(resp))
-	}
-	// Give the heavy request every chance to run if it were not queued.
-	for range 50 {
-		runtime.Gosched()
-		time.Sleep(10 * time.Millisecond)
-	}
-	if done.Load() {
-		t.Fatal("a heavy request ran while every heavy-request slot was taken")
 	}
 	<-s.heavy
 	if r := parseSOAP(t, <-finished); r.FaultCode != "" || strings.Count(r.Part, "\tsuccess\t") != 1000 {
@@ -180,19 +188,7 @@ func TestSequenceWorkBudget(t *testing.T) {
 
 	s.heavy <- struct{}{} // another heavy request holds the only slot
 	heavy := `<alg:processSequencesInFasta><key>` + s.Key + `</key><reportTypeInt>3</reportTypeInt><sequencesInFasta>` + fastaOf(20) + `</sequencesInFasta></alg:processSequencesInFasta>`
-	var done atomic.Bool
-	finished := make(chan string, 1)
-	go func() {
-		_, resp := soapCall(t, s.URL, heavy)
-		done.Store(true)
-		finished <- resp
-	}()
-	for s.waiting.Load() < 1 && !done.Load() {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if done.Load() {
-		t.Fatal("a request of 20 sequences ran while every heavy-request slot was taken")
-	}
+	finished := sendQueued(t, s, heavy, "a request of 20 sequences")
 	<-s.heavy
 	if r := parseSOAP(t, <-finished); r.FaultCode != "" || strings.Count(r.Part, "\tsuccess\t") != 20 {
 		t.Fatalf("queued sequence request: fault %q", r.FaultString)
