@@ -32,6 +32,7 @@ func requireVips(t *testing.T) {
 // TestImageService: info.json and tiles through the HTTP surface, each
 // response validated against the contract, and the manifest naming them.
 func TestImageService(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	f := newFixture(t)
 	svc := "/bb000kk0000/iiif/image/reading-room-north.png"
@@ -141,6 +142,7 @@ func TestImageService(t *testing.T) {
 
 // TestDeleteDropsPyramids: deleting an object removes its pyramids.
 func TestDeleteDropsPyramids(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	f := newFixture(t)
 	resp, body := f.get(t, "/bf222jk2222/iiif/image/coast-map.png/info.json")
@@ -160,6 +162,7 @@ func TestDeleteDropsPyramids(t *testing.T) {
 
 // TestImageServiceRights: tiles and info.json follow the file's rights.
 func TestImageServiceRights(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	f := newFixture(t)
 	for _, c := range []struct {
@@ -275,6 +278,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // of one, a first view of a third image while two are being made is 503
 // with Retry-After, and is served once there is room.
 func TestImageBuildQueueFull(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	f := imageFixture(t, blackPNG(t, 6000, 6000), 6000, 6000, func(c *Config) { c.IIIF = iiifimage.Options{MaxBuilds: 1, MaxQueue: 1} })
 	done := make(chan int, 2)
@@ -332,6 +336,7 @@ func declaredPNG(width, height int) []byte {
 // info.json and images, no build started, and the refusal remembered for
 // that file version (a repeat reads no header either).
 func TestImageRefusedByHeader(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	data := declaredPNG(50000, 50000)
 	f := imageFixture(t, data, 50000, 50000)

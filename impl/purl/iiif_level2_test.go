@@ -57,6 +57,7 @@ type pixel struct {
 // rule the service claims, and the extra features info.json names,
 // through HTTP against the contract, checked by size and pixels.
 func TestImageServiceLevel2(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	f := imageFixture(t, quadrantsPNG(t, 1500, 1000), 1500, 1000)
 	svc := "/bb000kk0000/iiif/image/reading-room-north.png"
@@ -233,6 +234,7 @@ func TestImageServiceLevel2(t *testing.T) {
 // TestImageDerivedRights: derived images follow the file's rights like
 // tiles (issue 24.1, "access rights as for files").
 func TestImageDerivedRights(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	f := newFixture(t)
 	for _, c := range []struct {

@@ -144,6 +144,7 @@ func checkServedMODS(t *testing.T, v variants.Variant, body []byte) []byte {
 // TestVariantsThroughPUT publishes every real-world record form with PUT
 // and checks what is served for it: .xml, .mods, manifest, page, files.
 func TestVariantsThroughPUT(t *testing.T) {
+	t.Parallel()
 	testkit.RequireTool(t, "xmllint")
 	schema, err := record.NewMODSSchema(filepath.Join(testkit.SharedDir(t), "data", "schemas", "mods", "mods-3-6.xsd"))
 	if err != nil {
@@ -227,6 +228,7 @@ func TestVariantsThroughPUT(t *testing.T) {
 // TestSwappedSampleServedAsPublished: a sample with rightsMetadata and
 // contentMetadata swapped is accepted and served exactly as the sample.
 func TestSwappedSampleServedAsPublished(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	orig := f.sample(t, "bb000kk0000", "public.xml")
 	resp, body := f.do(t, http.MethodPut, "/bb000kk0000.xml", []byte(swapRightsAndContent(t, string(orig))), xmlType, bearer("pub"))
@@ -241,6 +243,7 @@ func TestSwappedSampleServedAsPublished(t *testing.T) {
 // binary's `purl publish` into a running server and checks .xml, .mods,
 // manifest, page and the embed iframe of each.
 func TestVariantsThroughPublish(t *testing.T) {
+	t.Parallel()
 	testkit.RequireTool(t, "xmllint")
 	srv := testkit.StartServer(t)
 	tree := t.TempDir()
@@ -308,6 +311,7 @@ func checkVariantServed(t *testing.T, srv *testkit.Server, v variants.Variant, m
 // published first with purl publish, since files cannot be uploaded over
 // HTTP), and checks .xml, .mods, manifest, page and the Embed iframe.
 func TestVariantsThroughPUTToTheBinary(t *testing.T) {
+	t.Parallel()
 	testkit.RequireTool(t, "xmllint")
 	srv := testkit.StartServer(t)
 	bin := testkit.Binary(t)
