@@ -498,7 +498,7 @@ func TestDeepZoom(t *testing.T) {
 	if !largeSamples(t, srv) {
 		t.Skip("no large samples")
 	}
-	ctx := browserFor(t, 3*time.Minute)
+	ctx := browserFor(t, 5*time.Minute)
 	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false),
 		chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleLarge))); err != nil {
 		t.Fatal(err)

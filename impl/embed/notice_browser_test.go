@@ -31,7 +31,7 @@ func TestNoticesInTheFrame(t *testing.T) {
 		t.Skip("browser test")
 	}
 	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
-	ctx := browserFor(t, 3*time.Minute)
+	ctx := browserFor(t, 5*time.Minute)
 	cases := []struct{ name, url, heading string }{
 		{"mistyped", srv.URL + "/purl/bb000kk000", "This link does not lead to an item"},
 		{"unknown", srv.URL + "/purl/zz999zz9999", "This item is not available"},
