@@ -160,7 +160,9 @@ func TestDeleteDropsPyramids(t *testing.T) {
 	expect(t, resp, body, http.StatusNotFound, "")
 }
 
-// TestImageServiceRights: tiles and info.json follow the file's rights.
+// TestImageServiceRights: tiles, info.json and derived images follow the
+// file's rights (issue 24.1, "access rights as for files"); what a
+// restricted file answers is cached privately, per Authorization.
 func TestImageServiceRights(t *testing.T) {
 	t.Parallel()
 	requireVips(t)
@@ -178,6 +180,10 @@ func TestImageServiceRights(t *testing.T) {
 		{"/bq121cd1212/iiif/image/leaf.png/info.json", "reader", 200},
 		{"/bk666tv6666/iiif/image/photograph.png/info.json", "admin", 403},
 		{"/bk666tv6666/iiif/image/photograph.png/full/max/0/default.jpg", "", 403},
+		{"/bn888yz8888/iiif/image/floor-plan.png/full/100,/90/gray.png", "", 401},
+		{"/bn888yz8888/iiif/image/floor-plan.png/full/100,/90/gray.png", "other", 403},
+		{"/bn888yz8888/iiif/image/floor-plan.png/full/100,/90/gray.png", "member", 200},
+		{"/bk666tv6666/iiif/image/photograph.png/square/100,/0/default.jpg", "", 403},
 	} {
 		var headers []string
 		if c.token != "" {
@@ -187,8 +193,8 @@ func TestImageServiceRights(t *testing.T) {
 		if resp.StatusCode != c.status {
 			t.Errorf("%s with %q: %d %s, want %d", c.path, c.token, resp.StatusCode, body, c.status)
 		}
-		if c.status == 200 && !strings.HasPrefix(resp.Header.Get("Cache-Control"), "private") {
-			t.Errorf("%s: restricted tile cached publicly", c.path)
+		if c.status == 200 && (!strings.HasPrefix(resp.Header.Get("Cache-Control"), "private") || !strings.Contains(strings.Join(resp.Header.Values("Vary"), ", "), "Authorization")) {
+			t.Errorf("%s: a restricted image is cached publicly: Cache-Control %q, Vary %q", c.path, resp.Header.Get("Cache-Control"), resp.Header.Values("Vary"))
 		}
 	}
 }

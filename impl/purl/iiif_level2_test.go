@@ -231,35 +231,6 @@ func TestImageServiceLevel2(t *testing.T) {
 	}
 }
 
-// TestImageDerivedRights: derived images follow the file's rights like
-// tiles (issue 24.1, "access rights as for files").
-func TestImageDerivedRights(t *testing.T) {
-	t.Parallel()
-	requireVips(t)
-	f := newFixture(t)
-	for _, c := range []struct {
-		path, token string
-		status      int
-	}{
-		{"/bn888yz8888/iiif/image/floor-plan.png/full/100,/90/gray.png", "", 401},
-		{"/bn888yz8888/iiif/image/floor-plan.png/full/100,/90/gray.png", "other", 403},
-		{"/bn888yz8888/iiif/image/floor-plan.png/full/100,/90/gray.png", "member", 200},
-		{"/bk666tv6666/iiif/image/photograph.png/square/100,/0/default.jpg", "", 403},
-	} {
-		var headers []string
-		if c.token != "" {
-			headers = append(headers, "Authorization: Bearer "+c.token)
-		}
-		resp, body := f.get(t, c.path, headers...)
-		if resp.StatusCode != c.status {
-			t.Errorf("%s with %q: %d %s, want %d", c.path, c.token, resp.StatusCode, body, c.status)
-		}
-		if c.status == 200 && (!strings.HasPrefix(resp.Header.Get("Cache-Control"), "private") || !strings.Contains(resp.Header.Get("Vary"), "Authorization")) {
-			t.Errorf("%s: a restricted derived image is cached publicly", c.path)
-		}
-	}
-}
-
 func must[T any](v T, err error) T {
 	if err != nil {
 		panic(err)
