@@ -188,15 +188,39 @@ func writeCSV(t *testing.T, ctx context.Context, status string) {
 	waitText(t, ctx, "#csv-preview .status", status)
 }
 
+// editCellShown is editCell, then waits for the cell to show text (saved);
+// failure says what failed, its %v the wait's error.
+func editCellShown(t *testing.T, ctx context.Context, loc, date, text, failure string) {
+	t.Helper()
+	editCell(t, ctx, loc, date, text)
+	cell := `document.querySelector('button.cell[data-location="` + loc + `"][data-day="` + date + `"]')`
+	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === `+jsString(text)+`)(`+cell+`)`, 10*time.Second); err != nil {
+		t.Fatalf(failure, err)
+	}
+}
+
 // editCell opens the cell of loc on date with the keyboard, types text
 // and presses Enter.
 func editCell(t *testing.T, ctx context.Context, loc, date, text string) {
 	t.Helper()
 	sel := `button.cell[data-location="` + loc + `"][data-day="` + date + `"]`
+	// The grid may be drawn again (its data arriving) between finding the
+	// cell and pressing Enter on it: the node the browser found is then
+	// gone, and the cell of the new grid is opened instead.
+	for attempt := 1; ; attempt++ {
+		err := chromedp.Run(ctx,
+			chromedp.Focus(sel, chromedp.ByQuery),
+			chromedp.KeyEvent("\r"),
+			chromedp.WaitVisible(`td input[type=text]`, chromedp.ByQuery),
+		)
+		if err == nil {
+			break
+		}
+		if attempt == 3 || !strings.Contains(err.Error(), "Could not find node") {
+			t.Fatalf("opening %s %s: %v", loc, date, err)
+		}
+	}
 	if err := chromedp.Run(ctx,
-		chromedp.Focus(sel, chromedp.ByQuery),
-		chromedp.KeyEvent("\r"),
-		chromedp.WaitVisible(`td input[type=text]`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.activeElement.value = ""`, nil),
 		chromedp.SendKeys(`td input[type=text]`, text, chromedp.ByQuery),
 		chromedp.ActionFunc(func(ctx context.Context) error {
@@ -241,10 +265,7 @@ func TestEditorWeekGrid(t *testing.T) {
 	}
 
 	// Tuesday: 9a-5p for the Reference Desk (a lunch break normally).
-	editCell(t, ctx, "reference", "2026-03-03", "9a-5p")
-	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "9a-5p")(document.querySelector('button.cell[data-location="reference"][data-day="2026-03-03"]'))`, 10*time.Second); err != nil {
-		t.Fatalf("the cell does not show the saved hours: %v", err)
-	}
+	editCellShown(t, ctx, "reference", "2026-03-03", "9a-5p", "the cell does not show the saved hours: %v")
 	e.wantDay(t, "green", "reference", "2026-03-03", "09:00-17:00 special", "after 9a-5p the API says %s")
 	testkit.Screenshot(t, ctx, "hours-editor-week-1280")
 	// Back to the regular hours: the exception is deleted.
@@ -291,15 +312,9 @@ func TestEditorWeekGrid(t *testing.T) {
 
 	// Overnight, then closed; the API checks what the parser cannot
 	// (an exception may not overlap itself).
-	editCell(t, ctx, "stacks", "2026-03-06", "10p-2a")
-	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "10p-2a")(document.querySelector('button.cell[data-location="stacks"][data-day="2026-03-06"]'))`, 10*time.Second); err != nil {
-		t.Fatalf("overnight not shown: %v", err)
-	}
+	editCellShown(t, ctx, "stacks", "2026-03-06", "10p-2a", "overnight not shown: %v")
 	e.wantDay(t, "green", "stacks", "2026-03-06", "22:00-02:00 special", "after 10p-2a the API says %s")
-	editCell(t, ctx, "stacks", "2026-03-06", "closed")
-	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "closed")(document.querySelector('button.cell[data-location="stacks"][data-day="2026-03-06"]'))`, 10*time.Second); err != nil {
-		t.Fatalf("closed not shown: %v", err)
-	}
+	editCellShown(t, ctx, "stacks", "2026-03-06", "closed", "closed not shown: %v")
 	e.wantDay(t, "green", "stacks", "2026-03-06", "closed holiday", "after closed the API says %s")
 
 	// Next week and back with the buttons; a date far away by the jump box.
@@ -788,9 +803,6 @@ func TestEditorFormerSlugRole(t *testing.T) {
 	if title != "Week of Sunday 1 Mar 2026 — Green Library" {
 		t.Errorf("an editor:green after the rename sees %q", title)
 	}
-	editCell(t, ctx, "stacks", "2026-03-05", "9a-1p")
-	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "9a-1p")(document.querySelector('button.cell[data-location="stacks"][data-day="2026-03-05"]'))`, 10*time.Second); err != nil {
-		t.Fatalf("the edit under the new slug: %v", err)
-	}
+	editCellShown(t, ctx, "stacks", "2026-03-05", "9a-1p", "the edit under the new slug: %v")
 	e.wantDay(t, "cecil-green", "stacks", "2026-03-05", "09:00-13:00 special", "after the edit: %s")
 }

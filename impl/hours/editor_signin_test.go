@@ -77,10 +77,7 @@ func TestEditorWithRealSignIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	tuesday := schedule.Week(schedule.Today(time.Now(), la)).From.AddDays(2).String()
-	editCell(t, ctx, "reference", tuesday, "10a-4p")
-	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "10a-4p")(document.querySelector('button.cell[data-location="reference"][data-day="`+tuesday+`"]'))`, 10*time.Second); err != nil {
-		t.Fatalf("the saved cell: %v", err)
-	}
+	editCellShown(t, ctx, "reference", tuesday, "10a-4p", "the saved cell: %v")
 	read := func(path string) string {
 		t.Helper()
 		resp, err := http.Get(base + path)
