@@ -320,39 +320,45 @@ func corpusPut(srv *testkit.Server, token, path string, doc []byte) (int, error)
 	return len(res.Warnings), nil
 }
 
-// seedShape checks a served record: root publicObject with objectId and
-// published only, the seed's six children first and in order.
-func seedShape(data []byte, id string) error {
+// publicXMLShape reads a served public XML's outline: its root element's
+// name and attributes (namespace declarations aside) and the names of the
+// root's children, in order.
+func publicXMLShape(data []byte) (root string, attrs map[string]string, children []string) {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	depth := 0
-	var kids []string
 	for {
 		tok, err := dec.Token()
 		if err != nil {
-			break
+			return root, attrs, children
 		}
 		switch e := tok.(type) {
 		case xml.StartElement:
 			if depth == 0 {
-				attrs := map[string]string{}
+				root, attrs = e.Name.Local, map[string]string{}
 				for _, a := range e.Attr {
 					if a.Name.Space != "xmlns" && a.Name.Local != "xmlns" {
 						attrs[a.Name.Local] = a.Value
 					}
 				}
-				if e.Name.Local != "publicObject" || attrs["objectId"] != "druid:"+id || len(attrs) != 2 {
-					return fmt.Errorf("root %s %v", e.Name.Local, attrs)
-				}
-				if _, err := time.Parse(time.RFC3339, attrs["published"]); err != nil {
-					return fmt.Errorf("published %q", attrs["published"])
-				}
 			} else if depth == 1 {
-				kids = append(kids, e.Name.Local)
+				children = append(children, e.Name.Local)
 			}
 			depth++
 		case xml.EndElement:
 			depth--
 		}
+	}
+}
+
+// seedShape checks a served record: root publicObject with objectId and
+// published only, the seed's six children first and in order.
+func seedShape(data []byte, id string) error {
+	root, attrs, kids := publicXMLShape(data)
+	if root != "publicObject" || attrs["objectId"] != "druid:"+id || len(attrs) != 2 {
+		return fmt.Errorf("root %s %v", root, attrs)
+	}
+	if _, err := time.Parse(time.RFC3339, attrs["published"]); err != nil {
+		return fmt.Errorf("published %q", attrs["published"])
 	}
 	want := []string{"identityMetadata", "versionMetadata", "RDF", "contentMetadata", "rightsMetadata", "dc"}
 	if len(kids) < len(want) || strings.Join(kids[:len(want)], " ") != strings.Join(want, " ") {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"html"
 	"net/http"
 	"net/url"
@@ -16,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/internal/variants"
@@ -28,33 +28,9 @@ import (
 // embedded MODS record after them when the object has one.
 func servedShape(t *testing.T, v variants.Variant, data []byte) {
 	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	depth := 0
-	var kids []string
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			break
-		}
-		switch e := tok.(type) {
-		case xml.StartElement:
-			if depth == 0 {
-				attrs := map[string]string{}
-				for _, a := range e.Attr {
-					if a.Name.Space != "xmlns" && a.Name.Local != "xmlns" {
-						attrs[a.Name.Local] = a.Value
-					}
-				}
-				if e.Name.Local != "publicObject" || attrs["objectId"] != "druid:"+v.Druid || attrs["published"] == "" || len(attrs) != 2 {
-					t.Errorf("root %s %v", e.Name.Local, attrs)
-				}
-			} else if depth == 1 {
-				kids = append(kids, e.Name.Local)
-			}
-			depth++
-		case xml.EndElement:
-			depth--
-		}
+	root, attrs, kids := publicXMLShape(data)
+	if root != "publicObject" || attrs["objectId"] != "druid:"+v.Druid || attrs["published"] == "" || len(attrs) != 2 {
+		t.Errorf("root %s %v", root, attrs)
 	}
 	want := "identityMetadata versionMetadata RDF contentMetadata rightsMetadata dc"
 	if v.MODSVersion != "" && !v.MODSDerived {
