@@ -188,6 +188,16 @@ func writeCSV(t *testing.T, ctx context.Context, status string) {
 	waitText(t, ctx, "#csv-preview .status", status)
 }
 
+// newBrowserEditorEnv is the editor with test sessions (e.sessions) for a
+// browser test, which -short skips.
+func newBrowserEditorEnv(t *testing.T) *editorEnv {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	return newEditorEnv(t, admintest.NewSessions())
+}
+
 // editCellShown is editCell, then waits for the cell to show text (saved);
 // failure says what failed, its %v the wait's error.
 func editCellShown(t *testing.T, ctx context.Context, loc, date, text, failure string) {
@@ -239,11 +249,7 @@ func editCell(t *testing.T, ctx context.Context, loc, date, text string) {
 // session a write to another library and a write without the CSRF token.
 func TestEditorWeekGrid(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
+	e := newBrowserEditorEnv(t)
 	ctx := desktopBrowser(t, 120*time.Second)
 	cookie, csrf := e.openEditor(t, ctx, auth.Principal{Name: "gina", Roles: []string{"editor:green"}}, "")
 	testkit.Axe(t, ctx, "editor week grid")
@@ -382,11 +388,7 @@ func TestEditorWeekGrid(t *testing.T) {
 // JSON:API takes, each refused one a reason.
 func TestEditorParser(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
+	e := newBrowserEditorEnv(t)
 	ctx := testkit.Browser(t, 60*time.Second)
 	e.openEditor(t, ctx, auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}}, "")
 	for text, want := range map[string]string{
@@ -468,11 +470,7 @@ func waitText(t *testing.T, ctx context.Context, sel, want string) {
 // section is checked with axe-core, and the page at 390 px.
 func TestEditorSections(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
+	e := newBrowserEditorEnv(t)
 	ctx := desktopBrowser(t, 180*time.Second)
 	e.openEditor(t, ctx, auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}}, "#library=green&view=week")
 	var options string
@@ -617,7 +615,7 @@ func TestEditorSections(t *testing.T) {
 	// At 390 px: no sideways scrolling of the page (the week shows one
 	// location, days as rows: TestEditorPhoneWeek), axe-core.
 	phone := browsercheck.Phone(t)
-	cookie, _ := sessions.Add(auth.Principal{Name: "gina", Roles: []string{"editor:green"}})
+	cookie, _ := e.sessions.Add(auth.Principal{Name: "gina", Roles: []string{"editor:green"}})
 	if err := admintest.SignIn(phone, e.url, cookie); err != nil {
 		t.Fatal(err)
 	}
@@ -716,11 +714,7 @@ func TestEditorPageStates(t *testing.T) {
 // writes nothing: the row written before it is undone.
 func TestEditorImportAllOrNothing(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
+	e := newBrowserEditorEnv(t)
 	ctx := testkit.Browser(t, 60*time.Second)
 	e.openEditor(t, ctx, auth.Principal{Name: "gina", Roles: []string{"editor:green"}}, "#view=csv")
 	// Export four weeks, then import the file unchanged: every row
@@ -778,12 +772,8 @@ func TestEditorImportAllOrNothing(t *testing.T) {
 // under its new slug and its edits are accepted.
 func TestEditorFormerSlugRole(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
-	admin, csrf := sessions.Add(auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}})
+	e := newBrowserEditorEnv(t)
+	admin, csrf := e.sessions.Add(auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}})
 	req, _ := http.NewRequest(http.MethodPatch, e.base+"/libraries/green", strings.NewReader(`{"data":{"type":"libraries","id":"green","attributes":{"slug":"cecil-green"}}}`))
 	req.Header.Set("Content-Type", "application/vnd.api+json")
 	resp, err := http.DefaultClient.Do(admintest.Request(req, admin, csrf))

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
 	"github.com/sitelib/sitesvc/impl/auth"
-	"github.com/sitelib/sitesvc/impl/hours/admin/admintest"
 	"github.com/sitelib/sitesvc/impl/hours/page/browsercheck"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
@@ -31,11 +31,7 @@ type editorPlace struct {
 // refused with the API's reason and changes nothing.
 func TestEditorPublicAndNote(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
+	e := newBrowserEditorEnv(t)
 	ctx := testkit.Browser(t, 120*time.Second, chromedp.WindowSize(1280, 900))
 	e.openEditor(t, ctx, auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}}, "#library=green&view=library")
 	waitText(t, ctx, "#view-title", "Library and locations")
@@ -133,11 +129,7 @@ func TestEditorPublicAndNote(t *testing.T) {
 // and a day of it edited in place, and the JSON:API shows the change.
 func TestEditorPhoneWeek(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
+	e := newBrowserEditorEnv(t)
 	phone := browsercheck.Phone(t)
 	e.openEditor(t, phone, auth.Principal{Name: "gina", Roles: []string{"editor:green"}}, "#library=green&view=week")
 	if err := testkit.WaitJS(phone, `!!document.querySelector("button.cell")`, 10*time.Second); err != nil {
