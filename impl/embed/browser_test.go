@@ -35,6 +35,11 @@ const (
 	sampleLocation   = "bq121cd1212"
 )
 
+// drawLimit bounds the wait for a viewer to draw what it shows (a
+// canvas with its tiles, a pasted frame): generous, as it only decides
+// how long a hang takes to fail, and a loaded machine draws slowly.
+const drawLimit = 90 * time.Second
+
 // browser starts headless Chromium (testkit.Browser) and returns a context
 // driving one tab.
 func browser(t *testing.T) context.Context {
@@ -100,11 +105,11 @@ func TestViewerInBrowser(t *testing.T) {
 			t.Run(druid, func(t *testing.T) {
 				open(ctx, t, druid)
 				// Mirador draws the image with OpenSeadragon on a canvas.
-				if err := testkit.WaitJS(ctx, `(function(){var c=document.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); return !!c && c.width > 0 && c.height > 0;})()`, 40*time.Second); err != nil {
+				if err := testkit.WaitJS(ctx, `(function(){var c=document.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); return !!c && c.width > 0 && c.height > 0;})()`, drawLimit); err != nil {
 					t.Fatalf("no Mirador canvas: %v (document: %s)", err, evalString(ctx, t, `document.body.innerText.slice(0, 500)`))
 				}
 				// The image really arrived: OpenSeadragon drew at least one tile.
-				if err := testkit.WaitJS(ctx, `(function(){var v=document.querySelector('#sitesvc-mirador .openseadragon-container'); return !!v && performance.getEntriesByType('resource').some(function(e){return /\/iiif\/image\/[^/]+\.png\/[^/]+\/[^/]+\/0\/default\.jpg$/.test(e.name);});})()`, 30*time.Second); err != nil {
+				if err := testkit.WaitJS(ctx, `(function(){var v=document.querySelector('#sitesvc-mirador .openseadragon-container'); return !!v && performance.getEntriesByType('resource').some(function(e){return /\/iiif\/image\/[^/]+\.png\/[^/]+\/[^/]+\/0\/default\.jpg$/.test(e.name);});})()`, drawLimit); err != nil {
 					t.Errorf("no image of the IIIF image service was fetched: %v", err)
 				}
 				testkit.Screenshot(t, ctx, druid)
@@ -307,7 +312,7 @@ addEventListener('message', function (e) { window.messages.push({origin: e.origi
 				t.Fatalf("embedded iframe src %q", got)
 			}
 			inFrame := `(function(){var d=` + frame + `.contentDocument; if(!d) return false; var c=d.getElementById('sitesvc-embed'); var cv=d.querySelector('#sitesvc-mirador .openseadragon-canvas canvas'); return !!c && !c.hidden && !!cv && cv.width > 0;})()`
-			if err := testkit.WaitJS(ctx, inFrame, 40*time.Second); err != nil {
+			if err := testkit.WaitJS(ctx, inFrame, drawLimit); err != nil {
 				t.Fatalf("the embedded viewer does not show the image: %v", err)
 			}
 			testkit.Screenshot(t, ctx, "purl-page")

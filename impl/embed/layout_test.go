@@ -172,7 +172,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
 			t.Fatal(err)
 		}
-		if err := testkit.WaitJS(ctx, drawnJS, 40*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 			t.Fatal(err)
 		}
 		evalString(ctx, t, `(function(){if (document.activeElement) { document.activeElement.blur(); } return 'ok';})()`)
@@ -217,7 +217,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleImage))); err != nil {
 			t.Fatal(err)
 		}
-		if err := testkit.WaitJS(ctx, drawnJS, 40*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 			t.Fatal(err)
 		}
 		// The image area's end follows the canvas controls' measured height.
@@ -284,7 +284,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 				chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+c.druid))); err != nil {
 				t.Fatal(err)
 			}
-			if err := testkit.WaitJS(ctx, drawnJS, 40*time.Second); err != nil {
+			if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 				t.Fatal(err)
 			}
 			var labels []struct {
@@ -321,7 +321,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
 			t.Fatal(err)
 		}
-		if err := testkit.WaitJS(ctx, drawnJS, 40*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 			t.Fatal(err)
 		}
 		if err := chromedp.Run(ctx, chromedp.Click(`button[aria-label="Next item"]`, chromedp.ByQuery), chromedp.Sleep(800*time.Millisecond),
@@ -340,7 +340,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
 			t.Fatal(err)
 		}
-		if err := testkit.WaitJS(ctx, drawnJS, 40*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 			t.Fatal(err)
 		}
 		names := evalString(ctx, t, `Array.from(document.querySelectorAll('.sitesvc-embed-controls > *')).map(function(b){return (b.tagName === 'BUTTON' || (b.tagName === 'A' && b.href) ? '' : 'NOT-A-CONTROL ') + (b.getAttribute('aria-label') || 'UNNAMED');}).join('|')`)
@@ -503,7 +503,7 @@ func TestDeepZoom(t *testing.T) {
 		chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleLarge))); err != nil {
 		t.Fatal(err)
 	}
-	if err := testkit.WaitJS(ctx, drawnJS, 60*time.Second); err != nil {
+	if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 		t.Fatalf("the image was never drawn: %v", err)
 	}
 	var first []imageRequest
@@ -529,7 +529,7 @@ func TestDeepZoom(t *testing.T) {
 			t.Fatalf("zoom in: %v", err)
 		}
 	}
-	if err := testkit.WaitJS(ctx, drawnJS, 30*time.Second); err != nil {
+	if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 		t.Fatalf("the zoomed view was never drawn: %v", err)
 	}
 	var after []imageRequest
@@ -615,7 +615,7 @@ func checkImageShownIn(ctx context.Context, t *testing.T, srv *testkit.Server, p
 			t.Fatal(err)
 		}
 	}
-	if err := testkit.WaitJS(ctx, drawnIn(win), 40*time.Second); err != nil {
+	if err := testkit.WaitJS(ctx, drawnIn(win), drawLimit); err != nil {
 		var dbg string
 		_ = chromedp.Run(ctx, chromedp.Evaluate(`(function(){try{var c = document.querySelector('.openseadragon-canvas canvas'); if(!c) return 'no canvas'; var px = c.getContext('2d').getImageData(c.width >> 1, c.height >> 1, 1, 1).data; return c.width+'x'+c.height+' '+Array.from(px).join(',')}catch(e){return String(e)}})()`, &dbg))
 		t.Logf("debug: %s", dbg)
