@@ -83,7 +83,9 @@ func WaitJS(ctx context.Context, expr string, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	for {
-		err := chromedp.Run(ctx, chromedp.Poll(expr, nil, chromedp.WithPollingInterval(100*time.Millisecond)))
+		// The context bounds the wait: chromedp's own polling timeout
+		// (30 s unless told) would cut a longer timeout short.
+		err := chromedp.Run(ctx, chromedp.Poll(expr, nil, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(0)))
 		if err == nil || !documentReplaced(err) {
 			return err
 		}
