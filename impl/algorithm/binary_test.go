@@ -147,6 +147,7 @@ func quickStartWant(t *testing.T) string {
 // M41L, M184V, T215Y, equal to the bare engine's and valid against the
 // report XSD.
 func TestBinaryQuickStart(t *testing.T) {
+	t.Parallel()
 	s := startBinary(t)
 	report := runExample(t, s, shellBlock(t, "docs/algorithm.md", "## Quick start\n", "processMutationLists", "$KEY"))
 	for _, want := range []string{"<algorithmName>HIVDB</algorithmName>", "<algorithmVersion>10.2</algorithmVersion>", ">M41L<", ">M184V<", ">T215Y<"} {
@@ -163,6 +164,7 @@ func TestBinaryQuickStart(t *testing.T) {
 // TestBinaryREADMEExample runs the README's SOAP example the same way: the
 // same report, with the scores the README quotes.
 func TestBinaryREADMEExample(t *testing.T) {
+	t.Parallel()
 	s := startBinary(t)
 	command := shellBlock(t, "README.md", "**Algorithm (SOAP).**", "/soap/SiteAlgorithm", "processMutationLists")
 	report := runExample(t, s, command)
@@ -190,6 +192,7 @@ func TestBinaryREADMEExample(t *testing.T) {
 // same binary and data directory without --dev refuse it, and a fresh
 // production start makes no development key at all.
 func TestBinaryDevKey(t *testing.T) {
+	t.Parallel()
 	s := startBinary(t)
 	if !strings.Contains(s.Logs(), "created a development SOAP API key") || strings.Count(s.Logs(), s.Key) != 1 {
 		t.Errorf("first start does not show the development key once:\n%s", s.Logs())
@@ -236,6 +239,7 @@ func TestBinaryDevKey(t *testing.T) {
 // endpoint and answers every kind of bad request with HTTP 500 and the
 // right fault code, and an invalid key with the error report (logged).
 func TestBinaryContractAndFaults(t *testing.T) {
+	t.Parallel()
 	s := startBinary(t)
 
 	resp, body := s.Get(t, "/soap/SiteAlgorithm?wsdl")

@@ -33,6 +33,7 @@ func worstSamplesXML(element string, n int) string {
 // visits, it is refused up front with the Client fault naming the budget. The test asserts
 // the refusal and the weights, not a time: BenchmarkWorkShapes measures the time per unit.
 func TestWorkBudgetRefusesScoreListAttack(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	var attack string
 	for _, sh := range costShapes(3800 << 10) {

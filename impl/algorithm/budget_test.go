@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"net/http"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -49,6 +48,7 @@ func userAlgorithmCall(key string, reportType int, alg string, samples int) stri
 // fault naming the work budget, before any evaluation; the same algorithm with few samples
 // is served.
 func TestWorkBudgetRefusedUpFront(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	alg := heavyAlgorithm(3 << 20)
 	start := time.Now()
@@ -73,6 +73,7 @@ func TestWorkBudgetRefusedUpFront(t *testing.T) {
 // A report over the report limit is a Client fault naming it (processMutationLists and
 // both processSequences overloads with mutation lists), not a 50 MB response.
 func TestReportSizeLimit(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	for _, call := range []string{
 		`<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>2</reportTypeInt>` + samplesXML("mutationsList", 4000) + `</alg:processMutationLists>`,
@@ -87,31 +88,41 @@ func TestReportSizeLimit(t *testing.T) {
 	}
 }
 
+// sendQueued sends request (what it is, for the messages), which must
+// queue for a heavy-request slot, all of them taken: it returns once the
+// request waits, and the answer arrives on the channel once a slot frees.
+// A request that is answered instead ran without a slot.
+func sendQueued(t *testing.T, s *testService, request, what string) <-chan string {
+	t.Helper()
+	var done atomic.Bool
+	finished := make(chan string, 1)
+	go func() {
+		_, resp := soapCall(t, s.URL, request)
+		done.Store(true)
+		finished <- resp
+	}()
+	for s.waiting.Load() < 1 && !done.Load() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if done.Load() {
+		t.Fatalf("%s ran while every heavy-request slot was taken", what)
+	}
+	return finished
+}
+
 // Heavy requests queue for a slot (one per core) instead of running all at once: with every
 // slot taken a heavy request waits, and is answered once a slot frees; light requests
 // never wait.
 func TestHeavyRequestsQueue(t *testing.T) {
+	t.Parallel()
 	s := startService(t, func(c *Config) { c.HeavySlots = 1 })
 	s.heavy <- struct{}{} // another heavy request holds the only slot
 	heavy := `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>3</reportTypeInt>` + samplesXML("mutationsList", 1000) + `</alg:processMutationLists>`
 	light := `<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>3</reportTypeInt>` + samplesXML("mutationsList", 1) + `</alg:processMutationLists>`
-	var done atomic.Bool
-	finished := make(chan string, 1)
-	go func() {
-		_, resp := soapCall(t, s.URL, heavy)
-		done.Store(true)
-		finished <- resp
-	}()
+	finished := sendQueued(t, s, heavy, "a heavy request")
+	// A light request does not wait behind the queued heavy one.
 	if _, resp := soapCall(t, s.URL, light); parseSOAP(t, resp).FaultCode != "" {
 		t.Fatalf("light request: %s", clip(resp))
-	}
-	// Give the heavy request every chance to run if it were not queued.
-	for range 50 {
-		runtime.Gosched()
-		time.Sleep(10 * time.Millisecond)
-	}
-	if done.Load() {
-		t.Fatal("a heavy request ran while every heavy-request slot was taken")
 	}
 	<-s.heavy
 	if r := parseSOAP(t, <-finished); r.FaultCode != "" || strings.Count(r.Part, "\tsuccess\t") != 1000 {
@@ -155,6 +166,7 @@ func TestHeavyRequestsQueue(t *testing.T) {
 // Client fault naming it; and a request whose alignment work makes it heavy (20 sequences
 // under HIVDB: light by the algorithm's weight alone) waits for a heavy-request slot.
 func TestSequenceWorkBudget(t *testing.T) {
+	t.Parallel()
 	example := exampleFASTA(t)
 	fastaOf := func(n int) string { return xmlText(strings.Repeat(example, n)) }
 	s := startService(t, func(c *Config) { c.HeavySlots = 1 })
@@ -176,19 +188,7 @@ func TestSequenceWorkBudget(t *testing.T) {
 
 	s.heavy <- struct{}{} // another heavy request holds the only slot
 	heavy := `<alg:processSequencesInFasta><key>` + s.Key + `</key><reportTypeInt>3</reportTypeInt><sequencesInFasta>` + fastaOf(20) + `</sequencesInFasta></alg:processSequencesInFasta>`
-	var done atomic.Bool
-	finished := make(chan string, 1)
-	go func() {
-		_, resp := soapCall(t, s.URL, heavy)
-		done.Store(true)
-		finished <- resp
-	}()
-	for s.waiting.Load() < 1 && !done.Load() {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if done.Load() {
-		t.Fatal("a request of 20 sequences ran while every heavy-request slot was taken")
-	}
+	finished := sendQueued(t, s, heavy, "a request of 20 sequences")
 	<-s.heavy
 	if r := parseSOAP(t, <-finished); r.FaultCode != "" || strings.Count(r.Part, "\tsuccess\t") != 20 {
 		t.Fatalf("queued sequence request: fault %q", r.FaultString)

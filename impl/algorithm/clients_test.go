@@ -83,6 +83,7 @@ func str(t *testing.T, res map[string]json.RawMessage, name string) string {
 // engine's fixed clock) and XML reports must validate against the report
 // XSD.
 func TestRealClientsReports(t *testing.T) {
+	t.Parallel()
 	s := startBinary(t)
 	eng := testEngine(t)
 	lists := [][][]string{
@@ -170,6 +171,7 @@ func TestRealClientsReports(t *testing.T) {
 // same codec and WSDL), and the real binary answers them with reports whose
 // (short) sequences fail alone, inside the report.
 func TestRealClientsSequenceOperations(t *testing.T) {
+	t.Parallel()
 	rec := &recordingService{}
 	var endpoint string
 	handler, err := soap.NewHandler(soap.HandlerConfig{
@@ -293,6 +295,7 @@ func (r *recordingService) ProcessMutationLists(_ context.Context, in *soapapi.P
 // processSequencesInFasta (three sequences, XML 2009). Each answer equals the bare engine's
 // report for the same text and validates against the report XSD.
 func TestRealClientsSequenceAnalysis(t *testing.T) {
+	t.Parallel()
 	s := startBinary(t)
 	eng := testEngine(t)
 	dir := t.TempDir()

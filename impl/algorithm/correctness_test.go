@@ -107,6 +107,7 @@ func canonicalReported(pos int, aminoAcids, insertion string) string {
 // gene's first/last codon and nucleotide, mutation set, frameshifts and match percentage
 // (within 0.1) with the file's values, naming each mismatch.
 func TestSequenceCorrectness(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(testkit.SharedDir(t), "data", "hivdb", "sequences")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {

@@ -61,6 +61,7 @@ func wantFault(t *testing.T, err error, code soap.FaultCode, text string) {
 }
 
 func TestGoClientAgainstBinary(t *testing.T) {
+	t.Parallel()
 	srv := startBinary(t)
 	ctx := context.Background()
 	client := soapapi.NewClient(srv.Endpoint, &http.Client{Timeout: 60 * time.Second})
@@ -262,6 +263,7 @@ func TestGoClientAgainstBinary(t *testing.T) {
 // TestGoClientDocExample checks that the Go example of docs/clients.md is
 // mutationReport above, verbatim, and runs it against the real binary.
 func TestGoClientDocExample(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "docs", "clients.md"))
 	if err != nil {
 		t.Fatal(err)

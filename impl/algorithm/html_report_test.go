@@ -56,6 +56,7 @@ func checkHTMLReport(t *testing.T, rep string) {
 // HTML on overload 2, reportTypeInt 4, inAlgorithmInterface 4 on overload 3 (one document
 // per sequence) — is the bare engine's report.
 func TestHTMLReportOverSOAP(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	eng := testEngine(t)
 	text := htmlFASTA(t)
@@ -117,6 +118,7 @@ func TestHTMLReportOverSOAP(t *testing.T) {
 // TestHTMLReportThroughTheBinary: the real binary answers overload 2 with reportOptions
 // HTML with the engine's HTML report.
 func TestHTMLReportThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	s := startBinary(t)
 	text := htmlFASTA(t)
 	env := `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:alg="http://algorithm.sitesvc.org" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body>` +

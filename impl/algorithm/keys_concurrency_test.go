@@ -11,6 +11,7 @@ import (
 // TestAddKeyConcurrently adds keys from many goroutines at once (as several
 // `sitesvc keys add` processes would): every key's hash ends up in the file.
 func TestAddKeyConcurrently(t *testing.T) {
+	t.Parallel()
 	keysFile := filepath.Join(t.TempDir(), "keys.txt")
 	const n = 16
 	keys := make([]string, n)

@@ -16,6 +16,7 @@ import (
 // by foreign nucleotides for the RT it may hold. Each answer equals the bare engine's and
 // validates against the XSD.
 func TestQualityFindingsOverSOAP(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	eng := testEngine(t)
 	opts := ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.Report2009}

@@ -29,6 +29,7 @@ func exampleFASTA(t testing.TB) string {
 // TestSequenceOperations: every sequence operation answers the bare engine's report for
 // the same sequences (the SOAP layer adds nothing and loses nothing), valid against the XSD.
 func TestSequenceOperations(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	eng := testEngine(t)
 	example := exampleFASTA(t)
@@ -103,6 +104,7 @@ func TestSequenceOperations(t *testing.T) {
 // the real binary with its development key: an XML 2009 report equal to the bare engine's,
 // valid against the XSD.
 func TestReadmeSequenceExample(t *testing.T) {
+	t.Parallel()
 	testkit.RequireTool(t, "curl")
 	testkit.RequireTool(t, "xmllint")
 	s := startBinary(t)
@@ -139,6 +141,7 @@ func TestReadmeSequenceExample(t *testing.T) {
 // TestBinaryLargeRequest: a request of 1,000 sequences (1.3 million nucleotides) through the
 // real binary: every sequence is analysed and reported in input order.
 func TestBinaryLargeRequest(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("short")
 	}

@@ -32,6 +32,7 @@ func get(t *testing.T, url string) (int, string, string) {
 }
 
 func TestPublishedWSDL(t *testing.T) {
+	t.Parallel()
 	s := startService(t, func(c *Config) { c.RequestNamespace = "urn:example:algorithm" })
 	code, ctype, body := get(t, s.URL+"?wsdl")
 	if code != 200 || ctype != "text/xml; charset=utf-8" {
@@ -81,6 +82,7 @@ func TestPublishedWSDL(t *testing.T) {
 }
 
 func TestPublishedWSDLSwapsOnce(t *testing.T) {
+	t.Parallel()
 	doc := string(PublishedWSDL(soapapi.TargetNamespace, soapapi.Address))
 	var w gowsdl.WSDL
 	if err := xml.Unmarshal([]byte(doc), &w); err != nil {
@@ -95,6 +97,7 @@ func TestPublishedWSDLSwapsOnce(t *testing.T) {
 }
 
 func TestMutationListsMatchEngine(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	eng := testEngine(t)
 	lists := [][][]string{{nil, {"M41L", "M184V", "T215Y"}, nil}, {{"L90M"}, {}, {"N155H", "Q148H"}}}
@@ -121,6 +124,7 @@ func TestMutationListsMatchEngine(t *testing.T) {
 }
 
 func TestOverloads(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	eng := testEngine(t)
 	input := `<inputData><s><g/><g><m>K103N</m></g><g/></s><s><g/><g><m>M184V</m></g></s></inputData>`
@@ -174,6 +178,7 @@ func testEngineDir(t *testing.T) string {
 }
 
 func TestFaultsAndPlaceholders(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	lists := `<mutationsList><s><g/><g><m>M41L</m></g></s></mutationsList>`
 	o3 := func(alg, user, input string) string {
@@ -214,6 +219,7 @@ func TestFaultsAndPlaceholders(t *testing.T) {
 }
 
 func TestInvalidKey(t *testing.T) {
+	t.Parallel()
 	s := startService(t, func(c *Config) { c.InvalidKeyRate, c.InvalidKeyBurst = 0.001, 3 })
 	ops := []string{
 		`<alg:getScoringMatrix><key>wrong</key></alg:getScoringMatrix>`,
@@ -248,6 +254,7 @@ func TestInvalidKey(t *testing.T) {
 }
 
 func TestPerKeyRateLimit(t *testing.T) {
+	t.Parallel()
 	s := startService(t, func(c *Config) { c.KeyRate, c.KeyBurst = 0.001, 2 })
 	other, err := AddKey(s.KeysFile, "other")
 	if err != nil {
@@ -277,6 +284,7 @@ func TestPerKeyRateLimit(t *testing.T) {
 }
 
 func TestKeyFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	keys := filepath.Join(dir, "sub", "keys.txt")
 	dev := filepath.Join(dir, "sub", "dev-key.txt")
@@ -365,6 +373,7 @@ func TestKeyFile(t *testing.T) {
 }
 
 func TestReady(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	if err := s.Ready(context.Background()); err != nil {
 		t.Fatal(err)
@@ -392,6 +401,7 @@ func TestReady(t *testing.T) {
 }
 
 func TestNewRejectsConfig(t *testing.T) {
+	t.Parallel()
 	eng := testEngine(t)
 	keys := filepath.Join(t.TempDir(), "k")
 	if _, err := AddKey(keys, ""); err != nil {
@@ -452,6 +462,7 @@ func FuzzService(f *testing.F) {
 // development key and logs it; later starts accept it without logging it;
 // without development mode it is refused and nothing is made.
 func TestDevKeyShownOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	keys := filepath.Join(dir, "keys.txt")
 	dev := filepath.Join(dir, "dev-key.txt")

@@ -1,16 +1,15 @@
 package algorithm
 
 import (
-	"context"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/server"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // A heavy request that runs past the server's write timeout is answered whole: it takes
@@ -18,6 +17,7 @@ import (
 // while the log said 200). A 100 ms write timeout is far below what 10,000 samples take
 // to decode, evaluate and report.
 func TestHeavyRequestOutlivesWriteTimeout(t *testing.T) {
+	t.Parallel()
 	s := startService(t, nil)
 	srv, err := server.New(server.Config{
 		Mounts:          []server.Mount{{Path: "/soap/SiteAlgorithm", Service: s.Service}},
@@ -29,18 +29,11 @@ func TestHeavyRequestOutlivesWriteTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	defer func() { cancel(); <-done }()
+	addr := testkit.ServeLoopback(t, srv.Serve)
 
 	env := `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:alg="http://algorithm.sitesvc.org"><soapenv:Body>` +
 		`<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>3</reportTypeInt>` + samplesXML("mutationsList", 10_000) + `</alg:processMutationLists></soapenv:Body></soapenv:Envelope>`
-	req, err := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/soap/SiteAlgorithm", strings.NewReader(env))
+	req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/soap/SiteAlgorithm", strings.NewReader(env))
 	if err != nil {
 		t.Fatal(err)
 	}

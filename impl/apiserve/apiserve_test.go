@@ -17,10 +17,7 @@ import (
 
 func newItems(t *testing.T) *echo.Echo {
 	t.Helper()
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := itemsSpec(t)
 	e, err := New(Options{
 		Spec:    spec,
 		BaseURL: "https://api.example.test/items",
@@ -61,6 +58,7 @@ func do(t *testing.T, e *echo.Echo, method, path, body string, hdr ...string) (i
 }
 
 func TestValidRequestsReachHandlers(t *testing.T) {
+	t.Parallel()
 	e := newItems(t)
 	if code, _, body := do(t, e, "GET", "/items/abc?limit=2", ""); code != 200 || !strings.Contains(body, `"abc"`) {
 		t.Errorf("GET valid = %d %s", code, body)
@@ -71,6 +69,7 @@ func TestValidRequestsReachHandlers(t *testing.T) {
 }
 
 func TestValidatorErrorsNameTheFault(t *testing.T) {
+	t.Parallel()
 	e := newItems(t)
 	code, eb, _ := do(t, e, "GET", "/items/abc?limit=0", "")
 	if code != 400 || eb.Parameter != "limit" || !strings.Contains(eb.Message, `"limit"`) {
@@ -104,6 +103,7 @@ func TestValidatorErrorsNameTheFault(t *testing.T) {
 }
 
 func TestHandlerErrorsUseRenderer(t *testing.T) {
+	t.Parallel()
 	e := newItems(t)
 	e.GET("/items/:id", func(c echo.Context) error {
 		if c.Param("id") == "dup" {
@@ -122,6 +122,7 @@ func TestHandlerErrorsUseRenderer(t *testing.T) {
 }
 
 func TestSpecPublishedWithBaseURL(t *testing.T) {
+	t.Parallel()
 	e := newItems(t)
 	for _, p := range []string{"/openapi.json", "/openapi.yaml"} {
 		req := httptest.NewRequest("GET", p, nil)
@@ -147,10 +148,8 @@ func TestSpecPublishedWithBaseURL(t *testing.T) {
 }
 
 func TestRepeatedValidGETsSkipValidation(t *testing.T) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	spec := itemsSpec(t)
 	authCalls := 0
 	e, memo, err := newEcho(Options{Spec: spec, Auth: func(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
 		authCalls++
@@ -211,14 +210,8 @@ func TestRepeatedValidGETsSkipValidation(t *testing.T) {
 }
 
 func TestVerdictMemoIsBounded(t *testing.T) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, memo, err := newEcho(Options{Spec: spec})
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	e, memo := newItemsEcho(t)
 	memo.entries.Resize(8)
 	e.GET("/items/:id", func(c echo.Context) error { return c.NoContent(200) })
 	for i := 0; i < 50; i++ {
@@ -237,14 +230,7 @@ func TestVerdictMemoIsBounded(t *testing.T) {
 }
 
 func BenchmarkValidatedGET(b *testing.B) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		b.Fatal(err)
-	}
-	e, memo, err := newEcho(Options{Spec: spec})
-	if err != nil {
-		b.Fatal(err)
-	}
+	e, memo := newItemsEcho(b)
 	e.GET("/items/:id", func(c echo.Context) error { return c.NoContent(200) })
 	run := func(b *testing.B, memoOn bool) {
 		for i := 0; i < b.N; i++ {

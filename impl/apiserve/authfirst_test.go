@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 
@@ -41,10 +40,7 @@ func (e *endless) Read(p []byte) (int, error) {
 // putBoxJson) takes at most 32 bytes.
 func newGuardedBoxes(t *testing.T) (*echo.Echo, *[]string) {
 	t.Helper()
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := itemsSpec(t)
 	bearer := Bearer{
 		Tokens: tokenTable{
 			"writer": {Name: "wendy", Roles: []string{"writer"}},
@@ -96,6 +92,7 @@ func newGuardedBoxes(t *testing.T) (*echo.Echo, *[]string) {
 // counterpart's); a DELETE's body is read within IgnoredBodyLimit and
 // ignored, an endless one is 413.
 func TestEdgeAuthorisesBeforeBody(t *testing.T) {
+	t.Parallel()
 	e, scoped := newGuardedBoxes(t)
 	for _, c := range []struct {
 		method, path, token string
@@ -171,6 +168,7 @@ func TestEdgeAuthorisesBeforeBody(t *testing.T) {
 // no tokens, so a look-up would refuse it), and never takes a read's
 // identity (auth.WithResolver) for an authorisation.
 func TestBearerReusesEdgePrincipal(t *testing.T) {
+	t.Parallel()
 	b := Bearer{Missing: "missing", NoTokens: "none"}
 	req := httptest.NewRequest(http.MethodPut, "/x", nil)
 	req.Header.Set("Authorization", "Bearer t")
@@ -193,6 +191,7 @@ func authInput(req *http.Request) *openapi3filter.AuthenticationInput {
 // TestContractName: policies see operationIds as api/*.yaml spells them,
 // though oapi-codegen's embedded document upper-cases the first letter.
 func TestContractName(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"GetObject": "getObject", "getObject": "getObject", "": "", "UpdateLibraryJson": "updateLibraryJson",
 	} {

@@ -20,6 +20,7 @@ func (o oneToken) Authenticate(token string) (auth.Principal, bool) {
 }
 
 func TestBearer(t *testing.T) {
+	t.Parallel()
 	b := Bearer{
 		Tokens:  oneToken{auth.Principal{Name: "ann", Roles: []string{"reader"}}},
 		Missing: "missing", NoTokens: "none", Unknown: "unknown",

@@ -6,15 +6,12 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
 )
 
 func TestContract(t *testing.T) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	spec := itemsSpec(t)
 	c, err := NewContract(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -42,10 +39,8 @@ func TestContract(t *testing.T) {
 // second time, each caller with its own copy of the parameters) and never
 // remembers a path the document lacks, so unknown paths cannot fill it.
 func TestFindRouteRemembers(t *testing.T) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	spec := itemsSpec(t)
 	c, err := NewContract(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 )
@@ -16,14 +15,8 @@ import (
 // one gets: the validator writes absent query parameters' defaults into
 // the request, so a memo hit has to as well.
 func TestMemoHitSeesTheSameRequest(t *testing.T) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, memo, err := newEcho(Options{Spec: spec})
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	e, memo := newItemsEcho(t)
 	e.GET("/items/:id", func(c echo.Context) error {
 		return c.String(200, c.Request().URL.RawQuery+" mode="+strings.Join(c.Request().Header.Values("X-Mode"), ","))
 	})
@@ -45,10 +38,8 @@ func TestMemoHitSeesTheSameRequest(t *testing.T) {
 // A body over the server's limit is 413 whether the validator or the
 // handler finds out, not 400 "reading failed" or 500.
 func TestBodyOverLimitIs413(t *testing.T) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	spec := itemsSpec(t)
 	e, err := New(Options{Spec: spec, Auth: func(context.Context, *openapi3filter.AuthenticationInput) error { return nil }})
 	if err != nil {
 		t.Fatal(err)
@@ -68,14 +59,8 @@ func TestBodyOverLimitIs413(t *testing.T) {
 // validation may refuse the empty value, so a remembered verdict for the
 // request without it must not let it through.
 func TestMemoTellsAbsentFromEmptyHeader(t *testing.T) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, _, err := newEcho(Options{Spec: spec})
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	e, _ := newItemsEcho(t)
 	e.GET("/items/:id", func(c echo.Context) error { return c.NoContent(200) })
 	for range 2 {
 		if code, _, body := do(t, e, "GET", "/items/abc?limit=3", ""); code != 200 {
@@ -97,6 +82,7 @@ func TestMemoTellsAbsentFromEmptyHeader(t *testing.T) {
 }
 
 func TestMethodNotAllowedNamesAllow(t *testing.T) {
+	t.Parallel()
 	e := newItems(t)
 	req := httptest.NewRequest("PATCH", "/items/abc", nil)
 	rec := httptest.NewRecorder()

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 )
@@ -17,10 +16,8 @@ import (
 // apiserve from typed errors and the contract, so services never read the
 // wording of the validator's messages.
 func TestErrorKinds(t *testing.T) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	spec := itemsSpec(t)
 	var got *Error
 	e, err := New(Options{
 		Spec:    spec,

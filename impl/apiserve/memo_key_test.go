@@ -15,10 +15,8 @@ import (
 // may spell a header parameter in any case (HTTP header names are
 // case-insensitive), and the verdict must still depend on its value.
 func TestMemoKeysOnHeadersDeclaredInAnyCase(t *testing.T) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	spec := itemsSpec(t)
 	for _, p := range spec.Paths.Find("/items/{id}").Get.Parameters {
 		if p.Value.In == openapi3.ParameterInHeader {
 			p.Value.Name = strings.ToLower(p.Value.Name)
@@ -66,14 +64,8 @@ func TestMemoKeysOnHeadersDeclaredInAnyCase(t *testing.T) {
 // An operation without header parameters keeps its verdict key in its URL
 // entry: each URL still has its own verdict.
 func TestMemoRemembersEachURLOfAHeaderlessOperation(t *testing.T) {
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, memo, err := newEcho(Options{Spec: spec})
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	e, memo := newItemsEcho(t)
 	var seen []string
 	e.GET("/notes/:file", func(c echo.Context) error {
 		seen = append(seen, c.Request().URL.RequestURI())

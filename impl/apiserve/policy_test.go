@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 )
@@ -20,10 +19,7 @@ type seen struct {
 
 func newPolicyItems(t *testing.T) (*echo.Echo, *seen) {
 	t.Helper()
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := itemsSpec(t)
 	e, err := New(Options{
 		Spec: spec,
 		Auth: func(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
@@ -76,6 +72,7 @@ func serve(e *echo.Echo, method, path, body string, hdr ...string) *httptest.Res
 // TestPolicyOptions: OPTIONS is answered from the document; a preflight
 // only for a path whose GET the policy makes cross-origin.
 func TestPolicyOptions(t *testing.T) {
+	t.Parallel()
 	e, _ := newPolicyItems(t)
 	rec := serve(e, http.MethodOptions, "/items/abc", "")
 	if rec.Code != 204 || rec.Header().Get("Allow") != "GET, HEAD, PUT, OPTIONS" || rec.Header().Get("Access-Control-Allow-Origin") != "" {
@@ -106,6 +103,7 @@ func TestPolicyOptions(t *testing.T) {
 // Allow before validation (no credentials asked for); a path the
 // document lacks is 404 with the policy's message, for reads and writes.
 func TestPolicyMethods(t *testing.T) {
+	t.Parallel()
 	e, _ := newPolicyItems(t)
 	for _, c := range []struct{ method, path, allow string }{
 		{http.MethodDelete, "/items/abc", "GET, HEAD, PUT, OPTIONS"},
@@ -128,6 +126,7 @@ func TestPolicyMethods(t *testing.T) {
 // TestPolicyHEAD: a HEAD is validated and routed as its GET; the handler
 // can still tell it was a HEAD.
 func TestPolicyHEAD(t *testing.T) {
+	t.Parallel()
 	e, s := newPolicyItems(t)
 	rec := serve(e, http.MethodHead, "/items/abc", "")
 	if rec.Code != 200 || s.method != http.MethodGet || s.received != http.MethodHead {
@@ -150,6 +149,7 @@ func TestPolicyHEAD(t *testing.T) {
 // operations carry CORS headers, on the first request and on a request
 // whose verdict was remembered; other operations' answers do not.
 func TestPolicyCORS(t *testing.T) {
+	t.Parallel()
 	e, _ := newPolicyItems(t)
 	for i := range 2 {
 		rec := serve(e, http.MethodGet, "/items/abc", "")
@@ -176,6 +176,7 @@ func TestPolicyCORS(t *testing.T) {
 // reads it; text/xml reaches an operation declaring application/xml as
 // application/xml.
 func TestPolicyBodies(t *testing.T) {
+	t.Parallel()
 	e, s := newPolicyItems(t)
 	big := fmt.Sprintf(`{"name":%q}`, strings.Repeat("x", 100))
 	rec := serve(e, http.MethodPut, "/items/abc", big, "Content-Type", "application/json")

@@ -12,6 +12,7 @@ import (
 // value ends with, hands the value over without it, and leaves other
 // paths to echo as they are.
 func TestRoutesSuffixedParameters(t *testing.T) {
+	t.Parallel()
 	e := echo.New()
 	r := Routes(e)
 	answer := func(name string) echo.HandlerFunc {
@@ -70,6 +71,7 @@ func TestRoutesSuffixedParameters(t *testing.T) {
 }
 
 func TestRoutesRefuseLiteralAfterInnerParameter(t *testing.T) {
+	t.Parallel()
 	defer func() {
 		if recover() == nil {
 			t.Error("a literal after a parameter in an inner segment was accepted")

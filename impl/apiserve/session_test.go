@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
 
 	"github.com/sitelib/sitesvc/impl/auth"
@@ -38,10 +37,7 @@ func (c cookieSessions) Session(r *http.Request) (auth.Session, bool) {
 // handlers record the principal they were handed.
 func newSessionBoxes(t *testing.T, sessions auth.SessionReader) (*echo.Echo, *[]string) {
 	t.Helper()
-	spec, err := openapi3.NewLoader().LoadFromFile("testdata/items.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := itemsSpec(t)
 	bearer := Bearer{
 		Tokens:   tokenTable{"writer": {Name: "tom", Roles: []string{"writer"}}},
 		Sessions: sessions,
@@ -85,6 +81,7 @@ var testSessions = cookieSessions{configured: true, byCookie: map[string]auth.Se
 // principal reaches the handler as a token's does, and goes through
 // Permit; a bearer token, when sent, decides alone.
 func TestEdgeSessionWrites(t *testing.T) {
+	t.Parallel()
 	e, handled := newSessionBoxes(t, testSessions)
 	for _, c := range []struct {
 		name, method, path string
@@ -136,6 +133,7 @@ func TestEdgeSessionWrites(t *testing.T) {
 // TestEdgeSessionsOff: a SessionReader that is not configured, or none,
 // leaves authorisation to bearer tokens exactly as before.
 func TestEdgeSessionsOff(t *testing.T) {
+	t.Parallel()
 	off := testSessions
 	off.configured = false
 	for name, sessions := range map[string]auth.SessionReader{"not configured": off, "nil": nil} {
@@ -155,6 +153,7 @@ func TestEdgeSessionsOff(t *testing.T) {
 // secured read accepts a session without a CSRF token (a read changes
 // nothing), and refuses a session's write without one.
 func TestBearerSessionReads(t *testing.T) {
+	t.Parallel()
 	b := Bearer{Sessions: testSessions, Missing: "missing"}
 	get := httptest.NewRequest(http.MethodGet, "/x", nil)
 	get.Header.Set("Cookie", "sid=rita")

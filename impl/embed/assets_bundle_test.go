@@ -12,6 +12,7 @@ import (
 // served when no viewer directory is given, compressed once; a viewer
 // directory overrides it, even one without the bundle.
 func TestBuiltInMiradorBundle(t *testing.T) {
+	t.Parallel()
 	body := bytes.Repeat([]byte("window.Mirador={};"), 1000)
 	a, err := newAssets("", body)
 	if err != nil {

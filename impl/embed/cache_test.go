@@ -8,6 +8,7 @@ import (
 // The object cache's byte count is the sum of its entries' sizes through
 // stores, replacements, growth, removals and evictions.
 func TestObjectCacheCountsBytes(t *testing.T) {
+	t.Parallel()
 	c := newObjectCache(3, 1000)
 	check := func(when string) {
 		t.Helper()

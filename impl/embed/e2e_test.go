@@ -18,6 +18,7 @@ import (
 // every response against api/embed.yaml; the title comes from the PURL
 // service's public XML.
 func TestRealServer(t *testing.T) {
+	t.Parallel()
 	srv := testkit.StartServer(t, "--provider-name", "E2E Library")
 	spec, err := embedapi.GetSpec()
 	if err != nil {

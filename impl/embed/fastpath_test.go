@@ -19,6 +19,7 @@ import (
 // TestOEmbedJSONFieldOrder: the JSON form lists the fields in the seed's
 // order, like the XML form.
 func TestOEmbedJSONFieldOrder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, body := e.get(t, "/embed?"+q("url", e.purl(imageDruid), "maxwidth", "320"))
 	dec := json.NewDecoder(strings.NewReader(body))
@@ -72,6 +73,7 @@ func (e *testEnv) fetchRaw(t *testing.T, method, path string) (int, http.Header,
 // answered from the remembered rendering, byte for byte as the routed
 // answer, headers included.
 func TestRememberedAnswersMatchRoutedOnes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	paths := []string{
 		"/embed?" + q("url", e.purl(imageDruid)),
@@ -117,6 +119,7 @@ func TestRememberedAnswersMatchRoutedOnes(t *testing.T) {
 // shortcut to a fresh cached object; expiry, a changed record and an object
 // gone upstream are seen as on the routed path.
 func TestRememberedAnswersFollowTheCache(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	path := "/embed?" + q("url", e.purl(imageDruid))
 	e.get(t, path)
@@ -125,9 +128,7 @@ func TestRememberedAnswersFollowTheCache(t *testing.T) {
 		t.Fatalf("upstream requests %v", e.stub.log())
 	}
 
-	changed := fixtures[imageDruid]
-	changed.title = "Retitled"
-	e.stub.setBody(imageDruid, changed.xml(imageDruid))
+	e.stub.retitle(imageDruid, "Retitled")
 	_, body := e.get(t, path)
 	if decodeOEmbed(t, body)["title"] != fixtures[imageDruid].title {
 		t.Errorf("within the TTL the cached title is served: %s", body)
@@ -152,6 +153,7 @@ func TestRememberedAnswersFollowTheCache(t *testing.T) {
 }
 
 func TestRefusedRequestsAreNotRemembered(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, path := range []string{
 		"/embed?" + q("url", e.purl(imageDruid), "maxheight", "0"),
@@ -171,6 +173,7 @@ func TestRefusedRequestsAreNotRemembered(t *testing.T) {
 }
 
 func TestRememberedAnswersBounded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.svc.answers.embed.Resize(8)
 	e.svc.answers.iframe.Resize(8)
@@ -198,6 +201,7 @@ func TestRememberedAnswersBounded(t *testing.T) {
 // answer depend on more than the query string (security, a header or
 // cookie parameter), nothing is remembered.
 func TestAnswerMemoNeedsQueryOnlyOperations(t *testing.T) {
+	t.Parallel()
 	load := func() *openapi3.T {
 		spec, err := embedapi.GetSpec()
 		if err != nil {
@@ -225,6 +229,7 @@ func TestAnswerMemoNeedsQueryOnlyOperations(t *testing.T) {
 }
 
 func TestMethods(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, path := range []string{"/embed", "/iframe", "/viewer/viewer.js"} {
 		for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
@@ -263,6 +268,7 @@ func TestMethods(t *testing.T) {
 // TestOEmbedErrorsReadableByAnySite: a page on another site reading the
 // oEmbed endpoint with fetch can read why it was refused.
 func TestOEmbedErrorsReadableByAnySite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, path := range []string{
 		"/embed",
@@ -279,6 +285,7 @@ func TestOEmbedErrorsReadableByAnySite(t *testing.T) {
 // TestAssetConditionalTooLong: the 400 the contract declares for the
 // viewer assets is what an oversized If-None-Match gets.
 func TestAssetConditionalTooLong(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, path := range []string{"/viewer/viewer.js", "/viewer/viewer.css", "/viewer/mirador.min.js"} {
 		resp, body := e.get(t, path, "If-None-Match", `"`+strings.Repeat("a", 1100)+`"`)

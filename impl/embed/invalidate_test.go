@@ -10,6 +10,7 @@ import (
 // default TTL, a withdrawal upstream shows within DefaultCacheTTL (30 s).
 // In one process: ObjectChanged shows it at once.
 func TestWithdrawalShowsWithinBound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.CacheTTL = 0 }) // the default
 	embedURL := "/embed?" + q("url", e.purl(imageDruid))
 	iframeURL := "/iframe?" + q("url", e.purl(imageDruid))
@@ -53,6 +54,7 @@ func TestWithdrawalShowsWithinBound(t *testing.T) {
 // A load that was under way when the object changed is not cached: its
 // record may be from before the change.
 func TestLoadBeforeInvalidationNotCached(t *testing.T) {
+	t.Parallel()
 	c := newObjectCache(4, 1<<20)
 	gen := c.gen()
 	c.invalidate("bb000kk0000")

@@ -54,26 +54,64 @@ type imageArea struct {
 // shows the colours of the source image there (the image is fitted, not
 // zoomed into a corner).
 func TestViewerShowsTheImage(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
 	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
-	ctx := browserFor(t, 10*time.Minute)
+	// The groups below run in parallel, each with a browser of its own
+	// (a tab's viewport is set per page), against the one server.
 	druids := []string{sampleImage, sampleBook, sampleMap}
 	if largeSamples(t, srv) {
 		druids = append(druids, sampleLarge)
 	}
 	for _, druid := range druids {
-		for _, vp := range viewports {
-			t.Run(druid+" "+vp.name, func(t *testing.T) {
-				if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(vp.width, vp.height, 1, false)); err != nil {
-					t.Fatal(err)
-				}
-				u := srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+druid)
-				checkImageShown(ctx, t, srv, u, druid, druid+"-"+vp.name, float64(vp.width*vp.height), vp.minShare)
-			})
-		}
+		t.Run(druid, func(t *testing.T) {
+			t.Parallel()
+			ctx := browserFor(t, 5*time.Minute)
+			for _, vp := range viewports {
+				t.Run(vp.name, func(t *testing.T) {
+					if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(vp.width, vp.height, 1, false)); err != nil {
+						t.Fatal(err)
+					}
+					u := srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+druid)
+					checkImageShown(ctx, t, srv, u, druid, druid+"-"+vp.name, float64(vp.width*vp.height), vp.minShare)
+				})
+			}
+		})
 	}
+	t.Run("frames", func(t *testing.T) {
+		t.Parallel()
+		viewerFrames(browserFor(t, 5*time.Minute), t, srv)
+	})
+	t.Run("controls", func(t *testing.T) {
+		t.Parallel()
+		viewerControls(browserFor(t, 5*time.Minute), t, srv)
+	})
+	// The other viewers fill the frame too.
+	kinds := []struct{ druid, selector string }{
+		{sampleMedia, ".sitesvc-media-cover"},
+		{samplePDF, "iframe.sitesvc-pdf"},
+	}
+	if largeSamples(t, srv) {
+		kinds = append(kinds, struct{ druid, selector string }{sampleVideo, "video"})
+	}
+	for _, k := range kinds {
+		t.Run(k.druid, func(t *testing.T) {
+			t.Parallel()
+			ctx := browserFor(t, 5*time.Minute)
+			for _, vp := range viewports {
+				t.Run(vp.name, func(t *testing.T) {
+					checkViewerFills(ctx, t, srv, k.druid, k.selector, vp.width, vp.height, vp.name)
+				})
+			}
+		})
+	}
+}
+
+// viewerFrames checks the image is fitted in frames other than a plain
+// iframe: without a title, shown after loading hidden, in the PURL page.
+func viewerFrames(ctx context.Context, t *testing.T, srv *testkit.Server) {
 	// The frame of issue 13 that had no image area at all: no title, 300 px.
 	t.Run("hide_title maxheight=300", func(t *testing.T) {
 		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 300, 1, false)); err != nil {
@@ -120,6 +158,11 @@ func TestViewerShowsTheImage(t *testing.T) {
 			checkImageShownIn(ctx, t, srv, srv.URL+"/purl/"+druid, "#viewer iframe", druid, "purl-page-"+druid, 1280*900, 0.25)
 		})
 	}
+}
+
+// viewerControls checks the viewer's own controls: focus rings, the
+// download panel, the thumbnail strip's labels, keyboard use.
+func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 	// The focus ring of every control of the bar, and of the title link,
 	// is drawn whole: a ring-coloured pixel in the middle of each of its
 	// four sides on the screen (the bar touches the frame's edge, and the
@@ -129,7 +172,7 @@ func TestViewerShowsTheImage(t *testing.T) {
 			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
 			t.Fatal(err)
 		}
-		if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 			t.Fatal(err)
 		}
 		evalString(ctx, t, `(function(){if (document.activeElement) { document.activeElement.blur(); } return 'ok';})()`)
@@ -174,7 +217,7 @@ func TestViewerShowsTheImage(t *testing.T) {
 			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleImage))); err != nil {
 			t.Fatal(err)
 		}
-		if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 			t.Fatal(err)
 		}
 		// The image area's end follows the canvas controls' measured height.
@@ -241,7 +284,7 @@ func TestViewerShowsTheImage(t *testing.T) {
 				chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+c.druid))); err != nil {
 				t.Fatal(err)
 			}
-			if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
+			if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 				t.Fatal(err)
 			}
 			var labels []struct {
@@ -278,7 +321,7 @@ func TestViewerShowsTheImage(t *testing.T) {
 			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
 			t.Fatal(err)
 		}
-		if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 			t.Fatal(err)
 		}
 		if err := chromedp.Run(ctx, chromedp.Click(`button[aria-label="Next item"]`, chromedp.ByQuery), chromedp.Sleep(800*time.Millisecond),
@@ -297,7 +340,7 @@ func TestViewerShowsTheImage(t *testing.T) {
 			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
 			t.Fatal(err)
 		}
-		if err := waitDrawn(ctx, drawnJS, 40*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 			t.Fatal(err)
 		}
 		names := evalString(ctx, t, `Array.from(document.querySelectorAll('.sitesvc-embed-controls > *')).map(function(b){return (b.tagName === 'BUTTON' || (b.tagName === 'A' && b.href) ? '' : 'NOT-A-CONTROL ') + (b.getAttribute('aria-label') || 'UNNAMED');}).join('|')`)
@@ -344,68 +387,62 @@ func TestViewerShowsTheImage(t *testing.T) {
 			}
 		}
 	})
-	// The other viewers fill the frame too.
-	kinds := []struct{ druid, selector string }{
-		{sampleMedia, ".sitesvc-media-cover"},
-		{samplePDF, "iframe.sitesvc-pdf"},
+}
+
+// checkViewerFills opens the iframe of druid, a sample shown by another
+// viewer than Mirador (its element selector), at width × height: the
+// element fills the frame, a sound recording's cover at its own size.
+func checkViewerFills(ctx context.Context, t *testing.T, srv *testkit.Server, druid, selector string, width, height int64, vpName string) {
+	t.Helper()
+	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(width, height, 1, false),
+		chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+druid))); err != nil {
+		t.Fatal(err)
 	}
-	if largeSamples(t, srv) {
-		kinds = append(kinds, struct{ druid, selector string }{sampleVideo, "video"})
+	if err := testkit.WaitJS(ctx, `(function(){var e = document.querySelector('`+selector+`'); return !!e && e.getBoundingClientRect().height > 0 && (!e.complete === false || e.tagName !== 'IMG') && (e.tagName !== 'VIDEO' || e.readyState >= 2);})()`, 20*time.Second); err != nil {
+		t.Fatalf("%s never appeared: %v", selector, err)
 	}
-	for _, k := range kinds {
-		for _, vp := range viewports {
-			t.Run(k.druid+" "+vp.name, func(t *testing.T) {
-				if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(vp.width, vp.height, 1, false),
-					chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+k.druid))); err != nil {
-					t.Fatal(err)
-				}
-				if err := waitDrawn(ctx, `(function(){var e = document.querySelector('`+k.selector+`'); return !!e && e.getBoundingClientRect().height > 0 && (!e.complete === false || e.tagName !== 'IMG') && (e.tagName !== 'VIDEO' || e.readyState >= 2);})()`, 20*time.Second); err != nil {
-					t.Fatalf("%s never appeared: %v", k.selector, err)
-				}
-				var r struct{ W, H float64 }
-				if err := chromedp.Run(ctx, chromedp.Evaluate(`(function(){var b = document.querySelector('`+k.selector+`').getBoundingClientRect(); return {W: b.width, H: b.height};})()`, &r)); err != nil {
-					t.Fatal(err)
-				}
-				if k.druid == sampleMedia {
-					// A sound recording's cover is shown at most at its own
-					// size (never upscaled), at it where the frame has room,
-					// and the player and its caption stay in the frame.
-					var m struct{ W, H, NW, NH, Room, PlayerBottom, CaptionBottom float64 }
-					if err := chromedp.Run(ctx, chromedp.Evaluate(`(function(){
-						var c = document.querySelector('.sitesvc-media-cover'), b = c.getBoundingClientRect();
-						var a = document.querySelector('.sitesvc-media audio').getBoundingClientRect();
-						var f = document.querySelector('.sitesvc-media figcaption').getBoundingClientRect();
-						var v = document.querySelector('.sitesvc-viewer').getBoundingClientRect();
-						return {W: b.width, H: b.height, NW: c.naturalWidth, NH: c.naturalHeight,
-							Room: v.height - (a.height + f.height + 40), PlayerBottom: a.bottom, CaptionBottom: f.bottom};
-					})()`, &m)); err != nil {
-						t.Fatal(err)
-					}
-					if m.W > m.NW+0.5 || m.H > m.NH+0.5 {
-						t.Errorf("the cover is upscaled: %.0f×%.0f, its own size %.0f×%.0f", m.W, m.H, m.NW, m.NH)
-					}
-					if m.Room >= m.NH && (m.W < m.NW-0.5 || m.H < m.NH-0.5) {
-						t.Errorf("the cover is %.0f×%.0f with room for its own size %.0f×%.0f", m.W, m.H, m.NW, m.NH)
-					}
-					if m.H < min(m.NH, m.Room)*0.8 {
-						t.Errorf("the cover is %.0f px high, with room for %.0f", m.H, min(m.NH, m.Room))
-					}
-					if m.PlayerBottom > float64(vp.height) || m.CaptionBottom > float64(vp.height)+1 {
-						t.Errorf("the player (bottom %.0f) or its caption (bottom %.0f) leaves the %d px frame", m.PlayerBottom, m.CaptionBottom, vp.height)
-					}
-				} else if share := r.W * r.H / float64(vp.width*vp.height); share < 0.5 {
-					// A PDF or a video has the frame nearly all.
-					t.Errorf("%s covers %.0f%% of the viewport, want at least 50%%", k.selector, 100*share)
-				}
-				if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-					var shot []byte
-					if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil {
-						_ = os.WriteFile(filepath.Join(dir, k.druid+"-"+vp.name+".png"), shot, 0o644)
-					}
-				}
-			})
+	var r struct{ W, H float64 }
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`(function(){var b = document.querySelector('`+selector+`').getBoundingClientRect(); return {W: b.width, H: b.height};})()`, &r)); err != nil {
+		t.Fatal(err)
+	}
+	if druid == sampleMedia {
+		// A sound recording's cover is shown at most at its own
+		// size (never upscaled), at it where the frame has room,
+		// and the player and its caption stay in the frame.
+		var m struct{ W, H, NW, NH, Room, PlayerBottom, CaptionBottom float64 }
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`(function(){
+				var c = document.querySelector('.sitesvc-media-cover'), b = c.getBoundingClientRect();
+				var a = document.querySelector('.sitesvc-media audio').getBoundingClientRect();
+				var f = document.querySelector('.sitesvc-media figcaption').getBoundingClientRect();
+				var v = document.querySelector('.sitesvc-viewer').getBoundingClientRect();
+				return {W: b.width, H: b.height, NW: c.naturalWidth, NH: c.naturalHeight,
+					Room: v.height - (a.height + f.height + 40), PlayerBottom: a.bottom, CaptionBottom: f.bottom};
+			})()`, &m)); err != nil {
+			t.Fatal(err)
+		}
+		if m.W > m.NW+0.5 || m.H > m.NH+0.5 {
+			t.Errorf("the cover is upscaled: %.0f×%.0f, its own size %.0f×%.0f", m.W, m.H, m.NW, m.NH)
+		}
+		if m.Room >= m.NH && (m.W < m.NW-0.5 || m.H < m.NH-0.5) {
+			t.Errorf("the cover is %.0f×%.0f with room for its own size %.0f×%.0f", m.W, m.H, m.NW, m.NH)
+		}
+		if m.H < min(m.NH, m.Room)*0.8 {
+			t.Errorf("the cover is %.0f px high, with room for %.0f", m.H, min(m.NH, m.Room))
+		}
+		if m.PlayerBottom > float64(height) || m.CaptionBottom > float64(height)+1 {
+			t.Errorf("the player (bottom %.0f) or its caption (bottom %.0f) leaves the %d px frame", m.PlayerBottom, m.CaptionBottom, height)
+		}
+	} else if share := r.W * r.H / float64(width*height); share < 0.5 {
+		// A PDF or a video has the frame nearly all.
+		t.Errorf("%s covers %.0f%% of the viewport, want at least 50%%", selector, 100*share)
+	}
+	if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
+		var shot []byte
+		if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil {
+			_ = os.WriteFile(filepath.Join(dir, druid+"-"+vpName+".png"), shot, 0o644)
 		}
 	}
+
 }
 
 // sampleLarge is the large sample (make samples-large): a 24-megapixel
@@ -453,6 +490,7 @@ type imageRequest struct {
 // own button and checks that tiles of a finer scale were requested and
 // drawn (the middle of the view shows the quadrant there).
 func TestDeepZoom(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -460,12 +498,12 @@ func TestDeepZoom(t *testing.T) {
 	if !largeSamples(t, srv) {
 		t.Skip("no large samples")
 	}
-	ctx := browserFor(t, 3*time.Minute)
+	ctx := browserFor(t, 5*time.Minute)
 	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false),
 		chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleLarge))); err != nil {
 		t.Fatal(err)
 	}
-	if err := waitDrawn(ctx, drawnJS, 60*time.Second); err != nil {
+	if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 		t.Fatalf("the image was never drawn: %v", err)
 	}
 	var first []imageRequest
@@ -491,7 +529,7 @@ func TestDeepZoom(t *testing.T) {
 			t.Fatalf("zoom in: %v", err)
 		}
 	}
-	if err := waitDrawn(ctx, drawnJS, 30*time.Second); err != nil {
+	if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
 		t.Fatalf("the zoomed view was never drawn: %v", err)
 	}
 	var after []imageRequest
@@ -530,21 +568,6 @@ func TestDeepZoom(t *testing.T) {
 		t.Errorf("above left of the centre the zoomed view shows %v, want red", got)
 	}
 	t.Logf("zoomed: %d tiles of a finer scale than %d", finer, finest)
-}
-
-// waitDrawn is waitJS that survives the page's execution context being
-// replaced while it polls (a navigation still settling, a frame reloading),
-// which chromedp reports as an error rather than as false.
-func waitDrawn(ctx context.Context, expr string, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		err := testkit.WaitJS(ctx, expr, time.Until(deadline))
-		if err == nil || time.Now().After(deadline) || ctx.Err() != nil ||
-			!(strings.Contains(err.Error(), "Cannot find context") || strings.Contains(err.Error(), "context was destroyed")) {
-			return err
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }
 
 // drawnJS is true once OpenSeadragon has drawn something in the middle of
@@ -592,7 +615,7 @@ func checkImageShownIn(ctx context.Context, t *testing.T, srv *testkit.Server, p
 			t.Fatal(err)
 		}
 	}
-	if err := waitDrawn(ctx, drawnIn(win), 40*time.Second); err != nil {
+	if err := testkit.WaitJS(ctx, drawnIn(win), drawLimit); err != nil {
 		var dbg string
 		_ = chromedp.Run(ctx, chromedp.Evaluate(`(function(){try{var c = document.querySelector('.openseadragon-canvas canvas'); if(!c) return 'no canvas'; var px = c.getContext('2d').getImageData(c.width >> 1, c.height >> 1, 1, 1).data; return c.width+'x'+c.height+' '+Array.from(px).join(',')}catch(e){return String(e)}})()`, &dbg))
 		t.Logf("debug: %s", dbg)

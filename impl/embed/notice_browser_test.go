@@ -26,11 +26,12 @@ import (
 // a light box, at least 14 px type) in a 640×400 and a 300×200 frame, not
 // raw JSON.
 func TestNoticesInTheFrame(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
 	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
-	ctx := browserFor(t, 3*time.Minute)
+	ctx := browserFor(t, 5*time.Minute)
 	cases := []struct{ name, url, heading string }{
 		{"mistyped", srv.URL + "/purl/bb000kk000", "This link does not lead to an item"},
 		{"unknown", srv.URL + "/purl/zz999zz9999", "This item is not available"},
@@ -50,7 +51,7 @@ func TestNoticesInTheFrame(t *testing.T) {
 	var w, h int
 	host := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		rw.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(rw, `<!DOCTYPE html><html><head><title>Blog</title></head><body style="margin:0"><iframe src="%s" style="display:block;width:%dpx;height:%dpx;border:0" title="Viewer"></iframe></body></html>`, src, w, h)
+		fmt.Fprintf(rw, `<!DOCTYPE html><html><head><title>Blog</title></head><body style="margin:0"><iframe src="%s" style="display:block;width:%dpx;height:%dpx;border:0" title="Viewer" onload="window.framed = true"></iframe></body></html>`, src, w, h)
 	}))
 	defer host.Close()
 	page := strings.Replace(host.URL, "127.0.0.1", "localhost", 1)
@@ -59,8 +60,13 @@ func TestNoticesInTheFrame(t *testing.T) {
 			t.Run(fmt.Sprintf("%s %dx%d", c.name, size[0], size[1]), func(t *testing.T) {
 				src, w, h = srv.URL+"/embed/iframe?url="+url.QueryEscape(c.url), size[0], size[1]
 				if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(int64(w), int64(h), 1, false),
-					chromedp.Navigate(page), chromedp.Sleep(1500*time.Millisecond)); err != nil {
+					chromedp.Navigate(page)); err != nil {
 					t.Fatal(err)
+				}
+				// The notice is a static page (no script, no web font):
+				// loaded, it is drawn.
+				if err := testkit.WaitJS(ctx, `window.framed === true`, 20*time.Second); err != nil {
+					t.Fatalf("the frame never loaded: %v", err)
 				}
 				var shot []byte
 				if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)); err != nil {

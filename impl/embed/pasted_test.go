@@ -32,6 +32,7 @@ import (
 // recording's frame sized to its cover and player, maxheight and maxwidth
 // honoured.
 func TestEmbedCodeWherePasted(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -85,7 +86,7 @@ addEventListener('message', function (e) { if (e.data && e.data.type === 'sitesv
 		if err := chromedp.Run(ctx, chromedp.Navigate(page)); err != nil {
 			t.Fatal(err)
 		}
-		if err := testkit.WaitJS(ctx, `window.shown`, 30*time.Second); err != nil {
+		if err := testkit.WaitJS(ctx, `window.shown`, drawLimit); err != nil {
 			t.Fatalf("the pasted viewer never showed the object: %v", err)
 		}
 		var f frame

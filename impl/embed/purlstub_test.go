@@ -189,3 +189,10 @@ func (p *purlStub) log() []string {
 	defer p.mu.Unlock()
 	return append([]string(nil), p.requests...)
 }
+
+// retitle publishes druid's fixture again under another title.
+func (p *purlStub) retitle(druid, title string) {
+	changed := fixtures[druid]
+	changed.title = title
+	p.setBody(druid, changed.xml(druid))
+}

@@ -115,6 +115,7 @@ func decodeOEmbed(t testing.TB, body string) map[string]any {
 }
 
 func TestOEmbedJSON(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	resp, body := e.get(t, "/embed?"+q("url", e.purl(imageDruid)))
 	if resp.StatusCode != http.StatusOK {
@@ -157,6 +158,7 @@ func TestOEmbedJSON(t *testing.T) {
 }
 
 func TestOEmbedSizes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
 		params        []string
@@ -186,6 +188,7 @@ func TestOEmbedSizes(t *testing.T) {
 }
 
 func TestOEmbedHideTitleReachesIframe(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, v := range []string{"true", "false"} {
 		_, body := e.get(t, "/embed?"+q("url", e.purl(imageDruid), "hide_title", v))
@@ -209,6 +212,7 @@ func TestOEmbedHideTitleReachesIframe(t *testing.T) {
 }
 
 func TestOEmbedXML(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	resp, body := e.get(t, "/embed?"+q("url", e.purl(imageDruid), "format", "xml", "maxwidth", "320"))
 	if resp.StatusCode != http.StatusOK {
@@ -274,6 +278,7 @@ func errorBody(t testing.TB, body string) embedapi.Error {
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.Errorf("the service fetched a URL outside the PURL base: %s", r.URL)
@@ -376,6 +381,7 @@ func checkNotice(t *testing.T, resp *http.Response, body string, status int) {
 }
 
 func TestUnknownPath(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// Not in the contract, so not validated against it; still a JSON 404.
 	resp, err := http.Get(e.srv.URL + "/nothing")
@@ -390,6 +396,7 @@ func TestUnknownPath(t *testing.T) {
 }
 
 func TestUpstreamFailures(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{500, 503, 403} {
 		e := newEnv(t)
 		e.stub.setStatus(status)
@@ -501,6 +508,7 @@ func TestUpstreamFailures(t *testing.T) {
 }
 
 func TestCacheTTLAndRevalidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	u := "/embed?" + q("url", e.purl(imageDruid))
 	for i := 0; i < 3; i++ {
@@ -528,9 +536,7 @@ func TestCacheTTLAndRevalidation(t *testing.T) {
 	}
 
 	// A changed record replaces the cached one after the TTL.
-	changed := fixtures[imageDruid]
-	changed.title = "A new title"
-	e.stub.setBody(imageDruid, changed.xml(imageDruid))
+	e.stub.retitle(imageDruid, "A new title")
 	e.clock.advance(2 * time.Minute)
 	_, body := e.get(t, u)
 	if got := decodeOEmbed(t, body)["title"]; got != "A new title" {
@@ -565,6 +571,7 @@ func TestCacheTTLAndRevalidation(t *testing.T) {
 }
 
 func TestCacheBounded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t) // CacheSize 4
 	for _, d := range []string{imageDruid, mediaDruid, pdfDruid, fileDruid, groupDruid, citationDruid} {
 		if resp, body := e.get(t, "/embed?"+q("url", e.purl(d))); resp.StatusCode != 200 {
@@ -591,6 +598,7 @@ func TestCacheBounded(t *testing.T) {
 }
 
 func TestConcurrentLoadsCollapse(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var wg sync.WaitGroup
 	for i := 0; i < 20; i++ {
@@ -615,6 +623,7 @@ func TestConcurrentLoadsCollapse(t *testing.T) {
 }
 
 func TestIframeDocument(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	resp, doc := e.get(t, "/iframe?"+q("url", e.purl(imageDruid)))
 	if resp.StatusCode != 200 {
@@ -683,6 +692,7 @@ func htmlUnescape(s string) string {
 }
 
 func TestIframeAccessAndKinds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
 		druid, viewer, level string
@@ -713,6 +723,7 @@ func TestIframeAccessAndKinds(t *testing.T) {
 }
 
 func TestHostileValuesAreEscaped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// Hostile url values never reach a document: they are 404 JSON, and
 	// what is echoed there is JSON-encoded.
@@ -757,6 +768,7 @@ func TestHostileValuesAreEscaped(t *testing.T) {
 }
 
 func TestViewerAssets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct{ path, ct string }{
 		{"/viewer/viewer.js", "text/javascript; charset=utf-8"},
@@ -787,6 +799,7 @@ func TestViewerAssets(t *testing.T) {
 // TestIframeNamesCurrentAssets: the script and stylesheet URLs in the
 // viewer document answer, and their version token is the asset's ETag.
 func TestIframeNamesCurrentAssets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, doc := e.get(t, "/iframe?"+q("url", e.purl(imageDruid)))
 	for _, re := range []string{`<script src="([^"]+)"`, `<link rel="stylesheet" href="([^"]+)"`} {
@@ -806,6 +819,7 @@ func TestIframeNamesCurrentAssets(t *testing.T) {
 }
 
 func TestMiradorBundle(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	e := newEnv(t, func(c *Config) { c.ViewerDir = dir })
 	resp, body := e.get(t, "/viewer/mirador.min.js")
@@ -863,6 +877,7 @@ func TestMiradorBundle(t *testing.T) {
 }
 
 func TestPublishedContract(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	resp, err := http.Get(e.srv.URL + "/openapi.json")
 	if err != nil {
@@ -887,6 +902,7 @@ func TestPublishedContract(t *testing.T) {
 }
 
 func TestNewRejectsBadConfig(t *testing.T) {
+	t.Parallel()
 	for _, cfg := range []Config{
 		{BaseURL: "not a url", PurlBaseURL: "http://x/purl", ProviderName: "p"},
 		{BaseURL: "http://x/embed", PurlBaseURL: "ftp://x/purl", ProviderName: "p"},
@@ -900,6 +916,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 }
 
 func TestIndexLinks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.Examples = []string{"http://x/purl/bb000kk0000"} })
 	links := e.svc.IndexLinks()
 	if len(links) != 2 || links[0].URL != testEmbedBase+"/embed?url=http%3A%2F%2Fx%2Fpurl%2Fbb000kk0000" || links[1].URL != testEmbedBase+"/iframe?url=http%3A%2F%2Fx%2Fpurl%2Fbb000kk0000" {
@@ -908,6 +925,7 @@ func TestIndexLinks(t *testing.T) {
 }
 
 func TestHead(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, path := range []string{"/embed?" + q("url", e.purl(imageDruid)), "/iframe?" + q("url", e.purl(imageDruid)), "/viewer/viewer.js"} {
 		_, getBody := e.get(t, path)
@@ -935,6 +953,7 @@ func TestHead(t *testing.T) {
 // cached ends in the viewer too, although the record itself does not change
 // (the PURL service would answer a conditional request with 304).
 func TestEmbargoReleasedWhileCached(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	embargo := fixtures[imageDruid]
 	embargo.read = "<embargoReleaseDate>2026-03-02</embargoReleaseDate><world/>" // the day after the clock's
@@ -975,6 +994,7 @@ func TestEmbargoReleasedWhileCached(t *testing.T) {
 // byte bound; past it the least recently used objects go, never the one in
 // use.
 func TestCacheBoundedInBytes(t *testing.T) {
+	t.Parallel()
 	record := len(fixtures[imageDruid].xml(imageDruid))
 	e := newEnv(t, func(c *Config) {
 		c.CacheSize = 100
@@ -1024,6 +1044,7 @@ func TestCacheBoundedInBytes(t *testing.T) {
 // TestDocumentsHaveAnIcon: the viewer document and the notice carry the
 // icon inline (a data: URL), so a browser asks for no /favicon.ico.
 func TestDocumentsHaveAnIcon(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, path := range []string{"/iframe?" + q("url", e.purl(imageDruid)), "/iframe?" + q("url", e.purl("zz999zz9999"))} {
 		_, body := e.get(t, path)

@@ -18,6 +18,7 @@ import (
 // PURL service's image service; other objects carry none. Every answer is
 // validated against api/embed.yaml.
 func TestOEmbedThumbnail(t *testing.T) {
+	t.Parallel()
 	testkit.RequireTool(t, "vips")
 	srv := testkit.StartServer(t)
 	spec, err := embedapi.GetSpec()

@@ -13,6 +13,7 @@ import (
 // write is refused 403 before its body is read, whatever the body; a body
 // beyond the operation's limit is 413 without being read whole.
 func TestAuthorisationBeforeBody(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		// An editor creating a library with a document the schema refuses:
 		// the role decides (403), not the document (422).
@@ -76,6 +77,7 @@ func TestAuthorisationBeforeBody(t *testing.T) {
 // string at its maximum length, every character escaped as a surrogate pair
 // (6 bytes for one character; the store counts bytes, so ASCII), indented.
 func TestWriteBodyLimits(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		wide := func(n int) json.RawMessage {
 			return json.RawMessage(`"` + strings.Repeat(`\u0041`, n) + `"`)
@@ -120,6 +122,7 @@ func TestWriteBodyLimits(t *testing.T) {
 // A JSON write is exactly one document (issue 11.11): anything after it is
 // refused with 400 and nothing is written.
 func TestTrailingDataRefused(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		lib := `{"data":{"type":"libraries","attributes":{"name":"Art Library","slug":"art","timezone":"America/Chicago"}}}`
 		for _, body := range []string{lib + "garbage", lib + lib, lib + "\n]", lib + " 1"} {

@@ -16,6 +16,7 @@ import (
 // /hours, a token made with `sitesvc tokens add` sets hours, and the
 // change survives a restart on the same --data.
 func TestBinary(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -107,6 +108,7 @@ func TestBinary(t *testing.T) {
 // fresh schema: migrations apply, no sample data is loaded, /readyz
 // checks the database.
 func TestBinaryPostgres(t *testing.T) {
+	t.Parallel()
 	var pg *storetest.Backend
 	for _, b := range storetest.Backends() {
 		if b.Name == "postgres" {

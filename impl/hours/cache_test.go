@@ -11,6 +11,7 @@ import (
 // recently read first out, with its byte count the sum of what it holds;
 // invalidate empties it.
 func TestDocCacheBounded(t *testing.T) {
+	t.Parallel()
 	c := newDocCache(nil, time.Hour)
 	c.view, c.loaded = &view{}, time.Now() // current without a database
 	builds := 0

@@ -15,6 +15,7 @@ import (
 // scripts/hours-npm) against the real binary, on SQLite and, when
 // configured, PostgreSQL. The script is scripts/hours-npm/clients.cjs.
 func TestRealJSONAPIClients(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary and node")
 	}

@@ -114,6 +114,15 @@ func (e *editorEnv) day(t *testing.T, lib, loc, date string) editorDay {
 	return doc.Data.Attributes.Hours[0]
 }
 
+// wantDay fails the test unless the API gives lib/loc on date as want
+// (editorDay.String); failure is the message, its %s the day's hours.
+func (e *editorEnv) wantDay(t *testing.T, lib, loc, date, want, failure string) {
+	t.Helper()
+	if got := e.day(t, lib, loc, date).String(); got != want {
+		t.Errorf(failure+" (want %s)", got, want)
+	}
+}
+
 func (d editorDay) String() string {
 	switch {
 	case d.Closed:
@@ -146,15 +155,82 @@ func (e *editorEnv) openEditor(t *testing.T, ctx context.Context, p auth.Princip
 	return cookie, csrf
 }
 
+// desktopBrowser is a browser showing pages on a 1280×900 screen, for at
+// most limit.
+func desktopBrowser(t *testing.T, limit time.Duration) context.Context {
+	t.Helper()
+	ctx := testkit.Browser(t, limit, chromedp.WindowSize(1280, 900))
+	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// previewCSV pastes csv into the editor's import box and asks for the
+// preview, which must say preview.
+func previewCSV(t *testing.T, ctx context.Context, csv, preview string) {
+	t.Helper()
+	if err := chromedp.Run(ctx,
+		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(csv), nil),
+		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "#csv-preview", preview)
+}
+
+// writeCSV writes the previewed import, whose status must then say status.
+func writeCSV(t *testing.T, ctx context.Context, status string) {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.Click(`#csv-preview p button`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "#csv-preview .status", status)
+}
+
+// newBrowserEditorEnv is the editor with test sessions (e.sessions) for a
+// browser test, which -short skips.
+func newBrowserEditorEnv(t *testing.T) *editorEnv {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	return newEditorEnv(t, admintest.NewSessions())
+}
+
+// editCellShown is editCell, then waits for the cell to show text (saved);
+// failure says what failed, its %v the wait's error.
+func editCellShown(t *testing.T, ctx context.Context, loc, date, text, failure string) {
+	t.Helper()
+	editCell(t, ctx, loc, date, text)
+	cell := `document.querySelector('button.cell[data-location="` + loc + `"][data-day="` + date + `"]')`
+	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === `+jsString(text)+`)(`+cell+`)`, 10*time.Second); err != nil {
+		t.Fatalf(failure, err)
+	}
+}
+
 // editCell opens the cell of loc on date with the keyboard, types text
 // and presses Enter.
 func editCell(t *testing.T, ctx context.Context, loc, date, text string) {
 	t.Helper()
 	sel := `button.cell[data-location="` + loc + `"][data-day="` + date + `"]`
+	// The grid may be drawn again (its data arriving) between finding the
+	// cell and pressing Enter on it: the node the browser found is then
+	// gone, and the cell of the new grid is opened instead.
+	for attempt := 1; ; attempt++ {
+		err := chromedp.Run(ctx,
+			chromedp.Focus(sel, chromedp.ByQuery),
+			chromedp.KeyEvent("\r"),
+			chromedp.WaitVisible(`td input[type=text]`, chromedp.ByQuery),
+		)
+		if err == nil {
+			break
+		}
+		if attempt == 3 || !strings.Contains(err.Error(), "Could not find node") {
+			t.Fatalf("opening %s %s: %v", loc, date, err)
+		}
+	}
 	if err := chromedp.Run(ctx,
-		chromedp.Focus(sel, chromedp.ByQuery),
-		chromedp.KeyEvent("\r"),
-		chromedp.WaitVisible(`td input[type=text]`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.activeElement.value = ""`, nil),
 		chromedp.SendKeys(`td input[type=text]`, text, chromedp.ByQuery),
 		chromedp.ActionFunc(func(ctx context.Context) error {
@@ -172,15 +248,9 @@ func editCell(t *testing.T, ctx context.Context, loc, date, text string) {
 // change; the editor offers only Green Library and the API refuses its
 // session a write to another library and a write without the CSRF token.
 func TestEditorWeekGrid(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
-	ctx := testkit.Browser(t, 120*time.Second, chromedp.WindowSize(1280, 900))
-	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false)); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	e := newBrowserEditorEnv(t)
+	ctx := desktopBrowser(t, 120*time.Second)
 	cookie, csrf := e.openEditor(t, ctx, auth.Principal{Name: "gina", Roles: []string{"editor:green"}}, "")
 	testkit.Axe(t, ctx, "editor week grid")
 
@@ -201,13 +271,8 @@ func TestEditorWeekGrid(t *testing.T) {
 	}
 
 	// Tuesday: 9a-5p for the Reference Desk (a lunch break normally).
-	editCell(t, ctx, "reference", "2026-03-03", "9a-5p")
-	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "9a-5p")(document.querySelector('button.cell[data-location="reference"][data-day="2026-03-03"]'))`, 10*time.Second); err != nil {
-		t.Fatalf("the cell does not show the saved hours: %v", err)
-	}
-	if got := e.day(t, "green", "reference", "2026-03-03").String(); got != "09:00-17:00 special" {
-		t.Errorf("after 9a-5p the API says %s", got)
-	}
+	editCellShown(t, ctx, "reference", "2026-03-03", "9a-5p", "the cell does not show the saved hours: %v")
+	e.wantDay(t, "green", "reference", "2026-03-03", "09:00-17:00 special", "after 9a-5p the API says %s")
 	testkit.Screenshot(t, ctx, "hours-editor-week-1280")
 	// Back to the regular hours: the exception is deleted.
 	if err := chromedp.Run(ctx,
@@ -219,9 +284,7 @@ func TestEditorWeekGrid(t *testing.T) {
 	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "9a-12p, 1p-5p")(document.querySelector('button.cell[data-location="reference"][data-day="2026-03-03"]'))`, 10*time.Second); err != nil {
 		t.Fatalf("after Regular hours: %v", err)
 	}
-	if got := e.day(t, "green", "reference", "2026-03-03").String(); got != "09:00-12:00,13:00-17:00 regular" {
-		t.Errorf("after Regular hours the API says %s", got)
-	}
+	e.wantDay(t, "green", "reference", "2026-03-03", "09:00-12:00,13:00-17:00 regular", "after Regular hours the API says %s")
 
 	// A bad entry: the reason at the cell, nothing sent.
 	before := e.writes.Load()
@@ -255,20 +318,10 @@ func TestEditorWeekGrid(t *testing.T) {
 
 	// Overnight, then closed; the API checks what the parser cannot
 	// (an exception may not overlap itself).
-	editCell(t, ctx, "stacks", "2026-03-06", "10p-2a")
-	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "10p-2a")(document.querySelector('button.cell[data-location="stacks"][data-day="2026-03-06"]'))`, 10*time.Second); err != nil {
-		t.Fatalf("overnight not shown: %v", err)
-	}
-	if got := e.day(t, "green", "stacks", "2026-03-06").String(); got != "22:00-02:00 special" {
-		t.Errorf("after 10p-2a the API says %s", got)
-	}
-	editCell(t, ctx, "stacks", "2026-03-06", "closed")
-	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "closed")(document.querySelector('button.cell[data-location="stacks"][data-day="2026-03-06"]'))`, 10*time.Second); err != nil {
-		t.Fatalf("closed not shown: %v", err)
-	}
-	if got := e.day(t, "green", "stacks", "2026-03-06").String(); got != "closed holiday" {
-		t.Errorf("after closed the API says %s", got)
-	}
+	editCellShown(t, ctx, "stacks", "2026-03-06", "10p-2a", "overnight not shown: %v")
+	e.wantDay(t, "green", "stacks", "2026-03-06", "22:00-02:00 special", "after 10p-2a the API says %s")
+	editCellShown(t, ctx, "stacks", "2026-03-06", "closed", "closed not shown: %v")
+	e.wantDay(t, "green", "stacks", "2026-03-06", "closed holiday", "after closed the API says %s")
 
 	// Next week and back with the buttons; a date far away by the jump box.
 	var title2 string
@@ -327,20 +380,15 @@ func TestEditorWeekGrid(t *testing.T) {
 	if login != e.url+"/auth/login?return="+url.QueryEscape(e.base+"/admin/") {
 		t.Errorf("sign in again at %q", login)
 	}
-	if got := e.day(t, "green", "special-collections", "2026-03-05").String(); got != "10:00-17:00 regular" {
-		t.Errorf("an edit after the session ended changed the day: %s", got)
-	}
+	e.wantDay(t, "green", "special-collections", "2026-03-05", "10:00-17:00 regular", "an edit after the session ended changed the day: %s")
 }
 
 // TestEditorParser runs the editor's hours parser (admin.js, in the page)
 // over what people type: each accepted text gives the periods the
 // JSON:API takes, each refused one a reason.
 func TestEditorParser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
+	t.Parallel()
+	e := newBrowserEditorEnv(t)
 	ctx := testkit.Browser(t, 60*time.Second)
 	e.openEditor(t, ctx, auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}}, "")
 	for text, want := range map[string]string{
@@ -421,15 +469,9 @@ func waitText(t *testing.T, ctx context.Context, sel, want string) {
 // nothing; a good one writes every change) and the changes list; each
 // section is checked with axe-core, and the page at 390 px.
 func TestEditorSections(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
-	ctx := testkit.Browser(t, 180*time.Second, chromedp.WindowSize(1280, 900))
-	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false)); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	e := newBrowserEditorEnv(t)
+	ctx := desktopBrowser(t, 180*time.Second)
 	e.openEditor(t, ctx, auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}}, "#library=green&view=week")
 	var options string
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll("#library-pick option")).map(o => o.value).join(",")`, &options)); err != nil {
@@ -475,12 +517,8 @@ func TestEditorSections(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitText(t, ctx, "form.weekly .status", "Saved.")
-	if got := e.day(t, "green", "stacks", "2026-03-10").String(); got != "24h regular" {
-		t.Errorf("Tuesday after term hours: %s", got)
-	}
-	if got := e.day(t, "green", "stacks", "2026-03-09").String(); got != "08:00-20:00 regular" {
-		t.Errorf("Monday after term hours: %s", got)
-	}
+	e.wantDay(t, "green", "stacks", "2026-03-10", "24h regular", "Tuesday after term hours: %s")
+	e.wantDay(t, "green", "stacks", "2026-03-09", "08:00-20:00 regular", "Monday after term hours: %s")
 
 	// Terms and a holiday for every location.
 	showView(t, ctx, "Terms and holidays", "Terms and holidays")
@@ -544,13 +582,7 @@ func TestEditorSections(t *testing.T) {
 	// CSV: a file with a bad row writes nothing; then a good one.
 	showView(t, ctx, "CSV", "CSV export and import")
 	bad := "location,date,hours,type,notes\r\nstacks,2026-03-12,9a-1p,,Short day\r\nnowhere,2026-03-12,9a-5p,,\r\nreference,2026-03-13,9a-5x,,\r\n"
-	if err := chromedp.Run(ctx,
-		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(bad), nil),
-		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview", "2 of 3 rows have errors")
+	previewCSV(t, ctx, bad, "2 of 3 rows have errors")
 	var rows, disabled string
 	if err := chromedp.Run(ctx,
 		chromedp.Evaluate(`Array.from(document.querySelectorAll("#csv-preview tbody tr")).map(r => r.lastChild.textContent).join(" | ")`, &rows),
@@ -563,23 +595,10 @@ func TestEditorSections(t *testing.T) {
 	}
 	testkit.Screenshot(t, ctx, "hours-editor-csv-preview")
 	good := "location,date,hours,type,notes\r\nstacks,2026-03-12,9a-1p,,Short day\r\nreference,2026-03-13,closed,closure,\"Inventory, all day\"\r\nlobby,2026-03-12,24h,regular,\r\n"
-	if err := chromedp.Run(ctx,
-		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(good), nil),
-		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview", "2 of 3 rows change hours; 1 change nothing.")
-	if err := chromedp.Run(ctx, chromedp.Click(`#csv-preview p button`, chromedp.ByQuery)); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview .status", "Written: 2 changes.")
-	if got := e.day(t, "green", "stacks", "2026-03-12").String(); got != "09:00-13:00 special" {
-		t.Errorf("stacks after the import: %s", got)
-	}
-	if got := e.day(t, "green", "reference", "2026-03-13").String(); got != "closed closure" {
-		t.Errorf("reference after the import: %s", got)
-	}
+	previewCSV(t, ctx, good, "2 of 3 rows change hours; 1 change nothing.")
+	writeCSV(t, ctx, "Written: 2 changes.")
+	e.wantDay(t, "green", "stacks", "2026-03-12", "09:00-13:00 special", "stacks after the import: %s")
+	e.wantDay(t, "green", "reference", "2026-03-13", "closed closure", "reference after the import: %s")
 
 	// Changes: the audit log names the admin's writes, newest first.
 	showView(t, ctx, "Changes", "Changes")
@@ -596,7 +615,7 @@ func TestEditorSections(t *testing.T) {
 	// At 390 px: no sideways scrolling of the page (the week shows one
 	// location, days as rows: TestEditorPhoneWeek), axe-core.
 	phone := browsercheck.Phone(t)
-	cookie, _ := sessions.Add(auth.Principal{Name: "gina", Roles: []string{"editor:green"}})
+	cookie, _ := e.sessions.Add(auth.Principal{Name: "gina", Roles: []string{"editor:green"}})
 	if err := admintest.SignIn(phone, e.url, cookie); err != nil {
 		t.Fatal(err)
 	}
@@ -619,6 +638,7 @@ func TestEditorSections(t *testing.T) {
 // without an hours role, and signed in; the page is private and carries
 // the session's CSRF token only when signed in.
 func TestEditorPageStates(t *testing.T) {
+	t.Parallel()
 	check := func(t *testing.T, e *editorEnv, cookie string, status int, wants ...string) {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodGet, e.base+"/admin/", nil)
@@ -694,11 +714,8 @@ func TestEditorPageStates(t *testing.T) {
 // writes nothing (the rows go in one JSON:API Atomic Operations request,
 // one transaction); the good rows alone are then written together.
 func TestEditorImportAllOrNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
+	t.Parallel()
+	e := newBrowserEditorEnv(t)
 	ctx := testkit.Browser(t, 60*time.Second)
 	e.openEditor(t, ctx, auth.Principal{Name: "gina", Roles: []string{"editor:green"}}, "#view=csv")
 	// Export four weeks, then import the file unchanged: every row
@@ -729,27 +746,12 @@ func TestEditorImportAllOrNothing(t *testing.T) {
 	if len(lines) != 1+4*28 || lines[0] != "location,date,hours,type,notes" || !slices.Contains(lines, "stacks,2026-03-11,closed,closure,Closed for staff training") || !slices.Contains(lines, "reference,2026-03-02,\"9a-12p, 1p-5p\",regular,") {
 		t.Errorf("exported %d lines:\n%.500s", len(lines), exported)
 	}
-	if err := chromedp.Run(ctx,
-		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(exported), nil),
-		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview", "0 of 112 rows change hours; 112 change nothing.")
+	previewCSV(t, ctx, exported, "0 of 112 rows change hours; 112 change nothing.")
 
 	before := e.day(t, "green", "stacks", "2026-03-12").String()
 	csv := "location,date,hours\nstacks,2026-03-12,9a-1p\nstacks,2026-03-08,2:30a-5p\n"
-	if err := chromedp.Run(ctx,
-		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(csv), nil),
-		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview", "2 of 2 rows change hours")
-	if err := chromedp.Run(ctx, chromedp.Click(`#csv-preview p button`, chromedp.ByQuery)); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview .status", "Nothing was written: line 3:")
+	previewCSV(t, ctx, csv, "2 of 2 rows change hours")
+	writeCSV(t, ctx, "Nothing was written: line 3:")
 	if got := e.day(t, "green", "stacks", "2026-03-12").String(); got != before {
 		t.Errorf("after a refused import stacks on 12 March is %s, was %s", got, before)
 	}
@@ -789,12 +791,9 @@ func TestEditorImportAllOrNothing(t *testing.T) {
 // authorises it (docs: Legacy API), so the editor offers that library
 // under its new slug and its edits are accepted.
 func TestEditorFormerSlugRole(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
-	admin, csrf := sessions.Add(auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}})
+	t.Parallel()
+	e := newBrowserEditorEnv(t)
+	admin, csrf := e.sessions.Add(auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}})
 	req, _ := http.NewRequest(http.MethodPatch, e.base+"/libraries/green", strings.NewReader(`{"data":{"type":"libraries","id":"green","attributes":{"slug":"cecil-green"}}}`))
 	req.Header.Set("Content-Type", "application/vnd.api+json")
 	resp, err := http.DefaultClient.Do(admintest.Request(req, admin, csrf))
@@ -814,11 +813,6 @@ func TestEditorFormerSlugRole(t *testing.T) {
 	if title != "Week of Sunday 1 Mar 2026 — Green Library" {
 		t.Errorf("an editor:green after the rename sees %q", title)
 	}
-	editCell(t, ctx, "stacks", "2026-03-05", "9a-1p")
-	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "9a-1p")(document.querySelector('button.cell[data-location="stacks"][data-day="2026-03-05"]'))`, 10*time.Second); err != nil {
-		t.Fatalf("the edit under the new slug: %v", err)
-	}
-	if got := e.day(t, "cecil-green", "stacks", "2026-03-05").String(); got != "09:00-13:00 special" {
-		t.Errorf("after the edit: %s", got)
-	}
+	editCellShown(t, ctx, "stacks", "2026-03-05", "9a-1p", "the edit under the new slug: %v")
+	e.wantDay(t, "cecil-green", "stacks", "2026-03-05", "09:00-13:00 special", "after the edit: %s")
 }

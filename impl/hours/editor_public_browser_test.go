@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
 	"github.com/sitelib/sitesvc/impl/auth"
-	"github.com/sitelib/sitesvc/impl/hours/admin/admintest"
 	"github.com/sitelib/sitesvc/impl/hours/page/browsercheck"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
@@ -30,11 +30,8 @@ type editorPlace struct {
 // an admin's picker (marked) and in its editor's editor; a bad URL is
 // refused with the API's reason and changes nothing.
 func TestEditorPublicAndNote(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
+	t.Parallel()
+	e := newBrowserEditorEnv(t)
 	ctx := testkit.Browser(t, 120*time.Second, chromedp.WindowSize(1280, 900))
 	e.openEditor(t, ctx, auth.Principal{Name: "ada", Roles: []string{auth.RoleAdmin}}, "#library=green&view=library")
 	waitText(t, ctx, "#view-title", "Library and locations")
@@ -131,11 +128,8 @@ func TestEditorPublicAndNote(t *testing.T) {
 // scrolling, of the page or inside a box); another location is picked
 // and a day of it edited in place, and the JSON:API shows the change.
 func TestEditorPhoneWeek(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	sessions := admintest.NewSessions()
-	e := newEditorEnv(t, sessions)
+	t.Parallel()
+	e := newBrowserEditorEnv(t)
 	phone := browsercheck.Phone(t)
 	e.openEditor(t, phone, auth.Principal{Name: "gina", Roles: []string{"editor:green"}}, "#library=green&view=week")
 	if err := testkit.WaitJS(phone, `!!document.querySelector("button.cell")`, 10*time.Second); err != nil {
@@ -186,13 +180,8 @@ func TestEditorPhoneWeek(t *testing.T) {
 	if err := testkit.WaitJS(phone, `!!document.querySelector('button.cell[data-location="reference"][data-day="2026-03-03"]') && !document.querySelector('button.cell[data-location="stacks"]')`, 10*time.Second); err != nil {
 		t.Fatalf("picking the Reference Desk: %v", err)
 	}
-	editCell(t, phone, "reference", "2026-03-03", "10a-4p")
-	if err := testkit.WaitJS(phone, `(b => b && b.querySelector(".hours").textContent === "10a-4p")(document.querySelector('button.cell[data-location="reference"][data-day="2026-03-03"]'))`, 10*time.Second); err != nil {
-		t.Fatalf("the edited cell: %v", err)
-	}
-	if got := e.day(t, "green", "reference", "2026-03-03").String(); got != "10:00-16:00 special" {
-		t.Errorf("Reference Desk on Tuesday after the phone edit: %s", got)
-	}
+	editCellShown(t, phone, "reference", "2026-03-03", "10a-4p", "the edited cell: %v")
+	e.wantDay(t, "green", "reference", "2026-03-03", "10:00-16:00 special", "Reference Desk on Tuesday after the phone edit: %s")
 	if err := chromedp.Run(phone, chromedp.Evaluate(overflow, &sticking)); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -24,6 +23,7 @@ import (
 // feed show the change; an editor of another library is given only that
 // library and the API refuses her a write to this one.
 func TestEditorWithRealSignIn(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary, an OpenID Connect provider and Chromium")
 	}
@@ -38,10 +38,7 @@ func TestEditorWithRealSignIn(t *testing.T) {
 	p.AllowRedirect(srv.URL+auth.CallbackPath, srv.URL+"/auth/")
 	base := srv.URL + "/hours"
 
-	ctx := testkit.Browser(t, 120*time.Second, chromedp.WindowSize(1280, 900))
-	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false)); err != nil {
-		t.Fatal(err)
-	}
+	ctx := desktopBrowser(t, 120*time.Second)
 	signIn := func(user, password string) {
 		t.Helper()
 		if err := chromedp.Run(ctx,
@@ -80,10 +77,7 @@ func TestEditorWithRealSignIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	tuesday := schedule.Week(schedule.Today(time.Now(), la)).From.AddDays(2).String()
-	editCell(t, ctx, "reference", tuesday, "10a-4p")
-	if err := testkit.WaitJS(ctx, `(b => b && b.querySelector(".hours").textContent === "10a-4p")(document.querySelector('button.cell[data-location="reference"][data-day="`+tuesday+`"]'))`, 10*time.Second); err != nil {
-		t.Fatalf("the saved cell: %v", err)
-	}
+	editCellShown(t, ctx, "reference", tuesday, "10a-4p", "the saved cell: %v")
 	read := func(path string) string {
 		t.Helper()
 		resp, err := http.Get(base + path)

@@ -11,6 +11,7 @@ import (
 // pointer or header at fault, and whose detail is a sentence a person can
 // read that names it too.
 func TestEveryErrorReadable(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		for _, tc := range []struct {
 			name               string

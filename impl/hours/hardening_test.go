@@ -49,6 +49,7 @@ func spans(d dayJSON) string {
 // change, so no period closes before it opens. The fall-back day's repeated hour reads as
 // its first occurrence.
 func TestNonexistentTimes(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		exc := "/libraries/green/locations/stacks/exceptions"
 		refused := []struct{ name, method, path, body, pointer string }{
@@ -137,6 +138,7 @@ func TestNonexistentTimes(t *testing.T) {
 // in every text attribute on both databases (a NUL was stored by SQLite and a 500 on
 // PostgreSQL); tab and newline are kept.
 func TestTextAttributesRefuseControlCharacters(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		cases := []struct{ name, method, path, body, pointer string }{
 			{"library name NUL", "POST", "/libraries", `{"data":{"type":"libraries","attributes":{"name":"A\u0000B","slug":"ctl"}}}`, "/data/attributes/name"},

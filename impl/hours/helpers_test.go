@@ -86,10 +86,11 @@ func validateJSONAPI(t testing.TB, body []byte) error {
 }
 
 // eachBackend runs fn against a fresh service on SQLite and, when
-// configured, PostgreSQL.
+// configured, PostgreSQL, in parallel (each has a database of its own).
 func eachBackend(t *testing.T, fn func(t *testing.T, e *env)) {
 	for _, b := range storetest.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
 			fn(t, newEnv(t, b.DSN(t), testNow))
 		})
 	}

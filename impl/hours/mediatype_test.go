@@ -29,6 +29,7 @@ func FuzzMediaTypes(f *testing.F) {
 }
 
 func TestPointerToMember(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ pointer, msg, want string }{
 		{"/data/attributes", `request body at /data/attributes: property "colour" is unsupported`, "/data/attributes/colour"},
 		{"/data", `property "a/b~c" is unsupported`, "/data/a~1b~0c"},

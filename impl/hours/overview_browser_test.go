@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
@@ -20,14 +19,12 @@ import (
 // sideways, axe-core finds no serious or critical violation, and the
 // filter box narrows the cards.
 func TestOverviewAtAGlance(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
 	e := newEnv(t, storetestSQLite(t), testNow)
-	ctx := testkit.Browser(t, 90*time.Second, chromedp.WindowSize(1280, 900))
-	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false)); err != nil {
-		t.Fatal(err)
-	}
+	ctx := desktopBrowser(t, 90*time.Second)
 	var height, contentHeight, cards, links, states, todays int
 	var zones, text string
 	if err := chromedp.Run(ctx,

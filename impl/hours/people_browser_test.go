@@ -11,6 +11,7 @@ import (
 // Chromium at 390 px with axe-core. (The overview, which has a script for
 // its filter box, is TestOverviewAtAGlance's.)
 func TestPagesInBrowser(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}

@@ -9,6 +9,7 @@ import (
 )
 
 func TestJSONAPISchemaRejectsIncludedObject(t *testing.T) {
+	t.Parallel()
 	good := `{"data":[],"included":[]}`
 	if err := validateJSONAPI(t, []byte(good)); err != nil {
 		t.Fatalf("valid document refused: %v", err)
@@ -27,6 +28,7 @@ func TestJSONAPISchemaRejectsIncludedObject(t *testing.T) {
 }
 
 func TestListLibrariesCurrentWeek(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		var doc listDoc
 		resp := e.get(t, "/libraries.json", http.StatusOK, &doc)
@@ -84,6 +86,7 @@ func TestListLibrariesCurrentWeek(t *testing.T) {
 }
 
 func TestSampleHoursKinds(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		var law oneDoc
 		e.get(t, "/libraries/law/locations/main.json", http.StatusOK, &law)
@@ -161,6 +164,7 @@ func TestSampleHoursKinds(t *testing.T) {
 }
 
 func TestRangesAndErrors(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		var doc oneDoc
 		e.get(t, "/libraries/green.json?from=2026-03-01&to=2027-09-01", http.StatusOK, &doc)
@@ -205,6 +209,7 @@ func TestRangesAndErrors(t *testing.T) {
 }
 
 func TestMediaTypeRules(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		for accept, want := range map[string]int{
 			"":                                      200,
@@ -251,6 +256,7 @@ func TestMediaTypeRules(t *testing.T) {
 }
 
 func TestLegacyAPI(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		resp, body := e.do(t, req{path: "/api/v1/library/law/location/main/hours/for/today"})
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" {
@@ -340,6 +346,7 @@ func TestLegacyAPI(t *testing.T) {
 }
 
 func TestCachingAndCORS(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		for _, path := range []string{"/libraries.json", "/libraries/green.json?from=2026-03-02", "/libraries/green/locations/stacks.json", "/api/v1/library/green/location/stacks/hours/for/today"} {
 			resp, body := e.do(t, req{path: path, headers: []string{"Origin", "https://library.example.edu"}})
@@ -384,6 +391,7 @@ func TestCachingAndCORS(t *testing.T) {
 }
 
 func TestOpenAPIPublished(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, storetestSQLite(t), testNow)
 	resp, body := e.do(t, req{path: "/openapi.yaml", outsideSpec: true})
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "http://hours.test/hours") || !strings.Contains(string(body), "/libraries/{library_id}.json") {
@@ -395,6 +403,7 @@ func TestOpenAPIPublished(t *testing.T) {
 // headers and no body, conditional HEAD included, and that a method a
 // path does not have is 405 naming the ones it has.
 func TestHEAD(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, storetestSQLite(t), testNow)
 	for _, path := range []string{
 		"/libraries.json",

@@ -11,6 +11,7 @@ import (
 // the specification allows, a resource back as it was read, and query
 // parameters the API does not support.
 func TestRequestsAsJSONAPIAllows(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		// devour sends "meta":{}; others jsonapi, links, data.meta, data.links.
 		resp, body := e.do(t, req{method: http.MethodPatch, path: "/libraries/green", token: "admin", body: `{

@@ -11,6 +11,7 @@ import (
 // nothing, as docs/security.md promises: JSON decoding used to turn the bytes into U+FFFD
 // and the write was stored with 201.
 func TestInvalidUTF8Refused(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		var created struct {
 			Data struct{ ID string } `json:"data"`

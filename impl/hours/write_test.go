@@ -13,6 +13,7 @@ import (
 )
 
 func TestWriteAuth(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		lib := `{"data":{"type":"libraries","attributes":{"name":"Art Library","slug":"art","timezone":"America/Chicago"}}}`
 		resp, body := e.do(t, req{method: "POST", path: "/libraries", body: lib})
@@ -82,6 +83,7 @@ func TestWriteAuth(t *testing.T) {
 }
 
 func TestWriteValidation(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		cases := []struct {
 			name, method, path, body string
@@ -163,6 +165,7 @@ func TestWriteValidation(t *testing.T) {
 // checks each write shows in the next read, including the legacy API at
 // old slugs.
 func TestSettingHours(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		write := func(method, path, body string, want int) map[string]any {
 			t.Helper()
@@ -301,6 +304,7 @@ func mustFloat(s string) float64 {
 }
 
 func TestNoTokensConfigured(t *testing.T) {
+	t.Parallel()
 	svc, err := hours.New(context.Background(), hours.Config{BaseURL: "http://hours.test/hours", DB: storetestSQLite(t), SampleData: true})
 	if err != nil {
 		t.Fatal(err)
@@ -319,6 +323,7 @@ func TestNoTokensConfigured(t *testing.T) {
 }
 
 func TestListTermsSchedulesExceptions(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		type res struct {
 			Type          string         `json:"type"`
@@ -367,6 +372,7 @@ func TestListTermsSchedulesExceptions(t *testing.T) {
 // TestReadsDuringWrites reads while an editor writes: every read answers
 // 200 with a complete document, and the last read shows the last write.
 func TestReadsDuringWrites(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, storetestSQLite(t), testNow)
 	done := make(chan struct{})
 	errs := make(chan string, 64)
@@ -417,6 +423,7 @@ func TestReadsDuringWrites(t *testing.T) {
 // library or location: no other library (or location of the same library)
 // may take it, while the one that had it may take it back.
 func TestFormerSlugsReserved(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		write := func(token, method, path, body string, want int) {
 			t.Helper()
@@ -491,6 +498,7 @@ func TestFormerSlugsReserved(t *testing.T) {
 // TestAuditLog checks what the audit log records of each write: who (the
 // token's name), when, the action, the resource and what was written.
 func TestAuditLog(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		before, err := e.svc.Store().Audit(ctx)
@@ -573,6 +581,7 @@ func TestAuditLog(t *testing.T) {
 // TestCreatedResourcesReadable checks the Location of every create answers
 // GET with the document the create returned.
 func TestCreatedResourcesReadable(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		const base = "http://hours.test/hours"
 		create := func(path, body string) (string, string) {
@@ -627,6 +636,7 @@ func TestCreatedResourcesReadable(t *testing.T) {
 // of the three ways to describe the day, and a write naming another one
 // replaces it. On SQLite and PostgreSQL.
 func TestExceptionOpen24(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		path := "/libraries/green/locations/stacks/exceptions"
 		resp, body := e.do(t, req{method: http.MethodPost, path: path, token: "green-editor",
@@ -685,6 +695,7 @@ func TestExceptionOpen24(t *testing.T) {
 // editors and admins only, never cached; another library's writes are not
 // in it.
 func TestListChanges(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		for _, w := range []struct{ path, token, body string }{
 			{"/libraries/green/locations/stacks/exceptions", "green-editor", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true,"notes":"Independence Day"}}}`},

@@ -42,6 +42,7 @@ var activeFiles = []struct{ name, mimetype, body string }{
 // invented types is opened in headless Chromium straight from its URL, and none of their
 // scripts runs. The same script served by a plain server runs (the check can fail).
 func TestNoPublishedFileRunsScript(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}

@@ -79,6 +79,7 @@ func checkOneVersion(t *testing.T, srv *testkit.Server, when string) byte {
 // byte of every file belong to one version, and the next start of the store removes what
 // the killed publish left behind.
 func TestPublishKilledLeavesOneVersion(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills publishes of 2 × 24 MB")
 	}
@@ -131,6 +132,7 @@ func TestPublishKilledLeavesOneVersion(t *testing.T) {
 // Killing the server (kill -9) during PUTs leaves the record it had or the one PUT, whole,
 // and a restarted server serves one version and removes the leftovers.
 func TestPutKilledLeavesOneVersion(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills the server")
 	}

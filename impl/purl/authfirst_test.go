@@ -12,6 +12,7 @@ import (
 // only such an answer can come back; the old code read up to the 8 MiB
 // document limit first and answered 413 whatever the token.
 func TestWriteAuthorisedBeforeBody(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, tc := range []struct {
 		method, path, token string

@@ -17,6 +17,7 @@ import (
 // serious or critical violation. The viewer iframe belongs to the Embed
 // service and is not part of the check.
 func TestPagesAccessibleAt390(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("headless Chromium test")
 	}

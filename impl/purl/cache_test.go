@@ -8,6 +8,7 @@ import (
 // The prepared objects are bounded by Config.CacheSize; an object that
 // fell out is read again from the store and served alike.
 func TestObjectCacheBounded(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(c *Config) { c.CacheSize = 2 })
 	ids := []string{"bb000kk0000", "bc000df0001", "bd111gh1111"}
 	first := map[string]string{}

@@ -13,6 +13,7 @@ import (
 // TestCopyButtonsInChromium: with JavaScript the page's copy buttons are
 // shown, and "Copy citation" puts the citation on the clipboard.
 func TestCopyButtonsInChromium(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("headless Chromium test")
 	}

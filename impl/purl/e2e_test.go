@@ -22,6 +22,7 @@ import (
 // generated client reads them, `sitesvc tokens add` makes a token that can
 // publish, and `sitesvc purl publish` validates before it writes.
 func TestBinary(t *testing.T) {
+	t.Parallel()
 	// Loopback is the reading room, so the location-restricted sample is
 	// readable without a token.
 	srv := testkit.StartServer(t, "--purl-location-networks", "reading-room=127.0.0.0/8,::1/128")
@@ -173,6 +174,7 @@ func copyObject(t *testing.T, from, to, oldID, newID string) {
 // script's iframe fallback when the embed service cannot answer) and
 // without (the noscript iframe).
 func TestPageInChromium(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("headless Chromium test")
 	}

@@ -35,6 +35,7 @@ func folderRecord(id string) string {
 // are or escaped; nothing else under the object, nor outside it, is reached
 // by a path (docs/purl.md, "Files in folders").
 func TestFilesInFolders(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := "bz200fd2000"
 	dir := filepath.Join(t.TempDir(), id)

@@ -87,6 +87,7 @@ func checkHTML5(page string) error {
 }
 
 func TestPagesAreHTML5(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, s := range loadSamples(t, f.samples) {
 		if s.rec.Rights.Dark() {
@@ -114,6 +115,7 @@ func TestPagesAreHTML5(t *testing.T) {
 // license statements, preferred citation, collection link, download links,
 // the viewer and the records.
 func TestPageContent(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	_, body := f.get(t, "/bb000kk0000")
 	page := string(body)
@@ -191,6 +193,7 @@ func checkJSONLD(t *testing.T, page, typ, id string) {
 // are listed without links, with why and what the patron can do, in the
 // configured names (the slug when none is configured).
 func TestRestrictedFilesOnThePage(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(c *Config) {
 		c.AccessNames = map[string]string{"location:reading-room": "the Special Collections reading room, Green Library"}
 		c.AccessContact = "speccoll@library.test"

@@ -22,6 +22,7 @@ import (
 // validator before a handler runs, and its refusals are rendered in the
 // service's error form.
 func TestRequestValidation(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	// A query parameter of the wrong type is the validator's 400, naming it.
 	resp, body := f.get(t, "/bb000kk0000/file/reading-room-north.png?download=maybe")
@@ -87,6 +88,7 @@ func TestRequestValidation(t *testing.T) {
 // in a URL reach the handler exactly once unescaped, whether or not the
 // request path uses the default escaping (echo then has a RawPath).
 func TestEscapedFileNames(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	const name = "coast map 100%.png"
 	dir := filepath.Join(t.TempDir(), "obj")
@@ -128,6 +130,7 @@ func TestEscapedFileNames(t *testing.T) {
 // served once the cached object is rechecked, and until then the cached
 // one is; writes through the service are served at once either way.
 func TestStoreChangesByAnotherProcess(t *testing.T) {
+	t.Parallel()
 	const id = "bb000kk0000"
 	for _, c := range []struct {
 		name    string
@@ -202,6 +205,7 @@ func (p *pausingStore) pause(name string) {
 // finished must not cache it after the PUT dropped the object, or the
 // old record would be served after the PUT answered.
 func TestLoadRacingAWrite(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	const id = "bb000kk0000"
 	ps := &pausingStore{Store: f.svc.store, paused: make(chan struct{}), release: make(chan struct{})}
@@ -235,6 +239,7 @@ func TestLoadRacingAWrite(t *testing.T) {
 // page of the PURL origin (HTML, SVG, XML) is served as an attachment, and
 // no file is type-sniffed.
 func TestActiveContentIsDownloaded(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	dir := filepath.Join(t.TempDir(), "obj")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

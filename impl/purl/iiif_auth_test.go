@@ -65,6 +65,7 @@ func probeStatus(t *testing.T, h http.Handler, headers ...string) (int, map[stri
 // closes itself), token service (origin checked, messageId echoed), the
 // token on probe and tiles (200), logout (token revoked, probe 401).
 func TestAuthFlow(t *testing.T) {
+	t.Parallel()
 	f, flow := authFixture(t)
 	h := flow.Handler()
 	const site = "http://purl.test"
@@ -174,6 +175,7 @@ func TestAuthFlow(t *testing.T) {
 // TestAuthFlow1: the 1.0 token service Mirador 3 uses: message with
 // messageId, accessToken, expiresIn; errors by name; JSON without them.
 func TestAuthFlow1(t *testing.T) {
+	t.Parallel()
 	_, flow := authFixture(t)
 	h := flow.Handler()
 	msg, _ := tokenMessage(t, flowGet(t, h, "/token1?messageId=7&origin=http://purl.test"))

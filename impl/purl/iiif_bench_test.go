@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 	"github.com/sitelib/sitesvc/impl/testkit"
@@ -55,31 +54,15 @@ func BenchmarkImageTile(b *testing.B) {
 		b.Fatalf("the file server sent %d bytes, the tile request %d", w.n, size)
 	}
 	b.Run("tile", func(b *testing.B) {
-		w := &discardWriter{h: http.Header{}}
-		for b.Loop() {
-			serveOnce(b, h, tileReq, w, 200)
-		}
+		serveEach(b, h, tileReq, 200)
 		b.SetBytes(int64(size))
 	})
 	b.Run("fileserver", func(b *testing.B) {
-		w := &discardWriter{h: http.Header{}}
-		for b.Loop() {
-			serveOnce(b, fileH, fileReq, w, 200)
-		}
+		serveEach(b, fileH, fileReq, 200)
 		b.SetBytes(int64(size))
 	})
 	b.Run("ratio", func(b *testing.B) {
-		w := &discardWriter{h: http.Header{}}
-		var tileT, fileT time.Duration
-		for b.Loop() {
-			t0 := time.Now()
-			serveOnce(b, h, tileReq, w, 200)
-			t1 := time.Now()
-			serveOnce(b, fileH, fileReq, w, 200)
-			tileT += t1.Sub(t0)
-			fileT += time.Since(t1)
-		}
-		b.ReportMetric(float64(fileT)/float64(tileT), "tile-throughput/fileserver")
+		reportRatio(b, h, tileReq, fileH, fileReq, 200, "tile-throughput/fileserver")
 	})
 }
 

@@ -32,6 +32,7 @@ func requireVips(t *testing.T) {
 // TestImageService: info.json and tiles through the HTTP surface, each
 // response validated against the contract, and the manifest naming them.
 func TestImageService(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	f := newFixture(t)
 	svc := "/bb000kk0000/iiif/image/reading-room-north.png"
@@ -141,6 +142,7 @@ func TestImageService(t *testing.T) {
 
 // TestDeleteDropsPyramids: deleting an object removes its pyramids.
 func TestDeleteDropsPyramids(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	f := newFixture(t)
 	resp, body := f.get(t, "/bf222jk2222/iiif/image/coast-map.png/info.json")
@@ -158,8 +160,11 @@ func TestDeleteDropsPyramids(t *testing.T) {
 	expect(t, resp, body, http.StatusNotFound, "")
 }
 
-// TestImageServiceRights: tiles and info.json follow the file's rights.
+// TestImageServiceRights: tiles, info.json and derived images follow the
+// file's rights (issue 24.1, "access rights as for files"); what a
+// restricted file answers is cached privately, per Authorization.
 func TestImageServiceRights(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	f := newFixture(t)
 	for _, c := range []struct {
@@ -175,6 +180,10 @@ func TestImageServiceRights(t *testing.T) {
 		{"/bq121cd1212/iiif/image/leaf.png/info.json", "reader", 200},
 		{"/bk666tv6666/iiif/image/photograph.png/info.json", "admin", 403},
 		{"/bk666tv6666/iiif/image/photograph.png/full/max/0/default.jpg", "", 403},
+		{"/bn888yz8888/iiif/image/floor-plan.png/full/100,/90/gray.png", "", 401},
+		{"/bn888yz8888/iiif/image/floor-plan.png/full/100,/90/gray.png", "other", 403},
+		{"/bn888yz8888/iiif/image/floor-plan.png/full/100,/90/gray.png", "member", 200},
+		{"/bk666tv6666/iiif/image/photograph.png/square/100,/0/default.jpg", "", 403},
 	} {
 		var headers []string
 		if c.token != "" {
@@ -184,8 +193,8 @@ func TestImageServiceRights(t *testing.T) {
 		if resp.StatusCode != c.status {
 			t.Errorf("%s with %q: %d %s, want %d", c.path, c.token, resp.StatusCode, body, c.status)
 		}
-		if c.status == 200 && !strings.HasPrefix(resp.Header.Get("Cache-Control"), "private") {
-			t.Errorf("%s: restricted tile cached publicly", c.path)
+		if c.status == 200 && (!strings.HasPrefix(resp.Header.Get("Cache-Control"), "private") || !strings.Contains(strings.Join(resp.Header.Values("Vary"), ", "), "Authorization")) {
+			t.Errorf("%s: a restricted image is cached publicly: Cache-Control %q, Vary %q", c.path, resp.Header.Get("Cache-Control"), resp.Header.Values("Vary"))
 		}
 	}
 }
@@ -275,6 +284,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // of one, a first view of a third image while two are being made is 503
 // with Retry-After, and is served once there is room.
 func TestImageBuildQueueFull(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	f := imageFixture(t, blackPNG(t, 6000, 6000), 6000, 6000, func(c *Config) { c.IIIF = iiifimage.Options{MaxBuilds: 1, MaxQueue: 1} })
 	done := make(chan int, 2)
@@ -332,6 +342,7 @@ func declaredPNG(width, height int) []byte {
 // info.json and images, no build started, and the refusal remembered for
 // that file version (a repeat reads no header either).
 func TestImageRefusedByHeader(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	data := declaredPNG(50000, 50000)
 	f := imageFixture(t, data, 50000, 50000)

@@ -73,6 +73,7 @@ func buildLeftovers(dataDir string) []string {
 // during a pyramid build takes its vips process with it, and the next
 // start removes the half-made pyramid. The build is seen in /metrics.
 func TestKilledServerLeavesNoBuilder(t *testing.T) {
+	t.Parallel()
 	requireVips(t)
 	if testing.Short() {
 		t.Skip("kills the server during a build")

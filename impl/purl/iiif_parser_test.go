@@ -71,6 +71,7 @@ func parseWithIIIFParser(t *testing.T, docs map[string][]byte) {
 // variant — with @iiif/parser, and checks the rule the JSON Schema cannot
 // express: at least one item.
 func TestManifestsWithIIIFParser(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	for _, v := range variants.All() {
@@ -118,6 +119,7 @@ func TestManifestsWithIIIFParser(t *testing.T) {
 // TestIIIFParserCheckFindsProblems: the @iiif/parser check reports an
 // empty manifest and a canvas without size or annotation page.
 func TestIIIFParserCheckFindsProblems(t *testing.T) {
+	t.Parallel()
 	node := testkit.RequireTool(t, "node")
 	dir := webcheckDir(t, "@iiif/parser")
 	p := filepath.Join(t.TempDir(), "bad.json")

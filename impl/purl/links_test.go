@@ -80,6 +80,7 @@ func published(t *testing.T, storeDir string) []string {
 // size outside the object, or to one inside it), a FIFO or a device stops the publish with
 // an error naming the file, and nothing of any object in the tree is published.
 func TestPublishRefusesLinksAndSpecialFiles(t *testing.T) {
+	t.Parallel()
 	secret := filepath.Join(t.TempDir(), "secret")
 	// the size contentMetadata lists for reading-room-south.png
 	if err := os.WriteFile(secret, bytes.Repeat([]byte("S"), 2284), 0o600); err != nil {

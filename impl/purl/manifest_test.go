@@ -59,6 +59,7 @@ func getManifest(t *testing.T, f *fixture, id string) manifestJSON {
 // provider, its records (seeAlso: public XML and MODS) and the IIIF
 // Collection it is part of.
 func TestManifestProperties(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	book := getManifest(t, f, "bd111gh1111")
 	if strings.Join(book.Behavior, ",") != "paged" || len(book.Items) != 12 { // the sample book has twelve pages
@@ -87,6 +88,7 @@ func TestManifestProperties(t *testing.T) {
 // given on a file resource) named as the thumbnail gets one canvas, the
 // cover, and the PDF as a rendering; without the cover it has no manifest.
 func TestManifestOfADocumentWithACover(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	doc := strings.Replace(citationRecord("bz321xy4321"), `<contentMetadata objectId="druid:bz321xy4321" type="file"/>`,
 		`<contentMetadata objectId="druid:bz321xy4321" type="document"><thumb>cover.png</thumb>`+

@@ -27,6 +27,7 @@ import (
 // is named with its format and size, the favicon loads, and the page
 // writes its dates one way (a preferred citation is quoted as catalogued).
 func TestPageImagesInBrowser(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("headless Chromium test")
 	}

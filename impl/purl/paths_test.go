@@ -10,6 +10,7 @@ import (
 // Paths people already use (issue 14.4), every answer checked against the
 // contract by the fixture's client.
 func TestPathsPeopleUse(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	canonical := base + "/bb000kk0000"
 	for _, tc := range []struct {

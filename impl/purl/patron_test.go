@@ -37,6 +37,7 @@ var testSessions = cookieSessions{
 // service (file, Range, zip, IIIF info.json and tiles); another group's
 // member is refused with the reason; a bearer token still works.
 func TestSessionGroupRights(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(c *Config) {
 		c.Sessions = testSessions
 		c.SignInURL = "http://purl.test/auth/login"
@@ -105,6 +106,7 @@ func TestSessionGroupRights(t *testing.T) {
 // TestLocationBehindProxy: the client address is the connection's, or
 // X-Forwarded-For's only from a trusted proxy, read from the right.
 func TestLocationBehindProxy(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(c *Config) {
 		c.LocationNetworks = map[string][]netip.Prefix{"reading-room": {netip.MustParsePrefix("192.0.2.0/24"), netip.MustParsePrefix("2001:db8::/32")}}
 		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("10.9.0.0/16")}
@@ -163,6 +165,7 @@ func authFixture(t *testing.T) (*fixture, *iiifauth.Service) {
 // info.json the 1.0 login only (Mirador 3 fails on a service without a profile there); an open item carries
 // none; an anonymous info.json is a 401 that still describes them.
 func TestAuthServicesDescribed(t *testing.T) {
+	t.Parallel()
 	f, _ := authFixture(t)
 	_, body := f.get(t, "/bn888yz8888/iiif/manifest")
 	var m struct {

@@ -20,6 +20,7 @@ import (
 // version, not the new one's: a reader never gets a record of one version with a file of
 // another. Once the service looks again, record and files are the new version's.
 func TestFilesComeFromTheRecordsVersion(t *testing.T) {
+	t.Parallel()
 	const id = "bb000kk0000"
 	f := newFixture(t, func(cfg *Config) { cfg.Recheck = time.Hour })
 	resp, rec := f.get(t, "/"+id+".xml")

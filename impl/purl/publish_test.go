@@ -34,6 +34,7 @@ func (f *fixture) sample(t *testing.T, id, name string) []byte {
 }
 
 func TestPublishAuth(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	doc := f.sample(t, "bb000kk0000", "public.xml")
 	for _, c := range []struct {
@@ -67,6 +68,7 @@ func TestPublishAuth(t *testing.T) {
 }
 
 func TestPublishRejectsAndKeepsPrevious(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := "bb000kk0000"
 	orig := f.sample(t, id, "public.xml")
@@ -129,6 +131,7 @@ func swapRightsAndContent(t *testing.T, s string) string {
 }
 
 func TestPublishLifecycle(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	// Replace a record: new label, served at once.
 	id := "bb000kk0000"
@@ -209,6 +212,7 @@ func citationRecord(id string) string {
 // TestConcurrentReadersAndWriters: while writers replace a record over
 // and over, every reader gets one whole version, never a mix or nothing.
 func TestConcurrentReadersAndWriters(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := "bb000kk0000"
 	a := string(f.sample(t, id, "public.xml"))
@@ -295,6 +299,7 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 // element dropped and a warning naming it, over HTTP and by publish.Tree;
 // the served .mods validates against the schema.
 func TestPublishMODSAgainstTheSchema(t *testing.T) {
+	t.Parallel()
 	testkit.RequireTool(t, "xmllint")
 	schema, err := record.NewMODSSchema(filepath.Join(testkit.SharedDir(t), "data", "schemas", "mods", "mods-3-6.xsd"))
 	if err != nil {

@@ -173,6 +173,7 @@ func loadSamples(t testing.TB, dir string) []sampleObject {
 // checks it against the sample's files, the contract, the MODS schema and
 // the IIIF schema.
 func TestSampleObjects(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	shared := testkit.SharedDir(t)
 	iiif := compileIIIF(t, filepath.Join(shared, "data", "schemas", "iiif-presentation-3.0.schema.json"))
@@ -428,6 +429,7 @@ func derefF(p *float32) float32 {
 }
 
 func TestNotFoundAndMethods(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, p := range []string{
 		"/", "/bb000kk000", "/aa000kk0000", "/bb000kk0000.json", "/bb000kk0000.xml.bak",
@@ -473,6 +475,7 @@ func TestNotFoundAndMethods(t *testing.T) {
 }
 
 func TestFileRights(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(c *Config) {
 		c.LocationNetworks = map[string][]netip.Prefix{"reading-room": {netip.MustParsePrefix("10.1.0.0/16")}}
 	})
@@ -537,6 +540,7 @@ func TestFileRights(t *testing.T) {
 }
 
 func TestCaching(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, p := range []string{"/bb000kk0000", "/bb000kk0000.xml", "/bb000kk0000.mods", "/bb000kk0000/iiif/manifest", "/bb000kk0000/file/reading-room-north.png"} {
 		resp, body := f.get(t, p)
@@ -588,6 +592,7 @@ func TestCaching(t *testing.T) {
 }
 
 func TestContract(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, p := range []string{"/openapi.yaml", "/openapi.json"} {
 		resp, body := f.raw(t, http.MethodGet, p)
@@ -598,6 +603,7 @@ func TestContract(t *testing.T) {
 }
 
 func TestIndexLinks(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	links := f.svc.IndexLinks()
 	var urls []string
@@ -610,6 +616,7 @@ func TestIndexLinks(t *testing.T) {
 }
 
 func TestCollectionPage(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	resp, body := f.get(t, "/bc000df0001")
 	expect(t, resp, body, http.StatusOK, typeHTML)
@@ -664,6 +671,7 @@ func TestCollectionPage(t *testing.T) {
 // for one or the other); a video resource becomes a canvas with its
 // duration and a Video painting body, valid IIIF 3.0.
 func TestManifestOfAVideo(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	doc := strings.Replace(citationRecord("bz321xy4321"), `<contentMetadata objectId="druid:bz321xy4321" type="file"/>`,
 		`<contentMetadata objectId="druid:bz321xy4321" type="media"><resource id="v1" sequence="1" type="video"><label>Clip</label>`+

@@ -12,6 +12,7 @@ import (
 // distinct ranges are answered whole. Files (streamed) and records
 // (prepared) alike.
 func TestRangesAreCoalesced(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	byteByByte := make([]string, 2000)
 	for i := range byteByByte {

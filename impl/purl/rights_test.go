@@ -50,6 +50,7 @@ const discoverWorld = `<access type="discover"><machine><world/></machine></acce
 // a reader at the location "reading-room". The service's clock is
 // 2026-06-01. docs/purl.md, "Rights".
 func TestRightsCombinations(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	type who struct{ anon, member, reader int }

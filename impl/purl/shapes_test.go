@@ -99,6 +99,7 @@ var otherShapes = []struct {
 // served: .xml in the seed's shape, .mods as valid MODS 3.6, the page,
 // the manifest, every file.
 func TestOtherRepositoriesShapes(t *testing.T) {
+	t.Parallel()
 	schema := modsSchemaForTests(t)
 	f := newFixture(t, func(c *Config) { c.MODSSchema = schema })
 	ctx := context.Background()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"html"
 	"net/http"
 	"net/url"
@@ -16,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/internal/variants"
@@ -28,33 +28,9 @@ import (
 // embedded MODS record after them when the object has one.
 func servedShape(t *testing.T, v variants.Variant, data []byte) {
 	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	depth := 0
-	var kids []string
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			break
-		}
-		switch e := tok.(type) {
-		case xml.StartElement:
-			if depth == 0 {
-				attrs := map[string]string{}
-				for _, a := range e.Attr {
-					if a.Name.Space != "xmlns" && a.Name.Local != "xmlns" {
-						attrs[a.Name.Local] = a.Value
-					}
-				}
-				if e.Name.Local != "publicObject" || attrs["objectId"] != "druid:"+v.Druid || attrs["published"] == "" || len(attrs) != 2 {
-					t.Errorf("root %s %v", e.Name.Local, attrs)
-				}
-			} else if depth == 1 {
-				kids = append(kids, e.Name.Local)
-			}
-			depth++
-		case xml.EndElement:
-			depth--
-		}
+	root, attrs, kids := publicXMLShape(data)
+	if root != "publicObject" || attrs["objectId"] != "druid:"+v.Druid || attrs["published"] == "" || len(attrs) != 2 {
+		t.Errorf("root %s %v", root, attrs)
 	}
 	want := "identityMetadata versionMetadata RDF contentMetadata rightsMetadata dc"
 	if v.MODSVersion != "" && !v.MODSDerived {
@@ -144,6 +120,7 @@ func checkServedMODS(t *testing.T, v variants.Variant, body []byte) []byte {
 // TestVariantsThroughPUT publishes every real-world record form with PUT
 // and checks what is served for it: .xml, .mods, manifest, page, files.
 func TestVariantsThroughPUT(t *testing.T) {
+	t.Parallel()
 	testkit.RequireTool(t, "xmllint")
 	schema, err := record.NewMODSSchema(filepath.Join(testkit.SharedDir(t), "data", "schemas", "mods", "mods-3-6.xsd"))
 	if err != nil {
@@ -227,6 +204,7 @@ func TestVariantsThroughPUT(t *testing.T) {
 // TestSwappedSampleServedAsPublished: a sample with rightsMetadata and
 // contentMetadata swapped is accepted and served exactly as the sample.
 func TestSwappedSampleServedAsPublished(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	orig := f.sample(t, "bb000kk0000", "public.xml")
 	resp, body := f.do(t, http.MethodPut, "/bb000kk0000.xml", []byte(swapRightsAndContent(t, string(orig))), xmlType, bearer("pub"))
@@ -241,6 +219,7 @@ func TestSwappedSampleServedAsPublished(t *testing.T) {
 // binary's `purl publish` into a running server and checks .xml, .mods,
 // manifest, page and the embed iframe of each.
 func TestVariantsThroughPublish(t *testing.T) {
+	t.Parallel()
 	testkit.RequireTool(t, "xmllint")
 	srv := testkit.StartServer(t)
 	tree := t.TempDir()
@@ -308,6 +287,7 @@ func checkVariantServed(t *testing.T, srv *testkit.Server, v variants.Variant, m
 // published first with purl publish, since files cannot be uploaded over
 // HTTP), and checks .xml, .mods, manifest, page and the Embed iframe.
 func TestVariantsThroughPUTToTheBinary(t *testing.T) {
+	t.Parallel()
 	testkit.RequireTool(t, "xmllint")
 	srv := testkit.StartServer(t)
 	bin := testkit.Binary(t)

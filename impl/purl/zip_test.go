@@ -18,6 +18,7 @@ import (
 // TestZip: "Download all" gives every file of the object in a zip, with
 // the rights of the files themselves.
 func TestZip(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	resp, body := f.get(t, "/bb000kk0000.zip")
 	expect(t, resp, body, http.StatusOK, "application/zip")

@@ -11,10 +11,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // funcService serves with a given handler.
@@ -41,6 +42,7 @@ func (f funcService) Close() error {
 func echoRaw(w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.URL.EscapedPath()) }
 
 func TestEncodedPathsAndMounts(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, io.Discard, Mount{Path: "/purl", Service: funcService{name: "purl", h: echoRaw}})
 	for path, want := range map[string]string{
 		"/purl/a%2Fb":     "/a%2Fb",
@@ -65,6 +67,7 @@ func TestEncodedPathsAndMounts(t *testing.T) {
 }
 
 func TestRootMountServesAllButProcessEndpoints(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, io.Discard,
 		Mount{Path: "", Service: funcService{name: "purl", h: echoRaw}},
 		Mount{Path: "/embed", Service: funcService{name: "embed", h: echoRaw}},
@@ -82,6 +85,7 @@ func TestRootMountServesAllButProcessEndpoints(t *testing.T) {
 }
 
 func TestSamePathDifferentHostRefusedClearly(t *testing.T) {
+	t.Parallel()
 	_, err := New(Config{Mounts: []Mount{
 		{Path: "", BaseURL: "http://purl.example", Service: pathService{name: "purl"}},
 		{Path: "", BaseURL: "http://embed.example", Service: pathService{name: "embed"}},
@@ -92,6 +96,7 @@ func TestSamePathDifferentHostRefusedClearly(t *testing.T) {
 }
 
 func TestMethodLabelBounded(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, io.Discard, Mount{Path: "/purl", Service: pathService{name: "purl"}})
 	for i := range 20 {
 		get(t, s.Handler(), "X"+strings.Repeat("Y", i), "/purl/x", nil)
@@ -106,6 +111,7 @@ func TestMethodLabelBounded(t *testing.T) {
 }
 
 func TestIndexEscapes(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, io.Discard, Mount{Path: "/x", BaseURL: `http://e.test/x"><b>`, Service: funcService{name: "x", h: echoRaw}})
 	idx := get(t, s.Handler(), "GET", "/", nil).Body.String()
 	for _, bad := range []string{"<script>alert", `href="javascript:`, `"><b>`} {
@@ -119,7 +125,8 @@ func TestIndexEscapes(t *testing.T) {
 // connection is cut so the client cannot take the short body for a whole
 // one, and the request is still logged once.
 func TestPanicAfterPartialResponseAbortsConnection(t *testing.T) {
-	var logs lockedBuffer
+	t.Parallel()
+	var logs testkit.LogBuffer
 	s := newTestServer(t, &logs, Mount{Path: "/p", Service: funcService{name: "p", h: func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "partial")
 		w.(http.Flusher).Flush()
@@ -145,6 +152,7 @@ func TestPanicAfterPartialResponseAbortsConnection(t *testing.T) {
 // Past --shutdown-timeout, the remaining requests are cut off, the services
 // are closed anyway, and Serve reports it.
 func TestShutdownTimeoutExceeded(t *testing.T) {
+	t.Parallel()
 	var closed atomic.Bool
 	started := make(chan struct{})
 	release := make(chan struct{})
@@ -201,18 +209,12 @@ func TestShutdownTimeoutExceeded(t *testing.T) {
 // A slow client sending headers byte by byte is dropped by the header
 // timeout rather than holding a connection.
 func TestSlowHeadersDropped(t *testing.T) {
+	t.Parallel()
 	s, err := New(Config{Mounts: []Mount{{Path: "/p", Service: pathService{name: "p"}}}, ReadTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go s.Serve(ctx, ln)
-	c, err := net.Dial("tcp", ln.Addr().String())
+	c, err := net.Dial("tcp", testkit.ServeLoopback(t, s.Serve))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,6 +229,7 @@ func TestSlowHeadersDropped(t *testing.T) {
 }
 
 func TestRefusedRequestIDReplacedForHandlers(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	s := newTestServer(t, &logs, Mount{Path: "/p", Service: funcService{name: "p", h: func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, r.Header.Get("X-Request-Id")+" "+RequestID(r.Context()))
@@ -241,31 +244,13 @@ func TestRefusedRequestIDReplacedForHandlers(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a log sink written by server goroutines and read by the
-// test.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // stuckService's readiness check never returns.
 type stuckService struct{ pathService }
 
 func (stuckService) Ready(context.Context) error { select {} }
 
 func TestReadyzBoundedByItsDeadline(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, io.Discard,
 		Mount{Path: "/a", Service: stuckService{pathService{name: "stuck"}}},
 		Mount{Path: "/b", Service: pathService{name: "fine"}},
@@ -284,7 +269,8 @@ func TestReadyzBoundedByItsDeadline(t *testing.T) {
 // An Early Hints answer is not the request's status; bytes sent through
 // ReadFrom (file serving) are counted.
 func TestStatusRecorderFinalStatusAndReadFrom(t *testing.T) {
-	var logs lockedBuffer
+	t.Parallel()
+	var logs testkit.LogBuffer
 	s := newTestServer(t, &logs, Mount{Path: "/p", Service: funcService{name: "p", h: func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Link", "</style.css>; rel=preload")
 		w.WriteHeader(http.StatusEarlyHints)
@@ -306,16 +292,14 @@ func TestStatusRecorderFinalStatusAndReadFrom(t *testing.T) {
 	if l := logs.String(); !strings.Contains(l, `"status":404`) || !strings.Contains(l, `"bytes":300`) {
 		t.Errorf("log line: %s", l)
 	}
-	m := get(t, s.Handler(), "GET", "/metrics", nil).Body.String()
-	if !strings.Contains(m, `sitesvc_http_requests_total{code="404",method="GET",service="p"} 1`) {
-		t.Errorf("metrics lack the 404:\n%s", m)
-	}
+	wantMetric(t, s, `sitesvc_http_requests_total{code="404",method="GET",service="p"} 1`)
 }
 
 // What a service logs with the request's context carries the request id,
 // once, as does the request line.
 func TestServiceLogsCarryRequestID(t *testing.T) {
-	var logs lockedBuffer
+	t.Parallel()
+	var logs testkit.LogBuffer
 	logger := slog.New(WithRequestIDs(slog.NewJSONHandler(&logs, nil)))
 	s, err := New(Config{Logger: logger, Mounts: []Mount{{Path: "/p", Service: funcService{name: "p", h: func(w http.ResponseWriter, r *http.Request) {
 		logger.WarnContext(r.Context(), "store slow")

@@ -60,6 +60,7 @@ func get(t *testing.T, h http.Handler, method, path string, body io.Reader) *htt
 }
 
 func TestMountsStripBasePath(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, io.Discard,
 		Mount{Path: "/purl", Service: pathService{name: "purl"}},
 		Mount{Path: "/soap/SiteAlgorithm", Service: pathService{name: "soap"}},
@@ -83,6 +84,7 @@ func TestMountsStripBasePath(t *testing.T) {
 }
 
 func TestRootMountLeavesProcessEndpoints(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, io.Discard, Mount{Path: "", Service: pathService{name: "purl"}})
 	if rec := get(t, s.Handler(), "GET", "/bb000kk0000", nil); rec.Body.String() != "purl /bb000kk0000" {
 		t.Errorf("root mount got %q", rec.Body.String())
@@ -93,6 +95,7 @@ func TestRootMountLeavesProcessEndpoints(t *testing.T) {
 }
 
 func TestTwoServicesAtOnePathRefused(t *testing.T) {
+	t.Parallel()
 	_, err := New(Config{Mounts: []Mount{
 		{Path: "/x", Service: pathService{name: "a"}},
 		{Path: "/x/", Service: pathService{name: "b"}},
@@ -103,6 +106,7 @@ func TestTwoServicesAtOnePathRefused(t *testing.T) {
 }
 
 func TestRequestIDLogAndMetrics(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	s := newTestServer(t, &logs, Mount{Path: "/purl", Service: pathService{name: "purl"}})
 	rec := get(t, s.Handler(), "GET", "/purl/x", nil)
@@ -131,13 +135,19 @@ func TestRequestIDLogAndMetrics(t *testing.T) {
 		t.Errorf("unsafe request id kept: %q", got)
 	}
 
-	m := get(t, s.Handler(), "GET", "/metrics", nil).Body.String()
-	if !strings.Contains(m, `sitesvc_http_requests_total{code="200",method="GET",service="purl"} 3`) {
-		t.Errorf("metrics lack the purl requests:\n%s", m)
+	wantMetric(t, s, `sitesvc_http_requests_total{code="200",method="GET",service="purl"} 3`)
+}
+
+// wantMetric fails the test unless s's /metrics has the line.
+func wantMetric(t *testing.T, s *Server, line string) {
+	t.Helper()
+	if m := get(t, s.Handler(), "GET", "/metrics", nil).Body.String(); !strings.Contains(m, line) {
+		t.Errorf("metrics lack %s:\n%s", line, m)
 	}
 }
 
 func TestPanicBecomes500(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	s := newTestServer(t, &logs, Mount{Path: "/purl", Service: pathService{name: "purl"}})
 	rec := get(t, s.Handler(), "GET", "/purl/panic", nil)
@@ -153,6 +163,7 @@ func TestPanicBecomes500(t *testing.T) {
 }
 
 func TestBodyLimit(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, io.Discard, Mount{Path: "/purl", Service: pathService{name: "purl"}})
 	if rec := get(t, s.Handler(), "POST", "/purl/body", strings.NewReader(strings.Repeat("x", 2048))); rec.Code != http.StatusRequestEntityTooLarge {
 		t.Errorf("2 KiB body with a 1 KiB limit answered %d", rec.Code)
@@ -171,6 +182,7 @@ func TestBodyLimit(t *testing.T) {
 }
 
 func TestReadyzAndIndex(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, io.Discard,
 		Mount{Path: "/purl", BaseURL: "http://example.test/purl", Service: pathService{name: "purl"},
 			Contracts: []Link{{Title: "OpenAPI", URL: "http://example.test/purl/openapi.yaml"}}},

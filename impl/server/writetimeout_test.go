@@ -1,42 +1,25 @@
 package server
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
-// syncBuffer is a log destination safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-// requestLine is the "request" log line of path.
-func (s *syncBuffer) requestLine(t *testing.T, path string) map[string]any {
+// requestLine is the "request" log line of path in logs.
+func requestLine(t *testing.T, logs *testkit.LogBuffer, path string) map[string]any {
 	t.Helper()
 	// The line is written when the handler returns, which a client that saw its
 	// connection close may not wait for.
 	for range 100 {
-		s.mu.Lock()
-		text := s.b.String()
-		s.mu.Unlock()
-		for _, line := range strings.Split(text, "\n") {
+		for _, line := range strings.Split(logs.String(), "\n") {
 			var rec map[string]any
 			if json.Unmarshal([]byte(line), &rec) == nil && rec["msg"] == "request" && rec["path"] == path {
 				return rec
@@ -44,7 +27,7 @@ func (s *syncBuffer) requestLine(t *testing.T, path string) map[string]any {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("no request line for %s in\n%s", path, s.b.String())
+	t.Fatalf("no request line for %s in\n%s", path, logs.String())
 	return nil
 }
 
@@ -52,6 +35,7 @@ func (s *syncBuffer) requestLine(t *testing.T, path string) map[string]any {
 // be logged 200 with aborted:false); work that extends its own write deadline
 // (ExtendWriteDeadline, as heavy SOAP requests do) is answered whole.
 func TestWriteTimeoutCutIsLoggedAndExtendable(t *testing.T) {
+	t.Parallel()
 	const timeout = 300 * time.Millisecond
 	var closed atomic.Bool
 	svc := funcService{name: "work", closed: &closed, h: func(w http.ResponseWriter, r *http.Request) {
@@ -63,22 +47,15 @@ func TestWriteTimeoutCutIsLoggedAndExtendable(t *testing.T) {
 		time.Sleep(2 * timeout)
 		io.WriteString(w, strings.Repeat("done ", 2000))
 	}}
-	logs := &syncBuffer{}
+	logs := &testkit.LogBuffer{}
 	s, err := New(Config{Mounts: []Mount{{Path: "/w", Service: svc}}, WriteTimeout: timeout, ShutdownTimeout: time.Second,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	defer func() { cancel(); <-done }()
+	addr := testkit.ServeLoopback(t, s.Serve)
 	get := func(path string) (string, error) {
-		resp, err := http.Get("http://" + ln.Addr().String() + "/w" + path)
+		resp, err := http.Get("http://" + addr + "/w" + path)
 		if err != nil {
 			return "", err
 		}
@@ -90,14 +67,14 @@ func TestWriteTimeoutCutIsLoggedAndExtendable(t *testing.T) {
 	if body, err := get("/short"); err == nil && len(body) == 10000 {
 		t.Errorf("a response finished after the write timeout reached the client whole")
 	}
-	if rec := logs.requestLine(t, "/w/short"); rec["aborted"] != true {
+	if rec := requestLine(t, logs, "/w/short"); rec["aborted"] != true {
 		t.Errorf("the cut response is logged %v", rec)
 	}
 	body, err := get("/long")
 	if err != nil || len(body) != 10000 {
 		t.Errorf("with an extended deadline: %d bytes, %v", len(body), err)
 	}
-	if rec := logs.requestLine(t, "/w/long"); rec["aborted"] != false || rec["status"] != float64(200) {
+	if rec := requestLine(t, logs, "/w/long"); rec["aborted"] != false || rec["status"] != float64(200) {
 		t.Errorf("the extended response is logged %v", rec)
 	}
 }

@@ -11,6 +11,7 @@ import (
 // for the child being ready, even when it answers /readyz: the child cannot
 // bind the address, says so and exits.
 func TestStartRefusesSomeoneElsesServer(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -29,6 +30,7 @@ func TestStartRefusesSomeoneElsesServer(t *testing.T) {
 }
 
 func TestListeningLine(t *testing.T) {
+	t.Parallel()
 	for logs, want := range map[string]bool{
 		"time=x level=INFO msg=listening addr=127.0.0.1:8080\n":                 true,
 		"time=x level=INFO msg=listening addr=127.0.0.1:80801\n":                false,
@@ -44,6 +46,7 @@ func TestListeningLine(t *testing.T) {
 // The server serves on the socket the test opened (socket activation), on
 // the port the kernel chose, and says so in its log.
 func TestStartServerOnInheritedSocket(t *testing.T) {
+	t.Parallel()
 	s := StartServer(t, "--services", "purl")
 	if !listening(s.Logs(), strings.TrimPrefix(s.URL, "http://")) {
 		t.Fatalf("the log does not say it listens on %s:\n%s", s.URL, s.Logs())

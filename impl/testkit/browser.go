@@ -74,11 +74,35 @@ func Browser(t testing.TB, limit time.Duration, extra ...chromedp.ExecAllocatorO
 }
 
 // WaitJS polls the expression expr in the page ctx shows, every 100 ms,
-// until it is true or timeout passes (an error then).
+// until it is true or timeout passes (an error then). A document replaced
+// while it polls (a navigation or redirect still settling, a frame
+// reloading) is polled again in the new one: chromedp reports the lost
+// execution context as an error, not as false, and a test must not fail
+// on how fast the machine loads the page.
 func WaitJS(ctx context.Context, expr string, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	return chromedp.Run(ctx, chromedp.Poll(expr, nil, chromedp.WithPollingInterval(100*time.Millisecond)))
+	for {
+		// The context bounds the wait: chromedp's own polling timeout
+		// (30 s unless told) would cut a longer timeout short.
+		err := chromedp.Run(ctx, chromedp.Poll(expr, nil, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(0)))
+		if err == nil || !documentReplaced(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// documentReplaced reports whether err is the DevTools protocol saying the
+// page's JavaScript context went away under an evaluation (a generic
+// -32000 error: only its message tells).
+func documentReplaced(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Cannot find context") || strings.Contains(msg, "context was destroyed")
 }
 
 // Screenshot saves the page ctx shows as <dir>/<name>.png when the

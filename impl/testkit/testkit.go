@@ -5,9 +5,11 @@ package testkit
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -160,4 +162,25 @@ func SendEndless(t testing.TB, method, url string, header http.Header) (*http.Re
 	// not read the body), so a read error here is not the server's fault.
 	body, _ := io.ReadAll(resp.Body)
 	return resp, body
+}
+
+// ServeLoopback runs serve (an in-process server's Serve method) on a new
+// loopback listener until the test ends, and returns the listener's
+// address ("127.0.0.1:port"). At the end the context serve got is
+// cancelled and its return awaited, so nothing of the server outlives the
+// test.
+func ServeLoopback(t testing.TB, serve func(ctx context.Context, ln net.Listener) error) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("testkit: listening on a loopback port: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return ln.Addr().String()
 }

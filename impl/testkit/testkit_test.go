@@ -11,6 +11,7 @@ import (
 // body, with the headers it was given, and the endless body really is sent:
 // a server that reads some of it sees spaces.
 func TestSendEndless(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer ok" {
 			http.Error(w, "no", http.StatusUnauthorized)

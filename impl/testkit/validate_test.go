@@ -9,6 +9,7 @@ import (
 )
 
 func TestValidatorMediaTypesAndHEAD(t *testing.T) {
+	t.Parallel()
 	spec, err := openapi3.NewLoader().LoadFromFile("testdata/pages.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package representation
 import "testing"
 
 func TestAcceptQuality(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		accept []string
 		types  []string

@@ -14,6 +14,7 @@ import (
 // same bytes: status, every header field and body, the fast way or not
 // (but for the Content-Type of a 412).
 func TestContentServesAsServeContent(t *testing.T) {
+	t.Parallel()
 	body := []byte(strings.Repeat("<record/>\n", 100))
 	mod := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	const etag = `"abc123"`

@@ -7,6 +7,7 @@ import (
 )
 
 func TestTidyRanges(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"bytes=0-9", "bytes=0-9"},                         // one range: untouched
 		{"bytes=0-9,5-20", "bytes=0-20"},                   // overlap

@@ -3,6 +3,7 @@ package admin
 import "testing"
 
 func TestSiteOf(t *testing.T) {
+	t.Parallel()
 	for base, want := range map[string]string{
 		"http://localhost:8080/hours":        "http://localhost:8080",
 		"https://lib.example.edu/svc/hours/": "https://lib.example.edu/svc",

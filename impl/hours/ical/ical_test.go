@@ -37,32 +37,40 @@ func mustDate(t *testing.T, s string) schedule.Date {
 // period and an open-24-hours day.
 func dstFeed(t *testing.T) Feed {
 	t.Helper()
+	return laFeed(t, "green", "Green Library, Main", schedule.Period{Opens: 9 * 60, Closes: 17 * 60}, map[schedule.Date]schedule.Rule{
+		mustDate(t, "2026-03-10"): {ID: 90, Kind: schedule.Closed, Type: schedule.TypeHoliday, Notes: "Staff day; back Wednesday, 9am"},
+		mustDate(t, "2026-03-11"): {ID: 91, Kind: schedule.Hours, Periods: []schedule.Period{{Opens: 20 * 60, Closes: 2 * 60}}, Type: schedule.TypeSpecial, Notes: "Finals: open late"},
+		mustDate(t, "2026-03-12"): {ID: 92, Kind: schedule.Open24, Type: schedule.TypeSpecial},
+	}, "2026-03-07", "2026-03-13", time.Date(2026, 3, 7, 8, 0, 0, 0, time.UTC))
+}
+
+// laFeed is the feed of the main location of library (named name) in Los
+// Angeles from from to to, made at stamp: open daily for the regular
+// period through 2026, with exceptions.
+func laFeed(t *testing.T, library, name string, regular schedule.Period, exceptions map[schedule.Date]schedule.Rule, from, to string, stamp time.Time) Feed {
+	t.Helper()
 	zone := mustZone(t, "America/Los_Angeles")
-	nine, five := schedule.Clock(9*60), schedule.Clock(17*60)
 	rules := schedule.LocationRules{
-		Terms:     []schedule.Term{{ID: 1, First: mustDate(t, "2026-01-01"), Last: mustDate(t, "2026-12-31")}},
-		Schedules: map[int64]*schedule.WeeklyRules{1: {}},
-		Exceptions: map[schedule.Date]schedule.Rule{
-			mustDate(t, "2026-03-10"): {ID: 90, Kind: schedule.Closed, Type: schedule.TypeHoliday, Notes: "Staff day; back Wednesday, 9am"},
-			mustDate(t, "2026-03-11"): {ID: 91, Kind: schedule.Hours, Periods: []schedule.Period{{Opens: 20 * 60, Closes: 2 * 60}}, Type: schedule.TypeSpecial, Notes: "Finals: open late"},
-			mustDate(t, "2026-03-12"): {ID: 92, Kind: schedule.Open24, Type: schedule.TypeSpecial},
-		},
+		Terms:      []schedule.Term{{ID: 1, First: mustDate(t, "2026-01-01"), Last: mustDate(t, "2026-12-31")}},
+		Schedules:  map[int64]*schedule.WeeklyRules{1: {}},
+		Exceptions: exceptions,
 	}
 	for wd := range 7 {
-		rules.Schedules[1][wd] = schedule.Rule{ID: int64(10 + wd), Kind: schedule.Hours, Periods: []schedule.Period{{Opens: nine, Closes: five}}, Type: schedule.TypeRegular}
+		rules.Schedules[1][wd] = schedule.Rule{ID: int64(10 + wd), Kind: schedule.Hours, Periods: []schedule.Period{regular}, Type: schedule.TypeRegular}
 	}
-	days := rules.Days(schedule.Range{From: mustDate(t, "2026-03-07"), To: mustDate(t, "2026-03-13")}, zone)
+	days := rules.Days(schedule.Range{From: mustDate(t, from), To: mustDate(t, to)}, zone)
 	return Feed{
-		Name:      "Green Library, Main",
-		URL:       "https://example.org/hours/libraries/green/locations/main.ics",
+		Name:      name,
+		URL:       "https://example.org/hours/libraries/" + library + "/locations/main.ics",
 		UIDDomain: "example.org",
 		Zone:      zone,
-		Stamp:     time.Date(2026, 3, 7, 8, 0, 0, 0, time.UTC),
-		Sources:   []Source{{Name: "Green Library, Main", UIDScope: "green/main", Days: days}},
+		Stamp:     stamp,
+		Sources:   []Source{{Name: name, UIDScope: library + "/main", Days: days}},
 	}
 }
 
 func TestWriteIsStableAndWellFormed(t *testing.T) {
+	t.Parallel()
 	f := dstFeed(t)
 	a, err := Write(f)
 	if err != nil {
@@ -113,6 +121,7 @@ func TestWriteIsStableAndWellFormed(t *testing.T) {
 }
 
 func TestFoldingAndEscaping(t *testing.T) {
+	t.Parallel()
 	var w writer
 	long := "DESCRIPTION:" + strings.Repeat("é", 60) // 2 octets each
 	w.line(long)
@@ -153,6 +162,7 @@ func TestFoldingAndEscaping(t *testing.T) {
 }
 
 func TestZoneWithoutTransitions(t *testing.T) {
+	t.Parallel()
 	f := dstFeed(t)
 	f.Zone = mustZone(t, "Asia/Kolkata")
 	f.Sources[0].Days = (&schedule.LocationRules{}).Days(schedule.Range{From: mustDate(t, "2026-03-07"), To: mustDate(t, "2026-03-07")}, f.Zone)
@@ -170,6 +180,7 @@ func TestZoneWithoutTransitions(t *testing.T) {
 }
 
 func TestNoZoneRefused(t *testing.T) {
+	t.Parallel()
 	if _, err := Write(Feed{Name: "x"}); err == nil {
 		t.Fatal("a feed without a zone was written")
 	}
@@ -254,6 +265,7 @@ func readEveryWay(t *testing.T, f Feed, want string) {
 // (python3-icalendar, ical.js, node-ical) and checks every event's instants
 // in UTC on both sides of the spring-forward.
 func TestParsedByRealReaders(t *testing.T) {
+	t.Parallel()
 	readEveryWay(t, dstFeed(t), strings.Join([]string{
 		"TZ\tAmerica/Los_Angeles",
 		// Saturday before the change: PST, UTC-8.
@@ -275,26 +287,9 @@ func TestParsedByRealReaders(t *testing.T) {
 // inside the repeated hour.
 func fallFeed(t *testing.T) Feed {
 	t.Helper()
-	zone := mustZone(t, "America/Los_Angeles")
-	rules := schedule.LocationRules{
-		Terms:     []schedule.Term{{ID: 1, First: mustDate(t, "2026-01-01"), Last: mustDate(t, "2026-12-31")}},
-		Schedules: map[int64]*schedule.WeeklyRules{1: {}},
-		Exceptions: map[schedule.Date]schedule.Rule{
-			mustDate(t, "2026-11-01"): {ID: 91, Kind: schedule.Hours, Periods: []schedule.Period{{Opens: 1*60 + 30, Closes: 3 * 60}}, Type: schedule.TypeSpecial},
-		},
-	}
-	for wd := range 7 {
-		rules.Schedules[1][wd] = schedule.Rule{ID: int64(10 + wd), Kind: schedule.Hours, Periods: []schedule.Period{{Opens: 20 * 60, Closes: 1 * 60}}, Type: schedule.TypeRegular}
-	}
-	days := rules.Days(schedule.Range{From: mustDate(t, "2026-10-31"), To: mustDate(t, "2026-11-02")}, zone)
-	return Feed{
-		Name:      "Medical Library, Main",
-		URL:       "https://example.org/hours/libraries/medical/locations/main.ics",
-		UIDDomain: "example.org",
-		Zone:      zone,
-		Stamp:     time.Date(2026, 10, 31, 7, 0, 0, 0, time.UTC),
-		Sources:   []Source{{Name: "Medical Library, Main", UIDScope: "medical/main", Days: days}},
-	}
+	return laFeed(t, "medical", "Medical Library, Main", schedule.Period{Opens: 20 * 60, Closes: 1 * 60}, map[schedule.Date]schedule.Rule{
+		mustDate(t, "2026-11-01"): {ID: 91, Kind: schedule.Hours, Periods: []schedule.Period{{Opens: 1*60 + 30, Closes: 3 * 60}}, Type: schedule.TypeSpecial},
+	}, "2026-10-31", "2026-11-02", time.Date(2026, 10, 31, 7, 0, 0, 0, time.UTC))
 }
 
 // TestFallBackReadAlike is issue 19.6: an opening that ends (or starts)
@@ -303,6 +298,7 @@ func fallFeed(t *testing.T) Feed {
 // instant. Written with a TZID, python icalendar, ical.js and node-ical
 // read it an hour late; written in UTC they cannot.
 func TestFallBackReadAlike(t *testing.T) {
+	t.Parallel()
 	f := fallFeed(t)
 	out, err := Write(f)
 	if err != nil {
@@ -329,6 +325,7 @@ func TestFallBackReadAlike(t *testing.T) {
 }
 
 func TestWallTimeRepeated(t *testing.T) {
+	t.Parallel()
 	la := mustZone(t, "America/Los_Angeles")
 	for _, c := range []struct {
 		at   time.Time

@@ -97,27 +97,38 @@ func Normalize(body []byte, r Resource) ([]byte, error) {
 		delete(doc, member)
 		changed = true
 	}
-	rawData, ok := doc["data"]
-	if !ok {
-		return reencode(body, doc, changed)
-	}
-	var data map[string]json.RawMessage
-	if err := json.Unmarshal(rawData, &data); err != nil || data == nil {
-		return reencode(body, doc, changed)
-	}
-	dataChanged, err := normalizeData(data, r)
+	dataChanged, err := rewriteObject(doc, "data", func(data map[string]json.RawMessage) (bool, error) {
+		return normalizeData(data, r)
+	})
 	if err != nil {
 		return nil, err
 	}
-	if dataChanged {
-		enc, err := json.Marshal(data)
-		if err != nil {
-			return nil, fmt.Errorf("jsonapireq: encoding data: %w", err)
-		}
-		doc["data"] = enc
-		changed = true
+	return reencode(body, doc, changed || dataChanged)
+}
+
+// rewriteObject hands the object parent[member] to edit and, when edit
+// changed it, encodes it back into parent. An absent member, or one that
+// is not an object, is left as it is (the contract's validation answers
+// for it).
+func rewriteObject(parent map[string]json.RawMessage, member string, edit func(map[string]json.RawMessage) (bool, error)) (bool, error) {
+	raw, ok := parent[member]
+	if !ok {
+		return false, nil
 	}
-	return reencode(body, doc, changed)
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return false, nil
+	}
+	changed, err := edit(obj)
+	if err != nil || !changed {
+		return false, err
+	}
+	enc, err := json.Marshal(obj)
+	if err != nil {
+		return false, fmt.Errorf("jsonapireq: encoding %s: %w", member, err)
+	}
+	parent[member] = enc
+	return true, nil
 }
 
 func reencode(body []byte, doc map[string]json.RawMessage, changed bool) ([]byte, error) {
@@ -170,23 +181,13 @@ func normalizeData(data map[string]json.RawMessage, r Resource) (bool, error) {
 		delete(data, member)
 		changed = true
 	}
-	if raw, ok := data["attributes"]; ok {
-		var attrs map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &attrs); err == nil && attrs != nil {
-			attrsChanged, err := dropReadOnly(attrs, r)
-			if err != nil {
-				return false, err
-			}
-			if attrsChanged {
-				enc, err := json.Marshal(attrs)
-				if err != nil {
-					return false, fmt.Errorf("jsonapireq: encoding attributes: %w", err)
-				}
-				data["attributes"] = enc
-				changed = true
-			}
-		}
+	attrsChanged, err := rewriteObject(data, "attributes", func(attrs map[string]json.RawMessage) (bool, error) {
+		return dropReadOnly(attrs, r)
+	})
+	if err != nil {
+		return false, err
 	}
+	changed = changed || attrsChanged
 	if raw, ok := data["relationships"]; ok {
 		kept, err := checkRelationships(raw, r)
 		if err != nil {

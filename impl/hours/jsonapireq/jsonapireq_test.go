@@ -44,6 +44,7 @@ func decode(t *testing.T, b []byte) any {
 }
 
 func TestNormalizeAccepts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		r        Resource
@@ -88,6 +89,7 @@ func TestNormalizeAccepts(t *testing.T) {
 }
 
 func TestNormalizeUntouchedBodyIsSameBytes(t *testing.T) {
+	t.Parallel()
 	in := []byte(`{"data": {"type":"locations", "attributes": {"name":"Main"}}}`)
 	out, err := Normalize(in, location)
 	if err != nil {
@@ -99,6 +101,7 @@ func TestNormalizeUntouchedBodyIsSameBytes(t *testing.T) {
 }
 
 func TestNormalizeRefuses(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		r       Resource
@@ -155,6 +158,7 @@ func TestNormalizeRefuses(t *testing.T) {
 }
 
 func TestNormalizeBound(t *testing.T) {
+	t.Parallel()
 	big := make([]byte, MaxDocumentBytes+1)
 	var e *Error
 	if _, err := Normalize(big, location); !errors.As(err, &e) || e.Status != http.StatusRequestEntityTooLarge {
@@ -163,6 +167,7 @@ func TestNormalizeBound(t *testing.T) {
 }
 
 func TestCheckQuery(t *testing.T) {
+	t.Parallel()
 	libSpec := Query{Params: []string{"from", "to"}, AlwaysIncluded: []string{"locations", "primary_location"}}
 	termSpec := Query{}
 	for _, tc := range []struct {
@@ -213,6 +218,7 @@ func TestCheckQuery(t *testing.T) {
 // CheckUTF8 names the string holding invalid UTF-8 by its JSON Pointer, in objects and
 // arrays and for member names, and leaves valid documents and non-JSON alone.
 func TestCheckUTF8Pointer(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ body, pointer string }{
 		{"{\"data\":{\"attributes\":{\"name\":\"ok\",\"notes\":\"x\xff\"}}}", "/data/attributes/notes"},
 		{"{\"a\":[\"ok\",{\"b\":1},\"\xc3\"]}", "/a/2"},

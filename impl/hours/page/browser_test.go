@@ -19,6 +19,7 @@ import (
 // sideways (a long unbroken note included), the page has no script of its
 // own, and the week links page through the weeks.
 func TestPageInBrowser(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}

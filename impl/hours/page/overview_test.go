@@ -23,6 +23,7 @@ func renderOverview(t testing.TB, p Page) string {
 // TestOverviewStates: the overview says in a few words whether each place
 // is open now, with today's hours, at different times of one day.
 func TestOverviewStates(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		now  time.Time
@@ -65,6 +66,7 @@ func TestOverviewStates(t *testing.T) {
 // its zone and "as of" names the zone most share; the JSON-LD holds a
 // Library per library as the library pages do.
 func TestOverviewZonesAndJSONLD(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 4, 20, 0, 0, 0, time.UTC)
 	p := testPage(t, now)
 	ny, err := time.LoadLocation("America/New_York")
@@ -107,6 +109,7 @@ func TestOverviewZonesAndJSONLD(t *testing.T) {
 }
 
 func TestShortHours(t *testing.T) {
+	t.Parallel()
 	z := zone(t)
 	for periods, want := range map[string]string{
 		"09:00-17:00":             "9 AM – 5 PM",

@@ -113,6 +113,7 @@ func render(t testing.TB, p Page) string {
 }
 
 func TestStatusAt(t *testing.T) {
+	t.Parallel()
 	z := zone(t)
 	lr := rules(t, "09:00-17:00", map[string]schedule.Rule{
 		"2026-03-03": {Kind: schedule.Hours, Periods: []schedule.Period{period(t, "20:00-02:00")}, Type: schedule.TypeSpecial},
@@ -164,6 +165,7 @@ func TestStatusAt(t *testing.T) {
 }
 
 func TestPageContent(t *testing.T) {
+	t.Parallel()
 	// Wednesday 4 March 2026, 12:00 in Los Angeles.
 	now := time.Date(2026, 3, 4, 20, 0, 0, 0, time.UTC)
 	html := render(t, testPage(t, now))
@@ -193,6 +195,7 @@ func TestPageContent(t *testing.T) {
 }
 
 func TestPrimaryClosedOtherOpen(t *testing.T) {
+	t.Parallel()
 	// 19:00 on Wednesday: Main (9–17) is closed, Stacks (8–22) is open.
 	now := time.Date(2026, 3, 5, 3, 0, 0, 0, time.UTC)
 	html := render(t, testPage(t, now))
@@ -209,6 +212,7 @@ func TestPrimaryClosedOtherOpen(t *testing.T) {
 }
 
 func TestJSONLD(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 4, 20, 0, 0, 0, time.UTC)
 	html := render(t, testPage(t, now))
 	m := regexp.MustCompile(`(?s)<script type="application/ld\+json">(.*?)</script>`).FindStringSubmatch(html)
@@ -257,6 +261,7 @@ func TestJSONLD(t *testing.T) {
 }
 
 func TestRenderIsStable(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 4, 20, 0, 0, 0, time.UTC)
 	p := testPage(t, now)
 	if a, b := render(t, p), render(t, p); a != b {
@@ -265,6 +270,7 @@ func TestRenderIsStable(t *testing.T) {
 }
 
 func TestNoZoneRefused(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := Render(&b, Page{Libraries: []Library{{Name: "x"}}}); err == nil {
 		t.Error("a library without a zone was rendered")

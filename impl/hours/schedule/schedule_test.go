@@ -37,6 +37,7 @@ func mustPeriods(t testing.TB, list ...string) []Period {
 // TestComputeTimes is the time-correctness table: every expected instant is
 // written out in full, with milliseconds and offset.
 func TestComputeTimes(t *testing.T) {
+	t.Parallel()
 	type span struct{ opens, closes string }
 	cases := []struct {
 		name      string
@@ -227,6 +228,7 @@ func TestComputeTimes(t *testing.T) {
 }
 
 func TestOpen24Durations(t *testing.T) {
+	t.Parallel()
 	loc := mustLoad(t, "America/Los_Angeles")
 	for day, hours := range map[string]time.Duration{"2026-03-08": 23, "2026-11-01": 25, "2026-06-01": 24} {
 		d := Compute(mustDate(t, day), loc, Rule{Kind: Open24})
@@ -238,6 +240,7 @@ func TestOpen24Durations(t *testing.T) {
 }
 
 func TestParsePeriods(t *testing.T) {
+	t.Parallel()
 	good := []struct {
 		in   []string
 		want string
@@ -292,6 +295,7 @@ func TestParsePeriods(t *testing.T) {
 }
 
 func TestParseDate(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"2026-01-01", "2024-02-29", "1900-01-01", "2999-12-31"} {
 		d, err := ParseDate(s)
 		if err != nil || d.String() != s {
@@ -306,6 +310,7 @@ func TestParseDate(t *testing.T) {
 }
 
 func TestParseRange(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		from, to   string
 		wantFrom   string
@@ -351,6 +356,7 @@ func TestParseRange(t *testing.T) {
 }
 
 func TestWeekAndToday(t *testing.T) {
+	t.Parallel()
 	for day, sunday := range map[string]string{
 		"2026-03-08": "2026-03-08", "2026-03-14": "2026-03-08", "2026-03-11": "2026-03-08", "2026-01-01": "2025-12-28",
 	} {
@@ -378,6 +384,7 @@ func TestWeekAndToday(t *testing.T) {
 }
 
 func TestRuleFor(t *testing.T) {
+	t.Parallel()
 	regular := func(id int64) *WeeklyRules {
 		var w WeeklyRules
 		for i := range w {
@@ -416,6 +423,7 @@ func TestRuleFor(t *testing.T) {
 }
 
 func TestCheckTimesExist(t *testing.T) {
+	t.Parallel()
 	loc := mustLoad(t, "America/Los_Angeles")
 	for _, c := range []struct {
 		day     string

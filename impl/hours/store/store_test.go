@@ -29,6 +29,7 @@ func each(t *testing.T, fn func(t *testing.T, s *store.Store)) {
 }
 
 func TestSeedSampleData(t *testing.T) {
+	t.Parallel()
 	each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		now := time.Date(2026, 11, 18, 20, 0, 0, 0, time.UTC)
@@ -95,6 +96,7 @@ func TestSeedSampleData(t *testing.T) {
 }
 
 func TestWritesAuditAndSlugHistory(t *testing.T) {
+	t.Parallel()
 	each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		libID, err := s.CreateLibrary(ctx, "alice", store.LibraryInput{Name: ptr("Art Library"), Slug: ptr("art")})
@@ -226,6 +228,7 @@ func TestWritesAuditAndSlugHistory(t *testing.T) {
 }
 
 func TestConcurrentWrites(t *testing.T) {
+	t.Parallel()
 	each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		if _, err := s.CreateLibrary(ctx, "a", store.LibraryInput{Name: ptr("L"), Slug: ptr("l")}); err != nil {
@@ -264,6 +267,7 @@ func TestConcurrentWrites(t *testing.T) {
 // the database is left empty, with no audit entry, so the next start
 // loads the sample data afresh.
 func TestSeedAllOrNothing(t *testing.T) {
+	t.Parallel()
 	each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		if err := s.Seed(ctx, time.Date(2999, 12, 1, 20, 0, 0, 0, time.UTC)); err == nil {

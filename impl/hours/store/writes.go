@@ -80,18 +80,37 @@ func checkAboutURL(s string) error {
 // set writes the given descriptive fields of row id of table (libraries
 // or locations).
 func (d Descriptive) set(ctx context.Context, t tx, table string, id int64) error {
-	if d.AboutURL != nil {
-		if _, err := t.exec(ctx, `UPDATE `+table+` SET about_url = ? WHERE id = ?`, *d.AboutURL, id); err != nil {
-			return err
+	return t.setSent(ctx, table, id, sent{"about_url", d.AboutURL}, sent{"public", d.Public}, sent{"note", d.Note})
+}
+
+// sent is one column of a change and its member's value: a *string or
+// *bool, nil when the request left the member out.
+type sent struct {
+	column string
+	value  any
+}
+
+// setSent updates, in the row id of table, each column whose member the
+// change sent, in order; a member left out keeps its column.
+func (t tx) setSent(ctx context.Context, table string, id int64, columns ...sent) error {
+	for _, c := range columns {
+		var v any
+		switch p := c.value.(type) {
+		case *string:
+			if p != nil {
+				v = *p
+			}
+		case *bool:
+			if p != nil {
+				v = *p
+			}
+		default:
+			return fmt.Errorf("hours store: %s.%s: a member of type %T", table, c.column, c.value)
 		}
-	}
-	if d.Public != nil {
-		if _, err := t.exec(ctx, `UPDATE `+table+` SET public = ? WHERE id = ?`, *d.Public, id); err != nil {
-			return err
+		if v == nil {
+			continue
 		}
-	}
-	if d.Note != nil {
-		if _, err := t.exec(ctx, `UPDATE `+table+` SET note = ? WHERE id = ?`, *d.Note, id); err != nil {
+		if _, err := t.exec(ctx, `UPDATE `+table+` SET `+c.column+` = ? WHERE id = ?`, v, id); err != nil {
 			return err
 		}
 	}
@@ -297,15 +316,8 @@ func (s *Store) UpdateLibrary(ctx context.Context, who, slug string, in LibraryI
 				return err
 			}
 		}
-		if in.Name != nil {
-			if _, err := t.exec(ctx, `UPDATE libraries SET name = ? WHERE id = ?`, *in.Name, id); err != nil {
-				return err
-			}
-		}
-		if in.TimeZone != nil {
-			if _, err := t.exec(ctx, `UPDATE libraries SET timezone = ? WHERE id = ?`, *in.TimeZone, id); err != nil {
-				return err
-			}
+		if err := t.setSent(ctx, "libraries", id, sent{"name", in.Name}, sent{"timezone", in.TimeZone}); err != nil {
+			return err
 		}
 		if err := in.Descriptive.set(ctx, t, "libraries", id); err != nil {
 			return err
@@ -421,15 +433,8 @@ func (s *Store) UpdateLocation(ctx context.Context, who, librarySlug, slug strin
 				return err
 			}
 		}
-		if in.Name != nil {
-			if _, err := t.exec(ctx, `UPDATE locations SET name = ? WHERE id = ?`, *in.Name, id); err != nil {
-				return err
-			}
-		}
-		if in.KeepsHours != nil {
-			if _, err := t.exec(ctx, `UPDATE locations SET keeps_hours = ? WHERE id = ?`, *in.KeepsHours, id); err != nil {
-				return err
-			}
+		if err := t.setSent(ctx, "locations", id, sent{"name", in.Name}, sent{"keeps_hours", in.KeepsHours}); err != nil {
+			return err
 		}
 		if err := in.Descriptive.set(ctx, t, "locations", id); err != nil {
 			return err

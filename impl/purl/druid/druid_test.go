@@ -11,6 +11,7 @@ import (
 var reference = regexp.MustCompile(`^(?i:druid:)?[b-df-hjkmnp-tv-zB-DF-HJKMNP-TV-Z]{2}[0-9]{3}[b-df-hjkmnp-tv-zB-DF-HJKMNP-TV-Z]{2}[0-9]{4}$`)
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	good := map[string]Druid{
 		"bb000kk0000":       "bb000kk0000",
 		"druid:bb000kk0000": "bb000kk0000",
@@ -37,6 +38,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestTreePath(t *testing.T) {
+	t.Parallel()
 	d, err := Parse("druid:bc123df4567")
 	if err != nil {
 		t.Fatal(err)

@@ -165,6 +165,7 @@ return near/n;})()`, c[0], c[1], c[2])
 // TestRestrictedItemInBrowser: the embed viewer of the group-restricted
 // sample in Chromium, signing in at a real OpenID Connect provider.
 func TestRestrictedItemInBrowser(t *testing.T) {
+	t.Parallel()
 	srv := site(t)
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -229,6 +230,7 @@ func TestRestrictedItemInBrowser(t *testing.T) {
 // (X-Forwarded-For from the trusted proxy) sees the location item
 // without signing in, one elsewhere does not.
 func TestRefusedAndLocationInBrowser(t *testing.T) {
+	t.Parallel()
 	srv := site(t)
 	ctx := openBrowser(t)
 	iframe := func(druid string) string {
@@ -294,6 +296,7 @@ func TestRefusedAndLocationInBrowser(t *testing.T) {
 // box is as tall as its message, not the viewer's 500 px; an item the
 // reader may see (the reading room) keeps the full height.
 func TestCompactRestrictedPage(t *testing.T) {
+	t.Parallel()
 	srv := site(t)
 	frameHeight := `(function(){var f=document.querySelector('#viewer iframe'); return f ? Math.round(f.getBoundingClientRect().height) : 0;})()`
 	ctx := openBrowser(t)
@@ -332,6 +335,7 @@ func TestCompactRestrictedPage(t *testing.T) {
 // tiles as plain images, without the token, which the site's session
 // cookie admits (docs/purl.md, "IIIF Authorization Flow").
 func TestMirador3SignsInThroughAuth1(t *testing.T) {
+	t.Parallel()
 	var siteURL string
 	pageSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

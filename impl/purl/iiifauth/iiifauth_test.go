@@ -11,6 +11,7 @@ import (
 // TestTokenLimits: a token expires after its TTL, and past MaxTokens the
 // one closest to expiry goes first.
 func TestTokenLimits(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	st := newTokenStore(2, time.Minute, func() time.Time { return now })
 	a := auth.Session{Principal: auth.Principal{Name: "a"}, CSRFToken: "x"}
@@ -40,6 +41,7 @@ func TestTokenLimits(t *testing.T) {
 // TestOrigins: only the site's origin and configured ones receive
 // tokens, compared as browsers serialise origins.
 func TestOrigins(t *testing.T) {
+	t.Parallel()
 	s, err := New(Config{PublicURL: "https://lib.example.org/site", BaseURL: "https://lib.example.org/site/iiif-auth", Origins: []string{"https://Viewer.example.com/"},
 		Probe: ProberFunc(func(*http.Request, string, string) (int, string, string) { return 0, "", "" })})
 	if err != nil {

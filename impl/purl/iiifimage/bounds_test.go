@@ -25,8 +25,7 @@ func sources(t *testing.T, dir string, n int) []Source {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		info, _ := os.Stat(path)
-		out = append(out, Source{Object: "x", Name: filepath.Base(path), Path: path, Size: info.Size(), ModTime: info.ModTime()})
+		out = append(out, sourceOf(t, path))
 	}
 	return out
 }
@@ -46,13 +45,11 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // third distinct build is refused at once with ErrBusy (not remembered:
 // it is made once there is room), and the counts say so.
 func TestBuildQueue(t *testing.T) {
+	t.Parallel()
 	needVips(t)
 	dir := t.TempDir()
 	src := sources(t, dir, 2)
-	tl, err := New(filepath.Join(dir, "cache"), Options{MaxBuilds: 1, MaxQueue: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := newTiler(t, filepath.Join(dir, "cache"), Options{MaxBuilds: 1, MaxQueue: 1})
 	// The one slot is taken (as by a long build).
 	release, err := tl.queue.acquire(context.Background())
 	if err != nil {
@@ -87,18 +84,12 @@ func TestBuildQueue(t *testing.T) {
 // MaxCacheBytes, least recently used out first (a tile served counts as
 // a use), and a restart with a smaller bound trims at once.
 func TestCacheBound(t *testing.T) {
+	t.Parallel()
 	needVips(t)
 	dir := t.TempDir()
 	src := sources(t, dir, 3)
 	root := filepath.Join(dir, "cache")
-	probe, err := New(filepath.Join(dir, "probe"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	one, err := probe.Pyramid(context.Background(), src[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	one := pyramidOf(t, newTiler(t, filepath.Join(dir, "probe"), Options{}), src[0])
 	size := one.Bytes()
 	limit := size*5/2 + 1 // room for two pyramids
 	tl, err := New(root, Options{MaxCacheBytes: limit})
@@ -160,6 +151,7 @@ func TestCacheBound(t *testing.T) {
 // (".build-*", ".evict-*", a derived image half written) is removed when
 // a Tiler opens the cache.
 func TestLeftoversRemovedAtStart(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	parent := filepath.Join(root, "bb000kk0000", "0123456789abcdef")
 	var left []string

@@ -27,21 +27,12 @@ func pyramidFiles(p *Pyramid) []string {
 // the same directory is read again; files over MaxHeldFile and past the
 // byte bound are left to the disk, and the count of held bytes says so.
 func TestHeld(t *testing.T) {
+	t.Parallel()
 	needVips(t)
 	dir := t.TempDir()
 	src := sources(t, dir, 2)
-	probe, err := New(filepath.Join(dir, "probe"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	one, err := probe.Pyramid(context.Background(), src[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	tl, err := New(filepath.Join(dir, "cache"), Options{MaxCacheBytes: one.Bytes() + one.Bytes()/2}) // room for one
-	if err != nil {
-		t.Fatal(err)
-	}
+	one := pyramidOf(t, newTiler(t, filepath.Join(dir, "probe"), Options{}), src[0])
+	tl := newTiler(t, filepath.Join(dir, "cache"), Options{MaxCacheBytes: one.Bytes() + one.Bytes()/2}) // room for one
 	a, err := tl.Pyramid(context.Background(), src[0])
 	if err != nil {
 		t.Fatal(err)
@@ -128,21 +119,12 @@ func TestHeld(t *testing.T) {
 // TestTouchFront: touching the pyramid already in front changes nothing;
 // touching another moves it in front, so the other is evicted first.
 func TestTouchFront(t *testing.T) {
+	t.Parallel()
 	needVips(t)
 	dir := t.TempDir()
 	src := sources(t, dir, 3)
-	probe, err := New(filepath.Join(dir, "probe"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	one, err := probe.Pyramid(context.Background(), src[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	tl, err := New(filepath.Join(dir, "cache"), Options{MaxCacheBytes: one.Bytes()*5/2 + 1}) // room for two
-	if err != nil {
-		t.Fatal(err)
-	}
+	one := pyramidOf(t, newTiler(t, filepath.Join(dir, "probe"), Options{}), src[0])
+	tl := newTiler(t, filepath.Join(dir, "cache"), Options{MaxCacheBytes: one.Bytes()*5/2 + 1}) // room for two
 	a, _ := tl.Pyramid(context.Background(), src[0])
 	b, _ := tl.Pyramid(context.Background(), src[1])
 	tl.Touch(b) // in front already

@@ -49,6 +49,36 @@ func needVips(t *testing.T) {
 	}
 }
 
+// sourceOf is the Source of the image file at path, of object "x".
+func sourceOf(t testing.TB, path string) Source {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Source{Object: "x", Name: filepath.Base(path), Path: path, Size: info.Size(), ModTime: info.ModTime()}
+}
+
+// newTiler is a Tiler with opts caching in root.
+func newTiler(t testing.TB, root string, opts Options) *Tiler {
+	t.Helper()
+	tl, err := New(root, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+// pyramidOf is the pyramid tl builds (or has) of s; an error ends the test.
+func pyramidOf(t testing.TB, tl *Tiler, s Source) *Pyramid {
+	t.Helper()
+	p, err := tl.Pyramid(context.Background(), s)
+	if err != nil {
+		t.Fatalf("pyramid of %s: %v", s.Name, err)
+	}
+	return p
+}
+
 func near(a, b color.Color) bool {
 	r1, g1, b1, _ := a.RGBA()
 	r2, g2, b2, _ := b.RGBA()
@@ -57,20 +87,15 @@ func near(a, b color.Color) bool {
 }
 
 func TestPyramid(t *testing.T) {
+	t.Parallel()
 	needVips(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "q.png")
 	quadrants(t, src, 1500, 1000)
-	info, _ := os.Stat(src)
-	tl, err := New(filepath.Join(dir, "cache"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := Source{Object: "bb000kk0000", Name: "q.png", Path: src, Size: info.Size(), ModTime: info.ModTime()}
-	p, err := tl.Pyramid(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
+	s := sourceOf(t, src)
+	s.Object = "bb000kk0000"
+	p := pyramidOf(t, tl, s)
 	if p.Width() != 1500 || p.Height() != 1000 {
 		t.Fatalf("size %dx%d", p.Width(), p.Height())
 	}
@@ -190,16 +215,13 @@ func TestPyramid(t *testing.T) {
 // TestSmallImage: an image within one tile has scale factor 1 and is its
 // own largest size.
 func TestSmallImage(t *testing.T) {
+	t.Parallel()
 	needVips(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "s.png")
 	quadrants(t, src, 300, 420)
-	info, _ := os.Stat(src)
-	tl, _ := New(filepath.Join(dir, "cache"), Options{})
-	p, err := tl.Pyramid(context.Background(), Source{Object: "x", Name: "s.png", Path: src, Size: info.Size(), ModTime: info.ModTime()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
+	p := pyramidOf(t, tl, sourceOf(t, src))
 	if len(p.meta.ScaleFactors) != 1 || p.meta.ScaleFactors[0] != 1 {
 		t.Errorf("scale factors %v", p.meta.ScaleFactors)
 	}
@@ -224,6 +246,7 @@ func TestSmallImage(t *testing.T) {
 
 // TestJPEG2000: a JPEG 2000 source gets every size at its true size.
 func TestJPEG2000(t *testing.T) {
+	t.Parallel()
 	needVips(t)
 	dir := t.TempDir()
 	png := filepath.Join(dir, "q.png")
@@ -232,12 +255,8 @@ func TestJPEG2000(t *testing.T) {
 	if out, err := exec.Command("vips", "resize", png, src+"[Q=40]", "2").CombinedOutput(); err != nil {
 		t.Fatalf("vips: %v %s", err, out)
 	}
-	info, _ := os.Stat(src)
-	tl, _ := New(filepath.Join(dir, "cache"), Options{})
-	p, err := tl.Pyramid(context.Background(), Source{Object: "x", Name: "q.jp2", Path: src, Size: info.Size(), ModTime: info.ModTime()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
+	p := pyramidOf(t, tl, sourceOf(t, src))
 	want := []Size{{128, 85}, {256, 171}, {512, 341}, {1024, 683}, {2048, 1365}}
 	if got := p.Sizes(); len(got) != len(want) {
 		t.Fatalf("sizes %v, want %v", got, want)
@@ -280,6 +299,7 @@ func TestUnavailable(t *testing.T) {
 }
 
 func TestTileable(t *testing.T) {
+	t.Parallel()
 	for mt, want := range map[string]bool{"image/jpeg": true, "image/png": true, "image/tiff": true, "image/jp2": true, "IMAGE/PNG; x=y": true, "image/gif": false, "application/pdf": false, "image/svg+xml": false} {
 		if Tileable(mt) != want {
 			t.Errorf("%s: %v", mt, !want)
@@ -291,15 +311,15 @@ func TestTileable(t *testing.T) {
 // leaves nothing behind; the failure is remembered for that version of
 // the file, so the next request is answered without reading it again.
 func TestBrokenSource(t *testing.T) {
+	t.Parallel()
 	needVips(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "broken.jpg")
 	if err := os.WriteFile(src, []byte("\xff\xd8\xff not a JPEG"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	info, _ := os.Stat(src)
-	tl, _ := New(filepath.Join(dir, "cache"), Options{})
-	s := Source{Object: "x", Name: "broken.jpg", Path: src, Size: info.Size(), ModTime: info.ModTime()}
+	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
+	s := sourceOf(t, src)
 	for i := 0; i < 2; i++ {
 		if _, err := tl.Pyramid(context.Background(), s); err == nil {
 			t.Fatal("a pyramid of a broken JPEG")
@@ -322,13 +342,13 @@ func TestBrokenSource(t *testing.T) {
 
 // TestConcurrentBuilds: requests for one source at once share one build.
 func TestConcurrentBuilds(t *testing.T) {
+	t.Parallel()
 	needVips(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "q.png")
 	quadrants(t, src, 1200, 800)
-	info, _ := os.Stat(src)
-	tl, _ := New(filepath.Join(dir, "cache"), Options{})
-	s := Source{Object: "x", Name: "q.png", Path: src, Size: info.Size(), ModTime: info.ModTime()}
+	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
+	s := sourceOf(t, src)
 	const n = 8
 	got := make(chan *Pyramid, n)
 	for i := 0; i < n; i++ {
@@ -364,12 +384,8 @@ func FuzzLookup(f *testing.F) {
 	out, _ := os.Create(src)
 	_ = png.Encode(out, img)
 	out.Close()
-	info, _ := os.Stat(src)
-	tl, _ := New(filepath.Join(dir, "cache"), Options{})
-	p, err := tl.Pyramid(context.Background(), Source{Object: "x", Name: "q.png", Path: src, Size: info.Size(), ModTime: info.ModTime()})
-	if err != nil {
-		f.Fatal(err)
-	}
+	tl := newTiler(f, filepath.Join(dir, "cache"), Options{})
+	p := pyramidOf(f, tl, sourceOf(f, src))
 	for _, seed := range [][4]string{
 		{"full", "max", "0", "default.jpg"}, {"0,0,512,500", "512,", "0", "default.jpg"}, {"../..", "max", "0", "default.jpg"},
 		{"full", "!100,100", "90", "gray.png"}, {"512,0,188,500", ",500", "0", "default.jpg"}, {"full", "pct:50", "!0", "default.jpg"},

@@ -14,6 +14,7 @@ import (
 // limits and is scaled down to them (aspect kept) when it does not; ^max
 // scales up to them; nothing beyond them is accepted.
 func TestParseLimits(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		w, h          int
 		size          string
@@ -126,20 +127,14 @@ func TestParseLimits(t *testing.T) {
 // bytes; a pyramid alone over the bound loses its derived images, never
 // its tiles.
 func TestDerivedWithinCacheBound(t *testing.T) {
+	t.Parallel()
 	needVips(t)
 	dir := t.TempDir()
 	src := sources(t, dir, 1)[0]
-	probe, _ := New(filepath.Join(dir, "probe"), Options{})
-	one, err := probe.Pyramid(context.Background(), src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	one := pyramidOf(t, newTiler(t, filepath.Join(dir, "probe"), Options{}), src)
 	limit := one.Bytes() + 6000
-	tl, _ := New(filepath.Join(dir, "cache"), Options{MaxCacheBytes: limit})
-	p, err := tl.Pyramid(context.Background(), src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := newTiler(t, filepath.Join(dir, "cache"), Options{MaxCacheBytes: limit})
+	p := pyramidOf(t, tl, src)
 	for i := range 12 {
 		d, err := Parse(p.Width(), p.Height(), "full", itoa(300+i)+",", "0", "default.png")
 		if err != nil {
@@ -176,16 +171,13 @@ func TestDerivedWithinCacheBound(t *testing.T) {
 // read from the source (one process, no second JPEG generation); when the
 // source has gone (a newer version replaced it) the tiles answer.
 func TestDeriveFromSource(t *testing.T) {
+	t.Parallel()
 	needVips(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "big.png")
 	quadrants(t, path, 2600, 2000)
-	info, _ := os.Stat(path)
-	tl, _ := New(filepath.Join(dir, "cache"), Options{})
-	p, err := tl.Pyramid(context.Background(), Source{Object: "x", Name: "big.png", Path: path, Size: info.Size(), ModTime: info.ModTime()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
+	p := pyramidOf(t, tl, sourceOf(t, path))
 	if p.meta.Loader != "pngload" {
 		t.Fatalf("loader %q", p.meta.Loader)
 	}
@@ -280,14 +272,12 @@ func FuzzParse(f *testing.F) {
 // TestConcurrentDerive: requests for one derived image at once share one
 // vips run.
 func TestConcurrentDerive(t *testing.T) {
+	t.Parallel()
 	needVips(t)
 	dir := t.TempDir()
 	src := sources(t, dir, 1)[0]
-	tl, _ := New(filepath.Join(dir, "cache"), Options{})
-	p, err := tl.Pyramid(context.Background(), src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
+	p := pyramidOf(t, tl, src)
 	d, err := Parse(p.Width(), p.Height(), "pct:10,10,50,50", "!200,200", "!90", "gray.webp")
 	if err != nil {
 		t.Fatal(err)

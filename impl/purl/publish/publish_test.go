@@ -13,6 +13,7 @@ import (
 const samples = "../../../samples/purl"
 
 func TestTreeSamples(t *testing.T) {
+	t.Parallel()
 	s, err := store.OpenFS(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +45,7 @@ func copyDir(t *testing.T, id string) string {
 }
 
 func TestLoadRefuses(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		spoil func(dir string)
 		says  string
@@ -71,6 +73,7 @@ func TestLoadRefuses(t *testing.T) {
 // TestLoadWarns: what the record says of a file that differs from the
 // file is reported; the file's own size is served.
 func TestLoadWarns(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		spoil func(dir string)
 		says  string
@@ -99,6 +102,7 @@ func TestLoadWarns(t *testing.T) {
 
 // Tree writes nothing when one object of several is bad.
 func TestTreeAllOrNothing(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	good := copyDir(t, "bd111gh1111")
 	bad := copyDir(t, "bb000kk0000")

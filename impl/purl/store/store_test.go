@@ -14,6 +14,7 @@ import (
 )
 
 func TestFS(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := filepath.Join(t.TempDir(), "store")
 	s, err := OpenFS(root)
@@ -96,6 +97,7 @@ func TestFS(t *testing.T) {
 
 // A failing reader leaves the previous version in place.
 func TestWriteFailureKeepsPrevious(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := OpenFS(t.TempDir())
 	if err != nil {

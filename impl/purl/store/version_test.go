@@ -43,6 +43,7 @@ func storeWithV1(t *testing.T) (*FS, string, druid.Druid) {
 // Opening the store (another process starting, or `purl publish`) while a version is
 // being written leaves that version alone; a version whose writer died is removed.
 func TestOpenLeavesLiveWritersAndRemovesDeadOnes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, root, id := storeWithV1(t)
 	live, err := s.Begin(ctx, id, false)
@@ -84,6 +85,7 @@ func TestOpenLeavesLiveWritersAndRemovesDeadOnes(t *testing.T) {
 // A store in the layout before versions (documents directly in the object directory) is
 // moved into a first version at open, and served as before.
 func TestOpenMigratesTheOldLayout(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := t.TempDir()
 	obj := filepath.Join(root, "bb", "000", "kk", "0000")
@@ -119,6 +121,7 @@ func TestOpenMigratesTheOldLayout(t *testing.T) {
 // process that made it is gone (the version it points at is not locked), at once rather than
 // after the grace period; one whose committer is still alive is left alone.
 func TestOpenRemovesStaleSwitchLinks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, root, id := storeWithV1(t)
 	obj := s.objectDir(id)
@@ -156,6 +159,7 @@ func TestOpenRemovesStaleSwitchLinks(t *testing.T) {
 // without a lock file: the next open removes it at once when the process its name carries is
 // gone, and leaves it (for the grace period) while that process lives.
 func TestOpenRemovesUnlockedVersionOfDeadWriter(t *testing.T) {
+	t.Parallel()
 	s, root, id := storeWithV1(t)
 	obj := s.objectDir(id)
 	// A process id no process has: beyond the kernel's pid_max.
