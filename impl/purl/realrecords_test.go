@@ -40,6 +40,7 @@ func TestRealRecords(t *testing.T) {
 	bin := testkit.Binary(t)
 	token := testkit.AddToken(t, srv.DataDir, "publisher", "real")
 	work := t.TempDir()
+	iiif := compileIIIF(t, filepath.Join(testkit.SharedDir(t), "data", "schemas", "iiif-presentation-3.0.schema.json"))
 	mods := map[string][]byte{}
 	manifests := map[string][]byte{}
 	for _, p := range files {
@@ -62,7 +63,11 @@ func TestRealRecords(t *testing.T) {
 		if in.Record.Rights.Dark() {
 			outcome, err = darkRecord(srv, bin, token, filepath.Join(work, stem), raw, id)
 		} else {
-			outcome, served, err = corpusRecord(t, srv, bin, token, filepath.Join(work, stem), raw, nil, manifests)
+			var manifest []byte
+			outcome, served, manifest, err = corpusRecord(t, srv, bin, token, filepath.Join(work, stem), raw, nil, iiif)
+			if manifest != nil {
+				manifests[stem] = manifest
+			}
 			if err == nil {
 				err = servedTruthfully(srv, xmllint, stem, raw)
 			}
