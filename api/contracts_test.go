@@ -84,7 +84,9 @@ func incompleteness(doc *openapi3.T) []string {
 					out = append(out, fmt.Sprintf("%s %s: no description", where, code))
 					continue
 				}
-				if status == http.StatusNoContent || status == http.StatusNotModified || (status >= 300 && status < 400) || method == http.MethodHead {
+				// answers without content: 204, 304 (and redirects), 412 (a
+				// precondition that failed, RFC 9110 §15.5.13), and HEAD
+				if status == http.StatusNoContent || status == http.StatusNotModified || status == http.StatusPreconditionFailed || (status >= 300 && status < 400) || method == http.MethodHead {
 					continue
 				}
 				if len(resp.Value.Content) == 0 {

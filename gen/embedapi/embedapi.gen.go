@@ -1059,6 +1059,16 @@ type GetMiradorBundleResponse200Headers struct {
 	Vary            *string
 }
 
+// GetMiradorBundleResponse206Headers the declared response headers of an HTTP 206 response for GetMiradorBundle
+type GetMiradorBundleResponse206Headers struct {
+	ContentRange *string
+}
+
+// GetMiradorBundleResponse416Headers the declared response headers of an HTTP 416 response for GetMiradorBundle
+type GetMiradorBundleResponse416Headers struct {
+	ContentRange *string
+}
+
 type GetMiradorBundleResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -1068,6 +1078,10 @@ type GetMiradorBundleResponse struct {
 	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetMiradorBundleResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetMiradorBundleResponse206Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetMiradorBundleResponse416Headers
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -1115,6 +1129,16 @@ type GetViewerStylesheetResponse200Headers struct {
 	ETag         *string
 }
 
+// GetViewerStylesheetResponse206Headers the declared response headers of an HTTP 206 response for GetViewerStylesheet
+type GetViewerStylesheetResponse206Headers struct {
+	ContentRange *string
+}
+
+// GetViewerStylesheetResponse416Headers the declared response headers of an HTTP 416 response for GetViewerStylesheet
+type GetViewerStylesheetResponse416Headers struct {
+	ContentRange *string
+}
+
 type GetViewerStylesheetResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -1122,6 +1146,10 @@ type GetViewerStylesheetResponse struct {
 	JSON400 *BadRequest
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetViewerStylesheetResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetViewerStylesheetResponse206Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetViewerStylesheetResponse416Headers
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -1164,6 +1192,16 @@ type GetViewerScriptResponse200Headers struct {
 	ETag         *string
 }
 
+// GetViewerScriptResponse206Headers the declared response headers of an HTTP 206 response for GetViewerScript
+type GetViewerScriptResponse206Headers struct {
+	ContentRange *string
+}
+
+// GetViewerScriptResponse416Headers the declared response headers of an HTTP 416 response for GetViewerScript
+type GetViewerScriptResponse416Headers struct {
+	ContentRange *string
+}
+
 type GetViewerScriptResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -1171,6 +1209,10 @@ type GetViewerScriptResponse struct {
 	JSON400 *BadRequest
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetViewerScriptResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetViewerScriptResponse206Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetViewerScriptResponse416Headers
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -1458,6 +1500,9 @@ func ParseGetMiradorBundleResponse(rsp *http.Response) (*GetMiradorBundleRespons
 		}
 		response.JSON400 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -1499,6 +1544,26 @@ func ParseGetMiradorBundleResponse(rsp *http.Response) (*GetMiradorBundleRespons
 			headers.Vary = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetMiradorBundleResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetMiradorBundleResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -1528,6 +1593,9 @@ func ParseGetViewerStylesheetResponse(rsp *http.Response) (*GetViewerStylesheetR
 		}
 		response.JSON400 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -1548,6 +1616,26 @@ func ParseGetViewerStylesheetResponse(rsp *http.Response) (*GetViewerStylesheetR
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetViewerStylesheetResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetViewerStylesheetResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -1577,6 +1665,9 @@ func ParseGetViewerScriptResponse(rsp *http.Response) (*GetViewerScriptResponse,
 		}
 		response.JSON400 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -1597,6 +1688,26 @@ func ParseGetViewerScriptResponse(rsp *http.Response) (*GetViewerScriptResponse,
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetViewerScriptResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetViewerScriptResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -1885,6 +1996,29 @@ type BadGatewayJSONResponse Error
 type BadRequestJSONResponse Error
 
 type NotFoundJSONResponse Error
+
+type PartialContentResponseHeaders struct {
+	ContentRange *string
+}
+type PartialContentAsteriskResponse struct {
+	Body io.Reader
+
+	Headers       PartialContentResponseHeaders
+	ContentType   string
+	ContentLength int64
+}
+
+type PreconditionFailedResponse struct {
+}
+
+type RangeNotSatisfiableResponseHeaders struct {
+	ContentRange *string
+}
+type RangeNotSatisfiableTextResponse struct {
+	Body string
+
+	Headers RangeNotSatisfiableResponseHeaders
+}
 
 type ViewerBadGatewayResponseHeaders struct {
 	ContentSecurityPolicy *string
@@ -2187,6 +2321,26 @@ func (response GetMiradorBundle200TextjavascriptResponse) VisitGetMiradorBundleR
 	return err
 }
 
+type GetMiradorBundle206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetMiradorBundle206AsteriskResponse) VisitGetMiradorBundleResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetMiradorBundle304Response struct {
 }
 
@@ -2206,6 +2360,29 @@ func (response GetMiradorBundle400JSONResponse) VisitGetMiradorBundleResponse(w 
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMiradorBundle412Response = PreconditionFailedResponse
+
+func (response GetMiradorBundle412Response) VisitGetMiradorBundleResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetMiradorBundle416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetMiradorBundle416TextResponse) VisitGetMiradorBundleResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -2263,6 +2440,26 @@ func (response GetViewerStylesheet200TextcssResponse) VisitGetViewerStylesheetRe
 	return err
 }
 
+type GetViewerStylesheet206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetViewerStylesheet206AsteriskResponse) VisitGetViewerStylesheetResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetViewerStylesheet304Response struct {
 }
 
@@ -2282,6 +2479,29 @@ func (response GetViewerStylesheet400JSONResponse) VisitGetViewerStylesheetRespo
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetViewerStylesheet412Response = PreconditionFailedResponse
+
+func (response GetViewerStylesheet412Response) VisitGetViewerStylesheetResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetViewerStylesheet416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetViewerStylesheet416TextResponse) VisitGetViewerStylesheetResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -2325,6 +2545,26 @@ func (response GetViewerScript200TextjavascriptResponse) VisitGetViewerScriptRes
 	return err
 }
 
+type GetViewerScript206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetViewerScript206AsteriskResponse) VisitGetViewerScriptResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetViewerScript304Response struct {
 }
 
@@ -2344,6 +2584,29 @@ func (response GetViewerScript400JSONResponse) VisitGetViewerScriptResponse(w ht
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetViewerScript412Response = PreconditionFailedResponse
+
+func (response GetViewerScript412Response) VisitGetViewerScriptResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetViewerScript416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetViewerScript416TextResponse) VisitGetViewerScriptResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -2508,83 +2771,88 @@ func (sh *strictHandler) GetViewerScript(ctx echo.Context, params GetViewerScrip
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"1Fvpchw3kn6V3JpRuHu2+uAhh7YZDAdHQ9l06AqRtnfD5VWhq7K7IaGAMoBis61gxD7NPtg+yUYCqKMv",
-	"kpI1tkZ/xMaZSOTxZSbqQ5SpolQSpTXR5EO0QJajdn+eZRkaM3iqpNVKDM6EUMvBK83nXFJ3jibTvLRc",
-	"yWgSnYklWxlI/5aegDovppiDRlMqadBAwVYwRdDIcpiugMkVGG5xGMWRyRZYMFrPrkqMJpGxmst5dHsb",
-	"R09ZtsB6/+0tqZvLOeRcY2b5NZr7Fjy/YvPtdc6l5XYFls1BzcAuiNBSo0FpGQ25e9XbOCqZZgXamm3G",
-	"oP0RtXGrb24WOsCq9yjr/RhNgR63BohEWHK7UJWFXytl0fSHcLVA4DPaJZG5yqoCpQXJCjRuflZpTS1K",
-	"YgxGgV0wCwymWi0NapB4jRp0JQ2wRGbE1RwyVa5ofyZBiRw1XHNcoj5xCxpWIGRKWlqVGzCorzGH5YJZ",
-	"WiuRNOiaiQqHiYziiCQi+rVCvYriiOiKJtH1GtsKdvMc5dwuosnB4ZN4x+VczF4qiS+YzRY77ujK3w6D",
-	"DvknwKCg8cCkWaI2cDQ+HtbkeElu6bmYDWiDgd9hH23jw+NdxC14jm8ttwK3afuO5+i45vqBS/fDsxN6",
-	"GolgA2nOLBvQOgM3Lu0P9zCus1eXyhxnrBI2msyYMNgQOVVKIJOOyoLdLJDPF3abyBfshhdVAb6/FrxA",
-	"JJfw9PISSn6DwkDvQGMBp3DwdXnjiMQbVpR08uPxeDfJ7cZdimdKF8xGk4hLe3QYOfqICGIz/YujgsvQ",
-	"0JyHS4tz1PV5ljy3i/3Hcd2feJond5zGb/tZD1PpHTbsNZkD49TshzfP64Oo6TvM7ATSD2WlxdspM/i2",
-	"0uJ29CHXFc9v0xiUW4EJsUokmQtgkLrOSQqlxhm/AeUFkecoLZ9x1EM4kyvrbCYKg9BjUtkFqfNCGRtD",
-	"+Akls4vY6ZagU2PeWaNP5uB4fOz1vuFltLC2nIxGQmVM0GqTJ+Mn4xGRP5pOx+Px+/fEpD0ST6yJI42/",
-	"VlxjHk2srnCPgh6Oj584VjcaG+8yyY3voel/Z/m3zOKSrehXMGv0JytLwTNn5EfvjDfXzZE+RKi10tGE",
-	"5kO9QBwVaAyb04bE3dd0bWQeeYbEmko6hWdTr72W2cpEk8fjw9vugf6qcRZNor+MWuc78r1mdO52dadY",
-	"l5Wrze0yVYkcpLLBuTrDqHSwhphDJfGmxMxiLlbD6Damk7zBXys09tM5US/Q5YS7T2j8ICR0pUlEDGlu",
-	"teMnmyuv+XM8Hv9+/px1COAGCm4MibrSHUHu1a1ppUUag1RyEJSUBqrKDtRsoJmcI6SNVUtHaW0Twpxg",
-	"dSFtjTUZ9Ns4eqnsM1XJ/NMY/FJZ8NO77K20oBPRTTMod5gMx+dSGW6V06u7OH38+zntmLeXokoSnHC4",
-	"RMkZn1ckik5wyZDFwK1JZGtR3F3VFxTTLbQmEHKFfhe84cZSp981kWU1FTyDXs70+z5Zo9s4+tE5gL3q",
-	"bvHGjha2EGvMj5JqPD7K/u0fr55e/dfrc6ABrgkT6buoBQST89MkQplEodf3Icu7vwu0DLIF0wbtaRJV",
-	"djZ4sj7DCYtvuKKL4xYLyJgMemwWailBOy8t1dLPGXUm/d///G9o7OwdKJ2qfLVGDeMSMsGMOU0igtzm",
-	"OhtIZXmGSQQOkXjBOE2ix+PDjaMdfCyV9YyWRCKgu+Zok8JRl933Ae3PaQ9PCPl+d/XiOXh+ADPvyTBY",
-	"BVavgM2JdYJZ1AQaOmHRUy9Qg0vMKs3tavBaCZ6t9odEDrcPmMzQWKUN/C29J6LoSvJuc/1lSnLAX0FK",
-	"VIkBgFgs/jgxPh6P7xDj+0msh/ufZT0XAV1Qm6nc+XkuyWAKtEgStmSGWCXnmAObOQdkfaMqOeZDaE9b",
-	"/pEq8gCX6IPLwJcmtnQxH0qYrhICNCT7hKsZOGF2QSa3Tdi1oUlcwlLp3ECvjiUp6jRogBlIW6FO+7Fb",
-	"j8DSWl7AHfPPUbk97vsLdh21G75mXBAn/0hVO77PY+whbqeSvVR+jppB2BhyPueWCRB8qple0XLO7xuy",
-	"7Mx65MPyXKMxQ7iwLtO0YNcIU5JeCoxyzZaygRVhbJ2RKrghUciHf4Zy3o2itnGdA6+O3CZUSyRxqn83",
-	"aoqdJWp4EUAU4aYJMJnIruoatiIDQeodlPjLUdEGt7oNPTglZJ3n3MfCr7UqUVtOUV9IkpSdpgZlbyVw",
-	"rq5eg5dqIEUnQja276Dxzdk/LZizl0ut5DyGGQEOd5k+c7i1UAebf9iBaDZDKWbB5X1iWC68t9LOASmJ",
-	"O5evgf5dhyQn1pnczVK0QfjP9VJx4FvLg1+aqV7gaN9XLul774WsExUyxQfDcZMtdoK/KhE0zxaxE1vA",
-	"G5ZZsaLDG4QZR1E7F7uoiqlkXBA/iCli5W6AF2xeq4NxieeOBCuJLhO0Lhz7MmdPLy9BuGQD6YTGYgJH",
-	"B8PDxxoL6D0ej8sbr3/+4g05D9CYKZ1zOfeZ0jbpxq2BUrCV95oEJ65Rn4QMbaE0nYjCyjb09JomK+Hs",
-	"Z50bKZm1qIm8//55PPiPX/69lyRD/1f/G43FX3eJRu2/toWuxTZkEkKqGVCgAwME9l3MPPIdqTtr69tD",
-	"LG3sSmAOqSd8Agfj8aMTn6GrfxRcDuru2gnSL29AT9JE9kpRGXf+QTf2HvjgG2ZaFXsC8z6hkkRyCzMu",
-	"hAEGU3XjqCxJFgz/DT3P3yOW1F0ZJxPU4bCNTKS7NOb0b44eGbkIg35+ZSCJvLySYfbZjU6yPA9GcVvh",
-	"tbrmOeq3Ptu1yf+XND0k/uqh0JsJNofBoG4Y0Nz+ToVvVODtPgn+bi3n26oMlyFJSuvelb3sbrIzjXlx",
-	"j7pNgMH3r8+/7WzeYxYKZSwcPv4ayptEKum0Qyg5Rw2G59hfz4d+Zbq0046xl4c6D5fIEAl+ZeDi4uIZ",
-	"eLLOXl/UIeIQvuXXARi0i731WWQmc1LXdW461XYO2gITwl9xkwuuNL/7Svakr3/qpq0/7UJ21yKuXAli",
-	"jW2+rvQPgk0SnjoTQ4P2CJNr+BChpJ1/jsgId8x9O/C6LXDVYw+G451D9/Bgy656B9cqNOnXnK4r9ulq",
-	"soHDz2MLNxyd623PtKmyNbfjqCly1PUBZ1K33SFtwOVMbZ86eLze95evXjpr9J8vnvfdH0x6M+xVJ5jg",
-	"EJeRva21y19uImts3ALEIbzyN05bk4RyJSFTBZp1Pam14cT5y0T+8Oa5uSdrB0wjOCcllHqPOVTlMJGJ",
-	"dCjMuF53oqnKORropa6DbDLeZFgSUlcGNwo1dbSZyF7jWvqEc3i2gDrqNIidyHOyN9Yklfbe1tljj12G",
-	"8EwJ4b2X0wjPfVNixmchHRs7y19JU5Wl0pY8mOeeE8Amd+RMxuPxAbxUFi4o/iPSCYuTdTgejyf+WprJ",
-	"LYTLMRNMo3H2jRE9mPvqqYuI6eJlVcReCnxHIlVlyQZSmB2iAEcbM0SE5/21R4pkuoRRTTT+3fnZPzw6",
-	"+vb8qqkl094UvHhhe/X66uLVy8tE9g7Hx/5sqSvwT2hS7NaI61EpCQqkIyeeadgMnr56c5nIUuNMOPfi",
-	"t++fuBjBF5IKtAuV+4rR4+4uaS3xQU4SSaQN4SwcQc2a7WJAL2NcZqLKieEZ03qVyPSOBwoTiieISbuS",
-	"GyH4cwK1/iABXsnMsZwgj/EXGqwot1AqQxcIAQa7VGENngjsOZgwSWT6gczBBNoA2g1JophUSFrXs1BL",
-	"SS1lpUUcSIwJBVvNMydX3tjcBgQoeIbSOOMcqmZnpXsfcTgcR6G66KpwZjIaLZfLIXPdQ6XnozDXjJ5f",
-	"PD1/eXnu5rROpCYTgnZ469AxiBOy7X6KKlGykkeT6Gg4Hh65WoNdOADtL4z+muMOFFLfbUcPG8zfc4g/",
-	"JW+T9ht0GTi/JNORyI34mBtfwxkGw7OCUCCPyaQGYfO6eHpTCOIiyUJKFjv1MYTX79rUlopLS7fIbAfp",
-	"BqQQrIrf0d0HhQ7Oflzk0ST6Fq2Pf9Zfg/y8u8DSDhnRvd3Gm7x6UzPGH8AVbr1hCJrlo4R3RsmUAEpK",
-	"J+yaq1AU3mmvmNlrC+tqndn/rCNgn50vEyJX2YobRBB+3qz5yNYH38uc9lnBwwZ7r/yAsZ0nFre/bFSL",
-	"D8fjj6vd1bA7qsPCGhfU+cEgYEZnp8meQrlTnSB031RanNKwR0dnjw6fPTp81gx+dHRGwx8dPiOz8ejw",
-	"Wae2nkQ+AqM9HhaB1fSeJJE3hlOlc9SnSUSLFUzPuXST11r87NBkMq2E4C6/KVUSefc2q4QwmUaUHmue",
-	"JiG7OoEXrKxRwCWT8EwzmXGTKfg7W60nEwM3fNMWJmuN1kaOMGrN2l17tZjQQdwNW9cgvAmBzQcXTEMO",
-	"hNCfSxjf7M4Xf3NTCAj7nSa0XxIBykzlnpEh80sYRuZMKEkMXKFJom/Wk7fK+5VuhnhVBo7RsepUcNPo",
-	"G8LWvol298PWmkNmtstz37GH7XUCdXvCVur6ThHYSl5vpwlqsW1y2m2Xb3JXtyZKWy2drG01Hh9+LexJ",
-	"V0td21+Ojk/+edrabFHXhg6/ntuThpqO9Dcd69lm37AmAnLDLHddCjnFBgE556CVspCqGtXJHJREyBZc",
-	"5E3qp0SdSO8sCZN5AU9j9/bQgVEunf+N62dvzk06MzKEs0SS+kAa4jlyVCFvE1wvFqVd1ZvtTJ/sLvtu",
-	"4IeNCu09D1d3aXCYPbpr6q4XqXettT7YneTY+5ZdsxofNOpUfd2U4/unNFWr2zh6PD749LcnHaCw9gLF",
-	"e31IohUrwsMeCnvamKlXGQRanG75phD9jVcoLWxonkQdfJ4nUdrzaiNuW6Nu6Ply+CDe129HXL2hKgry",
-	"KU3crjvADFi3OBNC/ziybE7IL/KKFf1C6wRtvgMb+6C2DVGQSUsBxhShFCzD3Kcoa7Daq0MWF8yEl8Hc",
-	"9l0RTHD5nmJwjYK8SZlEab8OVppUWqaEwMwHwAslcgpsFjzPUSaSZIdxibqFvyGGqu0CWQuKKCWX6KqC",
-	"wKzVfFpZNLHPpAnFctOd69CJWSD66f78bbh/jUzU+Qe/eyLduIVadkjfg74vPIM/FX7/awDRL64K/ZGu",
-	"PJBD8gmtcMJC42wvMnZPSLPs4OAgzw8ODg4aWrYXawXsvkW9A/dyGf4bZsZsru1F9AHAfX2ldyaJKBpF",
-	"veaq/WrrxeN76/E5v94qx4dsQq2u94z2RNXFe/9rUGl+N8c7UGXEOZ+NCib5DA2xti6P16fI+fWdvz/z",
-	"m6+NdM7m86zf4aLjz1HGPoFt29wxg/c/RHkQSNh6IPZQqLDxzOWhjnHraeW6ezxvM9cb19PxiL4neMSg",
-	"MgXXLFd6WHA5fGf2OsgXfthXBkqN04oL23zdMq1kLhB6siygZNl75p7u+vFpXMdZiSy5lN6N8qIU64ob",
-	"5g2Eyt4PCcX04/qblzpznsj6YO5zI/ceIx3U+pRznfaH8Hh81JTpa8IWzIQ3ieRauTSWCUGISVcyOEEz",
-	"oiPlYbGhWfT3eLnAhr+7lT/a2XW/sNnOOf3kMmbz33iZQu9XX55FGPfj7mHcuzBpgYYNaBeNxtBh2FRV",
-	"FhjYBdd5Xek2/Dfs7/0gh7B2aQfnIfD9uE9yHugs37Fr5g9JTR9haL5n1+zS/f6n2Jfm0FuSHm6gkaJM",
-	"cAe4HLMMcHsCbOruwGUCl9xsfEdXJ99onZ1pt+YzuLsod2Nu4+hHp9/7rN/GFT7gld2Rt1EbJXBloVA5",
-	"n3ESpbUPtfwHXpj7x/WfED89Hh99Wjh0GV4V/yCb12tbX38EfexoB2n6A3V8LRg6+jzB0D0EDTfMNk0J",
-	"drGZuWZW77HeLXTqWO4tq+V9x2WDzn634bpn+NoXmA+1FOEMH2Einl5eflbb8HC1/BMUaUtstoM6Cvh8",
-	"Pc02n6s+FAY0yPkBcuTN+ZcoQ1+at/nXlCgfdH28NNGChNmCPGwbx7Xy5lfhKXHm3zf88Ob5sCmjfnDg",
-	"sP3uMoqja6Y5uQD/jnSte70EdkeYGG1e++t1AupQeo3O5imYW2JAYweVFsR0h4ICH/a8M2kelKHMXYFz",
-	"2OKvkKDaRoLNi8CdgL7J/biv1k1nwXAVt7/c/n8AAAD//w==",
+	"7Fx5bxw3lv8qb2vGcHe2+tDhwNOCEWg8cqKBL1hKsotU1s2uet1Nm0VWSJZaHUPAfprd77EfZT/J4pGs",
+	"qw9JdpyMF5j8Y3UVj8fHd/zeUfkQpSovlERpTTT5EC2RZajdn6dpisYMnipptRKDUyHUavBK8wWX9DpD",
+	"k2peWK5kNIlOxYqtDUy/mp6AOstnmIFGUyhp0EDO1jBD0MgymK2ByTUYbnEYxZFJl5gzWs+uC4wmkbGa",
+	"y0V0cxNHT1m6xGr/7S3pNZcLyLjG1PIrNHcteHbJFtvrnEnL7RosW4Cag10SoYVGg9IyGnL7qjdxVDDN",
+	"crQV24xB+wNq41bf3Cy8AKveo6z2YzQFetwaIBJhxe1SlRZ+KZVF0x/C5RKBz2mXRGYqLXOUFiTL0bj5",
+	"aak1PVESYzAK7JJZYDDTamVQg8Qr1KBLaYAlMiWuZpCqYk37MwlKZKjhiuMK9Ylb0LAcIVXS0qrcgEF9",
+	"hRmslszSWomkQVdMlDhMZBRHJBHRLyXqdRRHRFc0ia46bMvZ9XOUC7uMJgeHj+Mdl3M+f6kkvmA2Xe64",
+	"o0t/Owxa5J8Ag5zGA5NmhdrA0fh4WJHjJbmh53w+oA0Gfod9tI0Pj3cRt+QZvrXcCtym7TueoeOaew9c",
+	"uh+endDTSAQbmGbMsgGtM3Djpv3hHsa19mpTmeGclcJGkzkTBmsiZ0oJZNJRmbPrJfLF0m4T+YJd87zM",
+	"wb+vBC8QySU8vbiAgl+jMNA70JjDEzj4urh2ROI1yws6+fF4vJvkZuM2xXOlc2ajScSlPTqMHH1EBLGZ",
+	"/oujnMvwoD4PlxYXqKvzrHhml/uP415/4mke33Iav+1nPUypd9iw12QOjFOz7988rw6iZu8wtROYfihK",
+	"Ld7OmMG3pRY3ow+ZLnl2M41BuRWYEOtEkrkABlP3cjKFQuOcX4PygsgzlJbPOeohnMq1dTYThUHoMans",
+	"ktR5qYyNIfyEgtll7HRL0Kkxa63RJ3NwPD72el/zMlpaW0xGI6FSJmi1yePx4/GIyB/NZuPx+P17YtIe",
+	"iSfWxJHGX0quMYsmVpe4R0EPx8ePHatrjY13meTa99D0v7LsW2Zxxdb0K5g1+pMVheCpM/Kjd8ab6/pI",
+	"HyLUWuloQvOhWiCOcjSGLWhD4u5rujYyjzxFYk0pncKzmddey2xposmj8eFN+0B/1jiPJtGfRo3zHfm3",
+	"ZnTmdnWn6MrK5eZ2qSpFBlLZ4FydYVQ6WEPMoJR4XWBqMRPrYXQT00ne4C8lGvvpnKgWaHPC3SfUfhAS",
+	"utIkIobUt9ryk/WVV/w5Ho9/O39OWwRwAzk3hkRd6ZYg96qn01KLaQxSyUFQUhqoSjtQ84FmcoEwra3a",
+	"dDStbEKYE6wuTBtjTQb9Jo5eKvtMlTL7NAa/VBb89DZ7Sy3oRHTTDIodJsPxuVCGW+X06jZOH/92Tjvm",
+	"7aWolAQnHC5Rcs4XJYmiE1wyZDFwaxLZWBR3V9UFxXQLjQmETKHfBa+5sfTS75rIopwJnkIvY/p9n6zR",
+	"TRy9ZtpyJp42bG/dwFejr+iftkPd1K7Z2qKpQSAJgQFm3mMGc6XJd9ROYMYlc5zeYXu2191cCnpv6EkM",
+	"5/OB+6sfAzPw5tlT+MvBwRj+578PjsGwtTkhSOenV7iii00fGlArCTlmnAHREoMhhMYELZiXwvKCaTui",
+	"k3kq6BgtkB945cnY5srUsyQpx+OjdM61se5PHPgnglUPRv6B4b+ifzB1B63Jvx1D091pTJXMOG38jHGB",
+	"2TY153OP3kgOzueD72WuMpKhbHDBZYqNtCyV8Ixuo+Mu56DXZvdR/wSkqiCvU2THkZfKXjDLzZw7i96V",
+	"KIvXdlQI5uOhW0OE7jleqnCnjUSoK9SCFWZP/PHRN/bV9oXceQU/OPy011u64y5tLjq2K/L7/MvfXj29",
+	"/PfXZ0AD/IaJ9K/oCQgmF0+SCGUShbf+HbKs/TtHyyBdMm3QPkmi0s4Hj7sznK31Dy7J7nGLOaRMBjdo",
+	"lqQP2oFcqVZ+zqg16X//87/Cw9begdKZytYdahiXQEJuniQRRazmKh1IZXmKSQQO0Hu7+iSJHo0PN452",
+	"8LFUVjMaEomA9pqjTQpHbXbfFad+TjhxQoHjd5cvnoPnB4ky+VWrwOo1sAWxTjCLeo/4XmBaam7Xg9dK",
+	"8HS9P6Pgwt4Bkykaq7SBr6bD+0vybrTzZUpyCF+ClKgCA363mP9xYnw8Ht8ixneTWA33P4tqLgK6nFCq",
+	"MgeTuSS8IdAiSdiKGWKVXGAGbO7wm/UPVcExG0Jz2uKPVJF7IEqfmwl8qVMzLmWCEmbrhOIBkn3y3wyc",
+	"MLscDbd11mJDk7iEldKZgV6ViklkyowDEDBthHraj9165Jk6aTV3zH+Myu1Bv1+w66hQ7BXjgjj5R6ra",
+	"8V0eYw9xO5XspfJz1BzCxpDxBbdMgOAzzfSalnOw2ZBlZ9YHDizLNBozhHPrErVLdoUwI+ldcbvMNFvJ",
+	"GpWHsVVCN+eGRCEb/iOU8/YgZDsscrGfI7fOdCSSONW/PeiInSWqeRFiEAo7JsBkItuqa9iaDASpd1Di",
+	"L0dF67DPbehjOwpMM4+5mXitVYHacjR1jrFoPaqD1K385+Xla/BSDaTow+2wqBXMbs7+ccmcvVxpJRex",
+	"w8L+Mj3w3VqoFdruCuE2MxHMgkubxrBaem+lnQNSEncuX8XJtx2SnFhrcjvJ1+SwfqqWigPfGh78XE/1",
+	"Akf7vnI1kzsvpEtUKLQcDMd1scUJ/rpA0Dxdxk5sAa9ZasWaDm8Q5hxF5VzsssxnknFB/CCmiLW7AZ6z",
+	"RaUOxtVtWhKsJLpEalc49iWen15cgHC5OtIJjfkEjg6Gh4805tB7NB4X117//MUbch5AoaDOuFz4QkOT",
+	"s+bWQCHY2ntNghNXqE9CgSNXmk7EZDtz4zVNlkL4AM6nFgtmLWoi7z9+Gg/+8vO/9pJk6P/qf6Mx//Mu",
+	"0aj817bQNdiGTEKo1AAKdGCAwL5LOY38i2kdmXrfHlJRxq4FZjD1hE/gYDx+cOIT3NWPnMtB9bpygvTL",
+	"G9CTaSJ7hSiNO/+gnboa+NwVzLXK9+S1+oRKEsktzLkQBhjM1LWjsiBZoDjS8/w9YkGvS+Nkgl44bCMT",
+	"6S6NOf1boEdGLsKgnw8NJJGXVzLMPjnYqjVlwShuK7xWVzxD/dYnizf5/5Kmh5RNNRR6c8EWMBhUDwY0",
+	"t79T4WsVeLtPgr/rlEwaleEy1Bho3duS/+1NdlYBzu9Qtwkw+Pvrs29bm/eYhVwZC4ePvobiOpFKOu0Q",
+	"Si5Qg+EZ9rvlhIemTTvtGHt5qNLYiQyR4EMD5+fnz8CTdfr6vAoRh/AtvwrAoFnsrS/CMJmRuna56VTb",
+	"OWgLTAh/xXUWrdT89ivZU/35sV31+bQL2V3Ku3QVvA7bfFn2bwSbJDx1JoYG7REm9+BDhJJ2/ikiI9wy",
+	"983Aq6Y+XI09GI53Dt3Dgy276h1co9CkXwu6rthXe8gGDj+PLdxwdO5tc6ZNla24HUd1jbAqrzmTuu0O",
+	"aQMu52r71MHj9f5+8eqls0b/9uJ53/3BpDfDXnWCCQ5xmUuwBe3yl5vIChs3AHEIr/yN09YkoVxJSFWO",
+	"pqsnlTacOH+ZyO/fPDd3JL2BaQTnpIRS7zGDshgmMpEOhRn31p1opjKOBnpT94JsMl6nWBBSVwY36pxV",
+	"tJnIXu1a+oRzeLqEKuo0iK3Ic7I31iSV9t7W2WOPXYbwTAnhvZfTCM99U2DK56GaETvLX0pTFoXSljyY",
+	"554TwDp35EzGo/EBvFQWzin+I9IJi5N1OB6PJ/5a6skNhMswFUyjcfaNET2Y+eYDFxHTxcsyj70U+BeJ",
+	"VKUlG0hhdogCHG3MEBGe91ceKZLpEkbV0fh3Z6d/8+jo27PLuhWD9qbgxQvbq9eX569eXiSydzg+9meb",
+	"uv6YCU2K3RpxNWpKggLTkRPPadgMnr56c5HIQuNcOPfit++fuBjB12FztEuV+YLro/Yu00rig5wkkkgb",
+	"wmk4gprX28WAXsa4TEWZEcNTpvU6kdNb+nsmFE8Qk3YlN0Lw5wSq288Dr2TqWE6Qx/gLDVaUWyiUoQuE",
+	"AINdqrACTwT2HEyYJHL6gczBBJoA2g1JophUSFr3ZqlWkp4UpRZxIDEmFGw1T51ceWNzExCg4ClK44xz",
+	"KDqfFq696HA4jkJx3hWxzWQ0Wq1WQ+ZeD5VejMJcM3p+/vTs5cWZm9M4kYpMCNrhrUPLIE7ItvspqkDJ",
+	"Ch5NoqPheHjkSnV26QC0vzD6a4E7UEh1ty09rDF/zyH+KXmbab9Gl4HzKzIdidyIj7nxJdBhMDxrCP0l",
+	"MZnUIGxeF59c54K4SLIwJYs99TGE1+/K1BaKS0u3yGwL6QakEKyK39HdB4UOzn6cZ9Ek+hatj3+6zVQ/",
+	"7a5PNkNGdG838Sav3lSM8QdwfQ/eMATN8lHCO6PklADKlE7YNlehp2KnvWJmry2sit1mf1dUwD47G3si",
+	"VxiOa0QQfl53fGTjg+9kTtOVc7/B3ivfY2yrQ+nm541mi8Px+ONK3xXsjqqwsMIFVX4wCJjR6ZNkT5+J",
+	"U50gdN+UWjyhYQ+OTh8cPntw+Kwe/ODolIY/OHxGZuPB4bNWa0oS+QiM9rhfBFbRe5JE3hjOlM5QP0ki",
+	"WixnesGlm9x54meHRybVSgju8ptSJZF3b/NSCJNqROmx5pMkZFcn8IIVFQq4YBKeaSZTblIFf2XrbjIx",
+	"cMM/2sJkjdHayBFGjVm7ba8GEzqIu2HraoQ3IbB5736DkAMh9OcSxte788XfXOcCwn5PEtoviQBlqjLP",
+	"yJD5JQwjMyaUJAau0STRN93krfJ+pZ0hXheBY3SsKhVcP/QPwtb+Ee3uh3Ueh8xsm+f+xR62VwnU7Qlb",
+	"qetbRWAreb2dJqjEts5pN6/8I3d1HVHaetLK2pbj8eHXwp60tdQ9+9PR8cnvp631FlVt6PDrhT2pqWlJ",
+	"f/2im232DzoiIDfMctulkFOsEZBzDlopC1NVoTqZuWaHdMlFVqd+CtSJ9M6SMJkX8GnsWncdGOXS+d+4",
+	"6u5wbtKZkSGcJpLUB6YhniNHFfI2wfViXth1tdnO9Mnusu8Gftio0N7R971Lg8Ps0W1TdzV037ZWd7A7",
+	"ybH3Lbtm1T5o1Kr6uinHd0+pq1Y3cfRofPDprVstoNBp4PJeH5JozfLQF0dhTxMz9UqDQIvTLV/nor/R",
+	"xNXAhrqj8ODzdBRqz6uNuK1D3dDz5fBevK96R1y9ocxz8il13K5bwAxYuzgTQv84smxByC/yihX9TOsE",
+	"bb4FG/ugtglRkElLAcYMoRAsxcynKCuw2qtCFhfMhMZ6bvuuCCa4fE8xuEZB3qRIomm/ClbqVFqqhMDU",
+	"B8BLJTIKbJY8y1AmkmSHcYm6gb8hhqrsAlkLiigll+iqgsCs1XxWWjSxz6QJxTLTnuvQiVki+un+/E24",
+	"f4VMVPkHv3si3bilWrVI34O+zz2DPxV+//8Aol9cFfojXXkgh+QTGuGEpcb5XmTsOrDT9ODgIMsODg4O",
+	"alq2F2sE7K5FvQP3chn+GabGbK7tRfQewL270juTRBSNou64ar9at3h8Zz0+41db5fiQTajU9Y7Rnqiq",
+	"eO9/DUrNb+d4C6qMOOfzUc4kn6Mh1lbl8eoUGb+69fdn7vnaSOdstmf9Bhcdf44y9gls2+aWGby7EeVe",
+	"IGGrQey+UGGjzeW+jnGrtbLrHs+azPXG9bQ8on8TPGJQmZxrlik9zLkcvjN7HeQLP+yhgULjrOTC1h+H",
+	"zUqZCYSeLHIoWPqeuc53P34aV3FWIgsupXejPC9EV3HDvIFQ6fshoZh+XH0yVmXOE1kdzH2t5/oxpoNK",
+	"nzKup/0hPBof1WX6irAlM6EnkVwrl8YyIQgx6VIGJ2hGdKQsLDY0y/4eLxfY8Fe38kc7u/YHats5px9d",
+	"xmzxKy+m0PvFl2cRxv24fRjXFyYt0LAB7aLRGDoMm6nSAgO75DqrKt2G/4r9vd+zEdYu7OAsBL4f90Xb",
+	"PZ3lO3bF/CE/ssP57+yKXbjfv4t9qQ+93f7sb6CWolRwB7gcswxwewJs5u7AZQJX3Gx8hlol32idnWm3",
+	"+ivS2yh3Y27i6Aen3/us38YV3qPL7nD89d3GZuMziJs4OvKmbbML3ULVQA+9zueR/rNKzPwnLZ8Sdh3c",
+	"wyjuaPl3U+9xxF3N+c4WH31a8HYReqC/l3Wv3danXsF6tHSZ7NI9LVIndDv6PKHbHQQNN5wMTQlWvJ7Z",
+	"cQJ3+JoG6LX8zJaN9Z7uosaSv9nM3jG887n1fe1aOMNHGLSnFxef1ZLd34j8U+3vUPstId8OmCmY9rVK",
+	"W39Jf1+IVUcl95B67yq/RIn/0jz5P+X/95d/H35/vOzTgoTeg/RuO55OofthaCpPfafL92+eD+uC+gcX",
+	"JjQfsEdxdMW0o9t3FHded4uhtyQMok0hfd0loEqqdOismwLdEgMaOyi1oLt2eDjwYU/HUd1aiDJzpe5h",
+	"g8RDqnI7Jqh7Q3eGdnUW0P3vP0xrwXAVNz/f/F8AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -6618,10 +6618,20 @@ type HoursPageResponse200Headers struct {
 	ETag         *string
 }
 
+// HoursPageResponse206Headers the declared response headers of an HTTP 206 response for HoursPage
+type HoursPageResponse206Headers struct {
+	ContentRange *string
+}
+
 // HoursPageResponse304Headers the declared response headers of an HTTP 304 response for HoursPage
 type HoursPageResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// HoursPageResponse416Headers the declared response headers of an HTTP 416 response for HoursPage
+type HoursPageResponse416Headers struct {
+	ContentRange *string
 }
 
 type HoursPageResponse struct {
@@ -6631,8 +6641,12 @@ type HoursPageResponse struct {
 	ApplicationvndApiJSON400 *BadRequest
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HoursPageResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *HoursPageResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *HoursPageResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *HoursPageResponse416Headers
 }
 
 // GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
@@ -6676,10 +6690,20 @@ type LegacyHoursResponse200Headers struct {
 	ETag                     *string
 }
 
+// LegacyHoursResponse206Headers the declared response headers of an HTTP 206 response for LegacyHours
+type LegacyHoursResponse206Headers struct {
+	ContentRange *string
+}
+
 // LegacyHoursResponse304Headers the declared response headers of an HTTP 304 response for LegacyHours
 type LegacyHoursResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// LegacyHoursResponse416Headers the declared response headers of an HTTP 416 response for LegacyHours
+type LegacyHoursResponse416Headers struct {
+	ContentRange *string
 }
 
 type LegacyHoursResponse struct {
@@ -6693,8 +6717,12 @@ type LegacyHoursResponse struct {
 	ApplicationvndApiJSON404 *NotFound
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *LegacyHoursResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *LegacyHoursResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *LegacyHoursResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *LegacyHoursResponse416Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6748,10 +6776,20 @@ type ListLibrariesBareResponse200Headers struct {
 	ETag                     *string
 }
 
+// ListLibrariesBareResponse206Headers the declared response headers of an HTTP 206 response for ListLibrariesBare
+type ListLibrariesBareResponse206Headers struct {
+	ContentRange *string
+}
+
 // ListLibrariesBareResponse304Headers the declared response headers of an HTTP 304 response for ListLibrariesBare
 type ListLibrariesBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// ListLibrariesBareResponse416Headers the declared response headers of an HTTP 416 response for ListLibrariesBare
+type ListLibrariesBareResponse416Headers struct {
+	ContentRange *string
 }
 
 type ListLibrariesBareResponse struct {
@@ -6765,8 +6803,12 @@ type ListLibrariesBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListLibrariesBareResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *ListLibrariesBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListLibrariesBareResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *ListLibrariesBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -6924,10 +6966,20 @@ type ListLibrariesResponse200Headers struct {
 	ETag                     *string
 }
 
+// ListLibrariesResponse206Headers the declared response headers of an HTTP 206 response for ListLibraries
+type ListLibrariesResponse206Headers struct {
+	ContentRange *string
+}
+
 // ListLibrariesResponse304Headers the declared response headers of an HTTP 304 response for ListLibraries
 type ListLibrariesResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// ListLibrariesResponse416Headers the declared response headers of an HTTP 416 response for ListLibraries
+type ListLibrariesResponse416Headers struct {
+	ContentRange *string
 }
 
 type ListLibrariesResponse struct {
@@ -6941,8 +6993,12 @@ type ListLibrariesResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListLibrariesResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *ListLibrariesResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListLibrariesResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *ListLibrariesResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -7072,10 +7128,20 @@ type GetLibraryBareResponse200Headers struct {
 	ETag                     *string
 }
 
+// GetLibraryBareResponse206Headers the declared response headers of an HTTP 206 response for GetLibraryBare
+type GetLibraryBareResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetLibraryBareResponse304Headers the declared response headers of an HTTP 304 response for GetLibraryBare
 type GetLibraryBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// GetLibraryBareResponse416Headers the declared response headers of an HTTP 416 response for GetLibraryBare
+type GetLibraryBareResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetLibraryBareResponse struct {
@@ -7091,8 +7157,12 @@ type GetLibraryBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetLibraryBareResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetLibraryBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetLibraryBareResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetLibraryBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -7254,10 +7324,20 @@ type LibraryPageResponse200Headers struct {
 	ETag         *string
 }
 
+// LibraryPageResponse206Headers the declared response headers of an HTTP 206 response for LibraryPage
+type LibraryPageResponse206Headers struct {
+	ContentRange *string
+}
+
 // LibraryPageResponse304Headers the declared response headers of an HTTP 304 response for LibraryPage
 type LibraryPageResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// LibraryPageResponse416Headers the declared response headers of an HTTP 416 response for LibraryPage
+type LibraryPageResponse416Headers struct {
+	ContentRange *string
 }
 
 type LibraryPageResponse struct {
@@ -7269,8 +7349,12 @@ type LibraryPageResponse struct {
 	ApplicationvndApiJSON404 *NotFound
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *LibraryPageResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *LibraryPageResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *LibraryPageResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *LibraryPageResponse416Headers
 }
 
 // GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
@@ -7319,10 +7403,20 @@ type LibraryCalendarResponse200Headers struct {
 	ETag                     *string
 }
 
+// LibraryCalendarResponse206Headers the declared response headers of an HTTP 206 response for LibraryCalendar
+type LibraryCalendarResponse206Headers struct {
+	ContentRange *string
+}
+
 // LibraryCalendarResponse304Headers the declared response headers of an HTTP 304 response for LibraryCalendar
 type LibraryCalendarResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// LibraryCalendarResponse416Headers the declared response headers of an HTTP 416 response for LibraryCalendar
+type LibraryCalendarResponse416Headers struct {
+	ContentRange *string
 }
 
 type LibraryCalendarResponse struct {
@@ -7332,8 +7426,12 @@ type LibraryCalendarResponse struct {
 	ApplicationvndApiJSON404 *NotFound
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *LibraryCalendarResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *LibraryCalendarResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *LibraryCalendarResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *LibraryCalendarResponse416Headers
 }
 
 // GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
@@ -7453,10 +7551,20 @@ type GetLibraryResponse200Headers struct {
 	ETag                     *string
 }
 
+// GetLibraryResponse206Headers the declared response headers of an HTTP 206 response for GetLibrary
+type GetLibraryResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetLibraryResponse304Headers the declared response headers of an HTTP 304 response for GetLibrary
 type GetLibraryResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// GetLibraryResponse416Headers the declared response headers of an HTTP 416 response for GetLibrary
+type GetLibraryResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetLibraryResponse struct {
@@ -7472,8 +7580,12 @@ type GetLibraryResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetLibraryResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetLibraryResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetLibraryResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetLibraryResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -7989,10 +8101,20 @@ type GetLocationBareResponse200Headers struct {
 	ETag                     *string
 }
 
+// GetLocationBareResponse206Headers the declared response headers of an HTTP 206 response for GetLocationBare
+type GetLocationBareResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetLocationBareResponse304Headers the declared response headers of an HTTP 304 response for GetLocationBare
 type GetLocationBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// GetLocationBareResponse416Headers the declared response headers of an HTTP 416 response for GetLocationBare
+type GetLocationBareResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetLocationBareResponse struct {
@@ -8008,8 +8130,12 @@ type GetLocationBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetLocationBareResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetLocationBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetLocationBareResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetLocationBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -8172,10 +8298,20 @@ type LocationCalendarResponse200Headers struct {
 	ETag                     *string
 }
 
+// LocationCalendarResponse206Headers the declared response headers of an HTTP 206 response for LocationCalendar
+type LocationCalendarResponse206Headers struct {
+	ContentRange *string
+}
+
 // LocationCalendarResponse304Headers the declared response headers of an HTTP 304 response for LocationCalendar
 type LocationCalendarResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// LocationCalendarResponse416Headers the declared response headers of an HTTP 416 response for LocationCalendar
+type LocationCalendarResponse416Headers struct {
+	ContentRange *string
 }
 
 type LocationCalendarResponse struct {
@@ -8185,8 +8321,12 @@ type LocationCalendarResponse struct {
 	ApplicationvndApiJSON404 *NotFound
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *LocationCalendarResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *LocationCalendarResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *LocationCalendarResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *LocationCalendarResponse416Headers
 }
 
 // GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
@@ -8306,10 +8446,20 @@ type GetLocationResponse200Headers struct {
 	ETag                     *string
 }
 
+// GetLocationResponse206Headers the declared response headers of an HTTP 206 response for GetLocation
+type GetLocationResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetLocationResponse304Headers the declared response headers of an HTTP 304 response for GetLocation
 type GetLocationResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// GetLocationResponse416Headers the declared response headers of an HTTP 416 response for GetLocation
+type GetLocationResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetLocationResponse struct {
@@ -8325,8 +8475,12 @@ type GetLocationResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetLocationResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetLocationResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetLocationResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetLocationResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -8489,10 +8643,20 @@ type ListExceptionsBareResponse200Headers struct {
 	ETag                     *string
 }
 
+// ListExceptionsBareResponse206Headers the declared response headers of an HTTP 206 response for ListExceptionsBare
+type ListExceptionsBareResponse206Headers struct {
+	ContentRange *string
+}
+
 // ListExceptionsBareResponse304Headers the declared response headers of an HTTP 304 response for ListExceptionsBare
 type ListExceptionsBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// ListExceptionsBareResponse416Headers the declared response headers of an HTTP 416 response for ListExceptionsBare
+type ListExceptionsBareResponse416Headers struct {
+	ContentRange *string
 }
 
 type ListExceptionsBareResponse struct {
@@ -8508,8 +8672,12 @@ type ListExceptionsBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListExceptionsBareResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *ListExceptionsBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListExceptionsBareResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *ListExceptionsBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -8679,10 +8847,20 @@ type ListExceptionsResponse200Headers struct {
 	ETag                     *string
 }
 
+// ListExceptionsResponse206Headers the declared response headers of an HTTP 206 response for ListExceptions
+type ListExceptionsResponse206Headers struct {
+	ContentRange *string
+}
+
 // ListExceptionsResponse304Headers the declared response headers of an HTTP 304 response for ListExceptions
 type ListExceptionsResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// ListExceptionsResponse416Headers the declared response headers of an HTTP 416 response for ListExceptions
+type ListExceptionsResponse416Headers struct {
+	ContentRange *string
 }
 
 type ListExceptionsResponse struct {
@@ -8698,8 +8876,12 @@ type ListExceptionsResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListExceptionsResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *ListExceptionsResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListExceptionsResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *ListExceptionsResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -8834,10 +9016,20 @@ type GetExceptionBareResponse200Headers struct {
 	ETag                     *string
 }
 
+// GetExceptionBareResponse206Headers the declared response headers of an HTTP 206 response for GetExceptionBare
+type GetExceptionBareResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetExceptionBareResponse304Headers the declared response headers of an HTTP 304 response for GetExceptionBare
 type GetExceptionBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// GetExceptionBareResponse416Headers the declared response headers of an HTTP 416 response for GetExceptionBare
+type GetExceptionBareResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetExceptionBareResponse struct {
@@ -8853,8 +9045,12 @@ type GetExceptionBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetExceptionBareResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetExceptionBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetExceptionBareResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetExceptionBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -9093,10 +9289,20 @@ type GetExceptionResponse200Headers struct {
 	ETag                     *string
 }
 
+// GetExceptionResponse206Headers the declared response headers of an HTTP 206 response for GetException
+type GetExceptionResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetExceptionResponse304Headers the declared response headers of an HTTP 304 response for GetException
 type GetExceptionResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// GetExceptionResponse416Headers the declared response headers of an HTTP 416 response for GetException
+type GetExceptionResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetExceptionResponse struct {
@@ -9112,8 +9318,12 @@ type GetExceptionResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetExceptionResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetExceptionResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetExceptionResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetExceptionResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -9276,10 +9486,20 @@ type ListSchedulesBareResponse200Headers struct {
 	ETag                     *string
 }
 
+// ListSchedulesBareResponse206Headers the declared response headers of an HTTP 206 response for ListSchedulesBare
+type ListSchedulesBareResponse206Headers struct {
+	ContentRange *string
+}
+
 // ListSchedulesBareResponse304Headers the declared response headers of an HTTP 304 response for ListSchedulesBare
 type ListSchedulesBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// ListSchedulesBareResponse416Headers the declared response headers of an HTTP 416 response for ListSchedulesBare
+type ListSchedulesBareResponse416Headers struct {
+	ContentRange *string
 }
 
 type ListSchedulesBareResponse struct {
@@ -9295,8 +9515,12 @@ type ListSchedulesBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListSchedulesBareResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *ListSchedulesBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListSchedulesBareResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *ListSchedulesBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -9466,10 +9690,20 @@ type ListSchedulesResponse200Headers struct {
 	ETag                     *string
 }
 
+// ListSchedulesResponse206Headers the declared response headers of an HTTP 206 response for ListSchedules
+type ListSchedulesResponse206Headers struct {
+	ContentRange *string
+}
+
 // ListSchedulesResponse304Headers the declared response headers of an HTTP 304 response for ListSchedules
 type ListSchedulesResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// ListSchedulesResponse416Headers the declared response headers of an HTTP 416 response for ListSchedules
+type ListSchedulesResponse416Headers struct {
+	ContentRange *string
 }
 
 type ListSchedulesResponse struct {
@@ -9485,8 +9719,12 @@ type ListSchedulesResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListSchedulesResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *ListSchedulesResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListSchedulesResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *ListSchedulesResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -9621,10 +9859,20 @@ type GetScheduleBareResponse200Headers struct {
 	ETag                     *string
 }
 
+// GetScheduleBareResponse206Headers the declared response headers of an HTTP 206 response for GetScheduleBare
+type GetScheduleBareResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetScheduleBareResponse304Headers the declared response headers of an HTTP 304 response for GetScheduleBare
 type GetScheduleBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// GetScheduleBareResponse416Headers the declared response headers of an HTTP 416 response for GetScheduleBare
+type GetScheduleBareResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetScheduleBareResponse struct {
@@ -9640,8 +9888,12 @@ type GetScheduleBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetScheduleBareResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetScheduleBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetScheduleBareResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetScheduleBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -9880,10 +10132,20 @@ type GetScheduleResponse200Headers struct {
 	ETag                     *string
 }
 
+// GetScheduleResponse206Headers the declared response headers of an HTTP 206 response for GetSchedule
+type GetScheduleResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetScheduleResponse304Headers the declared response headers of an HTTP 304 response for GetSchedule
 type GetScheduleResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// GetScheduleResponse416Headers the declared response headers of an HTTP 416 response for GetSchedule
+type GetScheduleResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetScheduleResponse struct {
@@ -9899,8 +10161,12 @@ type GetScheduleResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetScheduleResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetScheduleResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetScheduleResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetScheduleResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -10174,10 +10440,20 @@ type ListTermsBareResponse200Headers struct {
 	ETag                     *string
 }
 
+// ListTermsBareResponse206Headers the declared response headers of an HTTP 206 response for ListTermsBare
+type ListTermsBareResponse206Headers struct {
+	ContentRange *string
+}
+
 // ListTermsBareResponse304Headers the declared response headers of an HTTP 304 response for ListTermsBare
 type ListTermsBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// ListTermsBareResponse416Headers the declared response headers of an HTTP 416 response for ListTermsBare
+type ListTermsBareResponse416Headers struct {
+	ContentRange *string
 }
 
 type ListTermsBareResponse struct {
@@ -10193,8 +10469,12 @@ type ListTermsBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListTermsBareResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *ListTermsBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListTermsBareResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *ListTermsBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -10364,10 +10644,20 @@ type ListTermsResponse200Headers struct {
 	ETag                     *string
 }
 
+// ListTermsResponse206Headers the declared response headers of an HTTP 206 response for ListTerms
+type ListTermsResponse206Headers struct {
+	ContentRange *string
+}
+
 // ListTermsResponse304Headers the declared response headers of an HTTP 304 response for ListTerms
 type ListTermsResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// ListTermsResponse416Headers the declared response headers of an HTTP 416 response for ListTerms
+type ListTermsResponse416Headers struct {
+	ContentRange *string
 }
 
 type ListTermsResponse struct {
@@ -10383,8 +10673,12 @@ type ListTermsResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListTermsResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *ListTermsResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListTermsResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *ListTermsResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -10519,10 +10813,20 @@ type GetTermBareResponse200Headers struct {
 	ETag                     *string
 }
 
+// GetTermBareResponse206Headers the declared response headers of an HTTP 206 response for GetTermBare
+type GetTermBareResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetTermBareResponse304Headers the declared response headers of an HTTP 304 response for GetTermBare
 type GetTermBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// GetTermBareResponse416Headers the declared response headers of an HTTP 416 response for GetTermBare
+type GetTermBareResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetTermBareResponse struct {
@@ -10538,8 +10842,12 @@ type GetTermBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetTermBareResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetTermBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetTermBareResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetTermBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -10778,10 +11086,20 @@ type GetTermResponse200Headers struct {
 	ETag                     *string
 }
 
+// GetTermResponse206Headers the declared response headers of an HTTP 206 response for GetTerm
+type GetTermResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetTermResponse304Headers the declared response headers of an HTTP 304 response for GetTerm
 type GetTermResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
+}
+
+// GetTermResponse416Headers the declared response headers of an HTTP 416 response for GetTerm
+type GetTermResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetTermResponse struct {
@@ -10797,8 +11115,12 @@ type GetTermResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetTermResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetTermResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetTermResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetTermResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -11933,6 +12255,9 @@ func ParseHoursPageResponse(rsp *http.Response) (*HoursPageResponse, error) {
 		}
 		response.ApplicationvndApiJSON400 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -11953,6 +12278,16 @@ func ParseHoursPageResponse(rsp *http.Response) (*HoursPageResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers HoursPageResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers HoursPageResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -11970,6 +12305,16 @@ func ParseHoursPageResponse(rsp *http.Response) (*HoursPageResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers HoursPageResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -12013,6 +12358,9 @@ func ParseLegacyHoursResponse(rsp *http.Response) (*LegacyHoursResponse, error) 
 		}
 		response.ApplicationvndApiJSON404 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -12040,6 +12388,16 @@ func ParseLegacyHoursResponse(rsp *http.Response) (*LegacyHoursResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers LegacyHoursResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers LegacyHoursResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -12057,6 +12415,16 @@ func ParseLegacyHoursResponse(rsp *http.Response) (*LegacyHoursResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers LegacyHoursResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -12100,6 +12468,9 @@ func ParseListLibrariesBareResponse(rsp *http.Response) (*ListLibrariesBareRespo
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	case rsp.StatusCode == 200:
 		// Content-type (text/html) unsupported
 
@@ -12130,6 +12501,16 @@ func ParseListLibrariesBareResponse(rsp *http.Response) (*ListLibrariesBareRespo
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers ListLibrariesBareResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListLibrariesBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -12147,6 +12528,16 @@ func ParseListLibrariesBareResponse(rsp *http.Response) (*ListLibrariesBareRespo
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers ListLibrariesBareResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -12288,6 +12679,9 @@ func ParseListLibrariesResponse(rsp *http.Response) (*ListLibrariesResponse, err
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -12315,6 +12709,16 @@ func ParseListLibrariesResponse(rsp *http.Response) (*ListLibrariesResponse, err
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers ListLibrariesResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListLibrariesResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -12332,6 +12736,16 @@ func ParseListLibrariesResponse(rsp *http.Response) (*ListLibrariesResponse, err
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers ListLibrariesResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -12452,6 +12866,9 @@ func ParseGetLibraryBareResponse(rsp *http.Response) (*GetLibraryBareResponse, e
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	case rsp.StatusCode == 200:
 		// Content-type (text/html) unsupported
 
@@ -12482,6 +12899,16 @@ func ParseGetLibraryBareResponse(rsp *http.Response) (*GetLibraryBareResponse, e
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetLibraryBareResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetLibraryBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -12499,6 +12926,16 @@ func ParseGetLibraryBareResponse(rsp *http.Response) (*GetLibraryBareResponse, e
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetLibraryBareResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -12630,6 +13067,9 @@ func ParseLibraryPageResponse(rsp *http.Response) (*LibraryPageResponse, error) 
 		}
 		response.ApplicationvndApiJSON404 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -12650,6 +13090,16 @@ func ParseLibraryPageResponse(rsp *http.Response) (*LibraryPageResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers LibraryPageResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers LibraryPageResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -12667,6 +13117,16 @@ func ParseLibraryPageResponse(rsp *http.Response) (*LibraryPageResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers LibraryPageResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -12696,6 +13156,9 @@ func ParseLibraryCalendarResponse(rsp *http.Response) (*LibraryCalendarResponse,
 		}
 		response.ApplicationvndApiJSON404 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -12723,6 +13186,16 @@ func ParseLibraryCalendarResponse(rsp *http.Response) (*LibraryCalendarResponse,
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers LibraryCalendarResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers LibraryCalendarResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -12740,6 +13213,16 @@ func ParseLibraryCalendarResponse(rsp *http.Response) (*LibraryCalendarResponse,
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers LibraryCalendarResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -12860,6 +13343,9 @@ func ParseGetLibraryResponse(rsp *http.Response) (*GetLibraryResponse, error) {
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -12887,6 +13373,16 @@ func ParseGetLibraryResponse(rsp *http.Response) (*GetLibraryResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetLibraryResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetLibraryResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -12904,6 +13400,16 @@ func ParseGetLibraryResponse(rsp *http.Response) (*GetLibraryResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetLibraryResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -13372,6 +13878,9 @@ func ParseGetLocationBareResponse(rsp *http.Response) (*GetLocationBareResponse,
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -13399,6 +13908,16 @@ func ParseGetLocationBareResponse(rsp *http.Response) (*GetLocationBareResponse,
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetLocationBareResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetLocationBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -13416,6 +13935,16 @@ func ParseGetLocationBareResponse(rsp *http.Response) (*GetLocationBareResponse,
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetLocationBareResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -13540,6 +14069,9 @@ func ParseLocationCalendarResponse(rsp *http.Response) (*LocationCalendarRespons
 		}
 		response.ApplicationvndApiJSON404 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -13567,6 +14099,16 @@ func ParseLocationCalendarResponse(rsp *http.Response) (*LocationCalendarRespons
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers LocationCalendarResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers LocationCalendarResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -13584,6 +14126,16 @@ func ParseLocationCalendarResponse(rsp *http.Response) (*LocationCalendarRespons
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers LocationCalendarResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -13704,6 +14256,9 @@ func ParseGetLocationResponse(rsp *http.Response) (*GetLocationResponse, error) 
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -13731,6 +14286,16 @@ func ParseGetLocationResponse(rsp *http.Response) (*GetLocationResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetLocationResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetLocationResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -13748,6 +14313,16 @@ func ParseGetLocationResponse(rsp *http.Response) (*GetLocationResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetLocationResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -13893,6 +14468,9 @@ func ParseListExceptionsBareResponse(rsp *http.Response) (*ListExceptionsBareRes
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -13920,6 +14498,16 @@ func ParseListExceptionsBareResponse(rsp *http.Response) (*ListExceptionsBareRes
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers ListExceptionsBareResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListExceptionsBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -13937,6 +14525,16 @@ func ParseListExceptionsBareResponse(rsp *http.Response) (*ListExceptionsBareRes
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers ListExceptionsBareResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -14092,6 +14690,9 @@ func ParseListExceptionsResponse(rsp *http.Response) (*ListExceptionsResponse, e
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -14119,6 +14720,16 @@ func ParseListExceptionsResponse(rsp *http.Response) (*ListExceptionsResponse, e
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers ListExceptionsResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListExceptionsResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -14136,6 +14747,16 @@ func ParseListExceptionsResponse(rsp *http.Response) (*ListExceptionsResponse, e
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers ListExceptionsResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -14256,6 +14877,9 @@ func ParseGetExceptionBareResponse(rsp *http.Response) (*GetExceptionBareRespons
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -14283,6 +14907,16 @@ func ParseGetExceptionBareResponse(rsp *http.Response) (*GetExceptionBareRespons
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetExceptionBareResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetExceptionBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -14300,6 +14934,16 @@ func ParseGetExceptionBareResponse(rsp *http.Response) (*GetExceptionBareRespons
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetExceptionBareResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -14515,6 +15159,9 @@ func ParseGetExceptionResponse(rsp *http.Response) (*GetExceptionResponse, error
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -14542,6 +15189,16 @@ func ParseGetExceptionResponse(rsp *http.Response) (*GetExceptionResponse, error
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetExceptionResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetExceptionResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -14559,6 +15216,16 @@ func ParseGetExceptionResponse(rsp *http.Response) (*GetExceptionResponse, error
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetExceptionResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -14704,6 +15371,9 @@ func ParseListSchedulesBareResponse(rsp *http.Response) (*ListSchedulesBareRespo
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -14731,6 +15401,16 @@ func ParseListSchedulesBareResponse(rsp *http.Response) (*ListSchedulesBareRespo
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers ListSchedulesBareResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListSchedulesBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -14748,6 +15428,16 @@ func ParseListSchedulesBareResponse(rsp *http.Response) (*ListSchedulesBareRespo
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers ListSchedulesBareResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -14903,6 +15593,9 @@ func ParseListSchedulesResponse(rsp *http.Response) (*ListSchedulesResponse, err
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -14930,6 +15623,16 @@ func ParseListSchedulesResponse(rsp *http.Response) (*ListSchedulesResponse, err
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers ListSchedulesResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListSchedulesResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -14947,6 +15650,16 @@ func ParseListSchedulesResponse(rsp *http.Response) (*ListSchedulesResponse, err
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers ListSchedulesResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -15067,6 +15780,9 @@ func ParseGetScheduleBareResponse(rsp *http.Response) (*GetScheduleBareResponse,
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -15094,6 +15810,16 @@ func ParseGetScheduleBareResponse(rsp *http.Response) (*GetScheduleBareResponse,
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetScheduleBareResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetScheduleBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -15111,6 +15837,16 @@ func ParseGetScheduleBareResponse(rsp *http.Response) (*GetScheduleBareResponse,
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetScheduleBareResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -15326,6 +16062,9 @@ func ParseGetScheduleResponse(rsp *http.Response) (*GetScheduleResponse, error) 
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -15353,6 +16092,16 @@ func ParseGetScheduleResponse(rsp *http.Response) (*GetScheduleResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetScheduleResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetScheduleResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -15370,6 +16119,16 @@ func ParseGetScheduleResponse(rsp *http.Response) (*GetScheduleResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetScheduleResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -15617,6 +16376,9 @@ func ParseListTermsBareResponse(rsp *http.Response) (*ListTermsBareResponse, err
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -15644,6 +16406,16 @@ func ParseListTermsBareResponse(rsp *http.Response) (*ListTermsBareResponse, err
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers ListTermsBareResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListTermsBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -15661,6 +16433,16 @@ func ParseListTermsBareResponse(rsp *http.Response) (*ListTermsBareResponse, err
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers ListTermsBareResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -15816,6 +16598,9 @@ func ParseListTermsResponse(rsp *http.Response) (*ListTermsResponse, error) {
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -15843,6 +16628,16 @@ func ParseListTermsResponse(rsp *http.Response) (*ListTermsResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers ListTermsResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListTermsResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -15860,6 +16655,16 @@ func ParseListTermsResponse(rsp *http.Response) (*ListTermsResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers ListTermsResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -15980,6 +16785,9 @@ func ParseGetTermBareResponse(rsp *http.Response) (*GetTermBareResponse, error) 
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -16007,6 +16815,16 @@ func ParseGetTermBareResponse(rsp *http.Response) (*GetTermBareResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetTermBareResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetTermBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -16024,6 +16842,16 @@ func ParseGetTermBareResponse(rsp *http.Response) (*GetTermBareResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetTermBareResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -16239,6 +17067,9 @@ func ParseGetTermResponse(rsp *http.Response) (*GetTermResponse, error) {
 		}
 		response.ApplicationvndApiJSON406 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -16266,6 +17097,16 @@ func ParseGetTermResponse(rsp *http.Response) (*GetTermResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetTermResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetTermResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -16283,6 +17124,16 @@ func ParseGetTermResponse(rsp *http.Response) (*GetTermResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetTermResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -18406,6 +19257,29 @@ type NotModifiedResponse struct {
 	Headers NotModifiedResponseHeaders
 }
 
+type PartialContentResponseHeaders struct {
+	ContentRange *string
+}
+type PartialContentAsteriskResponse struct {
+	Body io.Reader
+
+	Headers       PartialContentResponseHeaders
+	ContentType   string
+	ContentLength int64
+}
+
+type PreconditionFailedResponse struct {
+}
+
+type RangeNotSatisfiableResponseHeaders struct {
+	ContentRange *string
+}
+type RangeNotSatisfiableTextResponse struct {
+	Body string
+
+	Headers RangeNotSatisfiableResponseHeaders
+}
+
 type UnauthorizedResponseHeaders struct {
 	WWWAuthenticate *string
 }
@@ -18459,6 +19333,26 @@ func (response HoursPage200TexthtmlResponse) VisitHoursPageResponse(w http.Respo
 	return err
 }
 
+type HoursPage206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response HoursPage206AsteriskResponse) VisitHoursPageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type HoursPage304Response = NotModifiedResponse
 
 func (response HoursPage304Response) VisitHoursPageResponse(w http.ResponseWriter) error {
@@ -18485,6 +19379,29 @@ func (response HoursPage400ApplicationVndAPIPlusJSONResponse) VisitHoursPageResp
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type HoursPage412Response = PreconditionFailedResponse
+
+func (response HoursPage412Response) VisitHoursPageResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type HoursPage416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response HoursPage416TextResponse) VisitHoursPageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -18531,6 +19448,26 @@ func (response LegacyHours200JSONResponse) VisitLegacyHoursResponse(w http.Respo
 	return err
 }
 
+type LegacyHours206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response LegacyHours206AsteriskResponse) VisitLegacyHoursResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type LegacyHours304Response = NotModifiedResponse
 
 func (response LegacyHours304Response) VisitLegacyHoursResponse(w http.ResponseWriter) error {
@@ -18573,6 +19510,29 @@ func (response LegacyHours404ApplicationVndAPIPlusJSONResponse) VisitLegacyHours
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LegacyHours412Response = PreconditionFailedResponse
+
+func (response LegacyHours412Response) VisitLegacyHoursResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type LegacyHours416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response LegacyHours416TextResponse) VisitLegacyHoursResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -18646,6 +19606,26 @@ func (response ListLibrariesBare200TexthtmlResponse) VisitListLibrariesBareRespo
 	return err
 }
 
+type ListLibrariesBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response ListLibrariesBare206AsteriskResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type ListLibrariesBare304Response = NotModifiedResponse
 
 func (response ListLibrariesBare304Response) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
@@ -18688,6 +19668,29 @@ func (response ListLibrariesBare406ApplicationVndAPIPlusJSONResponse) VisitListL
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLibrariesBare412Response = PreconditionFailedResponse
+
+func (response ListLibrariesBare412Response) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type ListLibrariesBare416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response ListLibrariesBare416TextResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -18878,6 +19881,26 @@ func (response ListLibraries200ApplicationVndAPIPlusJSONResponse) VisitListLibra
 	return err
 }
 
+type ListLibraries206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response ListLibraries206AsteriskResponse) VisitListLibrariesResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type ListLibraries304Response = NotModifiedResponse
 
 func (response ListLibraries304Response) VisitListLibrariesResponse(w http.ResponseWriter) error {
@@ -18920,6 +19943,29 @@ func (response ListLibraries406ApplicationVndAPIPlusJSONResponse) VisitListLibra
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLibraries412Response = PreconditionFailedResponse
+
+func (response ListLibraries412Response) VisitListLibrariesResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type ListLibraries416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response ListLibraries416TextResponse) VisitListLibrariesResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -19093,6 +20139,26 @@ func (response GetLibraryBare200TexthtmlResponse) VisitGetLibraryBareResponse(w 
 	return err
 }
 
+type GetLibraryBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetLibraryBare206AsteriskResponse) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetLibraryBare304Response = NotModifiedResponse
 
 func (response GetLibraryBare304Response) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
@@ -19151,6 +20217,29 @@ func (response GetLibraryBare406ApplicationVndAPIPlusJSONResponse) VisitGetLibra
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLibraryBare412Response = PreconditionFailedResponse
+
+func (response GetLibraryBare412Response) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetLibraryBare416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetLibraryBare416TextResponse) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -19349,6 +20438,26 @@ func (response LibraryPage200TexthtmlResponse) VisitLibraryPageResponse(w http.R
 	return err
 }
 
+type LibraryPage206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response LibraryPage206AsteriskResponse) VisitLibraryPageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type LibraryPage304Response = NotModifiedResponse
 
 func (response LibraryPage304Response) VisitLibraryPageResponse(w http.ResponseWriter) error {
@@ -19391,6 +20500,29 @@ func (response LibraryPage404ApplicationVndAPIPlusJSONResponse) VisitLibraryPage
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LibraryPage412Response = PreconditionFailedResponse
+
+func (response LibraryPage412Response) VisitLibraryPageResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type LibraryPage416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response LibraryPage416TextResponse) VisitLibraryPageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -19439,6 +20571,26 @@ func (response LibraryCalendar200TextcalendarResponse) VisitLibraryCalendarRespo
 	return err
 }
 
+type LibraryCalendar206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response LibraryCalendar206AsteriskResponse) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type LibraryCalendar304Response = NotModifiedResponse
 
 func (response LibraryCalendar304Response) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
@@ -19465,6 +20617,29 @@ func (response LibraryCalendar404ApplicationVndAPIPlusJSONResponse) VisitLibrary
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LibraryCalendar412Response = PreconditionFailedResponse
+
+func (response LibraryCalendar412Response) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type LibraryCalendar416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response LibraryCalendar416TextResponse) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -19608,6 +20783,26 @@ func (response GetLibrary200ApplicationVndAPIPlusJSONResponse) VisitGetLibraryRe
 	return err
 }
 
+type GetLibrary206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetLibrary206AsteriskResponse) VisitGetLibraryResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetLibrary304Response = NotModifiedResponse
 
 func (response GetLibrary304Response) VisitGetLibraryResponse(w http.ResponseWriter) error {
@@ -19666,6 +20861,29 @@ func (response GetLibrary406ApplicationVndAPIPlusJSONResponse) VisitGetLibraryRe
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLibrary412Response = PreconditionFailedResponse
+
+func (response GetLibrary412Response) VisitGetLibraryResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetLibrary416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetLibrary416TextResponse) VisitGetLibraryResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -20339,6 +21557,26 @@ func (response GetLocationBare200ApplicationVndAPIPlusJSONResponse) VisitGetLoca
 	return err
 }
 
+type GetLocationBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetLocationBare206AsteriskResponse) VisitGetLocationBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetLocationBare304Response = NotModifiedResponse
 
 func (response GetLocationBare304Response) VisitGetLocationBareResponse(w http.ResponseWriter) error {
@@ -20397,6 +21635,29 @@ func (response GetLocationBare406ApplicationVndAPIPlusJSONResponse) VisitGetLoca
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLocationBare412Response = PreconditionFailedResponse
+
+func (response GetLocationBare412Response) VisitGetLocationBareResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetLocationBare416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetLocationBare416TextResponse) VisitGetLocationBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -20601,6 +21862,26 @@ func (response LocationCalendar200TextcalendarResponse) VisitLocationCalendarRes
 	return err
 }
 
+type LocationCalendar206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response LocationCalendar206AsteriskResponse) VisitLocationCalendarResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type LocationCalendar304Response = NotModifiedResponse
 
 func (response LocationCalendar304Response) VisitLocationCalendarResponse(w http.ResponseWriter) error {
@@ -20627,6 +21908,29 @@ func (response LocationCalendar404ApplicationVndAPIPlusJSONResponse) VisitLocati
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LocationCalendar412Response = PreconditionFailedResponse
+
+func (response LocationCalendar412Response) VisitLocationCalendarResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type LocationCalendar416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response LocationCalendar416TextResponse) VisitLocationCalendarResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -20772,6 +22076,26 @@ func (response GetLocation200ApplicationVndAPIPlusJSONResponse) VisitGetLocation
 	return err
 }
 
+type GetLocation206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetLocation206AsteriskResponse) VisitGetLocationResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetLocation304Response = NotModifiedResponse
 
 func (response GetLocation304Response) VisitGetLocationResponse(w http.ResponseWriter) error {
@@ -20830,6 +22154,29 @@ func (response GetLocation406ApplicationVndAPIPlusJSONResponse) VisitGetLocation
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLocation412Response = PreconditionFailedResponse
+
+func (response GetLocation412Response) VisitGetLocationResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetLocation416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetLocation416TextResponse) VisitGetLocationResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -21030,6 +22377,26 @@ func (response ListExceptionsBare200ApplicationVndAPIPlusJSONResponse) VisitList
 	return err
 }
 
+type ListExceptionsBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response ListExceptionsBare206AsteriskResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type ListExceptionsBare304Response = NotModifiedResponse
 
 func (response ListExceptionsBare304Response) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
@@ -21088,6 +22455,29 @@ func (response ListExceptionsBare406ApplicationVndAPIPlusJSONResponse) VisitList
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListExceptionsBare412Response = PreconditionFailedResponse
+
+func (response ListExceptionsBare412Response) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type ListExceptionsBare416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response ListExceptionsBare416TextResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -21298,6 +22688,26 @@ func (response ListExceptions200ApplicationVndAPIPlusJSONResponse) VisitListExce
 	return err
 }
 
+type ListExceptions206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response ListExceptions206AsteriskResponse) VisitListExceptionsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type ListExceptions304Response = NotModifiedResponse
 
 func (response ListExceptions304Response) VisitListExceptionsResponse(w http.ResponseWriter) error {
@@ -21356,6 +22766,29 @@ func (response ListExceptions406ApplicationVndAPIPlusJSONResponse) VisitListExce
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListExceptions412Response = PreconditionFailedResponse
+
+func (response ListExceptions412Response) VisitListExceptionsResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type ListExceptions416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response ListExceptions416TextResponse) VisitListExceptionsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -21503,6 +22936,26 @@ func (response GetExceptionBare200ApplicationVndAPIPlusJSONResponse) VisitGetExc
 	return err
 }
 
+type GetExceptionBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetExceptionBare206AsteriskResponse) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetExceptionBare304Response = NotModifiedResponse
 
 func (response GetExceptionBare304Response) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
@@ -21561,6 +23014,29 @@ func (response GetExceptionBare406ApplicationVndAPIPlusJSONResponse) VisitGetExc
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetExceptionBare412Response = PreconditionFailedResponse
+
+func (response GetExceptionBare412Response) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetExceptionBare416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetExceptionBare416TextResponse) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -21864,6 +23340,26 @@ func (response GetException200ApplicationVndAPIPlusJSONResponse) VisitGetExcepti
 	return err
 }
 
+type GetException206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetException206AsteriskResponse) VisitGetExceptionResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetException304Response = NotModifiedResponse
 
 func (response GetException304Response) VisitGetExceptionResponse(w http.ResponseWriter) error {
@@ -21922,6 +23418,29 @@ func (response GetException406ApplicationVndAPIPlusJSONResponse) VisitGetExcepti
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetException412Response = PreconditionFailedResponse
+
+func (response GetException412Response) VisitGetExceptionResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetException416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetException416TextResponse) VisitGetExceptionResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -22123,6 +23642,26 @@ func (response ListSchedulesBare200ApplicationVndAPIPlusJSONResponse) VisitListS
 	return err
 }
 
+type ListSchedulesBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response ListSchedulesBare206AsteriskResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type ListSchedulesBare304Response = NotModifiedResponse
 
 func (response ListSchedulesBare304Response) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
@@ -22181,6 +23720,29 @@ func (response ListSchedulesBare406ApplicationVndAPIPlusJSONResponse) VisitListS
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedulesBare412Response = PreconditionFailedResponse
+
+func (response ListSchedulesBare412Response) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type ListSchedulesBare416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response ListSchedulesBare416TextResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -22391,6 +23953,26 @@ func (response ListSchedules200ApplicationVndAPIPlusJSONResponse) VisitListSched
 	return err
 }
 
+type ListSchedules206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response ListSchedules206AsteriskResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type ListSchedules304Response = NotModifiedResponse
 
 func (response ListSchedules304Response) VisitListSchedulesResponse(w http.ResponseWriter) error {
@@ -22449,6 +24031,29 @@ func (response ListSchedules406ApplicationVndAPIPlusJSONResponse) VisitListSched
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules412Response = PreconditionFailedResponse
+
+func (response ListSchedules412Response) VisitListSchedulesResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type ListSchedules416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response ListSchedules416TextResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -22596,6 +24201,26 @@ func (response GetScheduleBare200ApplicationVndAPIPlusJSONResponse) VisitGetSche
 	return err
 }
 
+type GetScheduleBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetScheduleBare206AsteriskResponse) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetScheduleBare304Response = NotModifiedResponse
 
 func (response GetScheduleBare304Response) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
@@ -22654,6 +24279,29 @@ func (response GetScheduleBare406ApplicationVndAPIPlusJSONResponse) VisitGetSche
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScheduleBare412Response = PreconditionFailedResponse
+
+func (response GetScheduleBare412Response) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetScheduleBare416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetScheduleBare416TextResponse) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -22957,6 +24605,26 @@ func (response GetSchedule200ApplicationVndAPIPlusJSONResponse) VisitGetSchedule
 	return err
 }
 
+type GetSchedule206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetSchedule206AsteriskResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetSchedule304Response = NotModifiedResponse
 
 func (response GetSchedule304Response) VisitGetScheduleResponse(w http.ResponseWriter) error {
@@ -23015,6 +24683,29 @@ func (response GetSchedule406ApplicationVndAPIPlusJSONResponse) VisitGetSchedule
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule412Response = PreconditionFailedResponse
+
+func (response GetSchedule412Response) VisitGetScheduleResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetSchedule416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetSchedule416TextResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -23383,6 +25074,26 @@ func (response ListTermsBare200ApplicationVndAPIPlusJSONResponse) VisitListTerms
 	return err
 }
 
+type ListTermsBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response ListTermsBare206AsteriskResponse) VisitListTermsBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type ListTermsBare304Response = NotModifiedResponse
 
 func (response ListTermsBare304Response) VisitListTermsBareResponse(w http.ResponseWriter) error {
@@ -23441,6 +25152,29 @@ func (response ListTermsBare406ApplicationVndAPIPlusJSONResponse) VisitListTerms
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTermsBare412Response = PreconditionFailedResponse
+
+func (response ListTermsBare412Response) VisitListTermsBareResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type ListTermsBare416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response ListTermsBare416TextResponse) VisitListTermsBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -23649,6 +25383,26 @@ func (response ListTerms200ApplicationVndAPIPlusJSONResponse) VisitListTermsResp
 	return err
 }
 
+type ListTerms206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response ListTerms206AsteriskResponse) VisitListTermsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type ListTerms304Response = NotModifiedResponse
 
 func (response ListTerms304Response) VisitListTermsResponse(w http.ResponseWriter) error {
@@ -23707,6 +25461,29 @@ func (response ListTerms406ApplicationVndAPIPlusJSONResponse) VisitListTermsResp
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTerms412Response = PreconditionFailedResponse
+
+func (response ListTerms412Response) VisitListTermsResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type ListTerms416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response ListTerms416TextResponse) VisitListTermsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -23852,6 +25629,26 @@ func (response GetTermBare200ApplicationVndAPIPlusJSONResponse) VisitGetTermBare
 	return err
 }
 
+type GetTermBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetTermBare206AsteriskResponse) VisitGetTermBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetTermBare304Response = NotModifiedResponse
 
 func (response GetTermBare304Response) VisitGetTermBareResponse(w http.ResponseWriter) error {
@@ -23910,6 +25707,29 @@ func (response GetTermBare406ApplicationVndAPIPlusJSONResponse) VisitGetTermBare
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTermBare412Response = PreconditionFailedResponse
+
+func (response GetTermBare412Response) VisitGetTermBareResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetTermBare416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetTermBare416TextResponse) VisitGetTermBareResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -24210,6 +26030,26 @@ func (response GetTerm200ApplicationVndAPIPlusJSONResponse) VisitGetTermResponse
 	return err
 }
 
+type GetTerm206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetTerm206AsteriskResponse) VisitGetTermResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetTerm304Response = NotModifiedResponse
 
 func (response GetTerm304Response) VisitGetTermResponse(w http.ResponseWriter) error {
@@ -24268,6 +26108,29 @@ func (response GetTerm406ApplicationVndAPIPlusJSONResponse) VisitGetTermResponse
 	w.Header().Set("Content-Type", "application/vnd.api+json")
 	w.WriteHeader(406)
 	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTerm412Response = PreconditionFailedResponse
+
+func (response GetTerm412Response) VisitGetTermResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetTerm416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetTerm416TextResponse) VisitGetTermResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -26308,168 +28171,173 @@ func (sh *strictHandler) UpdateTermJson(ctx echo.Context, libraryId LibraryID, t
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H2Lbhs51uarELU/EPmf0sWOk05kDBaeJN2dH7lt4nTQG3lTtIqS+LtEakiWHU3WwLzDvsM82DzJgodk",
-	"FesiqSTLlyQCGmlZYrF4OTznOxee8y0Y8umMM8KUDPrfggnBMRHw8ThJ+OVbQceU6T9jIoeCzhTlLOgH",
-	"7wmOJZriOTojKJUkRiPBpwizObokZ2iGx6QThAH5iqezhAT94D+DMJDDCZli3Zmaz/SXUgnKxsHVVRg8",
-	"w8MJecaZEjypvu7DhAuFZulZQodoiIcTysaoNeGpkGg4wWxMkMCCJPMjdCmoIhLJCb9El1RNKENqQtAU",
-	"f23jMdkrjsr0GLpf//q4t2KYL07wuGZ4SnA2Rhc4oTFWXCA+gpcKMhNEEqawbthZ0fcrPsSmw3L/H9+/",
-	"cl0OBcGKxEgQyVMxJMVOR1xMsQr6QSpoEFbecRUGMyzwlCi7xy++Dgm85OXz6lvfpFMi6BDRWL8coxkR",
-	"7Rgrgoh7yg0qsSNHLaACqmTeRqKESlVa9/0gDDRZBTOsJkEYMDzVX2cPfaFxEAaC/D2lgsRBX4mU+POc",
-	"YaWI0B38n8/77aenn3vtp6ffeuH+L1f/UTPvMPhV8Gl1hr9SIRWK8TxEf/7555/t16/bz5930HHCGQkR",
-	"Z8kcqQmGFohKJIhKBSNxcS4HvYPH7d7Ddu+Jm9TfUyLm+az0mgSLRg8DP7xqmw8H+Yf6ebwcveGMvMZq",
-	"OKlORxOn1HtSpDtpCCehhCk04UksjxBGU90HwkxeEiHRw95hxw3f8IB8/C9Hbf3Stnnrchp+yYZJGpPq",
-	"2P7rw9s3/eN3L1FETZOog07giCQFepYIC4JwconnEtmmcYgkd9vBJRkweEpPbUJnSNOQfWyo6YfEqDXk",
-	"0yluS6LJXZF4r48iR6QyQpjFKJoJOsVi/sV9Hw0YZyihZwILSmSIIvN5HiHOEM6IvIOO2RxxNSECXq0p",
-	"47DXCxE2g9CLnTKZzmZcKBIPWDb1/OyhSHKhohBFmlN+/vc//3Wq/xhRksTS+zNRRJg/YczYvXjAcJK0",
-	"E35JRHuIJUF6qzoDViDMbMIL6NKu7iquZBahjkF8SNKxYQ12pVALI82CiEBS/4YTyWFnkwsi9SoKLTZK",
-	"vGAsCGH1/MB2u4obTPHXV4SN1SToPz4MC8cLt/+hz9NfWu3s495/1h8tx35XzNSxOk+2XGf2UuHhuVww",
-	"ffuu25n/h+GExGlCmoiCS0LOkzmS9pElcsA1WUcMuGe2LgVOiJg2mZ4iYprNyW0uTOm3Fyeom/GI7rec",
-	"Qq+6+inZ+W/JWbNp6vbbnyKvTu8VNlIOteDIS3pB9nyJd4QYIbFEkZ5idISwQlMuFdp/gqacAXMdKSLs",
-	"7/XSb/9wAZdRfFuy7xMh59XJHZfl9xFsm+arAAKN9PuQshjP//3P//cBq1TotdAkDNJQQ0mqgL/qlox8",
-	"VR30iaoJTxWiKjTSMxVCi094ijJE8HDiSOOBRP/gjNwZKrjSBCRnnEkCoO5vOH5P/p4SqfRfQ84UYfAR",
-	"z2YJNSe0e8HiDp7Rv2hy1b9lI/8WECG4hoef9VIrTBM3+FyAoUGg+CBAY3pBDCvUizWASQ0CPS0Q5mZa",
-	"9hlDC1ehZnkqlUE/OOxpuK2oghX7G46RG/fV6ZW/NP8hyCjoB/+jmysrXfOr7L7Qo33Oh+lUzxJWo0wg",
-	"Zzj2hs4FoJ8EWLUGHvBKFNsujrRsBmSdPRKBeJWWruyXHT2VZ5yNEjpcZ6G3NiuQMS09GwaY4IH0pc9e",
-	"aPnYA+mxad3Yg+/6HOBEi6W5JupUknDAYH3Kq4IuNfBCkaa9SPcT0TjSyIdxBetCWDzjlKkHErUc4NnT",
-	"iESDby7OaBwTtj16FDwhiMRUcdEHAAG6qB6MVQcd2x4ECb40JJmT3UOP7PLBbZPoNLRV/JywBxLpsUoU",
-	"cxge1lo1UhMqjaYKZPSGq2OArvjMTPmWaQnebYl80fsM/tZHHU1JTDHSpOBBWjeRX3nK4u1tNOPeVjJ+",
-	"OSGCLOEwHmIscppDb8vfcIXMMLe55W84kmkuFcIMDYVwDsPCMczOoFu21zymI0riqoA7qRgSjO5GJCpo",
-	"Zlr+eOYbMKi0PYtK3eRs+27B+uKZOZY9A21gHT4ynKoJF/QfZIs7j9EZwYIIc46M/m1hUmFn972dLYxk",
-	"y5vrjya0rDRl54xf6rNBSsv/6dOn9nGqJoQpPX9SPK4VEQ6rOBN8SKTUTOAFU1TNt7eYMyIoj9EgOHjU",
-	"7/XaB4/7vd4g6KMJTwXSspuPkNCMs3iyNEeHc9WNscJdrJSgZ6kishvjuez2uqZf2e0Vj9vBQWFTvIkh",
-	"O7NtM9uKwNIMliQJsmL+LFUII1Cw9U+UgbHOE/ZmqhGCD1JjYKrgcH7MdfnXmvGdwN7dNo9eNEctU6JF",
-	"748yaFbg09nKGzuv4lM6fDsjIrM+4jim+jNO3gk+I0JRjSxHOJEkDGbeV98CTRcrH6lOJccgiiMcx/o8",
-	"Ac4G6S31t1N8TlALx3GI0lmMFdk7QowzoncUCTLlF3DmisPJKXTlirsRHOePXIUBjWvOp8Pc3wLC0mnQ",
-	"/5xbKmVwWqer5BrdZ/Nr6A8tf4Sf/TcZKv2GCYy1jvkrLMZEhcZURi80sIC1On730uC/M8mTVBGUspgI",
-	"0LrPsCTo4/tXoIh65oGD3uGTsDq7KVE+W8oHxWf+pHGsWa/ZDNBa9R6snj+fBXZ6dfMukZ/MDsF6dIih",
-	"mz7P+tFfUkWmKwmhTP9XsGIvzaP7vV4vDKaUub+zGWAh8Fw31gcNz2jt+i1Y2NICVce+eKHeE5km6pqr",
-	"JEwnhSXa4Mw3Ol7vrWEXZl2Z1JLFXNa71jCO3718u3Q93SzzXuuW9RlwnGyU666nz27WeXDoeK07XMax",
-	"45+vmCRE1Z0vzUsK3h79QFvRKQlq2joMUGYtnyZYoUts9BClMY3hH5a1PJBWIWix1IhRhJEZUiZVTNfA",
-	"ZHQjo70okRJjkoAV/bKAo2a/O9ZaaXE54QsYolWs9Pic4JB0zEjcNlqs6ASrmBJWgXlD6PaiPKTiFOpI",
-	"hy5A6ziNqUKEKbANsXR6VjuiqlSx0q+xSAHj4Qq5Yuh7U4bhjnojTlo6Sls73mGQUHa+8vWvoFF5qWAG",
-	"roflrOC5xekLrHibGuhMxyf6eFbI5eWHt+jJ496+VaxpklBJhpzFEgySH0+eIT4aSS3+i86GBxLpA7/U",
-	"8niy3+v39H+dXq/X7v3SB3tbo2mcuA/9yofBoGM+Prz6/Jf2aeX3BSsw/52nYl02OUy4JD7/OOM8IRiE",
-	"NPwmvxhWiJPk7QhUnmUUku3D1WkZlD5LuKRs7Kz+I/AMG+3mCAEHvJwQhsyAahlejOerKBQI7CoMGLcS",
-	"o7JOfEbYl4PDGufu2xlhCCcJivG8j3rezmo8ePCw/+hp/9HTztOnTz1W4y2X7nlrq6UHc73V4hdEMDqe",
-	"qHoWmuCsQ9OL80FMaQyP1U/SqqONOdY7aF/HqYT1P9WOTiouSIx0G3RGJtS6DsDF0uuDlgJCMRPQlKnH",
-	"h/mItao5JsIXActGCScH1E4tFQk5b0Bqn2yzKjucB3knoTthHuX5e+ORjX/g8oUOnSgyJJ2vWx1/LSq5",
-	"63ECZ9RouLHwqlx+NAXwm2NOO76F07aPrcn+eFwPjXJMV/lpIxxrQz7q+vOsq3W/OgtRXehAZSWcgajo",
-	"7Dp8dLpUdlg70rcVmMh27trX7kSNzr89gbSGAIDItQz51uByVbCRUM+popH4GQV8gDLoB1A4BpP8Xh/J",
-	"GRlSnKAWVRLxSwZWPmn8ojEZ4TRRhj/rw70XoglPKPCuSgMz3T0NsvXHVBisYeGqfY/W7k0Plkmkol5r",
-	"ycSeZ5F4pPXrtcWg4KnlucOED8/zKK2WmztMee8Ika94qJI54gyiFMyEQuReACjLMjNk3nRmPX0xnjcX",
-	"Mp6zX4vl9v7hArDlAaV2M+iUGyMel3nX1TIavybiX1O5v0tsvwzTV4d6Sxr+jXCKa5+8pSetGakv0GI9",
-	"mqzijTqUkUMIb45uqIvV7RpDQh4LuO4mJV7I7ZbPSBZOFhOm6IhquFdHvtWZllplYzxdaD+7ll26bEQo",
-	"r+jSU/VJUEWuyWk2Po3fj3m/2cZ763or9ppaNv59mWxy1ageR80Ej9MhyfSzPooEGacJFpGBOwsiGRUR",
-	"070QRZbRRgPWKkTOgLmmAK90a8uMTYCM5ccRKjw5YENrafADJvXDKXODiCPUYtxGIYp8bEOtmMl8Khad",
-	"2bhfS7p2ekG4VEiEgfe6WpFR3NA1lbWvC9R68lURJrOY9MyRmWoFvwURJpRlQel2L3K/SBZlBNp1Dr7s",
-	"1CdKzWS/27UE0+Fi3CVfVdf4A2pnWaZ2vcAlw/x+Z381E3DP1dHoKzLGw5s1fzUz46wFPJrYPlTdEVvb",
-	"BOKHOftejQZPyCQd1zL05YBn3WW7bSMNiOSypWaBJaZkfykuTViKIbcEVUulLqj5NiSPvVSwTO64ux/N",
-	"+7QzvWthlnt9lzV+j9mYvNYNF0i/bP7NBKFd0Y0NG/iMp+pLKpIF9tjM66AFnrvih1r4TJroUMJMcAaV",
-	"SBJVPPq1l9Es7K++Dg5SKfr+gUT2uo53x8B/N1VogmXOdhpRTOaUqKEUE6W9gLPURaHr78FLKhUejYqj",
-	"I9OZmu/VugDNDUTTIRhe3B2AYv+wZ32UkJFy4Vr+5YSEShuoriHCBSWX5q/fT16/gp2SNowdJ4TFWMgs",
-	"3D0B4YSO3708yvBMZmpy8lkiqWiSWMGMWjEfyi5sX2cah2gQvDM3M3WnjLuLmoNgr96AspBrKzol/+Cs",
-	"zk92/Oa46PBaLo9h++ybvH6z9V5yhG7QblLD9nZsbhM25ynV6+1SQ/0vu+Gzjha9ZLxbMT41oKxGyu72",
-	"d/kd4bOEZI9swyIjbxR+1NhmVtqxFqjs5WukmxpBGrlk6wZ+WvGuXsvMJIOaOTUxPW10ZpZanhypLjlY",
-	"YH+6CdBzzPK4Sq1XakUc9Ev08f2rIzQIBoENQpUQKOxHYDg91Ernjv2lQ+K06267FoIya30gDoEUW4Iv",
-	"0/29H26KT2pnsHpMPlopdG/ADmc2P0EfaULsIO97iA3qo5SZTzFqSY4Yz/xNEyL0YxPipVG45GkSo5GG",
-	"HlQhylbgiWUn54NuU4IY+Y4dw/1P3H1DLr/8ycV5cTEeH65Y9asVBHofDaQLDlBzG+n6530rJtJXTnqt",
-	"sSqSJKMG6TFK/mT9UO0ILFe8MV3L9n8zyta1NaNzQmbyywLlzeophcvg5hauVi6culLW5R5IY0OtP94l",
-	"+9DCq9utoj7zQCLvyabGqFvT+8wSLHC73apSmOvYTj2s0Q5vSulbqrcVjVduyYokuFylsx3cpE5Xo4+t",
-	"r9Sttof9wDpdFdRuotQVz8Yg7fUeDi1pwx+ka7+zrzNfNgnLzqHxdbXBMq3cmHCviqjvVR80O3hzxpjr",
-	"++ftCBvpSJtQ0uY6kn3bD6wklcBIVezcSy2qqez/HlWsq1WEeC+VoQUnZQ1taO2TvRVtyOe0693C/aSp",
-	"Ac3geSQJARwn0zMTAunumLorUBlCRy8ZirQMiEJz9xjYT9TPnAYDtt/p2aQjU2zyXUiTPCLSKlUEHn6/",
-	"Y+ghhPeTCyLmeViAJVMiBwyPMWUSLmVDuEPJUW6Ba71CRZ85XDsi+lREHTqUUSO1ScPk+k4zFI1amSbc",
-	"oMvSxmYDr99cuJ2wQczAug7uTZziS25wPDM3NkzaPKyIyDWLGENORfDYwVvr+E3lAnGt5zsfQN3i5Sh1",
-	"vfUb2UyRTWIkFG/WsjQfm/pJ8dqBuzxsGwvsGM+ba/rubc+NlpEHG/+yOrBTLh3/czzfYrjL+nGqOdTo",
-	"PYWQ7F9uIyT72rEf7vGlS3tz6qx7xf2P7K6M9JYCuyvH684ofGU0m3eJrYHpa0uEuyrae9kNsc04zs8S",
-	"GB5CysgbGBLkxbyuHgxjC9cLV8+yg95otLrjFPdW/agR+TdD1veefm6GaLaiarlNupUAyTox/H1F5n+w",
-	"FoOlftRNUhWbNL4bo2O4q/5ljUDoBK/XfiOLU53VRE/zBpGe7v7+o7wSa9nEMbBeDuUqv4G8ztc1/RdW",
-	"+5aQ6q2ReiOfXj4a70W3Bed+KC/C2gS5NmLS1Hpv0VKJ/Te30a63blsBDXqstwIYytz8+wILn3LV022W",
-	"ydgehMFrbj+cpESaT59IzNznk0kq7Mdfhb3l5pK81++1JMNUUDXXGGtqltrkdj1O1aTO6WMS0E5xbDKf",
-	"oUhSReTF0PwgIX9luw0pqXE8pczc/7Pf2CTVNf7oKKvdA7o+DCGXRxOlZiYRKGUjXp8IgbKxMcsXQz8o",
-	"yeL7qciCYGRnwAbsxEtmf/zupa1pI/OY//3Ovhf331qcW3SvP2D5+1pR9jkKEY3RX00achhINgTdLCvD",
-	"YpoNWNTUVx/thSbx/hALMdeTj2D2UWjSOwA5oRkBK3OWw3/ATN2CbqR4VEjmv6AowOJEW4jKAXNVgI5s",
-	"PQSEExuL5bJQ5L+wGMFboTgNQ1n5BZNrF/HRgFWKLWTb5AffRF08o92L/W6n04lCFJOZIEOobJPtIEaz",
-	"BFNzewPBuddUAQukBz3kIpaGfl1ODEWYyYhr3mlqesHaIoykqWkVvTjBY1t9BkkowxUVUktHobsW8rB3",
-	"CNlcTXpqysYDFhUyVEdhfcUwDkXGUOvZ2/cf9kJb6Qa6jH5/cfw8Qgk9N3V1fntxMmAu+6D+4ozH8w46",
-	"RlOiJlwPESryxJyYzLgTfEFMfZ5H9uhCVbMI5vvJVApreSV/MuI0ObtlWL4fLMOaMlhyb8AUPid1F2fM",
-	"whUyWcNAgDdEGbsYsGgZo0AvwDEGGeP1fDTBKYGZNLkL4S2QIFvvMonNJdoBM4kIEz42PjOXkNmxr99t",
-	"AFV26TXY7/Q6PWeMBHERPOz0Og+N2XwCvLKr/xmT2hu+kHSZnJuYMPJVoVb1jNVXz9gDr7rx/7kANszi",
-	"AXNb0keK68enWJyTOESXEwIlmKAvvSQziIq8BLek3id76dlsgb33rLdYiyOk+IBBOQdBLihPZT5iPX6J",
-	"WuYsWdck48jMEwql6EMH7JXblxfci+GAgScVRGOHizGKuGHVsNwfZmRIR5ahRkAx7VfPzf5kF51fxu4e",
-	"3DsMKbn9qm0LrgjkTcBCG1yFK9v5xcSuTktVRA56vVKWa0W+qu5ETZMVuczr8j27goB3k6D+Ye9wUeNs",
-	"zl0/Cf9VCMVJVj7jlVoBZJFOTWAHzDmTzCWqhtRNuftY071xw4MrFI/1Hgfmm+BUd+t4v+2hWHXInY/u",
-	"Ny9a8soEanZHXHS/XU4IuyocWic86sNK3zJiOQnIUku9LhufRRpw0RvbFASuQB7Pn9RMbsAi83sEsSph",
-	"1pU7kfBZAddNssx+e52suIjK7psP2NIL5y4memHOBKq7fZvEAErkgJ0TMrO1uWAQkFsQI0HyQmrF0+hf",
-	"4l/3POYl1BocSq8MmW5d3JoIeGCEWosxyp4pcAMSyitqWIi9gl7qi1LphWxakaoF/fzfxVlE92oLOW2b",
-	"L/kItVIO4XPudLNKlhcg4edKPTioyZUKOkmpllMc9PcPSlHp+5WcBHlhN5uKIPCv8K/O0mpXLc/mkXnn",
-	"nGakVybflmZhxh4RV71ttYzbMDEHH+Hw2xNrCoCyDPWW2PvxcEikdPy9DbirnZeTXca4/cqzrjTsDyQo",
-	"QihH0+Q1tkhNQbJk1+M1s/X3Qf8N3DDn754KsecLF/O1FS75PZ5cRJR4H5UqSw/xNyzWRyRQfrXByT/h",
-	"jXCLLVx5s6xks0Ie1TQaYNuvh07V4+ZuahhowEeoG9rU62eCX0oiUCuv1gRZhFzP6IyMOKiZc6MCQjLI",
-	"IxfFB7PWfzDQ8LTK/gcW8z4y3XXq68qV6ssWcEwrxgrveWF7eWYGdwFgb8cT1uAJjxu9xisUVmQMxd3J",
-	"ElTlthe9UzaIExL54KmGR0lCrA4pUZQzA6hjqXV7o2d/fP8q125NKWFr7zhLaRID89FtNGD0+hQEx5oh",
-	"XfBUoGhEWXycJFGIzqmSKYrGREUFxmQCuU/D4GvbKqltPcw2llDby2NDJvmsrOFWzyA82mIuC2WIVH/j",
-	"8Yb1lDJjdsFCbfHS61TSIcrfZqX/VH/tZ57I75i+4vLLMRuThPhCOOfCV40LI9VeMb0qmmHzagw+39u/",
-	"Ib43X1bCyGxMXOIJftXzZQcyawc9b3TA9lc/UiwgFkKtwJUPeSUENzvH+qmnq5/Kqk3qB/YfNZlNTekq",
-	"/fDBQZOHq/XIfPM5yH3fcP75FCBpxpDMfheqQ8dTd8PAHnj4pgxEOo70VqORnxKJVHjT54qTOL+z0+ii",
-	"jb1As3VlqaT7mPBG2/UaypAXau48ZS4c8vO3tcZ4jZfCprmASq0BNlPRrJz4DYqU5nLCXfOx6rWRGm47",
-	"VksNPYaseeajM/fcYcf1hvMhTiZcqv6T3pOetQjltavhaXPU6rzrhUQsGZnl7+1mCq6TYNkDUNuvLi9K",
-	"5tFs1MtVrXQ89a/XVgjfEfJp6WqYWeayzm735oMbQ3YxyzSv3SM74MIe5LO4xlZkljxpu1uyN3k4Q3VJ",
-	"g1pMcVW7TwW/sO8G2C/4fteZDIz6f44En/7VYwXexVFzwaLIJxQvfrMuBirqWzvF5btSXI6TxHNcg+KC",
-	"k6TsvfbUl6rCUMQPBQO50bOhkloFSjyH7z2mvKlZtyrPD6v6vXlb3AnuOX5dyza1+f43hZFm2TwYWVVt",
-	"M29t5qY1pztz0C6DnmE9zPyNWJQ538jitZbN/2czj803M45lNrH6k97Rfdwjc5mXN9WXOUWjzE7k3Lz9",
-	"fAsy6i0jRf6D4cL8KvOau+WMsHFmRsasBqayVlN7mutk78ij6zFRspjNp7EdbZxxNnPDWR/+emO09Zci",
-	"gNKL3aUVZ+lHKGG6Lbl68+Y7vXVgIEHewgCizux4d2Gl692Flc7s3Q6l/LhmOUgOkuMpW0g3NEedCy/c",
-	"0aAm/Z1mdSZAbbX5riqUl0SM5VI9+u3FCepGIL95zm476Dhjeliea/Yzgni5BS+MXKAfbGQ/l/iR45lU",
-	"mncqzmsjPUxfG0VerYX6dmFa35/33cMBLiXKJgFdC84KHcqFR0W/OfrjxR8v3pxEC+KyStYMgBNGdBcq",
-	"1UCixDyw0tYOpAxFr94+Oz55+fZNBFG4GuO0YzzX/TJl4jPxcOICK0MXVOmqA5o4MBOfizCEYdpgXhT9",
-	"cfLy9Yv//fbNi6ia2R8yugNmgvQsXpWbEU+FCcgcMIvX/fhtiILl6OCxDdo0sISqDvr48rmEoGsJrDxE",
-	"kiOcJyExJdYlxMiayQkMwaSQmQTHsQlS4/q7JSzCxX3eLJvY5Pj7+XDWZAF6D35eVWRzznDMKnmG3v/6",
-	"DD16dPhoLwvXKXKOUFOvn3JpXX7hwF8j+9Z/SShyv7Nx/eg2rlz91JIpj99w9yacEtoqJfgyqbw6kKSr",
-	"DuXVa5NxwYa62pq2s6Tdmiq3M0D9pAaoGgfJLRh6tiJgdsaenbFnZ+y5P8ae2wUTacFwvAT6dk2K2+Ux",
-	"62by8rr+u9uQ5naoq6Q5YQpiLHbnda1TkNFwQqWCQGdLPjVRzhXCbhzt3JzMk5w4mxB5OR6yShfZRd8H",
-	"0tEIghhA39QSNlEoBizXKELEyCWRCkHqFlgluKr+qNfroBd4OLEXktVE8HQ8gXdlTq2W2ZABM5eeuUCS",
-	"jhmJ25QhSaTUC4YSgi+IuTeohz13d++hX1v/xLvn3Bmwd4JeQPZrc0OcxNbcW8CYfTQzzULEeBtuEEb1",
-	"dpx8H3YM4idmEJ8mHLmk6Zf6nEOOau8eurlgCkIuO2tH6PrukW4hzHLphQYXR3kvEXZNsKUF3fqMGUP1",
-	"ew5pj7MgSxvKa+MqE9cuqA1VbI7Aa3PN39WtiHL9mZ/4WsQOw1/7HoXz2BS4U2ubXKiYRaCBbXkLXGm9",
-	"O/E7M/RtmKEdpWV26BVWZ0d+uZq5hBCX2Ijte28+5LKUZmFnVl5DYvlFCiuGZceVdmbl78asnCURKHgp",
-	"w/zw32xY41qBixnc8QzatTbpuxFMm4DrG8e1d8Mldrbln8a2nMmC9bHA+qB0aZRUFkXERyhaEmblhRnm",
-	"g68NnWI8T+SVhVFhWZphtaLtXtVb5k7N7cQNrYdwdlFGP06UUamq8nXDjBYexIbhR/aR67qHd2rij6wm",
-	"3knQkgcmV2mkO210p43utNF7pI0uj3FaphLegSDaqYU7tXCnFt4P2Z8W7UMbAN9ujmuWxh+9yJrdN3v2",
-	"rQvyfClWByxLtRPS91hIwz3Bag0ELa/zM28SKdSlmMyfMKd6raCpnIxW5X/MWn4Hkn5ldIVLymazted5",
-	"1vYP2gePXP62L65yjLmf56VfezYRVKoplsiWebYtPT7WPMAiW9l7EWGRjWYXYrHDLBtjlg/EoI7M0otr",
-	"Umsrglr2bLmrryGSMzKkODFPbsnC3S3xyIXWbpPXLGudXa21fYXobG7HTWNpLvBmbe0d2DozdZHR7mDL",
-	"Drb8LLBl6+e3+y373Cyg6g5wy+rW2aB2lvXbsayznEKXBlDVBIBnDB6jyO1yhMxBB2L3+rbx+wxPiazK",
-	"gd9ILgbumwJboMj7LDhWyQ1nztjJjntul67KjpLouI3wqKUK8tg7ryvjo74TOXNzhvPrqLF3xC92pvOf",
-	"xHS+QvxvE5E2DOLI6PN2nWc7aHqvoeldBG0URNxtw+AdBN5B4B0EXgiBa1XVZjD0/suVHRTdQdGfG4re",
-	"RZyGJ+43gL1ZOOrSOI0PrtVPH6aRrcTO3fEDuDsuCTlP5l5MdsMQjeyBDSI0MgryAzRKRcxjPJcRkJBE",
-	"tmaaPELYfUaMK/iVxIhKm1q4g45dlXlXVD4csMhVlYtCZO/zcIGmXBAU2RJxERoEv//ef/26Df8OAlSp",
-	"nQ4FrQZM0SnRw7AJlS8nXJKsTD3kyaISxubyDMssBzP8aurQIUiuzMhXZaoxc5bMzfuwVF6yZgw/T/Ec",
-	"xRxJvleXn8bELbgl/REiWfRWw9DzAn5B70m/12vvH5iye/sP4S8ownfq19R7zU1NvbDw8EFPN+8dVJr/",
-	"KqhrnpceNAE0Xp0+rFLhmhWjbGqK+dWVYlNETCt12PbzJIKQY6lQfy2XSc1jbhwJ3IuQGzeYXcTNDl9e",
-	"O+KmJKNKsTemlpM+Q1uygxZF24rAmpqx+eE1+Y0EPcA8xiZrvzzEJpeUO8S5Q5w/A+IMAaDNiLiRE939",
-	"5j42i7S5fVi1urUb086ZcUs3WEsEu2awTcbpFzkZ8harXAxu5++bCcKnyHssPnY+hh/Ex7AUD96LGJtM",
-	"bqzybXwXAubmvBrX0Fnvhk/sfBo/uM75nswSPDQ1xGI8t+i0AQTYHixtGG7jyPW+eUV3+PSO8eldRNz4",
-	"Au82ofAOBu9g8A4G18Hg9eNsvhuBssOjOzy6w6N3J/LTouq6DPpmfKZQu6IqdDJt/FjxKR2it9lziHxV",
-	"hEnIETNRaib73a6eDJ7RDhfjLvmquhge2gvBtQK+9eLlzaorH37qww/5EJFIIW8+FxqQ0OxONz7DkgyY",
-	"V2QGigUTCvWAcZLYd0yhnLCGLoow1Dro9Yz7R3cjiEwT5YoymxfuIS4GjOmfqam4bKroIEFGqcSJKcYz",
-	"45QpIlDK9KgiO9l+PuzuN3YV7dlqO9nXAwboyfiesBgThc7mKJoIMopCZHzUF1AbWb8XqvFEm98YiAZM",
-	"r32E4zg6QtG///mvxdcJTF7VyFBRBHnYIkGm/IJEeyGiTNKYmBLsrrz7gBlgAnxLk+0zw2fb+ixGaJpK",
-	"hc4Iihbx3CNNRH8dBMvpZxBEA9Y63H+EoKjzJZVkzwTAmDpCaIgFVE3KYmKmUCJQzWekg45t4aP9sNfr",
-	"eUTVGbBjl9qoSIcmtZE9uwqPRvabBxI9+/AHolPNdAwSlln9JKrqgkDepyw/MXdd/aVCoDCGhbEefp6S",
-	"w9qEJC8uAOfnAR37ENCxfwgBHfWpSsJgYibt0fRYEMI8Yp5iyvw8TXpVg36A4xhgSZM8K7VJVVytyP2D",
-	"YFtj60JfMDxzbkyoSTMgYXhqTiB3DWzMeN4DR1zq0zUu9oyQ0CWWjr0eLeSqYc7CgaUWr3DAo8ByTdwA",
-	"MB6c7O0Q1IYI6uH2g8uF4GK1lgpbgGLbTkvQRIs5W6A/qxCHzng8RwmdUtX5juJeuLDFxtAUs/mSrBSu",
-	"/phCnA1JaOCIMCTeWgyr1k1DY2LUlkVIn+gWN++avHW7CcxrF3nyA0SeAA0Xjs3i+GZou0Fs84mJ5Vye",
-	"eE43up81+kD/+JKhsl/avYftg6dBGCS49P3j9v7jIKvg92EmKBuj/5VioXUV3cTLIecCXMM1jty9CGPV",
-	"A9mFsO7MN9evy2fCPzG4NGKTcE1o8b5X4EebCOUmUarw9qIhBBK/GXNDjOcdZMiEMKVPDIlDlNBzggg8",
-	"LgiO6wNUDbvbCfydwP8+BH5NBLYxsGyEh7vf9P+ahZJeV+Y3KOVAxHTndL8lpztwVLDuKs+z7aLISMLZ",
-	"GCmOqFozXBT6XegfN2/1fOMbsO3fCHDtm9fUHD3eUxa/84P/IH5wB25yFHUfQkCB369yud+yULg5x/mG",
-	"Gtvtn+ydw/xnKS2ywf2hEqhrGIipSe7mY2Z26O5eoru7CLZ0ouXuQeQOQO4A5I8IINcPnrwDIbBDczs0",
-	"93OhubsIczTC1gxaXLhDXXO5gYgLCm87wxKGpV+UiiToB99MmJD+4UsqkqsgDC6woHpR4OgUfzYyfYTT",
-	"RAV9iFnrdyEyKJlwqfpPek96XVPOsnwc3qVnCR1mA3AW/9+hYo0dYEdP5jRbgvJUnqVCEKZMQKBTkGHN",
-	"rKfPvBnio0qQcyYIwAeUkDEeznUX3nPmy5oHPxClKBvbujqtAhLxX2z2qvq8md2IC2TqVKPW7yevX6EZ",
-	"HhNT5NWVIJeoVayLLf3ubZHrq9Or/x8AAP//",
+	"7H2Lcts41uaroLh/VaT5qYsdJ9ORa2rLk6S781dumzid6o2yISxCEn5TgAYA7aizrpp32Hf49z32UeZJ",
+	"tnAAkKBISZQsX9JhVVdalkhcD875zgXnfAtGfDbnjDAlg8G3YEpwTAR8PEkSfvlG0All+s+YyJGgc0U5",
+	"CwbBO4JjiWZ4gc4ISiWJ0VjwGcJsgS7JGZrjCekGYUC+4tk8IcEg+EsQBnI0JTOsG1OLuf5SKkHZJLi6",
+	"CoOneDQlTzlTgifl7t5PuVBonp4ldIRGeDSlbIJaU54KiUZTzCYECSxIsjhGl4IqIpGc8kt0SdWUMqSm",
+	"BM3w1w6ekHZxVKbF0P36t8f9DcN8foonFcNTgrMJusAJjbHiAvExdCrIXBBJmML6we6Gtl/yETYNLrf/",
+	"4d1L1+RIEKxIjASRPBUjUmx0zMUMq2AQpIIGYamPqzCYY4FnRNk9fv51RKCTF8/Kvb5OZ0TQEaKx7hyj",
+	"ORGdGCuCiHvLDSqxI0ctoAKqZP6MRAmVamndD4Iw0GQVzLGaBmHA8Ex/nb30hcZBGAjyj5QKEgcDJVLi",
+	"z3OOlSJCN/C/Ph10nnz+1O88+fytHx789erfKuYdBj8LPivP8GcqpEIxXoTo999//73z6lXn2bMuOkk4",
+	"IyHiLFkgNcXwBKISCaJSwUhcnMth//Bxp/+w0//JTeofKRGLfFZ6TYJVo4eBH111zIfD/EP1PF6MX3NG",
+	"XmE1mpano4lT6j0p0p00hJNQwhSa8iSWxwijmW4DYSYviZDoYf+o64ZveEA+/hfjju60Y3pdT8Mv2ChJ",
+	"Y1Ie23+8f/N6cPL2BYqoeSTqolM4IkmBniXCgiCcXOKFRPbROESSu+3gkgwZvKWnNqVzpGnIvjbS9ENi",
+	"1Brx2Qx3JNHkrkjcHqDIEamMEGYxiuaCzrBYfHHfR0PGGUromcCCEhmiyHxeRIgzhDMi76ITtkBcTYmA",
+	"rjVlHPX7IcJmEHqxUybT+ZwLReIhy6aenz0USS5UFKJIc8pP//rnf33Wf4wpSWLp/ZkoIsyfMGbsOh4y",
+	"nCSdhF8S0RlhSZDequ6QFQgzm/AKurSru4krmUWoYhDvk3RiWINdKdTCSLMgIpDUv+FEctjZ5IJIvYpC",
+	"i40lXjARhLBqfmCb3cQNZvjrS8ImahoMHh+FheOFO3/o8/TvrU72sf2X6qPl2O+GmTpW58mW68xeKjw6",
+	"lyumb/u6nfm/H01JnCakjii4JOQ8WSBpX1kjB9wj24gB987epcApEbM601NEzLI5uc2FKf3y/BT1Mh7R",
+	"+5ZT6FVPvyW7/yk5qzdN/fz+p8jL03uJjZRDLTjykl6Qti/xjhEjJJYo0lOMjhFWaMalQgc/oRlnwFzH",
+	"igj7e7X0OzhawWUU35fs+0jIeXlyJ8vy+xi2TfNVAIFG+r1PWYwX//rn/3mPVSr0WmgSBmmooSRVwF/1",
+	"k4x8VV30kaopTxWiKjTSMxVCi094izJE8GjqSOOBRH9wRu4MFVxpApJzziQBUPd3HL8j/0iJVPqvEWeK",
+	"MPiI5/OEmhPau2BxF8/pv2ty1b9lI/8WECG4hoef9FIrTBM3+FyAoWGg+DBAE3pBDCvUizWESQ0DPS0Q",
+	"5mZa9h1DC1ehZnkqlcEgOOpruK2oghX7O46RG/fV5yt/af5NkHEwCP5bL1dWeuZX2XuuR/uMj9KZniWs",
+	"xjKBnOHYGzoXgH4SYNUaeECXKLZNHGvZDMg6eyUC8SotXdkvu3oqTzkbJ3S0zULvbVYgY1p6NgwwwQPp",
+	"S592aPnYA+mxaf2wB9/1OcCJFksLTdSpJOGQwfosrwq61MALRZr2It1ORONIIx/GFawLYfGcU6YeSNRy",
+	"gKetEYkG31yc0TgmbH/0KHhCEImp4mIAAAJ0UT0Yqw46tj0MEnxpSDInu4ce2eWD2yfRaWir+DlhDyTS",
+	"Y5Uo5jA8rLVqpKZUGk0VyOg1VycAXfGZmfIt0xL0bYl8VX8Gf+ujjmYkphhpUvAgrZvIzzxl8f42mnFv",
+	"Kxm/nBJB1nAYDzEWOc2Rt+WvuUJmmPvc8tccyTSXCmGGhkI4h2HhGGZn0C3bKx7TMSVxWcCdlgwJRncj",
+	"EhU0My1/PPMNGFQ6nkWlanL2+V7B+uKZOda9A8/AOrzFQlGcPM033Nv7v/T+UiTV8uzOForIzGaij69E",
+	"WJ6TWDM0Pa3MrHFGGQYhWiEDK1ZtqSnUeqe/CfW6wac2KG3vfn6Knhwc9NH/+78HR0jihTxGnNnXkcX4",
+	"xR14IBG/ZN5BCJEkF0TgRDc4SxNF51ionp6ZGcXy7pgFMsMor0pklmSY9vsPR2MqpIKPpGO+SbD7ome+",
+	"kPQPYr6IYKLZ8Ncqd7B3gow4i6nu+GdMkyoKfDE2FKYJ98W484HNLLF23lM2IijmxAgCDaegfx8yLdFu",
+	"y1/uh+1jxDiy5AJnAVbkNVfvsaJyTCs4oiJfVW+eYLrEAzfSxGtu9zSnCH5BRILncoW5busd+0t5QzZu",
+	"wQeGUzXlgv5B9sg4MTojWBBhxJAxX1kto8AYDzzGWBjJnnmjP5rQIpGUnTN9jix69lb748ePnZNUTQlT",
+	"ev5kw07DKs4FHxEpNcU8Z4qqxf4Wc04E5TEaBoePBv1+5/DxoN8fBgM05alAGvrycX7ecsGkARGIpV6M",
+	"Fe5hpQQ9SxWRvRgvZK/fM+3KXr8orQ4PC5viTQzZme0bq5TwnsYnJEmQRclnqUIYgX1K/0QZ2Lo9rGym",
+	"GiH4ILUKSc15/pCbwl5pdnkKe3fbEGfVHDXXilb1H2WaTQHmZCtv3CSKz+jozZyIzHiPY8NPcfJW8DkR",
+	"imrFbIwTScJg7n31LdB0sfGV8lRyCK84wnGMHM+dGpGnOJrhc4JaOI5DlM5jrAiwWkaA7Qky4xdw5orD",
+	"ySl044q7EZzkr1yFAY0rzqcT198CwtJZMPiUG/pl8LlK1c8NIp/Mr6E/tPwVfvafZKR0D1MYaxW6UFhM",
+	"iAqNpZleaFwOa3Xy9oVRn84kT1JFUMpiIsBodYYlQR/evQQ7jmddO+wf/RSWZzcjymdL+aD43J80jjXr",
+	"NZsBRh+9B5vnz+eBnV7VvJfIT2aHYDs6xNDMgGft6C+pIrONhLBM/1ewYi/Mqwf9fj8MZpS5v7MZYCHw",
+	"Qj+sDxqe08r1W7GwSwtUHvvqhXpHZJqoa66SMI0UlmiHM1/reL2zfhGYdWlSaxZzXetaQT95++LN2vV0",
+	"s8xbrVrWp8BxslFuu54+u9nmxZHjte5wGb+of75ikhBVdb40Lyk4S/ULHUVnJKh41mGAZdbycYoVusRG",
+	"jVca0xj+YVnLA2n16RZLjRhFGJkhZVLFNA1MRj9koK4SKTEWPVjRLys4ava7Y62lJy6nfAVDtHYJPT4n",
+	"OCSdMBJ3jBEIdK71TAmrwPQQur1YHlJxClWkQ1couziNqUKEKTCtsnR2VjmislSx0q+2SAHb+wa5Yuh7",
+	"V4bhjnotTrp0lPZ2vMMgoex8Y/cv4aHlpYIZuBbWs4JnFqevMILvat82DZ/q41nWTN+/QT897h9YuxRN",
+	"EipBn5Vgz/9w+hTx8Vhq8V/01T2QSB/4tYb704P+oK//6/b7/U7/rwMwV9eaxqn7MCh9GA675uPDq0//",
+	"3vlc+n3FCix+5anYlk2OEi6Jzz/OOE8IBiENv8kvhhXiJHkzBpVnHYVk+3D1eRmUPk24pGzijDhgskBG",
+	"uzlGwAEvp4QhM6BKhhfjxSYKBQK7CgPGrcQorROfE/bl8KgiNuLNnDCEkwTFeDFAfW9nNR48fDh49GTw",
+	"6En3yZMnHqvxlku3vLfV0oO53mrxCyIYnUxVNQtNcNagacW58GY0hteqJ2nV0doc6y08X8WphHXfVo5O",
+	"Ki5IjPQz6IxMqfW8gYeyPwAtpV0w+1GmHh/lI9aq5oQIXwSsGyWcHFA7tVQk5LwGqX20j5XZ4SLIGwnd",
+	"CfMoz98bj2z8A5cvdOhEkSHpfN2q+GtRyd2OEzijRs2Nha5y+VEXwO+OOe34Vk7bvrYl++NxNTTKMV3p",
+	"p51wrI2YqmrPc05U/eosRFWRN6WVcAaioq/46NHntbLD2pG+bcBEtnH3fOVOVOj8+xNIWwgACPzMkG8F",
+	"LlcFGwn1fJIaiZ9RwAcog34AhWMw5LcHSM7JiOIEtagyZn7ozoQVxGSM00QZ/qwPdztEU55Q4F2lB8x0",
+	"2xpk64+pMFjDwlXbj9buTQuWSaSiWmvJxJ5nkXik9eutxaDgqeW5o4SPzvMgx5abO0y5fYzIVzxSyQIc",
+	"CnxsJxQi1wGgLMvMkOnpzDrKY7yoL2S8WBktljsHRyvAlgeUOvWgU26MeLzMu67W0fg1Ef+Wyv1dYvt1",
+	"mL481FvS8G+EU1z75K09afVIfYUW69FkGW9UoYwcQnhzdENdrW5XGBLyUNptNynxItb3fEayaMyYMEXH",
+	"VMO9KvItz3TpqWyMn1faz65ll142Iiyv6NpT9VFQRa7JaXY+jd+Peb/exnvreiv2mko2/n2ZbHLVqBpH",
+	"zQWP0xHJ9LMBigSZpAkWkYE7KwKBFRGzdogiy2ijIWsVAs/AXFOAV/ppy4xNfJnlxxEqvDlkI2tp8OON",
+	"9cspc4OII9Ri3AbxinxsI62YyXwqFp3ZsHlLunZ6QbhWSISB112lyChu6JbK2tcVaj35qgiT2ZWOzJGZ",
+	"agW/BQFalGV3Ouxe5H6RLEgPtOscfNmpT5Way0GvZwmmy8WkR76qnvEHVM5ymdr1Ai8Z5g+6B5uZgHuv",
+	"ikZfkgke3az5q54ZZyvgUcf2oaqO2NYmEP+WgO/VqPGGTNJJJUNfD3i2XbbbNtKASF621KywxCzZX4pL",
+	"Ey5dwbAEVUml7k7AbUgeeydnndxxV6fqt2lnetfCLPf6rnsYorBe6QdXSL9s/vUEoV3RnQ0b+Iyn6ksq",
+	"khX22MzroAWeuyGLWvhMmuBqwkxwBpVIElU8+pV3OS3sL3cHB2np8soDiextN++Kjt83VWiKZc52alFM",
+	"5pSooBRzyWEFZ6m6xKG/By+pVHg8Lo6OzOZq0a50AZoLvKZBMLy4KzTF9mHPBighY+XCtfy7PQmV9p6H",
+	"hggXlFyav349ffUSdkraWyA4ISzGQma3RRIQTujk7YvjDM9kpiYnnyWSiiaJFcyoFfOR7MH2dWdxiIbB",
+	"W3OxWTfKuLvnPAza1QaUlVxb0Rn5g7MqP9nJ65Oiw2u9PIbtsz157WbrveYI3aDdpILtNWxuFzbnKdXb",
+	"7VJN/S+7ILeNFr1mvHsxPtWgrFrK7v53+S3h84Rkr+zDIiNvFH5U2GY22rFWqOzLt7B3NYLUcslWDfxz",
+	"ybt6LTOTDCrmVMf0tNOZWWt5cqS65mCB/ekmQM8Jy+MqtV6pFXHQL9GHdy+P0TAYBjYIVUKgsB+B4fRQ",
+	"K5279pcuidOeuyxeCMqs9IE4BFJ8EnyZ7u+DcFd8UjmDzWPy0UqheQN2OLPpPQZIE2IXed9DbNAApcx8",
+	"ilFLcsR45m+aEqFfmxIvC8klT5MYjTX0oApRtgFPrDs57/UzSxAj37ETuD6Ne6/J5ZffuTgvLsbjow2r",
+	"frWBQO+jgXTFAapvI93+vO/FRPrSSa8tVkWSZFwju8ySP1m/VDkCyxVvTNey7d+MsnVtzeickLn8skJ5",
+	"s3pKIZeCucSulQunrizrcg+ksaFWH+8l+9DKzAetoj7zQCLvzbrGqFvT+8wSrHC73apSmOvYTj2s0A5v",
+	"Sulbq7cVjVduyYokuF6lsw3cpE5XoY9tr9Rttof9iXW6MqjdRakrng17z9Ssa+GqqSMq82WdsOwcGl9X",
+	"G1ymlRsT7mUR9b3qg2YHb84Yc33/vB1hLR1pF0raXUeyvf2JlaQlMFIWO/dSi6or+79HFetqEyHeS2Vo",
+	"xUnZQhva+mTvRRvyOe12t3A/ampAc3gfSUIAx8n0zIRAujum7gpUhtDRC4YiLQOi0Nw9BvYTDTKnwZAd",
+	"dPs2Z88Mm3Qx0uReibRKFYGH328YWgihf3JBxCIPC7BkSuSQ4QmmTMKlbAh3WHKUW+BarVDRpw7Xjok+",
+	"FVGXjmRUS23SMLm60QxFo1amCddocmljs4FXby7cTtghZmBbB/cuTvE1NziemhsbJuskVkTkmkWMISUp",
+	"eOyg1yp+U7pAXOn5zgdQtXg5St1u/cY20WqdGAnF6z25NB+bOU3xyoG7NIY7C+wYL+pr+q63Z0bLyION",
+	"/7o5sFOuHf8zvNhjuMv2cao51Og/gZDsv95GSPa1Yz/c62uX9ubUWdfF/Y/sLo30lgK7S8frzih8YzSb",
+	"d4mthulrT4S7Kdp73Q2x3TjOjxIYHkLG1RsYEqSVva4eDGMLtwtXz5Lr3mi0uuMU91b9qBD5N0PW955+",
+	"boZo9qJquU26lQDJKjH8fUXmv7cWg7V+1F0yfZss2DujY7ir/mWLQOgEb/f8ThanKquJnuYNIj3d/P1H",
+	"eUusZRfHwHYpyMv8BtKiX9f0X1jtW0Kqt0bqtXx6+Wi8jm4Lzv2pvAhbE+TWiElT671FS0vsv76Ndrt1",
+	"2wto0GO9FcCwzM2/L7DwMVc93WaZggdBGLzi9sNpSqT59JHEzH0+nabCfvxZ2FturkZC9V5LMkoFVQuN",
+	"sWZmqU1u15NUTaucPiYB7QzHJvMZiiRVRF6MzA8S8ld2OpDRHcczysz9P/uNzfFe4Y+OstJXoOvDEHJ5",
+	"NFVqbhKBUjbm1YkQKJsYs3wx9IOSLL6fiiwIRnaHbMhOvcTGJ29f2JJQMo/5P+geeHH/rdW5RduDIcv7",
+	"a0XZ5yhENEZ/M1n8YSDZEPRjWRUj89iQRXV99VE7NHUrRliIhZ58BLOPQpPeAcgJzQlYmbMSGENmyn70",
+	"IsWjQmLnFTU1VifaQlQOmSuidWzLiSCc2Fgsl4Ui/4XFCHqF2k4MZdVLbBpnPh6yUq2SbJv84Juoh+e0",
+	"d3HQ63a7UYhiMhdkBIWhsh3ECFJKw04iOPeaKmCB9KBHXMTS0K/LiaEIMxlxTZ+mJB6sLcJImpJw0fNT",
+	"PLHFm5CEKnZRITN7FLprIQ/7R5DN1WR3p2wyZFEhwXsUVhfc41CjD7Wevnn3vh3aQlHQZPTr85NnEUro",
+	"uSlL9cvz0yFz2Qf1F2c8XnTRCZoRNeV6iFDQKs/njS+IKW/1yB5dKAoYwXw/mkJ7La9iVkacJuW9DJfv",
+	"B8uwooqcbA+Zwuek6uKMWbhCJmsYCPCGKGMXQxatYxToOTjGoOCCno8mOCUwkyZ3IfQCCbL1LpPYXKId",
+	"MpOIMOET4zNzCZkd+/rVBlBll16Dg26/23fGSBAXwcNuv/vQmM2nwCt7+p8JqbzhC0mXybmJCSNfFWqV",
+	"z1h18Zk2eNWN/88FsGEWD5nbkgFSXL8+w+KcxCG6nBKoYAZt6SWZQ1TkJbgl9T7ZS89mC+y9Z73FWhwh",
+	"xYcMqqEIckF5KvMR6/FL1DJnybomGUdmnlBnSB86YK/cdl5wL4ZDBp5UEI1dLiYo4oZVw3K/n5MRHVuG",
+	"GgHFdF4+M/uTXXR+Ebt7cG8xpOT2ix6uuCKQPwIW2uAq3PicX4vv6vNSEZ7Dfr8qbf1UzZIts9af2mpG",
+	"d1ff4bD/eNXD2Zx7S0UgrsLgYf9o82t+6YurEEoCbXzHK3CkXzk4rDG6cpkDeLXGxKoKEgAOSmcmDAV2",
+	"KMMRS2cQEk3lzm59Sk3QADhu8URTZGC+CT7rZp2ksi0US4y509z75sV2Xpmw0t6Yi963yylhVwUW40Rd",
+	"dRDsG0Ys3wPJb8+ayx1ocRFcS8c2YYKrhsnzNzVLHrLI/B5BZE2YNeX4B3xWICOSLA9hu5tVElLZ7fgh",
+	"W3s93kVwr8zwQHWzb5IYIJQcsnNC5rYQHwwCMiFiJEheNbHIO/yUA9tyj7xeYg0W4tUc1E8vlZQAjh2h",
+	"1mpE1TbVrECeehVMC5Fi0Ep1BTq9kHXLz7Wgnf+9Oudpu7Jq2765qI+nS8UbPuUuQqsSeuEcfmbXw8OK",
+	"zK6gQS0VbouDwcHhUgz9QSmDQl7F0SZOCPyEA5tzytpVy3OPZL5Ep8fplcm3pV5QtEfEZd9gpZgxTMyB",
+	"XTj89sSaar8sw+hLwuhkNCJSOmnUAZTYyWtHrxMzfplpVwe6EWshlKyq040tZHUf5GCWekCLBp9q9N/A",
+	"u3Np5KlnbV8Umq+tKMzvSOUCbYlTU6my1Bt/x2J7tAeVoWvwqVNeCxPamro3y/h2K5JSTlECfpNqWFpm",
+	"Du4WjAEyfIx6oU1rfyb4pSQCtfJCcpChybWMzsiYgwq/MOo1JNo8dhGSMGv9BwPtmRKJfsNiMUCmuW6d",
+	"cl/PC6irFWOF215IZJ71wl2uaDcc7OY52ONa3XilD+8FGyvSUpaqLLfCabqy4byQ0gnPNPRMEmKtCRJF",
+	"OeuCgsBRiGxW2g/vXuZ2DlOT3Vq+zlKaxMAq9TMajHttCoJjzT4veCpQNKYsPkmSKETnVMkURROiogIb",
+	"NSH9n8Pga8eaKzp6mB0soUiixzRNGmJZwVufQqC8xbMWJhKp/s7jHStrZW6Ngq/CYtFXqaQjlPdmkdVM",
+	"f+3nIMlvG7/k8ssJm5CE+AAnlxlXtUtkVV42vioa5PO6HD6XPrghLr1YV8zKbEy8xMFeejFX69hH9hy0",
+	"vNO5Ptj8SrGUXAhFVze+5NVi3Zl99J9sfisr2wtM41Gd2VQUMdMvHx7Weblcmc53pABK8V0onz4D3M8Y",
+	"ktnvQpn9eObumtgDD98sw6auI73N2OmHxE0l3vSpFC6Q396qdeXKXqXauyK6pFeaQFfb9BaKpnfpwPlM",
+	"XWDsp29bjfEancKmudBarV3XU3+tnPgFqj3ncsJd+LKmCyM13HZslhp6DNnjmbfWZDyAHdcbzkc4mXKp",
+	"Bj/1f+pba1t2yMzem6NWFWdRSMmTkVneby8zHjgJlr0AVR6rMuRkvu1arVxVSsfP/kXrEuE7Qv68dEnQ",
+	"LPOyPcTuzXs3huyKnnm8co/sgAt7kM/iGluRWUmlbW7N3uSBLeUlDSoxxVXlPhUiBHyH0EEhCmCbycCo",
+	"//tY8NnfPFbgXSE2V22KfELx4jfbYqCidtioWY2adWNq1kmSeAEXoGbhJFmOuvCUrbJ6U0Q7BVeJsWFA",
+	"BcAS8HkG33siZFcDfxl9HJVtJ6a3uBvcc7S9rblxB7LbBvSaZfNAb1kRz6IMsvACw4uywIJ1QDmsBsW/",
+	"EIuJFztZE7fy/vxopsfFbobHzN5YfdK7uo17ZIr08v36ErJoQmoE5H32pHynEvUNI0VuiSEtxSbTpcsl",
+	"gLBxwkfGZAlmyFZdW6VrpH3sncIJUbKYM6u2jXKS8WGTR0Czqmq3hPXzI1BTVrv5S07+D1AoeF8o4OZN",
+	"o3rrwPiEvIUBbSWzkd6FBbR/FxZQs3cNpvrzmjwhBU+O/my56tAcdS68oGKD8fR3mtWZMNDNptEyhFgT",
+	"l5ljkOiX56eoFwHa4Dm77aKTjOlhea7ZzxiiUld0GLlwWtjIQY5PIsczqTR9Ks4rI5RMWzvFN26FUZtg",
+	"yCZq5NZQi0uTtEvY5IqTTUdy5cHWPUe/Pf/t+evTaEX045JdC8CPARqF6lWQPDUPtrb1RClD0cs3T09O",
+	"X7x5HUFkvkZknRgvdLtMmZhtPJq6YOvQBVq7iqEm2tLE7CMModk2wB9Fv52+ePX8f755/TwqV/uAKg+A",
+	"8CBlk1f5asxTYYK0h8zqQv6dDoiM5+jwsQ3kNiCKqi768OKZhIsYEgRPiCRHOE9MlIJElhA3byYnMASY",
+	"Q7YiHMcmFJTr79YwNBcLfrNMbRdm5efI2pJh6T1o1LwtWd93x8dOWClT2rufn6JHj44etbOguCKfC/VZ",
+	"85PGbcvdHLCuZen8D/1wY+3881s7c9Vey9E87sjd/HIKfmspRaFJRtiFNINVCLpaU48L1vTNdtXGpnpr",
+	"anJjimxMkd+BKbLCsXcLJr+9iMPG7NeY/Rqz3/0x+90u9EkLLoQ1QL1nUoqvv8diJi+v63e+Dexhh7oJ",
+	"exCmIJKpOa9bnYKMhhMqFVwnsORTcZegRNi17xTUJ/MkJ846RL4cdVymiyyxwgPpaARBpK1vxgrrqD9D",
+	"lus/IWLkkkiFIFUWrBKkBnnU73fRczya2gQQaip4OplCX5l7s2U2ZMhMkgkukKQTRuIOZUgSKfWCoYTg",
+	"C2JuPuthL1yuE2jX1pvy8kp0h+ytoBdQbcBk5CCxNfwXEPEAzc1jIWK8A3ego2obWb4PDYP4gRnExylH",
+	"rkjFpT7nUBPAy/thrsiDkMvO2jG6vqOsVwhmXnttyEUr30uEXRHSbEG3PmPGCfCOQ5r5LJTZBszb6OXE",
+	"PRdUBgTXR+CVtT3u6u7Rcr2vH/jyUYPhr31byXnDCtyptU8uVMyDUsMSvgeutF1Wj8ZofhtGc0dpmdV8",
+	"g43ckV+uZq4hxDUWbdvvzYcKLyWKaYzgW0gsvyhsyQzuuFJjBG+M4DdiBM/SoBQ8wGHOqm42HHergNsM",
+	"nHnm90oL+t2I0V1UgRtH4XfD0xpL+A9jCc8k1/bIZXsIvTZeLosn42MUrQm488Jj88FXBtExnidOzALq",
+	"sFyaYbneebvs23On5nYiyLbDY028WRNvdjfxZtmJ2U/A2Uq2UTMQzb5yXdd7o4L/mVXwOwlf86DvJm2/",
+	"0fQbTb/R9BtNf0dNf3202zp1+w7EZqNyNyp3o3LfD6SSFm1vO8D0Xo7C1kaiPc8eu2+ejVuHHflSbA60",
+	"l6qBFA2k2GNRkYpaSRpd5BzKJK6pSkCcv2F40FbBfjnRb8oOnD35HeCSjVFBLmWnrZOSZ+E8OOwcPnLZ",
+	"Pb+4CnPmzq6XnPPpVFCpZliiZ6ZqoH3S47r1A4Oylb0XkUHZaJrQoAZh7Yyw3hODkTKbP64oE6EIatmz",
+	"5a7Dh0jOyYjixLy5J19Hb4lHrvR7mKyX2dPZdXvbVojOFnbcNJbmUn/2rL0XX+WwKDLaBmQ1IKsBWfcR",
+	"ZO2d2/S+ZZ/rhS3eAcra/HQ2qMbHcjs+FpZT6NowxYprFpk4wihyuxwhw5aA2L227S0ZhmdElqXWLyQX",
+	"WvfNOFCgyPss5jZJOWcqaiRdI+n26KEoS7olQXcbQYhrjQ8Tj7tsjEL8TqTizblQrmMiuCPu1jhRfhAn",
+	"ygawsk/8XDP4KKPP23WjNkD6XgPpuwg2Koi42wbtDWBvAHsD2P8kgL3SDFAPNN9/KdgA5wY4/9jA+S7i",
+	"izxwsgNIz4K+18YXvXdP/fDhRdlKNI6vBl3csuPrkpDzZOHd06gZWpS9sENkUUbvfmBRkdqjGC9kBAQv",
+	"ka0EK48Rdp8R4wp+JTGi0qbJ76ITpH+jEkXmmygcssjVyo1CZG8kcoFmXBAU2cK3ERoGv/46ePWqA/8O",
+	"A5fTK4/2hDKdQ6bojOhh2OIAl1MuCfQOBcbojOjO9dhcznyZ1ROAX011XQSFAhj5qmC8Lc6ShekPS+UV",
+	"HsDw8wwvUMyR5O2qfGAm3sYt6Z8hAktvNQw9L0sc9H8a9Pudg0NTTPjgIfwFpYU/+5WCX3FTKTgsvHzY",
+	"14/3D0uP/yyoezwvqGwCv7zqw1ilwj1WjA6rKFFcVWBWETErVZc9yJO2Qk67QlXZXILWjxVzJHAvQsXc",
+	"YJpIsQYNXztSbElGLcWMmZqP+gztycZcFG0bAsIqxuaHheX3fvQA89iw7Pn1oWG5pGzwcYOPG3x83/Bx",
+	"CHByTsSN8J/eN/exXoTY7YPAzU+7MTVurVu6g79EsFsGiWVyaZW7KX9ik7PJ7fx9M+/4FHmPhV3jbWrk",
+	"3R14m9Zi7XsRG5ZJuU1eru9CHN6cf+sa9oC74WqNd+tPrs+/I/MEj0yt0RgvLJauAVj2B6Jrhok5cr1v",
+	"/vEGTd8xmr6LSDFf4N0mcG9AewPaG9D+/YP27ePDvhvx16DnBj036PnuAEpaVLTXAfWMzxSqRpVFZGY7",
+	"OFF8RkfoTfYeIl8VYRJyck2VmstBr6cng+e0y8WkR76qHoaX2iE42SDKonihuxzUAT8N4Id8iEikULGG",
+	"Cw2faJaVAp9hSYbMK+8WIskRoWpKBJS3NX3MEBYGaCnCUOuw3zeOQN2MIDJNIMoj77CNuBgypn+m0uwN",
+	"1K9DgoxTiRNTBm/OKVNEoJTpUUV2soN82L1v7Cpq2zp32ddDBljPeCGxmBCFzhYomgoyjkJkohUuCFIc",
+	"FgHq4EW738uJhkyvfYTjODpG0b/++V+rL+2YHOGRoaIIsnRGgsz4BYnaIaJM0ljTO83SrnWHzMAo4Fua",
+	"bC2y6OizGKFZKhU6IyhaxXOPNRH9bRisp59hEA1Z6+jgEeJ6Yy+pJG0TCmUq+KERFlCvMIuOmkFxXrWY",
+	"ky46sSUHD8J+v+8RVXfITlwquSIdmlRy9uwqPB7bbx5I9PT9b4jONNMxuF1mlQupqgoHepey/MTcdd21",
+	"EoHCGFZG/fiZlo4qUyo9vwCtJA/tOYDQnoMjCO2pTrYUBlMzaY+mJ4IQ5hHzDFPm58XTqxoMAhzHAEvq",
+	"ZIqqTAvlqjQfHAb7GlsP2oLhmXNjgo7qAQnDU3MCuWtgY8bzDjjiWu++CbbICAldYunY6/FKrhrmLBxY",
+	"avGiFLwKLNdEkADjwUm7QVA7IqiH+78UIQQXm3Vq2AIU2+e0BE20mNNcFnu1WdEZjxcooTOqut9RBBQX",
+	"tswnmmG2WJOpxlX+VIizEQkNHBGGxFurYdW2ibRMtOK6yP5T/cTNu31v3coD82pikBrzzi3HIMGJKxzy",
+	"1XH58OwOMfmnJgZ5faJP/dD9rOUL2tKXDEP+tdN/2Dl8EoRBgpe+f9w5eBxklX7fzwVlE/Q/Uiy0ZqUf",
+	"8XJ2usDscAsGcS/Cr/VAmtDrxth0/fq9JmwZg7soNgkuhWZa7QI/2gVC1Imuht6LZhtItGmMIzFedJEh",
+	"E8KUPjEkDlFCzwki8LogOK4OrDbsroEnDTxp4Mn+4UnFPQdjvNpJ1+h90/+rFwJ9XYRSo4gSEbMm/OKW",
+	"wi+A/4PlXHkxDi6ekCScTZDiiKotw5yh3ZWREqZXL0piByHzCwEZc/NasKPHeyqQmoiIRibdQUSEA445",
+	"Qr0PocsgnTYFX9yyCLu5EIodteHb50NN6MSPUtRrh1t6SxC0ZgCxJrmbj55qsOi9xKJ3ESTsRMvdQ94G",
+	"7jZwt4G7dw13tw/6vQOR1WDPBnv+WNjzLsJzDTQwgxYX7lBXXCEi4oJCb2dYwrB0R6lIgkHwzYS36R++",
+	"pCK5CsLgAgtgR3B0ij8bBDLGaaKCAcRaDnoQ0ZZMuVSDn/o/9Xum7PXycXibniV0lA3A+X5+hVpxdoBd",
+	"PZnP2RIsT+VpKgRhygSyOnUe1sz6fE3PENe3BJDnggDYQQmZ4NFCN+G9Z76sePE9UYqyia1o1yrgJr9j",
+	"s1fl983sxlygOeHzhKDWr6evXqI5nhBTun6EE8JirBunT+1nNCYkln7z5uXg6vPV/w8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -2470,6 +2470,11 @@ type GetObjectResponse200Headers struct {
 	LastModified *string
 }
 
+// GetObjectResponse206Headers the declared response headers of an HTTP 206 response for GetObject
+type GetObjectResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetObjectResponse301Headers the declared response headers of an HTTP 301 response for GetObject
 type GetObjectResponse301Headers struct {
 	Location *string
@@ -2485,17 +2490,26 @@ type GetObjectResponse304Headers struct {
 	ETag *string
 }
 
+// GetObjectResponse416Headers the declared response headers of an HTTP 416 response for GetObject
+type GetObjectResponse416Headers struct {
+	ContentRange *string
+}
+
 type GetObjectResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetObjectResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetObjectResponse206Headers
 	// Headers301 the parsed response headers for an HTTP 301 response
 	Headers301 *GetObjectResponse301Headers
 	// Headers303 the parsed response headers for an HTTP 303 response
 	Headers303 *GetObjectResponse303Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetObjectResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetObjectResponse416Headers
 }
 
 // GetBody returns the raw response body bytes
@@ -2534,9 +2548,19 @@ type GetObjectHtmlResponse200Headers struct {
 	LastModified *string
 }
 
+// GetObjectHtmlResponse206Headers the declared response headers of an HTTP 206 response for GetObjectHtml
+type GetObjectHtmlResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetObjectHtmlResponse304Headers the declared response headers of an HTTP 304 response for GetObjectHtml
 type GetObjectHtmlResponse304Headers struct {
 	ETag *string
+}
+
+// GetObjectHtmlResponse416Headers the declared response headers of an HTTP 416 response for GetObjectHtml
+type GetObjectHtmlResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetObjectHtmlResponse struct {
@@ -2544,8 +2568,12 @@ type GetObjectHtmlResponse struct {
 	HTTPResponse *http.Response
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetObjectHtmlResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetObjectHtmlResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetObjectHtmlResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetObjectHtmlResponse416Headers
 }
 
 // GetBody returns the raw response body bytes
@@ -2585,9 +2613,19 @@ type GetModsResponse200Headers struct {
 	LastModified             *string
 }
 
+// GetModsResponse206Headers the declared response headers of an HTTP 206 response for GetMods
+type GetModsResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetModsResponse304Headers the declared response headers of an HTTP 304 response for GetMods
 type GetModsResponse304Headers struct {
 	ETag *string
+}
+
+// GetModsResponse416Headers the declared response headers of an HTTP 416 response for GetMods
+type GetModsResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetModsResponse struct {
@@ -2595,8 +2633,12 @@ type GetModsResponse struct {
 	HTTPResponse *http.Response
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetModsResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetModsResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetModsResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetModsResponse416Headers
 }
 
 // GetBody returns the raw response body bytes
@@ -2705,9 +2747,19 @@ type GetPublicXmlResponse200Headers struct {
 	LastModified             *string
 }
 
+// GetPublicXmlResponse206Headers the declared response headers of an HTTP 206 response for GetPublicXml
+type GetPublicXmlResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetPublicXmlResponse304Headers the declared response headers of an HTTP 304 response for GetPublicXml
 type GetPublicXmlResponse304Headers struct {
 	ETag *string
+}
+
+// GetPublicXmlResponse416Headers the declared response headers of an HTTP 416 response for GetPublicXml
+type GetPublicXmlResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetPublicXmlResponse struct {
@@ -2717,8 +2769,12 @@ type GetPublicXmlResponse struct {
 	XML200 *XMLDocument
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetPublicXmlResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetPublicXmlResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetPublicXmlResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetPublicXmlResponse416Headers
 }
 
 // GetXML200 returns the response for an HTTP 200 `application/xml` response
@@ -3041,6 +3097,11 @@ type GetImageInfoResponse200Headers struct {
 	ETag                     *string
 }
 
+// GetImageInfoResponse206Headers the declared response headers of an HTTP 206 response for GetImageInfo
+type GetImageInfoResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetImageInfoResponse304Headers the declared response headers of an HTTP 304 response for GetImageInfo
 type GetImageInfoResponse304Headers struct {
 	ETag *string
@@ -3049,6 +3110,11 @@ type GetImageInfoResponse304Headers struct {
 // GetImageInfoResponse401Headers the declared response headers of an HTTP 401 response for GetImageInfo
 type GetImageInfoResponse401Headers struct {
 	WWWAuthenticate *string
+}
+
+// GetImageInfoResponse416Headers the declared response headers of an HTTP 416 response for GetImageInfo
+type GetImageInfoResponse416Headers struct {
+	ContentRange *string
 }
 
 // GetImageInfoResponse503Headers the declared response headers of an HTTP 503 response for GetImageInfo
@@ -3069,10 +3135,14 @@ type GetImageInfoResponse struct {
 	ApplicationldJSON403 *map[string]interface{}
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetImageInfoResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetImageInfoResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetImageInfoResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetImageInfoResponse401Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetImageInfoResponse416Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetImageInfoResponse503Headers
 }
@@ -3133,6 +3203,11 @@ type GetImageResponse200Headers struct {
 	ETag                     *string
 }
 
+// GetImageResponse206Headers the declared response headers of an HTTP 206 response for GetImage
+type GetImageResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetImageResponse304Headers the declared response headers of an HTTP 304 response for GetImage
 type GetImageResponse304Headers struct {
 	ETag *string
@@ -3141,6 +3216,11 @@ type GetImageResponse304Headers struct {
 // GetImageResponse401Headers the declared response headers of an HTTP 401 response for GetImage
 type GetImageResponse401Headers struct {
 	WWWAuthenticate *string
+}
+
+// GetImageResponse416Headers the declared response headers of an HTTP 416 response for GetImage
+type GetImageResponse416Headers struct {
+	ContentRange *string
 }
 
 // GetImageResponse503Headers the declared response headers of an HTTP 503 response for GetImage
@@ -3153,10 +3233,14 @@ type GetImageResponse struct {
 	HTTPResponse *http.Response
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetImageResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetImageResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetImageResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetImageResponse401Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetImageResponse416Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetImageResponse503Headers
 }
@@ -3198,9 +3282,19 @@ type GetManifestResponse200Headers struct {
 	LastModified             *string
 }
 
+// GetManifestResponse206Headers the declared response headers of an HTTP 206 response for GetManifest
+type GetManifestResponse206Headers struct {
+	ContentRange *string
+}
+
 // GetManifestResponse304Headers the declared response headers of an HTTP 304 response for GetManifest
 type GetManifestResponse304Headers struct {
 	ETag *string
+}
+
+// GetManifestResponse416Headers the declared response headers of an HTTP 416 response for GetManifest
+type GetManifestResponse416Headers struct {
+	ContentRange *string
 }
 
 type GetManifestResponse struct {
@@ -3210,8 +3304,12 @@ type GetManifestResponse struct {
 	ApplicationldJSON200 *GetManifest200ApplicationLdPlusJSONResponseBody
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetManifestResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetManifestResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetManifestResponse304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetManifestResponse416Headers
 }
 
 // GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
@@ -3256,9 +3354,19 @@ type GetManifestIiif3Response200Headers struct {
 	LastModified             *string
 }
 
+// GetManifestIiif3Response206Headers the declared response headers of an HTTP 206 response for GetManifestIiif3
+type GetManifestIiif3Response206Headers struct {
+	ContentRange *string
+}
+
 // GetManifestIiif3Response304Headers the declared response headers of an HTTP 304 response for GetManifestIiif3
 type GetManifestIiif3Response304Headers struct {
 	ETag *string
+}
+
+// GetManifestIiif3Response416Headers the declared response headers of an HTTP 416 response for GetManifestIiif3
+type GetManifestIiif3Response416Headers struct {
+	ContentRange *string
 }
 
 type GetManifestIiif3Response struct {
@@ -3268,8 +3376,12 @@ type GetManifestIiif3Response struct {
 	ApplicationldJSON200 *GetManifestIiif3200ApplicationLdPlusJSONResponseBody
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetManifestIiif3Response200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *GetManifestIiif3Response206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetManifestIiif3Response304Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *GetManifestIiif3Response416Headers
 }
 
 // GetApplicationldJSON200 returns the response for an HTTP 200 `application/ld+json` response
@@ -3674,6 +3786,16 @@ func ParseGetObjectResponse(rsp *http.Response) (*GetObjectResponse, error) {
 			headers.LastModified = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetObjectResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 301:
 		var headers GetObjectResponse301Headers
 		if values := rsp.Header.Values("Location"); len(values) > 0 {
@@ -3704,6 +3826,16 @@ func ParseGetObjectResponse(rsp *http.Response) (*GetObjectResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetObjectResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -3747,6 +3879,16 @@ func ParseGetObjectHtmlResponse(rsp *http.Response) (*GetObjectHtmlResponse, err
 			headers.LastModified = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetObjectHtmlResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetObjectHtmlResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -3757,6 +3899,16 @@ func ParseGetObjectHtmlResponse(rsp *http.Response) (*GetObjectHtmlResponse, err
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetObjectHtmlResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -3807,6 +3959,16 @@ func ParseGetModsResponse(rsp *http.Response) (*GetModsResponse, error) {
 			headers.LastModified = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetModsResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetModsResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -3817,6 +3979,16 @@ func ParseGetModsResponse(rsp *http.Response) (*GetModsResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetModsResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -3912,6 +4084,9 @@ func ParseGetPublicXmlResponse(rsp *http.Response) (*GetPublicXmlResponse, error
 	case rsp.StatusCode == 304:
 		break // No content-type
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -3946,6 +4121,16 @@ func ParseGetPublicXmlResponse(rsp *http.Response) (*GetPublicXmlResponse, error
 			headers.LastModified = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetPublicXmlResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetPublicXmlResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -3956,6 +4141,16 @@ func ParseGetPublicXmlResponse(rsp *http.Response) (*GetPublicXmlResponse, error
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetPublicXmlResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -4315,6 +4510,9 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 		}
 		response.ApplicationldJSON403 = &dest
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	case rsp.StatusCode == 401:
 	// Content-type (text/plain) unsupported
 
@@ -4348,6 +4546,16 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetImageInfoResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetImageInfoResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -4368,6 +4576,16 @@ func ParseGetImageInfoResponse(rsp *http.Response) (*GetImageInfoResponse, error
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetImageInfoResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetImageInfoResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -4421,6 +4639,16 @@ func ParseGetImageResponse(rsp *http.Response) (*GetImageResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetImageResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetImageResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -4441,6 +4669,16 @@ func ParseGetImageResponse(rsp *http.Response) (*GetImageResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetImageResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetImageResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -4480,6 +4718,9 @@ func ParseGetManifestResponse(rsp *http.Response) (*GetManifestResponse, error) 
 	case rsp.StatusCode == 304:
 		break // No content-type
 
+	case rsp.StatusCode == 412:
+		break // No content-type
+
 	}
 
 	switch {
@@ -4514,6 +4755,16 @@ func ParseGetManifestResponse(rsp *http.Response) (*GetManifestResponse, error) 
 			headers.LastModified = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetManifestResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetManifestResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -4524,6 +4775,16 @@ func ParseGetManifestResponse(rsp *http.Response) (*GetManifestResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetManifestResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -4551,6 +4812,9 @@ func ParseGetManifestIiif3Response(rsp *http.Response) (*GetManifestIiif3Respons
 		response.ApplicationldJSON200 = &dest
 
 	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case rsp.StatusCode == 412:
 		break // No content-type
 
 	}
@@ -4587,6 +4851,16 @@ func ParseGetManifestIiif3Response(rsp *http.Response) (*GetManifestIiif3Respons
 			headers.LastModified = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers GetManifestIiif3Response206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetManifestIiif3Response304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -4597,6 +4871,16 @@ func ParseGetManifestIiif3Response(rsp *http.Response) (*GetManifestIiif3Respons
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 416:
+		var headers GetManifestIiif3Response416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -5431,6 +5715,20 @@ type NotModifiedResponse struct {
 	Headers NotModifiedResponseHeaders
 }
 
+type PartialContentResponseHeaders struct {
+	ContentRange *string
+}
+type PartialContentAsteriskResponse struct {
+	Body io.Reader
+
+	Headers       PartialContentResponseHeaders
+	ContentType   string
+	ContentLength int64
+}
+
+type PreconditionFailedResponse struct {
+}
+
 type PublishedResponseHeaders struct {
 	Location *string
 }
@@ -5438,6 +5736,15 @@ type PublishedJSONResponse struct {
 	Body PublishResult
 
 	Headers PublishedResponseHeaders
+}
+
+type RangeNotSatisfiableResponseHeaders struct {
+	ContentRange *string
+}
+type RangeNotSatisfiableTextResponse struct {
+	Body string
+
+	Headers RangeNotSatisfiableResponseHeaders
 }
 
 type TooLargeTextResponse ErrorText
@@ -5570,6 +5877,26 @@ func (response GetObject200TexthtmlResponse) VisitGetObjectResponse(w http.Respo
 	return err
 }
 
+type GetObject206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetObject206AsteriskResponse) VisitGetObjectResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetObject301Response = CanonicalRedirectResponse
 
 func (response GetObject301Response) VisitGetObjectResponse(w http.ResponseWriter) error {
@@ -5645,6 +5972,29 @@ func (response GetObject404TextResponse) VisitGetObjectResponse(w http.ResponseW
 	return err
 }
 
+type GetObject412Response = PreconditionFailedResponse
+
+func (response GetObject412Response) VisitGetObjectResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetObject416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetObject416TextResponse) VisitGetObjectResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
+	return err
+}
+
 type GetObject500TextResponse InternalErrorTextResponse
 
 func (response GetObject500TextResponse) VisitGetObjectResponse(w http.ResponseWriter) error {
@@ -5683,6 +6033,26 @@ func (response GetObjectHtml200TexthtmlResponse) VisitGetObjectHtmlResponse(w ht
 		w.Header().Set("Last-Modified", fmt.Sprint(*response.Headers.LastModified))
 	}
 	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetObjectHtml206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetObjectHtml206AsteriskResponse) VisitGetObjectHtmlResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -5737,6 +6107,29 @@ func (response GetObjectHtml404TextResponse) VisitGetObjectHtmlResponse(w http.R
 	w.WriteHeader(404)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetObjectHtml412Response = PreconditionFailedResponse
+
+func (response GetObjectHtml412Response) VisitGetObjectHtmlResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetObjectHtml416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetObjectHtml416TextResponse) VisitGetObjectHtmlResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -5800,6 +6193,26 @@ func (response GetMods200ApplicationmodsXmlResponse) VisitGetModsResponse(w http
 	return err
 }
 
+type GetMods206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetMods206AsteriskResponse) VisitGetModsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetMods304Response = NotModifiedResponse
 
 func (response GetMods304Response) VisitGetModsResponse(w http.ResponseWriter) error {
@@ -5846,6 +6259,29 @@ func (response GetMods404TextResponse) VisitGetModsResponse(w http.ResponseWrite
 	w.WriteHeader(404)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetMods412Response = PreconditionFailedResponse
+
+func (response GetMods412Response) VisitGetModsResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetMods416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetMods416TextResponse) VisitGetModsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -6078,6 +6514,26 @@ func (response GetPublicXml200ApplicationxmlResponse) VisitGetPublicXmlResponse(
 	return err
 }
 
+type GetPublicXml206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetPublicXml206AsteriskResponse) VisitGetPublicXmlResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetPublicXml304Response = NotModifiedResponse
 
 func (response GetPublicXml304Response) VisitGetPublicXmlResponse(w http.ResponseWriter) error {
@@ -6124,6 +6580,29 @@ func (response GetPublicXml404TextResponse) VisitGetPublicXmlResponse(w http.Res
 	w.WriteHeader(404)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetPublicXml412Response = PreconditionFailedResponse
+
+func (response GetPublicXml412Response) VisitGetPublicXmlResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetPublicXml416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetPublicXml416TextResponse) VisitGetPublicXmlResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -6632,6 +7111,13 @@ func (response GetFile404TextResponse) VisitGetFileResponse(w http.ResponseWrite
 	return err
 }
 
+type GetFile412Response = PreconditionFailedResponse
+
+func (response GetFile412Response) VisitGetFileResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
 type GetFile416ResponseHeaders struct {
 	ContentRange *string
 }
@@ -6800,6 +7286,26 @@ func (response GetImageInfo200ApplicationLdPlusJSONResponse) VisitGetImageInfoRe
 	return err
 }
 
+type GetImageInfo206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetImageInfo206AsteriskResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetImageInfo304Response = NotModifiedResponse
 
 func (response GetImageInfo304Response) VisitGetImageInfoResponse(w http.ResponseWriter) error {
@@ -6912,6 +7418,29 @@ func (response GetImageInfo404TextResponse) VisitGetImageInfoResponse(w http.Res
 	w.WriteHeader(404)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImageInfo412Response = PreconditionFailedResponse
+
+func (response GetImageInfo412Response) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetImageInfo416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetImageInfo416TextResponse) VisitGetImageInfoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -7063,6 +7592,26 @@ func (response GetImage200ImagewebpResponse) VisitGetImageResponse(w http.Respon
 	return err
 }
 
+type GetImage206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetImage206AsteriskResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetImage304Response = NotModifiedResponse
 
 func (response GetImage304Response) VisitGetImageResponse(w http.ResponseWriter) error {
@@ -7134,6 +7683,29 @@ func (response GetImage404TextResponse) VisitGetImageResponse(w http.ResponseWri
 	w.WriteHeader(404)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetImage412Response = PreconditionFailedResponse
+
+func (response GetImage412Response) VisitGetImageResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetImage416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetImage416TextResponse) VisitGetImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -7231,6 +7803,26 @@ func (response GetManifest200ApplicationLdPlusJSONResponse) VisitGetManifestResp
 	return err
 }
 
+type GetManifest206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetManifest206AsteriskResponse) VisitGetManifestResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetManifest304Response = NotModifiedResponse
 
 func (response GetManifest304Response) VisitGetManifestResponse(w http.ResponseWriter) error {
@@ -7277,6 +7869,29 @@ func (response GetManifest404TextResponse) VisitGetManifestResponse(w http.Respo
 	w.WriteHeader(404)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetManifest412Response = PreconditionFailedResponse
+
+func (response GetManifest412Response) VisitGetManifestResponse(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetManifest416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetManifest416TextResponse) VisitGetManifestResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -7336,6 +7951,26 @@ func (response GetManifestIiif3200ApplicationLdPlusJSONResponse) VisitGetManifes
 	return err
 }
 
+type GetManifestIiif3206AsteriskResponse struct{ PartialContentAsteriskResponse }
+
+func (response GetManifestIiif3206AsteriskResponse) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", response.ContentType)
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(206)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
 type GetManifestIiif3304Response = NotModifiedResponse
 
 func (response GetManifestIiif3304Response) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
@@ -7382,6 +8017,29 @@ func (response GetManifestIiif3404TextResponse) VisitGetManifestIiif3Response(w 
 	w.WriteHeader(404)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetManifestIiif3412Response = PreconditionFailedResponse
+
+func (response GetManifestIiif3412Response) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+	w.WriteHeader(412)
+	return nil
+}
+
+type GetManifestIiif3416TextResponse struct {
+	RangeNotSatisfiableTextResponse
+}
+
+func (response GetManifestIiif3416TextResponse) VisitGetManifestIiif3Response(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	if response.Headers.ContentRange != nil {
+		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
+	}
+	w.WriteHeader(416)
+
+	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
 	return err
 }
 
@@ -7858,149 +8516,153 @@ func (sh *strictHandler) GetManifestIiif3(ctx echo.Context, id Id, params GetMan
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3dlhs3kuarxOT0HpE9yZ/6kabNOjo9ZUtqV69kaaXS2Ked6k4wEyRhJYE0ABaL1qlz+mofYPcd+gX2",
-	"am/nUfwkcyIA5A+ZrCrJJY3t8YWtIgkggUAg4osfRL6LMrUsleTSmmjyLlpwlnNNf54WhVo/12IuJH7M",
-	"ucm0KK1QMppE6e/TKI5MtuBLhr/aTcmjSWSsFnIeXV3F0RcsW/AvlLRaFR39y9W0EFkMS3Y5YHP+8Gg8",
-	"TmGmNKyVLvKB5ixn04KDmn7HM2tiSEstLpjlW12UXXC9FoYPb5jP43M2353HK6uVnAOXVtgNWDYHNQO7",
-	"4KB5qbnh0jJsedPgT5mxz1QuZoLnuw/5esElDeoWA2tmoGDGAhHBLHgOvS/Pz19Azizv3/gslTE3cMdz",
-	"NPezN2qlMw7CQI9JYFOjipXl8Prl060HzJReMhtNopUWUbzzvKs4KplmS249W5x1LPCRXok8UM4tMoa1",
-	"sAvADRV2oVaWfktzbDlJodR8Ji5jYHIDGTM8kb10Oh2Px2/fjsfjcRqHps0v+0M4lRu7ELhjheHApFlz",
-	"beB4fDxMZBRH/JItywIX0OgXxRGycFQyu4jiSLIlNhB5FEeaf78SGvfM6hW/nu5ns7DDr4TM+C4Vqi1E",
-	"SjDI8ADkkKlycwJMwkouff/AB2H6R+PjYZikO4D1NM9mg/DYgXvuTbP8Skn+jNlssTtDPAOma3awxA63",
-	"nRA+YeAeccNklmzOv6J+21PBb2kmEgS2gpkoeJuFoJfil6N/E3naj6HkOuPSDrjMVM7zYWu7aYyDYSnn",
-	"3btN/7zPfl+5xtzYz1UuOLH+N8+efq7yDf6ZKWm5tPgnK8tCuCM5ulySrKuH/Z3ms2gS/fOoFrMj96sZ",
-	"ffPs6euyUCx3j2vT53zB4ZtnTyFX2WrJpYUes7BUxsIf4Jn4vB8DCidgBtKtCaR4liy/tPQhBmENvHzy",
-	"Bfzr0fgIcP0XrODSxigbWJbx0vIcmMzBas7ob5PInUH7QzizBvy6sW+24NlbnsN0Q3tmuL4QGR7kNS+K",
-	"AYoVnsegxXxhQStlY7+tZ3kMz54/egWODrgSRSNMVb4BYRKZ86xgmmYC043lBlCw4SEiaQ9LngsGuGM4",
-	"D81nK8NzJ2+OD+47SdDeabedplTSuK38nOUvgljb2k8iXVkwp/YaEoXl4FliAt+vuN5AJRkhiXK1lriZ",
-	"SQQXrFhxWLLNlE+IweUFK0QOU6UKzuSk+sJspGWXrUN0HcM81lrpc35puxjmtDGbXHEDUll/rJG4uEDN",
-	"8FD5NQBNgTa4H6PmTaRfK6RhLQ9pDWmMYpzhELnA9qwAJxUcDy4VaR0mQcmMI/mvYiTwS/egDyEvcr4j",
-	"DnBcNCgJhZAcjiawkvyy5Bly6uPnT+6GeOc1+xHdGixMc+khCZfcGJRUc3HBjZsOHhvNmVGyP4wI9Egl",
-	"RcaKlzwXmmd2V/Dho7LQDF68fvl0S+oJA2nQ8Sn00nflShd/mzLD/7bSxdXonciv0tidGKY5kJ4EIaFQ",
-	"a65Jm5KKb0C5JmToopFvOqraEYm+UHJWiOz6Dbwj4pNA0DxTOid4RIw15TPlAY2jzT3jIFOGm0IEfyIK",
-	"Apl+bo1p/n70+/b8KqAzFZLpTTfW2Z0Z6aXeeqEKTufAwSviU56DZnLOneg5HD/YpvspidfBS2xkOkAw",
-	"CbebgDQOYszAQ+kBwfJBjcuv288mhA+QfNDA5Nf1beF3xw1I2sEjYUplRDcCTYXEc5EioVJmLcsWqLxS",
-	"RyEbyIna+LZ4/bo5UhsPvwdN/H0tkzexOm36E6WnIs+5vKWomoX2E9iolQar3nIJC4ayA7QqOBkyc61W",
-	"JSSRsUzOlM6T6O5kVaZ5jjYLKwzkikTWXDOJINtrdWOg57nVyxU/vyDbybrC3TBOdH15/uzpCzbnXTRY",
-	"2G1cc6ujg0PehxJlZkvEbZ2Sn8SWn5BNCM2+cjDntWQXTBRIxE8hHhFckWyXTqu/5R41W9xA6BVieiFK",
-	"E9SXkMayouD5CVI9kYpEACvc6RMGjBVF4UbN+yTWECV+v+Ir2ioa24BVaKeVTPNECgOzVVFAL33Jrd4M",
-	"TmeW6xQM2xhYk32rwOoNsDkTsu8wWGOPG506jHCO0IKet2ailvt6g5YejQg9JYuNf9KC+6n6Sd1gMld7",
-	"d67UU6bnn2THiIT3TABKHtIaB5ZKcckL4zCTDY0Dgvag3EDv8D/+33/8//6JOznXbSEd4DNpuZasoKnd",
-	"UpIJ38ehrElTXHhem6K2Y/ndia6wykytipy4FccnR4EW1ml7Y5V22rbRaiWBJZKsDofHGkaEM0b6aMmG",
-	"UZiFGRNEZWFgzTaQLUgPJ7iuhZDzIeB8cm6ZKJCiQlaGDNf3DBRq7sHsV8o+USuZf5hsjPeSH9c1w4En",
-	"KJk94Xf8HndD+6+UBeYGj/FpZpUtKl8Ng5zpt9VHpasWzizXO/4wR5X9Pi8HcysfAxmMK6253Jb+txfg",
-	"uKYXwWN2jRH+nVFtOr+LghUdTSIHIIdoqccRt/jwKIk+mx1mR+zHv/+DtLTIo0nUtQ8IxaNJtLC2nIxG",
-	"hcpYsVDGTv4w/sN4hD+Omu2vbrtxflUvuVkVew9O5QkgfIwnJIfe4figFoqegWi3CEmjOuDrGA7HY9dK",
-	"4GkrC5bxHJS81k7YnUDJtRGGzP8dq+X9fIpXcfQpZXGw7Ap8oHZil7woxMavJVvZhdLiB57fUmyuGl0m",
-	"TsAEsVw5rr1bpFBzITuw4AkYMZcocwgaM5hyprnHknd14ps40RnxElbyrVRr6R60tf9ff/314HRlF9gl",
-	"Y7bDbZd+7qapOSuWDxM6EEmU3qh/X8tSK0SlNyKmJpUbfSaV9wiScDSzg8OjfHZ8/8G/JlGXz6NkdvGx",
-	"xGmTr5regunK0iyY9HqcmMGfx96aog1tbxg1D9O9Z4KIzhaiyDWXoFYWz5rSOddx5TpC5ffj3//R9yxs",
-	"VmWptOX5M54Ldk478OkOFq4guCO3HIdkMntn5JCUoR+d7GNUxZXEKbUqubbe2Tr1ntbrJvjShzle8hmS",
-	"QeQd7BdHS2XFRfWUnZ8tSgXb/ZOnI5erZTT5tjnfN3GHnq+djt+6+AI1ac0gdgurHluP4/gBH1s/Jhhk",
-	"bdLsWaewfOl+D39cR7vGWqqVRkxrtrl+5TSl91q9m07XQr9g8sJxQnuB+Upv75dcLadcY6cFF/NFc78Q",
-	"xM7db3dMGVprB3UKNuXFTcM8ZXK+YnP+jJVdFPVr36VkHK1FbhddC7yGyG5K1xJbFQXPutX72dnZE3jR",
-	"AHhwNBxDVvXwMaPGZx+h8U5kTg5Iy401zl4zTqTRuH9+9fwreOWc/ahw2nv9bySkLm2TNh5fCSFmQ6FG",
-	"rBSjJvocHY18pyFhvS4aLtSSl/703GrXt2TJ9paLfRi3osk9A6hXERr1yGd7RQsYLZkUM24srX0/a7aH",
-	"fi5Racy45jIj5AVLjgcAehT2eObHJKVebyz5nRhI55usp0aPvgsqfAjjL7llObPs1jvxzHd4LK3edM2i",
-	"ZNo+n93VzoYT9coyy5deXb7X/CjG1bGJT0XGpeHw+uVZ594bzk8Lo+5qIWa1XDK9eV+5tFgtp5KJ4q6m",
-	"sSPoarlzo9qohEH8nsKNMhB2d+DUR0cIYwtrfN5BO3bcaegxa7nGIf7qfv52Oshng8V3b5eyHNiLwQ9v",
-	"3h1efTsefPbm3dHVNT8eX/2ua+traNUxZyX5gMJLPuI0AQZmobT1sabYyWL8w1YejE4Oa+41Wsl5COC9",
-	"aAOKsO17EFC9uR1qo/DPgCUroVd9ylROjoMkkkryJIIf//f/cZFR05SE9RYGmXZb7RTk6s9YCU35gl0I",
-	"5427PY0/leoKBKwV1/Ua6lZz8bAG5b6QZ67HwX8PRVJqdSFy3t7tNp99nK3d2bK7wKenc1SF7wX03WO7",
-	"xPOuzpU5p/F+U+K/CCVeCeePp8LbO7JzdD6Ep0ndvFefrcWEWbuBumbddt3uWrKV47mmZcsDvVS5oT+7",
-	"9IdzT3dl8TnFHzzC5IJZ+2AQgZ1uSZ7fRAsHo66Co3v7yS9u8ABf7/eNozXTUsi56UpdZd4JVqXEVqsr",
-	"GOWZMZnDQq1B2OBnpTgn/ttjMGNFMWXZW7DCFhwRktlIu+BGGJ7DBU5cycBi+HMz48QTTkjCiKgMfYf+",
-	"EE6n5NkKTnbNvcOLslCtAsM2LevqBvXeJT4rJvE77snfxW7NY7sX0Lncxm1USTCotil7tXmIMNLLjxgq",
-	"0RxD0FYxOfo6YNO1fprADB0k+QAXzk9RaXfgYOnai2+ePX3UON5b9Jat9M3O81gngN7UHZiBFTXlOfSQ",
-	"SV1eJNM8hIJW0sU3c8eqIbOz3zqXe1OfUI9lKy3shjCyd8GSr/90ZRddVorLelmy3Oc/pUZYbi4y94MB",
-	"lucwGFA6TDjUOqWkFJYvBR6tly7ygHJEc5wKJfVRTgqsDAfmn7FeKMMpscZQ6hCeQxESbJSGwoetqiAU",
-	"5RPS5OulIpx3fmwhZ+om2WbIlVJLNxOEXS7mwrICNKcsKKU3Q3h8wfXGN0zkghlg28Gy7iw+F6Ym6WOA",
-	"SUqYgQvB1zGwRNapblX8QCtlwd+deE7PS/sozHxTkmlHwwe+PY1yg/FEib/NBDsi/zCRiXzu8xEpgjQT",
-	"uFNVvqGZgF0ryJQ0SjJpDcoQzT198NNaJbL580yttP8V2rn+/djFbHhOyYsDIQ2XRlhxwYtNIoMpl/61",
-	"50zx/h937O3PB4+eDL788/989tWLwfm/D/5yrXG+v/Hx1e/SOJEuIidBlT7bdevawhBOZYMsbhd9GCSE",
-	"2BPZiLVV+f55O9IOrCh80j0cj48nIQxkuZaUCU0Kh5JhgiTgOSVD01j4vCpXWsk65lXf2IjBKByGWdjN",
-	"+wXJL3D6K43HFaaoUetVCWkVMDgej4kbmkwOIZcaMqa14AZSBCVpDGkrxyrFaSYybWV4pSeQti4RUCv6",
-	"rn3TIQ2kOaLrHT4j3iWPx20OpuhrleCNZFVrulvi0mag98Xzl6/6w0SS38XxMQXDKDYVQqN0/ChdrQqp",
-	"Z4XAI1yS3jSJTKucjxR6U63WhmvTDyLgT4/PgRVGVRcpvnx8+qjpn2DGJWT96fE5nluZw/MX52fPv3pV",
-	"9cCJ0uMKske8aKVEzvQEQv67XajcIIt51rkPgWd9U593hDKWdt0tuTGRyj9CCfeeudxNkMKHMut8cmGQ",
-	"DVD2IugRlhjiPKA1J6KcjvGZ0qwssWV1lwql0T0DpPbhrZA5ytNEoiTGXsiLVgEvyHQzzq3lDDIa18Th",
-	"4kFAcH1/UQAl+NRBt1xlhnIwhsvc5Z8VznRDWe+vgZyWxImHw3EUR3Uuh5mMRuv1esjo56HS85Hva0ZP",
-	"z754/NWrx9QHMQXCS9ScXtlRArfPaUJDweHGaBIdDMeuhyq5ZKWIJtHRcDw8cs7FBSlY0gJOFRW8K9z+",
-	"ki8V6obmpRhyY1Z093cpwiEwfZhptayzqIaJpKy7NdO5AU5suptzvnORClEe7ctZHk2iRzQ9pw+i9oWw",
-	"b7sRWd1kdJZHV2+2rl8cjo+7fVKNG3Ka1u5y247HB/uwXzXuqJXIQZ2Obu5U5/5Sj+Obe1TJYFdxdH88",
-	"vrlDOzGvibWIfE2U9e0bJFXlA4i+FnaRa7YmbRTIbxlaUN6ONIvozVUc+Qj2PoLeM7VwmwQTKdOcWYU6",
-	"AmWCiYFNDd0RicGs/LXLRBIQkzn4AwEmeFhM7MUiap9MOHARN4OEhZBvY5QuLuOYPpsKcfDllOeIZxHw",
-	"oKhKPSgibUB/D0nQJlJz1FGOqRH/EfgdgnqMQ0AuTKaIsd0DfB4fSkAolUD0bEmVukeG00pC7AUeRSi5",
-	"KgsOrECrcoPY093bqZXhWgtruazz2AMkSKTDBNBLRx03Fim1VkLGSkSNxlmu7moIIvmj8UEfrHKzq2+F",
-	"eEqgOPYKiDS410LtG19F/i/fGSXTBNV1Uz0JVAZkBaSUL0qXyI7GR31K1Q1+8aBGEfZs5ZEhkFWSQ4/u",
-	"WgoLc26NBxlz3h/C58pWdwYTiVBgA+m/M72ZgH9wlzD5E7c/QZLEN7dq3IC8VfP2tc4OWXWLM15lz1/F",
-	"0dFthNXuTSHqebQnytyCId0McNK8NiRMG9W39vpObgcd3VJW1jn0KF9vQcrW1bxPKZQrqVuZYW0t2RC9",
-	"/os32K+WVPhUL4j3sPyXlpx+v1K2/+/GENCrtRFCe+KE/rVsslS5uY5NnuHvvygG2ZOEjQv9F38dug61",
-	"J6vx+Cj74+WyCB7Whwki5SQCutYt5PxhEr0+fzL4QxL9kVrzRLpeOCJcLgtpHiYhOIugvVDZcK4u6Imj",
-	"i6Mkco0ml0a0G66PCNkfjscHo2+ePXXB4AHdlZEZT6LGlI6GD3AcIybOtRhE37VPho6fcOwcoXdoRP8O",
-	"jgYPhpcmT6KwRAC3SIJmZ3Km/A/1l+6L87UiRjS1bcWQaqCVWrrWo0bz5jeNUT1FaS7hq1unxTbdntfd",
-	"5qz9UCcIHoLt2Y7NVy3d6B33J38GVx8/4R2zX7EQfdHwUbb8mciFccUJnfIzjsrVTQZOwxexXBmErxcc",
-	"ppzLRkxpJrSxHtAejz/re7cS5TFTpykPoaGafSfg3K44zzRYF9Tm4iiRki25KVnGY0i3BEgaA91ao7ZW",
-	"lYOCX/Ci4eZgFgrOjE0k4uy0OqaduPnF6sO1w5tmNYvN/n1sFLwYhWoXVx8CDOp7OldxdHgbQNzqcVuW",
-	"DiUGfsYuguPxZ7ewBsJVe+xwcIs5VddnqMP926y844oAdj48vE3n5u2NT+D38MwAPfJRhAtoBct4v3aF",
-	"3DNNYdLpGKlw12ULnW852XaDKt6daq0W0xXqrDTc1kih501/p0NF7hRo2ve+7krYpNBDfTewYsn7J/V9",
-	"DhIgwrgLHRPvZLCbKjadyJ1otc5nk5ePnux4QX15FVN/Vkz8Lc8meRYkWxUmJNgquamlYVzHDPfY6U5k",
-	"f/NLs1muL85zN2i0yS7VVZ6HyW4yaRLVFH+YRIfjw+PB+P5gfHB+cDgZjyfj8V92YeA2U7jff/z7Pzxw",
-	"6/697r/FQTdMcHv0rd7bg3tu9DBb57NOmH3w2WefjcaHo8PDgc5nA1fNZSDNP+8+zw+4/ZwtZr+JynZT",
-	"8oeJqwS1+4ytwXbW1DpHOxPs+LXuW505TxH3uU0UCgLobCEuuCHyPD89Gx0OxyPXeFRZLc2OFMzAxnk2",
-	"CqBhdDA8GO0ur5rDFsJvsunHQPo7MerfEPyvHsHvJCQ0mex94fsW9G5epdxSyfX954UyPJENlUwY3KVn",
-	"NCsRlswu4tpl39bAPJGG8/yeCTcrGTR1d6W6fdTe3brcFkmk8tvSwVcVCJP1sMX7zTW/EGrl3OrMqqXI",
-	"WFFsJsASqfl3LihAFPG1CqpEM19oitJlXNTecKRXybQVrKhDuHssh5+myX8zH/7rzIffrIFbWwO1Mrre",
-	"GPhBlHuNAZfI0VGMUkg6tT+IErwihx6XlrJfUP5QcoeQlPTUxuh1gp5alpobw/OJK+WIuLz+0qdQmET6",
-	"QGQf+2peDU5JRj4SSRVDQk2up1zOUdQ5ybDgRZ5IIWHJl0pvgGqXObHkcyqcPaAMrdEFG0dUavMdruQq",
-	"ncDx+MDlQamVbVWbQkF0PD6qpaq70k6WRV31iuRiSMura/hiR2wUosUDco/gkHw5ZXquqtqoZginMpEh",
-	"HcBPxKUGNpMVINSZcnk7PgBswVcLEgVPJJMb3Lkl21TFr6pSZGaP5fMXUd5RosN1FolnxJ9co67BlDHd",
-	"wZdQF1/z3Jk6REgK0iFBPAfpdi2uW1V5qwc/ISriEx52j39jZYhfcWoHmrTXybVHgRtZUXje3krLMUHm",
-	"XBdUGu0VZqcuPSlTpQgFUhlYzUSBmMIUzCz2ZCQ4gNSRkdDIcXRpYcfXxvhf4TPu5CR9eFT9F4KuW85s",
-	"2rfuDeuF7aKCaTfHHJuSfS+nvPI5yE7zFcKE25TNSe1otnCtNpFLseR4umOUPWhJxUBVL0PWqYHe4fhB",
-	"DMcHD/ohDzYUzJV5LWyG8LJWUVzOlM5QW24Vhfd6QPtiXflJIqvjE/K1m4V4WKsMj9LALH2XhTRYVLCJ",
-	"bJbgqRUcZbCn1NX7/JCU3utHhS7DQB0/U7o7gnuXe0u5eVRJdybmK0QFjUnYtdJv+6R7g8ZLZKuCzx7F",
-	"e7KlUAMJKAIiVSBO73h81D9pqNqmOqWxV9KKwocVC84MJzNozwF/Igr+oX7BNvM9CTVBUeDVvLdtbDXL",
-	"gQ/h1JdckolkMFNF7vJUnbKbbtxtb2YX0Eux94gK8Qwzc5H2J3WmtDBoBtLtH2ZbUGirk6ujTSfQBfvt",
-	"gm+ASiP2GuWvie18nqW33GaWa3BTT31HmiXVXUwkNxkrHcBL/8fhk3QIzwkUVTcdgq2NhDEuk4t4HtJh",
-	"GicyHQ5TD6FKu3GrCs4iOiIOFLqTfc8RaLtY/p1XT//4rt94V9dNN5b7gry9l0++gM8ODsautDVUla3J",
-	"H/5wPDgYHx6le2vck+iKblhg1zse9Ir7WyKVRKN6zo1SuHH9ygqoyuX2psouwGXQtark9qs5UsXxeopB",
-	"erZmmfMZo2uIM1YYXoFHX3c8uvqwJJ9mjWUyxx+8d59P6BT7uZrxDz5FQa7twtR1EU/DrDBI2j2A37H8",
-	"nhLV8PuRU21G/BBU243A/hMA6Oey670R14IhKslD8u4mSEQpk1Q3Fk5fnNGtqXTKDH+tRUCX6aT56gMQ",
-	"eSLTZumf5nPSxts1juAV5/CcLnNYdU2nkZAzRfUl0hjWC2bdhZ3aku8RTq9aVc+wC77s71HczTrGHyuw",
-	"V734owPHd+S47mauVkv6aAGFD0t7/RTGxI5Z0KoPfM8AsiG8fnkWb5luLrcbgUpFvvc7DDW/7T0WO/OB",
-	"nktrOezf+D6XP794/Kc4kS+++lMM52dPniB6xu/gcDwe9ycOs4lLXgAKGncNyFe4vn9wCOVl7JBVIk3G",
-	"0A5gmVW67xqSm2vgpyZ+4P4akVrZcmWhEEsyVHrpkl1+LXK7SGPAv7+kS0n+w6nmzEXynRrmzK40NzDl",
-	"GyVzoIUm8hB6Kb+0mj3xv2Nv+uJ/rVghrGh888T59BCxnruYQ9hEZ0DvlxdDcLy+47RLpCcrkngIx4eH",
-	"9X2125addjcOtipOn8B9NDDCWL7ouK8bH0qMW0X1xxPpNgbNEbo/13M31ZrVwfuh6KyB6UoUebtq9zCR",
-	"KAWb17ZiSLbEbhJdJ8TO5Ex9fAn2c8tjCMdzR/2Gq+lXcdRxQeD6Lt1FzIM0mHRfOaiN0cauHSWy1IqO",
-	"P21/dQnFRek6B4rpfV5brx1yj+jt6uEYjL9hdL9/0nnj5Jccgb76L8DLezjtVpwT3z2UbVcudpefWL4U",
-	"tpZxQyCLi1EZ5QFdsZKuTSKFhV7L5YPSdkmFLNoMe+rNAOeBeVKoNYVvvG/G65VQ5DbUYHMapjHhhhsM",
-	"7YogVY1nXXwIHAzH9wzkfK6phEN1sBDViWyRyGdCs1xpOKIF0SW2mVbL/ol7052S3L1xCEU/v7Q7bP7x",
-	"Sjd76+hnxiJ73oKyxSUn9Q4yF586Hh/4ov7vb8PdJjjaftHEB5pB2Ovols/qeCHJ+5pRHZZObVFsY7r3",
-	"BJTvNJ8LJa9G7xCT4WdfW/dq9O57Qkub/SZYepvew3cuanaVuggsbCEISRoDCVgIJjMOHq66Y7sUSHIq",
-	"d7MqEVUKOYde+teQz8n0VFjN9AbCoyfgJmUgRRiDSM98v2Ka41+X8SZexwtyzJWZnYTPJw6SEsjEdn/1",
-	"/65j/H9MYBTbS/elG+Cf8A/ocZYtfB2Av6b9k2oikI7TH//+f9OjB/S+zH9K/WLMCXwfcGgiU+8UwiaZ",
-	"KpTGP+aabfDfqbBKsiI9CbFnSL8rqY5DKec0hzWflukQzr2rOPfrqL20Dduz8sc7P3cuzNuTxL+zTzfr",
-	"ENRFYwKqVLgxOPxbXtohnLVekBcnknmiI5w3Iuf1EadST+IHHjC685jOg1xWK4tkI1erb1FbAKOGATCq",
-	"8D9N8Xg8dsKjIowVM6LIHP9FOh36q8plPnN97o8P9oJ2aGB2n+9TVbypAiwOUlM4or7r3AxK9NKWypok",
-	"0gv1H//+jzT+SaGKfrOSTiJ9OMLlHfiqMI4gCybzgmv3yhX81QXhK4ReGR2JlAqCHALvPKaINL3wsbsk",
-	"CRWa1rykV1E6I4PqFVCY0tVARlvXVhGg2uXl37iwWMlc8/wEDOeUF3WteXGtk+ST2BZbIm+/TKENbAqV",
-	"dhnbcTyO7x8c4n/dXnx3Kt7Xj781vRvlFjixFQOJrVBCp9hUEgx6laDtt1eAs++eOh7wnzbxR3yuOTeQ",
-	"FSp7uxaGx03xeULi090O8kK0ATXbZN5D3FBM/yfN0uu0oRM6sZfjG9gvxIkpghiPQxWWphSnFk6Mt8se",
-	"uyGH35V7oj7+4T+zwM/NtrLDH9+VfP6+yTWx71vKD+6KhL6TnB6v3HwM3u9rJeyGvxm5v4Kg0Cc1KA4+",
-	"dgDKl5j0TlN3ySl4GKu386jZjN5isIOsoAmsYoeq3NttfrotdK2lQ58CEql82TebOctGvfJO6+XzlSh8",
-	"ysdWKsOE7PmMSmXTyx3cJJR2WYzh7f2+Ep2gMmA51VrJwdXOjIGtcqHomwuRc+VH8x5ZVyExkaFAJ/SU",
-	"jps1TCkxQMngYw/lP0N+gpIu++uCmb4PWIdsEVNXCDUuwxL2JFguh4l8yqa8iMHvQAzLrZtrMexUbo4h",
-	"FNKOE+kqdDt+oc37ovVOEtt6A0e/Vcg0VC/1CRovXr98Sm9Np3LN0GvcXEEiPnv+6FU/hlCxHVLsmqfu",
-	"xdhTpd6aIbzyiSLmVt7QI/Bu0CGcJrIuV1es2caQVz1c/21ww6ROaHbD1ZVmkRhCYmNXlYfBi0cUQaHk",
-	"GMPrNFnW2FDirL534jem0TseH/sSdC5TZs49M/E11y75BBlkCE9cClPHy1/8DYzzTcnT5jb4TGW2vWOJ",
-	"9AV7Y1/Sk4rmNmrS2kZVevf+2npU03cl46ypCj5RepezCfbl8VZ1q38NFxg7fW1K8uezvSuqyp0HOuyb",
-	"ZVW/v35bx9WbPdBkTx2h3+56/Yruet1QNvb9Ei6OblaW58Hf4dMRUch2KNu0WXMnph6J9O4DpY1P93LX",
-	"AELNtma9kZSmk1Ka3A0i4wxb/iY3fpMbv8mN98xibxWbA1a/3TIAIwcynD/ZZe42y6hS8e9OmUJxDX0R",
-	"juIuh9EwPjvG1zgVBnJeFmoTyrC7sq9b9bjpHQ9aIKJwr21p/tpKrbzm5b/RNtN/3poJb60SerOCzWEw",
-	"wJ4DfNRgpYsY/IOgWWYAf3FuWnoOmkWUy+kptFs11tWEqqDksHbqVOXrd+qfu3ty4bLp2lcepTK+Pp+8",
-	"t5sg3y7vDnVx9/qJ4QLe1Zur/wwAAP//",
+	"7L3rdhs3tiD8KvvU6W+Z7FO8SJR9OtTy6iPHVqL+LFsjyydZnXK6wCqQRFwEKgAoivHSWvk1DzDzDj0P",
+	"ML/mbz9KnmQWNoC6kMWLbNnH6fGPxCKJ68bGvu+Nd0EiZrnglGsVDN8FU0pSKvHPkywTi5eSTRg3H1Oq",
+	"EslyzQQPhkH8xzgIA5VM6YyYX/Uyp8EwUFoyPglub8Pga5JM6deCaymyhv75fJSxJIQZuemQCX086Pdj",
+	"GAsJCyGztCMpSckooyBGP9FEqxDiXLJroulKF6GnVC6Yot0d63l2RSbr63ilpeAToFwzvQRNJiDGoKcU",
+	"JM0lVZRrYlruGvw5UfpcpGzMaLo+yXdTynFQuxlYEAUZURoQCGpKU2h9e3V1ASnRtL1zLpEQO3DDPJK6",
+	"1SsxlwkFpqBFOJCREtlcU3h9+XxlgrGQM6KDYTCXLAjX5rsNg5xIMqPaocVZwwafyjlLPeTsJkNYMD0F",
+	"c6BMT8Vc429xaloOY8glHbObEAhfQkIUjXgrHo36/f7bt/1+vx+Hvmn1y3YXTvhST5k5sUxRIFwtqFRw",
+	"1D/qRjwIA3pDZnlmNlDpF4SBQeEgJ3oahAEnM9OApUEYSPrznElzZlrO6Xa4n439Cb9iPKHrUCiO0ECC",
+	"QGIuQAqJyJfHQDjM+cz193jglz/oH3X9Iu0FLJd5Nu74aTt23l2rfCE4PSc6ma6v0NwB1bQ6mJkO+y7I",
+	"zNCxU+xYzIxM6Avst7oU8y2uhAMzrWDMMlpHIWjF5svef7A0boeQU5lQrjuUJyKlabd23DjGQTfnk+bT",
+	"xn/uct63tjFV+olIGUXU//78+RORLs2fieCacm3+JHmeMXslezczpHXlsH+QdBwMg3/tlWS2Z39Vve/P",
+	"n7/OM0FSO10dPldTCt+fP4dUJPMZ5RpaRMNMKA1/gnP2pB2CIU5AFMQrC4jNXdL0RuOHEJhWcHn6Nfz7",
+	"oD8As/9rklGuQ0MbSJLQXNMUCE9BS0rwbxXxtUHbXTjTCty+Td9kSpO3NIXREs9MUXnNEnORFzTLOoas",
+	"0DQEySZTDVIIHbpjPUtDOH/59BVYOJidCBxhJNIlMBXxlCYZkbgSGC01VWAIm7lESO1hRlNGwJyYWYek",
+	"47miqaU3RwcPLSWon7Q9TpULruxRPiHphSdrK+eJoMszYtlehaKQFBxKDOHnOZVLKCgjREEqFtwcZhTA",
+	"NcnmFGZkOaJDRHB+TTKWwkiIjBI+LL5QS67JTe0SbUOYZ1IKeUVvdBPCnFRWkwqqgAvtrrUBrtmgJOZS",
+	"uT0ALgEPuB0azhtxt1eI/V4e4x7i0JBxYoZImWlPMrBUweLgTCDXIRwET6gB/21oAHxpJ3of8BrMt8AB",
+	"ajYNgkPGOIXBEOac3uQ0MZj67OXp/QDvqkQ/hFsFhXEtLQPCGVXKUKoJu6bKLsdcG0mJErzdDVDo4YKz",
+	"hGSXNGWSJnqd8JmpEt8MLl5fPl+hekxB7Hl8DK34XT6X2d9GRNG/zWV223vH0ts4tDeGSArIJ4FxyMSC",
+	"SuSmyOIrolxVZGiCkWvaK9ohiL4WfJyxZPsB3hPwkSBImgiZoniEiDWiY+EEGgubB8qKTIk5FAT4KctQ",
+	"yHRrqyzzj70/1tdXCDojxolcNss66ytDvtRaTEVG8R5Y8QrxlKYgCZ9QS3oO+49W4X6C5LVzaRqpBiEY",
+	"idsuQdoMolTHidIdFMs7pVy+7TyrIrwXyTsVmXxb35r8brHBgLbzlKlcKNYsgcaMm3sRG0DFRGuSTA3z",
+	"ii2EtAen4cb7yuvb1ohtnPjdqcrfW5G8KqvjoZ8KOWJpSvmepGrs2w9hKeYStHhLOUyJoR0gRUZRkZlI",
+	"Mc8hCpQmfCxkGgX3R6sSSVOjs5BMQSqQZE0k4UbIdlxdKWg5bHV0xa3P03bUrsxpKEu6vr06f35BJrQJ",
+	"BlO9KtfsdXXMkA8hNzSzRuJWbskHoeUnRBOUZl9ZMec1J9eEZQaIn4I8GuEKaTu3XP0tdVKzNgcIrYyN",
+	"rlmuPPtiXGmSZTQ9NlCPuEASQDJ7+5gCpVmW2VHTNpI1IyX+PKdzPCocW4EWRk/LiaQRZwrG8yyDVnxJ",
+	"tVx2TsaayhgUWSpYoH4rQMslkAlhvG1lsMoZVzo1KOHUiBY434Kwku7LpdH0cERoCZ4t3UxT6pbqFrVD",
+	"ZS7O7kqI50ROPsmJIQgfKC8oOZFWWWEpZzc0U1Zm0r6xl6CdUK6gdfiP//2P/9M+tjdn2xHiBT7jmkpO",
+	"MlzanpSMuT5WyhpWyYXDtZHhdiS9P9Lld5mIeZYitprx0VAgmbbcXmkhLbettJpzIBFHrcPKYxUlwioj",
+	"baPJ+lGIhjFhCGWmYEGWkEyRD0dmX1PGJ10w60mpJiwzEGW8UGSofKAgExMnzL4Q+lTMefp+tDHcCH6z",
+	"r7EZeGgoswP8mt3jfmD/QmggdvDQzKbmybSw1RBIiXxbfBSyaGHVcrlmD7NQ2WzzsmJuYWNAhXEuJeWr",
+	"1H9/Am72dEGk4Xp7inwNQj6qk97Gh/gARBk1diykWdl7SomrQ0ELhb4QzsZW/GuHRps1evhXBwd9+Mf/",
+	"OjhC4nkMgrvuHgHroH6gQCx4Rec1mv81lSQzA87mmWY5kbpndmZXscpeneCGy9gkhEI07/cHyZhJpfFP",
+	"2rHfZMR/0bNfKPYLtV9Ye22x/J00+ELSQoU8JSxrQpuzsTUsGZQ7G3deFzYza/wqNdupyCygUbm1mLUC",
+	"OWhVwT1oHxukduiCCHzhza9bLDo/KVG/tO8Cb5IJhoHVRro3sywIA6oNJgdR8NX4MBmQ3379O4p8LA2G",
+	"QdOlNnpdMAymWufDXi8TCcmmQunhn/p/6vfMj71q+9t9qYDb1SVV82wjFS7MSqhsGXKbQuuwf1ByWEeN",
+	"8OqjWmZkC7oI4bDft60YAjwjCU0NFmxTOtcXkFOpmEJb0poKfDcD9W0YIGq/EPoV0UyN2R2ksp2X+4Vw",
+	"l7O82uKayozkaoOf4M5X74/rN2vnXfqUoow3jGRmQmmlFjRC4iV6zclcT4Vkv9B0T6ljXukytPzZSzWF",
+	"38dZFTMxYbxBlToGxSbcUEzULAmMKJHUqWL3xTCrapa1gXGY87fc0GOcaOW4v/vuu87JXE9Nl4TophN/",
+	"YpcpKclmjyMkAVGw+7hf81wKo9TtRO0qlCt9hoXxFSJPjJKDw0E6Pnr46N+joMlkmBM9/VjSSBWvqsa2",
+	"0VzjKgh3YjAig6NArQU66+rGZGzul/tAeQknmbIslZSDmGtDXYRMqQwLy6uRHX/79e9th8JqnudCapqe",
+	"GzZ7hSfw6S6W2YG35q/Y3dHi5Gz5XZQl3ehoXjKSbEFjcylyKrXzVYyco2LbAi+dl/CSjg0YWNqAfmEw",
+	"E5pdF7Os/awNVdDNPzk4Uj6fBcMfqut9EzaIyaXN/gfrnsMmtRWEdmPFtOU4Fh/MtOU03p5RB82GfTJN",
+	"Z/Z3/8c22FX2Uuw0IFKS5fad45LutHu7nKaNfk34tcWE+gbTuVw9Lz6fjag0naaUTabV8zI64MT+ds+Q",
+	"wb02QCcjI5rtGuY54ZM5mdBzkjdB1O19HZJhsGCpnjZtcAuQ7ZK2AltkGU2aBZqzs7NTuKiKnoNuH5Ki",
+	"h3O5Vj47B6fzwVC032uqtLLmDmVJGo77l1cvX8Ar6yszDKd+1v+BROpGV2HjJErG2LjLRI/krFcVUnqD",
+	"nuvURem2CYZTMaO5uz17nfoKLVk9crZJRSxg4vQcIwy20OVxixvozQhnY6o07n0zataHfmmUEjqmkhql",
+	"IUefobkA0EKv4bkbE5l6ebAo3RHg1rRfLg2nvg8ovA/iz6gmKdFk75M4dx2ecS2XTasw6uLL8X2drL9R",
+	"rzTRdObY5Z3Why7ihkN8zhLKFYXXl2eNZ68oPcmUuK+NqPlsZjT+O9Kl6Xw24oRl97WMNUJX0p2dbKMg",
+	"BuEdiRsG8KyfwIlzLqKMzbRyYTv10ItG1ZZoTaUZ4kf78w+jTjruTH96O+N5R193fnnz7vD2h37nqzfv",
+	"Brdbfjy6/UPT0ZeiVcOaBacd9M46h+0QCKipkNq5akNLi80fujAANmJY9ayH7wKSev/3RV2g8Me+QQIq",
+	"D7eBbWRuDpiRHFrFp0SkaHeLAi44jQL47b//DxtYoKqUsDxCT9P25U6ern7GTGhEp+SaWWP2/jD+VKzL",
+	"A7BkXNs51F5rcWKNofuMn9keB/9vMJJcimuW0vpp1/Hs4xzt2pHdh3x6MjGs8E6Cvp22iTyv81yeUhzv",
+	"CxP/XTDxgjh/PBZeP5G1q/M+OI3s5k59VjbjV20Halp13Vi9rskWpvYSljWb+0ykCv9s4h/WIN8UBGsZ",
+	"v7eBowlm4XypKOw0U/J0FyysGHXrTfurM1/ssHlvt3SHwYJIzvhENUV+E2cEKyLKi91lBMM0CU9hKhbA",
+	"tLezYpiA+bdFYEyybESSt6CZzqiRkNSS6ylVTNEUrs3CBfcoZn6uBmw5wDGOMqJhhq5DuwsnI7RsebeC",
+	"pM7ghUHcWoAiy5p2tYO9N5HPAknciTvwN6Fb9dpuFOhsaPCqVIliUKlTtkr10IiRjn6EUJDmEDy3CtHQ",
+	"1yA2bbXTeGRoAMl7mHA+hKXdg4Gl6Sy+P3/+tHK9V+DNa9HPjfexjJ/e1R2Igjk2pSm0DJJazwuR1Du/",
+	"5tyGB6QWVX1gdHs/n7DhY8lcMr1EGdmZYNHWfzLX0yYtxQaNzUjqwgdjxTRV14n9QQFJU+h0MJrMX2oZ",
+	"Y0wXSWfMXK1L63kwdERSsxSMicWQLpgrCsTNsZgKRTEuTWHknbmHzMenCQmZc9QVbjcMx8XFl1s14ry1",
+	"YzM+Frtomypcsy5/xxO7lE2YJhlIikGEQi678OyayqVrGPEpUUBW3YPNQbA2ygOpjwLCMd4MrhldhEAi",
+	"XkaKFv4DKYQGl3r0EueL24aYuaZI0wbdR649jrJDecK4+Wp8KoK/G/GIv3ThvOhBGjNzUkW4rhqCXqAz",
+	"WglOuFaGhkjq4GM+LUTEqz+PxVy6X6GeKtMOrc+Gphj722FcUa6YZtc0W0bcq3Lxjy2rirf/vKZvP+k8",
+	"Pe18+5f///zFRefqPzt/3aqcb258dPuHOIy49chxELkLFl/J+unCCa+AxZ6ic4P4CJWIV3xtRbpMWg9U",
+	"AZJlLmcFjvpHQ+8G0lRyTCRAhoOxZJ4S0BRzCXAsM1+RaiB46fMqE55CUMIMQzSsh80Dp9dm+XNpriuM",
+	"DEctd8W4FkDgqN9HbKgiOfhUBEiIlIwqiI1QEocQ10IUY7PMiMe1AMn4GOJaDg62wu/qiUKxB80As6Nc",
+	"QonNvQjrGIze1yI/woBVLDA1y0adQevrl5ev2t2Io93F4jE6w9A35V2jeP0w2rMIIkgyZq5wjnxTRTwu",
+	"QqZiaI2kWCgqVduTgG+eXQHJlCjykL59dvK0ap8gysYzfvPsytxbnsLLi6uzly9eFT3MQnG6DPURR1ox",
+	"Djo+Bp8+oqciVQbFHOo8BI+zrqkL2zM0Fk/dbrmykMI+gvkqDrlsIlXmXJllOgZTBg0M7TVCD9OIEFde",
+	"WrMkyvIYl2hA8ty0LFIRDTV6oADZPrxlPDX0NOKGEpteBhe1AJqh6qasWcsqZDiuCn3Yi5fg2i7PxlDw",
+	"kRXdUpEojDrpzlIbvplZ1c3QepdFdZIjJh52+0EYlNEratjrLRaLLsGfu0JOeq6v6j0/+/rZi1fPsI+R",
+	"KYx4aTinY3aY/+BCAo2iYOXGYBgcdPu2h8gpJzkLhsGg2+8OrHFxigwWuYBlRRltcrdf0pkwvKGaU4Zm",
+	"zALuLhXJXwLVhrEUszIIsRtxDFpdEJkqoIim6ykba3mIRsrDczlLg2HwFJdn+UFQz6f8oVkiK5v0ztLg",
+	"9s1K9tJh/6jZJlVJMJW4dxsaetQ/2CT7FeP2aoEc2Gmwu1MZOo89jnb3KGIpb8PgYb+/u0M9rrUqayH4",
+	"qlLWD28MqAobQPAd09NUkgVyIw9+TYwG5fRINQ3e3IaB82BvAugDVRK3oVeREkmJFoZHGJqgQiAjhSlW",
+	"Iai5y1qOOApiPAV3IUB5C4sKHVk03CdhVrgIq07CjPG3oaEuNmAfP6tC4qCzEU2NPGsEHkOqYicUITfA",
+	"v7tIaCMuqeFRFqmN/IfCbxfEMzMEpEwlAhHbTuCiEA0FhFwwIz1rZKV2Sn9bkYhdmKsIORV5RoFkRqtc",
+	"GtnTpr2VzHAhmdaUl2kgXiSIuJUJoBX3GhJ+MTKdQ0JyIzUqq7nazCojyQ/6B23Qwq6uTKpykDDk2DEg",
+	"5OCOC9UTJrP0335SgseRYddV9sQMM0AtIMZwa8zBHPQHbYx093Zxz0aN2LMSOWcEWcEptDBVmWmYUK2c",
+	"kDGh7S48EbpIuY24EQWWEP8nkcshuImbiMk3VH8AJQl3t6okEO/VvJ4V3UCr9rjjRfLJbRgc9h/t7rAS",
+	"B3wbBoN9aNx6fh72HGxwTtekl2a8Oa4m6zFVVwZqKHIvOXmDPUlsmbliyPIeJ1BLiH0fWn50cLjHsa2H",
+	"AGPXPU68KcbzA1hIwSMKpbHO0yuMwn3xxvQr6aqZ1bGNDRf0W40myi+XtHpJv6DvJ0FfaJWc3qhNiLft",
+	"rUg9E6nahtTn5vffFTpvCOk3G/03V6mhDGOwMdh/vpll3nr9ODJaSBQAVpxgfPI4Cl5fnXb+FAV/tnHa",
+	"Ebe9zIhwM8u4ehx5x7dRiDKRdCfiGmfsXQ+iwDYa3ihWb7gYoNZ02O8f9L4/f24d7R1M4+MJjYLKkgbd",
+	"R2YcxYbWbOv5w9aZoeEnM3Zq1BrfCP/tDDqPujcqjQK/RXC5ISj2nvGxcD+UX9ovrhYCEbFMr6HEQA2k",
+	"EDPbuldpXv2mMqqDKK7Ff7V3yHHVpLwt0by08R0bwczr9fW4h6KlHb0htfszyMr+hOmvX0j+Z0LyLyrW",
+	"6ppl29yZsMDbRmofBvl8l6pbsUrN5sooMtcURpTyincRE8WcanPU/6rtDIwY0Y6dRtQ7CcvLNgRrgDfr",
+	"jL2eiW2uBxHnZEZVThIaQrxC7uIQMP0X22qRdzJ6TbOKwYtoyChROuJG44oLotKoQV3M35+XvamWBVpu",
+	"PsdK5aCeLxt0+z5CV5mjhlfw4I499r1JvlbLZ2wsOup/tYeC52uW4CXdY01FIhV2eLjPzhuSRUznw8N9",
+	"OlfzeD6BBcwhA7TQWuUzeTOS0HZpFHugqsSk0URWSIk3Nc1nxdy67l5zhnWtJRvNDYeNfd5ODC1nBLIc",
+	"n6Uu963tvB4FsYmhZbhzR7MZbR+XmT1IQJiyqT1DZ27SyyJKIeJrcQsyHQ8vn56u2cNdnSpVfhaE/S1N",
+	"hmniKVvhMEYhm1NVUsOw9B5vsNhYkv39700f3F7l7H5k5yq6FEldj6P1sOIoKCH+OAoO+4dHnf7DTv/g",
+	"6uBw2O8P+/2/rgutq0hhf//t1787MbP597L/CgbtWODq6Cu9Vwd32OiUApmOG5WCg6+++qrXP+wdHnZk",
+	"Ou7Yslgdrv51fT434Oo8K8i+C8p6mdPHkS2ptz7HymBre6rdo7UFNvxa9i3unIOI/VwHCrqDZDJl11Qh",
+	"eF6enPUOu/2ebdwrdKxqR3RrmcZp0vNCQ++ge9Bb316xhhV9pIqmH0MvWYtW+KJvfNE3Pit9Yy2Qpnol",
+	"7qpsrCgK1RTgFQGirFQwFYpGvCJAoMZgw4qqBWhzoqdh6Wqqyws04orS9IHyGcEEqpJGIWi4aBObLbxK",
+	"QFFAqdMyV0zGL9YJWc7fI+k1E3PrDiJazFhCsmw5BBJxSX+yziyEiCtRUwRIuvqCGOZlo00UNfDKLdqX",
+	"oQcb9JwPkzu+KDv/dcrOF91lb92lZJ3bVZdfWL5RdbEBSA01iBnHW/sLy8GJHdCiXGPUlqE/GJTEOAbr",
+	"1TWKMrBUzHJJlaLp0FbwNVpE+aUL/VERdw70tukraTE4Bsc5DzoWivJlRZ5TPjGkzlKGKc3SiDMOMzoT",
+	"cglYstKSJRcLZLUXoXCP1knewwrL78xObuMhHPUPbPyemOtakUFDiI76g5Kq2lIMqAeVxQ6RLvpw0rJ0",
+	"u+loGvkohw4ac8yQdDYiciKKktiqCyc84j6MxS3EhrRWg2zAlxe08WYucEGDKxLHMhpxwpfm5GZkWdQ8",
+	"LCpQqg162l9Zfk8BOtv0J4eIH1yatIKUWF2KcChrbjrsjK38igzSyq3mHsQbCtVsL+5ZDn6MUDQzPG4e",
+	"f2dFk3/ikCSjgG+ja089NpIsc7i9Ek6mPM3Z5rDrbSRmJzasLhE583WxCWhJWGZkCpURNd0QSWMFpIZI",
+	"mkpsrg1nPNoam/LKzHEvN+n9wzo+jVD/wdJ1zfSO59Z8YC1/XFgnc7c/t0rZN2LKKxc7bzlfxpTPAq4u",
+	"ao2z+XTwiM/YjNqadISD0ftCQC3ER0sraB32H4VwdPCo7eO3fZ10npbEpguXJYuifCxkYrjlylsgjg9I",
+	"V6MxPY54cX18nkG1gBSplY8SEojG7xIfvm0YbMSrpaNKBoeZFzF2dRZKA0pf+U5IiP1ADT9jmoYR7m3M",
+	"OMaUYgH1MZvMjVRQWYReCPm2jbzXc7yI1ypPbWC8xysM1YMA/TVceOC0jvqD9nGF1VbZKY4955plzmWb",
+	"UaIoqkEbLvgpy+j7WjHryHfqS0Ebglfi3qqyVX0FogsnrlQYjziBschSG19tmd1oaasUED2FVmx697CA",
+	"VDdR13F7WEb4M2XUQMxaI7omCq10ss8n4A20gRR6SpeAFXFblVcPEO1cfLDT3MaaSrBLj11HXCWW2404",
+	"VQnJrYAX/3+Hp3EXXqJQVGToeF3bAEbZCETEeYi7cRjxuNuNnQiV66XdlTdt4RWxQqG92Q8sgFbfSLn3",
+	"RzM+vqE6XOd1o6X2BTSLgo/2RQMoHjRA6/3jfuegfziINz5tcrmzjGXY/LSPnFOX3VRQNCzjX6mAHpYv",
+	"FUFRJb01EnoKNvKzVhy9XawRH5ool+ipZ22VKR0TTJ8dk0zRQnh0z00Et+8X7lUtrb+vOW6lzye0xX2u",
+	"avyHmvw+dg261acMyrLPypoRafrJilp+Atn7JW96aWirHIVVqJBU7pKmMNwXK43DycUZJgrGI6Loa8m8",
+	"YBoPq4/lAEsjHlerXVXniSvvMQ3gFaXwEvOXtNjSqcf4WGBJlTiExZRom6NWGgFaKOIXrYo59JTO2ht4",
+	"frXy/cfyYBZPRTWoAA3x2etR18WWPprn5P1Ctj+FHrKmUdQqyj9QYNAQXl+ehStan01nMDJOAb67XYYS",
+	"3zZei7X1QMvG7xy2d74A9peLZ9+EEb948U0IV2enp0bwNt/BYb/fbw+tuMduaAaG0NjMN/cmwsODQ8hv",
+	"QiuURVwlxKgQJNFCtm1DtJB13NLYL9Rlzom5zucaMjZDHacVz8jNdyzV0zgE8/e3mIfnPpxISmzIguXg",
+	"lOi5pApGdCl4CrjRiB9CK6Y3WpJT97vpjV/8tznJmGaVb06tOdAIu1fWXeEP0erem+lFFyyur9n7Iu7A",
+	"akDchaPDwzJFc9+HCmySzcobBcfw0Ogmfiz3TIV7acQ/SqEFvlgRcXswRpPBlNGWTc6svifR9pWlFYzm",
+	"LEvr7zx0I26oYDVTMYRohexGwTYidsbH4uNTsM8tYMNfzzX266sx3IZBQ3LL9i7Nz154ajBsTpcp9djK",
+	"qQ0inkuB1x+Pv8i7sg6+xoFCfAFy5aE6O0VrnQ+HoFxS3cP2cWOS1e/Z1f778JYfbEHQvRAuvH8JuF7j",
+	"26YJknTGdEkau4A6HsGC4x1MRuS2TcSZhlbNyGSI9AxLvtTx/MQpHtbmc5qJBTqMnDXIsSNfDtpXK7SM",
+	"qbLgiuHNaDKeGCuH8WYSOOj2HyhI6URisZPiPhphkCXTiJ8zSVIhYYAbwnTPsRSz9rF9UlVwap+2MxyD",
+	"3ui12/Hxipw7fewzQ5ENz22tYMlxeYLEesSO+gfu9ZjfS6DIXl7g+kNK76m0mV6DPedqeHDrrkpfg15W",
+	"6j+rEugdxd93kk6Y4Le9d0aCNJ9d8evb3rufUbZbblYY4316d99Z9+BtbF3NsCLvcORvBoAZIzyh4IRr",
+	"Sy1mzIAc61HNcyMDMz6BVvyjD7MlcsS0JHIJfuoh2EUpiI3QZeRS9fOcSGr+ugmX4SKcogUyT/TQfz62",
+	"AjSKxKbdj+7fRWj+H6LobNpz+6Ud4F/MH9CiJJm6Qh0/xu3jYiEQ9+Pffv2f8eARvgf9L7HbjDqGn73U",
+	"HPHYWb9Mk0RkQpo/JpIszb8jpgUnWXzsnewQ/5RjoZWcT3ANCzrK4y5cOZt46vZRmqMrmnLheLAG/ZSp",
+	"t8eRe5NWVguFlFWdvAwszMGY4d/SXHfhrPYAbBhx4oBulA/FUlpSFqzFxn6hXqOwpuGJZwdirg3Y0Kbs",
+	"WpT6Sq+irvQKbQWXeNTvW5pVAEazMUJkYv41cDp0tQTydGz7POwfbFQxoKJhuMCmoiRV4UmyCgD6Xcpi",
+	"BFXvSyuuccphxB0v+e3Xv8fhB/lk2tVSVxF3fhcbYOHKNlmATAlPMyrtk2LmVxttUOgThYoUcS7A0yFw",
+	"VnJ0veODxs01g7ASvKQ5PrVsVSIsKIL+WFuk3GjmunB1lQY69yTKdM5TSdNjUJRiANhWZWirSeeTaEIr",
+	"JG8zTcEDrBKVep3pftgPHx4cmv+a3RX2VtzVYbGyvJ10CyzZCgHJlq9xlS0LCgatgtC26zswq29eurng",
+	"H7bwp3QiKVWQZCJ5u2CKhlXyeYzk0yZtOSJakXDrYN4AXP/axQet0vG0riU6oaPjS9hMxBEpPBkPfZmk",
+	"KhXHFpaM1+uS2yG7P+Ub3Ftu8s/Mw7Vbs7fyx085ndw1iih0fXP+3l0NoO8leMkxNxds4M61IHbdLyr5",
+	"F6fZP7P6c/CxnXuuYq0zSNtMOW+9LR77EuMxPoqyJgdCVQwMrQxoH8v6cM1tq16Gn7zcVPgJditls8rz",
+	"B4261pM5y1wkzkqEyRCNHglW3se3YuwihLTBpdLVDHaFLRlWFUyxdFMKthRvCGSeMoHfXLOUCjeas3bb",
+	"gqsR9/V+oSVkWC2JjPEagnv/ha8m7MNGBLdBeddEtV0cgQ/iUWXBYWUDX2FD3OusG/HnZESzENwJhDBb",
+	"SX8MYa0QfAi+Ln8YcVvw3+ILHt7XtSeOdO1Bn3atLrIvhuziZi5eXz5vh+Cqv0Orkv5kgHj+8umrdgj+",
+	"AQiITdcUHxyN+EiIt6oLr1z8jtrL0jwAZ2LuwknEy+qX2YIsFXosfA55BRuGZZy5Ha4sXG2AwbhpbIt8",
+	"Ebh4it4pjFlStIxeJpUDRcxqOwdJZRmto/6Rq2hpA5gm1CETXVBpY4IMgnTh1EaWNbwl5RJjrpY5javH",
+	"4ALIyeqJRdzV/w5dhWCswV0pca0rj1zY1+TLUVXbVqDUqqgfh1F3VoPZFF5dlMH/Z8iCbTRICk5fjjfu",
+	"qHg9wcNh0yqL50DKx39u32wQpDbUF/uSMPglYfC/KGFwR83su4XeDHaz9itvS3IxrYYlNIgGcbUoVog9",
+	"Iu5MM0IqFzNoc0l8wcpqQaAYlxNjrOUOAndmWn6hcl+o3Bcq909L5a5Wa8ACKR8i9kKnFeCsZ8EGq1cr",
+	"XuM7DY0UED1c8toTjvX7gMO4qC5XjpopSGmeiaV/McNW6F55OgGf45EIBvvCVvXXWjTxlpfpg9Ur+qS2",
+	"ElrbJbTGGZlAp2N6dsxUnbnMQnATQbUOiPnFGuxxHqNyYviyg9B6gW9bYq4Q07ulea94aWTtqQqbGurz",
+	"qxeuSDRWXHcpFK31nJD6SxxQvsNRzuhzTm/f3P7fAAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

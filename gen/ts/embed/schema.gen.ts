@@ -158,6 +158,35 @@ export interface components {
         };
     };
     responses: {
+        /** @description The ranges asked for (Range, If-Range), as RFC 9110 §14 says; one range in the representation's own media type, several as multipart/byteranges. */
+        PartialContent: {
+            headers: {
+                /** @description `bytes <first>-<last>/<size>` for one range */
+                "Content-Range"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "*/*": string;
+            };
+        };
+        /** @description If-Match or If-Unmodified-Since does not hold for the current representation (RFC 9110 §13); no content. */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description No range asked for overlaps the representation. */
+        RangeNotSatisfiable: {
+            headers: {
+                /** @description `bytes *\/<size>` */
+                "Content-Range"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": string;
+            };
+        };
         /** @description A parameter is missing or malformed (missing `url`, non-integer or out-of-range `maxheight`/`maxwidth`, non-boolean `hide_title`). */
         BadRequest: {
             headers: {
@@ -480,6 +509,7 @@ export interface operations {
                     "text/javascript": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             /** @description Not modified (If-None-Match matched). */
             304: {
                 headers: {
@@ -488,6 +518,8 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     getViewerStylesheet: {
@@ -521,6 +553,7 @@ export interface operations {
                     "text/css": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             /** @description Not modified (If-None-Match matched). */
             304: {
                 headers: {
@@ -529,6 +562,8 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     getMiradorBundle: {
@@ -560,6 +595,7 @@ export interface operations {
                     "text/javascript": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             /** @description Not modified (If-None-Match matched). */
             304: {
                 headers: {
@@ -568,6 +604,8 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
             /** @description The Mirador bundle is not installed. */
             503: {
                 headers: {

@@ -1028,6 +1028,35 @@ export interface components {
         };
     };
     responses: {
+        /** @description The ranges asked for (Range, If-Range), as RFC 9110 §14 says; one range in the representation's own media type, several as multipart/byteranges. */
+        PartialContent: {
+            headers: {
+                /** @description `bytes <first>-<last>/<size>` for one range */
+                "Content-Range"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "*/*": string;
+            };
+        };
+        /** @description If-Match or If-Unmodified-Since does not hold for the current representation (RFC 9110 §13); no content. */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description No range asked for overlaps the representation. */
+        RangeNotSatisfiable: {
+            headers: {
+                /** @description `bytes *\/<size>` */
+                "Content-Range"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": string;
+            };
+        };
         /** @description The representation matches If-None-Match. */
         NotModified: {
             headers: {
@@ -1389,9 +1418,12 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["LibrariesDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     getLibrary: {
@@ -1444,10 +1476,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["LibraryDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteLibraryJson: {
@@ -1583,10 +1618,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["LocationDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteLocationJson: {
@@ -1695,8 +1733,11 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     libraryPage: {
@@ -1734,9 +1775,12 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     libraryCalendar: {
@@ -1769,8 +1813,11 @@ export interface operations {
                     "text/calendar": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     locationCalendar: {
@@ -1808,8 +1855,11 @@ export interface operations {
                     "text/calendar": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     legacyHours: {
@@ -1868,9 +1918,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacyHours"][];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     listLibrariesBare: {
@@ -1918,9 +1971,12 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     createLibrary: {
@@ -2018,10 +2074,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteLibrary: {
@@ -2209,10 +2268,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["LocationDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteLocation: {
@@ -2322,10 +2384,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["TermsDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     listChanges: {
@@ -2504,10 +2569,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SchedulesDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     listExceptions: {
@@ -2545,10 +2613,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ExceptionsDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     getTerm: {
@@ -2586,10 +2657,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["TermDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteTermJson: {
@@ -2709,10 +2783,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ScheduleDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteScheduleJson: {
@@ -2842,10 +2919,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ExceptionDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteExceptionJson: {
@@ -2965,10 +3045,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["TermsDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     createTerm: {
@@ -3057,10 +3140,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["TermDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteTerm: {
@@ -3175,10 +3261,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SchedulesDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     createSchedule: {
@@ -3305,10 +3394,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ScheduleDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteSchedule: {
@@ -3433,10 +3525,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ExceptionsDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     createException: {
@@ -3536,10 +3631,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ExceptionDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteException: {

@@ -455,6 +455,35 @@ export interface components {
         };
     };
     responses: {
+        /** @description The ranges asked for (Range, If-Range), as RFC 9110 §14 says; one range in the representation's own media type, several as multipart/byteranges. */
+        PartialContent: {
+            headers: {
+                /** @description `bytes <first>-<last>/<size>` for one range */
+                "Content-Range"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "*/*": string;
+            };
+        };
+        /** @description If-Match or If-Unmodified-Since does not hold for the current representation (RFC 9110 §13); no content. */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description No range asked for overlaps the representation. */
+        RangeNotSatisfiable: {
+            headers: {
+                /** @description `bytes *\/<size>` */
+                "Content-Range"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": string;
+            };
+        };
         /** @description The image's header declares more pixels than the image service accepts (2³¹); the original file is still served. */
         ImageTooLarge: {
             headers: {
@@ -720,6 +749,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HTMLPage"];
+            206: components["responses"]["PartialContent"];
             301: components["responses"]["CanonicalRedirect"];
             /** @description The client prefers `application/ld+json`; `Location` is the object's IIIF manifest. */
             303: {
@@ -732,6 +762,8 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadParameter"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -786,9 +818,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HTMLPage"];
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadParameter"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -837,9 +872,12 @@ export interface operations {
                     "application/xml": components["schemas"]["XMLDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadParameter"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -911,9 +949,12 @@ export interface operations {
                     "application/mods+xml": components["schemas"]["XMLDocument"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadParameter"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -980,9 +1021,12 @@ export interface operations {
                     "application/ld+json": components["schemas"]["Manifest"] | components["schemas"]["Collection"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadParameter"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1042,9 +1086,12 @@ export interface operations {
                     "application/ld+json": components["schemas"]["Manifest"] | components["schemas"]["Collection"];
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadParameter"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1091,6 +1138,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             /** @description The requested range cannot be satisfied. */
             416: {
                 headers: {
@@ -1182,6 +1230,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadParameter"];
             /**
@@ -1213,6 +1262,8 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
             422: components["responses"]["ImageTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ImageServiceUnavailable"];
@@ -1278,11 +1329,14 @@ export interface operations {
                     "image/webp": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadParameter"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            416: components["responses"]["RangeNotSatisfiable"];
             422: components["responses"]["ImageTooLarge"];
             500: components["responses"]["InternalError"];
             /** @description A IIIF feature this service does not offer (the formats `tif`, `gif`, `jp2`, `pdf`). */
