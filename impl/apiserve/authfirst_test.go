@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 
@@ -37,7 +38,7 @@ func (e *endless) Read(p []byte) (int, error) {
 // newGuardedBoxes serves testdata/items.yaml's boxes with a policy that
 // authorises at the edge: tokens "writer" (role writer) and "reader";
 // Scope refuses the box "zzz" to all but admins; putBox (and so
-// putBoxJson) takes at most 32 bytes.
+// putBoxJson, marked x-sitesvc-same-as putBox) takes at most 32 bytes.
 func newGuardedBoxes(t *testing.T) (*echo.Echo, *[]string) {
 	t.Helper()
 	spec := itemsSpec(t)
@@ -199,7 +200,11 @@ func TestContractName(t *testing.T) {
 			t.Errorf("contractName(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := rulesOf("UpdateLibraryJson"); got != "updateLibrary" {
-		t.Errorf("rulesOf(UpdateLibraryJson) = %q", got)
+	alias := &openapi3.Operation{OperationID: "updateLibraryJson", Extensions: map[string]any{"x-sitesvc-same-as": "updateLibrary"}}
+	if got := rulesOf(alias); got != "updateLibrary" {
+		t.Errorf("rulesOf(an alias of updateLibrary) = %q", got)
+	}
+	if got := rulesOf(&openapi3.Operation{OperationID: "updateLibraryJsonish"}); got != "updateLibraryJsonish" {
+		t.Errorf("rulesOf(an operation of its own) = %q: only the annotation makes an alias", got)
 	}
 }

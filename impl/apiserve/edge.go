@@ -7,7 +7,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
@@ -99,11 +98,19 @@ func contractName(operationID string) string {
 	return string(operationID[0]+('a'-'A')) + operationID[1:]
 }
 
-// rulesOf is the operationId whose policy applies to operationID, as the
-// contract spells it: a write at a resource's links.self ("…Json") has its
-// counterpart's.
-func rulesOf(operationID string) string {
-	return strings.TrimSuffix(contractName(operationID), "Json")
+// sameAsKey is the contract's annotation of an operation that is another
+// one at a second URL (a resource's links.self with or without ".json"),
+// which cmd/respondgen forwards to its counterpart.
+const sameAsKey = "x-sitesvc-same-as"
+
+// rulesOf is the operationId whose policy (Scope, BodyLimits) applies to
+// op, as the contract spells it: an operation the contract marks
+// x-sitesvc-same-as another has that one's.
+func rulesOf(op *openapi3.Operation) string {
+	if same, ok := op.Extensions[sameAsKey].(string); ok && same != "" {
+		return same
+	}
+	return contractName(op.OperationID)
 }
 
 type receivedKey struct{}
@@ -270,7 +277,7 @@ func (ed *edge) authorize(req *http.Request, op *openapi3.Operation) (auth.Princ
 		return auth.Principal{}, refused
 	}
 	if ed.policy.Scope != nil {
-		if err := ed.policy.Scope(req, rulesOf(op.OperationID), p); err != nil {
+		if err := ed.policy.Scope(req, rulesOf(op), p); err != nil {
 			return auth.Principal{}, err
 		}
 	}
@@ -279,7 +286,7 @@ func (ed *edge) authorize(req *http.Request, op *openapi3.Operation) (auth.Princ
 
 // bodyLimit is the body limit of op (0: the server's).
 func (ed *edge) bodyLimit(op *openapi3.Operation) int64 {
-	if limit, ok := ed.policy.BodyLimits[rulesOf(op.OperationID)]; ok {
+	if limit, ok := ed.policy.BodyLimits[rulesOf(op)]; ok {
 		return limit
 	}
 	return ed.policy.BodyLimit
