@@ -55,9 +55,10 @@ var otherShapes = []struct {
 		warning: "the record names no identifier",
 	},
 	{
-		// Resource types the service does not know ("foo", "bar"), an
-		// unknown videoData element with an ISO 8601 duration, a media
-		// type that is not the usual one for its file.
+		// Resource types the service does not know ("foo", "bar"), the
+		// older videoData element with an ISO 8601 duration (read as the
+		// video's duration), a media type that is not the usual one for
+		// its file.
 		name: "unknown resource types",
 		record: `<publicObject id="druid:ID" published="2014-03-01T12:00:00Z" publishVersion="dor-services/4.6.2">
   <identityMetadata><objectType>item</objectType><objectLabel>Files and what not</objectLabel></identityMetadata>
@@ -74,7 +75,7 @@ var otherShapes = []struct {
 </publicObject>`,
 		files:    map[string]string{"Page1.png": "png..", "clip.mp4": "mp4..", "page.jp2": "jp2.."},
 		manifest: true,
-		warning:  "videoData is not an element the service knows",
+		warning:  "is not a type the service knows: its files are served and shown by their media types",
 	},
 	{
 		// A collection as dor-services wrote it: @id, no contentMetadata
