@@ -6618,20 +6618,10 @@ type HoursPageResponse200Headers struct {
 	ETag         *string
 }
 
-// HoursPageResponse206Headers the declared response headers of an HTTP 206 response for HoursPage
-type HoursPageResponse206Headers struct {
-	ContentRange *string
-}
-
 // HoursPageResponse304Headers the declared response headers of an HTTP 304 response for HoursPage
 type HoursPageResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// HoursPageResponse416Headers the declared response headers of an HTTP 416 response for HoursPage
-type HoursPageResponse416Headers struct {
-	ContentRange *string
 }
 
 type HoursPageResponse struct {
@@ -6641,12 +6631,8 @@ type HoursPageResponse struct {
 	ApplicationvndApiJSON400 *BadRequest
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HoursPageResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *HoursPageResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *HoursPageResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *HoursPageResponse416Headers
 }
 
 // GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
@@ -6690,20 +6676,10 @@ type LegacyHoursResponse200Headers struct {
 	ETag                     *string
 }
 
-// LegacyHoursResponse206Headers the declared response headers of an HTTP 206 response for LegacyHours
-type LegacyHoursResponse206Headers struct {
-	ContentRange *string
-}
-
 // LegacyHoursResponse304Headers the declared response headers of an HTTP 304 response for LegacyHours
 type LegacyHoursResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// LegacyHoursResponse416Headers the declared response headers of an HTTP 416 response for LegacyHours
-type LegacyHoursResponse416Headers struct {
-	ContentRange *string
 }
 
 type LegacyHoursResponse struct {
@@ -6717,12 +6693,8 @@ type LegacyHoursResponse struct {
 	ApplicationvndApiJSON404 *NotFound
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *LegacyHoursResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *LegacyHoursResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *LegacyHoursResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *LegacyHoursResponse416Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6776,20 +6748,10 @@ type ListLibrariesBareResponse200Headers struct {
 	ETag                     *string
 }
 
-// ListLibrariesBareResponse206Headers the declared response headers of an HTTP 206 response for ListLibrariesBare
-type ListLibrariesBareResponse206Headers struct {
-	ContentRange *string
-}
-
 // ListLibrariesBareResponse304Headers the declared response headers of an HTTP 304 response for ListLibrariesBare
 type ListLibrariesBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// ListLibrariesBareResponse416Headers the declared response headers of an HTTP 416 response for ListLibrariesBare
-type ListLibrariesBareResponse416Headers struct {
-	ContentRange *string
 }
 
 type ListLibrariesBareResponse struct {
@@ -6803,12 +6765,8 @@ type ListLibrariesBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListLibrariesBareResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *ListLibrariesBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListLibrariesBareResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *ListLibrariesBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -6966,20 +6924,10 @@ type ListLibrariesResponse200Headers struct {
 	ETag                     *string
 }
 
-// ListLibrariesResponse206Headers the declared response headers of an HTTP 206 response for ListLibraries
-type ListLibrariesResponse206Headers struct {
-	ContentRange *string
-}
-
 // ListLibrariesResponse304Headers the declared response headers of an HTTP 304 response for ListLibraries
 type ListLibrariesResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// ListLibrariesResponse416Headers the declared response headers of an HTTP 416 response for ListLibraries
-type ListLibrariesResponse416Headers struct {
-	ContentRange *string
 }
 
 type ListLibrariesResponse struct {
@@ -6993,12 +6941,8 @@ type ListLibrariesResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListLibrariesResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *ListLibrariesResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListLibrariesResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *ListLibrariesResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -7128,20 +7072,10 @@ type GetLibraryBareResponse200Headers struct {
 	ETag                     *string
 }
 
-// GetLibraryBareResponse206Headers the declared response headers of an HTTP 206 response for GetLibraryBare
-type GetLibraryBareResponse206Headers struct {
-	ContentRange *string
-}
-
 // GetLibraryBareResponse304Headers the declared response headers of an HTTP 304 response for GetLibraryBare
 type GetLibraryBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// GetLibraryBareResponse416Headers the declared response headers of an HTTP 416 response for GetLibraryBare
-type GetLibraryBareResponse416Headers struct {
-	ContentRange *string
 }
 
 type GetLibraryBareResponse struct {
@@ -7157,12 +7091,8 @@ type GetLibraryBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetLibraryBareResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *GetLibraryBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetLibraryBareResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *GetLibraryBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -7324,20 +7254,10 @@ type LibraryPageResponse200Headers struct {
 	ETag         *string
 }
 
-// LibraryPageResponse206Headers the declared response headers of an HTTP 206 response for LibraryPage
-type LibraryPageResponse206Headers struct {
-	ContentRange *string
-}
-
 // LibraryPageResponse304Headers the declared response headers of an HTTP 304 response for LibraryPage
 type LibraryPageResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// LibraryPageResponse416Headers the declared response headers of an HTTP 416 response for LibraryPage
-type LibraryPageResponse416Headers struct {
-	ContentRange *string
 }
 
 type LibraryPageResponse struct {
@@ -7349,12 +7269,8 @@ type LibraryPageResponse struct {
 	ApplicationvndApiJSON404 *NotFound
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *LibraryPageResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *LibraryPageResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *LibraryPageResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *LibraryPageResponse416Headers
 }
 
 // GetApplicationvndApiJSON400 returns the response for an HTTP 400 `application/vnd.api+json` response
@@ -7403,20 +7319,10 @@ type LibraryCalendarResponse200Headers struct {
 	ETag                     *string
 }
 
-// LibraryCalendarResponse206Headers the declared response headers of an HTTP 206 response for LibraryCalendar
-type LibraryCalendarResponse206Headers struct {
-	ContentRange *string
-}
-
 // LibraryCalendarResponse304Headers the declared response headers of an HTTP 304 response for LibraryCalendar
 type LibraryCalendarResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// LibraryCalendarResponse416Headers the declared response headers of an HTTP 416 response for LibraryCalendar
-type LibraryCalendarResponse416Headers struct {
-	ContentRange *string
 }
 
 type LibraryCalendarResponse struct {
@@ -7426,12 +7332,8 @@ type LibraryCalendarResponse struct {
 	ApplicationvndApiJSON404 *NotFound
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *LibraryCalendarResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *LibraryCalendarResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *LibraryCalendarResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *LibraryCalendarResponse416Headers
 }
 
 // GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
@@ -7551,20 +7453,10 @@ type GetLibraryResponse200Headers struct {
 	ETag                     *string
 }
 
-// GetLibraryResponse206Headers the declared response headers of an HTTP 206 response for GetLibrary
-type GetLibraryResponse206Headers struct {
-	ContentRange *string
-}
-
 // GetLibraryResponse304Headers the declared response headers of an HTTP 304 response for GetLibrary
 type GetLibraryResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// GetLibraryResponse416Headers the declared response headers of an HTTP 416 response for GetLibrary
-type GetLibraryResponse416Headers struct {
-	ContentRange *string
 }
 
 type GetLibraryResponse struct {
@@ -7580,12 +7472,8 @@ type GetLibraryResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetLibraryResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *GetLibraryResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetLibraryResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *GetLibraryResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -8101,20 +7989,10 @@ type GetLocationBareResponse200Headers struct {
 	ETag                     *string
 }
 
-// GetLocationBareResponse206Headers the declared response headers of an HTTP 206 response for GetLocationBare
-type GetLocationBareResponse206Headers struct {
-	ContentRange *string
-}
-
 // GetLocationBareResponse304Headers the declared response headers of an HTTP 304 response for GetLocationBare
 type GetLocationBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// GetLocationBareResponse416Headers the declared response headers of an HTTP 416 response for GetLocationBare
-type GetLocationBareResponse416Headers struct {
-	ContentRange *string
 }
 
 type GetLocationBareResponse struct {
@@ -8130,12 +8008,8 @@ type GetLocationBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetLocationBareResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *GetLocationBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetLocationBareResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *GetLocationBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -8298,20 +8172,10 @@ type LocationCalendarResponse200Headers struct {
 	ETag                     *string
 }
 
-// LocationCalendarResponse206Headers the declared response headers of an HTTP 206 response for LocationCalendar
-type LocationCalendarResponse206Headers struct {
-	ContentRange *string
-}
-
 // LocationCalendarResponse304Headers the declared response headers of an HTTP 304 response for LocationCalendar
 type LocationCalendarResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// LocationCalendarResponse416Headers the declared response headers of an HTTP 416 response for LocationCalendar
-type LocationCalendarResponse416Headers struct {
-	ContentRange *string
 }
 
 type LocationCalendarResponse struct {
@@ -8321,12 +8185,8 @@ type LocationCalendarResponse struct {
 	ApplicationvndApiJSON404 *NotFound
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *LocationCalendarResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *LocationCalendarResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *LocationCalendarResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *LocationCalendarResponse416Headers
 }
 
 // GetApplicationvndApiJSON404 returns the response for an HTTP 404 `application/vnd.api+json` response
@@ -8446,20 +8306,10 @@ type GetLocationResponse200Headers struct {
 	ETag                     *string
 }
 
-// GetLocationResponse206Headers the declared response headers of an HTTP 206 response for GetLocation
-type GetLocationResponse206Headers struct {
-	ContentRange *string
-}
-
 // GetLocationResponse304Headers the declared response headers of an HTTP 304 response for GetLocation
 type GetLocationResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// GetLocationResponse416Headers the declared response headers of an HTTP 416 response for GetLocation
-type GetLocationResponse416Headers struct {
-	ContentRange *string
 }
 
 type GetLocationResponse struct {
@@ -8475,12 +8325,8 @@ type GetLocationResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetLocationResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *GetLocationResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetLocationResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *GetLocationResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -8643,20 +8489,10 @@ type ListExceptionsBareResponse200Headers struct {
 	ETag                     *string
 }
 
-// ListExceptionsBareResponse206Headers the declared response headers of an HTTP 206 response for ListExceptionsBare
-type ListExceptionsBareResponse206Headers struct {
-	ContentRange *string
-}
-
 // ListExceptionsBareResponse304Headers the declared response headers of an HTTP 304 response for ListExceptionsBare
 type ListExceptionsBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// ListExceptionsBareResponse416Headers the declared response headers of an HTTP 416 response for ListExceptionsBare
-type ListExceptionsBareResponse416Headers struct {
-	ContentRange *string
 }
 
 type ListExceptionsBareResponse struct {
@@ -8672,12 +8508,8 @@ type ListExceptionsBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListExceptionsBareResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *ListExceptionsBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListExceptionsBareResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *ListExceptionsBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -8847,20 +8679,10 @@ type ListExceptionsResponse200Headers struct {
 	ETag                     *string
 }
 
-// ListExceptionsResponse206Headers the declared response headers of an HTTP 206 response for ListExceptions
-type ListExceptionsResponse206Headers struct {
-	ContentRange *string
-}
-
 // ListExceptionsResponse304Headers the declared response headers of an HTTP 304 response for ListExceptions
 type ListExceptionsResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// ListExceptionsResponse416Headers the declared response headers of an HTTP 416 response for ListExceptions
-type ListExceptionsResponse416Headers struct {
-	ContentRange *string
 }
 
 type ListExceptionsResponse struct {
@@ -8876,12 +8698,8 @@ type ListExceptionsResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListExceptionsResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *ListExceptionsResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListExceptionsResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *ListExceptionsResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -9016,20 +8834,10 @@ type GetExceptionBareResponse200Headers struct {
 	ETag                     *string
 }
 
-// GetExceptionBareResponse206Headers the declared response headers of an HTTP 206 response for GetExceptionBare
-type GetExceptionBareResponse206Headers struct {
-	ContentRange *string
-}
-
 // GetExceptionBareResponse304Headers the declared response headers of an HTTP 304 response for GetExceptionBare
 type GetExceptionBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// GetExceptionBareResponse416Headers the declared response headers of an HTTP 416 response for GetExceptionBare
-type GetExceptionBareResponse416Headers struct {
-	ContentRange *string
 }
 
 type GetExceptionBareResponse struct {
@@ -9045,12 +8853,8 @@ type GetExceptionBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetExceptionBareResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *GetExceptionBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetExceptionBareResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *GetExceptionBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -9289,20 +9093,10 @@ type GetExceptionResponse200Headers struct {
 	ETag                     *string
 }
 
-// GetExceptionResponse206Headers the declared response headers of an HTTP 206 response for GetException
-type GetExceptionResponse206Headers struct {
-	ContentRange *string
-}
-
 // GetExceptionResponse304Headers the declared response headers of an HTTP 304 response for GetException
 type GetExceptionResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// GetExceptionResponse416Headers the declared response headers of an HTTP 416 response for GetException
-type GetExceptionResponse416Headers struct {
-	ContentRange *string
 }
 
 type GetExceptionResponse struct {
@@ -9318,12 +9112,8 @@ type GetExceptionResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetExceptionResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *GetExceptionResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetExceptionResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *GetExceptionResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -9486,20 +9276,10 @@ type ListSchedulesBareResponse200Headers struct {
 	ETag                     *string
 }
 
-// ListSchedulesBareResponse206Headers the declared response headers of an HTTP 206 response for ListSchedulesBare
-type ListSchedulesBareResponse206Headers struct {
-	ContentRange *string
-}
-
 // ListSchedulesBareResponse304Headers the declared response headers of an HTTP 304 response for ListSchedulesBare
 type ListSchedulesBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// ListSchedulesBareResponse416Headers the declared response headers of an HTTP 416 response for ListSchedulesBare
-type ListSchedulesBareResponse416Headers struct {
-	ContentRange *string
 }
 
 type ListSchedulesBareResponse struct {
@@ -9515,12 +9295,8 @@ type ListSchedulesBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListSchedulesBareResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *ListSchedulesBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListSchedulesBareResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *ListSchedulesBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -9690,20 +9466,10 @@ type ListSchedulesResponse200Headers struct {
 	ETag                     *string
 }
 
-// ListSchedulesResponse206Headers the declared response headers of an HTTP 206 response for ListSchedules
-type ListSchedulesResponse206Headers struct {
-	ContentRange *string
-}
-
 // ListSchedulesResponse304Headers the declared response headers of an HTTP 304 response for ListSchedules
 type ListSchedulesResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// ListSchedulesResponse416Headers the declared response headers of an HTTP 416 response for ListSchedules
-type ListSchedulesResponse416Headers struct {
-	ContentRange *string
 }
 
 type ListSchedulesResponse struct {
@@ -9719,12 +9485,8 @@ type ListSchedulesResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListSchedulesResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *ListSchedulesResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListSchedulesResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *ListSchedulesResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -9859,20 +9621,10 @@ type GetScheduleBareResponse200Headers struct {
 	ETag                     *string
 }
 
-// GetScheduleBareResponse206Headers the declared response headers of an HTTP 206 response for GetScheduleBare
-type GetScheduleBareResponse206Headers struct {
-	ContentRange *string
-}
-
 // GetScheduleBareResponse304Headers the declared response headers of an HTTP 304 response for GetScheduleBare
 type GetScheduleBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// GetScheduleBareResponse416Headers the declared response headers of an HTTP 416 response for GetScheduleBare
-type GetScheduleBareResponse416Headers struct {
-	ContentRange *string
 }
 
 type GetScheduleBareResponse struct {
@@ -9888,12 +9640,8 @@ type GetScheduleBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetScheduleBareResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *GetScheduleBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetScheduleBareResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *GetScheduleBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -10132,20 +9880,10 @@ type GetScheduleResponse200Headers struct {
 	ETag                     *string
 }
 
-// GetScheduleResponse206Headers the declared response headers of an HTTP 206 response for GetSchedule
-type GetScheduleResponse206Headers struct {
-	ContentRange *string
-}
-
 // GetScheduleResponse304Headers the declared response headers of an HTTP 304 response for GetSchedule
 type GetScheduleResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// GetScheduleResponse416Headers the declared response headers of an HTTP 416 response for GetSchedule
-type GetScheduleResponse416Headers struct {
-	ContentRange *string
 }
 
 type GetScheduleResponse struct {
@@ -10161,12 +9899,8 @@ type GetScheduleResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetScheduleResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *GetScheduleResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetScheduleResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *GetScheduleResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -10440,20 +10174,10 @@ type ListTermsBareResponse200Headers struct {
 	ETag                     *string
 }
 
-// ListTermsBareResponse206Headers the declared response headers of an HTTP 206 response for ListTermsBare
-type ListTermsBareResponse206Headers struct {
-	ContentRange *string
-}
-
 // ListTermsBareResponse304Headers the declared response headers of an HTTP 304 response for ListTermsBare
 type ListTermsBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// ListTermsBareResponse416Headers the declared response headers of an HTTP 416 response for ListTermsBare
-type ListTermsBareResponse416Headers struct {
-	ContentRange *string
 }
 
 type ListTermsBareResponse struct {
@@ -10469,12 +10193,8 @@ type ListTermsBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListTermsBareResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *ListTermsBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListTermsBareResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *ListTermsBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -10644,20 +10364,10 @@ type ListTermsResponse200Headers struct {
 	ETag                     *string
 }
 
-// ListTermsResponse206Headers the declared response headers of an HTTP 206 response for ListTerms
-type ListTermsResponse206Headers struct {
-	ContentRange *string
-}
-
 // ListTermsResponse304Headers the declared response headers of an HTTP 304 response for ListTerms
 type ListTermsResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// ListTermsResponse416Headers the declared response headers of an HTTP 416 response for ListTerms
-type ListTermsResponse416Headers struct {
-	ContentRange *string
 }
 
 type ListTermsResponse struct {
@@ -10673,12 +10383,8 @@ type ListTermsResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListTermsResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *ListTermsResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListTermsResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *ListTermsResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -10813,20 +10519,10 @@ type GetTermBareResponse200Headers struct {
 	ETag                     *string
 }
 
-// GetTermBareResponse206Headers the declared response headers of an HTTP 206 response for GetTermBare
-type GetTermBareResponse206Headers struct {
-	ContentRange *string
-}
-
 // GetTermBareResponse304Headers the declared response headers of an HTTP 304 response for GetTermBare
 type GetTermBareResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// GetTermBareResponse416Headers the declared response headers of an HTTP 416 response for GetTermBare
-type GetTermBareResponse416Headers struct {
-	ContentRange *string
 }
 
 type GetTermBareResponse struct {
@@ -10842,12 +10538,8 @@ type GetTermBareResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetTermBareResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *GetTermBareResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetTermBareResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *GetTermBareResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -11086,20 +10778,10 @@ type GetTermResponse200Headers struct {
 	ETag                     *string
 }
 
-// GetTermResponse206Headers the declared response headers of an HTTP 206 response for GetTerm
-type GetTermResponse206Headers struct {
-	ContentRange *string
-}
-
 // GetTermResponse304Headers the declared response headers of an HTTP 304 response for GetTerm
 type GetTermResponse304Headers struct {
 	CacheControl *string
 	ETag         *string
-}
-
-// GetTermResponse416Headers the declared response headers of an HTTP 416 response for GetTerm
-type GetTermResponse416Headers struct {
-	ContentRange *string
 }
 
 type GetTermResponse struct {
@@ -11115,12 +10797,8 @@ type GetTermResponse struct {
 	ApplicationvndApiJSON406 *NotAcceptable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetTermResponse200Headers
-	// Headers206 the parsed response headers for an HTTP 206 response
-	Headers206 *GetTermResponse206Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetTermResponse304Headers
-	// Headers416 the parsed response headers for an HTTP 416 response
-	Headers416 *GetTermResponse416Headers
 }
 
 // GetApplicationvndApiJSON200 returns the response for an HTTP 200 `application/vnd.api+json` response
@@ -12278,16 +11956,6 @@ func ParseHoursPageResponse(rsp *http.Response) (*HoursPageResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers HoursPageResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers HoursPageResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -12305,16 +11973,6 @@ func ParseHoursPageResponse(rsp *http.Response) (*HoursPageResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers HoursPageResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -12388,16 +12046,6 @@ func ParseLegacyHoursResponse(rsp *http.Response) (*LegacyHoursResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers LegacyHoursResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers LegacyHoursResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -12415,16 +12063,6 @@ func ParseLegacyHoursResponse(rsp *http.Response) (*LegacyHoursResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers LegacyHoursResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -12501,16 +12139,6 @@ func ParseListLibrariesBareResponse(rsp *http.Response) (*ListLibrariesBareRespo
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers ListLibrariesBareResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListLibrariesBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -12528,16 +12156,6 @@ func ParseListLibrariesBareResponse(rsp *http.Response) (*ListLibrariesBareRespo
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers ListLibrariesBareResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -12709,16 +12327,6 @@ func ParseListLibrariesResponse(rsp *http.Response) (*ListLibrariesResponse, err
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers ListLibrariesResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListLibrariesResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -12736,16 +12344,6 @@ func ParseListLibrariesResponse(rsp *http.Response) (*ListLibrariesResponse, err
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers ListLibrariesResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -12899,16 +12497,6 @@ func ParseGetLibraryBareResponse(rsp *http.Response) (*GetLibraryBareResponse, e
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers GetLibraryBareResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetLibraryBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -12926,16 +12514,6 @@ func ParseGetLibraryBareResponse(rsp *http.Response) (*GetLibraryBareResponse, e
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers GetLibraryBareResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -13090,16 +12668,6 @@ func ParseLibraryPageResponse(rsp *http.Response) (*LibraryPageResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers LibraryPageResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers LibraryPageResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -13117,16 +12685,6 @@ func ParseLibraryPageResponse(rsp *http.Response) (*LibraryPageResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers LibraryPageResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -13186,16 +12744,6 @@ func ParseLibraryCalendarResponse(rsp *http.Response) (*LibraryCalendarResponse,
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers LibraryCalendarResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers LibraryCalendarResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -13213,16 +12761,6 @@ func ParseLibraryCalendarResponse(rsp *http.Response) (*LibraryCalendarResponse,
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers LibraryCalendarResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -13373,16 +12911,6 @@ func ParseGetLibraryResponse(rsp *http.Response) (*GetLibraryResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers GetLibraryResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetLibraryResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -13400,16 +12928,6 @@ func ParseGetLibraryResponse(rsp *http.Response) (*GetLibraryResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers GetLibraryResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -13908,16 +13426,6 @@ func ParseGetLocationBareResponse(rsp *http.Response) (*GetLocationBareResponse,
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers GetLocationBareResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetLocationBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -13935,16 +13443,6 @@ func ParseGetLocationBareResponse(rsp *http.Response) (*GetLocationBareResponse,
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers GetLocationBareResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -14099,16 +13597,6 @@ func ParseLocationCalendarResponse(rsp *http.Response) (*LocationCalendarRespons
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers LocationCalendarResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers LocationCalendarResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -14126,16 +13614,6 @@ func ParseLocationCalendarResponse(rsp *http.Response) (*LocationCalendarRespons
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers LocationCalendarResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -14286,16 +13764,6 @@ func ParseGetLocationResponse(rsp *http.Response) (*GetLocationResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers GetLocationResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetLocationResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -14313,16 +13781,6 @@ func ParseGetLocationResponse(rsp *http.Response) (*GetLocationResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers GetLocationResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -14498,16 +13956,6 @@ func ParseListExceptionsBareResponse(rsp *http.Response) (*ListExceptionsBareRes
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers ListExceptionsBareResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListExceptionsBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -14525,16 +13973,6 @@ func ParseListExceptionsBareResponse(rsp *http.Response) (*ListExceptionsBareRes
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers ListExceptionsBareResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -14720,16 +14158,6 @@ func ParseListExceptionsResponse(rsp *http.Response) (*ListExceptionsResponse, e
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers ListExceptionsResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListExceptionsResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -14747,16 +14175,6 @@ func ParseListExceptionsResponse(rsp *http.Response) (*ListExceptionsResponse, e
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers ListExceptionsResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -14907,16 +14325,6 @@ func ParseGetExceptionBareResponse(rsp *http.Response) (*GetExceptionBareRespons
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers GetExceptionBareResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetExceptionBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -14934,16 +14342,6 @@ func ParseGetExceptionBareResponse(rsp *http.Response) (*GetExceptionBareRespons
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers GetExceptionBareResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -15189,16 +14587,6 @@ func ParseGetExceptionResponse(rsp *http.Response) (*GetExceptionResponse, error
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers GetExceptionResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetExceptionResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -15216,16 +14604,6 @@ func ParseGetExceptionResponse(rsp *http.Response) (*GetExceptionResponse, error
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers GetExceptionResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -15401,16 +14779,6 @@ func ParseListSchedulesBareResponse(rsp *http.Response) (*ListSchedulesBareRespo
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers ListSchedulesBareResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListSchedulesBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -15428,16 +14796,6 @@ func ParseListSchedulesBareResponse(rsp *http.Response) (*ListSchedulesBareRespo
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers ListSchedulesBareResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -15623,16 +14981,6 @@ func ParseListSchedulesResponse(rsp *http.Response) (*ListSchedulesResponse, err
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers ListSchedulesResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListSchedulesResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -15650,16 +14998,6 @@ func ParseListSchedulesResponse(rsp *http.Response) (*ListSchedulesResponse, err
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers ListSchedulesResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -15810,16 +15148,6 @@ func ParseGetScheduleBareResponse(rsp *http.Response) (*GetScheduleBareResponse,
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers GetScheduleBareResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetScheduleBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -15837,16 +15165,6 @@ func ParseGetScheduleBareResponse(rsp *http.Response) (*GetScheduleBareResponse,
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers GetScheduleBareResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -16092,16 +15410,6 @@ func ParseGetScheduleResponse(rsp *http.Response) (*GetScheduleResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers GetScheduleResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetScheduleResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -16119,16 +15427,6 @@ func ParseGetScheduleResponse(rsp *http.Response) (*GetScheduleResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers GetScheduleResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -16406,16 +15704,6 @@ func ParseListTermsBareResponse(rsp *http.Response) (*ListTermsBareResponse, err
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers ListTermsBareResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListTermsBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -16433,16 +15721,6 @@ func ParseListTermsBareResponse(rsp *http.Response) (*ListTermsBareResponse, err
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers ListTermsBareResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -16628,16 +15906,6 @@ func ParseListTermsResponse(rsp *http.Response) (*ListTermsResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers ListTermsResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListTermsResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -16655,16 +15923,6 @@ func ParseListTermsResponse(rsp *http.Response) (*ListTermsResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers ListTermsResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -16815,16 +16073,6 @@ func ParseGetTermBareResponse(rsp *http.Response) (*GetTermBareResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers GetTermBareResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetTermBareResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -16842,16 +16090,6 @@ func ParseGetTermBareResponse(rsp *http.Response) (*GetTermBareResponse, error) 
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers GetTermBareResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -17097,16 +16335,6 @@ func ParseGetTermResponse(rsp *http.Response) (*GetTermResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 206:
-		var headers GetTermResponse206Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers206 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetTermResponse304Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -17124,16 +16352,6 @@ func ParseGetTermResponse(rsp *http.Response) (*GetTermResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
-	case rsp.StatusCode == 416:
-		var headers GetTermResponse416Headers
-		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.ContentRange = &value
-		}
-		response.Headers416 = &headers
 	}
 
 	return response, nil
@@ -19257,27 +18475,7 @@ type NotModifiedResponse struct {
 	Headers NotModifiedResponseHeaders
 }
 
-type PartialContentResponseHeaders struct {
-	ContentRange *string
-}
-type PartialContentAsteriskResponse struct {
-	Body io.Reader
-
-	Headers       PartialContentResponseHeaders
-	ContentType   string
-	ContentLength int64
-}
-
 type PreconditionFailedResponse struct {
-}
-
-type RangeNotSatisfiableResponseHeaders struct {
-	ContentRange *string
-}
-type RangeNotSatisfiableTextResponse struct {
-	Body string
-
-	Headers RangeNotSatisfiableResponseHeaders
 }
 
 type UnauthorizedResponseHeaders struct {
@@ -19333,26 +18531,6 @@ func (response HoursPage200TexthtmlResponse) VisitHoursPageResponse(w http.Respo
 	return err
 }
 
-type HoursPage206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response HoursPage206AsteriskResponse) VisitHoursPageResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type HoursPage304Response = NotModifiedResponse
 
 func (response HoursPage304Response) VisitHoursPageResponse(w http.ResponseWriter) error {
@@ -19387,22 +18565,6 @@ type HoursPage412Response = PreconditionFailedResponse
 func (response HoursPage412Response) VisitHoursPageResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type HoursPage416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response HoursPage416TextResponse) VisitHoursPageResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type LegacyHoursRequestObject struct {
@@ -19445,26 +18607,6 @@ func (response LegacyHours200JSONResponse) VisitLegacyHoursResponse(w http.Respo
 	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
-	return err
-}
-
-type LegacyHours206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response LegacyHours206AsteriskResponse) VisitLegacyHoursResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
 	return err
 }
 
@@ -19518,22 +18660,6 @@ type LegacyHours412Response = PreconditionFailedResponse
 func (response LegacyHours412Response) VisitLegacyHoursResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type LegacyHours416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response LegacyHours416TextResponse) VisitLegacyHoursResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type ListLibrariesBareRequestObject struct {
@@ -19606,26 +18732,6 @@ func (response ListLibrariesBare200TexthtmlResponse) VisitListLibrariesBareRespo
 	return err
 }
 
-type ListLibrariesBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response ListLibrariesBare206AsteriskResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type ListLibrariesBare304Response = NotModifiedResponse
 
 func (response ListLibrariesBare304Response) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
@@ -19676,22 +18782,6 @@ type ListLibrariesBare412Response = PreconditionFailedResponse
 func (response ListLibrariesBare412Response) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type ListLibrariesBare416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response ListLibrariesBare416TextResponse) VisitListLibrariesBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type CreateLibraryRequestObject struct {
@@ -19881,26 +18971,6 @@ func (response ListLibraries200ApplicationVndAPIPlusJSONResponse) VisitListLibra
 	return err
 }
 
-type ListLibraries206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response ListLibraries206AsteriskResponse) VisitListLibrariesResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type ListLibraries304Response = NotModifiedResponse
 
 func (response ListLibraries304Response) VisitListLibrariesResponse(w http.ResponseWriter) error {
@@ -19951,22 +19021,6 @@ type ListLibraries412Response = PreconditionFailedResponse
 func (response ListLibraries412Response) VisitListLibrariesResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type ListLibraries416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response ListLibraries416TextResponse) VisitListLibrariesResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type DeleteLibraryRequestObject struct {
@@ -20139,26 +19193,6 @@ func (response GetLibraryBare200TexthtmlResponse) VisitGetLibraryBareResponse(w 
 	return err
 }
 
-type GetLibraryBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response GetLibraryBare206AsteriskResponse) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type GetLibraryBare304Response = NotModifiedResponse
 
 func (response GetLibraryBare304Response) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
@@ -20225,22 +19259,6 @@ type GetLibraryBare412Response = PreconditionFailedResponse
 func (response GetLibraryBare412Response) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type GetLibraryBare416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response GetLibraryBare416TextResponse) VisitGetLibraryBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type UpdateLibraryRequestObject struct {
@@ -20438,26 +19456,6 @@ func (response LibraryPage200TexthtmlResponse) VisitLibraryPageResponse(w http.R
 	return err
 }
 
-type LibraryPage206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response LibraryPage206AsteriskResponse) VisitLibraryPageResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type LibraryPage304Response = NotModifiedResponse
 
 func (response LibraryPage304Response) VisitLibraryPageResponse(w http.ResponseWriter) error {
@@ -20510,22 +19508,6 @@ func (response LibraryPage412Response) VisitLibraryPageResponse(w http.ResponseW
 	return nil
 }
 
-type LibraryPage416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response LibraryPage416TextResponse) VisitLibraryPageResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
-}
-
 type LibraryCalendarRequestObject struct {
 	LibraryId LibraryID `json:"library_id"`
 	Params    LibraryCalendarParams
@@ -20571,26 +19553,6 @@ func (response LibraryCalendar200TextcalendarResponse) VisitLibraryCalendarRespo
 	return err
 }
 
-type LibraryCalendar206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response LibraryCalendar206AsteriskResponse) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type LibraryCalendar304Response = NotModifiedResponse
 
 func (response LibraryCalendar304Response) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
@@ -20625,22 +19587,6 @@ type LibraryCalendar412Response = PreconditionFailedResponse
 func (response LibraryCalendar412Response) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type LibraryCalendar416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response LibraryCalendar416TextResponse) VisitLibraryCalendarResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type DeleteLibraryJsonRequestObject struct {
@@ -20783,26 +19729,6 @@ func (response GetLibrary200ApplicationVndAPIPlusJSONResponse) VisitGetLibraryRe
 	return err
 }
 
-type GetLibrary206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response GetLibrary206AsteriskResponse) VisitGetLibraryResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type GetLibrary304Response = NotModifiedResponse
 
 func (response GetLibrary304Response) VisitGetLibraryResponse(w http.ResponseWriter) error {
@@ -20869,22 +19795,6 @@ type GetLibrary412Response = PreconditionFailedResponse
 func (response GetLibrary412Response) VisitGetLibraryResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type GetLibrary416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response GetLibrary416TextResponse) VisitGetLibraryResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type UpdateLibraryJsonRequestObject struct {
@@ -21557,26 +20467,6 @@ func (response GetLocationBare200ApplicationVndAPIPlusJSONResponse) VisitGetLoca
 	return err
 }
 
-type GetLocationBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response GetLocationBare206AsteriskResponse) VisitGetLocationBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type GetLocationBare304Response = NotModifiedResponse
 
 func (response GetLocationBare304Response) VisitGetLocationBareResponse(w http.ResponseWriter) error {
@@ -21643,22 +20533,6 @@ type GetLocationBare412Response = PreconditionFailedResponse
 func (response GetLocationBare412Response) VisitGetLocationBareResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type GetLocationBare416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response GetLocationBare416TextResponse) VisitGetLocationBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type UpdateLocationRequestObject struct {
@@ -21862,26 +20736,6 @@ func (response LocationCalendar200TextcalendarResponse) VisitLocationCalendarRes
 	return err
 }
 
-type LocationCalendar206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response LocationCalendar206AsteriskResponse) VisitLocationCalendarResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type LocationCalendar304Response = NotModifiedResponse
 
 func (response LocationCalendar304Response) VisitLocationCalendarResponse(w http.ResponseWriter) error {
@@ -21916,22 +20770,6 @@ type LocationCalendar412Response = PreconditionFailedResponse
 func (response LocationCalendar412Response) VisitLocationCalendarResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type LocationCalendar416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response LocationCalendar416TextResponse) VisitLocationCalendarResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type DeleteLocationJsonRequestObject struct {
@@ -22076,26 +20914,6 @@ func (response GetLocation200ApplicationVndAPIPlusJSONResponse) VisitGetLocation
 	return err
 }
 
-type GetLocation206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response GetLocation206AsteriskResponse) VisitGetLocationResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type GetLocation304Response = NotModifiedResponse
 
 func (response GetLocation304Response) VisitGetLocationResponse(w http.ResponseWriter) error {
@@ -22162,22 +20980,6 @@ type GetLocation412Response = PreconditionFailedResponse
 func (response GetLocation412Response) VisitGetLocationResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type GetLocation416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response GetLocation416TextResponse) VisitGetLocationResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type UpdateLocationJsonRequestObject struct {
@@ -22377,26 +21179,6 @@ func (response ListExceptionsBare200ApplicationVndAPIPlusJSONResponse) VisitList
 	return err
 }
 
-type ListExceptionsBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response ListExceptionsBare206AsteriskResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type ListExceptionsBare304Response = NotModifiedResponse
 
 func (response ListExceptionsBare304Response) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
@@ -22463,22 +21245,6 @@ type ListExceptionsBare412Response = PreconditionFailedResponse
 func (response ListExceptionsBare412Response) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type ListExceptionsBare416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response ListExceptionsBare416TextResponse) VisitListExceptionsBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type CreateExceptionRequestObject struct {
@@ -22688,26 +21454,6 @@ func (response ListExceptions200ApplicationVndAPIPlusJSONResponse) VisitListExce
 	return err
 }
 
-type ListExceptions206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response ListExceptions206AsteriskResponse) VisitListExceptionsResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type ListExceptions304Response = NotModifiedResponse
 
 func (response ListExceptions304Response) VisitListExceptionsResponse(w http.ResponseWriter) error {
@@ -22774,22 +21520,6 @@ type ListExceptions412Response = PreconditionFailedResponse
 func (response ListExceptions412Response) VisitListExceptionsResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type ListExceptions416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response ListExceptions416TextResponse) VisitListExceptionsResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type DeleteExceptionRequestObject struct {
@@ -22936,26 +21666,6 @@ func (response GetExceptionBare200ApplicationVndAPIPlusJSONResponse) VisitGetExc
 	return err
 }
 
-type GetExceptionBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response GetExceptionBare206AsteriskResponse) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type GetExceptionBare304Response = NotModifiedResponse
 
 func (response GetExceptionBare304Response) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
@@ -23022,22 +21732,6 @@ type GetExceptionBare412Response = PreconditionFailedResponse
 func (response GetExceptionBare412Response) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type GetExceptionBare416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response GetExceptionBare416TextResponse) VisitGetExceptionBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type UpdateExceptionRequestObject struct {
@@ -23340,26 +22034,6 @@ func (response GetException200ApplicationVndAPIPlusJSONResponse) VisitGetExcepti
 	return err
 }
 
-type GetException206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response GetException206AsteriskResponse) VisitGetExceptionResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type GetException304Response = NotModifiedResponse
 
 func (response GetException304Response) VisitGetExceptionResponse(w http.ResponseWriter) error {
@@ -23426,22 +22100,6 @@ type GetException412Response = PreconditionFailedResponse
 func (response GetException412Response) VisitGetExceptionResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type GetException416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response GetException416TextResponse) VisitGetExceptionResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type UpdateExceptionJsonRequestObject struct {
@@ -23642,26 +22300,6 @@ func (response ListSchedulesBare200ApplicationVndAPIPlusJSONResponse) VisitListS
 	return err
 }
 
-type ListSchedulesBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response ListSchedulesBare206AsteriskResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type ListSchedulesBare304Response = NotModifiedResponse
 
 func (response ListSchedulesBare304Response) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
@@ -23728,22 +22366,6 @@ type ListSchedulesBare412Response = PreconditionFailedResponse
 func (response ListSchedulesBare412Response) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type ListSchedulesBare416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response ListSchedulesBare416TextResponse) VisitListSchedulesBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type CreateScheduleRequestObject struct {
@@ -23953,26 +22575,6 @@ func (response ListSchedules200ApplicationVndAPIPlusJSONResponse) VisitListSched
 	return err
 }
 
-type ListSchedules206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response ListSchedules206AsteriskResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type ListSchedules304Response = NotModifiedResponse
 
 func (response ListSchedules304Response) VisitListSchedulesResponse(w http.ResponseWriter) error {
@@ -24039,22 +22641,6 @@ type ListSchedules412Response = PreconditionFailedResponse
 func (response ListSchedules412Response) VisitListSchedulesResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type ListSchedules416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response ListSchedules416TextResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type DeleteScheduleRequestObject struct {
@@ -24201,26 +22787,6 @@ func (response GetScheduleBare200ApplicationVndAPIPlusJSONResponse) VisitGetSche
 	return err
 }
 
-type GetScheduleBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response GetScheduleBare206AsteriskResponse) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type GetScheduleBare304Response = NotModifiedResponse
 
 func (response GetScheduleBare304Response) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
@@ -24287,22 +22853,6 @@ type GetScheduleBare412Response = PreconditionFailedResponse
 func (response GetScheduleBare412Response) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type GetScheduleBare416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response GetScheduleBare416TextResponse) VisitGetScheduleBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type UpdateScheduleRequestObject struct {
@@ -24605,26 +23155,6 @@ func (response GetSchedule200ApplicationVndAPIPlusJSONResponse) VisitGetSchedule
 	return err
 }
 
-type GetSchedule206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response GetSchedule206AsteriskResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type GetSchedule304Response = NotModifiedResponse
 
 func (response GetSchedule304Response) VisitGetScheduleResponse(w http.ResponseWriter) error {
@@ -24691,22 +23221,6 @@ type GetSchedule412Response = PreconditionFailedResponse
 func (response GetSchedule412Response) VisitGetScheduleResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type GetSchedule416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response GetSchedule416TextResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type UpdateScheduleJsonRequestObject struct {
@@ -25074,26 +23588,6 @@ func (response ListTermsBare200ApplicationVndAPIPlusJSONResponse) VisitListTerms
 	return err
 }
 
-type ListTermsBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response ListTermsBare206AsteriskResponse) VisitListTermsBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type ListTermsBare304Response = NotModifiedResponse
 
 func (response ListTermsBare304Response) VisitListTermsBareResponse(w http.ResponseWriter) error {
@@ -25160,22 +23654,6 @@ type ListTermsBare412Response = PreconditionFailedResponse
 func (response ListTermsBare412Response) VisitListTermsBareResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type ListTermsBare416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response ListTermsBare416TextResponse) VisitListTermsBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type CreateTermRequestObject struct {
@@ -25383,26 +23861,6 @@ func (response ListTerms200ApplicationVndAPIPlusJSONResponse) VisitListTermsResp
 	return err
 }
 
-type ListTerms206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response ListTerms206AsteriskResponse) VisitListTermsResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type ListTerms304Response = NotModifiedResponse
 
 func (response ListTerms304Response) VisitListTermsResponse(w http.ResponseWriter) error {
@@ -25469,22 +23927,6 @@ type ListTerms412Response = PreconditionFailedResponse
 func (response ListTerms412Response) VisitListTermsResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type ListTerms416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response ListTerms416TextResponse) VisitListTermsResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type DeleteTermRequestObject struct {
@@ -25629,26 +24071,6 @@ func (response GetTermBare200ApplicationVndAPIPlusJSONResponse) VisitGetTermBare
 	return err
 }
 
-type GetTermBare206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response GetTermBare206AsteriskResponse) VisitGetTermBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type GetTermBare304Response = NotModifiedResponse
 
 func (response GetTermBare304Response) VisitGetTermBareResponse(w http.ResponseWriter) error {
@@ -25715,22 +24137,6 @@ type GetTermBare412Response = PreconditionFailedResponse
 func (response GetTermBare412Response) VisitGetTermBareResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type GetTermBare416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response GetTermBare416TextResponse) VisitGetTermBareResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type UpdateTermRequestObject struct {
@@ -26030,26 +24436,6 @@ func (response GetTerm200ApplicationVndAPIPlusJSONResponse) VisitGetTermResponse
 	return err
 }
 
-type GetTerm206AsteriskResponse struct{ PartialContentAsteriskResponse }
-
-func (response GetTerm206AsteriskResponse) VisitGetTermResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", response.ContentType)
-	if response.ContentLength != 0 {
-		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(206)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(w, response.Body)
-	return err
-}
-
 type GetTerm304Response = NotModifiedResponse
 
 func (response GetTerm304Response) VisitGetTermResponse(w http.ResponseWriter) error {
@@ -26116,22 +24502,6 @@ type GetTerm412Response = PreconditionFailedResponse
 func (response GetTerm412Response) VisitGetTermResponse(w http.ResponseWriter) error {
 	w.WriteHeader(412)
 	return nil
-}
-
-type GetTerm416TextResponse struct {
-	RangeNotSatisfiableTextResponse
-}
-
-func (response GetTerm416TextResponse) VisitGetTermResponse(w http.ResponseWriter) error {
-
-	w.Header().Set("Content-Type", "text/plain")
-	if response.Headers.ContentRange != nil {
-		w.Header().Set("Content-Range", fmt.Sprint(*response.Headers.ContentRange))
-	}
-	w.WriteHeader(416)
-
-	_, err := w.Write([]byte(fmt.Sprint(response.Body)))
-	return err
 }
 
 type UpdateTermJsonRequestObject struct {
@@ -28171,173 +26541,169 @@ func (sh *strictHandler) UpdateTermJson(ctx echo.Context, libraryId LibraryID, t
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H2Lcts41uaroLh/VaT5qYsdJ9ORa2rLk6S781dumzid6o2yISxCEn5TgAYA7aizrpp32Hf49z32UeZJ",
-	"tnAAkKBISZQsX9JhVVdalkhcD875zgXnfAtGfDbnjDAlg8G3YEpwTAR8PEkSfvlG0All+s+YyJGgc0U5",
-	"CwbBO4JjiWZ4gc4ISiWJ0VjwGcJsgS7JGZrjCekGYUC+4tk8IcEg+EsQBnI0JTOsG1OLuf5SKkHZJLi6",
-	"CoOneDQlTzlTgifl7t5PuVBonp4ldIRGeDSlbIJaU54KiUZTzCYECSxIsjhGl4IqIpGc8kt0SdWUMqSm",
-	"BM3w1w6ekHZxVKbF0P36t8f9DcN8foonFcNTgrMJusAJjbHiAvExdCrIXBBJmML6we6Gtl/yETYNLrf/",
-	"4d1L1+RIEKxIjASRPBUjUmx0zMUMq2AQpIIGYamPqzCYY4FnRNk9fv51RKCTF8/Kvb5OZ0TQEaKx7hyj",
-	"ORGdGCuCiHvLDSqxI0ctoAKqZP6MRAmVamndD4Iw0GQVzLGaBmHA8Ex/nb30hcZBGAjyj5QKEgcDJVLi",
-	"z3OOlSJCN/C/Ph10nnz+1O88+fytHx789erfKuYdBj8LPivP8GcqpEIxXoTo999//73z6lXn2bMuOkk4",
-	"IyHiLFkgNcXwBKISCaJSwUhcnMth//Bxp/+w0//JTeofKRGLfFZ6TYJVo4eBH111zIfD/EP1PF6MX3NG",
-	"XmE1mpano4lT6j0p0p00hJNQwhSa8iSWxwijmW4DYSYviZDoYf+o64ZveEA+/hfjju60Y3pdT8Mv2ChJ",
-	"Y1Ie23+8f/N6cPL2BYqoeSTqolM4IkmBniXCgiCcXOKFRPbROESSu+3gkgwZvKWnNqVzpGnIvjbS9ENi",
-	"1Brx2Qx3JNHkrkjcHqDIEamMEGYxiuaCzrBYfHHfR0PGGUromcCCEhmiyHxeRIgzhDMi76ITtkBcTYmA",
-	"rjVlHPX7IcJmEHqxUybT+ZwLReIhy6aenz0USS5UFKJIc8pP//rnf33Wf4wpSWLp/ZkoIsyfMGbsOh4y",
-	"nCSdhF8S0RlhSZDequ6QFQgzm/AKurSru4krmUWoYhDvk3RiWINdKdTCSLMgIpDUv+FEctjZ5IJIvYpC",
-	"i40lXjARhLBqfmCb3cQNZvjrS8ImahoMHh+FheOFO3/o8/TvrU72sf2X6qPl2O+GmTpW58mW68xeKjw6",
-	"lyumb/u6nfm/H01JnCakjii4JOQ8WSBpX1kjB9wj24gB987epcApEbM601NEzLI5uc2FKf3y/BT1Mh7R",
-	"+5ZT6FVPvyW7/yk5qzdN/fz+p8jL03uJjZRDLTjykl6Qti/xjhEjJJYo0lOMjhFWaMalQgc/oRlnwFzH",
-	"igj7e7X0OzhawWUU35fs+0jIeXlyJ8vy+xi2TfNVAIFG+r1PWYwX//rn/3mPVSr0WmgSBmmooSRVwF/1",
-	"k4x8VV30kaopTxWiKjTSMxVCi094izJE8GjqSOOBRH9wRu4MFVxpApJzziQBUPd3HL8j/0iJVPqvEWeK",
-	"MPiI5/OEmhPau2BxF8/pv2ty1b9lI/8WECG4hoef9FIrTBM3+FyAoWGg+DBAE3pBDCvUizWESQ0DPS0Q",
-	"5mZa9h1DC1ehZnkqlcEgOOpruK2oghX7O46RG/fV5yt/af5NkHEwCP5bL1dWeuZX2XuuR/uMj9KZniWs",
-	"xjKBnOHYGzoXgH4SYNUaeECXKLZNHGvZDMg6eyUC8SotXdkvu3oqTzkbJ3S0zULvbVYgY1p6NgwwwQPp",
-	"S592aPnYA+mxaf2wB9/1OcCJFksLTdSpJOGQwfosrwq61MALRZr2It1ORONIIx/GFawLYfGcU6YeSNRy",
-	"gKetEYkG31yc0TgmbH/0KHhCEImp4mIAAAJ0UT0Yqw46tj0MEnxpSDInu4ce2eWD2yfRaWir+DlhDyTS",
-	"Y5Uo5jA8rLVqpKZUGk0VyOg1VycAXfGZmfIt0xL0bYl8VX8Gf+ujjmYkphhpUvAgrZvIzzxl8f42mnFv",
-	"Kxm/nBJB1nAYDzEWOc2Rt+WvuUJmmPvc8tccyTSXCmGGhkI4h2HhGGZn0C3bKx7TMSVxWcCdlgwJRncj",
-	"EhU0My1/PPMNGFQ6nkWlanL2+V7B+uKZOda9A8/AOrzFQlGcPM033Nv7v/T+UiTV8uzOForIzGaij69E",
-	"WJ6TWDM0Pa3MrHFGGQYhWiEDK1ZtqSnUeqe/CfW6wac2KG3vfn6Knhwc9NH/+78HR0jihTxGnNnXkcX4",
-	"xR14IBG/ZN5BCJEkF0TgRDc4SxNF51ionp6ZGcXy7pgFMsMor0pklmSY9vsPR2MqpIKPpGO+SbD7ome+",
-	"kPQPYr6IYKLZ8Ncqd7B3gow4i6nu+GdMkyoKfDE2FKYJ98W484HNLLF23lM2IijmxAgCDaegfx8yLdFu",
-	"y1/uh+1jxDiy5AJnAVbkNVfvsaJyTCs4oiJfVW+eYLrEAzfSxGtu9zSnCH5BRILncoW5busd+0t5QzZu",
-	"wQeGUzXlgv5B9sg4MTojWBBhxJAxX1kto8AYDzzGWBjJnnmjP5rQIpGUnTN9jix69lb748ePnZNUTQlT",
-	"ev5kw07DKs4FHxEpNcU8Z4qqxf4Wc04E5TEaBoePBv1+5/DxoN8fBgM05alAGvrycX7ecsGkARGIpV6M",
-	"Fe5hpQQ9SxWRvRgvZK/fM+3KXr8orQ4PC5viTQzZme0bq5TwnsYnJEmQRclnqUIYgX1K/0QZ2Lo9rGym",
-	"GiH4ILUKSc15/pCbwl5pdnkKe3fbEGfVHDXXilb1H2WaTQHmZCtv3CSKz+jozZyIzHiPY8NPcfJW8DkR",
-	"imrFbIwTScJg7n31LdB0sfGV8lRyCK84wnGMHM+dGpGnOJrhc4JaOI5DlM5jrAiwWkaA7Qky4xdw5orD",
-	"ySl044q7EZzkr1yFAY0rzqcT198CwtJZMPiUG/pl8LlK1c8NIp/Mr6E/tPwVfvafZKR0D1MYaxW6UFhM",
-	"iAqNpZleaFwOa3Xy9oVRn84kT1JFUMpiIsBodYYlQR/evQQ7jmddO+wf/RSWZzcjymdL+aD43J80jjXr",
-	"NZsBRh+9B5vnz+eBnV7VvJfIT2aHYDs6xNDMgGft6C+pIrONhLBM/1ewYi/Mqwf9fj8MZpS5v7MZYCHw",
-	"Qj+sDxqe08r1W7GwSwtUHvvqhXpHZJqoa66SMI0UlmiHM1/reL2zfhGYdWlSaxZzXetaQT95++LN2vV0",
-	"s8xbrVrWp8BxslFuu54+u9nmxZHjte5wGb+of75ikhBVdb40Lyk4S/ULHUVnJKh41mGAZdbycYoVusRG",
-	"jVca0xj+YVnLA2n16RZLjRhFGJkhZVLFNA1MRj9koK4SKTEWPVjRLys4ava7Y62lJy6nfAVDtHYJPT4n",
-	"OCSdMBJ3jBEIdK71TAmrwPQQur1YHlJxClWkQ1couziNqUKEKTCtsnR2VjmislSx0q+2SAHb+wa5Yuh7",
-	"V4bhjnotTrp0lPZ2vMMgoex8Y/cv4aHlpYIZuBbWs4JnFqevMILvat82DZ/q41nWTN+/QT897h9YuxRN",
-	"EipBn5Vgz/9w+hTx8Vhq8V/01T2QSB/4tYb704P+oK//6/b7/U7/rwMwV9eaxqn7MCh9GA675uPDq0//",
-	"3vlc+n3FCix+5anYlk2OEi6Jzz/OOE8IBiENv8kvhhXiJHkzBpVnHYVk+3D1eRmUPk24pGzijDhgskBG",
-	"uzlGwAEvp4QhM6BKhhfjxSYKBQK7CgPGrcQorROfE/bl8KgiNuLNnDCEkwTFeDFAfW9nNR48fDh49GTw",
-	"6En3yZMnHqvxlku3vLfV0oO53mrxCyIYnUxVNQtNcNagacW58GY0hteqJ2nV0doc6y08X8WphHXfVo5O",
-	"Ki5IjPQz6IxMqfW8gYeyPwAtpV0w+1GmHh/lI9aq5oQIXwSsGyWcHFA7tVQk5LwGqX20j5XZ4SLIGwnd",
-	"CfMoz98bj2z8A5cvdOhEkSHpfN2q+GtRyd2OEzijRs2Nha5y+VEXwO+OOe34Vk7bvrYl++NxNTTKMV3p",
-	"p51wrI2YqmrPc05U/eosRFWRN6WVcAaioq/46NHntbLD2pG+bcBEtnH3fOVOVOj8+xNIWwgACPzMkG8F",
-	"LlcFGwn1fJIaiZ9RwAcog34AhWMw5LcHSM7JiOIEtagyZn7ozoQVxGSM00QZ/qwPdztEU55Q4F2lB8x0",
-	"2xpk64+pMFjDwlXbj9buTQuWSaSiWmvJxJ5nkXik9eutxaDgqeW5o4SPzvMgx5abO0y5fYzIVzxSyQIc",
-	"CnxsJxQi1wGgLMvMkOnpzDrKY7yoL2S8WBktljsHRyvAlgeUOvWgU26MeLzMu67W0fg1Ef+Wyv1dYvt1",
-	"mL481FvS8G+EU1z75K09afVIfYUW69FkGW9UoYwcQnhzdENdrW5XGBLyUNptNynxItb3fEayaMyYMEXH",
-	"VMO9KvItz3TpqWyMn1faz65ll142Iiyv6NpT9VFQRa7JaXY+jd+Peb/exnvreiv2mko2/n2ZbHLVqBpH",
-	"zQWP0xHJ9LMBigSZpAkWkYE7KwKBFRGzdogiy2ijIWsVAs/AXFOAV/ppy4xNfJnlxxEqvDlkI2tp8OON",
-	"9cspc4OII9Ri3AbxinxsI62YyXwqFp3ZsHlLunZ6QbhWSISB112lyChu6JbK2tcVaj35qgiT2ZWOzJGZ",
-	"agW/BQFalGV3Ouxe5H6RLEgPtOscfNmpT5Way0GvZwmmy8WkR76qnvEHVM5ymdr1Ai8Z5g+6B5uZgHuv",
-	"ikZfkgke3az5q54ZZyvgUcf2oaqO2NYmEP+WgO/VqPGGTNJJJUNfD3i2XbbbNtKASF621KywxCzZX4pL",
-	"Ey5dwbAEVUml7k7AbUgeeydnndxxV6fqt2lnetfCLPf6rnsYorBe6QdXSL9s/vUEoV3RnQ0b+Iyn6ksq",
-	"khX22MzroAWeuyGLWvhMmuBqwkxwBpVIElU8+pV3OS3sL3cHB2np8soDiextN++Kjt83VWiKZc52alFM",
-	"5pSooBRzyWEFZ6m6xKG/By+pVHg8Lo6OzOZq0a50AZoLvKZBMLy4KzTF9mHPBighY+XCtfy7PQmV9p6H",
-	"hggXlFyav349ffUSdkraWyA4ISzGQma3RRIQTujk7YvjDM9kpiYnnyWSiiaJFcyoFfOR7MH2dWdxiIbB",
-	"W3OxWTfKuLvnPAza1QaUlVxb0Rn5g7MqP9nJ65Oiw2u9PIbtsz157WbrveYI3aDdpILtNWxuFzbnKdXb",
-	"7VJN/S+7ILeNFr1mvHsxPtWgrFrK7v53+S3h84Rkr+zDIiNvFH5U2GY22rFWqOzLt7B3NYLUcslWDfxz",
-	"ybt6LTOTDCrmVMf0tNOZWWt5cqS65mCB/ekmQM8Jy+MqtV6pFXHQL9GHdy+P0TAYBjYIVUKgsB+B4fRQ",
-	"K5279pcuidOeuyxeCMqs9IE4BFJ8EnyZ7u+DcFd8UjmDzWPy0UqheQN2OLPpPQZIE2IXed9DbNAApcx8",
-	"ilFLcsR45m+aEqFfmxIvC8klT5MYjTX0oApRtgFPrDs57/UzSxAj37ETuD6Ne6/J5ZffuTgvLsbjow2r",
-	"frWBQO+jgXTFAapvI93+vO/FRPrSSa8tVkWSZFwju8ySP1m/VDkCyxVvTNey7d+MsnVtzeickLn8skJ5",
-	"s3pKIZeCucSulQunrizrcg+ksaFWH+8l+9DKzAetoj7zQCLvzbrGqFvT+8wSrHC73apSmOvYTj2s0A5v",
-	"Sulbq7cVjVduyYokuF6lsw3cpE5XoY9tr9Rttof9iXW6MqjdRakrng17z9Ssa+GqqSMq82WdsOwcGl9X",
-	"G1ymlRsT7mUR9b3qg2YHb84Yc33/vB1hLR1pF0raXUeyvf2JlaQlMFIWO/dSi6or+79HFetqEyHeS2Vo",
-	"xUnZQhva+mTvRRvyOe12t3A/ampAc3gfSUIAx8n0zIRAujum7gpUhtDRC4YiLQOi0Nw9BvYTDTKnwZAd",
-	"dPs2Z88Mm3Qx0uReibRKFYGH328YWgihf3JBxCIPC7BkSuSQ4QmmTMKlbAh3WHKUW+BarVDRpw7Xjok+",
-	"FVGXjmRUS23SMLm60QxFo1amCddocmljs4FXby7cTtghZmBbB/cuTvE1NziemhsbJuskVkTkmkWMISUp",
-	"eOyg1yp+U7pAXOn5zgdQtXg5St1u/cY20WqdGAnF6z25NB+bOU3xyoG7NIY7C+wYL+pr+q63Z0bLyION",
-	"/7o5sFOuHf8zvNhjuMv2cao51Og/gZDsv95GSPa1Yz/c62uX9ubUWdfF/Y/sLo30lgK7S8frzih8YzSb",
-	"d4mthulrT4S7Kdp73Q2x3TjOjxIYHkLG1RsYEqSVva4eDGMLtwtXz5Lr3mi0uuMU91b9qBD5N0PW955+",
-	"boZo9qJquU26lQDJKjH8fUXmv7cWg7V+1F0yfZss2DujY7ir/mWLQOgEb/f8ThanKquJnuYNIj3d/P1H",
-	"eUusZRfHwHYpyMv8BtKiX9f0X1jtW0Kqt0bqtXx6+Wi8jm4Lzv2pvAhbE+TWiElT671FS0vsv76Ndrt1",
-	"2wto0GO9FcCwzM2/L7DwMVc93WaZggdBGLzi9sNpSqT59JHEzH0+nabCfvxZ2FturkZC9V5LMkoFVQuN",
-	"sWZmqU1u15NUTaucPiYB7QzHJvMZiiRVRF6MzA8S8ld2OpDRHcczysz9P/uNzfFe4Y+OstJXoOvDEHJ5",
-	"NFVqbhKBUjbm1YkQKJsYs3wx9IOSLL6fiiwIRnaHbMhOvcTGJ29f2JJQMo/5P+geeHH/rdW5RduDIcv7",
-	"a0XZ5yhENEZ/M1n8YSDZEPRjWRUj89iQRXV99VE7NHUrRliIhZ58BLOPQpPeAcgJzQlYmbMSGENmyn70",
-	"IsWjQmLnFTU1VifaQlQOmSuidWzLiSCc2Fgsl4Ui/4XFCHqF2k4MZdVLbBpnPh6yUq2SbJv84Juoh+e0",
-	"d3HQ63a7UYhiMhdkBIWhsh3ECFJKw04iOPeaKmCB9KBHXMTS0K/LiaEIMxlxTZ+mJB6sLcJImpJw0fNT",
-	"PLHFm5CEKnZRITN7FLprIQ/7R5DN1WR3p2wyZFEhwXsUVhfc41CjD7Wevnn3vh3aQlHQZPTr85NnEUro",
-	"uSlL9cvz0yFz2Qf1F2c8XnTRCZoRNeV6iFDQKs/njS+IKW/1yB5dKAoYwXw/mkJ7La9iVkacJuW9DJfv",
-	"B8uwooqcbA+Zwuek6uKMWbhCJmsYCPCGKGMXQxatYxToOTjGoOCCno8mOCUwkyZ3IfQCCbL1LpPYXKId",
-	"MpOIMOET4zNzCZkd+/rVBlBll16Dg26/23fGSBAXwcNuv/vQmM2nwCt7+p8JqbzhC0mXybmJCSNfFWqV",
-	"z1h18Zk2eNWN/88FsGEWD5nbkgFSXL8+w+KcxCG6nBKoYAZt6SWZQ1TkJbgl9T7ZS89mC+y9Z73FWhwh",
-	"xYcMqqEIckF5KvMR6/FL1DJnybomGUdmnlBnSB86YK/cdl5wL4ZDBp5UEI1dLiYo4oZVw3K/n5MRHVuG",
-	"GgHFdF4+M/uTXXR+Ebt7cG8xpOT2ix6uuCKQPwIW2uAq3PicX4vv6vNSEZ7Dfr8qbf1UzZIts9af2mpG",
-	"d1ff4bD/eNXD2Zx7S0UgrsLgYf9o82t+6YurEEoCbXzHK3CkXzk4rDG6cpkDeLXGxKoKEgAOSmcmDAV2",
-	"KMMRS2cQEk3lzm59Sk3QADhu8URTZGC+CT7rZp2ksi0US4y509z75sV2Xpmw0t6Yi963yylhVwUW40Rd",
-	"dRDsG0Ys3wPJb8+ayx1ocRFcS8c2YYKrhsnzNzVLHrLI/B5BZE2YNeX4B3xWICOSLA9hu5tVElLZ7fgh",
-	"W3s93kVwr8zwQHWzb5IYIJQcsnNC5rYQHwwCMiFiJEheNbHIO/yUA9tyj7xeYg0W4tUc1E8vlZQAjh2h",
-	"1mpE1TbVrECeehVMC5Fi0Ep1BTq9kHXLz7Wgnf+9Oudpu7Jq2765qI+nS8UbPuUuQqsSeuEcfmbXw8OK",
-	"zK6gQS0VbouDwcHhUgz9QSmDQl7F0SZOCPyEA5tzytpVy3OPZL5Ep8fplcm3pV5QtEfEZd9gpZgxTMyB",
-	"XTj89sSaar8sw+hLwuhkNCJSOmnUAZTYyWtHrxMzfplpVwe6EWshlKyq040tZHUf5GCWekCLBp9q9N/A",
-	"u3Np5KlnbV8Umq+tKMzvSOUCbYlTU6my1Bt/x2J7tAeVoWvwqVNeCxPamro3y/h2K5JSTlECfpNqWFpm",
-	"Du4WjAEyfIx6oU1rfyb4pSQCtfJCcpChybWMzsiYgwq/MOo1JNo8dhGSMGv9BwPtmRKJfsNiMUCmuW6d",
-	"cl/PC6irFWOF215IZJ71wl2uaDcc7OY52ONa3XilD+8FGyvSUpaqLLfCabqy4byQ0gnPNPRMEmKtCRJF",
-	"OeuCgsBRiGxW2g/vXuZ2DlOT3Vq+zlKaxMAq9TMajHttCoJjzT4veCpQNKYsPkmSKETnVMkURROiogIb",
-	"NSH9n8Pga8eaKzp6mB0soUiixzRNGmJZwVufQqC8xbMWJhKp/s7jHStrZW6Ngq/CYtFXqaQjlPdmkdVM",
-	"f+3nIMlvG7/k8ssJm5CE+AAnlxlXtUtkVV42vioa5PO6HD6XPrghLr1YV8zKbEy8xMFeejFX69hH9hy0",
-	"vNO5Ptj8SrGUXAhFVze+5NVi3Zl99J9sfisr2wtM41Gd2VQUMdMvHx7Weblcmc53pABK8V0onz4D3M8Y",
-	"ktnvQpn9eObumtgDD98sw6auI73N2OmHxE0l3vSpFC6Q396qdeXKXqXauyK6pFeaQFfb9BaKpnfpwPlM",
-	"XWDsp29bjfEancKmudBarV3XU3+tnPgFqj3ncsJd+LKmCyM13HZslhp6DNnjmbfWZDyAHdcbzkc4mXKp",
-	"Bj/1f+pba1t2yMzem6NWFWdRSMmTkVneby8zHjgJlr0AVR6rMuRkvu1arVxVSsfP/kXrEuE7Qv68dEnQ",
-	"LPOyPcTuzXs3huyKnnm8co/sgAt7kM/iGluRWUmlbW7N3uSBLeUlDSoxxVXlPhUiBHyH0EEhCmCbycCo",
-	"//tY8NnfPFbgXSE2V22KfELx4jfbYqCidtioWY2adWNq1kmSeAEXoGbhJFmOuvCUrbJ6U0Q7BVeJsWFA",
-	"BcAS8HkG33siZFcDfxl9HJVtJ6a3uBvcc7S9rblxB7LbBvSaZfNAb1kRz6IMsvACw4uywIJ1QDmsBsW/",
-	"EIuJFztZE7fy/vxopsfFbobHzN5YfdK7uo17ZIr08v36ErJoQmoE5H32pHynEvUNI0VuiSEtxSbTpcsl",
-	"gLBxwkfGZAlmyFZdW6VrpH3sncIJUbKYM6u2jXKS8WGTR0Czqmq3hPXzI1BTVrv5S07+D1AoeF8o4OZN",
-	"o3rrwPiEvIUBbSWzkd6FBbR/FxZQs3cNpvrzmjwhBU+O/my56tAcdS68oGKD8fR3mtWZMNDNptEyhFgT",
-	"l5ljkOiX56eoFwHa4Dm77aKTjOlhea7ZzxiiUld0GLlwWtjIQY5PIsczqTR9Ks4rI5RMWzvFN26FUZtg",
-	"yCZq5NZQi0uTtEvY5IqTTUdy5cHWPUe/Pf/t+evTaEX045JdC8CPARqF6lWQPDUPtrb1RClD0cs3T09O",
-	"X7x5HUFkvkZknRgvdLtMmZhtPJq6YOvQBVq7iqEm2tLE7CMModk2wB9Fv52+ePX8f755/TwqV/uAKg+A",
-	"8CBlk1f5asxTYYK0h8zqQv6dDoiM5+jwsQ3kNiCKqi768OKZhIsYEgRPiCRHOE9MlIJElhA3byYnMASY",
-	"Q7YiHMcmFJTr79YwNBcLfrNMbRdm5efI2pJh6T1o1LwtWd93x8dOWClT2rufn6JHj44etbOguCKfC/VZ",
-	"85PGbcvdHLCuZen8D/1wY+3881s7c9Vey9E87sjd/HIKfmspRaFJRtiFNINVCLpaU48L1vTNdtXGpnpr",
-	"anJjimxMkd+BKbLCsXcLJr+9iMPG7NeY/Rqz3/0x+90u9EkLLoQ1QL1nUoqvv8diJi+v63e+Dexhh7oJ",
-	"exCmIJKpOa9bnYKMhhMqFVwnsORTcZegRNi17xTUJ/MkJ846RL4cdVymiyyxwgPpaARBpK1vxgrrqD9D",
-	"lus/IWLkkkiFIFUWrBKkBnnU73fRczya2gQQaip4OplCX5l7s2U2ZMhMkgkukKQTRuIOZUgSKfWCoYTg",
-	"C2JuPuthL1yuE2jX1pvy8kp0h+ytoBdQbcBk5CCxNfwXEPEAzc1jIWK8A3ego2obWb4PDYP4gRnExylH",
-	"rkjFpT7nUBPAy/thrsiDkMvO2jG6vqOsVwhmXnttyEUr30uEXRHSbEG3PmPGCfCOQ5r5LJTZBszb6OXE",
-	"PRdUBgTXR+CVtT3u6u7Rcr2vH/jyUYPhr31byXnDCtyptU8uVMyDUsMSvgeutF1Wj8ZofhtGc0dpmdV8",
-	"g43ckV+uZq4hxDUWbdvvzYcKLyWKaYzgW0gsvyhsyQzuuFJjBG+M4DdiBM/SoBQ8wGHOqm42HHergNsM",
-	"nHnm90oL+t2I0V1UgRtH4XfD0xpL+A9jCc8k1/bIZXsIvTZeLosn42MUrQm488Jj88FXBtExnidOzALq",
-	"sFyaYbneebvs23On5nYiyLbDY028WRNvdjfxZtmJ2U/A2Uq2UTMQzb5yXdd7o4L/mVXwOwlf86DvJm2/",
-	"0fQbTb/R9BtNf0dNf3202zp1+w7EZqNyNyp3o3LfD6SSFm1vO8D0Xo7C1kaiPc8eu2+ejVuHHflSbA60",
-	"l6qBFA2k2GNRkYpaSRpd5BzKJK6pSkCcv2F40FbBfjnRb8oOnD35HeCSjVFBLmWnrZOSZ+E8OOwcPnLZ",
-	"Pb+4CnPmzq6XnPPpVFCpZliiZ6ZqoH3S47r1A4Oylb0XkUHZaJrQoAZh7Yyw3hODkTKbP64oE6EIatmz",
-	"5a7Dh0jOyYjixLy5J19Hb4lHrvR7mKyX2dPZdXvbVojOFnbcNJbmUn/2rL0XX+WwKDLaBmQ1IKsBWfcR",
-	"ZO2d2/S+ZZ/rhS3eAcra/HQ2qMbHcjs+FpZT6NowxYprFpk4wihyuxwhw5aA2L227S0ZhmdElqXWLyQX",
-	"WvfNOFCgyPss5jZJOWcqaiRdI+n26KEoS7olQXcbQYhrjQ8Tj7tsjEL8TqTizblQrmMiuCPu1jhRfhAn",
-	"ygawsk/8XDP4KKPP23WjNkD6XgPpuwg2Koi42wbtDWBvAHsD2P8kgL3SDFAPNN9/KdgA5wY4/9jA+S7i",
-	"izxwsgNIz4K+18YXvXdP/fDhRdlKNI6vBl3csuPrkpDzZOHd06gZWpS9sENkUUbvfmBRkdqjGC9kBAQv",
-	"ka0EK48Rdp8R4wp+JTGi0qbJ76ITpH+jEkXmmygcssjVyo1CZG8kcoFmXBAU2cK3ERoGv/46ePWqA/8O",
-	"A5fTK4/2hDKdQ6bojOhh2OIAl1MuCfQOBcbojOjO9dhcznyZ1ROAX011XQSFAhj5qmC8Lc6ShekPS+UV",
-	"HsDw8wwvUMyR5O2qfGAm3sYt6Z8hAktvNQw9L0sc9H8a9Pudg0NTTPjgIfwFpYU/+5WCX3FTKTgsvHzY",
-	"14/3D0uP/yyoezwvqGwCv7zqw1ilwj1WjA6rKFFcVWBWETErVZc9yJO2Qk67QlXZXILWjxVzJHAvQsXc",
-	"YJpIsQYNXztSbElGLcWMmZqP+gztycZcFG0bAsIqxuaHheX3fvQA89iw7Pn1oWG5pGzwcYOPG3x83/Bx",
-	"CHByTsSN8J/eN/exXoTY7YPAzU+7MTVurVu6g79EsFsGiWVyaZW7KX9ik7PJ7fx9M+/4FHmPhV3jbWrk",
-	"3R14m9Zi7XsRG5ZJuU1eru9CHN6cf+sa9oC74WqNd+tPrs+/I/MEj0yt0RgvLJauAVj2B6Jrhok5cr1v",
-	"/vEGTd8xmr6LSDFf4N0mcG9AewPaG9D+/YP27ePDvhvx16DnBj036PnuAEpaVLTXAfWMzxSqRpVFZGY7",
-	"OFF8RkfoTfYeIl8VYRJyck2VmstBr6cng+e0y8WkR76qHoaX2iE42SDKonihuxzUAT8N4Id8iEikULGG",
-	"Cw2faJaVAp9hSYbMK+8WIskRoWpKBJS3NX3MEBYGaCnCUOuw3zeOQN2MIDJNIMoj77CNuBgypn+m0uwN",
-	"1K9DgoxTiRNTBm/OKVNEoJTpUUV2soN82L1v7Cpq2zp32ddDBljPeCGxmBCFzhYomgoyjkJkohUuCFIc",
-	"FgHq4EW738uJhkyvfYTjODpG0b/++V+rL+2YHOGRoaIIsnRGgsz4BYnaIaJM0ljTO83SrnWHzMAo4Fua",
-	"bC2y6OizGKFZKhU6IyhaxXOPNRH9bRisp59hEA1Z6+jgEeJ6Yy+pJG0TCmUq+KERFlCvMIuOmkFxXrWY",
-	"ky46sSUHD8J+v+8RVXfITlwquSIdmlRy9uwqPB7bbx5I9PT9b4jONNMxuF1mlQupqgoHepey/MTcdd21",
-	"EoHCGFZG/fiZlo4qUyo9vwCtJA/tOYDQnoMjCO2pTrYUBlMzaY+mJ4IQ5hHzDFPm58XTqxoMAhzHAEvq",
-	"ZIqqTAvlqjQfHAb7GlsP2oLhmXNjgo7qAQnDU3MCuWtgY8bzDjjiWu++CbbICAldYunY6/FKrhrmLBxY",
-	"avGiFLwKLNdEkADjwUm7QVA7IqiH+78UIQQXm3Vq2AIU2+e0BE20mNNcFnu1WdEZjxcooTOqut9RBBQX",
-	"tswnmmG2WJOpxlX+VIizEQkNHBGGxFurYdW2ibRMtOK6yP5T/cTNu31v3coD82pikBrzzi3HIMGJKxzy",
-	"1XH58OwOMfmnJgZ5faJP/dD9rOUL2tKXDEP+tdN/2Dl8EoRBgpe+f9w5eBxklX7fzwVlE/Q/Uiy0ZqUf",
-	"8XJ2usDscAsGcS/Cr/VAmtDrxth0/fq9JmwZg7soNgkuhWZa7QI/2gVC1Imuht6LZhtItGmMIzFedJEh",
-	"E8KUPjEkDlFCzwki8LogOK4OrDbsroEnDTxp4Mn+4UnFPQdjvNpJ1+h90/+rFwJ9XYRSo4gSEbMm/OKW",
-	"wi+A/4PlXHkxDi6ekCScTZDiiKotw5yh3ZWREqZXL0piByHzCwEZc/NasKPHeyqQmoiIRibdQUSEA445",
-	"Qr0PocsgnTYFX9yyCLu5EIodteHb50NN6MSPUtRrh1t6SxC0ZgCxJrmbj55qsOi9xKJ3ESTsRMvdQ94G",
-	"7jZwt4G7dw13tw/6vQOR1WDPBnv+WNjzLsJzDTQwgxYX7lBXXCEi4oJCb2dYwrB0R6lIgkHwzYS36R++",
-	"pCK5CsLgAgtgR3B0ij8bBDLGaaKCAcRaDnoQ0ZZMuVSDn/o/9Xum7PXycXibniV0lA3A+X5+hVpxdoBd",
-	"PZnP2RIsT+VpKgRhygSyOnUe1sz6fE3PENe3BJDnggDYQQmZ4NFCN+G9Z76sePE9UYqyia1o1yrgJr9j",
-	"s1fl983sxlygOeHzhKDWr6evXqI5nhBTun6EE8JirBunT+1nNCYkln7z5uXg6vPV/w8AAP//",
+	"7H2Lcts41uaroLh/VeR/qJvjpDtKTW15knR3/sptE3eneiNvCIuQhN8UoAFAO5qsq+Yd9h3+fY99lHmS",
+	"LRwAJChSEiXLlySs6krLEonrwTnfueCcr8GIz+acEaZkMPgaTAmOiYCPx0nCL98KOqFM/xkTORJ0rihn",
+	"wSB4T3As0Qwv0BlBqSQxGgs+Q5gt0CU5Q3M8IZ0gDMgXPJsnJBgE/x6EgRxNyQzrxtRirr+USlA2Ca6u",
+	"wuAZHk3JM86U4Em5uw9TLhSap2cJHaERHk0pm6DWlKdCotEUswlBAguSLJ6iS0EVkUhO+SW6pGpKGVJT",
+	"gmb4SxtPyEFxVKbF0P3618e9DcN8cYInFcNTgrMJusAJjbHiAvExdCrIXBBJmML6wc6Gtl/xETYNLrf/",
+	"+/tXrsmRIFiRGAkieSpGpNjomIsZVsEgSAUNwlIfV2EwxwLPiLJ7/OLLiEAnL5+Xe32TzoigI0Rj3TlG",
+	"cyLaMVYEEfeWG1RiR45aQAVUyfwZiRIq1dK694Mw0GQVzLGaBmHA8Ex/nb30mcZBGAjy95QKEgcDJVLi",
+	"z3OOlSJCN/C/PvXbT04/9dpPTr/2wv5PV/9WMe8w+EXwWXmGv1AhFYrxIkR//vnnn+3Xr9vPn3fQccIZ",
+	"CRFnyQKpKYYnEJVIEJUKRuLiXA57h4/bvYft3s9uUn9PiVjks9JrEqwaPQz86KptPhzmH6rn8XL8hjPy",
+	"GqvRtDwdTZxS70mR7qQhnIQSptCUJ7F8ijCa6TYQZvKSCIke9o46bviGB+Tjfzlu607bptf1NPySjZI0",
+	"JuWx/ceHt28Gx+9eooiaR6IOOoEjkhToWSIsCMLJJV5IZB+NQyS52w4uyZDBW3pqUzpHmobsayNNPyRG",
+	"rRGfzXBbEk3uisQHAxQ5IpURwixG0VzQGRaLz+77aMg4Qwk9E1hQIkMUmc+LCHGGcEbkHXTMFoirKRHQ",
+	"taaMo14vRNgMQi92ymQ6n3OhSDxk2dTzs4ciyYWKQhRpTvnpX//8r1P9x5iSJJben4kiwvwJY8au4yHD",
+	"SdJO+CUR7RGWBOmt6gxZgTCzCa+gS7u6m7iSWYQqBvEhSSeGNdiVQi2MNAsiAkn9G04kh51NLojUqyi0",
+	"2FjiBRNBCKvmB7bZTdxghr+8ImyipsHg8VFYOF64/Q99nv7SamcfD/69+mg59rthpo7VebLlOrOXCo/O",
+	"5Yrp275uZ/4fRlMSpwmpIwouCTlPFkjaV9bIAffINmLAvbN3KXBCxKzO9BQRs2xObnNhSr++OEHdjEd0",
+	"v+YUetXVb8nOf0rO6k1TP7//KfLy9F5hI+VQC468pBfkwJd4TxEjJJYo0lOMniKs0IxLhfo/oxlnwFzH",
+	"igj7e7X06x+t4DKK70v2fSTkvDy542X5/RS2TfNVAIFG+n1IWYwX//rn//mAVSr0WmgSBmmooSRVwF/1",
+	"k4x8UR30kaopTxWiKjTSMxVCi094izJE8GjqSOOBRP/gjNwZKrjSBCTnnEkCoO5vOH5P/p4SqfRfI84U",
+	"YfARz+cJNSe0e8HiDp7Tv2hy1b9lI/8aECG4hoef9FIrTBM3+FyAoWGg+DBAE3pBDCvUizWESQ0DPS0Q",
+	"5mZa9h1DC1ehZnkqlcEgOOppuK2oghX7G46RG/fV6ZW/NP8myDgYBP+tmysrXfOr7L7Qo33OR+lMzxJW",
+	"Y5lAznDsDZ0LQD8JsGoNPKBLFNsmnmrZDMg6eyUC8SotXdkvO3oqzzgbJ3S0zULvbVYgY1p6NgwwwQPp",
+	"S5+D0PKxB9Jj0/phD77rc4ATLZYWmqhTScIhg/VZXhV0qYEXijTtRbqdiMaRRj6MK1gXwuI5p0w9kKjl",
+	"AM+BRiQafHNxRuOYsP3Ro+AJQSSmiosBAAjQRfVgrDro2PYwSPClIcmc7B56ZJcPbp9Ep6Gt4ueEPZBI",
+	"j1WimMPwsNaqkZpSaTRVIKM3XB0DdMVnZsq3TEvQtyXyVf0Z/K2POpqRmGKkScGDtG4iv/CUxfvbaMa9",
+	"rWT8ckoEWcNhPMRY5DRH3pa/4QqZYe5zy99wJNNcKoQZGgrhHIaFY5idQbdsr3lMx5TEZQF3UjIkGN2N",
+	"SFTQzLT88cw3YFBpexaVqsnZ57sF64tn5lj3DjwD6/BOkBFnMdVj+wXTpGoWL8dmlHryL8ft39nMTrj9",
+	"gbIRQTEnhplokawZWUHsLs2/9f6XZ+hJv99D/+//9h8ePEWMI0tusJ6/M5yqKRf0H2SPpIjRGcGCCHOw",
+	"jUHA4rYCqfU9UiuMZM/U5o8mtLw9ZeeMX+rDSpbo4ePHj+3jVE0JU3r+pMg/SpgCVnEu+IhIqbnSC6ao",
+	"WuxvMedEUB6jYXD4aNDrtQ8fD3q9YTBAU54KpMEEHyOhOXnxqGsRAwe9G2OFu1gpQc9SRWQ3xgvZ7XVN",
+	"u7LbK57/w8PCpngTQ3Zm++b+JQmqOT5JEmRxx1mqEEag8eufKAProYc+zFQjBB+kBuXUUXdmXHitOfEJ",
+	"7N1tC41Vc9RnOFrVf5RhxYLgyFbeGJ4Vn9HR2zkRmTkUx4a74OSd4HMiFNVQd4wTScJg7n31NdB0sfGV",
+	"8lRyUKQ4wnGMHAcCOCH1tzN8TlALx3GI0nmMFQHGwwhwK0Fm/ALOXHE4OYVuXHE3guP8laswoHHF+XRK",
+	"wNeAsHQWDD7lplMZnFYpT7mK+cn8GvpDy1/hZ/9JRkr3MIWxVkkjhcWEqNDY7uiFRjqwVsfvXhpAeiZ5",
+	"kiqCUhYTAWaAMywJ+v39K9CMPXvFYe/o57A8uxlRPlvKB8Xn/qRxrFmv2QxQo/UebJ4/nwd2elXzXiI/",
+	"mR2C7egQQzMDnrWjv6SKzDYSwjL9X8GKvTSv9nu9XhjMKHN/ZzPAQuCFflgfNDynleu3YmGXFqg89tUL",
+	"9Z7INFHXXCVhGiks0Q5nvtbxem8tzTDr0qTWLOa61rXKc/zu5du16+lmmbdatazPgONko9x2PX12s82L",
+	"I8dr3eEynib/fMUkIarqfGleUnA/6Rfais5IUPGswwDLrOXjFCt0iY1ipDSmMfzDspYH0mooLZYaMYow",
+	"MkPKpIppGpiMfsioU0qkxNhIYEU/r+Co2e+OtZaeuJzyFQzRanp6fE5wSDphJG4btVp0gk1MCavA9BC6",
+	"vVgeUnEKVaRDV6gPOI2pQoQpMFaxdHZWOaKyVLHSr7ZIAWvmBrli6HtXhuGOei1OunSU9na8wyCh7Hxj",
+	"96/goeWlghm4FtazgucWp68wK+5qMTQNn+jjWdbTPrxFPz/u9a2mT5OEStDuJFhIfz95hvh4LLX4L3o/",
+	"HkikD/xaU+hJvzfo6f86vV6v3ftpAAbAWtM4cR8GpQ/DYcd8fHj16S/t09LvK1Zg8RtPxbZscpRwSXz+",
+	"ccZ5QjAIafhNfjasECfJ2zGoPOsoJNuHq9NlUPos4ZKyiXNDjMFVbbSbpwg44OWUMGQGVMnwYrzYRKFA",
+	"YFdhwLiVGKV14nPCPh8eVXib384JQzhJUIwXA9TzdlbjwcOHg0dPBo+edJ48eeKxGm+5dMt7Wy09mOut",
+	"Fr8ggtHJVFWz0ARnDZpWnFNkRmN4rXqSVh2tzbHewfNVnEpYh1jl6KTigsRIP4POyJRaXwb4fHoD0FJA",
+	"KGYCmjL1+CgfsVY1J0T4ImDdKOHkgNqppSIh5zVI7aN9rMwOF0HeSOhOmEd5/t54ZOMfuHyhQyeKDEnn",
+	"61bFX4tK7nacwBk1am4sdJXLj7oAfnfMace3ctr2tS3ZH4+roVGO6Uo/7YRjbQxKVXueubfqV2chqopl",
+	"KK2EMxAVvW9Hj07Xyg5rR/q6ARPZxt3zlTtRofPvTyBtIQAglC5DvhW4XBVsJNTz8mgkfkYBH6AM+gEU",
+	"jsFHcDBAck5GFCeoRZVE/JKBlU8aR21MxjhNlOHP+nAfhGjKEwq8q/SAme6BBtn6YyoM1rBw1fajtXvT",
+	"gmUSqajWWjKx51kkHmn9emsxKHhqee4o4aPzPGys5eYOUz54isgXPFLJAnEGYRNmQiFyHQDKsswMmZ7O",
+	"rOsxxov6QsaLPtBiud0/WgG2PKDUrgedcmPE42XedbWOxq+J+LdU7u8S26/D9OWh3pKGfyOc4tonb+1J",
+	"q0fqK7RYjybLeKMKZeQQwpujG+pqdbvCkJAHJ267SYkXA7znM5LFt8WEKTqmGu5VkW95pktPZWM8XWk/",
+	"u5ZdetmIsLyia0/VR0EVuSan2fk0fjvm/Xob763rrdhrKtn4t2WyyVWjahw1FzxORyTTzwYoEmSSJlhE",
+	"Bu6sCK1URMwOQhRZRhsNWasQygPmmgK80k9bZmwidiw/jlDhzSEbWUuDH8GpX06ZG0QcoRbjNixS5GMb",
+	"acVM5lOx6MwGIlvStdMLwrVCIgy87ipFRnFDt1TWvqxQ68kXRZjMguQzR2aqFfwWhLxQlkXJ273I/SJZ",
+	"2BNo1zn4slOfKjWXg27XEkyHi0mXfFFd4w+onOUytesFXjLM9zv9zUzAvVdFo6/IBI9u1vxVz4yzFfCo",
+	"Y/tQVUdsaxOIH3ftezVqvCGTdFLJ0NcDnm2X7baNNCCSly01KywxS/aX4tKES0HtlqAqqdRFWd+G5LG3",
+	"HNbJHXcZpX6bdqZ3Lcxyr++6h99jNiGv9YMrpF82/3qC0K7ozoYNfMZT9TkVyQp7bOZ10ALP3TlELXwm",
+	"TbgqYSY4g0okiSoe/crbcRb2l7uDg7R0HeCBRPb+kHfpwe+bKjTFMmc7tSgmc0pUUIoJG1/BWarC4vX3",
+	"4CWVCo/HxdGR2VwtDipdgOZKpGkQDC/uUkKxfdizAUrIWLlwLf+2REKljZzXEOGCkkvz128nr1/BTkkb",
+	"V48TwmIsZBZ/n4BwQsfvXj7N8ExmanLyWSKpaJJYwYxaMR/JLmxfZxaHaBi8M1dFdaOMu5ujw+Cg2oCy",
+	"kmsrOiP/4KzKT3b85rjo8Fovj2H7bE9eu9l6rzlCN2g3qWB7DZvbhc15SvV2u1RT/8uuHG2jRa8Z716M",
+	"TzUoq5ayu/9dfkf4PCHZK/uwyMgbhR8VtpmNdqwVKvvyvdZdjSC1XLJVAz8teVevZWaSQcWc6piedjoz",
+	"ay1PjlTXHCywP90E6DlmeVyl1iu1Ig76Jfr9/aunaBgMAxuEKiFQ2I/AcHqolc4d+0uHxGnXXb8tBGVW",
+	"+kAcAik+Cb5M93c/3BWfVM5g85h8tFJo3oAdzmzChAHShNhB3vcQGzRAKTOfYtSSHDGe+ZumROjXpsTL",
+	"63DJ0yRGYw09qEKUbcAT607OB/3MEsTId+wYLqTi7hty+flPLs6Li/H4aMOqX20g0PtoIF1xgOrbSLc/",
+	"73sxkb5y0muLVZEkGdfI17HkT9YvVY7AcsUb07Vs+zejbF1bMzonZC4/r1DerJ5SuJ1urgVr5cKpK8u6",
+	"3ANpbKjVx3vJPrTyLnmrqM88kMh7s64x6tb0PrMEK9xut6oU5jq2Uw8rtMObUvrW6m1F45VbsiIJrlfp",
+	"bAM3qdNV6GPbK3Wb7WHfsU5XBrW7KHXFszFMe72HI0va8Afp2u9sd+bLOmHZOTS+rja4TCs3JtzLIupb",
+	"1QfNDt6cMeb6/nk7wlo60i6UtLuOZHv7jpWkJTBSFjv3UouqK/u/RRXrahMh3ktlaMVJ2UIb2vpk70Ub",
+	"8jntdrdwP2pqQHN4H0lCAMfJ9MyEQLo7pu4KVIbQ0UuGIi0DotDcPQb2Ew0yp8GQ9Ts9mwVlhk0CDmmy",
+	"WURapYrAw+83DC2E0D+5IGKRhwVYMiVyyPAEUybhUjaEOyw5yi1wrVao6DOHa8dEn4qoQ0cyqqU2aZhc",
+	"3WiGolEr04RrNLm0sdnAqzcXbifsEDOwrYN7F6f4mhscz8yNDZPHDysics0ixpDkETx20GsVvyldIK70",
+	"fOcDqFq8HKVut35jm7qyToyE4vWeXJqPzUWleOXAXWK4nQV2jBf1NX3X23OjZeTBxj9tDuyUa8f/HC/2",
+	"GO6yfZxqDjV6TyAk+6fbCMm+duyHe33t0t6cOuu6uP+R3aWR3lJgd+l43RmFb4xm8y6x1TB97YlwN0V7",
+	"r7shthvH+VECw0PIYXkDQ4JEndfVg2Fs4Xbh6lm60huNVnec4t6qHxUi/2bI+t7Tz80QzV5ULbdJtxIg",
+	"WSWGv63I/A/WYrDWj7pL7mSTV3hndAx31T9vEQid4O2e38niVGU10dO8QaSnm7//KG+JteziGNguqXOZ",
+	"30Ci6eua/gurfUtI9dZIvZZPLx+N19FtwbnvyouwNUFujZg0td5btLTE/uvbaLdbt72ABj3WWwEMy9z8",
+	"2wILH3PV022WSSEfhMFrbj+cpESaTx9JzNznk2kq7MdfhL3l5rLOV++1JKNUULXQGGtmltrkdj1O1bTK",
+	"6WMS0M5wbDKfoUhSReTFyPwgIX9luw05snE8o8zc/7Pf2KzZFf7oKCsmBLo+DCGXR1Ol5iYRKGVjXp0I",
+	"gbKJMcsXQz8oyeL7qciCYGRnyIbsxEvze/zupS2yI/OY/36n78X9t1bnFj0YDFneXyvKPkchojH6q8mL",
+	"DgPJhqAfy+rCmMeGLKrrq48OQlMJYISFWOjJRzD7KDTpHYCc0JyAlTkrKjBkppBCN1I8KqQ5XlGlYHWi",
+	"LUTlkLmyRE9tgQaEExuL5bJQ5L+wGEGvUC2HoawehMm1i/h4yErVH7Jt8oNvoi6e0+5Fv9vpdKIQxWQu",
+	"yAhK7WQ7iNE8wdTc3kBw7jVVwALpQY+4iKWhX5cTQxFmMuKaPk2RMVhbhJE0RbaiFyd4YsvhIAl1waJC",
+	"rusodNdCHvaOIJuryZdN2WTIokLK7CisLmHGoeoZaj17+/7DQWhL70CT0W8vjp9HKKHnptDPry9Ohsxl",
+	"H9RfnPF40UHHaEbUlOshQomgPLs1viCmYNAje3ShzFoE8/1oSpe1vBpEGXGaJOIyXL4fLMOKulzyYMgU",
+	"PidVF2fMwhUyWcNAgDdEGbsYsmgdo0AvwDEGKez1fDTBKYGZNLkLoRdIkK13mcTmEu2QmUSECZ8Yn5lL",
+	"yOzY1282gCq79Br0O71OzxkjQVwEDzu9zkNjNp8Cr+zqfyak8oYvJF0m5yYmjHxRqFU+Y9XlPA7Aq278",
+	"fy6ADbN4yNyWDJDi+vUZFuckDtHllEBNKGhLL8kcoiIvwS2p98leejZbYO896y3W4ggpPmRQX0KQC8pT",
+	"mY9Yj1+iljlL1jXJODLzhMot+tABe+W284J7MRwy8KSCaOxwMUERN6walvvDnIzo2DLUCCim/eq52Z/s",
+	"ovPL2N2De4chJbdfRm7FFYH8EbDQBlfhxuf86mZXp0tlTQ57vaUs14p8Ud2pmiUbcplX5Xt2FQrvJmP+",
+	"w97RqoezOXf9qgBXIVRL2fiOV/tFv9I/3PxKRfZ+ACXpzMSEwHJlQn3pQEDWp9zzrI+M8eCDFxVPNHkE",
+	"5pvgVDfrxIZtoVhByR2t7lcv0PLKxHh2x1x0v15OCbsqnHcnd6ojUt8yYpkQiGFL+C6RnwUpcEcc2+wF",
+	"rtgfz9/U/HHIIvN7BGEuYdaUO8zwWQHDTrKkgAedrFCKyq6qD9nau+ounHplugWqm32bxIBn5JCdEzK3",
+	"dcZgEJCWECNB8qJwxYPs3//f9ijn5eBqnGevpJp+urg1EbDPCLVWw5sDU6wHhJtXoLEQtgWtVBfY0gtZ",
+	"t7pWC9r536sTkB5UFqXaN0vzwW2pksKn3F9n9TMvtsJPs3p4WJFmFdSZpbpUcTDoHy4FtPdL6QzyInU2",
+	"i0Hg3/7fnODVrlqeCCRz7DmlSq9Mvi31IpQ9Ii476ip5vmFiDnnC4bcn1hQzZRlgXpIMx6MRkdKJhjZA",
+	"tnZeGncdz/er6Loyt9+XjKnZjS24sy+hlF3K13za30L9NzDSXDR4isuBL5fM11Yu5beHcumyxDapVFlS",
+	"ir9hsT0Ogiq0NZjGCa+Flmz9zpvlQruVDykn7wCPQjVgK59Udz/EoAo+Rt3QJnw/E/xSEoFaedEqyF3k",
+	"WkZnZMxBuV0YxRNSUD51sYMwa/0HA72SEon+wGIxQKa5TnV5vaUyuwUI1IqxwgdesGCeD8JdOzho2MkW",
+	"7ORxrW68eml74ynFjc0yauXGIr3JNuoUMg/hmQZlSUKs0itRlPMRqAQahcgmT/39/atcHTfFmK2B5iyl",
+	"SQx8Sz+jYarXpiA41rzsgqcCRWPK4uMkiUJ0TpVMUTQhKirwNBN5fhoGX9pWq27rYbaxhOpoHgcz2XJl",
+	"BaN7BvHcFulZAEWk+huPdywAlVnfCyZ1i9Jep5KOUN6bxRwz/bWfKiO/FPuKy8/HbEIS4ov+nIFf1a7k",
+	"VHkn9qpoN87LR/gss39DLHOxruaS2Zh4iZ34dePXneXsOWh5p7PZ3/xKseJZCNUWN77kFWHcmQX0nmx+",
+	"K6vXCTzjUZ3ZVNTa0i8fHtZ5uVxAzbf3A2TwLf2fTgEIZwzJ7HehvnY8c1ci7IGHb5YxTMeR3mYg80OC",
+	"mBJv+lTyaueXjGrdDLI3fvauoi1pXCYe0za9hQrmxcY7156L3/z0dasxXqNT2DQXAar1znqKoZUTv0KZ",
+	"11xOuHtJVqk3UsNtx2apoceQPZ45Fc3FfNhxveF8hJMpl2rwc+/nnrVD5dW/4W1z1KrCAQqZYzIyy/vt",
+	"Zmq1k2DZC1CMsCqRS+aCrdXKVaV0PPXvA5cI3xHy6dJdNrPMy5YCuzcf3Biym2Tm8co9sgMu7EE+i2ts",
+	"RWY/lLa5NXuTx1+UlzSoxBRXlftUcGT7fot+wVm9zWRg1P99LPjsrx4r8G66mhshRT6hePGbbTFQUVVr",
+	"dJ4fRec5ThLPSQ86D06SZU+9p/mUdY0i9ChY9I12D1XjSijkOXzv8fNd7dBlKHBUtiqY3uJOcM+h77bG",
+	"tB1IZxsEapbNQ6BlrTjzTGcuacMYMmf0OtQaViPUX4kFqIud7GxbOSl+NKPcYjeTXGaJqz7pHd3GPTLS",
+	"eTlifXFVtOc00upWDP53KN7eMlJkXRjyCmwy6rnL4Agbx21kjHlgoGvVteK5Rg6eekdiQpQsJj2qbb2b",
+	"ZEzRXATXfKPaem59wwgA/GrXcMkx/DtUet2XSL55o6HeOjDLIG9hAMdn1sO7sA327sI2aPauATjfrzEQ",
+	"cqjkUMzWGw7NUefCiwo1gEt/p1mdiePbbDQsy/M1gXU5IIh+fXGCuhGIfp6z2w46zpgeluea/YwhrHBF",
+	"h5GLh4SNHORgIXI8k0rTp+K8MqrFtLVTgNpWgLGJZvuhIg08COGSzuwS97bimNGRXHnKdM/RHy/+ePHm",
+	"JFoRvrZkfgEkYqR+oRYQpKLMQ1dtdUbKUPTq7bPjk5dv30QQ56zhUTvGC90uUyYCFo+mLnQ1dGGrrv6i",
+	"CZczEdAIQ6CrDZdG0R8nL1+/+J9v37yIyrUTIGc+wC1IgOPVERrzVJiQ1yGzWoIfIQ9xxhwdPrZhsQbR",
+	"UNVBv798LiGsXYIUCJHkCOdpXkwRewlRyGZyAkO4LuR+wXFsYvm4/m4Nd3GRtTfLYXbhHH7GoS25h96D",
+	"H1cBuhOmcsxKSaDe//IMPXp09Oggi2oqMp1QE76fD2tbVuMgZy2D3H/ohxuj3PdvlMuVXi3U8lgVd6nF",
+	"qb6tpexrJs9aBzKoVWHLah02Lhh9N5v/GtPfrSmQjcWssZhtazGrcAbdgmVqL7KpsU411qnGOnV/rFO3",
+	"i0PSgqV7DWrumtTF628FmMnL6/oqbwMI2KFuAgKEKQhFac7rVqcgo+GESgXx4JZ8KoLBS4RdOyi8Ppkn",
+	"OXHWIfLlsNEyXWQXuB9IRyMIQiV9A09YRxcZslwZCREjl0QqBCl5YJUgBcGjXq+DXuDR1F40V1PB08kU",
+	"+sq8cC2zIUNmLrNzgSSdMBK3KUOSSKkXDCUEXxBzqVMPe+FyKkC7tq6Nd3+9M2TvBL2ArObm5j+JrX26",
+	"AE8HaG4eCxHjbbjeGVVbj/J9aBjED8wgPk45csnwL/U5h9zjXn4Bc/sXhFx21p6i6/tzuoVo1LX3Ply4",
+	"6b1E2BUxqRZ06zNmzOPvOaSzzmJRbcSzDT9N3HNBZURnfQReWUPgri6PLNcV+oFvjzQY/trXTZyfqMCd",
+	"WvvkQsUUDzXM0nvgStslLGgs2LdhwXaUlpmwNxisHfnlauYaQlxjXrb93nx46VIOjMYivYXE8otPlmzS",
+	"jis1FukfwSKdZXgo+EbDnG/cbAjnVkGaGVLybOGV5uy7kWm74PIbh8R3w2Aas/QPY5bOxMj2MGJ7PLs2",
+	"rCsLe+JjFK2JC/NCKvPBV8Z6MZ4naMvivrBcmmG5yPFB2dHmTs3tBDptB46asKgmLIqUanRfNy5q5Rmu",
+	"GS9lX7muU7pRTr9n5fROoqw8HLpJD2504EYHbnTg70MHXh+UtU4RvQMZ1iijjTLaKKP3AzakRavUDpi5",
+	"m0OitQFTL7LH7psB/tYxQL4Um4OzpWrk+/cp3+ESZ7mOhxb1ObswCTKqso7mbxiGsFWAWE6Bm1KCZk9+",
+	"AyBhYySJy9Nnywbkqff6h+3DRy6l32dX/cjcgPQy8j2bCirVDEtkS5XbJz0WWD+YJFvZexFNko2mCSdp",
+	"4M7OcOcDMYAlM03jikTtiqCWPVvucnGI5JyMKE7Mm3syyXeXeORK87xJdZc9nV1etm2F6Gxhx01jaa5I",
+	"Z8/aW8ZVdvUio20QT4N4GsSzEfHs/eh3v2af68Wd3QHk2fx0NqjGFXA7rgCWU+jaOLOKOPlMNmAUuV2O",
+	"kOERQOxe2/aaA8MzIssi5FeSS5D7pjYXKPI+y5xNIscZURqx8/0a0stiZ0nq3EYU2Vq1fOId9Y1hZN+I",
+	"iLo5S/91lOc7YjWNrf8HsfVvQA77BLM1A1Yy+rxdb1+Dau81qr2LAJWCiLttBN2g5wY9N+j5JtBzpYJc",
+	"D8Hef5HUoNgGxf7YKPYuYlI8pLADYs6idtfGpHxwT/3wISnZSjT+mR/bP3NJyHmy8KLea4ajZC/sEI2S",
+	"EZ8fjFIkvSjGCxkB9UlkSwbKpwi7z4hxBb+SGFFpE1V30DHUBacSReabKByyyBVVjEJkL1txgWZcEBTZ",
+	"CokRGga//TZ4/boN/w4DlzsoD9eDem5DpuiM6GHY9NyXUy4J9A7Fb+iM6M712FzWapll9IZfTRlGBKm6",
+	"GfmiTB1zzpKF6Q9L5aX+xvDzDC9QzJHkB1V5h0yMhlvS7yFqR281DD2vXxn0fh70eu3+oak62X8If0EN",
+	"ylO/pORrbkpKhoWXD3v68d5h6fFfBHWP55U3TbCQV6YSq1S4x4oRRRW1LKsqESoiZqUyhP08OSTkziqU",
+	"H8zFWf34IkcC9yK8yA2miS5qoOm1o4uWZNRSnJGpR6bP0J6sr0XRtiGIqGJsfihRfnFDDzCPJ8qeXx9O",
+	"lEvKBqw2YLUBq2vBagjYbk7EjTCD7lf3sV5U0e0jss1PuzE13pdbul68RLBbBhZlQmKVVyR/YpNPxO38",
+	"fTN8+BR5jyVP4xRpnCJrUei9iCfKRM4mZ8w3IZtuzg1zDU35blhM44T5zjXd92Se4JGpgxfjhQW2NdDD",
+	"/hBtzdAiR673zY3bQNs7hrZ3EV3kC7zbRNENgm4QdIOg94ygt48p+mZkUQNlGyjbQNm7QwtpUetdh5oz",
+	"PlMoolKWV5kif6z4jI7Q2+w9RL4owiTk/pkqNZeDbldPBs9ph4tJl3xRXQwvHYTgC4JggOL12HLsAfw0",
+	"gB/yISKRQgEHLjSWodmFe3yGJRkyr9oR1MomFMph4ySxfcygmrZGPYow1Drs9Yy/SjcjiEwT5WqSmw4P",
+	"EBdDxvTP1BQcN+WckCDjVOLEVIWac8oUEShlelSRnewgH3b3K7uKDmzZp+zrIQPgZZxlWEyIQmcLFE0F",
+	"GUchMk71CygNrvuFslDR7hcroiHTax/hOI6eouhf//yv1bcuTJbeyFBRBKn5IkFm/IJEByGiTNJY0zvN",
+	"0jt1hsxgGuBbmmyfGT7b1mcxQrNUKnRGULSK5z7VRPTXYbCefoZBNGSto/4jBDXNL6kkByZixxS0QiMs",
+	"oHxXFsQzg1qVajEnHXRsK3D1w16v5xFVZ8iOXcqqIh2alFX27Co8HttvHkj07MMfiM400zEgWmaFvKiq",
+	"ilp5n7L8xNx1GaISgcIYVgan+Elkjiqzxby4ABUhj0DpQwRK/wgiUKrzyITB1Ezao+mJIIR5xDzDlPn5",
+	"t/SqBoMAxzHAkjpJcCoz3riipf3DYF9j60JbMDxzbkxsTD0gYXhqTiB3DWzMeN4DR1zrhDYxARkhoUss",
+	"HXt9upKrhjkLB5ZavOkCrwLLNYEOwHhwctAgqB0R1MP9B9ILwcVmBRe2AMX2OS1BEy3mNJfFXqlCdMbj",
+	"BUrojKrONxSow4WteodmmC3W5P1whfAU4mxEQgNHhCHx1mpYtW2OIBNUty4a/EQ/cfMO0Vs3ucC8mlCZ",
+	"HztUBsi/cOJWx3LDszvEcZ+YuNX1CQX1Q/ezziSoLp8zQPdTu/ewffgkCIMEL33/uN1/HGRVKD/MBWUT",
+	"9D9SLLSaox/xcgO6YN5wi9N6L0J29UCacN3G8nP92pIm1BWDIyU2ifSERgYHBX60izyvE5ELvRdtKJDQ",
+	"z1gqYrzoIEMmhCl9YkgcooSeE0TgdUFwXB2Ma9hdgxUarPDdY4WKQHVj1tkJhXe/6v/VC5u9LlyoUVOE",
+	"iFkTJXBLUQLAjMGmrDxXvAt7IwlnE6Q4omrL0Fhod6VD3/TqOfN34Pi/EmD4N68fOnq8p9Khcdw3jnsH",
+	"qXLsdh/CXUFUbIoRuGV5cnOe/h31xNtnCo2H/0epcbPDNaslPFgz6FST3M0H+TTA8F4Cw7sILHWi5e7x",
+	"Z4M9G+zZYM9NdsMaIPCW5UcDBBsg+GMBwbsI6TRy2gxaXLhDXXEHhIgLCr2dYQnD0h2lIgkGwVcTEqV/",
+	"+JyK5CoIgwssqF4UODrFnw0cGOM0UcEA4vMGXYiCSqZcqsHPvZ97XVOSdfk4vEvPEjrKBuBcFL9B6SQ7",
+	"wI6ezGm2BMtTeZYKQZgywY9Ot4Y1s65J0zPEgi2h1bkggDxQQiZ4tNBNeO+ZLyte/ECUomxiCzy1CiDG",
+	"79jsVfl9M7sxF8iUaUet305ev0JzPCGmxrEr3i9Rq1gWXvrN2xrvV6dX/z8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

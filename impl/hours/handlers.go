@@ -27,9 +27,11 @@ func (s *Service) read(ctx context.Context, key string, build func(*view) (*rend
 			return nil, err
 		}
 		// Prepared once, before the cache shares it.
+		// Documents are read whole: api/hours.yaml declares 412, no 206.
 		r.read = apiserve.NewContent(r.body, r.etag, time.Time{}).
 			WithHeader("Content-Type", r.contentType).
-			WithHeader("Cache-Control", s.readCacheControl...)
+			WithHeader("Cache-Control", s.readCacheControl...).
+			WholeOnly()
 		return r, nil
 	})
 	if err != nil {

@@ -149,7 +149,20 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 		return respond(s.fail(ctx, http.StatusNotFound, fmt.Sprintf("not found: %s has no file %q", id.Qualified(), req.Name))), nil
 	}
 	ex := exchangeFrom(ctx)
-	if status, msg := s.fileAccessFor(ex.req, obj.rec, f.Name); status != 0 { // access.go
+	download := req.Params.Download != nil && *req.Params.Download
+	world := obj.rec.Rights.FileWorldReadable(f.Name, s.cfg.Now())
+	if world {
+		// anyone may read it: no decision to make, and a small one is
+		// served from memory (heldfiles.go)
+		if h := s.held(ctx, obj, f.Name, f.MimeType); h != nil {
+			d := 0
+			if download {
+				d = 1
+			}
+			return served(content{req: ex.req, ctype: h.ctype, cacheControl: s.cacheControl(true),
+				disposition: h.disposition[d], csp: fileCSP, prepared: h.content}), nil
+		}
+	} else if status, msg := s.fileAccessFor(ex.req, obj.rec, f.Name); status != 0 { // access.go
 		fail := s.fail(ctx, status, msg)
 		fail.vary = "Authorization"
 		return respond(fail), nil
@@ -162,9 +175,8 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 		s.cfg.Logger.ErrorContext(ctx, "purl: opening file", "druid", id.Qualified(), "file", req.Name, "err", err)
 		return respond(s.fail(ctx, http.StatusInternalServerError, "internal error: the file cannot be read")), nil
 	}
-	world := obj.rec.Rights.FileWorldReadable(f.Name, s.cfg.Now())
 	disposition := "inline"
-	if (req.Params.Download != nil && *req.Params.Download) || !inlineType(f.MimeType) { // filetypes.go
+	if download || !inlineType(f.MimeType) { // filetypes.go
 		disposition = "attachment"
 	}
 	c := content{

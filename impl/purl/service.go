@@ -132,6 +132,10 @@ const SamplesPURLBase = "https://purl.example.org"
 // Service is the PURL service. It implements server.Service and server.Indexer.
 type Service struct {
 	cfg     Config
+	// heldBytes are the bytes of the small files held in memory over all
+	// cached objects, at most heldMax (heldfiles.go).
+	heldBytes atomic.Int64
+	heldMax   int64
 	store   store.Store
 	fsStore *store.FS
 	handler http.Handler
@@ -190,11 +194,13 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
-	cache, err := simplelru.NewLRU[druid.Druid, *object](cfg.CacheSize, nil)
+	var s *Service
+	// An object leaving the cache lets go of the files it holds.
+	cache, err := simplelru.NewLRU[druid.Druid, *object](cfg.CacheSize, func(_ druid.Druid, obj *object) { s.retire(obj) })
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
-	s := &Service{cfg: cfg, store: st, fsStore: st, cache: cache, started: time.Now(),
+	s = &Service{cfg: cfg, store: st, fsStore: st, cache: cache, started: time.Now(), heldMax: MaxHeldFileBytes,
 		cacheControlPublic:  []string{fmt.Sprintf("public, max-age=%d", int(cfg.MaxAge/time.Second))},
 		cacheControlPrivate: []string{fmt.Sprintf("private, max-age=%d", int(cfg.MaxAge/time.Second))},
 	}
@@ -348,6 +354,9 @@ type object struct {
 	// published into it later appear.
 	members  []collectionLink
 	listedAt time.Time
+	// held are the small files anyone may read, held in memory once
+	// served (heldfiles.go).
+	held heldFiles
 	// checked is when (nanoseconds since Service.started) the store's
 	// stamps last matched publicInfo and modsInfo.
 	checked atomic.Int64
@@ -436,6 +445,9 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 		obj.checked.Store(int64(time.Since(s.started)))
 		s.mu.Lock()
 		if s.generation == generation {
+			if old, ok := s.cache.Peek(id); ok && old != obj {
+				s.retire(old) // replaced by a newer build: Add does not call the eviction
+			}
 			s.cache.Add(id, obj)
 		}
 		s.mu.Unlock()

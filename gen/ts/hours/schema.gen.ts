@@ -1028,34 +1028,12 @@ export interface components {
         };
     };
     responses: {
-        /** @description The ranges asked for (Range, If-Range), as RFC 9110 §14 says; one range in the representation's own media type, several as multipart/byteranges. */
-        PartialContent: {
-            headers: {
-                /** @description `bytes <first>-<last>/<size>` for one range */
-                "Content-Range"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "*/*": string;
-            };
-        };
         /** @description If-Match or If-Unmodified-Since does not hold for the current representation (RFC 9110 §13); no content. */
         PreconditionFailed: {
             headers: {
                 [name: string]: unknown;
             };
             content?: never;
-        };
-        /** @description No range asked for overlaps the representation. */
-        RangeNotSatisfiable: {
-            headers: {
-                /** @description `bytes *\/<size>` */
-                "Content-Range"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "text/plain": string;
-            };
         };
         /** @description The representation matches If-None-Match. */
         NotModified: {
@@ -1418,12 +1396,10 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["LibrariesDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     getLibrary: {
@@ -1476,13 +1452,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["LibraryDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteLibraryJson: {
@@ -1618,13 +1592,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["LocationDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteLocationJson: {
@@ -1733,11 +1705,9 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     libraryPage: {
@@ -1775,12 +1745,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     libraryCalendar: {
@@ -1813,11 +1781,9 @@ export interface operations {
                     "text/calendar": string;
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     locationCalendar: {
@@ -1855,11 +1821,9 @@ export interface operations {
                     "text/calendar": string;
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     legacyHours: {
@@ -1918,12 +1882,10 @@ export interface operations {
                     "application/json": components["schemas"]["LegacyHours"][];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     listLibrariesBare: {
@@ -1971,12 +1933,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     createLibrary: {
@@ -2074,13 +2034,11 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteLibrary: {
@@ -2268,13 +2226,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["LocationDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteLocation: {
@@ -2384,13 +2340,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["TermsDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     listChanges: {
@@ -2569,13 +2523,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SchedulesDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     listExceptions: {
@@ -2613,13 +2565,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ExceptionsDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     getTerm: {
@@ -2657,13 +2607,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["TermDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteTermJson: {
@@ -2783,13 +2731,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ScheduleDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteScheduleJson: {
@@ -2919,13 +2865,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ExceptionDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteExceptionJson: {
@@ -3045,13 +2989,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["TermsDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     createTerm: {
@@ -3140,13 +3082,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["TermDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteTerm: {
@@ -3261,13 +3201,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SchedulesDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     createSchedule: {
@@ -3394,13 +3332,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ScheduleDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteSchedule: {
@@ -3525,13 +3461,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ExceptionsDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     createException: {
@@ -3631,13 +3565,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ExceptionDocument"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
-            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     deleteException: {

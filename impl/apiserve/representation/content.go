@@ -45,6 +45,8 @@ type Content struct {
 	// 206, 304 and 412 alike (http.ServeContent removes what a 304 must
 	// not carry).
 	header []headerField
+	// whole: Range is not served (WholeOnly).
+	whole bool
 }
 
 type headerField struct {
@@ -77,6 +79,17 @@ func (c *Content) WithHeader(name string, values ...string) *Content {
 		}
 	}
 	c.header = append(c.header, headerField{name: name, value: values})
+	return c
+}
+
+// WholeOnly makes c answer whole, never in ranges: Range and If-Range are
+// ignored (RFC 9110 §14.2 lets a server), and Accept-Ranges says none. For
+// documents a client reads whole (JSON:API, XML records, pages,
+// manifests), whose contracts then declare no 206 or 416 and whose
+// generated clients type their answers as documents, not as byte strings.
+// Part of preparing c: call it before c is shared.
+func (c *Content) WholeOnly() *Content {
+	c.whole = true
 	return c
 }
 
@@ -119,8 +132,11 @@ func (c *Content) Serve(w http.ResponseWriter, r *http.Request) {
 	if c.etag != nil {
 		h["Etag"] = c.etag
 	}
+	if c.whole {
+		r = withoutRanges(r)
+	}
 	if !unconditional(r) {
-		ServeContent(preconditionWriter{w}, r, "", c.modTime, bytes.NewReader(c.body))
+		ServeContent(preconditionWriter{ResponseWriter: w, whole: c.whole}, r, "", c.modTime, bytes.NewReader(c.body))
 		return
 	}
 	// What http.ServeContent writes for such a request, and Content-Length
@@ -130,6 +146,9 @@ func (c *Content) Serve(w http.ResponseWriter, r *http.Request) {
 		h["Last-Modified"] = c.lastModified
 	}
 	h["Accept-Ranges"] = acceptRanges
+	if c.whole {
+		h["Accept-Ranges"] = acceptNoRanges
+	}
 	h["Content-Length"] = c.length
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
@@ -137,19 +156,41 @@ func (c *Content) Serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-var acceptRanges = []string{"bytes"}
+var (
+	acceptRanges   = []string{"bytes"}
+	acceptNoRanges = []string{"none"}
+)
+
+// withoutRanges is r without Range and If-Range (a copy when it has them).
+func withoutRanges(r *http.Request) *http.Request {
+	if r.Header.Get("Range") == "" && r.Header.Get("If-Range") == "" {
+		return r
+	}
+	r2 := new(http.Request)
+	*r2 = *r
+	r2.Header = r.Header.Clone()
+	r2.Header.Del("Range")
+	r2.Header.Del("If-Range")
+	return r2
+}
 
 // preconditionWriter drops the representation's Content-Type and
 // Content-Encoding from a 412, which http.ServeContent sends without a
 // body (a 304 it strips itself): they would describe content that is not
 // there.
-type preconditionWriter struct{ http.ResponseWriter }
+type preconditionWriter struct {
+	http.ResponseWriter
+	whole bool // the representation answers whole: Accept-Ranges: none
+}
 
 func (w preconditionWriter) WriteHeader(code int) {
+	h := w.Header()
 	if code == http.StatusPreconditionFailed {
-		h := w.Header()
 		delete(h, "Content-Type")
 		delete(h, "Content-Encoding")
+	}
+	if w.whole && h.Get("Accept-Ranges") != "" {
+		h["Accept-Ranges"] = acceptNoRanges
 	}
 	w.ResponseWriter.WriteHeader(code)
 }

@@ -16,6 +16,7 @@ export async function weekHours(baseUrl: string, library: string): Promise<strin
     params: { path: { library_id: library } }, // this week; query: { from, to } for others
   });
   if (error) throw new Error(error.errors.map((e) => e.detail ?? e.title).join("; "));
+  if (!data) throw new Error("no document (a 412 answers If-Match with none)");
   return (data.data.attributes.hours ?? []).map((d) =>
     d.closed ? `${d.weekday}: closed` : `${d.weekday}: ${d.opens_at} – ${d.closes_at}`,
   );
