@@ -131,14 +131,14 @@ const SamplesPURLBase = "https://purl.example.org"
 
 // Service is the PURL service. It implements server.Service and server.Indexer.
 type Service struct {
-	cfg     Config
+	cfg Config
 	// heldBytes are the bytes of the small files held in memory over all
 	// cached objects, at most heldMax (heldfiles.go).
 	heldBytes atomic.Int64
 	heldMax   int64
-	store   store.Store
-	fsStore *store.FS
-	handler http.Handler
+	store     store.Store
+	fsStore   *store.FS
+	handler   http.Handler
 	// tiler makes and finds the IIIF image pyramids (iiif_image.go).
 	tiler *iiifimage.Tiler
 
