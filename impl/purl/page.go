@@ -420,6 +420,7 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 </section>
 {{- end}}
 <p class="access" id="access">{{.Access}}</p>
+{{- if or .Names .Dates .Type .Language .Abstract .Subjects .Collections}}
 <section aria-labelledby="description-heading">
 <h2 id="description-heading">Description</h2>
 <dl>
@@ -454,6 +455,8 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 {{- end}}
 </dl>
 </section>
+{{- end}}
+{{- if or .Use .License .Copyright}}
 <section aria-labelledby="access-heading">
 <h2 id="access-heading">Access and use</h2>
 <dl>
@@ -468,6 +471,7 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 {{- end}}
 </dl>
 </section>
+{{- end}}
 <section aria-labelledby="cite-heading">
 <h2 id="cite-heading">Cite this</h2>
 <p><strong>{{.CitationLabel}}:</strong> <span id="citation">{{.Citation}}</span></p>

@@ -1,6 +1,8 @@
 package purl
 
 import (
+	"bytes"
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -28,5 +30,33 @@ func TestPageSignInLink(t *testing.T) {
 	plain := newFixture(t)
 	if _, page := plain.get(t, "/bn888yz8888"); strings.Contains(string(page), `id="sign-in"`) {
 		t.Error("a sign-in link without a site sign-in")
+	}
+}
+
+// TestPageLeavesOutEmptySections: a record that says nothing but its
+// title (Dublin Core only) gets no empty "Description" or "Access and use"
+// heading; a described one keeps both.
+func TestPageLeavesOutEmptySections(t *testing.T) {
+	f := newFixture(t)
+	const id = "bb301cd3001"
+	for _, name := range []string{"a.png", "b.txt"} {
+		if _, err := f.svc.store.Write(context.Background(), id, name, bytes.NewReader([]byte("abc"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if resp, body := f.do(t, http.MethodPut, "/"+id+".xml", []byte(rightsRecord(id, discoverWorld+read(`<world/>`))), xmlType, bearer("pub")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	_, bare := f.get(t, "/"+id)
+	for _, heading := range []string{`id="description-heading"`, `id="access-heading"`} {
+		if strings.Contains(string(bare), heading) {
+			t.Errorf("an empty section %s on the page of a record with only a title", heading)
+		}
+	}
+	_, described := f.get(t, "/bb000kk0000")
+	for _, heading := range []string{`id="description-heading"`, `id="access-heading"`} {
+		if !strings.Contains(string(described), heading) {
+			t.Errorf("no %s on a described record's page", heading)
+		}
 	}
 }
