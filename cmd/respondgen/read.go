@@ -7,6 +7,8 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -52,11 +54,17 @@ func readAliases(spec []byte) (map[string]string, error) {
 			}
 		}
 	}
-	for alias, target := range aliases {
-		switch {
-		case !ids[target]:
+	// Checked in a fixed order (names that name nothing first, then
+	// chains), so a document with several mistakes always gets the same
+	// error: map order would make it vary from run to run.
+	names := slices.Sorted(maps.Keys(aliases))
+	for _, alias := range names {
+		if target := aliases[alias]; !ids[target] {
 			return nil, fmt.Errorf("operation %s: %s names %q, which is no operationId of the document", alias, sameAsKey, target)
-		case aliases[target] != "":
+		}
+	}
+	for _, alias := range names {
+		if target := aliases[alias]; aliases[target] != "" {
 			return nil, fmt.Errorf("operation %s: %s names %s, which is itself the same as %s (name that one)", alias, sameAsKey, target, aliases[target])
 		}
 	}

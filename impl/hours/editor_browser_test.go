@@ -774,8 +774,10 @@ func TestEditorImportAllOrNothing(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
-	waitText(t, ctx, "#csv-preview", "2 of 2 rows change hours")
-	if err := chromedp.Run(ctx, chromedp.Click(`#csv-preview p button`, chromedp.ByQuery)); err != nil {
+	// the refused preview also said "2 of 2 rows": wait for this one's own
+	// row, and click its button (the old one was left disabled)
+	waitText(t, ctx, "#csv-preview", "2026-03-13")
+	if err := chromedp.Run(ctx, chromedp.Click(`#csv-preview p button:not([disabled])`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
 	waitText(t, ctx, "#csv-preview .status", "Written: 2 changes.")
