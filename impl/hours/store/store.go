@@ -183,25 +183,13 @@ func (t tx) insertID(ctx context.Context, q string, args ...any) (int64, error) 
 }
 
 func (s *Store) inTx(ctx context.Context, fn func(tx) error) error {
-	if s.outer != nil {
-		return fn(tx{Tx: s.outer, s: s})
-	}
-	sqlTx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("hours store: begin: %w", err)
-	}
-	if err := fn(tx{Tx: sqlTx, s: s}); err != nil {
-		_ = sqlTx.Rollback()
+	// one transaction mechanism: a write joins the batch it is part of
+	// (Atomic, the sample data) or runs its own
+	return s.Atomic(ctx, func(st *Store) error {
+		err := fn(tx{Tx: st.outer, s: st})
 		if isUniqueViolation(err) && !errors.Is(err, ErrConflict) {
 			return fmt.Errorf("%w: %v", ErrConflict, err)
 		}
 		return err
-	}
-	if err := sqlTx.Commit(); err != nil {
-		if isUniqueViolation(err) {
-			return fmt.Errorf("%w: %v", ErrConflict, err)
-		}
-		return fmt.Errorf("hours store: commit: %w", err)
-	}
-	return nil
+	})
 }
