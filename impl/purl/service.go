@@ -342,13 +342,16 @@ type object struct {
 	publicInfo fs.FileInfo
 	modsInfo   fs.FileInfo // nil without a published mods.xml
 
-	public     representation
-	modsDoc    representation
-	lastMod    time.Time
-	embargoed  int // embargoes in force (object's and files') when the derived pages were built
-	html       representation
-	manifest   representation
-	collection []collectionLink
+	public  representation
+	modsDoc representation
+	lastMod time.Time
+	// rightsChange is when an embargo (the object's or a file's) in force
+	// when the derived pages were built ends: they are built again then
+	// (zero: none).
+	rightsChange time.Time
+	html         representation
+	manifest     representation
+	collection   []collectionLink
 	// members of a collection object, and when they were listed: a
 	// collection's page is rebuilt after memberTTL so that objects
 	// published into it later appear.
@@ -412,7 +415,7 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 	generation := s.generation
 	s.mu.Unlock()
 	cached := obj != nil
-	if obj != nil && (obj.embargoed != embargoesInForce(obj.rec.Rights, now) || (obj.rec.ObjectType == "collection" && now.Sub(obj.listedAt) >= memberTTL)) {
+	if obj != nil && ((!obj.rightsChange.IsZero() && !now.Before(obj.rightsChange)) || (obj.rec.ObjectType == "collection" && now.Sub(obj.listedAt) >= memberTTL)) {
 		obj = nil
 	}
 	if obj != nil {
@@ -569,7 +572,7 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 	if rec.Rights.Dark() {
 		return obj, nil
 	}
-	obj.embargoed = embargoesInForce(rec.Rights, now)
+	obj.rightsChange = rec.Rights.NextEmbargoEnd(now)
 	for _, c := range rec.Collections {
 		link := collectionLink{URL: s.purl(c), Title: c.Qualified()}
 		if c != id {
@@ -598,20 +601,4 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 	}
 	obj.prepare()
 	return obj, nil
-}
-
-// embargoesInForce counts the embargoes (the object's and its files') still
-// in force at now. Embargoes only end, so a different count means the pages
-// built earlier (which link a file once anyone may read it) are out of date.
-func embargoesInForce(r record.Rights, now time.Time) int {
-	n := 0
-	if r.Embargoed(now) {
-		n++
-	}
-	for _, a := range r.Files {
-		if a.Embargoed(now) {
-			n++
-		}
-	}
-	return n
 }

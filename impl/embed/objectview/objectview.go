@@ -37,10 +37,10 @@ type Object struct {
 	// none and does not use Mirador.
 	HasManifest bool
 	Thumb       string // contentMetadata/thumb: the file name of the object's thumbnail image, or ""
-	// filesChangeAt is the earliest release of a file's own embargo still
-	// in force when the record was read (zero: none): from then on the
-	// files' Restricted flags are out of date.
-	filesChangeAt time.Time
+	// rightsChange is the earliest release of an embargo (the object's or
+	// a file's) in force when the record was read (zero: none): from then
+	// on Access and the files' Restricted flags are out of date.
+	rightsChange time.Time
 }
 
 // Resource is one resource of contentMetadata.
@@ -103,7 +103,7 @@ func (a Access) ExpiredBy(now time.Time) bool {
 // holds at now: the object's embargo or a file's own has been released.
 // The record must then be read again, even if it did not change.
 func (o *Object) ExpiredBy(now time.Time) bool {
-	return o.Access.ExpiredBy(now) || (!o.filesChangeAt.IsZero() && !now.Before(o.filesChangeAt))
+	return !o.rightsChange.IsZero() && !now.Before(o.rightsChange)
 }
 
 // Restricted reports whether a person on the open web cannot view the
@@ -260,6 +260,8 @@ func FromRecord(rec *purlrecord.Record, druid string, now time.Time) *Object {
 		Copyright:   rec.Rights.Copyright,
 		License:     rec.Rights.License,
 		Thumb:       rec.Thumb,
+		// the record's one rule for when its rights next change (purl's too)
+		rightsChange: rec.Rights.NextEmbargoEnd(now),
 	}
 	for _, c := range rec.Collections {
 		o.Collections = append(o.Collections, c.String())
@@ -278,9 +280,6 @@ func FromRecord(rec *purlrecord.Record, druid string, now time.Time) *Object {
 				Height:     f.Height,
 				Restricted: rec.Rights.Dark() || !a.WorldReadable(now),
 			})
-			if a.Embargoed(now) && (o.filesChangeAt.IsZero() || a.EmbargoUntil.Before(o.filesChangeAt)) {
-				o.filesChangeAt = a.EmbargoUntil
-			}
 		}
 		o.Resources = append(o.Resources, res)
 	}

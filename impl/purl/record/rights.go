@@ -102,6 +102,24 @@ func (r Rights) Dark() bool { return !r.Discoverable }
 // Embargoed reports whether the object's files are still under embargo at now.
 func (r Rights) Embargoed(now time.Time) bool { return r.Object.Embargoed(now) }
 
+// NextEmbargoEnd is the earliest release, after now, of an embargo of the
+// object or of one of its files (zero when none is in force): until then,
+// who may read what is as at now. What is built from the rights (the PURL
+// page's links, the embed viewer's downloads) is out of date from then on.
+func (r Rights) NextEmbargoEnd(now time.Time) time.Time {
+	next := time.Time{}
+	consider := func(a Access) {
+		if a.Embargoed(now) && (next.IsZero() || a.EmbargoUntil.Before(next)) {
+			next = a.EmbargoUntil
+		}
+	}
+	consider(r.Object)
+	for _, a := range r.Files {
+		consider(a)
+	}
+	return next
+}
+
 // WorldReadable reports whether anyone may read every file of the object
 // at now (a file with stricter rights of its own makes it false: what is
 // served for the whole object is then not public).
