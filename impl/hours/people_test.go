@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitelib/sitesvc/impl/hours/page/browsercheck"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -163,4 +164,20 @@ func utc(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return tm.UTC().Format("2006-01-02T15:04:05Z")
+}
+
+// TestPagesInBrowser checks the service's real pages (the sample data:
+// seven libraries, long names, 24-hour rooms, lunch breaks) in headless
+// Chromium at 390 px with axe-core. (The overview, which has a script for
+// its filter box, is TestOverviewAtAGlance's.)
+func TestPagesInBrowser(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	e := newEnv(t, storetestSQLite(t), testNow)
+	ctx := browsercheck.Phone(t)
+	for _, path := range []string{"/libraries/green.html", "/libraries/law.html?from=2026-12-24"} {
+		browsercheck.Check(ctx, t, e.srv.URL+path)
+	}
 }
