@@ -1,22 +1,12 @@
 package page
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/hours/schedule"
 )
-
-func renderOverview(t testing.TB, p Page) string {
-	t.Helper()
-	var b bytes.Buffer
-	if err := RenderOverview(&b, p); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
 
 // TestOverviewStates: the overview says in a few words whether each place
 // is open now, with today's hours, at different times of one day.

@@ -3,6 +3,7 @@ package page
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -103,10 +104,15 @@ func testPage(t testing.TB, now time.Time) Page {
 	}
 }
 
-func render(t testing.TB, p Page) string {
+// render is the week page of p; renderOverview its overview page.
+func render(t testing.TB, p Page) string { return rendered(t, Render, p) }
+
+func renderOverview(t testing.TB, p Page) string { return rendered(t, RenderOverview, p) }
+
+func rendered(t testing.TB, write func(io.Writer, Page) error, p Page) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Render(&b, p); err != nil {
+	if err := write(&b, p); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
