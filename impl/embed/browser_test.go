@@ -3,9 +3,7 @@ package embed_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -55,6 +53,16 @@ func browserFor(t *testing.T, limit time.Duration) context.Context {
 		chromedp.Flag("autoplay-policy", "no-user-gesture-required"))
 }
 
+// viewerServer starts the binary serving the Mirador bundle for a browser
+// test, which -short skips.
+func viewerServer(t *testing.T) *testkit.Server {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	return testkit.StartServer(t, "--viewer-dir", viewerDir(t))
+}
+
 // viewerDir is the Mirador bundle the browser tests serve with
 // --viewer-dir: the pinned npm package scripts/build-viewer.sh installs.
 func viewerDir(t *testing.T) string {
@@ -79,10 +87,7 @@ func evalString(ctx context.Context, t *testing.T, expr string) string {
 // object in headless Chromium and checks what a person would see.
 func TestViewerInBrowser(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
+	srv := viewerServer(t)
 	iframeURL := func(druid string) string {
 		return srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+druid)
 	}
@@ -278,15 +283,12 @@ func TestViewerInBrowser(t *testing.T) {
 			if err != nil || !strings.HasPrefix(o.HTML, "<iframe ") {
 				t.Fatalf("oEmbed html %q: %v", o.HTML, err)
 			}
-			host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/html; charset=utf-8")
-				fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>A blog</title><script>
+			page := testkit.OtherSite(t, func() string {
+				return `<!DOCTYPE html><html><head><title>A blog</title><script>
 window.messages = [];
 addEventListener('message', function (e) { window.messages.push({origin: e.origin, data: e.data}); });
-</script></head><body><p>An embedded object:</p><div style="width: 800px; height: 500px">%s</div></body></html>`, o.HTML)
-			}))
-			defer host.Close()
-			page := strings.Replace(host.URL, "127.0.0.1", "localhost", 1)
+</script></head><body><p>An embedded object:</p><div style="width: 800px; height: 500px">` + o.HTML + `</div></body></html>`
+			})
 			if err := chromedp.Run(ctx, chromedp.Navigate(page)); err != nil {
 				t.Fatal(err)
 			}

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -55,10 +54,7 @@ type imageArea struct {
 // zoomed into a corner).
 func TestViewerShowsTheImage(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
+	srv := viewerServer(t)
 	// The groups below run in parallel, each with a browser of its own
 	// (a tab's viewport is set per page), against the one server.
 	druids := []string{sampleImage, sampleBook, sampleMap}
@@ -198,9 +194,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 				t.Fatal(err)
 			}
 			if i == 2 {
-				if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-					_ = os.WriteFile(filepath.Join(dir, "focus-ring.png"), shot, 0o644)
-				}
+				testkit.KeepScreenshot(t, "focus-ring", shot)
 			}
 			cx, cy := (r.Left+r.Right)/2, (r.Top+r.Bottom)/2
 			for side, p := range map[string][2]float64{"left": {r.Left + 1.5, cy}, "right": {r.Right - 1.5, cy}, "top": {cx, r.Top + 1.5}, "bottom": {cx, r.Bottom - 1.5}} {
@@ -231,12 +225,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 		if err := chromedp.Run(ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll('#sitesvc-download a')).map(function(a){return {Text: a.textContent, Href: a.href, Line: a.parentElement.textContent};})`, &links)); err != nil {
 			t.Fatal(err)
 		}
-		if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-			var shot []byte
-			if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil {
-				_ = os.WriteFile(filepath.Join(dir, "download-panel.png"), shot, 0o644)
-			}
-		}
+		testkit.Screenshot(t, ctx, "download-panel")
 		got := map[string]string{}
 		for _, l := range links {
 			got[l.Text] = l.Line
@@ -380,12 +369,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 		if got := evalString(ctx, t, `String(document.getElementById('sitesvc-info').hidden) + ' ' + document.activeElement.getAttribute('aria-label')`); got != "true Rights and license" {
 			t.Errorf("after Escape: %q", got)
 		}
-		if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-			var shot []byte
-			if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil {
-				_ = os.WriteFile(filepath.Join(dir, "controls.png"), shot, 0o644)
-			}
-		}
+		testkit.Screenshot(t, ctx, "controls")
 	})
 }
 
@@ -436,12 +420,7 @@ func checkViewerFills(ctx context.Context, t *testing.T, srv *testkit.Server, dr
 		// A PDF or a video has the frame nearly all.
 		t.Errorf("%s covers %.0f%% of the viewport, want at least 50%%", selector, 100*share)
 	}
-	if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-		var shot []byte
-		if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil {
-			_ = os.WriteFile(filepath.Join(dir, druid+"-"+vpName+".png"), shot, 0o644)
-		}
-	}
+	testkit.Screenshot(t, ctx, druid+"-"+vpName)
 
 }
 
@@ -491,10 +470,7 @@ type imageRequest struct {
 // drawn (the middle of the view shows the quadrant there).
 func TestDeepZoom(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
+	srv := viewerServer(t)
 	if !largeSamples(t, srv) {
 		t.Skip("no large samples")
 	}
@@ -551,9 +527,7 @@ func TestDeepZoom(t *testing.T) {
 		chromedp.CaptureScreenshot(&shot)); err != nil {
 		t.Fatal(err)
 	}
-	if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-		_ = os.WriteFile(filepath.Join(dir, "deep-zoom.png"), shot, 0o644)
-	}
+	testkit.KeepScreenshot(t, "deep-zoom", shot)
 	screen, err := png.Decode(bytes.NewReader(shot))
 	if err != nil {
 		t.Fatal(err)
@@ -619,10 +593,7 @@ func checkImageShownIn(ctx context.Context, t *testing.T, srv *testkit.Server, p
 		var dbg string
 		_ = chromedp.Run(ctx, chromedp.Evaluate(`(function(){try{var c = document.querySelector('.openseadragon-canvas canvas'); if(!c) return 'no canvas'; var px = c.getContext('2d').getImageData(c.width >> 1, c.height >> 1, 1, 1).data; return c.width+'x'+c.height+' '+Array.from(px).join(',')}catch(e){return String(e)}})()`, &dbg))
 		t.Logf("debug: %s", dbg)
-		var shot []byte
-		if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil && os.Getenv("SITESVC_SCREENSHOTS") != "" {
-			_ = os.WriteFile(filepath.Join(os.Getenv("SITESVC_SCREENSHOTS"), name+"-failed.png"), shot, 0o644)
-		}
+		testkit.Screenshot(t, ctx, name+"-failed")
 		t.Fatalf("the image was never drawn: %v (document: %s)", err, evalString(ctx, t, `document.body.innerText.slice(0, 300)`))
 	}
 	var area imageArea
@@ -654,9 +625,7 @@ func checkImageShownIn(ctx context.Context, t *testing.T, srv *testkit.Server, p
 	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)); err != nil {
 		t.Fatal(err)
 	}
-	if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-		_ = os.WriteFile(filepath.Join(dir, name+".png"), shot, 0o644)
-	}
+	testkit.KeepScreenshot(t, name, shot)
 	if share := area.W * area.H / viewport; share < minShare {
 		t.Errorf("the image area is %.0f%% of the viewport (%+v), want at least %.0f%%", 100*share, area, 100*minShare)
 	}

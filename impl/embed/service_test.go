@@ -105,13 +105,21 @@ func q(params ...string) string {
 	return v.Encode()
 }
 
+// decodeJSON decodes a JSON answer's body (an oEmbed document, an error)
+// into a T.
+func decodeJSON[T any](t testing.TB, body string) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatalf("the body is not JSON of a %T: %v\n%s", v, err, body)
+	}
+	return v
+}
+
+// decodeOEmbed is an oEmbed JSON document; errorBody an error's.
 func decodeOEmbed(t testing.TB, body string) map[string]any {
 	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(body), &m); err != nil {
-		t.Fatalf("oEmbed body is not JSON: %v\n%s", err, body)
-	}
-	return m
+	return decodeJSON[map[string]any](t, body)
 }
 
 func TestOEmbedJSON(t *testing.T) {
@@ -270,11 +278,7 @@ func TestOEmbedXML(t *testing.T) {
 
 func errorBody(t testing.TB, body string) embedapi.Error {
 	t.Helper()
-	var e embedapi.Error
-	if err := json.Unmarshal([]byte(body), &e); err != nil {
-		t.Fatalf("error body is not JSON: %v: %s", err, body)
-	}
-	return e
+	return decodeJSON[embedapi.Error](t, body)
 }
 
 func TestErrors(t *testing.T) {
@@ -661,14 +665,7 @@ func TestIframeDocument(t *testing.T) {
 		t.Errorf("viewer element is not inside the container")
 	}
 	// data-object carries what the viewer needs.
-	m := regexp.MustCompile(`data-object="([^"]*)"`).FindStringSubmatch(doc)
-	if m == nil {
-		t.Fatal("no data-object")
-	}
-	var obj viewerObject
-	if err := json.Unmarshal([]byte(htmlUnescape(m[1])), &obj); err != nil {
-		t.Fatalf("data-object: %v", err)
-	}
+	obj := dataObject(t, doc)
 	if obj.Viewer != "mirador" || obj.Access.Restricted || len(obj.Files) != 1 || obj.Files[0].URL != e.purl(imageDruid)+"/file/image1.png" {
 		t.Errorf("viewer object %+v", obj)
 	}
@@ -684,6 +681,21 @@ func TestIframeDocument(t *testing.T) {
 	if !strings.Contains(doc, "max-height: 200px") {
 		t.Errorf("maxheight not applied")
 	}
+}
+
+// dataObject decodes the data-object attribute of an iframe document: what
+// the viewer script is given.
+func dataObject(t testing.TB, doc string) viewerObject {
+	t.Helper()
+	m := regexp.MustCompile(`data-object="([^"]*)"`).FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatalf("no data-object: %.300s", doc)
+	}
+	var obj viewerObject
+	if err := json.Unmarshal([]byte(htmlUnescape(m[1])), &obj); err != nil {
+		t.Fatalf("data-object: %v", err)
+	}
+	return obj
 }
 
 func htmlUnescape(s string) string {
@@ -705,14 +717,7 @@ func TestIframeAccessAndKinds(t *testing.T) {
 		{citationDruid, "pdf", "citation-only", true, false},
 	} {
 		_, doc := e.get(t, "/iframe?"+q("url", e.purl(tc.druid)))
-		m := regexp.MustCompile(`data-object="([^"]*)"`).FindStringSubmatch(doc)
-		if m == nil {
-			t.Fatalf("%s: no data-object", tc.druid)
-		}
-		var obj viewerObject
-		if err := json.Unmarshal([]byte(htmlUnescape(m[1])), &obj); err != nil {
-			t.Fatal(err)
-		}
+		obj := dataObject(t, doc)
 		if obj.Viewer != tc.viewer || obj.Access.Level != tc.level || obj.Access.Restricted != tc.restricted {
 			t.Errorf("%s: %+v", tc.druid, obj)
 		}
@@ -962,15 +967,7 @@ func TestEmbargoReleasedWhileCached(t *testing.T) {
 	viewerAccess := func() viewerAccess {
 		t.Helper()
 		_, doc := e.get(t, path)
-		m := regexp.MustCompile(`data-object="([^"]*)"`).FindStringSubmatch(doc)
-		if m == nil {
-			t.Fatalf("no data-object: %s", doc)
-		}
-		var obj viewerObject
-		if err := json.Unmarshal([]byte(htmlUnescape(m[1])), &obj); err != nil {
-			t.Fatal(err)
-		}
-		return obj.Access
+		return dataObject(t, doc).Access
 	}
 	if a := viewerAccess(); a.Level != "embargoed" || !a.Restricted {
 		t.Fatalf("before the release day: %+v", a)
