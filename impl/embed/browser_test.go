@@ -54,12 +54,9 @@ func browserFor(t *testing.T, limit time.Duration) context.Context {
 }
 
 // viewerServer starts the binary serving the Mirador bundle for a browser
-// test, which -short skips.
+// test.
 func viewerServer(t *testing.T) *testkit.Server {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
 	return testkit.StartServer(t, "--viewer-dir", viewerDir(t))
 }
 

@@ -17,9 +17,6 @@ import (
 // change survives a restart on the same --data.
 func TestBinary(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
 	srv := testkit.StartServer(t, "--services", "hours")
 	spec, err := hoursapi.GetSpec()
 	if err != nil {

@@ -16,9 +16,6 @@ import (
 // configured, PostgreSQL. The script is scripts/hours-npm/clients.cjs.
 func TestRealJSONAPIClients(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the binary and node")
-	}
 	node := testkit.RequireTool(t, "node")
 	root := testkit.RepoRoot(t)
 	if _, err := os.Stat(filepath.Join(root, "scripts", "hours-npm", "node_modules", "kitsu")); err != nil {

@@ -189,12 +189,9 @@ func writeCSV(t *testing.T, ctx context.Context, status string) {
 }
 
 // newBrowserEditorEnv is the editor with test sessions (e.sessions) for a
-// browser test, which -short skips.
+// browser test.
 func newBrowserEditorEnv(t *testing.T) *editorEnv {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
 	return newEditorEnv(t, admintest.NewSessions())
 }
 

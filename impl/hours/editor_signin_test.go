@@ -24,9 +24,6 @@ import (
 // library and the API refuses her a write to this one.
 func TestEditorWithRealSignIn(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the binary, an OpenID Connect provider and Chromium")
-	}
 	users := []testkit.OIDCUser{
 		{Username: "lena", Password: "lena-pw", Name: "Lena Librarian", Groups: []string{"green-hours"}},
 		{Username: "omar", Password: "omar-pw", Name: "Omar Lawyer", Groups: []string{"law-hours"}},

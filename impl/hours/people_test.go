@@ -152,9 +152,6 @@ func utc(t *testing.T, s string) string {
 // its filter box, is TestOverviewAtAGlance's.)
 func TestPagesInBrowser(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
 	e := newEnv(t, storetestSQLite(t), testNow)
 	ctx := browsercheck.Phone(t)
 	for _, path := range []string{"/libraries/green.html", "/libraries/law.html?from=2026-12-24"} {

@@ -35,9 +35,6 @@ type site struct {
 
 func startSite(t *testing.T, cfg testkit.OIDCProviderConfig, extra ...string) site {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs the binary and an OpenID Connect provider")
-	}
 	if cfg.Users == nil {
 		cfg.Users = testUsers
 	}
@@ -471,9 +468,6 @@ func TestInstancesShareSessions(t *testing.T) {
 // TestNotConfigured: without a sign-in setting the services run as
 // before and the sign-in says it is not configured.
 func TestNotConfigured(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary")
-	}
 	srv := testkit.StartServer(t, "--services", "hours")
 	c := browser(t)
 	if w := who(t, c, srv.URL); w.Configured || w.SignedIn {

@@ -15,9 +15,6 @@ var proxyHeaders = []string{"X-Remote-User", "ann@example.edu", "X-Remote-Groups
 
 func startProxySite(t *testing.T, addresses string) *testkit.Server {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs the binary")
-	}
 	return testkit.StartServer(t, "--services", "hours",
 		"--auth-proxy-user-header", "X-Remote-User", "--auth-proxy-groups-header", "X-Remote-Groups",
 		"--auth-proxy-addresses", addresses, "--group-map", testGroupMap,

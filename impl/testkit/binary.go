@@ -42,9 +42,14 @@ var binary struct {
 
 // Binary returns the path of a sitesvc binary: $SITESVC_TEST_BINARY when set
 // (the Makefile builds it once for all packages), else one built from
-// cmd/sitesvc for this test process.
+// cmd/sitesvc for this test process. Under go test -short it skips the test:
+// every test that runs the binary (StartServer too) comes through here, so
+// -short leaves out all of them and only them.
 func Binary(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the sitesvc binary (go test -short skips it)")
+	}
 	if p := os.Getenv("SITESVC_TEST_BINARY"); p != "" {
 		return p
 	}

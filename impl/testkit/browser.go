@@ -28,9 +28,13 @@ import (
 // no GPU, no QUIC, no first-run, sync, component-update or background
 // requests (nothing leaves loopback); /tmp instead of a small /dev/shm; and
 // a fresh profile. Without chromium the test is skipped, or fails when
-// SITESVC_REQUIRE_TOOLS is set (RequireTool).
+// SITESVC_REQUIRE_TOOLS is set (RequireTool). Under go test -short every
+// browser test is skipped here.
 func Browser(t testing.TB, limit time.Duration, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts Chromium (go test -short skips it)")
+	}
 	chromium := RequireTool(t, "chromium")
 	// Chromium's helper processes can still be writing to the profile when
 	// the browser has exited, so the directory is removed with retries
