@@ -98,20 +98,10 @@ type editorDay struct {
 	} `json:"periods"`
 }
 
+// day reads lib/loc's hours on date.
 func (e *editorEnv) day(t *testing.T, lib, loc, date string) editorDay {
 	t.Helper()
-	var doc struct {
-		Data struct {
-			Attributes struct {
-				Hours []editorDay `json:"hours"`
-			} `json:"attributes"`
-		} `json:"data"`
-	}
-	e.get(t, "/libraries/"+lib+"/locations/"+loc+".json?from="+date, &doc)
-	if len(doc.Data.Attributes.Hours) != 1 {
-		t.Fatalf("%s/%s on %s: %d days", lib, loc, date, len(doc.Data.Attributes.Hours))
-	}
-	return doc.Data.Attributes.Hours[0]
+	return hoursOn[editorDay](t, func(path string, into any) { e.get(t, path, into) }, lib+"/locations/"+loc, date)
 }
 
 // wantDay fails the test unless the API gives lib/loc on date as want

@@ -3,6 +3,7 @@ package hours_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -16,21 +17,33 @@ type dayJSON struct {
 	} `json:"periods"`
 }
 
-// dayOf reads one location's hours on one date.
-func dayOf(t *testing.T, e *env, location, date string) dayJSON {
+// hoursOn reads the hours of one location ("<library>/locations/<slug>")
+// on one date through get, a GET of the service decoding its JSON into its
+// second argument; D is the test's view of a day.
+func hoursOn[D any](t *testing.T, get func(path string, into any), location, date string) D {
 	t.Helper()
 	var doc struct {
 		Data struct {
 			Attributes struct {
-				Hours []dayJSON `json:"hours"`
+				Hours []D `json:"hours"`
 			} `json:"attributes"`
 		} `json:"data"`
 	}
-	e.get(t, "/libraries/"+location+".json?from="+date, 200, &doc)
-	if len(doc.Data.Attributes.Hours) != 1 || doc.Data.Attributes.Hours[0].Day != date {
-		t.Fatalf("%s on %s: %+v", location, date, doc.Data.Attributes.Hours)
+	get("/libraries/"+location+".json?from="+date, &doc)
+	if len(doc.Data.Attributes.Hours) != 1 {
+		t.Fatalf("%s on %s: %d days", location, date, len(doc.Data.Attributes.Hours))
 	}
 	return doc.Data.Attributes.Hours[0]
+}
+
+// dayOf reads one location's hours on one date.
+func dayOf(t *testing.T, e *env, location, date string) dayJSON {
+	t.Helper()
+	day := hoursOn[dayJSON](t, func(path string, into any) { e.get(t, path, http.StatusOK, into) }, location, date)
+	if day.Day != date {
+		t.Fatalf("%s on %s: the day read is %s", location, date, day.Day)
+	}
+	return day
 }
 
 func spans(d dayJSON) string {
