@@ -156,6 +156,19 @@ func viewerFrames(ctx context.Context, t *testing.T, srv *testkit.Server) {
 	}
 }
 
+// openViewer shows druid's iframe document in a width×height viewport and
+// waits until the viewer has drawn its image.
+func openViewer(ctx context.Context, t *testing.T, srv *testkit.Server, druid string, width, height int64) {
+	t.Helper()
+	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(width, height, 1, false),
+		chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+druid))); err != nil {
+		t.Fatal(err)
+	}
+	if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
+		t.Fatalf("the image was never drawn: %v", err)
+	}
+}
+
 // viewerControls checks the viewer's own controls: focus rings, the
 // download panel, the thumbnail strip's labels, keyboard use.
 func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
@@ -164,13 +177,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 	// four sides on the screen (the bar touches the frame's edge, and the
 	// title clips its overflow).
 	t.Run("focus rings", func(t *testing.T) {
-		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
-			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
-			t.Fatal(err)
-		}
-		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
-			t.Fatal(err)
-		}
+		openViewer(ctx, t, srv, sampleBook, 640, 400)
 		evalString(ctx, t, `(function(){if (document.activeElement) { document.activeElement.blur(); } return 'ok';})()`)
 		ring := color.RGBA{0x1a, 0x4f, 0x8b, 255}
 		n := int(evalString(ctx, t, `String(document.querySelectorAll('.sitesvc-embed-controls > *').length)`)[0] - '0')
@@ -207,13 +214,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 	// The download panel offers the image shown by size (JPEGs of the
 	// image service) and as its original, and the whole object as a zip.
 	t.Run("download panel", func(t *testing.T) {
-		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
-			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleImage))); err != nil {
-			t.Fatal(err)
-		}
-		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
-			t.Fatal(err)
-		}
+		openViewer(ctx, t, srv, sampleImage, 640, 400)
 		// The image area's end follows the canvas controls' measured height.
 		if got := evalString(ctx, t, `(function(){var m = document.getElementById('sitesvc-mirador'), n = m.querySelector('.mirador-canvas-nav'); return m.style.getPropertyValue('--sitesvc-nav') + ' ' + n.offsetHeight + 'px';})()`); len(strings.Fields(got)) != 2 || strings.Fields(got)[0] != strings.Fields(got)[1] {
 			t.Errorf("--sitesvc-nav and the controls' height: %q", got)
@@ -269,13 +270,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 			{sampleBook, 1280, 900, []string{"Page 1", "Page 2", "Page 3", "Page 4", "Page 5", "Page 6", "Page 7", "Page 8", "Page 9", "Page 10", "Page 11", "Page 12"}},
 			{sampleImage, 390, 844, []string{"Facing north", "Facing south"}},
 		} {
-			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(c.w, c.h, 1, false),
-				chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+c.druid))); err != nil {
-				t.Fatal(err)
-			}
-			if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
-				t.Fatal(err)
-			}
+			openViewer(ctx, t, srv, c.druid, c.w, c.h)
 			var labels []struct {
 				Text     string
 				Inside   bool
@@ -306,13 +301,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 	})
 	// The download panel follows the page Mirador shows.
 	t.Run("download follows the page", func(t *testing.T) {
-		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
-			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
-			t.Fatal(err)
-		}
-		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
-			t.Fatal(err)
-		}
+		openViewer(ctx, t, srv, sampleBook, 640, 400)
 		if err := chromedp.Run(ctx, chromedp.Click(`button[aria-label="Next item"]`, chromedp.ByQuery), chromedp.Sleep(800*time.Millisecond),
 			chromedp.Click(`button[aria-label="Download"]`, chromedp.ByQuery)); err != nil {
 			t.Fatal(err)
@@ -325,13 +314,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 	// Every control is a named button or link, reachable with the keyboard,
 	// with a visible focus ring.
 	t.Run("controls", func(t *testing.T) {
-		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
-			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
-			t.Fatal(err)
-		}
-		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
-			t.Fatal(err)
-		}
+		openViewer(ctx, t, srv, sampleBook, 640, 400)
 		names := evalString(ctx, t, `Array.from(document.querySelectorAll('.sitesvc-embed-controls > *')).map(function(b){return (b.tagName === 'BUTTON' || (b.tagName === 'A' && b.href) ? '' : 'NOT-A-CONTROL ') + (b.getAttribute('aria-label') || 'UNNAMED');}).join('|')`)
 		for _, want := range []string{"Show page thumbnails", "Download", "Share", "Rights and license"} {
 			if !strings.Contains(names, want) {
@@ -475,13 +458,7 @@ func TestDeepZoom(t *testing.T) {
 		t.Skip("no large samples")
 	}
 	ctx := browserFor(t, 5*time.Minute)
-	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false),
-		chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleLarge))); err != nil {
-		t.Fatal(err)
-	}
-	if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
-		t.Fatalf("the image was never drawn: %v", err)
-	}
+	openViewer(ctx, t, srv, sampleLarge, 1280, 900)
 	var first []imageRequest
 	if err := chromedp.Run(ctx, chromedp.Evaluate(imageRequestsJS, &first)); err != nil {
 		t.Fatal(err)
