@@ -66,21 +66,17 @@ func laFeed(t *testing.T, library, name string, regular schedule.Period, excepti
 	}
 }
 
-// written is f as Write writes it; an error ends the test.
-func written(t *testing.T, f Feed) []byte {
-	t.Helper()
-	out, err := Write(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func TestWriteIsStableAndWellFormed(t *testing.T) {
 	t.Parallel()
 	f := dstFeed(t)
-	a := written(t, f)
-	b := written(t, f)
+	a, err := Write(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Write(f)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !bytes.Equal(a, b) {
 		t.Fatal("two renders of the same feed differ: the ETag would change")
 	}
@@ -167,7 +163,10 @@ func TestZoneWithoutTransitions(t *testing.T) {
 	f := dstFeed(t)
 	f.Zone = mustZone(t, "Asia/Kolkata")
 	f.Sources[0].Days = (&schedule.LocationRules{}).Days(schedule.Range{From: mustDate(t, "2026-03-07"), To: mustDate(t, "2026-03-07")}, f.Zone)
-	out := written(t, f)
+	out, err := Write(f)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := "BEGIN:STANDARD\r\nDTSTART:"
 	if !bytes.Contains(out, []byte(want)) || !bytes.Contains(out, []byte("TZOFFSETFROM:+0530\r\nTZOFFSETTO:+0530\r\nTZNAME:IST\r\n")) {
 		t.Errorf("no single +0530 observance:\n%s", out)
@@ -187,7 +186,10 @@ func TestNoZoneRefused(t *testing.T) {
 // readEveryWay writes f and checks that every reader reads want from it.
 func readEveryWay(t *testing.T, f Feed, want string) {
 	t.Helper()
-	out := written(t, f)
+	out, err := Write(f)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, reader := range testkit.ICalendarReaders() {
 		t.Run(reader, func(t *testing.T) {
 			if got := testkit.ReadICalendar(t, reader, out); got != want {
@@ -236,7 +238,10 @@ func fallFeed(t *testing.T) Feed {
 func TestFallBackReadAlike(t *testing.T) {
 	t.Parallel()
 	f := fallFeed(t)
-	out := written(t, f)
+	out, err := Write(f)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, want := range []string{
 		// Saturday 20:00 PDT, closing at 01:00 PDT (08:00 UTC), not PST.
 		"DTSTART;TZID=America/Los_Angeles:20261031T200000\r\nDTEND:20261101T080000Z\r\n",
