@@ -3,7 +3,6 @@ package embed_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -141,11 +140,7 @@ func TestViewerInBrowser(t *testing.T) {
 			if !strings.HasSuffix(src, "/purl/"+samplePDF+"/file/annual-report.pdf") || fragment != "view=FitH&pagemode=none&navpanes=0" {
 				t.Fatalf("no PDF frame (src %q, fragment %q)", src, fragment)
 			}
-			resp, err := http.Get(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
+			resp, _ := testkit.Get(t, src)
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/pdf" {
 				t.Errorf("PDF frame source answers %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 			}
@@ -164,12 +159,7 @@ func TestViewerInBrowser(t *testing.T) {
 				if !strings.Contains(href, "/purl/"+sampleFiles+"/file/") || !strings.ContainsAny(text, "0123456789") || !strings.Contains(text, "B") {
 					t.Errorf("file entry %q: want a download link, name and size", l)
 				}
-				resp, err := http.Get(href)
-				if err != nil {
-					t.Fatal(err)
-				}
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
+				if resp, _ := testkit.Get(t, href); resp.StatusCode != 200 {
 					t.Errorf("download link %s answers %d", href, resp.StatusCode)
 				}
 			}
@@ -200,10 +190,8 @@ func TestViewerInBrowser(t *testing.T) {
 					t.Errorf("member link %+v: want a visible title linking a PURL page", m)
 					continue
 				}
-				if resp, err := http.Get(m.Href); err != nil || resp.StatusCode != 200 {
-					t.Errorf("member link %s: %v", m.Href, err)
-				} else {
-					resp.Body.Close()
+				if resp, _ := testkit.Get(t, m.Href); resp.StatusCode != 200 {
+					t.Errorf("member link %s answers %d", m.Href, resp.StatusCode)
 				}
 			}
 			if got := evalString(ctx, t, `(document.querySelector('.sitesvc-collection-page a') || {}).href || ''`); got != srv.URL+"/purl/"+sampleCollection {
@@ -270,14 +258,9 @@ func TestViewerInBrowser(t *testing.T) {
 		// and tells the page it shows the object. A frame refused by
 		// X-Frame-Options or CSP frame-ancestors would never say so.
 		t.Run("framed by another site", func(t *testing.T) {
-			resp, err := http.Get(srv.URL + "/embed/embed?url=" + url.QueryEscape(srv.URL+"/purl/"+sampleImage))
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, body := srv.Get(t, "/embed/embed?url="+url.QueryEscape(srv.URL+"/purl/"+sampleImage))
 			var o struct{ HTML string }
-			err = json.NewDecoder(resp.Body).Decode(&o)
-			resp.Body.Close()
-			if err != nil || !strings.HasPrefix(o.HTML, "<iframe ") {
+			if err := json.Unmarshal(body, &o); err != nil || !strings.HasPrefix(o.HTML, "<iframe ") {
 				t.Fatalf("oEmbed html %q: %v", o.HTML, err)
 			}
 			page := testkit.OtherSite(t, func() string {

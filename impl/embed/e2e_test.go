@@ -1,6 +1,7 @@
 package embed_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"image/jpeg"
@@ -84,10 +85,8 @@ func TestRealServer(t *testing.T) {
 	up := regexp.MustCompile(`<link rel="up" href="([^"]+)">`).FindSubmatch(body)
 	if up == nil || string(up[1]) != srv.URL+"/purl/bc000df0001" {
 		t.Errorf("rel=up link %q, want the PURL of the sample collection", up)
-	} else if r, err := http.Get(string(up[1])); err != nil || r.StatusCode != 200 {
-		t.Errorf("the collection's PURL %s does not answer: %v", up[1], err)
-	} else {
-		r.Body.Close()
+	} else if r, _ := testkit.Get(t, string(up[1])); r.StatusCode != 200 {
+		t.Errorf("the collection's PURL %s answers %d", up[1], r.StatusCode)
 	}
 	if xfo := resp.Header.Values("X-Frame-Options"); len(xfo) != 0 {
 		t.Errorf("X-Frame-Options %q on the viewer document", xfo)
@@ -148,12 +147,8 @@ func TestOEmbedThumbnail(t *testing.T) {
 		if *j.URL != *x.URL || *j.Width != *x.Width || *j.Height != *x.Height || max(*j.Width, *j.Height) > 256 {
 			t.Errorf("%s: JSON %s %dx%d, XML %s %dx%d", id, *j.URL, *j.Width, *j.Height, *x.URL, *x.Width, *x.Height)
 		}
-		resp, err := http.Get(*j.URL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := jpeg.Decode(resp.Body)
-		resp.Body.Close()
+		resp, body := testkit.Get(t, *j.URL)
+		img, err := jpeg.Decode(bytes.NewReader(body))
 		if err != nil || resp.StatusCode != 200 {
 			t.Fatalf("%s: thumbnail %s: %d %v", id, *j.URL, resp.StatusCode, err)
 		}

@@ -230,16 +230,13 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 		got := map[string]string{}
 		for _, l := range links {
 			got[l.Text] = l.Line
-			resp, err := http.Get(l.Href)
-			if err != nil {
-				t.Fatal(err)
-			}
+			resp, body := testkit.Get(t, l.Href)
 			ct := resp.Header.Get("Content-Type")
 			var cfg image.Config
+			var err error
 			if strings.HasPrefix(ct, "image/") {
-				cfg, _, err = image.DecodeConfig(resp.Body)
+				cfg, _, err = image.DecodeConfig(bytes.NewReader(body))
 			}
-			resp.Body.Close()
 			switch {
 			case resp.StatusCode != http.StatusOK:
 				t.Errorf("%s (%s) answers %d", l.Text, l.Href, resp.StatusCode)
@@ -680,12 +677,8 @@ func firstImage(t *testing.T, srv *testkit.Server, druid string) (string, float6
 
 func fetchImage(t *testing.T, u string) image.Image {
 	t.Helper()
-	resp, err := http.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	img, _, err := image.Decode(resp.Body)
+	_, body := testkit.Get(t, u)
+	img, _, err := image.Decode(bytes.NewReader(body))
 	if err != nil {
 		t.Fatalf("%s: %v", u, err)
 	}

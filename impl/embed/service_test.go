@@ -388,12 +388,7 @@ func TestUnknownPath(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	// Not in the contract, so not validated against it; still a JSON 404.
-	resp, err := http.Get(e.srv.URL + "/nothing")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	resp, body := testkit.Get(t, e.srv.URL+"/nothing")
 	if resp.StatusCode != 404 || errorBody(t, string(body)).Status != 404 {
 		t.Errorf("%d %s", resp.StatusCode, body)
 	}
@@ -884,16 +879,12 @@ func TestMiradorBundle(t *testing.T) {
 func TestPublishedContract(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	resp, err := http.Get(e.srv.URL + "/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	_, body := testkit.Get(t, e.srv.URL+"/openapi.json")
 	var doc struct {
 		Servers []struct{ URL string } `json:"servers"`
 		Paths   map[string]any         `json:"paths"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
+	if err := json.Unmarshal(body, &doc); err != nil {
 		t.Fatal(err)
 	}
 	if len(doc.Servers) != 1 || doc.Servers[0].URL != testEmbedBase {

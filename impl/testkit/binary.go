@@ -2,7 +2,6 @@ package testkit
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -278,13 +277,7 @@ func (s *Server) kill() {
 // Get fetches path (relative to URL) and returns the response with its body read.
 func (s *Server) Get(t testing.TB, path string) (*http.Response, []byte) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Do(t, nil, req)
+	return Get(t, s.URL+path)
 }
 
 // listening reports whether the server's log (text or JSON) says it

@@ -126,6 +126,20 @@ func Do(t testing.TB, client *http.Client, req *http.Request) (*http.Response, [
 	return resp, body
 }
 
+// Get fetches url with a plain client (no validation) within 30 seconds
+// and returns the response with its body read; a transport or read error
+// ends the test.
+func Get(t testing.TB, url string) (*http.Response, []byte) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Do(t, nil, req)
+}
+
 // SendEndless sends method url with the given header and a body that never
 // ends (spaces, 64 KiB at a time), and returns the answer and as much of its
 // body as could be read. Only a server that answers without reading the
