@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -63,11 +62,7 @@ func viewerServer(t *testing.T) *testkit.Server {
 // --viewer-dir: the pinned npm package scripts/build-viewer.sh installs.
 func viewerDir(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(testkit.RepoRoot(t), "impl/embed/viewer/node_modules/mirador/dist")
-	if _, err := os.Stat(filepath.Join(dir, "mirador.min.js")); err != nil {
-		testkit.Missing(t, "the Mirador bundle (scripts/build-viewer.sh installs it; make test does): %v", err)
-	}
-	return dir
+	return filepath.Dir(testkit.Installed(t, "impl/embed/viewer/node_modules/mirador/dist/mirador.min.js", "scripts/build-viewer.sh"))
 }
 
 func evalString(ctx context.Context, t *testing.T, expr string) string {

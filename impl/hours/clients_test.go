@@ -18,12 +18,7 @@ func TestRealJSONAPIClients(t *testing.T) {
 	t.Parallel()
 	node := testkit.RequireTool(t, "node")
 	root := testkit.RepoRoot(t)
-	if _, err := os.Stat(filepath.Join(root, "scripts", "hours-npm", "node_modules", "kitsu")); err != nil {
-		if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
-			t.Fatalf("the Hours npm packages are required (scripts/hours-npm.sh install): %v", err)
-		}
-		t.Skipf("the Hours npm packages are not installed (scripts/hours-npm.sh install): %v", err)
-	}
+	testkit.Installed(t, "scripts/hours-npm/node_modules/kitsu", "scripts/hours-npm.sh install")
 	for _, b := range storetest.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			args := []string{"--services", "hours"}

@@ -41,9 +41,7 @@ func ReadICalendar(t testing.TB, reader string, feed []byte) string {
 	case "ical.js", "node-ical":
 		node := RequireTool(t, "node")
 		dir := filepath.Join(RepoRoot(t), "scripts", "hours-npm")
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", reader)); err != nil {
-			Missing(t, "%s (scripts/hours-npm.sh install): %v", reader, err)
-		}
+		Installed(t, "scripts/hours-npm/node_modules/"+reader, "scripts/hours-npm.sh install")
 		mode := map[string]string{"ical.js": "icaljs", "node-ical": "nodeical"}[reader]
 		cmd = exec.Command(node, filepath.Join(dir, "icalread.cjs"), mode, path)
 		// node-ical gives all-day events local midnight; any zone reads
