@@ -19,11 +19,7 @@ import (
 // validates every request and answer against api/embed.yaml.
 func contractGet(t *testing.T, srv *testkit.Server) func(t *testing.T, path string) (*http.Response, []byte) {
 	t.Helper()
-	spec, err := embedapi.GetSpec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := testkit.NewValidator(t, spec).Mounted("/embed").Client(t)
+	client := testkit.NewValidator(t, testkit.Spec(t, embedapi.GetSpec)).Mounted("/embed").Client(t)
 	return func(t *testing.T, path string) (*http.Response, []byte) {
 		t.Helper()
 		req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)

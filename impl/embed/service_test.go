@@ -72,11 +72,7 @@ func newEnv(t testing.TB, edit ...func(*Config)) *testEnv {
 	t.Cleanup(func() { svc.Close() })
 	srv := httptest.NewServer(svc.Handler())
 	t.Cleanup(srv.Close)
-	spec, err := embedapi.GetSpec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testEnv{stub: stub, svc: svc, srv: srv, v: testkit.NewValidator(t, spec), clock: clock}
+	return &testEnv{stub: stub, svc: svc, srv: srv, v: testkit.NewValidator(t, testkit.Spec(t, embedapi.GetSpec)), clock: clock}
 }
 
 // get requests path (relative to the service) and validates the response

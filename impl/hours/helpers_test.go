@@ -126,14 +126,10 @@ func newEnv(t *testing.T, dsn string, now time.Time) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
-	spec, err := hoursapi.GetSpec()
-	if err != nil {
-		t.Fatal(err)
-	}
 	e.svc = svc
 	e.srv = httptest.NewServer(svc.Handler())
 	t.Cleanup(e.srv.Close)
-	e.valid = testkit.NewValidator(t, spec)
+	e.valid = testkit.NewValidator(t, testkit.Spec(t, hoursapi.GetSpec))
 	return e
 }
 
