@@ -282,6 +282,7 @@ func (a *Aligner) Align(nucleotides []byte) (*Result, error) {
 	}
 	res.Discarded = discarded
 	res.Subtype = a.subtype(res)
+	res.NotHIV1 = a.notHIV1(res)
 	return res, nil
 }
 
