@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -54,17 +55,23 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 	for _, sp := range spans {
 		from := max(path.first, sp.start)
 		to := min(path.last, sp.start+sp.len-1)
-		var g *GeneResult
-		if to-from+1 >= MinCodons(sp.gene) {
-			g = a.buildGene(sp, q, res.Analysed, path, from, to)
+		// A part of a gene already found elsewhere (beyond a run of N no alignment
+		// crosses) need not be of the gene's minimum size on its own: it may be joined to
+		// that part (addGene). Alone it is dropped as any short gene is.
+		minCodons := MinCodons(sp.gene)
+		if res.Gene(sp.gene) != nil {
+			minCodons = MinDiscardedCodons
 		}
-		if g == nil {
+		var g *GeneResult
+		if to-from+1 >= minCodons {
+			g = a.buildGene(sp, q, res.Analysed, path, from, to, minCodons)
+		}
+		if g == nil || !a.addGene(res, g, q) {
 			if to-from+1 >= MinDiscardedCodons {
 				res.Discarded = append(res.Discarded, sp.gene)
 			}
 			continue
 		}
-		addGene(res, g)
 		if usedFirst < 0 {
 			usedFirst = sp.start + g.FirstAA - 1
 		}
@@ -124,18 +131,267 @@ func lastNucleotideToEarlierGene(p *alignPath, spans []geneSpan) {
 	}
 }
 
-// addGene adds g to res, or replaces the result for the same gene when g has more codons
-// (a gene cut in two by a stretch no alignment crosses keeps its longer part).
-func addGene(res *Result, g *GeneResult) {
+// addGene adds g to res and tells whether it was kept. When res already holds the same
+// gene, the two are its parts on either side of a run of N that no single alignment
+// crosses: they become one result with the codons between them unsequenced
+// (mergeSplitGene). Otherwise (overlapping codons, or something other than N between
+// them) the part with more codons is kept; a part below the gene's minimum size never is.
+func (a *Aligner) addGene(res *Result, g *GeneResult, q []uint8) bool {
 	for i := range res.Genes {
-		if res.Genes[i].Gene == g.Gene {
-			if g.LastAA-g.FirstAA > res.Genes[i].LastAA-res.Genes[i].FirstAA {
-				res.Genes[i] = *g
-			}
-			return
+		h := &res.Genes[i]
+		if h.Gene != g.Gene {
+			continue
 		}
+		if m := a.mergeSplitGene(q, res.Analysed, h, g); m != nil {
+			*h = *m
+			return true
+		}
+		if g.LastAA-g.FirstAA+1 < MinCodons(g.Gene) {
+			return false
+		}
+		if g.LastAA-g.FirstAA > h.LastAA-h.FirstAA {
+			*h = *g
+		}
+		return true
+	}
+	if g.LastAA-g.FirstAA+1 < MinCodons(g.Gene) {
+		return false
 	}
 	res.Genes = append(res.Genes, *g)
+	return true
+}
+
+// maxNonNBetweenParts is how many nucleotides other than N may lie between two parts of a
+// gene for them to be one gene split by a run of N: codons beside the run that were dropped
+// or trimmed with it.
+const maxNonNBetweenParts = 30
+
+// deletionsInNRuns reads deleted codons inside or beside a run of at least nRunCodons
+// unsequenced codons as unsequenced too: where the codons around a deletion were not
+// sequenced, which codons are missing cannot be told (the alignment places the deletions
+// anywhere among the N codons at equal score) — a run of N shorter than the codons it
+// stands for is an unsequenced region, as Stanford reads it, not deletions.
+func deletionsInNRuns(recs []codonRec) {
+	for i := 0; i < len(recs); {
+		if recs[i].span != 0 && !recs[i].unsequenced {
+			i++
+			continue
+		}
+		j, unsequenced := i, 0
+		for j < len(recs) && (recs[j].span == 0 || recs[j].unsequenced) {
+			if recs[j].unsequenced {
+				unsequenced++
+			}
+			j++
+		}
+		if unsequenced >= nRunCodons {
+			for k := i; k < j; k++ {
+				recs[k].inNRun = true
+				if recs[k].span == 0 {
+					recs[k].unsequenced, recs[k].mutation, recs[k].bad = true, false, false
+				}
+			}
+		}
+		i = j
+	}
+}
+
+// extendPart returns g read on codon by codon in frame, forwards (backwards when back)
+// up to codon limit, while the next codon holds no N and no frameshift: the codons beside
+// a run of N that g's own alignment left out. It returns g itself when there is none.
+func (a *Aligner) extendPart(q []uint8, seq []byte, g *GeneResult, limit int, back bool) *GeneResult {
+	var recs []codonRec
+	pos, start := g.LastAA+1, g.LastNA // 0-based start of the next codon
+	if back {
+		pos, start = g.FirstAA-1, g.FirstNA-4
+	}
+	for (back && pos >= limit || !back && pos <= limit) && start >= 0 && start+3 <= len(seq) {
+		if bytes.IndexByte(seq[start:start+3], 'N') >= 0 {
+			break
+		}
+		recs = append(recs, a.codonRecord(g.Gene, q, pos, int32(start), 3))
+		if back {
+			pos, start = pos-1, start-3
+		} else {
+			pos, start = pos+1, start+3
+		}
+	}
+	if len(recs) == 0 {
+		return g
+	}
+	if back {
+		slices.Reverse(recs)
+	}
+	ext := &GeneResult{Gene: g.Gene}
+	var na, aa strings.Builder
+	for _, r := range recs {
+		a.writeCodon(ext, r, q, seq, &na, &aa)
+	}
+	ext.AlignedNA, ext.AlignedAA = na.String(), aa.String()
+	out := *g
+	first, second := g, ext
+	if back {
+		first, second = ext, g
+		out.FirstAA, out.FirstNA = recs[0].pos, int(recs[0].start)+1
+	} else {
+		out.LastAA, out.LastNA = recs[len(recs)-1].pos, int(recs[len(recs)-1].start)+3
+	}
+	out.AlignedNA = first.AlignedNA + second.AlignedNA
+	out.AlignedAA = first.AlignedAA + second.AlignedAA
+	out.Mutations = append(slices.Clone(first.Mutations), second.Mutations...)
+	out.Frameshifts = append(slices.Clone(first.Frameshifts), second.Frameshifts...)
+	out.StopCodons += ext.StopCodons
+	out.AmbiguousCodons += ext.AmbiguousCodons
+	out.UnsequencedCodons += ext.UnsequencedCodons
+	out.StopPositions = append(slices.Clone(first.StopPositions), second.StopPositions...)
+	out.AmbiguousPositions = append(slices.Clone(first.AmbiguousPositions), second.AmbiguousPositions...)
+	out.UnsequencedPositions = append(slices.Clone(first.UnsequencedPositions), second.UnsequencedPositions...)
+	// the match over the extended range: three nucleotides per codon, the mutated ones
+	// mismatching
+	bad := 0
+	for _, r := range recs {
+		if r.mutation || r.unsequenced {
+			bad += 3
+		}
+	}
+	lg, le := float64(g.LastNA-g.FirstNA+1), float64(3*len(recs))
+	out.MatchPercent = 100 - ((100-g.MatchPercent)*lg+100*float64(bad))/(lg+le)
+	return &out
+}
+
+// deletionsToNRuns moves every internal run of deleted codons that lies within
+// nRunEdgeCodons read codons of a run of N (nRunCodons or more unsequenced codons) next to
+// that run, the read codons between shifting onto the positions beyond the deletion: when
+// a run of N is shorter than the codons it stands for, the codons missing are the
+// unsequenced ones (deletionsInNRuns), not a deletion a codon or two away with its
+// neighbours read one position off (the alignment put V179's codon at 178 beside a run
+// of 30 N replacing RT 89–178, and V179 deleted).
+func (a *Aligner) deletionsToNRuns(g Gene, q []uint8, recs []codonRec) {
+	nBlock := func(k, step int) bool { // ≥ nRunCodons unsequenced codons from k on, in direction step
+		n := 0
+		for ; k >= 0 && k < len(recs) && (recs[k].unsequenced || recs[k].span == 0); k += step {
+			if recs[k].unsequenced {
+				n++
+			}
+		}
+		return n >= nRunCodons
+	}
+	readClean := func(r codonRec) bool { return clean(r) && !r.unsequenced }
+	for i := 1; i < len(recs)-1; i++ {
+		if recs[i].span != 0 {
+			continue
+		}
+		j := i
+		for j < len(recs) && recs[j].span == 0 {
+			j++
+		}
+		if j == len(recs) {
+			return
+		}
+		d := j - i
+		// read codons between the deletion and a run of N before it, or after it
+		before, after := -1, -1
+		for m := 1; m <= nRunEdgeCodons && i-m-1 >= 0 && readClean(recs[i-m]); m++ {
+			if nBlock(i-m-1, -1) {
+				before = m
+				break
+			}
+		}
+		for m := 1; m <= nRunEdgeCodons && j+m < len(recs) && readClean(recs[j+m-1]); m++ {
+			if nBlock(j+m, 1) {
+				after = m
+				break
+			}
+		}
+		switch {
+		case before > 0 && (after < 0 || before <= after):
+			// recs[i-before:i] read codons, then d deletions: deletions first
+			starts := make([]int32, before)
+			for t := range starts {
+				starts[t] = recs[i-before+t].start
+			}
+			for t := 0; t < d; t++ {
+				recs[i-before+t] = a.codonRecord(g, q, recs[i-before+t].pos, starts[0], 0)
+			}
+			for t, st := range starts {
+				recs[i-before+d+t] = a.codonRecord(g, q, recs[i-before+d+t].pos, st, 3)
+			}
+		case after > 0:
+			// d deletions, then recs[j:j+after] read codons: read codons first
+			starts := make([]int32, after)
+			for t := range starts {
+				starts[t] = recs[j+t].start
+			}
+			for t, st := range starts {
+				recs[i+t] = a.codonRecord(g, q, recs[i+t].pos, st, 3)
+			}
+			for t := 0; t < d; t++ {
+				recs[i+after+t] = a.codonRecord(g, q, recs[i+after+t].pos, starts[after-1]+3, 0)
+			}
+		}
+		i = j
+	}
+}
+
+// nRunEdgeCodons is how many read codons may lie between a deletion and a run of N for the
+// deletion to be moved next to the run (deletionsToNRuns).
+const nRunEdgeCodons = 3
+
+// nRunCodons is the shortest run of unsequenced codons (nine N) whose neighbouring
+// deletions deletionsInNRuns reads as unsequenced; a deletion beside one or two N codons
+// stays a deletion.
+const nRunCodons = 3
+
+// mergeSplitGene joins two parts of one gene found by separate alignments on either side
+// of a run of N (a gene cut in two by more N than the codons they replace, so that no
+// single alignment crosses them): x before y in both the gene and the sequence, and the
+// nucleotides between them N but for at most maxNonNBetweenParts. The codons between the
+// parts are unsequenced ("NNN", never mutations or deletions), as Stanford reports an
+// unsequenced region of a gene. It returns nil when x and y are not such parts.
+func (a *Aligner) mergeSplitGene(q []uint8, seq []byte, x, y *GeneResult) *GeneResult {
+	if y.FirstAA < x.FirstAA {
+		x, y = y, x
+	}
+	if x.LastAA >= y.FirstAA || x.LastNA >= y.FirstNA || y.FirstNA-1 > len(seq) {
+		return nil
+	}
+	nN := 0
+	between := seq[x.LastNA : y.FirstNA-1]
+	for _, c := range between {
+		if c == 'N' {
+			nN++
+		}
+	}
+	if nN < 3*nRunCodons || len(between)-nN > maxNonNBetweenParts {
+		return nil
+	}
+	// The codons the parts' own alignments left out next to the run (a mismatching codon
+	// at a free end) are read on in frame up to the first codon holding an N.
+	x, y = a.extendPart(q, seq, x, y.FirstAA-1, false), a.extendPart(q, seq, y, x.LastAA+1, true)
+	gap := y.FirstAA - x.LastAA - 1
+	m := &GeneResult{
+		Gene: x.Gene, FirstAA: x.FirstAA, LastAA: y.LastAA, FirstNA: x.FirstNA, LastNA: y.LastNA,
+		LeftTrimmed: x.LeftTrimmed, RightTrimmed: y.RightTrimmed,
+		AlignedNA:         x.AlignedNA + strings.Repeat("NNN", gap) + y.AlignedNA,
+		AlignedAA:         x.AlignedAA + strings.Repeat("X", gap) + y.AlignedAA,
+		Mutations:         append(slices.Clone(x.Mutations), y.Mutations...),
+		Frameshifts:       append(slices.Clone(x.Frameshifts), y.Frameshifts...),
+		StopCodons:        x.StopCodons + y.StopCodons,
+		AmbiguousCodons:   x.AmbiguousCodons + y.AmbiguousCodons,
+		UnsequencedCodons: x.UnsequencedCodons + gap + y.UnsequencedCodons,
+	}
+	m.StopPositions = append(slices.Clone(x.StopPositions), y.StopPositions...)
+	m.AmbiguousPositions = append(slices.Clone(x.AmbiguousPositions), y.AmbiguousPositions...)
+	m.UnsequencedPositions = slices.Clone(x.UnsequencedPositions)
+	for k := x.LastAA + 1; k < y.FirstAA; k++ {
+		m.UnsequencedPositions = append(m.UnsequencedPositions, k)
+	}
+	m.UnsequencedPositions = append(m.UnsequencedPositions, y.UnsequencedPositions...)
+	// The match over the two parts' nucleotides; the run between them counts as NNN
+	// codons do, not at all.
+	lx, ly := float64(x.LastNA-x.FirstNA+1), float64(y.LastNA-y.FirstNA+1)
+	m.MatchPercent = 100 - ((100-x.MatchPercent)*lx+(100-y.MatchPercent)*ly)/(lx+ly)
+	return m
 }
 
 // makeBand sets, for each DP row, the query range: between two anchors the band spans both
@@ -210,11 +466,12 @@ type codonRec struct {
 	nnn         bool // read as exactly NNN
 	insCodon    int  // whole codons inserted after it
 	fsIns       int  // nucleotides of a frameshift insertion after it
+	inNRun      bool // deleted or unsequenced within a run of N (deletionsInNRuns)
 }
 
 // buildGene turns the codons from..to (protein indices) of the path into a GeneResult, or
 // nil when the gene is not present after trimming.
-func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, from, to int) *GeneResult {
+func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, from, to, minCodons int) *GeneResult {
 	recs := make([]codonRec, 0, to-from+1)
 	for c := from; c <= to; c++ {
 		s, e := p.codonStart[c], p.spanEnd[c]
@@ -224,6 +481,8 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 		recs = append(recs, a.codonRecord(sp.gene, q, c-sp.start+1, s, e-s))
 	}
 	a.placeGaps(sp.gene, q, recs)
+	a.deletionsToNRuns(sp.gene, q, recs)
+	deletionsInNRuns(recs)
 	// First, leading and trailing deletions and unsequenced codons are dropped (not counted
 	// as trimmed); a gene whose match is then below MinMatchPercent is not present; then
 	// low-quality ends are trimmed.
@@ -244,18 +503,18 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 	naRange := func(dropLeft, dropRight int) (int, int) {
 		return int(first.start) + 1 + 3*dropLeft, int(last.start+min(last.span, 3)) - 3*dropRight
 	}
-	if len(aligned) < MinCodons(sp.gene) {
+	if len(aligned) < minCodons {
 		return nil
 	}
 	if f, l := naRange(gapLeft, gapRight); matchPercent(aligned, f, l) < MinMatchPercent {
 		return nil
 	}
 	left, right := trimCount(aligned, false), trimCount(aligned, true)
-	if left+right > len(aligned)-MinCodons(sp.gene) {
+	if left+right > len(aligned)-minCodons {
 		return nil
 	}
 	kept := aligned[left : len(aligned)-right]
-	if len(kept) < MinCodons(sp.gene) {
+	if len(kept) < minCodons {
 		return nil
 	}
 	g := &GeneResult{
@@ -271,82 +530,95 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 	na.Grow(3 * len(kept))
 	aa.Grow(len(kept))
 	for _, r := range kept {
-		switch {
-		case r.span == 0:
-			na.WriteString("---")
-			aa.WriteByte('-')
-			g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Deletion: true})
-		case r.span < 3 && r.unsequenced:
-			// A partial codon holding an N: unsequenced, and no frameshift can be told.
-			na.WriteString(string(seq[r.start:r.start+r.span]) + "--"[:3-r.span])
-			aa.WriteByte('X')
-			g.UnsequencedCodons++
-			g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
-		case r.span < 3:
-			// HIVDB's conventions: the aligned nucleotides keep the read ones first
-			// ("AG-"); the mutation shows them where they fit the consensus ("-AG").
-			read := string(seq[r.start : r.start+r.span])
-			na.WriteString(read + "--"[:3-r.span])
-			codon := placePartial(read, r.cons)
-			aa.WriteByte('X')
-			g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, AAs: "X", Codon: codon, Partial: true})
-			g.Frameshifts = append(g.Frameshifts, Frameshift{Gene: sp.gene, Position: r.pos, Kind: FrameshiftDeletion, Size: 3 - int(r.span)})
-		default:
-			codon := string(seq[r.start : r.start+3])
-			na.WriteString(codon)
-			if r.info.count == 1 {
-				aa.WriteString(aaSetString(r.info.aas))
-			} else {
-				aa.WriteByte('X')
-			}
-			// An unsequenced codon (more than one N) could be anything, a stop among it,
-			// but it is no stop codon: it counts as unsequenced only.
-			if r.info.aas&(1<<stopIdx) != 0 && !r.unsequenced {
-				g.StopCodons++
-				g.StopPositions = append(g.StopPositions, r.pos)
-			}
-			if r.info.ns > 1 {
-				g.UnsequencedCodons++
-				g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
-			} else if r.info.count > 1 {
-				g.AmbiguousCodons++
-				g.AmbiguousPositions = append(g.AmbiguousPositions, r.pos)
-			}
-			if r.fsIns > 0 {
-				e := r.start + r.span
-				g.Frameshifts = append(g.Frameshifts, Frameshift{Gene: sp.gene, Position: r.pos, Kind: FrameshiftInsertion, Size: r.fsIns, NAs: string(seq[e-int32(r.fsIns) : e])})
-			}
-			if r.info.ns > 1 || (r.matched && r.insCodon == 0) {
-				continue
-			}
-			m := Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Codon: codon,
-				Mixture: r.info.count > 1, Stop: r.info.aas&(1<<stopIdx) != 0}
-			if int(r.info.count) > MaxDisplayAAs {
-				m.AAs = "X"
-			} else {
-				m.AAs = aaSetString(r.info.aas)
-			}
-			if r.insCodon > 0 {
-				m.Insertion = true
-				ins := seq[r.start+3 : r.start+3+int32(3*r.insCodon)]
-				m.InsertedCodons = string(ins)
-				b := make([]byte, r.insCodon)
-				for k := range b {
-					ci := a.codons[codonKey(q[r.start+3+int32(3*k)], q[r.start+4+int32(3*k)], q[r.start+5+int32(3*k)])]
-					if ci.count == 1 {
-						b[k] = aaSetString(ci.aas)[0]
-					} else {
-						b[k] = 'X'
-					}
-				}
-				m.InsertedAAs = string(b)
-			}
-			g.Mutations = append(g.Mutations, m)
-		}
+		a.writeCodon(g, r, q, seq, &na, &aa)
 	}
 	g.AlignedNA = na.String()
 	g.AlignedAA = aa.String()
 	return g
+}
+
+// writeCodon adds codon record r to g: its nucleotides and amino acid to na and aa, and
+// its mutation, frameshift and quality counts to g.
+func (a *Aligner) writeCodon(g *GeneResult, r codonRec, q []uint8, seq []byte, na, aa *strings.Builder) {
+	sp := geneSpan{gene: g.Gene}
+	switch {
+	case r.span == 0 && r.unsequenced:
+		// A codon deleted beside a run of N (deletionsInNRuns): unsequenced.
+		na.WriteString("NNN")
+		aa.WriteByte('X')
+		g.UnsequencedCodons++
+		g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
+	case r.span == 0:
+		na.WriteString("---")
+		aa.WriteByte('-')
+		g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Deletion: true})
+	case r.span < 3 && r.unsequenced:
+		// A partial codon holding an N: unsequenced, and no frameshift can be told.
+		na.WriteString(string(seq[r.start:r.start+r.span]) + "--"[:3-r.span])
+		aa.WriteByte('X')
+		g.UnsequencedCodons++
+		g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
+	case r.span < 3:
+		// HIVDB's conventions: the aligned nucleotides keep the read ones first
+		// ("AG-"); the mutation shows them where they fit the consensus ("-AG").
+		read := string(seq[r.start : r.start+r.span])
+		na.WriteString(read + "--"[:3-r.span])
+		codon := placePartial(read, r.cons)
+		aa.WriteByte('X')
+		g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, AAs: "X", Codon: codon, Partial: true})
+		g.Frameshifts = append(g.Frameshifts, Frameshift{Gene: sp.gene, Position: r.pos, Kind: FrameshiftDeletion, Size: 3 - int(r.span)})
+	default:
+		codon := string(seq[r.start : r.start+3])
+		na.WriteString(codon)
+		if r.info.count == 1 {
+			aa.WriteString(aaSetString(r.info.aas))
+		} else {
+			aa.WriteByte('X')
+		}
+		// An unsequenced codon (more than one N) could be anything, a stop among it,
+		// but it is no stop codon: it counts as unsequenced only.
+		if r.info.aas&(1<<stopIdx) != 0 && !r.unsequenced {
+			g.StopCodons++
+			g.StopPositions = append(g.StopPositions, r.pos)
+		}
+		if r.info.ns > 1 {
+			g.UnsequencedCodons++
+			g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
+		} else if r.info.count > 1 {
+			g.AmbiguousCodons++
+			g.AmbiguousPositions = append(g.AmbiguousPositions, r.pos)
+		}
+		if r.fsIns > 0 {
+			e := r.start + r.span
+			g.Frameshifts = append(g.Frameshifts, Frameshift{Gene: sp.gene, Position: r.pos, Kind: FrameshiftInsertion, Size: r.fsIns, NAs: string(seq[e-int32(r.fsIns) : e])})
+		}
+		if r.info.ns > 1 || (r.matched && r.insCodon == 0) {
+			return
+		}
+		m := Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Codon: codon,
+			Mixture: r.info.count > 1, Stop: r.info.aas&(1<<stopIdx) != 0}
+		if int(r.info.count) > MaxDisplayAAs {
+			m.AAs = "X"
+		} else {
+			m.AAs = aaSetString(r.info.aas)
+		}
+		if r.insCodon > 0 {
+			m.Insertion = true
+			ins := seq[r.start+3 : r.start+3+int32(3*r.insCodon)]
+			m.InsertedCodons = string(ins)
+			b := make([]byte, r.insCodon)
+			for k := range b {
+				ci := a.codons[codonKey(q[r.start+3+int32(3*k)], q[r.start+4+int32(3*k)], q[r.start+5+int32(3*k)])]
+				if ci.count == 1 {
+					b[k] = aaSetString(ci.aas)[0]
+				} else {
+					b[k] = 'X'
+				}
+			}
+			m.InsertedAAs = string(b)
+		}
+		g.Mutations = append(g.Mutations, m)
+	}
 }
 
 // codonRecord classifies consensus codon pos of gene g read from the query nucleotides
@@ -406,6 +678,10 @@ func matchPercent(recs []codonRec, firstNA, lastNA int) float64 {
 	all, bad := lastNA-firstNA+1, 0
 	for _, r := range recs {
 		switch {
+		case r.inNRun && r.span < 3:
+			// deleted or cut short within a run of N: unsequenced, counted as an NNN
+			// codon is (its nucleotides taken off, no mismatch)
+			all -= int(r.span)
 		case r.span == 0:
 			all += 3
 			bad += 3
