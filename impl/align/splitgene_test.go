@@ -114,6 +114,7 @@ func TestGeneSplitByN(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d RT and %d IN genes, 4 runs of N each", tested[RT], tested[IN])
 	if tested[RT] < 10 || tested[IN] < 10 {
 		t.Errorf("only %d RT and %d IN genes tested", tested[RT], tested[IN])
 	}
