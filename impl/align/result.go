@@ -22,9 +22,6 @@ const (
 // [jlo, jhi]. Alignments start and end free at its edges.
 type region struct{ qlo, qhi, jlo, jhi int }
 
-// minGeneCodons is the smallest MinCodons of any gene (PR's).
-const minGeneCodons = 30
-
 // maxRegionDepth bounds the realignment of the parts of a sequence an alignment left out.
 const maxRegionDepth = 3
 
@@ -50,25 +47,33 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 	}
 	path := &ws.dp.path
 	lastNucleotideToEarlierGene(path, spans)
-	// usedFirst..usedLast: the codons (protein indices) of the genes found here.
+	// usedFirst..usedLast: the codons (protein indices) of the genes found here; beside:
+	// the query on either side of a short gene part.
 	usedFirst, usedLast := -1, -1
+	var beside []region
 	for _, sp := range spans {
 		from := max(path.first, sp.start)
 		to := min(path.last, sp.start+sp.len-1)
-		// A part of a gene already found elsewhere (beyond a run of N no alignment
-		// crosses) need not be of the gene's minimum size on its own: it may be joined to
-		// that part (addGene). Alone it is dropped as any short gene is.
-		minCodons := MinCodons(sp.gene)
-		if res.Gene(sp.gene) != nil {
-			minCodons = MinDiscardedCodons
-		}
+		// A part of a gene shorter than the gene's minimum size may be one side of a gene
+		// split by a run of N no alignment crosses: it is kept aside (res.parts) to be
+		// joined to the other side (joinParts), and the query beyond it is aligned again
+		// so that the other side is found. Alone it is dropped as any short gene is.
 		var g *GeneResult
-		if to-from+1 >= minCodons {
-			g = a.buildGene(sp, q, res.Analysed, path, from, to, minCodons)
+		if to-from+1 >= MinDiscardedCodons {
+			g = a.buildGene(sp, q, res.Analysed, path, from, to, MinDiscardedCodons)
 		}
 		if g == nil || !a.addGene(res, g, q) {
 			if to-from+1 >= MinDiscardedCodons {
 				res.Discarded = append(res.Discarded, sp.gene)
+			}
+			if g != nil {
+				res.parts = append(res.parts, *g)
+				if depth < maxRegionDepth {
+					first, last := sp.start+g.FirstAA-1, sp.start+g.LastAA-1
+					beside = append(beside,
+						region{rg.qlo, int(path.codonStart[first]), rg.jlo, first},
+						region{int(path.spanEnd[last]), rg.qhi, last + 1, rg.jhi})
+				}
 			}
 			continue
 		}
@@ -77,17 +82,22 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 		}
 		usedLast = sp.start + g.LastAA - 1
 	}
-	if depth >= maxRegionDepth || usedFirst < 0 {
+	if depth >= maxRegionDepth {
 		return
 	}
 	// The rest of the query, on either side of the genes found, against the rest of the
 	// protein: codons the path aligned there but no present gene kept (a gene part too
 	// short or too poor after a stretch the path crossed) are free again.
-	left := region{rg.qlo, int(path.codonStart[usedFirst]), rg.jlo, usedFirst}
-	right := region{int(path.spanEnd[usedLast]), rg.qhi, usedLast + 1, rg.jhi}
-	for _, sub := range []region{left, right} {
-		if sub.qhi-sub.qlo < 3*minGeneCodons || sub.jhi-sub.jlo < minGeneCodons {
-			continue // too small to hold a gene
+	subs := beside
+	if usedFirst >= 0 {
+		subs = append([]region{
+			{rg.qlo, int(path.codonStart[usedFirst]), rg.jlo, usedFirst},
+			{int(path.spanEnd[usedLast]), rg.qhi, usedLast + 1, rg.jhi},
+		}, beside...)
+	}
+	for _, sub := range subs {
+		if sub.qhi-sub.qlo < 3*MinDiscardedCodons || sub.jhi-sub.jlo < MinDiscardedCodons {
+			continue // too small to hold a gene part
 		}
 		var inside []hit
 		for _, h := range hits {
@@ -159,6 +169,41 @@ func (a *Aligner) addGene(res *Result, g *GeneResult, q []uint8) bool {
 	}
 	res.Genes = append(res.Genes, *g)
 	return true
+}
+
+// joinParts joins the short gene parts kept aside (res.parts) to the present gene of the
+// same name or to each other, across runs of N (mergeSplitGene); a join of at least the
+// gene's minimum size is added to res.Genes.
+func (a *Aligner) joinParts(res *Result, q []uint8) {
+	for joined := true; joined; {
+		joined = false
+		for i := 0; i < len(res.parts) && !joined; i++ {
+			p := &res.parts[i]
+			if h := res.Gene(p.Gene); h != nil {
+				if m := a.mergeSplitGene(q, res.Analysed, h, p); m != nil {
+					*h = *m
+					res.parts = slices.Delete(res.parts, i, i+1)
+					joined = true
+				}
+				continue
+			}
+			for j := i + 1; j < len(res.parts) && !joined; j++ {
+				if res.parts[j].Gene != p.Gene {
+					continue
+				}
+				if m := a.mergeSplitGene(q, res.Analysed, p, &res.parts[j]); m != nil {
+					res.parts = slices.Delete(res.parts, j, j+1)
+					res.parts[i] = *m
+					if m.LastAA-m.FirstAA+1 >= MinCodons(m.Gene) {
+						res.Genes = append(res.Genes, *m)
+						res.parts = slices.Delete(res.parts, i, i+1)
+					}
+					joined = true
+				}
+			}
+		}
+	}
+	res.parts = nil
 }
 
 // maxNonNBetweenParts is how many nucleotides other than N may lie between two parts of a
@@ -259,7 +304,8 @@ func (a *Aligner) extendPart(q []uint8, seq []byte, g *GeneResult, limit int, ba
 	return &out
 }
 
-// deletionsToNRuns moves every internal run of deleted codons that lies within
+// deletionsToNRuns moves every internal run of unusual deleted codons (isUnusual in
+// rx-all_subtype-all.csv) that lies within
 // nRunEdgeCodons read codons of a run of N (nRunCodons or more unsequenced codons) next to
 // that run, the read codons between shifting onto the positions beyond the deletion: when
 // a run of N is shorter than the codons it stands for, the codons missing are the
@@ -289,6 +335,16 @@ func (a *Aligner) deletionsToNRuns(g Gene, q []uint8, recs []codonRec) {
 			return
 		}
 		d := j - i
+		// A deletion HIV-1 is known to carry there (not isUnusual: RT 67–70, say) is
+		// believed; an unusual one beside a run of N is the run's length being off.
+		usual := false
+		for k := i; k < j; k++ {
+			usual = usual || !recs[k].bad
+		}
+		if usual {
+			i = j
+			continue
+		}
 		// read codons between the deletion and a run of N before it, or after it
 		before, after := -1, -1
 		for m := 1; m <= nRunEdgeCodons && i-m-1 >= 0 && readClean(recs[i-m]); m++ {

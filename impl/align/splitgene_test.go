@@ -2,7 +2,9 @@ package align
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -118,4 +120,116 @@ func TestGeneSplitByN(t *testing.T) {
 	if tested[RT] < 10 || tested[IN] < 10 {
 		t.Errorf("only %d RT and %d IN genes tested", tested[RT], tested[IN])
 	}
+}
+
+// TestRandomNRuns masks 20 random stretches (5–44 codons, codon-aligned or not) of every
+// shared and real HIV-1 sequence with a run of N as long, shorter or longer (fixed seed:
+// the same 1,020 cases each run) and bounds what the run may cost (docs/alignment.md,
+// Limits): no gene is lost; the only codons lost are those between the run and the gene's
+// end (a piece too short to align alone); and at most nRunEdgeCodons codons outside the
+// run are read differently, but next to an indel or frameshift of the sequence.
+func TestRandomNRuns(t *testing.T) {
+	a := newTestAligner(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	type input struct{ name, seq string }
+	var inputs []input
+	for _, o := range loadOracles(t) {
+		inputs = append(inputs, input{o.name, o.seq})
+	}
+	for _, r := range loadRealSequences(t) {
+		inputs = append(inputs, input{r.accession, r.seq})
+	}
+	cases, worstPiece := 0, 0
+	for _, in := range inputs {
+		orig, err := a.Align([]byte(in.seq))
+		if err != nil || orig.NotHIV1 != nil {
+			continue
+		}
+		for rep := range 20 {
+			mask := 3 * (5 + rng.IntN(40))
+			if rep%2 == 1 {
+				mask += rng.IntN(3)
+			}
+			nN := mask
+			if rep%4 >= 2 {
+				nN = mask/2 + rng.IntN(mask)
+			}
+			at := 60 + rng.IntN(len(in.seq)-mask-120)
+			res, err := a.Align([]byte(in.seq[:at] + strings.Repeat("N", nN) + in.seq[at+mask:]))
+			if err != nil {
+				t.Errorf("%s, nucleotides %d-%d as %d N: %v", in.name, at+1, at+mask, nN, err)
+				continue
+			}
+			cases++
+			for _, g := range orig.Genes {
+				name := fmt.Sprintf("%s %s, nucleotides %d-%d as %d N", in.name, g.Gene, at+1, at+mask, nN)
+				got := res.Gene(g.Gene)
+				if got == nil {
+					t.Errorf("%s: gene lost", name)
+					continue
+				}
+				// the codons the run covers, firstMasked..lastMasked (codon offsets grow with
+				// the codon number: binary search; a deleted codon counts where it would start)
+				n := g.LastAA - g.FirstAA + 1
+				firstMasked := g.FirstAA + sort.Search(n, func(i int) bool {
+					k := g.FirstAA + i
+					return max(codonOffset0(&g, k+1), codonOffset0(&g, k)+1) > at
+				})
+				lastMasked := g.FirstAA + sort.Search(n, func(i int) bool { return codonOffset0(&g, g.FirstAA+i) >= at+mask }) - 1
+				if firstMasked > lastMasked {
+					firstMasked, lastMasked = 0, -1
+				}
+				isMasked := func(k int) bool { return k >= firstMasked && k <= lastMasked }
+				masked := isMasked
+				lo, hi := got.FirstAA-got.LeftTrimmed, got.LastAA+got.RightTrimmed
+				for k := g.FirstAA; k <= g.LastAA; k++ {
+					if masked(k) || k >= lo && k <= hi {
+						continue
+					}
+					// A lost codon lies between the gene's end and the run (a piece too short
+					// to align alone), or within nRunEdgeCodons of the run.
+					cutOff := firstMasked > 0 && (k < lo && k < firstMasked || k > hi && k > lastMasked)
+					beside := firstMasked > 0 && (k > lastMasked && k <= lastMasked+nRunEdgeCodons || k < firstMasked && k >= firstMasked-nRunEdgeCodons)
+					if !cutOff && !beside {
+						t.Errorf("%s: codon %d lost, not cut off by the run (%d-%d kept, run over codons %d-%d)", name, k, lo, hi, firstMasked, lastMasked)
+						break
+					}
+					if cutOff {
+						worstPiece = max(worstPiece, min(k-g.FirstAA+1, g.LastAA-k+1))
+					}
+				}
+				muts := func(r *GeneResult) map[int]string {
+					out := map[int]string{}
+					for _, m := range r.Mutations {
+						out[m.Position] = m.String()
+					}
+					return out
+				}
+				om, nm := muts(&g), muts(got)
+				indelNear := func(k int) bool {
+					for _, m := range g.Mutations {
+						if (m.Deletion || m.Insertion || m.Partial) && m.Position >= k-splitIndelCodons && m.Position <= k+splitIndelCodons {
+							return true
+						}
+					}
+					for _, f := range g.Frameshifts {
+						if f.Position >= k-splitIndelCodons && f.Position <= k+splitIndelCodons {
+							return true
+						}
+					}
+					return false
+				}
+				misread := 0
+				for k := max(lo, g.FirstAA); k <= min(hi, g.LastAA); k++ {
+					if !masked(k) && om[k] != nm[k] && !indelNear(k) {
+						misread++
+					}
+				}
+				if misread > nRunEdgeCodons {
+					t.Errorf("%s: %d codons outside the run read differently", name, misread)
+				}
+			}
+		}
+	}
+	t.Logf("%d cases; the longest piece lost between a run and a gene's end: %d codons", cases, worstPiece)
 }

@@ -68,6 +68,10 @@ type Result struct {
 	// reference and full of amino acids HIV-1 does not have (nothiv1.go). Its genes are
 	// still given; the resistance reports refuse to interpret them.
 	NotHIV1 *NotHIV1
+
+	// parts: gene parts shorter than the gene's minimum, kept during Align to be joined
+	// across a run of N (joinParts); always nil in a returned Result.
+	parts []GeneResult
 }
 
 // Gene returns the result for gene g, or nil when g is not present.
