@@ -204,6 +204,9 @@ func (a *Aligner) joinParts(res *Result, q []uint8) {
 		}
 	}
 	res.parts = nil
+	for i := range res.Genes {
+		res.Genes[i] = *a.acrossNRuns(q, res.Analysed, &res.Genes[i])
+	}
 }
 
 // maxNonNBetweenParts is how many nucleotides other than N may lie between two parts of a
@@ -242,19 +245,29 @@ func deletionsInNRuns(recs []codonRec) {
 }
 
 // extendPart returns g read on codon by codon in frame, forwards (backwards when back)
-// up to codon limit, while the next codon holds no N and no frameshift: the codons beside
-// a run of N that g's own alignment left out. It returns g itself when there is none.
+// up to codon limit, while the next codon holds no N: the codons beside a run of N that
+// g's own alignment left out. It returns g itself when there is none.
 func (a *Aligner) extendPart(q []uint8, seq []byte, g *GeneResult, limit int, back bool) *GeneResult {
-	var recs []codonRec
-	pos, start := g.LastAA+1, g.LastNA // 0-based start of the next codon
 	if back {
-		pos, start = g.FirstAA-1, g.FirstNA-4
+		if piece := a.readPiece(q, seq, g.Gene, g.FirstAA-1, g.FirstNA-4, limit, true); piece != nil {
+			return concatParts(piece, g)
+		}
+	} else if piece := a.readPiece(q, seq, g.Gene, g.LastAA+1, g.LastNA, limit, false); piece != nil {
+		return concatParts(g, piece)
 	}
+	return g
+}
+
+// readPiece reads codons pos, pos+1, … (pos, pos−1, … when back) of gene from the
+// sequence in frame, the first at 0-based nucleotide start, up to codon limit and before
+// the first codon holding an N or running off the sequence; nil when there is none.
+func (a *Aligner) readPiece(q []uint8, seq []byte, gene Gene, pos, start, limit int, back bool) *GeneResult {
+	var recs []codonRec
 	for (back && pos >= limit || !back && pos <= limit) && start >= 0 && start+3 <= len(seq) {
 		if bytes.IndexByte(seq[start:start+3], 'N') >= 0 {
 			break
 		}
-		recs = append(recs, a.codonRecord(g.Gene, q, pos, int32(start), 3))
+		recs = append(recs, a.codonRecord(gene, q, pos, int32(start), 3))
 		if back {
 			pos, start = pos-1, start-3
 		} else {
@@ -262,46 +275,65 @@ func (a *Aligner) extendPart(q []uint8, seq []byte, g *GeneResult, limit int, ba
 		}
 	}
 	if len(recs) == 0 {
-		return g
+		return nil
 	}
 	if back {
 		slices.Reverse(recs)
 	}
-	ext := &GeneResult{Gene: g.Gene}
+	piece := &GeneResult{Gene: gene, FirstAA: recs[0].pos, LastAA: recs[len(recs)-1].pos,
+		FirstNA: int(recs[0].start) + 1, LastNA: int(recs[len(recs)-1].start) + 3}
 	var na, aa strings.Builder
-	for _, r := range recs {
-		a.writeCodon(ext, r, q, seq, &na, &aa)
-	}
-	ext.AlignedNA, ext.AlignedAA = na.String(), aa.String()
-	out := *g
-	first, second := g, ext
-	if back {
-		first, second = ext, g
-		out.FirstAA, out.FirstNA = recs[0].pos, int(recs[0].start)+1
-	} else {
-		out.LastAA, out.LastNA = recs[len(recs)-1].pos, int(recs[len(recs)-1].start)+3
-	}
-	out.AlignedNA = first.AlignedNA + second.AlignedNA
-	out.AlignedAA = first.AlignedAA + second.AlignedAA
-	out.Mutations = append(slices.Clone(first.Mutations), second.Mutations...)
-	out.Frameshifts = append(slices.Clone(first.Frameshifts), second.Frameshifts...)
-	out.StopCodons += ext.StopCodons
-	out.AmbiguousCodons += ext.AmbiguousCodons
-	out.UnsequencedCodons += ext.UnsequencedCodons
-	out.StopPositions = append(slices.Clone(first.StopPositions), second.StopPositions...)
-	out.AmbiguousPositions = append(slices.Clone(first.AmbiguousPositions), second.AmbiguousPositions...)
-	out.UnsequencedPositions = append(slices.Clone(first.UnsequencedPositions), second.UnsequencedPositions...)
-	// the match over the extended range: three nucleotides per codon, the mutated ones
-	// mismatching
 	bad := 0
 	for _, r := range recs {
+		a.writeCodon(piece, r, q, seq, &na, &aa)
 		if r.mutation || r.unsequenced {
 			bad += 3
 		}
 	}
-	lg, le := float64(g.LastNA-g.FirstNA+1), float64(3*len(recs))
-	out.MatchPercent = 100 - ((100-g.MatchPercent)*lg+100*float64(bad))/(lg+le)
-	return &out
+	piece.AlignedNA, piece.AlignedAA = na.String(), aa.String()
+	piece.MatchPercent = 100 - 100*float64(bad)/float64(3*len(recs))
+	return piece
+}
+
+// acrossNRuns reads on the codons of gene g beyond a run of N at its start or end: the
+// codons holding an N next to g, counted in g's frame, are unsequenced, and the piece
+// beyond them, too short to be aligned on its own (PR 1–9 before a run of N over PR
+// 10–45), is read in that frame up to the gene's first or last codon or the next N — when
+// it has at least nRunCodons codons, at least MinMatchPercent of it matches and it holds
+// no stop (a run of another length than the codons it replaced puts the piece out of
+// place, and it then matches poorly). Stanford's aligner, which aligns the whole
+// sequence, reads such a piece.
+func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult) *GeneResult {
+	geneLen := len(a.genes[g.Gene].consensus)
+	hasN := func(start int) bool { return bytes.IndexByte(seq[start:start+3], 'N') >= 0 }
+	good := func(piece *GeneResult) bool {
+		return piece != nil && piece.LastAA-piece.FirstAA+1 >= nRunCodons && piece.MatchPercent >= MinMatchPercent && piece.StopCodons == 0
+	}
+	// before the gene's first codon
+	if g.LeftTrimmed == 0 {
+		run, start := 0, g.FirstNA-4 // codons with an N before g, and the codon before them
+		for start >= 0 && hasN(start) {
+			run, start = run+1, start-3
+		}
+		if run >= nRunCodons && g.FirstAA-run > 1 && start >= 0 {
+			if piece := a.readPiece(q, seq, g.Gene, g.FirstAA-run-1, start, 1, true); good(piece) {
+				g = concatParts(piece, g)
+			}
+		}
+	}
+	// after its last codon
+	if g.RightTrimmed == 0 {
+		run, start := 0, g.LastNA
+		for start+3 <= len(seq) && hasN(start) {
+			run, start = run+1, start+3
+		}
+		if run >= nRunCodons && g.LastAA+run < geneLen {
+			if piece := a.readPiece(q, seq, g.Gene, g.LastAA+run+1, start, geneLen, false); good(piece) {
+				g = concatParts(g, piece)
+			}
+		}
+	}
+	return g
 }
 
 // deletionsToNRuns moves every internal run of unusual deleted codons (isUnusual in
@@ -424,6 +456,14 @@ func (a *Aligner) mergeSplitGene(q []uint8, seq []byte, x, y *GeneResult) *GeneR
 	// The codons the parts' own alignments left out next to the run (a mismatching codon
 	// at a free end) are read on in frame up to the first codon holding an N.
 	x, y = a.extendPart(q, seq, x, y.FirstAA-1, false), a.extendPart(q, seq, y, x.LastAA+1, true)
+	return concatParts(x, y)
+}
+
+// concatParts joins gene parts x and y (x's codons before y's, in the sequence too) into
+// one result; the codons between them are unsequenced ("NNN", "X"). The match percentage
+// is the parts' own over their nucleotides: the codons between count as NNN codons do, not
+// at all.
+func concatParts(x, y *GeneResult) *GeneResult {
 	gap := y.FirstAA - x.LastAA - 1
 	m := &GeneResult{
 		Gene: x.Gene, FirstAA: x.FirstAA, LastAA: y.LastAA, FirstNA: x.FirstNA, LastNA: y.LastNA,
@@ -443,8 +483,6 @@ func (a *Aligner) mergeSplitGene(q []uint8, seq []byte, x, y *GeneResult) *GeneR
 		m.UnsequencedPositions = append(m.UnsequencedPositions, k)
 	}
 	m.UnsequencedPositions = append(m.UnsequencedPositions, y.UnsequencedPositions...)
-	// The match over the two parts' nucleotides; the run between them counts as NNN
-	// codons do, not at all.
 	lx, ly := float64(x.LastNA-x.FirstNA+1), float64(y.LastNA-y.FirstNA+1)
 	m.MatchPercent = 100 - ((100-x.MatchPercent)*lx+(100-y.MatchPercent)*ly)/(lx+ly)
 	return m

@@ -126,7 +126,8 @@ func TestGeneSplitByN(t *testing.T) {
 // shared and real HIV-1 sequence with a run of N as long, shorter or longer (fixed seed:
 // the same 1,020 cases each run) and bounds what the run may cost (docs/alignment.md,
 // Limits): no gene is lost; the only codons lost are those between the run and the gene's
-// end (a piece too short to align alone); and at most nRunEdgeCodons codons outside the
+// end (a piece too short to align alone), and none of a piece of nRunCodons or more beyond
+// a run as long as the codons it replaced; and at most nRunEdgeCodons codons outside the
 // run are read differently, but next to an indel or frameshift of the sequence.
 func TestRandomNRuns(t *testing.T) {
 	a := newTestAligner(t)
@@ -195,7 +196,14 @@ func TestRandomNRuns(t *testing.T) {
 						break
 					}
 					if cutOff {
-						worstPiece = max(worstPiece, min(k-g.FirstAA+1, g.LastAA-k+1))
+						piece := min(k-g.FirstAA+1, g.LastAA-k+1)
+						worstPiece = max(worstPiece, piece)
+						// A run as long as what it replaced keeps the frame: the piece
+						// beyond it is read (acrossNRuns), if it has nRunCodons codons.
+						if nN == mask && piece >= nRunCodons {
+							t.Errorf("%s: codon %d lost beyond a run as long as the codons it replaced", name, k)
+							break
+						}
 					}
 				}
 				muts := func(r *GeneResult) map[int]string {
