@@ -32,8 +32,8 @@ type xml2009Genes struct {
 // TestAnalyzeGeneSplitByN runs `sitesvc analyze` on the real binary with a shared
 // PR+RT+IN sequence whose RT codons 121–220 are replaced by 600 N and IN codons 101–180 by
 // 900 N (more than one alignment crosses): RT and IN come out whole (1–560, 1–288) with
-// the stretches unsequenced, and every mutation outside them as in the unmodified sequence,
-// with their drug scores.
+// the stretches unsequenced (and named so in the report's findings), and every mutation
+// outside them as in the unmodified sequence, with their drug scores.
 func TestAnalyzeGeneSplitByN(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile(filepath.Join(testkit.SharedDir(t), "data", "hivdb", "sequences", "PRRTIN_AB097865.json"))
@@ -50,7 +50,9 @@ func TestAnalyzeGeneSplitByN(t *testing.T) {
 		t.Fatal(err)
 	}
 	seq := genes["HIV1RT"].Sequence.Sequence
-	rt, in := genes["HIV1RT"].FirstNA-1, genes["HIV1IN"].FirstNA-1 // 0-based codon 1 (no indels in this one)
+	// 0-based start of codon 1 of RT (no indel before codon 221) and of IN, less one for
+	// IN6's missing nucleotide (IN6del1bp), so that codon k > 6 starts at in+3(k-1)
+	rt, in := genes["HIV1RT"].FirstNA-1, genes["HIV1IN"].FirstNA-2
 	masked := seq[:rt+3*120] + strings.Repeat("N", 600) + seq[rt+3*220:in+3*100] + strings.Repeat("N", 900) + seq[in+3*180:]
 	dir := t.TempDir()
 	file := filepath.Join(dir, "split.fasta")
@@ -102,8 +104,13 @@ func TestAnalyzeGeneSplitByN(t *testing.T) {
 		if len(w) == 0 || !slices.Equal(s, w) {
 			t.Errorf("%s mutations %v, unmodified (outside %d–%d) %v", c.gene, s, c.from, c.to, w)
 		}
-		if unsequenced < c.to-c.from+1 {
-			t.Errorf("%s: %d unsequenced codons, want at least %d", c.gene, unsequenced, c.to-c.from+1)
+		if unsequenced != c.to-c.from+1 {
+			t.Errorf("%s: %d unsequenced codons, want %d", c.gene, unsequenced, c.to-c.from+1)
+		}
+	}
+	for _, w := range []string{"There are 100 RT positions in unsequenced regions: 121–220", "There are 80 IN positions in unsequenced regions: 101–180"} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("report: no %q", w)
 		}
 	}
 	if !slices.Equal(split.Drugs, whole.Drugs) || len(split.Drugs) == 0 {
