@@ -98,6 +98,7 @@ const inlineLogo = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'
 // Docs serves one service's documentation page and the bundle.
 type Docs struct {
 	page, bundle, license *file
+	mux                   *http.ServeMux
 }
 
 var pageTemplate = template.Must(template.New("docs").Parse(`<!DOCTYPE html>
@@ -140,6 +141,7 @@ func New(title string) (*Docs, error) {
 		return nil, fmt.Errorf("apidocs: %w", err)
 	}
 	if !bundled {
+		d.mux = d.routes()
 		return d, nil
 	}
 	// The side menu's "API docs by Redocly" link shows a logo loaded from
@@ -155,6 +157,7 @@ func New(title string) (*Docs, error) {
 			return nil, fmt.Errorf("apidocs: %w", err)
 		}
 	}
+	d.mux = d.routes()
 	return d, nil
 }
 
@@ -162,27 +165,25 @@ func New(title string) (*Docs, error) {
 func (d *Docs) Bundled() bool { return d.bundle != nil }
 
 // ServeHTTP serves PagePath, BundlePath and LicensePath (paths relative to
-// the service's base URL); anything else is 404.
+// the service's base URL) to GET and HEAD; another method is 405, another
+// path 404.
 func (d *Docs) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
+	d.mux.ServeHTTP(w, r)
+}
+
+// routes are the paths' handlers; a "GET" pattern also answers HEAD, and
+// another method 405 with Allow.
+func (d *Docs) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+PagePath, d.page.serve)
+	for path, f := range map[string]*file{BundlePath: d.bundle, LicensePath: d.license} {
+		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
+			if f == nil {
+				http.Error(w, "the documentation viewer was not built into this binary (make build)", http.StatusServiceUnavailable)
+				return
+			}
+			f.serve(w, r)
+		})
 	}
-	switch r.URL.Path {
-	case PagePath:
-		d.page.serve(w, r)
-	case BundlePath, LicensePath:
-		f := d.bundle
-		if r.URL.Path == LicensePath {
-			f = d.license
-		}
-		if f == nil {
-			http.Error(w, "the documentation viewer was not built into this binary (make build)", http.StatusServiceUnavailable)
-			return
-		}
-		f.serve(w, r)
-	default:
-		http.NotFound(w, r)
-	}
+	return mux
 }

@@ -43,3 +43,15 @@ type SessionReader interface {
 	// Configured reports whether a sign-in method is configured.
 	Configured() bool
 }
+
+// SessionPages serves h, whose every answer is about one browser's
+// session or token, as the sign-in's and the IIIF authorization services'
+// are: no cache or browser stores one (Cache-Control: no-store) and no
+// browser sniffs its type.
+func SessionPages(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		h.ServeHTTP(w, r)
+	})
+}

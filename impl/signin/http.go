@@ -26,11 +26,7 @@ func (s *SignIn) Handler() http.Handler {
 	mux.HandleFunc("GET /callback", s.callback)
 	mux.HandleFunc("GET /logout", s.logoutForm)
 	mux.HandleFunc("POST /logout", s.logout)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// Every answer is about one browser's session.
-		w.Header().Set("Cache-Control", "no-store")
-		mux.ServeHTTP(w, r)
-	})
+	return auth.SessionPages(mux)
 }
 
 // IndexLinks are the sign-in's entries on the site's index page.

@@ -185,6 +185,10 @@ func TestSecureCookieUnderHTTPS(t *testing.T) {
 	if rec.Code != http.StatusFound || loc.Query().Get("redirect_uri") != "https://lib.example.edu/svc"+auth.CallbackPath {
 		t.Errorf("login: %d to %s", rec.Code, loc)
 	}
+	// Every answer is about one browser's session (auth.SessionPages).
+	if cc, nosniff := rec.Header().Get("Cache-Control"), rec.Header().Get("X-Content-Type-Options"); cc != "no-store" || nosniff != "nosniff" {
+		t.Errorf("login: Cache-Control %q, X-Content-Type-Options %q", cc, nosniff)
+	}
 
 	// The pending sign-in lives PendingSignInTimeout, not a session's
 	// 8 h; a second start reuses it (one row per browser).

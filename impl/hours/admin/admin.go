@@ -58,7 +58,14 @@ type Config struct {
 // (the page), "/admin.js" and "/admin.css". Every page answer is private
 // and not stored (it carries the CSRF token).
 func Handler(cfg Config) http.Handler {
-	return &handler{cfg: cfg}
+	h := &handler{cfg: cfg}
+	// A "GET" pattern also answers HEAD, and another method 405 with Allow:
+	// the editor's writes go to the JSON:API.
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", h.page)
+	mux.HandleFunc("GET /admin.js", h.asset("admin.js", "text/javascript; charset=utf-8"))
+	mux.HandleFunc("GET /admin.css", h.asset("admin.css", "text/css; charset=utf-8"))
+	return mux
 }
 
 type handler struct{ cfg Config }
@@ -80,34 +87,19 @@ type pageModel struct {
 	DocsURL   string
 }
 
-func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed: the editor's pages are read with GET; its writes go to the JSON:API", http.StatusMethodNotAllowed)
-		return
+// asset serves the embedded file name.
+func (h *handler) asset(name, contentType string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, err := files.ReadFile(name)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", contentType)
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
 	}
-	switch r.URL.Path {
-	case "/", "":
-		h.page(w, r)
-	case "/admin.js":
-		h.asset(w, r, "admin.js", "text/javascript; charset=utf-8")
-	case "/admin.css":
-		h.asset(w, r, "admin.css", "text/css; charset=utf-8")
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-func (h *handler) asset(w http.ResponseWriter, r *http.Request, name, contentType string) {
-	b, err := files.ReadFile(name)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", contentType)
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
 }
 
 func (h *handler) page(w http.ResponseWriter, r *http.Request) {

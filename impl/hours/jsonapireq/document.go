@@ -85,17 +85,9 @@ func Normalize(body []byte, r Resource) ([]byte, error) {
 	if err := json.Unmarshal(body, &doc); err != nil || doc == nil {
 		return body, nil
 	}
-	changed := false
-	for _, member := range []string{"meta", "jsonapi", "links"} {
-		raw, ok := doc[member]
-		if !ok {
-			continue
-		}
-		if err := checkTopLevel(member, raw); err != nil {
-			return nil, err
-		}
-		delete(doc, member)
-		changed = true
+	changed, err := dropMembers(doc, []string{"meta", "jsonapi", "links"}, checkTopLevel)
+	if err != nil {
+		return nil, err
 	}
 	dataChanged, err := rewriteObject(doc, "data", func(data map[string]json.RawMessage) (bool, error) {
 		return normalizeData(data, r)
@@ -129,6 +121,24 @@ func rewriteObject(parent map[string]json.RawMessage, member string, edit func(m
 	}
 	parent[member] = enc
 	return true, nil
+}
+
+// dropMembers removes members from obj, each checked by check first; it
+// reports whether it removed any.
+func dropMembers(obj map[string]json.RawMessage, members []string, check func(member string, raw json.RawMessage) error) (bool, error) {
+	changed := false
+	for _, member := range members {
+		raw, ok := obj[member]
+		if !ok {
+			continue
+		}
+		if err := check(member, raw); err != nil {
+			return false, err
+		}
+		delete(obj, member)
+		changed = true
+	}
+	return changed, nil
 }
 
 func reencode(body []byte, doc map[string]json.RawMessage, changed bool) ([]byte, error) {
@@ -168,18 +178,15 @@ func checkTopLevel(member string, raw json.RawMessage) error {
 // normalizeData drops data.meta, data.links, unchanged read-only
 // attributes and unchanged relationships.
 func normalizeData(data map[string]json.RawMessage, r Resource) (bool, error) {
-	changed := false
-	for _, member := range []string{"meta", "links"} {
-		raw, ok := data[member]
-		if !ok {
-			continue
-		}
+	changed, err := dropMembers(data, []string{"meta", "links"}, func(member string, raw json.RawMessage) error {
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-			return false, &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("data.%s must be an object", member), Pointer: "/data/" + member}
+			return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("data.%s must be an object", member), Pointer: "/data/" + member}
 		}
-		delete(data, member)
-		changed = true
+		return nil
+	})
+	if err != nil {
+		return false, err
 	}
 	attrsChanged, err := rewriteObject(data, "attributes", func(attrs map[string]json.RawMessage) (bool, error) {
 		return dropReadOnly(attrs, r)

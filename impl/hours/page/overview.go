@@ -1,8 +1,6 @@
 package page
 
 import (
-	"bytes"
-	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
@@ -19,10 +17,7 @@ import (
 // as a library's (the JSON-LD still carries the weeks shown); only the
 // body differs.
 
-//go:embed overview.html.tmpl
-var overviewTemplate string
-
-var overviewTmpl = template.Must(template.New("overview").Parse(overviewTemplate))
+var overviewTmpl = template.Must(template.ParseFS(templates, "overview.html.tmpl"))
 
 // RenderOverview writes the overview of every library in p. The same input
 // gives the same bytes.
@@ -31,12 +26,7 @@ func RenderOverview(w io.Writer, p Page) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := overviewTmpl.Execute(&buf, m); err != nil {
-		return fmt.Errorf("page: rendering the overview: %w", err)
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return execute(w, overviewTmpl, m, "the overview")
 }
 
 type overviewModel struct {
@@ -229,24 +219,13 @@ func shortOpening(t, now time.Time, zone *time.Location) string {
 // "9 AM – noon, 1 – 5 PM", "7 AM – 2 AM (next day)", "Open 24 hours",
 // "Closed".
 func shortHours(d schedule.Day, zone *time.Location) string {
-	switch {
-	case d.Closed:
-		return "Closed"
-	case d.Open24:
-		return "Open 24 hours"
-	}
-	parts := make([]string, len(d.Openings))
-	for i, o := range d.Openings {
+	return dayHours(d, func(o schedule.Opening) (string, string) {
 		opens, closes := o.Opens.In(zone), o.Closes.In(zone)
 		from, to := shortClock(opens), shortClock(closes)
 		// "1 – 5 PM": one AM/PM for two whole hours of the same half day.
 		if f, ok := strings.CutSuffix(from, opens.Format(" PM")); ok && !o.Overnight && opens.Minute() == 0 && opens.Hour()%12 != 0 && strings.HasSuffix(to, opens.Format(" PM")) && closes.Hour() > opens.Hour() {
 			from = f
 		}
-		if o.Overnight {
-			to += " (next day)"
-		}
-		parts[i] = from + " – " + to
-	}
-	return strings.Join(parts, ", ")
+		return from, to
+	})
 }

@@ -2,10 +2,11 @@ package page
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"fmt"
 	"html/template"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -76,10 +77,13 @@ type Location struct {
 	StatusDays []schedule.Day
 }
 
-//go:embed page.html.tmpl
-var pageTemplate string
+// templates are the package's pages: a library's (page.html.tmpl) and the
+// overview (overview.html.tmpl).
+//
+//go:embed page.html.tmpl overview.html.tmpl
+var templates embed.FS
 
-var tmpl = template.Must(template.New("page").Parse(pageTemplate))
+var tmpl = template.Must(template.ParseFS(templates, "page.html.tmpl"))
 
 // Render writes the page. The same input gives the same bytes.
 func Render(w io.Writer, p Page) error {
@@ -87,11 +91,17 @@ func Render(w io.Writer, p Page) error {
 	if err != nil {
 		return err
 	}
+	return execute(w, tmpl, m, strconv.Quote(p.Title))
+}
+
+// execute renders t with m and writes the result whole: a template that
+// fails part-way writes nothing.
+func execute(w io.Writer, t *template.Template, m any, what string) error {
 	var buf bytes.Buffer
-	if err := tmpl.Execute(&buf, m); err != nil {
-		return fmt.Errorf("page: rendering %q: %w", p.Title, err)
+	if err := t.Execute(&buf, m); err != nil {
+		return fmt.Errorf("page: rendering %s: %w", what, err)
 	}
-	_, err = w.Write(buf.Bytes())
+	_, err := w.Write(buf.Bytes())
 	return err
 }
 
@@ -297,7 +307,17 @@ func weeks(from schedule.Date, days []schedule.Day, today schedule.Date, zone *t
 	return out
 }
 
+// hoursText is a day's hours in clock's words: "8:00 AM – 10:00 PM".
 func hoursText(d schedule.Day, zone *time.Location) string {
+	return dayHours(d, func(o schedule.Opening) (string, string) {
+		return clock(o.Opens.In(zone)), clock(o.Closes.In(zone))
+	})
+}
+
+// dayHours words a day's hours: "Closed", "Open 24 hours", or its openings
+// "from – to" (to of an overnight opening followed by "(next day)"), with
+// from and to worded by times, joined by ", ".
+func dayHours(d schedule.Day, times func(schedule.Opening) (from, to string)) string {
 	switch {
 	case d.Closed:
 		return "Closed"
@@ -306,11 +326,11 @@ func hoursText(d schedule.Day, zone *time.Location) string {
 	}
 	parts := make([]string, len(d.Openings))
 	for i, o := range d.Openings {
-		end := clock(o.Closes.In(zone))
+		from, to := times(o)
 		if o.Overnight {
-			end += " (next day)"
+			to += " (next day)"
 		}
-		parts[i] = clock(o.Opens.In(zone)) + " – " + end
+		parts[i] = from + " – " + to
 	}
 	return strings.Join(parts, ", ")
 }

@@ -77,10 +77,9 @@ func checkAboutURL(s string) error {
 	return nil
 }
 
-// set writes the given descriptive fields of row id of table (libraries
-// or locations).
-func (d Descriptive) set(ctx context.Context, t tx, table string, id int64) error {
-	return t.setSent(ctx, table, id, sent{"about_url", d.AboutURL}, sent{"public", d.Public}, sent{"note", d.Note})
+// columns are the descriptive fields as the columns of a change (setSent).
+func (d Descriptive) columns() []sent {
+	return []sent{{"about_url", d.AboutURL}, {"public", d.Public}, {"note", d.Note}}
 }
 
 // sent is one column of a change and its member's value: a *string or
@@ -172,13 +171,17 @@ func (t tx) libraryID(ctx context.Context, slug string) (int64, error) {
 	return id, err
 }
 
-func (t tx) locationID(ctx context.Context, libraryID int64, slug string) (int64, error) {
-	var id int64
-	err := t.queryRow(ctx, `SELECT id FROM locations WHERE library_id = ? AND slug = ?`, libraryID, slug).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, notFound("no location %q in this library", slug)
+// locationID finds a location by its library's slug and its own: the
+// library's id and the location's.
+func (t tx) locationID(ctx context.Context, librarySlug, slug string) (libraryID, id int64, err error) {
+	if libraryID, err = t.libraryID(ctx, librarySlug); err != nil {
+		return 0, 0, err
 	}
-	return id, err
+	err = t.queryRow(ctx, `SELECT id FROM locations WHERE library_id = ? AND slug = ?`, libraryID, slug).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, notFound("no location %q in this library", slug)
+	}
+	return libraryID, id, err
 }
 
 // exists reports whether q finds a row.
@@ -200,11 +203,8 @@ func checkName(field string, p *string) error {
 
 // CreateLibrary adds a library; it returns the library's id.
 func (s *Store) CreateLibrary(ctx context.Context, who string, in LibraryInput) (int64, error) {
-	if in.Name == nil {
-		return 0, fieldErr("name", "is required")
-	}
-	if in.Slug == nil {
-		return 0, fieldErr("slug", "is required")
+	if err := requirePlace(in.Name, in.Slug); err != nil {
+		return 0, err
 	}
 	if in.TimeZone == nil {
 		tz := DefaultTimeZone
@@ -223,7 +223,7 @@ func (s *Store) CreateLibrary(ctx context.Context, who string, in LibraryInput) 
 		if err != nil {
 			return err
 		}
-		if err := in.Descriptive.set(ctx, t, "libraries", id); err != nil {
+		if err := t.setSent(ctx, "libraries", id, in.Descriptive.columns()...); err != nil {
 			return err
 		}
 		return audit(ctx, t, who, "create", "libraries", *in.Slug, withMembers(in))
@@ -276,12 +276,32 @@ func conflictIf(cond bool, format string, args ...any) error {
 	return conflict(format, args...)
 }
 
-func validateLibrary(in LibraryInput) error {
-	if err := checkName("name", in.Name); err != nil {
+// validatePlace checks what a library and a location change share: the
+// name, the slug and the descriptive fields that were sent.
+func validatePlace(name, slug *string, d Descriptive) error {
+	if err := checkName("name", name); err != nil {
 		return err
 	}
-	if in.Slug != nil && !ValidSlug(*in.Slug) {
+	if slug != nil && !ValidSlug(*slug) {
 		return fieldErr("slug", "must be lower-case letters and digits joined by single hyphens, at most 64 characters")
+	}
+	return d.validate()
+}
+
+// requirePlace checks a create names the library or location and its slug.
+func requirePlace(name, slug *string) error {
+	if name == nil {
+		return fieldErr("name", "is required")
+	}
+	if slug == nil {
+		return fieldErr("slug", "is required")
+	}
+	return nil
+}
+
+func validateLibrary(in LibraryInput) error {
+	if err := validatePlace(in.Name, in.Slug, in.Descriptive); err != nil {
+		return err
 	}
 	if err := checkTexts(textAttr("timezone", in.TimeZone)); err != nil { // text.go
 		return err
@@ -291,7 +311,7 @@ func validateLibrary(in LibraryInput) error {
 			return fieldErr("timezone", "%q is not an IANA time zone", *in.TimeZone)
 		}
 	}
-	return in.Descriptive.validate()
+	return nil
 }
 
 // UpdateLibrary changes a library; a new slug keeps the old one resolving.
@@ -312,14 +332,9 @@ func (s *Store) UpdateLibrary(ctx context.Context, who, slug string, in LibraryI
 			if _, err := t.exec(ctx, `INSERT INTO slug_history (library_id, old_slug) VALUES (?, ?)`, id, slug); err != nil {
 				return err
 			}
-			if _, err := t.exec(ctx, `UPDATE libraries SET slug = ? WHERE id = ?`, *in.Slug, id); err != nil {
-				return err
-			}
 		}
-		if err := t.setSent(ctx, "libraries", id, sent{"name", in.Name}, sent{"timezone", in.TimeZone}); err != nil {
-			return err
-		}
-		if err := in.Descriptive.set(ctx, t, "libraries", id); err != nil {
+		columns := append([]sent{{"slug", in.Slug}, {"name", in.Name}, {"timezone", in.TimeZone}}, in.Descriptive.columns()...)
+		if err := t.setSent(ctx, "libraries", id, columns...); err != nil {
 			return err
 		}
 		return audit(ctx, t, who, "update", "libraries", slug, in)
@@ -342,13 +357,7 @@ func (s *Store) DeleteLibrary(ctx context.Context, who, slug string) error {
 }
 
 func validateLocation(in LocationInput) error {
-	if err := checkName("name", in.Name); err != nil {
-		return err
-	}
-	if in.Slug != nil && !ValidSlug(*in.Slug) {
-		return fieldErr("slug", "must be lower-case letters and digits joined by single hyphens, at most 64 characters")
-	}
-	return in.Descriptive.validate()
+	return validatePlace(in.Name, in.Slug, in.Descriptive)
 }
 
 // setPrimary makes locationID its library's only primary location.
@@ -363,11 +372,8 @@ func (t tx) setPrimary(ctx context.Context, libraryID, locationID int64) error {
 // CreateLocation adds a location to a library; the first location of a
 // library becomes its primary one.
 func (s *Store) CreateLocation(ctx context.Context, who, librarySlug string, in LocationInput) (int64, error) {
-	if in.Name == nil {
-		return 0, fieldErr("name", "is required")
-	}
-	if in.Slug == nil {
-		return 0, fieldErr("slug", "is required")
+	if err := requirePlace(in.Name, in.Slug); err != nil {
+		return 0, err
 	}
 	if err := validateLocation(in); err != nil {
 		return 0, err
@@ -390,7 +396,7 @@ func (s *Store) CreateLocation(ctx context.Context, who, librarySlug string, in 
 			libID, *in.Slug, *in.Name, false, keeps); err != nil {
 			return err
 		}
-		if err := in.Descriptive.set(ctx, t, "locations", id); err != nil {
+		if err := t.setSent(ctx, "locations", id, in.Descriptive.columns()...); err != nil {
 			return err
 		}
 		if !hasPrimary || (in.Primary != nil && *in.Primary) {
@@ -415,13 +421,11 @@ func (s *Store) UpdateLocation(ctx context.Context, who, librarySlug, slug strin
 	}
 	var id int64
 	err := s.inTx(ctx, func(t tx) error {
-		libID, err := t.libraryID(ctx, librarySlug)
+		libID, locID, err := t.locationID(ctx, librarySlug, slug)
 		if err != nil {
 			return err
 		}
-		if id, err = t.locationID(ctx, libID, slug); err != nil {
-			return err
-		}
+		id = locID
 		if in.Slug != nil && *in.Slug != slug {
 			if err := t.locationSlugFree(ctx, libID, librarySlug, *in.Slug, id); err != nil {
 				return err
@@ -429,14 +433,9 @@ func (s *Store) UpdateLocation(ctx context.Context, who, librarySlug, slug strin
 			if _, err := t.exec(ctx, `INSERT INTO slug_history (library_id, location_id, old_slug) VALUES (?, ?, ?)`, libID, id, slug); err != nil {
 				return err
 			}
-			if _, err := t.exec(ctx, `UPDATE locations SET slug = ? WHERE id = ?`, *in.Slug, id); err != nil {
-				return err
-			}
 		}
-		if err := t.setSent(ctx, "locations", id, sent{"name", in.Name}, sent{"keeps_hours", in.KeepsHours}); err != nil {
-			return err
-		}
-		if err := in.Descriptive.set(ctx, t, "locations", id); err != nil {
+		columns := append([]sent{{"slug", in.Slug}, {"name", in.Name}, {"keeps_hours", in.KeepsHours}}, in.Descriptive.columns()...)
+		if err := t.setSent(ctx, "locations", id, columns...); err != nil {
 			return err
 		}
 		if in.Primary != nil && *in.Primary {
@@ -454,11 +453,7 @@ func (s *Store) UpdateLocation(ctx context.Context, who, librarySlug, slug strin
 // primary.
 func (s *Store) DeleteLocation(ctx context.Context, who, librarySlug, slug string) error {
 	return s.inTx(ctx, func(t tx) error {
-		libID, err := t.libraryID(ctx, librarySlug)
-		if err != nil {
-			return err
-		}
-		id, err := t.locationID(ctx, libID, slug)
+		libID, id, err := t.locationID(ctx, librarySlug, slug)
 		if err != nil {
 			return err
 		}
@@ -622,13 +617,9 @@ func ParseDays(days []DayInput) ([7]DayRule, error) {
 		case d.Open24:
 			rule.Kind = schedule.Open24
 		case len(d.Periods) > 0:
-			ps, err := schedule.ParsePeriods(d.Periods)
+			ps, err := parsePeriods(path+"/periods", d.Periods)
 			if err != nil {
-				var pe *schedule.PeriodError
-				if errors.As(err, &pe) {
-					return out, fieldErr(fmt.Sprintf("%s/periods/%d", path, pe.Index), "%s", pe.Error())
-				}
-				return out, fieldErr(path+"/periods", "%v", err)
+				return out, err
 			}
 			rule.Kind = schedule.Hours
 			rule.Periods = ps
@@ -636,6 +627,20 @@ func ParseDays(days []DayInput) ([7]DayRule, error) {
 		out[d.Weekday] = rule
 	}
 	return out, nil
+}
+
+// parsePeriods is schedule.ParsePeriods with its error on field (a
+// period's own error on field/<index>).
+func parsePeriods(field string, periods []string) ([]schedule.Period, error) {
+	ps, err := schedule.ParsePeriods(periods)
+	if err != nil {
+		var pe *schedule.PeriodError
+		if errors.As(err, &pe) {
+			return nil, fieldErr(fmt.Sprintf("%s/%d", field, pe.Index), "%s", pe.Error())
+		}
+		return nil, fieldErr(field, "%v", err)
+	}
+	return ps, nil
 }
 
 func (t tx) writeDays(ctx context.Context, locationID, scheduleID int64, days [7]DayRule) error {
@@ -672,11 +677,7 @@ func (s *Store) CreateSchedule(ctx context.Context, who, librarySlug, locationSl
 	}
 	var id int64
 	err = s.inTx(ctx, func(t tx) error {
-		libID, err := t.libraryID(ctx, librarySlug)
-		if err != nil {
-			return err
-		}
-		locID, err := t.locationID(ctx, libID, locationSlug)
+		libID, locID, err := t.locationID(ctx, librarySlug, locationSlug)
 		if err != nil {
 			return err
 		}
@@ -701,11 +702,7 @@ func (s *Store) CreateSchedule(ctx context.Context, who, librarySlug, locationSl
 }
 
 func (t tx) scheduleOf(ctx context.Context, libSlug, locSlug string, scheduleID int64) (locID int64, err error) {
-	libID, err := t.libraryID(ctx, libSlug)
-	if err != nil {
-		return 0, err
-	}
-	if locID, err = t.locationID(ctx, libID, locSlug); err != nil {
+	if _, locID, err = t.locationID(ctx, libSlug, locSlug); err != nil {
 		return 0, err
 	}
 	ok, err := t.exists(ctx, `SELECT 1 FROM schedules WHERE id = ? AND location_id = ?`, scheduleID, locID)
@@ -761,13 +758,9 @@ func mergeException(row exceptionRow, in ExceptionInput) (exceptionRow, error) {
 		row.day = *in.Day
 	}
 	if in.Periods != nil {
-		ps, err := schedule.ParsePeriods(in.Periods)
+		ps, err := parsePeriods("periods", in.Periods)
 		if err != nil {
-			var pe *schedule.PeriodError
-			if errors.As(err, &pe) {
-				return row, fieldErr(fmt.Sprintf("periods/%d", pe.Index), "%s", pe.Error())
-			}
-			return row, fieldErr("periods", "%v", err)
+			return row, err
 		}
 		row.periods = schedule.FormatPeriods(ps)
 	}
@@ -837,6 +830,11 @@ func mergeException(row exceptionRow, in ExceptionInput) (exceptionRow, error) {
 	return row, nil
 }
 
+// detail is the exception's audit detail.
+func (r exceptionRow) detail(librarySlug, locationSlug string) map[string]any {
+	return map[string]any{"location": librarySlug + "/" + locationSlug, "day": r.day, "kind": r.kind(), "periods": r.periods, "type": r.typ, "notes": r.notes}
+}
+
 func (r exceptionRow) kind() string {
 	switch {
 	case r.closed:
@@ -855,11 +853,7 @@ func (s *Store) CreateException(ctx context.Context, who, librarySlug, locationS
 	}
 	var id int64
 	err = s.inTx(ctx, func(t tx) error {
-		libID, err := t.libraryID(ctx, librarySlug)
-		if err != nil {
-			return err
-		}
-		locID, err := t.locationID(ctx, libID, locationSlug)
+		libID, locID, err := t.locationID(ctx, librarySlug, locationSlug)
 		if err != nil {
 			return err
 		}
@@ -873,41 +867,33 @@ func (s *Store) CreateException(ctx context.Context, who, librarySlug, locationS
 			locID, row.day, row.kind(), row.periods, row.typ, row.notes); err != nil {
 			return err
 		}
-		return audit(ctx, t, who, "create", "exceptions", strconv.FormatInt(id, 10), map[string]any{"location": librarySlug + "/" + locationSlug, "day": row.day, "kind": row.kind(), "periods": row.periods, "type": row.typ, "notes": row.notes})
+		return audit(ctx, t, who, "create", "exceptions", strconv.FormatInt(id, 10), row.detail(librarySlug, locationSlug))
 	})
 	return id, err
 }
 
-func (t tx) exceptionOf(ctx context.Context, libSlug, locSlug string, id int64) (locID int64, row exceptionRow, err error) {
-	libID, err := t.libraryID(ctx, libSlug)
-	if err != nil {
-		return 0, row, err
-	}
-	if locID, err = t.locationID(ctx, libID, locSlug); err != nil {
-		return 0, row, err
+func (t tx) exceptionOf(ctx context.Context, libSlug, locSlug string, id int64) (libID, locID int64, row exceptionRow, err error) {
+	if libID, locID, err = t.locationID(ctx, libSlug, locSlug); err != nil {
+		return 0, 0, row, err
 	}
 	var kind string
 	err = t.queryRow(ctx, `SELECT day, kind, periods, type, notes FROM rules WHERE id = ? AND location_id = ? AND day IS NOT NULL`, id, locID).
 		Scan(&row.day, &kind, &row.periods, &row.typ, &row.notes)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, row, notFound("no exception %d at this location", id)
+		return 0, 0, row, notFound("no exception %d at this location", id)
 	}
 	row.closed, row.open24 = kind == "closed", kind == "open24"
-	return locID, row, err
+	return libID, locID, row, err
 }
 
 // UpdateException changes an exception.
 func (s *Store) UpdateException(ctx context.Context, who, librarySlug, locationSlug string, id int64, in ExceptionInput) error {
 	return s.inTx(ctx, func(t tx) error {
-		locID, row, err := t.exceptionOf(ctx, librarySlug, locationSlug, id)
+		libID, locID, row, err := t.exceptionOf(ctx, librarySlug, locationSlug, id)
 		if err != nil {
 			return err
 		}
 		if row, err = mergeException(row, in); err != nil {
-			return err
-		}
-		libID, err := t.libraryID(ctx, librarySlug)
-		if err != nil {
 			return err
 		}
 		if err := t.checkExceptionTimes(ctx, libID, row); err != nil { // dst.go
@@ -920,14 +906,14 @@ func (s *Store) UpdateException(ctx context.Context, who, librarySlug, locationS
 			row.day, row.kind(), row.periods, row.typ, row.notes, id); err != nil {
 			return err
 		}
-		return audit(ctx, t, who, "update", "exceptions", strconv.FormatInt(id, 10), map[string]any{"location": librarySlug + "/" + locationSlug, "day": row.day, "kind": row.kind(), "periods": row.periods, "type": row.typ, "notes": row.notes})
+		return audit(ctx, t, who, "update", "exceptions", strconv.FormatInt(id, 10), row.detail(librarySlug, locationSlug))
 	})
 }
 
 // DeleteException removes an exception.
 func (s *Store) DeleteException(ctx context.Context, who, librarySlug, locationSlug string, id int64) error {
 	return s.inTx(ctx, func(t tx) error {
-		if _, _, err := t.exceptionOf(ctx, librarySlug, locationSlug, id); err != nil {
+		if _, _, _, err := t.exceptionOf(ctx, librarySlug, locationSlug, id); err != nil {
 			return err
 		}
 		if _, err := t.exec(ctx, `DELETE FROM rules WHERE id = ?`, id); err != nil {

@@ -22,12 +22,7 @@ func (s *Service) Handler() http.Handler {
 	mux.HandleFunc("GET /token", s.token2)
 	mux.HandleFunc("GET /token1", s.token1)
 	mux.HandleFunc("GET /logout", s.logout)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// Every answer is about one browser's session or token.
-		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		mux.ServeHTTP(w, r)
-	})
+	return auth.SessionPages(mux)
 }
 
 // session is r's signed-in session, if the site has a sign-in.

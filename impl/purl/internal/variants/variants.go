@@ -142,6 +142,15 @@ func publicObject(attrs string, children ...string) string {
 	return b.String()
 }
 
+// usualObject is the public object of druid id published at published,
+// its children in the usual order: identityMetadata with label, the
+// versions, the RDF and the contentMetadata of one image of size bytes,
+// then rest.
+func usualObject(id, published string, size int, label string, rest ...string) string {
+	children := []string{identity(label), versions(id), rdf(id), content("druid:"+id, "image1.png", size)}
+	return publicObject(`objectId="druid:`+id+`" published="`+published+`"`, append(children, rest...)...)
+}
+
 // All returns every variant.
 func All() []Variant {
 	img := PNG(4, 3)
@@ -191,8 +200,8 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "no-dc-title-mods", Druid: id, Files: files, Title: "Title from the MODS record",
 		Warning: "embedded MODS title", MODSVersion: "3.6",
-		Public: publicObject(`objectId="druid:`+id+`" published="2018-01-01T00:00:00Z"`,
-			identity("Label of the fourth variant"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights, dc(""), embeddedMODS("3.6", "Title from the MODS record", "")),
+		Public: usualObject(id, "2018-01-01T00:00:00Z", n, "Label of the fourth variant",
+			rights, dc(""), embeddedMODS("3.6", "Title from the MODS record", "")),
 	})
 
 	// oai_dc:dc without dc:title, no MODS and no objectLabel: the
@@ -201,8 +210,8 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "no-title", Druid: id, Files: files, Title: "druid:" + id,
 		Warning: "the title shown is the identifier", MODSVersion: "3.6", MODSDerived: true,
-		Public: publicObject(`objectId="druid:`+id+`" published="2018-01-02T00:00:00Z"`,
-			identity(""), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights, dc("")),
+		Public: usualObject(id, "2018-01-02T00:00:00Z", n, "",
+			rights, dc("")),
 	})
 
 	// An embargo written as <none/> plus embargoReleaseDate.
@@ -210,8 +219,8 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "embargo-none", Druid: id, Files: files, Title: "Variant under embargo",
 		MODSVersion: "3.6", MODSDerived: true, Embargoed: true,
-		Public: publicObject(`objectId="druid:`+id+`" published="2019-05-05T05:05:05Z"`,
-			identity("Variant under embargo"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), `<rightsMetadata>
+		Public: usualObject(id, "2019-05-05T05:05:05Z", n, "Variant under embargo",
+			`<rightsMetadata>
     <access type="discover"><machine><world/></machine></access>
     <access type="read"><machine><embargoReleaseDate>2099-12-31</embargoReleaseDate><none/></machine></access>
   </rightsMetadata>`, dc("Variant under embargo")),
@@ -222,8 +231,8 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "mods-3.7", Druid: id, Files: files, Title: "Variant with MODS 3.7",
 		Warning: "served as MODS 3.6", MODSVersion: "3.6",
-		Public: publicObject(`objectId="druid:`+id+`" published="2020-07-07T07:07:07Z"`,
-			identity("Variant with MODS 3.7"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights, dc("Variant with MODS 3.7"), embeddedMODS("3.7", "Variant with MODS 3.7", "")),
+		Public: usualObject(id, "2020-07-07T07:07:07Z", n, "Variant with MODS 3.7",
+			rights, dc("Variant with MODS 3.7"), embeddedMODS("3.7", "Variant with MODS 3.7", "")),
 	})
 
 	// Embedded MODS 3.7 that uses originInfo/displayDate (new in 3.7),
@@ -232,8 +241,8 @@ func All() []Variant {
 	out = append(out, Variant{
 		Name: "mods-3.7-only", Druid: id, Files: files, Title: "Variant with MODS 3.7 only",
 		Warning: `originInfo/displayDate "circa 1900" is not allowed by MODS 3.6`, MODSVersion: "3.6",
-		Public: publicObject(`objectId="druid:`+id+`" published="2021-08-08T08:08:08Z"`,
-			identity("Variant with MODS 3.7 only"), versions(id), rdf(id), content("druid:"+id, "image1.png", n), rights, dc("Variant with MODS 3.7 only"), embeddedMODS("3.7", "Variant with MODS 3.7 only", "\n    <originInfo><displayDate>circa 1900</displayDate></originInfo>")),
+		Public: usualObject(id, "2021-08-08T08:08:08Z", n, "Variant with MODS 3.7 only",
+			rights, dc("Variant with MODS 3.7 only"), embeddedMODS("3.7", "Variant with MODS 3.7 only", "\n    <originInfo><displayDate>circa 1900</displayDate></originInfo>")),
 	})
 	return out
 }
