@@ -105,7 +105,7 @@ func (s *Service) policy() *apiserve.Policy {
 	return &apiserve.Policy{
 		CrossOrigin:      func(string) bool { return true },
 		ExposeHeaders:    "ETag",
-		PreflightHeaders: "Accept, If-None-Match",
+		PreflightHeaders: "Accept", // with the contract's headers and the conditional ones (apiserve)
 		Bearer:           &bearer,
 		Scope:            s.scope,
 		BodyLimits:       writeBodyLimits,
