@@ -114,6 +114,7 @@ func BindRequests(f StrictHandlerFunc, _ string) StrictHandlerFunc {
 		p("\t_ %sResponseObject = (*Respond)(nil)\n", op)
 	}
 	p(")\n")
+	writeDirect(&b, pkg)
 	if len(aliases) > 0 {
 		if err := writeAliases(&b, pkg, aliases); err != nil {
 			return nil, err
@@ -124,6 +125,42 @@ func BindRequests(f StrictHandlerFunc, _ string) StrictHandlerFunc {
 		return nil, fmt.Errorf("formatting the generated code: %w\n%s", err, b.Bytes())
 	}
 	return out, nil
+}
+
+// writeDirect writes NewDirectHandler: the strict handler with
+// BindRequests, where each operation without a request body calls the
+// implementation itself.
+func writeDirect(b *bytes.Buffer, pkg *goPackage) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	p(`
+// NewDirectHandler answers as NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests})
+// does, without the strict wrapper's work on every request for the
+// operations that take no request body: their request object is filled
+// and the implementation called directly (the strict wrapper boxes the
+// request, builds a closure per middleware and asserts the response's
+// type). The operations with a body go through the strict wrapper.
+func NewDirectHandler(ssi StrictServerInterface) ServerInterface {
+	return &directHandler{ServerInterface: NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests}), ssi: ssi}
+}
+
+// directHandler is NewDirectHandler's ServerInterface.
+type directHandler struct {
+	ServerInterface // the strict wrapper, for the operations with a body
+	ssi             StrictServerInterface
+}
+`)
+	for _, op := range pkg.operations {
+		d, ok := pkg.direct[op]
+		if !ok {
+			continue
+		}
+		params := append([]string{"ctx echo.Context"}, d.params...)
+		p("\nfunc (dh *directHandler) %s(%s) error {\n", op, strings.Join(params, ", "))
+		p("\tresponse, err := dh.ssi.%s(ctx.Request().Context(), %sRequestObject{%s})\n", op, op, strings.Join(d.fields, ", "))
+		p("\tif err != nil || response == nil {\n\t\treturn err\n\t}\n")
+		p("\tBind(response, ctx.Request())\n")
+		p("\treturn response.%s(ctx.Response())\n}\n", pkg.visit[op])
+	}
 }
 
 func writeAliases(b *bytes.Buffer, pkg *goPackage, aliases map[string]string) error {

@@ -73,3 +73,64 @@ var (
 	_ GetViewerScriptResponseObject     = (*Respond)(nil)
 	_ GetViewerStylesheetResponseObject = (*Respond)(nil)
 )
+
+// NewDirectHandler answers as NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests})
+// does, without the strict wrapper's work on every request for the
+// operations that take no request body: their request object is filled
+// and the implementation called directly (the strict wrapper boxes the
+// request, builds a closure per middleware and asserts the response's
+// type). The operations with a body go through the strict wrapper.
+func NewDirectHandler(ssi StrictServerInterface) ServerInterface {
+	return &directHandler{ServerInterface: NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests}), ssi: ssi}
+}
+
+// directHandler is NewDirectHandler's ServerInterface.
+type directHandler struct {
+	ServerInterface // the strict wrapper, for the operations with a body
+	ssi             StrictServerInterface
+}
+
+func (dh *directHandler) GetEmbed(ctx echo.Context, params GetEmbedParams) error {
+	response, err := dh.ssi.GetEmbed(ctx.Request().Context(), GetEmbedRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetEmbedResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetIframe(ctx echo.Context, params GetIframeParams) error {
+	response, err := dh.ssi.GetIframe(ctx.Request().Context(), GetIframeRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetIframeResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetMiradorBundle(ctx echo.Context, params GetMiradorBundleParams) error {
+	response, err := dh.ssi.GetMiradorBundle(ctx.Request().Context(), GetMiradorBundleRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetMiradorBundleResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetViewerScript(ctx echo.Context, params GetViewerScriptParams) error {
+	response, err := dh.ssi.GetViewerScript(ctx.Request().Context(), GetViewerScriptRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetViewerScriptResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetViewerStylesheet(ctx echo.Context, params GetViewerStylesheetParams) error {
+	response, err := dh.ssi.GetViewerStylesheet(ctx.Request().Context(), GetViewerStylesheetRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetViewerStylesheetResponse(ctx.Response())
+}

@@ -167,6 +167,337 @@ var (
 	_ UpdateTermJsonResponseObject      = (*Respond)(nil)
 )
 
+// NewDirectHandler answers as NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests})
+// does, without the strict wrapper's work on every request for the
+// operations that take no request body: their request object is filled
+// and the implementation called directly (the strict wrapper boxes the
+// request, builds a closure per middleware and asserts the response's
+// type). The operations with a body go through the strict wrapper.
+func NewDirectHandler(ssi StrictServerInterface) ServerInterface {
+	return &directHandler{ServerInterface: NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests}), ssi: ssi}
+}
+
+// directHandler is NewDirectHandler's ServerInterface.
+type directHandler struct {
+	ServerInterface // the strict wrapper, for the operations with a body
+	ssi             StrictServerInterface
+}
+
+func (dh *directHandler) DeleteException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error {
+	response, err := dh.ssi.DeleteException(ctx.Request().Context(), DeleteExceptionRequestObject{LibraryId: libraryId, LocationId: locationId, ExceptionId: exceptionId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteExceptionResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteExceptionJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error {
+	response, err := dh.ssi.DeleteExceptionJson(ctx.Request().Context(), DeleteExceptionJsonRequestObject{LibraryId: libraryId, LocationId: locationId, ExceptionId: exceptionId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteExceptionJsonResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteLibrary(ctx echo.Context, libraryId LibraryID) error {
+	response, err := dh.ssi.DeleteLibrary(ctx.Request().Context(), DeleteLibraryRequestObject{LibraryId: libraryId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteLibraryResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteLibraryJson(ctx echo.Context, libraryId LibraryID) error {
+	response, err := dh.ssi.DeleteLibraryJson(ctx.Request().Context(), DeleteLibraryJsonRequestObject{LibraryId: libraryId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteLibraryJsonResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteLocation(ctx echo.Context, libraryId LibraryID, locationId LocationID) error {
+	response, err := dh.ssi.DeleteLocation(ctx.Request().Context(), DeleteLocationRequestObject{LibraryId: libraryId, LocationId: locationId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteLocationResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteLocationJson(ctx echo.Context, libraryId LibraryID, locationId LocationID) error {
+	response, err := dh.ssi.DeleteLocationJson(ctx.Request().Context(), DeleteLocationJsonRequestObject{LibraryId: libraryId, LocationId: locationId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteLocationJsonResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error {
+	response, err := dh.ssi.DeleteSchedule(ctx.Request().Context(), DeleteScheduleRequestObject{LibraryId: libraryId, LocationId: locationId, ScheduleId: scheduleId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteScheduleResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteScheduleJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error {
+	response, err := dh.ssi.DeleteScheduleJson(ctx.Request().Context(), DeleteScheduleJsonRequestObject{LibraryId: libraryId, LocationId: locationId, ScheduleId: scheduleId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteScheduleJsonResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteTerm(ctx echo.Context, libraryId LibraryID, termId TermID) error {
+	response, err := dh.ssi.DeleteTerm(ctx.Request().Context(), DeleteTermRequestObject{LibraryId: libraryId, TermId: termId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteTermResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteTermJson(ctx echo.Context, libraryId LibraryID, termId TermID) error {
+	response, err := dh.ssi.DeleteTermJson(ctx.Request().Context(), DeleteTermJsonRequestObject{LibraryId: libraryId, TermId: termId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteTermJsonResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params GetExceptionParams) error {
+	response, err := dh.ssi.GetException(ctx.Request().Context(), GetExceptionRequestObject{LibraryId: libraryId, LocationId: locationId, ExceptionId: exceptionId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetExceptionResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetExceptionBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params GetExceptionBareParams) error {
+	response, err := dh.ssi.GetExceptionBare(ctx.Request().Context(), GetExceptionBareRequestObject{LibraryId: libraryId, LocationId: locationId, ExceptionId: exceptionId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetExceptionBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetLibrary(ctx echo.Context, libraryId LibraryID, params GetLibraryParams) error {
+	response, err := dh.ssi.GetLibrary(ctx.Request().Context(), GetLibraryRequestObject{LibraryId: libraryId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetLibraryResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetLibraryBare(ctx echo.Context, libraryId LibraryID, params GetLibraryBareParams) error {
+	response, err := dh.ssi.GetLibraryBare(ctx.Request().Context(), GetLibraryBareRequestObject{LibraryId: libraryId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetLibraryBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetLocation(ctx echo.Context, libraryId LibraryID, locationId LocationID, params GetLocationParams) error {
+	response, err := dh.ssi.GetLocation(ctx.Request().Context(), GetLocationRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetLocationResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetLocationBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params GetLocationBareParams) error {
+	response, err := dh.ssi.GetLocationBare(ctx.Request().Context(), GetLocationBareRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetLocationBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params GetScheduleParams) error {
+	response, err := dh.ssi.GetSchedule(ctx.Request().Context(), GetScheduleRequestObject{LibraryId: libraryId, LocationId: locationId, ScheduleId: scheduleId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetScheduleResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetScheduleBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params GetScheduleBareParams) error {
+	response, err := dh.ssi.GetScheduleBare(ctx.Request().Context(), GetScheduleBareRequestObject{LibraryId: libraryId, LocationId: locationId, ScheduleId: scheduleId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetScheduleBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetTerm(ctx echo.Context, libraryId LibraryID, termId TermID, params GetTermParams) error {
+	response, err := dh.ssi.GetTerm(ctx.Request().Context(), GetTermRequestObject{LibraryId: libraryId, TermId: termId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetTermResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetTermBare(ctx echo.Context, libraryId LibraryID, termId TermID, params GetTermBareParams) error {
+	response, err := dh.ssi.GetTermBare(ctx.Request().Context(), GetTermBareRequestObject{LibraryId: libraryId, TermId: termId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetTermBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) HoursPage(ctx echo.Context, params HoursPageParams) error {
+	response, err := dh.ssi.HoursPage(ctx.Request().Context(), HoursPageRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitHoursPageResponse(ctx.Response())
+}
+
+func (dh *directHandler) LegacyHours(ctx echo.Context, libraryId LibraryID, locationId LocationID, when string, params LegacyHoursParams) error {
+	response, err := dh.ssi.LegacyHours(ctx.Request().Context(), LegacyHoursRequestObject{LibraryId: libraryId, LocationId: locationId, When: when, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitLegacyHoursResponse(ctx.Response())
+}
+
+func (dh *directHandler) LibraryCalendar(ctx echo.Context, libraryId LibraryID, params LibraryCalendarParams) error {
+	response, err := dh.ssi.LibraryCalendar(ctx.Request().Context(), LibraryCalendarRequestObject{LibraryId: libraryId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitLibraryCalendarResponse(ctx.Response())
+}
+
+func (dh *directHandler) LibraryPage(ctx echo.Context, libraryId LibraryID, params LibraryPageParams) error {
+	response, err := dh.ssi.LibraryPage(ctx.Request().Context(), LibraryPageRequestObject{LibraryId: libraryId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitLibraryPageResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListChanges(ctx echo.Context, libraryId LibraryID) error {
+	response, err := dh.ssi.ListChanges(ctx.Request().Context(), ListChangesRequestObject{LibraryId: libraryId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListChangesResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListChangesBare(ctx echo.Context, libraryId LibraryID) error {
+	response, err := dh.ssi.ListChangesBare(ctx.Request().Context(), ListChangesBareRequestObject{LibraryId: libraryId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListChangesBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListExceptions(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListExceptionsParams) error {
+	response, err := dh.ssi.ListExceptions(ctx.Request().Context(), ListExceptionsRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListExceptionsResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListExceptionsBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListExceptionsBareParams) error {
+	response, err := dh.ssi.ListExceptionsBare(ctx.Request().Context(), ListExceptionsBareRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListExceptionsBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListLibraries(ctx echo.Context, params ListLibrariesParams) error {
+	response, err := dh.ssi.ListLibraries(ctx.Request().Context(), ListLibrariesRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListLibrariesResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListLibrariesBare(ctx echo.Context, params ListLibrariesBareParams) error {
+	response, err := dh.ssi.ListLibrariesBare(ctx.Request().Context(), ListLibrariesBareRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListLibrariesBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListSchedules(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListSchedulesParams) error {
+	response, err := dh.ssi.ListSchedules(ctx.Request().Context(), ListSchedulesRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListSchedulesResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListSchedulesBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListSchedulesBareParams) error {
+	response, err := dh.ssi.ListSchedulesBare(ctx.Request().Context(), ListSchedulesBareRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListSchedulesBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListTerms(ctx echo.Context, libraryId LibraryID, params ListTermsParams) error {
+	response, err := dh.ssi.ListTerms(ctx.Request().Context(), ListTermsRequestObject{LibraryId: libraryId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListTermsResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListTermsBare(ctx echo.Context, libraryId LibraryID, params ListTermsBareParams) error {
+	response, err := dh.ssi.ListTermsBare(ctx.Request().Context(), ListTermsBareRequestObject{LibraryId: libraryId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListTermsBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) LocationCalendar(ctx echo.Context, libraryId LibraryID, locationId LocationID, params LocationCalendarParams) error {
+	response, err := dh.ssi.LocationCalendar(ctx.Request().Context(), LocationCalendarRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitLocationCalendarResponse(ctx.Response())
+}
+
 // CanonicalServerInterface is StrictServerInterface without the operations
 // the contract declares the same as another (x-sitesvc-same-as): an implementation
 // of it serves them all through WithAliases.

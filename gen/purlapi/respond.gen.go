@@ -93,3 +93,136 @@ var (
 	_ PutModsResponseObject          = (*Respond)(nil)
 	_ PutPublicXmlResponseObject     = (*Respond)(nil)
 )
+
+// NewDirectHandler answers as NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests})
+// does, without the strict wrapper's work on every request for the
+// operations that take no request body: their request object is filled
+// and the implementation called directly (the strict wrapper boxes the
+// request, builds a closure per middleware and asserts the response's
+// type). The operations with a body go through the strict wrapper.
+func NewDirectHandler(ssi StrictServerInterface) ServerInterface {
+	return &directHandler{ServerInterface: NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests}), ssi: ssi}
+}
+
+// directHandler is NewDirectHandler's ServerInterface.
+type directHandler struct {
+	ServerInterface // the strict wrapper, for the operations with a body
+	ssi             StrictServerInterface
+}
+
+func (dh *directHandler) DeleteObject(ctx echo.Context, id Id) error {
+	response, err := dh.ssi.DeleteObject(ctx.Request().Context(), DeleteObjectRequestObject{Id: id})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteObjectResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error {
+	response, err := dh.ssi.GetFile(ctx.Request().Context(), GetFileRequestObject{Id: id, Name: name, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetFileResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetImage(ctx echo.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params GetImageParams) error {
+	response, err := dh.ssi.GetImage(ctx.Request().Context(), GetImageRequestObject{Id: id, Name: name, Region: region, Size: size, Rotation: rotation, Quality: quality, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetImageResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error {
+	response, err := dh.ssi.GetImageInfo(ctx.Request().Context(), GetImageInfoRequestObject{Id: id, Name: name, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetImageInfoResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetImageService(ctx echo.Context, id Id, name ImageName) error {
+	response, err := dh.ssi.GetImageService(ctx.Request().Context(), GetImageServiceRequestObject{Id: id, Name: name})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetImageServiceResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetManifest(ctx echo.Context, id Id, params GetManifestParams) error {
+	response, err := dh.ssi.GetManifest(ctx.Request().Context(), GetManifestRequestObject{Id: id, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetManifestResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetManifestIiif3(ctx echo.Context, id Id, params GetManifestIiif3Params) error {
+	response, err := dh.ssi.GetManifestIiif3(ctx.Request().Context(), GetManifestIiif3RequestObject{Id: id, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetManifestIiif3Response(ctx.Response())
+}
+
+func (dh *directHandler) GetMods(ctx echo.Context, id Id, params GetModsParams) error {
+	response, err := dh.ssi.GetMods(ctx.Request().Context(), GetModsRequestObject{Id: id, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetModsResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetObject(ctx echo.Context, id Id, params GetObjectParams) error {
+	response, err := dh.ssi.GetObject(ctx.Request().Context(), GetObjectRequestObject{Id: id, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetObjectResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetObjectHtml(ctx echo.Context, id Id, params GetObjectHtmlParams) error {
+	response, err := dh.ssi.GetObjectHtml(ctx.Request().Context(), GetObjectHtmlRequestObject{Id: id, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetObjectHtmlResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetObjectSlash(ctx echo.Context, id Id) error {
+	response, err := dh.ssi.GetObjectSlash(ctx.Request().Context(), GetObjectSlashRequestObject{Id: id})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetObjectSlashResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetPublicXml(ctx echo.Context, id Id, params GetPublicXmlParams) error {
+	response, err := dh.ssi.GetPublicXml(ctx.Request().Context(), GetPublicXmlRequestObject{Id: id, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetPublicXmlResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetZip(ctx echo.Context, id Id) error {
+	response, err := dh.ssi.GetZip(ctx.Request().Context(), GetZipRequestObject{Id: id})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetZipResponse(ctx.Response())
+}
