@@ -1,7 +1,6 @@
 package page
 
 import (
-	"bytes"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -31,12 +30,7 @@ func RenderOverview(w io.Writer, p Page) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := overviewTmpl.Execute(&buf, m); err != nil {
-		return fmt.Errorf("page: rendering the overview: %w", err)
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return execute(w, overviewTmpl, m, "the overview")
 }
 
 type overviewModel struct {

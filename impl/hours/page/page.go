@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -87,11 +88,18 @@ func Render(w io.Writer, p Page) error {
 	if err != nil {
 		return err
 	}
+	return execute(w, tmpl, m, strconv.Quote(p.Title))
+}
+
+// execute renders t with m whole before writing it to w, so that a
+// template that fails writes nothing (what names the page, for the
+// error).
+func execute(w io.Writer, t *template.Template, m any, what string) error {
 	var buf bytes.Buffer
-	if err := tmpl.Execute(&buf, m); err != nil {
-		return fmt.Errorf("page: rendering %q: %w", p.Title, err)
+	if err := t.Execute(&buf, m); err != nil {
+		return fmt.Errorf("page: rendering %s: %w", what, err)
 	}
-	_, err = w.Write(buf.Bytes())
+	_, err := w.Write(buf.Bytes())
 	return err
 }
 
