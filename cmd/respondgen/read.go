@@ -91,6 +91,10 @@ type goPackage struct {
 	// decode), its ServerInterface method: what NewDirectHandler answers
 	// without the strict wrapper.
 	direct map[string]directOp
+	// wrappers are the direct wrappers' bodies by operation (bind.go),
+	// routes the registrations of RegisterHandlers.
+	wrappers map[string]string
+	routes   []directRoute
 }
 
 // directOp is an operation's ServerInterface method and how its strict
@@ -152,6 +156,9 @@ func readPackage(name string, src []byte) (*goPackage, error) {
 	}
 	if strict == nil {
 		return nil, fmt.Errorf("%s has no StrictServerInterface (generate it with strict-server: true)", name)
+	}
+	if pkg.wrappers, pkg.routes, err = readDirect(fset, f); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	for _, m := range strict.Methods.List {
 		op := m.Names[0].Name

@@ -3,9 +3,12 @@
 package purlapi
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
+	"github.com/oapi-codegen/runtime"
 )
 
 // Representation is an answer that writes itself: a prepared document,
@@ -225,4 +228,662 @@ func (dh *directHandler) GetZip(ctx echo.Context, id Id) error {
 	}
 	Bind(response, ctx.Request())
 	return response.VisitGetZipResponse(ctx.Response())
+}
+
+// RegisterDirectHandlers registers NewDirectHandler(ssi) on router as
+// RegisterHandlers does, where the binding of an operation's parameters is
+// shortened as the contract allows (respondgen's direct wrappers): a path
+// parameter of type string is the router's value, without reflection,
+// and optional query parameters are not looked for in a request without
+// a query. Other operations use oapi-codegen's wrapper.
+func RegisterDirectHandlers(router EchoRouter, ssi StrictServerInterface) {
+	si := NewDirectHandler(ssi)
+	direct := directWrapper{Handler: si}
+	router.DELETE("/:id", direct.DeleteObject)
+	router.GET("/:id", direct.GetObject)
+	router.GET("/:id.html", direct.GetObjectHtml)
+	router.GET("/:id.xml", direct.GetPublicXml)
+	router.PUT("/:id.xml", direct.PutPublicXml)
+	router.GET("/:id.mods", direct.GetMods)
+	router.PUT("/:id.mods", direct.PutMods)
+	router.GET("/:id/iiif/manifest", direct.GetManifest)
+	router.GET("/:id/", direct.GetObjectSlash)
+	router.GET("/:id/iiif3/manifest", direct.GetManifestIiif3)
+	router.GET("/:id/file/:name", direct.GetFile)
+	router.GET("/:id/iiif/image/:name", direct.GetImageService)
+	router.GET("/:id/iiif/image/:name/info.json", direct.GetImageInfo)
+	router.GET("/:id/iiif/image/:name/:region/:size/:rotation/:quality", direct.GetImage)
+	router.GET("/:id.zip", direct.GetZip)
+}
+
+// directWrapper is ServerInterfaceWrapper with the direct bindings.
+type directWrapper struct {
+	Handler ServerInterface
+}
+
+// bindPathString binds a required path parameter of type string, as
+// runtime.BindStyledParameterWithOptions does for it (style simple, not
+// exploded): the value, unescaped unless the router already did.
+func bindPathString(name, value string, dest *string, unescaped bool) error {
+	if value == "" {
+		return fmt.Errorf("parameter '%s' is empty, can't bind its value", name)
+	}
+	if !unescaped {
+		v, err := url.PathUnescape(value)
+		if err != nil {
+			return fmt.Errorf("error unescaping path parameter '%s': %w", name, err)
+		}
+		value = v
+	}
+	*dest = value
+	return nil
+}
+
+// DeleteObject is ServerInterfaceWrapper.DeleteObject with the direct bindings.
+func (w *directWrapper) DeleteObject(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	err = w.Handler.DeleteObject(ctx, id)
+	return err
+}
+
+// GetFile is ServerInterfaceWrapper.GetFile with the direct bindings.
+func (w *directWrapper) GetFile(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var name string
+
+	err = bindPathString("name", ctx.Param("name"), &name, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	var params GetFileParams
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "download", ctx.QueryParams(), &params.Download, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter download: %s", err))
+	}
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("Range")]; found {
+		var Range string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Range, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Range", valueList[0], &Range, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Range: %s", err))
+		}
+
+		params.Range = &Range
+	}
+
+	err = w.Handler.GetFile(ctx, id, name, params)
+	return err
+}
+
+// GetImage is ServerInterfaceWrapper.GetImage with the direct bindings.
+func (w *directWrapper) GetImage(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var name ImageName
+
+	err = bindPathString("name", ctx.Param("name"), &name, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	var region string
+
+	err = bindPathString("region", ctx.Param("region"), &region, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter region: %s", err))
+	}
+
+	var size string
+
+	err = bindPathString("size", ctx.Param("size"), &size, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter size: %s", err))
+	}
+
+	var rotation string
+
+	err = bindPathString("rotation", ctx.Param("rotation"), &rotation, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter rotation: %s", err))
+	}
+
+	var quality string
+
+	err = bindPathString("quality", ctx.Param("quality"), &quality, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter quality: %s", err))
+	}
+
+	var params GetImageParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetImage(ctx, id, name, region, size, rotation, quality, params)
+	return err
+}
+
+// GetImageInfo is ServerInterfaceWrapper.GetImageInfo with the direct bindings.
+func (w *directWrapper) GetImageInfo(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var name ImageName
+
+	err = bindPathString("name", ctx.Param("name"), &name, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	var params GetImageInfoParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetImageInfo(ctx, id, name, params)
+	return err
+}
+
+// GetImageService is ServerInterfaceWrapper.GetImageService with the direct bindings.
+func (w *directWrapper) GetImageService(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var name ImageName
+
+	err = bindPathString("name", ctx.Param("name"), &name, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	err = w.Handler.GetImageService(ctx, id, name)
+	return err
+}
+
+// GetManifest is ServerInterfaceWrapper.GetManifest with the direct bindings.
+func (w *directWrapper) GetManifest(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var params GetManifestParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetManifest(ctx, id, params)
+	return err
+}
+
+// GetManifestIiif3 is ServerInterfaceWrapper.GetManifestIiif3 with the direct bindings.
+func (w *directWrapper) GetManifestIiif3(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var params GetManifestIiif3Params
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetManifestIiif3(ctx, id, params)
+	return err
+}
+
+// GetMods is ServerInterfaceWrapper.GetMods with the direct bindings.
+func (w *directWrapper) GetMods(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var params GetModsParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetMods(ctx, id, params)
+	return err
+}
+
+// GetObject is ServerInterfaceWrapper.GetObject with the direct bindings.
+func (w *directWrapper) GetObject(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var params GetObjectParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetObject(ctx, id, params)
+	return err
+}
+
+// GetObjectHtml is ServerInterfaceWrapper.GetObjectHtml with the direct bindings.
+func (w *directWrapper) GetObjectHtml(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var params GetObjectHtmlParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetObjectHtml(ctx, id, params)
+	return err
+}
+
+// GetObjectSlash is ServerInterfaceWrapper.GetObjectSlash with the direct bindings.
+func (w *directWrapper) GetObjectSlash(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	err = w.Handler.GetObjectSlash(ctx, id)
+	return err
+}
+
+// GetPublicXml is ServerInterfaceWrapper.GetPublicXml with the direct bindings.
+func (w *directWrapper) GetPublicXml(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var params GetPublicXmlParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetPublicXml(ctx, id, params)
+	return err
+}
+
+// GetZip is ServerInterfaceWrapper.GetZip with the direct bindings.
+func (w *directWrapper) GetZip(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	err = w.Handler.GetZip(ctx, id)
+	return err
+}
+
+// PutMods is ServerInterfaceWrapper.PutMods with the direct bindings.
+func (w *directWrapper) PutMods(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	err = w.Handler.PutMods(ctx, id)
+	return err
+}
+
+// PutPublicXml is ServerInterfaceWrapper.PutPublicXml with the direct bindings.
+func (w *directWrapper) PutPublicXml(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	err = w.Handler.PutPublicXml(ctx, id)
+	return err
 }

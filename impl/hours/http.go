@@ -55,7 +55,7 @@ func (s *Service) echo() (*echo.Echo, error) {
 	}
 	// apiserve's router registers "/libraries/{library_id}.json" and
 	// the like, which echo's router cannot express as they are.
-	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewDirectHandler(hoursapi.WithAliases(s)))
+	hoursapi.RegisterDirectHandlers(apiserve.Routes(e), hoursapi.WithAliases(s))
 	return e, nil
 }
 
