@@ -272,10 +272,8 @@ func (s *Service) GetTerm(ctx context.Context, req hoursapi.GetTermRequestObject
 		if lib == nil {
 			return nil, libraryNotFound(req.LibraryId)
 		}
-		for _, t := range v.snap.Terms {
-			if t.ID == id && t.LibraryID == lib.lib.ID {
-				return s.termDoc(lib, t)
-			}
+		if t, ok := itemOf(v.snap.Terms, termIDs, id, lib.lib.ID); ok {
+			return s.termDoc(lib, t)
 		}
 		return nil, &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no term %d in library %q", id, req.LibraryId), Parameter: "term_id"}
 	})
@@ -307,11 +305,22 @@ func getLocationItem[T any](s *Service, ctx context.Context, libraryID, location
 		if err != nil {
 			return nil, err
 		}
-		for _, it := range items(v) {
-			if itemID, itemLocation := ids(it); itemID == id && itemLocation == loc.loc.ID {
-				return doc(loc, it)
-			}
+		if it, ok := itemOf(items(v), ids, id, loc.loc.ID); ok {
+			return doc(loc, it)
 		}
 		return nil, &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no %s %d at location %q of library %q", what, id, locationID, libraryID), Parameter: param}
 	})
+}
+
+// itemOf is the item of items with the id id whose owner (its library for
+// a term, its location for a schedule or an exception; ids gives both) is
+// owner: the one rule by which a URL names a stored item.
+func itemOf[T any](items []T, ids func(T) (id, owner int64), id, owner int64) (T, bool) {
+	for _, it := range items {
+		if itemID, itemOwner := ids(it); itemID == id && itemOwner == owner {
+			return it, true
+		}
+	}
+	var none T
+	return none, false
 }

@@ -182,30 +182,24 @@ func (s *Service) storedResource(ctx context.Context, route *routers.Route, para
 		if err != nil {
 			return jsonapireq.Resource{}, false, nil
 		}
-		for _, t := range v.snap.Terms {
-			if t.ID == id && t.LibraryID == lib.lib.ID {
-				rendered = toTermResource(lib, t)
-			}
+		if t, ok := itemOf(v.snap.Terms, termIDs, id, lib.lib.ID); ok {
+			rendered = toTermResource(lib, t)
 		}
 	case "updateschedule":
 		id, err := parseID("schedule_id", params["schedule_id"])
 		if err != nil {
 			return jsonapireq.Resource{}, false, nil
 		}
-		for _, sc := range v.snap.Schedules {
-			if sc.ID == id && sc.LocationID == loc.loc.ID {
-				rendered = toScheduleResource(loc, sc)
-			}
+		if sc, ok := itemOf(v.snap.Schedules, scheduleIDs, id, loc.loc.ID); ok {
+			rendered = toScheduleResource(loc, sc)
 		}
 	case "updateexception":
 		id, err := parseID("exception_id", params["exception_id"])
 		if err != nil {
 			return jsonapireq.Resource{}, false, nil
 		}
-		for _, e := range v.snap.Exceptions {
-			if e.ID == id && e.LocationID == loc.loc.ID {
-				rendered = toExceptionResource(loc, e)
-			}
+		if e, ok := itemOf(v.snap.Exceptions, exceptionIDs, id, loc.loc.ID); ok {
+			rendered = toExceptionResource(loc, e)
 		}
 	case "createlocation", "createterm":
 		rendered = map[string]any{"relationships": map[string]any{"library": map[string]any{"data": hoursapi.LibraryIdentifier{Type: hoursapi.LibraryIdentifierTypeLibraries, Id: lib.lib.Slug}}}}
