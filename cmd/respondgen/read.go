@@ -86,6 +86,26 @@ type goPackage struct {
 	visit map[string]string
 	// requests is each operation's request-object fields.
 	requests map[string][]field
+	// direct is, for each operation whose strict wrapper does nothing but
+	// copy its arguments into the request object (no request body to
+	// decode), its ServerInterface method: what NewDirectHandler answers
+	// without the strict wrapper.
+	direct map[string]directOp
+	// wrappers are the direct wrappers' bodies by operation (bind.go),
+	// routes the registrations of RegisterHandlers.
+	wrappers map[string]string
+	routes   []directRoute
+}
+
+// directOp is an operation's ServerInterface method and how its strict
+// wrapper fills the request object.
+type directOp struct {
+	// params are the method's parameters after the echo.Context, as
+	// declared ("libraryId LibraryID").
+	params []string
+	// fields are the request object's fields set from them, in order
+	// ("LibraryId: libraryId").
+	fields []string
 }
 
 func readPackage(name string, src []byte) (*goPackage, error) {
@@ -94,7 +114,7 @@ func readPackage(name string, src []byte) (*goPackage, error) {
 	if err != nil {
 		return nil, err
 	}
-	pkg := &goPackage{name: f.Name.Name, signatures: map[string]string{}, visit: map[string]string{}, requests: map[string][]field{}}
+	pkg := &goPackage{name: f.Name.Name, signatures: map[string]string{}, visit: map[string]string{}, requests: map[string][]field{}, direct: map[string]directOp{}}
 	text := func(n ast.Node) string {
 		var b bytes.Buffer
 		_ = printer.Fprint(&b, fset, n)
@@ -102,6 +122,12 @@ func readPackage(name string, src []byte) (*goPackage, error) {
 	}
 	var strict *ast.InterfaceType
 	for _, decl := range f.Decls {
+		if fd, ok := decl.(*ast.FuncDecl); ok {
+			if op, ok := strictCopy(fd, text); ok {
+				pkg.direct[fd.Name.Name] = op
+			}
+			continue
+		}
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok || gd.Tok != token.TYPE {
 			continue
@@ -131,6 +157,9 @@ func readPackage(name string, src []byte) (*goPackage, error) {
 	if strict == nil {
 		return nil, fmt.Errorf("%s has no StrictServerInterface (generate it with strict-server: true)", name)
 	}
+	if pkg.wrappers, pkg.routes, err = readDirect(fset, f); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	for _, m := range strict.Methods.List {
 		op := m.Names[0].Name
 		if pkg.visit[op] == "" {
@@ -144,4 +173,46 @@ func readPackage(name string, src []byte) (*goPackage, error) {
 	}
 	sort.Strings(pkg.operations)
 	return pkg, nil
+}
+
+// strictCopy reads a method of oapi-codegen's strictHandler: when all it
+// does before calling the strict implementation is declare the request
+// object and copy its parameters into it (request.Field = param), it
+// returns the parameters and those copies.
+func strictCopy(fd *ast.FuncDecl, text func(ast.Node) string) (directOp, bool) {
+	if fd.Recv == nil || len(fd.Recv.List) != 1 || text(fd.Recv.List[0].Type) != "*strictHandler" || fd.Body == nil {
+		return directOp{}, false
+	}
+	var op directOp
+	params := fd.Type.Params.List
+	if len(params) == 0 || text(params[0].Type) != "echo.Context" {
+		return directOp{}, false
+	}
+	for _, p := range params[1:] {
+		for _, n := range p.Names {
+			op.params = append(op.params, n.Name+" "+text(p.Type))
+		}
+	}
+	stmts := fd.Body.List
+	if len(stmts) == 0 || text(stmts[0]) != "var request "+fd.Name.Name+"RequestObject" {
+		return directOp{}, false
+	}
+	for _, st := range stmts[1:] {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return directOp{}, false // decoding a body, or something new
+		}
+		if lhs, ok := as.Lhs[0].(*ast.Ident); ok && as.Tok == token.DEFINE && lhs.Name == "handler" {
+			// The call of the strict implementation: every parameter
+			// went into the request object, and nothing else happened.
+			return op, len(op.fields) == len(op.params)
+		}
+		sel, ok := as.Lhs[0].(*ast.SelectorExpr)
+		arg, isIdent := as.Rhs[0].(*ast.Ident)
+		if !ok || as.Tok != token.ASSIGN || text(sel.X) != "request" || !isIdent {
+			return directOp{}, false
+		}
+		op.fields = append(op.fields, sel.Sel.Name+": "+arg.Name)
+	}
+	return directOp{}, false
 }

@@ -3,9 +3,12 @@
 package embedapi
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
+	"github.com/oapi-codegen/runtime"
 )
 
 // Representation is an answer that writes itself: a prepared document,
@@ -73,3 +76,251 @@ var (
 	_ GetViewerScriptResponseObject     = (*Respond)(nil)
 	_ GetViewerStylesheetResponseObject = (*Respond)(nil)
 )
+
+// NewDirectHandler answers as NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests})
+// does, without the strict wrapper's work on every request for the
+// operations that take no request body: their request object is filled
+// and the implementation called directly (the strict wrapper boxes the
+// request, builds a closure per middleware and asserts the response's
+// type). The operations with a body go through the strict wrapper.
+func NewDirectHandler(ssi StrictServerInterface) ServerInterface {
+	return &directHandler{ServerInterface: NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests}), ssi: ssi}
+}
+
+// directHandler is NewDirectHandler's ServerInterface.
+type directHandler struct {
+	ServerInterface // the strict wrapper, for the operations with a body
+	ssi             StrictServerInterface
+}
+
+func (dh *directHandler) GetEmbed(ctx echo.Context, params GetEmbedParams) error {
+	response, err := dh.ssi.GetEmbed(ctx.Request().Context(), GetEmbedRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetEmbedResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetIframe(ctx echo.Context, params GetIframeParams) error {
+	response, err := dh.ssi.GetIframe(ctx.Request().Context(), GetIframeRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetIframeResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetMiradorBundle(ctx echo.Context, params GetMiradorBundleParams) error {
+	response, err := dh.ssi.GetMiradorBundle(ctx.Request().Context(), GetMiradorBundleRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetMiradorBundleResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetViewerScript(ctx echo.Context, params GetViewerScriptParams) error {
+	response, err := dh.ssi.GetViewerScript(ctx.Request().Context(), GetViewerScriptRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetViewerScriptResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetViewerStylesheet(ctx echo.Context, params GetViewerStylesheetParams) error {
+	response, err := dh.ssi.GetViewerStylesheet(ctx.Request().Context(), GetViewerStylesheetRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetViewerStylesheetResponse(ctx.Response())
+}
+
+// RegisterDirectHandlers registers NewDirectHandler(ssi) on router as
+// RegisterHandlers does, where the binding of an operation's parameters is
+// shortened as the contract allows (respondgen's direct wrappers): a path
+// parameter of type string is the router's value, without reflection,
+// and optional query parameters are not looked for in a request without
+// a query. Other operations use oapi-codegen's wrapper.
+func RegisterDirectHandlers(router EchoRouter, ssi StrictServerInterface) {
+	si := NewDirectHandler(ssi)
+	direct := directWrapper{Handler: si}
+	wrapper := ServerInterfaceWrapper{Handler: si}
+	router.GET("/embed", direct.GetEmbed)
+	router.GET("/iframe", direct.GetIframe)
+	router.GET("/viewer/viewer.js", direct.GetViewerScript)
+	router.GET("/viewer/viewer.css", direct.GetViewerStylesheet)
+	router.GET("/viewer/mirador.min.js", wrapper.GetMiradorBundle)
+}
+
+// directWrapper is ServerInterfaceWrapper with the direct bindings.
+type directWrapper struct {
+	Handler ServerInterface
+}
+
+// bindPathString binds a required path parameter of type string, as
+// runtime.BindStyledParameterWithOptions does for it (style simple, not
+// exploded): the value, unescaped unless the router already did.
+func bindPathString(name, value string, dest *string, unescaped bool) error {
+	if value == "" {
+		return fmt.Errorf("parameter '%s' is empty, can't bind its value", name)
+	}
+	if !unescaped {
+		v, err := url.PathUnescape(value)
+		if err != nil {
+			return fmt.Errorf("error unescaping path parameter '%s': %w", name, err)
+		}
+		value = v
+	}
+	*dest = value
+	return nil
+}
+
+// GetEmbed is ServerInterfaceWrapper.GetEmbed with the direct bindings.
+func (w *directWrapper) GetEmbed(ctx echo.Context) error {
+	var err error
+
+	var params GetEmbedParams
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "url", ctx.QueryParams(), &params.Url, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter url: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "maxheight", ctx.QueryParams(), &params.Maxheight, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter maxheight: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "maxwidth", ctx.QueryParams(), &params.Maxwidth, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter maxwidth: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "hide_title", ctx.QueryParams(), &params.HideTitle, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter hide_title: %s", err))
+	}
+
+	err = w.Handler.GetEmbed(ctx, params)
+	return err
+}
+
+// GetIframe is ServerInterfaceWrapper.GetIframe with the direct bindings.
+func (w *directWrapper) GetIframe(ctx echo.Context) error {
+	var err error
+
+	var params GetIframeParams
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "url", ctx.QueryParams(), &params.Url, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter url: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "maxheight", ctx.QueryParams(), &params.Maxheight, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter maxheight: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "maxwidth", ctx.QueryParams(), &params.Maxwidth, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter maxwidth: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "hide_title", ctx.QueryParams(), &params.HideTitle, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter hide_title: %s", err))
+	}
+
+	err = w.Handler.GetIframe(ctx, params)
+	return err
+}
+
+// GetViewerScript is ServerInterfaceWrapper.GetViewerScript with the direct bindings.
+func (w *directWrapper) GetViewerScript(ctx echo.Context) error {
+	var err error
+
+	var params GetViewerScriptParams
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "v", ctx.QueryParams(), &params.V, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter v: %s", err))
+	}
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.GetViewerScript(ctx, params)
+	return err
+}
+
+// GetViewerStylesheet is ServerInterfaceWrapper.GetViewerStylesheet with the direct bindings.
+func (w *directWrapper) GetViewerStylesheet(ctx echo.Context) error {
+	var err error
+
+	var params GetViewerStylesheetParams
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "v", ctx.QueryParams(), &params.V, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter v: %s", err))
+	}
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.GetViewerStylesheet(ctx, params)
+	return err
+}

@@ -4,9 +4,12 @@ package hoursapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
+	"github.com/oapi-codegen/runtime"
 )
 
 // Representation is an answer that writes itself: a prepared document,
@@ -166,6 +169,2044 @@ var (
 	_ UpdateTermResponseObject          = (*Respond)(nil)
 	_ UpdateTermJsonResponseObject      = (*Respond)(nil)
 )
+
+// NewDirectHandler answers as NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests})
+// does, without the strict wrapper's work on every request for the
+// operations that take no request body: their request object is filled
+// and the implementation called directly (the strict wrapper boxes the
+// request, builds a closure per middleware and asserts the response's
+// type). The operations with a body go through the strict wrapper.
+func NewDirectHandler(ssi StrictServerInterface) ServerInterface {
+	return &directHandler{ServerInterface: NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests}), ssi: ssi}
+}
+
+// directHandler is NewDirectHandler's ServerInterface.
+type directHandler struct {
+	ServerInterface // the strict wrapper, for the operations with a body
+	ssi             StrictServerInterface
+}
+
+func (dh *directHandler) DeleteException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error {
+	response, err := dh.ssi.DeleteException(ctx.Request().Context(), DeleteExceptionRequestObject{LibraryId: libraryId, LocationId: locationId, ExceptionId: exceptionId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteExceptionResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteExceptionJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID) error {
+	response, err := dh.ssi.DeleteExceptionJson(ctx.Request().Context(), DeleteExceptionJsonRequestObject{LibraryId: libraryId, LocationId: locationId, ExceptionId: exceptionId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteExceptionJsonResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteLibrary(ctx echo.Context, libraryId LibraryID) error {
+	response, err := dh.ssi.DeleteLibrary(ctx.Request().Context(), DeleteLibraryRequestObject{LibraryId: libraryId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteLibraryResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteLibraryJson(ctx echo.Context, libraryId LibraryID) error {
+	response, err := dh.ssi.DeleteLibraryJson(ctx.Request().Context(), DeleteLibraryJsonRequestObject{LibraryId: libraryId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteLibraryJsonResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteLocation(ctx echo.Context, libraryId LibraryID, locationId LocationID) error {
+	response, err := dh.ssi.DeleteLocation(ctx.Request().Context(), DeleteLocationRequestObject{LibraryId: libraryId, LocationId: locationId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteLocationResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteLocationJson(ctx echo.Context, libraryId LibraryID, locationId LocationID) error {
+	response, err := dh.ssi.DeleteLocationJson(ctx.Request().Context(), DeleteLocationJsonRequestObject{LibraryId: libraryId, LocationId: locationId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteLocationJsonResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error {
+	response, err := dh.ssi.DeleteSchedule(ctx.Request().Context(), DeleteScheduleRequestObject{LibraryId: libraryId, LocationId: locationId, ScheduleId: scheduleId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteScheduleResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteScheduleJson(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID) error {
+	response, err := dh.ssi.DeleteScheduleJson(ctx.Request().Context(), DeleteScheduleJsonRequestObject{LibraryId: libraryId, LocationId: locationId, ScheduleId: scheduleId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteScheduleJsonResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteTerm(ctx echo.Context, libraryId LibraryID, termId TermID) error {
+	response, err := dh.ssi.DeleteTerm(ctx.Request().Context(), DeleteTermRequestObject{LibraryId: libraryId, TermId: termId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteTermResponse(ctx.Response())
+}
+
+func (dh *directHandler) DeleteTermJson(ctx echo.Context, libraryId LibraryID, termId TermID) error {
+	response, err := dh.ssi.DeleteTermJson(ctx.Request().Context(), DeleteTermJsonRequestObject{LibraryId: libraryId, TermId: termId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteTermJsonResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetException(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params GetExceptionParams) error {
+	response, err := dh.ssi.GetException(ctx.Request().Context(), GetExceptionRequestObject{LibraryId: libraryId, LocationId: locationId, ExceptionId: exceptionId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetExceptionResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetExceptionBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, exceptionId ExceptionID, params GetExceptionBareParams) error {
+	response, err := dh.ssi.GetExceptionBare(ctx.Request().Context(), GetExceptionBareRequestObject{LibraryId: libraryId, LocationId: locationId, ExceptionId: exceptionId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetExceptionBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetLibrary(ctx echo.Context, libraryId LibraryID, params GetLibraryParams) error {
+	response, err := dh.ssi.GetLibrary(ctx.Request().Context(), GetLibraryRequestObject{LibraryId: libraryId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetLibraryResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetLibraryBare(ctx echo.Context, libraryId LibraryID, params GetLibraryBareParams) error {
+	response, err := dh.ssi.GetLibraryBare(ctx.Request().Context(), GetLibraryBareRequestObject{LibraryId: libraryId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetLibraryBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetLocation(ctx echo.Context, libraryId LibraryID, locationId LocationID, params GetLocationParams) error {
+	response, err := dh.ssi.GetLocation(ctx.Request().Context(), GetLocationRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetLocationResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetLocationBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params GetLocationBareParams) error {
+	response, err := dh.ssi.GetLocationBare(ctx.Request().Context(), GetLocationBareRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetLocationBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetSchedule(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params GetScheduleParams) error {
+	response, err := dh.ssi.GetSchedule(ctx.Request().Context(), GetScheduleRequestObject{LibraryId: libraryId, LocationId: locationId, ScheduleId: scheduleId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetScheduleResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetScheduleBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, scheduleId ScheduleID, params GetScheduleBareParams) error {
+	response, err := dh.ssi.GetScheduleBare(ctx.Request().Context(), GetScheduleBareRequestObject{LibraryId: libraryId, LocationId: locationId, ScheduleId: scheduleId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetScheduleBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetTerm(ctx echo.Context, libraryId LibraryID, termId TermID, params GetTermParams) error {
+	response, err := dh.ssi.GetTerm(ctx.Request().Context(), GetTermRequestObject{LibraryId: libraryId, TermId: termId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetTermResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetTermBare(ctx echo.Context, libraryId LibraryID, termId TermID, params GetTermBareParams) error {
+	response, err := dh.ssi.GetTermBare(ctx.Request().Context(), GetTermBareRequestObject{LibraryId: libraryId, TermId: termId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetTermBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) HoursPage(ctx echo.Context, params HoursPageParams) error {
+	response, err := dh.ssi.HoursPage(ctx.Request().Context(), HoursPageRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitHoursPageResponse(ctx.Response())
+}
+
+func (dh *directHandler) LegacyHours(ctx echo.Context, libraryId LibraryID, locationId LocationID, when string, params LegacyHoursParams) error {
+	response, err := dh.ssi.LegacyHours(ctx.Request().Context(), LegacyHoursRequestObject{LibraryId: libraryId, LocationId: locationId, When: when, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitLegacyHoursResponse(ctx.Response())
+}
+
+func (dh *directHandler) LibraryCalendar(ctx echo.Context, libraryId LibraryID, params LibraryCalendarParams) error {
+	response, err := dh.ssi.LibraryCalendar(ctx.Request().Context(), LibraryCalendarRequestObject{LibraryId: libraryId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitLibraryCalendarResponse(ctx.Response())
+}
+
+func (dh *directHandler) LibraryPage(ctx echo.Context, libraryId LibraryID, params LibraryPageParams) error {
+	response, err := dh.ssi.LibraryPage(ctx.Request().Context(), LibraryPageRequestObject{LibraryId: libraryId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitLibraryPageResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListChanges(ctx echo.Context, libraryId LibraryID) error {
+	response, err := dh.ssi.ListChanges(ctx.Request().Context(), ListChangesRequestObject{LibraryId: libraryId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListChangesResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListChangesBare(ctx echo.Context, libraryId LibraryID) error {
+	response, err := dh.ssi.ListChangesBare(ctx.Request().Context(), ListChangesBareRequestObject{LibraryId: libraryId})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListChangesBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListExceptions(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListExceptionsParams) error {
+	response, err := dh.ssi.ListExceptions(ctx.Request().Context(), ListExceptionsRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListExceptionsResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListExceptionsBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListExceptionsBareParams) error {
+	response, err := dh.ssi.ListExceptionsBare(ctx.Request().Context(), ListExceptionsBareRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListExceptionsBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListLibraries(ctx echo.Context, params ListLibrariesParams) error {
+	response, err := dh.ssi.ListLibraries(ctx.Request().Context(), ListLibrariesRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListLibrariesResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListLibrariesBare(ctx echo.Context, params ListLibrariesBareParams) error {
+	response, err := dh.ssi.ListLibrariesBare(ctx.Request().Context(), ListLibrariesBareRequestObject{Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListLibrariesBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListSchedules(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListSchedulesParams) error {
+	response, err := dh.ssi.ListSchedules(ctx.Request().Context(), ListSchedulesRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListSchedulesResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListSchedulesBare(ctx echo.Context, libraryId LibraryID, locationId LocationID, params ListSchedulesBareParams) error {
+	response, err := dh.ssi.ListSchedulesBare(ctx.Request().Context(), ListSchedulesBareRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListSchedulesBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListTerms(ctx echo.Context, libraryId LibraryID, params ListTermsParams) error {
+	response, err := dh.ssi.ListTerms(ctx.Request().Context(), ListTermsRequestObject{LibraryId: libraryId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListTermsResponse(ctx.Response())
+}
+
+func (dh *directHandler) ListTermsBare(ctx echo.Context, libraryId LibraryID, params ListTermsBareParams) error {
+	response, err := dh.ssi.ListTermsBare(ctx.Request().Context(), ListTermsBareRequestObject{LibraryId: libraryId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitListTermsBareResponse(ctx.Response())
+}
+
+func (dh *directHandler) LocationCalendar(ctx echo.Context, libraryId LibraryID, locationId LocationID, params LocationCalendarParams) error {
+	response, err := dh.ssi.LocationCalendar(ctx.Request().Context(), LocationCalendarRequestObject{LibraryId: libraryId, LocationId: locationId, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitLocationCalendarResponse(ctx.Response())
+}
+
+// RegisterDirectHandlers registers NewDirectHandler(ssi) on router as
+// RegisterHandlers does, where the binding of an operation's parameters is
+// shortened as the contract allows (respondgen's direct wrappers): a path
+// parameter of type string is the router's value, without reflection,
+// and optional query parameters are not looked for in a request without
+// a query. Other operations use oapi-codegen's wrapper.
+func RegisterDirectHandlers(router EchoRouter, ssi StrictServerInterface) {
+	si := NewDirectHandler(ssi)
+	direct := directWrapper{Handler: si}
+	wrapper := ServerInterfaceWrapper{Handler: si}
+	router.GET("/libraries.json", direct.ListLibraries)
+	router.DELETE("/libraries/:library_id.json", direct.DeleteLibraryJson)
+	router.GET("/libraries/:library_id.json", direct.GetLibrary)
+	router.PATCH("/libraries/:library_id.json", direct.UpdateLibraryJson)
+	router.DELETE("/libraries/:library_id/locations/:location_id.json", direct.DeleteLocationJson)
+	router.GET("/libraries/:library_id/locations/:location_id.json", direct.GetLocation)
+	router.PATCH("/libraries/:library_id/locations/:location_id.json", direct.UpdateLocationJson)
+	router.GET("/", direct.HoursPage)
+	router.GET("/libraries/:library_id.html", direct.LibraryPage)
+	router.GET("/libraries/:library_id.ics", direct.LibraryCalendar)
+	router.GET("/libraries/:library_id/locations/:location_id.ics", direct.LocationCalendar)
+	router.GET("/api/v1/library/:library_id/location/:location_id/hours/for/:when", direct.LegacyHours)
+	router.GET("/libraries", direct.ListLibrariesBare)
+	router.POST("/libraries", wrapper.CreateLibrary)
+	router.DELETE("/libraries/:library_id", direct.DeleteLibrary)
+	router.GET("/libraries/:library_id", direct.GetLibraryBare)
+	router.PATCH("/libraries/:library_id", direct.UpdateLibrary)
+	router.POST("/libraries/:library_id/locations", direct.CreateLocation)
+	router.DELETE("/libraries/:library_id/locations/:location_id", direct.DeleteLocation)
+	router.GET("/libraries/:library_id/locations/:location_id", direct.GetLocationBare)
+	router.PATCH("/libraries/:library_id/locations/:location_id", direct.UpdateLocation)
+	router.GET("/libraries/:library_id/terms.json", direct.ListTerms)
+	router.GET("/libraries/:library_id/changes.json", direct.ListChanges)
+	router.GET("/libraries/:library_id/changes", direct.ListChangesBare)
+	router.POST("/libraries/:library_id/operations", direct.RunOperations)
+	router.GET("/libraries/:library_id/locations/:location_id/schedules.json", direct.ListSchedules)
+	router.GET("/libraries/:library_id/locations/:location_id/exceptions.json", direct.ListExceptions)
+	router.DELETE("/libraries/:library_id/terms/:term_id.json", direct.DeleteTermJson)
+	router.GET("/libraries/:library_id/terms/:term_id.json", direct.GetTerm)
+	router.PATCH("/libraries/:library_id/terms/:term_id.json", direct.UpdateTermJson)
+	router.DELETE("/libraries/:library_id/locations/:location_id/schedules/:schedule_id.json", direct.DeleteScheduleJson)
+	router.GET("/libraries/:library_id/locations/:location_id/schedules/:schedule_id.json", direct.GetSchedule)
+	router.PATCH("/libraries/:library_id/locations/:location_id/schedules/:schedule_id.json", direct.UpdateScheduleJson)
+	router.DELETE("/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", direct.DeleteExceptionJson)
+	router.GET("/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", direct.GetException)
+	router.PATCH("/libraries/:library_id/locations/:location_id/exceptions/:exception_id.json", direct.UpdateExceptionJson)
+	router.GET("/libraries/:library_id/terms", direct.ListTermsBare)
+	router.POST("/libraries/:library_id/terms", direct.CreateTerm)
+	router.DELETE("/libraries/:library_id/terms/:term_id", direct.DeleteTerm)
+	router.GET("/libraries/:library_id/terms/:term_id", direct.GetTermBare)
+	router.PATCH("/libraries/:library_id/terms/:term_id", direct.UpdateTerm)
+	router.GET("/libraries/:library_id/locations/:location_id/schedules", direct.ListSchedulesBare)
+	router.POST("/libraries/:library_id/locations/:location_id/schedules", direct.CreateSchedule)
+	router.DELETE("/libraries/:library_id/locations/:location_id/schedules/:schedule_id", direct.DeleteSchedule)
+	router.GET("/libraries/:library_id/locations/:location_id/schedules/:schedule_id", direct.GetScheduleBare)
+	router.PATCH("/libraries/:library_id/locations/:location_id/schedules/:schedule_id", direct.UpdateSchedule)
+	router.GET("/libraries/:library_id/locations/:location_id/exceptions", direct.ListExceptionsBare)
+	router.POST("/libraries/:library_id/locations/:location_id/exceptions", direct.CreateException)
+	router.DELETE("/libraries/:library_id/locations/:location_id/exceptions/:exception_id", direct.DeleteException)
+	router.GET("/libraries/:library_id/locations/:location_id/exceptions/:exception_id", direct.GetExceptionBare)
+	router.PATCH("/libraries/:library_id/locations/:location_id/exceptions/:exception_id", direct.UpdateException)
+}
+
+// directWrapper is ServerInterfaceWrapper with the direct bindings.
+type directWrapper struct {
+	Handler ServerInterface
+}
+
+// bindPathString binds a required path parameter of type string, as
+// runtime.BindStyledParameterWithOptions does for it (style simple, not
+// exploded): the value, unescaped unless the router already did.
+func bindPathString(name, value string, dest *string, unescaped bool) error {
+	if value == "" {
+		return fmt.Errorf("parameter '%s' is empty, can't bind its value", name)
+	}
+	if !unescaped {
+		v, err := url.PathUnescape(value)
+		if err != nil {
+			return fmt.Errorf("error unescaping path parameter '%s': %w", name, err)
+		}
+		value = v
+	}
+	*dest = value
+	return nil
+}
+
+// CreateException is ServerInterfaceWrapper.CreateException with the direct bindings.
+func (w *directWrapper) CreateException(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	err = w.Handler.CreateException(ctx, libraryId, locationId)
+	return err
+}
+
+// CreateLocation is ServerInterfaceWrapper.CreateLocation with the direct bindings.
+func (w *directWrapper) CreateLocation(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	err = w.Handler.CreateLocation(ctx, libraryId)
+	return err
+}
+
+// CreateSchedule is ServerInterfaceWrapper.CreateSchedule with the direct bindings.
+func (w *directWrapper) CreateSchedule(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	err = w.Handler.CreateSchedule(ctx, libraryId, locationId)
+	return err
+}
+
+// CreateTerm is ServerInterfaceWrapper.CreateTerm with the direct bindings.
+func (w *directWrapper) CreateTerm(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	err = w.Handler.CreateTerm(ctx, libraryId)
+	return err
+}
+
+// DeleteException is ServerInterfaceWrapper.DeleteException with the direct bindings.
+func (w *directWrapper) DeleteException(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var exceptionId ExceptionID
+
+	err = bindPathString("exception_id", ctx.Param("exception_id"), &exceptionId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exception_id: %s", err))
+	}
+
+	err = w.Handler.DeleteException(ctx, libraryId, locationId, exceptionId)
+	return err
+}
+
+// DeleteExceptionJson is ServerInterfaceWrapper.DeleteExceptionJson with the direct bindings.
+func (w *directWrapper) DeleteExceptionJson(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var exceptionId ExceptionID
+
+	err = bindPathString("exception_id", ctx.Param("exception_id"), &exceptionId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exception_id: %s", err))
+	}
+
+	err = w.Handler.DeleteExceptionJson(ctx, libraryId, locationId, exceptionId)
+	return err
+}
+
+// DeleteLibrary is ServerInterfaceWrapper.DeleteLibrary with the direct bindings.
+func (w *directWrapper) DeleteLibrary(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	err = w.Handler.DeleteLibrary(ctx, libraryId)
+	return err
+}
+
+// DeleteLibraryJson is ServerInterfaceWrapper.DeleteLibraryJson with the direct bindings.
+func (w *directWrapper) DeleteLibraryJson(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	err = w.Handler.DeleteLibraryJson(ctx, libraryId)
+	return err
+}
+
+// DeleteLocation is ServerInterfaceWrapper.DeleteLocation with the direct bindings.
+func (w *directWrapper) DeleteLocation(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	err = w.Handler.DeleteLocation(ctx, libraryId, locationId)
+	return err
+}
+
+// DeleteLocationJson is ServerInterfaceWrapper.DeleteLocationJson with the direct bindings.
+func (w *directWrapper) DeleteLocationJson(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	err = w.Handler.DeleteLocationJson(ctx, libraryId, locationId)
+	return err
+}
+
+// DeleteSchedule is ServerInterfaceWrapper.DeleteSchedule with the direct bindings.
+func (w *directWrapper) DeleteSchedule(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var scheduleId ScheduleID
+
+	err = bindPathString("schedule_id", ctx.Param("schedule_id"), &scheduleId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schedule_id: %s", err))
+	}
+
+	err = w.Handler.DeleteSchedule(ctx, libraryId, locationId, scheduleId)
+	return err
+}
+
+// DeleteScheduleJson is ServerInterfaceWrapper.DeleteScheduleJson with the direct bindings.
+func (w *directWrapper) DeleteScheduleJson(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var scheduleId ScheduleID
+
+	err = bindPathString("schedule_id", ctx.Param("schedule_id"), &scheduleId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schedule_id: %s", err))
+	}
+
+	err = w.Handler.DeleteScheduleJson(ctx, libraryId, locationId, scheduleId)
+	return err
+}
+
+// DeleteTerm is ServerInterfaceWrapper.DeleteTerm with the direct bindings.
+func (w *directWrapper) DeleteTerm(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var termId TermID
+
+	err = bindPathString("term_id", ctx.Param("term_id"), &termId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter term_id: %s", err))
+	}
+
+	err = w.Handler.DeleteTerm(ctx, libraryId, termId)
+	return err
+}
+
+// DeleteTermJson is ServerInterfaceWrapper.DeleteTermJson with the direct bindings.
+func (w *directWrapper) DeleteTermJson(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var termId TermID
+
+	err = bindPathString("term_id", ctx.Param("term_id"), &termId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter term_id: %s", err))
+	}
+
+	err = w.Handler.DeleteTermJson(ctx, libraryId, termId)
+	return err
+}
+
+// GetException is ServerInterfaceWrapper.GetException with the direct bindings.
+func (w *directWrapper) GetException(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var exceptionId ExceptionID
+
+	err = bindPathString("exception_id", ctx.Param("exception_id"), &exceptionId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exception_id: %s", err))
+	}
+
+	var params GetExceptionParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.GetException(ctx, libraryId, locationId, exceptionId, params)
+	return err
+}
+
+// GetExceptionBare is ServerInterfaceWrapper.GetExceptionBare with the direct bindings.
+func (w *directWrapper) GetExceptionBare(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var exceptionId ExceptionID
+
+	err = bindPathString("exception_id", ctx.Param("exception_id"), &exceptionId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exception_id: %s", err))
+	}
+
+	var params GetExceptionBareParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.GetExceptionBare(ctx, libraryId, locationId, exceptionId, params)
+	return err
+}
+
+// GetLibrary is ServerInterfaceWrapper.GetLibrary with the direct bindings.
+func (w *directWrapper) GetLibrary(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var params GetLibraryParams
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.GetLibrary(ctx, libraryId, params)
+	return err
+}
+
+// GetLibraryBare is ServerInterfaceWrapper.GetLibraryBare with the direct bindings.
+func (w *directWrapper) GetLibraryBare(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var params GetLibraryBareParams
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.GetLibraryBare(ctx, libraryId, params)
+	return err
+}
+
+// GetLocation is ServerInterfaceWrapper.GetLocation with the direct bindings.
+func (w *directWrapper) GetLocation(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var params GetLocationParams
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.GetLocation(ctx, libraryId, locationId, params)
+	return err
+}
+
+// GetLocationBare is ServerInterfaceWrapper.GetLocationBare with the direct bindings.
+func (w *directWrapper) GetLocationBare(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var params GetLocationBareParams
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.GetLocationBare(ctx, libraryId, locationId, params)
+	return err
+}
+
+// GetSchedule is ServerInterfaceWrapper.GetSchedule with the direct bindings.
+func (w *directWrapper) GetSchedule(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var scheduleId ScheduleID
+
+	err = bindPathString("schedule_id", ctx.Param("schedule_id"), &scheduleId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schedule_id: %s", err))
+	}
+
+	var params GetScheduleParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.GetSchedule(ctx, libraryId, locationId, scheduleId, params)
+	return err
+}
+
+// GetScheduleBare is ServerInterfaceWrapper.GetScheduleBare with the direct bindings.
+func (w *directWrapper) GetScheduleBare(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var scheduleId ScheduleID
+
+	err = bindPathString("schedule_id", ctx.Param("schedule_id"), &scheduleId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schedule_id: %s", err))
+	}
+
+	var params GetScheduleBareParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.GetScheduleBare(ctx, libraryId, locationId, scheduleId, params)
+	return err
+}
+
+// GetTerm is ServerInterfaceWrapper.GetTerm with the direct bindings.
+func (w *directWrapper) GetTerm(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var termId TermID
+
+	err = bindPathString("term_id", ctx.Param("term_id"), &termId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter term_id: %s", err))
+	}
+
+	var params GetTermParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.GetTerm(ctx, libraryId, termId, params)
+	return err
+}
+
+// GetTermBare is ServerInterfaceWrapper.GetTermBare with the direct bindings.
+func (w *directWrapper) GetTermBare(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var termId TermID
+
+	err = bindPathString("term_id", ctx.Param("term_id"), &termId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter term_id: %s", err))
+	}
+
+	var params GetTermBareParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.GetTermBare(ctx, libraryId, termId, params)
+	return err
+}
+
+// HoursPage is ServerInterfaceWrapper.HoursPage with the direct bindings.
+func (w *directWrapper) HoursPage(ctx echo.Context) error {
+	var err error
+
+	var params HoursPageParams
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.HoursPage(ctx, params)
+	return err
+}
+
+// LegacyHours is ServerInterfaceWrapper.LegacyHours with the direct bindings.
+func (w *directWrapper) LegacyHours(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var when string
+
+	err = bindPathString("when", ctx.Param("when"), &when, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter when: %s", err))
+	}
+
+	var params LegacyHoursParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.LegacyHours(ctx, libraryId, locationId, when, params)
+	return err
+}
+
+// LibraryCalendar is ServerInterfaceWrapper.LibraryCalendar with the direct bindings.
+func (w *directWrapper) LibraryCalendar(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var params LibraryCalendarParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.LibraryCalendar(ctx, libraryId, params)
+	return err
+}
+
+// LibraryPage is ServerInterfaceWrapper.LibraryPage with the direct bindings.
+func (w *directWrapper) LibraryPage(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var params LibraryPageParams
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.LibraryPage(ctx, libraryId, params)
+	return err
+}
+
+// ListChanges is ServerInterfaceWrapper.ListChanges with the direct bindings.
+func (w *directWrapper) ListChanges(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	err = w.Handler.ListChanges(ctx, libraryId)
+	return err
+}
+
+// ListChangesBare is ServerInterfaceWrapper.ListChangesBare with the direct bindings.
+func (w *directWrapper) ListChangesBare(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	err = w.Handler.ListChangesBare(ctx, libraryId)
+	return err
+}
+
+// ListExceptions is ServerInterfaceWrapper.ListExceptions with the direct bindings.
+func (w *directWrapper) ListExceptions(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var params ListExceptionsParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.ListExceptions(ctx, libraryId, locationId, params)
+	return err
+}
+
+// ListExceptionsBare is ServerInterfaceWrapper.ListExceptionsBare with the direct bindings.
+func (w *directWrapper) ListExceptionsBare(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var params ListExceptionsBareParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.ListExceptionsBare(ctx, libraryId, locationId, params)
+	return err
+}
+
+// ListLibraries is ServerInterfaceWrapper.ListLibraries with the direct bindings.
+func (w *directWrapper) ListLibraries(ctx echo.Context) error {
+	var err error
+
+	var params ListLibrariesParams
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.ListLibraries(ctx, params)
+	return err
+}
+
+// ListLibrariesBare is ServerInterfaceWrapper.ListLibrariesBare with the direct bindings.
+func (w *directWrapper) ListLibrariesBare(ctx echo.Context) error {
+	var err error
+
+	var params ListLibrariesBareParams
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.ListLibrariesBare(ctx, params)
+	return err
+}
+
+// ListSchedules is ServerInterfaceWrapper.ListSchedules with the direct bindings.
+func (w *directWrapper) ListSchedules(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var params ListSchedulesParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.ListSchedules(ctx, libraryId, locationId, params)
+	return err
+}
+
+// ListSchedulesBare is ServerInterfaceWrapper.ListSchedulesBare with the direct bindings.
+func (w *directWrapper) ListSchedulesBare(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var params ListSchedulesBareParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.ListSchedulesBare(ctx, libraryId, locationId, params)
+	return err
+}
+
+// ListTerms is ServerInterfaceWrapper.ListTerms with the direct bindings.
+func (w *directWrapper) ListTerms(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var params ListTermsParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.ListTerms(ctx, libraryId, params)
+	return err
+}
+
+// ListTermsBare is ServerInterfaceWrapper.ListTermsBare with the direct bindings.
+func (w *directWrapper) ListTermsBare(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var params ListTermsBareParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.ListTermsBare(ctx, libraryId, params)
+	return err
+}
+
+// LocationCalendar is ServerInterfaceWrapper.LocationCalendar with the direct bindings.
+func (w *directWrapper) LocationCalendar(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var params LocationCalendarParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	err = w.Handler.LocationCalendar(ctx, libraryId, locationId, params)
+	return err
+}
+
+// RunOperations is ServerInterfaceWrapper.RunOperations with the direct bindings.
+func (w *directWrapper) RunOperations(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	err = w.Handler.RunOperations(ctx, libraryId)
+	return err
+}
+
+// UpdateException is ServerInterfaceWrapper.UpdateException with the direct bindings.
+func (w *directWrapper) UpdateException(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var exceptionId ExceptionID
+
+	err = bindPathString("exception_id", ctx.Param("exception_id"), &exceptionId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exception_id: %s", err))
+	}
+
+	err = w.Handler.UpdateException(ctx, libraryId, locationId, exceptionId)
+	return err
+}
+
+// UpdateExceptionJson is ServerInterfaceWrapper.UpdateExceptionJson with the direct bindings.
+func (w *directWrapper) UpdateExceptionJson(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var exceptionId ExceptionID
+
+	err = bindPathString("exception_id", ctx.Param("exception_id"), &exceptionId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exception_id: %s", err))
+	}
+
+	err = w.Handler.UpdateExceptionJson(ctx, libraryId, locationId, exceptionId)
+	return err
+}
+
+// UpdateLibrary is ServerInterfaceWrapper.UpdateLibrary with the direct bindings.
+func (w *directWrapper) UpdateLibrary(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	err = w.Handler.UpdateLibrary(ctx, libraryId)
+	return err
+}
+
+// UpdateLibraryJson is ServerInterfaceWrapper.UpdateLibraryJson with the direct bindings.
+func (w *directWrapper) UpdateLibraryJson(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	err = w.Handler.UpdateLibraryJson(ctx, libraryId)
+	return err
+}
+
+// UpdateLocation is ServerInterfaceWrapper.UpdateLocation with the direct bindings.
+func (w *directWrapper) UpdateLocation(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	err = w.Handler.UpdateLocation(ctx, libraryId, locationId)
+	return err
+}
+
+// UpdateLocationJson is ServerInterfaceWrapper.UpdateLocationJson with the direct bindings.
+func (w *directWrapper) UpdateLocationJson(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	err = w.Handler.UpdateLocationJson(ctx, libraryId, locationId)
+	return err
+}
+
+// UpdateSchedule is ServerInterfaceWrapper.UpdateSchedule with the direct bindings.
+func (w *directWrapper) UpdateSchedule(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var scheduleId ScheduleID
+
+	err = bindPathString("schedule_id", ctx.Param("schedule_id"), &scheduleId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schedule_id: %s", err))
+	}
+
+	err = w.Handler.UpdateSchedule(ctx, libraryId, locationId, scheduleId)
+	return err
+}
+
+// UpdateScheduleJson is ServerInterfaceWrapper.UpdateScheduleJson with the direct bindings.
+func (w *directWrapper) UpdateScheduleJson(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var locationId LocationID
+
+	err = bindPathString("location_id", ctx.Param("location_id"), &locationId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter location_id: %s", err))
+	}
+
+	var scheduleId ScheduleID
+
+	err = bindPathString("schedule_id", ctx.Param("schedule_id"), &scheduleId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schedule_id: %s", err))
+	}
+
+	err = w.Handler.UpdateScheduleJson(ctx, libraryId, locationId, scheduleId)
+	return err
+}
+
+// UpdateTerm is ServerInterfaceWrapper.UpdateTerm with the direct bindings.
+func (w *directWrapper) UpdateTerm(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var termId TermID
+
+	err = bindPathString("term_id", ctx.Param("term_id"), &termId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter term_id: %s", err))
+	}
+
+	err = w.Handler.UpdateTerm(ctx, libraryId, termId)
+	return err
+}
+
+// UpdateTermJson is ServerInterfaceWrapper.UpdateTermJson with the direct bindings.
+func (w *directWrapper) UpdateTermJson(ctx echo.Context) error {
+	var err error
+
+	var libraryId LibraryID
+
+	err = bindPathString("library_id", ctx.Param("library_id"), &libraryId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter library_id: %s", err))
+	}
+
+	var termId TermID
+
+	err = bindPathString("term_id", ctx.Param("term_id"), &termId, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter term_id: %s", err))
+	}
+
+	err = w.Handler.UpdateTermJson(ctx, libraryId, termId)
+	return err
+}
 
 // CanonicalServerInterface is StrictServerInterface without the operations
 // the contract declares the same as another (x-sitesvc-same-as): an implementation

@@ -3,9 +3,12 @@
 package purlapi
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
+	"github.com/oapi-codegen/runtime"
 )
 
 // Representation is an answer that writes itself: a prepared document,
@@ -93,3 +96,794 @@ var (
 	_ PutModsResponseObject          = (*Respond)(nil)
 	_ PutPublicXmlResponseObject     = (*Respond)(nil)
 )
+
+// NewDirectHandler answers as NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests})
+// does, without the strict wrapper's work on every request for the
+// operations that take no request body: their request object is filled
+// and the implementation called directly (the strict wrapper boxes the
+// request, builds a closure per middleware and asserts the response's
+// type). The operations with a body go through the strict wrapper.
+func NewDirectHandler(ssi StrictServerInterface) ServerInterface {
+	return &directHandler{ServerInterface: NewStrictHandler(ssi, []StrictMiddlewareFunc{BindRequests}), ssi: ssi}
+}
+
+// directHandler is NewDirectHandler's ServerInterface.
+type directHandler struct {
+	ServerInterface // the strict wrapper, for the operations with a body
+	ssi             StrictServerInterface
+}
+
+func (dh *directHandler) DeleteObject(ctx echo.Context, id Id) error {
+	response, err := dh.ssi.DeleteObject(ctx.Request().Context(), DeleteObjectRequestObject{Id: id})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitDeleteObjectResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetFile(ctx echo.Context, id Id, name string, params GetFileParams) error {
+	response, err := dh.ssi.GetFile(ctx.Request().Context(), GetFileRequestObject{Id: id, Name: name, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetFileResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetImage(ctx echo.Context, id Id, name ImageName, region string, size string, rotation string, quality string, params GetImageParams) error {
+	response, err := dh.ssi.GetImage(ctx.Request().Context(), GetImageRequestObject{Id: id, Name: name, Region: region, Size: size, Rotation: rotation, Quality: quality, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetImageResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetImageInfo(ctx echo.Context, id Id, name ImageName, params GetImageInfoParams) error {
+	response, err := dh.ssi.GetImageInfo(ctx.Request().Context(), GetImageInfoRequestObject{Id: id, Name: name, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetImageInfoResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetImageService(ctx echo.Context, id Id, name ImageName) error {
+	response, err := dh.ssi.GetImageService(ctx.Request().Context(), GetImageServiceRequestObject{Id: id, Name: name})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetImageServiceResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetManifest(ctx echo.Context, id Id, params GetManifestParams) error {
+	response, err := dh.ssi.GetManifest(ctx.Request().Context(), GetManifestRequestObject{Id: id, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetManifestResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetManifestIiif3(ctx echo.Context, id Id, params GetManifestIiif3Params) error {
+	response, err := dh.ssi.GetManifestIiif3(ctx.Request().Context(), GetManifestIiif3RequestObject{Id: id, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetManifestIiif3Response(ctx.Response())
+}
+
+func (dh *directHandler) GetMods(ctx echo.Context, id Id, params GetModsParams) error {
+	response, err := dh.ssi.GetMods(ctx.Request().Context(), GetModsRequestObject{Id: id, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetModsResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetObject(ctx echo.Context, id Id, params GetObjectParams) error {
+	response, err := dh.ssi.GetObject(ctx.Request().Context(), GetObjectRequestObject{Id: id, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetObjectResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetObjectHtml(ctx echo.Context, id Id, params GetObjectHtmlParams) error {
+	response, err := dh.ssi.GetObjectHtml(ctx.Request().Context(), GetObjectHtmlRequestObject{Id: id, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetObjectHtmlResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetObjectSlash(ctx echo.Context, id Id) error {
+	response, err := dh.ssi.GetObjectSlash(ctx.Request().Context(), GetObjectSlashRequestObject{Id: id})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetObjectSlashResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetPublicXml(ctx echo.Context, id Id, params GetPublicXmlParams) error {
+	response, err := dh.ssi.GetPublicXml(ctx.Request().Context(), GetPublicXmlRequestObject{Id: id, Params: params})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetPublicXmlResponse(ctx.Response())
+}
+
+func (dh *directHandler) GetZip(ctx echo.Context, id Id) error {
+	response, err := dh.ssi.GetZip(ctx.Request().Context(), GetZipRequestObject{Id: id})
+	if err != nil || response == nil {
+		return err
+	}
+	Bind(response, ctx.Request())
+	return response.VisitGetZipResponse(ctx.Response())
+}
+
+// RegisterDirectHandlers registers NewDirectHandler(ssi) on router as
+// RegisterHandlers does, where the binding of an operation's parameters is
+// shortened as the contract allows (respondgen's direct wrappers): a path
+// parameter of type string is the router's value, without reflection,
+// and optional query parameters are not looked for in a request without
+// a query. Other operations use oapi-codegen's wrapper.
+func RegisterDirectHandlers(router EchoRouter, ssi StrictServerInterface) {
+	si := NewDirectHandler(ssi)
+	direct := directWrapper{Handler: si}
+	router.DELETE("/:id", direct.DeleteObject)
+	router.GET("/:id", direct.GetObject)
+	router.GET("/:id.html", direct.GetObjectHtml)
+	router.GET("/:id.xml", direct.GetPublicXml)
+	router.PUT("/:id.xml", direct.PutPublicXml)
+	router.GET("/:id.mods", direct.GetMods)
+	router.PUT("/:id.mods", direct.PutMods)
+	router.GET("/:id/iiif/manifest", direct.GetManifest)
+	router.GET("/:id/", direct.GetObjectSlash)
+	router.GET("/:id/iiif3/manifest", direct.GetManifestIiif3)
+	router.GET("/:id/file/:name", direct.GetFile)
+	router.GET("/:id/iiif/image/:name", direct.GetImageService)
+	router.GET("/:id/iiif/image/:name/info.json", direct.GetImageInfo)
+	router.GET("/:id/iiif/image/:name/:region/:size/:rotation/:quality", direct.GetImage)
+	router.GET("/:id.zip", direct.GetZip)
+}
+
+// directWrapper is ServerInterfaceWrapper with the direct bindings.
+type directWrapper struct {
+	Handler ServerInterface
+}
+
+// bindPathString binds a required path parameter of type string, as
+// runtime.BindStyledParameterWithOptions does for it (style simple, not
+// exploded): the value, unescaped unless the router already did.
+func bindPathString(name, value string, dest *string, unescaped bool) error {
+	if value == "" {
+		return fmt.Errorf("parameter '%s' is empty, can't bind its value", name)
+	}
+	if !unescaped {
+		v, err := url.PathUnescape(value)
+		if err != nil {
+			return fmt.Errorf("error unescaping path parameter '%s': %w", name, err)
+		}
+		value = v
+	}
+	*dest = value
+	return nil
+}
+
+// DeleteObject is ServerInterfaceWrapper.DeleteObject with the direct bindings.
+func (w *directWrapper) DeleteObject(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	err = w.Handler.DeleteObject(ctx, id)
+	return err
+}
+
+// GetFile is ServerInterfaceWrapper.GetFile with the direct bindings.
+func (w *directWrapper) GetFile(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var name string
+
+	err = bindPathString("name", ctx.Param("name"), &name, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	var params GetFileParams
+	if ctx.Request().URL.RawQuery != "" {
+
+		err = runtime.BindQueryParameterWithOptions("form", true, false, "download", ctx.QueryParams(), &params.Download, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	}
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter download: %s", err))
+	}
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("Range")]; found {
+		var Range string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Range, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Range", valueList[0], &Range, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Range: %s", err))
+		}
+
+		params.Range = &Range
+	}
+
+	err = w.Handler.GetFile(ctx, id, name, params)
+	return err
+}
+
+// GetImage is ServerInterfaceWrapper.GetImage with the direct bindings.
+func (w *directWrapper) GetImage(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var name ImageName
+
+	err = bindPathString("name", ctx.Param("name"), &name, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	var region string
+
+	err = bindPathString("region", ctx.Param("region"), &region, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter region: %s", err))
+	}
+
+	var size string
+
+	err = bindPathString("size", ctx.Param("size"), &size, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter size: %s", err))
+	}
+
+	var rotation string
+
+	err = bindPathString("rotation", ctx.Param("rotation"), &rotation, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter rotation: %s", err))
+	}
+
+	var quality string
+
+	err = bindPathString("quality", ctx.Param("quality"), &quality, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter quality: %s", err))
+	}
+
+	var params GetImageParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetImage(ctx, id, name, region, size, rotation, quality, params)
+	return err
+}
+
+// GetImageInfo is ServerInterfaceWrapper.GetImageInfo with the direct bindings.
+func (w *directWrapper) GetImageInfo(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var name ImageName
+
+	err = bindPathString("name", ctx.Param("name"), &name, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	var params GetImageInfoParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetImageInfo(ctx, id, name, params)
+	return err
+}
+
+// GetImageService is ServerInterfaceWrapper.GetImageService with the direct bindings.
+func (w *directWrapper) GetImageService(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var name ImageName
+
+	err = bindPathString("name", ctx.Param("name"), &name, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter name: %s", err))
+	}
+
+	err = w.Handler.GetImageService(ctx, id, name)
+	return err
+}
+
+// GetManifest is ServerInterfaceWrapper.GetManifest with the direct bindings.
+func (w *directWrapper) GetManifest(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var params GetManifestParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetManifest(ctx, id, params)
+	return err
+}
+
+// GetManifestIiif3 is ServerInterfaceWrapper.GetManifestIiif3 with the direct bindings.
+func (w *directWrapper) GetManifestIiif3(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var params GetManifestIiif3Params
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetManifestIiif3(ctx, id, params)
+	return err
+}
+
+// GetMods is ServerInterfaceWrapper.GetMods with the direct bindings.
+func (w *directWrapper) GetMods(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var params GetModsParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetMods(ctx, id, params)
+	return err
+}
+
+// GetObject is ServerInterfaceWrapper.GetObject with the direct bindings.
+func (w *directWrapper) GetObject(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var params GetObjectParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetObject(ctx, id, params)
+	return err
+}
+
+// GetObjectHtml is ServerInterfaceWrapper.GetObjectHtml with the direct bindings.
+func (w *directWrapper) GetObjectHtml(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var params GetObjectHtmlParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetObjectHtml(ctx, id, params)
+	return err
+}
+
+// GetObjectSlash is ServerInterfaceWrapper.GetObjectSlash with the direct bindings.
+func (w *directWrapper) GetObjectSlash(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	err = w.Handler.GetObjectSlash(ctx, id)
+	return err
+}
+
+// GetPublicXml is ServerInterfaceWrapper.GetPublicXml with the direct bindings.
+func (w *directWrapper) GetPublicXml(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	var params GetPublicXmlParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Modified-Since")]; found {
+		var IfModifiedSince IfModifiedSince
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Modified-Since, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Modified-Since", valueList[0], &IfModifiedSince, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Modified-Since: %s", err))
+		}
+
+		params.IfModifiedSince = &IfModifiedSince
+	}
+
+	err = w.Handler.GetPublicXml(ctx, id, params)
+	return err
+}
+
+// GetZip is ServerInterfaceWrapper.GetZip with the direct bindings.
+func (w *directWrapper) GetZip(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	err = w.Handler.GetZip(ctx, id)
+	return err
+}
+
+// PutMods is ServerInterfaceWrapper.PutMods with the direct bindings.
+func (w *directWrapper) PutMods(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	err = w.Handler.PutMods(ctx, id)
+	return err
+}
+
+// PutPublicXml is ServerInterfaceWrapper.PutPublicXml with the direct bindings.
+func (w *directWrapper) PutPublicXml(ctx echo.Context) error {
+	var err error
+
+	var id Id
+
+	err = bindPathString("id", ctx.Param("id"), &id, ctx.Request().URL.RawPath == "")
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	err = w.Handler.PutPublicXml(ctx, id)
+	return err
+}

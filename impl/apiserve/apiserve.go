@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -98,6 +99,12 @@ type Options struct {
 	// Allow, CORS and body limits for the service from the document (see
 	// Policy). Nil leaves them to echo and the service.
 	Policy *Policy
+	// Pre are the service's own middlewares before routing (its media
+	// type rules, what it hands its handlers), run in order after the
+	// edge. They are composed once, with the edge, routing and
+	// validation, into the one chain every request takes: middlewares
+	// added with the returned echo's Pre or Use are not run.
+	Pre []echo.MiddlewareFunc
 }
 
 // New returns an echo instance that validates every request against
@@ -224,40 +231,22 @@ func newEcho(opts Options) (*echo.Echo, *verdictMemo, error) {
 			return err
 		},
 	})
-	// A request remembered as valid goes straight to its handler; any
-	// other is validated, and remembered once it passed. The key is taken
-	// before validation: the validator writes the defaults of absent query
-	// parameters into the request it checks.
+	// Every request goes through one chain, composed here once: the
+	// edge, the service's Pre middlewares, then routing and validation
+	// (dispatch). Echo composes its Pre and Use middlewares around each
+	// request anew, a closure apiece, which every cached read paid for;
+	// so this chain is echo's only Pre, returned as it is whatever echo
+	// hands it (echo's own routing step is never called: dispatch routes).
+	pre := opts.Pre
 	if ed != nil {
-		e.Pre(ed.pre)
+		pre = append([]echo.MiddlewareFunc{ed.pre}, pre...)
 	}
-	// The validator is wrapped around the handler only on a miss: echo
-	// builds this chain on every request, and most are hits.
-	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			ticket, hit := memo.check(c.Request())
-			if ed != nil && c.Request().Method == http.MethodGet {
-				switch {
-				case Published(c.Request().URL.Path):
-					ed.setCORS(c, "")
-				case ticket.shape != nil:
-					ed.setCORS(c, ticket.shape.operation)
-				default:
-					ed.setCORS(c, ed.operationID(c.Request()))
-				}
-			}
-			switch {
-			case hit:
-				return next(c)
-			case !ticket.remembers():
-				return validate(next)(c)
-			}
-			return validate(func(c echo.Context) error {
-				memo.remember(ticket, c.Request())
-				return next(c)
-			})(c)
-		}
-	})
+	d := &dispatcher{e: e, memo: memo, edge: ed, validate: validate}
+	chain := d.dispatch
+	for i := len(pre) - 1; i >= 0; i-- {
+		chain = pre[i](chain)
+	}
+	e.Pre(func(echo.HandlerFunc) echo.HandlerFunc { return chain })
 	return e, memo, nil
 }
 
@@ -439,4 +428,75 @@ func clone(spec *openapi3.T) (*openapi3.T, error) {
 		return nil, fmt.Errorf("apiserve: copying OpenAPI document: %w", err)
 	}
 	return out, nil
+}
+
+// dispatcher routes a request (after the edge and the service's Pre
+// middlewares) and validates it, unless the verdict memo knows it valid.
+type dispatcher struct {
+	e        *echo.Echo
+	memo     *verdictMemo
+	edge     *edge
+	validate echo.MiddlewareFunc
+}
+
+func (d *dispatcher) dispatch(c echo.Context) error {
+	req := c.Request()
+	ticket, hit := d.memo.check(req)
+	switch {
+	case hit && ticket.url != nil && ticket.url.route.Load() != nil:
+		// A URL known valid has the route echo found for it the first
+		// time: routing is decided once per URL, like validation.
+		ticket.url.route.Load().set(c)
+	default:
+		d.e.Router().Find(req.Method, echo.GetPath(req), c)
+		if hit && ticket.url != nil {
+			ticket.url.route.Store(routeOf(c))
+		}
+	}
+	next := c.Handler()
+	if d.edge != nil && req.Method == http.MethodGet {
+		switch {
+		case Published(req.URL.Path):
+			d.edge.setCORS(c, "")
+		case ticket.shape != nil:
+			d.edge.setCORS(c, ticket.shape.operation)
+		default:
+			d.edge.setCORS(c, d.edge.operationID(req))
+		}
+	}
+	// The validator is wrapped around the handler only on a miss; a
+	// request remembered as valid goes straight to its handler.
+	switch {
+	case hit:
+		return next(c)
+	case !ticket.remembers():
+		return d.validate(next)(c)
+	}
+	return d.validate(func(c echo.Context) error {
+		d.memo.remember(ticket, c.Request())
+		return next(c)
+	})(c)
+}
+
+// echoRoute is what echo's router found for a URL: its handler, route
+// path and path parameters.
+type echoRoute struct {
+	handler echo.HandlerFunc
+	path    string
+	names   []string
+	values  []string
+}
+
+// routeOf copies the route echo's router set on c.
+func routeOf(c echo.Context) *echoRoute {
+	return &echoRoute{handler: c.Handler(), path: c.Path(),
+		names: slices.Clone(c.ParamNames()), values: slices.Clone(c.ParamValues())}
+}
+
+// set gives c the route as if echo's router had found it.
+func (r *echoRoute) set(c echo.Context) {
+	c.SetHandler(r.handler)
+	c.SetPath(r.path)
+	c.SetParamNames(r.names...)
+	c.SetParamValues(r.values...)
 }

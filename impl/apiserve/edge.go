@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
@@ -56,7 +57,13 @@ type Policy struct {
 	CrossOrigin func(operationID string) bool
 	// ExposeHeaders is Access-Control-Expose-Headers of those answers.
 	ExposeHeaders string
-	// PreflightHeaders is Access-Control-Allow-Headers of a preflight.
+	// PreflightHeaders lists request headers a preflight allows beyond
+	// the ones the edge derives itself (Authorization, Accept, ...).
+	// Access-Control-Allow-Headers of a preflight is this list, then the
+	// header parameters the contract declares for the path's GET, then
+	// RFC 9110's conditional request fields (conditionalFields): every
+	// read is answered through Content or ServeContent, which evaluate
+	// them.
 	PreflightHeaders string
 	// BodyLimit bounds request bodies in bytes; 0 leaves them to the
 	// server's own limit.
@@ -141,10 +148,67 @@ type edge struct {
 	// published documents ("") and of paths without an operation
 	// (noOperation): decided once, not on every answer.
 	readable map[string]bool
+	// allowHeaders is Access-Control-Allow-Headers of a preflight of each
+	// operation's path (by the GET's operationId; "" for the published
+	// documents), decided once from the policy and the contract.
+	allowHeaders map[string]string
+}
+
+// conditionalFields are RFC 9110's conditional request fields (§13.1),
+// which Content and ServeContent evaluate for every read (304, 412), so a
+// page of another origin may send them with a GET.
+var conditionalFields = []string{"If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since"}
+
+// forbiddenRequestHeader reports whether a script can never set the
+// header (Fetch's forbidden request-header names a contract may declare):
+// a preflight need not allow it.
+func forbiddenRequestHeader(name string) bool {
+	switch http.CanonicalHeaderKey(name) {
+	case "Accept-Encoding", "Accept-Charset", "Connection", "Content-Length", "Cookie", "Date", "Host", "Origin", "Referer", "Te", "Trailer", "Transfer-Encoding", "Upgrade", "Via", "Keep-Alive":
+		return true
+	}
+	return false
+}
+
+// preflightHeaders is Access-Control-Allow-Headers for a GET of op (nil:
+// the published documents): the policy's list, op's declared header
+// parameters, then the conditional fields, each named once.
+func preflightHeaders(p Policy, op *openapi3.Operation, item *openapi3.PathItem) string {
+	var names []string
+	seen := map[string]bool{}
+	add := func(name string) {
+		name = strings.TrimSpace(name)
+		key := http.CanonicalHeaderKey(name)
+		if name == "" || seen[key] || forbiddenRequestHeader(key) {
+			return
+		}
+		seen[key] = true
+		names = append(names, name)
+	}
+	for _, name := range strings.Split(p.PreflightHeaders, ",") {
+		add(name)
+	}
+	var params openapi3.Parameters
+	if item != nil {
+		params = append(params, item.Parameters...)
+	}
+	if op != nil {
+		params = append(params, op.Parameters...)
+	}
+	for _, ref := range params {
+		if ref.Value != nil && ref.Value.In == openapi3.ParameterInHeader {
+			add(ref.Value.Name)
+		}
+	}
+	for _, name := range conditionalFields {
+		add(name)
+	}
+	return strings.Join(names, ", ")
 }
 
 func newEdge(p Policy, c *Contract) *edge {
-	ed := &edge{policy: p, contract: c, expose: []string{p.ExposeHeaders}, readable: map[string]bool{}}
+	ed := &edge{policy: p, contract: c, expose: []string{p.ExposeHeaders}, readable: map[string]bool{},
+		allowHeaders: map[string]string{"": preflightHeaders(p, nil, nil)}}
 	for _, op := range []string{"", noOperation} {
 		ed.readable[op] = ed.askCrossOrigin(op)
 	}
@@ -152,6 +216,9 @@ func newEdge(p Policy, c *Contract) *edge {
 		for _, item := range c.spec.Paths.Map() {
 			for _, op := range item.Operations() {
 				ed.readable[op.OperationID] = ed.askCrossOrigin(op.OperationID)
+			}
+			if item.Get != nil {
+				ed.allowHeaders[item.Get.OperationID] = preflightHeaders(p, item.Get, item)
 			}
 		}
 	}
@@ -241,17 +308,17 @@ func (ed *edge) pre(next echo.HandlerFunc) echo.HandlerFunc {
 func (ed *edge) options(c echo.Context) error {
 	req := c.Request()
 	allow := ed.contract.Allow(req)
-	readable := false
+	readable, allowHeaders := false, ""
 	switch {
 	case Published(req.URL.Path):
-		allow, readable = "GET, HEAD, OPTIONS", ed.crossOrigin("")
+		allow, readable, allowHeaders = "GET, HEAD, OPTIONS", ed.crossOrigin(""), ed.allowHeaders[""]
 	case allow == "":
 		return ed.notFound(req.URL.Path)
 	default:
 		get := req.WithContext(req.Context())
 		get.Method = http.MethodGet
 		if op, ok := ed.contract.Operation(get); ok {
-			readable = ed.crossOrigin(op.OperationID)
+			readable, allowHeaders = ed.crossOrigin(op.OperationID), ed.allowHeaders[op.OperationID]
 		}
 	}
 	h := c.Response().Header()
@@ -262,8 +329,8 @@ func (ed *edge) options(c echo.Context) error {
 	if readable && req.Header.Get("Origin") != "" && req.Header.Get("Access-Control-Request-Method") != "" {
 		h["Access-Control-Allow-Origin"] = anyOrigin
 		h.Set("Access-Control-Allow-Methods", preflightMethod)
-		if ed.policy.PreflightHeaders != "" {
-			h.Set("Access-Control-Allow-Headers", ed.policy.PreflightHeaders)
+		if allowHeaders != "" {
+			h.Set("Access-Control-Allow-Headers", allowHeaders)
 		}
 		h.Set("Access-Control-Max-Age", preflightMaxAge)
 	}

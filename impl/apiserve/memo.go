@@ -44,6 +44,10 @@ type memoEntry struct {
 	// URL's entry rather than under a key of its own, so a hit is one
 	// lookup and builds no key.
 	plain atomic.Pointer[memoEntry]
+	// For a URL key: the route echo's router found for it, set once a
+	// request of the URL was known valid (a hit), so later hits are not
+	// routed again.
+	route atomic.Pointer[echoRoute]
 	// For a verdict: the query and the header values validation wrote into
 	// the request, written again on a hit.
 	query          string
@@ -115,7 +119,7 @@ type memoTicket struct {
 	// the edge reads the operation from it.
 	shape *urlShape
 	// url is the URL's entry, where the verdict of a request without any
-	// declared header is kept (plain).
+	// declared header is kept (plain) and, on a hit, its route.
 	url   *memoEntry
 	plain bool
 }
@@ -198,7 +202,7 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 	m.hits.Add(1)
 	// The lookup already made the verdict the most recent: a ticket
 	// without a key spares the hit a second store.
-	return memoTicket{shape: shape}, true
+	return memoTicket{shape: shape, url: entry}, true
 }
 
 // remembers reports whether the verdict of t's request is remembered once

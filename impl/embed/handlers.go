@@ -8,6 +8,7 @@ import (
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
 	"github.com/sitelib/sitesvc/impl/apiserve"
+	"github.com/sitelib/sitesvc/impl/embed/objectview"
 	"github.com/sitelib/sitesvc/impl/embed/purlref"
 )
 
@@ -112,36 +113,43 @@ func (h *handlers) GetEmbed(ctx context.Context, req embedapi.GetEmbedRequestObj
 			return nil, &apiserve.Error{Status: http.StatusNotImplemented, Message: "format " + strconv.Quote(truncate(string(*p.Format), 64)) + " is not supported (use json or xml)", Parameter: "format"}
 		}
 	}
-	e, err := h.s.object(ctx, p.Url)
-	if err != nil {
-		return nil, lookupError(err)
-	}
 	vp := viewParams{maxHeight: p.Maxheight, maxWidth: p.Maxwidth, hideTitle: p.HideTitle}
-	ref := answerRef{druid: e.druid, key: vp.key(kind)}
-	r, kept, err := e.renderedAnswer(ref.key, func() ([]byte, error) {
-		o := h.s.oembed(e.object, vp)
+	d, err := h.document(ctx, p.Url, vp, kind, func(obj *objectview.Object) ([]byte, error) {
+		o := h.s.oembed(obj, vp)
 		if kind == kindXML {
 			return oembedXML(o)
 		}
 		return oembedJSON(o)
-	}, h.s.cache.grew)
+	})
 	if err != nil {
-		return nil, err
+		return nil, err // a nil interface, not a nil *documentResponse
 	}
-	return answer(documentResponse{ref: ref, rendering: r, kept: kept}), nil
+	return d, nil
 }
 
 func (h *handlers) GetIframe(ctx context.Context, req embedapi.GetIframeRequestObject) (embedapi.GetIframeResponseObject, error) {
 	p := req.Params
-	e, err := h.s.object(ctx, p.Url)
+	vp := viewParams{maxHeight: p.Maxheight, maxWidth: p.Maxwidth, hideTitle: p.HideTitle}
+	d, err := h.document(ctx, p.Url, vp, kindIframe, func(obj *objectview.Object) ([]byte, error) {
+		return h.s.iframeDocument(obj, vp)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// document is the document of kind for the object at url as vp shows it:
+// rendered by render once per object and key (kept in the object's cache
+// entry), and named by its ref, so that the fast path can answer the same
+// request later (fastpath.go).
+func (h *handlers) document(ctx context.Context, url string, vp viewParams, kind byte, render func(*objectview.Object) ([]byte, error)) (*documentResponse, error) {
+	e, err := h.s.object(ctx, url)
 	if err != nil {
 		return nil, lookupError(err)
 	}
-	vp := viewParams{maxHeight: p.Maxheight, maxWidth: p.Maxwidth, hideTitle: p.HideTitle}
-	ref := answerRef{druid: e.druid, key: vp.key(kindIframe)}
-	r, kept, err := e.renderedAnswer(ref.key, func() ([]byte, error) {
-		return h.s.iframeDocument(e.object, vp)
-	}, h.s.cache.grew)
+	ref := answerRef{druid: e.druid, key: vp.key(kind)}
+	r, kept, err := e.renderedAnswer(ref.key, func() ([]byte, error) { return render(e.object) }, h.s.cache.grew)
 	if err != nil {
 		return nil, err
 	}

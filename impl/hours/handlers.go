@@ -48,20 +48,20 @@ func deref(p *string) string {
 }
 
 // rangeKey is the part of a cache key fixed by from/to: the dates when
-// given, else the quarter hour (every zone's "today" is constant within
-// one, whatever its offset).
-func (s *Service) rangeKey(from, to string) string {
+// given, else the quarter hour of now, the read's time (every zone's
+// "today" is constant within one, whatever its offset).
+func (s *Service) rangeKey(from, to string, now time.Time) string {
 	if from == "" && to == "" {
-		return s.quarterKey()
+		return s.quarterKey(now)
 	}
 	return from + ".." + to
 }
 
 // quarterKey is the range key of reads without from/to, "now:" and the
-// current quarter hour, formatted once per quarter hour rather than on
+// quarter hour of now, formatted once per quarter hour rather than on
 // every read.
-func (s *Service) quarterKey() string {
-	quarter := s.cfg.Now().UTC().Truncate(15 * time.Minute)
+func (s *Service) quarterKey(now time.Time) string {
+	quarter := now.UTC().Truncate(15 * time.Minute)
 	if k := s.nowKey.Load(); k != nil && k.quarter.Equal(quarter) {
 		return k.key
 	}
@@ -78,6 +78,9 @@ type quarterRangeKey struct {
 
 func parseRange(from, to *string) (schedule.Range, bool, error) {
 	r, explicit, err := schedule.ParseRange(deref(from), deref(to))
+	if err == nil {
+		return r, explicit, nil
+	}
 	var re *schedule.RangeError
 	if errors.As(err, &re) {
 		return r, false, &apiserve.Error{Status: http.StatusBadRequest, Message: "query parameter " + re.Reason, Parameter: re.Parameter, Err: err}
@@ -103,28 +106,29 @@ type hoursQuery struct {
 }
 
 // readHours is a read of a document showing hours for from/to: 400 for a
-// bad range; the cache key (key plus the range) says which range it shows.
-func (s *Service) readHours(ctx context.Context, key string, from, to *string, build func(v *view, q hoursQuery) (*rendered, error)) (*hoursapi.Respond, error) {
+// bad range; the cache key (the document's kind, library and location
+// slugs, then the range) says which range it shows, built in one piece.
+func (s *Service) readHours(ctx context.Context, kind, library, location string, from, to *string, build func(v *view, q hoursQuery) (*rendered, error)) (*hoursapi.Respond, error) {
 	rng, explicit, err := parseRange(from, to)
 	if err != nil {
 		return nil, err
 	}
 	q := hoursQuery{rng: rng, explicit: explicit, now: s.cfg.Now(), from: deref(from), to: deref(to)}
-	return s.read(ctx, key+"|"+s.rangeKey(q.from, q.to), func(v *view) (*rendered, error) {
+	return s.read(ctx, kind+"|"+library+"|"+location+"|"+s.rangeKey(q.from, q.to, q.now), func(v *view) (*rendered, error) {
 		return build(v, q)
 	})
 }
 
 // ListLibraries is GET /libraries.json.
 func (s *Service) ListLibraries(ctx context.Context, req hoursapi.ListLibrariesRequestObject) (hoursapi.ListLibrariesResponseObject, error) {
-	return s.readHours(ctx, "libraries", req.Params.From, req.Params.To, func(v *view, q hoursQuery) (*rendered, error) {
+	return s.readHours(ctx, "libraries", "", "", req.Params.From, req.Params.To, func(v *view, q hoursQuery) (*rendered, error) {
 		return newRendered(s.rend.libraries(v, q.explicit, q.rng, q.now, q.from, q.to), mediaJSONAPI)
 	})
 }
 
 // GetLibrary is GET /libraries/{library_id}.json.
 func (s *Service) GetLibrary(ctx context.Context, req hoursapi.GetLibraryRequestObject) (hoursapi.GetLibraryResponseObject, error) {
-	return s.readHours(ctx, "library|"+req.LibraryId, req.Params.From, req.Params.To, func(v *view, q hoursQuery) (*rendered, error) {
+	return s.readHours(ctx, "library", req.LibraryId, "", req.Params.From, req.Params.To, func(v *view, q hoursQuery) (*rendered, error) {
 		lib := v.bySlug[req.LibraryId]
 		if lib == nil {
 			return nil, libraryNotFound(req.LibraryId)
@@ -135,7 +139,7 @@ func (s *Service) GetLibrary(ctx context.Context, req hoursapi.GetLibraryRequest
 
 // GetLocation is GET /libraries/{library_id}/locations/{location_id}.json.
 func (s *Service) GetLocation(ctx context.Context, req hoursapi.GetLocationRequestObject) (hoursapi.GetLocationResponseObject, error) {
-	return s.readHours(ctx, "location|"+req.LibraryId+"|"+req.LocationId, req.Params.From, req.Params.To, func(v *view, q hoursQuery) (*rendered, error) {
+	return s.readHours(ctx, "location", req.LibraryId, req.LocationId, req.Params.From, req.Params.To, func(v *view, q hoursQuery) (*rendered, error) {
 		loc, err := locationIn(v, req.LibraryId, req.LocationId)
 		if err != nil {
 			return nil, err
@@ -155,7 +159,7 @@ func (s *Service) LegacyHours(ctx context.Context, req hoursapi.LegacyHoursReque
 	var key string
 	if req.When == "today" {
 		// One string built per request, not two.
-		key = "legacy|" + req.LibraryId + "|" + req.LocationId + "|" + req.When + "|" + s.rangeKey("", "")
+		key = "legacy|" + req.LibraryId + "|" + req.LocationId + "|" + req.When + "|" + s.quarterKey(now)
 	} else {
 		key = "legacy|" + req.LibraryId + "|" + req.LocationId + "|" + req.When
 	}
@@ -268,10 +272,8 @@ func (s *Service) GetTerm(ctx context.Context, req hoursapi.GetTermRequestObject
 		if lib == nil {
 			return nil, libraryNotFound(req.LibraryId)
 		}
-		for _, t := range v.snap.Terms {
-			if t.ID == id && t.LibraryID == lib.lib.ID {
-				return s.termDoc(lib, t)
-			}
+		if t, ok := itemOf(v.snap.Terms, termIDs, id, lib.lib.ID); ok {
+			return s.termDoc(lib, t)
 		}
 		return nil, &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no term %d in library %q", id, req.LibraryId), Parameter: "term_id"}
 	})
@@ -303,11 +305,22 @@ func getLocationItem[T any](s *Service, ctx context.Context, libraryID, location
 		if err != nil {
 			return nil, err
 		}
-		for _, it := range items(v) {
-			if itemID, itemLocation := ids(it); itemID == id && itemLocation == loc.loc.ID {
-				return doc(loc, it)
-			}
+		if it, ok := itemOf(items(v), ids, id, loc.loc.ID); ok {
+			return doc(loc, it)
 		}
 		return nil, &apiserve.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no %s %d at location %q of library %q", what, id, locationID, libraryID), Parameter: param}
 	})
+}
+
+// itemOf is the item of items with the id id whose owner (its library for
+// a term, its location for a schedule or an exception; ids gives both) is
+// owner: the one rule by which a URL names a stored item.
+func itemOf[T any](items []T, ids func(T) (id, owner int64), id, owner int64) (T, bool) {
+	for _, it := range items {
+		if itemID, itemOwner := ids(it); itemID == id && itemOwner == owner {
+			return it, true
+		}
+	}
+	var none T
+	return none, false
 }

@@ -245,7 +245,7 @@ func newDocCache(st *store.Store, refresh time.Duration) *docCache {
 func (c *docCache) current(ctx context.Context) (*view, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.view != nil && c.refresh > 0 && time.Since(c.loaded) < c.refresh {
+	if c.fresh() {
 		return c.view, nil
 	}
 	snap, err := c.st.Load(ctx)
@@ -261,6 +261,12 @@ func (c *docCache) current(ctx context.Context) (*view, error) {
 	return v, nil
 }
 
+// fresh reports whether the view may be used without reading the
+// database again (c.mu held).
+func (c *docCache) fresh() bool {
+	return c.view != nil && c.refresh > 0 && time.Since(c.loaded) < c.refresh
+}
+
 // invalidate forgets the view and every rendered document.
 func (c *docCache) invalidate() {
 	c.mu.Lock()
@@ -273,6 +279,17 @@ func (c *docCache) invalidate() {
 // when it is not cached. The key must determine the document given the
 // view (it includes the current date where "today" matters).
 func (c *docCache) get(ctx context.Context, key string, build func(*view) (*rendered, error)) (*rendered, error) {
+	if c.refresh > 0 {
+		// Most reads: a document of the current view, under one lock.
+		c.mu.Lock()
+		if c.fresh() {
+			if r, ok := c.docs.Get(key); ok {
+				c.mu.Unlock()
+				return r, nil
+			}
+		}
+		c.mu.Unlock()
+	}
 	v, err := c.current(ctx)
 	if err != nil {
 		return nil, err

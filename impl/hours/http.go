@@ -43,17 +43,19 @@ func (s *Service) echo() (*echo.Echo, error) {
 		Logger:   s.cfg.Logger,
 		Contract: ops.contract,
 		Policy:   s.policy(),
+		Pre: []echo.MiddlewareFunc{
+			negotiatePage, // issue 15.1/15.3: oneurl.go
+			ops.mediaTypes,
+			ops.oneDocument,        // issue 11.11: trailing.go
+			s.jsonapiRequests(ops), // issue 15.2: requests.go
+		},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hours: %w", err)
 	}
-	e.Pre(negotiatePage) // issue 15.1/15.3: oneurl.go
-	e.Pre(ops.mediaTypes)
-	e.Pre(ops.oneDocument)        // issue 11.11: trailing.go
-	e.Pre(s.jsonapiRequests(ops)) // issue 15.2: requests.go
 	// apiserve's router registers "/libraries/{library_id}.json" and
 	// the like, which echo's router cannot express as they are.
-	hoursapi.RegisterHandlers(apiserve.Routes(e), hoursapi.NewStrictHandler(hoursapi.WithAliases(s), []hoursapi.StrictMiddlewareFunc{hoursapi.BindRequests}))
+	hoursapi.RegisterDirectHandlers(apiserve.Routes(e), hoursapi.WithAliases(s))
 	return e, nil
 }
 
@@ -105,7 +107,7 @@ func (s *Service) policy() *apiserve.Policy {
 	return &apiserve.Policy{
 		CrossOrigin:      func(string) bool { return true },
 		ExposeHeaders:    "ETag",
-		PreflightHeaders: "Accept, If-None-Match",
+		PreflightHeaders: "Accept", // with the contract's headers and the conditional ones (apiserve)
 		Bearer:           &bearer,
 		Scope:            s.scope,
 		BodyLimits:       writeBodyLimits,

@@ -63,7 +63,7 @@ const defaultZone = "America/Los_Angeles"
 // HoursPage is GET / (every library).
 func (s *Service) HoursPage(ctx context.Context, req hoursapi.HoursPageRequestObject) (hoursapi.HoursPageResponseObject, error) {
 	now := s.cfg.Now()
-	key := "page||" + deref(req.Params.From) + "|" + s.rangeKey("", "")
+	key := "page||" + deref(req.Params.From) + "|" + s.quarterKey(now)
 	return s.read(ctx, key, func(v *view) (*rendered, error) {
 		zone, err := time.LoadLocation(defaultZone)
 		if err != nil {
@@ -101,7 +101,7 @@ func (s *Service) LibraryPage(ctx context.Context, req hoursapi.LibraryPageReque
 
 func (s *Service) libraryPage(ctx context.Context, slug string, fromParam *string) (*hoursapi.Respond, error) {
 	now := s.cfg.Now()
-	key := "page|" + slug + "|" + deref(fromParam) + "|" + s.rangeKey("", "")
+	key := "page|" + slug + "|" + deref(fromParam) + "|" + s.quarterKey(now)
 	return s.read(ctx, key, func(v *view) (*rendered, error) {
 		lib := v.publicLibrary(slug)
 		if lib == nil {
@@ -212,7 +212,7 @@ func (s *Service) feed(name, self string, lib *libraryView, locs []*locationView
 // keeps its own hours (the others have the primary location's).
 func (s *Service) LibraryCalendar(ctx context.Context, req hoursapi.LibraryCalendarRequestObject) (hoursapi.LibraryCalendarResponseObject, error) {
 	now := s.cfg.Now()
-	return s.read(ctx, "ics|"+req.LibraryId+"|"+s.rangeKey("", ""), func(v *view) (*rendered, error) {
+	return s.read(ctx, "ics|"+req.LibraryId+"|"+s.quarterKey(now), func(v *view) (*rendered, error) {
 		lib := v.publicLibrary(req.LibraryId)
 		if lib == nil {
 			return nil, libraryNotFound(req.LibraryId)
@@ -230,7 +230,7 @@ func (s *Service) LibraryCalendar(ctx context.Context, req hoursapi.LibraryCalen
 // LocationCalendar is GET /libraries/{library_id}/locations/{location_id}.ics.
 func (s *Service) LocationCalendar(ctx context.Context, req hoursapi.LocationCalendarRequestObject) (hoursapi.LocationCalendarResponseObject, error) {
 	now := s.cfg.Now()
-	return s.read(ctx, "ics|"+req.LibraryId+"|"+req.LocationId+"|"+s.rangeKey("", ""), func(v *view) (*rendered, error) {
+	return s.read(ctx, "ics|"+req.LibraryId+"|"+req.LocationId+"|"+s.quarterKey(now), func(v *view) (*rendered, error) {
 		loc, err := publicLocationIn(v, req.LibraryId, req.LocationId)
 		if err != nil {
 			return nil, err

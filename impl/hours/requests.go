@@ -29,7 +29,6 @@ import (
 	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/hours/jsonapireq"
 	"github.com/sitelib/sitesvc/impl/hours/schedule"
-	"github.com/sitelib/sitesvc/impl/hours/store"
 )
 
 // alwaysIncluded are the relationship paths each read includes anyway, by
@@ -179,26 +178,29 @@ func (s *Service) storedResource(ctx context.Context, route *routers.Route, para
 	case "updatelocation":
 		rendered = s.rend.toLocationResource(loc, week)
 	case "updateterm":
-		rendered = renderedByID("term_id", params, v.snap.Terms, func(t store.Term) (int64, any) {
-			if t.LibraryID != lib.lib.ID {
-				return 0, nil
-			}
-			return t.ID, toTermResource(lib, t)
-		})
+		id, err := parseID("term_id", params["term_id"])
+		if err != nil {
+			return jsonapireq.Resource{}, false, nil
+		}
+		if t, ok := itemOf(v.snap.Terms, termIDs, id, lib.lib.ID); ok {
+			rendered = toTermResource(lib, t)
+		}
 	case "updateschedule":
-		rendered = renderedByID("schedule_id", params, v.snap.Schedules, func(sc store.Schedule) (int64, any) {
-			if sc.LocationID != loc.loc.ID {
-				return 0, nil
-			}
-			return sc.ID, toScheduleResource(loc, sc)
-		})
+		id, err := parseID("schedule_id", params["schedule_id"])
+		if err != nil {
+			return jsonapireq.Resource{}, false, nil
+		}
+		if sc, ok := itemOf(v.snap.Schedules, scheduleIDs, id, loc.loc.ID); ok {
+			rendered = toScheduleResource(loc, sc)
+		}
 	case "updateexception":
-		rendered = renderedByID("exception_id", params, v.snap.Exceptions, func(e store.Exception) (int64, any) {
-			if e.LocationID != loc.loc.ID {
-				return 0, nil
-			}
-			return e.ID, toExceptionResource(loc, e)
-		})
+		id, err := parseID("exception_id", params["exception_id"])
+		if err != nil {
+			return jsonapireq.Resource{}, false, nil
+		}
+		if e, ok := itemOf(v.snap.Exceptions, exceptionIDs, id, loc.loc.ID); ok {
+			rendered = toExceptionResource(loc, e)
+		}
 	case "createlocation", "createterm":
 		rendered = map[string]any{"relationships": map[string]any{"library": map[string]any{"data": hoursapi.LibraryIdentifier{Type: hoursapi.LibraryIdentifierTypeLibraries, Id: lib.lib.Slug}}}}
 	case "createschedule", "createexception":
@@ -210,23 +212,6 @@ func (s *Service) storedResource(ctx context.Context, route *routers.Route, para
 		return jsonapireq.Resource{}, false, nil
 	}
 	return resourceOf(rendered, route.Operation)
-}
-
-// renderedByID is the rendering of the item of items whose id is the path
-// parameter param, nil when the parameter is not an id or no item has it.
-// render gives an item's id and rendering, or 0 for an item of another
-// library or location.
-func renderedByID[T any](param string, params map[string]string, items []T, render func(T) (int64, any)) any {
-	id, err := parseID(param, params[param])
-	if err != nil {
-		return nil
-	}
-	for _, item := range items {
-		if itemID, rendered := render(item); itemID == id {
-			return rendered
-		}
-	}
-	return nil
 }
 
 // resourceOf turns a rendered resource into the normaliser's view of it:

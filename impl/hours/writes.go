@@ -388,6 +388,9 @@ func (s *Service) termAnswer(ctx context.Context, status int, termID int64) (wri
 func scheduleIDs(sc store.Schedule) (id, locationID int64)  { return sc.ID, sc.LocationID }
 func exceptionIDs(e store.Exception) (id, locationID int64) { return e.ID, e.LocationID }
 
+// termIDs is a term's own id and its library's.
+func termIDs(t store.Term) (id, libraryID int64) { return t.ID, t.LibraryID }
+
 // locationItemAnswer is scheduleAnswer and exceptionAnswer: the document
 // of the location item id (kind: its URL segment, "schedules").
 func locationItemAnswer[T any](s *Service, ctx context.Context, status int, kind string, id int64, items func(*view) []T, ids func(T) (int64, int64), doc func(*locationView, T) (*rendered, error)) (writeResponse, error) {

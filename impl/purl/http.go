@@ -66,11 +66,11 @@ func (s *Service) newEcho() (*echo.Echo, error) {
 		Auth:    s.bearer().Authenticate,
 		Logger:  s.cfg.Logger,
 		Policy:  s.policy(),
+		Pre:     []echo.MiddlewareFunc{withExchange},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
-	e.Pre(withExchange)
 	purlapi.RegisterHandlers(apiserve.Routes(e), purlapi.NewStrictHandler(s, nil))
 	return e, nil
 }
