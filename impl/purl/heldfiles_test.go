@@ -6,6 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sitelib/sitesvc/impl/heldbytes"
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 )
 
 // TestHeldFiles: a small file anyone may read is held in memory once
@@ -21,7 +26,7 @@ func TestHeldFiles(t *testing.T) {
 	}
 	held := newFixture(t)
 	disk := newFixture(t)
-	disk.svc.heldMax = 0 // served from disk, as before holding
+	disk.svc.heldFiles = nil // served from disk, as before holding
 	for _, c := range []struct {
 		name    string
 		headers []string
@@ -49,11 +54,20 @@ func TestHeldFiles(t *testing.T) {
 			}
 		}
 	}
-	if got := held.svc.heldBytes.Load(); got != int64(len(onDisk)) {
+	if got := heldBytes(held.svc); got != int64(len(onDisk)) {
 		t.Errorf("%d bytes held after serving a %d-byte file, want them all", got, len(onDisk))
 	}
-	if got := disk.svc.heldBytes.Load(); got != 0 {
+	if got := heldBytes(disk.svc); got != 0 {
 		t.Errorf("%d bytes held with no room to hold", got)
+	}
+	// In /metrics (the service's collector).
+	for name, want := range map[string]float64{"bytes": float64(len(onDisk)), "items": 1, "max_bytes": MaxHeldFileBytes, "max_items": MaxHeldFiles, "evictions_total": 0} {
+		if got := heldMetricValue(t, held.svc, name, "files"); got != want {
+			t.Errorf("sitesvc_purl_held_%s{kind=\"files\"} %v, want %v", name, got, want)
+		}
+	}
+	if got := heldMetricValue(t, held.svc, "max_bytes", "tiles"); got != iiifimage.MaxHeldBytes {
+		t.Errorf("sitesvc_purl_held_max_bytes{kind=\"tiles\"} %v", got)
 	}
 	heldResp, _ := held.get(t, path)
 	if resp, _ := held.get(t, path, "If-None-Match: "+heldResp.Header.Get("Etag")); resp.StatusCode != http.StatusNotModified {
@@ -64,20 +78,24 @@ func TestHeldFiles(t *testing.T) {
 	}
 
 	// A restricted file is not held (its rights are decided per request).
-	before := held.svc.heldBytes.Load()
+	before := heldBytes(held.svc)
 	if resp, _ := held.get(t, "/bn888yz8888/file/floor-plan.png", bearer("member")); resp.StatusCode != http.StatusOK {
 		t.Fatalf("restricted file as a member: %d", resp.StatusCode)
 	}
-	if got := held.svc.heldBytes.Load(); got != before {
+	if got := heldBytes(held.svc); got != before {
 		t.Errorf("a restricted file was held (%d → %d bytes)", before, got)
 	}
 	// The object leaves the cache (a write): its files are let go.
 	held.svc.forget("bb000kk0000")
-	if got := held.svc.heldBytes.Load(); got != 0 {
+	if got := heldBytes(held.svc); got != 0 {
 		t.Errorf("%d bytes still held after the object left the cache", got)
 	}
 	// Over the bound a file is served from disk and not held.
-	held.svc.heldMax = int64(len(onDisk)) - 1
+	limits := HeldFileLimits
+	limits.Bytes = int64(len(onDisk)) - 1
+	if held.svc.heldFiles, err = heldbytes.New[heldKey, *heldFile](limits, nil); err != nil {
+		t.Fatal(err)
+	}
 	resp, body := held.get(t, path)
 	if resp.StatusCode != http.StatusOK || !bytes.Equal(body, onDisk) {
 		t.Errorf("over the bound: %d, %d bytes", resp.StatusCode, len(body))
@@ -87,7 +105,42 @@ func TestHeldFiles(t *testing.T) {
 			t.Errorf("%s %q from disk, %q held", h, resp.Header.Get(h), heldResp.Header.Get(h))
 		}
 	}
-	if got := held.svc.heldBytes.Load(); got != 0 {
-		t.Errorf("%d bytes held past the bound of %d", got, held.svc.heldMax)
+	if got := heldBytes(held.svc); got != 0 {
+		t.Errorf("%d bytes held past the bound of %d", got, limits.Bytes)
 	}
+}
+
+// heldBytes is the bytes of the files s holds (0 when it holds none).
+func heldBytes(s *Service) int64 {
+	if s.heldFiles == nil {
+		return 0
+	}
+	return s.heldFiles.Stats().Bytes
+}
+
+// heldMetricValue is the value of sitesvc_purl_held_<name>{kind=kind} that s
+// reports to /metrics.
+func heldMetricValue(t *testing.T, s *Service, name, kind string) float64 {
+	t.Helper()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(s)
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != "sitesvc_purl_held_"+name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			if len(m.GetLabel()) == 1 && m.GetLabel()[0].GetValue() == kind {
+				if c := m.GetCounter(); c != nil {
+					return c.GetValue()
+				}
+				return m.GetGauge().GetValue()
+			}
+		}
+	}
+	t.Fatalf("no sitesvc_purl_held_%s{kind=%q}", name, kind)
+	return 0
 }
