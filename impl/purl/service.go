@@ -261,10 +261,13 @@ func filePaths(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		parts := strings.SplitN(esc, "/", 4) // "", id, "file", path
-		if len(parts) == 4 && parts[0] == "" && parts[2] == "file" && strings.Contains(parts[3], "/") {
+		// "/" id "/file/" path: split only when the path has a folder
+		// (the common file path has none and is served as it is).
+		id, rest, ok := strings.Cut(strings.TrimPrefix(esc, "/"), "/")
+		name, isFile := strings.CutPrefix(rest, "file/")
+		if ok && isFile && strings.HasPrefix(esc, "/") && strings.Contains(name, "/") {
 			u := *r.URL
-			u.RawPath = "/" + parts[1] + "/file/" + strings.ReplaceAll(parts[3], "/", "%2F")
+			u.RawPath = "/" + id + "/file/" + strings.ReplaceAll(name, "/", "%2F")
 			if p, err := url.PathUnescape(u.RawPath); err == nil {
 				u.Path = p
 				r2 := r.Clone(r.Context())
