@@ -39,11 +39,14 @@ import (
 // (auth.PrincipalFrom), where the edge put it.
 //
 // The exchange is itself the handler's context (the request's, with the
-// exchange as one more value): one allocation per request where a value
-// beside its context took two.
+// exchange as one more value) and holds the content a read answers with:
+// one allocation per request where the value, its context and the answer
+// took three.
 type exchange struct {
 	context.Context
 	req *http.Request
+	// answer is the content a read answers with (served).
+	answer content
 }
 
 type exchangeKey struct{}
