@@ -2,9 +2,12 @@ package purl
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -143,4 +146,63 @@ func heldMetricValue(t *testing.T, s *Service, name, kind string) float64 {
 	}
 	t.Fatalf("no sitesvc_purl_held_%s{kind=%q}", name, kind)
 	return 0
+}
+
+// TestHeldFilesWhileObjectsLeave (run with -race): files read while their
+// object leaves the cache again and again are all answered whole, and once
+// the object has left, nothing of it is held: a file held by a request
+// that raced with the object's retirement is let go too.
+func TestHeldFilesWhileObjectsLeave(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	names := []string{"reading-room-north.png", "reading-room-south.png"}
+	want := map[string][]byte{}
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(f.samples, "bb000kk0000", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[n] = b
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 40 {
+				n := names[(g+i)%len(names)]
+				resp, err := http.Get(f.srv.URL + "/bb000kk0000/file/" + n)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || resp.StatusCode != http.StatusOK || !bytes.Equal(body, want[n]) {
+					t.Errorf("%s: %d, %d bytes (%v)", n, resp.StatusCode, len(body), err)
+					return
+				}
+			}
+		})
+	}
+	for range 40 {
+		f.svc.forget("bb000kk0000")
+		runtime.Gosched()
+	}
+	wg.Wait()
+	f.svc.forget("bb000kk0000")
+	if st := f.svc.heldFiles.Stats(); st.Bytes != 0 || st.Items != 0 {
+		t.Errorf("held after the object left the cache: %+v", st)
+	}
+	// The race made certain: a file read for an object that left the
+	// cache while it was read is answered, and not held.
+	obj, err := f.svc.object(t.Context(), "bb000kk0000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.svc.retire(obj)
+	if h := f.svc.held(t.Context(), obj, names[0], "image/png"); h == nil || !bytes.Equal(h.content.Body(), want[names[0]]) {
+		t.Errorf("a file read for a retired object: %v", h)
+	}
+	if st := f.svc.heldFiles.Stats(); st.Bytes != 0 || st.Items != 0 {
+		t.Errorf("held for a retired object: %+v", st)
+	}
 }
