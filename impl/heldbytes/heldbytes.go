@@ -7,14 +7,20 @@
 // mechanism of the PURL service's held files and the image service's held
 // tiles; it knows nothing of HTTP.
 //
-// The recency list is hashicorp/golang-lru's simplelru, under the Store's
-// mutex, with the byte count kept beside it.
+// A hit takes no lock: items are found in a sync.Map and marked used; the
+// recency list (hashicorp/golang-lru's simplelru, under the Store's mutex,
+// with the byte count beside it) changes only when an item is added or let
+// go. Letting go takes the least recently added or kept item, but gives
+// one used since it was last looked at a second chance (moved to the
+// front, its mark cleared): the least recently used first, as near as a
+// lock-free hit allows.
 package heldbytes
 
 import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
@@ -45,9 +51,11 @@ type Store[K comparable, V any] struct {
 	// stale, when set, tells a value that must no longer be served (its
 	// source was removed): Get drops it instead of answering it.
 	stale func(V) bool
+	// items finds an item without the lock (a mirror of lru's).
+	items sync.Map // K → *item[V]
 
 	mu        sync.Mutex
-	lru       *simplelru.LRU[K, item[V]]
+	lru       *simplelru.LRU[K, *item[V]]
 	bytes     int64
 	evictions int64
 }
@@ -55,6 +63,7 @@ type Store[K comparable, V any] struct {
 type item[V any] struct {
 	value V
 	size  int64
+	used  atomic.Bool // looked up since it was last moved in the list
 }
 
 // Stats is a Store's state, for /metrics.
@@ -73,7 +82,10 @@ func New[K comparable, V any](limits Limits, stale func(V) bool) (*Store[K, V], 
 	s := &Store[K, V]{limits: limits, stale: stale}
 	// The LRU is one longer than the count bound: Add makes room itself
 	// (counting evictions), so the LRU never evicts on its own.
-	lru, err := simplelru.NewLRU[K, item[V]](limits.Items+1, func(_ K, it item[V]) { s.bytes -= it.size })
+	lru, err := simplelru.NewLRU[K, *item[V]](limits.Items+1, func(k K, it *item[V]) {
+		s.bytes -= it.size
+		s.items.CompareAndDelete(k, it)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("heldbytes: %w", err)
 	}
@@ -90,16 +102,28 @@ func (s *Store[K, V]) Fits(size int64) bool {
 	return size >= 0 && size <= s.limits.ItemBytes && size <= s.limits.Bytes
 }
 
-// Get answers the value held under k and marks it used.
+// Get answers the value held under k and marks it used. It takes no lock
+// (but to drop a stale value).
 func (s *Store[K, V]) Get(k K) (V, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	it, ok := s.lru.Get(k)
-	if ok && s.stale != nil && s.stale(it.value) {
-		s.lru.Remove(k)
-		ok = false
+	v, ok := s.items.Load(k)
+	if !ok {
+		var zero V
+		return zero, false
 	}
-	return it.value, ok
+	it := v.(*item[V])
+	if s.stale != nil && s.stale(it.value) {
+		s.mu.Lock()
+		if cur, ok := s.lru.Peek(k); ok && cur == it {
+			s.lru.Remove(k)
+		}
+		s.mu.Unlock()
+		var zero V
+		return zero, false
+	}
+	if !it.used.Load() {
+		it.used.Store(true)
+	}
+	return it.value, true
 }
 
 // Add holds v, of size bytes, under k, letting go of the least recently
@@ -113,17 +137,29 @@ func (s *Store[K, V]) Add(k K, v V, size int64) (V, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if it, ok := s.lru.Get(k); ok {
+	if it, ok := s.lru.Peek(k); ok {
 		if s.stale == nil || !s.stale(it.value) {
+			it.used.Store(true)
 			return it.value, nil
 		}
 		s.lru.Remove(k)
 	}
+	// Second chances are bounded: hits go on without the lock and could
+	// otherwise mark every item again while this goes round.
+	chances := s.lru.Len()
 	for s.lru.Len() > 0 && (s.lru.Len() >= s.limits.Items || s.bytes+size > s.limits.Bytes) {
+		oldK, oldest, _ := s.lru.GetOldest()
+		if chances > 0 && oldest.used.Swap(false) {
+			chances--
+			s.lru.Get(oldK) // used since last looked at: a second chance, in front
+			continue
+		}
 		s.lru.RemoveOldest()
 		s.evictions++
 	}
-	s.lru.Add(k, item[V]{value: v, size: size})
+	it := &item[V]{value: v, size: size}
+	s.lru.Add(k, it)
+	s.items.Store(k, it)
 	s.bytes += size
 	return v, nil
 }

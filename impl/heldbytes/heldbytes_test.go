@@ -152,8 +152,9 @@ func TestStale(t *testing.T) {
 }
 
 // TestConcurrentUse (run with -race): goroutines adding, reading and
-// removing overlapping keys never take the store past its limits, and its
-// byte count is the sum of what it holds.
+// removing overlapping keys never take the store past its limits, its
+// byte count is the sum of what it holds, and what Get finds without the
+// lock is what it holds.
 func TestConcurrentUse(t *testing.T) {
 	t.Parallel()
 	l := Limits{ItemBytes: 64, Bytes: 1000, Items: 40}
@@ -196,5 +197,17 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	if sum != s.bytes {
 		t.Errorf("byte count %d, items hold %d", s.bytes, sum)
+	}
+	// The lock-free index holds exactly the listed items.
+	found := 0
+	s.items.Range(func(k, v any) bool {
+		found++
+		if it, ok := s.lru.Peek(k.(string)); !ok || it != v {
+			t.Errorf("%s is found without being held", k)
+		}
+		return true
+	})
+	if found != s.lru.Len() {
+		t.Errorf("%d items found, %d held", found, s.lru.Len())
 	}
 }
