@@ -67,10 +67,11 @@ func respond(r purlapi.Representation) *purlapi.Respond {
 	return &purlapi.Respond{Representation: r}
 }
 
-// served answers an operation with content (the common answer, so one
-// allocation for the content and its Respond).
-func served(c content) *content {
-	p := &c
+// served answers an operation with content (the common answer), kept in
+// the request's exchange: no allocation for the content and its Respond.
+func served(ctx context.Context, c content) *content {
+	p := &exchangeFrom(ctx).answer
+	*p = c
 	p.Respond.Representation = p
 	return p
 }
@@ -133,7 +134,7 @@ func (s *Service) readRepresentation(ctx context.Context, rawID, kind string) (r
 		c.csp = dataCSP
 	}
 	c.prepared = rep.served
-	return served(c), nil
+	return served(ctx, c), nil
 }
 
 // GetFile implements purlapi.StrictServerInterface: one file of the
@@ -159,7 +160,7 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 			if download {
 				d = 1
 			}
-			return served(content{req: ex.req, ctype: h.ctype, cacheControl: s.cacheControl(true),
+			return served(ctx, content{req: ex.req, ctype: h.ctype, cacheControl: s.cacheControl(true),
 				disposition: h.disposition[d], csp: fileCSP, prepared: h.content}), nil
 		}
 	} else if status, msg := s.fileAccessFor(ex.req, obj.rec, f.Name); status != 0 { // access.go
@@ -194,7 +195,7 @@ func (s *Service) GetFile(ctx context.Context, req purlapi.GetFileRequestObject)
 	if !world {
 		c.vary = varyAuthorization
 	}
-	return served(c), nil
+	return served(ctx, c), nil
 }
 
 // cacheControl is the Cache-Control of object responses, worked out once

@@ -6,32 +6,46 @@ import (
 	"io"
 	"mime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/sitelib/sitesvc/impl/apiserve"
+	"github.com/sitelib/sitesvc/impl/heldbytes"
 )
 
 // Small files anyone may read are held in memory once served, prepared for
-// serving (apiserve.Content: body, ETag, Last-Modified, Range), as the image
-// service holds its tiles (iiifimage/held.go): a repeated request — a
-// viewer's ranges of a small file, a thumbnail — opens, stats and seeks no
-// file and decides no rights. A file is held by the object it was read for,
-// whose store version is fixed (pin.go): a new version, a write or a
-// withdrawal builds a new object, and the old one's files are let go when
-// the object leaves the cache (Service.retire).
+// serving (apiserve.Content: body, ETag, Last-Modified, Range), in the same
+// kind of store as the image service's tiles (impl/heldbytes): a repeated
+// request — a viewer's ranges of a small file, a thumbnail — opens, stats
+// and seeks no file and decides no rights. A file is held for the object
+// it was read for, whose store version is fixed (pin.go): a new version, a
+// write or a withdrawal builds a new object, and the old one's files are
+// let go when the object leaves the cache (Service.retire).
+
+// HeldFileLimits bound the files held over all objects: files up to
+// 512 KiB, 64 MiB and 16,384 files in all; past those, the least recently
+// used are let go. A larger file is served from disk.
+var HeldFileLimits = heldbytes.Limits{ItemBytes: MaxHeldFile, Bytes: MaxHeldFileBytes, Items: MaxHeldFiles}
+
 const (
-	// MaxHeldFileBytes bounds the bytes of files held, over all objects;
-	// past it files are served from disk as before.
-	MaxHeldFileBytes = 64 << 20
 	// MaxHeldFile is the largest file held.
 	MaxHeldFile = 512 << 10
+	// MaxHeldFileBytes bounds the bytes of the files held.
+	MaxHeldFileBytes = 64 << 20
+	// MaxHeldFiles bounds how many files are held.
+	MaxHeldFiles = 16384
 )
 
-// heldFiles is one object's held files.
+// heldKey names a held file: the object it was read for and its name.
+type heldKey struct {
+	obj  *object
+	name string
+}
+
+// heldFiles is what one object has held, so that its files are let go
+// with it.
 type heldFiles struct {
-	m       sync.Map // file name → *heldFile
-	bytes   atomic.Int64
-	retired atomic.Bool
+	mu      sync.Mutex
+	names   map[string]struct{}
+	retired bool
 }
 
 // heldFile is a file prepared for serving, with its Content-Disposition
@@ -44,15 +58,16 @@ type heldFile struct {
 
 // held answers the file called name of obj from memory, reading it into
 // memory the first time when it fits; nil when it is not held and cannot
-// be (too large, the bound reached, or unreadable: the caller then serves
+// be (too large, unreadable, or s holds no files: the caller then serves
 // it from disk, which reports errors as it does for any file). Only for
 // files anyone may read: a held file is served without a rights decision.
 func (s *Service) held(ctx context.Context, obj *object, name, mimeType string) *heldFile {
-	if v, ok := obj.held.m.Load(name); ok {
-		return v.(*heldFile)
-	}
-	if obj.held.retired.Load() || s.heldMax <= 0 {
+	if s.heldFiles == nil {
 		return nil
+	}
+	key := heldKey{obj: obj, name: name}
+	if h, ok := s.heldFiles.Get(key); ok {
+		return h
 	}
 	blob, err := s.openFile(ctx, obj, name) // pin.go
 	if err != nil {
@@ -60,16 +75,11 @@ func (s *Service) held(ctx context.Context, obj *object, name, mimeType string) 
 	}
 	defer blob.File.Close()
 	size := blob.Info.Size()
-	if size > MaxHeldFile || !blob.Info.Mode().IsRegular() {
-		return nil
-	}
-	if s.heldBytes.Add(size) > s.heldMax {
-		s.heldBytes.Add(-size)
+	if !s.heldFiles.Fits(size) || !blob.Info.Mode().IsRegular() {
 		return nil
 	}
 	body := make([]byte, size)
 	if _, err := io.ReadFull(blob.File, body); err != nil {
-		s.heldBytes.Add(-size)
 		return nil
 	}
 	etag := fmt.Sprintf(`"%x-%x"`, size, blob.Info.ModTime().UnixNano()) // as GetFile's from disk
@@ -83,14 +93,20 @@ func (s *Service) held(ctx context.Context, obj *object, name, mimeType string) 
 	}
 	h.disposition[0] = []string{mime.FormatMediaType(view, map[string]string{"filename": name})}
 	h.disposition[1] = []string{mime.FormatMediaType("attachment", map[string]string{"filename": name})}
-	if v, loaded := obj.held.m.LoadOrStore(name, h); loaded {
-		s.heldBytes.Add(-size)
-		return v.(*heldFile)
+	h, err = s.heldFiles.Add(key, h, size)
+	if err != nil {
+		return h // read, but not held
 	}
-	obj.held.bytes.Add(size)
-	if obj.held.retired.Load() {
-		s.retire(obj) // retired while this file was read: let it go now
+	obj.held.mu.Lock()
+	defer obj.held.mu.Unlock()
+	if obj.held.retired {
+		s.heldFiles.Remove(key) // retired while this file was read: let it go now
+		return h
 	}
+	if obj.held.names == nil {
+		obj.held.names = map[string]struct{}{}
+	}
+	obj.held.names[name] = struct{}{}
 	return h
 }
 
@@ -98,8 +114,13 @@ func (s *Service) held(ctx context.Context, obj *object, name, mimeType string) 
 // replaced by a newer build, or forgotten after a write). Requests still
 // using it are served from what they hold; nothing more is held for it.
 func (s *Service) retire(obj *object) {
-	obj.held.retired.Store(true)
-	if n := obj.held.bytes.Swap(0); n != 0 {
-		s.heldBytes.Add(-n)
+	obj.held.mu.Lock()
+	defer obj.held.mu.Unlock()
+	obj.held.retired = true
+	if s.heldFiles != nil {
+		for name := range obj.held.names {
+			s.heldFiles.Remove(heldKey{obj: obj, name: name})
+		}
 	}
+	obj.held.names = nil
 }

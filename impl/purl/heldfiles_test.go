@@ -2,10 +2,18 @@ package purl
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sitelib/sitesvc/impl/heldbytes"
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 )
 
 // TestHeldFiles: a small file anyone may read is held in memory once
@@ -21,7 +29,7 @@ func TestHeldFiles(t *testing.T) {
 	}
 	held := newFixture(t)
 	disk := newFixture(t)
-	disk.svc.heldMax = 0 // served from disk, as before holding
+	disk.svc.heldFiles = nil // served from disk, as before holding
 	for _, c := range []struct {
 		name    string
 		headers []string
@@ -49,11 +57,20 @@ func TestHeldFiles(t *testing.T) {
 			}
 		}
 	}
-	if got := held.svc.heldBytes.Load(); got != int64(len(onDisk)) {
+	if got := heldBytes(held.svc); got != int64(len(onDisk)) {
 		t.Errorf("%d bytes held after serving a %d-byte file, want them all", got, len(onDisk))
 	}
-	if got := disk.svc.heldBytes.Load(); got != 0 {
+	if got := heldBytes(disk.svc); got != 0 {
 		t.Errorf("%d bytes held with no room to hold", got)
+	}
+	// In /metrics (the service's collector).
+	for name, want := range map[string]float64{"bytes": float64(len(onDisk)), "items": 1, "max_bytes": MaxHeldFileBytes, "max_items": MaxHeldFiles, "evictions_total": 0} {
+		if got := heldMetricValue(t, held.svc, name, "files"); got != want {
+			t.Errorf("sitesvc_purl_held_%s{kind=\"files\"} %v, want %v", name, got, want)
+		}
+	}
+	if got := heldMetricValue(t, held.svc, "max_bytes", "tiles"); got != iiifimage.MaxHeldBytes {
+		t.Errorf("sitesvc_purl_held_max_bytes{kind=\"tiles\"} %v", got)
 	}
 	heldResp, _ := held.get(t, path)
 	if resp, _ := held.get(t, path, "If-None-Match: "+heldResp.Header.Get("Etag")); resp.StatusCode != http.StatusNotModified {
@@ -64,20 +81,24 @@ func TestHeldFiles(t *testing.T) {
 	}
 
 	// A restricted file is not held (its rights are decided per request).
-	before := held.svc.heldBytes.Load()
+	before := heldBytes(held.svc)
 	if resp, _ := held.get(t, "/bn888yz8888/file/floor-plan.png", bearer("member")); resp.StatusCode != http.StatusOK {
 		t.Fatalf("restricted file as a member: %d", resp.StatusCode)
 	}
-	if got := held.svc.heldBytes.Load(); got != before {
+	if got := heldBytes(held.svc); got != before {
 		t.Errorf("a restricted file was held (%d → %d bytes)", before, got)
 	}
 	// The object leaves the cache (a write): its files are let go.
 	held.svc.forget("bb000kk0000")
-	if got := held.svc.heldBytes.Load(); got != 0 {
+	if got := heldBytes(held.svc); got != 0 {
 		t.Errorf("%d bytes still held after the object left the cache", got)
 	}
 	// Over the bound a file is served from disk and not held.
-	held.svc.heldMax = int64(len(onDisk)) - 1
+	limits := HeldFileLimits
+	limits.Bytes = int64(len(onDisk)) - 1
+	if held.svc.heldFiles, err = heldbytes.New[heldKey, *heldFile](limits, nil); err != nil {
+		t.Fatal(err)
+	}
 	resp, body := held.get(t, path)
 	if resp.StatusCode != http.StatusOK || !bytes.Equal(body, onDisk) {
 		t.Errorf("over the bound: %d, %d bytes", resp.StatusCode, len(body))
@@ -87,7 +108,101 @@ func TestHeldFiles(t *testing.T) {
 			t.Errorf("%s %q from disk, %q held", h, resp.Header.Get(h), heldResp.Header.Get(h))
 		}
 	}
-	if got := held.svc.heldBytes.Load(); got != 0 {
-		t.Errorf("%d bytes held past the bound of %d", got, held.svc.heldMax)
+	if got := heldBytes(held.svc); got != 0 {
+		t.Errorf("%d bytes held past the bound of %d", got, limits.Bytes)
+	}
+}
+
+// heldBytes is the bytes of the files s holds (0 when it holds none).
+func heldBytes(s *Service) int64 {
+	if s.heldFiles == nil {
+		return 0
+	}
+	return s.heldFiles.Stats().Bytes
+}
+
+// heldMetricValue is the value of sitesvc_purl_held_<name>{kind=kind} that s
+// reports to /metrics.
+func heldMetricValue(t *testing.T, s *Service, name, kind string) float64 {
+	t.Helper()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(s)
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != "sitesvc_purl_held_"+name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			if len(m.GetLabel()) == 1 && m.GetLabel()[0].GetValue() == kind {
+				if c := m.GetCounter(); c != nil {
+					return c.GetValue()
+				}
+				return m.GetGauge().GetValue()
+			}
+		}
+	}
+	t.Fatalf("no sitesvc_purl_held_%s{kind=%q}", name, kind)
+	return 0
+}
+
+// TestHeldFilesWhileObjectsLeave (run with -race): files read while their
+// object leaves the cache again and again are all answered whole, and once
+// the object has left, nothing of it is held: a file held by a request
+// that raced with the object's retirement is let go too.
+func TestHeldFilesWhileObjectsLeave(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	names := []string{"reading-room-north.png", "reading-room-south.png"}
+	want := map[string][]byte{}
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(f.samples, "bb000kk0000", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[n] = b
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 40 {
+				n := names[(g+i)%len(names)]
+				resp, err := http.Get(f.srv.URL + "/bb000kk0000/file/" + n)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || resp.StatusCode != http.StatusOK || !bytes.Equal(body, want[n]) {
+					t.Errorf("%s: %d, %d bytes (%v)", n, resp.StatusCode, len(body), err)
+					return
+				}
+			}
+		})
+	}
+	for range 40 {
+		f.svc.forget("bb000kk0000")
+		runtime.Gosched()
+	}
+	wg.Wait()
+	f.svc.forget("bb000kk0000")
+	if st := f.svc.heldFiles.Stats(); st.Bytes != 0 || st.Items != 0 {
+		t.Errorf("held after the object left the cache: %+v", st)
+	}
+	// The race made certain: a file read for an object that left the
+	// cache while it was read is answered, and not held.
+	obj, err := f.svc.object(t.Context(), "bb000kk0000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.svc.retire(obj)
+	if h := f.svc.held(t.Context(), obj, names[0], "image/png"); h == nil || !bytes.Equal(h.content.Body(), want[names[0]]) {
+		t.Errorf("a file read for a retired object: %v", h)
+	}
+	if st := f.svc.heldFiles.Stats(); st.Bytes != 0 || st.Items != 0 {
+		t.Errorf("held for a retired object: %+v", st)
 	}
 }

@@ -37,18 +37,35 @@ import (
 // HEAD for http.ServeContent, Accept picks the error format, RemoteAddr
 // decides location access). Who sent it is in its context
 // (auth.PrincipalFrom), where the edge put it.
+//
+// The exchange is itself the handler's context (the request's, with the
+// exchange as one more value) and holds the content a read answers with:
+// one allocation per request where the value, its context and the answer
+// took three.
 type exchange struct {
+	context.Context
 	req *http.Request
+	// answer is the content a read answers with (served).
+	answer content
 }
 
 type exchangeKey struct{}
+
+// Value implements context.Context: the exchange under exchangeKey, the
+// request context's values otherwise.
+func (ex *exchange) Value(key any) any {
+	if key == (exchangeKey{}) {
+		return ex
+	}
+	return ex.Context.Value(key)
+}
 
 func exchangeFrom(ctx context.Context) *exchange {
 	ex, _ := ctx.Value(exchangeKey{}).(*exchange)
 	if ex == nil {
 		// Only reachable when a handler is called without the exchange
 		// middleware (a programming error); answer as for an anonymous GET.
-		return &exchange{req: &http.Request{Method: http.MethodGet, Header: http.Header{}, URL: &url.URL{Path: "/"}}}
+		return &exchange{Context: ctx, req: &http.Request{Method: http.MethodGet, Header: http.Header{}, URL: &url.URL{Path: "/"}}}
 	}
 	return ex
 }
@@ -106,8 +123,7 @@ func withExchange(next echo.HandlerFunc) echo.HandlerFunc {
 		if received == nil {
 			received = req
 		}
-		ex := &exchange{req: received}
-		c.SetRequest(req.WithContext(context.WithValue(req.Context(), exchangeKey{}, ex)))
+		c.SetRequest(req.WithContext(&exchange{Context: req.Context(), req: received}))
 		return next(c)
 	}
 }

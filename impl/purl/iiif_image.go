@@ -198,7 +198,7 @@ func (s *Service) GetImageInfo(ctx context.Context, req purlapi.GetImageInfoRequ
 	if !world {
 		c.vary = varyAcceptAuthorization
 	}
-	return served(c), nil
+	return served(ctx, c), nil
 }
 
 // acceptsJSONLD reports whether an Accept header names
@@ -235,7 +235,7 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 		}
 		if held != nil {
 			c.prepared = held
-			return served(c), nil
+			return served(ctx, c), nil
 		}
 	}
 	if path == "" {
@@ -261,7 +261,7 @@ func (s *Service) GetImage(ctx context.Context, req purlapi.GetImageRequestObjec
 		return respond(s.internal(ctx, "reading a tile", obj.rec.Druid.Qualified(), req.Name, err)), nil
 	}
 	c.etag, c.modTime, c.body, c.closer = p.FileETag(info.Size(), info.ModTime()), info.ModTime(), f, f
-	return served(c), nil
+	return served(ctx, c), nil
 }
 
 // imageManifestParts adds to an image annotation body its image service

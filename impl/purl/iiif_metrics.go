@@ -3,6 +3,7 @@ package purl
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sitelib/sitesvc/impl/heldbytes"
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 )
 
@@ -38,9 +39,33 @@ var iiifMetrics = []iiifMetric{
 	{iiifDesc("cache_evictions_total", "Pyramids removed, least recently used first, to stay within the bound."), prometheus.CounterValue, func(st iiifimage.Stats) float64 { return float64(st.Evictions) }},
 }
 
+// The bytes held in memory (impl/heldbytes), labelled kind="files" (the
+// small files anyone may read, heldfiles.go) and kind="tiles" (the image
+// service's tiles and sizes, iiifimage/held.go).
+type heldMetric struct {
+	desc  *prometheus.Desc
+	kind  prometheus.ValueType
+	value func(heldbytes.Stats) float64
+}
+
+func heldDesc(name, help string) *prometheus.Desc {
+	return prometheus.NewDesc("sitesvc_purl_held_"+name, help, []string{"kind"}, nil)
+}
+
+var heldMetrics = []heldMetric{
+	{heldDesc("items", "Files held in memory for serving."), prometheus.GaugeValue, func(st heldbytes.Stats) float64 { return float64(st.Items) }},
+	{heldDesc("bytes", "Bytes of the files held in memory."), prometheus.GaugeValue, func(st heldbytes.Stats) float64 { return float64(st.Bytes) }},
+	{heldDesc("max_bytes", "Bound of the bytes held in memory."), prometheus.GaugeValue, func(st heldbytes.Stats) float64 { return float64(st.Limits.Bytes) }},
+	{heldDesc("max_items", "Bound of the files held in memory."), prometheus.GaugeValue, func(st heldbytes.Stats) float64 { return float64(st.Limits.Items) }},
+	{heldDesc("evictions_total", "Files let go, least recently used first, to stay within the bounds."), prometheus.CounterValue, func(st heldbytes.Stats) float64 { return float64(st.Evictions) }},
+}
+
 // Describe implements prometheus.Collector.
 func (s *Service) Describe(ch chan<- *prometheus.Desc) {
 	for _, m := range iiifMetrics {
+		ch <- m.desc
+	}
+	for _, m := range heldMetrics {
 		ch <- m.desc
 	}
 }
@@ -50,5 +75,14 @@ func (s *Service) Collect(ch chan<- prometheus.Metric) {
 	st := s.tiler.Stats()
 	for _, m := range iiifMetrics {
 		ch <- prometheus.MustNewConstMetric(m.desc, m.kind, m.value(st))
+	}
+	var files heldbytes.Stats // zero when no files are held
+	if s.heldFiles != nil {
+		files = s.heldFiles.Stats()
+	}
+	tiles := s.tiler.HeldStats()
+	for _, m := range heldMetrics {
+		ch <- prometheus.MustNewConstMetric(m.desc, m.kind, m.value(files), "files")
+		ch <- prometheus.MustNewConstMetric(m.desc, m.kind, m.value(tiles), "tiles")
 	}
 }

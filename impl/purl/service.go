@@ -26,6 +26,7 @@ import (
 
 	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/auth"
+	"github.com/sitelib/sitesvc/impl/heldbytes"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
@@ -132,10 +133,9 @@ const SamplesPURLBase = "https://purl.example.org"
 // Service is the PURL service. It implements server.Service and server.Indexer.
 type Service struct {
 	cfg Config
-	// heldBytes are the bytes of the small files held in memory over all
-	// cached objects, at most heldMax (heldfiles.go).
-	heldBytes atomic.Int64
-	heldMax   int64
+	// heldFiles are the small files anyone may read held in memory, over
+	// all cached objects (heldfiles.go); nil: none held.
+	heldFiles *heldbytes.Store[heldKey, *heldFile]
 	store     store.Store
 	fsStore   *store.FS
 	handler   http.Handler
@@ -200,9 +200,12 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
-	s = &Service{cfg: cfg, store: st, fsStore: st, cache: cache, started: time.Now(), heldMax: MaxHeldFileBytes,
+	s = &Service{cfg: cfg, store: st, fsStore: st, cache: cache, started: time.Now(),
 		cacheControlPublic:  []string{fmt.Sprintf("public, max-age=%d", int(cfg.MaxAge/time.Second))},
 		cacheControlPrivate: []string{fmt.Sprintf("private, max-age=%d", int(cfg.MaxAge/time.Second))},
+	}
+	if s.heldFiles, err = heldbytes.New[heldKey, *heldFile](HeldFileLimits, nil); err != nil {
+		return nil, fmt.Errorf("purl: %w", err)
 	}
 	if s.tiler, err = newTiler(cfg); err != nil {
 		return nil, err
@@ -258,10 +261,13 @@ func filePaths(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		parts := strings.SplitN(esc, "/", 4) // "", id, "file", path
-		if len(parts) == 4 && parts[0] == "" && parts[2] == "file" && strings.Contains(parts[3], "/") {
+		// "/" id "/file/" path: split only when the path has a folder
+		// (the common file path has none and is served as it is).
+		id, rest, ok := strings.Cut(strings.TrimPrefix(esc, "/"), "/")
+		name, isFile := strings.CutPrefix(rest, "file/")
+		if ok && isFile && strings.HasPrefix(esc, "/") && strings.Contains(name, "/") {
 			u := *r.URL
-			u.RawPath = "/" + parts[1] + "/file/" + strings.ReplaceAll(parts[3], "/", "%2F")
+			u.RawPath = "/" + id + "/file/" + strings.ReplaceAll(name, "/", "%2F")
 			if p, err := url.PathUnescape(u.RawPath); err == nil {
 				u.Path = p
 				r2 := r.Clone(r.Context())

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/textproto"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
@@ -23,14 +24,19 @@ import (
 // the API documentation's files): 304, 412 and Range are answered here and
 // nowhere else.
 //
-// Serve answers the common request, a GET or HEAD without preconditions
-// or Range, by writing the prepared header values and the body. Any other
-// request goes through http.ServeContent (via ServeContent, which tidies
-// Range first), which implements conditional requests (RFC 9110 §13:
-// If-Match, If-None-Match, If-Modified-Since, If-Unmodified-Since,
-// If-Range; 304 and 412) and ranges (§14: 206, 416) on the same bytes, so
-// both ways answer alike; the fast way only skips the work a request
-// without those fields does not need.
+// Serve answers the common requests itself, with the prepared header
+// values: a GET or HEAD without preconditions or Range (200), one whose
+// If-None-Match is the representation's own tag (304, a cache
+// revalidating), and one asking for a single satisfiable byte range,
+// with no precondition but an If-Range naming the tag (206; shortcut.go).
+// Any other request goes through http.ServeContent (via ServeContent,
+// which tidies Range first), which implements conditional requests (RFC
+// 9110 §13: If-Match, If-None-Match, If-Modified-Since,
+// If-Unmodified-Since, If-Range; 304 and 412) and ranges (§14: 206, 416,
+// several ranges) on the same bytes, so both ways answer alike
+// (TestShortcutsAnswerAsServeContent); the short ways only skip the work
+// those requests do not need: parsing every field, sniffing, formatting
+// the header values.
 //
 // Content implements the generated Representation interface of every API
 // package (gen/<svc>api.Respond): a handler answers with
@@ -47,6 +53,10 @@ type Content struct {
 	header []headerField
 	// whole: Range is not served (WholeOnly).
 	whole bool
+	// lastRange is the header values of the last single range answered
+	// (shortcut.go): a range asked for again, such as the first bytes of
+	// a file every player or viewer reads, is answered with them.
+	lastRange atomic.Pointer[preparedRange]
 }
 
 type headerField struct {
@@ -125,20 +135,17 @@ var ErrNoRequest = errors.New("apiserve: a Content was answered without its requ
 // are neither the representation's own nor prepared with WithHeader (CORS,
 // Vary set by the edge…) are set on w before.
 func (c *Content) Serve(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	for _, f := range c.header {
-		h[f.name] = f.value
-	}
-	if c.etag != nil {
-		h["Etag"] = c.etag
-	}
+	c.setFields(w)
 	if c.whole {
 		r = withoutRanges(r)
 	}
 	if !unconditional(r) {
-		ServeContent(preconditionWriter{ResponseWriter: w, whole: c.whole}, r, "", c.modTime, bytes.NewReader(c.body))
+		if !c.serveShortcut(w, r) { // shortcut.go
+			c.serveGeneral(w, r)
+		}
 		return
 	}
+	h := w.Header()
 	// What http.ServeContent writes for such a request, and Content-Length
 	// also when the bytes are encoded (it leaves the field out then, not
 	// knowing what a writer after it does; c's bytes are sent as they are).
@@ -154,6 +161,22 @@ func (c *Content) Serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(c.body)
 	}
+}
+
+// setFields sets the representation's own header fields on w.
+func (c *Content) setFields(w http.ResponseWriter) {
+	h := w.Header()
+	for _, f := range c.header {
+		h[f.name] = f.value
+	}
+	if c.etag != nil {
+		h["Etag"] = c.etag
+	}
+}
+
+// serveGeneral answers any request through http.ServeContent.
+func (c *Content) serveGeneral(w http.ResponseWriter, r *http.Request) {
+	ServeContent(preconditionWriter{ResponseWriter: w, whole: c.whole}, r, "", c.modTime, bytes.NewReader(c.body))
 }
 
 var (

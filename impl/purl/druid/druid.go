@@ -31,6 +31,7 @@ func Parse(s string) (Druid, error) {
 		return "", fmt.Errorf("%w: %q", ErrInvalid, truncate(s))
 	}
 	var b [11]byte
+	same := true // bare is already lower case: it is the druid itself
 	for i := 0; i < 11; i++ {
 		c := lower(bare[i])
 		ok := false
@@ -44,6 +45,10 @@ func Parse(s string) (Druid, error) {
 			return "", fmt.Errorf("%w: %q", ErrInvalid, truncate(s))
 		}
 		b[i] = c
+		same = same && c == bare[i]
+	}
+	if same {
+		return Druid(bare), nil // no copy: every read parses its druid
 	}
 	return Druid(b[:]), nil
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/sitelib/sitesvc/impl/heldbytes"
 )
 
 // pyramidFiles is the paths of the tiles and sizes of p, sorted.
@@ -24,8 +26,9 @@ func pyramidFiles(p *Pyramid) []string {
 // TestHeld: a pyramid file is read once and then served from memory with
 // the bytes, ETag and Last-Modified of the file on disk; an evicted
 // pyramid's files are not served from memory, and a pyramid made again in
-// the same directory is read again; files over MaxHeldFile and past the
-// byte bound are left to the disk, and the count of held bytes says so.
+// the same directory is read again; files over MaxHeldFile are left to
+// the disk; past the byte bound the least recently used file is let go,
+// and the count of held bytes says so.
 func TestHeld(t *testing.T) {
 	t.Parallel()
 	needVips(t)
@@ -82,12 +85,25 @@ func TestHeld(t *testing.T) {
 	if c, err := tl.Held(a, big); c != nil || err != nil {
 		t.Errorf("a file over MaxHeldFile: %v %v", c, err)
 	}
-	// Past the byte bound: left to the disk.
-	tl.held.max = tl.HeldBytes() + 1
-	if c, err := tl.Held(a, files[1]); c != nil || err != nil || tl.HeldBytes() != int64(len(disk)) {
-		t.Errorf("past the bound: %v %v, %d bytes held", c, err, tl.HeldBytes())
+	// Past the byte bound: the least recently used file is let go.
+	disk1, err := os.ReadFile(files[1])
+	if err != nil {
+		t.Fatal(err)
 	}
-	tl.held.max = MaxHeldBytes
+	full := tl.held
+	if tl.held, err = newHeld(heldbytes.Limits{ItemBytes: MaxHeldFile, Bytes: int64(len(disk) + len(disk1) - 1), Items: MaxHeldFiles}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := tl.Held(a, file); c == nil || err != nil {
+		t.Fatalf("Held in a new store: %v %v", c, err)
+	}
+	if c, err := tl.Held(a, files[1]); c == nil || err != nil || !bytes.Equal(c.Body(), disk1) {
+		t.Fatalf("Held past the bound: %v %v", c, err)
+	}
+	if st := tl.HeldStats(); st.Bytes != int64(len(disk1)) || st.Items != 1 || st.Evictions != 1 {
+		t.Errorf("past the bound: %+v, want the second file alone (%d bytes) after one eviction", st, len(disk1))
+	}
+	tl.held = full
 
 	// b takes a's place in the cache: a's files are not served from memory.
 	if _, err := tl.Pyramid(context.Background(), src[1]); err != nil {

@@ -33,6 +33,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
+
+	"github.com/sitelib/sitesvc/impl/heldbytes"
 )
 
 // Limits and parameters of the pyramids (documented in docs/purl.md).
@@ -143,7 +145,7 @@ type Tiler struct {
 	builds, buildFailures, headerRefusals, derivations atomic.Int64
 
 	// held is the pyramid files kept in memory (held.go).
-	held heldFiles
+	held *heldbytes.Store[string, *heldFile]
 }
 
 type build struct {
@@ -177,7 +179,9 @@ func New(root string, opts Options) (*Tiler, error) {
 	failed, _ := simplelru.NewLRU[string, error](maxFailures, nil)
 	t := &Tiler{root: abs, opts: opts, queue: newWorkQueue(opts.MaxBuilds, opts.MaxQueue),
 		cache: newDiskCache(opts.MaxCacheBytes), building: map[string]*build{}, failed: failed}
-	t.held.max = MaxHeldBytes
+	if t.held, err = newHeld(HeldLimits); err != nil {
+		return nil, err
+	}
 	if p, err := exec.LookPath("vips"); err == nil {
 		t.vips = p
 	}
