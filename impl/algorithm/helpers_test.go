@@ -5,10 +5,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,26 +19,21 @@ import (
 // from the service and from the bare engine can be compared byte for byte.
 var reportTime = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 
-var (
-	engineOnce sync.Once
-	engineVal  *resistance.Engine
-	engineErr  error
-)
+// engine is the engine of ../shared/data/hivdb, loaded once per test binary.
+var engine testkit.Once[*resistance.Engine]
 
-// testEngine loads the real engine once per test binary.
+// testEngine is the engine of ../shared/data/hivdb with the fixed clock reportTime.
 func testEngine(t testing.TB) ResistanceEngine {
 	t.Helper()
-	dir := filepath.Join(testkit.SharedDir(t), "data", "hivdb")
-	engineOnce.Do(func() {
-		engineVal, engineErr = resistance.Load(os.DirFS(dir))
-		if engineErr == nil {
-			engineVal = engineVal.WithClock(func() time.Time { return reportTime })
+	dir := testkit.HIVDBDir(t)
+	e := engine.Get(t, func() (*resistance.Engine, error) {
+		e, err := resistance.Load(os.DirFS(dir))
+		if err != nil {
+			return nil, err
 		}
+		return e.WithClock(func() time.Time { return reportTime }), nil
 	})
-	if engineErr != nil {
-		t.Fatal(engineErr)
-	}
-	return ResistanceEngine{E: engineVal}
+	return ResistanceEngine{E: e}
 }
 
 // testService is the service over the real engine with one key, served by
@@ -136,19 +129,12 @@ func parseSOAP(t testing.TB, body string) soapResult {
 // with xmllint.
 func validateReport(t testing.TB, report string) {
 	t.Helper()
-	xmllint := testkit.RequireTool(t, "xmllint") // Debian libxml2-utils
-	dir := t.TempDir()
-	xsd := filepath.Join(dir, "reports.xsd")
-	doc := filepath.Join(dir, "report.xml")
+	xsd := filepath.Join(t.TempDir(), "reports.xsd")
 	if err := os.WriteFile(xsd, soapapi.Document("reports"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(doc, []byte(report), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(xmllint, "--noout", "--nonet", "--schema", xsd, doc).CombinedOutput()
-	if err != nil {
-		t.Errorf("report does not validate against reports.xsd: %v\n%s\n%s", err, out, clip(report))
+	if err := testkit.ValidateXMLDoc(t, xsd, []byte(report)); err != nil {
+		t.Errorf("report does not validate against reports.xsd: %v\n%s", err, clip(report))
 	}
 }
 

@@ -1,11 +1,6 @@
 package algorithm
 
 import (
-	"encoding/xml"
-	"io"
-	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,15 +13,7 @@ import (
 // be an APOBEC artefact) and one too short.
 func htmlFASTA(t testing.TB) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(testkit.SharedDir(t), "data", "hivdb", "sequences", "PROBLEM_SEQUENCES_APOBEC.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(raw), `"sequence": "`)
-	seq, _, _ := strings.Cut(rest, `"`)
-	if len(seq) < 1000 {
-		t.Fatalf("no sequence in PROBLEM_SEQUENCES_APOBEC.json")
-	}
+	seq := testkit.ReadHIVDBSequence(t, "PROBLEM_SEQUENCES_APOBEC").Sequence
 	return exampleFASTA(t) + ">apobec\n" + seq + "\n>short\nACGTAC\n"
 }
 
@@ -121,27 +108,17 @@ func TestHTMLReportThroughTheBinary(t *testing.T) {
 	t.Parallel()
 	s := startBinary(t)
 	text := htmlFASTA(t)
-	env := `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:alg="http://algorithm.sitesvc.org" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body>` +
-		`<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>1</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><reportOptions>type=html</reportOptions><methodName/><reportName/><reportDate>2026-05-01</reportDate><inputData xsi:type="xsd:string">` + xmlText(text) + `</inputData></alg:processSequences>` +
-		`</soapenv:Body></soapenv:Envelope>`
-	resp, err := http.Post(s.Endpoint, "text/xml; charset=utf-8", strings.NewReader(env))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var out struct {
-		Report string `xml:"Body>processSequencesResponse>processSequencesReturn"`
-	}
-	if err := xml.Unmarshal(raw, &out); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("%d %v\n%.300s", resp.StatusCode, err, raw)
+	code, resp := soapCall(t, s.Endpoint, `<alg:processSequences><key>`+s.Key+`</key><inAlgorithmInterface>1</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><reportOptions>type=html</reportOptions><methodName/><reportName/><reportDate>2026-05-01</reportDate><inputData xsi:type="xsd:string">`+xmlText(text)+`</inputData></alg:processSequences>`)
+	out := parseSOAP(t, resp)
+	if code != 200 || out.FaultString != "" {
+		t.Fatalf("processSequences: %d %s %s", code, out.FaultCode, out.FaultString)
 	}
 	want, err := testEngine(t).SequenceReport(fasta.Parse(text), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportOptions: "type=html", ReportDate: "2026-05-01"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Report != want {
-		t.Errorf("the binary's HTML report differs from the engine's\n got %.600s\nwant %.600s", out.Report, want)
+	if out.Part != want {
+		t.Errorf("the binary's HTML report differs from the engine's\n got %.600s\nwant %.600s", out.Part, want)
 	}
-	checkHTMLReport(t, out.Report)
+	checkHTMLReport(t, out.Part)
 }

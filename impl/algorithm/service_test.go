@@ -174,7 +174,7 @@ func TestOverloads(t *testing.T) {
 }
 
 func testEngineDir(t *testing.T) string {
-	return filepath.Join(testkit.SharedDir(t), "data", "hivdb")
+	return testkit.HIVDBDir(t)
 }
 
 func TestFaultsAndPlaceholders(t *testing.T) {

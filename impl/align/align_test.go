@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 func mutationStrings(g *GeneResult) []string {
@@ -33,17 +35,12 @@ func mustGene(t *testing.T, res *Result, g Gene) *GeneResult {
 	return gr
 }
 
+// sameSet fails the test unless got holds the strings of want, as many times each, in any
+// order.
 func sameSet(t *testing.T, what string, got, want []string) {
 	t.Helper()
-	for _, w := range want {
-		if !slices.Contains(got, w) {
-			t.Errorf("%s: missing %s (got %v)", what, w, got)
-		}
-	}
-	for _, g := range got {
-		if !slices.Contains(want, g) {
-			t.Errorf("%s: unexpected %s", what, g)
-		}
+	if missing, extra := testkit.Diff(want, got); len(missing)+len(extra) > 0 {
+		t.Errorf("%s: missing %v, unexpected %v (got %v)", what, missing, extra, got)
 	}
 }
 
@@ -413,29 +410,21 @@ func TestInputErrors(t *testing.T) {
 
 func TestConcurrentUse(t *testing.T) {
 	a := newTestAligner(t)
-	oracles := loadOracles(t)
-	want := make([]*Result, len(oracles))
-	for i, f := range oracles {
-		r, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want[i] = r
-	}
+	oracles := alignedOracles(t, a)
 	var wg sync.WaitGroup
 	errs := make(chan string, 100)
 	for w := 0; w < 4; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i, f := range oracles {
+			for _, f := range oracles {
 				r, err := a.Align([]byte(f.seq))
 				if err != nil {
 					errs <- err.Error()
 					return
 				}
 				for k := range r.Genes {
-					if r.Genes[k].AlignedNA != want[i].Genes[k].AlignedNA {
+					if r.Genes[k].AlignedNA != f.res.Genes[k].AlignedNA {
 						errs <- f.name + " differs under concurrency"
 						return
 					}

@@ -131,11 +131,8 @@ func TestGeneBoundaries(t *testing.T) {
 	a := newTestAligner(t)
 	boundaries := [][2]Gene{{CA, PR}, {PR, RT}, {RT, IN}}
 	tested := map[[2]Gene]int{}
-	for _, f := range loadOracles(t) {
-		orig, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatalf("%s: %v", f.name, err)
-		}
+	for _, f := range alignedOracles(t, a) {
+		orig := f.res
 		for _, bd := range boundaries {
 			x, y := orig.Gene(bd[0]), orig.Gene(bd[1])
 			// A boundary is tested where the sequence covers both genes up to it (CA and PR
@@ -260,11 +257,8 @@ func compareNearCut(t *testing.T, got, want *GeneResult, tolerance int, cutAtEnd
 // 35–37.
 func TestPRWithoutRTStart(t *testing.T) {
 	a := newTestAligner(t)
-	for _, f := range loadOracles(t) {
-		orig, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range alignedOracles(t, a) {
+		orig := f.res
 		pr, rt := orig.Gene(PR), orig.Gene(RT)
 		if pr == nil || rt == nil || pr.LastAA != 99 || rt.FirstAA != 1 || rt.LastAA < 100 {
 			continue
@@ -298,11 +292,8 @@ func TestPRWithoutRTStart(t *testing.T) {
 // unsequenced, never stop codons.
 func TestMaskedCodonsAreNoStops(t *testing.T) {
 	a := newTestAligner(t)
-	for _, f := range loadOracles(t) {
-		orig, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range alignedOracles(t, a) {
+		orig := f.res
 		in := orig.Gene(IN)
 		if in == nil || in.LastAA-in.FirstAA < 200 {
 			continue
@@ -364,11 +355,8 @@ func TestPRThenIN(t *testing.T) {
 func TestDiscardedGenes(t *testing.T) {
 	a := newTestAligner(t)
 	tried := 0
-	for _, f := range loadOracles(t) {
-		orig, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range alignedOracles(t, a) {
+		orig := f.res
 		if len(orig.Discarded) > 0 {
 			t.Errorf("%s: discarded %v", f.name, orig.Discarded)
 		}
@@ -407,11 +395,8 @@ func geneNames(res *Result) []Gene {
 func TestMinimumGeneSizes(t *testing.T) {
 	a := newTestAligner(t)
 	checked := map[Gene]bool{}
-	for _, f := range loadOracles(t) {
-		orig, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range alignedOracles(t, a) {
+		orig := f.res
 		for _, gene := range []Gene{PR, RT, IN} {
 			g := orig.Gene(gene)
 			n := MinCodons(gene)

@@ -31,3 +31,10 @@ func ValidateXMLDoc(t testing.TB, xsd string, doc []byte) error {
 	}
 	return ValidateXML(t, xsd, f)
 }
+
+// MODSXSD is the MODS 3.6 schema of ../shared (data/schemas/mods/mods-3-6.xsd), against
+// which the PURL service checks and serves MODS records.
+func MODSXSD(t testing.TB) string {
+	t.Helper()
+	return filepath.Join(SharedDir(t), "data", "schemas", "mods", "mods-3-6.xsd")
+}
