@@ -3,8 +3,6 @@ package align
 import (
 	"errors"
 	"fmt"
-	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -265,10 +263,7 @@ func TestPRWithoutRTStart(t *testing.T) {
 		}
 		t.Run(f.name, func(t *testing.T) {
 			seq := f.seq[:codonOffset0(pr, 100)] + f.seq[codonOffset0(rt, 38):]
-			res, err := a.Align([]byte(seq))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustAlign(t, a, seq)
 			gotPR, gotRT := res.Gene(PR), res.Gene(RT)
 			if gotPR == nil {
 				t.Fatalf("PR dropped")
@@ -299,10 +294,7 @@ func TestMaskedCodonsAreNoStops(t *testing.T) {
 			continue
 		}
 		at := codonOffset0(in, in.FirstAA+100)
-		res, err := a.Align([]byte(f.seq[:at] + "NNNNNN" + f.seq[at+6:]))
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustAlign(t, a, f.seq[:at]+"NNNNNN"+f.seq[at+6:])
 		got := res.Gene(IN)
 		if got.StopCodons != in.StopCodons {
 			t.Errorf("%s: %d stop codons, unmasked %d", f.name, got.StopCodons, in.StopCodons)
@@ -323,19 +315,7 @@ func TestMaskedCodonsAreNoStops(t *testing.T) {
 func TestPRThenIN(t *testing.T) {
 	a := newTestAligner(t)
 	seq, want := synth(t, a, 21, 11, synthGene{PR, 1, 99}, synthGene{IN, 1, 288})
-	cold, err := NewAligner(os.DirFS(referenceDir(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	res, err := cold.Align([]byte(seq))
-	runtime.ReadMemStats(&after)
-	if err != nil {
-		t.Fatal(err)
-	}
-	used := after.TotalAlloc - before.TotalAlloc
+	res, used := coldAlign(t, []byte(seq))
 	if used > 8<<20 {
 		t.Errorf("one alignment allocated %d bytes", used)
 	}
@@ -366,10 +346,7 @@ func TestDiscardedGenes(t *testing.T) {
 		}
 		tried++
 		t.Run(f.name, func(t *testing.T) {
-			res, err := a.Align([]byte(f.seq[:codonOffset0(rt, 31)]))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustAlign(t, a, f.seq[:codonOffset0(rt, 31)])
 			if res.Gene(PR) == nil || res.Gene(RT) != nil || !slices.Equal(res.Discarded, []Gene{RT}) {
 				t.Errorf("genes %v, discarded %v; want PR, RT discarded", geneNames(res), res.Discarded)
 			}

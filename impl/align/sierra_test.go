@@ -43,10 +43,7 @@ func TestSierraFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := a.Align([]byte(strings.TrimSpace(string(seq))))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustAlign(t, a, strings.TrimSpace(string(seq)))
 			checkSierraGenes(t, res, genes)
 		})
 	}

@@ -91,10 +91,7 @@ func TestSubtypeSDRMCodons(t *testing.T) {
 		at := codonOffset0(rt, 184)
 		same := true
 		with := func(codon string) Subtype {
-			res, err := a.Align([]byte(f.seq[:at] + codon + f.seq[at+3:]))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustAlign(t, a, f.seq[:at]+codon+f.seq[at+3:])
 			got := res.Gene(RT)
 			k := 3 * (184 - rt.FirstAA)
 			if res.Subtype.Accession != orig.Subtype.Accession || got == nil ||
