@@ -4,11 +4,17 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/resistance"
+	"github.com/sitelib/sitesvc/impl/server"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // heavyAlgorithm is a valid ASI document of about size bytes defining one scored drug per
@@ -28,10 +34,23 @@ func heavyAlgorithm(size int) string {
 
 // samplesXML is n samples of RT mutations as an rpc/encoded array.
 func samplesXML(element string, n int) string {
+	return sampleArrayXML(element, [][]string{{"L90M"}, {"M41L", "M184V", "T215Y"}, nil}, n)
+}
+
+// sampleArrayXML is n copies of one sample (its mutations by gene) as an rpc/encoded array.
+func sampleArrayXML(element string, sample [][]string, n int) string {
 	var b strings.Builder
 	b.WriteString("<" + element + ">")
 	for range n {
-		b.WriteString(`<s><g><m>L90M</m></g><g><m>M41L</m><m>M184V</m><m>T215Y</m></g><g/></s>`)
+		b.WriteString("<s>")
+		for _, gene := range sample {
+			b.WriteString("<g>")
+			for _, m := range gene {
+				b.WriteString("<m>" + m + "</m>")
+			}
+			b.WriteString("</g>")
+		}
+		b.WriteString("</s>")
 	}
 	b.WriteString("</" + element + ">")
 	return b.String()
@@ -192,5 +211,96 @@ func TestSequenceWorkBudget(t *testing.T) {
 	<-s.heavy
 	if r := parseSOAP(t, <-finished); r.FaultCode != "" || strings.Count(r.Part, "\tsuccess\t") != 20 {
 		t.Fatalf("queued sequence request: fault %q", r.FaultString)
+	}
+}
+
+// The red team's attack: a 3.8 MiB user algorithm whose rules are SCORE FROM lists of
+// thousands of items, with a few hundred samples that make every item hold. The work budget
+// weighed it by its text and accepted it (16.4 s of CPU); weighed by what evaluating it
+// visits, it is refused up front with the Client fault naming the budget. The test asserts
+// the refusal and the weights, not a time: BenchmarkWorkShapes measures the time per unit.
+func TestWorkBudgetRefusesScoreListAttack(t *testing.T) {
+	t.Parallel()
+	s := startService(t, nil)
+	var attack string
+	for _, sh := range costShapes(3800 << 10) {
+		if sh.name == "score-from-lists" {
+			attack = sh.doc
+		}
+	}
+	eng := s.cfg.Engine.(ResistanceEngine)
+	weight, err := eng.AlgorithmWeight(ReportOptions{Algorithm: 9, UserAlgorithm: attack, ReportType: resistance.ReportText})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By its text the algorithm weighed 4.1 M units (393 samples fitted the budget); each of
+	// its some 370,000 items costs about 54 ns evaluated, so it weighs at least 70 units an item.
+	if weight < 25_000_000 {
+		t.Errorf("the attack algorithm weighs %d units, less than its items' evaluation", weight)
+	}
+	for _, c := range []struct {
+		reportType, samples int
+	}{{3, 300}, {1, 8}, {2, 8}} {
+		body := strings.Replace(userAlgorithmCall(s.Key, c.reportType, attack, 0), samplesXML("inputData", 0), sampleArrayXML("inputData", worstSample(), c.samples), 1)
+		_, resp := soapCall(t, s.URL, body)
+		r := parseSOAP(t, resp)
+		if r.FaultCode != "soapenv:Client" || !strings.Contains(r.FaultString, "work budget") {
+			t.Errorf("report type %d, %d samples: %+v", c.reportType, c.samples, clip(resp))
+		}
+	}
+	// The same algorithm with as many samples as its weight allows is served.
+	maxSamples := int(DefaultMaxWork / weight)
+	if maxSamples < 1 {
+		t.Fatalf("the budget admits no sample of the attack algorithm (weight %d)", weight)
+	}
+	_, resp := soapCall(t, s.URL, userAlgorithmCall(s.Key, 3, attack, 1))
+	if r := parseSOAP(t, resp); r.FaultCode != "" {
+		t.Errorf("one sample: %s", clip(resp))
+	}
+	t.Logf("attack algorithm: weight %d, %d samples admitted (text report)", weight, maxSamples)
+}
+
+// A heavy request that runs past the server's write timeout is answered whole: it takes
+// its own write deadline when it is admitted (it used to be dropped by the connection
+// while the log said 200). A 100 ms write timeout is far below what 10,000 samples take
+// to decode, evaluate and report.
+func TestHeavyRequestOutlivesWriteTimeout(t *testing.T) {
+	t.Parallel()
+	s := startService(t, nil)
+	srv, err := server.New(server.Config{
+		Mounts:          []server.Mount{{Path: "/soap/SiteAlgorithm", Service: s.Service}},
+		Logger:          slog.New(slog.DiscardHandler),
+		WriteTimeout:    100 * time.Millisecond,
+		ShutdownTimeout: time.Second,
+		MaxBodyBytes:    32 << 20,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := testkit.ServeLoopback(t, srv.Serve)
+
+	env := `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:alg="http://algorithm.sitesvc.org"><soapenv:Body>` +
+		`<alg:processMutationLists><key>` + s.Key + `</key><reportTypeInt>3</reportTypeInt>` + samplesXML("mutationsList", 10_000) + `</alg:processMutationLists></soapenv:Body></soapenv:Envelope>`
+	req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/soap/SiteAlgorithm", strings.NewReader(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+	req.Header.Set("SOAPAction", `""`)
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("the heavy request lost its response: %v", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%d after %v: %v %s", resp.StatusCode, time.Since(start), err, clip(string(body)))
+	}
+	if r := parseSOAP(t, string(body)); r.FaultCode != "" || strings.Count(r.Part, "\n") < 10_000 {
+		t.Errorf("the report of 10,000 samples: %d lines, fault %q", strings.Count(r.Part, "\n"), r.FaultString)
+	}
+	if elapsed := time.Since(start); elapsed < 100*time.Millisecond {
+		t.Logf("the request took %v, under the write timeout: the test proves nothing on this machine", elapsed)
 	}
 }
