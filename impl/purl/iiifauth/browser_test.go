@@ -66,6 +66,15 @@ const recordAuthorization = `window.__authSent = [];
   };
 })();`
 
+// expectNone fails the test, saying why, when anything on the page
+// matches the CSS selector.
+func expectNone(t *testing.T, ctx context.Context, selector, why string) {
+	t.Helper()
+	if n := eval(t, ctx, `document.querySelectorAll(`+strconv.Quote(selector)+`).length`); n != "0" {
+		t.Errorf("%s (%s elements match %s)", why, n, selector)
+	}
+}
+
 func openBrowser(t *testing.T) context.Context {
 	t.Helper()
 	ctx := testkit.Browser(t, 3*time.Minute, chromedp.WindowSize(1024, 768))
@@ -246,9 +255,7 @@ func TestRefusedAndLocationInBrowser(t *testing.T) {
 	if !strings.Contains(text, "access@library.example.org") || !strings.Contains(text, "library staff") {
 		t.Errorf("the refusal does not say who may read it and whom to ask: %q", text)
 	}
-	if eval(t, ctx, `document.querySelectorAll('#sitesvc-mirador').length`) != "0" {
-		t.Error("Mirador started for a refused reader")
-	}
+	expectNone(t, ctx, "#sitesvc-mirador", "Mirador started for a refused reader")
 	testkit.Screenshot(t, ctx, "restricted-refused")
 
 	// The reading room, through the proxy: shown without sign-in.
@@ -272,9 +279,7 @@ func TestRefusedAndLocationInBrowser(t *testing.T) {
 			if link := eval(t, room, `(document.querySelector('.sitesvc-access-message a')||{}).href`); link != srv.URL+"/hours/libraries/green.html" {
 				t.Errorf("the location message links %q, not the location's page on the Hours service", link)
 			}
-			if eval(t, room, `document.querySelectorAll('#sitesvc-mirador, button.sitesvc-signin').length`) != "0" {
-				t.Error("a reader elsewhere got the viewer or a sign-in button for a location item")
-			}
+			expectNone(t, room, "#sitesvc-mirador, button.sitesvc-signin", "a reader elsewhere got the viewer or a sign-in button for a location item")
 			testkit.Screenshot(t, room, "location-elsewhere")
 		}
 	}

@@ -53,10 +53,7 @@ func TestIngestCorpus(t *testing.T) {
 // is served as MODS 3.6 that validates against the MODS 3.6 schema, and
 // preparing that again changes nothing.
 func TestPrepareMODSCorpus(t *testing.T) {
-	schema, err := NewMODSSchema(modsXSD(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := testSchema(t)
 	ctx := context.Background()
 	docs := map[string][]byte{}
 	for _, p := range corpusRecords(t, ".xml") {
@@ -83,20 +80,12 @@ func TestPrepareMODSCorpus(t *testing.T) {
 			continue
 		}
 		versions[m.Version]++
-		out, warnings, err := PrepareMODS(ctx, doc, schema)
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
+		out, _, warnings := prepareServed(t, ctx, schema, name, doc)
+		if out == nil {
 			continue
 		}
-		if err := schema.Validate(ctx, out); err != nil {
-			t.Errorf("%s: served MODS does not validate: %v", name, err)
-		}
-		if m, err := ParseMODS(out); err != nil || m.Version != "3.6" || !bytes.Contains(out, []byte(MODS36Location)) {
-			t.Errorf("%s: served MODS is not declared 3.6: %v", name, err)
-		}
-		again, w, err := PrepareMODS(ctx, out, schema)
-		if err != nil || !bytes.Equal(again, out) || len(w) != 0 {
-			t.Errorf("%s: preparing the served MODS again changes it: %v %q", name, err, w)
+		if !bytes.Contains(out, []byte(MODS36Location)) {
+			t.Errorf("%s: served MODS does not name the MODS 3.6 schema", name)
 		}
 		t.Logf("%s: MODS %q, %d warnings", name, m.Version, len(warnings))
 	}

@@ -34,10 +34,7 @@ func realRecords(t *testing.T) []string {
 // says of the object (files, rights, title) is read from it.
 func TestIngestRealRecords(t *testing.T) {
 	ctx := context.Background()
-	schema, err := NewMODSSchema(modsXSD(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := testSchema(t)
 	for _, p := range realRecords(t) {
 		name := filepath.Base(p)
 		id, err := druid.Parse(strings.TrimSuffix(name, ".public.xml"))
@@ -125,10 +122,7 @@ func expect(what, got, want string) error {
 // the attribute is in the XLink namespace.
 func TestUndeclaredPrefix(t *testing.T) {
 	ctx := context.Background()
-	schema, err := NewMODSSchema(modsXSD(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := testSchema(t)
 	doc := []byte(`<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z">
   <identityMetadata><objectLabel>L</objectLabel><foo:note>kept</foo:note></identityMetadata>
   <mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>T</title></titleInfo>
@@ -181,10 +175,7 @@ func TestUndeclaredPrefix(t *testing.T) {
 // served as valid MODS 3.6 keeping what it says.
 func TestMODSWithoutNamespace(t *testing.T) {
 	ctx := context.Background()
-	schema, err := NewMODSSchema(modsXSD(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := testSchema(t)
 	doc := []byte(`<publicObject id="druid:bc123df4567" published="2018-07-20T20:56:19Z">
   <MODS><titleInfo><title>Rivers of Uganda</title></titleInfo><extension displayLabel="geo"><x:y xmlns:x="urn:x">1</x:y></extension></MODS>
 </publicObject>`)
@@ -386,12 +377,36 @@ func TestRightsRealForms(t *testing.T) {
 // (testdata/real/mods: 3.0 with the mods: prefix and an extension in
 // another namespace, 3.8) are served as MODS 3.6 that validates, keeping
 // their title; preparing that again changes nothing.
+// prepareServed prepares the MODS record doc (named name) as the service
+// serves it and checks the result: valid against schema, MODS 3.6, and
+// stable (prepared again, unchanged and without warnings). It returns the
+// served record, read, and the warnings; a nil record when doc was refused
+// (the test failed).
+func prepareServed(t *testing.T, ctx context.Context, schema *MODSSchema, name string, doc []byte) ([]byte, *MODS, []string) {
+	t.Helper()
+	out, warnings, err := PrepareMODS(ctx, doc, schema)
+	if err != nil {
+		t.Errorf("%s: refused: %v", name, err)
+		return nil, nil, nil
+	}
+	if err := schema.Validate(ctx, out); err != nil {
+		t.Errorf("%s: served MODS does not validate: %v", name, err)
+	}
+	served, err := ParseMODS(out)
+	if err != nil || served.Version != "3.6" {
+		t.Errorf("%s: served MODS is not MODS 3.6: %+v %v", name, served, err)
+		return nil, nil, nil
+	}
+	again, w, err := PrepareMODS(ctx, out, schema)
+	if err != nil || !bytes.Equal(again, out) || len(w) != 0 {
+		t.Errorf("%s: preparing the served MODS again changes it: %v %q", name, err, w)
+	}
+	return out, served, warnings
+}
+
 func TestPrepareRealMODS(t *testing.T) {
 	ctx := context.Background()
-	schema, err := NewMODSSchema(modsXSD(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := testSchema(t)
 	files, _ := filepath.Glob(filepath.Join("testdata", "real", "mods", "*.mods.xml"))
 	if len(files) == 0 {
 		t.Fatal("no MODS records in testdata/real/mods")
@@ -402,21 +417,12 @@ func TestPrepareRealMODS(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		out, warnings, err := PrepareMODS(ctx, data, schema)
-		if err != nil {
-			t.Errorf("%s: refused: %v", p, err)
+		out, served, warnings := prepareServed(t, ctx, schema, p, data)
+		if out == nil {
 			continue
 		}
-		if err := schema.Validate(ctx, out); err != nil {
-			t.Errorf("%s: served MODS does not validate: %v", p, err)
-		}
-		served, err := ParseMODS(out)
-		if err != nil || served.Version != "3.6" || served.Title != m.Title || m.Title == "" {
-			t.Errorf("%s: served %+v (%v), want version 3.6 and the title %q", p, served, err, m.Title)
-		}
-		again, w, err := PrepareMODS(ctx, out, schema)
-		if err != nil || !bytes.Equal(again, out) || len(w) != 0 {
-			t.Errorf("%s: preparing the served MODS again changes it: %v %q", p, err, w)
+		if served.Title != m.Title || m.Title == "" {
+			t.Errorf("%s: served the title %q, want %q", p, served.Title, m.Title)
 		}
 		t.Logf("%s: MODS %q served as 3.6; warnings %q", filepath.Base(p), m.Version, warnings)
 	}
@@ -474,10 +480,7 @@ func TestDocumentEncodings(t *testing.T) {
 		t.Errorf("an unknown encoding: %v", err)
 	}
 	// A MODS record of its own, in ISO-8859-1.
-	schema, err := NewMODSSchema(modsXSD(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := testSchema(t)
 	out, _, err := PrepareMODS(ctx, []byte(`<?xml version="1.0" encoding="ISO-8859-1"?><mods xmlns="http://www.loc.gov/mods/v3" version="3.3"><titleInfo><title>Caf`+"\xe9"+`</title></titleInfo></mods>`), schema)
 	if m, perr := ParseMODS(out); err != nil || perr != nil || m.Title != "Café" {
 		t.Errorf("ISO-8859-1 MODS: %v %v %s", err, perr, out)
