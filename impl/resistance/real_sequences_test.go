@@ -21,18 +21,11 @@ import (
 // SEVERE WARNING naming its unusual mutations.
 func TestRealSequencesThroughTheAnalysis(t *testing.T) {
 	e := testEngine(t)
-	dir := filepath.Join(testkit.RepoRoot(t), "impl", "align", "testdata", "real")
+	dir := testkit.RealSequencesDir(t)
 	want := map[string][]string{} // accession → genes; nil: must fail
-	for _, line := range strings.Split(string(must(os.ReadFile(filepath.Join(dir, "expected.tsv")))), "\n") {
-		acc, genes, ok := strings.Cut(line, "\t")
-		if !ok || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if genes == "error" {
-			want[acc] = nil
-			continue
-		}
-		for _, g := range strings.Fields(genes) {
+	for acc, genes := range testkit.RealExpectations(t) {
+		want[acc] = nil
+		for _, g := range genes {
 			name, _, _ := strings.Cut(g, ":")
 			want[acc] = append(want[acc], name)
 		}
@@ -52,7 +45,7 @@ func TestRealSequencesThroughTheAnalysis(t *testing.T) {
 	samples := make([]sample, len(recs))
 	e.analyseInto(s, samples, recs, 1)
 	for i, smp := range samples {
-		acc := accession(recs[i].Name)
+		acc := testkit.Accession(recs[i].Name)
 		genes, ok := want[acc]
 		if !ok {
 			t.Errorf("%s: not in expected.tsv", acc)
@@ -91,18 +84,4 @@ func TestRealSequencesThroughTheAnalysis(t *testing.T) {
 			t.Errorf("%s: severe warnings %q", acc, severe)
 		}
 	}
-}
-
-// accession is the GenBank accession of an NCBI FASTA header (the field after gb| or
-// dbj|), or its first word.
-func accession(header string) string {
-	fields := strings.Split(header, "|")
-	for i, f := range fields {
-		if (f == "gb" || f == "dbj") && i+1 < len(fields) {
-			acc, _, _ := strings.Cut(fields[i+1], ".")
-			return acc
-		}
-	}
-	word, _, _ := strings.Cut(header, " ")
-	return word
 }
