@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,7 +100,7 @@ func TestPublishKilledLeavesOneVersion(t *testing.T) {
 	rng := rand.New(rand.NewPCG(testkit.Seed(t), 11))
 	for i := range 8 {
 		dir := []string{a, b}[i%2]
-		cmd := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, "--mods-schema", "", dir)
+		cmd := publishCmd(bin, srv.DataDir, "--mods-schema", "", dir)
 		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

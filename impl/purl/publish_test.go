@@ -15,7 +15,6 @@ import (
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
 	"github.com/sitelib/sitesvc/impl/purl/record"
-	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 const xmlType = "Content-Type: application/xml"
@@ -300,12 +299,7 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 // the served .mods validates against the schema.
 func TestPublishMODSAgainstTheSchema(t *testing.T) {
 	t.Parallel()
-	testkit.RequireTool(t, "xmllint")
-	schema, err := record.NewMODSSchema(filepath.Join(testkit.SharedDir(t), "data", "schemas", "mods", "mods-3-6.xsd"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFixture(t, func(c *Config) { c.MODSSchema = schema })
+	f, schema := newMODSFixture(t)
 	id := "bb000kk0000"
 	orig := f.sample(t, id, "mods.xml")
 	bad := strings.Replace(string(orig), "<title>", "<bogus/><title>", 1)

@@ -213,7 +213,7 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 				t.Fatal(err)
 			}
 		}
-		if out, err := exec.Command(testkit.Binary(t), "purl", "publish", "--data", srv.DataDir, obj).CombinedOutput(); err != nil {
+		if out, err := publishCmd(testkit.Binary(t), srv.DataDir, obj).CombinedOutput(); err != nil {
 			t.Errorf("publishing without the unshelved file: %v: %s", err, out)
 		}
 		if _, err := corpusGet(srv, "/purl/mr497sx5638/file/ACWA_WaterPublications.pdf", http.StatusNotFound); err != nil {
@@ -271,7 +271,7 @@ func darkRecord(srv *testkit.Server, bin, token, dir string, raw []byte, id drui
 	if err := os.WriteFile(filepath.Join(dir, "public.xml"), raw, 0o644); err != nil {
 		return "", err
 	}
-	if out, err := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, dir).CombinedOutput(); err != nil {
+	if out, err := publishCmd(bin, srv.DataDir, dir).CombinedOutput(); err != nil {
 		return "", fmt.Errorf("purl publish: %v: %s", err, out)
 	}
 	if _, err := corpusPut(srv, token, "/purl/"+id.String()+".xml", raw); err != nil {
