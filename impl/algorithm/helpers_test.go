@@ -2,6 +2,8 @@ package algorithm
 
 import (
 	"encoding/xml"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -34,6 +36,20 @@ func testEngine(t testing.TB) ResistanceEngine {
 		return e.WithClock(func() time.Time { return reportTime }), nil
 	})
 	return ResistanceEngine{E: e}
+}
+
+// newTestLogger is the service's logger writing text to w.
+func newTestLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+
+// get sends a GET and returns the status, the content type and the body.
+func get(t *testing.T, url string) (int, string, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, b := testkit.Do(t, nil, req)
+	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
 }
 
 // testService is the service over the real engine with one key, served by
