@@ -98,9 +98,6 @@ func operationCount(t *testing.T, specPath string) int {
 // Chromium: each renders every operation of its contract, with no console
 // error, no failed load and no request to another host.
 func TestDocsPagesInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test")
-	}
 	if d, err := apidocs.New("probe"); err != nil || !d.Bundled() {
 		testkit.Missing(t, "the Redoc bundle built in (scripts/build-apidocs.sh; make test does) (%v)", err)
 	}

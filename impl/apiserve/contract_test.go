@@ -11,11 +11,7 @@ import (
 
 func TestContract(t *testing.T) {
 	t.Parallel()
-	spec := itemsSpec(t)
-	c, err := NewContract(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := itemsContract(t)
 	item := httptest.NewRequest("PATCH", "/items/abc", nil)
 	if got := c.Allow(item); got != "GET, HEAD, PUT, OPTIONS" {
 		t.Errorf("Allow = %q", got)
@@ -40,11 +36,7 @@ func TestContract(t *testing.T) {
 // remembers a path the document lacks, so unknown paths cannot fill it.
 func TestFindRouteRemembers(t *testing.T) {
 	t.Parallel()
-	spec := itemsSpec(t)
-	c, err := NewContract(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := itemsContract(t)
 	get := func(path string) (*routers.Route, map[string]string, error) {
 		return c.FindRoute(httptest.NewRequest(http.MethodGet, path, nil))
 	}

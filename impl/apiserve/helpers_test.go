@@ -28,3 +28,13 @@ func newItemsEcho(t testing.TB) (*echo.Echo, *verdictMemo) {
 	}
 	return e, memo
 }
+
+// itemsContract is the contract of testdata/items.yaml.
+func itemsContract(t testing.TB) *Contract {
+	t.Helper()
+	c, err := NewContract(itemsSpec(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

@@ -192,3 +192,34 @@ func TestPolicyBodies(t *testing.T) {
 		t.Errorf("PUT text/xml: %d %s, handler saw %+v", rec.Code, rec.Body, *s)
 	}
 }
+
+// A body over the server's limit is 413 whether the validator or the
+// handler finds out, not 400 "reading failed" or 500.
+func TestBodyOverLimitIs413(t *testing.T) {
+	t.Parallel()
+	spec := itemsSpec(t)
+	e, err := New(Options{Spec: spec, Auth: func(context.Context, *openapi3filter.AuthenticationInput) error { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.PUT("/items/:id", func(c echo.Context) error { return c.NoContent(204) })
+	req := httptest.NewRequest("PUT", "/items/abc", strings.NewReader(`{"name":"`+strings.Repeat("x", 100)+`"}`))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	req.Body = http.MaxBytesReader(rec, req.Body, 16)
+	e.ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("body over the limit = %d %s, want 413", rec.Code, rec.Body.String())
+	}
+}
+
+func TestMethodNotAllowedNamesAllow(t *testing.T) {
+	t.Parallel()
+	e := newItems(t)
+	req := httptest.NewRequest("PATCH", "/items/abc", nil)
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	if rec.Code != http.StatusMethodNotAllowed || rec.Header().Get("Allow") != "GET, PUT" {
+		t.Errorf("PATCH = %d, Allow %q; want 405 with Allow: GET, PUT", rec.Code, rec.Header().Get("Allow"))
+	}
+}

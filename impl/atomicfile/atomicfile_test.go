@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 func TestWriteReplacesWholeFile(t *testing.T) {
@@ -65,10 +67,7 @@ func TestLockSerialisesReadModifyWrite(t *testing.T) {
 // TestLockExcludesOtherProcesses holds the lock and checks that flock(1)
 // from another process cannot take it.
 func TestLockExcludesOtherProcesses(t *testing.T) {
-	flock, err := exec.LookPath("flock")
-	if err != nil {
-		t.Skip("flock(1) not installed")
-	}
+	flock := testkit.RequireTool(t, "flock")
 	path := filepath.Join(t.TempDir(), "state.txt")
 	unlock, err := Lock(path)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sitelib/sitesvc/gen/embedapi"
 	"github.com/sitelib/sitesvc/impl/apiserve"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // The Embed benchmarks compare the service, with the object cached, against
@@ -166,11 +167,7 @@ func nsPerOp(b *testing.B, run func(n int)) float64 {
 // validatedConstant serves body for path's operation behind the same
 // apiserve validation as the service.
 func validatedConstant(b *testing.B, path, contentType string, body []byte) http.Handler {
-	spec, err := embedapi.GetSpec()
-	if err != nil {
-		b.Fatal(err)
-	}
-	e, err := apiserve.New(apiserve.Options{Spec: spec, BaseURL: testEmbedBase, Errors: errorRenderer("Test Library")})
+	e, err := apiserve.New(apiserve.Options{Spec: testkit.Spec(b, embedapi.GetSpec), BaseURL: testEmbedBase, Errors: errorRenderer("Test Library")})
 	if err != nil {
 		b.Fatal(err)
 	}

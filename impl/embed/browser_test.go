@@ -3,11 +3,7 @@ package embed_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -55,15 +51,18 @@ func browserFor(t *testing.T, limit time.Duration) context.Context {
 		chromedp.Flag("autoplay-policy", "no-user-gesture-required"))
 }
 
+// viewerServer starts the binary serving the Mirador bundle for a browser
+// test.
+func viewerServer(t *testing.T) *testkit.Server {
+	t.Helper()
+	return testkit.StartServer(t, "--viewer-dir", viewerDir(t))
+}
+
 // viewerDir is the Mirador bundle the browser tests serve with
 // --viewer-dir: the pinned npm package scripts/build-viewer.sh installs.
 func viewerDir(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(testkit.RepoRoot(t), "impl/embed/viewer/node_modules/mirador/dist")
-	if _, err := os.Stat(filepath.Join(dir, "mirador.min.js")); err != nil {
-		testkit.Missing(t, "the Mirador bundle (scripts/build-viewer.sh installs it; make test does): %v", err)
-	}
-	return dir
+	return filepath.Dir(testkit.Installed(t, "impl/embed/viewer/node_modules/mirador/dist/mirador.min.js", "scripts/build-viewer.sh"))
 }
 
 func evalString(ctx context.Context, t *testing.T, expr string) string {
@@ -79,10 +78,7 @@ func evalString(ctx context.Context, t *testing.T, expr string) string {
 // object in headless Chromium and checks what a person would see.
 func TestViewerInBrowser(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
+	srv := viewerServer(t)
 	iframeURL := func(druid string) string {
 		return srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+druid)
 	}
@@ -139,11 +135,7 @@ func TestViewerInBrowser(t *testing.T) {
 			if !strings.HasSuffix(src, "/purl/"+samplePDF+"/file/annual-report.pdf") || fragment != "view=FitH&pagemode=none&navpanes=0" {
 				t.Fatalf("no PDF frame (src %q, fragment %q)", src, fragment)
 			}
-			resp, err := http.Get(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
+			resp, _ := testkit.Get(t, src)
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/pdf" {
 				t.Errorf("PDF frame source answers %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 			}
@@ -162,12 +154,7 @@ func TestViewerInBrowser(t *testing.T) {
 				if !strings.Contains(href, "/purl/"+sampleFiles+"/file/") || !strings.ContainsAny(text, "0123456789") || !strings.Contains(text, "B") {
 					t.Errorf("file entry %q: want a download link, name and size", l)
 				}
-				resp, err := http.Get(href)
-				if err != nil {
-					t.Fatal(err)
-				}
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
+				if resp, _ := testkit.Get(t, href); resp.StatusCode != 200 {
 					t.Errorf("download link %s answers %d", href, resp.StatusCode)
 				}
 			}
@@ -198,10 +185,8 @@ func TestViewerInBrowser(t *testing.T) {
 					t.Errorf("member link %+v: want a visible title linking a PURL page", m)
 					continue
 				}
-				if resp, err := http.Get(m.Href); err != nil || resp.StatusCode != 200 {
-					t.Errorf("member link %s: %v", m.Href, err)
-				} else {
-					resp.Body.Close()
+				if resp, _ := testkit.Get(t, m.Href); resp.StatusCode != 200 {
+					t.Errorf("member link %s answers %d", m.Href, resp.StatusCode)
 				}
 			}
 			if got := evalString(ctx, t, `(document.querySelector('.sitesvc-collection-page a') || {}).href || ''`); got != srv.URL+"/purl/"+sampleCollection {
@@ -268,25 +253,17 @@ func TestViewerInBrowser(t *testing.T) {
 		// and tells the page it shows the object. A frame refused by
 		// X-Frame-Options or CSP frame-ancestors would never say so.
 		t.Run("framed by another site", func(t *testing.T) {
-			resp, err := http.Get(srv.URL + "/embed/embed?url=" + url.QueryEscape(srv.URL+"/purl/"+sampleImage))
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, body := srv.Get(t, "/embed/embed?url="+url.QueryEscape(srv.URL+"/purl/"+sampleImage))
 			var o struct{ HTML string }
-			err = json.NewDecoder(resp.Body).Decode(&o)
-			resp.Body.Close()
-			if err != nil || !strings.HasPrefix(o.HTML, "<iframe ") {
+			if err := json.Unmarshal(body, &o); err != nil || !strings.HasPrefix(o.HTML, "<iframe ") {
 				t.Fatalf("oEmbed html %q: %v", o.HTML, err)
 			}
-			host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/html; charset=utf-8")
-				fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>A blog</title><script>
+			page := testkit.OtherSite(t, func() string {
+				return `<!DOCTYPE html><html><head><title>A blog</title><script>
 window.messages = [];
 addEventListener('message', function (e) { window.messages.push({origin: e.origin, data: e.data}); });
-</script></head><body><p>An embedded object:</p><div style="width: 800px; height: 500px">%s</div></body></html>`, o.HTML)
-			}))
-			defer host.Close()
-			page := strings.Replace(host.URL, "127.0.0.1", "localhost", 1)
+</script></head><body><p>An embedded object:</p><div style="width: 800px; height: 500px">` + o.HTML + `</div></body></html>`
+			})
 			if err := chromedp.Run(ctx, chromedp.Navigate(page)); err != nil {
 				t.Fatal(err)
 			}

@@ -202,13 +202,8 @@ func TestRememberedAnswersBounded(t *testing.T) {
 // cookie parameter), nothing is remembered.
 func TestAnswerMemoNeedsQueryOnlyOperations(t *testing.T) {
 	t.Parallel()
-	load := func() *openapi3.T {
-		spec, err := embedapi.GetSpec()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return spec
-	}
+	// Each a fresh copy, changed below.
+	load := func() *openapi3.T { return testkit.Spec(t, embedapi.GetSpec) }
 	if !newAnswerMemo(load(), 8).enabled {
 		t.Fatal("the contract's /embed and /iframe depend on the query only, yet the memo is off")
 	}

@@ -1,8 +1,6 @@
 package embed
 
 import (
-	"encoding/json"
-	"regexp"
 	"testing"
 	"time"
 )
@@ -22,15 +20,7 @@ func TestFileRightsInTheViewer(t *testing.T) {
 	viewer := func() viewerObject {
 		t.Helper()
 		_, doc := e.get(t, path)
-		m := regexp.MustCompile(`data-object="([^"]*)"`).FindStringSubmatch(doc)
-		if m == nil {
-			t.Fatalf("no data-object: %s", doc)
-		}
-		var obj viewerObject
-		if err := json.Unmarshal([]byte(htmlUnescape(m[1])), &obj); err != nil {
-			t.Fatal(err)
-		}
-		return obj
+		return dataObject(t, doc)
 	}
 	restricted := func(obj viewerObject) map[string]bool {
 		out := map[string]bool{}

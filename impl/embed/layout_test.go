@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -55,10 +54,7 @@ type imageArea struct {
 // zoomed into a corner).
 func TestViewerShowsTheImage(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
+	srv := viewerServer(t)
 	// The groups below run in parallel, each with a browser of its own
 	// (a tab's viewport is set per page), against the one server.
 	druids := []string{sampleImage, sampleBook, sampleMap}
@@ -160,6 +156,19 @@ func viewerFrames(ctx context.Context, t *testing.T, srv *testkit.Server) {
 	}
 }
 
+// openViewer shows druid's iframe document in a width×height viewport and
+// waits until the viewer has drawn its image.
+func openViewer(ctx context.Context, t *testing.T, srv *testkit.Server, druid string, width, height int64) {
+	t.Helper()
+	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(width, height, 1, false),
+		chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+druid))); err != nil {
+		t.Fatal(err)
+	}
+	if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
+		t.Fatalf("the image was never drawn: %v", err)
+	}
+}
+
 // viewerControls checks the viewer's own controls: focus rings, the
 // download panel, the thumbnail strip's labels, keyboard use.
 func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
@@ -168,13 +177,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 	// four sides on the screen (the bar touches the frame's edge, and the
 	// title clips its overflow).
 	t.Run("focus rings", func(t *testing.T) {
-		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
-			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
-			t.Fatal(err)
-		}
-		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
-			t.Fatal(err)
-		}
+		openViewer(ctx, t, srv, sampleBook, 640, 400)
 		evalString(ctx, t, `(function(){if (document.activeElement) { document.activeElement.blur(); } return 'ok';})()`)
 		ring := color.RGBA{0x1a, 0x4f, 0x8b, 255}
 		n := int(evalString(ctx, t, `String(document.querySelectorAll('.sitesvc-embed-controls > *').length)`)[0] - '0')
@@ -198,9 +201,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 				t.Fatal(err)
 			}
 			if i == 2 {
-				if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-					_ = os.WriteFile(filepath.Join(dir, "focus-ring.png"), shot, 0o644)
-				}
+				testkit.KeepScreenshot(t, "focus-ring", shot)
 			}
 			cx, cy := (r.Left+r.Right)/2, (r.Top+r.Bottom)/2
 			for side, p := range map[string][2]float64{"left": {r.Left + 1.5, cy}, "right": {r.Right - 1.5, cy}, "top": {cx, r.Top + 1.5}, "bottom": {cx, r.Bottom - 1.5}} {
@@ -213,13 +214,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 	// The download panel offers the image shown by size (JPEGs of the
 	// image service) and as its original, and the whole object as a zip.
 	t.Run("download panel", func(t *testing.T) {
-		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
-			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleImage))); err != nil {
-			t.Fatal(err)
-		}
-		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
-			t.Fatal(err)
-		}
+		openViewer(ctx, t, srv, sampleImage, 640, 400)
 		// The image area's end follows the canvas controls' measured height.
 		if got := evalString(ctx, t, `(function(){var m = document.getElementById('sitesvc-mirador'), n = m.querySelector('.mirador-canvas-nav'); return m.style.getPropertyValue('--sitesvc-nav') + ' ' + n.offsetHeight + 'px';})()`); len(strings.Fields(got)) != 2 || strings.Fields(got)[0] != strings.Fields(got)[1] {
 			t.Errorf("--sitesvc-nav and the controls' height: %q", got)
@@ -231,25 +226,17 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 		if err := chromedp.Run(ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll('#sitesvc-download a')).map(function(a){return {Text: a.textContent, Href: a.href, Line: a.parentElement.textContent};})`, &links)); err != nil {
 			t.Fatal(err)
 		}
-		if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-			var shot []byte
-			if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil {
-				_ = os.WriteFile(filepath.Join(dir, "download-panel.png"), shot, 0o644)
-			}
-		}
+		testkit.Screenshot(t, ctx, "download-panel")
 		got := map[string]string{}
 		for _, l := range links {
 			got[l.Text] = l.Line
-			resp, err := http.Get(l.Href)
-			if err != nil {
-				t.Fatal(err)
-			}
+			resp, body := testkit.Get(t, l.Href)
 			ct := resp.Header.Get("Content-Type")
 			var cfg image.Config
+			var err error
 			if strings.HasPrefix(ct, "image/") {
-				cfg, _, err = image.DecodeConfig(resp.Body)
+				cfg, _, err = image.DecodeConfig(bytes.NewReader(body))
 			}
-			resp.Body.Close()
 			switch {
 			case resp.StatusCode != http.StatusOK:
 				t.Errorf("%s (%s) answers %d", l.Text, l.Href, resp.StatusCode)
@@ -280,13 +267,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 			{sampleBook, 1280, 900, []string{"Page 1", "Page 2", "Page 3", "Page 4", "Page 5", "Page 6", "Page 7", "Page 8", "Page 9", "Page 10", "Page 11", "Page 12"}},
 			{sampleImage, 390, 844, []string{"Facing north", "Facing south"}},
 		} {
-			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(c.w, c.h, 1, false),
-				chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+c.druid))); err != nil {
-				t.Fatal(err)
-			}
-			if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
-				t.Fatal(err)
-			}
+			openViewer(ctx, t, srv, c.druid, c.w, c.h)
 			var labels []struct {
 				Text     string
 				Inside   bool
@@ -317,13 +298,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 	})
 	// The download panel follows the page Mirador shows.
 	t.Run("download follows the page", func(t *testing.T) {
-		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
-			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
-			t.Fatal(err)
-		}
-		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
-			t.Fatal(err)
-		}
+		openViewer(ctx, t, srv, sampleBook, 640, 400)
 		if err := chromedp.Run(ctx, chromedp.Click(`button[aria-label="Next item"]`, chromedp.ByQuery), chromedp.Sleep(800*time.Millisecond),
 			chromedp.Click(`button[aria-label="Download"]`, chromedp.ByQuery)); err != nil {
 			t.Fatal(err)
@@ -336,13 +311,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 	// Every control is a named button or link, reachable with the keyboard,
 	// with a visible focus ring.
 	t.Run("controls", func(t *testing.T) {
-		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 400, 1, false),
-			chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleBook))); err != nil {
-			t.Fatal(err)
-		}
-		if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
-			t.Fatal(err)
-		}
+		openViewer(ctx, t, srv, sampleBook, 640, 400)
 		names := evalString(ctx, t, `Array.from(document.querySelectorAll('.sitesvc-embed-controls > *')).map(function(b){return (b.tagName === 'BUTTON' || (b.tagName === 'A' && b.href) ? '' : 'NOT-A-CONTROL ') + (b.getAttribute('aria-label') || 'UNNAMED');}).join('|')`)
 		for _, want := range []string{"Show page thumbnails", "Download", "Share", "Rights and license"} {
 			if !strings.Contains(names, want) {
@@ -380,12 +349,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 		if got := evalString(ctx, t, `String(document.getElementById('sitesvc-info').hidden) + ' ' + document.activeElement.getAttribute('aria-label')`); got != "true Rights and license" {
 			t.Errorf("after Escape: %q", got)
 		}
-		if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-			var shot []byte
-			if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil {
-				_ = os.WriteFile(filepath.Join(dir, "controls.png"), shot, 0o644)
-			}
-		}
+		testkit.Screenshot(t, ctx, "controls")
 	})
 }
 
@@ -436,12 +400,7 @@ func checkViewerFills(ctx context.Context, t *testing.T, srv *testkit.Server, dr
 		// A PDF or a video has the frame nearly all.
 		t.Errorf("%s covers %.0f%% of the viewport, want at least 50%%", selector, 100*share)
 	}
-	if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-		var shot []byte
-		if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil {
-			_ = os.WriteFile(filepath.Join(dir, druid+"-"+vpName+".png"), shot, 0o644)
-		}
-	}
+	testkit.Screenshot(t, ctx, druid+"-"+vpName)
 
 }
 
@@ -491,21 +450,12 @@ type imageRequest struct {
 // drawn (the middle of the view shows the quadrant there).
 func TestDeepZoom(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	srv := testkit.StartServer(t, "--viewer-dir", viewerDir(t))
+	srv := viewerServer(t)
 	if !largeSamples(t, srv) {
 		t.Skip("no large samples")
 	}
 	ctx := browserFor(t, 5*time.Minute)
-	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false),
-		chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+sampleLarge))); err != nil {
-		t.Fatal(err)
-	}
-	if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
-		t.Fatalf("the image was never drawn: %v", err)
-	}
+	openViewer(ctx, t, srv, sampleLarge, 1280, 900)
 	var first []imageRequest
 	if err := chromedp.Run(ctx, chromedp.Evaluate(imageRequestsJS, &first)); err != nil {
 		t.Fatal(err)
@@ -551,9 +501,7 @@ func TestDeepZoom(t *testing.T) {
 		chromedp.CaptureScreenshot(&shot)); err != nil {
 		t.Fatal(err)
 	}
-	if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-		_ = os.WriteFile(filepath.Join(dir, "deep-zoom.png"), shot, 0o644)
-	}
+	testkit.KeepScreenshot(t, "deep-zoom", shot)
 	screen, err := png.Decode(bytes.NewReader(shot))
 	if err != nil {
 		t.Fatal(err)
@@ -619,10 +567,7 @@ func checkImageShownIn(ctx context.Context, t *testing.T, srv *testkit.Server, p
 		var dbg string
 		_ = chromedp.Run(ctx, chromedp.Evaluate(`(function(){try{var c = document.querySelector('.openseadragon-canvas canvas'); if(!c) return 'no canvas'; var px = c.getContext('2d').getImageData(c.width >> 1, c.height >> 1, 1, 1).data; return c.width+'x'+c.height+' '+Array.from(px).join(',')}catch(e){return String(e)}})()`, &dbg))
 		t.Logf("debug: %s", dbg)
-		var shot []byte
-		if chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)) == nil && os.Getenv("SITESVC_SCREENSHOTS") != "" {
-			_ = os.WriteFile(filepath.Join(os.Getenv("SITESVC_SCREENSHOTS"), name+"-failed.png"), shot, 0o644)
-		}
+		testkit.Screenshot(t, ctx, name+"-failed")
 		t.Fatalf("the image was never drawn: %v (document: %s)", err, evalString(ctx, t, `document.body.innerText.slice(0, 300)`))
 	}
 	var area imageArea
@@ -654,9 +599,7 @@ func checkImageShownIn(ctx context.Context, t *testing.T, srv *testkit.Server, p
 	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&shot)); err != nil {
 		t.Fatal(err)
 	}
-	if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-		_ = os.WriteFile(filepath.Join(dir, name+".png"), shot, 0o644)
-	}
+	testkit.KeepScreenshot(t, name, shot)
 	if share := area.W * area.H / viewport; share < minShare {
 		t.Errorf("the image area is %.0f%% of the viewport (%+v), want at least %.0f%%", 100*share, area, 100*minShare)
 	}
@@ -734,12 +677,8 @@ func firstImage(t *testing.T, srv *testkit.Server, druid string) (string, float6
 
 func fetchImage(t *testing.T, u string) image.Image {
 	t.Helper()
-	resp, err := http.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	img, _, err := image.Decode(resp.Body)
+	_, body := testkit.Get(t, u)
+	img, _, err := image.Decode(bytes.NewReader(body))
 	if err != nil {
 		t.Fatalf("%s: %v", u, err)
 	}

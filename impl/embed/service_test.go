@@ -72,11 +72,7 @@ func newEnv(t testing.TB, edit ...func(*Config)) *testEnv {
 	t.Cleanup(func() { svc.Close() })
 	srv := httptest.NewServer(svc.Handler())
 	t.Cleanup(srv.Close)
-	spec, err := embedapi.GetSpec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testEnv{stub: stub, svc: svc, srv: srv, v: testkit.NewValidator(t, spec), clock: clock}
+	return &testEnv{stub: stub, svc: svc, srv: srv, v: testkit.NewValidator(t, testkit.Spec(t, embedapi.GetSpec)), clock: clock}
 }
 
 // get requests path (relative to the service) and validates the response
@@ -105,13 +101,21 @@ func q(params ...string) string {
 	return v.Encode()
 }
 
+// decodeJSON decodes a JSON answer's body (an oEmbed document, an error)
+// into a T.
+func decodeJSON[T any](t testing.TB, body string) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatalf("the body is not JSON of a %T: %v\n%s", v, err, body)
+	}
+	return v
+}
+
+// decodeOEmbed is an oEmbed JSON document; errorBody an error's.
 func decodeOEmbed(t testing.TB, body string) map[string]any {
 	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(body), &m); err != nil {
-		t.Fatalf("oEmbed body is not JSON: %v\n%s", err, body)
-	}
-	return m
+	return decodeJSON[map[string]any](t, body)
 }
 
 func TestOEmbedJSON(t *testing.T) {
@@ -270,11 +274,7 @@ func TestOEmbedXML(t *testing.T) {
 
 func errorBody(t testing.TB, body string) embedapi.Error {
 	t.Helper()
-	var e embedapi.Error
-	if err := json.Unmarshal([]byte(body), &e); err != nil {
-		t.Fatalf("error body is not JSON: %v: %s", err, body)
-	}
-	return e
+	return decodeJSON[embedapi.Error](t, body)
 }
 
 func TestErrors(t *testing.T) {
@@ -384,12 +384,7 @@ func TestUnknownPath(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	// Not in the contract, so not validated against it; still a JSON 404.
-	resp, err := http.Get(e.srv.URL + "/nothing")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	resp, body := testkit.Get(t, e.srv.URL+"/nothing")
 	if resp.StatusCode != 404 || errorBody(t, string(body)).Status != 404 {
 		t.Errorf("%d %s", resp.StatusCode, body)
 	}
@@ -661,14 +656,7 @@ func TestIframeDocument(t *testing.T) {
 		t.Errorf("viewer element is not inside the container")
 	}
 	// data-object carries what the viewer needs.
-	m := regexp.MustCompile(`data-object="([^"]*)"`).FindStringSubmatch(doc)
-	if m == nil {
-		t.Fatal("no data-object")
-	}
-	var obj viewerObject
-	if err := json.Unmarshal([]byte(htmlUnescape(m[1])), &obj); err != nil {
-		t.Fatalf("data-object: %v", err)
-	}
+	obj := dataObject(t, doc)
 	if obj.Viewer != "mirador" || obj.Access.Restricted || len(obj.Files) != 1 || obj.Files[0].URL != e.purl(imageDruid)+"/file/image1.png" {
 		t.Errorf("viewer object %+v", obj)
 	}
@@ -684,6 +672,21 @@ func TestIframeDocument(t *testing.T) {
 	if !strings.Contains(doc, "max-height: 200px") {
 		t.Errorf("maxheight not applied")
 	}
+}
+
+// dataObject decodes the data-object attribute of an iframe document: what
+// the viewer script is given.
+func dataObject(t testing.TB, doc string) viewerObject {
+	t.Helper()
+	m := regexp.MustCompile(`data-object="([^"]*)"`).FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatalf("no data-object: %.300s", doc)
+	}
+	var obj viewerObject
+	if err := json.Unmarshal([]byte(htmlUnescape(m[1])), &obj); err != nil {
+		t.Fatalf("data-object: %v", err)
+	}
+	return obj
 }
 
 func htmlUnescape(s string) string {
@@ -705,14 +708,7 @@ func TestIframeAccessAndKinds(t *testing.T) {
 		{citationDruid, "pdf", "citation-only", true, false},
 	} {
 		_, doc := e.get(t, "/iframe?"+q("url", e.purl(tc.druid)))
-		m := regexp.MustCompile(`data-object="([^"]*)"`).FindStringSubmatch(doc)
-		if m == nil {
-			t.Fatalf("%s: no data-object", tc.druid)
-		}
-		var obj viewerObject
-		if err := json.Unmarshal([]byte(htmlUnescape(m[1])), &obj); err != nil {
-			t.Fatal(err)
-		}
+		obj := dataObject(t, doc)
 		if obj.Viewer != tc.viewer || obj.Access.Level != tc.level || obj.Access.Restricted != tc.restricted {
 			t.Errorf("%s: %+v", tc.druid, obj)
 		}
@@ -879,16 +875,12 @@ func TestMiradorBundle(t *testing.T) {
 func TestPublishedContract(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	resp, err := http.Get(e.srv.URL + "/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	_, body := testkit.Get(t, e.srv.URL+"/openapi.json")
 	var doc struct {
 		Servers []struct{ URL string } `json:"servers"`
 		Paths   map[string]any         `json:"paths"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
+	if err := json.Unmarshal(body, &doc); err != nil {
 		t.Fatal(err)
 	}
 	if len(doc.Servers) != 1 || doc.Servers[0].URL != testEmbedBase {
@@ -962,15 +954,7 @@ func TestEmbargoReleasedWhileCached(t *testing.T) {
 	viewerAccess := func() viewerAccess {
 		t.Helper()
 		_, doc := e.get(t, path)
-		m := regexp.MustCompile(`data-object="([^"]*)"`).FindStringSubmatch(doc)
-		if m == nil {
-			t.Fatalf("no data-object: %s", doc)
-		}
-		var obj viewerObject
-		if err := json.Unmarshal([]byte(htmlUnescape(m[1])), &obj); err != nil {
-			t.Fatal(err)
-		}
-		return obj.Access
+		return dataObject(t, doc).Access
 	}
 	if a := viewerAccess(); a.Level != "embargoed" || !a.Restricted {
 		t.Fatalf("before the release day: %+v", a)

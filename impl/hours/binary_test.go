@@ -17,15 +17,8 @@ import (
 // change survives a restart on the same --data.
 func TestBinary(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
 	srv := testkit.StartServer(t, "--services", "hours")
-	spec, err := hoursapi.GetSpec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	valid := testkit.NewValidator(t, spec).Mounted("/hours")
+	valid := testkit.NewValidator(t, testkit.Spec(t, hoursapi.GetSpec)).Mounted("/hours")
 	// get is srv.Get with the response checked against api/hours.yaml and,
 	// for JSON:API, the JSON:API schema.
 	get := func(path string) (*http.Response, []byte) {

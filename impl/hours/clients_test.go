@@ -16,17 +16,9 @@ import (
 // configured, PostgreSQL. The script is scripts/hours-npm/clients.cjs.
 func TestRealJSONAPIClients(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the binary and node")
-	}
 	node := testkit.RequireTool(t, "node")
 	root := testkit.RepoRoot(t)
-	if _, err := os.Stat(filepath.Join(root, "scripts", "hours-npm", "node_modules", "kitsu")); err != nil {
-		if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
-			t.Fatalf("the Hours npm packages are required (scripts/hours-npm.sh install): %v", err)
-		}
-		t.Skipf("the Hours npm packages are not installed (scripts/hours-npm.sh install): %v", err)
-	}
+	testkit.Installed(t, "scripts/hours-npm/node_modules/kitsu", "scripts/hours-npm.sh install")
 	for _, b := range storetest.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			args := []string{"--services", "hours"}

@@ -3,7 +3,6 @@ package hours_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -73,12 +72,7 @@ func newEditorEnv(t *testing.T, sessions *admintest.Sessions) *editorEnv {
 // get reads a JSON:API document of the service.
 func (e *editorEnv) get(t *testing.T, path string, into any) {
 	t.Helper()
-	resp, err := http.Get(e.base + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	resp, body := testkit.Get(t, e.base+path)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET %s: %d %s", path, resp.StatusCode, body)
 	}
@@ -98,20 +92,10 @@ type editorDay struct {
 	} `json:"periods"`
 }
 
+// day reads lib/loc's hours on date.
 func (e *editorEnv) day(t *testing.T, lib, loc, date string) editorDay {
 	t.Helper()
-	var doc struct {
-		Data struct {
-			Attributes struct {
-				Hours []editorDay `json:"hours"`
-			} `json:"attributes"`
-		} `json:"data"`
-	}
-	e.get(t, "/libraries/"+lib+"/locations/"+loc+".json?from="+date, &doc)
-	if len(doc.Data.Attributes.Hours) != 1 {
-		t.Fatalf("%s/%s on %s: %d days", lib, loc, date, len(doc.Data.Attributes.Hours))
-	}
-	return doc.Data.Attributes.Hours[0]
+	return hoursOn[editorDay](t, func(path string, into any) { e.get(t, path, into) }, lib+"/locations/"+loc, date)
 }
 
 // wantDay fails the test unless the API gives lib/loc on date as want
@@ -189,12 +173,9 @@ func writeCSV(t *testing.T, ctx context.Context, status string) {
 }
 
 // newBrowserEditorEnv is the editor with test sessions (e.sessions) for a
-// browser test, which -short skips.
+// browser test.
 func newBrowserEditorEnv(t *testing.T) *editorEnv {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
 	return newEditorEnv(t, admintest.NewSessions())
 }
 
@@ -645,12 +626,7 @@ func TestEditorPageStates(t *testing.T) {
 		if cookie != "" {
 			admintest.Request(req, cookie, "")
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
+		resp, body := testkit.Do(t, nil, req)
 		if resp.StatusCode != status || resp.Header.Get("Cache-Control") != "private, no-store" || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
 			t.Errorf("GET /admin/: %d %q %q, want %d", resp.StatusCode, resp.Header.Get("Cache-Control"), resp.Header.Get("Content-Security-Policy"), status)
 		}
@@ -688,12 +664,7 @@ func TestEditorPageStates(t *testing.T) {
 			t.Errorf("GET /admin: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 		}
 		for path, ct := range map[string]string{"/admin/admin.js": "text/javascript; charset=utf-8", "/admin/admin.css": "text/css; charset=utf-8"} {
-			resp, err := http.Get(e.base + path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != ct {
+			if resp, _ := testkit.Get(t, e.base+path); resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != ct {
 				t.Errorf("GET %s: %d %q", path, resp.StatusCode, resp.Header.Get("Content-Type"))
 			}
 		}

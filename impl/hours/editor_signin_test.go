@@ -1,7 +1,6 @@
 package hours_test
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -24,9 +23,6 @@ import (
 // library and the API refuses her a write to this one.
 func TestEditorWithRealSignIn(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the binary, an OpenID Connect provider and Chromium")
-	}
 	users := []testkit.OIDCUser{
 		{Username: "lena", Password: "lena-pw", Name: "Lena Librarian", Groups: []string{"green-hours"}},
 		{Username: "omar", Password: "omar-pw", Name: "Omar Lawyer", Groups: []string{"law-hours"}},
@@ -80,12 +76,7 @@ func TestEditorWithRealSignIn(t *testing.T) {
 	editCellShown(t, ctx, "reference", tuesday, "10a-4p", "the saved cell: %v")
 	read := func(path string) string {
 		t.Helper()
-		resp, err := http.Get(base + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
+		resp, body := testkit.Get(t, base+path)
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("GET %s: %d", path, resp.StatusCode)
 		}

@@ -126,14 +126,10 @@ func newEnv(t *testing.T, dsn string, now time.Time) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
-	spec, err := hoursapi.GetSpec()
-	if err != nil {
-		t.Fatal(err)
-	}
 	e.svc = svc
 	e.srv = httptest.NewServer(svc.Handler())
 	t.Cleanup(e.srv.Close)
-	e.valid = testkit.NewValidator(t, spec)
+	e.valid = testkit.NewValidator(t, testkit.Spec(t, hoursapi.GetSpec))
 	return e
 }
 
@@ -201,6 +197,67 @@ func (e *env) get(t *testing.T, path string, want int, out any) *http.Response {
 		}
 	}
 	return resp
+}
+
+// create POSTs a resource document as the admin, which must be created
+// (201), and returns the new resource's id.
+func (e *env) create(t *testing.T, path, document string) string {
+	t.Helper()
+	resp, body := e.do(t, req{method: http.MethodPost, path: path, token: "admin", body: document})
+	var created struct {
+		Data struct{ ID string } `json:"data"`
+	}
+	if resp.StatusCode != http.StatusCreated || json.Unmarshal(body, &created) != nil || created.Data.ID == "" {
+		t.Fatalf("POST %s: %d %s", path, resp.StatusCode, body)
+	}
+	return created.Data.ID
+}
+
+// refusedWrite is a write the API must refuse as the admin: the status,
+// and the error's source (a JSON pointer into the body when it starts with
+// "/", else the name of the parameter at fault).
+type refusedWrite struct {
+	name, method, path, body string
+	status                   int
+	source                   string
+}
+
+// expectRefusedWrites sends each write, checks its error (in a subtest of
+// the write's name), and then that the refusals together changed nothing:
+// the audit log has no new entry and the hours read over hoursRange (the
+// query of /libraries.json) are as they were. It returns the error bodies
+// in the writes' order, for checks of what they say.
+func expectRefusedWrites(t *testing.T, e *env, hoursRange string, writes []refusedWrite) []string {
+	t.Helper()
+	audit := func() int {
+		entries, err := e.svc.Store().Audit(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(entries)
+	}
+	hoursRead := func() string {
+		_, body := e.do(t, req{path: "/libraries.json?" + hoursRange})
+		return string(body)
+	}
+	audited, read := audit(), hoursRead()
+	bodies := make([]string, len(writes))
+	for i, w := range writes {
+		resp, body := e.do(t, req{method: w.method, path: w.path, body: w.body, token: "admin"})
+		bodies[i] = string(body)
+		parameter, pointer := w.source, ""
+		if strings.HasPrefix(w.source, "/") {
+			parameter, pointer = "", w.source
+		}
+		t.Run(w.name, func(t *testing.T) { expectError(t, resp, body, w.status, parameter, pointer) })
+	}
+	if now := audit(); now != audited {
+		t.Errorf("refused writes were audited: %d → %d entries", audited, now)
+	}
+	if hoursRead() != read {
+		t.Error("refused writes changed the hours")
+	}
+	return bodies
 }
 
 // Document shapes the tests read (a subset of api/hours.yaml).

@@ -148,3 +148,30 @@ func TestBrowserGetsThePage(t *testing.T) {
 		}
 	})
 }
+
+// The bare URLs are the .json operations through the contract's
+// x-sitesvc-same-as (generated hoursapi.WithAliases): the same document,
+// the same validators, the same refusals.
+func TestAliasesAnswerAsTheirOperation(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		for bare, canonical := range map[string]string{
+			"/libraries":                                  "/libraries.json",
+			"/libraries/green":                            "/libraries/green.json",
+			"/libraries/green/locations/stacks":           "/libraries/green/locations/stacks.json",
+			"/libraries/green/terms":                      "/libraries/green/terms.json",
+			"/libraries/green/locations/stacks/schedules": "/libraries/green/locations/stacks/schedules.json",
+			"/libraries/nowhere":                          "/libraries/nowhere.json",
+		} {
+			a, ab := e.do(t, req{path: bare, headers: []string{"Accept", "application/vnd.api+json"}})
+			c, cb := e.do(t, req{path: canonical, headers: []string{"Accept", "application/vnd.api+json"}})
+			if a.StatusCode != c.StatusCode || string(ab) != string(cb) || a.Header.Get("ETag") != c.Header.Get("ETag") {
+				t.Errorf("%s: %d %q, %s: %d %q", bare, a.StatusCode, a.Header.Get("ETag"), canonical, c.StatusCode, c.Header.Get("ETag"))
+			}
+			if c.StatusCode == 200 {
+				if r, _ := e.do(t, req{path: bare, headers: []string{"Accept", "application/vnd.api+json", "If-None-Match", c.Header.Get("ETag")}}); r.StatusCode != http.StatusNotModified {
+					t.Errorf("%s with the tag of %s: %d", bare, canonical, r.StatusCode)
+				}
+			}
+		}
+	})
+}

@@ -20,9 +20,6 @@ import (
 // filter box narrows the cards.
 func TestOverviewAtAGlance(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
 	e := newEnv(t, storetestSQLite(t), testNow)
 	ctx := desktopBrowser(t, 90*time.Second)
 	var height, contentHeight, cards, links, states, todays int

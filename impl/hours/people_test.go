@@ -2,13 +2,11 @@ package hours_test
 
 import (
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sitelib/sitesvc/impl/hours/page/browsercheck"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -80,16 +78,6 @@ func TestPeoplePages(t *testing.T) {
 // the spring-forward of 8 March 2026 is at the instants the JSON:API says.
 func TestCalendarFeeds(t *testing.T) {
 	t.Parallel()
-	python := "/usr/bin/python3"
-	if _, err := os.Stat(python); err != nil {
-		python = testkit.RequireTool(t, "python3")
-	}
-	if err := exec.Command(python, "-c", "import icalendar").Run(); err != nil {
-		if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
-			t.Fatalf("python3-icalendar is required (SITESVC_REQUIRE_TOOLS is set): %v", err)
-		}
-		t.Skipf("python3-icalendar not installed: %v", err)
-	}
 	eachBackend(t, func(t *testing.T, e *env) {
 		resp, body := e.do(t, req{path: "/libraries/green/locations/reference.ics"})
 		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/calendar; charset=utf-8" || resp.Header.Get("ETag") == "" {
@@ -98,16 +86,9 @@ func TestCalendarFeeds(t *testing.T) {
 		if r, _ := e.do(t, req{path: "/libraries/green/locations/reference.ics", headers: []string{"If-None-Match", resp.Header.Get("ETag")}}); r.StatusCode != http.StatusNotModified {
 			t.Errorf("feed with its ETag: %d, want 304", r.StatusCode)
 		}
-		path := filepath.Join(t.TempDir(), "reference.ics")
-		if err := os.WriteFile(path, body, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command(python, "ical/testdata/parse.py", path).CombinedOutput()
-		if err != nil {
-			t.Fatalf("python3-icalendar could not read the feed: %v\n%s", err, out)
-		}
+		out := testkit.ReadICalendar(t, "python3-icalendar", body)
 		events := map[string][2]string{} // UID → start, end (UTC)
-		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n")[1:] {
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
 			f := strings.Split(line, "\t")
 			events[f[0]] = [2]string{f[1], f[2]}
 		}
@@ -163,4 +144,17 @@ func utc(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return tm.UTC().Format("2006-01-02T15:04:05Z")
+}
+
+// TestPagesInBrowser checks the service's real pages (the sample data:
+// seven libraries, long names, 24-hour rooms, lunch breaks) in headless
+// Chromium at 390 px with axe-core. (The overview, which has a script for
+// its filter box, is TestOverviewAtAGlance's.)
+func TestPagesInBrowser(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, storetestSQLite(t), testNow)
+	ctx := browsercheck.Phone(t)
+	for _, path := range []string{"/libraries/green.html", "/libraries/law.html?from=2026-12-24"} {
+		browsercheck.Check(ctx, t, e.srv.URL+path)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/hours"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 func TestWriteAuth(t *testing.T) {
@@ -85,11 +86,7 @@ func TestWriteAuth(t *testing.T) {
 func TestWriteValidation(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
-		cases := []struct {
-			name, method, path, body string
-			status                   int
-			pointer                  string
-		}{
+		expectRefusedWrites(t, e, "from=2026-03-01&to=2026-03-14", []refusedWrite{
 			{"malformed JSON", "POST", "/libraries", `{"data":`, 400, ""},
 			{"wrong type", "POST", "/libraries", `{"data":{"type":"locations","attributes":{"name":"A","slug":"a"}}}`, 409, "/data/type"},
 			{"wrong type on PATCH", "PATCH", "/libraries/green/terms/1", `{"data":{"type":"libraries","attributes":{"name":"A"}}}`, 409, "/data/type"},
@@ -127,37 +124,8 @@ func TestWriteValidation(t *testing.T) {
 			{"exception type", "POST", "/libraries/green/locations/stacks/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true,"hours_type":"special"}}}`, 422, "/data/attributes/hours_type"},
 			{"exception type enum", "POST", "/libraries/green/locations/stacks/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true,"hours_type":"party"}}}`, 422, "/data/attributes/hours_type"},
 			{"exception day taken", "POST", "/libraries/green/locations/stacks/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-12-25","closed":true}}}`, 409, ""},
-			{"bad id", "DELETE", "/libraries/green/terms/abc", ``, 400, ""},
-		}
-		before, err := e.svc.Store().Audit(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		snapshot := func() string {
-			_, body := e.do(t, req{path: "/libraries.json?from=2026-03-01&to=2026-03-14"})
-			return string(body)
-		}
-		start := snapshot()
-		for _, c := range cases {
-			t.Run(c.name, func(t *testing.T) {
-				resp, body := e.do(t, req{method: c.method, path: c.path, body: c.body, token: "admin"})
-				param := ""
-				if c.name == "bad id" {
-					param = "term_id"
-				}
-				expectError(t, resp, body, c.status, param, c.pointer)
-			})
-		}
-		after, err := e.svc.Store().Audit(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(after) != len(before) {
-			t.Errorf("refused writes were audited: %d → %d entries", len(before), len(after))
-		}
-		if snapshot() != start {
-			t.Error("refused writes changed the hours")
-		}
+			{"bad id", "DELETE", "/libraries/green/terms/abc", ``, 400, "term_id"},
+		})
 	})
 }
 
@@ -740,5 +708,204 @@ func TestListChanges(t *testing.T) {
 		expectError(t, resp, body, http.StatusForbidden, "", "")
 		resp, body = e.do(t, req{path: "/libraries/nowhere/changes.json", token: "admin"})
 		expectError(t, resp, body, http.StatusNotFound, "library_id", "")
+	})
+}
+
+// Authorisation before work (issue 11.6): a token that may not make a
+// write is refused 403 before its body is read, whatever the body; a body
+// beyond the operation's limit is 413 without being read whole.
+func TestAuthorisationBeforeBody(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, e *env) {
+		// An editor creating a library with a document the schema refuses:
+		// the role decides (403), not the document (422).
+		bad := `{"data":{"type":"libraries","attributes":{"name":"","slug":"NOT A SLUG","nonsense":1}}}`
+		resp, body := e.do(t, req{method: "POST", path: "/libraries", body: bad, token: "law-editor"})
+		expectError(t, resp, body, 403, "", "")
+		// A write to another library with a broken document: 403 as well.
+		resp, body = e.do(t, req{method: "POST", path: "/libraries/law/terms", body: `{"data":`, token: "green-editor"})
+		expectError(t, resp, body, 403, "", "")
+
+		// A body that never ends: only an answer that does not read it can
+		// come back (the old code read up to 32 MiB, then 413).
+		for _, tc := range []struct {
+			method, path, token string
+			status              int
+		}{
+			{"POST", "/libraries", "law-editor", 403},
+			{"POST", "/libraries", "", 401},
+			{"POST", "/libraries/law/locations/main/exceptions", "green-editor", 403},
+			{"POST", "/libraries/law/locations/main/exceptions", "publisher", 403},
+			{"DELETE", "/libraries/law/locations/main/exceptions/1", "green-editor", 403},
+			// deleteLibrary is an admin's, also at links.self (the
+			// operationIds are matched as api/hours.yaml spells them).
+			{"DELETE", "/libraries/law", "law-editor", 403},
+			{"DELETE", "/libraries/law.json", "law-editor", 403},
+			{"POST", "/libraries", "admin", 413},
+			{"DELETE", "/libraries/law/locations/main/exceptions/1", "admin", 413},
+		} {
+			header := http.Header{"Content-Type": {"application/vnd.api+json"}}
+			if tc.token != "" {
+				header.Set("Authorization", "Bearer "+e.tokens[tc.token])
+			}
+			resp, data := testkit.SendEndless(t, tc.method, e.srv.URL+tc.path, header)
+			if resp.StatusCode != tc.status {
+				t.Errorf("%s as %s with an endless body: %d, want %d: %s", tc.path, tc.token, resp.StatusCode, tc.status, data)
+			}
+		}
+
+		// A declared length beyond the limit is refused before reading
+		// (a library's is 64 KiB: its note and about URL are long).
+		big := `{"data":{"type":"libraries","attributes":{"name":"x"}}}` + strings.Repeat(" ", 65<<10)
+		resp, body = e.do(t, req{method: "POST", path: "/libraries", body: big, token: "admin", outsideSpec: true})
+		if resp.StatusCode != 413 || !strings.Contains(string(body), "limit 65536 bytes") {
+			t.Errorf("65 KiB library document: %d %s", resp.StatusCode, body)
+		}
+		big = `{"data":{"type":"terms","attributes":{"name":"x"}}}` + strings.Repeat(" ", 17<<10)
+		resp, body = e.do(t, req{method: "POST", path: "/libraries/law/terms", body: big, token: "admin", outsideSpec: true})
+		if resp.StatusCode != 413 || !strings.Contains(string(body), "limit 16384 bytes") {
+			t.Errorf("17 KiB term document: %d %s", resp.StatusCode, body)
+		}
+		// An exception's limit is 64 KiB, at links.self too: 17 KiB is read.
+		exc := `{"data":{"type":"exceptions","attributes":{"day":"2031-02-05","closed":true}}}` + strings.Repeat(" ", 17<<10)
+		resp, body = e.do(t, req{method: "POST", path: "/libraries/law/locations/main/exceptions", body: exc, token: "admin"})
+		if resp.StatusCode != 201 {
+			t.Errorf("17 KiB exception document: %d %s", resp.StatusCode, body)
+		}
+	})
+}
+
+// The largest valid documents fit under their operations' limits: every
+// string at its maximum length, every character escaped as a surrogate pair
+// (6 bytes for one character; the store counts bytes, so ASCII), indented.
+func TestWriteBodyLimits(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, e *env) {
+		wide := func(n int) json.RawMessage {
+			return json.RawMessage(`"` + strings.Repeat(`\u0041`, n) + `"`)
+		}
+		indent := func(v any) string {
+			b, err := json.MarshalIndent(v, "", "        ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+		// The note is counted in characters: its widest form is a
+		// character outside the BMP, a surrogate pair of 12 bytes. The
+		// about URL is counted in bytes.
+		widestNote := json.RawMessage(`"` + strings.Repeat(`\ud83d\udcda`, 2000) + `"`)
+		aboutURL := json.RawMessage(`"https://` + strings.Repeat(`\u0061`, 2000-len("https://")) + `"`)
+		lib := indent(map[string]any{"data": map[string]any{"type": "libraries", "attributes": map[string]any{
+			"name": wide(200), "slug": strings.Repeat("a", 64), "timezone": "America/Argentina/ComodRivadavia",
+			"about_url": aboutURL, "public": false, "note": widestNote}}})
+		resp, body := e.do(t, req{method: "POST", path: "/libraries", body: lib, token: "admin"})
+		if resp.StatusCode != 201 {
+			t.Fatalf("largest library document (%d bytes): %d %s", len(lib), resp.StatusCode, body)
+		}
+		loc := indent(map[string]any{"data": map[string]any{"type": "locations", "attributes": map[string]any{
+			"name": wide(200), "slug": strings.Repeat("b", 64), "primary": true, "keeps_hours": false,
+			"about_url": aboutURL, "public": false, "note": widestNote}}})
+		resp, body = e.do(t, req{method: "POST", path: "/libraries/law/locations", body: loc, token: "admin"})
+		if resp.StatusCode != 201 {
+			t.Fatalf("largest location document (%d bytes): %d %s", len(loc), resp.StatusCode, body)
+		}
+		periods := []string{"00:00-01:00", "02:00-03:00", "04:00-05:00", "06:00-07:00", "08:00-09:00", "10:00-11:00"}
+		exc := indent(map[string]any{"data": map[string]any{"type": "exceptions", "attributes": map[string]any{
+			"day": "2031-02-04", "closed": false, "periods": periods, "hours_type": "special", "notes": wide(500)}}})
+		resp, body = e.do(t, req{method: "POST", path: "/libraries/law/locations/main/exceptions", body: exc, token: "admin"})
+		if resp.StatusCode != 201 {
+			t.Fatalf("largest exception document (%d bytes): %d %s", len(exc), resp.StatusCode, body)
+		}
+		t.Logf("largest library document %d bytes, location %d bytes, exception %d bytes", len(lib), len(loc), len(exc))
+	})
+}
+
+// A JSON write is exactly one document (issue 11.11): anything after it is
+// refused with 400 and nothing is written.
+func TestTrailingDataRefused(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, e *env) {
+		lib := `{"data":{"type":"libraries","attributes":{"name":"Art Library","slug":"art","timezone":"America/Chicago"}}}`
+		for _, body := range []string{lib + "garbage", lib + lib, lib + "\n]", lib + " 1"} {
+			resp, data := e.do(t, req{method: "POST", path: "/libraries", body: body, token: "admin"})
+			expectError(t, resp, data, 400, "", "")
+			if !strings.Contains(string(data), "after the JSON document") {
+				t.Errorf("%q: %s", body, data)
+			}
+		}
+		resp, data := e.do(t, req{method: "PATCH", path: "/libraries/law", body: `{"data":{"type":"libraries","id":"law","attributes":{"name":"X"}}}}`, token: "admin"})
+		expectError(t, resp, data, 400, "", "")
+		resp, data = e.do(t, req{path: "/libraries/art.json"})
+		if resp.StatusCode != 404 {
+			t.Fatalf("a refused write created the library: %d %s", resp.StatusCode, data)
+		}
+		resp, data = e.do(t, req{method: "POST", path: "/libraries", body: lib + " \n\t", token: "admin"})
+		if resp.StatusCode != 201 {
+			t.Fatalf("trailing white space: %d %s", resp.StatusCode, data)
+		}
+	})
+}
+
+// TestRequestsAsJSONAPIAllows sends what JSON:API clients send: members
+// the specification allows, a resource back as it was read, and query
+// parameters the API does not support.
+func TestRequestsAsJSONAPIAllows(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, e *env) {
+		// devour sends "meta":{}; others jsonapi, links, data.meta, data.links.
+		resp, body := e.do(t, req{method: http.MethodPatch, path: "/libraries/green", token: "admin", body: `{
+			"meta": {}, "jsonapi": {"version": "1.1"}, "links": {"self": "http://hours.test/hours/libraries/green.json"},
+			"data": {"type": "libraries", "id": "green", "attributes": {"name": "Green Library (renamed)"},
+			         "meta": {"client": "x"}, "links": {"self": "http://hours.test/hours/libraries/green.json"}}}`})
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Green Library (renamed)") {
+			t.Fatalf("PATCH with meta, jsonapi, links: %d %s", resp.StatusCode, body)
+		}
+
+		// A location sent back exactly as read, with one attribute changed.
+		var doc struct {
+			Data map[string]any `json:"data"`
+		}
+		e.get(t, "/libraries/green/locations/stacks.json", http.StatusOK, &doc)
+		doc.Data["attributes"].(map[string]any)["name"] = "Stacks (renamed)"
+		sendBack, err := json.Marshal(map[string]any{"data": doc.Data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, body = e.do(t, req{method: http.MethodPatch, path: "/libraries/green/locations/stacks", token: "admin", body: string(sendBack)})
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Stacks (renamed)") {
+			t.Fatalf("PATCH of a location as read: %d %s", resp.StatusCode, body)
+		}
+
+		// A change to a read-only attribute or a relationship: 403 with a pointer.
+		for _, tc := range []struct{ body, pointer string }{
+			{`{"data":{"type":"locations","id":"green/stacks","attributes":{"location_id":999}}}`, "/data/attributes/location_id"},
+			{`{"data":{"type":"locations","id":"green/stacks","attributes":{"hours":"always"}}}`, "/data/attributes/hours"},
+			{`{"data":{"type":"locations","id":"green/stacks","attributes":{},"relationships":{"library":{"data":{"type":"libraries","id":"law"}}}}}`, "/data/relationships/library/data"},
+		} {
+			resp, body := e.do(t, req{method: http.MethodPatch, path: "/libraries/green/locations/stacks", token: "admin", body: tc.body})
+			expectError(t, resp, body, http.StatusForbidden, "", tc.pointer)
+		}
+
+		// include of what is always included is fine; anything else is 400.
+		e.get(t, "/libraries/green.json?include=locations,primary_location", http.StatusOK, nil)
+		e.get(t, "/libraries/green/locations/stacks.json?include=library", http.StatusOK, nil)
+		for _, tc := range []struct{ path, parameter string }{
+			{"/libraries/green.json?include=bogus", "include"},
+			{"/libraries.json?sort=name", "sort"},
+			{"/libraries.json?page%5Bsize%5D=2", "page[size]"},
+			{"/libraries/green.json?fields%5Blibraries%5D=name", "fields[libraries]"},
+			{"/libraries.json?filter%5Bname%5D=Green", "filter[name]"},
+			{"/libraries/green/locations/stacks.json?foo=bar", "foo"},
+			{"/libraries/green/terms.json?from=2026-03-01", "from"},
+		} {
+			resp, body := e.do(t, req{path: tc.path})
+			expectError(t, resp, body, http.StatusBadRequest, tc.parameter, "")
+			if !strings.Contains(string(body), `\"`+tc.parameter+`\"`) {
+				t.Errorf("GET %s: the message does not name %q: %s", tc.path, tc.parameter, body)
+			}
+		}
+		// Implementation-specific names (not all a–z) are ignored.
+		e.get(t, "/libraries.json?utm_source=x", http.StatusOK, nil)
 	})
 }

@@ -35,9 +35,6 @@ type site struct {
 
 func startSite(t *testing.T, cfg testkit.OIDCProviderConfig, extra ...string) site {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs the binary and an OpenID Connect provider")
-	}
 	if cfg.Users == nil {
 		cfg.Users = testUsers
 	}
@@ -63,13 +60,7 @@ func browser(t *testing.T) *http.Client {
 
 func get(t *testing.T, c *http.Client, u string) (*http.Response, string) {
 	t.Helper()
-	resp, err := c.Get(u)
-	if err != nil {
-		t.Fatalf("GET %s: %v", u, err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, string(b)
+	return send(t, c, http.MethodGet, u, "")
 }
 
 var authRequestID = regexp.MustCompile(`name="authRequestID" value="([^"]+)"`)
@@ -275,22 +266,28 @@ func patchLaw(t *testing.T, c *http.Client, base, name string, hdr ...string) (*
 	return patch(t, c, base+"/hours/libraries/law", `{"data":{"type":"libraries","attributes":{"name":"`+name+`"}}}`, hdr...)
 }
 
+// patch sends a JSON:API document to u with PATCH through c.
 func patch(t *testing.T, c *http.Client, u, doc string, hdr ...string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPatch, u, strings.NewReader(doc))
+	return send(t, c, http.MethodPatch, u, doc, hdr...)
+}
+
+// send sends method u through c with the header fields hdr (name, value,
+// …) and body, a JSON:API document when not empty, and returns the answer
+// with its body read.
+func send(t *testing.T, c *http.Client, method, u, body string, hdr ...string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, u, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/vnd.api+json")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/vnd.api+json")
+	}
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	resp, b := testkit.Do(t, c, req)
 	return resp, string(b)
 }
 
@@ -471,9 +468,6 @@ func TestInstancesShareSessions(t *testing.T) {
 // TestNotConfigured: without a sign-in setting the services run as
 // before and the sign-in says it is not configured.
 func TestNotConfigured(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary")
-	}
 	srv := testkit.StartServer(t, "--services", "hours")
 	c := browser(t)
 	if w := who(t, c, srv.URL); w.Configured || w.SignedIn {

@@ -33,13 +33,7 @@ func TestBrowserSignIn(t *testing.T) {
 		t.Fatalf("the sign-in is at %q, not the provider's login page: %v", at, err)
 	}
 	testkit.Screenshot(t, ctx, "signin-provider-form")
-	if err := chromedp.Run(ctx,
-		chromedp.SendKeys("#username", "ann", chromedp.ByQuery),
-		chromedp.SendKeys("#password", "ann-pw", chromedp.ByQuery),
-		chromedp.Click("#submit", chromedp.ByQuery),
-	); err != nil {
-		t.Fatal(err)
-	}
+	fillProviderLogin(t, ctx, "ann", "ann-pw")
 	if at = waitLocation(ctx, returnTo); at != returnTo {
 		t.Fatalf("after the provider's form the browser is at %q, want %s", at, returnTo)
 	}
@@ -77,13 +71,7 @@ func TestBrowserSignIn(t *testing.T) {
 	); err != nil {
 		t.Fatalf("signing in again does not show the provider's form: %v", err)
 	}
-	if err := chromedp.Run(ctx,
-		chromedp.SendKeys("#username", "ann", chromedp.ByQuery),
-		chromedp.SendKeys("#password", "ann-pw", chromedp.ByQuery),
-		chromedp.Click("#submit", chromedp.ByQuery),
-	); err != nil {
-		t.Fatal(err)
-	}
+	fillProviderLogin(t, ctx, "ann", "ann-pw")
 	if at = waitLocation(ctx, s.srv.URL+"/"); at != s.srv.URL+"/" {
 		t.Fatalf("signing in again from the status page lands at %q", at)
 	}
@@ -107,4 +95,16 @@ func waitLocation(ctx context.Context, want string) string {
 		}
 	}
 	return at
+}
+
+// fillProviderLogin signs in on the provider's login page the browser shows.
+func fillProviderLogin(t *testing.T, ctx context.Context, username, password string) {
+	t.Helper()
+	if err := chromedp.Run(ctx,
+		chromedp.SendKeys("#username", username, chromedp.ByQuery),
+		chromedp.SendKeys("#password", password, chromedp.ByQuery),
+		chromedp.Click("#submit", chromedp.ByQuery),
+	); err != nil {
+		t.Fatalf("the provider's login form: %v", err)
+	}
 }

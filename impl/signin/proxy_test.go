@@ -1,7 +1,6 @@
 package signin_test
 
 import (
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -16,9 +15,6 @@ var proxyHeaders = []string{"X-Remote-User", "ann@example.edu", "X-Remote-Groups
 
 func startProxySite(t *testing.T, addresses string) *testkit.Server {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs the binary")
-	}
 	return testkit.StartServer(t, "--services", "hours",
 		"--auth-proxy-user-header", "X-Remote-User", "--auth-proxy-groups-header", "X-Remote-Groups",
 		"--auth-proxy-addresses", addresses, "--group-map", testGroupMap,
@@ -28,23 +24,7 @@ func startProxySite(t *testing.T, addresses string) *testkit.Server {
 // proxied sends a request as the proxy would, with its headers.
 func proxied(t *testing.T, method, u, body string, hdr ...string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, u, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/vnd.api+json")
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, string(b)
+	return send(t, http.DefaultClient, method, u, body, hdr...)
 }
 
 // TestProxyHeaders: behind a sign-in proxy, the user and groups come from

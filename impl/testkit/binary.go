@@ -2,7 +2,6 @@ package testkit
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -42,9 +41,14 @@ var binary struct {
 
 // Binary returns the path of a sitesvc binary: $SITESVC_TEST_BINARY when set
 // (the Makefile builds it once for all packages), else one built from
-// cmd/sitesvc for this test process.
+// cmd/sitesvc for this test process. Under go test -short it skips the test:
+// every test that runs the binary (StartServer too) comes through here, so
+// -short leaves out all of them and only them.
 func Binary(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the sitesvc binary (go test -short skips it)")
+	}
 	if p := os.Getenv("SITESVC_TEST_BINARY"); p != "" {
 		return p
 	}
@@ -273,13 +277,7 @@ func (s *Server) kill() {
 // Get fetches path (relative to URL) and returns the response with its body read.
 func (s *Server) Get(t testing.TB, path string) (*http.Response, []byte) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Do(t, nil, req)
+	return Get(t, s.URL+path)
 }
 
 // listening reports whether the server's log (text or JSON) says it

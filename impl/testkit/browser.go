@@ -25,9 +25,13 @@ import (
 // no GPU, no QUIC, no first-run, sync, component-update or background
 // requests (nothing leaves loopback); /tmp instead of a small /dev/shm; and
 // a fresh profile. Without chromium the test is skipped, or fails when
-// SITESVC_REQUIRE_TOOLS is set (RequireTool).
+// SITESVC_REQUIRE_TOOLS is set (RequireTool). Under go test -short every
+// browser test is skipped here.
 func Browser(t testing.TB, limit time.Duration, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts Chromium (go test -short skips it)")
+	}
 	chromium := RequireTool(t, "chromium")
 	// Chromium's helper processes can still be writing to the profile when
 	// the browser has exited, so the directory is removed with retries
@@ -120,6 +124,18 @@ func Screenshot(t testing.TB, ctx context.Context, name string) {
 		t.Logf("screenshot %s: %v", name, err)
 		return
 	}
+	KeepScreenshot(t, name, png)
+}
+
+// KeepScreenshot saves png, a screenshot the test took anyway (to measure
+// its pixels), as <dir>/<name>.png when SITESVC_SCREENSHOTS names a
+// directory, as Screenshot does. A failure to write it is only logged.
+func KeepScreenshot(t testing.TB, name string, png []byte) {
+	t.Helper()
+	dir := os.Getenv("SITESVC_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
 		t.Logf("screenshot %s: %v", name, err)
 	}
@@ -148,13 +164,9 @@ const axeDir = "impl/purl/webcheck"
 // package the test is skipped, or fails when SITESVC_REQUIRE_TOOLS is set.
 func AxeViolations(t testing.TB, ctx context.Context) []AxeViolation {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(RepoRoot(t), axeDir, "node_modules", "axe-core", "axe.min.js"))
+	src, err := os.ReadFile(Installed(t, axeDir+"/node_modules/axe-core/axe.min.js", "scripts/build-webcheck.sh"))
 	if err != nil {
-		msg := "axe-core is not installed: run scripts/build-webcheck.sh (make test does): " + err.Error()
-		if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		t.Fatal(err)
 	}
 	var out string
 	if err := chromedp.Run(ctx,

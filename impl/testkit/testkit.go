@@ -63,6 +63,19 @@ func Missing(t testing.TB, format string, args ...any) {
 	t.Skipf("needs %s", what)
 }
 
+// Installed returns the absolute path of rel (slash-separated, from the
+// module root), a file a build step installs or builds (an npm package, a
+// bundle). When it is missing the test ends through Missing, which names
+// install, the step that makes it.
+func Installed(t testing.TB, rel, install string) string {
+	t.Helper()
+	path := filepath.Join(RepoRoot(t), filepath.FromSlash(rel))
+	if _, err := os.Stat(path); err != nil {
+		Missing(t, "%s (from %s; make test runs it): %v", rel, install, err)
+	}
+	return path
+}
+
 // SameFiles fails the test unless fsys holds exactly the regular files of
 // dir (below the given subdirectories and top-level names), byte for byte:
 // the check that keeps built-in data from drifting from ../shared.
@@ -124,6 +137,20 @@ func Do(t testing.TB, client *http.Client, req *http.Request) (*http.Response, [
 		t.Fatalf("%s %s: reading body: %v", req.Method, req.URL, err)
 	}
 	return resp, body
+}
+
+// Get fetches url with a plain client (no validation) within 30 seconds
+// and returns the response with its body read; a transport or read error
+// ends the test.
+func Get(t testing.TB, url string) (*http.Response, []byte) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Do(t, nil, req)
 }
 
 // SendEndless sends method url with the given header and a body that never

@@ -25,6 +25,17 @@ type Validator struct {
 	basePath string
 }
 
+// Spec is the contract getSpec returns (a generated package's GetSpec, as
+// hoursapi.GetSpec); an error loading it ends the test.
+func Spec(t testing.TB, getSpec func() (*openapi3.T, error)) *openapi3.T {
+	t.Helper()
+	spec, err := getSpec()
+	if err != nil {
+		t.Fatalf("testkit: loading the contract: %v", err)
+	}
+	return spec
+}
+
 // NewValidator returns a validator for spec. Request paths are matched
 // relative to the service's base URL; use Mounted when requests carry the
 // base path (as against the real server).

@@ -1,6 +1,6 @@
 // Reads an Hours iCalendar feed with a real JavaScript iCalendar library
 // and prints one line per VEVENT, in the form of
-// impl/hours/ical/testdata/parse.py (python3-icalendar): UID, start and end
+// impl/testkit/testdata/icalendar_parse.py (python3-icalendar): UID, start and end
 // in UTC (ISO 8601, or the date of an all-day event), summary, description,
 // tab-separated. impl/hours/ical's tests compare the three readers' lines.
 //

@@ -3,12 +3,12 @@ package objectview
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	purlrecord "github.com/sitelib/sitesvc/impl/purl/record"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 var now = time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
@@ -225,21 +225,14 @@ func TestAccessExpiredBy(t *testing.T) {
 // TestSamplesAgreeWithRecord: every sample object the PURL service serves
 // is read, and its access level is what record's rights evaluation says.
 func TestSamplesAgreeWithRecord(t *testing.T) {
-	paths, err := filepath.Glob("../../../samples/purl/*/public.xml")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no samples: %v", err)
-	}
 	levels := map[Level]bool{}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := purlrecord.Parse(data)
+	for _, f := range testkit.Files(t, "../../../samples/purl/*/public.xml") {
+		p := f.Path
+		rec, err := purlrecord.Parse(f.Data)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		o, err := Parse(data, rec.Druid.String(), now)
+		o, err := Parse(f.Data, rec.Druid.String(), now)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}

@@ -2,9 +2,6 @@ package ical
 
 import (
 	"bytes"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -186,61 +183,6 @@ func TestNoZoneRefused(t *testing.T) {
 	}
 }
 
-// feedReader is a real iCalendar library reading a feed file and printing
-// one line per event (testdata/parse.py's format).
-type feedReader struct {
-	name string
-	read func(t *testing.T, path string) string
-}
-
-// feedReaders are the iCalendar readers the feeds are tested with:
-// Debian's python3-icalendar and, from the pinned npm packages of
-// scripts/hours-npm, ical.js and node-ical. A reader that is not installed
-// is skipped with its reason (a failure under SITESVC_REQUIRE_TOOLS).
-func feedReaders(t *testing.T) []feedReader {
-	t.Helper()
-	missing := func(t *testing.T, what string, err error) {
-		t.Helper()
-		if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
-			t.Fatalf("%s is required (SITESVC_REQUIRE_TOOLS is set): %v", what, err)
-		}
-		t.Skipf("%s not installed: %v", what, err)
-	}
-	run := func(t *testing.T, what string, cmd *exec.Cmd) string {
-		t.Helper()
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s could not read the feed: %v\n%s", what, err, out)
-		}
-		return string(out)
-	}
-	python := func(t *testing.T, path string) string {
-		py := "/usr/bin/python3"
-		if _, err := os.Stat(py); err != nil {
-			py = testkit.RequireTool(t, "python3")
-		}
-		if err := exec.Command(py, "-c", "import icalendar").Run(); err != nil {
-			missing(t, "python3-icalendar", err)
-		}
-		return run(t, "python3-icalendar", exec.Command(py, "testdata/parse.py", path))
-	}
-	node := func(reader, pkg string) func(t *testing.T, path string) string {
-		return func(t *testing.T, path string) string {
-			nodeBin := testkit.RequireTool(t, "node")
-			dir := filepath.Join(testkit.RepoRoot(t), "scripts", "hours-npm")
-			if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg)); err != nil {
-				missing(t, pkg+" (scripts/hours-npm.sh install)", err)
-			}
-			cmd := exec.Command(nodeBin, filepath.Join(dir, "icalread.cjs"), reader, path)
-			// node-ical gives all-day events local midnight; any zone reads
-			// them as the same date, UTC is the plain one.
-			cmd.Env = append(os.Environ(), "TZ=UTC")
-			return run(t, pkg, cmd)
-		}
-	}
-	return []feedReader{{"python3-icalendar", python}, {"ical.js", node("icaljs", "ical.js")}, {"node-ical", node("nodeical", "node-ical")}}
-}
-
 // readEveryWay writes f and checks that every reader reads want from it.
 func readEveryWay(t *testing.T, f Feed, want string) {
 	t.Helper()
@@ -248,14 +190,10 @@ func readEveryWay(t *testing.T, f Feed, want string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "feed.ics")
-	if err := os.WriteFile(path, out, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range feedReaders(t) {
-		t.Run(r.name, func(t *testing.T) {
-			if got := r.read(t, path); got != want {
-				t.Errorf("%s read:\n%s\nwant:\n%s\nfeed:\n%s", r.name, got, want, out)
+	for _, reader := range testkit.ICalendarReaders() {
+		t.Run(reader, func(t *testing.T) {
+			if got := testkit.ReadICalendar(t, reader, out); got != want {
+				t.Errorf("%s read:\n%s\nwant:\n%s\nfeed:\n%s", reader, got, want, out)
 			}
 		})
 	}

@@ -20,9 +20,6 @@ import (
 // own, and the week links page through the weeks.
 func TestPageInBrowser(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
 	now := time.Date(2026, 3, 5, 3, 0, 0, 0, time.UTC)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := testPage(t, now)

@@ -1,24 +1,12 @@
 package page
 
 import (
-	"bytes"
-	"encoding/json"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/hours/schedule"
 )
-
-func renderOverview(t testing.TB, p Page) string {
-	t.Helper()
-	var b bytes.Buffer
-	if err := RenderOverview(&b, p); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
 
 // TestOverviewStates: the overview says in a few words whether each place
 // is open now, with today's hours, at different times of one day.
@@ -50,11 +38,7 @@ func TestOverviewStates(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			html := renderOverview(t, testPage(t, c.now))
-			for _, want := range c.want {
-				if !strings.Contains(html, want) {
-					t.Errorf("overview lacks %s", want)
-				}
-			}
+			expectContains(t, "overview", html, c.want...)
 			if strings.Contains(html, "time (PST)") {
 				t.Error("one library's zone named although no other differs")
 			}
@@ -80,29 +64,19 @@ func TestOverviewZonesAndJSONLD(t *testing.T) {
 	p.Libraries = append(p.Libraries, p.Libraries[0], east)
 	p.Libraries[1].Name = "Green Annex"
 	html := renderOverview(t, p)
-	for _, want := range []string{
+	expectContains(t, "overview", html,
 		`<p class="zone">Los Angeles time (PST)</p>`,
 		`<p class="zone">New York time (EST)</p>`,
 		`Wednesday 4 March, noon Los Angeles time (PST).`,
 		`data-search="capital center main library"`,
 		`data-search="green library main library stacks reading room"`,
-	} {
-		if !strings.Contains(html, want) {
-			t.Errorf("overview lacks %s", want)
-		}
-	}
-	m := regexp.MustCompile(`(?s)<script type="application/ld\+json">(.*?)</script>`).FindStringSubmatch(html)
-	if m == nil {
-		t.Fatal("no JSON-LD")
-	}
+	)
 	var ld []struct {
 		Type  string `json:"@type"`
 		Name  string `json:"name"`
 		Hours []any  `json:"openingHoursSpecification"`
 	}
-	if err := json.Unmarshal([]byte(m[1]), &ld); err != nil {
-		t.Fatalf("JSON-LD: %v", err)
-	}
+	decodeJSONLD(t, html, &ld)
 	if len(ld) != 3 || ld[2].Name != "Capital Center" || ld[0].Type != "Library" || len(ld[0].Hours) != 14 {
 		t.Errorf("JSON-LD: %+v", ld)
 	}

@@ -3,6 +3,7 @@ package page
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -103,13 +104,43 @@ func testPage(t testing.TB, now time.Time) Page {
 	}
 }
 
-func render(t testing.TB, p Page) string {
+// render is the week page of p; renderOverview its overview page.
+func render(t testing.TB, p Page) string { return rendered(t, Render, p) }
+
+func renderOverview(t testing.TB, p Page) string { return rendered(t, RenderOverview, p) }
+
+func rendered(t testing.TB, write func(io.Writer, Page) error, p Page) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Render(&b, p); err != nil {
+	if err := write(&b, p); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// expectContains fails the test for each of wants the rendered page (what
+// names it in the failure) does not contain.
+func expectContains(t testing.TB, what, html string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(html, want) {
+			t.Errorf("%s lacks %s", what, want)
+		}
+	}
+}
+
+// decodeJSONLD decodes the page's JSON-LD script into into and returns the
+// script's text.
+func decodeJSONLD(t testing.TB, html string, into any) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)<script type="application/ld\+json">(.*?)</script>`).FindStringSubmatch(html)
+	if m == nil {
+		t.Fatal("no JSON-LD")
+	}
+	if err := json.Unmarshal([]byte(m[1]), into); err != nil {
+		t.Fatalf("JSON-LD does not parse: %v\n%s", err, m[1])
+	}
+	return m[1]
 }
 
 func TestStatusAt(t *testing.T) {
@@ -169,7 +200,7 @@ func TestPageContent(t *testing.T) {
 	// Wednesday 4 March 2026, 12:00 in Los Angeles.
 	now := time.Date(2026, 3, 4, 20, 0, 0, 0, time.UTC)
 	html := render(t, testPage(t, now))
-	for _, want := range []string{
+	expectContains(t, "page", html,
 		`<html lang="en">`,
 		`<meta name="viewport" content="width=device-width, initial-scale=1">`,
 		`<p>Opening hours for 1 – 14 March 2026.</p>`,
@@ -181,11 +212,7 @@ func TestPageContent(t *testing.T) {
 		`<td class="hours closed">Closed</td><td><span class="kind">Holiday</span>: Staff day &lt;script&gt;alert(1)&lt;/script&gt; &amp; &#34;quotes&#34;</td>`,
 		`<caption>Week of 8 – 14 March 2026</caption>`,
 		`<a href="https://h.test/hours/libraries/green/locations/stacks.ics">Calendar feed for Stacks Reading Room</a>`,
-	} {
-		if !strings.Contains(html, want) {
-			t.Errorf("page lacks %s", want)
-		}
-	}
+	)
 	if n := strings.Count(html, `aria-current="date"`); n != 2 { // one per location
 		t.Errorf("today marked %d times, want 2", n)
 	}
@@ -199,26 +226,17 @@ func TestPrimaryClosedOtherOpen(t *testing.T) {
 	// 19:00 on Wednesday: Main (9–17) is closed, Stacks (8–22) is open.
 	now := time.Date(2026, 3, 5, 3, 0, 0, 0, time.UTC)
 	html := render(t, testPage(t, now))
-	want := `<p class="status open">Main Library is closed now, but Stacks Reading Room is open until 10:00 PM.</p>`
-	if !strings.Contains(html, want) {
-		t.Errorf("page lacks %s", want)
-	}
+	expectContains(t, "page", html, `<p class="status open">Main Library is closed now, but Stacks Reading Room is open until 10:00 PM.</p>`)
 	// 23:00: both closed; Main opens tomorrow.
 	now = time.Date(2026, 3, 5, 7, 0, 0, 0, time.UTC)
 	html = render(t, testPage(t, now))
-	if want := `<p class="status">Closed now. Opens tomorrow 9:00 AM.</p>`; !strings.Contains(html, want) {
-		t.Errorf("page lacks %s", want)
-	}
+	expectContains(t, "page", html, `<p class="status">Closed now. Opens tomorrow 9:00 AM.</p>`)
 }
 
 func TestJSONLD(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 3, 4, 20, 0, 0, 0, time.UTC)
 	html := render(t, testPage(t, now))
-	m := regexp.MustCompile(`(?s)<script type="application/ld\+json">(.*?)</script>`).FindStringSubmatch(html)
-	if m == nil {
-		t.Fatal("no JSON-LD")
-	}
 	var ld []struct {
 		Context string `json:"@context"`
 		Type    string `json:"@type"`
@@ -231,9 +249,7 @@ func TestJSONLD(t *testing.T) {
 			Hours []struct{ Opens, Closes string } `json:"openingHoursSpecification"`
 		} `json:"department"`
 	}
-	if err := json.Unmarshal([]byte(m[1]), &ld); err != nil {
-		t.Fatalf("JSON-LD does not parse: %v\n%s", err, m[1])
-	}
+	script := decodeJSONLD(t, html, &ld)
 	if len(ld) != 1 || ld[0].Context != "https://schema.org" || ld[0].Type != "Library" || ld[0].Name != "Green Library" {
 		t.Fatalf("JSON-LD: %+v", ld)
 	}
@@ -255,7 +271,7 @@ func TestJSONLD(t *testing.T) {
 	if len(ld[0].Department) != 1 || ld[0].Department[0].Name != "Stacks Reading Room" || ld[0].Department[0].Hours[0].Closes != "22:00" {
 		t.Errorf("departments: %+v", ld[0].Department)
 	}
-	if strings.Contains(m[1], "</script") || strings.Contains(m[1], "<script") {
+	if strings.Contains(script, "</script") || strings.Contains(script, "<script") {
 		t.Error("a note's markup is not escaped inside the JSON-LD script")
 	}
 }
@@ -274,5 +290,41 @@ func TestNoZoneRefused(t *testing.T) {
 	var b bytes.Buffer
 	if err := Render(&b, Page{Libraries: []Library{{Name: "x"}}}); err == nil {
 		t.Error("a library without a zone was rendered")
+	}
+}
+
+// TestAboutLinks: a library's and a location's own web page (about_url) are
+// linked on the week page, and are their sameAs in the JSON-LD (url stays
+// this page); a place without one has neither.
+func TestAboutLinks(t *testing.T) {
+	now := time.Date(2026, 3, 4, 20, 0, 0, 0, time.UTC)
+	p := testPage(t, now)
+	p.Libraries[0].AboutURL = "https://library.example.edu/green?x=1&y=2"
+	p.Libraries[0].Locations[1].AboutURL = "https://library.example.edu/green/stacks"
+	html := render(t, p)
+	expectContains(t, "page", html,
+		`<a href="https://library.example.edu/green?x=1&amp;y=2">About Green Library</a>`,
+		`<a href="https://library.example.edu/green/stacks">About Stacks Reading Room</a>`,
+	)
+	if n := strings.Count(html, ">About "); n != 2 {
+		t.Errorf("%d about links, want 2 (Main Library has no page of its own)", n)
+	}
+	var ld []struct {
+		URL        string `json:"url"`
+		SameAs     string `json:"sameAs"`
+		Department []struct {
+			Name   string `json:"name"`
+			SameAs string `json:"sameAs"`
+		} `json:"department"`
+	}
+	decodeJSONLD(t, html, &ld)
+	if len(ld) != 1 || ld[0].URL != "https://h.test/hours/libraries/green.html" || ld[0].SameAs != "https://library.example.edu/green?x=1&y=2" {
+		t.Errorf("library url/sameAs: %+v", ld)
+	}
+	if len(ld[0].Department) != 1 || ld[0].Department[0].SameAs != "https://library.example.edu/green/stacks" {
+		t.Errorf("department sameAs: %+v", ld[0].Department)
+	}
+	if strings.Contains(render(t, testPage(t, now)), "sameAs") {
+		t.Error("sameAs without an about URL")
 	}
 }

@@ -13,12 +13,7 @@ import (
 func TestAtomic(t *testing.T) {
 	each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		if _, err := s.CreateLibrary(ctx, "a", store.LibraryInput{Name: ptr("L"), Slug: ptr("l")}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.CreateLocation(ctx, "a", "l", store.LocationInput{Name: ptr("M"), Slug: ptr("m")}); err != nil {
-			t.Fatal(err)
-		}
+		libraryWithLocation(t, s)
 		count := func() (exceptions, audit int) {
 			t.Helper()
 			snap, err := s.Load(ctx)

@@ -28,6 +28,18 @@ func each(t *testing.T, fn func(t *testing.T, s *store.Store)) {
 	}
 }
 
+// libraryWithLocation writes library "l" with one location, "m".
+func libraryWithLocation(t *testing.T, s *store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.CreateLibrary(ctx, "a", store.LibraryInput{Name: ptr("L"), Slug: ptr("l")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateLocation(ctx, "a", "l", store.LocationInput{Name: ptr("M"), Slug: ptr("m")}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestSeedSampleData(t *testing.T) {
 	t.Parallel()
 	each(t, func(t *testing.T, s *store.Store) {
@@ -231,12 +243,7 @@ func TestConcurrentWrites(t *testing.T) {
 	t.Parallel()
 	each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		if _, err := s.CreateLibrary(ctx, "a", store.LibraryInput{Name: ptr("L"), Slug: ptr("l")}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.CreateLocation(ctx, "a", "l", store.LocationInput{Name: ptr("M"), Slug: ptr("m")}); err != nil {
-			t.Fatal(err)
-		}
+		libraryWithLocation(t, s)
 		const n = 12
 		errs := make(chan error, n)
 		for i := 0; i < n; i++ {

@@ -206,3 +206,53 @@ func TestMemoRemembersAnonymousReadsOfOptionallySecuredOperations(t *testing.T) 
 		t.Errorf("memo hits %d→%d: a request with a token, or of an operation with a header credential, was remembered", hits, got)
 	}
 }
+
+// A remembered verdict must hand the handler the same request a validated
+// one gets: the validator writes absent query parameters' defaults into
+// the request, so a memo hit has to as well.
+func TestMemoHitSeesTheSameRequest(t *testing.T) {
+	t.Parallel()
+	e, memo := newItemsEcho(t)
+	e.GET("/items/:id", func(c echo.Context) error {
+		return c.String(200, c.Request().URL.RawQuery+" mode="+strings.Join(c.Request().Header.Values("X-Mode"), ","))
+	})
+	var seen []string
+	for range 3 {
+		_, _, body := do(t, e, "GET", "/items/abc?limit=2", "")
+		seen = append(seen, body)
+	}
+	if memo.hits.Load() != 2 {
+		t.Fatalf("memo hits = %d, want 2", memo.hits.Load())
+	}
+	for i, q := range seen {
+		if q != seen[0] || !strings.Contains(q, "sort=asc") || !strings.HasSuffix(q, " mode=fast") {
+			t.Errorf("request %d reached the handler with query %q (first: %q)", i, q, seen[0])
+		}
+	}
+}
+
+// A declared header sent empty is not the same request as one without it:
+// validation may refuse the empty value, so a remembered verdict for the
+// request without it must not let it through.
+func TestMemoTellsAbsentFromEmptyHeader(t *testing.T) {
+	t.Parallel()
+	e, _ := newItemsEcho(t)
+	e.GET("/items/:id", func(c echo.Context) error { return c.NoContent(200) })
+	for range 2 {
+		if code, _, body := do(t, e, "GET", "/items/abc?limit=3", ""); code != 200 {
+			t.Fatalf("valid GET = %d %s", code, body)
+		}
+	}
+	for range 2 {
+		if code, _, body := do(t, e, "GET", "/items/abc?limit=3", "", "X-Trace", ""); code != 400 {
+			t.Errorf("GET with an empty X-Trace (pattern ^[a-z]+$) after valid ones = %d %s, want 400", code, body)
+		}
+		if code, _, body := do(t, e, "GET", "/items/abc?limit=3", "", "X-Mode", "warp"); code != 400 {
+			t.Errorf("GET with X-Mode outside its enum after valid ones = %d %s, want 400", code, body)
+		}
+	}
+	// HEAD is not GET: the operation has no HEAD, whatever GET's verdict.
+	if code, _, _ := do(t, e, "HEAD", "/items/abc?limit=3", ""); code == 200 {
+		t.Errorf("HEAD of a GET-only operation = %d after remembered GETs", code)
+	}
+}

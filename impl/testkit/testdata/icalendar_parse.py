@@ -1,7 +1,7 @@
 """Parse an iCalendar feed with python3-icalendar and print one line per
 VEVENT: UID, start and end in UTC (ISO 8601) or as dates, and the summary.
-The Go test compares the lines with what the schedule says. Reads the feed
-from the file named by the first argument."""
+testkit.ReadICalendar runs it; the tests compare the lines with what the
+schedule says. Reads the feed from the file named by the first argument."""
 import sys
 import datetime
 import icalendar
