@@ -1,10 +1,10 @@
 package align
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,26 +23,17 @@ type realSequence struct {
 // loadRealSequences reads every FASTA file of testdata/real with the project's FASTA reader.
 func loadRealSequences(t testing.TB) []realSequence {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(testkit.RealSequencesDir(t), "*.fasta"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no real sequences: %v", err)
-	}
 	var out []realSequence
-	for _, f := range files {
-		fh, err := os.Open(f)
+	for _, f := range testkit.Files(t, filepath.Join(testkit.RealSequencesDir(t), "*.fasta")) {
+		recs, err := fasta.ReadAll(bytes.NewReader(f.Data))
 		if err != nil {
-			t.Fatal(err)
-		}
-		recs, err := fasta.ReadAll(fh)
-		fh.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
+			t.Fatalf("%s: %v", f.Path, err)
 		}
 		for _, r := range recs {
 			if r.RemovedCount() > 0 {
-				t.Fatalf("%s %s: characters removed: %s", f, r.Name, r.RemovedSummary())
+				t.Fatalf("%s %s: characters removed: %s", f.Path, r.Name, r.RemovedSummary())
 			}
-			out = append(out, realSequence{file: filepath.Base(f), name: r.Name, accession: testkit.Accession(r.Name), seq: string(r.Sequence)})
+			out = append(out, realSequence{file: filepath.Base(f.Path), name: r.Name, accession: testkit.Accession(r.Name), seq: string(r.Sequence)})
 		}
 	}
 	return out

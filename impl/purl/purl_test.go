@@ -151,21 +151,17 @@ type sampleObject struct {
 
 func loadSamples(t testing.TB, dir string) []sampleObject {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join(dir, "*", "public.xml"))
-	if err != nil || len(dirs) < 11 {
-		t.Fatalf("want at least 11 samples in %s, found %d", dir, len(dirs))
+	files := testkit.Files(t, filepath.Join(dir, "*", "public.xml"))
+	if len(files) < 11 {
+		t.Fatalf("want at least 11 samples in %s, found %d", dir, len(files))
 	}
 	var out []sampleObject
-	for _, p := range dirs {
-		data, err := os.ReadFile(p)
+	for _, f := range files {
+		rec, err := record.Parse(f.Data)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", f.Path, err)
 		}
-		rec, err := record.Parse(data)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		out = append(out, sampleObject{id: string(rec.Druid), dir: filepath.Dir(p), rec: rec})
+		out = append(out, sampleObject{id: string(rec.Druid), dir: filepath.Dir(f.Path), rec: rec})
 	}
 	return out
 }

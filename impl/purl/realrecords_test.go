@@ -236,12 +236,8 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 	served := map[string][]byte{"zz000bb0001-put": []byte(m)}
 	// MODS of other repositories and eras (3.0 with the mods: prefix, 3.8),
 	// PUT: served as valid MODS 3.6 with their titles.
-	realMODS, _ := filepath.Glob(filepath.Join("record", "testdata", "real", "mods", "*.mods.xml"))
-	for _, p := range realMODS {
-		doc, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range testkit.Files(t, filepath.Join("record", "testdata", "real", "mods", "*.mods.xml")) {
+		p, doc := f.Path, f.Data
 		want, err := record.ParseMODS(doc)
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,6 @@
 package resistance
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,10 +29,9 @@ func TestRealSequencesThroughTheAnalysis(t *testing.T) {
 			want[acc] = append(want[acc], name)
 		}
 	}
-	files := must(filepath.Glob(filepath.Join(dir, "*.fasta")))
 	var recs []*fasta.Record
-	for _, f := range files {
-		recs = append(recs, fasta.Parse(string(must(os.ReadFile(f))))...)
+	for _, f := range testkit.Files(t, filepath.Join(dir, "*.fasta")) {
+		recs = append(recs, fasta.Parse(string(f.Data))...)
 	}
 	if len(recs) != len(want) {
 		t.Fatalf("%d records, expected.tsv lists %d", len(recs), len(want))

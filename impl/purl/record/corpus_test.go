@@ -6,7 +6,6 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -16,26 +15,21 @@ import (
 // corpusRecords returns the paths of the real records of
 // ../shared/data/purl-records (public XML and MODS), skipping the test
 // when the corpus is absent.
-func corpusRecords(t *testing.T, suffix string) []string {
+func corpusRecords(t *testing.T, suffix string) []testkit.File {
 	t.Helper()
 	dir := filepath.Join(filepath.Dir(testkit.RepoRoot(t)), "shared", "data", "purl-records")
 	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
 		t.Skip("../shared/data/purl-records is absent: no real records to read")
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*"+suffix))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no %s in %s: %v", suffix, dir, err)
-	}
-	sort.Strings(files)
-	return files
+	return testkit.Files(t, filepath.Join(dir, "*"+suffix))
 }
 
 // TestIngestCorpus: every real record of the corpus is accepted, and its
 // served form is stable (read again, it is served byte for byte).
 func TestIngestCorpus(t *testing.T) {
 	ctx := context.Background()
-	for _, p := range corpusRecords(t, ".public.xml") {
-		data := read(t, p)
+	for _, f := range corpusRecords(t, ".public.xml") {
+		p, data := f.Path, f.Data
 		in, err := Ingest(ctx, data, nil)
 		if err != nil {
 			t.Errorf("%s: refused: %v", filepath.Base(p), err)
@@ -56,8 +50,8 @@ func TestPrepareMODSCorpus(t *testing.T) {
 	schema := testSchema(t)
 	ctx := context.Background()
 	docs := map[string][]byte{}
-	for _, p := range corpusRecords(t, ".xml") {
-		data := read(t, p)
+	for _, f := range corpusRecords(t, ".xml") {
+		p, data := f.Path, f.Data
 		if strings.HasSuffix(p, ".mods.xml") {
 			docs[filepath.Base(p)] = data
 			continue

@@ -7,26 +7,21 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/sitelib/sitesvc/impl/purl/druid"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // realRecords lists the records of testdata/real (docs/purl.md, "Ingest"):
 // real public XML from public repositories other than the one the shared
 // corpus comes from, each named <druid>.public.xml (README.md says where
 // each comes from).
-func realRecords(t *testing.T) []string {
+func realRecords(t testing.TB) []testkit.File {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "real", "*.public.xml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no records in testdata/real: %v", err)
-	}
-	sort.Strings(files)
-	return files
+	return testkit.Files(t, filepath.Join("testdata", "real", "*.public.xml"))
 }
 
 // TestIngestRealRecords: every record of testdata/real is accepted as the
@@ -35,13 +30,13 @@ func realRecords(t *testing.T) []string {
 func TestIngestRealRecords(t *testing.T) {
 	ctx := context.Background()
 	schema := testSchema(t)
-	for _, p := range realRecords(t) {
-		name := filepath.Base(p)
+	for _, f := range realRecords(t) {
+		name := filepath.Base(f.Path)
 		id, err := druid.Parse(strings.TrimSuffix(name, ".public.xml"))
 		if err != nil {
 			t.Fatalf("%s: the file is not named for a druid: %v", name, err)
 		}
-		in, err := IngestWith(ctx, read(t, p), IngestOptions{Schema: schema, ID: id})
+		in, err := IngestWith(ctx, f.Data, IngestOptions{Schema: schema, ID: id})
 		if err != nil {
 			t.Errorf("%s: refused: %v", name, err)
 			continue
@@ -407,12 +402,8 @@ func prepareServed(t *testing.T, ctx context.Context, schema *MODSSchema, name s
 func TestPrepareRealMODS(t *testing.T) {
 	ctx := context.Background()
 	schema := testSchema(t)
-	files, _ := filepath.Glob(filepath.Join("testdata", "real", "mods", "*.mods.xml"))
-	if len(files) == 0 {
-		t.Fatal("no MODS records in testdata/real/mods")
-	}
-	for _, p := range files {
-		data := read(t, p)
+	for _, f := range testkit.Files(t, filepath.Join("testdata", "real", "mods", "*.mods.xml")) {
+		p, data := f.Path, f.Data
 		m, err := ParseMODS(data)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
@@ -492,16 +483,15 @@ func TestDocumentEncodings(t *testing.T) {
 // of an EEMS deposit, mr497sx5638 of the shared corpus): publishing does
 // not require it, it is not served or listed, and the record keeps it.
 func TestNotShelvedFiles(t *testing.T) {
-	var p string
+	var data []byte
 	for _, f := range corpusRecords(t, ".public.xml") {
-		if filepath.Base(f) == "mr497sx5638.1.public.xml" {
-			p = f
+		if filepath.Base(f.Path) == "mr497sx5638.1.public.xml" {
+			data = f.Data
 		}
 	}
-	if p == "" {
+	if data == nil {
 		t.Fatal("mr497sx5638.1.public.xml is not in the corpus")
 	}
-	data := read(t, p)
 	var asked []string
 	in, err := IngestWith(context.Background(), data, IngestOptions{Files: func(name string) (int64, error) {
 		asked = append(asked, name)
