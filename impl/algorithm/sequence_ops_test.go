@@ -139,9 +139,6 @@ func TestReadmeSequenceExample(t *testing.T) {
 // real binary: every sequence is analysed and reported in input order.
 func TestBinaryLargeRequest(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("short")
-	}
 	s := startBinary(t)
 	example := exampleFASTA(t)
 	_, seq, _ := strings.Cut(example, ">example-PR-RT\n")

@@ -79,9 +79,6 @@ func checkOneVersion(t *testing.T, srv *testkit.Server, when string) byte {
 // the killed publish left behind.
 func TestPublishKilledLeavesOneVersion(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("kills publishes of 2 × 24 MB")
-	}
 	srv := testkit.StartServer(t)
 	const size = 24 << 20
 	a := versionObject(t, filepath.Join(t.TempDir(), "a"), 'A', size)
@@ -132,9 +129,6 @@ func TestPublishKilledLeavesOneVersion(t *testing.T) {
 // and a restarted server serves one version and removes the leftovers.
 func TestPutKilledLeavesOneVersion(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("kills the server")
-	}
 	srv := testkit.StartServer(t)
 	data := srv.DataDir
 	a := versionObject(t, filepath.Join(t.TempDir(), "a"), 'A', 4<<20)

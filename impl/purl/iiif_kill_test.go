@@ -75,9 +75,6 @@ func buildLeftovers(dataDir string) []string {
 func TestKilledServerLeavesNoBuilder(t *testing.T) {
 	t.Parallel()
 	requireVips(t)
-	if testing.Short() {
-		t.Skip("kills the server during a build")
-	}
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc to see the server's child processes")
 	}

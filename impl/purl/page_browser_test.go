@@ -156,12 +156,9 @@ func TestCopyButtonsInChromium(t *testing.T) {
 }
 
 // chromiumSite starts the real server (with args) and headless Chromium, for
-// a browser test; in -short mode the test is skipped.
+// a browser test (which go test -short skips, as testkit does).
 func chromiumSite(t *testing.T, limit time.Duration, args ...string) (*testkit.Server, context.Context) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("headless Chromium test")
-	}
 	return testkit.StartServer(t, args...), testkit.Browser(t, limit)
 }
 

@@ -37,9 +37,6 @@ var users = []testkit.OIDCUser{
 // with a reading room at 192.0.2.0/24 behind a proxy at 127.0.0.1.
 func site(t *testing.T, extra ...string) *testkit.Server {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs the binary, an OpenID Connect provider and Chromium")
-	}
 	p := testkit.StartOIDCProvider(t, testkit.OIDCProviderConfig{Users: users, ClientID: "sitesvc-test", ClientSecret: "test-secret-0123456789"})
 	args := []string{"--services", "purl,embed,hours",
 		"--oidc-issuer", p.Issuer, "--oidc-client-id", "sitesvc-test", "--oidc-client-secret", "test-secret-0123456789",
