@@ -266,6 +266,7 @@ func (a *Aligner) Align(nucleotides []byte) (*Result, error) {
 		}
 		a.alignProtein(ws, q, res, a.pol, a.polGenes, polA, polHits, region{0, n, 0, len(a.pol.aa)}, 0)
 	}
+	a.joinParts(res, q)
 	slices.SortStableFunc(res.Genes, func(x, y GeneResult) int {
 		return slices.Index(AllGenes(), x.Gene) - slices.Index(AllGenes(), y.Gene)
 	})
@@ -282,6 +283,7 @@ func (a *Aligner) Align(nucleotides []byte) (*Result, error) {
 	}
 	res.Discarded = discarded
 	res.Subtype = a.subtype(res)
+	res.NotHIV1 = a.notHIV1(res)
 	return res, nil
 }
 

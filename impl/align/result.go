@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,9 +21,6 @@ const (
 // region bounds one DP: query nucleotides [qlo, qhi) and protein rows (consumed codons)
 // [jlo, jhi]. Alignments start and end free at its edges.
 type region struct{ qlo, qhi, jlo, jhi int }
-
-// minGeneCodons is the smallest MinCodons of any gene (PR's).
-const minGeneCodons = 30
 
 // maxRegionDepth bounds the realignment of the parts of a sequence an alignment left out.
 const maxRegionDepth = 3
@@ -49,38 +47,57 @@ func (a *Aligner) alignProtein(ws *workspace, q []uint8, res *Result, prot *prot
 	}
 	path := &ws.dp.path
 	lastNucleotideToEarlierGene(path, spans)
-	// usedFirst..usedLast: the codons (protein indices) of the genes found here.
+	// usedFirst..usedLast: the codons (protein indices) of the genes found here; beside:
+	// the query on either side of a short gene part.
 	usedFirst, usedLast := -1, -1
+	var beside []region
 	for _, sp := range spans {
 		from := max(path.first, sp.start)
 		to := min(path.last, sp.start+sp.len-1)
+		// A part of a gene shorter than the gene's minimum size may be one side of a gene
+		// split by a run of N no alignment crosses: it is kept aside (res.parts) to be
+		// joined to the other side (joinParts), and the query beyond it is aligned again
+		// so that the other side is found. Alone it is dropped as any short gene is.
 		var g *GeneResult
-		if to-from+1 >= MinCodons(sp.gene) {
-			g = a.buildGene(sp, q, res.Analysed, path, from, to)
+		if to-from+1 >= MinDiscardedCodons {
+			g = a.buildGene(sp, q, res.Analysed, path, from, to, MinDiscardedCodons)
 		}
-		if g == nil {
+		if g == nil || !a.addGene(res, g, q) {
 			if to-from+1 >= MinDiscardedCodons {
 				res.Discarded = append(res.Discarded, sp.gene)
 			}
+			if g != nil {
+				res.parts = append(res.parts, *g)
+				if depth < maxRegionDepth {
+					first, last := sp.start+g.FirstAA-1, sp.start+g.LastAA-1
+					beside = append(beside,
+						region{rg.qlo, int(path.codonStart[first]), rg.jlo, first},
+						region{int(path.spanEnd[last]), rg.qhi, last + 1, rg.jhi})
+				}
+			}
 			continue
 		}
-		addGene(res, g)
 		if usedFirst < 0 {
 			usedFirst = sp.start + g.FirstAA - 1
 		}
 		usedLast = sp.start + g.LastAA - 1
 	}
-	if depth >= maxRegionDepth || usedFirst < 0 {
+	if depth >= maxRegionDepth {
 		return
 	}
 	// The rest of the query, on either side of the genes found, against the rest of the
 	// protein: codons the path aligned there but no present gene kept (a gene part too
 	// short or too poor after a stretch the path crossed) are free again.
-	left := region{rg.qlo, int(path.codonStart[usedFirst]), rg.jlo, usedFirst}
-	right := region{int(path.spanEnd[usedLast]), rg.qhi, usedLast + 1, rg.jhi}
-	for _, sub := range []region{left, right} {
-		if sub.qhi-sub.qlo < 3*minGeneCodons || sub.jhi-sub.jlo < minGeneCodons {
-			continue // too small to hold a gene
+	subs := beside
+	if usedFirst >= 0 {
+		subs = append([]region{
+			{rg.qlo, int(path.codonStart[usedFirst]), rg.jlo, usedFirst},
+			{int(path.spanEnd[usedLast]), rg.qhi, usedLast + 1, rg.jhi},
+		}, beside...)
+	}
+	for _, sub := range subs {
+		if sub.qhi-sub.qlo < 3*MinDiscardedCodons || sub.jhi-sub.jlo < MinDiscardedCodons {
+			continue // too small to hold a gene part
 		}
 		var inside []hit
 		for _, h := range hits {
@@ -124,18 +141,351 @@ func lastNucleotideToEarlierGene(p *alignPath, spans []geneSpan) {
 	}
 }
 
-// addGene adds g to res, or replaces the result for the same gene when g has more codons
-// (a gene cut in two by a stretch no alignment crosses keeps its longer part).
-func addGene(res *Result, g *GeneResult) {
+// addGene adds g to res and tells whether it was kept. When res already holds the same
+// gene, the two are its parts on either side of a run of N that no single alignment
+// crosses: they become one result with the codons between them unsequenced
+// (mergeSplitGene). Otherwise (overlapping codons, or something other than N between
+// them) the part with more codons is kept; a part below the gene's minimum size never is.
+func (a *Aligner) addGene(res *Result, g *GeneResult, q []uint8) bool {
 	for i := range res.Genes {
-		if res.Genes[i].Gene == g.Gene {
-			if g.LastAA-g.FirstAA > res.Genes[i].LastAA-res.Genes[i].FirstAA {
-				res.Genes[i] = *g
-			}
-			return
+		h := &res.Genes[i]
+		if h.Gene != g.Gene {
+			continue
 		}
+		if m := a.mergeSplitGene(q, res.Analysed, h, g); m != nil {
+			*h = *m
+			return true
+		}
+		if g.LastAA-g.FirstAA+1 < MinCodons(g.Gene) {
+			return false
+		}
+		if g.LastAA-g.FirstAA > h.LastAA-h.FirstAA {
+			*h = *g
+		}
+		return true
+	}
+	if g.LastAA-g.FirstAA+1 < MinCodons(g.Gene) {
+		return false
 	}
 	res.Genes = append(res.Genes, *g)
+	return true
+}
+
+// joinParts joins the short gene parts kept aside (res.parts) to the present gene of the
+// same name or to each other, across runs of N (mergeSplitGene); a join of at least the
+// gene's minimum size is added to res.Genes.
+func (a *Aligner) joinParts(res *Result, q []uint8) {
+	for joined := true; joined; {
+		joined = false
+		for i := 0; i < len(res.parts) && !joined; i++ {
+			p := &res.parts[i]
+			if h := res.Gene(p.Gene); h != nil {
+				if m := a.mergeSplitGene(q, res.Analysed, h, p); m != nil {
+					*h = *m
+					res.parts = slices.Delete(res.parts, i, i+1)
+					joined = true
+				}
+				continue
+			}
+			for j := i + 1; j < len(res.parts) && !joined; j++ {
+				if res.parts[j].Gene != p.Gene {
+					continue
+				}
+				if m := a.mergeSplitGene(q, res.Analysed, p, &res.parts[j]); m != nil {
+					res.parts = slices.Delete(res.parts, j, j+1)
+					res.parts[i] = *m
+					if m.LastAA-m.FirstAA+1 >= MinCodons(m.Gene) {
+						res.Genes = append(res.Genes, *m)
+						res.parts = slices.Delete(res.parts, i, i+1)
+					}
+					joined = true
+				}
+			}
+		}
+	}
+	res.parts = nil
+	for i := range res.Genes {
+		res.Genes[i] = *a.acrossNRuns(q, res.Analysed, &res.Genes[i])
+	}
+}
+
+// maxNonNBetweenParts is how many nucleotides other than N may lie between two parts of a
+// gene for them to be one gene split by a run of N: codons beside the run that were dropped
+// or trimmed with it.
+const maxNonNBetweenParts = 30
+
+// deletionsInNRuns reads deleted codons inside or beside a run of at least nRunCodons
+// unsequenced codons as unsequenced too: where the codons around a deletion were not
+// sequenced, which codons are missing cannot be told (the alignment places the deletions
+// anywhere among the N codons at equal score) — a run of N shorter than the codons it
+// stands for is an unsequenced region, as Stanford reads it, not deletions.
+func deletionsInNRuns(recs []codonRec) {
+	for i := 0; i < len(recs); {
+		if recs[i].span != 0 && !recs[i].unsequenced {
+			i++
+			continue
+		}
+		j, unsequenced := i, 0
+		for j < len(recs) && (recs[j].span == 0 || recs[j].unsequenced) {
+			if recs[j].unsequenced {
+				unsequenced++
+			}
+			j++
+		}
+		if unsequenced >= nRunCodons {
+			for k := i; k < j; k++ {
+				recs[k].inNRun = true
+				if recs[k].span == 0 {
+					recs[k].unsequenced, recs[k].mutation, recs[k].bad = true, false, false
+				}
+			}
+		}
+		i = j
+	}
+}
+
+// extendPart returns g read on codon by codon in frame, forwards (backwards when back)
+// up to codon limit, while the next codon holds no N: the codons beside a run of N that
+// g's own alignment left out. It returns g itself when there is none.
+func (a *Aligner) extendPart(q []uint8, seq []byte, g *GeneResult, limit int, back bool) *GeneResult {
+	if back {
+		if piece := a.readPiece(q, seq, g.Gene, g.FirstAA-1, g.FirstNA-4, limit, true); piece != nil {
+			return concatParts(piece, g)
+		}
+	} else if piece := a.readPiece(q, seq, g.Gene, g.LastAA+1, g.LastNA, limit, false); piece != nil {
+		return concatParts(g, piece)
+	}
+	return g
+}
+
+// readPiece reads codons pos, pos+1, … (pos, pos−1, … when back) of gene from the
+// sequence in frame, the first at 0-based nucleotide start, up to codon limit and before
+// the first codon holding an N or running off the sequence; nil when there is none.
+func (a *Aligner) readPiece(q []uint8, seq []byte, gene Gene, pos, start, limit int, back bool) *GeneResult {
+	var recs []codonRec
+	for (back && pos >= limit || !back && pos <= limit) && start >= 0 && start+3 <= len(seq) {
+		if bytes.IndexByte(seq[start:start+3], 'N') >= 0 {
+			break
+		}
+		recs = append(recs, a.codonRecord(gene, q, pos, int32(start), 3))
+		if back {
+			pos, start = pos-1, start-3
+		} else {
+			pos, start = pos+1, start+3
+		}
+	}
+	if len(recs) == 0 {
+		return nil
+	}
+	if back {
+		slices.Reverse(recs)
+	}
+	piece := &GeneResult{Gene: gene, FirstAA: recs[0].pos, LastAA: recs[len(recs)-1].pos,
+		FirstNA: int(recs[0].start) + 1, LastNA: int(recs[len(recs)-1].start) + 3}
+	var na, aa strings.Builder
+	bad := 0
+	for _, r := range recs {
+		a.writeCodon(piece, r, q, seq, &na, &aa)
+		if r.mutation || r.unsequenced {
+			bad += 3
+		}
+	}
+	piece.AlignedNA, piece.AlignedAA = na.String(), aa.String()
+	piece.MatchPercent = 100 - 100*float64(bad)/float64(3*len(recs))
+	return piece
+}
+
+// acrossNRuns reads on the codons of gene g beyond a run of N at its start or end: the
+// codons holding an N next to g, counted in g's frame, are unsequenced, and the piece
+// beyond them, too short to be aligned on its own (PR 1–9 before a run of N over PR
+// 10–45), is read in that frame up to the gene's first or last codon or the next N — when
+// it has at least nRunCodons codons, at least MinMatchPercent of it matches and it holds
+// no stop (a run of another length than the codons it replaced puts the piece out of
+// place, and it then matches poorly). Stanford's aligner, which aligns the whole
+// sequence, reads such a piece.
+func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult) *GeneResult {
+	geneLen := len(a.genes[g.Gene].consensus)
+	hasN := func(start int) bool { return bytes.IndexByte(seq[start:start+3], 'N') >= 0 }
+	good := func(piece *GeneResult) bool {
+		return piece != nil && piece.LastAA-piece.FirstAA+1 >= nRunCodons && piece.MatchPercent >= MinMatchPercent && piece.StopCodons == 0
+	}
+	// before the gene's first codon
+	if g.LeftTrimmed == 0 {
+		run, start := 0, g.FirstNA-4 // codons with an N before g, and the codon before them
+		for start >= 0 && hasN(start) {
+			run, start = run+1, start-3
+		}
+		if run >= nRunCodons && g.FirstAA-run > 1 && start >= 0 {
+			if piece := a.readPiece(q, seq, g.Gene, g.FirstAA-run-1, start, 1, true); good(piece) {
+				g = concatParts(piece, g)
+			}
+		}
+	}
+	// after its last codon
+	if g.RightTrimmed == 0 {
+		run, start := 0, g.LastNA
+		for start+3 <= len(seq) && hasN(start) {
+			run, start = run+1, start+3
+		}
+		if run >= nRunCodons && g.LastAA+run < geneLen {
+			if piece := a.readPiece(q, seq, g.Gene, g.LastAA+run+1, start, geneLen, false); good(piece) {
+				g = concatParts(g, piece)
+			}
+		}
+	}
+	return g
+}
+
+// deletionsToNRuns moves every internal run of unusual deleted codons (isUnusual in
+// rx-all_subtype-all.csv) that lies within
+// nRunEdgeCodons read codons of a run of N (nRunCodons or more unsequenced codons) next to
+// that run, the read codons between shifting onto the positions beyond the deletion: when
+// a run of N is shorter than the codons it stands for, the codons missing are the
+// unsequenced ones (deletionsInNRuns), not a deletion a codon or two away with its
+// neighbours read one position off (the alignment put V179's codon at 178 beside a run
+// of 30 N replacing RT 89–178, and V179 deleted).
+func (a *Aligner) deletionsToNRuns(g Gene, q []uint8, recs []codonRec) {
+	nBlock := func(k, step int) bool { // ≥ nRunCodons unsequenced codons from k on, in direction step
+		n := 0
+		for ; k >= 0 && k < len(recs) && (recs[k].unsequenced || recs[k].span == 0); k += step {
+			if recs[k].unsequenced {
+				n++
+			}
+		}
+		return n >= nRunCodons
+	}
+	readClean := func(r codonRec) bool { return clean(r) && !r.unsequenced }
+	for i := 1; i < len(recs)-1; i++ {
+		if recs[i].span != 0 {
+			continue
+		}
+		j := i
+		for j < len(recs) && recs[j].span == 0 {
+			j++
+		}
+		if j == len(recs) {
+			return
+		}
+		d := j - i
+		// A deletion HIV-1 is known to carry there (not isUnusual: RT 67–70, say) is
+		// believed; an unusual one beside a run of N is the run's length being off.
+		usual := false
+		for k := i; k < j; k++ {
+			usual = usual || !recs[k].bad
+		}
+		if usual {
+			i = j
+			continue
+		}
+		// read codons between the deletion and a run of N before it, or after it
+		before, after := -1, -1
+		for m := 1; m <= nRunEdgeCodons && i-m-1 >= 0 && readClean(recs[i-m]); m++ {
+			if nBlock(i-m-1, -1) {
+				before = m
+				break
+			}
+		}
+		for m := 1; m <= nRunEdgeCodons && j+m < len(recs) && readClean(recs[j+m-1]); m++ {
+			if nBlock(j+m, 1) {
+				after = m
+				break
+			}
+		}
+		switch {
+		case before > 0 && (after < 0 || before <= after):
+			// recs[i-before:i] read codons, then d deletions: deletions first
+			starts := make([]int32, before)
+			for t := range starts {
+				starts[t] = recs[i-before+t].start
+			}
+			for t := 0; t < d; t++ {
+				recs[i-before+t] = a.codonRecord(g, q, recs[i-before+t].pos, starts[0], 0)
+			}
+			for t, st := range starts {
+				recs[i-before+d+t] = a.codonRecord(g, q, recs[i-before+d+t].pos, st, 3)
+			}
+		case after > 0:
+			// d deletions, then recs[j:j+after] read codons: read codons first
+			starts := make([]int32, after)
+			for t := range starts {
+				starts[t] = recs[j+t].start
+			}
+			for t, st := range starts {
+				recs[i+t] = a.codonRecord(g, q, recs[i+t].pos, st, 3)
+			}
+			for t := 0; t < d; t++ {
+				recs[i+after+t] = a.codonRecord(g, q, recs[i+after+t].pos, starts[after-1]+3, 0)
+			}
+		}
+		i = j
+	}
+}
+
+// nRunEdgeCodons is how many read codons may lie between a deletion and a run of N for the
+// deletion to be moved next to the run (deletionsToNRuns).
+const nRunEdgeCodons = 3
+
+// nRunCodons is the shortest run of unsequenced codons (nine N) whose neighbouring
+// deletions deletionsInNRuns reads as unsequenced; a deletion beside one or two N codons
+// stays a deletion.
+const nRunCodons = 3
+
+// mergeSplitGene joins two parts of one gene found by separate alignments on either side
+// of a run of N (a gene cut in two by more N than the codons they replace, so that no
+// single alignment crosses them): x before y in both the gene and the sequence, and the
+// nucleotides between them N but for at most maxNonNBetweenParts. The codons between the
+// parts are unsequenced ("NNN", never mutations or deletions), as Stanford reports an
+// unsequenced region of a gene. It returns nil when x and y are not such parts.
+func (a *Aligner) mergeSplitGene(q []uint8, seq []byte, x, y *GeneResult) *GeneResult {
+	if y.FirstAA < x.FirstAA {
+		x, y = y, x
+	}
+	if x.LastAA >= y.FirstAA || x.LastNA >= y.FirstNA || y.FirstNA-1 > len(seq) {
+		return nil
+	}
+	nN := 0
+	between := seq[x.LastNA : y.FirstNA-1]
+	for _, c := range between {
+		if c == 'N' {
+			nN++
+		}
+	}
+	if nN < 3*nRunCodons || len(between)-nN > maxNonNBetweenParts {
+		return nil
+	}
+	// The codons the parts' own alignments left out next to the run (a mismatching codon
+	// at a free end) are read on in frame up to the first codon holding an N.
+	x, y = a.extendPart(q, seq, x, y.FirstAA-1, false), a.extendPart(q, seq, y, x.LastAA+1, true)
+	return concatParts(x, y)
+}
+
+// concatParts joins gene parts x and y (x's codons before y's, in the sequence too) into
+// one result; the codons between them are unsequenced ("NNN", "X"). The match percentage
+// is the parts' own over their nucleotides: the codons between count as NNN codons do, not
+// at all.
+func concatParts(x, y *GeneResult) *GeneResult {
+	gap := y.FirstAA - x.LastAA - 1
+	m := &GeneResult{
+		Gene: x.Gene, FirstAA: x.FirstAA, LastAA: y.LastAA, FirstNA: x.FirstNA, LastNA: y.LastNA,
+		LeftTrimmed: x.LeftTrimmed, RightTrimmed: y.RightTrimmed,
+		AlignedNA:         x.AlignedNA + strings.Repeat("NNN", gap) + y.AlignedNA,
+		AlignedAA:         x.AlignedAA + strings.Repeat("X", gap) + y.AlignedAA,
+		Mutations:         append(slices.Clone(x.Mutations), y.Mutations...),
+		Frameshifts:       append(slices.Clone(x.Frameshifts), y.Frameshifts...),
+		StopCodons:        x.StopCodons + y.StopCodons,
+		AmbiguousCodons:   x.AmbiguousCodons + y.AmbiguousCodons,
+		UnsequencedCodons: x.UnsequencedCodons + gap + y.UnsequencedCodons,
+	}
+	m.StopPositions = append(slices.Clone(x.StopPositions), y.StopPositions...)
+	m.AmbiguousPositions = append(slices.Clone(x.AmbiguousPositions), y.AmbiguousPositions...)
+	m.UnsequencedPositions = slices.Clone(x.UnsequencedPositions)
+	for k := x.LastAA + 1; k < y.FirstAA; k++ {
+		m.UnsequencedPositions = append(m.UnsequencedPositions, k)
+	}
+	m.UnsequencedPositions = append(m.UnsequencedPositions, y.UnsequencedPositions...)
+	lx, ly := float64(x.LastNA-x.FirstNA+1), float64(y.LastNA-y.FirstNA+1)
+	m.MatchPercent = 100 - ((100-x.MatchPercent)*lx+(100-y.MatchPercent)*ly)/(lx+ly)
+	return m
 }
 
 // makeBand sets, for each DP row, the query range: between two anchors the band spans both
@@ -210,11 +560,12 @@ type codonRec struct {
 	nnn         bool // read as exactly NNN
 	insCodon    int  // whole codons inserted after it
 	fsIns       int  // nucleotides of a frameshift insertion after it
+	inNRun      bool // deleted or unsequenced within a run of N (deletionsInNRuns)
 }
 
 // buildGene turns the codons from..to (protein indices) of the path into a GeneResult, or
 // nil when the gene is not present after trimming.
-func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, from, to int) *GeneResult {
+func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, from, to, minCodons int) *GeneResult {
 	recs := make([]codonRec, 0, to-from+1)
 	for c := from; c <= to; c++ {
 		s, e := p.codonStart[c], p.spanEnd[c]
@@ -224,6 +575,8 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 		recs = append(recs, a.codonRecord(sp.gene, q, c-sp.start+1, s, e-s))
 	}
 	a.placeGaps(sp.gene, q, recs)
+	a.deletionsToNRuns(sp.gene, q, recs)
+	deletionsInNRuns(recs)
 	// First, leading and trailing deletions and unsequenced codons are dropped (not counted
 	// as trimmed); a gene whose match is then below MinMatchPercent is not present; then
 	// low-quality ends are trimmed.
@@ -244,18 +597,18 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 	naRange := func(dropLeft, dropRight int) (int, int) {
 		return int(first.start) + 1 + 3*dropLeft, int(last.start+min(last.span, 3)) - 3*dropRight
 	}
-	if len(aligned) < MinCodons(sp.gene) {
+	if len(aligned) < minCodons {
 		return nil
 	}
 	if f, l := naRange(gapLeft, gapRight); matchPercent(aligned, f, l) < MinMatchPercent {
 		return nil
 	}
 	left, right := trimCount(aligned, false), trimCount(aligned, true)
-	if left+right > len(aligned)-MinCodons(sp.gene) {
+	if left+right > len(aligned)-minCodons {
 		return nil
 	}
 	kept := aligned[left : len(aligned)-right]
-	if len(kept) < MinCodons(sp.gene) {
+	if len(kept) < minCodons {
 		return nil
 	}
 	g := &GeneResult{
@@ -271,82 +624,95 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 	na.Grow(3 * len(kept))
 	aa.Grow(len(kept))
 	for _, r := range kept {
-		switch {
-		case r.span == 0:
-			na.WriteString("---")
-			aa.WriteByte('-')
-			g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Deletion: true})
-		case r.span < 3 && r.unsequenced:
-			// A partial codon holding an N: unsequenced, and no frameshift can be told.
-			na.WriteString(string(seq[r.start:r.start+r.span]) + "--"[:3-r.span])
-			aa.WriteByte('X')
-			g.UnsequencedCodons++
-			g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
-		case r.span < 3:
-			// HIVDB's conventions: the aligned nucleotides keep the read ones first
-			// ("AG-"); the mutation shows them where they fit the consensus ("-AG").
-			read := string(seq[r.start : r.start+r.span])
-			na.WriteString(read + "--"[:3-r.span])
-			codon := placePartial(read, r.cons)
-			aa.WriteByte('X')
-			g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, AAs: "X", Codon: codon, Partial: true})
-			g.Frameshifts = append(g.Frameshifts, Frameshift{Gene: sp.gene, Position: r.pos, Kind: FrameshiftDeletion, Size: 3 - int(r.span)})
-		default:
-			codon := string(seq[r.start : r.start+3])
-			na.WriteString(codon)
-			if r.info.count == 1 {
-				aa.WriteString(aaSetString(r.info.aas))
-			} else {
-				aa.WriteByte('X')
-			}
-			// An unsequenced codon (more than one N) could be anything, a stop among it,
-			// but it is no stop codon: it counts as unsequenced only.
-			if r.info.aas&(1<<stopIdx) != 0 && !r.unsequenced {
-				g.StopCodons++
-				g.StopPositions = append(g.StopPositions, r.pos)
-			}
-			if r.info.ns > 1 {
-				g.UnsequencedCodons++
-				g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
-			} else if r.info.count > 1 {
-				g.AmbiguousCodons++
-				g.AmbiguousPositions = append(g.AmbiguousPositions, r.pos)
-			}
-			if r.fsIns > 0 {
-				e := r.start + r.span
-				g.Frameshifts = append(g.Frameshifts, Frameshift{Gene: sp.gene, Position: r.pos, Kind: FrameshiftInsertion, Size: r.fsIns, NAs: string(seq[e-int32(r.fsIns) : e])})
-			}
-			if r.info.ns > 1 || (r.matched && r.insCodon == 0) {
-				continue
-			}
-			m := Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Codon: codon,
-				Mixture: r.info.count > 1, Stop: r.info.aas&(1<<stopIdx) != 0}
-			if int(r.info.count) > MaxDisplayAAs {
-				m.AAs = "X"
-			} else {
-				m.AAs = aaSetString(r.info.aas)
-			}
-			if r.insCodon > 0 {
-				m.Insertion = true
-				ins := seq[r.start+3 : r.start+3+int32(3*r.insCodon)]
-				m.InsertedCodons = string(ins)
-				b := make([]byte, r.insCodon)
-				for k := range b {
-					ci := a.codons[codonKey(q[r.start+3+int32(3*k)], q[r.start+4+int32(3*k)], q[r.start+5+int32(3*k)])]
-					if ci.count == 1 {
-						b[k] = aaSetString(ci.aas)[0]
-					} else {
-						b[k] = 'X'
-					}
-				}
-				m.InsertedAAs = string(b)
-			}
-			g.Mutations = append(g.Mutations, m)
-		}
+		a.writeCodon(g, r, q, seq, &na, &aa)
 	}
 	g.AlignedNA = na.String()
 	g.AlignedAA = aa.String()
 	return g
+}
+
+// writeCodon adds codon record r to g: its nucleotides and amino acid to na and aa, and
+// its mutation, frameshift and quality counts to g.
+func (a *Aligner) writeCodon(g *GeneResult, r codonRec, q []uint8, seq []byte, na, aa *strings.Builder) {
+	sp := geneSpan{gene: g.Gene}
+	switch {
+	case r.span == 0 && r.unsequenced:
+		// A codon deleted beside a run of N (deletionsInNRuns): unsequenced.
+		na.WriteString("NNN")
+		aa.WriteByte('X')
+		g.UnsequencedCodons++
+		g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
+	case r.span == 0:
+		na.WriteString("---")
+		aa.WriteByte('-')
+		g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Deletion: true})
+	case r.span < 3 && r.unsequenced:
+		// A partial codon holding an N: unsequenced, and no frameshift can be told.
+		na.WriteString(string(seq[r.start:r.start+r.span]) + "--"[:3-r.span])
+		aa.WriteByte('X')
+		g.UnsequencedCodons++
+		g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
+	case r.span < 3:
+		// HIVDB's conventions: the aligned nucleotides keep the read ones first
+		// ("AG-"); the mutation shows them where they fit the consensus ("-AG").
+		read := string(seq[r.start : r.start+r.span])
+		na.WriteString(read + "--"[:3-r.span])
+		codon := placePartial(read, r.cons)
+		aa.WriteByte('X')
+		g.Mutations = append(g.Mutations, Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, AAs: "X", Codon: codon, Partial: true})
+		g.Frameshifts = append(g.Frameshifts, Frameshift{Gene: sp.gene, Position: r.pos, Kind: FrameshiftDeletion, Size: 3 - int(r.span)})
+	default:
+		codon := string(seq[r.start : r.start+3])
+		na.WriteString(codon)
+		if r.info.count == 1 {
+			aa.WriteString(aaSetString(r.info.aas))
+		} else {
+			aa.WriteByte('X')
+		}
+		// An unsequenced codon (more than one N) could be anything, a stop among it,
+		// but it is no stop codon: it counts as unsequenced only.
+		if r.info.aas&(1<<stopIdx) != 0 && !r.unsequenced {
+			g.StopCodons++
+			g.StopPositions = append(g.StopPositions, r.pos)
+		}
+		if r.info.ns > 1 {
+			g.UnsequencedCodons++
+			g.UnsequencedPositions = append(g.UnsequencedPositions, r.pos)
+		} else if r.info.count > 1 {
+			g.AmbiguousCodons++
+			g.AmbiguousPositions = append(g.AmbiguousPositions, r.pos)
+		}
+		if r.fsIns > 0 {
+			e := r.start + r.span
+			g.Frameshifts = append(g.Frameshifts, Frameshift{Gene: sp.gene, Position: r.pos, Kind: FrameshiftInsertion, Size: r.fsIns, NAs: string(seq[e-int32(r.fsIns) : e])})
+		}
+		if r.info.ns > 1 || (r.matched && r.insCodon == 0) {
+			return
+		}
+		m := Mutation{Gene: sp.gene, Position: r.pos, Consensus: r.cons, Codon: codon,
+			Mixture: r.info.count > 1, Stop: r.info.aas&(1<<stopIdx) != 0}
+		if int(r.info.count) > MaxDisplayAAs {
+			m.AAs = "X"
+		} else {
+			m.AAs = aaSetString(r.info.aas)
+		}
+		if r.insCodon > 0 {
+			m.Insertion = true
+			ins := seq[r.start+3 : r.start+3+int32(3*r.insCodon)]
+			m.InsertedCodons = string(ins)
+			b := make([]byte, r.insCodon)
+			for k := range b {
+				ci := a.codons[codonKey(q[r.start+3+int32(3*k)], q[r.start+4+int32(3*k)], q[r.start+5+int32(3*k)])]
+				if ci.count == 1 {
+					b[k] = aaSetString(ci.aas)[0]
+				} else {
+					b[k] = 'X'
+				}
+			}
+			m.InsertedAAs = string(b)
+		}
+		g.Mutations = append(g.Mutations, m)
+	}
 }
 
 // codonRecord classifies consensus codon pos of gene g read from the query nucleotides
@@ -406,6 +772,10 @@ func matchPercent(recs []codonRec, firstNA, lastNA int) float64 {
 	all, bad := lastNA-firstNA+1, 0
 	for _, r := range recs {
 		switch {
+		case r.inNRun && r.span < 3:
+			// deleted or cut short within a run of N: unsequenced, counted as an NNN
+			// codon is (its nucleotides taken off, no mismatch)
+			all -= int(r.span)
 		case r.span == 0:
 			all += 3
 			bad += 3

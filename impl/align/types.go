@@ -64,6 +64,14 @@ type Result struct {
 	Discarded []Gene
 	// Subtype is the closest subtype reference over the aligned PR/RT/IN region.
 	Subtype Subtype
+	// NotHIV1 is set when the sequence is not HIV-1 (HIV-2, say): far from every HIV-1
+	// reference and full of amino acids HIV-1 does not have (nothiv1.go). Its genes are
+	// still given; the resistance reports refuse to interpret them.
+	NotHIV1 *NotHIV1
+
+	// parts: gene parts shorter than the gene's minimum, kept during Align to be joined
+	// across a run of N (joinParts); always nil in a returned Result.
+	parts []GeneResult
 }
 
 // Gene returns the result for gene g, or nil when g is not present.

@@ -452,3 +452,19 @@ func worstLevel(vs []Validation) string {
 	}
 	return worst
 }
+
+// notHIV1Failure is the failure of a sequence the aligner found not to be HIV-1
+// (align.NotHIV1; docs/alignment.md, "Not HIV-1"): its genes aligned, but far from every
+// HIV-1 reference and with many amino acids HIV-1 does not have, as HIV-2's do. Its HIV-1
+// drug scores would mean nothing, so none are given (Stanford's HIV-1 program stopped
+// at "The sequence is from an HIV-2 virus" in the same case).
+func notHIV1Failure(nh *align.NotHIV1) string {
+	names := make([]string, len(nh.Unusual))
+	for i, m := range nh.Unusual {
+		names[i] = m.String()
+	}
+	return fmt.Sprintf("not HIV-1: the sequence looks like HIV-2 (or another virus related to it), so HIV-1 drug-resistance "+
+		"interpretation does not apply to it. Its %s (codons %d–%d) is %.1f%% from the closest HIV-1 subtype reference, "+
+		"and %d of its %d codons hold amino acids that HIV-1 almost never has there: %s",
+		nh.Gene, nh.FirstAA, nh.LastAA, 100*nh.Distance, len(nh.Unusual), nh.LastAA-nh.FirstAA+1, strings.Join(names, ", "))
+}

@@ -287,6 +287,10 @@ func (e *Engine) interpret(s *settings, smp *sample, res *align.Result) {
 		smp.Err = "no PR, RT or IN found in the sequence (only capsid aligned): drug-resistance analysis needs protease, reverse transcriptase or integrase"
 		return
 	}
+	if res.NotHIV1 != nil {
+		smp.Err = notHIV1Failure(res.NotHIV1) // quality.go
+		return
+	}
 	in := asi.Input{Genes: map[string]*asi.Mutations{}}
 	for _, gene := range sequenceGenes {
 		g := sq.Genes[gene]

@@ -1,0 +1,102 @@
+package algorithm
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/fasta"
+	"github.com/sitelib/sitesvc/impl/resistance"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// notHIV1FASTA is HIV-2 integrase (KC693500) and HIV-1 subtype B PR+RT (KC913864) from
+// impl/align/testdata/real.
+func notHIV1FASTA(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	for _, f := range []struct{ file, acc string }{{"not_hiv1.fasta", "KC693500"}, {"myanmar_gagpol.fasta", "KC913864"}} {
+		data, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "impl", "align", "testdata", "real", f.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, r := range fasta.Parse(string(data)) {
+			if strings.Contains(r.Name, f.acc) {
+				b.WriteString(">" + f.acc + "\n" + string(r.Sequence) + "\n")
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("%s: no %s", f.file, f.acc)
+		}
+	}
+	return b.String()
+}
+
+// TestNotHIV1OverSOAPAndAnalyze: HIV-2 integrase sent to the real binary, over SOAP
+// (processSequencesInFasta, XML 2009) and through `sitesvc analyze` (HTML and
+// tab-separated text), is refused as not HIV-1 with no drug score, while the HIV-1
+// sequence beside it is interpreted; the SOAP answer equals the bare engine's and
+// validates against the XSD.
+func TestNotHIV1OverSOAPAndAnalyze(t *testing.T) {
+	t.Parallel()
+	fastaText := notHIV1FASTA(t)
+	const failure = "not HIV-1: the sequence looks like HIV-2"
+
+	s := startBinary(t)
+	code, resp := soapCall(t, s.Endpoint, `<alg:processSequencesInFasta><key>`+s.Key+`</key><reportTypeInt>2</reportTypeInt><sequencesInFasta>`+xmlText(fastaText)+`</sequencesInFasta></alg:processSequencesInFasta>`)
+	if code != 200 {
+		t.Fatalf("%d %s", code, resp)
+	}
+	got := atReportTime(parseSOAP(t, resp).Part)
+	want, err := testEngine(t).SequenceReport(fasta.Parse(fastaText), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.Report2009})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("SOAP report differs from the engine's\n got %.600s\nwant %.600s", got, want)
+	}
+	validateReport(t, got)
+	results := strings.Split(got, "<result>")
+	if len(results) != 3 {
+		t.Fatalf("%d results", len(results)-1)
+	}
+	if !strings.Contains(results[1], "<success>false</success>") || !strings.Contains(results[1], "<errorMessage>"+failure) || strings.Contains(results[1], "<drugScore>") {
+		t.Errorf("HIV-2 integrase over SOAP:\n%.2000s", results[1])
+	}
+	if !strings.Contains(results[2], "<success>true</success>") || !strings.Contains(results[2], "<drugScore>") {
+		t.Errorf("HIV-1 PR+RT over SOAP:\n%.1000s", results[2])
+	}
+
+	file := filepath.Join(t.TempDir(), "hiv2.fasta")
+	if err := os.WriteFile(file, []byte(fastaText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, report := range []string{"html", "tsv"} {
+		cmd := exec.Command(testkit.Binary(t), "analyze", file, "--report", report)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("analyze --report %s: %v\n%s", report, err, stderr.String())
+		}
+		text := string(out)
+		if !strings.Contains(text, failure) || !strings.Contains(text, "27.7% from the closest HIV-1 subtype reference") {
+			t.Errorf("analyze --report %s: no not-HIV-1 failure:\n%.1500s", report, text)
+		}
+		if !strings.Contains(stderr.String(), "(1 failed)") {
+			t.Errorf("analyze --report %s: %s", report, stderr.String())
+		}
+		if report == "html" {
+			// one page per sequence: the HIV-2 one holds the failure and no drug table
+			_, pages, _ := strings.Cut(text, `id="input-1"`)
+			hiv2, hiv1, ok := strings.Cut(pages, `id="input-2"`)
+			if !ok || !strings.Contains(hiv2, failure) || strings.Contains(strings.ToLower(hiv2), "dolutegravir") || !strings.Contains(strings.ToLower(hiv1), "lamivudine") {
+				t.Errorf("HTML pages:\n%.3000s", pages)
+			}
+		}
+	}
+}

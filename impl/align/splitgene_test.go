@@ -1,0 +1,296 @@
+package align
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// splitIndelCodons: an indel this close to a run of N that splits a gene may be misread
+// (docs/alignment.md, Limits).
+const splitIndelCodons = 10
+
+// TestGeneSplitByN: a long stretch in the middle of RT and of IN of every shared sequence
+// (and of the real sequences of testdata/real) is replaced by a run of N as long as the
+// codons it replaces, shorter (30 N) or much longer (600 and 1,500 N: more than any single
+// alignment crosses). The gene must come out whole, as Stanford reads such a sequence: the
+// same codon range, every codon of the stretch unsequenced (never deleted, never a
+// mutation), and the mutations and frameshifts on both sides exactly those of the
+// unmodified sequence — but next to an indel of the sequence within splitIndelCodons of a
+// run longer than one alignment crosses (the known limit, logged).
+func TestGeneSplitByN(t *testing.T) {
+	a := newTestAligner(t)
+	type input struct{ name, seq string }
+	var inputs []input
+	for _, o := range loadOracles(t) {
+		inputs = append(inputs, input{o.name, o.seq})
+	}
+	for _, r := range loadRealSequences(t) {
+		inputs = append(inputs, input{r.accession, r.seq})
+	}
+	tested := map[Gene]int{}
+	for _, in := range inputs {
+		orig, err := a.Align([]byte(in.seq))
+		if err != nil || orig.NotHIV1 != nil {
+			continue
+		}
+		for _, gene := range []Gene{RT, IN} {
+			g := orig.Gene(gene)
+			if g == nil || g.LastAA-g.FirstAA+1 < 150 {
+				continue
+			}
+			n := g.LastAA - g.FirstAA + 1
+			c1, c2 := g.FirstAA+n/3, g.FirstAA+2*n/3 // codons c1..c2 masked
+			at1, at2 := codonOffset0(g, c1), codonOffset0(g, c2+1)
+			tested[gene]++
+			for _, nN := range []int{at2 - at1, 30, 600, 1500} {
+				name := fmt.Sprintf("%s/%s%d-%d as %d N", in.name, gene, c1, c2, nN)
+				t.Run(name, func(t *testing.T) {
+					seq := in.seq[:at1] + strings.Repeat("N", nN) + in.seq[at2:]
+					res, err := a.Align([]byte(seq))
+					if err != nil {
+						t.Fatal(err)
+					}
+					got := res.Gene(gene)
+					if got == nil {
+						t.Fatalf("%s lost: %v", gene, geneRanges(res))
+					}
+					if got.FirstAA != g.FirstAA || got.LastAA != g.LastAA {
+						t.Errorf("%s %d-%d, unmodified %d-%d", gene, got.FirstAA, got.LastAA, g.FirstAA, g.LastAA)
+					}
+					outside := func(r *GeneResult) (muts, fs []string) {
+						for _, m := range r.Mutations {
+							if m.Position < c1 || m.Position > c2 {
+								muts = append(muts, m.String())
+							}
+						}
+						for _, f := range r.Frameshifts {
+							if f.Position < c1 || f.Position > c2 {
+								fs = append(fs, f.String())
+							}
+						}
+						return muts, fs
+					}
+					gm, gf := outside(got)
+					wm, wf := outside(g)
+					// Known limit (docs/alignment.md, Limits): beyond a run of N longer than
+					// one alignment crosses, the part is aligned alone, and an indel within
+					// a few codons of the run may be read as mismatching codons instead.
+					indelNear := false
+					for _, m := range g.Mutations {
+						if (m.Deletion || m.Insertion) && (m.Position > c2 && m.Position <= c2+splitIndelCodons || m.Position < c1 && m.Position >= c1-splitIndelCodons) {
+							indelNear = true
+						}
+					}
+					if indelNear && nN > at2-at1+smallDiagJump {
+						t.Logf("an indel within %d codons of the run: mutations %v, unmodified %v", splitIndelCodons, gm, wm)
+					} else if !slices.Equal(gm, wm) || !slices.Equal(gf, wf) {
+						t.Errorf("outside the stretch: mutations %v frameshifts %v\nunmodified: mutations %v frameshifts %v", gm, gf, wm, wf)
+					}
+					for _, m := range got.Mutations {
+						if m.Position >= c1 && m.Position <= c2 {
+							t.Errorf("mutation %s inside the run of N", m)
+						}
+					}
+					for _, f := range got.Frameshifts {
+						if f.Position >= c1 && f.Position <= c2 {
+							t.Errorf("frameshift %s inside the run of N", f)
+						}
+					}
+					for k := c1; k <= c2; k++ {
+						if !slices.Contains(got.UnsequencedPositions, k) {
+							t.Errorf("codon %d not unsequenced (unsequenced: %v)", k, got.UnsequencedPositions)
+							break
+						}
+					}
+					if got.UnsequencedCodons != len(got.UnsequencedPositions) || len(got.AlignedAA) != got.LastAA-got.FirstAA+1 || len(got.AlignedNA) != 3*len(got.AlignedAA) {
+						t.Errorf("inconsistent: %d unsequenced codons at %d positions, %d aa, %d nt", got.UnsequencedCodons, len(got.UnsequencedPositions), len(got.AlignedAA), len(got.AlignedNA))
+					}
+					if got.MatchPercent < MinMatchPercent || got.MatchPercent > 100 {
+						t.Errorf("match %.1f%%", got.MatchPercent)
+					}
+				})
+			}
+		}
+	}
+	t.Logf("%d RT and %d IN genes, 4 runs of N each", tested[RT], tested[IN])
+	if tested[RT] < 10 || tested[IN] < 10 {
+		t.Errorf("only %d RT and %d IN genes tested", tested[RT], tested[IN])
+	}
+}
+
+// TestRandomNRuns masks 20 random stretches (5–44 codons, codon-aligned or not) of every
+// shared and real HIV-1 sequence with a run of N as long, shorter or longer (fixed seed:
+// the same 1,020 cases each run) and bounds what the run may cost (docs/alignment.md,
+// Limits): no gene is lost; the only codons lost are those between the run and the gene's
+// end (a piece too short to align alone), and none of a piece of nRunCodons or more beyond
+// a run as long as the codons it replaced; and at most nRunEdgeCodons codons outside the
+// run are read differently, but next to an indel or frameshift of the sequence.
+func TestRandomNRuns(t *testing.T) {
+	a := newTestAligner(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	type input struct{ name, seq string }
+	var inputs []input
+	for _, o := range loadOracles(t) {
+		inputs = append(inputs, input{o.name, o.seq})
+	}
+	for _, r := range loadRealSequences(t) {
+		inputs = append(inputs, input{r.accession, r.seq})
+	}
+	cases, worstPiece := 0, 0
+	for _, in := range inputs {
+		orig, err := a.Align([]byte(in.seq))
+		if err != nil || orig.NotHIV1 != nil {
+			continue
+		}
+		for rep := range 20 {
+			mask := 3 * (5 + rng.IntN(40))
+			if rep%2 == 1 {
+				mask += rng.IntN(3)
+			}
+			nN := mask
+			if rep%4 >= 2 {
+				nN = mask/2 + rng.IntN(mask)
+			}
+			at := 60 + rng.IntN(len(in.seq)-mask-120)
+			res, err := a.Align([]byte(in.seq[:at] + strings.Repeat("N", nN) + in.seq[at+mask:]))
+			if err != nil {
+				t.Errorf("%s, nucleotides %d-%d as %d N: %v", in.name, at+1, at+mask, nN, err)
+				continue
+			}
+			cases++
+			for _, g := range orig.Genes {
+				name := fmt.Sprintf("%s %s, nucleotides %d-%d as %d N", in.name, g.Gene, at+1, at+mask, nN)
+				got := res.Gene(g.Gene)
+				if got == nil {
+					t.Errorf("%s: gene lost", name)
+					continue
+				}
+				// the codons the run covers, firstMasked..lastMasked (codon offsets grow with
+				// the codon number: binary search; a deleted codon counts where it would start)
+				n := g.LastAA - g.FirstAA + 1
+				firstMasked := g.FirstAA + sort.Search(n, func(i int) bool {
+					k := g.FirstAA + i
+					return max(codonOffset0(&g, k+1), codonOffset0(&g, k)+1) > at
+				})
+				lastMasked := g.FirstAA + sort.Search(n, func(i int) bool { return codonOffset0(&g, g.FirstAA+i) >= at+mask }) - 1
+				if firstMasked > lastMasked {
+					firstMasked, lastMasked = 0, -1
+				}
+				isMasked := func(k int) bool { return k >= firstMasked && k <= lastMasked }
+				masked := isMasked
+				lo, hi := got.FirstAA-got.LeftTrimmed, got.LastAA+got.RightTrimmed
+				for k := g.FirstAA; k <= g.LastAA; k++ {
+					if masked(k) || k >= lo && k <= hi {
+						continue
+					}
+					// A lost codon lies between the gene's end and the run (a piece too short
+					// to align alone), or within nRunEdgeCodons of the run.
+					cutOff := firstMasked > 0 && (k < lo && k < firstMasked || k > hi && k > lastMasked)
+					beside := firstMasked > 0 && (k > lastMasked && k <= lastMasked+nRunEdgeCodons || k < firstMasked && k >= firstMasked-nRunEdgeCodons)
+					if !cutOff && !beside {
+						t.Errorf("%s: codon %d lost, not cut off by the run (%d-%d kept, run over codons %d-%d)", name, k, lo, hi, firstMasked, lastMasked)
+						break
+					}
+					if cutOff {
+						piece := min(k-g.FirstAA+1, g.LastAA-k+1)
+						worstPiece = max(worstPiece, piece)
+						// A run as long as what it replaced keeps the frame: the piece
+						// beyond it is read (acrossNRuns), if it has nRunCodons codons.
+						if nN == mask && piece >= nRunCodons {
+							t.Errorf("%s: codon %d lost beyond a run as long as the codons it replaced", name, k)
+							break
+						}
+					}
+				}
+				muts := func(r *GeneResult) map[int]string {
+					out := map[int]string{}
+					for _, m := range r.Mutations {
+						out[m.Position] = m.String()
+					}
+					return out
+				}
+				om, nm := muts(&g), muts(got)
+				indelNear := func(k int) bool {
+					for _, m := range g.Mutations {
+						if (m.Deletion || m.Insertion || m.Partial) && m.Position >= k-splitIndelCodons && m.Position <= k+splitIndelCodons {
+							return true
+						}
+					}
+					for _, f := range g.Frameshifts {
+						if f.Position >= k-splitIndelCodons && f.Position <= k+splitIndelCodons {
+							return true
+						}
+					}
+					return false
+				}
+				misread := 0
+				for k := max(lo, g.FirstAA); k <= min(hi, g.LastAA); k++ {
+					if !masked(k) && om[k] != nm[k] && !indelNear(k) {
+						misread++
+					}
+				}
+				if misread > nRunEdgeCodons {
+					t.Errorf("%s: %d codons outside the run read differently", name, misread)
+				}
+			}
+		}
+	}
+	t.Logf("%d cases; the longest piece lost between a run and a gene's end: %d codons", cases, worstPiece)
+}
+
+// TestManyNRuns puts one to four runs of 0–700 N in place of 3–152 nucleotides at random
+// places of every shared sequence (fixed seed; 720 cases) and checks what every result
+// must keep, however its gene parts were found and joined: consistent codon and
+// nucleotide ranges, aligned sequences of the range's length, unsequenced codons counted
+// once and in order, mutations in order, inside the range and never at an unsequenced
+// codon, and a match percentage between the limit and 100.
+func TestManyNRuns(t *testing.T) {
+	a := newTestAligner(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, o := range loadOracles(t) {
+		for rep := 0; rep < 30; rep++ {
+			seq := o.seq
+			for k := 0; k < 1+rng.IntN(4); k++ {
+				if len(seq) < 400 {
+					break
+				}
+				at := rng.IntN(len(seq) - 200)
+				l := 3 + rng.IntN(150)
+				nN := rng.IntN(700)
+				seq = seq[:at] + strings.Repeat("N", nN) + seq[at+l:]
+			}
+			if len(seq) > MaxNucleotides || len(seq) < MinNucleotides {
+				continue
+			}
+			res, err := a.Align([]byte(seq))
+			if err != nil {
+				continue
+			}
+			for _, g := range res.Genes {
+				if g.FirstAA < 1 || g.LastAA < g.FirstAA || len(g.AlignedAA) != g.LastAA-g.FirstAA+1 || len(g.AlignedNA) != 3*len(g.AlignedAA) || g.FirstNA < 1 || g.LastNA > len(res.Analysed) || g.FirstNA > g.LastNA {
+					t.Fatalf("%s: %s inconsistent %d-%d %d-%d aa %d na %d", o.name, g.Gene, g.FirstAA, g.LastAA, g.FirstNA, g.LastNA, len(g.AlignedAA), len(g.AlignedNA))
+				}
+				if g.UnsequencedCodons != len(g.UnsequencedPositions) || !slices.IsSorted(g.UnsequencedPositions) {
+					t.Fatalf("%s %s: unsequenced %d %v", o.name, g.Gene, g.UnsequencedCodons, g.UnsequencedPositions)
+				}
+				prev := 0
+				for _, m := range g.Mutations {
+					if m.Position < g.FirstAA || m.Position > g.LastAA || m.Position < prev {
+						t.Fatalf("%s %s: mutation %s out of order/range", o.name, g.Gene, m)
+					}
+					prev = m.Position
+					if slices.Contains(g.UnsequencedPositions, m.Position) {
+						t.Fatalf("%s %s: mutation %s at an unsequenced codon", o.name, g.Gene, m)
+					}
+				}
+				if g.MatchPercent < MinMatchPercent-0.001 || g.MatchPercent > 100 {
+					t.Errorf("%s %s: match %.2f", o.name, g.Gene, g.MatchPercent)
+				}
+			}
+		}
+	}
+}
