@@ -11,31 +11,6 @@ import (
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
-// report2009 is the part of an XML 2009 report the correctness test reads.
-type report2009 struct {
-	Results []struct {
-		Success      bool   `xml:"success"`
-		Name         string `xml:"inputSequence>name"`
-		ErrorMessage string `xml:"errorMessage"`
-		GeneData     []struct {
-			Gene            string  `xml:"gene"`
-			Present         bool    `xml:"present"`
-			FirstAA         int     `xml:"firstAA"`
-			LastAA          int     `xml:"lastAA"`
-			FirstNA         int     `xml:"firstNA"`
-			LastNA          int     `xml:"lastNA"`
-			MatchPercentage float64 `xml:"matchPercentage"`
-			Mutations       []struct {
-				Position   int    `xml:"position"`
-				AminoAcids string `xml:"aminoAcids"`
-				Insertion  string `xml:"insertion"`
-				String     string `xml:"mutationString"`
-			} `xml:"mutation"`
-			Frameshifts []string `xml:"quality>frameshift"`
-		} `xml:"geneData"`
-	} `xml:"result"`
-}
-
 // canonicalExpected turns one mutation of a mutationListString (T69S_SA, M46Deletion, P9PLR,
 // W6*, I13X, L33I_X) into "position:amino acids sorted[_inserted]", with * for stop and - for
 // deletion.

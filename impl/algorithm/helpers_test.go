@@ -141,6 +141,46 @@ func parseSOAP(t testing.TB, body string) soapResult {
 	return soapResult{Part: in.Part.Text, Items: in.Part.Items, FaultCode: in.FaultCode, FaultString: in.FaultString}
 }
 
+// report2009 is what the tests read of an XML 2009 report.
+type report2009 struct {
+	Results []struct {
+		Success      bool   `xml:"success"`
+		Name         string `xml:"inputSequence>name"`
+		ErrorMessage string `xml:"errorMessage"`
+		GeneData     []struct {
+			Gene            string  `xml:"gene"`
+			Present         bool    `xml:"present"`
+			FirstAA         int     `xml:"firstAA"`
+			LastAA          int     `xml:"lastAA"`
+			FirstNA         int     `xml:"firstNA"`
+			LastNA          int     `xml:"lastNA"`
+			MatchPercentage float64 `xml:"matchPercentage"`
+			Mutations       []struct {
+				Position   int    `xml:"position"`
+				AminoAcids string `xml:"aminoAcids"`
+				Insertion  string `xml:"insertion"`
+				String     string `xml:"mutationString"`
+			} `xml:"mutation"`
+			Frameshifts []string `xml:"quality>frameshift"`
+			Unsequenced int      `xml:"quality>unsequencedCodons"`
+		} `xml:"geneData"`
+		Drugs []string `xml:"drugScore>drugCode"`
+	} `xml:"result"`
+}
+
+// sameAsEngine checks what the service answered (got) against the bare engine's report for
+// the same input (want, or the engine's error err): equal, and valid against the report XSD.
+func sameAsEngine(t testing.TB, what, got, want string, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("%s differs from the engine's\n got %.600s\nwant %.600s", what, got, want)
+	}
+	validateReport(t, got)
+}
+
 // validateReport checks an XML report against the published report XSD
 // with xmllint.
 func validateReport(t testing.TB, report string) {

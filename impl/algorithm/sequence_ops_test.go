@@ -2,7 +2,6 @@ package algorithm
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -106,19 +105,7 @@ func TestReadmeSequenceExample(t *testing.T) {
 	testkit.RequireTool(t, "xmllint")
 	s := startBinary(t)
 	command := shellBlock(t, "README.md", "## The services", "processSequencesInFasta", "dev-key.txt")
-	dir := t.TempDir()
-	if err := os.Symlink(s.DataDir, filepath.Join(dir, "data")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(testkit.RepoRoot(t), "samples"), filepath.Join(dir, "samples")); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("sh", "-c", strings.ReplaceAll(command, "http://localhost:8080", s.URL))
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("the command failed: %v\n%s\n%s", err, out, command)
-	}
+	out := s.runDocumented(t, command, [2]string{"samples", filepath.Join(testkit.RepoRoot(t), "samples")})
 	report := strings.TrimSpace(string(out))
 	want, err := testEngine(t).SequenceReport(fasta.Parse(exampleFASTA(t)), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.Report2009})
 	if err != nil {
