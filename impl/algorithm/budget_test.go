@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -12,8 +11,6 @@ import (
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/resistance"
-	"github.com/sitelib/sitesvc/impl/server"
-	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // heavyAlgorithm is a valid ASI document of about size bytes defining one scored drug per
@@ -262,24 +259,12 @@ func TestWorkBudgetRefusesScoreListAttack(t *testing.T) {
 // A heavy request that runs past the server's write timeout is answered whole: it takes
 // its own write deadline when it is admitted (it used to be dropped by the connection
 // while the log said 200). A 100 ms write timeout is far below what 10,000 samples take
-// to decode, evaluate and report.
+// to decode, evaluate and report (the real binary, --write-timeout 100ms).
 func TestHeavyRequestOutlivesWriteTimeout(t *testing.T) {
 	t.Parallel()
-	s := startService(t, nil)
-	srv, err := server.New(server.Config{
-		Mounts:          []server.Mount{{Path: "/soap/SiteAlgorithm", Service: s.Service}},
-		Logger:          slog.New(slog.DiscardHandler),
-		WriteTimeout:    100 * time.Millisecond,
-		ShutdownTimeout: time.Second,
-		MaxBodyBytes:    32 << 20,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := testkit.ServeLoopback(t, srv.Serve)
-
+	s := startBinary(t, "--write-timeout", "100ms")
 	start := time.Now()
-	code, body := soapCall(t, "http://"+addr+"/soap/SiteAlgorithm", `<alg:processMutationLists><key>`+s.Key+`</key><reportTypeInt>3</reportTypeInt>`+samplesXML("mutationsList", 10_000)+`</alg:processMutationLists>`)
+	code, body := soapCall(t, s.Endpoint, `<alg:processMutationLists><key>`+s.Key+`</key><reportTypeInt>3</reportTypeInt>`+samplesXML("mutationsList", 10_000)+`</alg:processMutationLists>`)
 	if code != 200 {
 		t.Fatalf("%d after %v: %s", code, time.Since(start), clip(body))
 	}
