@@ -36,6 +36,45 @@ func startBinary(t *testing.T, extraArgs ...string) *binaryServer {
 	return &binaryServer{Server: s, Endpoint: s.URL + "/soap/SiteAlgorithm", Key: strings.TrimSpace(string(raw))}
 }
 
+// runDocumented runs a documented shell command against the server: through sh, its
+// default endpoint replaced by the server's, from a directory where data/ is the server's
+// data directory and links (name → target) are made. It returns what the command writes;
+// its failure ends the test.
+func (s *binaryServer) runDocumented(t *testing.T, command string, links ...[2]string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	for _, l := range append([][2]string{{"data", s.DataDir}}, links...) {
+		if err := os.Symlink(l[1], filepath.Join(dir, l[0])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("sh", "-c", strings.ReplaceAll(command, "http://localhost:8080", s.URL))
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the command failed: %v\n%s\n%s", err, out, command)
+	}
+	return out
+}
+
+// analyze runs `sitesvc analyze` of fastaText with --report report and returns what it
+// writes and what it says on stderr; its failure ends the test.
+func analyze(t *testing.T, fastaText, report string) (out, stderr string) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "input.fasta")
+	if err := os.WriteFile(file, []byte(fastaText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(testkit.Binary(t), "analyze", file, "--report", report)
+	var errs strings.Builder
+	cmd.Stderr = &errs
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("analyze --report %s: %v\n%s", report, err, errs.String())
+	}
+	return string(b), errs.String()
+}
+
 // rfc3339 matches the report time the engine writes when the request gives
 // no reportDate.
 var rfc3339 = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
@@ -90,15 +129,7 @@ func runExample(t *testing.T, s *binaryServer, command string) string {
 		if strings.Contains(command, "xmllint") {
 			testkit.RequireTool(t, "xmllint")
 		}
-		dir := t.TempDir()
-		if err := os.Symlink(s.DataDir, filepath.Join(dir, "data")); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command("sh", "-c", strings.ReplaceAll(command, "http://localhost:8080", s.URL))
-		cmd.Dir = dir
-		if out, err = cmd.Output(); err != nil {
-			t.Fatalf("the command failed: %v\n%s\n%s", err, out, command)
-		}
+		out = s.runDocumented(t, command)
 		if strings.Contains(command, "xmllint") {
 			return strings.TrimSpace(string(out))
 		}

@@ -148,7 +148,7 @@ func BenchmarkWorkShapes(b *testing.B) {
 	b.Logf("parsing the largest document of every shape: at most %v of CPU (in worst-s)", parse.Round(time.Millisecond))
 	// The samples the largest request can hold: the budget's, at most 10,000 (maxSamples),
 	// and at most what fits the body beside a 4 MiB algorithm.
-	perSampleBytes := len(worstSamplesXML("x", 1)) - len("<x></x>")
+	perSampleBytes := len(sampleArrayXML("x", worstSample(), 1)) - len("<x></x>")
 	bodySamples := (DefaultMaxRequestBytes - 4<<20) / perSampleBytes
 	// Evaluation at a size the user-algorithm cache keeps, so only evaluation is measured.
 	shapes := append(costShapes(800<<10), struct{ name, doc string }{"smallest-algorithm", smallestAlgorithm})

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/resistance"
 )
 
 // heavyAlgorithm is a valid ASI document of about size bytes defining one scored drug per
@@ -28,10 +30,23 @@ func heavyAlgorithm(size int) string {
 
 // samplesXML is n samples of RT mutations as an rpc/encoded array.
 func samplesXML(element string, n int) string {
+	return sampleArrayXML(element, [][]string{{"L90M"}, {"M41L", "M184V", "T215Y"}, nil}, n)
+}
+
+// sampleArrayXML is n copies of one sample (its mutations by gene) as an rpc/encoded array.
+func sampleArrayXML(element string, sample [][]string, n int) string {
 	var b strings.Builder
 	b.WriteString("<" + element + ">")
 	for range n {
-		b.WriteString(`<s><g><m>L90M</m></g><g><m>M41L</m><m>M184V</m><m>T215Y</m></g><g/></s>`)
+		b.WriteString("<s>")
+		for _, gene := range sample {
+			b.WriteString("<g>")
+			for _, m := range gene {
+				b.WriteString("<m>" + m + "</m>")
+			}
+			b.WriteString("</g>")
+		}
+		b.WriteString("</s>")
 	}
 	b.WriteString("</" + element + ">")
 	return b.String()
@@ -192,5 +207,71 @@ func TestSequenceWorkBudget(t *testing.T) {
 	<-s.heavy
 	if r := parseSOAP(t, <-finished); r.FaultCode != "" || strings.Count(r.Part, "\tsuccess\t") != 20 {
 		t.Fatalf("queued sequence request: fault %q", r.FaultString)
+	}
+}
+
+// The red team's attack: a 3.8 MiB user algorithm whose rules are SCORE FROM lists of
+// thousands of items, with a few hundred samples that make every item hold. The work budget
+// weighed it by its text and accepted it (16.4 s of CPU); weighed by what evaluating it
+// visits, it is refused up front with the Client fault naming the budget. The test asserts
+// the refusal and the weights, not a time: BenchmarkWorkShapes measures the time per unit.
+func TestWorkBudgetRefusesScoreListAttack(t *testing.T) {
+	t.Parallel()
+	s := startService(t, nil)
+	var attack string
+	for _, sh := range costShapes(3800 << 10) {
+		if sh.name == "score-from-lists" {
+			attack = sh.doc
+		}
+	}
+	eng := s.cfg.Engine.(ResistanceEngine)
+	weight, err := eng.AlgorithmWeight(ReportOptions{Algorithm: 9, UserAlgorithm: attack, ReportType: resistance.ReportText})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By its text the algorithm weighed 4.1 M units (393 samples fitted the budget); each of
+	// its some 370,000 items costs about 54 ns evaluated, so it weighs at least 70 units an item.
+	if weight < 25_000_000 {
+		t.Errorf("the attack algorithm weighs %d units, less than its items' evaluation", weight)
+	}
+	for _, c := range []struct {
+		reportType, samples int
+	}{{3, 300}, {1, 8}, {2, 8}} {
+		body := strings.Replace(userAlgorithmCall(s.Key, c.reportType, attack, 0), samplesXML("inputData", 0), sampleArrayXML("inputData", worstSample(), c.samples), 1)
+		_, resp := soapCall(t, s.URL, body)
+		r := parseSOAP(t, resp)
+		if r.FaultCode != "soapenv:Client" || !strings.Contains(r.FaultString, "work budget") {
+			t.Errorf("report type %d, %d samples: %+v", c.reportType, c.samples, clip(resp))
+		}
+	}
+	// The same algorithm with as many samples as its weight allows is served.
+	maxSamples := int(DefaultMaxWork / weight)
+	if maxSamples < 1 {
+		t.Fatalf("the budget admits no sample of the attack algorithm (weight %d)", weight)
+	}
+	_, resp := soapCall(t, s.URL, userAlgorithmCall(s.Key, 3, attack, 1))
+	if r := parseSOAP(t, resp); r.FaultCode != "" {
+		t.Errorf("one sample: %s", clip(resp))
+	}
+	t.Logf("attack algorithm: weight %d, %d samples admitted (text report)", weight, maxSamples)
+}
+
+// A heavy request that runs past the server's write timeout is answered whole: it takes
+// its own write deadline when it is admitted (it used to be dropped by the connection
+// while the log said 200). A 100 ms write timeout is far below what 10,000 samples take
+// to decode, evaluate and report (the real binary, --write-timeout 100ms).
+func TestHeavyRequestOutlivesWriteTimeout(t *testing.T) {
+	t.Parallel()
+	s := startBinary(t, "--write-timeout", "100ms")
+	start := time.Now()
+	code, body := soapCall(t, s.Endpoint, `<alg:processMutationLists><key>`+s.Key+`</key><reportTypeInt>3</reportTypeInt>`+samplesXML("mutationsList", 10_000)+`</alg:processMutationLists>`)
+	if code != 200 {
+		t.Fatalf("%d after %v: %s", code, time.Since(start), clip(body))
+	}
+	if r := parseSOAP(t, body); r.FaultCode != "" || strings.Count(r.Part, "\n") < 10_000 {
+		t.Errorf("the report of 10,000 samples: %d lines, fault %q", strings.Count(r.Part, "\n"), r.FaultString)
+	}
+	if elapsed := time.Since(start); elapsed < 100*time.Millisecond {
+		t.Logf("the request took %v, under the write timeout: the test proves nothing on this machine", elapsed)
 	}
 }

@@ -338,18 +338,7 @@ func sharedSequences(t *testing.T, stems ...string) string {
 	t.Helper()
 	var b strings.Builder
 	for _, stem := range stems {
-		raw, err := os.ReadFile(filepath.Join(testkit.SharedDir(t), "data", "hivdb", "sequences", stem+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var genes map[string]expectedGene
-		if err := json.Unmarshal(raw, &genes); err != nil {
-			t.Fatal(err)
-		}
-		for _, g := range genes { // every gene of a file holds the same input sequence
-			b.WriteString(">" + stem + "\n" + g.Sequence.Sequence + "\n")
-			break
-		}
+		b.WriteString(testkit.ReadHIVDBSequence(t, stem).FASTA())
 	}
 	return b.String()
 }

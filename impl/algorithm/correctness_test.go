@@ -1,11 +1,8 @@
 package algorithm
 
 import (
-	"encoding/json"
 	"encoding/xml"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,53 +10,6 @@ import (
 
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
-
-// expectedGene is one gene of a ../shared/data/hivdb/sequences/*.json file: a real sequence
-// and its expected alignment.
-type expectedGene struct {
-	Sequence struct {
-		Header   string `json:"header"`
-		Sequence string `json:"sequence"`
-	} `json:"sequence"`
-	FirstAA            int     `json:"firstAA"`
-	LastAA             int     `json:"lastAA"`
-	FirstNA            int     `json:"firstNA"`
-	LastNA             int     `json:"lastNA"`
-	MatchPcnt          float64 `json:"matchPcnt"`
-	MutationListString string  `json:"mutationListString"`
-	FrameShifts        []struct {
-		Gene     string `json:"gene"`
-		Position int    `json:"position"`
-		Size     int    `json:"size"`
-		NAs      string `json:"nas"`
-		Type     string `json:"type"`
-	} `json:"frameShifts"`
-}
-
-// report2009 is the part of an XML 2009 report the correctness test reads.
-type report2009 struct {
-	Results []struct {
-		Success      bool   `xml:"success"`
-		Name         string `xml:"inputSequence>name"`
-		ErrorMessage string `xml:"errorMessage"`
-		GeneData     []struct {
-			Gene            string  `xml:"gene"`
-			Present         bool    `xml:"present"`
-			FirstAA         int     `xml:"firstAA"`
-			LastAA          int     `xml:"lastAA"`
-			FirstNA         int     `xml:"firstNA"`
-			LastNA          int     `xml:"lastNA"`
-			MatchPercentage float64 `xml:"matchPercentage"`
-			Mutations       []struct {
-				Position   int    `xml:"position"`
-				AminoAcids string `xml:"aminoAcids"`
-				Insertion  string `xml:"insertion"`
-				String     string `xml:"mutationString"`
-			} `xml:"mutation"`
-			Frameshifts []string `xml:"quality>frameshift"`
-		} `xml:"geneData"`
-	} `xml:"result"`
-}
 
 // canonicalExpected turns one mutation of a mutationListString (T69S_SA, M46Deletion, P9PLR,
 // W6*, I13X, L33I_X) into "position:amino acids sorted[_inserted]", with * for stop and - for
@@ -108,39 +58,12 @@ func canonicalReported(pos int, aminoAcids, insertion string) string {
 // (within 0.1) with the file's values, naming each mismatch.
 func TestSequenceCorrectness(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(testkit.SharedDir(t), "data", "hivdb", "sequences")
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no sequence files in %s: %v", dir, err)
-	}
-	expected := map[string]map[string]expectedGene{} // file stem → gene (PR, RT, IN) → values
+	files := testkit.HIVDBSequences(t)
+	expected := map[string]map[string]testkit.HIVDBGene{} // file stem → gene (PR, RT, IN) → values
 	var fastaText strings.Builder
 	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var genes map[string]expectedGene
-		if err := json.Unmarshal(raw, &genes); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		stem := strings.TrimSuffix(filepath.Base(f), ".json")
-		expected[stem] = map[string]expectedGene{}
-		seq := ""
-		for name, g := range genes {
-			expected[stem][strings.TrimPrefix(name, "HIV1")] = g
-			seq = g.Sequence.Sequence
-		}
-		fastaText.WriteString(">" + stem + "\n" + seq + "\n")
-	}
-	// HIVDB's current program (Sierra 3.5) places this sequence's RT 67-69 deletion at 69
-	// (D67S, S68G, T69Deletion: one more mutated codon of 184) where the older program that
-	// wrote the file placed it at 67 (docs/alignment.md, Mutations; impl/align
-	// oracle_test.go, currentProgram).
-	if g, ok := expected["RT_DELETIONS_67_AF311157"]["RT"]; ok {
-		g.MutationListString = strings.Replace(g.MutationListString, "D67Deletion,T69G", "D67S,S68G,T69Deletion", 1)
-		g.MatchPcnt = 100 * float64(3*184-3*10) / float64(3*184)
-		expected["RT_DELETIONS_67_AF311157"]["RT"] = g
+		expected[f.Name] = f.Genes
+		fastaText.WriteString(f.FASTA())
 	}
 
 	s := startBinary(t)
@@ -200,7 +123,7 @@ func TestSequenceCorrectness(t *testing.T) {
 					exp = append(exp, canonicalExpected(t, m))
 				}
 			}
-			if missing, extra := diff(exp, got); len(missing)+len(extra) > 0 {
+			if missing, extra := testkit.Diff(exp, got); len(missing)+len(extra) > 0 {
 				t.Errorf("%s: mutations missing %v, unexpected %v", where, missing, extra)
 			}
 			var fsWant []string
@@ -213,7 +136,7 @@ func TestSequenceCorrectness(t *testing.T) {
 				}
 				fsWant = append(fsWant, s)
 			}
-			if missing, extra := diff(fsWant, gd.Frameshifts); len(missing)+len(extra) > 0 {
+			if missing, extra := testkit.Diff(fsWant, gd.Frameshifts); len(missing)+len(extra) > 0 {
 				t.Errorf("%s: frameshifts missing %v, unexpected %v", where, missing, extra)
 			}
 		}
@@ -227,28 +150,6 @@ func TestSequenceCorrectness(t *testing.T) {
 			}
 		}
 	}
-}
-
-// diff returns the items of want not in got and of got not in want.
-func diff(want, got []string) (missing, extra []string) {
-	count := map[string]int{}
-	for _, w := range want {
-		count[w]++
-	}
-	for _, g := range got {
-		count[g]--
-	}
-	for k, n := range count {
-		for ; n > 0; n-- {
-			missing = append(missing, k)
-		}
-		for ; n < 0; n++ {
-			extra = append(extra, k)
-		}
-	}
-	slices.Sort(missing)
-	slices.Sort(extra)
-	return missing, extra
 }
 
 // xmlText escapes text for an XML element.

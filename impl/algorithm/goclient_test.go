@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sitelib/sitesvc/impl/resistance"
 	"net"
 	"net/http"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/resistance"
 
 	"github.com/sitelib/sitesvc/gen/soap"
 	"github.com/sitelib/sitesvc/gen/soapapi"

@@ -2,13 +2,13 @@ package algorithm
 
 import (
 	"encoding/xml"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,26 +21,35 @@ import (
 // from the service and from the bare engine can be compared byte for byte.
 var reportTime = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 
-var (
-	engineOnce sync.Once
-	engineVal  *resistance.Engine
-	engineErr  error
-)
+// engine is the engine of ../shared/data/hivdb, loaded once per test binary.
+var engine testkit.Once[*resistance.Engine]
 
-// testEngine loads the real engine once per test binary.
+// testEngine is the engine of ../shared/data/hivdb with the fixed clock reportTime.
 func testEngine(t testing.TB) ResistanceEngine {
 	t.Helper()
-	dir := filepath.Join(testkit.SharedDir(t), "data", "hivdb")
-	engineOnce.Do(func() {
-		engineVal, engineErr = resistance.Load(os.DirFS(dir))
-		if engineErr == nil {
-			engineVal = engineVal.WithClock(func() time.Time { return reportTime })
+	dir := testkit.HIVDBDir(t)
+	e := engine.Get(t, func() (*resistance.Engine, error) {
+		e, err := resistance.Load(os.DirFS(dir))
+		if err != nil {
+			return nil, err
 		}
+		return e.WithClock(func() time.Time { return reportTime }), nil
 	})
-	if engineErr != nil {
-		t.Fatal(engineErr)
+	return ResistanceEngine{E: e}
+}
+
+// newTestLogger is the service's logger writing text to w.
+func newTestLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+
+// get sends a GET and returns the status, the content type and the body.
+func get(t *testing.T, url string) (int, string, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return ResistanceEngine{E: engineVal}
+	resp, b := testkit.Do(t, nil, req)
+	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
 }
 
 // testService is the service over the real engine with one key, served by
@@ -132,23 +141,56 @@ func parseSOAP(t testing.TB, body string) soapResult {
 	return soapResult{Part: in.Part.Text, Items: in.Part.Items, FaultCode: in.FaultCode, FaultString: in.FaultString}
 }
 
+// report2009 is what the tests read of an XML 2009 report.
+type report2009 struct {
+	Results []struct {
+		Success      bool   `xml:"success"`
+		Name         string `xml:"inputSequence>name"`
+		ErrorMessage string `xml:"errorMessage"`
+		GeneData     []struct {
+			Gene            string  `xml:"gene"`
+			Present         bool    `xml:"present"`
+			FirstAA         int     `xml:"firstAA"`
+			LastAA          int     `xml:"lastAA"`
+			FirstNA         int     `xml:"firstNA"`
+			LastNA          int     `xml:"lastNA"`
+			MatchPercentage float64 `xml:"matchPercentage"`
+			Mutations       []struct {
+				Position   int    `xml:"position"`
+				AminoAcids string `xml:"aminoAcids"`
+				Insertion  string `xml:"insertion"`
+				String     string `xml:"mutationString"`
+			} `xml:"mutation"`
+			Frameshifts []string `xml:"quality>frameshift"`
+			Unsequenced int      `xml:"quality>unsequencedCodons"`
+		} `xml:"geneData"`
+		Drugs []string `xml:"drugScore>drugCode"`
+	} `xml:"result"`
+}
+
+// sameAsEngine checks what the service answered (got) against the bare engine's report for
+// the same input (want, or the engine's error err): equal, and valid against the report XSD.
+func sameAsEngine(t testing.TB, what, got, want string, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("%s differs from the engine's\n got %.600s\nwant %.600s", what, got, want)
+	}
+	validateReport(t, got)
+}
+
 // validateReport checks an XML report against the published report XSD
 // with xmllint.
 func validateReport(t testing.TB, report string) {
 	t.Helper()
-	xmllint := testkit.RequireTool(t, "xmllint") // Debian libxml2-utils
-	dir := t.TempDir()
-	xsd := filepath.Join(dir, "reports.xsd")
-	doc := filepath.Join(dir, "report.xml")
+	xsd := filepath.Join(t.TempDir(), "reports.xsd")
 	if err := os.WriteFile(xsd, soapapi.Document("reports"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(doc, []byte(report), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(xmllint, "--noout", "--nonet", "--schema", xsd, doc).CombinedOutput()
-	if err != nil {
-		t.Errorf("report does not validate against reports.xsd: %v\n%s\n%s", err, out, clip(report))
+	if err := testkit.ValidateXMLDoc(t, xsd, []byte(report)); err != nil {
+		t.Errorf("report does not validate against reports.xsd: %v\n%s", err, clip(report))
 	}
 }
 

@@ -2,7 +2,6 @@ package algorithm
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,13 +52,7 @@ func TestNotHIV1OverSOAPAndAnalyze(t *testing.T) {
 	}
 	got := atReportTime(parseSOAP(t, resp).Part)
 	want, err := testEngine(t).SequenceReport(fasta.Parse(fastaText), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.Report2009})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != want {
-		t.Errorf("SOAP report differs from the engine's\n got %.600s\nwant %.600s", got, want)
-	}
-	validateReport(t, got)
+	sameAsEngine(t, "SOAP report", got, want, err)
 	results := strings.Split(got, "<result>")
 	if len(results) != 3 {
 		t.Fatalf("%d results", len(results)-1)
@@ -71,24 +64,13 @@ func TestNotHIV1OverSOAPAndAnalyze(t *testing.T) {
 		t.Errorf("HIV-1 PR+RT over SOAP:\n%.1000s", results[2])
 	}
 
-	file := filepath.Join(t.TempDir(), "hiv2.fasta")
-	if err := os.WriteFile(file, []byte(fastaText), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	for _, report := range []string{"html", "tsv"} {
-		cmd := exec.Command(testkit.Binary(t), "analyze", file, "--report", report)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("analyze --report %s: %v\n%s", report, err, stderr.String())
-		}
-		text := string(out)
+		text, stderr := analyze(t, fastaText, report)
 		if !strings.Contains(text, failure) || !strings.Contains(text, "27.7% from the closest HIV-1 subtype reference") {
 			t.Errorf("analyze --report %s: no not-HIV-1 failure:\n%.1500s", report, text)
 		}
-		if !strings.Contains(stderr.String(), "(1 failed)") {
-			t.Errorf("analyze --report %s: %s", report, stderr.String())
+		if !strings.Contains(stderr, "(1 failed)") {
+			t.Errorf("analyze --report %s: %s", report, stderr)
 		}
 		if report == "html" {
 			// one page per sequence: the HIV-2 one holds the failure and no drug table

@@ -45,6 +45,25 @@ func (e *InputError) Unwrap() error { return e.Err }
 // look for it inside the normal report string rather than for a fault.
 const InvalidKeyReport = `<failure><errorMessage>Invalid key.</errorMessage></failure>`
 
+// keyed answers one operation for the holder of key: the key is checked (and its rate
+// limited); an invalid key is answered with invalid (InvalidKeyReport) in place of the
+// report, a valid one with what report makes. wrap puts a report into the operation's
+// response.
+func keyed[T, R any](ctx context.Context, s *Service, op, key string, invalid T, wrap func(T) *R, report func() (T, error)) (*R, error) {
+	valid, err := s.checkKey(ctx, op, key)
+	if err != nil {
+		return nil, err
+	}
+	if !valid {
+		return wrap(invalid), nil
+	}
+	rep, err := report()
+	if err != nil {
+		return nil, err
+	}
+	return wrap(rep), nil
+}
+
 // checkKey applies the key check and the rate limits. valid is false for
 // an invalid key (the caller answers InvalidKeyReport); err is a fault
 // when a limit is exceeded.
@@ -97,174 +116,157 @@ func engineError(op string, err error) error {
 
 // GetScoringMatrix implements soapapi.SiteAlgorithm.
 func (s *Service) GetScoringMatrix(ctx context.Context, in *soapapi.GetScoringMatrixRequest) (*soapapi.GetScoringMatrixResponse, error) {
-	valid, err := s.checkKey(ctx, "getScoringMatrix", in.Key)
-	if err != nil {
-		return nil, err
+	wrap := func(r string) *soapapi.GetScoringMatrixResponse {
+		return &soapapi.GetScoringMatrixResponse{GetScoringMatrixReturn: r}
 	}
-	if !valid {
-		return &soapapi.GetScoringMatrixResponse{GetScoringMatrixReturn: InvalidKeyReport}, nil
-	}
-	return &soapapi.GetScoringMatrixResponse{GetScoringMatrixReturn: s.cfg.Engine.ScoringMatrix()}, nil
+	return keyed(ctx, s, "getScoringMatrix", in.Key, InvalidKeyReport, wrap, func() (string, error) {
+		return s.cfg.Engine.ScoringMatrix(), nil
+	})
 }
 
 // ProcessMutationLists implements soapapi.SiteAlgorithm: the default
 // algorithm (HIVDB) over mutationsList[sample][gene PR, RT, IN][mutation].
 func (s *Service) ProcessMutationLists(ctx context.Context, in *soapapi.ProcessMutationListsRequest) (*soapapi.ProcessMutationListsResponse, error) {
-	valid, err := s.checkKey(ctx, "processMutationLists", in.Key)
-	if err != nil {
-		return nil, err
+	wrap := func(r string) *soapapi.ProcessMutationListsResponse {
+		return &soapapi.ProcessMutationListsResponse{ProcessMutationListsReturn: r}
 	}
-	if !valid {
-		return &soapapi.ProcessMutationListsResponse{ProcessMutationListsReturn: InvalidKeyReport}, nil
-	}
-	if err := checkLists(in.MutationsList, "mutationsList"); err != nil {
-		return nil, err
-	}
-	opts := ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)}
-	opts.Admit = s.admit(ctx, "processMutationLists", listCost(in.MutationsList), 0) // work budget (budget.go)
-	report, err := s.cfg.Engine.MutationListReport(in.MutationsList, opts)
-	if err != nil {
-		return nil, engineError("processMutationLists", err)
-	}
-	return &soapapi.ProcessMutationListsResponse{ProcessMutationListsReturn: report}, nil
+	return keyed(ctx, s, "processMutationLists", in.Key, InvalidKeyReport, wrap, func() (string, error) {
+		if err := checkLists(in.MutationsList, "mutationsList"); err != nil {
+			return "", err
+		}
+		opts := ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)}
+		opts.Admit = s.admit(ctx, "processMutationLists", listCost(in.MutationsList), 0) // work budget (budget.go)
+		report, err := s.cfg.Engine.MutationListReport(in.MutationsList, opts)
+		if err != nil {
+			return "", engineError("processMutationLists", err)
+		}
+		return report, nil
+	})
 }
 
 // ProcessSequences1 implements soapapi.SiteAlgorithm (overload 2: one
 // report string).
 func (s *Service) ProcessSequences1(ctx context.Context, in *soapapi.ProcessSequencesRequest1) (*soapapi.ProcessSequencesResponse1, error) {
-	valid, err := s.checkKey(ctx, "processSequences", in.Key)
-	if err != nil {
-		return nil, err
+	wrap := func(r string) *soapapi.ProcessSequencesResponse1 {
+		return &soapapi.ProcessSequencesResponse1{ProcessSequencesReturn: r}
 	}
-	if !valid {
-		return &soapapi.ProcessSequencesResponse1{ProcessSequencesReturn: InvalidKeyReport}, nil
-	}
-	input, opts, err := overloadInput(in.InAlgorithmInterface, in.Algorithm, in.UserSubmittedAlgorithm, in.InputData)
-	if err != nil {
-		return nil, err
-	}
-	opts.ReportOptions, opts.MethodName, opts.ReportName, opts.ReportDate = in.ReportOptions, in.MethodName, in.ReportName, in.ReportDate
-	var report string
-	if input.sequences != nil {
-		opts.Admit = s.admitSequences(ctx, "processSequences", input.sequences) // work budget (budget.go)
-		report, err = s.cfg.Engine.SequenceReport(input.sequences, opts)
-	} else {
-		opts.Admit = s.admit(ctx, "processSequences", listCost(input.lists), 0)
-		report, err = s.cfg.Engine.MutationListReport(input.lists, opts)
-	}
-	if err != nil {
-		return nil, engineError("processSequences", err)
-	}
-	return &soapapi.ProcessSequencesResponse1{ProcessSequencesReturn: report}, nil
+	return keyed(ctx, s, "processSequences", in.Key, InvalidKeyReport, wrap, func() (string, error) {
+		input, opts, err := overloadInput(in.InAlgorithmInterface, in.Algorithm, in.UserSubmittedAlgorithm, in.InputData)
+		if err != nil {
+			return "", err
+		}
+		opts.ReportOptions, opts.MethodName, opts.ReportName, opts.ReportDate = in.ReportOptions, in.MethodName, in.ReportName, in.ReportDate
+		reports, err := s.overloadReports(ctx, input, opts, true)
+		if err != nil {
+			return "", err
+		}
+		return reports[0], nil
+	})
 }
 
 // ProcessSequences2 implements soapapi.SiteAlgorithm (overload 3: one
 // report string per input, as an array).
 func (s *Service) ProcessSequences2(ctx context.Context, in *soapapi.ProcessSequencesRequest2) (*soapapi.ProcessSequencesResponse2, error) {
-	valid, err := s.checkKey(ctx, "processSequences", in.Key)
-	if err != nil {
-		return nil, err
+	wrap := func(r []any) *soapapi.ProcessSequencesResponse2 {
+		return &soapapi.ProcessSequencesResponse2{ProcessSequencesReturn: r}
 	}
-	if !valid {
-		return &soapapi.ProcessSequencesResponse2{ProcessSequencesReturn: []any{InvalidKeyReport}}, nil
-	}
-	input, opts, err := overloadInput(in.InAlgorithmInterface, in.Algorithm, in.UserSubmittedAlgorithm, in.InputData)
-	if err != nil {
-		return nil, err
-	}
-	opts.MethodName, opts.ReportName, opts.ReportDate = in.MethodName, in.ReportName, in.ReportDate
-	var reports []string
-	if input.sequences != nil {
-		opts.Admit = s.admitSequences(ctx, "processSequences", input.sequences) // work budget (budget.go)
-		reports, err = s.cfg.Engine.SequenceReports(input.sequences, opts)
-	} else {
-		opts.Admit = s.admit(ctx, "processSequences", listCost(input.lists), 0)
-		reports, err = s.cfg.Engine.MutationListReports(input.lists, opts)
-	}
-	if err != nil {
-		return nil, engineError("processSequences", err)
-	}
-	out := make([]any, len(reports))
-	for i, r := range reports {
-		out[i] = r
-	}
-	return &soapapi.ProcessSequencesResponse2{ProcessSequencesReturn: out}, nil
+	return keyed(ctx, s, "processSequences", in.Key, []any{InvalidKeyReport}, wrap, func() ([]any, error) {
+		input, opts, err := overloadInput(in.InAlgorithmInterface, in.Algorithm, in.UserSubmittedAlgorithm, in.InputData)
+		if err != nil {
+			return nil, err
+		}
+		opts.MethodName, opts.ReportName, opts.ReportDate = in.MethodName, in.ReportName, in.ReportDate
+		reports, err := s.overloadReports(ctx, input, opts, false)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]any, len(reports))
+		for i, r := range reports {
+			out[i] = r
+		}
+		return out, nil
+	})
 }
 
 // ProcessSequences implements soapapi.SiteAlgorithm (overload 1: one
 // sequence per array element; an element may be a one-record FASTA).
 func (s *Service) ProcessSequences(ctx context.Context, in *soapapi.ProcessSequencesRequest) (*soapapi.ProcessSequencesResponse, error) {
-	valid, err := s.checkKey(ctx, "processSequences", in.Key)
-	if err != nil {
-		return nil, err
+	wrap := func(r string) *soapapi.ProcessSequencesResponse {
+		return &soapapi.ProcessSequencesResponse{ProcessSequencesReturn: r}
 	}
-	if !valid {
-		return &soapapi.ProcessSequencesResponse{ProcessSequencesReturn: InvalidKeyReport}, nil
-	}
-	recs, err := sequenceArray(in.Sequence, "sequence")
-	if err != nil {
-		return nil, err
-	}
-	report, err := s.sequenceReport(ctx, "processSequences", recs, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
-	if err != nil {
-		return nil, err
-	}
-	return &soapapi.ProcessSequencesResponse{ProcessSequencesReturn: report}, nil
+	return keyed(ctx, s, "processSequences", in.Key, InvalidKeyReport, wrap, func() (string, error) {
+		recs, err := sequenceArray(in.Sequence, "sequence")
+		if err != nil {
+			return "", err
+		}
+		return s.sequenceReport(ctx, "processSequences", recs, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
+	})
 }
 
 // ProcessSequence implements soapapi.SiteAlgorithm: one sequence (bare or
 // a one-record FASTA), HIVDB, the simple report.
 func (s *Service) ProcessSequence(ctx context.Context, in *soapapi.ProcessSequenceRequest) (*soapapi.ProcessSequenceResponse, error) {
-	valid, err := s.checkKey(ctx, "processSequence", in.Key)
-	if err != nil {
-		return nil, err
+	wrap := func(r string) *soapapi.ProcessSequenceResponse {
+		return &soapapi.ProcessSequenceResponse{ProcessSequenceReturn: r}
 	}
-	if !valid {
-		return &soapapi.ProcessSequenceResponse{ProcessSequenceReturn: InvalidKeyReport}, nil
-	}
-	recs, err := oneSequence(in.Sequence, "sequence")
-	if err != nil {
-		return nil, err
-	}
-	report, err := s.sequenceReport(ctx, "processSequence", []*fasta.Record{recs}, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportSimple})
-	if err != nil {
-		return nil, err
-	}
-	return &soapapi.ProcessSequenceResponse{ProcessSequenceReturn: report}, nil
+	return keyed(ctx, s, "processSequence", in.Key, InvalidKeyReport, wrap, func() (string, error) {
+		recs, err := oneSequence(in.Sequence, "sequence")
+		if err != nil {
+			return "", err
+		}
+		return s.sequenceReport(ctx, "processSequence", []*fasta.Record{recs}, ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportSimple})
+	})
 }
 
 // ProcessSequencesInFasta implements soapapi.SiteAlgorithm.
 func (s *Service) ProcessSequencesInFasta(ctx context.Context, in *soapapi.ProcessSequencesInFastaRequest) (*soapapi.ProcessSequencesInFastaResponse, error) {
-	valid, err := s.checkKey(ctx, "processSequencesInFasta", in.Key)
-	if err != nil {
-		return nil, err
+	wrap := func(r string) *soapapi.ProcessSequencesInFastaResponse {
+		return &soapapi.ProcessSequencesInFastaResponse{ProcessSequencesInFastaReturn: r}
 	}
-	if !valid {
-		return &soapapi.ProcessSequencesInFastaResponse{ProcessSequencesInFastaReturn: InvalidKeyReport}, nil
-	}
-	report, err := s.sequenceReport(ctx, "processSequencesInFasta", fasta.Parse(in.SequencesInFasta), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
-	if err != nil {
-		return nil, err
-	}
-	return &soapapi.ProcessSequencesInFastaResponse{ProcessSequencesInFastaReturn: report}, nil
+	return keyed(ctx, s, "processSequencesInFasta", in.Key, InvalidKeyReport, wrap, func() (string, error) {
+		return s.sequenceReport(ctx, "processSequencesInFasta", fasta.Parse(in.SequencesInFasta), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
+	})
 }
 
 // ProcessSequencesString implements soapapi.SiteAlgorithm: a bare sequence
 // or FASTA.
 func (s *Service) ProcessSequencesString(ctx context.Context, in *soapapi.ProcessSequencesStringRequest) (*soapapi.ProcessSequencesStringResponse, error) {
-	valid, err := s.checkKey(ctx, "processSequencesString", in.Key)
-	if err != nil {
-		return nil, err
+	wrap := func(r string) *soapapi.ProcessSequencesStringResponse {
+		return &soapapi.ProcessSequencesStringResponse{ProcessSequencesStringReturn: r}
 	}
-	if !valid {
-		return &soapapi.ProcessSequencesStringResponse{ProcessSequencesStringReturn: InvalidKeyReport}, nil
-	}
-	report, err := s.sequenceReport(ctx, "processSequencesString", fasta.Parse(in.Sequences), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
-	if err != nil {
-		return nil, err
-	}
-	return &soapapi.ProcessSequencesStringResponse{ProcessSequencesStringReturn: report}, nil
+	return keyed(ctx, s, "processSequencesString", in.Key, InvalidKeyReport, wrap, func() (string, error) {
+		return s.sequenceReport(ctx, "processSequencesString", fasta.Parse(in.Sequences), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.ReportType(in.ReportTypeInt)})
+	})
 }
+
+// overloadReports runs the engine on what overloadInput read for overloads 2 and 3, within
+// the work budget: one report of all the input (whole), or one report per input.
+func (s *Service) overloadReports(ctx context.Context, input overloadData, opts ReportOptions, whole bool) ([]string, error) {
+	const op = "processSequences"
+	var reports []string
+	var err error
+	if input.sequences != nil {
+		opts.Admit = s.admitSequences(ctx, op, input.sequences) // work budget (budget.go)
+		if whole {
+			reports, err = oneReport(s.cfg.Engine.SequenceReport(input.sequences, opts))
+		} else {
+			reports, err = s.cfg.Engine.SequenceReports(input.sequences, opts)
+		}
+	} else {
+		opts.Admit = s.admit(ctx, op, listCost(input.lists), 0)
+		if whole {
+			reports, err = oneReport(s.cfg.Engine.MutationListReport(input.lists, opts))
+		} else {
+			reports, err = s.cfg.Engine.MutationListReports(input.lists, opts)
+		}
+	}
+	if err != nil {
+		return nil, engineError(op, err)
+	}
+	return reports, nil
+}
+
+func oneReport(report string, err error) ([]string, error) { return []string{report}, err }
 
 // sequenceReport runs the engine on sequences within the work budget, turning its errors
 // into faults.

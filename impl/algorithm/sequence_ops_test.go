@@ -1,11 +1,7 @@
 package algorithm
 
 import (
-	"encoding/xml"
-	"io"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -109,19 +105,7 @@ func TestReadmeSequenceExample(t *testing.T) {
 	testkit.RequireTool(t, "xmllint")
 	s := startBinary(t)
 	command := shellBlock(t, "README.md", "## The services", "processSequencesInFasta", "dev-key.txt")
-	dir := t.TempDir()
-	if err := os.Symlink(s.DataDir, filepath.Join(dir, "data")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(testkit.RepoRoot(t), "samples"), filepath.Join(dir, "samples")); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("sh", "-c", strings.ReplaceAll(command, "http://localhost:8080", s.URL))
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("the command failed: %v\n%s\n%s", err, out, command)
-	}
+	out := s.runDocumented(t, command, [2]string{"samples", filepath.Join(testkit.RepoRoot(t), "samples")})
 	report := strings.TrimSpace(string(out))
 	want, err := testEngine(t).SequenceReport(fasta.Parse(exampleFASTA(t)), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.Report2009})
 	if err != nil {
@@ -142,9 +126,6 @@ func TestReadmeSequenceExample(t *testing.T) {
 // real binary: every sequence is analysed and reported in input order.
 func TestBinaryLargeRequest(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("short")
-	}
 	s := startBinary(t)
 	example := exampleFASTA(t)
 	_, seq, _ := strings.Cut(example, ">example-PR-RT\n")
@@ -153,21 +134,13 @@ func TestBinaryLargeRequest(t *testing.T) {
 	for i := range n {
 		b.WriteString(">s" + itoa(i+1) + "\n" + seq)
 	}
-	body := `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:alg="http://algorithm.sitesvc.org"><soapenv:Body><alg:processSequencesInFasta><key>` + s.Key + `</key><reportTypeInt>3</reportTypeInt><sequencesInFasta>` + xmlText(b.String()) + `</sequencesInFasta></alg:processSequencesInFasta></soapenv:Body></soapenv:Envelope>`
-	resp, err := http.Post(s.Endpoint, "text/xml; charset=utf-8", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var env struct {
-		Report string `xml:"Body>processSequencesInFastaResponse>processSequencesInFastaReturn"`
-	}
-	if err := xml.Unmarshal(raw, &env); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("%d %v\n%.300s", resp.StatusCode, err, raw)
+	code, resp := soapCall(t, s.Endpoint, `<alg:processSequencesInFasta><key>`+s.Key+`</key><reportTypeInt>3</reportTypeInt><sequencesInFasta>`+xmlText(b.String())+`</sequencesInFasta></alg:processSequencesInFasta>`)
+	env := parseSOAP(t, resp)
+	if code != 200 || env.FaultString != "" {
+		t.Fatalf("processSequencesInFasta: %d %s %s", code, env.FaultCode, env.FaultString)
 	}
 	rows := 0
-	for _, line := range strings.Split(env.Report, "\n") {
+	for _, line := range strings.Split(env.Part, "\n") {
 		if strings.HasPrefix(line, itoa(rows+1)+"\ts"+itoa(rows+1)+"\t") {
 			if !strings.Contains(line, "\tsuccess\t") {
 				t.Fatalf("row %d did not succeed: %.200s", rows+1, line)

@@ -3,8 +3,6 @@ package algorithm
 import (
 	"context"
 	"encoding/xml"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,18 +16,6 @@ import (
 	"github.com/sitelib/sitesvc/impl/resistance"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
-
-func newTestLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
-
-func get(t *testing.T, url string) (int, string, string) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, b := testkit.Do(t, nil, req)
-	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
-}
 
 func TestPublishedWSDL(t *testing.T) {
 	t.Parallel()
@@ -157,7 +143,7 @@ func TestOverloads(t *testing.T) {
 	}
 
 	// A user-submitted algorithm (here the shipped HIVDB 10.2 file).
-	alg, err := os.ReadFile(filepath.Join(testEngineDir(t), "algorithms", "HIVDB_10.2.xml"))
+	alg, err := os.ReadFile(testkit.HIVDBDir(t, "algorithms", "HIVDB_10.2.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,10 +157,6 @@ func TestOverloads(t *testing.T) {
 	for _, it := range items {
 		validateReport(t, it)
 	}
-}
-
-func testEngineDir(t *testing.T) string {
-	return filepath.Join(testkit.SharedDir(t), "data", "hivdb")
 }
 
 func TestFaultsAndPlaceholders(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 func mutationStrings(g *GeneResult) []string {
@@ -18,6 +20,16 @@ func mutationStrings(g *GeneResult) []string {
 		out = append(out, m.String())
 	}
 	return out
+}
+
+// mustAlign is a's alignment of seq; an error ends the test.
+func mustAlign(t *testing.T, a *Aligner, seq string) *Result {
+	t.Helper()
+	res, err := a.Align([]byte(seq))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 func mustGene(t *testing.T, res *Result, g Gene) *GeneResult {
@@ -33,17 +45,12 @@ func mustGene(t *testing.T, res *Result, g Gene) *GeneResult {
 	return gr
 }
 
+// sameSet fails the test unless got holds the strings of want, as many times each, in any
+// order.
 func sameSet(t *testing.T, what string, got, want []string) {
 	t.Helper()
-	for _, w := range want {
-		if !slices.Contains(got, w) {
-			t.Errorf("%s: missing %s (got %v)", what, w, got)
-		}
-	}
-	for _, g := range got {
-		if !slices.Contains(want, g) {
-			t.Errorf("%s: unexpected %s", what, g)
-		}
+	if missing, extra := testkit.Diff(want, got); len(missing)+len(extra) > 0 {
+		t.Errorf("%s: missing %v, unexpected %v (got %v)", what, missing, extra, got)
 	}
 }
 
@@ -63,10 +70,7 @@ func codonOffset(a *Aligner, g Gene, pos int, genes ...Gene) int {
 func TestCleanPRRT(t *testing.T) {
 	a := newTestAligner(t)
 	seq, want := synth(t, a, 1, 17, synthGene{PR, 1, 99}, synthGene{RT, 1, 300})
-	res, err := a.Align([]byte(seq))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAlign(t, a, seq)
 	if res.ReverseComplemented {
 		t.Error("flagged as reverse complemented")
 	}
@@ -97,10 +101,7 @@ func TestRT69Insertion(t *testing.T) {
 	at := codonOffset(a, RT, 69, PR, RT)
 	// T69S plus two inserted serines after codon 69: the classic T69S_SS.
 	seq = seq[:at] + "AGTTCTAGC" + seq[at+3:]
-	res, err := a.Align([]byte(seq))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAlign(t, a, seq)
 	rt := mustGene(t, res, RT)
 	sameSet(t, "RT", mutationStrings(rt), []string{"T69S_SS"})
 	if len(rt.Frameshifts) != 0 {
@@ -117,10 +118,7 @@ func TestRT67Deletion(t *testing.T) {
 	seq, _ := synth(t, a, 3, 0, synthGene{PR, 1, 99}, synthGene{RT, 1, 240})
 	at := codonOffset(a, RT, 67, PR, RT)
 	seq = seq[:at] + seq[at+3:]
-	res, err := a.Align([]byte(seq))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAlign(t, a, seq)
 	rt := mustGene(t, res, RT)
 	sameSet(t, "RT", mutationStrings(rt), []string{"D67Deletion"})
 	if rt.AlignedAA[66] != '-' || rt.AlignedNA[3*66:3*67] != "---" {
@@ -136,10 +134,7 @@ func TestFrameshifts(t *testing.T) {
 	// One nucleotide inserted after RT codon 200, one deleted from RT codon 120.
 	seq = seq[:ins+3] + "A" + seq[ins+3:]
 	seq = seq[:del+1] + seq[del+2:]
-	res, err := a.Align([]byte(seq))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAlign(t, a, seq)
 	rt := mustGene(t, res, RT)
 	if len(rt.Frameshifts) != 2 {
 		t.Fatalf("frameshifts %v", rt.Frameshifts)
@@ -266,10 +261,7 @@ func TestUnsequencedCodons(t *testing.T) {
 	seq, _ := synth(t, a, 7, 0, synthGene{RT, 1, 200})
 	at := codonOffset(a, RT, 100, RT)
 	seq = seq[:at] + "NNNANN" + seq[at+6:]
-	res, err := a.Align([]byte(seq))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAlign(t, a, seq)
 	rt := mustGene(t, res, RT)
 	if len(rt.Mutations) != 0 {
 		t.Errorf("unsequenced codons reported as mutations: %v", mutationStrings(rt))
@@ -291,10 +283,7 @@ func TestMixtureOfConsensusIsNotAMutation(t *testing.T) {
 	seq = seq[:at183] + "TAY" + seq[at183+3:]
 	// and M184V/I as a mixture: RTG → ATG (M) / GTG (V).
 	seq = seq[:at] + "RTG" + seq[at+3:]
-	res, err := a.Align([]byte(seq))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAlign(t, a, seq)
 	rt := mustGene(t, res, RT)
 	sameSet(t, "RT", mutationStrings(rt), []string{"M184MV"})
 	if m := rt.Mutations[0]; !m.Mixture || m.AAs != "MV" {
@@ -308,10 +297,7 @@ func TestMixtureOfConsensusIsNotAMutation(t *testing.T) {
 func TestReverseComplement(t *testing.T) {
 	a := newTestAligner(t)
 	seq, want := synth(t, a, 9, 19, synthGene{PR, 1, 99}, synthGene{RT, 1, 250})
-	res, err := a.Align([]byte(reverseComplement(seq)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAlign(t, a, reverseComplement(seq))
 	if !res.ReverseComplemented {
 		t.Fatal("reverse complement not detected")
 	}
@@ -325,10 +311,7 @@ func TestReverseComplement(t *testing.T) {
 func TestOnlyIN(t *testing.T) {
 	a := newTestAligner(t)
 	seq, want := synth(t, a, 10, 23, synthGene{IN, 1, 288})
-	res, err := a.Align([]byte(seq))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAlign(t, a, seq)
 	if len(res.Genes) != 1 || res.Genes[0].Gene != IN {
 		t.Fatalf("genes %+v", res.Genes)
 	}
@@ -348,10 +331,7 @@ func TestNineKilobases(t *testing.T) {
 	mid := flank(1500, 4)
 	seq := head + body + mid + pol
 	seq += flank(9000-len(seq), 5)
-	res, err := a.Align([]byte(seq))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAlign(t, a, seq)
 	var got []Gene
 	for _, g := range res.Genes {
 		got = append(got, g.Gene)
@@ -413,29 +393,21 @@ func TestInputErrors(t *testing.T) {
 
 func TestConcurrentUse(t *testing.T) {
 	a := newTestAligner(t)
-	oracles := loadOracles(t)
-	want := make([]*Result, len(oracles))
-	for i, f := range oracles {
-		r, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want[i] = r
-	}
+	oracles := alignedOracles(t, a)
 	var wg sync.WaitGroup
 	errs := make(chan string, 100)
 	for w := 0; w < 4; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i, f := range oracles {
+			for _, f := range oracles {
 				r, err := a.Align([]byte(f.seq))
 				if err != nil {
 					errs <- err.Error()
 					return
 				}
 				for k := range r.Genes {
-					if r.Genes[k].AlignedNA != want[i].Genes[k].AlignedNA {
+					if r.Genes[k].AlignedNA != f.res.Genes[k].AlignedNA {
 						errs <- f.name + " differs under concurrency"
 						return
 					}
@@ -562,10 +534,7 @@ func TestMatchPercentAsHIVDB(t *testing.T) {
 	seq, want := synth(t, a, 9, 40, synthGene{RT, 1, 200})
 	at := codonOffset(a, RT, 121, RT)
 	seq = seq[:at] + "NNNNNN" + seq[at+6:]
-	res, err := a.Align([]byte(seq))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAlign(t, a, seq)
 	rt := mustGene(t, res, RT)
 	if rt.FirstAA != 1 || rt.LastAA != 200 || len(rt.Mutations) != len(want[RT]) || len(want[RT]) == 0 {
 		t.Fatalf("RT %d-%d mutations %v, want 1-200 %v", rt.FirstAA, rt.LastAA, mutationStrings(rt), want[RT])

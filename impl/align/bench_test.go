@@ -96,6 +96,25 @@ func BenchmarkAlignPRRTIN(b *testing.B) {
 	benchAlign(b, []string{prrtin})
 }
 
+// coldAlign aligns seq with a new aligner (a cold workspace) and returns the result and the
+// bytes the call allocated; an error ends the test.
+func coldAlign(tb testing.TB, seq []byte) (*Result, uint64) {
+	tb.Helper()
+	cold, err := NewAligner(os.DirFS(referenceDir(tb)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := cold.Align(seq)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res, after.TotalAlloc - before.TotalAlloc
+}
+
 // BenchmarkAlign9kb aligns a 9 kb sequence (PR+RT+IN between non-HIV flanks) and reports the
 // bytes one call allocates on a cold workspace ("cold-B/seq"): the working memory one
 // concurrent sequence needs at most, beside the warm B/op.
@@ -103,18 +122,7 @@ func BenchmarkAlign9kb(b *testing.B) {
 	a := newTestAligner(b)
 	_, prrtin := benchInputs(b, a)
 	seq := []byte(flank(3000, 1) + prrtin + flank(9000-3000-len(prrtin), 2))
-	cold, err := NewAligner(os.DirFS(referenceDir(b)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	if _, err := cold.Align(seq); err != nil {
-		b.Fatal(err)
-	}
-	runtime.ReadMemStats(&after)
-	coldBytes := after.TotalAlloc - before.TotalAlloc
+	_, coldBytes := coldAlign(b, seq)
 	benchAlign(b, []string{string(seq)})
 	b.ReportMetric(float64(coldBytes), "cold-B/seq")
 }

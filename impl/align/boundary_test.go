@@ -3,8 +3,6 @@ package align
 import (
 	"errors"
 	"fmt"
-	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -131,11 +129,8 @@ func TestGeneBoundaries(t *testing.T) {
 	a := newTestAligner(t)
 	boundaries := [][2]Gene{{CA, PR}, {PR, RT}, {RT, IN}}
 	tested := map[[2]Gene]int{}
-	for _, f := range loadOracles(t) {
-		orig, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatalf("%s: %v", f.name, err)
-		}
+	for _, f := range alignedOracles(t, a) {
+		orig := f.res
 		for _, bd := range boundaries {
 			x, y := orig.Gene(bd[0]), orig.Gene(bd[1])
 			// A boundary is tested where the sequence covers both genes up to it (CA and PR
@@ -260,21 +255,15 @@ func compareNearCut(t *testing.T, got, want *GeneResult, tolerance int, cutAtEnd
 // 35–37.
 func TestPRWithoutRTStart(t *testing.T) {
 	a := newTestAligner(t)
-	for _, f := range loadOracles(t) {
-		orig, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range alignedOracles(t, a) {
+		orig := f.res
 		pr, rt := orig.Gene(PR), orig.Gene(RT)
 		if pr == nil || rt == nil || pr.LastAA != 99 || rt.FirstAA != 1 || rt.LastAA < 100 {
 			continue
 		}
 		t.Run(f.name, func(t *testing.T) {
 			seq := f.seq[:codonOffset0(pr, 100)] + f.seq[codonOffset0(rt, 38):]
-			res, err := a.Align([]byte(seq))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustAlign(t, a, seq)
 			gotPR, gotRT := res.Gene(PR), res.Gene(RT)
 			if gotPR == nil {
 				t.Fatalf("PR dropped")
@@ -298,20 +287,14 @@ func TestPRWithoutRTStart(t *testing.T) {
 // unsequenced, never stop codons.
 func TestMaskedCodonsAreNoStops(t *testing.T) {
 	a := newTestAligner(t)
-	for _, f := range loadOracles(t) {
-		orig, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range alignedOracles(t, a) {
+		orig := f.res
 		in := orig.Gene(IN)
 		if in == nil || in.LastAA-in.FirstAA < 200 {
 			continue
 		}
 		at := codonOffset0(in, in.FirstAA+100)
-		res, err := a.Align([]byte(f.seq[:at] + "NNNNNN" + f.seq[at+6:]))
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustAlign(t, a, f.seq[:at]+"NNNNNN"+f.seq[at+6:])
 		got := res.Gene(IN)
 		if got.StopCodons != in.StopCodons {
 			t.Errorf("%s: %d stop codons, unmasked %d", f.name, got.StopCodons, in.StopCodons)
@@ -332,19 +315,7 @@ func TestMaskedCodonsAreNoStops(t *testing.T) {
 func TestPRThenIN(t *testing.T) {
 	a := newTestAligner(t)
 	seq, want := synth(t, a, 21, 11, synthGene{PR, 1, 99}, synthGene{IN, 1, 288})
-	cold, err := NewAligner(os.DirFS(referenceDir(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	res, err := cold.Align([]byte(seq))
-	runtime.ReadMemStats(&after)
-	if err != nil {
-		t.Fatal(err)
-	}
-	used := after.TotalAlloc - before.TotalAlloc
+	res, used := coldAlign(t, []byte(seq))
 	if used > 8<<20 {
 		t.Errorf("one alignment allocated %d bytes", used)
 	}
@@ -364,11 +335,8 @@ func TestPRThenIN(t *testing.T) {
 func TestDiscardedGenes(t *testing.T) {
 	a := newTestAligner(t)
 	tried := 0
-	for _, f := range loadOracles(t) {
-		orig, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range alignedOracles(t, a) {
+		orig := f.res
 		if len(orig.Discarded) > 0 {
 			t.Errorf("%s: discarded %v", f.name, orig.Discarded)
 		}
@@ -378,10 +346,7 @@ func TestDiscardedGenes(t *testing.T) {
 		}
 		tried++
 		t.Run(f.name, func(t *testing.T) {
-			res, err := a.Align([]byte(f.seq[:codonOffset0(rt, 31)]))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustAlign(t, a, f.seq[:codonOffset0(rt, 31)])
 			if res.Gene(PR) == nil || res.Gene(RT) != nil || !slices.Equal(res.Discarded, []Gene{RT}) {
 				t.Errorf("genes %v, discarded %v; want PR, RT discarded", geneNames(res), res.Discarded)
 			}
@@ -407,11 +372,8 @@ func geneNames(res *Result) []Gene {
 func TestMinimumGeneSizes(t *testing.T) {
 	a := newTestAligner(t)
 	checked := map[Gene]bool{}
-	for _, f := range loadOracles(t) {
-		orig, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range alignedOracles(t, a) {
+		orig := f.res
 		for _, gene := range []Gene{PR, RT, IN} {
 			g := orig.Gene(gene)
 			n := MinCodons(gene)

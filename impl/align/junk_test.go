@@ -10,10 +10,7 @@ func TestJunkEnds(t *testing.T) {
 	body, want := synth(t, a, 21, 17, synthGene{RT, 40, 250})
 	for _, n := range []int{60, 150, 400} {
 		seq := flank(n, uint64(n)) + body + flank(n+1, uint64(n+100))
-		res, err := a.Align([]byte(seq))
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustAlign(t, a, seq)
 		rt := mustGene(t, res, RT)
 		if rt.FirstAA < 37 || rt.FirstAA > 40 || rt.LastAA < 250 || rt.LastAA > 253 ||
 			rt.FirstNA != n+1-3*(40-rt.FirstAA) || rt.LastNA != n+len(body)+3*(rt.LastAA-250) {

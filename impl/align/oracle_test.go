@@ -1,149 +1,71 @@
 package align
 
 import (
-	"encoding/json"
 	"math"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
-// The shared HIVDB data live beside the worktree; tests read them from there.
+// referenceDir is the HIVDB reference data of ../shared.
 func referenceDir(t testing.TB) string {
-	return filepath.Join(testkit.SharedDir(t), "data", "hivdb", "reference")
+	return testkit.HIVDBDir(t, "reference")
 }
 
-func sequenceDir(t testing.TB) string {
-	return filepath.Join(testkit.SharedDir(t), "data", "hivdb", "sequences")
-}
-
-var (
-	testAlignerOnce sync.Once
-	testAligner     *Aligner
-	testAlignerErr  error
-)
+// testAligner is the aligner over referenceDir, made once per test binary.
+var testAligner testkit.Once[*Aligner]
 
 func newTestAligner(t testing.TB) *Aligner {
 	t.Helper()
-	// Outside the Once: without ../shared, referenceDir skips this test
-	// (runtime.Goexit), which must not leave the Once done with no aligner.
 	dir := referenceDir(t)
-	testAlignerOnce.Do(func() {
-		testAligner, testAlignerErr = NewAligner(os.DirFS(dir))
-	})
-	if testAlignerErr != nil {
-		t.Fatalf("NewAligner: %v", testAlignerErr)
-	}
-	return testAligner
+	return testAligner.Get(t, func() (*Aligner, error) { return NewAligner(os.DirFS(dir)) })
 }
 
-// oracleGene is one gene's expected result in a sequences/*.json file.
-type oracleGene struct {
-	Sequence struct {
-		Header   string `json:"header"`
-		Sequence string `json:"sequence"`
-	} `json:"sequence"`
-	FirstAA            int     `json:"firstAA"`
-	LastAA             int     `json:"lastAA"`
-	FirstNA            int     `json:"firstNA"`
-	LastNA             int     `json:"lastNA"`
-	MatchPcnt          float64 `json:"matchPcnt"`
-	MutationListString string  `json:"mutationListString"`
-	AlignedNAs         string  `json:"alignedNAs"`
-	Mutations          []struct {
-		Position int    `json:"position"`
-		Triplet  string `json:"triplet"`
-		Inserted string `json:"insertedNAs"`
-	} `json:"mutations"`
-	FrameShifts []struct {
-		Gene     string `json:"gene"`
-		Position int    `json:"position"`
-		Size     int    `json:"size"`
-		NAs      string `json:"nas"`
-		Type     string `json:"type"`
-	} `json:"frameShifts"`
-}
-
-type oracleFile struct {
+// oracle is a real sequence of ../shared/data/hivdb/sequences with HIVDB's alignment of it
+// per gene, and (from alignedOracles) the aligner's.
+type oracle struct {
 	name  string
-	genes map[Gene]oracleGene
 	seq   string
+	genes map[string]testkit.HIVDBGene
+	res   *Result
 }
 
-func loadOracles(t testing.TB) []oracleFile {
+func loadOracles(t testing.TB) []oracle {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(sequenceDir(t), "*.json"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no oracle files in %s: %v", sequenceDir(t), err)
-	}
-	var out []oracleFile
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var raw map[string]oracleGene
-		if err := json.Unmarshal(data, &raw); err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		f := oracleFile{name: filepath.Base(p), genes: map[Gene]oracleGene{}}
-		for k, v := range raw {
-			f.genes[Gene(strings.TrimPrefix(k, "HIV1"))] = v
-			f.seq = v.Sequence.Sequence
-		}
-		out = append(out, f)
+	var out []oracle
+	for _, s := range testkit.HIVDBSequences(t) {
+		out = append(out, oracle{name: s.Name, seq: s.Sequence, genes: s.Genes})
 	}
 	return out
 }
 
-// currentProgram holds where HIVDB's current program (Sierra 3.5, PostAlign) differs from
-// the older program that wrote a shared oracle file: the expected gene result is edited to
-// the current one. RT_DELETIONS_67_AF311157 reads K65 K66 TCC GGT K70: the older program
-// wrote D67Deletion + T69G, the current one places the deletion at 69 (D67S, S68G,
-// T69Deletion; docs/alignment.md, "Deletions"), one more mutated codon of 184.
-var currentProgram = map[string]func(g Gene, o *oracleGene){
-	"RT_DELETIONS_67_AF311157.json": func(g Gene, o *oracleGene) {
-		if g != RT {
-			return
+// alignedOracles is loadOracles with each sequence aligned by a; an error ends the test.
+func alignedOracles(t testing.TB, a *Aligner) []oracle {
+	t.Helper()
+	out := loadOracles(t)
+	for i := range out {
+		res, err := a.Align([]byte(out[i].seq))
+		if err != nil {
+			t.Fatalf("%s: %v", out[i].name, err)
 		}
-		o.MutationListString = strings.Replace(o.MutationListString, "D67Deletion,T69G", "D67S,S68G,T69Deletion", 1)
-		o.AlignedNAs = strings.Replace(o.AlignedNAs, "AAA---TCCGGTAAA", "AAATCCGGT---AAA", 1)
-		o.Mutations = append(o.Mutations[:0:0], o.Mutations...)
-		for i := range o.Mutations {
-			switch o.Mutations[i].Position {
-			case 67:
-				o.Mutations[i].Triplet = "TCC"
-			case 69:
-				o.Mutations[i].Triplet = ""
-			}
-		}
-		o.MatchPcnt = 100 * float64(3*184-3*10) / float64(3*184)
-	},
+		out[i].res = res
+	}
+	return out
 }
 
 // TestOracleSequences checks every real sequence of the shared data against the expected
 // per-gene alignment: codon and nucleotide ranges, mutation set, frameshifts, match %.
 func TestOracleSequences(t *testing.T) {
-	a := newTestAligner(t)
-	for _, f := range loadOracles(t) {
+	for _, f := range alignedOracles(t, newTestAligner(t)) {
 		t.Run(f.name, func(t *testing.T) {
-			res, err := a.Align([]byte(f.seq))
-			if err != nil {
-				t.Fatalf("Align: %v", err)
-			}
+			res := f.res
 			if res.ReverseComplemented {
 				t.Errorf("reverse complemented")
 			}
 			for _, g := range AllGenes() {
-				want, ok := f.genes[g]
-				if edit := currentProgram[f.name]; ok && edit != nil {
-					edit(g, &want)
-				}
+				want, ok := f.genes[string(g)]
 				got := res.Gene(g)
 				if !ok {
 					// The oracle files predate capsid analysis (HIVDB added CA for LEN
@@ -163,50 +85,50 @@ func TestOracleSequences(t *testing.T) {
 	}
 }
 
-func compareGene(t *testing.T, g Gene, got *GeneResult, want oracleGene) {
+// expectedGene is what another program (HIVDB, Stanford's Sierra) makes of one gene.
+type expectedGene struct {
+	firstAA, lastAA, firstNA, lastNA int
+	mutations, frameshifts           []string
+	matchPcnt                        float64
+}
+
+// splitList is the items of a comma-separated list; none for "".
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+// checkGene compares the aligner's result for gene g with another program's: codon and
+// nucleotide ranges and the sets of mutations and frameshifts equal, the match percentage
+// within 0.1.
+func checkGene(t *testing.T, g Gene, got *GeneResult, want expectedGene) {
 	t.Helper()
-	if got.FirstAA != want.FirstAA || got.LastAA != want.LastAA {
-		t.Errorf("%s: codons %d-%d, want %d-%d", g, got.FirstAA, got.LastAA, want.FirstAA, want.LastAA)
+	if got.FirstAA != want.firstAA || got.LastAA != want.lastAA || got.FirstNA != want.firstNA || got.LastNA != want.lastNA {
+		t.Errorf("%s: %d-%d (nt %d-%d), want %d-%d (nt %d-%d)", g, got.FirstAA, got.LastAA, got.FirstNA, got.LastNA, want.firstAA, want.lastAA, want.firstNA, want.lastNA)
 	}
-	if got.FirstNA != want.FirstNA || got.LastNA != want.LastNA {
-		t.Errorf("%s: nucleotides %d-%d, want %d-%d", g, got.FirstNA, got.LastNA, want.FirstNA, want.LastNA)
-	}
-	var gotM []string
-	for _, m := range got.Mutations {
-		gotM = append(gotM, m.String())
-	}
-	var wantM []string
-	if want.MutationListString != "" {
-		wantM = strings.Split(want.MutationListString, ",")
-	}
-	for _, m := range wantM {
-		if !slices.Contains(gotM, m) {
-			t.Errorf("%s: missing mutation %s", g, m)
-		}
-	}
-	for _, m := range gotM {
-		if !slices.Contains(wantM, m) {
-			t.Errorf("%s: unexpected mutation %s", g, m)
-		}
-	}
-	var gotF, wantF []string
+	sameSet(t, string(g)+" mutations", mutationStrings(got), want.mutations)
+	var gotF []string
 	for _, f := range got.Frameshifts {
 		gotF = append(gotF, f.String())
 	}
+	sameSet(t, string(g)+" frameshifts", gotF, want.frameshifts)
+	if math.Abs(got.MatchPercent-want.matchPcnt) > 0.1 {
+		t.Errorf("%s: match %.4f%%, want %.4f%%", g, got.MatchPercent, want.matchPcnt)
+	}
+}
+
+// compareGene compares the aligner's result for gene g with HIVDB's: as checkGene, and the
+// aligned nucleotides and each mutation's codon and inserted codons.
+func compareGene(t *testing.T, g Gene, got *GeneResult, want testkit.HIVDBGene) {
+	t.Helper()
+	var wantF []string
 	for _, f := range want.FrameShifts {
 		fs := Frameshift{Gene: g, Position: f.Position, Kind: FrameshiftKind(f.Type), Size: f.Size, NAs: f.NAs}
 		wantF = append(wantF, fs.String())
 	}
-	for _, f := range wantF {
-		if !slices.Contains(gotF, f) {
-			t.Errorf("%s: missing frameshift %s", g, f)
-		}
-	}
-	for _, f := range gotF {
-		if !slices.Contains(wantF, f) {
-			t.Errorf("%s: unexpected frameshift %s", g, f)
-		}
-	}
+	checkGene(t, g, got, expectedGene{want.FirstAA, want.LastAA, want.FirstNA, want.LastNA, splitList(want.MutationListString), wantF, want.MatchPcnt})
 	if got.AlignedNA != want.AlignedNAs {
 		t.Errorf("%s: aligned nucleotides differ:\n got %s\nwant %s", g, got.AlignedNA, want.AlignedNAs)
 	}
@@ -219,8 +141,5 @@ func compareGene(t *testing.T, g Gene, got *GeneResult, want oracleGene) {
 				t.Errorf("%s: codon %d inserted %q, want %q", g, m.Position, m.InsertedCodons, wm.Inserted)
 			}
 		}
-	}
-	if math.Abs(got.MatchPercent-want.MatchPcnt) > 0.1 {
-		t.Errorf("%s: match %.4f%%, want %.4f%%", g, got.MatchPercent, want.MatchPcnt)
 	}
 }

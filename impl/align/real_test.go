@@ -1,10 +1,10 @@
 package align
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,43 +23,20 @@ type realSequence struct {
 // loadRealSequences reads every FASTA file of testdata/real with the project's FASTA reader.
 func loadRealSequences(t testing.TB) []realSequence {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "real", "*.fasta"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no real sequences: %v", err)
-	}
 	var out []realSequence
-	for _, f := range files {
-		fh, err := os.Open(f)
+	for _, f := range testkit.Files(t, filepath.Join(testkit.RealSequencesDir(t), "*.fasta")) {
+		recs, err := fasta.ReadAll(bytes.NewReader(f.Data))
 		if err != nil {
-			t.Fatal(err)
-		}
-		recs, err := fasta.ReadAll(fh)
-		fh.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
+			t.Fatalf("%s: %v", f.Path, err)
 		}
 		for _, r := range recs {
 			if r.RemovedCount() > 0 {
-				t.Fatalf("%s %s: characters removed: %s", f, r.Name, r.RemovedSummary())
+				t.Fatalf("%s %s: characters removed: %s", f.Path, r.Name, r.RemovedSummary())
 			}
-			out = append(out, realSequence{file: filepath.Base(f), name: r.Name, accession: accessionOf(r.Name), seq: string(r.Sequence)})
+			out = append(out, realSequence{file: filepath.Base(f.Path), name: r.Name, accession: testkit.Accession(r.Name), seq: string(r.Sequence)})
 		}
 	}
 	return out
-}
-
-// accessionOf finds the GenBank accession in a FASTA header: the field after "gb|" or
-// "dbj|" of an NCBI header, else the first word.
-func accessionOf(header string) string {
-	fields := strings.Split(header, "|")
-	for i, f := range fields {
-		if (f == "gb" || f == "dbj" || f == "emb") && i+1 < len(fields) {
-			acc, _, _ := strings.Cut(fields[i+1], ".")
-			return acc
-		}
-	}
-	word, _, _ := strings.Cut(header, " ")
-	return word
 }
 
 // randomBoundaryCases draws n more cases at the boundary between x and y from rng: codons
@@ -144,32 +121,6 @@ func TestRealSequenceBoundaries(t *testing.T) {
 	}
 }
 
-// realExpectation is one line of testdata/real/expected.tsv: the genes (in report order)
-// with their codon and nucleotide ranges, or nil for a sequence that must hold no gene.
-func loadRealExpectations(t *testing.T) map[string][]string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "real", "expected.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string][]string{}
-	for _, line := range strings.Split(string(data), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		acc, genes, ok := strings.Cut(line, "\t")
-		if !ok {
-			t.Fatalf("expected.tsv: bad line %q", line)
-		}
-		if genes == "error" {
-			out[acc] = nil
-			continue
-		}
-		out[acc] = strings.Fields(genes)
-	}
-	return out
-}
-
 func geneRanges(res *Result) []string {
 	var out []string
 	for _, g := range res.Genes {
@@ -187,7 +138,7 @@ func geneRanges(res *Result) []string {
 // the sequence's end ending at the last whole codon the sequence holds.
 func TestRealSequences(t *testing.T) {
 	a := newTestAligner(t)
-	want := loadRealExpectations(t)
+	want := testkit.RealExpectations(t)
 	seen := 0
 	for _, s := range loadRealSequences(t) {
 		t.Run(s.accession, func(t *testing.T) {

@@ -23,14 +23,7 @@ const splitIndelCodons = 10
 // run longer than one alignment crosses (the known limit, logged).
 func TestGeneSplitByN(t *testing.T) {
 	a := newTestAligner(t)
-	type input struct{ name, seq string }
-	var inputs []input
-	for _, o := range loadOracles(t) {
-		inputs = append(inputs, input{o.name, o.seq})
-	}
-	for _, r := range loadRealSequences(t) {
-		inputs = append(inputs, input{r.accession, r.seq})
-	}
+	inputs := sharedAndRealSequences(t)
 	tested := map[Gene]int{}
 	for _, in := range inputs {
 		orig, err := a.Align([]byte(in.seq))
@@ -132,14 +125,7 @@ func TestGeneSplitByN(t *testing.T) {
 func TestRandomNRuns(t *testing.T) {
 	a := newTestAligner(t)
 	rng := rand.New(rand.NewPCG(1, 2))
-	type input struct{ name, seq string }
-	var inputs []input
-	for _, o := range loadOracles(t) {
-		inputs = append(inputs, input{o.name, o.seq})
-	}
-	for _, r := range loadRealSequences(t) {
-		inputs = append(inputs, input{r.accession, r.seq})
-	}
+	inputs := sharedAndRealSequences(t)
 	cases, worstPiece := 0, 0
 	for _, in := range inputs {
 		orig, err := a.Align([]byte(in.seq))
@@ -293,4 +279,21 @@ func TestManyNRuns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// namedSequence is a sequence and the name a test reports it by.
+type namedSequence struct{ name, seq string }
+
+// sharedAndRealSequences are the shared sequences (by file) and the real sequences of
+// testdata/real (by accession).
+func sharedAndRealSequences(t *testing.T) []namedSequence {
+	t.Helper()
+	var out []namedSequence
+	for _, o := range loadOracles(t) {
+		out = append(out, namedSequence{o.name, o.seq})
+	}
+	for _, r := range loadRealSequences(t) {
+		out = append(out, namedSequence{r.accession, r.seq})
+	}
+	return out
 }

@@ -82,11 +82,8 @@ func TestSubtypeFallback(t *testing.T) {
 // references (HIVDB ignores it), another change at the same codon does.
 func TestSubtypeSDRMCodons(t *testing.T) {
 	a := newTestAligner(t)
-	for _, f := range loadOracles(t) {
-		orig, err := a.Align([]byte(f.seq))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range alignedOracles(t, a) {
+		orig := f.res
 		rt := orig.Gene(RT)
 		if rt == nil || rt.FirstAA > 184 || rt.LastAA < 184 || rt.AlignedNA[3*(184-rt.FirstAA):3*(184-rt.FirstAA)+3] != "ATG" {
 			continue
@@ -94,10 +91,7 @@ func TestSubtypeSDRMCodons(t *testing.T) {
 		at := codonOffset0(rt, 184)
 		same := true
 		with := func(codon string) Subtype {
-			res, err := a.Align([]byte(f.seq[:at] + codon + f.seq[at+3:]))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustAlign(t, a, f.seq[:at]+codon+f.seq[at+3:])
 			got := res.Gene(RT)
 			k := 3 * (184 - rt.FirstAA)
 			if res.Subtype.Accession != orig.Subtype.Accession || got == nil ||

@@ -43,9 +43,6 @@ var activeFiles = []struct{ name, mimetype, body string }{
 // scripts runs. The same script served by a plain server runs (the check can fail).
 func TestNoPublishedFileRunsScript(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("browser test")
-	}
 	var mu sync.Mutex
 	ran := map[string]bool{}
 	recorder := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

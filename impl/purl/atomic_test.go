@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,9 +79,6 @@ func checkOneVersion(t *testing.T, srv *testkit.Server, when string) byte {
 // the killed publish left behind.
 func TestPublishKilledLeavesOneVersion(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("kills publishes of 2 × 24 MB")
-	}
 	srv := testkit.StartServer(t)
 	const size = 24 << 20
 	a := versionObject(t, filepath.Join(t.TempDir(), "a"), 'A', size)
@@ -101,7 +97,7 @@ func TestPublishKilledLeavesOneVersion(t *testing.T) {
 	rng := rand.New(rand.NewPCG(testkit.Seed(t), 11))
 	for i := range 8 {
 		dir := []string{a, b}[i%2]
-		cmd := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, "--mods-schema", "", dir)
+		cmd := publishCmd(bin, srv.DataDir, "--mods-schema", "", dir)
 		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -133,9 +129,6 @@ func TestPublishKilledLeavesOneVersion(t *testing.T) {
 // and a restarted server serves one version and removes the leftovers.
 func TestPutKilledLeavesOneVersion(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("kills the server")
-	}
 	srv := testkit.StartServer(t)
 	data := srv.DataDir
 	a := versionObject(t, filepath.Join(t.TempDir(), "a"), 'A', 4<<20)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -18,14 +19,9 @@ import (
 // service and is not part of the check.
 func TestPagesAccessibleAt390(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("headless Chromium test")
-	}
-	srv := testkit.StartServer(t,
+	srv, browser := chromiumSite(t, 30*time.Minute,
 		"--purl-access-names", "group:sitelib=Members of the university;location:reading-room=the Special Collections reading room",
 		"--purl-access-contact", "speccoll@library.test")
-
-	browser := testkit.Browser(t, 30*time.Minute)
 
 	// check opens pageURL in a tab of its own at 390 px, returns its widths
 	// and hands the tab to axe (testkit.Axe or testkit.AxeViolations).

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -178,7 +177,7 @@ func corpusRecord(t *testing.T, srv *testkit.Server, bin, token, dir string, raw
 		}
 	}
 
-	out, err := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, dir).CombinedOutput()
+	out, err := publishCmd(bin, srv.DataDir, dir).CombinedOutput()
 	if err != nil {
 		return "", nil, nil, fmt.Errorf("purl publish: %v: %s", err, strings.TrimSpace(string(out)))
 	}

@@ -4,16 +4,12 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
@@ -124,7 +120,7 @@ func TestBinary(t *testing.T) {
 	// Publish a new object from a directory: a copy of a sample under another druid.
 	objDir := filepath.Join(t.TempDir(), "obj")
 	copyObject(t, filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bf222jk2222"), objDir, "bf222jk2222", "bt314vw1592")
-	cmd := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, objDir)
+	cmd := publishCmd(bin, srv.DataDir, objDir)
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "published druid:bt314vw1592") {
 		t.Fatalf("purl publish: %v\n%s", err, out)
 	}
@@ -137,7 +133,7 @@ func TestBinary(t *testing.T) {
 	badDir := filepath.Join(t.TempDir(), "bad")
 	copyObject(t, filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bf222jk2222"), badDir, "bf222jk2222", "bv271mn8281")
 	os.Remove(filepath.Join(badDir, "coast-map.png"))
-	if out, err := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, badDir).CombinedOutput(); err == nil || !strings.Contains(string(out), "coast-map.png") {
+	if out, err := publishCmd(bin, srv.DataDir, badDir).CombinedOutput(); err == nil || !strings.Contains(string(out), "coast-map.png") {
 		t.Fatalf("purl publish of a bad object: %v\n%s", err, out)
 	}
 	resp, _ = srv.Get(t, "/purl/bv271mn8281")
@@ -146,6 +142,8 @@ func TestBinary(t *testing.T) {
 	}
 }
 
+// copyObject copies the object directory from to to, as object newID: oldID becomes
+// newID in its XML files.
 func copyObject(t *testing.T, from, to, oldID, newID string) {
 	t.Helper()
 	if err := os.MkdirAll(to, 0o755); err != nil {
@@ -166,63 +164,5 @@ func copyObject(t *testing.T, from, to, oldID, newID string) {
 		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-	}
-}
-
-// TestPageInChromium loads a sample page from the real binary in headless
-// Chromium, with JavaScript (the viewer comes through oEmbed, or the
-// script's iframe fallback when the embed service cannot answer) and
-// without (the noscript iframe).
-func TestPageInChromium(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("headless Chromium test")
-	}
-	srv := testkit.StartServer(t)
-	pageURL := srv.URL + "/purl/bb000kk0000"
-	wantIframe := srv.URL + "/embed/iframe?url=" + url.QueryEscape(pageURL)
-
-	browser := testkit.Browser(t, 3*time.Minute)
-
-	for _, js := range []bool{true, false} {
-		name := "javascript"
-		if !js {
-			name = "noscript"
-		}
-		t.Run(name, func(t *testing.T) {
-			ctx, cancel := chromedp.NewContext(browser)
-			defer cancel()
-			ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-			defer cancelTimeout()
-			var title, state, src string
-			var iframes int
-			actions := []chromedp.Action{}
-			if !js {
-				actions = append(actions, emulation.SetScriptExecutionDisabled(true))
-			}
-			actions = append(actions, chromedp.Navigate(pageURL), chromedp.Title(&title))
-			if js {
-				actions = append(actions,
-					chromedp.WaitVisible(`#viewer[data-state] iframe`, chromedp.ByQuery),
-					chromedp.AttributeValue(`#viewer`, "data-state", &state, nil, chromedp.ByQuery),
-				)
-			}
-			actions = append(actions,
-				chromedp.Evaluate(`document.querySelectorAll("#viewer iframe").length`, &iframes),
-				chromedp.Evaluate(`document.querySelector("#viewer iframe").src`, &src),
-			)
-			if err := chromedp.Run(ctx, actions...); err != nil {
-				t.Fatalf("chromium: %v\nserver logs:\n%s", err, srv.Logs())
-			}
-			if title != "Two views of the reading room" {
-				t.Errorf("title %q", title)
-			}
-			if js && state != "oembed" {
-				t.Errorf("viewer state %q: the page did not load the viewer through the embed service's oEmbed", state)
-			}
-			if iframes != 1 || !strings.HasPrefix(src, wantIframe) {
-				t.Errorf("viewer: %d iframes, src %q, want %q", iframes, src, wantIframe)
-			}
-		})
 	}
 }

@@ -1,7 +1,6 @@
 package purl
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"fmt"
@@ -90,17 +89,12 @@ func TestFilesInFolders(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("zip: %d", resp.StatusCode)
 	}
-	zr, err := zip.NewReader(bytes.NewReader(zipped), int64(len(zipped)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{}
-	for _, zf := range zr.File {
-		seen[zf.Name] = true
-	}
-	for name := range files {
-		if !seen[name] {
-			t.Errorf("zip lacks %s (has %v)", name, seen)
+	names, zippedFiles := readZip(t, zipped)
+	for name, body := range files {
+		if got, ok := zippedFiles[name]; !ok {
+			t.Errorf("zip lacks %s (has %v)", name, names)
+		} else if string(got) != body {
+			t.Errorf("zip's %s is %q, want %q", name, got, body)
 		}
 	}
 

@@ -1,13 +1,20 @@
 package purl
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
+
+	"github.com/sitelib/sitesvc/impl/purl/druid"
 )
 
 // voidElements have no end tag in HTML5.
@@ -229,5 +236,143 @@ func TestRestrictedFilesOnThePage(t *testing.T) {
 	// A world-readable object has no such box.
 	if _, body := f.get(t, "/bb000kk0000"); strings.Contains(string(body), `id="restricted"`) {
 		t.Error("world-readable object's page has a restriction box")
+	}
+}
+
+// TestPageSignInLink: the page of a group-restricted object links the
+// site's sign-in, returning to the page, when the site has one; without a
+// sign-in, and for a location-only object, there is no link to follow.
+func TestPageSignInLink(t *testing.T) {
+	signedIn := newFixture(t, func(c *Config) {
+		c.Sessions = testSessions
+		c.SignInURL = "http://purl.test/auth/login"
+	})
+	resp, page := signedIn.get(t, "/bn888yz8888")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("page: %d", resp.StatusCode)
+	}
+	want := `<a id="sign-in" class="sign-in" href="http://purl.test/auth/login?return=http%3a%2f%2fpurl.test%2fpurl%2fbn888yz8888">Sign in</a>`
+	if !strings.Contains(strings.ToLower(string(page)), strings.ToLower(want)) {
+		t.Errorf("no sign-in link %s on the restricted page", want)
+	}
+	if resp, page := signedIn.get(t, "/bb000kk0000"); resp.StatusCode != http.StatusOK || strings.Contains(string(page), `id="sign-in"`) {
+		t.Errorf("an open object's page: %d, with a sign-in link %v", resp.StatusCode, strings.Contains(string(page), `id="sign-in"`))
+	}
+	plain := newFixture(t)
+	if _, page := plain.get(t, "/bn888yz8888"); strings.Contains(string(page), `id="sign-in"`) {
+		t.Error("a sign-in link without a site sign-in")
+	}
+}
+
+// TestPageLeavesOutEmptySections: a record that says nothing but its
+// title (Dublin Core only) gets no empty "Description" or "Access and use"
+// heading; a described one keeps both.
+func TestPageLeavesOutEmptySections(t *testing.T) {
+	f := newFixture(t)
+	const id = "bb301cd3001"
+	for _, name := range []string{"a.png", "b.txt"} {
+		if _, err := f.svc.store.Write(context.Background(), id, name, bytes.NewReader([]byte("abc"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if resp, body := f.do(t, http.MethodPut, "/"+id+".xml", []byte(rightsRecord(id, discoverWorld+read(`<world/>`))), xmlType, bearer("pub")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	_, bare := f.get(t, "/"+id)
+	for _, heading := range []string{`id="description-heading"`, `id="access-heading"`} {
+		if strings.Contains(string(bare), heading) {
+			t.Errorf("an empty section %s on the page of a record with only a title", heading)
+		}
+	}
+	_, described := f.get(t, "/bb000kk0000")
+	for _, heading := range []string{`id="description-heading"`, `id="access-heading"`} {
+		if !strings.Contains(string(described), heading) {
+			t.Errorf("no %s on a described record's page", heading)
+		}
+	}
+}
+
+// TestPageLinksFollowFileRights: the page links a file exactly when anyone
+// may fetch it, by the file's own rights when it has some (no link that
+// would fail, no readable file without one); the zip only when anyone may
+// read every file; a file restricted inside an open object says who may;
+// when a file's embargo ends, the page links it.
+func TestPageLinksFollowFileRights(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	cases := []struct {
+		name, id, rights string
+		linked           []string // files the page links, in order
+		zip              bool
+		notes            []string // what the page says of restricted files
+	}{
+		{"all open", "bb200cd2000", discoverWorld + read(`<world/>`), []string{"a.png", "b.txt"}, true, nil},
+		{"file none, object world", "bb201cd2001", discoverWorld + read(`<world/>`) + `<access type="read"><file>b.txt</file><machine><none/></machine></access>`,
+			[]string{"a.png"}, false, []string{`<tr><td>b.txt <span class="file-access">(not available online)</span></td>`}},
+		{"file group, object world", "bb202cd2002", discoverWorld + read(`<world/>`) + `<access type="read"><file>b.txt</file><machine><group>sitelib</group></machine></access>`,
+			[]string{"a.png"}, false, []string{"(available to sitelib only)"}},
+		{"file world, object none", "bb203cd2003", discoverWorld + read(`<none/>`) + `<access type="read"><file>a.png</file><machine><world/></machine></access>`,
+			[]string{"a.png"}, false, nil},
+		{"file embargoed", "bb204cd2004", discoverWorld + read(`<world/>`) + `<access type="read"><file>b.txt</file><machine><world/><embargoReleaseDate>2026-07-01</embargoReleaseDate></machine></access>`,
+			[]string{"a.png"}, false, []string{"(embargoed until July 1, 2026)"}},
+		{"object group", "bb205cd2005", discoverWorld + read(`<group>sitelib</group>`), nil, false, nil},
+	}
+	fileLink := regexp.MustCompile(`href="[^"]*/file/([^"?]+)\?download=true"`)
+	linksOf := func(t *testing.T, id druid.Druid) ([]string, string) {
+		t.Helper()
+		resp, page := f.get(t, "/"+string(id))
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("page: %d", resp.StatusCode)
+		}
+		var linked []string
+		seen := map[string]bool{} // an image is linked twice: its sizes' original and its row
+		for _, m := range fileLink.FindAllStringSubmatch(string(page), -1) {
+			if !seen[m[1]] {
+				seen[m[1]] = true
+				linked = append(linked, m[1])
+			}
+		}
+		return linked, string(page)
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			id := druid.Druid(c.id)
+			for _, name := range []string{"a.png", "b.txt"} {
+				if _, err := f.svc.store.Write(ctx, id, name, bytes.NewReader([]byte("abc"))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if resp, body := f.do(t, http.MethodPut, "/"+string(id)+".xml", []byte(rightsRecord(string(id), c.rights)), xmlType, bearer("pub")); resp.StatusCode != http.StatusCreated {
+				t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+			}
+			linked, page := linksOf(t, id)
+			if strings.Join(linked, " ") != strings.Join(c.linked, " ") {
+				t.Errorf("links to %q, want %q", linked, c.linked)
+			}
+			for _, name := range linked { // every link works for anyone
+				if resp, _ := f.get(t, "/"+string(id)+"/file/"+name+"?download=true"); resp.StatusCode != http.StatusOK {
+					t.Errorf("the page links %s, which answers %d anonymously", name, resp.StatusCode)
+				}
+			}
+			for _, name := range []string{"a.png", "b.txt"} { // every file anyone may fetch is linked
+				resp, _ := f.get(t, "/"+string(id)+"/file/"+name)
+				if resp.StatusCode == http.StatusOK && !strings.Contains(" "+strings.Join(linked, " ")+" ", " "+name+" ") {
+					t.Errorf("%s is readable by anyone but not linked", name)
+				}
+			}
+			if got := strings.Contains(page, `id="download-all"`); got != c.zip {
+				t.Errorf("zip link %v, want %v", got, c.zip)
+			}
+			for _, want := range c.notes {
+				if !strings.Contains(page, want) {
+					t.Errorf("the page does not say %q:\n%s", want, page[strings.Index(page, "<table>"):])
+				}
+			}
+		})
+	}
+	// The embargo of b.txt ends: the page is rebuilt and links it.
+	f.now = time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	if linked, page := linksOf(t, "bb204cd2004"); strings.Join(linked, " ") != "a.png b.txt" || !strings.Contains(page, `id="download-all"`) {
+		t.Errorf("after the file's embargo: links %q, zip %v", linked, strings.Contains(page, `id="download-all"`))
 	}
 }

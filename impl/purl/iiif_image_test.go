@@ -269,17 +269,6 @@ func blackPNG(t *testing.T, width, height int) []byte {
 	return data
 }
 
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // TestImageBuildQueueFull (issue 23.4): with one build slot and a queue
 // of one, a first view of a third image while two are being made is 503
 // with Retry-After, and is served once there is room.
@@ -293,9 +282,9 @@ func TestImageBuildQueueFull(t *testing.T) {
 		done <- resp.StatusCode
 	}
 	go first("/bb000kk0000/iiif/image/reading-room-north.png/info.json")
-	waitUntil(t, "the first build", func() bool { st := f.svc.tiler.Stats(); return st.Running == 1 && st.Builds == 1 })
+	testkit.WaitUntil(t, "the first build", 60*time.Second, func() bool { st := f.svc.tiler.Stats(); return st.Running == 1 && st.Builds == 1 })
 	go first("/bb000kk0000/iiif/image/reading-room-south.png/info.json")
-	waitUntil(t, "a build waiting", func() bool { return f.svc.tiler.Stats().Waiting == 1 })
+	testkit.WaitUntil(t, "a build waiting", 60*time.Second, func() bool { return f.svc.tiler.Stats().Waiting == 1 })
 	third := "/bf222jk2222/iiif/image/coast-map.png/info.json"
 	resp, body := f.get(t, third)
 	expect(t, resp, body, http.StatusServiceUnavailable, typeText)

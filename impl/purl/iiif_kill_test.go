@@ -75,9 +75,6 @@ func buildLeftovers(dataDir string) []string {
 func TestKilledServerLeavesNoBuilder(t *testing.T) {
 	t.Parallel()
 	requireVips(t)
-	if testing.Short() {
-		t.Skip("kills the server during a build")
-	}
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc to see the server's child processes")
 	}
@@ -96,7 +93,7 @@ func TestKilledServerLeavesNoBuilder(t *testing.T) {
 		}
 	}()
 	var vips map[int]string
-	waitUntil(t, "a vips build in /metrics and in the process table", func() bool {
+	testkit.WaitUntil(t, "a vips build in /metrics and in the process table", 60*time.Second, func() bool {
 		resp, err := client.Get(srv.URL + "/metrics")
 		if err != nil {
 			return false
@@ -110,7 +107,7 @@ func TestKilledServerLeavesNoBuilder(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-srv.Done()
-	waitUntil(t, "the builder to die with the server", func() bool {
+	testkit.WaitUntil(t, "the builder to die with the server", 60*time.Second, func() bool {
 		for pid := range vips {
 			if alive(pid) {
 				return false

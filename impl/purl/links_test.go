@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -17,24 +16,8 @@ import (
 // copySample copies sample object id into dir/id.
 func copySample(t *testing.T, id, dir string) string {
 	t.Helper()
-	src := filepath.Join(testkit.RepoRoot(t), "samples", "purl", id)
 	dst := filepath.Join(dir, id)
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	copyObject(t, filepath.Join(testkit.RepoRoot(t), "samples", "purl", id), dst, id, id)
 	return dst
 }
 
@@ -42,7 +25,7 @@ func copySample(t *testing.T, id, dir string) string {
 // and exit error.
 func runPublish(t *testing.T, data, dir string) (string, error) {
 	t.Helper()
-	cmd := exec.Command(testkit.Binary(t), "purl", "publish", "--data", data, "--mods-schema", "", dir)
+	cmd := publishCmd(testkit.Binary(t), data, "--mods-schema", "", dir)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	done := make(chan error, 1)

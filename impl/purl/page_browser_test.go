@@ -1,9 +1,11 @@
 package purl
 
 import (
+	"context"
 	"image"
 	_ "image/jpeg" // the image service's JPEGs
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -28,11 +31,7 @@ import (
 // writes its dates one way (a preferred citation is quoted as catalogued).
 func TestPageImagesInBrowser(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("headless Chromium test")
-	}
-	srv := testkit.StartServer(t)
-	ctx := testkit.Browser(t, 2*time.Minute)
+	srv, ctx := chromiumSite(t, 2*time.Minute)
 	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false),
 		chromedp.Navigate(srv.URL+"/purl/bb000kk0000")); err != nil {
 		t.Fatal(err)
@@ -124,5 +123,94 @@ func TestPageImagesInBrowser(t *testing.T) {
 	}
 	if iso := regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`).FindAllString(p.Text, -1); len(iso) > 0 {
 		t.Errorf("dates written as %v beside %q", iso, regexp.MustCompile(`[A-Z][a-z]+ \d{1,2}, \d{4}`).FindAllString(p.Text, -1))
+	}
+}
+
+// TestCopyButtonsInChromium: with JavaScript the page's copy buttons are
+// shown, and "Copy citation" puts the citation on the clipboard.
+func TestCopyButtonsInChromium(t *testing.T) {
+	t.Parallel()
+	srv, ctx := chromiumSite(t, 60*time.Second)
+	var shown int
+	var citation, copied, status string
+	err := chromedp.Run(ctx,
+		browser.GrantPermissions([]browser.PermissionType{browser.PermissionTypeClipboardReadWrite, browser.PermissionTypeClipboardSanitizedWrite}).WithOrigin(srv.URL),
+		chromedp.Navigate(srv.URL+"/purl/bb000kk0000"),
+		chromedp.WaitReady("body", chromedp.ByQuery),
+		chromedp.Evaluate(`Array.from(document.querySelectorAll("button[data-copy]")).filter(function (b) { return !b.hidden; }).length`, &shown),
+		chromedp.Text(`#citation`, &citation, chromedp.ByQuery),
+		chromedp.Click(`button[data-copy="citation"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.copied`, chromedp.ByQuery),
+		chromedp.Text(`.copied`, &status, chromedp.ByQuery),
+		chromedp.Evaluate(`navigator.clipboard.readText()`, &copied, func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }),
+	)
+	if err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	if shown != 3 {
+		t.Errorf("%d copy buttons shown, want 3 (citation, embed code, oEmbed URL)", shown)
+	}
+	if copied != citation || citation == "" || status != "Copied" {
+		t.Errorf("clipboard %q after copying the citation %q (status %q)", copied, citation, status)
+	}
+}
+
+// chromiumSite starts the real server (with args) and headless Chromium, for
+// a browser test (which go test -short skips, as testkit does).
+func chromiumSite(t *testing.T, limit time.Duration, args ...string) (*testkit.Server, context.Context) {
+	t.Helper()
+	return testkit.StartServer(t, args...), testkit.Browser(t, limit)
+}
+
+// TestPageInChromium loads a sample page from the real binary in headless
+// Chromium, with JavaScript (the viewer comes through oEmbed, or the
+// script's iframe fallback when the embed service cannot answer) and
+// without (the noscript iframe).
+func TestPageInChromium(t *testing.T) {
+	t.Parallel()
+	srv, browser := chromiumSite(t, 3*time.Minute)
+	pageURL := srv.URL + "/purl/bb000kk0000"
+	wantIframe := srv.URL + "/embed/iframe?url=" + url.QueryEscape(pageURL)
+
+	for _, js := range []bool{true, false} {
+		name := "javascript"
+		if !js {
+			name = "noscript"
+		}
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := chromedp.NewContext(browser)
+			defer cancel()
+			ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+			defer cancelTimeout()
+			var title, state, src string
+			var iframes int
+			actions := []chromedp.Action{}
+			if !js {
+				actions = append(actions, emulation.SetScriptExecutionDisabled(true))
+			}
+			actions = append(actions, chromedp.Navigate(pageURL), chromedp.Title(&title))
+			if js {
+				actions = append(actions,
+					chromedp.WaitVisible(`#viewer[data-state] iframe`, chromedp.ByQuery),
+					chromedp.AttributeValue(`#viewer`, "data-state", &state, nil, chromedp.ByQuery),
+				)
+			}
+			actions = append(actions,
+				chromedp.Evaluate(`document.querySelectorAll("#viewer iframe").length`, &iframes),
+				chromedp.Evaluate(`document.querySelector("#viewer iframe").src`, &src),
+			)
+			if err := chromedp.Run(ctx, actions...); err != nil {
+				t.Fatalf("chromium: %v\nserver logs:\n%s", err, srv.Logs())
+			}
+			if title != "Two views of the reading room" {
+				t.Errorf("title %q", title)
+			}
+			if js && state != "oembed" {
+				t.Errorf("viewer state %q: the page did not load the viewer through the embed service's oEmbed", state)
+			}
+			if iframes != 1 || !strings.HasPrefix(src, wantIframe) {
+				t.Errorf("viewer: %d iframes, src %q, want %q", iframes, src, wantIframe)
+			}
+		})
 	}
 }

@@ -1,10 +1,8 @@
 package purl
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -58,45 +56,25 @@ func TestFilesComeFromTheRecordsVersion(t *testing.T) {
 	if !bytes.Equal(body, rec) {
 		t.Fatal("the record changed before the service looked again (the test needs the old one cached)")
 	}
-	_, body = f.get(t, "/"+id+"/file/reading-room-south.png")
-	if !bytes.Equal(body, oldFile) {
-		t.Error("the old record is served with the new version's file")
-	}
-	if got := zipEntry(t, f, "/"+id+".zip", "reading-room-south.png"); !bytes.Equal(got, oldFile) {
-		t.Error("the old record's zip holds the new version's file")
-	}
+	checkServedFile(t, f, id, "reading-room-south.png", oldFile, "the old record", "the new version's")
 	// The service looks again: both new.
 	f.svc.forget(id)
 	_, body = f.get(t, "/"+id+".xml")
 	if !bytes.Contains(body, []byte("New views")) {
 		t.Error("the new record is not served after a reload")
 	}
-	_, body = f.get(t, "/"+id+"/file/reading-room-south.png")
-	if !bytes.Equal(body, newFile) {
-		t.Error("the new record is served with the old version's file")
-	}
-	if got := zipEntry(t, f, "/"+id+".zip", "reading-room-south.png"); !bytes.Equal(got, newFile) {
-		t.Error("the new record's zip holds the old version's file")
-	}
+	checkServedFile(t, f, id, "reading-room-south.png", newFile, "the new record", "the old version's")
 }
 
-// zipEntry downloads a zip and returns one entry's bytes.
-func zipEntry(t *testing.T, f *fixture, path, name string) []byte {
+// checkServedFile checks that object id's file name, alone and in the object's zip, is
+// want: the record (as named by which) is served with its own version of the file, not
+// with the other's.
+func checkServedFile(t *testing.T, f *fixture, id, name string, want []byte, which, other string) {
 	t.Helper()
-	resp, body := f.get(t, path)
-	expect(t, resp, body, http.StatusOK, "application/zip")
-	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
+	if _, body := f.get(t, "/"+id+"/file/"+name); !bytes.Equal(body, want) {
+		t.Errorf("%s is served with %s file", which, other)
 	}
-	rc, err := zr.Open(name)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
+	if got := zipEntry(t, f, "/"+id+".zip", name); !bytes.Equal(got, want) {
+		t.Errorf("%s's zip holds %s file", which, other)
 	}
-	defer rc.Close()
-	data, err := io.ReadAll(rc)
-	if err != nil {
-		t.Fatalf("%s: %s: %v", path, name, err)
-	}
-	return data
 }

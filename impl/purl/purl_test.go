@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/record"
@@ -150,21 +151,17 @@ type sampleObject struct {
 
 func loadSamples(t testing.TB, dir string) []sampleObject {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join(dir, "*", "public.xml"))
-	if err != nil || len(dirs) < 11 {
-		t.Fatalf("want at least 11 samples in %s, found %d", dir, len(dirs))
+	files := testkit.Files(t, filepath.Join(dir, "*", "public.xml"))
+	if len(files) < 11 {
+		t.Fatalf("want at least 11 samples in %s, found %d", dir, len(files))
 	}
 	var out []sampleObject
-	for _, p := range dirs {
-		data, err := os.ReadFile(p)
+	for _, f := range files {
+		rec, err := record.Parse(f.Data)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", f.Path, err)
 		}
-		rec, err := record.Parse(data)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		out = append(out, sampleObject{id: string(rec.Druid), dir: filepath.Dir(p), rec: rec})
+		out = append(out, sampleObject{id: string(rec.Druid), dir: filepath.Dir(f.Path), rec: rec})
 	}
 	return out
 }
@@ -259,14 +256,8 @@ func TestSampleObjects(t *testing.T) {
 		})
 	}
 	// Every .mods response validates against the MODS 3.6 schema.
-	xsd := filepath.Join(shared, "data", "schemas", "mods", "mods-3-6.xsd")
-	xmllint := testkit.RequireTool(t, "xmllint") // Debian package libxml2-utils
-	out, err := exec.Command(xmllint, append([]string{"--noout", "--schema", xsd}, modsFiles...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("xmllint (Debian package libxml2-utils) on %d MODS responses: %v\n%s", len(modsFiles), err, out)
-	}
-	if n := strings.Count(string(out), " validates"); n != len(modsFiles) {
-		t.Fatalf("xmllint validated %d of %d files:\n%s", n, len(modsFiles), out)
+	if err := testkit.ValidateXML(t, testkit.MODSXSD(t), modsFiles...); err != nil {
+		t.Fatalf("the %d MODS responses: %v", len(modsFiles), err)
 	}
 }
 
@@ -711,4 +702,9 @@ func derefS(p *string) string {
 		return ""
 	}
 	return *p
+}
+
+// publishCmd is `purl publish --data dataDir args...` of the sitesvc binary bin.
+func publishCmd(bin, dataDir string, args ...string) *exec.Cmd {
+	return exec.Command(bin, append([]string{"purl", "publish", "--data", dataDir}, args...)...)
 }

@@ -213,7 +213,7 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 				t.Fatal(err)
 			}
 		}
-		if out, err := exec.Command(testkit.Binary(t), "purl", "publish", "--data", srv.DataDir, obj).CombinedOutput(); err != nil {
+		if out, err := publishCmd(testkit.Binary(t), srv.DataDir, obj).CombinedOutput(); err != nil {
 			t.Errorf("publishing without the unshelved file: %v: %s", err, out)
 		}
 		if _, err := corpusGet(srv, "/purl/mr497sx5638/file/ACWA_WaterPublications.pdf", http.StatusNotFound); err != nil {
@@ -236,12 +236,8 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 	served := map[string][]byte{"zz000bb0001-put": []byte(m)}
 	// MODS of other repositories and eras (3.0 with the mods: prefix, 3.8),
 	// PUT: served as valid MODS 3.6 with their titles.
-	realMODS, _ := filepath.Glob(filepath.Join("record", "testdata", "real", "mods", "*.mods.xml"))
-	for _, p := range realMODS {
-		doc, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range testkit.Files(t, filepath.Join("record", "testdata", "real", "mods", "*.mods.xml")) {
+		p, doc := f.Path, f.Data
 		want, err := record.ParseMODS(doc)
 		if err != nil {
 			t.Fatal(err)
@@ -271,7 +267,7 @@ func darkRecord(srv *testkit.Server, bin, token, dir string, raw []byte, id drui
 	if err := os.WriteFile(filepath.Join(dir, "public.xml"), raw, 0o644); err != nil {
 		return "", err
 	}
-	if out, err := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, dir).CombinedOutput(); err != nil {
+	if out, err := publishCmd(bin, srv.DataDir, dir).CombinedOutput(); err != nil {
 		return "", fmt.Errorf("purl publish: %v: %s", err, out)
 	}
 	if _, err := corpusPut(srv, token, "/purl/"+id.String()+".xml", raw); err != nil {

@@ -101,8 +101,7 @@ var otherShapes = []struct {
 // the manifest, every file.
 func TestOtherRepositoriesShapes(t *testing.T) {
 	t.Parallel()
-	schema := modsSchemaForTests(t)
-	f := newFixture(t, func(c *Config) { c.MODSSchema = schema })
+	f, schema := newMODSFixture(t)
 	ctx := context.Background()
 	mods := map[string][]byte{}
 	ids := []string{"bx301cd3001", "bx302cd3002", "bx303cd3003", "bx304cd3004", "bx305cd3005", "bx306cd3006"}
@@ -181,9 +180,17 @@ func TestOtherRepositoriesShapes(t *testing.T) {
 func modsSchemaForTests(t *testing.T) *record.MODSSchema {
 	t.Helper()
 	testkit.RequireTool(t, "xmllint")
-	schema, err := record.NewMODSSchema(filepath.Join(testkit.SharedDir(t), "data", "schemas", "mods", "mods-3-6.xsd"))
+	schema, err := record.NewMODSSchema(testkit.MODSXSD(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return schema
+}
+
+// newMODSFixture is a fixture whose service checks MODS records against
+// the MODS 3.6 schema, and the schema.
+func newMODSFixture(t *testing.T) (*fixture, *record.MODSSchema) {
+	t.Helper()
+	schema := modsSchemaForTests(t)
+	return newFixture(t, func(c *Config) { c.MODSSchema = schema }), schema
 }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -77,7 +76,6 @@ func validateMODS36(t *testing.T, docs map[string][]byte) {
 	if len(docs) == 0 {
 		return
 	}
-	xmllint := testkit.RequireTool(t, "xmllint")
 	dir := t.TempDir()
 	var files []string
 	for name, d := range docs {
@@ -87,10 +85,8 @@ func validateMODS36(t *testing.T, docs map[string][]byte) {
 		}
 		files = append(files, p)
 	}
-	xsd := filepath.Join(testkit.SharedDir(t), "data", "schemas", "mods", "mods-3-6.xsd")
-	out, err := exec.Command(xmllint, append([]string{"--noout", "--nonet", "--schema", xsd}, files...)...).CombinedOutput()
-	if err != nil || strings.Count(string(out), " validates") != len(files) {
-		t.Fatalf("served MODS 3.6 records do not validate: %v\n%s", err, out)
+	if err := testkit.ValidateXML(t, testkit.MODSXSD(t), files...); err != nil {
+		t.Fatalf("served MODS 3.6 records do not validate: %v", err)
 	}
 }
 
@@ -121,12 +117,7 @@ func checkServedMODS(t *testing.T, v variants.Variant, body []byte) []byte {
 // and checks what is served for it: .xml, .mods, manifest, page, files.
 func TestVariantsThroughPUT(t *testing.T) {
 	t.Parallel()
-	testkit.RequireTool(t, "xmllint")
-	schema, err := record.NewMODSSchema(filepath.Join(testkit.SharedDir(t), "data", "schemas", "mods", "mods-3-6.xsd"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFixture(t, func(c *Config) { c.MODSSchema = schema })
+	f, _ := newMODSFixture(t)
 	ctx := context.Background()
 	mods36 := map[string][]byte{}
 	for _, v := range variants.All() {
@@ -229,8 +220,7 @@ func TestVariantsThroughPublish(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	xsd := filepath.Join(testkit.SharedDir(t), "data", "schemas", "mods", "mods-3-6.xsd")
-	out, err := exec.Command(testkit.Binary(t), "purl", "publish", "--data", srv.DataDir, "--mods-schema", xsd, tree).CombinedOutput()
+	out, err := publishCmd(testkit.Binary(t), srv.DataDir, "--mods-schema", testkit.MODSXSD(t), tree).CombinedOutput()
 	if err != nil {
 		t.Fatalf("purl publish: %v\n%s", err, out)
 	}
@@ -300,7 +290,7 @@ func TestVariantsThroughPUTToTheBinary(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if out, err := exec.Command(bin, "purl", "publish", "--data", srv.DataDir, tree).CombinedOutput(); err != nil {
+	if out, err := publishCmd(bin, srv.DataDir, tree).CombinedOutput(); err != nil {
 		t.Fatalf("purl publish: %v\n%s", err, out)
 	}
 	token := testkit.AddToken(t, srv.DataDir, "publisher", "variants")

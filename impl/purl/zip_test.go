@@ -25,24 +25,11 @@ func TestZip(t *testing.T) {
 	if cd := resp.Header.Get("Content-Disposition"); cd != "attachment; filename=bb000kk0000.zip" {
 		t.Errorf("Content-Disposition %q", cd)
 	}
-	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range zr.File {
-		names = append(names, e.Name)
-		r, err := e.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := io.ReadAll(r)
-		if err != nil {
-			t.Fatalf("%s: %v", e.Name, err)
-		}
-		want, _ := os.ReadFile(filepath.Join(f.samples, "bb000kk0000", e.Name))
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: zipped bytes differ", e.Name)
+	names, files := readZip(t, body)
+	for _, name := range names {
+		want, _ := os.ReadFile(filepath.Join(f.samples, "bb000kk0000", name))
+		if !bytes.Equal(files[name], want) {
+			t.Errorf("%s: zipped bytes differ", name)
 		}
 	}
 	if strings.Join(names, " ") != "reading-room-north.png reading-room-south.png" {
@@ -124,4 +111,42 @@ func TestZipIsStreamed(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > size/4 {
 		t.Errorf("serving a %d-byte zip allocated %d bytes: it is buffered", n, alloc)
 	}
+}
+
+// readZip reads a whole zip: its entries' names in order and their bytes.
+func readZip(t *testing.T, data []byte) ([]string, map[string][]byte) {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	files := map[string][]byte{}
+	for _, e := range zr.File {
+		r, err := e.Open()
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		b, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		names = append(names, e.Name)
+		files[e.Name] = b
+	}
+	return names, files
+}
+
+// zipEntry downloads a zip and returns one entry's bytes.
+func zipEntry(t *testing.T, f *fixture, path, name string) []byte {
+	t.Helper()
+	resp, body := f.get(t, path)
+	expect(t, resp, body, http.StatusOK, "application/zip")
+	_, files := readZip(t, body)
+	data, ok := files[name]
+	if !ok {
+		t.Fatalf("%s: no %s", path, name)
+	}
+	return data
 }

@@ -2,7 +2,6 @@ package resistance
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/sitelib/sitesvc/impl/testkit"
@@ -26,10 +25,7 @@ var benchLists = [][][]string{
 // also their cost relative to evaluate as measured in the same run (x-evaluate).
 func BenchmarkMutationLists(b *testing.B) {
 	e := testEngine(b)
-	s, err := e.resolve(Options{Algorithm: AlgorithmHIVDB})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := hivdbSettings(b, e)
 	var evalNsPerList float64
 	b.Run("evaluate", func(b *testing.B) {
 		b.ReportAllocs()
@@ -49,36 +45,33 @@ func BenchmarkMutationLists(b *testing.B) {
 		b.Run(rt.name, func(b *testing.B) {
 			b.ReportAllocs()
 			opts := Options{Algorithm: AlgorithmHIVDB, ReportType: rt.typ, ReportDate: "2026-05-01"}
-			for i := 0; b.Loop(); i++ {
-				if _, err := e.MutationListReport(benchLists[i%len(benchLists):i%len(benchLists)+1], opts); err != nil {
-					b.Fatal(err)
-				}
-			}
-			ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lists/s")
-			if evalNsPerList > 0 {
-				b.ReportMetric(ns/evalNsPerList, "x-evaluate")
-			}
+			benchReports(b, e, opts, evalNsPerList)
 		})
 	}
 	// the text report again, with HIVDB 10.2 submitted as a user algorithm on every call:
 	// after the first call it comes from the cache
 	b.Run("report-text-user-algorithm", func(b *testing.B) {
-		data, err := os.ReadFile(filepath.Join(testkit.SharedDir(b), "data", "hivdb", "algorithms", "HIVDB_10.2.xml"))
+		data, err := os.ReadFile(testkit.HIVDBDir(b, "algorithms", "HIVDB_10.2.xml"))
 		if err != nil {
 			b.Fatal(err)
 		}
 		opts := Options{Algorithm: 9, UserAlgorithm: string(data), ReportType: ReportText, ReportDate: "2026-05-01"}
 		b.ReportAllocs()
-		for i := 0; b.Loop(); i++ {
-			if _, err := e.MutationListReport(benchLists[i%len(benchLists):i%len(benchLists)+1], opts); err != nil {
-				b.Fatal(err)
-			}
-		}
-		ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lists/s")
-		if evalNsPerList > 0 {
-			b.ReportMetric(ns/evalNsPerList, "x-evaluate")
-		}
+		benchReports(b, e, opts, evalNsPerList)
 	})
+}
+
+// benchReports measures reports of one of benchLists at a time under opts: lists/s and, when
+// evaluate was measured first (evalNsPerList > 0), the cost relative to it.
+func benchReports(b *testing.B, e *Engine, opts Options, evalNsPerList float64) {
+	for i := 0; b.Loop(); i++ {
+		if _, err := e.MutationListReport(benchLists[i%len(benchLists):i%len(benchLists)+1], opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lists/s")
+	if evalNsPerList > 0 {
+		b.ReportMetric(ns/evalNsPerList, "x-evaluate")
+	}
 }

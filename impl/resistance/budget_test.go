@@ -21,24 +21,10 @@ func TestReportLimitAndAdmit(t *testing.T) {
 	for i := range lists {
 		lists[i] = benchLists[i%len(benchLists)]
 	}
-	var admitted int64
-	released := false
-	opts := Options{Algorithm: AlgorithmHIVDB, ReportType: ReportDetailed, MaxReportBytes: 60_000,
-		Admit: func(w int64) (func(), error) { admitted = w; return func() { released = true }, nil }}
-	_, err := e.MutationListReport(lists, opts)
-	checkStoppedEarly(t, err)
-	if admitted != bundledWeight(e.Default()) || !released {
-		t.Errorf("Admit saw weight %d (want %d), released %v", admitted, bundledWeight(e.Default()), released)
-	}
-	if _, err := e.MutationListReports(lists, opts); !errors.Is(err, ErrReportTooLarge) {
-		t.Errorf("per-sample reports: %v, want ErrReportTooLarge over the sum", err)
-	}
-	refuse := errors.New("over budget")
-	opts.Admit = func(int64) (func(), error) { return nil, refuse }
-	if _, err := e.MutationListReport(lists, opts); !errors.Is(err, refuse) {
-		t.Errorf("a refusing Admit: %v", err)
-	}
-	opts.Admit, opts.MaxReportBytes = nil, 0
+	opts := Options{Algorithm: AlgorithmHIVDB, ReportType: ReportDetailed}
+	checkLimitAndAdmit(t, e, opts, "per-sample",
+		func(o Options) (string, error) { return e.MutationListReport(lists, o) },
+		func(o Options) ([]string, error) { return e.MutationListReports(lists, o) })
 	if _, err := e.MutationListReport(lists, opts); err != nil {
 		t.Errorf("under the default limit: %v", err)
 	}
@@ -55,27 +41,11 @@ func TestSequenceReportLimitAndAdmit(t *testing.T) {
 	for i := range recs {
 		recs[i] = example
 	}
-	var admitted int64
-	released := false
-	opts := Options{Algorithm: AlgorithmHIVDB, ReportType: Report2009, MaxReportBytes: 60_000,
-		Admit: func(w int64) (func(), error) { admitted = w; return func() { released = true }, nil }}
-	_, err := e.SequenceReport(recs, opts)
-	checkStoppedEarly(t, err)
-	if admitted != bundledWeight(e.Default()) || !released {
-		t.Errorf("Admit saw weight %d (want %d), released %v", admitted, bundledWeight(e.Default()), released)
-	}
-	if _, err := e.SequenceReports(recs, opts); !errors.Is(err, ErrReportTooLarge) {
-		t.Errorf("per-sequence reports: %v, want ErrReportTooLarge over the sum", err)
-	}
-	refuse := errors.New("over budget")
-	opts.Admit = func(int64) (func(), error) { return nil, refuse }
-	if _, err := e.SequenceReport(recs, opts); !errors.Is(err, refuse) {
-		t.Errorf("a refusing Admit: %v", err)
-	}
-	if _, err := e.SequenceReports(recs, opts); !errors.Is(err, refuse) {
-		t.Errorf("a refusing Admit, per-sequence reports: %v", err)
-	}
-	opts.Admit, opts.MaxReportBytes, opts.ReportDate = nil, 0, "2026-05-01"
+	opts := Options{Algorithm: AlgorithmHIVDB, ReportType: Report2009}
+	checkLimitAndAdmit(t, e, opts, "per-sequence",
+		func(o Options) (string, error) { return e.SequenceReport(recs, o) },
+		func(o Options) ([]string, error) { return e.SequenceReports(recs, o) })
+	opts.ReportDate = "2026-05-01"
 	reps, err := e.SequenceReports(recs[:20], opts)
 	if err != nil || len(reps) != 20 {
 		t.Fatalf("under the default limit: %d reports, %v", len(reps), err)
@@ -120,6 +90,35 @@ func TestAlignmentWork(t *testing.T) {
 	recs := []*fasta.Record{{Length: 1300}, {Length: MinSequenceLength - 1}, {Length: MaxSequenceLength + 1}, {Length: 2800}}
 	if got, want := AlignmentWork(recs), int64(4100*NucleotideWork); got != want {
 		t.Errorf("AlignmentWork = %d, want %d", got, want)
+	}
+}
+
+// checkLimitAndAdmit checks one report of 100 samples (report) and their reports one by
+// one (reports) under opts: with a limit of 60,000 bytes the report stops early after Admit
+// saw the algorithm's weight (and is released), the reports one by one stop at their sum, a
+// refusing Admit refuses both.
+func checkLimitAndAdmit(t *testing.T, e *Engine, opts Options, each string, report func(Options) (string, error), reports func(Options) ([]string, error)) {
+	t.Helper()
+	var admitted int64
+	released := false
+	limited := opts
+	limited.MaxReportBytes = 60_000
+	limited.Admit = func(w int64) (func(), error) { admitted = w; return func() { released = true }, nil }
+	_, err := report(limited)
+	checkStoppedEarly(t, err)
+	if admitted != bundledWeight(e.Default()) || !released {
+		t.Errorf("Admit saw weight %d (want %d), released %v", admitted, bundledWeight(e.Default()), released)
+	}
+	if _, err := reports(limited); !errors.Is(err, ErrReportTooLarge) {
+		t.Errorf("%s reports: %v, want ErrReportTooLarge over the sum", each, err)
+	}
+	refuse := errors.New("over budget")
+	limited.Admit = func(int64) (func(), error) { return nil, refuse }
+	if _, err := report(limited); !errors.Is(err, refuse) {
+		t.Errorf("a refusing Admit: %v", err)
+	}
+	if _, err := reports(limited); !errors.Is(err, refuse) {
+		t.Errorf("a refusing Admit, %s reports: %v", each, err)
 	}
 }
 

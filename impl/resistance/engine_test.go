@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,45 +15,37 @@ import (
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
-var (
-	engineOnce sync.Once
-	engine     *Engine
-	engineErr  error
-)
+// engine is the engine of ../shared/data/hivdb, loaded once per test binary.
+var engine testkit.Once[*Engine]
 
-// testEngine loads ../shared/data/hivdb once per test binary, with a fixed clock.
+// testEngine is the engine of ../shared/data/hivdb with a fixed clock.
 func testEngine(t testing.TB) *Engine {
 	t.Helper()
-	// Outside the Once: without ../shared, SharedDir skips this test
-	// (runtime.Goexit), which must not leave the Once done with no engine.
-	dir := filepath.Join(testkit.SharedDir(t), "data", "hivdb")
-	engineOnce.Do(func() {
-		var e *Engine
-		e, engineErr = Load(os.DirFS(dir))
-		if engineErr == nil {
-			engine = e.WithClock(func() time.Time { return time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC) })
+	dir := testkit.HIVDBDir(t)
+	return engine.Get(t, func() (*Engine, error) {
+		e, err := Load(os.DirFS(dir))
+		if err != nil {
+			return nil, err
 		}
+		return e.WithClock(func() time.Time { return time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC) }), nil
 	})
-	if engineErr != nil {
-		t.Fatal(engineErr)
-	}
-	return engine
 }
 
-// validate checks an XML report against wsdl/reports.xsd with xmllint.
-func validate(t *testing.T, report string) {
+// hivdbSettings are e's settings for HIVDB's algorithm and the default report.
+func hivdbSettings(t testing.TB, e *Engine) *settings {
 	t.Helper()
-	xmllint, err := exec.LookPath("xmllint")
+	s, err := e.resolve(Options{Algorithm: AlgorithmHIVDB})
 	if err != nil {
-		t.Fatal("xmllint is needed to validate reports (Debian package libxml2-utils)")
-	}
-	f := filepath.Join(t.TempDir(), "report.xml")
-	if err := os.WriteFile(f, []byte(report), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(xmllint, "--noout", "--nonet", "--schema", filepath.Join(testkit.RepoRoot(t), "wsdl", "reports.xsd"), f).CombinedOutput()
-	if err != nil {
-		t.Fatalf("report does not validate against wsdl/reports.xsd: %v\n%s\n%s", err, out, report)
+	return s
+}
+
+// validate checks an XML report against wsdl/reports.xsd.
+func validate(t *testing.T, report string) {
+	t.Helper()
+	if err := testkit.ValidateXMLDoc(t, filepath.Join(testkit.RepoRoot(t), "wsdl", "reports.xsd"), []byte(report)); err != nil {
+		t.Fatalf("report does not validate against wsdl/reports.xsd: %v\n%s", err, report)
 	}
 }
 
@@ -287,7 +278,7 @@ func TestAlgorithmSelectionAndHeader(t *testing.T) {
 }
 
 func readAlgorithm(t *testing.T, name string) string {
-	b, err := os.ReadFile(filepath.Join(testkit.SharedDir(t), "data", "hivdb", "algorithms", name))
+	b, err := os.ReadFile(testkit.HIVDBDir(t, "algorithms", name))
 	if err != nil {
 		t.Fatal(err)
 	}

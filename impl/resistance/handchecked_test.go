@@ -1,9 +1,6 @@
 package resistance
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -148,14 +145,7 @@ func TestMixtureConsensusIsNotAMutation(t *testing.T) {
 // engine's public path (mutation strings → parser → HIVDB 10.2 → simple report), all as one
 // batch, and compares each INSTI drug's score and level with the file.
 func TestINSTIPatternsThroughReports(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(testkit.SharedDir(t), "data", "hivdb", "patterns", "patterns-INSTI.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var patterns []map[string]any
-	if err := json.Unmarshal(data, &patterns); err != nil {
-		t.Fatal(err)
-	}
+	patterns := testkit.HIVDBPatterns(t, "patterns-INSTI.json")
 	if len(patterns) < 600 {
 		t.Fatalf("only %d patterns", len(patterns))
 	}

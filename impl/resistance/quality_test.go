@@ -1,11 +1,8 @@
 package resistance
 
 import (
-	"encoding/json"
 	"fmt"
 	"html"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,27 +13,11 @@ import (
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
-// sharedSequence reads the input sequence of ../shared/data/hivdb/sequences/<stem>.json.
+// sharedSequence is the input sequence of ../shared/data/hivdb/sequences/<stem>.json.
 func sharedSequence(t testing.TB, stem string) *fasta.Record {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(testkit.SharedDir(t), "data", "hivdb", "sequences", stem+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var genes map[string]struct {
-		Sequence struct {
-			Header   string `json:"header"`
-			Sequence string `json:"sequence"`
-		} `json:"sequence"`
-	}
-	if err := json.Unmarshal(raw, &genes); err != nil {
-		t.Fatalf("%s: %v", stem, err)
-	}
-	for _, g := range genes {
-		return fasta.Parse(">" + g.Sequence.Header + "\n" + g.Sequence.Sequence + "\n")[0]
-	}
-	t.Fatalf("%s: no gene", stem)
-	return nil
+	s := testkit.ReadHIVDBSequence(t, stem)
+	return fasta.Parse(">" + s.Header + "\n" + s.Sequence + "\n")[0]
 }
 
 // TestAPOBECNamedInEveryReportType: the shared hypermutated sequence (PROBLEM_SEQUENCES_APOBEC:
@@ -60,7 +41,6 @@ func TestAPOBECNamedInEveryReportType(t *testing.T) {
 		var want []string
 		switch rt {
 		case ReportSimple, ReportDetailed:
-			validate(t, rep)
 			want = []string{
 				`<mutation classification="Major" type="substitution" drm="true" sdrm="true" apobecDRM="true" codon="AAT">D30N</mutation>`,
 				`apobec="true" codon="AGG">G48R</mutation>`,
@@ -74,7 +54,6 @@ func TestAPOBECNamedInEveryReportType(t *testing.T) {
 				}
 			}
 		case Report2009:
-			validate(t, rep)
 			want = []string{
 				"<mutationString>D30N</mutationString>", "<isApobecDRM>true</isApobecDRM>",
 				`<apobecDRM gene="PR">D30N</apobecDRM>`, `<apobecMutation gene="PR">G48R</apobecMutation>`,
@@ -98,10 +77,20 @@ func TestAPOBECNamedInEveryReportType(t *testing.T) {
 				want = append(want, htmlEscaped(msg))
 			}
 		}
-		for _, w := range want {
-			if !strings.Contains(rep, w) {
-				t.Errorf("report type %v: no %q in\n%s", rt, w, rep)
-			}
+		checkReportHas(t, rt, rep, want)
+	}
+}
+
+// checkReportHas checks a report of type rt: an XML one validates against the XSD, and
+// every string of want is in it.
+func checkReportHas(t *testing.T, rt ReportType, rep string, want []string) {
+	t.Helper()
+	if rt == ReportSimple || rt == ReportDetailed || rt == Report2009 {
+		validate(t, rep)
+	}
+	for _, w := range want {
+		if !strings.Contains(rep, w) {
+			t.Errorf("report type %v: no %q in\n%s", rt, w, rep)
 		}
 	}
 }
@@ -132,10 +121,7 @@ func textColumns(t *testing.T, rep string) map[string]string {
 func findingLevels(t *testing.T, res *align.Result) map[string]string {
 	t.Helper()
 	e := testEngine(t)
-	s, err := e.resolve(Options{Algorithm: AlgorithmHIVDB})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := hivdbSettings(t, e)
 	smp := e.sequenceSample(s, 1, fasta.Parse("ACGT")[0])
 	e.interpret(s, &smp, res)
 	out := map[string]string{}
@@ -384,10 +370,7 @@ func TestUnalignedGeneAndGapInRealSequences(t *testing.T) {
 	e := testEngine(t)
 	analyse := func(t *testing.T, rec *fasta.Record) *sample {
 		t.Helper()
-		s, err := e.resolve(Options{Algorithm: AlgorithmHIVDB})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := hivdbSettings(t, e)
 		smp := e.analyseSequence(s, 1, rec)
 		if smp.Err != "" {
 			t.Fatal(smp.Err)
@@ -442,10 +425,7 @@ func TestUnalignedGeneAndGapInRealSequences(t *testing.T) {
 // drug-resistance positions, and unusual mutations per gene.
 func TestMutationListQualityLevels(t *testing.T) {
 	e := testEngine(t)
-	s, err := e.resolve(Options{Algorithm: AlgorithmHIVDB})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := hivdbSettings(t, e)
 	cases := []struct {
 		name  string
 		lists [][]string
@@ -505,40 +485,34 @@ func TestAPOBECInMutationListReports(t *testing.T) {
 	e := testEngine(t)
 	lists := [][][]string{{{"W6*", "D29N", "D30N", "G48R"}, nil, nil}}
 	finding := "3 APOBEC signature mutations (G-to-A hypermutation): PR: W6*, D29N, G48R. 1 drug-resistance mutation may be caused by APOBEC hypermutation rather than drug selection: PR: D30N"
-	for _, rt := range []ReportType{ReportSimple, ReportDetailed, Report2009, ReportText, ReportHTML} {
+	siteXML := []string{
+		`<mutation classification="Major" type="substitution" drm="true" sdrm="true" apobecDRM="true">D30N</mutation>`,
+		`apobec="true">G48R</mutation>`, `<apobecMutation gene="PR">D29N</apobecMutation>`, `<apobecDRM gene="PR">D30N</apobecDRM>`,
+		`<stopCodons>1</stopCodons>`, `<apobecMutations>3</apobecMutations>`, `<hypermutated>true</hypermutated>`,
+		"<level>WARNING</level>", xmlEscaped(finding),
+	}
+	for rt, want := range map[ReportType][]string{
+		ReportSimple:   siteXML,
+		ReportDetailed: siteXML,
+		Report2009:     {"<isApobecDRM>true</isApobecDRM>", "<isApobec>true</isApobec>", "<sequenceQualityCounts>", `<apobecMutation gene="PR">W6*</apobecMutation>`, xmlEscaped(finding)},
+		ReportHTML:     {"<h4>Mutation list quality</h4>", "possibly APOBEC-induced", "APOBEC signature mutation", htmlEscaped(finding)},
+	} {
 		rep, err := e.MutationListReport(lists, Options{Algorithm: AlgorithmHIVDB, ReportType: rt, ReportDate: "2026-05-01"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want []string
-		switch rt {
-		case ReportSimple, ReportDetailed:
-			validate(t, rep)
-			want = []string{
-				`<mutation classification="Major" type="substitution" drm="true" sdrm="true" apobecDRM="true">D30N</mutation>`,
-				`apobec="true">G48R</mutation>`, `<apobecMutation gene="PR">D29N</apobecMutation>`, `<apobecDRM gene="PR">D30N</apobecDRM>`,
-				`<stopCodons>1</stopCodons>`, `<apobecMutations>3</apobecMutations>`, `<hypermutated>true</hypermutated>`,
-				"<level>WARNING</level>", xmlEscaped(finding),
-			}
-		case Report2009:
-			validate(t, rep)
-			want = []string{"<isApobecDRM>true</isApobecDRM>", "<isApobec>true</isApobec>", "<sequenceQualityCounts>", `<apobecMutation gene="PR">W6*</apobecMutation>`, xmlEscaped(finding)}
-		case ReportText:
-			col := textColumns(t, rep)
-			if col["APOBEC mutation list"] != "PR: W6*, D29N, G48R" || col["APOBEC DRM list"] != "PR: D30N" || col["stop codon list"] != "PR: W6*" || col["APOBEC mutations"] != "3" || !strings.Contains(col["validation"], "WARNING: "+finding) {
-				t.Errorf("text report quality columns: %v", col)
-			}
-			if col["NFV level"] == "" || col["PR mutations"] != "W6*, D29N, D30N, G48R" {
-				t.Errorf("text report columns shifted: %v", col)
-			}
-		case ReportHTML:
-			want = []string{"<h4>Mutation list quality</h4>", "possibly APOBEC-induced", "APOBEC signature mutation", htmlEscaped(finding)}
-		}
-		for _, w := range want {
-			if !strings.Contains(rep, w) {
-				t.Errorf("report type %v: no %q in\n%s", rt, w, rep)
-			}
-		}
+		checkReportHas(t, rt, rep, want)
+	}
+	rep, err := e.MutationListReport(lists, Options{Algorithm: AlgorithmHIVDB, ReportType: ReportText, ReportDate: "2026-05-01"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := textColumns(t, rep)
+	if col["APOBEC mutation list"] != "PR: W6*, D29N, G48R" || col["APOBEC DRM list"] != "PR: D30N" || col["stop codon list"] != "PR: W6*" || col["APOBEC mutations"] != "3" || !strings.Contains(col["validation"], "WARNING: "+finding) {
+		t.Errorf("text report quality columns: %v", col)
+	}
+	if col["NFV level"] == "" || col["PR mutations"] != "W6*, D29N, D30N, G48R" {
+		t.Errorf("text report columns shifted: %v", col)
 	}
 	for _, words := range []string{"XMLVER1", "SIMPLEREPORT", "BATCHTEXT", "HTML"} {
 		rep, err := e.MutationListReport(lists, Options{Algorithm: AlgorithmHIVDB, ReportOptions: words, ReportDate: "2026-05-01"})

@@ -1,7 +1,6 @@
 package resistance
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,26 +20,18 @@ import (
 // HIV-1 (nothiv1_test.go checks that failure in every report).
 func TestRealSequencesThroughTheAnalysis(t *testing.T) {
 	e := testEngine(t)
-	dir := filepath.Join(testkit.RepoRoot(t), "impl", "align", "testdata", "real")
+	dir := testkit.RealSequencesDir(t)
 	want := map[string][]string{} // accession → genes; nil: must fail
-	for _, line := range strings.Split(string(must(os.ReadFile(filepath.Join(dir, "expected.tsv")))), "\n") {
-		acc, genes, ok := strings.Cut(line, "\t")
-		if !ok || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if genes == "error" {
-			want[acc] = nil
-			continue
-		}
-		for _, g := range strings.Fields(genes) {
+	for acc, genes := range testkit.RealExpectations(t) {
+		want[acc] = nil
+		for _, g := range genes {
 			name, _, _ := strings.Cut(g, ":")
 			want[acc] = append(want[acc], name)
 		}
 	}
-	files := must(filepath.Glob(filepath.Join(dir, "*.fasta")))
 	var recs []*fasta.Record
-	for _, f := range files {
-		recs = append(recs, fasta.Parse(string(must(os.ReadFile(f))))...)
+	for _, f := range testkit.Files(t, filepath.Join(dir, "*.fasta")) {
+		recs = append(recs, fasta.Parse(string(f.Data))...)
 	}
 	if len(recs) != len(want) {
 		t.Fatalf("%d records, expected.tsv lists %d", len(recs), len(want))
@@ -52,7 +43,7 @@ func TestRealSequencesThroughTheAnalysis(t *testing.T) {
 	samples := make([]sample, len(recs))
 	e.analyseInto(s, samples, recs, 1)
 	for i, smp := range samples {
-		acc := accession(recs[i].Name)
+		acc := testkit.Accession(recs[i].Name)
 		genes, ok := want[acc]
 		if !ok {
 			t.Errorf("%s: not in expected.tsv", acc)
@@ -97,18 +88,4 @@ func TestRealSequencesThroughTheAnalysis(t *testing.T) {
 			t.Errorf("%s: severe warnings %q", acc, severe)
 		}
 	}
-}
-
-// accession is the GenBank accession of an NCBI FASTA header (the field after gb| or
-// dbj|), or its first word.
-func accession(header string) string {
-	fields := strings.Split(header, "|")
-	for i, f := range fields {
-		if (f == "gb" || f == "dbj") && i+1 < len(fields) {
-			acc, _, _ := strings.Cut(fields[i+1], ".")
-			return acc
-		}
-	}
-	word, _, _ := strings.Cut(header, " ")
-	return word
 }

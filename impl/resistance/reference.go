@@ -57,15 +57,8 @@ func loadReference(dir fs.FS) (*reference, error) {
 	if err := ref.loadTypes(dir, "mutation-type-pairs_hiv1.csv"); err != nil {
 		return nil, err
 	}
-	err := readCSV(dir, "rx-all_subtype-all.csv", []string{"gene", "position", "aa", "isUnusual"}, func(f map[string]string) error {
-		pos, err := strconv.Atoi(f["position"])
-		if err != nil {
-			return fmt.Errorf("bad position %q", f["position"])
-		}
-		for _, c := range symbols(f["aa"]) {
-			ref.unusual[typeKey{f["gene"], pos, c}] = strings.EqualFold(f["isUnusual"], "true")
-		}
-		return nil
+	err := readMutationCSV(dir, "rx-all_subtype-all.csv", "aa", "isUnusual", func(k typeKey, isUnusual string) {
+		ref.unusual[k] = strings.EqualFold(isUnusual, "true")
 	})
 	if err != nil {
 		return nil, err
@@ -74,16 +67,7 @@ func loadReference(dir fs.FS) (*reference, error) {
 		file string
 		set  map[typeKey]bool
 	}{{"drms_hiv1.csv", ref.drms}, {"sdrms_hiv1.csv", ref.sdrms}, {"apobec_drms.csv", ref.apobecDRMs}} {
-		err := readCSV(dir, t.file, []string{"gene", "position", "aa"}, func(f map[string]string) error {
-			pos, err := strconv.Atoi(f["position"])
-			if err != nil {
-				return fmt.Errorf("bad position %q", f["position"])
-			}
-			for _, c := range symbols(f["aa"]) {
-				t.set[typeKey{f["gene"], pos, c}] = true
-			}
-			return nil
-		})
+		err := readMutationCSV(dir, t.file, "aa", "", func(k typeKey, _ string) { t.set[k] = true })
 		if err != nil {
 			return nil, err
 		}
@@ -91,20 +75,33 @@ func loadReference(dir fs.FS) (*reference, error) {
 	return ref, nil
 }
 
+// geneYAML is one gene of genes_hiv1.yml.
+type geneYAML struct {
+	AbstractGene string `yaml:"abstractGene"`
+	RefSequence  string `yaml:"refSequence"`
+}
+
+// drugYAML is one drug of drugs.yml.
+type drugYAML struct {
+	Name        string   `yaml:"name"`
+	FullName    string   `yaml:"fullName"`
+	DisplayAbbr string   `yaml:"displayAbbr"`
+	DrugClass   string   `yaml:"drugClass"`
+	Synonyms    []string `yaml:"synonyms"`
+}
+
+// drugClassYAML is one drug class of drug-classes_hiv1.yml.
+type drugClassYAML struct {
+	Name     string `yaml:"name"`
+	FullName string `yaml:"fullName"`
+}
+
 func (r *reference) loadGenes(dir fs.FS, path string) error {
-	data, err := fs.ReadFile(dir, path)
-	if err != nil {
-		return fmt.Errorf("reading gene references: %w", err)
-	}
-	var genes []struct {
-		AbstractGene string `yaml:"abstractGene"`
-		RefSequence  string `yaml:"refSequence"`
-	}
-	if err := yaml.Unmarshal(data, &genes); err != nil {
-		return fmt.Errorf("parsing %s: %w", path, err)
-	}
-	for _, g := range genes {
+	err := readYAML(dir, path, func(g geneYAML) {
 		r.consensus[g.AbstractGene] = strings.Join(strings.Fields(g.RefSequence), "")
+	})
+	if err != nil {
+		return err
 	}
 	for _, g := range append(geneOrder[:], "CA") {
 		if r.consensus[g] == "" {
@@ -115,27 +112,16 @@ func (r *reference) loadGenes(dir fs.FS, path string) error {
 }
 
 func (r *reference) loadDrugs(dir fs.FS, path string) error {
-	data, err := fs.ReadFile(dir, path)
-	if err != nil {
-		return fmt.Errorf("reading drugs: %w", err)
-	}
-	var drugs []struct {
-		Name        string   `yaml:"name"`
-		FullName    string   `yaml:"fullName"`
-		DisplayAbbr string   `yaml:"displayAbbr"`
-		DrugClass   string   `yaml:"drugClass"`
-		Synonyms    []string `yaml:"synonyms"`
-	}
-	if err := yaml.Unmarshal(data, &drugs); err != nil {
-		return fmt.Errorf("parsing %s: %w", path, err)
-	}
-	for _, d := range drugs {
+	err := readYAML(dir, path, func(d drugYAML) {
 		info := drugInfo{FullName: d.FullName, Class: d.DrugClass}
 		for _, n := range append([]string{d.Name, d.DisplayAbbr}, d.Synonyms...) {
 			if n != "" {
 				r.drugNames[n] = info
 			}
 		}
+	})
+	if err != nil {
+		return err
 	}
 	if len(r.drugNames) == 0 {
 		return fmt.Errorf("%s: no drugs", path)
@@ -145,35 +131,16 @@ func (r *reference) loadDrugs(dir fs.FS, path string) error {
 
 // loadClasses reads the drug classes' full names (reports that a person reads print them).
 func (r *reference) loadClasses(dir fs.FS, path string) error {
-	data, err := fs.ReadFile(dir, path)
-	if err != nil {
-		return fmt.Errorf("reading drug classes: %w", err)
-	}
-	var classes []struct {
-		Name     string `yaml:"name"`
-		FullName string `yaml:"fullName"`
-	}
-	if err := yaml.Unmarshal(data, &classes); err != nil {
-		return fmt.Errorf("parsing %s: %w", path, err)
-	}
-	for _, c := range classes {
+	return readYAML(dir, path, func(c drugClassYAML) {
 		if c.Name != "" && c.FullName != "" {
 			r.classNames[c.Name] = c.FullName
 		}
-	}
-	return nil
+	})
 }
 
 func (r *reference) loadTypes(dir fs.FS, path string) error {
-	return readCSV(dir, path, []string{"gene", "position", "aas", "mutationType"}, func(f map[string]string) error {
-		pos, err := strconv.Atoi(f["position"])
-		if err != nil {
-			return fmt.Errorf("bad position %q", f["position"])
-		}
-		for _, c := range symbols(f["aas"]) {
-			r.types[typeKey{f["gene"], pos, c}] = f["mutationType"]
-		}
-		return nil
+	return readMutationCSV(dir, path, "aas", "mutationType", func(k typeKey, mutationType string) {
+		r.types[k] = mutationType
 	})
 }
 
@@ -223,6 +190,42 @@ func symbols(aas string) []byte {
 		out = append(out, c)
 	}
 	return out
+}
+
+// readYAML calls item for every item of a YAML file holding a list.
+func readYAML[T any](dir fs.FS, path string, item func(T)) error {
+	data, err := fs.ReadFile(dir, path)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	var list []T
+	if err := yaml.Unmarshal(data, &list); err != nil {
+		return fmt.Errorf("parsing %s: %w", path, err)
+	}
+	for _, v := range list {
+		item(v)
+	}
+	return nil
+}
+
+// readMutationCSV calls each for every (gene, position, symbol) a reference table of
+// mutations lists: its columns gene, position and aaColumn (amino acids, read by symbols),
+// and the row's value of the column named by value ("" for none).
+func readMutationCSV(dir fs.FS, path, aaColumn, value string, each func(k typeKey, value string)) error {
+	columns := []string{"gene", "position", aaColumn}
+	if value != "" {
+		columns = append(columns, value)
+	}
+	return readCSV(dir, path, columns, func(f map[string]string) error {
+		pos, err := strconv.Atoi(f["position"])
+		if err != nil {
+			return fmt.Errorf("bad position %q", f["position"])
+		}
+		for _, c := range symbols(f[aaColumn]) {
+			each(typeKey{f["gene"], pos, c}, f[value])
+		}
+		return nil
+	})
 }
 
 // readCSV calls row for every record of a CSV file with a header line, giving the named columns.

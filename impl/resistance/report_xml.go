@@ -215,20 +215,7 @@ func (e *Engine) sampleSite(s *settings, smp *sample) string {
 	}
 	w.open("drugScores")
 	for _, d := range smp.Result.Drugs {
-		w.open("drug")
-		w.elem("code", d.Drug.Name)
-		w.elem("genericName", e.ref.genericName(d.Drug))
-		w.elem("type", drugType(d.Drug))
-		if d.HasScore {
-			w.elem("score", formatScore(d.Score))
-		}
-		w.elem("level", strconv.Itoa(d.Level.Order))
-		w.elem("levelSIR", d.Level.SIR)
-		w.elem("levelText", d.Level.Text)
-		if s.partialScores {
-			writePartials(w, smp, d)
-		}
-		w.close("drug")
+		e.writeDrugScore(w, s, smp, d, drugScoreSite)
 	}
 	w.close("drugScores")
 	if s.comments && len(smp.Result.Comments) > 0 {
@@ -244,6 +231,49 @@ func (e *Engine) sampleSite(s *settings, smp *sample) string {
 	}
 	w.close("success")
 	return w.b.String()
+}
+
+// drugScoreElements names the elements of one drug's score in a report format: the
+// drug's element, its code's, and the three forms of its level in the order the format's
+// XSD sets.
+type drugScoreElements struct {
+	drug, code string
+	levels     [3]levelElement
+}
+
+// levelElement is one form of a level: its element and its text.
+type levelElement struct {
+	name string
+	text func(asi.Level) string
+}
+
+func levelOrder(l asi.Level) string { return strconv.Itoa(l.Order) }
+func levelSIR(l asi.Level) string   { return l.SIR }
+func levelText(l asi.Level) string  { return l.Text }
+
+var (
+	// drugScoreSite is a drug's score in the simple and detailed reports.
+	drugScoreSite = drugScoreElements{"drug", "code", [3]levelElement{{"level", levelOrder}, {"levelSIR", levelSIR}, {"levelText", levelText}}}
+	// drugScore2009 is a drug's score in the XML 2009 report.
+	drugScore2009 = drugScoreElements{"drugScore", "drugCode", [3]levelElement{{"resistanceLevel", levelOrder}, {"resistanceLevelText", levelText}, {"threeStepResistanceLevel", levelSIR}}}
+)
+
+// writeDrugScore writes one drug's score, level and (when asked for) partial scores.
+func (e *Engine) writeDrugScore(w *xmlWriter, s *settings, smp *sample, d asi.DrugResult, names drugScoreElements) {
+	w.open(names.drug)
+	w.elem(names.code, d.Drug.Name)
+	w.elem("genericName", e.ref.genericName(d.Drug))
+	w.elem("type", drugType(d.Drug))
+	if d.HasScore {
+		w.elem("score", formatScore(d.Score))
+	}
+	for _, l := range names.levels {
+		w.elem(l.name, l.text(d.Level))
+	}
+	if s.partialScores {
+		writePartials(w, smp, d)
+	}
+	w.close(names.drug)
 }
 
 // writeQualityCounts writes a sample's quality counts, the mutations they count (stop
@@ -387,20 +417,7 @@ func (e *Engine) sample2009(s *settings, smp *sample) string {
 		e.writeQualityCounts(w, "sequenceQualityCounts", smp)
 	}
 	for _, d := range smp.Result.Drugs {
-		w.open("drugScore")
-		w.elem("drugCode", d.Drug.Name)
-		w.elem("genericName", e.ref.genericName(d.Drug))
-		w.elem("type", drugType(d.Drug))
-		if d.HasScore {
-			w.elem("score", formatScore(d.Score))
-		}
-		w.elem("resistanceLevel", strconv.Itoa(d.Level.Order))
-		w.elem("resistanceLevelText", d.Level.Text)
-		w.elem("threeStepResistanceLevel", d.Level.SIR)
-		if s.partialScores {
-			writePartials(w, smp, d)
-		}
-		w.close("drugScore")
+		e.writeDrugScore(w, s, smp, d, drugScore2009)
 	}
 	if s.comments {
 		for _, c := range smp.Result.Comments {

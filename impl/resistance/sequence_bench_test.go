@@ -1,11 +1,8 @@
 package resistance
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,28 +20,9 @@ const referenceNtPerSecond = 16_000
 // sharedBenchSequences are the real sequences of ../shared/data/hivdb/sequences.
 func sharedBenchSequences(b *testing.B) []*fasta.Record {
 	b.Helper()
-	files, err := filepath.Glob(filepath.Join(testkit.SharedDir(b), "data", "hivdb", "sequences", "*.json"))
-	if err != nil || len(files) == 0 {
-		b.Fatalf("no shared sequences: %v", err)
-	}
 	var recs []*fasta.Record
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var genes map[string]struct {
-			Sequence struct {
-				Sequence string `json:"sequence"`
-			} `json:"sequence"`
-		}
-		if err := json.Unmarshal(raw, &genes); err != nil {
-			b.Fatal(err)
-		}
-		for _, g := range genes {
-			recs = append(recs, fasta.Parse(">" + filepath.Base(f) + "\n" + g.Sequence.Sequence)[0])
-			break
-		}
+	for _, s := range testkit.HIVDBSequences(b) {
+		recs = append(recs, fasta.Parse(s.FASTA())[0])
 	}
 	return recs
 }

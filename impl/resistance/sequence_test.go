@@ -101,14 +101,9 @@ func TestSequenceReportsFromHandMadeAlignment(t *testing.T) {
 				t.Errorf("type %v: aligned sequences belong to the detailed report only", rt)
 			}
 		case ReportText:
-			lines := strings.Split(strings.TrimSpace(rep), "\n")
-			head, row := strings.Split(lines[len(lines)-2], "\t"), strings.Split(lines[len(lines)-1], "\t")
-			if len(head) != len(row) || head[1] != "name" || row[1] != "sample 1" || row[3] != "success" {
-				t.Errorf("text report: header %q, row %q", head, row)
-			}
-			col := map[string]string{}
-			for i, h := range head {
-				col[h] = row[i]
+			col := textColumns(t, rep)
+			if col["name"] != "sample 1" || col["status"] != "success" {
+				t.Errorf("text report: %v", col)
 			}
 			if col["PR codons"] != "1-99" || col["IN codons"] != "NA" || col["frameshifts"] != "RT12del1bp" || col["subtype"] != "B (95.50%)" || !strings.Contains(col["validation"], "WARNING: the sequence was given as its reverse complement") {
 				t.Errorf("text report columns: %v", col)
@@ -120,10 +115,7 @@ func TestSequenceReportsFromHandMadeAlignment(t *testing.T) {
 // TestSequenceQualityLevels: the counts and the reference doc's validation levels.
 func TestSequenceQualityLevels(t *testing.T) {
 	e := testEngine(t)
-	s, err := e.resolve(Options{Algorithm: AlgorithmHIVDB})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := hivdbSettings(t, e)
 	smp := e.sequenceSample(s, 1, fasta.Parse("ACGT")[0])
 	res := handMade()
 	// three APOBEC signature mutations (PR W6*, G17K, D25N; G16E is none) → WARNING

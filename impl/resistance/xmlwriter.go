@@ -90,44 +90,38 @@ func (w *xmlWriter) String() string {
 	return w.b.String()
 }
 
+// xmlEntity is what escapeXML writes for each ASCII character: "" for one XML carries as
+// itself, an entity for markup and for the white space an attribute value would otherwise
+// normalise, U+FFFD for the control characters XML 1.0 cannot carry.
+var xmlEntity = func() (t [utf8.RuneSelf]string) {
+	for c := range 0x20 {
+		t[c] = "\uFFFD"
+	}
+	t['&'], t['<'], t['>'], t['"'], t['\''] = "&amp;", "&lt;", "&gt;", "&#34;", "&#39;"
+	t['\t'], t['\n'], t['\r'] = "&#x9;", "&#xA;", "&#xD;"
+	return t
+}()
+
 // escapeXML writes s as XML character data or attribute value: markup characters become
 // entities, and what XML 1.0 cannot carry (control characters, invalid UTF-8, U+FFFE/U+FFFF)
 // becomes U+FFFD, as encoding/xml does.
 func escapeXML(b *strings.Builder, s string) {
 	last := 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c < utf8.RuneSelf && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'' {
-			i++
-			continue
-		}
-		r, size := rune(c), 1
-		if c >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(s[i:])
-		}
 		var repl string
-		switch {
-		case r == '&':
-			repl = "&amp;"
-		case r == '<':
-			repl = "&lt;"
-		case r == '>':
-			repl = "&gt;"
-		case r == '"':
-			repl = "&#34;"
-		case r == '\'':
-			repl = "&#39;"
-		case r == '\t':
-			repl = "&#x9;"
-		case r == '\n':
-			repl = "&#xA;"
-		case r == '\r':
-			repl = "&#xD;"
-		case r < 0x20, r == utf8.RuneError && size == 1, r == 0xFFFE, r == 0xFFFF, r >= 0xD800 && r <= 0xDFFF:
-			repl = "\uFFFD"
-		default:
-			i += size
-			continue
+		size := 1
+		if c := s[i]; c < utf8.RuneSelf {
+			if repl = xmlEntity[c]; repl == "" {
+				i++
+				continue
+			}
+		} else {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if (r != utf8.RuneError || n > 1) && r != 0xFFFE && r != 0xFFFF {
+				i += n
+				continue
+			}
+			repl, size = "\uFFFD", n
 		}
 		b.WriteString(s[last:i])
 		b.WriteString(repl)

@@ -4,6 +4,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +39,62 @@ func TestSendEndless(t *testing.T) {
 	resp, body = SendEndless(t, http.MethodPut, srv.URL, http.Header{"Authorization": {"Bearer ok"}})
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("with a token, after reading 1 MiB: %d %q, want 413", resp.StatusCode, body)
+	}
+}
+
+func TestDiff(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		want, got      []string
+		missing, extra []string
+	}{
+		{nil, nil, nil, nil},
+		{[]string{"a", "b"}, []string{"b", "a"}, nil, nil},
+		{[]string{"a", "a", "b"}, []string{"a", "c"}, []string{"a", "b"}, []string{"c"}},
+		{nil, []string{"x", "x"}, nil, []string{"x", "x"}},
+	} {
+		missing, extra := Diff(c.want, c.got)
+		if !slices.Equal(missing, c.missing) || !slices.Equal(extra, c.extra) {
+			t.Errorf("Diff(%q, %q) = %q, %q; want %q, %q", c.want, c.got, missing, extra, c.missing, c.extra)
+		}
+	}
+}
+
+// TestRealSequencesListed: every sequence of the real FASTA files is found in expected.tsv
+// by its accession, and every line of expected.tsv names one of them.
+func TestRealSequencesListed(t *testing.T) {
+	t.Parallel()
+	want := RealExpectations(t)
+	seen := map[string]bool{}
+	for _, f := range Files(t, filepath.Join(RealSequencesDir(t), "*.fasta")) {
+		for _, line := range strings.Split(string(f.Data), "\n") {
+			header, ok := strings.CutPrefix(strings.TrimSpace(line), ">")
+			if !ok {
+				continue
+			}
+			acc := Accession(header)
+			if _, listed := want[acc]; !listed || seen[acc] {
+				t.Errorf("%s: accession %q of %q not listed once in expected.tsv", filepath.Base(f.Path), acc, header)
+			}
+			seen[acc] = true
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("%d sequences, expected.tsv lists %d", len(seen), len(want))
+	}
+}
+
+func TestOnceLoadsOnce(t *testing.T) {
+	t.Parallel()
+	var o Once[int]
+	calls := 0
+	load := func() (int, error) { calls++; return 42, nil }
+	for range 3 {
+		if v := o.Get(t, load); v != 42 {
+			t.Fatalf("Get = %d", v)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("load ran %d times", calls)
 	}
 }

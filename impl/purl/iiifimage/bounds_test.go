@@ -7,38 +7,28 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // sources writes n copies of one PNG under distinct names (pyramids of
 // equal size, distinct keys).
-func sources(t *testing.T, dir string, n int) []Source {
-	t.Helper()
-	first := filepath.Join(dir, "s0.png")
-	quadrants(t, first, 900, 600)
-	data, err := os.ReadFile(first)
+func (d vipsDir) sources(n int) []Source {
+	d.t.Helper()
+	first := d.quadrants("s0.png", 900, 600)
+	data, err := os.ReadFile(first.Path)
 	if err != nil {
-		t.Fatal(err)
+		d.t.Fatal(err)
 	}
-	var out []Source
-	for i := range n {
-		path := filepath.Join(dir, "s"+itoa(i)+".png")
+	out := []Source{first}
+	for i := 1; i < n; i++ {
+		path := d.path("s" + itoa(i) + ".png")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
+			d.t.Fatal(err)
 		}
-		out = append(out, sourceOf(t, path))
+		out = append(out, sourceOf(d.t, path))
 	}
 	return out
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // TestBuildQueue (issue 23.4): with one build slot and a queue of one, a
@@ -46,10 +36,9 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // it is made once there is room), and the counts say so.
 func TestBuildQueue(t *testing.T) {
 	t.Parallel()
-	needVips(t)
-	dir := t.TempDir()
-	src := sources(t, dir, 2)
-	tl := newTiler(t, filepath.Join(dir, "cache"), Options{MaxBuilds: 1, MaxQueue: 1})
+	dir := newVipsDir(t)
+	src := dir.sources(2)
+	tl := dir.tiler(Options{MaxBuilds: 1, MaxQueue: 1})
 	// The one slot is taken (as by a long build).
 	release, err := tl.queue.acquire(context.Background())
 	if err != nil {
@@ -60,7 +49,7 @@ func TestBuildQueue(t *testing.T) {
 		_, err := tl.Pyramid(context.Background(), src[0])
 		queued <- err
 	}()
-	waitFor(t, "a build waiting", func() bool { return tl.Stats().Waiting == 1 })
+	testkit.WaitUntil(t, "a build waiting", 30*time.Second, func() bool { return tl.Stats().Waiting == 1 })
 	if _, err := tl.Pyramid(context.Background(), src[1]); !errors.Is(err, ErrBusy) {
 		t.Fatalf("a build past the queue: %v, want ErrBusy", err)
 	}
@@ -85,12 +74,10 @@ func TestBuildQueue(t *testing.T) {
 // a use), and a restart with a smaller bound trims at once.
 func TestCacheBound(t *testing.T) {
 	t.Parallel()
-	needVips(t)
-	dir := t.TempDir()
-	src := sources(t, dir, 3)
-	root := filepath.Join(dir, "cache")
-	one := pyramidOf(t, newTiler(t, filepath.Join(dir, "probe"), Options{}), src[0])
-	size := one.Bytes()
+	dir := newVipsDir(t)
+	src := dir.sources(3)
+	root := dir.path("cache")
+	size := dir.pyramidBytes(src[0])
 	limit := size*5/2 + 1 // room for two pyramids
 	tl, err := New(root, Options{MaxCacheBytes: limit})
 	if err != nil {

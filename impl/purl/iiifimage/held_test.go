@@ -31,11 +31,9 @@ func pyramidFiles(p *Pyramid) []string {
 // and the count of held bytes says so.
 func TestHeld(t *testing.T) {
 	t.Parallel()
-	needVips(t)
-	dir := t.TempDir()
-	src := sources(t, dir, 2)
-	one := pyramidOf(t, newTiler(t, filepath.Join(dir, "probe"), Options{}), src[0])
-	tl := newTiler(t, filepath.Join(dir, "cache"), Options{MaxCacheBytes: one.Bytes() + one.Bytes()/2}) // room for one
+	dir := newVipsDir(t)
+	src := dir.sources(2)
+	tl := dir.tiler(Options{MaxCacheBytes: dir.pyramidBytes(src[0]) * 3 / 2}) // room for one
 	a, err := tl.Pyramid(context.Background(), src[0])
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +76,7 @@ func TestHeld(t *testing.T) {
 	}
 
 	// Over MaxHeldFile: left to the disk.
-	big := filepath.Join(dir, "big.jpg")
+	big := dir.path("big.jpg")
 	if err := os.WriteFile(big, make([]byte, MaxHeldFile+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -136,11 +134,9 @@ func TestHeld(t *testing.T) {
 // touching another moves it in front, so the other is evicted first.
 func TestTouchFront(t *testing.T) {
 	t.Parallel()
-	needVips(t)
-	dir := t.TempDir()
-	src := sources(t, dir, 3)
-	one := pyramidOf(t, newTiler(t, filepath.Join(dir, "probe"), Options{}), src[0])
-	tl := newTiler(t, filepath.Join(dir, "cache"), Options{MaxCacheBytes: one.Bytes()*5/2 + 1}) // room for two
+	dir := newVipsDir(t)
+	src := dir.sources(3)
+	tl := dir.tiler(Options{MaxCacheBytes: dir.pyramidBytes(src[0])*5/2 + 1}) // room for two
 	a, _ := tl.Pyramid(context.Background(), src[0])
 	b, _ := tl.Pyramid(context.Background(), src[1])
 	tl.Touch(b) // in front already

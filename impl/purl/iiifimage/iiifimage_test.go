@@ -6,7 +6,6 @@ import (
 	"errors"
 	"image"
 	"image/color"
-	"image/jpeg"
 	"image/png"
 	"os"
 	"os/exec"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // quadrants writes a PNG whose four quadrants are red, green, blue and
@@ -40,13 +41,80 @@ func quadrantColour(qx, qy int) color.RGBA {
 	return [2][2]color.RGBA{{{200, 30, 30, 255}, {30, 160, 30, 255}}, {{30, 30, 200, 255}, {220, 200, 30, 255}}}[qy][qx]
 }
 
-func needVips(t *testing.T) {
-	if _, err := exec.LookPath("vips"); err != nil {
-		if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
-			t.Fatal("vips is required (SITESVC_REQUIRE_TOOLS is set)")
-		}
-		t.Skip("vips not installed")
+// vipsDir is a test's working directory for pyramids made with vips: the sources are
+// written in it, a Tiler's cache is its cache/. Without vips the test is ended as
+// testkit.RequireTool says.
+type vipsDir struct {
+	t   *testing.T
+	dir string
+}
+
+func newVipsDir(t *testing.T) vipsDir {
+	t.Helper()
+	testkit.RequireTool(t, "vips")
+	return vipsDir{t, t.TempDir()}
+}
+
+// path is name in the directory.
+func (d vipsDir) path(name string) string { return filepath.Join(d.dir, name) }
+
+// quadrants writes a w×h quadrants PNG named name and returns it as a Source.
+func (d vipsDir) quadrants(name string, w, h int) Source {
+	d.t.Helper()
+	quadrants(d.t, d.path(name), w, h)
+	return sourceOf(d.t, d.path(name))
+}
+
+// tiler is a Tiler with opts caching in cache/.
+func (d vipsDir) tiler(opts Options) *Tiler {
+	d.t.Helper()
+	return newTiler(d.t, d.path("cache"), opts)
+}
+
+// pyramidBytes is the size of src's pyramid, made by a Tiler of its own (in probe/), for
+// setting cache bounds in pyramids.
+func (d vipsDir) pyramidBytes(src Source) int64 {
+	d.t.Helper()
+	return pyramidOf(d.t, newTiler(d.t, d.path("probe"), Options{}), src).Bytes()
+}
+
+// sameFromAll calls f from 8 goroutines at once and returns what they all got; a
+// difference (more than one what) or an error fails the test.
+func sameFromAll[T comparable](t *testing.T, what string, f func() (T, error)) T {
+	t.Helper()
+	const n = 8
+	got := make(chan T, n)
+	for range n {
+		go func() {
+			v, err := f()
+			if err != nil {
+				t.Error(err)
+			}
+			got <- v
+		}()
 	}
+	first := <-got
+	for range n - 1 {
+		if v := <-got; v != first {
+			t.Fatalf("two %s: %v, %v", what, first, v)
+		}
+	}
+	return first
+}
+
+// decodeImage decodes the image file at path.
+func decodeImage(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
 }
 
 // sourceOf is the Source of the image file at path, of object "x".
@@ -88,13 +156,10 @@ func near(a, b color.Color) bool {
 
 func TestPyramid(t *testing.T) {
 	t.Parallel()
-	needVips(t)
-	dir := t.TempDir()
-	src := filepath.Join(dir, "q.png")
-	quadrants(t, src, 1500, 1000)
-	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
-	s := sourceOf(t, src)
+	dir := newVipsDir(t)
+	s := dir.quadrants("q.png", 1500, 1000)
 	s.Object = "bb000kk0000"
+	tl := dir.tiler(Options{})
 	p := pyramidOf(t, tl, s)
 	if p.Width() != 1500 || p.Height() != 1000 {
 		t.Fatalf("size %dx%d", p.Width(), p.Height())
@@ -152,16 +217,7 @@ func TestPyramid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := jpeg.Decode(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := img.At(300, 300); !near(c, quadrantColour(1, 1)) {
+	if c := decodeImage(t, path).At(300, 300); !near(c, quadrantColour(1, 1)) {
 		t.Errorf("tile pixel %v, want yellow", c)
 	}
 	// The thumbnail a manifest names exists.
@@ -197,7 +253,7 @@ func TestPyramid(t *testing.T) {
 	}
 	// A second Tiler over the same directory finds the pyramid on disk; a
 	// changed file gets a new one and the old one goes.
-	tl2, _ := New(filepath.Join(dir, "cache"), Options{})
+	tl2, _ := New(dir.path("cache"), Options{})
 	p2, err := tl2.Pyramid(context.Background(), s)
 	if err != nil || p2.dir != p.dir || p2.Files() != p.Files() {
 		t.Fatalf("reload: %v %v", err, p2)
@@ -216,12 +272,8 @@ func TestPyramid(t *testing.T) {
 // own largest size.
 func TestSmallImage(t *testing.T) {
 	t.Parallel()
-	needVips(t)
-	dir := t.TempDir()
-	src := filepath.Join(dir, "s.png")
-	quadrants(t, src, 300, 420)
-	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
-	p := pyramidOf(t, tl, sourceOf(t, src))
+	dir := newVipsDir(t)
+	p := pyramidOf(t, dir.tiler(Options{}), dir.quadrants("s.png", 300, 420))
 	if len(p.meta.ScaleFactors) != 1 || p.meta.ScaleFactors[0] != 1 {
 		t.Errorf("scale factors %v", p.meta.ScaleFactors)
 	}
@@ -247,16 +299,13 @@ func TestSmallImage(t *testing.T) {
 // TestJPEG2000: a JPEG 2000 source gets every size at its true size.
 func TestJPEG2000(t *testing.T) {
 	t.Parallel()
-	needVips(t)
-	dir := t.TempDir()
-	png := filepath.Join(dir, "q.png")
-	quadrants(t, png, 1500, 1000)
-	src := filepath.Join(dir, "q.jp2")
-	if out, err := exec.Command("vips", "resize", png, src+"[Q=40]", "2").CombinedOutput(); err != nil {
+	dir := newVipsDir(t)
+	png := dir.quadrants("q.png", 1500, 1000)
+	src := dir.path("q.jp2")
+	if out, err := exec.Command("vips", "resize", png.Path, src+"[Q=40]", "2").CombinedOutput(); err != nil {
 		t.Fatalf("vips: %v %s", err, out)
 	}
-	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
-	p := pyramidOf(t, tl, sourceOf(t, src))
+	p := pyramidOf(t, dir.tiler(Options{}), sourceOf(t, src))
 	want := []Size{{128, 85}, {256, 171}, {512, 341}, {1024, 683}, {2048, 1365}}
 	if got := p.Sizes(); len(got) != len(want) {
 		t.Fatalf("sizes %v, want %v", got, want)
@@ -273,13 +322,7 @@ func TestJPEG2000(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _ := os.Open(path)
-	img, err := jpeg.Decode(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := img.At(200, 130); !near(c, quadrantColour(1, 1)) {
+	if c := decodeImage(t, path).At(200, 130); !near(c, quadrantColour(1, 1)) {
 		t.Errorf("thumbnail pixel %v, want yellow", c)
 	}
 }
@@ -312,13 +355,12 @@ func TestTileable(t *testing.T) {
 // the file, so the next request is answered without reading it again.
 func TestBrokenSource(t *testing.T) {
 	t.Parallel()
-	needVips(t)
-	dir := t.TempDir()
-	src := filepath.Join(dir, "broken.jpg")
+	dir := newVipsDir(t)
+	src := dir.path("broken.jpg")
 	if err := os.WriteFile(src, []byte("\xff\xd8\xff not a JPEG"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
+	tl := dir.tiler(Options{})
 	s := sourceOf(t, src)
 	for i := 0; i < 2; i++ {
 		if _, err := tl.Pyramid(context.Background(), s); err == nil {
@@ -329,7 +371,7 @@ func TestBrokenSource(t *testing.T) {
 		t.Errorf("header refusals %d, builds %d: want the header read once and no build", st.HeaderRefusals, st.Builds)
 	}
 	left := 0
-	_ = filepath.WalkDir(filepath.Join(dir, "cache"), func(p string, d os.DirEntry, err error) error {
+	_ = filepath.WalkDir(dir.path("cache"), func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			left++
 		}
@@ -343,29 +385,10 @@ func TestBrokenSource(t *testing.T) {
 // TestConcurrentBuilds: requests for one source at once share one build.
 func TestConcurrentBuilds(t *testing.T) {
 	t.Parallel()
-	needVips(t)
-	dir := t.TempDir()
-	src := filepath.Join(dir, "q.png")
-	quadrants(t, src, 1200, 800)
-	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
-	s := sourceOf(t, src)
-	const n = 8
-	got := make(chan *Pyramid, n)
-	for i := 0; i < n; i++ {
-		go func() {
-			p, err := tl.Pyramid(context.Background(), s)
-			if err != nil {
-				t.Error(err)
-			}
-			got <- p
-		}()
-	}
-	first := <-got
-	for i := 1; i < n; i++ {
-		if p := <-got; p != first {
-			t.Fatal("two pyramids for one source")
-		}
-	}
+	dir := newVipsDir(t)
+	s := dir.quadrants("q.png", 1200, 800)
+	tl := dir.tiler(Options{})
+	first := sameFromAll(t, "pyramids for one source", func() (*Pyramid, error) { return tl.Pyramid(context.Background(), s) })
 	entries, _ := os.ReadDir(filepath.Dir(first.dir))
 	if len(entries) != 1 {
 		t.Errorf("%d directories for one source", len(entries))

@@ -3,7 +3,6 @@ package iiifimage
 import (
 	"context"
 	"errors"
-	"image"
 	_ "image/png" // decoding derived images
 	"os"
 	"path/filepath"
@@ -128,12 +127,10 @@ func TestParseLimits(t *testing.T) {
 // its tiles.
 func TestDerivedWithinCacheBound(t *testing.T) {
 	t.Parallel()
-	needVips(t)
-	dir := t.TempDir()
-	src := sources(t, dir, 1)[0]
-	one := pyramidOf(t, newTiler(t, filepath.Join(dir, "probe"), Options{}), src)
-	limit := one.Bytes() + 6000
-	tl := newTiler(t, filepath.Join(dir, "cache"), Options{MaxCacheBytes: limit})
+	dir := newVipsDir(t)
+	src := dir.sources(1)[0]
+	limit := dir.pyramidBytes(src) + 6000
+	tl := dir.tiler(Options{MaxCacheBytes: limit})
 	p := pyramidOf(t, tl, src)
 	for i := range 12 {
 		d, err := Parse(p.Width(), p.Height(), "full", itoa(300+i)+",", "0", "default.png")
@@ -152,7 +149,7 @@ func TestDerivedWithinCacheBound(t *testing.T) {
 			t.Fatalf("after %d derived images %d bytes, limit %d", i+1, st.CacheBytes, limit)
 		}
 		meta, _ := os.Stat(filepath.Join(p.dir, metaName)) // the description is not counted
-		if got := treeBytes(filepath.Join(dir, "cache")) - meta.Size(); got != st.CacheBytes {
+		if got := treeBytes(dir.path("cache")) - meta.Size(); got != st.CacheBytes {
 			t.Fatalf("after %d derived images %d bytes on disk, %d counted", i+1, got, st.CacheBytes)
 		}
 	}
@@ -172,12 +169,10 @@ func TestDerivedWithinCacheBound(t *testing.T) {
 // source has gone (a newer version replaced it) the tiles answer.
 func TestDeriveFromSource(t *testing.T) {
 	t.Parallel()
-	needVips(t)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "big.png")
-	quadrants(t, path, 2600, 2000)
-	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
-	p := pyramidOf(t, tl, sourceOf(t, path))
+	dir := newVipsDir(t)
+	src := dir.quadrants("big.png", 2600, 2000)
+	tl := dir.tiler(Options{})
+	p := pyramidOf(t, tl, src)
 	if p.meta.Loader != "pngload" {
 		t.Fatalf("loader %q", p.meta.Loader)
 	}
@@ -203,15 +198,7 @@ func TestDeriveFromSource(t *testing.T) {
 	}
 	check := func(file string, w, h int) {
 		t.Helper()
-		f, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, _, err := image.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		img := decodeImage(t, file)
 		if b := img.Bounds(); b.Dx() != w || b.Dy() != h {
 			t.Fatalf("%d×%d, want %d×%d", b.Dx(), b.Dy(), w, h)
 		}
@@ -226,7 +213,7 @@ func TestDeriveFromSource(t *testing.T) {
 	}
 	check(file, 2600, 2000)
 	// The source is gone: the same kind of request is made from the tiles.
-	if err := os.Remove(path); err != nil {
+	if err := os.Remove(src.Path); err != nil {
 		t.Fatal(err)
 	}
 	d, _ = Parse(p.Width(), p.Height(), "full", "2500,", "0", "default.png")
@@ -273,32 +260,14 @@ func FuzzParse(f *testing.F) {
 // vips run.
 func TestConcurrentDerive(t *testing.T) {
 	t.Parallel()
-	needVips(t)
-	dir := t.TempDir()
-	src := sources(t, dir, 1)[0]
-	tl := newTiler(t, filepath.Join(dir, "cache"), Options{})
-	p := pyramidOf(t, tl, src)
+	dir := newVipsDir(t)
+	tl := dir.tiler(Options{})
+	p := pyramidOf(t, tl, dir.sources(1)[0])
 	d, err := Parse(p.Width(), p.Height(), "pct:10,10,50,50", "!200,200", "!90", "gray.webp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 8
-	files := make(chan string, n)
-	for range n {
-		go func() {
-			file, err := tl.Derive(context.Background(), p, d)
-			if err != nil {
-				t.Error(err)
-			}
-			files <- file
-		}()
-	}
-	first := <-files
-	for range n - 1 {
-		if f := <-files; f != first {
-			t.Fatalf("two files for one request: %s, %s", first, f)
-		}
-	}
+	sameFromAll(t, "files for one request", func() (string, error) { return tl.Derive(context.Background(), p, d) })
 	if st := tl.Stats(); st.Derivations != 1 {
 		t.Errorf("%d vips runs for one derived image", st.Derivations)
 	}

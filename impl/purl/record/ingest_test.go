@@ -49,10 +49,7 @@ func topChildren(t *testing.T, data []byte) (xml.Name, map[string]string, []xml.
 // TestIngestVariants reads every real-world record form and checks the
 // served record keeps the seed's shape and the input's meaning.
 func TestIngestVariants(t *testing.T) {
-	schema, err := NewMODSSchema(modsXSD(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := testSchema(t)
 	ctx := context.Background()
 	for _, v := range variants.All() {
 		t.Run(v.Name, func(t *testing.T) {

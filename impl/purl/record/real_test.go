@@ -7,26 +7,21 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/sitelib/sitesvc/impl/purl/druid"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // realRecords lists the records of testdata/real (docs/purl.md, "Ingest"):
 // real public XML from public repositories other than the one the shared
 // corpus comes from, each named <druid>.public.xml (README.md says where
 // each comes from).
-func realRecords(t *testing.T) []string {
+func realRecords(t testing.TB) []testkit.File {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "real", "*.public.xml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no records in testdata/real: %v", err)
-	}
-	sort.Strings(files)
-	return files
+	return testkit.Files(t, filepath.Join("testdata", "real", "*.public.xml"))
 }
 
 // TestIngestRealRecords: every record of testdata/real is accepted as the
@@ -34,17 +29,14 @@ func realRecords(t *testing.T) []string {
 // says of the object (files, rights, title) is read from it.
 func TestIngestRealRecords(t *testing.T) {
 	ctx := context.Background()
-	schema, err := NewMODSSchema(modsXSD(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range realRecords(t) {
-		name := filepath.Base(p)
+	schema := testSchema(t)
+	for _, f := range realRecords(t) {
+		name := filepath.Base(f.Path)
 		id, err := druid.Parse(strings.TrimSuffix(name, ".public.xml"))
 		if err != nil {
 			t.Fatalf("%s: the file is not named for a druid: %v", name, err)
 		}
-		in, err := IngestWith(ctx, read(t, p), IngestOptions{Schema: schema, ID: id})
+		in, err := IngestWith(ctx, f.Data, IngestOptions{Schema: schema, ID: id})
 		if err != nil {
 			t.Errorf("%s: refused: %v", name, err)
 			continue
@@ -125,10 +117,7 @@ func expect(what, got, want string) error {
 // the attribute is in the XLink namespace.
 func TestUndeclaredPrefix(t *testing.T) {
 	ctx := context.Background()
-	schema, err := NewMODSSchema(modsXSD(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := testSchema(t)
 	doc := []byte(`<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z">
   <identityMetadata><objectLabel>L</objectLabel><foo:note>kept</foo:note></identityMetadata>
   <mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>T</title></titleInfo>
@@ -181,10 +170,7 @@ func TestUndeclaredPrefix(t *testing.T) {
 // served as valid MODS 3.6 keeping what it says.
 func TestMODSWithoutNamespace(t *testing.T) {
 	ctx := context.Background()
-	schema, err := NewMODSSchema(modsXSD(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := testSchema(t)
 	doc := []byte(`<publicObject id="druid:bc123df4567" published="2018-07-20T20:56:19Z">
   <MODS><titleInfo><title>Rivers of Uganda</title></titleInfo><extension displayLabel="geo"><x:y xmlns:x="urn:x">1</x:y></extension></MODS>
 </publicObject>`)
@@ -386,37 +372,48 @@ func TestRightsRealForms(t *testing.T) {
 // (testdata/real/mods: 3.0 with the mods: prefix and an extension in
 // another namespace, 3.8) are served as MODS 3.6 that validates, keeping
 // their title; preparing that again changes nothing.
+// prepareServed prepares the MODS record doc (named name) as the service
+// serves it and checks the result: valid against schema, MODS 3.6, and
+// stable (prepared again, unchanged and without warnings). It returns the
+// served record, read, and the warnings; a nil record when doc was refused
+// (the test failed).
+func prepareServed(t *testing.T, ctx context.Context, schema *MODSSchema, name string, doc []byte) ([]byte, *MODS, []string) {
+	t.Helper()
+	out, warnings, err := PrepareMODS(ctx, doc, schema)
+	if err != nil {
+		t.Errorf("%s: refused: %v", name, err)
+		return nil, nil, nil
+	}
+	if err := schema.Validate(ctx, out); err != nil {
+		t.Errorf("%s: served MODS does not validate: %v", name, err)
+	}
+	served, err := ParseMODS(out)
+	if err != nil || served.Version != "3.6" {
+		t.Errorf("%s: served MODS is not MODS 3.6: %+v %v", name, served, err)
+		return nil, nil, nil
+	}
+	again, w, err := PrepareMODS(ctx, out, schema)
+	if err != nil || !bytes.Equal(again, out) || len(w) != 0 {
+		t.Errorf("%s: preparing the served MODS again changes it: %v %q", name, err, w)
+	}
+	return out, served, warnings
+}
+
 func TestPrepareRealMODS(t *testing.T) {
 	ctx := context.Background()
-	schema, err := NewMODSSchema(modsXSD(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob(filepath.Join("testdata", "real", "mods", "*.mods.xml"))
-	if len(files) == 0 {
-		t.Fatal("no MODS records in testdata/real/mods")
-	}
-	for _, p := range files {
-		data := read(t, p)
+	schema := testSchema(t)
+	for _, f := range testkit.Files(t, filepath.Join("testdata", "real", "mods", "*.mods.xml")) {
+		p, data := f.Path, f.Data
 		m, err := ParseMODS(data)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		out, warnings, err := PrepareMODS(ctx, data, schema)
-		if err != nil {
-			t.Errorf("%s: refused: %v", p, err)
+		out, served, warnings := prepareServed(t, ctx, schema, p, data)
+		if out == nil {
 			continue
 		}
-		if err := schema.Validate(ctx, out); err != nil {
-			t.Errorf("%s: served MODS does not validate: %v", p, err)
-		}
-		served, err := ParseMODS(out)
-		if err != nil || served.Version != "3.6" || served.Title != m.Title || m.Title == "" {
-			t.Errorf("%s: served %+v (%v), want version 3.6 and the title %q", p, served, err, m.Title)
-		}
-		again, w, err := PrepareMODS(ctx, out, schema)
-		if err != nil || !bytes.Equal(again, out) || len(w) != 0 {
-			t.Errorf("%s: preparing the served MODS again changes it: %v %q", p, err, w)
+		if served.Title != m.Title || m.Title == "" {
+			t.Errorf("%s: served the title %q, want %q", p, served.Title, m.Title)
 		}
 		t.Logf("%s: MODS %q served as 3.6; warnings %q", filepath.Base(p), m.Version, warnings)
 	}
@@ -474,10 +471,7 @@ func TestDocumentEncodings(t *testing.T) {
 		t.Errorf("an unknown encoding: %v", err)
 	}
 	// A MODS record of its own, in ISO-8859-1.
-	schema, err := NewMODSSchema(modsXSD(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := testSchema(t)
 	out, _, err := PrepareMODS(ctx, []byte(`<?xml version="1.0" encoding="ISO-8859-1"?><mods xmlns="http://www.loc.gov/mods/v3" version="3.3"><titleInfo><title>Caf`+"\xe9"+`</title></titleInfo></mods>`), schema)
 	if m, perr := ParseMODS(out); err != nil || perr != nil || m.Title != "Café" {
 		t.Errorf("ISO-8859-1 MODS: %v %v %s", err, perr, out)
@@ -489,16 +483,15 @@ func TestDocumentEncodings(t *testing.T) {
 // of an EEMS deposit, mr497sx5638 of the shared corpus): publishing does
 // not require it, it is not served or listed, and the record keeps it.
 func TestNotShelvedFiles(t *testing.T) {
-	var p string
+	var data []byte
 	for _, f := range corpusRecords(t, ".public.xml") {
-		if filepath.Base(f) == "mr497sx5638.1.public.xml" {
-			p = f
+		if filepath.Base(f.Path) == "mr497sx5638.1.public.xml" {
+			data = f.Data
 		}
 	}
-	if p == "" {
+	if data == nil {
 		t.Fatal("mr497sx5638.1.public.xml is not in the corpus")
 	}
-	data := read(t, p)
 	var asked []string
 	in, err := IngestWith(context.Background(), data, IngestOptions{Files: func(name string) (int64, error) {
 		asked = append(asked, name)

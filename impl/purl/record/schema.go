@@ -127,23 +127,15 @@ func (m *MODSSchema) Validate(ctx context.Context, doc []byte) error {
 	if err := m.materialize(); err != nil {
 		return fmt.Errorf("%w: %w", ErrSchemaCheck, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, m.timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, m.xmllint, "--noout", "--nonet", "--schema", m.xsd, "-")
-	cmd.Stdin = bytes.NewReader(doc)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	if err == nil {
+	out, err := m.run(ctx, doc)
+	switch {
+	case err == nil:
 		return nil
+	case errors.Is(err, errInvalid):
+		return fmt.Errorf("%w: not valid against the MODS 3.6 schema: %s", ErrUnacceptable, firstComplaint(out))
+	default:
+		return fmt.Errorf("%w: %s", err, strings.TrimSpace(out))
 	}
-	var exit *exec.ExitError
-	// xmllint exits 3 when the document does not validate (1 when it is
-	// not well-formed, which ParseMODS has ruled out).
-	if errors.As(err, &exit) && ctx.Err() == nil && (exit.ExitCode() == 3 || exit.ExitCode() == 1) {
-		return fmt.Errorf("%w: not valid against the MODS 3.6 schema: %s", ErrUnacceptable, firstComplaint(out.String()))
-	}
-	return fmt.Errorf("%w: %v: %s", ErrSchemaCheck, err, strings.TrimSpace(out.String()))
 }
 
 // firstComplaint is xmllint's first error line without the "-:LINE: "
@@ -229,6 +221,8 @@ func (m *MODSSchema) run(ctx context.Context, doc []byte) (string, error) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	var exit *exec.ExitError
+	// xmllint exits 3 when the document does not validate (1 when it is
+	// not well-formed, which ParseMODS has ruled out).
 	if err != nil && errors.As(err, &exit) && ctx.Err() == nil && (exit.ExitCode() == 3 || exit.ExitCode() == 1) {
 		return out.String(), errInvalid
 	}

@@ -16,7 +16,17 @@ import (
 func modsXSD(t *testing.T) string {
 	t.Helper()
 	testkit.RequireTool(t, "xmllint") // Debian package libxml2-utils
-	return filepath.Join(testkit.SharedDir(t), "data", "schemas", "mods", "mods-3-6.xsd")
+	return testkit.MODSXSD(t)
+}
+
+// testSchema is the MODS 3.6 schema of ../shared, checked with xmllint.
+func testSchema(t *testing.T) *MODSSchema {
+	t.Helper()
+	schema, err := NewMODSSchema(modsXSD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return schema
 }
 
 func TestMODSSchema(t *testing.T) {

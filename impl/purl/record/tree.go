@@ -248,41 +248,26 @@ func writeName(b *bytes.Buffer, n xml.Name) {
 	b.WriteString(n.Local)
 }
 
-// escapeText escapes character data; line breaks and tabs stay as they
-// are (xml.EscapeText would write them as character references).
-func escapeText(b *bytes.Buffer, s string) {
-	for _, c := range s {
-		switch c {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '\r':
-			b.WriteString("&#xD;")
-		default:
-			b.WriteRune(c)
-		}
-	}
-}
+// textEscapes are the characters escapeText writes as references: line
+// breaks and tabs stay as they are (xml.EscapeText would write them as
+// character references); a carriage return would be read as a line break.
+var textEscapes = map[rune]string{'&': "&amp;", '<': "&lt;", '>': "&gt;", '\r': "&#xD;"}
 
-func escapeAttr(b *bytes.Buffer, s string) {
+// attrEscapes are those escapeAttr writes: also the quote and the white
+// space an attribute value would otherwise have normalised to spaces.
+var attrEscapes = map[rune]string{'&': "&amp;", '<': "&lt;", '"': "&quot;", '\n': "&#xA;", '\r': "&#xD;", '\t': "&#x9;"}
+
+// escapeText escapes character data.
+func escapeText(b *bytes.Buffer, s string) { escape(b, s, textEscapes) }
+
+// escapeAttr escapes an attribute value written between double quotes.
+func escapeAttr(b *bytes.Buffer, s string) { escape(b, s, attrEscapes) }
+
+func escape(b *bytes.Buffer, s string, refs map[rune]string) {
 	for _, c := range s {
-		switch c {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\n':
-			b.WriteString("&#xA;")
-		case '\r':
-			b.WriteString("&#xD;")
-		case '\t':
-			b.WriteString("&#x9;")
-		default:
+		if ref, ok := refs[c]; ok {
+			b.WriteString(ref)
+		} else {
 			b.WriteRune(c)
 		}
 	}

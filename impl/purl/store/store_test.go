@@ -17,10 +17,7 @@ func TestFS(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	root := filepath.Join(t.TempDir(), "store")
-	s, err := OpenFS(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openFS(t, root)
 	id, _ := druid.Parse("druid:bc123df4567")
 	if empty, err := s.Empty(ctx); err != nil || !empty {
 		t.Fatalf("new store: empty=%v %v", empty, err)
@@ -99,10 +96,7 @@ func TestFS(t *testing.T) {
 func TestWriteFailureKeepsPrevious(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := OpenFS(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openFS(t, t.TempDir())
 	id, _ := druid.Parse("bb000kk0000")
 	if _, err := s.Write(ctx, id, PublicXML, strings.NewReader("old")); err != nil {
 		t.Fatal(err)
@@ -119,3 +113,13 @@ func TestWriteFailureKeepsPrevious(t *testing.T) {
 type failing struct{}
 
 func (failing) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
+
+// openFS opens the store at root; an error ends the test.
+func openFS(t *testing.T, root string) *FS {
+	t.Helper()
+	s, err := OpenFS(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

@@ -29,10 +29,7 @@ func entries(t *testing.T, dir string) []string {
 func storeWithV1(t *testing.T) (*FS, string, druid.Druid) {
 	t.Helper()
 	root := t.TempDir()
-	s, err := OpenFS(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openFS(t, root)
 	id, _ := druid.Parse("bb000kk0000")
 	if _, err := s.Write(context.Background(), id, PublicXML, strings.NewReader("v1")); err != nil {
 		t.Fatal(err)
@@ -58,9 +55,7 @@ func TestOpenLeavesLiveWritersAndRemovesDeadOnes(t *testing.T) {
 		t.Fatal(err)
 	}
 	dead.(*fsVersion).lock.Close() // its process died: the lock is released, nothing cleaned up
-	if _, err := OpenFS(root); err != nil {
-		t.Fatal(err)
-	}
+	openFS(t, root)                // opening recovers what a dead process left
 	obj := s.objectDir(id)
 	if _, err := os.Stat(dead.(*fsVersion).dir); !os.IsNotExist(err) {
 		t.Errorf("the dead writer's version is still there: %v (%v)", err, entries(t, obj))
@@ -97,10 +92,7 @@ func TestOpenMigratesTheOldLayout(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, err := OpenFS(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openFS(t, root)
 	id, _ := druid.Parse("bb000kk0000")
 	for name, want := range map[string]string{PublicXML: "<old/>", "a.png": "png"} {
 		data, _, err := ReadAll(ctx, s, id, name)
@@ -137,9 +129,7 @@ func TestOpenRemovesStaleSwitchLinks(t *testing.T) {
 	if err := os.Symlink(versionPrefix+"9", deadLink); err != nil { // its committer was killed
 		t.Fatal(err)
 	}
-	if _, err := OpenFS(root); err != nil {
-		t.Fatal(err)
-	}
+	openFS(t, root)
 	if _, err := os.Lstat(deadLink); !os.IsNotExist(err) {
 		t.Errorf("a dead committer's switch link is still there: %v (%v)", err, entries(t, obj))
 	}
@@ -147,9 +137,7 @@ func TestOpenRemovesStaleSwitchLinks(t *testing.T) {
 		t.Errorf("a live committer's switch link was removed: %v", err)
 	}
 	live.(*fsVersion).lock.Close() // now its process dies too
-	if _, err := OpenFS(root); err != nil {
-		t.Fatal(err)
-	}
+	openFS(t, root)
 	if _, err := os.Lstat(liveLink); !os.IsNotExist(err) {
 		t.Errorf("the switch link of a committer that died is still there: %v", err)
 	}
@@ -170,9 +158,7 @@ func TestOpenRemovesUnlockedVersionOfDeadWriter(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := OpenFS(root); err != nil {
-		t.Fatal(err)
-	}
+	openFS(t, root)
 	if _, err := os.Stat(dead); !os.IsNotExist(err) {
 		t.Errorf("the dead writer's unlocked version is still there: %v", err)
 	}

@@ -1,11 +1,7 @@
 package algorithm
 
 import (
-	"encoding/xml"
-	"io"
-	"net/http"
-	"os"
-	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -18,15 +14,7 @@ import (
 // be an APOBEC artefact) and one too short.
 func htmlFASTA(t testing.TB) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(testkit.SharedDir(t), "data", "hivdb", "sequences", "PROBLEM_SEQUENCES_APOBEC.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(raw), `"sequence": "`)
-	seq, _, _ := strings.Cut(rest, `"`)
-	if len(seq) < 1000 {
-		t.Fatalf("no sequence in PROBLEM_SEQUENCES_APOBEC.json")
-	}
+	seq := testkit.ReadHIVDBSequence(t, "PROBLEM_SEQUENCES_APOBEC").Sequence
 	return exampleFASTA(t) + ">apobec\n" + seq + "\n>short\nACGTAC\n"
 }
 
@@ -121,27 +109,69 @@ func TestHTMLReportThroughTheBinary(t *testing.T) {
 	t.Parallel()
 	s := startBinary(t)
 	text := htmlFASTA(t)
-	env := `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:alg="http://algorithm.sitesvc.org" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body>` +
-		`<alg:processSequences><key>` + s.Key + `</key><inAlgorithmInterface>1</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><reportOptions>type=html</reportOptions><methodName/><reportName/><reportDate>2026-05-01</reportDate><inputData xsi:type="xsd:string">` + xmlText(text) + `</inputData></alg:processSequences>` +
-		`</soapenv:Body></soapenv:Envelope>`
-	resp, err := http.Post(s.Endpoint, "text/xml; charset=utf-8", strings.NewReader(env))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var out struct {
-		Report string `xml:"Body>processSequencesResponse>processSequencesReturn"`
-	}
-	if err := xml.Unmarshal(raw, &out); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("%d %v\n%.300s", resp.StatusCode, err, raw)
+	code, resp := soapCall(t, s.Endpoint, `<alg:processSequences><key>`+s.Key+`</key><inAlgorithmInterface>1</inAlgorithmInterface><algorithm>1</algorithm><userSubmittedAlgorithm/><reportOptions>type=html</reportOptions><methodName/><reportName/><reportDate>2026-05-01</reportDate><inputData xsi:type="xsd:string">`+xmlText(text)+`</inputData></alg:processSequences>`)
+	out := parseSOAP(t, resp)
+	if code != 200 || out.FaultString != "" {
+		t.Fatalf("processSequences: %d %s %s", code, out.FaultCode, out.FaultString)
 	}
 	want, err := testEngine(t).SequenceReport(fasta.Parse(text), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportOptions: "type=html", ReportDate: "2026-05-01"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Report != want {
-		t.Errorf("the binary's HTML report differs from the engine's\n got %.600s\nwant %.600s", out.Report, want)
+	if out.Part != want {
+		t.Errorf("the binary's HTML report differs from the engine's\n got %.600s\nwant %.600s", out.Part, want)
 	}
-	checkHTMLReport(t, out.Report)
+	checkHTMLReport(t, out.Part)
+}
+
+// TestQualityFindingsOverSOAP: Stanford's quality findings reach SOAP callers. A mutation
+// list with the hypermutated sequence's PR mutations names its APOBEC signature mutations
+// and the DRM APOBEC may have caused (D30N) in the XML 2009 report; the project's example
+// sequence with RT codons 100–110 cut out is flagged for its long gap, and its PR followed
+// by foreign nucleotides for the RT it may hold. Each answer equals the bare engine's and
+// validates against the XSD.
+func TestQualityFindingsOverSOAP(t *testing.T) {
+	t.Parallel()
+	s := startService(t, nil)
+	eng := testEngine(t)
+	opts := ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.Report2009}
+
+	code, resp := soapCall(t, s.URL, `<alg:processMutationLists><key>`+s.Key+`</key><reportTypeInt>2</reportTypeInt><mutationsList>`+
+		`<s><g><m>W6*</m><m>D29N</m><m>D30N</m><m>G48R</m></g><g/><g/></s></mutationsList></alg:processMutationLists>`)
+	if code != 200 {
+		t.Fatalf("%d %s", code, resp)
+	}
+	got := parseSOAP(t, resp).Part
+	want, err := eng.MutationListReport([][][]string{{{"W6*", "D29N", "D30N", "G48R"}, nil, nil}}, opts)
+	sameAsEngine(t, "mutation list report", got, want, err)
+	for _, w := range []string{"<isApobecDRM>true</isApobecDRM>", `<apobecDRM gene="PR">D30N</apobecDRM>`,
+		"3 APOBEC signature mutations (G-to-A hypermutation): PR: W6*, D29N, G48R. 1 drug-resistance mutation may be caused by APOBEC hypermutation rather than drug selection: PR: D30N"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("mutation list report: no %q", w)
+		}
+	}
+
+	example := exampleFASTA(t)
+	bare := strings.Join(strings.Split(strings.SplitN(example, ">example-PR-RT\n", 2)[1], "\n"), "")
+	rt100 := 297 + 3*99 // the example holds PR 1–99 then RT from codon 1
+	gap := bare[:rt100] + bare[rt100+33:]
+	foreign := bare[:297] + strings.Repeat("CCTTAGGA", 125)
+	fastaText := ">gap\n" + gap + "\n>PR then foreign\n" + foreign + "\n"
+	code, resp = soapCall(t, s.URL, `<alg:processSequencesInFasta><key>`+s.Key+`</key><reportTypeInt>2</reportTypeInt><sequencesInFasta>`+xmlText(fastaText)+`</sequencesInFasta></alg:processSequencesInFasta>`)
+	if code != 200 {
+		t.Fatalf("%d %s", code, resp)
+	}
+	got = parseSOAP(t, resp).Part
+	want, err = eng.SequenceReport(fasta.Parse(fastaText), opts)
+	sameAsEngine(t, "sequence report", got, want, err)
+	results := strings.Split(got, "<result>")
+	if len(results) != 3 {
+		t.Fatalf("%d results", len(results)-1)
+	}
+	if !strings.Contains(results[1], "The sequence has a gap longer than 30 nucleotides (RT 100–110 deleted)") {
+		t.Errorf("no long-gap finding for the sequence with RT 100–110 cut:\n%.2000s", results[1])
+	}
+	if !regexp.MustCompile(`<level>SEVERE WARNING</level>\s*<message>The sequence may also hold RT:`).MatchString(results[2]) {
+		t.Errorf("no gene-not-aligned finding for PR followed by foreign nucleotides:\n%.2000s", results[2])
+	}
 }
