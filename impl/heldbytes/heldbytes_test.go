@@ -62,42 +62,45 @@ func TestItemLimit(t *testing.T) {
 	}
 }
 
-// TestByteLimit: adding past Bytes lets go of the least recently used
-// items, as many as needed, and no more.
-func TestByteLimit(t *testing.T) {
+// TestEvictionLimits: adding past Bytes, or past Items, lets go of the
+// least recently used items, as many as needed, and no more.
+func TestEvictionLimits(t *testing.T) {
 	t.Parallel()
-	s := newStore[string](t, Limits{ItemBytes: 50, Bytes: 100, Items: 100}, nil)
-	for _, k := range []string{"a", "b", "c", "d"} {
-		if _, err := s.Add(k, k, 25); err != nil {
-			t.Fatal(err)
-		}
+	cases := []struct {
+		name        string
+		limits      Limits
+		fill        []string // held in this order, each of fillBytes
+		fillBytes   int64
+		lastBytes   int64 // of "last", added after a Get of the first
+		want        string
+		wantBytes   int64
+		wantEvicted int64
+	}{
+		// a is used again, so b and then c are the least recently used.
+		{name: "bytes", limits: Limits{ItemBytes: 50, Bytes: 100, Items: 100}, fill: []string{"a", "b", "c", "d"}, fillBytes: 25,
+			lastBytes: 40, want: "[a d last]", wantBytes: 90, wantEvicted: 2},
+		{name: "items", limits: Limits{ItemBytes: 10, Bytes: 1000, Items: 3}, fill: []string{"a", "b", "c"}, fillBytes: 1,
+			lastBytes: 1, want: "[a c last]", wantBytes: 3, wantEvicted: 1},
 	}
-	s.Get("a") // used: b is now the least recently used
-	if _, err := s.Add("e", "e", 40); err != nil {
-		t.Fatal(err)
-	}
-	if got := held(s, "a", "b", "c", "d", "e"); fmt.Sprint(got) != "[a d e]" {
-		t.Errorf("held %v after a 40-byte item past 100 bytes, want [a d e] (b and c least recently used)", got)
-	}
-	if st := s.Stats(); st.Bytes != 90 || st.Items != 3 || st.Evictions != 2 {
-		t.Errorf("%+v, want 90 bytes in 3 items after 2 evictions", st)
-	}
-}
-
-// TestCountLimit: adding past Items lets go of the least recently used.
-func TestCountLimit(t *testing.T) {
-	t.Parallel()
-	s := newStore[int](t, Limits{ItemBytes: 10, Bytes: 1000, Items: 3}, nil)
-	for i, k := range []string{"a", "b", "c"} {
-		s.Add(k, i, 1)
-	}
-	s.Get("a")
-	s.Add("d", 3, 1)
-	if got := held(s, "a", "b", "c", "d"); fmt.Sprint(got) != "[a c d]" {
-		t.Errorf("held %v, want [a c d]", got)
-	}
-	if st := s.Stats(); st.Items != 3 || st.Bytes != 3 || st.Evictions != 1 {
-		t.Errorf("%+v", st)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStore[string](t, tc.limits, nil)
+			for _, k := range tc.fill {
+				if _, err := s.Add(k, k, tc.fillBytes); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s.Get(tc.fill[0])
+			if _, err := s.Add("last", "last", tc.lastBytes); err != nil {
+				t.Fatal(err)
+			}
+			if got := held(s, append(tc.fill, "last")...); fmt.Sprint(got) != tc.want {
+				t.Errorf("held %v after adding %d bytes past %+v, want %s", got, tc.lastBytes, tc.limits, tc.want)
+			}
+			if st := s.Stats(); st.Bytes != tc.wantBytes || st.Items != 3 || st.Evictions != tc.wantEvicted {
+				t.Errorf("%+v, want %d bytes in 3 items after %d evictions", st, tc.wantBytes, tc.wantEvicted)
+			}
+		})
 	}
 }
 
