@@ -224,6 +224,19 @@ func publicLocationIn(v *view, lib, loc string) (*locationView, error) {
 	return lv, nil
 }
 
+// readAtLocation is read (cached under key) for a resource of one
+// location: 404 for a library or location the view does not have, else
+// build's answer for the location.
+func (s *Service) readAtLocation(ctx context.Context, key, libraryID, locationID string, build func(*view, *locationView) (*rendered, error)) (*hoursapi.Respond, error) {
+	return s.read(ctx, key, func(v *view) (*rendered, error) {
+		loc, err := locationIn(v, libraryID, locationID)
+		if err != nil {
+			return nil, err
+		}
+		return build(v, loc)
+	})
+}
+
 // itemsAt is the resources of loc's items (schedules or exceptions, which
 // differ only in type), in store order; [] rather than null when none.
 func itemsAt[T, R any](loc *locationView, items []T, ids func(T) (int64, int64), resource func(*locationView, T) R) []R {
@@ -238,11 +251,7 @@ func itemsAt[T, R any](loc *locationView, items []T, ids func(T) (int64, int64),
 
 // ListSchedules is GET /libraries/{library_id}/locations/{location_id}/schedules.json.
 func (s *Service) ListSchedules(ctx context.Context, req hoursapi.ListSchedulesRequestObject) (hoursapi.ListSchedulesResponseObject, error) {
-	return s.read(ctx, "schedules|"+req.LibraryId+"|"+req.LocationId, func(v *view) (*rendered, error) {
-		loc, err := locationIn(v, req.LibraryId, req.LocationId)
-		if err != nil {
-			return nil, err
-		}
+	return s.readAtLocation(ctx, "schedules|"+req.LibraryId+"|"+req.LocationId, req.LibraryId, req.LocationId, func(v *view, loc *locationView) (*rendered, error) {
 		doc := hoursapi.SchedulesDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: s.locationListURL(loc, "schedules")}, Data: itemsAt(loc, v.snap.Schedules, scheduleIDs, toScheduleResource)}
 		return newRendered(doc, mediaJSONAPI)
 	})
@@ -250,11 +259,7 @@ func (s *Service) ListSchedules(ctx context.Context, req hoursapi.ListSchedulesR
 
 // ListExceptions is GET /libraries/{library_id}/locations/{location_id}/exceptions.json.
 func (s *Service) ListExceptions(ctx context.Context, req hoursapi.ListExceptionsRequestObject) (hoursapi.ListExceptionsResponseObject, error) {
-	return s.read(ctx, "exceptions|"+req.LibraryId+"|"+req.LocationId, func(v *view) (*rendered, error) {
-		loc, err := locationIn(v, req.LibraryId, req.LocationId)
-		if err != nil {
-			return nil, err
-		}
+	return s.readAtLocation(ctx, "exceptions|"+req.LibraryId+"|"+req.LocationId, req.LibraryId, req.LocationId, func(v *view, loc *locationView) (*rendered, error) {
 		doc := hoursapi.ExceptionsDocument{Jsonapi: jsonapiDoc, Links: hoursapi.Links{Self: s.locationListURL(loc, "exceptions")}, Data: itemsAt(loc, v.snap.Exceptions, exceptionIDs, toExceptionResource)}
 		sort.Slice(doc.Data, func(i, j int) bool { return doc.Data[i].Attributes.Day < doc.Data[j].Attributes.Day })
 		return newRendered(doc, mediaJSONAPI)
@@ -300,11 +305,7 @@ func getLocationItem[T any](s *Service, ctx context.Context, libraryID, location
 		return nil, err
 	}
 	what := strings.TrimSuffix(param, "_id")
-	return s.read(ctx, what+"|"+libraryID+"|"+locationID+"|"+idText, func(v *view) (*rendered, error) {
-		loc, err := locationIn(v, libraryID, locationID)
-		if err != nil {
-			return nil, err
-		}
+	return s.readAtLocation(ctx, what+"|"+libraryID+"|"+locationID+"|"+idText, libraryID, locationID, func(v *view, loc *locationView) (*rendered, error) {
 		if it, ok := itemOf(items(v), ids, id, loc.loc.ID); ok {
 			return doc(loc, it)
 		}

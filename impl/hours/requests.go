@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/sitelib/sitesvc/gen/hoursapi"
 	"io"
 	"net/http"
 	"slices"
@@ -26,9 +25,11 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/labstack/echo/v4"
 
+	"github.com/sitelib/sitesvc/gen/hoursapi"
 	"github.com/sitelib/sitesvc/impl/apiserve"
 	"github.com/sitelib/sitesvc/impl/hours/jsonapireq"
 	"github.com/sitelib/sitesvc/impl/hours/schedule"
+	"github.com/sitelib/sitesvc/impl/hours/store"
 )
 
 // alwaysIncluded are the relationship paths each read includes anyway, by
@@ -178,29 +179,11 @@ func (s *Service) storedResource(ctx context.Context, route *routers.Route, para
 	case "updatelocation":
 		rendered = s.rend.toLocationResource(loc, week)
 	case "updateterm":
-		id, err := parseID("term_id", params["term_id"])
-		if err != nil {
-			return jsonapireq.Resource{}, false, nil
-		}
-		if t, ok := itemOf(v.snap.Terms, termIDs, id, lib.lib.ID); ok {
-			rendered = toTermResource(lib, t)
-		}
+		rendered = storedItem(params, "term_id", v.snap.Terms, termIDs, lib.lib.ID, func(t store.Term) any { return toTermResource(lib, t) })
 	case "updateschedule":
-		id, err := parseID("schedule_id", params["schedule_id"])
-		if err != nil {
-			return jsonapireq.Resource{}, false, nil
-		}
-		if sc, ok := itemOf(v.snap.Schedules, scheduleIDs, id, loc.loc.ID); ok {
-			rendered = toScheduleResource(loc, sc)
-		}
+		rendered = storedItem(params, "schedule_id", v.snap.Schedules, scheduleIDs, loc.loc.ID, func(sc store.Schedule) any { return toScheduleResource(loc, sc) })
 	case "updateexception":
-		id, err := parseID("exception_id", params["exception_id"])
-		if err != nil {
-			return jsonapireq.Resource{}, false, nil
-		}
-		if e, ok := itemOf(v.snap.Exceptions, exceptionIDs, id, loc.loc.ID); ok {
-			rendered = toExceptionResource(loc, e)
-		}
+		rendered = storedItem(params, "exception_id", v.snap.Exceptions, exceptionIDs, loc.loc.ID, func(e store.Exception) any { return toExceptionResource(loc, e) })
 	case "createlocation", "createterm":
 		rendered = map[string]any{"relationships": map[string]any{"library": map[string]any{"data": hoursapi.LibraryIdentifier{Type: hoursapi.LibraryIdentifierTypeLibraries, Id: lib.lib.Slug}}}}
 	case "createschedule", "createexception":
@@ -212,6 +195,20 @@ func (s *Service) storedResource(ctx context.Context, route *routers.Route, para
 		return jsonapireq.Resource{}, false, nil
 	}
 	return resourceOf(rendered, route.Operation)
+}
+
+// storedItem renders the item of owner that a write's URL names in its
+// path parameter param (itemOf's rule); nil, which storedResource answers
+// with 404, when the parameter is not an id or names no such item.
+func storedItem[T any](params map[string]string, param string, items []T, ids func(T) (int64, int64), owner int64, render func(T) any) any {
+	id, err := parseID(param, params[param])
+	if err != nil {
+		return nil
+	}
+	if it, ok := itemOf(items, ids, id, owner); ok {
+		return render(it)
+	}
+	return nil
 }
 
 // resourceOf turns a rendered resource into the normaliser's view of it:
