@@ -12,31 +12,29 @@ import (
 	"github.com/sitelib/sitesvc/impl/hours/schedule"
 )
 
-func zone(t testing.TB) *time.Location {
+// parsed is parse(s) for an s the test knows to be valid.
+func parsed[T any](t testing.TB, parse func(string) (T, error), s string) T {
 	t.Helper()
-	z, err := time.LoadLocation("America/Los_Angeles")
+	v, err := parse(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return z
+	return v
+}
+
+func zone(t testing.TB) *time.Location {
+	t.Helper()
+	return parsed(t, time.LoadLocation, "America/Los_Angeles")
 }
 
 func date(t testing.TB, s string) schedule.Date {
 	t.Helper()
-	d, err := schedule.ParseDate(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return parsed(t, schedule.ParseDate, s)
 }
 
 func period(t testing.TB, s string) schedule.Period {
 	t.Helper()
-	p, err := schedule.ParsePeriod(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return parsed(t, schedule.ParsePeriod, s)
 }
 
 // rules is a location open daily with periods, and exceptions.
