@@ -61,7 +61,6 @@ func spans(d dayJSON) string {
 // change, so no period closes before it opens. The fall-back day's repeated hour reads as
 // its first occurrence.
 func TestNonexistentTimes(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		exc := "/libraries/green/locations/stacks/exceptions"
 		bodies := expectRefusedWrites(t, e, "from=2026-03-01&to=2026-03-14", []refusedWrite{
@@ -132,7 +131,6 @@ func TestNonexistentTimes(t *testing.T) {
 // attribute on both databases (a NUL was stored by SQLite and a 500 on PostgreSQL) and
 // change nothing; tab and newline are kept.
 func TestTextAttributesRefuseControlCharacters(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		exception := e.create(t, "/libraries/green/locations/stacks/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-05","closed":true,"notes":"Closed\tall day\nfor the move"}}}`)
 		expectRefusedWrites(t, e, "from=2026-07-01&to=2026-07-07", []refusedWrite{
@@ -162,7 +160,6 @@ func TestTextAttributesRefuseControlCharacters(t *testing.T) {
 // nothing, as docs/security.md promises: JSON decoding used to turn the bytes into U+FFFD
 // and the write was stored with 201.
 func TestInvalidUTF8Refused(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		exception := e.create(t, "/libraries/green/locations/stacks/exceptions", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-05","closed":true,"notes":"Closed"}}}`)
 		expectRefusedWrites(t, e, "from=2026-07-01&to=2026-07-07", []refusedWrite{
@@ -193,7 +190,6 @@ func TestInvalidUTF8Refused(t *testing.T) {
 // pointer or header at fault, and whose detail is a sentence a person can
 // read that names it too.
 func TestEveryErrorReadable(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		for _, tc := range []struct {
 			name               string

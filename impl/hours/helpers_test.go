@@ -86,8 +86,10 @@ func validateJSONAPI(t testing.TB, body []byte) error {
 }
 
 // eachBackend runs fn against a fresh service on SQLite and, when
-// configured, PostgreSQL, in parallel (each has a database of its own).
+// configured, PostgreSQL, in parallel with each other and with the
+// package's other parallel tests (each has a database of its own).
 func eachBackend(t *testing.T, fn func(t *testing.T, e *env)) {
+	t.Parallel()
 	for _, b := range storetest.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()

@@ -10,7 +10,6 @@ import (
 // TestOneURLPerResource reads, updates and deletes every kind of resource
 // at its links.self (.json) and at the URL without .json.
 func TestOneURLPerResource(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		// A new exception: its Location and links.self are the .json URL.
 		resp, body := e.do(t, req{method: http.MethodPost, path: "/libraries/green/locations/stacks/exceptions", token: "admin",
@@ -81,7 +80,6 @@ func TestOneURLPerResource(t *testing.T) {
 // findAll and kitsu's get build that URL), with the same ETag, and a
 // browser asking for the bare /libraries gets the overview page.
 func TestCollectionsAtBareURLs(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		for _, p := range []string{
 			"/libraries",
@@ -125,7 +123,6 @@ func TestCollectionsAtBareURLs(t *testing.T) {
 // TestBrowserGetsThePage: a browser's Accept at a library's bare URL gets
 // the HTML page; a JSON:API client gets the document; both Vary: Accept.
 func TestBrowserGetsThePage(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		browser := "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 		resp, body := e.do(t, req{path: "/libraries/green", headers: []string{"Accept", browser}})

@@ -12,7 +12,6 @@ import (
 
 // TestPeoplePages reads the HTML pages through the service.
 func TestPeoplePages(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		resp, body := e.do(t, req{path: "/"})
 		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
@@ -77,7 +76,6 @@ func TestPeoplePages(t *testing.T) {
 // python3-icalendar parse them: every opening of the Reference Desk across
 // the spring-forward of 8 March 2026 is at the instants the JSON:API says.
 func TestCalendarFeeds(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		resp, body := e.do(t, req{path: "/libraries/green/locations/reference.ics"})
 		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/calendar; charset=utf-8" || resp.Header.Get("ETag") == "" {

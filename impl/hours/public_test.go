@@ -33,7 +33,6 @@ type publicAttrs struct {
 // own JSON:API URL (what the editor reads); a bad URL or an over-long note
 // is 422 and changes nothing (docs/hours.md, "Public and not public").
 func TestPublicAndNote(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		write := func(method, path, body string, want int) []byte {
 			t.Helper()

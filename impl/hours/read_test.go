@@ -30,7 +30,6 @@ func TestJSONAPISchemaRejectsIncludedObject(t *testing.T) {
 }
 
 func TestListLibrariesCurrentWeek(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		var doc listDoc
 		resp := e.get(t, "/libraries.json", http.StatusOK, &doc)
@@ -88,7 +87,6 @@ func TestListLibrariesCurrentWeek(t *testing.T) {
 }
 
 func TestSampleHoursKinds(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		var law oneDoc
 		e.get(t, "/libraries/law/locations/main.json", http.StatusOK, &law)
@@ -166,7 +164,6 @@ func TestSampleHoursKinds(t *testing.T) {
 }
 
 func TestRangesAndErrors(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		var doc oneDoc
 		e.get(t, "/libraries/green.json?from=2026-03-01&to=2027-09-01", http.StatusOK, &doc)
@@ -211,7 +208,6 @@ func TestRangesAndErrors(t *testing.T) {
 }
 
 func TestMediaTypeRules(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		for accept, want := range map[string]int{
 			"":                                      200,
@@ -258,7 +254,6 @@ func TestMediaTypeRules(t *testing.T) {
 }
 
 func TestLegacyAPI(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		resp, body := e.do(t, req{path: "/api/v1/library/law/location/main/hours/for/today"})
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" {
@@ -348,7 +343,6 @@ func TestLegacyAPI(t *testing.T) {
 }
 
 func TestCachingAndCORS(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		for _, path := range []string{"/libraries.json", "/libraries/green.json?from=2026-03-02", "/libraries/green/locations/stacks.json", "/api/v1/library/green/location/stacks/hours/for/today"} {
 			resp, body := e.do(t, req{path: path, headers: []string{"Origin", "https://library.example.edu"}})

@@ -14,7 +14,6 @@ import (
 )
 
 func TestWriteAuth(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		lib := `{"data":{"type":"libraries","attributes":{"name":"Art Library","slug":"art","timezone":"America/Chicago"}}}`
 		resp, body := e.do(t, req{method: "POST", path: "/libraries", body: lib})
@@ -84,7 +83,6 @@ func TestWriteAuth(t *testing.T) {
 }
 
 func TestWriteValidation(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		expectRefusedWrites(t, e, "from=2026-03-01&to=2026-03-14", []refusedWrite{
 			{"malformed JSON", "POST", "/libraries", `{"data":`, 400, ""},
@@ -133,7 +131,6 @@ func TestWriteValidation(t *testing.T) {
 // checks each write shows in the next read, including the legacy API at
 // old slugs.
 func TestSettingHours(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		write := func(method, path, body string, want int) map[string]any {
 			t.Helper()
@@ -291,7 +288,6 @@ func TestNoTokensConfigured(t *testing.T) {
 }
 
 func TestListTermsSchedulesExceptions(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		type res struct {
 			Type          string         `json:"type"`
@@ -391,7 +387,6 @@ func TestReadsDuringWrites(t *testing.T) {
 // library or location: no other library (or location of the same library)
 // may take it, while the one that had it may take it back.
 func TestFormerSlugsReserved(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		write := func(token, method, path, body string, want int) {
 			t.Helper()
@@ -466,7 +461,6 @@ func TestFormerSlugsReserved(t *testing.T) {
 // TestAuditLog checks what the audit log records of each write: who (the
 // token's name), when, the action, the resource and what was written.
 func TestAuditLog(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		before, err := e.svc.Store().Audit(ctx)
@@ -549,7 +543,6 @@ func TestAuditLog(t *testing.T) {
 // TestCreatedResourcesReadable checks the Location of every create answers
 // GET with the document the create returned.
 func TestCreatedResourcesReadable(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		const base = "http://hours.test/hours"
 		create := func(path, body string) (string, string) {
@@ -604,7 +597,6 @@ func TestCreatedResourcesReadable(t *testing.T) {
 // of the three ways to describe the day, and a write naming another one
 // replaces it. On SQLite and PostgreSQL.
 func TestExceptionOpen24(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		path := "/libraries/green/locations/stacks/exceptions"
 		resp, body := e.do(t, req{method: http.MethodPost, path: path, token: "green-editor",
@@ -663,7 +655,6 @@ func TestExceptionOpen24(t *testing.T) {
 // editors and admins only, never cached; another library's writes are not
 // in it.
 func TestListChanges(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		for _, w := range []struct{ path, token, body string }{
 			{"/libraries/green/locations/stacks/exceptions", "green-editor", `{"data":{"type":"exceptions","attributes":{"day":"2026-07-04","closed":true,"notes":"Independence Day"}}}`},
@@ -715,7 +706,6 @@ func TestListChanges(t *testing.T) {
 // write is refused 403 before its body is read, whatever the body; a body
 // beyond the operation's limit is 413 without being read whole.
 func TestAuthorisationBeforeBody(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		// An editor creating a library with a document the schema refuses:
 		// the role decides (403), not the document (422).
@@ -779,7 +769,6 @@ func TestAuthorisationBeforeBody(t *testing.T) {
 // string at its maximum length, every character escaped as a surrogate pair
 // (6 bytes for one character; the store counts bytes, so ASCII), indented.
 func TestWriteBodyLimits(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		wide := func(n int) json.RawMessage {
 			return json.RawMessage(`"` + strings.Repeat(`\u0041`, n) + `"`)
@@ -824,7 +813,6 @@ func TestWriteBodyLimits(t *testing.T) {
 // A JSON write is exactly one document (issue 11.11): anything after it is
 // refused with 400 and nothing is written.
 func TestTrailingDataRefused(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		lib := `{"data":{"type":"libraries","attributes":{"name":"Art Library","slug":"art","timezone":"America/Chicago"}}}`
 		for _, body := range []string{lib + "garbage", lib + lib, lib + "\n]", lib + " 1"} {
@@ -851,7 +839,6 @@ func TestTrailingDataRefused(t *testing.T) {
 // the specification allows, a resource back as it was read, and query
 // parameters the API does not support.
 func TestRequestsAsJSONAPIAllows(t *testing.T) {
-	t.Parallel()
 	eachBackend(t, func(t *testing.T, e *env) {
 		// devour sends "meta":{}; others jsonapi, links, data.meta, data.links.
 		resp, body := e.do(t, req{method: http.MethodPatch, path: "/libraries/green", token: "admin", body: `{
