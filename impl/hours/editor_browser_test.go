@@ -154,22 +154,16 @@ func desktopBrowser(t *testing.T, limit time.Duration) context.Context {
 // preview, which must say preview.
 func previewCSV(t *testing.T, ctx context.Context, csv, preview string) {
 	t.Helper()
-	if err := chromedp.Run(ctx,
+	actThenWait(t, ctx, "#csv-preview", preview,
 		chromedp.Evaluate(`document.querySelector("#csv-text").value = `+jsString(csv), nil),
 		chromedp.Click(`//button[normalize-space()="Preview import"]`, chromedp.BySearch),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview", preview)
+	)
 }
 
 // writeCSV writes the previewed import, whose status must then say status.
 func writeCSV(t *testing.T, ctx context.Context, status string) {
 	t.Helper()
-	if err := chromedp.Run(ctx, chromedp.Click(`#csv-preview p button`, chromedp.ByQuery)); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview .status", status)
+	actThenWait(t, ctx, "#csv-preview .status", status, chromedp.Click(`#csv-preview p button`, chromedp.ByQuery))
 }
 
 // newBrowserEditorEnv is the editor with test sessions (e.sessions) for a
@@ -433,6 +427,16 @@ func showView(t *testing.T, ctx context.Context, button, heading string) {
 	testkit.Axe(t, ctx, "editor: "+button)
 }
 
+// actThenWait runs actions (a step in a form) and waits until the element
+// sel holds text containing want (the step's outcome).
+func actThenWait(t *testing.T, ctx context.Context, sel, want string, actions ...chromedp.Action) {
+	t.Helper()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, sel, want)
+}
+
 // waitText waits until the element sel holds text containing want.
 func waitText(t *testing.T, ctx context.Context, sel, want string) {
 	t.Helper()
@@ -476,10 +480,7 @@ func TestEditorSections(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := e.writes.Load()
-	if err := chromedp.Run(ctx, chromedp.Click(`form.weekly button[type=submit]`, chromedp.ByQuery)); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#wd-Monday-err", `"8x" is not a time`)
+	actThenWait(t, ctx, "#wd-Monday-err", `"8x" is not a time`, chromedp.Click(`form.weekly button[type=submit]`, chromedp.ByQuery))
 	var described string
 	if err := chromedp.Run(ctx, chromedp.AttributeValue(`#wd-Monday`, "aria-describedby", &described, nil, chromedp.ByID)); err != nil {
 		t.Fatal(err)
@@ -491,35 +492,26 @@ func TestEditorSections(t *testing.T) {
 		t.Error("term hours with a bad weekday were sent")
 	}
 	testkit.Screenshot(t, ctx, "hours-editor-term")
-	if err := chromedp.Run(ctx,
+	actThenWait(t, ctx, "form.weekly .status", "Saved.",
 		chromedp.SetValue(`#wd-Monday`, "8a-8p", chromedp.ByID),
 		chromedp.Click(`form.weekly button[type=submit]`, chromedp.ByQuery),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "form.weekly .status", "Saved.")
+	)
 	e.wantDay(t, "green", "stacks", "2026-03-10", "24h regular", "Tuesday after term hours: %s")
 	e.wantDay(t, "green", "stacks", "2026-03-09", "08:00-20:00 regular", "Monday after term hours: %s")
 
 	// Terms and a holiday for every location.
 	showView(t, ctx, "Terms and holidays", "Terms and holidays")
-	if err := chromedp.Run(ctx,
+	actThenWait(t, ctx, ".list td", "Summer 2026",
 		chromedp.SendKeys(`#term-name`, "Summer 2026", chromedp.ByID),
 		chromedp.SetValue(`#term-first`, "2026-06-20", chromedp.ByID),
 		chromedp.SetValue(`#term-last`, "2026-09-20", chromedp.ByID),
 		chromedp.Click(`//button[normalize-space()="Add term"]`, chromedp.BySearch),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, ".list td", "Summer 2026")
-	if err := chromedp.Run(ctx,
+	)
+	actThenWait(t, ctx, ".list td", "Independence Day",
 		chromedp.SetValue(`#ex-day`, "2026-07-04", chromedp.ByID),
 		chromedp.SendKeys(`#ex-notes`, "Independence Day", chromedp.ByID),
 		chromedp.Click(`//button[normalize-space()="Add"]`, chromedp.BySearch),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, ".list td", "Independence Day")
+	)
 	for _, loc := range []string{"stacks", "lobby", "reference", "special-collections"} {
 		if got := e.day(t, "green", loc, "2026-07-04").String(); got != "closed holiday" {
 			t.Errorf("%s on 4 July: %s", loc, got)
@@ -748,10 +740,7 @@ func TestEditorImportAllOrNothing(t *testing.T) {
 	// the refused preview also said "2 of 2 rows": wait for this one's own
 	// row, and click its button (the old one was left disabled)
 	waitText(t, ctx, "#csv-preview", "2026-03-13")
-	if err := chromedp.Run(ctx, chromedp.Click(`#csv-preview p button:not([disabled])`, chromedp.ByQuery)); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#csv-preview .status", "Written: 2 changes.")
+	actThenWait(t, ctx, "#csv-preview .status", "Written: 2 changes.", chromedp.Click(`#csv-preview p button:not([disabled])`, chromedp.ByQuery))
 	if got := e.day(t, "green", "stacks", "2026-03-12").String(); got == before {
 		t.Errorf("after a good import stacks on 12 March is still %s", got)
 	}

@@ -63,10 +63,7 @@ func TestEditorPublicAndNote(t *testing.T) {
 	}
 
 	// A fresh page still offers green to the admin, with its fields.
-	if err := chromedp.Run(ctx, chromedp.Reload()); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#view-title", "Library and locations")
+	actThenWait(t, ctx, "#view-title", "Library and locations", chromedp.Reload())
 	var options, about string
 	var ticked bool
 	if err := chromedp.Run(ctx,
@@ -81,27 +78,21 @@ func TestEditorPublicAndNote(t *testing.T) {
 	}
 
 	// A bad URL: the API's reason, nothing changed.
-	if err := chromedp.Run(ctx,
+	actThenWait(t, ctx, "form .status", "http or https",
 		chromedp.SetValue(`#lib-about`, "javascript:alert(1)", chromedp.ByID),
 		chromedp.Click(`//button[normalize-space()="Save library"]`, chromedp.BySearch),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "form .status", "http or https")
+	)
 	e.get(t, "/libraries/green.json", &green)
 	if a := green.Data.Attributes; a.AboutURL == nil || *a.AboutURL != "https://library.example.edu/green" {
 		t.Errorf("green after a refused URL: %+v", a)
 	}
 
 	// A location: note and not public.
-	if err := chromedp.Run(ctx,
+	actThenWait(t, ctx, "#announce", "Location saved",
 		chromedp.SetValue(`#loc-reference-note`, "Staffed by volunteers", chromedp.ByID),
 		chromedp.Click(`#loc-reference-public`, chromedp.ByID),
 		chromedp.Click(`form[aria-label="Location Reference Desk"] button[type=submit]`, chromedp.ByQuery),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, ctx, "#announce", "Location saved")
+	)
 	var ref editorPlace
 	e.get(t, "/libraries/green/locations/reference.json", &ref)
 	if a := ref.Data.Attributes; a.Public || a.Note == nil || *a.Note != "Staffed by volunteers" {
