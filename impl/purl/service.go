@@ -458,6 +458,10 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 				s.retire(old) // replaced by a newer build: Add does not call the eviction
 			}
 			s.cache.Add(id, obj)
+		} else {
+			// Built while a write was forgetting id: this build is answered
+			// but never cached, so nothing would let go of what it holds.
+			s.retire(obj)
 		}
 		s.mu.Unlock()
 	}
