@@ -256,13 +256,19 @@ func TestAllMixtureBDHVN(t *testing.T) {
 	}
 }
 
+// alignRTOverwritten aligns a synthetic RT 1–200 (synth's seed and substEvery) with nts
+// written over its nucleotides from codon on, and answers RT's result and the mutations
+// synth made in it.
+func alignRTOverwritten(t *testing.T, a *Aligner, seed uint64, substEvery, codon int, nts string) (*GeneResult, []string) {
+	t.Helper()
+	seq, want := synth(t, a, seed, substEvery, synthGene{RT, 1, 200})
+	at := codonOffset(a, RT, codon, RT)
+	seq = seq[:at] + nts + seq[at+len(nts):]
+	return mustGene(t, mustAlign(t, a, seq), RT), want[RT]
+}
+
 func TestUnsequencedCodons(t *testing.T) {
-	a := newTestAligner(t)
-	seq, _ := synth(t, a, 7, 0, synthGene{RT, 1, 200})
-	at := codonOffset(a, RT, 100, RT)
-	seq = seq[:at] + "NNNANN" + seq[at+6:]
-	res := mustAlign(t, a, seq)
-	rt := mustGene(t, res, RT)
+	rt, _ := alignRTOverwritten(t, newTestAligner(t), 7, 0, 100, "NNNANN")
 	if len(rt.Mutations) != 0 {
 		t.Errorf("unsequenced codons reported as mutations: %v", mutationStrings(rt))
 	}
@@ -530,16 +536,11 @@ func TestSubtype(t *testing.T) {
 // TestMatchPercentAsHIVDB: an NNN codon leaves the match percentage's denominator (HIVDB's
 // AlignedGeneSeq.getMatchPcnt), a mutation costs three nucleotides.
 func TestMatchPercentAsHIVDB(t *testing.T) {
-	a := newTestAligner(t)
-	seq, want := synth(t, a, 9, 40, synthGene{RT, 1, 200})
-	at := codonOffset(a, RT, 121, RT)
-	seq = seq[:at] + "NNNNNN" + seq[at+6:]
-	res := mustAlign(t, a, seq)
-	rt := mustGene(t, res, RT)
-	if rt.FirstAA != 1 || rt.LastAA != 200 || len(rt.Mutations) != len(want[RT]) || len(want[RT]) == 0 {
-		t.Fatalf("RT %d-%d mutations %v, want 1-200 %v", rt.FirstAA, rt.LastAA, mutationStrings(rt), want[RT])
+	rt, want := alignRTOverwritten(t, newTestAligner(t), 9, 40, 121, "NNNNNN")
+	if rt.FirstAA != 1 || rt.LastAA != 200 || len(rt.Mutations) != len(want) || len(want) == 0 {
+		t.Fatalf("RT %d-%d mutations %v, want 1-200 %v", rt.FirstAA, rt.LastAA, mutationStrings(rt), want)
 	}
-	exp := 100 - 100*float64(3*len(want[RT]))/float64(3*200-6)
+	exp := 100 - 100*float64(3*len(want))/float64(3*200-6)
 	if math.Abs(rt.MatchPercent-exp) > 1e-9 {
 		t.Errorf("match %.6f%%, want %.6f%%", rt.MatchPercent, exp)
 	}

@@ -68,7 +68,17 @@ func (a *Aligner) placeGaps(g Gene, q []uint8, recs []codonRec) {
 	for lead < len(recs) && recs[lead].span == 0 {
 		lead++
 	}
-	for i := max(1, lead); i < len(recs)-1; i++ {
+	forInternalDeletions(recs, max(1, lead), func(i, j int) int {
+		return a.placeDeletion(g, q, recs, i, j)
+	})
+}
+
+// forInternalDeletions calls fix for each run recs[i:j] of deleted codons (span 0) from
+// recs[from] on that has a codon record after it: trailing deletions are dropped anyway,
+// so the walk ends at them. fix answers the index the walk goes on after (the end of the
+// run where it left it, or where it moved it).
+func forInternalDeletions(recs []codonRec, from int, fix func(i, j int) int) {
+	for i := from; i < len(recs)-1; i++ {
 		if recs[i].span != 0 {
 			continue
 		}
@@ -77,9 +87,9 @@ func (a *Aligner) placeGaps(g Gene, q []uint8, recs []codonRec) {
 			j++
 		}
 		if j == len(recs) {
-			return // trailing deletions are dropped anyway
+			return
 		}
-		i = a.placeDeletion(g, q, recs, i, j)
+		i = fix(i, j)
 	}
 }
 

@@ -1,7 +1,6 @@
 package align
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io/fs"
@@ -355,17 +354,7 @@ func (a *Aligner) deletionsToNRuns(g Gene, q []uint8, recs []codonRec) {
 		return n >= nRunCodons
 	}
 	readClean := func(r codonRec) bool { return clean(r) && !r.unsequenced }
-	for i := 1; i < len(recs)-1; i++ {
-		if recs[i].span != 0 {
-			continue
-		}
-		j := i
-		for j < len(recs) && recs[j].span == 0 {
-			j++
-		}
-		if j == len(recs) {
-			return
-		}
+	forInternalDeletions(recs, 1, func(i, j int) int {
 		d := j - i
 		// A deletion HIV-1 is known to carry there (not isUnusual: RT 67–70, say) is
 		// believed; an unusual one beside a run of N is the run's length being off.
@@ -374,8 +363,7 @@ func (a *Aligner) deletionsToNRuns(g Gene, q []uint8, recs []codonRec) {
 			usual = usual || !recs[k].bad
 		}
 		if usual {
-			i = j
-			continue
+			return j
 		}
 		// read codons between the deletion and a run of N before it, or after it
 		before, after := -1, -1
@@ -417,8 +405,8 @@ func (a *Aligner) deletionsToNRuns(g Gene, q []uint8, recs []codonRec) {
 				recs[i+after+t] = a.codonRecord(g, q, recs[i+after+t].pos, starts[after-1]+3, 0)
 			}
 		}
-		i = j
-	}
+		return j
+	})
 }
 
 // nRunEdgeCodons is how many read codons may lie between a deletion and a run of N for the
@@ -877,80 +865,59 @@ func placePartial(read string, cons byte) string {
 // readUnusual reads rx-all_subtype-all.csv: per gene and codon, the amino acids (and
 // insertion '_', deletion '-') flagged isUnusual.
 func readUnusual(ref fs.FS, genes map[Gene]geneRef) (map[Gene][]uint32, error) {
-	data, err := fs.ReadFile(ref, "rx-all_subtype-all.csv")
-	if err != nil {
-		return nil, fmt.Errorf("reading rx-all_subtype-all.csv: %w", err)
-	}
-	out := map[Gene][]uint32{}
-	for g, r := range genes {
-		out[g] = make([]uint32, len(r.consensus))
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	line := 0
-	for sc.Scan() {
-		line++
-		if line == 1 {
-			continue
-		}
-		f := strings.Split(sc.Text(), ",")
-		if len(f) < 8 {
-			return nil, fmt.Errorf("rx-all_subtype-all.csv line %d: %d fields", line, len(f))
-		}
+	return readCodonBits(ref, "rx-all_subtype-all.csv", genes, 8, func(f []string) int {
 		if f[7] != "True" {
-			continue
+			return -1
 		}
-		pos, err := strconv.Atoi(f[1])
-		if err != nil {
-			return nil, fmt.Errorf("rx-all_subtype-all.csv line %d: position: %w", line, err)
+		switch f[2] {
+		case "-":
+			return unusualDel
+		case "_":
+			return unusualIns
 		}
-		tab, ok := out[Gene(f[0])]
-		if !ok || pos < 1 || pos > len(tab) || len(f[2]) != 1 {
-			continue
-		}
-		var bit int
-		switch f[2][0] {
-		case '-':
-			bit = unusualDel
-		case '_':
-			bit = unusualIns
-		default:
-			bit = aaIndex(f[2][0])
-			if bit < 0 {
-				continue
-			}
-		}
-		tab[pos-1] |= 1 << uint(bit)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading rx-all_subtype-all.csv: %w", err)
-	}
-	return out, nil
+		return aaIndex(f[2][0])
+	})
 }
 
 // readAPOBEC reads apobecs.csv: per gene and codon, the APOBEC signature amino acids.
 func readAPOBEC(ref fs.FS, genes map[Gene]geneRef) (map[Gene][]uint32, error) {
-	data, err := fs.ReadFile(ref, "apobecs.csv")
+	return readCodonBits(ref, "apobecs.csv", genes, 3, func(f []string) int { return aaIndex(f[2][0]) })
+}
+
+// readCodonBits reads the reference table name, a CSV file of a header line then a
+// line per gene, position and amino acid (its first three fields) with at least
+// fields fields: per gene and codon, the set of the bits bit answers for its lines (a
+// bit of 0–31, or -1 to pass a line over). A line of a gene not in genes, a position
+// outside the gene or an amino acid that is not one letter is passed over.
+func readCodonBits(ref fs.FS, name string, genes map[Gene]geneRef, fields int, bit func(f []string) int) (map[Gene][]uint32, error) {
+	data, err := fs.ReadFile(ref, name)
 	if err != nil {
-		return nil, fmt.Errorf("reading apobecs.csv: %w", err)
+		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	out := map[Gene][]uint32{}
 	for g, r := range genes {
 		out[g] = make([]uint32, len(r.consensus))
 	}
 	for n, line := range strings.Split(string(data), "\n") {
-		f := strings.Split(strings.TrimSpace(line), ",")
-		if n == 0 || len(f) < 3 {
+		line = strings.TrimSpace(line)
+		if n == 0 || line == "" {
 			continue
+		}
+		f := strings.Split(line, ",")
+		if len(f) < fields {
+			return nil, fmt.Errorf("%s line %d: %d fields", name, n+1, len(f))
 		}
 		pos, err := strconv.Atoi(f[1])
 		if err != nil {
-			return nil, fmt.Errorf("apobecs.csv line %d: position: %w", n+1, err)
+			return nil, fmt.Errorf("%s line %d: position: %w", name, n+1, err)
 		}
 		tab, ok := out[Gene(f[0])]
-		if !ok || pos < 1 || pos > len(tab) || len(f[2]) != 1 || aaIndex(f[2][0]) < 0 {
+		if !ok || pos < 1 || pos > len(tab) || len(f[2]) != 1 {
 			continue
 		}
-		tab[pos-1] |= 1 << uint(aaIndex(f[2][0]))
+		if b := bit(f); b >= 0 && b < 32 {
+			tab[pos-1] |= 1 << uint(b)
+		}
 	}
 	return out, nil
 }

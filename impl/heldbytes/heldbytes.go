@@ -37,6 +37,15 @@ type Limits struct {
 	Items int
 }
 
+// FileLimits are the bounds of a store of small files prepared for
+// serving (the PURL service's files anyone may read, the image service's
+// tiles and listed sizes): files up to 512 KiB (a 512-pixel JPEG tile is
+// about 10–100 KB; a larger file is served from disk), 64 MiB and 16,384
+// files in all. Each store has its own bounds: two stores hold twice.
+func FileLimits() Limits {
+	return Limits{ItemBytes: 512 << 10, Bytes: 64 << 20, Items: 16384}
+}
+
 func (l Limits) check() error {
 	if l.ItemBytes <= 0 || l.Bytes <= 0 || l.Items <= 0 {
 		return fmt.Errorf("heldbytes: every limit must be positive: %+v", l)

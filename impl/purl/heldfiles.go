@@ -20,19 +20,10 @@ import (
 // write or a withdrawal builds a new object, and the old one's files are
 // let go when the object leaves the cache (Service.retire).
 
-// HeldFileLimits bound the files held over all objects: files up to
-// 512 KiB, 64 MiB and 16,384 files in all; past those, the least recently
-// used are let go. A larger file is served from disk.
-var HeldFileLimits = heldbytes.Limits{ItemBytes: MaxHeldFile, Bytes: MaxHeldFileBytes, Items: MaxHeldFiles}
-
-const (
-	// MaxHeldFile is the largest file held.
-	MaxHeldFile = 512 << 10
-	// MaxHeldFileBytes bounds the bytes of the files held.
-	MaxHeldFileBytes = 64 << 20
-	// MaxHeldFiles bounds how many files are held.
-	MaxHeldFiles = 16384
-)
+// HeldFileLimits bound the files held over all objects
+// (heldbytes.FileLimits); past those, the least recently used are let go.
+// A larger file is served from disk.
+var HeldFileLimits = heldbytes.FileLimits()
 
 // heldKey names a held file: the object it was read for and its name.
 type heldKey struct {

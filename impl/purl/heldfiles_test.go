@@ -64,12 +64,12 @@ func TestHeldFiles(t *testing.T) {
 		t.Errorf("%d bytes held with no room to hold", got)
 	}
 	// In /metrics (the service's collector).
-	for name, want := range map[string]float64{"bytes": float64(len(onDisk)), "items": 1, "max_bytes": MaxHeldFileBytes, "max_items": MaxHeldFiles, "evictions_total": 0} {
+	for name, want := range map[string]float64{"bytes": float64(len(onDisk)), "items": 1, "max_bytes": float64(HeldFileLimits.Bytes), "max_items": float64(HeldFileLimits.Items), "evictions_total": 0} {
 		if got := heldMetricValue(t, held.svc, name, "files"); got != want {
 			t.Errorf("sitesvc_purl_held_%s{kind=\"files\"} %v, want %v", name, got, want)
 		}
 	}
-	if got := heldMetricValue(t, held.svc, "max_bytes", "tiles"); got != iiifimage.MaxHeldBytes {
+	if got := heldMetricValue(t, held.svc, "max_bytes", "tiles"); got != float64(iiifimage.HeldLimits.Bytes) {
 		t.Errorf("sitesvc_purl_held_max_bytes{kind=\"tiles\"} %v", got)
 	}
 	heldResp, _ := held.get(t, path)

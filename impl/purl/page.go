@@ -350,6 +350,7 @@ func humanSize(n int64) string {
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"join":        strings.Join,
 	"displayDate": displayDate,
+	"terms":       func(label string, values []string) termList { return termList{Label: label, Values: values} },
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -437,18 +438,9 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 {{- if .Type}}
 <dt>Type</dt><dd>{{.Type}}</dd>
 {{- end}}
-{{- if .Language}}
-<dt>Language</dt>
-{{- range .Language}}<dd>{{.}}</dd>{{end}}
-{{- end}}
-{{- if .Abstract}}
-<dt>Abstract</dt>
-{{- range .Abstract}}<dd>{{.}}</dd>{{end}}
-{{- end}}
-{{- if .Subjects}}
-<dt>Subjects</dt>
-{{- range .Subjects}}<dd>{{.}}</dd>{{end}}
-{{- end}}
+{{- template "terms" terms "Language" .Language}}
+{{- template "terms" terms "Abstract" .Abstract}}
+{{- template "terms" terms "Subjects" .Subjects}}
 {{- if .Collections}}
 <dt>Collection</dt>
 {{- range .Collections}}<dd><a href="{{.URL}}">{{.Title}}</a></dd>{{end}}
@@ -615,4 +607,15 @@ button{font:inherit;padding:.3rem .8rem;margin:.3rem 0;cursor:pointer}
 </script>
 </body>
 </html>
-`))
+{{define "terms"}}{{if .Values}}
+<dt>{{.Label}}</dt>
+{{- range .Values}}<dd>{{.}}</dd>{{end}}
+{{- end}}{{end}}`))
+
+// termList is a labelled list of a description's terms (languages,
+// abstracts, subjects): the page's "terms" template writes it as a <dt>
+// and a <dd> per term, nothing when there are none.
+type termList struct {
+	Label  string
+	Values []string
+}

@@ -197,30 +197,9 @@ func (e *Engine) validate(smp *sample, res *align.Result) []Validation {
 		}
 	}
 	f := e.findings(smp)
-	if n := len(f.APOBEC); n >= 2 {
-		msg := fmt.Sprintf("%d APOBEC signature mutations (G-to-A hypermutation): %s", n, byGene(f.APOBEC))
-		if k := len(f.APOBECDRMs); k > 0 {
-			msg += fmt.Sprintf(". %d drug-resistance %s may be caused by APOBEC hypermutation rather than drug selection: %s", k, plural(k, "mutation", "mutations"), byGene(f.APOBECDRMs))
-		}
-		level := LevelNote
-		switch {
-		case n > 4:
-			level = LevelSevereWarning
-		case n > 2:
-			level = LevelWarning
-		}
-		out = append(out, Validation{Level: level, Message: msg})
-	}
+	out = append(out, apobecSignatures(f, 2, 2, 4)...)
 	out = append(out, e.apobecAtDRP(f)...)
-	for _, gi := range genes {
-		stops := ofGene(f.Stops, gi.Gene)
-		switch n := len(stops); {
-		case n > 1:
-			add(LevelSevereWarning, "There are %d stop codons in %s: %s", n, gi.Gene, joinMutations(stops))
-		case n == 1:
-			add(LevelNote, "There is 1 stop codon in %s: %s", gi.Gene, joinMutations(stops))
-		}
-	}
+	out = append(out, stopCodons(f, genes, LevelNote)...)
 	for _, gi := range genes {
 		var unusual, atDRP []Mutation
 		for _, m := range f.Unusual {
@@ -341,29 +320,8 @@ func (e *Engine) validateMutationList(smp *sample) []Validation {
 		out = append(out, Validation{Level: level, Message: fmt.Sprintf(format, args...)})
 	}
 	f := e.findings(smp)
-	for _, gi := range smp.Genes {
-		stops := ofGene(f.Stops, gi.Gene)
-		switch n := len(stops); {
-		case n > 1:
-			add(LevelSevereWarning, "There are %d stop codons in %s: %s", n, gi.Gene, joinMutations(stops))
-		case n == 1:
-			add(LevelWarning, "There is 1 stop codon in %s: %s", gi.Gene, joinMutations(stops))
-		}
-	}
-	if n := len(f.APOBEC); n > 0 {
-		msg := fmt.Sprintf("%d APOBEC signature %s (G-to-A hypermutation): %s", n, plural(n, "mutation", "mutations"), byGene(f.APOBEC))
-		if k := len(f.APOBECDRMs); k > 0 {
-			msg += fmt.Sprintf(". %d drug-resistance %s may be caused by APOBEC hypermutation rather than drug selection: %s", k, plural(k, "mutation", "mutations"), byGene(f.APOBECDRMs))
-		}
-		level := LevelNote
-		switch {
-		case n > 3:
-			level = LevelSevereWarning
-		case n > 1:
-			level = LevelWarning
-		}
-		out = append(out, Validation{Level: level, Message: msg})
-	}
+	out = append(out, stopCodons(f, smp.Genes, LevelWarning)...)
+	out = append(out, apobecSignatures(f, 1, 1, 3)...)
 	out = append(out, e.apobecAtDRP(f)...)
 	for _, gi := range smp.Genes {
 		unusual := ofGene(f.Unusual, gi.Gene)
@@ -389,6 +347,45 @@ func (e *Engine) validateMutationList(smp *sample) []Validation {
 			add(LevelWarning, "There is 1 additional unusual mutation in %s: %s", gi.Gene, joinMutations(other))
 		default:
 			add(LevelSevereWarning, "There are %d additional unusual mutations in %s: %s", len(other), gi.Gene, joinMutations(other))
+		}
+	}
+	return out
+}
+
+// apobecSignatures is the finding about APOBEC signature mutations, for sequences and
+// mutation lists alike: none below from mutations, a NOTE up to warnOver, a WARNING up to
+// severeOver, a SEVERE WARNING past it; it names the drug-resistance mutations APOBEC may
+// have caused.
+func apobecSignatures(f qualityFindings, from, warnOver, severeOver int) []Validation {
+	n := len(f.APOBEC)
+	if n < from || n == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("%d APOBEC signature %s (G-to-A hypermutation): %s", n, plural(n, "mutation", "mutations"), byGene(f.APOBEC))
+	if k := len(f.APOBECDRMs); k > 0 {
+		msg += fmt.Sprintf(". %d drug-resistance %s may be caused by APOBEC hypermutation rather than drug selection: %s", k, plural(k, "mutation", "mutations"), byGene(f.APOBECDRMs))
+	}
+	level := LevelNote
+	switch {
+	case n > severeOver:
+		level = LevelSevereWarning
+	case n > warnOver:
+		level = LevelWarning
+	}
+	return []Validation{{Level: level, Message: msg}}
+}
+
+// stopCodons is the findings about stop codons, per gene of genes: one is at level one
+// (a NOTE for a sequence, a WARNING for a mutation list), more a SEVERE WARNING.
+func stopCodons(f qualityFindings, genes []geneInput, one string) []Validation {
+	var out []Validation
+	for _, gi := range genes {
+		stops := ofGene(f.Stops, gi.Gene)
+		switch n := len(stops); {
+		case n > 1:
+			out = append(out, Validation{Level: LevelSevereWarning, Message: fmt.Sprintf("There are %d stop codons in %s: %s", n, gi.Gene, joinMutations(stops))})
+		case n == 1:
+			out = append(out, Validation{Level: one, Message: fmt.Sprintf("There is 1 stop codon in %s: %s", gi.Gene, joinMutations(stops))})
 		}
 	}
 	return out

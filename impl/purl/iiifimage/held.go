@@ -20,20 +20,10 @@ import (
 // images are not held (the cache bound may remove them while their
 // pyramid stays).
 
-// HeldLimits bound the files held in memory over all pyramids: files up
-// to 512 KiB (a 512-pixel JPEG tile is about 10–100 KB; larger listed
-// sizes are served from disk), 64 MiB and 16,384 files in all; past
+// HeldLimits bound the files held in memory over all pyramids
+// (heldbytes.FileLimits; larger listed sizes are served from disk); past
 // those, the least recently used are let go.
-var HeldLimits = heldbytes.Limits{ItemBytes: MaxHeldFile, Bytes: MaxHeldBytes, Items: MaxHeldFiles}
-
-const (
-	// MaxHeldFile is the largest file held.
-	MaxHeldFile = 512 << 10
-	// MaxHeldBytes bounds the bytes of the files held.
-	MaxHeldBytes = 64 << 20
-	// MaxHeldFiles bounds how many files are held.
-	MaxHeldFiles = 16384
-)
+var HeldLimits = heldbytes.FileLimits()
 
 // heldFile is a pyramid file prepared for serving.
 type heldFile struct {
@@ -54,7 +44,7 @@ func (p *Pyramid) FileETag(size int64, modTime time.Time) string {
 
 // Held answers file, a file of p (as Pyramid.Resolve names it), prepared
 // for serving from memory; nil (and no error) when it is not held and
-// cannot be (over MaxHeldFile, or p evicted): the caller serves it from
+// cannot be (over HeldLimits.ItemBytes, or p evicted): the caller serves it from
 // disk.
 func (t *Tiler) Held(p *Pyramid, file string) (*apiserve.Content, error) {
 	if h, ok := t.held.Get(file); ok && h.p == p {

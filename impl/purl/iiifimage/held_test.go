@@ -26,7 +26,7 @@ func pyramidFiles(p *Pyramid) []string {
 // TestHeld: a pyramid file is read once and then served from memory with
 // the bytes, ETag and Last-Modified of the file on disk; an evicted
 // pyramid's files are not served from memory, and a pyramid made again in
-// the same directory is read again; files over MaxHeldFile are left to
+// the same directory is read again; files over HeldLimits.ItemBytes are left to
 // the disk; past the byte bound the least recently used file is let go,
 // and the count of held bytes says so.
 func TestHeld(t *testing.T) {
@@ -75,13 +75,13 @@ func TestHeld(t *testing.T) {
 		t.Errorf("a range: %d %q", rec.Code, rec.Body.Bytes())
 	}
 
-	// Over MaxHeldFile: left to the disk.
+	// Over HeldLimits.ItemBytes: left to the disk.
 	big := dir.path("big.jpg")
-	if err := os.WriteFile(big, make([]byte, MaxHeldFile+1), 0o644); err != nil {
+	if err := os.WriteFile(big, make([]byte, HeldLimits.ItemBytes+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if c, err := tl.Held(a, big); c != nil || err != nil {
-		t.Errorf("a file over MaxHeldFile: %v %v", c, err)
+		t.Errorf("a file over HeldLimits.ItemBytes: %v %v", c, err)
 	}
 	// Past the byte bound: the least recently used file is let go.
 	disk1, err := os.ReadFile(files[1])
@@ -89,7 +89,7 @@ func TestHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 	full := tl.held
-	if tl.held, err = newHeld(heldbytes.Limits{ItemBytes: MaxHeldFile, Bytes: int64(len(disk) + len(disk1) - 1), Items: MaxHeldFiles}); err != nil {
+	if tl.held, err = newHeld(heldbytes.Limits{ItemBytes: HeldLimits.ItemBytes, Bytes: int64(len(disk) + len(disk1) - 1), Items: HeldLimits.Items}); err != nil {
 		t.Fatal(err)
 	}
 	if c, err := tl.Held(a, file); c == nil || err != nil {
