@@ -81,7 +81,7 @@ func readDirect(fset *token.FileSet, f *ast.File) (map[string]string, []directRo
 	return bodies, routes, nil
 }
 
-// rewriteBinding applies the two shortcuts to the statements of body and
+// rewriteBinding applies the three shortcuts to the statements of body and
 // reports whether it changed any.
 func rewriteBinding(fset *token.FileSet, body *ast.BlockStmt, isString func(string) bool) bool {
 	declared := map[string]string{} // var x T in this body
@@ -123,6 +123,19 @@ func rewriteBinding(fset *token.FileSet, body *ast.BlockStmt, isString func(stri
 					continue
 				}
 				opts := options(fset, call.Args[4])
+				if opts["ParamLocation"] == "runtime.ParamLocationHeader" {
+					// An optional header of type string: headers are not
+					// unescaped, a string has no Binder or TextUnmarshaler,
+					// and BindStringToObjectWithOptions sets it as sent.
+					if opts["Explode"] != "false" || opts["Required"] != "false" ||
+						opts["Type"] != `"string"` || opts["Format"] != `""` || len(opts) != 5 {
+						continue
+					}
+					call.Fun = ast.NewIdent("bindHeaderString")
+					call.Args = []ast.Expr{call.Args[2], call.Args[3]}
+					changed = true
+					continue
+				}
 				if opts["ParamLocation"] != "runtime.ParamLocationPath" || opts["Explode"] != "false" || opts["Required"] != "true" ||
 					opts["Type"] != `"string"` || opts["Format"] != `""` || opts["ValueIsUnescaped"] == "" || len(opts) != 6 {
 					continue
@@ -235,9 +248,10 @@ func writeDirectWrappers(b *bytes.Buffer, pkg *goPackage) {
 // RegisterDirectHandlers registers NewDirectHandler(ssi) on router as
 // RegisterHandlers does, where the binding of an operation's parameters is
 // shortened as the contract allows (respondgen's direct wrappers): a path
-// parameter of type string is the router's value, without reflection,
-// and optional query parameters are not looked for in a request without
-// a query. Other operations use oapi-codegen's wrapper.
+// parameter of type string is the router's value and an optional header
+// parameter of type string the value sent, without reflection, and
+// optional query parameters are not looked for in a request without a
+// query. Other operations use oapi-codegen's wrapper.
 func RegisterDirectHandlers(router EchoRouter, ssi StrictServerInterface) {
 	si := NewDirectHandler(ssi)
 	direct := directWrapper{Handler: si}
@@ -280,6 +294,20 @@ func bindPathString(name, value string, dest *string, unescaped bool) error {
 	return nil
 }
 `)
+	for _, body := range pkg.wrappers {
+		if strings.Contains(body, "bindHeaderString(") {
+			p(`
+// bindHeaderString binds an optional header parameter of type string, as
+// runtime.BindStyledParameterWithOptions does for it (style simple, not
+// exploded): the value as sent (headers are not unescaped).
+func bindHeaderString(value string, dest *string) error {
+	*dest = value
+	return nil
+}
+`)
+			break
+		}
+	}
 	for _, op := range sortedKeys(pkg.wrappers) {
 		p("\n// %s is ServerInterfaceWrapper.%s with the direct bindings.\n", op, op)
 		p("func (w *directWrapper) %s(ctx echo.Context) error %s\n", op, pkg.wrappers[op])

@@ -141,18 +141,18 @@ func (dh *directHandler) GetViewerStylesheet(ctx echo.Context, params GetViewerS
 // RegisterDirectHandlers registers NewDirectHandler(ssi) on router as
 // RegisterHandlers does, where the binding of an operation's parameters is
 // shortened as the contract allows (respondgen's direct wrappers): a path
-// parameter of type string is the router's value, without reflection,
-// and optional query parameters are not looked for in a request without
-// a query. Other operations use oapi-codegen's wrapper.
+// parameter of type string is the router's value and an optional header
+// parameter of type string the value sent, without reflection, and
+// optional query parameters are not looked for in a request without a
+// query. Other operations use oapi-codegen's wrapper.
 func RegisterDirectHandlers(router EchoRouter, ssi StrictServerInterface) {
 	si := NewDirectHandler(ssi)
 	direct := directWrapper{Handler: si}
-	wrapper := ServerInterfaceWrapper{Handler: si}
 	router.GET("/embed", direct.GetEmbed)
 	router.GET("/iframe", direct.GetIframe)
 	router.GET("/viewer/viewer.js", direct.GetViewerScript)
 	router.GET("/viewer/viewer.css", direct.GetViewerStylesheet)
-	router.GET("/viewer/mirador.min.js", wrapper.GetMiradorBundle)
+	router.GET("/viewer/mirador.min.js", direct.GetMiradorBundle)
 }
 
 // directWrapper is ServerInterfaceWrapper with the direct bindings.
@@ -174,6 +174,14 @@ func bindPathString(name, value string, dest *string, unescaped bool) error {
 		}
 		value = v
 	}
+	*dest = value
+	return nil
+}
+
+// bindHeaderString binds an optional header parameter of type string, as
+// runtime.BindStyledParameterWithOptions does for it (style simple, not
+// exploded): the value as sent (headers are not unescaped).
+func bindHeaderString(value string, dest *string) error {
 	*dest = value
 	return nil
 }
@@ -257,6 +265,48 @@ func (w *directWrapper) GetIframe(ctx echo.Context) error {
 	return err
 }
 
+// GetMiradorBundle is ServerInterfaceWrapper.GetMiradorBundle with the direct bindings.
+func (w *directWrapper) GetMiradorBundle(ctx echo.Context) error {
+	var err error
+
+	var params GetMiradorBundleParams
+
+	headers := ctx.Request().Header
+
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = bindHeaderString(valueList[0], &IfNoneMatch)
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Encoding")]; found {
+		var AcceptEncoding string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Encoding, got %d", n))
+		}
+
+		err = bindHeaderString(valueList[0], &AcceptEncoding)
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Encoding: %s", err))
+		}
+
+		params.AcceptEncoding = &AcceptEncoding
+	}
+
+	err = w.Handler.GetMiradorBundle(ctx, params)
+	return err
+}
+
 // GetViewerScript is ServerInterfaceWrapper.GetViewerScript with the direct bindings.
 func (w *directWrapper) GetViewerScript(ctx echo.Context) error {
 	var err error
@@ -279,7 +329,7 @@ func (w *directWrapper) GetViewerScript(ctx echo.Context) error {
 			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
 		}
 
-		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		err = bindHeaderString(valueList[0], &IfNoneMatch)
 		if err != nil {
 			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
 		}
@@ -313,7 +363,7 @@ func (w *directWrapper) GetViewerStylesheet(ctx echo.Context) error {
 			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
 		}
 
-		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		err = bindHeaderString(valueList[0], &IfNoneMatch)
 		if err != nil {
 			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
 		}

@@ -27,15 +27,40 @@ type verdictMemo struct {
 	router routers.Router
 	spec   *openapi3.T
 
-	// entries holds URL shapes ("U " keys) and verdicts ("V " keys) in
+	// entries holds URL shapes (URL keys) and verdicts (verdict keys) in
 	// one least-recently-used order, bounded by the memo's size.
-	entries *lru.Cache[string, *memoEntry]
+	entries *lru.Cache[memoKey, *memoEntry]
 
 	hits atomic.Int64 // for tests
 }
 
+// memoKey is an entry's key: a URL key (url only), or a verdict key (the
+// URL key and the values of the URL's declared headers as sent). The
+// values of up to inlineHeaders headers sent at most once each are the
+// request's own strings in a fixed array, so the key of a request sending
+// a declared header (a file's Range) is built without allocating; other
+// requests' header values are encoded into one string.
+type memoKey struct {
+	url     string
+	verdict bool
+	// sent has bit i set when the shape's header i was sent (once), so an
+	// absent header and one sent empty (which validation may refuse)
+	// differ; values[i] is its value.
+	sent   uint8
+	values [inlineHeaders]string
+	// encoded holds the values when they do not fit sent and values.
+	encoded string
+}
+
+// inlineHeaders is how many declared headers a verdict key holds without
+// encoding them.
+const inlineHeaders = 4
+
+// urlKey is the memo key of a URL key.
+func urlKey(u string) memoKey { return memoKey{url: u} }
+
 type memoEntry struct {
-	key string
+	key memoKey
 	// For a URL key: whether its operation's verdict can be remembered, and
 	// the header parameters that verdict depends on.
 	shape *urlShape
@@ -70,7 +95,7 @@ const noOperation = "\x00none"
 const maxMemoKey = 2048
 
 func newVerdictMemo(spec *openapi3.T, router routers.Router, max int) *verdictMemo {
-	entries, err := lru.New[string, *memoEntry](max)
+	entries, err := lru.New[memoKey, *memoEntry](max)
 	if err != nil {
 		// Only a size below 1, which New never passes.
 		panic("apiserve: verdict memo: " + err.Error())
@@ -110,10 +135,10 @@ func firstValue(values []string) string {
 }
 
 // memoTicket is what the memo learned about a request before validation:
-// the key its verdict is remembered under ("" = never remembered) and the
+// the key its verdict is remembered under (zero = never remembered) and the
 // declared headers it lacked (validation may write their defaults).
 type memoTicket struct {
-	verdictKey string
+	verdictKey memoKey
 	absent     []string
 	// shape is what the memo knows of r's URL (nil when it keeps none):
 	// the edge reads the operation from it.
@@ -125,20 +150,33 @@ type memoTicket struct {
 }
 
 // verdictKey extends a URL key with the values of the headers the verdict
-// depends on, as sent. Each header's value count is written too, so an
-// absent header and one sent empty (which validation may refuse) differ.
-// The shape's header names are canonical, so reading r.Header directly is
-// Header.Values without canonicalising each time.
-func verdictKey(uKey string, shape *urlShape, r *http.Request) (string, []string) {
+// depends on, as sent. The shape's header names are canonical, so reading
+// r.Header directly is Header.Values without canonicalising each time.
+func verdictKey(uKey string, shape *urlShape, r *http.Request) memoKey {
+	key := memoKey{url: uKey, verdict: true}
+	if len(shape.headers) <= inlineHeaders {
+		inline := true
+		for i, h := range shape.headers {
+			switch values := r.Header[h]; len(values) {
+			case 0:
+			case 1:
+				key.sent |= 1 << i
+				key.values[i] = values[0]
+			default:
+				inline = false
+			}
+		}
+		if inline {
+			return key
+		}
+		key.sent, key.values = 0, [inlineHeaders]string{}
+	}
+	// Each header's value count is written too, so an absent header and
+	// one sent empty differ.
 	var stack [256]byte
-	b := append(stack[:0], "V "...)
-	b = append(b, uKey...)
-	var absent []string
+	b := stack[:0]
 	for _, h := range shape.headers {
 		values := r.Header[h]
-		if len(values) == 0 {
-			absent = append(absent, h)
-		}
 		b = append(b, 0)
 		b = strconv.AppendInt(b, int64(len(values)), 10)
 		for _, v := range values {
@@ -146,7 +184,19 @@ func verdictKey(uKey string, shape *urlShape, r *http.Request) (string, []string
 			b = append(b, v...)
 		}
 	}
-	return string(b), absent
+	key.encoded = string(b)
+	return key
+}
+
+// absentHeaders is which of the headers r lacks.
+func absentHeaders(r *http.Request, headers []string) []string {
+	var absent []string
+	for _, h := range headers {
+		if len(r.Header[h]) == 0 {
+			absent = append(absent, h)
+		}
+	}
+	return absent
 }
 
 // sendsNone reports whether r carries none of the headers.
@@ -169,12 +219,12 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 	if uKey == "" {
 		return memoTicket{}, false
 	}
-	entry, known := m.entries.Get(uKey)
+	entry, known := m.entries.Get(urlKey(uKey))
 	if !known {
 		// Matching the route is what the memo saves, so it is done once per
 		// URL, whatever the answer.
-		entry = &memoEntry{key: uKey, shape: m.shapeOf(r)}
-		m.entries.Add(uKey, entry)
+		entry = &memoEntry{key: urlKey(uKey), shape: m.shapeOf(r)}
+		m.entries.Add(entry.key, entry)
 	}
 	shape := entry.shape
 	if !shape.rememberable {
@@ -187,10 +237,10 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 			return memoTicket{shape: shape, url: entry, plain: true, absent: shape.headers}, false
 		}
 	} else {
-		vkey, absent := verdictKey(uKey, shape, r)
+		vkey := verdictKey(uKey, shape, r)
 		var ok bool
 		if verdict, ok = m.entries.Get(vkey); !ok {
-			return memoTicket{verdictKey: vkey, absent: absent, shape: shape}, false
+			return memoTicket{verdictKey: vkey, absent: absentHeaders(r, shape.headers), shape: shape}, false
 		}
 	}
 	if r.URL.RawQuery != verdict.query {
@@ -207,7 +257,7 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 
 // remembers reports whether the verdict of t's request is remembered once
 // validation passed it.
-func (t memoTicket) remembers() bool { return t.verdictKey != "" || t.plain }
+func (t memoTicket) remembers() bool { return t.verdictKey.verdict || t.plain }
 
 // remember records that the request of ticket t passed validation; r is
 // the request as validation left it.

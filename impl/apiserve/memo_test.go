@@ -126,7 +126,7 @@ func TestMemoPlainVerdictOfAURL(t *testing.T) {
 	if len(modes) != 3 || modes[0] != "fast" || modes[2] != "fast" {
 		t.Errorf("X-Mode seen by the handler = %q, want the default fast each time", modes)
 	}
-	entry, ok := memo.entries.Peek("/items/abc")
+	entry, ok := memo.entries.Peek(urlKey("/items/abc"))
 	if !ok || entry.plain.Load() == nil {
 		t.Fatalf("no plain verdict in the entry of /items/abc (%v)", ok)
 	}
@@ -254,5 +254,71 @@ func TestMemoTellsAbsentFromEmptyHeader(t *testing.T) {
 	// HEAD is not GET: the operation has no HEAD, whatever GET's verdict.
 	if code, _, _ := do(t, e, "HEAD", "/items/abc?limit=3", ""); code == 200 {
 		t.Errorf("HEAD of a GET-only operation = %d after remembered GETs", code)
+	}
+}
+
+// A verdict key tells apart every way of sending the declared headers:
+// absent, sent empty, sent once, sent twice; and so does the key of a
+// shape with more headers than the key holds inline (encoded).
+func TestMemoVerdictKeysTellHeaderValuesApart(t *testing.T) {
+	t.Parallel()
+	for _, headers := range [][]string{
+		{"X-Trace", "X-Mode"},
+		{"X-Trace", "X-Mode", "A", "B", "C"}, // more than inlineHeaders
+	} {
+		shape := &urlShape{rememberable: true, headers: headers}
+		sends := []map[string][]string{
+			{},
+			{"X-Trace": {""}},
+			{"X-Trace": {"abc"}},
+			{"X-Trace": {"abc", "abc"}},
+			{"X-Trace": {"abc"}, "X-Mode": {"fast"}},
+			{"X-Mode": {"abc"}},
+			{"X-Trace": {"ab"}, "X-Mode": {"c"}},
+			{"X-Trace": {"ab", "c"}},
+		}
+		keys := map[memoKey]int{}
+		for i, sent := range sends {
+			r := httptest.NewRequest("GET", "/items/abc", nil)
+			for name, values := range sent {
+				r.Header[name] = values
+			}
+			key := verdictKey("/items/abc", shape, r)
+			if !key.verdict {
+				t.Errorf("%d headers, request %d: key is not a verdict key", len(headers), i)
+			}
+			if j, seen := keys[key]; seen {
+				t.Errorf("%d headers: requests %d %v and %d %v have one verdict key", len(headers), j, sends[j], i, sent)
+			}
+			keys[key] = i
+			// The same headers sent again give the same key.
+			again := httptest.NewRequest("GET", "/items/abc", nil)
+			for name, values := range sent {
+				again.Header[name] = append([]string(nil), values...)
+			}
+			if verdictKey("/items/abc", shape, again) != key {
+				t.Errorf("%d headers, request %d: the same headers give another key", len(headers), i)
+			}
+		}
+		if _, clash := keys[urlKey("/items/abc")]; clash {
+			t.Errorf("a verdict key equals the URL key")
+		}
+	}
+}
+
+// The verdict key of a request sending its declared headers once each (a
+// file's Range) is the request's own strings: building it allocates
+// nothing.
+func TestMemoVerdictKeyOfSentHeadersAllocatesNothing(t *testing.T) {
+	shape := &urlShape{rememberable: true, headers: []string{"Range", "If-None-Match", "If-Modified-Since"}}
+	r := httptest.NewRequest("GET", "/druid/file/a.txt", nil)
+	r.Header.Set("Range", "bytes=0-1023")
+	r.Header.Set("If-None-Match", `"abc"`)
+	var key memoKey
+	if allocs := testing.AllocsPerRun(100, func() { key = verdictKey("/druid/file/a.txt", shape, r) }); allocs != 0 {
+		t.Errorf("verdictKey allocates %v times per request, want 0", allocs)
+	}
+	if key.encoded != "" || key.values[0] != "bytes=0-1023" || key.values[1] != `"abc"` || key.sent != 0b011 {
+		t.Errorf("key = %+v, want the two sent values inline", key)
 	}
 }

@@ -88,7 +88,7 @@ func (s *Service) newEcho() (*echo.Echo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("purl: %w", err)
 	}
-	purlapi.RegisterHandlers(apiserve.Routes(e), purlapi.NewStrictHandler(s, nil))
+	purlapi.RegisterDirectHandlers(apiserve.Routes(e), s)
 	return e, nil
 }
 
