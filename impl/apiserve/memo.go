@@ -91,7 +91,8 @@ type urlShape struct {
 // noOperation is the operation of a URL the document does not have.
 const noOperation = "\x00none"
 
-// maxMemoKey bounds the URLs remembered; longer ones are validated each time.
+// maxMemoKey bounds the URLs remembered, and the declared header values
+// a verdict is remembered with; longer ones are validated each time.
 const maxMemoKey = 2048
 
 func newVerdictMemo(spec *openapi3.T, router routers.Router, max int) *verdictMemo {
@@ -188,6 +189,18 @@ func verdictKey(uKey string, shape *urlShape, r *http.Request) memoKey {
 	return key
 }
 
+// headersFit reports whether the values r sends for headers come to at
+// most max bytes.
+func headersFit(r *http.Request, headers []string, max int) bool {
+	n := 0
+	for _, h := range headers {
+		for _, v := range r.Header[h] {
+			n += len(v)
+		}
+	}
+	return n <= max
+}
+
 // absentHeaders is which of the headers r lacks.
 func absentHeaders(r *http.Request, headers []string) []string {
 	var absent []string
@@ -236,6 +249,11 @@ func (m *verdictMemo) check(r *http.Request) (memoTicket, bool) {
 		if verdict = entry.plain.Load(); verdict == nil {
 			return memoTicket{shape: shape, url: entry, plain: true, absent: shape.headers}, false
 		}
+	} else if !headersFit(r, shape.headers, maxMemoKey-len(uKey)) {
+		// A verdict holds the values of the headers it depends on: long
+		// ones are validated each time, as long URLs are, so anonymous
+		// requests cannot fill the memo with megabytes of header values.
+		return memoTicket{shape: shape}, false
 	} else {
 		vkey := verdictKey(uKey, shape, r)
 		var ok bool

@@ -322,3 +322,35 @@ func TestMemoVerdictKeyOfSentHeadersAllocatesNothing(t *testing.T) {
 		t.Errorf("key = %+v, want the two sent values inline", key)
 	}
 }
+
+// A verdict holds the values of the declared headers it depends on, so a
+// request sending longer ones than maxMemoKey is validated each time and
+// leaves nothing in the memo: distinct megabyte-long headers cannot make
+// anonymous requests fill memory through it.
+func TestMemoLeavesLongHeaderValuesOut(t *testing.T) {
+	t.Parallel()
+	e, memo := newItemsEcho(t)
+	e.GET("/items/:id", func(c echo.Context) error { return c.NoContent(200) })
+	long := strings.Repeat("a", maxMemoKey)
+	for i := range 3 {
+		before := memo.entries.Len()
+		if code, _, body := do(t, e, "GET", "/items/abc?limit=3", "", "X-Trace", long+strings.Repeat("b", i)); code != 200 {
+			t.Fatalf("GET with a long valid X-Trace = %d %s", code, body)
+		}
+		if i > 0 && memo.entries.Len() != before {
+			t.Errorf("request %d with a %d-byte header added %d memo entries, want none", i, len(long)+i, memo.entries.Len()-before)
+		}
+	}
+	if hits := memo.hits.Load(); hits != 0 {
+		t.Errorf("%d memo hits for requests with long headers, want 0", hits)
+	}
+	// The same header, short, is remembered as before.
+	for range 2 {
+		if code, _, body := do(t, e, "GET", "/items/abc?limit=3", "", "X-Trace", "abc"); code != 200 {
+			t.Fatalf("GET with X-Trace abc = %d %s", code, body)
+		}
+	}
+	if memo.hits.Load() != 1 {
+		t.Errorf("memo hits after two short requests = %d, want 1", memo.hits.Load())
+	}
+}
