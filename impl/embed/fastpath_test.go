@@ -22,31 +22,29 @@ func TestOEmbedJSONFieldOrder(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	_, body := e.get(t, "/embed?"+q("url", e.purl(imageDruid), "maxwidth", "320"))
+	// The object's members, read one by one: each key, then its value
+	// skipped whole.
 	dec := json.NewDecoder(strings.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not a JSON object (%v, %v): %s", tok, err, body)
+	}
 	var keys []string
-	depth := 0
-	expectKey := false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
+	for dec.More() {
+		key, err := dec.Token()
 		if err != nil {
 			t.Fatalf("%v: %s", err, body)
 		}
-		switch tok {
-		case json.Delim('{'):
-			depth++
-			expectKey = true
-			continue
-		case json.Delim('}'):
-			depth--
-			continue
+		keys = append(keys, key.(string))
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			t.Fatalf("%v: %s", err, body)
 		}
-		if depth == 1 && expectKey {
-			keys = append(keys, tok.(string))
-		}
-		expectKey = !expectKey
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		t.Fatalf("%v: %s", err, body)
+	}
+	if tok, err := dec.Token(); err != io.EOF {
+		t.Fatalf("after the object: %v, %v: %s", tok, err, body)
 	}
 	if got := strings.Join(keys, ","); got != "type,version,provider_name,title,height,width,html" {
 		t.Errorf("field order %s", got)
