@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -322,49 +323,41 @@ func corpusPut(srv *testkit.Server, token, path string, doc []byte) (int, error)
 // publicXMLShape reads a served public XML's outline: its root element's
 // name and attributes (namespace declarations aside) and the names of the
 // root's children, in order.
-func publicXMLShape(data []byte) (root string, attrs map[string]string, children []string) {
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	depth := 0
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return root, attrs, children
-		}
-		switch e := tok.(type) {
-		case xml.StartElement:
-			if depth == 0 {
-				root, attrs = e.Name.Local, map[string]string{}
-				for _, a := range e.Attr {
-					if a.Name.Space != "xmlns" && a.Name.Local != "xmlns" {
-						attrs[a.Name.Local] = a.Value
-					}
-				}
-			} else if depth == 1 {
-				children = append(children, e.Name.Local)
-			}
-			depth++
-		case xml.EndElement:
-			depth--
+func publicXMLShape(data []byte) (root string, attrs map[string]string, children []string, err error) {
+	start, kids, err := testkit.XMLOutline(data)
+	attrs = map[string]string{}
+	for _, a := range start.Attr {
+		if a.Name.Space != "xmlns" && a.Name.Local != "xmlns" {
+			attrs[a.Name.Local] = a.Value
 		}
 	}
+	for _, k := range kids {
+		children = append(children, k.Local)
+	}
+	return start.Name.Local, attrs, children, err
 }
 
 // seedShape checks a served record: root publicObject with objectId and
 // published only, the seed's six children first and in order.
 func seedShape(data []byte, id string) error {
-	root, attrs, kids := publicXMLShape(data)
+	root, attrs, kids, err := publicXMLShape(data)
+	if err != nil {
+		return err
+	}
 	if root != "publicObject" || attrs["objectId"] != "druid:"+id || len(attrs) != 2 {
 		return fmt.Errorf("root %s %v", root, attrs)
 	}
 	if _, err := time.Parse(time.RFC3339, attrs["published"]); err != nil {
 		return fmt.Errorf("published %q", attrs["published"])
 	}
-	want := []string{"identityMetadata", "versionMetadata", "RDF", "contentMetadata", "rightsMetadata", "dc"}
-	if len(kids) < len(want) || strings.Join(kids[:len(want)], " ") != strings.Join(want, " ") {
-		return fmt.Errorf("children %v, want %v first", kids, want)
+	if len(kids) < len(seedChildren) || !slices.Equal(kids[:len(seedChildren)], seedChildren) {
+		return fmt.Errorf("children %v, want %v first", kids, seedChildren)
 	}
 	return nil
 }
+
+// seedChildren are the children of the seed's public XML, in order.
+var seedChildren = []string{"identityMetadata", "versionMetadata", "RDF", "contentMetadata", "rightsMetadata", "dc"}
 
 // declared is a file a raw record names.
 type declared struct {

@@ -27,7 +27,10 @@ import (
 // embedded MODS record after them when the object has one.
 func servedShape(t *testing.T, v variants.Variant, data []byte) {
 	t.Helper()
-	root, attrs, kids := publicXMLShape(data)
+	root, attrs, kids, err := publicXMLShape(data)
+	if err != nil {
+		t.Error(err)
+	}
 	if root != "publicObject" || attrs["objectId"] != "druid:"+v.Druid || attrs["published"] == "" || len(attrs) != 2 {
 		t.Errorf("root %s %v", root, attrs)
 	}

@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"encoding/xml"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -96,5 +97,27 @@ func TestOnceLoadsOnce(t *testing.T) {
 	}
 	if calls != 1 {
 		t.Errorf("load ran %d times", calls)
+	}
+}
+
+// TestXMLOutline: the root with its attributes as written and the root's
+// children by resolved name, in order; grandchildren are not children; a
+// document that is not well-formed is the decoder's error.
+func TestXMLOutline(t *testing.T) {
+	t.Parallel()
+	root, kids, err := XMLOutline([]byte(`<?xml version="1.0"?>
+<r xmlns="urn:a" xmlns:b="urn:b" id="1" b:x="2"><one><deep/></one><b:two/>text<three/></r>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root.Name != (xml.Name{Space: "urn:a", Local: "r"}) || len(root.Attr) != 4 || root.Attr[2].Value != "1" || root.Attr[3].Name != (xml.Name{Space: "urn:b", Local: "x"}) {
+		t.Errorf("root %v %v", root.Name, root.Attr)
+	}
+	want := []xml.Name{{Space: "urn:a", Local: "one"}, {Space: "urn:b", Local: "two"}, {Space: "urn:a", Local: "three"}}
+	if !slices.Equal(kids, want) {
+		t.Errorf("children %v, want %v", kids, want)
+	}
+	if _, _, err := XMLOutline([]byte(`<r><a></r>`)); err == nil {
+		t.Error("a document that is not well-formed was read")
 	}
 }

@@ -10,40 +10,24 @@ import (
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/purl/internal/variants"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
-// topChildren returns the root's name, its attributes and its children's
-// names, resolved.
+// topChildren returns the root's name, its attributes in no namespace
+// and its children's names, resolved.
 func topChildren(t *testing.T, data []byte) (xml.Name, map[string]string, []xml.Name) {
 	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	var root xml.Name
+	root, kids, err := testkit.XMLOutline(data)
+	if err != nil {
+		t.Fatal(err)
+	}
 	attrs := map[string]string{}
-	var kids []xml.Name
-	depth := 0
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			break
-		}
-		switch e := tok.(type) {
-		case xml.StartElement:
-			if depth == 0 {
-				root = e.Name
-				for _, a := range e.Attr {
-					if a.Name.Space == "" {
-						attrs[a.Name.Local] = a.Value
-					}
-				}
-			} else if depth == 1 {
-				kids = append(kids, e.Name)
-			}
-			depth++
-		case xml.EndElement:
-			depth--
+	for _, a := range root.Attr {
+		if a.Name.Space == "" {
+			attrs[a.Name.Local] = a.Value
 		}
 	}
-	return root, attrs, kids
+	return root.Name, attrs, kids
 }
 
 // TestIngestVariants reads every real-world record form and checks the
