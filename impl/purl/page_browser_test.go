@@ -6,8 +6,6 @@ import (
 	_ "image/jpeg" // the image service's JPEGs
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -65,12 +63,7 @@ func TestPageImagesInBrowser(t *testing.T) {
 	})`, &p, func(ep *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return ep.WithAwaitPromise(true) })); err != nil {
 		t.Fatal(err)
 	}
-	if dir := os.Getenv("SITESVC_SCREENSHOTS"); dir != "" {
-		var shot []byte
-		if chromedp.Run(ctx, chromedp.FullScreenshot(&shot, 100)) == nil {
-			_ = os.WriteFile(filepath.Join(dir, "purl-page-full.png"), shot, 0o644)
-		}
-	}
+	testkit.Screenshot(t, ctx, "purl-page-full")
 	// Shown once: no image above the viewer, which starts high on the
 	// page with its full height.
 	if p.Images != 0 || p.ViewerTop > 200 || p.FrameHigh < 400 {
