@@ -43,11 +43,11 @@ func runClient(t *testing.T, interpreter, script, wsdlURL, key, mode string, fil
 	switch interpreter {
 	case "php":
 		if out, err := exec.Command(path, "-r", "exit(class_exists('SoapClient') ? 0 : 1);").CombinedOutput(); err != nil {
-			missingTool(t, "PHP has no SOAP extension (php-soap): "+string(out))
+			testkit.Missing(t, "PHP's SOAP extension (php-soap), which this PHP lacks: %s", out)
 		}
 	case "perl":
 		if out, err := exec.Command(path, "-MSOAP::Lite", "-MJSON::PP", "-e", "1").CombinedOutput(); err != nil {
-			missingTool(t, "Perl has no SOAP::Lite (libsoap-lite-perl): "+string(out))
+			testkit.Missing(t, "Perl's SOAP::Lite (libsoap-lite-perl), which this Perl lacks: %s", out)
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -193,14 +193,3 @@ func validateReport(t testing.TB, report string) {
 		t.Errorf("report does not validate against reports.xsd: %v\n%s", err, clip(report))
 	}
 }
-
-// missingTool skips a test that needs a part of a system tool that
-// testkit.RequireTool cannot see (PHP's SOAP extension), or fails it when
-// SITESVC_REQUIRE_TOOLS is set, as testkit.RequireTool does.
-func missingTool(t testing.TB, why string) {
-	t.Helper()
-	if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
-		t.Fatal(why)
-	}
-	t.Skip(why)
-}
