@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -19,9 +18,7 @@ import (
 // tile-time, the tile's throughput as a fraction of plain file serving
 // (goal of issue 13: ≥ 0.5).
 func BenchmarkImageTile(b *testing.B) {
-	if _, err := exec.LookPath("vips"); err != nil {
-		b.Skip("vips not installed")
-	}
+	testkit.RequireTool(b, "vips")
 	f := newFixture(b)
 	h := f.svc.Handler()
 	const tile = "/bb000kk0000/iiif/image/reading-room-north.png/0,0,512,480/512,/0/default.jpg"
@@ -72,15 +69,10 @@ func BenchmarkImageTile(b *testing.B) {
 // is 6000 × 4000), each made by vips the first time ("-made": a new
 // request every iteration) and served from disk after ("-kept").
 func BenchmarkImageDerived(b *testing.B) {
-	if _, err := exec.LookPath("vips"); err != nil {
-		b.Skip("vips not installed")
-	}
+	testkit.RequireTool(b, "vips")
 	large := filepath.Join(testkit.RepoRoot(b), "samples", "large")
 	if _, err := os.Stat(filepath.Join(large, "bs100xy1000")); err != nil {
-		if os.Getenv("SITESVC_REQUIRE_TOOLS") != "" {
-			b.Fatalf("the large samples are missing (make samples-large): %v", err)
-		}
-		b.Skip("the large samples are missing (make samples-large)")
+		testkit.Missing(b, "the large samples (make samples-large): %v", err)
 	}
 	f := newFixture(b, func(c *Config) { c.LargeSamplesDir = large })
 	h := f.svc.Handler()

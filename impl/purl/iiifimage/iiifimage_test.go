@@ -398,9 +398,7 @@ func TestConcurrentBuilds(t *testing.T) {
 // FuzzLookup: whatever the request, Lookup does not panic, and a path it
 // returns is a file of the pyramid.
 func FuzzLookup(f *testing.F) {
-	if _, err := exec.LookPath("vips"); err != nil {
-		f.Skip("vips not installed")
-	}
+	testkit.RequireTool(f, "vips")
 	dir := f.TempDir()
 	src := filepath.Join(dir, "q.png")
 	img := image.NewRGBA(image.Rect(0, 0, 700, 500))
