@@ -145,21 +145,7 @@ func TestAnalyzeErrors(t *testing.T) {
 
 // TestReadmeAnalyzeExample runs the README's `sitesvc analyze` command on the real binary.
 func TestReadmeAnalyzeExample(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var block string
-	for _, b := range strings.Split(string(readme), "```sh\n")[1:] {
-		b, _, _ = strings.Cut(b, "```")
-		if strings.Contains(b, "sitesvc analyze") {
-			block = b
-			break
-		}
-	}
-	if block == "" {
-		t.Fatal("README.md has no sh block with `sitesvc analyze`")
-	}
+	block := testkit.MarkdownBlock(t, "README.md", "sh", "", "sitesvc analyze")
 	// Run from an empty directory, the checkout's samples named by path: the block's
 	// redirections (> report.html) must not leave files in the checkout.
 	root := testkit.RepoRoot(t)

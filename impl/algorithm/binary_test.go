@@ -86,32 +86,6 @@ func atReportTime(report string) string {
 	return rfc3339.ReplaceAllLiteralString(report, reportTime.Format(time.RFC3339))
 }
 
-// shellBlock returns the first ```sh block after marker in a Markdown
-// file of the repository that contains every one of needles.
-func shellBlock(t *testing.T, file, marker string, needles ...string) string {
-	t.Helper()
-	doc, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, text, ok := strings.Cut(string(doc), marker)
-	if !ok {
-		t.Fatalf("%s has no %q", file, marker)
-	}
-blocks:
-	for _, block := range strings.Split(text, "```sh\n")[1:] {
-		block, _, _ = strings.Cut(block, "```\n")
-		for _, n := range needles {
-			if !strings.Contains(block, n) {
-				continue blocks
-			}
-		}
-		return block
-	}
-	t.Fatalf("%s has no sh block after %q containing %q", file, marker, needles)
-	return ""
-}
-
 // runExample runs a documented curl command (posting a here-document
 // envelope to the default endpoint, with the key from data/dev-key.txt)
 // against the real binary and returns the processMutationLists report it
@@ -180,7 +154,7 @@ func quickStartWant(t *testing.T) string {
 func TestBinaryQuickStart(t *testing.T) {
 	t.Parallel()
 	s := startBinary(t)
-	report := runExample(t, s, shellBlock(t, "docs/algorithm.md", "## Quick start\n", "processMutationLists", "$KEY"))
+	report := runExample(t, s, testkit.MarkdownBlock(t, "docs/algorithm.md", "sh", "## Quick start\n", "processMutationLists", "$KEY"))
 	for _, want := range []string{"<algorithmName>HIVDB</algorithmName>", "<algorithmVersion>10.2</algorithmVersion>", ">M41L<", ">M184V<", ">T215Y<"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %s", want)
@@ -197,15 +171,12 @@ func TestBinaryQuickStart(t *testing.T) {
 func TestBinaryREADMEExample(t *testing.T) {
 	t.Parallel()
 	s := startBinary(t)
-	command := shellBlock(t, "README.md", "**Algorithm (SOAP).**", "/soap/SiteAlgorithm", "processMutationLists")
+	command := testkit.MarkdownBlock(t, "README.md", "sh", "**Algorithm (SOAP).**", "/soap/SiteAlgorithm", "processMutationLists")
 	report := runExample(t, s, command)
 	if got, want := atReportTime(report), strings.TrimSpace(quickStartWant(t)); strings.TrimSpace(got) != want {
 		t.Errorf("the README's command yields\n%.600s\nwant the engine's report\n%.600s", got, want)
 	}
-	readme, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := testkit.RepoFile(t, "README.md")
 	// "The report scores 3TC and FTC 60 (high-level resistance) and AZT 75".
 	for _, claim := range regexp.MustCompile(`\b(3TC|FTC|AZT|ABC|TDF|DDI|D4T)((?: and (?:3TC|FTC|AZT|ABC|TDF|DDI|D4T))*) (\d+)\b`).FindAllStringSubmatch(string(readme), -1) {
 		drugs := append([]string{claim[1]}, strings.Fields(strings.ReplaceAll(claim[2], "and", ""))...)

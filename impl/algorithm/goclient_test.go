@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -265,15 +264,7 @@ func TestGoClientAgainstBinary(t *testing.T) {
 // mutationReport above, verbatim, and runs it against the real binary.
 func TestGoClientDocExample(t *testing.T) {
 	t.Parallel()
-	doc, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "docs", "clients.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, block, ok := strings.Cut(string(doc), "```go\n")
-	if !ok {
-		t.Fatal("docs/clients.md has no go block")
-	}
-	block, _, _ = strings.Cut(block, "```\n")
+	block := testkit.MarkdownBlock(t, "docs/clients.md", "go", "")
 	src, err := os.ReadFile("goclient_test.go")
 	if err != nil {
 		t.Fatal(err)

@@ -104,7 +104,7 @@ func TestReadmeSequenceExample(t *testing.T) {
 	testkit.RequireTool(t, "curl")
 	testkit.RequireTool(t, "xmllint")
 	s := startBinary(t)
-	command := shellBlock(t, "README.md", "## The services", "processSequencesInFasta", "dev-key.txt")
+	command := testkit.MarkdownBlock(t, "README.md", "sh", "## The services", "processSequencesInFasta", "dev-key.txt")
 	out := s.runDocumented(t, command, [2]string{"samples", filepath.Join(testkit.RepoRoot(t), "samples")})
 	report := strings.TrimSpace(string(out))
 	want, err := testEngine(t).SequenceReport(fasta.Parse(exampleFASTA(t)), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.Report2009})

@@ -3,6 +3,7 @@ package testkit
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -30,4 +31,40 @@ func Files(t testing.TB, pattern string) []File {
 		files[i] = File{Path: p, Data: data}
 	}
 	return files
+}
+
+// RepoFile reads the repository's file rel (slash-separated, from the
+// module root).
+func RepoFile(t testing.TB, rel string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(RepoRoot(t), filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatalf("testkit: %v", err)
+	}
+	return data
+}
+
+// MarkdownBlock returns the body of the first fenced block of language
+// lang (```lang) after the text after ("" for the start) in the
+// repository's Markdown file rel that contains every one of needles. No
+// such block fails the test: a documented example that moved must not
+// pass unchecked.
+func MarkdownBlock(t testing.TB, rel, lang, after string, needles ...string) string {
+	t.Helper()
+	_, text, ok := strings.Cut(string(RepoFile(t, rel)), after)
+	if !ok {
+		t.Fatalf("testkit: %s has no %q", rel, after)
+	}
+blocks:
+	for _, block := range strings.Split(text, "```"+lang+"\n")[1:] {
+		block, _, _ = strings.Cut(block, "```\n")
+		for _, n := range needles {
+			if !strings.Contains(block, n) {
+				continue blocks
+			}
+		}
+		return block
+	}
+	t.Fatalf("testkit: %s has no %s block after %q containing %q", rel, lang, after, needles)
+	return ""
 }

@@ -121,3 +121,27 @@ func TestXMLOutline(t *testing.T) {
 		t.Error("a document that is not well-formed was read")
 	}
 }
+
+// TestMarkdownBlock: the first block of the language after the marker that
+// holds every needle, without its fences.
+func TestMarkdownBlock(t *testing.T) {
+	t.Parallel()
+	const doc = "impl/testkit/testdata/blocks.md"
+	for _, c := range []struct {
+		lang, after string
+		needles     []string
+		want        string
+	}{
+		{"go", "", nil, "package first\n"},
+		{"go", "## Later", nil, "package second\n"},
+		{"sh", "", nil, "echo one\n"},
+		{"sh", "", []string{"echo", "needle"}, "echo two\necho needle\n"},
+	} {
+		if got := MarkdownBlock(t, doc, c.lang, c.after, c.needles...); got != c.want {
+			t.Errorf("%s block after %q with %q: %q, want %q", c.lang, c.after, c.needles, got, c.want)
+		}
+	}
+	if got := string(RepoFile(t, doc)); !strings.HasPrefix(got, "# Blocks for TestMarkdownBlock\n") {
+		t.Errorf("RepoFile: %.40q", got)
+	}
+}
