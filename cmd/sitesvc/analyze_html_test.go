@@ -43,7 +43,7 @@ func apobecFASTA(t *testing.T) string {
 func TestAnalyzeHTMLReport(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.fasta")
-	if err := os.WriteFile(in, []byte(exampleFASTA(t)+apobecFASTA(t)+">too-short\nACGTACGT\n"), 0o600); err != nil {
+	if err := os.WriteFile(in, []byte(testkit.ExampleFASTA(t)+apobecFASTA(t)+">too-short\nACGTACGT\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	out1, errOut, err := runBinary(t, "", "analyze", "--report", "html", "-j", "1", in)

@@ -15,15 +15,6 @@ import (
 // analyzeInput: the project's example sequence, one too short, one of only non-nucleotides.
 const analyzeInput = ">too-short\nACGTACGT\n>junk\n12345-----\n"
 
-func exampleFASTA(t *testing.T) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "samples", "sequences", "example.fasta"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
 // runBinary runs the real sitesvc binary from the repository root.
 func runBinary(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
@@ -43,7 +34,7 @@ var reportDateLine = regexp.MustCompile(`(?m)^# reportDate\t.*$`)
 // report with one or several workers, no progress bar when stderr is not a terminal.
 func TestAnalyzeBinary(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "in.fasta")
-	if err := os.WriteFile(file, []byte(exampleFASTA(t)+analyzeInput), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(testkit.ExampleFASTA(t)+analyzeInput), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	out1, errOut, err := runBinary(t, "", "analyze", file, "--report", "tsv", "-j", "1")
@@ -82,7 +73,7 @@ func TestAnalyzeBinary(t *testing.T) {
 
 // TestAnalyzeStdinXML: stdin ("-") and the XML 2009 report, valid against the report XSD.
 func TestAnalyzeStdinXML(t *testing.T) {
-	out, errOut, err := runBinary(t, exampleFASTA(t)+analyzeInput, "analyze", "--report", "xml2009", "--algorithm", "ANRS", "-")
+	out, errOut, err := runBinary(t, testkit.ExampleFASTA(t)+analyzeInput, "analyze", "--report", "xml2009", "--algorithm", "ANRS", "-")
 	if err != nil {
 		t.Fatalf("analyze: %v\n%s", err, errOut)
 	}
@@ -107,7 +98,7 @@ func TestAnalyzeAlgorithms(t *testing.T) {
 		{"rega", "# algorithm\tRega"},
 		{file, "# algorithm\tRega"},
 	} {
-		out, errOut, err := runBinary(t, exampleFASTA(t), "analyze", "-", "--algorithm", c.alg)
+		out, errOut, err := runBinary(t, testkit.ExampleFASTA(t), "analyze", "-", "--algorithm", c.alg)
 		if err != nil || !strings.HasPrefix(out, c.want) || !strings.Contains(out, "\texample-PR-RT\t") {
 			t.Errorf("--algorithm %s: %v %s\n%.200s", c.alg, err, errOut, out)
 		}
@@ -168,7 +159,7 @@ func TestAnalyzeProgressBarOnATerminal(t *testing.T) {
 	scriptTool := testkit.RequireTool(t, "script") // util-linux (bsdutils)
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "in.fasta"), filepath.Join(dir, "out.tsv")
-	if err := os.WriteFile(in, []byte(strings.Repeat(exampleFASTA(t), 40)), 0o600); err != nil {
+	if err := os.WriteFile(in, []byte(strings.Repeat(testkit.ExampleFASTA(t), 40)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(scriptTool, "-qec", testkit.Binary(t)+" analyze -j 1 "+in+" > "+out, filepath.Join(dir, "typescript"))
@@ -193,7 +184,7 @@ func TestAnalyzeProgressBarOnATerminal(t *testing.T) {
 // naming the limit (exit status 1), having written only what fit; a wrong limit is refused.
 func TestAnalyzeReportLimit(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "in.fasta")
-	if err := os.WriteFile(file, []byte(strings.Repeat(exampleFASTA(t), 20)), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(strings.Repeat(testkit.ExampleFASTA(t), 20)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	// -j 16 as well: the limit applies in input order however many workers finish first

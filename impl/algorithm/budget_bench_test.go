@@ -14,6 +14,7 @@ import (
 
 	"github.com/sitelib/sitesvc/impl/fasta"
 	"github.com/sitelib/sitesvc/impl/resistance"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // userAlgorithmSequences is overload 2 with a user algorithm and sequences (FASTA, escaped).
@@ -43,7 +44,7 @@ func BenchmarkWorstAcceptedRequest(b *testing.B) {
 		b.Fatal(err)
 	}
 	maxSamples := int(DefaultMaxWork / weight)
-	example := exampleFASTA(b)
+	example := testkit.ExampleFASTA(b)
 	exampleNT := fasta.Parse(example)[0].Length
 	fastaOf := func(n int) string { return xmlText(strings.Repeat(example, n)) }
 	maxSeqs := resistance.MaxTotalBases / exampleNT

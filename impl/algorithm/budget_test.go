@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/resistance"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // heavyAlgorithm is a valid ASI document of about size bytes defining one scored drug per
@@ -182,7 +183,7 @@ func TestHeavyRequestsQueue(t *testing.T) {
 // under HIVDB: light by the algorithm's weight alone) waits for a heavy-request slot.
 func TestSequenceWorkBudget(t *testing.T) {
 	t.Parallel()
-	example := exampleFASTA(t)
+	example := testkit.ExampleFASTA(t)
 	fastaOf := func(n int) string { return xmlText(strings.Repeat(example, n)) }
 	s := startService(t, func(c *Config) { c.HeavySlots = 1 })
 	alg := heavyAlgorithm(3 << 20)

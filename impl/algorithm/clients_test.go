@@ -299,7 +299,7 @@ func TestRealClientsSequenceAnalysis(t *testing.T) {
 	s := startBinary(t)
 	eng := testEngine(t)
 	dir := t.TempDir()
-	one := exampleFASTA(t)
+	one := testkit.ExampleFASTA(t)
 	many := one + sharedSequences(t, "RT_INSERTIONS_69_AF096883", "JUST_IN_EU618168")
 	oneFile, manyFile := filepath.Join(dir, "one.fasta"), filepath.Join(dir, "many.fasta")
 	if err := os.WriteFile(oneFile, []byte(one), 0o600); err != nil {

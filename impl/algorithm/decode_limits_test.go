@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sitelib/sitesvc/impl/fasta"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // hrefSequences is a processSequences envelope whose sequence array holds refs href
@@ -57,7 +58,7 @@ func TestHrefExpansionRefusedWhileDecoding(t *testing.T) {
 		t.Logf("allocated %.1f MiB for a %d KB request", float64(alloc)/(1<<20), len(body)/1000)
 	}
 
-	example := fasta.Parse(exampleFASTA(t))[0]
+	example := fasta.Parse(testkit.ExampleFASTA(t))[0]
 	rr = serve(hrefSequences(s.Key, 3, string(example.Sequence)))
 	if r := parseSOAP(t, rr.Body.String()); rr.Code != 200 || r.FaultCode != "" || !strings.Contains(r.Part, "\t") {
 		t.Errorf("three references to the example sequence: %d %+v", rr.Code, clip(rr.Body.String()))

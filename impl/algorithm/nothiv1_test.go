@@ -1,8 +1,6 @@
 package algorithm
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,12 +15,8 @@ func notHIV1FASTA(t *testing.T) string {
 	t.Helper()
 	var b strings.Builder
 	for _, f := range []struct{ file, acc string }{{"not_hiv1.fasta", "KC693500"}, {"myanmar_gagpol.fasta", "KC913864"}} {
-		data, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "impl", "align", "testdata", "real", f.file))
-		if err != nil {
-			t.Fatal(err)
-		}
 		found := false
-		for _, r := range fasta.Parse(string(data)) {
+		for _, r := range fasta.Parse(string(testkit.RepoFile(t, "impl/align/testdata/real/"+f.file))) {
 			if strings.Contains(r.Name, f.acc) {
 				b.WriteString(">" + f.acc + "\n" + string(r.Sequence) + "\n")
 				found = true

@@ -15,7 +15,7 @@ import (
 func htmlFASTA(t testing.TB) string {
 	t.Helper()
 	seq := testkit.ReadHIVDBSequence(t, "PROBLEM_SEQUENCES_APOBEC").Sequence
-	return exampleFASTA(t) + ">apobec\n" + seq + "\n>short\nACGTAC\n"
+	return testkit.ExampleFASTA(t) + ">apobec\n" + seq + "\n>short\nACGTAC\n"
 }
 
 // checkHTMLReport: a whole, self-contained HTML report of the three htmlFASTA sequences.
@@ -151,7 +151,7 @@ func TestQualityFindingsOverSOAP(t *testing.T) {
 		}
 	}
 
-	example := exampleFASTA(t)
+	example := testkit.ExampleFASTA(t)
 	bare := strings.Join(strings.Split(strings.SplitN(example, ">example-PR-RT\n", 2)[1], "\n"), "")
 	rt100 := 297 + 3*99 // the example holds PR 1–99 then RT from codon 1
 	gap := bare[:rt100] + bare[rt100+33:]

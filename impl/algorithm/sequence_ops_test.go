@@ -1,7 +1,6 @@
 package algorithm
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,23 +11,13 @@ import (
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
-// exampleFASTA is the project's example sequence (samples/sequences/example.fasta).
-func exampleFASTA(t testing.TB) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "samples", "sequences", "example.fasta"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
 // TestSequenceOperations: every sequence operation answers the bare engine's report for
 // the same sequences (the SOAP layer adds nothing and loses nothing), valid against the XSD.
 func TestSequenceOperations(t *testing.T) {
 	t.Parallel()
 	s := startService(t, nil)
 	eng := testEngine(t)
-	example := exampleFASTA(t)
+	example := testkit.ExampleFASTA(t)
 	two := example + ">short\nACGTAC\n"
 	bare := strings.Join(strings.Split(strings.SplitN(example, ">example-PR-RT\n", 2)[1], "\n"), "")
 	engine := func(text string, opts ReportOptions) string {
@@ -107,7 +96,7 @@ func TestReadmeSequenceExample(t *testing.T) {
 	command := testkit.MarkdownBlock(t, "README.md", "sh", "## The services", "processSequencesInFasta", "dev-key.txt")
 	out := s.runDocumented(t, command, [2]string{"samples", filepath.Join(testkit.RepoRoot(t), "samples")})
 	report := strings.TrimSpace(string(out))
-	want, err := testEngine(t).SequenceReport(fasta.Parse(exampleFASTA(t)), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.Report2009})
+	want, err := testEngine(t).SequenceReport(fasta.Parse(testkit.ExampleFASTA(t)), ReportOptions{Algorithm: resistance.AlgorithmHIVDB, ReportType: resistance.Report2009})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +116,7 @@ func TestReadmeSequenceExample(t *testing.T) {
 func TestBinaryLargeRequest(t *testing.T) {
 	t.Parallel()
 	s := startBinary(t)
-	example := exampleFASTA(t)
+	example := testkit.ExampleFASTA(t)
 	_, seq, _ := strings.Cut(example, ">example-PR-RT\n")
 	var b strings.Builder
 	const n = 1000

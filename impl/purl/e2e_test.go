@@ -98,10 +98,7 @@ func TestBinary(t *testing.T) {
 	// (../shared's XSD, found by default) with xmllint.
 	t.Run("schema-invalid MODS", func(t *testing.T) {
 		testkit.RequireTool(t, "xmllint")
-		mods, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bb000kk0000", "mods.xml"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		mods := testkit.RepoFile(t, "samples/purl/bb000kk0000/mods.xml")
 		bad := strings.Replace(string(mods), "<title>", "<bogus/><title>", 1)
 		put, err := client.PutModsWithBodyWithResponse(ctx, "bb000kk0000", "application/xml", strings.NewReader(bad), func(_ context.Context, r *http.Request) error {
 			r.Header.Set("Authorization", "Bearer "+token)

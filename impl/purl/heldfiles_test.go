@@ -14,6 +14,7 @@ import (
 
 	"github.com/sitelib/sitesvc/impl/heldbytes"
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 // TestHeldFiles: a small file anyone may read is held in memory once
@@ -23,10 +24,7 @@ import (
 func TestHeldFiles(t *testing.T) {
 	t.Parallel()
 	const path = "/bb000kk0000/file/reading-room-north.png"
-	onDisk, err := os.ReadFile(filepath.Join("..", "..", "samples", "purl", "bb000kk0000", "reading-room-north.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	onDisk := testkit.RepoFile(t, "samples/purl/bb000kk0000/reading-room-north.png")
 	held := newFixture(t)
 	disk := newFixture(t)
 	disk.svc.heldFiles = nil // served from disk, as before holding
@@ -96,6 +94,7 @@ func TestHeldFiles(t *testing.T) {
 	// Over the bound a file is served from disk and not held.
 	limits := HeldFileLimits
 	limits.Bytes = int64(len(onDisk)) - 1
+	var err error
 	if held.svc.heldFiles, err = heldbytes.New[heldKey, *heldFile](limits, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package resistance
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -36,7 +34,7 @@ func TestReportLimitAndAdmit(t *testing.T) {
 // count together, and a Batch (sitesvc analyze) stops at its limit too.
 func TestSequenceReportLimitAndAdmit(t *testing.T) {
 	e := testEngine(t)
-	example := fasta.Parse(string(must(os.ReadFile(filepath.Join(testkit.RepoRoot(t), "samples", "sequences", "example.fasta")))))[0]
+	example := fasta.Parse(testkit.ExampleFASTA(t))[0]
 	recs := make([]*fasta.Record, 100)
 	for i := range recs {
 		recs[i] = example

@@ -1,8 +1,6 @@
 package resistance
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,11 +13,7 @@ import (
 // impl/align/testdata/real.
 func realRecord(t *testing.T, file, acc string) *fasta.Record {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "impl", "align", "testdata", "real", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range fasta.Parse(string(data)) {
+	for _, r := range fasta.Parse(string(testkit.RepoFile(t, "impl/align/testdata/real/"+file))) {
 		if strings.Contains(r.Name, acc) {
 			return r
 		}

@@ -2,8 +2,6 @@ package resistance
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -214,7 +212,7 @@ func reverseComplement(s string) string {
 // sequence that is not HIV-1 (its own failure, the others unaffected).
 func TestSequencePipelineWithTheAligner(t *testing.T) {
 	e := testEngine(t)
-	example := fasta.Parse(string(must(os.ReadFile(filepath.Join(testkit.RepoRoot(t), "samples", "sequences", "example.fasta")))))[0]
+	example := fasta.Parse(testkit.ExampleFASTA(t))[0]
 	rc := &fasta.Record{Name: "rc", Sequence: []byte(reverseComplement(string(example.Sequence))), Length: example.Length}
 	notHIV := &fasta.Record{Name: "not-hiv", Sequence: []byte(strings.Repeat("GGGCCCAAATTTGCGC", 40)), Length: 640}
 	recs := []*fasta.Record{example, rc, notHIV}

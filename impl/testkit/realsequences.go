@@ -15,6 +15,13 @@ func RealSequencesDir(t testing.TB) string {
 	return filepath.Join(RepoRoot(t), "impl", "align", "testdata", "real")
 }
 
+// ExampleFASTA is the project's example sequence, samples/sequences/example.fasta (the
+// README's and the quick start's).
+func ExampleFASTA(t testing.TB) string {
+	t.Helper()
+	return string(RepoFile(t, "samples/sequences/example.fasta"))
+}
+
 // RealExpectations reads expected.tsv of RealSequencesDir: by GenBank accession, the genes
 // found in the sequence in report order, each as "GENE:firstAA-lastAA:firstNA-lastNA"; nil
 // for a sequence in which none must be found.

@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -138,12 +136,7 @@ func signInAt(t *testing.T, ctx context.Context, opened <-chan target.ID, userna
 // green region), as the pixel check looks for them on Mirador's canvas.
 func sourceColours(t *testing.T) [2][3]int {
 	t.Helper()
-	f, err := os.Open(filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bn888yz8888", "floor-plan.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	img, err := png.Decode(bytes.NewReader(testkit.RepoFile(t, "samples/purl/bn888yz8888/floor-plan.png")))
 	if err != nil {
 		t.Fatal(err)
 	}
