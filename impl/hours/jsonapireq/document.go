@@ -89,9 +89,7 @@ func Normalize(body []byte, r Resource) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	dataChanged, err := rewriteObject(doc, "data", func(data map[string]json.RawMessage) (bool, error) {
-		return normalizeData(data, r)
-	})
+	dataChanged, err := rewriteObject(doc, "data", r.normalizeData)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +175,7 @@ func checkTopLevel(member string, raw json.RawMessage) error {
 
 // normalizeData drops data.meta, data.links, unchanged read-only
 // attributes and unchanged relationships.
-func normalizeData(data map[string]json.RawMessage, r Resource) (bool, error) {
+func (r Resource) normalizeData(data map[string]json.RawMessage) (bool, error) {
 	changed, err := dropMembers(data, []string{"meta", "links"}, func(member string, raw json.RawMessage) error {
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
@@ -188,15 +186,13 @@ func normalizeData(data map[string]json.RawMessage, r Resource) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	attrsChanged, err := rewriteObject(data, "attributes", func(attrs map[string]json.RawMessage) (bool, error) {
-		return dropReadOnly(attrs, r)
-	})
+	attrsChanged, err := rewriteObject(data, "attributes", r.dropReadOnly)
 	if err != nil {
 		return false, err
 	}
 	changed = changed || attrsChanged
 	if raw, ok := data["relationships"]; ok {
-		kept, err := checkRelationships(raw, r)
+		kept, err := r.checkRelationships(raw)
 		if err != nil {
 			return false, err
 		}
@@ -214,7 +210,9 @@ func normalizeData(data map[string]json.RawMessage, r Resource) (bool, error) {
 	return changed, nil
 }
 
-func dropReadOnly(attrs map[string]json.RawMessage, r Resource) (bool, error) {
+// dropReadOnly drops the read-only and computed attributes sent back as
+// read, refusing any other value of them.
+func (r Resource) dropReadOnly(attrs map[string]json.RawMessage) (bool, error) {
 	changed := false
 	for _, name := range sortedKeys(attrs) {
 		raw := attrs[name]
@@ -242,7 +240,7 @@ func dropReadOnly(attrs map[string]json.RawMessage, r Resource) (bool, error) {
 
 // checkRelationships checks the read-only relationships sent against r
 // and returns the writable ones, to keep.
-func checkRelationships(raw json.RawMessage, r Resource) (map[string]json.RawMessage, error) {
+func (r Resource) checkRelationships(raw json.RawMessage) (map[string]json.RawMessage, error) {
 	var rels map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &rels); err != nil || rels == nil {
 		return nil, &Error{Status: http.StatusBadRequest, Message: "data.relationships must be an object", Pointer: "/data/relationships"}
