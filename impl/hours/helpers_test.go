@@ -1,23 +1,18 @@
 package hours_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"mime"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/sitelib/sitesvc/gen/hoursapi"
 	"github.com/sitelib/sitesvc/impl/auth"
@@ -41,48 +36,16 @@ type env struct {
 	now    time.Time
 }
 
-var (
-	schemaOnce sync.Once
-	schemaVal  *jsonschema.Schema
-	schemaErr  error
-)
+// jsonapiSchema is ../shared/data/schemas/jsonapi-1.0.schema.json,
+// compiled once.
+var jsonapiSchema testkit.Once[*testkit.JSONSchema]
 
-// jsonapiSchema compiles ../shared/data/schemas/jsonapi-1.0.schema.json.
-func jsonapiSchema(t testing.TB) *jsonschema.Schema {
-	t.Helper()
-	// Outside the Once: without ../shared, SharedDir skips this test
-	// (runtime.Goexit), which must not leave the Once done with no schema.
-	path := filepath.Join(testkit.SharedDir(t), "data", "schemas", "jsonapi-1.0.schema.json")
-	schemaOnce.Do(func() {
-		f, err := os.Open(path)
-		if err != nil {
-			schemaErr = err
-			return
-		}
-		defer f.Close()
-		doc, err := jsonschema.UnmarshalJSON(f)
-		if err != nil {
-			schemaErr = err
-			return
-		}
-		c := jsonschema.NewCompiler()
-		if schemaErr = c.AddResource("jsonapi.json", doc); schemaErr != nil {
-			return
-		}
-		schemaVal, schemaErr = c.Compile("jsonapi.json")
-	})
-	if schemaErr != nil {
-		t.Fatalf("compiling the JSON:API schema: %v", schemaErr)
-	}
-	return schemaVal
-}
-
+// validateJSONAPI checks body against the JSON:API schema.
 func validateJSONAPI(t testing.TB, body []byte) error {
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	return jsonapiSchema(t).Validate(inst)
+	t.Helper()
+	// Outside Get: without ../shared, SharedDir skips this test.
+	path := filepath.Join(testkit.SharedDir(t), "data", "schemas", "jsonapi-1.0.schema.json")
+	return jsonapiSchema.Get(t, func() (*testkit.JSONSchema, error) { return testkit.CompileJSONSchema(path) }).Validate(body)
 }
 
 // eachBackend runs fn against a fresh service on SQLite and, when

@@ -18,8 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/sitelib/sitesvc/impl/purl/record"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
@@ -61,7 +59,7 @@ func TestCorpus(t *testing.T) {
 	token := testkit.AddToken(t, srv.DataDir, "publisher", "corpus")
 	work := t.TempDir()
 
-	iiif := compileIIIF(t, filepath.Join(testkit.SharedDir(t), "data", "schemas", "iiif-presentation-3.0.schema.json"))
+	iiif := iiifPresentation(t)
 
 	var mu sync.Mutex // guards the results below
 	outcomes := map[string]string{}
@@ -152,7 +150,7 @@ func corpusObjects(stems []string) map[string][]string {
 // its manifest against the IIIF schema iiif. It returns a one-line outcome,
 // the served .mods and the manifest (nil when there is none), or why it
 // failed.
-func corpusRecord(t *testing.T, srv *testkit.Server, bin, token, dir string, raw, modsDoc []byte, iiif *jsonschema.Schema) (string, []byte, []byte, error) {
+func corpusRecord(t *testing.T, srv *testkit.Server, bin, token, dir string, raw, modsDoc []byte, iiif *testkit.JSONSchema) (string, []byte, []byte, error) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -244,11 +242,7 @@ func corpusRecord(t *testing.T, srv *testkit.Server, bin, token, dir string, raw
 		if err != nil {
 			return "", nil, nil, err
 		}
-		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
-		if err == nil {
-			err = iiif.Validate(inst)
-		}
-		if err != nil {
+		if err := iiif.Validate(body); err != nil {
 			return "", nil, nil, fmt.Errorf("manifest is not valid IIIF 3.0: %w", err)
 		}
 		manifest = fmt.Sprintf("manifest of %d canvases", len(rec.Canvases()))

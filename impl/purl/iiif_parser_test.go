@@ -105,7 +105,7 @@ func TestManifestsWithIIIFParser(t *testing.T) {
 		if len(m.Items) == 0 {
 			t.Errorf("%s: %s without items", id, m.Type)
 		}
-		if err := validateIIIF(t, body); err != nil {
+		if err := iiifPresentation(t).Validate(body); err != nil {
 			t.Errorf("%s: IIIF JSON Schema: %v", id, err)
 		}
 		docs[string(id)] = body

@@ -45,7 +45,7 @@ func getManifest(t *testing.T, f *fixture, id string) manifestJSON {
 	t.Helper()
 	resp, body := f.get(t, "/"+id+"/iiif/manifest")
 	expect(t, resp, body, 200, typeManifest)
-	if err := validateIIIF(t, body); err != nil {
+	if err := iiifPresentation(t).Validate(body); err != nil {
 		t.Fatalf("%s: %v", id, err)
 	}
 	var m manifestJSON
@@ -107,7 +107,7 @@ func TestManifestOfADocumentWithACover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := validateIIIF(t, body); err != nil {
+	if err := iiifPresentation(t).Validate(body); err != nil {
 		t.Fatal(err)
 	}
 	var m manifestJSON

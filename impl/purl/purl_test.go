@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/auth"
 	"github.com/sitelib/sitesvc/impl/purl/record"
@@ -172,8 +170,7 @@ func loadSamples(t testing.TB, dir string) []sampleObject {
 func TestSampleObjects(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	shared := testkit.SharedDir(t)
-	iiif := compileIIIF(t, filepath.Join(shared, "data", "schemas", "iiif-presentation-3.0.schema.json"))
+	iiif := iiifPresentation(t)
 	var modsFiles []string
 	modsDir := t.TempDir()
 	for _, s := range loadSamples(t, f.samples) {
@@ -307,23 +304,9 @@ func checkPublicXMLShape(t *testing.T, id string, data []byte) {
 	}
 }
 
-func compileIIIF(t *testing.T, path string) *jsonschema.Schema {
+func checkManifest(t *testing.T, sch *testkit.JSONSchema, s sampleObject, body []byte) {
 	t.Helper()
-	c := jsonschema.NewCompiler()
-	sch, err := c.Compile(path)
-	if err != nil {
-		t.Fatalf("compiling the IIIF schema: %v", err)
-	}
-	return sch
-}
-
-func checkManifest(t *testing.T, sch *jsonschema.Schema, s sampleObject, body []byte) {
-	t.Helper()
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sch.Validate(inst); err != nil {
+	if err := sch.Validate(body); err != nil {
 		t.Fatalf("manifest of %s is not valid IIIF 3.0: %v", s.id, err)
 	}
 	if s.rec.ObjectType == "collection" {
@@ -646,12 +629,8 @@ func TestManifestOfAVideo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	iiif := compileIIIF(t, filepath.Join(testkit.SharedDir(t), "data", "schemas", "iiif-presentation-3.0.schema.json"))
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := iiif.Validate(inst); err != nil {
+	iiif := iiifPresentation(t)
+	if err := iiif.Validate(body); err != nil {
 		t.Fatalf("video manifest is not valid IIIF 3.0: %v", err)
 	}
 	var m purlapi.Manifest

@@ -40,7 +40,7 @@ func TestRealRecords(t *testing.T) {
 	bin := testkit.Binary(t)
 	token := testkit.AddToken(t, srv.DataDir, "publisher", "real")
 	work := t.TempDir()
-	iiif := compileIIIF(t, filepath.Join(testkit.SharedDir(t), "data", "schemas", "iiif-presentation-3.0.schema.json"))
+	iiif := iiifPresentation(t)
 	mods := map[string][]byte{}
 	manifests := map[string][]byte{}
 	for _, p := range files {

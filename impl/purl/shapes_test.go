@@ -159,7 +159,7 @@ func TestOtherRepositoriesShapes(t *testing.T) {
 				if (resp.StatusCode == http.StatusOK) != c.manifest {
 					t.Errorf("%s: manifest %d, want one: %v", way, resp.StatusCode, c.manifest)
 				} else if c.manifest {
-					if err := validateIIIF(t, body); err != nil {
+					if err := iiifPresentation(t).Validate(body); err != nil {
 						t.Errorf("%s: manifest is not valid IIIF 3.0: %v", way, err)
 					}
 				}

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/internal/variants"
@@ -47,7 +45,7 @@ func servedShape(t *testing.T, v variants.Variant, data []byte) {
 // JSON Schema, at least one canvas, its title.
 func checkVariantManifest(t *testing.T, v variants.Variant, body []byte) {
 	t.Helper()
-	if err := validateIIIF(t, body); err != nil {
+	if err := iiifPresentation(t).Validate(body); err != nil {
 		t.Fatalf("manifest is not valid IIIF 3.0: %v", err)
 	}
 	var m purlapi.Manifest
@@ -62,15 +60,17 @@ func checkVariantManifest(t *testing.T, v variants.Variant, body []byte) {
 	}
 }
 
-// validateIIIF validates a manifest against the IIIF JSON Schema.
-func validateIIIF(t *testing.T, body []byte) error {
+// iiifSchema is ../shared's IIIF Presentation 3.0 JSON Schema, compiled
+// once.
+var iiifSchema testkit.Once[*testkit.JSONSchema]
+
+// iiifPresentation is the IIIF Presentation 3.0 JSON Schema manifests are
+// checked against.
+func iiifPresentation(t testing.TB) *testkit.JSONSchema {
 	t.Helper()
-	sch := compileIIIF(t, filepath.Join(testkit.SharedDir(t), "data", "schemas", "iiif-presentation-3.0.schema.json"))
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	return sch.Validate(inst)
+	// Outside Get: without ../shared, SharedDir skips this test.
+	path := filepath.Join(testkit.SharedDir(t), "data", "schemas", "iiif-presentation-3.0.schema.json")
+	return iiifSchema.Get(t, func() (*testkit.JSONSchema, error) { return testkit.CompileJSONSchema(path) })
 }
 
 // validateMODS36 runs xmllint with the MODS 3.6 schema on docs.

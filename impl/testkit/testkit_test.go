@@ -145,3 +145,25 @@ func TestMarkdownBlock(t *testing.T) {
 		t.Errorf("RepoFile: %.40q", got)
 	}
 }
+
+// TestJSONSchema: a compiled schema accepts a valid document and says why
+// it refuses one that breaks it or is not JSON; a missing file is an error.
+func TestJSONSchema(t *testing.T) {
+	t.Parallel()
+	s, err := CompileJSONSchema(filepath.Join("testdata", "point.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate([]byte(`{"x": 1}`)); err != nil {
+		t.Errorf("valid document refused: %v", err)
+	}
+	if err := s.Validate([]byte(`{"x": "one"}`)); err == nil || !strings.Contains(err.Error(), "/x") {
+		t.Errorf("x as a string: %v, want an error naming /x", err)
+	}
+	if err := s.Validate([]byte(`{"x": 1`)); err == nil || !strings.Contains(err.Error(), "not JSON") {
+		t.Errorf("truncated document: %v", err)
+	}
+	if _, err := CompileJSONSchema(filepath.Join("testdata", "missing.schema.json")); err == nil {
+		t.Error("a missing schema file compiled")
+	}
+}
