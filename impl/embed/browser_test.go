@@ -79,12 +79,9 @@ func evalString(ctx context.Context, t *testing.T, expr string) string {
 func TestViewerInBrowser(t *testing.T) {
 	t.Parallel()
 	srv := viewerServer(t)
-	iframeURL := func(druid string) string {
-		return srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+druid)
-	}
 	open := func(ctx context.Context, t *testing.T, druid string) {
 		t.Helper()
-		if err := chromedp.Run(ctx, chromedp.Navigate(iframeURL(druid))); err != nil {
+		if err := chromedp.Run(ctx, chromedp.Navigate(srv.EmbedIframe(druid))); err != nil {
 			t.Fatalf("navigate: %v", err)
 		}
 		// The container starts hidden; the viewer script reveals it.
@@ -222,7 +219,7 @@ func TestViewerInBrowser(t *testing.T) {
 		}
 
 		t.Run("hide_title", func(t *testing.T) {
-			if err := chromedp.Run(ctx, chromedp.Navigate(iframeURL(sampleFiles)+"&hide_title=true")); err != nil {
+			if err := chromedp.Run(ctx, chromedp.Navigate(srv.EmbedIframe(sampleFiles)+"&hide_title=true")); err != nil {
 				t.Fatal(err)
 			}
 			if err := testkit.WaitJS(ctx, `!document.getElementById('sitesvc-embed').hidden`, 10*time.Second); err != nil {
@@ -237,7 +234,7 @@ func TestViewerInBrowser(t *testing.T) {
 		// files.
 		t.Run("mirador missing", func(t *testing.T) {
 			bare := testkit.StartServer(t, "--viewer-dir", t.TempDir())
-			if err := chromedp.Run(ctx, chromedp.Navigate(bare.URL+"/embed/iframe?url="+url.QueryEscape(bare.URL+"/purl/"+sampleImage))); err != nil {
+			if err := chromedp.Run(ctx, chromedp.Navigate(bare.EmbedIframe(sampleImage))); err != nil {
 				t.Fatal(err)
 			}
 			if err := testkit.WaitJS(ctx, `!!document.querySelector('.sitesvc-error') && document.querySelectorAll('.sitesvc-file-link').length === 2`, 15*time.Second); err != nil {

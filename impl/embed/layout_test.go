@@ -10,7 +10,6 @@ import (
 	_ "image/jpeg" // the sample images' tiles
 	"image/png"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -70,7 +69,7 @@ func TestViewerShowsTheImage(t *testing.T) {
 					if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(vp.width, vp.height, 1, false)); err != nil {
 						t.Fatal(err)
 					}
-					u := srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+druid)
+					u := srv.EmbedIframe(druid)
 					checkImageShown(ctx, t, srv, u, druid, druid+"-"+vp.name, float64(vp.width*vp.height), vp.minShare)
 				})
 			}
@@ -113,7 +112,7 @@ func viewerFrames(ctx context.Context, t *testing.T, srv *testkit.Server) {
 		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(640, 300, 1, false)); err != nil {
 			t.Fatal(err)
 		}
-		u := srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+sampleMap) + "&hide_title=true&maxheight=300"
+		u := srv.EmbedIframe(sampleMap) + "&hide_title=true&maxheight=300"
 		// The image area is the frame but the canvas controls' strip.
 		checkImageShown(ctx, t, srv, u, sampleMap, "hide-title-300", 640*300, 0.8)
 		if got := evalString(ctx, t, `String(document.querySelectorAll('.sitesvc-embed-title').length)`); got != "0" {
@@ -141,7 +140,7 @@ func viewerFrames(ctx context.Context, t *testing.T, srv *testkit.Server) {
 				return page.RemoveScriptToEvaluateOnNewDocument(scriptID).Do(ctx)
 			}))
 		}()
-		u := srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+sampleImage)
+		u := srv.EmbedIframe(sampleImage)
 		checkImageShown(ctx, t, srv, u, sampleImage, "shown-later", 640*400, 0.7)
 	})
 	// The PURL page embeds the same viewer through oEmbed: fitted there too.
@@ -161,7 +160,7 @@ func viewerFrames(ctx context.Context, t *testing.T, srv *testkit.Server) {
 func openViewer(ctx context.Context, t *testing.T, srv *testkit.Server, druid string, width, height int64) {
 	t.Helper()
 	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(width, height, 1, false),
-		chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+druid))); err != nil {
+		chromedp.Navigate(srv.EmbedIframe(druid))); err != nil {
 		t.Fatal(err)
 	}
 	if err := testkit.WaitJS(ctx, drawnJS, drawLimit); err != nil {
@@ -359,7 +358,7 @@ func viewerControls(ctx context.Context, t *testing.T, srv *testkit.Server) {
 func checkViewerFills(ctx context.Context, t *testing.T, srv *testkit.Server, druid, selector string, width, height int64, vpName string) {
 	t.Helper()
 	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(width, height, 1, false),
-		chromedp.Navigate(srv.URL+"/embed/iframe?url="+url.QueryEscape(srv.URL+"/purl/"+druid))); err != nil {
+		chromedp.Navigate(srv.EmbedIframe(druid))); err != nil {
 		t.Fatal(err)
 	}
 	if err := testkit.WaitJS(ctx, `(function(){var e = document.querySelector('`+selector+`'); return !!e && e.getBoundingClientRect().height > 0 && (!e.complete === false || e.tagName !== 'IMG') && (e.tagName !== 'VIDEO' || e.readyState >= 2);})()`, 20*time.Second); err != nil {

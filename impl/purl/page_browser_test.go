@@ -5,7 +5,6 @@ import (
 	"image"
 	_ "image/jpeg" // the image service's JPEGs
 	"net/http"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -163,7 +162,7 @@ func TestPageInChromium(t *testing.T) {
 	t.Parallel()
 	srv, browser := chromiumSite(t, 3*time.Minute)
 	pageURL := srv.URL + "/purl/bb000kk0000"
-	wantIframe := srv.URL + "/embed/iframe?url=" + url.QueryEscape(pageURL)
+	wantIframe := srv.EmbedIframe("bb000kk0000")
 
 	for _, js := range []bool{true, false} {
 		name := "javascript"

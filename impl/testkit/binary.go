@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -278,6 +279,13 @@ func (s *Server) kill() {
 func (s *Server) Get(t testing.TB, path string) (*http.Response, []byte) {
 	t.Helper()
 	return Get(t, s.URL+path)
+}
+
+// EmbedIframe is the URL of the embed service's iframe document for the
+// object druid of the server's PURL service: what the embed code of the
+// object's page opens.
+func (s *Server) EmbedIframe(druid string) string {
+	return s.URL + "/embed/iframe?url=" + url.QueryEscape(s.URL+"/purl/"+druid)
 }
 
 // listening reports whether the server's log (text or JSON) says it

@@ -8,7 +8,6 @@ import (
 	"image/png"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -171,8 +170,7 @@ func TestRestrictedItemInBrowser(t *testing.T) {
 			t.Logf("server log:\n%s", srv.Logs())
 		}
 	})
-	purl := srv.URL + "/purl/bn888yz8888"
-	iframe := srv.URL + "/embed/iframe?url=" + url.QueryEscape(purl)
+	iframe := srv.EmbedIframe("bn888yz8888")
 	colours := sourceColours(t)
 	tiles := `performance.getEntriesByType('resource').filter(function(e){return /\/iiif\/image\/floor-plan\.png\/[^/]+\/[^/]+\/0\/default\.jpg$/.test(e.name);}).length`
 
@@ -232,10 +230,7 @@ func TestRefusedAndLocationInBrowser(t *testing.T) {
 	t.Parallel()
 	srv := site(t)
 	ctx := openBrowser(t)
-	iframe := func(druid string) string {
-		return srv.URL + "/embed/iframe?url=" + url.QueryEscape(srv.URL+"/purl/"+druid)
-	}
-	if err := chromedp.Run(ctx, chromedp.Navigate(iframe("bn888yz8888"))); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.EmbedIframe("bn888yz8888"))); err != nil {
 		t.Fatal(err)
 	}
 	wait(t, ctx, "sign-in button", `!!document.querySelector('button.sitesvc-signin')`)
@@ -265,7 +260,7 @@ func TestRefusedAndLocationInBrowser(t *testing.T) {
 		if err := chromedp.Run(room,
 			network.Enable(),
 			network.SetExtraHTTPHeaders(network.Headers{"X-Forwarded-For": c.xff}),
-			chromedp.Navigate(iframe("bq121cd1212")),
+			chromedp.Navigate(srv.EmbedIframe("bq121cd1212")),
 		); err != nil {
 			t.Fatal(err)
 		}
