@@ -116,7 +116,7 @@ func TestBinary(t *testing.T) {
 
 	// Publish a new object from a directory: a copy of a sample under another druid.
 	objDir := filepath.Join(t.TempDir(), "obj")
-	copyObject(t, filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bf222jk2222"), objDir, "bf222jk2222", "bt314vw1592")
+	testkit.CopyPURLSample(t, "bf222jk2222", objDir, "bt314vw1592")
 	cmd := publishCmd(bin, srv.DataDir, objDir)
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "published druid:bt314vw1592") {
 		t.Fatalf("purl publish: %v\n%s", err, out)
@@ -128,7 +128,7 @@ func TestBinary(t *testing.T) {
 
 	// A bad object is refused and nothing of it is written.
 	badDir := filepath.Join(t.TempDir(), "bad")
-	copyObject(t, filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bf222jk2222"), badDir, "bf222jk2222", "bv271mn8281")
+	testkit.CopyPURLSample(t, "bf222jk2222", badDir, "bv271mn8281")
 	os.Remove(filepath.Join(badDir, "coast-map.png"))
 	if out, err := publishCmd(bin, srv.DataDir, badDir).CombinedOutput(); err == nil || !strings.Contains(string(out), "coast-map.png") {
 		t.Fatalf("purl publish of a bad object: %v\n%s", err, out)
@@ -136,30 +136,5 @@ func TestBinary(t *testing.T) {
 	resp, _ = srv.Get(t, "/purl/bv271mn8281")
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("refused object is served: %d", resp.StatusCode)
-	}
-}
-
-// copyObject copies the object directory from to to, as object newID: oldID becomes
-// newID in its XML files.
-func copyObject(t *testing.T, from, to, oldID, newID string) {
-	t.Helper()
-	if err := os.MkdirAll(to, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	entries, err := os.ReadDir(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(from, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasSuffix(e.Name(), ".xml") {
-			data = bytes.ReplaceAll(data, []byte(oldID), []byte(newID))
-		}
-		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 func copySample(t *testing.T, id, dir string) string {
 	t.Helper()
 	dst := filepath.Join(dir, id)
-	copyObject(t, filepath.Join(testkit.RepoRoot(t), "samples", "purl", id), dst, id, id)
+	testkit.CopyPURLSample(t, id, dst, id)
 	return dst
 }
 

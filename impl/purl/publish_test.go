@@ -314,7 +314,7 @@ func TestPublishMODSAgainstTheSchema(t *testing.T) {
 	}
 
 	dir := filepath.Join(t.TempDir(), "obj")
-	copyObject(t, filepath.Join(f.samples, "bf222jk2222"), dir, "bf222jk2222", "bt314vw1592")
+	testkit.CopyPURLSample(t, "bf222jk2222", dir, "bt314vw1592")
 	modsPath := filepath.Join(dir, "mods.xml")
 	data, err := os.ReadFile(modsPath)
 	if err != nil {

@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,4 +68,32 @@ blocks:
 	}
 	t.Fatalf("testkit: %s has no %s block after %q containing %q", rel, lang, after, needles)
 	return ""
+}
+
+// CopyPURLSample copies the files of the sample object id
+// (samples/purl/<id>) into the directory dst, made if needed, as object
+// newID: id becomes newID in its XML documents (newID = id for a plain
+// copy). A test publishes or spoils the copy, never the sample.
+func CopyPURLSample(t testing.TB, id, dst, newID string) {
+	t.Helper()
+	from := filepath.Join(RepoRoot(t), "samples", "purl", id)
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatalf("testkit: %v", err)
+	}
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatalf("testkit: %v", err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatalf("testkit: %v", err)
+		}
+		if strings.HasSuffix(e.Name(), ".xml") {
+			data = bytes.ReplaceAll(data, []byte(id), []byte(newID))
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+			t.Fatalf("testkit: %v", err)
+		}
+	}
 }

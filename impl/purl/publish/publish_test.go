@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sitelib/sitesvc/impl/purl/store"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 const samples = "../../../samples/purl"
@@ -32,15 +33,7 @@ func TestTreeSamples(t *testing.T) {
 func copyDir(t *testing.T, id string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), id)
-	os.MkdirAll(dir, 0o755)
-	entries, _ := os.ReadDir(filepath.Join(samples, id))
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(samples, id, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644)
-	}
+	testkit.CopyPURLSample(t, id, dir, id)
 	return dir
 }
 
