@@ -36,6 +36,8 @@ type serveSettings struct {
 	ShutdownTimeout time.Duration
 	MaxBodyBytes    int64
 	LogFormat       string // "json" or "text"
+	// GC is what serve asks of Go's garbage collector (gc.go).
+	GC gcPolicy
 
 	// SignIn are the staff sign-in's settings (signin.go); the sign-in is
 	// the site's, not a service's.
@@ -138,6 +140,8 @@ func newServeSettings(fs *flag.FlagSet, env func(string) string) *serveSettings 
 	ef.dur(&s.IdleTimeout, "idle-timeout", 120*time.Second, "HTTP idle timeout")
 	ef.dur(&s.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long shutdown waits for in-flight requests")
 	ef.size(&s.MaxBodyBytes, "max-body-bytes", 32<<20, "largest request body accepted (larger ones get 413)")
+	ef.size(&s.GC.Percent, "gc-percent", defaultGCPercent, "garbage collector target, as GOGC: collect when the heap has grown by this percent of what is live (GOGC, when set, wins)")
+	ef.size(&s.GC.MemoryLimit, "memory-limit", defaultMemoryLimit, "soft limit of the Go heap in bytes, as GOMEMLIMIT: the collector works harder near it; 0 for none (GOMEMLIMIT, when set, wins)")
 	s.SignIn.register(ef)
 	for _, d := range serviceTable {
 		base := new(string)
@@ -168,6 +172,9 @@ func (s *serveSettings) check() error {
 	}
 	if s.LogFormat != "json" && s.LogFormat != "text" {
 		return fmt.Errorf("--log-format %q: json or text", s.LogFormat)
+	}
+	if err := s.GC.check(); err != nil {
+		return err
 	}
 	if s.MaxBodyBytes <= 0 {
 		return fmt.Errorf("--max-body-bytes %d must be more than 0", s.MaxBodyBytes)

@@ -36,6 +36,7 @@ files). Development mode (--dev, which make run uses) adds a development SOAP ke
 	}
 	w := &wiring{settings: settings, logger: newLogger(settings.LogFormat, stderr)}
 	defer w.runExits()
+	defer settings.GC.apply(env, w.logger)()
 	// The port first: when it is taken, serve stops before any service
 	// starts (or says it is ready) and before the data directory is touched.
 	ln, activated, err := listen(settings.Addr)

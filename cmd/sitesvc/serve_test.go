@@ -227,6 +227,7 @@ func TestConfigDefaultsAndEnv(t *testing.T) {
 	for _, bad := range [][]string{{"--services", "purl,ftp"}, {"--public-url", "localhost"}, {"--services", ","},
 		{"--services", "purl,purl"}, {"--public-url", "http://x.test/?a=1"}, {"--public-url", "ftp://x.test"},
 		{"--hours-base-url", "https://h.test/hours#top"}, {"--log-format", "xml"}, {"--read-timeout", "-1s"}, {"--shutdown-timeout", "0s"}, {"--max-body-bytes", "0"},
+		{"--gc-percent", "10"}, {"--gc-percent", "5000"}, {"--memory-limit", "1000"}, {"--memory-limit", "-1"},
 		{"--iiif-cache-max-bytes", "0"}, {"--iiif-max-builds", "-1"}, {"--iiif-build-queue", "0"}} {
 		fs := newFlagSetForTest()
 		c := newServeSettings(fs, func(string) string { return "" })

@@ -73,6 +73,31 @@ func generated(e *Engine, n int, seed uint64, genes ...string) []*fasta.Record {
 	return recs
 }
 
+// analysable returns the first n of recs that the analysis accepts. The
+// generator's sequences are farther from every HIV-1 reference than real ones
+// (random synonymous codons: about 24 % in PR), and its random amino acid
+// changes now and then put five unusual ones in PR, which the analysis
+// rightly refuses as not HIV-1 (seed 1: 1 of 32). The benchmark measures the
+// analysis of HIV-1 sequences, so such draws are left out, and said.
+func analysable(b *testing.B, batch *Batch, n int, recs []*fasta.Record) []*fasta.Record {
+	b.Helper()
+	var kept []*fasta.Record
+	for _, r := range recs {
+		if len(kept) == n {
+			break
+		}
+		if _, ok := batch.Sample(1, r); ok {
+			kept = append(kept, r)
+		} else {
+			b.Logf("generated sequence %d left out: the analysis refuses it", len(kept))
+		}
+	}
+	if len(kept) < n {
+		b.Fatalf("only %d of %d generated sequences are analysable, want %d", len(kept), len(recs), n)
+	}
+	return kept
+}
+
 // cpuTime is the process's CPU time (user + system) in seconds. Rates are per CPU second,
 // as the reference figure is, so that other work on a shared machine does not count against
 // the code measured (garbage collection on other threads does count).
@@ -111,8 +136,8 @@ func BenchmarkSequenceAnalysis(b *testing.B) {
 		recs []*fasta.Record
 	}{
 		{"shared", sharedBenchSequences(b)},
-		{"PR+RT-1.3kb", prrt(generated(e, 32, 1, "PR", "RT"))},
-		{"PR+RT+IN-2.8kb", generated(e, 32, 2, "PR", "RT", "IN")},
+		{"PR+RT-1.3kb", analysable(b, batch, 32, prrt(generated(e, 48, 1, "PR", "RT")))},
+		{"PR+RT+IN-2.8kb", analysable(b, batch, 32, generated(e, 48, 2, "PR", "RT", "IN"))},
 	}
 	for _, in := range inputs {
 		nt := 0
