@@ -24,7 +24,7 @@ TESTENV    = SITESVC_TEST_BINARY=$(CURDIR)/$(BIN)
 TS_TEST    = $(TESTENV) bash scripts/tsclients.sh test
 BENCH_ONCE = $(TESTENV) $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 20m $(PKGS)
 
-.PHONY: all generate viewer mirador apidocs webcheck hours-npm samples-large build run install test ts-test bench bench-check bench-edge lint fmt-check vet staticcheck gen-check clean
+.PHONY: all generate viewer mirador apidocs webcheck hours-npm samples-large build run install test ts-test bench bench-check bench-edge bench-edge-long lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
@@ -115,6 +115,10 @@ bench: build
 ## bench-edge: only the edge benchmark (the real binary vs bare net/http over loopback)
 bench-edge: build
 	$(TESTENV) $(GO) test -run '^$$' -bench '^BenchmarkEdge$$' -count 1 ./cmd/sitesvc
+
+## bench-edge-long: the edge benchmark in 10 rounds of 2 s per side (about 8 minutes, 12 with a before binary): the steadier figure
+bench-edge-long: build
+	SITESVC_BENCH_EDGE_ROUNDS=10 SITESVC_BENCH_EDGE_SECONDS=2 $(TESTENV) $(GO) test -run '^$$' -bench '^BenchmarkEdge$$' -count 1 -timeout 60m ./cmd/sitesvc
 
 clean:
 	rm -rf bin

@@ -62,6 +62,7 @@ func BenchmarkEdge(b *testing.B) {
 		pin(b, before.Pid(), serverCPU)
 	}
 
+	rounds, seconds := wrkRounds(b)
 	for _, ep := range endpoints {
 		b.Run(ep.name, func(b *testing.B) {
 			// The sides of a round: the binary, the bare server and, when
@@ -79,15 +80,15 @@ func BenchmarkEdge(b *testing.B) {
 				runWrk(b, wrk, loadCPU, sd.url, ep.header, 1)
 				sd.user0, sd.sys0 = cpuTicksSplit(sd.pid)
 			}
-			ratios := make([]float64, 0, edgeWrkRounds)
+			ratios := make([]float64, 0, rounds)
 			var beforeRatios []float64
-			for r := 0; r < edgeWrkRounds; r++ {
+			for r := 0; r < rounds; r++ {
 				// Each round starts with another side, so that none is
 				// always measured first.
 				starved := false
 				for k := range sides {
 					sd := sides[(r+k)%len(sides)]
-					sd.last = runWrk(b, wrk, loadCPU, sd.url, ep.header, edgeWrkSeconds)
+					sd.last = runWrk(b, wrk, loadCPU, sd.url, ep.header, seconds)
 					sd.requests, sd.seconds = sd.requests+sd.last.requests, sd.seconds+sd.last.seconds
 					starved = starved || sd.last.requests == 0
 				}
@@ -95,7 +96,7 @@ func BenchmarkEdge(b *testing.B) {
 					// A side that answered nothing in the round was given
 					// no CPU (a machine loaded by others): the round says
 					// nothing about the servers.
-					b.Logf("round %d left out: a side answered no request in %ds", r, edgeWrkSeconds)
+					b.Logf("round %d left out: a side answered no request in %ds", r, seconds)
 					continue
 				}
 				ratios = append(ratios, binSide.last.perSecond()/bareSide.last.perSecond())
@@ -103,8 +104,8 @@ func BenchmarkEdge(b *testing.B) {
 					beforeRatios = append(beforeRatios, sides[2].last.perSecond()/bareSide.last.perSecond())
 				}
 			}
-			if len(ratios) < (edgeWrkRounds+1)/2 {
-				b.Fatalf("only %d of %d rounds had every side answering", len(ratios), edgeWrkRounds)
+			if len(ratios) < (rounds+1)/2 {
+				b.Fatalf("only %d of %d rounds had every side answering", len(ratios), rounds)
 			}
 			for _, sd := range sides {
 				u, s := cpuTicksSplit(sd.pid)
@@ -163,11 +164,19 @@ func median(xs []float64) float64 {
 // The wrk load's bounds: per endpoint and side, a one-second warm-up, then
 // edgeWrkRounds rounds of edgeWrkSeconds over edgeWrkConns connections
 // (about 3 minutes for the eleven endpoints, 4½ with a before binary).
+// SITESVC_BENCH_EDGE_ROUNDS and SITESVC_BENCH_EDGE_SECONDS change the
+// first two for a longer, steadier measurement (make bench-edge-long).
 const (
 	edgeWrkRounds  = 6
 	edgeWrkSeconds = 1
 	edgeWrkConns   = 32
 )
+
+// wrkRounds is BenchmarkEdge's number of rounds and their length.
+func wrkRounds(b *testing.B) (rounds, seconds int) {
+	return benchSetting(b, "SITESVC_BENCH_EDGE_ROUNDS", edgeWrkRounds, 100),
+		benchSetting(b, "SITESVC_BENCH_EDGE_SECONDS", edgeWrkSeconds, 60)
+}
 
 // wrkResult is what one wrk run measured; requests may be 0 (a server
 // given no CPU during the run), and BenchmarkEdge leaves such rounds out.
@@ -376,13 +385,19 @@ func BenchmarkEdgeInProcess(b *testing.B) {
 // second (make test runs every benchmark once), or what
 // SITESVC_BENCH_PROFILE_SECONDS says, for a profile with more samples.
 func edgeInProcessSeconds(b *testing.B) int {
-	v := os.Getenv("SITESVC_BENCH_PROFILE_SECONDS")
+	return benchSetting(b, "SITESVC_BENCH_PROFILE_SECONDS", 1, 600)
+}
+
+// benchSetting is the whole number the environment variable name gives, from
+// 1 to most, or def when it is not set.
+func benchSetting(b *testing.B, name string, def, most int) int {
+	v := os.Getenv(name)
 	if v == "" {
-		return 1
+		return def
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > 600 {
-		b.Fatalf("SITESVC_BENCH_PROFILE_SECONDS=%q: want whole seconds from 1 to 600", v)
+	if err != nil || n < 1 || n > most {
+		b.Fatalf("%s=%q: want a whole number from 1 to %d", name, v, most)
 	}
 	return n
 }
