@@ -121,3 +121,159 @@ func (a *Aligner) pieceScore(g Gene, q []uint8, s int32, pos int, ci codonInfo) 
 	}
 	return score
 }
+
+// indelBesideRun re-places the codons of gene part g next to a run of N — its first codons
+// when atStart, else its last — when they match better a few codons further towards the
+// run, with a deletion of the sequence between them and the rest of g. Next to a run,
+// g's own alignment ends free, so a deletion a few codons from the run costs more than
+// reading those codons shifted, as mismatches (RT_DELETIONS_69_AF277620's I167–Q174
+// deletion six codons after a run of 600 N was read E169Q … Q174K); but the run stands for
+// any number of codons, so no gap cost tells where those codons go, only what they match.
+// Of the first gapWindow clean codons of g (none deleted, cut short or followed by
+// inserted nucleotides), the m > nRunEdgeCodons next to the run move d codons towards it,
+// into the codons free between g and the run's other side (free: the first such codon
+// when atStart, else the last), when that turns at least nRunCodons mismatching codons
+// into matching ones and scores best (pieceScore); the deletion is then placed among the
+// clean codons as any deletion is (placeGaps). Within nRunEdgeCodons of the run a
+// deletion is the run's length being off (deletionsToNRuns), so none is made there.
+func (a *Aligner) indelBesideRun(q []uint8, seq []byte, g *GeneResult, free int, atStart bool) *GeneResult {
+	n := g.LastAA - g.FirstAA + 1
+	// pos(i), start(i): the i-th codon of g from the run's side, where it is read
+	pos := func(i int) int { return g.LastAA - i }
+	start := func(i int) int { return g.LastNA - 3 - 3*i }
+	maxD := free - g.LastAA
+	if atStart {
+		pos = func(i int) int { return g.FirstAA + i }
+		start = func(i int) int { return g.FirstNA - 1 + 3*i }
+		maxD = g.FirstAA - free
+	}
+	if maxD <= 0 {
+		return g
+	}
+	h := 0 // clean codons from the run's side
+	for h < min(n, gapWindow) && start(h) >= 0 && start(h)+3 <= len(seq) {
+		p, clean := pos(h), true
+		for _, m := range g.Mutations {
+			clean = clean && !(m.Position == p && (m.Deletion || m.Insertion || m.Partial))
+		}
+		for _, f := range g.Frameshifts {
+			clean = clean && f.Position != p
+		}
+		if !clean || slices.Contains(g.UnsequencedPositions, p) {
+			break
+		}
+		h++
+	}
+	if h <= nRunEdgeCodons {
+		return g
+	}
+	cons := a.genes[g.Gene].consensus
+	score := func(i, shift int) (float64, bool) {
+		p := pos(i) + shift
+		if atStart {
+			p = pos(i) - shift
+		}
+		s := start(i)
+		ci := a.codons[codonKey(q[s], q[s+1], q[s+2])]
+		return a.pieceScore(g.Gene, q, int32(s), p, ci), ci.aas == 1<<uint(aaIndex(cons[p-1]))
+	}
+	bestM, bestD, bestGain := 0, 0, 0.0
+	for d := 1; d <= maxD; d++ {
+		gain, fixed := 0.0, 0
+		for i := range h {
+			was, wasMatch := score(i, 0)
+			now, nowMatch := score(i, d)
+			gain += now - was
+			if nowMatch && !wasMatch {
+				fixed++
+			} else if wasMatch && !nowMatch {
+				fixed--
+			}
+			if m := i + 1; m > nRunEdgeCodons && fixed >= nRunCodons && gain > bestGain {
+				bestM, bestD, bestGain = m, d, gain
+			}
+		}
+	}
+	if bestM == 0 {
+		return g
+	}
+	// the clean codons with the m next to the run moved by d, the deletion between them
+	// and the others, in the order of the gene
+	recs := make([]codonRec, 0, h+bestD)
+	for i := range h {
+		p := pos(i)
+		switch {
+		case i < bestM && atStart:
+			p -= bestD
+		case i < bestM:
+			p += bestD
+		}
+		recs = append(recs, a.codonRecord(g.Gene, q, p, int32(start(i)), 3))
+		if i == bestM-1 {
+			for k := 1; k <= bestD; k++ {
+				dp, ds := p+k, start(i)+3
+				if !atStart {
+					dp, ds = p-k, start(i)
+				}
+				recs = append(recs, a.codonRecord(g.Gene, q, dp, int32(ds), 0))
+			}
+		}
+	}
+	if !atStart {
+		slices.Reverse(recs)
+	}
+	a.placeGaps(g.Gene, q, recs)
+	// deletions placed next to the run are the run's codons, unsequenced
+	for len(recs) > 0 && recs[0].span == 0 {
+		recs = recs[1:]
+	}
+	for len(recs) > 0 && recs[len(recs)-1].span == 0 {
+		recs = recs[:len(recs)-1]
+	}
+	moved := a.partFromRecs(q, seq, g.Gene, recs)
+	if h == n {
+		return moved
+	}
+	if atStart {
+		return concatParts(moved, cutPart(g, pos(h), g.LastAA))
+	}
+	return concatParts(cutPart(g, g.FirstAA, pos(h)), moved)
+}
+
+// cutPart returns the codons from..to of gene part g, whose codons outside them are read
+// from three nucleotides each (so that the nucleotide range moves by three a codon).
+func cutPart(g *GeneResult, from, to int) *GeneResult {
+	in := func(p int) bool { return p >= from && p <= to }
+	c := &GeneResult{Gene: g.Gene, FirstAA: from, LastAA: to,
+		FirstNA: g.FirstNA + 3*(from-g.FirstAA), LastNA: g.LastNA - 3*(g.LastAA-to),
+		AlignedNA:    g.AlignedNA[3*(from-g.FirstAA) : 3*(to-g.FirstAA+1)],
+		AlignedAA:    g.AlignedAA[from-g.FirstAA : to-g.FirstAA+1],
+		MatchPercent: g.MatchPercent}
+	if from == g.FirstAA {
+		c.LeftTrimmed = g.LeftTrimmed
+	}
+	if to == g.LastAA {
+		c.RightTrimmed = g.RightTrimmed
+	}
+	for _, m := range g.Mutations {
+		if in(m.Position) {
+			c.Mutations = append(c.Mutations, m)
+		}
+	}
+	for _, f := range g.Frameshifts {
+		if in(f.Position) {
+			c.Frameshifts = append(c.Frameshifts, f)
+		}
+	}
+	keep := func(ps []int) (out []int) {
+		for _, p := range ps {
+			if in(p) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	c.StopPositions, c.AmbiguousPositions, c.UnsequencedPositions = keep(g.StopPositions), keep(g.AmbiguousPositions), keep(g.UnsequencedPositions)
+	c.StopCodons, c.AmbiguousCodons, c.UnsequencedCodons = len(c.StopPositions), len(c.AmbiguousPositions), len(c.UnsequencedPositions)
+	return c
+}

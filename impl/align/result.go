@@ -303,6 +303,13 @@ func (a *Aligner) readCodons(q []uint8, seq []byte, gene Gene, pos, start, n int
 	if back {
 		slices.Reverse(recs)
 	}
+	return a.partFromRecs(q, seq, gene, recs)
+}
+
+// partFromRecs turns codon records (the first and last read from three nucleotides, none
+// with nucleotides inserted) into a gene part; its match percentage counts three
+// mismatching nucleotides per mutation (a deletion too) or unsequenced codon.
+func (a *Aligner) partFromRecs(q []uint8, seq []byte, gene Gene, recs []codonRec) *GeneResult {
 	piece := &GeneResult{Gene: gene, FirstAA: recs[0].pos, LastAA: recs[len(recs)-1].pos,
 		FirstNA: int(recs[0].start) + 1, LastNA: int(recs[len(recs)-1].start) + 3}
 	var na, aa strings.Builder
@@ -484,6 +491,10 @@ func (a *Aligner) mergeSplitGene(q []uint8, seq []byte, x, y *GeneResult) *GeneR
 	// The codons the parts' own alignments left out next to the run (a mismatching codon
 	// at a free end) are read on in frame up to the first codon holding an N.
 	x, y = a.extendPart(q, seq, x, y.FirstAA-1, false), a.extendPart(q, seq, y, x.LastAA+1, true)
+	// Codons beside the run go where they match, an indel of the sequence there read as
+	// in the sequence without the run (indelBesideRun).
+	y = a.indelBesideRun(q, seq, y, x.LastAA+1, true)
+	x = a.indelBesideRun(q, seq, x, y.FirstAA-1, false)
 	return concatParts(x, y)
 }
 
