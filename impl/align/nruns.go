@@ -123,112 +123,130 @@ func (a *Aligner) pieceScore(g Gene, q []uint8, s int32, pos int, ci codonInfo) 
 }
 
 // indelBesideRun re-places the codons of gene part g next to a run of N — its first codons
-// when atStart, else its last — when they match better a few codons further towards the
-// run, with a deletion of the sequence between them and the rest of g. Next to a run,
-// g's own alignment ends free, so a deletion a few codons from the run costs more than
-// reading those codons shifted, as mismatches (RT_DELETIONS_69_AF277620's I167–Q174
-// deletion six codons after a run of 600 N was read E169Q … Q174K); but the run stands for
-// any number of codons, so no gap cost tells where those codons go, only what they match.
-// Of the first gapWindow clean codons of g (none deleted, cut short or followed by
-// inserted nucleotides), the m > nRunEdgeCodons next to the run move d codons towards it,
-// into the codons free between g and the run's other side (free: the first such codon
-// when atStart, else the last), when that turns at least nRunCodons mismatching codons
-// into matching ones and scores best (pieceScore); the deletion is then placed among the
-// clean codons as any deletion is (placeGaps). Within nRunEdgeCodons of the run a
-// deletion is the run's length being off (deletionsToNRuns), so none is made there.
+// when atStart, else its last — when they match better a few codons away, with an indel
+// of the sequence between them and the rest of g. Next to a run, g's own alignment ends
+// free, so an indel a few codons from the run costs more than reading those codons
+// shifted, as mismatches (RT_DELETIONS_69_AF277620's I167–Q174 deletion six codons after a
+// run of 600 N was read E169Q … Q174K); but the run stands for any number of codons, so no
+// gap cost tells where those codons go, only what they match. Of the first gapWindow clean
+// codons of g (cleanEdge), the m > nRunEdgeCodons next to the run move d codons towards it
+// (into the codons free between g and the run's other side — free is the first such codon
+// when atStart, else the last — with d codons deleted after them), or k codons away from
+// it (the k codons read after them then inserted), when that turns at least nRunCodons
+// mismatching codons into matching ones and scores best (pieceScore). A deletion is then
+// placed among the clean codons as any deletion is (placeGaps). Within nRunEdgeCodons of
+// the run an indel is the run's length being off (deletionsToNRuns), so none is made
+// there.
 func (a *Aligner) indelBesideRun(q []uint8, seq []byte, g *GeneResult, free int, atStart bool) *GeneResult {
 	n := g.LastAA - g.FirstAA + 1
-	// pos(i), start(i): the i-th codon of g from the run's side, where it is read
+	// pos(i), start(i): the i-th codon of g from the run's side, where it is read; dir:
+	// +1 when codons towards the run have higher numbers
 	pos := func(i int) int { return g.LastAA - i }
 	start := func(i int) int { return g.LastNA - 3 - 3*i }
-	maxD := free - g.LastAA
+	maxD, dir := free-g.LastAA, 1
 	if atStart {
 		pos = func(i int) int { return g.FirstAA + i }
 		start = func(i int) int { return g.FirstNA - 1 + 3*i }
-		maxD = g.FirstAA - free
+		maxD, dir = g.FirstAA-free, -1
 	}
-	if maxD <= 0 {
-		return g
-	}
-	h := 0 // clean codons from the run's side
-	for h < min(n, gapWindow) && start(h) >= 0 && start(h)+3 <= len(seq) {
-		p, clean := pos(h), true
-		for _, m := range g.Mutations {
-			clean = clean && !(m.Position == p && (m.Deletion || m.Insertion || m.Partial))
-		}
-		for _, f := range g.Frameshifts {
-			clean = clean && f.Position != p
-		}
-		if !clean || slices.Contains(g.UnsequencedPositions, p) {
-			break
-		}
-		h++
-	}
-	if h <= nRunEdgeCodons {
+	h := cleanEdge(g, atStart)
+	if h <= nRunEdgeCodons || start(h-1) < 0 || start(h-1)+3 > len(seq) {
 		return g
 	}
 	cons := a.genes[g.Gene].consensus
-	score := func(i, shift int) (float64, bool) {
-		p := pos(i) + shift
-		if atStart {
-			p = pos(i) - shift
+	// score of the i-th codon moved by shift codons towards the run (negative: away)
+	score := func(i, shift int) (float64, int) {
+		p := pos(i) + dir*shift
+		if p < 1 || p > len(cons) {
+			return -100, 0
 		}
 		s := start(i)
 		ci := a.codons[codonKey(q[s], q[s+1], q[s+2])]
-		return a.pieceScore(g.Gene, q, int32(s), p, ci), ci.aas == 1<<uint(aaIndex(cons[p-1]))
+		match := 0
+		if ci.aas == 1<<uint(aaIndex(cons[p-1])) {
+			match = 1
+		}
+		return a.pieceScore(g.Gene, q, int32(s), p, ci), match
 	}
-	bestM, bestD, bestGain := 0, 0, 0.0
-	for d := 1; d <= maxD; d++ {
+	bestM, bestShift, bestGain := 0, 0, 0.0
+	consider := func(m, shift int, gain float64, fixed int) {
+		if m > nRunEdgeCodons && fixed >= nRunCodons && gain > bestGain {
+			bestM, bestShift, bestGain = m, shift, gain
+		}
+	}
+	for d := 1; d <= maxD; d++ { // deletions
 		gain, fixed := 0.0, 0
 		for i := range h {
 			was, wasMatch := score(i, 0)
 			now, nowMatch := score(i, d)
-			gain += now - was
-			if nowMatch && !wasMatch {
-				fixed++
-			} else if wasMatch && !nowMatch {
-				fixed--
+			gain, fixed = gain+now-was, fixed+nowMatch-wasMatch
+			consider(i+1, d, gain, fixed)
+		}
+	}
+	for k := 1; k < h; k++ { // insertions: codons m..m+k-1 inserted (before the m moved, at an end)
+		gain, fixed := 0.0, 0
+		for m := 1; m+k < h || atStart && m+k == h; m++ {
+			was, wasMatch := score(m-1, 0)
+			now, nowMatch := score(m-1, -k)
+			gain, fixed = gain+now-was, fixed+nowMatch-wasMatch
+			lost, lostMatch := 0.0, 0
+			for i := m; i < m+k; i++ {
+				sc, mt := score(i, 0)
+				lost, lostMatch = lost+sc, lostMatch+mt
 			}
-			if m := i + 1; m > nRunEdgeCodons && fixed >= nRunCodons && gain > bestGain {
-				bestM, bestD, bestGain = m, d, gain
-			}
+			consider(m, -k, gain-lost, fixed-lostMatch)
 		}
 	}
 	if bestM == 0 {
 		return g
 	}
-	// the clean codons with the m next to the run moved by d, the deletion between them
-	// and the others, in the order of the gene
-	recs := make([]codonRec, 0, h+bestD)
+	// the clean codons in the order of the gene, with the bestM next to the run moved
+	type read struct{ pos, start, span int }
+	var reads []read // from the run's side
 	for i := range h {
-		p := pos(i)
 		switch {
-		case i < bestM && atStart:
-			p -= bestD
 		case i < bestM:
-			p += bestD
+			reads = append(reads, read{pos(i) + dir*bestShift, start(i), 3})
+		case bestShift < 0 && i < bestM-bestShift:
+			// inserted after the codon before them in the gene
+		default:
+			reads = append(reads, read{pos(i), start(i), 3})
 		}
-		recs = append(recs, a.codonRecord(g.Gene, q, p, int32(start(i)), 3))
-		if i == bestM-1 {
-			for k := 1; k <= bestD; k++ {
-				dp, ds := p+k, start(i)+3
-				if !atStart {
-					dp, ds = p-k, start(i)
-				}
-				recs = append(recs, a.codonRecord(g.Gene, q, dp, int32(ds), 0))
-			}
+	}
+	if bestShift < 0 {
+		// the codon the inserted ones follow: the last moved one (atStart), else the
+		// first one beyond the inserted ones
+		k, at := -bestShift, bestM
+		if atStart {
+			at = bestM - 1
+		}
+		reads[at].span += 3 * k
+		if !atStart {
+			reads[at].start -= 3 * k
+			reads[at].span = 3 + 3*k
 		}
 	}
 	if !atStart {
-		slices.Reverse(recs)
+		slices.Reverse(reads)
 	}
-	a.placeGaps(g.Gene, q, recs)
-	// deletions placed next to the run are the run's codons, unsequenced
-	for len(recs) > 0 && recs[0].span == 0 {
-		recs = recs[1:]
+	recs := make([]codonRec, 0, len(reads)+max(bestShift, 0))
+	for j, r := range reads {
+		recs = append(recs, a.codonRecord(g.Gene, q, r.pos, int32(r.start), int32(r.span)))
+		if j+1 < len(reads) {
+			for p := r.pos + 1; p < reads[j+1].pos; p++ { // the deleted codons
+				recs = append(recs, a.codonRecord(g.Gene, q, p, int32(r.start+r.span), 0))
+			}
+		}
 	}
-	for len(recs) > 0 && recs[len(recs)-1].span == 0 {
-		recs = recs[:len(recs)-1]
+	if bestShift > 0 {
+		a.placeGaps(g.Gene, q, recs)
+		// deletions placed next to the run are the run's codons, unsequenced
+		for len(recs) > 0 && recs[0].span == 0 {
+			recs = recs[1:]
+		}
+		for len(recs) > 0 && recs[len(recs)-1].span == 0 {
+			recs = recs[:len(recs)-1]
+		}
 	}
 	moved := a.partFromRecs(q, seq, g.Gene, recs)
 	if h == n {
@@ -276,4 +294,92 @@ func cutPart(g *GeneResult, from, to int) *GeneResult {
 	c.StopPositions, c.AmbiguousPositions, c.UnsequencedPositions = keep(g.StopPositions), keep(g.AmbiguousPositions), keep(g.UnsequencedPositions)
 	c.StopCodons, c.AmbiguousCodons, c.UnsequencedCodons = len(c.StopPositions), len(c.AmbiguousPositions), len(c.UnsequencedPositions)
 	return c
+}
+
+// cleanEdge counts the codons of gene part g from its start (atStart) or end, gapWindow at
+// most, that are read from three nucleotides each with nothing inserted after them, up to
+// the first that is not or is unsequenced.
+func cleanEdge(g *GeneResult, atStart bool) int {
+	n := g.LastAA - g.FirstAA + 1
+	h := 0
+	for h < min(n, gapWindow) {
+		p := g.LastAA - h
+		if atStart {
+			p = g.FirstAA + h
+		}
+		for _, m := range g.Mutations {
+			if m.Position == p && (m.Deletion || m.Insertion || m.Partial) {
+				return h
+			}
+		}
+		for _, f := range g.Frameshifts {
+			if f.Position == p {
+				return h
+			}
+		}
+		if slices.Contains(g.UnsequencedPositions, p) {
+			return h
+		}
+		h++
+	}
+	return h
+}
+
+// joinAcrossDeletion joins parts x and y of one gene that follow each other in the
+// sequence with nothing between them while codons of the gene lie between them: those
+// codons are a deletion of the sequence (the alignment beyond a run of N found the codons
+// after a deletion apart from those before it: RT 157–166 and 175–219 of AF277620 after a
+// run of N over RT 117–156, the latter lost), placed among the clean codons around it as
+// any deletion is (placeGaps).
+func (a *Aligner) joinAcrossDeletion(q []uint8, seq []byte, x, y *GeneResult) *GeneResult {
+	hx, hy := cleanEdge(x, false), cleanEdge(y, true)
+	if y.FirstAA == x.LastAA+1 || hx+hy <= nRunEdgeCodons {
+		return nil
+	}
+	// A part's nucleotide range moves inwards by three per end codon dropped as deleted
+	// (HIVDB's convention, buildGene), so "nothing between" is told by the clean codons
+	// read: those at y's start follow those at x's end in the sequence.
+	xEnd, yStart := x.LastNA, y.FirstNA-1 // 0-based: one past x's last read nucleotide, y's first
+	readAt := func(s int, na string) bool { return s >= 0 && s+len(na) <= len(seq) && string(seq[s:s+len(na)]) == na }
+	xTail, yHead := x.AlignedNA[len(x.AlignedNA)-3*hx:], y.AlignedNA[:3*hy]
+	switch {
+	case xEnd == yStart:
+	case readAt(xEnd, yHead) && yStart-xEnd <= 3*(y.FirstAA-x.LastAA-1):
+		yStart = xEnd
+	case readAt(yStart-len(xTail), xTail) && yStart-xEnd <= 3*(y.FirstAA-x.LastAA-1):
+		xEnd = yStart
+	default:
+		return nil
+	}
+	xx, yy := *x, *y
+	xx.LastNA, yy.FirstNA = xEnd, yStart+1
+	x, y = &xx, &yy
+	var recs []codonRec
+	for i := hx - 1; i >= 0; i-- {
+		recs = append(recs, a.codonRecord(x.Gene, q, x.LastAA-i, int32(x.LastNA-3-3*i), 3))
+	}
+	for p := x.LastAA + 1; p < y.FirstAA; p++ {
+		recs = append(recs, a.codonRecord(x.Gene, q, p, int32(y.FirstNA-1), 0))
+	}
+	for i := range hy {
+		recs = append(recs, a.codonRecord(y.Gene, q, y.FirstAA+i, int32(y.FirstNA-1+3*i), 3))
+	}
+	if hx > 0 && hy > 0 {
+		a.placeGaps(x.Gene, q, recs)
+	}
+	m := a.partFromRecs(q, seq, x.Gene, recs)
+	if hx == 0 {
+		// the deletion first: partFromRecs reads the range from the first record
+		m.FirstNA = y.FirstNA
+	}
+	if hy == 0 {
+		m.LastNA = x.LastNA
+	}
+	if hx < x.LastAA-x.FirstAA+1 {
+		m = concatParts(cutPart(x, x.FirstAA, x.LastAA-hx), m)
+	}
+	if hy < y.LastAA-y.FirstAA+1 {
+		m = concatParts(m, cutPart(y, y.FirstAA+hy, y.LastAA))
+	}
+	return m
 }

@@ -306,12 +306,12 @@ func (a *Aligner) readCodons(q []uint8, seq []byte, gene Gene, pos, start, n int
 	return a.partFromRecs(q, seq, gene, recs)
 }
 
-// partFromRecs turns codon records (the first and last read from three nucleotides, none
-// with nucleotides inserted) into a gene part; its match percentage counts three
+// partFromRecs turns codon records (the first read from three nucleotides, the last from
+// three or more) into a gene part; its match percentage counts three
 // mismatching nucleotides per mutation (a deletion too) or unsequenced codon.
 func (a *Aligner) partFromRecs(q []uint8, seq []byte, gene Gene, recs []codonRec) *GeneResult {
 	piece := &GeneResult{Gene: gene, FirstAA: recs[0].pos, LastAA: recs[len(recs)-1].pos,
-		FirstNA: int(recs[0].start) + 1, LastNA: int(recs[len(recs)-1].start) + 3}
+		FirstNA: int(recs[0].start) + 1, LastNA: int(recs[len(recs)-1].start + recs[len(recs)-1].span)}
 	var na, aa strings.Builder
 	bad := 0
 	for _, r := range recs {
@@ -478,8 +478,11 @@ func (a *Aligner) mergeSplitGene(q []uint8, seq []byte, x, y *GeneResult) *GeneR
 	if x.LastAA >= y.FirstAA || x.LastNA >= y.FirstNA || y.FirstNA-1 > len(seq) {
 		return nil
 	}
-	nN := 0
+	if m := a.joinAcrossDeletion(q, seq, x, y); m != nil {
+		return m
+	}
 	between := seq[x.LastNA : y.FirstNA-1]
+	nN := 0
 	for _, c := range between {
 		if c == 'N' {
 			nN++

@@ -3,6 +3,8 @@ package align
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -335,4 +337,117 @@ func sharedAndRealSequences(t *testing.T) []namedSequence {
 		out = append(out, namedSequence{r.accession, r.seq})
 	}
 	return out
+}
+
+// TestIndelBesideRun puts a run of 600 N (more than one alignment crosses) in place of 40
+// codons ending 4, 7 or 10 codons before each whole-codon indel of the shared, real and
+// Sierra sequences, or starting as far after it, and requires the gene's range and every
+// mutation outside the run as in the unmodified sequence: the indel is read, not the
+// codons between it and the run shifted as mismatches (indelBesideRun). Left out, as the
+// rule does not reach them: another indel within nRunEdgeCodons of the run, and fewer than
+// nRunCodons consensus codons between the run and the indel.
+func TestIndelBesideRun(t *testing.T) {
+	a := newTestAligner(t)
+	inputs := sharedAndRealSequences(t)
+	files, err := filepath.Glob(filepath.Join("testdata", "sierra", "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		seq, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, namedSequence{strings.TrimSuffix(filepath.Base(f), ".txt"), strings.TrimSpace(string(seq))})
+	}
+	const runCodons, nN = 40, 600
+	tested, failed, skipped := map[string]int{}, map[string]int{}, 0
+	for _, in := range inputs {
+		orig, err := a.Align([]byte(in.seq))
+		if err != nil || orig.NotHIV1 != nil || orig.ReverseComplemented {
+			continue
+		}
+		for _, g := range orig.Genes {
+			for i, m := range g.Mutations {
+				if !m.Deletion && !m.Insertion || i > 0 && m.Deletion && g.Mutations[i-1].Deletion && g.Mutations[i-1].Position == m.Position-1 {
+					continue
+				}
+				first, last := m.Position, m.Position // the indel's codons
+				for j := i + 1; m.Deletion && j < len(g.Mutations) && g.Mutations[j].Deletion && g.Mutations[j].Position == last+1; j++ {
+					last++
+				}
+				kind := "deletion"
+				if m.Insertion {
+					kind = "insertion"
+				}
+				for _, k := range []int{4, 7, 10} {
+					for _, before := range []bool{true, false} {
+						c1, c2 := first-k-runCodons, first-k-1 // codons replaced by the run
+						if !before {
+							c1, c2 = last+k+1, last+k+runCodons
+						}
+						if c1-g.FirstAA < 30 || g.LastAA-c2 < 30 {
+							continue
+						}
+						name := fmt.Sprintf("%s/%s %s at %d, run over %d-%d", in.name, g.Gene, kind, first, c1, c2)
+						// Beyond the rule (docs/alignment.md, Limits): another indel or
+						// frameshift within nRunEdgeCodons of the run, or fewer than
+						// nRunCodons codons of the consensus amino acid between the run and
+						// the indel (nothing then tells a shift from mutations).
+						between, consensusCodons := [2]int{c2 + 1, first - 1}, 0
+						if !before {
+							between = [2]int{last + 1, c1 - 1}
+						}
+						beyond := false
+						for _, o := range g.Mutations {
+							near := o.Position >= c1-nRunEdgeCodons && o.Position <= c2+nRunEdgeCodons
+							beyond = beyond || near && (o.Deletion || o.Insertion || o.Partial) && (o.Position < first || o.Position > last)
+						}
+						for _, f := range g.Frameshifts {
+							beyond = beyond || f.Position >= c1-nRunEdgeCodons && f.Position <= c2+nRunEdgeCodons
+						}
+						for k := between[0]; k <= between[1]; k++ {
+							if !slices.ContainsFunc(g.Mutations, func(o Mutation) bool { return o.Position == k }) {
+								consensusCodons++
+							}
+						}
+						if beyond || consensusCodons < nRunCodons {
+							skipped++
+							continue
+						}
+						seq := in.seq[:codonOffset0(&g, c1)] + strings.Repeat("N", nN) + in.seq[codonOffset0(&g, c2+1):]
+						tested[kind]++
+						res, err := a.Align([]byte(seq))
+						if err != nil {
+							t.Errorf("%s: %v", name, err)
+							failed[kind]++
+							continue
+						}
+						got := res.Gene(g.Gene)
+						if got == nil {
+							t.Errorf("%s: gene lost", name)
+							failed[kind]++
+							continue
+						}
+						outside := func(r *GeneResult) (out []string) {
+							for _, m := range r.Mutations {
+								if m.Position < c1 || m.Position > c2 {
+									out = append(out, m.String())
+								}
+							}
+							return out
+						}
+						if got.FirstAA != g.FirstAA || got.LastAA != g.LastAA || !slices.Equal(outside(got), outside(&g)) {
+							t.Errorf("%s: %d-%d %v\nunmodified %d-%d %v", name, got.FirstAA, got.LastAA, outside(got), g.FirstAA, g.LastAA, outside(&g))
+							failed[kind]++
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("tested %v, read differently %v; %d cases beyond the rule left out", tested, failed, skipped)
+	if tested["deletion"] < 20 || tested["insertion"] < 20 {
+		t.Errorf("only %v cases", tested)
+	}
 }
