@@ -142,11 +142,11 @@ func (a *Aligner) indelBesideRun(q []uint8, seq []byte, g *GeneResult, free int,
 	// pos(i), start(i): the i-th codon of g from the run's side, where it is read; dir:
 	// +1 when codons towards the run have higher numbers
 	pos := func(i int) int { return g.LastAA - i }
-	start := func(i int) int { return g.LastNA - 3 - 3*i }
+	start := func(i int) int { return g.readTo - 3 - 3*i }
 	maxD, dir := free-g.LastAA, 1
 	if atStart {
 		pos = func(i int) int { return g.FirstAA + i }
-		start = func(i int) int { return g.FirstNA - 1 + 3*i }
+		start = func(i int) int { return g.readFrom + 3*i }
 		maxD, dir = g.FirstAA-free, -1
 	}
 	h := cleanEdge(g, atStart)
@@ -264,6 +264,7 @@ func cutPart(g *GeneResult, from, to int) *GeneResult {
 	in := func(p int) bool { return p >= from && p <= to }
 	c := &GeneResult{Gene: g.Gene, FirstAA: from, LastAA: to,
 		FirstNA: g.FirstNA + 3*(from-g.FirstAA), LastNA: g.LastNA - 3*(g.LastAA-to),
+		readFrom: g.readFrom + 3*(from-g.FirstAA), readTo: g.readTo - 3*(g.LastAA-to),
 		AlignedNA:    g.AlignedNA[3*(from-g.FirstAA) : 3*(to-g.FirstAA+1)],
 		AlignedAA:    g.AlignedAA[from-g.FirstAA : to-g.FirstAA+1],
 		MatchPercent: g.MatchPercent}
@@ -326,55 +327,30 @@ func cleanEdge(g *GeneResult, atStart bool) int {
 }
 
 // joinAcrossDeletion joins parts x and y of one gene that follow each other in the
-// sequence with nothing between them while codons of the gene lie between them: those
+// sequence with nothing between them (as read: readTo, readFrom) while codons of the gene
+// lie between them, each ending in clean codons (cleanEdge), more than nRunEdgeCodons in
+// all; nil otherwise: those
 // codons are a deletion of the sequence (the alignment beyond a run of N found the codons
 // after a deletion apart from those before it: RT 157–166 and 175–219 of AF277620 after a
 // run of N over RT 117–156, the latter lost), placed among the clean codons around it as
 // any deletion is (placeGaps).
 func (a *Aligner) joinAcrossDeletion(q []uint8, seq []byte, x, y *GeneResult) *GeneResult {
 	hx, hy := cleanEdge(x, false), cleanEdge(y, true)
-	if y.FirstAA == x.LastAA+1 || hx+hy <= nRunEdgeCodons {
+	if y.FirstAA == x.LastAA+1 || hx == 0 || hy == 0 || hx+hy <= nRunEdgeCodons || x.readTo != y.readFrom {
 		return nil
 	}
-	// A part's nucleotide range moves inwards by three per end codon dropped as deleted
-	// (HIVDB's convention, buildGene), so "nothing between" is told by the clean codons
-	// read: those at y's start follow those at x's end in the sequence.
-	xEnd, yStart := x.LastNA, y.FirstNA-1 // 0-based: one past x's last read nucleotide, y's first
-	readAt := func(s int, na string) bool { return s >= 0 && s+len(na) <= len(seq) && string(seq[s:s+len(na)]) == na }
-	xTail, yHead := x.AlignedNA[len(x.AlignedNA)-3*hx:], y.AlignedNA[:3*hy]
-	switch {
-	case xEnd == yStart:
-	case readAt(xEnd, yHead) && yStart-xEnd <= 3*(y.FirstAA-x.LastAA-1):
-		yStart = xEnd
-	case readAt(yStart-len(xTail), xTail) && yStart-xEnd <= 3*(y.FirstAA-x.LastAA-1):
-		xEnd = yStart
-	default:
-		return nil
-	}
-	xx, yy := *x, *y
-	xx.LastNA, yy.FirstNA = xEnd, yStart+1
-	x, y = &xx, &yy
 	var recs []codonRec
 	for i := hx - 1; i >= 0; i-- {
-		recs = append(recs, a.codonRecord(x.Gene, q, x.LastAA-i, int32(x.LastNA-3-3*i), 3))
+		recs = append(recs, a.codonRecord(x.Gene, q, x.LastAA-i, int32(x.readTo-3-3*i), 3))
 	}
 	for p := x.LastAA + 1; p < y.FirstAA; p++ {
-		recs = append(recs, a.codonRecord(x.Gene, q, p, int32(y.FirstNA-1), 0))
+		recs = append(recs, a.codonRecord(x.Gene, q, p, int32(y.readFrom), 0))
 	}
 	for i := range hy {
-		recs = append(recs, a.codonRecord(y.Gene, q, y.FirstAA+i, int32(y.FirstNA-1+3*i), 3))
+		recs = append(recs, a.codonRecord(y.Gene, q, y.FirstAA+i, int32(y.readFrom+3*i), 3))
 	}
-	if hx > 0 && hy > 0 {
-		a.placeGaps(x.Gene, q, recs)
-	}
+	a.placeGaps(x.Gene, q, recs)
 	m := a.partFromRecs(q, seq, x.Gene, recs)
-	if hx == 0 {
-		// the deletion first: partFromRecs reads the range from the first record
-		m.FirstNA = y.FirstNA
-	}
-	if hy == 0 {
-		m.LastNA = x.LastNA
-	}
 	if hx < x.LastAA-x.FirstAA+1 {
 		m = concatParts(cutPart(x, x.FirstAA, x.LastAA-hx), m)
 	}

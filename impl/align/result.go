@@ -203,19 +203,26 @@ func (a *Aligner) joinParts(res *Result, q []uint8) {
 		}
 	}
 	res.parts = nil
+	// First every gene reads on the codons between it and a run of N next to it, then the
+	// pieces beyond the runs are placed, in the nucleotides no gene holds: the codons
+	// before a run belong to the gene they follow, not to a piece of the gene beyond it
+	// (RT 1–3 read from PR 81–83 before a run over PR 84–RT 16).
+	for i := range res.Genes {
+		res.Genes[i] = *a.acrossNRuns(q, res.Analysed, &res.Genes[i], 0, len(q), false)
+	}
 	for i := range res.Genes {
 		// the nucleotides of no other gene, around gene i
 		naLo, naHi := 0, len(q)
 		for j, h := range res.Genes {
 			switch {
 			case j == i:
-			case h.LastNA <= res.Genes[i].FirstNA:
-				naLo = max(naLo, h.LastNA)
-			case h.FirstNA >= res.Genes[i].LastNA:
-				naHi = min(naHi, h.FirstNA-1)
+			case h.readTo <= res.Genes[i].readFrom:
+				naLo = max(naLo, h.readTo)
+			case h.readFrom >= res.Genes[i].readTo:
+				naHi = min(naHi, h.readFrom)
 			}
 		}
-		res.Genes[i] = *a.acrossNRuns(q, res.Analysed, &res.Genes[i], naLo, naHi)
+		res.Genes[i] = *a.acrossNRuns(q, res.Analysed, &res.Genes[i], naLo, naHi, true)
 	}
 }
 
@@ -259,10 +266,10 @@ func deletionsInNRuns(recs []codonRec) {
 // g's own alignment left out. It returns g itself when there is none.
 func (a *Aligner) extendPart(q []uint8, seq []byte, g *GeneResult, limit int, back bool) *GeneResult {
 	if back {
-		if piece := a.readPiece(q, seq, g.Gene, g.FirstAA-1, g.FirstNA-4, limit, true); piece != nil {
+		if piece := a.readPiece(q, seq, g.Gene, g.FirstAA-1, g.readFrom-3, limit, true); piece != nil {
 			return concatParts(piece, g)
 		}
-	} else if piece := a.readPiece(q, seq, g.Gene, g.LastAA+1, g.LastNA, limit, false); piece != nil {
+	} else if piece := a.readPiece(q, seq, g.Gene, g.LastAA+1, g.readTo, limit, false); piece != nil {
 		return concatParts(g, piece)
 	}
 	return g
@@ -312,6 +319,7 @@ func (a *Aligner) readCodons(q []uint8, seq []byte, gene Gene, pos, start, n int
 func (a *Aligner) partFromRecs(q []uint8, seq []byte, gene Gene, recs []codonRec) *GeneResult {
 	piece := &GeneResult{Gene: gene, FirstAA: recs[0].pos, LastAA: recs[len(recs)-1].pos,
 		FirstNA: int(recs[0].start) + 1, LastNA: int(recs[len(recs)-1].start + recs[len(recs)-1].span)}
+	piece.readFrom, piece.readTo = piece.FirstNA-1, piece.LastNA
 	var na, aa strings.Builder
 	bad := 0
 	for _, r := range recs {
@@ -330,8 +338,8 @@ func (a *Aligner) partFromRecs(q []uint8, seq []byte, gene Gene, recs []codonRec
 // be aligned on its own (PR 1–9 before a run of N over PR 10–45), is read in frame where it
 // fits (placePiece) — when it has at least nRunCodons codons, at least MinMatchPercent of
 // it matches and it holds no stop — within the 0-based nucleotides naLo..naHi−1, those
-// of no other gene. Stanford's aligner, which aligns the whole sequence, reads such a piece.
-func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi int) *GeneResult {
+// of no other gene; without place, only the codons between g and a run are read on. Stanford's aligner, which aligns the whole sequence, reads such a piece.
+func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi int, place bool) *GeneResult {
 	geneLen := len(a.genes[g.Gene].consensus)
 	hasN := func(start int) bool { return bytes.IndexByte(seq[start:start+3], 'N') >= 0 }
 	// before the gene's first codon. Codons trimmed for poor quality next to the run
@@ -339,7 +347,7 @@ func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi i
 	// alignment left out at its free end (a mismatch: T63 of a group O protease) are read
 	// on in frame up to the run, as for the parts of a split gene (extendPart).
 	if g.LeftTrimmed <= nRunEdgeCodons {
-		free, start := 0, g.FirstNA-4-3*g.LeftTrimmed
+		free, start := 0, g.readFrom-3-3*g.LeftTrimmed
 		for g.LeftTrimmed == 0 && free < nRunEdgeCodons && start >= 0 && g.FirstAA-free > 1 && !hasN(start) {
 			free, start = free+1, start-3
 		}
@@ -353,14 +361,15 @@ func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi i
 			for seq[edge] != 'N' {
 				edge++
 			}
-			if piece := a.placePiece(q, seq[:naHi], g.Gene, edge, 1, g.FirstAA-1, naLo, true); piece != nil {
+			if !place {
+			} else if piece := a.placePiece(q, seq[:naHi], g.Gene, edge, 1, g.FirstAA-1, naLo, true); piece != nil {
 				g = concatParts(piece, g)
 			}
 		}
 	}
 	// after its last codon
 	if g.RightTrimmed <= nRunEdgeCodons {
-		free, start := 0, g.LastNA+3*g.RightTrimmed
+		free, start := 0, g.readTo+3*g.RightTrimmed
 		for g.RightTrimmed == 0 && free < nRunEdgeCodons && start+3 <= len(seq) && g.LastAA+free < geneLen && !hasN(start) {
 			free, start = free+1, start+3
 		}
@@ -374,7 +383,8 @@ func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi i
 			for seq[edge-1] != 'N' {
 				edge--
 			}
-			if piece := a.placePiece(q, seq[:naHi], g.Gene, edge, g.LastAA+1, geneLen, naLo, false); piece != nil {
+			if !place {
+			} else if piece := a.placePiece(q, seq[:naHi], g.Gene, edge, g.LastAA+1, geneLen, naLo, false); piece != nil {
 				g = concatParts(g, piece)
 			}
 		}
@@ -493,7 +503,9 @@ func (a *Aligner) mergeSplitGene(q []uint8, seq []byte, x, y *GeneResult) *GeneR
 	}
 	// The codons the parts' own alignments left out next to the run (a mismatching codon
 	// at a free end) are read on in frame up to the first codon holding an N.
-	x, y = a.extendPart(q, seq, x, y.FirstAA-1, false), a.extendPart(q, seq, y, x.LastAA+1, true)
+	// (one after the other, so that the two never read the same codon)
+	x = a.extendPart(q, seq, x, y.FirstAA-1, false)
+	y = a.extendPart(q, seq, y, x.LastAA+1, true)
 	// Codons beside the run go where they match, an indel of the sequence there read as
 	// in the sequence without the run (indelBesideRun).
 	y = a.indelBesideRun(q, seq, y, x.LastAA+1, true)
@@ -509,6 +521,7 @@ func concatParts(x, y *GeneResult) *GeneResult {
 	gap := y.FirstAA - x.LastAA - 1
 	m := &GeneResult{
 		Gene: x.Gene, FirstAA: x.FirstAA, LastAA: y.LastAA, FirstNA: x.FirstNA, LastNA: y.LastNA,
+		readFrom: x.readFrom, readTo: y.readTo,
 		LeftTrimmed: x.LeftTrimmed, RightTrimmed: y.RightTrimmed,
 		AlignedNA:         x.AlignedNA + strings.Repeat("NNN", gap) + y.AlignedNA,
 		AlignedAA:         x.AlignedAA + strings.Repeat("X", gap) + y.AlignedAA,
@@ -661,6 +674,7 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 		RightTrimmed: right,
 	}
 	g.FirstNA, g.LastNA = naRange(gapLeft+left, gapRight+right)
+	g.readFrom, g.readTo = int(kept[0].start), int(kept[len(kept)-1].start+kept[len(kept)-1].span)
 	g.MatchPercent = matchPercent(kept, g.FirstNA, g.LastNA)
 	var na, aa strings.Builder
 	na.Grow(3 * len(kept))

@@ -341,11 +341,13 @@ func sharedAndRealSequences(t *testing.T) []namedSequence {
 
 // TestIndelBesideRun puts a run of 600 N (more than one alignment crosses) in place of 40
 // codons ending 4, 7 or 10 codons before each whole-codon indel of the shared, real and
-// Sierra sequences, or starting as far after it, and requires the gene's range and every
+// Sierra sequences (and of the shared and real ones with codons inserted after RT 150 or
+// IN 150), or starting as far after it, and requires the gene's range and every
 // mutation outside the run as in the unmodified sequence: the indel is read, not the
 // codons between it and the run shifted as mismatches (indelBesideRun). Left out, as the
-// rule does not reach them: another indel within nRunEdgeCodons of the run, and fewer than
-// nRunCodons consensus codons between the run and the indel.
+// rule does not reach them: another indel within nRunEdgeCodons of the run, fewer than
+// nRunCodons consensus codons between the run and the indel, or a mutation next to the
+// indel on the run's side.
 func TestIndelBesideRun(t *testing.T) {
 	a := newTestAligner(t)
 	inputs := sharedAndRealSequences(t)
@@ -359,6 +361,22 @@ func TestIndelBesideRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		inputs = append(inputs, namedSequence{strings.TrimSuffix(filepath.Base(f), ".txt"), strings.TrimSpace(string(seq))})
+	}
+	// and with one to three codons inserted after RT 150 and IN 150 of the shared and real
+	// sequences (no such insertion is real; the real ones sit at RT69)
+	for _, in := range sharedAndRealSequences(t) {
+		orig, err := a.Align([]byte(in.seq))
+		if err != nil || orig.NotHIV1 != nil || orig.ReverseComplemented {
+			continue
+		}
+		for _, gene := range []Gene{RT, IN} {
+			if g := orig.Gene(gene); g != nil && g.FirstAA <= 60 && g.LastAA >= 240 {
+				at := codonOffset0(g, 151)
+				for _, ins := range []string{"GAT", "AAAGGG"} {
+					inputs = append(inputs, namedSequence{in.name + "+" + string(gene) + "150" + ins, in.seq[:at] + ins + in.seq[at:]})
+				}
+			}
+		}
 	}
 	const runCodons, nN = 40, 600
 	tested, failed, skipped := map[string]int{}, map[string]int{}, 0
@@ -411,6 +429,20 @@ func TestIndelBesideRun(t *testing.T) {
 								consensusCodons++
 							}
 						}
+						// (and a mutation next to the indel on the run's side: the indel may then
+						// sit a codon either way at equal score)
+						nextToIndel := first - 1 // (an insertion follows its own codon)
+						switch {
+						case !before:
+							nextToIndel = last + 1
+						case m.Insertion:
+							nextToIndel = first
+						}
+						if slices.ContainsFunc(g.Mutations, func(o Mutation) bool {
+							return o.Position == nextToIndel && (o.Deletion || o.AAs != string(o.Consensus))
+						}) {
+							beyond = true
+						}
 						if beyond || consensusCodons < nRunCodons {
 							skipped++
 							continue
@@ -447,7 +479,7 @@ func TestIndelBesideRun(t *testing.T) {
 		}
 	}
 	t.Logf("tested %v, read differently %v; %d cases beyond the rule left out", tested, failed, skipped)
-	if tested["deletion"] < 20 || tested["insertion"] < 20 {
+	if tested["deletion"] < 40 || tested["insertion"] < 200 {
 		t.Errorf("only %v cases", tested)
 	}
 }
