@@ -8,15 +8,14 @@ import "slices"
 // ordinary alignment say nothing, and the codons there are placed by what they match
 // (docs/alignment.md, "Codons beside a run of N").
 
-// pieceScoreCodons: placePiece reads at most this many codons of a piece (a longer one is
-// aligned on its own) and scores the first gapWindow of them, next to the run.
+// pieceCodons: placePiece reads at most this many codons of a piece (a longer one is
+// aligned on its own).
 const pieceCodons = 60
 
-// pieceMinScore is the least mean placementScore of the codons placePiece scores: a codon
-// of the consensus amino acid and nucleotides scores 7–14, a mismatch about 0, so a piece
-// 60% of whose codons match scores about 5 a codon (the real pieces of TestRandomNRuns
-// score 5.7–10); a few codons of another gene read as this one, fitting by chance at one
-// of the many placements tried, score less.
+// pieceMinScore is the least mean pieceScore of a piece's codons: a codon of the consensus
+// amino acid and nucleotides scores 7–14, a mismatch about 0, so a piece 60% of whose
+// codons match scores about 4–5 a codon; a few codons of another gene fitting by chance
+// at one of the many placements tried score less (PR 97–99 read from RT's nucleotides: 3.3).
 const pieceMinScore = 4
 
 // placePiece reads the piece of gene beyond a run of N at a gene's end, in frame where it
@@ -24,14 +23,16 @@ const pieceMinScore = 4
 // edge, one past the run's last N; it is read away from the run, in each of the three
 // frames, its codon next to the run at every position of lo..hi that leaves between it
 // and the gene (hi+1 or lo−1) a half to twice the run's nucleotides' worth of codons (two
-// codons more either way) — the
-// run may be of any length, and its length need not be a whole number of codons. The
-// placement whose first gapWindow codons score best against the consensus
-// (placementScore; of equal ones the nearest to the run's own length) is kept, among those
-// whose piece has at least nRunCodons codons, at least MinMatchPercent of them matching
-// and no stop; nil when there is none. A piece beyond a run as long as the stretch it
-// replaced is where the run's length puts it; one beyond a run of another length is found
-// too (it was dropped: up to 9 codons of a group M protease, 24 of a group O one).
+// codons more either way): the run may be of any length, and its length need not be a
+// whole number of codons. A piece ends before an unsequenced codon (two or more N), a
+// stop, the gene's end, nucleotide naLo (reading backwards) or the end of seq (forwards):
+// the caller leaves the nucleotides of other genes out of seq and naLo. The placement
+// whose codons score best against the consensus (pieceScore; of equal ones the nearest to
+// the run's own length) is kept, among those whose piece has at least nRunCodons codons,
+// at least MinMatchPercent of them matching and at least pieceMinScore a codon; nil when
+// there is none. A piece beyond a run as long as the stretch it replaced is where the
+// run's length puts it; one beyond a run of another length is found too (it was dropped:
+// up to 9 codons of a group M protease, 24 of a group O one).
 func (a *Aligner) placePiece(q []uint8, seq []byte, gene Gene, edge, lo, hi, naLo int, back bool) *GeneResult {
 	if edge < naLo || edge > len(seq) {
 		return nil // the run reaches into another gene
