@@ -49,7 +49,7 @@ func (a *Aligner) placePiece(q []uint8, seq []byte, gene Gene, edge, lo, hi, naL
 	}
 	type placement struct{ c, f int }
 	var cands []placement
-	for c := max(0, nN/6-2); 3*c <= 2*nN+6; c++ {
+	for c := max(0, nN/6-2); 3*c <= 2*nN+6 && c <= hi-lo; c++ { // (no more codons than lo..hi)
 		for f := range 3 {
 			cands = append(cands, placement{c, f})
 		}
