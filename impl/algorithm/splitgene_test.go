@@ -2,10 +2,12 @@ package algorithm
 
 import (
 	"encoding/xml"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/sitelib/sitesvc/impl/fasta"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -72,5 +74,67 @@ func TestAnalyzeGeneSplitByN(t *testing.T) {
 	}
 	if !slices.Equal(split.Drugs, whole.Drugs) || len(split.Drugs) == 0 {
 		t.Errorf("drugs %v, unmodified %v", split.Drugs, whole.Drugs)
+	}
+}
+
+// TestAnalyzeCodonsBesideRunsOfN runs `sitesvc analyze` on the real binary with two real
+// sequences whose runs of N once cost codons beside them (docs/alignment.md, "Codons
+// beside a run of N"): the shared RT_DELETIONS_69_AF277620 with RT 100–160 replaced by
+// 600 N, whose I167–Q174 deletion six codons after the run was read E169Q … Q174K, and
+// the gag–PR AF268327 of testdata/real with its nucleotides 101–199 (PR 10–42) replaced by
+// 142 N, whose PR 1–9 before the run were dropped. Each gene must come out with the
+// unmodified range and every mutation outside the run as in the unmodified sequence.
+func TestAnalyzeCodonsBesideRunsOfN(t *testing.T) {
+	t.Parallel()
+	af277620 := testkit.ReadHIVDBSequence(t, "RT_DELETIONS_69_AF277620").Sequence // RT 41–219 from nucleotide 1
+	var af268327 string
+	for _, f := range testkit.Files(t, filepath.Join(testkit.RealSequencesDir(t), "*.fasta")) {
+		for _, r := range fasta.Parse(string(f.Data)) {
+			if testkit.Accession(r.Name) == "AF268327" {
+				af268327 = string(r.Sequence)
+			}
+		}
+	}
+	if af268327 == "" {
+		t.Fatal("AF268327 not in testdata/real")
+	}
+	for _, c := range []struct {
+		name, whole, masked string
+		gene                string
+		from, to            int // codons the run replaced
+	}{
+		{"AF277620", af277620, af277620[:3*59] + strings.Repeat("N", 600) + af277620[3*120:], "RT", 100, 160},
+		{"AF268327", af268327, af268327[:100] + strings.Repeat("N", 142) + af268327[199:], "PR", 10, 43},
+	} {
+		out, _ := analyze(t, ">whole\n"+c.whole+"\n>masked\n"+c.masked+"\n", "xml2009")
+		var rep report2009
+		if err := xml.Unmarshal([]byte(out), &rep); err != nil || len(rep.Results) != 2 {
+			t.Fatalf("%s: report (%v):\n%.600s", c.name, err, out)
+		}
+		type reading struct {
+			first, last int
+			mutations   []string
+		}
+		read := func(r int) (g reading) {
+			for _, gd := range rep.Results[r].GeneData {
+				if gd.Gene == c.gene && gd.Present {
+					g.first, g.last = gd.FirstAA, gd.LastAA
+					for _, m := range gd.Mutations {
+						if m.Position < c.from || m.Position > c.to {
+							g.mutations = append(g.mutations, m.String)
+						}
+					}
+				}
+			}
+			return g
+		}
+		whole, masked := read(0), read(1)
+		if whole.first == 0 || len(whole.mutations) == 0 {
+			t.Fatalf("%s: unmodified %s %+v", c.name, c.gene, whole)
+		}
+		if masked.first != whole.first || masked.last != whole.last || !slices.Equal(masked.mutations, whole.mutations) {
+			t.Errorf("%s %s with a run of N over %d-%d: %d-%d %v\nunmodified %d-%d %v", c.name, c.gene, c.from, c.to,
+				masked.first, masked.last, masked.mutations, whole.first, whole.last, whole.mutations)
+		}
 	}
 }

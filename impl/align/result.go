@@ -203,8 +203,26 @@ func (a *Aligner) joinParts(res *Result, q []uint8) {
 		}
 	}
 	res.parts = nil
+	// First every gene reads on the codons between it and a run of N next to it, then the
+	// pieces beyond the runs are placed, in the nucleotides no gene holds: the codons
+	// before a run belong to the gene they follow, not to a piece of the gene beyond it
+	// (RT 1–3 read from PR 81–83 before a run over PR 84–RT 16).
 	for i := range res.Genes {
-		res.Genes[i] = *a.acrossNRuns(q, res.Analysed, &res.Genes[i])
+		res.Genes[i] = *a.acrossNRuns(q, res.Analysed, &res.Genes[i], 0, len(q), false)
+	}
+	for i := range res.Genes {
+		// the nucleotides of no other gene, around gene i
+		naLo, naHi := 0, len(q)
+		for j, h := range res.Genes {
+			switch {
+			case j == i:
+			case h.readTo <= res.Genes[i].readFrom:
+				naLo = max(naLo, h.readTo)
+			case h.readFrom >= res.Genes[i].readTo:
+				naHi = min(naHi, h.readFrom)
+			}
+		}
+		res.Genes[i] = *a.acrossNRuns(q, res.Analysed, &res.Genes[i], naLo, naHi, true)
 	}
 }
 
@@ -248,10 +266,10 @@ func deletionsInNRuns(recs []codonRec) {
 // g's own alignment left out. It returns g itself when there is none.
 func (a *Aligner) extendPart(q []uint8, seq []byte, g *GeneResult, limit int, back bool) *GeneResult {
 	if back {
-		if piece := a.readPiece(q, seq, g.Gene, g.FirstAA-1, g.FirstNA-4, limit, true); piece != nil {
+		if piece := a.readPiece(q, seq, g.Gene, g.FirstAA-1, g.readFrom-3, limit, true); piece != nil {
 			return concatParts(piece, g)
 		}
-	} else if piece := a.readPiece(q, seq, g.Gene, g.LastAA+1, g.LastNA, limit, false); piece != nil {
+	} else if piece := a.readPiece(q, seq, g.Gene, g.LastAA+1, g.readTo, limit, false); piece != nil {
 		return concatParts(g, piece)
 	}
 	return g
@@ -261,11 +279,24 @@ func (a *Aligner) extendPart(q []uint8, seq []byte, g *GeneResult, limit int, ba
 // sequence in frame, the first at 0-based nucleotide start, up to codon limit and before
 // the first codon holding an N or running off the sequence; nil when there is none.
 func (a *Aligner) readPiece(q []uint8, seq []byte, gene Gene, pos, start, limit int, back bool) *GeneResult {
-	var recs []codonRec
-	for (back && pos >= limit || !back && pos <= limit) && start >= 0 && start+3 <= len(seq) {
-		if bytes.IndexByte(seq[start:start+3], 'N') >= 0 {
+	n, step := 0, 1
+	if back {
+		step = -1
+	}
+	for p, s := pos, start; (back && p >= limit || !back && p <= limit) && s >= 0 && s+3 <= len(seq); p, s = p+step, s+3*step {
+		if bytes.IndexByte(seq[s:s+3], 'N') >= 0 {
 			break
 		}
+		n++
+	}
+	return a.readCodons(q, seq, gene, pos, start, n, back)
+}
+
+// readCodons reads n codons pos, pos+1, … (pos, pos−1, … when back) of gene from the
+// sequence in frame, the first at 0-based nucleotide start, as a gene part; nil for none.
+func (a *Aligner) readCodons(q []uint8, seq []byte, gene Gene, pos, start, n int, back bool) *GeneResult {
+	recs := make([]codonRec, 0, n)
+	for range n {
 		recs = append(recs, a.codonRecord(gene, q, pos, int32(start), 3))
 		if back {
 			pos, start = pos-1, start-3
@@ -279,8 +310,16 @@ func (a *Aligner) readPiece(q []uint8, seq []byte, gene Gene, pos, start, limit 
 	if back {
 		slices.Reverse(recs)
 	}
+	return a.partFromRecs(q, seq, gene, recs)
+}
+
+// partFromRecs turns codon records (the first read from three nucleotides, the last from
+// three or more) into a gene part; its match percentage counts three
+// mismatching nucleotides per mutation (a deletion too) or unsequenced codon.
+func (a *Aligner) partFromRecs(q []uint8, seq []byte, gene Gene, recs []codonRec) *GeneResult {
 	piece := &GeneResult{Gene: gene, FirstAA: recs[0].pos, LastAA: recs[len(recs)-1].pos,
-		FirstNA: int(recs[0].start) + 1, LastNA: int(recs[len(recs)-1].start) + 3}
+		FirstNA: int(recs[0].start) + 1, LastNA: int(recs[len(recs)-1].start + recs[len(recs)-1].span)}
+	piece.readFrom, piece.readTo = piece.FirstNA-1, piece.LastNA
 	var na, aa strings.Builder
 	bad := 0
 	for _, r := range recs {
@@ -295,39 +334,57 @@ func (a *Aligner) readPiece(q []uint8, seq []byte, gene Gene, pos, start, limit 
 }
 
 // acrossNRuns reads on the codons of gene g beyond a run of N at its start or end: the
-// codons holding an N next to g, counted in g's frame, are unsequenced, and the piece
-// beyond them, too short to be aligned on its own (PR 1–9 before a run of N over PR
-// 10–45), is read in that frame up to the gene's first or last codon or the next N — when
-// it has at least nRunCodons codons, at least MinMatchPercent of it matches and it holds
-// no stop (a run of another length than the codons it replaced puts the piece out of
-// place, and it then matches poorly). Stanford's aligner, which aligns the whole
-// sequence, reads such a piece.
-func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult) *GeneResult {
+// codons holding an N next to g are unsequenced, and the piece beyond the run, too short to
+// be aligned on its own (PR 1–9 before a run of N over PR 10–45), is read in frame where it
+// fits (placePiece) — when it has at least nRunCodons codons, at least MinMatchPercent of
+// it matches and it holds no stop — within the 0-based nucleotides naLo..naHi−1, those
+// of no other gene; without place, only the codons between g and a run are read on. Stanford's aligner, which aligns the whole sequence, reads such a piece.
+func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi int, place bool) *GeneResult {
 	geneLen := len(a.genes[g.Gene].consensus)
 	hasN := func(start int) bool { return bytes.IndexByte(seq[start:start+3], 'N') >= 0 }
-	good := func(piece *GeneResult) bool {
-		return piece != nil && piece.LastAA-piece.FirstAA+1 >= nRunCodons && piece.MatchPercent >= MinMatchPercent && piece.StopCodons == 0
-	}
-	// before the gene's first codon
-	if g.LeftTrimmed == 0 {
-		run, start := 0, g.FirstNA-4 // codons with an N before g, and the codon before them
+	// before the gene's first codon. Codons trimmed for poor quality next to the run
+	// (nRunEdgeCodons at most) are the run's edge, unsequenced with it; codons g's own
+	// alignment left out at its free end (a mismatch: T63 of a group O protease) are read
+	// on in frame up to the run, as for the parts of a split gene (extendPart).
+	if g.LeftTrimmed <= nRunEdgeCodons {
+		free, start := 0, g.readFrom-3-3*g.LeftTrimmed
+		for g.LeftTrimmed == 0 && free < nRunEdgeCodons && start >= 0 && g.FirstAA-free > 1 && !hasN(start) {
+			free, start = free+1, start-3
+		}
+		run := 0 // codons with an N before g
 		for start >= 0 && hasN(start) {
 			run, start = run+1, start-3
 		}
-		if run >= nRunCodons && g.FirstAA-run > 1 && start >= 0 {
-			if piece := a.readPiece(q, seq, g.Gene, g.FirstAA-run-1, start, 1, true); good(piece) {
+		if run >= nRunCodons && g.FirstAA-free > 1 && start >= 0 {
+			g = a.extendPart(q, seq, g, g.FirstAA-free, true)
+			edge := start + 3 // the run's first N
+			for seq[edge] != 'N' {
+				edge++
+			}
+			if !place {
+			} else if piece := a.placePiece(q, seq[:naHi], g.Gene, edge, 1, g.FirstAA-1, naLo, true); piece != nil {
 				g = concatParts(piece, g)
 			}
 		}
 	}
 	// after its last codon
-	if g.RightTrimmed == 0 {
-		run, start := 0, g.LastNA
+	if g.RightTrimmed <= nRunEdgeCodons {
+		free, start := 0, g.readTo+3*g.RightTrimmed
+		for g.RightTrimmed == 0 && free < nRunEdgeCodons && start+3 <= len(seq) && g.LastAA+free < geneLen && !hasN(start) {
+			free, start = free+1, start+3
+		}
+		run := 0
 		for start+3 <= len(seq) && hasN(start) {
 			run, start = run+1, start+3
 		}
-		if run >= nRunCodons && g.LastAA+run < geneLen {
-			if piece := a.readPiece(q, seq, g.Gene, g.LastAA+run+1, start, geneLen, false); good(piece) {
+		if run >= nRunCodons && g.LastAA+free < geneLen && start < len(seq) {
+			g = a.extendPart(q, seq, g, g.LastAA+free, false)
+			edge := start // one past the run's last N
+			for seq[edge-1] != 'N' {
+				edge--
+			}
+			if !place {
+			} else if piece := a.placePiece(q, seq[:naHi], g.Gene, edge, g.LastAA+1, geneLen, naLo, false); piece != nil {
 				g = concatParts(g, piece)
 			}
 		}
@@ -431,8 +488,11 @@ func (a *Aligner) mergeSplitGene(q []uint8, seq []byte, x, y *GeneResult) *GeneR
 	if x.LastAA >= y.FirstAA || x.LastNA >= y.FirstNA || y.FirstNA-1 > len(seq) {
 		return nil
 	}
-	nN := 0
+	if m := a.joinAcrossDeletion(q, seq, x, y); m != nil {
+		return m
+	}
 	between := seq[x.LastNA : y.FirstNA-1]
+	nN := 0
 	for _, c := range between {
 		if c == 'N' {
 			nN++
@@ -443,7 +503,13 @@ func (a *Aligner) mergeSplitGene(q []uint8, seq []byte, x, y *GeneResult) *GeneR
 	}
 	// The codons the parts' own alignments left out next to the run (a mismatching codon
 	// at a free end) are read on in frame up to the first codon holding an N.
-	x, y = a.extendPart(q, seq, x, y.FirstAA-1, false), a.extendPart(q, seq, y, x.LastAA+1, true)
+	// (one after the other, so that the two never read the same codon)
+	x = a.extendPart(q, seq, x, y.FirstAA-1, false)
+	y = a.extendPart(q, seq, y, x.LastAA+1, true)
+	// Codons beside the run go where they match, an indel of the sequence there read as
+	// in the sequence without the run (indelBesideRun).
+	y = a.indelBesideRun(q, seq, y, x.LastAA+1, true)
+	x = a.indelBesideRun(q, seq, x, y.FirstAA-1, false)
 	return concatParts(x, y)
 }
 
@@ -455,6 +521,7 @@ func concatParts(x, y *GeneResult) *GeneResult {
 	gap := y.FirstAA - x.LastAA - 1
 	m := &GeneResult{
 		Gene: x.Gene, FirstAA: x.FirstAA, LastAA: y.LastAA, FirstNA: x.FirstNA, LastNA: y.LastNA,
+		readFrom: x.readFrom, readTo: y.readTo,
 		LeftTrimmed: x.LeftTrimmed, RightTrimmed: y.RightTrimmed,
 		AlignedNA:         x.AlignedNA + strings.Repeat("NNN", gap) + y.AlignedNA,
 		AlignedAA:         x.AlignedAA + strings.Repeat("X", gap) + y.AlignedAA,
@@ -607,6 +674,7 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 		RightTrimmed: right,
 	}
 	g.FirstNA, g.LastNA = naRange(gapLeft+left, gapRight+right)
+	g.readFrom, g.readTo = int(kept[0].start), int(kept[len(kept)-1].start+kept[len(kept)-1].span)
 	g.MatchPercent = matchPercent(kept, g.FirstNA, g.LastNA)
 	var na, aa strings.Builder
 	na.Grow(3 * len(kept))

@@ -1,16 +1,21 @@
 package align
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
-// splitIndelCodons: an indel this close to a run of N that splits a gene may be misread
-// (docs/alignment.md, Limits).
+// splitIndelCodons: TestRandomNRuns lets codons this close to an indel or frameshift of
+// the sequence be read differently beside a run of N (docs/alignment.md, Limits).
 const splitIndelCodons = 10
 
 // TestGeneSplitByN: a long stretch in the middle of RT and of IN of every shared sequence
@@ -19,8 +24,9 @@ const splitIndelCodons = 10
 // alignment crosses). The gene must come out whole, as Stanford reads such a sequence: the
 // same codon range, every codon of the stretch unsequenced (never deleted, never a
 // mutation), and the mutations and frameshifts on both sides exactly those of the
-// unmodified sequence — but next to an indel of the sequence within splitIndelCodons of a
-// run longer than one alignment crosses (the known limit, logged).
+// unmodified sequence — also an indel of the sequence a few codons from a run longer than
+// one alignment crosses (RT_DELETIONS_69_AF277620's I167–Q174 deletion six codons after
+// 600 N over RT 100–160, once read E169Q … Q174K: indelBesideRun).
 func TestGeneSplitByN(t *testing.T) {
 	a := newTestAligner(t)
 	inputs := sharedAndRealSequences(t)
@@ -69,18 +75,7 @@ func TestGeneSplitByN(t *testing.T) {
 					}
 					gm, gf := outside(got)
 					wm, wf := outside(g)
-					// Known limit (docs/alignment.md, Limits): beyond a run of N longer than
-					// one alignment crosses, the part is aligned alone, and an indel within
-					// a few codons of the run may be read as mismatching codons instead.
-					indelNear := false
-					for _, m := range g.Mutations {
-						if (m.Deletion || m.Insertion) && (m.Position > c2 && m.Position <= c2+splitIndelCodons || m.Position < c1 && m.Position >= c1-splitIndelCodons) {
-							indelNear = true
-						}
-					}
-					if indelNear && nN > at2-at1+smallDiagJump {
-						t.Logf("an indel within %d codons of the run: mutations %v, unmodified %v", splitIndelCodons, gm, wm)
-					} else if !slices.Equal(gm, wm) || !slices.Equal(gf, wf) {
+					if !slices.Equal(gm, wm) || !slices.Equal(gf, wf) {
 						t.Errorf("outside the stretch: mutations %v frameshifts %v\nunmodified: mutations %v frameshifts %v", gm, gf, wm, wf)
 					}
 					for _, m := range got.Mutations {
@@ -117,22 +112,48 @@ func TestGeneSplitByN(t *testing.T) {
 
 // TestRandomNRuns masks 20 random stretches (5–44 codons, codon-aligned or not) of every
 // shared and real HIV-1 sequence with a run of N as long, shorter or longer (fixed seed:
-// the same 1,020 cases each run) and bounds what the run may cost (docs/alignment.md,
-// Limits): no gene is lost; the only codons lost are those between the run and the gene's
-// end (a piece too short to align alone), and none of a piece of nRunCodons or more beyond
-// a run as long as the codons it replaced; and at most nRunEdgeCodons codons outside the
-// run are read differently, but next to an indel or frameshift of the sequence.
+// the same 1,020 cases each run), then 4 more per sequence from a logged seed
+// (testkit.Seed: SITESVC_TEST_SEED replays it), and bounds what the run may cost
+// (docs/alignment.md, Limits): no piece of nRunCodons or more codons between the run and
+// the gene's end is dropped, whatever the run's length (only codons within nRunEdgeCodons
+// of the run, or of a piece of 1–2 codons, may be lost), but a piece holding an indel or
+// frameshift of the sequence; and, over the fixed cases, no gene is lost, none reaches
+// beyond its unmodified range, and at most nRunEdgeCodons codons outside the run are read
+// differently, but next to an indel or frameshift of the sequence (over the seeded ones
+// these are counted and logged).
 func TestRandomNRuns(t *testing.T) {
 	a := newTestAligner(t)
-	rng := rand.New(rand.NewPCG(1, 2))
 	inputs := sharedAndRealSequences(t)
-	cases, worstPiece := 0, 0
+	fixed := randomNRuns(t, a, inputs, rand.New(rand.NewPCG(1, 2)), 20, t.Errorf)
+	t.Logf("fixed cases: %s", fixed)
+	// The seeded cases hold every run to the piece rule; what else they find (a gene of
+	// the frameshifted problem sequence lost, a group O protease misread beside a run: the
+	// limits of docs/alignment.md, Limits, which the fixed cases happen not to reach) is
+	// logged and counted, not failed, so that no seed fails the run for a known limit.
+	seeded := randomNRuns(t, a, inputs, rand.New(rand.NewPCG(testkit.Seed(t), 3)), 4, t.Logf)
+	t.Logf("seeded cases: %s", seeded)
+}
+
+// nRunStats counts what runs of N cost over randomNRuns' cases.
+type nRunStats struct {
+	cases, genesLost, gained, piecesDropped, longestDropped, misread int
+}
+
+func (s nRunStats) String() string {
+	return fmt.Sprintf("%d cases, %d genes lost, %d read beyond their unmodified range, %d pieces of %d+ codons beyond a run dropped (longest piece lost: %d codons), %d genes with more than %d codons outside the run read differently",
+		s.cases, s.genesLost, s.gained, s.piecesDropped, nRunCodons, s.longestDropped, s.misread, nRunEdgeCodons)
+}
+
+// randomNRuns runs reps random cases per sequence of TestRandomNRuns.
+func randomNRuns(t *testing.T, a *Aligner, inputs []namedSequence, rng *rand.Rand, reps int, limit func(format string, args ...any)) nRunStats {
+	t.Helper()
+	var st nRunStats
 	for _, in := range inputs {
 		orig, err := a.Align([]byte(in.seq))
 		if err != nil || orig.NotHIV1 != nil {
 			continue
 		}
-		for rep := range 20 {
+		for rep := range reps {
 			mask := 3 * (5 + rng.IntN(40))
 			if rep%2 == 1 {
 				mask += rng.IntN(3)
@@ -143,16 +164,21 @@ func TestRandomNRuns(t *testing.T) {
 			}
 			at := 60 + rng.IntN(len(in.seq)-mask-120)
 			res, err := a.Align([]byte(in.seq[:at] + strings.Repeat("N", nN) + in.seq[at+mask:]))
-			if err != nil {
+			if errors.Is(err, ErrNoGene) {
+				limit("%s, nucleotides %d-%d as %d N: %v", in.name, at+1, at+mask, nN, err)
+				st.genesLost += len(orig.Genes)
+				continue
+			} else if err != nil {
 				t.Errorf("%s, nucleotides %d-%d as %d N: %v", in.name, at+1, at+mask, nN, err)
 				continue
 			}
-			cases++
+			st.cases++
 			for _, g := range orig.Genes {
 				name := fmt.Sprintf("%s %s, nucleotides %d-%d as %d N", in.name, g.Gene, at+1, at+mask, nN)
 				got := res.Gene(g.Gene)
 				if got == nil {
-					t.Errorf("%s: gene lost", name)
+					limit("%s: gene lost", name)
+					st.genesLost++
 					continue
 				}
 				// the codons the run covers, firstMasked..lastMasked (codon offsets grow with
@@ -166,29 +192,54 @@ func TestRandomNRuns(t *testing.T) {
 				if firstMasked > lastMasked {
 					firstMasked, lastMasked = 0, -1
 				}
-				isMasked := func(k int) bool { return k >= firstMasked && k <= lastMasked }
-				masked := isMasked
+				masked := func(k int) bool { return k >= firstMasked && k <= lastMasked }
 				lo, hi := got.FirstAA-got.LeftTrimmed, got.LastAA+got.RightTrimmed
+				if got.FirstAA < g.FirstAA-g.LeftTrimmed || got.LastAA > g.LastAA+g.RightTrimmed {
+					st.gained++
+					limit("%s: %d-%d, more than the unmodified %d-%d", name, got.FirstAA, got.LastAA, g.FirstAA, g.LastAA)
+				}
 				for k := g.FirstAA; k <= g.LastAA; k++ {
 					if masked(k) || k >= lo && k <= hi {
 						continue
 					}
-					// A lost codon lies between the gene's end and the run (a piece too short
-					// to align alone), or within nRunEdgeCodons of the run.
+					// A lost codon lies between the gene's end and the run, or within
+					// nRunEdgeCodons of the run.
 					cutOff := firstMasked > 0 && (k < lo && k < firstMasked || k > hi && k > lastMasked)
 					beside := firstMasked > 0 && (k > lastMasked && k <= lastMasked+nRunEdgeCodons || k < firstMasked && k >= firstMasked-nRunEdgeCodons)
 					if !cutOff && !beside {
-						t.Errorf("%s: codon %d lost, not cut off by the run (%d-%d kept, run over codons %d-%d)", name, k, lo, hi, firstMasked, lastMasked)
+						limit("%s: codon %d lost, not cut off by the run (%d-%d kept, run over codons %d-%d)", name, k, lo, hi, firstMasked, lastMasked)
 						break
 					}
-					if cutOff {
-						piece := min(k-g.FirstAA+1, g.LastAA-k+1)
-						worstPiece = max(worstPiece, piece)
-						// A run as long as what it replaced keeps the frame: the piece
-						// beyond it is read (acrossNRuns), if it has nRunCodons codons.
-						if nN == mask && piece >= nRunCodons {
-							t.Errorf("%s: codon %d lost beyond a run as long as the codons it replaced", name, k)
-							break
+				}
+				// The pieces between the run and the gene's ends: one of nRunCodons or more
+				// codons is kept (read in frame beyond the run, whatever its length), but
+				// for codons within nRunEdgeCodons of the run.
+				if firstMasked > 0 {
+					for _, piece := range [][2]int{{g.FirstAA, firstMasked - 1}, {lastMasked + 1, g.LastAA}} {
+						size := piece[1] - piece[0] + 1
+						lost := 0
+						for k := piece[0]; k <= piece[1]; k++ {
+							if k < lo || k > hi {
+								lost++
+							}
+						}
+						if lost == 0 {
+							continue
+						}
+						st.longestDropped = max(st.longestDropped, lost)
+						// (a piece holding an indel or frameshift of the sequence cannot be
+						// read in frame: the frameshifted problem sequence's PR 1–34, with
+						// five, is beyond this rule)
+						shifted := false
+						for _, m := range g.Mutations {
+							shifted = shifted || (m.Deletion || m.Insertion || m.Partial) && m.Position >= piece[0] && m.Position <= piece[1]
+						}
+						for _, f := range g.Frameshifts {
+							shifted = shifted || f.Position >= piece[0] && f.Position <= piece[1]
+						}
+						if size >= nRunCodons && lost > min(nRunEdgeCodons, size-1) && !shifted {
+							st.piecesDropped++
+							t.Errorf("%s: %d of the %d codons %d-%d between the run (codons %d-%d) and the gene's end lost (%d-%d kept)", name, lost, size, piece[0], piece[1], firstMasked, lastMasked, lo, hi)
 						}
 					}
 				}
@@ -220,12 +271,13 @@ func TestRandomNRuns(t *testing.T) {
 					}
 				}
 				if misread > nRunEdgeCodons {
-					t.Errorf("%s: %d codons outside the run read differently", name, misread)
+					st.misread++
+					limit("%s: %d codons outside the run read differently", name, misread)
 				}
 			}
 		}
 	}
-	t.Logf("%d cases; the longest piece lost between a run and a gene's end: %d codons", cases, worstPiece)
+	return st
 }
 
 // TestManyNRuns puts one to four runs of 0–700 N in place of 3–152 nucleotides at random
@@ -296,4 +348,149 @@ func sharedAndRealSequences(t *testing.T) []namedSequence {
 		out = append(out, namedSequence{r.accession, r.seq})
 	}
 	return out
+}
+
+// TestIndelBesideRun puts a run of 600 N (more than one alignment crosses) in place of 40
+// codons ending 4, 7 or 10 codons before each whole-codon indel of the shared, real and
+// Sierra sequences (and of the shared and real ones with codons inserted after RT 150 or
+// IN 150), or starting as far after it, and requires the gene's range and every
+// mutation outside the run as in the unmodified sequence: the indel is read, not the
+// codons between it and the run shifted as mismatches (indelBesideRun). Left out, as the
+// rule does not reach them: another indel within nRunEdgeCodons of the run, fewer than
+// nRunCodons consensus codons between the run and the indel, or a mutation next to the
+// indel on the run's side.
+func TestIndelBesideRun(t *testing.T) {
+	a := newTestAligner(t)
+	inputs := sharedAndRealSequences(t)
+	files, err := filepath.Glob(filepath.Join("testdata", "sierra", "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		seq, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, namedSequence{strings.TrimSuffix(filepath.Base(f), ".txt"), strings.TrimSpace(string(seq))})
+	}
+	// and with one to three codons inserted after RT 150 and IN 150 of the shared and real
+	// sequences (no such insertion is real; the real ones sit at RT69)
+	for _, in := range sharedAndRealSequences(t) {
+		orig, err := a.Align([]byte(in.seq))
+		if err != nil || orig.NotHIV1 != nil || orig.ReverseComplemented {
+			continue
+		}
+		for _, gene := range []Gene{RT, IN} {
+			if g := orig.Gene(gene); g != nil && g.FirstAA <= 60 && g.LastAA >= 240 {
+				at := codonOffset0(g, 151)
+				for _, ins := range []string{"GAT", "AAAGGG"} {
+					inputs = append(inputs, namedSequence{in.name + "+" + string(gene) + "150" + ins, in.seq[:at] + ins + in.seq[at:]})
+				}
+			}
+		}
+	}
+	const runCodons, nN = 40, 600
+	tested, failed, skipped := map[string]int{}, map[string]int{}, 0
+	for _, in := range inputs {
+		orig, err := a.Align([]byte(in.seq))
+		if err != nil || orig.NotHIV1 != nil || orig.ReverseComplemented {
+			continue
+		}
+		for _, g := range orig.Genes {
+			for i, m := range g.Mutations {
+				if !m.Deletion && !m.Insertion || i > 0 && m.Deletion && g.Mutations[i-1].Deletion && g.Mutations[i-1].Position == m.Position-1 {
+					continue
+				}
+				first, last := m.Position, m.Position // the indel's codons
+				for j := i + 1; m.Deletion && j < len(g.Mutations) && g.Mutations[j].Deletion && g.Mutations[j].Position == last+1; j++ {
+					last++
+				}
+				kind := "deletion"
+				if m.Insertion {
+					kind = "insertion"
+				}
+				for _, k := range []int{4, 7, 10} {
+					for _, before := range []bool{true, false} {
+						c1, c2 := first-k-runCodons, first-k-1 // codons replaced by the run
+						if !before {
+							c1, c2 = last+k+1, last+k+runCodons
+						}
+						if c1-g.FirstAA < 30 || g.LastAA-c2 < 30 {
+							continue
+						}
+						name := fmt.Sprintf("%s/%s %s at %d, run over %d-%d", in.name, g.Gene, kind, first, c1, c2)
+						// Beyond the rule (docs/alignment.md, Limits): another indel or
+						// frameshift within nRunEdgeCodons of the run, or fewer than
+						// nRunCodons codons of the consensus amino acid between the run and
+						// the indel (nothing then tells a shift from mutations).
+						between, consensusCodons := [2]int{c2 + 1, first - 1}, 0
+						if !before {
+							between = [2]int{last + 1, c1 - 1}
+						}
+						beyond := false
+						for _, o := range g.Mutations {
+							near := o.Position >= c1-nRunEdgeCodons && o.Position <= c2+nRunEdgeCodons
+							beyond = beyond || near && (o.Deletion || o.Insertion || o.Partial) && (o.Position < first || o.Position > last)
+						}
+						for _, f := range g.Frameshifts {
+							beyond = beyond || f.Position >= c1-nRunEdgeCodons && f.Position <= c2+nRunEdgeCodons
+						}
+						for k := between[0]; k <= between[1]; k++ {
+							if !slices.ContainsFunc(g.Mutations, func(o Mutation) bool { return o.Position == k }) {
+								consensusCodons++
+							}
+						}
+						// (and a mutation next to the indel on the run's side: the indel may then
+						// sit a codon either way at equal score)
+						nextToIndel := first - 1 // (an insertion follows its own codon)
+						switch {
+						case !before:
+							nextToIndel = last + 1
+						case m.Insertion:
+							nextToIndel = first
+						}
+						if slices.ContainsFunc(g.Mutations, func(o Mutation) bool {
+							return o.Position == nextToIndel && (o.Deletion || o.AAs != string(o.Consensus))
+						}) {
+							beyond = true
+						}
+						if beyond || consensusCodons < nRunCodons {
+							skipped++
+							continue
+						}
+						seq := in.seq[:codonOffset0(&g, c1)] + strings.Repeat("N", nN) + in.seq[codonOffset0(&g, c2+1):]
+						tested[kind]++
+						res, err := a.Align([]byte(seq))
+						if err != nil {
+							t.Errorf("%s: %v", name, err)
+							failed[kind]++
+							continue
+						}
+						got := res.Gene(g.Gene)
+						if got == nil {
+							t.Errorf("%s: gene lost", name)
+							failed[kind]++
+							continue
+						}
+						outside := func(r *GeneResult) (out []string) {
+							for _, m := range r.Mutations {
+								if m.Position < c1 || m.Position > c2 {
+									out = append(out, m.String())
+								}
+							}
+							return out
+						}
+						if got.FirstAA != g.FirstAA || got.LastAA != g.LastAA || !slices.Equal(outside(got), outside(&g)) {
+							t.Errorf("%s: %d-%d %v\nunmodified %d-%d %v", name, got.FirstAA, got.LastAA, outside(got), g.FirstAA, g.LastAA, outside(&g))
+							failed[kind]++
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("tested %v, read differently %v; %d cases beyond the rule left out", tested, failed, skipped)
+	if tested["deletion"] < 40 || tested["insertion"] < 200 {
+		t.Errorf("only %v cases", tested)
+	}
 }

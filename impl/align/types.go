@@ -165,6 +165,10 @@ type GeneResult struct {
 	StopPositions        []int
 	AmbiguousPositions   []int
 	UnsequencedPositions []int
+	// readFrom, readTo: the 0-based nucleotides [readFrom, readTo) the codons FirstAA..LastAA
+	// are read from. FirstNA/LastNA follow HIVDB's convention (moved inwards by three per
+	// end codon dropped, whatever it read); joining gene parts needs where they really are.
+	readFrom, readTo int
 }
 
 // Mutation is one difference from the consensus at a codon: a substitution (possibly a
