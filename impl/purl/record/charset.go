@@ -22,8 +22,13 @@ var (
 	bomUTF16BE = []byte{0xFE, 0xFF}
 	bomUTF16LE = []byte{0xFF, 0xFE}
 	// xmlDeclEncoding finds the encoding pseudo-attribute of an XML
-	// declaration at the start of a document.
-	xmlDeclEncoding = regexp.MustCompile(`^<\?xml\s[^>]*?encoding\s*=\s*(?:"([^"]*)"|'([^']*)')`)
+	// declaration at the start of a document: an encoding name (XML's
+	// EncName, with spaces around it tolerated) in quotes, inside the
+	// declaration. A quote left open is no encoding: the declaration ends
+	// at its "?>" (a fuzzed `<?xml encoding="?><mods …` was read as the
+	// encoding "?><mods xmlns=" and refused, where the XML reader finds no
+	// encoding there).
+	xmlDeclEncoding = regexp.MustCompile(`^<\?xml\s[^>]*?encoding\s*=\s*(?:"(\s*[A-Za-z][A-Za-z0-9._-]*\s*)"|'(\s*[A-Za-z][A-Za-z0-9._-]*\s*)')`)
 )
 
 // utf8Names are the encoding labels that need no conversion: UTF-8, and
