@@ -81,7 +81,43 @@ func declarePrefixes(root *xnode, where string) []string {
 // none declared, the element and its unprefixed descendants can only be
 // MODS.
 var namespacedTopLevel = map[string]xml.Name{
-	"mods": {Space: NSMODS, Local: "mods"},
+	"mods":           {Space: NSMODS, Local: "mods"},
+	"modscollection": {Space: NSMODS, Local: "modsCollection"},
+}
+
+// nameMODSCollection is MODS's wrapper of several records. Repositories
+// export and embed a single record in one (a modsCollection holding one
+// mods: Kramerius, the ACL Anthology's MODS export).
+var nameMODSCollection = xml.Name{Space: NSMODS, Local: "modsCollection"}
+
+// collectedMODS returns the mods records a modsCollection e holds (nil,
+// false when e is not one). A collection of exactly one record is that
+// record; the callers decide what a collection of none or several is.
+func collectedMODS(e *xnode) ([]*xnode, bool) {
+	q := e.qname()
+	if q.Space != NSMODS || !strings.EqualFold(q.Local, nameMODSCollection.Local) {
+		return nil, false
+	}
+	var records []*xnode
+	for _, k := range e.elements() {
+		if kq := k.qname(); kq.Space == NSMODS && strings.EqualFold(kq.Local, "mods") {
+			records = append(records, k)
+		}
+	}
+	return records, true
+}
+
+// unwrapMODSCollection returns the one mods record of the modsCollection e
+// as an element of its own (every namespace it relied on declared on it),
+// and the warning to give; nil when e is not a collection of exactly one.
+func unwrapMODSCollection(e *xnode, where string) (*xnode, string) {
+	records, ok := collectedMODS(e)
+	if !ok || len(records) != 1 {
+		return nil, ""
+	}
+	m := records[0].standalone()
+	m.name.Local = "mods"
+	return m, fmt.Sprintf("%s%s holds one mods record: it is read as that record", where, e.name.Local)
 }
 
 // adoptNamespace puts e, a child of publicObject (or the root of a MODS
@@ -126,6 +162,15 @@ func normalizeMODSNamespaces(data []byte) ([]byte, []string, error) {
 		warnings = append(warnings, strings.TrimPrefix(w, "/"))
 	}
 	warnings = append(warnings, declarePrefixes(root, "mods")...)
+	if records, ok := collectedMODS(root); ok {
+		if len(records) != 1 {
+			return nil, nil, fmt.Errorf("%w: the document is a modsCollection of %d mods records: a PURL describes one object, publish its one mods record", ErrUnacceptable, len(records))
+		}
+		m, w := unwrapMODSCollection(root, "")
+		m.parent = nil
+		root = m
+		warnings = append(warnings, w)
+	}
 	if len(warnings) == 0 {
 		return data, nil, nil
 	}
