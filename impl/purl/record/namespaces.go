@@ -176,3 +176,73 @@ func normalizeMODSNamespaces(data []byte) ([]byte, []string, error) {
 	}
 	return root.document(), warnings, nil
 }
+
+// unqualifiedTopLevel are the children of publicObject that are in no
+// namespace, by their local name in lower case. The repository published
+// some of them in a namespace of its own schemas (a rightsMetadata in
+// xmlns="http://hydra-collab.stanford.edu/schemas/rightsMetadata/v1",
+// which dor-services' publishing took as it came): the element is the
+// same, and what it says (who may discover and read the object) must not
+// be lost to its namespace.
+var unqualifiedTopLevel = map[string]bool{
+	"identitymetadata": true, "versionmetadata": true, "contentmetadata": true, "rightsmetadata": true,
+}
+
+// dropNamespace puts e, a child of publicObject written in a namespace
+// but named as one of the seed's children in none (unqualifiedTopLevel),
+// and every element and attribute of its tree in that namespace, into no
+// namespace, removing the namespace's declarations there. It returns a
+// warning, "" when e is not such an element.
+func dropNamespace(e *xnode, where string) string {
+	q := e.qname()
+	if q.Space == "" || !unqualifiedTopLevel[strings.ToLower(q.Local)] {
+		return ""
+	}
+	ns := q.Space
+	// Resolve every name first: the declarations change below.
+	var elems []*xnode
+	type attrRef struct {
+		n *xnode
+		i int
+	}
+	var attrs []attrRef
+	var walk func(n *xnode)
+	walk = func(n *xnode) {
+		if n.qname().Space == ns {
+			elems = append(elems, n)
+		}
+		for i, a := range n.attrs {
+			if !isNSDecl(a) && a.Name.Space != "" && n.lookup(a.Name.Space) == ns {
+				attrs = append(attrs, attrRef{n, i})
+			}
+		}
+		for _, k := range n.elements() {
+			walk(k)
+		}
+	}
+	walk(e)
+	for _, n := range elems {
+		n.name.Space = ""
+	}
+	for _, r := range attrs {
+		r.n.attrs[r.i].Name.Space = ""
+	}
+	var strip func(n *xnode)
+	strip = func(n *xnode) {
+		kept := n.attrs[:0]
+		for _, a := range n.attrs {
+			if !(isNSDecl(a) && a.Value == ns) {
+				kept = append(kept, a)
+			}
+		}
+		n.attrs = kept
+		for _, k := range n.elements() {
+			strip(k)
+		}
+	}
+	strip(e)
+	if e.parent != nil && e.parent.lookup("") != "" {
+		e.attrs = append([]xml.Attr{nsDecl("", "")}, e.attrs...)
+	}
+	return fmt.Sprintf("%s/%s is in the namespace %s: it is read as the seed's %s, in no namespace", where, q.Local, ns, q.Local)
+}
