@@ -326,8 +326,13 @@ func newRealFormsAsMeant(t *testing.T, srv *testkit.Server, get func(string) str
 		return o.Title
 	}
 	// objectType collection beside objectType set: a collection.
-	if m := manifestOf("dx969tv9730"); m.Type != "Collection" || strings.Join(m.Label["none"], "") != "Parker Manuscripts" {
-		t.Errorf("dx969tv9730 (objectType collection and set) is served as %s %q, want the Collection Parker Manuscripts", m.Type, m.Label)
+	for id, title := range map[string]string{
+		"dx969tv9730": "Parker Manuscripts",
+		"hn730ks3626": "Stanford University Libraries staff publications and research",
+	} {
+		if m := manifestOf(id); m.Type != "Collection" || strings.Join(m.Label["none"], "") != title {
+			t.Errorf("%s (objectType collection and set) is served as %s %q, want the Collection %s", id, m.Type, m.Label, title)
+		}
 	}
 	// Titles are one line: a doubled space, and a dc:title written over
 	// three lines, are shown as the words they are.
@@ -356,13 +361,14 @@ func newRealFormsAsMeant(t *testing.T, srv *testkit.Server, get func(string) str
 	// Licences by URI: in the manifest's rights and linked from the page.
 	for id, licence := range map[string]string{
 		"xy581jd9710": "http://creativecommons.org/licenses/by/3.0/",
-		"ws947mh3822": "",
+		"qy240vt8937": "http://creativecommons.org/publicdomain/mark/1.0/",
 	} {
-		if licence != "" {
-			if m := manifestOf(id); m.Rights != licence {
-				t.Errorf("%s manifest rights %q, want %q", id, m.Rights, licence)
-			}
+		if m := manifestOf(id); m.Rights != licence {
+			t.Errorf("%s manifest rights %q, want %q", id, m.Rights, licence)
 		}
+	}
+	if page := get("/purl/zc193vn8689"); !strings.Contains(page, `href="https://opendatacommons.org/licenses/pddl/1-0/"`) {
+		t.Errorf("the page of zc193vn8689 does not link its licence (code pddl)")
 	}
 	if page := get("/purl/ws947mh3822"); !strings.Contains(page, `href="https://creativecommons.org/licenses/by-nc-nd/3.0/legalcode"`) {
 		t.Errorf("the page of ws947mh3822 does not link its licence (code by-nc-nd)")
