@@ -256,6 +256,16 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 		served[filepath.Base(p)] = []byte(body)
 	}
 	validateMODS36(t, served)
+	// A modsCollection of two records is not one object's description:
+	// refused (422, naming the collection), and the MODS served before stays.
+	before := get("/purl/zz000bb0003.mods")
+	two := []byte(`<modsCollection xmlns="http://www.loc.gov/mods/v3"><mods><titleInfo><title>A</title></titleInfo></mods><mods><titleInfo><title>B</title></titleInfo></mods></modsCollection>`)
+	if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", two); err == nil || !strings.Contains(err.Error(), ": 422: ") || !strings.Contains(err.Error(), "modsCollection of 2 mods records") {
+		t.Errorf("PUT of a modsCollection of two records: %v, want 422 naming the collection", err)
+	}
+	if after := get("/purl/zz000bb0003.mods"); after != before {
+		t.Errorf("a refused PUT changed the served MODS")
+	}
 	if page := get("/purl/zz000bb0001"); !strings.Contains(page, "Put without a namespace") {
 		t.Errorf("the page does not show the PUT MODS's title")
 	}
