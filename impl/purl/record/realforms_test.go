@@ -69,11 +69,12 @@ func TestMODSCollectionOfOne(t *testing.T) {
 // knows, with a warning naming the other.
 func TestSeveralObjectTypes(t *testing.T) {
 	for types, want := range map[string]string{
-		"collection set": "collection",
-		"set collection": "collection",
-		"set item":       "item",
-		"set":            "item",
-		"item":           "item",
+		"collection set":  "collection",
+		"set collection":  "collection",
+		"set item":        "item",
+		"set":             "item",
+		"item":            "item",
+		"item collection": "item",
 	} {
 		var b strings.Builder
 		for _, ty := range strings.Fields(types) {
@@ -89,6 +90,9 @@ func TestSeveralObjectTypes(t *testing.T) {
 		}
 		if strings.Contains(types, "set") && !strings.Contains(strings.Join(r.Warnings, "\n"), `"set" is not item or collection`) {
 			t.Errorf("objectType %s: no warning of set: %q", types, r.Warnings)
+		}
+		if types == "item collection" && !strings.Contains(strings.Join(r.Warnings, "\n"), "objectTypes item and collection") {
+			t.Errorf("objectType %s: no warning of the two: %q", types, r.Warnings)
 		}
 	}
 }

@@ -350,17 +350,21 @@ func (x *publicObjectXML) validate(warn func(format string, args ...any)) (*Reco
 	// the object is of the first type the service knows.
 	var unknownTypes []string
 	for _, t := range x.Identity.ObjectType {
-		if v := strings.ToLower(strings.TrimSpace(t)); objectTypes[v] && r.ObjectType == "" {
+		v := strings.ToLower(strings.TrimSpace(t))
+		switch {
+		case objectTypes[v] && r.ObjectType == "":
 			r.ObjectType = v
-		} else if v != "" && !objectTypes[v] {
-			unknownTypes = append(unknownTypes, strings.TrimSpace(t))
+		case objectTypes[v] && v != r.ObjectType:
+			warn("identityMetadata names the objectTypes %s and %s: the object is served as the first", r.ObjectType, v)
+		case v != "" && !objectTypes[v]:
+			unknownTypes = append(unknownTypes, fmt.Sprintf("%q", strings.TrimSpace(t)))
 		}
 	}
 	switch {
 	case r.ObjectType == "" && len(unknownTypes) > 0:
-		warn("identityMetadata/objectType %q is not item or collection: the object is served as an item", strings.Join(unknownTypes, `", "`))
+		warn("identityMetadata/objectType %s is not item or collection: the object is served as an item", strings.Join(unknownTypes, ", "))
 	case len(unknownTypes) > 0:
-		warn("identityMetadata/objectType %q is not item or collection: the object is served as the %s its other objectType says", strings.Join(unknownTypes, `", "`), r.ObjectType)
+		warn("identityMetadata/objectType %s is not item or collection: the object is served as the %s its other objectType says", strings.Join(unknownTypes, ", "), r.ObjectType)
 	}
 	if r.ObjectType == "" {
 		r.ObjectType = "item"
