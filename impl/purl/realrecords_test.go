@@ -365,6 +365,9 @@ func newRealFormsAsMeant(t *testing.T, srv *testkit.Server, get func(string) str
 	if _, err := corpusGet(srv, "/purl/bb099mt5053/file/bb099mt5053_img_1.jp2", http.StatusUnauthorized); err != nil {
 		t.Errorf("bb099mt5053 (location spec), anonymous file: %v", err)
 	}
+	if _, err := corpusGet(srv, "/purl/pq479rm6462/file/Rextag_Oil_and_Gas_Wells.gdb.zip", http.StatusUnauthorized); err != nil {
+		t.Errorf("pq479rm6462 (group Stanford), anonymous file: %v", err)
+	}
 	if page := get("/purl/bb099mt5053"); !strings.Contains(page, "Fractal Music") || !strings.Contains(page, "spec") {
 		t.Errorf("the page of bb099mt5053 does not show its title and the location its files are read at")
 	}
