@@ -50,6 +50,12 @@ func TestMODSCollectionOfOne(t *testing.T) {
 			t.Errorf("%s: got %v, want a refusal naming the modsCollection", name, err)
 		}
 	}
+	// Unwrapping comes after the checks every document passes: a DTD is
+	// still refused.
+	withDTD := `<!DOCTYPE modsCollection [<!ENTITY x "y">]>` + one
+	if _, _, err := PrepareMODS(ctx, []byte(withDTD), schema); err == nil || !strings.Contains(err.Error(), "DOCTYPE") {
+		t.Errorf("a modsCollection with a DTD: got %v, want a refusal naming the DOCTYPE", err)
+	}
 	id, _ := druid.Parse("bc123df4567")
 	embedded := `<publicObject objectId="druid:bc123df4567" published="2020-01-01T00:00:00Z"><identityMetadata><objectLabel>L</objectLabel></identityMetadata>` + one + `</publicObject>`
 	in, err := IngestWith(ctx, []byte(embedded), IngestOptions{Schema: schema, ID: id})
