@@ -266,10 +266,16 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 
 // iiifRights turns a license URI into the form IIIF requires (http, not
 // https, and only Creative Commons or RightsStatements.org); "" otherwise.
+// A Creative Commons licence named by its legal code page (".../legalcode",
+// as Cocina-era records write it) is the licence's own URI: IIIF names
+// the licence, not a page about it.
 func iiifRights(license string) string {
-	u := strings.Replace(license, "https://", "http://", 1)
+	u := strings.Replace(strings.TrimSpace(license), "https://", "http://", 1)
 	for _, prefix := range []string{"http://creativecommons.org/licenses/", "http://creativecommons.org/publicdomain/", "http://rightsstatements.org/vocab/"} {
 		if strings.HasPrefix(u, prefix) {
+			if prefix != "http://rightsstatements.org/vocab/" {
+				u = strings.TrimSuffix(u, "legalcode")
+			}
 			return u
 		}
 	}

@@ -163,6 +163,7 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 			t.Errorf("the page of %s does not link its licence %s", id, licence)
 		}
 	}
+	newRealFormsAsMeant(t, srv, get)
 	// Real records saved by other tools: with a byte order mark, and in
 	// ISO-8859-1. Both are read as what they say and served in UTF-8.
 	bom, err := os.ReadFile(filepath.Join("record", "testdata", "real", "bc390xk2647.public.xml"))
@@ -239,6 +240,9 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 	for _, f := range testkit.Files(t, filepath.Join("record", "testdata", "real", "mods", "*.mods.xml")) {
 		p, doc := f.Path, f.Data
 		want, err := record.ParseMODS(doc)
+		if title, wrapped := modsCollectionTitles[filepath.Base(p)]; wrapped {
+			want, err = &record.MODS{Title: title}, nil
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,6 +256,16 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 		served[filepath.Base(p)] = []byte(body)
 	}
 	validateMODS36(t, served)
+	// A modsCollection of two records is not one object's description:
+	// refused (422, naming the collection), and the MODS served before stays.
+	before := get("/purl/zz000bb0003.mods")
+	two := []byte(`<modsCollection xmlns="http://www.loc.gov/mods/v3"><mods><titleInfo><title>A</title></titleInfo></mods><mods><titleInfo><title>B</title></titleInfo></mods></modsCollection>`)
+	if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", two); err == nil || !strings.Contains(err.Error(), ": 422: ") || !strings.Contains(err.Error(), "modsCollection of 2 mods records") {
+		t.Errorf("PUT of a modsCollection of two records: %v, want 422 naming the collection", err)
+	}
+	if after := get("/purl/zz000bb0003.mods"); after != before {
+		t.Errorf("a refused PUT changed the served MODS")
+	}
 	if page := get("/purl/zz000bb0001"); !strings.Contains(page, "Put without a namespace") {
 		t.Errorf("the page does not show the PUT MODS's title")
 	}
@@ -282,4 +296,99 @@ func darkRecord(srv *testkit.Server, bin, token, dir string, raw []byte, id drui
 		return "", fmt.Errorf("dark object, oEmbed: %w", err)
 	}
 	return "dark: published, and 404 everywhere", nil
+}
+
+// modsCollectionTitles are the titles of the MODS documents of
+// testdata/real/mods that wrap their one record in a modsCollection
+// (ParseMODS reads a mods root only; PrepareMODS unwraps the collection).
+var modsCollectionTitles = map[string]string{
+	"acl-modsCollection.mods.xml": "Word-level Translation Quality Estimation Based on Optimal Transport",
+}
+
+// newRealFormsAsMeant checks, through HTTP, what the forms learnt from the
+// second gathering of real records (record/testdata/real/README.md) mean:
+// the collection that says so beside another objectType, titles written
+// over several lines or with a doubled space, a location-only item, a
+// virtual object, and licences in the page and manifest.
+func newRealFormsAsMeant(t *testing.T, srv *testkit.Server, get func(string) string) {
+	t.Helper()
+	type manifestView struct {
+		Type   string              `json:"type"`
+		Label  map[string][]string `json:"label"`
+		Rights string              `json:"rights"`
+	}
+	manifestOf := func(id string) manifestView {
+		t.Helper()
+		var m manifestView
+		if err := json.Unmarshal([]byte(get("/purl/"+id+"/iiif/manifest")), &m); err != nil {
+			t.Fatalf("%s manifest: %v", id, err)
+		}
+		return m
+	}
+	oembedTitle := func(id string) string {
+		t.Helper()
+		var o struct {
+			Title string `json:"title"`
+		}
+		if err := json.Unmarshal([]byte(get("/embed/embed?url="+url.QueryEscape(srv.URL+"/purl/"+id))), &o); err != nil {
+			t.Fatalf("%s oEmbed: %v", id, err)
+		}
+		return o.Title
+	}
+	// objectType collection beside objectType set: a collection.
+	for id, title := range map[string]string{
+		"dx969tv9730": "Parker Manuscripts",
+		"hn730ks3626": "Stanford University Libraries staff publications and research",
+	} {
+		if m := manifestOf(id); m.Type != "Collection" || strings.Join(m.Label["none"], "") != title {
+			t.Errorf("%s (objectType collection and set) is served as %s %q, want the Collection %s", id, m.Type, m.Label, title)
+		}
+	}
+	// Titles are one line: a doubled space, and a dc:title written over
+	// three lines, are shown as the words they are.
+	for id, want := range map[string]string{
+		"kj040zn0537": "Le Dauphin enlevè à sa mere: après le decret du Comité de sureté publique le 1, Juillet 1793 les Commissaires en exercice viennent le notifier a la Reine, et la somment de s'y conformer : [estampe]",
+		"cc842mn9348": "CE-SPSC Final Decisions/2001/04b-2001 Sabino Gouveia Leite Judgment.pdf",
+	} {
+		if got := strings.Join(manifestOf(id).Label["none"], ""); got != want {
+			t.Errorf("%s manifest label %q, want %q", id, got, want)
+		}
+		if got := oembedTitle(id); got != want {
+			t.Errorf("%s oEmbed title %q, want %q", id, got, want)
+		}
+		if page := get("/purl/" + id); !strings.Contains(page, htmlEscaped(want)) {
+			t.Errorf("the page of %s does not show the title %q", id, want)
+		}
+	}
+	// A reading-room item (location spec): its page and manifest are
+	// public, its files are not served to an anonymous reader.
+	if _, err := corpusGet(srv, "/purl/bb099mt5053/file/bb099mt5053_img_1.jp2", http.StatusUnauthorized); err != nil {
+		t.Errorf("bb099mt5053 (location spec), anonymous file: %v", err)
+	}
+	if _, err := corpusGet(srv, "/purl/pq479rm6462/file/Rextag_Oil_and_Gas_Wells.gdb.zip", http.StatusUnauthorized); err != nil {
+		t.Errorf("pq479rm6462 (group Stanford), anonymous file: %v", err)
+	}
+	if page := get("/purl/bb099mt5053"); !strings.Contains(page, "Fractal Music") || !strings.Contains(page, "spec") {
+		t.Errorf("the page of bb099mt5053 does not show its title and the location its files are read at")
+	}
+	// Licences by URI: in the manifest's rights and linked from the page.
+	for id, licence := range map[string]string{
+		"xy581jd9710": "http://creativecommons.org/licenses/by/3.0/",
+		"qy240vt8937": "http://creativecommons.org/publicdomain/mark/1.0/",
+	} {
+		if m := manifestOf(id); m.Rights != licence {
+			t.Errorf("%s manifest rights %q, want %q", id, m.Rights, licence)
+		}
+	}
+	if page := get("/purl/zc193vn8689"); !strings.Contains(page, `href="https://opendatacommons.org/licenses/pddl/1-0/"`) {
+		t.Errorf("the page of zc193vn8689 does not link its licence (code pddl)")
+	}
+	if page := get("/purl/ws947mh3822"); !strings.Contains(page, `href="https://creativecommons.org/licenses/by-nc-nd/3.0/legalcode"`) {
+		t.Errorf("the page of ws947mh3822 does not link its licence (code by-nc-nd)")
+	}
+	// A virtual object (its images are files of its constituents): served,
+	// with no file of its own and no manifest.
+	if _, err := corpusGet(srv, "/purl/ws947mh3822/iiif/manifest", http.StatusNotFound); err != nil {
+		t.Errorf("ws947mh3822 (virtual object) manifest: %v", err)
+	}
 }

@@ -115,10 +115,26 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 			warn("%s", w)
 			n.changed = true
 		}
+		if w := dropNamespace(e, "publicObject"); w != "" {
+			warn("%s", w)
+			n.changed = true
+		}
 	}
 	if ws := declarePrefixes(root, "the record"); len(ws) > 0 {
 		n.warnings = append(n.warnings, ws...)
 		n.changed = true
+	}
+	// An embedded modsCollection of one record is that record (one of
+	// several records is not this object's alone: kept, not read).
+	for i, k := range root.kids {
+		if e, ok := k.(*xnode); ok {
+			if m, w := unwrapMODSCollection(e, "publicObject/"); m != nil {
+				m.parent = root
+				root.kids[i] = m
+				warn("%s", w)
+				n.changed = true
+			}
+		}
 	}
 	var unknown unknownNames
 	if canonicalize(root, "", &unknown) {

@@ -81,7 +81,43 @@ func declarePrefixes(root *xnode, where string) []string {
 // none declared, the element and its unprefixed descendants can only be
 // MODS.
 var namespacedTopLevel = map[string]xml.Name{
-	"mods": {Space: NSMODS, Local: "mods"},
+	"mods":           {Space: NSMODS, Local: "mods"},
+	"modscollection": {Space: NSMODS, Local: "modsCollection"},
+}
+
+// nameMODSCollection is MODS's wrapper of several records. Repositories
+// export and embed a single record in one (a modsCollection holding one
+// mods: Kramerius, the ACL Anthology's MODS export).
+var nameMODSCollection = xml.Name{Space: NSMODS, Local: "modsCollection"}
+
+// collectedMODS returns the mods records a modsCollection e holds (nil,
+// false when e is not one). A collection of exactly one record is that
+// record; the callers decide what a collection of none or several is.
+func collectedMODS(e *xnode) ([]*xnode, bool) {
+	q := e.qname()
+	if q.Space != NSMODS || !strings.EqualFold(q.Local, nameMODSCollection.Local) {
+		return nil, false
+	}
+	var records []*xnode
+	for _, k := range e.elements() {
+		if kq := k.qname(); kq.Space == NSMODS && strings.EqualFold(kq.Local, "mods") {
+			records = append(records, k)
+		}
+	}
+	return records, true
+}
+
+// unwrapMODSCollection returns the one mods record of the modsCollection e
+// as an element of its own (every namespace it relied on declared on it),
+// and the warning to give; nil when e is not a collection of exactly one.
+func unwrapMODSCollection(e *xnode, where string) (*xnode, string) {
+	records, ok := collectedMODS(e)
+	if !ok || len(records) != 1 {
+		return nil, ""
+	}
+	m := records[0].standalone()
+	m.name.Local = "mods"
+	return m, fmt.Sprintf("%s%s holds one mods record: it is read as that record", where, e.name.Local)
 }
 
 // adoptNamespace puts e, a child of publicObject (or the root of a MODS
@@ -126,8 +162,87 @@ func normalizeMODSNamespaces(data []byte) ([]byte, []string, error) {
 		warnings = append(warnings, strings.TrimPrefix(w, "/"))
 	}
 	warnings = append(warnings, declarePrefixes(root, "mods")...)
+	if records, ok := collectedMODS(root); ok {
+		if len(records) != 1 {
+			return nil, nil, fmt.Errorf("%w: the document is a modsCollection of %d mods records: a PURL describes one object, publish its one mods record", ErrUnacceptable, len(records))
+		}
+		m, w := unwrapMODSCollection(root, "")
+		m.parent = nil
+		root = m
+		warnings = append(warnings, w)
+	}
 	if len(warnings) == 0 {
 		return data, nil, nil
 	}
 	return root.document(), warnings, nil
+}
+
+// unqualifiedTopLevel are the children of publicObject that are in no
+// namespace, by their local name in lower case. The repository published
+// some of them in a namespace of its own schemas (a rightsMetadata in
+// xmlns="http://hydra-collab.stanford.edu/schemas/rightsMetadata/v1",
+// which dor-services' publishing took as it came): the element is the
+// same, and what it says (who may discover and read the object) must not
+// be lost to its namespace.
+var unqualifiedTopLevel = map[string]bool{
+	"identitymetadata": true, "versionmetadata": true, "contentmetadata": true, "rightsmetadata": true,
+}
+
+// dropNamespace puts e, a child of publicObject written in a namespace
+// but named as one of the seed's children in none (unqualifiedTopLevel),
+// and every element and attribute of its tree in that namespace, into no
+// namespace, removing the namespace's declarations there. It returns a
+// warning, "" when e is not such an element.
+func dropNamespace(e *xnode, where string) string {
+	q := e.qname()
+	if q.Space == "" || !unqualifiedTopLevel[strings.ToLower(q.Local)] {
+		return ""
+	}
+	ns := q.Space
+	// Resolve every name first: the declarations change below.
+	var elems []*xnode
+	type attrRef struct {
+		n *xnode
+		i int
+	}
+	var attrs []attrRef
+	var walk func(n *xnode)
+	walk = func(n *xnode) {
+		if n.qname().Space == ns {
+			elems = append(elems, n)
+		}
+		for i, a := range n.attrs {
+			if !isNSDecl(a) && a.Name.Space != "" && n.lookup(a.Name.Space) == ns {
+				attrs = append(attrs, attrRef{n, i})
+			}
+		}
+		for _, k := range n.elements() {
+			walk(k)
+		}
+	}
+	walk(e)
+	for _, n := range elems {
+		n.name.Space = ""
+	}
+	for _, r := range attrs {
+		r.n.attrs[r.i].Name.Space = ""
+	}
+	var strip func(n *xnode)
+	strip = func(n *xnode) {
+		kept := n.attrs[:0]
+		for _, a := range n.attrs {
+			if !(isNSDecl(a) && a.Value == ns) {
+				kept = append(kept, a)
+			}
+		}
+		n.attrs = kept
+		for _, k := range n.elements() {
+			strip(k)
+		}
+	}
+	strip(e)
+	if e.parent != nil && e.parent.lookup("") != "" {
+		e.attrs = append([]xml.Attr{nsDecl("", "")}, e.attrs...)
+	}
+	return fmt.Sprintf("%s/%s is in the namespace %s: it is read as the seed's %s, in no namespace", where, q.Local, ns, q.Local)
 }

@@ -131,14 +131,34 @@ func (r *Record) File(name string) (File, bool) {
 
 // Title is the record's display title: the first dc:title, else the
 // embedded MODS record's title, else the object label, else the druid.
+// It is one line: runs of white space (the line breaks and indentation
+// of a title written over several lines, a doubled space) are one space,
+// as a reader of the XML would see them (the page, manifest label and
+// oEmbed title are the same words).
 func (r *Record) Title() string {
 	if len(r.DC.Title) > 0 {
-		return r.DC.Title[0]
+		return oneLine(r.DC.Title[0])
 	}
 	if r.fallbackTitle != "" {
-		return r.fallbackTitle
+		return oneLine(r.fallbackTitle)
 	}
 	return r.Druid.Qualified()
+}
+
+// otherObjectsFile reports whether name is "<druid>/<file>" with a druid
+// other than id: how virtual objects name their constituents' images.
+func otherObjectsFile(name string, id druid.Druid) bool {
+	dir, _, ok := strings.Cut(name, "/")
+	if !ok {
+		return false
+	}
+	other, err := druid.Parse(dir)
+	return err == nil && other != id
+}
+
+// oneLine is s with every run of white space one space, trimmed.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // CurrentVersion is the last version entry (zero Version when none).
@@ -164,8 +184,8 @@ type publicObjectXML struct {
 	ObjectID  string   `xml:"objectId,attr"`
 	Published string   `xml:"published,attr"`
 	Identity  struct {
-		ObjectType  string `xml:"objectType"`
-		ObjectLabel string `xml:"objectLabel"`
+		ObjectType  []string `xml:"objectType"`
+		ObjectLabel string   `xml:"objectLabel"`
 		SourceID    struct {
 			Source string `xml:"source,attr"`
 			Value  string `xml:",chardata"`
@@ -325,11 +345,28 @@ func (x *publicObjectXML) validate(warn func(format string, args ...any)) (*Reco
 		return nil, bad("publicObject/@published %q is not an RFC 3339 date-time", x.Published)
 	}
 
-	r.ObjectType = strings.ToLower(strings.TrimSpace(x.Identity.ObjectType))
-	if !objectTypes[r.ObjectType] {
-		if r.ObjectType != "" {
-			warn("identityMetadata/objectType %q is not item or collection: the object is served as an item", x.Identity.ObjectType)
+	// Fedora-era collections say what they are more than once
+	// (<objectType>collection</objectType><objectType>set</objectType>):
+	// the object is of the first type the service knows.
+	var unknownTypes []string
+	for _, t := range x.Identity.ObjectType {
+		v := strings.ToLower(strings.TrimSpace(t))
+		switch {
+		case objectTypes[v] && r.ObjectType == "":
+			r.ObjectType = v
+		case objectTypes[v] && v != r.ObjectType:
+			warn("identityMetadata names the objectTypes %s and %s: the object is served as the first", r.ObjectType, v)
+		case v != "" && !objectTypes[v]:
+			unknownTypes = append(unknownTypes, fmt.Sprintf("%q", strings.TrimSpace(t)))
 		}
+	}
+	switch {
+	case r.ObjectType == "" && len(unknownTypes) > 0:
+		warn("identityMetadata/objectType %s is not item or collection: the object is served as an item", strings.Join(unknownTypes, ", "))
+	case len(unknownTypes) > 0:
+		warn("identityMetadata/objectType %s is not item or collection: the object is served as the %s its other objectType says", strings.Join(unknownTypes, ", "), r.ObjectType)
+	}
+	if r.ObjectType == "" {
 		r.ObjectType = "item"
 	}
 	r.Label = strings.TrimSpace(x.Identity.ObjectLabel)
@@ -483,6 +520,8 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 		}
 		f, ok := r.File(name)
 		switch {
+		case !ok && otherObjectsFile(name, r.Druid):
+			warn("contentMetadata/thumb %q names a file of another object (a virtual object's constituent): the object has no thumbnail of its own", name)
 		case !ok:
 			warn("contentMetadata/thumb %q is not a file of the object: the object has no thumbnail", name)
 		case !strings.HasPrefix(f.MimeType, "image/"):

@@ -31,8 +31,11 @@ var vocabulary = map[string][]string{
 	"contentMetadata/resource": {"@id", "@sequence", "@type", "@objectId", "@thumb", "label", "attr",
 		"file", "externalFile", "relationship", "@publish", "@shelve", "@preserve"},
 	"contentMetadata/resource/attr":         {"@name"},
-	"contentMetadata/resource/externalFile": {"@objectId", "@resourceId", "@fileId", "@mimetype"},
-	"contentMetadata/resource/relationship": {"@type", "@objectId"},
+	"contentMetadata/resource/externalFile": {"@objectId", "@resourceId", "@fileId", "@mimetype", "imageData"},
+	// A virtual object's image lives in its constituent: the pixel size
+	// the repository wrote for it.
+	"contentMetadata/resource/externalFile/imageData": {"@width", "@height"},
+	"contentMetadata/resource/relationship":           {"@type", "@objectId"},
 	"contentMetadata/resource/file": {"@id", "@mimetype", "@size", "@publish", "@shelve", "@preserve",
 		"@role", "@format", "@dataType", "@deliver", "@use", "@language", "imageData", "mediaData", "videoData", "audioData",
 		"checksum", "location", "geoData", "attr", "provider_checksum", "provider_md5", "provider_sha1"},
