@@ -1,0 +1,163 @@
+package align
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/fasta"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// unseenExpectation is one line of testdata/unseen/expected.tsv: the genes a real sequence
+// holds, as its own span says (not as this aligner reads it), what is known of its
+// mutations, and any documented tolerance.
+type unseenExpectation struct {
+	genes     map[Gene][2]int // codon range before trimming
+	order     []Gene
+	mutations string // "", "GENE=none", "GENE>=M41L,…" or "fs=none"
+	tolerance map[Gene]int
+}
+
+func readUnseenExpectations(t *testing.T, dir string) map[string]unseenExpectation {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "expected.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]unseenExpectation{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 4 {
+			t.Fatalf("expected.tsv: %d fields in %q", len(f), line)
+		}
+		e := unseenExpectation{genes: map[Gene][2]int{}, mutations: f[2], tolerance: map[Gene]int{}}
+		for _, g := range strings.Fields(f[1]) {
+			name, rng, _ := strings.Cut(g, ":")
+			a, b, _ := strings.Cut(rng, "-")
+			first, err1 := strconv.Atoi(a)
+			last, err2 := strconv.Atoi(b)
+			gene, ok := geneByName(name)
+			if err1 != nil || err2 != nil || !ok {
+				t.Fatalf("expected.tsv: bad gene %q", g)
+			}
+			e.genes[gene] = [2]int{first, last}
+			e.order = append(e.order, gene)
+		}
+		if f[3] != "" {
+			spec, _, _ := strings.Cut(f[3], " ")
+			name, n, _ := strings.Cut(spec, ":")
+			gene, ok := geneByName(name)
+			k, err := strconv.Atoi(n)
+			if !ok || err != nil {
+				t.Fatalf("expected.tsv: bad tolerance %q", f[3])
+			}
+			e.tolerance[gene] = k
+		}
+		out[f[0]] = e
+	}
+	return out
+}
+
+func geneByName(name string) (Gene, bool) {
+	g := Gene(name)
+	return g, slices.Contains([]Gene{CA, PR, RT, IN}, g)
+}
+
+// TestUnseenRealSequences aligns real HIV-1 sequences the project had not seen before
+// (testdata/unseen: subtype B PR+RT whose RT Stanford's database lists without mutations,
+// subtype A/C RT from an aligned export with "." gaps, RegaDB's lower-case and mixed-case
+// test sequences, PR and RT read apart, an RT69 insertion; origin in its README) and
+// requires every gene the sequence holds, over the span the sequence itself gives, and
+// the mutations published beside it.
+func TestUnseenRealSequences(t *testing.T) {
+	a := newTestAligner(t)
+	dir := filepath.Join(testkit.RepoRoot(t), "impl", "align", "testdata", "unseen")
+	want := readUnseenExpectations(t, dir)
+	seen := map[string]bool{}
+	for _, f := range testkit.Files(t, filepath.Join(dir, "*.fasta")) {
+		recs, err := fasta.ReadAll(bytes.NewReader(f.Data))
+		if err != nil {
+			t.Fatalf("%s: %v", f.Path, err)
+		}
+		for _, r := range recs {
+			e, ok := want[r.Name]
+			if !ok {
+				t.Errorf("%s: %q has no line in expected.tsv", filepath.Base(f.Path), r.Name)
+				continue
+			}
+			seen[r.Name] = true
+			t.Run(r.Name, func(t *testing.T) {
+				res, err := a.Align(r.Sequence)
+				if err != nil {
+					t.Fatalf("align: %v", err)
+				}
+				var got []Gene
+				for _, g := range res.Genes {
+					got = append(got, g.Gene)
+				}
+				if !slices.Equal(got, e.order) {
+					t.Fatalf("genes %v, want %v (discarded %v)", got, e.order, res.Discarded)
+				}
+				for _, g := range res.Genes {
+					w, tol := e.genes[g.Gene], e.tolerance[g.Gene]
+					first, last := g.FirstAA-g.LeftTrimmed, g.LastAA+g.RightTrimmed
+					if abs(first-w[0]) > tol || abs(last-w[1]) > tol {
+						t.Errorf("%v %d-%d before trimming (%d-%d after), want %d-%d", g.Gene, first, last, g.FirstAA, g.LastAA, w[0], w[1])
+					}
+					checkUnseenMutations(t, &g, e.mutations)
+				}
+			})
+		}
+	}
+	for name := range want {
+		if !seen[name] {
+			t.Errorf("expected.tsv names %q, found in no FASTA file", name)
+		}
+	}
+	if len(seen) < 50 {
+		t.Errorf("only %d unseen sequences", len(seen))
+	}
+}
+
+func checkUnseenMutations(t *testing.T, g *GeneResult, spec string) {
+	t.Helper()
+	if spec == "" {
+		return
+	}
+	if spec == "fs=none" {
+		if len(g.Frameshifts) > 0 {
+			t.Errorf("%v frameshifts %v; the sequence's gaps are whole codons in frame", g.Gene, g.Frameshifts)
+		}
+		return
+	}
+	var ms []string
+	for _, m := range g.Mutations {
+		ms = append(ms, m.String())
+	}
+	if name, ok := strings.CutSuffix(spec, "=none"); ok {
+		if name == string(g.Gene) && len(ms) > 0 {
+			t.Errorf("%v mutations %v, want none", g.Gene, ms)
+		}
+		return
+	}
+	name, list, ok := strings.Cut(spec, ">=")
+	if !ok {
+		t.Fatalf("expected.tsv: bad mutations %q", spec)
+	}
+	if name != string(g.Gene) {
+		return
+	}
+	for _, m := range strings.Split(list, ",") {
+		if !slices.Contains(ms, m) {
+			t.Errorf("%v: %s missing from %v", g.Gene, m, ms)
+		}
+	}
+}
