@@ -19,7 +19,7 @@ import (
 type unseenExpectation struct {
 	genes     map[Gene][2]int // codon range before trimming
 	order     []Gene
-	mutations string // "", "GENE=none", "GENE>=M41L,…" or "fs=none"
+	mutations string // "", "GENE=none", "GENE>=M41L,…", "GENE:unsequenced=a-b" or "fs=none"
 	tolerance map[Gene]int
 }
 
@@ -135,6 +135,23 @@ func checkUnseenMutations(t *testing.T, g *GeneResult, spec string) {
 	if spec == "fs=none" {
 		if len(g.Frameshifts) > 0 {
 			t.Errorf("%v frameshifts %v; the sequence's gaps are whole codons in frame", g.Gene, g.Frameshifts)
+		}
+		return
+	}
+	if name, rng, ok := strings.Cut(spec, ":unsequenced="); ok {
+		if name != string(g.Gene) {
+			return
+		}
+		a, b, _ := strings.Cut(rng, "-")
+		first, err1 := strconv.Atoi(a)
+		last, err2 := strconv.Atoi(b)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("expected.tsv: bad mutations %q", spec)
+		}
+		for k := first; k <= last; k++ {
+			if !slices.Contains(g.UnsequencedPositions, k) {
+				t.Errorf("%v%d not unsequenced (unsequenced: %v)", g.Gene, k, g.UnsequencedPositions)
+			}
 		}
 		return
 	}
