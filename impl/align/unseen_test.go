@@ -114,6 +114,20 @@ func TestUnseenRealSequences(t *testing.T) {
 					}
 					checkUnseenMutations(t, &g, e.mutations)
 				}
+				// The same sequence reverse-complemented (as a sequencer may hand it over)
+				// must give the same genes over the same codons.
+				rc, err := a.Align([]byte(reverseComplement(string(r.Sequence))))
+				if err != nil {
+					t.Fatalf("reverse complement: %v", err)
+				}
+				if !rc.ReverseComplemented || len(rc.Genes) != len(res.Genes) {
+					t.Fatalf("reverse complement: %d genes (reverse-complemented %v), want %d", len(rc.Genes), rc.ReverseComplemented, len(res.Genes))
+				}
+				for i, g := range rc.Genes {
+					if w := res.Genes[i]; g.Gene != w.Gene || g.FirstAA != w.FirstAA || g.LastAA != w.LastAA || !slices.Equal(mutationStrings(&g), mutationStrings(&w)) {
+						t.Errorf("reverse complement: %v %d-%d %v, want %v %d-%d %v", g.Gene, g.FirstAA, g.LastAA, mutationStrings(&g), w.Gene, w.FirstAA, w.LastAA, mutationStrings(&w))
+					}
+				}
 			})
 		}
 	}
@@ -155,10 +169,7 @@ func checkUnseenMutations(t *testing.T, g *GeneResult, spec string) {
 		}
 		return
 	}
-	var ms []string
-	for _, m := range g.Mutations {
-		ms = append(ms, m.String())
-	}
+	ms := mutationStrings(g)
 	if name, ok := strings.CutSuffix(spec, "=none"); ok {
 		if name == string(g.Gene) && len(ms) > 0 {
 			t.Errorf("%v mutations %v, want none", g.Gene, ms)
