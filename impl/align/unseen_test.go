@@ -2,6 +2,7 @@ package align
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,6 +22,7 @@ type unseenExpectation struct {
 	order     []Gene
 	mutations string // "", "GENE=none", "GENE>=M41L,…", "GENE:unsequenced=a-b" or "fs=none"
 	tolerance map[Gene]int
+	notHIV1   bool // "not-HIV-1": no gene, or flagged as not HIV-1 (Result.NotHIV1)
 }
 
 func readUnseenExpectations(t *testing.T, dir string) map[string]unseenExpectation {
@@ -39,6 +41,11 @@ func readUnseenExpectations(t *testing.T, dir string) map[string]unseenExpectati
 			t.Fatalf("expected.tsv: %d fields in %q", len(f), line)
 		}
 		e := unseenExpectation{genes: map[Gene][2]int{}, mutations: f[2], tolerance: map[Gene]int{}}
+		if f[1] == "not-HIV-1" {
+			e.notHIV1 = true
+			out[f[0]] = e
+			continue
+		}
 		for _, g := range strings.Fields(f[1]) {
 			name, rng, _ := strings.Cut(g, ":")
 			a, b, _ := strings.Cut(rng, "-")
@@ -74,9 +81,10 @@ func geneByName(name string) (Gene, bool) {
 // TestUnseenRealSequences aligns real HIV-1 sequences the project had not seen before
 // (testdata/unseen: subtype B PR+RT whose RT Stanford's database lists without mutations,
 // subtype A/C RT from an aligned export with "." gaps, RegaDB's lower-case and mixed-case
-// test sequences, PR and RT read apart, an RT69 insertion; origin in its README) and
-// requires every gene the sequence holds, over the span the sequence itself gives, and
-// the mutations published beside it.
+// test sequences, PR and RT read apart, an RT69 insertion, Stanford's "possible VGI"
+// set, HIV-2; origin in its README) and requires every gene the sequence holds, over the
+// span the sequence itself gives, the mutations published beside it, the same reading of
+// the reverse complement, and no HIV-2 sequence read as HIV-1.
 func TestUnseenRealSequences(t *testing.T) {
 	a := newTestAligner(t)
 	dir := filepath.Join(testkit.RepoRoot(t), "impl", "align", "testdata", "unseen")
@@ -96,6 +104,16 @@ func TestUnseenRealSequences(t *testing.T) {
 			seen[r.Name] = true
 			t.Run(r.Name, func(t *testing.T) {
 				res, err := a.Align(r.Sequence)
+				if e.notHIV1 {
+					// HIV-2: no HIV-1 gene at all, or genes flagged so that the reports
+					// refuse them; never a gene read as HIV-1.
+					if err == nil && res.NotHIV1 == nil {
+						t.Errorf("HIV-2 read as HIV-1: %v (subtype %s)", geneRanges(res), res.Subtype.Display)
+					} else if err != nil && !errors.Is(err, ErrNoGene) {
+						t.Errorf("align: %v", err)
+					}
+					return
+				}
 				if err != nil {
 					t.Fatalf("align: %v", err)
 				}
