@@ -248,8 +248,12 @@ func (w *dpWork) run(q []uint8, p *protein, st *subTable, rg region) bool {
 							code = code&^(tbPTwo|tbPFromF) | bits
 						}
 					}
+					// After deleted codons, a shortened codon opens a gap of its own: were it
+					// free, one gap could hold two frameshifts (codon from 2 nt, codon deleted,
+					// codon from 1 nt), and two whole codons deleted one codon apart — in frame
+					// — read cheaper as RT119del1bp + RT121del2bp (docs/alignment.md, Scores).
 					if fPrev[px] > negInf {
-						if v := fPrev[px] + ps; v > pp {
+						if v := fPrev[px] - gapOpen + ps; v > pp {
 							pp = v
 							code = code&^(tbPTwo|tbPFromF) | bits | tbPFromF
 						}

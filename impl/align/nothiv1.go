@@ -1,5 +1,7 @@
 package align
 
+import "slices"
+
 // Recognising a sequence that is not HIV-1 (docs/alignment.md, "Not HIV-1").
 //
 // Stanford's HIV-1 program once put HIV-2 references among its genotype references and,
@@ -18,7 +20,7 @@ package align
 // sequence.
 type NotHIV1 struct {
 	Gene            Gene // the gene with the largest share of unusual amino acids
-	FirstAA, LastAA int  // its aligned codons
+	FirstAA, LastAA int  // the codons the evidence was counted over: the gene's, with those trimmed for poor quality
 	// Unusual are the mutations of Gene whose one amino acid is unusual in HIV-1 (APOBEC
 	// signature mutations and stop codons, which hypermutated HIV-1 also shows, left out).
 	Unusual []Mutation
@@ -27,9 +29,11 @@ type NotHIV1 struct {
 }
 
 // Thresholds of NotHIV1, measured on the real sequences of testdata/real: HIV-2 integrase
-// (KC693500, IN 69–169) holds 10 unusual amino acids in 101 codons at 27.7% from the
-// closest HIV-1 reference, HIV-2 protease (KC693501, when aligned at all) 9 in 98 at 35.7%;
-// group O protease 2 in 99 at 23–25%, group M sequences 0 at under 7%.
+// (KC693500, IN 69–169 and 170–188 trimmed) holds 16 unusual amino acids in 120 codons
+// (10 in the 101 reported) at 27.7% from the closest HIV-1 reference, HIV-2 protease
+// (KC693501, when aligned at all) 9 in 98 at 35.7%; group O protease 2 in 99 at 23–25%,
+// group M sequences 0 at under 7%; HIV-2 RT of testdata/unseen (KC440892) 13 in 198 at
+// 27.3%, of which only 9 in the 189 codons left after trimming (4.8%).
 const (
 	NotHIV1MinUnusual   = 5
 	NotHIV1UnusualShare = 0.05
@@ -44,21 +48,36 @@ func (a *Aligner) notHIV1(res *Result) *NotHIV1 {
 	var best *NotHIV1
 	for i := range res.Genes {
 		g := &res.Genes[i]
-		var unusual []Mutation
-		for _, m := range g.Mutations {
-			if a.unusualInHIV1(m) {
-				unusual = append(unusual, m)
-			}
-		}
-		codons := g.LastAA - g.FirstAA + 1
+		unusual, first, last := a.unusualEvidence(g)
+		codons := last - first + 1
 		if len(unusual) < NotHIV1MinUnusual || float64(len(unusual)) < NotHIV1UnusualShare*float64(codons) {
 			continue
 		}
 		if best == nil || len(unusual)*(best.LastAA-best.FirstAA+1) > len(best.Unusual)*codons {
-			best = &NotHIV1{Gene: g.Gene, FirstAA: g.FirstAA, LastAA: g.LastAA, Unusual: unusual, Distance: st.Distance}
+			best = &NotHIV1{Gene: g.Gene, FirstAA: first, LastAA: last, Unusual: unusual, Distance: st.Distance}
 		}
 	}
 	return best
+}
+
+// unusualEvidence returns the amino acids of g that HIV-1 (almost) never has, in codon
+// order, and the codons they were counted over: those reported and those trimmed for poor
+// quality at either end, which are trimmed precisely because they hold such amino acids
+// (an HIV-2 RT read at 70% lost 9 of them to trimming, which left 9 in 189 codons, under
+// NotHIV1UnusualShare; counted with them, 13 in 198).
+func (a *Aligner) unusualEvidence(g *GeneResult) (unusual []Mutation, first, last int) {
+	for _, m := range g.Mutations {
+		if a.unusualInHIV1(m) {
+			unusual = append(unusual, m)
+		}
+	}
+	for _, m := range g.trimmedMutations {
+		if a.unusualInHIV1(m) {
+			unusual = append(unusual, m)
+		}
+	}
+	slices.SortStableFunc(unusual, func(x, y Mutation) int { return x.Position - y.Position })
+	return unusual, g.FirstAA - g.LeftTrimmed, g.LastAA + g.RightTrimmed
 }
 
 // unusualInHIV1 tells whether m is a codon read as one amino acid that HIV-1 group M almost

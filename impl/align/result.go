@@ -676,6 +676,14 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 	g.FirstNA, g.LastNA = naRange(gapLeft+left, gapRight+right)
 	g.readFrom, g.readTo = int(kept[0].start), int(kept[len(kept)-1].start+kept[len(kept)-1].span)
 	g.MatchPercent = matchPercent(kept, g.FirstNA, g.LastNA)
+	if left+right > 0 {
+		trimmed := &GeneResult{Gene: sp.gene}
+		var tna, taa strings.Builder
+		for _, r := range slices.Concat(aligned[:left], aligned[len(aligned)-right:]) {
+			a.writeCodon(trimmed, r, q, seq, &tna, &taa)
+		}
+		g.trimmedMutations = trimmed.Mutations
+	}
 	var na, aa strings.Builder
 	na.Grow(3 * len(kept))
 	aa.Grow(len(kept))

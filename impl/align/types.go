@@ -169,6 +169,10 @@ type GeneResult struct {
 	// are read from. FirstNA/LastNA follow HIVDB's convention (moved inwards by three per
 	// end codon dropped, whatever it read); joining gene parts needs where they really are.
 	readFrom, readTo int
+	// trimmedMutations are the mutations of the codons trimmed for poor quality
+	// (LeftTrimmed, RightTrimmed): not reported, but evidence that the sequence is not
+	// HIV-1 (notHIV1), since trimming removes exactly the unusual amino acids that tell it.
+	trimmedMutations []Mutation
 }
 
 // Mutation is one difference from the consensus at a codon: a substitution (possibly a

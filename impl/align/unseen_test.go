@@ -1,0 +1,209 @@
+package align
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/fasta"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// unseenExpectation is one line of testdata/unseen/expected.tsv: the genes a real sequence
+// holds, as its own span says (not as this aligner reads it), what is known of its
+// mutations, and any documented tolerance.
+type unseenExpectation struct {
+	genes     map[Gene][2]int // codon range before trimming
+	order     []Gene
+	mutations string // "", "GENE=none", "GENE>=M41L,…", "GENE:unsequenced=a-b" or "fs=none"
+	tolerance map[Gene]int
+	notHIV1   bool // "not-HIV-1": no gene, or flagged as not HIV-1 (Result.NotHIV1)
+}
+
+func readUnseenExpectations(t *testing.T, dir string) map[string]unseenExpectation {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "expected.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]unseenExpectation{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 4 {
+			t.Fatalf("expected.tsv: %d fields in %q", len(f), line)
+		}
+		e := unseenExpectation{genes: map[Gene][2]int{}, mutations: f[2], tolerance: map[Gene]int{}}
+		if f[1] == "not-HIV-1" {
+			e.notHIV1 = true
+			out[f[0]] = e
+			continue
+		}
+		for _, g := range strings.Fields(f[1]) {
+			name, rng, _ := strings.Cut(g, ":")
+			a, b, _ := strings.Cut(rng, "-")
+			first, err1 := strconv.Atoi(a)
+			last, err2 := strconv.Atoi(b)
+			gene, ok := geneByName(name)
+			if err1 != nil || err2 != nil || !ok {
+				t.Fatalf("expected.tsv: bad gene %q", g)
+			}
+			e.genes[gene] = [2]int{first, last}
+			e.order = append(e.order, gene)
+		}
+		if f[3] != "" {
+			spec, _, _ := strings.Cut(f[3], " ")
+			name, n, _ := strings.Cut(spec, ":")
+			gene, ok := geneByName(name)
+			k, err := strconv.Atoi(n)
+			if !ok || err != nil {
+				t.Fatalf("expected.tsv: bad tolerance %q", f[3])
+			}
+			e.tolerance[gene] = k
+		}
+		out[f[0]] = e
+	}
+	return out
+}
+
+func geneByName(name string) (Gene, bool) {
+	g := Gene(name)
+	return g, slices.Contains([]Gene{CA, PR, RT, IN}, g)
+}
+
+// TestUnseenRealSequences aligns real HIV-1 sequences the project had not seen before
+// (testdata/unseen: subtype B PR+RT whose RT Stanford's database lists without mutations,
+// subtype A/C RT from an aligned export with "." gaps, RegaDB's lower-case and mixed-case
+// test sequences, PR and RT read apart, an RT69 insertion, Stanford's "possible VGI"
+// set, HIV-2; origin in its README) and requires every gene the sequence holds, over the
+// span the sequence itself gives, the mutations published beside it, the same reading of
+// the reverse complement, and no HIV-2 sequence read as HIV-1.
+func TestUnseenRealSequences(t *testing.T) {
+	a := newTestAligner(t)
+	dir := filepath.Join(testkit.RepoRoot(t), "impl", "align", "testdata", "unseen")
+	want := readUnseenExpectations(t, dir)
+	seen := map[string]bool{}
+	for _, f := range testkit.Files(t, filepath.Join(dir, "*.fasta")) {
+		recs, err := fasta.ReadAll(bytes.NewReader(f.Data))
+		if err != nil {
+			t.Fatalf("%s: %v", f.Path, err)
+		}
+		for _, r := range recs {
+			e, ok := want[r.Name]
+			if !ok {
+				t.Errorf("%s: %q has no line in expected.tsv", filepath.Base(f.Path), r.Name)
+				continue
+			}
+			seen[r.Name] = true
+			t.Run(r.Name, func(t *testing.T) {
+				res, err := a.Align(r.Sequence)
+				if e.notHIV1 {
+					// HIV-2: no HIV-1 gene at all, or genes flagged so that the reports
+					// refuse them; never a gene read as HIV-1.
+					if err == nil && res.NotHIV1 == nil {
+						t.Errorf("HIV-2 read as HIV-1: %v (subtype %s)", geneRanges(res), res.Subtype.Display)
+					} else if err != nil && !errors.Is(err, ErrNoGene) {
+						t.Errorf("align: %v", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("align: %v", err)
+				}
+				var got []Gene
+				for _, g := range res.Genes {
+					got = append(got, g.Gene)
+				}
+				if !slices.Equal(got, e.order) {
+					t.Fatalf("genes %v, want %v (discarded %v)", got, e.order, res.Discarded)
+				}
+				for _, g := range res.Genes {
+					w, tol := e.genes[g.Gene], e.tolerance[g.Gene]
+					first, last := g.FirstAA-g.LeftTrimmed, g.LastAA+g.RightTrimmed
+					if abs(first-w[0]) > tol || abs(last-w[1]) > tol {
+						t.Errorf("%v %d-%d before trimming (%d-%d after), want %d-%d", g.Gene, first, last, g.FirstAA, g.LastAA, w[0], w[1])
+					}
+					checkUnseenMutations(t, &g, e.mutations)
+				}
+				// The same sequence reverse-complemented (as a sequencer may hand it over)
+				// must give the same genes over the same codons.
+				rc, err := a.Align([]byte(reverseComplement(string(r.Sequence))))
+				if err != nil {
+					t.Fatalf("reverse complement: %v", err)
+				}
+				if !rc.ReverseComplemented || len(rc.Genes) != len(res.Genes) {
+					t.Fatalf("reverse complement: %d genes (reverse-complemented %v), want %d", len(rc.Genes), rc.ReverseComplemented, len(res.Genes))
+				}
+				for i, g := range rc.Genes {
+					if w := res.Genes[i]; g.Gene != w.Gene || g.FirstAA != w.FirstAA || g.LastAA != w.LastAA || !slices.Equal(mutationStrings(&g), mutationStrings(&w)) {
+						t.Errorf("reverse complement: %v %d-%d %v, want %v %d-%d %v", g.Gene, g.FirstAA, g.LastAA, mutationStrings(&g), w.Gene, w.FirstAA, w.LastAA, mutationStrings(&w))
+					}
+				}
+			})
+		}
+	}
+	for name := range want {
+		if !seen[name] {
+			t.Errorf("expected.tsv names %q, found in no FASTA file", name)
+		}
+	}
+	if len(seen) < 50 {
+		t.Errorf("only %d unseen sequences", len(seen))
+	}
+}
+
+func checkUnseenMutations(t *testing.T, g *GeneResult, spec string) {
+	t.Helper()
+	if spec == "" {
+		return
+	}
+	if spec == "fs=none" {
+		if len(g.Frameshifts) > 0 {
+			t.Errorf("%v frameshifts %v; the sequence's gaps are whole codons in frame", g.Gene, g.Frameshifts)
+		}
+		return
+	}
+	if name, rng, ok := strings.Cut(spec, ":unsequenced="); ok {
+		if name != string(g.Gene) {
+			return
+		}
+		a, b, _ := strings.Cut(rng, "-")
+		first, err1 := strconv.Atoi(a)
+		last, err2 := strconv.Atoi(b)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("expected.tsv: bad mutations %q", spec)
+		}
+		for k := first; k <= last; k++ {
+			if !slices.Contains(g.UnsequencedPositions, k) {
+				t.Errorf("%v%d not unsequenced (unsequenced: %v)", g.Gene, k, g.UnsequencedPositions)
+			}
+		}
+		return
+	}
+	ms := mutationStrings(g)
+	if name, ok := strings.CutSuffix(spec, "=none"); ok {
+		if name == string(g.Gene) && len(ms) > 0 {
+			t.Errorf("%v mutations %v, want none", g.Gene, ms)
+		}
+		return
+	}
+	name, list, ok := strings.Cut(spec, ">=")
+	if !ok {
+		t.Fatalf("expected.tsv: bad mutations %q", spec)
+	}
+	if name != string(g.Gene) {
+		return
+	}
+	for _, m := range strings.Split(list, ",") {
+		if !slices.Contains(ms, m) {
+			t.Errorf("%v: %s missing from %v", g.Gene, m, ms)
+		}
+	}
+}
