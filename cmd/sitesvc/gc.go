@@ -11,7 +11,7 @@ import (
 // data live (the HIV-1 tables and aligner, four contracts, templates,
 // caches), so with Go's default (GOGC=100: collect whenever the heap has
 // grown by as much as is live) each collection marks those 25 MB again
-// after only 25 MB of requests' garbage: about 6 % of the CPU of a small
+// after only 25 MB of requests' garbage: about 8 % of the CPU of a small
 // GET (docs/edge-performance.md). A larger percent collects less often;
 // the soft memory limit (GOMEMLIMIT's) bounds what that costs in memory:
 // the heap's target is the smaller of the two, so a server whose live data
@@ -20,8 +20,8 @@ const (
 	defaultGCPercent   = 400
 	defaultMemoryLimit = 512 << 20
 	// The bounds check accepts: below 50 the collector runs almost
-	// continuously; above 2000 the percent alone would let the heap reach
-	// twenty times what is live.
+	// continuously; above 2000 the percent alone would let the heap grow to
+	// more than twenty times what is live.
 	minGCPercent, maxGCPercent = 50, 2000
 	minMemoryLimit             = 64 << 20
 )
