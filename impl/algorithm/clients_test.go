@@ -24,8 +24,9 @@ import (
 
 // realClients are the SOAP clients the service must work with: PHP's
 // SoapClient (Debian php-cli, php-soap), Perl's SOAP::Lite (Debian
-// libsoap-lite-perl) and Python's zeep (Debian python3-zeep), which loads
-// the WSDL and its schema strictly. Each runs a script from testdata
+// libsoap-lite-perl), Python's zeep (Debian python3-zeep), which loads the
+// WSDL and its schema strictly, and Python's suds (Debian python3-suds).
+// Each runs a script from testdata
 // against the published WSDL and prints JSON.
 var realClients = []struct {
 	name, interpreter, script string
@@ -35,18 +36,20 @@ var realClients = []struct {
 	method             string // methodName/reportName prefix the script uses
 	reportDate         string
 	// allOverloads: the client can call every processSequences overload.
-	// zeep keeps one operation per name (the WSDL's last overload, 3), so
-	// its script calls neither overload 1 nor 2.
+	// zeep and suds keep one operation per name (the WSDL's last overload,
+	// 3), so their scripts call neither overload 1 nor 2.
 	allOverloads bool
 }{
 	{"php", "php", "testdata/client.php", resistance.AlgorithmRega, "php", "2026-01-02", true},
 	{"perl", "perl", "testdata/client.pl", resistance.AlgorithmANRS, "perl", "2026-01-03", true},
 	{"zeep", "python3", "testdata/client_zeep.py", resistance.AlgorithmHIVDB, "zeep", "2026-01-04", false},
+	{"suds", "python3", "testdata/client_suds.py", resistance.AlgorithmHIVDB, "suds", "2026-01-05", false},
 }
 
 // pythonModules are the Python modules each Python client script imports.
 var pythonModules = map[string]string{
 	"testdata/client_zeep.py": "zeep", // Debian python3-zeep
+	"testdata/client_suds.py": "suds", // Debian python3-suds
 }
 
 func runClient(t *testing.T, interpreter, script, wsdlURL, key, mode string, files ...string) map[string]json.RawMessage {
@@ -102,8 +105,8 @@ func str(t *testing.T, res map[string]json.RawMessage, name string) string {
 	return s
 }
 
-// TestRealClientsReports: PHP, Perl and zeep call getScoringMatrix,
-// processMutationLists and processSequences overloads 2 (not zeep) and 3 through the
+// TestRealClientsReports: PHP, Perl, zeep and suds call getScoringMatrix,
+// processMutationLists and processSequences overloads 2 (not zeep, suds) and 3 through the
 // WSDL the real binary publishes, against that running server, with the
 // development key its first start made. Every answer must equal what the
 // bare engine writes for the same input (report times are put on the test
@@ -194,7 +197,7 @@ func TestRealClientsReports(t *testing.T) {
 	}
 }
 
-// TestRealClientsSequenceOperations: each client's calls of overload 1 (not zeep) and
+// TestRealClientsSequenceOperations: each client's calls of overload 1 (not zeep, suds) and
 // of the other sequence operations reach the right operation with the
 // parts decoded correctly (shown by a recording implementation behind the
 // same codec and WSDL), and the real binary answers them with reports whose
@@ -325,7 +328,7 @@ func (r *recordingService) ProcessMutationLists(_ context.Context, in *soapapi.P
 	return &soapapi.ProcessMutationListsResponse{ProcessMutationListsReturn: r.record("ProcessMutationLists", in)}, nil
 }
 
-// TestRealClientsSequenceAnalysis: PHP, Perl and zeep send real sequences through the WSDL the
+// TestRealClientsSequenceAnalysis: PHP, Perl, zeep and suds send real sequences through the WSDL the
 // real binary publishes: processSequence (one sequence, simple report) and
 // processSequencesInFasta (three sequences, XML 2009). Each answer equals the bare engine's
 // report for the same text and validates against the report XSD.
