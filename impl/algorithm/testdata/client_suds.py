@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""Real-client check of the SiteAlgorithm WSDL with Python's suds.
+
+Usage: python3 client_suds.py WSDL_URL KEY MODE [ONE.fasta MANY.fasta]
+  MODE reports: getScoringMatrix, processMutationLists and processSequences
+                overload 3 (mutation lists in inputData)
+  MODE sequences: the sequence operations other than the processSequences
+                  overloads
+  MODE analysis: processSequence with ONE.fasta's text and
+                 processSequencesInFasta (report type 2) with MANY.fasta's
+Prints one JSON object: operation => result (or "fault: <code>: <string>").
+
+suds keeps one method per name: for the overloaded processSequences the
+WSDL's last overload (3), so overloads 1 and 2 are not callable through it.
+
+SOAP-encoded arrays: suds flattens nested Python lists into one array of
+strings and drops the content of suds.sax Element values, so the nested
+mutation lists go as Raw XML (the array's items, with xsi:type and
+soapenc:arrayType); suds writes the part's own element around them.
+"""
+import json
+import sys
+
+import suds
+import suds.client
+from suds.sax.element import Element
+from suds.sax.text import Raw
+
+SOAP_ENCODING = "http://schemas.xmlsoap.org/soap/encoding/"
+XSI = "http://www.w3.org/2001/XMLSchema-instance"
+XSD = "http://www.w3.org/2001/XMLSchema"
+
+
+def encoded(value, depth):
+    """value (nested lists of strings, None for nil) as a SOAP-encoded item
+    element; depth 1 is an array of strings."""
+    e = Element("item")
+    e.addPrefix("xsi", XSI)
+    e.addPrefix("soapenc", SOAP_ENCODING)
+    e.addPrefix("xsd", XSD)
+    if value is None:
+        e.set("xsi:nil", "true")
+        return e
+    if isinstance(value, str):
+        e.set("xsi:type", "xsd:string")
+        e.setText(value)
+        return e
+    e.set("xsi:type", "soapenc:Array")
+    item = "xsd:string" if depth == 1 else "xsd:anyType"
+    e.set("soapenc:arrayType", "%s[%d]" % (item, len(value)))
+    for v in value:
+        e.append(encoded(v, depth - 1))
+    return e
+
+
+def items(values, depth):
+    """The items of an encoded array of values, as Raw XML for a part."""
+    return Raw("".join(encoded(v, depth - 1).plain() for v in values))
+
+
+def main():
+    wsdl, key, mode = sys.argv[1:4]
+    client = suds.client.Client(wsdl, cache=None)
+    service = client.service
+    out = {}
+
+    def call(name, fn):
+        try:
+            out[name] = fn()
+        except suds.WebFault as f:
+            out[name] = "fault: %s: %s" % (f.fault.faultcode, f.fault.faultstring)
+
+    # mutation lists: [sample][gene PR, RT, IN][mutation]
+    lists = [
+        [[], ["M41L", "M184V", "T215Y"], None],
+        [["L90M"], [], ["N155H"]],
+    ]
+
+    if mode == "reports":
+        call("getScoringMatrix", lambda: service.getScoringMatrix(key))
+        call("processMutationLists", lambda: service.processMutationLists(key, 0, items(lists, 3)))
+
+        def overload3():
+            reports = service.processSequences(key, 0, 1, "", "suds-method", "suds-report", "2026-01-05", items(lists, 3))
+            return [str(r) for r in reports]
+
+        call("overload3", overload3)
+        call("badKey", lambda: service.processMutationLists("not-a-key", 0, items(lists, 3)))
+        call("badReportType", lambda: service.processMutationLists(key, 6, items(lists, 3)))
+    elif mode == "analysis":
+        with open(sys.argv[4]) as f:
+            one = f.read()
+        with open(sys.argv[5]) as f:
+            many = f.read()
+        call("processSequence", lambda: service.processSequence(key, one))
+        call("processSequencesInFasta", lambda: service.processSequencesInFasta(key, 2, many))
+    else:
+        call("processSequence", lambda: service.processSequence(key, "ACGT"))
+        call("processSequencesInFasta", lambda: service.processSequencesInFasta(key, 2, ">s1\nACGT\n>s2\nGGCC\n"))
+        call("processSequencesString", lambda: service.processSequencesString(key, 3, "ACGT\nGGCC"))
+    json.dump(out, sys.stdout, indent=1, default=str)
+    print()
+
+
+if __name__ == "__main__":
+    main()

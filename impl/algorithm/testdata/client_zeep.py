@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""Real-client check of the SiteAlgorithm WSDL with Python's zeep.
+
+Usage: python3 client_zeep.py WSDL_URL KEY MODE [ONE.fasta MANY.fasta]
+  MODE reports: getScoringMatrix, processMutationLists and processSequences
+                overload 3 (mutation lists in inputData)
+  MODE sequences: the sequence operations other than the processSequences
+                  overloads
+  MODE analysis: processSequence with ONE.fasta's text and
+                 processSequencesInFasta (report type 2) with MANY.fasta's
+Prints one JSON object: operation => result (or "fault: <code>: <string>").
+
+zeep loads the WSDL strictly (it must parse every type) and keeps one
+operation per name: for the overloaded processSequences it keeps the last
+overload (3), so overloads 1 and 2 are not callable through it.
+
+zeep loads a schema for the SOAP encoding namespace whenever a WSDL names
+soapenc types, from http://schemas.xmlsoap.org/soap/encoding/, whatever the
+WSDL imports; the transport below answers that address with
+soap-encoding.xsd beside this script so the check needs no network (the way
+a lab without internet access configures zeep, see docs/clients.md).
+
+SOAP-encoded arrays: zeep gives their items no type (the array types
+restrict soapenc:Array, whose content is xsd:any), so the nested mutation
+lists are passed as XML elements with xsi:type and soapenc:arrayType; the
+xsd:anyType part inputData takes them as an AnyObject, which zeep sends with
+its xsi:type (a plain value would be sent as its Python text).
+"""
+import json
+import os
+import sys
+
+import zeep
+from lxml import etree
+from zeep.transports import Transport
+
+SOAP_ENCODING = "http://schemas.xmlsoap.org/soap/encoding/"
+XSI = "http://www.w3.org/2001/XMLSchema-instance"
+XSD = "http://www.w3.org/2001/XMLSchema"
+
+
+class OfflineEncodingTransport(Transport):
+    """Answers the SOAP encoding schema's address from the local copy."""
+
+    def load(self, url):
+        if url.rstrip("/") == SOAP_ENCODING.rstrip("/"):
+            path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "soap-encoding.xsd")
+            with open(path, "rb") as f:
+                return f.read()
+        return super().load(url)
+
+
+def encoded(value, depth, name="item"):
+    """value (nested lists of strings, None for nil) as a SOAP-encoded element;
+    depth 1 is an array of strings."""
+    e = etree.Element(name, nsmap={"xsi": XSI, "soapenc": SOAP_ENCODING, "xsd": XSD})
+    if value is None:
+        e.set("{%s}nil" % XSI, "true")
+        return e
+    if isinstance(value, str):
+        e.set("{%s}type" % XSI, "xsd:string")
+        e.text = value
+        return e
+    e.set("{%s}type" % XSI, "soapenc:Array")
+    item = "xsd:string" if depth == 1 else "xsd:anyType"
+    e.set("{%s}arrayType" % SOAP_ENCODING, "%s[%d]" % (item, len(value)))
+    for v in value:
+        e.append(encoded(v, depth - 1))
+    return e
+
+
+def main():
+    wsdl, key, mode = sys.argv[1:4]
+    client = zeep.Client(wsdl, transport=OfflineEncodingTransport())
+    service = client.service
+    out = {}
+
+    def call(name, fn):
+        try:
+            out[name] = fn()
+        except zeep.exceptions.Fault as f:
+            out[name] = "fault: %s: %s" % (f.code, f.message)
+
+    # mutation lists: [sample][gene PR, RT, IN][mutation]
+    lists = [
+        [[], ["M41L", "M184V", "T215Y"], None],
+        [["L90M"], [], ["N155H"]],
+    ]
+    mutations_list = client.get_type("ns0:ArrayOfArrayOfArrayOf_xsd_string")
+
+    def mutation_lists():
+        return mutations_list([encoded(sample, 2) for sample in lists])
+
+    if mode == "reports":
+        call("getScoringMatrix", lambda: service.getScoringMatrix(key))
+        call("processMutationLists", lambda: service.processMutationLists(key, 0, mutation_lists()))
+
+        def overload3():
+            items = service.processSequences(key, 0, 1, "", "zeep-method", "zeep-report", "2026-01-04",
+                                             zeep.xsd.AnyObject(mutations_list, mutation_lists()))
+            return [str(i) for i in items]
+
+        call("overload3", overload3)
+        call("badKey", lambda: service.processMutationLists("not-a-key", 0, mutation_lists()))
+        call("badReportType", lambda: service.processMutationLists(key, 8, mutation_lists()))
+    elif mode == "analysis":
+        with open(sys.argv[4]) as f:
+            one = f.read()
+        with open(sys.argv[5]) as f:
+            many = f.read()
+        call("processSequence", lambda: service.processSequence(key, one))
+        call("processSequencesInFasta", lambda: service.processSequencesInFasta(key, 2, many))
+    else:
+        call("processSequence", lambda: service.processSequence(key, "ACGT"))
+        call("processSequencesInFasta", lambda: service.processSequencesInFasta(key, 2, ">s1\nACGT\n>s2\nGGCC\n"))
+        call("processSequencesString", lambda: service.processSequencesString(key, 3, "ACGT\nGGCC"))
+    json.dump(out, sys.stdout, indent=1, default=str)
+    print()
+
+
+if __name__ == "__main__":
+    main()
