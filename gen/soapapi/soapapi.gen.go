@@ -819,7 +819,7 @@ var documents = map[string]string{
 
   <wsdl:types>
     <schema targetNamespace="http://algorithm.sitesvc.org" xmlns="http://www.w3.org/2001/XMLSchema">
-      <import namespace="http://schemas.xmlsoap.org/soap/encoding/"/>
+      <import namespace="http://schemas.xmlsoap.org/soap/encoding/" schemaLocation="http://localhost:8080/soap/SiteAlgorithm?xsd=soapenc"/>
       <complexType name="ArrayOf_xsd_string">
         <complexContent>
           <restriction base="soapenc:Array">
@@ -1461,6 +1461,35 @@ var documents = map[string]string{
     </xs:complexType>
   </xs:element>
 </xs:schema>
+`,
+	"soapenc": `<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  The part of the SOAP 1.1 encoding namespace the SiteAlgorithm WSDL refers to
+  (soapenc:Array and its soapenc:arrayType and offset attributes), published
+  by the service at <endpoint>?xsd=soapenc and named by the WSDL's import of
+  that namespace as its schemaLocation, so that a client which loads a schema
+  for every imported namespace (Python's zeep) reads it from the service
+  instead of needing schemas.xmlsoap.org. Written for sitesvc from the SOAP 1.1
+  note (W3C Note 08 May 2000), section 5.4.2, Arrays.
+-->
+<schema xmlns="http://www.w3.org/2001/XMLSchema"
+    xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"
+    targetNamespace="http://schemas.xmlsoap.org/soap/encoding/">
+  <attribute name="arrayType" type="string"/>
+  <attribute name="offset" type="string"/>
+  <complexType name="Array">
+    <sequence>
+      <any namespace="##any" minOccurs="0" maxOccurs="unbounded" processContents="lax"/>
+    </sequence>
+    <!-- Declared here, qualified, rather than by ref to the global ones
+         above: zeep fetches the namespace's schema from schemas.xmlsoap.org
+         for any ref into it from a document that does not import it, and a
+         schema does not import its own namespace. -->
+    <attribute name="arrayType" type="string" form="qualified"/>
+    <attribute name="offset" type="string" form="qualified"/>
+    <anyAttribute namespace="##other" processContents="lax"/>
+  </complexType>
+</schema>
 `,
 }
 

@@ -260,6 +260,17 @@ func TestBinaryContractAndFaults(t *testing.T) {
 	if resp, body := s.Get(t, "/soap/SiteAlgorithm?xsd=reports"); resp.StatusCode != 200 || !strings.Contains(string(body), "Site_Algorithm_Interpretation") {
 		t.Errorf("?xsd=reports: %d", resp.StatusCode)
 	}
+	// The SOAP encoding types the WSDL's schema imports are the service's
+	// own copy, at the address the import names (zeep loads every imported
+	// schema; schemas.xmlsoap.org may be out of reach).
+	if _, wsdlBody := s.Get(t, "/soap/SiteAlgorithm?wsdl"); !strings.Contains(string(wsdlBody),
+		`<import namespace="http://schemas.xmlsoap.org/soap/encoding/" schemaLocation="`+s.Endpoint+`?xsd=soapenc"/>`) {
+		t.Errorf("the WSDL does not import the SOAP encoding types from %s?xsd=soapenc", s.Endpoint)
+	}
+	if resp, body := s.Get(t, "/soap/SiteAlgorithm?xsd=soapenc"); resp.StatusCode != 200 ||
+		!strings.Contains(string(body), `targetNamespace="http://schemas.xmlsoap.org/soap/encoding/"`) || !strings.Contains(string(body), `<complexType name="Array">`) {
+		t.Errorf("?xsd=soapenc: %d %.200s", resp.StatusCode, body)
+	}
 
 	lists := `<mutationsList><s><g/><g><m>M41L</m></g></s></mutationsList>`
 	cases := []struct{ name, body, code, contains string }{

@@ -163,6 +163,8 @@ func PublishedWSDL(endpoint, requestNamespace string) []byte {
 	r := strings.NewReplacer(
 		`"`+soapapi.TargetNamespace+`"`, `"`+attrEscape(requestNamespace)+`"`,
 		`"`+soapapi.Address+`"`, `"`+attrEscape(endpoint)+`"`,
+		// The SOAP encoding schema's location (the import's schemaLocation).
+		`"`+soapapi.Address+`?xsd=soapenc"`, `"`+attrEscape(endpoint+"?xsd=soapenc")+`"`,
 	)
 	return []byte(r.Replace(string(soapapi.Document("wsdl"))))
 }
@@ -219,6 +221,11 @@ func (s *Service) serveDocument(w http.ResponseWriter, r *http.Request) {
 	case q.Has("doc"):
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write(s.doc)
+	case q.Get("xsd") == "soapenc":
+		// The SOAP encoding types the WSDL's schema imports (its
+		// schemaLocation): zeep loads a schema for every imported namespace.
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		_, _ = w.Write(soapapi.Document("soapenc"))
 	case q.Get("xsd") == "reports" && len(s.cfg.ReportsXSD) > 0:
 		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
 		_, _ = w.Write(s.cfg.ReportsXSD)
@@ -229,6 +236,6 @@ func (s *Service) serveDocument(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprintf(w, "Report XSD: %s?xsd=reports\n", s.cfg.Endpoint)
 		}
 	default:
-		http.Error(w, "unknown document; the WSDL is at ?wsdl, its documentation at ?doc and the report XSD at ?xsd=reports", http.StatusNotFound)
+		http.Error(w, "unknown document; the WSDL is at ?wsdl, its documentation at ?doc, the report XSD at ?xsd=reports and the SOAP encoding types it imports at ?xsd=soapenc", http.StatusNotFound)
 	}
 }

@@ -14,11 +14,10 @@ zeep loads the WSDL strictly (it must parse every type) and keeps one
 operation per name: for the overloaded processSequences it keeps the last
 overload (3), so overloads 1 and 2 are not callable through it.
 
-zeep loads a schema for the SOAP encoding namespace whenever a WSDL names
-soapenc types, from http://schemas.xmlsoap.org/soap/encoding/, whatever the
-WSDL imports; the transport below answers that address with
-soap-encoding.xsd beside this script so the check needs no network (the way
-a lab without internet access configures zeep, see docs/clients.md).
+zeep loads a schema for every namespace the WSDL's schema imports: the
+WSDL names the service's own copy of the SOAP encoding types
+(<endpoint>?xsd=soapenc) as that import's schemaLocation, so zeep needs no
+network (without it, zeep went to schemas.xmlsoap.org and failed offline).
 
 SOAP-encoded arrays: zeep gives their items no type (the array types
 restrict soapenc:Array, whose content is xsd:any), so the nested mutation
@@ -32,22 +31,10 @@ import sys
 
 import zeep
 from lxml import etree
-from zeep.transports import Transport
 
 SOAP_ENCODING = "http://schemas.xmlsoap.org/soap/encoding/"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
 XSD = "http://www.w3.org/2001/XMLSchema"
-
-
-class OfflineEncodingTransport(Transport):
-    """Answers the SOAP encoding schema's address from the local copy."""
-
-    def load(self, url):
-        if url.rstrip("/") == SOAP_ENCODING.rstrip("/"):
-            path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "soap-encoding.xsd")
-            with open(path, "rb") as f:
-                return f.read()
-        return super().load(url)
 
 
 def encoded(value, depth, name="item"):
@@ -71,7 +58,7 @@ def encoded(value, depth, name="item"):
 
 def main():
     wsdl, key, mode = sys.argv[1:4]
-    client = zeep.Client(wsdl, transport=OfflineEncodingTransport())
+    client = zeep.Client(wsdl)
     service = client.service
     out = {}
 
