@@ -18,13 +18,14 @@ strings and drops the content of suds.sax Element values, so the nested
 mutation lists go as Raw XML (the array's items, with xsi:type and
 soapenc:arrayType); suds writes the part's own element around them.
 """
-import json
 import sys
 
 import suds
 import suds.client
 from suds.sax.element import Element
 from suds.sax.text import Raw
+
+import soapcalls
 
 SOAP_ENCODING = "http://schemas.xmlsoap.org/soap/encoding/"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
@@ -60,46 +61,23 @@ def items(values, depth):
 
 def main():
     wsdl, key, mode = sys.argv[1:4]
-    client = suds.client.Client(wsdl, cache=None)
-    service = client.service
-    out = {}
+    service = suds.client.Client(wsdl, cache=None).service
+    lists = soapcalls.MUTATION_LISTS
 
-    def call(name, fn):
-        try:
-            out[name] = fn()
-        except suds.WebFault as f:
-            out[name] = "fault: %s: %s" % (f.fault.faultcode, f.fault.faultstring)
-
-    # mutation lists: [sample][gene PR, RT, IN][mutation]
-    lists = [
-        [[], ["M41L", "M184V", "T215Y"], None],
-        [["L90M"], [], ["N155H"]],
-    ]
-
-    if mode == "reports":
+    def reports(call):
         call("getScoringMatrix", lambda: service.getScoringMatrix(key))
         call("processMutationLists", lambda: service.processMutationLists(key, 0, items(lists, 3)))
 
         def overload3():
-            reports = service.processSequences(key, 0, 1, "", "suds-method", "suds-report", "2026-01-05", items(lists, 3))
-            return [str(r) for r in reports]
+            answers = service.processSequences(key, 0, 1, "", "suds-method", "suds-report", "2026-01-05", items(lists, 3))
+            return [str(r) for r in answers]
 
         call("overload3", overload3)
         call("badKey", lambda: service.processMutationLists("not-a-key", 0, items(lists, 3)))
         call("badReportType", lambda: service.processMutationLists(key, 6, items(lists, 3)))
-    elif mode == "analysis":
-        with open(sys.argv[4]) as f:
-            one = f.read()
-        with open(sys.argv[5]) as f:
-            many = f.read()
-        call("processSequence", lambda: service.processSequence(key, one))
-        call("processSequencesInFasta", lambda: service.processSequencesInFasta(key, 2, many))
-    else:
-        call("processSequence", lambda: service.processSequence(key, "ACGT"))
-        call("processSequencesInFasta", lambda: service.processSequencesInFasta(key, 2, ">s1\nACGT\n>s2\nGGCC\n"))
-        call("processSequencesString", lambda: service.processSequencesString(key, 3, "ACGT\nGGCC"))
-    json.dump(out, sys.stdout, indent=1, default=str)
-    print()
+
+    soapcalls.run(service, key, mode, sys.argv[4:6], suds.WebFault,
+                  lambda f: (f.fault.faultcode, f.fault.faultstring), reports)
 
 
 if __name__ == "__main__":

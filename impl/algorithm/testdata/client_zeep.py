@@ -25,12 +25,12 @@ lists are passed as XML elements with xsi:type and soapenc:arrayType; the
 xsd:anyType part inputData takes them as an AnyObject, which zeep sends with
 its xsi:type (a plain value would be sent as its Python text).
 """
-import json
-import os
 import sys
 
 import zeep
 from lxml import etree
+
+import soapcalls
 
 SOAP_ENCODING = "http://schemas.xmlsoap.org/soap/encoding/"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
@@ -60,25 +60,12 @@ def main():
     wsdl, key, mode = sys.argv[1:4]
     client = zeep.Client(wsdl)
     service = client.service
-    out = {}
-
-    def call(name, fn):
-        try:
-            out[name] = fn()
-        except zeep.exceptions.Fault as f:
-            out[name] = "fault: %s: %s" % (f.code, f.message)
-
-    # mutation lists: [sample][gene PR, RT, IN][mutation]
-    lists = [
-        [[], ["M41L", "M184V", "T215Y"], None],
-        [["L90M"], [], ["N155H"]],
-    ]
     mutations_list = client.get_type("ns0:ArrayOfArrayOfArrayOf_xsd_string")
 
     def mutation_lists():
-        return mutations_list([encoded(sample, 2) for sample in lists])
+        return mutations_list([encoded(sample, 2) for sample in soapcalls.MUTATION_LISTS])
 
-    if mode == "reports":
+    def reports(call):
         call("getScoringMatrix", lambda: service.getScoringMatrix(key))
         call("processMutationLists", lambda: service.processMutationLists(key, 0, mutation_lists()))
 
@@ -90,19 +77,8 @@ def main():
         call("overload3", overload3)
         call("badKey", lambda: service.processMutationLists("not-a-key", 0, mutation_lists()))
         call("badReportType", lambda: service.processMutationLists(key, 8, mutation_lists()))
-    elif mode == "analysis":
-        with open(sys.argv[4]) as f:
-            one = f.read()
-        with open(sys.argv[5]) as f:
-            many = f.read()
-        call("processSequence", lambda: service.processSequence(key, one))
-        call("processSequencesInFasta", lambda: service.processSequencesInFasta(key, 2, many))
-    else:
-        call("processSequence", lambda: service.processSequence(key, "ACGT"))
-        call("processSequencesInFasta", lambda: service.processSequencesInFasta(key, 2, ">s1\nACGT\n>s2\nGGCC\n"))
-        call("processSequencesString", lambda: service.processSequencesString(key, 3, "ACGT\nGGCC"))
-    json.dump(out, sys.stdout, indent=1, default=str)
-    print()
+
+    soapcalls.run(service, key, mode, sys.argv[4:6], zeep.exceptions.Fault, lambda f: (f.code, f.message), reports)
 
 
 if __name__ == "__main__":
