@@ -557,7 +557,7 @@ func TestUnservableFileNames(t *testing.T) {
 // reads a mods root in the MODS namespace only; PrepareMODS unwraps the
 // collection and puts the record in the namespace).
 var modsCollectionTitles = map[string]string{
-	"acl-modsCollection.mods.xml": "Word-level Translation Quality Estimation Based on Optimal Transport",
+	"acl-modsCollection.mods.xml":        "Word-level Translation Quality Estimation Based on Optimal Transport",
 	"marc4j-summerland-dlc-3.0.mods.xml": "Summerland",
 	"lcwa-slate-no-namespace.mods.xml":   "Slate Magazine",
 }
