@@ -256,6 +256,9 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 		if page := get("/purl/zz000bb0003"); !strings.Contains(page, htmlEscaped(want.Title)) {
 			t.Errorf("%s after PUT: the page does not show the title %q", filepath.Base(p), want.Title)
 		}
+		if title, ok := realMODSTitles[filepath.Base(p)]; ok && want.Title != title {
+			t.Errorf("%s: the title shown is %q, want %q", filepath.Base(p), want.Title, title)
+		}
 		served[filepath.Base(p)] = []byte(body)
 	}
 	validateMODS36(t, served)
@@ -315,6 +318,16 @@ func darkRecord(srv *testkit.Server, bin, token, dir string, raw []byte, id drui
 		return "", fmt.Errorf("dark object, oEmbed: %w", err)
 	}
 	return "dark: published, and 404 everywhere", nil
+}
+
+// realMODSTitles are the titles some MODS documents of testdata/real/mods
+// are shown with, written out: nonSort before the title, partNumber and
+// partName after it (docs/purl.md, "Ingest").
+var realMODSTitles = map[string]string{
+	"henry-george-mods-prefix-3.3.mods.xml": "The complete works of Henry George",
+	"mapper-full-mods-3.4.mods.xml":         "é. 1 Test. part #1. 1",
+	"covher-volpa-from-mets.mods.xml":       "Volpa Synagogue (1929–1941)",
+	"cuhk-chinese-host-part.mods.xml":       "版權、稿約及稿例、目錄",
 }
 
 // modsCollectionTitles are the titles of the MODS documents of
@@ -414,7 +427,8 @@ func newRealFormsAsMeant(t *testing.T, srv *testkit.Server, get func(string) str
 	if x := get("/purl/zz000bb0034.xml"); !strings.Contains(x, `objectId="druid:zz000bb0034"`) || strings.Contains(x, `"druid:oo000oo0000"`) {
 		t.Errorf("zz000bb0034.xml is not served as druid:zz000bb0034:\n%.400s", x)
 	}
-	// A title's partName is part of the title shown.
+	// A title's partName is part of the title shown: the MODS title agrees
+	// with the dc:title the repository derived from it.
 	const issue = "Annual report of the Council of the Corporation of Foreign Bondholders. 1988"
 	if got := oembedTitle("xt162pg0437"); got != issue {
 		t.Errorf("xt162pg0437 oEmbed title %q, want %q", got, issue)

@@ -199,14 +199,13 @@ func ParseMODS(data []byte) (*MODS, error) {
 // withParts appends a titleInfo's partNumber and partName values, in their
 // order, to title: the issues of a serial and the volumes of a set share a
 // title and differ only by them ("The Catgut Acoustical Society
-// Newsletter. Number 20, 1973-11-01"). The first part follows a full
-// stop, the next a comma, as library catalogues display them; a title that
-// already ends in a full stop gets no second one.
+// Newsletter. Number 20. 1973-11-01"). Each follows a full stop, as in the
+// Dublin Core the repository derives from its MODS; after a title that
+// already ends in one, a space.
 func withParts(title string, parts []struct {
 	XMLName xml.Name
 	Value   string `xml:",chardata"`
 }) string {
-	first := true
 	for _, p := range parts {
 		if p.XMLName.Space != NSMODS || (p.XMLName.Local != "partNumber" && p.XMLName.Local != "partName") {
 			continue
@@ -215,15 +214,11 @@ func withParts(title string, parts []struct {
 		if v == "" {
 			continue
 		}
-		switch {
-		case !first:
-			title += ", " + v
-		case strings.HasSuffix(title, "."):
+		if strings.HasSuffix(title, ".") {
 			title += " " + v
-		default:
+		} else {
 			title += ". " + v
 		}
-		first = false
 	}
 	return title
 }

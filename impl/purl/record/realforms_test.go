@@ -191,12 +191,13 @@ func TestRootIdentifierNotADruid(t *testing.T) {
 // TestTitleParts: the title shown includes the titleInfo's partNumber and
 // partName, in their order (issues of a serial, volumes of a set and a
 // manuscript's folios share a title and differ only by them: shared corpus
-// bh502xm3351 and zm796xp7877, testdata/real xt162pg0437, the Parker and
-// MODS-mapper documents of testdata/real/mods).
+// bh502xm3351 and zm796xp7877, testdata/real xt162pg0437, the MODS
+// mapper's document of testdata/real/mods), each after a full stop as in
+// the Dublin Core the repository derives from them.
 func TestTitleParts(t *testing.T) {
 	const ns = `<mods xmlns="http://www.loc.gov/mods/v3">`
 	for doc, want := range map[string]string{
-		ns + `<titleInfo><title>The Catgut Acoustical Society Newsletter</title><partNumber>Number 20</partNumber><partName>1973-11-01</partName></titleInfo></mods>`: "The Catgut Acoustical Society Newsletter. Number 20, 1973-11-01",
+		ns + `<titleInfo><title>The Catgut Acoustical Society Newsletter</title><partNumber>Number 20</partNumber><partName>1973-11-01</partName></titleInfo></mods>`: "The Catgut Acoustical Society Newsletter. Number 20. 1973-11-01",
 		ns + `<titleInfo usage="primary"><title>Census of India, 1931</title><partNumber>Volume 8, part 2</partNumber></titleInfo></mods>`:                            "Census of India, 1931. Volume 8, part 2",
 		ns + `<titleInfo><nonSort>The</nonSort><title>works</title><subTitle>a study</subTitle><partName>  Part
 		 one </partName></titleInfo></mods>`: "The works: a study. Part one",
