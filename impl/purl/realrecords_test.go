@@ -253,9 +253,31 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 		if got, err := record.ParseMODS([]byte(body)); err != nil || got.Version != "3.6" || got.Title != want.Title {
 			t.Errorf("%s after PUT: %v\n%s", filepath.Base(p), err, body)
 		}
+		if page := get("/purl/zz000bb0003"); !strings.Contains(page, htmlEscaped(want.Title)) {
+			t.Errorf("%s after PUT: the page does not show the title %q", filepath.Base(p), want.Title)
+		}
+		if title, ok := realMODSTitles[filepath.Base(p)]; ok && want.Title != title {
+			t.Errorf("%s: the title shown is %q, want %q", filepath.Base(p), want.Title, title)
+		}
 		served[filepath.Base(p)] = []byte(body)
 	}
 	validateMODS36(t, served)
+	// A real fixture that is not well-formed (sul-dlss's MODS fixture
+	// mods_001: <tableOfContents> closed by </contents>): 400 naming the
+	// error, and the MODS served before stays.
+	{
+		before := get("/purl/zz000bb0003.mods")
+		bad, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", "sul-mods-001-not-well-formed.mods.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", bad); err == nil || !strings.Contains(err.Error(), ": 400: ") || !strings.Contains(err.Error(), "contents") {
+			t.Errorf("PUT of a MODS document that is not well-formed: %v, want 400 naming the mismatched end tag", err)
+		}
+		if after := get("/purl/zz000bb0003.mods"); after != before {
+			t.Errorf("a refused PUT changed the served MODS")
+		}
+	}
 	// A modsCollection of two records is not one object's description:
 	// refused (422, naming the collection), and the MODS served before stays.
 	before := get("/purl/zz000bb0003.mods")
@@ -298,11 +320,25 @@ func darkRecord(srv *testkit.Server, bin, token, dir string, raw []byte, id drui
 	return "dark: published, and 404 everywhere", nil
 }
 
+// realMODSTitles are the titles some MODS documents of testdata/real/mods
+// are shown with, written out: nonSort before the title, partNumber and
+// partName after it (docs/purl.md, "Ingest").
+var realMODSTitles = map[string]string{
+	"henry-george-mods-prefix-3.3.mods.xml": "The complete works of Henry George",
+	"mapper-full-mods-3.4.mods.xml":         "é. 1 Test. part #1. 1",
+	"covher-volpa-from-mets.mods.xml":       "Volpa Synagogue (1929–1941)",
+	"cuhk-chinese-host-part.mods.xml":       "版權、稿約及稿例、目錄",
+}
+
 // modsCollectionTitles are the titles of the MODS documents of
-// testdata/real/mods that wrap their one record in a modsCollection
-// (ParseMODS reads a mods root only; PrepareMODS unwraps the collection).
+// testdata/real/mods that ParseMODS cannot read as they are: one record
+// wrapped in a modsCollection, or a mods root in no namespace (ParseMODS
+// reads a mods root in the MODS namespace only; PrepareMODS unwraps the
+// collection and puts the record in the namespace).
 var modsCollectionTitles = map[string]string{
-	"acl-modsCollection.mods.xml": "Word-level Translation Quality Estimation Based on Optimal Transport",
+	"acl-modsCollection.mods.xml":        "Word-level Translation Quality Estimation Based on Optimal Transport",
+	"marc4j-summerland-dlc-3.0.mods.xml": "Summerland",
+	"lcwa-slate-no-namespace.mods.xml":   "Slate Magazine",
 }
 
 // newRealFormsAsMeant checks, through HTTP, what the forms learnt from the
@@ -385,6 +421,28 @@ func newRealFormsAsMeant(t *testing.T, srv *testkit.Server, get func(string) str
 	}
 	if page := get("/purl/ws947mh3822"); !strings.Contains(page, `href="https://creativecommons.org/licenses/by-nc-nd/3.0/legalcode"`) {
 		t.Errorf("the page of ws947mh3822 does not link its licence (code by-nc-nd)")
+	}
+	// Third gathering. A record naming itself by a placeholder that is not
+	// a druid (druid:oo000oo0000) is served as the druid it is published at.
+	if x := get("/purl/zz000bb0034.xml"); !strings.Contains(x, `objectId="druid:zz000bb0034"`) || strings.Contains(x, `"druid:oo000oo0000"`) {
+		t.Errorf("zz000bb0034.xml is not served as druid:zz000bb0034:\n%.400s", x)
+	}
+	// A title's partName is part of the title shown: the MODS title agrees
+	// with the dc:title the repository derived from it.
+	const issue = "Annual report of the Council of the Corporation of Foreign Bondholders. 1988"
+	if got := oembedTitle("xt162pg0437"); got != issue {
+		t.Errorf("xt162pg0437 oEmbed title %q, want %q", got, issue)
+	}
+	if page := get("/purl/xt162pg0437"); !strings.Contains(page, htmlEscaped(issue)) {
+		t.Errorf("the page of xt162pg0437 does not show the title %q", issue)
+	}
+	// A Dublin Core-only image record (dor-services 4.x): its title, and
+	// its copyright statement in the page and the manifest.
+	if m := manifestOf("bp778zp8790"); strings.Join(m.Label["none"], "") != "Roman Imperial denarius" {
+		t.Errorf("bp778zp8790 manifest label %q", m.Label)
+	}
+	if page := get("/purl/bp778zp8790"); !strings.Contains(page, "(c) 2009 by Jasper Wilcox. All rights reserved.") {
+		t.Errorf("the page of bp778zp8790 does not show its copyright statement")
 	}
 	// A virtual object (its images are files of its constituents): served,
 	// with no file of its own and no manifest.

@@ -392,7 +392,7 @@ func (n *normalized) identifier(identity, content, version, rights, rdf *xnode, 
 	case hasObjectID:
 		id, err := druid.Parse(strings.TrimSpace(objectID))
 		if err != nil {
-			return "", bad("publicObject/@objectId %q is not a druid (druid:<id>)", objectID)
+			return n.notADruid("@objectId", objectID, fallback)
 		}
 		if objectID != id.Qualified() {
 			n.changed = true
@@ -401,7 +401,7 @@ func (n *normalized) identifier(identity, content, version, rights, rdf *xnode, 
 	case hasID:
 		id, err := druid.Parse(strings.TrimSpace(altID))
 		if err != nil {
-			return "", bad("publicObject/@id %q is not a druid (druid:<id>)", altID)
+			return n.notADruid("@id", altID, fallback)
 		}
 		n.changed = true
 		return id, nil
@@ -460,6 +460,21 @@ func (n *normalized) identifier(identity, content, version, rights, rdf *xnode, 
 	n.changed = true
 	n.warnings = append(n.warnings, fmt.Sprintf("publicObject has neither @objectId nor @id: the identifier is %s, from %s", found.Qualified(), from))
 	return found, nil
+}
+
+// notADruid handles a root identifier (attr, its value) that is not a
+// druid. Specifications and fixtures name objects with placeholders such as
+// druid:oo000oo0000; such a value names no object, so it cannot describe
+// another one: where the record is published under a druid (the PUT path,
+// the object folder's name), it is served as that druid, with a warning.
+// With nowhere to publish it, it is refused.
+func (n *normalized) notADruid(attr, value string, fallback druid.Druid) (druid.Druid, error) {
+	if fallback == "" {
+		return "", fmt.Errorf("%w: publicObject/%s %q is not a druid (druid:<id>)", ErrUnacceptable, attr, value)
+	}
+	n.changed = true
+	n.warnings = append(n.warnings, fmt.Sprintf("publicObject/%s %q is not a druid: the record is published as %s, where it was published", attr, value, fallback.Qualified()))
+	return fallback, nil
 }
 
 // respellID writes e's objectId attribute as druid:<id> when it names the

@@ -36,6 +36,11 @@ type modsXML struct {
 		NonSort  string `xml:"http://www.loc.gov/mods/v3 nonSort"`
 		Title    string `xml:"http://www.loc.gov/mods/v3 title"`
 		SubTitle string `xml:"http://www.loc.gov/mods/v3 subTitle"`
+		// Parts are partNumber and partName in document order.
+		Parts []struct {
+			XMLName xml.Name
+			Value   string `xml:",chardata"`
+		} `xml:",any"`
 	} `xml:"http://www.loc.gov/mods/v3 titleInfo"`
 	Names []struct {
 		NameParts []struct {
@@ -107,6 +112,7 @@ func ParseMODS(data []byte) (*MODS, error) {
 		if st := strings.TrimSpace(t.SubTitle); st != "" {
 			m.Title += ": " + st
 		}
+		m.Title = withParts(m.Title, t.Parts)
 		break
 	}
 	for _, n := range x.Names {
@@ -188,4 +194,31 @@ func ParseMODS(data []byte) (*MODS, error) {
 		}
 	}
 	return m, nil
+}
+
+// withParts appends a titleInfo's partNumber and partName values, in their
+// order, to title: the issues of a serial and the volumes of a set share a
+// title and differ only by them ("The Catgut Acoustical Society
+// Newsletter. Number 20. 1973-11-01"). Each follows a full stop, as in the
+// Dublin Core the repository derives from its MODS; after a title that
+// already ends in one, a space.
+func withParts(title string, parts []struct {
+	XMLName xml.Name
+	Value   string `xml:",chardata"`
+}) string {
+	for _, p := range parts {
+		if p.XMLName.Space != NSMODS || (p.XMLName.Local != "partNumber" && p.XMLName.Local != "partName") {
+			continue
+		}
+		v := strings.Join(strings.Fields(p.Value), " ")
+		if v == "" {
+			continue
+		}
+		if strings.HasSuffix(title, ".") {
+			title += " " + v
+		} else {
+			title += ". " + v
+		}
+	}
+	return title
 }

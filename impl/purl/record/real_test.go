@@ -552,8 +552,12 @@ func TestUnservableFileNames(t *testing.T) {
 }
 
 // modsCollectionTitles are the titles of the MODS documents of
-// testdata/real/mods that wrap their one record in a modsCollection
-// (ParseMODS reads a mods root only; PrepareMODS unwraps the collection).
+// testdata/real/mods that ParseMODS cannot read as they are: one record
+// wrapped in a modsCollection, or a mods root in no namespace (ParseMODS
+// reads a mods root in the MODS namespace only; PrepareMODS unwraps the
+// collection and puts the record in the namespace).
 var modsCollectionTitles = map[string]string{
-	"acl-modsCollection.mods.xml": "Word-level Translation Quality Estimation Based on Optimal Transport",
+	"acl-modsCollection.mods.xml":        "Word-level Translation Quality Estimation Based on Optimal Transport",
+	"marc4j-summerland-dlc-3.0.mods.xml": "Summerland",
+	"lcwa-slate-no-namespace.mods.xml":   "Slate Magazine",
 }

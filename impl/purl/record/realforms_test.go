@@ -1,8 +1,10 @@
 package record
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -150,6 +152,65 @@ func TestNamespacedSeedChildren(t *testing.T) {
 		}
 		if again, err := IngestWith(ctx, in.Data, IngestOptions{ID: id}); err != nil || string(again.Data) != string(in.Data) {
 			t.Errorf("%s: not stable: %v", name, err)
+		}
+	}
+}
+
+// TestRootIdentifierNotADruid: specifications publish records under
+// placeholder identifiers that are not druids (druid:oo000oo0000, a
+// sul-dlss indexer spec's, testdata/real/zz000bb0034). Published where a
+// druid is given (the PUT path, the object folder's name), such a record is
+// served as that druid with a warning; with no druid given it is refused,
+// and one that is a path-like string leaves no trace in what is served.
+func TestRootIdentifierNotADruid(t *testing.T) {
+	ctx := context.Background()
+	at := druid.Druid("bc123df4567")
+	for _, attr := range []string{"id", "objectId"} {
+		doc := []byte(`<publicObject ` + attr + `="druid:oo000oo0000" published="2015-10-17T18:24:08-07:00"><contentMetadata objectId="oo000oo0000" type="file"><resource id="r1" sequence="1" type="file"><file id="a.txt" mimetype="text/plain" size="3"/></resource></contentMetadata></publicObject>`)
+		in, err := IngestWith(ctx, doc, IngestOptions{ID: at})
+		if err != nil {
+			t.Fatalf("@%s placeholder, published at %s: %v", attr, at, err)
+		}
+		if in.Record.Druid != at || !bytes.Contains(in.Data, []byte(`objectId="druid:bc123df4567"`)) || bytes.Contains(in.Data, []byte("oo000oo0000")) {
+			t.Errorf("@%s placeholder: served as %s:\n%s", attr, in.Record.Druid, in.Data)
+		}
+		want := `publicObject/@` + attr + ` "druid:oo000oo0000" is not a druid: the record is published as druid:bc123df4567`
+		if !slices.ContainsFunc(in.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
+			t.Errorf("@%s placeholder: warnings %q, want one starting %q", attr, in.Warnings, want)
+		}
+		if _, err := IngestWith(ctx, doc, IngestOptions{}); !errors.Is(err, ErrUnacceptable) || !strings.Contains(err.Error(), "is not a druid") {
+			t.Errorf("@%s placeholder with nowhere to publish it: %v, want refused", attr, err)
+		}
+	}
+	traversal := []byte(`<publicObject id="druid:../../etc" published="2015-10-17T18:24:08-07:00"/>`)
+	if in, err := IngestWith(ctx, traversal, IngestOptions{ID: at}); err != nil || bytes.Contains(in.Data, []byte("etc")) || in.Record.Druid != at {
+		t.Errorf("a path-like identifier published at %s: %v; it must be served as %s only", at, err, at)
+	}
+}
+
+// TestTitleParts: the title shown includes the titleInfo's partNumber and
+// partName, in their order (issues of a serial, volumes of a set and a
+// manuscript's folios share a title and differ only by them: shared corpus
+// bh502xm3351 and zm796xp7877, testdata/real xt162pg0437, the MODS
+// mapper's document of testdata/real/mods), each after a full stop as in
+// the Dublin Core the repository derives from them.
+func TestTitleParts(t *testing.T) {
+	const ns = `<mods xmlns="http://www.loc.gov/mods/v3">`
+	for doc, want := range map[string]string{
+		ns + `<titleInfo><title>The Catgut Acoustical Society Newsletter</title><partNumber>Number 20</partNumber><partName>1973-11-01</partName></titleInfo></mods>`: "The Catgut Acoustical Society Newsletter. Number 20. 1973-11-01",
+		ns + `<titleInfo usage="primary"><title>Census of India, 1931</title><partNumber>Volume 8, part 2</partNumber></titleInfo></mods>`:                            "Census of India, 1931. Volume 8, part 2",
+		ns + `<titleInfo><nonSort>The</nonSort><title>works</title><subTitle>a study</subTitle><partName>  Part
+		 one </partName></titleInfo></mods>`: "The works: a study. Part one",
+		ns + `<titleInfo><title>Ends with a stop.</title><partNumber>2</partNumber><partNumber></partNumber></titleInfo></mods>`:                                   "Ends with a stop. 2",
+		ns + `<titleInfo><title>Only the title</title></titleInfo><titleInfo type="alternative"><title>Other</title><partNumber>9</partNumber></titleInfo></mods>`: "Only the title",
+		ns + `<titleInfo><title>Foreign part</title><x:partNumber xmlns:x="urn:x">7</x:partNumber></titleInfo></mods>`:                                             "Foreign part",
+	} {
+		m, err := ParseMODS([]byte(doc))
+		if err != nil {
+			t.Fatalf("%v in\n%s", err, doc)
+		}
+		if m.Title != want {
+			t.Errorf("title %q, want %q in\n%s", m.Title, want, doc)
 		}
 	}
 }
