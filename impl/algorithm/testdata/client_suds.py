@@ -2,13 +2,7 @@
 """Real-client check of the SiteAlgorithm WSDL with Python's suds.
 
 Usage: python3 client_suds.py WSDL_URL KEY MODE [ONE.fasta MANY.fasta]
-  MODE reports: getScoringMatrix, processMutationLists and processSequences
-                overload 3 (mutation lists in inputData)
-  MODE sequences: the sequence operations other than the processSequences
-                  overloads
-  MODE analysis: processSequence with ONE.fasta's text and
-                 processSequencesInFasta (report type 2) with MANY.fasta's
-Prints one JSON object: operation => result (or "fault: <code>: <string>").
+  MODE and what is printed: see soapcalls.py.
 
 suds keeps one method per name: for the overloaded processSequences the
 WSDL's last overload (3), so overloads 1 and 2 are not callable through it.

@@ -2,13 +2,7 @@
 """Real-client check of the SiteAlgorithm WSDL with Python's zeep.
 
 Usage: python3 client_zeep.py WSDL_URL KEY MODE [ONE.fasta MANY.fasta]
-  MODE reports: getScoringMatrix, processMutationLists and processSequences
-                overload 3 (mutation lists in inputData)
-  MODE sequences: the sequence operations other than the processSequences
-                  overloads
-  MODE analysis: processSequence with ONE.fasta's text and
-                 processSequencesInFasta (report type 2) with MANY.fasta's
-Prints one JSON object: operation => result (or "fault: <code>: <string>").
+  MODE and what is printed: see soapcalls.py.
 
 zeep loads the WSDL strictly (it must parse every type) and keeps one
 operation per name: for the overloaded processSequences it keeps the last

@@ -3,6 +3,15 @@ the mutation lists they send, the calls of the sequences and analysis modes,
 and the JSON they print. Each client script builds its service proxy, says
 how a fault reads, and makes the reports mode's calls, whose arguments (the
 SOAP-encoded mutation lists) each library needs in its own form.
+
+Usage of either: python3 client_LIB.py WSDL_URL KEY MODE [ONE.fasta MANY.fasta]
+  MODE reports: getScoringMatrix, processMutationLists and processSequences
+                overload 3 (mutation lists in inputData)
+  MODE sequences: the sequence operations other than the processSequences
+                  overloads
+  MODE analysis: processSequence with ONE.fasta's text and
+                 processSequencesInFasta (report type 2) with MANY.fasta's
+Prints one JSON object: operation => result (or "fault: <code>: <string>").
 """
 import json
 import sys
