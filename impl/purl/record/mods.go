@@ -37,10 +37,7 @@ type modsXML struct {
 		Title    string `xml:"http://www.loc.gov/mods/v3 title"`
 		SubTitle string `xml:"http://www.loc.gov/mods/v3 subTitle"`
 		// Parts are partNumber and partName in document order.
-		Parts []struct {
-			XMLName xml.Name
-			Value   string `xml:",chardata"`
-		} `xml:",any"`
+		Parts []titlePart `xml:",any"`
 	} `xml:"http://www.loc.gov/mods/v3 titleInfo"`
 	Names []struct {
 		NameParts []struct {
@@ -196,16 +193,20 @@ func ParseMODS(data []byte) (*MODS, error) {
 	return m, nil
 }
 
+// titlePart is a child of titleInfo other than nonSort, title and subTitle
+// (withParts keeps partNumber and partName).
+type titlePart struct {
+	XMLName xml.Name
+	Value   string `xml:",chardata"`
+}
+
 // withParts appends a titleInfo's partNumber and partName values, in their
 // order, to title: the issues of a serial and the volumes of a set share a
 // title and differ only by them ("The Catgut Acoustical Society
 // Newsletter. Number 20. 1973-11-01"). Each follows a full stop, as in the
 // Dublin Core the repository derives from its MODS; after a title that
 // already ends in one, a space.
-func withParts(title string, parts []struct {
-	XMLName xml.Name
-	Value   string `xml:",chardata"`
-}) string {
+func withParts(title string, parts []titlePart) string {
 	for _, p := range parts {
 		if p.XMLName.Space != NSMODS || (p.XMLName.Local != "partNumber" && p.XMLName.Local != "partName") {
 			continue
