@@ -90,8 +90,33 @@ func StartServer(t testing.TB, extraArgs ...string) *Server {
 	if err != nil {
 		t.Fatalf("testkit: starting sitesvc: %v", err)
 	}
-	t.Cleanup(func() { s.kill() })
+	t.Cleanup(func() {
+		s.kill()
+		if t.Failed() {
+			logServerErrors(t, s.Logs())
+		}
+	})
 	return s
+}
+
+// logServerErrors writes the server's warnings and errors (at most the last
+// 40) into a failed test's output: a failure on a CI machine can then be
+// read without running it again.
+func logServerErrors(t testing.TB, logs string) {
+	t.Helper()
+	var lines []string
+	for line := range strings.Lines(logs) {
+		if strings.Contains(line, "level=ERROR") || strings.Contains(line, "level=WARN") || strings.HasPrefix(line, "panic:") {
+			lines = append(lines, strings.TrimRight(line, "\n"))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	if len(lines) > 40 {
+		lines = lines[len(lines)-40:]
+	}
+	t.Logf("the server's warnings and errors (the last %d):\n%s", len(lines), strings.Join(lines, "\n"))
 }
 
 // start listens on a new loopback port and runs the server on that socket.
