@@ -119,6 +119,22 @@ func logServerErrors(t testing.TB, logs string) {
 	t.Logf("the server's warnings and errors (the last %d):\n%s", len(lines), strings.Join(lines, "\n"))
 }
 
+// RequireViewer ends the test through Missing when the server has no
+// Mirador bundle to serve: a binary built by a plain `go build` (as testkit
+// builds it in a fresh clone) has none until `make build` puts it in
+// bundled/mirador.
+func (s *Server) RequireViewer(t testing.TB) {
+	t.Helper()
+	resp, err := http.Head(s.URL + "/embed/viewer/mirador.min.js")
+	if err != nil {
+		t.Fatalf("testkit: asking for the viewer bundle: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		Missing(t, "the Mirador bundle in the binary (make build puts it in bundled/mirador)")
+	}
+}
+
 // start listens on a new loopback port and runs the server on that socket.
 func start(bin, root, dataDir string, extraArgs []string) (*Server, error) {
 	addr, socket, err := listenSocket()
