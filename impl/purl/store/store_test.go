@@ -72,7 +72,7 @@ func TestFS(t *testing.T) {
 		t.Errorf("object directory holds %d entries, want 4 (current, two versions, .lock)", len(entries))
 	}
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") && e.Name() != lockName {
+		if Leftover(e.Name()) {
 			t.Errorf("left over: %s", e.Name())
 		}
 	}

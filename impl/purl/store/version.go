@@ -54,6 +54,13 @@ const (
 	unlockedGrace = time.Minute
 )
 
+// Leftover reports whether name, an entry of an object's directory, is
+// something only an interrupted write leaves there (a version being written,
+// a temporary link); the object's lock, current and its versions are not.
+func Leftover(name string) bool {
+	return strings.HasPrefix(name, ".") && name != lockName
+}
+
 // Version is a new version of an object being written: nothing of it is visible until
 // Commit switches the object to it. Abort (or a crash) leaves the current version as it was.
 type Version interface {

@@ -68,7 +68,7 @@ func TestOpenLeavesLiveWritersAndRemovesDeadOnes(t *testing.T) {
 		t.Fatalf("after the commit: %q %v", data, err)
 	}
 	for _, name := range entries(t, obj) {
-		if strings.HasPrefix(name, ".") && name != lockName {
+		if Leftover(name) {
 			t.Errorf("left over: %s", name)
 		}
 	}
