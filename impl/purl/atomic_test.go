@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitelib/sitesvc/impl/purl/store"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -119,7 +120,7 @@ func TestPublishKilledLeavesOneVersion(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(filepath.Join(srv.DataDir, "purl", "bb", "000", "kk", "0000"))
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
+		if store.Leftover(e.Name()) {
 			t.Errorf("left behind by a killed publish: %s", e.Name())
 		}
 	}
@@ -176,7 +177,7 @@ func TestPutKilledLeavesOneVersion(t *testing.T) {
 		}
 		entries, _ := os.ReadDir(filepath.Join(data, "purl", "bb", "000", "kk", "0000"))
 		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), ".") {
+			if store.Leftover(e.Name()) {
 				t.Errorf("restart %d: left behind by the killed server: %s", i+1, e.Name())
 			}
 		}

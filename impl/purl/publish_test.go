@@ -15,6 +15,7 @@ import (
 	"github.com/sitelib/sitesvc/gen/purlapi"
 	"github.com/sitelib/sitesvc/impl/purl/publish"
 	"github.com/sitelib/sitesvc/impl/purl/record"
+	"github.com/sitelib/sitesvc/impl/purl/store"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -115,7 +116,7 @@ func TestPublishRejectsAndKeepsPrevious(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(filepath.Join(f.svc.fsStore.Root(), "bb", "000", "kk", "0000"))
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
+		if store.Leftover(e.Name()) {
 			t.Errorf("temporary file left behind: %s", e.Name())
 		}
 	}

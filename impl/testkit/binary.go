@@ -90,8 +90,49 @@ func StartServer(t testing.TB, extraArgs ...string) *Server {
 	if err != nil {
 		t.Fatalf("testkit: starting sitesvc: %v", err)
 	}
-	t.Cleanup(func() { s.kill() })
+	t.Cleanup(func() {
+		s.kill()
+		if t.Failed() {
+			logServerErrors(t, s.Logs())
+		}
+	})
 	return s
+}
+
+// logServerErrors writes the server's warnings and errors (at most the last
+// 40) into a failed test's output: a failure on a CI machine can then be
+// read without running it again.
+func logServerErrors(t testing.TB, logs string) {
+	t.Helper()
+	var lines []string
+	for line := range strings.Lines(logs) {
+		if strings.Contains(line, "level=ERROR") || strings.Contains(line, "level=WARN") || strings.HasPrefix(line, "panic:") {
+			lines = append(lines, strings.TrimRight(line, "\n"))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	if len(lines) > 40 {
+		lines = lines[len(lines)-40:]
+	}
+	t.Logf("the server's warnings and errors (the last %d):\n%s", len(lines), strings.Join(lines, "\n"))
+}
+
+// RequireViewer ends the test through Missing when the server has no
+// Mirador bundle to serve: a binary built by a plain `go build` (as testkit
+// builds it in a fresh clone) has none until `make build` puts it in
+// bundled/mirador.
+func (s *Server) RequireViewer(t testing.TB) {
+	t.Helper()
+	resp, err := http.Head(s.URL + "/embed/viewer/mirador.min.js")
+	if err != nil {
+		t.Fatalf("testkit: asking for the viewer bundle: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		Missing(t, "the Mirador bundle in the binary (make build puts it in bundled/mirador)")
+	}
 }
 
 // start listens on a new loopback port and runs the server on that socket.

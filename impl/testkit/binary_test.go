@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -54,5 +55,42 @@ func TestStartServerOnInheritedSocket(t *testing.T) {
 	resp, _ := s.Get(t, "/healthz")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("/healthz: %d", resp.StatusCode)
+	}
+}
+
+// logRecorder is a testing.TB that keeps what Logf writes.
+type logRecorder struct {
+	testing.TB
+	logged []string
+}
+
+func (r *logRecorder) Helper() {}
+func (r *logRecorder) Logf(format string, args ...any) {
+	r.logged = append(r.logged, fmt.Sprintf(format, args...))
+}
+
+// A failed test shows the server's warnings and errors, the last 40, and
+// nothing of its ordinary log.
+func TestLogServerErrors(t *testing.T) {
+	t.Parallel()
+	var logs strings.Builder
+	logs.WriteString("time=1 level=INFO msg=\"listening\"\n")
+	for i := range 45 {
+		fmt.Fprintf(&logs, "time=2 level=ERROR msg=\"purl: writing\" n=%d\n", i)
+	}
+	logs.WriteString("time=3 level=WARN msg=\"slow\"\n")
+	r := &logRecorder{TB: t}
+	logServerErrors(r, logs.String())
+	if len(r.logged) != 1 {
+		t.Fatalf("logged %d times, want once", len(r.logged))
+	}
+	got := r.logged[0]
+	if strings.Contains(got, "listening") || strings.Contains(got, "n=4\n") || !strings.Contains(got, "n=6\n") || !strings.Contains(got, "n=44\n") || !strings.HasSuffix(got, `msg="slow"`) {
+		t.Errorf("logged:\n%s", got)
+	}
+	r = &logRecorder{TB: t}
+	logServerErrors(r, "time=1 level=INFO msg=ok\n")
+	if len(r.logged) != 0 {
+		t.Errorf("a log without warnings logged %q", r.logged)
 	}
 }

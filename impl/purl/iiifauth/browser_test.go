@@ -44,6 +44,7 @@ func site(t *testing.T, extra ...string) *testkit.Server {
 		"--trusted-proxies", "127.0.0.1",
 		"--purl-location-hours", "reading-room=green/special-collections"}
 	srv := testkit.StartServer(t, append(args, extra...)...)
+	srv.RequireViewer(t) // every test here draws an image in Mirador
 	p.AllowRedirect(srv.URL+auth.CallbackPath, srv.URL+"/auth/")
 	return srv
 }

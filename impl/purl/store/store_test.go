@@ -66,12 +66,13 @@ func TestFS(t *testing.T) {
 		t.Errorf("a file in a folder after another write: %q %v", data, err)
 	}
 	entries, _ := os.ReadDir(filepath.Join(root, "bc", "123", "df", "4567"))
-	// current, the current version and the one it replaced; no temporary files
-	if len(entries) != 3 {
-		t.Errorf("object directory holds %d entries, want 3 (current and two versions)", len(entries))
+	// current, the current version, the one it replaced and the object's
+	// lock; no temporary files
+	if len(entries) != 4 {
+		t.Errorf("object directory holds %d entries, want 4 (current, two versions, .lock)", len(entries))
 	}
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
+		if Leftover(e.Name()) {
 			t.Errorf("left over: %s", e.Name())
 		}
 	}

@@ -25,12 +25,19 @@ import (
 //	v6/                  the version it replaced, kept until the next switch so that a
 //	                     reader that resolved its path a moment ago still finds it
 //	.new-<random>/       a version being written; never served, removed at start
+//	.lock                the object's lock (below)
 //
 // A version being written holds an exclusive flock on its own .lock file from Begin until
 // current points at it (or it is abandoned); the lock dies with its process, kill -9 included.
 // Cleaning up (at open, and after each commit) removes a directory only when no live process
 // holds its lock, so a serving process and `sitesvc purl publish` can write the same store: one
 // never removes what the other is writing.
+//
+// The object's own .lock orders what several processes do to its versions: a commit (number,
+// switch, removal of old versions) and recovery hold it exclusively, so a cleaner never
+// removes a version that became current after it looked; starting a version from the current
+// one holds it shared while it links the files, so that version is not removed under it. It is
+// held for file-system steps only, never while a document is written.
 //
 // A version directory is complete before current points at it, and current is switched by
 // renaming a new link over it, so a reader sees exactly one whole version at any instant.
@@ -46,6 +53,13 @@ const (
 	// moment between creating it and locking it.
 	unlockedGrace = time.Minute
 )
+
+// Leftover reports whether name, an entry of an object's directory, is
+// something only an interrupted write leaves there (a version being written,
+// a temporary link); the object's lock, current and its versions are not.
+func Leftover(name string) bool {
+	return strings.HasPrefix(name, ".") && name != lockName
+}
 
 // Version is a new version of an object being written: nothing of it is visible until
 // Commit switches the object to it. Abort (or a crash) leaves the current version as it was.
@@ -92,7 +106,16 @@ func (s *FS) Begin(_ context.Context, id druid.Druid, keep bool) (Version, error
 		return nil, fmt.Errorf("starting a version of %s: %w", id.Qualified(), err)
 	}
 	v := &fsVersion{s: s, id: id, obj: obj, dir: dir, lock: lock}
-	if cur, err := os.Readlink(filepath.Join(obj, currentLink)); keep && err == nil {
+	if !keep {
+		return v, nil
+	}
+	unlock, err := lockObject(obj, syscall.LOCK_SH)
+	if err != nil {
+		v.Abort()
+		return nil, fmt.Errorf("starting a version of %s: %w", id.Qualified(), err)
+	}
+	defer unlock()
+	if cur, err := os.Readlink(filepath.Join(obj, currentLink)); err == nil {
 		// the version current names now, resolved once: another commit may switch it;
 		// files in folders are linked in folders of the same names
 		src := filepath.Join(obj, cur)
@@ -191,11 +214,22 @@ func (v *fsVersion) Commit() (bool, error) {
 		return false, errors.New("store: version already committed or aborted")
 	}
 	syncDir(v.dir)
+	unlock, err := lockObject(v.obj, syscall.LOCK_EX)
+	if err != nil {
+		v.Abort()
+		return false, fmt.Errorf("committing a version of %s: %w", v.id.Qualified(), err)
+	}
+	defer unlock()
+	return v.commitLocked()
+}
+
+// commitLocked is Commit with the object's lock held exclusively.
+func (v *fsVersion) commitLocked() (bool, error) {
 	cur, _ := os.Readlink(filepath.Join(v.obj, currentLink))
 	_, statErr := os.Stat(filepath.Join(v.obj, currentLink, PublicXML))
 	created := errors.Is(statErr, fs.ErrNotExist)
 	n, _ := strconv.Atoi(strings.TrimPrefix(cur, versionPrefix))
-	// The next free version number: another process may be committing at the same time.
+	// The next free version number: a version left by a committer that died may hold it.
 	var name string
 	for {
 		n++
@@ -233,17 +267,47 @@ func (v *fsVersion) Abort() {
 	v.lock.Close()
 }
 
-// lockDir creates dir/.lock and takes an exclusive flock on it.
+// lockDir creates dir/.lock, exclusively flocked. The file is made and locked under another
+// name and then renamed: a cleaner that finds dir/.lock always finds it held (had it found an
+// unheld one, it would take the directory for a dead writer's, and its probe would make this
+// lock fail).
 func lockDir(dir string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	tmp := filepath.Join(dir, lockName+tmpPrefix+randomSuffix())
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
+		os.Remove(tmp)
+		return nil, fmt.Errorf("locking %s: %w", dir, err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, lockName)); err != nil {
+		f.Close()
+		os.Remove(tmp)
 		return nil, fmt.Errorf("locking %s: %w", dir, err)
 	}
 	return f, nil
+}
+
+// lockObject takes the object directory's own lock (obj/.lock), shared (syscall.LOCK_SH) or
+// exclusive (syscall.LOCK_EX), waiting for it; unlock releases it.
+func lockObject(obj string, how int) (unlock func(), err error) {
+	f, err := os.OpenFile(filepath.Join(obj, lockName), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("locking %s: %w", obj, err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), how)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %w", obj, err)
+	}
+	return func() { f.Close() }, nil
 }
 
 // inUse reports whether a live process is writing dir: its lock file is held, or (a
@@ -367,6 +431,11 @@ func (s *FS) recover() error {
 }
 
 func (s *FS) recoverObject(id druid.Druid, obj string) error {
+	unlock, err := lockObject(obj, syscall.LOCK_EX)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	entries, err := os.ReadDir(obj)
 	if err != nil {
 		return err
@@ -395,7 +464,7 @@ func (s *FS) recoverObject(id druid.Druid, obj string) error {
 			if err := os.RemoveAll(filepath.Join(obj, name)); err != nil {
 				return err
 			}
-		case name == currentLink, e.IsDir() && isVersionName(name):
+		case name == currentLink, name == lockName, e.IsDir() && isVersionName(name):
 		case e.Type().IsRegular():
 			legacy = append(legacy, name)
 		}
@@ -414,7 +483,7 @@ func (s *FS) recoverObject(id druid.Druid, obj string) error {
 				return err
 			}
 		}
-		if _, err := v.Commit(); err != nil {
+		if _, err := v.(*fsVersion).commitLocked(); err != nil {
 			return err
 		}
 		cur, _ = os.Readlink(filepath.Join(obj, currentLink))

@@ -68,7 +68,7 @@ func TestOpenLeavesLiveWritersAndRemovesDeadOnes(t *testing.T) {
 		t.Fatalf("after the commit: %q %v", data, err)
 	}
 	for _, name := range entries(t, obj) {
-		if strings.HasPrefix(name, ".") {
+		if Leftover(name) {
 			t.Errorf("left over: %s", name)
 		}
 	}
@@ -100,7 +100,7 @@ func TestOpenMigratesTheOldLayout(t *testing.T) {
 			t.Errorf("%s after migration: %q %v", name, data, err)
 		}
 	}
-	if got := strings.Join(entries(t, obj), " "); got != "current v1" {
+	if got := strings.Join(entries(t, obj), " "); got != ".lock current v1" {
 		t.Errorf("object directory after migration: %s", got)
 	}
 	ids, err := s.List(ctx)
