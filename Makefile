@@ -24,7 +24,7 @@ TESTENV    = SITESVC_TEST_BINARY=$(CURDIR)/$(BIN)
 TS_TEST    = $(TESTENV) bash scripts/tsclients.sh test
 BENCH_ONCE = $(TESTENV) $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 20m $(PKGS)
 
-.PHONY: all generate viewer mirador apidocs webcheck hours-npm samples-large build run install test ts-test bench bench-check bench-edge bench-edge-long lint fmt-check vet staticcheck gen-check clean
+.PHONY: all generate viewer mirador apidocs webcheck hours-npm samples-large build run install test ts-test bench bench-check bench-edge bench-edge-long test-race lint fmt-check vet staticcheck gen-check clean
 
 all: build
 
@@ -99,6 +99,11 @@ test: lint gen-check build webcheck hours-npm
 	$(TESTENV) $(GO) test -count=1 -timeout 25m $(PKGS)
 	@echo "make: every benchmark once (make bench-check), so a benchmark that no longer runs fails the tests"
 	$(BENCH_ONCE)
+
+## test-race: every Go test under the race detector, the servers the tests start included (a -race binary that stops at its first data race); about 30 minutes on two cores, so not part of make test
+test-race: build
+	$(GO) build -race -o $(BIN)-race ./cmd/sitesvc
+	GORACE=halt_on_error=1 SITESVC_TEST_BINARY=$(CURDIR)/$(BIN)-race $(GO) test -race -count=1 -timeout 60m -skip '^TestBinaryRunsAnywhere$$' $(PKGS)
 
 ## ts-test: the TypeScript client suite (node --test) against the built binary
 ts-test: build
