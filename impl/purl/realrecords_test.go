@@ -339,6 +339,7 @@ var modsCollectionTitles = map[string]string{
 	"acl-modsCollection.mods.xml":        "Word-level Translation Quality Estimation Based on Optimal Transport",
 	"marc4j-summerland-dlc-3.0.mods.xml": "Summerland",
 	"lcwa-slate-no-namespace.mods.xml":   "Slate Magazine",
+	"hydrus-devel-no-namespace.mods.xml": "How Couples Meet and Stay Together",
 }
 
 // newRealFormsAsMeant checks, through HTTP, what the forms learnt from the

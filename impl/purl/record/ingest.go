@@ -262,6 +262,8 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 		n.children[xml.Name{Local: "identityMetadata"}] = identity
 		n.changed = true
 		warn("the record has no identityMetadata: it is served as an item with no label or source")
+	} else if n.respellIdentityObjectID(identity, id) {
+		n.changed = true
 	}
 	if version == nil {
 		n.changed = true
@@ -495,6 +497,35 @@ func (n *normalized) respellID(e *xnode, id druid.Druid, where string) bool {
 	}
 	e.setAttr(xml.Name{Local: "objectId"}, id.Qualified())
 	return true
+}
+
+// respellIdentityObjectID is respellID for identityMetadata/objectId,
+// which names the object in its text: written as druid:<id> when it names
+// the object in another spelling, and when it is not a druid at all (a
+// placeholder such as druid:oo000oo0000, which a specification published
+// beside its real @id), with a warning; one naming another druid is noted
+// in n.conflict. Left as it was, the served record would name two objects.
+// It returns whether identity changed.
+func (n *normalized) respellIdentityObjectID(identity *xnode, id druid.Druid) bool {
+	changed := false
+	for _, e := range identity.elements() {
+		if e.name.Local != "objectId" || e.name.Space != "" {
+			continue
+		}
+		v := e.text()
+		if v == id.Qualified() {
+			continue
+		}
+		if other, err := druid.Parse(v); err == nil && other != id {
+			n.conflict = fmt.Sprintf("identityMetadata/objectId %q names another object than %s", v, id.Qualified())
+			continue
+		} else if err != nil {
+			n.warnings = append(n.warnings, fmt.Sprintf("identityMetadata/objectId %q is not a druid: served as %s", v, id.Qualified()))
+		}
+		e.kids = []any{xml.CharData(id.Qualified())}
+		changed = true
+	}
+	return changed
 }
 
 // timestampLayouts are the date-time forms records have carried

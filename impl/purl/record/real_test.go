@@ -78,6 +78,31 @@ var realExpectations = map[string]func(r *Record) error{
 		return expect("releases", strings.Join(got, " "), "Kurita=true Atago=false Mogami=true")
 	},
 	"nj770kg7809": func(r *Record) error { return expect("object type", r.ObjectType, "collection") },
+	// A collection whose identityMetadata/objectId is a placeholder
+	// (druid:oo000oo0000) beside its real @id.
+	"yg867hg1375": func(r *Record) error { return expect("object type", r.ObjectType, "collection") },
+	// A Rumsey virtual object (externalFile images of two constituents);
+	// its licence is the code by-nc-sa in a second use element.
+	"hj097bm8879": func(r *Record) error {
+		if len(r.Files()) != 0 {
+			return fmt.Errorf("files %v, want none of its own", r.Files())
+		}
+		return expect("licence", r.Rights.License, "https://creativecommons.org/licenses/by-nc-sa/3.0/legalcode")
+	},
+	// Two use elements: the statement in the first.
+	"cg160px5426": func(r *Record) error {
+		if !strings.HasPrefix(r.Rights.UseStatement, "Property rights reside with the repository.") {
+			return fmt.Errorf("use statement %q", r.Rights.UseStatement)
+		}
+		return expect("collection", fmt.Sprint(r.Collections), "[cj445qq4021]")
+	},
+	// A dark record named by a placeholder (druid:1234).
+	"zz000bb0037": func(r *Record) error {
+		if !r.Rights.Dark() {
+			return fmt.Errorf("not dark")
+		}
+		return nil
+	},
 	// Dark; its rdf:Description is about another object, so it names no
 	// collection of this one.
 	"mk420bs7601": func(r *Record) error {
@@ -560,4 +585,44 @@ var modsCollectionTitles = map[string]string{
 	"acl-modsCollection.mods.xml":        "Word-level Translation Quality Estimation Based on Optimal Transport",
 	"marc4j-summerland-dlc-3.0.mods.xml": "Summerland",
 	"lcwa-slate-no-namespace.mods.xml":   "Slate Magazine",
+	"hydrus-devel-no-namespace.mods.xml": "How Couples Meet and Stay Together",
+}
+
+// TestIdentityObjectID: identityMetadata/objectId names the object in its
+// text. A placeholder that is not a druid (real: a sul-dlss indexer's
+// collection fixture, @id druid:yg867hg1375 with identityMetadata/objectId
+// druid:oo000oo0000) is served as the object's druid, with a warning; a
+// bare druid of the object is written druid:<id>; one naming another druid
+// is refused, as contentMetadata/@objectId naming another is.
+func TestIdentityObjectID(t *testing.T) {
+	ctx := context.Background()
+	doc := func(objectID string) []byte {
+		return []byte(`<publicObject id="druid:bc123df4567" published="2015-02-26T10:50:07-08:00"><identityMetadata><objectId>` + objectID + `</objectId><objectType>collection</objectType></identityMetadata></publicObject>`)
+	}
+	for _, c := range []struct {
+		objectID, warning string
+	}{
+		{"druid:oo000oo0000", `identityMetadata/objectId "druid:oo000oo0000" is not a druid: served as druid:bc123df4567`},
+		{"bc123df4567", ""},
+		{"druid:bc123df4567", ""},
+	} {
+		in, err := Ingest(ctx, doc(c.objectID), nil)
+		if err != nil {
+			t.Errorf("%s: refused: %v", c.objectID, err)
+			continue
+		}
+		if !bytes.Contains(in.Data, []byte("<objectId>druid:bc123df4567</objectId>")) || bytes.Contains(in.Data, []byte("oo000oo0000")) {
+			t.Errorf("%s: served identityMetadata does not name the object:\n%s", c.objectID, in.Data)
+		}
+		if c.warning != "" && !containsWarning(in.Warnings, c.warning) {
+			t.Errorf("%s: no warning %q in %q", c.objectID, c.warning, in.Warnings)
+		}
+		if in.Record.ObjectType != "collection" {
+			t.Errorf("%s: object type %q", c.objectID, in.Record.ObjectType)
+		}
+	}
+	_, err := Ingest(ctx, doc("druid:bt102cd1002"), nil)
+	if !errors.Is(err, ErrUnacceptable) || err == nil || !strings.Contains(err.Error(), `identityMetadata/objectId "druid:bt102cd1002" names another object than druid:bc123df4567`) {
+		t.Errorf("identityMetadata/objectId naming another object: %v, want refused naming it", err)
+	}
 }
