@@ -91,7 +91,7 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 		}
 		fixed := 0
 		for _, c := range complaints {
-			w, ok := repair(root, c)
+			w, ok := repair(root, c, schema.names())
 			if ok {
 				fixed++
 				warnings = append(warnings, w)
@@ -105,10 +105,13 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 }
 
 // repair changes root so that the complaint c no longer holds: respells
-// an enumerated value that matches a listed one but for case, spaces or
-// punctuation, else drops the attribute or the element. It returns the
-// warning to give and whether it found what c names.
-func repair(root *xnode, c Complaint) (string, bool) {
+// a name the schema declares but for case (an attribute keydate, an
+// element dateissued: names declares them), an enumerated value that
+// matches a listed one but for case, spaces or punctuation, else drops
+// the attribute or the element. It returns the warning to give and
+// whether it found what c names. A respelled name the schema still
+// rejects where it stands is dropped in a later round.
+func repair(root *xnode, c Complaint, names schemaSpellings) (string, bool) {
 	e := findAt(root, c.Line, c.Element)
 	if e == nil {
 		return "", false
@@ -118,6 +121,12 @@ func repair(root *xnode, c Complaint) (string, bool) {
 		for i, a := range e.attrs {
 			if a.Name.Local != c.Attribute || isNSDecl(a) {
 				continue
+			}
+			if v, ok := names.respelling(a.Name.Local, true); ok && a.Name.Space == "" {
+				if _, taken := e.attr(v); !taken {
+					e.attrs[i].Name.Local = v
+					return fmt.Sprintf("%s/@%s is not a MODS 3.6 name: served as @%s", path, a.Name.Local, v), true
+				}
 			}
 			if v, ok := closest(a.Value, c.Allowed); ok {
 				e.attrs[i].Value = v
@@ -133,6 +142,10 @@ func repair(root *xnode, c Complaint) (string, bool) {
 			e.kids = []any{xml.CharData(v)}
 			return fmt.Sprintf("%s %q is not a MODS 3.6 value: served as %q", path, e.text(), v), true
 		}
+	}
+	if v, ok := names.respelling(e.name.Local, false); ok && e.parent != nil && e.qname().Space == NSMODS {
+		e.name.Local = v
+		return fmt.Sprintf("%s is not a MODS 3.6 name: served as %s", path, v), true
 	}
 	if e.parent == nil {
 		return "", false

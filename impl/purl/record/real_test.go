@@ -626,3 +626,45 @@ func TestIdentityObjectID(t *testing.T) {
 		t.Errorf("identityMetadata/objectId naming another object: %v, want refused naming it", err)
 	}
 }
+
+// TestMODSNameCase: a MODS name written in another case than the schema
+// declares (real: keydate="yes" on a dateCreated, in a Stanford special
+// collections record of sul-dlss-deprecated/colligo) is served in the
+// schema's spelling, with a warning, not dropped; so is an element
+// (dateissued, TitleInfo). A respelled attribute the element still does
+// not allow is dropped, as any attribute the schema rejects.
+func TestMODSNameCase(t *testing.T) {
+	ctx := context.Background()
+	schema := testSchema(t)
+	doc := []byte(`<mods xmlns="http://www.loc.gov/mods/v3" version="3.3">
+<TitleInfo><title>Letter of Pius VI</title></TitleInfo>
+<originInfo><dateCreated keydate="yes">June 1781</dateCreated><dateissued encoding="w3cdtf">1781</dateissued></originInfo>
+<note KeyDate="yes">Purchased, 2011.</note>
+</mods>`)
+	out, served, warnings := prepareServed(t, ctx, schema, "case variants", doc)
+	if out == nil {
+		return
+	}
+	for _, want := range []string{
+		`<dateCreated keyDate="yes">June 1781</dateCreated>`,
+		`<dateIssued encoding="w3cdtf">1781</dateIssued>`,
+		`<note>Purchased, 2011.</note>`,
+	} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("served MODS has no %s:\n%s", want, out)
+		}
+	}
+	if served.Title != "Letter of Pius VI" {
+		t.Errorf("title %q", served.Title)
+	}
+	for _, want := range []string{
+		"mods/originInfo/dateCreated/@keydate is not a MODS 3.6 name: served as @keyDate",
+		"mods/originInfo/dateissued is not a MODS 3.6 name: served as dateIssued",
+		"mods/TitleInfo is not a MODS 3.6 name: served as titleInfo",
+		`mods/note/@keyDate "yes" is not allowed by MODS 3.6`,
+	} {
+		if !containsWarning(warnings, want) {
+			t.Errorf("no warning %q in %q", want, warnings)
+		}
+	}
+}

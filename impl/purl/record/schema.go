@@ -34,6 +34,72 @@ type MODSSchema struct {
 	fsys fs.FS
 	dir  string
 	mu   sync.Mutex
+
+	// spellings maps the lower-case form of every element and attribute
+	// name the schema declares to its spelling (read once from the XSD):
+	// PrepareMODS respells a name the schema rejects that is one of these
+	// but for case.
+	spellingsOnce sync.Once
+	spellings     schemaSpellings
+}
+
+// schemaSpellings are the names a schema declares, by lower-case form.
+type schemaSpellings struct {
+	elements, attributes map[string]string
+}
+
+var declaredName = regexp.MustCompile(`<(?:xs:|xsd:)?(element|attribute)\s+name="([^"]+)"`)
+
+// names returns the element and attribute names the schema declares,
+// read from its XSD files (the main one and those beside it); a name
+// declared in two spellings that differ only by case is left out, since
+// a third spelling could be either.
+func (m *MODSSchema) names() schemaSpellings {
+	m.spellingsOnce.Do(func() {
+		m.spellings = schemaSpellings{elements: map[string]string{}, attributes: map[string]string{}}
+		if err := m.materialize(); err != nil {
+			return
+		}
+		files, _ := filepath.Glob(filepath.Join(filepath.Dir(m.xsd), "*.xsd"))
+		ambiguous := map[string]bool{}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			for _, sub := range declaredName.FindAllStringSubmatch(string(data), -1) {
+				into := m.spellings.elements
+				if sub[1] == "attribute" {
+					into = m.spellings.attributes
+				}
+				key := sub[1] + " " + strings.ToLower(sub[2])
+				if prev, ok := into[strings.ToLower(sub[2])]; ok && prev != sub[2] {
+					ambiguous[key] = true
+				}
+				into[strings.ToLower(sub[2])] = sub[2]
+			}
+		}
+		for key := range ambiguous {
+			kind, lower, _ := strings.Cut(key, " ")
+			if kind == "attribute" {
+				delete(m.spellings.attributes, lower)
+			} else {
+				delete(m.spellings.elements, lower)
+			}
+		}
+	})
+	return m.spellings
+}
+
+// respelling is the spelling the schema declares for name (an element's
+// or an attribute's) when name differs from it only by case.
+func (s schemaSpellings) respelling(name string, attribute bool) (string, bool) {
+	in := s.elements
+	if attribute {
+		in = s.attributes
+	}
+	v, ok := in[strings.ToLower(name)]
+	return v, ok && v != name
 }
 
 // ErrSchemaCheck means the schema check could not run (as opposed to a
