@@ -119,6 +119,10 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 			warn("%s", w)
 			n.changed = true
 		}
+		if w := respellNamespaced(e); w != "" {
+			warn("%s", w)
+			n.changed = true
+		}
 	}
 	if ws := declarePrefixes(root, "the record"); len(ws) > 0 {
 		n.warnings = append(n.warnings, ws...)

@@ -138,9 +138,10 @@ func repair(root *xnode, c Complaint, names schemaSpellings) (string, bool) {
 		return "", false
 	}
 	if len(c.Allowed) > 0 {
-		if v, ok := closest(e.text(), c.Allowed); ok {
+		was := e.text()
+		if v, ok := closest(was, c.Allowed); ok {
 			e.kids = []any{xml.CharData(v)}
-			return fmt.Sprintf("%s %q is not a MODS 3.6 value: served as %q", path, e.text(), v), true
+			return fmt.Sprintf("%s %q is not a MODS 3.6 value: served as %q", path, was, v), true
 		}
 	}
 	if v, ok := names.respelling(e.name.Local, false); ok && e.parent != nil && e.qname().Space == NSMODS {

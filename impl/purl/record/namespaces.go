@@ -149,6 +149,31 @@ func adoptNamespace(e *xnode, where string) string {
 	return fmt.Sprintf("%s/%s%s has no namespace: it and its unprefixed descendants are read in %s", where, q.Local, spelled, q.Space)
 }
 
+// namespacedChildren are the children of publicObject the service reads
+// in a namespace, by namespace and local name in lower case.
+var namespacedChildren = map[xml.Name]string{
+	{Space: NSMODS, Local: "mods"}:           "mods",
+	{Space: NSMODS, Local: "modscollection"}: "modsCollection",
+	{Space: NSOAIDC, Local: "dc"}:            "dc",
+	{Space: NSRDF, Local: "rdf"}:             "RDF",
+}
+
+// respellNamespaced gives e, a child of publicObject in the namespace of
+// one the service reads (MODS, Dublin Core, RDF) but named in another
+// case (<MODS xmlns="http://www.loc.gov/mods/v3">), that child's name, as
+// case variants of the children in no namespace are. Left as written it
+// would be an unknown element, and the object's MODS lost with it. It
+// returns a warning, "" when e is not such an element.
+func respellNamespaced(e *xnode) string {
+	q := e.qname()
+	spelled, ok := namespacedChildren[xml.Name{Space: q.Space, Local: strings.ToLower(q.Local)}]
+	if !ok || spelled == q.Local {
+		return ""
+	}
+	e.name.Local = spelled
+	return fmt.Sprintf("publicObject/%s is read as %s (in %s)", q.Local, spelled, q.Space)
+}
+
 // normalizeMODSNamespaces makes a standalone MODS document namespace-well-
 // formed and in the MODS namespace (adoptNamespace, declarePrefixes). It
 // returns data unchanged, with no warnings, when there is nothing to do.
@@ -170,6 +195,12 @@ func normalizeMODSNamespaces(data []byte) ([]byte, []string, error) {
 		m.parent = nil
 		root = m
 		warnings = append(warnings, w)
+	}
+	// The root's name in another case (<MODS>, <mods:Mods> in the MODS
+	// namespace) is mods: MODS has no other element of that name.
+	if q := root.qname(); q.Space == NSMODS && q.Local != "mods" && strings.EqualFold(q.Local, "mods") {
+		warnings = append(warnings, fmt.Sprintf("the root element %s is read as mods", q.Local))
+		root.name.Local = "mods"
 	}
 	if len(warnings) == 0 {
 		return data, nil, nil

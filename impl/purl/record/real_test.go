@@ -667,4 +667,50 @@ func TestMODSNameCase(t *testing.T) {
 			t.Errorf("no warning %q in %q", want, warnings)
 		}
 	}
+	// The root in another case, in the MODS namespace, and a fixed value
+	// in another case (keyDate="Yes"): the record is read, not refused.
+	root := []byte(`<mods:MODS xmlns:mods="http://www.loc.gov/mods/v3"><mods:titleInfo><mods:title>Letter of Pius VI</mods:title></mods:titleInfo><mods:originInfo><mods:dateIssued keyDate="Yes">1781</mods:dateIssued></mods:originInfo></mods:MODS>`)
+	out, served, warnings = prepareServed(t, ctx, schema, "root MODS", root)
+	if out == nil {
+		return
+	}
+	if served.Title != "Letter of Pius VI" || !bytes.Contains(out, []byte(`keyDate="yes"`)) {
+		t.Errorf("served MODS:\n%s", out)
+	}
+	for _, want := range []string{"the root element MODS is read as mods", `@keyDate "Yes" is not a MODS 3.6 value: served as "yes"`} {
+		if !containsWarning(warnings, want) {
+			t.Errorf("no warning %q in %q", want, warnings)
+		}
+	}
+}
+
+// TestNamespacedChildCase: an embedded MODS record (or Dublin Core, RDF)
+// in its namespace but named in another case (<MODS xmlns=MODS>,
+// <mods:Mods>, <oai_dc:DC>) is read as that child, with a warning, as a
+// case variant of a child in no namespace is: the title comes from it and
+// .mods serves it. Before, it was an unknown element and the object's
+// MODS was derived from Dublin Core.
+func TestNamespacedChildCase(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ child, warning string }{
+		{`<MODS xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>T</title></titleInfo></MODS>`, "publicObject/MODS is read as mods (in http://www.loc.gov/mods/v3)"},
+		{`<mods:Mods xmlns:mods="http://www.loc.gov/mods/v3"><mods:titleInfo><mods:title>T</mods:title></mods:titleInfo></mods:Mods>`, "publicObject/Mods is read as mods"},
+		{`<oai_dc:DC xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></oai_dc:DC>`, "publicObject/DC is read as dc"},
+	} {
+		in, err := Ingest(ctx, []byte(`<publicObject objectId="druid:bc123df4567" published="2015-01-01T00:00:00Z">`+c.child+`</publicObject>`), nil)
+		if err != nil {
+			t.Errorf("%s: refused: %v", c.child, err)
+			continue
+		}
+		if in.Record.Title() != "T" || !containsWarning(in.Warnings, c.warning) {
+			t.Errorf("%s: title %q, warnings %q", c.child, in.Record.Title(), in.Warnings)
+		}
+		if strings.Contains(c.child, "mods") && in.Record.MODS == nil {
+			t.Errorf("%s: no MODS read", c.child)
+		}
+		again, err := Ingest(ctx, in.Data, nil)
+		if err != nil || !bytes.Equal(again.Data, in.Data) {
+			t.Errorf("%s: the served record is not stable: %v", c.child, err)
+		}
+	}
 }

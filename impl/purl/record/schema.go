@@ -233,6 +233,7 @@ type Complaint struct {
 var (
 	complaintLine = regexp.MustCompile(`^-:(\d+): .*?error : Element '(?:\{[^}]*\})?([^']+)'(?:, attribute '(?:\{[^}]*\})?([^']+)')?: (.*)$`)
 	enumSet       = regexp.MustCompile(`of the set \{(.*)\}`)
+	fixedValue    = regexp.MustCompile(`fixed value constraint '((?:[^']|'')*)'`)
 	enumValue     = regexp.MustCompile(`'((?:[^']|'')*)'`)
 )
 
@@ -263,6 +264,10 @@ func (m *MODSSchema) Complaints(ctx context.Context, doc []byte) ([]Complaint, e
 				for _, v := range enumValue.FindAllStringSubmatch(set[1], -1) {
 					c.Allowed = append(c.Allowed, v[1])
 				}
+			}
+			// A fixed value (keyDate="yes") is an enumeration of one.
+			if fixed := fixedValue.FindStringSubmatch(sub[4]); fixed != nil {
+				c.Allowed = append(c.Allowed, fixed[1])
 			}
 		}
 		cs = append(cs, c)
