@@ -96,6 +96,20 @@ var realExpectations = map[string]func(r *Record) error{
 		}
 		return expect("collection", fmt.Sprint(r.Collections), "[cj445qq4021]")
 	},
+	// A statement ending in an HTML link: read with the link's text.
+	"bg210vm0680": func(r *Record) error {
+		if !strings.HasSuffix(r.Rights.UseStatement, "Librarian at speccollref@stanford.edu.") {
+			return fmt.Errorf("use statement %q", r.Rights.UseStatement)
+		}
+		return expect("read group", r.Rights.ReadName, "stanford")
+	},
+	// No identifier, a transcription file with no size and one of 100 GiB.
+	"zz000bb0038": func(r *Record) error {
+		if len(r.Files()) != 2 {
+			return fmt.Errorf("files %v", r.Files())
+		}
+		return nil
+	},
 	// A dark record named by a placeholder (druid:1234).
 	"zz000bb0037": func(r *Record) error {
 		if !r.Rights.Dark() {
@@ -712,5 +726,32 @@ func TestNamespacedChildCase(t *testing.T) {
 		if err != nil || !bytes.Equal(again.Data, in.Data) {
 			t.Errorf("%s: the served record is not stable: %v", c.child, err)
 		}
+	}
+}
+
+// TestStatementMarkup: a rights statement with markup inside it (real: a
+// 2015 record's useAndReproduction ending "at <a
+// href="mailto:speccollref@stanford.edu">speccollref@stanford.edu</a>.",
+// in sul-dlss-deprecated/discovery-indexer's fixtures) is read with the
+// markup's text in its place; the served record keeps the markup.
+func TestStatementMarkup(t *testing.T) {
+	ctx := context.Background()
+	doc := []byte(`<publicObject objectId="druid:bc123df4567" published="2015-02-06T11:21:51-08:00"><rightsMetadata>
+<copyright><human type="copyright">© <b>Stanford</b> University</human></copyright>
+<use><human type="useAndReproduction">Please contact the Librarian at
+<a href="mailto:speccollref@stanford.edu">speccollref@stanford.edu</a>
+.</human></use></rightsMetadata></publicObject>`)
+	in, err := Ingest(ctx, doc, nil)
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if want := "Please contact the Librarian at\nspeccollref@stanford.edu\n."; in.Record.Rights.UseStatement != want {
+		t.Errorf("use statement %q, want %q", in.Record.Rights.UseStatement, want)
+	}
+	if want := "© Stanford University"; in.Record.Rights.Copyright != want {
+		t.Errorf("copyright %q, want %q", in.Record.Rights.Copyright, want)
+	}
+	if !bytes.Contains(in.Data, []byte(`<a href="mailto:speccollref@stanford.edu">speccollref@stanford.edu</a>`)) {
+		t.Errorf("the served record lost the markup:\n%s", in.Data)
 	}
 }
