@@ -164,6 +164,7 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 		}
 	}
 	newRealFormsAsMeant(t, srv, get)
+	fourthGatheringAsMeant(t, srv, token, get)
 	// Real records saved by other tools: with a byte order mark, and in
 	// ISO-8859-1. Both are read as what they say and served in UTF-8.
 	bom, err := os.ReadFile(filepath.Join("record", "testdata", "real", "bc390xk2647.public.xml"))
@@ -324,10 +325,14 @@ func darkRecord(srv *testkit.Server, bin, token, dir string, raw []byte, id drui
 // are shown with, written out: nonSort before the title, partNumber and
 // partName after it (docs/purl.md, "Ingest").
 var realMODSTitles = map[string]string{
-	"henry-george-mods-prefix-3.3.mods.xml": "The complete works of Henry George",
-	"mapper-full-mods-3.4.mods.xml":         "é. 1 Test. part #1. 1",
-	"covher-volpa-from-mets.mods.xml":       "Volpa Synagogue (1929–1941)",
-	"cuhk-chinese-host-part.mods.xml":       "版權、稿約及稿例、目錄",
+	"henry-george-mods-prefix-3.3.mods.xml":    "The complete works of Henry George",
+	"mapper-full-mods-3.4.mods.xml":            "é. 1 Test. part #1. 1",
+	"covher-volpa-from-mets.mods.xml":          "Volpa Synagogue (1929–1941)",
+	"cuhk-chinese-host-part.mods.xml":          "版權、稿約及稿例、目錄",
+	"xmlfixtures-item-book-3.5.mods.xml":       "People's Computer Company. 5:3",
+	"colligo-m1814-keydate-3.3.mods.xml":       "Stanford University Libraries, M1814. Half Box 1, Folder 30",
+	"common-accessioning-comment-3.3.mods.xml": "A first book in Latin",
+	"common-accessioning-thesis-3.3.mods.xml":  "Writing lessons: case studies of beginning teachers",
 }
 
 // modsCollectionTitles are the titles of the MODS documents of
@@ -449,5 +454,63 @@ func newRealFormsAsMeant(t *testing.T, srv *testkit.Server, get func(string) str
 	// with no file of its own and no manifest.
 	if _, err := corpusGet(srv, "/purl/ws947mh3822/iiif/manifest", http.StatusNotFound); err != nil {
 		t.Errorf("ws947mh3822 (virtual object) manifest: %v", err)
+	}
+}
+
+// fourthGatheringAsMeant checks, through HTTP, what the fourth gathering
+// of real records (record/testdata/real/README.md) means: the forms the
+// service learnt from them (docs/purl.md, "Ingest").
+func fourthGatheringAsMeant(t *testing.T, srv *testkit.Server, token string, get func(string) string) {
+	t.Helper()
+	// A collection whose identityMetadata/objectId is a placeholder
+	// (druid:oo000oo0000) beside its @id: served naming itself, as a
+	// IIIF Collection.
+	if x := get("/purl/yg867hg1375.xml"); !strings.Contains(x, "<objectId>druid:yg867hg1375</objectId>") || strings.Contains(x, "oo000oo0000</objectId>") {
+		t.Errorf("yg867hg1375.xml does not name itself in identityMetadata:\n%.600s", x)
+	}
+	var collection struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal([]byte(get("/purl/yg867hg1375/iiif/manifest")), &collection); err != nil || collection.Type != "Collection" {
+		t.Errorf("yg867hg1375 manifest type %q (%v), want Collection", collection.Type, err)
+	}
+	// A statement with an HTML link inside: the page shows the link's
+	// text; the files of a group-only item are not served anonymously.
+	if page := get("/purl/bg210vm0680"); !strings.Contains(page, "Public Services Librarian at speccollref@stanford.edu.") {
+		t.Errorf("the page of bg210vm0680 does not show its whole use statement")
+	}
+	if _, err := corpusGet(srv, "/purl/bg210vm0680/file/bookCover.jp2", http.StatusUnauthorized); err != nil {
+		t.Errorf("bg210vm0680 (group stanford), anonymous file: %v", err)
+	}
+	// A Rumsey virtual object: no files of its own (no manifest), its
+	// licence (code by-nc-sa, in a second use element) linked.
+	if _, err := corpusGet(srv, "/purl/hj097bm8879/iiif/manifest", http.StatusNotFound); err != nil {
+		t.Errorf("hj097bm8879 (virtual object) manifest: %v", err)
+	}
+	if page := get("/purl/hj097bm8879"); !strings.Contains(page, `href="https://creativecommons.org/licenses/by-nc-sa/3.0/legalcode"`) {
+		t.Errorf("the page of hj097bm8879 does not link its licence (code by-nc-sa)")
+	}
+	// A 2015 book of page resources (a PDF and a JP2 each): five canvases.
+	var book struct {
+		Items []json.RawMessage   `json:"items"`
+		Label map[string][]string `json:"label"`
+	}
+	if err := json.Unmarshal([]byte(get("/purl/cg160px5426/iiif/manifest")), &book); err != nil || len(book.Items) != 5 || strings.Join(book.Label["none"], "") != "People's Computer Company. 5:3" {
+		t.Errorf("cg160px5426 manifest: %d canvases, label %q (%v); want 5, the dc:title", len(book.Items), book.Label, err)
+	}
+	// Japanese titles in Dublin Core: the first is the title shown.
+	if page := get("/purl/vs298kg2555"); !strings.Contains(page, "Kūchū shashin sokuzu yōzu Seibu Papua jūmanbun no ichi") || !strings.Contains(page, "参謀本部") {
+		t.Errorf("the page of vs298kg2555 does not show its romanized title and its Japanese publisher")
+	}
+	// A MODS name in another case (keydate): served as keyDate.
+	doc, err := os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "colligo-m1814-keydate-3.3.mods.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
+		t.Fatal(err)
+	}
+	if m := get("/purl/zz000bb0004.mods"); !strings.Contains(m, `<dateCreated keyDate="yes">June 1781</dateCreated>`) {
+		t.Errorf("zz000bb0004.mods after a PUT with keydate=\"yes\": the date is not a key date:\n%s", m)
 	}
 }
