@@ -279,6 +279,34 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 			t.Errorf("a refused PUT changed the served MODS")
 		}
 	}
+	// Two more real documents that are not acceptable: sul-dlss/harvestdor's
+	// spec record (</oai_dc:title not closed: not well-formed) is refused
+	// (400) and publishes nothing; Argo's bulk upload of several objects'
+	// descMetadata (an xmlDocs of mods records) is not a MODS record
+	// (422), and the MODS served before stays.
+	{
+		bad, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", "harvestdor-bb375wb8869-not-well-formed.public.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := corpusPut(srv, token, "/purl/bb375wb8869.xml", bad); err == nil || !strings.Contains(err.Error(), ": 400: ") {
+			t.Errorf("PUT of harvestdor's record that is not well-formed: %v, want 400", err)
+		}
+		if _, err := corpusGet(srv, "/purl/bb375wb8869", http.StatusNotFound); err != nil {
+			t.Errorf("a refused PUT published something: %v", err)
+		}
+		before := get("/purl/zz000bb0003.mods")
+		batch, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", "argo-xmldocs-several-mods.mods.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", batch); err == nil || !strings.Contains(err.Error(), ": 422: ") || !strings.Contains(err.Error(), "xmlDocs") {
+			t.Errorf("PUT of Argo's xmlDocs batch: %v, want 422 naming the root", err)
+		}
+		if after := get("/purl/zz000bb0003.mods"); after != before {
+			t.Errorf("a refused PUT changed the served MODS")
+		}
+	}
 	// A modsCollection of two records is not one object's description:
 	// refused (422, naming the collection), and the MODS served before stays.
 	before := get("/purl/zz000bb0003.mods")
