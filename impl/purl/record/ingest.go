@@ -98,8 +98,8 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 	}
 	n := &normalized{root: root, children: map[xml.Name]*xnode{}}
 	warn := func(format string, args ...any) { n.warnings = append(n.warnings, fmt.Sprintf(format, args...)) }
-	if converted != "" {
-		warn("%s", converted)
+	for _, w := range converted {
+		warn("%s", w)
 		n.changed = true
 	}
 	if root.name.Local != "publicObject" {

@@ -48,9 +48,7 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if converted != "" {
-		warnings = append([]string{converted}, warnings...)
-	}
+	warnings = append(converted, warnings...)
 	m, err := ParseMODS(data)
 	if err != nil {
 		return nil, nil, err

@@ -488,6 +488,10 @@ func TestDocumentEncodings(t *testing.T) {
 		{"windows-1252", []byte(`<?xml version='1.0' encoding='windows-1252'?>` + body("\x93Trumpet\x94")), "“Trumpet”"},
 		{"US-ASCII", []byte(`<?xml version="1.0" encoding="US-ASCII"?>` + body("Plain")), "Plain"},
 		{"UTF-16 with a byte order mark", utf16le(`<?xml version="1.0" encoding="UTF-16"?>` + body("Café")), "Café"},
+		// Labels of the WHATWG Encoding Standard the IANA registry does
+		// not name, as tools write them.
+		{"iso8859-1 (a WHATWG label)", []byte(`<?xml version="1.0" encoding="iso8859-1"?>` + body("Caf\xe9")), "Café"},
+		{"cp1252 (a WHATWG label)", []byte(`<?xml version="1.0" encoding="cp1252"?>` + body("\x93Trumpet\x94")), "“Trumpet”"},
 	} {
 		in, err := Ingest(ctx, c.doc, nil)
 		if err != nil {
@@ -508,9 +512,22 @@ func TestDocumentEncodings(t *testing.T) {
 			t.Errorf("%s: the served record is not stable: %v", c.name, err)
 		}
 	}
-	_, err := Ingest(ctx, []byte(`<?xml version="1.0" encoding="x-unheard-of"?>`+body("X")), nil)
-	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), `encoding "x-unheard-of" is not one the service can read`) {
-		t.Errorf("an unknown encoding: %v", err)
+	for _, label := range []string{"x-unheard-of", "iso-2022-kr"} {
+		// iso-2022-kr is a WHATWG label of its "replacement" encoding,
+		// which reads nothing: not read either.
+		_, err := Ingest(ctx, []byte(`<?xml version="1.0" encoding="`+label+`"?>`+body("X")), nil)
+		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), `encoding "`+label+`" is not one the service can read`) {
+			t.Errorf("an encoding the service cannot read (%s): %v", label, err)
+		}
+	}
+	// XML 1.1 declared: read and served as 1.0, with a warning; a
+	// character only 1.1 allows is refused as malformed.
+	in, err := Ingest(ctx, []byte(`<?xml version="1.1" encoding="UTF-8"?>`+body("Café")), nil)
+	if err != nil || in.Record.Label != "Café" || !containsWarning(in.Warnings, "the document declares XML 1.1: it is read and served as XML 1.0") || bytes.Contains(in.Data, []byte(`version="1.1"`)) {
+		t.Errorf("XML 1.1: %v %q\n%s", err, in.Warnings, in.Data)
+	}
+	if _, err := Ingest(ctx, []byte(`<?xml version='1.1'?>`+body("bell &#x7;")), nil); !errors.Is(err, ErrMalformed) {
+		t.Errorf("XML 1.1 with a control character 1.0 does not allow: %v, want refused as malformed", err)
 	}
 	// A MODS record of its own, in ISO-8859-1.
 	schema := testSchema(t)
