@@ -28,8 +28,10 @@ var (
 	// declaration. A quote left open is no encoding: the declaration ends
 	// at its "?>" (a fuzzed `<?xml encoding="?><mods …` was read as the
 	// encoding "?><mods xmlns=" and refused, where the XML reader finds no
-	// encoding there).
-	xmlDeclEncoding = regexp.MustCompile(`^<\?xml\s[^>]*?encoding\s*=\s*(?:"(\s*[A-Za-z][A-Za-z0-9._-]*\s*)"|'(\s*[A-Za-z][A-Za-z0-9._-]*\s*)')`)
+	// encoding there). White space before the declaration (a record written
+	// by a template with a blank first line: not XML, strictly, but read by
+	// Go's reader like the rest of such a record) is allowed.
+	xmlDeclEncoding = regexp.MustCompile(`^\s*<\?xml\s[^>]*?encoding\s*=\s*(?:"(\s*[A-Za-z][A-Za-z0-9._-]*\s*)"|'(\s*[A-Za-z][A-Za-z0-9._-]*\s*)')`)
 )
 
 // utf8Names are the encoding labels that need no conversion: UTF-8, and
@@ -60,8 +62,8 @@ func utf8Document(data []byte) ([]byte, []string, error) {
 }
 
 // xmlDeclVersion11 finds version="1.1" in an XML declaration at the start
-// of a document.
-var xmlDeclVersion11 = regexp.MustCompile(`^<\?xml\s+version\s*=\s*(?:"1\.1"|'1\.1')`)
+// of a document (after white space, as xmlDeclEncoding).
+var xmlDeclVersion11 = regexp.MustCompile(`^\s*<\?xml\s+version\s*=\s*(?:"1\.1"|'1\.1')`)
 
 // xml11 returns data declaring XML 1.0 when it declares XML 1.1 (false
 // otherwise). XML 1.1 differs from 1.0 in the characters it allows (and

@@ -491,6 +491,8 @@ func TestDocumentEncodings(t *testing.T) {
 		// Labels of the WHATWG Encoding Standard the IANA registry does
 		// not name, as tools write them.
 		{"iso8859-1 (a WHATWG label)", []byte(`<?xml version="1.0" encoding="iso8859-1"?>` + body("Caf\xe9")), "Café"},
+		// A blank line before the declaration (templates write one).
+		{"a blank line, then ISO-8859-1", []byte("\n<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n" + body("Caf\xe9")), "Café"},
 		{"cp1252 (a WHATWG label)", []byte(`<?xml version="1.0" encoding="cp1252"?>` + body("\x93Trumpet\x94")), "“Trumpet”"},
 	} {
 		in, err := Ingest(ctx, c.doc, nil)
