@@ -72,6 +72,12 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 		}
 		return doc, warnings, nil
 	}
+	names := schema.names()
+	if out, ws, err := respellAndDropUndeclared(doc, names); err != nil {
+		return nil, nil, err
+	} else if len(ws) > 0 {
+		doc, warnings = out, append(warnings, ws...)
+	}
 	for round := 0; ; round++ {
 		complaints, err := schema.Complaints(ctx, doc)
 		if err != nil {
@@ -89,7 +95,7 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 		}
 		fixed := 0
 		for _, c := range complaints {
-			w, ok := repair(root, c, schema.names())
+			w, ok := repair(root, c, names)
 			if ok {
 				fixed++
 				warnings = append(warnings, w)
@@ -100,6 +106,84 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 		}
 		doc = root.document()
 	}
+}
+
+// respellAndDropUndeclared repairs, in one pass, what no place in the
+// schema allows: an element in the MODS namespace, or an unprefixed
+// attribute, whose name the schema declares in another case is respelled
+// (keydate, dateissued); one whose name the schema declares nowhere, and
+// an element of another namespace, is dropped, each with a warning.
+// Inside an element with open content (extension, accessCondition:
+// names.open) everything is allowed and nothing is touched. xmllint stops
+// checking an element's content at the first child it does not expect,
+// so repairing these by its complaints took a round each: a record with
+// a dozen local elements was refused when the rounds ran out.
+func respellAndDropUndeclared(doc []byte, names schemaSpellings) ([]byte, []string, error) {
+	if len(names.elements) == 0 {
+		return doc, nil, nil
+	}
+	root, err := parseTree(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warnings []string
+	var walk func(e *xnode)
+	walk = func(e *xnode) {
+		if e.qname().Space == NSMODS && names.open[e.name.Local] {
+			return
+		}
+		kept := e.attrs[:0]
+		for _, a := range e.attrs {
+			switch {
+			case isNSDecl(a) || a.Name.Space != "":
+			case !names.declares(a.Name.Local, true):
+				warnings = append(warnings, fmt.Sprintf("%s/@%s %q is not allowed by MODS 3.6 (no MODS attribute has this name): dropped", e.path(), a.Name.Local, truncate(a.Value, 60)))
+				continue
+			default:
+				if v, ok := names.respelling(a.Name.Local, true); ok {
+					if _, taken := e.attr(v); !taken {
+						warnings = append(warnings, fmt.Sprintf("%s/@%s is not a MODS 3.6 name: served as @%s", e.path(), a.Name.Local, v))
+						a.Name.Local = v
+					}
+				}
+			}
+			kept = append(kept, a)
+		}
+		e.attrs = kept
+		kids := e.kids[:0]
+		for _, k := range e.kids {
+			c, ok := k.(*xnode)
+			if !ok {
+				kids = append(kids, k)
+				continue
+			}
+			q := c.qname()
+			if q.Space != NSMODS || !names.declares(q.Local, false) {
+				what := strings.TrimSpace(truncate(c.text(), 60))
+				if what != "" {
+					what = fmt.Sprintf(" %q", what)
+				}
+				why := "no MODS element has this name"
+				if q.Space != NSMODS {
+					why = "an element of another namespace, outside extension"
+				}
+				warnings = append(warnings, fmt.Sprintf("%s%s is not allowed by MODS 3.6 (%s): dropped", c.path(), what, why))
+				continue
+			}
+			if v, ok := names.respelling(q.Local, false); ok {
+				warnings = append(warnings, fmt.Sprintf("%s is not a MODS 3.6 name: served as %s", c.path(), v))
+				c.name.Local = v
+			}
+			walk(c)
+			kids = append(kids, c)
+		}
+		e.kids = kids
+	}
+	walk(root)
+	if len(warnings) == 0 {
+		return doc, nil, nil
+	}
+	return root.document(), warnings, nil
 }
 
 // repair changes root so that the complaint c no longer holds: respells

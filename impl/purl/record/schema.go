@@ -43,12 +43,22 @@ type MODSSchema struct {
 	spellings     schemaSpellings
 }
 
-// schemaSpellings are the names a schema declares, by lower-case form.
+// schemaSpellings are the names a schema declares, by lower-case form,
+// and the elements whose content is open (any element may be inside
+// them, as inside extension and accessCondition).
 type schemaSpellings struct {
 	elements, attributes map[string]string
+	open                 map[string]bool
 }
 
-var declaredName = regexp.MustCompile(`<(?:xs:|xsd:)?(element|attribute)\s+name="([^"]+)"`)
+var (
+	declaredName = regexp.MustCompile(`<(?:xs:|xsd:)?(element|attribute)\s+name="([^"]+)"`)
+	// typedElement is an element declared with a named type; openType a
+	// complex type that extends extensionDefinition (MODS's open
+	// content: a sequence of xs:any).
+	typedElement = regexp.MustCompile(`<(?:xs:|xsd:)?element\s+name="([^"]+)"\s+type="([^"]+)"`)
+	openType     = regexp.MustCompile(`(?s)<(?:xs:|xsd:)?complexType\s+name="([^"]+)"[^>]*>\s*<(?:xs:|xsd:)?complexContent[^>]*>\s*<(?:xs:|xsd:)?extension\s+base="extensionDefinition"`)
+)
 
 // names returns the element and attribute names the schema declares,
 // read from its XSD files (the main one and those beside it); a name
@@ -56,7 +66,7 @@ var declaredName = regexp.MustCompile(`<(?:xs:|xsd:)?(element|attribute)\s+name=
 // a third spelling could be either.
 func (m *MODSSchema) names() schemaSpellings {
 	m.spellingsOnce.Do(func() {
-		m.spellings = schemaSpellings{elements: map[string]string{}, attributes: map[string]string{}}
+		m.spellings = schemaSpellings{elements: map[string]string{}, attributes: map[string]string{}, open: map[string]bool{}}
 		if err := m.materialize(); err != nil {
 			return
 		}
@@ -66,6 +76,15 @@ func (m *MODSSchema) names() schemaSpellings {
 			data, err := os.ReadFile(f)
 			if err != nil {
 				continue
+			}
+			openTypes := map[string]bool{"extensionDefinition": true}
+			for _, sub := range openType.FindAllStringSubmatch(string(data), -1) {
+				openTypes[sub[1]] = true
+			}
+			for _, sub := range typedElement.FindAllStringSubmatch(string(data), -1) {
+				if openTypes[sub[2]] {
+					m.spellings.open[sub[1]] = true
+				}
 			}
 			for _, sub := range declaredName.FindAllStringSubmatch(string(data), -1) {
 				into := m.spellings.elements
@@ -89,6 +108,17 @@ func (m *MODSSchema) names() schemaSpellings {
 		}
 	})
 	return m.spellings
+}
+
+// declares reports whether the schema declares name (an element's or an
+// attribute's) in some case.
+func (s schemaSpellings) declares(name string, attribute bool) bool {
+	in := s.elements
+	if attribute {
+		in = s.attributes
+	}
+	_, ok := in[strings.ToLower(name)]
+	return ok
 }
 
 // respelling is the spelling the schema declares for name (an element's
