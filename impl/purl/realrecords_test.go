@@ -369,10 +369,11 @@ var realMODSTitles = map[string]string{
 // reads a mods root in the MODS namespace only; PrepareMODS unwraps the
 // collection and puts the record in the namespace).
 var modsCollectionTitles = map[string]string{
-	"acl-modsCollection.mods.xml":        "Word-level Translation Quality Estimation Based on Optimal Transport",
-	"marc4j-summerland-dlc-3.0.mods.xml": "Summerland",
-	"lcwa-slate-no-namespace.mods.xml":   "Slate Magazine",
-	"hydrus-devel-no-namespace.mods.xml": "How Couples Meet and Stay Together",
+	"acl-modsCollection.mods.xml":                   "Word-level Translation Quality Estimation Based on Optimal Transport",
+	"marc4j-summerland-dlc-3.0.mods.xml":            "Summerland",
+	"lcwa-slate-no-namespace.mods.xml":              "Slate Magazine",
+	"hydrus-devel-no-namespace.mods.xml":            "How Couples Meet and Stay Together",
+	"tapas-loc-minerva-modsCollection-3.3.mods.xml": "FranUlmer.com -- Home Page",
 }
 
 // newRealFormsAsMeant checks, through HTTP, what the forms learnt from the
