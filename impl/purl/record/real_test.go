@@ -103,6 +103,13 @@ var realExpectations = map[string]func(r *Record) error{
 		}
 		return expect("read group", r.Rights.ReadName, "stanford")
 	},
+	// The copyright's &#xA9; is the character.
+	"ys174nw6600": func(r *Record) error {
+		if !strings.HasPrefix(r.Rights.Copyright, "Copyright © 1976") {
+			return fmt.Errorf("copyright %q", r.Rights.Copyright)
+		}
+		return nil
+	},
 	// No identifier, a transcription file with no size and one of 100 GiB.
 	"zz000bb0038": func(r *Record) error {
 		if len(r.Files()) != 2 {
