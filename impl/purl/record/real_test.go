@@ -793,7 +793,7 @@ func TestMODSUndeclaredNames(t *testing.T) {
 	ctx := context.Background()
 	schema := testSchema(t)
 	var b strings.Builder
-	b.WriteString(`<mods xmlns="http://www.loc.gov/mods/v3" xmlns:local="urn:local" version="3.4"><titleInfo><title>Many local fields</title></titleInfo>`)
+	b.WriteString(`<mods xmlns="http://www.loc.gov/mods/v3" xmlns:local="urn:local" xmlns:xlink="http://www.w3.org/1999/xlink" ID="m1" version="3.4"><titleInfo ID="t1" xml:lang="en"><title>Many local fields</title></titleInfo><name ID="n1" xlink:href="http://example.org/n1"><namePart>N</namePart></name>`)
 	for i := 0; i < 30; i++ {
 		fmt.Fprintf(&b, `<localField n="%d">x</localField><local:note>y</local:note><note localType="z">n%d</note>`, i, i)
 	}
@@ -801,6 +801,13 @@ func TestMODSUndeclaredNames(t *testing.T) {
 	out, served, warnings := prepareServed(t, ctx, schema, "local fields", []byte(b.String()))
 	if out == nil {
 		return
+	}
+	// MODS's own ID, and the attributes of the schemas it imports (xml:,
+	// xlink:), are kept.
+	for _, kept := range []string{`ID="m1"`, `<titleInfo ID="t1" xml:lang="en">`, `<name ID="n1" xlink:href="http://example.org/n1">`} {
+		if !bytes.Contains(out, []byte(kept)) {
+			t.Errorf("served MODS lost %s:\n%s", kept, out)
+		}
 	}
 	if served.Title != "Many local fields" || bytes.Count(out, []byte("<note>")) != 30 || !bytes.Contains(out, []byte("<localField>kept</localField>")) || !bytes.Contains(out, []byte("<local:note>kept too</local:note>")) {
 		t.Errorf("served MODS:\n%s", out)

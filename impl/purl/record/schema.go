@@ -61,18 +61,19 @@ var (
 )
 
 // names returns the element and attribute names the schema declares,
-// read from its XSD files (the main one and those beside it); a name
-// declared in two spellings that differ only by case is left out, since
-// a third spelling could be either.
+// read from its main XSD (not the schemas it imports: their attributes,
+// xml:id and xlink:type, are in their own namespaces, and are written
+// with a prefix; read as unprefixed names, xml's id made MODS's ID
+// ambiguous and dropped); a name declared in two spellings that differ
+// only by case is left out, since a third spelling could be either.
 func (m *MODSSchema) names() schemaSpellings {
 	m.spellingsOnce.Do(func() {
 		m.spellings = schemaSpellings{elements: map[string]string{}, attributes: map[string]string{}, open: map[string]bool{}}
 		if err := m.materialize(); err != nil {
 			return
 		}
-		files, _ := filepath.Glob(filepath.Join(filepath.Dir(m.xsd), "*.xsd"))
 		ambiguous := map[string]bool{}
-		for _, f := range files {
+		for _, f := range []string{m.xsd} {
 			data, err := os.ReadFile(f)
 			if err != nil {
 				continue
