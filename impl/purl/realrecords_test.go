@@ -542,4 +542,19 @@ func fourthGatheringAsMeant(t *testing.T, srv *testkit.Server, token string, get
 	if m := get("/purl/zz000bb0004.mods"); !strings.Contains(m, `<dateCreated keyDate="yes">June 1781</dateCreated>`) {
 		t.Errorf("zz000bb0004.mods after a PUT with keydate=\"yes\": the date is not a key date:\n%s", m)
 	}
+	// Columbia's record keeps what MODS 3.6 allows as it was written: a
+	// name's ID, an identifier type of its own, dates written its way.
+	doc, err = os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "cul-ac4-looping-genomes.mods.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
+		t.Fatal(err)
+	}
+	m := get("/purl/zz000bb0004.mods")
+	for _, kept := range []string{`<name type="personal" ID="ge2027">`, `<identifier type="CDRS doi">`, `<recordCreationDate encoding="w3cdtf">2016-04-06 15:40:17 -0400</recordCreationDate>`} {
+		if !strings.Contains(m, kept) {
+			t.Errorf("zz000bb0004.mods after a PUT of Columbia's record lost %s:\n%s", kept, m)
+		}
+	}
 }
