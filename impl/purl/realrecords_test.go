@@ -542,6 +542,18 @@ func fourthGatheringAsMeant(t *testing.T, srv *testkit.Server, token string, get
 	if m := get("/purl/zz000bb0004.mods"); !strings.Contains(m, `<dateCreated keyDate="yes">June 1781</dateCreated>`) {
 		t.Errorf("zz000bb0004.mods after a PUT with keydate=\"yes\": the date is not a key date:\n%s", m)
 	}
+	// purl.stanford.edu's 2015 MODS of tn629pk3948 wrote a placeTerm
+	// directly in originInfo: served inside a place, not lost.
+	doc, err = os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "purl-2015-tn629pk3948-prefixed-3.4.mods.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
+		t.Fatal(err)
+	}
+	if m := get("/purl/zz000bb0004.mods"); !strings.Contains(m, `<mods:place><mods:placeTerm type="text">Stanford (Calif.)</mods:placeTerm></mods:place>`) {
+		t.Errorf("zz000bb0004.mods after a PUT of the 2015 purl MODS lost its place:\n%s", m)
+	}
 	// Columbia's record keeps what MODS 3.6 allows as it was written: a
 	// name's ID, an identifier type of its own, dates written its way.
 	doc, err = os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "cul-ac4-looping-genomes.mods.xml"))

@@ -79,7 +79,14 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 		doc, warnings = out, append(warnings, ws...)
 	}
 	for round := 0; ; round++ {
-		complaints, err := schema.Complaints(ctx, doc)
+		// Checked in the form where each element has a line of its own,
+		// so that a complaint names one element.
+		root, err := parseTree(doc)
+		if err != nil {
+			return nil, nil, err
+		}
+		lined := root.lineDocument()
+		complaints, err := schema.Complaints(ctx, lined)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -89,8 +96,7 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 		if round == maxMODSRounds {
 			return nil, nil, fmt.Errorf("%w: not valid against the MODS 3.6 schema after %d rounds of repair: %s", ErrUnacceptable, round, complaints[0].Message)
 		}
-		root, err := parseTree(doc)
-		if err != nil {
+		if root, err = parseTree(lined); err != nil {
 			return nil, nil, err
 		}
 		fixed := 0
@@ -225,6 +231,23 @@ func repair(root *xnode, c Complaint, names schemaSpellings) (string, bool) {
 			e.kids = []any{xml.CharData(v)}
 			return fmt.Sprintf("%s %q is not a MODS 3.6 value: served as %q", path, was, v), true
 		}
+	}
+	if e.parent == nil {
+		return "", false
+	}
+	if w := names.wrapper(e.parent.name.Local, e.name.Local); w != "" && strings.Contains(c.Reason, "not expected") && e.qname().Space == NSMODS {
+		// Written a level too high (a placeTerm directly in originInfo):
+		// put it in the element that holds it; the next round checks.
+		wrap := element(e.name.Space, w, "")
+		for i, k := range e.parent.kids {
+			if k == e {
+				wrap.parent = e.parent
+				e.parent.kids[i] = wrap
+				break
+			}
+		}
+		wrap.add(e)
+		return fmt.Sprintf("%s is not allowed where it stands by MODS 3.6: served inside a new %s", path, w), true
 	}
 	if v, ok := names.respelling(e.name.Local, false); ok && e.parent != nil && e.qname().Space == NSMODS {
 		e.name.Local = v

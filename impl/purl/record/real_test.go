@@ -822,3 +822,38 @@ func TestMODSUndeclaredNames(t *testing.T) {
 		}
 	}
 }
+
+// TestMODSMisplacedElements: an element written a level too high (real:
+// a placeTerm directly in originInfo, in purl.stanford.edu's 2015 MODS of
+// tn629pk3948) is served inside the one element the schema lets hold it
+// there (place; a loose title in a titleInfo, a roleTerm in a role), not
+// dropped. In a record written on one line, the repair falls on the
+// element complained of, not on a valid one of the same name earlier on
+// the line: xmllint names elements by line, and the record is checked in
+// a form where each start tag ends on a line of its own.
+func TestMODSMisplacedElements(t *testing.T) {
+	ctx := context.Background()
+	schema := testSchema(t)
+	doc := []byte(`<mods:mods xmlns:mods="http://www.loc.gov/mods/v3"><mods:titleInfo><mods:title>Lecture 1</mods:title></mods:titleInfo><mods:originInfo><mods:dateCreated>2003-01-27</mods:dateCreated><mods:placeTerm type="text">Stanford (Calif.)</mods:placeTerm></mods:originInfo><mods:title>Loose title</mods:title><mods:name><mods:namePart>Frantz, Marge</mods:namePart><mods:roleTerm type="text">Speaker</mods:roleTerm></mods:name><mods:bogus>x</mods:bogus><mods:note>kept</mods:note></mods:mods>`)
+	out, served, warnings := prepareServed(t, ctx, schema, "misplaced", doc)
+	if out == nil {
+		return
+	}
+	for _, want := range []string{
+		`<mods:titleInfo><mods:title>Lecture 1</mods:title></mods:titleInfo>`,
+		`<mods:place><mods:placeTerm type="text">Stanford (Calif.)</mods:placeTerm></mods:place>`,
+		`<mods:titleInfo><mods:title>Loose title</mods:title></mods:titleInfo>`,
+		`<mods:role><mods:roleTerm type="text">Speaker</mods:roleTerm></mods:role>`,
+		`<mods:note>kept</mods:note>`,
+	} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("served MODS has no %s:\n%s", want, out)
+		}
+	}
+	if served.Title != "Lecture 1" || bytes.Contains(out, []byte("bogus")) {
+		t.Errorf("title %q; served MODS:\n%s", served.Title, out)
+	}
+	if !containsWarning(warnings, "mods/originInfo/placeTerm is not allowed where it stands by MODS 3.6: served inside a new place") {
+		t.Errorf("no warning of the placeTerm in %q", warnings)
+	}
+}

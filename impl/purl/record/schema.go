@@ -49,6 +49,115 @@ type MODSSchema struct {
 type schemaSpellings struct {
 	elements, attributes map[string]string
 	open                 map[string]bool
+	// children maps an element name to the names of the elements its
+	// content may hold (over all its declarations).
+	children map[string]map[string]bool
+}
+
+// contentModels reads, from an XSD's tree, which elements each element
+// may hold: its type's element declarations and references, those of
+// the groups it refers to and of the types it extends or restricts. Names
+// only (no order or counts): enough to know where a misplaced element
+// belongs, which the schema check then confirms.
+func contentModels(schema *xnode) map[string]map[string]bool {
+	types, groups := map[string]*xnode{}, map[string]*xnode{}
+	for _, d := range schema.elements() {
+		name, _ := d.attr("name")
+		switch d.name.Local {
+		case "complexType", "simpleType":
+			types[name] = d
+		case "group":
+			groups[name] = d
+		}
+	}
+	var childNames func(n *xnode, seen map[*xnode]bool) map[string]bool
+	childNames = func(n *xnode, seen map[*xnode]bool) map[string]bool {
+		out := map[string]bool{}
+		if n == nil || seen[n] {
+			return out
+		}
+		seen[n] = true
+		for _, k := range n.elements() {
+			switch k.name.Local {
+			case "element":
+				if ref, ok := k.attr("ref"); ok {
+					out[localPart(ref)] = true
+				} else if name, ok := k.attr("name"); ok {
+					out[name] = true
+				}
+				continue // its own content is its own
+			case "group":
+				if ref, ok := k.attr("ref"); ok {
+					for c := range childNames(groups[localPart(ref)], seen) {
+						out[c] = true
+					}
+					continue
+				}
+			case "extension", "restriction":
+				if base, ok := k.attr("base"); ok {
+					for c := range childNames(types[localPart(base)], seen) {
+						out[c] = true
+					}
+				}
+			case "attribute", "attributeGroup", "annotation":
+				continue
+			}
+			for c := range childNames(k, seen) {
+				out[c] = true
+			}
+		}
+		return out
+	}
+	children := map[string]map[string]bool{}
+	var walk func(n *xnode)
+	walk = func(n *xnode) {
+		for _, k := range n.elements() {
+			if name, ok := k.attr("name"); ok && k.name.Local == "element" {
+				content := k
+				if typ, ok := k.attr("type"); ok {
+					content = types[localPart(typ)]
+				}
+				if children[name] == nil {
+					children[name] = map[string]bool{}
+				}
+				for c := range childNames(content, map[*xnode]bool{}) {
+					children[name][c] = true
+				}
+			}
+			walk(k)
+		}
+	}
+	walk(schema)
+	return children
+}
+
+// localPart is a QName's local part (xs:string → string).
+func localPart(qname string) string {
+	if i := strings.LastIndexByte(qname, ':'); i >= 0 {
+		return qname[i+1:]
+	}
+	return qname
+}
+
+// wrapper is the one element that may stand in parent and may hold child,
+// for a child the schema does not allow in parent itself ("" when child
+// may stand there, its place being wrong, or when none or several could
+// hold it): a placeTerm written directly in originInfo belongs in a place.
+func (s schemaSpellings) wrapper(parent, child string) string {
+	allowed := s.children[parent]
+	if allowed == nil || allowed[child] {
+		return ""
+	}
+	found := ""
+	for w := range allowed {
+		if s.children[w][child] {
+			if found != "" {
+				return ""
+			}
+			found = w
+		}
+	}
+	return found
 }
 
 var (
@@ -97,6 +206,11 @@ func (m *MODSSchema) names() schemaSpellings {
 					ambiguous[key] = true
 				}
 				into[strings.ToLower(sub[2])] = sub[2]
+			}
+		}
+		if data, err := os.ReadFile(m.xsd); err == nil {
+			if tree, err := parseTree(data); err == nil {
+				m.spellings.children = contentModels(tree)
 			}
 		}
 		for key := range ambiguous {
