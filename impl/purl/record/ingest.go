@@ -128,6 +128,12 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 		n.warnings = append(n.warnings, ws...)
 		n.changed = true
 	}
+	for _, e := range root.elements() {
+		if w := adoptUnqualifiedMODS(e, "publicObject/"); w != "" {
+			warn("%s", w)
+			n.changed = true
+		}
+	}
 	// An embedded modsCollection of one record is that record (one of
 	// several records is not this object's alone: kept, not read).
 	for i, k := range root.kids {

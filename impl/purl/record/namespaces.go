@@ -174,6 +174,44 @@ func respellNamespaced(e *xnode) string {
 	return fmt.Sprintf("publicObject/%s is read as %s (in %s)", q.Local, spelled, q.Space)
 }
 
+// modsOpenContent are the MODS elements whose content is open (of the
+// schema's extensionDefinition): elements in no namespace inside them are
+// another vocabulary's, not MODS written without its namespace.
+var modsOpenContent = map[string]bool{"extension": true, "accessCondition": true, "holdingExternal": true, "cartographicExtension": true}
+
+// adoptUnqualifiedMODS puts the elements of a MODS record written in no
+// namespace (unprefixed, no default namespace in scope) inside a mods in
+// the MODS namespace (<mods:mods xmlns:mods="…"><titleInfo>…) into the
+// MODS namespace, by declaring it as the default namespace on the
+// topmost of them: in MODS they can only be MODS. Left in none, every one
+// was dropped and the record refused as empty. Elements inside open
+// content (extension, accessCondition) are left as written. It returns
+// a warning, "" when there is no such element.
+func adoptUnqualifiedMODS(m *xnode, where string) string {
+	if q := m.qname(); q.Space != NSMODS || !strings.EqualFold(q.Local, "mods") {
+		return ""
+	}
+	adopted := 0
+	var walk func(e *xnode)
+	walk = func(e *xnode) {
+		if e.qname().Space == NSMODS && modsOpenContent[e.name.Local] {
+			return
+		}
+		for _, k := range e.elements() {
+			if k.name.Space == "" && k.lookup("") == "" {
+				k.setAttr(xml.Name{Local: "xmlns"}, NSMODS)
+				adopted++
+			}
+			walk(k)
+		}
+	}
+	walk(m)
+	if adopted == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s%s has %d child elements in no namespace: they and their unprefixed descendants are read in %s", where, m.name.Local, adopted, NSMODS)
+}
+
 // normalizeMODSNamespaces makes a standalone MODS document namespace-well-
 // formed and in the MODS namespace (adoptNamespace, declarePrefixes). It
 // returns data unchanged, with no warnings, when there is nothing to do.
@@ -187,6 +225,9 @@ func normalizeMODSNamespaces(data []byte) ([]byte, []string, error) {
 		warnings = append(warnings, strings.TrimPrefix(w, "/"))
 	}
 	warnings = append(warnings, declarePrefixes(root, "mods")...)
+	if w := adoptUnqualifiedMODS(root, ""); w != "" {
+		warnings = append(warnings, w)
+	}
 	if records, ok := collectedMODS(root); ok {
 		if len(records) != 1 {
 			return nil, nil, fmt.Errorf("%w: the document is a modsCollection of %d mods records: a PURL describes one object, publish its one mods record", ErrUnacceptable, len(records))

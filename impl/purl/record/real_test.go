@@ -857,3 +857,36 @@ func TestMODSMisplacedElements(t *testing.T) {
 		t.Errorf("no warning of the placeTerm in %q", warnings)
 	}
 }
+
+// TestMODSUnqualifiedChildren: a mods in the MODS namespace whose
+// children are written in none (<mods:mods xmlns:mods="…"><titleInfo>…,
+// no default namespace) is read as MODS, with a warning, as a record
+// document and embedded in a public XML record; elements in no namespace
+// inside extension stay another vocabulary's. Before, every child was
+// dropped and the document refused as empty MODS.
+func TestMODSUnqualifiedChildren(t *testing.T) {
+	ctx := context.Background()
+	schema := testSchema(t)
+	mods := `<mods:mods xmlns:mods="http://www.loc.gov/mods/v3" version="3.4"><titleInfo><title>Unprefixed children</title></titleInfo><originInfo><dateIssued>1901</dateIssued></originInfo><mods:extension><local>kept</local></mods:extension></mods:mods>`
+	out, served, warnings := prepareServed(t, ctx, schema, "unqualified children", []byte(mods))
+	if out == nil {
+		return
+	}
+	if served.Title != "Unprefixed children" || !bytes.Contains(out, []byte("<dateIssued>1901</dateIssued>")) || !bytes.Contains(out, []byte("<local>kept</local>")) {
+		t.Errorf("served MODS:\n%s", out)
+	}
+	if !containsWarning(warnings, "mods has 2 child elements in no namespace") {
+		t.Errorf("no warning in %q", warnings)
+	}
+	in, err := Ingest(ctx, []byte(`<publicObject objectId="druid:bc123df4567" published="2015-01-01T00:00:00Z">`+mods+`</publicObject>`), schema)
+	if err != nil {
+		t.Fatalf("embedded: refused: %v", err)
+	}
+	if in.Record.Title() != "Unprefixed children" {
+		t.Errorf("embedded: title %q, warnings %q", in.Record.Title(), in.Warnings)
+	}
+	again, err := Ingest(ctx, in.Data, schema)
+	if err != nil || !bytes.Equal(again.Data, in.Data) {
+		t.Errorf("embedded: the served record is not stable: %v", err)
+	}
+}
