@@ -347,9 +347,16 @@ func withVersion36(data []byte) ([]byte, error) {
 }
 
 // replaceLocation sets the location of ns in an xsi:schemaLocation value
-// (namespace, location pairs), adding the pair when ns is not listed.
+// (namespace, location pairs), adding the pair when ns is not listed. A
+// value that is not a list of pairs (a location alone, as records wrote
+// "http://www.loc.gov/standards/mods/v3/mods-3-4.xsd") pairs nothing, and
+// adding a pair to it would pair the wrong tokens: it is replaced by the
+// one pair.
 func replaceLocation(value, ns, location string) string {
 	f := strings.Fields(value)
+	if len(f)%2 != 0 {
+		return ns + " " + location
+	}
 	for i := 0; i+1 < len(f); i += 2 {
 		if f[i] == ns {
 			f[i+1] = location

@@ -890,3 +890,21 @@ func TestMODSUnqualifiedChildren(t *testing.T) {
 		t.Errorf("embedded: the served record is not stable: %v", err)
 	}
 }
+
+// TestSchemaLocationNotPairs: an xsi:schemaLocation that is not a list of
+// namespace and location pairs (the MODS schema's location alone) is
+// served as the one MODS 3.6 pair; before, the MODS pair was appended to
+// the lone location, pairing the wrong tokens.
+func TestSchemaLocationNotPairs(t *testing.T) {
+	ctx := context.Background()
+	schema := testSchema(t)
+	doc := []byte(`<mods xmlns="http://www.loc.gov/mods/v3" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.loc.gov/standards/mods/v3/mods-3-4.xsd" version="3.4"><titleInfo><title>t</title></titleInfo></mods>`)
+	out, _, _ := prepareServed(t, ctx, schema, "schemaLocation alone", doc)
+	if want := `xsi:schemaLocation="` + NSMODS + ` ` + MODS36Location + `"`; out != nil && !bytes.Contains(out, []byte(want)) {
+		t.Errorf("served MODS has no %s:\n%s", want, out)
+	}
+	// Pairs keep their other namespaces.
+	if got := replaceLocation("http://www.loc.gov/mods/v3 mods-3-4.xsd http://www.w3.org/1999/xlink xlink.xsd", NSMODS, MODS36Location); got != NSMODS+" "+MODS36Location+" http://www.w3.org/1999/xlink xlink.xsd" {
+		t.Errorf("pairs: %q", got)
+	}
+}
