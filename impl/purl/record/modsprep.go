@@ -104,7 +104,7 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 			w, ok := repair(root, c, names)
 			if ok {
 				fixed++
-				warnings = append(warnings, w)
+				warnings = append(warnings, w...)
 			}
 		}
 		if fixed == 0 {
@@ -192,17 +192,18 @@ func respellAndDropUndeclared(doc []byte, names schemaSpellings) ([]byte, []stri
 	return root.document(), warnings, nil
 }
 
-// repair changes root so that the complaint c no longer holds: respells
+// repair changes root so that the complaint c no longer holds (and the
+// same fault of the siblings the complaint implies): respells
 // a name the schema declares but for case (an attribute keydate, an
 // element dateissued: names declares them), an enumerated value that
 // matches a listed one but for case, spaces or punctuation, else drops
-// the attribute or the element. It returns the warning to give and
+// the attribute or the element. It returns the warnings to give and
 // whether it found what c names. A respelled name the schema still
 // rejects where it stands is dropped in a later round.
-func repair(root *xnode, c Complaint, names schemaSpellings) (string, bool) {
+func repair(root *xnode, c Complaint, names schemaSpellings) ([]string, bool) {
 	e := findAt(root, c.Line, c.Element)
 	if e == nil {
-		return "", false
+		return nil, false
 	}
 	path := e.path()
 	if c.Attribute != "" {
@@ -213,60 +214,75 @@ func repair(root *xnode, c Complaint, names schemaSpellings) (string, bool) {
 			if v, ok := names.respelling(a.Name.Local, true); ok && a.Name.Space == "" {
 				if _, taken := e.attr(v); !taken {
 					e.attrs[i].Name.Local = v
-					return fmt.Sprintf("%s/@%s is not a MODS 3.6 name: served as @%s", path, a.Name.Local, v), true
+					return []string{fmt.Sprintf("%s/@%s is not a MODS 3.6 name: served as @%s", path, a.Name.Local, v)}, true
 				}
 			}
 			if v, ok := closest(a.Value, c.Allowed); ok {
 				e.attrs[i].Value = v
-				return fmt.Sprintf("%s/@%s %q is not a MODS 3.6 value: served as %q", path, c.Attribute, a.Value, v), true
+				return []string{fmt.Sprintf("%s/@%s %q is not a MODS 3.6 value: served as %q", path, c.Attribute, a.Value, v)}, true
 			}
 			e.attrs = append(e.attrs[:i], e.attrs[i+1:]...)
-			return fmt.Sprintf("%s/@%s %q is not allowed by MODS 3.6 (%s): dropped", path, c.Attribute, a.Value, c.Reason), true
+			return []string{fmt.Sprintf("%s/@%s %q is not allowed by MODS 3.6 (%s): dropped", path, c.Attribute, a.Value, c.Reason)}, true
 		}
-		return "", false
+		return nil, false
 	}
 	if len(c.Allowed) > 0 {
 		was := e.text()
 		if v, ok := closest(was, c.Allowed); ok {
 			e.kids = []any{xml.CharData(v)}
-			return fmt.Sprintf("%s %q is not a MODS 3.6 value: served as %q", path, was, v), true
+			return []string{fmt.Sprintf("%s %q is not a MODS 3.6 value: served as %q", path, was, v)}, true
 		}
 	}
 	if e.parent == nil {
-		return "", false
+		return nil, false
 	}
 	if w := names.wrapper(e.parent.name.Local, e.name.Local); w != "" && strings.Contains(c.Reason, "not expected") && e.qname().Space == NSMODS {
 		// Written a level too high (a placeTerm directly in originInfo):
 		// put it in the element that holds it; the next round checks.
-		wrap := element(e.name.Space, w, "")
-		for i, k := range e.parent.kids {
-			if k == e {
-				wrap.parent = e.parent
-				e.parent.kids[i] = wrap
-				break
+		// Its name is not in its parent's content at all, so every
+		// sibling of that name is misplaced too: all are put in one
+		// round (the schema check stops at the first).
+		q, parent := e.qname(), e.parent
+		var out []string
+		for i, k := range parent.kids {
+			s, ok := k.(*xnode)
+			if !ok || s.qname() != q {
+				continue
 			}
+			wrap := element(s.name.Space, w, "")
+			wrap.parent = parent
+			parent.kids[i] = wrap
+			wrap.add(s)
+			out = append(out, fmt.Sprintf("%s is not allowed where it stands by MODS 3.6: served inside a new %s", path, w))
 		}
-		wrap.add(e)
-		return fmt.Sprintf("%s is not allowed where it stands by MODS 3.6: served inside a new %s", path, w), true
+		return out, true
 	}
 	if v, ok := names.respelling(e.name.Local, false); ok && e.parent != nil && e.qname().Space == NSMODS {
 		e.name.Local = v
-		return fmt.Sprintf("%s is not a MODS 3.6 name: served as %s", path, v), true
+		return []string{fmt.Sprintf("%s is not a MODS 3.6 name: served as %s", path, v)}, true
 	}
-	if e.parent == nil {
-		return "", false
-	}
-	for i, k := range e.parent.kids {
-		if k == e {
-			e.parent.kids = append(e.parent.kids[:i:i], e.parent.kids[i+1:]...)
-			break
+	// Dropped; with every sibling of its name when the name is not in
+	// the parent's content at all (misplaced wherever it stands there).
+	parent := e.parent
+	q := e.qname()
+	model := names.children[parent.name.Local]
+	all := strings.Contains(c.Reason, "not expected") && q.Space == NSMODS && model != nil && !model[q.Local]
+	var out []string
+	kept := parent.kids[:0:0]
+	for _, k := range parent.kids {
+		s, ok := k.(*xnode)
+		if !ok || (s != e && !(all && s.qname() == q)) {
+			kept = append(kept, k)
+			continue
 		}
+		what := strings.TrimSpace(truncate(s.text(), 60))
+		if what != "" {
+			what = fmt.Sprintf(" %q", what)
+		}
+		out = append(out, fmt.Sprintf("%s%s is not allowed by MODS 3.6 (%s): dropped", path, what, c.Reason))
 	}
-	what := strings.TrimSpace(truncate(e.text(), 60))
-	if what != "" {
-		what = fmt.Sprintf(" %q", what)
-	}
-	return fmt.Sprintf("%s%s is not allowed by MODS 3.6 (%s): dropped", path, what, c.Reason), true
+	parent.kids = kept
+	return out, true
 }
 
 // findAt finds the element called local whose start tag ends on line.

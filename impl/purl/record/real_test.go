@@ -856,6 +856,26 @@ func TestMODSMisplacedElements(t *testing.T) {
 	if !containsWarning(warnings, "mods/originInfo/placeTerm is not allowed where it stands by MODS 3.6: served inside a new place") {
 		t.Errorf("no warning of the placeTerm in %q", warnings)
 	}
+	// Twenty placeTerms in one originInfo, and twenty languageTerms
+	// directly in a titleInfo (which no element there may hold): all are
+	// repaired, though the schema check names one per parent and round.
+	var b strings.Builder
+	b.WriteString(`<mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>Many</title>`)
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, `<languageTerm>x%d</languageTerm>`, i)
+	}
+	b.WriteString(`</titleInfo><originInfo>`)
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, `<placeTerm type="text">Place %d</placeTerm>`, i)
+	}
+	b.WriteString(`</originInfo></mods>`)
+	out, served, _ = prepareServed(t, ctx, schema, "many misplaced", []byte(b.String()))
+	if out == nil {
+		return
+	}
+	if served.Title != "Many" || bytes.Count(out, []byte("<place><placeTerm")) != 20 || bytes.Contains(out, []byte("languageTerm")) {
+		t.Errorf("served MODS:\n%s", out)
+	}
 }
 
 // TestMODSUnqualifiedChildren: a mods in the MODS namespace whose
