@@ -117,6 +117,19 @@ func utf8Encoded(data []byte) ([]byte, string, error) {
 			return nil, "", fmt.Errorf("%w: the document is not UTF-16 as its byte order mark says: %v", ErrMalformed, err)
 		}
 		data, from = out, "UTF-16"
+	case len(data) >= 2 && (data[0] == 0 && data[1] == '<' || data[0] == '<' && data[1] == 0):
+		// UTF-16 without a byte order mark, known by its first character
+		// "<" (XML 1.0, appendix F): XML asks for the mark, tools have
+		// not always written it.
+		order, name := unicode.BigEndian, "UTF-16BE without a byte order mark"
+		if data[0] == '<' {
+			order, name = unicode.LittleEndian, "UTF-16LE without a byte order mark"
+		}
+		out, err := unicode.UTF16(order, unicode.IgnoreBOM).NewDecoder().Bytes(data)
+		if err != nil {
+			return nil, "", fmt.Errorf("%w: the document is not %s: %v", ErrMalformed, name, err)
+		}
+		data, from = out, name
 	}
 	if m := xmlDeclEncoding.FindSubmatchIndex(data); m != nil {
 		start, end := m[2], m[3]

@@ -485,6 +485,13 @@ func TestDocumentEncodings(t *testing.T) {
 		}
 		return out
 	}
+	utf16be := func(s string) []byte {
+		var out []byte
+		for _, r := range s {
+			out = append(out, byte(r>>8), byte(r))
+		}
+		return out
+	}
 	for _, c := range []struct {
 		name  string
 		doc   []byte
@@ -498,6 +505,9 @@ func TestDocumentEncodings(t *testing.T) {
 		// Labels of the WHATWG Encoding Standard the IANA registry does
 		// not name, as tools write them.
 		{"iso8859-1 (a WHATWG label)", []byte(`<?xml version="1.0" encoding="iso8859-1"?>` + body("Caf\xe9")), "Café"},
+		// UTF-16 without its byte order mark, known by its first "<".
+		{"UTF-16LE without a byte order mark", utf16le(`<?xml version="1.0" encoding="UTF-16"?>` + body("Café"))[2:], "Café"},
+		{"UTF-16BE without a byte order mark", utf16be(`<?xml version="1.0" encoding="UTF-16"?>` + body("Café")), "Café"},
 		// A blank line before the declaration (templates write one).
 		{"a blank line, then ISO-8859-1", []byte("\n<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n" + body("Caf\xe9")), "Café"},
 		{"cp1252 (a WHATWG label)", []byte(`<?xml version="1.0" encoding="cp1252"?>` + body("\x93Trumpet\x94")), "“Trumpet”"},
