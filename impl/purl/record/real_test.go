@@ -103,6 +103,18 @@ var realExpectations = map[string]func(r *Record) error{
 		}
 		return expect("read group", r.Rights.ReadName, "stanford")
 	},
+	// The current publisher's book read right to left: <bookData
+	// readingOrder="rtl"/>; resources that share one id (the spec's
+	// stubbed UUID); transcriptions not shelved.
+	"bc123df5678": func(r *Record) error {
+		if err := expect("reading order", r.ReadingOrder, "rtl"); err != nil {
+			return err
+		}
+		if len(r.Files()) != 3 {
+			return fmt.Errorf("files %v, want the two images and checksum.txt", r.Files())
+		}
+		return nil
+	},
 	// The copyright's &#xA9; is the character.
 	"ys174nw6600": func(r *Record) error {
 		if !strings.HasPrefix(r.Rights.Copyright, "Copyright © 1976") {
@@ -936,5 +948,26 @@ func TestSchemaLocationNotPairs(t *testing.T) {
 	// Pairs keep their other namespaces.
 	if got := replaceLocation("http://www.loc.gov/mods/v3 mods-3-4.xsd http://www.w3.org/1999/xlink xlink.xsd", NSMODS, MODS36Location); got != NSMODS+" "+MODS36Location+" http://www.w3.org/1999/xlink xlink.xsd" {
 		t.Errorf("pairs: %q", got)
+	}
+}
+
+// TestReadingOrder: contentMetadata/bookData/@readingOrder (the current
+// publisher writes <bookData readingOrder="rtl"/> for a book read right
+// to left; real: sul-dlss/purl-fetcher's contentMetadata generator) is
+// read in any case and in its long form; another value is warned of and
+// the book read left to right.
+func TestReadingOrder(t *testing.T) {
+	ctx := context.Background()
+	for order, want := range map[string]string{"rtl": "rtl", "RTL": "rtl", "right-to-left": "rtl", "ltr": "ltr", "": "", "sideways": ""} {
+		in, err := Ingest(ctx, []byte(`<publicObject objectId="druid:bc123df5678" published="2024-06-04T17:00:00Z"><contentMetadata objectId="druid:bc123df5678" type="book"><bookData readingOrder="`+order+`"/></contentMetadata></publicObject>`), nil)
+		if err != nil {
+			t.Fatalf("%q: refused: %v", order, err)
+		}
+		if in.Record.ReadingOrder != want {
+			t.Errorf("%q: reading order %q, want %q", order, in.Record.ReadingOrder, want)
+		}
+		if order == "sideways" && !containsWarning(in.Warnings, `bookData/@readingOrder "sideways" is not one the service knows`) {
+			t.Errorf("no warning of the unknown order: %q", in.Warnings)
+		}
 	}
 }
