@@ -74,6 +74,7 @@ type (
 		RequiredStatement *iiifEntry   `json:"requiredStatement,omitempty"`
 		Provider          []iiifAgent  `json:"provider,omitempty"`
 		Behavior          []string     `json:"behavior,omitempty"`
+		ViewingDirection  string       `json:"viewingDirection,omitempty"`
 		Thumbnail         []iiifRef    `json:"thumbnail,omitempty"`
 		Homepage          []iiifRef    `json:"homepage,omitempty"`
 		SeeAlso           []iiifRef    `json:"seeAlso,omitempty"`
@@ -119,6 +120,11 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 		ID:      purl + "/iiif/manifest",
 		Type:    "Manifest",
 		Label:   none(rec.Title()),
+	}
+	// A book the repository says is read right to left
+	// (contentMetadata/bookData/@readingOrder "rtl").
+	if rec.ReadingOrder == "rtl" && rec.ObjectType != "collection" {
+		m.ViewingDirection = "right-to-left"
 	}
 	if rec.ObjectType == "collection" {
 		m.Type = "Collection"

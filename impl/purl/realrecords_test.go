@@ -1,8 +1,10 @@
 package purl
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -110,12 +112,42 @@ func servedTruthfully(srv *testkit.Server, xmllint, id string, raw []byte) error
 	if err != nil {
 		return err
 	}
+	unshelved := unshelvedFiles(raw)
 	for _, d := range declaredFiles(raw) {
-		if _, ok := rec.File(d.name); !ok {
+		if _, ok := rec.File(d.name); !ok && !unshelved[d.name] {
 			return fmt.Errorf("file %q of the record is not in the served record", d.name)
 		}
 	}
 	return nil
+}
+
+// unshelvedFiles are the files raw marks publish="no" or shelve="no":
+// kept in the served record, but not files the object serves
+// (docs/purl.md, "Files the repository did not shelve").
+func unshelvedFiles(raw []byte) map[string]bool {
+	out := map[string]bool{}
+	dec := xml.NewDecoder(bytes.NewReader(raw))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		if e, ok := tok.(xml.StartElement); ok && strings.EqualFold(e.Name.Local, "file") {
+			var id string
+			no := false
+			for _, a := range e.Attr {
+				switch strings.ToLower(a.Name.Local) {
+				case "id":
+					id = a.Value
+				case "publish", "shelve":
+					no = no || strings.EqualFold(strings.TrimSpace(a.Value), "no")
+				}
+			}
+			if no {
+				out[id] = true
+			}
+		}
+	}
 }
 
 // realRecordsAsMeant checks, through HTTP, what some of the real records
@@ -164,6 +196,7 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 		}
 	}
 	newRealFormsAsMeant(t, srv, get)
+	fourthGatheringAsMeant(t, srv, token, get)
 	// Real records saved by other tools: with a byte order mark, and in
 	// ISO-8859-1. Both are read as what they say and served in UTF-8.
 	bom, err := os.ReadFile(filepath.Join("record", "testdata", "real", "bc390xk2647.public.xml"))
@@ -278,6 +311,34 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 			t.Errorf("a refused PUT changed the served MODS")
 		}
 	}
+	// Two more real documents that are not acceptable: sul-dlss/harvestdor's
+	// spec record (</oai_dc:title not closed: not well-formed) is refused
+	// (400) and publishes nothing; Argo's bulk upload of several objects'
+	// descMetadata (an xmlDocs of mods records) is not a MODS record
+	// (422), and the MODS served before stays.
+	{
+		bad, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", "harvestdor-bb375wb8869-not-well-formed.public.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := corpusPut(srv, token, "/purl/bb375wb8869.xml", bad); err == nil || !strings.Contains(err.Error(), ": 400: ") {
+			t.Errorf("PUT of harvestdor's record that is not well-formed: %v, want 400", err)
+		}
+		if _, err := corpusGet(srv, "/purl/bb375wb8869", http.StatusNotFound); err != nil {
+			t.Errorf("a refused PUT published something: %v", err)
+		}
+		before := get("/purl/zz000bb0003.mods")
+		batch, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", "argo-xmldocs-several-mods.mods.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", batch); err == nil || !strings.Contains(err.Error(), ": 422: ") || !strings.Contains(err.Error(), "xmlDocs") {
+			t.Errorf("PUT of Argo's xmlDocs batch: %v, want 422 naming the root", err)
+		}
+		if after := get("/purl/zz000bb0003.mods"); after != before {
+			t.Errorf("a refused PUT changed the served MODS")
+		}
+	}
 	// A modsCollection of two records is not one object's description:
 	// refused (422, naming the collection), and the MODS served before stays.
 	before := get("/purl/zz000bb0003.mods")
@@ -324,10 +385,14 @@ func darkRecord(srv *testkit.Server, bin, token, dir string, raw []byte, id drui
 // are shown with, written out: nonSort before the title, partNumber and
 // partName after it (docs/purl.md, "Ingest").
 var realMODSTitles = map[string]string{
-	"henry-george-mods-prefix-3.3.mods.xml": "The complete works of Henry George",
-	"mapper-full-mods-3.4.mods.xml":         "é. 1 Test. part #1. 1",
-	"covher-volpa-from-mets.mods.xml":       "Volpa Synagogue (1929–1941)",
-	"cuhk-chinese-host-part.mods.xml":       "版權、稿約及稿例、目錄",
+	"henry-george-mods-prefix-3.3.mods.xml":    "The complete works of Henry George",
+	"mapper-full-mods-3.4.mods.xml":            "é. 1 Test. part #1. 1",
+	"covher-volpa-from-mets.mods.xml":          "Volpa Synagogue (1929–1941)",
+	"cuhk-chinese-host-part.mods.xml":          "版權、稿約及稿例、目錄",
+	"xmlfixtures-item-book-3.5.mods.xml":       "People's Computer Company. 5:3",
+	"colligo-m1814-keydate-3.3.mods.xml":       "Stanford University Libraries, M1814. Half Box 1, Folder 30",
+	"common-accessioning-comment-3.3.mods.xml": "A first book in Latin",
+	"common-accessioning-thesis-3.3.mods.xml":  "Writing lessons: case studies of beginning teachers",
 }
 
 // modsCollectionTitles are the titles of the MODS documents of
@@ -336,9 +401,11 @@ var realMODSTitles = map[string]string{
 // reads a mods root in the MODS namespace only; PrepareMODS unwraps the
 // collection and puts the record in the namespace).
 var modsCollectionTitles = map[string]string{
-	"acl-modsCollection.mods.xml":        "Word-level Translation Quality Estimation Based on Optimal Transport",
-	"marc4j-summerland-dlc-3.0.mods.xml": "Summerland",
-	"lcwa-slate-no-namespace.mods.xml":   "Slate Magazine",
+	"acl-modsCollection.mods.xml":                   "Word-level Translation Quality Estimation Based on Optimal Transport",
+	"marc4j-summerland-dlc-3.0.mods.xml":            "Summerland",
+	"lcwa-slate-no-namespace.mods.xml":              "Slate Magazine",
+	"hydrus-devel-no-namespace.mods.xml":            "How Couples Meet and Stay Together",
+	"tapas-loc-minerva-modsCollection-3.3.mods.xml": "FranUlmer.com -- Home Page",
 }
 
 // newRealFormsAsMeant checks, through HTTP, what the forms learnt from the
@@ -448,5 +515,100 @@ func newRealFormsAsMeant(t *testing.T, srv *testkit.Server, get func(string) str
 	// with no file of its own and no manifest.
 	if _, err := corpusGet(srv, "/purl/ws947mh3822/iiif/manifest", http.StatusNotFound); err != nil {
 		t.Errorf("ws947mh3822 (virtual object) manifest: %v", err)
+	}
+}
+
+// fourthGatheringAsMeant checks, through HTTP, what the fourth gathering
+// of real records (record/testdata/real/README.md) means: the forms the
+// service learnt from them (docs/purl.md, "Ingest").
+func fourthGatheringAsMeant(t *testing.T, srv *testkit.Server, token string, get func(string) string) {
+	t.Helper()
+	// A collection whose identityMetadata/objectId is a placeholder
+	// (druid:oo000oo0000) beside its @id: served naming itself, as a
+	// IIIF Collection.
+	if x := get("/purl/yg867hg1375.xml"); !strings.Contains(x, "<objectId>druid:yg867hg1375</objectId>") || strings.Contains(x, "oo000oo0000</objectId>") {
+		t.Errorf("yg867hg1375.xml does not name itself in identityMetadata:\n%.600s", x)
+	}
+	var collection struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal([]byte(get("/purl/yg867hg1375/iiif/manifest")), &collection); err != nil || collection.Type != "Collection" {
+		t.Errorf("yg867hg1375 manifest type %q (%v), want Collection", collection.Type, err)
+	}
+	// A statement with an HTML link inside: the page shows the link's
+	// text; the files of a group-only item are not served anonymously.
+	if page := get("/purl/bg210vm0680"); !strings.Contains(page, "Public Services Librarian at speccollref@stanford.edu.") {
+		t.Errorf("the page of bg210vm0680 does not show its whole use statement")
+	}
+	if _, err := corpusGet(srv, "/purl/bg210vm0680/file/bookCover.jp2", http.StatusUnauthorized); err != nil {
+		t.Errorf("bg210vm0680 (group stanford), anonymous file: %v", err)
+	}
+	// A Rumsey virtual object: no files of its own (no manifest), its
+	// licence (code by-nc-sa, in a second use element) linked.
+	if _, err := corpusGet(srv, "/purl/hj097bm8879/iiif/manifest", http.StatusNotFound); err != nil {
+		t.Errorf("hj097bm8879 (virtual object) manifest: %v", err)
+	}
+	if page := get("/purl/hj097bm8879"); !strings.Contains(page, `href="https://creativecommons.org/licenses/by-nc-sa/3.0/legalcode"`) {
+		t.Errorf("the page of hj097bm8879 does not link its licence (code by-nc-sa)")
+	}
+	// A 2015 book of page resources (a PDF and a JP2 each): five canvases.
+	var book struct {
+		Items []json.RawMessage   `json:"items"`
+		Label map[string][]string `json:"label"`
+	}
+	if err := json.Unmarshal([]byte(get("/purl/cg160px5426/iiif/manifest")), &book); err != nil || len(book.Items) != 5 || strings.Join(book.Label["none"], "") != "People's Computer Company. 5:3" {
+		t.Errorf("cg160px5426 manifest: %d canvases, label %q (%v); want 5, the dc:title", len(book.Items), book.Label, err)
+	}
+	// A book the current publisher (purl-fetcher) writes as read right to
+	// left: the manifest says so. (Its second page's image has no
+	// imageData in the record: served as a file, not painted; one canvas.)
+	var rtl struct {
+		ViewingDirection string            `json:"viewingDirection"`
+		Items            []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(get("/purl/bc123df5678/iiif/manifest")), &rtl); err != nil || rtl.ViewingDirection != "right-to-left" || len(rtl.Items) != 1 {
+		t.Errorf("bc123df5678 manifest: viewingDirection %q, %d canvases (%v); want right-to-left, 1", rtl.ViewingDirection, len(rtl.Items), err)
+	}
+	// Japanese titles in Dublin Core: the first is the title shown.
+	if page := get("/purl/vs298kg2555"); !strings.Contains(page, "Kūchū shashin sokuzu yōzu Seibu Papua jūmanbun no ichi") || !strings.Contains(page, "参謀本部") {
+		t.Errorf("the page of vs298kg2555 does not show its romanized title and its Japanese publisher")
+	}
+	// A MODS name in another case (keydate): served as keyDate.
+	doc, err := os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "colligo-m1814-keydate-3.3.mods.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
+		t.Fatal(err)
+	}
+	if m := get("/purl/zz000bb0004.mods"); !strings.Contains(m, `<dateCreated keyDate="yes">June 1781</dateCreated>`) {
+		t.Errorf("zz000bb0004.mods after a PUT with keydate=\"yes\": the date is not a key date:\n%s", m)
+	}
+	// purl.stanford.edu's 2015 MODS of tn629pk3948 wrote a placeTerm
+	// directly in originInfo: served inside a place, not lost.
+	doc, err = os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "purl-2015-tn629pk3948-prefixed-3.4.mods.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
+		t.Fatal(err)
+	}
+	if m := get("/purl/zz000bb0004.mods"); !strings.Contains(m, `<mods:place><mods:placeTerm type="text">Stanford (Calif.)</mods:placeTerm></mods:place>`) {
+		t.Errorf("zz000bb0004.mods after a PUT of the 2015 purl MODS lost its place:\n%s", m)
+	}
+	// Columbia's record keeps what MODS 3.6 allows as it was written: a
+	// name's ID, an identifier type of its own, dates written its way.
+	doc, err = os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "cul-ac4-looping-genomes.mods.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
+		t.Fatal(err)
+	}
+	m := get("/purl/zz000bb0004.mods")
+	for _, kept := range []string{`<name type="personal" ID="ge2027">`, `<identifier type="CDRS doi">`, `<recordCreationDate encoding="w3cdtf">2016-04-06 15:40:17 -0400</recordCreationDate>`} {
+		if !strings.Contains(m, kept) {
+			t.Errorf("zz000bb0004.mods after a PUT of Columbia's record lost %s:\n%s", kept, m)
+		}
 	}
 }

@@ -98,8 +98,8 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 	}
 	n := &normalized{root: root, children: map[xml.Name]*xnode{}}
 	warn := func(format string, args ...any) { n.warnings = append(n.warnings, fmt.Sprintf(format, args...)) }
-	if converted != "" {
-		warn("%s", converted)
+	for _, w := range converted {
+		warn("%s", w)
 		n.changed = true
 	}
 	if root.name.Local != "publicObject" {
@@ -119,10 +119,20 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 			warn("%s", w)
 			n.changed = true
 		}
+		if w := respellNamespaced(e); w != "" {
+			warn("%s", w)
+			n.changed = true
+		}
 	}
 	if ws := declarePrefixes(root, "the record"); len(ws) > 0 {
 		n.warnings = append(n.warnings, ws...)
 		n.changed = true
+	}
+	for _, e := range root.elements() {
+		if w := adoptUnqualifiedMODS(e, "publicObject/"); w != "" {
+			warn("%s", w)
+			n.changed = true
+		}
 	}
 	// An embedded modsCollection of one record is that record (one of
 	// several records is not this object's alone: kept, not read).
@@ -262,6 +272,8 @@ func normalize(data []byte, now time.Time, fallbackID druid.Druid) (*normalized,
 		n.children[xml.Name{Local: "identityMetadata"}] = identity
 		n.changed = true
 		warn("the record has no identityMetadata: it is served as an item with no label or source")
+	} else if n.respellIdentityObjectID(identity, id) {
+		n.changed = true
 	}
 	if version == nil {
 		n.changed = true
@@ -495,6 +507,35 @@ func (n *normalized) respellID(e *xnode, id druid.Druid, where string) bool {
 	}
 	e.setAttr(xml.Name{Local: "objectId"}, id.Qualified())
 	return true
+}
+
+// respellIdentityObjectID is respellID for identityMetadata/objectId,
+// which names the object in its text: written as druid:<id> when it names
+// the object in another spelling, and when it is not a druid at all (a
+// placeholder such as druid:oo000oo0000, which a specification published
+// beside its real @id), with a warning; one naming another druid is noted
+// in n.conflict. Left as it was, the served record would name two objects.
+// It returns whether identity changed.
+func (n *normalized) respellIdentityObjectID(identity *xnode, id druid.Druid) bool {
+	changed := false
+	for _, e := range identity.elements() {
+		if e.name.Local != "objectId" || e.name.Space != "" {
+			continue
+		}
+		v := e.text()
+		if v == id.Qualified() {
+			continue
+		}
+		if other, err := druid.Parse(v); err == nil && other != id {
+			n.conflict = fmt.Sprintf("identityMetadata/objectId %q names another object than %s", v, id.Qualified())
+			continue
+		} else if err != nil {
+			n.warnings = append(n.warnings, fmt.Sprintf("identityMetadata/objectId %q is not a druid: served as %s", v, id.Qualified()))
+		}
+		e.kids = []any{xml.CharData(id.Qualified())}
+		changed = true
+	}
+	return changed
 }
 
 // timestampLayouts are the date-time forms records have carried

@@ -48,9 +48,7 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if converted != "" {
-		warnings = append([]string{converted}, warnings...)
-	}
+	warnings = append(converted, warnings...)
 	m, err := ParseMODS(data)
 	if err != nil {
 		return nil, nil, err
@@ -74,8 +72,21 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 		}
 		return doc, warnings, nil
 	}
+	names := schema.names()
+	if out, ws, err := respellAndDropUndeclared(doc, names); err != nil {
+		return nil, nil, err
+	} else if len(ws) > 0 {
+		doc, warnings = out, append(warnings, ws...)
+	}
 	for round := 0; ; round++ {
-		complaints, err := schema.Complaints(ctx, doc)
+		// Checked in the form where each element has a line of its own,
+		// so that a complaint names one element.
+		root, err := parseTree(doc)
+		if err != nil {
+			return nil, nil, err
+		}
+		lined := root.lineDocument()
+		complaints, err := schema.Complaints(ctx, lined)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -85,16 +96,15 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 		if round == maxMODSRounds {
 			return nil, nil, fmt.Errorf("%w: not valid against the MODS 3.6 schema after %d rounds of repair: %s", ErrUnacceptable, round, complaints[0].Message)
 		}
-		root, err := parseTree(doc)
-		if err != nil {
+		if root, err = parseTree(lined); err != nil {
 			return nil, nil, err
 		}
 		fixed := 0
 		for _, c := range complaints {
-			w, ok := repair(root, c)
+			w, ok := repair(root, c, names)
 			if ok {
 				fixed++
-				warnings = append(warnings, w)
+				warnings = append(warnings, w...)
 			}
 		}
 		if fixed == 0 {
@@ -104,14 +114,96 @@ func PrepareMODS(ctx context.Context, data []byte, schema *MODSSchema) ([]byte, 
 	}
 }
 
-// repair changes root so that the complaint c no longer holds: respells
-// an enumerated value that matches a listed one but for case, spaces or
-// punctuation, else drops the attribute or the element. It returns the
-// warning to give and whether it found what c names.
-func repair(root *xnode, c Complaint) (string, bool) {
+// respellAndDropUndeclared repairs, in one pass, what no place in the
+// schema allows: an element in the MODS namespace, or an unprefixed
+// attribute, whose name the schema declares in another case is respelled
+// (keydate, dateissued); one whose name the schema declares nowhere, and
+// an element of another namespace, is dropped, each with a warning.
+// Inside an element with open content (extension, accessCondition:
+// names.open) everything is allowed and nothing is touched. xmllint stops
+// checking an element's content at the first child it does not expect,
+// so repairing these by its complaints took a round each: a record with
+// a dozen local elements was refused when the rounds ran out.
+func respellAndDropUndeclared(doc []byte, names schemaSpellings) ([]byte, []string, error) {
+	if len(names.elements) == 0 {
+		return doc, nil, nil
+	}
+	root, err := parseTree(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warnings []string
+	var walk func(e *xnode)
+	walk = func(e *xnode) {
+		if e.qname().Space == NSMODS && names.open[e.name.Local] {
+			return
+		}
+		kept := e.attrs[:0]
+		for _, a := range e.attrs {
+			switch {
+			case isNSDecl(a) || a.Name.Space != "":
+			case !names.declares(a.Name.Local, true):
+				warnings = append(warnings, fmt.Sprintf("%s/@%s %q is not allowed by MODS 3.6 (no MODS attribute has this name): dropped", e.path(), a.Name.Local, truncate(a.Value, 60)))
+				continue
+			default:
+				if v, ok := names.respelling(a.Name.Local, true); ok {
+					if _, taken := e.attr(v); !taken {
+						warnings = append(warnings, fmt.Sprintf("%s/@%s is not a MODS 3.6 name: served as @%s", e.path(), a.Name.Local, v))
+						a.Name.Local = v
+					}
+				}
+			}
+			kept = append(kept, a)
+		}
+		e.attrs = kept
+		kids := e.kids[:0]
+		for _, k := range e.kids {
+			c, ok := k.(*xnode)
+			if !ok {
+				kids = append(kids, k)
+				continue
+			}
+			q := c.qname()
+			if q.Space != NSMODS || !names.declares(q.Local, false) {
+				what := strings.TrimSpace(truncate(c.text(), 60))
+				if what != "" {
+					what = fmt.Sprintf(" %q", what)
+				}
+				why := "no MODS element has this name"
+				if q.Space != NSMODS {
+					why = "an element of another namespace, outside extension"
+				}
+				warnings = append(warnings, fmt.Sprintf("%s%s is not allowed by MODS 3.6 (%s): dropped", c.path(), what, why))
+				continue
+			}
+			if v, ok := names.respelling(q.Local, false); ok {
+				warnings = append(warnings, fmt.Sprintf("%s is not a MODS 3.6 name: served as %s", c.path(), v))
+				c.name.Local = v
+			}
+			walk(c)
+			kids = append(kids, c)
+		}
+		e.kids = kids
+	}
+	walk(root)
+	if len(warnings) == 0 {
+		return doc, nil, nil
+	}
+	return root.document(), warnings, nil
+}
+
+// repair changes root so that the complaint c no longer holds (and the
+// same fault of the siblings the complaint implies): respells
+// a name the schema declares but for case (an attribute keydate, an
+// element dateissued: names declares them), an enumerated value that
+// matches a listed one but for case, spaces or punctuation, else drops
+// the attribute or the element. It returns the warnings to give and
+// whether it found what c names. A respelled name the schema still
+// rejects where it stands is dropped in a later round.
+func repair(root *xnode, c Complaint, names schemaSpellings) ([]string, bool) {
 	e := findAt(root, c.Line, c.Element)
 	if e == nil {
-		return "", false
+		return nil, false
 	}
 	path := e.path()
 	if c.Attribute != "" {
@@ -119,35 +211,78 @@ func repair(root *xnode, c Complaint) (string, bool) {
 			if a.Name.Local != c.Attribute || isNSDecl(a) {
 				continue
 			}
+			if v, ok := names.respelling(a.Name.Local, true); ok && a.Name.Space == "" {
+				if _, taken := e.attr(v); !taken {
+					e.attrs[i].Name.Local = v
+					return []string{fmt.Sprintf("%s/@%s is not a MODS 3.6 name: served as @%s", path, a.Name.Local, v)}, true
+				}
+			}
 			if v, ok := closest(a.Value, c.Allowed); ok {
 				e.attrs[i].Value = v
-				return fmt.Sprintf("%s/@%s %q is not a MODS 3.6 value: served as %q", path, c.Attribute, a.Value, v), true
+				return []string{fmt.Sprintf("%s/@%s %q is not a MODS 3.6 value: served as %q", path, c.Attribute, a.Value, v)}, true
 			}
 			e.attrs = append(e.attrs[:i], e.attrs[i+1:]...)
-			return fmt.Sprintf("%s/@%s %q is not allowed by MODS 3.6 (%s): dropped", path, c.Attribute, a.Value, c.Reason), true
+			return []string{fmt.Sprintf("%s/@%s %q is not allowed by MODS 3.6 (%s): dropped", path, c.Attribute, a.Value, c.Reason)}, true
 		}
-		return "", false
+		return nil, false
 	}
 	if len(c.Allowed) > 0 {
-		if v, ok := closest(e.text(), c.Allowed); ok {
+		was := e.text()
+		if v, ok := closest(was, c.Allowed); ok {
 			e.kids = []any{xml.CharData(v)}
-			return fmt.Sprintf("%s %q is not a MODS 3.6 value: served as %q", path, e.text(), v), true
+			return []string{fmt.Sprintf("%s %q is not a MODS 3.6 value: served as %q", path, was, v)}, true
 		}
 	}
 	if e.parent == nil {
-		return "", false
+		return nil, false
 	}
-	for i, k := range e.parent.kids {
-		if k == e {
-			e.parent.kids = append(e.parent.kids[:i:i], e.parent.kids[i+1:]...)
-			break
+	if w := names.wrapper(e.parent.name.Local, e.name.Local); w != "" && strings.Contains(c.Reason, "not expected") && e.qname().Space == NSMODS {
+		// Written a level too high (a placeTerm directly in originInfo):
+		// put it in the element that holds it; the next round checks.
+		// Its name is not in its parent's content at all, so every
+		// sibling of that name is misplaced too: all are put in one
+		// round (the schema check stops at the first).
+		q, parent := e.qname(), e.parent
+		var out []string
+		for i, k := range parent.kids {
+			s, ok := k.(*xnode)
+			if !ok || s.qname() != q {
+				continue
+			}
+			wrap := element(s.name.Space, w, "")
+			wrap.parent = parent
+			parent.kids[i] = wrap
+			wrap.add(s)
+			out = append(out, fmt.Sprintf("%s is not allowed where it stands by MODS 3.6: served inside a new %s", path, w))
 		}
+		return out, true
 	}
-	what := strings.TrimSpace(truncate(e.text(), 60))
-	if what != "" {
-		what = fmt.Sprintf(" %q", what)
+	if v, ok := names.respelling(e.name.Local, false); ok && e.parent != nil && e.qname().Space == NSMODS {
+		e.name.Local = v
+		return []string{fmt.Sprintf("%s is not a MODS 3.6 name: served as %s", path, v)}, true
 	}
-	return fmt.Sprintf("%s%s is not allowed by MODS 3.6 (%s): dropped", path, what, c.Reason), true
+	// Dropped; with every sibling of its name when the name is not in
+	// the parent's content at all (misplaced wherever it stands there).
+	parent := e.parent
+	q := e.qname()
+	model := names.children[parent.name.Local]
+	all := strings.Contains(c.Reason, "not expected") && q.Space == NSMODS && model != nil && !model[q.Local]
+	var out []string
+	kept := parent.kids[:0:0]
+	for _, k := range parent.kids {
+		s, ok := k.(*xnode)
+		if !ok || (s != e && !(all && s.qname() == q)) {
+			kept = append(kept, k)
+			continue
+		}
+		what := strings.TrimSpace(truncate(s.text(), 60))
+		if what != "" {
+			what = fmt.Sprintf(" %q", what)
+		}
+		out = append(out, fmt.Sprintf("%s%s is not allowed by MODS 3.6 (%s): dropped", path, what, c.Reason))
+	}
+	parent.kids = kept
+	return out, true
 }
 
 // findAt finds the element called local whose start tag ends on line.
@@ -228,9 +363,16 @@ func withVersion36(data []byte) ([]byte, error) {
 }
 
 // replaceLocation sets the location of ns in an xsi:schemaLocation value
-// (namespace, location pairs), adding the pair when ns is not listed.
+// (namespace, location pairs), adding the pair when ns is not listed. A
+// value that is not a list of pairs (a location alone, as records wrote
+// "http://www.loc.gov/standards/mods/v3/mods-3-4.xsd") pairs nothing, and
+// adding a pair to it would pair the wrong tokens: it is replaced by the
+// one pair.
 func replaceLocation(value, ns, location string) string {
 	f := strings.Fields(value)
+	if len(f)%2 != 0 {
+		return ns + " " + location
+	}
 	for i := 0; i+1 < len(f); i += 2 {
 		if f[i] == ns {
 			f[i+1] = location

@@ -149,6 +149,69 @@ func adoptNamespace(e *xnode, where string) string {
 	return fmt.Sprintf("%s/%s%s has no namespace: it and its unprefixed descendants are read in %s", where, q.Local, spelled, q.Space)
 }
 
+// namespacedChildren are the children of publicObject the service reads
+// in a namespace, by namespace and local name in lower case.
+var namespacedChildren = map[xml.Name]string{
+	{Space: NSMODS, Local: "mods"}:           "mods",
+	{Space: NSMODS, Local: "modscollection"}: "modsCollection",
+	{Space: NSOAIDC, Local: "dc"}:            "dc",
+	{Space: NSRDF, Local: "rdf"}:             "RDF",
+}
+
+// respellNamespaced gives e, a child of publicObject in the namespace of
+// one the service reads (MODS, Dublin Core, RDF) but named in another
+// case (<MODS xmlns="http://www.loc.gov/mods/v3">), that child's name, as
+// case variants of the children in no namespace are. Left as written it
+// would be an unknown element, and the object's MODS lost with it. It
+// returns a warning, "" when e is not such an element.
+func respellNamespaced(e *xnode) string {
+	q := e.qname()
+	spelled, ok := namespacedChildren[xml.Name{Space: q.Space, Local: strings.ToLower(q.Local)}]
+	if !ok || spelled == q.Local {
+		return ""
+	}
+	e.name.Local = spelled
+	return fmt.Sprintf("publicObject/%s is read as %s (in %s)", q.Local, spelled, q.Space)
+}
+
+// modsOpenContent are the MODS elements whose content is open (of the
+// schema's extensionDefinition): elements in no namespace inside them are
+// another vocabulary's, not MODS written without its namespace.
+var modsOpenContent = map[string]bool{"extension": true, "accessCondition": true, "holdingExternal": true, "cartographicExtension": true}
+
+// adoptUnqualifiedMODS puts the elements of a MODS record written in no
+// namespace (unprefixed, no default namespace in scope) inside a mods in
+// the MODS namespace (<mods:mods xmlns:mods="…"><titleInfo>…) into the
+// MODS namespace, by declaring it as the default namespace on the
+// topmost of them: in MODS they can only be MODS. Left in none, every one
+// was dropped and the record refused as empty. Elements inside open
+// content (extension, accessCondition) are left as written. It returns
+// a warning, "" when there is no such element.
+func adoptUnqualifiedMODS(m *xnode, where string) string {
+	if q := m.qname(); q.Space != NSMODS || !strings.EqualFold(q.Local, "mods") {
+		return ""
+	}
+	adopted := 0
+	var walk func(e *xnode)
+	walk = func(e *xnode) {
+		if e.qname().Space == NSMODS && modsOpenContent[e.name.Local] {
+			return
+		}
+		for _, k := range e.elements() {
+			if k.name.Space == "" && k.lookup("") == "" {
+				k.setAttr(xml.Name{Local: "xmlns"}, NSMODS)
+				adopted++
+			}
+			walk(k)
+		}
+	}
+	walk(m)
+	if adopted == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s%s has %d child elements in no namespace: they and their unprefixed descendants are read in %s", where, m.name.Local, adopted, NSMODS)
+}
+
 // normalizeMODSNamespaces makes a standalone MODS document namespace-well-
 // formed and in the MODS namespace (adoptNamespace, declarePrefixes). It
 // returns data unchanged, with no warnings, when there is nothing to do.
@@ -162,6 +225,9 @@ func normalizeMODSNamespaces(data []byte) ([]byte, []string, error) {
 		warnings = append(warnings, strings.TrimPrefix(w, "/"))
 	}
 	warnings = append(warnings, declarePrefixes(root, "mods")...)
+	if w := adoptUnqualifiedMODS(root, ""); w != "" {
+		warnings = append(warnings, w)
+	}
 	if records, ok := collectedMODS(root); ok {
 		if len(records) != 1 {
 			return nil, nil, fmt.Errorf("%w: the document is a modsCollection of %d mods records: a PURL describes one object, publish its one mods record", ErrUnacceptable, len(records))
@@ -170,6 +236,12 @@ func normalizeMODSNamespaces(data []byte) ([]byte, []string, error) {
 		m.parent = nil
 		root = m
 		warnings = append(warnings, w)
+	}
+	// The root's name in another case (<MODS>, <mods:Mods> in the MODS
+	// namespace) is mods: MODS has no other element of that name.
+	if q := root.qname(); q.Space == NSMODS && q.Local != "mods" && strings.EqualFold(q.Local, "mods") {
+		warnings = append(warnings, fmt.Sprintf("the root element %s is read as mods", q.Local))
+		root.name.Local = "mods"
 	}
 	if len(warnings) == 0 {
 		return data, nil, nil

@@ -78,6 +78,64 @@ var realExpectations = map[string]func(r *Record) error{
 		return expect("releases", strings.Join(got, " "), "Kurita=true Atago=false Mogami=true")
 	},
 	"nj770kg7809": func(r *Record) error { return expect("object type", r.ObjectType, "collection") },
+	// A collection whose identityMetadata/objectId is a placeholder
+	// (druid:oo000oo0000) beside its real @id.
+	"yg867hg1375": func(r *Record) error { return expect("object type", r.ObjectType, "collection") },
+	// A Rumsey virtual object (externalFile images of two constituents);
+	// its licence is the code by-nc-sa in a second use element.
+	"hj097bm8879": func(r *Record) error {
+		if len(r.Files()) != 0 {
+			return fmt.Errorf("files %v, want none of its own", r.Files())
+		}
+		return expect("licence", r.Rights.License, "https://creativecommons.org/licenses/by-nc-sa/3.0/legalcode")
+	},
+	// Two use elements: the statement in the first.
+	"cg160px5426": func(r *Record) error {
+		if !strings.HasPrefix(r.Rights.UseStatement, "Property rights reside with the repository.") {
+			return fmt.Errorf("use statement %q", r.Rights.UseStatement)
+		}
+		return expect("collection", fmt.Sprint(r.Collections), "[cj445qq4021]")
+	},
+	// A statement ending in an HTML link: read with the link's text.
+	"bg210vm0680": func(r *Record) error {
+		if !strings.HasSuffix(r.Rights.UseStatement, "Librarian at speccollref@stanford.edu.") {
+			return fmt.Errorf("use statement %q", r.Rights.UseStatement)
+		}
+		return expect("read group", r.Rights.ReadName, "stanford")
+	},
+	// The current publisher's book read right to left: <bookData
+	// readingOrder="rtl"/>; resources that share one id (the spec's
+	// stubbed UUID); transcriptions not shelved.
+	"bc123df5678": func(r *Record) error {
+		if err := expect("reading order", r.ReadingOrder, "rtl"); err != nil {
+			return err
+		}
+		if len(r.Files()) != 3 {
+			return fmt.Errorf("files %v, want the two images and checksum.txt", r.Files())
+		}
+		return nil
+	},
+	// The copyright's &#xA9; is the character.
+	"ys174nw6600": func(r *Record) error {
+		if !strings.HasPrefix(r.Rights.Copyright, "Copyright © 1976") {
+			return fmt.Errorf("copyright %q", r.Rights.Copyright)
+		}
+		return nil
+	},
+	// No identifier, a transcription file with no size and one of 100 GiB.
+	"zz000bb0038": func(r *Record) error {
+		if len(r.Files()) != 2 {
+			return fmt.Errorf("files %v", r.Files())
+		}
+		return nil
+	},
+	// A dark record named by a placeholder (druid:1234).
+	"zz000bb0037": func(r *Record) error {
+		if !r.Rights.Dark() {
+			return fmt.Errorf("not dark")
+		}
+		return nil
+	},
 	// Dark; its rdf:Description is about another object, so it names no
 	// collection of this one.
 	"mk420bs7601": func(r *Record) error {
@@ -439,6 +497,13 @@ func TestDocumentEncodings(t *testing.T) {
 		}
 		return out
 	}
+	utf16be := func(s string) []byte {
+		var out []byte
+		for _, r := range s {
+			out = append(out, byte(r>>8), byte(r))
+		}
+		return out
+	}
 	for _, c := range []struct {
 		name  string
 		doc   []byte
@@ -449,6 +514,15 @@ func TestDocumentEncodings(t *testing.T) {
 		{"windows-1252", []byte(`<?xml version='1.0' encoding='windows-1252'?>` + body("\x93Trumpet\x94")), "“Trumpet”"},
 		{"US-ASCII", []byte(`<?xml version="1.0" encoding="US-ASCII"?>` + body("Plain")), "Plain"},
 		{"UTF-16 with a byte order mark", utf16le(`<?xml version="1.0" encoding="UTF-16"?>` + body("Café")), "Café"},
+		// Labels of the WHATWG Encoding Standard the IANA registry does
+		// not name, as tools write them.
+		{"iso8859-1 (a WHATWG label)", []byte(`<?xml version="1.0" encoding="iso8859-1"?>` + body("Caf\xe9")), "Café"},
+		// UTF-16 without its byte order mark, known by its first "<".
+		{"UTF-16LE without a byte order mark", utf16le(`<?xml version="1.0" encoding="UTF-16"?>` + body("Café"))[2:], "Café"},
+		{"UTF-16BE without a byte order mark", utf16be(`<?xml version="1.0" encoding="UTF-16"?>` + body("Café")), "Café"},
+		// A blank line before the declaration (templates write one).
+		{"a blank line, then ISO-8859-1", []byte("\n<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n" + body("Caf\xe9")), "Café"},
+		{"cp1252 (a WHATWG label)", []byte(`<?xml version="1.0" encoding="cp1252"?>` + body("\x93Trumpet\x94")), "“Trumpet”"},
 	} {
 		in, err := Ingest(ctx, c.doc, nil)
 		if err != nil {
@@ -469,9 +543,22 @@ func TestDocumentEncodings(t *testing.T) {
 			t.Errorf("%s: the served record is not stable: %v", c.name, err)
 		}
 	}
-	_, err := Ingest(ctx, []byte(`<?xml version="1.0" encoding="x-unheard-of"?>`+body("X")), nil)
-	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), `encoding "x-unheard-of" is not one the service can read`) {
-		t.Errorf("an unknown encoding: %v", err)
+	for _, label := range []string{"x-unheard-of", "iso-2022-kr"} {
+		// iso-2022-kr is a WHATWG label of its "replacement" encoding,
+		// which reads nothing: not read either.
+		_, err := Ingest(ctx, []byte(`<?xml version="1.0" encoding="`+label+`"?>`+body("X")), nil)
+		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), `encoding "`+label+`" is not one the service can read`) {
+			t.Errorf("an encoding the service cannot read (%s): %v", label, err)
+		}
+	}
+	// XML 1.1 declared: read and served as 1.0, with a warning; a
+	// character only 1.1 allows is refused as malformed.
+	in, err := Ingest(ctx, []byte(`<?xml version="1.1" encoding="UTF-8"?>`+body("Café")), nil)
+	if err != nil || in.Record.Label != "Café" || !containsWarning(in.Warnings, "the document declares XML 1.1: it is read and served as XML 1.0") || bytes.Contains(in.Data, []byte(`version="1.1"`)) {
+		t.Errorf("XML 1.1: %v %q\n%s", err, in.Warnings, in.Data)
+	}
+	if _, err := Ingest(ctx, []byte(`<?xml version='1.1'?>`+body("bell &#x7;")), nil); !errors.Is(err, ErrMalformed) {
+		t.Errorf("XML 1.1 with a control character 1.0 does not allow: %v, want refused as malformed", err)
 	}
 	// A MODS record of its own, in ISO-8859-1.
 	schema := testSchema(t)
@@ -557,7 +644,330 @@ func TestUnservableFileNames(t *testing.T) {
 // reads a mods root in the MODS namespace only; PrepareMODS unwraps the
 // collection and puts the record in the namespace).
 var modsCollectionTitles = map[string]string{
-	"acl-modsCollection.mods.xml":        "Word-level Translation Quality Estimation Based on Optimal Transport",
-	"marc4j-summerland-dlc-3.0.mods.xml": "Summerland",
-	"lcwa-slate-no-namespace.mods.xml":   "Slate Magazine",
+	"acl-modsCollection.mods.xml":                   "Word-level Translation Quality Estimation Based on Optimal Transport",
+	"marc4j-summerland-dlc-3.0.mods.xml":            "Summerland",
+	"lcwa-slate-no-namespace.mods.xml":              "Slate Magazine",
+	"hydrus-devel-no-namespace.mods.xml":            "How Couples Meet and Stay Together",
+	"tapas-loc-minerva-modsCollection-3.3.mods.xml": "FranUlmer.com -- Home Page",
+}
+
+// TestIdentityObjectID: identityMetadata/objectId names the object in its
+// text. A placeholder that is not a druid (real: a sul-dlss indexer's
+// collection fixture, @id druid:yg867hg1375 with identityMetadata/objectId
+// druid:oo000oo0000) is served as the object's druid, with a warning; a
+// bare druid of the object is written druid:<id>; one naming another druid
+// is refused, as contentMetadata/@objectId naming another is.
+func TestIdentityObjectID(t *testing.T) {
+	ctx := context.Background()
+	doc := func(objectID string) []byte {
+		return []byte(`<publicObject id="druid:bc123df4567" published="2015-02-26T10:50:07-08:00"><identityMetadata><objectId>` + objectID + `</objectId><objectType>collection</objectType></identityMetadata></publicObject>`)
+	}
+	for _, c := range []struct {
+		objectID, warning string
+	}{
+		{"druid:oo000oo0000", `identityMetadata/objectId "druid:oo000oo0000" is not a druid: served as druid:bc123df4567`},
+		{"bc123df4567", ""},
+		{"druid:bc123df4567", ""},
+	} {
+		in, err := Ingest(ctx, doc(c.objectID), nil)
+		if err != nil {
+			t.Errorf("%s: refused: %v", c.objectID, err)
+			continue
+		}
+		if !bytes.Contains(in.Data, []byte("<objectId>druid:bc123df4567</objectId>")) || bytes.Contains(in.Data, []byte("oo000oo0000")) {
+			t.Errorf("%s: served identityMetadata does not name the object:\n%s", c.objectID, in.Data)
+		}
+		if c.warning != "" && !containsWarning(in.Warnings, c.warning) {
+			t.Errorf("%s: no warning %q in %q", c.objectID, c.warning, in.Warnings)
+		}
+		if in.Record.ObjectType != "collection" {
+			t.Errorf("%s: object type %q", c.objectID, in.Record.ObjectType)
+		}
+	}
+	_, err := Ingest(ctx, doc("druid:bt102cd1002"), nil)
+	if !errors.Is(err, ErrUnacceptable) || err == nil || !strings.Contains(err.Error(), `identityMetadata/objectId "druid:bt102cd1002" names another object than druid:bc123df4567`) {
+		t.Errorf("identityMetadata/objectId naming another object: %v, want refused naming it", err)
+	}
+}
+
+// TestMODSNameCase: a MODS name written in another case than the schema
+// declares (real: keydate="yes" on a dateCreated, in a Stanford special
+// collections record of sul-dlss-deprecated/colligo) is served in the
+// schema's spelling, with a warning, not dropped; so is an element
+// (dateissued, TitleInfo). A respelled attribute the element still does
+// not allow is dropped, as any attribute the schema rejects.
+func TestMODSNameCase(t *testing.T) {
+	ctx := context.Background()
+	schema := testSchema(t)
+	doc := []byte(`<mods xmlns="http://www.loc.gov/mods/v3" version="3.3">
+<TitleInfo><title>Letter of Pius VI</title></TitleInfo>
+<originInfo><dateCreated keydate="yes">June 1781</dateCreated><dateissued encoding="w3cdtf">1781</dateissued></originInfo>
+<note KeyDate="yes">Purchased, 2011.</note>
+</mods>`)
+	out, served, warnings := prepareServed(t, ctx, schema, "case variants", doc)
+	if out == nil {
+		return
+	}
+	for _, want := range []string{
+		`<dateCreated keyDate="yes">June 1781</dateCreated>`,
+		`<dateIssued encoding="w3cdtf">1781</dateIssued>`,
+		`<note>Purchased, 2011.</note>`,
+	} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("served MODS has no %s:\n%s", want, out)
+		}
+	}
+	if served.Title != "Letter of Pius VI" {
+		t.Errorf("title %q", served.Title)
+	}
+	for _, want := range []string{
+		"mods/originInfo/dateCreated/@keydate is not a MODS 3.6 name: served as @keyDate",
+		"mods/originInfo/dateissued is not a MODS 3.6 name: served as dateIssued",
+		"mods/TitleInfo is not a MODS 3.6 name: served as titleInfo",
+		`mods/note/@keyDate "yes" is not allowed by MODS 3.6`,
+	} {
+		if !containsWarning(warnings, want) {
+			t.Errorf("no warning %q in %q", want, warnings)
+		}
+	}
+	// The root in another case, in the MODS namespace, and a fixed value
+	// in another case (keyDate="Yes"): the record is read, not refused.
+	root := []byte(`<mods:MODS xmlns:mods="http://www.loc.gov/mods/v3"><mods:titleInfo><mods:title>Letter of Pius VI</mods:title></mods:titleInfo><mods:originInfo><mods:dateIssued keyDate="Yes">1781</mods:dateIssued></mods:originInfo></mods:MODS>`)
+	out, served, warnings = prepareServed(t, ctx, schema, "root MODS", root)
+	if out == nil {
+		return
+	}
+	if served.Title != "Letter of Pius VI" || !bytes.Contains(out, []byte(`keyDate="yes"`)) {
+		t.Errorf("served MODS:\n%s", out)
+	}
+	for _, want := range []string{"the root element MODS is read as mods", `@keyDate "Yes" is not a MODS 3.6 value: served as "yes"`} {
+		if !containsWarning(warnings, want) {
+			t.Errorf("no warning %q in %q", want, warnings)
+		}
+	}
+}
+
+// TestNamespacedChildCase: an embedded MODS record (or Dublin Core, RDF)
+// in its namespace but named in another case (<MODS xmlns=MODS>,
+// <mods:Mods>, <oai_dc:DC>) is read as that child, with a warning, as a
+// case variant of a child in no namespace is: the title comes from it and
+// .mods serves it. Before, it was an unknown element and the object's
+// MODS was derived from Dublin Core.
+func TestNamespacedChildCase(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ child, warning string }{
+		{`<MODS xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>T</title></titleInfo></MODS>`, "publicObject/MODS is read as mods (in http://www.loc.gov/mods/v3)"},
+		{`<mods:Mods xmlns:mods="http://www.loc.gov/mods/v3"><mods:titleInfo><mods:title>T</mods:title></mods:titleInfo></mods:Mods>`, "publicObject/Mods is read as mods"},
+		{`<oai_dc:DC xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></oai_dc:DC>`, "publicObject/DC is read as dc"},
+	} {
+		in, err := Ingest(ctx, []byte(`<publicObject objectId="druid:bc123df4567" published="2015-01-01T00:00:00Z">`+c.child+`</publicObject>`), nil)
+		if err != nil {
+			t.Errorf("%s: refused: %v", c.child, err)
+			continue
+		}
+		if in.Record.Title() != "T" || !containsWarning(in.Warnings, c.warning) {
+			t.Errorf("%s: title %q, warnings %q", c.child, in.Record.Title(), in.Warnings)
+		}
+		if strings.Contains(c.child, "mods") && in.Record.MODS == nil {
+			t.Errorf("%s: no MODS read", c.child)
+		}
+		again, err := Ingest(ctx, in.Data, nil)
+		if err != nil || !bytes.Equal(again.Data, in.Data) {
+			t.Errorf("%s: the served record is not stable: %v", c.child, err)
+		}
+	}
+}
+
+// TestStatementMarkup: a rights statement with markup inside it (real: a
+// 2015 record's useAndReproduction ending "at <a
+// href="mailto:speccollref@stanford.edu">speccollref@stanford.edu</a>.",
+// in sul-dlss-deprecated/discovery-indexer's fixtures) is read with the
+// markup's text in its place; the served record keeps the markup.
+func TestStatementMarkup(t *testing.T) {
+	ctx := context.Background()
+	doc := []byte(`<publicObject objectId="druid:bc123df4567" published="2015-02-06T11:21:51-08:00"><rightsMetadata>
+<copyright><human type="copyright">© <b>Stanford</b> University</human></copyright>
+<use><human type="useAndReproduction">Please contact the Librarian at
+<a href="mailto:speccollref@stanford.edu">speccollref@stanford.edu</a>
+.</human></use></rightsMetadata></publicObject>`)
+	in, err := Ingest(ctx, doc, nil)
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if want := "Please contact the Librarian at\nspeccollref@stanford.edu\n."; in.Record.Rights.UseStatement != want {
+		t.Errorf("use statement %q, want %q", in.Record.Rights.UseStatement, want)
+	}
+	if want := "© Stanford University"; in.Record.Rights.Copyright != want {
+		t.Errorf("copyright %q, want %q", in.Record.Rights.Copyright, want)
+	}
+	if !bytes.Contains(in.Data, []byte(`<a href="mailto:speccollref@stanford.edu">speccollref@stanford.edu</a>`)) {
+		t.Errorf("the served record lost the markup:\n%s", in.Data)
+	}
+}
+
+// TestMODSUndeclaredNames: names no place in the MODS 3.6 schema allows
+// (local elements, an element of another namespace outside extension, an
+// attribute MODS does not have) are dropped in one pass, however many
+// there are; what is inside extension or accessCondition (open content)
+// is kept. Repaired one xmllint round at a time, a record with more than
+// a dozen of them was refused when the rounds ran out.
+func TestMODSUndeclaredNames(t *testing.T) {
+	ctx := context.Background()
+	schema := testSchema(t)
+	var b strings.Builder
+	b.WriteString(`<mods xmlns="http://www.loc.gov/mods/v3" xmlns:local="urn:local" xmlns:xlink="http://www.w3.org/1999/xlink" ID="m1" version="3.4"><titleInfo ID="t1" xml:lang="en"><title>Many local fields</title></titleInfo><name ID="n1" xlink:href="http://example.org/n1"><namePart>N</namePart></name>`)
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, `<localField n="%d">x</localField><local:note>y</local:note><note localType="z">n%d</note>`, i, i)
+	}
+	b.WriteString(`<extension><localField>kept</localField><local:note>kept too</local:note></extension></mods>`)
+	out, served, warnings := prepareServed(t, ctx, schema, "local fields", []byte(b.String()))
+	if out == nil {
+		return
+	}
+	// MODS's own ID, and the attributes of the schemas it imports (xml:,
+	// xlink:), are kept.
+	for _, kept := range []string{`ID="m1"`, `<titleInfo ID="t1" xml:lang="en">`, `<name ID="n1" xlink:href="http://example.org/n1">`} {
+		if !bytes.Contains(out, []byte(kept)) {
+			t.Errorf("served MODS lost %s:\n%s", kept, out)
+		}
+	}
+	if served.Title != "Many local fields" || bytes.Count(out, []byte("<note>")) != 30 || !bytes.Contains(out, []byte("<localField>kept</localField>")) || !bytes.Contains(out, []byte("<local:note>kept too</local:note>")) {
+		t.Errorf("served MODS:\n%s", out)
+	}
+	for _, want := range []string{
+		`mods/localField "x" is not allowed by MODS 3.6 (no MODS element has this name): dropped`,
+		`mods/note "y" is not allowed by MODS 3.6 (an element of another namespace, outside extension): dropped`,
+		`mods/note/@localType "z" is not allowed by MODS 3.6 (no MODS attribute has this name): dropped`,
+	} {
+		if !containsWarning(warnings, want) {
+			t.Errorf("no warning %q in %q", want, warnings)
+		}
+	}
+}
+
+// TestMODSMisplacedElements: an element written a level too high (real:
+// a placeTerm directly in originInfo, in purl.stanford.edu's 2015 MODS of
+// tn629pk3948) is served inside the one element the schema lets hold it
+// there (place; a loose title in a titleInfo, a roleTerm in a role), not
+// dropped. In a record written on one line, the repair falls on the
+// element complained of, not on a valid one of the same name earlier on
+// the line: xmllint names elements by line, and the record is checked in
+// a form where each start tag ends on a line of its own.
+func TestMODSMisplacedElements(t *testing.T) {
+	ctx := context.Background()
+	schema := testSchema(t)
+	doc := []byte(`<mods:mods xmlns:mods="http://www.loc.gov/mods/v3"><mods:titleInfo><mods:title>Lecture 1</mods:title></mods:titleInfo><mods:originInfo><mods:dateCreated>2003-01-27</mods:dateCreated><mods:placeTerm type="text">Stanford (Calif.)</mods:placeTerm></mods:originInfo><mods:title>Loose title</mods:title><mods:name><mods:namePart>Frantz, Marge</mods:namePart><mods:roleTerm type="text">Speaker</mods:roleTerm></mods:name><mods:bogus>x</mods:bogus><mods:note>kept</mods:note></mods:mods>`)
+	out, served, warnings := prepareServed(t, ctx, schema, "misplaced", doc)
+	if out == nil {
+		return
+	}
+	for _, want := range []string{
+		`<mods:titleInfo><mods:title>Lecture 1</mods:title></mods:titleInfo>`,
+		`<mods:place><mods:placeTerm type="text">Stanford (Calif.)</mods:placeTerm></mods:place>`,
+		`<mods:titleInfo><mods:title>Loose title</mods:title></mods:titleInfo>`,
+		`<mods:role><mods:roleTerm type="text">Speaker</mods:roleTerm></mods:role>`,
+		`<mods:note>kept</mods:note>`,
+	} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("served MODS has no %s:\n%s", want, out)
+		}
+	}
+	if served.Title != "Lecture 1" || bytes.Contains(out, []byte("bogus")) {
+		t.Errorf("title %q; served MODS:\n%s", served.Title, out)
+	}
+	if !containsWarning(warnings, "mods/originInfo/placeTerm is not allowed where it stands by MODS 3.6: served inside a new place") {
+		t.Errorf("no warning of the placeTerm in %q", warnings)
+	}
+	// Twenty placeTerms in one originInfo, and twenty languageTerms
+	// directly in a titleInfo (which no element there may hold): all are
+	// repaired, though the schema check names one per parent and round.
+	var b strings.Builder
+	b.WriteString(`<mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>Many</title>`)
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, `<languageTerm>x%d</languageTerm>`, i)
+	}
+	b.WriteString(`</titleInfo><originInfo>`)
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, `<placeTerm type="text">Place %d</placeTerm>`, i)
+	}
+	b.WriteString(`</originInfo></mods>`)
+	out, served, _ = prepareServed(t, ctx, schema, "many misplaced", []byte(b.String()))
+	if out == nil {
+		return
+	}
+	if served.Title != "Many" || bytes.Count(out, []byte("<place><placeTerm")) != 20 || bytes.Contains(out, []byte("languageTerm")) {
+		t.Errorf("served MODS:\n%s", out)
+	}
+}
+
+// TestMODSUnqualifiedChildren: a mods in the MODS namespace whose
+// children are written in none (<mods:mods xmlns:mods="…"><titleInfo>…,
+// no default namespace) is read as MODS, with a warning, as a record
+// document and embedded in a public XML record; elements in no namespace
+// inside extension stay another vocabulary's. Before, every child was
+// dropped and the document refused as empty MODS.
+func TestMODSUnqualifiedChildren(t *testing.T) {
+	ctx := context.Background()
+	schema := testSchema(t)
+	mods := `<mods:mods xmlns:mods="http://www.loc.gov/mods/v3" version="3.4"><titleInfo><title>Unprefixed children</title></titleInfo><originInfo><dateIssued>1901</dateIssued></originInfo><mods:extension><local>kept</local></mods:extension></mods:mods>`
+	out, served, warnings := prepareServed(t, ctx, schema, "unqualified children", []byte(mods))
+	if out == nil {
+		return
+	}
+	if served.Title != "Unprefixed children" || !bytes.Contains(out, []byte("<dateIssued>1901</dateIssued>")) || !bytes.Contains(out, []byte("<local>kept</local>")) {
+		t.Errorf("served MODS:\n%s", out)
+	}
+	if !containsWarning(warnings, "mods has 2 child elements in no namespace") {
+		t.Errorf("no warning in %q", warnings)
+	}
+	in, err := Ingest(ctx, []byte(`<publicObject objectId="druid:bc123df4567" published="2015-01-01T00:00:00Z">`+mods+`</publicObject>`), schema)
+	if err != nil {
+		t.Fatalf("embedded: refused: %v", err)
+	}
+	if in.Record.Title() != "Unprefixed children" {
+		t.Errorf("embedded: title %q, warnings %q", in.Record.Title(), in.Warnings)
+	}
+	again, err := Ingest(ctx, in.Data, schema)
+	if err != nil || !bytes.Equal(again.Data, in.Data) {
+		t.Errorf("embedded: the served record is not stable: %v", err)
+	}
+}
+
+// TestSchemaLocationNotPairs: an xsi:schemaLocation that is not a list of
+// namespace and location pairs (the MODS schema's location alone) is
+// served as the one MODS 3.6 pair; before, the MODS pair was appended to
+// the lone location, pairing the wrong tokens.
+func TestSchemaLocationNotPairs(t *testing.T) {
+	ctx := context.Background()
+	schema := testSchema(t)
+	doc := []byte(`<mods xmlns="http://www.loc.gov/mods/v3" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.loc.gov/standards/mods/v3/mods-3-4.xsd" version="3.4"><titleInfo><title>t</title></titleInfo></mods>`)
+	out, _, _ := prepareServed(t, ctx, schema, "schemaLocation alone", doc)
+	if want := `xsi:schemaLocation="` + NSMODS + ` ` + MODS36Location + `"`; out != nil && !bytes.Contains(out, []byte(want)) {
+		t.Errorf("served MODS has no %s:\n%s", want, out)
+	}
+	// Pairs keep their other namespaces.
+	if got := replaceLocation("http://www.loc.gov/mods/v3 mods-3-4.xsd http://www.w3.org/1999/xlink xlink.xsd", NSMODS, MODS36Location); got != NSMODS+" "+MODS36Location+" http://www.w3.org/1999/xlink xlink.xsd" {
+		t.Errorf("pairs: %q", got)
+	}
+}
+
+// TestReadingOrder: contentMetadata/bookData/@readingOrder (the current
+// publisher writes <bookData readingOrder="rtl"/> for a book read right
+// to left; real: sul-dlss/purl-fetcher's contentMetadata generator) is
+// read in any case and in its long form; another value is warned of and
+// the book read left to right.
+func TestReadingOrder(t *testing.T) {
+	ctx := context.Background()
+	for order, want := range map[string]string{"rtl": "rtl", "RTL": "rtl", "right-to-left": "rtl", "ltr": "ltr", "": "", "sideways": ""} {
+		in, err := Ingest(ctx, []byte(`<publicObject objectId="druid:bc123df5678" published="2024-06-04T17:00:00Z"><contentMetadata objectId="druid:bc123df5678" type="book"><bookData readingOrder="`+order+`"/></contentMetadata></publicObject>`), nil)
+		if err != nil {
+			t.Fatalf("%q: refused: %v", order, err)
+		}
+		if in.Record.ReadingOrder != want {
+			t.Errorf("%q: reading order %q, want %q", order, in.Record.ReadingOrder, want)
+		}
+		if order == "sideways" && !containsWarning(in.Warnings, `bookData/@readingOrder "sideways" is not one the service knows`) {
+			t.Errorf("no warning of the unknown order: %q", in.Warnings)
+		}
+	}
 }

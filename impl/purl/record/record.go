@@ -54,9 +54,12 @@ type Record struct {
 	Collections []druid.Druid
 	ContentType string
 	Thumb       string // file name of the thumbnail, "" when none
-	Resources   []Resource
-	Rights      Rights
-	DC          DublinCore
+	// ReadingOrder is contentMetadata/bookData/@readingOrder: "rtl" for a
+	// book read right to left, "ltr" said outright, "" when not said.
+	ReadingOrder string
+	Resources    []Resource
+	Rights       Rights
+	DC           DublinCore
 	// MODS is the embedded MODS record (a seventh child of publicObject)
 	// as a document of its own, nil when the record embeds none.
 	MODS []byte
@@ -213,9 +216,12 @@ type publicObjectXML struct {
 		} `xml:"http://www.w3.org/1999/02/22-rdf-syntax-ns# Description"`
 	} `xml:"http://www.w3.org/1999/02/22-rdf-syntax-ns# RDF"`
 	Content struct {
-		ObjectID  string   `xml:"objectId,attr"`
-		Type      string   `xml:"type,attr"`
-		Thumbs    []string `xml:"thumb"`
+		ObjectID string   `xml:"objectId,attr"`
+		Type     string   `xml:"type,attr"`
+		Thumbs   []string `xml:"thumb"`
+		BookData []struct {
+			ReadingOrder string `xml:"readingOrder,attr"`
+		} `xml:"bookData"`
 		Resources []struct {
 			ID       string `xml:"id,attr"`
 			Sequence string `xml:"sequence,attr"`
@@ -441,6 +447,19 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 	r.ContentType = strings.ToLower(strings.TrimSpace(c.Type))
 	if r.ContentType != "" && !contentTypes[r.ContentType] {
 		warn("contentMetadata/@type %q is not a type the service knows: its files are served and shown by their media types", c.Type)
+	}
+	// The reading order the repository writes for books (cocina's
+	// viewingDirection, written as <bookData readingOrder="rtl"/>).
+	for _, b := range c.BookData {
+		switch o := strings.ToLower(strings.TrimSpace(b.ReadingOrder)); o {
+		case "":
+		case "rtl", "right-to-left":
+			r.ReadingOrder = "rtl"
+		case "ltr", "left-to-right":
+			r.ReadingOrder = "ltr"
+		default:
+			warn("contentMetadata/bookData/@readingOrder %q is not one the service knows (ltr, rtl): the book is read left to right", b.ReadingOrder)
+		}
 	}
 	names := map[string]bool{}
 	for i, res := range c.Resources {

@@ -178,6 +178,30 @@ type anyXML struct {
 	Attrs   []xml.Attr `xml:",any,attr"`
 	Text    string     `xml:",chardata"`
 	Kids    []anyXML   `xml:",any"`
+	Inner   string     `xml:",innerxml"`
+}
+
+// statement is the text of a human statement with the text of the markup
+// inside it, in order: the repository stored statements with HTML in
+// them (a useAndReproduction ending "contact … at <a
+// href="mailto:…">speccollref@stanford.edu</a>."), and the statement
+// read without the link's text would name no one to contact.
+func (e anyXML) statement() string {
+	if len(e.Kids) == 0 {
+		return strings.TrimSpace(e.Text)
+	}
+	var b strings.Builder
+	dec := xml.NewDecoder(strings.NewReader(e.Inner))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if t, ok := tok.(xml.CharData); ok {
+			b.Write(t)
+		}
+	}
+	return strings.TrimSpace(b.String())
 }
 
 func (e anyXML) attr(local string) string {
@@ -224,7 +248,7 @@ func (x rightsXML) parse(rec *Record, warn func(format string, args ...any)) Rig
 			for _, u := range a.Kids {
 				switch {
 				case u.is("human") && strings.EqualFold(u.attr("type"), "useAndReproduction"):
-					r.UseStatement = strings.TrimSpace(u.Text)
+					r.UseStatement = u.statement()
 				case u.is("license"):
 					r.License = strings.TrimSpace(u.Text)
 				case u.is("machine") && r.License == "":
@@ -243,7 +267,7 @@ func (x rightsXML) parse(rec *Record, warn func(format string, args ...any)) Rig
 		case a.is("copyright"):
 			for _, c := range a.Kids {
 				if c.is("human") && r.Copyright == "" {
-					r.Copyright = strings.TrimSpace(c.Text)
+					r.Copyright = c.statement()
 				}
 			}
 			continue

@@ -34,6 +34,217 @@ type MODSSchema struct {
 	fsys fs.FS
 	dir  string
 	mu   sync.Mutex
+
+	// spellings maps the lower-case form of every element and attribute
+	// name the schema declares to its spelling (read once from the XSD):
+	// PrepareMODS respells a name the schema rejects that is one of these
+	// but for case.
+	spellingsOnce sync.Once
+	spellings     schemaSpellings
+}
+
+// schemaSpellings are the names a schema declares, by lower-case form,
+// and the elements whose content is open (any element may be inside
+// them, as inside extension and accessCondition).
+type schemaSpellings struct {
+	elements, attributes map[string]string
+	open                 map[string]bool
+	// children maps an element name to the names of the elements its
+	// content may hold (over all its declarations).
+	children map[string]map[string]bool
+}
+
+// contentModels reads, from an XSD's tree, which elements each element
+// may hold: its type's element declarations and references, those of
+// the groups it refers to and of the types it extends or restricts. Names
+// only (no order or counts): enough to know where a misplaced element
+// belongs, which the schema check then confirms.
+func contentModels(schema *xnode) map[string]map[string]bool {
+	types, groups := map[string]*xnode{}, map[string]*xnode{}
+	for _, d := range schema.elements() {
+		name, _ := d.attr("name")
+		switch d.name.Local {
+		case "complexType", "simpleType":
+			types[name] = d
+		case "group":
+			groups[name] = d
+		}
+	}
+	var childNames func(n *xnode, seen map[*xnode]bool) map[string]bool
+	childNames = func(n *xnode, seen map[*xnode]bool) map[string]bool {
+		out := map[string]bool{}
+		if n == nil || seen[n] {
+			return out
+		}
+		seen[n] = true
+		for _, k := range n.elements() {
+			switch k.name.Local {
+			case "element":
+				if ref, ok := k.attr("ref"); ok {
+					out[localPart(ref)] = true
+				} else if name, ok := k.attr("name"); ok {
+					out[name] = true
+				}
+				continue // its own content is its own
+			case "group":
+				if ref, ok := k.attr("ref"); ok {
+					for c := range childNames(groups[localPart(ref)], seen) {
+						out[c] = true
+					}
+					continue
+				}
+			case "extension", "restriction":
+				if base, ok := k.attr("base"); ok {
+					for c := range childNames(types[localPart(base)], seen) {
+						out[c] = true
+					}
+				}
+			case "attribute", "attributeGroup", "annotation":
+				continue
+			}
+			for c := range childNames(k, seen) {
+				out[c] = true
+			}
+		}
+		return out
+	}
+	children := map[string]map[string]bool{}
+	var walk func(n *xnode)
+	walk = func(n *xnode) {
+		for _, k := range n.elements() {
+			if name, ok := k.attr("name"); ok && k.name.Local == "element" {
+				content := k
+				if typ, ok := k.attr("type"); ok {
+					content = types[localPart(typ)]
+				}
+				if children[name] == nil {
+					children[name] = map[string]bool{}
+				}
+				for c := range childNames(content, map[*xnode]bool{}) {
+					children[name][c] = true
+				}
+			}
+			walk(k)
+		}
+	}
+	walk(schema)
+	return children
+}
+
+// localPart is a QName's local part (xs:string → string).
+func localPart(qname string) string {
+	if i := strings.LastIndexByte(qname, ':'); i >= 0 {
+		return qname[i+1:]
+	}
+	return qname
+}
+
+// wrapper is the one element that may stand in parent and may hold child,
+// for a child the schema does not allow in parent itself ("" when child
+// may stand there, its place being wrong, or when none or several could
+// hold it): a placeTerm written directly in originInfo belongs in a place.
+func (s schemaSpellings) wrapper(parent, child string) string {
+	allowed := s.children[parent]
+	if allowed == nil || allowed[child] {
+		return ""
+	}
+	found := ""
+	for w := range allowed {
+		if s.children[w][child] {
+			if found != "" {
+				return ""
+			}
+			found = w
+		}
+	}
+	return found
+}
+
+var (
+	declaredName = regexp.MustCompile(`<(?:xs:|xsd:)?(element|attribute)\s+name="([^"]+)"`)
+	// typedElement is an element declared with a named type; openType a
+	// complex type that extends extensionDefinition (MODS's open
+	// content: a sequence of xs:any).
+	typedElement = regexp.MustCompile(`<(?:xs:|xsd:)?element\s+name="([^"]+)"\s+type="([^"]+)"`)
+	openType     = regexp.MustCompile(`(?s)<(?:xs:|xsd:)?complexType\s+name="([^"]+)"[^>]*>\s*<(?:xs:|xsd:)?complexContent[^>]*>\s*<(?:xs:|xsd:)?extension\s+base="extensionDefinition"`)
+)
+
+// names returns the element and attribute names the schema declares,
+// read from its main XSD (not the schemas it imports: their attributes,
+// xml:id and xlink:type, are in their own namespaces, and are written
+// with a prefix; read as unprefixed names, xml's id made MODS's ID
+// ambiguous and dropped); a name declared in two spellings that differ
+// only by case is left out, since a third spelling could be either.
+func (m *MODSSchema) names() schemaSpellings {
+	m.spellingsOnce.Do(func() {
+		m.spellings = schemaSpellings{elements: map[string]string{}, attributes: map[string]string{}, open: map[string]bool{}}
+		if err := m.materialize(); err != nil {
+			return
+		}
+		ambiguous := map[string]bool{}
+		for _, f := range []string{m.xsd} {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			openTypes := map[string]bool{"extensionDefinition": true}
+			for _, sub := range openType.FindAllStringSubmatch(string(data), -1) {
+				openTypes[sub[1]] = true
+			}
+			for _, sub := range typedElement.FindAllStringSubmatch(string(data), -1) {
+				if openTypes[sub[2]] {
+					m.spellings.open[sub[1]] = true
+				}
+			}
+			for _, sub := range declaredName.FindAllStringSubmatch(string(data), -1) {
+				into := m.spellings.elements
+				if sub[1] == "attribute" {
+					into = m.spellings.attributes
+				}
+				key := sub[1] + " " + strings.ToLower(sub[2])
+				if prev, ok := into[strings.ToLower(sub[2])]; ok && prev != sub[2] {
+					ambiguous[key] = true
+				}
+				into[strings.ToLower(sub[2])] = sub[2]
+			}
+		}
+		if data, err := os.ReadFile(m.xsd); err == nil {
+			if tree, err := parseTree(data); err == nil {
+				m.spellings.children = contentModels(tree)
+			}
+		}
+		for key := range ambiguous {
+			kind, lower, _ := strings.Cut(key, " ")
+			if kind == "attribute" {
+				delete(m.spellings.attributes, lower)
+			} else {
+				delete(m.spellings.elements, lower)
+			}
+		}
+	})
+	return m.spellings
+}
+
+// declares reports whether the schema declares name (an element's or an
+// attribute's) in some case.
+func (s schemaSpellings) declares(name string, attribute bool) bool {
+	in := s.elements
+	if attribute {
+		in = s.attributes
+	}
+	_, ok := in[strings.ToLower(name)]
+	return ok
+}
+
+// respelling is the spelling the schema declares for name (an element's
+// or an attribute's) when name differs from it only by case.
+func (s schemaSpellings) respelling(name string, attribute bool) (string, bool) {
+	in := s.elements
+	if attribute {
+		in = s.attributes
+	}
+	v, ok := in[strings.ToLower(name)]
+	return v, ok && v != name
 }
 
 // ErrSchemaCheck means the schema check could not run (as opposed to a
@@ -167,6 +378,7 @@ type Complaint struct {
 var (
 	complaintLine = regexp.MustCompile(`^-:(\d+): .*?error : Element '(?:\{[^}]*\})?([^']+)'(?:, attribute '(?:\{[^}]*\})?([^']+)')?: (.*)$`)
 	enumSet       = regexp.MustCompile(`of the set \{(.*)\}`)
+	fixedValue    = regexp.MustCompile(`fixed value constraint '((?:[^']|'')*)'`)
 	enumValue     = regexp.MustCompile(`'((?:[^']|'')*)'`)
 )
 
@@ -197,6 +409,10 @@ func (m *MODSSchema) Complaints(ctx context.Context, doc []byte) ([]Complaint, e
 				for _, v := range enumValue.FindAllStringSubmatch(set[1], -1) {
 					c.Allowed = append(c.Allowed, v[1])
 				}
+			}
+			// A fixed value (keyDate="yes") is an enumeration of one.
+			if fixed := fixedValue.FindStringSubmatch(sub[4]); fixed != nil {
+				c.Allowed = append(c.Allowed, fixed[1])
 			}
 		}
 		cs = append(cs, c)

@@ -204,7 +204,12 @@ func nsDecl(prefix, uri string) xml.Attr {
 }
 
 // write serialises n as written (prefixes and declarations unchanged).
-func (n *xnode) write(b *bytes.Buffer) {
+func (n *xnode) write(b *bytes.Buffer) { n.writeTags(b, false) }
+
+// writeTags is write; with tagLines, every start tag ends on a line of its
+// own (a line break before its closing ">", where white space means
+// nothing), so that each element is named by a line of its own.
+func (n *xnode) writeTags(b *bytes.Buffer, tagLines bool) {
 	b.WriteByte('<')
 	writeName(b, n.name)
 	for _, a := range n.attrs {
@@ -214,6 +219,9 @@ func (n *xnode) write(b *bytes.Buffer) {
 		escapeAttr(b, a.Value)
 		b.WriteByte('"')
 	}
+	if tagLines {
+		b.WriteByte('\n')
+	}
 	if len(n.kids) == 0 {
 		b.WriteString("/>")
 		return
@@ -222,7 +230,7 @@ func (n *xnode) write(b *bytes.Buffer) {
 	for _, k := range n.kids {
 		switch t := k.(type) {
 		case *xnode:
-			t.write(b)
+			t.writeTags(b, tagLines)
 		case xml.CharData:
 			escapeText(b, string(t))
 		case xml.Comment:
@@ -278,6 +286,21 @@ func (n *xnode) document() []byte {
 	var b bytes.Buffer
 	b.WriteString(xml.Header)
 	n.write(&b)
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// lineDocument is document with every start tag ending on a line of its
+// own: the same document (white space inside a tag is not content), in
+// which a line names one element. xmllint names the elements it
+// complains of by the line their start tag ends on; in a record written
+// on one line, every element had the same line, and a repair could fall
+// on a valid element of the same name (the title of a titleInfo dropped
+// for a title written outside one).
+func (n *xnode) lineDocument() []byte {
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	n.writeTags(&b, true)
 	b.WriteByte('\n')
 	return b.Bytes()
 }
