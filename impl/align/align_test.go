@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -543,5 +544,53 @@ func TestMatchPercentAsHIVDB(t *testing.T) {
 	exp := 100 - 100*float64(3*len(want))/float64(3*200-6)
 	if math.Abs(rt.MatchPercent-exp) > 1e-9 {
 		t.Errorf("match %.6f%%, want %.6f%%", rt.MatchPercent, exp)
+	}
+}
+
+// TestLongRT69InsertionOfRepeat: an insertion after RT69 that copies the codons before it
+// (as the RT69 insertion complex does, up to eight codons and more in real sequences:
+// AF315271 of testdata/unseen) is read as one insertion after codon 69, whatever its
+// length and wherever the sequence starts, never split in two with the codons between
+// them misread (docs/alignment.md, step 2: "anchors on a repeat").
+func TestLongRT69InsertionOfRepeat(t *testing.T) {
+	a := newTestAligner(t)
+	cons := a.Consensus(RT)
+	for _, from := range []int{1, 53} {
+		for n := 1; n <= 10; n++ {
+			seq, _ := synth(t, a, uint64(100+n), 0, synthGene{RT, from, 240})
+			at := 3 * (69 - from + 1)
+			rng := rand.New(rand.NewPCG(uint64(n), 7))
+			copied := cons[69-n : 69] // codons 70-n … 69
+			seq = seq[:at] + backTranslate(copied, rng) + seq[at:]
+			res := mustAlign(t, a, seq)
+			rt := mustGene(t, res, RT)
+			want := "T69T_" + copied
+			if got := mutationStrings(rt); len(got) != 1 || got[0] != want {
+				t.Errorf("RT %d-240, %d codons copied after 69: mutations %v, want [%s]", from, n, got, want)
+			}
+			if rt.FirstAA != from || rt.LastAA != 240 || len(rt.Frameshifts) != 0 {
+				t.Errorf("RT %d-240, %d codons copied: read %d-%d, frameshifts %v", from, n, rt.FirstAA, rt.LastAA, rt.Frameshifts)
+			}
+		}
+	}
+}
+
+// TestWidenForRepeats: rows within a step's size (in codons) of the anchors around a change
+// of diagonal get both diagonals; rows farther away keep their own.
+func TestWidenForRepeats(t *testing.T) {
+	// Anchors at rows 10 and 20 on diagonal 0, then rows 30 and 40 on diagonal +24 (8 codons
+	// inserted somewhere between rows 20 and 30).
+	anchors := []hit{{r: 10, p: 30}, {r: 20, p: 60}, {r: 30, p: 114}, {r: 40, p: 144}}
+	for _, c := range []struct{ j, k, dmin, dmax, wantMin, wantMax int }{
+		{5, 0, 0, 0, 0, 0},      // far before the step
+		{12, 1, 0, 0, 0, 24},    // 8 codons before the step's first anchor: within 9
+		{25, 2, 0, 24, 0, 24},   // between the step's anchors (makeBand has both already)
+		{38, 3, 24, 24, 0, 24},  // 8 codons after the step's last anchor
+		{45, 4, 24, 24, 24, 24}, // beyond the step's size
+	} {
+		gotMin, gotMax := widenForRepeats(anchors, c.k, c.j, c.dmin, c.dmax)
+		if gotMin != c.wantMin || gotMax != c.wantMax {
+			t.Errorf("row %d: diagonals %d..%d, want %d..%d", c.j, gotMin, gotMax, c.wantMin, c.wantMax)
+		}
 	}
 }

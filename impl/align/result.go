@@ -580,6 +580,7 @@ func makeBand(b *band, anchors []hit, rg region, w int) bool {
 				dmin, dmax = dmax, dmin
 			}
 		}
+		dmin, dmax = widenForRepeats(anchors, k, j, dmin, dmax)
 		lo := max(3*j+dmin-w, rg.qlo)
 		hi := min(3*j+dmax+w, rg.qhi)
 		if lo > hi {
@@ -599,6 +600,41 @@ func makeBand(b *band, anchors []hit, rg region, w int) bool {
 	}
 	b.jLast = b.jFirst + rows - 1
 	return true
+}
+
+// maxRepeatShift bounds, in codons, how far widenForRepeats lets an indel lie beyond the
+// anchors that frame it (the band then holds at most this many more rows of both diagonals).
+const maxRepeatShift = 30
+
+// widenForRepeats widens row j's diagonal range [dmin, dmax] to both diagonals of every
+// anchor step (a change of diagonal: an indel) whose anchors lie within the step's own size
+// in codons of row j (at most maxRepeatShift). An inserted stretch is often a copy of the
+// codons next to it (the RT69 insertion complex duplicates the codons around 69: T69S_SS,
+// and longer), so the anchors of the copy match the consensus as well as those of the
+// original: the chain may then step to the new diagonal up to the stretch's length before
+// or after where the indel belongs. Without this the band held the indel to where the chain
+// stepped, and an 8-codon RT69 insertion (AF315271: …D67 S68 T69 + TEGKKDST + K70R) was
+// split into two 4-codon insertions at 62 and 69 with six codons between them misread.
+// k is the index of the first anchor after row j (as in makeBand).
+func widenForRepeats(anchors []hit, k, j, dmin, dmax int) (int, int) {
+	diag := func(h hit) int { return int(h.p) - 3*int(h.r) }
+	// Steps i-1 → i whose rows lie within maxRepeatShift of row j on either side.
+	lo := k
+	for lo > 1 && int(anchors[lo-1].r) >= j-maxRepeatShift {
+		lo--
+	}
+	for i := max(lo, 1); i < len(anchors) && int(anchors[i-1].r) <= j+maxRepeatShift; i++ {
+		d0, d1 := diag(anchors[i-1]), diag(anchors[i])
+		if d0 == d1 {
+			continue
+		}
+		shift := min((max(d0, d1)-min(d0, d1))/3+1, maxRepeatShift)
+		if j < int(anchors[i-1].r)-shift || j > int(anchors[i].r)+shift {
+			continue
+		}
+		dmin, dmax = min(dmin, d0, d1), max(dmax, d0, d1)
+	}
+	return dmin, dmax
 }
 
 // codonRec is one aligned consensus codon before trimming.

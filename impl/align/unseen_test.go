@@ -155,14 +155,73 @@ func TestUnseenRealSequences(t *testing.T) {
 			t.Errorf("expected.tsv names %q, found in no FASTA file", name)
 		}
 	}
-	if len(seen) < 127 {
-		t.Errorf("only %d unseen sequences, want the 127 of testdata/unseen", len(seen))
+	if len(seen) < 192 {
+		t.Errorf("only %d unseen sequences, want the 192 of testdata/unseen", len(seen))
 	}
 }
 
+// checkUnseenMutations checks a gene against the mutation column: specs separated by "; ",
+// each "fs=none", "GENE=none", "GENE>=M41L,…", "GENE:unsequenced=a-b" or one of
+//
+//	GENE:deletion=a-b     at least one codon of a..b deleted (an RT67/69 deletion, placed at
+//	                      67, 68 or 69 by the program that reads it)
+//	GENE:insertion=a      whole codons inserted after codon a (the RT69 insertion complex)
+//	GENE:insertion        whole codons inserted somewhere in the gene
+//	GENE:nomutation=a-b   no mutation at codons a..b (the sequence's own codons there,
+//	                      read by hand, are the consensus's)
+//	GENE:stop             at least one stop codon (a hypermutated, "nonfunctional" gene)
+//	GENE:frameshift=a-b   a frameshift at codon a..b and none elsewhere (a real 1-nt
+//	                      deletion in a homopolymer run, whose codon within the run is
+//	                      arbitrary)
 func checkUnseenMutations(t *testing.T, g *GeneResult, spec string) {
 	t.Helper()
+	for _, s := range strings.Split(spec, "; ") {
+		checkUnseenSpec(t, g, s)
+	}
+}
+
+func checkUnseenSpec(t *testing.T, g *GeneResult, spec string) {
+	t.Helper()
 	if spec == "" {
+		return
+	}
+	if name, rest, ok := strings.Cut(spec, ":"); ok && !strings.HasPrefix(rest, "unsequenced=") {
+		if name != string(g.Gene) {
+			return
+		}
+		kind, arg, _ := strings.Cut(rest, "=")
+		a, b, ranged := strings.Cut(arg, "-")
+		first, _ := strconv.Atoi(a)
+		last := first
+		if ranged {
+			last, _ = strconv.Atoi(b)
+		}
+		switch kind {
+		case "deletion":
+			if !slices.ContainsFunc(g.Mutations, func(m Mutation) bool { return m.Deletion && m.Position >= first && m.Position <= last }) {
+				t.Errorf("%v: no deletion at %d-%d in %v", g.Gene, first, last, mutationStrings(g))
+			}
+		case "insertion":
+			if !slices.ContainsFunc(g.Mutations, func(m Mutation) bool { return m.Insertion && (arg == "" || m.Position == first) }) {
+				t.Errorf("%v: no insertion %s in %v", g.Gene, arg, mutationStrings(g))
+			}
+		case "nomutation":
+			for _, m := range g.Mutations {
+				if m.Position >= first && m.Position <= last {
+					t.Errorf("%v: %s, but the sequence holds the consensus codons %d-%d", g.Gene, m.String(), first, last)
+				}
+			}
+		case "stop":
+			if g.StopCodons == 0 {
+				t.Errorf("%v: no stop codon in %v", g.Gene, mutationStrings(g))
+			}
+		case "frameshift":
+			if len(g.Frameshifts) != 1 || g.Frameshifts[0].Position < first || g.Frameshifts[0].Position > last {
+				t.Errorf("%v frameshifts %v, want one at %d-%d", g.Gene, g.Frameshifts, first, last)
+			}
+		default:
+			t.Fatalf("expected.tsv: bad mutations %q", spec)
+		}
 		return
 	}
 	if spec == "fs=none" {
