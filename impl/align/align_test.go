@@ -594,3 +594,52 @@ func TestWidenForRepeats(t *testing.T) {
 		}
 	}
 }
+
+// TestMixtureOrderAsSierraText: Sierra writes a mutation's text (its human format: the
+// oracle files' mutationListString, GraphQL's text and shortText) as the reference amino acid
+// first when the mixture holds it, then the others alphabetically (sierra-core
+// AAMutation.getAAsWithRefFirst, a TreeSet); its ASI and "HIVDB" formats sort all of them
+// (L10IL, 10IL), which the resistance reports follow. This package's notation is the text
+// one: every mixture of the shared oracle files, written by Sierra, has that order, and the
+// aligner writes the same strings for them.
+func TestMixtureOrderAsSierraText(t *testing.T) {
+	a := newTestAligner(t)
+	mixtures := 0
+	for _, o := range alignedOracles(t, a) {
+		for gene, g := range o.genes {
+			for _, m := range strings.Split(g.MutationListString, ",") {
+				m = strings.TrimSpace(m)
+				i := strings.IndexFunc(m, func(r rune) bool { return r >= '0' && r <= '9' })
+				j := strings.LastIndexFunc(m, func(r rune) bool { return r >= '0' && r <= '9' })
+				if i != 1 || j < 0 {
+					continue
+				}
+				aas := m[j+1:]
+				if strings.ContainsAny(aas, "_*X") || len(aas) < 2 || strings.HasPrefix(aas, "Deletion") || strings.HasPrefix(aas, "del") {
+					continue
+				}
+				mixtures++
+				rest := aas
+				if aas[0] == m[0] {
+					rest = aas[1:]
+				}
+				if !slices.IsSorted([]byte(rest)) || strings.IndexByte(rest, m[0]) >= 0 {
+					t.Errorf("%s %s: %s is not reference first, then alphabetical", o.name, gene, m)
+				}
+				var ours []string
+				for _, r := range o.res.Genes {
+					if string(r.Gene) == gene {
+						ours = mutationStrings(&r)
+					}
+				}
+				if !slices.Contains(ours, m) {
+					t.Errorf("%s %s: Sierra's %s not among ours %v", o.name, gene, m, ours)
+				}
+			}
+		}
+	}
+	if mixtures < 20 {
+		t.Errorf("only %d mixtures in the oracle files", mixtures)
+	}
+	t.Logf("%d mixtures, all reference first then alphabetical", mixtures)
+}
