@@ -581,17 +581,26 @@ func TestWidenForRepeats(t *testing.T) {
 	// Anchors at rows 10 and 20 on diagonal 0, then rows 30 and 40 on diagonal +24 (8 codons
 	// inserted somewhere between rows 20 and 30).
 	anchors := []hit{{r: 10, p: 30}, {r: 20, p: 60}, {r: 30, p: 114}, {r: 40, p: 144}}
-	for _, c := range []struct{ j, k, dmin, dmax, wantMin, wantMax int }{
-		{5, 0, 0, 0, 0, 0},      // far before the step
-		{12, 1, 0, 0, 0, 24},    // 8 codons before the step's first anchor: within 9
-		{25, 2, 0, 24, 0, 24},   // between the step's anchors (makeBand has both already)
-		{38, 3, 24, 24, 0, 24},  // 8 codons after the step's last anchor
-		{45, 4, 24, 24, 24, 24}, // beyond the step's size
+	steps := repeatSteps(anchors)
+	if len(steps) != 1 || steps[0] != (repeatStep{first: 11, last: 39, d0: 0, d1: 24}) {
+		t.Fatalf("steps %+v, want one over rows 11-39 (the step's anchors ± 9 codons)", steps)
+	}
+	for _, c := range []struct{ j, dmin, dmax, wantMin, wantMax int }{
+		{5, 0, 0, 0, 0},      // far before the step
+		{12, 0, 0, 0, 24},    // 8 codons before the step's first anchor: within 9
+		{25, 0, 24, 0, 24},   // between the step's anchors (makeBand has both already)
+		{38, 24, 24, 0, 24},  // 8 codons after the step's last anchor
+		{45, 24, 24, 24, 24}, // beyond the step's size
 	} {
-		gotMin, gotMax := widenForRepeats(anchors, c.k, c.j, c.dmin, c.dmax)
+		gotMin, gotMax := widenForRepeats(steps, c.j, c.dmin, c.dmax)
 		if gotMin != c.wantMin || gotMax != c.wantMax {
 			t.Errorf("row %d: diagonals %d..%d, want %d..%d", c.j, gotMin, gotMax, c.wantMin, c.wantMax)
 		}
+	}
+	// A step of 1,500 nucleotides (missing codons) widens by at most maxRepeatShift rows.
+	far := repeatSteps([]hit{{r: 100, p: 300}, {r: 700, p: 300}})
+	if far[0].first != 100-maxRepeatShift || far[0].last != 700+maxRepeatShift {
+		t.Errorf("long step %+v, want rows %d-%d", far[0], 100-maxRepeatShift, 700+maxRepeatShift)
 	}
 }
 

@@ -494,3 +494,34 @@ func TestIndelBesideRun(t *testing.T) {
 		t.Errorf("only %v cases", tested)
 	}
 }
+
+// TestPieceBesideTrimmedCodons: a gene part whose codons next to a run of N are trimmed for
+// poor quality (a divergent group O protease: H17 L18 C19 E20 after a run over PR 7–16,
+// four codons trimmed) still has the run as its edge, so the piece beyond the run (PR 1–6)
+// is placed and kept, whatever the run's length (found by TestRandomNRuns' seed
+// 1795757595666782108: with 42 or 48 N for the 30 nucleotides of PR 7–16 the piece was
+// lost, while 24–36 N kept it; the rule allowed at most 3 trimmed codons beside the run).
+func TestPieceBesideTrimmedCodons(t *testing.T) {
+	a := newTestAligner(t)
+	var seq string
+	for _, r := range loadRealSequences(t) {
+		if r.accession == "AF380209" {
+			seq = r.seq
+		}
+	}
+	if seq == "" {
+		t.Fatal("AF380209 not in testdata/real")
+	}
+	const prStart = 129 // 0-based: PR's CCT CAA ATC CCT CTT TGG (P Q I P L W)
+	if seq[prStart:prStart+18] != "CCTCAAATCCCTCTTTGG" {
+		t.Fatalf("PR 1-6 of AF380209: %s", seq[prStart:prStart+18])
+	}
+	for _, nN := range []int{24, 30, 36, 42, 48, 60} {
+		// nucleotides 149–178 (1-based): the last two of PR 7, PR 8–16, the first of PR 17
+		res := mustAlign(t, a, seq[:148]+strings.Repeat("N", nN)+seq[178:])
+		pr := mustGene(t, res, PR)
+		if pr.FirstAA != 1 || pr.LastAA != 99 || pr.AlignedAA[:6] != "PQIPLW" {
+			t.Errorf("%d N: PR %d-%d %q…, want 1-99 starting PQIPLW", nN, pr.FirstAA, pr.LastAA, pr.AlignedAA[:min(10, len(pr.AlignedAA))])
+		}
+	}
+}
