@@ -653,6 +653,52 @@ func widenForRepeats(steps []repeatStep, j, dmin, dmax int) (int, int) {
 	return dmin, dmax
 }
 
+// strayCodonsBesideRun marks as unsequenced, with the run, the one or two codons a gene's
+// alignment reads between a run of N (nRunCodons or more unsequenced codons) and the gene's
+// codons deleted to its end (or from its start): codons that lie beyond a run of N shorter
+// than the codons it replaced, where the next gene's alignment starts (or the previous one
+// ends). The path may give such a codon to either gene when both read it the same — RT's I5
+// (ATT) read as PR's I93, beside a run of 57 N over PR 74 – RT 4, with PR 94–99 and RT 1–4
+// deleted: the same nucleotides then held by PR and RT —, and a piece of one or two codons
+// beyond a run is too short to be placed (placePiece keeps nRunCodons or more). They are
+// then dropped with the run as the gene's unsequenced end.
+func strayCodonsBesideRun(recs []codonRec) {
+	read := func(r codonRec) bool { return r.span >= 3 && !r.unsequenced }
+	for _, back := range []bool{false, true} {
+		at := func(i int) *codonRec {
+			if back {
+				return &recs[len(recs)-1-i]
+			}
+			return &recs[i]
+		}
+		// codons deleted at this end, then 1–2 read codons, then a run of N
+		i := 0
+		for i < len(recs) && at(i).span == 0 {
+			i++
+		}
+		if i == 0 {
+			continue
+		}
+		stray := 0
+		for i+stray < len(recs) && stray <= 2 && read(*at(i + stray)) {
+			stray++
+		}
+		if stray == 0 || stray > 2 {
+			continue
+		}
+		run := 0
+		for i+stray+run < len(recs) && at(i+stray+run).unsequenced {
+			run++
+		}
+		if run < nRunCodons {
+			continue
+		}
+		for k := i; k < i+stray; k++ {
+			at(k).unsequenced = true
+		}
+	}
+}
+
 // codonRec is one aligned consensus codon before trimming.
 type codonRec struct {
 	pos         int   // codon number in the gene
@@ -684,6 +730,7 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 	a.placeGaps(sp.gene, q, recs)
 	a.deletionsToNRuns(sp.gene, q, recs)
 	deletionsInNRuns(recs)
+	strayCodonsBesideRun(recs)
 	// First, leading and trailing deletions and unsequenced codons are dropped (not counted
 	// as trimmed); a gene whose match is then below MinMatchPercent is not present; then
 	// low-quality ends are trimmed.
