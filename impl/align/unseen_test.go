@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -327,5 +328,84 @@ func TestUnseenFragments(t *testing.T) {
 	}
 	if windows < 6000 {
 		t.Errorf("only %d windows", windows)
+	}
+}
+
+// TestUnseenThroughAnalyze runs every unseen FASTA file through the binary (`sitesvc
+// analyze --report tsv`, as a lab would) and requires each HIV-1 record to succeed with the
+// genes and codon ranges the library reads (the reports print the ranges after trimming),
+// and each HIV-2 record to fail.
+func TestUnseenThroughAnalyze(t *testing.T) {
+	bin := testkit.Binary(t)
+	a := newTestAligner(t)
+	dir := filepath.Join(testkit.RepoRoot(t), "impl", "align", "testdata", "unseen")
+	want := readUnseenExpectations(t, dir)
+	records := 0
+	for _, f := range testkit.Files(t, filepath.Join(dir, "*.fasta")) {
+		out, err := exec.Command(bin, "analyze", f.Path, "--report", "tsv").Output()
+		if err != nil {
+			t.Fatalf("sitesvc analyze %s: %v", filepath.Base(f.Path), err)
+		}
+		recs, err := fasta.ReadAll(bytes.NewReader(f.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]*fasta.Record{}
+		for _, r := range recs {
+			byName[r.Name] = r
+		}
+		var header []string
+		for _, line := range strings.Split(string(out), "\n") {
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			cols := strings.Split(line, "\t")
+			if cols[0] == "input" {
+				header = cols
+				continue
+			}
+			col := func(name string) string {
+				if i := slices.Index(header, name); i >= 0 && i < len(cols) {
+					return cols[i]
+				}
+				t.Fatalf("%s: no column %q in the tsv report", filepath.Base(f.Path), name)
+				return ""
+			}
+			name := col("name")
+			e, ok := want[name]
+			r := byName[name]
+			if !ok || r == nil {
+				t.Errorf("%s: the report names %q, not a record of the file", filepath.Base(f.Path), name)
+				continue
+			}
+			records++
+			status := col("status")
+			if e.notHIV1 {
+				if status != "failure" {
+					t.Errorf("%s: HIV-2 analysed as %s", name, status)
+				}
+				continue
+			}
+			if status != "success" {
+				t.Errorf("%s: %s: %s", name, status, col("error"))
+				continue
+			}
+			res, err := a.Align(r.Sequence)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			for _, g := range []Gene{CA, PR, RT, IN} {
+				wantRange := "NA"
+				if gr := res.Gene(g); gr != nil {
+					wantRange = strconv.Itoa(gr.FirstAA) + "-" + strconv.Itoa(gr.LastAA)
+				}
+				if got := col(string(g) + " codons"); got != wantRange {
+					t.Errorf("%s: %s codons %s in the report, %s from the aligner", name, g, got, wantRange)
+				}
+			}
+		}
+	}
+	if records != len(want) {
+		t.Errorf("%d records in the reports, %d in expected.tsv", records, len(want))
 	}
 }
