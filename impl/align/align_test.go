@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -544,4 +545,110 @@ func TestMatchPercentAsHIVDB(t *testing.T) {
 	if math.Abs(rt.MatchPercent-exp) > 1e-9 {
 		t.Errorf("match %.6f%%, want %.6f%%", rt.MatchPercent, exp)
 	}
+}
+
+// TestLongRT69InsertionOfRepeat: an insertion after RT69 that copies the codons before it
+// (as the RT69 insertion complex does, up to eight codons and more in real sequences:
+// AF315271 of testdata/unseen) is read as one insertion after codon 69, whatever its
+// length and wherever the sequence starts, never split in two with the codons between
+// them misread (docs/alignment.md, step 2: "anchors on a repeat").
+func TestLongRT69InsertionOfRepeat(t *testing.T) {
+	a := newTestAligner(t)
+	cons := a.Consensus(RT)
+	for _, from := range []int{1, 53} {
+		for n := 1; n <= 10; n++ {
+			seq, _ := synth(t, a, uint64(100+n), 0, synthGene{RT, from, 240})
+			at := 3 * (69 - from + 1)
+			rng := rand.New(rand.NewPCG(uint64(n), 7))
+			copied := cons[69-n : 69] // codons 70-n … 69
+			seq = seq[:at] + backTranslate(copied, rng) + seq[at:]
+			res := mustAlign(t, a, seq)
+			rt := mustGene(t, res, RT)
+			want := "T69T_" + copied
+			if got := mutationStrings(rt); len(got) != 1 || got[0] != want {
+				t.Errorf("RT %d-240, %d codons copied after 69: mutations %v, want [%s]", from, n, got, want)
+			}
+			if rt.FirstAA != from || rt.LastAA != 240 || len(rt.Frameshifts) != 0 {
+				t.Errorf("RT %d-240, %d codons copied: read %d-%d, frameshifts %v", from, n, rt.FirstAA, rt.LastAA, rt.Frameshifts)
+			}
+		}
+	}
+}
+
+// TestWidenForRepeats: rows within a step's size (in codons) of the anchors around a change
+// of diagonal get both diagonals; rows farther away keep their own.
+func TestWidenForRepeats(t *testing.T) {
+	// Anchors at rows 10 and 20 on diagonal 0, then rows 30 and 40 on diagonal +24 (8 codons
+	// inserted somewhere between rows 20 and 30).
+	anchors := []hit{{r: 10, p: 30}, {r: 20, p: 60}, {r: 30, p: 114}, {r: 40, p: 144}}
+	steps := repeatSteps(anchors)
+	if len(steps) != 1 || steps[0] != (repeatStep{first: 11, last: 39, d0: 0, d1: 24}) {
+		t.Fatalf("steps %+v, want one over rows 11-39 (the step's anchors ± 9 codons)", steps)
+	}
+	for _, c := range []struct{ j, dmin, dmax, wantMin, wantMax int }{
+		{5, 0, 0, 0, 0},      // far before the step
+		{12, 0, 0, 0, 24},    // 8 codons before the step's first anchor: within 9
+		{25, 0, 24, 0, 24},   // between the step's anchors (makeBand has both already)
+		{38, 24, 24, 0, 24},  // 8 codons after the step's last anchor
+		{45, 24, 24, 24, 24}, // beyond the step's size
+	} {
+		gotMin, gotMax := widenForRepeats(steps, c.j, c.dmin, c.dmax)
+		if gotMin != c.wantMin || gotMax != c.wantMax {
+			t.Errorf("row %d: diagonals %d..%d, want %d..%d", c.j, gotMin, gotMax, c.wantMin, c.wantMax)
+		}
+	}
+	// A step of 1,500 nucleotides (missing codons) widens by at most maxRepeatShift rows.
+	far := repeatSteps([]hit{{r: 100, p: 300}, {r: 700, p: 300}})
+	if far[0].first != 100-maxRepeatShift || far[0].last != 700+maxRepeatShift {
+		t.Errorf("long step %+v, want rows %d-%d", far[0], 100-maxRepeatShift, 700+maxRepeatShift)
+	}
+}
+
+// TestMixtureOrderAsSierraText: Sierra writes a mutation's text (its human format: the
+// oracle files' mutationListString, GraphQL's text and shortText) as the reference amino acid
+// first when the mixture holds it, then the others alphabetically (sierra-core
+// AAMutation.getAAsWithRefFirst, a TreeSet); its ASI and "HIVDB" formats sort all of them
+// (L10IL, 10IL), which the resistance reports follow. This package's notation is the text
+// one: every mixture of the shared oracle files, written by Sierra, has that order, and the
+// aligner writes the same strings for them.
+func TestMixtureOrderAsSierraText(t *testing.T) {
+	a := newTestAligner(t)
+	mixtures := 0
+	for _, o := range alignedOracles(t, a) {
+		for gene, g := range o.genes {
+			for _, m := range strings.Split(g.MutationListString, ",") {
+				m = strings.TrimSpace(m)
+				i := strings.IndexFunc(m, func(r rune) bool { return r >= '0' && r <= '9' })
+				j := strings.LastIndexFunc(m, func(r rune) bool { return r >= '0' && r <= '9' })
+				if i != 1 || j < 0 {
+					continue
+				}
+				aas := m[j+1:]
+				if strings.ContainsAny(aas, "_*X") || len(aas) < 2 || strings.HasPrefix(aas, "Deletion") || strings.HasPrefix(aas, "del") {
+					continue
+				}
+				mixtures++
+				rest := aas
+				if aas[0] == m[0] {
+					rest = aas[1:]
+				}
+				if !slices.IsSorted([]byte(rest)) || strings.IndexByte(rest, m[0]) >= 0 {
+					t.Errorf("%s %s: %s is not reference first, then alphabetical", o.name, gene, m)
+				}
+				var ours []string
+				for _, r := range o.res.Genes {
+					if string(r.Gene) == gene {
+						ours = mutationStrings(&r)
+					}
+				}
+				if !slices.Contains(ours, m) {
+					t.Errorf("%s %s: Sierra's %s not among ours %v", o.name, gene, m, ours)
+				}
+			}
+		}
+	}
+	if mixtures < 20 {
+		t.Errorf("only %d mixtures in the oracle files", mixtures)
+	}
+	t.Logf("%d mixtures, all reference first then alphabetical", mixtures)
 }

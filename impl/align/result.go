@@ -343,10 +343,10 @@ func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi i
 	geneLen := len(a.genes[g.Gene].consensus)
 	hasN := func(start int) bool { return bytes.IndexByte(seq[start:start+3], 'N') >= 0 }
 	// before the gene's first codon. Codons trimmed for poor quality next to the run
-	// (nRunEdgeCodons at most) are the run's edge, unsequenced with it; codons g's own
+	// (maxTrimmedBesideRun at most) are the run's edge, unsequenced with it; codons g's own
 	// alignment left out at its free end (a mismatch: T63 of a group O protease) are read
 	// on in frame up to the run, as for the parts of a split gene (extendPart).
-	if g.LeftTrimmed <= nRunEdgeCodons {
+	if g.LeftTrimmed <= maxTrimmedBesideRun {
 		free, start := 0, g.readFrom-3-3*g.LeftTrimmed
 		for g.LeftTrimmed == 0 && free < nRunEdgeCodons && start >= 0 && g.FirstAA-free > 1 && !hasN(start) {
 			free, start = free+1, start-3
@@ -368,7 +368,7 @@ func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi i
 		}
 	}
 	// after its last codon
-	if g.RightTrimmed <= nRunEdgeCodons {
+	if g.RightTrimmed <= maxTrimmedBesideRun {
 		free, start := 0, g.readTo+3*g.RightTrimmed
 		for g.RightTrimmed == 0 && free < nRunEdgeCodons && start+3 <= len(seq) && g.LastAA+free < geneLen && !hasN(start) {
 			free, start = free+1, start+3
@@ -470,6 +470,14 @@ func (a *Aligner) deletionsToNRuns(g Gene, q []uint8, recs []codonRec) {
 // deletion to be moved next to the run (deletionsToNRuns).
 const nRunEdgeCodons = 3
 
+// maxTrimmedBesideRun is how many codons trimmed for poor quality may lie between a gene
+// part and a run of N for the run still to be the part's edge (acrossNRuns: the trimmed
+// codons are unsequenced with the run and the piece beyond it is placed). A divergent
+// protease (group O AF380209: H17 L18 C19 E20) had four trimmed beside a run over PR 7–16
+// when the run was longer than the codons it replaced, and PR 1–6 beyond it was lost; three
+// were allowed (TestPieceBesideTrimmedCodons).
+const maxTrimmedBesideRun = 6
+
 // nRunCodons is the shortest run of unsequenced codons (nine N) whose neighbouring
 // deletions deletionsInNRuns reads as unsequenced; a deletion beside one or two N codons
 // stays a deletion.
@@ -559,6 +567,7 @@ func makeBand(b *band, anchors []hit, rg region, w int) bool {
 	}
 	b.lo, b.hi, b.off = b.lo[:m+1], b.hi[:m+1], b.off[:m+1]
 	diag := func(h hit) int { return int(h.p) - 3*int(h.r) }
+	steps := repeatSteps(anchors)
 	k := 0
 	rows := 0
 	b.jFirst = -1
@@ -580,6 +589,7 @@ func makeBand(b *band, anchors []hit, rg region, w int) bool {
 				dmin, dmax = dmax, dmin
 			}
 		}
+		dmin, dmax = widenForRepeats(steps, j, dmin, dmax)
 		lo := max(3*j+dmin-w, rg.qlo)
 		hi := min(3*j+dmax+w, rg.qhi)
 		if lo > hi {
@@ -599,6 +609,94 @@ func makeBand(b *band, anchors []hit, rg region, w int) bool {
 	}
 	b.jLast = b.jFirst + rows - 1
 	return true
+}
+
+// maxRepeatShift bounds, in codons, how far an indel may lie beyond the anchors that frame
+// it (widenForRepeats; the band then holds at most this many more rows of both diagonals).
+const maxRepeatShift = 30
+
+// repeatStep is a change of diagonal between two consecutive anchors (an indel): rows
+// first..last of the band hold both diagonals d0 and d1.
+type repeatStep struct{ first, last, d0, d1 int }
+
+// repeatSteps lists the anchor steps of a chain, each widened by its own size in codons
+// (plus one, at most maxRepeatShift) on either side. An inserted stretch is often a copy of
+// the codons next to it (the RT69 insertion complex duplicates the codons around 69:
+// T69S_SS, and longer), so the seed hits of the copy match the consensus as well as those
+// of the original: the chain may then step to the new diagonal up to the stretch's length
+// before or after where the indel belongs. Without this the band held the indel to where
+// the chain stepped, and an 8-codon RT69 insertion (AF315271: …D67 S68 T69 + TEGKKDST +
+// K70R) was split into two 4-codon insertions at 62 and 69 with six codons between them
+// misread.
+func repeatSteps(anchors []hit) []repeatStep {
+	diag := func(h hit) int { return int(h.p) - 3*int(h.r) }
+	var out []repeatStep
+	for i := 1; i < len(anchors); i++ {
+		d0, d1 := diag(anchors[i-1]), diag(anchors[i])
+		if d0 == d1 {
+			continue
+		}
+		shift := min((max(d0, d1)-min(d0, d1))/3+1, maxRepeatShift)
+		out = append(out, repeatStep{int(anchors[i-1].r) - shift, int(anchors[i].r) + shift, d0, d1})
+	}
+	return out
+}
+
+// widenForRepeats widens row j's diagonal range [dmin, dmax] to both diagonals of every
+// step (repeatSteps) whose widened rows hold j.
+func widenForRepeats(steps []repeatStep, j, dmin, dmax int) (int, int) {
+	for _, st := range steps {
+		if j >= st.first && j <= st.last {
+			dmin, dmax = min(dmin, st.d0, st.d1), max(dmax, st.d0, st.d1)
+		}
+	}
+	return dmin, dmax
+}
+
+// strayCodonsBesideRun marks as unsequenced, with the run, the one or two codons a gene's
+// alignment reads between a run of N (nRunCodons or more unsequenced codons) and the gene's
+// codons deleted to its end (or from its start): codons that lie beyond a run of N shorter
+// than the codons it replaced, where the next gene's alignment starts (or the previous one
+// ends). The path may give such a codon to either gene when both read it the same — RT's I5
+// (ATT) read as PR's I93, beside a run of 57 N over PR 74 – RT 4, with PR 94–99 and RT 1–4
+// deleted: the same nucleotides then held by PR and RT —, and a piece of one or two codons
+// beyond a run is too short to be placed (placePiece keeps nRunCodons or more). They are
+// then dropped with the run as the gene's unsequenced end.
+func strayCodonsBesideRun(recs []codonRec) {
+	read := func(r codonRec) bool { return r.span >= 3 && !r.unsequenced }
+	for _, back := range []bool{false, true} {
+		at := func(i int) *codonRec {
+			if back {
+				return &recs[len(recs)-1-i]
+			}
+			return &recs[i]
+		}
+		// codons deleted at this end, then 1–2 read codons, then a run of N
+		i := 0
+		for i < len(recs) && at(i).span == 0 {
+			i++
+		}
+		if i == 0 {
+			continue
+		}
+		stray := 0
+		for i+stray < len(recs) && stray <= 2 && read(*at(i + stray)) {
+			stray++
+		}
+		if stray == 0 || stray > 2 {
+			continue
+		}
+		run := 0
+		for i+stray+run < len(recs) && at(i+stray+run).unsequenced {
+			run++
+		}
+		if run < nRunCodons {
+			continue
+		}
+		for k := i; k < i+stray; k++ {
+			at(k).unsequenced = true
+		}
+	}
 }
 
 // codonRec is one aligned consensus codon before trimming.
@@ -632,6 +730,7 @@ func (a *Aligner) buildGene(sp geneSpan, q []uint8, seq []byte, p *alignPath, fr
 	a.placeGaps(sp.gene, q, recs)
 	a.deletionsToNRuns(sp.gene, q, recs)
 	deletionsInNRuns(recs)
+	strayCodonsBesideRun(recs)
 	// First, leading and trailing deletions and unsequenced codons are dropped (not counted
 	// as trimmed); a gene whose match is then below MinMatchPercent is not present; then
 	// low-quality ends are trimmed.

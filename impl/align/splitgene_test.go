@@ -494,3 +494,111 @@ func TestIndelBesideRun(t *testing.T) {
 		t.Errorf("only %v cases", tested)
 	}
 }
+
+// TestPieceBesideTrimmedCodons: a gene part whose codons next to a run of N are trimmed for
+// poor quality (a divergent group O protease: H17 L18 C19 E20 after a run over PR 7–16,
+// four codons trimmed) still has the run as its edge, so the piece beyond the run (PR 1–6)
+// is placed and kept, whatever the run's length (found by TestRandomNRuns' seed
+// 1795757595666782108: with 42 or 48 N for the 30 nucleotides of PR 7–16 the piece was
+// lost, while 24–36 N kept it; the rule allowed at most 3 trimmed codons beside the run).
+func TestPieceBesideTrimmedCodons(t *testing.T) {
+	a := newTestAligner(t)
+	var seq string
+	for _, r := range loadRealSequences(t) {
+		if r.accession == "AF380209" {
+			seq = r.seq
+		}
+	}
+	if seq == "" {
+		t.Fatal("AF380209 not in testdata/real")
+	}
+	const prStart = 129 // 0-based: PR's CCT CAA ATC CCT CTT TGG (P Q I P L W)
+	if seq[prStart:prStart+18] != "CCTCAAATCCCTCTTTGG" {
+		t.Fatalf("PR 1-6 of AF380209: %s", seq[prStart:prStart+18])
+	}
+	for _, nN := range []int{24, 30, 36, 42, 48, 60} {
+		// nucleotides 149–178 (1-based): the last two of PR 7, PR 8–16, the first of PR 17
+		res := mustAlign(t, a, seq[:148]+strings.Repeat("N", nN)+seq[178:])
+		pr := mustGene(t, res, PR)
+		if pr.FirstAA != 1 || pr.LastAA != 99 || pr.AlignedAA[:6] != "PQIPLW" {
+			t.Errorf("%d N: PR %d-%d %q…, want 1-99 starting PQIPLW", nN, pr.FirstAA, pr.LastAA, pr.AlignedAA[:min(10, len(pr.AlignedAA))])
+		}
+	}
+}
+
+// TestStrayCodonBesideRun: one or two codons that a gene's alignment reads between a run of
+// N and its codons deleted to its end are dropped with the run (strayCodonsBesideRun), so
+// that the next gene's codon is not read as the gene's too: AB751499 (Ghana) with PR 74 –
+// RT 4 replaced by 57 N (33 nucleotides fewer) read RT's I5 as PR's I93 (PR 1–93, the
+// nucleotides held by PR and RT both; found by TestRealSequenceBoundaries' seed
+// 1795757938113273953, failing on main too); now PR 1–73 and RT 5–266, whatever the run's
+// length.
+func TestStrayCodonBesideRun(t *testing.T) {
+	// The rule on codon records: deleted, deleted, read, run of 3 N codons, read … at the
+	// start (mirrored at the end); a read codon there is unsequenced after it, two as well,
+	// three are a piece (kept), and without the run or the deletions nothing changes.
+	mk := func(kinds string) []codonRec {
+		var recs []codonRec
+		for _, k := range kinds {
+			switch k {
+			case 'd':
+				recs = append(recs, codonRec{span: 0})
+			case 'r':
+				recs = append(recs, codonRec{span: 3})
+			case 'n':
+				recs = append(recs, codonRec{span: 3, unsequenced: true})
+			}
+		}
+		return recs
+	}
+	unseq := func(recs []codonRec) string {
+		var b strings.Builder
+		for _, r := range recs {
+			if r.unsequenced {
+				b.WriteByte('n')
+			} else if r.span == 0 {
+				b.WriteByte('d')
+			} else {
+				b.WriteByte('r')
+			}
+		}
+		return b.String()
+	}
+	for in, want := range map[string]string{
+		"ddrnnnrrrr":   "ddnnnnrrrr",
+		"ddrrnnnrrr":   "ddnnnnnrrr",
+		"ddrrrnnnrr":   "ddrrrnnnrr", // a piece of three: placePiece's business
+		"rrrrnnnrdd":   "rrrrnnnndd",
+		"ddrnnrrrrr":   "ddrnnrrrrr", // a run of two N codons only
+		"rnnnrrrrrr":   "rnnnrrrrrr", // no deletion to the gene's start
+		"ddrnnnrrnndd": "ddnnnnrrnndd",
+	} {
+		recs := mk(in)
+		strayCodonsBesideRun(recs)
+		if got := unseq(recs); got != want {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
+	}
+
+	a := newTestAligner(t)
+	var seq string
+	for _, r := range loadRealSequences(t) {
+		if r.accession == "AB751499" {
+			seq = r.seq
+		}
+	}
+	if seq == "" {
+		t.Fatal("AB751499 not in testdata/real")
+	}
+	whole := mustAlign(t, a, seq)
+	pr, rt := mustGene(t, whole, PR), mustGene(t, whole, RT)
+	at := pr.FirstNA - 1 + 3*(74-pr.FirstAA) // PR 74
+	end := rt.FirstNA - 1 + 3*(5-rt.FirstAA) // RT 5
+	for _, nN := range []int{30, 45, 51, 57, 63, 66, 90} {
+		res := mustAlign(t, a, seq[:at]+strings.Repeat("N", nN)+seq[end:])
+		p, r := mustGene(t, res, PR), mustGene(t, res, RT)
+		if p.FirstAA != 1 || p.LastAA != 73 || r.FirstAA != 5 || r.LastAA != 266 {
+			t.Errorf("%d N for PR 74 – RT 4: PR %d-%d, RT %d-%d, want PR 1-73, RT 5-266", nN, p.FirstAA, p.LastAA, r.FirstAA, r.LastAA)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -155,14 +156,73 @@ func TestUnseenRealSequences(t *testing.T) {
 			t.Errorf("expected.tsv names %q, found in no FASTA file", name)
 		}
 	}
-	if len(seen) < 127 {
-		t.Errorf("only %d unseen sequences, want the 127 of testdata/unseen", len(seen))
+	if len(seen) < 217 {
+		t.Errorf("only %d unseen sequences, want the 217 of testdata/unseen", len(seen))
 	}
 }
 
+// checkUnseenMutations checks a gene against the mutation column: specs separated by "; ",
+// each "fs=none", "GENE=none", "GENE>=M41L,…", "GENE:unsequenced=a-b" or one of
+//
+//	GENE:deletion=a-b     at least one codon of a..b deleted (an RT67/69 deletion, placed at
+//	                      67, 68 or 69 by the program that reads it)
+//	GENE:insertion=a      whole codons inserted after codon a (the RT69 insertion complex)
+//	GENE:insertion        whole codons inserted somewhere in the gene
+//	GENE:nomutation=a-b   no mutation at codons a..b (the sequence's own codons there,
+//	                      read by hand, are the consensus's)
+//	GENE:stop             at least one stop codon (a hypermutated, "nonfunctional" gene)
+//	GENE:frameshift=a-b   a frameshift at codon a..b and none elsewhere (a real 1-nt
+//	                      deletion in a homopolymer run, whose codon within the run is
+//	                      arbitrary)
 func checkUnseenMutations(t *testing.T, g *GeneResult, spec string) {
 	t.Helper()
+	for _, s := range strings.Split(spec, "; ") {
+		checkUnseenSpec(t, g, s)
+	}
+}
+
+func checkUnseenSpec(t *testing.T, g *GeneResult, spec string) {
+	t.Helper()
 	if spec == "" {
+		return
+	}
+	if name, rest, ok := strings.Cut(spec, ":"); ok && !strings.HasPrefix(rest, "unsequenced=") {
+		if name != string(g.Gene) {
+			return
+		}
+		kind, arg, _ := strings.Cut(rest, "=")
+		a, b, ranged := strings.Cut(arg, "-")
+		first, _ := strconv.Atoi(a)
+		last := first
+		if ranged {
+			last, _ = strconv.Atoi(b)
+		}
+		switch kind {
+		case "deletion":
+			if !slices.ContainsFunc(g.Mutations, func(m Mutation) bool { return m.Deletion && m.Position >= first && m.Position <= last }) {
+				t.Errorf("%v: no deletion at %d-%d in %v", g.Gene, first, last, mutationStrings(g))
+			}
+		case "insertion":
+			if !slices.ContainsFunc(g.Mutations, func(m Mutation) bool { return m.Insertion && (arg == "" || m.Position == first) }) {
+				t.Errorf("%v: no insertion %s in %v", g.Gene, arg, mutationStrings(g))
+			}
+		case "nomutation":
+			for _, m := range g.Mutations {
+				if m.Position >= first && m.Position <= last {
+					t.Errorf("%v: %s, but the sequence holds the consensus codons %d-%d", g.Gene, m.String(), first, last)
+				}
+			}
+		case "stop":
+			if g.StopCodons == 0 {
+				t.Errorf("%v: no stop codon in %v", g.Gene, mutationStrings(g))
+			}
+		case "frameshift":
+			if len(g.Frameshifts) != 1 || g.Frameshifts[0].Position < first || g.Frameshifts[0].Position > last {
+				t.Errorf("%v frameshifts %v, want one at %d-%d", g.Gene, g.Frameshifts, first, last)
+			}
+		default:
+			t.Fatalf("expected.tsv: bad mutations %q", spec)
+		}
 		return
 	}
 	if spec == "fs=none" {
@@ -206,5 +266,146 @@ func checkUnseenMutations(t *testing.T, g *GeneResult, spec string) {
 		if !slices.Contains(ms, m) {
 			t.Errorf("%v: %s missing from %v", g.Gene, m, ms)
 		}
+	}
+}
+
+// TestUnseenFragments cuts windows of 90–300 nucleotides, every 37 nucleotides, out of the
+// unseen real sequences (RT67 deletions, single-genome gag–PR–RT, integrase only, RT69
+// insertions, the 9.7 kb genome) — short fragments that start and end mid-gene, as a lab
+// sends when only part of a gene amplified — and requires every gene part of at least its
+// minimum size (PR 30, RT 50, IN 50, CA 50 codons, plus 3) that the window holds whole to be
+// found, over the codons the whole sequence's alignment puts in the window (within 2
+// codons: the window's codons are counted from the whole sequence's nucleotide range,
+// which an indel nearby shifts by one). Measured when written: 6,466 windows, none lost.
+func TestUnseenFragments(t *testing.T) {
+	a := newTestAligner(t)
+	dir := filepath.Join(testkit.RepoRoot(t), "impl", "align", "testdata", "unseen")
+	minCodons := map[Gene]int{PR: 30, RT: 50, IN: 50, CA: 50}
+	windows := 0
+	for _, name := range []string{"rt_deletions67.fasta", "maldarelli_sgs.fasta", "kearney_sgs.fasta", "justin_rna_lower.fasta", "rt_insertions69.fasta", "genome_ltr_numbered.fasta"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := fasta.ReadAll(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			whole, err := a.Align(r.Sequence)
+			if err != nil {
+				t.Fatalf("%s: %v", r.Name, err)
+			}
+			n := len(r.Sequence)
+			for _, w := range []int{90, 120, 150, 180, 240, 300} {
+				for off := 0; off+w <= n; off += 37 {
+					windows++
+					res, err := a.Align(r.Sequence[off : off+w])
+					for _, g := range whole.Genes {
+						first := g.FirstAA + max(0, (off+1-g.FirstNA+2)/3)
+						last := g.LastAA - max(0, (g.LastNA-(off+w)+2)/3)
+						if last-first+1 < minCodons[g.Gene]+3 {
+							continue
+						}
+						var got *GeneResult
+						if err == nil {
+							for i := range res.Genes {
+								if res.Genes[i].Gene == g.Gene {
+									got = &res.Genes[i]
+								}
+							}
+						}
+						switch {
+						case got == nil:
+							t.Errorf("%s, nucleotides %d-%d: %v %d-%d lost (%v)", r.Name, off+1, off+w, g.Gene, first, last, err)
+						case abs(got.FirstAA-got.LeftTrimmed-first) > 2 || abs(got.LastAA+got.RightTrimmed-last) > 2:
+							t.Errorf("%s, nucleotides %d-%d: %v %d-%d, want %d-%d", r.Name, off+1, off+w, g.Gene, got.FirstAA-got.LeftTrimmed, got.LastAA+got.RightTrimmed, first, last)
+						}
+					}
+				}
+			}
+		}
+	}
+	if windows < 6000 {
+		t.Errorf("only %d windows", windows)
+	}
+}
+
+// TestUnseenThroughAnalyze runs every unseen FASTA file through the binary (`sitesvc
+// analyze --report tsv`, as a lab would) and requires each HIV-1 record to succeed with the
+// genes and codon ranges the library reads (the reports print the ranges after trimming),
+// and each HIV-2 record to fail.
+func TestUnseenThroughAnalyze(t *testing.T) {
+	bin := testkit.Binary(t)
+	a := newTestAligner(t)
+	dir := filepath.Join(testkit.RepoRoot(t), "impl", "align", "testdata", "unseen")
+	want := readUnseenExpectations(t, dir)
+	records := 0
+	for _, f := range testkit.Files(t, filepath.Join(dir, "*.fasta")) {
+		out, err := exec.Command(bin, "analyze", f.Path, "--report", "tsv").Output()
+		if err != nil {
+			t.Fatalf("sitesvc analyze %s: %v", filepath.Base(f.Path), err)
+		}
+		recs, err := fasta.ReadAll(bytes.NewReader(f.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]*fasta.Record{}
+		for _, r := range recs {
+			byName[r.Name] = r
+		}
+		var header []string
+		for _, line := range strings.Split(string(out), "\n") {
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			cols := strings.Split(line, "\t")
+			if cols[0] == "input" {
+				header = cols
+				continue
+			}
+			col := func(name string) string {
+				if i := slices.Index(header, name); i >= 0 && i < len(cols) {
+					return cols[i]
+				}
+				t.Fatalf("%s: no column %q in the tsv report", filepath.Base(f.Path), name)
+				return ""
+			}
+			name := col("name")
+			e, ok := want[name]
+			r := byName[name]
+			if !ok || r == nil {
+				t.Errorf("%s: the report names %q, not a record of the file", filepath.Base(f.Path), name)
+				continue
+			}
+			records++
+			status := col("status")
+			if e.notHIV1 {
+				if status != "failure" {
+					t.Errorf("%s: HIV-2 analysed as %s", name, status)
+				}
+				continue
+			}
+			if status != "success" {
+				t.Errorf("%s: %s: %s", name, status, col("error"))
+				continue
+			}
+			res, err := a.Align(r.Sequence)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			for _, g := range []Gene{CA, PR, RT, IN} {
+				wantRange := "NA"
+				if gr := res.Gene(g); gr != nil {
+					wantRange = strconv.Itoa(gr.FirstAA) + "-" + strconv.Itoa(gr.LastAA)
+				}
+				if got := col(string(g) + " codons"); got != wantRange {
+					t.Errorf("%s: %s codons %s in the report, %s from the aligner", name, g, got, wantRange)
+				}
+			}
+		}
+	}
+	if records != len(want) {
+		t.Errorf("%d records in the reports, %d in expected.tsv", records, len(want))
 	}
 }
