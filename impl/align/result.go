@@ -341,6 +341,12 @@ func (a *Aligner) partFromRecs(q []uint8, seq []byte, gene Gene, recs []codonRec
 // of no other gene; without place, only the codons between g and a run are read on. Stanford's aligner, which aligns the whole sequence, reads such a piece.
 func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi int, place bool) *GeneResult {
 	geneLen := len(a.genes[g.Gene].consensus)
+	if place {
+		// a few codons the gene's alignment read beyond a run of N at its ends are a
+		// piece to place, not codons the alignment placed
+		g = cutIsland(seq, g, true)
+		g = cutIsland(seq, g, false)
+	}
 	hasN := func(start int) bool { return bytes.IndexByte(seq[start:start+3], 'N') >= 0 }
 	// before the gene's first codon. Codons trimmed for poor quality next to the run
 	// (maxTrimmedBesideRun at most) are the run's edge, unsequenced with it; codons g's own
@@ -1095,4 +1101,92 @@ func readCodonBits(ref fs.FS, name string, genes map[Gene]geneRef, fields int, b
 		}
 	}
 	return out, nil
+}
+
+// islandCodons is the most codons read between a gene's end and a run of N next to it that
+// cutIsland takes for a piece beyond the run rather than codons the alignment placed.
+const islandCodons = 6
+
+// cutIsland returns g without the codons read before a run of N at its start (atStart), or
+// after one at its end, when there are at most islandCodons of them, at least nRunCodons
+// with those trimmed beside them, and the run covers at least nRunCodons codons. The run
+// stands for any number of codons, so the alignment's gap costs cannot say where so few
+// codons beyond it go: AF268338's PR 1–4, before a run of 33 N over PR 5–23 (24 nucleotides
+// shorter than the codons it replaced), was read as PR 9–12 (V11I, a false mutation) with
+// PR 9–10 trimmed. Cut off, they are placed where they fit (placePiece), as a piece beyond
+// a run at the gene's end always is. The codons of a run need not hold three nucleotides
+// each, so where the rest of g starts (or ends) in seq is found beyond the run's N and
+// checked against its first (last) codon. g is returned as it is when an indel or
+// frameshift lies in the codons cut off or the run, or that check fails.
+func cutIsland(seq []byte, g *GeneResult, atStart bool) *GeneResult {
+	n := g.LastAA - g.FirstAA + 1
+	if len(g.AlignedNA) != 3*n {
+		return g
+	}
+	codon := func(k int) string { return g.AlignedNA[3*k : 3*k+3] } // k: 0-based codon of g
+	hasN := func(k int) bool { return strings.IndexByte(codon(k), 'N') >= 0 }
+	at := func(i int) int { // the i-th codon from the end cut
+		if atStart {
+			return i
+		}
+		return n - 1 - i
+	}
+	island := 0
+	for island < n && !hasN(at(island)) {
+		island++
+	}
+	run := 0
+	for island+run < n && hasN(at(island+run)) {
+		run++
+	}
+	trimmed := g.RightTrimmed
+	if atStart {
+		trimmed = g.LeftTrimmed
+	}
+	if island == 0 || island > islandCodons || island+trimmed < nRunCodons || run < nRunCodons || island+run >= n {
+		return g
+	}
+	// the codons cut off, island and run: g.FirstAA..last, or first..g.LastAA
+	first, last := g.FirstAA, g.FirstAA+island+run-1
+	if !atStart {
+		first, last = g.LastAA-island-run+1, g.LastAA
+	}
+	for _, m := range g.Mutations {
+		if (m.Insertion || m.Deletion || m.Partial) && m.Position >= first-1 && m.Position <= last+1 {
+			return g
+		}
+	}
+	for _, f := range g.Frameshifts {
+		if f.Position >= first-1 && f.Position <= last+1 {
+			return g
+		}
+	}
+	// the island holds three nucleotides a codon; the rest of g lies beyond the run's N and
+	// the nucleotides of the run's last (first) codon that are not N
+	edgeCodon := codon(at(island + run - 1))
+	beyondN := 3 - strings.Count(edgeCodon, "N")
+	if atStart {
+		p := g.readFrom + 3*island
+		for p < len(seq) && seq[p] == 'N' {
+			p++
+		}
+		p += beyondN
+		if p+3 > len(seq) || !strings.EqualFold(string(seq[p:p+3]), codon(island+run)) {
+			return g
+		}
+		c := cutPart(g, last+1, g.LastAA)
+		c.readFrom, c.FirstNA = p, p+1
+		return c
+	}
+	p := g.readTo - 3*island // one past the run's last N
+	for p > 0 && seq[p-1] == 'N' {
+		p--
+	}
+	p -= beyondN
+	if p-3 < 0 || !strings.EqualFold(string(seq[p-3:p]), codon(n-1-island-run)) {
+		return g
+	}
+	c := cutPart(g, g.FirstAA, first-1)
+	c.readTo, c.LastNA = p, p
+	return c
 }
