@@ -344,8 +344,8 @@ func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi i
 	if place {
 		// a few codons the gene's alignment read beyond a run of N at its ends are a
 		// piece to place, not codons the alignment placed
-		g = cutIsland(seq, g, true)
-		g = cutIsland(seq, g, false)
+		g = cutBeyondRun(seq, g, true)
+		g = cutBeyondRun(seq, g, false)
 	}
 	hasN := func(start int) bool { return bytes.IndexByte(seq[start:start+3], 'N') >= 0 }
 	// before the gene's first codon. Codons trimmed for poor quality next to the run
@@ -368,7 +368,7 @@ func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi i
 				edge++
 			}
 			if !place {
-			} else if piece := a.placePiece(q, seq[:naHi], g.Gene, edge, 1, g.FirstAA-1, naLo, true); piece != nil {
+			} else if piece := a.placePiece(q, seq[:naHi], g.Gene, edge, 1, g.FirstAA-1-g.LeftTrimmed, naLo, true); piece != nil {
 				g = concatParts(piece, g)
 			}
 		}
@@ -390,7 +390,7 @@ func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi i
 				edge--
 			}
 			if !place {
-			} else if piece := a.placePiece(q, seq[:naHi], g.Gene, edge, g.LastAA+1, geneLen, naLo, false); piece != nil {
+			} else if piece := a.placePiece(q, seq[:naHi], g.Gene, edge, g.LastAA+1+g.RightTrimmed, geneLen, naLo, false); piece != nil {
 				g = concatParts(g, piece)
 			}
 		}
@@ -1103,47 +1103,49 @@ func readCodonBits(ref fs.FS, name string, genes map[Gene]geneRef, fields int, b
 	return out, nil
 }
 
-// islandCodons is the most codons read between a gene's end and a run of N next to it that
-// cutIsland takes for a piece beyond the run rather than codons the alignment placed.
+// islandCodons is the most codons read beyond a run of N at a gene's end that
+// cutBeyondRun takes for a piece beyond the run rather than codons the alignment placed.
 const islandCodons = 6
 
-// cutIsland returns g without the codons read before a run of N at its start (atStart), or
-// after one at its end, when there are at most islandCodons of them, at least nRunCodons
-// with those trimmed beside them, and the run covers at least nRunCodons codons. The run
+// cutBeyondRun returns g without a run of N (at least nRunCodons codons holding an N) at
+// its start (atStart) or end and the at most islandCodons codons read beyond it. The run
 // stands for any number of codons, so the alignment's gap costs cannot say where so few
-// codons beyond it go: AF268338's PR 1–4, before a run of 33 N over PR 5–23 (24 nucleotides
-// shorter than the codons it replaced), was read as PR 9–12 (V11I, a false mutation) with
-// PR 9–10 trimmed. Cut off, they are placed where they fit (placePiece), as a piece beyond
-// a run at the gene's end always is. The codons of a run need not hold three nucleotides
-// each, so where the rest of g starts (or ends) in seq is found beyond the run's N and
-// checked against its first (last) codon. g is returned as it is when an indel or
-// frameshift lies in the codons cut off or the run, or that check fails.
-func cutIsland(seq []byte, g *GeneResult, atStart bool) *GeneResult {
+// codons beyond it go, nor whether a codon half of N at the run's edge is the gene's:
+//   - AF268338's PR 1–4, before a run of 33 N over PR 5–23 (24 nucleotides shorter than
+//     the codons it replaced), was read as PR 9–12 (V11I, a false mutation), with 9–10
+//     trimmed;
+//   - with AF339014's PR 92 – RT 26 replaced by 76 N, RT codon 1 was read as CCN (a
+//     proline) from the last two nucleotides of PR's T91 and the run's first N, so both
+//     genes held them, and RT ran from codon 1 through the run.
+//
+// Cut off, codons beyond the run are placed where they fit (placePiece), as a piece beyond
+// a run at a gene's end always is, or dropped when fewer than nRunCodons. The codons of a
+// run need not hold three nucleotides each, so where the rest of g starts (or ends) in seq
+// is found beyond the run's N and checked against its first (last) codon. g is returned as
+// it is when an indel or frameshift lies in the codons cut off or the run, or that check
+// fails.
+func cutBeyondRun(seq []byte, g *GeneResult, atStart bool) *GeneResult {
 	n := g.LastAA - g.FirstAA + 1
 	if len(g.AlignedNA) != 3*n {
 		return g
 	}
-	codon := func(k int) string { return g.AlignedNA[3*k : 3*k+3] } // k: 0-based codon of g
-	hasN := func(k int) bool { return strings.IndexByte(codon(k), 'N') >= 0 }
-	at := func(i int) int { // the i-th codon from the end cut
+	at := func(i int) int { // the i-th codon from the end cut, 0-based in g
 		if atStart {
 			return i
 		}
 		return n - 1 - i
 	}
+	codon := func(i int) string { k := at(i); return g.AlignedNA[3*k : 3*k+3] }
+	hasN := func(i int) bool { return strings.IndexByte(codon(i), 'N') >= 0 }
 	island := 0
-	for island < n && !hasN(at(island)) {
+	for island < n && !hasN(island) {
 		island++
 	}
 	run := 0
-	for island+run < n && hasN(at(island+run)) {
+	for island+run < n && hasN(island+run) {
 		run++
 	}
-	trimmed := g.RightTrimmed
-	if atStart {
-		trimmed = g.LeftTrimmed
-	}
-	if island == 0 || island > islandCodons || island+trimmed < nRunCodons || run < nRunCodons || island+run >= n {
+	if island > islandCodons || run < nRunCodons || island+run >= n {
 		return g
 	}
 	// the codons cut off, island and run: g.FirstAA..last, or first..g.LastAA
@@ -1161,32 +1163,32 @@ func cutIsland(seq []byte, g *GeneResult, atStart bool) *GeneResult {
 			return g
 		}
 	}
-	// the island holds three nucleotides a codon; the rest of g lies beyond the run's N and
-	// the nucleotides of the run's last (first) codon that are not N
-	edgeCodon := codon(at(island + run - 1))
-	beyondN := 3 - strings.Count(edgeCodon, "N")
+	// The island holds three nucleotides a codon; then come the nucleotides of the run's
+	// first codon before its first N, the run's N, and those of its last codon after them.
+	outer, inner := codon(island), codon(island+run-1) // the run's codons at each end
+	kept := codon(island + run)                        // the codon of g next to the run
 	if atStart {
-		p := g.readFrom + 3*island
+		p := g.readFrom + 3*island + strings.IndexByte(outer, 'N')
 		for p < len(seq) && seq[p] == 'N' {
 			p++
 		}
-		p += beyondN
-		if p+3 > len(seq) || !strings.EqualFold(string(seq[p:p+3]), codon(island+run)) {
+		p += 2 - strings.LastIndexByte(inner, 'N')
+		if p+3 > len(seq) || !strings.EqualFold(string(seq[p:p+3]), kept) {
 			return g
 		}
 		c := cutPart(g, last+1, g.LastAA)
-		c.readFrom, c.FirstNA = p, p+1
+		c.readFrom, c.FirstNA, c.LeftTrimmed = p, p+1, 0
 		return c
 	}
-	p := g.readTo - 3*island // one past the run's last N
+	p := g.readTo - 3*island - (2 - strings.LastIndexByte(outer, 'N')) // one past the run's last N
 	for p > 0 && seq[p-1] == 'N' {
 		p--
 	}
-	p -= beyondN
-	if p-3 < 0 || !strings.EqualFold(string(seq[p-3:p]), codon(n-1-island-run)) {
+	p -= strings.IndexByte(inner, 'N')
+	if p-3 < 0 || !strings.EqualFold(string(seq[p-3:p]), kept) {
 		return g
 	}
 	c := cutPart(g, g.FirstAA, first-1)
-	c.readTo, c.LastNA = p, p
+	c.readTo, c.LastNA, c.RightTrimmed = p, p, 0
 	return c
 }
