@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -300,4 +301,34 @@ func FuzzParseMODS(f *testing.F) {
 			t.Fatalf("prepared MODS: %v %+v, want version 3.6 and the title %q", err, m36, m.Title)
 		}
 	})
+}
+
+// TestUnsizedImages: the image files a canvas would show but the record
+// gives no size are listed, and a size set on one makes it a canvas.
+func TestUnsizedImages(t *testing.T) {
+	data, err := os.ReadFile("testdata/real/bc123df5678.public.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.UnsizedImages(); !slices.Equal(got, []string{"00002.jp2"}) {
+		t.Fatalf("unsized images %q, want [00002.jp2]", got)
+	}
+	if n := len(rec.Canvases()); n != 1 {
+		t.Fatalf("%d canvases before the size is known, want 1", n)
+	}
+	rec.SetImageSize("00002.jp2", 640, 480)
+	if got := rec.UnsizedImages(); len(got) != 0 {
+		t.Errorf("unsized images %q after SetImageSize", got)
+	}
+	c := rec.Canvases()
+	if len(c) != 2 || c[1].File.Name != "00002.jp2" || c[1].File.Width != 640 || c[1].File.Height != 480 {
+		t.Errorf("canvases %+v, want 00002.jp2 640×480 second", c)
+	}
+	if f, _ := rec.File("00002.jp2"); f.Width != 640 || f.Height != 480 {
+		t.Errorf("File: %+v", f)
+	}
 }
