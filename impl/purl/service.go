@@ -371,6 +371,11 @@ type object struct {
 	checked atomic.Int64
 	// pyramids are the IIIF image pyramids of its files (iiif_image.go).
 	pyramids objectPyramids
+	// imageSizes are the sizes read from image files the record gives
+	// none (image_sizes.go); incomplete says some could not be read now,
+	// so the object is answered but not cached.
+	imageSizes imageSizes
+	incomplete bool
 }
 
 // memberTTL bounds how stale the member list of a collection page can be.
@@ -421,6 +426,7 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 	generation := s.generation
 	s.mu.Unlock()
 	cached := obj != nil
+	prev := obj // what it read of the same version is not read again
 	if obj != nil && ((!obj.rightsChange.IsZero() && !now.Before(obj.rightsChange)) || (obj.rec.ObjectType == "collection" && now.Sub(obj.listedAt) >= memberTTL)) {
 		obj = nil
 	}
@@ -445,7 +451,7 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 	}
 	if obj == nil {
 		var err error
-		if obj, err = s.load(ctx, id, now); err != nil {
+		if obj, err = s.load(ctx, id, now, prev); err != nil {
 			if cached && errors.Is(err, store.ErrNotFound) {
 				s.forget(id) // withdrawn by another process
 			}
@@ -453,14 +459,15 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 		}
 		obj.checked.Store(int64(time.Since(s.started)))
 		s.mu.Lock()
-		if s.generation == generation {
+		if s.generation == generation && !obj.incomplete {
 			if old, ok := s.cache.Peek(id); ok && old != obj {
 				s.retire(old) // replaced by a newer build: Add does not call the eviction
 			}
 			s.cache.Add(id, obj)
 		} else {
-			// Built while a write was forgetting id: this build is answered
-			// but never cached, so nothing would let go of what it holds.
+			// Built while a write was forgetting id, or without every image
+			// size: this build is answered but never cached, so nothing
+			// would let go of what it holds.
 			s.retire(obj)
 		}
 		s.mu.Unlock()
@@ -523,8 +530,10 @@ func (s *Service) members(ctx context.Context, collection druid.Druid) []collect
 }
 
 // load reads and derives an object. The stat of each record is taken from
-// the open file, so it describes exactly the bytes read.
-func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*object, error) {
+// the open file, so it describes exactly the bytes read. prev, when not
+// nil, is the object's cached build, whose image sizes are reused when
+// it is of the same version.
+func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time, prev *object) (*object, error) {
 	// Every part of the object from one version (version.go of the store).
 	version, err := s.store.Current(ctx, id)
 	if err != nil {
@@ -583,6 +592,7 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 		return obj, nil
 	}
 	obj.rightsChange = rec.Rights.NextEmbargoEnd(now)
+	obj.incomplete = !s.sizeImages(ctx, obj, prev)
 	for _, c := range rec.Collections {
 		link := collectionLink{URL: s.purl(c), Title: c.Qualified()}
 		if c != id {

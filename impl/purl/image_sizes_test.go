@@ -1,0 +1,215 @@
+package purl
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
+	"github.com/sitelib/sitesvc/impl/testkit"
+)
+
+// unsizedImage is an image file of a test object whose record gives no
+// pixel size.
+type unsizedImage struct {
+	name, mimetype string
+	data           []byte
+	width, height  int // the file's real size; 0: not a readable image
+}
+
+// gradient is a w×h image with something to see in it.
+func gradient(w, h int) image.Image {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, color.RGBA{uint8(x * 255 / w), uint8(y * 255 / h), 90, 255})
+		}
+	}
+	return img
+}
+
+func encodedPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, gradient(w, h)); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func encodedJPEG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, gradient(w, h), nil); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// vipsConverted is a w×h image written by vips in the format of ext
+// (".tif", ".jp2").
+func vipsConverted(t *testing.T, w, h int, ext string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "src.png"), filepath.Join(dir, "dst"+ext)
+	if err := os.WriteFile(src, encodedPNG(t, w, h), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("vips", "copy", src, dst).CombinedOutput(); err != nil {
+		t.Fatalf("vips copy to %s: %v %s", ext, err, out)
+	}
+	data, err := os.ReadFile(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// vipsReadsJP2 says whether this libvips has the JPEG 2000 loader.
+func vipsReadsJP2(t *testing.T) bool {
+	out, err := exec.Command("vips", "-l").CombinedOutput()
+	return err == nil && bytes.Contains(out, []byte("jp2kload"))
+}
+
+// unsizedObject writes object id into dir/id: the sample bb000kk0000's
+// record with one image resource per image (no imageData), the first
+// image the thumbnail.
+func unsizedObject(t *testing.T, dir, id string, images []unsizedImage) {
+	t.Helper()
+	obj := filepath.Join(dir, id)
+	if err := os.MkdirAll(obj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pub, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bb000kk0000", "public.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var content strings.Builder
+	fmt.Fprintf(&content, "<contentMetadata objectId=\"druid:%s\" type=\"image\">\n<thumb>%s</thumb>\n", id, images[0].name)
+	for i, im := range images {
+		fmt.Fprintf(&content, "<resource id=\"%s_%d\" sequence=\"%d\" type=\"image\"><label>Image %d</label><file id=\"%s\" mimetype=\"%s\" size=\"%d\"/></resource>\n",
+			id, i+1, i+1, i+1, im.name, im.mimetype, len(im.data))
+		if err := os.WriteFile(filepath.Join(obj, im.name), im.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	content.WriteString("</contentMetadata>")
+	s := regexp.MustCompile(`(?s)<contentMetadata.*</contentMetadata>`).ReplaceAllLiteralString(string(pub), content.String())
+	s = strings.ReplaceAll(s, "bb000kk0000", id)
+	if err := os.WriteFile(filepath.Join(obj, "public.xml"), []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUnsizedImagesArePainted: images whose record gives no pixel size
+// (no imageData) are painted on canvases of their real size, read from
+// the files; the image service's info.json, the manifest's thumbnail and
+// the page's thumbnail agree; a file that is not a readable image is left
+// out, with a log line, and the object is still served.
+func TestUnsizedImagesArePainted(t *testing.T) {
+	t.Parallel()
+	requireVips(t)
+	images := []unsizedImage{
+		{name: "a.jpg", mimetype: "image/jpeg", data: encodedJPEG(t, 223, 311), width: 223, height: 311},
+		{name: "b.png", mimetype: "image/png", data: encodedPNG(t, 301, 157), width: 301, height: 157},
+		{name: "c.tif", mimetype: "image/tiff", data: vipsConverted(t, 150, 91, ".tif"), width: 150, height: 91},
+		{name: "broken.jpg", mimetype: "image/jpeg", data: []byte("\xff\xd8\xff not a JPEG at all")},
+	}
+	if vipsReadsJP2(t) {
+		images = append(images, unsizedImage{name: "d.jp2", mimetype: "image/jp2", data: vipsConverted(t, 257, 129, ".jp2"), width: 257, height: 129})
+	} else {
+		t.Log("this libvips has no JPEG 2000 loader (vips -l has no jp2kload): the JP2 case is not run")
+	}
+	srv := testkit.StartServer(t)
+	const id = "bz123cd4567"
+	dir := t.TempDir()
+	unsizedObject(t, dir, id, images)
+	if out, err := runPublish(t, srv.DataDir, filepath.Join(dir, id)); err != nil {
+		t.Fatalf("publish: %v\n%s", err, out)
+	}
+
+	resp, body := srv.Get(t, "/purl/"+id+"/iiif/manifest")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("manifest: %d %s", resp.StatusCode, body)
+	}
+	var man struct {
+		Thumbnail []struct {
+			ID            string `json:"id"`
+			Width, Height int
+		} `json:"thumbnail"`
+		Items []struct {
+			Width, Height int
+			Items         []struct {
+				Items []struct {
+					Body struct {
+						ID            string `json:"id"`
+						Width, Height int
+						Service       []struct {
+							ID string `json:"id"`
+						} `json:"service"`
+					} `json:"body"`
+				} `json:"items"`
+			} `json:"items"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(body, &man); err != nil {
+		t.Fatal(err)
+	}
+	var painted []unsizedImage
+	for _, im := range images {
+		if im.width > 0 {
+			painted = append(painted, im)
+		}
+	}
+	if len(man.Items) != len(painted) {
+		t.Fatalf("%d canvases, want %d (one per readable image):\n%s", len(man.Items), len(painted), body)
+	}
+	for i, im := range painted {
+		c := man.Items[i]
+		if c.Width != im.width || c.Height != im.height {
+			t.Errorf("%s: canvas %d×%d, want the file's %d×%d", im.name, c.Width, c.Height, im.width, im.height)
+		}
+		b := c.Items[0].Items[0].Body
+		if b.Width != im.width || b.Height != im.height || len(b.Service) != 1 {
+			t.Errorf("%s: body %+v", im.name, b)
+			continue
+		}
+		want := srv.URL + "/purl/" + id + "/iiif/image/" + im.name
+		if b.Service[0].ID != want {
+			t.Errorf("%s: image service %s, want %s", im.name, b.Service[0].ID, want)
+		}
+		resp, info := srv.Get(t, "/purl/"+id+"/iiif/image/"+im.name+"/info.json")
+		var got struct{ Width, Height int }
+		if resp.StatusCode != http.StatusOK || json.Unmarshal(info, &got) != nil || got.Width != im.width || got.Height != im.height {
+			t.Errorf("%s: info.json %d %s, want %d×%d", im.name, resp.StatusCode, info, im.width, im.height)
+		}
+	}
+	_, tw, th := iiifimage.ThumbnailRequest(223, 311)
+	if len(man.Thumbnail) != 1 || man.Thumbnail[0].Width != tw || man.Thumbnail[0].Height != th {
+		t.Errorf("manifest thumbnail %+v, want %d×%d", man.Thumbnail, tw, th)
+	}
+	resp, page := srv.Get(t, "/purl/"+id)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("page: %d", resp.StatusCode)
+	}
+	if want := fmt.Sprintf(`width="%d" height="%d"`, tw, th); !strings.Contains(string(page), `id="thumbnail"`) || !strings.Contains(string(page), want) {
+		t.Errorf("the page's thumbnail is not %s", want)
+	}
+	if !strings.Contains(string(page), "/iiif/manifest") {
+		t.Error("the page names no manifest")
+	}
+	if !strings.Contains(srv.Logs(), "not a readable image") || !strings.Contains(srv.Logs(), "broken.jpg") {
+		t.Error("no log line of the unreadable broken.jpg")
+	}
+}
