@@ -2,6 +2,7 @@ package purl
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -16,6 +17,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sitelib/sitesvc/impl/embed/imagesizes"
+	"github.com/sitelib/sitesvc/impl/purl/druid"
 	"github.com/sitelib/sitesvc/impl/purl/iiifimage"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
@@ -203,13 +206,76 @@ func TestUnsizedImagesArePainted(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("page: %d", resp.StatusCode)
 	}
-	if want := fmt.Sprintf(`width="%d" height="%d"`, tw, th); !strings.Contains(string(page), `id="thumbnail"`) || !strings.Contains(string(page), want) {
-		t.Errorf("the page's thumbnail is not %s", want)
+	// The page's share image (og:image) is the thumbnail's image at its size.
+	sharePath, sw, sh := imagesizes.Request(223, 311, imagesizes.ShareEdge)
+	for _, want := range []string{
+		"/purl/" + id + "/iiif/image/a.jpg/" + sharePath,
+		fmt.Sprintf(`<meta property="og:image:width" content="%d">`, sw),
+		fmt.Sprintf(`<meta property="og:image:height" content="%d">`, sh),
+	} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the page has no %s", want)
+		}
 	}
 	if !strings.Contains(string(page), "/iiif/manifest") {
 		t.Error("the page names no manifest")
 	}
 	if !strings.Contains(srv.Logs(), "not a readable image") || !strings.Contains(srv.Logs(), "broken.jpg") {
 		t.Error("no log line of the unreadable broken.jpg")
+	}
+}
+
+// TestImageSizesOncePerVersion: the sizes read from an object's files are
+// kept with the cached object; a build of the same version reuses them
+// (the file is not read again), a build with nothing cached reads it.
+func TestImageSizesOncePerVersion(t *testing.T) {
+	t.Parallel()
+	requireVips(t)
+	dir := t.TempDir()
+	const id = "bz765cd4321"
+	unsizedObject(t, dir, id, []unsizedImage{{name: "a.png", mimetype: "image/png", data: encodedPNG(t, 120, 80), width: 120, height: 80}})
+	f := newFixture(t, func(c *Config) { c.SamplesDir = dir })
+	resp, body := f.get(t, "/"+id+"/iiif/manifest")
+	expect(t, resp, body, http.StatusOK, typeManifest)
+	var man struct{ Items []struct{ Width, Height int } }
+	if err := json.Unmarshal(body, &man); err != nil || len(man.Items) != 1 || man.Items[0].Width != 120 || man.Items[0].Height != 80 {
+		t.Fatalf("manifest without the one 120×80 canvas (%v): %s", err, body)
+	}
+	ctx := context.Background()
+	d, err := druid.Parse(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cached, err := f.svc.object(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cached.imageSizes.sizes["a.png"]; got != (pixelSize{120, 80}) || cached.imageSizes.version != cached.version {
+		t.Fatalf("cached sizes %+v of version %q (object version %q)", cached.imageSizes.sizes, cached.imageSizes.version, cached.version)
+	}
+	// Change the stored bytes behind the service's back (a stored file
+	// never changes within a version): only a read would see it.
+	blob, err := f.svc.store.OpenAt(ctx, d, cached.version, "a.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := blob.File.Name()
+	blob.File.Close()
+	if err := os.WriteFile(path, encodedPNG(t, 60, 40), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, err := f.svc.load(ctx, d, f.now, cached)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := again.rec.Canvases(); len(c) != 1 || c[0].File.Width != 120 || c[0].File.Height != 80 || again.incomplete {
+		t.Errorf("rebuilt from the same version: canvases %+v (incomplete %v), want the size read before, 120×80", c, again.incomplete)
+	}
+	fresh, err := f.svc.load(ctx, d, f.now, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := fresh.rec.Canvases(); len(c) != 1 || c[0].File.Width != 60 || c[0].File.Height != 40 {
+		t.Errorf("built with nothing cached: canvases %+v, want the file read, 60×40", c)
 	}
 }
