@@ -376,6 +376,9 @@ type object struct {
 	// so the object is answered but not cached.
 	imageSizes imageSizes
 	incomplete bool
+	// constituents are a virtual object's constituents' images
+	// (virtual.go).
+	constituents constituents
 }
 
 // memberTTL bounds how stale the member list of a collection page can be.
@@ -442,7 +445,7 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return nil, err
 			}
-			if sameFile(obj.publicInfo, pubInfo) && sameFile(obj.modsInfo, modsInfo) {
+			if sameFile(obj.publicInfo, pubInfo) && sameFile(obj.modsInfo, modsInfo) && !s.constituentsChanged(ctx, obj) {
 				obj.checked.Store(since)
 			} else {
 				obj = nil
@@ -486,19 +489,31 @@ func sameFile(a, b fs.FileInfo) bool {
 }
 
 // forget drops an object from the cache after a write, and every
-// collection with it (their member lists may have changed).
+// collection with it (their member lists may have changed), and every
+// virtual object that read it as a constituent.
 func (s *Service) forget(id druid.Druid) {
 	s.mu.Lock()
 	s.generation++
 	s.cache.Remove(id)
+	var virtual []druid.Druid
 	for _, cid := range s.cache.Keys() {
-		if obj, ok := s.cache.Peek(cid); ok && obj.rec.ObjectType == "collection" {
+		obj, ok := s.cache.Peek(cid)
+		if !ok {
+			continue
+		}
+		if obj.rec.ObjectType == "collection" {
 			s.cache.Remove(cid)
+		} else if _, read := obj.constituents.stamps[id]; read {
+			s.cache.Remove(cid)
+			virtual = append(virtual, cid)
 		}
 	}
 	s.mu.Unlock()
 	if s.cfg.Changes != nil {
 		s.cfg.Changes.ObjectChanged(id.String())
+		for _, v := range virtual {
+			s.cfg.Changes.ObjectChanged(v.String())
+		}
 	}
 }
 
@@ -593,6 +608,9 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time, prev 
 	}
 	obj.rightsChange = rec.Rights.NextEmbargoEnd(now)
 	obj.incomplete = !s.sizeImages(ctx, obj, prev)
+	if rec.ObjectType != "collection" {
+		s.loadConstituents(ctx, obj, now)
+	}
 	for _, c := range rec.Collections {
 		link := collectionLink{URL: s.purl(c), Title: c.Qualified()}
 		if c != id {
@@ -612,7 +630,7 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time, prev 
 		return nil, fmt.Errorf("rendering the page of %s: %w", id.Qualified(), err)
 	}
 	obj.html = newRepresentation(page)
-	if rec.HasManifest() {
+	if obj.hasManifest() {
 		man, err := s.buildManifest(obj)
 		if err != nil {
 			return nil, fmt.Errorf("building the manifest of %s: %w", id.Qualified(), err)

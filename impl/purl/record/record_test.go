@@ -332,3 +332,30 @@ func TestUnsizedImages(t *testing.T) {
 		t.Errorf("File: %+v", f)
 	}
 }
+
+// TestExternalFiles: a virtual object's externalFile elements are read
+// with their constituent, file and pixel size, in resource order.
+func TestExternalFiles(t *testing.T) {
+	data, err := os.ReadFile("testdata/real/hj097bm8879.public.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []ExternalFile
+	for _, res := range rec.Resources {
+		got = append(got, res.External...)
+	}
+	want := []ExternalFile{
+		{Object: "cg767mn6478", ResourceID: "cocina-fileSet-9475bc2c-7552-43d8-b8ab-8cd2212d5873", Name: "2542A.jp2", MimeType: "image/jp2", Width: 6475, Height: 4747},
+		{Object: "jw923xn5254", ResourceID: "cocina-fileSet-929604b0-00bc-40b1-af71-5c17f066e2fd", Name: "2542B.jp2", MimeType: "image/jp2", Width: 3139, Height: 4675},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("external files\n%+v\nwant\n%+v", got, want)
+	}
+	if len(rec.Files()) != 0 || rec.HasManifest() {
+		t.Errorf("a virtual object has files %v of its own (manifest %v)", rec.Files(), rec.HasManifest())
+	}
+}
