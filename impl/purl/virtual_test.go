@@ -18,7 +18,7 @@ import (
 // externalImage is one externalFile of a test virtual object.
 type externalImage struct {
 	object, file, mimetype, label string
-	width, height                int
+	width, height                 int
 }
 
 // virtualRecord is the sample bb000kk0000's record made virtual object
