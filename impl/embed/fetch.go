@@ -117,6 +117,29 @@ func (f *fetcher) fetch(ctx context.Context, druid, etag string) (record, error)
 	}
 }
 
+// hasManifest asks the PURL service whether it serves a IIIF manifest for
+// druid (for a record that cannot say, objectview.Object.ManifestUnknown):
+// 200 yes, 404 no, anything else an error. The manifest itself is not read.
+func (f *fetcher) hasManifest(ctx context.Context, druid string) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	resp, err := f.client.GetManifest(ctx, druid, &purlapi.GetManifestParams{})
+	if err != nil {
+		return false, fmt.Errorf("%w: GET %s/iiif/manifest: %w", errUpstream, druid, err)
+	}
+	// Drained (a little) so that the connection is used again.
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	switch resp.StatusCode {
+	case http.StatusOK:
+		return true, nil
+	case http.StatusNotFound, http.StatusGone:
+		return false, nil
+	default:
+		return false, fmt.Errorf("%w: GET %s/iiif/manifest answered %s", errUpstream, druid, resp.Status)
+	}
+}
+
 // LocalPurl is the PURL service of this process, for InProcessPurl: its
 // handler (paths relative to its base URL), or nil while it is not built.
 type LocalPurl func() http.Handler

@@ -317,6 +317,15 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 		s.log.ErrorContext(ctx, "PURL record unreadable", "druid", druid, "err", err)
 		return nil, fmt.Errorf("%w: %w", errUpstream, err)
 	}
+	if obj.ManifestUnknown {
+		// Without an answer the viewer names no manifest: the object is
+		// shown by its files, as when it has none.
+		if has, err := s.fetch.hasManifest(ctx, druid); err != nil {
+			s.log.WarnContext(ctx, "PURL manifest check failed: shown without a viewer of images", "druid", druid, "err", err)
+		} else {
+			obj.HasManifest = has
+		}
+	}
 	now := s.cfg.Now()
 	e := &entry{
 		druid:     druid,

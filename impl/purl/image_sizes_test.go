@@ -220,6 +220,11 @@ func TestUnsizedImagesArePainted(t *testing.T) {
 	if !strings.Contains(string(page), "/iiif/manifest") {
 		t.Error("the page names no manifest")
 	}
+	// The Embed service (the page's viewer) shows it in Mirador: the
+	// record alone has no sized image, Embed asks for the manifest.
+	if _, iframe := testkit.Get(t, srv.EmbedIframe(id)); !strings.Contains(string(iframe), `data-viewer-uri="`+srv.URL+"/purl/"+id+`/iiif/manifest"`) {
+		t.Errorf("the embed viewer does not open the manifest:\n%.2000s", iframe)
+	}
 	if !strings.Contains(srv.Logs(), "not a readable image") || !strings.Contains(srv.Logs(), "broken.jpg") {
 		t.Error("no log line of the unreadable broken.jpg")
 	}

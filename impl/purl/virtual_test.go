@@ -142,6 +142,9 @@ func TestVirtualObjectManifest(t *testing.T) {
 	if _, page := srv.Get(t, "/purl/"+virtual); !strings.Contains(string(page), "/purl/"+virtual+"/iiif/manifest") {
 		t.Error("the virtual object's page names no manifest")
 	}
+	if _, iframe := testkit.Get(t, srv.EmbedIframe(virtual)); !strings.Contains(string(iframe), `data-viewer-uri="`+srv.URL+"/purl/"+virtual+`/iiif/manifest"`) {
+		t.Errorf("the embed viewer does not open the virtual object's manifest:\n%.2000s", iframe)
+	}
 	for _, name := range []string{missing, "not-there.png"} {
 		if !strings.Contains(srv.Logs(), name) {
 			t.Errorf("no log line of %s, left out", name)

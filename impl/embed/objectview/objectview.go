@@ -36,7 +36,17 @@ type Object struct {
 	// object (record.Record.HasManifest): without one the viewer names
 	// none and does not use Mirador.
 	HasManifest bool
-	Thumb       string // contentMetadata/thumb: the file name of the object's thumbnail image, or ""
+	// ManifestUnknown: the record alone cannot say whether the PURL
+	// service paints something, because it paints images the record
+	// gives no pixel size (reading it from the files) and a virtual
+	// object's constituents' images (when they are published there). The
+	// Embed service asks the PURL service for the manifest and sets
+	// HasManifest from its answer (docs/embed.md).
+	ManifestUnknown bool
+	// ExternalImages: the record names images of other objects (a virtual
+	// object's externalFile elements), which its manifest paints.
+	ExternalImages bool
+	Thumb          string // contentMetadata/thumb: the file name of the object's thumbnail image, or ""
 	// rightsChange is the earliest release of an embargo (the object's or
 	// a file's) in force when the record was read (zero: none): from then
 	// on Access and the files' Restricted flags are out of date.
@@ -164,7 +174,7 @@ func (o *Object) Viewer() Viewer {
 			return ViewerCollection
 		}
 	case "image", "book", "map":
-		if o.HasManifest && o.hasFile(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") }) {
+		if o.HasManifest && (o.ExternalImages || o.hasFile(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") })) {
 			return ViewerMirador
 		}
 	case "media":
@@ -190,6 +200,9 @@ func (o *Object) Viewer() Viewer {
 	}
 	switch {
 	case o.HasManifest && all(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") }):
+		return ViewerMirador
+	case o.HasManifest && o.ExternalImages && !o.hasFile(func(File) bool { return true }):
+		// a virtual object: its constituents' images, none of its own
 		return ViewerMirador
 	case all(isMedia):
 		return ViewerMedia
@@ -281,8 +294,12 @@ func FromRecord(rec *purlrecord.Record, druid string, now time.Time) *Object {
 				Restricted: rec.Rights.Dark() || !a.WorldReadable(now),
 			})
 		}
+		for _, x := range r.External {
+			o.ExternalImages = o.ExternalImages || strings.HasPrefix(strings.ToLower(x.MimeType), "image/")
+		}
 		o.Resources = append(o.Resources, res)
 	}
+	o.ManifestUnknown = !o.HasManifest && rec.ObjectType != "collection" && !rec.Rights.Dark() && (o.ExternalImages || len(rec.UnsizedImages()) > 0)
 	return o
 }
 

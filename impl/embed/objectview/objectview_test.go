@@ -289,3 +289,40 @@ func BenchmarkParse(b *testing.B) {
 		}
 	})
 }
+
+// TestManifestUnknown: a record with images the PURL service sizes from
+// their files, or a virtual object's external images, cannot say alone
+// whether there is a manifest; once the PURL service says there is, the
+// viewer is Mirador. A record that can say is not asked about.
+func TestManifestUnknown(t *testing.T) {
+	unsized := `<resource sequence="1" type="image"><file id="a.jp2" mimetype="image/jp2" size="1"/></resource>`
+	virtual := `<resource sequence="1" type="image"><label>Sheet</label><externalFile fileId="x.jp2" objectId="druid:cg767mn6478" resourceId="r" mimetype="image/jp2"><imageData width="10" height="20"/></externalFile></resource>`
+	for _, tc := range []struct {
+		name, contentType, content string
+		unknown, external          bool
+	}{
+		{"sized image", "image", imageContent, false, false},
+		{"unsized image", "image", unsized, true, false},
+		{"virtual object", "map", virtual, true, true},
+		{"virtual object without a content type", "", virtual, true, true},
+		{"a data file", "file", `<resource sequence="1" type="file"><file id="d.csv" mimetype="text/csv" size="1"/></resource>`, false, false},
+	} {
+		o, err := Parse([]byte(record(tc.contentType, tc.content, "<world/>", "<world/>")), "bb000kk0000", now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.ManifestUnknown != tc.unknown || o.ExternalImages != tc.external {
+			t.Errorf("%s: ManifestUnknown %v, ExternalImages %v; want %v, %v", tc.name, o.ManifestUnknown, o.ExternalImages, tc.unknown, tc.external)
+		}
+		if !tc.unknown {
+			continue
+		}
+		if v := o.Viewer(); v == ViewerMirador {
+			t.Errorf("%s: Mirador before the PURL service says there is a manifest", tc.name)
+		}
+		o.HasManifest = true
+		if v := o.Viewer(); v != ViewerMirador {
+			t.Errorf("%s: viewer %s with a manifest, want mirador", tc.name, v)
+		}
+	}
+}
