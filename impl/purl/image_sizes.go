@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -15,6 +16,11 @@ import (
 // imageSizeReaders bounds the size reads of one object's load at once;
 // each also takes a slot of the image service's build queue.
 const imageSizeReaders = 2
+
+// imageSizeRetry is how long an object some of whose sizes could not be
+// read now (the build queue full) is served without them before it is
+// built again, reading only those.
+const imageSizeRetry = 5 * time.Second
 
 // pixelSize is a size read from an image file; zero when the file could
 // not be read as an image (it stays unpainted).
@@ -34,8 +40,8 @@ type imageSizes struct {
 // the image service can serve) the size read from the stored file, or
 // from prev's reads of the same version. It reports false when a file
 // could not be read for a passing reason (the build queue full, the
-// request gone): the object must then not be cached, so that a later
-// request reads again. A file that is not a readable image, or is larger
+// request gone): the object is then built again after imageSizeRetry,
+// keeping what was read. A file that is not a readable image, or is larger
 // than the image service takes, stays unsized, with a log line.
 func (s *Service) sizeImages(ctx context.Context, obj *object, prev *object) bool {
 	rec := obj.rec

@@ -273,8 +273,8 @@ func TestImageSizesOncePerVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := again.rec.Canvases(); len(c) != 1 || c[0].File.Width != 120 || c[0].File.Height != 80 || again.incomplete {
-		t.Errorf("rebuilt from the same version: canvases %+v (incomplete %v), want the size read before, 120×80", c, again.incomplete)
+	if c := again.rec.Canvases(); len(c) != 1 || c[0].File.Width != 120 || c[0].File.Height != 80 || !again.sizesRetry.IsZero() {
+		t.Errorf("rebuilt from the same version: canvases %+v (retry at %v), want the size read before, 120×80", c, again.sizesRetry)
 	}
 	fresh, err := f.svc.load(ctx, d, f.now, nil)
 	if err != nil {
@@ -282,5 +282,24 @@ func TestImageSizesOncePerVersion(t *testing.T) {
 	}
 	if c := fresh.rec.Canvases(); len(c) != 1 || c[0].File.Width != 60 || c[0].File.Height != 40 {
 		t.Errorf("built with nothing cached: canvases %+v, want the file read, 60×40", c)
+	}
+	// A read that cannot be made now (here: the request gone) leaves the
+	// image unpainted and the object to be built again soon, when the
+	// read is made.
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	partial, err := f.svc.load(gone, d, f.now, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if partial.hasManifest() || !partial.sizesRetry.Equal(f.now.Add(imageSizeRetry)) || len(partial.imageSizes.sizes) != 0 {
+		t.Errorf("size not read: manifest %v, retry at %v, sizes %v; want none, now + %v, none", partial.hasManifest(), partial.sizesRetry, partial.imageSizes.sizes, imageSizeRetry)
+	}
+	retried, err := f.svc.load(ctx, d, f.now, partial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := retried.rec.Canvases(); len(c) != 1 || c[0].File.Width != 60 || !retried.sizesRetry.IsZero() {
+		t.Errorf("built again: canvases %+v, retry at %v; want 60×40 and no retry", c, retried.sizesRetry)
 	}
 }

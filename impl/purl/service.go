@@ -372,10 +372,11 @@ type object struct {
 	// pyramids are the IIIF image pyramids of its files (iiif_image.go).
 	pyramids objectPyramids
 	// imageSizes are the sizes read from image files the record gives
-	// none (image_sizes.go); incomplete says some could not be read now,
-	// so the object is answered but not cached.
+	// none (image_sizes.go); sizesRetry, when not zero, is when the
+	// object is built again because some could not be read (the build
+	// reuses those that were).
 	imageSizes imageSizes
-	incomplete bool
+	sizesRetry time.Time
 	// constituents are a virtual object's constituents' images
 	// (virtual.go).
 	constituents constituents
@@ -430,7 +431,7 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 	s.mu.Unlock()
 	cached := obj != nil
 	prev := obj // what it read of the same version is not read again
-	if obj != nil && ((!obj.rightsChange.IsZero() && !now.Before(obj.rightsChange)) || (obj.rec.ObjectType == "collection" && now.Sub(obj.listedAt) >= memberTTL)) {
+	if obj != nil && ((!obj.rightsChange.IsZero() && !now.Before(obj.rightsChange)) || (!obj.sizesRetry.IsZero() && !now.Before(obj.sizesRetry)) || (obj.rec.ObjectType == "collection" && now.Sub(obj.listedAt) >= memberTTL)) {
 		obj = nil
 	}
 	if obj != nil {
@@ -462,15 +463,14 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 		}
 		obj.checked.Store(int64(time.Since(s.started)))
 		s.mu.Lock()
-		if s.generation == generation && !obj.incomplete {
+		if s.generation == generation {
 			if old, ok := s.cache.Peek(id); ok && old != obj {
 				s.retire(old) // replaced by a newer build: Add does not call the eviction
 			}
 			s.cache.Add(id, obj)
 		} else {
-			// Built while a write was forgetting id, or without every image
-			// size: this build is answered but never cached, so nothing
-			// would let go of what it holds.
+			// Built while a write was forgetting id: this build is answered
+			// but never cached, so nothing would let go of what it holds.
 			s.retire(obj)
 		}
 		s.mu.Unlock()
@@ -607,7 +607,9 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time, prev 
 		return obj, nil
 	}
 	obj.rightsChange = rec.Rights.NextEmbargoEnd(now)
-	obj.incomplete = !s.sizeImages(ctx, obj, prev)
+	if !s.sizeImages(ctx, obj, prev) {
+		obj.sizesRetry = now.Add(imageSizeRetry)
+	}
 	if rec.ObjectType != "collection" {
 		s.loadConstituents(ctx, obj, now)
 	}
