@@ -267,6 +267,17 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 		}}
 		m.Items = append(m.Items, canvas)
 	}
+	// A virtual object's thumbnail is its constituent's image that its
+	// thumb names, when it paints it and anyone may fetch it.
+	if ct := rec.ConstituentThumb; m.Thumbnail == nil && ct.Name != "" {
+		for _, ci := range obj.constituents.images {
+			if ci.rec.Druid == ct.Object && ci.file.Name == ct.Name && ci.rec.Rights.FileWorldReadable(ct.Name, s.cfg.Now()) {
+				var body iiifRef
+				m.Thumbnail = s.imageManifestParts(ci.rec, ci.file, &body)
+				break
+			}
+		}
+	}
 	// The other files are offered for download as renderings, only while
 	// anyone may fetch them (a viewer's download link must not fail).
 	if rec.Rights.WorldReadable(s.cfg.Now()) {

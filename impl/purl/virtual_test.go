@@ -22,7 +22,8 @@ type externalImage struct {
 }
 
 // virtualRecord is the sample bb000kk0000's record made virtual object
-// id: one image resource per external image, no files of its own.
+// id: one image resource per external image, no files of its own, the
+// first image its thumb.
 func virtualRecord(t *testing.T, id string, images []externalImage) []byte {
 	t.Helper()
 	pub, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bb000kk0000", "public.xml"))
@@ -30,7 +31,7 @@ func virtualRecord(t *testing.T, id string, images []externalImage) []byte {
 		t.Fatal(err)
 	}
 	var content strings.Builder
-	fmt.Fprintf(&content, "<contentMetadata objectId=\"druid:%s\" type=\"image\">\n", id)
+	fmt.Fprintf(&content, "<contentMetadata objectId=\"druid:%s\" type=\"image\">\n<thumb>%s/%s</thumb>\n", id, images[0].object, images[0].file)
 	for i, im := range images {
 		fmt.Fprintf(&content, `<resource id="%s_%d" sequence="%d" type="image"><label>%s</label>`+
 			`<externalFile fileId="%s" objectId="druid:%s" resourceId="%s_1" mimetype="%s"><imageData width="%d" height="%d"/></externalFile>`+
@@ -45,6 +46,9 @@ func virtualRecord(t *testing.T, id string, images []externalImage) []byte {
 
 // virtualManifest is what the tests read of a manifest's canvases.
 type virtualManifest struct {
+	Thumbnail []struct {
+		ID string `json:"id"`
+	} `json:"thumbnail"`
 	Items []struct {
 		Label         map[string][]string `json:"label"`
 		Width, Height int
@@ -138,6 +142,9 @@ func TestVirtualObjectManifest(t *testing.T) {
 	want := []string{"First view 200×100 " + service(a, "a.png"), "Second view 90×60 " + service(b, "b.jpg")}
 	if got := manifest().canvases(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("canvases\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if m := manifest(); len(m.Thumbnail) != 1 || !strings.HasPrefix(m.Thumbnail[0].ID, service(a, "a.png")+"/") {
+		t.Errorf("the virtual object's thumbnail %+v is not its thumb, %s's a.png", m.Thumbnail, a)
 	}
 	if _, page := srv.Get(t, "/purl/"+virtual); !strings.Contains(string(page), "/purl/"+virtual+"/iiif/manifest") {
 		t.Error("the virtual object's page names no manifest")

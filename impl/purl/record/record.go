@@ -54,6 +54,9 @@ type Record struct {
 	Collections []druid.Druid
 	ContentType string
 	Thumb       string // file name of the thumbnail, "" when none
+	// ConstituentThumb is a virtual object's thumbnail, a constituent's
+	// file (thumb "<druid>/<file>"); zero when none.
+	ConstituentThumb ExternalThumb
 	// ReadingOrder is contentMetadata/bookData/@readingOrder: "rtl" for a
 	// book read right to left, "ltr" said outright, "" when not said.
 	ReadingOrder string
@@ -96,6 +99,12 @@ type Resource struct {
 	// External are a virtual object's images of other objects (its
 	// constituents), the resource's externalFile elements in order.
 	External []ExternalFile
+}
+
+// ExternalThumb names a constituent's file as a virtual object's thumbnail.
+type ExternalThumb struct {
+	Object druid.Druid
+	Name   string
 }
 
 // ExternalFile is a virtual object's image kept by another object.
@@ -586,6 +595,9 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 		switch {
 		case !ok && otherObjectsFile(name, r.Druid):
 			warn("contentMetadata/thumb %q names a file of another object (a virtual object's constituent): the object has no thumbnail of its own", name)
+			dir, file, _ := strings.Cut(name, "/")
+			other, _ := druid.Parse(dir)
+			r.ConstituentThumb = ExternalThumb{Object: other, Name: file}
 		case !ok:
 			warn("contentMetadata/thumb %q is not a file of the object: the object has no thumbnail", name)
 		case !strings.HasPrefix(f.MimeType, "image/"):

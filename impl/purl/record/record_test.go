@@ -355,6 +355,17 @@ func TestExternalFiles(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("external files\n%+v\nwant\n%+v", got, want)
 	}
+	data, err = os.ReadFile("testdata/real/ws947mh3822.public.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	virtual, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (ExternalThumb{Object: "ts786ny5936", Name: "PC0170_s1_E_0204.jp2"}); virtual.ConstituentThumb != want || virtual.Thumb != "" {
+		t.Errorf("thumb of a constituent's file: %+v (own %q), want %+v", virtual.ConstituentThumb, virtual.Thumb, want)
+	}
 	if len(rec.Files()) != 0 || rec.HasManifest() {
 		t.Errorf("a virtual object has files %v of its own (manifest %v)", rec.Files(), rec.HasManifest())
 	}
