@@ -539,7 +539,16 @@ func (s *Service) members(ctx context.Context, collection druid.Druid) []collect
 		if err != nil || rec.Rights.Dark() || !slices.Contains(rec.Collections, collection) {
 			continue
 		}
-		out = append(out, collectionLink{URL: s.purl(id), Title: rec.Title(), Collection: rec.ObjectType == "collection", HasManifest: rec.HasManifest()})
+		has := rec.HasManifest()
+		if !has && rec.ObjectType != "collection" && (len(rec.UnsizedImages()) > 0 || rec.HasExternalImages()) {
+			// Its record alone cannot say (images sized from their files,
+			// a virtual object's constituents): the member's build can. It
+			// reads no collection, so this does not recurse.
+			if member, err := s.object(ctx, id); err == nil {
+				has = member.hasManifest()
+			}
+		}
+		out = append(out, collectionLink{URL: s.purl(id), Title: rec.Title(), Collection: rec.ObjectType == "collection", HasManifest: has})
 	}
 	return out
 }

@@ -23,7 +23,7 @@ type externalImage struct {
 
 // virtualRecord is the sample bb000kk0000's record made virtual object
 // id: one image resource per external image, no files of its own, the
-// first image its thumb.
+// first image its thumb; a member of the sample collection bc000df0001.
 func virtualRecord(t *testing.T, id string, images []externalImage) []byte {
 	t.Helper()
 	pub, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bb000kk0000", "public.xml"))
@@ -40,8 +40,7 @@ func virtualRecord(t *testing.T, id string, images []externalImage) []byte {
 	}
 	content.WriteString("</contentMetadata>")
 	s := strings.ReplaceAll(string(pub), "bb000kk0000", id)
-	s = regexp.MustCompile(`(?s)<contentMetadata.*</contentMetadata>`).ReplaceAllLiteralString(s, content.String())
-	return []byte(regexp.MustCompile(`(?s)<rdf:RDF.*</rdf:RDF>`).ReplaceAllLiteralString(s, ""))
+	return []byte(regexp.MustCompile(`(?s)<contentMetadata.*</contentMetadata>`).ReplaceAllLiteralString(s, content.String()))
 }
 
 // virtualManifest is what the tests read of a manifest's canvases.
@@ -227,5 +226,12 @@ func TestVirtualObjectRestrictedConstituent(t *testing.T) {
 	}
 	if id := m.Items[1].Items[0].Items[0].Body.ID; id != base+"/bn888yz8888/file/floor-plan.png" {
 		t.Errorf("restricted body %s, want the constituent's file", id)
+	}
+	// Its collection's IIIF Collection lists it: it has a manifest,
+	// though its record alone has nothing to paint.
+	resp, body = f.get(t, "/bc000df0001/iiif/manifest")
+	expect(t, resp, body, http.StatusOK, typeManifest)
+	if !strings.Contains(string(body), `"id": "`+base+"/"+virtual+`/iiif/manifest"`) {
+		t.Errorf("the collection does not list the virtual object's manifest:\n%s", body)
 	}
 }

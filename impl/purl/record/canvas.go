@@ -78,6 +78,19 @@ func (r *Record) UnsizedImages() []string {
 	return out
 }
 
+// HasExternalImages reports whether the record names images of other
+// objects (a virtual object's externalFile elements).
+func (r *Record) HasExternalImages() bool {
+	for _, res := range r.Resources {
+		for _, x := range res.External {
+			if strings.HasPrefix(strings.ToLower(x.MimeType), "image/") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // SetImageSize gives the file called name a pixel size, read from the file
 // when the record gives none.
 func (r *Record) SetImageSize(name string, width, height int) {
