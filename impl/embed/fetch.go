@@ -117,26 +117,32 @@ func (f *fetcher) fetch(ctx context.Context, druid, etag string) (record, error)
 	}
 }
 
-// hasManifest asks the PURL service whether it serves a IIIF manifest for
-// druid (for a record that cannot say, objectview.Object.ManifestUnknown):
-// 200 yes, 404 no, anything else an error. The manifest itself is not read.
-func (f *fetcher) hasManifest(ctx context.Context, druid string) (bool, error) {
+// manifest asks the PURL service for druid's IIIF manifest (for a record
+// that cannot say whether it has one, objectview.Object.ManifestUnknown):
+// 200 yes (with the manifest, nil when larger than maxRecordBytes), 404
+// no, anything else an error.
+func (f *fetcher) manifest(ctx context.Context, druid string) (body []byte, ok bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	resp, err := f.client.GetManifest(ctx, druid, &purlapi.GetManifestParams{})
 	if err != nil {
-		return false, fmt.Errorf("%w: GET %s/iiif/manifest: %w", errUpstream, druid, err)
+		return nil, false, fmt.Errorf("%w: GET %s/iiif/manifest: %w", errUpstream, druid, err)
 	}
-	// Drained (a little) so that the connection is used again.
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	resp.Body.Close()
+	defer resp.Body.Close()
 	switch resp.StatusCode {
 	case http.StatusOK:
-		return true, nil
+		body, err := io.ReadAll(io.LimitReader(resp.Body, maxRecordBytes+1))
+		if err != nil {
+			return nil, false, fmt.Errorf("%w: reading %s/iiif/manifest: %w", errUpstream, druid, err)
+		}
+		if len(body) > maxRecordBytes {
+			return nil, true, nil
+		}
+		return body, true, nil
 	case http.StatusNotFound, http.StatusGone:
-		return false, nil
+		return nil, false, nil
 	default:
-		return false, fmt.Errorf("%w: GET %s/iiif/manifest answered %s", errUpstream, druid, resp.Status)
+		return nil, false, fmt.Errorf("%w: GET %s/iiif/manifest answered %s", errUpstream, druid, resp.Status)
 	}
 }
 

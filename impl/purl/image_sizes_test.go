@@ -10,6 +10,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -224,6 +225,17 @@ func TestUnsizedImagesArePainted(t *testing.T) {
 	// record alone has no sized image, Embed asks for the manifest.
 	if _, iframe := testkit.Get(t, srv.EmbedIframe(id)); !strings.Contains(string(iframe), `data-viewer-uri="`+srv.URL+"/purl/"+id+`/iiif/manifest"`) {
 		t.Errorf("the embed viewer does not open the manifest:\n%.2000s", iframe)
+	}
+	// Its oEmbed answer has the thumbnail at the size read from the file
+	// (Embed takes it from the manifest).
+	resp, oembed := srv.Get(t, "/embed/embed?url="+url.QueryEscape(srv.URL+"/purl/"+id))
+	var oe struct {
+		ThumbnailURL    string `json:"thumbnail_url"`
+		ThumbnailWidth  int    `json:"thumbnail_width"`
+		ThumbnailHeight int    `json:"thumbnail_height"`
+	}
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(oembed, &oe) != nil || oe.ThumbnailWidth != tw || oe.ThumbnailHeight != th || !strings.Contains(oe.ThumbnailURL, "/purl/"+id+"/iiif/image/a.jpg/") {
+		t.Errorf("oEmbed: %d %s; want a.jpg's thumbnail, %d×%d", resp.StatusCode, oembed, tw, th)
 	}
 	if !strings.Contains(srv.Logs(), "not a readable image") || !strings.Contains(srv.Logs(), "broken.jpg") {
 		t.Error("no log line of the unreadable broken.jpg")

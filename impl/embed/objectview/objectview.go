@@ -12,8 +12,10 @@
 package objectview
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -301,6 +303,57 @@ func FromRecord(rec *purlrecord.Record, druid string, now time.Time) *Object {
 	}
 	o.ManifestUnknown = !o.HasManifest && rec.ObjectType != "collection" && !rec.Rights.Dark() && (o.ExternalImages || len(rec.UnsizedImages()) > 0)
 	return o
+}
+
+// SizeFromManifest gives the object's image files that have no pixel size
+// the size its IIIF manifest paints them at (the PURL service reads it
+// from the files, docs/purl.md "Images without a size"). manifest is the
+// manifest's JSON, purl the object's PURL: a painting body
+// "<purl>/file/<name>" names the file.
+func (o *Object) SizeFromManifest(manifest []byte, purl string) error {
+	if manifest == nil {
+		return nil
+	}
+	var m struct {
+		Items []struct {
+			Items []struct {
+				Items []struct {
+					Body struct {
+						ID     string `json:"id"`
+						Width  int    `json:"width"`
+						Height int    `json:"height"`
+					} `json:"body"`
+				} `json:"items"`
+			} `json:"items"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(manifest, &m); err != nil {
+		return fmt.Errorf("reading the manifest: %w", err)
+	}
+	sizes := map[string][2]int{}
+	prefix := strings.TrimRight(purl, "/") + "/file/"
+	for _, c := range m.Items {
+		for _, page := range c.Items {
+			for _, a := range page.Items {
+				escaped, ok := strings.CutPrefix(a.Body.ID, prefix)
+				if !ok || a.Body.Width <= 0 || a.Body.Height <= 0 {
+					continue
+				}
+				if name, err := url.PathUnescape(escaped); err == nil {
+					sizes[name] = [2]int{a.Body.Width, a.Body.Height}
+				}
+			}
+		}
+	}
+	for i := range o.Resources {
+		for j := range o.Resources[i].Files {
+			f := &o.Resources[i].Files[j]
+			if size, ok := sizes[f.Name]; ok && (f.Width <= 0 || f.Height <= 0) && strings.HasPrefix(f.MimeType, "image/") {
+				f.Width, f.Height = size[0], size[1]
+			}
+		}
+	}
+	return nil
 }
 
 // accessOf turns record's rights into the viewer's access level at now:

@@ -326,3 +326,29 @@ func TestManifestUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeFromManifest: an image without a pixel size takes the size its
+// manifest paints it at; a sized image and other objects' files keep
+// theirs.
+func TestSizeFromManifest(t *testing.T) {
+	content := imageContent + `<resource sequence="2" type="image"><file id="b c.jp2" mimetype="image/jp2" size="1"/></resource>`
+	o, err := Parse([]byte(record("image", content, "<world/>", "<world/>")), "bb000kk0000", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const purl = "https://purl.example.org/bb000kk0000"
+	manifest := `{"items":[
+	 {"items":[{"items":[{"body":{"id":"` + purl + `/file/a.png","width":1,"height":2}}]}]},
+	 {"items":[{"items":[{"body":{"id":"` + purl + `/file/b%20c.jp2","width":300,"height":200}}]}]},
+	 {"items":[{"items":[{"body":{"id":"https://purl.example.org/bc123df5678/file/a.png","width":5,"height":5}}]}]}]}`
+	if err := o.SizeFromManifest([]byte(manifest), purl); err != nil {
+		t.Fatal(err)
+	}
+	files := o.Files()
+	if len(files) != 2 || files[0].Width != 640 || files[0].Height != 480 || files[1].Width != 300 || files[1].Height != 200 {
+		t.Errorf("files %+v: want a.png 640×480 (its record's), b c.jp2 300×200 (the manifest's)", files)
+	}
+	if err := o.SizeFromManifest([]byte("{not json"), purl); err == nil {
+		t.Error("no error for a manifest that is not JSON")
+	}
+}
