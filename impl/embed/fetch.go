@@ -117,6 +117,35 @@ func (f *fetcher) fetch(ctx context.Context, druid, etag string) (record, error)
 	}
 }
 
+// manifest asks the PURL service for druid's IIIF manifest (for a record
+// that cannot say whether it has one, objectview.Object.ManifestUnknown):
+// 200 yes (with the manifest, nil when larger than maxRecordBytes), 404
+// no, anything else an error.
+func (f *fetcher) manifest(ctx context.Context, druid string) (body []byte, ok bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	resp, err := f.client.GetManifest(ctx, druid, &purlapi.GetManifestParams{})
+	if err != nil {
+		return nil, false, fmt.Errorf("%w: GET %s/iiif/manifest: %w", errUpstream, druid, err)
+	}
+	defer resp.Body.Close()
+	switch resp.StatusCode {
+	case http.StatusOK:
+		body, err := io.ReadAll(io.LimitReader(resp.Body, maxRecordBytes+1))
+		if err != nil {
+			return nil, false, fmt.Errorf("%w: reading %s/iiif/manifest: %w", errUpstream, druid, err)
+		}
+		if len(body) > maxRecordBytes {
+			return nil, true, nil
+		}
+		return body, true, nil
+	case http.StatusNotFound, http.StatusGone:
+		return nil, false, nil
+	default:
+		return nil, false, fmt.Errorf("%w: GET %s/iiif/manifest answered %s", errUpstream, druid, resp.Status)
+	}
+}
+
 // LocalPurl is the PURL service of this process, for InProcessPurl: its
 // handler (paths relative to its base URL), or nil while it is not built.
 type LocalPurl func() http.Handler

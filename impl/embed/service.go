@@ -317,6 +317,22 @@ func (s *Service) load(ctx context.Context, druid string) (*entry, error) {
 		s.log.ErrorContext(ctx, "PURL record unreadable", "druid", druid, "err", err)
 		return nil, fmt.Errorf("%w: %w", errUpstream, err)
 	}
+	if obj.ManifestUnknown {
+		// Without an answer the viewer names no manifest: the object is
+		// shown by its files, as when it has none.
+		// The manifest also gives the sizes the PURL service read from
+		// the files (thumbnail, downloads, oEmbed).
+		body, has, err := s.fetch.manifest(ctx, druid)
+		switch {
+		case err != nil:
+			s.log.WarnContext(ctx, "PURL manifest check failed: shown without a viewer of images", "druid", druid, "err", err)
+		case has:
+			obj.HasManifest = true
+			if err := obj.SizeFromManifest(body, s.purl.ObjectURL(druid)); err != nil {
+				s.log.WarnContext(ctx, "PURL manifest unreadable: images without a size stay without", "druid", druid, "err", err)
+			}
+		}
+	}
 	now := s.cfg.Now()
 	e := &entry{
 		druid:     druid,

@@ -237,7 +237,8 @@ func corpusRecord(t *testing.T, srv *testkit.Server, bin, token, dir string, raw
 		return "", nil, nil, fmt.Errorf("the page has no title")
 	}
 	manifest, manifestBody := "no manifest (nothing to paint)", []byte(nil)
-	if rec.HasManifest() {
+	external := servedConstituentImages(srv, rec)
+	if rec.HasManifest() || external > 0 {
 		body, err := corpusGet(srv, "/purl/"+id+"/iiif/manifest", http.StatusOK)
 		if err != nil {
 			return "", nil, nil, err
@@ -245,7 +246,7 @@ func corpusRecord(t *testing.T, srv *testkit.Server, bin, token, dir string, raw
 		if err := iiif.Validate(body); err != nil {
 			return "", nil, nil, fmt.Errorf("manifest is not valid IIIF 3.0: %w", err)
 		}
-		manifest = fmt.Sprintf("manifest of %d canvases", len(rec.Canvases()))
+		manifest = fmt.Sprintf("manifest of %d canvases", len(rec.Canvases())+external)
 		manifestBody = body
 	} else if _, err := corpusGet(srv, "/purl/"+id+"/iiif/manifest", http.StatusNotFound); err != nil {
 		return "", nil, nil, err
@@ -438,4 +439,29 @@ func standIn(f declared) []byte {
 	}
 	fmt.Fprintf(&b, "\nstand-in for %s (%s)\n", f.name, f.mimetype)
 	return b.Bytes()
+}
+
+// servedConstituentImages counts a virtual object's external images whose
+// constituent the server publishes, listing the file as an image with a
+// pixel size (its own or the virtual object's): each is a canvas of the
+// virtual object's manifest (docs/purl.md, "Virtual objects").
+func servedConstituentImages(srv *testkit.Server, rec *record.Record) int {
+	n := 0
+	for _, res := range rec.Resources {
+		for _, ext := range res.External {
+			body, err := corpusGet(srv, "/purl/"+ext.Object.String()+".xml", http.StatusOK)
+			if err != nil {
+				continue
+			}
+			crec, err := record.Parse(body)
+			if err != nil {
+				continue
+			}
+			f, ok := crec.File(ext.Name)
+			if ok && strings.HasPrefix(strings.ToLower(f.MimeType), "image/") && (f.Width > 0 || ext.Width > 0) {
+				n++
+			}
+		}
+	}
+	return n
 }

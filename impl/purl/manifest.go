@@ -244,6 +244,40 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 		}}
 		m.Items = append(m.Items, canvas)
 	}
+	// A virtual object's constituents' images, each served by its
+	// constituent (its file, image service and rights).
+	for _, ci := range obj.constituents.images {
+		n := len(m.Items) + 1
+		cpurl := s.purl(ci.rec.Druid)
+		f := ci.file
+		body := iiifRef{ID: cpurl + "/file/" + url.PathEscape(f.Name), Type: "Image", Format: baseType(f.MimeType), Label: none(f.Name), Width: f.Width, Height: f.Height}
+		canvas := iiifCanvas{ID: fmt.Sprintf("%s/iiif/canvas/%d", purl, n), Type: "Canvas", Label: none(ci.label), Width: f.Width, Height: f.Height}
+		canvas.Thumbnail = s.imageManifestParts(ci.rec, f, &body)
+		s.addAuthServices(ci.rec, f, &body)
+		canvas.Items = []iiifPage{{
+			ID:   fmt.Sprintf("%s/iiif/page/%d", purl, n),
+			Type: "AnnotationPage",
+			Items: []iiifAnnotation{{
+				ID:         fmt.Sprintf("%s/iiif/annotation/%d", purl, n),
+				Type:       "Annotation",
+				Motivation: "painting",
+				Body:       body,
+				Target:     canvas.ID,
+			}},
+		}}
+		m.Items = append(m.Items, canvas)
+	}
+	// A virtual object's thumbnail is its constituent's image that its
+	// thumb names, when it paints it and anyone may fetch it.
+	if ct := rec.ConstituentThumb; m.Thumbnail == nil && ct.Name != "" {
+		for _, ci := range obj.constituents.images {
+			if ci.rec.Druid == ct.Object && ci.file.Name == ct.Name && ci.rec.Rights.FileWorldReadable(ct.Name, s.cfg.Now()) {
+				var body iiifRef
+				m.Thumbnail = s.imageManifestParts(ci.rec, ci.file, &body)
+				break
+			}
+		}
+	}
 	// The other files are offered for download as renderings, only while
 	// anyone may fetch them (a viewer's download link must not fail).
 	if rec.Rights.WorldReadable(s.cfg.Now()) {

@@ -121,7 +121,7 @@ func (s *Service) renderPage(obj *object, now time.Time) ([]byte, error) {
 		Dates:        rec.DC.Date,
 		Language:     rec.DC.Language,
 	}
-	if rec.HasManifest() {
+	if obj.hasManifest() {
 		d.ManifestURL = purl + "/iiif/manifest"
 	}
 	for _, c := range rec.DC.Creator {

@@ -561,7 +561,8 @@ func fourthGatheringAsMeant(t *testing.T, srv *testkit.Server, token string, get
 	}
 	// A book the current publisher (purl-fetcher) writes as read right to
 	// left: the manifest says so. (Its second page's image has no
-	// imageData in the record: served as a file, not painted; one canvas.)
+	// imageData in the record and its stand-in is no readable JPEG 2000:
+	// served as a file, not painted; one canvas.)
 	var rtl struct {
 		ViewingDirection string            `json:"viewingDirection"`
 		Items            []json.RawMessage `json:"items"`

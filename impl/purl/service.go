@@ -371,6 +371,15 @@ type object struct {
 	checked atomic.Int64
 	// pyramids are the IIIF image pyramids of its files (iiif_image.go).
 	pyramids objectPyramids
+	// imageSizes are the sizes read from image files the record gives
+	// none (image_sizes.go); sizesRetry, when not zero, is when the
+	// object is built again because some could not be read (the build
+	// reuses those that were).
+	imageSizes imageSizes
+	sizesRetry time.Time
+	// constituents are a virtual object's constituents' images
+	// (virtual.go).
+	constituents constituents
 }
 
 // memberTTL bounds how stale the member list of a collection page can be.
@@ -421,7 +430,8 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 	generation := s.generation
 	s.mu.Unlock()
 	cached := obj != nil
-	if obj != nil && ((!obj.rightsChange.IsZero() && !now.Before(obj.rightsChange)) || (obj.rec.ObjectType == "collection" && now.Sub(obj.listedAt) >= memberTTL)) {
+	prev := obj // what it read of the same version is not read again
+	if obj != nil && ((!obj.rightsChange.IsZero() && !now.Before(obj.rightsChange)) || (!obj.sizesRetry.IsZero() && !now.Before(obj.sizesRetry)) || (obj.rec.ObjectType == "collection" && now.Sub(obj.listedAt) >= memberTTL)) {
 		obj = nil
 	}
 	if obj != nil {
@@ -436,7 +446,7 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return nil, err
 			}
-			if sameFile(obj.publicInfo, pubInfo) && sameFile(obj.modsInfo, modsInfo) {
+			if sameFile(obj.publicInfo, pubInfo) && sameFile(obj.modsInfo, modsInfo) && !s.constituentsChanged(ctx, obj) {
 				obj.checked.Store(since)
 			} else {
 				obj = nil
@@ -445,7 +455,7 @@ func (s *Service) object(ctx context.Context, id druid.Druid) (*object, error) {
 	}
 	if obj == nil {
 		var err error
-		if obj, err = s.load(ctx, id, now); err != nil {
+		if obj, err = s.load(ctx, id, now, prev); err != nil {
 			if cached && errors.Is(err, store.ErrNotFound) {
 				s.forget(id) // withdrawn by another process
 			}
@@ -479,19 +489,31 @@ func sameFile(a, b fs.FileInfo) bool {
 }
 
 // forget drops an object from the cache after a write, and every
-// collection with it (their member lists may have changed).
+// collection with it (their member lists may have changed), and every
+// virtual object that read it as a constituent.
 func (s *Service) forget(id druid.Druid) {
 	s.mu.Lock()
 	s.generation++
 	s.cache.Remove(id)
+	var virtual []druid.Druid
 	for _, cid := range s.cache.Keys() {
-		if obj, ok := s.cache.Peek(cid); ok && obj.rec.ObjectType == "collection" {
+		obj, ok := s.cache.Peek(cid)
+		if !ok {
+			continue
+		}
+		if obj.rec.ObjectType == "collection" {
 			s.cache.Remove(cid)
+		} else if _, read := obj.constituents.stamps[id]; read {
+			s.cache.Remove(cid)
+			virtual = append(virtual, cid)
 		}
 	}
 	s.mu.Unlock()
 	if s.cfg.Changes != nil {
 		s.cfg.Changes.ObjectChanged(id.String())
+		for _, v := range virtual {
+			s.cfg.Changes.ObjectChanged(v.String())
+		}
 	}
 }
 
@@ -517,14 +539,25 @@ func (s *Service) members(ctx context.Context, collection druid.Druid) []collect
 		if err != nil || rec.Rights.Dark() || !slices.Contains(rec.Collections, collection) {
 			continue
 		}
-		out = append(out, collectionLink{URL: s.purl(id), Title: rec.Title(), Collection: rec.ObjectType == "collection", HasManifest: rec.HasManifest()})
+		has := rec.HasManifest()
+		if !has && rec.ObjectType != "collection" && (len(rec.UnsizedImages()) > 0 || rec.HasExternalImages()) {
+			// Its record alone cannot say (images sized from their files,
+			// a virtual object's constituents): the member's build can. It
+			// reads no collection, so this does not recurse.
+			if member, err := s.object(ctx, id); err == nil {
+				has = member.hasManifest()
+			}
+		}
+		out = append(out, collectionLink{URL: s.purl(id), Title: rec.Title(), Collection: rec.ObjectType == "collection", HasManifest: has})
 	}
 	return out
 }
 
 // load reads and derives an object. The stat of each record is taken from
-// the open file, so it describes exactly the bytes read.
-func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*object, error) {
+// the open file, so it describes exactly the bytes read. prev, when not
+// nil, is the object's cached build, whose image sizes are reused when
+// it is of the same version.
+func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time, prev *object) (*object, error) {
 	// Every part of the object from one version (version.go of the store).
 	version, err := s.store.Current(ctx, id)
 	if err != nil {
@@ -583,6 +616,12 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 		return obj, nil
 	}
 	obj.rightsChange = rec.Rights.NextEmbargoEnd(now)
+	if !s.sizeImages(ctx, obj, prev) {
+		obj.sizesRetry = now.Add(imageSizeRetry)
+	}
+	if rec.ObjectType != "collection" {
+		s.loadConstituents(ctx, obj, now)
+	}
 	for _, c := range rec.Collections {
 		link := collectionLink{URL: s.purl(c), Title: c.Qualified()}
 		if c != id {
@@ -602,7 +641,7 @@ func (s *Service) load(ctx context.Context, id druid.Druid, now time.Time) (*obj
 		return nil, fmt.Errorf("rendering the page of %s: %w", id.Qualified(), err)
 	}
 	obj.html = newRepresentation(page)
-	if rec.HasManifest() {
+	if obj.hasManifest() {
 		man, err := s.buildManifest(obj)
 		if err != nil {
 			return nil, fmt.Errorf("building the manifest of %s: %w", id.Qualified(), err)

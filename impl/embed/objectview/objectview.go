@@ -12,8 +12,10 @@
 package objectview
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -36,7 +38,17 @@ type Object struct {
 	// object (record.Record.HasManifest): without one the viewer names
 	// none and does not use Mirador.
 	HasManifest bool
-	Thumb       string // contentMetadata/thumb: the file name of the object's thumbnail image, or ""
+	// ManifestUnknown: the record alone cannot say whether the PURL
+	// service paints something, because it paints images the record
+	// gives no pixel size (reading it from the files) and a virtual
+	// object's constituents' images (when they are published there). The
+	// Embed service asks the PURL service for the manifest and sets
+	// HasManifest from its answer (docs/embed.md).
+	ManifestUnknown bool
+	// ExternalImages: the record names images of other objects (a virtual
+	// object's externalFile elements), which its manifest paints.
+	ExternalImages bool
+	Thumb          string // contentMetadata/thumb: the file name of the object's thumbnail image, or ""
 	// rightsChange is the earliest release of an embargo (the object's or
 	// a file's) in force when the record was read (zero: none): from then
 	// on Access and the files' Restricted flags are out of date.
@@ -164,7 +176,7 @@ func (o *Object) Viewer() Viewer {
 			return ViewerCollection
 		}
 	case "image", "book", "map":
-		if o.HasManifest && o.hasFile(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") }) {
+		if o.HasManifest && (o.ExternalImages || o.hasFile(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") })) {
 			return ViewerMirador
 		}
 	case "media":
@@ -190,6 +202,9 @@ func (o *Object) Viewer() Viewer {
 	}
 	switch {
 	case o.HasManifest && all(func(f File) bool { return strings.HasPrefix(f.MimeType, "image/") }):
+		return ViewerMirador
+	case o.HasManifest && o.ExternalImages && !o.hasFile(func(File) bool { return true }):
+		// a virtual object: its constituents' images, none of its own
 		return ViewerMirador
 	case all(isMedia):
 		return ViewerMedia
@@ -281,9 +296,64 @@ func FromRecord(rec *purlrecord.Record, druid string, now time.Time) *Object {
 				Restricted: rec.Rights.Dark() || !a.WorldReadable(now),
 			})
 		}
+		for _, x := range r.External {
+			o.ExternalImages = o.ExternalImages || strings.HasPrefix(strings.ToLower(x.MimeType), "image/")
+		}
 		o.Resources = append(o.Resources, res)
 	}
+	o.ManifestUnknown = !o.HasManifest && rec.ObjectType != "collection" && !rec.Rights.Dark() && (o.ExternalImages || len(rec.UnsizedImages()) > 0)
 	return o
+}
+
+// SizeFromManifest gives the object's image files that have no pixel size
+// the size its IIIF manifest paints them at (the PURL service reads it
+// from the files, docs/purl.md "Images without a size"). manifest is the
+// manifest's JSON, purl the object's PURL: a painting body
+// "<purl>/file/<name>" names the file.
+func (o *Object) SizeFromManifest(manifest []byte, purl string) error {
+	if manifest == nil {
+		return nil
+	}
+	var m struct {
+		Items []struct {
+			Items []struct {
+				Items []struct {
+					Body struct {
+						ID     string `json:"id"`
+						Width  int    `json:"width"`
+						Height int    `json:"height"`
+					} `json:"body"`
+				} `json:"items"`
+			} `json:"items"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(manifest, &m); err != nil {
+		return fmt.Errorf("reading the manifest: %w", err)
+	}
+	sizes := map[string][2]int{}
+	prefix := strings.TrimRight(purl, "/") + "/file/"
+	for _, c := range m.Items {
+		for _, page := range c.Items {
+			for _, a := range page.Items {
+				escaped, ok := strings.CutPrefix(a.Body.ID, prefix)
+				if !ok || a.Body.Width <= 0 || a.Body.Height <= 0 {
+					continue
+				}
+				if name, err := url.PathUnescape(escaped); err == nil {
+					sizes[name] = [2]int{a.Body.Width, a.Body.Height}
+				}
+			}
+		}
+	}
+	for i := range o.Resources {
+		for j := range o.Resources[i].Files {
+			f := &o.Resources[i].Files[j]
+			if size, ok := sizes[f.Name]; ok && (f.Width <= 0 || f.Height <= 0) && strings.HasPrefix(f.MimeType, "image/") {
+				f.Width, f.Height = size[0], size[1]
+			}
+		}
+	}
+	return nil
 }
 
 // accessOf turns record's rights into the viewer's access level at now:

@@ -289,3 +289,66 @@ func BenchmarkParse(b *testing.B) {
 		}
 	})
 }
+
+// TestManifestUnknown: a record with images the PURL service sizes from
+// their files, or a virtual object's external images, cannot say alone
+// whether there is a manifest; once the PURL service says there is, the
+// viewer is Mirador. A record that can say is not asked about.
+func TestManifestUnknown(t *testing.T) {
+	unsized := `<resource sequence="1" type="image"><file id="a.jp2" mimetype="image/jp2" size="1"/></resource>`
+	virtual := `<resource sequence="1" type="image"><label>Sheet</label><externalFile fileId="x.jp2" objectId="druid:cg767mn6478" resourceId="r" mimetype="image/jp2"><imageData width="10" height="20"/></externalFile></resource>`
+	for _, tc := range []struct {
+		name, contentType, content string
+		unknown, external          bool
+	}{
+		{"sized image", "image", imageContent, false, false},
+		{"unsized image", "image", unsized, true, false},
+		{"virtual object", "map", virtual, true, true},
+		{"virtual object without a content type", "", virtual, true, true},
+		{"a data file", "file", `<resource sequence="1" type="file"><file id="d.csv" mimetype="text/csv" size="1"/></resource>`, false, false},
+	} {
+		o, err := Parse([]byte(record(tc.contentType, tc.content, "<world/>", "<world/>")), "bb000kk0000", now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.ManifestUnknown != tc.unknown || o.ExternalImages != tc.external {
+			t.Errorf("%s: ManifestUnknown %v, ExternalImages %v; want %v, %v", tc.name, o.ManifestUnknown, o.ExternalImages, tc.unknown, tc.external)
+		}
+		if !tc.unknown {
+			continue
+		}
+		if v := o.Viewer(); v == ViewerMirador {
+			t.Errorf("%s: Mirador before the PURL service says there is a manifest", tc.name)
+		}
+		o.HasManifest = true
+		if v := o.Viewer(); v != ViewerMirador {
+			t.Errorf("%s: viewer %s with a manifest, want mirador", tc.name, v)
+		}
+	}
+}
+
+// TestSizeFromManifest: an image without a pixel size takes the size its
+// manifest paints it at; a sized image and other objects' files keep
+// theirs.
+func TestSizeFromManifest(t *testing.T) {
+	content := imageContent + `<resource sequence="2" type="image"><file id="b c.jp2" mimetype="image/jp2" size="1"/></resource>`
+	o, err := Parse([]byte(record("image", content, "<world/>", "<world/>")), "bb000kk0000", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const purl = "https://purl.example.org/bb000kk0000"
+	manifest := `{"items":[
+	 {"items":[{"items":[{"body":{"id":"` + purl + `/file/a.png","width":1,"height":2}}]}]},
+	 {"items":[{"items":[{"body":{"id":"` + purl + `/file/b%20c.jp2","width":300,"height":200}}]}]},
+	 {"items":[{"items":[{"body":{"id":"https://purl.example.org/bc123df5678/file/a.png","width":5,"height":5}}]}]}]}`
+	if err := o.SizeFromManifest([]byte(manifest), purl); err != nil {
+		t.Fatal(err)
+	}
+	files := o.Files()
+	if len(files) != 2 || files[0].Width != 640 || files[0].Height != 480 || files[1].Width != 300 || files[1].Height != 200 {
+		t.Errorf("files %+v: want a.png 640×480 (its record's), b c.jp2 300×200 (the manifest's)", files)
+	}
+	if err := o.SizeFromManifest([]byte("{not json"), purl); err == nil {
+		t.Error("no error for a manifest that is not JSON")
+	}
+}

@@ -69,6 +69,29 @@ func (t *Tiler) probe(ctx context.Context, path string) (h header, err error) {
 	return h, nil
 }
 
+// ImageSize reads the pixel size of the image at path from its header,
+// as a pyramid build does before making anything (probe): in a slot of
+// the build queue (the read is a vips process too), within headerTimeout,
+// refusing an image over MaxPixels (ErrTooLarge). It is for records that
+// give no pixel size: the caller keeps the answer for as long as the file
+// cannot change. ErrUnavailable without libvips; ErrBusy when the queue is
+// full or ctx ends while waiting for a slot (the file was not read).
+func (t *Tiler) ImageSize(ctx context.Context, path string) (width, height int, err error) {
+	if !t.Available() {
+		return 0, 0, ErrUnavailable
+	}
+	release, err := t.queue.acquire(ctx)
+	if err != nil {
+		return 0, 0, fmt.Errorf("iiifimage: %w", err)
+	}
+	defer release()
+	h, err := t.probe(ctx, path)
+	if err != nil {
+		return 0, 0, fmt.Errorf("iiifimage: %w", err)
+	}
+	return h.width, h.height, nil
+}
+
 // header is what probe reads: the pixel size and the vips loader of the
 // format (jpegload, pngload, tiffload, jp2kload …).
 type header struct {

@@ -1,11 +1,14 @@
 package iiifimage
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"os"
 	"os/exec"
@@ -429,4 +432,52 @@ func FuzzLookup(f *testing.F) {
 			t.Fatalf("%s/%s/%s/%s gave %s: %v", region, size, rotation, qf, path, serr)
 		}
 	})
+}
+
+// bigJPEGHeader writes a small JPEG whose frame header says it is w×h
+// pixels, so a header read is all it allows.
+func bigJPEGHeader(t *testing.T, path string, w, h uint16) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, image.NewGray(image.Rect(0, 0, 8, 8)), nil); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	sof := bytes.Index(b, []byte{0xff, 0xc0})
+	if sof < 0 {
+		t.Fatal("no SOF0 in the encoded JPEG")
+	}
+	// SOF0: marker, length (2), precision (1), height (2), width (2).
+	binary.BigEndian.PutUint16(b[sof+5:], h)
+	binary.BigEndian.PutUint16(b[sof+7:], w)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestImageSize: the size of an image is read from its header; an
+// unreadable file and one over MaxPixels are errors.
+func TestImageSize(t *testing.T) {
+	t.Parallel()
+	dir := newVipsDir(t)
+	tl := dir.tiler(Options{})
+	src := dir.quadrants("q.png", 321, 123)
+	if w, h, err := tl.ImageSize(context.Background(), src.Path); err != nil || w != 321 || h != 123 {
+		t.Errorf("PNG: %d×%d, %v; want 321×123", w, h, err)
+	}
+	broken := dir.path("broken.jpg")
+	if err := os.WriteFile(broken, []byte("\xff\xd8\xff not a JPEG"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if w, h, err := tl.ImageSize(context.Background(), broken); err == nil {
+		t.Errorf("broken JPEG: %d×%d, no error", w, h)
+	}
+	big := dir.path("big.jpg")
+	bigJPEGHeader(t, big, 60000, 60000)
+	if w, h, err := tl.ImageSize(context.Background(), big); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("60000×60000 JPEG: %d×%d, %v; want ErrTooLarge", w, h, err)
+	}
+	if st := tl.Stats(); st.Builds != 0 {
+		t.Errorf("%d builds: a size read builds nothing", st.Builds)
+	}
 }

@@ -55,3 +55,50 @@ func paintable(f File) bool {
 	return (strings.HasPrefix(mt, "image/") && f.Width > 0) ||
 		((strings.HasPrefix(mt, "audio/") || strings.HasPrefix(mt, "video/")) && f.Duration > 0)
 }
+
+// UnsizedImages lists, once each in resource order, the image files the
+// manifest would paint if the record gave their pixel size, and gives
+// none: image/* files of image and page resources, of resources of an
+// unknown type (or none), and the thumbnail. The service reads their size
+// from the files themselves (docs/purl.md, "Images without a size").
+func (r *Record) UnsizedImages() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, res := range r.Resources {
+		for _, f := range res.Files {
+			if f.Width > 0 && f.Height > 0 || !strings.HasPrefix(strings.ToLower(f.MimeType), "image/") || seen[f.Name] {
+				continue
+			}
+			if res.Type == "image" || res.Type == "page" || !resourceTypes[res.Type] || f.Name == r.Thumb {
+				seen[f.Name] = true
+				out = append(out, f.Name)
+			}
+		}
+	}
+	return out
+}
+
+// HasExternalImages reports whether the record names images of other
+// objects (a virtual object's externalFile elements).
+func (r *Record) HasExternalImages() bool {
+	for _, res := range r.Resources {
+		for _, x := range res.External {
+			if strings.HasPrefix(strings.ToLower(x.MimeType), "image/") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SetImageSize gives the file called name a pixel size, read from the file
+// when the record gives none.
+func (r *Record) SetImageSize(name string, width, height int) {
+	for i := range r.Resources {
+		for j := range r.Resources[i].Files {
+			if f := &r.Resources[i].Files[j]; f.Name == name {
+				f.Width, f.Height = width, height
+			}
+		}
+	}
+}

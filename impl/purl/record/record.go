@@ -54,6 +54,9 @@ type Record struct {
 	Collections []druid.Druid
 	ContentType string
 	Thumb       string // file name of the thumbnail, "" when none
+	// ConstituentThumb is a virtual object's thumbnail, a constituent's
+	// file (thumb "<druid>/<file>"); zero when none.
+	ConstituentThumb ExternalThumb
 	// ReadingOrder is contentMetadata/bookData/@readingOrder: "rtl" for a
 	// book read right to left, "ltr" said outright, "" when not said.
 	ReadingOrder string
@@ -93,6 +96,25 @@ type Resource struct {
 	Type     string // image, page, audio, video, document, file
 	Label    string
 	Files    []File
+	// External are a virtual object's images of other objects (its
+	// constituents), the resource's externalFile elements in order.
+	External []ExternalFile
+}
+
+// ExternalThumb names a constituent's file as a virtual object's thumbnail.
+type ExternalThumb struct {
+	Object druid.Druid
+	Name   string
+}
+
+// ExternalFile is a virtual object's image kept by another object.
+type ExternalFile struct {
+	Object     druid.Druid // the constituent
+	ResourceID string      // the constituent's resource
+	Name       string      // the file's name in the constituent
+	MimeType   string
+	Width      int // pixels, from its imageData (0: none)
+	Height     int
 }
 
 // File is one file of a resource.
@@ -246,6 +268,16 @@ type publicObjectXML struct {
 					Duration string `xml:"duration,attr"`
 				} `xml:",any"`
 			} `xml:"file"`
+			External []struct {
+				ObjectID   string `xml:"objectId,attr"`
+				ResourceID string `xml:"resourceId,attr"`
+				FileID     string `xml:"fileId,attr"`
+				MimeType   string `xml:"mimetype,attr"`
+				ImageData  *struct {
+					Width  string `xml:"width,attr"`
+					Height string `xml:"height,attr"`
+				} `xml:"imageData"`
+			} `xml:"externalFile"`
 		} `xml:"resource"`
 	} `xml:"contentMetadata"`
 	Rights rightsXML `xml:"rightsMetadata"`
@@ -511,7 +543,7 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 					warn("%s/imageData: width %q and height %q are not positive integers: the image is served as a file", fwhere, f.ImageData.Width, f.ImageData.Height)
 				}
 			} else if strings.HasPrefix(mt, "image/") && (typ == "image" || typ == "page") {
-				warn("%s: image %q has no imageData (pixel size): it is served as a file, not shown in the IIIF viewer", fwhere, f.ID)
+				warn("%s: image %q has no imageData (pixel size): the viewer shows it at the size read from the file when the image service can read it, else it is served as a file only", fwhere, f.ID)
 			}
 			av := strings.HasPrefix(mt, "audio/") || strings.HasPrefix(mt, "video/")
 			for _, md := range f.MediaData {
@@ -529,6 +561,28 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 			}
 			out.Files = append(out.Files, file)
 		}
+		for j, x := range res.External {
+			xwhere := fmt.Sprintf("%s/externalFile[%d]", where, j+1)
+			obj, err := druid.Parse(strings.TrimSpace(x.ObjectID))
+			if err != nil {
+				warn("%s/@objectId %q is not a druid: the image is not shown", xwhere, x.ObjectID)
+				continue
+			}
+			name := strings.TrimSpace(x.FileID)
+			if err := CheckFilePath(name); err != nil {
+				warn("%s/@fileId: %v: the image is not shown", xwhere, err)
+				continue
+			}
+			ext := ExternalFile{Object: obj, ResourceID: strings.TrimSpace(x.ResourceID), Name: name, MimeType: strings.TrimSpace(x.MimeType)}
+			if x.ImageData != nil {
+				w, err1 := strconv.Atoi(strings.TrimSpace(x.ImageData.Width))
+				h, err2 := strconv.Atoi(strings.TrimSpace(x.ImageData.Height))
+				if err1 == nil && err2 == nil && w > 0 && h > 0 {
+					ext.Width, ext.Height = w, h
+				}
+			}
+			out.External = append(out.External, ext)
+		}
 		r.Resources = append(r.Resources, out)
 	}
 	for i, t := range c.Thumbs {
@@ -541,6 +595,9 @@ func (x *publicObjectXML) readContent(r *Record, warn func(format string, args .
 		switch {
 		case !ok && otherObjectsFile(name, r.Druid):
 			warn("contentMetadata/thumb %q names a file of another object (a virtual object's constituent): the object has no thumbnail of its own", name)
+			dir, file, _ := strings.Cut(name, "/")
+			other, _ := druid.Parse(dir)
+			r.ConstituentThumb = ExternalThumb{Object: other, Name: file}
 		case !ok:
 			warn("contentMetadata/thumb %q is not a file of the object: the object has no thumbnail", name)
 		case !strings.HasPrefix(f.MimeType, "image/"):

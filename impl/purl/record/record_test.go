@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -300,4 +301,72 @@ func FuzzParseMODS(f *testing.F) {
 			t.Fatalf("prepared MODS: %v %+v, want version 3.6 and the title %q", err, m36, m.Title)
 		}
 	})
+}
+
+// TestUnsizedImages: the image files a canvas would show but the record
+// gives no size are listed, and a size set on one makes it a canvas.
+func TestUnsizedImages(t *testing.T) {
+	data, err := os.ReadFile("testdata/real/bc123df5678.public.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.UnsizedImages(); !slices.Equal(got, []string{"00002.jp2"}) {
+		t.Fatalf("unsized images %q, want [00002.jp2]", got)
+	}
+	if n := len(rec.Canvases()); n != 1 {
+		t.Fatalf("%d canvases before the size is known, want 1", n)
+	}
+	rec.SetImageSize("00002.jp2", 640, 480)
+	if got := rec.UnsizedImages(); len(got) != 0 {
+		t.Errorf("unsized images %q after SetImageSize", got)
+	}
+	c := rec.Canvases()
+	if len(c) != 2 || c[1].File.Name != "00002.jp2" || c[1].File.Width != 640 || c[1].File.Height != 480 {
+		t.Errorf("canvases %+v, want 00002.jp2 640×480 second", c)
+	}
+	if f, _ := rec.File("00002.jp2"); f.Width != 640 || f.Height != 480 {
+		t.Errorf("File: %+v", f)
+	}
+}
+
+// TestExternalFiles: a virtual object's externalFile elements are read
+// with their constituent, file and pixel size, in resource order.
+func TestExternalFiles(t *testing.T) {
+	data, err := os.ReadFile("testdata/real/hj097bm8879.public.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []ExternalFile
+	for _, res := range rec.Resources {
+		got = append(got, res.External...)
+	}
+	want := []ExternalFile{
+		{Object: "cg767mn6478", ResourceID: "cocina-fileSet-9475bc2c-7552-43d8-b8ab-8cd2212d5873", Name: "2542A.jp2", MimeType: "image/jp2", Width: 6475, Height: 4747},
+		{Object: "jw923xn5254", ResourceID: "cocina-fileSet-929604b0-00bc-40b1-af71-5c17f066e2fd", Name: "2542B.jp2", MimeType: "image/jp2", Width: 3139, Height: 4675},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("external files\n%+v\nwant\n%+v", got, want)
+	}
+	data, err = os.ReadFile("testdata/real/ws947mh3822.public.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	virtual, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (ExternalThumb{Object: "ts786ny5936", Name: "PC0170_s1_E_0204.jp2"}); virtual.ConstituentThumb != want || virtual.Thumb != "" {
+		t.Errorf("thumb of a constituent's file: %+v (own %q), want %+v", virtual.ConstituentThumb, virtual.Thumb, want)
+	}
+	if len(rec.Files()) != 0 || rec.HasManifest() {
+		t.Errorf("a virtual object has files %v of its own (manifest %v)", rec.Files(), rec.HasManifest())
+	}
 }
