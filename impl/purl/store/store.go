@@ -121,13 +121,19 @@ func checkName(name string) error {
 	return nil
 }
 
-// Open implements Store.
+// Open implements Store. A reader that resolved current just before two other commits
+// (the version it names is then removed) finds nothing there: the open is tried again,
+// twice at most, so that only a file that is not in the current version is not found.
 func (s *FS) Open(_ context.Context, id druid.Druid, name string) (Blob, error) {
 	p, err := s.path(id, name)
 	if err != nil {
 		return Blob{}, err
 	}
-	return open(p, id, name)
+	b, err := open(p, id, name)
+	for try := 0; try < 2 && errors.Is(err, ErrNotFound); try++ {
+		b, err = open(p, id, name)
+	}
+	return b, err
 }
 
 // Current implements Store.

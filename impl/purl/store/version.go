@@ -381,6 +381,24 @@ func removeVersions(obj string, keep ...string) {
 	}
 }
 
+// previousVersion is the version of obj numbered highest below cur: the one current named
+// before it (commits number versions upwards), which a reader that resolved current a
+// moment ago may still be opening; "" when there is none.
+func previousVersion(obj, cur string) string {
+	n, _ := strconv.Atoi(strings.TrimPrefix(cur, versionPrefix))
+	best, prev := 0, ""
+	entries, _ := os.ReadDir(obj)
+	for _, e := range entries {
+		if !e.IsDir() || !isVersionName(e.Name()) {
+			continue
+		}
+		if k, _ := strconv.Atoi(strings.TrimPrefix(e.Name(), versionPrefix)); k < n && k > best {
+			best, prev = k, e.Name()
+		}
+	}
+	return prev
+}
+
 func isVersionName(name string) bool {
 	n, err := strconv.Atoi(strings.TrimPrefix(name, versionPrefix))
 	return strings.HasPrefix(name, versionPrefix) && err == nil && n > 0
@@ -494,9 +512,9 @@ func (s *FS) recoverObject(id druid.Druid, obj string) error {
 				return err
 			}
 		}
-		// a version committed but never switched to: only by a process that died
-		// (removeVersions leaves one being committed alone)
-		removeVersions(obj, cur)
+		// a version committed but never switched to (only by a process that died: removeVersions
+		// leaves one being committed alone) and older ones; the one current replaced stays
+		removeVersions(obj, cur, previousVersion(obj, cur))
 		os.Remove(filepath.Join(obj, cur, lockName)) // current, from a commit killed just after its switch
 	}
 	return nil
