@@ -344,8 +344,15 @@ func (a *Aligner) acrossNRuns(q []uint8, seq []byte, g *GeneResult, naLo, naHi i
 	if place {
 		// a few codons the gene's alignment read beyond a run of N at its ends are a
 		// piece to place, not codons the alignment placed
-		g = cutBeyondRun(seq, g, true)
-		g = cutBeyondRun(seq, g, false)
+		// (not where the gene's first or last codon, trimmed or not, lies against the
+		// neighbouring gene, which places it: RT 1–3 right after the frameshifted problem
+		// sequence's PR; two codons' slack for a frameshift among the trimmed codons)
+		if g.FirstAA-g.LeftTrimmed != 1 || naLo == 0 || g.readFrom < naLo || g.readFrom-naLo > 3*g.LeftTrimmed+6 {
+			g = cutBeyondRun(seq, g, true)
+		}
+		if g.LastAA+g.RightTrimmed != geneLen || naHi == len(seq) || g.readTo > naHi || naHi-g.readTo > 3*g.RightTrimmed+6 {
+			g = cutBeyondRun(seq, g, false)
+		}
 	}
 	hasN := func(start int) bool { return bytes.IndexByte(seq[start:start+3], 'N') >= 0 }
 	// before the gene's first codon. Codons trimmed for poor quality next to the run
