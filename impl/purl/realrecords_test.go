@@ -298,60 +298,49 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 	// A real fixture that is not well-formed (sul-dlss's MODS fixture
 	// mods_001: <tableOfContents> closed by </contents>): 400 naming the
 	// error, and the MODS served before stays.
-	{
+	refusedMODS := func(what string, doc []byte, status int, naming string) {
+		t.Helper()
 		before := get("/purl/zz000bb0003.mods")
-		bad, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", "sul-mods-001-not-well-formed.mods.xml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", bad); err == nil || !strings.Contains(err.Error(), ": 400: ") || !strings.Contains(err.Error(), "contents") {
-			t.Errorf("PUT of a MODS document that is not well-formed: %v, want 400 naming the mismatched end tag", err)
+		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", doc); err == nil || !strings.Contains(err.Error(), fmt.Sprintf(": %d: ", status)) || !strings.Contains(err.Error(), naming) {
+			t.Errorf("PUT of %s: %v, want %d naming %q", what, err, status, naming)
 		}
 		if after := get("/purl/zz000bb0003.mods"); after != before {
-			t.Errorf("a refused PUT changed the served MODS")
+			t.Errorf("the refused PUT of %s changed the served MODS", what)
 		}
 	}
+	refusedMODS("a MODS document that is not well-formed (the mismatched end tag)", readRefused(t, "sul-mods-001-not-well-formed.mods.xml"), http.StatusBadRequest, "contents")
 	// Two more real documents that are not acceptable: sul-dlss/harvestdor's
 	// spec record (</oai_dc:title not closed: not well-formed) is refused
 	// (400) and publishes nothing; Argo's bulk upload of several objects'
 	// descMetadata (an xmlDocs of mods records) is not a MODS record
 	// (422), and the MODS served before stays.
 	{
-		bad, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", "harvestdor-bb375wb8869-not-well-formed.public.xml"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		bad := readRefused(t, "harvestdor-bb375wb8869-not-well-formed.public.xml")
 		if _, err := corpusPut(srv, token, "/purl/bb375wb8869.xml", bad); err == nil || !strings.Contains(err.Error(), ": 400: ") {
 			t.Errorf("PUT of harvestdor's record that is not well-formed: %v, want 400", err)
 		}
 		if _, err := corpusGet(srv, "/purl/bb375wb8869", http.StatusNotFound); err != nil {
 			t.Errorf("a refused PUT published something: %v", err)
 		}
-		before := get("/purl/zz000bb0003.mods")
-		batch, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", "argo-xmldocs-several-mods.mods.xml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", batch); err == nil || !strings.Contains(err.Error(), ": 422: ") || !strings.Contains(err.Error(), "xmlDocs") {
-			t.Errorf("PUT of Argo's xmlDocs batch: %v, want 422 naming the root", err)
-		}
-		if after := get("/purl/zz000bb0003.mods"); after != before {
-			t.Errorf("a refused PUT changed the served MODS")
-		}
+		refusedMODS("Argo's xmlDocs batch (the root)", readRefused(t, "argo-xmldocs-several-mods.mods.xml"), http.StatusUnprocessableEntity, "xmlDocs")
 	}
 	// A modsCollection of two records is not one object's description:
 	// refused (422, naming the collection), and the MODS served before stays.
-	before := get("/purl/zz000bb0003.mods")
 	two := []byte(`<modsCollection xmlns="http://www.loc.gov/mods/v3"><mods><titleInfo><title>A</title></titleInfo></mods><mods><titleInfo><title>B</title></titleInfo></mods></modsCollection>`)
-	if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", two); err == nil || !strings.Contains(err.Error(), ": 422: ") || !strings.Contains(err.Error(), "modsCollection of 2 mods records") {
-		t.Errorf("PUT of a modsCollection of two records: %v, want 422 naming the collection", err)
-	}
-	if after := get("/purl/zz000bb0003.mods"); after != before {
-		t.Errorf("a refused PUT changed the served MODS")
-	}
+	refusedMODS("a modsCollection of two records (the collection)", two, http.StatusUnprocessableEntity, "modsCollection of 2 mods records")
 	if page := get("/purl/zz000bb0001"); !strings.Contains(page, "Put without a namespace") {
 		t.Errorf("the page does not show the PUT MODS's title")
 	}
+}
+
+// readRefused reads a real document of record/testdata/real/refused.
+func readRefused(t *testing.T, name string) []byte {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }
 
 // darkRecord publishes a dark record (discover none) with purl publish and
