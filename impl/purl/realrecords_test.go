@@ -272,12 +272,16 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 	// PUT: served as valid MODS 3.6 with their titles.
 	for _, f := range testkit.Files(t, filepath.Join("record", "testdata", "real", "mods", "*.mods.xml")) {
 		p, doc := f.Path, f.Data
-		want, err := record.ParseMODS(doc)
-		if title, wrapped := modsCollectionTitles[filepath.Base(p)]; wrapped {
-			want, err = &record.MODS{Title: title}, nil
-		}
+		// The title is the one of the record as prepared (a record wrapped
+		// in a modsCollection unwrapped, one in no namespace put in MODS's:
+		// record's TestPrepareRealMODS holds their titles).
+		prepared, _, err := record.PrepareMODS(context.Background(), doc, nil)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", filepath.Base(p), err)
+		}
+		want, err := record.ParseMODS(prepared)
+		if err != nil {
+			t.Fatalf("%s prepared: %v", filepath.Base(p), err)
 		}
 		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", doc); err != nil {
 			t.Fatalf("%s: %v", filepath.Base(p), err)
@@ -382,19 +386,6 @@ var realMODSTitles = map[string]string{
 	"colligo-m1814-keydate-3.3.mods.xml":       "Stanford University Libraries, M1814. Half Box 1, Folder 30",
 	"common-accessioning-comment-3.3.mods.xml": "A first book in Latin",
 	"common-accessioning-thesis-3.3.mods.xml":  "Writing lessons: case studies of beginning teachers",
-}
-
-// modsCollectionTitles are the titles of the MODS documents of
-// testdata/real/mods that ParseMODS cannot read as they are: one record
-// wrapped in a modsCollection, or a mods root in no namespace (ParseMODS
-// reads a mods root in the MODS namespace only; PrepareMODS unwraps the
-// collection and puts the record in the namespace).
-var modsCollectionTitles = map[string]string{
-	"acl-modsCollection.mods.xml":                   "Word-level Translation Quality Estimation Based on Optimal Transport",
-	"marc4j-summerland-dlc-3.0.mods.xml":            "Summerland",
-	"lcwa-slate-no-namespace.mods.xml":              "Slate Magazine",
-	"hydrus-devel-no-namespace.mods.xml":            "How Couples Meet and Stay Together",
-	"tapas-loc-minerva-modsCollection-3.3.mods.xml": "FranUlmer.com -- Home Page",
 }
 
 // newRealFormsAsMeant checks, through HTTP, what the forms learnt from the
@@ -563,39 +554,31 @@ func fourthGatheringAsMeant(t *testing.T, srv *testkit.Server, token string, get
 	if page := get("/purl/vs298kg2555"); !strings.Contains(page, "Kūchū shashin sokuzu yōzu Seibu Papua jūmanbun no ichi") || !strings.Contains(page, "参謀本部") {
 		t.Errorf("the page of vs298kg2555 does not show its romanized title and its Japanese publisher")
 	}
+	// putMODS PUTs the real MODS document name as zz000bb0004's MODS and
+	// returns the MODS served then.
+	putMODS := func(name string) string {
+		t.Helper()
+		doc, err := os.ReadFile(filepath.Join("record", "testdata", "real", "mods", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
+			t.Fatalf("PUT of %s: %v", name, err)
+		}
+		return get("/purl/zz000bb0004.mods")
+	}
 	// A MODS name in another case (keydate): served as keyDate.
-	doc, err := os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "colligo-m1814-keydate-3.3.mods.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
-		t.Fatal(err)
-	}
-	if m := get("/purl/zz000bb0004.mods"); !strings.Contains(m, `<dateCreated keyDate="yes">June 1781</dateCreated>`) {
+	if m := putMODS("colligo-m1814-keydate-3.3.mods.xml"); !strings.Contains(m, `<dateCreated keyDate="yes">June 1781</dateCreated>`) {
 		t.Errorf("zz000bb0004.mods after a PUT with keydate=\"yes\": the date is not a key date:\n%s", m)
 	}
 	// purl.stanford.edu's 2015 MODS of tn629pk3948 wrote a placeTerm
 	// directly in originInfo: served inside a place, not lost.
-	doc, err = os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "purl-2015-tn629pk3948-prefixed-3.4.mods.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
-		t.Fatal(err)
-	}
-	if m := get("/purl/zz000bb0004.mods"); !strings.Contains(m, `<mods:place><mods:placeTerm type="text">Stanford (Calif.)</mods:placeTerm></mods:place>`) {
+	if m := putMODS("purl-2015-tn629pk3948-prefixed-3.4.mods.xml"); !strings.Contains(m, `<mods:place><mods:placeTerm type="text">Stanford (Calif.)</mods:placeTerm></mods:place>`) {
 		t.Errorf("zz000bb0004.mods after a PUT of the 2015 purl MODS lost its place:\n%s", m)
 	}
 	// Columbia's record keeps what MODS 3.6 allows as it was written: a
 	// name's ID, an identifier type of its own, dates written its way.
-	doc, err = os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "cul-ac4-looping-genomes.mods.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
-		t.Fatal(err)
-	}
-	m := get("/purl/zz000bb0004.mods")
+	m := putMODS("cul-ac4-looping-genomes.mods.xml")
 	for _, kept := range []string{`<name type="personal" ID="ge2027">`, `<identifier type="CDRS doi">`, `<recordCreationDate encoding="w3cdtf">2016-04-06 15:40:17 -0400</recordCreationDate>`} {
 		if !strings.Contains(m, kept) {
 			t.Errorf("zz000bb0004.mods after a PUT of Columbia's record lost %s:\n%s", kept, m)
