@@ -85,7 +85,7 @@ func TestAnalyzeGeneSplitByN(t *testing.T) {
 func TestAnalyzeCodonsBesideRunsOfN(t *testing.T) {
 	t.Parallel()
 	af277620 := testkit.ReadHIVDBSequence(t, "RT_DELETIONS_69_AF277620").Sequence // RT 41–219 from nucleotide 1
-	af268327 := testkit.RealSequence(t, "AF268327")
+	af268327 := string(testkit.RealRecord(t, "AF268327").Sequence)
 	for _, c := range []struct {
 		name, whole, masked string
 		gene                string

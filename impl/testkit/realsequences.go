@@ -28,20 +28,17 @@ func RealSequences(t testing.TB) []*fasta.Record {
 	return recs
 }
 
-// RealSequence is the sequence of RealSequences with the GenBank accession (the last
-// such); none fails the test.
-func RealSequence(t testing.TB, accession string) string {
+// RealRecord is the record of RealSequences with the GenBank accession (the first such);
+// none fails the test.
+func RealRecord(t testing.TB, accession string) *fasta.Record {
 	t.Helper()
-	seq, found := "", false
 	for _, r := range RealSequences(t) {
 		if Accession(r.Name) == accession {
-			seq, found = string(r.Sequence), true
+			return r
 		}
 	}
-	if !found {
-		t.Fatalf("testkit: %s is not among the real sequences of %s", accession, RealSequencesDir(t))
-	}
-	return seq
+	t.Fatalf("testkit: %s is not among the real sequences of %s", accession, RealSequencesDir(t))
+	return nil
 }
 
 // ExampleFASTA is the project's example sequence, samples/sequences/example.fasta (the
