@@ -2,12 +2,10 @@ package algorithm
 
 import (
 	"encoding/xml"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/sitelib/sitesvc/impl/fasta"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -87,17 +85,7 @@ func TestAnalyzeGeneSplitByN(t *testing.T) {
 func TestAnalyzeCodonsBesideRunsOfN(t *testing.T) {
 	t.Parallel()
 	af277620 := testkit.ReadHIVDBSequence(t, "RT_DELETIONS_69_AF277620").Sequence // RT 41–219 from nucleotide 1
-	var af268327 string
-	for _, f := range testkit.Files(t, filepath.Join(testkit.RealSequencesDir(t), "*.fasta")) {
-		for _, r := range fasta.Parse(string(f.Data)) {
-			if testkit.Accession(r.Name) == "AF268327" {
-				af268327 = string(r.Sequence)
-			}
-		}
-	}
-	if af268327 == "" {
-		t.Fatal("AF268327 not in testdata/real")
-	}
+	af268327 := string(testkit.RealRecord(t, "AF268327").Sequence)
 	for _, c := range []struct {
 		name, whole, masked string
 		gene                string

@@ -12,10 +12,7 @@ import (
 // with 9–10 trimmed) and dropped AF096883's PR 96–99 after a run of 85 N over PR 61–95.
 func TestIslandBesideRun(t *testing.T) {
 	a := newTestAligner(t)
-	seqs := map[string]string{}
-	for _, in := range sharedAndRealSequences(t) {
-		seqs[in.name] = in.seq
-	}
+	seqs := sharedAndRealSequences(t)
 	for _, c := range []struct {
 		name          string
 		from, to, nN  int // nucleotides from..to (1-based) as nN N
@@ -29,10 +26,7 @@ func TestIslandBesideRun(t *testing.T) {
 		{"AF380209", 139, 172, 20, 1, 99, [2]int{1, 3}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			seq, ok := seqs[c.name]
-			if !ok {
-				t.Fatalf("%s is not among the shared and real sequences", c.name)
-			}
+			seq := sequenceNamed(t, seqs, c.name)
 			orig, err := a.Align([]byte(seq))
 			if err != nil {
 				t.Fatal(err)
@@ -69,10 +63,7 @@ func TestIslandBesideRun(t *testing.T) {
 // reads alone, and no nucleotide may be in two genes.
 func TestNoNucleotideInTwoGenes(t *testing.T) {
 	a := newTestAligner(t)
-	real := map[string]string{}
-	for _, s := range loadRealSequences(t) {
-		real[s.accession] = s.seq
-	}
+	seqs := sharedAndRealSequences(t)
 	for _, c := range []struct {
 		accession     string
 		prFrom        int // PR prFrom–99 and RT 1–rtTo replaced by nN N
@@ -85,10 +76,7 @@ func TestNoNucleotideInTwoGenes(t *testing.T) {
 		{"KC913860", 51, 33, 139, 50, 34},
 	} {
 		t.Run(c.accession, func(t *testing.T) {
-			seq, ok := real[c.accession]
-			if !ok {
-				t.Fatalf("%s is not among the real sequences", c.accession)
-			}
+			seq := sequenceNamed(t, seqs, c.accession)
 			orig, err := a.Align([]byte(seq))
 			if err != nil {
 				t.Fatal(err)

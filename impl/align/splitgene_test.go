@@ -336,6 +336,22 @@ func TestManyNRuns(t *testing.T) {
 // namedSequence is a sequence and the name a test reports it by.
 type namedSequence struct{ name, seq string }
 
+// sequenceNamed is the sequence of seqs named name (the last, as a real sequence comes
+// after a shared one of the same name), failing t when there is none.
+func sequenceNamed(t testing.TB, seqs []namedSequence, name string) string {
+	t.Helper()
+	seq, found := "", false
+	for _, s := range seqs {
+		if s.name == name {
+			seq, found = s.seq, true
+		}
+	}
+	if !found {
+		t.Fatalf("%s is not among the shared and real sequences", name)
+	}
+	return seq
+}
+
 // sharedAndRealSequences are the shared sequences (by file) and the real sequences of
 // testdata/real (by accession).
 func sharedAndRealSequences(t *testing.T) []namedSequence {
@@ -503,15 +519,7 @@ func TestIndelBesideRun(t *testing.T) {
 // lost, while 24–36 N kept it; the rule allowed at most 3 trimmed codons beside the run).
 func TestPieceBesideTrimmedCodons(t *testing.T) {
 	a := newTestAligner(t)
-	var seq string
-	for _, r := range loadRealSequences(t) {
-		if r.accession == "AF380209" {
-			seq = r.seq
-		}
-	}
-	if seq == "" {
-		t.Fatal("AF380209 not in testdata/real")
-	}
+	seq := sequenceNamed(t, sharedAndRealSequences(t), "AF380209")
 	const prStart = 129 // 0-based: PR's CCT CAA ATC CCT CTT TGG (P Q I P L W)
 	if seq[prStart:prStart+18] != "CCTCAAATCCCTCTTTGG" {
 		t.Fatalf("PR 1-6 of AF380209: %s", seq[prStart:prStart+18])
@@ -581,15 +589,7 @@ func TestStrayCodonBesideRun(t *testing.T) {
 	}
 
 	a := newTestAligner(t)
-	var seq string
-	for _, r := range loadRealSequences(t) {
-		if r.accession == "AB751499" {
-			seq = r.seq
-		}
-	}
-	if seq == "" {
-		t.Fatal("AB751499 not in testdata/real")
-	}
+	seq := sequenceNamed(t, sharedAndRealSequences(t), "AB751499")
 	whole := mustAlign(t, a, seq)
 	pr, rt := mustGene(t, whole, PR), mustGene(t, whole, RT)
 	at := pr.FirstNA - 1 + 3*(74-pr.FirstAA) // PR 74

@@ -95,10 +95,7 @@ func unsizedObject(t *testing.T, dir, id string, images []unsizedImage) {
 	if err := os.MkdirAll(obj, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	pub, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "samples", "purl", "bb000kk0000", "public.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pub := testkit.RepoFile(t, "samples/purl/bb000kk0000/public.xml")
 	var content strings.Builder
 	fmt.Fprintf(&content, "<contentMetadata objectId=\"druid:%s\" type=\"image\">\n<thumb>%s</thumb>\n", id, images[0].name)
 	for i, im := range images {

@@ -231,18 +231,7 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 			canvas.Thumbnail = s.imageManifestParts(rec, f, &body)
 		}
 		s.addAuthServices(rec, f, &body) // iiif_auth.go
-		canvas.Items = []iiifPage{{
-			ID:   fmt.Sprintf("%s/iiif/page/%d", purl, n),
-			Type: "AnnotationPage",
-			Items: []iiifAnnotation{{
-				ID:         fmt.Sprintf("%s/iiif/annotation/%d", purl, n),
-				Type:       "Annotation",
-				Motivation: "painting",
-				Body:       body,
-				Target:     canvas.ID,
-			}},
-		}}
-		m.Items = append(m.Items, canvas)
+		m.Items = append(m.Items, paintedCanvas(canvas, purl, n, body))
 	}
 	// A virtual object's constituents' images, each served by its
 	// constituent (its file, image service and rights).
@@ -254,18 +243,7 @@ func (s *Service) buildManifest(obj *object) ([]byte, error) {
 		canvas := iiifCanvas{ID: fmt.Sprintf("%s/iiif/canvas/%d", purl, n), Type: "Canvas", Label: none(ci.label), Width: f.Width, Height: f.Height}
 		canvas.Thumbnail = s.imageManifestParts(ci.rec, f, &body)
 		s.addAuthServices(ci.rec, f, &body)
-		canvas.Items = []iiifPage{{
-			ID:   fmt.Sprintf("%s/iiif/page/%d", purl, n),
-			Type: "AnnotationPage",
-			Items: []iiifAnnotation{{
-				ID:         fmt.Sprintf("%s/iiif/annotation/%d", purl, n),
-				Type:       "Annotation",
-				Motivation: "painting",
-				Body:       body,
-				Target:     canvas.ID,
-			}},
-		}}
-		m.Items = append(m.Items, canvas)
+		m.Items = append(m.Items, paintedCanvas(canvas, purl, n, body))
 	}
 	// A virtual object's thumbnail is its constituent's image that its
 	// thumb names, when it paints it and anyone may fetch it.
@@ -340,4 +318,21 @@ func renderingType(mimetype string) string {
 	default:
 		return "Dataset"
 	}
+}
+
+// paintedCanvas returns canvas, the manifest's n-th, with its one
+// annotation page painting body on it.
+func paintedCanvas(canvas iiifCanvas, purl string, n int, body iiifRef) iiifCanvas {
+	canvas.Items = []iiifPage{{
+		ID:   fmt.Sprintf("%s/iiif/page/%d", purl, n),
+		Type: "AnnotationPage",
+		Items: []iiifAnnotation{{
+			ID:         fmt.Sprintf("%s/iiif/annotation/%d", purl, n),
+			Type:       "Annotation",
+			Motivation: "painting",
+			Body:       body,
+			Target:     canvas.ID,
+		}},
+	}}
+	return canvas
 }

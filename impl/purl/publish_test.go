@@ -228,7 +228,6 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 	client := &http.Client{}
 	var wg sync.WaitGroup
 	errs := make(chan error, 100)
-	stop := make(chan struct{})
 	for w := 0; w < 2; w++ {
 		wg.Add(1)
 		go func(w int) {
@@ -250,31 +249,23 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 			}
 		}(w)
 	}
-	var readers sync.WaitGroup
+	readers := testkit.NewRepeaters()
 	for r := 0; r < 4; r++ {
-		readers.Add(1)
-		go func() {
-			defer readers.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				resp, err := client.Get(f.srv.URL + "/" + id + ".xml")
-				if err != nil {
-					errs <- err
-					return
-				}
-				var buf bytes.Buffer
-				buf.ReadFrom(resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusOK || !valid[buf.String()] {
-					errs <- fmt.Errorf("reader got status %d and %d bytes that are no published version", resp.StatusCode, buf.Len())
-					return
-				}
+		readers.Go(func() bool {
+			resp, err := client.Get(f.srv.URL + "/" + id + ".xml")
+			if err != nil {
+				errs <- err
+				return true
 			}
-		}()
+			var buf bytes.Buffer
+			buf.ReadFrom(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || !valid[buf.String()] {
+				errs <- fmt.Errorf("reader got status %d and %d bytes that are no published version", resp.StatusCode, buf.Len())
+				return true
+			}
+			return false
+		})
 	}
 	wg.Wait()
 	// Read after write: the readers are still running (loading and caching
@@ -287,8 +278,7 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 			t.Errorf("after the PUT of version %d another version is served", i)
 		}
 	}
-	close(stop)
-	readers.Wait()
+	readers.Stop()
 	close(errs)
 	for err := range errs {
 		t.Error(err)

@@ -272,12 +272,16 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 	// PUT: served as valid MODS 3.6 with their titles.
 	for _, f := range testkit.Files(t, filepath.Join("record", "testdata", "real", "mods", "*.mods.xml")) {
 		p, doc := f.Path, f.Data
-		want, err := record.ParseMODS(doc)
-		if title, wrapped := modsCollectionTitles[filepath.Base(p)]; wrapped {
-			want, err = &record.MODS{Title: title}, nil
-		}
+		// The title is the one of the record as prepared (a record wrapped
+		// in a modsCollection unwrapped, one in no namespace put in MODS's:
+		// record's TestPrepareRealMODS holds their titles).
+		prepared, _, err := record.PrepareMODS(context.Background(), doc, nil)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", filepath.Base(p), err)
+		}
+		want, err := record.ParseMODS(prepared)
+		if err != nil {
+			t.Fatalf("%s prepared: %v", filepath.Base(p), err)
 		}
 		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", doc); err != nil {
 			t.Fatalf("%s: %v", filepath.Base(p), err)
@@ -298,60 +302,49 @@ func realRecordsAsMeant(t *testing.T, srv *testkit.Server, token string) {
 	// A real fixture that is not well-formed (sul-dlss's MODS fixture
 	// mods_001: <tableOfContents> closed by </contents>): 400 naming the
 	// error, and the MODS served before stays.
-	{
+	refusedMODS := func(what string, doc []byte, status int, naming string) {
+		t.Helper()
 		before := get("/purl/zz000bb0003.mods")
-		bad, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", "sul-mods-001-not-well-formed.mods.xml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", bad); err == nil || !strings.Contains(err.Error(), ": 400: ") || !strings.Contains(err.Error(), "contents") {
-			t.Errorf("PUT of a MODS document that is not well-formed: %v, want 400 naming the mismatched end tag", err)
+		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", doc); err == nil || !strings.Contains(err.Error(), fmt.Sprintf(": %d: ", status)) || !strings.Contains(err.Error(), naming) {
+			t.Errorf("PUT of %s: %v, want %d naming %q", what, err, status, naming)
 		}
 		if after := get("/purl/zz000bb0003.mods"); after != before {
-			t.Errorf("a refused PUT changed the served MODS")
+			t.Errorf("the refused PUT of %s changed the served MODS", what)
 		}
 	}
+	refusedMODS("a MODS document that is not well-formed (the mismatched end tag)", readRefused(t, "sul-mods-001-not-well-formed.mods.xml"), http.StatusBadRequest, "contents")
 	// Two more real documents that are not acceptable: sul-dlss/harvestdor's
 	// spec record (</oai_dc:title not closed: not well-formed) is refused
 	// (400) and publishes nothing; Argo's bulk upload of several objects'
 	// descMetadata (an xmlDocs of mods records) is not a MODS record
 	// (422), and the MODS served before stays.
 	{
-		bad, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", "harvestdor-bb375wb8869-not-well-formed.public.xml"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		bad := readRefused(t, "harvestdor-bb375wb8869-not-well-formed.public.xml")
 		if _, err := corpusPut(srv, token, "/purl/bb375wb8869.xml", bad); err == nil || !strings.Contains(err.Error(), ": 400: ") {
 			t.Errorf("PUT of harvestdor's record that is not well-formed: %v, want 400", err)
 		}
 		if _, err := corpusGet(srv, "/purl/bb375wb8869", http.StatusNotFound); err != nil {
 			t.Errorf("a refused PUT published something: %v", err)
 		}
-		before := get("/purl/zz000bb0003.mods")
-		batch, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", "argo-xmldocs-several-mods.mods.xml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", batch); err == nil || !strings.Contains(err.Error(), ": 422: ") || !strings.Contains(err.Error(), "xmlDocs") {
-			t.Errorf("PUT of Argo's xmlDocs batch: %v, want 422 naming the root", err)
-		}
-		if after := get("/purl/zz000bb0003.mods"); after != before {
-			t.Errorf("a refused PUT changed the served MODS")
-		}
+		refusedMODS("Argo's xmlDocs batch (the root)", readRefused(t, "argo-xmldocs-several-mods.mods.xml"), http.StatusUnprocessableEntity, "xmlDocs")
 	}
 	// A modsCollection of two records is not one object's description:
 	// refused (422, naming the collection), and the MODS served before stays.
-	before := get("/purl/zz000bb0003.mods")
 	two := []byte(`<modsCollection xmlns="http://www.loc.gov/mods/v3"><mods><titleInfo><title>A</title></titleInfo></mods><mods><titleInfo><title>B</title></titleInfo></mods></modsCollection>`)
-	if _, err := corpusPut(srv, token, "/purl/zz000bb0003.mods", two); err == nil || !strings.Contains(err.Error(), ": 422: ") || !strings.Contains(err.Error(), "modsCollection of 2 mods records") {
-		t.Errorf("PUT of a modsCollection of two records: %v, want 422 naming the collection", err)
-	}
-	if after := get("/purl/zz000bb0003.mods"); after != before {
-		t.Errorf("a refused PUT changed the served MODS")
-	}
+	refusedMODS("a modsCollection of two records (the collection)", two, http.StatusUnprocessableEntity, "modsCollection of 2 mods records")
 	if page := get("/purl/zz000bb0001"); !strings.Contains(page, "Put without a namespace") {
 		t.Errorf("the page does not show the PUT MODS's title")
 	}
+}
+
+// readRefused reads a real document of record/testdata/real/refused.
+func readRefused(t *testing.T, name string) []byte {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("record", "testdata", "real", "refused", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }
 
 // darkRecord publishes a dark record (discover none) with purl publish and
@@ -393,19 +386,6 @@ var realMODSTitles = map[string]string{
 	"colligo-m1814-keydate-3.3.mods.xml":       "Stanford University Libraries, M1814. Half Box 1, Folder 30",
 	"common-accessioning-comment-3.3.mods.xml": "A first book in Latin",
 	"common-accessioning-thesis-3.3.mods.xml":  "Writing lessons: case studies of beginning teachers",
-}
-
-// modsCollectionTitles are the titles of the MODS documents of
-// testdata/real/mods that ParseMODS cannot read as they are: one record
-// wrapped in a modsCollection, or a mods root in no namespace (ParseMODS
-// reads a mods root in the MODS namespace only; PrepareMODS unwraps the
-// collection and puts the record in the namespace).
-var modsCollectionTitles = map[string]string{
-	"acl-modsCollection.mods.xml":                   "Word-level Translation Quality Estimation Based on Optimal Transport",
-	"marc4j-summerland-dlc-3.0.mods.xml":            "Summerland",
-	"lcwa-slate-no-namespace.mods.xml":              "Slate Magazine",
-	"hydrus-devel-no-namespace.mods.xml":            "How Couples Meet and Stay Together",
-	"tapas-loc-minerva-modsCollection-3.3.mods.xml": "FranUlmer.com -- Home Page",
 }
 
 // newRealFormsAsMeant checks, through HTTP, what the forms learnt from the
@@ -574,39 +554,31 @@ func fourthGatheringAsMeant(t *testing.T, srv *testkit.Server, token string, get
 	if page := get("/purl/vs298kg2555"); !strings.Contains(page, "Kūchū shashin sokuzu yōzu Seibu Papua jūmanbun no ichi") || !strings.Contains(page, "参謀本部") {
 		t.Errorf("the page of vs298kg2555 does not show its romanized title and its Japanese publisher")
 	}
+	// putMODS PUTs the real MODS document name as zz000bb0004's MODS and
+	// returns the MODS served then.
+	putMODS := func(name string) string {
+		t.Helper()
+		doc, err := os.ReadFile(filepath.Join("record", "testdata", "real", "mods", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
+			t.Fatalf("PUT of %s: %v", name, err)
+		}
+		return get("/purl/zz000bb0004.mods")
+	}
 	// A MODS name in another case (keydate): served as keyDate.
-	doc, err := os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "colligo-m1814-keydate-3.3.mods.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
-		t.Fatal(err)
-	}
-	if m := get("/purl/zz000bb0004.mods"); !strings.Contains(m, `<dateCreated keyDate="yes">June 1781</dateCreated>`) {
+	if m := putMODS("colligo-m1814-keydate-3.3.mods.xml"); !strings.Contains(m, `<dateCreated keyDate="yes">June 1781</dateCreated>`) {
 		t.Errorf("zz000bb0004.mods after a PUT with keydate=\"yes\": the date is not a key date:\n%s", m)
 	}
 	// purl.stanford.edu's 2015 MODS of tn629pk3948 wrote a placeTerm
 	// directly in originInfo: served inside a place, not lost.
-	doc, err = os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "purl-2015-tn629pk3948-prefixed-3.4.mods.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
-		t.Fatal(err)
-	}
-	if m := get("/purl/zz000bb0004.mods"); !strings.Contains(m, `<mods:place><mods:placeTerm type="text">Stanford (Calif.)</mods:placeTerm></mods:place>`) {
+	if m := putMODS("purl-2015-tn629pk3948-prefixed-3.4.mods.xml"); !strings.Contains(m, `<mods:place><mods:placeTerm type="text">Stanford (Calif.)</mods:placeTerm></mods:place>`) {
 		t.Errorf("zz000bb0004.mods after a PUT of the 2015 purl MODS lost its place:\n%s", m)
 	}
 	// Columbia's record keeps what MODS 3.6 allows as it was written: a
 	// name's ID, an identifier type of its own, dates written its way.
-	doc, err = os.ReadFile(filepath.Join("record", "testdata", "real", "mods", "cul-ac4-looping-genomes.mods.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := corpusPut(srv, token, "/purl/zz000bb0004.mods", doc); err != nil {
-		t.Fatal(err)
-	}
-	m := get("/purl/zz000bb0004.mods")
+	m := putMODS("cul-ac4-looping-genomes.mods.xml")
 	for _, kept := range []string{`<name type="personal" ID="ge2027">`, `<identifier type="CDRS doi">`, `<recordCreationDate encoding="w3cdtf">2016-04-06 15:40:17 -0400</recordCreationDate>`} {
 		if !strings.Contains(m, kept) {
 			t.Errorf("zz000bb0004.mods after a PUT of Columbia's record lost %s:\n%s", kept, m)

@@ -9,19 +9,6 @@ import (
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
-// realRecord reads the record of accession acc from a FASTA file of
-// impl/align/testdata/real.
-func realRecord(t *testing.T, file, acc string) *fasta.Record {
-	t.Helper()
-	for _, r := range fasta.Parse(string(testkit.RepoFile(t, "impl/align/testdata/real/"+file))) {
-		if strings.Contains(r.Name, acc) {
-			return r
-		}
-	}
-	t.Fatalf("%s: no %s", file, acc)
-	return nil
-}
-
 // drugCodes matches the drug codes of every class as the reports print them.
 var drugCodes = regexp.MustCompile(`\b(ABC|AZT|3TC|FTC|TDF|EFV|NVP|RPV|DOR|ETR|ATV/r|DRV/r|LPV/r|BIC|CAB|DTG|EVG|RAL)\b`)
 
@@ -34,8 +21,8 @@ var drugCodes = regexp.MustCompile(`\b(ABC|AZT|3TC|FTC|TDF|EFV|NVP|RPV|DOR|ETR|A
 func TestNotHIV1InEveryReport(t *testing.T) {
 	e := testEngine(t)
 	recs := []*fasta.Record{
-		realRecord(t, "not_hiv1.fasta", "KC693500"),
-		realRecord(t, "myanmar_gagpol.fasta", "KC913864"), // HIV-1 subtype B PR+RT
+		testkit.RealRecord(t, "KC693500"),
+		testkit.RealRecord(t, "KC913864"), // HIV-1 subtype B PR+RT
 	}
 	const failure = "not HIV-1: the sequence looks like HIV-2"
 	for _, rt := range []ReportType{ReportSimple, ReportDetailed, Report2009, ReportText, ReportHTML} {

@@ -1,12 +1,10 @@
 package resistance
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/sitelib/sitesvc/impl/fasta"
 	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
@@ -20,7 +18,6 @@ import (
 // HIV-1 (nothiv1_test.go checks that failure in every report).
 func TestRealSequencesThroughTheAnalysis(t *testing.T) {
 	e := testEngine(t)
-	dir := testkit.RealSequencesDir(t)
 	want := map[string][]string{} // accession → genes; nil: must fail
 	for acc, genes := range testkit.RealExpectations(t) {
 		want[acc] = nil
@@ -29,10 +26,7 @@ func TestRealSequencesThroughTheAnalysis(t *testing.T) {
 			want[acc] = append(want[acc], name)
 		}
 	}
-	var recs []*fasta.Record
-	for _, f := range testkit.Files(t, filepath.Join(dir, "*.fasta")) {
-		recs = append(recs, fasta.Parse(string(f.Data))...)
-	}
+	recs := testkit.RealSequences(t)
 	if len(recs) != len(want) {
 		t.Fatalf("%d records, expected.tsv lists %d", len(recs), len(want))
 	}

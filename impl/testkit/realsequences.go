@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sitelib/sitesvc/impl/fasta"
 )
 
 // RealSequencesDir is impl/align/testdata/real: real sequences beyond the shared ones
@@ -13,6 +15,30 @@ import (
 func RealSequencesDir(t testing.TB) string {
 	t.Helper()
 	return filepath.Join(RepoRoot(t), "impl", "align", "testdata", "real")
+}
+
+// RealSequences are the records of the FASTA files of RealSequencesDir, file by file
+// in name order.
+func RealSequences(t testing.TB) []*fasta.Record {
+	t.Helper()
+	var recs []*fasta.Record
+	for _, f := range Files(t, filepath.Join(RealSequencesDir(t), "*.fasta")) {
+		recs = append(recs, fasta.Parse(string(f.Data))...)
+	}
+	return recs
+}
+
+// RealRecord is the record of RealSequences with the GenBank accession (the first such);
+// none fails the test.
+func RealRecord(t testing.TB, accession string) *fasta.Record {
+	t.Helper()
+	for _, r := range RealSequences(t) {
+		if Accession(r.Name) == accession {
+			return r
+		}
+	}
+	t.Fatalf("testkit: %s is not among the real sequences of %s", accession, RealSequencesDir(t))
+	return nil
 }
 
 // ExampleFASTA is the project's example sequence, samples/sequences/example.fasta (the

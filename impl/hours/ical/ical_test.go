@@ -32,6 +32,16 @@ func mustDate(t *testing.T, s string) schedule.Date {
 // dstFeed is a week across the 2026 spring-forward (Sunday 8 March in Los
 // Angeles): 9–17 every day, a holiday closure with a note, an overnight
 // period and an open-24-hours day.
+// mustWrite is f written as iCalendar; an error fails t.
+func mustWrite(t *testing.T, f Feed) []byte {
+	t.Helper()
+	out, err := Write(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 func dstFeed(t *testing.T) Feed {
 	t.Helper()
 	return laFeed(t, "green", "Green Library, Main", schedule.Period{Opens: 9 * 60, Closes: 17 * 60}, map[schedule.Date]schedule.Rule{
@@ -69,14 +79,8 @@ func laFeed(t *testing.T, library, name string, regular schedule.Period, excepti
 func TestWriteIsStableAndWellFormed(t *testing.T) {
 	t.Parallel()
 	f := dstFeed(t)
-	a, err := Write(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Write(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustWrite(t, f)
+	b := mustWrite(t, f)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two renders of the same feed differ: the ETag would change")
 	}
@@ -163,10 +167,7 @@ func TestZoneWithoutTransitions(t *testing.T) {
 	f := dstFeed(t)
 	f.Zone = mustZone(t, "Asia/Kolkata")
 	f.Sources[0].Days = (&schedule.LocationRules{}).Days(schedule.Range{From: mustDate(t, "2026-03-07"), To: mustDate(t, "2026-03-07")}, f.Zone)
-	out, err := Write(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := mustWrite(t, f)
 	want := "BEGIN:STANDARD\r\nDTSTART:"
 	if !bytes.Contains(out, []byte(want)) || !bytes.Contains(out, []byte("TZOFFSETFROM:+0530\r\nTZOFFSETTO:+0530\r\nTZNAME:IST\r\n")) {
 		t.Errorf("no single +0530 observance:\n%s", out)
@@ -186,10 +187,7 @@ func TestNoZoneRefused(t *testing.T) {
 // readEveryWay writes f and checks that every reader reads want from it.
 func readEveryWay(t *testing.T, f Feed, want string) {
 	t.Helper()
-	out, err := Write(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := mustWrite(t, f)
 	for _, reader := range testkit.ICalendarReaders() {
 		t.Run(reader, func(t *testing.T) {
 			if got := testkit.ReadICalendar(t, reader, out); got != want {
@@ -238,10 +236,7 @@ func fallFeed(t *testing.T) Feed {
 func TestFallBackReadAlike(t *testing.T) {
 	t.Parallel()
 	f := fallFeed(t)
-	out, err := Write(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := mustWrite(t, f)
 	for _, want := range []string{
 		// Saturday 20:00 PDT, closing at 01:00 PDT (08:00 UTC), not PST.
 		"DTSTART;TZID=America/Los_Angeles:20261031T200000\r\nDTEND:20261101T080000Z\r\n",

@@ -30,6 +30,16 @@ func read(t testing.TB, path string) []byte {
 	return data
 }
 
+// parseReal parses the record of testdata/real named name.
+func parseReal(t testing.TB, name string) *Record {
+	t.Helper()
+	rec, err := Parse(read(t, filepath.Join("testdata", "real", name)))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return rec
+}
+
 func TestParseSamples(t *testing.T) {
 	kinds := map[string]bool{}
 	for _, dir := range sampleDirs(t) {
@@ -306,14 +316,7 @@ func FuzzParseMODS(f *testing.F) {
 // TestUnsizedImages: the image files a canvas would show but the record
 // gives no size are listed, and a size set on one makes it a canvas.
 func TestUnsizedImages(t *testing.T) {
-	data, err := os.ReadFile("testdata/real/bc123df5678.public.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := parseReal(t, "bc123df5678.public.xml")
 	if got := rec.UnsizedImages(); !slices.Equal(got, []string{"00002.jp2"}) {
 		t.Fatalf("unsized images %q, want [00002.jp2]", got)
 	}
@@ -336,14 +339,7 @@ func TestUnsizedImages(t *testing.T) {
 // TestExternalFiles: a virtual object's externalFile elements are read
 // with their constituent, file and pixel size, in resource order.
 func TestExternalFiles(t *testing.T) {
-	data, err := os.ReadFile("testdata/real/hj097bm8879.public.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := parseReal(t, "hj097bm8879.public.xml")
 	var got []ExternalFile
 	for _, res := range rec.Resources {
 		got = append(got, res.External...)
@@ -355,14 +351,7 @@ func TestExternalFiles(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("external files\n%+v\nwant\n%+v", got, want)
 	}
-	data, err = os.ReadFile("testdata/real/ws947mh3822.public.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	virtual, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	virtual := parseReal(t, "ws947mh3822.public.xml")
 	if want := (ExternalThumb{Object: "ts786ny5936", Name: "PC0170_s1_E_0204.jp2"}); virtual.ConstituentThumb != want || virtual.Thumb != "" {
 		t.Errorf("thumb of a constituent's file: %+v (own %q), want %+v", virtual.ConstituentThumb, virtual.Thumb, want)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sitelib/sitesvc/impl/purl/druid"
+	"github.com/sitelib/sitesvc/impl/testkit"
 )
 
 func entries(t *testing.T, dir string) []string {
@@ -188,28 +189,10 @@ func TestWritersReadersAndOpenersAtOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	stop := make(chan struct{})
-	var others sync.WaitGroup
-	// repeat runs step in a goroutine of its own until stop is closed or step says done.
-	repeat := func(step func() (done bool)) {
-		others.Add(1)
-		go func() {
-			defer others.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if step() {
-					return
-				}
-			}
-		}()
-	}
+	others := testkit.NewRepeaters()
 	// Other processes starting: each opens the store, which tidies it.
 	for range 3 {
-		repeat(func() bool {
+		others.Go(func() bool {
 			_, err := OpenFS(root)
 			if err != nil {
 				t.Errorf("opening the store while it is written: %v", err)
@@ -220,7 +203,7 @@ func TestWritersReadersAndOpenersAtOnce(t *testing.T) {
 	// Readers of every object; failures are counted, and the first told.
 	var readFailures atomic.Int64
 	var firstReadFailure atomic.Value
-	repeat(func() bool {
+	others.Go(func() bool {
 		for _, id := range ids {
 			if _, _, err := ReadAll(ctx, s, id, PublicXML); err != nil {
 				readFailures.Add(1)
@@ -251,8 +234,7 @@ func TestWritersReadersAndOpenersAtOnce(t *testing.T) {
 		}
 	}
 	writers.Wait()
-	close(stop)
-	others.Wait()
+	others.Stop()
 	if n := readFailures.Load(); n > 0 {
 		t.Errorf("%d reads of a published object failed while it was written; the first: %v", n, firstReadFailure.Load())
 	}
