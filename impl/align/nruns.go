@@ -309,22 +309,28 @@ func cleanEdge(g *GeneResult, atStart bool) int {
 		if atStart {
 			p = g.FirstAA + h
 		}
-		for _, m := range g.Mutations {
-			if m.Position == p && (m.Deletion || m.Insertion || m.Partial) {
-				return h
-			}
-		}
-		for _, f := range g.Frameshifts {
-			if f.Position == p {
-				return h
-			}
-		}
-		if slices.Contains(g.UnsequencedPositions, p) {
+		if indelOrShift(g, p, p) || slices.Contains(g.UnsequencedPositions, p) {
 			return h
 		}
 		h++
 	}
 	return h
+}
+
+// indelOrShift reports whether a codon lo..hi of gene part g is deleted or partial, has
+// codons inserted after it, or carries a frameshift: one not read from three nucleotides.
+func indelOrShift(g *GeneResult, lo, hi int) bool {
+	for _, m := range g.Mutations {
+		if (m.Deletion || m.Insertion || m.Partial) && m.Position >= lo && m.Position <= hi {
+			return true
+		}
+	}
+	for _, f := range g.Frameshifts {
+		if f.Position >= lo && f.Position <= hi {
+			return true
+		}
+	}
+	return false
 }
 
 // joinAcrossDeletion joins parts x and y of one gene that follow each other in the

@@ -1160,15 +1160,8 @@ func cutBeyondRun(seq []byte, g *GeneResult, atStart bool) *GeneResult {
 	if !atStart {
 		first, last = g.LastAA-island-run+1, g.LastAA
 	}
-	for _, m := range g.Mutations {
-		if (m.Insertion || m.Deletion || m.Partial) && m.Position >= first-1 && m.Position <= last+1 {
-			return g
-		}
-	}
-	for _, f := range g.Frameshifts {
-		if f.Position >= first-1 && f.Position <= last+1 {
-			return g
-		}
+	if indelOrShift(g, first-1, last+1) {
+		return g
 	}
 	// The island holds three nucleotides a codon; then come the nucleotides of the run's
 	// first codon before its first N, the run's N, and those of its last codon after them.
